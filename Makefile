@@ -1,0 +1,99 @@
+# ksnoop: trace kernel functions, tracepoints and USDT probes with BTF.
+#
+#   make            build build/ksnoop
+#   make demo       install what is missing, build, trace something live
+#   make check      install what is missing, run every test
+#   make install    PREFIX=/usr/local DESTDIR=
+
+VERSION    := 0.1.0
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BUILD      ?= build
+CC         ?= gcc
+CLANG      ?= clang
+BPFTOOL    ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+ARCH       := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+MULTIARCH  := $(shell $(CC) -print-multiarch 2>/dev/null)
+
+LIBS_PKG   := libbpf libelf zlib
+CFLAGS     ?= -O2 -g
+WARNINGS   := -Wall -Wextra -Werror -Wno-unused-parameter
+CPPFLAGS   += -Iinclude -I$(BUILD) -DKSNOOP_VERSION='"$(VERSION)"' -D_GNU_SOURCE
+PKG_CFLAGS  = $(shell pkg-config --cflags $(LIBS_PKG) 2>/dev/null)
+PKG_LIBS    = $(shell pkg-config --libs $(LIBS_PKG) 2>/dev/null)
+
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
+	      -I/usr/include/$(MULTIARCH) -Iinclude $(WARNINGS)
+
+# Userspace, one file per responsibility (see docs/ARCHITECTURE.md).
+CORE_SRCS  := ksnoop/log.c ksnoop/spec.c ksnoop/kbtf.c ksnoop/ksyms.c \
+	      ksnoop/resolve.c ksnoop/print.c ksnoop/suggest.c ksnoop/btf_util.c \
+	      ksnoop/target.c
+APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c
+CORE_OBJS  := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/%.o)
+APP_OBJS   := $(APP_SRCS:ksnoop/%.c=$(BUILD)/%.o)
+HDRS       := $(wildcard ksnoop/*.h include/*.h)
+
+UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
+SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	      -fno-sanitize-recover=all
+
+.PHONY: all deps demo check unit live vm install clean
+.DELETE_ON_ERROR:
+
+all: $(BUILD)/ksnoop
+
+deps:
+	@scripts/install-deps
+
+$(BUILD):
+	@mkdir -p $@ $@/san
+
+$(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c include/ksnoop.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/ksnoop.skel.h: $(BUILD)/ksnoop.bpf.o
+	$(BPFTOOL) gen skeleton $< name ksnoop_bpf > $@
+
+$(BUILD)/%.o: ksnoop/%.c $(HDRS) $(BUILD)/ksnoop.skel.h | $(BUILD)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS)
+	$(CC) $(CFLAGS) $^ $(PKG_LIBS) -o $@
+
+# The same binary under AddressSanitizer and UBSan, for the live tests.
+$(BUILD)/san/%.o: ksnoop/%.c $(HDRS) $(BUILD)/ksnoop.skel.h | $(BUILD)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/san/ksnoop: $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) \
+		     $(APP_SRCS:ksnoop/%.c=$(BUILD)/san/%.o)
+	$(CC) $(SAN_FLAGS) $^ $(PKG_LIBS) -o $@
+
+# Unit tests: no privileges, sanitizers on, cmocka.
+$(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(HDRS)
+	$(CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) \
+		$< $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(PKG_LIBS) -lcmocka -o $@
+
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/%)
+
+demo: deps all
+	@scripts/demo $(BUILD)/ksnoop
+
+check: deps $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS)
+	@tests/run --build $(BUILD)
+
+unit: $(UNIT_BINS)
+	@tests/run --build $(BUILD) --only unit
+
+live: $(BUILD)/san/ksnoop
+	@tests/run --build $(BUILD) --only live
+
+vm: $(BUILD)/ksnoop
+	@tests/run --build $(BUILD) --only vm
+
+install: $(BUILD)/ksnoop
+	install -D -m 0755 $(BUILD)/ksnoop $(DESTDIR)$(PREFIX)/sbin/ksnoop
+	install -D -m 0644 docs/ksnoop.8 $(DESTDIR)$(PREFIX)/share/man/man8/ksnoop.8
+
+clean:
+	rm -rf $(BUILD)

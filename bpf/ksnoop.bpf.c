@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * ksnoop's capture programs.
+ *
+ * Every traced target (kernel function, tracepoint, USDT probe) gets its own
+ * instance of this object, with its own read-only `plan` written by
+ * userspace before load.  The verifier treats a frozen .rodata as constants,
+ * so each loop below over values, steps and predicates is explored only as
+ * far as the plan reaches, and the branches a plan does not use are pruned:
+ * the program that runs is, in effect, straight-line code for one target.
+ *
+ * The programs never format anything.  They evaluate the predicates that
+ * can be evaluated on their side, and only then reserve one ring-buffer
+ * record and copy raw bytes into it at the offsets the plan gives.
+ */
+#include <linux/bpf.h>
+#include <linux/ptrace.h>
+#include <stdbool.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/usdt.bpf.h>
+#include "ksnoop.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+const volatile struct ksnoop_plan plan = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);	/* resized by userspace before load */
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, KSNOOP_NR_COUNTERS);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+/* Where each argument slot lives, by attach type. */
+enum word_source {
+	WORDS_CTX,	/* fentry/fexit/tp_btf: ctx is an array of u64 */
+	WORDS_REGS,	/* kprobe/kretprobe: ctx is struct pt_regs */
+	WORDS_USDT,	/* USDT: argument specs decoded by usdt.bpf.h */
+};
+
+/*
+ * On x86_64 a user-space address has bit 47 and above clear; anything else
+ * is kernel memory.  Choosing the helper by address lets one chain start in
+ * user memory (a USDT argument, a syscall's filename) and stay correct.
+ */
+#define USER_ADDR_LIMIT 0x0000800000000000ULL
+
+static __always_inline long read_mem(void *dst, __u32 size, __u64 addr)
+{
+	if (addr < USER_ADDR_LIMIT)
+		return bpf_probe_read_user(dst, size, (const void *)addr);
+	return bpf_probe_read_kernel(dst, size, (const void *)addr);
+}
+
+static __always_inline long read_str(void *dst, __u32 size, __u64 addr)
+{
+	if (addr < USER_ADDR_LIMIT)
+		return bpf_probe_read_user_str(dst, size, (const void *)addr);
+	return bpf_probe_read_kernel_str(dst, size, (const void *)addr);
+}
+
+/*
+ * The argument words, copied to the stack first.  The verifier forbids
+ * variable offsets into ctx, and clang would merge `return ctx[N]` cases
+ * of a switch into one computed load; a run of guarded loads at literal
+ * offsets stays as written, and the guards fold away against the plan.
+ */
+#define LOAD_CTX_WORD(n) \
+	if ((n) < nwords) words[n] = ctx[n]
+
+static __always_inline void ctx_words(__u64 *ctx, __u64 *words, int nwords)
+{
+	LOAD_CTX_WORD(0); LOAD_CTX_WORD(1); LOAD_CTX_WORD(2); LOAD_CTX_WORD(3);
+	LOAD_CTX_WORD(4); LOAD_CTX_WORD(5); LOAD_CTX_WORD(6); LOAD_CTX_WORD(7);
+	LOAD_CTX_WORD(8); LOAD_CTX_WORD(9); LOAD_CTX_WORD(10); LOAD_CTX_WORD(11);
+	LOAD_CTX_WORD(12);
+}
+
+/* x86_64 SysV: six arguments in registers, the rest on the stack. */
+static __always_inline void reg_words(struct pt_regs *regs, __u64 *words, int nwords,
+				      bool entry)
+{
+	int i;
+
+	words[0] = regs->rdi;
+	words[1] = regs->rsi;
+	words[2] = regs->rdx;
+	words[3] = regs->rcx;
+	words[4] = regs->r8;
+	words[5] = regs->r9;
+	/* At function entry the return address is at sp; stack args follow. */
+	for (i = KSNOOP_MAX_REG_ARGS; i < KSNOOP_MAX_ARGS; i++) {
+		if (i >= nwords || !entry)
+			break;
+		bpf_probe_read_kernel(&words[i], sizeof(words[i]),
+				      (void *)(regs->rsp + 8 * (i - KSNOOP_MAX_REG_ARGS + 1)));
+	}
+}
+
+static __always_inline void usdt_words(struct pt_regs *ctx, __u64 *words, int nwords)
+{
+	long val;
+	int i;
+
+	for (i = 0; i < KSNOOP_MAX_ARGS; i++) {
+		if (i >= nwords)
+			break;
+		val = 0;
+		bpf_usdt_arg(ctx, i, &val);
+		words[i] = val;
+	}
+}
+
+static __always_inline __u64 src_word(const __u64 *words,
+				      const volatile struct ksnoop_access *acc)
+{
+	__u32 slot = acc->src == KSNOOP_SRC_RET ? plan.ret_slot : acc->slot;
+
+	if (slot > KSNOOP_MAX_ARGS)
+		return 0;
+	return words[slot];
+}
+
+/*
+ * Follow an access chain to the address of its final object.  Returns a
+ * ksnoop_status; on KSNOOP_OK *addr holds where to copy from.
+ */
+static __always_inline int walk(const volatile struct ksnoop_access *acc,
+				__u64 word, __u64 *addr)
+{
+	__u64 a = word;
+	int i;
+
+	for (i = 0; i < KSNOOP_MAX_DEREFS; i++) {
+		if (i >= acc->nsteps)
+			break;
+		if (i > 0 && read_mem(&a, sizeof(a), a))
+			return KSNOOP_FAULT;
+		if (!a)
+			return KSNOOP_NULL;
+		a += acc->steps[i];
+	}
+	*addr = a;
+	return KSNOOP_OK;
+}
+
+/* Copy one value into the record; returns its status, sets *len. */
+static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
+				      __u64 word, void *dst, __u32 *len,
+				      __u64 *from)
+{
+	__u32 size = acc->size;
+	__u64 addr;
+	long n;
+	int st;
+
+	if (acc->flags & KSNOOP_VAL_REG) {
+		*(__u64 *)dst = word;
+		*len = size;
+		return KSNOOP_OK;
+	}
+	st = walk(acc, word, &addr);
+	if (st != KSNOOP_OK) {
+		*len = 0;
+		return st;
+	}
+	*from = addr;
+	if (acc->flags & KSNOOP_VAL_STR) {
+		n = read_str(dst, size, addr);
+		if (n < 0) {
+			*len = 0;
+			return KSNOOP_FAULT;
+		}
+		*len = n;
+		return n == size ? KSNOOP_TRUNCATED : KSNOOP_OK;
+	}
+	if (read_mem(dst, size, addr)) {
+		*len = 0;
+		return KSNOOP_FAULT;
+	}
+	*len = size;
+	return KSNOOP_OK;
+}
+
+/* Read the scalar a predicate tests, sign- or zero-extended to 64 bits. */
+static __always_inline int pred_scalar(const volatile struct ksnoop_pred_plan *p,
+				       __u64 word, __u64 *val)
+{
+	__u32 shift = 64 - 8 * p->width;
+	__u64 addr, v = 0;
+
+	if (p->acc.flags & KSNOOP_VAL_REG) {
+		v = word;
+	} else {
+		if (walk(&p->acc, word, &addr) != KSNOOP_OK)
+			return -1;
+		if (read_mem(&v, p->width, addr))
+			return -1;
+	}
+	if (shift && shift < 64) {
+		if (p->is_signed)
+			v = (__u64)((__s64)(v << shift) >> shift);
+		else
+			v = (v << shift) >> shift;
+	}
+	*val = v;
+	return 0;
+}
+
+static __always_inline bool pred_holds(const __u64 *words,
+				       const volatile struct ksnoop_pred_plan *p)
+{
+	__u64 word = src_word(words, &p->acc);
+	__u64 v, c = p->imm;
+	int i;
+
+	if (p->is_str) {
+		char buf[KSNOOP_MAX_PRED_STR] = {};
+		__u64 addr;
+		bool eq = true;
+
+		if (walk(&p->acc, word, &addr) != KSNOOP_OK)
+			return false;
+		if (p->acc.flags & KSNOOP_VAL_STR) {
+			if (read_str(buf, sizeof(buf), addr) < 0)
+				return false;
+		} else if (read_mem(buf, p->acc.size < sizeof(buf) ? p->acc.size : sizeof(buf), addr)) {
+			return false;
+		}
+		for (i = 0; i < KSNOOP_MAX_PRED_STR; i++) {
+			if (buf[i] != p->str[i]) {
+				eq = false;
+				break;
+			}
+			if (!buf[i])
+				break;
+		}
+		return p->op == KSNOOP_OP_EQ ? eq : !eq;
+	}
+
+	if (pred_scalar(p, word, &v))
+		return false;
+	switch (p->op) {
+	case KSNOOP_OP_EQ: return v == c;
+	case KSNOOP_OP_NE: return v != c;
+	}
+	if (p->is_signed) {
+		switch (p->op) {
+		case KSNOOP_OP_LT: return (__s64)v < (__s64)c;
+		case KSNOOP_OP_LE: return (__s64)v <= (__s64)c;
+		case KSNOOP_OP_GT: return (__s64)v > (__s64)c;
+		case KSNOOP_OP_GE: return (__s64)v >= (__s64)c;
+		}
+	} else {
+		switch (p->op) {
+		case KSNOOP_OP_LT: return v < c;
+		case KSNOOP_OP_LE: return v <= c;
+		case KSNOOP_OP_GT: return v > c;
+		case KSNOOP_OP_GE: return v >= c;
+		}
+	}
+	return false;
+}
+
+static __always_inline bool task_selected(void)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	char comm[KSNOOP_COMM_LEN];
+	int i;
+
+	if (plan.filter_pid && (id >> 32) != plan.filter_pid)
+		return false;
+	if (plan.filter_tid && (__u32)id != plan.filter_tid)
+		return false;
+	if (plan.filter_comm) {
+		bpf_get_current_comm(comm, sizeof(comm));
+		for (i = 0; i < KSNOOP_COMM_LEN; i++) {
+			if (comm[i] != plan.comm[i])
+				return false;
+			if (!comm[i])
+				break;
+		}
+	}
+	return true;
+}
+
+static __always_inline int capture(void *ctx, enum word_source ws, int kind)
+{
+	const volatile struct ksnoop_side_plan *side = &plan.side[kind];
+	struct ksnoop_event *ev;
+	__u64 id;
+	__u32 zero = 0;
+	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
+	__u64 *lost;
+	int i;
+
+	if (!side->enabled || !task_selected())
+		return 0;
+
+	switch (ws) {
+	case WORDS_CTX:
+		/* fexit: the return value follows the arguments. */
+		ctx_words(ctx, words, plan.nslots + (kind == KSNOOP_RETURN));
+		break;
+	case WORDS_REGS:
+		reg_words(ctx, words, plan.nslots, kind == KSNOOP_ENTRY);
+		if (kind == KSNOOP_RETURN)
+			words[plan.ret_slot] = PT_REGS_RC((struct pt_regs *)ctx);
+		break;
+	case WORDS_USDT:
+		usdt_words(ctx, words, plan.nslots);
+		break;
+	}
+
+	/* Predicates first: a discarded call reserves and copies nothing. */
+	for (i = 0; i < KSNOOP_MAX_PREDS; i++) {
+		if (i >= side->npreds)
+			break;
+		if (!pred_holds(words, &side->preds[i]))
+			return 0;
+	}
+
+	ev = bpf_ringbuf_reserve(&events, side->rec_size, 0);
+	if (!ev) {
+		lost = bpf_map_lookup_elem(&counters, &zero);
+		if (lost)
+			*lost += 1;
+		return 0;
+	}
+	id = bpf_get_current_pid_tgid();
+	ev->time_ns = bpf_ktime_get_ns();
+	ev->cpu = bpf_get_smp_processor_id();
+	ev->tgid = id >> 32;
+	ev->tid = (__u32)id;
+	ev->func_id = plan.func_id;
+	ev->kind = kind;
+	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+
+	for (i = 0; i < KSNOOP_MAX_VALUES; i++) {
+		const volatile struct ksnoop_value_plan *vp;
+		struct ksnoop_value *vh;
+
+		if (i >= side->nvalues)
+			break;
+		vp = &side->values[i];
+		vh = (void *)ev + vp->rec_off;
+		vh->addr = 0;
+		vh->status = copy_value(&vp->acc, src_word(words, &vp->acc),
+					(void *)(vh + 1), &vh->len, &vh->addr);
+	}
+	bpf_ringbuf_submit(ev, 0);
+	return 0;
+}
+
+SEC("fentry")
+int ksnoop_fentry(__u64 *ctx)
+{
+	return capture(ctx, WORDS_CTX, KSNOOP_ENTRY);
+}
+
+SEC("fexit")
+int ksnoop_fexit(__u64 *ctx)
+{
+	return capture(ctx, WORDS_CTX, KSNOOP_RETURN);
+}
+
+SEC("kprobe")
+int ksnoop_kprobe(struct pt_regs *ctx)
+{
+	return capture(ctx, WORDS_REGS, KSNOOP_ENTRY);
+}
+
+SEC("kretprobe")
+int ksnoop_kretprobe(struct pt_regs *ctx)
+{
+	return capture(ctx, WORDS_REGS, KSNOOP_RETURN);
+}
+
+SEC("tp_btf")
+int ksnoop_tp(__u64 *ctx)
+{
+	return capture(ctx, WORDS_CTX, KSNOOP_ENTRY);
+}
+
+SEC("usdt")
+int ksnoop_usdt(struct pt_regs *ctx)
+{
+	return capture(ctx, WORDS_USDT, KSNOOP_ENTRY);
+}

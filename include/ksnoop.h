@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The one header shared by the BPF programs and userspace.
+ *
+ * It holds only fixed-layout data: the limits, the capture plan that
+ * userspace writes into each program's read-only data before load, and the
+ * ring-buffer record the programs emit.  No pointers, no BTF ids: the kernel
+ * copies bytes, userspace knows what they mean because it wrote the plan.
+ *
+ * Because the plan lives in a frozen .rodata map, the verifier sees every
+ * field as a constant: loops over values and steps collapse into straight-line
+ * code specialised for one traced function, and branches for unused features
+ * are pruned before the program ever runs.
+ */
+#ifndef KSNOOP_H
+#define KSNOOP_H
+
+#include <linux/types.h>
+
+/* Values one spec may capture per side (entry or return). */
+#define KSNOOP_MAX_VALUES	16
+/* Dereferences in one chain: a->b->c counts 3 (including the argument). */
+#define KSNOOP_MAX_DEREFS	8
+/* Argument slots: the kernel's limit for fentry (MAX_BPF_FUNC_ARGS). */
+#define KSNOOP_MAX_ARGS		12
+/* Argument slots kprobes read from registers on x86_64 (SysV ABI). */
+#define KSNOOP_MAX_REG_ARGS	6
+/* Predicates one spec may carry. */
+#define KSNOOP_MAX_PREDS	8
+/* Bytes of a string constant in a predicate, NUL included. */
+#define KSNOOP_MAX_PRED_STR	32
+/* Largest single value copied; the default is lower (--max-bytes). */
+#define KSNOOP_MAX_VALUE_SIZE	(32 * 1024)
+#define KSNOOP_DEFAULT_VALUE_SIZE 4096
+/* Default bytes copied for a string behind a char pointer. */
+#define KSNOOP_DEFAULT_STR_SIZE	256
+#define KSNOOP_COMM_LEN		16
+
+/* Where a value's chain starts. */
+enum ksnoop_src {
+	KSNOOP_SRC_ARG = 0,	/* argument slot (register / ctx word) */
+	KSNOOP_SRC_RET = 1,	/* return value */
+};
+
+enum ksnoop_value_flags {
+	/* Copy the NUL-terminated string the final pointer points to. */
+	KSNOOP_VAL_STR = 1 << 0,
+	/* Value is the register itself (no memory read). */
+	KSNOOP_VAL_REG = 1 << 1,
+};
+
+enum ksnoop_kind {
+	KSNOOP_ENTRY = 0,
+	KSNOOP_RETURN = 1,
+	KSNOOP_NR_KINDS = 2,
+};
+
+enum ksnoop_status {
+	KSNOOP_OK = 0,
+	KSNOOP_FAULT = 1,	/* a read along the chain failed */
+	KSNOOP_TRUNCATED = 2,	/* copied, but the value was cut at the size limit */
+	KSNOOP_NULL = 3,	/* a pointer along the chain was NULL */
+};
+
+/* Comparison operators, as parsed. */
+enum ksnoop_op {
+	KSNOOP_OP_EQ = 0,
+	KSNOOP_OP_NE,
+	KSNOOP_OP_LT,
+	KSNOOP_OP_LE,
+	KSNOOP_OP_GT,
+	KSNOOP_OP_GE,
+};
+
+/*
+ * How to reach one value: start with the source word; then for each step,
+ * add steps[i] to the current address and, for all but the last, load the
+ * pointer stored there.  nsteps == 0 means the value is the word itself.
+ */
+struct ksnoop_access {
+	__u8 src;		/* enum ksnoop_src */
+	__u8 slot;		/* argument slot for KSNOOP_SRC_ARG */
+	__u8 nsteps;
+	__u8 flags;		/* enum ksnoop_value_flags */
+	__u32 size;		/* bytes to copy (strings: buffer size) */
+	__s64 steps[KSNOOP_MAX_DEREFS];
+};
+
+struct ksnoop_value_plan {
+	struct ksnoop_access acc;
+	__u32 rec_off;		/* offset of this value's ksnoop_value in the record */
+	__u32 pad;
+};
+
+struct ksnoop_pred_plan {
+	struct ksnoop_access acc;
+	__u8 op;		/* enum ksnoop_op */
+	__u8 is_signed;
+	__u8 is_str;		/* compare a string against str[] */
+	__u8 width;		/* bytes: 1, 2, 4 or 8 */
+	__u32 pad;
+	__u64 imm;		/* constant, already sign-extended for signed */
+	char str[KSNOOP_MAX_PRED_STR];
+};
+
+struct ksnoop_side_plan {
+	__u8 enabled;		/* emit events on this side */
+	__u8 nvalues;
+	__u8 npreds;
+	__u8 pad;
+	__u32 rec_size;		/* total bytes reserved per record */
+	struct ksnoop_value_plan values[KSNOOP_MAX_VALUES];
+	struct ksnoop_pred_plan preds[KSNOOP_MAX_PREDS];
+};
+
+/* The read-only configuration of one program instance (one traced target). */
+struct ksnoop_plan {
+	__u32 func_id;		/* index of the spec in userspace */
+	__u32 filter_pid;	/* 0: any */
+	__u32 filter_tid;	/* 0: any */
+	__u8 filter_comm;	/* compare comm[] */
+	__u8 ret_slot;		/* ctx word holding the return value (fexit) */
+	__u8 nslots;		/* argument words the target has */
+	__u8 pad;
+	char comm[KSNOOP_COMM_LEN];
+	struct ksnoop_side_plan side[KSNOOP_NR_KINDS];
+};
+
+/* Record header; values follow at the offsets the plan gives. */
+struct ksnoop_event {
+	__u64 time_ns;
+	__u32 cpu;
+	__u32 tgid;
+	__u32 tid;
+	__u32 func_id;
+	__u8 kind;		/* enum ksnoop_kind */
+	__u8 pad[7];
+	char comm[KSNOOP_COMM_LEN];
+};
+
+/* Per value: status and the bytes actually copied, then the bytes. */
+struct ksnoop_value {
+	__u32 status;		/* enum ksnoop_status */
+	__u32 len;
+	__u64 addr;		/* where the bytes were read from (0: a register) */
+	/* __u8 data[]: plan size, rounded up to 8 */
+};
+
+/* Counters in a shared per-CPU array. */
+enum ksnoop_counter {
+	KSNOOP_CNT_LOST = 0,	/* ring buffer full */
+	KSNOOP_NR_COUNTERS,
+};
+
+_Static_assert(sizeof(struct ksnoop_event) == 48, "event header layout");
+_Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
+_Static_assert(sizeof(struct ksnoop_access) == 72, "access layout");
+_Static_assert(sizeof(struct ksnoop_pred_plan) == 120, "pred layout");
+
+#endif /* KSNOOP_H */

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "attach.h"
+#include "ksnoop.skel.h"
+
+struct attacher {
+	__u32 ringbuf_bytes;
+	int ringbuf_fd;		/* from the first instance, -1 before */
+	int counters_fd;
+	struct ksnoop_bpf **skels;
+	int nskels;
+};
+
+struct attacher *attacher__new(__u32 ringbuf_bytes)
+{
+	struct attacher *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->ringbuf_bytes = ringbuf_bytes;
+	a->ringbuf_fd = -1;
+	a->counters_fd = -1;
+	return a;
+}
+
+void attacher__free(struct attacher *a)
+{
+	int i;
+
+	if (!a)
+		return;
+	for (i = a->nskels - 1; i >= 0; i--)
+		ksnoop_bpf__destroy(a->skels[i]);
+	free(a->skels);
+	free(a);
+}
+
+bool attacher__have_kprobes(void)
+{
+	return access("/sys/bus/event_source/devices/kprobe", F_OK) == 0 ||
+	       access("/sys/kernel/tracing/kprobe_events", F_OK) == 0 ||
+	       access("/sys/kernel/debug/tracing/kprobe_events", F_OK) == 0;
+}
+
+static int attach_fail(char *msg, size_t sz, int err, const char *what, const char *target)
+{
+	snprintf(msg, sz, "failed to %s '%s': %s", what, target, strerror(-err));
+	return err;
+}
+
+int attacher__add(struct attacher *a, const struct capture_plan *plan,
+		  enum attach_kind kind, char *msg, size_t sz)
+{
+	const struct signature *sig = &plan->sig;
+	const char *target = sig->attach;
+	struct ksnoop_bpf *skel, **skels;
+	struct bpf_link *link;
+	int err;
+
+	skels = realloc(a->skels, (a->nskels + 1) * sizeof(*skels));
+	if (!skels)
+		return -ENOMEM;
+	a->skels = skels;
+
+	skel = ksnoop_bpf__open();
+	if (!skel)
+		return attach_fail(msg, sz, -errno, "open the BPF object for", target);
+	memcpy((void *)&skel->rodata->plan, &plan->bpf, sizeof(plan->bpf));
+
+	bpf_program__set_autoload(skel->progs.ksnoop_fentry, kind == ATTACH_FENTRY);
+	bpf_program__set_autoload(skel->progs.ksnoop_fexit, kind == ATTACH_FENTRY);
+	bpf_program__set_autoload(skel->progs.ksnoop_kprobe, kind == ATTACH_KPROBE);
+	bpf_program__set_autoload(skel->progs.ksnoop_kretprobe, kind == ATTACH_KPROBE);
+	bpf_program__set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
+	bpf_program__set_autoload(skel->progs.ksnoop_usdt, false);
+
+	if (kind == ATTACH_FENTRY) {
+		bpf_program__set_attach_target(skel->progs.ksnoop_fentry, 0, target);
+		bpf_program__set_attach_target(skel->progs.ksnoop_fexit, 0, target);
+	} else if (kind == ATTACH_TP) {
+		bpf_program__set_attach_target(skel->progs.ksnoop_tp, 0, target);
+	}
+
+	if (a->ringbuf_fd >= 0) {
+		bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
+		bpf_map__reuse_fd(skel->maps.counters, a->counters_fd);
+	} else {
+		bpf_map__set_max_entries(skel->maps.events, a->ringbuf_bytes);
+	}
+
+	err = ksnoop_bpf__load(skel);
+	if (err) {
+		ksnoop_bpf__destroy(skel);
+		return attach_fail(msg, sz, err,
+				   kind == ATTACH_FENTRY ? "load fentry/fexit programs for" :
+				   kind == ATTACH_KPROBE ? "load kprobe programs for" :
+				   "load the tp_btf program for", target);
+	}
+	a->skels[a->nskels++] = skel;
+	if (a->ringbuf_fd < 0) {
+		a->ringbuf_fd = bpf_map__fd(skel->maps.events);
+		a->counters_fd = bpf_map__fd(skel->maps.counters);
+	}
+
+	switch (kind) {
+	case ATTACH_FENTRY:
+		if (plan->bpf.side[KSNOOP_ENTRY].enabled) {
+			link = bpf_program__attach(skel->progs.ksnoop_fentry);
+			if (!link)
+				return attach_fail(msg, sz, -errno, "attach fentry to", target);
+			skel->links.ksnoop_fentry = link;
+		}
+		if (plan->bpf.side[KSNOOP_RETURN].enabled) {
+			link = bpf_program__attach(skel->progs.ksnoop_fexit);
+			if (!link)
+				return attach_fail(msg, sz, -errno, "attach fexit to", target);
+			skel->links.ksnoop_fexit = link;
+		}
+		break;
+	case ATTACH_KPROBE:
+		if (plan->bpf.side[KSNOOP_ENTRY].enabled) {
+			link = bpf_program__attach_kprobe(skel->progs.ksnoop_kprobe, false, target);
+			if (!link)
+				return attach_fail(msg, sz, -errno, "attach a kprobe to", target);
+			skel->links.ksnoop_kprobe = link;
+		}
+		if (plan->bpf.side[KSNOOP_RETURN].enabled) {
+			link = bpf_program__attach_kprobe(skel->progs.ksnoop_kretprobe, true, target);
+			if (!link)
+				return attach_fail(msg, sz, -errno, "attach a kretprobe to", target);
+			skel->links.ksnoop_kretprobe = link;
+		}
+		break;
+	case ATTACH_TP:
+		link = bpf_program__attach(skel->progs.ksnoop_tp);
+		if (!link)
+			return attach_fail(msg, sz, -errno, "attach to tracepoint", target);
+		skel->links.ksnoop_tp = link;
+		break;
+	}
+	return 0;
+}
+
+int attacher__ringbuf_fd(const struct attacher *a)
+{
+	return a->ringbuf_fd;
+}
+
+__u64 attacher__lost(const struct attacher *a)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 total = 0, *vals;
+	__u32 key = KSNOOP_CNT_LOST;
+	int i;
+
+	if (a->counters_fd < 0 || ncpu <= 0)
+		return 0;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return 0;
+	if (bpf_map_lookup_elem(a->counters_fd, &key, vals) == 0)
+		for (i = 0; i < ncpu; i++)
+			total += vals[i];
+	free(vals);
+	return total;
+}

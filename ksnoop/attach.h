@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The attacher: one loaded instance of the BPF object per target, each
+ * with its own plan in .rodata, all sharing one ring buffer and one counter
+ * map.  All or nothing: attacher__free() detaches everything, and every
+ * program and link is a file descriptor, so nothing outlives the process.
+ */
+#ifndef KSNOOP_ATTACH_H
+#define KSNOOP_ATTACH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "cli.h"
+#include "resolve.h"
+#include "spec.h"
+
+struct attacher;
+
+struct attacher *attacher__new(__u32 ringbuf_bytes);
+void attacher__free(struct attacher *a);
+
+enum attach_kind {
+	ATTACH_FENTRY,		/* fentry + fexit */
+	ATTACH_KPROBE,		/* kprobe + kretprobe */
+	ATTACH_TP,		/* tp_btf */
+};
+
+/*
+ * Load an instance for PLAN and attach it as KIND.  Returns 0 or a
+ * negative errno, with a one-line reason in MSG.
+ */
+int attacher__add(struct attacher *a, const struct capture_plan *plan,
+		  enum attach_kind kind, char *msg, size_t sz);
+
+int attacher__ringbuf_fd(const struct attacher *a);
+/* Events the BPF side could not reserve ring-buffer space for. */
+__u64 attacher__lost(const struct attacher *a);
+
+/* Can this kernel attach kprobes at all (CONFIG_KPROBES, perf PMU)? */
+bool attacher__have_kprobes(void);
+
+#endif

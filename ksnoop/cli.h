@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Options shared by the commands, as parsed from the command line. */
+#ifndef KSNOOP_CLI_H
+#define KSNOOP_CLI_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+enum attach_mode {
+	MODE_AUTO,	/* fentry/fexit, kprobes if the kernel refuses */
+	MODE_FENTRY,
+	MODE_KPROBE,
+};
+
+struct options {
+	bool json;
+	bool zeros;
+	__u32 pid, tid;
+	char comm[16];
+	bool has_comm;
+	__u64 count;		/* 0: unlimited */
+	__u64 duration_ms;	/* 0: unlimited */
+	enum attach_mode mode;
+	__u32 max_bytes;
+	__u32 str_bytes;
+	__u32 buffer_bytes;	/* ring buffer size */
+	const char *btf_dir;	/* for tests: another /sys/kernel/btf */
+};
+
+int do_info(int argc, char **argv, const struct options *opts);
+int do_trace(int argc, char **argv, const struct options *opts);
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The kernel's BTF: vmlinux, plus each module's split BTF on top of it,
+ * loaded on first use from /sys/kernel/btf/<module>.
+ */
+#ifndef KSNOOP_KBTF_H
+#define KSNOOP_KBTF_H
+
+#include <linux/types.h>
+
+struct btf;
+struct kbtf;
+
+/* Load vmlinux BTF from DIR (default /sys/kernel/btf). NULL + errno. */
+struct kbtf *kbtf__open(const char *dir);
+/* Wrap an existing vmlinux BTF (unit tests); takes ownership. */
+struct kbtf *kbtf__from_btf(struct btf *vmlinux);
+void kbtf__free(struct kbtf *kb);
+
+struct btf *kbtf__vmlinux(struct kbtf *kb);
+/* Module BTF, loaded on first use; NULL + errno if absent. */
+struct btf *kbtf__module(struct kbtf *kb, const char *module);
+
+/*
+ * Find the BTF FUNC NAME: in MODULE's BTF if given, else vmlinux; with
+ * SEARCH_ALL, then every module in the BTF directory.  On success sets
+ * *btf, *id and *module_out (NULL for vmlinux) and returns 0; -ENOENT if
+ * not found.
+ */
+int kbtf__find_func(struct kbtf *kb, const char *name, const char *module,
+		    int search_all, struct btf **btf, __u32 *id,
+		    const char **module_out);
+
+/* Call FN for every BTF source (vmlinux first, then loaded modules). */
+void kbtf__for_each(struct kbtf *kb, void (*fn)(struct btf *btf, const char *module, void *ctx),
+		    void *ctx);
+
+#endif

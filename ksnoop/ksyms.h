@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Kernel function symbols from /proc/kallsyms: which functions exist as
+ * symbols (and so can carry a probe) and which module owns each.
+ */
+#ifndef KSNOOP_KSYMS_H
+#define KSNOOP_KSYMS_H
+
+#include <stddef.h>
+
+struct ksym {
+	const char *name;
+	const char *module;	/* NULL for vmlinux */
+};
+
+struct ksyms;
+
+/* NULL and errno set on failure. */
+struct ksyms *ksyms__load(const char *path);
+void ksyms__free(struct ksyms *ks);
+
+/* The first function symbol named NAME, or NULL. */
+const struct ksym *ksyms__find(const struct ksyms *ks, const char *name);
+size_t ksyms__count(const struct ksyms *ks);
+const struct ksym *ksyms__at(const struct ksyms *ks, size_t i);
+
+#endif

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "log.h"
+
+int log_verbose;
+bool log_debug;
+
+static void log_vprint(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "ksnoop: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void log_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vprint("", fmt, ap);
+	va_end(ap);
+}
+
+void log_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vprint("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void log_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!log_verbose)
+		return;
+	va_start(ap, fmt);
+	log_vprint("", fmt, ap);
+	va_end(ap);
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/*
+	 * libbpf warns about things ksnoop handles itself (a refused fentry
+	 * load before the kprobe fallback, for one); those reach the user as
+	 * ksnoop's own one-line reasons.  With -d everything is shown.
+	 */
+	if (!log_debug)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+void log_setup_libbpf(void)
+{
+	libbpf_set_print(libbpf_print);
+}

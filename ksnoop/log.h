@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* One place for every message ksnoop prints on stderr. */
+#ifndef KSNOOP_LOG_H
+#define KSNOOP_LOG_H
+
+#include <stdbool.h>
+
+/* Exit statuses: usage or spec errors vs runtime failures. */
+enum {
+	KSNOOP_EXIT_OK = 0,
+	KSNOOP_EXIT_RUNTIME = 1,
+	KSNOOP_EXIT_USAGE = 2,
+};
+
+extern int log_verbose;	/* -v */
+extern bool log_debug;	/* -d: libbpf's own debug output too */
+
+/* "ksnoop: MESSAGE" on stderr. */
+void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Printed only with -v. */
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Route libbpf's messages: warnings always, debug only with -d. */
+void log_setup_libbpf(void);
+
+#endif

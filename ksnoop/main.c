@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Command line: global options, then a command from cmds[] (bpftool's
+ * shape).  A first word that is not a command is a SPEC, so
+ * `ksnoop ip_send_skb` means `ksnoop trace ip_send_skb`.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "log.h"
+#include "ksnoop.h"
+
+#ifndef KSNOOP_VERSION
+#define KSNOOP_VERSION "unknown"
+#endif
+
+/* Ring buffer default: room for bursts of large struct events. */
+#define DEFAULT_BUFFER_BYTES (8u << 20)
+
+static const char usage_text[] =
+"Usage: ksnoop [OPTIONS] [trace] SPEC...\n"
+"       ksnoop [OPTIONS] info TARGET...\n"
+"       ksnoop { -h | --help | -V | --version }\n"
+"\n"
+"SPEC     := { FUNC | tp:TRACEPOINT } [ '(' [ ITEM {, ITEM} ] ')' ]\n"
+"ITEM     := VALUE [ OP CONST ]\n"
+"VALUE    := {'*'} { ARG | return } { ->MEMBER | .MEMBER | [INDEX] }\n"
+"OP       := { == | != | < | <= | > | >= }\n"
+"CONST    := { INTEGER | 'C' | \"STRING\" | NULL | ENUMERATOR }\n"
+"TARGET   := { FUNC | tp:TRACEPOINT | tp:GLOB }\n"
+"\n"
+"Without a value list, a function shows every argument on entry and its\n"
+"return value on return; a tracepoint shows every argument.\n"
+"\n"
+"Options:\n"
+"  -j, --json             one JSON object per event\n"
+"  -p, --pid PID          only events of process PID\n"
+"      --tid TID          only events of thread TID\n"
+"  -c, --comm NAME        only events of tasks named NAME\n"
+"  -n, --count N          exit after N events\n"
+"      --duration SECONDS exit after SECONDS\n"
+"      --mode MODE        MODE := { fentry | kprobe }; default: fentry,\n"
+"                         kprobe if the kernel refuses fentry\n"
+"      --max-bytes N      bytes captured per value (default 4096)\n"
+"      --str-bytes N      bytes captured per string (default 256)\n"
+"      --buffer BYTES     ring buffer size, a power of 2 (default 8 MiB)\n"
+"  -z, --zeros            show struct members that are zero\n"
+"  -v, --verbose          say what is resolved and how it is attached\n"
+"  -d, --debug            also show libbpf's debug output\n"
+"  -h, --help             show this help\n"
+"  -V, --version          show the version\n"
+"\n"
+"Examples:\n"
+"  ksnoop info ip_send_skb\n"
+"  ksnoop \"ip_send_skb(skb->len == 84, skb)\"\n"
+"  ksnoop \"do_sys_openat2(filename, return)\"\n"
+"  ksnoop \"tp:sched_process_exec(p->comm, bprm->filename)\"\n";
+
+enum {
+	OPT_TID = 256,
+	OPT_DURATION,
+	OPT_MODE,
+	OPT_MAX_BYTES,
+	OPT_STR_BYTES,
+	OPT_BUFFER,
+	OPT_BTF_DIR,
+};
+
+static const struct option long_opts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
+	{ "str-bytes", required_argument, NULL, OPT_STR_BYTES },
+	{ "buffer", required_argument, NULL, OPT_BUFFER },
+	{ "zeros", no_argument, NULL, 'z' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "debug", no_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	/* For tests: read BTF from another directory. Not documented. */
+	{ "btf-dir", required_argument, NULL, OPT_BTF_DIR },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, const struct options *opts);
+} cmds[] = {
+	{ "info", do_info },
+	{ "trace", do_trace },
+};
+
+/* A whole decimal number in [MIN, MAX], or an error naming the option. */
+static int parse_uint(const char *opt, const char *arg, unsigned long long min,
+		      unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (!arg || !*arg || *arg == '-' || *arg == '+')
+		goto bad;
+	v = strtoull(arg, &end, 10);
+	if (errno || *end)
+		goto bad;
+	if (v < min || v > max) {
+		log_error("%s: %s is out of range (%llu to %llu)", opt, arg, min, max);
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+bad:
+	log_error("%s: '%s' is not a number", opt, arg);
+	return -EINVAL;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	unsigned long long v;
+	int c;
+
+	opterr = 0;
+	/* GNU getopt permutes: options may come before or after the command. */
+	while ((c = getopt_long(argc, argv, ":jp:c:n:zvdhV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'p':
+			if (parse_uint("--pid", optarg, 1, INT_MAX, &v))
+				return KSNOOP_EXIT_USAGE;
+			o->pid = v;
+			break;
+		case OPT_TID:
+			if (parse_uint("--tid", optarg, 1, INT_MAX, &v))
+				return KSNOOP_EXIT_USAGE;
+			o->tid = v;
+			break;
+		case 'c':
+			if (!*optarg || strlen(optarg) >= sizeof(o->comm)) {
+				log_error("--comm: '%s' must be 1 to %zu characters (the kernel's comm length)",
+					  optarg, sizeof(o->comm) - 1);
+				return KSNOOP_EXIT_USAGE;
+			}
+			memset(o->comm, 0, sizeof(o->comm));
+			memcpy(o->comm, optarg, strlen(optarg));
+			o->has_comm = true;
+			break;
+		case 'n':
+			if (parse_uint("--count", optarg, 1, ULLONG_MAX, &v))
+				return KSNOOP_EXIT_USAGE;
+			o->count = v;
+			break;
+		case OPT_DURATION:
+			if (parse_uint("--duration", optarg, 1, 365ULL * 24 * 3600, &v))
+				return KSNOOP_EXIT_USAGE;
+			o->duration_ms = v * 1000;
+			break;
+		case OPT_MODE:
+			if (strcmp(optarg, "fentry") == 0) {
+				o->mode = MODE_FENTRY;
+			} else if (strcmp(optarg, "kprobe") == 0) {
+				o->mode = MODE_KPROBE;
+			} else {
+				log_error("--mode: '%s' is not one of fentry, kprobe", optarg);
+				return KSNOOP_EXIT_USAGE;
+			}
+			break;
+		case OPT_MAX_BYTES:
+			if (parse_uint("--max-bytes", optarg, 1, KSNOOP_MAX_VALUE_SIZE, &v))
+				return KSNOOP_EXIT_USAGE;
+			o->max_bytes = v;
+			break;
+		case OPT_STR_BYTES:
+			if (parse_uint("--str-bytes", optarg, 2, KSNOOP_MAX_VALUE_SIZE, &v))
+				return KSNOOP_EXIT_USAGE;
+			o->str_bytes = v;
+			break;
+		case OPT_BUFFER:
+			if (parse_uint("--buffer", optarg, 4096, 1ULL << 30, &v))
+				return KSNOOP_EXIT_USAGE;
+			if (v & (v - 1)) {
+				log_error("--buffer: %llu is not a power of 2", v);
+				return KSNOOP_EXIT_USAGE;
+			}
+			o->buffer_bytes = v;
+			break;
+		case OPT_BTF_DIR:
+			o->btf_dir = optarg;
+			break;
+		case 'z':
+			o->zeros = true;
+			break;
+		case 'v':
+			log_verbose++;
+			break;
+		case 'd':
+			log_debug = true;
+			log_verbose++;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(KSNOOP_EXIT_OK);
+		case 'V':
+			printf("ksnoop %s\n", KSNOOP_VERSION);
+			exit(KSNOOP_EXIT_OK);
+		case ':':
+			log_error("option '%s' needs a value", argv[optind - 1]);
+			return KSNOOP_EXIT_USAGE;
+		default:
+			if (optopt && optopt < 256)
+				log_error("unknown option '-%c' (see --help)", optopt);
+			else
+				log_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			return KSNOOP_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opts = {
+		.max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+		.str_bytes = KSNOOP_DEFAULT_STR_SIZE,
+		.buffer_bytes = DEFAULT_BUFFER_BYTES,
+	};
+	size_t i;
+	int ret;
+
+	ret = parse_options(argc, argv, &opts);
+	if (ret)
+		return ret;
+	log_setup_libbpf();
+	argc -= optind;
+	argv += optind;
+	if (argc < 1) {
+		log_error("expected a command or a SPEC (see --help)");
+		return KSNOOP_EXIT_USAGE;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(argv[0], cmds[i].name) == 0)
+			return cmds[i].fn(argc - 1, argv + 1, &opts);
+	}
+	return do_trace(argc, argv, &opts);
+}

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * One BTF walker, two outputs.
+ *
+ * libbpf's btf_dump__dump_type_data() would do for text, but the libbpf we
+ * build against (1.1) prints char arrays as lists of characters and has no
+ * JSON form; a network engineer wants `dev->name = "lo"`, and a script
+ * wants {"name":"lo"}.  So the walk over the bytes is ours, and text and
+ * JSON differ only in punctuation.  libbpf's btf_dump still spells the
+ * types (btfu_type_str).
+ *
+ * Text skips members that are zero unless asked (as btf_dump and the kernel's
+ * BTF show do); JSON always has every member, so a script can rely on keys.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/btf.h>
+#include "btf_util.h"
+#include "print.h"
+
+#define INDENT "    "
+
+struct walk {
+	FILE *out;
+	const struct btf *btf;
+	bool json;
+	bool zeros;
+	bool truncated;		/* some member lay beyond the copied bytes */
+};
+
+void printer__init(struct printer *p, FILE *out, const struct print_opts *opts)
+{
+	p->out = out;
+	p->opts = *opts;
+}
+
+void json_write_string(FILE *out, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	fputc('"', out);
+	while (i < n) {
+		unsigned char c = u[i];
+		size_t len = 0, k;
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', out);
+			fputc(c, out);
+			i++;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			switch (c) {
+			case '\n': fputs("\\n", out); break;
+			case '\t': fputs("\\t", out); break;
+			case '\r': fputs("\\r", out); break;
+			default: fprintf(out, "\\u%04x", c); break;
+			}
+			i++;
+			continue;
+		}
+		if (c < 0x80) {
+			fputc(c, out);
+			i++;
+			continue;
+		}
+		/* Pass valid UTF-8 through; escape any other byte as U+00XX. */
+		if (c >= 0xc2 && c <= 0xdf)
+			len = 2;
+		else if (c >= 0xe0 && c <= 0xef)
+			len = 3;
+		else if (c >= 0xf0 && c <= 0xf4)
+			len = 4;
+		for (k = 1; len && k < len; k++)
+			if (i + k >= n || (u[i + k] & 0xc0) != 0x80)
+				len = 0;
+		if (len) {
+			fwrite(u + i, 1, len, out);
+			i += len;
+		} else {
+			fprintf(out, "\\u%04x", c);
+			i++;
+		}
+	}
+	fputc('"', out);
+}
+
+/* A C string literal: printable ASCII as is, the rest escaped. */
+static void text_write_string(FILE *out, const char *s, size_t n)
+{
+	size_t i;
+
+	fputc('"', out);
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		switch (c) {
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\r': fputs("\\r", out); break;
+		default:
+			if (isprint(c))
+				fputc(c, out);
+			else
+				fprintf(out, "\\x%02x", c);
+		}
+	}
+	fputc('"', out);
+}
+
+static void write_string(struct walk *w, const char *s, size_t n)
+{
+	if (w->json)
+		json_write_string(w->out, s, n);
+	else
+		text_write_string(w->out, s, n);
+}
+
+static void indent(struct walk *w, int level)
+{
+	while (level-- > 0)
+		fputs(INDENT, w->out);
+}
+
+static bool all_zero(const unsigned char *d, size_t n)
+{
+	while (n--)
+		if (*d++)
+			return false;
+	return true;
+}
+
+static __u64 load_uint(const void *data, size_t size)
+{
+	__u64 v = 0;
+
+	memcpy(&v, data, size > 8 ? 8 : size);	/* little-endian */
+	return v;
+}
+
+static void emit_int(struct walk *w, const struct btf_type *t, const void *data,
+		     __u32 bit_off, __u32 bit_size)
+{
+	__u8 enc = btf_int_encoding(t);
+	__u32 size = t->size;
+	__u64 v;
+
+	if (size > 8) {
+		/* __int128: hex, most significant half first. */
+		fprintf(w->out, w->json ? "\"0x%016llx%016llx" "\"" :
+				"0x%016llx%016llx",
+			load_uint((const char *)data + 8, 8), load_uint(data, 8));
+		return;
+	}
+	if (bit_size) {
+		size = (bit_off + bit_size + 7) / 8;
+		v = load_uint(data, size) >> bit_off;
+		v &= bit_size >= 64 ? ~0ULL : ((1ULL << bit_size) - 1);
+		if ((enc & BTF_INT_SIGNED) && bit_size < 64 && (v >> (bit_size - 1)))
+			v |= ~0ULL << bit_size;
+		size = 8;
+	} else {
+		v = load_uint(data, size);
+		if ((enc & BTF_INT_SIGNED) && size < 8 && (v >> (8 * size - 1)))
+			v |= ~0ULL << (8 * size);
+	}
+	if (enc & BTF_INT_BOOL) {
+		fputs(v ? "true" : "false", w->out);
+		return;
+	}
+	if (enc & BTF_INT_SIGNED)
+		fprintf(w->out, "%lld", (__s64)v);
+	else
+		fprintf(w->out, "%llu", v);
+}
+
+static void emit_char(struct walk *w, const void *data)
+{
+	unsigned char c = *(const unsigned char *)data;
+
+	if (w->json) {
+		fprintf(w->out, "%d", (signed char)c);
+		return;
+	}
+	if (isprint(c) && c != '\'' && c != '\\')
+		fprintf(w->out, "'%c'", c);
+	else
+		fprintf(w->out, "'\\x%02x'", c);
+}
+
+static void emit_enum(struct walk *w, const struct btf_type *t, const void *data)
+{
+	__s64 v = (__s64)load_uint(data, t->size);
+	int i, vlen = btf_vlen(t);
+
+	if (btf_kflag(t) && t->size < 8 && ((__u64)v >> (8 * t->size - 1)))
+		v |= (__s64)(~0ULL << (8 * t->size));
+	for (i = 0; i < vlen; i++) {
+		__s64 ev;
+		const char *name;
+
+		if (btf_is_enum(t)) {
+			ev = btf_kflag(t) ? (__s64)btf_enum(t)[i].val : (__s64)(__u32)btf_enum(t)[i].val;
+			name = btf__name_by_offset(w->btf, btf_enum(t)[i].name_off);
+		} else {
+			ev = (__s64)btf_enum64_value(&btf_enum64(t)[i]);
+			name = btf__name_by_offset(w->btf, btf_enum64(t)[i].name_off);
+		}
+		if (ev == v) {
+			if (w->json)
+				json_write_string(w->out, name, strlen(name));
+			else
+				fputs(name, w->out);
+			return;
+		}
+	}
+	if (btf_kflag(t))
+		fprintf(w->out, "%lld", v);
+	else
+		fprintf(w->out, "%llu", (__u64)v);
+}
+
+static void emit_ptr(struct walk *w, const void *data)
+{
+	__u64 v = load_uint(data, 8);
+
+	if (!v)
+		fputs(w->json ? "null" : "NULL", w->out);
+	else
+		fprintf(w->out, w->json ? "\"0x%llx\"" : "0x%llx", v);
+}
+
+static void emit(struct walk *w, __u32 id, const unsigned char *data, size_t avail,
+		 int level, __u32 bit_off, __u32 bit_size);
+
+static void emit_array(struct walk *w, const struct btf_type *t, const unsigned char *data,
+		       size_t avail, int level)
+{
+	const struct btf_array *a = btf_array(t);
+	__s64 esize = btf__resolve_size(w->btf, a->type);
+	const struct btf_type *et = btf__type_by_id(w->btf, btfu_strip(w->btf, a->type));
+	bool multiline = et && (btf_is_composite(et) || btf_is_array(et)) && !w->json;
+	__u32 i, n = a->nelems;
+
+	if (btfu_is_char(w->btf, a->type)) {
+		size_t len = n < avail ? n : avail;
+
+		write_string(w, (const char *)data, strnlen((const char *)data, len));
+		return;
+	}
+	fputc('[', w->out);
+	for (i = 0; i < n && esize > 0; i++) {
+		if ((size_t)(i + 1) * esize > avail) {
+			w->truncated = true;
+			break;
+		}
+		if (i)
+			fputs(w->json ? "," : ", ", w->out);
+		if (multiline) {
+			fputc('\n', w->out);
+			indent(w, level + 1);
+		}
+		emit(w, a->type, data + i * esize, esize, level + 1, 0, 0);
+	}
+	if (multiline && i) {
+		fputc('\n', w->out);
+		indent(w, level);
+	}
+	fputc(']', w->out);
+}
+
+/* Members of a struct or union; anonymous members are flattened in. */
+static int emit_members(struct walk *w, const struct btf_type *t, const unsigned char *data,
+			size_t avail, int level, int printed)
+{
+	const struct btf_member *m = btf_members(t);
+	int i, vlen = btf_vlen(t);
+
+	for (i = 0; i < vlen; i++, m++) {
+		__u32 off = btf_member_bit_offset(t, i);
+		__u32 bsz = btf_member_bitfield_size(t, i);
+		const char *name = btf__name_by_offset(w->btf, m->name_off);
+		__s64 msize = bsz ? (off % 8 + bsz + 7) / 8 : btf__resolve_size(w->btf, m->type);
+		const struct btf_type *mt = btf__type_by_id(w->btf, btfu_strip(w->btf, m->type));
+
+		if (msize < 0)
+			continue;
+		if ((size_t)(off / 8 + msize) > avail) {
+			w->truncated = true;
+			break;
+		}
+		if ((!name || !*name) && mt && btf_is_composite(mt)) {
+			printed = emit_members(w, mt, data + off / 8, avail - off / 8, level, printed);
+			continue;
+		}
+		if (!w->json && !w->zeros && all_zero(data + off / 8, msize) &&
+		    !(bsz == 0 && msize == 0))
+			continue;
+		if (w->json) {
+			if (printed)
+				fputc(',', w->out);
+			json_write_string(w->out, name, strlen(name));
+			fputc(':', w->out);
+		} else {
+			fputc('\n', w->out);
+			indent(w, level + 1);
+			fprintf(w->out, ".%s = ", name);
+		}
+		emit(w, m->type, data + off / 8, avail - off / 8, level + 1,
+		     bsz ? off % 8 : 0, bsz);
+		if (!w->json)
+			fputc(',', w->out);
+		printed++;
+	}
+	return printed;
+}
+
+static void emit_composite(struct walk *w, const struct btf_type *t, const unsigned char *data,
+			   size_t avail, int level)
+{
+	int printed;
+
+	fputc('{', w->out);
+	printed = emit_members(w, t, data, avail, level, 0);
+	if (!w->json && printed) {
+		fputc('\n', w->out);
+		indent(w, level);
+	}
+	fputc('}', w->out);
+}
+
+static void emit(struct walk *w, __u32 id, const unsigned char *data, size_t avail,
+		 int level, __u32 bit_off, __u32 bit_size)
+{
+	__u32 sid = btfu_strip(w->btf, id);
+	const struct btf_type *t = btf__type_by_id(w->btf, sid);
+	__s64 size = btf__resolve_size(w->btf, sid);
+
+	if (!t || sid == 0) {
+		fputs(w->json ? "null" : "void", w->out);
+		return;
+	}
+	if (!bit_size && size > 0 && (size_t)size > avail && !btf_is_composite(t) &&
+	    !btf_is_array(t)) {
+		w->truncated = true;
+		fputs(w->json ? "null" : "/* truncated */", w->out);
+		return;
+	}
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		if (btfu_is_char(w->btf, sid) && !bit_size)
+			emit_char(w, data);
+		else
+			emit_int(w, t, data, bit_off, bit_size);
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		emit_enum(w, t, data);
+		break;
+	case BTF_KIND_PTR:
+		emit_ptr(w, data);
+		break;
+	case BTF_KIND_FLOAT:
+		if (t->size == 4) {
+			float f;
+
+			memcpy(&f, data, 4);
+			fprintf(w->out, "%g", f);
+		} else if (t->size == 8) {
+			double d;
+
+			memcpy(&d, data, 8);
+			fprintf(w->out, "%g", d);
+		} else {
+			fputs(w->json ? "null" : "/* float */", w->out);
+		}
+		break;
+	case BTF_KIND_ARRAY:
+		emit_array(w, t, data, avail, level);
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		emit_composite(w, t, data, avail, level);
+		break;
+	default:
+		fputs(w->json ? "null" : "/* ? */", w->out);
+	}
+}
+
+static const char *status_reason(__u32 status)
+{
+	switch (status) {
+	case KSNOOP_FAULT: return "could not read memory";
+	case KSNOOP_NULL: return "NULL pointer along the chain";
+	default: return "unknown capture status";
+	}
+}
+
+void printer__value(struct printer *p, const struct btf *btf,
+		    const struct value_desc *vd, const struct ksnoop_value *vh,
+		    const void *data, int level)
+{
+	struct walk w = {
+		.out = p->out, .btf = btf, .json = p->opts.format == FORMAT_JSON,
+		.zeros = p->opts.zeros,
+	};
+	size_t avail = vh->len < vd->size ? vh->len : vd->size;
+	char tbuf[160];
+
+	if (vh->status != KSNOOP_OK && vh->status != KSNOOP_TRUNCATED) {
+		if (w.json) {
+			fputs("{\"error\":", p->out);
+			json_write_string(p->out, status_reason(vh->status),
+					  strlen(status_reason(vh->status)));
+			if (vh->addr)
+				fprintf(p->out, ",\"addr\":\"0x%llx\"", (__u64)vh->addr);
+			fputc('}', p->out);
+		} else {
+			if (vh->addr)
+				fprintf(p->out, "0x%llx ", (__u64)vh->addr);
+			fprintf(p->out, "/* %s */", status_reason(vh->status));
+		}
+		return;
+	}
+
+	switch (vd->how) {
+	case PRINT_STRING:
+		avail = strnlen(data, avail);
+		write_string(&w, data, avail);
+		if (vh->status == KSNOOP_TRUNCATED && !w.json)
+			fprintf(p->out, "... /* truncated at %u bytes */", vd->size);
+		return;
+	case PRINT_DEREF:
+		if (!w.json)
+			fprintf(p->out, "0x%llx -> (%s)", (__u64)vh->addr,
+				btfu_type_str(btf, vd->obj_id, NULL, tbuf, sizeof(tbuf)));
+		emit(&w, vd->obj_id, data, avail, level, 0, 0);
+		break;
+	case PRINT_VALUE:
+		emit(&w, vd->type_id, data, avail, level, vd->bit_off, vd->bit_size);
+		break;
+	}
+	if (!w.json && (w.truncated || vd->obj_size > vd->size))
+		fprintf(p->out, " /* truncated at %u of %u bytes */", vd->size, vd->obj_size);
+}
+
+static void print_header_text(struct printer *p, const struct capture_plan *plan,
+			      const struct ksnoop_event *ev)
+{
+	__s64 ns = (__s64)ev->time_ns + p->opts.clock_offset_ns;
+	time_t secs = ns / 1000000000LL;
+	struct tm tm;
+	char comm[KSNOOP_COMM_LEN + 1];
+
+	memcpy(comm, ev->comm, KSNOOP_COMM_LEN);
+	comm[KSNOOP_COMM_LEN] = 0;
+	localtime_r(&secs, &tm);
+	fprintf(p->out, "%02d:%02d:%02d.%06lld cpu%u %s %u/%u %s %s\n",
+		tm.tm_hour, tm.tm_min, tm.tm_sec, (long long)(ns % 1000000000LL) / 1000,
+		ev->cpu, comm, ev->tgid, ev->tid,
+		ev->kind == KSNOOP_ENTRY ? "->" : "<-", plan->sig.name);
+}
+
+void printer__event(struct printer *p, const struct capture_plan *plan,
+		    const void *rec, size_t size)
+{
+	const struct ksnoop_event *ev = rec;
+	const struct ksnoop_side_plan *side;
+	int kind, i;
+	bool json = p->opts.format == FORMAT_JSON;
+
+	if (size < sizeof(*ev) || ev->kind >= KSNOOP_NR_KINDS)
+		return;
+	kind = ev->kind;
+	side = &plan->bpf.side[kind];
+	if (size < side->rec_size)
+		return;
+
+	if (json) {
+		char comm[KSNOOP_COMM_LEN + 1];
+
+		memcpy(comm, ev->comm, KSNOOP_COMM_LEN);
+		comm[KSNOOP_COMM_LEN] = 0;
+		fprintf(p->out, "{\"time_ns\":%llu,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
+			(unsigned long long)ev->time_ns, ev->cpu, ev->tgid, ev->tid);
+		json_write_string(p->out, comm, strlen(comm));
+		fputs(",\"func\":", p->out);
+		json_write_string(p->out, plan->sig.name, strlen(plan->sig.name));
+		fprintf(p->out, ",\"kind\":\"%s\",\"values\":{",
+			kind == KSNOOP_ENTRY ? "entry" : "return");
+	} else {
+		print_header_text(p, plan, ev);
+	}
+	for (i = 0; i < plan->nvalues[kind]; i++) {
+		const struct value_desc *vd = &plan->values[kind][i];
+		const struct ksnoop_value *vh =
+			(const void *)((const char *)rec + side->values[i].rec_off);
+
+		if (json) {
+			if (i)
+				fputc(',', p->out);
+			json_write_string(p->out, vd->text, strlen(vd->text));
+			fputc(':', p->out);
+		} else {
+			fprintf(p->out, INDENT "%s = ", vd->text);
+		}
+		printer__value(p, plan->sig.btf, vd, vh, vh + 1, 1);
+		if (!json)
+			fputc('\n', p->out);
+	}
+	fputs(json ? "}}\n" : "", p->out);
+}

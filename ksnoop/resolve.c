@@ -1,0 +1,734 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * From names to offsets.
+ *
+ * A value such as `skb->sk->__sk_common.skc_family` is walked through BTF
+ * the way a C compiler would: `->` loads a pointer and adds the member's
+ * offset, `.` and `[n]` on an array only add.  The result is a list of
+ * offsets where every step but the first begins with a pointer load (see
+ * struct ksnoop_access); the BPF side follows it without knowing any type.
+ *
+ * Layout questions look through typedefs and qualifiers; the declared type
+ * is kept for printing, so a `u32` still prints as one.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "btf_util.h"
+#include "resolve.h"
+
+/* A struct passed by value is split over at most two argument words. */
+#define MAX_STRUCT_ARG_SIZE 16
+
+static int sig_fail(char *why, size_t sz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int sig_fail(char *why, size_t sz, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && sz) {
+		va_start(ap, fmt);
+		vsnprintf(why, sz, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* Fill params and slots from a FUNC_PROTO, skipping the first SKIP params. */
+static int sig_fill_params(const struct btf *btf, const struct btf_type *proto,
+			   const struct btf_type *names, int skip,
+			   struct signature *sig, char *why, size_t why_sz)
+{
+	const struct btf_param *p = btf_params(proto);
+	const struct btf_param *n = names ? btf_params(names) : NULL;
+	int vlen = btf_vlen(proto), i, err = 0;
+	char tbuf[128];
+
+	sig->ret_type = proto->type;
+	for (i = skip; i < vlen; i++) {
+		struct sig_param *sp;
+		__s64 size;
+
+		if (i == vlen - 1 && p[i].type == 0) {
+			sig->variadic = true;
+			break;
+		}
+		if (sig->nparams >= SIG_MAX_PARAMS)
+			return sig_fail(why, why_sz, "has more than %d arguments",
+					SIG_MAX_PARAMS);
+		sp = &sig->params[sig->nparams++];
+		sp->name = btf__name_by_offset(btf, (n ? n[i] : p[i]).name_off);
+		if (!sp->name || !*sp->name)
+			sp->name = "?";
+		sp->type_id = p[i].type;
+		sp->slot = sig->nslots;
+		size = btf__resolve_size(btf, p[i].type);
+		if (size < 0)
+			size = 8;
+		if (size > MAX_STRUCT_ARG_SIZE && !err)
+			err = sig_fail(why, why_sz,
+				       "argument '%s' (%s) is a struct of %lld bytes passed by value, which cannot be captured",
+				       sp->name, btfu_type_str(btf, p[i].type, NULL, tbuf, sizeof(tbuf)),
+				       (long long)size);
+		sig->nslots += size > 8 ? 2 : 1;
+	}
+	if (!err && sig->nslots > KSNOOP_MAX_ARGS)
+		err = sig_fail(why, why_sz,
+			       "takes %d argument words; at most %d can be captured",
+			       sig->nslots, KSNOOP_MAX_ARGS);
+	if (!err && sig->variadic)
+		err = sig_fail(why, why_sz, "is variadic; its variable arguments cannot be captured");
+	return err;
+}
+
+int signature__from_func(const struct btf *btf, __u32 func_id, struct signature *sig,
+			 char *why, size_t why_sz)
+{
+	const struct btf_type *func = btf__type_by_id(btf, func_id);
+	const struct btf_type *proto;
+
+	memset(sig, 0, sizeof(*sig));
+	if (!func || !btf_is_func(func))
+		return sig_fail(why, why_sz, "is not a function in BTF");
+	proto = btf__type_by_id(btf, func->type);
+	if (!proto || !btf_is_func_proto(proto))
+		return sig_fail(why, why_sz, "has no prototype in BTF");
+	sig->btf = btf;
+	sig->func_id = func_id;
+	sig->proto_id = func->type;
+	sig->has_return = true;
+	snprintf(sig->name, sizeof(sig->name), "%s", btf__name_by_offset(btf, func->name_off));
+	snprintf(sig->attach, sizeof(sig->attach), "%s", btf__name_by_offset(btf, func->name_off));
+	return sig_fill_params(btf, proto, NULL, 0, sig, why, why_sz);
+}
+
+int signature__from_tp(const struct btf *btf, const char *name, struct signature *sig)
+{
+	char tname[SPEC_MAX_NAME + 32];
+	const struct btf_type *t, *proto, *names = NULL;
+	__s32 id, fid;
+
+	memset(sig, 0, sizeof(*sig));
+	if (strlen(name) > SPEC_MAX_NAME)
+		return -ENOENT;
+	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
+	id = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return -ENOENT;
+	/* typedef void (*btf_trace_NAME)(void *__data, ARGS...) */
+	t = btf__type_by_id(btf, btfu_strip(btf, id));
+	if (!t || !btf_is_ptr(t))
+		return -ENOENT;
+	proto = btf__type_by_id(btf, t->type);
+	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) < 1)
+		return -ENOENT;
+	/* The typedef has no parameter names; the trace stub does. */
+	snprintf(tname, sizeof(tname), "__bpf_trace_%s", name);
+	fid = btf__find_by_name_kind(btf, tname, BTF_KIND_FUNC);
+	if (fid > 0) {
+		const struct btf_type *f = btf__type_by_id(btf, fid);
+		const struct btf_type *fp = btf__type_by_id(btf, f->type);
+
+		if (fp && btf_is_func_proto(fp) && btf_vlen(fp) == btf_vlen(proto))
+			names = fp;
+	}
+	sig->btf = btf;
+	sig->proto_id = t->type;
+	sig->func_id = fid > 0 ? (__u32)fid : 0;
+	sig->has_return = false;
+	snprintf(sig->name, sizeof(sig->name), "tp:%s", name);
+	snprintf(sig->attach, sizeof(sig->attach), "%s", name);
+	sig_fill_params(btf, proto, names, 1, sig, NULL, 0);
+	sig->ret_type = 0;
+	return 0;
+}
+
+/* ---- value chains ---- */
+
+struct chain {
+	const struct btf *btf;
+	__u32 type_id;		/* declared type of the current value */
+	bool in_reg;		/* the value is the source word itself */
+	struct ksnoop_access acc;
+	__u32 bit_off;		/* of a bitfield member, within its first byte */
+	__u32 bit_size;
+};
+
+struct rctx {
+	const struct spec *spec;
+	const struct signature *sig;
+	const struct resolve_opts *opts;
+	struct spec_error *err;
+	char tbuf[160];
+};
+
+static int rfail(struct rctx *r, int pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int rfail(struct rctx *r, int pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->err->pos = pos;
+	va_start(ap, fmt);
+	vsnprintf(r->err->msg, sizeof(r->err->msg), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static const char *tstr(struct rctx *r, __u32 id)
+{
+	return btfu_type_str(r->sig->btf, id, NULL, r->tbuf, sizeof(r->tbuf));
+}
+
+/* Start a new dereference level: load the pointer we are at, add 0. */
+static int push_deref(struct rctx *r, struct chain *c, int pos)
+{
+	if (c->acc.nsteps >= KSNOOP_MAX_DEREFS)
+		return rfail(r, pos, "more than %d pointer dereferences in one value",
+			     KSNOOP_MAX_DEREFS);
+	c->acc.steps[c->acc.nsteps++] = 0;
+	c->in_reg = false;
+	return 0;
+}
+
+/*
+ * Find member NAME in composite type ID, looking inside anonymous structs
+ * and unions.  Returns 0 and sets the member's type and bit offset.
+ */
+static int find_member(const struct btf *btf, __u32 id, const char *name,
+		       __u32 *type_id, __u32 *bit_off, __u32 *bit_size)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, id));
+	const struct btf_member *m;
+	int i, vlen;
+
+	if (!t || !btf_is_composite(t))
+		return -ENOENT;
+	m = btf_members(t);
+	vlen = btf_vlen(t);
+	for (i = 0; i < vlen; i++, m++) {
+		const char *mname = btf__name_by_offset(btf, m->name_off);
+		__u32 off = btf_member_bit_offset(t, i);
+
+		if (mname && *mname) {
+			if (strcmp(mname, name) == 0) {
+				*type_id = m->type;
+				*bit_off = off;
+				*bit_size = btf_member_bitfield_size(t, i);
+				return 0;
+			}
+			continue;
+		}
+		/* Anonymous struct or union: its members are ours. */
+		if (find_member(btf, m->type, name, type_id, bit_off, bit_size) == 0) {
+			*bit_off += off;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int step_member(struct rctx *r, struct chain *c, const struct spec_step *st)
+{
+	const struct btf *btf = r->sig->btf;
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, c->type_id));
+	__u32 mtype, bit_off, bit_size;
+	const char *op = st->kind == STEP_ARROW ? "->" : ".";
+	int err;
+
+	if (c->bit_size)
+		return rfail(r, st->pos, "'%s%s' applied to a bitfield", op, st->member);
+	if (st->kind == STEP_ARROW) {
+		const struct btf_type *pt = NULL;
+
+		if (t && btf_is_ptr(t))
+			pt = btf__type_by_id(btf, btfu_strip(btf, t->type));
+		if (!pt || !btf_is_composite(pt)) {
+			if (t && btf_is_composite(t))
+				return rfail(r, st->pos - 2, "'->' on a %s, which is not a pointer; use '.'",
+					     tstr(r, c->type_id));
+			return rfail(r, st->pos - 2, "'->' on a value of type %s, which is not a pointer to a struct or union",
+				     tstr(r, c->type_id));
+		}
+		err = push_deref(r, c, st->pos);
+		if (err)
+			return err;
+		c->type_id = t->type;
+	} else {
+		if (t && btf_is_ptr(t))
+			return rfail(r, st->pos - 1, "'.' on a pointer (%s); use '->'",
+				     tstr(r, c->type_id));
+		if (!t || !btf_is_composite(t))
+			return rfail(r, st->pos - 1, "'.' on a value of type %s, which is not a struct or union",
+				     tstr(r, c->type_id));
+		if (c->in_reg)
+			return rfail(r, st->pos - 1, "'.' on a struct passed by value is not supported");
+	}
+	if (find_member(btf, c->type_id, st->member, &mtype, &bit_off, &bit_size))
+		return rfail(r, st->pos, "no member '%s' in %s", st->member,
+			     tstr(r, btfu_strip(btf, c->type_id)));
+	c->acc.steps[c->acc.nsteps - 1] += bit_off / 8;
+	c->bit_off = bit_size ? bit_off % 8 : 0;
+	c->bit_size = bit_size;
+	c->type_id = mtype;
+	return 0;
+}
+
+static int step_index(struct rctx *r, struct chain *c, __s64 index, int pos, bool star)
+{
+	const struct btf *btf = r->sig->btf;
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, c->type_id));
+	__s64 esize;
+	int err;
+
+	if (c->bit_size)
+		return rfail(r, pos, "%s applied to a bitfield", star ? "'*'" : "index");
+	if (t && btf_is_array(t) && !star) {
+		const struct btf_array *a = btf_array(t);
+
+		if (c->in_reg)
+			return rfail(r, pos, "index on an array passed by value");
+		if (a->nelems && index >= a->nelems)
+			return rfail(r, pos, "index %lld is out of bounds for %s",
+				     (long long)index, tstr(r, c->type_id));
+		esize = btf__resolve_size(btf, a->type);
+		if (esize < 0)
+			return rfail(r, pos, "array element has no size");
+		c->acc.steps[c->acc.nsteps - 1] += index * esize;
+		c->type_id = a->type;
+		return 0;
+	}
+	if (!t || !btf_is_ptr(t))
+		return rfail(r, pos, "%s on a value of type %s, which is %s",
+			     star ? "'*'" : "index", tstr(r, c->type_id),
+			     star ? "not a pointer" : "neither an array nor a pointer");
+	esize = btf__resolve_size(btf, t->type);
+	if (esize <= 0)
+		return rfail(r, pos, "%s through %s: the pointed-to type has no size",
+			     star ? "'*'" : "index", tstr(r, c->type_id));
+	err = push_deref(r, c, pos);
+	if (err)
+		return err;
+	c->acc.steps[c->acc.nsteps - 1] += index * esize;
+	c->type_id = t->type;
+	return 0;
+}
+
+/* The argument or return value an item starts from. */
+static int chain_start(struct rctx *r, const struct spec_item *it, struct chain *c)
+{
+	const struct signature *sig = r->sig;
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->btf = sig->btf;
+	c->in_reg = true;
+	if (spec_item__is_return(it)) {
+		if (!sig->has_return)
+			return rfail(r, it->base_pos, "'return': %s has no return value", sig->name);
+		if (!sig->ret_type)
+			return rfail(r, it->base_pos, "'return': %s returns void", sig->name);
+		c->acc.src = KSNOOP_SRC_RET;
+		c->type_id = sig->ret_type;
+		return 0;
+	}
+	for (i = 0; i < sig->nparams; i++) {
+		if (strcmp(sig->params[i].name, it->base) == 0) {
+			if (sig->params[i].slot >= KSNOOP_MAX_ARGS)
+				return rfail(r, it->base_pos, "argument '%s' is beyond the %d words that can be captured",
+					     it->base, KSNOOP_MAX_ARGS);
+			c->acc.src = KSNOOP_SRC_ARG;
+			c->acc.slot = sig->params[i].slot;
+			c->type_id = sig->params[i].type_id;
+			return 0;
+		}
+	}
+	{
+		char list[200] = "";
+		size_t n = 0;
+
+		for (i = 0; i < sig->nparams && n < sizeof(list); i++)
+			n += snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+				      sig->params[i].name);
+		return rfail(r, it->base_pos, "'%s' is not an argument of %s (%s%s)",
+			     it->base, sig->name, sig->nparams ? "arguments: " : "no arguments",
+			     list);
+	}
+}
+
+static int chain_walk(struct rctx *r, const struct spec_item *it, struct chain *c)
+{
+	int i, err;
+
+	err = chain_start(r, it, c);
+	if (err)
+		return err;
+	for (i = 0; i < it->nsteps; i++) {
+		const struct spec_step *st = &it->steps[i];
+
+		if (st->kind == STEP_INDEX)
+			err = step_index(r, c, st->index, st->pos, false);
+		else
+			err = step_member(r, c, st);
+		if (err)
+			return err;
+	}
+	/* `*a->b` is `*(a->b)`: stars apply last. */
+	for (i = 0; i < it->nstars; i++) {
+		err = step_index(r, c, 0, it->base_pos, true);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Turn a walked chain into what to copy and how to print it. */
+static int chain_finish_value(struct rctx *r, struct chain *c, const char *text,
+			      int pos, struct value_desc *vd)
+{
+	const struct btf *btf = r->sig->btf;
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, c->type_id));
+	__s64 size;
+	int err;
+
+	memset(vd, 0, sizeof(*vd));
+	vd->text = text;
+	vd->type_id = c->type_id;
+	vd->obj_id = c->type_id;
+	vd->how = PRINT_VALUE;
+
+	if (btfu_is_char_ptr(btf, c->type_id)) {
+		err = push_deref(r, c, pos);
+		if (err)
+			return err;
+		c->acc.flags |= KSNOOP_VAL_STR;
+		c->acc.size = r->opts->str_bytes;
+		vd->how = PRINT_STRING;
+		vd->size = vd->obj_size = c->acc.size;
+		return 0;
+	}
+	if (btfu_is_struct_ptr(btf, c->type_id)) {
+		__s64 psize = btf__resolve_size(btf, t->type);
+
+		/* A pointer to an incomplete type prints as an address. */
+		if (psize > 0) {
+			err = push_deref(r, c, pos);
+			if (err)
+				return err;
+			vd->how = PRINT_DEREF;
+			vd->obj_id = t->type;
+			vd->obj_size = psize;
+			vd->size = psize < r->opts->max_bytes ? psize : r->opts->max_bytes;
+			c->acc.size = vd->size;
+			return 0;
+		}
+	}
+	size = btf__resolve_size(btf, c->type_id);
+	if (size <= 0)
+		return rfail(r, pos, "'%s' has type %s, which has no size", text,
+			     tstr(r, c->type_id));
+	if (c->in_reg) {
+		if (size > 8)
+			return rfail(r, pos, "'%s': a struct passed by value cannot be captured yet", text);
+		c->acc.flags |= KSNOOP_VAL_REG;
+		c->acc.size = 8;
+		vd->size = vd->obj_size = size;
+		return 0;
+	}
+	if (c->bit_size) {
+		vd->bit_off = c->bit_off;
+		vd->bit_size = c->bit_size;
+		size = (c->bit_off + c->bit_size + 7) / 8;
+	}
+	vd->obj_size = size;
+	vd->size = size < r->opts->max_bytes ? size : r->opts->max_bytes;
+	c->acc.size = vd->size;
+	return 0;
+}
+
+/* Find enumerator NAME: in the value's own enum first, then in any enum. */
+static int find_enumerator(const struct btf *btf, __u32 type_id, const char *name,
+			   __s64 *val, bool *found_ambiguous)
+{
+	__u32 n = btf__type_cnt(btf), id, start;
+	const struct btf_type *own = btf__type_by_id(btf, btfu_strip(btf, type_id));
+	bool found = false;
+	__s64 v = 0;
+
+	*found_ambiguous = false;
+	for (start = 0; start < 2; start++) {
+		for (id = 1; id < n; id++) {
+			const struct btf_type *t = start == 0 ? own : btf__type_by_id(btf, id);
+			int i, vlen;
+
+			if (!t || !btf_is_any_enum(t))
+				goto next;
+			vlen = btf_vlen(t);
+			for (i = 0; i < vlen; i++) {
+				const char *en;
+				__s64 ev;
+
+				if (btf_is_enum(t)) {
+					en = btf__name_by_offset(btf, btf_enum(t)[i].name_off);
+					ev = btf_kflag(t) ? (__s64)btf_enum(t)[i].val :
+							    (__s64)(__u32)btf_enum(t)[i].val;
+				} else {
+					en = btf__name_by_offset(btf, btf_enum64(t)[i].name_off);
+					ev = (__s64)btf_enum64_value(&btf_enum64(t)[i]);
+				}
+				if (!en || strcmp(en, name))
+					continue;
+				if (found && ev != v)
+					*found_ambiguous = true;
+				found = true;
+				v = ev;
+			}
+next:
+			if (start == 0) {
+				if (found) {
+					*val = v;
+					return 0;
+				}
+				break;
+			}
+		}
+	}
+	if (!found)
+		return -ENOENT;
+	*val = v;
+	return 0;
+}
+
+static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_pred_plan *pp)
+{
+	const struct btf *btf = r->sig->btf;
+	const struct spec_const *k = &it->cst;
+	struct chain c;
+	__u64 imm;
+	__s64 sv;
+	int err, width;
+	bool sgn;
+
+	memset(pp, 0, sizeof(*pp));
+	err = chain_walk(r, it, &c);
+	if (err)
+		return err;
+	pp->op = it->op;
+
+	if (k->kind == CONST_STR) {
+		bool is_ptr = btfu_is_char_ptr(btf, c.type_id);
+
+		if (!is_ptr && !btfu_is_char_array(btf, c.type_id))
+			return rfail(r, k->pos, "string constant compared with '%s' of type %s; strings compare only with char arrays and char pointers",
+				     it->text, tstr(r, c.type_id));
+		if (it->op != KSNOOP_OP_EQ && it->op != KSNOOP_OP_NE)
+			return rfail(r, it->op_pos, "strings compare only with '==' and '!='");
+		if (c.in_reg && !is_ptr)
+			return rfail(r, it->base_pos, "'%s': array passed by value", it->text);
+		if (is_ptr) {
+			err = push_deref(r, &c, it->base_pos);
+			if (err)
+				return err;
+			c.acc.flags |= KSNOOP_VAL_STR;
+		} else {
+			__s64 asz = btf__resolve_size(btf, c.type_id);
+
+			c.acc.size = asz < KSNOOP_MAX_PRED_STR ? asz : KSNOOP_MAX_PRED_STR;
+			if (strlen(k->str) + 1 > (size_t)asz && strlen(k->str) >= (size_t)asz)
+				return rfail(r, k->pos, "string \"%s\" is longer than %s", k->str,
+					     tstr(r, c.type_id));
+		}
+		pp->acc = c.acc;
+		pp->is_str = 1;
+		snprintf(pp->str, sizeof(pp->str), "%s", k->str);
+		return 0;
+	}
+
+	if (c.bit_size)
+		return rfail(r, it->op_pos, "predicates on bitfields are not supported");
+	if (!btfu_is_scalar(btf, c.type_id))
+		return rfail(r, it->op_pos, "'%s' has type %s; predicates compare integers, enums, chars, bools and pointers",
+			     it->text, tstr(r, c.type_id));
+	width = btf__resolve_size(btf, c.type_id);
+	sgn = btfu_is_signed(btf, c.type_id);
+
+	if (k->kind == CONST_NAME) {
+		bool ambiguous;
+
+		if (strcmp(k->str, "NULL") == 0) {
+			imm = 0;
+			sgn = false;
+			goto range_ok;
+		}
+		if (find_enumerator(btf, c.type_id, k->str, &sv, &ambiguous))
+			return rfail(r, k->pos, "unknown enumerator '%s'", k->str);
+		if (ambiguous)
+			return rfail(r, k->pos, "enumerator '%s' has different values in different enums",
+				     k->str);
+		imm = (__u64)sv;
+		if (sv < 0 && !sgn)
+			return rfail(r, k->pos, "enumerator '%s' (%lld) is negative; '%s' is unsigned",
+				     k->str, (long long)sv, it->text);
+		if (sgn && width < 8) {
+			__s64 lim = 1LL << (8 * width - 1);
+
+			if (sv < -lim || sv >= lim)
+				return rfail(r, k->pos, "enumerator '%s' (%lld) does not fit %s",
+					     k->str, (long long)sv, tstr(r, c.type_id));
+		} else if (!sgn && width < 8 && (__u64)sv >> (8 * width)) {
+			return rfail(r, k->pos, "enumerator '%s' (%lld) does not fit %s",
+				     k->str, (long long)sv, tstr(r, c.type_id));
+		}
+		goto range_ok;
+	}
+
+	/* CONST_INT: check it fits the value's width and signedness. */
+	if (sgn) {
+		__u64 lim = width >= 8 ? (1ULL << 63) : (1ULL << (8 * width - 1));
+
+		if ((k->neg && k->mag > lim) || (!k->neg && k->mag >= lim))
+			return rfail(r, k->pos, "constant %s%llu does not fit '%s' (%s)",
+				     k->neg ? "-" : "", (unsigned long long)k->mag, it->text,
+				     tstr(r, c.type_id));
+		imm = k->neg ? (__u64)(-(__s64)(k->mag - 1) - 1) : k->mag;
+	} else {
+		if (k->neg)
+			return rfail(r, k->pos, "negative constant -%llu compared with '%s', which is unsigned (%s)",
+				     (unsigned long long)k->mag, it->text, tstr(r, c.type_id));
+		if (width < 8 && k->mag >> (8 * width))
+			return rfail(r, k->pos, "constant %llu does not fit '%s' (%s)",
+				     (unsigned long long)k->mag, it->text, tstr(r, c.type_id));
+		imm = k->mag;
+	}
+range_ok:
+	if (c.in_reg) {
+		c.acc.flags |= KSNOOP_VAL_REG;
+		c.acc.size = 8;
+	} else {
+		c.acc.size = width;
+	}
+	pp->acc = c.acc;
+	pp->width = width;
+	pp->is_signed = sgn;
+	pp->imm = imm;
+	return 0;
+}
+
+/* Lay out one side's record: header, then 8-aligned value slots. */
+static int layout_side(struct rctx *r, struct ksnoop_side_plan *side)
+{
+	__u64 off = sizeof(struct ksnoop_event);
+	int i;
+
+	for (i = 0; i < side->nvalues; i++) {
+		side->values[i].rec_off = off;
+		off += sizeof(struct ksnoop_value) + ((side->values[i].acc.size + 7) & ~7u);
+	}
+	if (off > 256 * 1024)
+		return rfail(r, 0, "the values of one event add up to %llu bytes; lower --max-bytes",
+			     (unsigned long long)off);
+	side->rec_size = off;
+	return 0;
+}
+
+static int add_value(struct rctx *r, struct capture_plan *plan, int kind,
+		     const struct spec_item *it, const char *text, int pos)
+{
+	struct ksnoop_side_plan *side = &plan->bpf.side[kind];
+	struct chain c;
+	int n = plan->nvalues[kind], err;
+
+	if (n >= KSNOOP_MAX_VALUES)
+		return rfail(r, pos, "more than %d values on one side", KSNOOP_MAX_VALUES);
+	err = chain_walk(r, it, &c);
+	if (err)
+		return err;
+	err = chain_finish_value(r, &c, text, pos, &plan->values[kind][n]);
+	if (err)
+		return err;
+	side->values[n].acc = c.acc;
+	side->nvalues = ++plan->nvalues[kind];
+	side->enabled = 1;
+	return 0;
+}
+
+int resolver__resolve(const struct spec *spec, const struct signature *sig,
+		      const struct resolve_opts *opts, struct capture_plan *plan,
+		      struct spec_error *err)
+{
+	struct rctx r = { .spec = spec, .sig = sig, .opts = opts, .err = err };
+	bool return_pred = false, entry_values = false;
+	int i, k, ret;
+
+	memset(plan, 0, sizeof(*plan));
+	memset(err, 0, sizeof(*err));
+	plan->sig = *sig;
+	/* Point r at the plan's copy, which outlives the caller's. */
+	r.sig = &plan->sig;
+	plan->bpf.ret_slot = sig->nslots < KSNOOP_MAX_ARGS ? sig->nslots : KSNOOP_MAX_ARGS;
+	plan->bpf.nslots = sig->nslots < KSNOOP_MAX_ARGS ? sig->nslots : KSNOOP_MAX_ARGS;
+
+	if (!spec->has_list) {
+		for (i = 0; i < sig->nparams; i++) {
+			struct spec_item it = { .base = (char *)sig->params[i].name };
+
+			if (sig->params[i].slot >= KSNOOP_MAX_ARGS)
+				break;
+			ret = add_value(&r, plan, KSNOOP_ENTRY, &it, sig->params[i].name, 0);
+			if (ret)
+				return ret;
+		}
+		plan->bpf.side[KSNOOP_ENTRY].enabled = 1;
+		if (sig->has_return) {
+			plan->bpf.side[KSNOOP_RETURN].enabled = 1;
+			if (sig->ret_type) {
+				struct spec_item it = { .base = "return" };
+
+				ret = add_value(&r, plan, KSNOOP_RETURN, &it, "return", 0);
+				if (ret)
+					return ret;
+			}
+		}
+		goto layout;
+	}
+
+	for (i = 0; i < spec->nitems; i++) {
+		if (spec_item__is_return(&spec->items[i]))
+			return_pred |= spec->items[i].has_pred;
+		else
+			entry_values = true;
+	}
+	if (return_pred && entry_values && !opts->args_at_return)
+		return rfail(&r, 0, "entry values with a predicate on 'return' need fexit (--mode=fentry); kprobe mode cannot keep them until the return yet");
+
+	for (i = 0; i < spec->nitems; i++) {
+		const struct spec_item *it = &spec->items[i];
+		int kind = spec_item__is_return(it) || return_pred ? KSNOOP_RETURN : KSNOOP_ENTRY;
+		struct ksnoop_side_plan *side = &plan->bpf.side[kind];
+
+		if (it->has_pred) {
+			if (side->npreds >= KSNOOP_MAX_PREDS)
+				return rfail(&r, it->op_pos, "more than %d predicates", KSNOOP_MAX_PREDS);
+			ret = make_pred(&r, it, &side->preds[side->npreds]);
+			if (ret)
+				return ret;
+			side->npreds++;
+		}
+		ret = add_value(&r, plan, kind, it, it->text, it->base_pos);
+		if (ret)
+			return ret;
+	}
+
+layout:
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		ret = layout_side(&r, &plan->bpf.side[k]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The resolver: a parsed spec plus the target's signature from BTF in, a
+ * capture plan out.  The plan has two halves: `bpf`, the fixed-layout
+ * struct written into the program's .rodata (offsets, sizes, predicates),
+ * and `values`, what userspace needs to print each captured value (its BTF
+ * type and how the bytes relate to it).  Knows nothing of the terminal or of
+ * how programs are loaded.
+ */
+#ifndef KSNOOP_RESOLVE_H
+#define KSNOOP_RESOLVE_H
+
+#include <stdbool.h>
+#include "ksnoop.h"
+#include "spec.h"
+
+struct btf;
+
+#define SIG_MAX_PARAMS	32	/* a BTF prototype we can describe */
+
+struct sig_param {
+	const char *name;	/* points into BTF */
+	__u32 type_id;
+	int slot;		/* first ctx word / register holding it */
+};
+
+/* What a target takes and returns, from BTF. */
+struct signature {
+	const struct btf *btf;
+	char name[SPEC_MAX_NAME + 8];	/* as shown: "ip_send_skb", "tp:sched_switch" */
+	char attach[SPEC_MAX_NAME + 1];	/* what to attach to */
+	const char *module;		/* owning module, NULL for vmlinux */
+	__u32 func_id;			/* BTF FUNC (0 if none) */
+	__u32 proto_id;			/* BTF FUNC_PROTO */
+	int nparams;
+	struct sig_param params[SIG_MAX_PARAMS];
+	__u32 ret_type;			/* 0: void */
+	bool has_return;		/* a return side exists (not tracepoints) */
+	bool variadic;
+	int nslots;			/* ctx words the arguments use */
+};
+
+/*
+ * Fill SIG from BTF FUNC FUNC_ID of BTF.  Returns 0, or -EINVAL with a
+ * reason in WHY when the function cannot be traced (too many arguments,
+ * a struct argument too large to pass in registers).  SIG is filled as far
+ * as possible in both cases, so `info` can still print it.
+ */
+int signature__from_func(const struct btf *btf, __u32 func_id, struct signature *sig,
+			 char *why, size_t why_sz);
+
+/*
+ * Fill SIG for tracepoint NAME (without "tp:" or category) from vmlinux
+ * BTF: types from the btf_trace_NAME typedef, names from __bpf_trace_NAME.
+ * Returns -ENOENT if there is no such tracepoint.
+ */
+int signature__from_tp(const struct btf *btf, const char *name, struct signature *sig);
+
+enum print_how {
+	PRINT_VALUE,	/* the bytes are an object of type_id */
+	PRINT_DEREF,	/* type_id is a pointer; bytes are its pointee, obj_id */
+	PRINT_STRING,	/* type_id is a char pointer; bytes are the string */
+};
+
+/* What userspace needs to print one captured value. */
+struct value_desc {
+	const char *text;	/* as the user wrote it: "skb->len" */
+	__u32 type_id;		/* declared type, typedefs kept */
+	__u32 obj_id;		/* type of the bytes (pointee for PRINT_DEREF) */
+	enum print_how how;
+	__u32 size;		/* bytes asked for */
+	__u32 obj_size;		/* size of the whole object (> size: truncated) */
+	__u8 bit_off;		/* bitfield: bit offset within the bytes */
+	__u8 bit_size;		/* bitfield width, 0 if not a bitfield */
+};
+
+struct resolve_opts {
+	__u32 max_bytes;	/* largest value copied */
+	__u32 str_bytes;	/* buffer for a string behind a pointer */
+	bool args_at_return;	/* the return side can read arguments (fexit) */
+};
+
+struct capture_plan {
+	struct signature sig;
+	int nvalues[KSNOOP_NR_KINDS];
+	struct value_desc values[KSNOOP_NR_KINDS][KSNOOP_MAX_VALUES];
+	struct ksnoop_plan bpf;
+};
+
+/*
+ * Resolve SPEC against SIG into PLAN.  Returns 0, or -EINVAL with ERR
+ * naming the token (by column in spec->text) and what is wrong with it.
+ */
+int resolver__resolve(const struct spec *spec, const struct signature *sig,
+		      const struct resolve_opts *opts, struct capture_plan *plan,
+		      struct spec_error *err);
+
+#endif

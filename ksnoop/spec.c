@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Spec parser: a hand-written recursive descent over a small token set.
+ * Every error carries the 1-based column of the token at fault, because the
+ * user typed the spec on a command line and has no other way to see which
+ * of several `->` went wrong.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "spec.h"
+
+struct parser {
+	const char *s;		/* the spec text */
+	size_t i;		/* cursor */
+	struct spec_error *err;
+};
+
+static int fail(struct parser *p, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct parser *p, size_t at, const char *fmt, ...)
+{
+	va_list ap;
+
+	p->err->pos = (int)at + 1;
+	va_start(ap, fmt);
+	vsnprintf(p->err->msg, sizeof(p->err->msg), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static void skip_space(struct parser *p)
+{
+	while (p->s[p->i] == ' ' || p->s[p->i] == '\t')
+		p->i++;
+}
+
+static bool is_ident_start(int c)
+{
+	return isalpha(c) || c == '_';
+}
+
+static bool is_ident_char(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* Describe the character at the cursor for an error message. */
+static const char *what_is(struct parser *p, char *buf, size_t sz)
+{
+	unsigned char c = p->s[p->i];
+
+	if (!c)
+		return "end of spec";
+	if (isprint(c))
+		snprintf(buf, sz, "'%c'", c);
+	else
+		snprintf(buf, sz, "byte 0x%02x", c);
+	return buf;
+}
+
+static int parse_ident(struct parser *p, char **out, const char *what)
+{
+	size_t start = p->i;
+	char buf[16];
+
+	if (!is_ident_start((unsigned char)p->s[p->i]))
+		return fail(p, p->i, "expected %s, found %s", what,
+			    what_is(p, buf, sizeof(buf)));
+	while (is_ident_char((unsigned char)p->s[p->i]))
+		p->i++;
+	if (p->i - start > SPEC_MAX_NAME)
+		return fail(p, start, "%s is longer than %d characters", what,
+			    SPEC_MAX_NAME);
+	*out = strndup(p->s + start, p->i - start);
+	return *out ? 0 : -ENOMEM;
+}
+
+static int parse_escape(struct parser *p, uint64_t *out)
+{
+	size_t at = p->i;
+	char c = p->s[p->i++];
+	unsigned v = 0;
+	int n;
+
+	switch (c) {
+	case 'n': *out = '\n'; return 0;
+	case 't': *out = '\t'; return 0;
+	case 'r': *out = '\r'; return 0;
+	case '0': *out = 0; return 0;
+	case '\\': *out = '\\'; return 0;
+	case '\'': *out = '\''; return 0;
+	case '"': *out = '"'; return 0;
+	case 'x':
+		for (n = 0; n < 2 && isxdigit((unsigned char)p->s[p->i]); n++, p->i++)
+			v = v * 16 + (isdigit((unsigned char)p->s[p->i]) ?
+				      p->s[p->i] - '0' :
+				      (tolower((unsigned char)p->s[p->i]) - 'a' + 10));
+		if (!n)
+			return fail(p, at, "expected hex digits after '\\x'");
+		*out = v;
+		return 0;
+	}
+	return fail(p, at, "unknown escape '\\%c'", c ? c : ' ');
+}
+
+static int parse_number(struct parser *p, struct spec_const *c)
+{
+	const char *start = p->s + p->i;
+	unsigned long long v;
+	char *end;
+
+	if (p->s[p->i] == '-' || p->s[p->i] == '+')
+		return fail(p, p->i, "expected a number after the sign");
+	errno = 0;
+	v = strtoull(start, &end, 0);
+	if (end == start)
+		return fail(p, p->i, "expected a number");
+	if (errno == ERANGE)
+		return fail(p, p->i, "number '%.*s' does not fit in 64 bits",
+			    (int)(end - start), start);
+	if (is_ident_char((unsigned char)*end))
+		return fail(p, p->i + (end - start), "bad digit '%c' in number", *end);
+	c->kind = CONST_INT;
+	c->mag = v;
+	p->i += end - start;
+	return 0;
+}
+
+static int parse_const(struct parser *p, struct spec_const *c)
+{
+	char buf[16];
+	size_t at;
+	uint64_t ch;
+	int err;
+
+	skip_space(p);
+	c->pos = (int)p->i + 1;
+	at = p->i;
+	if (p->s[p->i] == '-') {
+		p->i++;
+		skip_space(p);
+		if (!isdigit((unsigned char)p->s[p->i]))
+			return fail(p, p->i, "expected a number after '-'");
+		err = parse_number(p, c);
+		if (err)
+			return err;
+		c->neg = c->mag != 0;
+		return 0;
+	}
+	if (isdigit((unsigned char)p->s[p->i]))
+		return parse_number(p, c);
+	if (p->s[p->i] == '\'') {
+		p->i++;
+		if (p->s[p->i] == '\\') {
+			p->i++;
+			err = parse_escape(p, &ch);
+			if (err)
+				return err;
+		} else if (p->s[p->i] && p->s[p->i] != '\'') {
+			ch = (unsigned char)p->s[p->i++];
+		} else {
+			return fail(p, at, "empty character literal");
+		}
+		if (p->s[p->i] != '\'')
+			return fail(p, at, "unterminated character literal");
+		p->i++;
+		c->kind = CONST_INT;
+		c->mag = ch;
+		return 0;
+	}
+	if (p->s[p->i] == '"') {
+		char str[SPEC_MAX_STR + 1];
+		size_t n = 0;
+
+		p->i++;
+		while (p->s[p->i] && p->s[p->i] != '"') {
+			if (p->s[p->i] == '\\') {
+				p->i++;
+				err = parse_escape(p, &ch);
+				if (err)
+					return err;
+				if (!ch)
+					return fail(p, p->i - 2, "NUL inside a string constant");
+			} else {
+				ch = (unsigned char)p->s[p->i++];
+			}
+			if (n >= SPEC_MAX_STR)
+				return fail(p, at, "string constant longer than %d bytes",
+					    SPEC_MAX_STR);
+			str[n++] = (char)ch;
+		}
+		if (p->s[p->i] != '"')
+			return fail(p, at, "unterminated string constant");
+		p->i++;
+		str[n] = 0;
+		c->kind = CONST_STR;
+		c->str = strdup(str);
+		return c->str ? 0 : -ENOMEM;
+	}
+	if (is_ident_start((unsigned char)p->s[p->i])) {
+		c->kind = CONST_NAME;
+		return parse_ident(p, &c->str, "constant");
+	}
+	return fail(p, p->i, "expected a constant, found %s",
+		    what_is(p, buf, sizeof(buf)));
+}
+
+static int parse_op(struct parser *p, enum ksnoop_op *op)
+{
+	const char *s = p->s + p->i;
+
+	if (s[0] == '=' && s[1] == '=') { *op = KSNOOP_OP_EQ; p->i += 2; return 0; }
+	if (s[0] == '!' && s[1] == '=') { *op = KSNOOP_OP_NE; p->i += 2; return 0; }
+	if (s[0] == '<' && s[1] == '=') { *op = KSNOOP_OP_LE; p->i += 2; return 0; }
+	if (s[0] == '>' && s[1] == '=') { *op = KSNOOP_OP_GE; p->i += 2; return 0; }
+	if (s[0] == '<') { *op = KSNOOP_OP_LT; p->i += 1; return 0; }
+	if (s[0] == '>') { *op = KSNOOP_OP_GT; p->i += 1; return 0; }
+	if (s[0] == '=')
+		return fail(p, p->i, "'=' is not an operator; use '=='");
+	return fail(p, p->i, "unknown operator '%.2s'", s);
+}
+
+/* Append to the item's display text, which is the value minus spaces. */
+static int text_append(char **text, const char *s, size_t n)
+{
+	size_t old = *text ? strlen(*text) : 0;
+	char *t = realloc(*text, old + n + 1);
+
+	if (!t)
+		return -ENOMEM;
+	memcpy(t + old, s, n);
+	t[old + n] = 0;
+	*text = t;
+	return 0;
+}
+
+static int parse_item(struct parser *p, struct spec_item *it)
+{
+	char buf[16];
+	size_t at;
+	int err;
+
+	skip_space(p);
+	while (p->s[p->i] == '*') {
+		it->nstars++;
+		p->i++;
+		skip_space(p);
+	}
+	it->base_pos = (int)p->i + 1;
+	err = parse_ident(p, &it->base, "a value (argument name or 'return')");
+	if (err)
+		return err;
+	for (int k = 0; k < it->nstars; k++)
+		if ((err = text_append(&it->text, "*", 1)))
+			return err;
+	if ((err = text_append(&it->text, it->base, strlen(it->base))))
+		return err;
+
+	for (;;) {
+		struct spec_step *st;
+
+		skip_space(p);
+		at = p->i;
+		if (p->s[p->i] == '-' && p->s[p->i + 1] == '>') {
+			p->i += 2;
+		} else if (p->s[p->i] == '.' || p->s[p->i] == '[') {
+			p->i += 1;
+		} else {
+			break;
+		}
+		if (it->nsteps >= SPEC_MAX_STEPS)
+			return fail(p, at, "more than %d steps in one value", SPEC_MAX_STEPS);
+		st = &it->steps[it->nsteps++];
+		skip_space(p);
+		st->pos = (int)p->i + 1;
+		if (p->s[at] == '[') {
+			struct spec_const c = {};
+
+			if (!isdigit((unsigned char)p->s[p->i]))
+				return fail(p, p->i, "expected an index, found %s",
+					    what_is(p, buf, sizeof(buf)));
+			err = parse_number(p, &c);
+			if (err)
+				return err;
+			if (c.mag > INT32_MAX)
+				return fail(p, st->pos - 1, "index %llu is too large",
+					    (unsigned long long)c.mag);
+			skip_space(p);
+			if (p->s[p->i] != ']')
+				return fail(p, p->i, "expected ']', found %s",
+					    what_is(p, buf, sizeof(buf)));
+			p->i++;
+			st->kind = STEP_INDEX;
+			st->index = (int64_t)c.mag;
+			snprintf(buf, sizeof(buf), "[%lld]", (long long)c.mag);
+			if ((err = text_append(&it->text, buf, strlen(buf))))
+				return err;
+			continue;
+		}
+		st->kind = p->s[at] == '.' ? STEP_DOT : STEP_ARROW;
+		err = parse_ident(p, &st->member, "a member name");
+		if (err)
+			return err;
+		if ((err = text_append(&it->text, st->kind == STEP_DOT ? "." : "->",
+				       st->kind == STEP_DOT ? 1 : 2)) ||
+		    (err = text_append(&it->text, st->member, strlen(st->member))))
+			return err;
+	}
+
+	skip_space(p);
+	if (strchr("=!<>", p->s[p->i]) && p->s[p->i]) {
+		it->op_pos = (int)p->i + 1;
+		err = parse_op(p, &it->op);
+		if (err)
+			return err;
+		it->has_pred = true;
+		err = parse_const(p, &it->cst);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int parse_target(struct parser *p, struct spec *spec)
+{
+	size_t start = p->i, end;
+	char buf[16];
+
+	if (spec->kind == SPEC_USDT) {
+		/* BINARY:PROVIDER:NAME; the path may hold almost anything. */
+		while (p->s[p->i] && p->s[p->i] != '(')
+			p->i++;
+		end = p->i;
+		while (end > start && isspace((unsigned char)p->s[end - 1]))
+			end--;
+	} else {
+		/* NAME, or CATEGORY:NAME for tracepoints. */
+		while (is_ident_char((unsigned char)p->s[p->i]) ||
+		       p->s[p->i] == '.' ||
+		       (spec->kind == SPEC_TP && p->s[p->i] == ':'))
+			p->i++;
+		end = p->i;
+	}
+	if (end == start)
+		return fail(p, start, "expected a %s name, found %s",
+			    spec->kind == SPEC_TP ? "tracepoint" :
+			    spec->kind == SPEC_USDT ? "probe" : "function",
+			    what_is(p, buf, sizeof(buf)));
+	if (end - start > (spec->kind == SPEC_USDT ? 4096 : SPEC_MAX_NAME))
+		return fail(p, start, "name is too long");
+	spec->target_pos = (int)start + 1;
+	spec->target = strndup(p->s + start, end - start);
+	return spec->target ? 0 : -ENOMEM;
+}
+
+int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
+		struct spec_error *err)
+{
+	struct parser p = { .s = text, .err = err };
+	char buf[16];
+	int ret;
+
+	memset(spec, 0, sizeof(*spec));
+	memset(err, 0, sizeof(*err));
+	spec->kind = kind;
+	spec->text = strdup(text);
+	if (!spec->text)
+		return -ENOMEM;
+
+	skip_space(&p);
+	if (kind == SPEC_KFUNC && strncmp(text + p.i, "tp:", 3) == 0) {
+		spec->kind = SPEC_TP;
+		p.i += 3;
+	}
+	ret = parse_target(&p, spec);
+	if (ret)
+		return ret;
+	skip_space(&p);
+	if (p.s[p.i] == '(') {
+		spec->has_list = true;
+		p.i++;
+		skip_space(&p);
+		if (p.s[p.i] == ')') {
+			p.i++;
+		} else {
+			for (;;) {
+				if (spec->nitems >= SPEC_MAX_ITEMS)
+					return fail(&p, p.i, "more than %d values in one spec",
+						    SPEC_MAX_ITEMS);
+				ret = parse_item(&p, &spec->items[spec->nitems++]);
+				if (ret)
+					return ret;
+				skip_space(&p);
+				if (p.s[p.i] == ',') {
+					p.i++;
+					continue;
+				}
+				if (p.s[p.i] == ')') {
+					p.i++;
+					break;
+				}
+				if (!p.s[p.i])
+					return fail(&p, p.i, "missing ')'");
+				return fail(&p, p.i, "expected ',' or ')', found %s",
+					    what_is(&p, buf, sizeof(buf)));
+			}
+		}
+	}
+	skip_space(&p);
+	if (p.s[p.i])
+		return fail(&p, p.i, "unexpected %s after the spec",
+			    what_is(&p, buf, sizeof(buf)));
+	return 0;
+}
+
+void spec__free(struct spec *spec)
+{
+	int i, j;
+
+	if (!spec)
+		return;
+	for (i = 0; i < spec->nitems; i++) {
+		struct spec_item *it = &spec->items[i];
+
+		free(it->text);
+		free(it->base);
+		for (j = 0; j < it->nsteps; j++)
+			free(it->steps[j].member);
+		free(it->cst.str);
+	}
+	free(spec->text);
+	free(spec->target);
+	memset(spec, 0, sizeof(*spec));
+}
+
+bool spec_item__is_return(const struct spec_item *item)
+{
+	return item->base && strcmp(item->base, "return") == 0;
+}
+
+const char *spec_op__str(enum ksnoop_op op)
+{
+	static const char *const names[] = {
+		[KSNOOP_OP_EQ] = "==", [KSNOOP_OP_NE] = "!=",
+		[KSNOOP_OP_LT] = "<",  [KSNOOP_OP_LE] = "<=",
+		[KSNOOP_OP_GT] = ">",  [KSNOOP_OP_GE] = ">=",
+	};
+
+	return (unsigned)op < sizeof(names) / sizeof(names[0]) ? names[op] : "?";
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The spec language, parsed.  Knows nothing of BTF or libbpf: it turns
+ *
+ *     SPEC  := [tp:]TARGET [ '(' [ITEM {',' ITEM}] ')' ]
+ *     ITEM  := VALUE [ OP CONST ]
+ *     VALUE := {'*'} NAME { '->' MEMBER | '.' MEMBER | '[' INDEX ']' }
+ *     NAME  := argument name | 'return' | argN (USDT)
+ *     OP    := '==' | '!=' | '<' | '<=' | '>' | '>='
+ *     CONST := integer | 'c' | "string" | NULL | ENUMERATOR
+ *
+ * into a tree with column numbers, so the resolver can name the exact token
+ * that does not fit the target's types.
+ */
+#ifndef KSNOOP_SPEC_H
+#define KSNOOP_SPEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ksnoop.h"
+
+#define SPEC_MAX_ITEMS	KSNOOP_MAX_VALUES
+#define SPEC_MAX_STEPS	32	/* syntax limit; the resolver enforces derefs */
+#define SPEC_MAX_NAME	128	/* longest identifier or target name */
+#define SPEC_MAX_STR	(KSNOOP_MAX_PRED_STR - 1)
+
+enum spec_kind {
+	SPEC_KFUNC,	/* kernel function */
+	SPEC_TP,	/* tp:NAME, a BTF-typed tracepoint */
+	SPEC_USDT,	/* BINARY:PROVIDER:NAME */
+};
+
+enum spec_step_kind {
+	STEP_ARROW,	/* ->member */
+	STEP_DOT,	/* .member */
+	STEP_INDEX,	/* [n] */
+};
+
+struct spec_step {
+	enum spec_step_kind kind;
+	char *member;		/* STEP_ARROW, STEP_DOT */
+	int64_t index;		/* STEP_INDEX */
+	int pos;		/* column of the member name or index, 1-based */
+};
+
+enum spec_const_kind {
+	CONST_INT,		/* integer or character literal */
+	CONST_STR,		/* "string" */
+	CONST_NAME,		/* NULL or an enumerator, resolved later */
+};
+
+struct spec_const {
+	enum spec_const_kind kind;
+	uint64_t mag;		/* magnitude of an integer */
+	bool neg;		/* integer written with a leading '-' */
+	char *str;		/* CONST_STR, CONST_NAME */
+	int pos;
+};
+
+struct spec_item {
+	char *text;		/* the value as written, spaces removed */
+	char *base;		/* argument name, "return" or "argN" */
+	int base_pos;
+	int nstars;		/* leading '*' */
+	int nsteps;
+	struct spec_step steps[SPEC_MAX_STEPS];
+	bool has_pred;
+	enum ksnoop_op op;
+	int op_pos;
+	struct spec_const cst;
+};
+
+struct spec {
+	enum spec_kind kind;
+	char *text;		/* the whole spec as given */
+	char *target;		/* function / tracepoint / probe name */
+	int target_pos;
+	bool has_list;		/* parentheses given: only the named values */
+	int nitems;
+	struct spec_item items[SPEC_MAX_ITEMS];
+};
+
+struct spec_error {
+	int pos;		/* 1-based column in the spec text, 0 if none */
+	char msg[256];
+};
+
+/*
+ * Parse TEXT as KIND (SPEC_KFUNC also accepts the tp: prefix and becomes
+ * SPEC_TP).  Returns 0, or -EINVAL with ERR filled in.  SPEC is zeroed
+ * first; free it with spec__free() in both cases.
+ */
+int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
+		struct spec_error *err);
+void spec__free(struct spec *spec);
+
+/* True if ITEM refers to the return value. */
+bool spec_item__is_return(const struct spec_item *item);
+
+const char *spec_op__str(enum ksnoop_op op);
+
+#endif

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "kbtf.h"
+#include "ksyms.h"
+#include "suggest.h"
+#include "target.h"
+
+int kernel__open(struct kernel *k, char *msg, size_t sz)
+{
+	int err;
+
+	if (!k->kbtf) {
+		k->kbtf = kbtf__open(k->btf_dir);
+		if (!k->kbtf) {
+			err = -errno;
+			snprintf(msg, sz, "cannot read kernel BTF from %s/vmlinux: %s (the kernel needs CONFIG_DEBUG_INFO_BTF)",
+				 k->btf_dir ? k->btf_dir : "/sys/kernel/btf", strerror(-err));
+			return err;
+		}
+	}
+	if (!k->ksyms) {
+		k->ksyms = ksyms__load(k->kallsyms_path);
+		if (!k->ksyms) {
+			err = -errno;
+			snprintf(msg, sz, "cannot read %s: %s",
+				 k->kallsyms_path ? k->kallsyms_path : "/proc/kallsyms",
+				 strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+void kernel__close(struct kernel *k)
+{
+	kbtf__free(k->kbtf);
+	ksyms__free(k->ksyms);
+	k->kbtf = NULL;
+	k->ksyms = NULL;
+}
+
+/* Suggest among functions that have BTF: those are the ones we can trace. */
+static void suggest_funcs(struct btf *btf, const char *module, void *ctx)
+{
+	struct suggest *s = ctx;
+	__u32 id, n = btf__type_cnt(btf);
+	__u32 start = btf__base_btf(btf) ? btf__type_cnt(btf__base_btf(btf)) : 1;
+
+	(void)module;
+	for (id = start; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_is_func(t))
+			suggest__consider(s, btf__name_by_offset(btf, t->name_off));
+	}
+}
+
+int kernel__func(struct kernel *k, const char *name, struct signature *sig,
+		 char *msg, size_t sz)
+{
+	const struct ksym *sym;
+	const char *module;
+	struct btf *btf;
+	__u32 id;
+	int err;
+
+	err = kernel__open(k, msg, sz);
+	if (err)
+		return err;
+	sym = ksyms__find(k->ksyms, name);
+	err = kbtf__find_func(k->kbtf, name, sym ? sym->module : NULL, !sym, &btf, &id, &module);
+	if (err) {
+		struct suggest s;
+
+		if (sym) {
+			snprintf(msg, sz, "'%s'%s%s%s has no BTF type information, so its arguments are unknown",
+				 name, sym->module ? " (module " : "", sym->module ? sym->module : "",
+				 sym->module ? ")" : "");
+			return -ENOENT;
+		}
+		suggest__init(&s, name);
+		kbtf__for_each(k->kbtf, suggest_funcs, &s);
+		if (suggest__best(&s))
+			snprintf(msg, sz, "unknown kernel function '%s' (did you mean '%s'?)", name,
+				 suggest__best(&s));
+		else
+			snprintf(msg, sz, "unknown kernel function '%s'", name);
+		return -ENOENT;
+	}
+	err = signature__from_func(btf, id, sig, msg, sz);
+	sig->module = module;
+	if (err) {
+		/* signature__from_func wrote "takes ...": prefix the name. */
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", msg);
+		snprintf(msg, sz, "'%s' %s", name, why);
+		return -EINVAL;
+	}
+	if (!sym) {
+		snprintf(msg, sz, "'%s' is in BTF but not in kallsyms (inlined or removed at build time), so it cannot be traced",
+			 name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const char *tp_base_name(const char *name)
+{
+	const char *colon = strrchr(name, ':');
+
+	return colon ? colon + 1 : name;
+}
+
+struct tp_suggest {
+	struct suggest s;
+	const struct btf *btf;
+};
+
+int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
+	       char *msg, size_t sz)
+{
+	const char *base = tp_base_name(name);
+	struct btf *btf;
+	struct suggest s;
+	__u32 id, n;
+	int err;
+
+	err = kernel__open(k, msg, sz);
+	if (err)
+		return err;
+	btf = kbtf__vmlinux(k->kbtf);
+	if (signature__from_tp(btf, base, sig) == 0)
+		return 0;
+	suggest__init(&s, base);
+	n = btf__type_cnt(btf);
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *tn;
+
+		if (!btf_is_typedef(t))
+			continue;
+		tn = btf__name_by_offset(btf, t->name_off);
+		if (strncmp(tn, "btf_trace_", 10) == 0)
+			suggest__consider(&s, tn + 10);
+	}
+	if (suggest__best(&s))
+		snprintf(msg, sz, "unknown tracepoint '%s' (did you mean 'tp:%s'?)", name,
+			 suggest__best(&s));
+	else
+		snprintf(msg, sz, "unknown tracepoint '%s'", name);
+	return -ENOENT;
+}
+
+int kernel__tp_glob(struct kernel *k, const char *pattern,
+		    int (*fn)(const struct signature *sig, void *ctx), void *ctx)
+{
+	const char *base = tp_base_name(pattern);
+	struct signature sig;
+	struct btf *btf;
+	char msg[256];
+	__u32 id, n;
+	int err, found = 0;
+
+	err = kernel__open(k, msg, sizeof(msg));
+	if (err)
+		return err;
+	btf = kbtf__vmlinux(k->kbtf);
+	n = btf__type_cnt(btf);
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *tn;
+
+		if (!btf_is_typedef(t))
+			continue;
+		tn = btf__name_by_offset(btf, t->name_off);
+		if (strncmp(tn, "btf_trace_", 10) || fnmatch(base, tn + 10, 0))
+			continue;
+		if (signature__from_tp(btf, tn + 10, &sig))
+			continue;
+		found++;
+		err = fn(&sig, ctx);
+		if (err)
+			return err;
+	}
+	return found ? 0 : -ENOENT;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Finding what a spec names in the running kernel: a function (kallsyms for
+ * the owning module and whether it exists as a symbol, BTF for its
+ * prototype) or a tracepoint (vmlinux BTF).  Shared by `info` and tracing.
+ */
+#ifndef KSNOOP_TARGET_H
+#define KSNOOP_TARGET_H
+
+#include <stddef.h>
+#include "resolve.h"
+
+struct kbtf;
+struct ksyms;
+
+struct kernel {
+	const char *btf_dir;		/* default /sys/kernel/btf */
+	const char *kallsyms_path;	/* default /proc/kallsyms */
+	struct kbtf *kbtf;
+	struct ksyms *ksyms;
+};
+
+/* Load BTF and kallsyms on first use; 0 or a negative errno (with MSG). */
+int kernel__open(struct kernel *k, char *msg, size_t sz);
+void kernel__close(struct kernel *k);
+
+/*
+ * Signature of kernel function NAME.
+ *  0        found and traceable
+ *  -ENOENT  unknown (MSG: the error, with a suggestion when one is close)
+ *  -EINVAL  found, but cannot be traced (SIG filled, MSG: why)
+ */
+int kernel__func(struct kernel *k, const char *name, struct signature *sig,
+		 char *msg, size_t sz);
+
+/* Signature of tracepoint NAME ("sched_switch" or "sched:sched_switch"). */
+int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
+	       char *msg, size_t sz);
+
+/* Call FN for each tracepoint whose name matches the glob PATTERN. */
+int kernel__tp_glob(struct kernel *k, const char *pattern,
+		    int (*fn)(const struct signature *sig, void *ctx), void *ctx);
+
+#endif
