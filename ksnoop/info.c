@@ -68,6 +68,13 @@ static int info_func(struct kernel *k, const char *name)
 	}
 	log_info("%s: BTF from %s", name, sig.module ? sig.module : "vmlinux");
 	btfu_type_str(sig.btf, sig.proto_id, sig.name, decl, sizeof(decl));
+	/* C23 aside, "f()" is not "f(void)": say no arguments the C way. */
+	if (sig.nparams == 0 && !sig.variadic) {
+		size_t len = strlen(decl);
+
+		if (len >= 2 && strcmp(decl + len - 2, "()") == 0 && len + 4 < sizeof(decl))
+			strcpy(decl + len - 2, "(void)");
+	}
 	if (err)
 		printf("%s; /* cannot be traced: %s */\n", decl, msg);
 	else

@@ -143,6 +143,13 @@ static __u64 load_uint(const void *data, size_t size)
 	return v;
 }
 
+static __u64 bitfield_value(const unsigned char *data, __u32 bit_off, __u32 bit_size)
+{
+	__u64 v = load_uint(data, (bit_off + bit_size + 7) / 8) >> bit_off;
+
+	return v & (bit_size >= 64 ? ~0ULL : ((1ULL << bit_size) - 1));
+}
+
 static void emit_int(struct walk *w, const struct btf_type *t, const void *data,
 		     __u32 bit_off, __u32 bit_size)
 {
@@ -158,9 +165,7 @@ static void emit_int(struct walk *w, const struct btf_type *t, const void *data,
 		return;
 	}
 	if (bit_size) {
-		size = (bit_off + bit_size + 7) / 8;
-		v = load_uint(data, size) >> bit_off;
-		v &= bit_size >= 64 ? ~0ULL : ((1ULL << bit_size) - 1);
+		v = bitfield_value(data, bit_off, bit_size);
 		if ((enc & BTF_INT_SIGNED) && bit_size < 64 && (v >> (bit_size - 1)))
 			v |= ~0ULL << bit_size;
 		size = 8;
@@ -298,8 +303,9 @@ static int emit_members(struct walk *w, const struct btf_type *t, const unsigned
 			printed = emit_members(w, mt, data + off / 8, avail - off / 8, level, printed);
 			continue;
 		}
-		if (!w->json && !w->zeros && all_zero(data + off / 8, msize) &&
-		    !(bsz == 0 && msize == 0))
+		if (!w->json && !w->zeros && msize > 0 &&
+		    (bsz ? !bitfield_value(data + off / 8, off % 8, bsz) :
+			   all_zero(data + off / 8, msize)))
 			continue;
 		if (w->json) {
 			if (printed)

@@ -38,6 +38,19 @@ static int sig_fail(char *why, size_t sz, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* BTF may lack parameter names (some tracepoints): call them argN. */
+static const char *unnamed_param(int i)
+{
+	static const char *const names[SIG_MAX_PARAMS] = {
+		"arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7",
+		"arg8", "arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15",
+		"arg16", "arg17", "arg18", "arg19", "arg20", "arg21", "arg22", "arg23",
+		"arg24", "arg25", "arg26", "arg27", "arg28", "arg29", "arg30", "arg31",
+	};
+
+	return i >= 0 && i < SIG_MAX_PARAMS ? names[i] : "arg";
+}
+
 /* Fill params and slots from a FUNC_PROTO, skipping the first SKIP params. */
 static int sig_fill_params(const struct btf *btf, const struct btf_type *proto,
 			   const struct btf_type *names, int skip,
@@ -63,7 +76,7 @@ static int sig_fill_params(const struct btf *btf, const struct btf_type *proto,
 		sp = &sig->params[sig->nparams++];
 		sp->name = btf__name_by_offset(btf, (n ? n[i] : p[i]).name_off);
 		if (!sp->name || !*sp->name)
-			sp->name = "?";
+			sp->name = unnamed_param(sig->nparams - 1);
 		sp->type_id = p[i].type;
 		sp->slot = sig->nslots;
 		size = btf__resolve_size(btf, p[i].type);
@@ -106,6 +119,69 @@ int signature__from_func(const struct btf *btf, __u32 func_id, struct signature 
 	return sig_fill_params(btf, proto, NULL, 0, sig, why, why_sz);
 }
 
+/* FUNC FID's prototype, if its parameter types are exactly PROTO's. */
+static const struct btf_type *same_params(const struct btf *btf, __s32 fid,
+					  const struct btf_type *proto)
+{
+	const struct btf_type *f = btf__type_by_id(btf, fid);
+	const struct btf_type *fp;
+	const struct btf_param *a, *b;
+	int i, n = btf_vlen(proto);
+
+	if (!f || !btf_is_func(f))
+		return NULL;
+	fp = btf__type_by_id(btf, f->type);
+	if (!fp || !btf_is_func_proto(fp) || btf_vlen(fp) != n)
+		return NULL;
+	a = btf_params(fp);
+	b = btf_params(proto);
+	for (i = 0; i < n; i++)
+		if (a[i].type != b[i].type)
+			return NULL;
+	return fp;
+}
+
+/*
+ * Find the __bpf_trace_TEMPLATE stub with PROTO's parameter types.  Several
+ * templates may share the types; prefer the one whose name shares the
+ * longest prefix with the event's name (sched_swap_numa and
+ * sched_numa_pair_template share "sched_").  Returns the FUNC id or 0.
+ */
+static __s32 find_template_stub(const struct btf *btf, const char *name,
+				const struct btf_type *proto,
+				const struct btf_type **names)
+{
+	__u32 id, n = btf__type_cnt(btf);
+	size_t best_len = 0;
+	__s32 best = 0;
+
+	*names = NULL;
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_type *fp;
+		const char *fn;
+		size_t k;
+
+		if (!btf_is_func(t))
+			continue;
+		fn = btf__name_by_offset(btf, t->name_off);
+		if (strncmp(fn, "__bpf_trace_", 12))
+			continue;
+		fp = same_params(btf, id, proto);
+		if (!fp)
+			continue;
+		fn += 12;
+		for (k = 0; fn[k] && fn[k] == name[k]; k++)
+			;
+		if (!best || k > best_len) {
+			best = id;
+			best_len = k;
+			*names = fp;
+		}
+	}
+	return best;
+}
+
 int signature__from_tp(const struct btf *btf, const char *name, struct signature *sig)
 {
 	char tname[SPEC_MAX_NAME + 32];
@@ -126,16 +202,17 @@ int signature__from_tp(const struct btf *btf, const char *name, struct signature
 	proto = btf__type_by_id(btf, t->type);
 	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) < 1)
 		return -ENOENT;
-	/* The typedef has no parameter names; the trace stub does. */
+	/*
+	 * The typedef has no parameter names; the trace stub does.  The stub
+	 * is named after the event's class, which is the event itself unless
+	 * the event was defined from a shared template (DEFINE_EVENT).
+	 */
 	snprintf(tname, sizeof(tname), "__bpf_trace_%s", name);
 	fid = btf__find_by_name_kind(btf, tname, BTF_KIND_FUNC);
-	if (fid > 0) {
-		const struct btf_type *f = btf__type_by_id(btf, fid);
-		const struct btf_type *fp = btf__type_by_id(btf, f->type);
-
-		if (fp && btf_is_func_proto(fp) && btf_vlen(fp) == btf_vlen(proto))
-			names = fp;
-	}
+	if (fid > 0)
+		names = same_params(btf, fid, proto);
+	if (!names)
+		fid = find_template_stub(btf, name, proto, &names);
 	sig->btf = btf;
 	sig->proto_id = t->type;
 	sig->func_id = fid > 0 ? (__u32)fid : 0;
