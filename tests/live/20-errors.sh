@@ -1,0 +1,62 @@
+#!/bin/bash
+# Bad input: one line on stderr naming the problem, exit 2 (usage/spec) or
+# 1 (runtime), never a crash.
+. "$(dirname "$0")/../vm/lib.sh"
+K=${KSNOOP:?KSNOOP must name the ksnoop binary}
+
+# run NAME STATUS REGEX ARGS...: exact status, one stderr line matching REGEX.
+run() {
+	local name=$1 want=$2 re=$3 err rc
+	shift 3
+	err=$("$K" "$@" 2>&1 >/dev/null); rc=$?
+	if [ "$rc" != "$want" ]; then
+		fail "$name" "exit $rc, expected $want: ksnoop $*
+$err"
+	elif [ "$(printf '%s\n' "$err" | wc -l)" != 1 ]; then
+		fail "$name" "expected one line on stderr, got:
+$err"
+	elif ! printf '%s\n' "$err" | grep -Eq -- "$re"; then
+		fail "$name" "stderr does not match /$re/:
+$err"
+	else
+		pass "$name"
+	fi
+}
+
+run unknown_function 2 "unknown kernel function 'ip_send_skbb' \(did you mean 'ip_send_skb'\?\)" info ip_send_skbb
+run unknown_function_trace 2 "unknown kernel function 'no_such_function_xyz'" no_such_function_xyz
+run unknown_tracepoint 2 "unknown tracepoint 'sched_process_exe' \(did you mean 'tp:sched_process_exec'\?\)" tp:sched_process_exe
+run unknown_option 2 "unknown option '--bogus'" --bogus info ip_send_skb
+run option_needs_value 2 "needs a value" info ip_send_skb --pid
+run bad_pid 2 "--pid: 'abc' is not a number" -p abc ip_send_skb
+run negative_count 2 "--count: '-1' is not a number" -n -1 ip_send_skb
+run bad_mode 2 "--mode: 'uprobe' is not one of fentry, kprobe" --mode uprobe ip_send_skb
+run buffer_not_pow2 2 "--buffer: 5000 is not a power of 2" --buffer 5000 ip_send_skb
+run no_command 2 "expected a command or a SPEC" -v
+run info_no_args 2 "info: expected at least one" info
+run missing_paren 2 "column 21: missing '\)'" "ip_send_skb(skb->len"
+run trailing_junk 2 "column 18: unexpected 'x' after the spec" "ip_send_skb(skb) x"
+run bad_operator 2 "column 22: '=' is not an operator; use '=='" "ip_send_skb(skb->len = 3)"
+run unknown_arg 2 "column 13: 'sbk' is not an argument of ip_send_skb \(arguments: net, skb\)" "ip_send_skb(sbk)"
+run unknown_member 2 "column 18: no member 'lenx' in struct sk_buff" "ip_send_skb(skb->lenx)"
+run arrow_on_scalar 2 "column 21: '->' on a value of type unsigned int" "ip_send_skb(skb->len->x)"
+run dot_on_pointer 2 "column 16: '.' on a pointer \(struct sk_buff \*\); use '->'" "ip_send_skb(skb.len)"
+run index_on_scalar 2 "index on a value of type unsigned int" "ip_send_skb(skb->len[1])"
+run return_on_tracepoint 2 "'return': tp:sched_process_exec has no return value" "tp:sched_process_exec(return)"
+run unterminated_string 2 "unterminated string constant" 'ip_send_skb(skb->len == "abc)'
+run constant_out_of_range 2 "constant 70000 does not fit 'skb->mac_len'" "ip_send_skb(skb->mac_len == 70000)"
+run negative_unsigned 2 "negative constant -1 compared with 'skb->len', which is unsigned" "ip_send_skb(skb->len == -1)"
+run predicate_on_struct 2 "predicates compare integers" "ip_send_skb(skb->cb == 1)"
+
+# This kernel has no kprobes and refuses fentry: say so and what works.
+if [ "$(id -u)" = 0 ]; then
+	run no_kprobes_no_fentry 1 "cannot trace kernel functions on this kernel: .*kprobes are not available.*tracepoints \(tp:NAME\) and USDT probes still work" ip_send_skb
+else
+	skip no_kprobes_no_fentry "needs root"
+fi
+
+out=$($K --help); rc=$?
+expect_eq help_status 0 "$rc"
+expect_match help_grammar '^SPEC +:= ' "$out"
+out=$($K -V)
+expect_match version '^ksnoop [0-9]+\.[0-9]+\.[0-9]+$' "$out"

@@ -1,0 +1,148 @@
+#!/bin/bash
+# Tracepoint mode, live on this kernel (root): tp_btf works here even
+# though kprobes and fentry do not.
+. "$(dirname "$0")/../vm/lib.sh"
+K=${KSNOOP:?KSNOOP must name the ksnoop binary}
+
+if [ "$(id -u)" != 0 ]; then
+	skip tracepoints "needs root"
+	exit 0
+fi
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# A uniquely named program, so events are ours alone.
+probe=kstp$$
+cp /bin/true "$tmp/$probe"
+
+# start OUT ERR ARGS...: run ksnoop -v in the background, wait until attached.
+start() {
+	local out=$1 err=$2 i
+	shift 2
+	"$K" -v "$@" >"$out" 2>"$err" &
+	KPID=$!
+	pids+=("$KPID")
+	for i in $(seq 100); do
+		grep -q "tracing .* target" "$err" 2>/dev/null && return 0
+		kill -0 "$KPID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# finish: wait for the ksnoop started last, at most 10 s; sets RC.
+finish() {
+	local i
+	for i in $(seq 100); do
+		kill -0 "$KPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -9 "$KPID" 2>/dev/null && { RC=timeout; return; }
+	wait "$KPID"; RC=$?
+}
+
+ksnoop_progs() {
+	bpftool prog show 2>/dev/null | grep -c 'name ksnoop_' || true
+}
+
+# --- exact count, comm filter, values ---
+start "$tmp/o1" "$tmp/e1" -n 3 -c "$probe" \
+	'tp:sched_process_exec(p->comm, bprm->filename, bprm->argc, old_pid)' ||
+	fail attach "$(cat "$tmp/e1")"
+for i in 1 2 3 4 5; do "$tmp/$probe" a b; /bin/true; done
+finish
+expect_eq count_exits_0 0 "$RC"
+expect_eq count_exact 3 "$(grep -c -- "-> tp:sched_process_exec" "$tmp/o1")"
+expect_eq comm_filter 3 "$(grep -c " $probe [0-9]*/[0-9]* ->" "$tmp/o1")"
+expect_eq comm_value 3 "$(grep -c "^    p->comm = \"$probe\"$" "$tmp/o1")"
+expect_eq string_from_kernel 3 "$(grep -c "^    bprm->filename = \"$tmp/$probe\"$" "$tmp/o1")"
+expect_eq int_member 3 "$(grep -c '^    bprm->argc = 3$' "$tmp/o1")"
+expect_match summary '^ksnoop: 3 events printed, 0 lost$' "$(cat "$tmp/e1")"
+expect_eq nothing_left_after_count 0 "$(ksnoop_progs)"
+
+# --- JSON, parsed ---
+start "$tmp/o2" "$tmp/e2" -j -n 2 -c "$probe" \
+	'tp:sched_process_exec(p->comm, bprm->filename, old_pid, p)' ||
+	fail attach_json "$(cat "$tmp/e2")"
+"$tmp/$probe" & p1=$!; wait $p1
+"$tmp/$probe" & p2=$!; wait $p2
+finish
+if jq -e . "$tmp/o2" >/dev/null 2>&1; then pass json_parses; else fail json_parses "$(cat "$tmp/o2")"; fi
+expect_eq json_lines 2 "$(wc -l < "$tmp/o2")"
+expect_eq json_func "tp:sched_process_exec" "$(jq -r .func "$tmp/o2" | sort -u)"
+expect_eq json_kind "entry" "$(jq -r .kind "$tmp/o2" | sort -u)"
+expect_eq json_pids "$p1 $p2" "$(jq -r .pid "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq json_old_pid_is_pid "$p1 $p2" "$(jq -r '.values.old_pid' "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq json_filename "$tmp/$probe" "$(jq -r '.values["bprm->filename"]' "$tmp/o2" | sort -u)"
+expect_eq json_struct_is_object "object" "$(jq -r '.values.p | type' "$tmp/o2" | sort -u)"
+expect_eq json_struct_member "$p1 $p2" "$(jq -r '.values.p.pid' "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq json_char_array_string "$probe" "$(jq -r '.values.p.comm' "$tmp/o2" | sort -u)"
+expect_eq json_keys "comm cpu func kind pid tid time_ns values" \
+	"$(jq -r 'keys | join(" ")' "$tmp/o2" | sort -u)"
+
+# --- struct dump, field by field ---
+start "$tmp/o3" "$tmp/e3" -n 1 -c "$probe" 'tp:sched_process_exec(bprm)' ||
+	fail attach_struct "$(cat "$tmp/e3")"
+"$tmp/$probe" x y z
+finish
+expect_match struct_header '^    bprm = 0x[0-9a-f]+ -> \(struct linux_binprm\)\{$' "$(cat "$tmp/o3")"
+expect_match struct_argc '^        \.argc = 4,$' "$(cat "$tmp/o3")"
+expect_match struct_pointer_member '^        \.filename = 0x[0-9a-f]+,$' "$(cat "$tmp/o3")"
+expect_match struct_nested '^        \.rlim_stack = \{$' "$(cat "$tmp/o3")"
+expect_match struct_closed '^    \}$' "$(cat "$tmp/o3")"
+
+# --- string predicate, evaluated in BPF ---
+start "$tmp/o4" "$tmp/e4" -n 2 "tp:sched_process_exec(bprm->filename == \"$tmp/$probe\", old_pid)" ||
+	fail attach_pred "$(cat "$tmp/e4")"
+/bin/true; "$tmp/$probe"; /bin/true; /bin/true; "$tmp/$probe"; /bin/true
+finish
+expect_eq string_predicate 2 "$(grep -c "^    bprm->filename = \"$tmp/$probe\"$" "$tmp/o4")"
+expect_eq string_predicate_only 2 "$(grep -c -- '-> tp:' "$tmp/o4")"
+
+# --- pid filter: two busy processes, one traced ---
+bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy1=$!
+bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy2=$!
+pids+=("$busy1" "$busy2")
+start "$tmp/o5" "$tmp/e5" -j -n 20 -p "$busy1" 'tp:sys_enter(id)' ||
+	fail attach_pid "$(cat "$tmp/e5")"
+finish
+kill -9 "$busy1" "$busy2" 2>/dev/null; wait "$busy1" "$busy2" 2>/dev/null
+expect_eq pid_filter_count 20 "$(wc -l < "$tmp/o5")"
+expect_eq pid_filter_only_target "$busy1" "$(jq -r .pid "$tmp/o5" | sort -u)"
+
+# --- duration, SIGINT, SIGKILL: clean exit, nothing left attached ---
+start "$tmp/o6" "$tmp/e6" --duration 1 'tp:sched_process_exec' ||
+	fail attach_duration "$(cat "$tmp/e6")"
+finish
+expect_eq duration_exits_0 0 "$RC"
+expect_eq nothing_left_after_duration 0 "$(ksnoop_progs)"
+
+start "$tmp/o7" "$tmp/e7" -c "$probe" 'tp:sched_process_exec(bprm->filename)' ||
+	fail attach_sigint "$(cat "$tmp/e7")"
+"$tmp/$probe"
+sleep 0.3
+kill -INT "$KPID"
+finish
+expect_eq sigint_exits_0 0 "$RC"
+expect_eq sigint_output_flushed 1 "$(grep -c "filename = \"$tmp/$probe\"" "$tmp/o7")"
+expect_match sigint_summary '^ksnoop: 1 events printed, 0 lost$' "$(cat "$tmp/e7")"
+expect_eq nothing_left_after_sigint 0 "$(ksnoop_progs)"
+
+start "$tmp/o8" "$tmp/e8" 'tp:sched_switch' || fail attach_sigkill "$(cat "$tmp/e8")"
+expect_eq attached_while_running 1 "$(ksnoop_progs)"
+kill -KILL "$KPID"; wait "$KPID" 2>/dev/null
+finish
+sleep 0.5
+expect_eq nothing_left_after_sigkill 0 "$(ksnoop_progs)"
+
+# --- stdout closed early: quiet, status 0 ---
+out=$( { timeout 10 "$K" 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9"; } | head -1)
+expect_match pipe_head_got_line '^[0-9:.]+ cpu' "$out"
+expect_eq pipe_closed_status "rc=0" "$(cat "$tmp/rc9")"
+expect_eq pipe_closed_quiet "" "$(cat "$tmp/e9")"
