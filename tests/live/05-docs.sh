@@ -1,0 +1,38 @@
+#!/bin/bash
+# The help text, the man page and the README agree with the binary.
+. "$(dirname "$0")/../vm/lib.sh"
+K=${KSNOOP:?KSNOOP must name the ksnoop binary}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+man=$root/docs/ksnoop.8
+
+help=$("$K" --help)
+help_opts=$(printf '%s\n' "$help" | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+man_opts=$(sed 's/\\-/-/g; s/\\f[BIR]//g' "$man" | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+expect_eq man_and_help_same_options "$help_opts" "$man_opts"
+
+# Every documented option is accepted (exit 0 with --help after it).
+bad=""
+for o in $help_opts; do
+	case $o in
+	--help|--version) continue ;;
+	--json|--zeros|--verbose|--debug) args=("$o") ;;
+	--mode) args=("$o" fentry) ;;
+	--comm) args=("$o" x) ;;
+	--buffer) args=("$o" 4096) ;;
+	*) args=("$o" 5) ;;
+	esac
+	"$K" "${args[@]}" --help >/dev/null 2>&1 || bad="$bad $o"
+done
+expect_eq every_documented_option_accepted "" "$bad"
+
+# The grammar in --help is the man page's SYNOPSIS.
+for rule in SPEC ITEM VALUE OP CONST TARGET; do
+	h=$(printf '%s\n' "$help" | grep -E "^$rule +:=" | sed -E 's/ +/ /g')
+	m=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$man" | sed 's/\\-/-/g; s/\\f[BIR]//g' |
+		grep -E "^$rule +:=" | sed -E 's/ +/ /g')
+	expect_eq "synopsis_$rule" "$h" "$m"
+done
+
+# The README's two set-up commands come first.
+first=$(grep -m2 -E '^(sudo )?make (demo|check)' "$root/README.md" | tr '\n' ' ')
+expect_eq readme_two_commands "make demo make check " "$first"
