@@ -112,7 +112,8 @@ struct ksyms *ksyms__load(const char *path)
 			goto out;
 		}
 	}
-	qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
+	if (ks->nr)
+		qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
 out:
 	free(line);
 	if (f)
@@ -130,6 +131,8 @@ const struct ksym *ksyms__find(const struct ksyms *ks, const char *name)
 	struct ksym key = { .name = name };
 	const struct ksym *s;
 
+	if (!ks->nr)
+		return NULL;
 	s = bsearch(&key, ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
 	/* Step back to the first of equal names (static functions repeat). */
 	while (s && s > ks->syms && strcmp(s[-1].name, name) == 0)

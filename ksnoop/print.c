@@ -14,6 +14,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 #include <bpf/btf.h>
@@ -36,6 +37,37 @@ void printer__init(struct printer *p, FILE *out, const struct print_opts *opts)
 	p->opts = *opts;
 }
 
+/* Length of the well-formed UTF-8 sequence at S, or 0. */
+static size_t utf8_len(const unsigned char *s, size_t avail)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, k;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	/* The second byte's range rules out overlongs, surrogates, > U+10FFFF. */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (avail < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (k = 2; k < len; k++)
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
 void json_write_string(FILE *out, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -44,7 +76,7 @@ void json_write_string(FILE *out, const char *s, size_t n)
 	fputc('"', out);
 	while (i < n) {
 		unsigned char c = u[i];
-		size_t len = 0, k;
+		size_t len;
 
 		if (c == '"' || c == '\\') {
 			fputc('\\', out);
@@ -67,16 +99,12 @@ void json_write_string(FILE *out, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		/* Pass valid UTF-8 through; escape any other byte as U+00XX. */
-		if (c >= 0xc2 && c <= 0xdf)
-			len = 2;
-		else if (c >= 0xe0 && c <= 0xef)
-			len = 3;
-		else if (c >= 0xf0 && c <= 0xf4)
-			len = 4;
-		for (k = 1; len && k < len; k++)
-			if (i + k >= n || (u[i + k] & 0xc0) != 0x80)
-				len = 0;
+		/*
+		 * Pass well-formed UTF-8 through (RFC 3629: no overlongs, no
+		 * surrogates, nothing above U+10FFFF); escape any other byte
+		 * as U+00XX so the output is always valid.
+		 */
+		len = utf8_len(u + i, n - i);
 		if (len) {
 			fwrite(u + i, 1, len, out);
 			i += len;
@@ -198,13 +226,16 @@ static void emit_char(struct walk *w, const void *data)
 		fprintf(w->out, "'\\x%02x'", c);
 }
 
-static void emit_enum(struct walk *w, const struct btf_type *t, const void *data)
+static void emit_enum(struct walk *w, const struct btf_type *t, const void *data,
+		      __u32 bit_off, __u32 bit_size)
 {
-	__s64 v = (__s64)load_uint(data, t->size);
+	__u32 bits = bit_size ? bit_size : 8 * t->size;
+	__s64 v = bit_size ? (__s64)bitfield_value(data, bit_off, bit_size) :
+			     (__s64)load_uint(data, t->size);
 	int i, vlen = btf_vlen(t);
 
-	if (btf_kflag(t) && t->size < 8 && ((__u64)v >> (8 * t->size - 1)))
-		v |= (__s64)(~0ULL << (8 * t->size));
+	if (btf_kflag(t) && bits < 64 && ((__u64)v >> (bits - 1)))
+		v |= (__s64)(~0ULL << bits);
 	for (i = 0; i < vlen; i++) {
 		__s64 ev;
 		const char *name;
@@ -265,7 +296,7 @@ static void emit_array(struct walk *w, const struct btf_type *t, const unsigned 
 			break;
 		}
 		if (i)
-			fputs(w->json ? "," : ", ", w->out);
+			fputs(w->json || multiline ? "," : ", ", w->out);
 		if (multiline) {
 			fputc('\n', w->out);
 			indent(w, level + 1);
@@ -366,22 +397,27 @@ static void emit(struct walk *w, __u32 id, const unsigned char *data, size_t ava
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		emit_enum(w, t, data);
+		emit_enum(w, t, data, bit_off, bit_size);
 		break;
 	case BTF_KIND_PTR:
 		emit_ptr(w, data);
 		break;
 	case BTF_KIND_FLOAT:
-		if (t->size == 4) {
+		if (t->size == 4 || t->size == 8) {
+			double d;
 			float f;
 
-			memcpy(&f, data, 4);
-			fprintf(w->out, "%g", f);
-		} else if (t->size == 8) {
-			double d;
-
-			memcpy(&d, data, 8);
-			fprintf(w->out, "%g", d);
+			if (t->size == 4) {
+				memcpy(&f, data, 4);
+				d = f;
+			} else {
+				memcpy(&d, data, 8);
+			}
+			/* JSON has no NaN or infinity. */
+			if (w->json && !isfinite(d))
+				fputs("null", w->out);
+			else
+				fprintf(w->out, t->size == 4 ? "%.9g" : "%.17g", d);
 		} else {
 			fputs(w->json ? "null" : "/* float */", w->out);
 		}
@@ -451,8 +487,8 @@ void printer__value(struct printer *p, const struct btf *btf,
 		emit(&w, vd->type_id, data, avail, level, vd->bit_off, vd->bit_size);
 		break;
 	}
-	if (!w.json && (w.truncated || vd->obj_size > vd->size))
-		fprintf(p->out, " /* truncated at %u of %u bytes */", vd->size, vd->obj_size);
+	if (!w.json && (w.truncated || vd->obj_size > avail))
+		fprintf(p->out, " /* truncated at %zu of %u bytes */", avail, vd->obj_size);
 }
 
 static void print_header_text(struct printer *p, const struct capture_plan *plan,

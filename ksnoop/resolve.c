@@ -327,9 +327,9 @@ static int step_member(struct rctx *r, struct chain *c, const struct spec_step *
 			pt = btf__type_by_id(btf, btfu_strip(btf, t->type));
 		if (!pt || !btf_is_composite(pt)) {
 			if (t && btf_is_composite(t))
-				return rfail(r, st->pos - 2, "'->' on a %s, which is not a pointer; use '.'",
+				return rfail(r, st->op_pos, "'->' on a %s, which is not a pointer; use '.'",
 					     tstr(r, c->type_id));
-			return rfail(r, st->pos - 2, "'->' on a value of type %s, which is not a pointer to a struct or union",
+			return rfail(r, st->op_pos, "'->' on a value of type %s, which is not a pointer to a struct or union",
 				     tstr(r, c->type_id));
 		}
 		err = push_deref(r, c, st->pos);
@@ -338,13 +338,13 @@ static int step_member(struct rctx *r, struct chain *c, const struct spec_step *
 		c->type_id = t->type;
 	} else {
 		if (t && btf_is_ptr(t))
-			return rfail(r, st->pos - 1, "'.' on a pointer (%s); use '->'",
+			return rfail(r, st->op_pos, "'.' on a pointer (%s); use '->'",
 				     tstr(r, c->type_id));
 		if (!t || !btf_is_composite(t))
-			return rfail(r, st->pos - 1, "'.' on a value of type %s, which is not a struct or union",
+			return rfail(r, st->op_pos, "'.' on a value of type %s, which is not a struct or union",
 				     tstr(r, c->type_id));
 		if (c->in_reg)
-			return rfail(r, st->pos - 1, "'.' on a struct passed by value is not supported");
+			return rfail(r, st->op_pos, "'.' on a struct passed by value is not supported");
 	}
 	if (find_member(btf, c->type_id, st->member, &mtype, &bit_off, &bit_size))
 		return rfail(r, st->pos, "no member '%s' in %s", st->member,
@@ -638,6 +638,11 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 		bool ambiguous;
 
 		if (strcmp(k->str, "NULL") == 0) {
+			const struct btf_type *vt = btf__type_by_id(btf, btfu_strip(btf, c.type_id));
+
+			if (!vt || !btf_is_ptr(vt))
+				return rfail(r, k->pos, "NULL compared with '%s', which is not a pointer (%s)",
+					     it->text, tstr(r, c.type_id));
 			imm = 0;
 			sgn = false;
 			goto range_ok;
@@ -756,6 +761,9 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 
 			if (sig->params[i].slot >= KSNOOP_MAX_ARGS)
 				break;
+			/* A struct passed by value spans words: leave it out. */
+			if (btf__resolve_size(sig->btf, sig->params[i].type_id) > 8)
+				continue;
 			ret = add_value(&r, plan, KSNOOP_ENTRY, &it, sig->params[i].name, 0);
 			if (ret)
 				return ret;
@@ -774,6 +782,9 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		goto layout;
 	}
 
+	/* "f()": the calls themselves, with no values. */
+	if (spec->nitems == 0)
+		plan->bpf.side[KSNOOP_ENTRY].enabled = 1;
 	for (i = 0; i < spec->nitems; i++) {
 		if (spec_item__is_return(&spec->items[i]))
 			return_pred |= spec->items[i].has_pred;

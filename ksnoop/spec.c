@@ -83,10 +83,13 @@ static int parse_ident(struct parser *p, char **out, const char *what)
 static int parse_escape(struct parser *p, uint64_t *out)
 {
 	size_t at = p->i;
-	char c = p->s[p->i++];
+	char c = p->s[p->i];
 	unsigned v = 0;
 	int n;
 
+	if (!c)
+		return -EAGAIN;	/* the caller reports its unterminated literal */
+	p->i++;
 	switch (c) {
 	case 'n': *out = '\n'; return 0;
 	case 't': *out = '\t'; return 0;
@@ -159,9 +162,13 @@ static int parse_const(struct parser *p, struct spec_const *c)
 		if (p->s[p->i] == '\\') {
 			p->i++;
 			err = parse_escape(p, &ch);
+			if (err == -EAGAIN)
+				return fail(p, at, "unterminated character literal");
 			if (err)
 				return err;
-		} else if (p->s[p->i] && p->s[p->i] != '\'') {
+		} else if (!p->s[p->i]) {
+			return fail(p, at, "unterminated character literal");
+		} else if (p->s[p->i] != '\'') {
 			ch = (unsigned char)p->s[p->i++];
 		} else {
 			return fail(p, at, "empty character literal");
@@ -180,12 +187,15 @@ static int parse_const(struct parser *p, struct spec_const *c)
 		p->i++;
 		while (p->s[p->i] && p->s[p->i] != '"') {
 			if (p->s[p->i] == '\\') {
-				p->i++;
+				size_t esc = p->i++;
+
 				err = parse_escape(p, &ch);
+				if (err == -EAGAIN)
+					return fail(p, at, "unterminated string constant");
 				if (err)
 					return err;
 				if (!ch)
-					return fail(p, p->i - 2, "NUL inside a string constant");
+					return fail(p, esc, "NUL inside a string constant");
 			} else {
 				ch = (unsigned char)p->s[p->i++];
 			}
@@ -276,6 +286,7 @@ static int parse_item(struct parser *p, struct spec_item *it)
 		if (it->nsteps >= SPEC_MAX_STEPS)
 			return fail(p, at, "more than %d steps in one value", SPEC_MAX_STEPS);
 		st = &it->steps[it->nsteps++];
+		st->op_pos = (int)at + 1;
 		skip_space(p);
 		st->pos = (int)p->i + 1;
 		if (p->s[at] == '[') {

@@ -41,6 +41,7 @@ struct spec_step {
 	char *member;		/* STEP_ARROW, STEP_DOT */
 	int64_t index;		/* STEP_INDEX */
 	int pos;		/* column of the member name or index, 1-based */
+	int op_pos;		/* column of the '->', '.' or '[' */
 };
 
 enum spec_const_kind {

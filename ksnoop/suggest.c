@@ -50,8 +50,8 @@ static size_t distance(const char *a, const char *b, size_t limit)
 void suggest__consider(struct suggest *s, const char *candidate)
 {
 	size_t len = strlen(s->target);
-	/* A plausible typo: about one edit in four characters, at least 2. */
-	size_t limit = len / 4 > 2 ? len / 4 : 2;
+	/* A plausible typo: about one edit in four characters; short names 1. */
+	size_t limit = len <= 3 ? 1 : (len / 4 > 2 ? len / 4 : 2);
 	size_t d;
 
 	if (s->best_dist != SIZE_MAX && s->best_dist < limit)

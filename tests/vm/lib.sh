@@ -66,8 +66,8 @@ check() {
 	if _ksvm_out=$("$@" 2>&1); then
 		pass "$_ksvm_cn"
 	else
-		fail "$_ksvm_cn" "command failed (exit $?): $*
-$_ksvm_out"
+		fail "$_ksvm_cn" "command failed (exit $?): $*${_ksvm_out:+
+$_ksvm_out}"
 	fi
 }
 
@@ -75,8 +75,8 @@ check_fails() {
 	_ksvm_cn=$1
 	shift
 	if _ksvm_out=$("$@" 2>&1); then
-		fail "$_ksvm_cn" "command succeeded but should have failed: $*
-$_ksvm_out"
+		fail "$_ksvm_cn" "command succeeded but should have failed: $*${_ksvm_out:+
+$_ksvm_out}"
 	else
 		pass "$_ksvm_cn"
 	fi

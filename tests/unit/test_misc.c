@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Unit tests for the small modules: suggestions by edit distance
+ * (ksnoop/suggest.c), the kallsyms reader (ksnoop/ksyms.c) on temporary
+ * files, and kernel BTF lookup (ksnoop/kbtf.c) on BTF built in memory or
+ * written as raw BTF files into a temporary directory, never /sys.
+ *
+ * Tests marked "Regression (fixed)" guard bugs these tests found.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <bpf/btf.h>
+#include "kbtf.h"
+#include "ksyms.h"
+#include "suggest.h"
+
+/* ---- suggest ---- */
+
+/* The suggestion for TARGET among the NULL-terminated candidates. */
+static const char *suggest_among(struct suggest *s, const char *target, ...)
+{
+	const char *c;
+	va_list ap;
+
+	suggest__init(s, target);
+	va_start(ap, target);
+	while ((c = va_arg(ap, const char *)))
+		suggest__consider(s, c);
+	va_end(ap);
+	return suggest__best(s);
+}
+
+static void test_suggest_nothing_considered(void **state)
+{
+	struct suggest s;
+
+	suggest__init(&s, "ip_send_skb");
+	assert_null(suggest__best(&s));
+}
+
+static void test_suggest_close_name(void **state)
+{
+	struct suggest s;
+
+	assert_string_equal(suggest_among(&s, "ip_send_skb", "tcp_sendmsg", "ip_send_skbs", NULL),
+			    "ip_send_skbs");
+	/* A transposition is two edits, still within the limit. */
+	assert_string_equal(suggest_among(&s, "ip_send_skb", "ip_sned_skb", NULL), "ip_sned_skb");
+}
+
+static void test_suggest_far_names_not_suggested(void **state)
+{
+	struct suggest s;
+
+	assert_null(suggest_among(&s, "ip_send_skb", "tcp_sendmsg", "udp_send_skb2", "ip", NULL));
+	assert_null(suggest_among(&s, "ip_send_skb", "IP_SEND_SKB", NULL));
+}
+
+static void test_suggest_exact_match_is_not_a_suggestion(void **state)
+{
+	struct suggest s;
+
+	assert_null(suggest_among(&s, "ip_send_skb", "ip_send_skb", NULL));
+}
+
+static void test_suggest_closest_wins(void **state)
+{
+	struct suggest s;
+
+	assert_string_equal(suggest_among(&s, "ip_send_skb", "ip_sned_skb", "ip_send_sk", NULL),
+			    "ip_send_sk");
+	assert_string_equal(suggest_among(&s, "ip_send_skb", "ip_send_sk", "ip_sned_skb", NULL),
+			    "ip_send_sk");
+}
+
+static void test_suggest_ties_alphabetical(void **state)
+{
+	struct suggest s;
+
+	assert_string_equal(suggest_among(&s, "abcd", "abcf", "abce", NULL), "abce");
+	assert_string_equal(suggest_among(&s, "abcd", "abce", "abcf", NULL), "abce");
+}
+
+static void test_suggest_limit_grows_with_length(void **state)
+{
+	struct suggest s;
+
+	/* 18 characters: up to 4 edits. */
+	assert_string_equal(suggest_among(&s, "tcp_retransmit_skb", "tcp_retrans_skb", NULL),
+			    "tcp_retrans_skb");
+	assert_string_equal(suggest_among(&s, "tcp_retransmit_skb", "tcp_retransmit", NULL),
+			    "tcp_retransmit");
+	assert_null(suggest_among(&s, "tcp_retransmit_skb", "tcp_retransmi", NULL));
+	/* 11 characters: 2 edits, not 3. */
+	assert_string_equal(suggest_among(&s, "ip_send_skb", "ip_send_s", NULL), "ip_send_s");
+	assert_null(suggest_among(&s, "ip_send_skb", "ip_sen_s", NULL));
+	assert_null(suggest_among(&s, "ip_send_skb", "xp_sxnd_skx", NULL));
+}
+
+static void test_suggest_long_names_ignored(void **state)
+{
+	char target[200], cand[200];
+	struct suggest s;
+
+	memset(target, 'a', 150);
+	target[150] = 0;
+	memset(cand, 'a', 149);
+	cand[149] = 0;
+	assert_null(suggest_among(&s, target, cand, NULL));
+	/* A long candidate for a short target is skipped, not truncated. */
+	assert_null(suggest_among(&s, "aaaa", cand, NULL));
+}
+
+/* ---- ksyms ---- */
+
+static char tmp_path[64];
+
+static int remove_tmp(void **state)
+{
+	if (tmp_path[0])
+		unlink(tmp_path);
+	tmp_path[0] = 0;
+	return 0;
+}
+
+/* Write TEXT to a new temporary file; its path is tmp_path. */
+static const char *write_tmp(const char *text)
+{
+	int fd;
+
+	snprintf(tmp_path, sizeof(tmp_path), "/tmp/ksnoop-test-kallsyms-XXXXXX");
+	fd = mkstemp(tmp_path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return tmp_path;
+}
+
+static const char kallsyms[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81001000 t do_one_initcall\n"
+	"ffffffff81002000 W weak_fn\n"
+	"ffffffff81002100 w weak_local\n"
+	"ffffffff81003000 t dup_static\n"
+	"ffffffff82000000 D some_data\n"
+	"ffffffff82000100 d local_data\n"
+	"ffffffff82000200 B bss_sym\n"
+	"ffffffff82000300 r rodata_sym\n"
+	"0000000000000000 A fixed_percpu_data\n"
+	"ffffffff81004000 t dup_static\n"
+	"malformed-line-without-spaces\n"
+	"ffffffff81005000 Tx not_a_type\n"
+	"ffffffffc0001000 t e1000_probe\t[e1000]\n"
+	"ffffffffc0002000 T nft_register_chain\t[nf_tables]\n"
+	"ffffffffc0003000 t dup_static\t[e1000]\n"
+	"ffffffffc0004000 d e1000_data\t[e1000]\n"
+	"ffffffff81006000 T last_without_newline";
+
+static struct ksyms *load_sample(void)
+{
+	struct ksyms *ks = ksyms__load(write_tmp(kallsyms));
+
+	assert_non_null(ks);
+	return ks;
+}
+
+static void test_ksyms_text_symbols_only(void **state)
+{
+	struct ksyms *ks = load_sample();
+
+	/* _stext, do_one_initcall, weak_fn, weak_local, 3 x dup_static,
+	 * e1000_probe, nft_register_chain, last_without_newline */
+	assert_int_equal(ksyms__count(ks), 10);
+	assert_non_null(ksyms__find(ks, "_stext"));
+	assert_non_null(ksyms__find(ks, "do_one_initcall"));
+	assert_non_null(ksyms__find(ks, "weak_fn"));
+	assert_non_null(ksyms__find(ks, "weak_local"));
+	assert_null(ksyms__find(ks, "some_data"));
+	assert_null(ksyms__find(ks, "local_data"));
+	assert_null(ksyms__find(ks, "bss_sym"));
+	assert_null(ksyms__find(ks, "rodata_sym"));
+	assert_null(ksyms__find(ks, "fixed_percpu_data"));
+	assert_null(ksyms__find(ks, "e1000_data"));
+	assert_null(ksyms__find(ks, "not_a_type"));
+	ksyms__free(ks);
+}
+
+static void test_ksyms_modules(void **state)
+{
+	struct ksyms *ks = load_sample();
+	const struct ksym *s;
+
+	s = ksyms__find(ks, "e1000_probe");
+	assert_non_null(s);
+	assert_string_equal(s->name, "e1000_probe");
+	assert_string_equal(s->module, "e1000");
+	s = ksyms__find(ks, "nft_register_chain");
+	assert_non_null(s);
+	assert_string_equal(s->module, "nf_tables");
+	s = ksyms__find(ks, "_stext");
+	assert_null(s->module);
+	ksyms__free(ks);
+}
+
+static void test_ksyms_last_line_without_newline(void **state)
+{
+	struct ksyms *ks = load_sample();
+	const struct ksym *s = ksyms__find(ks, "last_without_newline");
+
+	assert_non_null(s);
+	assert_string_equal(s->name, "last_without_newline");
+	assert_null(s->module);
+	ksyms__free(ks);
+}
+
+static void test_ksyms_duplicates(void **state)
+{
+	struct ksyms *ks = load_sample();
+	const struct ksym *s = ksyms__find(ks, "dup_static");
+	size_t i, n = 0, in_module = 0, first = SIZE_MAX;
+
+	assert_non_null(s);
+	for (i = 0; i < ksyms__count(ks); i++) {
+		const struct ksym *k = ksyms__at(ks, i);
+
+		if (strcmp(k->name, "dup_static"))
+			continue;
+		if (first == SIZE_MAX)
+			first = i;
+		n++;
+		in_module += k->module && strcmp(k->module, "e1000") == 0;
+	}
+	assert_int_equal(n, 3);
+	assert_int_equal(in_module, 1);
+	/* find() returns the first of the equal names. */
+	assert_ptr_equal(s, ksyms__at(ks, first));
+	ksyms__free(ks);
+}
+
+static void test_ksyms_find_steps_back_to_first_duplicate(void **state)
+{
+	/* Enough copies that the binary search lands past the first. */
+	struct ksyms *ks = ksyms__load(write_tmp(
+		"1 t a_first\n"
+		"2 t same\n3 t same\n4 t same\n5 t same\n6 t same\n7 t same\n8 t same\n"
+		"9 t z_last\n"));
+	const struct ksym *s;
+
+	assert_non_null(ks);
+	assert_int_equal(ksyms__count(ks), 9);
+	s = ksyms__find(ks, "same");
+	assert_ptr_equal(s, ksyms__at(ks, 1));
+	ksyms__free(ks);
+}
+
+static void test_ksyms_trailing_space_is_not_a_module(void **state)
+{
+	struct ksyms *ks = ksyms__load(write_tmp("ffffffff81000000 T spaced \n"));
+	const struct ksym *s;
+
+	assert_non_null(ks);
+	s = ksyms__find(ks, "spaced");
+	assert_non_null(s);
+	assert_null(s->module);
+	ksyms__free(ks);
+}
+
+static void test_ksyms_sorted_by_name(void **state)
+{
+	struct ksyms *ks = load_sample();
+
+	for (size_t i = 1; i < ksyms__count(ks); i++)
+		assert_true(strcmp(ksyms__at(ks, i - 1)->name, ksyms__at(ks, i)->name) <= 0);
+	assert_null(ksyms__at(ks, ksyms__count(ks)));
+	ksyms__free(ks);
+}
+
+static void test_ksyms_no_partial_matches(void **state)
+{
+	struct ksyms *ks = load_sample();
+
+	assert_null(ksyms__find(ks, "e1000"));
+	assert_null(ksyms__find(ks, "e1000_probe_"));
+	assert_null(ksyms__find(ks, ""));
+	ksyms__free(ks);
+}
+
+static void test_ksyms_missing_file(void **state)
+{
+	errno = 0;
+	assert_null(ksyms__load("/nonexistent/kallsyms"));
+	assert_int_equal(errno, ENOENT);
+}
+
+/*
+ * Run FN in a child process so that a sanitizer abort fails one test, not
+ * the whole binary.  FN returns 0 for success; the child exits with it.
+ */
+static int in_child(int (*fn)(const char *), const char *arg)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(fn(arg));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+static int load_empty_and_find(const char *path)
+{
+	struct ksyms *ks = ksyms__load(path);
+
+	if (!ks)
+		return 10;
+	if (ksyms__count(ks) != 0)
+		return 11;
+	if (ksyms__find(ks, "anything"))
+		return 12;
+	ksyms__free(ks);
+	return 0;
+}
+
+/*
+ * Regression (fixed): ksyms.c ksyms__load()/ksyms__find(): with no text symbols, qsort()
+ * and bsearch() get a NULL array (undefined behaviour; UBSan aborts with
+ * "null pointer passed as argument 1, which is declared to never be null").
+ */
+static void test_ksyms_no_text_symbols(void **state)
+{
+	int rc = in_child(load_empty_and_find, write_tmp("ffffffff82000000 D some_data\n"));
+
+	assert_int_equal(rc, 0);
+}
+
+/* Regression (fixed): same as above, for an empty file. */
+static void test_ksyms_empty_file(void **state)
+{
+	int rc = in_child(load_empty_and_find, write_tmp(""));
+
+	assert_int_equal(rc, 0);
+}
+
+/* ---- kbtf ---- */
+
+/* vmlinux-like BTF: int, struct a_struct, FUNC foo(int) and FUNC bar(void). */
+static struct btf *make_vmlinux(void)
+{
+	struct btf *b = btf__new_empty();
+	int int_t, proto;
+
+	assert_non_null(b);
+	int_t = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	assert_true(btf__add_struct(b, "a_struct", 4) > 0);
+	assert_int_equal(btf__add_field(b, "x", int_t, 0, 0), 0);
+	proto = btf__add_func_proto(b, int_t);
+	assert_int_equal(btf__add_func_param(b, "x", int_t), 0);
+	assert_true(btf__add_func(b, "foo", BTF_FUNC_GLOBAL, proto) > 0);
+	proto = btf__add_func_proto(b, 0);
+	assert_true(btf__add_func(b, "bar", BTF_FUNC_STATIC, proto) > 0);
+	return b;
+}
+
+static void test_kbtf_from_btf_finds_function(void **state)
+{
+	struct btf *vmlinux = make_vmlinux();
+	struct kbtf *kb = kbtf__from_btf(vmlinux);
+	struct btf *found = NULL;
+	const char *module = "unset";
+	__u32 id = 0;
+
+	assert_non_null(kb);
+	assert_ptr_equal(kbtf__vmlinux(kb), vmlinux);
+	assert_int_equal(kbtf__find_func(kb, "foo", NULL, 0, &found, &id, &module), 0);
+	assert_ptr_equal(found, vmlinux);
+	assert_null(module);
+	assert_int_equal(id, btf__find_by_name_kind(vmlinux, "foo", BTF_KIND_FUNC));
+	assert_int_equal(kbtf__find_func(kb, "bar", NULL, 1, &found, &id, &module), 0);
+	assert_int_equal(id, btf__find_by_name_kind(vmlinux, "bar", BTF_KIND_FUNC));
+	kbtf__free(kb);	/* frees vmlinux too */
+}
+
+static void test_kbtf_from_btf_unknown_function(void **state)
+{
+	struct kbtf *kb = kbtf__from_btf(make_vmlinux());
+	struct btf *found = NULL;
+	const char *module = NULL;
+	__u32 id = 0;
+
+	assert_int_equal(kbtf__find_func(kb, "nope", NULL, 0, &found, &id, &module), -ENOENT);
+	assert_int_equal(kbtf__find_func(kb, "nope", NULL, 1, &found, &id, &module), -ENOENT);
+	/* A type that is not a FUNC is not a function. */
+	assert_int_equal(kbtf__find_func(kb, "a_struct", NULL, 1, &found, &id, &module), -ENOENT);
+	kbtf__free(kb);
+}
+
+static void test_kbtf_from_btf_has_no_modules(void **state)
+{
+	struct kbtf *kb = kbtf__from_btf(make_vmlinux());
+	struct btf *found = NULL;
+	const char *module = "unset";
+	__u32 id = 0;
+
+	errno = 0;
+	assert_null(kbtf__module(kb, "e1000"));
+	assert_int_equal(errno, ENOENT);
+	/* A function asked for in a module is still found in vmlinux. */
+	assert_int_equal(kbtf__find_func(kb, "foo", "e1000", 0, &found, &id, &module), 0);
+	assert_ptr_equal(found, kbtf__vmlinux(kb));
+	assert_null(module);
+	kbtf__free(kb);
+}
+
+static void count_source(struct btf *btf, const char *module, void *ctx)
+{
+	char *seen = ctx;
+
+	strcat(seen, module ? module : "vmlinux");
+	strcat(seen, ";");
+}
+
+static void test_kbtf_for_each_vmlinux_only(void **state)
+{
+	struct kbtf *kb = kbtf__from_btf(make_vmlinux());
+	char seen[128] = "";
+
+	kbtf__for_each(kb, count_source, seen);
+	assert_string_equal(seen, "vmlinux;");
+	kbtf__free(kb);
+	kbtf__free(NULL);
+}
+
+/* A BTF directory like /sys/kernel/btf: vmlinux and module e1000. */
+static char btf_dir[64];
+
+static void write_raw(const char *name, const struct btf *b)
+{
+	char path[128];
+	__u32 size;
+	const void *data = btf__raw_data(b, &size);
+	FILE *f;
+
+	assert_non_null(data);
+	snprintf(path, sizeof(path), "%s/%s", btf_dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, size, f), size);
+	fclose(f);
+}
+
+static int make_btf_dir(void **state)
+{
+	struct btf *vmlinux, *mod;
+	int int_t, proto;
+
+	snprintf(btf_dir, sizeof(btf_dir), "/tmp/ksnoop-test-btf-XXXXXX");
+	if (!mkdtemp(btf_dir))
+		return -1;
+	vmlinux = make_vmlinux();
+	write_raw("vmlinux", vmlinux);
+	/* Module BTF is split BTF on top of vmlinux. */
+	mod = btf__new_empty_split(vmlinux);
+	int_t = btf__find_by_name_kind(vmlinux, "int", BTF_KIND_INT);
+	proto = btf__add_func_proto(mod, int_t);
+	btf__add_func_param(mod, "adapter", int_t);
+	btf__add_func(mod, "e1000_probe", BTF_FUNC_GLOBAL, proto);
+	write_raw("e1000", mod);
+	btf__free(mod);
+	btf__free(vmlinux);
+	return 0;
+}
+
+static int remove_btf_dir(void **state)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/vmlinux", btf_dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/e1000", btf_dir);
+	unlink(path);
+	rmdir(btf_dir);
+	return 0;
+}
+
+static void test_kbtf_open_missing_dir(void **state)
+{
+	errno = 0;
+	assert_null(kbtf__open("/nonexistent/btf"));
+	assert_int_equal(errno, ENOENT);
+}
+
+static void test_kbtf_module_function(void **state)
+{
+	struct kbtf *kb = kbtf__open(btf_dir);
+	struct btf *found = NULL, *mod;
+	const char *module = NULL;
+	__u32 id = 0;
+
+	assert_non_null(kb);
+	/* Not in vmlinux, and modules are not searched unless asked. */
+	assert_int_equal(kbtf__find_func(kb, "e1000_probe", NULL, 0, &found, &id, &module), -ENOENT);
+	assert_int_equal(kbtf__find_func(kb, "e1000_probe", "e1000", 0, &found, &id, &module), 0);
+	mod = kbtf__module(kb, "e1000");
+	assert_non_null(mod);
+	assert_ptr_equal(found, mod);
+	assert_string_equal(module, "e1000");
+	/* The id is one of the module's, above vmlinux's. */
+	assert_true(id >= btf__type_cnt(kbtf__vmlinux(kb)));
+	assert_string_equal(btf__name_by_offset(mod, btf__type_by_id(mod, id)->name_off),
+			    "e1000_probe");
+	kbtf__free(kb);
+}
+
+static void test_kbtf_search_all_modules(void **state)
+{
+	struct kbtf *kb = kbtf__open(btf_dir);
+	struct btf *found = NULL;
+	const char *module = NULL;
+	__u32 id = 0;
+	char seen[128] = "";
+
+	assert_non_null(kb);
+	assert_int_equal(kbtf__find_func(kb, "e1000_probe", NULL, 1, &found, &id, &module), 0);
+	assert_string_equal(module, "e1000");
+	kbtf__for_each(kb, count_source, seen);
+	assert_string_equal(seen, "vmlinux;e1000;");
+	kbtf__free(kb);
+}
+
+static void test_kbtf_vmlinux_function_asked_in_module(void **state)
+{
+	struct kbtf *kb = kbtf__open(btf_dir);
+	struct btf *found = NULL;
+	const char *module = "unset";
+	__u32 id = 0;
+
+	assert_non_null(kb);
+	/* Split BTF also sees vmlinux's types; the hit belongs to vmlinux. */
+	assert_int_equal(kbtf__find_func(kb, "foo", "e1000", 0, &found, &id, &module), 0);
+	assert_ptr_equal(found, kbtf__vmlinux(kb));
+	assert_null(module);
+	kbtf__free(kb);
+}
+
+static void test_kbtf_missing_module(void **state)
+{
+	struct kbtf *kb = kbtf__open(btf_dir);
+	char seen[128] = "";
+
+	assert_non_null(kb);
+	errno = 0;
+	assert_null(kbtf__module(kb, "nope"));
+	assert_int_equal(errno, ENOENT);
+	/* Remembered: asked again, the same answer. */
+	errno = 0;
+	assert_null(kbtf__module(kb, "nope"));
+	assert_int_equal(errno, ENOENT);
+	/* Names that are not module names. */
+	assert_null(kbtf__module(kb, "../e1000"));
+	assert_null(kbtf__module(kb, "vmlinux"));
+	kbtf__for_each(kb, count_source, seen);
+	assert_string_equal(seen, "vmlinux;");
+	kbtf__free(kb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest suggest_tests[] = {
+		cmocka_unit_test(test_suggest_nothing_considered),
+		cmocka_unit_test(test_suggest_close_name),
+		cmocka_unit_test(test_suggest_far_names_not_suggested),
+		cmocka_unit_test(test_suggest_exact_match_is_not_a_suggestion),
+		cmocka_unit_test(test_suggest_closest_wins),
+		cmocka_unit_test(test_suggest_ties_alphabetical),
+		cmocka_unit_test(test_suggest_limit_grows_with_length),
+		cmocka_unit_test(test_suggest_long_names_ignored),
+	};
+	const struct CMUnitTest ksyms_tests[] = {
+		cmocka_unit_test_teardown(test_ksyms_text_symbols_only, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_modules, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_last_line_without_newline, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_duplicates, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_find_steps_back_to_first_duplicate, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_trailing_space_is_not_a_module, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_sorted_by_name, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_no_partial_matches, remove_tmp),
+		cmocka_unit_test(test_ksyms_missing_file),
+		cmocka_unit_test_teardown(test_ksyms_no_text_symbols, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_empty_file, remove_tmp),
+	};
+	const struct CMUnitTest kbtf_tests[] = {
+		cmocka_unit_test(test_kbtf_from_btf_finds_function),
+		cmocka_unit_test(test_kbtf_from_btf_unknown_function),
+		cmocka_unit_test(test_kbtf_from_btf_has_no_modules),
+		cmocka_unit_test(test_kbtf_for_each_vmlinux_only),
+		cmocka_unit_test(test_kbtf_open_missing_dir),
+		cmocka_unit_test(test_kbtf_module_function),
+		cmocka_unit_test(test_kbtf_search_all_modules),
+		cmocka_unit_test(test_kbtf_vmlinux_function_asked_in_module),
+		cmocka_unit_test(test_kbtf_missing_module),
+	};
+	int failed = 0;
+
+	failed += cmocka_run_group_tests_name("suggest", suggest_tests, NULL, NULL);
+	failed += cmocka_run_group_tests_name("ksyms", ksyms_tests, NULL, NULL);
+	failed += cmocka_run_group_tests_name("kbtf", kbtf_tests, make_btf_dir, remove_btf_dir);
+	return failed;
+}

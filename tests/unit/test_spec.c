@@ -1,0 +1,1003 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Unit tests for the spec parser (ksnoop/spec.c).
+ *
+ * The parser knows nothing of BTF, so every test is a string in and a tree
+ * (or an error with a 1-based column) out.  Columns in the comments count
+ * from 1, the way the user reads the command line.
+ *
+ * Tests marked "Regression (fixed)" guard bugs these tests found.
+ * until ksnoop/spec.c is fixed.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "spec.h"
+
+/* ---- helpers ---- */
+
+/* Parse TEXT as a kernel-function spec; it must succeed. */
+static void parse_ok(const char *text, struct spec *spec)
+{
+	struct spec_error err;
+	int ret = spec__parse(text, SPEC_KFUNC, spec, &err);
+
+	if (ret)
+		print_message("spec__parse(\"%s\") = %d, column %d: %s\n",
+			      text, ret, err.pos, err.msg);
+	assert_int_equal(ret, 0);
+}
+
+/*
+ * Parse TEXT; it must fail with -EINVAL at column POS, with a message
+ * containing MSG.
+ */
+static void parse_err(const char *text, int pos, const char *msg)
+{
+	struct spec_error err;
+	struct spec spec;
+	int ret = spec__parse(text, SPEC_KFUNC, &spec, &err);
+
+	if (ret != -EINVAL || err.pos != pos || !strstr(err.msg, msg))
+		print_message("spec__parse(\"%s\"): ret %d, column %d, \"%s\"; "
+			      "expected -EINVAL, column %d, \"...%s...\"\n",
+			      text, ret, err.pos, err.msg, pos, msg);
+	spec__free(&spec);
+	assert_int_equal(ret, -EINVAL);
+	assert_int_equal(err.pos, pos);
+	assert_non_null(strstr(err.msg, msg));
+}
+
+/* The constant of the only item of "f(x OP CONST)"-like specs. */
+static void parse_const(const char *text, struct spec *spec)
+{
+	parse_ok(text, spec);
+	assert_int_equal(spec->nitems, 1);
+	assert_true(spec->items[0].has_pred);
+}
+
+/* "NAME" repeated to LEN characters, for the length limits. */
+static char *long_name(size_t len)
+{
+	char *s = malloc(len + 1);
+
+	assert_non_null(s);
+	for (size_t i = 0; i < len; i++)
+		s[i] = 'a' + i % 26;
+	s[len] = 0;
+	return s;
+}
+
+/* ---- targets ---- */
+
+static void test_plain_function(void **state)
+{
+	struct spec s;
+
+	parse_ok("ip_send_skb", &s);
+	assert_int_equal(s.kind, SPEC_KFUNC);
+	assert_string_equal(s.target, "ip_send_skb");
+	assert_int_equal(s.target_pos, 1);
+	assert_string_equal(s.text, "ip_send_skb");
+	assert_false(s.has_list);
+	assert_int_equal(s.nitems, 0);
+	spec__free(&s);
+}
+
+static void test_function_with_compiler_suffix(void **state)
+{
+	struct spec s;
+
+	parse_ok("tcp_v4_rcv.cold.12", &s);
+	assert_string_equal(s.target, "tcp_v4_rcv.cold.12");
+	spec__free(&s);
+}
+
+static void test_empty_value_list(void **state)
+{
+	struct spec s;
+
+	parse_ok("ip_send_skb()", &s);
+	assert_string_equal(s.target, "ip_send_skb");
+	assert_true(s.has_list);
+	assert_int_equal(s.nitems, 0);
+	spec__free(&s);
+
+	parse_ok("ip_send_skb ( )", &s);
+	assert_true(s.has_list);
+	assert_int_equal(s.nitems, 0);
+	spec__free(&s);
+}
+
+static void test_tracepoint_prefix(void **state)
+{
+	struct spec s;
+
+	parse_ok("tp:sched_switch", &s);
+	assert_int_equal(s.kind, SPEC_TP);
+	assert_string_equal(s.target, "sched_switch");
+	assert_int_equal(s.target_pos, 4);
+	spec__free(&s);
+}
+
+static void test_tracepoint_category(void **state)
+{
+	struct spec s;
+
+	parse_ok("tp:sched:sched_switch(prev->pid)", &s);
+	assert_int_equal(s.kind, SPEC_TP);
+	assert_string_equal(s.target, "sched:sched_switch");
+	assert_int_equal(s.target_pos, 4);
+	assert_int_equal(s.nitems, 1);
+	assert_string_equal(s.items[0].text, "prev->pid");
+	spec__free(&s);
+}
+
+static void test_names_starting_with_tp_are_functions(void **state)
+{
+	struct spec s;
+
+	parse_ok("tpacket_rcv", &s);
+	assert_int_equal(s.kind, SPEC_KFUNC);
+	assert_string_equal(s.target, "tpacket_rcv");
+	spec__free(&s);
+
+	parse_ok("tp", &s);
+	assert_int_equal(s.kind, SPEC_KFUNC);
+	assert_string_equal(s.target, "tp");
+	spec__free(&s);
+}
+
+static void test_category_needs_tp_prefix(void **state)
+{
+	/* Without tp:, ':' does not belong to a function name. */
+	parse_err("sched:sched_switch", 6, "unexpected ':' after the spec");
+}
+
+static void test_usdt_target(void **state)
+{
+	struct spec_error err;
+	struct spec s;
+
+	assert_int_equal(spec__parse("/usr/bin/python3:python:function__entry (arg0, arg1)",
+				     SPEC_USDT, &s, &err), 0);
+	assert_int_equal(s.kind, SPEC_USDT);
+	/* The path may hold anything but '('; trailing spaces are dropped. */
+	assert_string_equal(s.target, "/usr/bin/python3:python:function__entry");
+	assert_int_equal(s.nitems, 2);
+	assert_string_equal(s.items[1].base, "arg1");
+	spec__free(&s);
+}
+
+static void test_usdt_target_without_list(void **state)
+{
+	struct spec_error err;
+	struct spec s;
+
+	assert_int_equal(spec__parse("/opt/my app/bin:prov:probe", SPEC_USDT, &s, &err), 0);
+	assert_string_equal(s.target, "/opt/my app/bin:prov:probe");
+	assert_false(s.has_list);
+	spec__free(&s);
+	assert_int_equal(spec__parse("(arg0)", SPEC_USDT, &s, &err), -EINVAL);
+	assert_int_equal(err.pos, 1);
+	assert_non_null(strstr(err.msg, "expected a probe name"));
+	spec__free(&s);
+}
+
+/* ---- values ---- */
+
+static void test_several_items(void **state)
+{
+	struct spec s;
+
+	parse_ok("f(a,b,return)", &s);
+	assert_true(s.has_list);
+	assert_int_equal(s.nitems, 3);
+	assert_string_equal(s.items[0].base, "a");
+	assert_int_equal(s.items[0].base_pos, 3);
+	assert_string_equal(s.items[1].base, "b");
+	assert_int_equal(s.items[1].base_pos, 5);
+	assert_string_equal(s.items[2].base, "return");
+	assert_int_equal(s.items[2].base_pos, 7);
+	assert_false(spec_item__is_return(&s.items[0]));
+	assert_true(spec_item__is_return(&s.items[2]));
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(s.items[i].nsteps, 0);
+		assert_int_equal(s.items[i].nstars, 0);
+		assert_false(s.items[i].has_pred);
+	}
+	spec__free(&s);
+}
+
+static void test_member_chain(void **state)
+{
+	struct spec s;
+	const struct spec_item *it;
+
+	/*        1234567890123 */
+	parse_ok("f(a->b.c[3])", &s);
+	assert_int_equal(s.nitems, 1);
+	it = &s.items[0];
+	assert_string_equal(it->base, "a");
+	assert_int_equal(it->base_pos, 3);
+	assert_int_equal(it->nsteps, 3);
+	assert_int_equal(it->steps[0].kind, STEP_ARROW);
+	assert_string_equal(it->steps[0].member, "b");
+	assert_int_equal(it->steps[0].pos, 6);
+	assert_int_equal(it->steps[1].kind, STEP_DOT);
+	assert_string_equal(it->steps[1].member, "c");
+	assert_int_equal(it->steps[1].pos, 8);
+	assert_int_equal(it->steps[2].kind, STEP_INDEX);
+	assert_null(it->steps[2].member);
+	assert_int_equal(it->steps[2].index, 3);
+	assert_int_equal(it->steps[2].pos, 10);
+	assert_string_equal(it->text, "a->b.c[3]");
+	spec__free(&s);
+}
+
+static void test_index_in_hex(void **state)
+{
+	struct spec s;
+
+	parse_ok("f(a[0x10])", &s);
+	assert_int_equal(s.items[0].steps[0].index, 16);
+	assert_string_equal(s.items[0].text, "a[16]");
+	spec__free(&s);
+}
+
+static void test_largest_index(void **state)
+{
+	struct spec s;
+
+	parse_ok("f(a[2147483647])", &s);
+	assert_int_equal(s.items[0].steps[0].index, INT32_MAX);
+	spec__free(&s);
+}
+
+static void test_one_star(void **state)
+{
+	struct spec s;
+
+	parse_ok("f(*p)", &s);
+	assert_int_equal(s.items[0].nstars, 1);
+	assert_string_equal(s.items[0].base, "p");
+	assert_int_equal(s.items[0].base_pos, 4);
+	assert_string_equal(s.items[0].text, "*p");
+	spec__free(&s);
+}
+
+static void test_two_stars(void **state)
+{
+	struct spec s;
+
+	parse_ok("f(**p)", &s);
+	assert_int_equal(s.items[0].nstars, 2);
+	assert_string_equal(s.items[0].base, "p");
+	assert_int_equal(s.items[0].base_pos, 5);
+	assert_string_equal(s.items[0].text, "**p");
+	spec__free(&s);
+}
+
+static void test_star_with_chain(void **state)
+{
+	struct spec s;
+
+	parse_ok("f(* skb->sk)", &s);
+	assert_int_equal(s.items[0].nstars, 1);
+	assert_string_equal(s.items[0].base, "skb");
+	assert_int_equal(s.items[0].nsteps, 1);
+	assert_string_equal(s.items[0].text, "*skb->sk");
+	spec__free(&s);
+}
+
+static void test_display_text(void **state)
+{
+	struct spec s;
+
+	parse_ok("ip_send_skb(skb->len)", &s);
+	assert_string_equal(s.items[0].text, "skb->len");
+	spec__free(&s);
+
+	/* The predicate is not part of the value's text. */
+	parse_ok("ip_send_skb(skb->len == 84)", &s);
+	assert_string_equal(s.items[0].text, "skb->len");
+	spec__free(&s);
+}
+
+static void test_whitespace_tolerated(void **state)
+{
+	struct spec s;
+	const struct spec_item *it;
+
+	parse_ok("  \tf ( skb -> sk -> __sk_common . skc_family\t, * p [ 2 ]  ==\t-1 ,x )  ", &s);
+	assert_string_equal(s.target, "f");
+	assert_int_equal(s.target_pos, 4);
+	assert_int_equal(s.nitems, 3);
+	it = &s.items[0];
+	assert_string_equal(it->text, "skb->sk->__sk_common.skc_family");
+	assert_int_equal(it->nsteps, 3);
+	/* Columns point at the names, not at the spaces before them. */
+	assert_int_equal(it->base_pos, 8);
+	assert_int_equal(it->steps[0].pos, 15);
+	it = &s.items[1];
+	assert_string_equal(it->text, "*p[2]");
+	assert_true(it->has_pred);
+	assert_int_equal(it->op, KSNOOP_OP_EQ);
+	assert_true(it->cst.neg);
+	assert_int_equal(it->cst.mag, 1);
+	assert_string_equal(s.items[2].text, "x");
+	/* The spec keeps the text as given. */
+	assert_string_equal(s.text, "  \tf ( skb -> sk -> __sk_common . skc_family\t, * p [ 2 ]  ==\t-1 ,x )  ");
+	spec__free(&s);
+}
+
+static void test_sixteen_items(void **state)
+{
+	struct spec s;
+
+	parse_ok("f(a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p)", &s);
+	assert_int_equal(s.nitems, SPEC_MAX_ITEMS);
+	assert_string_equal(s.items[15].base, "p");
+	spec__free(&s);
+}
+
+static void test_names_of_128_chars(void **state)
+{
+	char *name = long_name(SPEC_MAX_NAME);
+	char text[3 * SPEC_MAX_NAME + 16];
+	struct spec s;
+
+	snprintf(text, sizeof(text), "%s(%s->%s)", name, name, name);
+	parse_ok(text, &s);
+	assert_string_equal(s.target, name);
+	assert_string_equal(s.items[0].base, name);
+	assert_string_equal(s.items[0].steps[0].member, name);
+	spec__free(&s);
+	free(name);
+}
+
+static void test_thirty_two_steps(void **state)
+{
+	char text[256] = "f(a";
+	struct spec s;
+
+	for (int i = 0; i < SPEC_MAX_STEPS; i++)
+		strcat(text, ".b");
+	strcat(text, ")");
+	parse_ok(text, &s);
+	assert_int_equal(s.items[0].nsteps, SPEC_MAX_STEPS);
+	spec__free(&s);
+}
+
+/* ---- predicates ---- */
+
+static void test_every_operator(void **state)
+{
+	static const struct {
+		const char *text;
+		enum ksnoop_op op;
+	} cases[] = {
+		{ "f(x==1)", KSNOOP_OP_EQ }, { "f(x!=1)", KSNOOP_OP_NE },
+		{ "f(x<1)", KSNOOP_OP_LT },  { "f(x<=1)", KSNOOP_OP_LE },
+		{ "f(x>1)", KSNOOP_OP_GT },  { "f(x>=1)", KSNOOP_OP_GE },
+	};
+	struct spec s;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parse_const(cases[i].text, &s);
+		assert_int_equal(s.items[0].op, cases[i].op);
+		assert_int_equal(s.items[0].op_pos, 4);
+		assert_int_equal(s.items[0].cst.kind, CONST_INT);
+		assert_int_equal(s.items[0].cst.mag, 1);
+		assert_string_equal(s.items[0].text, "x");
+		spec__free(&s);
+	}
+}
+
+static void test_operator_names(void **state)
+{
+	assert_string_equal(spec_op__str(KSNOOP_OP_EQ), "==");
+	assert_string_equal(spec_op__str(KSNOOP_OP_NE), "!=");
+	assert_string_equal(spec_op__str(KSNOOP_OP_LT), "<");
+	assert_string_equal(spec_op__str(KSNOOP_OP_LE), "<=");
+	assert_string_equal(spec_op__str(KSNOOP_OP_GT), ">");
+	assert_string_equal(spec_op__str(KSNOOP_OP_GE), ">=");
+	assert_string_equal(spec_op__str((enum ksnoop_op)42), "?");
+}
+
+static void test_operator_after_member(void **state)
+{
+	struct spec s;
+
+	/* '>' right after a name is an operator, not half of '->'. */
+	parse_const("f(skb->len>84)", &s);
+	assert_string_equal(s.items[0].text, "skb->len");
+	assert_int_equal(s.items[0].op, KSNOOP_OP_GT);
+	assert_int_equal(s.items[0].op_pos, 11);
+	assert_int_equal(s.items[0].cst.mag, 84);
+	spec__free(&s);
+}
+
+static void test_decimal_constant(void **state)
+{
+	struct spec s;
+
+	parse_const("f(x == 84)", &s);
+	assert_int_equal(s.items[0].cst.kind, CONST_INT);
+	assert_int_equal(s.items[0].cst.mag, 84);
+	assert_false(s.items[0].cst.neg);
+	assert_int_equal(s.items[0].cst.pos, 8);
+	spec__free(&s);
+}
+
+static void test_hex_constant(void **state)
+{
+	struct spec s;
+
+	parse_const("f(x == 0x1F)", &s);
+	assert_int_equal(s.items[0].cst.mag, 0x1f);
+	spec__free(&s);
+	parse_const("f(x == 0XfF)", &s);
+	assert_int_equal(s.items[0].cst.mag, 0xff);
+	spec__free(&s);
+}
+
+static void test_octal_constant(void **state)
+{
+	struct spec s;
+
+	parse_const("f(x == 017)", &s);
+	assert_int_equal(s.items[0].cst.mag, 15);
+	spec__free(&s);
+	parse_const("f(x == 0)", &s);
+	assert_int_equal(s.items[0].cst.mag, 0);
+	spec__free(&s);
+}
+
+static void test_largest_constant(void **state)
+{
+	struct spec s;
+
+	parse_const("f(x == 18446744073709551615)", &s);
+	assert_true(s.items[0].cst.mag == UINT64_MAX);
+	spec__free(&s);
+	parse_const("f(x == 0xffffffffffffffff)", &s);
+	assert_true(s.items[0].cst.mag == UINT64_MAX);
+	spec__free(&s);
+}
+
+static void test_negative_constant(void **state)
+{
+	struct spec s;
+
+	parse_const("f(x == -1)", &s);
+	assert_int_equal(s.items[0].cst.kind, CONST_INT);
+	assert_true(s.items[0].cst.neg);
+	assert_int_equal(s.items[0].cst.mag, 1);
+	assert_int_equal(s.items[0].cst.pos, 8);
+	spec__free(&s);
+
+	parse_const("f(x >= - 0x10)", &s);
+	assert_true(s.items[0].cst.neg);
+	assert_int_equal(s.items[0].cst.mag, 16);
+	spec__free(&s);
+
+	/* 2^63, the magnitude of INT64_MIN: the parser keeps it whole. */
+	parse_const("f(x == -9223372036854775808)", &s);
+	assert_true(s.items[0].cst.neg);
+	assert_true(s.items[0].cst.mag == 1ULL << 63);
+	spec__free(&s);
+}
+
+static void test_minus_zero_is_not_negative(void **state)
+{
+	struct spec s;
+
+	parse_const("f(x == -0)", &s);
+	assert_false(s.items[0].cst.neg);
+	assert_int_equal(s.items[0].cst.mag, 0);
+	spec__free(&s);
+}
+
+static void test_char_literal(void **state)
+{
+	struct spec s;
+
+	parse_const("f(c == 'a')", &s);
+	assert_int_equal(s.items[0].cst.kind, CONST_INT);
+	assert_int_equal(s.items[0].cst.mag, 'a');
+	assert_false(s.items[0].cst.neg);
+	assert_int_equal(s.items[0].cst.pos, 8);
+	spec__free(&s);
+
+	/* Quote characters that need no escape inside '...'. */
+	parse_const("f(c == '\"')", &s);
+	assert_int_equal(s.items[0].cst.mag, '"');
+	spec__free(&s);
+	parse_const("f(c == ')')", &s);
+	assert_int_equal(s.items[0].cst.mag, ')');
+	spec__free(&s);
+}
+
+static void test_char_literal_escapes(void **state)
+{
+	static const struct {
+		const char *text;
+		uint64_t val;
+	} cases[] = {
+		{ "f(c == '\\n')", '\n' },   { "f(c == '\\t')", '\t' },
+		{ "f(c == '\\r')", '\r' },   { "f(c == '\\0')", 0 },
+		{ "f(c == '\\\\')", '\\' },  { "f(c == '\\'')", '\'' },
+		{ "f(c == '\\\"')", '"' },   { "f(c == '\\x41')", 0x41 },
+		{ "f(c == '\\xfF')", 0xff }, { "f(c == '\\x7')", 7 },
+	};
+	struct spec s;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parse_const(cases[i].text, &s);
+		if (s.items[0].cst.mag != cases[i].val)
+			print_message("%s: got %llu\n", cases[i].text,
+				      (unsigned long long)s.items[0].cst.mag);
+		assert_int_equal(s.items[0].cst.kind, CONST_INT);
+		assert_int_equal(s.items[0].cst.mag, cases[i].val);
+		spec__free(&s);
+	}
+}
+
+static void test_string_constant(void **state)
+{
+	struct spec s;
+
+	parse_const("f(dev->name == \"eth0\")", &s);
+	assert_int_equal(s.items[0].cst.kind, CONST_STR);
+	assert_string_equal(s.items[0].cst.str, "eth0");
+	assert_int_equal(s.items[0].cst.pos, 16);
+	spec__free(&s);
+
+	parse_const("f(name != \"\")", &s);
+	assert_int_equal(s.items[0].cst.kind, CONST_STR);
+	assert_string_equal(s.items[0].cst.str, "");
+	assert_int_equal(s.items[0].op, KSNOOP_OP_NE);
+	spec__free(&s);
+
+	/* Characters special elsewhere in the spec are plain inside "...". */
+	parse_const("f(name == \"a,b) 'c'\")", &s);
+	assert_string_equal(s.items[0].cst.str, "a,b) 'c'");
+	spec__free(&s);
+}
+
+static void test_string_escapes(void **state)
+{
+	struct spec s;
+
+	parse_const("f(name == \"a\\\"b\\\\c\\n\\t\\r\\'\\x41\\x7e\")", &s);
+	assert_string_equal(s.items[0].cst.str, "a\"b\\c\n\t\r'A~");
+	spec__free(&s);
+}
+
+static void test_longest_string(void **state)
+{
+	char text[128];
+	struct spec s;
+
+	/* 31 bytes fit: KSNOOP_MAX_PRED_STR counts the NUL. */
+	snprintf(text, sizeof(text), "f(s == \"%s\")", "0123456789012345678901234567890");
+	parse_const(text, &s);
+	assert_int_equal(strlen(s.items[0].cst.str), SPEC_MAX_STR);
+	spec__free(&s);
+}
+
+static void test_null_constant(void **state)
+{
+	struct spec s;
+
+	parse_const("f(skb->sk != NULL)", &s);
+	assert_int_equal(s.items[0].cst.kind, CONST_NAME);
+	assert_string_equal(s.items[0].cst.str, "NULL");
+	assert_int_equal(s.items[0].cst.pos, 14);
+	spec__free(&s);
+}
+
+static void test_enumerator_constant(void **state)
+{
+	struct spec s;
+
+	parse_const("f(reason == SKB_DROP_REASON_NOT_SPECIFIED)", &s);
+	assert_int_equal(s.items[0].cst.kind, CONST_NAME);
+	assert_string_equal(s.items[0].cst.str, "SKB_DROP_REASON_NOT_SPECIFIED");
+	assert_int_equal(s.items[0].cst.pos, 13);
+	spec__free(&s);
+}
+
+static void test_predicates_on_several_items(void **state)
+{
+	struct spec s;
+
+	parse_ok("f(a == 1, b, c < -2, return != 0)", &s);
+	assert_int_equal(s.nitems, 4);
+	assert_true(s.items[0].has_pred);
+	assert_false(s.items[1].has_pred);
+	assert_true(s.items[2].has_pred);
+	assert_int_equal(s.items[2].op, KSNOOP_OP_LT);
+	assert_true(s.items[2].cst.neg);
+	assert_true(s.items[3].has_pred);
+	assert_true(spec_item__is_return(&s.items[3]));
+	spec__free(&s);
+}
+
+/* ---- errors ---- */
+
+static void test_err_empty_spec(void **state)
+{
+	parse_err("", 1, "expected a function name, found end of spec");
+	parse_err("   ", 4, "expected a function name, found end of spec");
+}
+
+static void test_err_no_function_name(void **state)
+{
+	parse_err("(a)", 1, "expected a function name, found '('");
+}
+
+static void test_err_no_tracepoint_name(void **state)
+{
+	parse_err("tp:", 4, "expected a tracepoint name, found end of spec");
+	parse_err("tp:(x)", 4, "expected a tracepoint name, found '('");
+}
+
+static void test_err_function_name_too_long(void **state)
+{
+	char *name = long_name(SPEC_MAX_NAME + 1);
+
+	parse_err(name, 1, "name is too long");
+	free(name);
+}
+
+static void test_err_missing_close_paren(void **state)
+{
+	parse_err("f(a", 4, "missing ')'");
+	parse_err("f(a, b->c ", 11, "missing ')'");
+}
+
+static void test_err_unbalanced_open_paren(void **state)
+{
+	parse_err("f(", 3, "expected a value (argument name or 'return'), found end of spec");
+}
+
+static void test_err_extra_close_paren(void **state)
+{
+	parse_err("f(a))", 5, "unexpected ')' after the spec");
+	parse_err("f)", 2, "unexpected ')' after the spec");
+}
+
+static void test_err_trailing_junk(void **state)
+{
+	parse_err("f(a) x", 6, "unexpected 'x' after the spec");
+	parse_err("f x", 3, "unexpected 'x' after the spec");
+	parse_err("f(a)\x01", 5, "unexpected byte 0x01 after the spec");
+}
+
+static void test_err_empty_item(void **state)
+{
+	parse_err("f(,)", 3, "expected a value (argument name or 'return'), found ','");
+	parse_err("f(a,)", 5, "expected a value (argument name or 'return'), found ')'");
+	parse_err("f(a,,b)", 5, "found ','");
+}
+
+static void test_err_missing_comma(void **state)
+{
+	parse_err("f(a b)", 5, "expected ',' or ')', found 'b'");
+	parse_err("f(a == 1 2)", 10, "expected ',' or ')', found '2'");
+}
+
+static void test_err_star_without_name(void **state)
+{
+	parse_err("f(*)", 4, "expected a value (argument name or 'return'), found ')'");
+	parse_err("f(*1)", 4, "found '1'");
+}
+
+static void test_err_single_equals(void **state)
+{
+	parse_err("f(a = 1)", 5, "'=' is not an operator; use '=='");
+}
+
+static void test_err_fat_arrow(void **state)
+{
+	parse_err("f(a => 1)", 5, "'=' is not an operator; use '=='");
+}
+
+static void test_err_unknown_operator(void **state)
+{
+	parse_err("f(a ! 1)", 5, "unknown operator '! '");
+	parse_err("f(a !)", 5, "unknown operator '!)'");
+}
+
+static void test_err_missing_constant(void **state)
+{
+	parse_err("f(a == )", 8, "expected a constant, found ')'");
+	parse_err("f(a ==", 7, "expected a constant, found end of spec");
+	parse_err("f(a === 1)", 7, "expected a constant, found '='");
+	parse_err("f(a == +1)", 8, "expected a constant, found '+'");
+}
+
+static void test_err_minus_without_number(void **state)
+{
+	parse_err("f(a == -)", 9, "expected a number after '-'");
+	parse_err("f(a == -x)", 9, "expected a number after '-'");
+}
+
+static void test_err_bad_digit(void **state)
+{
+	parse_err("f(x == 12x)", 10, "bad digit 'x' in number");
+	/* 8 is not an octal digit. */
+	parse_err("f(x == 08)", 9, "bad digit '8' in number");
+	parse_err("f(x == 0xfg)", 11, "bad digit 'g' in number");
+	parse_err("f(a[3x])", 6, "bad digit 'x' in number");
+}
+
+static void test_err_number_overflow(void **state)
+{
+	parse_err("f(x == 99999999999999999999)", 8,
+		  "number '99999999999999999999' does not fit in 64 bits");
+	parse_err("f(x == 18446744073709551616)", 8, "does not fit in 64 bits");
+	parse_err("f(x == -99999999999999999999)", 9, "does not fit in 64 bits");
+}
+
+static void test_err_unterminated_string(void **state)
+{
+	parse_err("f(s == \"abc)", 8, "unterminated string constant");
+}
+
+static void test_err_string_too_long(void **state)
+{
+	char text[128];
+
+	snprintf(text, sizeof(text), "f(s == \"%s\")", "01234567890123456789012345678901");
+	parse_err(text, 8, "string constant longer than 31 bytes");
+}
+
+static void test_err_nul_in_string(void **state)
+{
+	/* Column of the backslash. */
+	parse_err("f(s == \"a\\0b\")", 10, "NUL inside a string constant");
+}
+
+/* Regression (fixed): spec.c parse_const() reports "\x00" two columns after its backslash. */
+static void test_err_nul_in_string_hex_escape_column(void **state)
+{
+	/*         1234567890123 */
+	parse_err("f(s == \"\\x00\")", 9, "NUL inside a string constant");
+}
+
+static void test_err_unterminated_char(void **state)
+{
+	parse_err("f(c == 'b)", 8, "unterminated character literal");
+	parse_err("f(c == 'bc')", 8, "unterminated character literal");
+	parse_err("f(c == '\\x414')", 8, "unterminated character literal");
+}
+
+/*
+ * Regression (fixed): spec.c parse_const(): a quote at the very end of the spec is reported
+ * as "empty character literal"; the literal is unterminated, not empty.
+ */
+static void test_err_unterminated_char_at_end(void **state)
+{
+	parse_err("f(c == '", 8, "unterminated character literal");
+}
+
+/*
+ * Regression (fixed): spec.c parse_escape(): a backslash at the very end of the spec is
+ * reported as "unknown escape '\ '"; the literal is unterminated.
+ */
+static void test_err_backslash_at_end(void **state)
+{
+	parse_err("f(c == '\\", 8, "unterminated character literal");
+	parse_err("f(s == \"ab\\", 8, "unterminated string constant");
+}
+
+static void test_err_empty_char(void **state)
+{
+	parse_err("f(c == '')", 8, "empty character literal");
+}
+
+static void test_err_unknown_escape(void **state)
+{
+	/* Column of the letter after the backslash. */
+	parse_err("f(c == '\\q')", 10, "unknown escape '\\q'");
+	parse_err("f(s == \"a\\q\")", 11, "unknown escape '\\q'");
+}
+
+static void test_err_hex_escape_without_digits(void **state)
+{
+	parse_err("f(c == '\\x')", 10, "expected hex digits after '\\x'");
+	parse_err("f(c == '\\xg')", 10, "expected hex digits after '\\x'");
+}
+
+static void test_err_value_name_too_long(void **state)
+{
+	char *name = long_name(SPEC_MAX_NAME + 1);
+	char text[SPEC_MAX_NAME + 16];
+
+	snprintf(text, sizeof(text), "f(%s)", name);
+	parse_err(text, 3, "is longer than 128 characters");
+	free(name);
+}
+
+static void test_err_member_name_too_long(void **state)
+{
+	char *name = long_name(SPEC_MAX_NAME + 1);
+	char text[SPEC_MAX_NAME + 16];
+
+	snprintf(text, sizeof(text), "f(a->%s)", name);
+	parse_err(text, 6, "a member name is longer than 128 characters");
+	free(name);
+}
+
+static void test_err_constant_name_too_long(void **state)
+{
+	char *name = long_name(SPEC_MAX_NAME + 1);
+	char text[SPEC_MAX_NAME + 16];
+
+	snprintf(text, sizeof(text), "f(a == %s)", name);
+	parse_err(text, 8, "constant is longer than 128 characters");
+	free(name);
+}
+
+static void test_err_too_many_items(void **state)
+{
+	/* The 17th item starts at column 35. */
+	parse_err("f(a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q)", 35, "more than 16 values in one spec");
+}
+
+static void test_err_too_many_steps(void **state)
+{
+	char text[256] = "f(a";
+	int col;
+
+	for (int i = 0; i < SPEC_MAX_STEPS; i++)
+		strcat(text, ".b");
+	col = (int)strlen(text) + 1;	/* the 33rd '.' */
+	strcat(text, ".b)");
+	parse_err(text, col, "more than 32 steps in one value");
+}
+
+static void test_err_missing_member_after_arrow(void **state)
+{
+	parse_err("f(a->)", 6, "expected a member name, found ')'");
+	parse_err("f(a->", 6, "expected a member name, found end of spec");
+	parse_err("f(a->1)", 6, "expected a member name, found '1'");
+}
+
+static void test_err_missing_member_after_dot(void **state)
+{
+	parse_err("f(a.)", 5, "expected a member name, found ')'");
+}
+
+static void test_err_split_arrow(void **state)
+{
+	/* "- >" is not an arrow; '-' cannot follow a value. */
+	parse_err("f(a - > b)", 5, "expected ',' or ')', found '-'");
+}
+
+static void test_err_missing_bracket(void **state)
+{
+	parse_err("f(a[3)", 6, "expected ']', found ')'");
+	parse_err("f(a[3", 6, "expected ']', found end of spec");
+}
+
+static void test_err_bad_index(void **state)
+{
+	parse_err("f(a[])", 5, "expected an index, found ']'");
+	parse_err("f(a[-1])", 5, "expected an index, found '-'");
+	parse_err("f(a[i])", 5, "expected an index, found 'i'");
+}
+
+static void test_err_index_too_large(void **state)
+{
+	parse_err("f(a[2147483648])", 5, "index 2147483648 is too large");
+}
+
+static void test_error_resets_previous_state(void **state)
+{
+	struct spec_error err = { .pos = 99, .msg = "stale" };
+	struct spec s;
+
+	assert_int_equal(spec__parse("f(a)", SPEC_KFUNC, &s, &err), 0);
+	assert_int_equal(err.pos, 0);
+	assert_string_equal(err.msg, "");
+	spec__free(&s);
+	/* spec__free() is safe on a freed (zeroed) spec and on NULL. */
+	spec__free(&s);
+	spec__free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain_function),
+		cmocka_unit_test(test_function_with_compiler_suffix),
+		cmocka_unit_test(test_empty_value_list),
+		cmocka_unit_test(test_tracepoint_prefix),
+		cmocka_unit_test(test_tracepoint_category),
+		cmocka_unit_test(test_names_starting_with_tp_are_functions),
+		cmocka_unit_test(test_category_needs_tp_prefix),
+		cmocka_unit_test(test_usdt_target),
+		cmocka_unit_test(test_usdt_target_without_list),
+		cmocka_unit_test(test_several_items),
+		cmocka_unit_test(test_member_chain),
+		cmocka_unit_test(test_index_in_hex),
+		cmocka_unit_test(test_largest_index),
+		cmocka_unit_test(test_one_star),
+		cmocka_unit_test(test_two_stars),
+		cmocka_unit_test(test_star_with_chain),
+		cmocka_unit_test(test_display_text),
+		cmocka_unit_test(test_whitespace_tolerated),
+		cmocka_unit_test(test_sixteen_items),
+		cmocka_unit_test(test_names_of_128_chars),
+		cmocka_unit_test(test_thirty_two_steps),
+		cmocka_unit_test(test_every_operator),
+		cmocka_unit_test(test_operator_names),
+		cmocka_unit_test(test_operator_after_member),
+		cmocka_unit_test(test_decimal_constant),
+		cmocka_unit_test(test_hex_constant),
+		cmocka_unit_test(test_octal_constant),
+		cmocka_unit_test(test_largest_constant),
+		cmocka_unit_test(test_negative_constant),
+		cmocka_unit_test(test_minus_zero_is_not_negative),
+		cmocka_unit_test(test_char_literal),
+		cmocka_unit_test(test_char_literal_escapes),
+		cmocka_unit_test(test_string_constant),
+		cmocka_unit_test(test_string_escapes),
+		cmocka_unit_test(test_longest_string),
+		cmocka_unit_test(test_null_constant),
+		cmocka_unit_test(test_enumerator_constant),
+		cmocka_unit_test(test_predicates_on_several_items),
+		cmocka_unit_test(test_err_empty_spec),
+		cmocka_unit_test(test_err_no_function_name),
+		cmocka_unit_test(test_err_no_tracepoint_name),
+		cmocka_unit_test(test_err_function_name_too_long),
+		cmocka_unit_test(test_err_missing_close_paren),
+		cmocka_unit_test(test_err_unbalanced_open_paren),
+		cmocka_unit_test(test_err_extra_close_paren),
+		cmocka_unit_test(test_err_trailing_junk),
+		cmocka_unit_test(test_err_empty_item),
+		cmocka_unit_test(test_err_missing_comma),
+		cmocka_unit_test(test_err_star_without_name),
+		cmocka_unit_test(test_err_single_equals),
+		cmocka_unit_test(test_err_fat_arrow),
+		cmocka_unit_test(test_err_unknown_operator),
+		cmocka_unit_test(test_err_missing_constant),
+		cmocka_unit_test(test_err_minus_without_number),
+		cmocka_unit_test(test_err_bad_digit),
+		cmocka_unit_test(test_err_number_overflow),
+		cmocka_unit_test(test_err_unterminated_string),
+		cmocka_unit_test(test_err_string_too_long),
+		cmocka_unit_test(test_err_nul_in_string),
+		cmocka_unit_test(test_err_nul_in_string_hex_escape_column),
+		cmocka_unit_test(test_err_unterminated_char),
+		cmocka_unit_test(test_err_unterminated_char_at_end),
+		cmocka_unit_test(test_err_backslash_at_end),
+		cmocka_unit_test(test_err_empty_char),
+		cmocka_unit_test(test_err_unknown_escape),
+		cmocka_unit_test(test_err_hex_escape_without_digits),
+		cmocka_unit_test(test_err_value_name_too_long),
+		cmocka_unit_test(test_err_member_name_too_long),
+		cmocka_unit_test(test_err_constant_name_too_long),
+		cmocka_unit_test(test_err_too_many_items),
+		cmocka_unit_test(test_err_too_many_steps),
+		cmocka_unit_test(test_err_missing_member_after_arrow),
+		cmocka_unit_test(test_err_missing_member_after_dot),
+		cmocka_unit_test(test_err_split_arrow),
+		cmocka_unit_test(test_err_missing_bracket),
+		cmocka_unit_test(test_err_bad_index),
+		cmocka_unit_test(test_err_index_too_large),
+		cmocka_unit_test(test_error_resets_previous_state),
+	};
+
+	return cmocka_run_group_tests_name("spec", tests, NULL, NULL);
+}

@@ -1,0 +1,25 @@
+#!/bin/sh
+# `ksnoop info` on the stock Debian 6.1 kernel: vmlinux and module BTF.
+. /tests/lib.sh
+
+out=$(ksnoop info ip_send_skb 2>&1)
+expect_eq ip_send_skb "int ip_send_skb(struct net *net, struct sk_buff *skb);" "$out"
+out=$(ksnoop info do_sys_openat2 2>&1)
+expect_eq do_sys_openat2 "long int do_sys_openat2(int dfd, const char *filename, struct open_how *how);" "$out"
+out=$(ksnoop info iterate_fd 2>&1)
+expect_eq func_ptr_param "int iterate_fd(struct files_struct *files, unsigned int n, int (*f)(const void *, struct file *, unsigned int), const void *p);" "$out"
+out=$(ksnoop info tcp_sendmsg vfs_read 2>&1)
+expect_eq several "int tcp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);
+ssize_t vfs_read(struct file *file, char *buf, size_t count, loff_t *pos);" "$out"
+
+kmod_load dummy
+check module_btf_present test -e /sys/kernel/btf/dummy
+out=$(ksnoop -v info dummy_get_stats64 2>&1)
+expect_match module_function_prototype '^void dummy_get_stats64\(struct net_device \*dev, struct rtnl_link_stats64 \*stats\);$' "$out"
+expect_match module_named_in_verbose 'dummy_get_stats64: BTF from dummy' "$out"
+out=$(ksnoop info dummy_xmit 2>&1)
+expect_eq module_typedef_return "netdev_tx_t dummy_xmit(struct sk_buff *skb, struct net_device *dev);" "$out"
+
+out=$(ksnoop info ip_send_skbb 2>&1); rc=$?
+expect_eq unknown_status 2 "$rc"
+expect_eq unknown_message "ksnoop: unknown kernel function 'ip_send_skbb' (did you mean 'ip_send_skb'?)" "$out"

@@ -1,0 +1,170 @@
+#!/bin/sh
+# Kernel-function tracing on a stock kernel, in both attach modes, against
+# real workloads: loopback ping, file opens, /proc reads, a module.
+. /tests/lib.sh
+
+tmp=$(mktemp -d)
+
+# start OUT ERR ARGS...: ksnoop -v in the background, wait until attached.
+start() {
+	_out=$1; _err=$2
+	shift 2
+	ksnoop -v "$@" >"$_out" 2>"$_err" &
+	KPID=$!
+	_i=0
+	while [ $_i -lt 300 ]; do
+		grep -q "tracing .* target" "$_err" 2>/dev/null && return 0
+		kill -0 "$KPID" 2>/dev/null || return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+# finish: wait (at most 20 s) for the last ksnoop; sets RC.
+finish() {
+	_i=0
+	while [ $_i -lt 200 ] && kill -0 "$KPID" 2>/dev/null; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if kill -0 "$KPID" 2>/dev/null; then
+		kill -9 "$KPID"; wait "$KPID" 2>/dev/null; RC=timeout
+	else
+		wait "$KPID"; RC=$?
+	fi
+}
+
+# count_is NAME N ERE FILE: N lines of FILE match ERE; else show FILE.
+count_is() {
+	_n=$(grep -cE -- "$3" "$4")
+	if [ "$_n" = "$2" ]; then
+		pass "$1"
+	else
+		fail "$1" "expected $2 lines matching /$3/, found $_n in:
+$(head -60 "$4")"
+	fi
+}
+
+ksnoop_progs() {
+	bpftool prog show 2>/dev/null | grep -c 'name ksnoop_'
+}
+
+kprobe_events() {
+	cat /sys/kernel/tracing/kprobe_events 2>/dev/null | wc -l
+}
+
+echo hello > "$tmp/file-to-open"
+kmod_load dummy
+ip link add kd0 type dummy 2>/dev/null || true
+
+for mode in fentry kprobe; do
+	T=$mode
+	# --- entry argument from user memory, return value: opens by cat ---
+	if start "$tmp/o1" "$tmp/e1" --mode $mode -n 4 -c cat \
+		'do_sys_openat2(filename, dfd, return)'; then
+		expect_match ${T}_mode_named "attached with $( [ $mode = fentry ] && echo fentry/fexit || echo kprobe/kretprobe)" "$(cat "$tmp/e1")"
+		cat "$tmp/file-to-open" >/dev/null
+		cat "$tmp/file-to-open" >/dev/null
+		finish
+		expect_eq ${T}_count_status 0 "$RC"
+		count_is ${T}_entry_events 2 '-> do_sys_openat2$' "$tmp/o1"
+		count_is ${T}_return_events 2 '<- do_sys_openat2$' "$tmp/o1"
+		count_is ${T}_user_string 2 "^    filename = \"$tmp/file-to-open\"$" "$tmp/o1"
+		count_is ${T}_negative_int_arg 2 '^    dfd = -100$' "$tmp/o1"
+		count_is ${T}_return_fd 2 '^    return = 3$' "$tmp/o1"
+	else
+		fail ${T}_attach_openat "$(cat "$tmp/e1")"
+	fi
+
+	# --- member chains of depth 1..3 and '.' through an embedded struct ---
+	if start "$tmp/o2" "$tmp/e2" --mode $mode -n 2 -c ping \
+		'ip_output(skb->len, skb->sk->__sk_common.skc_family, skb->dev->name, skb)'; then
+		ping -c 1 -s 56 127.0.0.1 >/dev/null 2>&1
+		finish
+		count_is ${T}_events 2 '-> ip_output$' "$tmp/o2"
+		count_is ${T}_chain_depth1 2 '^    skb->len = 84$' "$tmp/o2"
+		count_is ${T}_chain_depth2_embedded 2 '^    skb->sk->__sk_common.skc_family = 2$' "$tmp/o2"
+		expect_match ${T}_struct_header '^    skb = 0x[0-9a-f]+ -> \(struct sk_buff\)\{$' "$(cat "$tmp/o2")"
+		count_is ${T}_struct_field_len 2 '^        \.len = 84,$' "$tmp/o2"
+		expect_match ${T}_struct_field_sk '^        \.sk = 0x[0-9a-f]+,$' "$(cat "$tmp/o2")"
+	else
+		fail ${T}_attach_ip_output "$(cat "$tmp/e2")"
+	fi
+
+	# --- kernel string (char *) through a struct: struct filename ---
+	if start "$tmp/o3" "$tmp/e3" --mode $mode -n 1 -c cat \
+		'do_filp_open(pathname->name, pathname->refcnt)'; then
+		cat /proc/version >/dev/null
+		finish
+		count_is ${T}_kernel_string 1 '^    pathname->name = "/proc/version"$' "$tmp/o3"
+	else
+		fail ${T}_attach_do_filp_open "$(cat "$tmp/e3")"
+	fi
+
+	# --- a module function (split BTF): dummy's stats, from /proc/net/dev ---
+	if start "$tmp/o4" "$tmp/e4" --mode $mode -n 1 -c cat 'dummy_get_stats64(dev->name, dev)'; then
+		cat /proc/net/dev >/dev/null
+		finish
+		count_is ${T}_module_char_array 1 '^    dev->name = "kd0"$' "$tmp/o4"
+		expect_match ${T}_module_struct '^        \.name = "kd0",$' "$(cat "$tmp/o4")"
+	else
+		fail ${T}_attach_module "$(cat "$tmp/e4")"
+	fi
+
+	# --- JSON, parsed by jq ---
+	if start "$tmp/o5" "$tmp/e5" --mode $mode -j -n 4 -c cat \
+		'do_sys_openat2(filename, how, return)'; then
+		cat "$tmp/file-to-open" >/dev/null
+		cat "$tmp/file-to-open" >/dev/null
+		finish
+		if jq -e . "$tmp/o5" >/dev/null 2>&1; then pass ${T}_json_parses; else fail ${T}_json_parses "$(cat "$tmp/o5")"; fi
+		expect_eq ${T}_json_kinds "entry
+return" "$(jq -r .kind "$tmp/o5" | sort -u)"
+		expect_eq ${T}_json_filename "$tmp/file-to-open" "$(jq -r 'select(.kind=="entry") | .values.filename' "$tmp/o5" | sort -u)"
+		expect_eq ${T}_json_struct "object" "$(jq -r 'select(.kind=="entry") | .values.how | type' "$tmp/o5" | sort -u)"
+		expect_eq ${T}_json_return "3" "$(jq -r 'select(.kind=="return") | .values.return' "$tmp/o5" | sort -u)"
+		expect_eq ${T}_json_comm "cat" "$(jq -r .comm "$tmp/o5" | sort -u)"
+	else
+		fail ${T}_attach_json "$(cat "$tmp/e5")"
+	fi
+
+	# --- pid filter: two processes open files, one is traced ---
+	sh -c 'while :; do cat /proc/version >/dev/null; done' & b1=$!
+	sh -c 'while :; do cat /proc/version >/dev/null; done' & b2=$!
+	if start "$tmp/o6" "$tmp/e6" --mode $mode -j -n 10 -p "$b1" 'sched_fork(p->pid)'; then
+		finish
+		expect_eq ${T}_pid_filter_count 10 "$(wc -l < "$tmp/o6")"
+		expect_eq ${T}_pid_filter_only "$b1" "$(jq -r .pid "$tmp/o6" | sort -u)"
+	else
+		fail ${T}_attach_pid "$(cat "$tmp/e6")"
+	fi
+	kill -9 "$b1" "$b2" 2>/dev/null; wait "$b1" "$b2" 2>/dev/null
+
+	# --- nothing left attached: after -n, SIGINT and SIGKILL ---
+	expect_eq ${T}_nothing_left_after_count 0 "$(ksnoop_progs)"
+	expect_eq ${T}_no_kprobe_events 0 "$(kprobe_events)"
+	if start "$tmp/o7" "$tmp/e7" --mode $mode 'vfs_read' 'ip_output'; then
+		expect_eq ${T}_attached_while_running 4 "$(ksnoop_progs)"
+		kill -INT "$KPID"
+		finish
+		expect_eq ${T}_sigint_status 0 "$RC"
+		expect_eq ${T}_nothing_left_after_sigint 0 "$(ksnoop_progs)"
+	else
+		fail ${T}_attach_sigint "$(cat "$tmp/e7")"
+	fi
+	if start "$tmp/o8" "$tmp/e8" --mode $mode 'vfs_read(count)'; then
+		kill -KILL "$KPID"; wait "$KPID" 2>/dev/null
+		sleep 1
+		expect_eq ${T}_nothing_left_after_sigkill 0 "$(ksnoop_progs)"
+		expect_eq ${T}_no_kprobe_events_after_sigkill 0 "$(kprobe_events)"
+	else
+		fail ${T}_attach_sigkill "$(cat "$tmp/e8")"
+	fi
+
+	# --- all or nothing: a second function that cannot attach ---
+	out=$(ksnoop --mode $mode vfs_read no_such_function_xyz 2>&1); rc=$?
+	expect_eq ${T}_unknown_second_status 2 "$rc"
+	expect_eq ${T}_nothing_left_after_failure 0 "$(ksnoop_progs)"
+done
+rm -rf "$tmp"
