@@ -40,6 +40,7 @@ struct trace {
 	struct capture_plan *plans;
 	struct printer printer;
 	__u64 printed;
+	__u64 check_at;		/* when handle_event() should hand back control */
 	bool output_closed;
 };
 
@@ -59,9 +60,16 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*ev) || ev->func_id >= (__u32)t->nspecs)
 		return 0;
 	if (t->opts->count && t->printed >= t->opts->count)
-		return 0;
+		return -ECANCELED;
 	printer__event(&t->printer, &t->plans[ev->func_id], data, size);
 	t->printed++;
+	/*
+	 * Under a flood ring_buffer__poll() may not return for a long time:
+	 * look at the clock now and then, so --duration and the lost-event
+	 * warnings still happen on time.
+	 */
+	if ((t->printed & 1023) == 0 && now_ns(CLOCK_MONOTONIC) >= t->check_at)
+		return -EAGAIN;
 	return 0;
 }
 
@@ -168,11 +176,12 @@ static int run_loop(struct trace *t, struct attacher *a)
 		log_error("failed to set up the ring buffer: %s", strerror(errno));
 		return KSNOOP_EXIT_RUNTIME;
 	}
+	t->check_at = start + POLL_INTERVAL_MS * 1000000ULL;
 	while (!stop_requested) {
 		__u64 now;
 
 		err = ring_buffer__poll(rb, POLL_INTERVAL_MS);
-		if (err < 0 && err != -EINTR) {
+		if (err < 0 && err != -EINTR && err != -EAGAIN && err != -ECANCELED) {
 			log_error("reading events failed: %s", strerror(-err));
 			break;
 		}
@@ -182,11 +191,8 @@ static int run_loop(struct trace *t, struct attacher *a)
 			t->output_closed = true;
 			break;
 		}
-		if (t->opts->count && t->printed >= t->opts->count)
-			break;
 		now = now_ns(CLOCK_MONOTONIC);
-		if (t->opts->duration_ms && now - start >= t->opts->duration_ms * 1000000ULL)
-			break;
+		t->check_at = now + POLL_INTERVAL_MS * 1000000ULL;
 		if (now - last_lost_check >= LOST_REPORT_INTERVAL_NS) {
 			__u64 lost = attacher__lost(a);
 
@@ -196,10 +202,16 @@ static int run_loop(struct trace *t, struct attacher *a)
 			lost_seen = lost;
 			last_lost_check = now;
 		}
+		if (t->opts->count && t->printed >= t->opts->count)
+			break;
+		if (t->opts->duration_ms && now - start >= t->opts->duration_ms * 1000000ULL)
+			break;
 	}
 	/* Drain what is already in the buffer, within the count. */
-	if (!t->output_closed)
+	if (!t->output_closed) {
+		t->check_at = now_ns(CLOCK_MONOTONIC) + POLL_INTERVAL_MS * 1000000ULL;
 		ring_buffer__consume(rb);
+	}
 	ring_buffer__free(rb);
 	if (fflush(stdout) || ferror(stdout))
 		t->output_closed = true;

@@ -116,6 +116,25 @@ kill -9 "$busy1" "$busy2" 2>/dev/null; wait "$busy1" "$busy2" 2>/dev/null
 expect_eq pid_filter_count 20 "$(wc -l < "$tmp/o5")"
 expect_eq pid_filter_only_target "$busy1" "$(jq -r .pid "$tmp/o5" | sort -u)"
 
+# --- tid filter ---
+bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy3=$!
+pids+=("$busy3")
+start "$tmp/o10" "$tmp/e10" -j -n 5 --tid "$busy3" 'tp:sys_enter(id)' ||
+	fail attach_tid "$(cat "$tmp/e10")"
+finish
+kill -9 "$busy3" 2>/dev/null; wait "$busy3" 2>/dev/null
+expect_eq tid_filter_only "$busy3" "$(jq -r .tid "$tmp/o10" | sort -u)"
+
+# --- a flood into a tiny ring buffer: losses are counted and reported ---
+start "$tmp/o11" "$tmp/e11" --buffer 4096 --duration 2 'tp:sys_enter(regs, id)' ||
+	fail attach_flood "$(cat "$tmp/e11")"
+for i in $(seq 3000); do :; done; ls -R /usr/lib >/dev/null 2>&1
+finish
+expect_eq flood_exits_0 0 "$RC"
+lost=$(sed -n 's/^ksnoop: [0-9]* events printed, \([0-9]*\) lost$/\1/p' "$tmp/e11")
+if [ -n "$lost" ] && [ "$lost" -gt 0 ]; then pass flood_lost_counted; else fail flood_lost_counted "$(cat "$tmp/e11")"; fi
+expect_match flood_lost_reported_while_running 'warning: [0-9]+ events lost so far' "$(cat "$tmp/e11")"
+
 # --- duration, SIGINT, SIGKILL: clean exit, nothing left attached ---
 start "$tmp/o6" "$tmp/e6" --duration 1 'tp:sched_process_exec' ||
 	fail attach_duration "$(cat "$tmp/e6")"

@@ -56,17 +56,16 @@ kprobe_events() {
 
 echo hello > "$tmp/file-to-open"
 kmod_load dummy
-ip link add kd0 type dummy 2>/dev/null || true
 
 for mode in fentry kprobe; do
 	T=$mode
 	# --- entry argument from user memory, return value: opens by cat ---
 	if start "$tmp/o1" "$tmp/e1" --mode $mode -n 4 -c cat \
 		'do_sys_openat2(filename, dfd, return)'; then
-		expect_match ${T}_mode_named "attached with $( [ $mode = fentry ] && echo fentry/fexit || echo kprobe/kretprobe)" "$(cat "$tmp/e1")"
 		cat "$tmp/file-to-open" >/dev/null
 		cat "$tmp/file-to-open" >/dev/null
 		finish
+		expect_match ${T}_mode_named "attached with $( [ $mode = fentry ] && echo fentry/fexit || echo kprobe/kretprobe)" "$(cat "$tmp/e1")"
 		expect_eq ${T}_count_status 0 "$RC"
 		count_is ${T}_entry_events 2 '-> do_sys_openat2$' "$tmp/o1"
 		count_is ${T}_return_events 2 '<- do_sys_openat2$' "$tmp/o1"
@@ -80,8 +79,14 @@ for mode in fentry kprobe; do
 	# --- member chains of depth 1..3 and '.' through an embedded struct ---
 	if start "$tmp/o2" "$tmp/e2" --mode $mode -n 2 -c ping \
 		'ip_output(skb->len, skb->sk->__sk_common.skc_family, skb->dev->name, skb)'; then
-		ping -c 1 -s 56 127.0.0.1 >/dev/null 2>&1
+		# One ping gives two calls (request and reply); send more if one is lost.
+		for _p in 1 2 3 4 5; do
+			kill -0 "$KPID" 2>/dev/null || break
+			ping -c 1 -s 56 127.0.0.1 >/dev/null 2>&1
+			sleep 0.2
+		done
 		finish
+		note "${T} ip_output: $(cat "$tmp/e2" | tr '\n' ' ')"
 		count_is ${T}_events 2 '-> ip_output$' "$tmp/o2"
 		count_is ${T}_chain_depth1 2 '^    skb->len = 84$' "$tmp/o2"
 		count_is ${T}_chain_depth2_embedded 2 '^    skb->sk->__sk_common.skc_family = 2$' "$tmp/o2"
@@ -106,8 +111,8 @@ for mode in fentry kprobe; do
 	if start "$tmp/o4" "$tmp/e4" --mode $mode -n 1 -c cat 'dummy_get_stats64(dev->name, dev)'; then
 		cat /proc/net/dev >/dev/null
 		finish
-		count_is ${T}_module_char_array 1 '^    dev->name = "kd0"$' "$tmp/o4"
-		expect_match ${T}_module_struct '^        \.name = "kd0",$' "$(cat "$tmp/o4")"
+		count_is ${T}_module_char_array 1 '^    dev->name = "(dummy0|kd0)"$' "$tmp/o4"
+		expect_match ${T}_module_struct '^        \.name = "(dummy0|kd0)",$' "$(cat "$tmp/o4")"
 	else
 		fail ${T}_attach_module "$(cat "$tmp/e4")"
 	fi
