@@ -37,9 +37,37 @@ struct {
 	__type(value, __u64);
 } counters SEC(".maps");
 
+/*
+ * Entry records kept until the return (kprobe mode only).  The value size
+ * is the entry record's, set by userspace before load; `scratch` is where a
+ * record is built before it is stored, since a BPF stack is only 512 bytes.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KSNOOP_STASH_ENTRIES);
+	__type(key, struct ksnoop_stash_key);
+	__uint(value_size, 8);
+} stash SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__uint(value_size, 8);
+} scratch SEC(".maps");
+
+static __always_inline void count(__u32 counter)
+{
+	__u64 *c = bpf_map_lookup_elem(&counters, &counter);
+
+	if (c)
+		*c += 1;
+}
+
 /* Where each argument slot lives, by attach type. */
 enum word_source {
-	WORDS_CTX,	/* fentry/fexit/tp_btf: ctx is an array of u64 */
+	WORDS_FENTRY,	/* fentry/fexit: bpf_get_func_arg() */
+	WORDS_TP,	/* tp_btf: ctx is an array of u64 */
 	WORDS_REGS,	/* kprobe/kretprobe: ctx is struct pt_regs */
 	WORDS_USDT,	/* USDT: argument specs decoded by usdt.bpf.h */
 };
@@ -66,20 +94,37 @@ static __always_inline long read_str(void *dst, __u32 size, __u64 addr)
 }
 
 /*
- * The argument words, copied to the stack first.  The verifier forbids
- * variable offsets into ctx, and clang would merge `return ctx[N]` cases
- * of a switch into one computed load; a run of guarded loads at literal
- * offsets stays as written, and the guards fold away against the plan.
+ * The argument words, as plain numbers.  fentry/fexit and tp_btf type their
+ * ctx words from BTF, so a pointer argument would arrive as a typed kernel
+ * pointer on which the verifier forbids the bit operations a predicate needs
+ * (and ctx itself forbids computed offsets).  bpf_get_func_arg() and
+ * bpf_get_func_ret() give scalars and are inlined by the verifier; for
+ * tp_btf a probe read does the same.  Only the words the plan uses are read.
  */
-#define LOAD_CTX_WORD(n) \
-	if ((n) < nwords) words[n] = ctx[n]
-
-static __always_inline void ctx_words(__u64 *ctx, __u64 *words, int nwords)
+static __always_inline void fentry_words(void *ctx, __u64 *words, bool ret)
 {
-	LOAD_CTX_WORD(0); LOAD_CTX_WORD(1); LOAD_CTX_WORD(2); LOAD_CTX_WORD(3);
-	LOAD_CTX_WORD(4); LOAD_CTX_WORD(5); LOAD_CTX_WORD(6); LOAD_CTX_WORD(7);
-	LOAD_CTX_WORD(8); LOAD_CTX_WORD(9); LOAD_CTX_WORD(10); LOAD_CTX_WORD(11);
-	LOAD_CTX_WORD(12);
+	int i;
+
+	for (i = 0; i < KSNOOP_MAX_ARGS; i++) {
+		if (i >= plan.nslots)
+			break;
+		if (plan.slot_mask & (1u << i))
+			bpf_get_func_arg(ctx, i, &words[i]);
+	}
+	if (ret)
+		bpf_get_func_ret(ctx, &words[KSNOOP_MAX_ARGS]);
+}
+
+static __always_inline void tp_words(__u64 *ctx, __u64 *words)
+{
+	int i;
+
+	for (i = 0; i < KSNOOP_MAX_ARGS; i++) {
+		if (i >= plan.nslots)
+			break;
+		if (plan.slot_mask & (1u << i))
+			bpf_probe_read_kernel(&words[i], sizeof(words[i]), &ctx[i]);
+	}
 }
 
 /* x86_64 SysV: six arguments in registers, the rest on the stack. */
@@ -120,7 +165,7 @@ static __always_inline void usdt_words(struct pt_regs *ctx, __u64 *words, int nw
 static __always_inline __u64 src_word(const __u64 *words,
 				      const volatile struct ksnoop_access *acc)
 {
-	__u32 slot = acc->src == KSNOOP_SRC_RET ? plan.ret_slot : acc->slot;
+	__u32 slot = acc->src == KSNOOP_SRC_RET ? KSNOOP_MAX_ARGS : acc->slot;
 
 	if (slot > KSNOOP_MAX_ARGS)
 		return 0;
@@ -290,50 +335,14 @@ static __always_inline bool task_selected(void)
 	return true;
 }
 
-static __always_inline int capture(void *ctx, enum word_source ws, int kind)
+/* Header and values (from START on) of one record at REC. */
+static __always_inline void fill_record(void *rec, const volatile struct ksnoop_side_plan *side,
+					const __u64 *words, int kind, int start)
 {
-	const volatile struct ksnoop_side_plan *side = &plan.side[kind];
-	struct ksnoop_event *ev;
-	__u64 id;
-	__u32 zero = 0;
-	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
-	__u64 *lost;
+	struct ksnoop_event *ev = rec;
+	__u64 id = bpf_get_current_pid_tgid();
 	int i;
 
-	if (!side->enabled || !task_selected())
-		return 0;
-
-	switch (ws) {
-	case WORDS_CTX:
-		/* fexit: the return value follows the arguments. */
-		ctx_words(ctx, words, plan.nslots + (kind == KSNOOP_RETURN));
-		break;
-	case WORDS_REGS:
-		reg_words(ctx, words, plan.nslots, kind == KSNOOP_ENTRY);
-		if (kind == KSNOOP_RETURN)
-			words[plan.ret_slot] = PT_REGS_RC((struct pt_regs *)ctx);
-		break;
-	case WORDS_USDT:
-		usdt_words(ctx, words, plan.nslots);
-		break;
-	}
-
-	/* Predicates first: a discarded call reserves and copies nothing. */
-	for (i = 0; i < KSNOOP_MAX_PREDS; i++) {
-		if (i >= side->npreds)
-			break;
-		if (!pred_holds(words, &side->preds[i]))
-			return 0;
-	}
-
-	ev = bpf_ringbuf_reserve(&events, side->rec_size, 0);
-	if (!ev) {
-		lost = bpf_map_lookup_elem(&counters, &zero);
-		if (lost)
-			*lost += 1;
-		return 0;
-	}
-	id = bpf_get_current_pid_tgid();
 	ev->time_ns = bpf_ktime_get_ns();
 	ev->cpu = bpf_get_smp_processor_id();
 	ev->tgid = id >> 32;
@@ -348,26 +357,107 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 
 		if (i >= side->nvalues)
 			break;
+		if (i < start)
+			continue;
 		vp = &side->values[i];
-		vh = (void *)ev + vp->rec_off;
+		vh = rec + vp->rec_off;
 		vh->addr = 0;
 		vh->status = copy_value(&vp->acc, src_word(words, &vp->acc),
 					(void *)(vh + 1), &vh->len, &vh->addr);
 	}
-	bpf_ringbuf_submit(ev, 0);
+}
+
+static __always_inline int capture(void *ctx, enum word_source ws, int kind)
+{
+	const volatile struct ksnoop_side_plan *side = &plan.side[kind];
+	struct ksnoop_stash_key key = {};
+	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
+	void *rec, *stashed = NULL;
+	__u32 zero = 0;
+	int i;
+
+	if (!side->enabled || !task_selected())
+		return 0;
+
+	switch (ws) {
+	case WORDS_FENTRY:
+		fentry_words(ctx, words, kind == KSNOOP_RETURN);
+		break;
+	case WORDS_TP:
+		tp_words(ctx, words);
+		break;
+	case WORDS_REGS:
+		reg_words(ctx, words, plan.nslots, kind == KSNOOP_ENTRY);
+		if (kind == KSNOOP_RETURN)
+			words[KSNOOP_MAX_ARGS] = PT_REGS_RC((struct pt_regs *)ctx);
+		/*
+		 * The frame: at entry sp points at the return address; after
+		 * the return (when the kretprobe runs) it is 8 bytes higher.
+		 */
+		key.tid = (__u32)bpf_get_current_pid_tgid();
+		key.frame = ((struct pt_regs *)ctx)->rsp - (kind == KSNOOP_RETURN ? 8 : 0);
+		break;
+	case WORDS_USDT:
+		usdt_words(ctx, words, plan.nslots);
+		break;
+	}
+
+	if (side->flags & KSNOOP_SIDE_UNSTASH) {
+		stashed = bpf_map_lookup_elem(&stash, &key);
+		if (!stashed)
+			return 0;	/* entry filtered out, dropped, or before attach */
+	}
+
+	/* Predicates first: a discarded call reserves and copies nothing. */
+	for (i = 0; i < KSNOOP_MAX_PREDS; i++) {
+		if (i >= side->npreds)
+			break;
+		if (!pred_holds(words, &side->preds[i])) {
+			if (stashed)
+				bpf_map_delete_elem(&stash, &key);
+			return 0;
+		}
+	}
+
+	if (side->flags & KSNOOP_SIDE_STASH) {
+		rec = bpf_map_lookup_elem(&scratch, &zero);
+		if (!rec)
+			return 0;
+		fill_record(rec, side, words, kind, 0);
+		if (bpf_map_update_elem(&stash, &key, rec, BPF_ANY))
+			count(KSNOOP_CNT_STASH_DROP);
+		return 0;
+	}
+
+	rec = bpf_ringbuf_reserve(&events, side->rec_size, 0);
+	if (!rec) {
+		count(KSNOOP_CNT_LOST);
+		if (stashed)
+			bpf_map_delete_elem(&stash, &key);
+		return 0;
+	}
+	if (stashed) {
+		/* The entry values, at the offsets they had in the entry record. */
+		bpf_probe_read_kernel(rec + sizeof(struct ksnoop_event),
+				      side->stash_size - sizeof(struct ksnoop_event),
+				      stashed + sizeof(struct ksnoop_event));
+		bpf_map_delete_elem(&stash, &key);
+	}
+	fill_record(rec, side, words, kind, side->nstashed);
+	bpf_ringbuf_submit(rec, 0);
 	return 0;
 }
 
 SEC("fentry")
 int ksnoop_fentry(__u64 *ctx)
 {
-	return capture(ctx, WORDS_CTX, KSNOOP_ENTRY);
+	return capture(ctx, WORDS_FENTRY, KSNOOP_ENTRY);
 }
 
 SEC("fexit")
 int ksnoop_fexit(__u64 *ctx)
 {
-	return capture(ctx, WORDS_CTX, KSNOOP_RETURN);
+	return capture(ctx, WORDS_FENTRY, KSNOOP_RETURN);
 }
 
 SEC("kprobe")
@@ -385,7 +475,7 @@ int ksnoop_kretprobe(struct pt_regs *ctx)
 SEC("tp_btf")
 int ksnoop_tp(__u64 *ctx)
 {
-	return capture(ctx, WORDS_CTX, KSNOOP_ENTRY);
+	return capture(ctx, WORDS_TP, KSNOOP_ENTRY);
 }
 
 SEC("usdt")

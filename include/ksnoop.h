@@ -103,12 +103,27 @@ struct ksnoop_pred_plan {
 	char str[KSNOOP_MAX_PRED_STR];
 };
 
+/*
+ * Stash on entry, report on return, for kretprobes (which cannot see the
+ * arguments): the entry side builds its record into the stash map instead
+ * of the ring buffer, keyed by task and stack frame; the return side looks
+ * it up, and only if its predicates hold copies the entry values into its
+ * own record, behind the same header offsets, then adds the return values.
+ */
+enum ksnoop_side_flags {
+	KSNOOP_SIDE_STASH = 1 << 0,	/* entry: record goes to the stash */
+	KSNOOP_SIDE_UNSTASH = 1 << 1,	/* return: starts from the stashed record */
+};
+
 struct ksnoop_side_plan {
 	__u8 enabled;		/* emit events on this side */
 	__u8 nvalues;
 	__u8 npreds;
-	__u8 pad;
+	__u8 flags;		/* enum ksnoop_side_flags */
 	__u32 rec_size;		/* total bytes reserved per record */
+	__u8 nstashed;		/* return: leading values that come from the stash */
+	__u8 pad2[3];
+	__u32 stash_size;	/* return: bytes of the stashed record to copy */
 	struct ksnoop_value_plan values[KSNOOP_MAX_VALUES];
 	struct ksnoop_pred_plan preds[KSNOOP_MAX_PREDS];
 };
@@ -122,6 +137,8 @@ struct ksnoop_plan {
 	__u8 ret_slot;		/* ctx word holding the return value (fexit) */
 	__u8 nslots;		/* argument words the target has */
 	__u8 pad;
+	__u32 slot_mask;	/* argument words some value or predicate reads */
+	__u32 pad2;
 	char comm[KSNOOP_COMM_LEN];
 	struct ksnoop_side_plan side[KSNOOP_NR_KINDS];
 };
@@ -146,10 +163,22 @@ struct ksnoop_value {
 	/* __u8 data[]: plan size, rounded up to 8 */
 };
 
+/* Calls in flight with a stashed entry, per traced function. */
+#define KSNOOP_STASH_ENTRIES	8192
+
 /* Counters in a shared per-CPU array. */
 enum ksnoop_counter {
 	KSNOOP_CNT_LOST = 0,	/* ring buffer full */
+	KSNOOP_CNT_STASH_DROP,	/* stash full: an entry could not be kept */
 	KSNOOP_NR_COUNTERS,
+};
+
+/* Stash key: the task and its stack frame, so recursion, nesting and
+ * migration cannot mix calls. */
+struct ksnoop_stash_key {
+	__u32 tid;
+	__u32 pad;
+	__u64 frame;		/* stack pointer at function entry */
 };
 
 _Static_assert(sizeof(struct ksnoop_event) == 48, "event header layout");

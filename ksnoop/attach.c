@@ -87,6 +87,14 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 		bpf_program__set_attach_target(skel->progs.ksnoop_tp, 0, target);
 	}
 
+	/* The stash holds whole entry records; unused, it stays tiny. */
+	if (plan->bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH) {
+		bpf_map__set_value_size(skel->maps.stash, plan->bpf.side[KSNOOP_ENTRY].rec_size);
+		bpf_map__set_value_size(skel->maps.scratch, plan->bpf.side[KSNOOP_ENTRY].rec_size);
+	} else {
+		bpf_map__set_max_entries(skel->maps.stash, 1);
+	}
+
 	if (a->ringbuf_fd >= 0) {
 		bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
 		bpf_map__reuse_fd(skel->maps.counters, a->counters_fd);
@@ -152,11 +160,11 @@ int attacher__ringbuf_fd(const struct attacher *a)
 	return a->ringbuf_fd;
 }
 
-__u64 attacher__lost(const struct attacher *a)
+__u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	__u64 total = 0, *vals;
-	__u32 key = KSNOOP_CNT_LOST;
+	__u32 key = counter;
 	int i;
 
 	if (a->counters_fd < 0 || ncpu <= 0)

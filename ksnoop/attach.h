@@ -33,8 +33,8 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 		  enum attach_kind kind, char *msg, size_t sz);
 
 int attacher__ringbuf_fd(const struct attacher *a);
-/* Events the BPF side could not reserve ring-buffer space for. */
-__u64 attacher__lost(const struct attacher *a);
+/* A shared counter summed over CPUs (events lost, stash drops). */
+__u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter);
 
 /* Can this kernel attach kprobes at all (CONFIG_KPROBES, perf PMU)? */
 bool attacher__have_kprobes(void);

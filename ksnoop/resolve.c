@@ -739,12 +739,72 @@ static int add_value(struct rctx *r, struct capture_plan *plan, int kind,
 	return 0;
 }
 
+/*
+ * Turn a laid-out entry side into a stash, and put its values in front of
+ * the return side's: same offsets, so the return record can take the entry
+ * record's bytes as they are; the return values follow.
+ */
+static int stash_entry_side(struct rctx *r, struct capture_plan *plan)
+{
+	struct ksnoop_side_plan *e = &plan->bpf.side[KSNOOP_ENTRY];
+	struct ksnoop_side_plan *x = &plan->bpf.side[KSNOOP_RETURN];
+	int ne = plan->nvalues[KSNOOP_ENTRY], nx = plan->nvalues[KSNOOP_RETURN], i;
+	__u64 off = e->rec_size;
+
+	if (ne + nx > KSNOOP_MAX_VALUES)
+		return rfail(r, 0, "more than %d values in one event", KSNOOP_MAX_VALUES);
+	/* Return values move behind the entry values. */
+	for (i = nx - 1; i >= 0; i--) {
+		x->values[ne + i] = x->values[i];
+		plan->values[KSNOOP_RETURN][ne + i] = plan->values[KSNOOP_RETURN][i];
+	}
+	for (i = 0; i < ne; i++) {
+		x->values[i] = e->values[i];
+		plan->values[KSNOOP_RETURN][i] = plan->values[KSNOOP_ENTRY][i];
+	}
+	for (i = ne; i < ne + nx; i++) {
+		x->values[i].rec_off = off;
+		off += sizeof(struct ksnoop_value) + ((x->values[i].acc.size + 7) & ~7u);
+	}
+	if (off > 256 * 1024)
+		return rfail(r, 0, "the values of one event add up to %llu bytes; lower --max-bytes",
+			     (unsigned long long)off);
+	x->nvalues = plan->nvalues[KSNOOP_RETURN] = ne + nx;
+	x->nstashed = ne;
+	x->stash_size = e->rec_size;
+	x->rec_size = off;
+	x->flags |= KSNOOP_SIDE_UNSTASH;
+	x->enabled = 1;
+	e->flags |= KSNOOP_SIDE_STASH;
+	/* The entry side emits nothing itself: its values print on return. */
+	plan->nvalues[KSNOOP_ENTRY] = 0;
+	return 0;
+}
+
+/* Which argument words the programs must read. */
+static void compute_slot_mask(struct ksnoop_plan *bp)
+{
+	int k, i;
+
+	bp->slot_mask = 0;
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		const struct ksnoop_side_plan *sd = &bp->side[k];
+
+		for (i = 0; i < sd->nvalues; i++)
+			if (sd->values[i].acc.src == KSNOOP_SRC_ARG)
+				bp->slot_mask |= 1u << sd->values[i].acc.slot;
+		for (i = 0; i < sd->npreds; i++)
+			if (sd->preds[i].acc.src == KSNOOP_SRC_ARG)
+				bp->slot_mask |= 1u << sd->preds[i].acc.slot;
+	}
+}
+
 int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		      const struct resolve_opts *opts, struct capture_plan *plan,
 		      struct spec_error *err)
 {
 	struct rctx r = { .spec = spec, .sig = sig, .opts = opts, .err = err };
-	bool return_pred = false, entry_values = false;
+	bool return_pred = false, entry_values = false, stash;
 	int i, k, ret;
 
 	memset(plan, 0, sizeof(*plan));
@@ -791,12 +851,17 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		else
 			entry_values = true;
 	}
-	if (return_pred && entry_values && !opts->args_at_return)
-		return rfail(&r, 0, "entry values with a predicate on 'return' need fexit (--mode=fentry); kprobe mode cannot keep them until the return yet");
-
+	/*
+	 * A predicate on 'return' with entry values: report the entry values
+	 * only when the return predicate holds.  fexit sees the arguments at
+	 * return, so everything moves there; kretprobes cannot, so the entry
+	 * record is stashed and completed on return (see ksnoop.h).
+	 */
+	stash = return_pred && entry_values && !opts->args_at_return;
 	for (i = 0; i < spec->nitems; i++) {
 		const struct spec_item *it = &spec->items[i];
-		int kind = spec_item__is_return(it) || return_pred ? KSNOOP_RETURN : KSNOOP_ENTRY;
+		int kind = spec_item__is_return(it) || (return_pred && !stash) ?
+			   KSNOOP_RETURN : KSNOOP_ENTRY;
 		struct ksnoop_side_plan *side = &plan->bpf.side[kind];
 
 		if (it->has_pred) {
@@ -812,11 +877,19 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 			return ret;
 	}
 
+	if (stash) {
+		ret = layout_side(&r, &plan->bpf.side[KSNOOP_ENTRY]);
+		if (!ret)
+			ret = stash_entry_side(&r, plan);
+		compute_slot_mask(&plan->bpf);
+		return ret;
+	}
 layout:
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 		ret = layout_side(&r, &plan->bpf.side[k]);
 		if (ret)
 			return ret;
 	}
+	compute_slot_mask(&plan->bpf);
 	return 0;
 }

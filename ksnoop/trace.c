@@ -194,7 +194,7 @@ static int run_loop(struct trace *t, struct attacher *a)
 		now = now_ns(CLOCK_MONOTONIC);
 		t->check_at = now + POLL_INTERVAL_MS * 1000000ULL;
 		if (now - last_lost_check >= LOST_REPORT_INTERVAL_NS) {
-			__u64 lost = attacher__lost(a);
+			__u64 lost = attacher__counter(a, KSNOOP_CNT_LOST);
 
 			if (lost > lost_seen)
 				log_warn("%llu events lost so far (ring buffer full; try --buffer)",
@@ -301,9 +301,17 @@ int do_trace(int argc, char **argv, const struct options *opts)
 	log_info("tracing %d target(s); Ctrl-C to stop", t.nspecs);
 
 	ret = run_loop(&t, a);
-	if (!t.output_closed)
-		fprintf(stderr, "ksnoop: %llu events printed, %llu lost\n",
-			(unsigned long long)t.printed, (unsigned long long)attacher__lost(a));
+	if (!t.output_closed) {
+		__u64 drops = attacher__counter(a, KSNOOP_CNT_STASH_DROP);
+
+		fprintf(stderr, "ksnoop: %llu events printed, %llu lost",
+			(unsigned long long)t.printed,
+			(unsigned long long)attacher__counter(a, KSNOOP_CNT_LOST));
+		if (drops)
+			fprintf(stderr, ", %llu calls not followed (stash full)",
+				(unsigned long long)drops);
+		fputc('\n', stderr);
+	}
 out:
 	attacher__free(a);
 	for (i = 0; t.specs && i < argc; i++)

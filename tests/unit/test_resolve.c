@@ -1570,20 +1570,57 @@ static void test_pred_on_return_moves_entry_values(void **state)
 	resolved_free(r);
 }
 
-static void test_pred_on_return_needs_fexit(void **state)
+/*
+ * kprobe mode (no arguments at return): entry values are stashed at entry
+ * and copied, at their entry offsets, in front of the return values.
+ */
+static void test_pred_on_return_stashes_in_kprobe_mode(void **state)
 {
 	struct resolve_opts opts = default_opts;
+	const struct ksnoop_side_plan *e, *x;
 	struct resolved *r;
 
 	opts.args_at_return = false;
 	r = resolve_with("ip_send_skb(skb->len, return != 0)", &opts);
-	assert_int_equal(r->ret, -EINVAL);
-	assert_int_equal(r->err.pos, 0);
-	assert_non_null(strstr(r->err.msg, "need fexit"));
+	assert_int_equal(r->ret, 0);
+	e = &r->plan.bpf.side[KSNOOP_ENTRY];
+	x = &r->plan.bpf.side[KSNOOP_RETURN];
+	/* Entry: captures skb->len into the stash, prints nothing itself. */
+	assert_true(e->enabled);
+	assert_true(e->flags & KSNOOP_SIDE_STASH);
+	assert_int_equal(e->nvalues, 1);
+	assert_int_equal(e->npreds, 0);
+	assert_int_equal(r->plan.nvalues[KSNOOP_ENTRY], 0);
+	assert_int_equal(e->rec_size, 48 + 16 + 8);
+	/* Return: the stashed value first, at its entry offset, then return. */
+	assert_true(x->flags & KSNOOP_SIDE_UNSTASH);
+	assert_int_equal(x->nstashed, 1);
+	assert_int_equal(x->stash_size, e->rec_size);
+	assert_int_equal(x->nvalues, 2);
+	assert_int_equal(x->npreds, 1);
+	assert_int_equal(x->values[0].rec_off, e->values[0].rec_off);
+	assert_int_equal(x->values[1].rec_off, e->rec_size);
+	assert_int_equal(x->values[1].acc.src, KSNOOP_SRC_RET);
+	assert_int_equal(x->rec_size, e->rec_size + 16 + 8);
+	assert_int_equal(r->plan.nvalues[KSNOOP_RETURN], 2);
+	assert_string_equal(r->plan.values[KSNOOP_RETURN][0].text, "skb->len");
+	assert_string_equal(r->plan.values[KSNOOP_RETURN][1].text, "return");
+	/* Only skb (word 1) is read; net (word 0) is not. */
+	assert_int_equal(r->plan.bpf.slot_mask, 1u << 1);
 	resolved_free(r);
-	/* Without entry values, kprobe mode is fine. */
+
+	/* Entry predicates stay at entry: a failing call stashes nothing. */
+	r = resolve_with("ip_send_skb(skb->len == 84, return != 0)", &opts);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].npreds, 1);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_RETURN].npreds, 1);
+	resolved_free(r);
+
+	/* Without entry values nothing is stashed. */
 	r = resolve_with("ip_send_skb(return != 0)", &opts);
 	assert_int_equal(r->ret, 0);
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH);
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].enabled);
 	resolved_free(r);
 }
 
@@ -1868,7 +1905,7 @@ int main(void)
 		TEST(test_pred_on_bitfield),
 		TEST(test_pred_on_return),
 		TEST(test_pred_on_return_moves_entry_values),
-		TEST(test_pred_on_return_needs_fexit),
+		TEST(test_pred_on_return_stashes_in_kprobe_mode),
 		TEST(test_too_many_predicates),
 		TEST(test_eight_predicates),
 		TEST(test_err_unknown_argument),
