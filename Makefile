@@ -28,7 +28,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
 # Userspace, one file per responsibility (see docs/ARCHITECTURE.md).
 CORE_SRCS  := ksnoop/log.c ksnoop/spec.c ksnoop/kbtf.c ksnoop/ksyms.c \
 	      ksnoop/resolve.c ksnoop/print.c ksnoop/suggest.c ksnoop/btf_util.c \
-	      ksnoop/target.c
+	      ksnoop/target.c ksnoop/usdt.c ksnoop/usdt_front.c
 APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c
 CORE_OBJS  := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:ksnoop/%.c=$(BUILD)/%.o)
@@ -76,16 +76,26 @@ $(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(HDRS)
 
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/%)
 
+# USDT test programs: probes from <sys/sdt.h>, BTF added from DWARF.
+USDT_BINS := $(BUILD)/usdt/usdt_prog $(BUILD)/usdt/libksnoop_usdt.so
+$(BUILD)/usdt/libksnoop_usdt.so: tests/usdt/usdt_lib.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g -shared -fPIC $< -o $@
+$(BUILD)/usdt/usdt_prog: tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c $(BUILD)/usdt/libksnoop_usdt.so
+	$(CC) -O1 -g tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c \
+		-L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -o $@
+	pahole -J $@
+
 demo: deps all
 	@scripts/demo $(BUILD)/ksnoop
 
-check: deps $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS)
+check: deps $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS)
 	@tests/run --build $(BUILD)
 
 unit: $(UNIT_BINS)
 	@tests/run --build $(BUILD) --only unit
 
-live: $(BUILD)/san/ksnoop
+live: $(BUILD)/san/ksnoop $(USDT_BINS)
 	@tests/run --build $(BUILD) --only live
 
 vm: $(BUILD)/ksnoop

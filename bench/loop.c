@@ -2,6 +2,8 @@
 /*
  * ksb-loop: the workloads of bench/run, one small static program.
  *
+ *   ksb-loop [-o FILE] MODE ARGS...
+ *
  *   ksb-loop open N PATH        open(PATH)+close N times (do_sys_openat2)
  *   ksb-loop syscall N          N getppid() syscalls (raw_syscalls:sys_enter)
  *   ksb-loop usdt N             N hits of the USDT probe ksb:tick (arg0 = i,
@@ -12,6 +14,8 @@
  *
  * open, syscall and usdt print one line "ns_per_iter=X iters=N secs=S";
  * flood prints "calls=N secs=S rate=R" (rate = calls per second achieved).
+ * -o FILE writes that line to FILE instead of stdout (for `bpftrace -c`,
+ * whose child shares bpftrace's stdout).
  * Time comes from clock_gettime(CLOCK_MONOTONIC), a vDSO call that neither
  * enters the kernel nor fires the traced tracepoint.
  *
@@ -153,6 +157,14 @@ static int do_flood(double secs, long rate)
 
 int main(int argc, char **argv)
 {
+	if (argc >= 3 && !strcmp(argv[1], "-o")) {
+		if (!freopen(argv[2], "w", stdout)) {
+			perror(argv[2]);
+			return 2;
+		}
+		argv += 2;
+		argc -= 2;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc >= 4 && !strcmp(argv[1], "open"))
 		return do_open(parse_long(argv[2], "N"), argv[3]);
@@ -163,6 +175,6 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "flood"))
 		return do_flood(atof(argv[2]), argc >= 4 ? parse_long(argv[3], "RATE") : 0);
 	fprintf(stderr,
-		"usage: ksb-loop open N PATH | syscall N | usdt N | flood SECS [RATE]\n");
+		"usage: ksb-loop [-o FILE] { open N PATH | syscall N | usdt N | flood SECS [RATE] }\n");
 	return 2;
 }

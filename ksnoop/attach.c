@@ -54,23 +54,27 @@ static int attach_fail(char *msg, size_t sz, int err, const char *what, const ch
 	return err;
 }
 
-int attacher__add(struct attacher *a, const struct capture_plan *plan,
-		  enum attach_kind kind, char *msg, size_t sz)
+/* Open an instance for PLAN, autoload only KIND's programs, load it. */
+static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture_plan *plan,
+					enum attach_kind kind, char *msg, size_t sz, int *errp)
 {
-	const struct signature *sig = &plan->sig;
-	const char *target = sig->attach;
+	const char *target = plan->sig.attach;
 	struct ksnoop_bpf *skel, **skels;
-	struct bpf_link *link;
 	int err;
 
 	skels = realloc(a->skels, (a->nskels + 1) * sizeof(*skels));
-	if (!skels)
-		return -ENOMEM;
+	if (!skels) {
+		*errp = -ENOMEM;
+		snprintf(msg, sz, "out of memory");
+		return NULL;
+	}
 	a->skels = skels;
 
 	skel = ksnoop_bpf__open();
-	if (!skel)
-		return attach_fail(msg, sz, -errno, "open the BPF object for", target);
+	if (!skel) {
+		*errp = attach_fail(msg, sz, -errno, "open the BPF object for", target);
+		return NULL;
+	}
 	memcpy((void *)&skel->rodata->plan, &plan->bpf, sizeof(plan->bpf));
 
 	bpf_program__set_autoload(skel->progs.ksnoop_fentry, kind == ATTACH_FENTRY);
@@ -78,7 +82,7 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 	bpf_program__set_autoload(skel->progs.ksnoop_kprobe, kind == ATTACH_KPROBE);
 	bpf_program__set_autoload(skel->progs.ksnoop_kretprobe, kind == ATTACH_KPROBE);
 	bpf_program__set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
-	bpf_program__set_autoload(skel->progs.ksnoop_usdt, false);
+	bpf_program__set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
 
 	if (kind == ATTACH_FENTRY) {
 		bpf_program__set_attach_target(skel->progs.ksnoop_fentry, 0, target);
@@ -105,16 +109,32 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 	err = ksnoop_bpf__load(skel);
 	if (err) {
 		ksnoop_bpf__destroy(skel);
-		return attach_fail(msg, sz, err,
-				   kind == ATTACH_FENTRY ? "load fentry/fexit programs for" :
-				   kind == ATTACH_KPROBE ? "load kprobe programs for" :
-				   "load the tp_btf program for", target);
+		*errp = attach_fail(msg, sz, err,
+				    kind == ATTACH_FENTRY ? "load fentry/fexit programs for" :
+				    kind == ATTACH_KPROBE ? "load kprobe programs for" :
+				    kind == ATTACH_USDT ? "load the USDT program for" :
+				    "load the tp_btf program for", target);
+		return NULL;
 	}
 	a->skels[a->nskels++] = skel;
 	if (a->ringbuf_fd < 0) {
 		a->ringbuf_fd = bpf_map__fd(skel->maps.events);
 		a->counters_fd = bpf_map__fd(skel->maps.counters);
 	}
+	return skel;
+}
+
+int attacher__add(struct attacher *a, const struct capture_plan *plan,
+		  enum attach_kind kind, char *msg, size_t sz)
+{
+	const char *target = plan->sig.attach;
+	struct ksnoop_bpf *skel;
+	struct bpf_link *link;
+	int err = 0;
+
+	skel = load_instance(a, plan, kind, msg, sz, &err);
+	if (!skel)
+		return err;
 
 	switch (kind) {
 	case ATTACH_FENTRY:
@@ -151,7 +171,33 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 			return attach_fail(msg, sz, -errno, "attach to tracepoint", target);
 		skel->links.ksnoop_tp = link;
 		break;
+	case ATTACH_USDT:
+		return -EINVAL;	/* attacher__add_usdt() */
 	}
+	return 0;
+}
+
+int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
+		       const char *path, const char *provider, const char *name,
+		       int pid, char *msg, size_t sz)
+{
+	struct ksnoop_bpf *skel;
+	struct bpf_link *link;
+	int err = 0;
+
+	skel = load_instance(a, plan, ATTACH_USDT, msg, sz, &err);
+	if (!skel)
+		return err;
+	/* Every call site; the kernel counts the semaphore, if any. */
+	link = bpf_program__attach_usdt(skel->progs.ksnoop_usdt, pid > 0 ? pid : -1,
+					path, provider, name, NULL);
+	if (!link) {
+		err = -errno;
+		snprintf(msg, sz, "failed to attach to USDT probe %s:%s in '%s': %s",
+			 provider, name, path, strerror(-err));
+		return err;
+	}
+	skel->links.ksnoop_usdt = link;
 	return 0;
 }
 

@@ -23,6 +23,7 @@ enum attach_kind {
 	ATTACH_FENTRY,		/* fentry + fexit */
 	ATTACH_KPROBE,		/* kprobe + kretprobe */
 	ATTACH_TP,		/* tp_btf */
+	ATTACH_USDT,		/* uprobes at every call site of a USDT probe */
 };
 
 /*
@@ -31,6 +32,11 @@ enum attach_kind {
  */
 int attacher__add(struct attacher *a, const struct capture_plan *plan,
 		  enum attach_kind kind, char *msg, size_t sz);
+
+/* Attach PLAN to USDT probe PROVIDER:NAME in PATH (PID -1: every process). */
+int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
+		       const char *path, const char *provider, const char *name,
+		       int pid, char *msg, size_t sz);
 
 int attacher__ringbuf_fd(const struct attacher *a);
 /* A shared counter summed over CPUs (events lost, stash drops). */

@@ -25,9 +25,11 @@ struct options {
 	__u32 str_bytes;
 	__u32 buffer_bytes;	/* ring buffer size */
 	const char *btf_dir;	/* for tests: another /sys/kernel/btf */
+	const char *btf_file;	/* --btf: types for USDT argN:TYPE */
 };
 
 int do_info(int argc, char **argv, const struct options *opts);
 int do_trace(int argc, char **argv, const struct options *opts);
+int do_usdt(int argc, char **argv, const struct options *opts);
 
 #endif

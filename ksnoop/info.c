@@ -6,11 +6,14 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "btf_util.h"
+#include "print.h"
 #include "cli.h"
 #include "log.h"
 #include "target.h"
+#include "usdt.h"
 
 static void print_tp(const struct signature *sig)
 {
@@ -82,6 +85,104 @@ static int info_func(struct kernel *k, const char *name)
 	return 0;
 }
 
+static void print_usdt_file(const struct usdt_file *f, bool json)
+{
+	char args[USDT_MAX_ARGS * 64];
+	int i, j;
+
+	for (i = 0; i < f->nprobes; i++) {
+		const struct usdt_probe *pr = &f->probes[i];
+		size_t n = 0;
+
+		if (json) {
+			printf("{\"binary\":");
+			json_write_string(stdout, f->path, strlen(f->path));
+			printf(",\"provider\":");
+			json_write_string(stdout, pr->provider, strlen(pr->provider));
+			printf(",\"name\":");
+			json_write_string(stdout, pr->name, strlen(pr->name));
+			printf(",\"address\":\"0x%llx\",\"semaphore\":", (unsigned long long)pr->pc);
+			if (pr->sema)
+				printf("\"0x%llx\"", (unsigned long long)pr->sema);
+			else
+				printf("null");
+			printf(",\"args\":[");
+			for (j = 0; j < pr->nargs; j++) {
+				printf("%s{\"size\":%d,\"signed\":%s,\"location\":", j ? "," : "",
+				       pr->args[j].size, pr->args[j].is_signed ? "true" : "false");
+				json_write_string(stdout, pr->args[j].loc, strlen(pr->args[j].loc));
+				printf("}");
+			}
+			printf("]}\n");
+			continue;
+		}
+		args[0] = 0;
+		for (j = 0; j < pr->nargs && n < sizeof(args); j++)
+			n += snprintf(args + n, sizeof(args) - n, "%sarg%d:%c%d@%s", j ? " " : "", j,
+				      pr->args[j].is_signed ? 's' : 'u', 8 * pr->args[j].size,
+				      pr->args[j].loc);
+		if (pr->sema)
+			printf("%-16s %-24s 0x%016llx 0x%016llx %s\n", pr->provider, pr->name,
+			       (unsigned long long)pr->pc, (unsigned long long)pr->sema, args);
+		else
+			printf("%-16s %-24s 0x%016llx %-18s %s\n", pr->provider, pr->name,
+			       (unsigned long long)pr->pc, "-", args);
+	}
+}
+
+/* `info usdt BINARY...` (and, with -p, the libraries the process maps). */
+static int info_usdt(int argc, char **argv, const struct options *opts)
+{
+	char **paths = NULL, msg[512];
+	int i, n = 0, ret = 0, total = 0;
+
+	if (argc < 1 && !opts->pid) {
+		log_error("info usdt: expected a BINARY (or -p PID)");
+		return KSNOOP_EXIT_USAGE;
+	}
+	if (opts->pid) {
+		n = usdt__process_objects(opts->pid, &paths);
+		if (n < 0) {
+			log_error("info usdt: cannot read the maps of process %u: %s", opts->pid,
+				  strerror(-n));
+			return KSNOOP_EXIT_USAGE;
+		}
+	}
+	if (!opts->json)
+		printf("%-16s %-24s %-18s %-18s %s\n", "PROVIDER", "NAME", "ADDRESS", "SEMAPHORE", "ARGS");
+	for (i = 0; i < argc + n; i++) {
+		const char *path = i < argc ? argv[i] : paths[i - argc];
+		struct usdt_file *f;
+		int err = usdt__read(path, &f, msg, sizeof(msg));
+
+		if (err) {
+			/* A mapped file we cannot read is not the user's error. */
+			if (i < argc) {
+				log_error("%s", msg);
+				ret = KSNOOP_EXIT_USAGE;
+			}
+			continue;
+		}
+		if (i < argc && !f->nprobes) {
+			log_error("'%s' has no USDT probes", path);
+			ret = KSNOOP_EXIT_USAGE;
+		}
+		if (f->nprobes && !opts->json && (argc + n) > 1)
+			printf("# %s\n", f->path);
+		print_usdt_file(f, opts->json);
+		total += f->nprobes;
+		usdt__free(f);
+	}
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	if (!ret && !total) {
+		log_error("no USDT probes in process %u", opts->pid);
+		ret = KSNOOP_EXIT_USAGE;
+	}
+	return ret;
+}
+
 int do_info(int argc, char **argv, const struct options *opts)
 {
 	struct kernel k = { .btf_dir = opts->btf_dir };
@@ -92,6 +193,8 @@ int do_info(int argc, char **argv, const struct options *opts)
 		log_error("info: expected at least one function or tp:TRACEPOINT");
 		return KSNOOP_EXIT_USAGE;
 	}
+	if (strcmp(argv[0], "usdt") == 0)
+		return info_usdt(argc - 1, argv + 1, opts);
 	if (kernel__open(&k, msg, sizeof(msg))) {
 		log_error("%s", msg);
 		kernel__close(&k);

@@ -23,18 +23,22 @@
 
 static const char usage_text[] =
 "Usage: ksnoop [OPTIONS] [trace] SPEC...\n"
-"       ksnoop [OPTIONS] info TARGET...\n"
+"       ksnoop [OPTIONS] usdt USPEC...\n"
+"       ksnoop [OPTIONS] info { TARGET... | usdt BINARY... }\n"
 "       ksnoop { -h | --help | -V | --version }\n"
 "\n"
 "SPEC     := { FUNC | tp:TRACEPOINT } [ '(' [ ITEM {, ITEM} ] ')' ]\n"
+"USPEC    := BINARY:PROVIDER:NAME [ '(' [ ITEM {, ITEM} ] ')' ]\n"
 "ITEM     := VALUE [ OP CONST ]\n"
-"VALUE    := {'*'} { ARG | return } { ->MEMBER | .MEMBER | [INDEX] }\n"
+"VALUE    := {'*'} { ARG | return | argN[:str|:TYPE] } { ->MEMBER | .MEMBER | [INDEX] }\n"
 "OP       := { == | != | < | <= | > | >= }\n"
 "CONST    := { INTEGER | 'C' | \"STRING\" | NULL | ENUMERATOR }\n"
 "TARGET   := { FUNC | tp:TRACEPOINT | tp:GLOB }\n"
 "\n"
 "Without a value list, a function shows every argument on entry and its\n"
-"return value on return; a tracepoint shows every argument.\n"
+"return value on return; a tracepoint or USDT probe shows every argument.\n"
+"In a USPEC, PROVIDER and NAME may be globs; argN:str reads argument N as a\n"
+"C string, argN:TYPE as a pointer to TYPE from the binary's BTF (or --btf).\n"
 "\n"
 "Options:\n"
 "  -j, --json             one JSON object per event\n"
@@ -48,6 +52,7 @@ static const char usage_text[] =
 "      --max-bytes N      bytes captured per value (default 4096)\n"
 "      --str-bytes N      bytes captured per string (default 256)\n"
 "      --buffer BYTES     ring buffer size, a power of 2 (default 8 MiB)\n"
+"      --btf FILE         BTF for USDT argN:TYPE (default: the binary's .BTF)\n"
 "  -z, --zeros            show struct members that are zero\n"
 "  -v, --verbose          say what is resolved and how it is attached\n"
 "  -d, --debug            also show libbpf's debug output\n"
@@ -58,7 +63,9 @@ static const char usage_text[] =
 "  ksnoop info ip_send_skb\n"
 "  ksnoop \"ip_send_skb(skb->len == 84, skb)\"\n"
 "  ksnoop \"do_sys_openat2(filename, return)\"\n"
-"  ksnoop \"tp:sched_process_exec(p->comm, bprm->filename)\"\n";
+"  ksnoop \"tp:sched_process_exec(p->comm, bprm->filename)\"\n"
+"  ksnoop info usdt ./app\n"
+"  ksnoop usdt \"./app:myapp:req_start(arg0, arg1:str)\"\n";
 
 enum {
 	OPT_TID = 256,
@@ -68,6 +75,7 @@ enum {
 	OPT_STR_BYTES,
 	OPT_BUFFER,
 	OPT_BTF_DIR,
+	OPT_BTF,
 };
 
 static const struct option long_opts[] = {
@@ -86,6 +94,7 @@ static const struct option long_opts[] = {
 	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "btf", required_argument, NULL, OPT_BTF },
 	/* For tests: read BTF from another directory. Not documented. */
 	{ "btf-dir", required_argument, NULL, OPT_BTF_DIR },
 	{ NULL, 0, NULL, 0 },
@@ -97,6 +106,7 @@ static const struct cmd {
 } cmds[] = {
 	{ "info", do_info },
 	{ "trace", do_trace },
+	{ "usdt", do_usdt },
 };
 
 /* A whole decimal number in [MIN, MAX], or an error naming the option. */
@@ -196,6 +206,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_BTF_DIR:
 			o->btf_dir = optarg;
+			break;
+		case OPT_BTF:
+			o->btf_file = optarg;
 			break;
 		case 'z':
 			o->zeros = true;

@@ -39,7 +39,7 @@ static int sig_fail(char *why, size_t sz, const char *fmt, ...)
 }
 
 /* BTF may lack parameter names (some tracepoints): call them argN. */
-static const char *unnamed_param(int i)
+const char *signature__arg_name(int i)
 {
 	static const char *const names[SIG_MAX_PARAMS] = {
 		"arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7",
@@ -76,7 +76,7 @@ static int sig_fill_params(const struct btf *btf, const struct btf_type *proto,
 		sp = &sig->params[sig->nparams++];
 		sp->name = btf__name_by_offset(btf, (n ? n[i] : p[i]).name_off);
 		if (!sp->name || !*sp->name)
-			sp->name = unnamed_param(sig->nparams - 1);
+			sp->name = signature__arg_name(sig->nparams - 1);
 		sp->type_id = p[i].type;
 		sp->slot = sig->nslots;
 		size = btf__resolve_size(btf, p[i].type);
@@ -422,6 +422,10 @@ static int chain_start(struct rctx *r, const struct spec_item *it, struct chain 
 			c->acc.src = KSNOOP_SRC_ARG;
 			c->acc.slot = sig->params[i].slot;
 			c->type_id = sig->params[i].type_id;
+			if (r->opts->cast_types && it >= r->spec->items &&
+			    it < r->spec->items + r->spec->nitems &&
+			    r->opts->cast_types[it - r->spec->items])
+				c->type_id = r->opts->cast_types[it - r->spec->items];
 			return 0;
 		}
 	}

@@ -56,6 +56,9 @@ int signature__from_func(const struct btf *btf, __u32 func_id, struct signature 
  */
 int signature__from_tp(const struct btf *btf, const char *name, struct signature *sig);
 
+/* "arg0", "arg1", ...: names for arguments BTF or a USDT note leave unnamed. */
+const char *signature__arg_name(int i);
+
 enum print_how {
 	PRINT_VALUE,	/* the bytes are an object of type_id */
 	PRINT_DEREF,	/* type_id is a pointer; bytes are its pointee, obj_id */
@@ -78,6 +81,8 @@ struct resolve_opts {
 	__u32 max_bytes;	/* largest value copied */
 	__u32 str_bytes;	/* buffer for a string behind a pointer */
 	bool args_at_return;	/* the return side can read arguments (fexit) */
+	/* USDT "argN:TYPE": per spec item, the type to read argN as (0: none). */
+	const __u32 *cast_types;
 };
 
 struct capture_plan {

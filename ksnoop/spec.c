@@ -14,6 +14,7 @@
 #include "spec.h"
 
 struct parser {
+	enum spec_kind kind;
 	const char *s;		/* the spec text */
 	size_t i;		/* cursor */
 	struct spec_error *err;
@@ -271,6 +272,32 @@ static int parse_item(struct parser *p, struct spec_item *it)
 	if ((err = text_append(&it->text, it->base, strlen(it->base))))
 		return err;
 
+	/* USDT arguments are bare words: "arg2:str", "arg2:struct req *". */
+	if (p->kind == SPEC_USDT && p->s[p->i] == ':') {
+		size_t start = ++p->i, end;
+
+		while (p->s[p->i] && !strchr(",)=!<>.[", p->s[p->i]) &&
+		       !(p->s[p->i] == '-' && p->s[p->i + 1] == '>'))
+			p->i++;
+		end = p->i;
+		while (start < end && isspace((unsigned char)p->s[start]))
+			start++;
+		while (end > start && isspace((unsigned char)p->s[end - 1]))
+			end--;
+		if (end == start)
+			return fail(p, start, "expected a type or 'str' after ':'");
+		if (end - start > SPEC_MAX_NAME)
+			return fail(p, start, "type name is too long");
+		it->cast_pos = (int)start + 1;
+		it->cast = strndup(p->s + start, end - start);
+		if (!it->cast)
+			return -ENOMEM;
+		/* Shown as written, so arg0 and arg0:str stay apart. */
+		if ((err = text_append(&it->text, ":", 1)) ||
+		    (err = text_append(&it->text, it->cast, strlen(it->cast))))
+			return err;
+	}
+
 	for (;;) {
 		struct spec_step *st;
 
@@ -372,7 +399,7 @@ static int parse_target(struct parser *p, struct spec *spec)
 int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
 		struct spec_error *err)
 {
-	struct parser p = { .s = text, .err = err };
+	struct parser p = { .kind = kind, .s = text, .err = err };
 	char buf[16];
 	int ret;
 
@@ -443,6 +470,7 @@ void spec__free(struct spec *spec)
 		for (j = 0; j < it->nsteps; j++)
 			free(it->steps[j].member);
 		free(it->cst.str);
+		free(it->cast);
 	}
 	free(spec->text);
 	free(spec->target);

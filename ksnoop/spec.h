@@ -5,7 +5,7 @@
  *     SPEC  := [tp:]TARGET [ '(' [ITEM {',' ITEM}] ')' ]
  *     ITEM  := VALUE [ OP CONST ]
  *     VALUE := {'*'} NAME { '->' MEMBER | '.' MEMBER | '[' INDEX ']' }
- *     NAME  := argument name | 'return' | argN (USDT)
+ *     NAME  := argument name | 'return' | argN[:str | :TYPE] (USDT)
  *     OP    := '==' | '!=' | '<' | '<=' | '>' | '>='
  *     CONST := integer | 'c' | "string" | NULL | ENUMERATOR
  *
@@ -62,6 +62,8 @@ struct spec_item {
 	char *text;		/* the value as written, spaces removed */
 	char *base;		/* argument name, "return" or "argN" */
 	int base_pos;
+	char *cast;		/* USDT: "str" or a type, from "argN:TYPE" */
+	int cast_pos;
 	int nstars;		/* leading '*' */
 	int nsteps;
 	struct spec_step steps[SPEC_MAX_STEPS];

@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "cli.h"
 #include "log.h"
 #include "print.h"
 #include "target.h"
+#include "usdt_front.h"
 
 /* How often the loop wakes to check the clock and the lost-event counter. */
 #define POLL_INTERVAL_MS 100
@@ -33,11 +35,21 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
+/* One attach point: a kernel function, a tracepoint, or one USDT probe. */
+struct target {
+	int spec;		/* index into specs[] and argv[] */
+	enum attach_kind kind;
+	struct capture_plan plan;
+	struct usdt_match usdt;	/* ATTACH_USDT */
+};
+
 struct trace {
 	const struct options *opts;
 	int nspecs;
 	struct spec *specs;
-	struct capture_plan *plans;
+	int ntargets;
+	struct target *targets;
+	struct usdt_front *usdt;
 	struct printer printer;
 	__u64 printed;
 	__u64 check_at;		/* when handle_event() should hand back control */
@@ -57,11 +69,11 @@ static int handle_event(void *ctx, void *data, size_t size)
 	struct trace *t = ctx;
 	const struct ksnoop_event *ev = data;
 
-	if (size < sizeof(*ev) || ev->func_id >= (__u32)t->nspecs)
+	if (size < sizeof(*ev) || ev->func_id >= (__u32)t->ntargets)
 		return 0;
 	if (t->opts->count && t->printed >= t->opts->count)
 		return -ECANCELED;
-	printer__event(&t->printer, &t->plans[ev->func_id], data, size);
+	printer__event(&t->printer, &t->targets[ev->func_id].plan, data, size);
 	t->printed++;
 	/*
 	 * Under a flood ring_buffer__poll() may not return for a long time:
@@ -73,36 +85,74 @@ static int handle_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static int attach_kind_for(enum spec_kind kind, enum attach_mode mode)
+static int add_target(struct trace *t, int spec, enum attach_kind kind)
 {
-	if (kind == SPEC_TP)
-		return ATTACH_TP;
-	return mode == MODE_KPROBE ? ATTACH_KPROBE : ATTACH_FENTRY;
+	struct target *nt = realloc(t->targets, (t->ntargets + 1) * sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	t->targets = nt;
+	memset(&nt[t->ntargets], 0, sizeof(*nt));
+	nt[t->ntargets].spec = spec;
+	nt[t->ntargets].kind = kind;
+	t->ntargets++;
+	return 0;
 }
 
-/* Parse and resolve every spec for MODE; 0, or an exit status. */
-static int resolve_all(struct trace *t, struct kernel *k, char **argv, enum attach_mode mode)
+static void log_spec_error(const char *arg, const struct spec_error *serr)
 {
+	if (serr->pos)
+		log_error("spec '%s': column %d: %s", arg, serr->pos, serr->msg);
+	else
+		log_error("spec '%s': %s", arg, serr->msg);
+}
+
+/* Resolve target I against SIG; 0 or an exit status. */
+static int resolve_target(struct trace *t, int i, const struct signature *sig,
+			  enum attach_mode mode, const __u32 *casts, char **argv)
+{
+	struct target *tg = &t->targets[i];
 	struct resolve_opts ropts = {
 		.max_bytes = t->opts->max_bytes,
 		.str_bytes = t->opts->str_bytes,
 		.args_at_return = mode != MODE_KPROBE,
+		.cast_types = casts,
 	};
+	struct ksnoop_plan *bp = &tg->plan.bpf;
 	struct spec_error serr;
-	char msg[512];
-	int i, err;
 
+	if (resolver__resolve(&t->specs[tg->spec], sig, &ropts, &tg->plan, &serr)) {
+		log_spec_error(argv[tg->spec], &serr);
+		return KSNOOP_EXIT_USAGE;
+	}
+	bp->func_id = i;
+	bp->filter_pid = t->opts->pid;
+	bp->filter_tid = t->opts->tid;
+	if (t->opts->has_comm) {
+		bp->filter_comm = 1;
+		memcpy(bp->comm, t->opts->comm, sizeof(bp->comm));
+	}
+	log_info("%s: %s%s, %d entry value(s), %d return value(s)", argv[tg->spec],
+		 tg->kind == ATTACH_TP ? "tracepoint" :
+		 tg->kind == ATTACH_USDT ? "USDT probe in " : "function in ",
+		 tg->kind == ATTACH_TP ? "" : tg->kind == ATTACH_USDT ? tg->usdt.path :
+		 (sig->module ? sig->module : "vmlinux"),
+		 tg->plan.nvalues[KSNOOP_ENTRY], tg->plan.nvalues[KSNOOP_RETURN]);
+	return 0;
+}
+
+/* Kernel functions and tracepoints: one target per spec. */
+static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
+				enum attach_mode mode)
+{
+	char msg[512];
+	int i, err, ret;
+
+	t->ntargets = 0;
 	for (i = 0; i < t->nspecs; i++) {
 		struct spec *s = &t->specs[i];
 		struct signature sig;
 
-		if (!s->text) {
-			err = spec__parse(argv[i], SPEC_KFUNC, s, &serr);
-			if (err) {
-				log_error("spec '%s': column %d: %s", argv[i], serr.pos, serr.msg);
-				return KSNOOP_EXIT_USAGE;
-			}
-		}
 		if (s->kind == SPEC_TP)
 			err = kernel__tp(k, s->target, &sig, msg, sizeof(msg));
 		else
@@ -111,41 +161,63 @@ static int resolve_all(struct trace *t, struct kernel *k, char **argv, enum atta
 			log_error("spec '%s': %s", argv[i], msg);
 			return err == -ENOENT || err == -EINVAL ? KSNOOP_EXIT_USAGE : KSNOOP_EXIT_RUNTIME;
 		}
-		err = resolver__resolve(s, &sig, &ropts, &t->plans[i], &serr);
-		if (err) {
-			if (serr.pos)
-				log_error("spec '%s': column %d: %s", argv[i], serr.pos, serr.msg);
-			else
-				log_error("spec '%s': %s", argv[i], serr.msg);
-			return KSNOOP_EXIT_USAGE;
-		}
-		t->plans[i].bpf.func_id = i;
-		t->plans[i].bpf.filter_pid = t->opts->pid;
-		t->plans[i].bpf.filter_tid = t->opts->tid;
-		if (t->opts->has_comm) {
-			t->plans[i].bpf.filter_comm = 1;
-			memcpy(t->plans[i].bpf.comm, t->opts->comm, sizeof(t->plans[i].bpf.comm));
-		}
-		log_info("%s: %s%s%s, %d entry value(s), %d return value(s)", argv[i],
-			 s->kind == SPEC_TP ? "tracepoint" : "function in ",
-			 s->kind == SPEC_TP ? "" : (sig.module ? sig.module : "vmlinux"),
-			 "", t->plans[i].nvalues[KSNOOP_ENTRY], t->plans[i].nvalues[KSNOOP_RETURN]);
+		if (add_target(t, i, s->kind == SPEC_TP ? ATTACH_TP :
+				     mode == MODE_KPROBE ? ATTACH_KPROBE : ATTACH_FENTRY))
+			return KSNOOP_EXIT_RUNTIME;
+		ret = resolve_target(t, t->ntargets - 1, &sig, mode, NULL, argv);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
 
-/* Attach everything in MODE; on failure nothing stays attached. */
-static int attach_all(struct trace *t, enum attach_mode mode, struct attacher **out,
-		      char *msg, size_t sz)
+/* USDT: a spec may name several probes (globs): one target each. */
+static int build_usdt_targets(struct trace *t, char **argv)
+{
+	struct usdt_match *ms;
+	char msg[512];
+	int i, j, n, ret;
+
+	for (i = 0; i < t->nspecs; i++) {
+		n = usdt_front__match(t->usdt, &t->specs[i], t->opts->pid, &ms, msg, sizeof(msg));
+		if (n < 0) {
+			log_error("spec '%s': %s", argv[i], msg);
+			return n == -ENOMEM ? KSNOOP_EXIT_RUNTIME : KSNOOP_EXIT_USAGE;
+		}
+		for (j = 0; j < n; j++) {
+			if (add_target(t, i, ATTACH_USDT)) {
+				free(ms);
+				return KSNOOP_EXIT_RUNTIME;
+			}
+			t->targets[t->ntargets - 1].usdt = ms[j];
+			ret = resolve_target(t, t->ntargets - 1, &ms[j].sig, MODE_AUTO,
+					     ms[j].cast_types, argv);
+			if (ret) {
+				free(ms);
+				return ret;
+			}
+		}
+		free(ms);
+	}
+	return 0;
+}
+
+/* Attach every target; on failure nothing stays attached. */
+static int attach_all(struct trace *t, struct attacher **out, char *msg, size_t sz)
 {
 	struct attacher *a = attacher__new(t->opts->buffer_bytes);
 	int i, err;
 
 	if (!a)
 		return -ENOMEM;
-	for (i = 0; i < t->nspecs; i++) {
-		err = attacher__add(a, &t->plans[i], attach_kind_for(t->specs[i].kind, mode),
-				    msg, sz);
+	for (i = 0; i < t->ntargets; i++) {
+		struct target *tg = &t->targets[i];
+
+		if (tg->kind == ATTACH_USDT)
+			err = attacher__add_usdt(a, &tg->plan, tg->usdt.path, tg->usdt.provider,
+						 tg->usdt.name, t->opts->pid, msg, sz);
+		else
+			err = attacher__add(a, &tg->plan, tg->kind, msg, sz);
 		if (err) {
 			attacher__free(a);
 			return err;
@@ -218,31 +290,87 @@ static int run_loop(struct trace *t, struct attacher *a)
 	return err ? KSNOOP_EXIT_RUNTIME : 0;
 }
 
-int do_trace(int argc, char **argv, const struct options *opts)
+/* After the targets are resolved: attach, run, summarise. */
+static int trace_run(struct trace *t, struct kernel *k, char **argv)
+{
+	enum attach_mode mode = t->opts->mode;
+	char msg[512], fentry_msg[512] = "";
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct attacher *a = NULL;
+	int ret, err;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	err = attach_all(t, &a, msg, sizeof(msg));
+	if (err && mode == MODE_AUTO && has_kernel_funcs(t)) {
+		/* fentry refused: try kprobes, which need plans without args at return. */
+		snprintf(fentry_msg, sizeof(fentry_msg), "%s", msg);
+		log_info("fentry/fexit failed (%s); trying kprobes", msg);
+		mode = MODE_KPROBE;
+		ret = build_kernel_targets(t, k, argv, mode);
+		if (ret)
+			return ret;
+		if (!attacher__have_kprobes()) {
+			log_error("cannot trace kernel functions on this kernel: fentry was refused (%s) and kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work",
+				  fentry_msg);
+			return KSNOOP_EXIT_RUNTIME;
+		}
+		err = attach_all(t, &a, msg, sizeof(msg));
+	}
+	if (err) {
+		if (err == -EPERM && geteuid() != 0)
+			log_error("%s: ksnoop needs root, or CAP_BPF and CAP_PERFMON", msg);
+		else if (mode == MODE_KPROBE && has_kernel_funcs(t) && !attacher__have_kprobes())
+			log_error("cannot trace kernel functions on this kernel: kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work");
+		else if (fentry_msg[0])
+			log_error("%s (fentry was refused too: %s)", msg, fentry_msg);
+		else
+			log_error("%s", msg);
+		return KSNOOP_EXIT_RUNTIME;
+	}
+	if (has_kernel_funcs(t))
+		log_info("attached with %s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit");
+	log_info("tracing %d target(s); Ctrl-C to stop", t->ntargets);
+
+	ret = run_loop(t, a);
+	if (!t->output_closed) {
+		__u64 drops = attacher__counter(a, KSNOOP_CNT_STASH_DROP);
+
+		fprintf(stderr, "ksnoop: %llu events printed, %llu lost",
+			(unsigned long long)t->printed,
+			(unsigned long long)attacher__counter(a, KSNOOP_CNT_LOST));
+		if (drops)
+			fprintf(stderr, ", %llu calls not followed (stash full)",
+				(unsigned long long)drops);
+		fputc('\n', stderr);
+	}
+	attacher__free(a);
+	return ret;
+}
+
+static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
 {
 	struct trace t = { .opts = opts, .nspecs = argc };
 	struct kernel k = { .btf_dir = opts->btf_dir };
-	struct attacher *a = NULL;
 	struct print_opts popts = {
 		.format = opts->json ? FORMAT_JSON : FORMAT_TEXT,
 		.zeros = opts->zeros,
 		.clock_offset_ns = (__s64)(now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC)),
 	};
-	enum attach_mode mode = opts->mode;
-	char msg[512], fentry_msg[512] = "";
-	struct sigaction sa = { .sa_handler = on_signal };
-	int ret, i, err;
+	char msg[512];
+	int ret, i;
 
 	if (argc < 1) {
-		log_error("expected at least one SPEC (see --help)");
+		log_error("expected at least one %s (see --help)",
+			  kind == SPEC_USDT ? "BINARY:PROVIDER:NAME" : "SPEC");
 		return KSNOOP_EXIT_USAGE;
 	}
 	t.specs = calloc(argc, sizeof(*t.specs));
-	t.plans = calloc(argc, sizeof(*t.plans));
-	if (!t.specs || !t.plans) {
+	if (!t.specs) {
 		log_error("out of memory");
-		ret = KSNOOP_EXIT_RUNTIME;
-		goto out;
+		return KSNOOP_EXIT_RUNTIME;
 	}
 	printer__init(&t.printer, stdout, &popts);
 
@@ -250,74 +378,39 @@ int do_trace(int argc, char **argv, const struct options *opts)
 	for (i = 0; i < argc; i++) {
 		struct spec_error serr;
 
-		if (spec__parse(argv[i], SPEC_KFUNC, &t.specs[i], &serr)) {
-			log_error("spec '%s': column %d: %s", argv[i], serr.pos, serr.msg);
+		if (spec__parse(argv[i], kind, &t.specs[i], &serr)) {
+			log_spec_error(argv[i], &serr);
 			ret = KSNOOP_EXIT_USAGE;
 			goto out;
 		}
 	}
-	if (kernel__open(&k, msg, sizeof(msg))) {
+	if (kind == SPEC_USDT) {
+		t.usdt = usdt_front__new(opts->btf_file);
+		ret = t.usdt ? build_usdt_targets(&t, argv) : KSNOOP_EXIT_RUNTIME;
+	} else if (kernel__open(&k, msg, sizeof(msg))) {
 		log_error("%s", msg);
 		ret = KSNOOP_EXIT_RUNTIME;
-		goto out;
+	} else {
+		ret = build_kernel_targets(&t, &k, argv, opts->mode);
 	}
-	ret = resolve_all(&t, &k, argv, mode);
-	if (ret)
-		goto out;
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	err = attach_all(&t, mode, &a, msg, sizeof(msg));
-	if (err && mode == MODE_AUTO && has_kernel_funcs(&t)) {
-		/* fentry refused: try kprobes, which need plans without args at return. */
-		snprintf(fentry_msg, sizeof(fentry_msg), "%s", msg);
-		log_info("fentry/fexit failed (%s); trying kprobes", msg);
-		mode = MODE_KPROBE;
-		ret = resolve_all(&t, &k, argv, mode);
-		if (ret)
-			goto out;
-		if (!attacher__have_kprobes()) {
-			log_error("cannot trace kernel functions on this kernel: fentry was refused (%s) and kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work",
-				  fentry_msg);
-			ret = KSNOOP_EXIT_RUNTIME;
-			goto out;
-		}
-		err = attach_all(&t, mode, &a, msg, sizeof(msg));
-	}
-	if (err) {
-		if (mode == MODE_KPROBE && !attacher__have_kprobes())
-			log_error("cannot trace kernel functions on this kernel: kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work");
-		else if (fentry_msg[0])
-			log_error("%s (fentry was refused too: %s)", msg, fentry_msg);
-		else
-			log_error("%s", msg);
-		ret = KSNOOP_EXIT_RUNTIME;
-		goto out;
-	}
-	if (has_kernel_funcs(&t))
-		log_info("attached with %s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit");
-	log_info("tracing %d target(s); Ctrl-C to stop", t.nspecs);
-
-	ret = run_loop(&t, a);
-	if (!t.output_closed) {
-		__u64 drops = attacher__counter(a, KSNOOP_CNT_STASH_DROP);
-
-		fprintf(stderr, "ksnoop: %llu events printed, %llu lost",
-			(unsigned long long)t.printed,
-			(unsigned long long)attacher__counter(a, KSNOOP_CNT_LOST));
-		if (drops)
-			fprintf(stderr, ", %llu calls not followed (stash full)",
-				(unsigned long long)drops);
-		fputc('\n', stderr);
-	}
+	if (!ret)
+		ret = trace_run(&t, &k, argv);
 out:
-	attacher__free(a);
-	for (i = 0; t.specs && i < argc; i++)
+	for (i = 0; i < argc; i++)
 		spec__free(&t.specs[i]);
 	free(t.specs);
-	free(t.plans);
+	free(t.targets);
+	usdt_front__free(t.usdt);
 	kernel__close(&k);
 	return ret;
+}
+
+int do_trace(int argc, char **argv, const struct options *opts)
+{
+	return trace_main(argc, argv, opts, SPEC_KFUNC);
+}
+
+int do_usdt(int argc, char **argv, const struct options *opts)
+{
+	return trace_main(argc, argv, opts, SPEC_USDT);
 }

@@ -18,6 +18,7 @@ for o in $help_opts; do
 	--json|--zeros|--verbose|--debug) args=("$o") ;;
 	--mode) args=("$o" fentry) ;;
 	--comm) args=("$o" x) ;;
+	--btf) args=("$o" /dev/null) ;;
 	--buffer) args=("$o" 4096) ;;
 	*) args=("$o" 5) ;;
 	esac
@@ -26,7 +27,7 @@ done
 expect_eq every_documented_option_accepted "" "$bad"
 
 # The grammar in --help is the man page's SYNOPSIS.
-for rule in SPEC ITEM VALUE OP CONST TARGET; do
+for rule in SPEC USPEC ITEM VALUE OP CONST TARGET; do
 	h=$(printf '%s\n' "$help" | grep -E "^$rule +:=" | sed -E 's/ +/ /g')
 	m=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$man" | sed 's/\\-/-/g; s/\\f[BIR]//g' |
 		grep -E "^$rule +:=" | sed -E 's/ +/ /g')

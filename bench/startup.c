@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * ksb-startup: how long a tracer takes from exec until it prints its first
+ * event, and its peak RSS.
+ *
+ *   ksb-startup -m TEXT [-w open|syscall] [-f PATH] [-i USEC] [-t SECS]
+ *               [-r RSSFILE] [-e ERRFILE] -- TRACER ARGS...
+ *
+ * The tracer runs on a pseudo-terminal, so that every tracer's stdio is
+ * line-buffered as it would be for a user at a terminal. "{PID}" in an
+ * argument is replaced by this program's pid (for pid filters).
+ * While it starts, this program keeps the traced event happening: every
+ * USEC microseconds (default 1000) it opens PATH (-w open, for
+ * do_sys_openat2) or calls getppid() (-w syscall, for sys_enter). The
+ * start-up time is from just before fork()+exec until the first output
+ * line that contains TEXT arrives: the probe is live, one event went
+ * through the tracer's buffer and was printed. It then sends SIGINT to the
+ * tracer's process group and waits for it to exit.
+ *
+ * With -r, the tracer runs under `/usr/bin/time -v -o RSSFILE` (Debian's
+ * `time` package), and "Maximum resident set size" is read from RSSFILE;
+ * the exec of time(1) itself is included in the start-up time.
+ *
+ * Output, one line: "startup_ms=X rss_kb=Y first_output_ms=Z"
+ * (rss_kb=-1 without -r); exit status 1 if TEXT never appeared.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: ksb-startup -m TEXT [-w open|syscall] [-f PATH] [-i USEC] [-t SECS]\n"
+		"                   [-r RSSFILE] [-e ERRFILE] -- TRACER ARGS...\n");
+	exit(2);
+}
+
+static long read_rss(const char *file)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "Maximum resident set size (kbytes):");
+
+		if (p)
+			kb = atol(p + strlen("Maximum resident set size (kbytes):"));
+	}
+	fclose(f);
+	return kb;
+}
+
+int main(int argc, char **argv)
+{
+	const char *text = NULL, *path = "/", *rssfile = NULL, *errfile = "/dev/null";
+	int workload_open = 1, opt, master, i, status = 0;
+	long interval_us = 1000;
+	double timeout_s = 120;
+	char **targv, pidstr[32], window[8192];
+	size_t wlen = 0;
+	uint64_t t0, t_found = 0, t_first = 0, deadline;
+	pid_t child;
+
+	while ((opt = getopt(argc, argv, "+m:w:f:i:t:r:e:")) != -1) {
+		switch (opt) {
+		case 'm': text = optarg; break;
+		case 'w':
+			if (!strcmp(optarg, "open"))
+				workload_open = 1;
+			else if (!strcmp(optarg, "syscall"))
+				workload_open = 0;
+			else
+				usage();
+			break;
+		case 'f': path = optarg; break;
+		case 'i': interval_us = atol(optarg); break;
+		case 't': timeout_s = atof(optarg); break;
+		case 'r': rssfile = optarg; break;
+		case 'e': errfile = optarg; break;
+		default: usage();
+		}
+	}
+	if (!text || optind >= argc || interval_us <= 0)
+		usage();
+
+	/* argv for exec: [time -v -o RSSFILE] TRACER ARGS, {PID} substituted */
+	targv = calloc(argc + 8, sizeof(*targv));
+	if (!targv)
+		return 2;
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)getpid());
+	i = 0;
+	if (rssfile) {
+		targv[i++] = "/usr/bin/time";
+		targv[i++] = "-v";
+		targv[i++] = "-o";
+		targv[i++] = (char *)rssfile;
+	}
+	for (; optind < argc; optind++) {
+		char *a = argv[optind], *p = strstr(a, "{PID}");
+
+		if (p) {
+			char *b = malloc(strlen(a) + 32);
+
+			if (!b)
+				return 2;
+			sprintf(b, "%.*s%s%s", (int)(p - a), a, pidstr, p + 5);
+			a = b;
+		}
+		targv[i++] = a;
+	}
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (master < 0 || grantpt(master) || unlockpt(master)) {
+		perror("ksb-startup: pseudo-terminal");
+		return 2;
+	}
+
+	t0 = now_ns();
+	child = fork();
+	if (child < 0) {
+		perror("fork");
+		return 2;
+	}
+	if (child == 0) {
+		int slave, err;
+
+		setsid();
+		slave = open(ptsname(master), O_RDWR);	/* controlling terminal */
+		err = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (slave < 0 || err < 0)
+			_exit(127);
+		dup2(slave, 1);
+		dup2(err, 2);
+		close(0);
+		open("/dev/null", O_RDONLY);
+		close(master);
+		execvp(targv[0], targv);
+		perror(targv[0]);
+		_exit(127);
+	}
+
+	deadline = t0 + (uint64_t)(timeout_s * 1e9);
+	for (;;) {
+		struct pollfd pfd = { .fd = master, .events = POLLIN };
+		struct timespec ts = { 0, interval_us * 1000 };
+		uint64_t t;
+		ssize_t n;
+
+		if (workload_open) {
+			int fd = open(path, O_RDONLY);
+
+			if (fd >= 0)
+				close(fd);
+		} else {
+			syscall(SYS_getppid);
+		}
+		if (ppoll(&pfd, 1, &ts, NULL) > 0) {
+			if (wlen > sizeof(window) / 2) {
+				/* keep the tail, in case TEXT spans two reads */
+				memmove(window, window + wlen - 256, 256);
+				wlen = 256;
+			}
+			n = read(master, window + wlen, sizeof(window) - 1 - wlen);
+			t = now_ns();
+			if (n <= 0)
+				break;	/* the tracer went away */
+			if (!t_first)
+				t_first = t;
+			wlen += n;
+			window[wlen] = 0;
+			if (strstr(window, text)) {
+				t_found = t;
+				break;
+			}
+		}
+		if (now_ns() > deadline)
+			break;
+		if (waitpid(child, &status, WNOHANG) == child) {
+			child = 0;
+			break;
+		}
+	}
+
+	if (child > 0) {
+		uint64_t stop_by = now_ns() + 20ULL * 1000000000ULL;
+
+		kill(-child, SIGINT);
+		/* Drain the terminal so the tracer never blocks writing to it. */
+		for (;;) {
+			struct pollfd pfd = { .fd = master, .events = POLLIN };
+			pid_t w = waitpid(child, &status, WNOHANG);
+
+			if (w == child)
+				break;
+			if (now_ns() > stop_by) {
+				kill(-child, SIGKILL);
+				waitpid(child, &status, 0);
+				break;
+			}
+			if (poll(&pfd, 1, 20) > 0 && read(master, window, sizeof(window)) <= 0)
+				usleep(10000);
+		}
+	}
+
+	printf("startup_ms=%.2f rss_kb=%ld first_output_ms=%.2f\n",
+	       t_found ? (double)(t_found - t0) / 1e6 : -1.0,
+	       rssfile ? read_rss(rssfile) : -1L,
+	       t_first ? (double)(t_first - t0) / 1e6 : -1.0);
+	return t_found ? 0 : 1;
+}

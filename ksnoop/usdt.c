@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * SDT note reader.  The note's descriptor is three target-sized addresses
+ * (pc, base, semaphore) followed by three NUL-terminated strings (provider,
+ * name, arguments); we read it with libelf's note iterator so alignment and
+ * byte order are handled the ELF way.  Anything malformed is an error with
+ * a reason, never a crash: these files come from the user.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "usdt.h"
+
+#define SDT_NOTE_TYPE	3
+#define SDT_NOTE_OWNER	"stapsdt"
+
+void usdt__free(struct usdt_file *f)
+{
+	int i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nprobes; i++) {
+		free(f->probes[i].provider);
+		free(f->probes[i].name);
+	}
+	free(f->probes);
+	free(f->path);
+	free(f);
+}
+
+int usdt__parse_arg(const char *spec, struct usdt_arg *arg)
+{
+	const char *at = strchr(spec, '@');
+	const char *p = spec;
+	long size;
+	char *end;
+
+	memset(arg, 0, sizeof(*arg));
+	if (!at || at == spec)
+		return -EINVAL;
+	if (*p == '-') {
+		arg->is_signed = true;
+		p++;
+	} else if (*p == '+') {
+		p++;
+	}
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	size = strtol(p, &end, 10);
+	if (end != at || (size != 1 && size != 2 && size != 4 && size != 8))
+		return -EINVAL;
+	if (!at[1] || strlen(at + 1) >= sizeof(arg->loc))
+		return -EINVAL;
+	arg->size = size;
+	strcpy(arg->loc, at + 1);
+	return 0;
+}
+
+static int parse_args(const char *s, struct usdt_probe *pr)
+{
+	char buf[64];
+	const char *p = s;
+
+	while (*p) {
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		n = strcspn(p, " ");
+		if (n >= sizeof(buf) || pr->nargs >= USDT_MAX_ARGS)
+			return -EINVAL;
+		memcpy(buf, p, n);
+		buf[n] = 0;
+		if (usdt__parse_arg(buf, &pr->args[pr->nargs]))
+			return -EINVAL;
+		pr->nargs++;
+		p += n;
+	}
+	return 0;
+}
+
+/* One note's descriptor into PR; 0 or -EINVAL. */
+static int parse_note(const char *desc, size_t len, int elf_class, struct usdt_probe *pr)
+{
+	size_t asz = elf_class == ELFCLASS32 ? 4 : 8;
+	const char *prov, *name, *args, *end = desc + len;
+	__u64 v[3] = {};
+	int i;
+
+	if (len < 3 * asz + 3)
+		return -EINVAL;
+	for (i = 0; i < 3; i++) {
+		if (asz == 8) {
+			memcpy(&v[i], desc + 8 * i, 8);
+		} else {
+			__u32 w;
+
+			memcpy(&w, desc + 4 * i, 4);
+			v[i] = w;
+		}
+	}
+	prov = desc + 3 * asz;
+	name = memchr(prov, 0, end - prov);
+	if (!name || ++name >= end)
+		return -EINVAL;
+	args = memchr(name, 0, end - name);
+	if (!args || ++args > end)
+		return -EINVAL;
+	if (!memchr(args, 0, end - args) || !*prov || !*name)
+		return -EINVAL;
+	pr->pc = v[0];
+	pr->base = v[1];
+	pr->sema = v[2];
+	pr->provider = strdup(prov);
+	pr->name = strdup(name);
+	if (!pr->provider || !pr->name)
+		return -ENOMEM;
+	return parse_args(args, pr);
+}
+
+int usdt__read(const char *path, struct usdt_file **out, char *msg, size_t sz)
+{
+	struct usdt_file *f = NULL;
+	Elf_Scn *scn = NULL;
+	Elf *elf = NULL;
+	struct stat st;
+	GElf_Ehdr eh;
+	int fd = -1, err = 0, cls;
+
+	*out = NULL;
+	if (stat(path, &st)) {
+		err = -errno;
+		snprintf(msg, sz, "'%s': %s", path, strerror(errno));
+		return err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(msg, sz, "'%s' is a directory, not a program or library", path);
+		return -EISDIR;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(msg, sz, "'%s': %s", path, strerror(errno));
+		return err;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		snprintf(msg, sz, "'%s' is not an ELF file", path);
+		err = -ENOEXEC;
+		goto out;
+	}
+	cls = gelf_getclass(elf);
+	f = calloc(1, sizeof(*f));
+	if (!f || !(f->path = strdup(path))) {
+		err = -ENOMEM;
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data) {
+			snprintf(msg, sz, "'%s': cannot read a note section: %s", path, elf_errmsg(-1));
+			err = -ENOEXEC;
+			goto out;
+		}
+		while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
+			struct usdt_probe *probes;
+
+			if (nh.n_type != SDT_NOTE_TYPE || nh.n_namesz != sizeof(SDT_NOTE_OWNER) ||
+			    strcmp((const char *)data->d_buf + noff, SDT_NOTE_OWNER))
+				continue;
+			probes = realloc(f->probes, (f->nprobes + 1) * sizeof(*probes));
+			if (!probes) {
+				err = -ENOMEM;
+				goto out;
+			}
+			f->probes = probes;
+			memset(&probes[f->nprobes], 0, sizeof(*probes));
+			err = parse_note((const char *)data->d_buf + doff, nh.n_descsz, cls,
+					 &probes[f->nprobes]);
+			f->nprobes++;
+			if (err) {
+				snprintf(msg, sz, "'%s': malformed USDT note #%d", path, f->nprobes);
+				err = -ENOEXEC;
+				goto out;
+			}
+		}
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	if (err) {
+		if (err == -ENOMEM)
+			snprintf(msg, sz, "out of memory");
+		usdt__free(f);
+		return err;
+	}
+	*out = f;
+	return 0;
+}
+
+int usdt__process_objects(int pid, char ***paths)
+{
+	char fname[64], *line = NULL, **list = NULL;
+	size_t cap = 0;
+	int n = 0, i;
+	FILE *fp;
+
+	snprintf(fname, sizeof(fname), "/proc/%d/maps", pid);
+	fp = fopen(fname, "re");
+	if (!fp)
+		return -errno;
+	while (getline(&line, &cap, fp) > 0) {
+		char perms[8], path[4096];
+		char **nl;
+		bool seen = false;
+
+		/* ADDR-ADDR PERMS OFFSET DEV INODE PATH */
+		if (sscanf(line, "%*s %7s %*s %*s %*s %4095[^\n]", perms, path) != 2)
+			continue;
+		if (perms[2] != 'x' || path[0] != '/')
+			continue;
+		for (i = 0; i < n && !seen; i++)
+			seen = strcmp(list[i], path) == 0;
+		if (seen)
+			continue;
+		nl = realloc(list, (n + 1) * sizeof(*nl));
+		if (!nl)
+			break;
+		list = nl;
+		list[n] = strdup(path);
+		if (list[n])
+			n++;
+	}
+	free(line);
+	fclose(fp);
+	*paths = list;
+	return n;
+}

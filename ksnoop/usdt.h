@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * USDT probes as an ELF file declares them: one SystemTap SDT note
+ * (.note.stapsdt, owner "stapsdt", type 3) per call site, holding the
+ * site's address, the .stapsdt.base address it was linked against, the
+ * semaphore's address (0 if none), provider, name, and an argument string
+ * such as "-4@%edi 8@-16(%rbp)" (size, signedness, location).
+ *
+ * Used to list probes and to type their arguments; attaching is libbpf's
+ * bpf_program__attach_usdt(), which reads the same notes.
+ */
+#ifndef KSNOOP_USDT_H
+#define KSNOOP_USDT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "ksnoop.h"
+
+/* An SDT note allows 12 arguments; so do we (KSNOOP_MAX_ARGS). */
+#define USDT_MAX_ARGS	KSNOOP_MAX_ARGS
+
+struct usdt_arg {
+	int size;		/* bytes: 1, 2, 4 or 8 */
+	bool is_signed;
+	char loc[48];		/* as written in the note: "%edi", "-8(%rbp)", "$5" */
+};
+
+struct usdt_probe {
+	char *provider;
+	char *name;
+	__u64 pc;		/* address of the call site */
+	__u64 base;		/* .stapsdt.base at link time */
+	__u64 sema;		/* semaphore address, 0 if none */
+	int nargs;
+	struct usdt_arg args[USDT_MAX_ARGS];
+};
+
+struct usdt_file {
+	char *path;
+	int nprobes;
+	struct usdt_probe *probes;	/* one per call site, in note order */
+};
+
+/*
+ * Read every SDT note of the ELF file PATH.  Returns 0 (a file without
+ * probes gives nprobes == 0) or a negative errno with a reason in MSG:
+ * -ENOENT missing, -EISDIR a directory, -ENOEXEC not an ELF file or a
+ * malformed one.
+ */
+int usdt__read(const char *path, struct usdt_file **out, char *msg, size_t sz);
+void usdt__free(struct usdt_file *f);
+
+/* Parse one note argument ("-4@%edi"); 0 or -EINVAL. */
+int usdt__parse_arg(const char *spec, struct usdt_arg *arg);
+
+/*
+ * Shared objects mapped executable by process PID (from /proc/PID/maps),
+ * the main executable first.  Returns the count, filling PATHS (caller
+ * frees each and the array), or a negative errno.
+ */
+int usdt__process_objects(int pid, char ***paths);
+
+#endif

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "usdt.h"
+#include "usdt_front.h"
+
+/* One ELF file: its probes and the BTF its arguments are typed with. */
+struct usdt_bin {
+	char *path;
+	struct usdt_file *notes;
+	struct btf *base;	/* the binary's .BTF or --btf, if any */
+	struct btf *btf;	/* ours: int types for arguments, split on base */
+	__u32 int_ids[2][9];	/* [signed][size] */
+	__u32 char_ptr_id;
+};
+
+struct usdt_front {
+	char *btf_file;
+	struct usdt_bin *bins;
+	int nbins;
+};
+
+struct usdt_front *usdt_front__new(const char *btf_file)
+{
+	struct usdt_front *fe = calloc(1, sizeof(*fe));
+
+	if (fe && btf_file && !(fe->btf_file = strdup(btf_file))) {
+		free(fe);
+		return NULL;
+	}
+	return fe;
+}
+
+void usdt_front__free(struct usdt_front *fe)
+{
+	int i;
+
+	if (!fe)
+		return;
+	for (i = 0; i < fe->nbins; i++) {
+		free(fe->bins[i].path);
+		usdt__free(fe->bins[i].notes);
+		btf__free(fe->bins[i].btf);
+		btf__free(fe->bins[i].base);
+	}
+	free(fe->bins);
+	free(fe->btf_file);
+	free(fe);
+}
+
+/* BINARY:PROVIDER:NAME, split at the last two colons. */
+static int split_target(const char *t, char *bin, size_t bsz, char *prov, size_t psz,
+			char *name, size_t nsz)
+{
+	const char *c2 = strrchr(t, ':'), *c1;
+
+	if (!c2 || c2 == t)
+		return -EINVAL;
+	for (c1 = c2 - 1; c1 > t && *c1 != ':'; c1--)
+		;
+	if (*c1 != ':' || c1 == t || c1 + 1 == c2 || !c2[1])
+		return -EINVAL;
+	if ((size_t)(c1 - t) >= bsz || (size_t)(c2 - c1 - 1) >= psz || strlen(c2 + 1) >= nsz)
+		return -ENAMETOOLONG;
+	snprintf(bin, bsz, "%.*s", (int)(c1 - t), t);
+	snprintf(prov, psz, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+	snprintf(name, nsz, "%s", c2 + 1);
+	return 0;
+}
+
+/* A library named without a '/' is looked up in PID's maps by file name. */
+static int find_in_maps(int pid, const char *lib, char *out, size_t sz)
+{
+	char **paths = NULL;
+	int n, i, found = 0;
+
+	n = usdt__process_objects(pid, &paths);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		const char *base = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
+
+		if (!found && (strcmp(base, lib) == 0 ||
+			       (strncmp(base, lib, strlen(lib)) == 0 && base[strlen(lib)] == '.'))) {
+			snprintf(out, sz, "%s", paths[i]);
+			found = 1;
+		}
+		free(paths[i]);
+	}
+	free(paths);
+	return found ? 0 : -ENOENT;
+}
+
+static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, char *msg, size_t sz,
+				int *errp)
+{
+	struct usdt_bin *b, *bins;
+	struct usdt_file *notes;
+	int i, err;
+
+	for (i = 0; i < fe->nbins; i++)
+		if (strcmp(fe->bins[i].path, path) == 0)
+			return &fe->bins[i];
+	err = usdt__read(path, &notes, msg, sz);
+	if (err) {
+		*errp = err;
+		return NULL;
+	}
+	bins = realloc(fe->bins, (fe->nbins + 1) * sizeof(*bins));
+	if (!bins) {
+		usdt__free(notes);
+		*errp = -ENOMEM;
+		return NULL;
+	}
+	fe->bins = bins;
+	b = &bins[fe->nbins++];
+	memset(b, 0, sizeof(*b));
+	b->path = strdup(path);
+	b->notes = notes;
+	if (fe->btf_file)
+		b->base = btf__parse(fe->btf_file, NULL);
+	else
+		b->base = btf__parse_elf(path, NULL);	/* NULL: no .BTF, casts fail */
+	b->btf = b->base ? btf__new_empty_split(b->base) : btf__new_empty();
+	if (!b->path || !b->btf) {
+		*errp = -ENOMEM;
+		return NULL;
+	}
+	return b;
+}
+
+static __u32 int_type(struct usdt_bin *b, int size, bool is_signed)
+{
+	static const char *const names[2][9] = {
+		{ [1] = "__u8", [2] = "__u16", [4] = "__u32", [8] = "__u64" },
+		{ [1] = "__s8", [2] = "__s16", [4] = "__s32", [8] = "__s64" },
+	};
+	int id;
+
+	if (!b->int_ids[is_signed][size]) {
+		id = btf__add_int(b->btf, names[is_signed][size], size,
+				  is_signed ? BTF_INT_SIGNED : 0);
+		if (id > 0)
+			b->int_ids[is_signed][size] = id;
+	}
+	return b->int_ids[is_signed][size];
+}
+
+/* "str", or [struct|union|enum] NAME {*}: a pointer type in B's BTF. */
+static int cast_type(struct usdt_bin *b, const char *text, __u32 *out, char *msg, size_t sz)
+{
+	char name[SPEC_MAX_NAME + 1];
+	int kind = 0, stars = 0, id;
+	size_t n;
+	const char *p = text;
+
+	if (strcmp(text, "str") == 0) {
+		if (!b->char_ptr_id) {
+			id = btf__add_int(b->btf, "char", 1, BTF_INT_SIGNED);
+			if (id > 0)
+				id = btf__add_ptr(b->btf, id);
+			if (id <= 0)
+				return -ENOMEM;
+			b->char_ptr_id = id;
+		}
+		*out = b->char_ptr_id;
+		return 0;
+	}
+	if (strncmp(p, "struct ", 7) == 0) {
+		kind = BTF_KIND_STRUCT;
+		p += 7;
+	} else if (strncmp(p, "union ", 6) == 0) {
+		kind = BTF_KIND_UNION;
+		p += 6;
+	} else if (strncmp(p, "enum ", 5) == 0) {
+		kind = BTF_KIND_ENUM;
+		p += 5;
+	}
+	while (*p == ' ')
+		p++;
+	n = strcspn(p, " *");
+	if (!n || n >= sizeof(name)) {
+		snprintf(msg, sz, "cannot parse type '%s'", text);
+		return -EINVAL;
+	}
+	memcpy(name, p, n);
+	name[n] = 0;
+	for (p += n; *p; p++) {
+		if (*p == '*')
+			stars++;
+		else if (*p != ' ') {
+			snprintf(msg, sz, "cannot parse type '%s'", text);
+			return -EINVAL;
+		}
+	}
+	if (!b->base) {
+		snprintf(msg, sz, "'%s' has no BTF (.BTF section) to find '%s' in; give one with --btf FILE",
+			 b->path, text);
+		return -ENOENT;
+	}
+	if (kind) {
+		id = btf__find_by_name_kind(b->btf, name, kind);
+	} else {
+		id = btf__find_by_name_kind(b->btf, name, BTF_KIND_TYPEDEF);
+		if (id < 0)
+			id = btf__find_by_name_kind(b->btf, name, BTF_KIND_INT);
+		if (id < 0)
+			id = btf__find_by_name_kind(b->btf, name, BTF_KIND_STRUCT);
+	}
+	if (id < 0) {
+		snprintf(msg, sz, "no type '%s' in the BTF of '%s'", text, b->path);
+		return -ENOENT;
+	}
+	/* An argument is a word: "struct req" means a pointer to one. */
+	if (!stars)
+		stars = 1;
+	while (stars--) {
+		id = btf__add_ptr(b->btf, id);
+		if (id < 0)
+			return -ENOMEM;
+	}
+	*out = id;
+	return 0;
+}
+
+static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const struct spec *spec,
+		      struct usdt_match *m, char *msg, size_t sz)
+{
+	struct signature *sig = &m->sig;
+	int i, err;
+
+	memset(m, 0, sizeof(*m));
+	m->path = b->path;
+	m->provider = pr->provider;
+	m->name = pr->name;
+	snprintf(sig->name, sizeof(sig->name), "%s:%s", pr->provider, pr->name);
+	snprintf(sig->attach, sizeof(sig->attach), "%s", pr->name);
+	sig->btf = b->btf;
+	sig->has_return = false;
+	sig->nparams = pr->nargs;
+	sig->nslots = pr->nargs;
+	for (i = 0; i < pr->nargs; i++) {
+		sig->params[i].name = signature__arg_name(i);
+		sig->params[i].slot = i;
+		sig->params[i].type_id = int_type(b, pr->args[i].size, pr->args[i].is_signed);
+		if (!sig->params[i].type_id)
+			return -ENOMEM;
+	}
+	for (i = 0; i < spec->nitems; i++) {
+		if (!spec->items[i].cast)
+			continue;
+		err = cast_type(b, spec->items[i].cast, &m->cast_types[i], msg, sz);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
+		      struct usdt_match **out, char *msg, size_t sz)
+{
+	char bin[PATH_MAX], prov[SPEC_MAX_NAME + 1], name[SPEC_MAX_NAME + 1], path[PATH_MAX];
+	struct usdt_match *ms = NULL;
+	struct usdt_bin *b;
+	int i, j, n = 0, err = 0;
+
+	*out = NULL;
+	if (split_target(spec->target, bin, sizeof(bin), prov, sizeof(prov), name, sizeof(name))) {
+		snprintf(msg, sz, "expected BINARY:PROVIDER:NAME, got '%s'", spec->target);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "%s", bin);
+	/* With -p, a library may be named as the process has it mapped. */
+	if (pid > 0 && !strchr(bin, '/'))
+		find_in_maps(pid, bin, path, sizeof(path));
+	b = get_bin(fe, path, msg, sz, &err);
+	if (!b)
+		return err;
+	if (!b->notes->nprobes) {
+		snprintf(msg, sz, "'%s' has no USDT probes", path);
+		return -ESRCH;
+	}
+	for (i = 0; i < b->notes->nprobes; i++) {
+		const struct usdt_probe *pr = &b->notes->probes[i];
+		bool dup = false;
+
+		if (fnmatch(prov, pr->provider, 0) || fnmatch(name, pr->name, 0))
+			continue;
+		/* Several call sites, one probe: libbpf attaches to them all. */
+		for (j = 0; j < n && !dup; j++)
+			dup = strcmp(ms[j].provider, pr->provider) == 0 &&
+			      strcmp(ms[j].name, pr->name) == 0;
+		if (dup)
+			continue;
+		{
+			struct usdt_match *nm = realloc(ms, (n + 1) * sizeof(*nm));
+
+			if (!nm) {
+				free(ms);
+				return -ENOMEM;
+			}
+			ms = nm;
+		}
+		err = fill_match(b, pr, spec, &ms[n], msg, sz);
+		if (err) {
+			free(ms);
+			return err;
+		}
+		n++;
+	}
+	if (!n) {
+		snprintf(msg, sz, "no USDT probe '%s:%s' in '%s'", prov, name, path);
+		return -ESRCH;
+	}
+	*out = ms;
+	return n;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The USDT front end: turns `BINARY:PROVIDER:NAME(...)` into signatures the
+ * shared resolver understands.  A probe's arguments become arg0..argN typed
+ * by the size and signedness in its note; `argN:str` reads it as a C string,
+ * `argN:TYPE` as a pointer to TYPE from the binary's own .BTF (or --btf).
+ * Globs in PROVIDER and NAME match several probes: one target each.
+ */
+#ifndef KSNOOP_USDT_FRONT_H
+#define KSNOOP_USDT_FRONT_H
+
+#include <stddef.h>
+#include "resolve.h"
+#include "spec.h"
+
+struct usdt_front;
+
+struct usdt_match {
+	const char *path;	/* the file to attach to (owned by the front end) */
+	const char *provider;
+	const char *name;
+	struct signature sig;
+	__u32 cast_types[SPEC_MAX_ITEMS];
+};
+
+/* BTF_FILE: --btf, used for casts instead of the binary's own .BTF. */
+struct usdt_front *usdt_front__new(const char *btf_file);
+void usdt_front__free(struct usdt_front *fe);
+
+/*
+ * The probes SPEC names.  PID > 0 lets BINARY be a library's name as it
+ * appears in that process's maps.  Returns the number of matches (at least
+ * 1), stored in *OUT (free with free()), or a negative errno with MSG:
+ * -ENOENT / -ENOEXEC / -EISDIR and -ESRCH (no such probe) are the user's to
+ * fix (exit 2).
+ */
+int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
+		      struct usdt_match **out, char *msg, size_t sz);
+
+#endif

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * USDT pieces that need no process: the note argument syntax, the reader's
+ * errors on files that are not ELF, and the spec parser's argN:TYPE form.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "spec.h"
+#include "usdt.h"
+
+static void test_arg_signed_register(void **state)
+{
+	struct usdt_arg a;
+
+	(void)state;
+	assert_int_equal(usdt__parse_arg("-4@%edi", &a), 0);
+	assert_int_equal(a.size, 4);
+	assert_true(a.is_signed);
+	assert_string_equal(a.loc, "%edi");
+}
+
+static void test_arg_unsigned_memory(void **state)
+{
+	struct usdt_arg a;
+
+	(void)state;
+	assert_int_equal(usdt__parse_arg("8@-16(%rbp)", &a), 0);
+	assert_int_equal(a.size, 8);
+	assert_false(a.is_signed);
+	assert_string_equal(a.loc, "-16(%rbp)");
+}
+
+static void test_arg_constant(void **state)
+{
+	struct usdt_arg a;
+
+	(void)state;
+	assert_int_equal(usdt__parse_arg("-1@$-128", &a), 0);
+	assert_int_equal(a.size, 1);
+	assert_true(a.is_signed);
+	assert_string_equal(a.loc, "$-128");
+}
+
+static void test_arg_errors(void **state)
+{
+	struct usdt_arg a;
+
+	(void)state;
+	assert_int_equal(usdt__parse_arg("3@%eax", &a), -EINVAL);	/* no 3-byte args */
+	assert_int_equal(usdt__parse_arg("@%eax", &a), -EINVAL);
+	assert_int_equal(usdt__parse_arg("4%eax", &a), -EINVAL);
+	assert_int_equal(usdt__parse_arg("4@", &a), -EINVAL);
+	assert_int_equal(usdt__parse_arg("x@%eax", &a), -EINVAL);
+	assert_int_equal(usdt__parse_arg("16@%xmm0", &a), -EINVAL);
+}
+
+static void test_read_missing(void **state)
+{
+	struct usdt_file *f;
+	char msg[256];
+
+	(void)state;
+	assert_int_equal(usdt__read("/nonexistent/app", &f, msg, sizeof(msg)), -ENOENT);
+	assert_null(f);
+	assert_non_null(strstr(msg, "No such file"));
+}
+
+static void test_read_directory(void **state)
+{
+	struct usdt_file *f;
+	char msg[256];
+
+	(void)state;
+	assert_int_equal(usdt__read("/", &f, msg, sizeof(msg)), -EISDIR);
+	assert_non_null(strstr(msg, "is a directory"));
+}
+
+static void test_read_not_elf(void **state)
+{
+	char path[] = "/tmp/ksnoop-unit-XXXXXX", msg[256];
+	struct usdt_file *f;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "#!/bin/sh\n", 10), 10);
+	close(fd);
+	assert_int_equal(usdt__read(path, &f, msg, sizeof(msg)), -ENOEXEC);
+	assert_non_null(strstr(msg, "is not an ELF file"));
+	unlink(path);
+}
+
+static void test_read_truncated_elf(void **state)
+{
+	char path[] = "/tmp/ksnoop-unit-XXXXXX", msg[256];
+	struct usdt_file *f;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	/* An ELF magic and nothing else. */
+	assert_int_equal(write(fd, "\x7f" "ELF\x02\x01\x01", 7), 7);
+	close(fd);
+	assert_int_equal(usdt__read(path, &f, msg, sizeof(msg)), -ENOEXEC);
+	unlink(path);
+}
+
+static void test_spec_usdt_target_and_casts(void **state)
+{
+	struct spec s;
+	struct spec_error e;
+
+	(void)state;
+	assert_int_equal(spec__parse("./app:myapp:req(arg0, arg1:str, arg2:struct req * , arg3 > 5)",
+				     SPEC_USDT, &s, &e), 0);
+	assert_string_equal(s.target, "./app:myapp:req");
+	assert_int_equal(s.nitems, 4);
+	assert_null(s.items[0].cast);
+	assert_string_equal(s.items[1].cast, "str");
+	assert_string_equal(s.items[1].text, "arg1:str");
+	assert_string_equal(s.items[2].cast, "struct req *");
+	assert_string_equal(s.items[2].text, "arg2:struct req *");
+	assert_true(s.items[3].has_pred);
+	spec__free(&s);
+}
+
+static void test_spec_usdt_cast_errors(void **state)
+{
+	struct spec s;
+	struct spec_error e;
+
+	(void)state;
+	assert_int_equal(spec__parse("app:p:n(arg1:)", SPEC_USDT, &s, &e), -EINVAL);
+	assert_int_equal(e.pos, 14);
+	assert_non_null(strstr(e.msg, "expected a type or 'str' after ':'"));
+	spec__free(&s);
+	/* Kernel specs have no casts: ':' is not part of the language there. */
+	assert_int_equal(spec__parse("f(a:str)", SPEC_KFUNC, &s, &e), -EINVAL);
+	spec__free(&s);
+}
+
+static void test_spec_usdt_path_with_spaces_and_glob(void **state)
+{
+	struct spec s;
+	struct spec_error e;
+
+	(void)state;
+	assert_int_equal(spec__parse("/opt/my app/bin:prov:*", SPEC_USDT, &s, &e), 0);
+	assert_string_equal(s.target, "/opt/my app/bin:prov:*");
+	assert_false(s.has_list);
+	spec__free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_arg_signed_register),
+		cmocka_unit_test(test_arg_unsigned_memory),
+		cmocka_unit_test(test_arg_constant),
+		cmocka_unit_test(test_arg_errors),
+		cmocka_unit_test(test_read_missing),
+		cmocka_unit_test(test_read_directory),
+		cmocka_unit_test(test_read_not_elf),
+		cmocka_unit_test(test_read_truncated_elf),
+		cmocka_unit_test(test_spec_usdt_target_and_casts),
+		cmocka_unit_test(test_spec_usdt_cast_errors),
+		cmocka_unit_test(test_spec_usdt_path_with_spaces_and_glob),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A program with USDT probes for ksnoop's live tests.
+ *
+ *   usdt_prog fire N       fire every probe N times, then exit
+ *   usdt_prog guarded S    for S seconds, fire `guarded` whenever its
+ *                          semaphore is set; print how often it fired
+ *   usdt_prog spin S       fire `tick` every 10 ms for S seconds
+ *   usdt_prog lib N        call the shared library's probe N times
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/sdt.h>
+
+struct req {
+	int id;
+	unsigned int flags;
+	char path[16];
+	long long size;
+};
+
+void usdt_lib_hit(int i);
+int guarded_enabled(void);
+void guarded_fire(long n);
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void fire(int i)
+{
+	int8_t s8 = -128;
+	uint8_t u8 = 255;
+	int16_t s16 = -32768;
+	uint16_t u16 = 65535;
+	int32_t s32 = -2147483647 - 1;
+	uint32_t u32 = 4294967295u;
+	int64_t s64 = INT64_MIN;
+	uint64_t u64 = UINT64_MAX;
+	volatile int neg = -i - 1;
+	struct req r = { .id = i, .flags = 0x5, .size = 1LL << 40 };
+	char path[32];
+
+	snprintf(path, sizeof(path), "/req/%d", i);
+	strcpy(r.path, "/srv/a");
+	DTRACE_PROBE4(ksnoop_test, small, s8, u8, s16, u16);
+	DTRACE_PROBE4(ksnoop_test, wide, s32, u32, s64, u64);
+	DTRACE_PROBE3(ksnoop_test, req, i, neg, path);
+	DTRACE_PROBE2(ksnoop_test, obj, &r, i);
+}
+
+int main(int argc, char **argv)
+{
+	int n, i;
+
+	if (argc != 3)
+		return 2;
+	n = atoi(argv[2]);
+	if (!strcmp(argv[1], "fire")) {
+		for (i = 0; i < n; i++)
+			fire(i);
+	} else if (!strcmp(argv[1], "guarded")) {
+		int64_t end = now_ms() + 1000LL * n;
+		long fired = 0;
+
+		while (now_ms() < end) {
+			if (guarded_enabled()) {
+				guarded_fire(fired);
+				fired++;
+			}
+			usleep(1000);
+		}
+		printf("fired %ld\n", fired);
+	} else if (!strcmp(argv[1], "spin")) {
+		int64_t end = now_ms() + 1000LL * n;
+
+		for (i = 0; now_ms() < end; i++) {
+			DTRACE_PROBE1(ksnoop_test, tick, i);
+			usleep(10000);
+		}
+	} else if (!strcmp(argv[1], "lib")) {
+		for (i = 0; i < n; i++)
+			usdt_lib_hit(i);
+	} else {
+		return 2;
+	}
+	return 0;
+}
