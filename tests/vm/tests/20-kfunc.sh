@@ -86,7 +86,6 @@ for mode in fentry kprobe; do
 			sleep 0.2
 		done
 		finish
-		note "${T} ip_output: $(cat "$tmp/e2" | tr '\n' ' ')"
 		count_is ${T}_events 2 '-> ip_output$' "$tmp/o2"
 		count_is ${T}_chain_depth1 2 '^    skb->len = 84$' "$tmp/o2"
 		count_is ${T}_chain_depth2_embedded 2 '^    skb->sk->__sk_common.skc_family = 2$' "$tmp/o2"
