@@ -152,7 +152,14 @@ sample_output() {
 	sleep 1
 	kill -9 "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	grep -A3 -m2 -e "do_sys_openat2" "$W/sample" | head -n 8 | while IFS= read -r l; do
+	# from the line before the first mention of the target file (ksnoop's
+	# header), else from the first event (bcc's ksnoop prints no file name)
+	awk -v f="$F" -v name="$name" '
+		{ line[NR] = $0 }
+		index($0, f) && !s { s = NR > 1 ? NR - 1 : 1 }
+		/do_sys_openat2/ && !e { e = NR }
+		END { if (!s) s = e; if (!s) exit; for (i = s; i < s + 5 && i <= NR; i++) print line[i] }
+	' "$W/sample" | while IFS= read -r l; do
 		note "SAMPLE $name $l"
 	done
 }

@@ -334,9 +334,11 @@ static int emit_members(struct walk *w, const struct btf_type *t, const unsigned
 			printed = emit_members(w, mt, data + off / 8, avail - off / 8, level, printed);
 			continue;
 		}
-		if (!w->json && !w->zeros && msize > 0 &&
-		    (bsz ? !bitfield_value(data + off / 8, off % 8, bsz) :
-			   all_zero(data + off / 8, msize)))
+		/* Text leaves out zeros, and markers that hold no bytes at all. */
+		if (!w->json && (msize == 0 ||
+				 (!w->zeros &&
+				  (bsz ? !bitfield_value(data + off / 8, off % 8, bsz) :
+					 all_zero(data + off / 8, msize)))))
 			continue;
 		if (w->json) {
 			if (printed)
