@@ -38,7 +38,7 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 
-.PHONY: all deps demo check unit live vm install clean
+.PHONY: all deps demo check unit live vm fuzz install clean
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/ksnoop
@@ -89,7 +89,7 @@ $(BUILD)/usdt/usdt_prog: tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c $(BUIL
 demo: deps all
 	@scripts/demo $(BUILD)/ksnoop
 
-check: deps $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS)
+check: deps $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(FUZZ_BINS)
 	@tests/run --build $(BUILD)
 
 unit: $(UNIT_BINS)
@@ -100,6 +100,10 @@ live: $(BUILD)/san/ksnoop $(USDT_BINS)
 
 vm: $(BUILD)/ksnoop
 	@tests/run --build $(BUILD) --only vm
+
+# Fuzzing (libFuzzer): targets and rules live in tests/fuzz/fuzz.mk.
+FUZZ_BINS :=
+-include tests/fuzz/fuzz.mk
 
 install: $(BUILD)/ksnoop
 	install -D -m 0755 $(BUILD)/ksnoop $(DESTDIR)$(PREFIX)/sbin/ksnoop

@@ -21,6 +21,17 @@ trap cleanup EXIT
 probe=kstp$$
 cp /bin/true "$tmp/$probe"
 
+# BPF programs process $1 holds (from its fds), and which of IDS still exist:
+# precise even while other tracers run on the machine.
+held_progs() {
+	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u | tr '\n' ' '
+}
+left_progs() {
+	local id
+	[ -n "$1" ] || { echo "none-recorded"; return; }
+	for id in $1; do bpftool prog show id "$id" >/dev/null 2>&1 && echo -n "$id "; done
+}
+
 # start OUT ERR ARGS...: run ksnoop -v in the background, wait until attached.
 start() {
 	local out=$1 err=$2 i
@@ -29,7 +40,10 @@ start() {
 	KPID=$!
 	pids+=("$KPID")
 	for i in $(seq 100); do
-		grep -q "tracing .* target" "$err" 2>/dev/null && return 0
+		if grep -q "tracing .* target" "$err" 2>/dev/null; then
+			HELD=$(held_progs "$KPID")
+			return 0
+		fi
 		kill -0 "$KPID" 2>/dev/null || return 1
 		sleep 0.1
 	done
@@ -47,9 +61,6 @@ finish() {
 	wait "$KPID"; RC=$?
 }
 
-ksnoop_progs() {
-	bpftool prog show 2>/dev/null | grep -c 'name ksnoop_' || true
-}
 
 # --- exact count, comm filter, values ---
 start "$tmp/o1" "$tmp/e1" -n 3 -c "$probe" \
@@ -64,7 +75,7 @@ expect_eq comm_value 3 "$(grep -c "^    p->comm = \"$probe\"$" "$tmp/o1")"
 expect_eq string_from_kernel 3 "$(grep -c "^    bprm->filename = \"$tmp/$probe\"$" "$tmp/o1")"
 expect_eq int_member 3 "$(grep -c '^    bprm->argc = 3$' "$tmp/o1")"
 expect_match summary '^ksnoop: 3 events printed, 0 lost$' "$(cat "$tmp/e1")"
-expect_eq nothing_left_after_count 0 "$(ksnoop_progs)"
+expect_eq nothing_left_after_count "" "$(left_progs "$HELD")"
 
 # --- JSON, parsed ---
 start "$tmp/o2" "$tmp/e2" -j -n 2 -c "$probe" \
@@ -105,6 +116,36 @@ finish
 expect_eq string_predicate 2 "$(grep -c "^    bprm->filename = \"$tmp/$probe\"$" "$tmp/o4")"
 expect_eq string_predicate_only 2 "$(grep -c -- '-> tp:' "$tmp/o4")"
 
+# --- a comm predicate (char array) selects exactly the test's own execs ---
+start "$tmp/o12" "$tmp/e12" "tp:sched_process_exec(p->comm == \"$probe\", bprm->argc)" ||
+	fail attach_comm_pred "$(cat "$tmp/e12")"
+/bin/true; "$tmp/$probe" 1; /bin/true; "$tmp/$probe" 1 2; ls >/dev/null
+sleep 0.3
+kill -TERM "$KPID"
+finish
+expect_eq sigterm_exits_0 0 "$RC"
+expect_eq comm_predicate 2 "$(grep -c -- '-> tp:sched_process_exec$' "$tmp/o12")"
+expect_eq comm_predicate_values "2 3" "$(sed -n 's/^    bprm->argc = //p' "$tmp/o12" | tr '\n' ' ' | sed 's/ $//')"
+
+# --- an enumerator constant from BTF: TCP state changes on loopback ---
+if command -v python3 >/dev/null; then
+	start "$tmp/o13" "$tmp/e13" -c python3 "tp:inet_sock_set_state(newstate == TCP_ESTABLISHED, oldstate)" ||
+		fail attach_enum_pred "$(cat "$tmp/e13")"
+	python3 - <<'PY'
+import socket
+srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(1)
+c = socket.create_connection(srv.getsockname()); s, _ = srv.accept()
+c.close(); s.close(); srv.close()
+PY
+	sleep 0.3
+	kill -INT "$KPID"; finish
+	expect_eq enum_predicate 2 "$(grep -c -- '-> tp:inet_sock_set_state$' "$tmp/o13")"
+	expect_eq enum_values_printed 2 "$(grep -c '^    newstate = 1$' "$tmp/o13")"
+	expect_match enum_oldstate "^    oldstate = (2|3)$" "$(cat "$tmp/o13")"
+else
+	skip enum_predicate "no python3 for a TCP connection"
+fi
+
 # --- pid filter: two busy processes, one traced ---
 bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy1=$!
 bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy2=$!
@@ -140,7 +181,7 @@ start "$tmp/o6" "$tmp/e6" --duration 1 'tp:sched_process_exec' ||
 	fail attach_duration "$(cat "$tmp/e6")"
 finish
 expect_eq duration_exits_0 0 "$RC"
-expect_eq nothing_left_after_duration 0 "$(ksnoop_progs)"
+expect_eq nothing_left_after_duration "" "$(left_progs "$HELD")"
 
 start "$tmp/o7" "$tmp/e7" -c "$probe" 'tp:sched_process_exec(bprm->filename)' ||
 	fail attach_sigint "$(cat "$tmp/e7")"
@@ -151,14 +192,14 @@ finish
 expect_eq sigint_exits_0 0 "$RC"
 expect_eq sigint_output_flushed 1 "$(grep -c "filename = \"$tmp/$probe\"" "$tmp/o7")"
 expect_match sigint_summary '^ksnoop: 1 events printed, 0 lost$' "$(cat "$tmp/e7")"
-expect_eq nothing_left_after_sigint 0 "$(ksnoop_progs)"
+expect_eq nothing_left_after_sigint "" "$(left_progs "$HELD")"
 
 start "$tmp/o8" "$tmp/e8" 'tp:sched_switch' || fail attach_sigkill "$(cat "$tmp/e8")"
-expect_eq attached_while_running 1 "$(ksnoop_progs)"
+expect_eq attached_while_running 1 "$(echo $HELD | wc -w)"
 kill -KILL "$KPID"; wait "$KPID" 2>/dev/null
 finish
 sleep 0.5
-expect_eq nothing_left_after_sigkill 0 "$(ksnoop_progs)"
+expect_eq nothing_left_after_sigkill "" "$(left_progs "$HELD")"
 
 # --- stdout closed early: quiet, status 0 ---
 out=$( { timeout 10 "$K" 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9"; } | head -1)

@@ -18,9 +18,9 @@ expect_match list_header '^PROVIDER +NAME +ADDRESS +SEMAPHORE +ARGS$' "$out"
 expect_match list_small '^ksnoop_test +small +0x[0-9a-f]{16} +- +arg0:s8@\S+ arg1:u8@\S+ arg2:s16@\S+ arg3:u16@\S+$' "$out"
 expect_match list_wide '^ksnoop_test +wide .* arg0:s32@\S+ arg1:u32@\S+ arg2:s64@\S+ arg3:u64@\S+$' "$out"
 expect_match list_semaphore '^ksnoop_test +guarded +0x[0-9a-f]{16} 0x[0-9a-f]{16} arg0:s64@' "$out"
-expect_eq list_count 6 "$(printf '%s\n' "$out" | grep -c '^ksnoop_test ')"
+expect_eq list_count 7 "$(printf '%s\n' "$out" | grep -c '^ksnoop_test ')"
 out=$($K -j info usdt "$P" 2>&1)
-expect_eq list_json_parses 6 "$(printf '%s\n' "$out" | jq -r .name 2>/dev/null | wc -l)"
+expect_eq list_json_parses 7 "$(printf '%s\n' "$out" | jq -r .name 2>/dev/null | wc -l)"
 expect_eq list_json_semaphore "guarded" "$(printf '%s\n' "$out" | jq -r 'select(.semaphore != null) | .name')"
 expect_eq list_json_args "1 true" "$(printf '%s\n' "$out" | jq -r 'select(.name == "small") | .args[0] | "\(.size) \(.signed)"')"
 out=$($K info usdt "$L" 2>&1)
@@ -62,6 +62,17 @@ if [ "$(id -u)" != 0 ]; then
 	exit 0
 fi
 
+# BPF programs process $1 holds (from its fds), and which of IDS still exist:
+# precise even while other tracers run on the machine.
+held_progs() {
+	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u | tr '\n' ' '
+}
+left_progs() {
+	local id
+	[ -n "$1" ] || { echo "none-recorded"; return; }
+	for id in $1; do bpftool prog show id "$id" >/dev/null 2>&1 && echo -n "$id "; done
+}
+
 start() {
 	local out=$1 err=$2 i
 	shift 2
@@ -69,7 +80,10 @@ start() {
 	KPID=$!
 	pids+=("$KPID")
 	for i in $(seq 100); do
-		grep -q "tracing .* target" "$err" 2>/dev/null && return 0
+		if grep -q "tracing .* target" "$err" 2>/dev/null; then
+			HELD=$(held_progs "$KPID")
+			return 0
+		fi
 		kill -0 "$KPID" 2>/dev/null || return 1
 		sleep 0.1
 	done
@@ -102,6 +116,30 @@ expect_eq u32_max 3 "$(grep -c '^    arg1 = 4294967295$' "$tmp/o1")"
 expect_eq s64_min 3 "$(grep -c '^    arg2 = -9223372036854775808$' "$tmp/o1")"
 expect_eq u64_max 3 "$(grep -c '^    arg3 = 18446744073709551615$' "$tmp/o1")"
 expect_match summary '^ksnoop: 6 events printed, 0 lost$' "$(cat "$tmp/e1")"
+
+# --- predicates at each width and signedness, evaluated in BPF ---
+start "$tmp/o9" "$tmp/e9" usdt \
+	"$P:ksnoop_test:small(arg0 < 0, arg1 > 254, arg2 == -32768, arg3 == 65535)" \
+	"$P:ksnoop_test:wide(arg0 < -2147483647, arg1 >= 4294967295, arg2 < 0, arg3 == 0xffffffffffffffff)" ||
+	fail attach_widths "$(cat "$tmp/e9")"
+"$P" fire 2
+stop
+expect_eq pred_signed_unsigned_1_2_bytes 2 "$(grep -c -- '-> ksnoop_test:small$' "$tmp/o9")"
+expect_eq pred_signed_unsigned_4_8_bytes 2 "$(grep -c -- '-> ksnoop_test:wide$' "$tmp/o9")"
+start "$tmp/o10" "$tmp/e10" usdt \
+	"$P:ksnoop_test:small(arg0 > 0)" "$P:ksnoop_test:small(arg1 < 0)" \
+	"$P:ksnoop_test:wide(arg2 > 0)" "$P:ksnoop_test:wide(arg3 < 5)" ||
+	fail attach_widths2 "$(cat "$tmp/e10")"
+"$P" fire 2
+stop
+expect_eq pred_sign_not_confused 0 "$(grep -c -- '->' "$tmp/o10")"
+
+# --- an unreadable pointer: a clear note, the event still appears ---
+start "$tmp/o11" "$tmp/e11" usdt "$P:ksnoop_test:bad(arg0:str, arg1)" || fail attach_bad "$(cat "$tmp/e11")"
+"$P" fire 1
+stop
+expect_match unreadable_pointer_noted '^    arg0:str = 0x10 /\* could not read memory \*/$' "$(cat "$tmp/o11")"
+expect_match unreadable_event_still_shown '^    arg1 = 0$' "$(cat "$tmp/o11")"
 
 # --- negative values, a string, predicates, JSON ---
 start "$tmp/o2" "$tmp/e2" -j usdt "$P:ksnoop_test:req(arg0, arg1 <= -3, arg2:str)" || fail attach_req "$(cat "$tmp/e2")"
@@ -176,6 +214,15 @@ expect_match library_by_name_in_maps "USDT probe in /.*libksnoop_usdt.so" "$(cat
 kill -INT "$KPID" 2>/dev/null; finish
 wait "$sp3" 2>/dev/null
 
+# --- info usdt -p: the program's probes and its libraries' ---
+"$P" spin 2 & sp4=$!; pids+=("$sp4")
+sleep 0.3
+out=$($K info usdt -p "$sp4" 2>&1)
+expect_match info_pid_program '^ksnoop_test +tick ' "$out"
+expect_match info_pid_library '^ksnoop_lib +hit ' "$out"
+expect_match info_pid_names_files "^# .*libksnoop_usdt.so$" "$out"
+wait "$sp4" 2>/dev/null
+
 # --- the target exits while traced; ksnoop carries on and exits cleanly ---
 start "$tmp/o8" "$tmp/e8" usdt "$P:ksnoop_test:tick" || fail attach_exit "$(cat "$tmp/e8")"
 "$P" spin 1
@@ -185,4 +232,4 @@ stop
 expect_eq target_exit_status 0 "$RC"
 n=$(grep -c -- '-> ksnoop_test:tick$' "$tmp/o8")
 if [ "$n" -gt 10 ]; then pass target_exit_events; else fail target_exit_events "only $n events"; fi
-expect_eq nothing_left_attached 0 "$(bpftool prog show 2>/dev/null | grep -c 'name ksnoop_' || true)"
+expect_eq nothing_left_attached "" "$(left_progs "$HELD")"

@@ -55,6 +55,8 @@ static void fire(int i)
 	DTRACE_PROBE4(ksnoop_test, wide, s32, u32, s64, u64);
 	DTRACE_PROBE3(ksnoop_test, req, i, neg, path);
 	DTRACE_PROBE2(ksnoop_test, obj, &r, i);
+	/* A pointer nobody can read: ksnoop must say so, not crash. */
+	DTRACE_PROBE2(ksnoop_test, bad, (const char *)16, i);
 }
 
 int main(int argc, char **argv)
