@@ -157,15 +157,22 @@ int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 	return -ENOENT;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 int kernel__tp_glob(struct kernel *k, const char *pattern,
 		    int (*fn)(const struct signature *sig, void *ctx), void *ctx)
 {
 	const char *base = tp_base_name(pattern);
+	const char **names = NULL;
 	struct signature sig;
 	struct btf *btf;
 	char msg[256];
 	__u32 id, n;
-	int err, found = 0;
+	size_t count = 0, cap = 0, i;
+	int err;
 
 	err = kernel__open(k, msg, sizeof(msg));
 	if (err)
@@ -181,12 +188,25 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 		tn = btf__name_by_offset(btf, t->name_off);
 		if (strncmp(tn, "btf_trace_", 10) || fnmatch(base, tn + 10, 0))
 			continue;
-		if (signature__from_tp(btf, tn + 10, &sig))
-			continue;
-		found++;
-		err = fn(&sig, ctx);
-		if (err)
-			return err;
+		if (count == cap) {
+			const char **nn = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*nn));
+
+			if (!nn) {
+				free(names);
+				return -ENOMEM;
+			}
+			names = nn;
+		}
+		names[count++] = tn + 10;
 	}
-	return found ? 0 : -ENOENT;
+	/* In name order, as a user scanning a list expects. */
+	if (count)
+		qsort(names, count, sizeof(*names), cmp_str);
+	for (i = 0, err = 0; i < count && !err; i++)
+		if (signature__from_tp(btf, names[i], &sig) == 0)
+			err = fn(&sig, ctx);
+	free(names);
+	if (err)
+		return err;
+	return count ? 0 : -ENOENT;
 }
