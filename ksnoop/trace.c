@@ -304,6 +304,10 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	err = attach_all(t, &a, msg, sizeof(msg));
+	if ((err == -EPERM || err == -EACCES) && geteuid() != 0) {
+		log_error("%s: ksnoop needs root, or CAP_BPF and CAP_PERFMON", msg);
+		return KSNOOP_EXIT_RUNTIME;
+	}
 	if (err && mode == MODE_AUTO && has_kernel_funcs(t)) {
 		/* fentry refused: try kprobes, which need plans without args at return. */
 		snprintf(fentry_msg, sizeof(fentry_msg), "%s", msg);
@@ -320,9 +324,7 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 		err = attach_all(t, &a, msg, sizeof(msg));
 	}
 	if (err) {
-		if (err == -EPERM && geteuid() != 0)
-			log_error("%s: ksnoop needs root, or CAP_BPF and CAP_PERFMON", msg);
-		else if (mode == MODE_KPROBE && has_kernel_funcs(t) && !attacher__have_kprobes())
+		if (mode == MODE_KPROBE && has_kernel_funcs(t) && !attacher__have_kprobes())
 			log_error("cannot trace kernel functions on this kernel: kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work");
 		else if (fentry_msg[0])
 			log_error("%s (fentry was refused too: %s)", msg, fentry_msg);
