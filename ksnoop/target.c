@@ -117,10 +117,26 @@ static const char *tp_base_name(const char *name)
 	return colon ? colon + 1 : name;
 }
 
-struct tp_suggest {
-	struct suggest s;
-	const struct btf *btf;
-};
+/*
+ * Tracepoints are the btf_trace_<name> typedefs: the name of the first one
+ * at or after *ID (which is updated), or NULL at the end.
+ */
+static const char *next_tp_name(const struct btf *btf, __u32 *id)
+{
+	__u32 n = btf__type_cnt(btf);
+
+	for (; *id < n; (*id)++) {
+		const struct btf_type *t = btf__type_by_id(btf, *id);
+		const char *tn;
+
+		if (!btf_is_typedef(t))
+			continue;
+		tn = btf__name_by_offset(btf, t->name_off);
+		if (strncmp(tn, "btf_trace_", 10) == 0)
+			return tn + 10;
+	}
+	return NULL;
+}
 
 int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 	       char *msg, size_t sz)
@@ -128,7 +144,8 @@ int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 	const char *base = tp_base_name(name);
 	struct btf *btf;
 	struct suggest s;
-	__u32 id, n;
+	const char *tn;
+	__u32 id;
 	int err;
 
 	err = kernel__open(k, msg, sz);
@@ -138,17 +155,8 @@ int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 	if (signature__from_tp(btf, base, sig) == 0)
 		return 0;
 	suggest__init(&s, base);
-	n = btf__type_cnt(btf);
-	for (id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		const char *tn;
-
-		if (!btf_is_typedef(t))
-			continue;
-		tn = btf__name_by_offset(btf, t->name_off);
-		if (strncmp(tn, "btf_trace_", 10) == 0)
-			suggest__consider(&s, tn + 10);
-	}
+	for (id = 1; (tn = next_tp_name(btf, &id)); id++)
+		suggest__consider(&s, tn);
 	if (suggest__best(&s))
 		snprintf(msg, sz, "unknown tracepoint '%s' (did you mean 'tp:%s'?)", name,
 			 suggest__best(&s));
@@ -169,8 +177,9 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 	const char **names = NULL;
 	struct signature sig;
 	struct btf *btf;
+	const char *tn;
 	char msg[256];
-	__u32 id, n;
+	__u32 id;
 	size_t count = 0, cap = 0, i;
 	int err;
 
@@ -178,15 +187,8 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 	if (err)
 		return err;
 	btf = kbtf__vmlinux(k->kbtf);
-	n = btf__type_cnt(btf);
-	for (id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		const char *tn;
-
-		if (!btf_is_typedef(t))
-			continue;
-		tn = btf__name_by_offset(btf, t->name_off);
-		if (strncmp(tn, "btf_trace_", 10) || fnmatch(base, tn + 10, 0))
+	for (id = 1; (tn = next_tp_name(btf, &id)); id++) {
+		if (fnmatch(base, tn, 0))
 			continue;
 		if (count == cap) {
 			const char **nn = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*nn));
@@ -197,7 +199,7 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 			}
 			names = nn;
 		}
-		names[count++] = tn + 10;
+		names[count++] = tn;
 	}
 	/* In name order, as a user scanning a list expects. */
 	if (count)

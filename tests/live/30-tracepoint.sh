@@ -1,7 +1,7 @@
 #!/bin/bash
 # Tracepoint mode, live on this kernel (root): tp_btf works here even
 # though kprobes and fentry do not.
-. "$(dirname "$0")/../vm/lib.sh"
+. "$(dirname "$0")/helpers.bash"
 K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 
 if [ "$(id -u)" != 0 ]; then
@@ -10,9 +10,8 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 tmp=$(mktemp -d)
-pids=()
 cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	cleanup_pids
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -21,45 +20,6 @@ trap cleanup EXIT
 probe=kstp$$
 cp /bin/true "$tmp/$probe"
 
-# BPF programs process $1 holds (from its fds), and which of IDS still exist:
-# precise even while other tracers run on the machine.
-held_progs() {
-	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u | tr '\n' ' '
-}
-left_progs() {
-	local id
-	[ -n "$1" ] || { echo "none-recorded"; return; }
-	for id in $1; do bpftool prog show id "$id" >/dev/null 2>&1 && echo -n "$id "; done
-}
-
-# start OUT ERR ARGS...: run ksnoop -v in the background, wait until attached.
-start() {
-	local out=$1 err=$2 i
-	shift 2
-	"$K" -v "$@" >"$out" 2>"$err" &
-	KPID=$!
-	pids+=("$KPID")
-	for i in $(seq 100); do
-		if grep -q "tracing .* target" "$err" 2>/dev/null; then
-			HELD=$(held_progs "$KPID")
-			return 0
-		fi
-		kill -0 "$KPID" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
-# finish: wait for the ksnoop started last, at most 10 s; sets RC.
-finish() {
-	local i
-	for i in $(seq 100); do
-		kill -0 "$KPID" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -9 "$KPID" 2>/dev/null && { RC=timeout; return; }
-	wait "$KPID"; RC=$?
-}
 
 
 # --- exact count, comm filter, values ---

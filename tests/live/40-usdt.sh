@@ -1,6 +1,6 @@
 #!/bin/bash
 # USDT mode, live on this machine (uprobes work here), as root.
-. "$(dirname "$0")/../vm/lib.sh"
+. "$(dirname "$0")/helpers.bash"
 K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 U=${KSNOOP_USDT_DIR:-$root/build/usdt}
@@ -28,9 +28,8 @@ expect_match list_library '^ksnoop_lib +hit ' "$out"
 
 # --- bad targets: one line, exit 2 ---
 tmp=$(mktemp -d)
-pids=()
 cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	cleanup_pids
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -62,43 +61,6 @@ if [ "$(id -u)" != 0 ]; then
 	exit 0
 fi
 
-# BPF programs process $1 holds (from its fds), and which of IDS still exist:
-# precise even while other tracers run on the machine.
-held_progs() {
-	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u | tr '\n' ' '
-}
-left_progs() {
-	local id
-	[ -n "$1" ] || { echo "none-recorded"; return; }
-	for id in $1; do bpftool prog show id "$id" >/dev/null 2>&1 && echo -n "$id "; done
-}
-
-start() {
-	local out=$1 err=$2 i
-	shift 2
-	"$K" -v "$@" >"$out" 2>"$err" &
-	KPID=$!
-	pids+=("$KPID")
-	for i in $(seq 100); do
-		if grep -q "tracing .* target" "$err" 2>/dev/null; then
-			HELD=$(held_progs "$KPID")
-			return 0
-		fi
-		kill -0 "$KPID" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-finish() {
-	local i
-	for i in $(seq 100); do
-		kill -0 "$KPID" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -9 "$KPID" 2>/dev/null && { wait "$KPID" 2>/dev/null; RC=timeout; return; }
-	wait "$KPID"; RC=$?
-}
-stop() { sleep 0.3; kill -INT "$KPID" 2>/dev/null; finish; }
 
 # --- every size and signedness, extremes, exact count ---
 start "$tmp/o1" "$tmp/e1" usdt "$P:ksnoop_test:small" "$P:ksnoop_test:wide" || fail attach_sizes "$(cat "$tmp/e1")"

@@ -126,3 +126,57 @@ kmod_load() {
 
 bpf_prog_count() { bpftool -j prog list | jq length; }
 bpf_link_count() { bpftool -j link list | jq length; }
+
+# ---- ksnoop helpers (POSIX sh, for the VM's busybox) ----
+#   start OUT ERR ARGS...  run `ksnoop -v ARGS` in the background and wait
+#                          (at most 30 s) until it has attached; sets KPID
+#   finish                 wait (at most 20 s) for it to exit; sets RC
+#   stop                   SIGINT it, then finish
+#   count_is NAME N ERE FILE [ERRFILE]
+#                          pass if exactly N lines of FILE match ERE, else
+#                          fail showing FILE (and ERRFILE)
+start() {
+	_ks_out=$1; _ks_err=$2
+	shift 2
+	ksnoop -v "$@" >"$_ks_out" 2>"$_ks_err" &
+	KPID=$!
+	_ks_i=0
+	while [ $_ks_i -lt 300 ]; do
+		grep -q "tracing .* target" "$_ks_err" 2>/dev/null && return 0
+		kill -0 "$KPID" 2>/dev/null || return 1
+		sleep 0.1
+		_ks_i=$((_ks_i + 1))
+	done
+	return 1
+}
+
+finish() {
+	_ks_i=0
+	while [ $_ks_i -lt 200 ] && kill -0 "$KPID" 2>/dev/null; do
+		sleep 0.1
+		_ks_i=$((_ks_i + 1))
+	done
+	if kill -0 "$KPID" 2>/dev/null; then
+		kill -9 "$KPID"; wait "$KPID" 2>/dev/null; RC=timeout
+	else
+		wait "$KPID"; RC=$?
+	fi
+}
+
+stop() {
+	sleep 0.5
+	kill -INT "$KPID" 2>/dev/null
+	finish
+}
+
+count_is() {
+	_ks_n=$(grep -cE -- "$3" "$4")
+	if [ "$_ks_n" = "$2" ]; then
+		pass "$1"
+	else
+		fail "$1" "expected $2 lines matching /$3/, found $_ks_n in:
+$(head -60 "$4")
+--- stderr:
+$(cat "${5:-/dev/null}" 2>/dev/null)"
+	fi
+}

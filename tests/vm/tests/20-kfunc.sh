@@ -5,47 +5,6 @@
 
 tmp=$(mktemp -d)
 
-# start OUT ERR ARGS...: ksnoop -v in the background, wait until attached.
-start() {
-	_out=$1; _err=$2
-	shift 2
-	ksnoop -v "$@" >"$_out" 2>"$_err" &
-	KPID=$!
-	_i=0
-	while [ $_i -lt 300 ]; do
-		grep -q "tracing .* target" "$_err" 2>/dev/null && return 0
-		kill -0 "$KPID" 2>/dev/null || return 1
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
-
-# finish: wait (at most 20 s) for the last ksnoop; sets RC.
-finish() {
-	_i=0
-	while [ $_i -lt 200 ] && kill -0 "$KPID" 2>/dev/null; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	if kill -0 "$KPID" 2>/dev/null; then
-		kill -9 "$KPID"; wait "$KPID" 2>/dev/null; RC=timeout
-	else
-		wait "$KPID"; RC=$?
-	fi
-}
-
-# count_is NAME N ERE FILE: N lines of FILE match ERE; else show FILE.
-count_is() {
-	_n=$(grep -cE -- "$3" "$4")
-	if [ "$_n" = "$2" ]; then
-		pass "$1"
-	else
-		fail "$1" "expected $2 lines matching /$3/, found $_n in:
-$(head -60 "$4")"
-	fi
-}
-
 ksnoop_progs() {
 	bpftool prog show 2>/dev/null | grep -c 'name ksnoop_'
 }

@@ -6,43 +6,6 @@
 tmp=$(mktemp -d)
 echo data > "$tmp/exists"
 
-start() {
-	_out=$1; _err=$2
-	shift 2
-	ksnoop -v "$@" >"$_out" 2>"$_err" &
-	KPID=$!
-	_i=0
-	while [ $_i -lt 300 ]; do
-		grep -q "tracing .* target" "$_err" 2>/dev/null && return 0
-		kill -0 "$KPID" 2>/dev/null || return 1
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
-
-# stop: SIGINT the last ksnoop and wait for it.
-stop() {
-	sleep 0.5
-	kill -INT "$KPID" 2>/dev/null
-	_i=0
-	while [ $_i -lt 200 ] && kill -0 "$KPID" 2>/dev/null; do sleep 0.1; _i=$((_i + 1)); done
-	kill -9 "$KPID" 2>/dev/null
-	wait "$KPID"; RC=$?
-}
-
-count_is() {
-	_n=$(grep -cE -- "$3" "$4")
-	if [ "$_n" = "$2" ]; then
-		pass "$1"
-	else
-		fail "$1" "expected $2 lines matching /$3/, found $_n in:
-$(head -40 "$4")
---- stderr:
-$(cat "$5" 2>/dev/null)"
-	fi
-}
-
 for mode in fentry kprobe; do
 	T=$mode
 	# --- failing opens: exactly the k that fail, with the entry value ---
