@@ -148,8 +148,6 @@ static int info_usdt(int argc, char **argv, const struct options *opts)
 			return KSNOOP_EXIT_USAGE;
 		}
 	}
-	if (!opts->json)
-		printf("%-16s %-24s %-18s %-18s %s\n", "PROVIDER", "NAME", "ADDRESS", "SEMAPHORE", "ARGS");
 	for (i = 0; i < argc + n; i++) {
 		const char *path = i < argc ? argv[i] : paths[i - argc];
 		struct usdt_file *f;
@@ -167,6 +165,10 @@ static int info_usdt(int argc, char **argv, const struct options *opts)
 			log_error("'%s' has no USDT probes", path);
 			ret = KSNOOP_EXIT_USAGE;
 		}
+		/* The header comes with the first probe, never with an error. */
+		if (f->nprobes && !opts->json && !total)
+			printf("%-16s %-24s %-18s %-18s %s\n", "PROVIDER", "NAME", "ADDRESS",
+			       "SEMAPHORE", "ARGS");
 		if (f->nprobes && !opts->json && (argc + n) > 1)
 			printf("# %s\n", f->path);
 		print_usdt_file(f, opts->json);

@@ -4,6 +4,7 @@
  * shape).  A first word that is not a command is a SPEC, so
  * `ksnoop ip_send_skb` means `ksnoop trace ip_send_skb`.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -117,7 +118,8 @@ static int parse_uint(const char *opt, const char *arg, unsigned long long min,
 	char *end;
 
 	errno = 0;
-	if (!arg || !*arg || *arg == '-' || *arg == '+')
+	/* strtoull() would skip spaces and accept a sign: insist on digits. */
+	if (!arg || !isdigit((unsigned char)*arg))
 		goto bad;
 	v = strtoull(arg, &end, 10);
 	if (errno || *end)
@@ -230,7 +232,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 			log_error("option '%s' needs a value", argv[optind - 1]);
 			return KSNOOP_EXIT_USAGE;
 		default:
-			if (optopt && optopt < 256)
+			/* A known long option given a value it does not take. */
+			if (strncmp(argv[optind - 1], "--", 2) == 0 && strchr(argv[optind - 1], '=') &&
+			    optopt)
+				log_error("option '%.*s' takes no value (see --help)",
+					  (int)(strchr(argv[optind - 1], '=') - argv[optind - 1]),
+					  argv[optind - 1]);
+			else if (optopt && optopt < 256 && argv[optind - 1][1] != '-')
 				log_error("unknown option '-%c' (see --help)", optopt);
 			else
 				log_error("unknown option '%s' (see --help)", argv[optind - 1]);

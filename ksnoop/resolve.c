@@ -534,7 +534,7 @@ static int chain_finish_value(struct rctx *r, struct chain *c, const char *text,
 
 /* Find enumerator NAME: in the value's own enum first, then in any enum. */
 static int find_enumerator(const struct btf *btf, __u32 type_id, const char *name,
-			   __s64 *val, bool *found_ambiguous)
+			   __s64 *val, bool *found_ambiguous, bool *is_unsigned)
 {
 	__u32 n = btf__type_cnt(btf), id, start;
 	const struct btf_type *own = btf__type_by_id(btf, btfu_strip(btf, type_id));
@@ -564,6 +564,8 @@ static int find_enumerator(const struct btf *btf, __u32 type_id, const char *nam
 				}
 				if (!en || strcmp(en, name))
 					continue;
+				/* An unsigned 64-bit enum may hold values above INT64_MAX. */
+				*is_unsigned = !btf_kflag(t) && btf_is_enum64(t);
 				if (found && ev != v)
 					*found_ambiguous = true;
 				found = true;
@@ -639,7 +641,7 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 	sgn = btfu_is_signed(btf, c.type_id);
 
 	if (k->kind == CONST_NAME) {
-		bool ambiguous;
+		bool ambiguous, uenum = false;
 
 		if (strcmp(k->str, "NULL") == 0) {
 			const struct btf_type *vt = btf__type_by_id(btf, btfu_strip(btf, c.type_id));
@@ -651,12 +653,18 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 			sgn = false;
 			goto range_ok;
 		}
-		if (find_enumerator(btf, c.type_id, k->str, &sv, &ambiguous))
+		if (find_enumerator(btf, c.type_id, k->str, &sv, &ambiguous, &uenum))
 			return rfail(r, k->pos, "unknown enumerator '%s'", k->str);
 		if (ambiguous)
 			return rfail(r, k->pos, "enumerator '%s' has different values in different enums",
 				     k->str);
 		imm = (__u64)sv;
+		if (uenum && !sgn) {
+			if (width < 8 && imm >> (8 * width))
+				return rfail(r, k->pos, "enumerator '%s' (%llu) does not fit %s",
+					     k->str, (unsigned long long)imm, tstr(r, c.type_id));
+			goto range_ok;
+		}
 		if (sv < 0 && !sgn)
 			return rfail(r, k->pos, "enumerator '%s' (%lld) is negative; '%s' is unsigned",
 				     k->str, (long long)sv, it->text);

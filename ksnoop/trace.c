@@ -99,12 +99,33 @@ static int add_target(struct trace *t, int spec, enum attach_kind kind)
 	return 0;
 }
 
+/* A spec as quoted in a message: long ones are cut, the reason matters more. */
+#define SPEC_QUOTE_MAX 100
+
+static const char *spec_quote(const char *arg, char *buf, size_t sz)
+{
+	if (strlen(arg) <= SPEC_QUOTE_MAX)
+		return arg;
+	snprintf(buf, sz, "%.*s...", SPEC_QUOTE_MAX - 3, arg);
+	return buf;
+}
+
 static void log_spec_error(const char *arg, const struct spec_error *serr)
 {
+	char q[SPEC_QUOTE_MAX + 1];
+
 	if (serr->pos)
-		log_error("spec '%s': column %d: %s", arg, serr->pos, serr->msg);
+		log_error("spec '%s': column %d: %s", spec_quote(arg, q, sizeof(q)), serr->pos,
+			  serr->msg);
 	else
-		log_error("spec '%s': %s", arg, serr->msg);
+		log_error("spec '%s': %s", spec_quote(arg, q, sizeof(q)), serr->msg);
+}
+
+static void log_spec_msg(const char *arg, const char *msg)
+{
+	char q[SPEC_QUOTE_MAX + 1];
+
+	log_error("spec '%s': %s", spec_quote(arg, q, sizeof(q)), msg);
 }
 
 /* Resolve target I against SIG; 0 or an exit status. */
@@ -158,7 +179,7 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 		else
 			err = kernel__func(k, s->target, &sig, msg, sizeof(msg));
 		if (err) {
-			log_error("spec '%s': %s", argv[i], msg);
+			log_spec_msg(argv[i], msg);
 			return err == -ENOENT || err == -EINVAL ? KSNOOP_EXIT_USAGE : KSNOOP_EXIT_RUNTIME;
 		}
 		if (add_target(t, i, s->kind == SPEC_TP ? ATTACH_TP :
@@ -181,7 +202,7 @@ static int build_usdt_targets(struct trace *t, char **argv)
 	for (i = 0; i < t->nspecs; i++) {
 		n = usdt_front__match(t->usdt, &t->specs[i], t->opts->pid, &ms, msg, sizeof(msg));
 		if (n < 0) {
-			log_error("spec '%s': %s", argv[i], msg);
+			log_spec_msg(argv[i], msg);
 			return n == -ENOMEM ? KSNOOP_EXIT_RUNTIME : KSNOOP_EXIT_USAGE;
 		}
 		for (j = 0; j < n; j++) {

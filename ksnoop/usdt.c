@@ -147,6 +147,11 @@ int usdt__read(const char *path, struct usdt_file **out, char *msg, size_t sz)
 		snprintf(msg, sz, "'%s' is a directory, not a program or library", path);
 		return -EISDIR;
 	}
+	/* A FIFO or a device would block or never end: programs are files. */
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(msg, sz, "'%s' is not a regular file, so not a program or library", path);
+		return -ENOEXEC;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
@@ -157,6 +162,13 @@ int usdt__read(const char *path, struct usdt_file **out, char *msg, size_t sz)
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		snprintf(msg, sz, "'%s' is not an ELF file", path);
+		err = -ENOEXEC;
+		goto out;
+	}
+	/* Section headers past the end of the file: truncated or corrupt. */
+	if (eh.e_shoff > (GElf_Off)st.st_size ||
+	    (GElf_Off)eh.e_shnum * eh.e_shentsize > (GElf_Off)st.st_size - eh.e_shoff) {
+		snprintf(msg, sz, "'%s' is a truncated or malformed ELF file", path);
 		err = -ENOEXEC;
 		goto out;
 	}

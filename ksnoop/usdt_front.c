@@ -65,8 +65,12 @@ static int split_target(const char *t, char *bin, size_t bsz, char *prov, size_t
 		;
 	if (*c1 != ':' || c1 == t || c1 + 1 == c2 || !c2[1])
 		return -EINVAL;
-	if ((size_t)(c1 - t) >= bsz || (size_t)(c2 - c1 - 1) >= psz || strlen(c2 + 1) >= nsz)
+	if ((size_t)(c1 - t) >= bsz)
 		return -ENAMETOOLONG;
+	if ((size_t)(c2 - c1 - 1) >= psz)
+		return -E2BIG;
+	if (strlen(c2 + 1) >= nsz)
+		return -EOVERFLOW;
 	snprintf(bin, bsz, "%.*s", (int)(c1 - t), t);
 	snprintf(prov, psz, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
 	snprintf(name, nsz, "%s", c2 + 1);
@@ -122,10 +126,17 @@ static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, char *m
 	memset(b, 0, sizeof(*b));
 	b->path = strdup(path);
 	b->notes = notes;
-	if (fe->btf_file)
+	if (fe->btf_file) {
 		b->base = btf__parse(fe->btf_file, NULL);
-	else
+		if (!b->base) {
+			snprintf(msg, sz, "cannot read BTF from '%s': %s", fe->btf_file,
+				 strerror(errno));
+			*errp = -ENOENT;
+			return NULL;
+		}
+	} else {
 		b->base = btf__parse_elf(path, NULL);	/* NULL: no .BTF, casts fail */
+	}
 	b->btf = b->base ? btf__new_empty_split(b->base) : btf__new_empty();
 	if (!b->path || !b->btf) {
 		*errp = -ENOMEM;
@@ -270,7 +281,20 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 	int i, j, n = 0, err = 0;
 
 	*out = NULL;
-	if (split_target(spec->target, bin, sizeof(bin), prov, sizeof(prov), name, sizeof(name))) {
+	err = split_target(spec->target, bin, sizeof(bin), prov, sizeof(prov), name, sizeof(name));
+	switch (err) {
+	case 0:
+		break;
+	case -ENAMETOOLONG:
+		snprintf(msg, sz, "the path is longer than %d bytes", PATH_MAX - 1);
+		return -EINVAL;
+	case -E2BIG:
+		snprintf(msg, sz, "the provider name is longer than %d characters", SPEC_MAX_NAME);
+		return -EINVAL;
+	case -EOVERFLOW:
+		snprintf(msg, sz, "the probe name is longer than %d characters", SPEC_MAX_NAME);
+		return -EINVAL;
+	default:
 		snprintf(msg, sz, "expected BINARY:PROVIDER:NAME, got '%s'", spec->target);
 		return -EINVAL;
 	}
