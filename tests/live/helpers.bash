@@ -40,7 +40,11 @@ start() {
 			HELD=$(held_progs "$KPID")
 			return 0
 		fi
-		kill -0 "$KPID" 2>/dev/null || return 1
+		# Exited already (a quick -n)? It may have attached first.
+		if ! kill -0 "$KPID" 2>/dev/null; then
+			grep -q "tracing .* target" "$err" 2>/dev/null
+			return
+		fi
 		sleep 0.1
 	done
 	return 1

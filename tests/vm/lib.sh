@@ -143,7 +143,10 @@ start() {
 	_ks_i=0
 	while [ $_ks_i -lt 300 ]; do
 		grep -q "tracing .* target" "$_ks_err" 2>/dev/null && return 0
-		kill -0 "$KPID" 2>/dev/null || return 1
+		if ! kill -0 "$KPID" 2>/dev/null; then
+			grep -q "tracing .* target" "$_ks_err" 2>/dev/null
+			return
+		fi
 		sleep 0.1
 		_ks_i=$((_ks_i + 1))
 	done
