@@ -3,6 +3,8 @@
 #   make            build build/ksnoop
 #   make demo       install what is missing, build, trace something live
 #   make check      install what is missing, run every test
+#   make bench      measure against bcc's ksnoop and bpftrace (docs/PERFORMANCE.md)
+#   make fuzz       run the fuzzers for longer than make check does
 #   make install    PREFIX=/usr/local DESTDIR=
 
 VERSION    := 0.1.0
@@ -38,7 +40,7 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 
-.PHONY: all deps demo check unit live vm fuzz install clean
+.PHONY: all deps demo check unit live vm fuzz bench install clean
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/ksnoop
@@ -100,6 +102,11 @@ live: $(BUILD)/san/ksnoop $(USDT_BINS)
 
 vm: $(BUILD)/ksnoop
 	@tests/run --build $(BUILD) --only vm
+
+# Benchmarks against bcc's ksnoop and bpftrace; writes docs/PERFORMANCE.md.
+# Not tests: not part of `make check`.
+bench: deps all $(USDT_BINS)
+	@KSNOOP=$(BUILD)/ksnoop bench/run
 
 # Fuzzing (libFuzzer): targets and rules live in tests/fuzz/fuzz.mk.
 FUZZ_BINS :=
