@@ -482,6 +482,7 @@ void printer__value(struct printer *p, const struct btf *btf,
 	case PRINT_DEREF:
 		if (!w.json)
 			fprintf(p->out, "0x%llx -> (%s)", (__u64)vh->addr,
+				vd->obj_name[0] ? vd->obj_name :
 				btfu_type_str(btf, vd->obj_id, NULL, tbuf, sizeof(tbuf)));
 		emit(&w, vd->obj_id, data, avail, level, 0, 0);
 		break;

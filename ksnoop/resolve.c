@@ -503,6 +503,8 @@ static int chain_finish_value(struct rctx *r, struct chain *c, const char *text,
 				return err;
 			vd->how = PRINT_DEREF;
 			vd->obj_id = t->type;
+			/* Spelled here, not per event: a btf_dump is costly to set up. */
+			btfu_type_str(btf, t->type, NULL, vd->obj_name, sizeof(vd->obj_name));
 			vd->obj_size = psize;
 			vd->size = psize < r->opts->max_bytes ? psize : r->opts->max_bytes;
 			c->acc.size = vd->size;

@@ -75,6 +75,7 @@ struct value_desc {
 	__u32 obj_size;		/* size of the whole object (> size: truncated) */
 	__u8 bit_off;		/* bitfield: bit offset within the bytes */
 	__u8 bit_size;		/* bitfield width, 0 if not a bitfield */
+	char obj_name[96];	/* PRINT_DEREF: the pointee's type, spelled once */
 };
 
 struct resolve_opts {

@@ -77,10 +77,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 	t->printed++;
 	/*
 	 * Under a flood ring_buffer__poll() may not return for a long time:
-	 * look at the clock now and then, so --duration and the lost-event
-	 * warnings still happen on time.
+	 * look at the clock now and then, so a signal, --duration and the
+	 * lost-event warnings are acted on within about POLL_INTERVAL_MS.
 	 */
-	if ((t->printed & 1023) == 0 && now_ns(CLOCK_MONOTONIC) >= t->check_at)
+	if ((t->printed & 255) == 0 && now_ns(CLOCK_MONOTONIC) >= t->check_at)
 		return -EAGAIN;
 	return 0;
 }
