@@ -2,7 +2,7 @@
 /*
  * ksb-loop: the workloads of bench/run, one small static program.
  *
- *   ksb-loop [-o FILE] MODE ARGS...
+ *   ksb-loop [-C CPU] [-o FILE] MODE ARGS...
  *
  *   ksb-loop open N PATH        open(PATH)+close N times (do_sys_openat2)
  *   ksb-loop syscall N          N getppid() syscalls (raw_syscalls:sys_enter)
@@ -15,7 +15,9 @@
  * open, syscall and usdt print one line "ns_per_iter=X iters=N secs=S";
  * flood prints "calls=N secs=S rate=R" (rate = calls per second achieved).
  * -o FILE writes that line to FILE instead of stdout (for `bpftrace -c`,
- * whose child shares bpftrace's stdout).
+ * whose child shares bpftrace's stdout). -C CPU pins the program to one CPU
+ * (instead of taskset, which would hide ksb-loop from `bpftrace -c` and its
+ * USDT probe lookup).
  * Time comes from clock_gettime(CLOCK_MONOTONIC), a vDSO call that neither
  * enters the kernel nor fires the traced tracepoint.
  *
@@ -25,6 +27,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,10 +160,23 @@ static int do_flood(double secs, long rate)
 
 int main(int argc, char **argv)
 {
-	if (argc >= 3 && !strcmp(argv[1], "-o")) {
-		if (!freopen(argv[2], "w", stdout)) {
-			perror(argv[2]);
-			return 2;
+	while (argc >= 3 && argv[1][0] == '-' && argv[1][1] && !argv[1][2]) {
+		if (argv[1][1] == 'o') {
+			if (!freopen(argv[2], "w", stdout)) {
+				perror(argv[2]);
+				return 2;
+			}
+		} else if (argv[1][1] == 'C') {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET((int)parse_long(argv[2], "CPU"), &set);
+			if (sched_setaffinity(0, sizeof(set), &set)) {
+				perror("sched_setaffinity");
+				return 2;
+			}
+		} else {
+			break;
 		}
 		argv += 2;
 		argc -= 2;
@@ -175,6 +191,6 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "flood"))
 		return do_flood(atof(argv[2]), argc >= 4 ? parse_long(argv[3], "RATE") : 0);
 	fprintf(stderr,
-		"usage: ksb-loop [-o FILE] { open N PATH | syscall N | usdt N | flood SECS [RATE] }\n");
+		"usage: ksb-loop [-C CPU] [-o FILE] { open N PATH | syscall N | usdt N | flood SECS [RATE] }\n");
 	return 2;
 }

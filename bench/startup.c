@@ -21,8 +21,10 @@
  * `time` package), and "Maximum resident set size" is read from RSSFILE;
  * the exec of time(1) itself is included in the start-up time.
  *
- * Output, one line: "startup_ms=X rss_kb=Y first_output_ms=Z"
- * (rss_kb=-1 without -r); exit status 1 if TEXT never appeared.
+ * Output, one line: "startup_ms=X first_output_ms=Z stop_ms=S killed=K
+ * [rss_kb=Y]": stop_ms is how long the tracer took to exit after SIGINT,
+ * killed=1 if it had to be killed after 60 s (then time(1) reports nothing
+ * and rss_kb is left out). Exit status 1 if TEXT never appeared.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -80,7 +82,9 @@ int main(int argc, char **argv)
 	double timeout_s = 120;
 	char **targv, pidstr[32], window[8192];
 	size_t wlen = 0;
-	uint64_t t0, t_found = 0, t_first = 0, deadline;
+	uint64_t t0, t_found = 0, t_first = 0, deadline, t_stop = 0, t_exit = 0;
+	int killed = 0;
+	long rss;
 	pid_t child;
 
 	while ((opt = getopt(argc, argv, "+m:w:f:i:t:r:e:")) != -1) {
@@ -204,19 +208,24 @@ int main(int argc, char **argv)
 	}
 
 	if (child > 0) {
-		uint64_t stop_by = now_ns() + 20ULL * 1000000000ULL;
+		uint64_t stop_by;
 
+		t_stop = now_ns();
+		stop_by = t_stop + 60ULL * 1000000000ULL;
 		kill(-child, SIGINT);
 		/* Drain the terminal so the tracer never blocks writing to it. */
 		for (;;) {
 			struct pollfd pfd = { .fd = master, .events = POLLIN };
 			pid_t w = waitpid(child, &status, WNOHANG);
 
-			if (w == child)
+			if (w == child) {
+				t_exit = now_ns();
 				break;
+			}
 			if (now_ns() > stop_by) {
 				kill(-child, SIGKILL);
 				waitpid(child, &status, 0);
+				killed = 1;
 				break;
 			}
 			if (poll(&pfd, 1, 20) > 0 && read(master, window, sizeof(window)) <= 0)
@@ -224,9 +233,13 @@ int main(int argc, char **argv)
 		}
 	}
 
-	printf("startup_ms=%.2f rss_kb=%ld first_output_ms=%.2f\n",
+	printf("startup_ms=%.2f first_output_ms=%.2f stop_ms=%.1f killed=%d",
 	       t_found ? (double)(t_found - t0) / 1e6 : -1.0,
-	       rssfile ? read_rss(rssfile) : -1L,
-	       t_first ? (double)(t_first - t0) / 1e6 : -1.0);
+	       t_first ? (double)(t_first - t0) / 1e6 : -1.0,
+	       t_exit ? (double)(t_exit - t_stop) / 1e6 : -1.0, killed);
+	rss = rssfile ? read_rss(rssfile) : -1;
+	if (rss >= 0)
+		printf(" rss_kb=%ld", rss);
+	putchar('\n');
 	return t_found ? 0 : 1;
 }

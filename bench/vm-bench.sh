@@ -12,7 +12,11 @@
 #   time          GNU time (/usr/bin/time -v: peak RSS)
 #
 # /tests/bench.conf (written by bench/run) sets ROUNDS, OPEN_N and
-# STARTUP_ROUNDS. Every result is one line on the host:
+# STARTUP_ROUNDS. Tracers run on CPU 0 (taskset) and the workload on CPU 1 (-C 1),
+# so that the scheduler cannot put them on one CPU in some runs and not in
+# others. Every traced run is preceded by an untraced run of the same loop
+# ("base=", ns per call): the added cost is taken against that neighbour.
+# Every result is one line on the host:
 #
 #   NOTE vm/vm-bench: RESULT <table> <variant> <round> key=value...
 #
@@ -29,6 +33,7 @@ echo hello >"$F"
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
 SPEC='do_sys_openat2(filename, return)'
 PRED='do_sys_openat2(dfd == 12345)'
+RET_ONLY='do_sys_openat2(return)'
 # bpftrace: the same values, printed the way ksnoop prints them. The
 # filename is a user pointer: uptr() makes bpftrace read user memory (plain
 # str(arg1) prints an empty string on this kernel).
@@ -38,6 +43,9 @@ BT_BARE_KPROBE='kprobe:do_sys_openat2 { }'
 BT_BARE_KFUNC='kfunc:do_sys_openat2 { }'
 
 result() { note "RESULT $*"; }
+T0='taskset -c 0'
+LOOPCMD="ksb-loop -C 1"
+untraced() { $LOOPCMD open "$OPEN_N" "$F" | sed -n 's/^ns_per_iter=\([0-9.]*\).*/\1/p'; }
 
 # Print the command lines once, exactly as run, for the report.
 cmdline() { note "CMD $1 $2"; }
@@ -68,14 +76,16 @@ summary() { # the "ksnoop: N events printed, M lost" line -> "printed=N lost=M"
 	sed -n 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost.*/printed=\1 lost=\2/p' "$W/err" | tail -n 1
 }
 
-# bg_tracer VARIANT READY-FUNC CMD...: run CMD in the background with stdout
-# on /dev/null, wait until READY-FUNC says it is attached, run the workload,
-# stop CMD with SIGINT; prints the workload's result line, or error=...
+# bg_tracer VARIANT READY-FUNC CMD...: run CMD on CPU 0 in the background with
+# stdout on /dev/null, wait until READY-FUNC says it is attached, run the
+# workload, stop CMD with SIGINT; prints the workload's result line, or
+# error=... With STOPPED=1 the tracer is stopped (SIGSTOP) while the
+# workload runs: only the BPF side of tracing is measured.
 bg_tracer() {
 	local variant=$1 ready=$2 pid out rc
 	shift 2
 	: >"$W/err"
-	"$@" >/dev/null 2>"$W/err" &
+	$T0 "$@" >/dev/null 2>"$W/err" &
 	pid=$!
 	if ! wait_for "$ready" "$pid" 120; then
 		kill -9 "$pid" 2>/dev/null
@@ -83,7 +93,9 @@ bg_tracer() {
 		echo "error=did_not_attach:$(tail -n 2 "$W/err" | tr -s ' \n\t' '___' | cut -c1-150)"
 		return
 	fi
-	out=$(ksb-loop open "$OPEN_N" "$F")
+	[ "${STOPPED:-0}" = 1 ] && kill -STOP "$pid"
+	out=$($LOOPCMD open "$OPEN_N" "$F")
+	[ "${STOPPED:-0}" = 1 ] && kill -CONT "$pid"
 	kill -INT "$pid"
 	# bcc's ksnoop and ksnoop drain their buffers: allow time for it
 	local i=0
@@ -101,7 +113,7 @@ bg_tracer() {
 bt_run() {
 	local rc
 	rm -f "$W/res"
-	bpftrace -e "$1" -c "/usr/bin/ksb-loop -o $W/res open $OPEN_N $F" >/dev/null 2>"$W/err"
+	$T0 bpftrace -e "$1" -c "$LOOPCMD -o $W/res open $OPEN_N $F" >/dev/null 2>"$W/err"
 	rc=$?
 	if [ -s "$W/res" ]; then
 		echo "$(cat "$W/res") rc=$rc"
@@ -112,8 +124,10 @@ bt_run() {
 
 run_kfunc() {
 	case $1 in
-	untraced) echo "$(ksb-loop open "$OPEN_N" "$F")" ;;
+	untraced) echo "$($LOOPCMD open "$OPEN_N" "$F")" ;;
 	ksnoop-fentry) bg_tracer "$1" ksnoop_ready ksnoop -v --mode fentry "$SPEC" ;;
+	ksnoop-fentry-stopped) STOPPED=1 bg_tracer "$1" ksnoop_ready ksnoop -v --mode fentry --buffer $((64 << 20)) "$SPEC" ;;
+	ksnoop-return-only) bg_tracer "$1" ksnoop_ready ksnoop -v --mode fentry "$RET_ONLY" ;;
 	ksnoop-kprobe) bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe "$SPEC" ;;
 	bcc-ksnoop) bg_tracer "$1" bcc_ready bcc-ksnoop trace "$SPEC" ;;
 	bpftrace-kprobe) bt_run "$BT_KPROBE" ;;
@@ -126,18 +140,21 @@ run_kfunc() {
 }
 
 KFUNC_VARIANTS=(untraced ksnoop-fentry ksnoop-kprobe bcc-ksnoop bpftrace-kprobe
-	bpftrace-kfunc ksnoop-filtered-fentry ksnoop-filtered-kprobe bare-kprobe bare-kfunc)
+	bpftrace-kfunc ksnoop-filtered-fentry ksnoop-filtered-kprobe bare-kprobe bare-kfunc
+	ksnoop-return-only ksnoop-fentry-stopped)
 
-cmdline untraced "ksb-loop open $OPEN_N $F"
-cmdline ksnoop-fentry "ksnoop -v --mode fentry '$SPEC' >/dev/null"
-cmdline ksnoop-kprobe "ksnoop -v --mode kprobe '$SPEC' >/dev/null"
-cmdline bcc-ksnoop "bcc-ksnoop trace '$SPEC' >/dev/null"
-cmdline bpftrace-kprobe "bpftrace -e '$BT_KPROBE' -c 'ksb-loop -o RES open $OPEN_N $F' >/dev/null"
-cmdline bpftrace-kfunc "bpftrace -e '$BT_KFUNC' -c 'ksb-loop -o RES open $OPEN_N $F' >/dev/null"
-cmdline ksnoop-filtered-fentry "ksnoop -v --mode fentry '$PRED' >/dev/null"
-cmdline ksnoop-filtered-kprobe "ksnoop -v --mode kprobe '$PRED' >/dev/null"
-cmdline bare-kprobe "bpftrace -e '$BT_BARE_KPROBE' -c 'ksb-loop -o RES open $OPEN_N $F' >/dev/null"
-cmdline bare-kfunc "bpftrace -e '$BT_BARE_KFUNC' -c 'ksb-loop -o RES open $OPEN_N $F' >/dev/null"
+cmdline untraced "$LOOPCMD open $OPEN_N $F"
+cmdline ksnoop-fentry "$T0 ksnoop -v --mode fentry '$SPEC' >/dev/null"
+cmdline ksnoop-kprobe "$T0 ksnoop -v --mode kprobe '$SPEC' >/dev/null"
+cmdline bcc-ksnoop "$T0 bcc-ksnoop trace '$SPEC' >/dev/null"
+cmdline bpftrace-kprobe "$T0 bpftrace -e '$BT_KPROBE' -c '$LOOPCMD -o RES open $OPEN_N $F' >/dev/null"
+cmdline bpftrace-kfunc "$T0 bpftrace -e '$BT_KFUNC' -c '$LOOPCMD -o RES open $OPEN_N $F' >/dev/null"
+cmdline ksnoop-filtered-fentry "$T0 ksnoop -v --mode fentry '$PRED' >/dev/null"
+cmdline ksnoop-filtered-kprobe "$T0 ksnoop -v --mode kprobe '$PRED' >/dev/null"
+cmdline bare-kprobe "$T0 bpftrace -e '$BT_BARE_KPROBE' -c '$LOOPCMD -o RES open $OPEN_N $F' >/dev/null"
+cmdline bare-kfunc "$T0 bpftrace -e '$BT_BARE_KFUNC' -c '$LOOPCMD -o RES open $OPEN_N $F' >/dev/null"
+cmdline ksnoop-return-only "$T0 ksnoop -v --mode fentry '$RET_ONLY' >/dev/null"
+cmdline ksnoop-fentry-stopped "$T0 ksnoop -v --mode fentry --buffer $((64 << 20)) '$SPEC' >/dev/null   # SIGSTOP while the loop runs"
 
 # One sample of bcc's and bpftrace's output, to show what each captures.
 sample_output() {
@@ -169,8 +186,10 @@ n=${#KFUNC_VARIANTS[@]}
 for ((r = 0; r < ROUNDS; r++)); do
 	for ((k = 0; k < n; k++)); do
 		v=${KFUNC_VARIANTS[$(((k + r) % n))]}
+		base=
+		[ "$v" != untraced ] && base="base=$(untraced)"
 		out=$(run_kfunc "$v")
-		result kfunc "$v" "$r" "$out"
+		result kfunc "$v" "$r" "$out $base"
 	done
 done
 

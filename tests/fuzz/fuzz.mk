@@ -1,0 +1,37 @@
+# libFuzzer targets (included by the Makefile).
+#
+#   $(BUILD)/fuzz/fuzz_spec        the spec parser, all three kinds
+#   $(BUILD)/fuzz/fuzz_resolve     spec -> resolver -> printer, in-memory BTF
+#   $(BUILD)/fuzz/fuzz_usdt_arg    one SDT note argument ("-4@%edi")
+#   $(BUILD)/fuzz/fuzz_usdt_note   SDT note sections in a well-formed ELF
+#   $(BUILD)/fuzz/fuzz_usdt_elf    whole files, as `ksnoop usdt FILE:...` reads
+#
+# `make check` runs each for a bounded time (tests/fuzz/run --check);
+# `make fuzz` runs them for longer.  The ksnoop sources are compiled again
+# here, with clang and the fuzzer's instrumentation, into $(BUILD)/fuzz/.
+
+FUZZ_TARGETS := spec resolve usdt_arg usdt_note usdt_elf
+FUZZ_BINS    += $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+
+FUZZ_CC      ?= $(CLANG)
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_OBJS    := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/fuzz/%.o)
+
+$(BUILD)/fuzz:
+	@mkdir -p $@
+
+$(BUILD)/fuzz/%.o: ksnoop/%.c $(HDRS) | $(BUILD)/fuzz
+	$(FUZZ_CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) $(FUZZ_FLAGS) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_usdt.h $(FUZZ_OBJS) $(HDRS) | $(BUILD)/fuzz
+	$(FUZZ_CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) $(FUZZ_FLAGS) $(WARNINGS) \
+		$< $(FUZZ_OBJS) $(PKG_LIBS) -o $@
+
+# Keep the objects: they are shared by every target.
+.SECONDARY: $(FUZZ_OBJS)
+
+# Long runs: FUZZ_TIME seconds per target (default 600), two at a time.
+FUZZ_TIME ?= 600
+fuzz: $(FUZZ_BINS)
+	@tests/fuzz/run --build $(BUILD) --time $(FUZZ_TIME)

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libFuzzer target: the spec parser (ksnoop/spec.c).
+ *
+ * The first byte picks the language: a kernel function spec, the same with
+ * "tp:" in front (a tracepoint), or a USDT spec; the rest, up to a NUL, is
+ * the text, as it would come from argv.  Besides the sanitizers, the parse
+ * must keep the promises the resolver relies on: limits held, every column
+ * inside the text, an error always has a message.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "spec.h"
+
+#define check(cond) do { if (!(cond)) __builtin_trap(); } while (0)
+
+static void check_name(const char *s)
+{
+	check(s && *s && strlen(s) <= SPEC_MAX_NAME);
+}
+
+static void check_pos(int pos, size_t len)
+{
+	check(pos >= 1 && (size_t)pos <= len + 1);
+}
+
+static void check_spec(const struct spec *s, const char *text)
+{
+	size_t len = strlen(text);
+	int i, j;
+
+	check(s->text && strcmp(s->text, text) == 0);
+	check(s->target && *s->target);
+	check_pos(s->target_pos, len);
+	check(s->nitems >= 0 && s->nitems <= SPEC_MAX_ITEMS);
+	check(s->has_list || s->nitems == 0);
+	for (i = 0; i < s->nitems; i++) {
+		const struct spec_item *it = &s->items[i];
+
+		check_name(it->base);
+		check_pos(it->base_pos, len);
+		check(it->text && (it->cast || !strchr(it->text, ' ')));
+		check(it->nsteps >= 0 && it->nsteps <= SPEC_MAX_STEPS);
+		check(!it->cast || s->kind == SPEC_USDT);
+		if (it->cast)
+			check(*it->cast && strlen(it->cast) <= SPEC_MAX_NAME);
+		for (j = 0; j < it->nsteps; j++) {
+			const struct spec_step *st = &it->steps[j];
+
+			check_pos(st->pos, len);
+			check_pos(st->op_pos, len);
+			if (st->kind == STEP_INDEX)
+				check(st->index >= 0 && st->index <= INT32_MAX && !st->member);
+			else
+				check_name(st->member);
+		}
+		if (!it->has_pred)
+			continue;
+		check(it->op >= KSNOOP_OP_EQ && it->op <= KSNOOP_OP_GE);
+		check(strcmp(spec_op__str(it->op), "?") != 0);
+		check_pos(it->op_pos, len);
+		check_pos(it->cst.pos, len);
+		switch (it->cst.kind) {
+		case CONST_INT:
+			check(!it->cst.str && (!it->cst.neg || it->cst.mag));
+			break;
+		case CONST_STR:
+			check(it->cst.str && strlen(it->cst.str) <= SPEC_MAX_STR);
+			break;
+		case CONST_NAME:
+			check_name(it->cst.str);
+			break;
+		}
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const prefix[] = { "", "tp:", "" };
+	struct spec_error err;
+	struct spec spec;
+	enum spec_kind kind;
+	size_t n, plen;
+	char *text;
+	int ret;
+
+	if (size < 1)
+		return 0;
+	kind = data[0] % 3 == 2 ? SPEC_USDT : SPEC_KFUNC;
+	plen = strlen(prefix[data[0] % 3]);
+	n = strnlen((const char *)data + 1, size - 1);	/* argv ends at a NUL */
+	text = malloc(plen + n + 1);
+	if (!text)
+		return 0;
+	memcpy(text, prefix[data[0] % 3], plen);
+	memcpy(text + plen, data + 1, n);
+	text[plen + n] = 0;
+
+	ret = spec__parse(text, kind, &spec, &err);
+	if (ret == 0) {
+		check(kind == SPEC_USDT ? spec.kind == SPEC_USDT :
+		      spec.kind == (strncmp(text + strspn(text, " \t"), "tp:", 3) ? SPEC_KFUNC : SPEC_TP));
+		check_spec(&spec, text);
+	} else {
+		check(ret == -EINVAL || ret == -ENOMEM);
+		if (ret == -EINVAL) {
+			check(err.msg[0] && memchr(err.msg, 0, sizeof(err.msg)));
+			check(err.pos >= 0 && (size_t)err.pos <= strlen(text) + 1);
+		}
+	}
+	spec__free(&spec);
+	/* spec__free leaves a zeroed spec: freeing twice must be harmless. */
+	spec__free(&spec);
+	free(text);
+	return 0;
+}

@@ -1,0 +1,511 @@
+#!/bin/bash
+# Faults, live on this kernel (root): ksnoop killed by SIGINT, SIGTERM and
+# SIGKILL in the middle of a flood leaves nothing behind (programs, links,
+# tracefs events, USDT semaphores); a traced process that exits; stdout
+# closed early; a ring buffer overrun; no privileges; and no leaks over a
+# whole session (LeakSanitizer, or valgrind where LSan cannot run).
+#
+# "Nothing left" is checked by id: the programs and links ksnoop held (read
+# from its /proc/PID/fdinfo) must be gone, so other tracers running on the
+# machine at the same time cannot make this test pass or fail.
+. "$(dirname "$0")/../vm/lib.sh"
+K=${KSNOOP:?KSNOOP must name the ksnoop binary}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+U=${KSNOOP_USDT_DIR:-$root/build/usdt}
+P=$U/usdt_prog
+
+if [ "$(id -u)" != 0 ]; then
+	skip faults "needs root"
+	exit 0
+fi
+if [ ! -x "$P" ]; then
+	fail usdt_programs "missing $P (make build/usdt/usdt_prog)"
+	exit 0
+fi
+
+tmp=$(mktemp -d)
+chmod 755 "$tmp"
+# A copy of the USDT program: uprobes belong to a file, so other tests
+# tracing build/usdt/usdt_prog at the same time cannot touch its semaphore.
+cp "$P" "$U/libksnoop_usdt.so" "$tmp/"
+P=$tmp/usdt_prog
+pids=()
+cleanup() {
+	local p
+	{
+		for p in "${pids[@]}"; do kill -9 "$p"; done
+		wait
+	} 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Seconds an interrupted ksnoop may take to exit under a flood.
+EXIT_BOUND_S=3
+# Growth of resident memory allowed over a 3 s overrun, in kB.
+RSS_BOUND_KB=16384
+
+now_ms() { date +%s%3N; }
+
+# held_ids PID prog|link|map: the BPF object ids PID holds, from fdinfo.
+held_ids() {
+	grep -h "^$2_id:" /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | tr '\n' ' '
+}
+
+# still_there prog|link|map IDS: those of IDS that still exist, after waiting
+# up to 5 s (the kernel frees programs after an RCU grace period).
+still_there() {
+	local kind=$1 ids=$2 left id i
+	for i in $(seq 50); do
+		left=""
+		for id in $ids; do
+			bpftool "$kind" show id "$id" >/dev/null 2>&1 && left="$left$id "
+		done
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	echo "$left"
+}
+
+# tracefs probe events ksnoop (through libbpf) could have created.
+tracefs_events() {
+	cat /sys/kernel/tracing/kprobe_events /sys/kernel/tracing/uprobe_events 2>/dev/null |
+		grep -E 'libbpf|ksnoop' || true
+}
+
+# start OUT ERR ARGS...: ksnoop -v in the background, wait until attached;
+# sets KPID, PROGS, LINKS and MAPS.  KCMD is how ksnoop is run (a leak checker
+# may come first).
+KCMD=("$K")
+start() {
+	local out=$1 err=$2 i
+	shift 2
+	"${KCMD[@]}" -v "$@" >"$out" 2>"$err" &
+	KPID=$!
+	pids+=("$KPID")
+	PROGS="" LINKS="" MAPS=""
+	for i in $(seq 150); do
+		if grep -q "tracing .* target" "$err" 2>/dev/null; then
+			PROGS=$(held_ids "$KPID" prog)
+			LINKS=$(held_ids "$KPID" link)
+			MAPS=$(held_ids "$KPID" map)
+			return 0
+		fi
+		kill -0 "$KPID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_exit SECONDS: wait for KPID; sets RC (or "timeout", after SIGKILL).
+wait_exit() {
+	local i
+	for i in $(seq $(($1 * 10))); do
+		kill -0 "$KPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$KPID" 2>/dev/null; then
+		{ kill -9 "$KPID"; wait "$KPID"; } 2>/dev/null
+		RC=timeout
+	else
+		{ wait "$KPID"; RC=$?; } 2>/dev/null
+	fi
+}
+
+# signal_and_wait SIG SECONDS: signal KPID and wait_exit; bash's "Killed"
+# notice for the job goes nowhere.
+signal_and_wait() {
+	kill -"$1" "$KPID"
+	wait_exit "$2"
+} 2>/dev/null
+
+# wait_lines FILE N: until FILE has N lines (at most 10 s).
+wait_lines() {
+	local i
+	for i in $(seq 100); do
+		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# nothing_left NAME ERRFILE: the programs, links and maps ksnoop held are
+# gone, no tracefs events, no sanitizer report.
+nothing_left() {
+	local name=$1 err=$2 left
+	if [ -z "$PROGS" ] || [ -z "$LINKS" ]; then
+		fail "${name}_held_programs_and_links" "none recorded while attached (progs '$PROGS', links '$LINKS')"
+	else
+		left=$(still_there prog "$PROGS")
+		expect_eq "${name}_no_programs_left" "" "$left"
+		left=$(still_there link "$LINKS")
+		expect_eq "${name}_no_links_left" "" "$left"
+		[ -n "$MAPS" ] && expect_eq "${name}_no_maps_left" "" "$(still_there map "$MAPS")"
+	fi
+	expect_eq "${name}_no_tracefs_events" "$TRACEFS_BEFORE" "$(tracefs_events)"
+	expect_no_match "${name}_no_sanitizer_report" 'Sanitizer|runtime error' "$(cat "$err")"
+}
+
+# A flood of syscalls: one read and one write per byte.
+flood() {
+	dd if=/dev/zero of=/dev/null bs=1 2>/dev/null &
+	FLOOD=$!
+	pids+=("$FLOOD")
+}
+stop_flood() { { kill -9 "$FLOOD"; wait "$FLOOD"; } 2>/dev/null; }
+
+# The semaphore of usdt_prog's `guarded` probe in process $1.
+sema_vaddr=$("$K" -j info usdt "$P" | jq -r 'select(.name == "guarded") | .semaphore')
+sema_value() {
+	local base
+	base=$(awk -v p="$P" '$6 == p { split($1, a, "-"); print a[1]; exit }' "/proc/$1/maps" 2>/dev/null)
+	[ -n "$base" ] || return 0
+	dd if="/proc/$1/mem" bs=1 count=2 skip=$((0x$base + sema_vaddr)) 2>/dev/null | od -An -tu2 | tr -d ' '
+}
+# sema_settles PID VALUE: the semaphore reaches VALUE within 3 s (also
+# waits for the program to be mapped).
+sema_settles() {
+	local i v
+	for i in $(seq 30); do
+		v=$(sema_value "$1")
+		[ "$v" = "$2" ] && break
+		sleep 0.1
+	done
+	echo "$v"
+}
+
+TRACEFS_BEFORE=$(tracefs_events)
+
+# ==== 1. SIGINT, SIGTERM, SIGKILL in the middle of a tracepoint flood ====
+flood
+for sig in INT TERM KILL; do
+	T=tp_sig${sig,,}
+	if ! start "$tmp/$T.out" "$tmp/$T.err" 'tp:sys_enter(regs, id)'; then
+		fail "${T}_attach" "$(cat "$tmp/$T.err")"
+		continue
+	fi
+	wait_lines "$tmp/$T.out" 20 || fail "${T}_events_flow" "no events: $(cat "$tmp/$T.err")"
+	t0=$(now_ms)
+	signal_and_wait "$sig" 30
+	ms=$(($(now_ms) - t0))
+	if [ "$sig" = KILL ]; then
+		expect_eq "${T}_status" 137 "$RC"
+	else
+		expect_eq "${T}_status" 0 "$RC"
+		expect_match "${T}_summary" '^ksnoop: [0-9]+ events printed, [0-9]+ lost' "$(cat "$tmp/$T.err")"
+		if [ "$ms" -le $((EXIT_BOUND_S * 1000)) ]; then
+			pass "${T}_exits_promptly"
+		else
+			fail "${T}_exits_promptly" "took $ms ms to exit after SIG$sig under the flood (bound: ${EXIT_BOUND_S} s); $(tail -1 "$tmp/$T.err")"
+		fi
+	fi
+	nothing_left "$T" "$tmp/$T.err"
+done
+stop_flood
+
+# ==== 1b. a signal while ksnoop is still attaching a dozen targets ====
+SPECS=('tp:sched_switch(prev->pid)' 'tp:sched_wakeup(p->pid)' 'tp:sched_process_exec(old_pid)'
+	'tp:sched_process_exit(group_dead)' 'tp:sched_process_fork(child->pid)' 'tp:sys_enter(id)'
+	'tp:sys_exit(ret)' 'tp:task_newtask(clone_flags)' 'tp:task_rename(comm)'
+	'tp:signal_generate(sig)' 'tp:signal_deliver(sig)' 'tp:sched_waking(p->pid)')
+for sig in INT KILL; do
+	T=attach_sig${sig,,}
+	"$K" "${SPECS[@]}" >/dev/null 2>"$tmp/$T.err" &
+	KPID=$!
+	pids+=("$KPID")
+	all_progs="" all_links="" sent=0 ms=0
+	# Collect every id it holds, as it attaches; signal at the first program.
+	# (stderr: bash's "Killed" notice for the job.)
+	for i in $(seq 1000); do
+		kill -0 "$KPID" 2>/dev/null || break
+		p=$(held_ids "$KPID" prog)
+		all_progs="$all_progs $p"
+		all_links="$all_links $(held_ids "$KPID" link)"
+		if [ "$sent" = 0 ] && [ -n "$p" ]; then
+			linked=$(held_ids "$KPID" link | wc -w)
+			t0=$(now_ms)
+			kill -"$sig" "$KPID" 2>/dev/null
+			sent=1
+		fi
+		sleep 0.01
+	done 2>/dev/null
+	{ wait_exit 10; } 2>/dev/null
+	[ "$sent" = 1 ] && ms=$(($(now_ms) - t0))
+	PROGS=$(printf '%s\n' $all_progs | sort -un | tr '\n' ' ')
+	LINKS=$(printf '%s\n' $all_links | sort -un | tr '\n' ' ')
+	if [ "$sent" = 0 ]; then
+		fail "${T}_interrupted" "ksnoop ended before holding a program: $(cat "$tmp/$T.err")"
+		continue
+	fi
+	note "SIG$sig after $linked of ${#SPECS[@]} targets were attached"
+	if [ "$sig" = KILL ]; then
+		expect_eq "${T}_status" 137 "$RC"
+	else
+		expect_match "${T}_status" '^(0|130)$' "$RC"
+		if [ "$ms" -le $((EXIT_BOUND_S * 1000)) ]; then pass "${T}_exits_promptly"; else fail "${T}_exits_promptly" "$ms ms"; fi
+	fi
+	left=$(still_there prog "$PROGS")
+	expect_eq "${T}_no_programs_left" "" "$left"
+	[ -n "$LINKS" ] && expect_eq "${T}_no_links_left" "" "$(still_there link "$LINKS")"
+	expect_no_match "${T}_no_sanitizer_report" 'Sanitizer|runtime error' "$(cat "$tmp/$T.err")"
+done
+
+# ==== 2. the same for USDT: the semaphore goes back to 0 ====
+"$P" guarded 60 >/dev/null &
+gp=$!
+pids+=("$gp")
+expect_eq usdt_semaphore_zero_before 0 "$(sema_settles "$gp" 0)"
+for sig in INT TERM KILL; do
+	T=usdt_sig${sig,,}
+	if ! start "$tmp/$T.out" "$tmp/$T.err" usdt "$P:ksnoop_test:guarded(arg0)"; then
+		fail "${T}_attach" "$(cat "$tmp/$T.err")"
+		continue
+	fi
+	expect_eq "${T}_semaphore_set" 1 "$(sema_settles "$gp" 1)"
+	wait_lines "$tmp/$T.out" 20 || fail "${T}_events_flow" "no events: $(cat "$tmp/$T.err")"
+	signal_and_wait "$sig" 30
+	expect_eq "${T}_status" "$([ "$sig" = KILL ] && echo 137 || echo 0)" "$RC"
+	expect_eq "${T}_semaphore_back_to_0" 0 "$(sema_settles "$gp" 0)"
+	nothing_left "$T" "$tmp/$T.err"
+done
+{ kill -9 "$gp"; wait "$gp"; } 2>/dev/null
+
+# ==== 3. the traced process exits in the middle of the trace ====
+# Each target waits on a FIFO until ksnoop (-p PID) has attached, then
+# works for a moment and exits.
+mkfifo "$tmp/go1" "$tmp/go2"
+bash -c 'read -r _ <"$0"; for i in $(seq 10); do sleep 0.05; done' "$tmp/go1" &
+short=$!
+pids+=("$short")
+if start "$tmp/exit1.out" "$tmp/exit1.err" -p "$short" 'tp:sys_enter(id)'; then
+	echo go >"$tmp/go1"
+	wait "$short" 2>/dev/null
+	sleep 0.3
+	# Carrying on and stopping at -p's exit are both fine; status 0 either way.
+	signal_and_wait INT 10
+	expect_eq tp_target_exit_status 0 "$RC"
+	n=$(grep -c -- '-> tp:sys_enter$' "$tmp/exit1.out")
+	if [ "$n" -gt 0 ]; then pass tp_target_exit_events; else fail tp_target_exit_events "no events: $(cat "$tmp/exit1.err")"; fi
+	nothing_left tp_target_exit "$tmp/exit1.err"
+else
+	fail tp_target_exit_attach "$(cat "$tmp/exit1.err")"
+	echo go >"$tmp/go1"
+fi
+
+# usdt_prog spin 1: `tick` every 10 ms for a second, then exit.
+bash -c 'read -r _ <"$0"; exec "$1" spin 1' "$tmp/go2" "$P" &
+sp=$!
+pids+=("$sp")
+if start "$tmp/exit2.out" "$tmp/exit2.err" -p "$sp" usdt "$P:ksnoop_test:tick(arg0)"; then
+	echo go >"$tmp/go2"
+	wait "$sp" 2>/dev/null
+	sleep 0.3
+	# Carrying on and stopping at -p's exit are both fine; status 0 either way.
+	signal_and_wait INT 10
+	expect_eq usdt_target_exit_status 0 "$RC"
+	n=$(grep -c -- '-> ksnoop_test:tick$' "$tmp/exit2.out")
+	if [ "$n" -ge 50 ]; then pass usdt_target_exit_events; else fail usdt_target_exit_events "only $n events: $(cat "$tmp/exit2.err")"; fi
+	nothing_left usdt_target_exit "$tmp/exit2.err"
+else
+	fail usdt_target_exit_attach "$(cat "$tmp/exit2.err")"
+	echo go >"$tmp/go2"
+fi
+
+# ==== 4. stdout closed early: `ksnoop ... | head -1` ====
+# Under a flood, as a user would type it.
+flood
+t0=$(now_ms)
+out=$( { timeout -k 2 20 "$K" 'tp:sys_enter(id)' 2>"$tmp/head1.err"; echo $? >"$tmp/head1.rc"; } | head -1)
+ms=$(($(now_ms) - t0))
+stop_flood
+expect_match head_flood_got_a_line '^[0-9:.]+ cpu[0-9]+ ' "$out"
+expect_eq head_flood_status 0 "$(cat "$tmp/head1.rc")"
+expect_eq head_flood_quiet "" "$(cat "$tmp/head1.err")"
+if [ "$ms" -le 10000 ]; then pass head_flood_ends_promptly; else fail head_flood_ends_promptly "took $ms ms"; fi
+
+# Through a FIFO, to know the process and what it held: USDT, JSON.
+mkfifo "$tmp/fifo"
+head -1 <"$tmp/fifo" >"$tmp/head2.out" &
+hp=$!
+"$K" -j usdt "$P:ksnoop_test:tick(arg0)" >"$tmp/fifo" 2>"$tmp/head2.err" &
+KPID=$!
+pids+=("$KPID")
+for i in $(seq 100); do
+	LINKS=$(held_ids "$KPID" link)
+	[ -n "$LINKS" ] && break
+	sleep 0.1
+done
+PROGS=$(held_ids "$KPID" prog)
+MAPS=$(held_ids "$KPID" map)
+"$P" spin 1 >/dev/null &
+pids+=("$!")
+wait_exit 15
+wait "$hp"
+expect_eq head_usdt_status 0 "$RC"
+expect_eq head_usdt_quiet "" "$(cat "$tmp/head2.err")"
+expect_eq head_usdt_one_json_line "ksnoop_test:tick" "$(jq -r .func "$tmp/head2.out" 2>&1)"
+nothing_left head_usdt "$tmp/head2.err"
+
+# ==== 5. ring buffer overrun: losses counted, memory bounded ====
+# ASan's quarantine keeps freed memory for a while; switch it off here so
+# the resident size is ksnoop's own.
+flood
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0 \
+	start "$tmp/ovr.out" "$tmp/ovr.err" --buffer 4096 'tp:sys_enter(regs, id)' ||
+	fail overrun_attach "$(cat "$tmp/ovr.err")"
+sleep 0.5
+rss=()
+for i in $(seq 15); do
+	rss+=("$(awk '/^VmRSS:/ {print $2}' "/proc/$KPID/status" 2>/dev/null)")
+	sleep 0.2
+done
+kill -INT "$KPID"
+wait_exit 30
+stop_flood
+expect_eq overrun_status 0 "$RC"
+lost=$(sed -n 's/^ksnoop: [0-9]* events printed, \([0-9]*\) lost.*/\1/p' "$tmp/ovr.err")
+if [ -n "$lost" ] && [ "$lost" -gt 0 ]; then pass overrun_lost_counted; else fail overrun_lost_counted "$(tail -3 "$tmp/ovr.err")"; fi
+expect_match overrun_reported_while_running 'warning: [0-9]+ events lost so far' "$(cat "$tmp/ovr.err")"
+max=0
+for r in "${rss[@]}"; do [ -n "$r" ] && [ "$r" -gt "$max" ] && max=$r; done
+growth=$((max - ${rss[0]:-0}))
+if [ -n "${rss[0]}" ] && [ "$growth" -le "$RSS_BOUND_KB" ]; then
+	pass overrun_memory_bounded
+else
+	fail overrun_memory_bounded "VmRSS grew by $growth kB (bound $RSS_BOUND_KB kB): ${rss[*]}"
+fi
+expect_no_match overrun_no_sanitizer_report 'Sanitizer|runtime error' "$(cat "$tmp/ovr.err")"
+
+# ==== 6. under a flood, text keeps up with JSON ====
+# Printing a struct in text must not cost much more than in JSON; a
+# printer that rebuilds per-BTF state for every event loses nearly all.
+rate() {
+	local n
+	"$K" "$@" 'tp:sys_enter(regs, id)' >/dev/null 2>"$tmp/rate.err" &
+	KPID=$!
+	pids+=("$KPID")
+	sleep 2
+	kill -INT "$KPID"
+	wait_exit 30
+	n=$(sed -n 's/^ksnoop: \([0-9]*\) events printed.*/\1/p' "$tmp/rate.err")
+	echo "${n:-0}"
+}
+flood
+json=$(rate -j)
+text=$(rate)
+stop_flood
+note "flood, 2 s each: $json events printed as JSON, $text as text"
+if [ "$json" -gt 0 ] && [ $((text * 10)) -ge "$json" ]; then
+	pass text_keeps_up_with_json
+else
+	fail text_keeps_up_with_json "in 2 s of flood: $text events printed as text, $json as JSON (text must reach a tenth)"
+fi
+
+# ==== 7. without privileges: one line naming them, exit 1 ====
+cp "$K" "$tmp/ksnoop"
+chmod -R a+rX "$tmp"
+# Run as user nobody, no groups, no capabilities.
+if command -v setpriv >/dev/null; then
+	NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+else
+	NOBODY=(su nobody -s /bin/sh -c '"$0" "$@"' --)
+fi
+unpriv() {
+	local name=$1 err rc
+	shift
+	err=$(cd "$tmp" && timeout -k 2 20 "${NOBODY[@]}" "$tmp/ksnoop" "$@" 2>&1 >/dev/null); rc=$?
+	if [ "$rc" != 1 ]; then
+		fail "$name" "exit $rc, expected 1: $err"
+	elif [ "$(printf '%s\n' "$err" | wc -l)" != 1 ]; then
+		fail "$name" "expected one line on stderr, got:
+$err"
+	elif ! printf '%s\n' "$err" | grep -Eq 'root|CAP_BPF and CAP_PERFMON'; then
+		fail "$name" "does not name the privileges needed: $err"
+	else
+		pass "$name"
+	fi
+}
+unpriv unprivileged_tracepoint 'tp:sched_switch(prev->pid)'
+unpriv unprivileged_usdt usdt "$tmp/usdt_prog:ksnoop_test:tick"
+unpriv unprivileged_kernel_function 'ip_send_skb(skb->len)'
+# With exactly the two capabilities, tracepoints work as any user.
+if setpriv --help 2>&1 | grep -q -- --ambient-caps; then
+	out=$(cd "$tmp" && timeout -k 2 20 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=+bpf,+perfmon --ambient-caps=+bpf,+perfmon \
+		"$tmp/ksnoop" -n 2 'tp:sched_switch(prev->pid)' 2>&1 >/dev/null); rc=$?
+	if [ "$rc" = 0 ]; then
+		pass cap_bpf_and_cap_perfmon_are_enough
+	else
+		fail cap_bpf_and_cap_perfmon_are_enough "exit $rc: $out"
+	fi
+else
+	skip cap_bpf_and_cap_perfmon_are_enough "setpriv has no --ambient-caps"
+fi
+
+# ==== 8. leaks over a whole session ====
+# First make sure LeakSanitizer works here at all: a program that leaks.
+# KSNOOP_LEAK_CHECK=valgrind forces the fallback (to test it).
+lsan_works=0
+printf '#include <stdlib.h>\nvoid *volatile keep;\nint main(void) { keep = malloc(77); keep = 0; return 0; }\n' >"$tmp/leak.c"
+if cc -fsanitize=address -g -o "$tmp/leak" "$tmp/leak.c" 2>/dev/null &&
+	ASAN_OPTIONS=detect_leaks=1 "$tmp/leak" 2>&1 | grep -q 'ERROR: LeakSanitizer: detected memory leaks'; then
+	lsan_works=1
+	pass leak_checker_detects_a_leak
+fi
+[ "${KSNOOP_LEAK_CHECK:-}" = valgrind ] && lsan_works=0
+PLAIN=${KSNOOP_PLAIN:-$(dirname "$K")/../ksnoop}
+
+# session NAME ARGS...: a ksnoop session under a leak checker; the caller
+# makes events and then calls session_end.
+session() {
+	SNAME=$1
+	shift
+	if [ "$lsan_works" = 1 ]; then
+		ASAN_OPTIONS=detect_leaks=1 start "$tmp/$SNAME.out" "$tmp/$SNAME.err" "$@"
+	else
+		KCMD=(valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite,indirect
+		      --show-leak-kinds=definite,indirect "$PLAIN")
+		start "$tmp/$SNAME.out" "$tmp/$SNAME.err" "$@"
+		KCMD=("$K")
+	fi || fail "${SNAME}_attach" "$(cat "$tmp/$SNAME.err")"
+}
+# session_end MIN: once MIN events are out (at most 10 s), SIGINT; then
+# the status, the count and the leak checker's verdict.
+session_end() {
+	local min=$1 printed
+	wait_lines "$tmp/$SNAME.out" "$min"
+	kill -INT "$KPID" 2>/dev/null
+	wait_exit 60
+	expect_eq "${SNAME}_status" 0 "$RC"
+	printed=$(sed -n 's/^ksnoop: \([0-9]*\) events printed.*/\1/p' "$tmp/$SNAME.err")
+	if [ -n "$printed" ] && [ "$printed" -ge "$min" ]; then
+		pass "${SNAME}_events"
+	else
+		fail "${SNAME}_events" "expected at least $min events: $(tail -3 "$tmp/$SNAME.err")"
+	fi
+	expect_no_match "${SNAME}_no_leaks" 'LeakSanitizer|definitely lost|indirectly lost|Sanitizer|runtime error' \
+		"$(cat "$tmp/$SNAME.err")"
+}
+if [ "$lsan_works" = 0 ]; then
+	if command -v valgrind >/dev/null && [ -x "$PLAIN" ]; then
+		note "checking leaks with valgrind on $PLAIN (LeakSanitizer is not used)"
+	else
+		fail leak_checker "neither LeakSanitizer nor valgrind (with $PLAIN) can run here"
+	fi
+fi
+if [ "$lsan_works" = 1 ] || { command -v valgrind >/dev/null && [ -x "$PLAIN" ]; }; then
+	# Thousands of events, text, values and predicates.
+	flood
+	session leak_tracepoint 'tp:sys_enter(id, id != 9999)'
+	sleep 2
+	session_end 1000
+	stop_flood
+	# Structs printed as JSON and text, strings, casts, a predicate.
+	session leak_usdt_json -j usdt "$P:ksnoop_test:req(arg0, arg1 <= -3, arg2:str)" \
+		"$P:ksnoop_test:obj(arg0:struct req *, arg1)" "$P:ksnoop_test:wide"
+	"$P" fire 400 >/dev/null
+	session_end 1000
+	session leak_struct_text 'tp:sched_process_exec(bprm, p->comm)'
+	for i in $(seq 20); do /bin/true; done
+	session_end 20
+fi
