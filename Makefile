@@ -88,6 +88,12 @@ $(BUILD)/usdt/usdt_prog: tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c $(BUIL
 		-L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -o $@
 	pahole -J $@
 
+# Fuzzing (libFuzzer): targets and rules live in tests/fuzz/fuzz.mk.  It is
+# included before `check` so that FUZZ_BINS is set when check's
+# prerequisites are read.
+FUZZ_BINS :=
+-include tests/fuzz/fuzz.mk
+
 demo: deps all
 	@scripts/demo $(BUILD)/ksnoop
 
@@ -107,10 +113,6 @@ vm: $(BUILD)/ksnoop
 # Not tests: not part of `make check`.
 bench: deps all $(USDT_BINS)
 	@KSNOOP=$(BUILD)/ksnoop bench/run
-
-# Fuzzing (libFuzzer): targets and rules live in tests/fuzz/fuzz.mk.
-FUZZ_BINS :=
--include tests/fuzz/fuzz.mk
 
 install: $(BUILD)/ksnoop
 	install -D -m 0755 $(BUILD)/ksnoop $(DESTDIR)$(PREFIX)/sbin/ksnoop

@@ -26,6 +26,8 @@
 /* How often the loop wakes to check the clock and the lost-event counter. */
 #define POLL_INTERVAL_MS 100
 #define LOST_REPORT_INTERVAL_NS 1000000000ULL
+/* How long events already captured are still printed after a stop. */
+#define DRAIN_MAX_NS 1000000000ULL
 
 static volatile sig_atomic_t stop_requested;
 
@@ -302,8 +304,11 @@ static int run_loop(struct trace *t, struct attacher *a)
 	}
 	/* Drain what is already in the buffer, within the count. */
 	if (!t->output_closed) {
-		t->check_at = now_ns(CLOCK_MONOTONIC) + POLL_INTERVAL_MS * 1000000ULL;
-		ring_buffer__consume(rb);
+		/* Up to a second: enough to empty the buffer, bounded under a flood. */
+		t->check_at = now_ns(CLOCK_MONOTONIC) + DRAIN_MAX_NS;
+		while (ring_buffer__consume(rb) == -EAGAIN &&
+		       now_ns(CLOCK_MONOTONIC) < t->check_at)
+			;
 	}
 	ring_buffer__free(rb);
 	if (fflush(stdout) || ferror(stdout))
