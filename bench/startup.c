@@ -24,7 +24,11 @@
  * Output, one line: "startup_ms=X first_output_ms=Z stop_ms=S killed=K
  * [rss_kb=Y]": stop_ms is how long the tracer took to exit after SIGINT,
  * killed=1 if it had to be killed after 60 s (then time(1) reports nothing
- * and rss_kb is left out). Exit status 1 if TEXT never appeared.
+ * and rss_kb is left out). When time(1) has exited, this waits (up to 60 s
+ * more) until nothing of the tracer's process group is left, so that the
+ * next measurement never overlaps a tracer still detaching; linger_ms says
+ * how long that took, 60000 or more if something was still there.
+ * Exit status 1 if TEXT never appeared.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -84,6 +88,8 @@ int main(int argc, char **argv)
 	size_t wlen = 0;
 	uint64_t t0, t_found = 0, t_first = 0, deadline, t_stop = 0, t_exit = 0;
 	int killed = 0;
+	pid_t child_pgid;
+	double linger_ms = 0;
 	long rss;
 	pid_t child;
 
@@ -147,6 +153,7 @@ int main(int argc, char **argv)
 		perror("fork");
 		return 2;
 	}
+	child_pgid = child;	/* the child calls setsid(): its pid is the group */
 	if (child == 0) {
 		int slave, err;
 
@@ -233,10 +240,22 @@ int main(int argc, char **argv)
 		}
 	}
 
-	printf("startup_ms=%.2f first_output_ms=%.2f stop_ms=%.1f killed=%d",
+	/* time(1) is gone; is the tracer (its child) gone too? */
+	{
+		uint64_t t_w = now_ns(), until = t_w + 60ULL * 1000000000ULL;
+
+		while (kill(-child_pgid, 0) == 0 && now_ns() < until)
+			usleep(10000);
+		linger_ms = (double)(now_ns() - t_w) / 1e6;
+		if (kill(-child_pgid, 0) == 0) {
+			kill(-child_pgid, SIGKILL);
+			linger_ms = 60000;
+		}
+	}
+	printf("startup_ms=%.2f first_output_ms=%.2f stop_ms=%.1f killed=%d linger_ms=%.0f",
 	       t_found ? (double)(t_found - t0) / 1e6 : -1.0,
 	       t_first ? (double)(t_first - t0) / 1e6 : -1.0,
-	       t_exit ? (double)(t_exit - t_stop) / 1e6 : -1.0, killed);
+	       t_exit ? (double)(t_exit - t_stop) / 1e6 : -1.0, killed, linger_ms);
 	rss = rssfile ? read_rss(rssfile) : -1;
 	if (rss >= 0)
 		printf(" rss_kb=%ld", rss);

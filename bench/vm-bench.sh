@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm-timeout: 1500
+# vm-timeout: 1200
 #
 # Kernel-function benchmarks, run inside the test VM by bench/run (through
 # tests/vm/run, which puts the programs given with --bin in /usr/bin):
@@ -43,6 +43,21 @@ BT_BARE_KPROBE='kprobe:do_sys_openat2 { }'
 BT_BARE_KFUNC='kfunc:do_sys_openat2 { }'
 
 result() { note "RESULT $*"; }
+
+# If the guest kernel gets into trouble (soft lockup, RCU stall, a BUG or
+# WARNING), say so once, with the kernel's own lines, while it still can.
+(
+	seen=$(dmesg | wc -l)
+	while sleep 5; do
+		new=$(dmesg | tail -n +"$((seen + 1))")
+		if printf '%s\n' "$new" | grep -q -E 'soft lockup|rcu.*stall|BUG:|WARNING:|hung_task|Oops'; then
+			printf '%s\n' "$new" | grep -v -E '^\[ *[0-9.]+\] *$' | head -n 150 |
+				while IFS= read -r l; do note "KERNEL $l"; done
+			exit 0
+		fi
+	done
+) &
+watcher=$!
 T0='taskset -c 0'
 LOOPCMD="ksb-loop -C 1"
 untraced() { $LOOPCMD open "$OPEN_N" "$F" | sed -n 's/^ns_per_iter=\([0-9.]*\).*/\1/p'; }
@@ -196,8 +211,14 @@ done
 # ---- 5. start-up and peak RSS, kernel-function spec ------------------------
 # ksb-startup opens $F every millisecond and times exec -> first event line.
 startup_one() {
-	local variant=$1 marker=$2 out
+	local variant=$1 marker=$2 out i
 	shift 2
+	# nothing of an earlier tracer may still be detaching
+	for ((i = 0; i < 600; i++)); do
+		left=$(pidof bpftrace ksnoop bcc-ksnoop) || break
+		[ "$i" = 0 ] && note "waiting for pid(s) $left (an earlier tracer) to exit"
+		sleep 0.1
+	done
 	out=$(ksb-startup -m "$marker" -w open -f "$F" -t 120 -r "$W/rss" -e "$W/err" -- "$@")
 	result startup-kfunc "$variant" "$r" "$out"
 }
@@ -224,4 +245,5 @@ sample_output ksnoop ksnoop "$SPEC"
 sample_output bcc-ksnoop bcc-ksnoop trace "$SPEC"
 sample_output bpftrace bpftrace -e "$BT_KPROBE"
 note "INFO kernel $(uname -r) ncpu $NCPU"
+kill "$watcher" 2>/dev/null
 exit 0
