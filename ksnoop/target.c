@@ -23,15 +23,22 @@ int kernel__open(struct kernel *k, char *msg, size_t sz)
 			return err;
 		}
 	}
+	return 0;
+}
+
+/* kallsyms only for kernel functions: tracepoints start faster without it. */
+static int kernel__open_ksyms(struct kernel *k, char *msg, size_t sz)
+{
+	int err;
+
+	if (k->ksyms)
+		return 0;
+	k->ksyms = ksyms__load(k->kallsyms_path);
 	if (!k->ksyms) {
-		k->ksyms = ksyms__load(k->kallsyms_path);
-		if (!k->ksyms) {
-			err = -errno;
-			snprintf(msg, sz, "cannot read %s: %s",
-				 k->kallsyms_path ? k->kallsyms_path : "/proc/kallsyms",
-				 strerror(-err));
-			return err;
-		}
+		err = -errno;
+		snprintf(msg, sz, "cannot read %s: %s",
+			 k->kallsyms_path ? k->kallsyms_path : "/proc/kallsyms", strerror(-err));
+		return err == -ENOENT ? -EIO : err;
 	}
 	return 0;
 }
@@ -70,6 +77,8 @@ int kernel__func(struct kernel *k, const char *name, struct signature *sig,
 	int err;
 
 	err = kernel__open(k, msg, sz);
+	if (!err)
+		err = kernel__open_ksyms(k, msg, sz);
 	if (err)
 		return err;
 	sym = ksyms__find(k->ksyms, name);

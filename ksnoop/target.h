@@ -20,7 +20,8 @@ struct kernel {
 	struct ksyms *ksyms;
 };
 
-/* Load BTF and kallsyms on first use; 0 or a negative errno (with MSG). */
+/* Load vmlinux BTF on first use (kallsyms: when a function is looked up);
+ * 0 or a negative errno (with MSG). */
 int kernel__open(struct kernel *k, char *msg, size_t sz);
 void kernel__close(struct kernel *k);
 

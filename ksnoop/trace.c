@@ -276,6 +276,13 @@ static int run_loop(struct trace *t, struct attacher *a)
 		__u64 now;
 
 		err = ring_buffer__poll(rb, POLL_INTERVAL_MS);
+		/*
+		 * The ring buffer wakes us only when we had caught up; should a
+		 * wakeup ever be missed, a quiet interval still reads what is
+		 * there rather than leaving it until the next event.
+		 */
+		if (err == 0)
+			err = ring_buffer__consume(rb);
 		if (err < 0 && err != -EINTR && err != -EAGAIN && err != -ECANCELED) {
 			log_error("reading events failed: %s", strerror(-err));
 			break;

@@ -69,7 +69,7 @@ for mode in fentry kprobe; do
 	if start "$tmp/o4" "$tmp/e4" --mode $mode -n 1 -c cat 'dummy_get_stats64(dev->name, dev)'; then
 		cat /proc/net/dev >/dev/null
 		finish
-		count_is ${T}_module_char_array 1 '^    dev->name = "(dummy0|kd0)"$' "$tmp/o4"
+		count_is ${T}_module_char_array 1 '^    dev->name = "(dummy0|kd0)"$' "$tmp/o4" "$tmp/e4"
 		expect_match ${T}_module_struct '^        \.name = "(dummy0|kd0)",$' "$(cat "$tmp/o4")"
 	else
 		fail ${T}_attach_module "$(cat "$tmp/e4")"
