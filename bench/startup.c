@@ -3,7 +3,7 @@
  * ksb-startup: how long a tracer takes from exec until it prints its first
  * event, and its peak RSS.
  *
- *   ksb-startup -m TEXT [-w open|syscall] [-f PATH] [-i USEC] [-t SECS]
+ *   ksb-startup -m TEXT [-w open|syscall] [-f PATH] [-i USEC] [-t SECS] [-s SECS]
  *               [-r RSSFILE] [-e ERRFILE] -- TRACER ARGS...
  *
  * The tracer runs on a pseudo-terminal, so that every tracer's stdio is
@@ -23,14 +23,16 @@
  *
  * Output, one line: "startup_ms=X first_output_ms=Z stop_ms=S killed=K
  * [rss_kb=Y]": stop_ms is how long the tracer took to exit after SIGINT,
- * killed=1 if it had to be killed after 60 s (then time(1) reports nothing
- * and rss_kb is left out). When time(1) has exited, this waits (up to 60 s
+ * killed=1 if it had to be killed after -s SECS (default 60): then "hang:"
+ * lines on stderr say where its threads were just before, time(1) reports
+ * nothing and rss_kb is left out. When time(1) has exited, this waits (up to 60 s
  * more) until nothing of the tracer's process group is left, so that the
  * next measurement never overlaps a tracer still detaching; linger_ms says
  * how long that took, 60000 or more if something was still there.
  * Exit status 1 if TEXT never appeared.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -55,9 +57,79 @@ static uint64_t now_ns(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ksb-startup -m TEXT [-w open|syscall] [-f PATH] [-i USEC] [-t SECS]\n"
+		"usage: ksb-startup -m TEXT [-w open|syscall] [-f PATH] [-i USEC] [-t SECS] [-s SECS]\n"
 		"                   [-r RSSFILE] [-e ERRFILE] -- TRACER ARGS...\n");
 	exit(2);
+}
+
+/* Read up to SZ-1 bytes of FILE into BUF; "" if it cannot be read. */
+static void slurp(const char *file, char *buf, size_t sz)
+{
+	int fd = open(file, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, sz - 1) : -1;
+
+	buf[n > 0 ? n : 0] = 0;
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * Before a tracer that ignored SIGINT is killed: say on stderr, one
+ * "hang:" line per thread, where every thread of its process group is
+ * (state, wchan, the top of its kernel stack), so a report can tell a
+ * tracer stuck in the kernel from one busy in user space.
+ */
+static void dump_group(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[96], buf[1024], comm[64], wchan[64], state = '?';
+		int pid = atoi(e->d_name), pgrp = 0;
+		DIR *td;
+		struct dirent *te;
+		const char *p;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		slurp(path, buf, sizeof(buf));
+		p = strrchr(buf, ')');
+		if (!p || sscanf(p + 1, " %c %*d %d", &state, &pgrp) != 2 || pgrp != pgid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		slurp(path, comm, sizeof(comm));
+		comm[strcspn(comm, "\n")] = 0;
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		td = opendir(path);
+		while (td && (te = readdir(td))) {
+			int tid = atoi(te->d_name);
+			char *q;
+
+			if (tid <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+			slurp(path, buf, sizeof(buf));
+			p = strrchr(buf, ')');
+			if (!p || sscanf(p + 1, " %c", &state) != 1)
+				state = '?';
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", pid, tid);
+			slurp(path, wchan, sizeof(wchan));
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", pid, tid);
+			slurp(path, buf, 400);
+			for (q = buf; *q; q++)
+				if (*q == '\n')
+					*q = ' ';
+			fprintf(stderr, "hang: %s pid %d tid %d state %c wchan %s stack %s\n",
+				comm, pid, tid, state, wchan[0] ? wchan : "-", buf[0] ? buf : "-");
+		}
+		if (td)
+			closedir(td);
+	}
+	closedir(d);
 }
 
 static long read_rss(const char *file)
@@ -83,7 +155,7 @@ int main(int argc, char **argv)
 	const char *text = NULL, *path = "/", *rssfile = NULL, *errfile = "/dev/null";
 	int workload_open = 1, opt, master, i, status = 0;
 	long interval_us = 1000;
-	double timeout_s = 120;
+	double timeout_s = 120, stop_s = 60;
 	char **targv, pidstr[32], window[8192];
 	size_t wlen = 0;
 	uint64_t t0, t_found = 0, t_first = 0, deadline, t_stop = 0, t_exit = 0;
@@ -93,7 +165,7 @@ int main(int argc, char **argv)
 	long rss;
 	pid_t child;
 
-	while ((opt = getopt(argc, argv, "+m:w:f:i:t:r:e:")) != -1) {
+	while ((opt = getopt(argc, argv, "+m:w:f:i:t:s:r:e:")) != -1) {
 		switch (opt) {
 		case 'm': text = optarg; break;
 		case 'w':
@@ -107,6 +179,7 @@ int main(int argc, char **argv)
 		case 'f': path = optarg; break;
 		case 'i': interval_us = atol(optarg); break;
 		case 't': timeout_s = atof(optarg); break;
+		case 's': stop_s = atof(optarg); break;
 		case 'r': rssfile = optarg; break;
 		case 'e': errfile = optarg; break;
 		default: usage();
@@ -218,7 +291,7 @@ int main(int argc, char **argv)
 		uint64_t stop_by;
 
 		t_stop = now_ns();
-		stop_by = t_stop + 60ULL * 1000000000ULL;
+		stop_by = t_stop + (uint64_t)(stop_s * 1e9);
 		kill(-child, SIGINT);
 		/* Drain the terminal so the tracer never blocks writing to it. */
 		for (;;) {
@@ -230,6 +303,7 @@ int main(int argc, char **argv)
 				break;
 			}
 			if (now_ns() > stop_by) {
+				dump_group(child);
 				kill(-child, SIGKILL);
 				waitpid(child, &status, 0);
 				killed = 1;

@@ -219,8 +219,10 @@ startup_one() {
 		[ "$i" = 0 ] && note "waiting for pid(s) $left (an earlier tracer) to exit"
 		sleep 0.1
 	done
-	out=$(ksb-startup -m "$marker" -w open -f "$F" -t 120 -r "$W/rss" -e "$W/err" -- "$@")
+	out=$(ksb-startup -m "$marker" -w open -f "$F" -t 120 -r "$W/rss" -e "$W/err" -- "$@" 2>"$W/su.diag")
 	result startup-kfunc "$variant" "$r" "$out"
+	# a tracer that ignored SIGINT: where its threads were (bench/startup.c)
+	grep '^hang: ' "$W/su.diag" | head -n 20 | while IFS= read -r l; do note "HANG $variant round $r: ${l#hang: }"; done
 }
 STARTUP_VARIANTS=(ksnoop ksnoop-kprobe bcc-ksnoop bpftrace)
 cmdline su-ksnoop "ksnoop '$SPEC'"
