@@ -79,7 +79,7 @@ $(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(HDRS)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/%)
 
 # USDT test programs: probes from <sys/sdt.h>, BTF added from DWARF.
-USDT_BINS := $(BUILD)/usdt/usdt_prog $(BUILD)/usdt/libksnoop_usdt.so
+USDT_BINS := $(BUILD)/usdt/usdt_prog $(BUILD)/usdt/libksnoop_usdt.so $(BUILD)/usdt/usdt_edge
 $(BUILD)/usdt/libksnoop_usdt.so: tests/usdt/usdt_lib.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -shared -fPIC $< -o $@
@@ -87,6 +87,10 @@ $(BUILD)/usdt/usdt_prog: tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c $(BUIL
 	$(CC) -O1 -g tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c \
 		-L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -o $@
 	pahole -J $@
+
+$(BUILD)/usdt/usdt_edge: tests/usdt/usdt_edge.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $< -o $@
 
 # Fuzzing (libFuzzer): targets and rules live in tests/fuzz/fuzz.mk.  It is
 # included before `check` so that FUZZ_BINS is set when check's

@@ -38,13 +38,15 @@ struct {
 } counters SEC(".maps");
 
 /*
- * Entry records kept until the return (kprobe mode only).  The value size
- * is the entry record's, set by userspace before load; `scratch` is where a
- * record is built before it is stored, since a BPF stack is only 512 bytes.
+ * Entry records kept until the return.  The value size is the entry
+ * record's, set by userspace before load; elements are allocated as calls
+ * come, not preallocated for the worst case.  `scratch` is where a record is
+ * built before it is stored, since a BPF stack is only 512 bytes.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KSNOOP_STASH_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct ksnoop_stash_key);
 	__uint(value_size, 8);
 } stash SEC(".maps");
@@ -73,24 +75,85 @@ enum word_source {
 };
 
 /*
- * On x86_64 a user-space address has bit 47 and above clear; anything else
- * is kernel memory.  Choosing the helper by address lets one chain start in
- * user memory (a USDT argument, a syscall's filename) and stay correct.
+ * Whose memory a read is in.  USDT: always the traced program's (it chooses
+ * the addresses, so a kernel address there is a fault, never a kernel
+ * read).  Kernel functions: the BTF's __user tags where it has them;
+ * otherwise the address, as x86-64 splits it (user addresses have bit 47
+ * and above clear).
  */
 #define USER_ADDR_LIMIT 0x0000800000000000ULL
 
-static __always_inline long read_mem(void *dst, __u32 size, __u64 addr)
+static __always_inline bool read_user(const volatile struct ksnoop_access *acc, int step,
+				      __u64 addr)
 {
-	if (addr < USER_ADDR_LIMIT)
-		return bpf_probe_read_user(dst, size, (const void *)addr);
-	return bpf_probe_read_kernel(dst, size, (const void *)addr);
+	if (plan.flags & KSNOOP_PLAN_USER_MEM)
+		return true;
+	if (acc->flags & KSNOOP_VAL_TAGGED)
+		return acc->user_mask & (1u << step);
+	return addr < USER_ADDR_LIMIT;
 }
 
-static __always_inline long read_str(void *dst, __u32 size, __u64 addr)
+/*
+ * Sleepable programs may take a page fault: touch every page of [addr,
+ * addr + size) so that a non-faulting read of it can succeed.  Errors are
+ * ignored (a string may end before an unmapped page).
+ */
+static __always_inline void fault_in(__u64 addr, __u32 size)
 {
-	if (addr < USER_ADDR_LIMIT)
-		return bpf_probe_read_user_str(dst, size, (const void *)addr);
-	return bpf_probe_read_kernel_str(dst, size, (const void *)addr);
+	__u64 page = addr & ~4095ULL;
+	char byte;
+	int i;
+
+	for (i = 0; i < KSNOOP_FAULT_IN_PAGES; i++) {
+		if (page >= addr + size)
+			break;
+		bpf_copy_from_user(&byte, 1, (const void *)(page < addr ? addr : page));
+		page += 4096;
+	}
+}
+
+static __always_inline long read_mem(void *dst, __u32 size, __u64 addr, bool user)
+{
+	long err;
+
+	if (!user)
+		return bpf_probe_read_kernel(dst, size, (const void *)addr);
+	err = bpf_probe_read_user(dst, size, (const void *)addr);
+	if (err && (plan.flags & KSNOOP_PLAN_SLEEPABLE)) {
+		fault_in(addr, size);
+		err = bpf_probe_read_user(dst, size, (const void *)addr);
+	}
+	return err;
+}
+
+static __always_inline long read_str(void *dst, __u32 size, __u64 addr, bool user)
+{
+	long n;
+
+	if (!user)
+		return bpf_probe_read_kernel_str(dst, size, (const void *)addr);
+	n = bpf_probe_read_user_str(dst, size, (const void *)addr);
+	if (n < 0 && (plan.flags & KSNOOP_PLAN_SLEEPABLE)) {
+		fault_in(addr, size);
+		n = bpf_probe_read_user_str(dst, size, (const void *)addr);
+	}
+	return n;
+}
+
+/*
+ * A string read into SIZE bytes fills them (N == SIZE) both when it has
+ * exactly SIZE - 1 characters and when it goes on: the byte after the last
+ * one copied tells which.
+ */
+static __always_inline int str_status(long n, __u32 size, __u64 addr, bool user)
+{
+	char next = 1;
+
+	if (n != size)
+		return KSNOOP_OK;
+	if (read_mem(&next, 1, addr + size - 1, user))
+		return KSNOOP_TRUNCATED;
+	return next ? KSNOOP_TRUNCATED : KSNOOP_OK;
 }
 
 /*
@@ -174,10 +237,11 @@ static __always_inline __u64 src_word(const __u64 *words,
 
 /*
  * Follow an access chain to the address of its final object.  Returns a
- * ksnoop_status; on KSNOOP_OK *addr holds where to copy from.
+ * ksnoop_status; on KSNOOP_OK *addr holds where to copy from and *user
+ * whether that is user memory.
  */
 static __always_inline int walk(const volatile struct ksnoop_access *acc,
-				__u64 word, __u64 *addr)
+				__u64 word, __u64 *addr, bool *user)
 {
 	__u64 a = word;
 	int i;
@@ -185,14 +249,37 @@ static __always_inline int walk(const volatile struct ksnoop_access *acc,
 	for (i = 0; i < KSNOOP_MAX_DEREFS; i++) {
 		if (i >= acc->nsteps)
 			break;
-		if (i > 0 && read_mem(&a, sizeof(a), a))
+		if (i > 0 && read_mem(&a, sizeof(a), a, read_user(acc, i - 1, a)))
 			return KSNOOP_FAULT;
 		if (!a)
 			return KSNOOP_NULL;
 		a += acc->steps[i];
 	}
 	*addr = a;
+	*user = read_user(acc, acc->nsteps - 1, a);
 	return KSNOOP_OK;
+}
+
+/* Copy the object at ADDR, as ACC says; returns its status, sets *len. */
+static __always_inline int copy_object(const volatile struct ksnoop_access *acc,
+				       __u64 addr, bool user, void *dst, __u32 *len)
+{
+	__u32 size = acc->size;
+	__u32 ust = user ? KSNOOP_ST_USER : 0;
+	long n;
+
+	*len = 0;
+	if (acc->flags & KSNOOP_VAL_STR) {
+		n = read_str(dst, size, addr, user);
+		if (n < 0)
+			return KSNOOP_FAULT | ust;
+		*len = n;
+		return str_status(n, size, addr, user) | ust;
+	}
+	if (read_mem(dst, size, addr, user))
+		return KSNOOP_FAULT | ust;
+	*len = size;
+	return KSNOOP_OK | ust;
 }
 
 /* Copy one value into the record; returns its status, sets *len. */
@@ -200,37 +287,22 @@ static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
 				      __u64 word, void *dst, __u32 *len,
 				      __u64 *from)
 {
-	__u32 size = acc->size;
 	__u64 addr;
-	long n;
+	bool user;
 	int st;
 
 	if (acc->flags & KSNOOP_VAL_REG) {
 		*(__u64 *)dst = word;
-		*len = size;
+		*len = acc->size;
 		return KSNOOP_OK;
 	}
-	st = walk(acc, word, &addr);
+	st = walk(acc, word, &addr, &user);
 	if (st != KSNOOP_OK) {
 		*len = 0;
 		return st;
 	}
 	*from = addr;
-	if (acc->flags & KSNOOP_VAL_STR) {
-		n = read_str(dst, size, addr);
-		if (n < 0) {
-			*len = 0;
-			return KSNOOP_FAULT;
-		}
-		*len = n;
-		return n == size ? KSNOOP_TRUNCATED : KSNOOP_OK;
-	}
-	if (read_mem(dst, size, addr)) {
-		*len = 0;
-		return KSNOOP_FAULT;
-	}
-	*len = size;
-	return KSNOOP_OK;
+	return copy_object(acc, addr, user, dst, len);
 }
 
 /* Read the scalar a predicate tests, sign- or zero-extended to 64 bits. */
@@ -239,13 +311,14 @@ static __always_inline int pred_scalar(const volatile struct ksnoop_pred_plan *p
 {
 	__u32 shift = 64 - 8 * p->width;
 	__u64 addr, v = 0;
+	bool user;
 
 	if (p->acc.flags & KSNOOP_VAL_REG) {
 		v = word;
 	} else {
-		if (walk(&p->acc, word, &addr) != KSNOOP_OK)
+		if (walk(&p->acc, word, &addr, &user) != KSNOOP_OK)
 			return -1;
-		if (read_mem(&v, p->width, addr))
+		if (read_mem(&v, p->width, addr, user))
 			return -1;
 	}
 	if (shift && shift < 64) {
@@ -266,16 +339,18 @@ static __always_inline bool pred_holds(const __u64 *words,
 	int i;
 
 	if (p->is_str) {
-		char buf[KSNOOP_MAX_PRED_STR] = {};
+		/* One byte more than the longest constant: a longer string differs. */
+		char buf[KSNOOP_MAX_PRED_STR + 1] = {};
+		__u32 size = p->acc.size < sizeof(buf) ? p->acc.size : sizeof(buf);
 		__u64 addr;
-		bool eq = true;
+		bool eq = true, user;
 
-		if (walk(&p->acc, word, &addr) != KSNOOP_OK)
+		if (walk(&p->acc, word, &addr, &user) != KSNOOP_OK)
 			return false;
 		if (p->acc.flags & KSNOOP_VAL_STR) {
-			if (read_str(buf, sizeof(buf), addr) < 0)
+			if (read_str(buf, sizeof(buf), addr, user) < 0)
 				return false;
-		} else if (read_mem(buf, p->acc.size < sizeof(buf) ? p->acc.size : sizeof(buf), addr)) {
+		} else if (read_mem(buf, size, addr, user)) {
 			return false;
 		}
 		for (i = 0; i < KSNOOP_MAX_PRED_STR; i++) {
@@ -313,16 +388,41 @@ static __always_inline bool pred_holds(const __u64 *words,
 	return false;
 }
 
+/*
+ * The current task's ids as ksnoop's pid namespace sees them (a task
+ * outside it has none: 0).  In the initial namespace the plain helper is
+ * cheaper and says the same.
+ */
+static __always_inline void task_ids(__u32 *tgid, __u32 *tid)
+{
+	struct bpf_pidns_info ns = {};
+	__u64 id;
+
+	if (plan.pidns_ino) {
+		if (bpf_get_ns_current_pid_tgid(plan.pidns_dev, plan.pidns_ino, &ns, sizeof(ns)))
+			ns.tgid = ns.pid = 0;
+		*tgid = ns.tgid;
+		*tid = ns.pid;
+		return;
+	}
+	id = bpf_get_current_pid_tgid();
+	*tgid = id >> 32;
+	*tid = (__u32)id;
+}
+
 static __always_inline bool task_selected(void)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	char comm[KSNOOP_COMM_LEN];
+	__u32 tgid, tid;
 	int i;
 
-	if (plan.filter_pid && (id >> 32) != plan.filter_pid)
-		return false;
-	if (plan.filter_tid && (__u32)id != plan.filter_tid)
-		return false;
+	if (plan.filter_pid || plan.filter_tid) {
+		task_ids(&tgid, &tid);
+		if (plan.filter_pid && tgid != plan.filter_pid)
+			return false;
+		if (plan.filter_tid && tid != plan.filter_tid)
+			return false;
+	}
 	if (plan.filter_comm) {
 		bpf_get_current_comm(comm, sizeof(comm));
 		for (i = 0; i < KSNOOP_COMM_LEN; i++) {
@@ -340,13 +440,11 @@ static __always_inline void fill_record(void *rec, const volatile struct ksnoop_
 					const __u64 *words, int kind, int start)
 {
 	struct ksnoop_event *ev = rec;
-	__u64 id = bpf_get_current_pid_tgid();
 	int i;
 
 	ev->time_ns = bpf_ktime_get_ns();
 	ev->cpu = bpf_get_smp_processor_id();
-	ev->tgid = id >> 32;
-	ev->tid = (__u32)id;
+	task_ids(&ev->tgid, &ev->tid);
 	ev->func_id = plan.func_id;
 	ev->kind = kind;
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
@@ -367,17 +465,151 @@ static __always_inline void fill_record(void *rec, const volatile struct ksnoop_
 	}
 }
 
+/* A value whose final read was of user memory and faulted. */
+static __always_inline bool user_fault(const struct ksnoop_value *vh)
+{
+	return (vh->status & KSNOOP_STATUS_MASK) == KSNOOP_FAULT &&
+	       (vh->status & KSNOOP_ST_USER) && vh->addr;
+}
+
+static __always_inline bool has_user_fault(void *rec, const volatile struct ksnoop_side_plan *side)
+{
+	int i;
+
+	for (i = 0; i < KSNOOP_MAX_VALUES; i++) {
+		if (i >= side->nvalues)
+			break;
+		if (user_fault(rec + side->values[i].rec_off))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * At the return, read again the entry values (the first N of SIDE) whose
+ * user memory was not paged in at entry; by now the kernel has usually
+ * copied it in itself.
+ */
+static __always_inline void reread_user_faults(void *rec, const volatile struct ksnoop_side_plan *side,
+					       int n)
+{
+	int i;
+
+	for (i = 0; i < KSNOOP_MAX_VALUES; i++) {
+		const volatile struct ksnoop_value_plan *vp;
+		struct ksnoop_value *vh;
+
+		if (i >= side->nvalues || i >= n)
+			break;
+		vp = &side->values[i];
+		vh = rec + vp->rec_off;
+		if (!user_fault(vh))
+			continue;
+		vh->status = copy_object(&vp->acc, vh->addr, true, (void *)(vh + 1), &vh->len) |
+			     KSNOOP_ST_AT_RETURN;
+	}
+}
+
+/* Emit the entry record stashed because of a user fault (KSNOOP_SIDE_RETRY). */
+static __always_inline void emit_retried_entry(struct ksnoop_stash_key *key)
+{
+	const volatile struct ksnoop_side_plan *entry = &plan.side[KSNOOP_ENTRY];
+	void *stashed = bpf_map_lookup_elem(&stash, key), *rec;
+
+	if (!stashed)
+		return;
+	rec = bpf_ringbuf_reserve(&events, entry->rec_size, 0);
+	if (!rec) {
+		count(KSNOOP_CNT_LOST);
+		bpf_map_delete_elem(&stash, key);
+		return;
+	}
+	bpf_probe_read_kernel(rec, entry->rec_size, stashed);
+	bpf_map_delete_elem(&stash, key);
+	reread_user_faults(rec, entry, KSNOOP_MAX_VALUES);
+	bpf_ringbuf_submit(rec, 0);
+}
+
+/* Forget what an earlier call left under KEY (its return was never seen). */
+static __always_inline void stash_clear(struct ksnoop_stash_key *key)
+{
+	if (bpf_map_lookup_elem(&stash, key))
+		bpf_map_delete_elem(&stash, key);
+}
+
+/*
+ * USDT: does this call site pass the argument types this instance was
+ * planned for?  libbpf's spec for the site says how wide each argument is
+ * and whether it is signed; sites of one probe may differ.
+ */
+static __always_inline bool usdt_site_matches(struct pt_regs *ctx)
+{
+	struct __bpf_usdt_spec *spec;
+	int id = __bpf_usdt_spec_id(ctx), i;
+
+	if (id < 0)
+		return false;
+	spec = bpf_map_lookup_elem(&__bpf_usdt_specs, &id);
+	if (!spec)
+		return false;
+	for (i = 0; i < KSNOOP_MAX_ARGS; i++) {
+		__u8 want = plan.usdt_sig[i], got;
+
+		if (i >= plan.nslots)
+			break;
+		got = (64 - (__u8)spec->args[i].arg_bitshift) >> 3;
+		if (spec->args[i].arg_signed)
+			got |= KSNOOP_USDT_SIGNED;
+		if (got != want)
+			return false;
+	}
+	return true;
+}
+
 static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 {
 	const volatile struct ksnoop_side_plan *side = &plan.side[kind];
+	bool keyed = side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
 	struct ksnoop_stash_key key = {};
 	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
 	void *rec, *stashed = NULL;
 	__u32 zero = 0;
 	int i;
 
-	if (!side->enabled || !task_selected())
+	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY))
 		return 0;
+	if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
+		return 0;
+
+	/*
+	 * The call frame, the same for the entry and the return of one call.
+	 * kprobes: at entry sp points at the return address; when the
+	 * kretprobe runs it is 8 bytes higher.  fentry/fexit: both programs
+	 * get the trampoline's frame (the saved arguments) as ctx.
+	 */
+	if (keyed) {
+		key.tid = (__u32)bpf_get_current_pid_tgid();
+		if (ws == WORDS_REGS)
+			key.frame = ((struct pt_regs *)ctx)->rsp - (kind == KSNOOP_RETURN ? 8 : 0);
+		else
+			key.frame = (__u64)ctx;
+	}
+
+	if (kind == KSNOOP_RETURN && (side->flags & KSNOOP_SIDE_RETRY))
+		emit_retried_entry(&key);
+	if (!side->enabled)
+		return 0;
+
+	/* A stashed entry was selected when it was taken: no filters again. */
+	if (side->flags & KSNOOP_SIDE_UNSTASH) {
+		stashed = bpf_map_lookup_elem(&stash, &key);
+		if (!stashed)
+			return 0;	/* entry filtered out, dropped, or before attach */
+	} else if (!task_selected()) {
+		if (side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY))
+			stash_clear(&key);
+		return 0;
+	}
 
 	switch (ws) {
 	case WORDS_FENTRY:
@@ -390,22 +622,10 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		reg_words(ctx, words, plan.nslots, kind == KSNOOP_ENTRY);
 		if (kind == KSNOOP_RETURN)
 			words[KSNOOP_MAX_ARGS] = PT_REGS_RC((struct pt_regs *)ctx);
-		/*
-		 * The frame: at entry sp points at the return address; after
-		 * the return (when the kretprobe runs) it is 8 bytes higher.
-		 */
-		key.tid = (__u32)bpf_get_current_pid_tgid();
-		key.frame = ((struct pt_regs *)ctx)->rsp - (kind == KSNOOP_RETURN ? 8 : 0);
 		break;
 	case WORDS_USDT:
 		usdt_words(ctx, words, plan.nslots);
 		break;
-	}
-
-	if (side->flags & KSNOOP_SIDE_UNSTASH) {
-		stashed = bpf_map_lookup_elem(&stash, &key);
-		if (!stashed)
-			return 0;	/* entry filtered out, dropped, or before attach */
 	}
 
 	/* Predicates first: a discarded call reserves and copies nothing. */
@@ -413,8 +633,9 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		if (i >= side->npreds)
 			break;
 		if (!pred_holds(words, &side->preds[i])) {
-			if (stashed)
-				bpf_map_delete_elem(&stash, &key);
+			/* Every entry replaces or clears its key; every return clears it. */
+			if (side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY | KSNOOP_SIDE_UNSTASH))
+				stash_clear(&key);
 			return 0;
 		}
 	}
@@ -424,16 +645,18 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		if (!rec)
 			return 0;
 		fill_record(rec, side, words, kind, 0);
-		if (bpf_map_update_elem(&stash, &key, rec, BPF_ANY))
+		if (bpf_map_update_elem(&stash, &key, rec, BPF_ANY)) {
 			count(KSNOOP_CNT_STASH_DROP);
+			stash_clear(&key);
+		}
 		return 0;
 	}
 
 	rec = bpf_ringbuf_reserve(&events, side->rec_size, 0);
 	if (!rec) {
 		count(KSNOOP_CNT_LOST);
-		if (stashed)
-			bpf_map_delete_elem(&stash, &key);
+		if (stashed || (side->flags & KSNOOP_SIDE_RETRY))
+			stash_clear(&key);
 		return 0;
 	}
 	if (stashed) {
@@ -442,8 +665,22 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 				      side->stash_size - sizeof(struct ksnoop_event),
 				      stashed + sizeof(struct ksnoop_event));
 		bpf_map_delete_elem(&stash, &key);
+		reread_user_faults(rec, side, side->nstashed);
 	}
 	fill_record(rec, side, words, kind, side->nstashed);
+	if (side->flags & KSNOOP_SIDE_RETRY) {
+		/* Entry: user memory not paged in yet; try again at the return. */
+		if (has_user_fault(rec, side)) {
+			if (bpf_map_update_elem(&stash, &key, rec, BPF_ANY)) {
+				count(KSNOOP_CNT_STASH_DROP);
+				bpf_ringbuf_submit(rec, 0);
+			} else {
+				bpf_ringbuf_discard(rec, BPF_RB_NO_WAKEUP);
+			}
+			return 0;
+		}
+		stash_clear(&key);
+	}
 	bpf_ringbuf_submit(rec, 0);
 	return 0;
 }

@@ -27,14 +27,31 @@
 #define KSNOOP_MAX_REG_ARGS	6
 /* Predicates one spec may carry. */
 #define KSNOOP_MAX_PREDS	8
-/* Bytes of a string constant in a predicate, NUL included. */
-#define KSNOOP_MAX_PRED_STR	32
+/*
+ * Bytes of a string constant in a predicate, NUL included: constants of up
+ * to 63 characters compare exactly (BPF reads one byte more than that, so a
+ * longer traced string never matches); longer constants are refused.
+ */
+#define KSNOOP_MAX_PRED_STR	64
 /* Largest single value copied; the default is lower (--max-bytes). */
 #define KSNOOP_MAX_VALUE_SIZE	(32 * 1024)
 #define KSNOOP_DEFAULT_VALUE_SIZE 4096
+/*
+ * Largest ring-buffer record: the values of one event together.  A record
+ * must fit the ring buffer many times over (its default is 4 MiB).
+ */
+#define KSNOOP_MAX_RECORD	(256 * 1024)
 /* Default bytes copied for a string behind a char pointer. */
 #define KSNOOP_DEFAULT_STR_SIZE	256
 #define KSNOOP_COMM_LEN		16
+/*
+ * Largest entry record that can be stashed for the return: it is built in a
+ * per-CPU array first, and the kernel caps per-CPU values at 32 KiB
+ * (PCPU_MIN_UNIT_SIZE).
+ */
+#define KSNOOP_MAX_STASH_RECORD	(32 * 1024)
+/* Pages a sleepable USDT program faults in before reading a value again. */
+#define KSNOOP_FAULT_IN_PAGES	9
 
 /* Where a value's chain starts. */
 enum ksnoop_src {
@@ -47,6 +64,12 @@ enum ksnoop_value_flags {
 	KSNOOP_VAL_STR = 1 << 0,
 	/* Value is the register itself (no memory read). */
 	KSNOOP_VAL_REG = 1 << 1,
+	/*
+	 * The BTF marks user pointers (__user type tags): each read is of
+	 * user memory exactly when its bit in user_mask is set.  Without
+	 * tags the address decides (see read_user() in the BPF program).
+	 */
+	KSNOOP_VAL_TAGGED = 1 << 2,
 };
 
 enum ksnoop_kind {
@@ -60,6 +83,10 @@ enum ksnoop_status {
 	KSNOOP_FAULT = 1,	/* a read along the chain failed */
 	KSNOOP_TRUNCATED = 2,	/* copied, but the value was cut at the size limit */
 	KSNOOP_NULL = 3,	/* a pointer along the chain was NULL */
+	KSNOOP_STATUS_MASK = 0xff,
+	/* Flags on top of the status: */
+	KSNOOP_ST_USER = 1 << 8,	/* the value's last read was of user memory */
+	KSNOOP_ST_AT_RETURN = 1 << 9,	/* faulted at entry, read again at return */
 };
 
 /* Comparison operators, as parsed. */
@@ -82,6 +109,8 @@ struct ksnoop_access {
 	__u8 slot;		/* argument slot for KSNOOP_SRC_ARG */
 	__u8 nsteps;
 	__u8 flags;		/* enum ksnoop_value_flags */
+	__u8 user_mask;		/* KSNOOP_VAL_TAGGED: bit i, read after step i is user */
+	__u8 pad[3];
 	__u32 size;		/* bytes to copy (strings: buffer size) */
 	__s64 steps[KSNOOP_MAX_DEREFS];
 };
@@ -113,6 +142,13 @@ struct ksnoop_pred_plan {
 enum ksnoop_side_flags {
 	KSNOOP_SIDE_STASH = 1 << 0,	/* entry: record goes to the stash */
 	KSNOOP_SIDE_UNSTASH = 1 << 1,	/* return: starts from the stashed record */
+	/*
+	 * Kernel functions: user memory not paged in yet at entry.  The entry
+	 * side stashes a record whose user read faulted (instead of emitting
+	 * it); the return side reads those values again and emits the entry
+	 * event then, marked KSNOOP_ST_AT_RETURN.
+	 */
+	KSNOOP_SIDE_RETRY = 1 << 2,
 };
 
 struct ksnoop_side_plan {
@@ -128,17 +164,34 @@ struct ksnoop_side_plan {
 	struct ksnoop_pred_plan preds[KSNOOP_MAX_PREDS];
 };
 
+enum ksnoop_plan_flags {
+	/* Every read is a user read (USDT: the traced program picks addresses). */
+	KSNOOP_PLAN_USER_MEM = 1 << 0,
+	/* Sleepable program: a user read that faults pages the memory in. */
+	KSNOOP_PLAN_SLEEPABLE = 1 << 1,
+	/* USDT: only call sites whose argument types are usdt_sig[]. */
+	KSNOOP_PLAN_USDT_SIG = 1 << 2,
+};
+
+/* usdt_sig[i]: argument i's size in bytes, | KSNOOP_USDT_SIGNED. */
+#define KSNOOP_USDT_SIGNED	0x80
+
 /* The read-only configuration of one program instance (one traced target). */
 struct ksnoop_plan {
 	__u32 func_id;		/* index of the spec in userspace */
-	__u32 filter_pid;	/* 0: any */
+	__u32 filter_pid;	/* 0: any (a pid in ksnoop's pid namespace) */
 	__u32 filter_tid;	/* 0: any */
 	__u8 filter_comm;	/* compare comm[] */
 	__u8 ret_slot;		/* ctx word holding the return value (fexit) */
 	__u8 nslots;		/* argument words the target has */
-	__u8 pad;
+	__u8 flags;		/* enum ksnoop_plan_flags */
 	__u32 slot_mask;	/* argument words some value or predicate reads */
 	__u32 pad2;
+	/* ksnoop's pid namespace (nsfs dev and inode); 0: the initial one */
+	__u64 pidns_dev;
+	__u64 pidns_ino;
+	__u8 usdt_sig[KSNOOP_MAX_ARGS];
+	__u8 pad3[4];
 	char comm[KSNOOP_COMM_LEN];
 	struct ksnoop_side_plan side[KSNOOP_NR_KINDS];
 };
@@ -178,12 +231,14 @@ enum ksnoop_counter {
 struct ksnoop_stash_key {
 	__u32 tid;
 	__u32 pad;
-	__u64 frame;		/* stack pointer at function entry */
+	/* kprobes: the stack pointer at entry; fentry/fexit: the trampoline
+	 * frame both programs of one call get as ctx */
+	__u64 frame;
 };
 
 _Static_assert(sizeof(struct ksnoop_event) == 48, "event header layout");
 _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
-_Static_assert(sizeof(struct ksnoop_access) == 72, "access layout");
-_Static_assert(sizeof(struct ksnoop_pred_plan) == 120, "pred layout");
+_Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
+_Static_assert(sizeof(struct ksnoop_pred_plan) == 160, "pred layout");
 
 #endif /* KSNOOP_H */

@@ -7,6 +7,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "log.h"
 #include "ksnoop.skel.h"
 
 struct attacher {
@@ -54,9 +55,75 @@ static int attach_fail(char *msg, size_t sz, int err, const char *what, const ch
 	return err;
 }
 
+/* The entry record goes to the stash: whenever the return side needs it. */
+static bool uses_stash(const struct ksnoop_plan *bp)
+{
+	return bp->side[KSNOOP_ENTRY].flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY);
+}
+
+/* Does this plan need a program on KIND's side (events, or a retry)? */
+static bool side_attached(const struct ksnoop_plan *bp, int kind)
+{
+	return bp->side[kind].enabled || (bp->side[kind].flags & KSNOOP_SIDE_RETRY);
+}
+
+/*
+ * Before load: autoload only KIND's programs, set attach targets, size the
+ * maps, share the first instance's ring buffer and counters.  Every libbpf
+ * call is checked: an instance that kept its own ring buffer would write
+ * where nobody reads.
+ */
+static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
+			      const struct capture_plan *plan, enum attach_kind kind,
+			      bool sleepable)
+{
+	const struct ksnoop_side_plan *entry = &plan->bpf.side[KSNOOP_ENTRY];
+	const char *target = plan->sig.attach;
+	int err = 0;
+
+	memcpy((void *)&skel->rodata->plan, &plan->bpf, sizeof(plan->bpf));
+	if (sleepable)
+		skel->rodata->plan.flags |= KSNOOP_PLAN_SLEEPABLE;
+
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fentry, kind == ATTACH_FENTRY);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fexit, kind == ATTACH_FENTRY);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kprobe, kind == ATTACH_KPROBE);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kretprobe, kind == ATTACH_KPROBE);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
+	if (kind == ATTACH_USDT && sleepable)
+		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_usdt,
+						    bpf_program__flags(skel->progs.ksnoop_usdt) |
+						    BPF_F_SLEEPABLE);
+
+	if (kind == ATTACH_FENTRY) {
+		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fentry, 0, target);
+		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fexit, 0, target);
+	} else if (kind == ATTACH_TP) {
+		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_tp, 0, target);
+	}
+
+	/* The stash holds whole entry records; unused, it stays tiny. */
+	if (uses_stash(&plan->bpf))
+		err = err ?: bpf_map__set_value_size(skel->maps.stash, entry->rec_size);
+	else
+		err = err ?: bpf_map__set_max_entries(skel->maps.stash, 1);
+	if (entry->flags & KSNOOP_SIDE_STASH)
+		err = err ?: bpf_map__set_value_size(skel->maps.scratch, entry->rec_size);
+
+	if (a->ringbuf_fd >= 0) {
+		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
+		err = err ?: bpf_map__reuse_fd(skel->maps.counters, a->counters_fd);
+	} else {
+		err = err ?: bpf_map__set_max_entries(skel->maps.events, a->ringbuf_bytes);
+	}
+	return err;
+}
+
 /* Open an instance for PLAN, autoload only KIND's programs, load it. */
 static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture_plan *plan,
-					enum attach_kind kind, char *msg, size_t sz, int *errp)
+					enum attach_kind kind, bool sleepable, char *msg,
+					size_t sz, int *errp)
 {
 	const char *target = plan->sig.attach;
 	struct ksnoop_bpf *skel, **skels;
@@ -75,35 +142,11 @@ static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture
 		*errp = attach_fail(msg, sz, -errno, "open the BPF object for", target);
 		return NULL;
 	}
-	memcpy((void *)&skel->rodata->plan, &plan->bpf, sizeof(plan->bpf));
-
-	bpf_program__set_autoload(skel->progs.ksnoop_fentry, kind == ATTACH_FENTRY);
-	bpf_program__set_autoload(skel->progs.ksnoop_fexit, kind == ATTACH_FENTRY);
-	bpf_program__set_autoload(skel->progs.ksnoop_kprobe, kind == ATTACH_KPROBE);
-	bpf_program__set_autoload(skel->progs.ksnoop_kretprobe, kind == ATTACH_KPROBE);
-	bpf_program__set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
-	bpf_program__set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
-
-	if (kind == ATTACH_FENTRY) {
-		bpf_program__set_attach_target(skel->progs.ksnoop_fentry, 0, target);
-		bpf_program__set_attach_target(skel->progs.ksnoop_fexit, 0, target);
-	} else if (kind == ATTACH_TP) {
-		bpf_program__set_attach_target(skel->progs.ksnoop_tp, 0, target);
-	}
-
-	/* The stash holds whole entry records; unused, it stays tiny. */
-	if (plan->bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH) {
-		bpf_map__set_value_size(skel->maps.stash, plan->bpf.side[KSNOOP_ENTRY].rec_size);
-		bpf_map__set_value_size(skel->maps.scratch, plan->bpf.side[KSNOOP_ENTRY].rec_size);
-	} else {
-		bpf_map__set_max_entries(skel->maps.stash, 1);
-	}
-
-	if (a->ringbuf_fd >= 0) {
-		bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
-		bpf_map__reuse_fd(skel->maps.counters, a->counters_fd);
-	} else {
-		bpf_map__set_max_entries(skel->maps.events, a->ringbuf_bytes);
+	err = configure_instance(a, skel, plan, kind, sleepable);
+	if (err) {
+		ksnoop_bpf__destroy(skel);
+		*errp = attach_fail(msg, sz, err, "set up the BPF object for", target);
+		return NULL;
 	}
 
 	err = ksnoop_bpf__load(skel);
@@ -132,19 +175,19 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 	struct bpf_link *link;
 	int err = 0;
 
-	skel = load_instance(a, plan, kind, msg, sz, &err);
+	skel = load_instance(a, plan, kind, false, msg, sz, &err);
 	if (!skel)
 		return err;
 
 	switch (kind) {
 	case ATTACH_FENTRY:
-		if (plan->bpf.side[KSNOOP_ENTRY].enabled) {
+		if (side_attached(&plan->bpf, KSNOOP_ENTRY)) {
 			link = bpf_program__attach(skel->progs.ksnoop_fentry);
 			if (!link)
 				return attach_fail(msg, sz, -errno, "attach fentry to", target);
 			skel->links.ksnoop_fentry = link;
 		}
-		if (plan->bpf.side[KSNOOP_RETURN].enabled) {
+		if (side_attached(&plan->bpf, KSNOOP_RETURN)) {
 			link = bpf_program__attach(skel->progs.ksnoop_fexit);
 			if (!link)
 				return attach_fail(msg, sz, -errno, "attach fexit to", target);
@@ -152,13 +195,13 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 		}
 		break;
 	case ATTACH_KPROBE:
-		if (plan->bpf.side[KSNOOP_ENTRY].enabled) {
+		if (side_attached(&plan->bpf, KSNOOP_ENTRY)) {
 			link = bpf_program__attach_kprobe(skel->progs.ksnoop_kprobe, false, target);
 			if (!link)
 				return attach_fail(msg, sz, -errno, "attach a kprobe to", target);
 			skel->links.ksnoop_kprobe = link;
 		}
-		if (plan->bpf.side[KSNOOP_RETURN].enabled) {
+		if (side_attached(&plan->bpf, KSNOOP_RETURN)) {
 			link = bpf_program__attach_kprobe(skel->progs.ksnoop_kretprobe, true, target);
 			if (!link)
 				return attach_fail(msg, sz, -errno, "attach a kretprobe to", target);
@@ -185,7 +228,20 @@ int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 	struct bpf_link *link;
 	int err = 0;
 
-	skel = load_instance(a, plan, ATTACH_USDT, msg, sz, &err);
+	/*
+	 * Sleepable, so that user memory the program has not touched yet can
+	 * be paged in and read; kernels without sleepable uprobes get the
+	 * plain program.
+	 */
+	skel = load_instance(a, plan, ATTACH_USDT, true, msg, sz, &err);
+	if (skel) {
+		log_info("%s:%s: sleepable program (user memory is paged in to be read)",
+			 provider, name);
+	} else {
+		log_info("%s:%s: sleepable uprobes refused (%s); user memory not paged in yet reads as a fault",
+			 provider, name, msg);
+		skel = load_instance(a, plan, ATTACH_USDT, false, msg, sz, &err);
+	}
 	if (!skel)
 		return err;
 	/* Every call site; the kernel counts the semaphore, if any. */

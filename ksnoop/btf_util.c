@@ -112,3 +112,39 @@ const char *btfu_type_str(const struct btf *btf, __u32 id, const char *name,
 	btf_dump__free(d);
 	return buf;
 }
+
+/* A TYPE_TAG "user" in the modifiers of ID (the pointee of a pointer). */
+static bool tagged_user(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	int depth;
+
+	for (depth = 0; t && btf_is_mod(t) && depth < BTFU_MAX_DEPTH; depth++) {
+		if (btf_kind(t) == BTF_KIND_TYPE_TAG &&
+		    strcmp(btf__name_by_offset(btf, t->name_off) ?: "", "user") == 0)
+			return true;
+		t = btf__type_by_id(btf, t->type);
+	}
+	return false;
+}
+
+bool btfu_is_user_ptr(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, id));
+
+	return t && btf_is_ptr(t) && tagged_user(btf, t->type);
+}
+
+bool btfu_has_user_tags(const struct btf *btf)
+{
+	__u32 id, n = btf__type_cnt(btf);
+
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_kind(t) == BTF_KIND_TYPE_TAG &&
+		    strcmp(btf__name_by_offset(btf, t->name_off) ?: "", "user") == 0)
+			return true;
+	}
+	return false;
+}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
+#include "btf_util.h"
 #include "kbtf.h"
 
 struct kbtf_module {
@@ -19,6 +20,7 @@ struct kbtf {
 	struct kbtf_module *mods;
 	int nmods;
 	int all_loaded;		/* every module in dir has been tried */
+	int user_tags;		/* -1: not looked yet; else vmlinux has __user tags */
 };
 
 struct kbtf *kbtf__open(const char *dir)
@@ -30,6 +32,7 @@ struct kbtf *kbtf__open(const char *dir)
 	kb = calloc(1, sizeof(*kb));
 	if (!kb)
 		return NULL;
+	kb->user_tags = -1;
 	kb->dir = strdup(dir ? dir : "/sys/kernel/btf");
 	if (!kb->dir)
 		goto nomem;
@@ -56,6 +59,7 @@ struct kbtf *kbtf__from_btf(struct btf *vmlinux)
 		return NULL;
 	kb->vmlinux = vmlinux;
 	kb->all_loaded = 1;
+	kb->user_tags = -1;
 	return kb;
 }
 
@@ -73,6 +77,13 @@ void kbtf__free(struct kbtf *kb)
 	btf__free(kb->vmlinux);
 	free(kb->dir);
 	free(kb);
+}
+
+bool kbtf__user_tags(struct kbtf *kb)
+{
+	if (kb->user_tags < 0)
+		kb->user_tags = btfu_has_user_tags(kb->vmlinux);
+	return kb->user_tags;
 }
 
 struct btf *kbtf__vmlinux(struct kbtf *kb)

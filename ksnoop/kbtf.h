@@ -6,6 +6,8 @@
 #ifndef KSNOOP_KBTF_H
 #define KSNOOP_KBTF_H
 
+#include <stdbool.h>
+
 #include <linux/types.h>
 
 struct btf;
@@ -18,6 +20,12 @@ struct kbtf *kbtf__from_btf(struct btf *vmlinux);
 void kbtf__free(struct kbtf *kb);
 
 struct btf *kbtf__vmlinux(struct kbtf *kb);
+/*
+ * Does vmlinux BTF mark user pointers with __user type tags?  (Kernels
+ * built with clang and pahole >= 1.23 do; gcc-built ones, like Debian's,
+ * do not.)  Modules are built by the same compiler.  Looked up once.
+ */
+bool kbtf__user_tags(struct kbtf *kb);
 /* Module BTF, loaded on first use; NULL + errno if absent. */
 struct btf *kbtf__module(struct kbtf *kb, const char *module);
 

@@ -438,11 +438,19 @@ static void emit(struct walk *w, __u32 id, const unsigned char *data, size_t ava
 
 static const char *status_reason(__u32 status)
 {
-	switch (status) {
+	switch (status & KSNOOP_STATUS_MASK) {
 	case KSNOOP_FAULT: return "could not read memory";
 	case KSNOOP_NULL: return "NULL pointer along the chain";
 	default: return "unknown capture status";
 	}
+}
+
+/* An entry value whose user memory was paged in only by the return. */
+static void print_at_return(struct printer *p, const struct ksnoop_value *vh)
+{
+	if (!(vh->status & KSNOOP_ST_AT_RETURN) || p->opts.format == FORMAT_JSON)
+		return;
+	fputs(" /* read at return */", p->out);
 }
 
 void printer__value(struct printer *p, const struct btf *btf,
@@ -454,9 +462,10 @@ void printer__value(struct printer *p, const struct btf *btf,
 		.zeros = p->opts.zeros,
 	};
 	size_t avail = vh->len < vd->size ? vh->len : vd->size;
+	__u32 st = vh->status & KSNOOP_STATUS_MASK;
 	char tbuf[160];
 
-	if (vh->status != KSNOOP_OK && vh->status != KSNOOP_TRUNCATED) {
+	if (st != KSNOOP_OK && st != KSNOOP_TRUNCATED) {
 		if (w.json) {
 			fputs("{\"error\":", p->out);
 			json_write_string(p->out, status_reason(vh->status),
@@ -476,8 +485,9 @@ void printer__value(struct printer *p, const struct btf *btf,
 	case PRINT_STRING:
 		avail = strnlen(data, avail);
 		write_string(&w, data, avail);
-		if (vh->status == KSNOOP_TRUNCATED && !w.json)
+		if (st == KSNOOP_TRUNCATED && !w.json)
 			fprintf(p->out, "... /* truncated at %u bytes */", vd->size);
+		print_at_return(p, vh);
 		return;
 	case PRINT_DEREF:
 		if (!w.json)
@@ -492,6 +502,27 @@ void printer__value(struct printer *p, const struct btf *btf,
 	}
 	if (!w.json && (w.truncated || vd->obj_size > avail))
 		fprintf(p->out, " /* truncated at %zu of %u bytes */", avail, vd->obj_size);
+	print_at_return(p, vh);
+}
+
+/* JSON: "read_at_return": the entry values read again at the return. */
+static void print_json_at_return(struct printer *p, const struct capture_plan *plan,
+				 const struct ksnoop_side_plan *side, const void *rec, int kind)
+{
+	int i, n = 0;
+
+	for (i = 0; i < plan->nvalues[kind]; i++) {
+		const struct ksnoop_value *vh =
+			(const void *)((const char *)rec + side->values[i].rec_off);
+		const char *text = plan->values[kind][i].text;
+
+		if (!(vh->status & KSNOOP_ST_AT_RETURN))
+			continue;
+		fputs(n++ ? "," : ",\"read_at_return\":[", p->out);
+		json_write_string(p->out, text, strlen(text));
+	}
+	if (n)
+		fputc(']', p->out);
 }
 
 static void print_header_text(struct printer *p, const struct capture_plan *plan,
@@ -558,5 +589,9 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 		if (!json)
 			fputc('\n', p->out);
 	}
-	fputs(json ? "}}\n" : "", p->out);
+	if (json) {
+		fputc('}', p->out);
+		print_json_at_return(p, plan, side, rec, kind);
+		fputs("}\n", p->out);
+	}
 }

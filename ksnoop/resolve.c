@@ -262,12 +262,20 @@ static const char *tstr(struct rctx *r, __u32 id)
 	return btfu_type_str(r->sig->btf, id, NULL, r->tbuf, sizeof(r->tbuf));
 }
 
-/* Start a new dereference level: load the pointer we are at, add 0. */
+/*
+ * Start a new dereference level: load the pointer we are at (c->type_id),
+ * add 0.  Where the BTF tags user pointers, note whether this one is.
+ */
 static int push_deref(struct rctx *r, struct chain *c, int pos)
 {
 	if (c->acc.nsteps >= KSNOOP_MAX_DEREFS)
 		return rfail(r, pos, "more than %d pointer dereferences in one value",
 			     KSNOOP_MAX_DEREFS);
+	if (r->sig->user_tags) {
+		c->acc.flags |= KSNOOP_VAL_TAGGED;
+		if (btfu_is_user_ptr(c->btf, c->type_id))
+			c->acc.user_mask |= 1u << c->acc.nsteps;
+	}
 	c->acc.steps[c->acc.nsteps++] = 0;
 	c->in_reg = false;
 	return 0;
@@ -628,9 +636,10 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 				return rfail(r, k->pos, "string \"%s\" is longer than %s", k->str,
 					     tstr(r, c.type_id));
 		}
+		/* The parser keeps constants below KSNOOP_MAX_PRED_STR bytes. */
 		pp->acc = c.acc;
 		pp->is_str = 1;
-		snprintf(pp->str, sizeof(pp->str), "%s", k->str);
+		memcpy(pp->str, k->str, strlen(k->str) + 1);
 		return 0;
 	}
 
@@ -715,21 +724,25 @@ range_ok:
 	return 0;
 }
 
-/* Lay out one side's record: header, then 8-aligned value slots. */
-static int layout_side(struct rctx *r, struct ksnoop_side_plan *side)
+/* Lay out values FROM.. of SIDE behind OFF: 8-aligned value slots. */
+static int layout_values(struct rctx *r, struct ksnoop_side_plan *side, int from, __u64 off)
 {
-	__u64 off = sizeof(struct ksnoop_event);
 	int i;
 
-	for (i = 0; i < side->nvalues; i++) {
+	for (i = from; i < side->nvalues; i++) {
 		side->values[i].rec_off = off;
 		off += sizeof(struct ksnoop_value) + ((side->values[i].acc.size + 7) & ~7u);
 	}
-	if (off > 256 * 1024)
-		return rfail(r, 0, "the values of one event add up to %llu bytes; lower --max-bytes",
-			     (unsigned long long)off);
+	if (off > KSNOOP_MAX_RECORD)
+		return rfail(r, 0, "the values of one event add up to %llu bytes, more than %d; lower --max-bytes or --str-bytes",
+			     (unsigned long long)off, KSNOOP_MAX_RECORD);
 	side->rec_size = off;
 	return 0;
+}
+
+static int layout_side(struct rctx *r, struct ksnoop_side_plan *side)
+{
+	return layout_values(r, side, 0, sizeof(struct ksnoop_event));
 }
 
 static int add_value(struct rctx *r, struct capture_plan *plan, int kind,
@@ -762,8 +775,7 @@ static int stash_entry_side(struct rctx *r, struct capture_plan *plan)
 {
 	struct ksnoop_side_plan *e = &plan->bpf.side[KSNOOP_ENTRY];
 	struct ksnoop_side_plan *x = &plan->bpf.side[KSNOOP_RETURN];
-	int ne = plan->nvalues[KSNOOP_ENTRY], nx = plan->nvalues[KSNOOP_RETURN], i;
-	__u64 off = e->rec_size;
+	int ne = plan->nvalues[KSNOOP_ENTRY], nx = plan->nvalues[KSNOOP_RETURN], i, ret;
 
 	if (ne + nx > KSNOOP_MAX_VALUES)
 		return rfail(r, 0, "more than %d values in one event", KSNOOP_MAX_VALUES);
@@ -776,23 +788,45 @@ static int stash_entry_side(struct rctx *r, struct capture_plan *plan)
 		x->values[i] = e->values[i];
 		plan->values[KSNOOP_RETURN][i] = plan->values[KSNOOP_ENTRY][i];
 	}
-	for (i = ne; i < ne + nx; i++) {
-		x->values[i].rec_off = off;
-		off += sizeof(struct ksnoop_value) + ((x->values[i].acc.size + 7) & ~7u);
-	}
-	if (off > 256 * 1024)
-		return rfail(r, 0, "the values of one event add up to %llu bytes; lower --max-bytes",
-			     (unsigned long long)off);
-	x->nvalues = plan->nvalues[KSNOOP_RETURN] = ne + nx;
+	if (e->rec_size > KSNOOP_MAX_STASH_RECORD)
+		return rfail(r, 0, "the entry values kept for the return add up to %u bytes, more than %d; lower --max-bytes or --str-bytes",
+			     e->rec_size, KSNOOP_MAX_STASH_RECORD);
+	x->nvalues = ne + nx;
+	ret = layout_values(r, x, ne, e->rec_size);
+	if (ret)
+		return ret;
+	plan->nvalues[KSNOOP_RETURN] = ne + nx;
 	x->nstashed = ne;
 	x->stash_size = e->rec_size;
-	x->rec_size = off;
 	x->flags |= KSNOOP_SIDE_UNSTASH;
 	x->enabled = 1;
 	e->flags |= KSNOOP_SIDE_STASH;
 	/* The entry side emits nothing itself: its values print on return. */
 	plan->nvalues[KSNOOP_ENTRY] = 0;
 	return 0;
+}
+
+/*
+ * Kernel functions: an entry value read from memory may be user memory the
+ * task has not touched yet; if that read faults, the return side reads it
+ * again (see KSNOOP_SIDE_RETRY).  Needs a return side, so not tracepoints;
+ * USDT programs fault the page in themselves.  With a stash, the return
+ * side already reads faulted entry values again.
+ */
+static void mark_retry(struct capture_plan *plan)
+{
+	struct ksnoop_side_plan *e = &plan->bpf.side[KSNOOP_ENTRY];
+	int i;
+
+	if (!plan->sig.has_return)
+		return;
+	for (i = 0; i < e->nvalues; i++) {
+		if (!(e->values[i].acc.flags & KSNOOP_VAL_REG)) {
+			e->flags |= KSNOOP_SIDE_RETRY;
+			plan->bpf.side[KSNOOP_RETURN].flags |= KSNOOP_SIDE_RETRY;
+			return;
+		}
+	}
 }
 
 /* Which argument words the programs must read. */
@@ -867,15 +901,15 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	}
 	/*
 	 * A predicate on 'return' with entry values: report the entry values
-	 * only when the return predicate holds.  fexit sees the arguments at
-	 * return, so everything moves there; kretprobes cannot, so the entry
-	 * record is stashed and completed on return (see ksnoop.h).
+	 * only when the return predicate holds.  Entry values are what they
+	 * were at entry (fexit would see the argument words, but not what
+	 * they pointed to), so in both attach modes the entry record is
+	 * stashed and completed on return (see ksnoop.h).
 	 */
-	stash = return_pred && entry_values && !opts->args_at_return;
+	stash = return_pred && entry_values;
 	for (i = 0; i < spec->nitems; i++) {
 		const struct spec_item *it = &spec->items[i];
-		int kind = spec_item__is_return(it) || (return_pred && !stash) ?
-			   KSNOOP_RETURN : KSNOOP_ENTRY;
+		int kind = spec_item__is_return(it) ? KSNOOP_RETURN : KSNOOP_ENTRY;
 		struct ksnoop_side_plan *side = &plan->bpf.side[kind];
 
 		if (it->has_pred) {
@@ -904,6 +938,7 @@ layout:
 		if (ret)
 			return ret;
 	}
+	mark_retry(plan);
 	compute_slot_mask(&plan->bpf);
 	return 0;
 }

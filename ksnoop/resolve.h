@@ -37,6 +37,7 @@ struct signature {
 	__u32 ret_type;			/* 0: void */
 	bool has_return;		/* a return side exists (not tracepoints) */
 	bool variadic;
+	bool user_tags;			/* BTF marks user pointers (__user tags) */
 	int nslots;			/* ctx words the arguments use */
 };
 
@@ -81,7 +82,6 @@ struct value_desc {
 struct resolve_opts {
 	__u32 max_bytes;	/* largest value copied */
 	__u32 str_bytes;	/* buffer for a string behind a pointer */
-	bool args_at_return;	/* the return side can read arguments (fexit) */
 	/* USDT "argN:TYPE": per spec item, the type to read argN as (0: none). */
 	const __u32 *cast_types;
 };

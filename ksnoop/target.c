@@ -103,6 +103,7 @@ int kernel__func(struct kernel *k, const char *name, struct signature *sig,
 	}
 	err = signature__from_func(btf, id, sig, msg, sz);
 	sig->module = module;
+	sig->user_tags = kbtf__user_tags(k->kbtf);
 	if (err) {
 		/* signature__from_func wrote "takes ...": prefix the name. */
 		char why[256];

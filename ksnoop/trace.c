@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "cli.h"
@@ -55,6 +56,8 @@ struct trace {
 	struct printer printer;
 	__u64 printed;
 	__u64 check_at;		/* when handle_event() should hand back control */
+	__u64 pidns_dev;	/* ksnoop's pid namespace; 0: the initial one */
+	__u64 pidns_ino;
 	bool output_closed;
 };
 
@@ -85,6 +88,25 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if ((t->printed & 255) == 0 && now_ns(CLOCK_MONOTONIC) >= t->check_at)
 		return -EAGAIN;
 	return 0;
+}
+
+/*
+ * pids as the pid namespace ksnoop runs in sees them, for filters and
+ * output.  In the initial namespace (its inode number is fixed) nothing
+ * needs translating.
+ */
+#define PROC_PID_INIT_INO 0xEFFFFFFCU
+
+static void find_pid_namespace(struct trace *t)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino == PROC_PID_INIT_INO)
+		return;
+	t->pidns_dev = st.st_dev;
+	t->pidns_ino = st.st_ino;
+	log_info("pid namespace %llu: pids are shown as it sees them",
+		 (unsigned long long)st.st_ino);
 }
 
 static int add_target(struct trace *t, int spec, enum attach_kind kind)
@@ -138,7 +160,6 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 	struct resolve_opts ropts = {
 		.max_bytes = t->opts->max_bytes,
 		.str_bytes = t->opts->str_bytes,
-		.args_at_return = mode != MODE_KPROBE,
 		.cast_types = casts,
 	};
 	struct ksnoop_plan *bp = &tg->plan.bpf;
@@ -151,6 +172,11 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 	bp->func_id = i;
 	bp->filter_pid = t->opts->pid;
 	bp->filter_tid = t->opts->tid;
+	bp->pidns_dev = t->pidns_dev;
+	bp->pidns_ino = t->pidns_ino;
+	/* A traced program chooses its USDT arguments: user memory only. */
+	if (tg->kind == ATTACH_USDT)
+		bp->flags |= KSNOOP_PLAN_USER_MEM;
 	if (t->opts->has_comm) {
 		bp->filter_comm = 1;
 		memcpy(bp->comm, t->opts->comm, sizeof(bp->comm));
@@ -408,6 +434,7 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		return KSNOOP_EXIT_RUNTIME;
 	}
 	printer__init(&t.printer, stdout, &popts);
+	find_pid_namespace(&t);
 
 	/* Spec errors first: they need no kernel at all. */
 	for (i = 0; i < argc; i++) {

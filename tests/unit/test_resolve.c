@@ -344,7 +344,6 @@ static int free_btf(void **state)
 static const struct resolve_opts default_opts = {
 	.max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
 	.str_bytes = KSNOOP_DEFAULT_STR_SIZE,
-	.args_at_return = true,
 };
 
 /* A spec resolved against the test BTF; the plan points into the spec. */
@@ -1474,8 +1473,8 @@ static void test_pred_string_on_char_array(void **state)
 	assert_int_equal(p->op, KSNOOP_OP_EQ);
 	assert_chain(&p->acc, KSNOOP_SRC_ARG, 1, 1, (long long)SKB_CB);
 	assert_int_equal(p->acc.flags, 0);
-	/* At most KSNOOP_MAX_PRED_STR bytes of a larger array are compared. */
-	assert_int_equal(p->acc.size, KSNOOP_MAX_PRED_STR);
+	/* The whole 48-byte array (at most KSNOOP_MAX_PRED_STR bytes) is read. */
+	assert_int_equal(p->acc.size, 48);
 	p = pred_of(r, KSNOOP_ENTRY, 1);
 	assert_string_equal(p->str, "TCP");
 	assert_int_equal(p->op, KSNOOP_OP_NE);
@@ -1556,31 +1555,17 @@ static void test_pred_on_return(void **state)
 	resolved_free(r);
 }
 
-static void test_pred_on_return_moves_entry_values(void **state)
-{
-	/* With fexit, entry values are read at return, where the predicate is. */
-	struct resolved *r = resolve_ok("ip_send_skb(skb->len, return != 0)");
-
-	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].enabled);
-	assert_int_equal(r->plan.nvalues[KSNOOP_ENTRY], 0);
-	assert_int_equal(r->plan.nvalues[KSNOOP_RETURN], 2);
-	assert_string_equal(vd_of(r, KSNOOP_RETURN, 0)->text, "skb->len");
-	assert_int_equal(acc_of(r, KSNOOP_RETURN, 0)->src, KSNOOP_SRC_ARG);
-	assert_string_equal(vd_of(r, KSNOOP_RETURN, 1)->text, "return");
-	resolved_free(r);
-}
-
 /*
- * kprobe mode (no arguments at return): entry values are stashed at entry
+ * Entry values are read at entry in every attach mode (fexit would see the
+ * argument words but not what they point to): they are stashed at entry
  * and copied, at their entry offsets, in front of the return values.
  */
-static void test_pred_on_return_stashes_in_kprobe_mode(void **state)
+static void test_pred_on_return_stashes_entry_values(void **state)
 {
 	struct resolve_opts opts = default_opts;
 	const struct ksnoop_side_plan *e, *x;
 	struct resolved *r;
 
-	opts.args_at_return = false;
 	r = resolve_with("ip_send_skb(skb->len, return != 0)", &opts);
 	assert_int_equal(r->ret, 0);
 	e = &r->plan.bpf.side[KSNOOP_ENTRY];
@@ -1622,6 +1607,114 @@ static void test_pred_on_return_stashes_in_kprobe_mode(void **state)
 	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH);
 	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].enabled);
 	resolved_free(r);
+}
+
+/* The stash is built in a per-CPU buffer: 32 KiB at most, said at resolve time. */
+static void test_stash_record_is_capped(void **state)
+{
+	struct resolve_opts opts = default_opts;
+	struct resolved *r;
+
+	opts.str_bytes = KSNOOP_MAX_VALUE_SIZE;
+	r = resolve_with("strings(name, return == NULL)", &opts);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_non_null(strstr(r->err.msg, "kept for the return add up to"));
+	assert_non_null(strstr(r->err.msg, "more than 32768"));
+	resolved_free(r);
+
+	/* Just below the cap: header, value header, string. */
+	opts.str_bytes = KSNOOP_MAX_STASH_RECORD - 48 - 16;
+	r = resolve_with("strings(name, return == NULL)", &opts);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].rec_size, KSNOOP_MAX_STASH_RECORD);
+	resolved_free(r);
+}
+
+/*
+ * Kernel functions: an entry value read from memory may fault on user
+ * memory not paged in yet; the return side reads it again.  Register
+ * values never fault; tracepoints have no return side.
+ */
+static void test_entry_memory_values_retry_at_return(void **state)
+{
+	struct resolved *r = resolve_ok("strings(name)");
+
+	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_RETRY);
+	assert_true(r->plan.bpf.side[KSNOOP_RETURN].flags & KSNOOP_SIDE_RETRY);
+	/* The return side runs for the retry only: it emits nothing itself. */
+	assert_false(r->plan.bpf.side[KSNOOP_RETURN].enabled);
+	resolved_free(r);
+
+	r = resolve_ok("scalars(c, i)");
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_RETRY);
+	assert_false(r->plan.bpf.side[KSNOOP_RETURN].flags & KSNOOP_SIDE_RETRY);
+	resolved_free(r);
+
+	r = resolve_ok("tp:kfree_skb(skb->len)");
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_RETRY);
+	resolved_free(r);
+
+	/* A stash reads faulted entry values again already. */
+	r = resolve_ok("strings(name, return == NULL)");
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_RETRY);
+	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH);
+	resolved_free(r);
+}
+
+/* Constants up to KSNOOP_MAX_PRED_STR - 1 characters compare exactly. */
+static void test_string_constant_length(void **state)
+{
+	char text[200], s63[64], s64[65];
+	struct resolved *r;
+
+	memset(s63, 'a', 63);
+	s63[63] = 0;
+	memset(s64, 'b', 64);
+	s64[64] = 0;
+	snprintf(text, sizeof(text), "strings(name == \"%s\")", s63);
+	r = resolve_ok(text);
+	assert_string_equal(pred_of(r, KSNOOP_ENTRY, 0)->str, s63);
+	resolved_free(r);
+	r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+
+	/* Longer ones are refused (by the parser), never compared in part. */
+	snprintf(text, sizeof(text), "strings(name == \"%s\")", s64);
+	assert_int_not_equal(spec__parse(text, SPEC_KFUNC, &r->spec, &r->err), 0);
+	assert_non_null(strstr(r->err.msg, "longer than 63"));
+	spec__free(&r->spec);	/* what the parser got to, as after any failure */
+	free(r);
+}
+
+/* Where BTF has __user tags, each read is user or kernel by the tag. */
+static void test_user_type_tags_mark_user_reads(void **state)
+{
+	struct resolved *r = calloc(1, sizeof(*r));
+	int tag, uptr, proto_id, fid;
+	char why[256];
+
+	assert_non_null(r);
+	/* long copy(const char __user *ubuf, struct sk_buff *skb) */
+	tag = btf__add_type_tag(btf, "user", T.const_char);
+	uptr = btf__add_ptr(btf, tag);
+	proto_id = btf__add_func_proto(btf, T.long_t);
+	btf__add_func_param(btf, "ubuf", uptr);
+	btf__add_func_param(btf, "skb", T.skb_ptr);
+	fid = btf__add_func(btf, "tagged_copy", BTF_FUNC_GLOBAL, proto_id);
+	assert_true(fid > 0);
+	assert_int_equal(signature__from_func(btf, fid, &r->sig, why, sizeof(why)), 0);
+	r->sig.user_tags = true;
+	assert_int_equal(spec__parse("tagged_copy(ubuf, skb->sk->sk_rcvbuf)", SPEC_KFUNC,
+				     &r->spec, &r->err), 0);
+	assert_int_equal(resolver__resolve(&r->spec, &r->sig, &default_opts, &r->plan, &r->err), 0);
+	/* The string: one read, of user memory. */
+	assert_true(acc_of(r, KSNOOP_ENTRY, 0)->flags & KSNOOP_VAL_TAGGED);
+	assert_int_equal(acc_of(r, KSNOOP_ENTRY, 0)->user_mask, 1);
+	/* skb->sk->sk_rcvbuf: two kernel reads. */
+	assert_true(acc_of(r, KSNOOP_ENTRY, 1)->flags & KSNOOP_VAL_TAGGED);
+	assert_int_equal(acc_of(r, KSNOOP_ENTRY, 1)->user_mask, 0);
+	spec__free(&r->spec);
+	free(r);
 }
 
 static void test_too_many_predicates(void **state)
@@ -1904,8 +1997,11 @@ int main(void)
 		TEST(test_pred_on_struct),
 		TEST(test_pred_on_bitfield),
 		TEST(test_pred_on_return),
-		TEST(test_pred_on_return_moves_entry_values),
-		TEST(test_pred_on_return_stashes_in_kprobe_mode),
+		TEST(test_pred_on_return_stashes_entry_values),
+		TEST(test_stash_record_is_capped),
+		TEST(test_entry_memory_values_retry_at_return),
+		TEST(test_string_constant_length),
+		TEST(test_user_type_tags_mark_user_reads),
 		TEST(test_too_many_predicates),
 		TEST(test_eight_predicates),
 		TEST(test_err_unknown_argument),

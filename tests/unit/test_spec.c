@@ -586,8 +586,9 @@ static void test_longest_string(void **state)
 	char text[128];
 	struct spec s;
 
-	/* 31 bytes fit: KSNOOP_MAX_PRED_STR counts the NUL. */
-	snprintf(text, sizeof(text), "f(s == \"%s\")", "0123456789012345678901234567890");
+	/* 63 bytes fit: KSNOOP_MAX_PRED_STR counts the NUL. */
+	snprintf(text, sizeof(text), "f(s == \"%.63s\")",
+		 "0123456789012345678901234567890123456789012345678901234567890123456789");
 	parse_const(text, &s);
 	assert_int_equal(strlen(s.items[0].cst.str), SPEC_MAX_STR);
 	spec__free(&s);
@@ -757,8 +758,9 @@ static void test_err_string_too_long(void **state)
 {
 	char text[128];
 
-	snprintf(text, sizeof(text), "f(s == \"%s\")", "01234567890123456789012345678901");
-	parse_err(text, 8, "string constant longer than 31 bytes");
+	snprintf(text, sizeof(text), "f(s == \"%.64s\")",
+		 "0123456789012345678901234567890123456789012345678901234567890123456789");
+	parse_err(text, 8, "string constant longer than 63 bytes");
 }
 
 static void test_err_nul_in_string(void **state)

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * USDT probes that try ksnoop's rules on memory and types (live tests).
+ *
+ *   usdt_edge kaddr ADDR     fire `addr` with ADDR (hex) as a char pointer:
+ *                            a kernel address must read as a fault
+ *   usdt_edge untouched FILE fire `str` with a pointer to FILE's first
+ *                            bytes, mapped and never touched by the program
+ *   usdt_edge mixed          fire `mixed` from two call sites, one passing
+ *                            an int32 (5), one an int64 (0x100000005)
+ *   usdt_edge open FILE      open FILE through a path on a page the
+ *                            program never touched (for kernel functions)
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/sdt.h>
+
+/* FILE mapped read-only; the program itself never reads the page. */
+static const char *map_untouched(const char *file)
+{
+	int fd = open(file, O_RDONLY);
+	void *p;
+
+	if (fd < 0) {
+		perror(file);
+		exit(1);
+	}
+	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	return p;
+}
+
+static void __attribute__((noinline)) mixed32(int32_t v)
+{
+	DTRACE_PROBE1(ksnoop_edge, mixed, v);
+}
+
+static void __attribute__((noinline)) mixed64(int64_t v)
+{
+	DTRACE_PROBE1(ksnoop_edge, mixed, v);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "kaddr")) {
+		const char *p = (const char *)(uintptr_t)strtoull(argv[2], NULL, 16);
+
+		DTRACE_PROBE1(ksnoop_edge, addr, p);
+	} else if (argc == 3 && !strcmp(argv[1], "untouched")) {
+		const char *p = map_untouched(argv[2]);
+
+		DTRACE_PROBE1(ksnoop_edge, str, p);
+	} else if (argc == 2 && !strcmp(argv[1], "mixed")) {
+		mixed32(5);
+		mixed64(0x100000005LL);
+	} else if (argc == 3 && !strcmp(argv[1], "open")) {
+		/* The file holds a path (NUL-terminated) to open. */
+		int fd = open(map_untouched(argv[2]), O_RDONLY);
+
+		printf("fd %d\n", fd);
+	} else {
+		return 2;
+	}
+	return 0;
+}
