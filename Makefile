@@ -110,7 +110,7 @@ unit: $(UNIT_BINS)
 live: $(BUILD)/san/ksnoop $(USDT_BINS)
 	@tests/run --build $(BUILD) --only live
 
-vm: $(BUILD)/ksnoop
+vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge
 	@tests/run --build $(BUILD) --only vm
 
 # Benchmarks against bcc's ksnoop and bpftrace; writes docs/PERFORMANCE.md.

@@ -530,6 +530,21 @@ static __always_inline void emit_retried_entry(struct ksnoop_stash_key *key)
 	bpf_ringbuf_submit(rec, 0);
 }
 
+/* Keep a copy of record REC under KEY; false if it could not be kept. */
+static __always_inline bool stash_record(struct ksnoop_stash_key *key, void *rec, __u32 size)
+{
+	__u32 zero = 0;
+	void *buf = bpf_map_lookup_elem(&scratch, &zero);
+
+	if (!buf || bpf_probe_read_kernel(buf, size, rec))
+		return false;
+	if (bpf_map_update_elem(&stash, key, buf, BPF_ANY)) {
+		count(KSNOOP_CNT_STASH_DROP);
+		return false;
+	}
+	return true;
+}
+
 /* Forget what an earlier call left under KEY (its return was never seen). */
 static __always_inline void stash_clear(struct ksnoop_stash_key *key)
 {
@@ -669,14 +684,13 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	}
 	fill_record(rec, side, words, kind, side->nstashed);
 	if (side->flags & KSNOOP_SIDE_RETRY) {
-		/* Entry: user memory not paged in yet; try again at the return. */
-		if (has_user_fault(rec, side)) {
-			if (bpf_map_update_elem(&stash, &key, rec, BPF_ANY)) {
-				count(KSNOOP_CNT_STASH_DROP);
-				bpf_ringbuf_submit(rec, 0);
-			} else {
-				bpf_ringbuf_discard(rec, BPF_RB_NO_WAKEUP);
-			}
+		/*
+		 * Entry: user memory not paged in yet; try again at the return.
+		 * (Ring-buffer memory cannot be a map value on older kernels:
+		 * the record goes through the scratch buffer, on this path only.)
+		 */
+		if (has_user_fault(rec, side) && stash_record(&key, rec, side->rec_size)) {
+			bpf_ringbuf_discard(rec, BPF_RB_NO_WAKEUP);
 			return 0;
 		}
 		stash_clear(&key);

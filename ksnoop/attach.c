@@ -108,7 +108,7 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_value_size(skel->maps.stash, entry->rec_size);
 	else
 		err = err ?: bpf_map__set_max_entries(skel->maps.stash, 1);
-	if (entry->flags & KSNOOP_SIDE_STASH)
+	if (uses_stash(&plan->bpf))
 		err = err ?: bpf_map__set_value_size(skel->maps.scratch, entry->rec_size);
 
 	if (a->ringbuf_fd >= 0) {

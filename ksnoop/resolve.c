@@ -818,7 +818,8 @@ static void mark_retry(struct capture_plan *plan)
 	struct ksnoop_side_plan *e = &plan->bpf.side[KSNOOP_ENTRY];
 	int i;
 
-	if (!plan->sig.has_return)
+	/* The record is copied through the per-CPU scratch buffer. */
+	if (!plan->sig.has_return || e->rec_size > KSNOOP_MAX_STASH_RECORD)
 		return;
 	for (i = 0; i < e->nvalues; i++) {
 		if (!(e->values[i].acc.flags & KSNOOP_VAL_REG)) {

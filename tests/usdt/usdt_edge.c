@@ -8,8 +8,14 @@
  *                            bytes, mapped and never touched by the program
  *   usdt_edge mixed          fire `mixed` from two call sites, one passing
  *                            an int32 (5), one an int64 (0x100000005)
- *   usdt_edge open FILE      open FILE through a path on a page the
- *                            program never touched (for kernel functions)
+ *   usdt_edge open FILE      open the path FILE holds, through a pointer
+ *                            to a page the program never touched (for
+ *                            kernel functions)
+ *   usdt_edge rename         change its own name three times with prctl
+ *                            (usdt_edge -> kstale-b -> usdt_edge -> kstale-c)
+ *                            and print the 1st and 3rd name's addresses: a
+ *                            call selected by comm at entry is reported even
+ *                            though the name changed before its return
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -18,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/sdt.h>
 
 /* FILE mapped read-only; the program itself never reads the page. */
@@ -67,6 +74,13 @@ int main(int argc, char **argv)
 		int fd = open(map_untouched(argv[2]), O_RDONLY);
 
 		printf("fd %d\n", fd);
+	} else if (argc == 2 && !strcmp(argv[1], "rename")) {
+		static const char b[16] = "kstale-b", a[16] = "usdt_edge", c[16] = "kstale-c";
+
+		prctl(PR_SET_NAME, b);
+		prctl(PR_SET_NAME, a);
+		prctl(PR_SET_NAME, c);
+		printf("0x%lx 0x%lx\n", (unsigned long)b, (unsigned long)c);
 	} else {
 		return 2;
 	}
