@@ -1,0 +1,129 @@
+#!/bin/bash
+# Whose memory is read and which ids are shown: USDT arguments are user
+# memory only, user pages not touched yet are paged in, string predicates
+# are exact, a string that fills its buffer is not "truncated", call sites
+# of one probe are typed each from its own note, and pids are those of
+# ksnoop's pid namespace.  Live, as root.
+. "$(dirname "$0")/helpers.bash"
+K=${KSNOOP:?KSNOOP must name the ksnoop binary}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+U=${KSNOOP_USDT_DIR:-$root/build/usdt}
+E=$U/usdt_edge
+
+if [ "$(id -u)" != 0 ]; then
+	skip memory "needs root"
+	exit 0
+fi
+if [ ! -x "$E" ]; then
+	fail edge_program "missing $E (make build/usdt/usdt_edge)"
+	exit 0
+fi
+tmp=$(mktemp -d)
+cleanup() {
+	cleanup_pids
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# --- a USDT argument holding a kernel address is a fault, not a kernel read ---
+kaddr=$(awk '$3 == "_stext" { print $1; exit }' /proc/kallsyms)
+if [ -z "$kaddr" ] || [ "$kaddr" = 0000000000000000 ]; then
+	fail usdt_kernel_address "no address for _stext in /proc/kallsyms"
+elif start "$tmp/o1" "$tmp/e1" --duration 10 -n 1 usdt "$E:ksnoop_edge:addr(arg0:str)"; then
+	"$E" kaddr "$kaddr"
+	finish
+	count_is usdt_kernel_address_faults 1 "^    arg0:str = 0x$kaddr /\\* could not read memory \\*/\$" "$tmp/o1" "$tmp/e1"
+	count_is usdt_kernel_address_no_bytes 0 '"' "$tmp/o1" "$tmp/e1"
+else
+	fail usdt_attach_addr "$(cat "$tmp/e1")"
+fi
+
+# --- a string on a page the program never touched is paged in and read ---
+printf 'hello-untouched\0' > "$tmp/untouched"
+if start "$tmp/o2" "$tmp/e2" --duration 10 -n 1 usdt "$E:ksnoop_edge:str(arg0:str)"; then
+	"$E" untouched "$tmp/untouched"
+	finish
+	count_is usdt_untouched_page_read 1 '^    arg0:str = "hello-untouched"$' "$tmp/o2" "$tmp/e2"
+	expect_match usdt_sleepable_said 'sleepable program' "$(cat "$tmp/e2")"
+else
+	fail usdt_attach_str "$(cat "$tmp/e2")"
+fi
+
+# --- one probe, two call sites: an int32 and an int64, each typed as such ---
+if start "$tmp/o3" "$tmp/e3" --duration 10 -n 2 -j usdt "$E:ksnoop_edge:mixed"; then
+	"$E" mixed
+	finish
+	expect_eq usdt_sites_typed_each "5 4294967301" \
+		"$(jq -r '.values.arg0' "$tmp/o3" | sort -n | tr '\n' ' ' | sed 's/ $//')"
+else
+	fail usdt_attach_mixed "$(cat "$tmp/e3")"
+fi
+if start "$tmp/o4" "$tmp/e4" --duration 10 -j usdt "$E:ksnoop_edge:mixed(arg0 == 5)"; then
+	"$E" mixed
+	sleep 0.3
+	stop
+	expect_eq usdt_sites_pred_full_width "5" "$(jq -r '.values.arg0' "$tmp/o4" | tr '\n' ' ' | sed 's/ $//')"
+else
+	fail usdt_attach_mixed_pred "$(cat "$tmp/e4")"
+fi
+
+# --- string predicates are exact, up to 63 characters ---
+# Paths of exactly 31 and 63 characters, and the same with more after them.
+p31=$tmp/$(printf 'x%.0s' $(seq $((31 - ${#tmp} - 1))))
+p63=$tmp/$(printf 'y%.0s' $(seq $((63 - ${#tmp} - 1))))
+for p in "$p31" "$p31"EVIL "$p63" "$p63"EVIL; do ln -s /bin/true "$p"; done
+for n in 31 63; do
+	eval "p=\$p$n"
+	if start "$tmp/o5" "$tmp/e5" --duration 10 "tp:sched_process_exec(bprm->filename == \"$p\")"; then
+		"$p"EVIL; "$p"; "$p"EVIL
+		sleep 0.3
+		stop
+		count_is str_pred_exact_$n 1 '^    bprm->filename = ' "$tmp/o5" "$tmp/e5"
+	else
+		fail str_pred_attach_$n "$(cat "$tmp/e5")"
+	fi
+done
+if start "$tmp/o6" "$tmp/e6" --duration 10 -j "tp:sched_process_exec(bprm->filename != \"$p63\", bprm->filename)"; then
+	"$p63"EVIL; "$p63"
+	sleep 0.3
+	stop
+	expect_eq str_pred_ne_exact "$p63"EVIL \
+		"$(jq -r '.values["bprm->filename"]' "$tmp/o6" | grep "^$tmp/" | tr '\n' ' ' | sed 's/ $//')"
+else
+	fail str_pred_ne_attach "$(cat "$tmp/e6")"
+fi
+
+# --- --str-bytes N: N-1 characters fit exactly; N are cut ---
+n=64
+fit=$tmp/$(printf 'f%.0s' $(seq $((n - 1 - ${#tmp} - 1))))
+cut=$tmp/$(printf 'c%.0s' $(seq $((n - ${#tmp} - 1))))
+ln -s /bin/true "$fit"; ln -s /bin/true "$cut"
+if start "$tmp/o7" "$tmp/e7" --duration 10 --str-bytes $n "tp:sched_process_exec(bprm->filename)"; then
+	"$fit"; "$cut"
+	sleep 0.3
+	stop
+	count_is str_fills_buffer_exactly 1 "^    bprm->filename = \"$fit\"\$" "$tmp/o7" "$tmp/e7"
+	count_is str_longer_is_truncated 1 "^    bprm->filename = \"${cut%c}\"\\.\\.\\. /\\* truncated at $n bytes \\*/\$" "$tmp/o7" "$tmp/e7"
+else
+	fail str_bytes_attach "$(cat "$tmp/e7")"
+fi
+
+# --- pids as ksnoop's pid namespace sees them, for -p and for output ---
+if command -v unshare >/dev/null; then
+	unshare -p -f --mount-proc bash -c '
+		( while ! grep -q "tracing" "$2/ns.err" 2>/dev/null; do sleep 0.05; done
+		  exec /bin/true ) &
+		child=$!
+		echo "$child" > "$2/ns.child"
+		timeout 20 "$1" -v -j -n 1 --duration 10 -p "$child" \
+			"tp:sched_process_exec(p->pid)" > "$2/ns.out" 2> "$2/ns.err"
+	' ns "$K" "$tmp"
+	child=$(cat "$tmp/ns.child")
+	expect_eq pidns_filter_and_pid "$child $child" "$(jq -r '"\(.pid) \(.tid)"' "$tmp/ns.out")"
+	# p->pid is the kernel's (host) pid: not the one shown.
+	host=$(jq -r '.values["p->pid"]' "$tmp/ns.out")
+	[ -n "$host" ] && [ "$host" != "$child" ] && pass pidns_host_pid_differs ||
+		fail pidns_host_pid_differs "host $host, namespace $child: $(cat "$tmp/ns.err")"
+else
+	fail pidns "unshare (util-linux) is missing"
+fi
