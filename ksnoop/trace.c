@@ -177,6 +177,11 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 	/* A traced program chooses its USDT arguments: user memory only. */
 	if (tg->kind == ATTACH_USDT)
 		bp->flags |= KSNOOP_PLAN_USER_MEM;
+	/* Sites of this probe with other argument types have their own target. */
+	if (tg->kind == ATTACH_USDT && tg->usdt.typed_sites) {
+		bp->flags |= KSNOOP_PLAN_USDT_SIG;
+		memcpy(bp->usdt_sig, tg->usdt.site_types, sizeof(bp->usdt_sig));
+	}
 	if (t->opts->has_comm) {
 		bp->filter_comm = 1;
 		memcpy(bp->comm, t->opts->comm, sizeof(bp->comm));

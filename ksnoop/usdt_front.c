@@ -239,6 +239,37 @@ static int cast_type(struct usdt_bin *b, const char *text, __u32 *out, char *msg
 	return 0;
 }
 
+static void site_types(const struct usdt_probe *pr, __u8 *types)
+{
+	int i;
+
+	memset(types, 0, KSNOOP_MAX_ARGS);
+	for (i = 0; i < pr->nargs && i < KSNOOP_MAX_ARGS; i++)
+		types[i] = pr->args[i].size | (pr->args[i].is_signed ? KSNOOP_USDT_SIGNED : 0);
+}
+
+/* Same probe, same argument types: one match serves both call sites. */
+static bool same_match(const struct usdt_match *m, const struct usdt_probe *pr)
+{
+	__u8 types[KSNOOP_MAX_ARGS];
+
+	site_types(pr, types);
+	return strcmp(m->provider, pr->provider) == 0 && strcmp(m->name, pr->name) == 0 &&
+	       memcmp(m->site_types, types, sizeof(types)) == 0;
+}
+
+/* Probes whose sites differ in argument types: every match keeps to its own. */
+static void mark_typed_sites(struct usdt_match *ms, int n)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (i != j && strcmp(ms[i].provider, ms[j].provider) == 0 &&
+			    strcmp(ms[i].name, ms[j].name) == 0)
+				ms[i].typed_sites = true;
+}
+
 static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const struct spec *spec,
 		      struct usdt_match *m, char *msg, size_t sz)
 {
@@ -249,6 +280,7 @@ static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const str
 	m->path = b->path;
 	m->provider = pr->provider;
 	m->name = pr->name;
+	site_types(pr, m->site_types);
 	snprintf(sig->name, sizeof(sig->name), "%s:%s", pr->provider, pr->name);
 	snprintf(sig->attach, sizeof(sig->attach), "%s", pr->name);
 	sig->btf = b->btf;
@@ -315,10 +347,13 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 
 		if (fnmatch(prov, pr->provider, 0) || fnmatch(name, pr->name, 0))
 			continue;
-		/* Several call sites, one probe: libbpf attaches to them all. */
+		/*
+		 * Several call sites, one probe: libbpf attaches to them all.
+		 * Sites that pass other argument types get a match (and a
+		 * program) of their own, so each is typed from its own note.
+		 */
 		for (j = 0; j < n && !dup; j++)
-			dup = strcmp(ms[j].provider, pr->provider) == 0 &&
-			      strcmp(ms[j].name, pr->name) == 0;
+			dup = same_match(&ms[j], pr);
 		if (dup)
 			continue;
 		{
@@ -341,6 +376,7 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 		snprintf(msg, sz, "no USDT probe '%s:%s' in '%s'", prov, name, path);
 		return -ESRCH;
 	}
+	mark_typed_sites(ms, n);
 	*out = ms;
 	return n;
 }

@@ -9,6 +9,7 @@
 #ifndef KSNOOP_USDT_FRONT_H
 #define KSNOOP_USDT_FRONT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "resolve.h"
 #include "spec.h"
@@ -21,6 +22,14 @@ struct usdt_match {
 	const char *name;
 	struct signature sig;
 	__u32 cast_types[SPEC_MAX_ITEMS];
+	/*
+	 * The argument types of the call sites this match stands for
+	 * (KSNOOP_USDT_SIGNED | size, per argument).  When the sites of one
+	 * probe pass different types, each set of types is a match of its
+	 * own, and `typed_sites` says the program must keep to its sites.
+	 */
+	__u8 site_types[KSNOOP_MAX_ARGS];
+	bool typed_sites;
 };
 
 /* BTF_FILE: --btf, used for casts instead of the binary's own .BTF. */
