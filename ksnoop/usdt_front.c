@@ -272,13 +272,62 @@ static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const str
 	return 0;
 }
 
+/* By provider and name, then by place in the file (note order). */
+static int probe_cmp(const void *a, const void *b)
+{
+	const struct usdt_probe *x = *(const struct usdt_probe *const *)a;
+	const struct usdt_probe *y = *(const struct usdt_probe *const *)b;
+	int c = strcmp(x->provider, y->provider);
+
+	if (!c)
+		c = strcmp(x->name, y->name);
+	return c ? c : (x > y) - (x < y);
+}
+
+static int place_cmp(const void *a, const void *b)
+{
+	const struct usdt_probe *x = *(const struct usdt_probe *const *)a;
+	const struct usdt_probe *y = *(const struct usdt_probe *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The probes of NOTES that PROV:NAME (globs) matches, one per probe in note
+ * order: several call sites of one probe are one match, libbpf attaches to
+ * them all.  Sorting finds the duplicates in n log n: a file may hold up
+ * to USDT_MAX_NOTES notes.  Returns the count, *OUT to free(), or -ENOMEM.
+ */
+static int matching_probes(const struct usdt_file *notes, const char *prov, const char *name,
+			   const struct usdt_probe ***out)
+{
+	const struct usdt_probe **prs = calloc(notes->nprobes ? notes->nprobes : 1, sizeof(*prs));
+	int i, n = 0, k = 0;
+
+	*out = prs;
+	if (!prs)
+		return -ENOMEM;
+	for (i = 0; i < notes->nprobes; i++)
+		if (!fnmatch(prov, notes->probes[i].provider, 0) &&
+		    !fnmatch(name, notes->probes[i].name, 0))
+			prs[n++] = &notes->probes[i];
+	qsort(prs, n, sizeof(*prs), probe_cmp);
+	for (i = 0; i < n; i++)
+		if (!k || strcmp(prs[k - 1]->provider, prs[i]->provider) ||
+		    strcmp(prs[k - 1]->name, prs[i]->name))
+			prs[k++] = prs[i];
+	qsort(prs, k, sizeof(*prs), place_cmp);
+	return k;
+}
+
 int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 		      struct usdt_match **out, char *msg, size_t sz)
 {
 	char bin[PATH_MAX], prov[SPEC_MAX_NAME + 1], name[SPEC_MAX_NAME + 1], path[PATH_MAX];
+	const struct usdt_probe **prs;
 	struct usdt_match *ms = NULL;
 	struct usdt_bin *b;
-	int i, j, n = 0, err = 0;
+	int i, n = 0, err = 0;
 
 	*out = NULL;
 	err = split_target(spec->target, bin, sizeof(bin), prov, sizeof(prov), name, sizeof(name));
@@ -309,34 +358,22 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 		snprintf(msg, sz, "'%s' has no USDT probes", path);
 		return -ESRCH;
 	}
-	for (i = 0; i < b->notes->nprobes; i++) {
-		const struct usdt_probe *pr = &b->notes->probes[i];
-		bool dup = false;
-
-		if (fnmatch(prov, pr->provider, 0) || fnmatch(name, pr->name, 0))
-			continue;
-		/* Several call sites, one probe: libbpf attaches to them all. */
-		for (j = 0; j < n && !dup; j++)
-			dup = strcmp(ms[j].provider, pr->provider) == 0 &&
-			      strcmp(ms[j].name, pr->name) == 0;
-		if (dup)
-			continue;
-		{
-			struct usdt_match *nm = realloc(ms, (n + 1) * sizeof(*nm));
-
-			if (!nm) {
-				free(ms);
-				return -ENOMEM;
-			}
-			ms = nm;
-		}
-		err = fill_match(b, pr, spec, &ms[n], msg, sz);
+	n = matching_probes(b->notes, prov, name, &prs);
+	ms = n > 0 ? calloc(n, sizeof(*ms)) : NULL;
+	if (n < 0 || (n && !ms)) {
+		free(prs);
+		snprintf(msg, sz, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		err = fill_match(b, prs[i], spec, &ms[i], msg, sz);
 		if (err) {
+			free(prs);
 			free(ms);
 			return err;
 		}
-		n++;
 	}
+	free(prs);
 	if (!n) {
 		snprintf(msg, sz, "no USDT probe '%s:%s' in '%s'", prov, name, path);
 		return -ESRCH;
