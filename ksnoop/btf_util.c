@@ -142,6 +142,54 @@ static bool decl_spellable(const struct btf *btf, __u32 id, int depth, int *visi
 	return true;
 }
 
+static bool ref_ok(__u32 ref, __u32 n)
+{
+	return ref < n;
+}
+
+/* Whether every type T refers to exists. */
+static bool type_refs_ok(const struct btf_type *t, __u32 n)
+{
+	int i, vlen = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_ARRAY:
+		return ref_ok(btf_array(t)->type, n) && ref_ok(btf_array(t)->index_type, n);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < vlen; i++)
+			if (!ref_ok(btf_members(t)[i].type, n))
+				return false;
+		return true;
+	case BTF_KIND_FUNC_PROTO:
+		for (i = 0; i < vlen; i++)
+			if (!ref_ok(btf_params(t)[i].type, n))
+				return false;
+		return ref_ok(t->type, n);
+	case BTF_KIND_DATASEC:
+		for (i = 0; i < vlen; i++)
+			if (!ref_ok(btf_var_secinfos(t)[i].type, n))
+				return false;
+		return true;
+	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC:
+	case BTF_KIND_VAR: case BTF_KIND_DECL_TAG: case BTF_KIND_TYPE_TAG:
+		return ref_ok(t->type, n);
+	default:
+		return true;
+	}
+}
+
+bool btfu_refs_valid(const struct btf *btf)
+{
+	__u32 id, n = btf__type_cnt(btf);
+
+	for (id = 1; id < n; id++)
+		if (!type_refs_ok(btf__type_by_id(btf, id), n))
+			return false;
+	return true;
+}
+
 const char *btfu_type_str(const struct btf *btf, __u32 id, const char *name,
 			  char *buf, size_t sz)
 {

@@ -27,6 +27,13 @@ struct btf_type;
  */
 #define BTFU_MAX_VISITS	65536
 
+/*
+ * Whether every type BTF refers to exists.  libbpf checks the layout of a
+ * blob, not this, and its btf_dump writes out of bounds without it: BTF
+ * from a file is checked before use.
+ */
+bool btfu_refs_valid(const struct btf *btf);
+
 /* The name at OFF, or "" when there is none or OFF is invalid (anonymous). */
 const char *btfu_name(const struct btf *btf, __u32 off);
 

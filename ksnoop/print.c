@@ -295,7 +295,7 @@ static void emit_int(struct walk *w, const struct btf_type *t, const void *data,
 		size = 8;
 	} else {
 		v = load_uint(data, size);
-		if ((enc & BTF_INT_SIGNED) && size < 8 && (v >> (8 * size - 1)))
+		if ((enc & BTF_INT_SIGNED) && size && size < 8 && (v >> (8 * size - 1)))
 			v |= ~0ULL << (8 * size);
 	}
 	if (enc & BTF_INT_BOOL) {
@@ -330,7 +330,7 @@ static void emit_enum(struct walk *w, const struct btf_type *t, const void *data
 			     (__s64)load_uint(data, t->size);
 	int i, vlen = btf_vlen(t);
 
-	if (btf_kflag(t) && bits < 64 && ((__u64)v >> (bits - 1)))
+	if (btf_kflag(t) && bits && bits < 64 && ((__u64)v >> (bits - 1)))
 		v |= (__s64)(~0ULL << bits);
 	for (i = 0; i < vlen; i++) {
 		__s64 ev;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
+#include "btf_util.h"
 #include "usdt.h"
 #include "usdt_front.h"
 
@@ -136,6 +137,12 @@ static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, char *m
 		}
 	} else {
 		b->base = btf__parse_elf(path, NULL);	/* NULL: no .BTF, casts fail */
+	}
+	if (b->base && !btfu_refs_valid(b->base)) {
+		snprintf(msg, sz, "'%s': invalid BTF: a type refers to one that does not exist",
+			 fe->btf_file ? fe->btf_file : path);
+		*errp = -ENOEXEC;
+		return NULL;
 	}
 	b->btf = b->base ? btf__new_empty_split(b->base) : btf__new_empty();
 	if (!b->path || !b->btf) {
