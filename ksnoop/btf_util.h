@@ -10,10 +10,37 @@
 struct btf;
 struct btf_type;
 
-/* Longest chain of modifiers followed through BTF (libbpf stops at 32 too). */
-#define BTFU_MAX_DEPTH 32
+/*
+ * How deep any walk over BTF goes: typedef and qualifier chains, anonymous
+ * members inside anonymous members, nested values in the printer.  BTF
+ * comes from the user too (a binary's .BTF, --btf FILE), and nothing stops
+ * it from holding a typedef cycle or a struct that contains itself.  32 is
+ * the depth at which libbpf's btf__resolve_type() and btf__resolve_size()
+ * give up, far beyond what real types nest.
+ */
+#define BTFU_MAX_DEPTH	32
+/*
+ * How many types one walk may visit.  Depth alone does not bound a walk
+ * that fans out (a struct of 1000 anonymous members, each a struct of
+ * 1000 anonymous members ...); the kernel's largest types need a few
+ * thousand visits.
+ */
+#define BTFU_MAX_VISITS	65536
 
-/* Skip typedefs and qualifiers (const, volatile, restrict, type tags). */
+/*
+ * Whether every type BTF refers to exists.  libbpf checks the layout of a
+ * blob, not this, and its btf_dump writes out of bounds without it: BTF
+ * from a file is checked before use.
+ */
+bool btfu_refs_valid(const struct btf *btf);
+
+/* The name at OFF, or "" when there is none or OFF is invalid (anonymous). */
+const char *btfu_name(const struct btf *btf, __u32 off);
+
+/*
+ * Skip typedefs and qualifiers (const, volatile, restrict, type tags).  A
+ * chain longer than BTFU_MAX_DEPTH (a cycle) ends at 0, void.
+ */
 __u32 btfu_strip(const struct btf *btf, __u32 id);
 /* Plain char (the string kind), not signed/unsigned char or u8. */
 bool btfu_is_char(const struct btf *btf, __u32 id);
@@ -33,7 +60,9 @@ bool btfu_has_user_tags(const struct btf *btf);
 
 /*
  * The C spelling of type ID ("struct sk_buff *", "const char *") written
- * into BUF; with NAME, a declaration of NAME ("int (*fn)(void)").
+ * into BUF; with NAME, a declaration of NAME ("int (*fn)(void)").  A type
+ * libbpf's btf_dump could not spell in bounded time (a cycle, a name that
+ * is not in the string section) is "<type ID>".
  */
 const char *btfu_type_str(const struct btf *btf, __u32 id, const char *name,
 			  char *buf, size_t sz);

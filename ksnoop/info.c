@@ -15,16 +15,24 @@
 #include "target.h"
 #include "usdt.h"
 
+/* Names and types spelled from BTF, escaped like anything from outside. */
+static void print_escaped(const char *s)
+{
+	text_write_escaped(stdout, s, strlen(s));
+}
+
 static void print_tp(const struct signature *sig)
 {
 	char buf[512];
 	int i;
 
-	printf("%s(", sig->name);
-	for (i = 0; i < sig->nparams; i++)
-		printf("%s%s", i ? ", " : "",
-		       btfu_type_str(sig->btf, sig->params[i].type_id, sig->params[i].name,
-				     buf, sizeof(buf)));
+	print_escaped(sig->name);
+	fputc('(', stdout);
+	for (i = 0; i < sig->nparams; i++) {
+		fputs(i ? ", " : "", stdout);
+		print_escaped(btfu_type_str(sig->btf, sig->params[i].type_id, sig->params[i].name,
+					    buf, sizeof(buf)));
+	}
 	printf(");\n");
 }
 
@@ -78,55 +86,76 @@ static int info_func(struct kernel *k, const char *name)
 		if (len >= 2 && strcmp(decl + len - 2, "()") == 0 && len + 4 < sizeof(decl))
 			strcpy(decl + len - 2, "(void)");
 	}
-	if (err)
-		printf("%s; /* cannot be traced: %s */\n", decl, msg);
-	else
-		printf("%s;\n", decl);
+	print_escaped(decl);
+	if (err) {
+		fputs("; /* cannot be traced: ", stdout);
+		print_escaped(msg);
+		fputs(" */\n", stdout);
+	} else {
+		fputs(";\n", stdout);
+	}
 	return 0;
+}
+
+static void print_usdt_json(const struct usdt_file *f, const struct usdt_probe *pr)
+{
+	int j;
+
+	printf("{\"binary\":");
+	json_write_string(stdout, f->path, strlen(f->path));
+	printf(",\"provider\":");
+	json_write_string(stdout, pr->provider, strlen(pr->provider));
+	printf(",\"name\":");
+	json_write_string(stdout, pr->name, strlen(pr->name));
+	printf(",\"address\":\"0x%llx\",\"semaphore\":", (unsigned long long)pr->pc);
+	if (pr->sema)
+		printf("\"0x%llx\"", (unsigned long long)pr->sema);
+	else
+		printf("null");
+	printf(",\"args\":[");
+	for (j = 0; j < pr->nargs; j++) {
+		printf("%s{\"size\":%d,\"signed\":%s,\"location\":", j ? "," : "",
+		       pr->args[j].size, pr->args[j].is_signed ? "true" : "false");
+		json_write_string(stdout, pr->args[j].loc, strlen(pr->args[j].loc));
+		printf("}");
+	}
+	printf("]}\n");
+}
+
+/* One row; every name comes from the file's notes, so escaped. */
+static void print_usdt_text(const struct usdt_probe *pr)
+{
+	char args[USDT_MAX_ARGS * 64], sema[24] = "-";
+	char *prov = text_escaped_dup(pr->provider), *name = text_escaped_dup(pr->name);
+	char *eargs;
+	size_t n = 0;
+	int j;
+
+	args[0] = 0;
+	for (j = 0; j < pr->nargs && n < sizeof(args); j++)
+		n += snprintf(args + n, sizeof(args) - n, "%sarg%d:%c%d@%s", j ? " " : "", j,
+			      pr->args[j].is_signed ? 's' : 'u', 8 * pr->args[j].size,
+			      pr->args[j].loc);
+	eargs = text_escaped_dup(args);
+	if (pr->sema)
+		snprintf(sema, sizeof(sema), "0x%016llx", (unsigned long long)pr->sema);
+	if (prov && name && eargs)
+		printf("%-16s %-24s 0x%016llx %-18s %s\n", prov, name,
+		       (unsigned long long)pr->pc, sema, eargs);
+	free(prov);
+	free(name);
+	free(eargs);
 }
 
 static void print_usdt_file(const struct usdt_file *f, bool json)
 {
-	char args[USDT_MAX_ARGS * 64];
-	int i, j;
+	int i;
 
 	for (i = 0; i < f->nprobes; i++) {
-		const struct usdt_probe *pr = &f->probes[i];
-		size_t n = 0;
-
-		if (json) {
-			printf("{\"binary\":");
-			json_write_string(stdout, f->path, strlen(f->path));
-			printf(",\"provider\":");
-			json_write_string(stdout, pr->provider, strlen(pr->provider));
-			printf(",\"name\":");
-			json_write_string(stdout, pr->name, strlen(pr->name));
-			printf(",\"address\":\"0x%llx\",\"semaphore\":", (unsigned long long)pr->pc);
-			if (pr->sema)
-				printf("\"0x%llx\"", (unsigned long long)pr->sema);
-			else
-				printf("null");
-			printf(",\"args\":[");
-			for (j = 0; j < pr->nargs; j++) {
-				printf("%s{\"size\":%d,\"signed\":%s,\"location\":", j ? "," : "",
-				       pr->args[j].size, pr->args[j].is_signed ? "true" : "false");
-				json_write_string(stdout, pr->args[j].loc, strlen(pr->args[j].loc));
-				printf("}");
-			}
-			printf("]}\n");
-			continue;
-		}
-		args[0] = 0;
-		for (j = 0; j < pr->nargs && n < sizeof(args); j++)
-			n += snprintf(args + n, sizeof(args) - n, "%sarg%d:%c%d@%s", j ? " " : "", j,
-				      pr->args[j].is_signed ? 's' : 'u', 8 * pr->args[j].size,
-				      pr->args[j].loc);
-		if (pr->sema)
-			printf("%-16s %-24s 0x%016llx 0x%016llx %s\n", pr->provider, pr->name,
-			       (unsigned long long)pr->pc, (unsigned long long)pr->sema, args);
+		if (json)
+			print_usdt_json(f, &f->probes[i]);
 		else
-			printf("%-16s %-24s 0x%016llx %-18s %s\n", pr->provider, pr->name,
-			       (unsigned long long)pr->pc, "-", args);
+			print_usdt_text(&f->probes[i]);
 	}
 }
 
@@ -169,8 +198,11 @@ static int info_usdt(int argc, char **argv, const struct options *opts)
 		if (f->nprobes && !opts->json && !total)
 			printf("%-16s %-24s %-18s %-18s %s\n", "PROVIDER", "NAME", "ADDRESS",
 			       "SEMAPHORE", "ARGS");
-		if (f->nprobes && !opts->json && (argc + n) > 1)
-			printf("# %s\n", f->path);
+		if (f->nprobes && !opts->json && (argc + n) > 1) {
+			fputs("# ", stdout);
+			text_write_escaped(stdout, f->path, strlen(f->path));
+			fputc('\n', stdout);
+		}
 		print_usdt_file(f, opts->json);
 		total += f->nprobes;
 		usdt__free(f);

@@ -4,32 +4,24 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "log.h"
+#include "print.h"
 
 int log_verbose;
 bool log_debug;
 
 /*
  * Every message is one line: what the user typed is often part of it (a
- * spec, an option value), and a newline or an escape sequence in there must
- * neither split the line nor reach the terminal raw.
+ * spec, an option value), and so are names from ELF notes and BTF and
+ * paths; a newline or an escape sequence in there must neither split the
+ * line nor reach the terminal raw.  The text escaper sees to both.
  */
 static void log_vprint(const char *prefix, const char *fmt, va_list ap)
 {
 	char buf[2048];
-	const unsigned char *p;
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	fprintf(stderr, "ksnoop: %s", prefix);
-	for (p = (const unsigned char *)buf; *p; p++) {
-		if (*p == '\n')
-			fputs("\\n", stderr);
-		else if (*p == '\t')
-			fputs("\\t", stderr);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(stderr, "\\x%02x", *p);
-		else
-			fputc(*p, stderr);
-	}
+	text_write_escaped(stderr, buf, strlen(buf));
 	fputc('\n', stderr);
 }
 

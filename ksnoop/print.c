@@ -12,9 +12,9 @@
  * Text skips members that are zero unless asked (as btf_dump and the kernel's
  * BTF show do); JSON always has every member, so a script can rely on keys.
  */
-#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <bpf/btf.h>
@@ -22,6 +22,13 @@
 #include "print.h"
 
 #define INDENT "    "
+/*
+ * Values printed for one captured value, at most.  A real value is at most
+ * KSNOOP_MAX_VALUE_BYTES and prints as fewer values than it has bytes; BTF
+ * from a file can describe empty structs of empty structs that would print
+ * forever.
+ */
+#define PRINT_MAX_NODES	65536
 
 struct walk {
 	FILE *out;
@@ -29,7 +36,22 @@ struct walk {
 	bool json;
 	bool zeros;
 	bool truncated;		/* some member lay beyond the copied bytes */
+	bool cut;		/* BTF nested deeper or wider than we print */
+	int depth;		/* of nested values, up to BTFU_MAX_DEPTH */
+	int nodes;		/* values printed, up to PRINT_MAX_NODES */
 };
+
+/* Whether one more level fits; if not, the output says it was cut. */
+static bool walk_enter(struct walk *w)
+{
+	if (w->depth >= BTFU_MAX_DEPTH || w->nodes >= PRINT_MAX_NODES) {
+		w->cut = true;
+		return false;
+	}
+	w->depth++;
+	w->nodes++;
+	return true;
+}
 
 void printer__init(struct printer *p, FILE *out, const struct print_opts *opts)
 {
@@ -37,8 +59,23 @@ void printer__init(struct printer *p, FILE *out, const struct print_opts *opts)
 	p->opts = *opts;
 }
 
-/* Length of the well-formed UTF-8 sequence at S, or 0. */
-static size_t utf8_len(const unsigned char *s, size_t avail)
+/*
+ * Escaping.  Everything that comes from outside -- traced memory, comm,
+ * ELF notes, BTF names, paths -- reaches the terminal through one of two
+ * writers, one per output form:
+ *
+ *   text_write_escaped()  printable ASCII as is, every other byte as \xNN:
+ *                         no C0 control, DEL or C1 control (raw 0x80-0x9f
+ *                         or UTF-8 encoded U+0080-U+009F) gets through,
+ *                         whatever the terminal's encoding;
+ *   json_write_string()   RFC 8259 and always valid UTF-8: well-formed
+ *                         UTF-8 passes except the code points a terminal
+ *                         acts on (C1, line separators, bidi overrides),
+ *                         which become \uXXXX like any other byte.
+ */
+
+/* Length of the well-formed UTF-8 sequence at S (its code point in *CP), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t avail, __u32 *cp)
 {
 	unsigned char lo = 0x80, hi = 0xbf;
 	size_t len, k;
@@ -62,10 +99,23 @@ static size_t utf8_len(const unsigned char *s, size_t avail)
 		hi = 0x8f;
 	if (avail < len || s[1] < lo || s[1] > hi)
 		return 0;
-	for (k = 2; k < len; k++)
+	*cp = s[0] & (0x7f >> len);
+	for (k = 1; k < len; k++) {
 		if ((s[k] & 0xc0) != 0x80)
 			return 0;
+		*cp = *cp << 6 | (s[k] & 0x3f);
+	}
 	return len;
+}
+
+/* Code points a terminal acts on rather than shows. */
+static bool unsafe_code_point(__u32 cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) ||		/* C1 controls (CSI, OSC ...) */
+	       cp == 0x2028 || cp == 0x2029 ||		/* line, paragraph separator */
+	       cp == 0x200e || cp == 0x200f ||		/* LRM, RLM */
+	       (cp >= 0x202a && cp <= 0x202e) ||	/* bidi embeddings, overrides */
+	       (cp >= 0x2066 && cp <= 0x2069);		/* bidi isolates */
 }
 
 void json_write_string(FILE *out, const char *s, size_t n)
@@ -77,6 +127,7 @@ void json_write_string(FILE *out, const char *s, size_t n)
 	while (i < n) {
 		unsigned char c = u[i];
 		size_t len;
+		__u32 cp;
 
 		if (c == '"' || c == '\\') {
 			fputc('\\', out);
@@ -101,12 +152,16 @@ void json_write_string(FILE *out, const char *s, size_t n)
 		}
 		/*
 		 * Pass well-formed UTF-8 through (RFC 3629: no overlongs, no
-		 * surrogates, nothing above U+10FFFF); escape any other byte
-		 * as U+00XX so the output is always valid.
+		 * surrogates, nothing above U+10FFFF) unless a terminal would
+		 * act on it; escape any other byte as U+00XX so the output is
+		 * always valid.
 		 */
-		len = utf8_len(u + i, n - i);
-		if (len) {
+		len = utf8_len(u + i, n - i, &cp);
+		if (len && !unsafe_code_point(cp)) {
 			fwrite(u + i, 1, len, out);
+			i += len;
+		} else if (len) {
+			fprintf(out, "\\u%04x", cp);
 			i += len;
 		} else {
 			fprintf(out, "\\u%04x", c);
@@ -116,28 +171,60 @@ void json_write_string(FILE *out, const char *s, size_t n)
 	fputc('"', out);
 }
 
-/* A C string literal: printable ASCII as is, the rest escaped. */
-static void text_write_string(FILE *out, const char *s, size_t n)
+/* The text writer; QUOTED: inside "...", so '"' and '\' are escaped too. */
+static void text_escape(FILE *out, const char *s, size_t n, bool quoted)
 {
 	size_t i;
 
-	fputc('"', out);
 	for (i = 0; i < n; i++) {
 		unsigned char c = s[i];
 
 		switch (c) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
 		case '\n': fputs("\\n", out); break;
 		case '\t': fputs("\\t", out); break;
 		case '\r': fputs("\\r", out); break;
+		case '"':
+		case '\\':
+			if (quoted)
+				fputc('\\', out);
+			fputc(c, out);
+			break;
 		default:
-			if (isprint(c))
+			/* Not isprint(): that would follow the locale. */
+			if (c >= 0x20 && c < 0x7f)
 				fputc(c, out);
 			else
 				fprintf(out, "\\x%02x", c);
 		}
 	}
+}
+
+void text_write_escaped(FILE *out, const char *s, size_t n)
+{
+	text_escape(out, s, n, false);
+}
+
+char *text_escaped_dup(const char *s)
+{
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f = open_memstream(&buf, &sz);
+
+	if (!f)
+		return NULL;
+	text_escape(f, s, strlen(s), false);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* A C string literal: printable ASCII as is, the rest escaped. */
+static void text_write_string(FILE *out, const char *s, size_t n)
+{
+	fputc('"', out);
+	text_escape(out, s, n, true);
 	fputc('"', out);
 }
 
@@ -147,6 +234,15 @@ static void write_string(struct walk *w, const char *s, size_t n)
 		json_write_string(w->out, s, n);
 	else
 		text_write_string(w->out, s, n);
+}
+
+/* A name from BTF or ELF: a JSON string, or escaped bare text. */
+static void write_name(FILE *out, bool json, const char *name)
+{
+	if (json)
+		json_write_string(out, name, strlen(name));
+	else
+		text_write_escaped(out, name, strlen(name));
 }
 
 static void indent(struct walk *w, int level)
@@ -199,7 +295,7 @@ static void emit_int(struct walk *w, const struct btf_type *t, const void *data,
 		size = 8;
 	} else {
 		v = load_uint(data, size);
-		if ((enc & BTF_INT_SIGNED) && size < 8 && (v >> (8 * size - 1)))
+		if ((enc & BTF_INT_SIGNED) && size && size < 8 && (v >> (8 * size - 1)))
 			v |= ~0ULL << (8 * size);
 	}
 	if (enc & BTF_INT_BOOL) {
@@ -220,7 +316,7 @@ static void emit_char(struct walk *w, const void *data)
 		fprintf(w->out, "%d", (signed char)c);
 		return;
 	}
-	if (isprint(c) && c != '\'' && c != '\\')
+	if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
 		fprintf(w->out, "'%c'", c);
 	else
 		fprintf(w->out, "'\\x%02x'", c);
@@ -234,7 +330,7 @@ static void emit_enum(struct walk *w, const struct btf_type *t, const void *data
 			     (__s64)load_uint(data, t->size);
 	int i, vlen = btf_vlen(t);
 
-	if (btf_kflag(t) && bits < 64 && ((__u64)v >> (bits - 1)))
+	if (btf_kflag(t) && bits && bits < 64 && ((__u64)v >> (bits - 1)))
 		v |= (__s64)(~0ULL << bits);
 	for (i = 0; i < vlen; i++) {
 		__s64 ev;
@@ -247,11 +343,8 @@ static void emit_enum(struct walk *w, const struct btf_type *t, const void *data
 			ev = (__s64)btf_enum64_value(&btf_enum64(t)[i]);
 			name = btf__name_by_offset(w->btf, btf_enum64(t)[i].name_off);
 		}
-		if (ev == v) {
-			if (w->json)
-				json_write_string(w->out, name, strlen(name));
-			else
-				fputs(name, w->out);
+		if (ev == v && name && *name) {
+			write_name(w->out, w->json, name);
 			return;
 		}
 	}
@@ -290,7 +383,7 @@ static void emit_array(struct walk *w, const struct btf_type *t, const unsigned 
 		return;
 	}
 	fputc('[', w->out);
-	for (i = 0; i < n && esize > 0; i++) {
+	for (i = 0; i < n && esize > 0 && !w->cut; i++) {
 		if ((size_t)(i + 1) * esize > avail) {
 			w->truncated = true;
 			break;
@@ -317,10 +410,10 @@ static int emit_members(struct walk *w, const struct btf_type *t, const unsigned
 	const struct btf_member *m = btf_members(t);
 	int i, vlen = btf_vlen(t);
 
-	for (i = 0; i < vlen; i++, m++) {
+	for (i = 0; i < vlen && !w->cut; i++, m++) {
 		__u32 off = btf_member_bit_offset(t, i);
 		__u32 bsz = btf_member_bitfield_size(t, i);
-		const char *name = btf__name_by_offset(w->btf, m->name_off);
+		const char *name = btfu_name(w->btf, m->name_off);
 		__s64 msize = bsz ? (off % 8 + bsz + 7) / 8 : btf__resolve_size(w->btf, m->type);
 		const struct btf_type *mt = btf__type_by_id(w->btf, btfu_strip(w->btf, m->type));
 
@@ -330,8 +423,12 @@ static int emit_members(struct walk *w, const struct btf_type *t, const unsigned
 			w->truncated = true;
 			break;
 		}
-		if ((!name || !*name) && mt && btf_is_composite(mt)) {
-			printed = emit_members(w, mt, data + off / 8, avail - off / 8, level, printed);
+		if (!*name && mt && btf_is_composite(mt)) {
+			if (walk_enter(w)) {
+				printed = emit_members(w, mt, data + off / 8, avail - off / 8,
+						       level, printed);
+				w->depth--;
+			}
 			continue;
 		}
 		/* Text leaves out zeros, and markers that hold no bytes at all. */
@@ -343,12 +440,14 @@ static int emit_members(struct walk *w, const struct btf_type *t, const unsigned
 		if (w->json) {
 			if (printed)
 				fputc(',', w->out);
-			json_write_string(w->out, name, strlen(name));
+			write_name(w->out, true, name);
 			fputc(':', w->out);
 		} else {
 			fputc('\n', w->out);
 			indent(w, level + 1);
-			fprintf(w->out, ".%s = ", name);
+			fputc('.', w->out);
+			write_name(w->out, false, name);
+			fputs(" = ", w->out);
 		}
 		emit(w, m->type, data + off / 8, avail - off / 8, level + 1,
 		     bsz ? off % 8 : 0, bsz);
@@ -373,17 +472,34 @@ static void emit_composite(struct walk *w, const struct btf_type *t, const unsig
 	fputc('}', w->out);
 }
 
+static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid,
+		      const unsigned char *data, size_t avail, int level,
+		      __u32 bit_off, __u32 bit_size);
+
 static void emit(struct walk *w, __u32 id, const unsigned char *data, size_t avail,
 		 int level, __u32 bit_off, __u32 bit_size)
 {
 	__u32 sid = btfu_strip(w->btf, id);
 	const struct btf_type *t = btf__type_by_id(w->btf, sid);
-	__s64 size = btf__resolve_size(w->btf, sid);
 
 	if (!t || sid == 0) {
 		fputs(w->json ? "null" : "void", w->out);
 		return;
 	}
+	if (!walk_enter(w)) {
+		fputs(w->json ? "null" : "/* ... */", w->out);
+		return;
+	}
+	emit_kind(w, t, sid, data, avail, level, bit_off, bit_size);
+	w->depth--;
+}
+
+static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid,
+		      const unsigned char *data, size_t avail, int level,
+		      __u32 bit_off, __u32 bit_size)
+{
+	__s64 size = btf__resolve_size(w->btf, sid);
+
 	if (!bit_size && size > 0 && (size_t)size > avail && !btf_is_composite(t) &&
 	    !btf_is_array(t)) {
 		w->truncated = true;
@@ -490,10 +606,12 @@ void printer__value(struct printer *p, const struct btf *btf,
 		print_at_return(p, vh);
 		return;
 	case PRINT_DEREF:
-		if (!w.json)
-			fprintf(p->out, "0x%llx -> (%s)", (__u64)vh->addr,
-				vd->obj_name[0] ? vd->obj_name :
-				btfu_type_str(btf, vd->obj_id, NULL, tbuf, sizeof(tbuf)));
+		if (!w.json) {
+			fprintf(p->out, "0x%llx -> (", (__u64)vh->addr);
+			write_name(p->out, false, vd->obj_name[0] ? vd->obj_name :
+				   btfu_type_str(btf, vd->obj_id, NULL, tbuf, sizeof(tbuf)));
+			fputc(')', p->out);
+		}
 		emit(&w, vd->obj_id, data, avail, level, 0, 0);
 		break;
 	case PRINT_VALUE:
@@ -502,6 +620,9 @@ void printer__value(struct printer *p, const struct btf *btf,
 	}
 	if (!w.json && (w.truncated || vd->obj_size > avail))
 		fprintf(p->out, " /* truncated at %zu of %u bytes */", avail, vd->obj_size);
+	if (!w.json && w.cut)
+		fprintf(p->out, " /* cut: its BTF nests deeper than %d or holds more than %d values */",
+			BTFU_MAX_DEPTH, PRINT_MAX_NODES);
 	print_at_return(p, vh);
 }
 
@@ -536,10 +657,15 @@ static void print_header_text(struct printer *p, const struct capture_plan *plan
 	memcpy(comm, ev->comm, KSNOOP_COMM_LEN);
 	comm[KSNOOP_COMM_LEN] = 0;
 	localtime_r(&secs, &tm);
-	fprintf(p->out, "%02d:%02d:%02d.%06lld cpu%u %s %u/%u %s %s\n",
+	fprintf(p->out, "%02d:%02d:%02d.%06lld cpu%u ",
 		tm.tm_hour, tm.tm_min, tm.tm_sec, (long long)(ns % 1000000000LL) / 1000,
-		ev->cpu, comm, ev->tgid, ev->tid,
-		ev->kind == KSNOOP_ENTRY ? "->" : "<-", plan->sig.name);
+		ev->cpu);
+	/* comm is the traced program's to choose: "\e[31m\nFORGED" is one. */
+	write_name(p->out, false, comm);
+	fprintf(p->out, " %u/%u %s ", ev->tgid, ev->tid,
+		ev->kind == KSNOOP_ENTRY ? "->" : "<-");
+	write_name(p->out, false, plan->sig.name);
+	fputc('\n', p->out);
 }
 
 void printer__event(struct printer *p, const struct capture_plan *plan,
@@ -564,9 +690,9 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 		comm[KSNOOP_COMM_LEN] = 0;
 		fprintf(p->out, "{\"time_ns\":%llu,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
 			(unsigned long long)ev->time_ns, ev->cpu, ev->tgid, ev->tid);
-		json_write_string(p->out, comm, strlen(comm));
+		write_name(p->out, true, comm);
 		fputs(",\"func\":", p->out);
-		json_write_string(p->out, plan->sig.name, strlen(plan->sig.name));
+		write_name(p->out, true, plan->sig.name);
 		fprintf(p->out, ",\"kind\":\"%s\",\"values\":{",
 			kind == KSNOOP_ENTRY ? "entry" : "return");
 	} else {
@@ -580,10 +706,12 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 		if (json) {
 			if (i)
 				fputc(',', p->out);
-			json_write_string(p->out, vd->text, strlen(vd->text));
+			write_name(p->out, true, vd->text);
 			fputc(':', p->out);
 		} else {
-			fprintf(p->out, INDENT "%s = ", vd->text);
+			fputs(INDENT, p->out);
+			write_name(p->out, false, vd->text);
+			fputs(" = ", p->out);
 		}
 		printer__value(p, plan->sig.btf, vd, vh, vh + 1, 1);
 		if (!json)

@@ -39,7 +39,15 @@ void printer__value(struct printer *p, const struct btf *btf,
 		    const struct value_desc *vd, const struct ksnoop_value *vh,
 		    const void *data, int indent);
 
-/* Write S (N bytes) as a JSON string, escaped per RFC 8259. */
+/*
+ * The two escapers every byte from outside (traced memory, comm, ELF, BTF
+ * names, paths) goes through; print.c says what each lets pass.
+ */
+/* S (N bytes) as a JSON string, quoted, escaped per RFC 8259. */
 void json_write_string(FILE *out, const char *s, size_t n);
+/* S (N bytes) as text, unquoted: printable ASCII as is, the rest \xNN. */
+void text_write_escaped(FILE *out, const char *s, size_t n);
+/* The same into a new string (free() it), for columns; NULL if out of memory. */
+char *text_escaped_dup(const char *s);
 
 #endif

@@ -114,8 +114,8 @@ int signature__from_func(const struct btf *btf, __u32 func_id, struct signature 
 	sig->func_id = func_id;
 	sig->proto_id = func->type;
 	sig->has_return = true;
-	snprintf(sig->name, sizeof(sig->name), "%s", btf__name_by_offset(btf, func->name_off));
-	snprintf(sig->attach, sizeof(sig->attach), "%s", btf__name_by_offset(btf, func->name_off));
+	snprintf(sig->name, sizeof(sig->name), "%s", btfu_name(btf, func->name_off));
+	snprintf(sig->attach, sizeof(sig->attach), "%s", btfu_name(btf, func->name_off));
 	return sig_fill_params(btf, proto, NULL, 0, sig, why, why_sz);
 }
 
@@ -164,7 +164,7 @@ static __s32 find_template_stub(const struct btf *btf, const char *name,
 
 		if (!btf_is_func(t))
 			continue;
-		fn = btf__name_by_offset(btf, t->name_off);
+		fn = btfu_name(btf, t->name_off);
 		if (strncmp(fn, "__bpf_trace_", 12))
 			continue;
 		fp = same_params(btf, id, proto);
@@ -283,24 +283,26 @@ static int push_deref(struct rctx *r, struct chain *c, int pos)
 
 /*
  * Find member NAME in composite type ID, looking inside anonymous structs
- * and unions.  Returns 0 and sets the member's type and bit offset.
+ * and unions, at most BTFU_MAX_DEPTH of them deep and BTFU_MAX_VISITS in
+ * all: an anonymous struct may contain itself in BTF from a file.  Returns
+ * 0 and sets the member's type and bit offset.
  */
-static int find_member(const struct btf *btf, __u32 id, const char *name,
-		       __u32 *type_id, __u32 *bit_off, __u32 *bit_size)
+static int find_member_in(const struct btf *btf, __u32 id, const char *name, int depth,
+			  int *visits, __u32 *type_id, __u32 *bit_off, __u32 *bit_size)
 {
 	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, id));
 	const struct btf_member *m;
 	int i, vlen;
 
-	if (!t || !btf_is_composite(t))
+	if (!t || !btf_is_composite(t) || depth > BTFU_MAX_DEPTH || ++*visits > BTFU_MAX_VISITS)
 		return -ENOENT;
 	m = btf_members(t);
 	vlen = btf_vlen(t);
 	for (i = 0; i < vlen; i++, m++) {
-		const char *mname = btf__name_by_offset(btf, m->name_off);
+		const char *mname = btfu_name(btf, m->name_off);
 		__u32 off = btf_member_bit_offset(t, i);
 
-		if (mname && *mname) {
+		if (*mname) {
 			if (strcmp(mname, name) == 0) {
 				*type_id = m->type;
 				*bit_off = off;
@@ -310,12 +312,21 @@ static int find_member(const struct btf *btf, __u32 id, const char *name,
 			continue;
 		}
 		/* Anonymous struct or union: its members are ours. */
-		if (find_member(btf, m->type, name, type_id, bit_off, bit_size) == 0) {
+		if (find_member_in(btf, m->type, name, depth + 1, visits,
+				   type_id, bit_off, bit_size) == 0) {
 			*bit_off += off;
 			return 0;
 		}
 	}
 	return -ENOENT;
+}
+
+static int find_member(const struct btf *btf, __u32 id, const char *name,
+		       __u32 *type_id, __u32 *bit_off, __u32 *bit_size)
+{
+	int visits = 0;
+
+	return find_member_in(btf, id, name, 0, &visits, type_id, bit_off, bit_size);
 }
 
 static int step_member(struct rctx *r, struct chain *c, const struct spec_step *st)

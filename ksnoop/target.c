@@ -8,6 +8,7 @@
 #include "kbtf.h"
 #include "ksyms.h"
 #include "suggest.h"
+#include "btf_util.h"
 #include "target.h"
 
 int kernel__open(struct kernel *k, char *msg, size_t sz)
@@ -63,7 +64,7 @@ static void suggest_funcs(struct btf *btf, const char *module, void *ctx)
 		const struct btf_type *t = btf__type_by_id(btf, id);
 
 		if (btf_is_func(t))
-			suggest__consider(s, btf__name_by_offset(btf, t->name_off));
+			suggest__consider(s, btfu_name(btf, t->name_off));
 	}
 }
 
@@ -141,7 +142,7 @@ static const char *next_tp_name(const struct btf *btf, __u32 *id)
 
 		if (!btf_is_typedef(t))
 			continue;
-		tn = btf__name_by_offset(btf, t->name_off);
+		tn = btfu_name(btf, t->name_off);
 		if (strncmp(tn, "btf_trace_", 10) == 0)
 			return tn + 10;
 	}

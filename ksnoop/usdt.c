@@ -128,6 +128,29 @@ static int parse_note(const char *desc, size_t len, int elf_class, struct usdt_p
 	return parse_args(args, pr);
 }
 
+/* A new zeroed probe at the end of F's list, grown geometrically. */
+static int add_probe(struct usdt_file *f, struct usdt_probe **pr)
+{
+	struct usdt_probe *probes;
+	int cap;
+
+	if (f->nprobes >= USDT_MAX_NOTES)
+		return -E2BIG;
+	if (f->nprobes == f->cap) {
+		cap = f->cap ? 2 * f->cap : 16;
+		if (cap > USDT_MAX_NOTES)
+			cap = USDT_MAX_NOTES;
+		probes = realloc(f->probes, cap * sizeof(*probes));
+		if (!probes)
+			return -ENOMEM;
+		f->probes = probes;
+		f->cap = cap;
+	}
+	*pr = &f->probes[f->nprobes];
+	memset(*pr, 0, sizeof(**pr));
+	return 0;
+}
+
 int usdt__read(const char *path, struct usdt_file **out, char *msg, size_t sz)
 {
 	struct usdt_file *f = NULL;
@@ -193,20 +216,20 @@ int usdt__read(const char *path, struct usdt_file **out, char *msg, size_t sz)
 			goto out;
 		}
 		while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
-			struct usdt_probe *probes;
+			struct usdt_probe *pr;
 
 			if (nh.n_type != SDT_NOTE_TYPE || nh.n_namesz != sizeof(SDT_NOTE_OWNER) ||
 			    strcmp((const char *)data->d_buf + noff, SDT_NOTE_OWNER))
 				continue;
-			probes = realloc(f->probes, (f->nprobes + 1) * sizeof(*probes));
-			if (!probes) {
-				err = -ENOMEM;
+			err = add_probe(f, &pr);
+			if (err == -E2BIG) {
+				snprintf(msg, sz, "'%s' has more than %d USDT notes, the most ksnoop reads",
+					 path, USDT_MAX_NOTES);
 				goto out;
 			}
-			f->probes = probes;
-			memset(&probes[f->nprobes], 0, sizeof(*probes));
-			err = parse_note((const char *)data->d_buf + doff, nh.n_descsz, cls,
-					 &probes[f->nprobes]);
+			if (err)
+				goto out;
+			err = parse_note((const char *)data->d_buf + doff, nh.n_descsz, cls, pr);
 			f->nprobes++;
 			if (err) {
 				snprintf(msg, sz, "'%s': malformed USDT note #%d", path, f->nprobes);

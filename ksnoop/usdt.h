@@ -20,6 +20,13 @@
 /* An SDT note allows 12 arguments; so do we (KSNOOP_MAX_ARGS). */
 #define USDT_MAX_ARGS	KSNOOP_MAX_ARGS
 
+/*
+ * SDT notes read from one file, at most: one per call site.  Real programs
+ * have hundreds to a few thousand (libjvm.so: 531 probes); a file with
+ * more is refused rather than read into hundreds of megabytes.
+ */
+#define USDT_MAX_NOTES	65536
+
 struct usdt_arg {
 	int size;		/* bytes: 1, 2, 4 or 8 */
 	bool is_signed;
@@ -39,6 +46,7 @@ struct usdt_probe {
 struct usdt_file {
 	char *path;
 	int nprobes;
+	int cap;			/* probes allocated */
 	struct usdt_probe *probes;	/* one per call site, in note order */
 };
 
@@ -46,7 +54,7 @@ struct usdt_file {
  * Read every SDT note of the ELF file PATH.  Returns 0 (a file without
  * probes gives nprobes == 0) or a negative errno with a reason in MSG:
  * -ENOENT missing, -EISDIR a directory, -ENOEXEC not an ELF file or a
- * malformed one.
+ * malformed one, -E2BIG more than USDT_MAX_NOTES notes.
  */
 int usdt__read(const char *path, struct usdt_file **out, char *msg, size_t sz);
 void usdt__free(struct usdt_file *f);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
+#include "btf_util.h"
 #include "usdt.h"
 #include "usdt_front.h"
 
@@ -137,6 +138,12 @@ static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, char *m
 	} else {
 		b->base = btf__parse_elf(path, NULL);	/* NULL: no .BTF, casts fail */
 	}
+	if (b->base && !btfu_refs_valid(b->base)) {
+		snprintf(msg, sz, "'%s': invalid BTF: a type refers to one that does not exist",
+			 fe->btf_file ? fe->btf_file : path);
+		*errp = -ENOEXEC;
+		return NULL;
+	}
 	b->btf = b->base ? btf__new_empty_split(b->base) : btf__new_empty();
 	if (!b->path || !b->btf) {
 		*errp = -ENOMEM;
@@ -239,6 +246,7 @@ static int cast_type(struct usdt_bin *b, const char *text, __u32 *out, char *msg
 	return 0;
 }
 
+/* Argument types of one call site: KSNOOP_USDT_SIGNED | size, per argument. */
 static void site_types(const struct usdt_probe *pr, __u8 *types)
 {
 	int i;
@@ -246,28 +254,6 @@ static void site_types(const struct usdt_probe *pr, __u8 *types)
 	memset(types, 0, KSNOOP_MAX_ARGS);
 	for (i = 0; i < pr->nargs && i < KSNOOP_MAX_ARGS; i++)
 		types[i] = pr->args[i].size | (pr->args[i].is_signed ? KSNOOP_USDT_SIGNED : 0);
-}
-
-/* Same probe, same argument types: one match serves both call sites. */
-static bool same_match(const struct usdt_match *m, const struct usdt_probe *pr)
-{
-	__u8 types[KSNOOP_MAX_ARGS];
-
-	site_types(pr, types);
-	return strcmp(m->provider, pr->provider) == 0 && strcmp(m->name, pr->name) == 0 &&
-	       memcmp(m->site_types, types, sizeof(types)) == 0;
-}
-
-/* Probes whose sites differ in argument types: every match keeps to its own. */
-static void mark_typed_sites(struct usdt_match *ms, int n)
-{
-	int i, j;
-
-	for (i = 0; i < n; i++)
-		for (j = 0; j < n; j++)
-			if (i != j && strcmp(ms[i].provider, ms[j].provider) == 0 &&
-			    strcmp(ms[i].name, ms[j].name) == 0)
-				ms[i].typed_sites = true;
 }
 
 static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const struct spec *spec,
@@ -304,13 +290,90 @@ static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const str
 	return 0;
 }
 
+/* One match to be: a call site standing for all sites like it. */
+struct probe_ref {
+	const struct usdt_probe *pr;
+	bool typed_sites;	/* other sites of the probe pass other types */
+};
+
+static int same_probe(const struct usdt_probe *x, const struct usdt_probe *y)
+{
+	int c = strcmp(x->provider, y->provider);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static int same_types(const struct usdt_probe *x, const struct usdt_probe *y)
+{
+	__u8 tx[KSNOOP_MAX_ARGS], ty[KSNOOP_MAX_ARGS];
+
+	site_types(x, tx);
+	site_types(y, ty);
+	return memcmp(tx, ty, sizeof(tx));
+}
+
+/* By provider and name, argument types, then place in the file (note order). */
+static int probe_cmp(const void *a, const void *b)
+{
+	const struct usdt_probe *x = ((const struct probe_ref *)a)->pr;
+	const struct usdt_probe *y = ((const struct probe_ref *)b)->pr;
+	int c = same_probe(x, y);
+
+	if (!c)
+		c = same_types(x, y);
+	return c ? c : (x > y) - (x < y);
+}
+
+static int place_cmp(const void *a, const void *b)
+{
+	const struct usdt_probe *x = ((const struct probe_ref *)a)->pr;
+	const struct usdt_probe *y = ((const struct probe_ref *)b)->pr;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The probes of NOTES that PROV:NAME (globs) matches, one per probe and set
+ * of argument types, in note order: call sites of one probe that pass the
+ * same types are one match (libbpf attaches to them all); sites that pass
+ * other types are a match of their own, typed from their own note.
+ * Sorting finds the duplicates in n log n: a file may hold up to
+ * USDT_MAX_NOTES notes.  Returns the count, *OUT to free(), or -ENOMEM.
+ */
+static int matching_probes(const struct usdt_file *notes, const char *prov, const char *name,
+			   struct probe_ref **out)
+{
+	struct probe_ref *prs = calloc(notes->nprobes ? notes->nprobes : 1, sizeof(*prs));
+	int i, n = 0, k = 0;
+
+	*out = prs;
+	if (!prs)
+		return -ENOMEM;
+	for (i = 0; i < notes->nprobes; i++)
+		if (!fnmatch(prov, notes->probes[i].provider, 0) &&
+		    !fnmatch(name, notes->probes[i].name, 0))
+			prs[n++].pr = &notes->probes[i];
+	qsort(prs, n, sizeof(*prs), probe_cmp);
+	for (i = 0; i < n; i++) {
+		if (k && !same_probe(prs[k - 1].pr, prs[i].pr)) {
+			if (!same_types(prs[k - 1].pr, prs[i].pr))
+				continue;
+			prs[k - 1].typed_sites = prs[i].typed_sites = true;
+		}
+		prs[k++] = prs[i];
+	}
+	qsort(prs, k, sizeof(*prs), place_cmp);
+	return k;
+}
+
 int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 		      struct usdt_match **out, char *msg, size_t sz)
 {
 	char bin[PATH_MAX], prov[SPEC_MAX_NAME + 1], name[SPEC_MAX_NAME + 1], path[PATH_MAX];
+	struct probe_ref *prs;
 	struct usdt_match *ms = NULL;
 	struct usdt_bin *b;
-	int i, j, n = 0, err = 0;
+	int i, n = 0, err = 0;
 
 	*out = NULL;
 	err = split_target(spec->target, bin, sizeof(bin), prov, sizeof(prov), name, sizeof(name));
@@ -341,42 +404,27 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 		snprintf(msg, sz, "'%s' has no USDT probes", path);
 		return -ESRCH;
 	}
-	for (i = 0; i < b->notes->nprobes; i++) {
-		const struct usdt_probe *pr = &b->notes->probes[i];
-		bool dup = false;
-
-		if (fnmatch(prov, pr->provider, 0) || fnmatch(name, pr->name, 0))
-			continue;
-		/*
-		 * Several call sites, one probe: libbpf attaches to them all.
-		 * Sites that pass other argument types get a match (and a
-		 * program) of their own, so each is typed from its own note.
-		 */
-		for (j = 0; j < n && !dup; j++)
-			dup = same_match(&ms[j], pr);
-		if (dup)
-			continue;
-		{
-			struct usdt_match *nm = realloc(ms, (n + 1) * sizeof(*nm));
-
-			if (!nm) {
-				free(ms);
-				return -ENOMEM;
-			}
-			ms = nm;
-		}
-		err = fill_match(b, pr, spec, &ms[n], msg, sz);
+	n = matching_probes(b->notes, prov, name, &prs);
+	ms = n > 0 ? calloc(n, sizeof(*ms)) : NULL;
+	if (n < 0 || (n && !ms)) {
+		free(prs);
+		snprintf(msg, sz, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		err = fill_match(b, prs[i].pr, spec, &ms[i], msg, sz);
+		ms[i].typed_sites = prs[i].typed_sites;
 		if (err) {
+			free(prs);
 			free(ms);
 			return err;
 		}
-		n++;
 	}
+	free(prs);
 	if (!n) {
 		snprintf(msg, sz, "no USDT probe '%s:%s' in '%s'", prov, name, path);
 		return -ESRCH;
 	}
-	mark_typed_sites(ms, n);
 	*out = ms;
 	return n;
 }

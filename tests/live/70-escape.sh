@@ -1,0 +1,67 @@
+#!/bin/bash
+# What traced programs and their files choose reaches the terminal escaped
+# (issue #11): a comm with an escape sequence and a newline, traced through
+# a tracepoint in text and JSON; a USDT provider and probe name with control
+# bytes (the note of a copy of the test program, patched), in `info usdt`.
+. "$(dirname "$0")/helpers.bash"
+K=${KSNOOP:?KSNOOP must name the ksnoop binary}
+PROG=$(dirname "$K")/../usdt/usdt_prog
+
+tmp=$(mktemp -d)
+cleanup() {
+	cleanup_pids
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Bytes a terminal acts on: C0 but newline, DEL, C1 raw and UTF-8 encoded.
+raw_controls() {
+	LC_ALL=C grep -c -P '[\x00-\x09\x0b-\x1f\x7f-\x9f]|\xc2[\x80-\x9f]' "$1"
+}
+
+# --- info usdt: provider "ksnoop_test" and probe "small", same lengths ---
+if [ -x "$PROG" ]; then
+	cp "$PROG" "$tmp/usdt_prog"
+	perl -0777 -pi -e 's/ksnoop_test\0small\0/\e[31m\nFORGE\0\xc2\x9b2Jx\0/g' "$tmp/usdt_prog"
+	"$K" info usdt "$tmp/usdt_prog" >"$tmp/i1" 2>"$tmp/ie1"
+	expect_eq info_usdt_status 0 "$?"
+	expect_eq info_usdt_no_raw_controls 0 "$(raw_controls "$tmp/i1")"
+	expect_eq info_usdt_escaped 1 "$(grep -c '^\\x1b\[31m\\nFORGE \+\\xc2\\x9b2Jx ' "$tmp/i1")"
+	expect_eq info_usdt_no_forged_line 0 "$(grep -c '^FORGE' "$tmp/i1")"
+	"$K" -j info usdt "$tmp/usdt_prog" >"$tmp/i2" 2>"$tmp/ie2"
+	expect_eq info_usdt_json_no_raw_controls 0 "$(raw_controls "$tmp/i2")"
+	expect_eq info_usdt_json_provider "$(printf '\e[31m\nFORGE')" \
+		"$(jq -r 'select(.name == "\u009b2Jx") | .provider' "$tmp/i2" 2>&1)"
+	"$K" usdt "$tmp/usdt_prog:nope:*" >"$tmp/i3" 2>"$tmp/ie3"
+	expect_eq usdt_error_status 2 "$?"
+	expect_eq usdt_error_one_line 1 "$(wc -l <"$tmp/ie3")"
+else
+	skip info_usdt_escaped "missing $PROG (make build/usdt/usdt_prog)"
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	skip tracepoint_comm_escaped "needs root"
+	exit 0
+fi
+
+# --- tp: a program named ESC [ 3 1 m NEWLINE FORGED: its comm is that ---
+name=$'\e[31m\nFORGED'
+cp /bin/true "$tmp/$name"
+spec='tp:sched_process_exec(p->comm == "\x1b[31m\nFORGED", p->pid)'
+start "$tmp/o1" "$tmp/e1" -n 2 "$spec" || fail attach "$(cat "$tmp/e1")"
+"$tmp/$name"; "$tmp/$name"
+finish
+expect_eq text_exits_0 0 "$RC"
+expect_eq text_events 2 "$(grep -c -- '-> tp:sched_process_exec$' "$tmp/o1")"
+expect_eq text_no_raw_controls 0 "$(raw_controls "$tmp/o1")"
+expect_eq text_no_forged_line 0 "$(grep -c '^FORGED' "$tmp/o1")"
+expect_eq text_comm_escaped 2 "$(grep -c ' \\x1b\[31m\\nFORGED [0-9]*/[0-9]* -> ' "$tmp/o1")"
+expect_eq text_comm_value 2 "$(grep -c '^    p->comm = "\\x1b\[31m\\nFORGED"$' "$tmp/o1")"
+
+start "$tmp/o2" "$tmp/e2" -j -n 2 "$spec" || fail attach_json "$(cat "$tmp/e2")"
+"$tmp/$name"; "$tmp/$name"
+finish
+expect_eq json_exits_0 0 "$RC"
+expect_eq json_no_raw_controls 0 "$(raw_controls "$tmp/o2")"
+if jq -e . "$tmp/o2" >/dev/null 2>&1; then pass json_parses; else fail json_parses "$(cat -v "$tmp/o2")"; fi
+expect_eq json_comm '"\u001b[31m\nFORGED"' "$(jq -c .comm "$tmp/o2" | sort -u)"

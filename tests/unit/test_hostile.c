@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Input from outside, made hostile (issue #11): names with terminal escape
+ * sequences in traced memory, comm, BTF and error messages, and BTF that a
+ * compiler never writes -- typedef and pointer cycles, an anonymous struct
+ * that contains itself, a fan-out of anonymous members, names whose offset
+ * is not in the string section.  Each must give a clean error or bounded,
+ * escaped output.  A walk that never ends is caught by the alarm in main().
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <bpf/btf.h>
+#include "btf_util.h"
+#include "log.h"
+#include "print.h"
+#include "resolve.h"
+#include "spec.h"
+
+#define FORGED	"\x1b[31m\nFORGED"
+
+static struct btf *btf;
+static int int_t;
+
+static int new_btf(void **state)
+{
+	btf = btf__new_empty();
+	if (!btf)
+		return -1;
+	int_t = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	return int_t > 0 ? 0 : -1;
+}
+
+static int free_btf(void **state)
+{
+	btf__free(btf);
+	btf = NULL;
+	return 0;
+}
+
+static void field(const char *name, int type, int byte_off)
+{
+	assert_int_equal(btf__add_field(btf, name, type, byte_off * 8, 0), 0);
+}
+
+/* Member I of struct ID gets a name offset past the string section. */
+static void break_member_name(int id, int i)
+{
+	struct btf_type *t = (struct btf_type *)btf__type_by_id(btf, id);
+
+	btf_members(t)[i].name_off = 0x7ffffff;
+}
+
+/* ---- rendering, captured with open_memstream ---- */
+
+static char out[1 << 20];
+
+static const char *render(enum print_format format, int type, const void *data, __u32 size)
+{
+	struct print_opts opts = { .format = format };
+	struct value_desc vd = { .text = "v", .type_id = type, .obj_id = type,
+				 .how = PRINT_VALUE, .size = size, .obj_size = size };
+	struct ksnoop_value vh = { .status = KSNOOP_OK, .len = size };
+	struct printer p;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f = open_memstream(&buf, &sz);
+
+	assert_non_null(f);
+	printer__init(&p, f, &opts);
+	printer__value(&p, btf, &vd, &vh, data, 1);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s", buf);
+	free(buf);
+	return out;
+}
+
+/* No byte a terminal acts on: C0 (but none at all here), DEL, C1 raw or encoded. */
+static void assert_inert(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (; *u; u++) {
+		if (*u < 0x20 && *u != '\n')
+			fail_msg("control byte 0x%02x in output: %s", *u, s);
+		if (*u == 0x7f || (*u >= 0x80 && *u <= 0x9f))
+			fail_msg("byte 0x%02x in output", *u);
+		if (*u == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f)
+			fail_msg("UTF-8 C1 control in output");
+	}
+}
+
+static const char *json_str(const char *s, size_t n)
+{
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f = open_memstream(&buf, &sz);
+
+	assert_non_null(f);
+	json_write_string(f, s, n);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s", buf);
+	free(buf);
+	return out;
+}
+
+#define JSON_STR(lit) json_str(lit, sizeof(lit) - 1)
+
+/* ---- escaping (item 1) ---- */
+
+static void test_json_c1_and_bidi_escaped(void **state)
+{
+	/* U+009B (CSI) encoded, raw 0x9b, U+0085 (NEL), U+202E, U+2028. */
+	assert_string_equal(JSON_STR("\xc2\x9b" "2J"), "\"\\u009b2J\"");
+	assert_string_equal(JSON_STR("\x9b"), "\"\\u009b\"");
+	assert_string_equal(JSON_STR("a\xc2\x85" "b"), "\"a\\u0085b\"");
+	assert_string_equal(JSON_STR("\xe2\x80\xae"), "\"\\u202e\"");
+	assert_string_equal(JSON_STR("\xe2\x80\xa8"), "\"\\u2028\"");
+	/* Their neighbours are printable and pass: U+00A0, U+2030. */
+	assert_string_equal(JSON_STR("\xc2\xa0\xe2\x80\xb0"), "\"\xc2\xa0\xe2\x80\xb0\"");
+}
+
+static void test_text_string_escapes_c1(void **state)
+{
+	int arr = btf__add_array(btf, int_t, btf__add_int(btf, "char", 1, BTF_INT_SIGNED), 8);
+	char s[8] = "\x1b\xc2\x9b\x9b\x7f" "x";
+
+	assert_string_equal(render(FORMAT_TEXT, arr, s, 8), "\"\\x1b\\xc2\\x9b\\x9b\\x7fx\"");
+	assert_string_equal(render(FORMAT_JSON, arr, s, 8), "\"\\u001b\\u009b\\u009b\\u007fx\"");
+}
+
+static void test_btf_names_escaped(void **state)
+{
+	int e = btf__add_enum(btf, "\x1b]0;title\x07", 4), st;
+	uint32_t v[2] = { 1, 7 };
+
+	assert_int_equal(btf__add_enum_value(btf, "\xc2\x9b" "2J", 7), 0);
+	st = btf__add_struct(btf, "s", 8);
+	field("\x1b[2J\nFAKE", int_t, 0);
+	field("e", e, 4);
+	assert_string_equal(render(FORMAT_TEXT, st, v, 8),
+			    "{\n        .\\x1b[2J\\nFAKE = 1,\n        .e = \\xc2\\x9b2J,\n    }");
+	assert_string_equal(render(FORMAT_JSON, st, v, 8),
+			    "{\"\\u001b[2J\\nFAKE\":1,\"e\":\"\\u009b2J\"}");
+	assert_inert(out);
+}
+
+static void test_deref_type_name_escaped(void **state)
+{
+	int st = btf__add_struct(btf, FORGED, 4);
+	struct print_opts opts = { .format = FORMAT_TEXT };
+	struct value_desc vd = { .text = "p", .obj_id = st, .how = PRINT_DEREF,
+				 .size = 4, .obj_size = 4 };
+	struct ksnoop_value vh = { .status = KSNOOP_OK, .len = 4, .addr = 0x1000 };
+	int zero = 0;
+	struct printer p;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f;
+
+	field("x", int_t, 0);
+	vd.type_id = btf__add_ptr(btf, st);
+	btfu_type_str(btf, st, NULL, vd.obj_name, sizeof(vd.obj_name));
+	f = open_memstream(&buf, &sz);
+	assert_non_null(f);
+	printer__init(&p, f, &opts);
+	printer__value(&p, btf, &vd, &vh, &zero, 1);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s", buf);
+	free(buf);
+	assert_string_equal(out, "0x1000 -> (struct \\x1b[31m\\nFORGED){}");
+}
+
+static void test_event_header_escapes_comm_and_name(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[64] = {};
+	struct ksnoop_event ev = { .kind = KSNOOP_ENTRY, .tgid = 1, .tid = 2,
+				   .comm = FORGED "\xc2\x9b" };
+	struct print_opts opts = { .format = FORMAT_TEXT };
+	struct printer p;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f;
+
+	memset(&plan, 0, sizeof(plan));
+	snprintf(plan.sig.name, sizeof(plan.sig.name), "prov\x1b:na\nme");
+	plan.sig.btf = btf;
+	plan.bpf.side[KSNOOP_ENTRY].enabled = 1;
+	plan.bpf.side[KSNOOP_ENTRY].rec_size = sizeof(ev);
+	memcpy(rec, &ev, sizeof(ev));
+	f = open_memstream(&buf, &sz);
+	assert_non_null(f);
+	printer__init(&p, f, &opts);
+	printer__event(&p, &plan, rec, sizeof(ev));
+	fclose(f);
+	assert_non_null(strstr(buf, " \\x1b[31m\\nFORGED\\xc2\\x9b 1/2 -> prov\\x1b:na\\nme\n"));
+	assert_int_equal(strchr(buf, '\n') - buf, (long)strlen(buf) - 1);
+	assert_inert(buf);
+	free(buf);
+}
+
+static void test_log_escapes_c1(void **state)
+{
+	char path[] = "/tmp/ksnoop-unit-XXXXXX", got[256] = "";
+	int fd = mkstemp(path), saved = dup(2);
+	FILE *f;
+
+	assert_true(fd >= 0 && saved >= 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	log_error("'%s': %s", "a\x9b" "b\xc2\x9b" "c", FORGED);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	f = fdopen(fd, "r");
+	rewind(f);
+	assert_non_null(fgets(got, sizeof(got), f));
+	fclose(f);
+	unlink(path);
+	assert_string_equal(got, "ksnoop: 'a\\x9bb\\xc2\\x9bc': \\x1b[31m\\nFORGED\n");
+}
+
+/* ---- hostile BTF (item 6) ---- */
+
+static void test_typedef_cycle(void **state)
+{
+	__u32 a = btf__type_cnt(btf);
+	char buf[128];
+	int v = 5;
+
+	/* typedef B A; typedef A B; */
+	assert_int_equal(btf__add_typedef(btf, "A", a + 1), (int)a);
+	assert_int_equal(btf__add_typedef(btf, "B", a), (int)a + 1);
+	assert_int_equal(btfu_strip(btf, a), 0);
+	assert_false(btfu_is_char(btf, a));
+	assert_false(btfu_is_scalar(btf, a));
+	assert_string_equal(render(FORMAT_TEXT, a, &v, 4), "void");
+	assert_string_equal(render(FORMAT_JSON, a, &v, 4), "null");
+	assert_string_equal(btfu_type_str(btf, a, NULL, buf, sizeof(buf)), "A");
+}
+
+static void test_pointer_cycle_is_not_spelled(void **state)
+{
+	__u32 p = btf__type_cnt(btf);
+	char buf[128];
+
+	assert_int_equal(btf__add_ptr(btf, p + 1), (int)p);
+	assert_int_equal(btf__add_const(btf, p), (int)p + 1);
+	snprintf(buf, sizeof(buf), "<type %u>", p);
+	assert_string_equal(btfu_type_str(btf, p, NULL, out, sizeof(out)), buf);
+}
+
+/* struct outer { struct { int x; <this struct again>; }; } */
+static int self_containing(void)
+{
+	__u32 anon = btf__type_cnt(btf);
+	int outer;
+
+	assert_int_equal(btf__add_struct(btf, NULL, 4), (int)anon);
+	field("x", int_t, 0);
+	field(NULL, anon, 0);
+	outer = btf__add_struct(btf, "outer", 4);
+	field(NULL, anon, 0);
+	return outer;
+}
+
+/* int f(TYPE *o) */
+static void add_func_taking(int type)
+{
+	int ptr = btf__add_ptr(btf, type), proto = btf__add_func_proto(btf, int_t);
+
+	assert_int_equal(btf__add_func_param(btf, "o", ptr), 0);
+	assert_true(btf__add_func(btf, "f", BTF_FUNC_GLOBAL, proto) > 0);
+}
+
+static int resolve(const char *text, struct spec_error *e)
+{
+	static const struct resolve_opts opts = {
+		.max_bytes = KSNOOP_DEFAULT_VALUE_SIZE, .str_bytes = KSNOOP_DEFAULT_STR_SIZE,
+		.args_at_return = true,
+	};
+	static struct capture_plan plan;
+	struct signature sig;
+	struct spec spec;
+	char why[256];
+	int err;
+
+	assert_int_equal(spec__parse(text, SPEC_KFUNC, &spec, e), 0);
+	assert_int_equal(signature__from_func(btf, btf__find_by_name_kind(btf, "f", BTF_KIND_FUNC),
+					      &sig, why, sizeof(why)), 0);
+	err = resolver__resolve(&spec, &sig, &opts, &plan, e);
+	spec__free(&spec);
+	return err;
+}
+
+static void test_self_containing_anonymous_struct(void **state)
+{
+	int outer = self_containing();
+	struct spec_error e;
+	int v = 3;
+
+	add_func_taking(outer);
+	assert_int_equal(resolve("f(o->x)", &e), 0);
+	assert_int_not_equal(resolve("f(o->nope)", &e), 0);
+	assert_non_null(strstr(e.msg, "no member 'nope' in struct outer"));
+	assert_non_null(strstr(render(FORMAT_TEXT, outer, &v, 4),
+			       "/* cut: its BTF nests deeper than 32"));
+	render(FORMAT_JSON, outer, &v, 4);
+	assert_int_equal(out[0], '{');
+	assert_int_equal(out[strlen(out) - 1], '}');
+	assert_string_equal(btfu_type_str(btf, outer, NULL, out, sizeof(out)), "struct outer");
+}
+
+/* Twenty levels of structs, each with four anonymous members of the next. */
+static void test_anonymous_fan_out_is_bounded(void **state)
+{
+	int level, i, type = btf__add_struct(btf, NULL, 4);
+	struct spec_error e;
+	int v = 1;
+
+	field("x", int_t, 0);
+	for (level = 0; level < 20; level++) {
+		int next = btf__add_struct(btf, level == 19 ? "top" : NULL, 4);
+
+		for (i = 0; i < 4; i++)
+			field(NULL, type, 0);
+		type = next;
+	}
+	add_func_taking(type);
+	/* 4^20 paths to search without a bound on visits. */
+	assert_int_not_equal(resolve("f(o->nope)", &e), 0);
+	assert_non_null(strstr(render(FORMAT_TEXT, type, &v, 4), "cut"));
+	assert_true(strlen(render(FORMAT_JSON, type, &v, 4)) < sizeof(out) - 1);
+}
+
+static void test_invalid_member_name_is_anonymous(void **state)
+{
+	int e = btf__add_enum(btf, "e", 4), st, anon, ptr;
+	uint32_t v[2] = { 9, 1 };
+	char buf[128];
+
+	assert_int_equal(btf__add_enum_value(btf, "ONE", 1), 0);
+	((struct btf_enum *)btf_enum(btf__type_by_id(btf, e)))[0].name_off = 0x7ffffff;
+	st = btf__add_struct(btf, "s", 8);
+	field("a", int_t, 0);
+	field("b", e, 4);
+	break_member_name(st, 0);
+	assert_string_equal(render(FORMAT_JSON, st, v, 8), "{\"\":9,\"b\":1}");
+	assert_string_equal(render(FORMAT_TEXT, st, v, 8),
+			    "{\n        . = 9,\n        .b = 1,\n    }");
+	assert_string_equal(btfu_name(btf, 0x7ffffff), "");
+	/* An int named by a bad offset is no char, and no crash. */
+	((struct btf_type *)btf__type_by_id(btf, int_t))->name_off = 0x7ffffff;
+	assert_false(btfu_is_char(btf, int_t));
+	/* btf_dump would read the member names of an anonymous struct. */
+	anon = btf__add_struct(btf, NULL, 4);
+	field("m", int_t, 0);
+	break_member_name(anon, 0);
+	ptr = btf__add_ptr(btf, anon);
+	snprintf(buf, sizeof(buf), "<type %d>", ptr);
+	assert_string_equal(btfu_type_str(btf, ptr, NULL, out, sizeof(out)), buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_json_c1_and_bidi_escaped, new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_text_string_escapes_c1, new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_btf_names_escaped, new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_deref_type_name_escaped, new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_event_header_escapes_comm_and_name, new_btf,
+						free_btf),
+		cmocka_unit_test_setup_teardown(test_log_escapes_c1, new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_typedef_cycle, new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_pointer_cycle_is_not_spelled, new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_self_containing_anonymous_struct, new_btf,
+						free_btf),
+		cmocka_unit_test_setup_teardown(test_anonymous_fan_out_is_bounded, new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_invalid_member_name_is_anonymous, new_btf,
+						free_btf),
+	};
+
+	/* A walk that never ends fails the run instead of hanging it. */
+	alarm(60);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
