@@ -284,7 +284,6 @@ static int resolve(const char *text, struct spec_error *e)
 {
 	static const struct resolve_opts opts = {
 		.max_bytes = KSNOOP_DEFAULT_VALUE_SIZE, .str_bytes = KSNOOP_DEFAULT_STR_SIZE,
-		.args_at_return = true,
 	};
 	static struct capture_plan plan;
 	struct signature sig;
