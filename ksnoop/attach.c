@@ -221,7 +221,7 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 }
 
 int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
-		       const char *path, const char *provider, const char *name,
+		       const char *path, const char *shown, const char *provider, const char *name,
 		       int pid, char *msg, size_t sz)
 {
 	struct ksnoop_bpf *skel;
@@ -250,7 +250,7 @@ int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 	if (!link) {
 		err = -errno;
 		snprintf(msg, sz, "failed to attach to USDT probe %s:%s in '%s': %s",
-			 provider, name, path, strerror(-err));
+			 provider, name, shown, strerror(-err));
 		return err;
 	}
 	skel->links.ksnoop_usdt = link;

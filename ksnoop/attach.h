@@ -33,9 +33,12 @@ enum attach_kind {
 int attacher__add(struct attacher *a, const struct capture_plan *plan,
 		  enum attach_kind kind, char *msg, size_t sz);
 
-/* Attach PLAN to USDT probe PROVIDER:NAME in PATH (PID -1: every process). */
+/*
+ * Attach PLAN to USDT probe PROVIDER:NAME in the file at PATH (PID -1:
+ * every process); SHOWN names it in messages.
+ */
 int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
-		       const char *path, const char *provider, const char *name,
+		       const char *path, const char *shown, const char *provider, const char *name,
 		       int pid, char *msg, size_t sz);
 
 int attacher__ringbuf_fd(const struct attacher *a);

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "cli.h"
@@ -186,12 +187,16 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		bp->filter_comm = 1;
 		memcpy(bp->comm, t->opts->comm, sizeof(bp->comm));
 	}
-	log_info("%s: %s%s, %d entry value(s), %d return value(s)", argv[tg->spec],
-		 tg->kind == ATTACH_TP ? "tracepoint" :
-		 tg->kind == ATTACH_USDT ? "USDT probe in " : "function in ",
-		 tg->kind == ATTACH_TP ? "" : tg->kind == ATTACH_USDT ? tg->usdt.path :
-		 (sig->module ? sig->module : "vmlinux"),
-		 tg->plan.nvalues[KSNOOP_ENTRY], tg->plan.nvalues[KSNOOP_RETURN]);
+	if (tg->kind == ATTACH_USDT)
+		log_info("%s: USDT probe %s:%s in %s (device %u:%u, inode %llu), %d value(s)",
+			 argv[tg->spec], tg->usdt.provider, tg->usdt.name, tg->usdt.path,
+			 major(tg->usdt.dev), minor(tg->usdt.dev),
+			 (unsigned long long)tg->usdt.ino, tg->plan.nvalues[KSNOOP_ENTRY]);
+	else
+		log_info("%s: %s%s, %d entry value(s), %d return value(s)", argv[tg->spec],
+			 tg->kind == ATTACH_TP ? "tracepoint" : "function in ",
+			 tg->kind == ATTACH_TP ? "" : sig->module ? sig->module : "vmlinux",
+			 tg->plan.nvalues[KSNOOP_ENTRY], tg->plan.nvalues[KSNOOP_RETURN]);
 	return 0;
 }
 
@@ -268,7 +273,8 @@ static int attach_all(struct trace *t, struct attacher **out, char *msg, size_t 
 		struct target *tg = &t->targets[i];
 
 		if (tg->kind == ATTACH_USDT)
-			err = attacher__add_usdt(a, &tg->plan, tg->usdt.path, tg->usdt.provider,
+			err = attacher__add_usdt(a, &tg->plan, tg->usdt.attach_path, tg->usdt.path,
+						 tg->usdt.provider,
 						 tg->usdt.name, t->opts->pid, msg, sz);
 		else
 			err = attacher__add(a, &tg->plan, tg->kind, msg, sz);

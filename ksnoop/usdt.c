@@ -151,32 +151,69 @@ static int add_probe(struct usdt_file *f, struct usdt_probe **pr)
 	return 0;
 }
 
+int usdt__open(const char *path, char *msg, size_t sz)
+{
+	struct stat st;
+	int fd, err;
+
+	/*
+	 * Open first, then look at what was opened: a path checked and then
+	 * opened again could be another file by then.  O_NONBLOCK: opening a
+	 * FIFO must not wait for a writer.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		err = -errno;
+		if (err == -EISDIR)
+			goto isdir;
+		snprintf(msg, sz, "'%s': %s", path, strerror(errno));
+		return err;
+	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+		snprintf(msg, sz, "'%s': %s", path, strerror(errno));
+		close(fd);
+		return err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		goto isdir;
+	}
+	/* A FIFO or a device would block or never end: programs are files. */
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(msg, sz, "'%s' is not a regular file, so not a program or library", path);
+		close(fd);
+		return -ENOEXEC;
+	}
+	return fd;
+isdir:
+	snprintf(msg, sz, "'%s' is a directory, not a program or library", path);
+	return -EISDIR;
+}
+
 int usdt__read(const char *path, struct usdt_file **out, char *msg, size_t sz)
+{
+	int fd = usdt__open(path, msg, sz), err;
+
+	*out = NULL;
+	if (fd < 0)
+		return fd;
+	err = usdt__read_fd(fd, path, out, msg, sz);
+	close(fd);
+	return err;
+}
+
+int usdt__read_fd(int fd, const char *path, struct usdt_file **out, char *msg, size_t sz)
 {
 	struct usdt_file *f = NULL;
 	Elf_Scn *scn = NULL;
 	Elf *elf = NULL;
 	struct stat st;
 	GElf_Ehdr eh;
-	int fd = -1, err = 0, cls;
+	int err = 0, cls;
 
 	*out = NULL;
-	if (stat(path, &st)) {
-		err = -errno;
-		snprintf(msg, sz, "'%s': %s", path, strerror(errno));
-		return err;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		snprintf(msg, sz, "'%s' is a directory, not a program or library", path);
-		return -EISDIR;
-	}
-	/* A FIFO or a device would block or never end: programs are files. */
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(msg, sz, "'%s' is not a regular file, so not a program or library", path);
-		return -ENOEXEC;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	if (fstat(fd, &st)) {
 		err = -errno;
 		snprintf(msg, sz, "'%s': %s", path, strerror(errno));
 		return err;
@@ -241,7 +278,6 @@ int usdt__read(const char *path, struct usdt_file **out, char *msg, size_t sz)
 out:
 	if (elf)
 		elf_end(elf);
-	close(fd);
 	if (err) {
 		if (err == -ENOMEM)
 			snprintf(msg, sz, "out of memory");

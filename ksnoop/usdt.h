@@ -57,6 +57,13 @@ struct usdt_file {
  * malformed one, -E2BIG more than USDT_MAX_NOTES notes.
  */
 int usdt__read(const char *path, struct usdt_file **out, char *msg, size_t sz);
+/*
+ * The same in two steps, for a caller that keeps the file open: open PATH
+ * (a regular file, or the errors above) and return the descriptor; read the
+ * notes of the file open as FD, named PATH in messages.
+ */
+int usdt__open(const char *path, char *msg, size_t sz);
+int usdt__read_fd(int fd, const char *path, struct usdt_file **out, char *msg, size_t sz);
 void usdt__free(struct usdt_file *f);
 
 /* Parse one note argument ("-4@%edi"); 0 or -EINVAL. */

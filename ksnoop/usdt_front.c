@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/btf.h>
 #include "btf_util.h"
 #include "usdt.h"
@@ -12,7 +14,16 @@
 
 /* One ELF file: its probes and the BTF its arguments are typed with. */
 struct usdt_bin {
-	char *path;
+	char *path;		/* as the user named it */
+	/*
+	 * The file, opened once: notes, BTF, libbpf and the kernel all read
+	 * it through fd_path, so a path swapped meanwhile (a symlink, a
+	 * rename) cannot send uprobes or semaphore counts into another file.
+	 */
+	int fd;
+	char *fd_path;		/* /proc/self/fd/N (allocated: matches point to it) */
+	dev_t dev;
+	ino_t ino;
 	struct usdt_file *notes;
 	struct btf *base;	/* the binary's .BTF or --btf, if any */
 	struct btf *btf;	/* ours: int types for arguments, split on base */
@@ -44,6 +55,8 @@ void usdt_front__free(struct usdt_front *fe)
 	if (!fe)
 		return;
 	for (i = 0; i < fe->nbins; i++) {
+		close(fe->bins[i].fd);
+		free(fe->bins[i].fd_path);
 		free(fe->bins[i].path);
 		usdt__free(fe->bins[i].notes);
 		btf__free(fe->bins[i].btf);
@@ -106,18 +119,26 @@ static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, char *m
 {
 	struct usdt_bin *b, *bins;
 	struct usdt_file *notes;
-	int i, err;
+	struct stat st;
+	int i, fd, err;
 
 	for (i = 0; i < fe->nbins; i++)
 		if (strcmp(fe->bins[i].path, path) == 0)
 			return &fe->bins[i];
-	err = usdt__read(path, &notes, msg, sz);
+	fd = usdt__open(path, msg, sz);
+	if (fd < 0) {
+		*errp = fd;
+		return NULL;
+	}
+	err = fstat(fd, &st) ? -errno : usdt__read_fd(fd, path, &notes, msg, sz);
 	if (err) {
+		close(fd);
 		*errp = err;
 		return NULL;
 	}
 	bins = realloc(fe->bins, (fe->nbins + 1) * sizeof(*bins));
 	if (!bins) {
+		close(fd);
 		usdt__free(notes);
 		*errp = -ENOMEM;
 		return NULL;
@@ -125,8 +146,17 @@ static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, char *m
 	fe->bins = bins;
 	b = &bins[fe->nbins++];
 	memset(b, 0, sizeof(*b));
+	b->fd = fd;
+	if (asprintf(&b->fd_path, "/proc/self/fd/%d", fd) < 0)
+		b->fd_path = NULL;
+	b->dev = st.st_dev;
+	b->ino = st.st_ino;
 	b->path = strdup(path);
 	b->notes = notes;
+	if (!b->path || !b->fd_path) {
+		*errp = -ENOMEM;
+		return NULL;
+	}
 	if (fe->btf_file) {
 		b->base = btf__parse(fe->btf_file, NULL);
 		if (!b->base) {
@@ -136,7 +166,7 @@ static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, char *m
 			return NULL;
 		}
 	} else {
-		b->base = btf__parse_elf(path, NULL);	/* NULL: no .BTF, casts fail */
+		b->base = btf__parse_elf(b->fd_path, NULL);	/* NULL: no .BTF, casts fail */
 	}
 	if (b->base && !btfu_refs_valid(b->base)) {
 		snprintf(msg, sz, "'%s': invalid BTF: a type refers to one that does not exist",
@@ -145,7 +175,7 @@ static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, char *m
 		return NULL;
 	}
 	b->btf = b->base ? btf__new_empty_split(b->base) : btf__new_empty();
-	if (!b->path || !b->btf) {
+	if (!b->btf) {
 		*errp = -ENOMEM;
 		return NULL;
 	}
@@ -264,6 +294,9 @@ static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const str
 
 	memset(m, 0, sizeof(*m));
 	m->path = b->path;
+	m->attach_path = b->fd_path;
+	m->dev = b->dev;
+	m->ino = b->ino;
 	m->provider = pr->provider;
 	m->name = pr->name;
 	site_types(pr, m->site_types);

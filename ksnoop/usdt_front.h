@@ -11,13 +11,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include "resolve.h"
 #include "spec.h"
 
 struct usdt_front;
 
 struct usdt_match {
-	const char *path;	/* the file to attach to (owned by the front end) */
+	const char *path;	/* the file as the user named it (owned by the front end) */
+	const char *attach_path;	/* the same file, opened once: /proc/self/fd/N */
+	dev_t dev;		/* and its identity, for -v */
+	ino_t ino;
 	const char *provider;
 	const char *name;
 	struct signature sig;

@@ -5,7 +5,7 @@
 # of one probe are typed each from its own note, and pids are those of
 # ksnoop's pid namespace.  Live, as root.
 . "$(dirname "$0")/helpers.bash"
-K=${KSNOOP:?KSNOOP must name the ksnoop binary}
+K=$(realpath "${KSNOOP:?KSNOOP must name the ksnoop binary}")
 root=$(cd "$(dirname "$0")/../.." && pwd)
 U=${KSNOOP_USDT_DIR:-$root/build/usdt}
 E=$U/usdt_edge
@@ -127,3 +127,19 @@ if command -v unshare >/dev/null; then
 else
 	fail pidns "unshare (util-linux) is missing"
 fi
+
+# --- one file, opened once: a bare name is the file ksnoop read (./NAME),
+#     not another one libbpf or the kernel might find on $PATH ---
+mkdir -p "$tmp/cwd" "$tmp/bin"
+cp "$E" "$tmp/cwd/edgeprog"
+cp "$E" "$tmp/bin/edgeprog"
+cd "$tmp/cwd" || exit 1
+if PATH="$tmp/bin:$PATH" start "$tmp/o9" "$tmp/e9" --duration 10 -n 2 usdt "edgeprog:ksnoop_edge:mixed"; then
+	"$tmp/cwd/edgeprog" mixed
+	finish
+	count_is usdt_same_file_traced 2 '-> ksnoop_edge:mixed$' "$tmp/o9" "$tmp/e9"
+	expect_match usdt_file_named "USDT probe ksnoop_edge:mixed in edgeprog \\(device [0-9]+:[0-9]+, inode $(stat -c %i "$tmp/cwd/edgeprog")\\)" "$(cat "$tmp/e9")"
+else
+	fail usdt_same_file_attach "$(cat "$tmp/e9")"
+fi
+cd / || exit 1

@@ -172,7 +172,7 @@ sleep 0.3
 start "$tmp/o7" "$tmp/e7" -n 1 -p "$sp3" usdt "libksnoop_usdt:ksnoop_lib:*" || true
 # The spinning process maps the library but never calls it: attach works,
 # nothing fires; what matters is that the library was found by name.
-expect_match library_by_name_in_maps "USDT probe in /.*libksnoop_usdt.so" "$(cat "$tmp/e7")"
+expect_match library_by_name_in_maps "USDT probe ksnoop_lib:hit in /.*libksnoop_usdt.so" "$(cat "$tmp/e7")"
 kill -INT "$KPID" 2>/dev/null; finish
 wait "$sp3" 2>/dev/null
 
