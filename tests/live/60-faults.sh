@@ -80,6 +80,8 @@ KCMD=("$K")
 start() {
 	local out=$1 err=$2 i
 	shift 2
+	: >"$out"	# emptied first: see start() in helpers.bash
+	: >"$err"
 	"${KCMD[@]}" -v "$@" >"$out" 2>"$err" &
 	KPID=$!
 	pids+=("$KPID")

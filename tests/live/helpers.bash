@@ -32,6 +32,10 @@ left_progs() {
 start() {
 	local out=$1 err=$2 i
 	shift 2
+	# Emptied before the job starts: a file reused from an earlier start
+	# would say "tracing" before this ksnoop has attached (see vm/lib.sh).
+	: >"$out"
+	: >"$err"
 	"$K" -v "$@" >"$out" 2>"$err" &
 	KPID=$!
 	pids+=("$KPID")

@@ -138,6 +138,12 @@ bpf_link_count() { bpftool -j link list | jq length; }
 start() {
 	_ks_out=$1; _ks_err=$2
 	shift 2
+	# Empty both files here, not in the background job: the job opens
+	# them some time after it is started, and until then a file reused
+	# from an earlier start still says "tracing", so the wait below would
+	# return before this ksnoop has attached (the "zero events" flake).
+	: >"$_ks_out"
+	: >"$_ks_err"
 	ksnoop -v "$@" >"$_ks_out" 2>"$_ks_err" &
 	KPID=$!
 	_ks_i=0

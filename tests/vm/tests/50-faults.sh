@@ -36,6 +36,8 @@ still_there() {
 start() {
 	_out=$1; _err=$2
 	shift 2
+	: >"$_out"	# emptied first: see start() in lib.sh
+	: >"$_err"
 	ksnoop -v "$@" >"$_out" 2>"$_err" &
 	KPID=$!
 	_i=0
