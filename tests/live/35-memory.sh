@@ -25,6 +25,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# --- entry values kept for the return must fit the 32 KiB stash: said at
+#     resolve time, one line, exit 2 (was: E2BIG from map creation) ---
+err=$(timeout 20 "$K" --str-bytes 32768 "do_sys_openat2(filename, return < 0)" 2>&1 >/dev/null); rc=$?
+expect_eq stash_too_big_status 2 "$rc"
+expect_eq stash_too_big_one_line 1 "$(printf '%s\n' "$err" | wc -l)"
+expect_match stash_too_big_message 'entry values kept for the return add up to 32832 bytes, more than 32768; lower --max-bytes or --str-bytes' "$err"
+
 # --- a USDT argument holding a kernel address is a fault, not a kernel read ---
 kaddr=$(awk '$3 == "_stext" { print $1; exit }' /proc/kallsyms)
 if [ -z "$kaddr" ] || [ "$kaddr" = 0000000000000000 ]; then
