@@ -51,7 +51,7 @@ deps:
 $(BUILD):
 	@mkdir -p $@ $@/san
 
-$(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c include/ksnoop.h | $(BUILD)
+$(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c bpf/arch.bpf.h include/ksnoop.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/ksnoop.skel.h: $(BUILD)/ksnoop.bpf.o

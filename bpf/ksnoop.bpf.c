@@ -20,6 +20,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/usdt.bpf.h>
 #include "ksnoop.h"
+#include "arch.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -78,11 +79,8 @@ enum word_source {
  * Whose memory a read is in.  USDT: always the traced program's (it chooses
  * the addresses, so a kernel address there is a fault, never a kernel
  * read).  Kernel functions: the BTF's __user tags where it has them;
- * otherwise the address, as x86-64 splits it (user addresses have bit 47
- * and above clear).
+ * otherwise the address, as the architecture splits it.
  */
-#define USER_ADDR_LIMIT 0x0000800000000000ULL
-
 static __always_inline bool read_user(const volatile struct ksnoop_access *acc, int step,
 				      __u64 addr)
 {
@@ -90,7 +88,7 @@ static __always_inline bool read_user(const volatile struct ksnoop_access *acc, 
 		return true;
 	if (acc->flags & KSNOOP_VAL_TAGGED)
 		return acc->user_mask & (1u << step);
-	return addr < USER_ADDR_LIMIT;
+	return addr < ARCH_USER_ADDR_LIMIT;
 }
 
 /*
@@ -187,27 +185,6 @@ static __always_inline void tp_words(__u64 *ctx, __u64 *words)
 			break;
 		if (plan.slot_mask & (1u << i))
 			bpf_probe_read_kernel(&words[i], sizeof(words[i]), &ctx[i]);
-	}
-}
-
-/* x86_64 SysV: six arguments in registers, the rest on the stack. */
-static __always_inline void reg_words(struct pt_regs *regs, __u64 *words, int nwords,
-				      bool entry)
-{
-	int i;
-
-	words[0] = regs->rdi;
-	words[1] = regs->rsi;
-	words[2] = regs->rdx;
-	words[3] = regs->rcx;
-	words[4] = regs->r8;
-	words[5] = regs->r9;
-	/* At function entry the return address is at sp; stack args follow. */
-	for (i = KSNOOP_MAX_REG_ARGS; i < KSNOOP_MAX_ARGS; i++) {
-		if (i >= nwords || !entry)
-			break;
-		bpf_probe_read_kernel(&words[i], sizeof(words[i]),
-				      (void *)(regs->rsp + 8 * (i - KSNOOP_MAX_REG_ARGS + 1)));
 	}
 }
 
@@ -598,14 +575,14 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 
 	/*
 	 * The call frame, the same for the entry and the return of one call.
-	 * kprobes: at entry sp points at the return address; when the
-	 * kretprobe runs it is 8 bytes higher.  fentry/fexit: both programs
-	 * get the trampoline's frame (the saved arguments) as ctx.
+	 * kprobes: from the stack pointer (arch_call_frame()).  fentry/fexit:
+	 * both programs get the trampoline's frame (the saved arguments) as
+	 * ctx.
 	 */
 	if (keyed) {
 		key.tid = (__u32)bpf_get_current_pid_tgid();
 		if (ws == WORDS_REGS)
-			key.frame = ((struct pt_regs *)ctx)->rsp - (kind == KSNOOP_RETURN ? 8 : 0);
+			key.frame = arch_call_frame(ctx, kind == KSNOOP_RETURN);
 		else
 			key.frame = (__u64)ctx;
 	}
@@ -634,9 +611,9 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		tp_words(ctx, words);
 		break;
 	case WORDS_REGS:
-		reg_words(ctx, words, plan.nslots, kind == KSNOOP_ENTRY);
+		arch_reg_args(ctx, words, kind == KSNOOP_ENTRY ? plan.nslots : 0);
 		if (kind == KSNOOP_RETURN)
-			words[KSNOOP_MAX_ARGS] = PT_REGS_RC((struct pt_regs *)ctx);
+			words[KSNOOP_MAX_ARGS] = arch_return_value(ctx);
 		break;
 	case WORDS_USDT:
 		usdt_words(ctx, words, plan.nslots);

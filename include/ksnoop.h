@@ -23,8 +23,6 @@
 #define KSNOOP_MAX_DEREFS	8
 /* Argument slots: the kernel's limit for fentry (MAX_BPF_FUNC_ARGS). */
 #define KSNOOP_MAX_ARGS		12
-/* Argument slots kprobes read from registers on x86_64 (SysV ABI). */
-#define KSNOOP_MAX_REG_ARGS	6
 /* Predicates one spec may carry. */
 #define KSNOOP_MAX_PREDS	8
 /*
