@@ -12,53 +12,8 @@
 
 #include <stdbool.h>
 #include "ksnoop.h"
+#include "signature.h"
 #include "spec.h"
-
-struct btf;
-
-#define SIG_MAX_PARAMS	32	/* a BTF prototype we can describe */
-
-struct sig_param {
-	const char *name;	/* points into BTF */
-	__u32 type_id;
-	int slot;		/* first ctx word / register holding it */
-};
-
-/* What a target takes and returns, from BTF. */
-struct signature {
-	const struct btf *btf;
-	char name[SPEC_MAX_NAME + 8];	/* as shown: "ip_send_skb", "tp:sched_switch" */
-	char attach[SPEC_MAX_NAME + 1];	/* what to attach to */
-	const char *module;		/* owning module, NULL for vmlinux */
-	__u32 func_id;			/* BTF FUNC (0 if none) */
-	__u32 proto_id;			/* BTF FUNC_PROTO */
-	int nparams;
-	struct sig_param params[SIG_MAX_PARAMS];
-	__u32 ret_type;			/* 0: void */
-	bool has_return;		/* a return side exists (not tracepoints) */
-	bool variadic;
-	bool user_tags;			/* BTF marks user pointers (__user tags) */
-	int nslots;			/* ctx words the arguments use */
-};
-
-/*
- * Fill SIG from BTF FUNC FUNC_ID of BTF.  Returns 0, or -EINVAL with a
- * reason in WHY when the function cannot be traced (too many arguments,
- * a struct argument too large to pass in registers).  SIG is filled as far
- * as possible in both cases, so `info` can still print it.
- */
-int signature__from_func(const struct btf *btf, __u32 func_id, struct signature *sig,
-			 char *why, size_t why_sz);
-
-/*
- * Fill SIG for tracepoint NAME (without "tp:" or category) from vmlinux
- * BTF: types from the btf_trace_NAME typedef, names from __bpf_trace_NAME.
- * Returns -ENOENT if there is no such tracepoint.
- */
-int signature__from_tp(const struct btf *btf, const char *name, struct signature *sig);
-
-/* "arg0", "arg1", ...: names for arguments BTF or a USDT note leave unnamed. */
-const char *signature__arg_name(int i);
 
 enum print_how {
 	PRINT_VALUE,	/* the bytes are an object of type_id */

@@ -8,7 +8,7 @@
 #define KSNOOP_TARGET_H
 
 #include <stddef.h>
-#include "resolve.h"
+#include "signature.h"
 
 struct kbtf;
 struct ksyms;

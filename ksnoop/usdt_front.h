@@ -12,7 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
-#include "resolve.h"
+#include "ksnoop.h"
+#include "signature.h"
 #include "spec.h"
 
 struct usdt_front;
