@@ -250,3 +250,13 @@ bool btfu_has_user_tags(const struct btf *btf)
 	}
 	return false;
 }
+
+__s64 btfu_enumerator(const struct btf *btf, const struct btf_type *t, int i, const char **name)
+{
+	if (btf_is_enum(t)) {
+		*name = btfu_name(btf, btf_enum(t)[i].name_off);
+		return btf_kflag(t) ? (__s64)btf_enum(t)[i].val : (__s64)(__u32)btf_enum(t)[i].val;
+	}
+	*name = btfu_name(btf, btf_enum64(t)[i].name_off);
+	return (__s64)btf_enum64_value(&btf_enum64(t)[i]);
+}

@@ -53,6 +53,12 @@ bool btfu_is_struct_ptr(const struct btf *btf, __u32 id);
 /* int, bool, char, enum or pointer: something a predicate can compare. */
 bool btfu_is_scalar(const struct btf *btf, __u32 id);
 bool btfu_is_signed(const struct btf *btf, __u32 id);
+/*
+ * Enumerator I of enum or enum64 T: its value (sign-extended for a signed
+ * enum, zero-extended otherwise; an unsigned enum64 above INT64_MAX wraps)
+ * and its name ("" if none).
+ */
+__s64 btfu_enumerator(const struct btf *btf, const struct btf_type *t, int i, const char **name);
 /* A pointer whose pointee carries the __user type tag. */
 bool btfu_is_user_ptr(const struct btf *btf, __u32 id);
 /* Does BTF use the __user type tag at all? */

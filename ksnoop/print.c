@@ -333,17 +333,10 @@ static void emit_enum(struct walk *w, const struct btf_type *t, const void *data
 	if (btf_kflag(t) && bits && bits < 64 && ((__u64)v >> (bits - 1)))
 		v |= (__s64)(~0ULL << bits);
 	for (i = 0; i < vlen; i++) {
-		__s64 ev;
 		const char *name;
+		__s64 ev = btfu_enumerator(w->btf, t, i, &name);
 
-		if (btf_is_enum(t)) {
-			ev = btf_kflag(t) ? (__s64)btf_enum(t)[i].val : (__s64)(__u32)btf_enum(t)[i].val;
-			name = btf__name_by_offset(w->btf, btf_enum(t)[i].name_off);
-		} else {
-			ev = (__s64)btf_enum64_value(&btf_enum64(t)[i]);
-			name = btf__name_by_offset(w->btf, btf_enum64(t)[i].name_off);
-		}
-		if (ev == v && name && *name) {
+		if (ev == v && *name) {
 			write_name(w->out, w->json, name);
 			return;
 		}

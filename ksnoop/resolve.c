@@ -369,17 +369,9 @@ static int find_enumerator(const struct btf *btf, __u32 type_id, const char *nam
 			vlen = btf_vlen(t);
 			for (i = 0; i < vlen; i++) {
 				const char *en;
-				__s64 ev;
+				__s64 ev = btfu_enumerator(btf, t, i, &en);
 
-				if (btf_is_enum(t)) {
-					en = btf__name_by_offset(btf, btf_enum(t)[i].name_off);
-					ev = btf_kflag(t) ? (__s64)btf_enum(t)[i].val :
-							    (__s64)(__u32)btf_enum(t)[i].val;
-				} else {
-					en = btf__name_by_offset(btf, btf_enum64(t)[i].name_off);
-					ev = (__s64)btf_enum64_value(&btf_enum64(t)[i]);
-				}
-				if (!en || strcmp(en, name))
+				if (strcmp(en, name))
 					continue;
 				/* An unsigned 64-bit enum may hold values above INT64_MAX. */
 				*is_unsigned = !btf_kflag(t) && btf_is_enum64(t);
