@@ -396,13 +396,127 @@ next:
 	return 0;
 }
 
-static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_pred_plan *pp)
+/* A string constant, against a char array or the string a char * points to. */
+static int pred_string(struct rctx *r, const struct spec_item *it, struct chain *c,
+		       struct ksnoop_pred_plan *pp)
 {
 	const struct btf *btf = r->sig->btf;
 	const struct spec_const *k = &it->cst;
-	struct chain c;
-	__u64 imm;
+	bool is_ptr = btfu_is_char_ptr(btf, c->type_id);
+	int err;
+
+	if (!is_ptr && !btfu_is_char_array(btf, c->type_id))
+		return rfail(r, k->pos, "string constant compared with '%s' of type %s; strings compare only with char arrays and char pointers",
+			     it->text, tstr(r, c->type_id));
+	if (it->op != KSNOOP_OP_EQ && it->op != KSNOOP_OP_NE)
+		return rfail(r, it->op_pos, "strings compare only with '==' and '!='");
+	if (c->in_reg && !is_ptr)
+		return rfail(r, it->base_pos, "'%s': array passed by value", it->text);
+	if (is_ptr) {
+		err = push_deref(r, c, it->base_pos);
+		if (err)
+			return err;
+		c->acc.flags |= KSNOOP_VAL_STR;
+	} else {
+		__s64 asz = btf__resolve_size(btf, c->type_id);
+
+		c->acc.size = asz < KSNOOP_MAX_PRED_STR ? asz : KSNOOP_MAX_PRED_STR;
+		if (strlen(k->str) + 1 > (size_t)asz && strlen(k->str) >= (size_t)asz)
+			return rfail(r, k->pos, "string \"%s\" is longer than %s", k->str,
+				     tstr(r, c->type_id));
+	}
+	/* The parser keeps constants below KSNOOP_MAX_PRED_STR bytes. */
+	pp->acc = c->acc;
+	pp->is_str = 1;
+	memcpy(pp->str, k->str, strlen(k->str) + 1);
+	return 0;
+}
+
+/* Does SV fit WIDTH bytes of the given signedness? */
+static bool fits(__s64 sv, int width, bool sgn)
+{
+	__s64 lim;
+
+	if (width >= 8)
+		return true;
+	if (!sgn)
+		return !((__u64)sv >> (8 * width));
+	lim = 1LL << (8 * width - 1);
+	return sv >= -lim && sv < lim;
+}
+
+/* NULL or an enumerator, as the value's width and signedness hold it. */
+static int pred_name(struct rctx *r, const struct spec_item *it, const struct chain *c,
+		     int width, bool *sgn, __u64 *imm)
+{
+	const struct btf *btf = r->sig->btf;
+	const struct spec_const *k = &it->cst;
+	bool ambiguous, uenum = false;
 	__s64 sv;
+
+	if (strcmp(k->str, "NULL") == 0) {
+		const struct btf_type *vt = btf__type_by_id(btf, btfu_strip(btf, c->type_id));
+
+		if (!vt || !btf_is_ptr(vt))
+			return rfail(r, k->pos, "NULL compared with '%s', which is not a pointer (%s)",
+				     it->text, tstr(r, c->type_id));
+		*imm = 0;
+		*sgn = false;
+		return 0;
+	}
+	if (find_enumerator(btf, c->type_id, k->str, &sv, &ambiguous, &uenum))
+		return rfail(r, k->pos, "unknown enumerator '%s'", k->str);
+	if (ambiguous)
+		return rfail(r, k->pos, "enumerator '%s' has different values in different enums",
+			     k->str);
+	*imm = (__u64)sv;
+	/* An unsigned enum64 value above INT64_MAX is not negative. */
+	if (uenum && !*sgn) {
+		if (!fits(sv, width, false))
+			return rfail(r, k->pos, "enumerator '%s' (%llu) does not fit %s",
+				     k->str, (unsigned long long)*imm, tstr(r, c->type_id));
+		return 0;
+	}
+	if (sv < 0 && !*sgn)
+		return rfail(r, k->pos, "enumerator '%s' (%lld) is negative; '%s' is unsigned",
+			     k->str, (long long)sv, it->text);
+	if (!fits(sv, width, *sgn))
+		return rfail(r, k->pos, "enumerator '%s' (%lld) does not fit %s",
+			     k->str, (long long)sv, tstr(r, c->type_id));
+	return 0;
+}
+
+/* An integer constant: it must fit the value's width and signedness. */
+static int pred_int(struct rctx *r, const struct spec_item *it, const struct chain *c,
+		    int width, bool sgn, __u64 *imm)
+{
+	const struct spec_const *k = &it->cst;
+
+	if (sgn) {
+		__u64 lim = width >= 8 ? (1ULL << 63) : (1ULL << (8 * width - 1));
+
+		if ((k->neg && k->mag > lim) || (!k->neg && k->mag >= lim))
+			return rfail(r, k->pos, "constant %s%llu does not fit '%s' (%s)",
+				     k->neg ? "-" : "", (unsigned long long)k->mag, it->text,
+				     tstr(r, c->type_id));
+		*imm = k->neg ? (__u64)(-(__s64)(k->mag - 1) - 1) : k->mag;
+		return 0;
+	}
+	if (k->neg)
+		return rfail(r, k->pos, "negative constant -%llu compared with '%s', which is unsigned (%s)",
+			     (unsigned long long)k->mag, it->text, tstr(r, c->type_id));
+	if (width < 8 && k->mag >> (8 * width))
+		return rfail(r, k->pos, "constant %llu does not fit '%s' (%s)",
+			     (unsigned long long)k->mag, it->text, tstr(r, c->type_id));
+	*imm = k->mag;
+	return 0;
+}
+
+static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_pred_plan *pp)
+{
+	const struct btf *btf = r->sig->btf;
+	struct chain c;
+	__u64 imm = 0;
 	int err, width;
 	bool sgn;
 
@@ -411,36 +525,8 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 	if (err)
 		return err;
 	pp->op = it->op;
-
-	if (k->kind == CONST_STR) {
-		bool is_ptr = btfu_is_char_ptr(btf, c.type_id);
-
-		if (!is_ptr && !btfu_is_char_array(btf, c.type_id))
-			return rfail(r, k->pos, "string constant compared with '%s' of type %s; strings compare only with char arrays and char pointers",
-				     it->text, tstr(r, c.type_id));
-		if (it->op != KSNOOP_OP_EQ && it->op != KSNOOP_OP_NE)
-			return rfail(r, it->op_pos, "strings compare only with '==' and '!='");
-		if (c.in_reg && !is_ptr)
-			return rfail(r, it->base_pos, "'%s': array passed by value", it->text);
-		if (is_ptr) {
-			err = push_deref(r, &c, it->base_pos);
-			if (err)
-				return err;
-			c.acc.flags |= KSNOOP_VAL_STR;
-		} else {
-			__s64 asz = btf__resolve_size(btf, c.type_id);
-
-			c.acc.size = asz < KSNOOP_MAX_PRED_STR ? asz : KSNOOP_MAX_PRED_STR;
-			if (strlen(k->str) + 1 > (size_t)asz && strlen(k->str) >= (size_t)asz)
-				return rfail(r, k->pos, "string \"%s\" is longer than %s", k->str,
-					     tstr(r, c.type_id));
-		}
-		/* The parser keeps constants below KSNOOP_MAX_PRED_STR bytes. */
-		pp->acc = c.acc;
-		pp->is_str = 1;
-		memcpy(pp->str, k->str, strlen(k->str) + 1);
-		return 0;
-	}
+	if (it->cst.kind == CONST_STR)
+		return pred_string(r, it, &c, pp);
 
 	if (c.bit_size)
 		return rfail(r, it->op_pos, "predicates on bitfields are not supported");
@@ -449,67 +535,10 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 			     it->text, tstr(r, c.type_id));
 	width = btf__resolve_size(btf, c.type_id);
 	sgn = btfu_is_signed(btf, c.type_id);
-
-	if (k->kind == CONST_NAME) {
-		bool ambiguous, uenum = false;
-
-		if (strcmp(k->str, "NULL") == 0) {
-			const struct btf_type *vt = btf__type_by_id(btf, btfu_strip(btf, c.type_id));
-
-			if (!vt || !btf_is_ptr(vt))
-				return rfail(r, k->pos, "NULL compared with '%s', which is not a pointer (%s)",
-					     it->text, tstr(r, c.type_id));
-			imm = 0;
-			sgn = false;
-			goto range_ok;
-		}
-		if (find_enumerator(btf, c.type_id, k->str, &sv, &ambiguous, &uenum))
-			return rfail(r, k->pos, "unknown enumerator '%s'", k->str);
-		if (ambiguous)
-			return rfail(r, k->pos, "enumerator '%s' has different values in different enums",
-				     k->str);
-		imm = (__u64)sv;
-		if (uenum && !sgn) {
-			if (width < 8 && imm >> (8 * width))
-				return rfail(r, k->pos, "enumerator '%s' (%llu) does not fit %s",
-					     k->str, (unsigned long long)imm, tstr(r, c.type_id));
-			goto range_ok;
-		}
-		if (sv < 0 && !sgn)
-			return rfail(r, k->pos, "enumerator '%s' (%lld) is negative; '%s' is unsigned",
-				     k->str, (long long)sv, it->text);
-		if (sgn && width < 8) {
-			__s64 lim = 1LL << (8 * width - 1);
-
-			if (sv < -lim || sv >= lim)
-				return rfail(r, k->pos, "enumerator '%s' (%lld) does not fit %s",
-					     k->str, (long long)sv, tstr(r, c.type_id));
-		} else if (!sgn && width < 8 && (__u64)sv >> (8 * width)) {
-			return rfail(r, k->pos, "enumerator '%s' (%lld) does not fit %s",
-				     k->str, (long long)sv, tstr(r, c.type_id));
-		}
-		goto range_ok;
-	}
-
-	/* CONST_INT: check it fits the value's width and signedness. */
-	if (sgn) {
-		__u64 lim = width >= 8 ? (1ULL << 63) : (1ULL << (8 * width - 1));
-
-		if ((k->neg && k->mag > lim) || (!k->neg && k->mag >= lim))
-			return rfail(r, k->pos, "constant %s%llu does not fit '%s' (%s)",
-				     k->neg ? "-" : "", (unsigned long long)k->mag, it->text,
-				     tstr(r, c.type_id));
-		imm = k->neg ? (__u64)(-(__s64)(k->mag - 1) - 1) : k->mag;
-	} else {
-		if (k->neg)
-			return rfail(r, k->pos, "negative constant -%llu compared with '%s', which is unsigned (%s)",
-				     (unsigned long long)k->mag, it->text, tstr(r, c.type_id));
-		if (width < 8 && k->mag >> (8 * width))
-			return rfail(r, k->pos, "constant %llu does not fit '%s' (%s)",
-				     (unsigned long long)k->mag, it->text, tstr(r, c.type_id));
-		imm = k->mag;
-	}
-range_ok:
+	err = it->cst.kind == CONST_NAME ? pred_name(r, it, &c, width, &sgn, &imm) :
+					   pred_int(r, it, &c, width, sgn, &imm);
+	if (err)
+		return err;
 	if (c.in_reg) {
 		c.acc.flags |= KSNOOP_VAL_REG;
 		c.acc.size = 8;
