@@ -239,9 +239,8 @@ int do_info(int argc, char **argv, const struct options *opts)
 			r = info_tp(&k, argv[i] + 3);
 		else
 			r = info_func(&k, argv[i]);
-		/* Keep going, report the worst: a usage error beats a runtime one. */
-		if (r > ret)
-			ret = r;
+		/* Keep going, report the worst. */
+		ret = log_worse_status(ret, r);
 	}
 	kernel__close(&k);
 	return ret;

@@ -8,6 +8,7 @@
 
 int log_verbose;
 bool log_debug;
+bool log_json;
 
 /*
  * Every message is one line: what the user typed is often part of it (a
@@ -25,13 +26,39 @@ static void log_vprint(const char *prefix, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/*
+ * With -j an error is one JSON object on stdout, where a script reading
+ * the events looks (bpftool's convention): {"error":"MESSAGE"}.
+ */
+static void log_verror_json(const char *fmt, va_list ap)
+{
+	char buf[2048];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fputs("{\"error\":", stdout);
+	json_write_string(stdout, buf, strlen(buf));
+	fputs("}\n", stdout);
+	fflush(stdout);
+}
+
 void log_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_vprint("", fmt, ap);
+	if (log_json)
+		log_verror_json(fmt, ap);
+	else
+		log_vprint("", fmt, ap);
 	va_end(ap);
+}
+
+int log_worse_status(int a, int b)
+{
+	/* A usage error says more about what to fix than a runtime one. */
+	if (a == KSNOOP_EXIT_USAGE || b == KSNOOP_EXIT_USAGE)
+		return KSNOOP_EXIT_USAGE;
+	return a ? a : b;
 }
 
 void log_warn(const char *fmt, ...)

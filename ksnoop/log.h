@@ -14,12 +14,16 @@ enum {
 
 extern int log_verbose;	/* -v */
 extern bool log_debug;	/* -d: libbpf's own debug output too */
+extern bool log_json;	/* -j: errors as {"error":...} on stdout */
 
 /* "ksnoop: MESSAGE" on stderr. */
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Printed only with -v. */
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Of two exit statuses, the one to report (usage errors first). */
+int log_worse_status(int a, int b);
 
 /* Route libbpf's messages: warnings always, debug only with -d. */
 void log_setup_libbpf(void);

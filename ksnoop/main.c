@@ -42,7 +42,7 @@ static const char usage_text[] =
 "C string, argN:TYPE as a pointer to TYPE from the binary's BTF (or --btf).\n"
 "\n"
 "Options:\n"
-"  -j, --json             one JSON object per event\n"
+"  -j, --json             one JSON object per event; an error is {\"error\":...} on stdout\n"
 "  -p, --pid PID          only events of process PID\n"
 "      --tid TID          only events of thread TID\n"
 "  -c, --comm NAME        only events of tasks named NAME\n"
@@ -248,6 +248,25 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
+/*
+ * -j decides the form of every error, including those about options that
+ * come before it on the command line: look for it first.
+ */
+static bool wants_json(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--json"))
+			return true;
+		/* A cluster of short options without values: -j, -jv, -vj. */
+		if (argv[i][0] == '-' && argv[i][1] != '-' &&
+		    strspn(argv[i] + 1, "jzvd") == strlen(argv[i] + 1) && strchr(argv[i], 'j'))
+			return true;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct options opts = {
@@ -258,6 +277,7 @@ int main(int argc, char **argv)
 	size_t i;
 	int ret;
 
+	log_json = wants_json(argc, argv);
 	ret = parse_options(argc, argv, &opts);
 	if (ret)
 		return ret;
