@@ -558,51 +558,23 @@ static __always_inline bool usdt_site_matches(struct pt_regs *ctx)
 	return true;
 }
 
-static __always_inline int capture(void *ctx, enum word_source ws, int kind)
+/*
+ * The call frame, the same for the entry and the return of one call.
+ * kprobes: from the stack pointer (arch_call_frame()).  fentry/fexit: both
+ * programs get the trampoline's frame (the saved arguments) as ctx.
+ */
+static __always_inline void call_key(void *ctx, enum word_source ws, int kind,
+				     struct ksnoop_stash_key *key)
 {
-	const volatile struct ksnoop_side_plan *side = &plan.side[kind];
-	bool keyed = side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
-	struct ksnoop_stash_key key = {};
-	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
-	void *rec, *stashed = NULL;
-	__u32 zero = 0;
-	int i;
+	key->tid = (__u32)bpf_get_current_pid_tgid();
+	if (ws == WORDS_REGS)
+		key->frame = arch_call_frame(ctx, kind == KSNOOP_RETURN);
+	else
+		key->frame = (__u64)ctx;
+}
 
-	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY))
-		return 0;
-	if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
-		return 0;
-
-	/*
-	 * The call frame, the same for the entry and the return of one call.
-	 * kprobes: from the stack pointer (arch_call_frame()).  fentry/fexit:
-	 * both programs get the trampoline's frame (the saved arguments) as
-	 * ctx.
-	 */
-	if (keyed) {
-		key.tid = (__u32)bpf_get_current_pid_tgid();
-		if (ws == WORDS_REGS)
-			key.frame = arch_call_frame(ctx, kind == KSNOOP_RETURN);
-		else
-			key.frame = (__u64)ctx;
-	}
-
-	if (kind == KSNOOP_RETURN && (side->flags & KSNOOP_SIDE_RETRY))
-		emit_retried_entry(&key);
-	if (!side->enabled)
-		return 0;
-
-	/* A stashed entry was selected when it was taken: no filters again. */
-	if (side->flags & KSNOOP_SIDE_UNSTASH) {
-		stashed = bpf_map_lookup_elem(&stash, &key);
-		if (!stashed)
-			return 0;	/* entry filtered out, dropped, or before attach */
-	} else if (!task_selected()) {
-		if (side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY))
-			stash_clear(&key);
-		return 0;
-	}
-
+static __always_inline void read_words(void *ctx, enum word_source ws, int kind, __u64 *words)
+{
 	switch (ws) {
 	case WORDS_FENTRY:
 		fentry_words(ctx, words, kind == KSNOOP_RETURN);
@@ -619,35 +591,85 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		usdt_words(ctx, words, plan.nslots);
 		break;
 	}
+}
 
-	/* Predicates first: a discarded call reserves and copies nothing. */
+static __always_inline bool preds_hold(const volatile struct ksnoop_side_plan *side,
+				       const __u64 *words)
+{
+	int i;
+
 	for (i = 0; i < KSNOOP_MAX_PREDS; i++) {
 		if (i >= side->npreds)
 			break;
-		if (!pred_holds(words, &side->preds[i])) {
-			/* Every entry replaces or clears its key; every return clears it. */
-			if (side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY | KSNOOP_SIDE_UNSTASH))
-				stash_clear(&key);
-			return 0;
-		}
+		if (!pred_holds(words, &side->preds[i]))
+			return false;
+	}
+	return true;
+}
+
+/* Entry, KSNOOP_SIDE_STASH: the record goes to the stash, for the return. */
+static __always_inline void stash_entry(const volatile struct ksnoop_side_plan *side,
+					const __u64 *words, struct ksnoop_stash_key *key)
+{
+	__u32 zero = 0;
+	void *rec = bpf_map_lookup_elem(&scratch, &zero);
+
+	if (!rec)
+		return;
+	fill_record(rec, side, words, KSNOOP_ENTRY, 0);
+	if (bpf_map_update_elem(&stash, key, rec, BPF_ANY)) {
+		count(KSNOOP_CNT_STASH_DROP);
+		stash_clear(key);
+	}
+}
+
+static __always_inline int capture(void *ctx, enum word_source ws, int kind)
+{
+	const volatile struct ksnoop_side_plan *side = &plan.side[kind];
+	__u32 keyed = side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
+	struct ksnoop_stash_key key = {};
+	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
+	void *rec, *stashed = NULL;
+
+	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY))
+		return 0;
+	if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
+		return 0;
+	if (keyed)
+		call_key(ctx, ws, kind, &key);
+	if (kind == KSNOOP_RETURN && (side->flags & KSNOOP_SIDE_RETRY))
+		emit_retried_entry(&key);
+	if (!side->enabled)
+		return 0;
+
+	/* A stashed entry was selected when it was taken: no filters again. */
+	if (side->flags & KSNOOP_SIDE_UNSTASH) {
+		stashed = bpf_map_lookup_elem(&stash, &key);
+		if (!stashed)
+			return 0;	/* entry filtered out, dropped, or before attach */
+	} else if (!task_selected()) {
+		/* Every entry replaces or clears its key; every return clears it. */
+		if (keyed)
+			stash_clear(&key);
+		return 0;
 	}
 
-	if (side->flags & KSNOOP_SIDE_STASH) {
-		rec = bpf_map_lookup_elem(&scratch, &zero);
-		if (!rec)
-			return 0;
-		fill_record(rec, side, words, kind, 0);
-		if (bpf_map_update_elem(&stash, &key, rec, BPF_ANY)) {
-			count(KSNOOP_CNT_STASH_DROP);
+	read_words(ctx, ws, kind, words);
+	/* Predicates first: a discarded call reserves and copies nothing. */
+	if (!preds_hold(side, words)) {
+		if (keyed)
 			stash_clear(&key);
-		}
+		return 0;
+	}
+	if (side->flags & KSNOOP_SIDE_STASH) {
+		stash_entry(side, words, &key);
 		return 0;
 	}
 
 	rec = bpf_ringbuf_reserve(&events, side->rec_size, 0);
 	if (!rec) {
 		count(KSNOOP_CNT_LOST);
-		if (stashed || (side->flags & KSNOOP_SIDE_RETRY))
+		if (keyed)
 			stash_clear(&key);
 		return 0;
 	}
