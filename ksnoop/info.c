@@ -14,6 +14,7 @@
 #include "log.h"
 #include "target.h"
 #include "usdt.h"
+#include "writer.h"
 
 /* Names and types spelled from BTF, escaped like anything from outside. */
 static void print_escaped(const char *s)
@@ -99,27 +100,39 @@ static int info_func(struct kernel *k, const char *name)
 
 static void print_usdt_json(const struct usdt_file *f, const struct usdt_probe *pr)
 {
+	struct writer w;
 	int j;
 
-	printf("{\"binary\":");
-	json_write_string(stdout, f->path, strlen(f->path));
-	printf(",\"provider\":");
-	json_write_string(stdout, pr->provider, strlen(pr->provider));
-	printf(",\"name\":");
-	json_write_string(stdout, pr->name, strlen(pr->name));
-	printf(",\"address\":\"0x%llx\",\"semaphore\":", (unsigned long long)pr->pc);
+	writer__init(&w, stdout, true);
+	writer__begin_object(&w, WRITER_STRUCT, 0);
+	writer__key(&w, "binary");
+	writer__name(&w, f->path);
+	writer__key(&w, "provider");
+	writer__name(&w, pr->provider);
+	writer__key(&w, "name");
+	writer__name(&w, pr->name);
+	writer__key(&w, "address");
+	writer__hex(&w, pr->pc);
+	writer__key(&w, "semaphore");
 	if (pr->sema)
-		printf("\"0x%llx\"", (unsigned long long)pr->sema);
+		writer__hex(&w, pr->sema);
 	else
-		printf("null");
-	printf(",\"args\":[");
+		writer__null(&w, "-");
+	writer__key(&w, "args");
+	writer__begin_array(&w, WRITER_STRUCT, 0);
 	for (j = 0; j < pr->nargs; j++) {
-		printf("%s{\"size\":%d,\"signed\":%s,\"location\":", j ? "," : "",
-		       pr->args[j].size, pr->args[j].is_signed ? "true" : "false");
-		json_write_string(stdout, pr->args[j].loc, strlen(pr->args[j].loc));
-		printf("}");
+		writer__begin_object(&w, WRITER_STRUCT, 0);
+		writer__key(&w, "size");
+		writer__int(&w, pr->args[j].size);
+		writer__key(&w, "signed");
+		writer__bool(&w, pr->args[j].is_signed);
+		writer__key(&w, "location");
+		writer__name(&w, pr->args[j].loc);
+		writer__end_object(&w);
 	}
-	printf("]}\n");
+	writer__end_array(&w);
+	writer__end_object(&w);
+	fputc('\n', stdout);
 }
 
 /* One row; every name comes from the file's notes, so escaped. */

@@ -4,7 +4,8 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "log.h"
-#include "print.h"
+#include "escape.h"
+#include "writer.h"
 
 int log_verbose;
 bool log_debug;
@@ -32,12 +33,16 @@ static void log_vprint(const char *prefix, const char *fmt, va_list ap)
  */
 static void log_verror_json(const char *fmt, va_list ap)
 {
+	struct writer w;
 	char buf[2048];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	fputs("{\"error\":", stdout);
-	json_write_string(stdout, buf, strlen(buf));
-	fputs("}\n", stdout);
+	writer__init(&w, stdout, true);
+	writer__begin_object(&w, WRITER_STRUCT, 0);
+	writer__key(&w, "error");
+	writer__name(&w, buf);
+	writer__end_object(&w);
+	fputc('\n', stdout);
 	fflush(stdout);
 }
 

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "ksnoop.h"
+#include "escape.h"
+#include "writer.h"
 #include "resolve.h"
 
 enum print_format {
@@ -26,6 +28,7 @@ struct print_opts {
 struct printer {
 	FILE *out;
 	struct print_opts opts;
+	struct writer wr;
 };
 
 void printer__init(struct printer *p, FILE *out, const struct print_opts *opts);
@@ -38,16 +41,5 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 void printer__value(struct printer *p, const struct btf *btf,
 		    const struct value_desc *vd, const struct ksnoop_value *vh,
 		    const void *data, int indent);
-
-/*
- * The two escapers every byte from outside (traced memory, comm, ELF, BTF
- * names, paths) goes through; print.c says what each lets pass.
- */
-/* S (N bytes) as a JSON string, quoted, escaped per RFC 8259. */
-void json_write_string(FILE *out, const char *s, size_t n);
-/* S (N bytes) as text, unquoted: printable ASCII as is, the rest \xNN. */
-void text_write_escaped(FILE *out, const char *s, size_t n);
-/* The same into a new string (free() it), for columns; NULL if out of memory. */
-char *text_escaped_dup(const char *s);
 
 #endif

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/types.h>
+#include "escape.h"
+
+/*
+ * Escaping.  Everything that comes from outside -- traced memory, comm,
+ * ELF notes, BTF names, paths -- reaches the terminal through one of two
+ * writers, one per output form:
+ *
+ *   text_write_escaped()  printable ASCII as is, every other byte as \xNN:
+ *                         no C0 control, DEL or C1 control (raw 0x80-0x9f
+ *                         or UTF-8 encoded U+0080-U+009F) gets through,
+ *                         whatever the terminal's encoding;
+ *   json_write_string()   RFC 8259 and always valid UTF-8: well-formed
+ *                         UTF-8 passes except the code points a terminal
+ *                         acts on (C1, line separators, bidi overrides),
+ *                         which become \uXXXX like any other byte.
+ */
+
+/* Length of the well-formed UTF-8 sequence at S (its code point in *CP), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t avail, __u32 *cp)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, k;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	/* The second byte's range rules out overlongs, surrogates, > U+10FFFF. */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (avail < len || s[1] < lo || s[1] > hi)
+		return 0;
+	*cp = s[0] & (0x7f >> len);
+	for (k = 1; k < len; k++) {
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (s[k] & 0x3f);
+	}
+	return len;
+}
+
+/* Code points a terminal acts on rather than shows. */
+static bool unsafe_code_point(__u32 cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) ||		/* C1 controls (CSI, OSC ...) */
+	       cp == 0x2028 || cp == 0x2029 ||		/* line, paragraph separator */
+	       cp == 0x200e || cp == 0x200f ||		/* LRM, RLM */
+	       (cp >= 0x202a && cp <= 0x202e) ||	/* bidi embeddings, overrides */
+	       (cp >= 0x2066 && cp <= 0x2069);		/* bidi isolates */
+}
+
+void json_write_string(FILE *out, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	fputc('"', out);
+	while (i < n) {
+		unsigned char c = u[i];
+		size_t len;
+		__u32 cp;
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', out);
+			fputc(c, out);
+			i++;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			switch (c) {
+			case '\n': fputs("\\n", out); break;
+			case '\t': fputs("\\t", out); break;
+			case '\r': fputs("\\r", out); break;
+			default: fprintf(out, "\\u%04x", c); break;
+			}
+			i++;
+			continue;
+		}
+		if (c < 0x80) {
+			fputc(c, out);
+			i++;
+			continue;
+		}
+		/*
+		 * Pass well-formed UTF-8 through (RFC 3629: no overlongs, no
+		 * surrogates, nothing above U+10FFFF) unless a terminal would
+		 * act on it; escape any other byte as U+00XX so the output is
+		 * always valid.
+		 */
+		len = utf8_len(u + i, n - i, &cp);
+		if (len && !unsafe_code_point(cp)) {
+			fwrite(u + i, 1, len, out);
+			i += len;
+		} else if (len) {
+			fprintf(out, "\\u%04x", cp);
+			i += len;
+		} else {
+			fprintf(out, "\\u%04x", c);
+			i++;
+		}
+	}
+	fputc('"', out);
+}
+
+/* The text writer; QUOTED: inside "...", so '"' and '\' are escaped too. */
+static void text_escape(FILE *out, const char *s, size_t n, bool quoted)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		switch (c) {
+		case '\n': fputs("\\n", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\r': fputs("\\r", out); break;
+		case '"':
+		case '\\':
+			if (quoted)
+				fputc('\\', out);
+			fputc(c, out);
+			break;
+		default:
+			/* Not isprint(): that would follow the locale. */
+			if (c >= 0x20 && c < 0x7f)
+				fputc(c, out);
+			else
+				fprintf(out, "\\x%02x", c);
+		}
+	}
+}
+
+void text_write_escaped(FILE *out, const char *s, size_t n)
+{
+	text_escape(out, s, n, false);
+}
+
+char *text_escaped_dup(const char *s)
+{
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f = open_memstream(&buf, &sz);
+
+	if (!f)
+		return NULL;
+	text_escape(f, s, strlen(s), false);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* A C string literal: printable ASCII as is, the rest escaped. */
+void text_write_quoted(FILE *out, const char *s, size_t n)
+{
+	fputc('"', out);
+	text_escape(out, s, n, true);
+	fputc('"', out);
+}
+

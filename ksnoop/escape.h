@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The two escapers every byte from outside (traced memory, comm, ELF, BTF
+ * names, paths) goes through; escape.c says what each lets pass.
+ */
+#ifndef KSNOOP_ESCAPE_H
+#define KSNOOP_ESCAPE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* S (N bytes) as a JSON string, quoted, escaped per RFC 8259. */
+void json_write_string(FILE *out, const char *s, size_t n);
+/* S (N bytes) as text, unquoted: printable ASCII as is, the rest \xNN. */
+void text_write_escaped(FILE *out, const char *s, size_t n);
+/* S (N bytes) as a C string literal, in double quotes. */
+void text_write_quoted(FILE *out, const char *s, size_t n);
+/* The same into a new string (free() it), for columns; NULL if out of memory. */
+char *text_escaped_dup(const char *s);
+
+#endif
