@@ -72,7 +72,8 @@ $(BUILD)/san/ksnoop: $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) \
 	$(CC) $(SAN_FLAGS) $^ $(PKG_LIBS) -o $@
 
 # Unit tests: no privileges, sanitizers on, cmocka.
-$(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(HDRS)
+TEST_HDRS  := $(wildcard tests/include/*.h)
+$(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(HDRS) $(TEST_HDRS)
 	$(CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) \
 		$< $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(PKG_LIBS) -lcmocka -o $@
 

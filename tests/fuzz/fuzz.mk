@@ -25,7 +25,7 @@ $(BUILD)/fuzz:
 $(BUILD)/fuzz/%.o: ksnoop/%.c $(HDRS) | $(BUILD)/fuzz
 	$(FUZZ_CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) $(FUZZ_FLAGS) $(WARNINGS) -c $< -o $@
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_usdt.h $(FUZZ_OBJS) $(HDRS) | $(BUILD)/fuzz
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_usdt.h $(FUZZ_OBJS) $(HDRS) $(TEST_HDRS) | $(BUILD)/fuzz
 	$(FUZZ_CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) $(FUZZ_FLAGS) $(WARNINGS) \
 		$< $(FUZZ_OBJS) $(PKG_LIBS) -o $@
 

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "print.h"
+#include "../include/btf_fixture.h"
 #include "resolve.h"
 #include "spec.h"
 
@@ -48,34 +49,24 @@ static int usdt_int_ids[6];
 
 static int add_proto(int ret, ...)
 {
-	const char *name;
 	va_list ap;
-	int id = btf__add_func_proto(btf, ret);
+	int id;
 
-	must(id);
 	va_start(ap, ret);
-	while ((name = va_arg(ap, const char *))) {
-		int type = va_arg(ap, int);
-
-		must(btf__add_func_param(btf, strcmp(name, "...") ? name : NULL,
-					 strcmp(name, "...") ? type : 0));
-	}
+	id = fx_vproto(btf, ret, ap);
 	va_end(ap);
+	must(id);
 	return id;
 }
 
 static void add_func(const char *name, int proto)
 {
-	must(btf__add_func(btf, name, BTF_FUNC_GLOBAL, proto));
+	must(fx_func(btf, name, proto));
 }
 
-/* typedef void (*btf_trace_EVENT)(void *, ...); the proto is unnamed. */
 static void add_tp(const char *event, int proto)
 {
-	char name[64];
-
-	snprintf(name, sizeof(name), "btf_trace_%s", event);
-	must(btf__add_typedef(btf, name, btf__add_ptr(btf, proto)));
+	must(fx_trace_typedef(btf, event, proto));
 }
 
 static void field(const char *name, int type, int bit_off, int bit_size)
@@ -92,19 +83,21 @@ static void build_btf(void)
 	int hash_union, bits_struct, inner, fwd, fwd_ptr, fn_proto, fn_ptr;
 	int task_ptr, task, big, big_ptr, huge, huge_ptr, pair, trio, un, un_ptr;
 	int tproto, tmpl, u16x2, char8, char64k;
+	struct fx_ints ints;
 
 	btf = btf__new_empty();
 	if (!btf)
 		abort();
-	must(chr = btf__add_int(btf, "char", 1, BTF_INT_SIGNED));
-	must(uchr = btf__add_int(btf, "unsigned char", 1, 0));
-	must(shrt = btf__add_int(btf, "short", 2, BTF_INT_SIGNED));
-	must(ushrt = btf__add_int(btf, "unsigned short", 2, 0));
-	must(in = btf__add_int(btf, "int", 4, BTF_INT_SIGNED));
-	must(uin = btf__add_int(btf, "unsigned int", 4, 0));
-	must(lng = btf__add_int(btf, "long", 8, BTF_INT_SIGNED));
-	must(ulng = btf__add_int(btf, "unsigned long", 8, 0));
-	must(bool_t = btf__add_int(btf, "_Bool", 1, BTF_INT_BOOL));
+	must(fx_add_ints(btf, &ints));
+	chr = ints.char_t;
+	uchr = ints.uchar_t;
+	shrt = ints.short_t;
+	ushrt = ints.ushort_t;
+	in = ints.int_t;
+	uin = ints.uint_t;
+	lng = ints.long_t;
+	ulng = ints.ulong_t;
+	bool_t = ints.bool_t;
 	must(flt = btf__add_float(btf, "float", 4));
 	must(dbl = btf__add_float(btf, "double", 8));
 	must(u8 = btf__add_typedef(btf, "u8", uchr));

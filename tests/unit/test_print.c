@@ -21,6 +21,7 @@
 #include <time.h>
 #include <cmocka.h>
 #include <bpf/btf.h>
+#include "../include/btf_fixture.h"
 #include "print.h"
 
 /* ---- the BTF ---- */
@@ -54,20 +55,23 @@ static void bitfield(const char *name, int type, int bit_off, int bit_size)
 static int build_btf(void **state)
 {
 	int u16_arr2, anon_union, pair_arr2;
+	struct fx_ints ints;
 
 	btf = btf__new_empty();
 	if (!btf)
 		return -1;
-	T.int_t = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
-	T.uint_t = btf__add_int(btf, "unsigned int", 4, 0);
+	if (fx_add_ints(btf, &ints))
+		return -1;
+	T.int_t = ints.int_t;
+	T.uint_t = ints.uint_t;
+	T.uchar_t = ints.uchar_t;
+	T.short_t = ints.short_t;
+	T.ushort_t = ints.ushort_t;
+	T.long_t = ints.long_t;
+	T.ulong_t = ints.ulong_t;
+	T.bool_t = ints.bool_t;
+	T.char_t = ints.char_t;
 	T.schar_t = btf__add_int(btf, "signed char", 1, BTF_INT_SIGNED);
-	T.uchar_t = btf__add_int(btf, "unsigned char", 1, 0);
-	T.short_t = btf__add_int(btf, "short", 2, BTF_INT_SIGNED);
-	T.ushort_t = btf__add_int(btf, "unsigned short", 2, 0);
-	T.long_t = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
-	T.ulong_t = btf__add_int(btf, "unsigned long", 8, 0);
-	T.bool_t = btf__add_int(btf, "_Bool", 1, BTF_INT_BOOL);
-	T.char_t = btf__add_int(btf, "char", 1, BTF_INT_SIGNED);
 	T.int128_t = btf__add_int(btf, "__int128", 16, BTF_INT_SIGNED);
 	T.double_t = btf__add_float(btf, "double", 8);
 	T.float_t = btf__add_float(btf, "float", 4);

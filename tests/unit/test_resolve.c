@@ -26,6 +26,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <bpf/btf.h>
+#include "../include/btf_fixture.h"
 #include "resolve.h"
 #include "spec.h"
 
@@ -71,58 +72,46 @@ static void bitfield(const char *name, int type, int bit_off, int bit_size)
 	assert_int_equal(btf__add_field(btf, name, type, bit_off, bit_size), 0);
 }
 
-/*
- * A FUNC_PROTO returning RET with parameters given as (name, type) pairs
- * ending with a NULL name.  A "..." name adds the variadic marker.
- */
+/* A FUNC_PROTO: (name, type) pairs, NULL-terminated (btf_fixture.h). */
 static int proto(int ret, ...)
 {
-	const char *name;
 	va_list ap;
-	int id = btf__add_func_proto(btf, ret);
+	int id;
 
-	assert_true(id > 0);
 	va_start(ap, ret);
-	while ((name = va_arg(ap, const char *))) {
-		int type = va_arg(ap, int);
-
-		if (strcmp(name, "...") == 0)
-			assert_int_equal(btf__add_func_param(btf, NULL, 0), 0);
-		else
-			assert_int_equal(btf__add_func_param(btf, name, type), 0);
-	}
+	id = fx_vproto(btf, ret, ap);
 	va_end(ap);
+	assert_true(id > 0);
 	return id;
 }
 
 static int func(const char *name, int proto_id)
 {
-	int id = btf__add_func(btf, name, BTF_FUNC_GLOBAL, proto_id);
+	int id = fx_func(btf, name, proto_id);
 
 	assert_true(id > 0);
 	return id;
 }
 
-/* typedef void (*btf_trace_NAME)(void *, ...): the proto has no names. */
 static void trace_typedef(const char *event, int proto_id)
 {
-	char name[128];
-
-	snprintf(name, sizeof(name), "btf_trace_%s", event);
-	assert_true(btf__add_typedef(btf, name, btf__add_ptr(btf, proto_id)) > 0);
+	assert_true(fx_trace_typedef(btf, event, proto_id) > 0);
 }
 
 static void build_scalars(void)
 {
-	T.int_t = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
-	T.uint_t = btf__add_int(btf, "unsigned int", 4, 0);
-	T.char_t = btf__add_int(btf, "char", 1, BTF_INT_SIGNED);
-	T.uchar_t = btf__add_int(btf, "unsigned char", 1, 0);
-	T.short_t = btf__add_int(btf, "short", 2, BTF_INT_SIGNED);
-	T.ushort_t = btf__add_int(btf, "unsigned short", 2, 0);
-	T.long_t = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
-	T.ulong_t = btf__add_int(btf, "unsigned long", 8, 0);
-	T.bool_t = btf__add_int(btf, "_Bool", 1, BTF_INT_BOOL);
+	struct fx_ints ints;
+
+	assert_int_equal(fx_add_ints(btf, &ints), 0);
+	T.int_t = ints.int_t;
+	T.uint_t = ints.uint_t;
+	T.char_t = ints.char_t;
+	T.uchar_t = ints.uchar_t;
+	T.short_t = ints.short_t;
+	T.ushort_t = ints.ushort_t;
+	T.long_t = ints.long_t;
+	T.ulong_t = ints.ulong_t;
+	T.bool_t = ints.bool_t;
 	T.u8_t = btf__add_typedef(btf, "u8", T.uchar_t);
 	T.u16_t = btf__add_typedef(btf, "u16", T.ushort_t);
 	T.u32_t = btf__add_typedef(btf, "u32", T.uint_t);
