@@ -73,7 +73,6 @@ static void resolve_member(struct btf *btf, __u32 ptr_id, const char *member)
 {
 	static const struct resolve_opts opts = {
 		.max_bytes = KSNOOP_DEFAULT_VALUE_SIZE, .str_bytes = KSNOOP_DEFAULT_STR_SIZE,
-		.args_at_return = true,
 	};
 	static struct capture_plan plan;
 	static struct signature sig;
