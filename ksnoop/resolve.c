@@ -573,6 +573,17 @@ static int layout_side(struct rctx *r, struct ksnoop_side_plan *side)
 	return layout_values(r, side, 0, sizeof(struct ksnoop_event));
 }
 
+/* The value on KIND's side written as TEXT, or -1. */
+static int value_index(const struct capture_plan *plan, int kind, const char *text)
+{
+	int i;
+
+	for (i = 0; i < plan->nvalues[kind]; i++)
+		if (strcmp(plan->values[kind][i].text, text) == 0)
+			return i;
+	return -1;
+}
+
 static int add_value(struct rctx *r, struct capture_plan *plan, int kind,
 		     const struct spec_item *it, const char *text, int pos)
 {
@@ -749,6 +760,9 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 				return ret;
 			side->npreds++;
 		}
+		/* A value named twice (as a predicate and as a value): shown once. */
+		if (value_index(plan, kind, it->text) >= 0)
+			continue;
 		ret = add_value(&r, plan, kind, it, it->text, it->base_pos);
 		if (ret)
 			return ret;

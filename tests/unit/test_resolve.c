@@ -1186,7 +1186,7 @@ static void test_record_too_large(void **state)
 	struct resolved *r;
 
 	opts.max_bytes = 65536;
-	r = resolve_with("take_huge(h, h, h, h)", &opts);
+	r = resolve_with("take_huge(h, *h, h[0], h[1])", &opts);
 	assert_int_equal(r->ret, -EINVAL);
 	assert_int_equal(r->err.pos, 0);
 	assert_non_null(strstr(r->err.msg, "lower --max-bytes"));
@@ -1718,7 +1718,22 @@ static void test_eight_predicates(void **state)
 	struct resolved *r = resolve_ok("scalars(c == 1, c == 2, c == 3, c == 4, c == 5, c == 6, c == 7, c == 8)");
 
 	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].npreds, KSNOOP_MAX_PREDS);
-	assert_int_equal(r->plan.nvalues[KSNOOP_ENTRY], 8);
+	/* Eight predicates on one value: the value is shown once. */
+	assert_int_equal(r->plan.nvalues[KSNOOP_ENTRY], 1);
+	resolved_free(r);
+}
+
+/* A value that is a predicate and a value too appears once (one JSON key). */
+static void test_value_named_twice_appears_once(void **state)
+{
+	struct resolved *r = resolve_ok("ip_send_skb(skb->len == 84, skb->len, skb->len, return < 0, return)");
+
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].npreds, 1);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_RETURN].npreds, 1);
+	/* Stashed: the entry value and the return value, each once. */
+	assert_int_equal(r->plan.nvalues[KSNOOP_RETURN], 2);
+	assert_string_equal(vd_of(r, KSNOOP_RETURN, 0)->text, "skb->len");
+	assert_string_equal(vd_of(r, KSNOOP_RETURN, 1)->text, "return");
 	resolved_free(r);
 }
 
@@ -1993,6 +2008,7 @@ int main(void)
 		TEST(test_user_type_tags_mark_user_reads),
 		TEST(test_too_many_predicates),
 		TEST(test_eight_predicates),
+		TEST(test_value_named_twice_appears_once),
 		TEST(test_err_unknown_argument),
 		TEST(test_err_unknown_member),
 		TEST(test_err_arrow_on_non_pointer),
