@@ -200,7 +200,15 @@ static void emit_array(struct walk *w, const struct btf_type *t, const unsigned 
 	if (btfu_is_char(w->btf, a->type)) {
 		size_t len = n < avail ? n : avail;
 
-		writer__string(w->wr, (const char *)data, strnlen((const char *)data, len));
+		/*
+		 * Up to the last non-zero byte, not the first NUL: a char
+		 * array may hold more than a C string (sockaddr's sa_data
+		 * holds a port and an address), and those bytes are shown,
+		 * escaped, never cut silently.
+		 */
+		while (len && !data[len - 1])
+			len--;
+		writer__string(w->wr, (const char *)data, len);
 		return;
 	}
 	writer__begin_array(w->wr, rows ? WRITER_ROWS : WRITER_STRUCT, level);

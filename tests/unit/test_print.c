@@ -396,6 +396,23 @@ static void test_char_array_escapes(void **state)
 	expect(T.char_arr16, s, 16, "\"a\\\"b\\n\\x01\"", "\"a\\\"b\\n\\u0001\"");
 }
 
+/* Bytes after the first NUL are shown, escaped (sockaddr's sa_data). */
+static void test_char_array_keeps_bytes_after_nul(void **state)
+{
+	/* sin_port 0x0001 (big-endian), sin_addr 127.0.0.1, zero padding */
+	char sa_data[16] = { 0x00, 0x01, 0x7f, 0x00, 0x00, 0x01 };
+
+	expect(T.char_arr16, sa_data, 16, "\"\\x00\\x01\\x7f\\x00\\x00\\x01\"",
+	       "\"\\u0000\\u0001\\u007f\\u0000\\u0000\\u0001\"");
+}
+
+static void test_char_array_all_zero_is_empty(void **state)
+{
+	char zero[16] = { 0 };
+
+	expect(T.char_arr16, zero, 16, "\"\"", "\"\"");
+}
+
 static void test_u8_array_is_a_list(void **state)
 {
 	uint8_t b[4] = { 1, 2, 3, 255 };
@@ -1089,6 +1106,8 @@ int main(void)
 		cmocka_unit_test(test_char_array_is_a_string),
 		cmocka_unit_test(test_char_array_without_nul),
 		cmocka_unit_test(test_char_array_escapes),
+		cmocka_unit_test(test_char_array_keeps_bytes_after_nul),
+		cmocka_unit_test(test_char_array_all_zero_is_empty),
 		cmocka_unit_test(test_u8_array_is_a_list),
 		cmocka_unit_test(test_int_array),
 		cmocka_unit_test(test_array_cut_by_max_bytes),
