@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
-#include <pthread.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,51 +30,14 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	return a;
 }
 
-/*
- * Releasing a uprobe.multi or trampoline link waits for a grace period in
- * the kernel (50-150 ms each here); one instance after another, the 42
- * targets of libjvm's 531 hotspot probes took 2 s to exit.  Instances are
- * independent objects (the shared ring buffer and counters are reference
- * counted), so a few threads destroy them and the waits overlap.
- */
-#define DETACH_THREADS 16
-
-struct detach_share {
-	struct attacher *a;
-	int first;
-};
-
-static void *detach_share(void *arg)
-{
-	struct detach_share *d = arg;
-	int i;
-
-	for (i = d->first; i < d->a->nskels; i += DETACH_THREADS)
-		ksnoop_bpf__destroy(d->a->skels[i]);
-	return NULL;
-}
-
 void attacher__free(struct attacher *a)
 {
-	struct detach_share shares[DETACH_THREADS];
-	pthread_t tids[DETACH_THREADS];
-	bool started[DETACH_THREADS] = {};
 	int i;
 
 	if (!a)
 		return;
-	for (i = 0; i < DETACH_THREADS && i < a->nskels; i++) {
-		shares[i] = (struct detach_share){ .a = a, .first = i };
-		if (i > 0)
-			started[i] = pthread_create(&tids[i], NULL, detach_share, &shares[i]) == 0;
-	}
-	/* Share 0, and any share whose thread did not start, here. */
-	for (i = 0; i < DETACH_THREADS && i < a->nskels; i++)
-		if (!started[i])
-			detach_share(&shares[i]);
-	for (i = 1; i < DETACH_THREADS && i < a->nskels; i++)
-		if (started[i])
-			pthread_join(tids[i], NULL);
+	for (i = a->nskels - 1; i >= 0; i--)
+		ksnoop_bpf__destroy(a->skels[i]);
 	free(a->skels);
 	free(a);
 }
