@@ -17,15 +17,26 @@ BPFTOOL    ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 ARCH       := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 MULTIARCH  := $(shell $(CC) -print-multiarch 2>/dev/null)
 
-LIBS_PKG   := libbpf libelf zlib
+# libbpf: the one place its version is pinned.  Built from Debian trixie's
+# source package (scripts/build-libbpf, through the private apt
+# configuration in $(BUILD)/apt) and linked statically; the BPF side uses
+# its headers too.  libelf and zlib are Debian bookworm's static archives.
+LIBBPF_VERSION := 1.5.0
+LIBBPF_DIR := $(BUILD)/libbpf-$(LIBBPF_VERSION)
+LIBBPF_A   := $(LIBBPF_DIR)/lib/libbpf.a
+APT_DIR    := $(BUILD)/apt
+
 CFLAGS     ?= -O2 -g
 WARNINGS   := -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS   += -Iinclude -I$(BUILD) -DKSNOOP_VERSION='"$(VERSION)"' -D_GNU_SOURCE
-PKG_CFLAGS  = $(shell pkg-config --cflags $(LIBS_PKG) 2>/dev/null)
-PKG_LIBS    = $(shell pkg-config --libs $(LIBS_PKG) 2>/dev/null)
+PKG_CFLAGS := -isystem $(LIBBPF_DIR)/include
+# Static archives for libbpf's own dependencies.  build/ksnoop is linked
+# fully static; the sanitizer builds (which cannot be) link libc and the
+# sanitizer runtimes dynamically.
+PKG_LIBS   := $(LIBBPF_A) -Wl,-Bstatic -lelf -lz -Wl,-Bdynamic
 
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
-	      -I/usr/include/$(MULTIARCH) -Iinclude $(WARNINGS)
+	      -isystem $(LIBBPF_DIR)/include -I/usr/include/$(MULTIARCH) -Iinclude $(WARNINGS)
 
 # Userspace, one file per responsibility (see docs/ARCHITECTURE.md).
 CORE_SRCS  := ksnoop/log.c ksnoop/spec.c ksnoop/kbtf.c ksnoop/ksyms.c \
@@ -47,11 +58,15 @@ all: $(BUILD)/ksnoop
 
 deps:
 	@scripts/install-deps
+	@scripts/build-libbpf $(LIBBPF_VERSION) $(APT_DIR) $(LIBBPF_DIR)
 
-$(BUILD):
-	@mkdir -p $@ $@/san
+$(LIBBPF_A): scripts/build-libbpf scripts/trixie-apt
+	@scripts/build-libbpf $(LIBBPF_VERSION) $(APT_DIR) $(LIBBPF_DIR)
 
-$(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c bpf/arch.bpf.h include/ksnoop.h | $(BUILD)
+$(BUILD) $(BUILD)/san:
+	@mkdir -p $@
+
+$(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c bpf/arch.bpf.h include/ksnoop.h $(LIBBPF_A) | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/ksnoop.skel.h: $(BUILD)/ksnoop.bpf.o
@@ -60,20 +75,21 @@ $(BUILD)/ksnoop.skel.h: $(BUILD)/ksnoop.bpf.o
 $(BUILD)/%.o: ksnoop/%.c $(HDRS) $(BUILD)/ksnoop.skel.h | $(BUILD)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARNINGS) -c $< -o $@
 
-$(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS)
-	$(CC) $(CFLAGS) $^ $(PKG_LIBS) -o $@
+# One self-contained binary: no shared object at all at run time.
+$(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
+	$(CC) $(CFLAGS) -static $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
 
 # The same binary under AddressSanitizer and UBSan, for the live tests.
-$(BUILD)/san/%.o: ksnoop/%.c $(HDRS) $(BUILD)/ksnoop.skel.h | $(BUILD)
+$(BUILD)/san/%.o: ksnoop/%.c $(HDRS) $(BUILD)/ksnoop.skel.h | $(BUILD)/san
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) -c $< -o $@
 
 $(BUILD)/san/ksnoop: $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) \
-		     $(APP_SRCS:ksnoop/%.c=$(BUILD)/san/%.o)
-	$(CC) $(SAN_FLAGS) $^ $(PKG_LIBS) -o $@
+		     $(APP_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(LIBBPF_A)
+	$(CC) $(SAN_FLAGS) $(filter %.o,$^) $(PKG_LIBS) -o $@
 
 # Unit tests: no privileges, sanitizers on, cmocka.
 TEST_HDRS  := $(wildcard tests/include/*.h)
-$(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(HDRS) $(TEST_HDRS)
+$(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(HDRS) $(TEST_HDRS) $(LIBBPF_A)
 	$(CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) \
 		$< $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(PKG_LIBS) -lcmocka -o $@
 
@@ -99,16 +115,21 @@ $(BUILD)/usdt/usdt_edge: tests/usdt/usdt_edge.c | $(BUILD)
 FUZZ_BINS :=
 -include tests/fuzz/fuzz.mk
 
-demo: deps all
+# deps first, then the build: with -j the two must not overlap (libbpf is
+# built with packages deps installs).
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@scripts/demo $(BUILD)/ksnoop
 
-check: deps $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(FUZZ_BINS)
+CHECK_BINS := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(FUZZ_BINS)
+check: deps
+	@$(MAKE) --no-print-directory $(CHECK_BINS)
 	@tests/run --build $(BUILD)
 
 unit: $(UNIT_BINS)
 	@tests/run --build $(BUILD) --only unit
 
-live: $(BUILD)/san/ksnoop $(USDT_BINS)
+live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS)
 	@tests/run --build $(BUILD) --only live
 
 vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 #include "cli.h"
 #include "log.h"
 #include "ksnoop.h"
@@ -58,7 +59,7 @@ static const char usage_text[] =
 "  -v, --verbose          say what is resolved and how it is attached\n"
 "  -d, --debug            also show libbpf's debug output\n"
 "  -h, --help             show this help\n"
-"  -V, --version          show the version\n"
+"  -V, --version          show ksnoop's version and the libbpf inside\n"
 "\n"
 "Examples:\n"
 "  ksnoop info ip_send_skb\n"
@@ -226,7 +227,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			fputs(usage_text, stdout);
 			exit(KSNOOP_EXIT_OK);
 		case 'V':
-			printf("ksnoop %s\n", KSNOOP_VERSION);
+			/* The libbpf linked in, not the headers compiled against. */
+			printf("ksnoop %s\nlibbpf %u.%u\n", KSNOOP_VERSION,
+			       libbpf_major_version(), libbpf_minor_version());
 			exit(KSNOOP_EXIT_OK);
 		case ':':
 			log_error("option '%s' needs a value", argv[optind - 1]);

@@ -22,10 +22,10 @@ FUZZ_OBJS    := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/fuzz/%.o)
 $(BUILD)/fuzz:
 	@mkdir -p $@
 
-$(BUILD)/fuzz/%.o: ksnoop/%.c $(HDRS) | $(BUILD)/fuzz
+$(BUILD)/fuzz/%.o: ksnoop/%.c $(HDRS) $(LIBBPF_A) | $(BUILD)/fuzz
 	$(FUZZ_CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) $(FUZZ_FLAGS) $(WARNINGS) -c $< -o $@
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_usdt.h $(FUZZ_OBJS) $(HDRS) $(TEST_HDRS) | $(BUILD)/fuzz
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_usdt.h $(FUZZ_OBJS) $(HDRS) $(TEST_HDRS) $(LIBBPF_A) | $(BUILD)/fuzz
 	$(FUZZ_CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) $(FUZZ_FLAGS) $(WARNINGS) \
 		$< $(FUZZ_OBJS) $(PKG_LIBS) -o $@
 
