@@ -101,7 +101,7 @@ bad unknown_short_option "unknown option '-x'" -x ip_send_skb
 bad option_without_value "option '--pid' needs a value" ip_send_skb --pid
 bad short_option_without_value "option '-n' needs a value" ip_send_skb -n
 bad flag_given_a_value "'--json'" --json=1 ip_send_skb
-bad nothing_to_do "expected a command or a SPEC" -v -j
+bad nothing_to_do "expected a command or a SPEC" -v -z
 bad no_arguments "expected a command or a SPEC"
 bad trace_without_spec "expected at least one SPEC" trace
 bad usdt_without_spec "expected at least one BINARY:PROVIDER:NAME" usdt
