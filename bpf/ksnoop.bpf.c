@@ -298,6 +298,11 @@ static __always_inline int pred_scalar(const volatile struct ksnoop_pred_plan *p
 		if (read_mem(&v, p->width, addr, user))
 			return -1;
 	}
+	/* A bitfield: its bits, then extended from its own width. */
+	if (p->bit_size) {
+		v >>= p->bit_off;
+		shift = 64 - p->bit_size;
+	}
 	if (shift && shift < 64) {
 		if (p->is_signed)
 			v = (__u64)((__s64)(v << shift) >> shift);

@@ -124,8 +124,10 @@ struct ksnoop_pred_plan {
 	__u8 op;		/* enum ksnoop_op */
 	__u8 is_signed;
 	__u8 is_str;		/* compare a string against str[] */
-	__u8 width;		/* bytes: 1, 2, 4 or 8 */
-	__u32 pad;
+	__u8 width;		/* bytes read: 1 to 8 */
+	__u8 bit_off;		/* a bitfield: its first bit in those bytes */
+	__u8 bit_size;		/* a bitfield: its width in bits (0: not one) */
+	__u8 pad[2];
 	__u64 imm;		/* constant, already sign-extended for signed */
 	char str[KSNOOP_MAX_PRED_STR];
 };

@@ -432,22 +432,22 @@ static int pred_string(struct rctx *r, const struct spec_item *it, struct chain 
 	return 0;
 }
 
-/* Does SV fit WIDTH bytes of the given signedness? */
-static bool fits(__s64 sv, int width, bool sgn)
+/* Does SV fit BITS bits of the given signedness? */
+static bool fits(__s64 sv, int bits, bool sgn)
 {
 	__s64 lim;
 
-	if (width >= 8)
+	if (bits >= 64)
 		return true;
 	if (!sgn)
-		return !((__u64)sv >> (8 * width));
-	lim = 1LL << (8 * width - 1);
+		return !((__u64)sv >> bits);
+	lim = 1LL << (bits - 1);
 	return sv >= -lim && sv < lim;
 }
 
 /* NULL or an enumerator, as the value's width and signedness hold it. */
 static int pred_name(struct rctx *r, const struct spec_item *it, const struct chain *c,
-		     int width, bool *sgn, __u64 *imm)
+		     int bits, bool *sgn, __u64 *imm)
 {
 	const struct btf *btf = r->sig->btf;
 	const struct spec_const *k = &it->cst;
@@ -472,7 +472,7 @@ static int pred_name(struct rctx *r, const struct spec_item *it, const struct ch
 	*imm = (__u64)sv;
 	/* An unsigned enum64 value above INT64_MAX is not negative. */
 	if (uenum && !*sgn) {
-		if (!fits(sv, width, false))
+		if (!fits(sv, bits, false))
 			return rfail(r, k->pos, "enumerator '%s' (%llu) does not fit %s",
 				     k->str, (unsigned long long)*imm, tstr(r, c->type_id));
 		return 0;
@@ -480,7 +480,7 @@ static int pred_name(struct rctx *r, const struct spec_item *it, const struct ch
 	if (sv < 0 && !*sgn)
 		return rfail(r, k->pos, "enumerator '%s' (%lld) is negative; '%s' is unsigned",
 			     k->str, (long long)sv, it->text);
-	if (!fits(sv, width, *sgn))
+	if (!fits(sv, bits, *sgn))
 		return rfail(r, k->pos, "enumerator '%s' (%lld) does not fit %s",
 			     k->str, (long long)sv, tstr(r, c->type_id));
 	return 0;
@@ -488,12 +488,12 @@ static int pred_name(struct rctx *r, const struct spec_item *it, const struct ch
 
 /* An integer constant: it must fit the value's width and signedness. */
 static int pred_int(struct rctx *r, const struct spec_item *it, const struct chain *c,
-		    int width, bool sgn, __u64 *imm)
+		    int bits, bool sgn, __u64 *imm)
 {
 	const struct spec_const *k = &it->cst;
 
 	if (sgn) {
-		__u64 lim = width >= 8 ? (1ULL << 63) : (1ULL << (8 * width - 1));
+		__u64 lim = bits >= 64 ? (1ULL << 63) : (1ULL << (bits - 1));
 
 		if ((k->neg && k->mag > lim) || (!k->neg && k->mag >= lim))
 			return rfail(r, k->pos, "constant %s%llu does not fit '%s' (%s)",
@@ -505,7 +505,7 @@ static int pred_int(struct rctx *r, const struct spec_item *it, const struct cha
 	if (k->neg)
 		return rfail(r, k->pos, "negative constant -%llu compared with '%s', which is unsigned (%s)",
 			     (unsigned long long)k->mag, it->text, tstr(r, c->type_id));
-	if (width < 8 && k->mag >> (8 * width))
+	if (bits < 64 && k->mag >> bits)
 		return rfail(r, k->pos, "constant %llu does not fit '%s' (%s)",
 			     (unsigned long long)k->mag, it->text, tstr(r, c->type_id));
 	*imm = k->mag;
@@ -517,7 +517,7 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 	const struct btf *btf = r->sig->btf;
 	struct chain c;
 	__u64 imm = 0;
-	int err, width;
+	int err, width, bits;
 	bool sgn;
 
 	memset(pp, 0, sizeof(*pp));
@@ -528,15 +528,24 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 	if (it->cst.kind == CONST_STR)
 		return pred_string(r, it, &c, pp);
 
-	if (c.bit_size)
-		return rfail(r, it->op_pos, "predicates on bitfields are not supported");
 	if (!btfu_is_scalar(btf, c.type_id))
 		return rfail(r, it->op_pos, "'%s' has type %s; predicates compare integers, enums, chars, bools and pointers",
 			     it->text, tstr(r, c.type_id));
 	width = btf__resolve_size(btf, c.type_id);
+	bits = 8 * width;
 	sgn = btfu_is_signed(btf, c.type_id);
-	err = it->cst.kind == CONST_NAME ? pred_name(r, it, &c, width, &sgn, &imm) :
-					   pred_int(r, it, &c, width, sgn, &imm);
+	/* A bitfield: read the bytes that hold it, compare its bits. */
+	if (c.bit_size) {
+		width = (c.bit_off + c.bit_size + 7) / 8;
+		bits = c.bit_size;
+		if (width > 8)
+			return rfail(r, it->op_pos, "'%s': a bitfield across more than 8 bytes cannot be compared",
+				     it->text);
+		pp->bit_off = c.bit_off;
+		pp->bit_size = c.bit_size;
+	}
+	err = it->cst.kind == CONST_NAME ? pred_name(r, it, &c, bits, &sgn, &imm) :
+					   pred_int(r, it, &c, bits, sgn, &imm);
 	if (err)
 		return err;
 	if (c.in_reg) {

@@ -49,7 +49,7 @@ run negative_unsigned 2 "negative constant -1 compared with 'skb->len', which is
 run unknown_enumerator 2 "column 65: unknown enumerator 'TCP_NOPE'" "tp:inet_sock_set_state(newstate == TCP_ESTABLISHED, oldstate == TCP_NOPE)"
 run enumerator_out_of_range 2 "enumerator 'IPPROTO_MPTCP' \(262\) does not fit" "ip_send_skb(skb->sk->__sk_common.skc_state == IPPROTO_MPTCP)"
 run constant_too_big_for_u8 2 "column 62: constant 300 does not fit" "ip_send_skb(skb->len == 1, skb->sk->__sk_common.skc_state == 300)"
-run predicate_on_bitfield 2 "predicates on bitfields are not supported" "ip_send_skb(skb->cloned == 1)"
+run predicate_on_bitfield_range 2 "constant 2 does not fit 'skb->cloned'" "ip_send_skb(skb->cloned == 2)"
 run predicate_on_struct 2 "predicates compare integers" "ip_send_skb(skb->cb == 1)"
 
 # This kernel has no kprobes and refuses fentry: say so and what works.

@@ -1522,11 +1522,34 @@ static void test_pred_on_struct(void **state)
 	resolve_err(t, col(t, "=="), "'skb->arr' has type int[4]");
 }
 
+/* Bitfield predicates: the bytes that hold it, then its bits, in BPF. */
 static void test_pred_on_bitfield(void **state)
 {
-	const char *t = "ip_send_skb(skb->pkt_type == 1)";
+	struct resolved *r = resolve_ok("ip_send_skb(skb->pkt_type == 1, skb->mark_bits > 4000)");
+	const struct ksnoop_pred_plan *p = pred_of(r, KSNOOP_ENTRY, 0);
+	const char *t;
 
-	resolve_err(t, col(t, "=="), "predicates on bitfields are not supported");
+	/* pkt_type:3 at bit 560: byte 70, bits 0-2. */
+	assert_chain(&p->acc, KSNOOP_SRC_ARG, 1, 1, 70LL);
+	assert_int_equal(p->width, 1);
+	assert_int_equal(p->bit_off, 0);
+	assert_int_equal(p->bit_size, 3);
+	assert_int_equal(p->imm, 1);
+	assert_int_equal(p->is_signed, 0);
+	/* mark_bits:12 at bit 572: byte 71, bits 4-15, two bytes. */
+	p = pred_of(r, KSNOOP_ENTRY, 1);
+	assert_chain(&p->acc, KSNOOP_SRC_ARG, 1, 1, 71LL);
+	assert_int_equal(p->width, 2);
+	assert_int_equal(p->bit_off, 4);
+	assert_int_equal(p->bit_size, 12);
+	assert_int_equal(p->imm, 4000);
+	resolved_free(r);
+
+	/* The constant must fit the bitfield's own width. */
+	t = "ip_send_skb(skb->pkt_type == 8)";
+	resolve_err(t, col(t, "8"), "constant 8 does not fit 'skb->pkt_type'");
+	t = "ip_send_skb(skb->mark_bits == 4096)";
+	resolve_err(t, col(t, "4096"), "constant 4096 does not fit 'skb->mark_bits'");
 }
 
 static void test_pred_on_return(void **state)

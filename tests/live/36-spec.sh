@@ -1,0 +1,45 @@
+#!/bin/bash
+# The spec language, live: bitfield predicates (in BPF, at the bitfield's
+# own width), one key per value.  Tracepoints, as root.
+. "$(dirname "$0")/helpers.bash"
+K=${KSNOOP:?KSNOOP must name the ksnoop binary}
+
+if [ "$(id -u)" != 0 ]; then
+	skip spec "needs root"
+	exit 0
+fi
+tmp=$(mktemp -d)
+cleanup() {
+	cleanup_pids
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+# A program of our own, so other execs on the machine do not count.
+cp /bin/true "$tmp/kspec-true"
+
+# task_struct's in_execve:1 is set while exec runs (bit 3 of its byte).
+for c in 1 0; do
+	if start "$tmp/o$c" "$tmp/e$c" --duration 10 -c kspec-true \
+		"tp:sched_process_exec(p->in_execve == $c, p->in_execve)"; then
+		"$tmp/kspec-true"
+		sleep 0.3
+		stop
+		want=$((c == 1 ? 1 : 0))
+		count_is bitfield_pred_eq_$c $want '^    p->in_execve = 1$' "$tmp/o$c" "$tmp/e$c"
+	else
+		fail bitfield_pred_attach_$c "$(cat "$tmp/e$c")"
+	fi
+done
+
+# A predicate and a value on the same thing: one JSON key, once.
+if start "$tmp/o2" "$tmp/e2" --duration 10 -j -c kspec-true \
+	"tp:sched_process_exec(p->in_execve == 1, p->in_execve, old_pid)"; then
+	"$tmp/kspec-true"
+	sleep 0.3
+	stop
+	expect_eq one_key_per_value '["old_pid","p->in_execve"]' \
+		"$(jq -c '.values | keys' "$tmp/o2")"
+	expect_eq one_key_raw_text 1 "$(grep -o '"p->in_execve"' "$tmp/o2" | wc -l)"
+else
+	fail one_key_attach "$(cat "$tmp/e2")"
+fi
