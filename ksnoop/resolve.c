@@ -36,6 +36,7 @@ struct rctx {
 	const struct signature *sig;
 	const struct resolve_opts *opts;
 	struct spec_error *err;
+	struct capture_plan *plan;
 	char tbuf[160];
 };
 
@@ -125,6 +126,122 @@ static int find_member(const struct btf *btf, __u32 id, const char *name,
 	return find_member_in(btf, id, name, 0, &visits, type_id, bit_off, bit_size);
 }
 
+/*
+ * Member aliases.  The kernel's headers name many members through macros
+ * (`#define sk_prot __sk_common.skc_prot`, `#define inet_daddr
+ * sk.__sk_common.skc_daddr`) or through structs embedded by value (a
+ * tcp_sock holds an inet_connection_sock holds an inet_sock holds a sock).
+ * A name not found directly is looked for through embedded structs, as
+ * itself and, for the sock_common convention (sk_X, inet_X, tw_X ... all
+ * become skc_X), as skc_X.  Exactly one candidate resolves; several are
+ * listed in the error.
+ */
+#define ALIAS_MAX_DEPTH	4	/* embedded structs followed, like real chains */
+#define ALIAS_MAX_HITS	8
+
+struct member_hit {
+	__u32 type_id, bit_off, bit_size;
+	char path[128];		/* "__sk_common.skc_prot" */
+};
+
+struct alias_search {
+	const struct btf *btf;
+	const char *name;
+	struct member_hit hits[ALIAS_MAX_HITS];
+	int nhits;
+	int visits;
+};
+
+/*
+ * DEPTH counts named embedded structs (ALIAS_MAX_DEPTH), NEST every level
+ * including anonymous ones (BTFU_MAX_DEPTH: BTF may nest without end).
+ */
+static void find_embedded(struct alias_search *as, __u32 id, int depth, int nest,
+			  const char *prefix, __u32 base_off)
+{
+	const struct btf_type *t = btf__type_by_id(as->btf, btfu_strip(as->btf, id));
+	const struct btf_member *m;
+	int i, vlen;
+
+	if (!t || !btf_is_composite(t) || depth > ALIAS_MAX_DEPTH || nest > BTFU_MAX_DEPTH ||
+	    ++as->visits > BTFU_MAX_VISITS)
+		return;
+	m = btf_members(t);
+	vlen = btf_vlen(t);
+	for (i = 0; i < vlen && as->nhits < ALIAS_MAX_HITS; i++, m++) {
+		const char *mname = btfu_name(as->btf, m->name_off);
+		const struct btf_type *mt = btf__type_by_id(as->btf, btfu_strip(as->btf, m->type));
+		__u32 off = base_off + btf_member_bit_offset(t, i);
+		char path[128];
+
+		snprintf(path, sizeof(path), "%s%s%s", prefix, *mname && *prefix ? "." : "", mname);
+		/* Only through an embedded struct: a direct member was found before. */
+		if (*mname && depth > 0 && strcmp(mname, as->name) == 0) {
+			struct member_hit *h = &as->hits[as->nhits++];
+
+			h->type_id = m->type;
+			h->bit_off = off;
+			h->bit_size = btf_member_bitfield_size(t, i);
+			snprintf(h->path, sizeof(h->path), "%s", path);
+			continue;
+		}
+		if (mt && btf_is_composite(mt))
+			find_embedded(as, m->type, *mname ? depth + 1 : depth, nest + 1, path, off);
+	}
+}
+
+/* Say once (a predicate and a value walk the same chain) what a name became. */
+static void note_alias(struct capture_plan *plan, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note_alias(struct capture_plan *plan, const char *fmt, ...)
+{
+	char buf[sizeof(plan->aliases[0])];
+	va_list ap;
+	int i;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (i = 0; i < plan->naliases; i++)
+		if (strcmp(plan->aliases[i], buf) == 0)
+			return;
+	if (plan->naliases < PLAN_MAX_ALIASES)
+		memcpy(plan->aliases[plan->naliases++], buf, sizeof(buf));
+}
+
+static int find_alias(struct rctx *r, struct chain *c, const struct spec_step *st,
+		      __u32 *mtype, __u32 *bit_off, __u32 *bit_size)
+{
+	struct alias_search as = { .btf = r->sig->btf, .name = st->member };
+	const char *us = strchr(st->member, '_');
+	char skc[SPEC_MAX_NAME + 8], list[200] = "";
+	size_t n = 0;
+	int i;
+
+	find_embedded(&as, c->type_id, 0, 0, "", 0);
+	if (!as.nhits && us && us != st->member && us[1]) {
+		snprintf(skc, sizeof(skc), "skc_%s", us + 1);
+		as.name = skc;
+		as.visits = 0;
+		find_embedded(&as, c->type_id, 0, 0, "", 0);
+	}
+	if (!as.nhits)
+		return -ENOENT;
+	if (as.nhits > 1) {
+		for (i = 0; i < as.nhits && n < sizeof(list); i++)
+			n += snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", as.hits[i].path);
+		return rfail(r, st->pos, "'%s' is ambiguous in %s: %s", st->member,
+			     tstr(r, btfu_strip(r->sig->btf, c->type_id)), list);
+	}
+	*mtype = as.hits[0].type_id;
+	*bit_off = as.hits[0].bit_off;
+	*bit_size = as.hits[0].bit_size;
+	note_alias(r->plan, "'%s' is %s in %s", st->member, as.hits[0].path,
+		   tstr(r, btfu_strip(r->sig->btf, c->type_id)));
+	return 0;
+}
+
 static int step_member(struct rctx *r, struct chain *c, const struct spec_step *st)
 {
 	const struct btf *btf = r->sig->btf;
@@ -161,9 +278,14 @@ static int step_member(struct rctx *r, struct chain *c, const struct spec_step *
 		if (c->in_reg)
 			return rfail(r, st->op_pos, "'.' on a struct passed by value is not supported");
 	}
-	if (find_member(btf, c->type_id, st->member, &mtype, &bit_off, &bit_size))
-		return rfail(r, st->pos, "no member '%s' in %s", st->member,
-			     tstr(r, btfu_strip(btf, c->type_id)));
+	if (find_member(btf, c->type_id, st->member, &mtype, &bit_off, &bit_size)) {
+		err = find_alias(r, c, st, &mtype, &bit_off, &bit_size);
+		if (err == -ENOENT)
+			return rfail(r, st->pos, "no member '%s' in %s", st->member,
+				     tstr(r, btfu_strip(btf, c->type_id)));
+		if (err)
+			return err;
+	}
 	c->acc.steps[c->acc.nsteps - 1] += bit_off / 8;
 	c->bit_off = bit_size ? bit_off % 8 : 0;
 	c->bit_size = bit_size;
@@ -700,7 +822,7 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		      const struct resolve_opts *opts, struct capture_plan *plan,
 		      struct spec_error *err)
 {
-	struct rctx r = { .spec = spec, .sig = sig, .opts = opts, .err = err };
+	struct rctx r = { .spec = spec, .sig = sig, .opts = opts, .err = err, .plan = plan };
 	bool return_pred = false, entry_values = false, stash;
 	int i, k, ret;
 

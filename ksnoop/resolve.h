@@ -41,11 +41,17 @@ struct resolve_opts {
 	const __u32 *cast_types;
 };
 
+/* Member names resolved through embedded structs, said with -v. */
+#define PLAN_MAX_ALIASES	8
+
 struct capture_plan {
 	struct signature sig;
 	int nvalues[KSNOOP_NR_KINDS];
 	struct value_desc values[KSNOOP_NR_KINDS][KSNOOP_MAX_VALUES];
 	struct ksnoop_plan bpf;
+	/* "sk_prot is __sk_common.skc_prot (struct sock)" */
+	int naliases;
+	char aliases[PLAN_MAX_ALIASES][160];
 };
 
 /*

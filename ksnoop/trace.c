@@ -187,6 +187,8 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		bp->filter_comm = 1;
 		memcpy(bp->comm, t->opts->comm, sizeof(bp->comm));
 	}
+	for (int j = 0; j < tg->plan.naliases; j++)
+		log_info("%s: %s", argv[tg->spec], tg->plan.aliases[j]);
 	if (tg->kind == ATTACH_USDT)
 		log_info("%s: USDT probe %s:%s in %s (device %u:%u, inode %llu), %d value(s)",
 			 argv[tg->spec], tg->usdt.provider, tg->usdt.name, tg->usdt.path,

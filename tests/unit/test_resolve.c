@@ -1729,6 +1729,52 @@ static void test_user_type_tags_mark_user_reads(void **state)
 	free(r);
 }
 
+/*
+ * Member aliases: the kernel's sk_X macros (sk_family is
+ * __sk_common.skc_family) and members of structs embedded by value.
+ */
+static void test_member_alias_sock_common(void **state)
+{
+	struct resolved *r = resolve_ok("ip_send_skb(skb->sk->sk_family, skb->sk->skc_state == 1)");
+
+	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 1, 2, (long long)SKB_SK,
+		     (long long)(SK_COMMON + SKC_FAMILY));
+	assert_int_equal(r->plan.naliases, 2);
+	assert_string_equal(r->plan.aliases[0], "'sk_family' is __sk_common.skc_family in struct sock");
+	assert_string_equal(r->plan.aliases[1], "'skc_state' is __sk_common.skc_state in struct sock");
+	resolved_free(r);
+}
+
+static void test_member_alias_ambiguous_and_missing(void **state)
+{
+	struct resolved *r = calloc(1, sizeof(*r));
+	int a, b, outer, outer_ptr, proto_id, fid;
+	char why[256];
+
+	assert_non_null(r);
+	/* struct two { struct a { int x; } a; struct b { int x; } b; } */
+	a = btf__add_struct(btf, "alias_a", 4);
+	field("x", T.int_t, 0);
+	b = btf__add_struct(btf, "alias_b", 4);
+	field("x", T.int_t, 0);
+	outer = btf__add_struct(btf, "alias_two", 8);
+	field("a", a, 0);
+	field("b", b, 4);
+	outer_ptr = btf__add_ptr(btf, outer);
+	proto_id = proto(0, "t", outer_ptr, NULL);
+	fid = func("alias_fn", proto_id);
+	assert_int_equal(signature__from_func(btf, fid, &r->sig, why, sizeof(why)), 0);
+	assert_int_equal(spec__parse("alias_fn(t->x)", SPEC_KFUNC, &r->spec, &r->err), 0);
+	assert_int_equal(resolver__resolve(&r->spec, &r->sig, &default_opts, &r->plan, &r->err),
+			 -EINVAL);
+	assert_string_equal(r->err.msg, "'x' is ambiguous in struct alias_two: a.x, b.x");
+	assert_int_equal(r->err.pos, 13);
+	spec__free(&r->spec);
+	free(r);
+
+	resolve_err("ip_send_skb(skb->sk->sk_nope)", 22, "no member 'sk_nope' in struct sock");
+}
+
 static void test_too_many_predicates(void **state)
 {
 	const char *t = "scalars(c == 1, c == 2, c == 3, c == 4, c == 5, c == 6, c == 7, c == 8, c == 9)";
@@ -2031,6 +2077,8 @@ int main(void)
 		TEST(test_user_type_tags_mark_user_reads),
 		TEST(test_too_many_predicates),
 		TEST(test_eight_predicates),
+		TEST(test_member_alias_sock_common),
+		TEST(test_member_alias_ambiguous_and_missing),
 		TEST(test_value_named_twice_appears_once),
 		TEST(test_err_unknown_argument),
 		TEST(test_err_unknown_member),

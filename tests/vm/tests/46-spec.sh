@@ -21,6 +21,24 @@ for mode in fentry kprobe; do
 	else
 		fail ${T}_attach_bitfield2 "$(cat "$tmp/e2")"
 	fi
+	# Member aliases: sk_prot is __sk_common.skc_prot (the kernel's macro).
+	if start "$tmp/o5" "$tmp/e5" --mode $mode -c ping \
+		'ip_output(skb->sk->sk_prot->name == "RAW", skb->pkt_type == 0, skb->len, skb->sk->sk_family)'; then
+		ping -c 2 127.0.0.1 >/dev/null 2>&1
+		stop
+		# Two echo requests and the two replies, all on raw sockets.
+		count_is ${T}_alias_pred_and_value 4 '^    skb->sk->sk_family = 2$' "$tmp/o5" "$tmp/e5"
+		expect_match ${T}_alias_said "'sk_prot' is __sk_common.skc_prot in struct sock" "$(cat "$tmp/e5")"
+	else
+		fail ${T}_attach_alias "$(cat "$tmp/e5")"
+	fi
+	if start "$tmp/o6" "$tmp/e6" --mode $mode -c ping 'ip_output(skb->sk->sk_prot->name == "TCP")'; then
+		ping -c 1 127.0.0.1 >/dev/null 2>&1
+		stop
+		count_is ${T}_alias_pred_filters 0 'ip_output' "$tmp/o6" "$tmp/e6"
+	else
+		fail ${T}_attach_alias2 "$(cat "$tmp/e6")"
+	fi
 	# One key per value, even when a predicate names it too.
 	if start "$tmp/o3" "$tmp/e3" --mode $mode -j -c ping 'ip_output(skb->len == 84, skb->len)'; then
 		ping -c 1 127.0.0.1 >/dev/null 2>&1
