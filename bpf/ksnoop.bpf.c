@@ -348,6 +348,8 @@ static __always_inline bool pred_holds(const __u64 *words,
 
 	if (pred_scalar(p, word, &v))
 		return false;
+	if (p->mask)
+		v &= p->mask;
 	switch (p->op) {
 	case KSNOOP_OP_EQ: return v == c;
 	case KSNOOP_OP_NE: return v != c;

@@ -129,6 +129,7 @@ struct ksnoop_pred_plan {
 	__u8 bit_size;		/* a bitfield: its width in bits (0: not one) */
 	__u8 pad[2];
 	__u64 imm;		/* constant, already sign-extended for signed */
+	__u64 mask;		/* "VALUE & MASK": compare VALUE & MASK (0: no mask) */
 	char str[KSNOOP_MAX_PRED_STR];
 };
 
@@ -239,6 +240,6 @@ struct ksnoop_stash_key {
 _Static_assert(sizeof(struct ksnoop_event) == 48, "event header layout");
 _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
 _Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
-_Static_assert(sizeof(struct ksnoop_pred_plan) == 160, "pred layout");
+_Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 
 #endif /* KSNOOP_H */

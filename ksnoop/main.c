@@ -31,7 +31,7 @@ static const char usage_text[] =
 "\n"
 "SPEC     := { FUNC | tp:TRACEPOINT } [ '(' [ ITEM {, ITEM} ] ')' ]\n"
 "USPEC    := BINARY:PROVIDER:NAME [ '(' [ ITEM {, ITEM} ] ')' ]\n"
-"ITEM     := VALUE [ OP CONST ]\n"
+"ITEM     := VALUE [ & MASK ] [ OP CONST ]\n"
 "VALUE    := {'*'} { ARG | return | argN[:str|:TYPE] } { ->MEMBER | .MEMBER | [INDEX] }\n"
 "OP       := { == | != | < | <= | > | >= }\n"
 "CONST    := { INTEGER | 'C' | \"STRING\" | NULL | ENUMERATOR }\n"

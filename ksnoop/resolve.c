@@ -634,6 +634,22 @@ static int pred_int(struct rctx *r, const struct spec_item *it, const struct cha
 	return 0;
 }
 
+/* "VALUE & MASK": an integer or enum, and a mask that fits it. */
+static int pred_mask(struct rctx *r, const struct spec_item *it, const struct chain *c,
+		     int bits, struct ksnoop_pred_plan *pp)
+{
+	const struct btf_type *t = btf__type_by_id(r->sig->btf, btfu_strip(r->sig->btf, c->type_id));
+
+	if (!t || btf_is_ptr(t))
+		return rfail(r, it->mask_pos, "'&' on '%s' (%s): masks apply to integers and enums",
+			     it->text, tstr(r, c->type_id));
+	if (bits < 64 && it->mask >> bits)
+		return rfail(r, it->mask_pos, "mask 0x%llx does not fit '%s' (%d bits)",
+			     (unsigned long long)it->mask, it->text, bits);
+	pp->mask = it->mask;
+	return 0;
+}
+
 static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_pred_plan *pp)
 {
 	const struct btf *btf = r->sig->btf;
@@ -647,6 +663,9 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 	if (err)
 		return err;
 	pp->op = it->op;
+	if (it->cst.kind == CONST_STR && it->has_mask)
+		return rfail(r, it->mask_pos, "'&' on '%s', compared with a string: masks apply to integers and enums",
+			     it->text);
 	if (it->cst.kind == CONST_STR)
 		return pred_string(r, it, &c, pp);
 
@@ -666,10 +685,20 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 		pp->bit_off = c.bit_off;
 		pp->bit_size = c.bit_size;
 	}
+	if (it->has_mask) {
+		err = pred_mask(r, it, &c, bits, pp);
+		if (err)
+			return err;
+		/* The masked value is a set of bits: compared unsigned. */
+		sgn = false;
+	}
 	err = it->cst.kind == CONST_NAME ? pred_name(r, it, &c, bits, &sgn, &imm) :
 					   pred_int(r, it, &c, bits, sgn, &imm);
 	if (err)
 		return err;
+	if (it->has_mask && (imm & ~pp->mask) && it->op == KSNOOP_OP_EQ)
+		return rfail(r, it->cst.pos, "'%s & 0x%llx' can never equal 0x%llx: bits outside the mask",
+			     it->text, (unsigned long long)pp->mask, (unsigned long long)imm);
 	if (c.in_reg) {
 		c.acc.flags |= KSNOOP_VAL_REG;
 		c.acc.size = 8;

@@ -250,6 +250,38 @@ static int text_append(char **text, const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * "& MASK": a flag test.  Alone it is true when any bit of MASK is set
+ * (VALUE & MASK != 0); before an operator the masked value is compared.
+ */
+static int parse_mask(struct parser *p, struct spec_item *it)
+{
+	struct spec_const c = {};
+	char buf[16];
+	int err;
+
+	p->i++;
+	skip_space(p);
+	it->mask_pos = (int)p->i + 1;
+	if (!isdigit((unsigned char)p->s[p->i]))
+		return fail(p, p->i, "expected a number after '&', found %s",
+			    what_is(p, buf, sizeof(buf)));
+	err = parse_number(p, &c);
+	if (err)
+		return err;
+	if (!c.mag)
+		return fail(p, it->mask_pos - 1, "a mask of 0 is never set");
+	it->has_mask = true;
+	it->mask = c.mag;
+	/* Alone: any bit set. */
+	it->has_pred = true;
+	it->op = KSNOOP_OP_NE;
+	it->op_pos = it->mask_pos;
+	it->cst.kind = CONST_INT;
+	it->cst.pos = it->mask_pos;
+	return 0;
+}
+
 static int parse_item(struct parser *p, struct spec_item *it)
 {
 	char buf[16];
@@ -351,6 +383,12 @@ static int parse_item(struct parser *p, struct spec_item *it)
 	}
 
 	skip_space(p);
+	if (p->s[p->i] == '&') {
+		err = parse_mask(p, it);
+		if (err)
+			return err;
+		skip_space(p);
+	}
 	if (strchr("=!<>", p->s[p->i]) && p->s[p->i]) {
 		it->op_pos = (int)p->i + 1;
 		err = parse_op(p, &it->op);

@@ -71,6 +71,10 @@ struct spec_item {
 	enum ksnoop_op op;
 	int op_pos;
 	struct spec_const cst;
+	/* "VALUE & MASK [OP CONST]": alone, true when any bit of MASK is set */
+	bool has_mask;
+	uint64_t mask;
+	int mask_pos;
 };
 
 struct spec {

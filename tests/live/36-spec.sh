@@ -43,3 +43,30 @@ if start "$tmp/o2" "$tmp/e2" --duration 10 -j -c kspec-true \
 else
 	fail one_key_attach "$(cat "$tmp/e2")"
 fi
+
+# Masks: "VALUE & MASK" alone is true when any bit of MASK is set; before
+# an operator, the masked value is compared.  Odd pids, then pids whose
+# low two bits are 2.
+for m in "& 0x1" "& 0x3 == 2"; do
+	T=mask_$(printf '%s' "$m" | tr -c 'a-z0-9' '_')
+	if start "$tmp/om" "$tmp/em" --duration 10 -j -c kspec-true \
+		"tp:sched_process_exec(old_pid $m, old_pid)"; then
+		want=""
+		for i in 1 2 3 4 5 6 7 8; do
+			"$tmp/kspec-true" &
+			p=$!
+			wait "$p"
+			case $m in
+			"& 0x1") [ $((p & 1)) = 1 ] && want="$want$p " ;;
+			*) [ $((p & 3)) = 2 ] && want="$want$p " ;;
+			esac
+		done
+		sleep 0.3
+		stop
+		# Eight pids in a row without one that matches would prove nothing.
+		[ -n "$want" ] || fail "${T}_workload" "no pid of eight matched $m"
+		expect_eq "$T" "$want" "$(jq -r '.values.old_pid' "$tmp/om" | tr '\n' ' ')"
+	else
+		fail "${T}_attach" "$(cat "$tmp/em")"
+	fi
+done

@@ -1775,6 +1775,33 @@ static void test_member_alias_ambiguous_and_missing(void **state)
 	resolve_err("ip_send_skb(skb->sk->sk_nope)", 22, "no member 'sk_nope' in struct sock");
 }
 
+/* Masks: compared unsigned, in BPF, after the value is read and extended. */
+static void test_pred_mask(void **state)
+{
+	struct resolved *r = resolve_ok("scalars(i & 0x40, s & 0x3 == 1)");
+	const struct ksnoop_pred_plan *p = pred_of(r, KSNOOP_ENTRY, 0);
+	const char *t;
+
+	assert_int_equal(p->mask, 0x40);
+	assert_int_equal(p->op, KSNOOP_OP_NE);
+	assert_int_equal(p->imm, 0);
+	assert_int_equal(p->is_signed, 0);
+	p = pred_of(r, KSNOOP_ENTRY, 1);
+	assert_int_equal(p->mask, 3);
+	assert_int_equal(p->op, KSNOOP_OP_EQ);
+	assert_int_equal(p->imm, 1);
+	/* i is a value once (the predicate names it). */
+	assert_int_equal(r->plan.nvalues[KSNOOP_ENTRY], 2);
+	resolved_free(r);
+
+	t = "scalars(s & 0x10000)";
+	resolve_err(t, col(t, "0x1"), "mask 0x10000 does not fit 's' (16 bits)");
+	t = "scalars(i & 0x2 == 1)";
+	resolve_err(t, col(t, "1)"), "'i & 0x2' can never equal 0x1: bits outside the mask");
+	t = "strings(name & 1)";
+	resolve_err(t, col(t, "1"), "'&' on 'name' (const char *): masks apply to integers and enums");
+}
+
 static void test_too_many_predicates(void **state)
 {
 	const char *t = "scalars(c == 1, c == 2, c == 3, c == 4, c == 5, c == 6, c == 7, c == 8, c == 9)";
@@ -2078,6 +2105,7 @@ int main(void)
 		TEST(test_too_many_predicates),
 		TEST(test_eight_predicates),
 		TEST(test_member_alias_sock_common),
+		TEST(test_pred_mask),
 		TEST(test_member_alias_ambiguous_and_missing),
 		TEST(test_value_named_twice_appears_once),
 		TEST(test_err_unknown_argument),

@@ -754,6 +754,35 @@ static void test_err_unterminated_string(void **state)
 	parse_err("f(s == \"abc)", 8, "unterminated string constant");
 }
 
+/* "VALUE & MASK": alone, any bit set; before an operator, compared. */
+static void test_mask(void **state)
+{
+	struct spec s;
+	struct spec_error e;
+
+	assert_int_equal(spec__parse("f(how->flags & 0x40, x&3 == 1)", SPEC_KFUNC, &s, &e), 0);
+	assert_true(s.items[0].has_mask);
+	assert_int_equal(s.items[0].mask, 0x40);
+	assert_true(s.items[0].has_pred);
+	assert_int_equal(s.items[0].op, KSNOOP_OP_NE);
+	assert_int_equal(s.items[0].cst.mag, 0);
+	assert_string_equal(s.items[0].text, "how->flags");
+	assert_int_equal(s.items[0].mask_pos, 16);
+	assert_true(s.items[1].has_mask);
+	assert_int_equal(s.items[1].mask, 3);
+	assert_int_equal(s.items[1].op, KSNOOP_OP_EQ);
+	assert_int_equal(s.items[1].cst.mag, 1);
+	assert_string_equal(s.items[1].text, "x");
+	spec__free(&s);
+}
+
+static void test_err_mask(void **state)
+{
+	parse_err("f(x & y)", 7, "expected a number after '&', found 'y'");
+	parse_err("f(x & 0)", 7, "a mask of 0 is never set");
+	parse_err("f(x & -1)", 7, "expected a number after '&', found '-'");
+}
+
 static void test_err_string_too_long(void **state)
 {
 	char text[128];
@@ -979,6 +1008,8 @@ int main(void)
 		cmocka_unit_test(test_err_number_overflow),
 		cmocka_unit_test(test_err_unterminated_string),
 		cmocka_unit_test(test_err_string_too_long),
+		cmocka_unit_test(test_mask),
+		cmocka_unit_test(test_err_mask),
 		cmocka_unit_test(test_err_nul_in_string),
 		cmocka_unit_test(test_err_nul_in_string_hex_escape_column),
 		cmocka_unit_test(test_err_unterminated_char),

@@ -39,6 +39,16 @@ for mode in fentry kprobe; do
 	else
 		fail ${T}_attach_alias2 "$(cat "$tmp/e6")"
 	fi
+	# Flag tests: O_CREAT (0x40) in how->flags: touch of a new file, not cat.
+	if start "$tmp/o7" "$tmp/e7" --mode $mode 'do_sys_openat2(how->flags & 0x40, filename)'; then
+		cat /proc/version >/dev/null
+		touch "$tmp/new-$mode"
+		stop
+		count_is ${T}_mask_matches_creat 1 "^    filename = \"$tmp/new-$mode\"\$" "$tmp/o7" "$tmp/e7"
+		count_is ${T}_mask_filters 0 '/proc/version' "$tmp/o7" "$tmp/e7"
+	else
+		fail ${T}_attach_mask "$(cat "$tmp/e7")"
+	fi
 	# One key per value, even when a predicate names it too.
 	if start "$tmp/o3" "$tmp/e3" --mode $mode -j -c ping 'ip_output(skb->len == 84, skb->len)'; then
 		ping -c 1 127.0.0.1 >/dev/null 2>&1
