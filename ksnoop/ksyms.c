@@ -15,6 +15,8 @@ struct ksyms {
 	size_t nr, cap;
 	char **pool;		/* one strdup'd line per symbol */
 	size_t npool;
+	const struct ksym **by_addr;	/* built by the first ksyms__by_addr() */
+	size_t naddr;
 };
 
 static int cmp_ksym(const void *a, const void *b)
@@ -34,10 +36,12 @@ void ksyms__free(struct ksyms *ks)
 		free(ks->pool[i]);
 	free(ks->pool);
 	free(ks->syms);
+	free(ks->by_addr);
 	free(ks);
 }
 
-static int ksyms_add(struct ksyms *ks, char *line, const char *name, const char *mod)
+static int ksyms_add(struct ksyms *ks, char *line, const char *name, const char *mod,
+		     unsigned long long addr)
 {
 	if (ks->nr == ks->cap) {
 		size_t cap = ks->cap ? ks->cap * 2 : 4096;
@@ -55,6 +59,7 @@ static int ksyms_add(struct ksyms *ks, char *line, const char *name, const char 
 	ks->pool[ks->npool++] = line;
 	ks->syms[ks->nr].name = name;
 	ks->syms[ks->nr].module = mod;
+	ks->syms[ks->nr].addr = addr;
 	ks->nr++;
 	return 0;
 }
@@ -106,7 +111,8 @@ struct ksyms *ksyms__load(const char *path)
 		strcpy(copy, name);
 		if (mod)
 			strcpy(copy + strlen(name) + 1, mod);
-		err = ksyms_add(ks, copy, copy, mod ? copy + strlen(name) + 1 : NULL);
+		err = ksyms_add(ks, copy, copy, mod ? copy + strlen(name) + 1 : NULL,
+				strtoull(line, NULL, 16));
 		if (err) {
 			free(copy);
 			goto out;
@@ -138,6 +144,50 @@ const struct ksym *ksyms__find(const struct ksyms *ks, const char *name)
 	while (s && s > ks->syms && strcmp(s[-1].name, name) == 0)
 		s--;
 	return s;
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct ksym *x = *(const struct ksym *const *)a, *y = *(const struct ksym *const *)b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static int index_by_addr(struct ksyms *ks)
+{
+	size_t i;
+
+	ks->by_addr = malloc((ks->nr ? ks->nr : 1) * sizeof(*ks->by_addr));
+	if (!ks->by_addr)
+		return -ENOMEM;
+	for (i = 0; i < ks->nr; i++)
+		if (ks->syms[i].addr)
+			ks->by_addr[ks->naddr++] = &ks->syms[i];
+	qsort(ks->by_addr, ks->naddr, sizeof(*ks->by_addr), cmp_addr);
+	return 0;
+}
+
+const struct ksym *ksyms__by_addr(struct ksyms *ks, unsigned long long addr,
+				  unsigned long long *off)
+{
+	size_t lo = 0, hi;
+
+	if (!ks->by_addr && index_by_addr(ks))
+		return NULL;
+	hi = ks->naddr;
+	/* The last symbol at or below ADDR. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->by_addr[mid]->addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr - ks->by_addr[lo - 1]->addr > KSYMS_MAX_OFFSET)
+		return NULL;
+	*off = addr - ks->by_addr[lo - 1]->addr;
+	return ks->by_addr[lo - 1];
 }
 
 size_t ksyms__count(const struct ksyms *ks)

@@ -11,6 +11,7 @@
 struct ksym {
 	const char *name;
 	const char *module;	/* NULL for vmlinux */
+	unsigned long long addr;	/* 0 when kallsyms hides addresses */
 };
 
 struct ksyms;
@@ -21,6 +22,14 @@ void ksyms__free(struct ksyms *ks);
 
 /* The first function symbol named NAME, or NULL. */
 const struct ksym *ksyms__find(const struct ksyms *ks, const char *name);
+/*
+ * The function ADDR lies in (the nearest symbol at or below it, at most
+ * KSYMS_MAX_OFFSET before it), its offset in *OFF; NULL if none.  The
+ * address index is built on the first call.
+ */
+#define KSYMS_MAX_OFFSET	(1ULL << 20)
+const struct ksym *ksyms__by_addr(struct ksyms *ks, unsigned long long addr,
+				  unsigned long long *off);
 size_t ksyms__count(const struct ksyms *ks);
 const struct ksym *ksyms__at(const struct ksyms *ks, size_t i);
 

@@ -32,6 +32,7 @@
 
 struct walk {
 	struct writer *wr;
+	const struct print_opts *opts;
 	const struct btf *btf;
 	bool json;
 	bool zeros;
@@ -154,14 +155,39 @@ static void emit_enum(struct walk *w, const struct btf_type *t, const void *data
 		writer__uint(w->wr, v);
 }
 
-static void emit_ptr(struct walk *w, const void *data)
+/*
+ * A pointer: its address.  A function pointer also names its function:
+ * text "0xffffffff81a2b3c0 <sock_wfree>", JSON {"addr":"0x...","sym":"..."}.
+ */
+static void emit_ptr(struct walk *w, const struct btf_type *t, const void *data)
 {
+	const struct btf_type *pt = btf__type_by_id(w->btf, btfu_strip(w->btf, t->type));
 	__u64 v = load_uint(data, 8);
+	char sym[160], text[200];
 
-	if (!v)
+	if (!v) {
 		writer__null(w->wr, "NULL");
-	else
+		return;
+	}
+	if (!pt || !btf_is_func_proto(pt) || !w->opts->symbolize ||
+	    w->opts->symbolize(w->opts->sym_ctx, v, sym, sizeof(sym))) {
 		writer__hex(w->wr, v);
+		return;
+	}
+	if (!w->json) {
+		char *esc = text_escaped_dup(sym);
+
+		snprintf(text, sizeof(text), "0x%llx <%s>", (unsigned long long)v, esc ? esc : "?");
+		free(esc);
+		writer__raw(w->wr, text, NULL);
+		return;
+	}
+	writer__begin_object(w->wr, WRITER_STRUCT, 0);
+	writer__key(w->wr, "addr");
+	writer__hex(w->wr, v);
+	writer__key(w->wr, "sym");
+	writer__name(w->wr, sym);
+	writer__end_object(w->wr);
 }
 
 static void emit_float(struct walk *w, const struct btf_type *t, const void *data)
@@ -307,7 +333,7 @@ static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid,
 		emit_enum(w, t, data, bit_off, bit_size);
 		break;
 	case BTF_KIND_PTR:
-		emit_ptr(w, data);
+		emit_ptr(w, t, data);
 		break;
 	case BTF_KIND_FLOAT:
 		emit_float(w, t, data);
@@ -364,7 +390,8 @@ void printer__value(struct printer *p, const struct btf *btf,
 		    const void *data, int level)
 {
 	struct walk w = {
-		.wr = &p->wr, .btf = btf, .json = p->wr.json, .zeros = p->opts.zeros,
+		.wr = &p->wr, .opts = &p->opts, .btf = btf, .json = p->wr.json,
+		.zeros = p->opts.zeros,
 	};
 	size_t avail = vh->len < vd->size ? vh->len : vd->size;
 	__u32 st = vh->status & KSNOOP_STATUS_MASK;

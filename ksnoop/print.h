@@ -19,10 +19,16 @@ enum print_format {
 	FORMAT_JSON,
 };
 
+/* Name the kernel code at ADDR into BUF ("sock_wfree"); nonzero: unknown. */
+typedef int (*print_symbolize_fn)(void *ctx, __u64 addr, char *buf, size_t sz);
+
 struct print_opts {
 	enum print_format format;
 	bool zeros;		/* text: also show members that are zero */
 	__s64 clock_offset_ns;	/* added to event times for wall-clock text */
+	/* Function pointers name their function (kernel targets only). */
+	print_symbolize_fn symbolize;
+	void *sym_ctx;
 };
 
 struct printer {

@@ -44,6 +44,22 @@ static int kernel__open_ksyms(struct kernel *k, char *msg, size_t sz)
 	return 0;
 }
 
+int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz)
+{
+	const struct ksym *sym;
+	unsigned long long off;
+	char msg[256];
+
+	if (kernel__open_ksyms(k, msg, sizeof(msg)))
+		return -ENOENT;
+	sym = ksyms__by_addr(k->ksyms, addr, &off);
+	if (!sym)
+		return -ENOENT;
+	snprintf(buf, sz, "%s%s%.0llx%s%s%s", sym->name, off ? "+0x" : "", off,
+		 sym->module ? " [" : "", sym->module ? sym->module : "", sym->module ? "]" : "");
+	return 0;
+}
+
 void kernel__close(struct kernel *k)
 {
 	kbtf__free(k->kbtf);

@@ -26,6 +26,12 @@ int kernel__open(struct kernel *k, char *msg, size_t sz);
 void kernel__close(struct kernel *k);
 
 /*
+ * The kernel function ADDR lies in, as "name+0xoff [module]" (kallsyms,
+ * read on the first call); -ENOENT when none is known.
+ */
+int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz);
+
+/*
  * Signature of kernel function NAME.
  *  0        found and traceable
  *  -ENOENT  unknown (MSG: the error, with a suggestion when one is close)

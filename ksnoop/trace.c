@@ -424,6 +424,11 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 	return ret;
 }
 
+static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	return kernel__symbolize(ctx, addr, buf, sz);
+}
+
 static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
 {
 	struct trace t = { .opts = opts, .nspecs = argc };
@@ -432,6 +437,9 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		.format = opts->json ? FORMAT_JSON : FORMAT_TEXT,
 		.zeros = opts->zeros,
 		.clock_offset_ns = (__s64)(now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC)),
+		/* Kernel code addresses only: a USDT program's are its own. */
+		.symbolize = kind == SPEC_USDT ? NULL : symbolize,
+		.sym_ctx = &k,
 	};
 	char msg[512];
 	int ret, i;

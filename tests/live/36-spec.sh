@@ -70,3 +70,24 @@ for m in "& 0x1" "& 0x3 == 2"; do
 		fail "${T}_attach" "$(cat "$tmp/em")"
 	fi
 done
+
+# Function pointers name their function: a new task's restart_block.fn
+# is do_no_restart_syscall; the address printed must be kallsyms' one.
+want=$(awk '$3 == "do_no_restart_syscall" { print $1; exit }' /proc/kallsyms | sed 's/^0*//')
+if start "$tmp/of" "$tmp/ef" --duration 10 -c kspec-true "tp:sched_process_exec(p->restart_block.fn)"; then
+	"$tmp/kspec-true"
+	sleep 0.3
+	stop
+	count_is fn_pointer_symbol 1 "^    p->restart_block.fn = 0x$want <do_no_restart_syscall>\$" "$tmp/of" "$tmp/ef"
+else
+	fail fn_pointer_attach "$(cat "$tmp/ef")"
+fi
+if start "$tmp/oj" "$tmp/ej" --duration 10 -j -c kspec-true "tp:sched_process_exec(p->restart_block.fn)"; then
+	"$tmp/kspec-true"
+	sleep 0.3
+	stop
+	expect_eq fn_pointer_symbol_json "do_no_restart_syscall 0x$want" \
+		"$(jq -r '.values["p->restart_block.fn"] | "\(.sym) \(.addr)"' "$tmp/oj")"
+else
+	fail fn_pointer_json_attach "$(cat "$tmp/ej")"
+fi

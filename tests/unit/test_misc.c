@@ -194,6 +194,27 @@ static void test_ksyms_text_symbols_only(void **state)
 	ksyms__free(ks);
 }
 
+/* Addresses to names: the nearest function at or below, with its offset. */
+static void test_ksyms_by_addr(void **state)
+{
+	struct ksyms *ks = load_sample();
+	unsigned long long off = 99;
+	const struct ksym *s;
+
+	s = ksyms__by_addr(ks, 0xffffffff81001010ULL, &off);
+	assert_non_null(s);
+	assert_string_equal(s->name, "do_one_initcall");
+	assert_int_equal(off, 0x10);
+	s = ksyms__by_addr(ks, 0xffffffffc0001000ULL, &off);
+	assert_string_equal(s->name, "e1000_probe");
+	assert_string_equal(s->module, "e1000");
+	assert_int_equal(off, 0);
+	/* Below the first function, or far past the last one: unknown. */
+	assert_null(ksyms__by_addr(ks, 0xffffffff80000000ULL, &off));
+	assert_null(ksyms__by_addr(ks, 0xffffffffc0004000ULL + KSYMS_MAX_OFFSET + 1, &off));
+	ksyms__free(ks);
+}
+
 static void test_ksyms_modules(void **state)
 {
 	struct ksyms *ks = load_sample();
@@ -591,6 +612,7 @@ int main(void)
 	};
 	const struct CMUnitTest ksyms_tests[] = {
 		cmocka_unit_test_teardown(test_ksyms_text_symbols_only, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_by_addr, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_modules, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_last_line_without_newline, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_duplicates, remove_tmp),

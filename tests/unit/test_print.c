@@ -168,11 +168,14 @@ struct value {
 	int level;
 	struct value_desc vd;
 	struct ksnoop_value vh;
+	print_symbolize_fn symbolize;
 };
 
 static const char *render_value(const struct value *v, const void *data)
 {
-	struct print_opts opts = { .format = v->format, .zeros = v->zeros };
+	struct print_opts opts = {
+		.format = v->format, .zeros = v->zeros, .symbolize = v->symbolize,
+	};
 	struct printer p;
 	char *buf = NULL;
 	size_t sz = 0;
@@ -411,6 +414,39 @@ static void test_char_array_all_zero_is_empty(void **state)
 	char zero[16] = { 0 };
 
 	expect(T.char_arr16, zero, 16, "\"\"", "\"\"");
+}
+
+static int fake_symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	if (addr != 0xffffffff81a2b3c0ULL)
+		return -1;
+	snprintf(buf, sz, "sock_wfree");
+	return 0;
+}
+
+/* A function pointer names its function, with the address. */
+static void test_function_pointer_symbol(void **state)
+{
+	int fptr = btf__add_ptr(btf, btf__add_func_proto(btf, T.int_t));
+	__u64 known = 0xffffffff81a2b3c0ULL, unknown = 0xffffffff81000000ULL;
+	struct value v = {
+		.vd = { .text = "fn", .type_id = fptr, .obj_id = fptr, .how = PRINT_VALUE,
+			.size = 8, .obj_size = 8 },
+		.vh = { .status = KSNOOP_OK, .len = 8 },
+		.symbolize = fake_symbolize,
+	};
+
+	assert_true(fptr > 0);
+	v.format = FORMAT_TEXT;
+	assert_string_equal(render_value(&v, &known), "0xffffffff81a2b3c0 <sock_wfree>");
+	assert_string_equal(render_value(&v, &unknown), "0xffffffff81000000");
+	v.format = FORMAT_JSON;
+	assert_string_equal(render_value(&v, &known),
+			    "{\"addr\":\"0xffffffff81a2b3c0\",\"sym\":\"sock_wfree\"}");
+	assert_string_equal(render_value(&v, &unknown), "\"0xffffffff81000000\"");
+	/* Without a symbolizer (USDT): the address alone. */
+	v.symbolize = NULL;
+	assert_string_equal(render_value(&v, &known), "\"0xffffffff81a2b3c0\"");
 }
 
 static void test_u8_array_is_a_list(void **state)
@@ -1107,6 +1143,7 @@ int main(void)
 		cmocka_unit_test(test_char_array_without_nul),
 		cmocka_unit_test(test_char_array_escapes),
 		cmocka_unit_test(test_char_array_keeps_bytes_after_nul),
+		cmocka_unit_test(test_function_pointer_symbol),
 		cmocka_unit_test(test_char_array_all_zero_is_empty),
 		cmocka_unit_test(test_u8_array_is_a_list),
 		cmocka_unit_test(test_int_array),

@@ -49,6 +49,15 @@ for mode in fentry kprobe; do
 	else
 		fail ${T}_attach_mask "$(cat "$tmp/e7")"
 	fi
+	# Function pointers name their function: a raw socket's packets are
+	# freed through sock_wfree.
+	if start "$tmp/o8" "$tmp/e8" --mode $mode -c ping 'ip_output(skb->destructor)'; then
+		ping -c 1 127.0.0.1 >/dev/null 2>&1
+		stop
+		count_is ${T}_fn_pointer_symbol 2 '^    skb->destructor = 0x[0-9a-f]+ <sock_wfree>$' "$tmp/o8" "$tmp/e8"
+	else
+		fail ${T}_attach_fn_pointer "$(cat "$tmp/e8")"
+	fi
 	# One key per value, even when a predicate names it too.
 	if start "$tmp/o3" "$tmp/e3" --mode $mode -j -c ping 'ip_output(skb->len == 84, skb->len)'; then
 		ping -c 1 127.0.0.1 >/dev/null 2>&1
