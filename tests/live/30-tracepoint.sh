@@ -2,7 +2,6 @@
 # Tracepoint mode, live on this kernel (root): tp_btf works here even
 # though kprobes and fentry do not.
 . "$(dirname "$0")/helpers.bash"
-K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 
 if [ "$(id -u)" != 0 ]; then
 	skip tracepoints "needs root"
@@ -109,7 +108,6 @@ fi
 # --- pid filter: two busy processes, one traced ---
 bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy1=$!
 bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy2=$!
-pids+=("$busy1" "$busy2")
 start "$tmp/o5" "$tmp/e5" -j -n 20 -p "$busy1" 'tp:sys_enter(id)' ||
 	fail attach_pid "$(cat "$tmp/e5")"
 finish
@@ -119,7 +117,6 @@ expect_eq pid_filter_only_target "$busy1" "$(jq -r .pid "$tmp/o5" | sort -u)"
 
 # --- tid filter ---
 bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy3=$!
-pids+=("$busy3")
 start "$tmp/o10" "$tmp/e10" -j -n 5 --tid "$busy3" 'tp:sys_enter(id)' ||
 	fail attach_tid "$(cat "$tmp/e10")"
 finish
@@ -162,7 +159,7 @@ sleep 0.5
 expect_eq nothing_left_after_sigkill "" "$(left_progs "$HELD")"
 
 # --- stdout closed early: quiet, status 0 ---
-out=$( { timeout 10 "$K" 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9"; } | head -1)
+out=$( { ks 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9"; } | head -1)
 expect_match pipe_head_got_line '^[0-9:.]+ cpu' "$out"
 expect_eq pipe_closed_status "rc=0" "$(cat "$tmp/rc9")"
 expect_eq pipe_closed_quiet "" "$(cat "$tmp/e9")"

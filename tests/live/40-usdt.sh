@@ -1,7 +1,6 @@
 #!/bin/bash
 # USDT mode, live on this machine (uprobes work here), as root.
 . "$(dirname "$0")/helpers.bash"
-K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 U=${KSNOOP_USDT_DIR:-$root/build/usdt}
 P=$U/usdt_prog
@@ -13,17 +12,17 @@ if [ ! -x "$P" ]; then
 fi
 
 # --- listing (no privileges needed) ---
-out=$($K info usdt "$P" 2>&1)
+out=$(ks info usdt "$P" 2>&1)
 expect_match list_header '^PROVIDER +NAME +ADDRESS +SEMAPHORE +ARGS$' "$out"
 expect_match list_small '^ksnoop_test +small +0x[0-9a-f]{16} +- +arg0:s8@\S+ arg1:u8@\S+ arg2:s16@\S+ arg3:u16@\S+$' "$out"
 expect_match list_wide '^ksnoop_test +wide .* arg0:s32@\S+ arg1:u32@\S+ arg2:s64@\S+ arg3:u64@\S+$' "$out"
 expect_match list_semaphore '^ksnoop_test +guarded +0x[0-9a-f]{16} 0x[0-9a-f]{16} arg0:s64@' "$out"
 expect_eq list_count 7 "$(printf '%s\n' "$out" | grep -c '^ksnoop_test ')"
-out=$($K -j info usdt "$P" 2>&1)
+out=$(ks -j info usdt "$P" 2>&1)
 expect_eq list_json_parses 7 "$(printf '%s\n' "$out" | jq -r .name 2>/dev/null | wc -l)"
 expect_eq list_json_semaphore "guarded" "$(printf '%s\n' "$out" | jq -r 'select(.semaphore != null) | .name')"
 expect_eq list_json_args "1 true" "$(printf '%s\n' "$out" | jq -r 'select(.name == "small") | .args[0] | "\(.size) \(.signed)"')"
-out=$($K info usdt "$L" 2>&1)
+out=$(ks info usdt "$L" 2>&1)
 expect_match list_library '^ksnoop_lib +hit ' "$out"
 
 # --- bad targets: one line, exit 2 ---
@@ -37,7 +36,7 @@ echo "not elf" > "$tmp/text"
 err_case() {
 	local name=$1 re=$2 err rc
 	shift 2
-	err=$("$K" "$@" 2>&1 >/dev/null); rc=$?
+	err=$(ks "$@" 2>&1 >/dev/null); rc=$?
 	if [ "$rc" = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
 	   printf '%s\n' "$err" | grep -Eq -- "$re"; then
 		pass "$name"
@@ -124,13 +123,13 @@ expect_eq struct_one_event 1 "$(grep -c -- '-> ksnoop_test:obj$' "$tmp/o3")"
 
 # --- semaphore: fires only while traced, back to 0 after ---
 "$P" guarded 4 > "$tmp/guarded.out" &
-gp=$!; pids+=("$gp")
+gp=$!
 sleep 1
 # The semaphore's address in the running process: PIE base + its vaddr.
 sema_value() {
 	local base vaddr
 	base=$(awk -v p="$P" '$6 == p { split($1, a, "-"); print a[1]; exit }' "/proc/$1/maps")
-	vaddr=$("$K" -j info usdt "$P" | jq -r 'select(.name == "guarded") | .semaphore')
+	vaddr=$(ks -j info usdt "$P" | jq -r 'select(.name == "guarded") | .semaphore')
 	dd if="/proc/$1/mem" bs=1 count=2 skip=$((0x$base + vaddr)) 2>/dev/null | od -An -tu2 | tr -d ' '
 }
 expect_eq semaphore_zero_before "0" "$(sema_value "$gp")"
@@ -157,8 +156,8 @@ stop
 expect_eq library_probe 4 "$(grep -c -- '-> ksnoop_lib:hit$' "$tmp/o5")"
 expect_eq library_args 1 "$(grep -c '^    arg1 = 30$' "$tmp/o5")"
 
-"$P" spin 3 & sp1=$!; pids+=("$sp1")
-"$P" spin 3 & sp2=$!; pids+=("$sp2")
+"$P" spin 3 & sp1=$!
+"$P" spin 3 & sp2=$!
 sleep 0.3
 start "$tmp/o6" "$tmp/e6" -j -n 20 -p "$sp1" usdt "$P:ksnoop_test:tick" || fail attach_pid "$(cat "$tmp/e6")"
 finish
@@ -166,7 +165,7 @@ expect_eq pid_filter_count 20 "$(wc -l < "$tmp/o6")"
 expect_eq pid_filter_only "$sp1" "$(jq -r .pid "$tmp/o6" | sort -u)"
 wait "$sp1" "$sp2" 2>/dev/null
 
-"$P" spin 2 & sp3=$!; pids+=("$sp3")
+"$P" spin 2 & sp3=$!
 sleep 0.3
 "$P" lib 1 >/dev/null   # not traced: another process
 start "$tmp/o7" "$tmp/e7" -n 1 -p "$sp3" usdt "libksnoop_usdt:ksnoop_lib:*" || true
@@ -177,9 +176,9 @@ kill -INT "$KPID" 2>/dev/null; finish
 wait "$sp3" 2>/dev/null
 
 # --- info usdt -p: the program's probes and its libraries' ---
-"$P" spin 2 & sp4=$!; pids+=("$sp4")
+"$P" spin 2 & sp4=$!
 sleep 0.3
-out=$($K info usdt -p "$sp4" 2>&1)
+out=$(ks info usdt -p "$sp4" 2>&1)
 expect_match info_pid_program '^ksnoop_test +tick ' "$out"
 expect_match info_pid_library '^ksnoop_lib +hit ' "$out"
 expect_match info_pid_names_files "^# .*libksnoop_usdt.so$" "$out"
