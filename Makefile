@@ -85,7 +85,7 @@ $(BUILD)/usdt/libksnoop_usdt.so: tests/usdt/usdt_lib.c | $(BUILD)
 	$(CC) -O1 -g -shared -fPIC $< -o $@
 $(BUILD)/usdt/usdt_prog: tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c $(BUILD)/usdt/libksnoop_usdt.so
 	$(CC) -O1 -g tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c \
-		-L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -o $@
+		-L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -pthread -o $@
 	pahole -J $@
 
 # Fuzzing (libFuzzer): targets and rules live in tests/fuzz/fuzz.mk.  It is

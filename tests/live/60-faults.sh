@@ -11,7 +11,7 @@
 . "$(dirname "$0")/../vm/lib.sh"
 K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-U=${KSNOOP_USDT_DIR:-$root/build/usdt}
+U=$(cd "${KSNOOP_USDT_DIR:-$root/build/usdt}" 2>/dev/null && pwd)
 P=$U/usdt_prog
 
 if [ "$(id -u)" != 0 ]; then
