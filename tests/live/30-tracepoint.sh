@@ -87,10 +87,13 @@ expect_eq comm_predicate 2 "$(grep -c -- '-> tp:sched_process_exec$' "$tmp/o12")
 expect_eq comm_predicate_values "2 3" "$(sed -n 's/^    bprm->argc = //p' "$tmp/o12" | tr '\n' ' ' | sed 's/ $//')"
 
 # --- an enumerator constant from BTF: TCP state changes on loopback ---
+# python3 through a uniquely named link: its comm is ours alone.
 if command -v python3 >/dev/null; then
-	start "$tmp/o13" "$tmp/e13" -c python3 "tp:inet_sock_set_state(newstate == TCP_ESTABLISHED, oldstate)" ||
+	py=kspy$$
+	ln -s "$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')" "$tmp/$py"
+	start "$tmp/o13" "$tmp/e13" -c "$py" "tp:inet_sock_set_state(newstate == TCP_ESTABLISHED, oldstate)" ||
 		fail attach_enum_pred "$(cat "$tmp/e13")"
-	python3 - <<'PY'
+	timeout 20 "$tmp/$py" - <<'PY'
 import socket
 srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(1)
 c = socket.create_connection(srv.getsockname()); s, _ = srv.accept()
@@ -102,8 +105,22 @@ PY
 	expect_eq enum_values_printed 2 "$(grep -c '^    newstate = 1$' "$tmp/o13")"
 	expect_match enum_oldstate "^    oldstate = (2|3)$" "$(cat "$tmp/o13")"
 else
-	skip enum_predicate "no python3 for a TCP connection"
+	fail enum_predicate "no python3 for a TCP connection"
 fi
+
+# --- --str-bytes on a kernel string: N - 1 characters fit, more are cut ---
+len=${#tmp}
+len=$((len + 1 + ${#probe}))	# "$tmp/$probe"
+for n in $((len + 1)) "$len"; do
+	start "$tmp/s$n" "$tmp/se$n" -n 1 --str-bytes "$n" -c "$probe" 'tp:sched_process_exec(bprm->filename)' ||
+		fail "attach_str_bytes_$n" "$(cat "$tmp/se$n")"
+	"$tmp/$probe"
+	finish
+done
+expect_eq kernel_str_exact_fit_not_truncated "    bprm->filename = \"$tmp/$probe\"" \
+	"$(grep filename "$tmp/s$((len + 1))")"
+expect_eq kernel_str_truncated "    bprm->filename = \"${tmp}/${probe%?}\"... /* truncated at $len bytes */" \
+	"$(grep filename "$tmp/s$len")"
 
 # --- pid filter: two busy processes, one traced ---
 bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy1=$!
