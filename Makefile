@@ -88,6 +88,12 @@ $(BUILD)/usdt/usdt_prog: tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c $(BUIL
 		-L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -pthread -o $@
 	pahole -J $@
 
+# Workloads for the VM tests: static, so the VM needs no libraries for them.
+VM_BINS := $(BUILD)/vm/vmprog
+$(BUILD)/vm/vmprog: tests/vm/vmprog.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARNINGS) -static -pthread $< -o $@
+
 # Fuzzing (libFuzzer): targets and rules live in tests/fuzz/fuzz.mk.  It is
 # included before `check` so that FUZZ_BINS is set when check's
 # prerequisites are read.
@@ -97,7 +103,7 @@ FUZZ_BINS :=
 demo: deps all
 	@scripts/demo $(BUILD)/ksnoop
 
-check: deps $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(FUZZ_BINS)
+check: deps $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS) $(FUZZ_BINS)
 	@tests/run --build $(BUILD)
 
 unit: $(UNIT_BINS)
@@ -106,7 +112,7 @@ unit: $(UNIT_BINS)
 live: $(BUILD)/san/ksnoop $(USDT_BINS)
 	@tests/run --build $(BUILD) --only live
 
-vm: $(BUILD)/ksnoop
+vm: $(BUILD)/ksnoop $(VM_BINS)
 	@tests/run --build $(BUILD) --only vm
 
 # Benchmarks against bcc's ksnoop and bpftrace; writes docs/PERFORMANCE.md.
