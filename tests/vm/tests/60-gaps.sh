@@ -24,16 +24,16 @@ params() {
 p=$(params do_mmap)
 expect_eq do_mmap_has_8_args "file addr len prot flags pgoff populate uf " "$p"
 if start "$tmp/o1" "$tmp/e1" --mode kprobe -n 1 -c vmprog \
-	'do_mmap(len == 53248, uf != NULL, len, pgoff, populate, uf, uf->next)'; then
+	'do_mmap(len == 53248, uf != NULL, populate)'; then
 	vmprog mmap 13
 	finish
 	expect_eq stack_args_status 0 "$RC"
 	count_is stack_args_event 1 '-> do_mmap$' "$tmp/o1" "$tmp/e1"
 	count_is stack_args_register_arg 1 '^    len = 53248$' "$tmp/o1"
-	count_is stack_args_7th_kernel_pointer 1 '^    populate = 0xffff[0-9a-f]+$' "$tmp/o1"
-	uf=$(sed -n 's/^    uf = //p' "$tmp/o1")
-	next=$(sed -n 's/^    uf->next = //p' "$tmp/o1")
-	expect_match stack_args_8th_kernel_pointer '^0xffff[0-9a-f]+$' "$uf"
+	count_is stack_args_7th_kernel_pointer 1 '^    populate = 0xff[0-9a-f]{14}$' "$tmp/o1"
+	uf=$(sed -n 's/^    uf = \(0x[0-9a-f]*\) -> (struct list_head){$/\1/p' "$tmp/o1")
+	next=$(sed -n 's/^        \.next = \(0x[0-9a-f]*\),$/\1/p' "$tmp/o1")
+	expect_match stack_args_8th_kernel_pointer '^0xff[0-9a-f]{14}$' "$uf"
 	expect_eq stack_args_8th_is_empty_list_head "$uf" "$next"
 else
 	fail stack_args_attach "$(cat "$tmp/e1")"
