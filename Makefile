@@ -102,12 +102,18 @@ $(BUILD)/usdt/libksnoop_usdt.so: tests/usdt/usdt_lib.c | $(BUILD)
 	$(CC) -O1 -g -shared -fPIC $< -o $@
 $(BUILD)/usdt/usdt_prog: tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c $(BUILD)/usdt/libksnoop_usdt.so
 	$(CC) -O1 -g tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c \
-		-L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -o $@
+		-L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -pthread -o $@
 	pahole -J $@
 
 $(BUILD)/usdt/usdt_edge: tests/usdt/usdt_edge.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $< -o $@
+
+# Workloads for the VM tests: static, so the VM needs no libraries for them.
+VM_BINS := $(BUILD)/vm/vmprog
+$(BUILD)/vm/vmprog: tests/vm/vmprog.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARNINGS) -static -pthread $< -o $@
 
 # Fuzzing (libFuzzer): targets and rules live in tests/fuzz/fuzz.mk.  It is
 # included before `check` so that FUZZ_BINS is set when check's
@@ -121,7 +127,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/demo $(BUILD)/ksnoop
 
-CHECK_BINS := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(FUZZ_BINS)
+CHECK_BINS := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS) $(FUZZ_BINS)
 check: deps
 	@$(MAKE) --no-print-directory $(CHECK_BINS)
 	@tests/run --build $(BUILD)
@@ -132,7 +138,7 @@ unit: $(UNIT_BINS)
 live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS)
 	@tests/run --build $(BUILD) --only live
 
-vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge
+vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(VM_BINS)
 	@tests/run --build $(BUILD) --only vm
 
 # Benchmarks against bcc's ksnoop and bpftrace; writes docs/PERFORMANCE.md.

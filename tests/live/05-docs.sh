@@ -1,11 +1,10 @@
 #!/bin/bash
 # The help text, the man page and the README agree with the binary.
-. "$(dirname "$0")/../vm/lib.sh"
-K=${KSNOOP:?KSNOOP must name the ksnoop binary}
+. "$(dirname "$0")/helpers.bash"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 man=$root/docs/ksnoop.8
 
-help=$("$K" --help)
+help=$(ks --help)
 help_opts=$(printf '%s\n' "$help" | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 man_opts=$(sed 's/\\-/-/g; s/\\f[BIR]//g' "$man" | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 expect_eq man_and_help_same_options "$help_opts" "$man_opts"
@@ -22,7 +21,7 @@ for o in $help_opts; do
 	--buffer) args=("$o" 4096) ;;
 	*) args=("$o" 5) ;;
 	esac
-	"$K" "${args[@]}" --help >/dev/null 2>&1 || bad="$bad $o"
+	ks "${args[@]}" --help >/dev/null 2>&1 || bad="$bad $o"
 done
 expect_eq every_documented_option_accepted "" "$bad"
 

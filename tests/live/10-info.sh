@@ -1,27 +1,31 @@
 #!/bin/bash
 # `ksnoop info` against this machine's kernel BTF (no privileges needed).
-. "$(dirname "$0")/../vm/lib.sh"
-K=${KSNOOP:?KSNOOP must name the ksnoop binary}
+. "$(dirname "$0")/helpers.bash"
 
-out=$($K info ip_send_skb 2>&1)
-expect_eq ip_send_skb "int ip_send_skb(struct net *net, struct sk_buff *skb);" "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
-out=$($K info do_sys_openat2 2>&1)
-expect_eq const_char_ptr "int do_sys_openat2(int dfd, const char *filename, struct open_how *how);" "$out"
+# The expected prototypes come from this kernel's BTF (bpftool's raw dump,
+# spelled by proto.jq), not from a copy of one kernel's headers.
+if ! bpftool -j btf dump file /sys/kernel/btf/vmlinux format raw >"$tmp/btf.json"; then
+	fail bpftool_btf_dump "bpftool cannot dump /sys/kernel/btf/vmlinux"
+fi
+btf_proto() {
+	jq -r --arg names "$*" -f "$(dirname "$0")/proto.jq" "$tmp/btf.json" | awk '!seen[$0]++'
+}
+for f in ip_send_skb do_sys_openat2 iterate_fd schedule; do
+	want=$(btf_proto "$f")
+	[ -n "$want" ] || fail "$f" "not in this kernel's BTF"
+	expect_eq "$f" "$want" "$(ks info "$f" 2>&1)"
+done
+expect_match func_ptr_param_spelled '\(\*f\)\(' "$(ks info iterate_fd 2>&1)"
+expect_match no_args_is_void '\(void\);$' "$(ks info schedule 2>&1)"
 
-out=$($K info iterate_fd 2>&1)
-expect_eq func_ptr_param "int iterate_fd(struct files_struct *files, unsigned int n, int (*f)(const void *, struct file *, unsigned int), const void *p);" "$out"
-
-out=$($K info schedule 2>&1)
-expect_eq no_args_is_void "void schedule(void);" "$out"
-
-out=$($K info ip_send_skb tcp_sendmsg 2>&1)
+out=$(ks info ip_send_skb tcp_sendmsg 2>&1)
 expect_eq several "2" "$(printf '%s\n' "$out" | grep -c ';$')"
 
 # Every prototype must be valid C against the kernel's own types: compile a
 # sample that covers function pointers, arrays, enums, const and typedefs.
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 bpftool btf dump file /sys/kernel/btf/vmlinux format c > "$tmp/vmlinux.h" 2>/dev/null
 funcs=$(awk '$2 == "FUNC" { gsub("\x27", "", $3); print $3 }' \
 	<(bpftool btf dump file /sys/kernel/btf/vmlinux format raw 2>/dev/null) |
@@ -30,7 +34,7 @@ funcs=$(awk '$2 == "FUNC" { gsub("\x27", "", $3); print $3 }' \
 {
 	echo '#include "vmlinux.h"'
 	# shellcheck disable=SC2086
-	$K info $funcs 2>/dev/null | grep ';'
+	ks info $funcs 2>/dev/null | grep ';'
 } > "$tmp/protos.c"
 n=$(grep -c ';' "$tmp/protos.c")
 if [ "$n" -lt 300 ]; then
@@ -47,7 +51,7 @@ printf '%s\n' $(awk '$2 == "FUNC" { gsub("\x27", "", $3); print $3 }' \
 	<(bpftool btf dump file /sys/kernel/btf/vmlinux format raw 2>/dev/null)) | sort -u > "$tmp/btf"
 inlined=$(comm -23 "$tmp/btf" "$tmp/ksyms" | head -1)
 if [ -n "$inlined" ]; then
-	out=$($K info "$inlined" 2>&1); rc=$?
+	out=$(ks info "$inlined" 2>&1); rc=$?
 	expect_eq not_in_kallsyms_status 0 "$rc"
 	expect_match not_in_kallsyms_says_why "cannot be traced: .*not in kallsyms" "$out"
 else
@@ -55,15 +59,19 @@ else
 fi
 
 # -v names where the BTF came from.
-out=$($K -v info ip_send_skb 2>&1 >/dev/null)
+out=$(ks -v info ip_send_skb 2>&1 >/dev/null)
 expect_match verbose_names_btf_source "ip_send_skb: BTF from vmlinux" "$out"
 
-# Tracepoints.
-out=$($K info tp:sched_process_exec 2>&1)
-expect_eq tp_prototype "tp:sched_process_exec(struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm);" "$out"
-out=$($K info 'tp:sched:sched_process_exec' 2>&1)
-expect_eq tp_category_prefix "tp:sched_process_exec(struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm);" "$out"
-out=$($K info 'tp:sched_process_*' 2>&1)
+# Tracepoints: the arguments of the kernel's __bpf_trace_NAME, without its
+# first (the tracepoint's private data).
+tp_want=$(btf_proto __bpf_trace_sched_process_exec |
+	sed -E 's/^void __bpf_trace_([a-z_0-9]+)\([^,]*, /tp:\1(/')
+expect_match tp_prototype_derived '^tp:sched_process_exec\(.+\);$' "$tp_want"
+out=$(ks info tp:sched_process_exec 2>&1)
+expect_eq tp_prototype "$tp_want" "$out"
+out=$(ks info 'tp:sched:sched_process_exec' 2>&1)
+expect_eq tp_category_prefix "$tp_want" "$out"
+out=$(ks info 'tp:sched_process_*' 2>&1)
 expect_match tp_glob_exec '^tp:sched_process_exec\(' "$out"
 expect_match tp_glob_fork '^tp:sched_process_fork\(' "$out"
 expect_no_match tp_glob_only_matches '^tp:sched_switch' "$out"

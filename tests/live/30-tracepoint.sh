@@ -2,7 +2,6 @@
 # Tracepoint mode, live on this kernel (root): tp_btf works here even
 # though kprobes and fentry do not.
 . "$(dirname "$0")/helpers.bash"
-K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 
 if [ "$(id -u)" != 0 ]; then
 	skip tracepoints "needs root"
@@ -88,10 +87,13 @@ expect_eq comm_predicate 2 "$(grep -c -- '-> tp:sched_process_exec$' "$tmp/o12")
 expect_eq comm_predicate_values "2 3" "$(sed -n 's/^    bprm->argc = //p' "$tmp/o12" | tr '\n' ' ' | sed 's/ $//')"
 
 # --- an enumerator constant from BTF: TCP state changes on loopback ---
+# python3 through a uniquely named link: its comm is ours alone.
 if command -v python3 >/dev/null; then
-	start "$tmp/o13" "$tmp/e13" -c python3 "tp:inet_sock_set_state(newstate == TCP_ESTABLISHED, oldstate)" ||
+	py=kspy$$
+	ln -s "$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')" "$tmp/$py"
+	start "$tmp/o13" "$tmp/e13" -c "$py" "tp:inet_sock_set_state(newstate == TCP_ESTABLISHED, oldstate)" ||
 		fail attach_enum_pred "$(cat "$tmp/e13")"
-	python3 - <<'PY'
+	timeout 20 "$tmp/$py" - <<'PY'
 import socket
 srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(1)
 c = socket.create_connection(srv.getsockname()); s, _ = srv.accept()
@@ -103,13 +105,26 @@ PY
 	expect_eq enum_values_printed 2 "$(grep -c '^    newstate = 1$' "$tmp/o13")"
 	expect_match enum_oldstate "^    oldstate = (2|3)$" "$(cat "$tmp/o13")"
 else
-	skip enum_predicate "no python3 for a TCP connection"
+	fail enum_predicate "no python3 for a TCP connection"
 fi
+
+# --- --str-bytes on a kernel string: N - 1 characters fit, more are cut ---
+len=${#tmp}
+len=$((len + 1 + ${#probe}))	# "$tmp/$probe"
+for n in $((len + 1)) "$len"; do
+	start "$tmp/s$n" "$tmp/se$n" -n 1 --str-bytes "$n" -c "$probe" 'tp:sched_process_exec(bprm->filename)' ||
+		fail "attach_str_bytes_$n" "$(cat "$tmp/se$n")"
+	"$tmp/$probe"
+	finish
+done
+expect_eq kernel_str_exact_fit_not_truncated "    bprm->filename = \"$tmp/$probe\"" \
+	"$(grep filename "$tmp/s$((len + 1))")"
+expect_eq kernel_str_truncated "    bprm->filename = \"${tmp}/${probe%?}\"... /* truncated at $len bytes */" \
+	"$(grep filename "$tmp/s$len")"
 
 # --- pid filter: two busy processes, one traced ---
 bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy1=$!
 bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy2=$!
-pids+=("$busy1" "$busy2")
 start "$tmp/o5" "$tmp/e5" -j -n 20 -p "$busy1" 'tp:sys_enter(id)' ||
 	fail attach_pid "$(cat "$tmp/e5")"
 finish
@@ -119,7 +134,6 @@ expect_eq pid_filter_only_target "$busy1" "$(jq -r .pid "$tmp/o5" | sort -u)"
 
 # --- tid filter ---
 bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy3=$!
-pids+=("$busy3")
 start "$tmp/o10" "$tmp/e10" -j -n 5 --tid "$busy3" 'tp:sys_enter(id)' ||
 	fail attach_tid "$(cat "$tmp/e10")"
 finish
@@ -162,7 +176,7 @@ sleep 0.5
 expect_eq nothing_left_after_sigkill "" "$(left_progs "$HELD")"
 
 # --- stdout closed early: quiet, status 0 ---
-out=$( { timeout 10 "$K" 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9"; } | head -1)
+out=$( { ks 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9"; } | head -1)
 expect_match pipe_head_got_line '^[0-9:.]+ cpu' "$out"
 expect_eq pipe_closed_status "rc=0" "$(cat "$tmp/rc9")"
 expect_eq pipe_closed_quiet "" "$(cat "$tmp/e9")"

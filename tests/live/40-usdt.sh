@@ -1,9 +1,8 @@
 #!/bin/bash
 # USDT mode, live on this machine (uprobes work here), as root.
 . "$(dirname "$0")/helpers.bash"
-K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-U=${KSNOOP_USDT_DIR:-$root/build/usdt}
+U=$(cd "${KSNOOP_USDT_DIR:-$root/build/usdt}" 2>/dev/null && pwd)
 P=$U/usdt_prog
 L=$U/libksnoop_usdt.so
 
@@ -13,17 +12,17 @@ if [ ! -x "$P" ]; then
 fi
 
 # --- listing (no privileges needed) ---
-out=$($K info usdt "$P" 2>&1)
+out=$(ks info usdt "$P" 2>&1)
 expect_match list_header '^PROVIDER +NAME +ADDRESS +SEMAPHORE +ARGS$' "$out"
 expect_match list_small '^ksnoop_test +small +0x[0-9a-f]{16} +- +arg0:s8@\S+ arg1:u8@\S+ arg2:s16@\S+ arg3:u16@\S+$' "$out"
 expect_match list_wide '^ksnoop_test +wide .* arg0:s32@\S+ arg1:u32@\S+ arg2:s64@\S+ arg3:u64@\S+$' "$out"
 expect_match list_semaphore '^ksnoop_test +guarded +0x[0-9a-f]{16} 0x[0-9a-f]{16} arg0:s64@' "$out"
-expect_eq list_count 7 "$(printf '%s\n' "$out" | grep -c '^ksnoop_test ')"
-out=$($K -j info usdt "$P" 2>&1)
-expect_eq list_json_parses 7 "$(printf '%s\n' "$out" | jq -r .name 2>/dev/null | wc -l)"
+expect_eq list_count 9 "$(printf '%s\n' "$out" | grep -c '^ksnoop_test ')"
+out=$(ks -j info usdt "$P" 2>&1)
+expect_eq list_json_parses 9 "$(printf '%s\n' "$out" | jq -r .name 2>/dev/null | wc -l)"
 expect_eq list_json_semaphore "guarded" "$(printf '%s\n' "$out" | jq -r 'select(.semaphore != null) | .name')"
 expect_eq list_json_args "1 true" "$(printf '%s\n' "$out" | jq -r 'select(.name == "small") | .args[0] | "\(.size) \(.signed)"')"
-out=$($K info usdt "$L" 2>&1)
+out=$(ks info usdt "$L" 2>&1)
 expect_match list_library '^ksnoop_lib +hit ' "$out"
 
 # --- bad targets: one line, exit 2 ---
@@ -37,7 +36,7 @@ echo "not elf" > "$tmp/text"
 err_case() {
 	local name=$1 re=$2 err rc
 	shift 2
-	err=$("$K" "$@" 2>&1 >/dev/null); rc=$?
+	err=$(ks "$@" 2>&1 >/dev/null); rc=$?
 	if [ "$rc" = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
 	   printf '%s\n' "$err" | grep -Eq -- "$re"; then
 		pass "$name"
@@ -96,6 +95,83 @@ start "$tmp/o10" "$tmp/e10" usdt \
 stop
 expect_eq pred_sign_not_confused 0 "$(grep -c -- '->' "$tmp/o10")"
 
+# --- strict and non-strict comparisons at their boundary ---
+# req fires with arg0 = i (s32) and arg1 = -i - 1 (s32), i = 0..4; each spec
+# prints a different set of values, so its events can be told apart.
+start "$tmp/o12" "$tmp/e12" -j usdt "$P:ksnoop_test:req(arg0 > 2)" "$P:ksnoop_test:req(arg1 < -3)" \
+	"$P:ksnoop_test:req(arg0 >= 3, arg2:str)" "$P:ksnoop_test:req(arg1 <= -4, arg2:str)" ||
+	fail attach_boundaries "$(cat "$tmp/e12")"
+"$P" fire 5
+stop
+sel() { jq -r --arg k "$1" "select(.values | keys_unsorted | join(\" \") == \$k) | .values.$2" "$tmp/o12" | tr '\n' ' ' | sed 's/ $//'; }
+expect_eq signed_gt_is_strict "3 4" "$(sel arg0 arg0)"
+expect_eq signed_lt_is_strict "-4 -5" "$(sel arg1 arg1)"
+expect_eq signed_ge_includes_boundary "3 4" "$(sel 'arg0 arg2:str' arg0)"
+expect_eq signed_le_includes_boundary "-4 -5" "$(sel 'arg1 arg2:str' arg1)"
+# Unsigned, at the top of the range: small's arg1 and arg3 are 255 and
+# 65535, wide's arg1 is 4294967295.  Only the last spec may match.
+start "$tmp/o13" "$tmp/e13" -j usdt "$P:ksnoop_test:small(arg1 > 255)" "$P:ksnoop_test:small(arg3 < 65535)" \
+	"$P:ksnoop_test:wide(arg3 < 0xffffffffffffffff)" "$P:ksnoop_test:wide(arg1 > 4294967294)" ||
+	fail attach_unsigned_boundaries "$(cat "$tmp/e13")"
+"$P" fire 2
+stop
+expect_eq unsigned_strict_at_boundary "ksnoop_test:wide arg1 ksnoop_test:wide arg1" \
+	"$(jq -r '"\(.func) \(.values | keys_unsorted | join(" "))"' "$tmp/o13" | tr '\n' ' ' | sed 's/ $//')"
+
+# --- string predicates: == and != on the same string ---
+start "$tmp/o14" "$tmp/e14" -j usdt "$P:ksnoop_test:req(arg2:str != \"/req/2\")" \
+	"$P:ksnoop_test:req(arg2:str == \"/req/3\", arg0)" || fail attach_string_ne "$(cat "$tmp/e14")"
+"$P" fire 5
+stop
+expect_eq string_ne "/req/0 /req/1 /req/3 /req/4" \
+	"$(jq -r 'select(.values.arg0 == null) | .values["arg2:str"]' "$tmp/o14" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq string_eq "3" "$(jq -r 'select(.values.arg0 != null) | .values.arg0' "$tmp/o14" | tr '\n' ' ' | sed 's/ $//')"
+
+# --- a NULL pointer along a chain: said, not read ---
+start "$tmp/o15" "$tmp/e15" usdt "$P:ksnoop_test:chain(arg0:struct node *->next->next->id, arg0:struct node *->next->id, arg1 == 0)" ||
+	fail attach_chain "$(cat "$tmp/e15")"
+"$P" fire 2
+stop
+expect_match null_along_chain '^    arg0:struct node \*->next->next->id = /\* NULL pointer along the chain \*/$' "$(cat "$tmp/o15")"
+expect_match chain_followed '^    arg0:struct node \*->next->id = 2$' "$(cat "$tmp/o15")"
+
+# --- --str-bytes N: N - 1 characters fit; a longer string is truncated ---
+# req's arg2 is "/req/2" (6 characters) for i = 2.
+for n in 7 6; do
+	start "$tmp/s$n" "$tmp/se$n" --str-bytes "$n" usdt "$P:ksnoop_test:req(arg0 == 2, arg2:str)" ||
+		fail "attach_str_bytes_$n" "$(cat "$tmp/se$n")"
+	"$P" fire 3
+	stop
+done
+expect_match str_bytes_exact_fit_not_truncated '^    arg2:str = "/req/2"$' "$(cat "$tmp/s7")"
+expect_match str_bytes_longer_truncated '^    arg2:str = "/req/"\.\.\. /\* truncated at 6 bytes \*/$' "$(cat "$tmp/s6")"
+start "$tmp/s6j" "$tmp/se6j" -j --str-bytes 6 usdt "$P:ksnoop_test:req(arg0 == 2, arg2:str)" ||
+	fail attach_str_bytes_json "$(cat "$tmp/se6j")"
+"$P" fire 3
+stop
+expect_eq str_bytes_json_shows_n_minus_1 "/req/" "$(jq -r '.values["arg2:str"]' "$tmp/s6j")"
+
+# --- two threads: pid is the process, tid the thread; -p and --tid ---
+"$P" threads 8 >"$tmp/threads.out" &
+thp=$!
+for i in $(seq 50); do grep -q '^tid ' "$tmp/threads.out" && break; sleep 0.1; done
+t2=$(sed -n 's/^tid //p' "$tmp/threads.out")
+expect_match second_thread_started '^[0-9]+$' "$t2"
+start "$tmp/o16" "$tmp/e16" -j -n 40 -p "$thp" usdt "$P:ksnoop_test:tick(arg0)" ||
+	fail attach_threads_pid "$(cat "$tmp/e16")"
+finish
+expect_eq pid_filter_threads_count 40 "$(wc -l <"$tmp/o16")"
+expect_eq pid_is_the_process "$thp" "$(jq -r .pid "$tmp/o16" | sort -u)"
+expect_eq pid_filter_all_threads "$(printf '%s\n' "$thp" "$t2" | sort)" "$(jq -r .tid "$tmp/o16" | sort -u)"
+expect_eq tid_is_the_thread 0 "$(jq -r 'select(.tid != .values.arg0)' "$tmp/o16" | wc -l)"
+start "$tmp/o17" "$tmp/e17" -j -n 10 --tid "$t2" usdt "$P:ksnoop_test:tick(arg0)" ||
+	fail attach_threads_tid "$(cat "$tmp/e17")"
+finish
+expect_eq tid_filter_count 10 "$(wc -l <"$tmp/o17")"
+expect_eq tid_filter_only_thread "$t2 $thp" "$(jq -r '"\(.tid) \(.pid)"' "$tmp/o17" | sort -u)"
+expect_eq tid_filter_value "$t2" "$(jq -r .values.arg0 "$tmp/o17" | sort -u)"
+kill "$thp" 2>/dev/null; wait "$thp" 2>/dev/null
+
 # --- an unreadable pointer: a clear note, the event still appears ---
 start "$tmp/o11" "$tmp/e11" usdt "$P:ksnoop_test:bad(arg0:str, arg1)" || fail attach_bad "$(cat "$tmp/e11")"
 "$P" fire 1
@@ -124,13 +200,13 @@ expect_eq struct_one_event 1 "$(grep -c -- '-> ksnoop_test:obj$' "$tmp/o3")"
 
 # --- semaphore: fires only while traced, back to 0 after ---
 "$P" guarded 4 > "$tmp/guarded.out" &
-gp=$!; pids+=("$gp")
+gp=$!
 sleep 1
 # The semaphore's address in the running process: PIE base + its vaddr.
 sema_value() {
 	local base vaddr
 	base=$(awk -v p="$P" '$6 == p { split($1, a, "-"); print a[1]; exit }' "/proc/$1/maps")
-	vaddr=$("$K" -j info usdt "$P" | jq -r 'select(.name == "guarded") | .semaphore')
+	vaddr=$(ks -j info usdt "$P" | jq -r 'select(.name == "guarded") | .semaphore')
 	dd if="/proc/$1/mem" bs=1 count=2 skip=$((0x$base + vaddr)) 2>/dev/null | od -An -tu2 | tr -d ' '
 }
 expect_eq semaphore_zero_before "0" "$(sema_value "$gp")"
@@ -157,8 +233,8 @@ stop
 expect_eq library_probe 4 "$(grep -c -- '-> ksnoop_lib:hit$' "$tmp/o5")"
 expect_eq library_args 1 "$(grep -c '^    arg1 = 30$' "$tmp/o5")"
 
-"$P" spin 3 & sp1=$!; pids+=("$sp1")
-"$P" spin 3 & sp2=$!; pids+=("$sp2")
+"$P" spin 3 & sp1=$!
+"$P" spin 3 & sp2=$!
 sleep 0.3
 start "$tmp/o6" "$tmp/e6" -j -n 20 -p "$sp1" usdt "$P:ksnoop_test:tick" || fail attach_pid "$(cat "$tmp/e6")"
 finish
@@ -166,10 +242,11 @@ expect_eq pid_filter_count 20 "$(wc -l < "$tmp/o6")"
 expect_eq pid_filter_only "$sp1" "$(jq -r .pid "$tmp/o6" | sort -u)"
 wait "$sp1" "$sp2" 2>/dev/null
 
-"$P" spin 2 & sp3=$!; pids+=("$sp3")
+"$P" spin 2 & sp3=$!
 sleep 0.3
 "$P" lib 1 >/dev/null   # not traced: another process
-start "$tmp/o7" "$tmp/e7" -n 1 -p "$sp3" usdt "libksnoop_usdt:ksnoop_lib:*" || true
+start "$tmp/o7" "$tmp/e7" -n 1 -p "$sp3" usdt "libksnoop_usdt:ksnoop_lib:*" ||
+	fail attach_library_by_name "$(cat "$tmp/e7")"
 # The spinning process maps the library but never calls it: attach works,
 # nothing fires; what matters is that the library was found by name.
 expect_match library_by_name_in_maps "USDT probe ksnoop_lib:hit in /.*libksnoop_usdt.so" "$(cat "$tmp/e7")"
@@ -177,9 +254,9 @@ kill -INT "$KPID" 2>/dev/null; finish
 wait "$sp3" 2>/dev/null
 
 # --- info usdt -p: the program's probes and its libraries' ---
-"$P" spin 2 & sp4=$!; pids+=("$sp4")
+"$P" spin 2 & sp4=$!
 sleep 0.3
-out=$($K info usdt -p "$sp4" 2>&1)
+out=$(ks info usdt -p "$sp4" 2>&1)
 expect_match info_pid_program '^ksnoop_test +tick ' "$out"
 expect_match info_pid_library '^ksnoop_lib +hit ' "$out"
 expect_match info_pid_names_files "^# .*libksnoop_usdt.so$" "$out"

@@ -6,8 +6,7 @@
 #
 # Cases run four at a time: most read the kernel's BTF and kallsyms, which
 # takes a moment each; results are reported in the order written here.
-. "$(dirname "$0")/../vm/lib.sh"
-K=${KSNOOP:?KSNOOP must name the ksnoop binary}
+. "$(dirname "$0")/helpers.bash"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 P=${KSNOOP_USDT_DIR:-$root/build/usdt}/usdt_prog
 
@@ -27,7 +26,8 @@ launch() {
 	shift 3
 	while [ "$(jobs -rp | wc -l)" -ge "$PARALLEL" ]; do wait -n; done
 	(
-		timeout -k 2 10 "$K" "$@" </dev/null >"$tmp/$n.out" 2>"$tmp/$n.err"
+		ASAN_OPTIONS=$(san_opt asan "case$n") UBSAN_OPTIONS=$(san_opt ubsan "case$n") \
+			timeout -k 2 10 "$K" "$@" </dev/null >"$tmp/$n.out" 2>"$tmp/$n.err"
 		echo $? >"$tmp/$n.rc"
 	) &
 	ncases=$((ncases + 1))
@@ -40,13 +40,14 @@ bad() { launch bad "$@"; }
 accepted() { local name=$1; shift; launch accepted "$name" "" "$@"; }
 
 report() {
-	local n=$1 name=${names[$1]} re=${regexes[$1]} rc err nl
+	local n=$1 name=${names[$1]} re=${regexes[$1]} rc err nl rep
 	rc=$(cat "$tmp/$n.rc")
+	rep=$(san_take "case$n")
 	err=$(cat "$tmp/$n.err")
 	nl=$(tr -cd '\n' <"$tmp/$n.err" | wc -c)
-	if grep -qE 'Sanitizer|runtime error:' "$tmp/$n.err"; then
+	if [ -n "$rep" ] || grep -qE 'Sanitizer|runtime error:' "$tmp/$n.err"; then
 		fail "$name" "sanitizer report (exit $rc):
-$(head -30 "$tmp/$n.err")"
+$rep$(head -30 "$tmp/$n.err")"
 	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		fail "$name" "no answer within 10 s (killed)"
 	elif [ "${kinds[n]}" = accepted ]; then

@@ -8,10 +8,10 @@
 # "Nothing left" is checked by id: the programs and links ksnoop held (read
 # from its /proc/PID/fdinfo) must be gone, so other tracers running on the
 # machine at the same time cannot make this test pass or fail.
-. "$(dirname "$0")/../vm/lib.sh"
-K=${KSNOOP:?KSNOOP must name the ksnoop binary}
+. "$(dirname "$0")/helpers.bash"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-U=${KSNOOP_USDT_DIR:-$root/build/usdt}
+U=$(cd "${KSNOOP_USDT_DIR:-$root/build/usdt}" 2>/dev/null && pwd)
 P=$U/usdt_prog
 
 if [ "$(id -u)" != 0 ]; then
@@ -29,13 +29,15 @@ chmod 755 "$tmp"
 # tracing build/usdt/usdt_prog at the same time cannot touch its semaphore.
 cp "$P" "$U/libksnoop_usdt.so" "$tmp/"
 P=$tmp/usdt_prog
-pids=()
+# The "no tracefs events" checks need tracefs: mount it if it is not.
+TRACEFS=/sys/kernel/tracing
+mounted_tracefs=0
+if [ ! -e "$TRACEFS/uprobe_events" ]; then
+	mount -t tracefs nodev "$TRACEFS" && mounted_tracefs=1
+fi
 cleanup() {
-	local p
-	{
-		for p in "${pids[@]}"; do kill -9 "$p"; done
-		wait
-	} 2>/dev/null
+	cleanup_pids
+	[ "$mounted_tracefs" = 1 ] && umount "$TRACEFS"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -53,24 +55,28 @@ held_ids() {
 }
 
 # still_there prog|link|map IDS: those of IDS that still exist, after waiting
-# up to 5 s (the kernel frees programs after an RCU grace period).
+# up to 5 s (the kernel frees programs after an RCU grace period).  No ids,
+# or bpftool failing, is never "" (see left_ids).
 still_there() {
-	local kind=$1 ids=$2 left id i
+	local left i
 	for i in $(seq 50); do
-		left=""
-		for id in $ids; do
-			bpftool "$kind" show id "$id" >/dev/null 2>&1 && left="$left$id "
-		done
-		[ -z "$left" ] && break
+		left=$(left_ids "$1" "$2")
+		[ -z "$left" ] || [ -z "$2" ] && break
 		sleep 0.1
 	done
 	echo "$left"
 }
 
-# tracefs probe events ksnoop (through libbpf) could have created.
+# tracefs probe events ksnoop (through libbpf) could have created; an
+# unreadable tracefs is never "no events".
 tracefs_events() {
-	cat /sys/kernel/tracing/kprobe_events /sys/kernel/tracing/uprobe_events 2>/dev/null |
-		grep -E 'libbpf|ksnoop' || true
+	local f found=0
+	for f in "$TRACEFS/kprobe_events" "$TRACEFS/uprobe_events"; do
+		[ -r "$f" ] || continue
+		found=1
+		grep -E 'libbpf|ksnoop' "$f"
+	done
+	[ "$found" = 1 ] || echo "tracefs-unreadable"
 }
 
 # start OUT ERR ARGS...: ksnoop -v in the background, wait until attached;
@@ -82,9 +88,10 @@ start() {
 	shift 2
 	: >"$out"	# emptied first: see start() in helpers.bash
 	: >"$err"
-	"${KCMD[@]}" -v "$@" >"$out" 2>"$err" &
+	SAN_TAG=$(san_tag)
+	ASAN_OPTIONS=$(san_opt asan "$SAN_TAG") UBSAN_OPTIONS=$(san_opt ubsan "$SAN_TAG") \
+		"${KCMD[@]}" -v "$@" >"$out" 2>"$err" &
 	KPID=$!
-	pids+=("$KPID")
 	PROGS="" LINKS="" MAPS=""
 	for i in $(seq 150); do
 		if grep -q "tracing .* target" "$err" 2>/dev/null; then
@@ -131,33 +138,37 @@ wait_lines() {
 	return 1
 }
 
-# nothing_left NAME ERRFILE: the programs, links and maps ksnoop held are
-# gone, no tracefs events, no sanitizer report.
-nothing_left() {
-	local name=$1 err=$2 left
-	if [ -z "$PROGS" ] || [ -z "$LINKS" ]; then
-		fail "${name}_held_programs_and_links" "none recorded while attached (progs '$PROGS', links '$LINKS')"
+# sanitizer_clean NAME ERRFILE: no report from the last start (its log_path
+# file, or on stderr when run outside tests/run).
+sanitizer_clean() {
+	local rep
+	if rep=$(san_take "$SAN_TAG"); then
+		fail "$1" "$rep"
 	else
-		left=$(still_there prog "$PROGS")
-		expect_eq "${name}_no_programs_left" "" "$left"
-		left=$(still_there link "$LINKS")
-		expect_eq "${name}_no_links_left" "" "$left"
-		[ -n "$MAPS" ] && expect_eq "${name}_no_maps_left" "" "$(still_there map "$MAPS")"
+		expect_no_match "$1" 'Sanitizer|runtime error' "$(cat "$2")"
 	fi
+}
+
+# nothing_left NAME ERRFILE: the programs, links and maps ksnoop held are
+# gone, no tracefs events, no sanitizer report.  An empty list of ids fails.
+nothing_left() {
+	local name=$1 err=$2
+	expect_eq "${name}_no_programs_left" "" "$(still_there prog "$PROGS")"
+	expect_eq "${name}_no_links_left" "" "$(still_there link "$LINKS")"
+	expect_eq "${name}_no_maps_left" "" "$(still_there map "$MAPS")"
 	expect_eq "${name}_no_tracefs_events" "$TRACEFS_BEFORE" "$(tracefs_events)"
-	expect_no_match "${name}_no_sanitizer_report" 'Sanitizer|runtime error' "$(cat "$err")"
+	sanitizer_clean "${name}_no_sanitizer_report" "$err"
 }
 
 # A flood of syscalls: one read and one write per byte.
 flood() {
 	dd if=/dev/zero of=/dev/null bs=1 2>/dev/null &
 	FLOOD=$!
-	pids+=("$FLOOD")
 }
 stop_flood() { { kill -9 "$FLOOD"; wait "$FLOOD"; } 2>/dev/null; }
 
 # The semaphore of usdt_prog's `guarded` probe in process $1.
-sema_vaddr=$("$K" -j info usdt "$P" | jq -r 'select(.name == "guarded") | .semaphore')
+sema_vaddr=$(ks -j info usdt "$P" | jq -r 'select(.name == "guarded") | .semaphore')
 sema_value() {
 	local base
 	base=$(awk -v p="$P" '$6 == p { split($1, a, "-"); print a[1]; exit }' "/proc/$1/maps" 2>/dev/null)
@@ -177,6 +188,7 @@ sema_settles() {
 }
 
 TRACEFS_BEFORE=$(tracefs_events)
+expect_no_match tracefs_readable tracefs-unreadable "$TRACEFS_BEFORE"
 
 # ==== 1. SIGINT, SIGTERM, SIGKILL in the middle of a tracepoint flood ====
 flood
@@ -212,19 +224,21 @@ SPECS=('tp:sched_switch(prev->pid)' 'tp:sched_wakeup(p->pid)' 'tp:sched_process_
 	'tp:signal_generate(sig)' 'tp:signal_deliver(sig)' 'tp:sched_waking(p->pid)')
 for sig in INT KILL; do
 	T=attach_sig${sig,,}
-	"$K" "${SPECS[@]}" >/dev/null 2>"$tmp/$T.err" &
+	SAN_TAG=$(san_tag)
+	ASAN_OPTIONS=$(san_opt asan "$SAN_TAG") UBSAN_OPTIONS=$(san_opt ubsan "$SAN_TAG") \
+		"$K" "${SPECS[@]}" >/dev/null 2>"$tmp/$T.err" &
 	KPID=$!
-	pids+=("$KPID")
 	all_progs="" all_links="" sent=0 ms=0
-	# Collect every id it holds, as it attaches; signal at the first program.
+	# Collect every id it holds, as it attaches; signal at the first link
+	# (so that there are links to check), while the others still attach.
 	# (stderr: bash's "Killed" notice for the job.)
 	for i in $(seq 1000); do
 		kill -0 "$KPID" 2>/dev/null || break
-		p=$(held_ids "$KPID" prog)
-		all_progs="$all_progs $p"
-		all_links="$all_links $(held_ids "$KPID" link)"
-		if [ "$sent" = 0 ] && [ -n "$p" ]; then
-			linked=$(held_ids "$KPID" link | wc -w)
+		all_progs="$all_progs $(held_ids "$KPID" prog)"
+		l=$(held_ids "$KPID" link)
+		all_links="$all_links $l"
+		if [ "$sent" = 0 ] && [ -n "$l" ]; then
+			linked=$(echo $l | wc -w)
 			t0=$(now_ms)
 			kill -"$sig" "$KPID" 2>/dev/null
 			sent=1
@@ -236,7 +250,7 @@ for sig in INT KILL; do
 	PROGS=$(printf '%s\n' $all_progs | sort -un | tr '\n' ' ')
 	LINKS=$(printf '%s\n' $all_links | sort -un | tr '\n' ' ')
 	if [ "$sent" = 0 ]; then
-		fail "${T}_interrupted" "ksnoop ended before holding a program: $(cat "$tmp/$T.err")"
+		fail "${T}_interrupted" "ksnoop ended before holding a link: $(cat "$tmp/$T.err")"
 		continue
 	fi
 	note "SIG$sig after $linked of ${#SPECS[@]} targets were attached"
@@ -246,16 +260,14 @@ for sig in INT KILL; do
 		expect_match "${T}_status" '^(0|130)$' "$RC"
 		if [ "$ms" -le $((EXIT_BOUND_S * 1000)) ]; then pass "${T}_exits_promptly"; else fail "${T}_exits_promptly" "$ms ms"; fi
 	fi
-	left=$(still_there prog "$PROGS")
-	expect_eq "${T}_no_programs_left" "" "$left"
-	[ -n "$LINKS" ] && expect_eq "${T}_no_links_left" "" "$(still_there link "$LINKS")"
-	expect_no_match "${T}_no_sanitizer_report" 'Sanitizer|runtime error' "$(cat "$tmp/$T.err")"
+	expect_eq "${T}_no_programs_left" "" "$(still_there prog "$PROGS")"
+	expect_eq "${T}_no_links_left" "" "$(still_there link "$LINKS")"
+	sanitizer_clean "${T}_no_sanitizer_report" "$tmp/$T.err"
 done
 
 # ==== 2. the same for USDT: the semaphore goes back to 0 ====
 "$P" guarded 60 >/dev/null &
 gp=$!
-pids+=("$gp")
 expect_eq usdt_semaphore_zero_before 0 "$(sema_settles "$gp" 0)"
 for sig in INT TERM KILL; do
 	T=usdt_sig${sig,,}
@@ -278,7 +290,6 @@ done
 mkfifo "$tmp/go1" "$tmp/go2"
 bash -c 'read -r _ <"$0"; for i in $(seq 10); do sleep 0.05; done' "$tmp/go1" &
 short=$!
-pids+=("$short")
 if start "$tmp/exit1.out" "$tmp/exit1.err" -p "$short" 'tp:sys_enter(id)'; then
 	echo go >"$tmp/go1"
 	wait "$short" 2>/dev/null
@@ -297,7 +308,6 @@ fi
 # usdt_prog spin 1: `tick` every 10 ms for a second, then exit.
 bash -c 'read -r _ <"$0"; exec "$1" spin 1' "$tmp/go2" "$P" &
 sp=$!
-pids+=("$sp")
 if start "$tmp/exit2.out" "$tmp/exit2.err" -p "$sp" usdt "$P:ksnoop_test:tick(arg0)"; then
 	echo go >"$tmp/go2"
 	wait "$sp" 2>/dev/null
@@ -317,7 +327,7 @@ fi
 # Under a flood, as a user would type it.
 flood
 t0=$(now_ms)
-out=$( { timeout -k 2 20 "$K" 'tp:sys_enter(id)' 2>"$tmp/head1.err"; echo $? >"$tmp/head1.rc"; } | head -1)
+out=$( { ks 'tp:sys_enter(id)' 2>"$tmp/head1.err"; echo $? >"$tmp/head1.rc"; } | head -1)
 ms=$(($(now_ms) - t0))
 stop_flood
 expect_match head_flood_got_a_line '^[0-9:.]+ cpu[0-9]+ ' "$out"
@@ -329,9 +339,10 @@ if [ "$ms" -le 10000 ]; then pass head_flood_ends_promptly; else fail head_flood
 mkfifo "$tmp/fifo"
 head -1 <"$tmp/fifo" >"$tmp/head2.out" &
 hp=$!
-"$K" -j usdt "$P:ksnoop_test:tick(arg0)" >"$tmp/fifo" 2>"$tmp/head2.err" &
+SAN_TAG=$(san_tag)
+ASAN_OPTIONS=$(san_opt asan "$SAN_TAG") UBSAN_OPTIONS=$(san_opt ubsan "$SAN_TAG") \
+	"$K" -j usdt "$P:ksnoop_test:tick(arg0)" >"$tmp/fifo" 2>"$tmp/head2.err" &
 KPID=$!
-pids+=("$KPID")
 for i in $(seq 100); do
 	LINKS=$(held_ids "$KPID" link)
 	[ -n "$LINKS" ] && break
@@ -340,7 +351,6 @@ done
 PROGS=$(held_ids "$KPID" prog)
 MAPS=$(held_ids "$KPID" map)
 "$P" spin 1 >/dev/null &
-pids+=("$!")
 wait_exit 15
 wait "$hp"
 expect_eq head_usdt_status 0 "$RC"
@@ -376,25 +386,26 @@ if [ -n "${rss[0]}" ] && [ "$growth" -le "$RSS_BOUND_KB" ]; then
 else
 	fail overrun_memory_bounded "VmRSS grew by $growth kB (bound $RSS_BOUND_KB kB): ${rss[*]}"
 fi
-expect_no_match overrun_no_sanitizer_report 'Sanitizer|runtime error' "$(cat "$tmp/ovr.err")"
+sanitizer_clean overrun_no_sanitizer_report "$tmp/ovr.err"
 
 # ==== 6. under a flood, text keeps up with JSON ====
 # Printing a struct in text must not cost much more than in JSON; a
 # printer that rebuilds per-BTF state for every event loses nearly all.
+# rate ARGS...: events printed in 2 s, timed from the moment it attached.
 rate() {
 	local n
-	"$K" "$@" 'tp:sys_enter(regs, id)' >/dev/null 2>"$tmp/rate.err" &
-	KPID=$!
-	pids+=("$KPID")
+	start /dev/null "$tmp/rate.err" "$@" 'tp:sys_enter(regs, id)' || fail "rate_attach$*" "$(cat "$tmp/rate.err")"
 	sleep 2
 	kill -INT "$KPID"
 	wait_exit 30
+	sanitizer_clean "rate${*}_no_sanitizer_report" "$tmp/rate.err"
 	n=$(sed -n 's/^ksnoop: \([0-9]*\) events printed.*/\1/p' "$tmp/rate.err")
 	echo "${n:-0}"
 }
 flood
-json=$(rate -j)
-text=$(rate)
+rate -j >"$tmp/rate.json"
+rate >"$tmp/rate.text"
+json=$(cat "$tmp/rate.json") text=$(cat "$tmp/rate.text")
 stop_flood
 note "flood, 2 s each: $json events printed as JSON, $text as text"
 if [ "$json" -gt 0 ] && [ $((text * 10)) -ge "$json" ]; then
@@ -463,7 +474,7 @@ session() {
 	SNAME=$1
 	shift
 	if [ "$lsan_works" = 1 ]; then
-		ASAN_OPTIONS=detect_leaks=1 start "$tmp/$SNAME.out" "$tmp/$SNAME.err" "$@"
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1 start "$tmp/$SNAME.out" "$tmp/$SNAME.err" "$@"
 	else
 		KCMD=(valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite,indirect
 		      --show-leak-kinds=definite,indirect "$PLAIN")
@@ -474,7 +485,7 @@ session() {
 # session_end MIN: once MIN events are out (at most 10 s), SIGINT; then
 # the status, the count and the leak checker's verdict.
 session_end() {
-	local min=$1 printed
+	local min=$1 printed rep
 	wait_lines "$tmp/$SNAME.out" "$min"
 	kill -INT "$KPID" 2>/dev/null
 	wait_exit 60
@@ -485,8 +496,12 @@ session_end() {
 	else
 		fail "${SNAME}_events" "expected at least $min events: $(tail -3 "$tmp/$SNAME.err")"
 	fi
-	expect_no_match "${SNAME}_no_leaks" 'LeakSanitizer|definitely lost|indirectly lost|Sanitizer|runtime error' \
-		"$(cat "$tmp/$SNAME.err")"
+	if rep=$(san_take "$SAN_TAG"); then
+		fail "${SNAME}_no_leaks" "$rep"
+	else
+		expect_no_match "${SNAME}_no_leaks" 'LeakSanitizer|definitely lost|indirectly lost|Sanitizer|runtime error' \
+			"$(cat "$tmp/$SNAME.err")"
+	fi
 }
 if [ "$lsan_works" = 0 ]; then
 	if command -v valgrind >/dev/null && [ -x "$PLAIN" ]; then

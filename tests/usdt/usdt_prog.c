@@ -7,6 +7,9 @@
  *                          semaphore is set; print how often it fired
  *   usdt_prog spin S       fire `tick` every 10 ms for S seconds
  *   usdt_prog lib N        call the shared library's probe N times
+ *   usdt_prog threads S    for S seconds, a second thread and the main one
+ *                          each fire `tick` with their own tid every 10 ms;
+ *                          prints the second thread's tid first
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,13 +17,21 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <sys/sdt.h>
+#include <sys/syscall.h>
 
 struct req {
 	int id;
 	unsigned int flags;
 	char path[16];
 	long long size;
+};
+
+/* A list whose second link is NULL: a chain through it stops there. */
+struct node {
+	int id;
+	struct node *next;
 };
 
 void usdt_lib_hit(int i);
@@ -47,6 +58,8 @@ static void fire(int i)
 	uint64_t u64 = UINT64_MAX;
 	volatile int neg = -i - 1;
 	struct req r = { .id = i, .flags = 0x5, .size = 1LL << 40 };
+	struct node last = { .id = 2, .next = NULL };
+	struct node first = { .id = 1, .next = &last };
 	char path[32];
 
 	snprintf(path, sizeof(path), "/req/%d", i);
@@ -57,6 +70,28 @@ static void fire(int i)
 	DTRACE_PROBE2(ksnoop_test, obj, &r, i);
 	/* A pointer nobody can read: ksnoop must say so, not crash. */
 	DTRACE_PROBE2(ksnoop_test, bad, (const char *)16, i);
+	DTRACE_PROBE2(ksnoop_test, chain, &first, i);
+}
+
+static int64_t threads_end;
+
+/*
+ * `tick` with the caller's tid, every 10 ms until threads_end; the second
+ * thread (ARG non-NULL) says who it is first.
+ */
+static void *tick_tid(void *arg)
+{
+	long tid = syscall(SYS_gettid);
+
+	if (arg) {
+		printf("tid %ld\n", tid);
+		fflush(stdout);
+	}
+	while (now_ms() < threads_end) {
+		DTRACE_PROBE1(ksnoop_test, tick, tid);
+		usleep(10000);
+	}
+	return arg;
 }
 
 int main(int argc, char **argv)
@@ -88,6 +123,14 @@ int main(int argc, char **argv)
 			DTRACE_PROBE1(ksnoop_test, tick, i);
 			usleep(10000);
 		}
+	} else if (!strcmp(argv[1], "threads")) {
+		pthread_t t;
+
+		threads_end = now_ms() + 1000LL * n;
+		if (pthread_create(&t, NULL, tick_tid, &t))
+			return 1;
+		tick_tid(NULL);
+		pthread_join(t, NULL);
 	} else if (!strcmp(argv[1], "lib")) {
 		for (i = 0; i < n; i++)
 			usdt_lib_hit(i);

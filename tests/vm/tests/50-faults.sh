@@ -16,13 +16,19 @@ held_ids() {
 }
 
 # still_there prog|link|map IDS: those of IDS that still exist after up
-# to 5 s (programs and maps are freed after an RCU grace period).
+# to 5 s (programs and maps are freed after an RCU grace period).  No ids,
+# or bpftool failing for another reason than "no such id", is never "".
 still_there() {
+	[ -n "$2" ] || { echo none-recorded; return; }
 	_i=0
 	while [ $_i -lt 50 ]; do
 		_left=""
 		for _id in $2; do
-			bpftool "$1" show id "$_id" >/dev/null 2>&1 && _left="$_left$_id "
+			if _o=$(bpftool "$1" show id "$_id" 2>&1); then
+				_left="$_left$_id "
+			elif ! echo "$_o" | grep -q 'No such file or directory'; then
+				_left="$_left bpftool-failed($_id: $_o) "
+			fi
 		done
 		[ -z "$_left" ] && break
 		sleep 0.1
