@@ -25,7 +25,7 @@ void writer__init(struct writer *w, FILE *out, bool json)
  */
 static void begin_item(struct writer *w)
 {
-	typeof(w->open[0]) *c;
+	struct writer_level *c;
 
 	if (w->depth == 0 || w->depth > WRITER_MAX_DEPTH)
 		return;
@@ -66,15 +66,22 @@ void writer__begin_object(struct writer *w, enum writer_style style, int level)
 		fputc('{', w->out);
 }
 
+/* Close the innermost container: the one to finish, or NULL past the depth. */
+static struct writer_level *pop(struct writer *w)
+{
+	if (w->depth == 0)
+		return NULL;
+	if (w->depth-- > WRITER_MAX_DEPTH)
+		return NULL;
+	return &w->open[w->depth];
+}
+
 void writer__end_object(struct writer *w)
 {
-	typeof(w->open[0]) *c;
+	struct writer_level *c = pop(w);
 
-	if (w->depth == 0)
+	if (!c)
 		return;
-	if (w->depth-- > WRITER_MAX_DEPTH)
-		return;
-	c = &w->open[w->depth];
 	if (w->json) {
 		fputc('}', w->out);
 	} else if (c->style == WRITER_LINES) {
@@ -98,13 +105,10 @@ void writer__begin_array(struct writer *w, enum writer_style style, int level)
 
 void writer__end_array(struct writer *w)
 {
-	typeof(w->open[0]) *c;
+	struct writer_level *c = pop(w);
 
-	if (w->depth == 0)
+	if (!c)
 		return;
-	if (w->depth-- > WRITER_MAX_DEPTH)
-		return;
-	c = &w->open[w->depth];
 	if (!w->json && c->style == WRITER_ROWS && c->items) {
 		fputc('\n', w->out);
 		indent(w->out, c->indent);
@@ -114,7 +118,7 @@ void writer__end_array(struct writer *w)
 
 void writer__key(struct writer *w, const char *name)
 {
-	typeof(w->open[0]) *c;
+	struct writer_level *c;
 
 	if (w->depth == 0 || w->depth > WRITER_MAX_DEPTH)
 		return;

@@ -35,16 +35,19 @@ enum writer_style {
 	WRITER_ROWS,		/* text: "[\n  {...},\n  {...}\n]" (arrays only) */
 };
 
+/* One open container. */
+struct writer_level {
+	bool is_array;
+	enum writer_style style;
+	int indent;		/* text: the container's own indent level */
+	int items;		/* written so far */
+};
+
 struct writer {
 	FILE *out;
 	bool json;
 	int depth;		/* open containers */
-	struct {
-		bool is_array;
-		enum writer_style style;
-		int indent;	/* text: the container's own indent level */
-		int items;
-	} open[WRITER_MAX_DEPTH];
+	struct writer_level open[WRITER_MAX_DEPTH];
 };
 
 void writer__init(struct writer *w, FILE *out, bool json);
