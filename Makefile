@@ -72,16 +72,21 @@ $(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c bpf/arch.bpf.h include/ksnoop.h $(LIBBPF
 $(BUILD)/ksnoop.skel.h: $(BUILD)/ksnoop.bpf.o
 	$(BPFTOOL) gen skeleton $< name ksnoop_bpf > $@
 
-$(BUILD)/%.o: ksnoop/%.c $(HDRS) $(BUILD)/ksnoop.skel.h | $(BUILD)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARNINGS) -c $< -o $@
+# Header dependencies are generated (-MMD -MP): an object is rebuilt when a
+# header it includes changes, and only then.  The skeleton must exist
+# before the first compile (attach.c includes it).
+DEPFLAGS   := -MMD -MP
+
+$(BUILD)/%.o: ksnoop/%.c | $(BUILD) $(BUILD)/ksnoop.skel.h
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) -c $< -o $@
 
 # One self-contained binary: no shared object at all at run time.
 $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
 	$(CC) $(CFLAGS) -static $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
 
 # The same binary under AddressSanitizer and UBSan, for the live tests.
-$(BUILD)/san/%.o: ksnoop/%.c $(HDRS) $(BUILD)/ksnoop.skel.h | $(BUILD)/san
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) -c $< -o $@
+$(BUILD)/san/%.o: ksnoop/%.c | $(BUILD)/san $(BUILD)/ksnoop.skel.h
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/san/ksnoop: $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) \
 		     $(APP_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(LIBBPF_A)
@@ -120,6 +125,7 @@ $(BUILD)/vm/vmprog: tests/vm/vmprog.c | $(BUILD)
 # prerequisites are read.
 FUZZ_BINS :=
 -include tests/fuzz/fuzz.mk
+-include $(wildcard $(BUILD)/*.d $(BUILD)/san/*.d $(BUILD)/fuzz/*.d)
 
 # deps first, then the build: with -j the two must not overlap (libbpf is
 # built with packages deps installs).

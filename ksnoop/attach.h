@@ -10,9 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "cli.h"
 #include "resolve.h"
-#include "spec.h"
 
 struct attacher;
 
