@@ -18,11 +18,13 @@ params() {
 }
 
 # --- kprobe arguments 7 and 8, from the stack: do_mmap ---
-# do_mmap(file, addr, len, prot, flags, pgoff, populate, uf) on 6.1:
-# populate points into the caller's frame and uf is the caller's empty list
-# head, whose ->next points at itself.
+# do_mmap(file, addr, len, prot, flags, pgoff, populate, uf) on 6.1 (6.12
+# adds vm_flags before pgoff): populate and uf are beyond the sixth word
+# either way.  populate points into the caller's frame and uf is the
+# caller's empty list head, whose ->next points at itself.
 p=$(params do_mmap)
-expect_eq do_mmap_has_8_args "file addr len prot flags pgoff populate uf " "$p"
+expect_eq do_mmap_populate_uf_on_stack "populate uf" "$(echo "$p" |
+	awk '{ for (i = 7; i <= NF; i++) if ($i == "populate" || $i == "uf") printf "%s%s", n++ ? " " : "", $i }')"
 if start "$tmp/o1" "$tmp/e1" --mode kprobe -n 1 -c vmprog \
 	'do_mmap(len == 53248, uf != NULL, populate)'; then
 	vmprog mmap 13
