@@ -344,7 +344,13 @@ static void check_plan(const struct capture_plan *plan, const struct resolve_opt
 			check(pp->acc.nsteps <= KSNOOP_MAX_DEREFS);
 			check(pp->acc.src != KSNOOP_SRC_ARG || pp->acc.slot < KSNOOP_MAX_ARGS);
 			check(pp->is_str ? memchr(pp->str, 0, sizeof(pp->str)) != NULL :
-			      (pp->width == 1 || pp->width == 2 || pp->width == 4 || pp->width == 8));
+			      (pp->width == 1 || pp->width == 2 || pp->width == 4 || pp->width == 8 ||
+			       pp->bit_size));
+			/* A bitfield: the bytes read hold it whole, at most 8 of them. */
+			check(!pp->bit_size || (pp->width >= 1 && pp->width <= 8 && pp->bit_off < 8 &&
+						pp->bit_off + pp->bit_size <= 8u * pp->width));
+			/* A mask fits the value's bits and leaves the constant possible. */
+			check(!pp->mask || pp->width >= 8 || !(pp->mask >> (8 * pp->width)));
 		}
 	}
 	check(plan->bpf.nslots <= KSNOOP_MAX_ARGS && plan->bpf.ret_slot <= KSNOOP_MAX_ARGS);
