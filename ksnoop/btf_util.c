@@ -128,8 +128,16 @@ static bool decl_spellable(const struct btf *btf, __u32 id, int depth, int *visi
 		return decl_spellable(btf, t->type, depth + 1, visits);
 	}
 	if (btf_is_composite(t) && !*btfu_name(btf, t->name_off)) {
+		/*
+		 * Spelled inline, padding included: btf_dump writes a line
+		 * per word of a gap, so a huge struct or a member far past
+		 * its end would take minutes.  Real ones are small.
+		 */
+		if (t->size > BTFU_MAX_INLINE_SIZE)
+			return false;
 		for (i = 0; i < vlen; i++)
 			if (!btf__name_by_offset(btf, btf_members(t)[i].name_off) ||
+			    btf_member_bit_offset(t, i) > 8ULL * t->size ||
 			    !decl_spellable(btf, btf_members(t)[i].type, depth + 1, visits))
 				return false;
 	}

@@ -26,6 +26,8 @@ struct btf_type;
  * thousand visits.
  */
 #define BTFU_MAX_VISITS	65536
+/* Largest anonymous struct or union spelled inline (with its padding). */
+#define BTFU_MAX_INLINE_SIZE	65536
 
 /*
  * Whether every type BTF refers to exists.  libbpf checks the layout of a
