@@ -101,6 +101,31 @@ static void strbuf_printf(void *ctx, const char *fmt, va_list ap)
 }
 
 /*
+ * btf_dump fills the gaps between members (and to the end) with padding
+ * lines, counting on members in order and inside the struct: hostile BTF
+ * without that makes its loop run for minutes.
+ */
+static bool members_laid_out(const struct btf *btf, const struct btf_type *t)
+{
+	__u64 end = 0, size_bits = 8ULL * t->size;
+	int i, vlen = btf_vlen(t);
+
+	for (i = 0; i < vlen; i++) {
+		__u32 off = btf_member_bit_offset(t, i), bsz = btf_member_bitfield_size(t, i);
+		__s64 msize = btf__resolve_size(btf, btf_members(t)[i].type);
+		__u64 mend;
+
+		if (msize < 0)
+			return false;
+		mend = off + (bsz ? bsz : 8ULL * msize);
+		if (mend > size_bits || (btf_is_struct(t) && off < end && !bsz))
+			return false;
+		end = mend > end ? mend : end;
+	}
+	return true;
+}
+
+/*
  * Whether btf_dump can spell type ID: it follows pointers, qualifiers,
  * arrays, prototypes and the members of anonymous structs (which it
  * spells inline) and reads every name on the way, with neither a depth
@@ -135,9 +160,14 @@ static bool decl_spellable(const struct btf *btf, __u32 id, int depth, int *visi
 		 */
 		if (t->size > BTFU_MAX_INLINE_SIZE)
 			return false;
+		/* Every word of padding counts: nested ones add up. */
+		*visits += t->size / 8;
+		if (*visits > BTFU_MAX_VISITS)
+			return false;
+		if (!members_laid_out(btf, t))
+			return false;
 		for (i = 0; i < vlen; i++)
 			if (!btf__name_by_offset(btf, btf_members(t)[i].name_off) ||
-			    btf_member_bit_offset(t, i) > 8ULL * t->size ||
 			    !decl_spellable(btf, btf_members(t)[i].type, depth + 1, visits))
 				return false;
 	}
