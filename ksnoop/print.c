@@ -92,6 +92,11 @@ static void emit_int(struct walk *w, const struct btf_type *t, const void *data,
 	char text[40], json[44];
 	__u64 v;
 
+	/* Hostile BTF may size an int 12 bytes: only 16 is an integer type. */
+	if (size > 8 && size != 16) {
+		writer__null(w->wr, "/* ? */");
+		return;
+	}
 	if (size > 8) {
 		/* __int128: hex, most significant half first (JSON: a string). */
 		snprintf(text, sizeof(text), "0x%016llx%016llx",
