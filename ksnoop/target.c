@@ -30,13 +30,16 @@ int kernel__open(struct kernel *k, char *msg, size_t sz)
 /* kallsyms only for kernel functions: tracepoints start faster without it. */
 static int kernel__open_ksyms(struct kernel *k, char *msg, size_t sz)
 {
-	int err;
+	int err = 0;
 
 	if (k->ksyms)
 		return 0;
-	k->ksyms = ksyms__load(k->kallsyms_path);
-	if (!k->ksyms) {
-		err = -errno;
+	/* Asked per printed function pointer too: one failed read is enough. */
+	if (k->ksyms_err)
+		err = k->ksyms_err;
+	else if (!(k->ksyms = ksyms__load(k->kallsyms_path)))
+		err = k->ksyms_err = -errno;
+	if (err) {
 		snprintf(msg, sz, "cannot read %s: %s",
 			 k->kallsyms_path ? k->kallsyms_path : "/proc/kallsyms", strerror(-err));
 		return err == -ENOENT ? -EIO : err;
@@ -64,6 +67,7 @@ void kernel__close(struct kernel *k)
 {
 	kbtf__free(k->kbtf);
 	ksyms__free(k->ksyms);
+	k->ksyms_err = 0;
 	k->kbtf = NULL;
 	k->ksyms = NULL;
 }

@@ -18,6 +18,7 @@ struct kernel {
 	const char *kallsyms_path;	/* default /proc/kallsyms */
 	struct kbtf *kbtf;
 	struct ksyms *ksyms;
+	int ksyms_err;			/* kallsyms could not be read: not again */
 };
 
 /* Load vmlinux BTF on first use (kallsyms: when a function is looked up);
