@@ -3,17 +3,9 @@
 # though kprobes and fentry do not.
 . "$(dirname "$0")/helpers.bash"
 
-if [ "$(id -u)" != 0 ]; then
-	skip tracepoints "needs root"
-	exit 0
-fi
+needs_root tracepoints
 
-tmp=$(mktemp -d)
-cleanup() {
-	cleanup_pids
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch_dir
 
 # A uniquely named program, so events are ours alone.
 probe=kstp$$

@@ -10,20 +10,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 U=${KSNOOP_USDT_DIR:-$root/build/usdt}
 E=$U/usdt_edge
 
-if [ "$(id -u)" != 0 ]; then
-	skip memory "needs root"
-	exit 0
-fi
+needs_root memory
 if [ ! -x "$E" ]; then
 	fail edge_program "missing $E (make build/usdt/usdt_edge)"
 	exit 0
 fi
-tmp=$(mktemp -d)
-cleanup() {
-	cleanup_pids
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch_dir
 
 # --- entry values kept for the return must fit the 32 KiB stash: said at
 #     resolve time, one line, exit 2 (was: E2BIG from map creation) ---

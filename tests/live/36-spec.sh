@@ -4,16 +4,8 @@
 . "$(dirname "$0")/helpers.bash"
 K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 
-if [ "$(id -u)" != 0 ]; then
-	skip spec "needs root"
-	exit 0
-fi
-tmp=$(mktemp -d)
-cleanup() {
-	cleanup_pids
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+needs_root spec
+scratch_dir
 # A program of our own, so other execs on the machine do not count.
 cp /bin/true "$tmp/kspec-true"
 

@@ -76,6 +76,20 @@ ks() {
 
 # Only jobs still running: a PID that was waited for may belong to another
 # process by now.
+# needs_root NAME: go on as root; otherwise one SKIP NAME and leave the script.
+needs_root() {
+	[ "$(id -u)" = 0 ] && return 0
+	skip "$1" "needs root"
+	exit 0
+}
+
+# scratch_dir: $tmp, a directory removed on exit, when the ksnoops this
+# script started are killed too.
+scratch_dir() {
+	tmp=$(mktemp -d)
+	trap 'cleanup_pids; rm -rf "$tmp"' EXIT
+}
+
 cleanup_pids() {
 	local p
 	for p in $(jobs -rp); do kill -9 "$p" 2>/dev/null; done
