@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -297,4 +298,153 @@ __s64 btfu_enumerator(const struct btf *btf, const struct btf_type *t, int i, co
 	}
 	*name = btfu_name(btf, btf_enum64(t)[i].name_off);
 	return (__s64)btf_enum64_value(&btf_enum64(t)[i]);
+}
+
+/*
+ * C's integer spellings: "unsigned long" is gcc's "long unsigned int" in
+ * BTF, so integers are matched by what their words mean, not by name.
+ */
+struct int_words {
+	int size;
+	int sign;		/* -1 unsigned, 0 as written ("char"), 1 signed */
+	bool chr, boolean;
+};
+
+static bool int_words(const char *s, struct int_words *iw)
+{
+	int longs = 0, shorts = 0, n = 0;
+	bool has_int = false;
+
+	memset(iw, 0, sizeof(*iw));
+	while (*s) {
+		size_t len = strcspn(s, " ");
+
+		if (len == 8 && !strncmp(s, "unsigned", len))
+			iw->sign = -1;
+		else if (len == 6 && !strncmp(s, "signed", len))
+			iw->sign = 1;
+		else if (len == 4 && !strncmp(s, "char", len))
+			iw->chr = true;
+		else if (len == 5 && !strncmp(s, "short", len))
+			shorts++;
+		else if (len == 4 && !strncmp(s, "long", len))
+			longs++;
+		else if (len == 3 && !strncmp(s, "int", len))
+			has_int = true;
+		else if (len == 5 && !strncmp(s, "_Bool", len))
+			iw->boolean = true;
+		else
+			return false;
+		n++;
+		s += len;
+		while (*s == ' ')
+			s++;
+	}
+	if (!n || longs > 2 || shorts > 1 || (shorts && longs) ||
+	    ((iw->chr || iw->boolean) && (shorts || longs || has_int)))
+		return false;
+	iw->size = iw->chr || iw->boolean ? 1 : shorts ? 2 : longs ? 8 : 4;
+	if (!iw->chr && !iw->boolean && !iw->sign)
+		iw->sign = 1;
+	return true;
+}
+
+static int find_int(const struct btf *btf, const struct int_words *want)
+{
+	__u32 id, n = btf__type_cnt(btf);
+	struct int_words iw;
+
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (t && btf_is_int(t) && t->size == (__u32)want->size &&
+		    int_words(btfu_name(btf, t->name_off), &iw) &&
+		    iw.sign == want->sign && iw.chr == want->chr && iw.boolean == want->boolean)
+			return id;
+	}
+	return -ENOENT;
+}
+
+int btfu_find_type(const struct btf *btf, const char *text, __u32 *id, int *nptrs)
+{
+	char name[256];
+	const char *p = text, *star = strchr(text, '*');
+	struct int_words iw;
+	size_t n;
+	int kind = 0, ret = -ENOENT;
+
+	*nptrs = 0;
+	for (const char *s = star; s && *s; s++) {
+		if (*s == '*')
+			++*nptrs;
+		else if (*s != ' ')
+			return -EINVAL;
+	}
+	/* Qualifiers change nothing that is read or printed. */
+	for (;;) {
+		if (!strncmp(p, "const ", 6))
+			p += 6;
+		else if (!strncmp(p, "volatile ", 9))
+			p += 9;
+		else
+			break;
+	}
+	n = star ? (size_t)(star - p) : strlen(p);
+	while (n && p[n - 1] == ' ')
+		n--;
+	if (!n || n >= sizeof(name) || (star && star < p))
+		return -EINVAL;
+	memcpy(name, p, n);
+	name[n] = 0;
+
+	if (!strncmp(name, "struct ", 7))
+		kind = BTF_KIND_STRUCT;
+	else if (!strncmp(name, "union ", 6))
+		kind = BTF_KIND_UNION;
+	else if (!strncmp(name, "enum ", 5))
+		kind = BTF_KIND_ENUM;
+	if (kind) {
+		const char *tag = strchr(name, ' ') + 1;
+
+		if (strchr(tag, ' '))
+			return -EINVAL;
+		ret = btf__find_by_name_kind(btf, tag, kind);
+		if (ret < 0 && kind == BTF_KIND_ENUM)
+			ret = btf__find_by_name_kind(btf, tag, BTF_KIND_ENUM64);
+		/* A struct only declared here is still a type one can point to. */
+		if (ret < 0 && kind != BTF_KIND_ENUM)
+			ret = btf__find_by_name_kind(btf, tag, BTF_KIND_FWD);
+	} else if (!strcmp(name, "void")) {
+		ret = 0;
+	} else if (int_words(name, &iw)) {
+		ret = find_int(btf, &iw);
+	} else if (strchr(name, ' ')) {
+		return -EINVAL;
+	} else {
+		ret = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+		if (ret < 0)
+			ret = btf__find_by_name_kind(btf, name, BTF_KIND_INT);
+		/* "sock *" for "struct sock *": kernel engineers often drop it. */
+		if (ret < 0)
+			ret = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
+		if (ret < 0)
+			ret = btf__find_by_name_kind(btf, name, BTF_KIND_UNION);
+	}
+	if (ret < 0)
+		return -ENOENT;
+	*id = ret;
+	return 0;
+}
+
+int btfu_find_ptr(const struct btf *btf, __u32 id)
+{
+	__u32 i, n = btf__type_cnt(btf);
+
+	for (i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+
+		if (t && btf_is_ptr(t) && t->type == id)
+			return i;
+	}
+	return -ENOENT;
 }

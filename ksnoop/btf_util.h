@@ -67,6 +67,18 @@ bool btfu_is_user_ptr(const struct btf *btf, __u32 id);
 bool btfu_has_user_tags(const struct btf *btf);
 
 /*
+ * Type TEXT, a C type name as the spec parser spells it ("struct
+ * sockaddr_in *", "unsigned long", "u32", "const char *"): sets ID to the
+ * type pointers lead to and NPTRS to the number of '*'s.  Integers match
+ * by meaning ("unsigned long" is BTF's "long unsigned int"); a bare name is
+ * a typedef, an integer, then a struct or union.  Returns -ENOENT when BTF
+ * has no such type, -EINVAL when TEXT is not a type name.
+ */
+int btfu_find_type(const struct btf *btf, const char *text, __u32 *id, int *nptrs);
+/* A pointer type to ID in BTF (no qualifiers between), or -ENOENT. */
+int btfu_find_ptr(const struct btf *btf, __u32 id);
+
+/*
  * The C spelling of type ID ("struct sk_buff *", "const char *") written
  * into BUF; with NAME, a declaration of NAME ("int (*fn)(void)").  A type
  * libbpf's btf_dump could not spell in bounded time (a cycle, a name that

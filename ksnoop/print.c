@@ -12,6 +12,7 @@
  * Text skips members that are zero unless asked (as btf_dump and the kernel's
  * BTF show do); JSON always has every member, so a script can rely on keys.
  */
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -357,6 +358,83 @@ static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid,
 	}
 }
 
+/*
+ * A value with a ":FORMAT" (the resolver checked that it fits): ":hex" an
+ * integer, pointer or byte array in hex, ":be" a big-endian integer in host
+ * order, ":ip" 4 or 16 bytes as an address, ":sym" a kernel address by
+ * name.  Bytes short of the value (a failed or truncated read) print as
+ * unknown.
+ */
+static void emit_formatted(struct walk *w, const struct value_desc *vd, __u32 id,
+			   const unsigned char *data, size_t avail)
+{
+	const struct btf_type *t = btf__type_by_id(w->btf, btfu_strip(w->btf, id));
+	__s64 size = btf__resolve_size(w->btf, id);
+	char text[64], json[80], sym[160];
+	__u64 v = 0;
+
+	if (vd->bit_size)
+		size = (vd->bit_off + vd->bit_size + 7) / 8;
+	if (!t || size <= 0 || (size_t)size > avail) {
+		writer__null(w->wr, "/* ? */");
+		return;
+	}
+	switch (vd->fmt) {
+	case FMT_HEX:
+		if (btf_is_array(t)) {
+			char hex[2 * 64 + 1];
+			__s64 i, n = size < 64 ? size : 64;
+
+			for (i = 0; i < n; i++)
+				snprintf(hex + 2 * i, 3, "%02x", data[i]);
+			writer__name(w->wr, hex);
+			if (n < size)
+				writer__comment(w->wr, "first %lld of %lld bytes", (long long)n,
+						(long long)size);
+			return;
+		}
+		v = vd->bit_size ? bitfield_value(data, vd->bit_off, vd->bit_size) :
+				   load_uint(data, size);
+		writer__hex(w->wr, v);
+		return;
+	case FMT_BE:
+		for (__s64 i = 0; i < size; i++)
+			v = v << 8 | data[i];
+		if (btfu_is_signed(w->btf, id) && size < 8 && (v >> (8 * size - 1)))
+			v |= ~0ULL << (8 * size);
+		if (btfu_is_signed(w->btf, id))
+			writer__int(w->wr, (__s64)v);
+		else
+			writer__uint(w->wr, v);
+		return;
+	case FMT_IP:
+		if (!inet_ntop(size == 4 ? AF_INET : AF_INET6, data, text, sizeof(text))) {
+			writer__null(w->wr, "/* ? */");
+			return;
+		}
+		writer__name(w->wr, text);
+		return;
+	case FMT_SYM:
+		v = load_uint(data, 8);
+		if (!v) {
+			writer__null(w->wr, "NULL");
+		} else if (w->opts->symbolize &&
+			   !w->opts->symbolize(w->opts->sym_ctx, v, sym, sizeof(sym))) {
+			writer__name(w->wr, sym);
+		} else {
+			snprintf(text, sizeof(text), "0x%llx", (unsigned long long)v);
+			snprintf(json, sizeof(json), "\"%s\"", text);
+			writer__raw(w->wr, text, json);
+			writer__comment(w->wr, "no symbol");
+		}
+		return;
+	case FMT_STR:
+	case FMT_NONE:
+		break;
+	}
+	writer__null(w->wr, "/* ? */");
+}
+
 static const char *status_reason(__u32 status)
 {
 	switch (status & KSNOOP_STATUS_MASK) {
@@ -415,6 +493,10 @@ void printer__value(struct printer *p, const struct btf *btf,
 		}
 		break;
 	case PRINT_DEREF:
+		if (vd->fmt) {
+			emit_formatted(&w, vd, vd->obj_id, data, avail);
+			break;
+		}
 		if (!w.json) {
 			snprintf(addr, sizeof(addr), "0x%llx -> (", (__u64)vh->addr);
 			writer__text(&p->wr, addr);
@@ -425,6 +507,10 @@ void printer__value(struct printer *p, const struct btf *btf,
 		emit(&w, vd->obj_id, data, avail, level, 0, 0);
 		break;
 	case PRINT_VALUE:
+		if (vd->fmt) {
+			emit_formatted(&w, vd, vd->type_id, data, avail);
+			break;
+		}
 		emit(&w, vd->type_id, data, avail, level, vd->bit_off, vd->bit_size);
 		break;
 	}

@@ -11,6 +11,7 @@
  * Layout questions look through typedefs and qualifiers; the declared type
  * is kept for printing, so a `u32` still prints as one.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,7 +24,6 @@
 /* ---- value chains ---- */
 
 struct chain {
-	const struct btf *btf;
 	__u32 type_id;		/* declared type of the current value */
 	bool in_reg;		/* the value is the source word itself */
 	struct ksnoop_access acc;
@@ -37,6 +37,8 @@ struct rctx {
 	const struct resolve_opts *opts;
 	struct spec_error *err;
 	struct capture_plan *plan;
+	/* Where types are: the signature's BTF, or plan->ext_btf over it. */
+	const struct btf *btf;
 	char tbuf[160];
 };
 
@@ -56,7 +58,7 @@ static int rfail(struct rctx *r, int pos, const char *fmt, ...)
 
 static const char *tstr(struct rctx *r, __u32 id)
 {
-	return btfu_type_str(r->sig->btf, id, NULL, r->tbuf, sizeof(r->tbuf));
+	return btfu_type_str(r->btf, id, NULL, r->tbuf, sizeof(r->tbuf));
 }
 
 /*
@@ -70,7 +72,7 @@ static int push_deref(struct rctx *r, struct chain *c, int pos)
 			     KSNOOP_MAX_DEREFS);
 	if (r->sig->user_tags) {
 		c->acc.flags |= KSNOOP_VAL_TAGGED;
-		if (btfu_is_user_ptr(c->btf, c->type_id))
+		if (btfu_is_user_ptr(r->btf, c->type_id))
 			c->acc.user_mask |= 1u << c->acc.nsteps;
 	}
 	c->acc.steps[c->acc.nsteps++] = 0;
@@ -213,7 +215,7 @@ static void note_alias(struct capture_plan *plan, const char *fmt, ...)
 static int find_alias(struct rctx *r, struct chain *c, const struct spec_step *st,
 		      __u32 *mtype, __u32 *bit_off, __u32 *bit_size)
 {
-	struct alias_search as = { .btf = r->sig->btf, .name = st->member };
+	struct alias_search as = { .btf = r->btf, .name = st->member };
 	const char *us = strchr(st->member, '_');
 	char skc[SPEC_MAX_NAME + 8], list[200] = "";
 	size_t n = 0;
@@ -232,19 +234,19 @@ static int find_alias(struct rctx *r, struct chain *c, const struct spec_step *s
 		for (i = 0; i < as.nhits && n < sizeof(list); i++)
 			n += snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", as.hits[i].path);
 		return rfail(r, st->pos, "'%s' is ambiguous in %s: %s", st->member,
-			     tstr(r, btfu_strip(r->sig->btf, c->type_id)), list);
+			     tstr(r, btfu_strip(r->btf, c->type_id)), list);
 	}
 	*mtype = as.hits[0].type_id;
 	*bit_off = as.hits[0].bit_off;
 	*bit_size = as.hits[0].bit_size;
 	note_alias(r->plan, "'%s' is %s in %s", st->member, as.hits[0].path,
-		   tstr(r, btfu_strip(r->sig->btf, c->type_id)));
+		   tstr(r, btfu_strip(r->btf, c->type_id)));
 	return 0;
 }
 
 static int step_member(struct rctx *r, struct chain *c, const struct spec_step *st)
 {
-	const struct btf *btf = r->sig->btf;
+	const struct btf *btf = r->btf;
 	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, c->type_id));
 	__u32 mtype, bit_off, bit_size;
 	const char *op = st->kind == STEP_ARROW ? "->" : ".";
@@ -295,7 +297,7 @@ static int step_member(struct rctx *r, struct chain *c, const struct spec_step *
 
 static int step_index(struct rctx *r, struct chain *c, __s64 index, int pos, bool star)
 {
-	const struct btf *btf = r->sig->btf;
+	const struct btf *btf = r->btf;
 	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, c->type_id));
 	__s64 esize;
 	int err;
@@ -340,7 +342,6 @@ static int chain_start(struct rctx *r, const struct spec_item *it, struct chain 
 	int i;
 
 	memset(c, 0, sizeof(*c));
-	c->btf = sig->btf;
 	c->in_reg = true;
 	if (spec_item__is_return(it)) {
 		if (!sig->has_return)
@@ -359,10 +360,6 @@ static int chain_start(struct rctx *r, const struct spec_item *it, struct chain 
 			c->acc.src = KSNOOP_SRC_ARG;
 			c->acc.slot = sig->params[i].slot;
 			c->type_id = sig->params[i].type_id;
-			if (r->opts->cast_types && it >= r->spec->items &&
-			    it < r->spec->items + r->spec->nitems &&
-			    r->opts->cast_types[it - r->spec->items])
-				c->type_id = r->opts->cast_types[it - r->spec->items];
 			return 0;
 		}
 	}
@@ -379,6 +376,81 @@ static int chain_start(struct rctx *r, const struct spec_item *it, struct chain 
 	}
 }
 
+/*
+ * A pointer type to ID.  BTF holds one for almost every type; for the rest
+ * the plan gets a small BTF of its own on top of the signature's, holding
+ * only nameless pointer types (a split BTF over a split BTF is fine for
+ * types, not for new strings).
+ */
+static int pointer_to(struct rctx *r, __u32 id, __u32 *out, int pos)
+{
+	struct btf *ext = r->plan->ext_btf;
+	int ret = btfu_find_ptr(r->btf, id);
+
+	if (ret > 0) {
+		*out = ret;
+		return 0;
+	}
+	if (!ext) {
+		ext = btf__new_empty_split((struct btf *)r->btf);
+		if (!ext)
+			return rfail(r, pos, "out of memory for a pointer type");
+		r->plan->ext_btf = ext;
+		r->plan->sig.btf = ext;
+		r->btf = ext;
+	}
+	ret = btf__add_ptr(ext, id);
+	if (ret < 0)
+		return rfail(r, pos, "out of memory for a pointer type");
+	*out = ret;
+	return 0;
+}
+
+/*
+ * (TYPE)VALUE: the same bytes seen as another type.  Integers, enums and
+ * pointers cast to one another; a value in memory is read at its own
+ * width or narrower (x86-64 is little-endian, so narrowing keeps the low
+ * bytes, as C's conversion does), never wider.
+ */
+static int step_cast(struct rctx *r, struct chain *c, const struct spec_step *st)
+{
+	const struct btf_type *to;
+	__s64 to_size, from_size;
+	__u32 id;
+	int nptrs, err;
+
+	if (c->bit_size)
+		return rfail(r, st->op_pos, "a bitfield cannot be cast");
+	err = btfu_find_type(r->btf, st->type, &id, &nptrs);
+	if (err == -EINVAL)
+		return rfail(r, st->pos, "'%s' is not a type name", st->type);
+	if (err)
+		return rfail(r, st->pos, "no type '%s' in %s", st->type,
+			     r->opts->types_where ? r->opts->types_where : "the BTF");
+	/* USDT's argN:TYPE: an argument is a word, "struct req" points to one. */
+	if (st->usdt_word && !nptrs)
+		nptrs = 1;
+	while (nptrs--) {
+		err = pointer_to(r, id, &id, st->pos);
+		if (err)
+			return err;
+	}
+	to = btf__type_by_id(r->btf, btfu_strip(r->btf, id));
+	if (!id || !to || !btfu_is_scalar(r->btf, id))
+		return rfail(r, st->pos, "cast to %s: only integers, enums and pointers are cast to; for a struct, cast a pointer ((%s *)p)->member",
+			     tstr(r, id), tstr(r, id));
+	if (!btfu_is_scalar(r->btf, c->type_id))
+		return rfail(r, st->op_pos, "cast of a value of type %s: only integers, enums and pointers are cast",
+			     tstr(r, c->type_id));
+	to_size = btf__resolve_size(r->btf, id);
+	from_size = btf__resolve_size(r->btf, c->type_id);
+	if (!c->in_reg && to_size > from_size)
+		return rfail(r, st->pos, "cast to %s reads %lld bytes of a %lld-byte value",
+			     tstr(r, id), (long long)to_size, (long long)from_size);
+	c->type_id = id;
+	return 0;
+}
+
 static int chain_walk(struct rctx *r, const struct spec_item *it, struct chain *c)
 {
 	int i, err;
@@ -386,30 +458,131 @@ static int chain_walk(struct rctx *r, const struct spec_item *it, struct chain *
 	err = chain_start(r, it, c);
 	if (err)
 		return err;
-	for (i = 0; i < it->nsteps; i++) {
+	for (i = 0; i < it->nsteps && !err; i++) {
 		const struct spec_step *st = &it->steps[i];
 
-		if (st->kind == STEP_INDEX)
+		switch (st->kind) {
+		case STEP_INDEX:
 			err = step_index(r, c, st->index, st->pos, false);
-		else
+			break;
+		case STEP_DEREF:
+			err = step_index(r, c, 0, st->pos, true);
+			break;
+		case STEP_CAST:
+			err = step_cast(r, c, st);
+			break;
+		case STEP_ARROW:
+		case STEP_DOT:
 			err = step_member(r, c, st);
-		if (err)
-			return err;
+			break;
+		}
 	}
-	/* `*a->b` is `*(a->b)`: stars apply last. */
-	for (i = 0; i < it->nstars; i++) {
-		err = step_index(r, c, 0, it->base_pos, true);
-		if (err)
-			return err;
-	}
-	return 0;
+	return err;
 }
 
 /* Turn a walked chain into what to copy and how to print it. */
-static int chain_finish_value(struct rctx *r, struct chain *c, const char *text,
-			      int pos, struct value_desc *vd)
+/* An array of 1-byte integers (char, u8, __u8 ...): bytes as a string or in hex. */
+static bool is_byte_array(const struct btf *btf, __u32 id)
 {
-	const struct btf *btf = r->sig->btf;
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, id));
+	const struct btf_type *et;
+
+	if (!t || !btf_is_array(t))
+		return false;
+	et = btf__type_by_id(btf, btfu_strip(btf, btf_array(t)->type));
+	return et && btf_is_int(et) && et->size == 1;
+}
+
+/* Whether IT's ":FORMAT" fits the value the chain reached. */
+static int check_format(struct rctx *r, const struct spec_item *it, const struct chain *c)
+{
+	const struct btf *btf = r->btf;
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, c->type_id));
+	bool ptr = t && btf_is_ptr(t), word_int = t && btf_is_int(t) && t->size == 8;
+	__s64 size = btf__resolve_size(btf, c->type_id), psize = 0;
+	const char *f = spec_format__str(it->fmt);
+
+	if (!it->fmt)
+		return 0;
+	if (c->bit_size && it->fmt != FMT_HEX)
+		return rfail(r, it->fmt_pos, "':%s' on '%s', a bitfield", f, it->text);
+	if (ptr)
+		psize = btf__resolve_size(btf, t->type);
+	switch (it->fmt) {
+	case FMT_HEX:
+		if (btfu_is_scalar(btf, c->type_id) || is_byte_array(btf, c->type_id))
+			return 0;
+		break;
+	case FMT_BE:
+		if (t && (btf_is_any_enum(t) || (btf_is_int(t) && !(btf_int_encoding(t) & BTF_INT_BOOL))) &&
+		    (size == 1 || size == 2 || size == 4 || size == 8))
+			return 0;
+		break;
+	case FMT_IP:
+		if (size == 4 || size == 16 || (ptr && (psize == 4 || psize == 16)))
+			return 0;
+		return rfail(r, it->fmt_pos, "':ip' on '%s' (%s): an address is 4 bytes (IPv4) or 16 (IPv6), or a pointer to one",
+			     it->text, tstr(r, c->type_id));
+	case FMT_SYM:
+		if (r->opts->user_space)
+			return rfail(r, it->fmt_pos, "':sym' names kernel code; '%s' is a user-space value",
+				     it->text);
+		if (ptr || word_int)
+			return 0;
+		break;
+	case FMT_STR:
+		if (ptr || word_int || is_byte_array(btf, c->type_id))
+			return 0;
+		break;
+	case FMT_NONE:
+		return 0;
+	}
+	return rfail(r, it->fmt_pos, "':%s' does not apply to '%s' (%s); it takes %s", f, it->text,
+		     tstr(r, c->type_id),
+		     it->fmt == FMT_HEX ? "an integer, enum, pointer or byte array" :
+		     it->fmt == FMT_BE ? "an integer or enum of 1, 2, 4 or 8 bytes" :
+		     it->fmt == FMT_SYM ? "a pointer or 64-bit integer" :
+		     "a pointer, a 64-bit integer or a byte array");
+}
+
+/* ":str" and ":ip" through a pointer: the bytes it points to. */
+static int finish_format(struct rctx *r, struct chain *c, const struct spec_item *it,
+			 int pos, struct value_desc *vd)
+{
+	const struct btf *btf = r->btf;
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, c->type_id));
+	__s64 size;
+	int err;
+
+	if (it->fmt == FMT_STR && is_byte_array(btf, c->type_id)) {
+		if (c->in_reg)
+			return rfail(r, pos, "'%s': array passed by value", it->text);
+		size = btf__resolve_size(btf, c->type_id);
+		vd->how = PRINT_STRING;
+		vd->size = vd->obj_size = size < r->opts->max_bytes ? size : r->opts->max_bytes;
+		c->acc.size = vd->size;
+		return 0;
+	}
+	err = push_deref(r, c, pos);
+	if (err)
+		return err;
+	if (it->fmt == FMT_STR) {
+		c->acc.flags |= KSNOOP_VAL_STR;
+		c->acc.size = r->opts->str_bytes;
+		vd->how = PRINT_STRING;
+		vd->size = vd->obj_size = c->acc.size;
+		return 0;
+	}
+	vd->how = PRINT_DEREF;
+	vd->obj_id = t->type;
+	vd->obj_size = vd->size = c->acc.size = btf__resolve_size(btf, t->type);
+	return 0;
+}
+
+static int chain_finish_value(struct rctx *r, struct chain *c, const struct spec_item *it,
+			      const char *text, int pos, struct value_desc *vd)
+{
+	const struct btf *btf = r->btf;
 	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, c->type_id));
 	__s64 size;
 	int err;
@@ -419,6 +592,16 @@ static int chain_finish_value(struct rctx *r, struct chain *c, const char *text,
 	vd->type_id = c->type_id;
 	vd->obj_id = c->type_id;
 	vd->how = PRINT_VALUE;
+	vd->fmt = it->fmt;
+
+	err = check_format(r, it, c);
+	if (err)
+		return err;
+	if (it->fmt == FMT_STR || (it->fmt == FMT_IP && t && btf_is_ptr(t)))
+		return finish_format(r, c, it, pos, vd);
+	/* ":hex" and ":sym" show a pointer itself, not what it points to. */
+	if (it->fmt == FMT_HEX || it->fmt == FMT_SYM)
+		goto plain;
 
 	if (btfu_is_char_ptr(btf, c->type_id)) {
 		err = push_deref(r, c, pos);
@@ -448,6 +631,7 @@ static int chain_finish_value(struct rctx *r, struct chain *c, const char *text,
 			return 0;
 		}
 	}
+plain:
 	size = btf__resolve_size(btf, c->type_id);
 	if (size <= 0)
 		return rfail(r, pos, "'%s' has type %s, which has no size", text,
@@ -522,12 +706,15 @@ next:
 static int pred_string(struct rctx *r, const struct spec_item *it, struct chain *c,
 		       struct ksnoop_pred_plan *pp)
 {
-	const struct btf *btf = r->sig->btf;
+	const struct btf *btf = r->btf;
 	const struct spec_const *k = &it->cst;
-	bool is_ptr = btfu_is_char_ptr(btf, c->type_id);
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, c->type_id));
+	bool as_str = it->fmt == FMT_STR && t && !btf_is_array(t);
+	bool is_ptr = btfu_is_char_ptr(btf, c->type_id) || as_str;
 	int err;
 
-	if (!is_ptr && !btfu_is_char_array(btf, c->type_id))
+	if (!is_ptr && !btfu_is_char_array(btf, c->type_id) &&
+	    !(it->fmt == FMT_STR && is_byte_array(btf, c->type_id)))
 		return rfail(r, k->pos, "string constant compared with '%s' of type %s; strings compare only with char arrays and char pointers",
 			     it->text, tstr(r, c->type_id));
 	if (it->op != KSNOOP_OP_EQ && it->op != KSNOOP_OP_NE)
@@ -554,6 +741,45 @@ static int pred_string(struct rctx *r, const struct spec_item *it, struct chain 
 	return 0;
 }
 
+/* ':ip' == "10.0.0.1": the four address bytes, as the value holds them. */
+static int pred_ip(struct rctx *r, const struct spec_item *it, struct chain *c,
+		   struct ksnoop_pred_plan *pp)
+{
+	const struct btf_type *t = btf__type_by_id(r->btf, btfu_strip(r->btf, c->type_id));
+	__s64 size = btf__resolve_size(r->btf, c->type_id);
+	struct in_addr a;
+	__u32 v;
+
+	if (it->op != KSNOOP_OP_EQ && it->op != KSNOOP_OP_NE)
+		return rfail(r, it->op_pos, "addresses compare with '==' and '!=' only");
+	if (size != 4 || (t && btf_is_ptr(t)))
+		return rfail(r, it->cst.pos, "'%s' is not a 4-byte IPv4 address: only those compare with an address",
+			     it->text);
+	if (inet_pton(AF_INET, it->cst.str, &a) != 1)
+		return rfail(r, it->cst.pos, "\"%s\" is not an IPv4 address (a.b.c.d)", it->cst.str);
+	memcpy(&v, &a, sizeof(v));
+	if (c->in_reg) {
+		c->acc.flags |= KSNOOP_VAL_REG;
+		c->acc.size = 8;
+	} else {
+		c->acc.size = 4;
+	}
+	pp->acc = c->acc;
+	pp->width = 4;
+	pp->imm = v;
+	return 0;
+}
+
+static __u64 bswap_width(__u64 v, int width)
+{
+	switch (width) {
+	case 2: return __builtin_bswap16((__u16)v);
+	case 4: return __builtin_bswap32((__u32)v);
+	case 8: return __builtin_bswap64(v);
+	}
+	return v;
+}
+
 /* Does SV fit BITS bits of the given signedness? */
 static bool fits(__s64 sv, int bits, bool sgn)
 {
@@ -571,7 +797,7 @@ static bool fits(__s64 sv, int bits, bool sgn)
 static int pred_name(struct rctx *r, const struct spec_item *it, const struct chain *c,
 		     int bits, bool *sgn, __u64 *imm)
 {
-	const struct btf *btf = r->sig->btf;
+	const struct btf *btf = r->btf;
 	const struct spec_const *k = &it->cst;
 	bool ambiguous, uenum = false;
 	__s64 sv;
@@ -638,7 +864,7 @@ static int pred_int(struct rctx *r, const struct spec_item *it, const struct cha
 static int pred_mask(struct rctx *r, const struct spec_item *it, const struct chain *c,
 		     int bits, struct ksnoop_pred_plan *pp)
 {
-	const struct btf_type *t = btf__type_by_id(r->sig->btf, btfu_strip(r->sig->btf, c->type_id));
+	const struct btf_type *t = btf__type_by_id(r->btf, btfu_strip(r->btf, c->type_id));
 
 	if (!t || btf_is_ptr(t))
 		return rfail(r, it->mask_pos, "'&' on '%s' (%s): masks apply to integers and enums",
@@ -652,7 +878,7 @@ static int pred_mask(struct rctx *r, const struct spec_item *it, const struct ch
 
 static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_pred_plan *pp)
 {
-	const struct btf *btf = r->sig->btf;
+	const struct btf *btf = r->btf;
 	struct chain c;
 	__u64 imm = 0;
 	int err, width, bits;
@@ -660,14 +886,21 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 
 	memset(pp, 0, sizeof(*pp));
 	err = chain_walk(r, it, &c);
+	if (!err)
+		err = check_format(r, it, &c);
 	if (err)
 		return err;
+	btf = r->btf;	/* a cast may have added types */
 	pp->op = it->op;
 	if (it->cst.kind == CONST_STR && it->has_mask)
 		return rfail(r, it->mask_pos, "'&' on '%s', compared with a string: masks apply to integers and enums",
 			     it->text);
+	if (it->cst.kind == CONST_STR && it->fmt == FMT_IP)
+		return pred_ip(r, it, &c, pp);
 	if (it->cst.kind == CONST_STR)
 		return pred_string(r, it, &c, pp);
+	if (it->fmt == FMT_BE && it->op != KSNOOP_OP_EQ && it->op != KSNOOP_OP_NE)
+		return rfail(r, it->op_pos, "':be' values compare with '==' and '!=' only: their bytes are not in host order");
 
 	if (!btfu_is_scalar(btf, c.type_id))
 		return rfail(r, it->op_pos, "'%s' has type %s; predicates compare integers, enums, chars, bools and pointers",
@@ -699,6 +932,12 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 	if (it->has_mask && (imm & ~pp->mask) && it->op == KSNOOP_OP_EQ)
 		return rfail(r, it->cst.pos, "'%s & 0x%llx' can never equal 0x%llx: bits outside the mask",
 			     it->text, (unsigned long long)pp->mask, (unsigned long long)imm);
+	/* ":be": compare the bytes as they are, so the constant is swapped. */
+	if (it->fmt == FMT_BE) {
+		imm = bswap_width(imm, width);
+		pp->mask = bswap_width(pp->mask, width);
+		sgn = false;
+	}
 	if (c.in_reg) {
 		c.acc.flags |= KSNOOP_VAL_REG;
 		c.acc.size = 8;
@@ -756,7 +995,7 @@ static int add_value(struct rctx *r, struct capture_plan *plan, int kind,
 	err = chain_walk(r, it, &c);
 	if (err)
 		return err;
-	err = chain_finish_value(r, &c, text, pos, &plan->values[kind][n]);
+	err = chain_finish_value(r, &c, it, text, pos, &plan->values[kind][n]);
 	if (err)
 		return err;
 	side->values[n].acc = c.acc;
@@ -851,7 +1090,8 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		      const struct resolve_opts *opts, struct capture_plan *plan,
 		      struct spec_error *err)
 {
-	struct rctx r = { .spec = spec, .sig = sig, .opts = opts, .err = err, .plan = plan };
+	struct rctx r = { .spec = spec, .sig = sig, .opts = opts, .err = err, .plan = plan,
+			  .btf = sig->btf };
 	bool return_pred = false, entry_values = false, stash;
 	int i, k, ret;
 
@@ -944,4 +1184,10 @@ layout:
 	mark_retry(plan);
 	compute_slot_mask(&plan->bpf);
 	return 0;
+}
+
+void resolver__release(struct capture_plan *plan)
+{
+	btf__free(plan->ext_btf);
+	plan->ext_btf = NULL;
 }

@@ -31,21 +31,28 @@ struct value_desc {
 	__u32 obj_size;		/* size of the whole object (> size: truncated) */
 	__u8 bit_off;		/* bitfield: bit offset within the bytes */
 	__u8 bit_size;		/* bitfield width, 0 if not a bitfield */
+	enum spec_format fmt;	/* ":hex", ":be", ":ip", ":sym", ":str" */
 	char obj_name[96];	/* PRINT_DEREF: the pointee's type, spelled once */
 };
 
 struct resolve_opts {
 	__u32 max_bytes;	/* largest value copied */
 	__u32 str_bytes;	/* buffer for a string behind a pointer */
-	/* USDT "argN:TYPE": per spec item, the type to read argN as (0: none). */
-	const __u32 *cast_types;
+	/* Casts find their types here: "vmlinux BTF", "the BTF of './app'". */
+	const char *types_where;
+	bool user_space;	/* USDT: values are user addresses (no ':sym') */
 };
 
 /* Member names resolved through embedded structs, said with -v. */
 #define PLAN_MAX_ALIASES	8
 
 struct capture_plan {
+	/*
+	 * sig.btf is the signature's BTF, or ext_btf when a cast needed a
+	 * pointer type that BTF lacks (ext_btf sits on top of it).
+	 */
 	struct signature sig;
+	struct btf *ext_btf;
 	int nvalues[KSNOOP_NR_KINDS];
 	struct value_desc values[KSNOOP_NR_KINDS][KSNOOP_MAX_VALUES];
 	struct ksnoop_plan bpf;
@@ -61,5 +68,7 @@ struct capture_plan {
 int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		      const struct resolve_opts *opts, struct capture_plan *plan,
 		      struct spec_error *err);
+/* Free what resolving allocated (a plan is otherwise plain memory). */
+void resolver__release(struct capture_plan *plan);
 
 #endif

@@ -236,20 +236,6 @@ static int parse_op(struct parser *p, enum ksnoop_op *op)
 	return fail(p, p->i, "unknown operator '%.2s'", s);
 }
 
-/* Append to the item's display text, which is the value minus spaces. */
-static int text_append(char **text, const char *s, size_t n)
-{
-	size_t old = *text ? strlen(*text) : 0;
-	char *t = realloc(*text, old + n + 1);
-
-	if (!t)
-		return -ENOMEM;
-	memcpy(t + old, s, n);
-	t[old + n] = 0;
-	*text = t;
-	return 0;
-}
-
 /*
  * "& MASK": a flag test.  Alone it is true when any bit of MASK is set
  * (VALUE & MASK != 0); before an operator the masked value is compared.
@@ -282,52 +268,310 @@ static int parse_mask(struct parser *p, struct spec_item *it)
 	return 0;
 }
 
-static int parse_item(struct parser *p, struct spec_item *it)
+/* ---- the item's text: one canonical spelling of the value ---- */
+
+struct textbuf {
+	char *s;
+	size_t len;
+	int err;
+};
+
+static void tb_insert(struct textbuf *tb, size_t at, const char *s)
+{
+	size_t n = strlen(s);
+	char *t;
+
+	if (tb->err)
+		return;
+	t = realloc(tb->s, tb->len + n + 1);
+	if (!t) {
+		tb->err = -ENOMEM;
+		return;
+	}
+	memmove(t + at + n, t + at, tb->len - at);
+	memcpy(t + at, s, n);
+	tb->len += n;
+	t[tb->len] = 0;
+	tb->s = t;
+}
+
+static void tb_append(struct textbuf *tb, const char *s)
+{
+	tb_insert(tb, tb->len, s);
+}
+
+/*
+ * Spell the value from its steps, as C would need it written: parentheses
+ * only where a '*' or a cast comes before a postfix step, spaces only
+ * inside type names, indexes in decimal.  The same value written two ways
+ * gets one text, so it gets one key in the output.
+ */
+static int render_text(struct spec_item *it)
+{
+	struct textbuf tb = {};
+	bool unary = false;	/* the text so far ends in a '*' or a cast */
+	char buf[32];
+	int i;
+
+	tb_append(&tb, it->base);
+	for (i = 0; i < it->nsteps; i++) {
+		const struct spec_step *st = &it->steps[i];
+
+		switch (st->kind) {
+		case STEP_ARROW:
+		case STEP_DOT:
+		case STEP_INDEX:
+			if (unary) {
+				tb_insert(&tb, 0, "(");
+				tb_append(&tb, ")");
+			}
+			unary = false;
+			if (st->kind == STEP_INDEX) {
+				snprintf(buf, sizeof(buf), "[%lld]", (long long)st->index);
+				tb_append(&tb, buf);
+			} else {
+				tb_append(&tb, st->kind == STEP_DOT ? "." : "->");
+				tb_append(&tb, st->member);
+			}
+			break;
+		case STEP_DEREF:
+			tb_insert(&tb, 0, "*");
+			unary = true;
+			break;
+		case STEP_CAST:
+			if (st->usdt_word) {
+				tb_append(&tb, ":");
+				tb_append(&tb, st->type);
+				break;
+			}
+			tb_insert(&tb, 0, ")");
+			tb_insert(&tb, 0, st->type);
+			tb_insert(&tb, 0, "(");
+			unary = true;
+			break;
+		}
+	}
+	if (it->fmt) {
+		tb_append(&tb, ":");
+		tb_append(&tb, spec_format__str(it->fmt));
+	}
+	if (tb.err) {
+		free(tb.s);
+		return tb.err;
+	}
+	it->text = tb.s;
+	return 0;
+}
+
+/* ---- values ---- */
+
+static struct spec_step *new_step(struct parser *p, struct spec_item *it, size_t at)
+{
+	if (it->nsteps >= SPEC_MAX_STEPS) {
+		fail(p, at, "more than %d steps in one value", SPEC_MAX_STEPS);
+		return NULL;
+	}
+	return &it->steps[it->nsteps++];
+}
+
+static bool is_type_word(const char *s, size_t n)
+{
+	static const char *const words[] = {
+		"struct", "union", "enum", "const", "volatile", "unsigned", "signed",
+		"char", "short", "int", "long", "void", "_Bool", "float", "double",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == n && strncmp(words[i], s, n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * At '(': a cast or a parenthesised value?  The parser knows no typedefs,
+ * so it decides as C compilers that meet an unknown name do: a type word
+ * (struct, unsigned, ...), a '*' or two words inside, or a value right after
+ * the ')', make a cast; `(x)` alone is a value.
+ */
+static bool at_cast(struct parser *p)
+{
+	size_t j = p->i + 1, start;
+	int words = 0;
+	bool star = false;
+
+	while (p->s[j] == ' ' || p->s[j] == '\t')
+		j++;
+	if (!is_ident_start((unsigned char)p->s[j]))
+		return false;
+	start = j;
+	while (is_ident_char((unsigned char)p->s[j]))
+		j++;
+	if (is_type_word(p->s + start, j - start))
+		return true;
+	for (;; j++) {
+		unsigned char c = p->s[j];
+
+		if (is_ident_start(c)) {
+			words++;
+			while (is_ident_char((unsigned char)p->s[j + 1]))
+				j++;
+		} else if (c == '*') {
+			star = true;
+		} else if (c != ' ' && c != '\t') {
+			break;
+		}
+	}
+	if (p->s[j] != ')')
+		return false;
+	if (star || words > 0)
+		return true;
+	j++;
+	while (p->s[j] == ' ' || p->s[j] == '\t')
+		j++;
+	return is_ident_start((unsigned char)p->s[j]) || p->s[j] == '(' || p->s[j] == '*';
+}
+
+/* TYPE up to END: words and trailing '*'s, spelled "struct foo **". */
+static int parse_type_name(struct parser *p, size_t end, char **out)
+{
+	char word[SPEC_MAX_NAME + 1], buf[16];
+	struct textbuf tb = {};
+	int stars = 0, err = 0;
+
+	for (skip_space(p); p->i < end && !err; skip_space(p)) {
+		size_t start = p->i;
+
+		if (p->s[p->i] == '*') {
+			stars++;
+			p->i++;
+			continue;
+		}
+		if (!is_ident_start((unsigned char)p->s[p->i]) || stars) {
+			err = fail(p, p->i, "expected a type name, found %s",
+				   what_is(p, buf, sizeof(buf)));
+			break;
+		}
+		while (is_ident_char((unsigned char)p->s[p->i]))
+			p->i++;
+		if (p->i - start > SPEC_MAX_NAME) {
+			err = fail(p, start, "type name is too long");
+			break;
+		}
+		snprintf(word, sizeof(word), "%.*s", (int)(p->i - start), p->s + start);
+		skip_space(p);
+		if ((!strcmp(word, "struct") || !strcmp(word, "union") || !strcmp(word, "enum")) &&
+		    !is_ident_start((unsigned char)p->s[p->i])) {
+			err = fail(p, p->i, "expected a name after '%s'", word);
+			break;
+		}
+		if (tb.len)
+			tb_append(&tb, " ");
+		tb_append(&tb, word);
+	}
+	if (!err && !tb.len)
+		err = fail(p, p->i, "expected a type name before %s", stars ? "'*'" : "')'");
+	if (!err && stars) {
+		tb_append(&tb, " ");
+		while (stars--)
+			tb_append(&tb, "*");
+	}
+	if (!err)
+		err = tb.err;
+	if (err) {
+		free(tb.s);
+		return err;
+	}
+	*out = tb.s;
+	return 0;
+}
+
+static const char *const format_names[] = {
+	[FMT_HEX] = "hex", [FMT_BE] = "be", [FMT_IP] = "ip", [FMT_SYM] = "sym",
+	[FMT_STR] = "str",
+};
+
+static enum spec_format format_by_name(const char *s, size_t n)
+{
+	size_t f;
+
+	for (f = 1; f < sizeof(format_names) / sizeof(format_names[0]); f++)
+		if (strlen(format_names[f]) == n && strncmp(format_names[f], s, n) == 0)
+			return (enum spec_format)f;
+	return FMT_NONE;
+}
+
+/* USDT arguments are bare words: "arg2:str", "arg2:struct req *". */
+static int parse_usdt_type(struct parser *p, struct spec_item *it)
+{
+	size_t start = ++p->i, end;
+	struct spec_step *st;
+	char *type;
+	int err;
+
+	while (p->s[p->i] && !strchr(",)=!<>.[&:", p->s[p->i]) &&
+	       !(p->s[p->i] == '-' && p->s[p->i + 1] == '>'))
+		p->i++;
+	end = p->i;
+	while (start < end && isspace((unsigned char)p->s[start]))
+		start++;
+	while (end > start && isspace((unsigned char)p->s[end - 1]))
+		end--;
+	if (end == start)
+		return fail(p, start, "expected a type or 'str' after ':'");
+	if (end - start > SPEC_MAX_NAME)
+		return fail(p, start, "type name is too long");
+	it->fmt = format_by_name(p->s + start, end - start);
+	if (it->fmt) {
+		it->fmt_pos = (int)start + 1;
+		return 0;
+	}
+	p->i = start;
+	err = parse_type_name(p, end, &type);
+	if (err)
+		return err;
+	p->i = end;
+	st = new_step(p, it, start);
+	if (!st) {
+		free(type);
+		return -EINVAL;
+	}
+	st->kind = STEP_CAST;
+	st->type = type;
+	st->usdt_word = true;
+	st->pos = st->op_pos = (int)start + 1;
+	return 0;
+}
+
+static int parse_unary(struct parser *p, struct spec_item *it, int depth);
+
+static int parse_postfix(struct parser *p, struct spec_item *it, int depth)
 {
 	char buf[16];
 	size_t at;
 	int err;
 
 	skip_space(p);
-	while (p->s[p->i] == '*') {
-		it->nstars++;
-		p->i++;
+	if (p->s[p->i] == '(') {
+		at = p->i++;
+		err = parse_unary(p, it, depth + 1);
+		if (err)
+			return err;
 		skip_space(p);
-	}
-	it->base_pos = (int)p->i + 1;
-	err = parse_ident(p, &it->base, "a value (argument name or 'return')");
-	if (err)
-		return err;
-	for (int k = 0; k < it->nstars; k++)
-		if ((err = text_append(&it->text, "*", 1)))
+		if (p->s[p->i] != ')')
+			return fail(p, p->i, "expected ')' to match the '(' at column %zu, found %s",
+				    at + 1, what_is(p, buf, sizeof(buf)));
+		p->i++;
+	} else {
+		it->base_pos = (int)p->i + 1;
+		err = parse_ident(p, &it->base, "a value (argument name or 'return')");
+		if (err)
 			return err;
-	if ((err = text_append(&it->text, it->base, strlen(it->base))))
-		return err;
-
-	/* USDT arguments are bare words: "arg2:str", "arg2:struct req *". */
-	if (p->kind == SPEC_USDT && p->s[p->i] == ':') {
-		size_t start = ++p->i, end;
-
-		while (p->s[p->i] && !strchr(",)=!<>.[", p->s[p->i]) &&
-		       !(p->s[p->i] == '-' && p->s[p->i + 1] == '>'))
-			p->i++;
-		end = p->i;
-		while (start < end && isspace((unsigned char)p->s[start]))
-			start++;
-		while (end > start && isspace((unsigned char)p->s[end - 1]))
-			end--;
-		if (end == start)
-			return fail(p, start, "expected a type or 'str' after ':'");
-		if (end - start > SPEC_MAX_NAME)
-			return fail(p, start, "type name is too long");
-		it->cast_pos = (int)start + 1;
-		it->cast = strndup(p->s + start, end - start);
-		if (!it->cast)
-			return -ENOMEM;
-		/* Shown as written, so arg0 and arg0:str stay apart. */
-		if ((err = text_append(&it->text, ":", 1)) ||
-		    (err = text_append(&it->text, it->cast, strlen(it->cast))))
-			return err;
+		if (p->kind == SPEC_USDT && p->s[p->i] == ':') {
+			err = parse_usdt_type(p, it);
+			if (err)
+				return err;
+		}
 	}
 
 	for (;;) {
@@ -335,16 +579,15 @@ static int parse_item(struct parser *p, struct spec_item *it)
 
 		skip_space(p);
 		at = p->i;
-		if (p->s[p->i] == '-' && p->s[p->i + 1] == '>') {
+		if (p->s[p->i] == '-' && p->s[p->i + 1] == '>')
 			p->i += 2;
-		} else if (p->s[p->i] == '.' || p->s[p->i] == '[') {
+		else if (p->s[p->i] == '.' || p->s[p->i] == '[')
 			p->i += 1;
-		} else {
+		else
 			break;
-		}
-		if (it->nsteps >= SPEC_MAX_STEPS)
-			return fail(p, at, "more than %d steps in one value", SPEC_MAX_STEPS);
-		st = &it->steps[it->nsteps++];
+		st = new_step(p, it, at);
+		if (!st)
+			return -EINVAL;
 		st->op_pos = (int)at + 1;
 		skip_space(p);
 		st->pos = (int)p->i + 1;
@@ -367,22 +610,108 @@ static int parse_item(struct parser *p, struct spec_item *it)
 			p->i++;
 			st->kind = STEP_INDEX;
 			st->index = (int64_t)c.mag;
-			snprintf(buf, sizeof(buf), "[%lld]", (long long)c.mag);
-			if ((err = text_append(&it->text, buf, strlen(buf))))
-				return err;
 			continue;
 		}
 		st->kind = p->s[at] == '.' ? STEP_DOT : STEP_ARROW;
 		err = parse_ident(p, &st->member, "a member name");
 		if (err)
 			return err;
-		if ((err = text_append(&it->text, st->kind == STEP_DOT ? "." : "->",
-				       st->kind == STEP_DOT ? 1 : 2)) ||
-		    (err = text_append(&it->text, st->member, strlen(st->member))))
-			return err;
 	}
+	return 0;
+}
+
+/* '*' VALUE | '(' TYPE ')' VALUE | POSTFIX; steps are appended innermost first. */
+static int parse_unary(struct parser *p, struct spec_item *it, int depth)
+{
+	struct spec_step *st;
+	size_t at, close;
+	char *type;
+	int err;
 
 	skip_space(p);
+	at = p->i;
+	if (depth > SPEC_MAX_STEPS)
+		return fail(p, at, "value nested deeper than %d", SPEC_MAX_STEPS);
+	if (p->s[p->i] == '*') {
+		p->i++;
+		err = parse_unary(p, it, depth + 1);
+		if (err)
+			return err;
+		st = new_step(p, it, at);
+		if (!st)
+			return -EINVAL;
+		st->kind = STEP_DEREF;
+		st->pos = st->op_pos = (int)at + 1;
+		return 0;
+	}
+	if (p->s[p->i] == '(' && at_cast(p)) {
+		close = strchr(p->s + p->i, ')') - p->s;
+		p->i++;
+		err = parse_type_name(p, close, &type);
+		if (err)
+			return err;
+		p->i = close + 1;
+		err = parse_unary(p, it, depth + 1);
+		if (err) {
+			free(type);
+			return err;
+		}
+		st = new_step(p, it, at);
+		if (!st) {
+			free(type);
+			return -EINVAL;
+		}
+		st->kind = STEP_CAST;
+		st->type = type;
+		st->op_pos = (int)at + 1;
+		st->pos = (int)at + 2;
+		return 0;
+	}
+	return parse_postfix(p, it, depth);
+}
+
+static int parse_format(struct parser *p, struct spec_item *it)
+{
+	size_t start;
+	char buf[16];
+
+	p->i++;
+	skip_space(p);
+	start = p->i;
+	if (!is_ident_start((unsigned char)p->s[p->i]))
+		return fail(p, p->i, "expected a format after ':' (hex, be, ip, sym, str), found %s",
+			    what_is(p, buf, sizeof(buf)));
+	while (is_ident_char((unsigned char)p->s[p->i]))
+		p->i++;
+	if (it->fmt)
+		return fail(p, start, "a value takes one format; it already has ':%s'",
+			    spec_format__str(it->fmt));
+	it->fmt = format_by_name(p->s + start, p->i - start);
+	if (!it->fmt)
+		return fail(p, start, "unknown format '%.*s' (formats: hex, be, ip, sym, str)",
+			    (int)(p->i - start > 32 ? 32 : p->i - start), p->s + start);
+	it->fmt_pos = (int)start + 1;
+	return 0;
+}
+
+static int parse_item(struct parser *p, struct spec_item *it)
+{
+	int err;
+
+	err = parse_unary(p, it, 0);
+	if (err)
+		return err;
+	skip_space(p);
+	/* A second ':' is refused there, naming the first. */
+	while (p->s[p->i] == ':') {
+		err = parse_format(p, it);
+		if (err)
+			return err;
+		skip_space(p);
+	}
+	err = render_text(it);
+	if (err)
+		return err;
 	if (p->s[p->i] == '&') {
 		err = parse_mask(p, it);
 		if (err)
@@ -505,10 +834,11 @@ void spec__free(struct spec *spec)
 
 		free(it->text);
 		free(it->base);
-		for (j = 0; j < it->nsteps; j++)
+		for (j = 0; j < it->nsteps; j++) {
 			free(it->steps[j].member);
+			free(it->steps[j].type);
+		}
 		free(it->cst.str);
-		free(it->cast);
 	}
 	free(spec->text);
 	free(spec->target);
@@ -529,4 +859,10 @@ const char *spec_op__str(enum ksnoop_op op)
 	};
 
 	return (unsigned)op < sizeof(names) / sizeof(names[0]) ? names[op] : "?";
+}
+
+const char *spec_format__str(enum spec_format fmt)
+{
+	return (unsigned)fmt < sizeof(format_names) / sizeof(format_names[0]) &&
+	       format_names[fmt] ? format_names[fmt] : "?";
 }

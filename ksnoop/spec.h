@@ -2,12 +2,18 @@
 /*
  * The spec language, parsed.  Knows nothing of BTF or libbpf: it turns
  *
- *     SPEC  := [tp:]TARGET [ '(' [ITEM {',' ITEM}] ')' ]
- *     ITEM  := VALUE [ OP CONST ]
- *     VALUE := {'*'} NAME { '->' MEMBER | '.' MEMBER | '[' INDEX ']' }
- *     NAME  := argument name | 'return' | argN[:str | :TYPE] (USDT)
- *     OP    := '==' | '!=' | '<' | '<=' | '>' | '>='
- *     CONST := integer | 'c' | "string" | NULL | ENUMERATOR
+ *     SPEC    := [tp:]TARGET [ '(' [ITEM {',' ITEM}] ')' ]
+ *     ITEM    := VALUE [':' FORMAT] [ '&' MASK ] [ OP CONST ]
+ *     VALUE   := '*' VALUE | '(' TYPE ')' VALUE | POSTFIX
+ *     POSTFIX := PRIMARY { '->' MEMBER | '.' MEMBER | '[' INDEX ']' }
+ *     PRIMARY := NAME | '(' VALUE ')'
+ *     NAME    := argument name | 'return' | argN[:str | :TYPE] (USDT)
+ *     FORMAT  := 'hex' | 'be' | 'ip' | 'sym' | 'str'
+ *     OP      := '==' | '!=' | '<' | '<=' | '>' | '>='
+ *     CONST   := integer | 'c' | "string" | NULL | ENUMERATOR
+ *
+ * As in C, postfix steps bind tighter than '*' and casts: `*a->b` is
+ * `*(a->b)`, `(T *)a->b` casts `a->b`; `((T *)a)->b` casts `a`.
  *
  * into a tree with column numbers, so the resolver can name the exact token
  * that does not fit the target's types.
@@ -34,14 +40,28 @@ enum spec_step_kind {
 	STEP_ARROW,	/* ->member */
 	STEP_DOT,	/* .member */
 	STEP_INDEX,	/* [n] */
+	STEP_DEREF,	/* a leading '*' */
+	STEP_CAST,	/* (TYPE), or USDT's argN:TYPE */
+};
+
+/* How a value is shown, from its ":FORMAT" suffix. */
+enum spec_format {
+	FMT_NONE,
+	FMT_HEX,	/* an integer or pointer in hex */
+	FMT_BE,		/* a big-endian integer, in host order */
+	FMT_IP,		/* a 4- or 16-byte IPv4 or IPv6 address */
+	FMT_SYM,	/* a kernel address as symbol+0xoff [module] */
+	FMT_STR,	/* a pointer to a NUL-terminated string */
 };
 
 struct spec_step {
 	enum spec_step_kind kind;
 	char *member;		/* STEP_ARROW, STEP_DOT */
+	char *type;		/* STEP_CAST: "struct sockaddr_in *", spaces normalised */
+	bool usdt_word;		/* STEP_CAST from argN:TYPE: "struct req" is a pointer */
 	int64_t index;		/* STEP_INDEX */
-	int pos;		/* column of the member name or index, 1-based */
-	int op_pos;		/* column of the '->', '.' or '[' */
+	int pos;		/* column of the member name, index, '*' or type */
+	int op_pos;		/* column of the '->', '.', '[', '*' or '(' */
 };
 
 enum spec_const_kind {
@@ -59,14 +79,13 @@ struct spec_const {
 };
 
 struct spec_item {
-	char *text;		/* the value as written, spaces removed */
+	char *text;		/* the value in one canonical spelling (see spec.c) */
 	char *base;		/* argument name, "return" or "argN" */
 	int base_pos;
-	char *cast;		/* USDT: "str" or a type, from "argN:TYPE" */
-	int cast_pos;
-	int nstars;		/* leading '*' */
-	int nsteps;
+	int nsteps;		/* steps from the base outwards, in C's order */
 	struct spec_step steps[SPEC_MAX_STEPS];
+	enum spec_format fmt;
+	int fmt_pos;
 	bool has_pred;
 	enum ksnoop_op op;
 	int op_pos;
@@ -105,5 +124,6 @@ void spec__free(struct spec *spec);
 bool spec_item__is_return(const struct spec_item *item);
 
 const char *spec_op__str(enum ksnoop_op op);
+const char *spec_format__str(enum spec_format fmt);
 
 #endif

@@ -9,6 +9,7 @@
  * falls back to kprobes for every function, so one run uses one mode.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,16 +156,27 @@ static void log_spec_msg(const char *arg, const char *msg)
 
 /* Resolve target I against SIG; 0 or an exit status. */
 static int resolve_target(struct trace *t, int i, const struct signature *sig,
-			  enum attach_mode mode, const __u32 *casts, char **argv)
+			  enum attach_mode mode, char **argv)
 {
 	struct target *tg = &t->targets[i];
+	char types_where[PATH_MAX + 96];
 	struct resolve_opts ropts = {
 		.max_bytes = t->opts->max_bytes,
 		.str_bytes = t->opts->str_bytes,
-		.cast_types = casts,
+		.types_where = types_where,
+		.user_space = tg->kind == ATTACH_USDT,
 	};
 	struct ksnoop_plan *bp = &tg->plan.bpf;
 	struct spec_error serr;
+
+	if (tg->kind == ATTACH_USDT)
+		snprintf(types_where, sizeof(types_where),
+			 tg->usdt.has_btf ? "the BTF of '%s'" :
+			 "'%s', which has no BTF (.BTF section); give one with --btf FILE",
+			 tg->usdt.path);
+	else
+		snprintf(types_where, sizeof(types_where), "%s%s BTF",
+			 sig->module ? sig->module : "vmlinux", sig->module ? " and vmlinux" : "");
 
 	if (resolver__resolve(&t->specs[tg->spec], sig, &ropts, &tg->plan, &serr)) {
 		log_spec_error(argv[tg->spec], &serr);
@@ -225,7 +237,7 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 		if (add_target(t, i, s->kind == SPEC_TP ? ATTACH_TP :
 				     mode == MODE_KPROBE ? ATTACH_KPROBE : ATTACH_FENTRY))
 			return KSNOOP_EXIT_RUNTIME;
-		ret = resolve_target(t, t->ntargets - 1, &sig, mode, NULL, argv);
+		ret = resolve_target(t, t->ntargets - 1, &sig, mode, argv);
 		if (ret)
 			return ret;
 	}
@@ -251,8 +263,7 @@ static int build_usdt_targets(struct trace *t, char **argv)
 				return KSNOOP_EXIT_RUNTIME;
 			}
 			t->targets[t->ntargets - 1].usdt = ms[j];
-			ret = resolve_target(t, t->ntargets - 1, &ms[j].sig, MODE_AUTO,
-					     ms[j].cast_types, argv);
+			ret = resolve_target(t, t->ntargets - 1, &ms[j].sig, MODE_AUTO, argv);
 			if (ret) {
 				free(ms);
 				return ret;
@@ -482,6 +493,9 @@ out:
 	for (i = 0; i < argc; i++)
 		spec__free(&t.specs[i]);
 	free(t.specs);
+	/* Plans may hold BTF on top of the targets' own: freed first. */
+	for (i = 0; i < t.ntargets; i++)
+		resolver__release(&t.targets[i].plan);
 	free(t.targets);
 	usdt_front__free(t.usdt);
 	kernel__close(&k);

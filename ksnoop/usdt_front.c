@@ -28,7 +28,6 @@ struct usdt_bin {
 	struct btf *base;	/* the binary's .BTF or --btf, if any */
 	struct btf *btf;	/* ours: int types for arguments, split on base */
 	__u32 int_ids[2][9];	/* [signed][size] */
-	__u32 char_ptr_id;
 };
 
 struct usdt_front {
@@ -199,83 +198,6 @@ static __u32 int_type(struct usdt_bin *b, int size, bool is_signed)
 	return b->int_ids[is_signed][size];
 }
 
-/* "str", or [struct|union|enum] NAME {*}: a pointer type in B's BTF. */
-static int cast_type(struct usdt_bin *b, const char *text, __u32 *out, char *msg, size_t sz)
-{
-	char name[SPEC_MAX_NAME + 1];
-	int kind = 0, stars = 0, id;
-	size_t n;
-	const char *p = text;
-
-	if (strcmp(text, "str") == 0) {
-		if (!b->char_ptr_id) {
-			id = btf__add_int(b->btf, "char", 1, BTF_INT_SIGNED);
-			if (id > 0)
-				id = btf__add_ptr(b->btf, id);
-			if (id <= 0)
-				return -ENOMEM;
-			b->char_ptr_id = id;
-		}
-		*out = b->char_ptr_id;
-		return 0;
-	}
-	if (strncmp(p, "struct ", 7) == 0) {
-		kind = BTF_KIND_STRUCT;
-		p += 7;
-	} else if (strncmp(p, "union ", 6) == 0) {
-		kind = BTF_KIND_UNION;
-		p += 6;
-	} else if (strncmp(p, "enum ", 5) == 0) {
-		kind = BTF_KIND_ENUM;
-		p += 5;
-	}
-	while (*p == ' ')
-		p++;
-	n = strcspn(p, " *");
-	if (!n || n >= sizeof(name)) {
-		snprintf(msg, sz, "cannot parse type '%s'", text);
-		return -EINVAL;
-	}
-	memcpy(name, p, n);
-	name[n] = 0;
-	for (p += n; *p; p++) {
-		if (*p == '*')
-			stars++;
-		else if (*p != ' ') {
-			snprintf(msg, sz, "cannot parse type '%s'", text);
-			return -EINVAL;
-		}
-	}
-	if (!b->base) {
-		snprintf(msg, sz, "'%s' has no BTF (.BTF section) to find '%s' in; give one with --btf FILE",
-			 b->path, text);
-		return -ENOENT;
-	}
-	if (kind) {
-		id = btf__find_by_name_kind(b->btf, name, kind);
-	} else {
-		id = btf__find_by_name_kind(b->btf, name, BTF_KIND_TYPEDEF);
-		if (id < 0)
-			id = btf__find_by_name_kind(b->btf, name, BTF_KIND_INT);
-		if (id < 0)
-			id = btf__find_by_name_kind(b->btf, name, BTF_KIND_STRUCT);
-	}
-	if (id < 0) {
-		snprintf(msg, sz, "no type '%s' in the BTF of '%s'", text, b->path);
-		return -ENOENT;
-	}
-	/* An argument is a word: "struct req" means a pointer to one. */
-	if (!stars)
-		stars = 1;
-	while (stars--) {
-		id = btf__add_ptr(b->btf, id);
-		if (id < 0)
-			return -ENOMEM;
-	}
-	*out = id;
-	return 0;
-}
-
 /* Argument types of one call site: KSNOOP_USDT_SIGNED | size, per argument. */
 static void site_types(const struct usdt_probe *pr, __u8 *types)
 {
@@ -290,7 +212,7 @@ static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const str
 		      struct usdt_match *m, char *msg, size_t sz)
 {
 	struct signature *sig = &m->sig;
-	int i, err;
+	int i;
 
 	memset(m, 0, sizeof(*m));
 	m->path = b->path;
@@ -313,13 +235,7 @@ static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const str
 		if (!sig->params[i].type_id)
 			return -ENOMEM;
 	}
-	for (i = 0; i < spec->nitems; i++) {
-		if (!spec->items[i].cast)
-			continue;
-		err = cast_type(b, spec->items[i].cast, &m->cast_types[i], msg, sz);
-		if (err)
-			return err;
-	}
+	m->has_btf = b->base != NULL;
 	return 0;
 }
 

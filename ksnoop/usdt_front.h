@@ -2,8 +2,8 @@
 /*
  * The USDT front end: turns `BINARY:PROVIDER:NAME(...)` into signatures the
  * shared resolver understands.  A probe's arguments become arg0..argN typed
- * by the size and signedness in its note; `argN:str` reads it as a C string,
- * `argN:TYPE` as a pointer to TYPE from the binary's own .BTF (or --btf).
+ * by the size and signedness in its note, in a BTF of ours on top of the
+ * binary's own .BTF (or --btf), where casts (`argN:TYPE`) find their types.
  * Globs in PROVIDER and NAME match several probes: one target each.
  */
 #ifndef KSNOOP_USDT_FRONT_H
@@ -26,7 +26,7 @@ struct usdt_match {
 	const char *provider;
 	const char *name;
 	struct signature sig;
-	__u32 cast_types[SPEC_MAX_ITEMS];
+	bool has_btf;		/* the binary has .BTF (or --btf gave one) for casts */
 	/*
 	 * The argument types of the call sites this match stands for
 	 * (KSNOOP_USDT_SIGNED | size, per argument).  When the sites of one

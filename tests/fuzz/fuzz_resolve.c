@@ -275,38 +275,6 @@ static void usdt_signature(struct signature *sig)
 	}
 }
 
-/* "str" or "[struct|union] NAME *": an existing pointer type, else 0. */
-static __u32 usdt_cast(const char *cast)
-{
-	const char *p = cast;
-	char name[SPEC_MAX_NAME + 1];
-	__u32 id, n = btf__type_cnt(btf);
-	size_t len;
-	int target;
-
-	if (strcmp(cast, "str") == 0)
-		return char_ptr_id;
-	if (strncmp(p, "struct ", 7) == 0)
-		p += 7;
-	else if (strncmp(p, "union ", 6) == 0)
-		p += 6;
-	len = strcspn(p, " *");
-	if (!len || len > SPEC_MAX_NAME)
-		return 0;
-	memcpy(name, p, len);
-	name[len] = 0;
-	target = btf__find_by_name(btf, name);
-	if (target <= 0)
-		return 0;
-	for (id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-
-		if (btf_is_ptr(t) && (int)t->type == target)
-			return id;
-	}
-	return 0;
-}
-
 static void check_plan(const struct capture_plan *plan, const struct resolve_opts *o)
 {
 	int k, i;
@@ -391,14 +359,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct capture_plan *plan = NULL;
 	struct resolve_opts ropts = {};
 	struct print_opts popts = {};
-	__u32 casts[SPEC_MAX_ITEMS] = {};
 	struct signature sig;
 	struct spec_error err;
 	struct spec spec;
 	enum spec_kind kind;
 	char *text, why[256];
 	size_t n;
-	int i, id, ret;
+	int id, ret;
 
 	if (size < 2)
 		return 0;
@@ -445,10 +412,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	case SPEC_USDT:
 		usdt_signature(&sig);
-		for (i = 0; i < spec.nitems; i++)
-			if (spec.items[i].cast)
-				casts[i] = usdt_cast(spec.items[i].cast);
-		ropts.cast_types = casts;
+		ropts.user_space = true;
 		break;
 	}
 	check(sig.nparams >= 0 && sig.nparams <= SIG_MAX_PARAMS);
@@ -468,6 +432,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_plan(plan, &ropts);
 	print_records(plan, data, size, &popts);
 out:
+	if (plan)
+		resolver__release(plan);
 	free(plan);
 	spec__free(&spec);
 	free(text);

@@ -42,18 +42,21 @@ static void check_spec(const struct spec *s, const char *text)
 
 		check_name(it->base);
 		check_pos(it->base_pos, len);
-		check(it->text && (it->cast || !strchr(it->text, ' ')));
+		check(it->text && *it->text);
 		check(it->nsteps >= 0 && it->nsteps <= SPEC_MAX_STEPS);
-		check(!it->cast || s->kind == SPEC_USDT);
-		if (it->cast)
-			check(*it->cast && strlen(it->cast) <= SPEC_MAX_NAME);
+		check((unsigned)it->fmt <= FMT_STR);
+		check(!it->fmt || (it->fmt_pos > 0 && (size_t)it->fmt_pos <= len));
 		for (j = 0; j < it->nsteps; j++) {
 			const struct spec_step *st = &it->steps[j];
 
 			check_pos(st->pos, len);
 			check_pos(st->op_pos, len);
-			if (st->kind == STEP_INDEX)
-				check(st->index >= 0 && st->index <= INT32_MAX && !st->member);
+			if (st->kind == STEP_INDEX || st->kind == STEP_DEREF)
+				check(st->index >= 0 && st->index <= INT32_MAX && !st->member &&
+				      !st->type);
+			else if (st->kind == STEP_CAST)
+				check(st->type && *st->type && !st->member &&
+				      (!st->usdt_word || s->kind == SPEC_USDT));
 			else
 				check_name(st->member);
 		}

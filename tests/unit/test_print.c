@@ -449,6 +449,80 @@ static void test_function_pointer_symbol(void **state)
 	assert_string_equal(render_value(&v, &known), "\"0xffffffff81a2b3c0\"");
 }
 
+/* A value with a ":FORMAT", rendered in FORMAT. */
+static const char *render_fmt(enum print_format format, enum spec_format fmt, int type,
+			      enum print_how how, const void *data, __u32 size)
+{
+	struct value v = {
+		.format = format,
+		.vd = { .text = "v", .type_id = type, .obj_id = type, .how = how,
+			.size = size, .obj_size = size, .fmt = fmt },
+		.vh = { .status = KSNOOP_OK, .len = size },
+		.symbolize = fake_symbolize,
+	};
+
+	return render_value(&v, data);
+}
+
+static void test_format_hex(void **state)
+{
+	uint32_t v = 0x1c0;
+	uint8_t mac[4] = { 0x00, 0x1b, 0xa0, 0xff };
+
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_HEX, T.u32_t, PRINT_VALUE, &v, 4), "0x1c0");
+	assert_string_equal(render_fmt(FORMAT_JSON, FMT_HEX, T.u32_t, PRINT_VALUE, &v, 4), "\"0x1c0\"");
+	/* A byte array as one hex string. */
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_HEX, T.u8_arr4, PRINT_VALUE, mac, 4),
+			    "001ba0ff");
+	assert_string_equal(render_fmt(FORMAT_JSON, FMT_HEX, T.u8_arr4, PRINT_VALUE, mac, 4),
+			    "\"001ba0ff\"");
+}
+
+static void test_format_be(void **state)
+{
+	uint8_t port[4] = { 0x00, 0x16, 0, 0 };	/* 22, network order */
+	uint8_t neg[4] = { 0xff, 0xff, 0xff, 0xfe };
+
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_BE, T.ushort_t, PRINT_VALUE, port, 2), "22");
+	assert_string_equal(render_fmt(FORMAT_JSON, FMT_BE, T.u32_t, PRINT_VALUE, port, 4),
+			    "1441792");
+	/* Signed types keep their sign in host order. */
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_BE, T.int_t, PRINT_VALUE, neg, 4), "-2");
+}
+
+static void test_format_ip(void **state)
+{
+	uint8_t v4[4] = { 127, 0, 0, 1 };
+	uint8_t v6[16] = { 0xfe, 0x80, [15] = 1 };
+	int u8_arr16 = btf__add_array(btf, T.int_t, T.u8_t, 16);
+
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_IP, T.u32_t, PRINT_VALUE, v4, 4),
+			    "127.0.0.1");
+	assert_string_equal(render_fmt(FORMAT_JSON, FMT_IP, T.u32_t, PRINT_VALUE, v4, 4),
+			    "\"127.0.0.1\"");
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_IP, u8_arr16, PRINT_DEREF, v6, 16),
+			    "fe80::1");
+	/* Bytes missing (a short read): unknown, not a wrong address. */
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_IP, u8_arr16, PRINT_DEREF, v6, 8),
+			    "/* ? */");
+}
+
+static void test_format_sym(void **state)
+{
+	__u64 known = 0xffffffff81a2b3c0ULL, unknown = 0xffffffff81000000ULL, null = 0;
+
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.ulong_t, PRINT_VALUE, &known, 8),
+			    "sock_wfree");
+	assert_string_equal(render_fmt(FORMAT_JSON, FMT_SYM, T.ulong_t, PRINT_VALUE, &known, 8),
+			    "\"sock_wfree\"");
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.ulong_t, PRINT_VALUE, &unknown, 8),
+			    "0xffffffff81000000 /* no symbol */");
+	assert_string_equal(render_fmt(FORMAT_JSON, FMT_SYM, T.ulong_t, PRINT_VALUE, &unknown, 8),
+			    "\"0xffffffff81000000\"");
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.int_ptr, PRINT_VALUE, &null, 8),
+			    "NULL");
+}
+
 static void test_u8_array_is_a_list(void **state)
 {
 	uint8_t b[4] = { 1, 2, 3, 255 };
@@ -1145,6 +1219,10 @@ int main(void)
 		cmocka_unit_test(test_char_array_keeps_bytes_after_nul),
 		cmocka_unit_test(test_function_pointer_symbol),
 		cmocka_unit_test(test_char_array_all_zero_is_empty),
+		cmocka_unit_test(test_format_hex),
+		cmocka_unit_test(test_format_be),
+		cmocka_unit_test(test_format_ip),
+		cmocka_unit_test(test_format_sym),
 		cmocka_unit_test(test_u8_array_is_a_list),
 		cmocka_unit_test(test_int_array),
 		cmocka_unit_test(test_array_cut_by_max_bytes),

@@ -209,7 +209,7 @@ static void test_several_items(void **state)
 	assert_true(spec_item__is_return(&s.items[2]));
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(s.items[i].nsteps, 0);
-		assert_int_equal(s.items[i].nstars, 0);
+		assert_int_equal(s.items[i].fmt, FMT_NONE);
 		assert_false(s.items[i].has_pred);
 	}
 	spec__free(&s);
@@ -265,7 +265,9 @@ static void test_one_star(void **state)
 	struct spec s;
 
 	parse_ok("f(*p)", &s);
-	assert_int_equal(s.items[0].nstars, 1);
+	assert_int_equal(s.items[0].nsteps, 1);
+	assert_int_equal(s.items[0].steps[0].kind, STEP_DEREF);
+	assert_int_equal(s.items[0].steps[0].pos, 3);
 	assert_string_equal(s.items[0].base, "p");
 	assert_int_equal(s.items[0].base_pos, 4);
 	assert_string_equal(s.items[0].text, "*p");
@@ -277,7 +279,11 @@ static void test_two_stars(void **state)
 	struct spec s;
 
 	parse_ok("f(**p)", &s);
-	assert_int_equal(s.items[0].nstars, 2);
+	assert_int_equal(s.items[0].nsteps, 2);
+	assert_int_equal(s.items[0].steps[0].kind, STEP_DEREF);
+	assert_int_equal(s.items[0].steps[0].pos, 4);
+	assert_int_equal(s.items[0].steps[1].kind, STEP_DEREF);
+	assert_int_equal(s.items[0].steps[1].pos, 3);
 	assert_string_equal(s.items[0].base, "p");
 	assert_int_equal(s.items[0].base_pos, 5);
 	assert_string_equal(s.items[0].text, "**p");
@@ -289,11 +295,124 @@ static void test_star_with_chain(void **state)
 	struct spec s;
 
 	parse_ok("f(* skb->sk)", &s);
-	assert_int_equal(s.items[0].nstars, 1);
 	assert_string_equal(s.items[0].base, "skb");
-	assert_int_equal(s.items[0].nsteps, 1);
+	/* `*skb->sk` is `*(skb->sk)`: the member first, then the load. */
+	assert_int_equal(s.items[0].nsteps, 2);
+	assert_int_equal(s.items[0].steps[0].kind, STEP_ARROW);
+	assert_int_equal(s.items[0].steps[1].kind, STEP_DEREF);
 	assert_string_equal(s.items[0].text, "*skb->sk");
 	spec__free(&s);
+}
+
+static void test_cast_then_member(void **state)
+{
+	struct spec s;
+	const struct spec_item *it;
+
+	/*        123456789012345678901234567890123456789012 */
+	parse_ok("f(((struct sockaddr_in*)uaddr)->sin_port)", &s);
+	it = &s.items[0];
+	assert_string_equal(it->base, "uaddr");
+	assert_int_equal(it->base_pos, 25);
+	assert_int_equal(it->nsteps, 2);
+	assert_int_equal(it->steps[0].kind, STEP_CAST);
+	assert_string_equal(it->steps[0].type, "struct sockaddr_in *");
+	assert_false(it->steps[0].usdt_word);
+	assert_int_equal(it->steps[0].op_pos, 4);
+	assert_int_equal(it->steps[1].kind, STEP_ARROW);
+	assert_string_equal(it->steps[1].member, "sin_port");
+	/* One spelling: spaces only inside the type, "*" apart. */
+	assert_string_equal(it->text, "((struct sockaddr_in *)uaddr)->sin_port");
+	spec__free(&s);
+}
+
+static void test_cast_binds_after_postfix(void **state)
+{
+	struct spec s;
+	const struct spec_item *it;
+
+	/* As in C: the cast applies to sk->sk_prot, not to sk. */
+	parse_ok("f( (struct proto *) sk->sk_prot )", &s);
+	it = &s.items[0];
+	assert_int_equal(it->nsteps, 2);
+	assert_int_equal(it->steps[0].kind, STEP_ARROW);
+	assert_int_equal(it->steps[1].kind, STEP_CAST);
+	assert_string_equal(it->text, "(struct proto *)sk->sk_prot");
+	spec__free(&s);
+}
+
+static void test_cast_typedef_and_words(void **state)
+{
+	struct spec s;
+
+	/* A bare name followed by a value is a cast: C's rule for typedefs. */
+	parse_ok("f((u32)x, (unsigned  long)y, (x), (  y )->z, (sock **)p)", &s);
+	assert_int_equal(s.items[0].steps[0].kind, STEP_CAST);
+	assert_string_equal(s.items[0].steps[0].type, "u32");
+	assert_string_equal(s.items[0].text, "(u32)x");
+	assert_string_equal(s.items[1].steps[0].type, "unsigned long");
+	/* (x) alone is x. */
+	assert_int_equal(s.items[2].nsteps, 0);
+	assert_string_equal(s.items[2].text, "x");
+	assert_int_equal(s.items[3].nsteps, 1);
+	assert_string_equal(s.items[3].text, "y->z");
+	assert_string_equal(s.items[4].steps[0].type, "sock **");
+	spec__free(&s);
+}
+
+static void test_deref_in_parentheses(void **state)
+{
+	struct spec s;
+	const struct spec_item *it;
+
+	parse_ok("f((*pp)->len, *(u64 *)p)", &s);
+	it = &s.items[0];
+	assert_int_equal(it->nsteps, 2);
+	assert_int_equal(it->steps[0].kind, STEP_DEREF);
+	assert_int_equal(it->steps[1].kind, STEP_ARROW);
+	assert_string_equal(it->text, "(*pp)->len");
+	it = &s.items[1];
+	assert_int_equal(it->nsteps, 2);
+	assert_int_equal(it->steps[0].kind, STEP_CAST);
+	assert_int_equal(it->steps[1].kind, STEP_DEREF);
+	assert_string_equal(it->text, "*(u64 *)p");
+	spec__free(&s);
+}
+
+static void test_formats(void **state)
+{
+	struct spec s;
+
+	/*        1234567890123456789012345678901234567890123456789012345678 */
+	parse_ok("f(a:hex, b->port : be == 1, c:ip, d:sym, e:str, g:hex & 0x4)", &s);
+	assert_int_equal(s.items[0].fmt, FMT_HEX);
+	assert_int_equal(s.items[0].fmt_pos, 5);
+	assert_string_equal(s.items[0].text, "a:hex");
+	assert_int_equal(s.items[1].fmt, FMT_BE);
+	assert_string_equal(s.items[1].text, "b->port:be");
+	assert_true(s.items[1].has_pred);
+	assert_int_equal(s.items[1].cst.mag, 1);
+	assert_int_equal(s.items[2].fmt, FMT_IP);
+	assert_int_equal(s.items[3].fmt, FMT_SYM);
+	assert_int_equal(s.items[4].fmt, FMT_STR);
+	assert_int_equal(s.items[5].fmt, FMT_HEX);
+	assert_true(s.items[5].has_mask);
+	spec__free(&s);
+}
+
+static void test_cast_and_format_errors(void **state)
+{
+	/*         123456789012345 */
+	parse_err("f(a:dec)", 5, "unknown format 'dec' (formats: hex, be, ip, sym, str)");
+	parse_err("f(a:)", 5, "expected a format after ':' (hex, be, ip, sym, str), found ')'");
+	parse_err("f(a:hex:be)", 9, "a value takes one format; it already has ':hex'");
+	parse_err("f((struct)a)", 10, "expected a name after 'struct'");
+	parse_err("f((struct *)a)", 11, "expected a name after 'struct'");
+	parse_err("f(()a)", 4, "expected a value (argument name or 'return'), found ')'");
+	parse_err("f((struct foo * bar)a)", 17, "expected a type name, found 'b'");
+	parse_err("f((a->b, c)", 8, "expected ')' to match the '(' at column 3, found ','");
+	parse_err("f((u32 *))", 10, "expected a value (argument name or 'return'), found ')'");
+	parse_err("f((*)p)", 5, "expected a value (argument name or 'return'), found ')'");
 }
 
 static void test_display_text(void **state)
@@ -966,6 +1085,12 @@ int main(void)
 		cmocka_unit_test(test_one_star),
 		cmocka_unit_test(test_two_stars),
 		cmocka_unit_test(test_star_with_chain),
+		cmocka_unit_test(test_cast_then_member),
+		cmocka_unit_test(test_cast_binds_after_postfix),
+		cmocka_unit_test(test_cast_typedef_and_words),
+		cmocka_unit_test(test_deref_in_parentheses),
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_cast_and_format_errors),
 		cmocka_unit_test(test_display_text),
 		cmocka_unit_test(test_whitespace_tolerated),
 		cmocka_unit_test(test_sixteen_items),

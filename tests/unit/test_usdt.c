@@ -122,10 +122,16 @@ static void test_spec_usdt_target_and_casts(void **state)
 				     SPEC_USDT, &s, &e), 0);
 	assert_string_equal(s.target, "./app:myapp:req");
 	assert_int_equal(s.nitems, 4);
-	assert_null(s.items[0].cast);
-	assert_string_equal(s.items[1].cast, "str");
+	assert_int_equal(s.items[0].nsteps, 0);
+	/* argN:str is the ":str" format, as on any value. */
+	assert_int_equal(s.items[1].fmt, FMT_STR);
+	assert_int_equal(s.items[1].nsteps, 0);
 	assert_string_equal(s.items[1].text, "arg1:str");
-	assert_string_equal(s.items[2].cast, "struct req *");
+	/* argN:TYPE is a cast, spelled as USDT users write it. */
+	assert_int_equal(s.items[2].nsteps, 1);
+	assert_int_equal(s.items[2].steps[0].kind, STEP_CAST);
+	assert_true(s.items[2].steps[0].usdt_word);
+	assert_string_equal(s.items[2].steps[0].type, "struct req *");
 	assert_string_equal(s.items[2].text, "arg2:struct req *");
 	assert_true(s.items[3].has_pred);
 	spec__free(&s);
@@ -141,8 +147,18 @@ static void test_spec_usdt_cast_errors(void **state)
 	assert_int_equal(e.pos, 14);
 	assert_non_null(strstr(e.msg, "expected a type or 'str' after ':'"));
 	spec__free(&s);
-	/* Kernel specs have no casts: ':' is not part of the language there. */
-	assert_int_equal(spec__parse("f(a:str)", SPEC_KFUNC, &s, &e), -EINVAL);
+	/* Kernel specs cast with (TYPE): after ':' only formats. */
+	assert_int_equal(spec__parse("f(a:int)", SPEC_KFUNC, &s, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "unknown format 'int'"));
+	spec__free(&s);
+	/* A USDT cast then a format, and a cast followed by a member. */
+	assert_int_equal(spec__parse("app:p:n(arg0:struct req *->name:str, arg1:hex)",
+				     SPEC_USDT, &s, &e), 0);
+	assert_string_equal(s.items[0].text, "arg0:struct req *->name:str");
+	assert_int_equal(s.items[0].nsteps, 2);
+	assert_int_equal(s.items[0].fmt, FMT_STR);
+	assert_int_equal(s.items[1].fmt, FMT_HEX);
+	assert_int_equal(s.items[1].nsteps, 0);
 	spec__free(&s);
 }
 

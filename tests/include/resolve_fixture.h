@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The resolver's test BTF and helpers, shared by the resolver's unit tests
+ * (test_resolve.c: chains, predicates, layout; test_resolve_lang.c: casts,
+ * formats, aliases).
+ *
+ * The BTF is built in memory, shaped like the kernel's where it matters:
+ * sk_buff with bitfields, a char array and a flexible array, sock with
+ * sock_common embedded first and anonymous unions, enums signed and
+ * unsigned, typedefs, and the btf_trace_* typedefs and __bpf_trace_* stubs
+ * tracepoints are described by.  Offsets below are the ones this file gives
+ * the members, not the kernel's.
+ *
+ * Access semantics (include/ksnoop.h): step 0 adds steps[0] to the argument
+ * word; each later step loads a pointer from the current address and adds
+ * steps[i]; nsteps == 0 with KSNOOP_VAL_REG is the register itself.
+ *
+ * Everything here is static and marked unused: each test file uses part.
+ */
+#ifndef KSNOOP_TEST_RESOLVE_FIXTURE_H
+#define KSNOOP_TEST_RESOLVE_FIXTURE_H
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <bpf/btf.h>
+#include "btf_fixture.h"
+#include "resolve.h"
+#include "spec.h"
+
+#pragma GCC diagnostic ignored "-Wunused-function"
+
+/* ---- the BTF ---- */
+
+static struct btf *btf;
+
+/* Type ids of interest, filled by build_btf(). */
+static struct {
+	int int_t, uint_t, char_t, uchar_t, short_t, ushort_t, long_t, ulong_t, bool_t;
+	int u8_t, u16_t, u32_t, s16_t;
+	int const_char, const_char_ptr, char_ptr, uchar_ptr, void_ptr;
+	int int_ptr, int_ptr_ptr, int_arr4, char_arr16;
+	int sock_common, sock, sock_ptr, sk_buff, skb_ptr, net, net_ptr;
+	int node, node_ptr, pair, big, small, huge, huge_ptr;
+	int drop_reason, signed_enum;
+	int be16_t, be32_t, sockaddr, sockaddr_ptr, sockaddr_in, in_addr, in6_addr, in6_ptr;
+	int fn_ptr, ops;
+	int ip_send_skb, bad_func, kfree_skb_stub, net_dev_template_stub, sched_template_stub;
+} T;
+
+/* Offsets in struct sk_buff, as build_btf() lays it out. */
+enum {
+	SKB_NEXT = 0, SKB_SK = 8, SKB_CB = 16, SKB_LEN = 64, SKB_PROTOCOL = 68,
+	SKB_PKT_TYPE_BIT = 560, SKB_IGNORE_DF_BIT = 563, SKB_MARK_BITS_BIT = 572,
+	SKB_ARR = 76, SKB_REASON = 92, SKB_S16V = 96, SKB_U8V = 98, SKB_FLAG = 99,
+	SKB_FCLONE = 100, SKB_LVAL = 104, SKB_ULVAL = 112, SKB_NAME = 120,
+	SKB_DATA = 128, SKB_COMMON = 136, SKB_PAYLOAD = 152, SKB_SIZE = 152,
+};
+/* Offsets in struct sock and struct sock_common. */
+enum {
+	SK_COMMON = 0, SK_RX_DST_IFINDEX = 16, SK_RX_DST_COOKIE = 20, SK_FLAGS_WORD = 16,
+	SK_RCVBUF = 24, SK_NAME = 32, SK_PROT_NAME = 40, SK_SIZE = 56,
+	SKC_FAMILY = 0, SKC_STATE = 2, SKC_BOUND_DEV_IF = 4, SKC_HASH = 8,
+	SKC_U16HASHES = 8, SKC_RCV_SADDR = 12, SKC_SIZE = 16,
+};
+
+static void field(const char *name, int type, int byte_off)
+{
+	assert_int_equal(btf__add_field(btf, name, type, byte_off * 8, 0), 0);
+}
+
+static void bitfield(const char *name, int type, int bit_off, int bit_size)
+{
+	assert_int_equal(btf__add_field(btf, name, type, bit_off, bit_size), 0);
+}
+
+/* A FUNC_PROTO: (name, type) pairs, NULL-terminated (btf_fixture.h). */
+static int proto(int ret, ...)
+{
+	va_list ap;
+	int id;
+
+	va_start(ap, ret);
+	id = fx_vproto(btf, ret, ap);
+	va_end(ap);
+	assert_true(id > 0);
+	return id;
+}
+
+static int func(const char *name, int proto_id)
+{
+	int id = fx_func(btf, name, proto_id);
+
+	assert_true(id > 0);
+	return id;
+}
+
+static void trace_typedef(const char *event, int proto_id)
+{
+	assert_true(fx_trace_typedef(btf, event, proto_id) > 0);
+}
+
+static void build_scalars(void)
+{
+	struct fx_ints ints;
+
+	assert_int_equal(fx_add_ints(btf, &ints), 0);
+	T.int_t = ints.int_t;
+	T.uint_t = ints.uint_t;
+	T.char_t = ints.char_t;
+	T.uchar_t = ints.uchar_t;
+	T.short_t = ints.short_t;
+	T.ushort_t = ints.ushort_t;
+	T.long_t = ints.long_t;
+	T.ulong_t = ints.ulong_t;
+	T.bool_t = ints.bool_t;
+	T.u8_t = btf__add_typedef(btf, "u8", T.uchar_t);
+	T.u16_t = btf__add_typedef(btf, "u16", T.ushort_t);
+	T.u32_t = btf__add_typedef(btf, "u32", T.uint_t);
+	T.s16_t = btf__add_typedef(btf, "s16", T.short_t);
+	T.const_char = btf__add_const(btf, T.char_t);
+	T.const_char_ptr = btf__add_ptr(btf, T.const_char);
+	T.char_ptr = btf__add_ptr(btf, T.char_t);
+	T.uchar_ptr = btf__add_ptr(btf, T.uchar_t);
+	T.void_ptr = btf__add_ptr(btf, 0);
+	T.int_ptr = btf__add_ptr(btf, T.int_t);
+	T.int_ptr_ptr = btf__add_ptr(btf, T.int_ptr);
+	T.int_arr4 = btf__add_array(btf, T.int_t, T.int_t, 4);
+	T.char_arr16 = btf__add_array(btf, T.int_t, T.char_t, 16);
+	assert_true(T.char_arr16 > 0);
+}
+
+static void build_enums(void)
+{
+	/* Unsigned, with a value above INT_MAX. */
+	T.drop_reason = btf__add_enum(btf, "skb_drop_reason", 4);
+	btf__add_enum_value(btf, "SKB_NOT_DROPPED_YET", 0);
+	btf__add_enum_value(btf, "SKB_DROP_REASON_NOT_SPECIFIED", 2);
+	btf__add_enum_value(btf, "SKB_DROP_REASON_HUGE", 0x80000000LL);
+	/* Signed: libbpf sets kflag when a value is negative. */
+	T.signed_enum = btf__add_enum(btf, "signed_enum", 4);
+	btf__add_enum_value(btf, "NEG_ONE", -1);
+	btf__add_enum_value(btf, "POS_FIVE", 5);
+	btf__add_enum_value(btf, "DUP", 7);
+	/* Anonymous, as the kernel's many enum { ... } constants. */
+	btf__add_enum(btf, NULL, 4);
+	btf__add_enum_value(btf, "SKB_FCLONE_UNAVAILABLE", 0);
+	btf__add_enum_value(btf, "SKB_FCLONE_ORIG", 1);
+	btf__add_enum_value(btf, "SKB_FCLONE_CLONE", 2);
+	/* The same name with different values, and with the same value. */
+	btf__add_enum(btf, "dup_a", 4);
+	btf__add_enum_value(btf, "DUP", 1);
+	btf__add_enum(btf, "dup_b", 4);
+	btf__add_enum_value(btf, "DUP", 2);
+	btf__add_enum(btf, "same_a", 4);
+	btf__add_enum_value(btf, "SAME", 3);
+	btf__add_enum(btf, "same_b", 4);
+	btf__add_enum_value(btf, "SAME", 3);
+	btf__add_enum(btf, "big_enum", 4);
+	assert_int_equal(btf__add_enum_value(btf, "BIG_ENUM", 300), 0);
+	/* 64-bit enums, unsigned and signed. */
+	btf__add_enum64(btf, "big64", 8, false);
+	assert_int_equal(btf__add_enum64_value(btf, "E64_BIG", 0x100000000ULL), 0);
+	btf__add_enum64(btf, "sbig64", 8, true);
+	assert_int_equal(btf__add_enum64_value(btf, "E64_NEG", (__u64)-5LL), 0);
+}
+
+static void build_sock(void)
+{
+	int u16_arr2 = btf__add_array(btf, T.int_t, T.u16_t, 2);
+	int hash_union, rx_struct, sk_union;
+
+	/* struct sock_common { ...; union { unsigned int skc_hash; u16 skc_u16hashes[2]; }; ... } */
+	hash_union = btf__add_union(btf, NULL, 4);
+	field("skc_hash", T.uint_t, 0);
+	field("skc_u16hashes", u16_arr2, 0);
+	T.sock_common = btf__add_struct(btf, "sock_common", SKC_SIZE);
+	field("skc_family", T.ushort_t, SKC_FAMILY);
+	field("skc_state", T.u8_t, SKC_STATE);
+	field("skc_bound_dev_if", T.int_t, SKC_BOUND_DEV_IF);
+	field(NULL, hash_union, SKC_HASH);
+	field("skc_rcv_saddr", T.uint_t, SKC_RCV_SADDR);
+
+	/* union { struct { u32 sk_rx_dst_ifindex; u32 sk_rx_dst_cookie; }; unsigned long sk_flags_word; } */
+	rx_struct = btf__add_struct(btf, NULL, 8);
+	field("sk_rx_dst_ifindex", T.u32_t, 0);
+	field("sk_rx_dst_cookie", T.u32_t, 4);
+	sk_union = btf__add_union(btf, NULL, 8);
+	field(NULL, rx_struct, 0);
+	field("sk_flags_word", T.ulong_t, 0);
+
+	T.sock = btf__add_struct(btf, "sock", SK_SIZE);
+	field("__sk_common", T.sock_common, SK_COMMON);
+	field(NULL, sk_union, 16);
+	field("sk_rcvbuf", T.int_t, SK_RCVBUF);
+	field("sk_name", T.const_char_ptr, SK_NAME);
+	field("sk_prot_name", T.char_arr16, SK_PROT_NAME);
+	T.sock_ptr = btf__add_ptr(btf, T.sock);
+}
+
+static void build_sk_buff(void)
+{
+	int char_arr48 = btf__add_array(btf, T.int_t, T.char_t, 48);
+	int payload = btf__add_array(btf, T.int_t, T.uchar_t, 0);
+
+	/* The pointer first, so that sk_buff can point to itself. */
+	T.skb_ptr = btf__add_ptr(btf, btf__type_cnt(btf) + 1);
+	T.sk_buff = btf__add_struct(btf, "sk_buff", SKB_SIZE);
+	assert_int_equal(T.sk_buff, T.skb_ptr + 1);
+	field("next", T.skb_ptr, SKB_NEXT);
+	field("sk", T.sock_ptr, SKB_SK);
+	field("cb", char_arr48, SKB_CB);
+	field("len", T.uint_t, SKB_LEN);
+	field("protocol", T.u16_t, SKB_PROTOCOL);
+	bitfield("pkt_type", T.u8_t, SKB_PKT_TYPE_BIT, 3);
+	bitfield("ignore_df", T.u8_t, SKB_IGNORE_DF_BIT, 1);
+	bitfield("mark_bits", T.u32_t, SKB_MARK_BITS_BIT, 12);
+	field("arr", T.int_arr4, SKB_ARR);
+	field("reason", T.drop_reason, SKB_REASON);
+	field("s16v", T.s16_t, SKB_S16V);
+	field("u8v", T.u8_t, SKB_U8V);
+	field("flag", T.bool_t, SKB_FLAG);
+	field("fclone", T.int_t, SKB_FCLONE);
+	field("lval", T.long_t, SKB_LVAL);
+	field("ulval", T.ulong_t, SKB_ULVAL);
+	field("name", T.const_char_ptr, SKB_NAME);
+	field("data", T.uchar_ptr, SKB_DATA);
+	field("common", T.sock_common, SKB_COMMON);
+	field("payload", payload, SKB_PAYLOAD);
+}
+
+static void build_other_structs(void)
+{
+	int huge_arr = btf__add_array(btf, T.int_t, T.char_t, 65536);
+
+	T.net = btf__add_fwd(btf, "net", BTF_FWD_STRUCT);	/* incomplete */
+	T.net_ptr = btf__add_ptr(btf, T.net);
+
+	/* struct node { struct node *next; int val; } */
+	T.node_ptr = btf__add_ptr(btf, btf__type_cnt(btf) + 1);
+	T.node = btf__add_struct(btf, "node", 16);
+	assert_int_equal(T.node, T.node_ptr + 1);
+	field("next", T.node_ptr, 0);
+	field("val", T.int_t, 8);
+
+	T.pair = btf__add_struct(btf, "pair", 16);
+	field("a", T.long_t, 0);
+	field("b", T.long_t, 8);
+	T.big = btf__add_struct(btf, "big", 24);
+	field("a", T.long_t, 0);
+	field("b", T.long_t, 8);
+	field("c", T.long_t, 16);
+	T.small = btf__add_struct(btf, "small", 8);
+	field("a", T.int_t, 0);
+	field("b", T.int_t, 4);
+	T.huge = btf__add_struct(btf, "huge", 65536);
+	field("data", huge_arr, 0);
+	T.huge_ptr = btf__add_ptr(btf, T.huge);
+}
+
+/*
+ * Socket addresses, as casts need them: struct sockaddr has a pointer type,
+ * struct sockaddr_in (deliberately) none, so a cast to it must add one.
+ */
+static void build_addresses(void)
+{
+	int char_arr14 = btf__add_array(btf, T.int_t, T.char_t, 14);
+	int uchar_arr8 = btf__add_array(btf, T.int_t, T.uchar_t, 8);
+	int u8_arr16 = btf__add_array(btf, T.int_t, T.u8_t, 16);
+
+	T.be16_t = btf__add_typedef(btf, "__be16", T.u16_t);
+	T.be32_t = btf__add_typedef(btf, "__be32", T.u32_t);
+	T.sockaddr = btf__add_struct(btf, "sockaddr", 16);
+	field("sa_family", T.ushort_t, 0);
+	field("sa_data", char_arr14, 2);
+	T.sockaddr_ptr = btf__add_ptr(btf, T.sockaddr);
+	T.in_addr = btf__add_struct(btf, "in_addr", 4);
+	field("s_addr", T.be32_t, 0);
+	T.sockaddr_in = btf__add_struct(btf, "sockaddr_in", 16);
+	field("sin_family", T.ushort_t, 0);
+	field("sin_port", T.be16_t, 2);
+	field("sin_addr", T.in_addr, 4);
+	field("sin_zero", uchar_arr8, 8);
+	T.in6_addr = btf__add_struct(btf, "in6_addr", 16);
+	field("s6_addr", u8_arr16, 0);
+	T.in6_ptr = btf__add_ptr(btf, T.in6_addr);
+	/* struct ops { void (*destructor)(void *); } */
+	T.fn_ptr = btf__add_ptr(btf, proto(0, "p", T.void_ptr, NULL));
+	T.ops = btf__add_struct(btf, "ops", 8);
+	field("destructor", T.fn_ptr, 0);
+}
+
+static void build_functions(void)
+{
+	int p;
+
+	func("inet_fn", proto(T.int_t, "sk", T.sock_ptr, "uaddr", T.sockaddr_ptr,
+			      "daddr", T.be32_t, "a6", T.in6_ptr, "word", T.ulong_t,
+			      "ops", btf__add_ptr(btf, T.ops), NULL));
+
+	T.ip_send_skb = func("ip_send_skb", proto(T.int_t, "net", T.net_ptr, "skb", T.skb_ptr, NULL));
+	func("many_args", proto(T.long_t,
+				"a0", T.long_t, "a1", T.long_t, "a2", T.long_t, "a3", T.long_t,
+				"a4", T.long_t, "a5", T.long_t, "a6", T.long_t, "a7", T.long_t,
+				"a8", T.long_t, "a9", T.long_t, "a10", T.long_t, "a11", T.long_t,
+				"a12", T.long_t, NULL));
+	func("take_big", proto(0, "big", T.big, "x", T.int_t, NULL));
+	func("take_pair", proto(T.int_t, "p", T.pair, "x", T.int_t, NULL));
+	func("take_small", proto(0, "s", T.small, NULL));
+	func("scalars", proto(0, "c", T.char_t, "uc", T.uchar_t, "s", T.s16_t, "us", T.u16_t,
+			      "i", T.int_t, "u", T.u32_t, NULL));
+	func("scalars8", proto(T.long_t, "l", T.long_t, "ul", T.ulong_t, "b", T.bool_t,
+			       "r", T.drop_reason, "se", T.signed_enum, "ip", T.int_ptr, NULL));
+	func("strings", proto(T.const_char_ptr, "name", T.const_char_ptr, "buf", T.char_ptr,
+			      "data", T.uchar_ptr, "n", T.node_ptr, "pp", T.int_ptr_ptr, NULL));
+	func("variadic_fn", proto(T.int_t, "fmt", T.const_char_ptr, "...", 0, NULL));
+	func("void_fn", proto(0, NULL));
+	func("take_huge", proto(0, "h", T.huge_ptr, NULL));
+	/* A FUNC whose type is not a prototype (corrupt BTF). */
+	T.bad_func = func("bad_func", T.int_t);
+
+	/* Tracepoint with its own stub: kfree_skb(skb, location). */
+	trace_typedef("kfree_skb", proto(0, "", T.void_ptr, "", T.skb_ptr, "", T.void_ptr, NULL));
+	T.kfree_skb_stub = func("__bpf_trace_kfree_skb",
+				proto(0, "__data", T.void_ptr, "skb", T.skb_ptr,
+				      "location", T.void_ptr, NULL));
+	/*
+	 * Events defined from shared templates: the stubs are named after the
+	 * class, and two classes have the same parameter types.
+	 */
+	p = proto(0, "", T.void_ptr, "", T.skb_ptr, NULL);
+	trace_typedef("net_dev_queue", p);
+	trace_typedef("sched_skb_event", p);
+	trace_typedef("net_dev_start_xmit", p);
+	T.sched_template_stub = func("__bpf_trace_sched_template",
+				     proto(0, "__data", T.void_ptr, "other", T.skb_ptr, NULL));
+	T.net_dev_template_stub = func("__bpf_trace_net_dev_template",
+				       proto(0, "__data", T.void_ptr, "skb", T.skb_ptr, NULL));
+	/* A stub named after the event but with other types: not the event's. */
+	func("__bpf_trace_net_dev_start_xmit",
+	     proto(0, "__data", T.void_ptr, "bogus", T.int_t, NULL));
+	/* No stub at all: parameters are named argN. */
+	trace_typedef("nostub", proto(0, "", T.void_ptr, "", T.int_t, "", T.skb_ptr, NULL));
+	/* A btf_trace_ typedef that is not a function pointer. */
+	assert_true(btf__add_typedef(btf, "btf_trace_notptr", T.int_t) > 0);
+}
+
+static int build_btf(void **state)
+{
+	btf = btf__new_empty();
+	if (!btf)
+		return -1;
+	build_scalars();
+	build_enums();
+	build_sock();
+	build_sk_buff();
+	build_other_structs();
+	build_addresses();
+	build_functions();
+	return 0;
+}
+
+static int free_btf(void **state)
+{
+	btf__free(btf);
+	btf = NULL;
+	return 0;
+}
+
+/* ---- helpers ---- */
+
+static const struct resolve_opts default_opts = {
+	.max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+	.str_bytes = KSNOOP_DEFAULT_STR_SIZE,
+};
+
+/* A spec resolved against the test BTF; the plan points into the spec. */
+struct resolved {
+	struct spec spec;
+	struct signature sig;
+	struct capture_plan plan;
+	struct spec_error err;
+	int ret;
+};
+
+/*
+ * Plans still held when a test fails (cmocka leaves the test by longjmp);
+ * the per-test teardown frees them so a failure is not also a leak.
+ */
+static struct resolved *live[8];
+
+static void resolved_free(struct resolved *r)
+{
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+		if (live[i] == r)
+			live[i] = NULL;
+	resolver__release(&r->plan);
+	spec__free(&r->spec);
+	free(r);
+}
+
+static int free_leftovers(void **state)
+{
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+		if (live[i])
+			resolved_free(live[i]);
+	return 0;
+}
+
+static struct resolved *resolve_with(const char *text, const struct resolve_opts *opts)
+{
+	struct resolved *r = calloc(1, sizeof(*r));
+	char why[256];
+	size_t i;
+	int id;
+
+	assert_non_null(r);
+	for (i = 0; i < sizeof(live) / sizeof(live[0]) && live[i]; i++)
+		;
+	assert_true(i < sizeof(live) / sizeof(live[0]));
+	live[i] = r;
+	if (spec__parse(text, SPEC_KFUNC, &r->spec, &r->err))
+		fail_msg("spec \"%s\" does not parse: column %d: %s", text, r->err.pos, r->err.msg);
+	if (r->spec.kind == SPEC_TP) {
+		assert_int_equal(signature__from_tp(btf, r->spec.target, &r->sig), 0);
+	} else {
+		id = btf__find_by_name_kind(btf, r->spec.target, BTF_KIND_FUNC);
+		assert_true(id > 0);
+		/* Refusals are tested on their own; resolve what was filled. */
+		signature__from_func(btf, id, &r->sig, why, sizeof(why));
+	}
+	r->ret = resolver__resolve(&r->spec, &r->sig, opts, &r->plan, &r->err);
+	return r;
+}
+
+/* Resolve TEXT with the default options; it must succeed. */
+static struct resolved *resolve_ok(const char *text)
+{
+	struct resolved *r = resolve_with(text, &default_opts);
+
+	if (r->ret)
+		print_message("\"%s\": %d, column %d: %s\n", text, r->ret, r->err.pos, r->err.msg);
+	assert_int_equal(r->ret, 0);
+	return r;
+}
+
+/* Column (1-based) of the first NEEDLE in TEXT. */
+static int col(const char *text, const char *needle)
+{
+	const char *p = strstr(text, needle);
+
+	assert_non_null(p);
+	return (int)(p - text) + 1;
+}
+
+/* Resolving TEXT must fail at column POS with a message containing MSG. */
+static void resolve_err(const char *text, int pos, const char *msg)
+{
+	struct resolved *r = resolve_with(text, &default_opts);
+
+	if (r->ret != -EINVAL || r->err.pos != pos || !strstr(r->err.msg, msg))
+		print_message("\"%s\": ret %d, column %d, \"%s\"; expected -EINVAL, column %d, \"...%s...\"\n",
+			      text, r->ret, r->err.pos, r->err.msg, pos, msg);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_int_equal(r->err.pos, pos);
+	assert_non_null(strstr(r->err.msg, msg));
+	resolved_free(r);
+}
+
+static const struct ksnoop_access *acc_of(const struct resolved *r, int kind, int i)
+{
+	assert_true(i < r->plan.bpf.side[kind].nvalues);
+	return &r->plan.bpf.side[kind].values[i].acc;
+}
+
+static const struct value_desc *vd_of(const struct resolved *r, int kind, int i)
+{
+	assert_true(i < r->plan.nvalues[kind]);
+	return &r->plan.values[kind][i];
+}
+
+static const struct ksnoop_pred_plan *pred_of(const struct resolved *r, int kind, int i)
+{
+	assert_true(i < r->plan.bpf.side[kind].npreds);
+	return &r->plan.bpf.side[kind].preds[i];
+}
+
+/* ACC must start at argument SLOT with NSTEPS steps, the values following. */
+static void assert_chain(const struct ksnoop_access *acc, int src, int slot, int nsteps, ...)
+{
+	va_list ap;
+
+	assert_int_equal(acc->src, src);
+	if (src == KSNOOP_SRC_ARG)
+		assert_int_equal(acc->slot, slot);
+	assert_int_equal(acc->nsteps, nsteps);
+	va_start(ap, nsteps);
+	for (int i = 0; i < nsteps; i++) {
+		long long want = va_arg(ap, long long);
+
+		if (acc->steps[i] != want)
+			print_message("steps[%d] = %lld, expected %lld\n", i,
+				      (long long)acc->steps[i], want);
+		assert_true(acc->steps[i] == want);
+	}
+	va_end(ap);
+}
+
+#define TEST(f) cmocka_unit_test_teardown(f, free_leftovers)
+
+#endif

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Unit tests for the resolver's side of the spec language: casts to types
+ * from BTF and the ":FORMAT" suffixes, on the test BTF of
+ * tests/include/resolve_fixture.h (inet_fn and the socket addresses).
+ */
+#include <arpa/inet.h>
+#include "../include/resolve_fixture.h"
+
+/* ---- casts ---- */
+
+static void test_cast_to_existing_pointer(void **state)
+{
+	struct resolved *r = resolve_ok("inet_fn(((struct sock *)word)->sk_rcvbuf)");
+
+	/* The word is the pointer: one load, at sk_rcvbuf's offset. */
+	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 4, 1, (long long)SK_RCVBUF);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.int_t);
+	/* BTF had a struct sock *: nothing added. */
+	assert_null(r->plan.ext_btf);
+	assert_ptr_equal(r->plan.sig.btf, btf);
+	resolved_free(r);
+}
+
+static void test_cast_adds_missing_pointer(void **state)
+{
+	struct resolved *r = resolve_ok("inet_fn(((struct sockaddr_in *)uaddr)->sin_port)");
+	const struct value_desc *vd = vd_of(r, KSNOOP_ENTRY, 0);
+
+	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 1, 1, 2LL);
+	assert_int_equal(vd->size, 2);
+	assert_int_equal(vd->type_id, T.be16_t);
+	/* No struct sockaddr_in * in BTF: the plan holds one on top of it. */
+	assert_non_null(r->plan.ext_btf);
+	assert_ptr_equal(r->plan.sig.btf, r->plan.ext_btf);
+	assert_string_equal(vd->text, "((struct sockaddr_in *)uaddr)->sin_port");
+	resolved_free(r);
+}
+
+static void test_cast_then_nested_member_and_index(void **state)
+{
+	struct resolved *r = resolve_ok("inet_fn(((struct sockaddr_in *)uaddr)->sin_addr.s_addr,"
+					" ((struct sockaddr_in *)uaddr)->sin_zero[3])");
+
+	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 1, 1, 4LL);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.be32_t);
+	assert_chain(acc_of(r, KSNOOP_ENTRY, 1), KSNOOP_SRC_ARG, 1, 1, 11LL);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 1)->size, 1);
+	resolved_free(r);
+}
+
+static void test_cast_of_pointer_value_prints_pointee(void **state)
+{
+	/* (struct sockaddr_in *)uaddr alone: the struct it points to. */
+	struct resolved *r = resolve_ok("inet_fn((struct sockaddr_in *)uaddr)");
+	const struct value_desc *vd = vd_of(r, KSNOOP_ENTRY, 0);
+
+	assert_int_equal(vd->how, PRINT_DEREF);
+	assert_int_equal(vd->obj_id, T.sockaddr_in);
+	assert_int_equal(vd->size, 16);
+	assert_string_equal(vd->obj_name, "struct sockaddr_in");
+	resolved_free(r);
+}
+
+static void test_cast_narrows_and_reinterprets_ints(void **state)
+{
+	struct resolved *r = resolve_ok("ip_send_skb((u16)skb->len, (int)skb->len, (unsigned long)net)");
+
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->size, 2);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.u16_t);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 1)->type_id, T.int_t);
+	/* C's spelling matches the type by meaning. */
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 2)->type_id, T.ulong_t);
+	assert_true(acc_of(r, KSNOOP_ENTRY, 2)->flags & KSNOOP_VAL_REG);
+	resolved_free(r);
+}
+
+static void test_cast_in_predicate(void **state)
+{
+	struct resolved *r = resolve_ok("inet_fn(((struct sockaddr_in *)uaddr)->sin_family == 2)");
+	const struct ksnoop_pred_plan *pp = pred_of(r, KSNOOP_ENTRY, 0);
+
+	assert_chain(&pp->acc, KSNOOP_SRC_ARG, 1, 1, 0LL);
+	assert_int_equal(pp->width, 2);
+	assert_int_equal(pp->imm, 2);
+	resolved_free(r);
+}
+
+static void test_cast_errors(void **state)
+{
+	const char *t;
+
+	t = "inet_fn(((struct nope *)uaddr)->x)";
+	resolve_err(t, col(t, "struct nope"), "no type 'struct nope *' in the BTF");
+	t = "inet_fn((struct sockaddr_in)uaddr)";
+	resolve_err(t, col(t, "struct sockaddr_in"), "cast to struct sockaddr_in: only integers, enums and pointers are cast to");
+	t = "ip_send_skb((unsigned long)skb->len)";
+	resolve_err(t, col(t, "unsigned long"), "cast to unsigned long reads 8 bytes of a 4-byte value");
+	t = "ip_send_skb((int)skb->common)";
+	resolve_err(t, col(t, "(int)"), "cast of a value of type struct sock_common");
+	t = "ip_send_skb((int)skb->pkt_type)";
+	resolve_err(t, col(t, "(int)"), "a bitfield cannot be cast");
+	t = "ip_send_skb(((struct sock *)skb)->nope)";
+	resolve_err(t, col(t, "nope"), "no member 'nope' in struct sock");
+}
+
+/* ---- formats ---- */
+
+static void test_format_hex_keeps_pointer(void **state)
+{
+	struct resolved *r = resolve_ok("ip_send_skb(skb:hex, skb->len:hex, skb->pkt_type:hex)");
+
+	/* ":hex" on a struct pointer: the address, not the struct. */
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->how, PRINT_VALUE);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->fmt, FMT_HEX);
+	assert_int_equal(acc_of(r, KSNOOP_ENTRY, 0)->nsteps, 0);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 1)->fmt, FMT_HEX);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 2)->bit_size, 3);
+	resolved_free(r);
+}
+
+static void test_format_ip_through_pointer(void **state)
+{
+	struct resolved *r = resolve_ok("inet_fn(a6:ip, daddr:ip, ((struct sockaddr_in *)uaddr)->sin_addr:ip)");
+
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->how, PRINT_DEREF);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->size, 16);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->fmt, FMT_IP);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 1)->how, PRINT_VALUE);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 2)->size, 4);
+	resolved_free(r);
+}
+
+static void test_format_str_on_any_pointer(void **state)
+{
+	struct resolved *r = resolve_ok("ip_send_skb(net:str, skb->cb:str)");
+
+	/* A pointer read as a string; a char array printed as one. */
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->how, PRINT_STRING);
+	assert_true(acc_of(r, KSNOOP_ENTRY, 0)->flags & KSNOOP_VAL_STR);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 1)->how, PRINT_STRING);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 1)->size, 48);
+	assert_false(acc_of(r, KSNOOP_ENTRY, 1)->flags & KSNOOP_VAL_STR);
+	resolved_free(r);
+}
+
+static void test_format_be_predicate_swaps_constant(void **state)
+{
+	struct resolved *r = resolve_ok("inet_fn(((struct sockaddr_in *)uaddr)->sin_port:be == 1)");
+	const struct ksnoop_pred_plan *pp = pred_of(r, KSNOOP_ENTRY, 0);
+
+	/* Port 1 is the bytes 00 01: the u16 0x0100 on x86-64. */
+	assert_int_equal(pp->width, 2);
+	assert_int_equal(pp->imm, 0x0100);
+	assert_false(pp->is_signed);
+	resolved_free(r);
+
+	r = resolve_ok("inet_fn(daddr:be & 0xff000000)");
+	pp = pred_of(r, KSNOOP_ENTRY, 0);
+	assert_int_equal(pp->mask, 0xff);
+	resolved_free(r);
+}
+
+static void test_format_ip_predicate(void **state)
+{
+	struct resolved *r = resolve_ok("inet_fn(daddr:ip == \"127.0.0.1\")");
+	const struct ksnoop_pred_plan *pp = pred_of(r, KSNOOP_ENTRY, 0);
+	struct in_addr a;
+	__u32 v;
+
+	inet_pton(AF_INET, "127.0.0.1", &a);
+	memcpy(&v, &a, 4);
+	assert_int_equal(pp->width, 4);
+	assert_int_equal(pp->imm, v);
+	assert_int_equal(pp->op, KSNOOP_OP_EQ);
+	resolved_free(r);
+}
+
+static void test_format_sym_for_kernel_only(void **state)
+{
+	const struct resolve_opts user = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+					   .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .user_space = true };
+	struct resolved *r = resolve_ok("inet_fn(ops->destructor:sym, word:sym)");
+	const char *t = "inet_fn(word:sym)";
+
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->fmt, FMT_SYM);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->size, 8);
+	resolved_free(r);
+	r = resolve_with(t, &user);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_int_equal(r->err.pos, col(t, "sym"));
+	assert_non_null(strstr(r->err.msg, "':sym' names kernel code"));
+	resolved_free(r);
+}
+
+static void test_format_errors(void **state)
+{
+	const char *t;
+
+	t = "ip_send_skb(skb:be)";
+	resolve_err(t, col(t, "be"), "':be' does not apply to 'skb:be' (struct sk_buff *)");
+	t = "ip_send_skb(skb->lval:ip)";
+	resolve_err(t, col(t, "ip)"), "an address is 4 bytes (IPv4) or 16 (IPv6)");
+	t = "ip_send_skb(skb->len:sym)";
+	resolve_err(t, col(t, "sym"), "':sym' does not apply");
+	t = "ip_send_skb(skb->len:str)";
+	resolve_err(t, col(t, "str"), "':str' does not apply");
+	t = "ip_send_skb(skb->common:hex)";
+	resolve_err(t, col(t, "hex"), "':hex' does not apply");
+	t = "ip_send_skb(skb->pkt_type:be)";
+	resolve_err(t, col(t, "be"), "':be' on 'skb->pkt_type:be', a bitfield");
+	t = "inet_fn(daddr:be > 1)";
+	resolve_err(t, col(t, ">"), "':be' values compare with '==' and '!=' only");
+	t = "inet_fn(daddr:ip == \"1.2.3\")";
+	resolve_err(t, col(t, "\"1.2.3\""), "\"1.2.3\" is not an IPv4 address");
+	t = "inet_fn(a6:ip == \"1.2.3.4\")";
+	resolve_err(t, col(t, "\"1.2.3.4\""), "'a6:ip' is not a 4-byte IPv4 address");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		TEST(test_cast_to_existing_pointer),
+		TEST(test_cast_adds_missing_pointer),
+		TEST(test_cast_then_nested_member_and_index),
+		TEST(test_cast_of_pointer_value_prints_pointee),
+		TEST(test_cast_narrows_and_reinterprets_ints),
+		TEST(test_cast_in_predicate),
+		TEST(test_cast_errors),
+		TEST(test_format_hex_keeps_pointer),
+		TEST(test_format_ip_through_pointer),
+		TEST(test_format_str_on_any_pointer),
+		TEST(test_format_be_predicate_swaps_constant),
+		TEST(test_format_ip_predicate),
+		TEST(test_format_sym_for_kernel_only),
+		TEST(test_format_errors),
+	};
+
+	return cmocka_run_group_tests_name("resolve_lang", tests, build_btf, free_btf);
+}
