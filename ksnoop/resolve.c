@@ -377,31 +377,52 @@ static int chain_start(struct rctx *r, const struct spec_item *it, struct chain 
 }
 
 /*
- * A pointer type to ID.  BTF holds one for almost every type; for the rest
- * the plan gets a small BTF of its own on top of the signature's, holding
- * only nameless pointer types (a split BTF over a split BTF is fine for
- * types, not for new strings).
+ * A BTF of the plan's own, where casts add the pointer types BTF lacks:
+ * split over the signature's BTF when that is a base (vmlinux, a binary
+ * without .BTF); over its base, with a copy of its types under the same
+ * ids, when it is split itself (a module, a binary's .BTF plus ours).
+ * libbpf gets a split BTF over a split BTF wrong for names (its string
+ * offsets start at the middle BTF's own length), so one level it is.
  */
+static struct btf *plan_btf(struct rctx *r)
+{
+	const struct btf *base = btf__base_btf(r->btf);
+	__u32 id, n = btf__type_cnt(r->btf);
+	struct btf *ext;
+
+	if (r->plan->ext_btf)
+		return r->plan->ext_btf;
+	if (base && btf__base_btf(base))
+		return NULL;
+	ext = btf__new_empty_split((struct btf *)(base ? base : r->btf));
+	if (!ext)
+		return NULL;
+	for (id = base ? btf__type_cnt(base) : n; id < n; id++) {
+		if (btf__add_type(ext, r->btf, btf__type_by_id(r->btf, id)) != (int)id) {
+			btf__free(ext);
+			return NULL;
+		}
+	}
+	r->plan->ext_btf = ext;
+	r->plan->sig.btf = ext;
+	r->btf = ext;
+	return ext;
+}
+
+/* A pointer type to ID: BTF has one for almost every type. */
 static int pointer_to(struct rctx *r, __u32 id, __u32 *out, int pos)
 {
-	struct btf *ext = r->plan->ext_btf;
+	struct btf *ext;
 	int ret = btfu_find_ptr(r->btf, id);
 
 	if (ret > 0) {
 		*out = ret;
 		return 0;
 	}
-	if (!ext) {
-		ext = btf__new_empty_split((struct btf *)r->btf);
-		if (!ext)
-			return rfail(r, pos, "out of memory for a pointer type");
-		r->plan->ext_btf = ext;
-		r->plan->sig.btf = ext;
-		r->btf = ext;
-	}
-	ret = btf__add_ptr(ext, id);
+	ext = plan_btf(r);
+	ret = ext ? btf__add_ptr(ext, id) : -ENOMEM;
 	if (ret < 0)
-		return rfail(r, pos, "out of memory for a pointer type");
+		return rfail(r, pos, "cannot make a pointer type to %s", tstr(r, id));
 	*out = ret;
 	return 0;
 }

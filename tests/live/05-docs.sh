@@ -25,13 +25,20 @@ for o in $help_opts; do
 done
 expect_eq every_documented_option_accepted "" "$bad"
 
-# The grammar in --help is the man page's SYNOPSIS.
-for rule in SPEC USPEC ITEM VALUE OP CONST TARGET; do
-	h=$(printf '%s\n' "$help" | grep -E "^$rule +:=" | sed -E 's/ +/ /g')
-	m=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$man" | sed 's/\\-/-/g; s/\\f[BIR]//g' |
-		grep -E "^$rule +:=" | sed -E 's/ +/ /g')
+# The grammar in --help is the man page's SYNOPSIS and the README's: a
+# rule and the lines that continue it (indented).
+rule_of() { awk -v r="$1" '$0 ~ "^ *" r " +:=" { on = 1; print; next }
+	on && /^ {8,}[^ ]/ && !/:=/ { print; next } { on = 0 }' | sed -E 's/ +/ /g; s/^ //'; }
+readme_grammar=$(sed -n '/^The spec language/,/^- /p' "$root/README.md")
+for rule in SPEC USPEC ITEM VALUE FORMAT OP CONST; do
+	h=$(printf '%s\n' "$help" | rule_of "$rule")
+	m=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$man" | sed 's/\\-/-/g; s/\\f[BIR]//g' | rule_of "$rule")
+	r=$(printf '%s\n' "$readme_grammar" | rule_of "$rule")
 	expect_eq "synopsis_$rule" "$h" "$m"
+	expect_eq "readme_grammar_$rule" "$h" "$r"
 done
+t=$(printf '%s\n' "$help" | rule_of TARGET)
+expect_eq synopsis_TARGET "$t" "$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$man" | sed 's/\\-/-/g; s/\\f[BIR]//g' | rule_of TARGET)"
 
 # The README's two set-up commands come first.
 first=$(grep -m2 -E '^ *make (demo|check)$' "$root/README.md" | sed 's/^ *//' | tr '\n' ' ')

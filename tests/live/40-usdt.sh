@@ -135,6 +135,15 @@ stop
 expect_match null_along_chain '^    arg0:struct node \*->next->next->id = /\* NULL pointer along the chain \*/$' "$(cat "$tmp/o15")"
 expect_match chain_followed '^    arg0:struct node \*->next->id = 2$' "$(cat "$tmp/o15")"
 
+# --- C casts and formats on USDT arguments: the same chain, another spelling ---
+start "$tmp/o16" "$tmp/e16" usdt "$P:ksnoop_test:chain(((struct node *)arg0)->next->id, arg0:hex, arg1 == 0)" ||
+	fail attach_c_cast "$(cat "$tmp/e16")"
+"$P" fire 1
+stop
+expect_match c_cast_chain '^    \(\(struct node \*\)arg0\)->next->id = 2$' "$(cat "$tmp/o16")"
+expect_match hex_format '^    arg0:hex = 0x[0-9a-f]+$' "$(cat "$tmp/o16")"
+err_case usdt_sym_refused "':sym' names kernel code; 'arg0:sym' is a user-space value" usdt "$P:ksnoop_test:chain(arg0:sym)"
+
 # --- --str-bytes N: N - 1 characters fit; a longer string is truncated ---
 # req's arg2 is "/req/2" (6 characters) for i = 2.
 for n in 7 6; do

@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include "../include/resolve_fixture.h"
+#include "btf_util.h"
 
 /* ---- casts ---- */
 
@@ -102,6 +103,48 @@ static void test_cast_errors(void **state)
 	resolve_err(t, col(t, "(int)"), "a bitfield cannot be cast");
 	t = "ip_send_skb(((struct sock *)skb)->nope)";
 	resolve_err(t, col(t, "nope"), "no member 'nope' in struct sock");
+}
+
+/*
+ * A cast in a module function to a module struct with no pointer type:
+ * the plan's BTF must still name every type, the module's and vmlinux's
+ * (a split BTF over the module's split BTF would not).
+ */
+static void test_cast_in_module_keeps_names(void **state)
+{
+	struct btf *mod = btf__new_empty_split(btf);
+	static struct capture_plan plan;
+	struct signature sig;
+	struct spec spec;
+	struct spec_error e;
+	char why[128], buf[128];
+	int modreq, fn;
+
+	assert_non_null(mod);
+	modreq = btf__add_struct(mod, "modreq", 8);
+	assert_int_equal(btf__add_field(mod, "id", T.int_t, 0, 0), 0);
+	assert_int_equal(btf__add_field(mod, "sk", T.sock_ptr, 0, 0), 0);
+	fn = btf__add_func_proto(mod, T.int_t);
+	assert_int_equal(btf__add_func_param(mod, "p", T.void_ptr), 0);
+	fn = btf__add_func(mod, "mod_fn", BTF_FUNC_GLOBAL, fn);
+	assert_true(modreq > 0 && fn > 0);
+	assert_int_equal(signature__from_func(mod, fn, &sig, why, sizeof(why)), 0);
+	assert_int_equal(spec__parse("mod_fn((struct modreq *)p, ((struct modreq *)p)->sk->sk_rcvbuf)",
+				     SPEC_KFUNC, &spec, &e), 0);
+	assert_int_equal(resolver__resolve(&spec, &sig, &default_opts, &plan, &e), 0);
+	assert_non_null(plan.ext_btf);
+	assert_string_equal(plan.values[KSNOOP_ENTRY][0].obj_name, "struct modreq");
+	assert_string_equal(btfu_type_str(plan.sig.btf, plan.values[KSNOOP_ENTRY][0].type_id, NULL,
+					  buf, sizeof(buf)), "struct modreq *");
+	assert_string_equal(btfu_type_str(plan.sig.btf, T.sock_ptr, NULL, buf, sizeof(buf)),
+			    "struct sock *");
+	assert_string_equal(btf__name_by_offset(plan.sig.btf,
+						btf__type_by_id(plan.sig.btf, modreq)->name_off), "modreq");
+	assert_chain(&plan.bpf.side[KSNOOP_ENTRY].values[1].acc, KSNOOP_SRC_ARG, 0, 2, 0LL,
+		     (long long)SK_RCVBUF);
+	resolver__release(&plan);
+	spec__free(&spec);
+	btf__free(mod);
 }
 
 /* ---- formats ---- */
@@ -227,6 +270,7 @@ int main(void)
 		TEST(test_cast_narrows_and_reinterprets_ints),
 		TEST(test_cast_in_predicate),
 		TEST(test_cast_errors),
+		TEST(test_cast_in_module_keeps_names),
 		TEST(test_format_hex_keeps_pointer),
 		TEST(test_format_ip_through_pointer),
 		TEST(test_format_str_on_any_pointer),

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The spec language on real kernel functions, both attach modes: bitfield
-# predicates, one key per value, char arrays that hold more than a string.
+# predicates, one key per value, char arrays that hold more than a string,
+# casts and the :be, :ip, :sym and :hex formats.
 . /tests/lib.sh
 
 tmp=$(mktemp -d)
@@ -73,6 +74,42 @@ for mode in fentry kprobe; do
 		count_is ${T}_char_array_after_nul 1 '^    uaddr->sa_data_min = "\\x00\\x01\\x7f\\x00\\x00\\x01"$' "$tmp/o4" "$tmp/e4"
 	else
 		fail ${T}_attach_sa_data "$(cat "$tmp/e4")"
+	fi
+	# Casts to a type the function does not take, and formats: connect()
+	# passes a struct sockaddr *; the port and address are sockaddr_in's.
+	sin='((struct sockaddr_in *)uaddr)'
+	if start "$tmp/o9" "$tmp/e9" --mode $mode -c nc \
+		"tcp_v4_connect($sin->sin_port:be, $sin->sin_addr.s_addr:ip, $sin->sin_port)"; then
+		nc 127.0.0.1 1 </dev/null >/dev/null 2>&1
+		stop
+		count_is ${T}_cast_be_port 1 '^    \(\(struct sockaddr_in \*\)uaddr\)->sin_port:be = 1$' "$tmp/o9" "$tmp/e9"
+		count_is ${T}_cast_ip_addr 1 '^    \(\(struct sockaddr_in \*\)uaddr\)->sin_addr.s_addr:ip = 127.0.0.1$' "$tmp/o9" "$tmp/e9"
+		# The same member without :be: the bytes 00 01 read on x86-64.
+		count_is ${T}_cast_raw_port 1 '^    \(\(struct sockaddr_in \*\)uaddr\)->sin_port = 256$' "$tmp/o9" "$tmp/e9"
+	else
+		fail ${T}_attach_cast "$(cat "$tmp/e9")"
+	fi
+	# Predicates on formatted values, in BPF: only port 1 on 127.0.0.1.
+	if start "$tmp/o10" "$tmp/e10" --mode $mode -j -c nc \
+		"tcp_v4_connect($sin->sin_port:be == 1, $sin->sin_addr:ip == \"127.0.0.1\", uaddr:hex)"; then
+		nc 127.0.0.1 2 </dev/null >/dev/null 2>&1
+		nc 127.0.0.2 1 </dev/null >/dev/null 2>&1
+		nc 127.0.0.1 1 </dev/null >/dev/null 2>&1
+		stop
+		count_is ${T}_format_preds_select 1 '"func":"tcp_v4_connect"' "$tmp/o10" "$tmp/e10"
+		expect_eq ${T}_format_json_values '1 127.0.0.1 true' \
+			"$(jq -r --arg p "$sin->sin_port:be" --arg a "$sin->sin_addr:ip" \
+				'"\(.values[$p]) \(.values[$a]) \(.values["uaddr:hex"] | test("^0x[0-9a-f]+$"))"' "$tmp/o10")"
+	else
+		fail ${T}_attach_format_preds "$(cat "$tmp/e10")"
+	fi
+	# :sym names a kernel address on its own.
+	if start "$tmp/o11" "$tmp/e11" --mode $mode -c ping 'ip_output(skb->destructor:sym)'; then
+		ping -c 1 127.0.0.1 >/dev/null 2>&1
+		stop
+		count_is ${T}_format_sym 2 '^    skb->destructor:sym = sock_wfree$' "$tmp/o11" "$tmp/e11"
+	else
+		fail ${T}_attach_format_sym "$(cat "$tmp/e11")"
 	fi
 done
 rm -rf "$tmp"
