@@ -421,7 +421,7 @@ static __always_inline bool task_selected(void)
 
 /* Header and values (from START on) of one record at REC. */
 static __always_inline void fill_record(void *rec, const volatile struct ksnoop_side_plan *side,
-					const __u64 *words, int kind, int start)
+					const __u64 *words, int kind, int start, __u32 func_id)
 {
 	struct ksnoop_event *ev = rec;
 	int i;
@@ -429,7 +429,7 @@ static __always_inline void fill_record(void *rec, const volatile struct ksnoop_
 	ev->time_ns = bpf_ktime_get_ns();
 	ev->cpu = bpf_get_smp_processor_id();
 	task_ids(&ev->tgid, &ev->tid);
-	ev->func_id = plan.func_id;
+	ev->func_id = func_id;
 	ev->kind = kind;
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 
@@ -570,10 +570,11 @@ static __always_inline bool usdt_site_matches(struct pt_regs *ctx)
  * kprobes: from the stack pointer (arch_call_frame()).  fentry/fexit: both
  * programs get the trampoline's frame (the saved arguments) as ctx.
  */
-static __always_inline void call_key(void *ctx, enum word_source ws, int kind,
+static __always_inline void call_key(void *ctx, enum word_source ws, int kind, __u32 func_id,
 				     struct ksnoop_stash_key *key)
 {
 	key->tid = (__u32)bpf_get_current_pid_tgid();
+	key->func_id = func_id;
 	if (ws == WORDS_REGS)
 		key->frame = arch_call_frame(ctx, kind == KSNOOP_RETURN);
 	else
@@ -623,7 +624,7 @@ static __always_inline void stash_entry(const volatile struct ksnoop_side_plan *
 
 	if (!rec)
 		return;
-	fill_record(rec, side, words, KSNOOP_ENTRY, 0);
+	fill_record(rec, side, words, KSNOOP_ENTRY, 0, key->func_id);
 	if (bpf_map_update_elem(&stash, key, rec, BPF_ANY)) {
 		count(KSNOOP_CNT_STASH_DROP);
 		stash_clear(key);
@@ -637,13 +638,17 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	struct ksnoop_stash_key key = {};
 	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
 	void *rec, *stashed = NULL;
+	__u32 func_id = plan.func_id;
 
 	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY))
 		return 0;
 	if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
 		return 0;
+	/* kprobes of a group: the probe's cookie says which function fired. */
+	if (ws == WORDS_REGS && (plan.flags & KSNOOP_PLAN_COOKIE))
+		func_id = (__u32)bpf_get_attach_cookie(ctx);
 	if (keyed)
-		call_key(ctx, ws, kind, &key);
+		call_key(ctx, ws, kind, func_id, &key);
 	if (kind == KSNOOP_RETURN && (side->flags & KSNOOP_SIDE_RETRY))
 		emit_retried_entry(&key);
 	if (!side->enabled)
@@ -688,7 +693,7 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		bpf_map_delete_elem(&stash, &key);
 		reread_user_faults(rec, side, side->nstashed);
 	}
-	fill_record(rec, side, words, kind, side->nstashed);
+	fill_record(rec, side, words, kind, side->nstashed, func_id);
 	if (side->flags & KSNOOP_SIDE_RETRY) {
 		/*
 		 * Entry: user memory not paged in yet; try again at the return.

@@ -172,14 +172,23 @@ enum ksnoop_plan_flags {
 	KSNOOP_PLAN_SLEEPABLE = 1 << 1,
 	/* USDT: only call sites whose argument types are usdt_sig[]. */
 	KSNOOP_PLAN_USDT_SIG = 1 << 2,
+	/*
+	 * kprobes: one program serves every function of a group (a glob's
+	 * matches with the same plan); the BPF cookie of the probe that fired
+	 * is the function's func_id.
+	 */
+	KSNOOP_PLAN_COOKIE = 1 << 3,
 };
 
 /* usdt_sig[i]: argument i's size in bytes, | KSNOOP_USDT_SIGNED. */
 #define KSNOOP_USDT_SIGNED	0x80
 
-/* The read-only configuration of one program instance (one traced target). */
+/*
+ * The read-only configuration of one program instance: one traced target,
+ * or (KSNOOP_PLAN_COOKIE) a group of functions whose plans are the same.
+ */
 struct ksnoop_plan {
-	__u32 func_id;		/* index of the spec in userspace */
+	__u32 func_id;		/* index of the target in userspace */
 	__u32 filter_pid;	/* 0: any (a pid in ksnoop's pid namespace) */
 	__u32 filter_tid;	/* 0: any */
 	__u8 filter_comm;	/* compare comm[] */
@@ -231,7 +240,7 @@ enum ksnoop_counter {
  * migration cannot mix calls. */
 struct ksnoop_stash_key {
 	__u32 tid;
-	__u32 pad;
+	__u32 func_id;		/* one program may serve several functions */
 	/* kprobes: the stack pointer at entry; fentry/fexit: the trampoline
 	 * frame both programs of one call get as ctx */
 	__u64 frame;

@@ -16,6 +16,10 @@ struct attacher {
 	int counters_fd;
 	struct ksnoop_bpf **skels;
 	int nskels;
+	/* Links of groups: one program, a link per function (or one multi link). */
+	struct bpf_link **links;
+	int nlinks;
+	bool no_kprobe_multi;	/* the kernel refused kprobe.multi once */
 };
 
 struct attacher *attacher__new(__u32 ringbuf_bytes)
@@ -36,6 +40,9 @@ void attacher__free(struct attacher *a)
 
 	if (!a)
 		return;
+	for (i = a->nlinks - 1; i >= 0; i--)
+		bpf_link__destroy(a->links[i]);
+	free(a->links);
 	for (i = a->nskels - 1; i >= 0; i--)
 		ksnoop_bpf__destroy(a->skels[i]);
 	free(a->skels);
@@ -75,7 +82,7 @@ static bool side_attached(const struct ksnoop_plan *bp, int kind)
  */
 static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 			      const struct capture_plan *plan, enum attach_kind kind,
-			      bool sleepable)
+			      bool sleepable, bool multi)
 {
 	const struct ksnoop_side_plan *entry = &plan->bpf.side[KSNOOP_ENTRY];
 	const char *target = plan->sig.attach;
@@ -96,6 +103,12 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 						    bpf_program__flags(skel->progs.ksnoop_usdt) |
 						    BPF_F_SLEEPABLE);
 
+	if (kind == ATTACH_KPROBE && multi) {
+		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_kprobe,
+								   BPF_TRACE_KPROBE_MULTI);
+		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_kretprobe,
+								   BPF_TRACE_KPROBE_MULTI);
+	}
 	if (kind == ATTACH_FENTRY) {
 		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fentry, 0, target);
 		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fexit, 0, target);
@@ -122,8 +135,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 
 /* Open an instance for PLAN, autoload only KIND's programs, load it. */
 static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture_plan *plan,
-					enum attach_kind kind, bool sleepable, char *msg,
-					size_t sz, int *errp)
+					enum attach_kind kind, bool sleepable, bool multi,
+					char *msg, size_t sz, int *errp)
 {
 	const char *target = plan->sig.attach;
 	struct ksnoop_bpf *skel, **skels;
@@ -142,7 +155,7 @@ static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture
 		*errp = attach_fail(msg, sz, -errno, "open the BPF object for", target);
 		return NULL;
 	}
-	err = configure_instance(a, skel, plan, kind, sleepable);
+	err = configure_instance(a, skel, plan, kind, sleepable, multi);
 	if (err) {
 		ksnoop_bpf__destroy(skel);
 		*errp = attach_fail(msg, sz, err, "set up the BPF object for", target);
@@ -175,7 +188,7 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 	struct bpf_link *link;
 	int err = 0;
 
-	skel = load_instance(a, plan, kind, false, msg, sz, &err);
+	skel = load_instance(a, plan, kind, false, false, msg, sz, &err);
 	if (!skel)
 		return err;
 
@@ -233,14 +246,14 @@ int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 	 * be paged in and read; kernels without sleepable uprobes get the
 	 * plain program.
 	 */
-	skel = load_instance(a, plan, ATTACH_USDT, true, msg, sz, &err);
+	skel = load_instance(a, plan, ATTACH_USDT, true, false, msg, sz, &err);
 	if (skel) {
 		log_info("%s:%s: sleepable program (user memory is paged in to be read)",
 			 provider, name);
 	} else {
 		log_info("%s:%s: sleepable uprobes refused (%s); user memory not paged in yet reads as a fault",
 			 provider, name, msg);
-		skel = load_instance(a, plan, ATTACH_USDT, false, msg, sz, &err);
+		skel = load_instance(a, plan, ATTACH_USDT, false, false, msg, sz, &err);
 	}
 	if (!skel)
 		return err;
@@ -254,6 +267,127 @@ int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 		return err;
 	}
 	skel->links.ksnoop_usdt = link;
+	return 0;
+}
+
+/* Forget the instance loaded last (a kprobe.multi attempt the kernel refused). */
+static void drop_last_instance(struct attacher *a)
+{
+	ksnoop_bpf__destroy(a->skels[--a->nskels]);
+	if (a->nskels == 0)
+		a->ringbuf_fd = a->counters_fd = -1;
+}
+
+static int keep_link(struct attacher *a, struct bpf_link *link)
+{
+	struct bpf_link **l = realloc(a->links, (a->nlinks + 1) * sizeof(*l));
+
+	if (!l) {
+		bpf_link__destroy(link);
+		return -ENOMEM;
+	}
+	a->links = l;
+	a->links[a->nlinks++] = link;
+	return 0;
+}
+
+/* kprobe.multi: one link per side for the whole group; 0, or why not. */
+static int attach_multi(struct attacher *a, const struct capture_plan *plan,
+			const struct attach_func *funcs, int n)
+{
+	struct ksnoop_bpf *skel;
+	const char **syms = calloc(n, sizeof(*syms));
+	__u64 *cookies = calloc(n, sizeof(*cookies));
+	char msg[256];
+	int i, err = 0, side, nlinks = a->nlinks;
+
+	if (!syms || !cookies) {
+		free(syms);
+		free(cookies);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		syms[i] = funcs[i].name;
+		cookies[i] = funcs[i].func_id;
+	}
+	skel = load_instance(a, plan, ATTACH_KPROBE, false, true, msg, sizeof(msg), &err);
+	for (side = 0; skel && !err && side < KSNOOP_NR_KINDS; side++) {
+		LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = syms, .cookies = cookies,
+			    .cnt = n, .retprobe = side == KSNOOP_RETURN);
+		struct bpf_link *link;
+
+		if (!side_attached(&plan->bpf, side))
+			continue;
+		link = bpf_program__attach_kprobe_multi_opts(side == KSNOOP_ENTRY ?
+							     skel->progs.ksnoop_kprobe :
+							     skel->progs.ksnoop_kretprobe, NULL, &opts);
+		err = link ? keep_link(a, link) : -errno;
+	}
+	free(syms);
+	free(cookies);
+	if (skel && err) {
+		/* Links first: they hold the programs. */
+		while (a->nlinks > nlinks)
+			bpf_link__destroy(a->links[--a->nlinks]);
+		drop_last_instance(a);
+	}
+	return err;
+}
+
+int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
+			const struct attach_func *funcs, int n, bool *failed,
+			char *msg, size_t sz)
+{
+	struct capture_plan *group = malloc(sizeof(*group));
+	struct ksnoop_bpf *skel;
+	int i, side, err = 0, attached = 0;
+
+	if (!group)
+		return -ENOMEM;
+	memcpy(group, plan, sizeof(*group));
+	group->bpf.flags |= KSNOOP_PLAN_COOKIE;
+	if (!a->no_kprobe_multi) {
+		err = attach_multi(a, group, funcs, n);
+		if (!err) {
+			log_info("%s and %d more: one program, kprobe.multi", funcs[0].name, n - 1);
+			free(group);
+			return 0;
+		}
+		log_info("kprobe.multi refused (%s): one kprobe per function", strerror(-err));
+		a->no_kprobe_multi = true;
+	}
+	skel = load_instance(a, group, ATTACH_KPROBE, false, false, msg, sz, &err);
+	free(group);
+	if (!skel)
+		return err;
+	for (i = 0; i < n; i++) {
+		for (side = 0; side < KSNOOP_NR_KINDS; side++) {
+			LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = funcs[i].func_id,
+				    .retprobe = side == KSNOOP_RETURN);
+			struct bpf_link *link;
+
+			if (!side_attached(&plan->bpf, side))
+				continue;
+			link = bpf_program__attach_kprobe_opts(side == KSNOOP_ENTRY ?
+							       skel->progs.ksnoop_kprobe :
+							       skel->progs.ksnoop_kretprobe,
+							       funcs[i].name, &opts);
+			err = link ? keep_link(a, link) : -errno;
+			if (err)
+				break;
+		}
+		if (err && failed && err != -ENOMEM) {
+			/* A glob's function the kernel refuses: left out, said by the caller. */
+			failed[i] = true;
+			err = 0;
+			continue;
+		}
+		if (err)
+			return attach_fail(msg, sz, err, "attach a kprobe to", funcs[i].name);
+		attached++;
+	}
+	log_info("%s and %d more: one program, %d functions with a kprobe each",
+		 funcs[0].name, n - 1, attached);
 	return 0;
 }
 

@@ -39,6 +39,23 @@ int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 		       const char *path, const char *shown, const char *provider, const char *name,
 		       int pid, char *msg, size_t sz);
 
+/* One function of a group and its func_id (the BPF cookie of its probes). */
+struct attach_func {
+	const char *name;
+	__u32 func_id;
+};
+
+/*
+ * kprobes for a group: functions whose plans differ only in func_id share
+ * one program (PLAN is any member's), its cookie naming the function;
+ * attached through kprobe.multi where the kernel has it, else one kprobe
+ * per function.  FAILED (glob matches; may be NULL): a function the
+ * kernel refuses is marked there and left out instead of failing all.
+ */
+int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
+			const struct attach_func *funcs, int n, bool *failed,
+			char *msg, size_t sz);
+
 int attacher__ringbuf_fd(const struct attacher *a);
 /* A shared counter summed over CPUs (events lost, stash drops). */
 __u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter);

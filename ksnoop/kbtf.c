@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -9,14 +10,32 @@
 #include "btf_util.h"
 #include "kbtf.h"
 
+/*
+ * The FUNCs of one BTF, sorted by name: a lookup is a binary search, not
+ * libbpf's scan of every type (vmlinux has ~150,000), and a glob walks
+ * them in name order.
+ */
+struct func_index {
+	struct func_entry *e;
+	__u32 n;
+	bool built;
+};
+
+struct func_entry {
+	const char *name;	/* points into the BTF */
+	__u32 id;
+};
+
 struct kbtf_module {
 	char *name;
 	struct btf *btf;
+	struct func_index idx;
 };
 
 struct kbtf {
 	char *dir;
 	struct btf *vmlinux;
+	struct func_index vmlinux_idx;
 	struct kbtf_module *mods;
 	int nmods;
 	int all_loaded;		/* every module in dir has been tried */
@@ -72,8 +91,10 @@ void kbtf__free(struct kbtf *kb)
 	for (i = 0; i < kb->nmods; i++) {
 		free(kb->mods[i].name);
 		btf__free(kb->mods[i].btf);
+		free(kb->mods[i].idx.e);
 	}
 	free(kb->mods);
+	free(kb->vmlinux_idx.e);
 	btf__free(kb->vmlinux);
 	free(kb->dir);
 	free(kb);
@@ -124,6 +145,7 @@ struct btf *kbtf__module(struct kbtf *kb, const char *module)
 		errno = ENOMEM;
 		return NULL;
 	}
+	memset(&m[kb->nmods].idx, 0, sizeof(m[kb->nmods].idx));
 	m[kb->nmods++].btf = btf;
 	if (!btf)
 		errno = ENOENT;
@@ -149,17 +171,69 @@ static void load_all_modules(struct kbtf *kb)
 	closedir(d);
 }
 
-static int find_in(struct btf *btf, const char *name, __u32 *id)
+static int cmp_entry(const void *a, const void *b)
 {
-	__s32 r = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	const struct func_entry *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
 
-	if (r < 0)
-		return -ENOENT;
-	/* In split BTF, a hit below the start id belongs to vmlinux. */
-	if (btf__base_btf(btf) && (__u32)r < btf__type_cnt(btf__base_btf(btf)))
-		return -ENOENT;
-	*id = r;
+	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+/* Index BTF's own FUNCs (a split BTF's, not its base's); -ENOMEM or 0. */
+static int index_build(struct func_index *idx, const struct btf *btf)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 id, n = btf__type_cnt(btf), start = base ? btf__type_cnt(base) : 1;
+
+	if (idx->built)
+		return 0;
+	idx->e = malloc((n - start + 1) * sizeof(*idx->e));
+	if (!idx->e)
+		return -ENOMEM;
+	idx->n = 0;
+	for (id = start; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (t && btf_is_func(t))
+			idx->e[idx->n++] = (struct func_entry){ btfu_name(btf, t->name_off), id };
+	}
+	qsort(idx->e, idx->n, sizeof(*idx->e), cmp_entry);
+	idx->built = true;
 	return 0;
+}
+
+static int find_in(struct func_index *idx, const struct btf *btf, const char *name, __u32 *id)
+{
+	struct func_entry *e;
+	__u32 lo = 0, hi;
+
+	if (index_build(idx, btf))
+		return -ENOMEM;
+	/* The first entry named NAME (the lowest id, as libbpf's scan found). */
+	hi = idx->n;
+	while (lo < hi) {
+		__u32 mid = lo + (hi - lo) / 2;
+
+		if (strcmp(idx->e[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	e = lo < idx->n ? &idx->e[lo] : NULL;
+	if (!e || strcmp(e->name, name))
+		return -ENOENT;
+	*id = e->id;
+	return 0;
+}
+
+static struct func_index *module_index(struct kbtf *kb, const struct btf *btf)
+{
+	int i;
+
+	for (i = 0; i < kb->nmods; i++)
+		if (kb->mods[i].btf == btf)
+			return &kb->mods[i].idx;
+	return NULL;
 }
 
 int kbtf__find_func(struct kbtf *kb, const char *name, const char *module,
@@ -171,13 +245,13 @@ int kbtf__find_func(struct kbtf *kb, const char *name, const char *module,
 
 	if (module) {
 		b = kbtf__module(kb, module);
-		if (b && find_in(b, name, id) == 0) {
+		if (b && find_in(module_index(kb, b), b, name, id) == 0) {
 			*btf = b;
 			*module_out = module;
 			return 0;
 		}
 	}
-	if (find_in(kb->vmlinux, name, id) == 0) {
+	if (find_in(&kb->vmlinux_idx, kb->vmlinux, name, id) == 0) {
 		*btf = kb->vmlinux;
 		*module_out = NULL;
 		return 0;
@@ -186,7 +260,7 @@ int kbtf__find_func(struct kbtf *kb, const char *name, const char *module,
 		return -ENOENT;
 	load_all_modules(kb);
 	for (i = 0; i < kb->nmods; i++) {
-		if (kb->mods[i].btf && find_in(kb->mods[i].btf, name, id) == 0) {
+		if (kb->mods[i].btf && find_in(&kb->mods[i].idx, kb->mods[i].btf, name, id) == 0) {
 			*btf = kb->mods[i].btf;
 			*module_out = kb->mods[i].name;
 			return 0;
@@ -204,4 +278,36 @@ void kbtf__for_each(struct kbtf *kb, void (*fn)(struct btf *btf, const char *mod
 	for (i = 0; i < kb->nmods; i++)
 		if (kb->mods[i].btf)
 			fn(kb->mods[i].btf, kb->mods[i].name, ctx);
+}
+
+static int funcs_in(struct func_index *idx, struct btf *btf, const char *module,
+		    kbtf_func_fn fn, void *ctx)
+{
+	__u32 i;
+	int err = index_build(idx, btf);
+
+	for (i = 0; !err && i < idx->n; i++)
+		err = fn(btf, module, idx->e[i].id, idx->e[i].name, ctx);
+	return err;
+}
+
+int kbtf__for_each_func(struct kbtf *kb, const char *module, kbtf_func_fn fn, void *ctx)
+{
+	struct btf *b;
+	int i, err;
+
+	if (module && strcmp(module, "vmlinux") == 0)
+		return funcs_in(&kb->vmlinux_idx, kb->vmlinux, NULL, fn, ctx);
+	if (module) {
+		b = kbtf__module(kb, module);
+		if (!b)
+			return -ENOENT;
+		return funcs_in(module_index(kb, b), b, module, fn, ctx);
+	}
+	err = funcs_in(&kb->vmlinux_idx, kb->vmlinux, NULL, fn, ctx);
+	load_all_modules(kb);
+	for (i = 0; !err && i < kb->nmods; i++)
+		if (kb->mods[i].btf)
+			err = funcs_in(&kb->mods[i].idx, kb->mods[i].btf, kb->mods[i].name, fn, ctx);
+	return err;
 }

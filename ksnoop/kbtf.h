@@ -39,6 +39,15 @@ int kbtf__find_func(struct kbtf *kb, const char *name, const char *module,
 		    int search_all, struct btf **btf, __u32 *id,
 		    const char **module_out);
 
+/*
+ * Call FN for every FUNC of MODULE's BTF ("vmlinux": the kernel's own;
+ * NULL: vmlinux, then every module), in name order within each; stop at
+ * the first nonzero return and return it.  -ENOENT: no such module.
+ */
+typedef int (*kbtf_func_fn)(struct btf *btf, const char *module, __u32 id, const char *name,
+			    void *ctx);
+int kbtf__for_each_func(struct kbtf *kb, const char *module, kbtf_func_fn fn, void *ctx);
+
 /* Call FN for every BTF source (vmlinux first, then loaded modules). */
 void kbtf__for_each(struct kbtf *kb, void (*fn)(struct btf *btf, const char *module, void *ctx),
 		    void *ctx);

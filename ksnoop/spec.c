@@ -731,6 +731,12 @@ static int parse_item(struct parser *p, struct spec_item *it)
 	return 0;
 }
 
+/* Characters of a kernel function name or of a glob over them. */
+static bool is_func_glob_char(int c)
+{
+	return is_ident_char(c) || c == '.' || (c && strchr("*?[]!-^", c));
+}
+
 static int parse_target(struct parser *p, struct spec *spec)
 {
 	size_t start = p->i, end;
@@ -743,12 +749,28 @@ static int parse_target(struct parser *p, struct spec *spec)
 		end = p->i;
 		while (end > start && isspace((unsigned char)p->s[end - 1]))
 			end--;
-	} else {
-		/* NAME, or CATEGORY:NAME for tracepoints. */
-		while (is_ident_char((unsigned char)p->s[p->i]) ||
-		       p->s[p->i] == '.' ||
-		       (spec->kind == SPEC_TP && p->s[p->i] == ':'))
+	} else if (spec->kind == SPEC_TP) {
+		/* NAME or CATEGORY:NAME; `info` takes globs. */
+		while (is_func_glob_char((unsigned char)p->s[p->i]) || p->s[p->i] == ':')
 			p->i++;
+		end = p->i;
+	} else {
+		/* [MODULE:]NAME, NAME a function name or a glob. */
+		while (is_func_glob_char((unsigned char)p->s[p->i]))
+			p->i++;
+		if (p->s[p->i] == ':' && p->i > start) {
+			for (size_t j = start; j < p->i; j++)
+				if (!is_ident_char((unsigned char)p->s[j]))
+					return fail(p, j, "a module name is letters, digits and '_'");
+			if (p->i - start > SPEC_MAX_NAME)
+				return fail(p, start, "name is too long");
+			spec->module = strndup(p->s + start, p->i - start);
+			if (!spec->module)
+				return -ENOMEM;
+			start = ++p->i;
+			while (is_func_glob_char((unsigned char)p->s[p->i]))
+				p->i++;
+		}
 		end = p->i;
 	}
 	if (end == start)
@@ -760,7 +782,83 @@ static int parse_target(struct parser *p, struct spec *spec)
 		return fail(p, start, "name is too long");
 	spec->target_pos = (int)start + 1;
 	spec->target = strndup(p->s + start, end - start);
-	return spec->target ? 0 : -ENOMEM;
+	if (!spec->target)
+		return -ENOMEM;
+	if (spec->kind == SPEC_KFUNC) {
+		spec->is_glob = strpbrk(spec->target, "*?[") != NULL;
+		/* Only a glob's own characters: "a-b" is not a name. */
+		if (!spec->is_glob && strpbrk(spec->target, "]!-^"))
+			return fail(p, start + strcspn(spec->target, "]!-^"),
+				    "'%c' in a function name", spec->target[strcspn(spec->target, "]!-^")]);
+	}
+	return 0;
+}
+
+/*
+ * An item that declares rather than names: TYPE NAME.  A value never
+ * has two words in a row or a word before a '*', so those start one.
+ */
+static bool at_decl(struct parser *p)
+{
+	size_t j = p->i, start;
+
+	if (!is_ident_start((unsigned char)p->s[j]))
+		return false;
+	start = j;
+	while (is_ident_char((unsigned char)p->s[j]))
+		j++;
+	if (is_type_word(p->s + start, j - start))
+		return true;
+	while (p->s[j] == ' ' || p->s[j] == '\t')
+		j++;
+	return j > start && (is_ident_start((unsigned char)p->s[j]) || p->s[j] == '*') &&
+	       !(j - start == 6 && strncmp(p->s + start, "return", 6) == 0);
+}
+
+/* TYPE NAME, up to the ',' or ')' that ends the item. */
+static int parse_decl(struct parser *p, struct spec *spec)
+{
+	struct spec_decl *d;
+	size_t end = p->i, name_at = 0;
+	char buf[16];
+	int err;
+
+	if (spec->kind != SPEC_KFUNC)
+		return fail(p, p->i, "declarations (TYPE NAME) select kernel functions by argument type; not here");
+	if (spec->ndecls >= SPEC_MAX_DECLS)
+		return fail(p, p->i, "more than %d declarations in one spec", SPEC_MAX_DECLS);
+	/* The name is the last word before the item ends. */
+	while (p->s[end] && p->s[end] != ',' && p->s[end] != ')') {
+		if (is_ident_start((unsigned char)p->s[end]) &&
+		    (end == 0 || !is_ident_char((unsigned char)p->s[end - 1])))
+			name_at = end;
+		end++;
+	}
+	{
+		size_t last = end;
+
+		while (last > p->i && isspace((unsigned char)p->s[last - 1]))
+			last--;
+		if (last > p->i && !is_ident_char((unsigned char)p->s[last - 1]))
+			return fail(p, last, "expected the declared name after the type, found %s",
+				    p->s[last] ? (p->s[last] == ',' ? "','" : "')'") : "end of spec");
+	}
+	d = &spec->decls[spec->ndecls];
+	d->type_pos = (int)p->i + 1;
+	err = parse_type_name(p, name_at > p->i ? name_at : p->i, &d->type);
+	if (err)
+		return err;
+	spec->ndecls++;
+	skip_space(p);
+	d->name_pos = (int)p->i + 1;
+	err = parse_ident(p, &d->name, "the declared name");
+	if (err)
+		return err;
+	skip_space(p);
+	if (p->s[p->i] != ',' && p->s[p->i] != ')')
+		return fail(p, p->i, "expected ',' or ')' after the declared name, found %s",
+			    what_is(p, buf, sizeof(buf)));
+	return 0;
 }
 
 int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
@@ -794,10 +892,14 @@ int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
 			p.i++;
 		} else {
 			for (;;) {
-				if (spec->nitems >= SPEC_MAX_ITEMS)
+				skip_space(&p);
+				if (at_decl(&p))
+					ret = parse_decl(&p, spec);
+				else if (spec->nitems >= SPEC_MAX_ITEMS)
 					return fail(&p, p.i, "more than %d values in one spec",
 						    SPEC_MAX_ITEMS);
-				ret = parse_item(&p, &spec->items[spec->nitems++]);
+				else
+					ret = parse_item(&p, &spec->items[spec->nitems++]);
 				if (ret)
 					return ret;
 				skip_space(&p);
@@ -840,8 +942,13 @@ void spec__free(struct spec *spec)
 		}
 		free(it->cst.str);
 	}
+	for (i = 0; i < spec->ndecls; i++) {
+		free(spec->decls[i].type);
+		free(spec->decls[i].name);
+	}
 	free(spec->text);
 	free(spec->target);
+	free(spec->module);
 	memset(spec, 0, sizeof(*spec));
 }
 

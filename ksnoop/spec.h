@@ -2,7 +2,10 @@
 /*
  * The spec language, parsed.  Knows nothing of BTF or libbpf: it turns
  *
- *     SPEC    := [tp:]TARGET [ '(' [ITEM {',' ITEM}] ')' ]
+ *     SPEC    := [tp:|MODULE:]TARGET [ '(' [ITEM {',' ITEM}] ')' ]
+ *     TARGET  := name, or a glob (fnmatch: * ? [...]) for kernel functions
+ *     ITEM    := DECL | ...   DECL := TYPE NAME ("struct sk_buff *s": NAME is
+ *                whichever argument has TYPE)
  *     ITEM    := VALUE [':' FORMAT] [ '&' MASK ] [ OP CONST ]
  *     VALUE   := '*' VALUE | '(' TYPE ')' VALUE | POSTFIX
  *     POSTFIX := PRIMARY { '->' MEMBER | '.' MEMBER | '[' INDEX ']' }
@@ -29,6 +32,7 @@
 #define SPEC_MAX_STEPS	32	/* syntax limit; the resolver enforces derefs */
 #define SPEC_MAX_NAME	128	/* longest identifier or target name */
 #define SPEC_MAX_STR	(KSNOOP_MAX_PRED_STR - 1)
+#define SPEC_MAX_DECLS	4
 
 enum spec_kind {
 	SPEC_KFUNC,	/* kernel function */
@@ -96,11 +100,22 @@ struct spec_item {
 	int mask_pos;
 };
 
+/* "struct sk_buff *s": S names whichever argument has that type. */
+struct spec_decl {
+	char *type;		/* "struct sk_buff *", spelled as casts are */
+	char *name;
+	int type_pos, name_pos;
+};
+
 struct spec {
 	enum spec_kind kind;
 	char *text;		/* the whole spec as given */
-	char *target;		/* function / tracepoint / probe name */
+	char *target;		/* function / tracepoint / probe name, or a glob */
 	int target_pos;
+	char *module;		/* "MODULE:GLOB": only MODULE's functions ("vmlinux": the kernel's) */
+	bool is_glob;		/* the function name has '*', '?' or '[' */
+	int ndecls;
+	struct spec_decl decls[SPEC_MAX_DECLS];
 	bool has_list;		/* parentheses given: only the named values */
 	int nitems;
 	struct spec_item items[SPEC_MAX_ITEMS];

@@ -154,10 +154,63 @@ static void test_names_starting_with_tp_are_functions(void **state)
 	spec__free(&s);
 }
 
-static void test_category_needs_tp_prefix(void **state)
+static void test_module_prefix(void **state)
 {
-	/* Without tp:, ':' does not belong to a function name. */
-	parse_err("sched:sched_switch", 6, "unexpected ':' after the spec");
+	struct spec s;
+
+	/* Without tp:, "A:B" is function B of module A (the resolver says
+	 * when A is no module, and suggests tp:). */
+	parse_ok("sched:sched_switch", &s);
+	assert_int_equal(s.kind, SPEC_KFUNC);
+	assert_string_equal(s.module, "sched");
+	assert_string_equal(s.target, "sched_switch");
+	assert_int_equal(s.target_pos, 7);
+	assert_false(s.is_glob);
+	spec__free(&s);
+	parse_ok("dummy:dummy_*(dev)", &s);
+	assert_string_equal(s.module, "dummy");
+	assert_string_equal(s.target, "dummy_*");
+	assert_true(s.is_glob);
+	spec__free(&s);
+	parse_err("a-b:f", 2, "a module name is letters, digits and '_'");
+	parse_err("a-b", 2, "'-' in a function name");
+}
+
+static void test_globs(void **state)
+{
+	struct spec s;
+
+	parse_ok("tcp_v[46]_*(sk)", &s);
+	assert_null(s.module);
+	assert_string_equal(s.target, "tcp_v[46]_*");
+	assert_true(s.is_glob);
+	assert_int_equal(s.nitems, 1);
+	spec__free(&s);
+	parse_ok("*", &s);
+	assert_true(s.is_glob);
+	spec__free(&s);
+}
+
+static void test_declarations(void **state)
+{
+	struct spec s;
+
+	/*        1234567890123456789012345678901234567890 */
+	parse_ok("*(struct sk_buff *s, s->len == 84, u32 x,s->mark)", &s);
+	assert_int_equal(s.ndecls, 2);
+	assert_string_equal(s.decls[0].type, "struct sk_buff *");
+	assert_string_equal(s.decls[0].name, "s");
+	assert_int_equal(s.decls[0].type_pos, 3);
+	assert_int_equal(s.decls[0].name_pos, 19);
+	assert_string_equal(s.decls[1].type, "u32");
+	assert_string_equal(s.decls[1].name, "x");
+	/* Declarations are not values. */
+	assert_int_equal(s.nitems, 2);
+	assert_string_equal(s.items[0].text, "s->len");
+	assert_string_equal(s.items[1].text, "s->mark");
+	spec__free(&s);
+	parse_err("f(struct sk_buff *)", 19, "expected the declared name");
+	parse_err("f(struct sk_buff *s t)", 19, "expected a type name, found 's'");
 }
 
 static void test_usdt_target(void **state)
@@ -811,7 +864,7 @@ static void test_err_empty_item(void **state)
 
 static void test_err_missing_comma(void **state)
 {
-	parse_err("f(a b)", 5, "expected ',' or ')', found 'b'");
+	parse_err("f(a->x b)", 8, "expected ',' or ')', found 'b'");
 	parse_err("f(a == 1 2)", 10, "expected ',' or ')', found '2'");
 }
 
@@ -1075,7 +1128,9 @@ int main(void)
 		cmocka_unit_test(test_tracepoint_prefix),
 		cmocka_unit_test(test_tracepoint_category),
 		cmocka_unit_test(test_names_starting_with_tp_are_functions),
-		cmocka_unit_test(test_category_needs_tp_prefix),
+		cmocka_unit_test(test_module_prefix),
+		cmocka_unit_test(test_globs),
+		cmocka_unit_test(test_declarations),
 		cmocka_unit_test(test_usdt_target),
 		cmocka_unit_test(test_usdt_target_without_list),
 		cmocka_unit_test(test_several_items),
