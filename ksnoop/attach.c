@@ -346,6 +346,11 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 		return -ENOMEM;
 	memcpy(group, plan, sizeof(*group));
 	group->bpf.flags |= KSNOOP_PLAN_COOKIE;
+	/* Members differ in how many words they take: read those in use. */
+	group->bpf.nslots = 0;
+	for (i = 0; i < KSNOOP_MAX_ARGS; i++)
+		if (plan->bpf.slot_mask & (1u << i))
+			group->bpf.nslots = i + 1;
 	if (!a->no_kprobe_multi) {
 		err = attach_multi(a, group, funcs, n);
 		if (!err) {

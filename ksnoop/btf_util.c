@@ -448,3 +448,19 @@ int btfu_find_ptr(const struct btf *btf, __u32 id)
 	}
 	return -ENOENT;
 }
+
+bool btfu_same_type(const struct btf *btf, __u32 id, __u32 want, int nptrs)
+{
+	const struct btf_type *t;
+
+	for (; nptrs > 0; nptrs--) {
+		t = btf__type_by_id(btf, btfu_strip(btf, id));
+		if (!t || !btf_is_ptr(t))
+			return false;
+		id = t->type;
+	}
+	t = btf__type_by_id(btf, btfu_strip(btf, id));
+	if (t && btf_is_ptr(t))
+		return false;
+	return btfu_strip(btf, id) == btfu_strip(btf, want);
+}

@@ -75,6 +75,11 @@ bool btfu_has_user_tags(const struct btf *btf);
  * has no such type, -EINVAL when TEXT is not a type name.
  */
 int btfu_find_type(const struct btf *btf, const char *text, __u32 *id, int *nptrs);
+/*
+ * Is type ID WANT behind NPTRS pointers (what btfu_find_type() found)?
+ * Typedefs and qualifiers do not count at any level.
+ */
+bool btfu_same_type(const struct btf *btf, __u32 id, __u32 want, int nptrs);
 /* A pointer type to ID in BTF (no qualifiers between), or -ENOENT. */
 int btfu_find_ptr(const struct btf *btf, __u32 id);
 

@@ -67,21 +67,14 @@ static int info_tp(struct kernel *k, const char *name)
 	return 0;
 }
 
-static int info_func(struct kernel *k, const char *name)
+/* One prototype; ERR/WHY: why the function cannot be traced. */
+static void print_func(const struct signature *sig, int err, const char *why)
 {
-	struct signature sig = {};
-	char msg[512], decl[1024];
-	int err;
+	char decl[1024];
 
-	err = kernel__func(k, name, &sig, msg, sizeof(msg));
-	if (err == -ENOENT || (err && !sig.btf)) {
-		log_error("%s", msg);
-		return err == -ENOENT ? KSNOOP_EXIT_USAGE : KSNOOP_EXIT_RUNTIME;
-	}
-	log_info("%s: BTF from %s", name, sig.module ? sig.module : "vmlinux");
-	btfu_type_str(sig.btf, sig.proto_id, sig.name, decl, sizeof(decl));
+	btfu_type_str(sig->btf, sig->proto_id, sig->name, decl, sizeof(decl));
 	/* C23 aside, "f()" is not "f(void)": say no arguments the C way. */
-	if (sig.nparams == 0 && !sig.variadic) {
+	if (sig->nparams == 0 && !sig->variadic) {
 		size_t len = strlen(decl);
 
 		if (len >= 2 && strcmp(decl + len - 2, "()") == 0 && len + 4 < sizeof(decl))
@@ -90,11 +83,65 @@ static int info_func(struct kernel *k, const char *name)
 	print_escaped(decl);
 	if (err) {
 		fputs("; /* cannot be traced: ", stdout);
-		print_escaped(msg);
+		print_escaped(why);
 		fputs(" */\n", stdout);
 	} else {
 		fputs(";\n", stdout);
 	}
+}
+
+/* "tcp_v4_*", "dummy:*": every match's prototype, in name order. */
+static int info_func_glob(struct kernel *k, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	char module[SPEC_MAX_NAME + 1] = "", msg[512];
+	const char *pattern = colon ? colon + 1 : spec;
+	struct func_match *m;
+	int n, i;
+
+	if (colon)
+		snprintf(module, sizeof(module), "%.*s", (int)(colon - spec), spec);
+	n = kernel__match_funcs(k, colon ? module : NULL, pattern, &m, msg, sizeof(msg));
+	if (n <= 0) {
+		if (n == 0)
+			log_error("no kernel function with BTF matches '%s'", spec);
+		else
+			log_error("%s", msg);
+		return n == 0 || n == -ENOENT ? KSNOOP_EXIT_USAGE : KSNOOP_EXIT_RUNTIME;
+	}
+	for (i = 0; i < n; i++) {
+		struct signature sig = {};
+		const char *why = kernel__func_refused(k, &m[i]);
+		int err = kernel__func_sig(k, &m[i], &sig, msg, sizeof(msg));
+
+		if (!err && why)
+			err = -EINVAL;
+		if (m[i].module) {
+			print_escaped(m[i].module);
+			fputs(": ", stdout);
+		}
+		print_func(&sig, err, err && why ? why : msg);
+	}
+	log_info("%s: %d function(s)", spec, n);
+	free(m);
+	return 0;
+}
+
+static int info_func(struct kernel *k, const char *name)
+{
+	struct signature sig = {};
+	char msg[512];
+	int err;
+
+	if (strpbrk(name, "*?[:"))
+		return info_func_glob(k, name);
+	err = kernel__func(k, name, &sig, msg, sizeof(msg));
+	if (err == -ENOENT || (err && !sig.btf)) {
+		log_error("%s", msg);
+		return err == -ENOENT ? KSNOOP_EXIT_USAGE : KSNOOP_EXIT_RUNTIME;
+	}
+	log_info("%s: BTF from %s", name, sig.module ? sig.module : "vmlinux");
+	print_func(&sig, err, msg);
 	return 0;
 }
 

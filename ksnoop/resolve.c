@@ -1212,3 +1212,39 @@ void resolver__release(struct capture_plan *plan)
 	btf__free(plan->ext_btf);
 	plan->ext_btf = NULL;
 }
+
+/*
+ * The BPF half of a plan as a kprobe program of a group sees it: func_id
+ * comes from the cookie, the words to read from slot_mask (a kprobe reads
+ * registers, so how many words the function has does not matter), and
+ * ret_slot is fexit's.
+ */
+static void program_of(const struct capture_plan *plan, struct ksnoop_plan *bp)
+{
+	*bp = plan->bpf;
+	bp->func_id = 0;
+	bp->nslots = 0;
+	bp->ret_slot = 0;
+}
+
+__u64 resolver__program_hash(const struct capture_plan *plan)
+{
+	struct ksnoop_plan bp;
+	const unsigned char *b = (const unsigned char *)&bp;
+	__u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	size_t i;
+
+	program_of(plan, &bp);
+	for (i = 0; i < sizeof(bp); i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+bool resolver__same_program(const struct capture_plan *a, const struct capture_plan *b)
+{
+	struct ksnoop_plan x, y;
+
+	program_of(a, &x);
+	program_of(b, &y);
+	return memcmp(&x, &y, sizeof(x)) == 0;
+}

@@ -65,6 +65,14 @@ int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz)
 
 void kernel__close(struct kernel *k)
 {
+	size_t i;
+
+	for (i = 0; i < k->nftrace; i++)
+		free(k->ftrace[i]);
+	free(k->ftrace);
+	k->ftrace = NULL;
+	k->nftrace = 0;
+	k->ftrace_state = 0;
 	kbtf__free(k->kbtf);
 	ksyms__free(k->ksyms);
 	k->ksyms_err = 0;
@@ -242,4 +250,167 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 	if (err)
 		return err;
 	return count ? 0 : -ENOENT;
+}
+
+/* ---- globs over kernel functions ---- */
+
+struct match_ctx {
+	const char *pattern;
+	struct func_match *v;
+	size_t n, cap;
+};
+
+static int match_one(struct btf *btf, const char *module, __u32 id, const char *name, void *ctx)
+{
+	struct match_ctx *mc = ctx;
+
+	if (fnmatch(mc->pattern, name, 0))
+		return 0;
+	if (mc->n == mc->cap) {
+		struct func_match *v = realloc(mc->v, (mc->cap = mc->cap ? 2 * mc->cap : 256) *
+						      sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		mc->v = v;
+	}
+	mc->v[mc->n++] = (struct func_match){ btf, module, name, id };
+	return 0;
+}
+
+static int cmp_match(const void *a, const void *b)
+{
+	const struct func_match *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	/* vmlinux before modules, then by module. */
+	if (!x->module || !y->module)
+		return !!x->module - !!y->module;
+	return strcmp(x->module, y->module);
+}
+
+int kernel__match_funcs(struct kernel *k, const char *module, const char *pattern,
+			struct func_match **out, char *msg, size_t sz)
+{
+	struct match_ctx mc = { .pattern = pattern };
+	int err;
+
+	*out = NULL;
+	err = kernel__open(k, msg, sz);
+	if (err)
+		return err;
+	err = kbtf__for_each_func(k->kbtf, module, match_one, &mc);
+	if (err) {
+		free(mc.v);
+		if (err == -ENOENT)
+			snprintf(msg, sz, "no module '%s' with BTF in %s%s", module,
+				 k->btf_dir ? k->btf_dir : "/sys/kernel/btf",
+				 " (for a tracepoint CATEGORY:NAME, write tp:CATEGORY:NAME)");
+		else
+			snprintf(msg, sz, "out of memory");
+		return err;
+	}
+	if (mc.n)
+		qsort(mc.v, mc.n, sizeof(*mc.v), cmp_match);
+	*out = mc.v;
+	return (int)(mc.n > INT32_MAX ? INT32_MAX : mc.n);
+}
+
+/*
+ * Functions a glob leaves out: what the BPF programs and their probes run
+ * through (tracing them recurses, or the kernel drops the nested call and
+ * counts a miss) and the low-level primitives every probe hits.  Named
+ * explicitly, they still attach.
+ */
+static const char *const deny_globs[] = {
+	"bpf_*", "__bpf_*", "___bpf_*",
+	"migrate_disable", "migrate_enable",
+	"rcu_read_lock*", "rcu_read_unlock*", "__rcu_read_lock", "__rcu_read_unlock",
+	"preempt_count_add", "preempt_count_sub",
+	"lock_acquire", "lock_release", "lockdep_*",
+	"*kprobe*", "*rethook*", "*fprobe*", "ftrace_*", "__ftrace_*", "arch_ftrace_*",
+	"update_prog_stats", "inc_misses_counter",
+};
+
+static int cmp_str(const void *a, const void *b);
+
+/* available_filter_functions: "name" or "name [module]" per line. */
+static void read_ftrace(struct kernel *k)
+{
+	static const char *const paths[] = {
+		"/sys/kernel/tracing/available_filter_functions",
+		"/sys/kernel/debug/tracing/available_filter_functions",
+	};
+	char line[512];
+	size_t cap = 0, i;
+	FILE *f = NULL;
+
+	k->ftrace_state = -1;
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]) && !f; i++)
+		f = fopen(paths[i], "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, " \t\n")] = 0;
+		if (!*line)
+			continue;
+		if (k->nftrace == cap) {
+			char **v = realloc(k->ftrace, (cap = cap ? 2 * cap : 4096) * sizeof(*v));
+
+			if (!v)
+				goto fail;
+			k->ftrace = v;
+		}
+		if (!(k->ftrace[k->nftrace] = strdup(line)))
+			goto fail;
+		k->nftrace++;
+	}
+	fclose(f);
+	qsort(k->ftrace, k->nftrace, sizeof(*k->ftrace), cmp_str);
+	k->ftrace_state = 1;
+	return;
+fail:
+	/* Without the list, the kernel's own refusals at attach time decide. */
+	fclose(f);
+	for (i = 0; i < k->nftrace; i++)
+		free(k->ftrace[i]);
+	free(k->ftrace);
+	k->ftrace = NULL;
+	k->nftrace = 0;
+}
+
+bool kernel__func_denied(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(deny_globs) / sizeof(deny_globs[0]); i++)
+		if (!fnmatch(deny_globs[i], name, 0))
+			return true;
+	return false;
+}
+
+const char *kernel__func_refused(struct kernel *k, const struct func_match *m)
+{
+	char msg[256];
+
+	if (!k->ftrace_state)
+		read_ftrace(k);
+	if (k->ftrace_state > 0 &&
+	    !bsearch(&m->name, k->ftrace, k->nftrace, sizeof(*k->ftrace), cmp_str))
+		return "ftrace cannot hook it (notrace, or not in available_filter_functions)";
+	if (kernel__open_ksyms(k, msg, sizeof(msg)) == 0 && !ksyms__find(k->ksyms, m->name))
+		return "not in kallsyms (inlined or removed at build time)";
+	return NULL;
+}
+
+int kernel__func_sig(struct kernel *k, const struct func_match *m, struct signature *sig,
+		     char *msg, size_t sz)
+{
+	int err = signature__from_func(m->btf, m->id, sig, msg, sz);
+
+	sig->module = m->module;
+	sig->user_tags = kbtf__user_tags(k->kbtf);
+	return err ? -EINVAL : 0;
 }

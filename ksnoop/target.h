@@ -19,6 +19,18 @@ struct kernel {
 	struct kbtf *kbtf;
 	struct ksyms *ksyms;
 	int ksyms_err;			/* kallsyms could not be read: not again */
+	/* ftrace's available_filter_functions, sorted; read for globs only */
+	char **ftrace;
+	size_t nftrace;
+	int ftrace_state;		/* 0: not read, 1: read, -1: unreadable */
+};
+
+/* A kernel function a glob matched. */
+struct func_match {
+	struct btf *btf;
+	const char *module;		/* NULL: vmlinux */
+	const char *name;		/* points into BTF */
+	__u32 id;
 };
 
 /* Load vmlinux BTF on first use (kallsyms: when a function is looked up);
@@ -40,6 +52,32 @@ int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz);
  */
 int kernel__func(struct kernel *k, const char *name, struct signature *sig,
 		 char *msg, size_t sz);
+
+/*
+ * The functions with BTF whose names match the glob PATTERN, in MODULE
+ * (NULL: everywhere; "vmlinux": the kernel's own), sorted by name; *OUT
+ * is freed with free().  Returns the count (0: none), or a negative errno
+ * with MSG (-ENOENT: no such module).
+ */
+int kernel__match_funcs(struct kernel *k, const char *module, const char *pattern,
+			struct func_match **out, char *msg, size_t sz);
+
+/*
+ * Functions globs leave out: what the programs and probes themselves run
+ * through (tracing them recurses or misses).  Named explicitly, they attach.
+ */
+bool kernel__func_denied(const char *name);
+
+/*
+ * Why the kernel would refuse matched function M, or NULL: ftrace cannot
+ * hook it (notrace, not in available_filter_functions), or it has no
+ * kallsyms symbol.
+ */
+const char *kernel__func_refused(struct kernel *k, const struct func_match *m);
+
+/* Signature of matched function M: 0, or -EINVAL with MSG (why not). */
+int kernel__func_sig(struct kernel *k, const struct func_match *m, struct signature *sig,
+		     char *msg, size_t sz);
 
 /* Signature of tracepoint NAME ("sched_switch" or "sched:sched_switch"). */
 int kernel__tp(struct kernel *k, const char *name, struct signature *sig,

@@ -16,10 +16,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "btf_util.h"
 #include "cli.h"
 #include "log.h"
 #include "print.h"
@@ -44,6 +46,8 @@ static void on_signal(int sig)
 struct target {
 	int spec;		/* index into specs[] and argv[] */
 	enum attach_kind kind;
+	bool from_glob;		/* a glob's match: left out, not fatal, if refused */
+	bool attached;
 	struct capture_plan plan;
 	struct usdt_match usdt;	/* ATTACH_USDT */
 };
@@ -61,6 +65,8 @@ struct trace {
 	__u64 pidns_dev;	/* ksnoop's pid namespace; 0: the initial one */
 	__u64 pidns_ino;
 	bool output_closed;
+	int glob_skipped;	/* glob matches not traced, at resolve or attach */
+	int glob_targets;	/* glob matches traced */
 };
 
 static __u64 now_ns(clockid_t clk)
@@ -156,7 +162,7 @@ static void log_spec_msg(const char *arg, const char *msg)
 
 /* Resolve target I against SIG; 0 or an exit status. */
 static int resolve_target(struct trace *t, int i, const struct signature *sig,
-			  enum attach_mode mode, char **argv)
+			  enum attach_mode mode, char **argv, char *why, size_t why_sz)
 {
 	struct target *tg = &t->targets[i];
 	char types_where[PATH_MAX + 96];
@@ -179,6 +185,11 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 			 sig->module ? sig->module : "vmlinux", sig->module ? " and vmlinux" : "");
 
 	if (resolver__resolve(&t->specs[tg->spec], sig, &ropts, &tg->plan, &serr)) {
+		/* A glob's match that the values do not fit: said by the caller. */
+		if (why) {
+			snprintf(why, why_sz, "%s", serr.msg);
+			return KSNOOP_EXIT_USAGE;
+		}
 		log_spec_error(argv[tg->spec], &serr);
 		return KSNOOP_EXIT_USAGE;
 	}
@@ -199,6 +210,8 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		bp->filter_comm = 1;
 		memcpy(bp->comm, t->opts->comm, sizeof(bp->comm));
 	}
+	if (why)
+		return 0;	/* a glob's match: the glob says what it did */
 	for (int j = 0; j < tg->plan.naliases; j++)
 		log_info("%s: %s", argv[tg->spec], tg->plan.aliases[j]);
 	if (tg->kind == ATTACH_USDT)
@@ -214,18 +227,135 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 	return 0;
 }
 
-/* Kernel functions and tracepoints: one target per spec. */
+/*
+ * "struct sk_buff *s": S becomes the name of SIG's first parameter of that
+ * type.  0, or -ENOENT when SIG has none (the function is left out).
+ */
+static int bind_decls(const struct spec *s, struct signature *sig, char *why, size_t sz)
+{
+	int d, i;
+
+	for (d = 0; d < s->ndecls; d++) {
+		const struct spec_decl *dc = &s->decls[d];
+		__u32 want;
+		int nptrs;
+
+		if (btfu_find_type(sig->btf, dc->type, &want, &nptrs)) {
+			snprintf(why, sz, "no type '%s' in its BTF", dc->type);
+			return -ENOENT;
+		}
+		for (i = 0; i < sig->nparams; i++)
+			if (btfu_same_type(sig->btf, sig->params[i].type_id, want, nptrs))
+				break;
+		if (i == sig->nparams) {
+			snprintf(why, sz, "no argument of type %s", dc->type);
+			return -ENOENT;
+		}
+		sig->params[i].name = dc->name;
+	}
+	return 0;
+}
+
+static enum attach_kind func_kind(enum attach_mode mode, bool glob)
+{
+	if (mode == MODE_KPROBE)
+		return ATTACH_KPROBE;
+	if (mode == MODE_FENTRY)
+		return ATTACH_FENTRY;
+	/*
+	 * A glob: kprobes, one program per plan for all its functions (fentry
+	 * needs a program loaded per function); fentry where there are none.
+	 */
+	return glob && attacher__have_kprobes() ? ATTACH_KPROBE : ATTACH_FENTRY;
+}
+
+/* A glob over kernel functions: one target per match that can be traced. */
+static int build_glob_targets(struct trace *t, struct kernel *k, int i, char **argv,
+			      enum attach_mode mode)
+{
+	struct spec *s = &t->specs[i];
+	char msg[512], why[512], first[600] = "";
+	struct func_match *m;
+	int n, j, traced = 0, skipped = 0, ret;
+
+	n = kernel__match_funcs(k, s->module, s->target, &m, msg, sizeof(msg));
+	if (n < 0) {
+		log_spec_msg(argv[i], msg);
+		return n == -ENOMEM || n == -EIO ? KSNOOP_EXIT_RUNTIME : KSNOOP_EXIT_USAGE;
+	}
+	for (j = 0; j < n; j++) {
+		struct signature sig;
+		const char *refused = kernel__func_denied(m[j].name) ?
+				      "tracing it would recurse into the tracer" :
+				      kernel__func_refused(k, &m[j]);
+
+		why[0] = 0;
+		if (refused)
+			snprintf(why, sizeof(why), "%s", refused);
+		else if (kernel__func_sig(k, &m[j], &sig, msg, sizeof(msg)))
+			snprintf(why, sizeof(why), "%s", msg);
+		else if (bind_decls(s, &sig, why, sizeof(why)) == 0) {
+			if (add_target(t, i, func_kind(mode, true))) {
+				free(m);
+				return KSNOOP_EXIT_RUNTIME;
+			}
+			t->targets[t->ntargets - 1].from_glob = s->is_glob;
+			ret = resolve_target(t, t->ntargets - 1, &sig, mode, argv, why, sizeof(why));
+			if (ret) {
+				resolver__release(&t->targets[--t->ntargets].plan);
+			} else {
+				traced++;
+				t->glob_targets++;
+				continue;
+			}
+		}
+		skipped++;
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s: %s", m[j].name, why);
+		log_info("%s: %s%s%s left out: %s", argv[i], m[j].module ? m[j].module : "",
+			 m[j].module ? ":" : "", m[j].name, why);
+	}
+	free(m);
+	t->glob_skipped += skipped;
+	if (!n) {
+		snprintf(msg, sizeof(msg), "no kernel function with BTF matches '%s'%s%s", s->target,
+			 s->module ? " in " : "", s->module ? s->module : "");
+		log_spec_msg(argv[i], msg);
+		return KSNOOP_EXIT_USAGE;
+	}
+	if (!traced) {
+		snprintf(msg, sizeof(msg), "'%s' matches %d function(s), none of them traceable with these values (%s%s)",
+			 s->target, n, first, n > 1 ? "; -v lists every one" : "");
+		log_spec_msg(argv[i], msg);
+		return KSNOOP_EXIT_USAGE;
+	}
+	log_info("%s: %d function(s) match, %d traced, %d left out", argv[i], n, traced, skipped);
+	return 0;
+}
+
+/* Kernel functions and tracepoints: one target per spec, or per glob match. */
 static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 				enum attach_mode mode)
 {
 	char msg[512];
 	int i, err, ret;
 
+	/* Built again after fentry was refused: the first plans go. */
+	for (i = 0; i < t->ntargets; i++)
+		resolver__release(&t->targets[i].plan);
 	t->ntargets = 0;
+	t->glob_skipped = 0;
+	t->glob_targets = 0;
 	for (i = 0; i < t->nspecs; i++) {
 		struct spec *s = &t->specs[i];
 		struct signature sig;
 
+		if (s->kind == SPEC_KFUNC && (s->is_glob || s->module || s->ndecls)) {
+			ret = build_glob_targets(t, k, i, argv, mode);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (s->kind == SPEC_TP)
 			err = kernel__tp(k, s->target, &sig, msg, sizeof(msg));
 		else
@@ -234,10 +364,9 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 			log_spec_msg(argv[i], msg);
 			return err == -ENOENT || err == -EINVAL ? KSNOOP_EXIT_USAGE : KSNOOP_EXIT_RUNTIME;
 		}
-		if (add_target(t, i, s->kind == SPEC_TP ? ATTACH_TP :
-				     mode == MODE_KPROBE ? ATTACH_KPROBE : ATTACH_FENTRY))
+		if (add_target(t, i, s->kind == SPEC_TP ? ATTACH_TP : func_kind(mode, false)))
 			return KSNOOP_EXIT_RUNTIME;
-		ret = resolve_target(t, t->ntargets - 1, &sig, mode, argv);
+		ret = resolve_target(t, t->ntargets - 1, &sig, mode, argv, NULL, 0);
 		if (ret)
 			return ret;
 	}
@@ -263,7 +392,7 @@ static int build_usdt_targets(struct trace *t, char **argv)
 				return KSNOOP_EXIT_RUNTIME;
 			}
 			t->targets[t->ntargets - 1].usdt = ms[j];
-			ret = resolve_target(t, t->ntargets - 1, &ms[j].sig, MODE_AUTO, argv);
+			ret = resolve_target(t, t->ntargets - 1, &ms[j].sig, MODE_AUTO, argv, NULL, 0);
 			if (ret) {
 				free(ms);
 				return ret;
@@ -274,6 +403,74 @@ static int build_usdt_targets(struct trace *t, char **argv)
 	return 0;
 }
 
+struct grouped {
+	__u64 hash;
+	int target;
+};
+
+static int cmp_grouped(const void *a, const void *b)
+{
+	const struct grouped *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->target - y->target;
+}
+
+/*
+ * A glob's kprobe targets, grouped by plan: one program per group.  A
+ * function the kernel refuses is left out (and counted), not fatal.
+ */
+static int attach_groups(struct trace *t, struct attacher *a, char *msg, size_t sz)
+{
+	size_t cnt = t->ntargets ? t->ntargets : 1;
+	struct grouped *g = calloc(cnt, sizeof(*g));
+	struct attach_func *funcs = calloc(cnt, sizeof(*funcs));
+	bool *failed = calloc(cnt, sizeof(*failed)), *done = calloc(cnt, sizeof(*done));
+	int n = 0, i, j, k, err = 0;
+
+	if (!g || !funcs || !failed || !done) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < t->ntargets; i++)
+		if (t->targets[i].from_glob && t->targets[i].kind == ATTACH_KPROBE)
+			g[n++] = (struct grouped){ resolver__program_hash(&t->targets[i].plan), i };
+	qsort(g, n, sizeof(*g), cmp_grouped);
+	for (i = 0; i < n && !err; i++) {
+		const struct target *lead = &t->targets[g[i].target];
+		int m = 0;
+
+		if (done[g[i].target])
+			continue;
+		/* Equal hashes, then equal plans: a collision makes a group of its own. */
+		for (j = i; j < n && g[j].hash == g[i].hash; j++) {
+			if (done[g[j].target] || !resolver__same_program(&t->targets[g[j].target].plan,
+									   &lead->plan))
+				continue;
+			done[g[j].target] = true;
+			funcs[m++] = (struct attach_func){ t->targets[g[j].target].plan.sig.attach,
+							   (__u32)g[j].target };
+		}
+		memset(failed, 0, m * sizeof(*failed));
+		err = attacher__add_group(a, &lead->plan, funcs, m, failed, msg, sz);
+		for (k = 0; k < m && !err; k++) {
+			t->targets[funcs[k].func_id].attached = !failed[k];
+			if (failed[k]) {
+				t->glob_skipped++;
+				log_info("%s: %s left out: the kernel refused a kprobe on it",
+					 t->specs[t->targets[funcs[k].func_id].spec].text, funcs[k].name);
+			}
+		}
+	}
+out:
+	free(g);
+	free(funcs);
+	free(failed);
+	free(done);
+	return err;
+}
+
 /* Attach every target; on failure nothing stays attached. */
 static int attach_all(struct trace *t, struct attacher **out, char *msg, size_t sz)
 {
@@ -282,19 +479,30 @@ static int attach_all(struct trace *t, struct attacher **out, char *msg, size_t 
 
 	if (!a)
 		return -ENOMEM;
-	for (i = 0; i < t->ntargets; i++) {
+	err = attach_groups(t, a, msg, sz);
+	for (i = 0; i < t->ntargets && !err; i++) {
 		struct target *tg = &t->targets[i];
 
+		if (tg->attached || (tg->from_glob && tg->kind == ATTACH_KPROBE))
+			continue;
 		if (tg->kind == ATTACH_USDT)
 			err = attacher__add_usdt(a, &tg->plan, tg->usdt.attach_path, tg->usdt.path,
 						 tg->usdt.provider,
 						 tg->usdt.name, t->opts->pid, msg, sz);
 		else
 			err = attacher__add(a, &tg->plan, tg->kind, msg, sz);
-		if (err) {
-			attacher__free(a);
-			return err;
+		if (err && tg->from_glob && err != -ENOMEM) {
+			/* fentry on a glob's match the kernel refuses: left out. */
+			log_info("%s: %s left out: %s", t->specs[tg->spec].text, tg->plan.sig.attach, msg);
+			t->glob_skipped++;
+			err = 0;
+			continue;
 		}
+		tg->attached = !err;
+	}
+	if (err) {
+		attacher__free(a);
+		return err;
 	}
 	*out = a;
 	return 0;
@@ -373,6 +581,20 @@ static int run_loop(struct trace *t, struct attacher *a)
 	return err ? KSNOOP_EXIT_RUNTIME : 0;
 }
 
+/*
+ * Every program, map and kprobe is a file descriptor: a glob over a few
+ * hundred functions needs more than the usual soft limit of 1024.
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 /* After the targets are resolved: attach, run, summarise. */
 static int trace_run(struct trace *t, struct kernel *k, char **argv)
 {
@@ -385,6 +607,8 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (t->glob_targets)
+		raise_fd_limit();
 
 	err = attach_all(t, &a, msg, sizeof(msg));
 	if ((err == -EPERM || err == -EACCES) && geteuid() != 0) {
@@ -416,7 +640,8 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 		return KSNOOP_EXIT_RUNTIME;
 	}
 	if (has_kernel_funcs(t))
-		log_info("attached with %s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit");
+		log_info("attached with %s%s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit",
+			 mode == MODE_AUTO && t->glob_targets ? " (globs: kprobes, a program per plan)" : "");
 	log_info("tracing %d target(s); Ctrl-C to stop", t->ntargets);
 
 	ret = run_loop(t, a);

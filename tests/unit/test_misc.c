@@ -546,6 +546,78 @@ static void test_kbtf_module_function(void **state)
 	kbtf__free(kb);
 }
 
+/* Every FUNC of each source, in name order: what a glob walks. */
+static int list_func(struct btf *btf, const char *module, __u32 id, const char *name, void *ctx)
+{
+	char *seen = ctx;
+
+	assert_string_equal(btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off), name);
+	strcat(seen, module ? module : "vmlinux");
+	strcat(seen, ":");
+	strcat(seen, name);
+	strcat(seen, ";");
+	return 0;
+}
+
+static int stop_at_second(struct btf *btf, const char *module, __u32 id, const char *name,
+			  void *ctx)
+{
+	return ++*(int *)ctx == 2 ? 42 : 0;
+}
+
+static void test_kbtf_for_each_func_in_name_order(void **state)
+{
+	struct kbtf *kb = kbtf__open(btf_dir);
+	char seen[256] = "";
+	int calls = 0;
+
+	assert_non_null(kb);
+	/* vmlinux's own, sorted (bar before foo), then e1000's. */
+	assert_int_equal(kbtf__for_each_func(kb, NULL, list_func, seen), 0);
+	assert_string_equal(seen, "vmlinux:bar;vmlinux:foo;e1000:e1000_probe;");
+	seen[0] = 0;
+	assert_int_equal(kbtf__for_each_func(kb, "vmlinux", list_func, seen), 0);
+	assert_string_equal(seen, "vmlinux:bar;vmlinux:foo;");
+	seen[0] = 0;
+	assert_int_equal(kbtf__for_each_func(kb, "e1000", list_func, seen), 0);
+	assert_string_equal(seen, "e1000:e1000_probe;");
+	assert_int_equal(kbtf__for_each_func(kb, "nope", list_func, seen), -ENOENT);
+	/* A nonzero return stops the walk and is returned. */
+	assert_int_equal(kbtf__for_each_func(kb, NULL, stop_at_second, &calls), 42);
+	assert_int_equal(calls, 2);
+	kbtf__free(kb);
+}
+
+static void test_kbtf_index_finds_every_function(void **state)
+{
+	struct btf *b = btf__new_empty();
+	struct kbtf *kb;
+	struct btf *found;
+	const char *module;
+	char name[32];
+	int proto, i, want[500];
+	__u32 id;
+
+	assert_non_null(b);
+	proto = btf__add_func_proto(b, 0);
+	/* Added out of order; two FUNCs share a name (the first id wins). */
+	for (i = 0; i < 500; i++) {
+		snprintf(name, sizeof(name), "f%03d", (i * 7) % 500);
+		want[(i * 7) % 500] = btf__add_func(b, name, BTF_FUNC_STATIC, proto);
+	}
+	assert_true(btf__add_func(b, "f000", BTF_FUNC_STATIC, proto) > 0);
+	kb = kbtf__from_btf(b);
+	for (i = 0; i < 500; i++) {
+		snprintf(name, sizeof(name), "f%03d", i);
+		assert_int_equal(kbtf__find_func(kb, name, NULL, 0, &found, &id, &module), 0);
+		assert_int_equal(id, want[i]);
+	}
+	assert_int_equal(kbtf__find_func(kb, "f", NULL, 0, &found, &id, &module), -ENOENT);
+	assert_int_equal(kbtf__find_func(kb, "f5000", NULL, 0, &found, &id, &module), -ENOENT);
+	assert_int_equal(kbtf__find_func(kb, "", NULL, 0, &found, &id, &module), -ENOENT);
+	kbtf__free(kb);
+}
+
 static void test_kbtf_search_all_modules(void **state)
 {
 	struct kbtf *kb = kbtf__open(btf_dir);
@@ -629,9 +701,11 @@ int main(void)
 		cmocka_unit_test(test_kbtf_from_btf_unknown_function),
 		cmocka_unit_test(test_kbtf_from_btf_has_no_modules),
 		cmocka_unit_test(test_kbtf_for_each_vmlinux_only),
+		cmocka_unit_test(test_kbtf_index_finds_every_function),
 		cmocka_unit_test(test_kbtf_open_missing_dir),
 		cmocka_unit_test(test_kbtf_module_function),
 		cmocka_unit_test(test_kbtf_search_all_modules),
+		cmocka_unit_test(test_kbtf_for_each_func_in_name_order),
 		cmocka_unit_test(test_kbtf_vmlinux_function_asked_in_module),
 		cmocka_unit_test(test_kbtf_missing_module),
 	};

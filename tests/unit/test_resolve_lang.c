@@ -260,6 +260,53 @@ static void test_format_errors(void **state)
 	resolve_err(t, col(t, "\"1.2.3.4\""), "'a6:ip' is not a 4-byte IPv4 address");
 }
 
+/* ---- many functions: grouping by program, selection by argument type ---- */
+
+static void test_same_program_groups_plans(void **state)
+{
+	/* skb is argument 1 of ip_send_skb and of kfree_skb's stub... */
+	struct resolved *a = resolve_ok("ip_send_skb(skb->len == 84, skb->len)");
+	struct resolved *b = resolve_ok("take_pair(x)");
+	struct resolved *c = resolve_ok("ip_send_skb(skb->len == 84, skb->len)");
+	struct resolved *d = resolve_ok("ip_send_skb(skb->len == 85, skb->len)");
+
+	/* Equal programs whatever func_id says. */
+	c->plan.bpf.func_id = 7;
+	assert_true(resolver__same_program(&a->plan, &c->plan));
+	assert_true(resolver__program_hash(&a->plan) == resolver__program_hash(&c->plan));
+	/* Another constant, another word: another program. */
+	assert_false(resolver__same_program(&a->plan, &d->plan));
+	assert_false(resolver__same_program(&a->plan, &b->plan));
+	assert_true(resolver__program_hash(&a->plan) != resolver__program_hash(&d->plan));
+	resolved_free(a);
+	resolved_free(b);
+	resolved_free(c);
+	resolved_free(d);
+}
+
+static void test_same_type_through_typedefs(void **state)
+{
+	__u32 id;
+	int nptrs;
+
+	assert_int_equal(btfu_find_type(btf, "struct sk_buff *", &id, &nptrs), 0);
+	assert_int_equal(id, T.sk_buff);
+	assert_int_equal(nptrs, 1);
+	assert_true(btfu_same_type(btf, T.skb_ptr, id, nptrs));
+	assert_false(btfu_same_type(btf, T.sk_buff, id, nptrs));
+	assert_false(btfu_same_type(btf, T.sock_ptr, id, nptrs));
+	/* u32 is unsigned int, as a declaration of either finds. */
+	assert_int_equal(btfu_find_type(btf, "u32", &id, &nptrs), 0);
+	assert_true(btfu_same_type(btf, T.uint_t, id, 0));
+	assert_int_equal(btfu_find_type(btf, "unsigned int", &id, &nptrs), 0);
+	assert_true(btfu_same_type(btf, T.u32_t, id, 0));
+	/* A pointer is not what it points to. */
+	assert_false(btfu_same_type(btf, T.int_ptr, T.int_t, 0));
+	assert_true(btfu_same_type(btf, T.int_ptr_ptr, T.int_t, 2));
+	assert_int_equal(btfu_find_type(btf, "struct nope *", &id, &nptrs), -ENOENT);
+	assert_int_equal(btfu_find_type(btf, "long long long", &id, &nptrs), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +325,8 @@ int main(void)
 		TEST(test_format_ip_predicate),
 		TEST(test_format_sym_for_kernel_only),
 		TEST(test_format_errors),
+		TEST(test_same_program_groups_plans),
+		TEST(test_same_type_through_typedefs),
 	};
 
 	return cmocka_run_group_tests_name("resolve_lang", tests, build_btf, free_btf);

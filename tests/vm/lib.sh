@@ -129,7 +129,8 @@ bpf_link_count() { bpftool -j link list | jq length; }
 
 # ---- ksnoop helpers (POSIX sh, for the VM's busybox) ----
 #   start OUT ERR ARGS...  run `ksnoop -v ARGS` in the background and wait
-#                          (at most 30 s) until it has attached; sets KPID
+#                          (at most START_WAIT s, default 30) until it has
+#                          attached; sets KPID
 #   finish                 wait (at most 20 s) for it to exit; sets RC
 #   stop                   SIGINT it, then finish
 #   count_is NAME N ERE FILE [ERRFILE]
@@ -147,7 +148,7 @@ start() {
 	ksnoop -v "$@" >"$_ks_out" 2>"$_ks_err" &
 	KPID=$!
 	_ks_i=0
-	while [ $_ks_i -lt 300 ]; do
+	while [ $_ks_i -lt $((${START_WAIT:-30} * 10)) ]; do
 		grep -q "tracing .* target" "$_ks_err" 2>/dev/null && return 0
 		if ! kill -0 "$KPID" 2>/dev/null; then
 			grep -q "tracing .* target" "$_ks_err" 2>/dev/null

@@ -1,0 +1,100 @@
+#!/bin/sh
+# vm-timeout: 600
+# Many functions at once: globs, selection by argument type, grouped
+# programs with BPF cookies, the skip rules, nothing left behind.
+. /tests/lib.sh
+
+tmp=$(mktemp -d)
+START_WAIT=240
+enabled() { grep -c . /sys/kernel/tracing/enabled_functions 2>/dev/null || echo 0; }
+
+# A ping through ip_*: at least 4 functions, ip_output and ip_finish_output
+# among them, and the predicate held in every one (in BPF, per function).
+if start "$tmp/o1" "$tmp/e1" -c ping 'ip_*(skb->len == 84, skb->len)'; then
+	ping -c 2 127.0.0.1 >/dev/null 2>&1
+	stop
+	funcs=$(grep -oE ' -> [a-z0-9_.]+$' "$tmp/o1" | sort -u | wc -l)
+	if [ "$funcs" -ge 4 ]; then pass ip_glob_functions; else fail ip_glob_functions "$funcs functions: $(head -40 "$tmp/o1")"; fi
+	expect_match ip_glob_ip_output ' -> ip_output$' "$(cat "$tmp/o1")"
+	expect_match ip_glob_ip_finish_output ' -> ip_finish_output$' "$(cat "$tmp/o1")"
+	expect_eq ip_glob_predicate_everywhere 0 "$(grep -E '^    skb->len = ' "$tmp/o1" | grep -vc ' = 84$')"
+	expect_match ip_glob_left_out_said 'left out' "$(cat "$tmp/e1")"
+	expect_match ip_glob_summary 'function\(s\) match, [0-9]+ traced, [0-9]+ left out' "$(cat "$tmp/e1")"
+else
+	fail ip_glob_attach "$(tail -5 "$tmp/e1")"
+fi
+
+# The same glob in JSON: every event names its function.
+if start "$tmp/o2" "$tmp/e2" -j -c ping 'ip_*(skb->len == 84)'; then
+	ping -c 1 127.0.0.1 >/dev/null 2>&1
+	stop
+	expect_eq ip_glob_json_func_named 0 "$(jq -r 'select(.func == null or (.func | startswith("ip_") | not)) | .func' "$tmp/o2" | wc -l)"
+	expect_match ip_glob_json_events '"func":"ip_output"' "$(cat "$tmp/o2")"
+else
+	fail ip_glob_json_attach "$(tail -5 "$tmp/e2")"
+fi
+
+# A return predicate in a group: the stash is keyed per function.
+if start "$tmp/o3" "$tmp/e3" -c ping 'ip_*(skb->len, return == 0)'; then
+	ping -c 1 127.0.0.1 >/dev/null 2>&1
+	stop
+	expect_match glob_return_pred_output ' <- ip_output$' "$(cat "$tmp/o3")"
+	count_is glob_return_pred_holds 0 '^    return = -?[1-9]' "$tmp/o3" "$tmp/e3"
+	count_is glob_return_pred_entry_values 0 '^    skb->len = /\*' "$tmp/o3" "$tmp/e3"
+else
+	fail glob_return_pred_attach "$(tail -5 "$tmp/e3")"
+fi
+
+# By argument type: every function taking a struct sk_buff *, wherever
+# it sits, with s meaning that argument.
+if start "$tmp/o4" "$tmp/e4" -c ping '*(struct sk_buff *s, s->len == 84, s->len)'; then
+	ping -c 1 127.0.0.1 >/dev/null 2>&1
+	stop
+	funcs=$(grep -oE ' -> [a-z0-9_.]+$' "$tmp/o4" | sort -u | wc -l)
+	if [ "$funcs" -ge 8 ]; then pass by_type_functions; else fail by_type_functions "$funcs functions: $(head -40 "$tmp/o4") $(tail -5 "$tmp/e4")"; fi
+	expect_eq by_type_predicate_everywhere 0 "$(grep -E '^    s->len = ' "$tmp/o4" | grep -vc ' = 84$')"
+	note "by type: $(grep -E 'function\(s\) match' "$tmp/e4")"
+else
+	fail by_type_attach "$(tail -5 "$tmp/e4")"
+fi
+
+# tcp_*: 300 and more functions; the kernel's own count while it runs,
+# nothing after.
+before=$(enabled)
+if start "$tmp/o5" "$tmp/e5" 'tcp_*'; then
+	during=$(enabled)
+	stop
+	after=$(enabled)
+	n=$(grep -oE '[0-9]+ traced' "$tmp/e5" | grep -oE '[0-9]+')
+	if [ "${n:-0}" -ge 300 ]; then pass tcp_glob_300; else fail tcp_glob_300 "$(grep -E 'match' "$tmp/e5")"; fi
+	if [ $((during - before)) -ge 300 ]; then pass tcp_glob_enabled_functions; else fail tcp_glob_enabled_functions "before $before, during $during"; fi
+	expect_eq tcp_glob_nothing_after "$before" "$after"
+	note "tcp_*: $(grep -E 'match|kprobe' "$tmp/e5" | tr '\n' ' ')"
+else
+	fail tcp_glob_attach "$(tail -5 "$tmp/e5")"
+fi
+
+# The skip and deny rules.
+ksnoop 'bpf_map_*' >"$tmp/o6" 2>"$tmp/e6"; rc=$?
+expect_eq denied_glob_exit 2 "$rc"
+expect_match denied_glob_says_why 'none of them traceable.*recurse into the tracer' "$(cat "$tmp/e6")"
+ksnoop 'nosuchfunc_*' >"$tmp/o7" 2>"$tmp/e7"; rc=$?
+expect_eq no_match_exit 2 "$rc"
+expect_match no_match_says 'no kernel function with BTF matches' "$(cat "$tmp/e7")"
+ksnoop 'ip_rcv*(nosucharg)' >"$tmp/o8" 2>"$tmp/e8"; rc=$?
+expect_eq values_fit_none_exit 2 "$rc"
+expect_match values_fit_none_says "'nosucharg' is not an argument" "$(cat "$tmp/e8")"
+# Named explicitly, a denied function still attaches.
+if start "$tmp/o9" "$tmp/e9" --mode kprobe 'bpf_map_lookup_elem()'; then
+	stop
+	expect_eq explicit_denied_attaches 0 "$RC"
+else
+	fail explicit_denied_attach "$(tail -3 "$tmp/e9")"
+fi
+# A module's functions only: dummy:*.
+kmod_load dummy
+ksnoop info 'dummy:dummy_*' >"$tmp/o10" 2>"$tmp/e10"; rc=$?
+expect_eq module_glob_info_exit 0 "$rc"
+expect_match module_glob_info 'dummy: .*dummy_get_stats64\(struct net_device \*dev' "$(cat "$tmp/o10")"
+expect_no_match module_glob_only_module '^[a-z_]+ [a-z_ *]*tcp_' "$(cat "$tmp/o10")"
+rm -rf "$tmp"
