@@ -9,7 +9,10 @@
 #                             goes before the names (tests/vm/run's vm-6.1);
 #                             false for a KIND that is not a result
 #   tally_lines SPELLING      tally_parse and tally_take every line of stdin
-#   tally_summary             "N passed, N failed" (", N skipped" when any)
+#   tally_summary [--no-skipped]
+#                             "N passed, N failed" (", N skipped" when any,
+#                             unless --no-skipped: tests/vm/run's last line
+#                             has always been without it)
 #   tally_ok                  true when nothing failed and something passed
 #
 # SPELLING says which of the protocol's two spellings the input uses:
@@ -76,7 +79,7 @@ tally_lines() {
 }
 
 tally_summary() {
-	if [ "$tally_skipped" -gt 0 ]; then
+	if [ "$tally_skipped" -gt 0 ] && [ "${1:-}" != --no-skipped ]; then
 		echo "$tally_passed passed, $tally_failed failed, $tally_skipped skipped"
 	else
 		echo "$tally_passed passed, $tally_failed failed"
