@@ -2,7 +2,7 @@
 # build/ksnoop is one self-contained binary: libbpf (the version the
 # Makefile pins), libelf and zlib are linked in, nothing is loaded at run
 # time.  The VM relies on it: its initramfs gets the binary alone.
-. "$(dirname "$0")/../vm/lib.sh"
+. "$(dirname "$0")/../lib/report.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 S=${KSNOOP_STATIC:?KSNOOP_STATIC must name the release build of ksnoop}
 

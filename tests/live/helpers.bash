@@ -1,6 +1,7 @@
-# Helpers for the live tests (bash), on top of the result protocol of
-# tests/vm/lib.sh.  Every live script sources this file and gets K (the
-# ksnoop binary, from $KSNOOP) and:
+# Helpers for the live tests (bash).  Every live script sources this file
+# and gets the result helpers of tests/lib/report.sh (pass, fail, skip,
+# check, expect_eq, expect_match, count_is, note ...), K (the ksnoop
+# binary, from $KSNOOP) and:
 #
 #   ks ARGS...             run `ksnoop ARGS` with a time limit (KSNOOP_TIMEOUT,
 #                          30 s; status 124 when it hung); a sanitizer report
@@ -27,7 +28,7 @@
 # Results go to fd 7, so that a failure reported inside $(...) still reaches
 # the runner.
 { true >&7; } 2>/dev/null || exec 7>&1
-. "$(dirname "${BASH_SOURCE[0]}")/../vm/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/report.sh"
 K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 KSNOOP_TIMEOUT=${KSNOOP_TIMEOUT:-30}
 
@@ -118,7 +119,7 @@ start() {
 	local out=$1 err=$2 i
 	shift 2
 	# Emptied before the job starts: a file reused from an earlier start
-	# would say "tracing" before this ksnoop has attached (see vm/lib.sh).
+	# would say "tracing" before this ksnoop has attached (as in vm/lib.sh).
 	: >"$out"
 	: >"$err"
 	SAN_TAG=$(san_tag)

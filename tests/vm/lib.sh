@@ -1,5 +1,6 @@
 # Shell library for ksnoop VM test scripts: tests/vm/run puts it at
-# /tests/lib.sh. A test script starts with
+# /tests/lib.sh, next to /tests/report.sh (tests/lib/report.sh). A test
+# script starts with
 #
 #     . /tests/lib.sh
 #
@@ -9,105 +10,19 @@
 # helpers return 0 whether the subtest passed or not, so a script goes on
 # after a failed subtest.
 #
-#   pass NAME                     record a pass
-#   fail NAME [WHY...]            record a failure, WHY shown on the host
-#   skip NAME [WHY...]            record a skip (not counted)
-#   check NAME CMD [ARG...]       pass if CMD exits 0, else fail with its output
-#   check_fails NAME CMD [ARG...] pass if CMD exits non-zero, else fail
-#   expect_eq NAME EXPECTED ACTUAL
-#   expect_match NAME REGEX TEXT  pass if a line of TEXT matches ERE REGEX
-#   expect_no_match NAME REGEX TEXT
-#   note TEXT...                  a line the host always prints (benchmarks)
+# From report.sh, shared with the live tests:
+#   pass, fail, skip, check, check_fails, expect_eq, expect_match,
+#   expect_no_match, count_is, note
+# Here, for the VM:
 #   kmod_path NAME                path of NAME.ko in the VM (for insmod)
 #   kmod_load NAME                insmod NAME.ko unless already loaded
 #   bpf_prog_count / bpf_link_count   how many BPF programs/links exist now
+#   start, finish, stop           ksnoop in the background (below)
 #
 # Results go to fd 7 (the console, opened by /init) as protocol lines, and
 # to $KSNOOP_VM_RESULTS so /init knows the script reported subtests.
 
-KSNOOP_TEST=${KSNOOP_TEST:-$(basename "$0" .sh)}
-_ksvm_marker='@@KSNOOP-VM@@'
-if { true >&7; } 2>/dev/null; then _ksvm_fd=7; else _ksvm_fd=1; fi
-
-# Most output shown for one failure; the rest is cut, keeping the end.
-_KSVM_DETAIL_LINES=80
-
-_ksvm_name() { printf '%s' "$1" | tr -s ' \t\n' '___'; }
-
-# _ksvm_result KIND NAME [DETAIL...]
-_ksvm_result() {
-	_ksvm_kind=$1
-	_ksvm_sub=$(_ksvm_name "${2:-unnamed}")
-	if [ $# -ge 2 ]; then shift 2; else shift $#; fi
-	[ -n "${KSNOOP_VM_RESULTS:-}" ] &&
-		echo "$_ksvm_kind $_ksvm_sub" >>"$KSNOOP_VM_RESULTS"
-	{
-		echo "$_ksvm_marker $_ksvm_kind $KSNOOP_TEST/$_ksvm_sub"
-		if [ $# -gt 0 ]; then
-			printf '%s\n' "$*" | tail -n "$_KSVM_DETAIL_LINES" |
-				sed "s/^/$_ksvm_marker | /"
-		fi
-	} >&"$_ksvm_fd"
-	return 0
-}
-
-pass() { _ksvm_result PASS "$@"; }
-fail() { _ksvm_result FAIL "$@"; }
-skip() { _ksvm_result SKIP "$@"; }
-
-note() {
-	echo "$_ksvm_marker NOTE $KSNOOP_TEST: $*" >&"$_ksvm_fd"
-	return 0
-}
-
-check() {
-	_ksvm_cn=$1
-	shift
-	if _ksvm_out=$("$@" 2>&1); then
-		pass "$_ksvm_cn"
-	else
-		fail "$_ksvm_cn" "command failed (exit $?): $*${_ksvm_out:+
-$_ksvm_out}"
-	fi
-}
-
-check_fails() {
-	_ksvm_cn=$1
-	shift
-	if _ksvm_out=$("$@" 2>&1); then
-		fail "$_ksvm_cn" "command succeeded but should have failed: $*${_ksvm_out:+
-$_ksvm_out}"
-	else
-		pass "$_ksvm_cn"
-	fi
-}
-
-expect_eq() {
-	if [ "$2" = "$3" ]; then
-		pass "$1"
-	else
-		fail "$1" "expected: '$2'
-actual:   '$3'"
-	fi
-}
-
-expect_match() {
-	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
-		pass "$1"
-	else
-		fail "$1" "no line matches /$2/ in:
-$3"
-	fi
-}
-
-expect_no_match() {
-	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
-		fail "$1" "a line matches /$2/ in:
-$3"
-	else
-		pass "$1"
-	fi
-}
+. /tests/report.sh
 
 kmod_path() {
 	_ksvm_ko=$(find "/lib/modules/$(uname -r)" -name "$1.ko" 2>/dev/null | head -n 1)
@@ -133,9 +48,6 @@ bpf_link_count() { bpftool -j link list | jq length; }
 #                          attached; sets KPID
 #   finish                 wait (at most 20 s) for it to exit; sets RC
 #   stop                   SIGINT it, then finish
-#   count_is NAME N ERE FILE [ERRFILE]
-#                          pass if exactly N lines of FILE match ERE, else
-#                          fail showing FILE (and ERRFILE)
 start() {
 	_ks_out=$1; _ks_err=$2
 	shift 2
@@ -177,16 +89,4 @@ stop() {
 	sleep 0.5
 	kill -INT "$KPID" 2>/dev/null
 	finish
-}
-
-count_is() {
-	_ks_n=$(grep -cE -- "$3" "$4")
-	if [ "$_ks_n" = "$2" ]; then
-		pass "$1"
-	else
-		fail "$1" "expected $2 lines matching /$3/, found $_ks_n in:
-$(head -60 "$4")
---- stderr:
-$(cat "${5:-/dev/null}" 2>/dev/null)"
-	fi
 }
