@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -270,6 +271,14 @@ int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 	return 0;
 }
 
+static time_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
 /* Forget the instance loaded last (a kprobe.multi attempt the kernel refused). */
 static void drop_last_instance(struct attacher *a)
 {
@@ -291,16 +300,20 @@ static int keep_link(struct attacher *a, struct bpf_link *link)
 	return 0;
 }
 
-/* kprobe.multi: one link per side for the whole group; 0, or why not. */
+/*
+ * kprobe.multi: one link per side for the whole group; 0, or why not.
+ * *LOADED says whether the program itself loaded (if not, the plan is at
+ * fault, not kprobe.multi).
+ */
 static int attach_multi(struct attacher *a, const struct capture_plan *plan,
-			const struct attach_func *funcs, int n)
+			const struct attach_func *funcs, int n, bool *loaded, char *msg, size_t sz)
 {
 	struct ksnoop_bpf *skel;
 	const char **syms = calloc(n, sizeof(*syms));
 	__u64 *cookies = calloc(n, sizeof(*cookies));
-	char msg[256];
 	int i, err = 0, side, nlinks = a->nlinks;
 
+	*loaded = false;
 	if (!syms || !cookies) {
 		free(syms);
 		free(cookies);
@@ -310,7 +323,8 @@ static int attach_multi(struct attacher *a, const struct capture_plan *plan,
 		syms[i] = funcs[i].name;
 		cookies[i] = funcs[i].func_id;
 	}
-	skel = load_instance(a, plan, ATTACH_KPROBE, false, true, msg, sizeof(msg), &err);
+	skel = load_instance(a, plan, ATTACH_KPROBE, false, true, msg, sz, &err);
+	*loaded = skel != NULL;
 	for (side = 0; skel && !err && side < KSNOOP_NR_KINDS; side++) {
 		LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = syms, .cookies = cookies,
 			    .cnt = n, .retprobe = side == KSNOOP_RETURN);
@@ -341,6 +355,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 	struct capture_plan *group = malloc(sizeof(*group));
 	struct ksnoop_bpf *skel;
 	int i, side, err = 0, attached = 0;
+	time_t next_note;
 
 	if (!group)
 		return -ENOMEM;
@@ -352,20 +367,39 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 		if (plan->bpf.slot_mask & (1u << i))
 			group->bpf.nslots = i + 1;
 	if (!a->no_kprobe_multi) {
-		err = attach_multi(a, group, funcs, n);
+		bool loaded;
+
+		err = attach_multi(a, group, funcs, n, &loaded, msg, sz);
 		if (!err) {
 			log_info("%s and %d more: one program, kprobe.multi", funcs[0].name, n - 1);
 			free(group);
 			return 0;
 		}
-		log_info("kprobe.multi refused (%s): one kprobe per function", strerror(-err));
-		a->no_kprobe_multi = true;
+		if (loaded) {
+			log_info("kprobe.multi refused (%s): one kprobe per function", strerror(-err));
+			/* Not there at all: do not try again for the next group. */
+			a->no_kprobe_multi = err == -EOPNOTSUPP || err == -ENOSYS;
+		} else {
+			log_info("%s and %d more: %s", funcs[0].name, n - 1, msg);
+		}
 	}
 	skel = load_instance(a, group, ATTACH_KPROBE, false, false, msg, sz, &err);
 	free(group);
+	if (!skel && failed && err != -ENOMEM) {
+		/* The plan of a glob's group does not load: its functions are left out. */
+		for (i = 0; i < n; i++)
+			failed[i] = true;
+		return 0;
+	}
 	if (!skel)
 		return err;
+	next_note = now_s() + 1;
 	for (i = 0; i < n; i++) {
+		/* Hundreds of kprobes take a while: say how far it got, each second. */
+		if (now_s() >= next_note) {
+			log_info("attaching kprobes: %d of %d functions", i, n);
+			next_note = now_s() + 1;
+		}
 		for (side = 0; side < KSNOOP_NR_KINDS; side++) {
 			LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = funcs[i].func_id,
 				    .retprobe = side == KSNOOP_RETURN);
@@ -417,5 +451,29 @@ __u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter)
 		for (i = 0; i < ncpu; i++)
 			total += vals[i];
 	free(vals);
+	return total;
+}
+
+__u64 attacher__missed(const struct attacher *a)
+{
+	__u64 total = 0;
+	int i, j;
+
+	for (i = 0; i < a->nskels; i++) {
+		struct bpf_program *progs[] = {
+			a->skels[i]->progs.ksnoop_fentry, a->skels[i]->progs.ksnoop_fexit,
+			a->skels[i]->progs.ksnoop_kprobe, a->skels[i]->progs.ksnoop_kretprobe,
+			a->skels[i]->progs.ksnoop_tp, a->skels[i]->progs.ksnoop_usdt,
+		};
+
+		for (j = 0; j < (int)(sizeof(progs) / sizeof(progs[0])); j++) {
+			struct bpf_prog_info info = {};
+			__u32 len = sizeof(info);
+			int fd = bpf_program__fd(progs[j]);
+
+			if (fd >= 0 && bpf_prog_get_info_by_fd(fd, &info, &len) == 0)
+				total += info.recursion_misses;
+		}
+	}
 	return total;
 }

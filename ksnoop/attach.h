@@ -60,6 +60,13 @@ int attacher__ringbuf_fd(const struct attacher *a);
 /* A shared counter summed over CPUs (events lost, stash drops). */
 __u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter);
 
+/*
+ * Calls the programs did not run for: the kernel skips a BPF program that
+ * would run inside itself (a probed function called from a probe, or
+ * while another program runs on the CPU) and counts the miss.
+ */
+__u64 attacher__missed(const struct attacher *a);
+
 /* Can this kernel attach kprobes at all (CONFIG_KPROBES, perf PMU)? */
 bool attacher__have_kprobes(void);
 

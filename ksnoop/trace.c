@@ -453,13 +453,15 @@ static int attach_groups(struct trace *t, struct attacher *a, char *msg, size_t 
 							   (__u32)g[j].target };
 		}
 		memset(failed, 0, m * sizeof(*failed));
+		msg[0] = 0;
 		err = attacher__add_group(a, &lead->plan, funcs, m, failed, msg, sz);
 		for (k = 0; k < m && !err; k++) {
 			t->targets[funcs[k].func_id].attached = !failed[k];
 			if (failed[k]) {
 				t->glob_skipped++;
-				log_info("%s: %s left out: the kernel refused a kprobe on it",
-					 t->specs[t->targets[funcs[k].func_id].spec].text, funcs[k].name);
+				log_info("%s: %s left out: the kernel refused its program or kprobe (%s)",
+					 t->specs[t->targets[funcs[k].func_id].spec].text, funcs[k].name,
+					 msg[0] ? msg : "-d shows why");
 			}
 		}
 	}
@@ -651,9 +653,14 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 		fprintf(stderr, "ksnoop: %llu events printed, %llu lost",
 			(unsigned long long)t->printed,
 			(unsigned long long)attacher__counter(a, KSNOOP_CNT_LOST));
+		__u64 missed = attacher__missed(a);
+
 		if (drops)
 			fprintf(stderr, ", %llu calls not followed (stash full)",
 				(unsigned long long)drops);
+		if (missed)
+			fprintf(stderr, ", %llu calls missed (the probe fired inside a BPF program)",
+				(unsigned long long)missed);
 		fputc('\n', stderr);
 	}
 	attacher__free(a);
