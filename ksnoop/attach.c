@@ -49,10 +49,11 @@ bool attacher__have_kprobes(void)
 	       access("/sys/kernel/debug/tracing/kprobe_events", F_OK) == 0;
 }
 
-static int attach_fail(char *msg, size_t sz, int err, const char *what, const char *target)
+/* The kernel or libbpf refused: a runtime failure, whatever the errno. */
+static int attach_fail(struct ks_error *e, int err, const char *what, const char *target)
 {
-	snprintf(msg, sz, "failed to %s '%s': %s", what, target, strerror(-err));
-	return err;
+	return ks_fail(e, ks_runtime_errno(err), "failed to %s '%s': %s", what, target,
+		       strerror(-err));
 }
 
 /* The entry record goes to the stash: whenever the return side needs it. */
@@ -122,8 +123,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 
 /* Open an instance for PLAN, autoload only KIND's programs, load it. */
 static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture_plan *plan,
-					enum attach_kind kind, bool sleepable, char *msg,
-					size_t sz, int *errp)
+					enum attach_kind kind, bool sleepable,
+					struct ks_error *e)
 {
 	const char *target = plan->sig.attach;
 	struct ksnoop_bpf *skel, **skels;
@@ -131,32 +132,31 @@ static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture
 
 	skels = realloc(a->skels, (a->nskels + 1) * sizeof(*skels));
 	if (!skels) {
-		*errp = -ENOMEM;
-		snprintf(msg, sz, "out of memory");
+		ks_fail(e, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	a->skels = skels;
 
 	skel = ksnoop_bpf__open();
 	if (!skel) {
-		*errp = attach_fail(msg, sz, -errno, "open the BPF object for", target);
+		attach_fail(e, -errno, "open the BPF object for", target);
 		return NULL;
 	}
 	err = configure_instance(a, skel, plan, kind, sleepable);
 	if (err) {
 		ksnoop_bpf__destroy(skel);
-		*errp = attach_fail(msg, sz, err, "set up the BPF object for", target);
+		attach_fail(e, err, "set up the BPF object for", target);
 		return NULL;
 	}
 
 	err = ksnoop_bpf__load(skel);
 	if (err) {
 		ksnoop_bpf__destroy(skel);
-		*errp = attach_fail(msg, sz, err,
-				    kind == ATTACH_FENTRY ? "load fentry/fexit programs for" :
-				    kind == ATTACH_KPROBE ? "load kprobe programs for" :
-				    kind == ATTACH_USDT ? "load the USDT program for" :
-				    "load the tp_btf program for", target);
+		attach_fail(e, err,
+			    kind == ATTACH_FENTRY ? "load fentry/fexit programs for" :
+			    kind == ATTACH_KPROBE ? "load kprobe programs for" :
+			    kind == ATTACH_USDT ? "load the USDT program for" :
+			    "load the tp_btf program for", target);
 		return NULL;
 	}
 	a->skels[a->nskels++] = skel;
@@ -168,29 +168,28 @@ static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture
 }
 
 int attacher__add(struct attacher *a, const struct capture_plan *plan,
-		  enum attach_kind kind, char *msg, size_t sz)
+		  enum attach_kind kind, struct ks_error *e)
 {
 	const char *target = plan->sig.attach;
 	struct ksnoop_bpf *skel;
 	struct bpf_link *link;
-	int err = 0;
 
-	skel = load_instance(a, plan, kind, false, msg, sz, &err);
+	skel = load_instance(a, plan, kind, false, e);
 	if (!skel)
-		return err;
+		return e->err;
 
 	switch (kind) {
 	case ATTACH_FENTRY:
 		if (side_attached(&plan->bpf, KSNOOP_ENTRY)) {
 			link = bpf_program__attach(skel->progs.ksnoop_fentry);
 			if (!link)
-				return attach_fail(msg, sz, -errno, "attach fentry to", target);
+				return attach_fail(e, -errno, "attach fentry to", target);
 			skel->links.ksnoop_fentry = link;
 		}
 		if (side_attached(&plan->bpf, KSNOOP_RETURN)) {
 			link = bpf_program__attach(skel->progs.ksnoop_fexit);
 			if (!link)
-				return attach_fail(msg, sz, -errno, "attach fexit to", target);
+				return attach_fail(e, -errno, "attach fexit to", target);
 			skel->links.ksnoop_fexit = link;
 		}
 		break;
@@ -198,60 +197,60 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 		if (side_attached(&plan->bpf, KSNOOP_ENTRY)) {
 			link = bpf_program__attach_kprobe(skel->progs.ksnoop_kprobe, false, target);
 			if (!link)
-				return attach_fail(msg, sz, -errno, "attach a kprobe to", target);
+				return attach_fail(e, -errno, "attach a kprobe to", target);
 			skel->links.ksnoop_kprobe = link;
 		}
 		if (side_attached(&plan->bpf, KSNOOP_RETURN)) {
 			link = bpf_program__attach_kprobe(skel->progs.ksnoop_kretprobe, true, target);
 			if (!link)
-				return attach_fail(msg, sz, -errno, "attach a kretprobe to", target);
+				return attach_fail(e, -errno, "attach a kretprobe to", target);
 			skel->links.ksnoop_kretprobe = link;
 		}
 		break;
 	case ATTACH_TP:
 		link = bpf_program__attach(skel->progs.ksnoop_tp);
 		if (!link)
-			return attach_fail(msg, sz, -errno, "attach to tracepoint", target);
+			return attach_fail(e, -errno, "attach to tracepoint", target);
 		skel->links.ksnoop_tp = link;
 		break;
 	case ATTACH_USDT:
-		return -EINVAL;	/* attacher__add_usdt() */
+		return ks_fail(e, -EOPNOTSUPP, "USDT probes attach with attacher__add_usdt()");
 	}
 	return 0;
 }
 
 int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 		       const char *path, const char *shown, const char *provider, const char *name,
-		       int pid, char *msg, size_t sz)
+		       int pid, struct ks_error *e)
 {
 	struct ksnoop_bpf *skel;
 	struct bpf_link *link;
-	int err = 0;
+	int err;
 
 	/*
 	 * Sleepable, so that user memory the program has not touched yet can
 	 * be paged in and read; kernels without sleepable uprobes get the
 	 * plain program.
 	 */
-	skel = load_instance(a, plan, ATTACH_USDT, true, msg, sz, &err);
+	skel = load_instance(a, plan, ATTACH_USDT, true, e);
 	if (skel) {
 		log_info("%s:%s: sleepable program (user memory is paged in to be read)",
 			 provider, name);
 	} else {
 		log_info("%s:%s: sleepable uprobes refused (%s); user memory not paged in yet reads as a fault",
-			 provider, name, msg);
-		skel = load_instance(a, plan, ATTACH_USDT, false, msg, sz, &err);
+			 provider, name, e->msg);
+		skel = load_instance(a, plan, ATTACH_USDT, false, e);
 	}
 	if (!skel)
-		return err;
+		return e->err;
 	/* Every call site; the kernel counts the semaphore, if any. */
 	link = bpf_program__attach_usdt(skel->progs.ksnoop_usdt, pid > 0 ? pid : -1,
 					path, provider, name, NULL);
 	if (!link) {
 		err = -errno;
-		snprintf(msg, sz, "failed to attach to USDT probe %s:%s in '%s': %s",
-			 provider, name, shown, strerror(-err));
-		return err;
+		return ks_fail(e, ks_runtime_errno(err),
+			       "failed to attach to USDT probe %s:%s in '%s': %s",
+			       provider, name, shown, strerror(-err));
 	}
 	skel->links.ksnoop_usdt = link;
 	return 0;

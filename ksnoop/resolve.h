@@ -67,7 +67,7 @@ struct capture_plan {
  */
 int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		      const struct resolve_opts *opts, struct capture_plan *plan,
-		      struct spec_error *err);
+		      struct ks_error *err);
 /* Free what resolving allocated (a plan is otherwise plain memory). */
 void resolver__release(struct capture_plan *plan);
 

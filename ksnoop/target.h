@@ -8,6 +8,7 @@
 #define KSNOOP_TARGET_H
 
 #include <stddef.h>
+#include "ks_error.h"
 #include "signature.h"
 
 struct kbtf;
@@ -22,8 +23,8 @@ struct kernel {
 };
 
 /* Load vmlinux BTF on first use (kallsyms: when a function is looked up);
- * 0 or a negative errno (with MSG). */
-int kernel__open(struct kernel *k, char *msg, size_t sz);
+ * 0 or a negative errno (with E), a runtime one. */
+int kernel__open(struct kernel *k, struct ks_error *e);
 void kernel__close(struct kernel *k);
 
 /*
@@ -35,15 +36,19 @@ int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz);
 /*
  * Signature of kernel function NAME.
  *  0        found and traceable
- *  -ENOENT  unknown (MSG: the error, with a suggestion when one is close)
- *  -EINVAL  found, but cannot be traced (SIG filled, MSG: why)
+ *  -ENOENT  unknown (E: the error, with a suggestion when one is close)
+ *  -EINVAL  found, but cannot be traced (SIG filled, E: why)
+ *  other    a runtime failure (BTF or kallsyms unreadable, broken BTF)
  */
 int kernel__func(struct kernel *k, const char *name, struct signature *sig,
-		 char *msg, size_t sz);
+		 struct ks_error *e);
 
-/* Signature of tracepoint NAME ("sched_switch" or "sched:sched_switch"). */
+/*
+ * Signature of tracepoint NAME ("sched_switch" or "sched:sched_switch");
+ * -ENOENT if there is none.
+ */
 int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
-	       char *msg, size_t sz);
+	       struct ks_error *e);
 
 /* Call FN for each tracepoint whose name matches the glob PATTERN. */
 int kernel__tp_glob(struct kernel *k, const char *pattern,

@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "cli.h"
+#include "ks_error.h"
 #include "log.h"
 #include "print.h"
 #include "target.h"
@@ -136,25 +137,19 @@ static const char *spec_quote(const char *arg, char *buf, size_t sz)
 	return buf;
 }
 
-static void log_spec_error(const char *arg, const struct spec_error *serr)
+/* An error about spec ARG: "spec 'ARG': column N: MESSAGE". */
+static void log_spec_error(const char *arg, const struct ks_error *e)
 {
 	char q[SPEC_QUOTE_MAX + 1];
 
-	if (serr->pos)
-		log_error("spec '%s': column %d: %s", spec_quote(arg, q, sizeof(q)), serr->pos,
-			  serr->msg);
+	if (e->pos)
+		log_error("spec '%s': column %d: %s", spec_quote(arg, q, sizeof(q)), e->pos,
+			  ks_message(e));
 	else
-		log_error("spec '%s': %s", spec_quote(arg, q, sizeof(q)), serr->msg);
+		log_error("spec '%s': %s", spec_quote(arg, q, sizeof(q)), ks_message(e));
 }
 
-static void log_spec_msg(const char *arg, const char *msg)
-{
-	char q[SPEC_QUOTE_MAX + 1];
-
-	log_error("spec '%s': %s", spec_quote(arg, q, sizeof(q)), msg);
-}
-
-/* Resolve target I against SIG; 0 or an exit status. */
+/* Resolve target I against SIG; 0 or a negative errno (reported). */
 static int resolve_target(struct trace *t, int i, const struct signature *sig,
 			  enum attach_mode mode, char **argv)
 {
@@ -167,7 +162,8 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		.user_space = tg->kind == ATTACH_USDT,
 	};
 	struct ksnoop_plan *bp = &tg->plan.bpf;
-	struct spec_error serr;
+	struct ks_error e;
+	int err;
 
 	if (tg->kind == ATTACH_USDT)
 		snprintf(types_where, sizeof(types_where),
@@ -178,9 +174,10 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		snprintf(types_where, sizeof(types_where), "%s%s BTF",
 			 sig->module ? sig->module : "vmlinux", sig->module ? " and vmlinux" : "");
 
-	if (resolver__resolve(&t->specs[tg->spec], sig, &ropts, &tg->plan, &serr)) {
-		log_spec_error(argv[tg->spec], &serr);
-		return KSNOOP_EXIT_USAGE;
+	err = resolver__resolve(&t->specs[tg->spec], sig, &ropts, &tg->plan, &e);
+	if (err) {
+		log_spec_error(argv[tg->spec], &e);
+		return err;
 	}
 	bp->func_id = i;
 	bp->filter_pid = t->opts->pid;
@@ -214,12 +211,12 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 	return 0;
 }
 
-/* Kernel functions and tracepoints: one target per spec. */
+/* Kernel functions and tracepoints: one target per spec; 0 or a negative errno. */
 static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 				enum attach_mode mode)
 {
-	char msg[512];
-	int i, err, ret;
+	struct ks_error e;
+	int i, err;
 
 	t->ntargets = 0;
 	for (i = 0; i < t->nspecs; i++) {
@@ -227,19 +224,20 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 		struct signature sig;
 
 		if (s->kind == SPEC_TP)
-			err = kernel__tp(k, s->target, &sig, msg, sizeof(msg));
+			err = kernel__tp(k, s->target, &sig, &e);
 		else
-			err = kernel__func(k, s->target, &sig, msg, sizeof(msg));
+			err = kernel__func(k, s->target, &sig, &e);
 		if (err) {
-			log_spec_msg(argv[i], msg);
-			return err == -ENOENT || err == -EINVAL ? KSNOOP_EXIT_USAGE : KSNOOP_EXIT_RUNTIME;
+			log_spec_error(argv[i], &e);
+			return err;
 		}
-		if (add_target(t, i, s->kind == SPEC_TP ? ATTACH_TP :
-				     mode == MODE_KPROBE ? ATTACH_KPROBE : ATTACH_FENTRY))
-			return KSNOOP_EXIT_RUNTIME;
-		ret = resolve_target(t, t->ntargets - 1, &sig, mode, argv);
-		if (ret)
-			return ret;
+		err = add_target(t, i, s->kind == SPEC_TP ? ATTACH_TP :
+				       mode == MODE_KPROBE ? ATTACH_KPROBE : ATTACH_FENTRY);
+		if (err)
+			return err;
+		err = resolve_target(t, t->ntargets - 1, &sig, mode, argv);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -248,19 +246,20 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 static int build_usdt_targets(struct trace *t, char **argv)
 {
 	struct usdt_match *ms;
-	char msg[512];
+	struct ks_error e;
 	int i, j, n, ret;
 
 	for (i = 0; i < t->nspecs; i++) {
-		n = usdt_front__match(t->usdt, &t->specs[i], t->opts->pid, &ms, msg, sizeof(msg));
+		n = usdt_front__match(t->usdt, &t->specs[i], t->opts->pid, &ms, &e);
 		if (n < 0) {
-			log_spec_msg(argv[i], msg);
-			return n == -ENOMEM ? KSNOOP_EXIT_RUNTIME : KSNOOP_EXIT_USAGE;
+			log_spec_error(argv[i], &e);
+			return n;
 		}
 		for (j = 0; j < n; j++) {
-			if (add_target(t, i, ATTACH_USDT)) {
+			ret = add_target(t, i, ATTACH_USDT);
+			if (ret) {
 				free(ms);
-				return KSNOOP_EXIT_RUNTIME;
+				return ret;
 			}
 			t->targets[t->ntargets - 1].usdt = ms[j];
 			ret = resolve_target(t, t->ntargets - 1, &ms[j].sig, MODE_AUTO, argv);
@@ -275,22 +274,22 @@ static int build_usdt_targets(struct trace *t, char **argv)
 }
 
 /* Attach every target; on failure nothing stays attached. */
-static int attach_all(struct trace *t, struct attacher **out, char *msg, size_t sz)
+static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e)
 {
 	struct attacher *a = attacher__new(t->opts->buffer_bytes);
 	int i, err;
 
 	if (!a)
-		return -ENOMEM;
+		return ks_fail(e, -ENOMEM, "out of memory");
 	for (i = 0; i < t->ntargets; i++) {
 		struct target *tg = &t->targets[i];
 
 		if (tg->kind == ATTACH_USDT)
 			err = attacher__add_usdt(a, &tg->plan, tg->usdt.attach_path, tg->usdt.path,
 						 tg->usdt.provider,
-						 tg->usdt.name, t->opts->pid, msg, sz);
+						 tg->usdt.name, t->opts->pid, e);
 		else
-			err = attacher__add(a, &tg->plan, tg->kind, msg, sz);
+			err = attacher__add(a, &tg->plan, tg->kind, e);
 		if (err) {
 			attacher__free(a);
 			return err;
@@ -318,8 +317,9 @@ static int run_loop(struct trace *t, struct attacher *a)
 
 	rb = ring_buffer__new(attacher__ringbuf_fd(a), handle_event, t, NULL);
 	if (!rb) {
-		log_error("failed to set up the ring buffer: %s", strerror(errno));
-		return KSNOOP_EXIT_RUNTIME;
+		err = -errno;
+		log_error("failed to set up the ring buffer: %s", strerror(-err));
+		return ks_runtime_errno(err);
 	}
 	t->check_at = start + POLL_INTERVAL_MS * 1000000ULL;
 	while (!stop_requested) {
@@ -370,14 +370,14 @@ static int run_loop(struct trace *t, struct attacher *a)
 	ring_buffer__free(rb);
 	if (fflush(stdout) || ferror(stdout))
 		t->output_closed = true;
-	return err ? KSNOOP_EXIT_RUNTIME : 0;
+	return ks_runtime_errno(err);
 }
 
-/* After the targets are resolved: attach, run, summarise. */
+/* After the targets are resolved: attach, run, summarise; 0 or a negative errno. */
 static int trace_run(struct trace *t, struct kernel *k, char **argv)
 {
 	enum attach_mode mode = t->opts->mode;
-	char msg[512], fentry_msg[512] = "";
+	struct ks_error e, fentry_e = {};
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct attacher *a = NULL;
 	int ret, err;
@@ -386,34 +386,36 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	err = attach_all(t, &a, msg, sizeof(msg));
+	err = attach_all(t, &a, &e);
 	if ((err == -EPERM || err == -EACCES) && geteuid() != 0) {
-		log_error("%s: ksnoop needs root, or CAP_BPF and CAP_PERFMON", msg);
-		return KSNOOP_EXIT_RUNTIME;
+		log_error("%s: ksnoop needs root, or CAP_BPF and CAP_PERFMON", e.msg);
+		return err;
 	}
 	if (err && mode == MODE_AUTO && has_kernel_funcs(t)) {
 		/* fentry refused: try kprobes, which need plans without args at return. */
-		snprintf(fentry_msg, sizeof(fentry_msg), "%s", msg);
-		log_info("fentry/fexit failed (%s); trying kprobes", msg);
+		fentry_e = e;
+		log_info("fentry/fexit failed (%s); trying kprobes", e.msg);
 		mode = MODE_KPROBE;
 		ret = build_kernel_targets(t, k, argv, mode);
 		if (ret)
 			return ret;
 		if (!attacher__have_kprobes()) {
 			log_error("cannot trace kernel functions on this kernel: fentry was refused (%s) and kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work",
-				  fentry_msg);
-			return KSNOOP_EXIT_RUNTIME;
+				  fentry_e.msg);
+			return -EOPNOTSUPP;
 		}
-		err = attach_all(t, &a, msg, sizeof(msg));
+		err = attach_all(t, &a, &e);
 	}
 	if (err) {
-		if (mode == MODE_KPROBE && has_kernel_funcs(t) && !attacher__have_kprobes())
+		if (mode == MODE_KPROBE && has_kernel_funcs(t) && !attacher__have_kprobes()) {
 			log_error("cannot trace kernel functions on this kernel: kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work");
-		else if (fentry_msg[0])
-			log_error("%s (fentry was refused too: %s)", msg, fentry_msg);
+			return -EOPNOTSUPP;
+		}
+		if (fentry_e.err)
+			log_error("%s (fentry was refused too: %s)", e.msg, fentry_e.msg);
 		else
-			log_error("%s", msg);
-		return KSNOOP_EXIT_RUNTIME;
+			log_ks_error(&e);
+		return err;
 	}
 	if (has_kernel_funcs(t))
 		log_info("attached with %s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit");
@@ -452,40 +454,40 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		.symbolize = kind == SPEC_USDT ? NULL : symbolize,
 		.sym_ctx = &k,
 	};
-	char msg[512];
+	struct ks_error e;
 	int ret, i;
 
 	if (argc < 1) {
 		log_error("expected at least one %s (see --help)",
 			  kind == SPEC_USDT ? "BINARY:PROVIDER:NAME" : "SPEC");
-		return KSNOOP_EXIT_USAGE;
+		return -EINVAL;
 	}
 	t.specs = calloc(argc, sizeof(*t.specs));
 	if (!t.specs) {
 		log_error("out of memory");
-		return KSNOOP_EXIT_RUNTIME;
+		return -ENOMEM;
 	}
 	printer__init(&t.printer, stdout, &popts);
 	find_pid_namespace(&t);
 
 	/* Spec errors first: they need no kernel at all. */
 	for (i = 0; i < argc; i++) {
-		struct spec_error serr;
-
-		if (spec__parse(argv[i], kind, &t.specs[i], &serr)) {
-			log_spec_error(argv[i], &serr);
-			ret = KSNOOP_EXIT_USAGE;
+		ret = spec__parse(argv[i], kind, &t.specs[i], &e);
+		if (ret) {
+			e.err = ret;	/* -ENOMEM comes without a message */
+			log_spec_error(argv[i], &e);
 			goto out;
 		}
 	}
 	if (kind == SPEC_USDT) {
 		t.usdt = usdt_front__new(opts->btf_file);
-		ret = t.usdt ? build_usdt_targets(&t, argv) : KSNOOP_EXIT_RUNTIME;
-	} else if (kernel__open(&k, msg, sizeof(msg))) {
-		log_error("%s", msg);
-		ret = KSNOOP_EXIT_RUNTIME;
+		ret = t.usdt ? build_usdt_targets(&t, argv) : -ENOMEM;
 	} else {
-		ret = build_kernel_targets(&t, &k, argv, opts->mode);
+		ret = kernel__open(&k, &e);
+		if (ret)
+			log_ks_error(&e);
+		else
+			ret = build_kernel_targets(&t, &k, argv, opts->mode);
 	}
 	if (!ret)
 		ret = trace_run(&t, &k, argv);
