@@ -57,10 +57,11 @@ bool attacher__have_kprobes(void)
 	       access("/sys/kernel/debug/tracing/kprobe_events", F_OK) == 0;
 }
 
-static int attach_fail(char *msg, size_t sz, int err, const char *what, const char *target)
+/* The kernel or libbpf refused: a runtime failure, whatever the errno. */
+static int attach_fail(struct ks_error *e, int err, const char *what, const char *target)
 {
-	snprintf(msg, sz, "failed to %s '%s': %s", what, target, strerror(-err));
-	return err;
+	return ks_fail(e, ks_runtime_errno(err), "failed to %s '%s': %s", what, target,
+		       strerror(-err));
 }
 
 /* The entry record goes to the stash: whenever the return side needs it. */
@@ -137,7 +138,7 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 /* Open an instance for PLAN, autoload only KIND's programs, load it. */
 static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture_plan *plan,
 					enum attach_kind kind, bool sleepable, bool multi,
-					char *msg, size_t sz, int *errp)
+					struct ks_error *e)
 {
 	const char *target = plan->sig.attach;
 	struct ksnoop_bpf *skel, **skels;
@@ -145,32 +146,31 @@ static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture
 
 	skels = realloc(a->skels, (a->nskels + 1) * sizeof(*skels));
 	if (!skels) {
-		*errp = -ENOMEM;
-		snprintf(msg, sz, "out of memory");
+		ks_fail(e, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	a->skels = skels;
 
 	skel = ksnoop_bpf__open();
 	if (!skel) {
-		*errp = attach_fail(msg, sz, -errno, "open the BPF object for", target);
+		attach_fail(e, -errno, "open the BPF object for", target);
 		return NULL;
 	}
 	err = configure_instance(a, skel, plan, kind, sleepable, multi);
 	if (err) {
 		ksnoop_bpf__destroy(skel);
-		*errp = attach_fail(msg, sz, err, "set up the BPF object for", target);
+		attach_fail(e, err, "set up the BPF object for", target);
 		return NULL;
 	}
 
 	err = ksnoop_bpf__load(skel);
 	if (err) {
 		ksnoop_bpf__destroy(skel);
-		*errp = attach_fail(msg, sz, err,
-				    kind == ATTACH_FENTRY ? "load fentry/fexit programs for" :
-				    kind == ATTACH_KPROBE ? "load kprobe programs for" :
-				    kind == ATTACH_USDT ? "load the USDT program for" :
-				    "load the tp_btf program for", target);
+		attach_fail(e, err,
+			    kind == ATTACH_FENTRY ? "load fentry/fexit programs for" :
+			    kind == ATTACH_KPROBE ? "load kprobe programs for" :
+			    kind == ATTACH_USDT ? "load the USDT program for" :
+			    "load the tp_btf program for", target);
 		return NULL;
 	}
 	a->skels[a->nskels++] = skel;
@@ -182,29 +182,28 @@ static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture
 }
 
 int attacher__add(struct attacher *a, const struct capture_plan *plan,
-		  enum attach_kind kind, char *msg, size_t sz)
+		  enum attach_kind kind, struct ks_error *e)
 {
 	const char *target = plan->sig.attach;
 	struct ksnoop_bpf *skel;
 	struct bpf_link *link;
-	int err = 0;
 
-	skel = load_instance(a, plan, kind, false, false, msg, sz, &err);
+	skel = load_instance(a, plan, kind, false, false, e);
 	if (!skel)
-		return err;
+		return e->err;
 
 	switch (kind) {
 	case ATTACH_FENTRY:
 		if (side_attached(&plan->bpf, KSNOOP_ENTRY)) {
 			link = bpf_program__attach(skel->progs.ksnoop_fentry);
 			if (!link)
-				return attach_fail(msg, sz, -errno, "attach fentry to", target);
+				return attach_fail(e, -errno, "attach fentry to", target);
 			skel->links.ksnoop_fentry = link;
 		}
 		if (side_attached(&plan->bpf, KSNOOP_RETURN)) {
 			link = bpf_program__attach(skel->progs.ksnoop_fexit);
 			if (!link)
-				return attach_fail(msg, sz, -errno, "attach fexit to", target);
+				return attach_fail(e, -errno, "attach fexit to", target);
 			skel->links.ksnoop_fexit = link;
 		}
 		break;
@@ -212,60 +211,60 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 		if (side_attached(&plan->bpf, KSNOOP_ENTRY)) {
 			link = bpf_program__attach_kprobe(skel->progs.ksnoop_kprobe, false, target);
 			if (!link)
-				return attach_fail(msg, sz, -errno, "attach a kprobe to", target);
+				return attach_fail(e, -errno, "attach a kprobe to", target);
 			skel->links.ksnoop_kprobe = link;
 		}
 		if (side_attached(&plan->bpf, KSNOOP_RETURN)) {
 			link = bpf_program__attach_kprobe(skel->progs.ksnoop_kretprobe, true, target);
 			if (!link)
-				return attach_fail(msg, sz, -errno, "attach a kretprobe to", target);
+				return attach_fail(e, -errno, "attach a kretprobe to", target);
 			skel->links.ksnoop_kretprobe = link;
 		}
 		break;
 	case ATTACH_TP:
 		link = bpf_program__attach(skel->progs.ksnoop_tp);
 		if (!link)
-			return attach_fail(msg, sz, -errno, "attach to tracepoint", target);
+			return attach_fail(e, -errno, "attach to tracepoint", target);
 		skel->links.ksnoop_tp = link;
 		break;
 	case ATTACH_USDT:
-		return -EINVAL;	/* attacher__add_usdt() */
+		return ks_fail(e, -EOPNOTSUPP, "USDT probes attach with attacher__add_usdt()");
 	}
 	return 0;
 }
 
 int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 		       const char *path, const char *shown, const char *provider, const char *name,
-		       int pid, char *msg, size_t sz)
+		       int pid, struct ks_error *e)
 {
 	struct ksnoop_bpf *skel;
 	struct bpf_link *link;
-	int err = 0;
+	int err;
 
 	/*
 	 * Sleepable, so that user memory the program has not touched yet can
 	 * be paged in and read; kernels without sleepable uprobes get the
 	 * plain program.
 	 */
-	skel = load_instance(a, plan, ATTACH_USDT, true, false, msg, sz, &err);
+	skel = load_instance(a, plan, ATTACH_USDT, true, false, e);
 	if (skel) {
 		log_info("%s:%s: sleepable program (user memory is paged in to be read)",
 			 provider, name);
 	} else {
 		log_info("%s:%s: sleepable uprobes refused (%s); user memory not paged in yet reads as a fault",
-			 provider, name, msg);
-		skel = load_instance(a, plan, ATTACH_USDT, false, false, msg, sz, &err);
+			 provider, name, e->msg);
+		skel = load_instance(a, plan, ATTACH_USDT, false, false, e);
 	}
 	if (!skel)
-		return err;
+		return e->err;
 	/* Every call site; the kernel counts the semaphore, if any. */
 	link = bpf_program__attach_usdt(skel->progs.ksnoop_usdt, pid > 0 ? pid : -1,
 					path, provider, name, NULL);
 	if (!link) {
 		err = -errno;
-		snprintf(msg, sz, "failed to attach to USDT probe %s:%s in '%s': %s",
-			 provider, name, shown, strerror(-err));
-		return err;
+		return ks_fail(e, ks_runtime_errno(err),
+			       "failed to attach to USDT probe %s:%s in '%s': %s",
+			       provider, name, shown, strerror(-err));
 	}
 	skel->links.ksnoop_usdt = link;
 	return 0;
@@ -306,7 +305,7 @@ static int keep_link(struct attacher *a, struct bpf_link *link)
  * fault, not kprobe.multi).
  */
 static int attach_multi(struct attacher *a, const struct capture_plan *plan,
-			const struct attach_func *funcs, int n, bool *loaded, char *msg, size_t sz)
+			const struct attach_func *funcs, int n, bool *loaded, struct ks_error *e)
 {
 	struct ksnoop_bpf *skel;
 	const char **syms = calloc(n, sizeof(*syms));
@@ -317,13 +316,15 @@ static int attach_multi(struct attacher *a, const struct capture_plan *plan,
 	if (!syms || !cookies) {
 		free(syms);
 		free(cookies);
-		return -ENOMEM;
+		return ks_fail(e, -ENOMEM, "out of memory");
 	}
 	for (i = 0; i < n; i++) {
 		syms[i] = funcs[i].name;
 		cookies[i] = funcs[i].func_id;
 	}
-	skel = load_instance(a, plan, ATTACH_KPROBE, false, true, msg, sz, &err);
+	skel = load_instance(a, plan, ATTACH_KPROBE, false, true, e);
+	if (!skel)
+		err = e->err;
 	*loaded = skel != NULL;
 	for (side = 0; skel && !err && side < KSNOOP_NR_KINDS; side++) {
 		LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = syms, .cookies = cookies,
@@ -335,7 +336,7 @@ static int attach_multi(struct attacher *a, const struct capture_plan *plan,
 		link = bpf_program__attach_kprobe_multi_opts(side == KSNOOP_ENTRY ?
 							     skel->progs.ksnoop_kprobe :
 							     skel->progs.ksnoop_kretprobe, NULL, &opts);
-		err = link ? keep_link(a, link) : -errno;
+		err = link ? keep_link(a, link) : ks_fail(e, -errno, "kprobe.multi: %s", strerror(errno));
 	}
 	free(syms);
 	free(cookies);
@@ -350,7 +351,7 @@ static int attach_multi(struct attacher *a, const struct capture_plan *plan,
 
 int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			const struct attach_func *funcs, int n, bool *failed,
-			char *msg, size_t sz)
+			struct ks_error *e)
 {
 	struct capture_plan *group = malloc(sizeof(*group));
 	struct ksnoop_bpf *skel;
@@ -358,7 +359,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 	time_t next_note;
 
 	if (!group)
-		return -ENOMEM;
+		return ks_fail(e, -ENOMEM, "out of memory");
 	memcpy(group, plan, sizeof(*group));
 	group->bpf.flags |= KSNOOP_PLAN_COOKIE;
 	/* Members differ in how many words they take: read those in use. */
@@ -369,7 +370,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 	if (!a->no_kprobe_multi) {
 		bool loaded;
 
-		err = attach_multi(a, group, funcs, n, &loaded, msg, sz);
+		err = attach_multi(a, group, funcs, n, &loaded, e);
 		if (!err) {
 			log_info("%s and %d more: one program, kprobe.multi", funcs[0].name, n - 1);
 			free(group);
@@ -380,10 +381,12 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			/* Not there at all: do not try again for the next group. */
 			a->no_kprobe_multi = err == -EOPNOTSUPP || err == -ENOSYS;
 		} else {
-			log_info("%s and %d more: %s", funcs[0].name, n - 1, msg);
+			log_info("%s and %d more: %s", funcs[0].name, n - 1, e->msg);
 		}
 	}
-	skel = load_instance(a, group, ATTACH_KPROBE, false, false, msg, sz, &err);
+	skel = load_instance(a, group, ATTACH_KPROBE, false, false, e);
+	if (!skel)
+		err = e->err;
 	free(group);
 	if (!skel && failed && err != -ENOMEM) {
 		/* The plan of a glob's group does not load: its functions are left out. */
@@ -422,7 +425,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			continue;
 		}
 		if (err)
-			return attach_fail(msg, sz, err, "attach a kprobe to", funcs[i].name);
+			return attach_fail(e, err, "attach a kprobe to", funcs[i].name);
 		attached++;
 	}
 	log_info("%s and %d more: one program, %d functions with a kprobe each",

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "ks_error.h"
 #include "resolve.h"
 
 struct attacher;
@@ -26,10 +27,10 @@ enum attach_kind {
 
 /*
  * Load an instance for PLAN and attach it as KIND.  Returns 0 or a
- * negative errno, with a one-line reason in MSG.
+ * negative errno, a runtime one (what the kernel said is in E's message).
  */
 int attacher__add(struct attacher *a, const struct capture_plan *plan,
-		  enum attach_kind kind, char *msg, size_t sz);
+		  enum attach_kind kind, struct ks_error *e);
 
 /*
  * Attach PLAN to USDT probe PROVIDER:NAME in the file at PATH (PID -1:
@@ -37,7 +38,7 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
  */
 int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 		       const char *path, const char *shown, const char *provider, const char *name,
-		       int pid, char *msg, size_t sz);
+		       int pid, struct ks_error *e);
 
 /* One function of a group and its func_id (the BPF cookie of its probes). */
 struct attach_func {
@@ -54,7 +55,7 @@ struct attach_func {
  */
 int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			const struct attach_func *funcs, int n, bool *failed,
-			char *msg, size_t sz);
+			struct ks_error *e);
 
 int attacher__ringbuf_fd(const struct attacher *a);
 /* A shared counter summed over CPUs (events lost, stash drops). */

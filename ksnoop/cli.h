@@ -28,6 +28,10 @@ struct options {
 	const char *btf_file;	/* --btf: types for USDT argN:TYPE */
 };
 
+/*
+ * The commands.  Each reports its errors where they happen and returns 0
+ * or the negative errno of the one that decides the exit status (main()).
+ */
 int do_info(int argc, char **argv, const struct options *opts);
 int do_trace(int argc, char **argv, const struct options *opts);
 int do_usdt(int argc, char **argv, const struct options *opts);

@@ -11,6 +11,7 @@
 #include "btf_util.h"
 #include "print.h"
 #include "cli.h"
+#include "ks_error.h"
 #include "log.h"
 #include "target.h"
 #include "usdt.h"
@@ -44,24 +45,23 @@ static int print_tp_cb(const struct signature *sig, void *ctx)
 	return 0;
 }
 
+/* Every info_*() reports its error itself and returns its errno. */
 static int info_tp(struct kernel *k, const char *name)
 {
 	struct signature sig;
-	char msg[512];
+	struct ks_error e;
 	int err;
 
 	if (strpbrk(name, "*?[")) {
 		err = kernel__tp_glob(k, name, print_tp_cb, NULL);
-		if (err == -ENOENT) {
+		if (err == -ENOENT)
 			log_error("no tracepoint matches 'tp:%s'", name);
-			return KSNOOP_EXIT_USAGE;
-		}
-		return err ? KSNOOP_EXIT_RUNTIME : 0;
+		return err;
 	}
-	err = kernel__tp(k, name, &sig, msg, sizeof(msg));
+	err = kernel__tp(k, name, &sig, &e);
 	if (err) {
-		log_error("%s", msg);
-		return err == -ENOENT ? KSNOOP_EXIT_USAGE : KSNOOP_EXIT_RUNTIME;
+		log_ks_error(&e);
+		return err;
 	}
 	print_tp(&sig);
 	return 0;
@@ -94,25 +94,25 @@ static void print_func(const struct signature *sig, int err, const char *why)
 static int info_func_glob(struct kernel *k, const char *spec)
 {
 	const char *colon = strchr(spec, ':');
-	char module[SPEC_MAX_NAME + 1] = "", msg[512];
+	char module[SPEC_MAX_NAME + 1] = "";
 	const char *pattern = colon ? colon + 1 : spec;
 	struct func_match *m;
+	struct ks_error e;
 	int n, i;
 
 	if (colon)
 		snprintf(module, sizeof(module), "%.*s", (int)(colon - spec), spec);
-	n = kernel__match_funcs(k, colon ? module : NULL, pattern, &m, msg, sizeof(msg));
-	if (n <= 0) {
-		if (n == 0)
-			log_error("no kernel function with BTF matches '%s'", spec);
-		else
-			log_error("%s", msg);
-		return n == 0 || n == -ENOENT ? KSNOOP_EXIT_USAGE : KSNOOP_EXIT_RUNTIME;
+	n = kernel__match_funcs(k, colon ? module : NULL, pattern, &m, &e);
+	if (n == 0)
+		n = ks_fail(&e, -ENOENT, "no kernel function with BTF matches '%s'", spec);
+	if (n < 0) {
+		log_ks_error(&e);
+		return n;
 	}
 	for (i = 0; i < n; i++) {
 		struct signature sig = {};
 		const char *why = kernel__func_refused(k, &m[i]);
-		int err = kernel__func_sig(k, &m[i], &sig, msg, sizeof(msg));
+		int err = kernel__func_sig(k, &m[i], &sig, &e);
 
 		if (!err && why)
 			err = -EINVAL;
@@ -120,7 +120,7 @@ static int info_func_glob(struct kernel *k, const char *spec)
 			print_escaped(m[i].module);
 			fputs(": ", stdout);
 		}
-		print_func(&sig, err, err && why ? why : msg);
+		print_func(&sig, err, err && why ? why : e.msg);
 	}
 	log_info("%s: %d function(s)", spec, n);
 	free(m);
@@ -130,18 +130,19 @@ static int info_func_glob(struct kernel *k, const char *spec)
 static int info_func(struct kernel *k, const char *name)
 {
 	struct signature sig = {};
-	char msg[512];
+	struct ks_error e;
 	int err;
 
 	if (strpbrk(name, "*?[:"))
 		return info_func_glob(k, name);
-	err = kernel__func(k, name, &sig, msg, sizeof(msg));
+	/* Found but not traceable (-EINVAL, SIG filled): shown, and why. */
+	err = kernel__func(k, name, &sig, &e);
 	if (err == -ENOENT || (err && !sig.btf)) {
-		log_error("%s", msg);
-		return err == -ENOENT ? KSNOOP_EXIT_USAGE : KSNOOP_EXIT_RUNTIME;
+		log_ks_error(&e);
+		return err;
 	}
 	log_info("%s: BTF from %s", name, sig.module ? sig.module : "vmlinux");
-	print_func(&sig, err, msg);
+	print_func(&sig, err, e.msg);
 	return 0;
 }
 
@@ -219,40 +220,46 @@ static void print_usdt_file(const struct usdt_file *f, bool json)
 	}
 }
 
-/* `info usdt BINARY...` (and, with -p, the libraries the process maps). */
+/*
+ * `info usdt BINARY...` (and, with -p, the libraries the process maps).
+ * Every file is shown that can be; the error returned is the worse
+ * (ks_worse(): one the user must fix before a runtime failure).
+ */
 static int info_usdt(int argc, char **argv, const struct options *opts)
 {
-	char **paths = NULL, msg[512];
 	int i, n = 0, ret = 0, total = 0;
+	char **paths = NULL;
+	struct ks_error e;
 
 	if (argc < 1 && !opts->pid) {
 		log_error("info usdt: expected a BINARY (or -p PID)");
-		return KSNOOP_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (opts->pid) {
 		n = usdt__process_objects(opts->pid, &paths);
 		if (n < 0) {
 			log_error("info usdt: cannot read the maps of process %u: %s", opts->pid,
 				  strerror(-n));
-			return KSNOOP_EXIT_USAGE;
+			/* No such process (-ENOENT) is the user's; -EACCES and the like are not. */
+			return n;
 		}
 	}
 	for (i = 0; i < argc + n; i++) {
 		const char *path = i < argc ? argv[i] : paths[i - argc];
 		struct usdt_file *f;
-		int err = usdt__read(path, &f, msg, sizeof(msg));
+		int err = usdt__read(path, &f, &e);
 
 		if (err) {
 			/* A mapped file we cannot read is not the user's error. */
 			if (i < argc) {
-				log_error("%s", msg);
-				ret = KSNOOP_EXIT_USAGE;
+				log_ks_error(&e);
+				ret = ks_worse(ret, err);
 			}
 			continue;
 		}
 		if (i < argc && !f->nprobes) {
 			log_error("'%s' has no USDT probes", path);
-			ret = KSNOOP_EXIT_USAGE;
+			ret = ks_worse(ret, -ESRCH);
 		}
 		/* The header comes with the first probe, never with an error. */
 		if (f->nprobes && !opts->json && !total)
@@ -272,35 +279,38 @@ static int info_usdt(int argc, char **argv, const struct options *opts)
 	free(paths);
 	if (!ret && !total) {
 		log_error("no USDT probes in process %u", opts->pid);
-		ret = KSNOOP_EXIT_USAGE;
+		ret = -ESRCH;
 	}
 	return ret;
 }
 
+/*
+ * Every target is shown that can be; the error returned is the worse
+ * (ks_worse(): one the user must fix before a runtime failure).
+ */
 int do_info(int argc, char **argv, const struct options *opts)
 {
 	struct kernel k = { .btf_dir = opts->btf_dir };
-	int i, ret = 0, r;
-	char msg[512];
+	struct ks_error e;
+	int i, ret;
 
 	if (argc < 1) {
 		log_error("info: expected at least one function or tp:TRACEPOINT");
-		return KSNOOP_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (strcmp(argv[0], "usdt") == 0)
 		return info_usdt(argc - 1, argv + 1, opts);
-	if (kernel__open(&k, msg, sizeof(msg))) {
-		log_error("%s", msg);
+	ret = kernel__open(&k, &e);
+	if (ret) {
+		log_ks_error(&e);
 		kernel__close(&k);
-		return KSNOOP_EXIT_RUNTIME;
+		return ret;
 	}
 	for (i = 0; i < argc; i++) {
 		if (strncmp(argv[i], "tp:", 3) == 0)
-			r = info_tp(&k, argv[i] + 3);
+			ret = ks_worse(ret, info_tp(&k, argv[i] + 3));
 		else
-			r = info_func(&k, argv[i]);
-		/* Keep going, report the worst. */
-		ret = log_worse_status(ret, r);
+			ret = ks_worse(ret, info_func(&k, argv[i]));
 	}
 	kernel__close(&k);
 	return ret;

@@ -58,12 +58,9 @@ void log_error(const char *fmt, ...)
 	va_end(ap);
 }
 
-int log_worse_status(int a, int b)
+void log_ks_error(const struct ks_error *e)
 {
-	/* A usage error says more about what to fix than a runtime one. */
-	if (a == KSNOOP_EXIT_USAGE || b == KSNOOP_EXIT_USAGE)
-		return KSNOOP_EXIT_USAGE;
-	return a ? a : b;
+	log_error("%s", ks_message(e));
 }
 
 void log_warn(const char *fmt, ...)

@@ -4,13 +4,7 @@
 #define KSNOOP_LOG_H
 
 #include <stdbool.h>
-
-/* Exit statuses: usage or spec errors vs runtime failures. */
-enum {
-	KSNOOP_EXIT_OK = 0,
-	KSNOOP_EXIT_RUNTIME = 1,
-	KSNOOP_EXIT_USAGE = 2,
-};
+#include "ks_error.h"
 
 extern int log_verbose;	/* -v */
 extern bool log_debug;	/* -d: libbpf's own debug output too */
@@ -22,8 +16,8 @@ void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Printed only with -v. */
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Of two exit statuses, the one to report (usage errors first). */
-int log_worse_status(int a, int b);
+/* E's message as log_error() prints one (no spec, no column: see trace.c). */
+void log_ks_error(const struct ks_error *e);
 
 /* Route libbpf's messages: warnings always, debug only with -d. */
 void log_setup_libbpf(void);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
+#include "ks_error.h"
 #include "log.h"
 #include "ksnoop.h"
 
@@ -149,10 +150,11 @@ bad:
 	return -EINVAL;
 }
 
+/* 0, or a negative errno once the error is reported. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	unsigned long long v;
-	int c;
+	int c, err;
 
 	opterr = 0;
 	/* GNU getopt permutes: options may come before or after the command. */
@@ -162,33 +164,37 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->json = true;
 			break;
 		case 'p':
-			if (parse_uint("--pid", optarg, 1, INT_MAX, &v))
-				return KSNOOP_EXIT_USAGE;
+			err = parse_uint("--pid", optarg, 1, INT_MAX, &v);
+			if (err)
+				return err;
 			o->pid = v;
 			break;
 		case OPT_TID:
-			if (parse_uint("--tid", optarg, 1, INT_MAX, &v))
-				return KSNOOP_EXIT_USAGE;
+			err = parse_uint("--tid", optarg, 1, INT_MAX, &v);
+			if (err)
+				return err;
 			o->tid = v;
 			break;
 		case 'c':
 			if (!*optarg || strlen(optarg) >= sizeof(o->comm)) {
 				log_error("--comm: '%s' must be 1 to %zu characters (the kernel's comm length)",
 					  optarg, sizeof(o->comm) - 1);
-				return KSNOOP_EXIT_USAGE;
+				return -EINVAL;
 			}
 			memset(o->comm, 0, sizeof(o->comm));
 			memcpy(o->comm, optarg, strlen(optarg));
 			o->has_comm = true;
 			break;
 		case 'n':
-			if (parse_uint("--count", optarg, 1, ULLONG_MAX, &v))
-				return KSNOOP_EXIT_USAGE;
+			err = parse_uint("--count", optarg, 1, ULLONG_MAX, &v);
+			if (err)
+				return err;
 			o->count = v;
 			break;
 		case OPT_DURATION:
-			if (parse_uint("--duration", optarg, 1, 365ULL * 24 * 3600, &v))
-				return KSNOOP_EXIT_USAGE;
+			err = parse_uint("--duration", optarg, 1, 365ULL * 24 * 3600, &v);
+			if (err)
+				return err;
 			o->duration_ms = v * 1000;
 			break;
 		case OPT_MODE:
@@ -198,25 +204,28 @@ static int parse_options(int argc, char **argv, struct options *o)
 				o->mode = MODE_KPROBE;
 			} else {
 				log_error("--mode: '%s' is not one of fentry, kprobe", optarg);
-				return KSNOOP_EXIT_USAGE;
+				return -EINVAL;
 			}
 			break;
 		case OPT_MAX_BYTES:
-			if (parse_uint("--max-bytes", optarg, 1, KSNOOP_MAX_VALUE_SIZE, &v))
-				return KSNOOP_EXIT_USAGE;
+			err = parse_uint("--max-bytes", optarg, 1, KSNOOP_MAX_VALUE_SIZE, &v);
+			if (err)
+				return err;
 			o->max_bytes = v;
 			break;
 		case OPT_STR_BYTES:
-			if (parse_uint("--str-bytes", optarg, 2, KSNOOP_MAX_VALUE_SIZE, &v))
-				return KSNOOP_EXIT_USAGE;
+			err = parse_uint("--str-bytes", optarg, 2, KSNOOP_MAX_VALUE_SIZE, &v);
+			if (err)
+				return err;
 			o->str_bytes = v;
 			break;
 		case OPT_BUFFER:
-			if (parse_uint("--buffer", optarg, 4096, 1ULL << 30, &v))
-				return KSNOOP_EXIT_USAGE;
+			err = parse_uint("--buffer", optarg, 4096, 1ULL << 30, &v);
+			if (err)
+				return err;
 			if (v & (v - 1)) {
 				log_error("--buffer: %llu is not a power of 2", v);
-				return KSNOOP_EXIT_USAGE;
+				return -EINVAL;
 			}
 			o->buffer_bytes = v;
 			break;
@@ -246,7 +255,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			exit(KSNOOP_EXIT_OK);
 		case ':':
 			log_error("option '%s' needs a value", argv[optind - 1]);
-			return KSNOOP_EXIT_USAGE;
+			return -EINVAL;
 		default:
 			/* A known long option given a value it does not take. */
 			if (strncmp(argv[optind - 1], "--", 2) == 0 && strchr(argv[optind - 1], '=') &&
@@ -258,7 +267,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 				log_error("unknown option '-%c' (see --help)", optopt);
 			else
 				log_error("unknown option '%s' (see --help)", argv[optind - 1]);
-			return KSNOOP_EXIT_USAGE;
+			return -EINVAL;
 		}
 	}
 	return 0;
@@ -283,6 +292,22 @@ static bool wants_json(int argc, char **argv)
 	return false;
 }
 
+/* The command ARGV[0] names, or trace: 0 or a negative errno, reported. */
+static int run_command(int argc, char **argv, const struct options *opts)
+{
+	size_t i;
+
+	if (argc < 1) {
+		log_error("expected a command or a SPEC (see --help)");
+		return -EINVAL;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(argv[0], cmds[i].name) == 0)
+			return cmds[i].fn(argc - 1, argv + 1, opts);
+	}
+	return do_trace(argc, argv, opts);
+}
+
 int main(int argc, char **argv)
 {
 	struct options opts = {
@@ -290,23 +315,17 @@ int main(int argc, char **argv)
 		.str_bytes = KSNOOP_DEFAULT_STR_SIZE,
 		.buffer_bytes = DEFAULT_BUFFER_BYTES,
 	};
-	size_t i;
-	int ret;
+	int err;
 
 	log_json = wants_json(argc, argv);
-	ret = parse_options(argc, argv, &opts);
-	if (ret)
-		return ret;
-	log_setup_libbpf();
-	argc -= optind;
-	argv += optind;
-	if (argc < 1) {
-		log_error("expected a command or a SPEC (see --help)");
-		return KSNOOP_EXIT_USAGE;
+	err = parse_options(argc, argv, &opts);
+	if (!err) {
+		log_setup_libbpf();
+		err = run_command(argc - optind, argv + optind, &opts);
 	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		if (strcmp(argv[0], cmds[i].name) == 0)
-			return cmds[i].fn(argc - 1, argv + 1, &opts);
-	}
-	return do_trace(argc, argv, &opts);
+	/*
+	 * Every error was reported where it happened, and its errno says
+	 * whose it is: here, and only here, it becomes the exit status.
+	 */
+	return ks_exit_status(err);
 }

@@ -35,7 +35,7 @@ struct rctx {
 	const struct spec *spec;
 	const struct signature *sig;
 	const struct resolve_opts *opts;
-	struct spec_error *err;
+	struct ks_error *err;
 	struct capture_plan *plan;
 	/* Where types are: the signature's BTF, or plan->ext_btf over it. */
 	const struct btf *btf;
@@ -49,9 +49,8 @@ static int rfail(struct rctx *r, int pos, const char *fmt, ...)
 {
 	va_list ap;
 
-	r->err->pos = pos;
 	va_start(ap, fmt);
-	vsnprintf(r->err->msg, sizeof(r->err->msg), fmt, ap);
+	ks_vfail_at(r->err, -EINVAL, pos, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -1109,7 +1108,7 @@ static void compute_slot_mask(struct ksnoop_plan *bp)
 
 int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		      const struct resolve_opts *opts, struct capture_plan *plan,
-		      struct spec_error *err)
+		      struct ks_error *err)
 {
 	struct rctx r = { .spec = spec, .sig = sig, .opts = opts, .err = err, .plan = plan,
 			  .btf = sig->btf };
@@ -1117,7 +1116,7 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	int i, k, ret;
 
 	memset(plan, 0, sizeof(*plan));
-	memset(err, 0, sizeof(*err));
+	ks_clear(err);
 	plan->sig = *sig;
 	/* Point r at the plan's copy, which outlives the caller's. */
 	r.sig = &plan->sig;

@@ -67,12 +67,13 @@ struct capture_plan {
  */
 int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		      const struct resolve_opts *opts, struct capture_plan *plan,
-		      struct spec_error *err);
+		      struct ks_error *err);
 /*
  * kprobe plans whose BPF halves are equal but for func_id and the number
  * of argument words (same words read, offsets, sizes, predicates) can
- * share one program, told apart by BPF cookies: a hash to group by, and the comparison that decides.  The
- * resolver zeroes a plan before filling it, so padding compares too.
+ * share one program, told apart by BPF cookies: a hash to group by, and
+ * the comparison that decides.  The resolver zeroes a plan before filling
+ * it, so padding compares too.
  */
 __u64 resolver__program_hash(const struct capture_plan *plan);
 bool resolver__same_program(const struct capture_plan *a, const struct capture_plan *b);

@@ -7,7 +7,6 @@
  * which ctx word (or register) holds each argument.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,20 +17,6 @@
 /* A struct passed by value is split over at most two argument words. */
 #define MAX_STRUCT_ARG_SIZE 16
 
-static int sig_fail(char *why, size_t sz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int sig_fail(char *why, size_t sz, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && sz) {
-		va_start(ap, fmt);
-		vsnprintf(why, sz, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
 
 /* BTF may lack parameter names (some tracepoints): call them argN. */
 const char *signature__arg_name(int i)
@@ -49,7 +34,7 @@ const char *signature__arg_name(int i)
 /* Fill params and slots from a FUNC_PROTO, skipping the first SKIP params. */
 static int sig_fill_params(const struct btf *btf, const struct btf_type *proto,
 			   const struct btf_type *names, int skip,
-			   struct signature *sig, char *why, size_t why_sz)
+			   struct signature *sig, struct ks_error *e)
 {
 	const struct btf_param *p = btf_params(proto);
 	const struct btf_param *n = names ? btf_params(names) : NULL;
@@ -66,8 +51,8 @@ static int sig_fill_params(const struct btf *btf, const struct btf_type *proto,
 			break;
 		}
 		if (sig->nparams >= SIG_MAX_PARAMS)
-			return sig_fail(why, why_sz, "has more than %d arguments",
-					SIG_MAX_PARAMS);
+			return ks_fail(e, -EINVAL, "has more than %d arguments",
+				       SIG_MAX_PARAMS);
 		sp = &sig->params[sig->nparams++];
 		sp->name = btf__name_by_offset(btf, (n ? n[i] : p[i]).name_off);
 		if (!sp->name || !*sp->name)
@@ -78,40 +63,40 @@ static int sig_fill_params(const struct btf *btf, const struct btf_type *proto,
 		if (size < 0)
 			size = 8;
 		if (size > MAX_STRUCT_ARG_SIZE && !err)
-			err = sig_fail(why, why_sz,
-				       "argument '%s' (%s) is a struct of %lld bytes passed by value, which cannot be captured",
-				       sp->name, btfu_type_str(btf, p[i].type, NULL, tbuf, sizeof(tbuf)),
-				       (long long)size);
+			err = ks_fail(e, -EINVAL,
+				      "argument '%s' (%s) is a struct of %lld bytes passed by value, which cannot be captured",
+				      sp->name, btfu_type_str(btf, p[i].type, NULL, tbuf, sizeof(tbuf)),
+				      (long long)size);
 		sig->nslots += size > 8 ? 2 : 1;
 	}
 	if (!err && sig->nslots > KSNOOP_MAX_ARGS)
-		err = sig_fail(why, why_sz,
-			       "takes %d argument words; at most %d can be captured",
-			       sig->nslots, KSNOOP_MAX_ARGS);
+		err = ks_fail(e, -EINVAL,
+			      "takes %d argument words; at most %d can be captured",
+			      sig->nslots, KSNOOP_MAX_ARGS);
 	if (!err && sig->variadic)
-		err = sig_fail(why, why_sz, "is variadic; its variable arguments cannot be captured");
+		err = ks_fail(e, -EINVAL, "is variadic; its variable arguments cannot be captured");
 	return err;
 }
 
 int signature__from_func(const struct btf *btf, __u32 func_id, struct signature *sig,
-			 char *why, size_t why_sz)
+			 struct ks_error *e)
 {
 	const struct btf_type *func = btf__type_by_id(btf, func_id);
 	const struct btf_type *proto;
 
 	memset(sig, 0, sizeof(*sig));
 	if (!func || !btf_is_func(func))
-		return sig_fail(why, why_sz, "is not a function in BTF");
+		return ks_fail(e, -EIO, "is not a function in BTF");
 	proto = btf__type_by_id(btf, func->type);
 	if (!proto || !btf_is_func_proto(proto))
-		return sig_fail(why, why_sz, "has no prototype in BTF");
+		return ks_fail(e, -EIO, "has no prototype in BTF");
 	sig->btf = btf;
 	sig->func_id = func_id;
 	sig->proto_id = func->type;
 	sig->has_return = true;
 	snprintf(sig->name, sizeof(sig->name), "%s", btfu_name(btf, func->name_off));
 	snprintf(sig->attach, sizeof(sig->attach), "%s", btfu_name(btf, func->name_off));
-	return sig_fill_params(btf, proto, NULL, 0, sig, why, why_sz);
+	return sig_fill_params(btf, proto, NULL, 0, sig, e);
 }
 
 /* FUNC FID's prototype, if its parameter types are exactly PROTO's. */
@@ -214,7 +199,7 @@ int signature__from_tp(const struct btf *btf, const char *name, struct signature
 	sig->has_return = false;
 	snprintf(sig->name, sizeof(sig->name), "tp:%s", name);
 	snprintf(sig->attach, sizeof(sig->attach), "%s", name);
-	sig_fill_params(btf, proto, names, 1, sig, NULL, 0);
+	sig_fill_params(btf, proto, names, 1, sig, NULL);
 	sig->ret_type = 0;
 	return 0;
 }

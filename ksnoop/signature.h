@@ -41,12 +41,14 @@ struct signature {
 
 /*
  * Fill SIG from BTF FUNC FUNC_ID of BTF.  Returns 0, or -EINVAL with a
- * reason in WHY when the function cannot be traced (too many arguments,
- * a struct argument too large to pass in registers).  SIG is filled as far
- * as possible in both cases, so `info` can still print it.
+ * reason in E ("takes ...", to follow the function's name) when the
+ * function cannot be traced (too many arguments, a struct argument too
+ * large to pass in registers); SIG is filled as far as possible then, so
+ * `info` can still print it.  -EIO when FUNC_ID is not a function with a
+ * prototype (the BTF is broken, SIG stays empty).
  */
 int signature__from_func(const struct btf *btf, __u32 func_id, struct signature *sig,
-			 char *why, size_t why_sz);
+			 struct ks_error *e);
 
 /*
  * Fill SIG for tracepoint NAME (without "tp:" or category) from vmlinux

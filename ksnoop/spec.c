@@ -17,7 +17,7 @@ struct parser {
 	enum spec_kind kind;
 	const char *s;		/* the spec text */
 	size_t i;		/* cursor */
-	struct spec_error *err;
+	struct ks_error *err;
 };
 
 static int fail(struct parser *p, size_t at, const char *fmt, ...)
@@ -27,9 +27,8 @@ static int fail(struct parser *p, size_t at, const char *fmt, ...)
 {
 	va_list ap;
 
-	p->err->pos = (int)at + 1;
 	va_start(ap, fmt);
-	vsnprintf(p->err->msg, sizeof(p->err->msg), fmt, ap);
+	ks_vfail_at(p->err, -EINVAL, (int)at + 1, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -862,14 +861,14 @@ static int parse_decl(struct parser *p, struct spec *spec)
 }
 
 int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
-		struct spec_error *err)
+		struct ks_error *err)
 {
 	struct parser p = { .kind = kind, .s = text, .err = err };
 	char buf[16];
 	int ret;
 
 	memset(spec, 0, sizeof(*spec));
-	memset(err, 0, sizeof(*err));
+	ks_clear(err);
 	spec->kind = kind;
 	spec->text = strdup(text);
 	if (!spec->text)

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ksnoop.h"
+#include "ks_error.h"
 
 #define SPEC_MAX_ITEMS	KSNOOP_MAX_VALUES
 #define SPEC_MAX_STEPS	32	/* syntax limit; the resolver enforces derefs */
@@ -121,18 +122,13 @@ struct spec {
 	struct spec_item items[SPEC_MAX_ITEMS];
 };
 
-struct spec_error {
-	int pos;		/* 1-based column in the spec text, 0 if none */
-	char msg[256];
-};
-
 /*
  * Parse TEXT as KIND (SPEC_KFUNC also accepts the tp: prefix and becomes
- * SPEC_TP).  Returns 0, or -EINVAL with ERR filled in.  SPEC is zeroed
- * first; free it with spec__free() in both cases.
+ * SPEC_TP).  Returns 0, or -EINVAL with ERR filled in (its column in TEXT),
+ * or -ENOMEM.  SPEC is zeroed first; free it with spec__free() in both cases.
  */
 int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
-		struct spec_error *err);
+		struct ks_error *err);
 void spec__free(struct spec *spec);
 
 /* True if ITEM refers to the return value. */

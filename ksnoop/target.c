@@ -11,7 +11,7 @@
 #include "btf_util.h"
 #include "target.h"
 
-int kernel__open(struct kernel *k, char *msg, size_t sz)
+int kernel__open(struct kernel *k, struct ks_error *e)
 {
 	int err;
 
@@ -19,16 +19,17 @@ int kernel__open(struct kernel *k, char *msg, size_t sz)
 		k->kbtf = kbtf__open(k->btf_dir);
 		if (!k->kbtf) {
 			err = -errno;
-			snprintf(msg, sz, "cannot read kernel BTF from %s/vmlinux: %s (the kernel needs CONFIG_DEBUG_INFO_BTF)",
-				 k->btf_dir ? k->btf_dir : "/sys/kernel/btf", strerror(-err));
-			return err;
+			/* The kernel's BTF, not the user's to fix: a runtime errno. */
+			return ks_fail(e, ks_runtime_errno(err),
+				       "cannot read kernel BTF from %s/vmlinux: %s (the kernel needs CONFIG_DEBUG_INFO_BTF)",
+				       k->btf_dir ? k->btf_dir : "/sys/kernel/btf", strerror(-err));
 		}
 	}
 	return 0;
 }
 
 /* kallsyms only for kernel functions: tracepoints start faster without it. */
-static int kernel__open_ksyms(struct kernel *k, char *msg, size_t sz)
+static int kernel__open_ksyms(struct kernel *k, struct ks_error *e)
 {
 	int err = 0;
 
@@ -39,11 +40,10 @@ static int kernel__open_ksyms(struct kernel *k, char *msg, size_t sz)
 		err = k->ksyms_err;
 	else if (!(k->ksyms = ksyms__load(k->kallsyms_path)))
 		err = k->ksyms_err = -errno;
-	if (err) {
-		snprintf(msg, sz, "cannot read %s: %s",
-			 k->kallsyms_path ? k->kallsyms_path : "/proc/kallsyms", strerror(-err));
-		return err == -ENOENT ? -EIO : err;
-	}
+	if (err)
+		return ks_fail(e, ks_runtime_errno(err), "cannot read %s: %s",
+			       k->kallsyms_path ? k->kallsyms_path : "/proc/kallsyms",
+			       strerror(-err));
 	return 0;
 }
 
@@ -51,9 +51,8 @@ int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz)
 {
 	const struct ksym *sym;
 	unsigned long long off;
-	char msg[256];
 
-	if (kernel__open_ksyms(k, msg, sizeof(msg)))
+	if (kernel__open_ksyms(k, NULL))
 		return -ENOENT;
 	sym = ksyms__by_addr(k->ksyms, addr, &off);
 	if (!sym)
@@ -97,7 +96,7 @@ static void suggest_funcs(struct btf *btf, const char *module, void *ctx)
 }
 
 int kernel__func(struct kernel *k, const char *name, struct signature *sig,
-		 char *msg, size_t sz)
+		 struct ks_error *e)
 {
 	const struct ksym *sym;
 	const char *module;
@@ -105,9 +104,9 @@ int kernel__func(struct kernel *k, const char *name, struct signature *sig,
 	__u32 id;
 	int err;
 
-	err = kernel__open(k, msg, sz);
+	err = kernel__open(k, e);
 	if (!err)
-		err = kernel__open_ksyms(k, msg, sz);
+		err = kernel__open_ksyms(k, e);
 	if (err)
 		return err;
 	sym = ksyms__find(k->ksyms, name);
@@ -115,37 +114,28 @@ int kernel__func(struct kernel *k, const char *name, struct signature *sig,
 	if (err) {
 		struct suggest s;
 
-		if (sym) {
-			snprintf(msg, sz, "'%s'%s%s%s has no BTF type information, so its arguments are unknown",
-				 name, sym->module ? " (module " : "", sym->module ? sym->module : "",
-				 sym->module ? ")" : "");
-			return -ENOENT;
-		}
+		if (sym)
+			return ks_fail(e, -ENOENT,
+				       "'%s'%s%s%s has no BTF type information, so its arguments are unknown",
+				       name, sym->module ? " (module " : "",
+				       sym->module ? sym->module : "", sym->module ? ")" : "");
 		suggest__init(&s, name);
 		kbtf__for_each(k->kbtf, suggest_funcs, &s);
 		if (suggest__best(&s))
-			snprintf(msg, sz, "unknown kernel function '%s' (did you mean '%s'?)", name,
-				 suggest__best(&s));
-		else
-			snprintf(msg, sz, "unknown kernel function '%s'", name);
-		return -ENOENT;
+			return ks_fail(e, -ENOENT, "unknown kernel function '%s' (did you mean '%s'?)",
+				       name, suggest__best(&s));
+		return ks_fail(e, -ENOENT, "unknown kernel function '%s'", name);
 	}
-	err = signature__from_func(btf, id, sig, msg, sz);
+	err = signature__from_func(btf, id, sig, e);
 	sig->module = module;
 	sig->user_tags = kbtf__user_tags(k->kbtf);
-	if (err) {
-		/* signature__from_func wrote "takes ...": prefix the name. */
-		char why[256];
-
-		snprintf(why, sizeof(why), "%s", msg);
-		snprintf(msg, sz, "'%s' %s", name, why);
-		return -EINVAL;
-	}
-	if (!sym) {
-		snprintf(msg, sz, "'%s' is in BTF but not in kallsyms (inlined or removed at build time), so it cannot be traced",
-			 name);
-		return -EINVAL;
-	}
+	/* signature__from_func wrote "takes ...": prefix the name. */
+	if (err)
+		return ks_prefix(e, "'%s' ", name);
+	if (!sym)
+		return ks_fail(e, -EINVAL,
+			       "'%s' is in BTF but not in kallsyms (inlined or removed at build time), so it cannot be traced",
+			       name);
 	return 0;
 }
 
@@ -178,7 +168,7 @@ static const char *next_tp_name(const struct btf *btf, __u32 *id)
 }
 
 int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
-	       char *msg, size_t sz)
+	       struct ks_error *e)
 {
 	const char *base = tp_base_name(name);
 	struct btf *btf;
@@ -187,7 +177,7 @@ int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 	__u32 id;
 	int err;
 
-	err = kernel__open(k, msg, sz);
+	err = kernel__open(k, e);
 	if (err)
 		return err;
 	btf = kbtf__vmlinux(k->kbtf);
@@ -197,11 +187,9 @@ int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 	for (id = 1; (tn = next_tp_name(btf, &id)); id++)
 		suggest__consider(&s, tn);
 	if (suggest__best(&s))
-		snprintf(msg, sz, "unknown tracepoint '%s' (did you mean 'tp:%s'?)", name,
-			 suggest__best(&s));
-	else
-		snprintf(msg, sz, "unknown tracepoint '%s'", name);
-	return -ENOENT;
+		return ks_fail(e, -ENOENT, "unknown tracepoint '%s' (did you mean 'tp:%s'?)", name,
+			       suggest__best(&s));
+	return ks_fail(e, -ENOENT, "unknown tracepoint '%s'", name);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -217,12 +205,11 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 	struct signature sig;
 	struct btf *btf;
 	const char *tn;
-	char msg[256];
 	__u32 id;
 	size_t count = 0, cap = 0, i;
 	int err;
 
-	err = kernel__open(k, msg, sizeof(msg));
+	err = kernel__open(k, NULL);
 	if (err)
 		return err;
 	btf = kbtf__vmlinux(k->kbtf);
@@ -292,25 +279,22 @@ static int cmp_match(const void *a, const void *b)
 }
 
 int kernel__match_funcs(struct kernel *k, const char *module, const char *pattern,
-			struct func_match **out, char *msg, size_t sz)
+			struct func_match **out, struct ks_error *e)
 {
 	struct match_ctx mc = { .pattern = pattern };
 	int err;
 
 	*out = NULL;
-	err = kernel__open(k, msg, sz);
+	err = kernel__open(k, e);
 	if (err)
 		return err;
 	err = kbtf__for_each_func(k->kbtf, module, match_one, &mc);
 	if (err) {
 		free(mc.v);
 		if (err == -ENOENT)
-			snprintf(msg, sz, "no module '%s' with BTF in %s%s", module,
-				 k->btf_dir ? k->btf_dir : "/sys/kernel/btf",
-				 " (for a tracepoint CATEGORY:NAME, write tp:CATEGORY:NAME)");
-		else
-			snprintf(msg, sz, "out of memory");
-		return err;
+			return ks_fail(e, -ENOENT, "no module '%s' with BTF in %s (for a tracepoint CATEGORY:NAME, write tp:CATEGORY:NAME)",
+				       module, k->btf_dir ? k->btf_dir : "/sys/kernel/btf");
+		return ks_fail(e, -ENOMEM, "out of memory");
 	}
 	if (mc.n)
 		qsort(mc.v, mc.n, sizeof(*mc.v), cmp_match);
@@ -393,24 +377,23 @@ bool kernel__func_denied(const char *name)
 
 const char *kernel__func_refused(struct kernel *k, const struct func_match *m)
 {
-	char msg[256];
 
 	if (!k->ftrace_state)
 		read_ftrace(k);
 	if (k->ftrace_state > 0 &&
 	    !bsearch(&m->name, k->ftrace, k->nftrace, sizeof(*k->ftrace), cmp_str))
 		return "ftrace cannot hook it (notrace, or not in available_filter_functions)";
-	if (kernel__open_ksyms(k, msg, sizeof(msg)) == 0 && !ksyms__find(k->ksyms, m->name))
+	if (kernel__open_ksyms(k, NULL) == 0 && !ksyms__find(k->ksyms, m->name))
 		return "not in kallsyms (inlined or removed at build time)";
 	return NULL;
 }
 
 int kernel__func_sig(struct kernel *k, const struct func_match *m, struct signature *sig,
-		     char *msg, size_t sz)
+		     struct ks_error *e)
 {
-	int err = signature__from_func(m->btf, m->id, sig, msg, sz);
+	int err = signature__from_func(m->btf, m->id, sig, e);
 
 	sig->module = m->module;
 	sig->user_tags = kbtf__user_tags(k->kbtf);
-	return err ? -EINVAL : 0;
+	return err;
 }

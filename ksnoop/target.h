@@ -8,6 +8,7 @@
 #define KSNOOP_TARGET_H
 
 #include <stddef.h>
+#include "ks_error.h"
 #include "signature.h"
 
 struct kbtf;
@@ -34,8 +35,8 @@ struct func_match {
 };
 
 /* Load vmlinux BTF on first use (kallsyms: when a function is looked up);
- * 0 or a negative errno (with MSG). */
-int kernel__open(struct kernel *k, char *msg, size_t sz);
+ * 0 or a negative errno (with E), a runtime one. */
+int kernel__open(struct kernel *k, struct ks_error *e);
 void kernel__close(struct kernel *k);
 
 /*
@@ -47,20 +48,21 @@ int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz);
 /*
  * Signature of kernel function NAME.
  *  0        found and traceable
- *  -ENOENT  unknown (MSG: the error, with a suggestion when one is close)
- *  -EINVAL  found, but cannot be traced (SIG filled, MSG: why)
+ *  -ENOENT  unknown (E: the error, with a suggestion when one is close)
+ *  -EINVAL  found, but cannot be traced (SIG filled, E: why)
+ *  other    a runtime failure (BTF or kallsyms unreadable, broken BTF)
  */
 int kernel__func(struct kernel *k, const char *name, struct signature *sig,
-		 char *msg, size_t sz);
+		 struct ks_error *e);
 
 /*
  * The functions with BTF whose names match the glob PATTERN, in MODULE
  * (NULL: everywhere; "vmlinux": the kernel's own), sorted by name; *OUT
  * is freed with free().  Returns the count (0: none), or a negative errno
- * with MSG (-ENOENT: no such module).
+ * with E (-ENOENT: no such module).
  */
 int kernel__match_funcs(struct kernel *k, const char *module, const char *pattern,
-			struct func_match **out, char *msg, size_t sz);
+			struct func_match **out, struct ks_error *e);
 
 /*
  * Functions globs leave out: what the programs and probes themselves run
@@ -75,13 +77,16 @@ bool kernel__func_denied(const char *name);
  */
 const char *kernel__func_refused(struct kernel *k, const struct func_match *m);
 
-/* Signature of matched function M: 0, or -EINVAL with MSG (why not). */
+/* Signature of matched function M: 0, or -EINVAL with E (why not). */
 int kernel__func_sig(struct kernel *k, const struct func_match *m, struct signature *sig,
-		     char *msg, size_t sz);
+		     struct ks_error *e);
 
-/* Signature of tracepoint NAME ("sched_switch" or "sched:sched_switch"). */
+/*
+ * Signature of tracepoint NAME ("sched_switch" or "sched:sched_switch");
+ * -ENOENT if there is none.
+ */
 int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
-	       char *msg, size_t sz);
+	       struct ks_error *e);
 
 /* Call FN for each tracepoint whose name matches the glob PATTERN. */
 int kernel__tp_glob(struct kernel *k, const char *pattern,

@@ -23,6 +23,7 @@
 #include "attach.h"
 #include "btf_util.h"
 #include "cli.h"
+#include "ks_error.h"
 #include "log.h"
 #include "print.h"
 #include "target.h"
@@ -142,25 +143,19 @@ static const char *spec_quote(const char *arg, char *buf, size_t sz)
 	return buf;
 }
 
-static void log_spec_error(const char *arg, const struct spec_error *serr)
+/* An error about spec ARG: "spec 'ARG': column N: MESSAGE". */
+static void log_spec_error(const char *arg, const struct ks_error *e)
 {
 	char q[SPEC_QUOTE_MAX + 1];
 
-	if (serr->pos)
-		log_error("spec '%s': column %d: %s", spec_quote(arg, q, sizeof(q)), serr->pos,
-			  serr->msg);
+	if (e->pos)
+		log_error("spec '%s': column %d: %s", spec_quote(arg, q, sizeof(q)), e->pos,
+			  ks_message(e));
 	else
-		log_error("spec '%s': %s", spec_quote(arg, q, sizeof(q)), serr->msg);
+		log_error("spec '%s': %s", spec_quote(arg, q, sizeof(q)), ks_message(e));
 }
 
-static void log_spec_msg(const char *arg, const char *msg)
-{
-	char q[SPEC_QUOTE_MAX + 1];
-
-	log_error("spec '%s': %s", spec_quote(arg, q, sizeof(q)), msg);
-}
-
-/* Resolve target I against SIG; 0 or an exit status. */
+/* Resolve target I against SIG; 0 or a negative errno (reported). */
 static int resolve_target(struct trace *t, int i, const struct signature *sig,
 			  enum attach_mode mode, char **argv, char *why, size_t why_sz)
 {
@@ -173,7 +168,8 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		.user_space = tg->kind == ATTACH_USDT,
 	};
 	struct ksnoop_plan *bp = &tg->plan.bpf;
-	struct spec_error serr;
+	struct ks_error e;
+	int err;
 
 	if (tg->kind == ATTACH_USDT)
 		snprintf(types_where, sizeof(types_where),
@@ -184,14 +180,15 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		snprintf(types_where, sizeof(types_where), "%s%s BTF",
 			 sig->module ? sig->module : "vmlinux", sig->module ? " and vmlinux" : "");
 
-	if (resolver__resolve(&t->specs[tg->spec], sig, &ropts, &tg->plan, &serr)) {
+	err = resolver__resolve(&t->specs[tg->spec], sig, &ropts, &tg->plan, &e);
+	if (err) {
 		/* A glob's match that the values do not fit: said by the caller. */
 		if (why) {
-			snprintf(why, why_sz, "%s", serr.msg);
-			return KSNOOP_EXIT_USAGE;
+			snprintf(why, why_sz, "%s", ks_message(&e));
+			return err;
 		}
-		log_spec_error(argv[tg->spec], &serr);
-		return KSNOOP_EXIT_USAGE;
+		log_spec_error(argv[tg->spec], &e);
+		return err;
 	}
 	bp->func_id = i;
 	bp->filter_pid = t->opts->pid;
@@ -274,14 +271,15 @@ static int build_glob_targets(struct trace *t, struct kernel *k, int i, char **a
 			      enum attach_mode mode)
 {
 	struct spec *s = &t->specs[i];
-	char msg[512], why[512], first[600] = "";
+	char why[KS_ERROR_MSG_MAX], first[KS_ERROR_MSG_MAX + 160] = "";
 	struct func_match *m;
-	int n, j, traced = 0, skipped = 0, ret;
+	struct ks_error e;
+	int n, j, traced = 0, skipped = 0, err;
 
-	n = kernel__match_funcs(k, s->module, s->target, &m, msg, sizeof(msg));
+	n = kernel__match_funcs(k, s->module, s->target, &m, &e);
 	if (n < 0) {
-		log_spec_msg(argv[i], msg);
-		return n == -ENOMEM || n == -EIO ? KSNOOP_EXIT_RUNTIME : KSNOOP_EXIT_USAGE;
+		log_spec_error(argv[i], &e);
+		return n;
 	}
 	for (j = 0; j < n; j++) {
 		struct signature sig;
@@ -292,16 +290,17 @@ static int build_glob_targets(struct trace *t, struct kernel *k, int i, char **a
 		why[0] = 0;
 		if (refused)
 			snprintf(why, sizeof(why), "%s", refused);
-		else if (kernel__func_sig(k, &m[j], &sig, msg, sizeof(msg)))
-			snprintf(why, sizeof(why), "%s", msg);
+		else if (kernel__func_sig(k, &m[j], &sig, &e))
+			snprintf(why, sizeof(why), "%s", ks_message(&e));
 		else if (bind_decls(s, &sig, why, sizeof(why)) == 0) {
-			if (add_target(t, i, func_kind(mode, true))) {
+			err = add_target(t, i, func_kind(mode, true));
+			if (err) {
 				free(m);
-				return KSNOOP_EXIT_RUNTIME;
+				return err;
 			}
 			t->targets[t->ntargets - 1].from_glob = s->is_glob;
-			ret = resolve_target(t, t->ntargets - 1, &sig, mode, argv, why, sizeof(why));
-			if (ret) {
+			err = resolve_target(t, t->ntargets - 1, &sig, mode, argv, why, sizeof(why));
+			if (err) {
 				resolver__release(&t->targets[--t->ntargets].plan);
 			} else {
 				traced++;
@@ -318,27 +317,28 @@ static int build_glob_targets(struct trace *t, struct kernel *k, int i, char **a
 	free(m);
 	t->glob_skipped += skipped;
 	if (!n) {
-		snprintf(msg, sizeof(msg), "no kernel function with BTF matches '%s'%s%s", s->target,
-			 s->module ? " in " : "", s->module ? s->module : "");
-		log_spec_msg(argv[i], msg);
-		return KSNOOP_EXIT_USAGE;
+		ks_fail(&e, -ENOENT, "no kernel function with BTF matches '%s'%s%s", s->target,
+			s->module ? " in " : "", s->module ? s->module : "");
+		log_spec_error(argv[i], &e);
+		return e.err;
 	}
 	if (!traced) {
-		snprintf(msg, sizeof(msg), "'%s' matches %d function(s), none of them traceable with these values (%s%s)",
-			 s->target, n, first, n > 1 ? "; -v lists every one" : "");
-		log_spec_msg(argv[i], msg);
-		return KSNOOP_EXIT_USAGE;
+		ks_fail(&e, -EINVAL, "'%s' matches %d function(s), none of them traceable with these values (%s%s)",
+			s->target, n, first, n > 1 ? "; -v lists every one" : "");
+		log_spec_error(argv[i], &e);
+		return e.err;
 	}
 	log_info("%s: %d function(s) match, %d traced, %d left out", argv[i], n, traced, skipped);
 	return 0;
 }
 
 /* Kernel functions and tracepoints: one target per spec, or per glob match. */
+/* Kernel functions and tracepoints: one target per spec, or per glob match. */
 static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 				enum attach_mode mode)
 {
-	char msg[512];
-	int i, err, ret;
+	struct ks_error e;
+	int i, err;
 
 	/* Built again after fentry was refused: the first plans go. */
 	for (i = 0; i < t->ntargets; i++)
@@ -351,24 +351,25 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 		struct signature sig;
 
 		if (s->kind == SPEC_KFUNC && (s->is_glob || s->module || s->ndecls)) {
-			ret = build_glob_targets(t, k, i, argv, mode);
-			if (ret)
-				return ret;
+			err = build_glob_targets(t, k, i, argv, mode);
+			if (err)
+				return err;
 			continue;
 		}
 		if (s->kind == SPEC_TP)
-			err = kernel__tp(k, s->target, &sig, msg, sizeof(msg));
+			err = kernel__tp(k, s->target, &sig, &e);
 		else
-			err = kernel__func(k, s->target, &sig, msg, sizeof(msg));
+			err = kernel__func(k, s->target, &sig, &e);
 		if (err) {
-			log_spec_msg(argv[i], msg);
-			return err == -ENOENT || err == -EINVAL ? KSNOOP_EXIT_USAGE : KSNOOP_EXIT_RUNTIME;
+			log_spec_error(argv[i], &e);
+			return err;
 		}
-		if (add_target(t, i, s->kind == SPEC_TP ? ATTACH_TP : func_kind(mode, false)))
-			return KSNOOP_EXIT_RUNTIME;
-		ret = resolve_target(t, t->ntargets - 1, &sig, mode, argv, NULL, 0);
-		if (ret)
-			return ret;
+		err = add_target(t, i, s->kind == SPEC_TP ? ATTACH_TP : func_kind(mode, false));
+		if (err)
+			return err;
+		err = resolve_target(t, t->ntargets - 1, &sig, mode, argv, NULL, 0);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -377,19 +378,20 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 static int build_usdt_targets(struct trace *t, char **argv)
 {
 	struct usdt_match *ms;
-	char msg[512];
+	struct ks_error e;
 	int i, j, n, ret;
 
 	for (i = 0; i < t->nspecs; i++) {
-		n = usdt_front__match(t->usdt, &t->specs[i], t->opts->pid, &ms, msg, sizeof(msg));
+		n = usdt_front__match(t->usdt, &t->specs[i], t->opts->pid, &ms, &e);
 		if (n < 0) {
-			log_spec_msg(argv[i], msg);
-			return n == -ENOMEM ? KSNOOP_EXIT_RUNTIME : KSNOOP_EXIT_USAGE;
+			log_spec_error(argv[i], &e);
+			return n;
 		}
 		for (j = 0; j < n; j++) {
-			if (add_target(t, i, ATTACH_USDT)) {
+			ret = add_target(t, i, ATTACH_USDT);
+			if (ret) {
 				free(ms);
-				return KSNOOP_EXIT_RUNTIME;
+				return ret;
 			}
 			t->targets[t->ntargets - 1].usdt = ms[j];
 			ret = resolve_target(t, t->ntargets - 1, &ms[j].sig, MODE_AUTO, argv, NULL, 0);
@@ -421,7 +423,7 @@ static int cmp_grouped(const void *a, const void *b)
  * A glob's kprobe targets, grouped by plan: one program per group.  A
  * function the kernel refuses is left out (and counted), not fatal.
  */
-static int attach_groups(struct trace *t, struct attacher *a, char *msg, size_t sz)
+static int attach_groups(struct trace *t, struct attacher *a, struct ks_error *e)
 {
 	size_t cnt = t->ntargets ? t->ntargets : 1;
 	struct grouped *g = calloc(cnt, sizeof(*g));
@@ -453,15 +455,15 @@ static int attach_groups(struct trace *t, struct attacher *a, char *msg, size_t 
 							   (__u32)g[j].target };
 		}
 		memset(failed, 0, m * sizeof(*failed));
-		msg[0] = 0;
-		err = attacher__add_group(a, &lead->plan, funcs, m, failed, msg, sz);
+		ks_clear(e);
+		err = attacher__add_group(a, &lead->plan, funcs, m, failed, e);
 		for (k = 0; k < m && !err; k++) {
 			t->targets[funcs[k].func_id].attached = !failed[k];
 			if (failed[k]) {
 				t->glob_skipped++;
 				log_info("%s: %s left out: the kernel refused its program or kprobe (%s)",
 					 t->specs[t->targets[funcs[k].func_id].spec].text, funcs[k].name,
-					 msg[0] ? msg : "-d shows why");
+					 e->msg[0] ? e->msg : "-d shows why");
 			}
 		}
 	}
@@ -474,14 +476,14 @@ out:
 }
 
 /* Attach every target; on failure nothing stays attached. */
-static int attach_all(struct trace *t, struct attacher **out, char *msg, size_t sz)
+static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e)
 {
 	struct attacher *a = attacher__new(t->opts->buffer_bytes);
 	int i, err;
 
 	if (!a)
-		return -ENOMEM;
-	err = attach_groups(t, a, msg, sz);
+		return ks_fail(e, -ENOMEM, "out of memory");
+	err = attach_groups(t, a, e);
 	for (i = 0; i < t->ntargets && !err; i++) {
 		struct target *tg = &t->targets[i];
 
@@ -490,12 +492,12 @@ static int attach_all(struct trace *t, struct attacher **out, char *msg, size_t 
 		if (tg->kind == ATTACH_USDT)
 			err = attacher__add_usdt(a, &tg->plan, tg->usdt.attach_path, tg->usdt.path,
 						 tg->usdt.provider,
-						 tg->usdt.name, t->opts->pid, msg, sz);
+						 tg->usdt.name, t->opts->pid, e);
 		else
-			err = attacher__add(a, &tg->plan, tg->kind, msg, sz);
+			err = attacher__add(a, &tg->plan, tg->kind, e);
 		if (err && tg->from_glob && err != -ENOMEM) {
 			/* fentry on a glob's match the kernel refuses: left out. */
-			log_info("%s: %s left out: %s", t->specs[tg->spec].text, tg->plan.sig.attach, msg);
+			log_info("%s: %s left out: %s", t->specs[tg->spec].text, tg->plan.sig.attach, e->msg);
 			t->glob_skipped++;
 			err = 0;
 			continue;
@@ -528,8 +530,9 @@ static int run_loop(struct trace *t, struct attacher *a)
 
 	rb = ring_buffer__new(attacher__ringbuf_fd(a), handle_event, t, NULL);
 	if (!rb) {
-		log_error("failed to set up the ring buffer: %s", strerror(errno));
-		return KSNOOP_EXIT_RUNTIME;
+		err = -errno;
+		log_error("failed to set up the ring buffer: %s", strerror(-err));
+		return ks_runtime_errno(err);
 	}
 	t->check_at = start + POLL_INTERVAL_MS * 1000000ULL;
 	while (!stop_requested) {
@@ -580,7 +583,7 @@ static int run_loop(struct trace *t, struct attacher *a)
 	ring_buffer__free(rb);
 	if (fflush(stdout) || ferror(stdout))
 		t->output_closed = true;
-	return err ? KSNOOP_EXIT_RUNTIME : 0;
+	return ks_runtime_errno(err);
 }
 
 /*
@@ -597,11 +600,11 @@ static void raise_fd_limit(void)
 	}
 }
 
-/* After the targets are resolved: attach, run, summarise. */
+/* After the targets are resolved: attach, run, summarise; 0 or a negative errno. */
 static int trace_run(struct trace *t, struct kernel *k, char **argv)
 {
 	enum attach_mode mode = t->opts->mode;
-	char msg[512], fentry_msg[512] = "";
+	struct ks_error e, fentry_e = {};
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct attacher *a = NULL;
 	int ret, err;
@@ -612,34 +615,36 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 	if (t->glob_targets)
 		raise_fd_limit();
 
-	err = attach_all(t, &a, msg, sizeof(msg));
+	err = attach_all(t, &a, &e);
 	if ((err == -EPERM || err == -EACCES) && geteuid() != 0) {
-		log_error("%s: ksnoop needs root, or CAP_BPF and CAP_PERFMON", msg);
-		return KSNOOP_EXIT_RUNTIME;
+		log_error("%s: ksnoop needs root, or CAP_BPF and CAP_PERFMON", e.msg);
+		return err;
 	}
 	if (err && mode == MODE_AUTO && has_kernel_funcs(t)) {
 		/* fentry refused: try kprobes, which need plans without args at return. */
-		snprintf(fentry_msg, sizeof(fentry_msg), "%s", msg);
-		log_info("fentry/fexit failed (%s); trying kprobes", msg);
+		fentry_e = e;
+		log_info("fentry/fexit failed (%s); trying kprobes", e.msg);
 		mode = MODE_KPROBE;
 		ret = build_kernel_targets(t, k, argv, mode);
 		if (ret)
 			return ret;
 		if (!attacher__have_kprobes()) {
 			log_error("cannot trace kernel functions on this kernel: fentry was refused (%s) and kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work",
-				  fentry_msg);
-			return KSNOOP_EXIT_RUNTIME;
+				  fentry_e.msg);
+			return -EOPNOTSUPP;
 		}
-		err = attach_all(t, &a, msg, sizeof(msg));
+		err = attach_all(t, &a, &e);
 	}
 	if (err) {
-		if (mode == MODE_KPROBE && has_kernel_funcs(t) && !attacher__have_kprobes())
+		if (mode == MODE_KPROBE && has_kernel_funcs(t) && !attacher__have_kprobes()) {
 			log_error("cannot trace kernel functions on this kernel: kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work");
-		else if (fentry_msg[0])
-			log_error("%s (fentry was refused too: %s)", msg, fentry_msg);
+			return -EOPNOTSUPP;
+		}
+		if (fentry_e.err)
+			log_error("%s (fentry was refused too: %s)", e.msg, fentry_e.msg);
 		else
-			log_error("%s", msg);
-		return KSNOOP_EXIT_RUNTIME;
+			log_ks_error(&e);
+		return err;
 	}
 	if (has_kernel_funcs(t))
 		log_info("attached with %s%s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit",
@@ -684,40 +689,40 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		.symbolize = kind == SPEC_USDT ? NULL : symbolize,
 		.sym_ctx = &k,
 	};
-	char msg[512];
+	struct ks_error e;
 	int ret, i;
 
 	if (argc < 1) {
 		log_error("expected at least one %s (see --help)",
 			  kind == SPEC_USDT ? "BINARY:PROVIDER:NAME" : "SPEC");
-		return KSNOOP_EXIT_USAGE;
+		return -EINVAL;
 	}
 	t.specs = calloc(argc, sizeof(*t.specs));
 	if (!t.specs) {
 		log_error("out of memory");
-		return KSNOOP_EXIT_RUNTIME;
+		return -ENOMEM;
 	}
 	printer__init(&t.printer, stdout, &popts);
 	find_pid_namespace(&t);
 
 	/* Spec errors first: they need no kernel at all. */
 	for (i = 0; i < argc; i++) {
-		struct spec_error serr;
-
-		if (spec__parse(argv[i], kind, &t.specs[i], &serr)) {
-			log_spec_error(argv[i], &serr);
-			ret = KSNOOP_EXIT_USAGE;
+		ret = spec__parse(argv[i], kind, &t.specs[i], &e);
+		if (ret) {
+			e.err = ret;	/* -ENOMEM comes without a message */
+			log_spec_error(argv[i], &e);
 			goto out;
 		}
 	}
 	if (kind == SPEC_USDT) {
 		t.usdt = usdt_front__new(opts->btf_file);
-		ret = t.usdt ? build_usdt_targets(&t, argv) : KSNOOP_EXIT_RUNTIME;
-	} else if (kernel__open(&k, msg, sizeof(msg))) {
-		log_error("%s", msg);
-		ret = KSNOOP_EXIT_RUNTIME;
+		ret = t.usdt ? build_usdt_targets(&t, argv) : -ENOMEM;
 	} else {
-		ret = build_kernel_targets(&t, &k, argv, opts->mode);
+		ret = kernel__open(&k, &e);
+		if (ret)
+			log_ks_error(&e);
+		else
+			ret = build_kernel_targets(&t, &k, argv, opts->mode);
 	}
 	if (!ret)
 		ret = trace_run(&t, &k, argv);

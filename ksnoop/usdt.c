@@ -151,7 +151,7 @@ static int add_probe(struct usdt_file *f, struct usdt_probe **pr)
 	return 0;
 }
 
-int usdt__open(const char *path, char *msg, size_t sz)
+int usdt__open(const char *path, struct ks_error *e)
 {
 	struct stat st;
 	int fd, err;
@@ -166,14 +166,12 @@ int usdt__open(const char *path, char *msg, size_t sz)
 		err = -errno;
 		if (err == -EISDIR)
 			goto isdir;
-		snprintf(msg, sz, "'%s': %s", path, strerror(errno));
-		return err;
+		return ks_fail(e, err, "'%s': %s", path, strerror(-err));
 	}
 	if (fstat(fd, &st)) {
 		err = -errno;
-		snprintf(msg, sz, "'%s': %s", path, strerror(errno));
 		close(fd);
-		return err;
+		return ks_fail(e, err, "'%s': %s", path, strerror(-err));
 	}
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
@@ -181,29 +179,28 @@ int usdt__open(const char *path, char *msg, size_t sz)
 	}
 	/* A FIFO or a device would block or never end: programs are files. */
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(msg, sz, "'%s' is not a regular file, so not a program or library", path);
 		close(fd);
-		return -ENOEXEC;
+		return ks_fail(e, -ENOEXEC, "'%s' is not a regular file, so not a program or library",
+			       path);
 	}
 	return fd;
 isdir:
-	snprintf(msg, sz, "'%s' is a directory, not a program or library", path);
-	return -EISDIR;
+	return ks_fail(e, -EISDIR, "'%s' is a directory, not a program or library", path);
 }
 
-int usdt__read(const char *path, struct usdt_file **out, char *msg, size_t sz)
+int usdt__read(const char *path, struct usdt_file **out, struct ks_error *e)
 {
-	int fd = usdt__open(path, msg, sz), err;
+	int fd = usdt__open(path, e), err;
 
 	*out = NULL;
 	if (fd < 0)
 		return fd;
-	err = usdt__read_fd(fd, path, out, msg, sz);
+	err = usdt__read_fd(fd, path, out, e);
 	close(fd);
 	return err;
 }
 
-int usdt__read_fd(int fd, const char *path, struct usdt_file **out, char *msg, size_t sz)
+int usdt__read_fd(int fd, const char *path, struct usdt_file **out, struct ks_error *e)
 {
 	struct usdt_file *f = NULL;
 	Elf_Scn *scn = NULL;
@@ -215,21 +212,18 @@ int usdt__read_fd(int fd, const char *path, struct usdt_file **out, char *msg, s
 	*out = NULL;
 	if (fstat(fd, &st)) {
 		err = -errno;
-		snprintf(msg, sz, "'%s': %s", path, strerror(errno));
-		return err;
+		return ks_fail(e, err, "'%s': %s", path, strerror(-err));
 	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		snprintf(msg, sz, "'%s' is not an ELF file", path);
-		err = -ENOEXEC;
+		err = ks_fail(e, -ENOEXEC, "'%s' is not an ELF file", path);
 		goto out;
 	}
 	/* Section headers past the end of the file: truncated or corrupt. */
 	if (eh.e_shoff > (GElf_Off)st.st_size ||
 	    (GElf_Off)eh.e_shnum * eh.e_shentsize > (GElf_Off)st.st_size - eh.e_shoff) {
-		snprintf(msg, sz, "'%s' is a truncated or malformed ELF file", path);
-		err = -ENOEXEC;
+		err = ks_fail(e, -ENOEXEC, "'%s' is a truncated or malformed ELF file", path);
 		goto out;
 	}
 	cls = gelf_getclass(elf);
@@ -248,8 +242,8 @@ int usdt__read_fd(int fd, const char *path, struct usdt_file **out, char *msg, s
 			continue;
 		data = elf_getdata(scn, NULL);
 		if (!data) {
-			snprintf(msg, sz, "'%s': cannot read a note section: %s", path, elf_errmsg(-1));
-			err = -ENOEXEC;
+			err = ks_fail(e, -ENOEXEC, "'%s': cannot read a note section: %s", path,
+				      elf_errmsg(-1));
 			goto out;
 		}
 		while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
@@ -260,8 +254,8 @@ int usdt__read_fd(int fd, const char *path, struct usdt_file **out, char *msg, s
 				continue;
 			err = add_probe(f, &pr);
 			if (err == -E2BIG) {
-				snprintf(msg, sz, "'%s' has more than %d USDT notes, the most ksnoop reads",
-					 path, USDT_MAX_NOTES);
+				ks_fail(e, err, "'%s' has more than %d USDT notes, the most ksnoop reads",
+					path, USDT_MAX_NOTES);
 				goto out;
 			}
 			if (err)
@@ -269,8 +263,8 @@ int usdt__read_fd(int fd, const char *path, struct usdt_file **out, char *msg, s
 			err = parse_note((const char *)data->d_buf + doff, nh.n_descsz, cls, pr);
 			f->nprobes++;
 			if (err) {
-				snprintf(msg, sz, "'%s': malformed USDT note #%d", path, f->nprobes);
-				err = -ENOEXEC;
+				err = ks_fail(e, -ENOEXEC, "'%s': malformed USDT note #%d", path,
+					      f->nprobes);
 				goto out;
 			}
 		}
@@ -280,7 +274,7 @@ out:
 		elf_end(elf);
 	if (err) {
 		if (err == -ENOMEM)
-			snprintf(msg, sz, "out of memory");
+			ks_fail(e, err, "out of memory");
 		usdt__free(f);
 		return err;
 	}

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "ksnoop.h"
+#include "ks_error.h"
 
 /* An SDT note allows 12 arguments; so do we (KSNOOP_MAX_ARGS). */
 #define USDT_MAX_ARGS	KSNOOP_MAX_ARGS
@@ -52,18 +53,19 @@ struct usdt_file {
 
 /*
  * Read every SDT note of the ELF file PATH.  Returns 0 (a file without
- * probes gives nprobes == 0) or a negative errno with a reason in MSG:
+ * probes gives nprobes == 0) or a negative errno with a reason in E:
  * -ENOENT missing, -EISDIR a directory, -ENOEXEC not an ELF file or a
- * malformed one, -E2BIG more than USDT_MAX_NOTES notes.
+ * malformed one, -E2BIG more than USDT_MAX_NOTES notes; or what open()
+ * said (-EACCES ...), or -ENOMEM.
  */
-int usdt__read(const char *path, struct usdt_file **out, char *msg, size_t sz);
+int usdt__read(const char *path, struct usdt_file **out, struct ks_error *e);
 /*
  * The same in two steps, for a caller that keeps the file open: open PATH
  * (a regular file, or the errors above) and return the descriptor; read the
  * notes of the file open as FD, named PATH in messages.
  */
-int usdt__open(const char *path, char *msg, size_t sz);
-int usdt__read_fd(int fd, const char *path, struct usdt_file **out, char *msg, size_t sz);
+int usdt__open(const char *path, struct ks_error *e);
+int usdt__read_fd(int fd, const char *path, struct usdt_file **out, struct ks_error *e);
 void usdt__free(struct usdt_file *f);
 
 /* Parse one note argument ("-4@%edi"); 0 or -EINVAL. */

@@ -113,8 +113,7 @@ static int find_in_maps(int pid, const char *lib, char *out, size_t sz)
 	return found ? 0 : -ENOENT;
 }
 
-static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, char *msg, size_t sz,
-				int *errp)
+static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, struct ks_error *e)
 {
 	struct usdt_bin *b, *bins;
 	struct usdt_file *notes;
@@ -124,22 +123,24 @@ static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, char *m
 	for (i = 0; i < fe->nbins; i++)
 		if (strcmp(fe->bins[i].path, path) == 0)
 			return &fe->bins[i];
-	fd = usdt__open(path, msg, sz);
-	if (fd < 0) {
-		*errp = fd;
+	fd = usdt__open(path, e);
+	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		ks_fail(e, err, "'%s': %s", path, strerror(-err));
+	} else {
+		err = usdt__read_fd(fd, path, &notes, e);
 	}
-	err = fstat(fd, &st) ? -errno : usdt__read_fd(fd, path, &notes, msg, sz);
 	if (err) {
 		close(fd);
-		*errp = err;
 		return NULL;
 	}
 	bins = realloc(fe->bins, (fe->nbins + 1) * sizeof(*bins));
 	if (!bins) {
 		close(fd);
 		usdt__free(notes);
-		*errp = -ENOMEM;
+		ks_fail(e, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	fe->bins = bins;
@@ -153,29 +154,27 @@ static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, char *m
 	b->path = strdup(path);
 	b->notes = notes;
 	if (!b->path || !b->fd_path) {
-		*errp = -ENOMEM;
+		ks_fail(e, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (fe->btf_file) {
 		b->base = btf__parse(fe->btf_file, NULL);
 		if (!b->base) {
-			snprintf(msg, sz, "cannot read BTF from '%s': %s", fe->btf_file,
-				 strerror(errno));
-			*errp = -ENOENT;
+			ks_fail(e, -ENOENT, "cannot read BTF from '%s': %s", fe->btf_file,
+				strerror(errno));
 			return NULL;
 		}
 	} else {
 		b->base = btf__parse_elf(b->fd_path, NULL);	/* NULL: no .BTF, casts fail */
 	}
 	if (b->base && !btfu_refs_valid(b->base)) {
-		snprintf(msg, sz, "'%s': invalid BTF: a type refers to one that does not exist",
-			 fe->btf_file ? fe->btf_file : path);
-		*errp = -ENOEXEC;
+		ks_fail(e, -ENOEXEC, "'%s': invalid BTF: a type refers to one that does not exist",
+			fe->btf_file ? fe->btf_file : path);
 		return NULL;
 	}
 	b->btf = b->base ? btf__new_empty_split(b->base) : btf__new_empty();
 	if (!b->btf) {
-		*errp = -ENOMEM;
+		ks_fail(e, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	return b;
@@ -209,7 +208,7 @@ static void site_types(const struct usdt_probe *pr, __u8 *types)
 }
 
 static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const struct spec *spec,
-		      struct usdt_match *m, char *msg, size_t sz)
+		      struct usdt_match *m, struct ks_error *e)
 {
 	struct signature *sig = &m->sig;
 	int i;
@@ -233,7 +232,7 @@ static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const str
 		sig->params[i].slot = i;
 		sig->params[i].type_id = int_type(b, pr->args[i].size, pr->args[i].is_signed);
 		if (!sig->params[i].type_id)
-			return -ENOMEM;
+			return ks_fail(e, -ENOMEM, "out of memory");
 	}
 	m->has_btf = b->base != NULL;
 	return 0;
@@ -316,7 +315,7 @@ static int matching_probes(const struct usdt_file *notes, const char *prov, cons
 }
 
 int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
-		      struct usdt_match **out, char *msg, size_t sz)
+		      struct usdt_match **out, struct ks_error *e)
 {
 	char bin[PATH_MAX], prov[SPEC_MAX_NAME + 1], name[SPEC_MAX_NAME + 1], path[PATH_MAX];
 	struct probe_ref *prs;
@@ -330,38 +329,33 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 	case 0:
 		break;
 	case -ENAMETOOLONG:
-		snprintf(msg, sz, "the path is longer than %d bytes", PATH_MAX - 1);
-		return -EINVAL;
+		return ks_fail(e, -EINVAL, "the path is longer than %d bytes", PATH_MAX - 1);
 	case -E2BIG:
-		snprintf(msg, sz, "the provider name is longer than %d characters", SPEC_MAX_NAME);
-		return -EINVAL;
+		return ks_fail(e, -EINVAL, "the provider name is longer than %d characters",
+			       SPEC_MAX_NAME);
 	case -EOVERFLOW:
-		snprintf(msg, sz, "the probe name is longer than %d characters", SPEC_MAX_NAME);
-		return -EINVAL;
+		return ks_fail(e, -EINVAL, "the probe name is longer than %d characters",
+			       SPEC_MAX_NAME);
 	default:
-		snprintf(msg, sz, "expected BINARY:PROVIDER:NAME, got '%s'", spec->target);
-		return -EINVAL;
+		return ks_fail(e, -EINVAL, "expected BINARY:PROVIDER:NAME, got '%s'", spec->target);
 	}
 	snprintf(path, sizeof(path), "%s", bin);
 	/* With -p, a library may be named as the process has it mapped. */
 	if (pid > 0 && !strchr(bin, '/'))
 		find_in_maps(pid, bin, path, sizeof(path));
-	b = get_bin(fe, path, msg, sz, &err);
+	b = get_bin(fe, path, e);
 	if (!b)
-		return err;
-	if (!b->notes->nprobes) {
-		snprintf(msg, sz, "'%s' has no USDT probes", path);
-		return -ESRCH;
-	}
+		return e->err;
+	if (!b->notes->nprobes)
+		return ks_fail(e, -ESRCH, "'%s' has no USDT probes", path);
 	n = matching_probes(b->notes, prov, name, &prs);
 	ms = n > 0 ? calloc(n, sizeof(*ms)) : NULL;
 	if (n < 0 || (n && !ms)) {
 		free(prs);
-		snprintf(msg, sz, "out of memory");
-		return -ENOMEM;
+		return ks_fail(e, -ENOMEM, "out of memory");
 	}
 	for (i = 0; i < n; i++) {
-		err = fill_match(b, prs[i].pr, spec, &ms[i], msg, sz);
+		err = fill_match(b, prs[i].pr, spec, &ms[i], e);
 		ms[i].typed_sites = prs[i].typed_sites;
 		if (err) {
 			free(prs);
@@ -370,10 +364,8 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 		}
 	}
 	free(prs);
-	if (!n) {
-		snprintf(msg, sz, "no USDT probe '%s:%s' in '%s'", prov, name, path);
-		return -ESRCH;
-	}
+	if (!n)
+		return ks_fail(e, -ESRCH, "no USDT probe '%s:%s' in '%s'", prov, name, path);
 	*out = ms;
 	return n;
 }

@@ -44,11 +44,11 @@ void usdt_front__free(struct usdt_front *fe);
 /*
  * The probes SPEC names.  PID > 0 lets BINARY be a library's name as it
  * appears in that process's maps.  Returns the number of matches (at least
- * 1), stored in *OUT (free with free()), or a negative errno with MSG:
- * -ENOENT / -ENOEXEC / -EISDIR and -ESRCH (no such probe) are the user's to
- * fix (exit 2).
+ * 1), stored in *OUT (free with free()), or a negative errno with E:
+ * -EINVAL, -ENOENT, -ENOEXEC, -EISDIR, -E2BIG and -ESRCH (no such probe)
+ * are the user's to fix; -ENOMEM and the like are not.
  */
 int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
-		      struct usdt_match **out, char *msg, size_t sz);
+		      struct usdt_match **out, struct ks_error *e);
 
 #endif

@@ -76,7 +76,7 @@ static void resolve_member(struct btf *btf, __u32 ptr_id, const char *member)
 	};
 	static struct capture_plan plan;
 	static struct signature sig;
-	struct spec_error e;
+	struct ks_error e;
 	struct spec spec;
 	char text[96];
 

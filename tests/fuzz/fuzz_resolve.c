@@ -360,10 +360,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct resolve_opts ropts = {};
 	struct print_opts popts = {};
 	struct signature sig;
-	struct spec_error err;
+	struct ks_error err;
 	struct spec spec;
 	enum spec_kind kind;
-	char *text, why[256];
+	struct ks_error why;
+	char *text;
 	size_t n;
 	int id, ret;
 
@@ -394,7 +395,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	switch (spec.kind) {
 	case SPEC_KFUNC:
 		id = btf__find_by_name_kind(btf, spec.target, BTF_KIND_FUNC);
-		if (id <= 0 || signature__from_func(btf, id, &sig, why, sizeof(why))) {
+		if (id <= 0 || signature__from_func(btf, id, &sig, &why)) {
 			if (verbose)
 				printf("spec '%s': no usable function '%s'\n", text, spec.target);
 			goto out;
@@ -423,7 +424,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = resolver__resolve(&spec, &sig, &ropts, plan, &err);
 	if (ret) {
 		check(ret == -EINVAL || ret == -ENOMEM);
-		check(err.msg[0] && memchr(err.msg, 0, sizeof(err.msg)));
+		check(err.err == ret && err.msg[0] && memchr(err.msg, 0, sizeof(err.msg)));
 		check(err.pos >= 0 && (size_t)err.pos <= strlen(text) + 1);
 		if (verbose)
 			printf("spec '%s': column %d: %s\n", text, err.pos, err.msg);

@@ -83,7 +83,7 @@ static void check_spec(const struct spec *s, const char *text)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const prefix[] = { "", "tp:", "" };
-	struct spec_error err;
+	struct ks_error err;
 	struct spec spec;
 	enum spec_kind kind;
 	size_t n, plen;
@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		check(ret == -EINVAL || ret == -ENOMEM);
 		if (ret == -EINVAL) {
-			check(err.msg[0] && memchr(err.msg, 0, sizeof(err.msg)));
+			check(err.err == ret && err.msg[0] && memchr(err.msg, 0, sizeof(err.msg)));
 			check(err.pos >= 0 && (size_t)err.pos <= strlen(text) + 1);
 		}
 	}

@@ -46,14 +46,14 @@ static const char *fuzz_file(const void *data, size_t size)
 static int fuzz_read_and_check(const char *path)
 {
 	struct usdt_file *f = (struct usdt_file *)1;
-	char msg[512];
+	struct ks_error e;
 	int err, i, j;
 
-	msg[0] = 0;
-	err = usdt__read(path, &f, msg, sizeof(msg));
+	ks_clear(&e);
+	err = usdt__read(path, &f, &e);
 	if (err) {
 		check(err < 0 && f == NULL);
-		check(msg[0] && memchr(msg, 0, sizeof(msg)));
+		check(e.err == err && e.msg[0] && memchr(e.msg, 0, sizeof(e.msg)));
 		return err;
 	}
 	check(f && f->path && strcmp(f->path, path) == 0);

@@ -385,7 +385,7 @@ struct resolved {
 	struct spec spec;
 	struct signature sig;
 	struct capture_plan plan;
-	struct spec_error err;
+	struct ks_error err;
 	int ret;
 };
 
@@ -416,7 +416,7 @@ static int free_leftovers(void **state)
 static struct resolved *resolve_with(const char *text, const struct resolve_opts *opts)
 {
 	struct resolved *r = calloc(1, sizeof(*r));
-	char why[256];
+	struct ks_error why;
 	size_t i;
 	int id;
 
@@ -433,7 +433,7 @@ static struct resolved *resolve_with(const char *text, const struct resolve_opts
 		id = btf__find_by_name_kind(btf, r->spec.target, BTF_KIND_FUNC);
 		assert_true(id > 0);
 		/* Refusals are tested on their own; resolve what was filled. */
-		signature__from_func(btf, id, &r->sig, why, sizeof(why));
+		signature__from_func(btf, id, &r->sig, &why);
 	}
 	r->ret = resolver__resolve(&r->spec, &r->sig, opts, &r->plan, &r->err);
 	return r;
@@ -468,6 +468,7 @@ static void resolve_err(const char *text, int pos, const char *msg)
 		print_message("\"%s\": ret %d, column %d, \"%s\"; expected -EINVAL, column %d, \"...%s...\"\n",
 			      text, r->ret, r->err.pos, r->err.msg, pos, msg);
 	assert_int_equal(r->ret, -EINVAL);
+	assert_int_equal(r->err.err, -EINVAL);
 	assert_int_equal(r->err.pos, pos);
 	assert_non_null(strstr(r->err.msg, msg));
 	resolved_free(r);

@@ -280,7 +280,7 @@ static void add_func_taking(int type)
 	assert_true(btf__add_func(btf, "f", BTF_FUNC_GLOBAL, proto) > 0);
 }
 
-static int resolve(const char *text, struct spec_error *e)
+static int resolve(const char *text, struct ks_error *e)
 {
 	static const struct resolve_opts opts = {
 		.max_bytes = KSNOOP_DEFAULT_VALUE_SIZE, .str_bytes = KSNOOP_DEFAULT_STR_SIZE,
@@ -288,12 +288,12 @@ static int resolve(const char *text, struct spec_error *e)
 	static struct capture_plan plan;
 	struct signature sig;
 	struct spec spec;
-	char why[256];
+	struct ks_error why;
 	int err;
 
 	assert_int_equal(spec__parse(text, SPEC_KFUNC, &spec, e), 0);
 	assert_int_equal(signature__from_func(btf, btf__find_by_name_kind(btf, "f", BTF_KIND_FUNC),
-					      &sig, why, sizeof(why)), 0);
+					      &sig, &why), 0);
 	err = resolver__resolve(&spec, &sig, &opts, &plan, e);
 	spec__free(&spec);
 	return err;
@@ -302,7 +302,7 @@ static int resolve(const char *text, struct spec_error *e)
 static void test_self_containing_anonymous_struct(void **state)
 {
 	int outer = self_containing();
-	struct spec_error e;
+	struct ks_error e;
 	int v = 3;
 
 	add_func_taking(outer);
@@ -321,7 +321,7 @@ static void test_self_containing_anonymous_struct(void **state)
 static void test_anonymous_fan_out_is_bounded(void **state)
 {
 	int level, i, type = btf__add_struct(btf, NULL, 4);
-	struct spec_error e;
+	struct ks_error e;
 	int v = 1;
 
 	field("x", int_t, 0);

@@ -3,7 +3,8 @@
  * Unit tests for the small modules: suggestions by edit distance
  * (ksnoop/suggest.c), the kallsyms reader (ksnoop/ksyms.c) on temporary
  * files, and kernel BTF lookup (ksnoop/kbtf.c) on BTF built in memory or
- * written as raw BTF files into a temporary directory, never /sys.
+ * written as raw BTF files into a temporary directory, never /sys; the
+ * errors target.c builds on them, and whose they are (their exit status).
  *
  * Tests marked "Regression (fixed)" guard bugs these tests found.
  */
@@ -22,6 +23,7 @@
 #include "kbtf.h"
 #include "ksyms.h"
 #include "suggest.h"
+#include "target.h"
 
 /* ---- suggest ---- */
 
@@ -517,6 +519,85 @@ static int remove_btf_dir(void **state)
 	return 0;
 }
 
+/* ---- target.c's errors: the message, and the errno that sets the exit status ---- */
+
+static void test_target_unknown_function_is_usage(void **state)
+{
+	struct kernel k = { .btf_dir = btf_dir, .kallsyms_path = write_tmp("ffffffff81000000 T foo\n") };
+	struct signature sig;
+	struct ks_error e;
+
+	assert_int_equal(kernel__func(&k, "fooo", &sig, &e), -ENOENT);
+	assert_int_equal(e.err, -ENOENT);
+	assert_int_equal(e.pos, 0);
+	assert_string_equal(e.msg, "unknown kernel function 'fooo' (did you mean 'foo'?)");
+	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
+	assert_int_equal(kernel__func(&k, "foo", &sig, &e), 0);
+	kernel__close(&k);
+}
+
+/* In BTF, not in kallsyms: shown by info, refused for tracing; the user's. */
+static void test_target_not_in_kallsyms_is_usage(void **state)
+{
+	struct kernel k = { .btf_dir = btf_dir, .kallsyms_path = write_tmp("ffffffff81000000 T foo\n") };
+	struct signature sig;
+	struct ks_error e;
+
+	assert_int_equal(kernel__func(&k, "bar", &sig, &e), -EINVAL);
+	assert_non_null(sig.btf);
+	assert_string_equal(e.msg, "'bar' is in BTF but not in kallsyms (inlined or removed at build time), so it cannot be traced");
+	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
+	kernel__close(&k);
+}
+
+static void test_target_unknown_tracepoint_is_usage(void **state)
+{
+	struct kernel k = { .btf_dir = btf_dir };
+	struct signature sig;
+	struct ks_error e;
+
+	assert_int_equal(kernel__tp(&k, "sched_switch", &sig, &e), -ENOENT);
+	assert_string_equal(e.msg, "unknown tracepoint 'sched_switch'");
+	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
+	kernel__close(&k);
+}
+
+/* No kernel BTF, or no kallsyms: the machine's, not the user's (-ENOENT would say 2). */
+static void test_target_missing_btf_is_runtime(void **state)
+{
+	struct kernel k = { .btf_dir = "/nonexistent/btf" };
+	struct signature sig;
+	struct ks_error e;
+	int err;
+
+	err = kernel__open(&k, &e);
+	assert_int_equal(err, e.err);
+	assert_int_equal(ks_exit_status(err), KSNOOP_EXIT_RUNTIME);
+	assert_string_equal(e.msg, "cannot read kernel BTF from /nonexistent/btf/vmlinux: No such file or directory (the kernel needs CONFIG_DEBUG_INFO_BTF)");
+	err = kernel__tp(&k, "x", &sig, &e);
+	assert_int_equal(err, e.err);
+	assert_int_equal(ks_exit_status(err), KSNOOP_EXIT_RUNTIME);
+	kernel__close(&k);
+}
+
+static void test_target_missing_kallsyms_is_runtime(void **state)
+{
+	struct kernel k = { .btf_dir = btf_dir, .kallsyms_path = "/nonexistent/kallsyms" };
+	struct signature sig;
+	struct ks_error e;
+	int err;
+
+	err = kernel__func(&k, "foo", &sig, &e);
+	assert_int_equal(err, e.err);
+	assert_int_equal(ks_exit_status(err), KSNOOP_EXIT_RUNTIME);
+	assert_string_equal(e.msg, "cannot read /nonexistent/kallsyms: No such file or directory");
+	/* Asked again (a function pointer printed): the same, not read again. */
+	err = kernel__func(&k, "foo", &sig, &e);
+	assert_int_equal(err, e.err);
+	assert_int_equal(ks_exit_status(err), KSNOOP_EXIT_RUNTIME);
+	kernel__close(&k);
+}
+
 static void test_kbtf_open_missing_dir(void **state)
 {
 	errno = 0;
@@ -708,6 +789,11 @@ int main(void)
 		cmocka_unit_test(test_kbtf_for_each_func_in_name_order),
 		cmocka_unit_test(test_kbtf_vmlinux_function_asked_in_module),
 		cmocka_unit_test(test_kbtf_missing_module),
+		cmocka_unit_test_teardown(test_target_unknown_function_is_usage, remove_tmp),
+		cmocka_unit_test_teardown(test_target_not_in_kallsyms_is_usage, remove_tmp),
+		cmocka_unit_test(test_target_unknown_tracepoint_is_usage),
+		cmocka_unit_test(test_target_missing_btf_is_runtime),
+		cmocka_unit_test(test_target_missing_kallsyms_is_runtime),
 	};
 	int failed = 0;
 

@@ -14,10 +14,10 @@
 static void test_sig_function(void **state)
 {
 	struct signature sig;
-	char why[128] = "";
+	struct ks_error why = {};
 
-	assert_int_equal(signature__from_func(btf, T.ip_send_skb, &sig, why, sizeof(why)), 0);
-	assert_string_equal(why, "");
+	assert_int_equal(signature__from_func(btf, T.ip_send_skb, &sig, &why), 0);
+	assert_string_equal(why.msg, "");
 	assert_string_equal(sig.name, "ip_send_skb");
 	assert_string_equal(sig.attach, "ip_send_skb");
 	assert_null(sig.module);
@@ -42,7 +42,7 @@ static void test_sig_void_function(void **state)
 	int id = btf__find_by_name_kind(btf, "void_fn", BTF_KIND_FUNC);
 	struct signature sig;
 
-	assert_int_equal(signature__from_func(btf, id, &sig, NULL, 0), 0);
+	assert_int_equal(signature__from_func(btf, id, &sig, NULL), 0);
 	assert_int_equal(sig.nparams, 0);
 	assert_int_equal(sig.nslots, 0);
 	assert_int_equal(sig.ret_type, 0);
@@ -53,10 +53,10 @@ static void test_sig_refuses_too_many_argument_words(void **state)
 {
 	int id = btf__find_by_name_kind(btf, "many_args", BTF_KIND_FUNC);
 	struct signature sig;
-	char why[256] = "";
+	struct ks_error why = {};
 
-	assert_int_equal(signature__from_func(btf, id, &sig, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "takes 13 argument words; at most 12 can be captured");
+	assert_int_equal(signature__from_func(btf, id, &sig, &why), -EINVAL);
+	assert_string_equal(why.msg, "takes 13 argument words; at most 12 can be captured");
 	/* Filled anyway, for `info`. */
 	assert_int_equal(sig.nparams, 13);
 	assert_int_equal(sig.nslots, 13);
@@ -68,10 +68,10 @@ static void test_sig_refuses_large_struct_by_value(void **state)
 {
 	int id = btf__find_by_name_kind(btf, "take_big", BTF_KIND_FUNC);
 	struct signature sig;
-	char why[256] = "";
+	struct ks_error why = {};
 
-	assert_int_equal(signature__from_func(btf, id, &sig, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "argument 'big' (struct big) is a struct of 24 bytes passed by value, which cannot be captured");
+	assert_int_equal(signature__from_func(btf, id, &sig, &why), -EINVAL);
+	assert_string_equal(why.msg, "argument 'big' (struct big) is a struct of 24 bytes passed by value, which cannot be captured");
 	assert_int_equal(sig.nparams, 2);
 	assert_string_equal(sig.params[1].name, "x");
 }
@@ -80,9 +80,9 @@ static void test_sig_16_byte_struct_takes_two_slots(void **state)
 {
 	int id = btf__find_by_name_kind(btf, "take_pair", BTF_KIND_FUNC);
 	struct signature sig;
-	char why[256] = "";
+	struct ks_error why = {};
 
-	assert_int_equal(signature__from_func(btf, id, &sig, why, sizeof(why)), 0);
+	assert_int_equal(signature__from_func(btf, id, &sig, &why), 0);
 	assert_int_equal(sig.params[0].slot, 0);
 	assert_int_equal(sig.params[1].slot, 2);
 	assert_int_equal(sig.nslots, 3);
@@ -92,10 +92,10 @@ static void test_sig_refuses_variadic(void **state)
 {
 	int id = btf__find_by_name_kind(btf, "variadic_fn", BTF_KIND_FUNC);
 	struct signature sig;
-	char why[256] = "";
+	struct ks_error why = {};
 
-	assert_int_equal(signature__from_func(btf, id, &sig, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "is variadic; its variable arguments cannot be captured");
+	assert_int_equal(signature__from_func(btf, id, &sig, &why), -EINVAL);
+	assert_string_equal(why.msg, "is variadic; its variable arguments cannot be captured");
 	assert_true(sig.variadic);
 	assert_int_equal(sig.nparams, 1);
 	assert_string_equal(sig.params[0].name, "fmt");
@@ -104,22 +104,23 @@ static void test_sig_refuses_variadic(void **state)
 static void test_sig_refuses_non_function(void **state)
 {
 	struct signature sig;
-	char why[256] = "";
+	struct ks_error why = {};
 
-	assert_int_equal(signature__from_func(btf, T.int_t, &sig, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "is not a function in BTF");
-	assert_int_equal(signature__from_func(btf, 0, &sig, why, sizeof(why)), -EINVAL);
-	assert_int_equal(signature__from_func(btf, 1000000, &sig, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "is not a function in BTF");
+	/* Broken BTF, not the user's to fix: a runtime errno. */
+	assert_int_equal(signature__from_func(btf, T.int_t, &sig, &why), -EIO);
+	assert_string_equal(why.msg, "is not a function in BTF");
+	assert_int_equal(signature__from_func(btf, 0, &sig, &why), -EIO);
+	assert_int_equal(signature__from_func(btf, 1000000, &sig, &why), -EIO);
+	assert_string_equal(why.msg, "is not a function in BTF");
 }
 
 static void test_sig_refuses_function_without_prototype(void **state)
 {
 	struct signature sig;
-	char why[256] = "";
+	struct ks_error why = {};
 
-	assert_int_equal(signature__from_func(btf, T.bad_func, &sig, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "has no prototype in BTF");
+	assert_int_equal(signature__from_func(btf, T.bad_func, &sig, &why), -EIO);
+	assert_string_equal(why.msg, "has no prototype in BTF");
 }
 
 static void test_sig_tracepoint_with_own_stub(void **state)
@@ -1246,7 +1247,7 @@ static void test_user_type_tags_mark_user_reads(void **state)
 {
 	struct resolved *r = calloc(1, sizeof(*r));
 	int tag, uptr, proto_id, fid;
-	char why[256];
+	struct ks_error why;
 
 	assert_non_null(r);
 	/* long copy(const char __user *ubuf, struct sk_buff *skb) */
@@ -1257,7 +1258,7 @@ static void test_user_type_tags_mark_user_reads(void **state)
 	btf__add_func_param(btf, "skb", T.skb_ptr);
 	fid = btf__add_func(btf, "tagged_copy", BTF_FUNC_GLOBAL, proto_id);
 	assert_true(fid > 0);
-	assert_int_equal(signature__from_func(btf, fid, &r->sig, why, sizeof(why)), 0);
+	assert_int_equal(signature__from_func(btf, fid, &r->sig, &why), 0);
 	r->sig.user_tags = true;
 	assert_int_equal(spec__parse("tagged_copy(ubuf, skb->sk->sk_rcvbuf)", SPEC_KFUNC,
 				     &r->spec, &r->err), 0);
@@ -1292,7 +1293,7 @@ static void test_member_alias_ambiguous_and_missing(void **state)
 {
 	struct resolved *r = calloc(1, sizeof(*r));
 	int a, b, outer, outer_ptr, proto_id, fid;
-	char why[256];
+	struct ks_error why;
 
 	assert_non_null(r);
 	/* struct two { struct a { int x; } a; struct b { int x; } b; } */
@@ -1306,7 +1307,7 @@ static void test_member_alias_ambiguous_and_missing(void **state)
 	outer_ptr = btf__add_ptr(btf, outer);
 	proto_id = proto(0, "t", outer_ptr, NULL);
 	fid = func("alias_fn", proto_id);
-	assert_int_equal(signature__from_func(btf, fid, &r->sig, why, sizeof(why)), 0);
+	assert_int_equal(signature__from_func(btf, fid, &r->sig, &why), 0);
 	assert_int_equal(spec__parse("alias_fn(t->x)", SPEC_KFUNC, &r->spec, &r->err), 0);
 	assert_int_equal(resolver__resolve(&r->spec, &r->sig, &default_opts, &r->plan, &r->err),
 			 -EINVAL);

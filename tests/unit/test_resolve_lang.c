@@ -116,8 +116,9 @@ static void test_cast_in_module_keeps_names(void **state)
 	static struct capture_plan plan;
 	struct signature sig;
 	struct spec spec;
-	struct spec_error e;
-	char why[128], buf[128];
+	struct ks_error e;
+	struct ks_error why;
+	char buf[128];
 	int modreq, fn;
 
 	assert_non_null(mod);
@@ -128,7 +129,7 @@ static void test_cast_in_module_keeps_names(void **state)
 	assert_int_equal(btf__add_func_param(mod, "p", T.void_ptr), 0);
 	fn = btf__add_func(mod, "mod_fn", BTF_FUNC_GLOBAL, fn);
 	assert_true(modreq > 0 && fn > 0);
-	assert_int_equal(signature__from_func(mod, fn, &sig, why, sizeof(why)), 0);
+	assert_int_equal(signature__from_func(mod, fn, &sig, &why), 0);
 	assert_int_equal(spec__parse("mod_fn((struct modreq *)p, ((struct modreq *)p)->sk->sk_rcvbuf)",
 				     SPEC_KFUNC, &spec, &e), 0);
 	assert_int_equal(resolver__resolve(&spec, &sig, &default_opts, &plan, &e), 0);

@@ -25,7 +25,7 @@
 /* Parse TEXT as a kernel-function spec; it must succeed. */
 static void parse_ok(const char *text, struct spec *spec)
 {
-	struct spec_error err;
+	struct ks_error err;
 	int ret = spec__parse(text, SPEC_KFUNC, spec, &err);
 
 	if (ret)
@@ -40,7 +40,7 @@ static void parse_ok(const char *text, struct spec *spec)
  */
 static void parse_err(const char *text, int pos, const char *msg)
 {
-	struct spec_error err;
+	struct ks_error err;
 	struct spec spec;
 	int ret = spec__parse(text, SPEC_KFUNC, &spec, &err);
 
@@ -50,6 +50,7 @@ static void parse_err(const char *text, int pos, const char *msg)
 			      text, ret, err.pos, err.msg, pos, msg);
 	spec__free(&spec);
 	assert_int_equal(ret, -EINVAL);
+	assert_int_equal(err.err, -EINVAL);
 	assert_int_equal(err.pos, pos);
 	assert_non_null(strstr(err.msg, msg));
 }
@@ -215,7 +216,7 @@ static void test_declarations(void **state)
 
 static void test_usdt_target(void **state)
 {
-	struct spec_error err;
+	struct ks_error err;
 	struct spec s;
 
 	assert_int_equal(spec__parse("/usr/bin/python3:python:function__entry (arg0, arg1)",
@@ -230,7 +231,7 @@ static void test_usdt_target(void **state)
 
 static void test_usdt_target_without_list(void **state)
 {
-	struct spec_error err;
+	struct ks_error err;
 	struct spec s;
 
 	assert_int_equal(spec__parse("/opt/my app/bin:prov:probe", SPEC_USDT, &s, &err), 0);
@@ -930,7 +931,7 @@ static void test_err_unterminated_string(void **state)
 static void test_mask(void **state)
 {
 	struct spec s;
-	struct spec_error e;
+	struct ks_error e;
 
 	assert_int_equal(spec__parse("f(how->flags & 0x40, x&3 == 1)", SPEC_KFUNC, &s, &e), 0);
 	assert_true(s.items[0].has_mask);
@@ -1107,10 +1108,11 @@ static void test_err_index_too_large(void **state)
 
 static void test_error_resets_previous_state(void **state)
 {
-	struct spec_error err = { .pos = 99, .msg = "stale" };
+	struct ks_error err = { .err = -EINVAL, .pos = 99, .msg = "stale" };
 	struct spec s;
 
 	assert_int_equal(spec__parse("f(a)", SPEC_KFUNC, &s, &err), 0);
+	assert_int_equal(err.err, 0);
 	assert_int_equal(err.pos, 0);
 	assert_string_equal(err.msg, "");
 	spec__free(&s);

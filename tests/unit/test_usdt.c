@@ -64,27 +64,31 @@ static void test_arg_errors(void **state)
 static void test_read_missing(void **state)
 {
 	struct usdt_file *f;
-	char msg[256];
+	struct ks_error e;
 
 	(void)state;
-	assert_int_equal(usdt__read("/nonexistent/app", &f, msg, sizeof(msg)), -ENOENT);
+	assert_int_equal(usdt__read("/nonexistent/app", &f, &e), -ENOENT);
 	assert_null(f);
-	assert_non_null(strstr(msg, "No such file"));
+	assert_int_equal(e.err, -ENOENT);
+	assert_non_null(strstr(e.msg, "No such file"));
+	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
 }
 
 static void test_read_directory(void **state)
 {
 	struct usdt_file *f;
-	char msg[256];
+	struct ks_error e;
 
 	(void)state;
-	assert_int_equal(usdt__read("/", &f, msg, sizeof(msg)), -EISDIR);
-	assert_non_null(strstr(msg, "is a directory"));
+	assert_int_equal(usdt__read("/", &f, &e), -EISDIR);
+	assert_non_null(strstr(e.msg, "is a directory"));
+	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
 }
 
 static void test_read_not_elf(void **state)
 {
-	char path[] = "/tmp/ksnoop-unit-XXXXXX", msg[256];
+	char path[] = "/tmp/ksnoop-unit-XXXXXX";
+	struct ks_error e;
 	struct usdt_file *f;
 	int fd = mkstemp(path);
 
@@ -92,14 +96,16 @@ static void test_read_not_elf(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "#!/bin/sh\n", 10), 10);
 	close(fd);
-	assert_int_equal(usdt__read(path, &f, msg, sizeof(msg)), -ENOEXEC);
-	assert_non_null(strstr(msg, "is not an ELF file"));
+	assert_int_equal(usdt__read(path, &f, &e), -ENOEXEC);
+	assert_non_null(strstr(e.msg, "is not an ELF file"));
+	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
 	unlink(path);
 }
 
 static void test_read_truncated_elf(void **state)
 {
-	char path[] = "/tmp/ksnoop-unit-XXXXXX", msg[256];
+	char path[] = "/tmp/ksnoop-unit-XXXXXX";
+	struct ks_error e;
 	struct usdt_file *f;
 	int fd = mkstemp(path);
 
@@ -108,14 +114,14 @@ static void test_read_truncated_elf(void **state)
 	/* An ELF magic and nothing else. */
 	assert_int_equal(write(fd, "\x7f" "ELF\x02\x01\x01", 7), 7);
 	close(fd);
-	assert_int_equal(usdt__read(path, &f, msg, sizeof(msg)), -ENOEXEC);
+	assert_int_equal(usdt__read(path, &f, &e), -ENOEXEC);
 	unlink(path);
 }
 
 static void test_spec_usdt_target_and_casts(void **state)
 {
 	struct spec s;
-	struct spec_error e;
+	struct ks_error e;
 
 	(void)state;
 	assert_int_equal(spec__parse("./app:myapp:req(arg0, arg1:str, arg2:struct req * , arg3 > 5)",
@@ -140,7 +146,7 @@ static void test_spec_usdt_target_and_casts(void **state)
 static void test_spec_usdt_cast_errors(void **state)
 {
 	struct spec s;
-	struct spec_error e;
+	struct ks_error e;
 
 	(void)state;
 	assert_int_equal(spec__parse("app:p:n(arg1:)", SPEC_USDT, &s, &e), -EINVAL);
@@ -165,7 +171,7 @@ static void test_spec_usdt_cast_errors(void **state)
 static void test_spec_usdt_path_with_spaces_and_glob(void **state)
 {
 	struct spec s;
-	struct spec_error e;
+	struct ks_error e;
 
 	(void)state;
 	assert_int_equal(spec__parse("/opt/my app/bin:prov:*", SPEC_USDT, &s, &e), 0);

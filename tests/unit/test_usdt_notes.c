@@ -94,10 +94,10 @@ static int remove_file(void **state)
 static void test_many_notes_read_in_order(void **state)
 {
 	struct usdt_file *f;
-	char msg[256];
+	struct ks_error e;
 
 	write_elf(60000, 60000);
-	assert_int_equal(usdt__read(path, &f, msg, sizeof(msg)), 0);
+	assert_int_equal(usdt__read(path, &f, &e), 0);
 	assert_int_equal(f->nprobes, 60000);
 	assert_string_equal(f->probes[0].name, "n0");
 	assert_string_equal(f->probes[59999].name, "n59999");
@@ -108,15 +108,15 @@ static void test_many_notes_read_in_order(void **state)
 static int match(const char *probe, struct usdt_match **ms)
 {
 	struct usdt_front *fe = usdt_front__new(NULL);
-	char text[128], msg[256];
-	struct spec_error e;
+	char text[128];
+	struct ks_error e;
 	struct spec s;
 	int n;
 
 	assert_non_null(fe);
 	snprintf(text, sizeof(text), "%s:%s", path, probe);
 	assert_int_equal(spec__parse(text, SPEC_USDT, &s, &e), 0);
-	n = usdt_front__match(fe, &s, 0, ms, msg, sizeof(msg));
+	n = usdt_front__match(fe, &s, 0, ms, &e);
 	if (n > 0) {
 		struct usdt_match *m = *ms;
 
@@ -142,17 +142,18 @@ static void test_many_distinct_probes_matched(void **state)
 static void test_too_many_notes_refused(void **state)
 {
 	struct usdt_file *f;
-	char msg[256], want[256];
+	struct ks_error e;
+	char want[256];
 
 	write_elf(USDT_MAX_NOTES + 1, 10);
-	assert_int_equal(usdt__read(path, &f, msg, sizeof(msg)), -E2BIG);
+	assert_int_equal(usdt__read(path, &f, &e), -E2BIG);
 	assert_null(f);
 	snprintf(want, sizeof(want), "'%s' has more than %d USDT notes, the most ksnoop reads",
 		 path, USDT_MAX_NOTES);
-	assert_string_equal(msg, want);
+	assert_string_equal(e.msg, want);
 	remove_file(state);
 	write_elf(USDT_MAX_NOTES, 10);
-	assert_int_equal(usdt__read(path, &f, msg, sizeof(msg)), 0);
+	assert_int_equal(usdt__read(path, &f, &e), 0);
 	assert_int_equal(f->nprobes, USDT_MAX_NOTES);
 	usdt__free(f);
 }
