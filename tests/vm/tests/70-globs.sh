@@ -1,5 +1,5 @@
 #!/bin/sh
-# vm-timeout: 600
+# vm-timeout: 900
 # Many functions at once: globs, selection by argument type, grouped
 # programs with BPF cookies, the skip rules, nothing left behind.
 . /tests/lib.sh
@@ -46,8 +46,13 @@ else
 fi
 
 # By argument type: every function taking a struct sk_buff *, wherever
-# it sits, with s meaning that argument.
-if start "$tmp/o4" "$tmp/e4" -c ping '*(struct sk_buff *s, s->len == 84, s->len)'; then
+# it sits, with s meaning that argument.  All of the kernel's (1,500 and
+# more) where kprobe.multi attaches them at once; without it (Debian's
+# 6.1) each needs a kprobe of its own, minutes under emulation: the ip*
+# ones there.
+all='*'
+case $(uname -r) in 6.1.*) all='ip*' ;; esac
+if start "$tmp/o4" "$tmp/e4" -c ping "$all(struct sk_buff *s, s->len == 84, s->len)"; then
 	ping -c 1 127.0.0.1 >/dev/null 2>&1
 	stop
 	funcs=$(grep -oE ' -> [a-z0-9_.]+$' "$tmp/o4" | sort -u | wc -l)
