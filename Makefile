@@ -82,7 +82,7 @@ $(BUILD)/%.o: ksnoop/%.c | $(BUILD) $(BUILD)/ksnoop.skel.h
 
 # One self-contained binary: no shared object at all at run time.
 $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
-	$(CC) $(CFLAGS) -static $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
+	$(CC) $(CFLAGS) -static -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
 
 # The same binary under AddressSanitizer and UBSan, for the live tests.
 $(BUILD)/san/%.o: ksnoop/%.c | $(BUILD)/san $(BUILD)/ksnoop.skel.h
@@ -90,7 +90,7 @@ $(BUILD)/san/%.o: ksnoop/%.c | $(BUILD)/san $(BUILD)/ksnoop.skel.h
 
 $(BUILD)/san/ksnoop: $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) \
 		     $(APP_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(LIBBPF_A)
-	$(CC) $(SAN_FLAGS) $(filter %.o,$^) $(PKG_LIBS) -o $@
+	$(CC) $(SAN_FLAGS) -pthread $(filter %.o,$^) $(PKG_LIBS) -o $@
 
 # Unit tests: no privileges, sanitizers on, cmocka.
 TEST_HDRS  := $(wildcard tests/include/*.h)

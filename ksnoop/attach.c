@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +37,90 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	return a;
 }
 
+/*
+ * Detaching waits: each uprobe (and kprobe) link waits for the kernel's
+ * readers of the probe to be done (an SRCU or RCU grace period, tens of
+ * milliseconds), one after another on one thread: 42 USDT probes took a
+ * second and a half to let go.  Links are independent, and waits that
+ * overlap share grace periods, so they are destroyed from a few threads
+ * at once.  The threads take no signals: SIGINT stays the main thread's.
+ */
+#define DETACH_THREADS	16
+
+struct detach_work {
+	struct bpf_link **links;
+	int n;
+	int next;		/* taken with __atomic_fetch_add */
+};
+
+static void *detach_worker(void *arg)
+{
+	struct detach_work *w = arg;
+	int i;
+
+	while ((i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED)) < w->n)
+		bpf_link__destroy(w->links[i]);
+	return NULL;
+}
+
+static void destroy_links(struct bpf_link **links, int n)
+{
+	struct detach_work w = { .links = links, .n = n };
+	pthread_t th[DETACH_THREADS];
+	sigset_t all, old;
+	int i, nth = 0;
+
+	if (n > 1) {
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		for (i = 0; i < DETACH_THREADS && i < n - 1; i++)
+			if (pthread_create(&th[nth], NULL, detach_worker, &w) == 0)
+				nth++;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	detach_worker(&w);
+	for (i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+}
+
+/* Every link of every instance, taken out of the skeletons. */
+static int take_links(struct attacher *a, struct bpf_link ***out)
+{
+	int per = sizeof(a->skels[0]->links) / sizeof(struct bpf_link *);
+	struct bpf_link **v = calloc(a->nlinks + (size_t)a->nskels * per + 1, sizeof(*v));
+	int i, j, n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < a->nlinks; i++)
+		v[n++] = a->links[i];
+	a->nlinks = 0;
+	for (i = 0; i < a->nskels; i++) {
+		struct bpf_link **sl = (struct bpf_link **)&a->skels[i]->links;
+
+		for (j = 0; j < per; j++) {
+			if (sl[j])
+				v[n++] = sl[j];
+			sl[j] = NULL;
+		}
+	}
+	*out = v;
+	return n;
+}
+
 void attacher__free(struct attacher *a)
 {
-	int i;
+	struct bpf_link **links;
+	int i, n;
 
 	if (!a)
 		return;
+	n = take_links(a, &links);
+	if (n >= 0) {
+		destroy_links(links, n);
+		free(links);
+	}
+	/* Out of memory: the skeletons destroy their own links, one by one. */
 	for (i = a->nlinks - 1; i >= 0; i--)
 		bpf_link__destroy(a->links[i]);
 	free(a->links);
