@@ -6,7 +6,8 @@
 
 tmp=$(mktemp -d)
 START_WAIT=240
-enabled() { grep -c . /sys/kernel/tracing/enabled_functions 2>/dev/null || echo 0; }
+# Functions ftrace has a callback on (grep -c prints 0 and fails on none).
+enabled() { _n=$(grep -c . /sys/kernel/tracing/enabled_functions 2>/dev/null); echo "${_n:-0}"; }
 
 # A ping through ip_*: at least 4 functions, ip_output and ip_finish_output
 # among them, and the predicate held in every one (in BPF, per function).
@@ -77,6 +78,18 @@ if start "$tmp/o5" "$tmp/e5" 'tcp_*'; then
 	note "tcp_*: $(grep -E 'match|kprobe' "$tmp/e5" | tr '\n' ' ')"
 else
 	fail tcp_glob_attach "$(tail -5 "$tmp/e5")"
+fi
+
+# Nothing stays attached after SIGKILL either: every kprobe is a file.
+before=$(enabled)
+if start "$tmp/o11" "$tmp/e11" 'ip_*(skb->len == 84)'; then
+	during=$(enabled)
+	kill -9 "$KPID"; wait "$KPID" 2>/dev/null
+	sleep 1
+	if [ "$during" -gt "$before" ]; then pass kill9_was_attached; else fail kill9_was_attached "before $before, during $during"; fi
+	expect_eq kill9_nothing_after "$before" "$(enabled)"
+else
+	fail kill9_attach "$(tail -5 "$tmp/e11")"
 fi
 
 # The skip and deny rules.
