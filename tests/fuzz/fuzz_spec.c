@@ -37,6 +37,15 @@ static void check_spec(const struct spec *s, const char *text)
 	check_pos(s->target_pos, len);
 	check(s->nitems >= 0 && s->nitems <= SPEC_MAX_ITEMS);
 	check(s->has_list || s->nitems == 0);
+	check(s->ndecls >= 0 && s->ndecls <= SPEC_MAX_DECLS);
+	check(!s->ndecls || s->kind == SPEC_KFUNC);
+	check(!s->module || (s->kind == SPEC_KFUNC && *s->module));
+	for (i = 0; i < s->ndecls; i++) {
+		check(s->decls[i].type && *s->decls[i].type && strlen(s->decls[i].type) <= 4 * SPEC_MAX_NAME);
+		check_name(s->decls[i].name);
+		check_pos(s->decls[i].type_pos, len);
+		check_pos(s->decls[i].name_pos, len);
+	}
 	for (i = 0; i < s->nitems; i++) {
 		const struct spec_item *it = &s->items[i];
 
