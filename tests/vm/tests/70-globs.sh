@@ -75,7 +75,7 @@ if start "$tmp/o5" "$tmp/e5" 'tcp_*'; then
 	if [ "${n:-0}" -ge 300 ]; then pass tcp_glob_300; else fail tcp_glob_300 "$(grep -E 'match' "$tmp/e5")"; fi
 	if [ $((during - before)) -ge 300 ]; then pass tcp_glob_enabled_functions; else fail tcp_glob_enabled_functions "before $before, during $during"; fi
 	expect_eq tcp_glob_nothing_after "$before" "$after"
-	note "tcp_*: $(grep -E 'match|kprobe' "$tmp/e5" | tr '\n' ' ')"
+	note "tcp_*: $(grep -E 'function\(s\) match|kprobe.multi refused' "$tmp/e5" | tr '\n' ' ')"
 else
 	fail tcp_glob_attach "$(tail -5 "$tmp/e5")"
 fi
