@@ -420,7 +420,8 @@ static __always_inline bool task_selected(void)
 }
 
 /* Header and values (from START on) of one record at REC. */
-static __always_inline void fill_record(void *rec, const volatile struct ksnoop_side_plan *side,
+static __always_inline void fill_record(void *ctx, void *rec,
+					const volatile struct ksnoop_side_plan *side,
 					const __u64 *words, int kind, int start, __u32 func_id)
 {
 	struct ksnoop_event *ev = rec;
@@ -444,6 +445,14 @@ static __always_inline void fill_record(void *rec, const volatile struct ksnoop_
 		vp = &side->values[i];
 		vh = rec + vp->rec_off;
 		vh->addr = 0;
+		/* -s: the stack at this probe, taken only once the predicates held. */
+		if (vp->acc.src == KSNOOP_SRC_STACK) {
+			long n = bpf_get_stack(ctx, (void *)(vh + 1), KSNOOP_STACK_DEPTH * 8, 0);
+
+			vh->status = n < 0 ? KSNOOP_FAULT : KSNOOP_OK;
+			vh->len = n < 0 ? 0 : n;
+			continue;
+		}
 		vh->status = copy_value(&vp->acc, src_word(words, &vp->acc),
 					(void *)(vh + 1), &vh->len, &vh->addr);
 	}
@@ -616,7 +625,7 @@ static __always_inline bool preds_hold(const volatile struct ksnoop_side_plan *s
 }
 
 /* Entry, KSNOOP_SIDE_STASH: the record goes to the stash, for the return. */
-static __always_inline void stash_entry(const volatile struct ksnoop_side_plan *side,
+static __always_inline void stash_entry(void *ctx, const volatile struct ksnoop_side_plan *side,
 					const __u64 *words, struct ksnoop_stash_key *key)
 {
 	__u32 zero = 0;
@@ -624,7 +633,7 @@ static __always_inline void stash_entry(const volatile struct ksnoop_side_plan *
 
 	if (!rec)
 		return;
-	fill_record(rec, side, words, KSNOOP_ENTRY, 0, key->func_id);
+	fill_record(ctx, rec, side, words, KSNOOP_ENTRY, 0, key->func_id);
 	if (bpf_map_update_elem(&stash, key, rec, BPF_ANY)) {
 		count(KSNOOP_CNT_STASH_DROP);
 		stash_clear(key);
@@ -674,7 +683,7 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		return 0;
 	}
 	if (side->flags & KSNOOP_SIDE_STASH) {
-		stash_entry(side, words, &key);
+		stash_entry(ctx, side, words, &key);
 		return 0;
 	}
 
@@ -693,7 +702,7 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		bpf_map_delete_elem(&stash, &key);
 		reread_user_faults(rec, side, side->nstashed);
 	}
-	fill_record(rec, side, words, kind, side->nstashed, func_id);
+	fill_record(ctx, rec, side, words, kind, side->nstashed, func_id);
 	if (side->flags & KSNOOP_SIDE_RETRY) {
 		/*
 		 * Entry: user memory not paged in yet; try again at the return.

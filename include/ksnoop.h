@@ -55,6 +55,7 @@
 enum ksnoop_src {
 	KSNOOP_SRC_ARG = 0,	/* argument slot (register / ctx word) */
 	KSNOOP_SRC_RET = 1,	/* return value */
+	KSNOOP_SRC_STACK = 2,	/* the kernel stack at the probe (-s): return addresses */
 };
 
 enum ksnoop_value_flags {
@@ -225,6 +226,9 @@ struct ksnoop_value {
 	__u64 addr;		/* where the bytes were read from (0: a register) */
 	/* __u8 data[]: plan size, rounded up to 8 */
 };
+
+/* Frames of a kernel stack captured with -s (bpf_get_stack, innermost first). */
+#define KSNOOP_STACK_DEPTH	32
 
 /* Calls in flight with a stashed entry, per traced function. */
 #define KSNOOP_STASH_ENTRIES	8192

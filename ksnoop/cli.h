@@ -15,6 +15,7 @@ enum attach_mode {
 struct options {
 	bool json;
 	bool zeros;
+	bool stack;		/* -s */
 	__u32 pid, tid;
 	char comm[16];
 	bool has_comm;

@@ -67,6 +67,8 @@ static const char usage_text[] =
 "      --buffer BYTES     ring buffer size, a power of 2 (default 8 MiB)\n"
 "      --btf FILE         BTF for USDT argN:TYPE (default: the binary's .BTF)\n"
 "  -z, --zeros            show struct members that are zero\n"
+"  -s, --stack            each event carries the kernel stack at its probe,\n"
+"                         symbolised (kernel functions and tracepoints)\n"
 "  -v, --verbose          say what is resolved and how it is attached\n"
 "  -d, --debug            also show libbpf's debug output\n"
 "  -h, --help             show this help\n"
@@ -106,6 +108,7 @@ static const struct option long_opts[] = {
 	{ "str-bytes", required_argument, NULL, OPT_STR_BYTES },
 	{ "buffer", required_argument, NULL, OPT_BUFFER },
 	{ "zeros", no_argument, NULL, 'z' },
+	{ "stack", no_argument, NULL, 's' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
@@ -158,7 +161,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 	opterr = 0;
 	/* GNU getopt permutes: options may come before or after the command. */
-	while ((c = getopt_long(argc, argv, ":jp:c:n:zvdhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jp:c:n:zsvdhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -237,6 +240,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'z':
 			o->zeros = true;
+			break;
+		case 's':
+			o->stack = true;
 			break;
 		case 'v':
 			log_verbose++;

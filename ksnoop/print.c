@@ -485,6 +485,10 @@ void printer__value(struct printer *p, const struct btf *btf,
 		return;
 	}
 	switch (vd->how) {
+	case PRINT_STACK:
+		/* printer__event() prints stacks; here only a placeholder. */
+		writer__null(&p->wr, "/* stack */");
+		return;
 	case PRINT_STRING:
 		writer__string(&p->wr, data, strnlen(data, avail));
 		if (st == KSNOOP_TRUNCATED) {
@@ -589,10 +593,66 @@ static void print_header_json(struct writer *wr, const struct capture_plan *plan
  * One event.  Text: a header line, then "    NAME = VALUE" lines.  JSON:
  * {"time_ns":...,"values":{"NAME":VALUE,...}} on one line.
  */
+static bool tracer_frame(const char *sym)
+{
+	static const char *const prefixes[] = {
+		"bpf_prog_", "bpf_trampoline_", "bpf_trace_run", "__bpf_trace_",
+		"__bpf_prog_enter", "kprobe_ftrace_handler", "kprobe_perf_func",
+		"kprobe_dispatcher", "trace_call_bpf", "fprobe_", "rethook_",
+	};
+	size_t i, n = strlen(sym);
+
+	if (n > 6 && strcmp(sym + n - 6, " [bpf]") == 0)
+		return true;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(sym, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * -s: the stack at the probe, innermost first, each return address named
+ * from kallsyms (symbol+0xoff [module]) or in hex.  Text: one frame a line
+ * under "stack:"; JSON: "stack":[...] beside "values".
+ */
+static void print_stack(struct printer *p, const struct ksnoop_value *vh)
+{
+	struct writer *wr = &p->wr;
+	const __u64 *ips = (const __u64 *)(vh + 1);
+	__u32 n = vh->len / 8, i;
+	bool skipping = true;
+	char sym[192];
+
+	if (n > KSNOOP_STACK_DEPTH)
+		n = KSNOOP_STACK_DEPTH;
+	writer__key(wr, "stack");
+	if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK) {
+		writer__null(wr, "/* could not be taken */");
+		return;
+	}
+	writer__begin_array(wr, WRITER_ROWS, 1);
+	for (i = 0; i < n; i++) {
+		bool named = p->opts.symbolize &&
+			     !p->opts.symbolize(p->opts.sym_ctx, ips[i], sym, sizeof(sym));
+
+		/* The tracer's own frames on top (the program, its trampoline or
+		 * tracepoint runner) are not the traced code's stack. */
+		if (named && skipping && tracer_frame(sym))
+			continue;
+		skipping = false;
+		if (named)
+			writer__name(wr, sym);
+		else
+			writer__hex(wr, ips[i]);
+	}
+	writer__end_array(wr);
+}
+
 void printer__event(struct printer *p, const struct capture_plan *plan,
 		    const void *rec, size_t size)
 {
 	const struct ksnoop_event *ev = rec;
+	const struct ksnoop_value *stack = NULL;
 	const struct ksnoop_side_plan *side;
 	struct writer *wr = &p->wr;
 	char comm[KSNOOP_COMM_LEN + 1];
@@ -618,10 +678,18 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 		const struct ksnoop_value *vh =
 			(const void *)((const char *)rec + side->values[i].rec_off);
 
+		if (plan->values[kind][i].how == PRINT_STACK) {
+			stack = vh;
+			continue;
+		}
 		writer__key(wr, plan->values[kind][i].text);
 		printer__value(p, plan->sig.btf, &plan->values[kind][i], vh, vh + 1, 1);
 	}
+	if (stack && !wr->json)
+		print_stack(p, stack);
 	writer__end_object(wr);
+	if (stack && wr->json)
+		print_stack(p, stack);
 	if (wr->json) {
 		print_json_at_return(wr, plan, side, rec, kind);
 		writer__end_object(wr);

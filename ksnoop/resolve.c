@@ -1025,6 +1025,50 @@ static int add_value(struct rctx *r, struct capture_plan *plan, int kind,
 }
 
 /*
+ * -s: the stack at the probe, as one more value of KIND's side; filled by
+ * bpf_get_stack() after the predicates hold, printed by the printer as the
+ * event's stack rather than as a value.
+ */
+static int add_stack(struct rctx *r, struct capture_plan *plan, int kind)
+{
+	struct ksnoop_side_plan *side = &plan->bpf.side[kind];
+	struct value_desc *vd;
+	int n = plan->nvalues[kind];
+
+	if (n >= KSNOOP_MAX_VALUES)
+		return rfail(r, 0, "more than %d values on one side, with the stack", KSNOOP_MAX_VALUES - 1);
+	vd = &plan->values[kind][n];
+	memset(vd, 0, sizeof(*vd));
+	vd->text = "stack";
+	vd->how = PRINT_STACK;
+	vd->size = vd->obj_size = KSNOOP_STACK_DEPTH * 8;
+	memset(&side->values[n], 0, sizeof(side->values[n]));
+	side->values[n].acc.src = KSNOOP_SRC_STACK;
+	side->values[n].acc.size = vd->size;
+	side->nvalues = ++plan->nvalues[kind];
+	return 0;
+}
+
+/* Every side that emits events gets the stack (a stashed entry carries its own). */
+static int add_stacks(struct rctx *r, struct capture_plan *plan, bool stash)
+{
+	int k, err;
+
+	if (!r->opts->stack)
+		return 0;
+	if (r->opts->user_space)
+		return rfail(r, 0, "-s: stacks of USDT probes (user stacks) are not supported yet");
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		if (!plan->bpf.side[k].enabled || (stash && k == KSNOOP_RETURN))
+			continue;
+		err = add_stack(r, plan, k);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
  * Turn a laid-out entry side into a stash, and put its values in front of
  * the return side's: same offsets, so the return record can take the entry
  * record's bytes as they are; the return values follow.
@@ -1080,7 +1124,8 @@ static void mark_retry(struct capture_plan *plan)
 	if (!plan->sig.has_return || e->rec_size > KSNOOP_MAX_STASH_RECORD)
 		return;
 	for (i = 0; i < e->nvalues; i++) {
-		if (!(e->values[i].acc.flags & KSNOOP_VAL_REG)) {
+		if (!(e->values[i].acc.flags & KSNOOP_VAL_REG) &&
+		    e->values[i].acc.src != KSNOOP_SRC_STACK) {
 			e->flags |= KSNOOP_SIDE_RETRY;
 			plan->bpf.side[KSNOOP_RETURN].flags |= KSNOOP_SIDE_RETRY;
 			return;
@@ -1147,6 +1192,9 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 					return ret;
 			}
 		}
+		ret = add_stacks(&r, plan, false);
+		if (ret)
+			return ret;
 		goto layout;
 	}
 
@@ -1188,6 +1236,9 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 			return ret;
 	}
 
+	ret = add_stacks(&r, plan, stash);
+	if (ret)
+		return ret;
 	if (stash) {
 		ret = layout_side(&r, &plan->bpf.side[KSNOOP_ENTRY]);
 		if (!ret)

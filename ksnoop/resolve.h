@@ -19,6 +19,7 @@ enum print_how {
 	PRINT_VALUE,	/* the bytes are an object of type_id */
 	PRINT_DEREF,	/* type_id is a pointer; bytes are its pointee, obj_id */
 	PRINT_STRING,	/* type_id is a char pointer; bytes are the string */
+	PRINT_STACK,	/* -s: return addresses, innermost first (no type) */
 };
 
 /* What userspace needs to print one captured value. */
@@ -41,6 +42,7 @@ struct resolve_opts {
 	/* Casts find their types here: "vmlinux BTF", "the BTF of './app'". */
 	const char *types_where;
 	bool user_space;	/* USDT: values are user addresses (no ':sym') */
+	bool stack;		/* -s: each event carries the stack at its probe */
 };
 
 /* Member names resolved through embedded structs, said with -v. */

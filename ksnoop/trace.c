@@ -166,6 +166,7 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		.str_bytes = t->opts->str_bytes,
 		.types_where = types_where,
 		.user_space = tg->kind == ATTACH_USDT,
+		.stack = t->opts->stack,
 	};
 	struct ksnoop_plan *bp = &tg->plan.bpf;
 	struct ks_error e;

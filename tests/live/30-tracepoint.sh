@@ -172,3 +172,20 @@ out=$( { ks 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9";
 expect_match pipe_head_got_line '^[0-9:.]+ cpu' "$out"
 expect_eq pipe_closed_status "rc=0" "$(cat "$tmp/rc9")"
 expect_eq pipe_closed_quiet "" "$(cat "$tmp/e9")"
+
+# --- -s: the kernel stack at the tracepoint, symbolised, tracer frames left out ---
+start "$tmp/o13" "$tmp/e13" -s -n 1 -c "$probe" 'tp:sched_process_exec(old_pid)' ||
+	fail attach_stack "$(cat "$tmp/e13")"
+"$tmp/$probe"
+finish
+expect_eq stack_exits_0 0 "$RC"
+# exec() reaches the tracepoint through the exec path and a syscall.
+expect_match stack_exec_path '^        (bprm_execve|exec_binprm|do_execveat_common|__x64_sys_execve)[+.]' "$(cat "$tmp/o13")"
+expect_match stack_syscall_entry '^        (do_syscall_64|entry_SYSCALL_64[a-z_]*)\+0x[0-9a-f]+,?$' "$(cat "$tmp/o13")"
+expect_no_match stack_no_tracer_frames 'bpf_prog_|bpf_trace_run|\[bpf\]' "$(cat "$tmp/o13")"
+start "$tmp/o14" "$tmp/e14" -j -s -n 1 -c "$probe" 'tp:sched_process_exec(old_pid)' ||
+	fail attach_stack_json "$(cat "$tmp/e14")"
+"$tmp/$probe"
+finish
+expect_eq stack_json_innermost_first "true" \
+	"$(jq -r '(.stack | length > 2) and (.stack[-1] | test("^entry_SYSCALL|^do_syscall"))' "$tmp/o14")"

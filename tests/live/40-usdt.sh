@@ -142,6 +142,7 @@ start "$tmp/o16" "$tmp/e16" usdt "$P:ksnoop_test:chain(((struct node *)arg0)->ne
 stop
 expect_match c_cast_chain '^    \(\(struct node \*\)arg0\)->next->id = 2$' "$(cat "$tmp/o16")"
 expect_match hex_format '^    arg0:hex = 0x[0-9a-f]+$' "$(cat "$tmp/o16")"
+err_case usdt_stack_refused "stacks of USDT probes \\(user stacks\\) are not supported yet" -s usdt "$P:ksnoop_test:chain(arg1)"
 err_case usdt_sym_refused "':sym' names kernel code; 'arg0:sym' is a user-space value" usdt "$P:ksnoop_test:chain(arg0:sym)"
 
 # --- --str-bytes N: N - 1 characters fit; a longer string is truncated ---

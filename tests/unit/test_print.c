@@ -1196,6 +1196,84 @@ static void test_short_or_bad_records_are_ignored(void **state)
 	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)), "");
 }
 
+/* -s: the stack is printed after the values, tracer frames left out. */
+static int stack_symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	switch (addr) {
+	case 0x1000: snprintf(buf, sz, "bpf_prog_0123_ksnoop_tp+0x37e [bpf]"); return 0;
+	case 0x2000: snprintf(buf, sz, "bpf_trace_run4+0x10d"); return 0;
+	case 0x3000: snprintf(buf, sz, "__schedule+0x628"); return 0;
+	case 0x4000: snprintf(buf, sz, "dummy_xmit+0x10 [dummy]"); return 0;
+	}
+	return -1;
+}
+
+static void test_event_with_stack(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[48 + 16 + 8 + 16 + 8 * KSNOOP_STACK_DEPTH] = {};
+	struct ksnoop_event ev = {
+		.time_ns = EVENT_TIME_NS, .cpu = 1, .tgid = 5, .tid = 6,
+		.kind = KSNOOP_ENTRY, .comm = "ping",
+	};
+	__u64 ips[5] = { 0x1000, 0x2000, 0x3000, 0x4000, 0xffffffff81000000ULL };
+	struct print_opts opts = { .format = FORMAT_TEXT, .clock_offset_ns = CLOCK_OFFSET_NS,
+				   .symbolize = stack_symbolize };
+	struct ksnoop_side_plan *e = &plan.bpf.side[KSNOOP_ENTRY];
+	uint32_t len = 84;
+	struct printer p;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f;
+
+	memset(&plan, 0, sizeof(plan));
+	snprintf(plan.sig.name, sizeof(plan.sig.name), "ip_output");
+	plan.sig.btf = btf;
+	plan.nvalues[KSNOOP_ENTRY] = 2;
+	plan.values[KSNOOP_ENTRY][0] = (struct value_desc){
+		.text = "len", .type_id = T.u32_t, .obj_id = T.u32_t, .how = PRINT_VALUE,
+		.size = 4, .obj_size = 4 };
+	plan.values[KSNOOP_ENTRY][1] = (struct value_desc){
+		.text = "stack", .how = PRINT_STACK, .size = 8 * KSNOOP_STACK_DEPTH };
+	e->enabled = 1;
+	e->nvalues = 2;
+	e->values[0].rec_off = 48;
+	e->values[1].rec_off = 48 + 16 + 8;
+	e->rec_size = sizeof(rec);
+	memcpy(rec, &ev, sizeof(ev));
+	put_value(rec, 48, KSNOOP_OK, 4, 0, &len, 4);
+	put_value(rec, 72, KSNOOP_OK, sizeof(ips), 0, ips, sizeof(ips));
+
+	f = out_open(&buf, &sz);
+	printer__init(&p, f, &opts);
+	printer__event(&p, &plan, rec, sizeof(rec));
+	assert_string_equal(out_close(f, &buf),
+			    "01:02:03.123456 cpu1 ping 5/6 -> ip_output\n"
+			    "    len = 84\n"
+			    "    stack = [\n"
+			    "        __schedule+0x628,\n"
+			    "        dummy_xmit+0x10 [dummy],\n"
+			    "        0xffffffff81000000\n"
+			    "    ]\n");
+	opts.format = FORMAT_JSON;
+	buf = NULL;
+	f = out_open(&buf, &sz);
+	printer__init(&p, f, &opts);
+	printer__event(&p, &plan, rec, sizeof(rec));
+	assert_string_equal(out_close(f, &buf),
+			    "{\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"ping\","
+			    "\"func\":\"ip_output\",\"kind\":\"entry\",\"values\":{\"len\":84},"
+			    "\"stack\":[\"__schedule+0x628\",\"dummy_xmit+0x10 [dummy]\",\"0xffffffff81000000\"]}\n");
+	/* A stack the kernel could not take says so. */
+	put_value(rec, 72, KSNOOP_FAULT, 0, 0, ips, 0);
+	opts.format = FORMAT_TEXT;
+	buf = NULL;
+	f = out_open(&buf, &sz);
+	printer__init(&p, f, &opts);
+	printer__event(&p, &plan, rec, sizeof(rec));
+	assert_non_null(strstr(out_close(f, &buf), "    stack = /* could not be taken */\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1220,6 +1298,7 @@ int main(void)
 		cmocka_unit_test(test_function_pointer_symbol),
 		cmocka_unit_test(test_char_array_all_zero_is_empty),
 		cmocka_unit_test(test_format_hex),
+		cmocka_unit_test(test_event_with_stack),
 		cmocka_unit_test(test_format_be),
 		cmocka_unit_test(test_format_ip),
 		cmocka_unit_test(test_format_sym),

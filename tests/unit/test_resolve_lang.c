@@ -308,6 +308,52 @@ static void test_same_type_through_typedefs(void **state)
 	assert_int_equal(btfu_find_type(btf, "long long long", &id, &nptrs), -EINVAL);
 }
 
+/* -s: one stack value on each side that prints; a stashed entry carries its own. */
+static void test_stack_values(void **state)
+{
+	const struct resolve_opts with_stack = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+						 .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .stack = true };
+	const struct resolve_opts usdt = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+					   .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .stack = true,
+					   .user_space = true };
+	struct resolved *r = resolve_with("ip_send_skb(skb->len, return)", &with_stack);
+	const struct ksnoop_side_plan *e, *x;
+
+	assert_int_equal(r->ret, 0);
+	e = &r->plan.bpf.side[KSNOOP_ENTRY];
+	x = &r->plan.bpf.side[KSNOOP_RETURN];
+	assert_int_equal(e->nvalues, 2);
+	assert_int_equal(e->values[1].acc.src, KSNOOP_SRC_STACK);
+	assert_int_equal(e->values[1].acc.size, 8 * KSNOOP_STACK_DEPTH);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 1)->how, PRINT_STACK);
+	assert_int_equal(x->nvalues, 2);
+	assert_int_equal(x->values[1].acc.src, KSNOOP_SRC_STACK);
+	/* Its words are no argument's. */
+	assert_int_equal(r->plan.bpf.slot_mask, 1u << 1);
+	resolved_free(r);
+
+	/* The stack is no reason to read user memory again at the return. */
+	r = resolve_with("scalars8(l, return)", &with_stack);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].nvalues, 2);
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_RETRY);
+	resolved_free(r);
+
+	/* Stashed: the entry's stack travels with the entry values. */
+	r = resolve_with("ip_send_skb(skb->len, return < 0)", &with_stack);
+	assert_int_equal(r->ret, 0);
+	x = &r->plan.bpf.side[KSNOOP_RETURN];
+	assert_int_equal(x->nstashed, 2);
+	assert_int_equal(x->values[1].acc.src, KSNOOP_SRC_STACK);
+	assert_int_equal(x->nvalues, 3);
+	resolved_free(r);
+
+	r = resolve_with("ip_send_skb(skb)", &usdt);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_non_null(strstr(r->err.msg, "stacks of USDT probes (user stacks) are not supported yet"));
+	resolved_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +374,7 @@ int main(void)
 		TEST(test_format_errors),
 		TEST(test_same_program_groups_plans),
 		TEST(test_same_type_through_typedefs),
+		TEST(test_stack_values),
 	};
 
 	return cmocka_run_group_tests_name("resolve_lang", tests, build_btf, free_btf);

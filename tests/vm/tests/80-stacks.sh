@@ -1,0 +1,30 @@
+#!/bin/sh
+# -s: each event carries the kernel stack at its probe, symbolised, in both
+# attach modes; at a function's entry the stack still shows its caller.
+. /tests/lib.sh
+
+tmp=$(mktemp -d)
+for mode in fentry kprobe; do
+	T=$mode
+	if start "$tmp/o1" "$tmp/e1" --mode $mode -s -c nc 'tcp_v4_connect(addr_len)'; then
+		nc 127.0.0.1 1 </dev/null >/dev/null 2>&1
+		stop
+		count_is ${T}_stack_event 1 '^    addr_len = 16$' "$tmp/o1" "$tmp/e1"
+		# connect(2) -> __sys_connect -> inet_stream_connect -> __inet_stream_connect -> tcp_v4_connect
+		expect_match ${T}_stack_caller '^        __inet_stream_connect\+0x' "$(cat "$tmp/o1")"
+		expect_match ${T}_stack_syscall '^        __sys_connect[a-z_]*\+0x' "$(cat "$tmp/o1")"
+		expect_no_match ${T}_stack_no_tracer 'bpf_prog_|bpf_trampoline|kprobe_ftrace|\[bpf\]' "$(cat "$tmp/o1")"
+	else
+		fail ${T}_attach_stack "$(cat "$tmp/e1")"
+	fi
+	# A return predicate: the entry's stack is kept with the entry values.
+	if start "$tmp/o2" "$tmp/e2" --mode $mode -s -j -c cat 'do_sys_openat2(filename, return < 0)'; then
+		cat /nonexistent-$mode 2>/dev/null
+		stop
+		expect_eq ${T}_stack_stashed "true" \
+			"$(jq -r 'select(.values.filename == "/nonexistent-'$mode'") | (.stack | map(test("^(do_sys_open|__x64_sys_openat|do_syscall_64)")) | any)' "$tmp/o2" | head -1)"
+	else
+		fail ${T}_attach_stack_stash "$(cat "$tmp/e2")"
+	fi
+done
+rm -rf "$tmp"
