@@ -640,6 +640,48 @@ static __always_inline void stash_entry(void *ctx, const volatile struct ksnoop_
 	}
 }
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KSNOOP_COUNT_ENTRIES);
+	__type(key, struct ksnoop_count_key);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, KSNOOP_STACK_ENTRIES);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, KSNOOP_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+/* --count: one more call of FUNC_ID (and of its stack), no record at all. */
+static __always_inline void count_call(void *ctx, __u32 func_id)
+{
+	struct ksnoop_count_key key = { .func_id = func_id, .stack_id = -1 };
+	__u64 one = 1, *n;
+
+	if (plan.flags & KSNOOP_PLAN_COUNT_STACKS) {
+		key.stack_id = bpf_get_stackid(ctx, &stacks, 0);
+		if (key.stack_id < 0) {
+			count(KSNOOP_CNT_STACK_LOST);
+			key.stack_id = -1;
+		}
+	}
+	n = bpf_map_lookup_elem(&counts, &key);
+	if (n) {
+		__sync_fetch_and_add(n, 1);
+		return;
+	}
+	if (bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST) == 0)
+		return;
+	/* Another CPU added it meanwhile, or the map is full. */
+	n = bpf_map_lookup_elem(&counts, &key);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else
+		count(KSNOOP_CNT_COUNT_FULL);
+}
+
 static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 {
 	const volatile struct ksnoop_side_plan *side = &plan.side[kind];
@@ -687,6 +729,12 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		return 0;
 	}
 
+	if (plan.flags & KSNOOP_PLAN_COUNT) {
+		count_call(ctx, func_id);
+		if (stashed)
+			bpf_map_delete_elem(&stash, &key);
+		return 0;
+	}
 	rec = bpf_ringbuf_reserve(&events, side->rec_size, 0);
 	if (!rec) {
 		count(KSNOOP_CNT_LOST);

@@ -179,7 +179,19 @@ enum ksnoop_plan_flags {
 	 * is the function's func_id.
 	 */
 	KSNOOP_PLAN_COOKIE = 1 << 3,
+	/* --count: a call that passes the filters is counted, not recorded. */
+	KSNOOP_PLAN_COUNT = 1 << 4,
+	/* --count -s: counted per distinct kernel stack (the stacks map). */
+	KSNOOP_PLAN_COUNT_STACKS = 1 << 5,
 };
+
+/* --count: calls per function (and stack), summed in BPF. */
+struct ksnoop_count_key {
+	__u32 func_id;
+	__s32 stack_id;		/* in the stacks map; -1: none taken */
+};
+#define KSNOOP_COUNT_ENTRIES	65536
+#define KSNOOP_STACK_ENTRIES	16384
 
 /* usdt_sig[i]: argument i's size in bytes, | KSNOOP_USDT_SIGNED. */
 #define KSNOOP_USDT_SIGNED	0x80
@@ -237,6 +249,8 @@ struct ksnoop_value {
 enum ksnoop_counter {
 	KSNOOP_CNT_LOST = 0,	/* ring buffer full */
 	KSNOOP_CNT_STASH_DROP,	/* stash full: an entry could not be kept */
+	KSNOOP_CNT_COUNT_FULL,	/* --count: the counts map was full */
+	KSNOOP_CNT_STACK_LOST,	/* --count -s: a stack not taken (stacks map full) */
 	KSNOOP_NR_COUNTERS,
 };
 

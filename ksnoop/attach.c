@@ -17,6 +17,8 @@ struct attacher {
 	__u32 ringbuf_bytes;
 	int ringbuf_fd;		/* from the first instance, -1 before */
 	int counters_fd;
+	int counts_fd;		/* --count: calls per function (and stack) */
+	int stacks_fd;
 	struct ksnoop_bpf **skels;
 	int nskels;
 	/* Links of groups: one program, a link per function (or one multi link). */
@@ -34,6 +36,8 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	a->ringbuf_bytes = ringbuf_bytes;
 	a->ringbuf_fd = -1;
 	a->counters_fd = -1;
+	a->counts_fd = -1;
+	a->stacks_fd = -1;
 	return a;
 }
 
@@ -206,9 +210,16 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	if (uses_stash(&plan->bpf))
 		err = err ?: bpf_map__set_value_size(skel->maps.scratch, entry->rec_size);
 
+	/* --count maps: full size only when counting, then shared like the rest. */
+	if (!(plan->bpf.flags & KSNOOP_PLAN_COUNT))
+		err = err ?: bpf_map__set_max_entries(skel->maps.counts, 1);
+	if (!(plan->bpf.flags & KSNOOP_PLAN_COUNT_STACKS))
+		err = err ?: bpf_map__set_max_entries(skel->maps.stacks, 1);
 	if (a->ringbuf_fd >= 0) {
 		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.counters, a->counters_fd);
+		err = err ?: bpf_map__reuse_fd(skel->maps.counts, a->counts_fd);
+		err = err ?: bpf_map__reuse_fd(skel->maps.stacks, a->stacks_fd);
 	} else {
 		err = err ?: bpf_map__set_max_entries(skel->maps.events, a->ringbuf_bytes);
 	}
@@ -257,6 +268,8 @@ static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture
 	if (a->ringbuf_fd < 0) {
 		a->ringbuf_fd = bpf_map__fd(skel->maps.events);
 		a->counters_fd = bpf_map__fd(skel->maps.counters);
+		a->counts_fd = bpf_map__fd(skel->maps.counts);
+		a->stacks_fd = bpf_map__fd(skel->maps.stacks);
 	}
 	return skel;
 }
@@ -363,7 +376,7 @@ static void drop_last_instance(struct attacher *a)
 {
 	ksnoop_bpf__destroy(a->skels[--a->nskels]);
 	if (a->nskels == 0)
-		a->ringbuf_fd = a->counters_fd = -1;
+		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
 }
 
 static int keep_link(struct attacher *a, struct bpf_link *link)
@@ -516,6 +529,16 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 int attacher__ringbuf_fd(const struct attacher *a)
 {
 	return a->ringbuf_fd;
+}
+
+int attacher__counts_fd(const struct attacher *a)
+{
+	return a->counts_fd;
+}
+
+int attacher__stacks_fd(const struct attacher *a)
+{
+	return a->stacks_fd;
 }
 
 __u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter)

@@ -16,6 +16,9 @@ struct options {
 	bool json;
 	bool zeros;
 	bool stack;		/* -s */
+	bool count_calls;	/* --count: calls per function, summed in BPF */
+	bool folded;		/* --folded: --count -s as folded stacks */
+	__u64 interval_ms;	/* --interval: print (and reset) counts this often */
 	__u32 pid, tid;
 	char comm[16];
 	bool has_comm;

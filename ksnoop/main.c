@@ -58,7 +58,7 @@ static const char usage_text[] =
 "  -p, --pid PID          only events of process PID\n"
 "      --tid TID          only events of thread TID\n"
 "  -c, --comm NAME        only events of tasks named NAME\n"
-"  -n, --count N          exit after N events\n"
+"  -n, --max-events N     exit after N events\n"
 "      --duration SECONDS exit after SECONDS\n"
 "      --mode MODE        MODE := { fentry | kprobe }; default: fentry,\n"
 "                         kprobe if the kernel refuses fentry\n"
@@ -69,6 +69,10 @@ static const char usage_text[] =
 "  -z, --zeros            show struct members that are zero\n"
 "  -s, --stack            each event carries the kernel stack at its probe,\n"
 "                         symbolised (kernel functions and tracepoints)\n"
+"      --count            no events: calls per function, summed in BPF,\n"
+"                         busiest first, at exit; with -s per stack\n"
+"      --folded           with --count -s: folded stacks for flame graphs\n"
+"      --interval SECONDS with --count: print and reset the counts this often\n"
 "  -v, --verbose          say what is resolved and how it is attached\n"
 "  -d, --debug            also show libbpf's debug output\n"
 "  -h, --help             show this help\n"
@@ -88,6 +92,9 @@ static const char usage_text[] =
 enum {
 	OPT_TID = 256,
 	OPT_DURATION,
+	OPT_COUNT,
+	OPT_FOLDED,
+	OPT_INTERVAL,
 	OPT_MODE,
 	OPT_MAX_BYTES,
 	OPT_STR_BYTES,
@@ -101,7 +108,10 @@ static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "comm", required_argument, NULL, 'c' },
-	{ "count", required_argument, NULL, 'n' },
+	{ "max-events", required_argument, NULL, 'n' },
+	{ "count", no_argument, NULL, OPT_COUNT },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
@@ -189,7 +199,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->has_comm = true;
 			break;
 		case 'n':
-			err = parse_uint("--count", optarg, 1, ULLONG_MAX, &v);
+			err = parse_uint("--max-events", optarg, 1, ULLONG_MAX, &v);
 			if (err)
 				return err;
 			o->count = v;
@@ -244,6 +254,18 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 's':
 			o->stack = true;
 			break;
+		case OPT_COUNT:
+			o->count_calls = true;
+			break;
+		case OPT_FOLDED:
+			o->folded = true;
+			break;
+		case OPT_INTERVAL:
+			err = parse_uint("--interval", optarg, 1, 365ULL * 24 * 3600, &v);
+			if (err)
+				return err;
+			o->interval_ms = v * 1000;
+			break;
 		case 'v':
 			log_verbose++;
 			break;
@@ -275,6 +297,23 @@ static int parse_options(int argc, char **argv, struct options *o)
 				log_error("unknown option '%s' (see --help)", argv[optind - 1]);
 			return -EINVAL;
 		}
+	}
+	/* Options that only make sense together. */
+	if (o->folded && !o->count_calls) {
+		log_error("--folded goes with --count (and -s)");
+		return -EINVAL;
+	}
+	if (o->interval_ms && !o->count_calls) {
+		log_error("--interval goes with --count");
+		return -EINVAL;
+	}
+	if (o->folded && o->json) {
+		log_error("--folded is a text format; -j and --folded do not go together");
+		return -EINVAL;
+	}
+	if (o->count_calls && o->count) {
+		log_error("--count prints no events: -n/--max-events does not apply; use --duration");
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -593,7 +593,7 @@ static void print_header_json(struct writer *wr, const struct capture_plan *plan
  * One event.  Text: a header line, then "    NAME = VALUE" lines.  JSON:
  * {"time_ns":...,"values":{"NAME":VALUE,...}} on one line.
  */
-static bool tracer_frame(const char *sym)
+bool printer__tracer_frame(const char *sym)
 {
 	static const char *const prefixes[] = {
 		"bpf_prog_", "bpf_trampoline_", "bpf_trace_run", "__bpf_trace_",
@@ -637,7 +637,7 @@ static void print_stack(struct printer *p, const struct ksnoop_value *vh)
 
 		/* The tracer's own frames on top (the program, its trampoline or
 		 * tracepoint runner) are not the traced code's stack. */
-		if (named && skipping && tracer_frame(sym))
+		if (named && skipping && printer__tracer_frame(sym))
 			continue;
 		skipping = false;
 		if (named)

@@ -48,4 +48,11 @@ void printer__value(struct printer *p, const struct btf *btf,
 		    const struct value_desc *vd, const struct ksnoop_value *vh,
 		    const void *data, int indent);
 
+/*
+ * A frame of the tracer itself, named as kallsyms names it ("bpf_prog_...
+ * [bpf]", the trampoline, the tracepoint or kprobe runner): left off the
+ * top of a stack.
+ */
+bool printer__tracer_frame(const char *sym);
+
 #endif

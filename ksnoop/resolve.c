@@ -1054,7 +1054,7 @@ static int add_stacks(struct rctx *r, struct capture_plan *plan, bool stash)
 {
 	int k, err;
 
-	if (!r->opts->stack)
+	if (!r->opts->stack || r->opts->count)
 		return 0;
 	if (r->opts->user_space)
 		return rfail(r, 0, "-s: stacks of USDT probes (user stacks) are not supported yet");
@@ -1247,12 +1247,17 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		return ret;
 	}
 layout:
+	/* --count: a call counts once, where it began (or at its return, for
+	 * a return predicate, which the stash path above keeps). */
+	if (opts->count && plan->bpf.side[KSNOOP_ENTRY].enabled)
+		plan->bpf.side[KSNOOP_RETURN].enabled = 0;
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 		ret = layout_side(&r, &plan->bpf.side[k]);
 		if (ret)
 			return ret;
 	}
-	mark_retry(plan);
+	if (!opts->count)
+		mark_retry(plan);
 	compute_slot_mask(&plan->bpf);
 	return 0;
 }

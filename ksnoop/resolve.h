@@ -43,6 +43,7 @@ struct resolve_opts {
 	const char *types_where;
 	bool user_space;	/* USDT: values are user addresses (no ':sym') */
 	bool stack;		/* -s: each event carries the stack at its probe */
+	bool count;		/* --count: calls are counted, one side only */
 };
 
 /* Member names resolved through embedded structs, said with -v. */

@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "btf_util.h"
+#include "counts.h"
 #include "cli.h"
 #include "ks_error.h"
 #include "log.h"
@@ -68,6 +69,7 @@ struct trace {
 	bool output_closed;
 	int glob_skipped;	/* glob matches not traced, at resolve or attach */
 	int glob_targets;	/* glob matches traced */
+	__u64 counted;		/* --count: calls counted so far */
 };
 
 static __u64 now_ns(clockid_t clk)
@@ -167,6 +169,7 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		.types_where = types_where,
 		.user_space = tg->kind == ATTACH_USDT,
 		.stack = t->opts->stack,
+		.count = t->opts->count_calls,
 	};
 	struct ksnoop_plan *bp = &tg->plan.bpf;
 	struct ks_error e;
@@ -192,6 +195,8 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		return err;
 	}
 	bp->func_id = i;
+	if (t->opts->count_calls)
+		bp->flags |= KSNOOP_PLAN_COUNT | (t->opts->stack ? KSNOOP_PLAN_COUNT_STACKS : 0);
 	bp->filter_pid = t->opts->pid;
 	bp->filter_tid = t->opts->tid;
 	bp->pidns_dev = t->pidns_dev;
@@ -523,10 +528,47 @@ static bool has_kernel_funcs(const struct trace *t)
 	return false;
 }
 
+static const char *target_name(void *ctx, __u32 func_id)
+{
+	const struct trace *t = ctx;
+
+	return func_id < (__u32)t->ntargets ? t->targets[func_id].plan.sig.name : "?";
+}
+
+/* --count: the counts so far (CLEAR: and start the next period afresh). */
+static int print_counts(struct trace *t, struct attacher *a, bool clear)
+{
+	struct counts_fmt fmt = {
+		.style = t->opts->folded ? COUNTS_FOLDED : t->opts->json ? COUNTS_JSON : COUNTS_TEXT,
+		.stacks = t->opts->stack,
+		.func_name = target_name,
+		.ctx = t,
+		.symbolize = t->printer.opts.symbolize,
+		.sym_ctx = t->printer.opts.sym_ctx,
+	};
+	struct count_row *rows;
+	size_t n, i;
+	int err;
+
+	err = counts__collect(attacher__counts_fd(a), attacher__stacks_fd(a), clear, &rows, &n);
+	if (err) {
+		log_error("reading the counts failed: %s", strerror(-err));
+		return err;
+	}
+	for (i = 0; i < n; i++)
+		t->counted += rows[i].count;
+	counts__print(stdout, rows, n, &fmt);
+	free(rows);
+	if (fflush(stdout) || ferror(stdout))
+		t->output_closed = true;
+	return 0;
+}
+
 static int run_loop(struct trace *t, struct attacher *a)
 {
 	struct ring_buffer *rb;
 	__u64 start = now_ns(CLOCK_MONOTONIC), last_lost_check = start, lost_seen = 0;
+	__u64 next_interval = start + t->opts->interval_ms * 1000000ULL;
 	int err = 0;
 
 	rb = ring_buffer__new(attacher__ringbuf_fd(a), handle_event, t, NULL);
@@ -570,6 +612,11 @@ static int run_loop(struct trace *t, struct attacher *a)
 		}
 		if (t->opts->count && t->printed >= t->opts->count)
 			break;
+		if (t->opts->interval_ms && now >= next_interval) {
+			if (print_counts(t, a, true) || t->output_closed)
+				break;
+			next_interval = now + t->opts->interval_ms * 1000000ULL;
+		}
 		if (t->opts->duration_ms && now - start >= t->opts->duration_ms * 1000000ULL)
 			break;
 	}
@@ -582,6 +629,9 @@ static int run_loop(struct trace *t, struct attacher *a)
 			;
 	}
 	ring_buffer__free(rb);
+	/* --count: what is left (since the last --interval, or all). */
+	if (t->opts->count_calls && !t->output_closed)
+		print_counts(t, a, !!t->opts->interval_ms);
 	if (fflush(stdout) || ferror(stdout))
 		t->output_closed = true;
 	return ks_runtime_errno(err);
@@ -656,9 +706,19 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 	if (!t->output_closed) {
 		__u64 drops = attacher__counter(a, KSNOOP_CNT_STASH_DROP);
 
-		fprintf(stderr, "ksnoop: %llu events printed, %llu lost",
-			(unsigned long long)t->printed,
-			(unsigned long long)attacher__counter(a, KSNOOP_CNT_LOST));
+		if (t->opts->count_calls)
+			fprintf(stderr, "ksnoop: %llu calls counted",
+				(unsigned long long)t->counted);
+		else
+			fprintf(stderr, "ksnoop: %llu events printed, %llu lost",
+				(unsigned long long)t->printed,
+				(unsigned long long)attacher__counter(a, KSNOOP_CNT_LOST));
+		if (attacher__counter(a, KSNOOP_CNT_COUNT_FULL))
+			fprintf(stderr, ", %llu calls not counted (counts map full)",
+				(unsigned long long)attacher__counter(a, KSNOOP_CNT_COUNT_FULL));
+		if (attacher__counter(a, KSNOOP_CNT_STACK_LOST))
+			fprintf(stderr, ", %llu stacks not taken (stacks map full)",
+				(unsigned long long)attacher__counter(a, KSNOOP_CNT_STACK_LOST));
 		__u64 missed = attacher__missed(a);
 
 		if (drops)

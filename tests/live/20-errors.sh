@@ -28,7 +28,10 @@ run unknown_tracepoint 2 "unknown tracepoint 'sched_process_exe' \(did you mean 
 run unknown_option 2 "unknown option '--bogus'" --bogus info ip_send_skb
 run option_needs_value 2 "needs a value" info ip_send_skb --pid
 run bad_pid 2 "--pid: 'abc' is not a number" -p abc ip_send_skb
-run negative_count 2 "--count: '-1' is not a number" -n -1 ip_send_skb
+run negative_count 2 "--max-events: '-1' is not a number" -n -1 ip_send_skb
+run folded_alone 2 "--folded goes with --count" --folded tp:sched_switch
+run interval_alone 2 "--interval goes with --count" --interval 1 tp:sched_switch
+run count_with_max_events 2 "--count prints no events: -n/--max-events does not apply" --count -n 3 tp:sched_switch
 run bad_mode 2 "--mode: 'uprobe' is not one of fentry, kprobe" --mode uprobe ip_send_skb
 run buffer_not_pow2 2 "--buffer: 5000 is not a power of 2" --buffer 5000 ip_send_skb
 run no_command 2 "expected a command or a SPEC" -v

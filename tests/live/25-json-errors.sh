@@ -18,7 +18,8 @@ json_error() {
 	fi
 }
 json_error bad_option_value 2 "^--pid: 'x' is not a number$" -j --pid x tp:sched_switch
-json_error option_before_j 2 "^--count: '0x' is not a number$" --count 0x --json tp:sched_switch
+json_error folded_json 2 "^--folded is a text format; -j and --folded do not go together$" --count -s --folded -j tp:sched_switch
+json_error option_before_j 2 "^--max-events: '0x' is not a number$" --max-events 0x --json tp:sched_switch
 json_error short_cluster 2 "^--mode: 'nope' is not one of fentry, kprobe$" -vj --mode nope tp:sched_switch
 json_error spec_column 2 "^spec 'tp:sched_switch\\(': column 17: " -j 'tp:sched_switch('
 json_error control_bytes_escaped 2 'no_such_fn' -j info "no_such_fn"$'\e'"x"

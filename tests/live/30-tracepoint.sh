@@ -189,3 +189,36 @@ start "$tmp/o14" "$tmp/e14" -j -s -n 1 -c "$probe" 'tp:sched_process_exec(old_pi
 finish
 expect_eq stack_json_innermost_first "true" \
 	"$(jq -r '(.stack | length > 2) and (.stack[-1] | test("^entry_SYSCALL|^do_syscall"))' "$tmp/o14")"
+
+# --- --count: calls per function, summed in BPF, no events ---
+start "$tmp/o15" "$tmp/e15" --count -c "$probe" 'tp:sched_process_exec' 'tp:sched_process_exit' ||
+	fail attach_count "$(cat "$tmp/e15")"
+for i in 1 2 3; do "$tmp/$probe"; done
+stop
+expect_eq count_exits_0 0 "$RC"
+expect_eq count_header '       CALLS  FUNCTION' "$(head -1 "$tmp/o15")"
+# Three execs; each exit of the program's one thread counts too.
+expect_match count_exec '^ +3  tp:sched_process_exec$' "$(cat "$tmp/o15")"
+expect_match count_exit '^ +3  tp:sched_process_exit$' "$(cat "$tmp/o15")"
+expect_no_match count_no_events ' -> tp:' "$(cat "$tmp/o15")"
+expect_match count_summary '^ksnoop: 6 calls counted$' "$(cat "$tmp/e15")"
+# Predicates hold before a call is counted.
+start "$tmp/o16" "$tmp/e16" -j --count -c "$probe" "tp:sched_process_exec(bprm->argc == 2)" ||
+	fail attach_count_pred "$(cat "$tmp/e16")"
+"$tmp/$probe"; "$tmp/$probe" x; "$tmp/$probe" y z
+stop
+expect_eq count_json_pred '{"func":"tp:sched_process_exec","count":1}' "$(cat "$tmp/o16")"
+# With -s, per stack; --folded for flame graphs.
+start "$tmp/o17" "$tmp/e17" --count -s --folded -c "$probe" 'tp:sched_process_exec' ||
+	fail attach_count_folded "$(cat "$tmp/e17")"
+"$tmp/$probe"; "$tmp/$probe"
+stop
+expect_match count_folded_line '^[a-zA-Z_0-9.]+(;[a-zA-Z_0-9.]+)*;tp:sched_process_exec 2$' "$(cat "$tmp/o17")"
+expect_match count_folded_syscall '^entry_SYSCALL_64[a-z_]*;do_syscall_64;' "$(cat "$tmp/o17")"
+# --interval: printed and reset each period.
+start "$tmp/o18" "$tmp/e18" --count --interval 1 'tp:sched_switch' ||
+	fail attach_count_interval "$(cat "$tmp/e18")"
+sleep 2.5
+stop
+if [ "$(grep -c 'CALLS  FUNCTION' "$tmp/o18")" -ge 3 ]; then pass count_interval_periods
+else fail count_interval_periods "$(cat "$tmp/o18")"; fi

@@ -121,11 +121,11 @@ bad pid_trailing_space "--pid: '5 ' is not a number" -p '5 ' ip_send_skb
 bad pid_with_newline "--pid: .*not a number" -p $'1\n2' ip_send_skb
 bad tid_not_a_number "--tid: 'abc' is not a number" --tid abc ip_send_skb
 bad tid_zero "--tid: 0 is out of range" --tid 0 ip_send_skb
-bad count_zero "--count: 0 is out of range" -n 0 ip_send_skb
-bad count_negative "--count: '-1' is not a number" -n -1 ip_send_skb
-bad count_negative_after_space "--count: ' -1' is not a number" -n ' -1' ip_send_skb
-bad count_exponent "--count: '1e3' is not a number" -n 1e3 ip_send_skb
-bad count_beyond_64_bits "--count: .*(not a number|out of range)" -n 18446744073709551616 ip_send_skb
+bad count_zero "--max-events: 0 is out of range" -n 0 ip_send_skb
+bad count_negative "--max-events: '-1' is not a number" -n -1 ip_send_skb
+bad count_negative_after_space "--max-events: ' -1' is not a number" -n ' -1' ip_send_skb
+bad count_exponent "--max-events: '1e3' is not a number" -n 1e3 ip_send_skb
+bad count_beyond_64_bits "--max-events: .*(not a number|out of range)" -n 18446744073709551616 ip_send_skb
 bad duration_zero "--duration: 0 is out of range" --duration 0 ip_send_skb
 bad duration_fraction "--duration: '1.5' is not a number" --duration 1.5 ip_send_skb
 bad duration_suffix "--duration: '10s' is not a number" --duration 10s ip_send_skb

@@ -354,6 +354,33 @@ static void test_stack_values(void **state)
 	resolved_free(r);
 }
 
+/* --count: a call counts once, on one side; no stack values (the stacks map has them). */
+static void test_count_one_side(void **state)
+{
+	const struct resolve_opts counting = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+					       .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .count = true,
+					       .stack = true };
+	struct resolved *r = resolve_with("ip_send_skb", &counting);
+
+	assert_int_equal(r->ret, 0);
+	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].enabled);
+	assert_false(r->plan.bpf.side[KSNOOP_RETURN].enabled);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].nvalues, 2);	/* net, skb; no stack */
+	resolved_free(r);
+	/* Only the return named: counted there. */
+	r = resolve_with("ip_send_skb(return)", &counting);
+	assert_int_equal(r->ret, 0);
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].enabled);
+	assert_true(r->plan.bpf.side[KSNOOP_RETURN].enabled);
+	resolved_free(r);
+	/* A return predicate: the stash decides at the return. */
+	r = resolve_with("ip_send_skb(skb->len == 84, return < 0)", &counting);
+	assert_int_equal(r->ret, 0);
+	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH);
+	assert_true(r->plan.bpf.side[KSNOOP_RETURN].enabled);
+	resolved_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +402,7 @@ int main(void)
 		TEST(test_same_program_groups_plans),
 		TEST(test_same_type_through_typedefs),
 		TEST(test_stack_values),
+		TEST(test_count_one_side),
 	};
 
 	return cmocka_run_group_tests_name("resolve_lang", tests, build_btf, free_btf);

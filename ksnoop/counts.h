@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * --count: calls per traced function (and per kernel stack with -s),
+ * summed in BPF (the counts and stacks maps) and read here at each
+ * --interval and at exit; the busiest first, as text, JSON or the folded
+ * stacks flame-graph tools read.
+ */
+#ifndef KSNOOP_COUNTS_H
+#define KSNOOP_COUNTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "ksnoop.h"
+#include "print.h"
+
+struct count_row {
+	__u32 func_id;
+	__s32 stack_id;		/* -1: no stack */
+	__u64 count;
+	__u32 nframes;
+	__u64 frames[KSNOOP_STACK_DEPTH];	/* innermost first */
+};
+
+enum counts_style {
+	COUNTS_TEXT,
+	COUNTS_JSON,
+	COUNTS_FOLDED,		/* "outer;...;inner COUNT" per stack */
+};
+
+struct counts_fmt {
+	enum counts_style style;
+	bool stacks;		/* rows are per stack */
+	/* The name of target FUNC_ID ("tcp_v4_connect"). */
+	const char *(*func_name)(void *ctx, __u32 func_id);
+	void *ctx;
+	print_symbolize_fn symbolize;
+	void *sym_ctx;
+};
+
+/*
+ * Read every (function, stack) count from COUNTS_FD, with each stack from
+ * STACKS_FD (-1: none); CLEAR empties the map as it goes (for --interval).
+ * Rows come sorted, the busiest first.  0 or a negative errno.
+ */
+int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row **out,
+		    size_t *n);
+
+/* Sort ROWS: the busiest first, then by function and stack. */
+void counts__sort(struct count_row *rows, size_t n);
+
+void counts__print(FILE *out, const struct count_row *rows, size_t n,
+		   const struct counts_fmt *fmt);
+
+#endif
