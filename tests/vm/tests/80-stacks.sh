@@ -1,6 +1,7 @@
 #!/bin/sh
 # -s: each event carries the kernel stack at its probe, symbolised, in both
 # attach modes; at a function's entry the stack still shows its caller.
+# --count: calls per function (and per stack) summed in BPF.
 . /tests/lib.sh
 
 tmp=$(mktemp -d)
@@ -25,6 +26,26 @@ for mode in fentry kprobe; do
 			"$(jq -r 'select(.values.filename == "/nonexistent-'$mode'") | (.stack | map(test("^(do_sys_open|__x64_sys_openat|do_syscall_64)")) | any)' "$tmp/o2" | head -1)"
 	else
 		fail ${T}_attach_stack_stash "$(cat "$tmp/e2")"
+	fi
+	# --count on a glob, the busiest first; a ping of 3 goes through
+	# ip_output 6 times (requests and replies).
+	if start "$tmp/o3" "$tmp/e3" --mode $mode --count -c ping 'ip_*(skb->len == 84)'; then
+		ping -c 3 127.0.0.1 >/dev/null 2>&1
+		stop
+		expect_match ${T}_count_ip_output '^ +6  ip_output$' "$(cat "$tmp/o3")"
+		first=$(sed -n 2p "$tmp/o3" | awk '{print $1}')
+		max=$(tail -n +2 "$tmp/o3" | awk '{print $1}' | sort -n | tail -1)
+		expect_eq ${T}_count_busiest_first "$max" "$first"
+	else
+		fail ${T}_attach_count "$(cat "$tmp/e3")"
+	fi
+	# --count -s --folded: the caller chain down to the function.
+	if start "$tmp/o4" "$tmp/e4" --mode $mode --count -s --folded -c nc 'tcp_v4_connect'; then
+		nc 127.0.0.1 1 </dev/null >/dev/null 2>&1
+		stop
+		expect_match ${T}_count_folded '__sys_connect;.*__inet_stream_connect;tcp_v4_connect 1$' "$(cat "$tmp/o4")"
+	else
+		fail ${T}_attach_count_folded "$(cat "$tmp/e4")"
 	fi
 done
 rm -rf "$tmp"
