@@ -88,16 +88,20 @@ static bool frame_name(const struct counts_fmt *f, const struct count_row *row, 
 	return true;
 }
 
-/* First frame that is not the tracer's. */
+/*
+ * First frame that is not the tracer's: named, and not one of its own
+ * (programs loaded after kallsyms was read have no name at all).
+ */
 static __u32 first_frame(const struct counts_fmt *f, const struct count_row *row)
 {
 	char sym[192];
 	__u32 i;
 
 	for (i = 0; i < row->nframes; i++)
-		if (frame_name(f, row, i, false, sym, sizeof(sym)))
+		if (f->symbolize && !f->symbolize(f->sym_ctx, row->frames[i], sym, sizeof(sym)) &&
+		    !printer__tracer_frame(sym))
 			break;
-	return i;
+	return i < row->nframes ? i : 0;
 }
 
 /* "outermost;...;innermost;FUNC COUNT": the function itself is the leaf. */

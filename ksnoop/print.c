@@ -635,9 +635,13 @@ static void print_stack(struct printer *p, const struct ksnoop_value *vh)
 		bool named = p->opts.symbolize &&
 			     !p->opts.symbolize(p->opts.sym_ctx, ips[i], sym, sizeof(sym));
 
-		/* The tracer's own frames on top (the program, its trampoline or
-		 * tracepoint runner) are not the traced code's stack. */
-		if (named && skipping && printer__tracer_frame(sym))
+		/*
+		 * The tracer's own frames on top (the program, its trampoline or
+		 * tracepoint runner) are not the traced code's stack.  Programs
+		 * loaded after kallsyms was read have no name at all: an unnamed
+		 * frame on top is one of them (the traced code is always named).
+		 */
+		if (skipping && (!named || printer__tracer_frame(sym)))
 			continue;
 		skipping = false;
 		if (named)
