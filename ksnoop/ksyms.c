@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * /proc/kallsyms lists every symbol as "ADDR TYPE NAME [MODULE]".  Only text
- * symbols (t, T, w, W) matter for tracing.  Names and module names are kept
- * in one string pool; the table is sorted by name for binary search.
+ * symbols (t, T, w, W) matter for tracing.  The table keeps the file's
+ * order (pointers into it stay valid); a name index is sorted only once a
+ * few lookups have been made: one lookup (`info FUNC`, one spec) scans,
+ * which costs less than sorting 100,000 names.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,13 +19,19 @@ struct ksyms {
 	size_t npool;
 	const struct ksym **by_addr;	/* built by the first ksyms__by_addr() */
 	size_t naddr;
+	const struct ksym **by_name;	/* built after KSYMS_SCANS lookups */
+	size_t finds;
 };
 
-static int cmp_ksym(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
+#define KSYMS_SCANS	16
 
-	return strcmp(x->name, y->name);
+/* By name, then in the file's order (equal names: static functions). */
+static int cmp_name(const void *a, const void *b)
+{
+	const struct ksym *x = *(const struct ksym *const *)a, *y = *(const struct ksym *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x > y) - (x < y);
 }
 
 void ksyms__free(struct ksyms *ks)
@@ -37,6 +45,7 @@ void ksyms__free(struct ksyms *ks)
 	free(ks->pool);
 	free(ks->syms);
 	free(ks->by_addr);
+	free(ks->by_name);
 	free(ks);
 }
 
@@ -79,6 +88,8 @@ struct ksyms *ksyms__load(const char *path)
 		err = -errno;
 		goto out;
 	}
+	/* /proc/kallsyms fills whatever a read asks for: few, large reads. */
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	while (getline(&line, &cap, f) > 0) {
 		char *type, *name, *mod, *end, *copy;
 
@@ -118,8 +129,6 @@ struct ksyms *ksyms__load(const char *path)
 			goto out;
 		}
 	}
-	if (ks->nr)
-		qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
 out:
 	free(line);
 	if (f)
@@ -132,18 +141,43 @@ out:
 	return ks;
 }
 
-const struct ksym *ksyms__find(const struct ksyms *ks, const char *name)
+const struct ksym *ksyms__find(struct ksyms *ks, const char *name)
 {
-	struct ksym key = { .name = name };
-	const struct ksym *s;
+	const struct ksym key = { .name = name }, *kp = &key, **s;
+	size_t i;
 
 	if (!ks->nr)
 		return NULL;
-	s = bsearch(&key, ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
-	/* Step back to the first of equal names (static functions repeat). */
-	while (s && s > ks->syms && strcmp(s[-1].name, name) == 0)
-		s--;
-	return s;
+	if (!ks->by_name && ++ks->finds <= KSYMS_SCANS) {
+		for (i = 0; i < ks->nr; i++)
+			if (strcmp(ks->syms[i].name, name) == 0)
+				return &ks->syms[i];
+		return NULL;
+	}
+	if (!ks->by_name) {
+		ks->by_name = malloc(ks->nr * sizeof(*ks->by_name));
+		if (!ks->by_name)
+			return NULL;
+		for (i = 0; i < ks->nr; i++)
+			ks->by_name[i] = &ks->syms[i];
+		qsort(ks->by_name, ks->nr, sizeof(*ks->by_name), cmp_name);
+	}
+	/* The first of equal names, as the scan finds it. */
+	{
+		size_t lo = 0, hi = ks->nr;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (strcmp(ks->by_name[mid]->name, name) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		s = lo < ks->nr && strcmp(ks->by_name[lo]->name, name) == 0 ? &ks->by_name[lo] : NULL;
+	}
+	(void)kp;
+	return s ? *s : NULL;
 }
 
 static int cmp_addr(const void *a, const void *b)

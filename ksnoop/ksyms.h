@@ -20,8 +20,8 @@ struct ksyms;
 struct ksyms *ksyms__load(const char *path);
 void ksyms__free(struct ksyms *ks);
 
-/* The first function symbol named NAME, or NULL. */
-const struct ksym *ksyms__find(const struct ksyms *ks, const char *name);
+/* The first function symbol named NAME (in the file's order), or NULL. */
+const struct ksym *ksyms__find(struct ksyms *ks, const char *name);
 /*
  * The function ADDR lies in (the nearest symbol at or below it, at most
  * KSYMS_MAX_OFFSET before it), its offset in *OFF; NULL if none.  The

@@ -297,13 +297,35 @@ static void test_ksyms_trailing_space_is_not_a_module(void **state)
 	ksyms__free(ks);
 }
 
-static void test_ksyms_sorted_by_name(void **state)
+/*
+ * The table keeps the file's order; the first lookups scan it, later ones
+ * use a name index: both find the same symbol, the first of equal names.
+ */
+static void test_ksyms_scan_and_index_agree(void **state)
 {
 	struct ksyms *ks = load_sample();
+	const struct ksym *scanned[64];
+	size_t n = ksyms__count(ks), i, round;
 
-	for (size_t i = 1; i < ksyms__count(ks); i++)
-		assert_true(strcmp(ksyms__at(ks, i - 1)->name, ksyms__at(ks, i)->name) <= 0);
-	assert_null(ksyms__at(ks, ksyms__count(ks)));
+	assert_true(n < 64);
+	assert_null(ksyms__at(ks, n));
+	for (round = 0; round < 3; round++) {
+		/* Round 0 scans (few lookups so far); rounds 1 and 2 use the index. */
+		for (i = 0; i < n; i++) {
+			const struct ksym *s = ksyms__find(ks, ksyms__at(ks, i)->name);
+			size_t j;
+
+			assert_non_null(s);
+			for (j = 0; j < n && strcmp(ksyms__at(ks, j)->name, s->name); j++)
+				;
+			assert_ptr_equal(s, ksyms__at(ks, j));
+			if (round == 0)
+				scanned[i] = s;
+			else
+				assert_ptr_equal(s, scanned[i]);
+		}
+		assert_null(ksyms__find(ks, "no_such_symbol"));
+	}
 	ksyms__free(ks);
 }
 
@@ -771,7 +793,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_ksyms_duplicates, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_find_steps_back_to_first_duplicate, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_trailing_space_is_not_a_module, remove_tmp),
-		cmocka_unit_test_teardown(test_ksyms_sorted_by_name, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_scan_and_index_agree, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_no_partial_matches, remove_tmp),
 		cmocka_unit_test(test_ksyms_missing_file),
 		cmocka_unit_test_teardown(test_ksyms_no_text_symbols, remove_tmp),
