@@ -654,17 +654,40 @@ struct {
 	__uint(value_size, KSNOOP_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
 
-/* --count: one more call of FUNC_ID (and of its stack), no record at all. */
-static __always_inline void count_call(void *ctx, __u32 func_id)
+/* log2 bucket: 0 for 0, k for [2^(k-1), 2^k). */
+static __always_inline __s32 log2_bucket(__u64 v)
 {
-	struct ksnoop_count_key key = { .func_id = func_id, .stack_id = -1 };
-	__u64 one = 1, *n;
+	__s32 b = 1;
 
-	if (plan.flags & KSNOOP_PLAN_COUNT_STACKS) {
-		key.stack_id = bpf_get_stackid(ctx, &stacks, 0);
-		if (key.stack_id < 0) {
+	if (!v)
+		return 0;
+	if (v >> 32) { b += 32; v >>= 32; }
+	if (v >> 16) { b += 16; v >>= 16; }
+	if (v >> 8) { b += 8; v >>= 8; }
+	if (v >> 4) { b += 4; v >>= 4; }
+	if (v >> 2) { b += 2; v >>= 2; }
+	if (v >> 1) { b += 1; }
+	return b;
+}
+
+/* --count: one more call of FUNC_ID (and of its stack), no record at all. */
+static __always_inline void count_call(void *ctx, __u32 func_id, const __u64 *words)
+{
+	struct ksnoop_count_key key = { .func_id = func_id, .sub = -1 };
+	__u64 one = 1, *n, v;
+
+	if (plan.flags & KSNOOP_PLAN_HIST) {
+		/* A value that cannot be read is no bucket: counted as a fault. */
+		if (pred_scalar(&plan.hist, src_word(words, &plan.hist.acc), &v)) {
+			count(KSNOOP_CNT_HIST_UNREAD);
+			return;
+		}
+		key.sub = plan.hist.is_signed && (__s64)v < 0 ? -1 : log2_bucket(v);
+	} else if (plan.flags & KSNOOP_PLAN_COUNT_STACKS) {
+		key.sub = bpf_get_stackid(ctx, &stacks, 0);
+		if (key.sub < 0) {
 			count(KSNOOP_CNT_STACK_LOST);
-			key.stack_id = -1;
+			key.sub = -1;
 		}
 	}
 	n = bpf_map_lookup_elem(&counts, &key);
@@ -730,7 +753,7 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	}
 
 	if (plan.flags & KSNOOP_PLAN_COUNT) {
-		count_call(ctx, func_id);
+		count_call(ctx, func_id, words);
 		if (stashed)
 			bpf_map_delete_elem(&stash, &key);
 		return 0;

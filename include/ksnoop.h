@@ -183,12 +183,19 @@ enum ksnoop_plan_flags {
 	KSNOOP_PLAN_COUNT = 1 << 4,
 	/* --count -s: counted per distinct kernel stack (the stacks map). */
 	KSNOOP_PLAN_COUNT_STACKS = 1 << 5,
+	/* --hist (with KSNOOP_PLAN_COUNT): counted per log2 bucket of plan.hist. */
+	KSNOOP_PLAN_HIST = 1 << 6,
 };
 
 /* --count: calls per function (and stack), summed in BPF. */
 struct ksnoop_count_key {
 	__u32 func_id;
-	__s32 stack_id;		/* in the stacks map; -1: none taken */
+	/*
+	 * --count -s: the stack's id in the stacks map (-1: none taken);
+	 * --hist: the log2 bucket (0: the value 0, k: [2^(k-1), 2^k),
+	 * -1: negative); else -1.
+	 */
+	__s32 sub;
 };
 #define KSNOOP_COUNT_ENTRIES	65536
 #define KSNOOP_STACK_ENTRIES	16384
@@ -217,6 +224,8 @@ struct ksnoop_plan {
 	__u8 pad3[4];
 	char comm[KSNOOP_COMM_LEN];
 	struct ksnoop_side_plan side[KSNOOP_NR_KINDS];
+	/* --hist: the value whose log2 is counted, read as a predicate's is */
+	struct ksnoop_pred_plan hist;
 };
 
 /* Record header; values follow at the offsets the plan gives. */
@@ -251,6 +260,7 @@ enum ksnoop_counter {
 	KSNOOP_CNT_STASH_DROP,	/* stash full: an entry could not be kept */
 	KSNOOP_CNT_COUNT_FULL,	/* --count: the counts map was full */
 	KSNOOP_CNT_STACK_LOST,	/* --count -s: a stack not taken (stacks map full) */
+	KSNOOP_CNT_HIST_UNREAD,	/* --hist: the value could not be read */
 	KSNOOP_NR_COUNTERS,
 };
 

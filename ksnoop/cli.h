@@ -17,6 +17,7 @@ struct options {
 	bool zeros;
 	bool stack;		/* -s */
 	bool count_calls;	/* --count: calls per function, summed in BPF */
+	bool hist;		/* --hist: a log2 histogram of one value per function */
 	bool folded;		/* --folded: --count -s as folded stacks */
 	__u64 interval_ms;	/* --interval: print (and reset) counts this often */
 	__u32 pid, tid;

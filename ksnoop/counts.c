@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -15,7 +16,7 @@ static int cmp_row(const void *a, const void *b)
 		return x->count < y->count ? 1 : -1;
 	if (x->func_id != y->func_id)
 		return x->func_id < y->func_id ? -1 : 1;
-	return (x->stack_id > y->stack_id) - (x->stack_id < y->stack_id);
+	return (x->sub > y->sub) - (x->sub < y->sub);
 }
 
 void counts__sort(struct count_row *rows, size_t n)
@@ -50,10 +51,10 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 		r = &rows[(*n)++];
 		memset(r, 0, sizeof(*r));
 		r->func_id = key.func_id;
-		r->stack_id = key.stack_id;
+		r->sub = key.sub;
 		r->count = v;
-		if (key.stack_id >= 0 && stacks_fd >= 0 &&
-		    bpf_map_lookup_elem(stacks_fd, &key.stack_id, r->frames) == 0)
+		if (key.sub >= 0 && stacks_fd >= 0 &&
+		    bpf_map_lookup_elem(stacks_fd, &key.sub, r->frames) == 0)
 			while (r->nframes < KSNOOP_STACK_DEPTH && r->frames[r->nframes])
 				r->nframes++;
 	}
@@ -64,7 +65,7 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 	 */
 	for (size_t i = 0; clear && i < *n; i++) {
 		key.func_id = rows[i].func_id;
-		key.stack_id = rows[i].stack_id;
+		key.sub = rows[i].sub;
 		bpf_map_delete_elem(counts_fd, &key);
 	}
 	counts__sort(rows, *n);
@@ -156,7 +157,7 @@ void counts__print(FILE *out, const struct count_row *rows, size_t n,
 			text_write_escaped(out, func, strlen(func));
 			fprintf(out, ": %llu call%s\n", (unsigned long long)row->count,
 				row->count == 1 ? "" : "s");
-			if (row->stack_id < 0)
+			if (row->sub < 0)
 				fputs("    /* stack not taken (stacks map full) */\n", out);
 			for (i = first_frame(f, row); i < row->nframes; i++) {
 				frame_name(f, row, i, false, sym, sizeof(sym));
@@ -172,7 +173,7 @@ void counts__print(FILE *out, const struct count_row *rows, size_t n,
 			writer__name(&wr, func);
 			if (f->stacks) {
 				writer__key(&wr, "stack");
-				if (row->stack_id < 0) {
+				if (row->sub < 0) {
 					writer__null(&wr, NULL);
 				} else {
 					writer__begin_array(&wr, WRITER_STRUCT, 0);
@@ -189,5 +190,126 @@ void counts__print(FILE *out, const struct count_row *rows, size_t n,
 			fputc('\n', out);
 			break;
 		}
+	}
+}
+
+static int cmp_func_bucket(const void *a, const void *b)
+{
+	const struct count_row *x = a, *y = b;
+
+	if (x->func_id != y->func_id)
+		return x->func_id < y->func_id ? -1 : 1;
+	return (x->sub > y->sub) - (x->sub < y->sub);
+}
+
+/* Bucket B's range: [min, max]; B -1 is every negative value. */
+static void bucket_range(__s32 b, __s64 *min, __u64 *max)
+{
+	if (b < 0) {
+		*min = INT64_MIN;
+		*max = (__u64)-1;	/* -1 */
+		return;
+	}
+	if (b == 0) {
+		*min = 0;
+		*max = 0;
+		return;
+	}
+	*min = (__s64)(1ULL << (b - 1));
+	*max = b >= 64 ? UINT64_MAX : (1ULL << b) - 1;
+}
+
+static void bucket_label(__s32 b, char *buf, size_t sz)
+{
+	if (b < 0)
+		snprintf(buf, sz, "(..., 0)");
+	else if (b == 0)
+		snprintf(buf, sz, "[0]");
+	else if (b == 1)
+		snprintf(buf, sz, "[1]");
+	else if (b >= 64)
+		snprintf(buf, sz, "[2^63, ...)");
+	else
+		snprintf(buf, sz, "[%llu, %llu)", 1ULL << (b - 1), 1ULL << b);
+}
+
+#define HIST_BAR	52
+
+void counts__print_hist(FILE *out, struct count_row *rows, size_t n,
+			const struct counts_fmt *f, const char *(*value_text)(void *ctx, __u32 func_id))
+{
+	size_t i, j;
+
+	if (n)
+		qsort(rows, n, sizeof(*rows), cmp_func_bucket);
+	for (i = 0; i < n; i = j) {
+		const char *func = f->func_name(f->ctx, rows[i].func_id);
+		const char *value = value_text(f->ctx, rows[i].func_id);
+		__u64 total = 0, most = 0;
+		struct writer wr;
+
+		for (j = i; j < n && rows[j].func_id == rows[i].func_id; j++) {
+			total += rows[j].count;
+			if (rows[j].count > most)
+				most = rows[j].count;
+		}
+		if (f->style == COUNTS_JSON) {
+			writer__init(&wr, out, true);
+			writer__begin_object(&wr, WRITER_STRUCT, 0);
+			writer__key(&wr, "func");
+			writer__name(&wr, func);
+			writer__key(&wr, "value");
+			writer__name(&wr, value);
+			writer__key(&wr, "count");
+			writer__uint(&wr, total);
+			writer__key(&wr, "buckets");
+			writer__begin_array(&wr, WRITER_STRUCT, 0);
+			for (size_t k = i; k < j; k++) {
+				__s64 min;
+				__u64 max;
+
+				bucket_range(rows[k].sub, &min, &max);
+				writer__begin_object(&wr, WRITER_STRUCT, 0);
+				writer__key(&wr, "min");
+				if (rows[k].sub < 0)
+					writer__null(&wr, NULL);
+				else
+					writer__uint(&wr, (__u64)min);
+				writer__key(&wr, "max");
+				if (rows[k].sub < 0)
+					writer__int(&wr, -1);
+				else
+					writer__uint(&wr, max);
+				writer__key(&wr, "count");
+				writer__uint(&wr, rows[k].count);
+				writer__end_object(&wr);
+			}
+			writer__end_array(&wr);
+			writer__end_object(&wr);
+			fputc('\n', out);
+			continue;
+		}
+		/* Text, as bpftrace and bcc draw them: range, count, bar. */
+		text_write_escaped(out, func, strlen(func));
+		fputs(": ", out);
+		text_write_escaped(out, value, strlen(value));
+		fprintf(out, " (%llu call%s)\n", (unsigned long long)total, total == 1 ? "" : "s");
+		for (size_t k = i; k < j; k++) {
+			char label[48];
+			int w = most ? (int)((rows[k].count * HIST_BAR + most - 1) / most) : 0;
+
+			/* Empty buckets between two full ones show, as in bpftrace. */
+			if (k > i && rows[k - 1].sub >= 0 && rows[k].sub > rows[k - 1].sub + 1)
+				for (__s32 b = rows[k - 1].sub + 1; b < rows[k].sub; b++) {
+					bucket_label(b, label, sizeof(label));
+					fprintf(out, "%-24s %10d |%*s|\n", label, 0, HIST_BAR, "");
+				}
+			bucket_label(rows[k].sub, label, sizeof(label));
+			fprintf(out, "%-24s %10llu |", label, (unsigned long long)rows[k].count);
+			for (int c = 0; c < HIST_BAR; c++)
+				fputc(c < w ? '@' : ' ', out);
+			fputs("|\n", out);
+		}
+		fputc('\n', out);
 	}
 }

@@ -16,7 +16,7 @@
 
 struct count_row {
 	__u32 func_id;
-	__s32 stack_id;		/* -1: no stack */
+	__s32 sub;		/* -1: no stack */
 	__u64 count;
 	__u32 nframes;
 	__u64 frames[KSNOOP_STACK_DEPTH];	/* innermost first */
@@ -51,5 +51,15 @@ void counts__sort(struct count_row *rows, size_t n);
 
 void counts__print(FILE *out, const struct count_row *rows, size_t n,
 		   const struct counts_fmt *fmt);
+
+/*
+ * --hist: ROWS are (function, log2 bucket) counts; one histogram per
+ * function, VALUE_TEXT naming the value counted by.  Text: range, count
+ * and a bar per bucket; JSON: {"func","value","count","buckets":[{"min",
+ * "max","count"}]}.  ROWS are sorted by function and bucket.
+ */
+void counts__print_hist(FILE *out, struct count_row *rows, size_t n,
+			const struct counts_fmt *fmt,
+			const char *(*value_text)(void *ctx, __u32 func_id));
 
 #endif

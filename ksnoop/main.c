@@ -72,7 +72,9 @@ static const char usage_text[] =
 "      --count            no events: calls per function, summed in BPF,\n"
 "                         busiest first, at exit; with -s per stack\n"
 "      --folded           with --count -s: folded stacks for flame graphs\n"
-"      --interval SECONDS with --count: print and reset the counts this often\n"
+"      --hist             no events: a log2 histogram per function of the one\n"
+"                         value the spec names (\"vfs_read(return)\"), in BPF\n"
+"      --interval SECONDS with --count or --hist: print and reset this often\n"
 "  -v, --verbose          say what is resolved and how it is attached\n"
 "  -d, --debug            also show libbpf's debug output\n"
 "  -h, --help             show this help\n"
@@ -93,6 +95,7 @@ enum {
 	OPT_TID = 256,
 	OPT_DURATION,
 	OPT_COUNT,
+	OPT_HIST,
 	OPT_FOLDED,
 	OPT_INTERVAL,
 	OPT_MODE,
@@ -110,6 +113,7 @@ static const struct option long_opts[] = {
 	{ "comm", required_argument, NULL, 'c' },
 	{ "max-events", required_argument, NULL, 'n' },
 	{ "count", no_argument, NULL, OPT_COUNT },
+	{ "hist", no_argument, NULL, OPT_HIST },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "duration", required_argument, NULL, OPT_DURATION },
@@ -257,6 +261,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_COUNT:
 			o->count_calls = true;
 			break;
+		case OPT_HIST:
+			o->hist = true;
+			break;
 		case OPT_FOLDED:
 			o->folded = true;
 			break;
@@ -303,8 +310,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 		log_error("--folded goes with --count (and -s)");
 		return -EINVAL;
 	}
-	if (o->interval_ms && !o->count_calls) {
-		log_error("--interval goes with --count");
+	if (o->interval_ms && !o->count_calls && !o->hist) {
+		log_error("--interval goes with --count or --hist");
+		return -EINVAL;
+	}
+	if (o->hist && (o->count_calls || o->stack)) {
+		log_error("--hist counts by a value: not with --count or -s");
+		return -EINVAL;
+	}
+	if (o->hist && o->count) {
+		log_error("--hist prints no events: -n/--max-events does not apply; use --duration");
 		return -EINVAL;
 	}
 	if (o->folded && o->json) {

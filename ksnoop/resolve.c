@@ -1151,6 +1151,70 @@ static void compute_slot_mask(struct ksnoop_plan *bp)
 	}
 }
 
+/* --hist: the one item that is a value and no predicate. */
+static int hist_value_item(struct rctx *r)
+{
+	int i, found = -1;
+
+	for (i = 0; i < r->spec->nitems; i++) {
+		if (r->spec->items[i].has_pred)
+			continue;
+		if (found >= 0)
+			return rfail(r, r->spec->items[i].base_pos,
+				     "--hist counts by one value; '%s' is a second (make it a predicate)",
+				     r->spec->items[i].text);
+		found = i;
+	}
+	if (found < 0)
+		return rfail(r, 0, "--hist: name the one numeric value to count by (every item here is a predicate)");
+	return found;
+}
+
+/*
+ * --hist: read IT as a predicate reads its value (width, signedness,
+ * bitfield), on the side that counts: its own, which must be that side.
+ */
+static int make_hist(struct rctx *r, const struct spec_item *it, bool stash)
+{
+	struct ksnoop_pred_plan *pp = &r->plan->bpf.hist;
+	int side = spec_item__is_return(it) ? KSNOOP_RETURN : KSNOOP_ENTRY;
+	struct chain c;
+	int width, err;
+
+	if (side == KSNOOP_ENTRY && stash)
+		return rfail(r, it->base_pos, "--hist of an entry value with a predicate on 'return' is not supported yet");
+	memset(pp, 0, sizeof(*pp));
+	err = chain_walk(r, it, &c);
+	if (err)
+		return err;
+	if (!btfu_is_scalar(r->btf, c.type_id) || it->fmt)
+		return rfail(r, it->base_pos, "--hist counts by a number; '%s' is %s",
+			     it->text, tstr(r, c.type_id));
+	width = btf__resolve_size(r->btf, c.type_id);
+	if (c.bit_size) {
+		width = (c.bit_off + c.bit_size + 7) / 8;
+		if (width > 8)
+			return rfail(r, it->base_pos, "'%s': a bitfield across more than 8 bytes", it->text);
+		pp->bit_off = c.bit_off;
+		pp->bit_size = c.bit_size;
+	}
+	if (width <= 0 || width > 8)
+		return rfail(r, it->base_pos, "--hist counts by a number of at most 8 bytes; '%s' is %d",
+			     it->text, width);
+	if (c.in_reg) {
+		c.acc.flags |= KSNOOP_VAL_REG;
+		c.acc.size = 8;
+	} else {
+		c.acc.size = width;
+	}
+	pp->acc = c.acc;
+	pp->width = width;
+	pp->is_signed = btfu_is_signed(r->btf, c.type_id);
+	snprintf(r->plan->hist_text, sizeof(r->plan->hist_text), "%s", it->text);
+	r->plan->bpf.flags |= KSNOOP_PLAN_HIST;
+	return 0;
+}
+
 int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		      const struct resolve_opts *opts, struct capture_plan *plan,
 		      struct ks_error *err)
@@ -1158,7 +1222,7 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	struct rctx r = { .spec = spec, .sig = sig, .opts = opts, .err = err, .plan = plan,
 			  .btf = sig->btf };
 	bool return_pred = false, entry_values = false, stash;
-	int i, k, ret;
+	int i, k, ret, hist_item = -1;
 
 	memset(plan, 0, sizeof(*plan));
 	ks_clear(err);
@@ -1168,6 +1232,9 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	plan->bpf.ret_slot = sig->nslots < KSNOOP_MAX_ARGS ? sig->nslots : KSNOOP_MAX_ARGS;
 	plan->bpf.nslots = sig->nslots < KSNOOP_MAX_ARGS ? sig->nslots : KSNOOP_MAX_ARGS;
 
+	if (!spec->has_list && opts->hist)
+		return rfail(&r, 0, "--hist: name the one numeric value to count by, as in \"%s(return)\"",
+			     sig->name);
 	if (!spec->has_list) {
 		for (i = 0; i < sig->nparams; i++) {
 			struct spec_item it = { .base = (char *)sig->params[i].name };
@@ -1215,6 +1282,14 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	 * stashed and completed on return (see ksnoop.h).
 	 */
 	stash = return_pred && entry_values;
+	/* --hist of the return value: entry predicates select at the return. */
+	if (opts->hist) {
+		hist_item = hist_value_item(&r);
+		if (hist_item < 0)
+			return -EINVAL;
+		if (spec_item__is_return(&spec->items[hist_item]) && entry_values)
+			stash = true;
+	}
 	for (i = 0; i < spec->nitems; i++) {
 		const struct spec_item *it = &spec->items[i];
 		int kind = spec_item__is_return(it) ? KSNOOP_RETURN : KSNOOP_ENTRY;
@@ -1239,6 +1314,11 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	ret = add_stacks(&r, plan, stash);
 	if (ret)
 		return ret;
+	if (hist_item >= 0) {
+		ret = make_hist(&r, &spec->items[hist_item], stash);
+		if (ret)
+			return ret;
+	}
 	if (stash) {
 		ret = layout_side(&r, &plan->bpf.side[KSNOOP_ENTRY]);
 		if (!ret)

@@ -44,6 +44,7 @@ struct resolve_opts {
 	bool user_space;	/* USDT: values are user addresses (no ':sym') */
 	bool stack;		/* -s: each event carries the stack at its probe */
 	bool count;		/* --count: calls are counted, one side only */
+	bool hist;		/* --hist: counted by the log2 of one value (with count) */
 };
 
 /* Member names resolved through embedded structs, said with -v. */
@@ -62,6 +63,7 @@ struct capture_plan {
 	/* "sk_prot is __sk_common.skc_prot (struct sock)" */
 	int naliases;
 	char aliases[PLAN_MAX_ALIASES][160];
+	char hist_text[SPEC_MAX_NAME * 2];	/* --hist: the value counted by */
 };
 
 /*

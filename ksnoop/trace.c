@@ -169,7 +169,8 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		.types_where = types_where,
 		.user_space = tg->kind == ATTACH_USDT,
 		.stack = t->opts->stack,
-		.count = t->opts->count_calls,
+		.count = t->opts->count_calls || t->opts->hist,
+		.hist = t->opts->hist,
 	};
 	struct ksnoop_plan *bp = &tg->plan.bpf;
 	struct ks_error e;
@@ -195,8 +196,10 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		return err;
 	}
 	bp->func_id = i;
-	if (t->opts->count_calls)
-		bp->flags |= KSNOOP_PLAN_COUNT | (t->opts->stack ? KSNOOP_PLAN_COUNT_STACKS : 0);
+	if (t->opts->count_calls || t->opts->hist)
+		bp->flags |= KSNOOP_PLAN_COUNT;
+	if (t->opts->count_calls && t->opts->stack)
+		bp->flags |= KSNOOP_PLAN_COUNT_STACKS;
 	bp->filter_pid = t->opts->pid;
 	bp->filter_tid = t->opts->tid;
 	bp->pidns_dev = t->pidns_dev;
@@ -535,7 +538,14 @@ static const char *target_name(void *ctx, __u32 func_id)
 	return func_id < (__u32)t->ntargets ? t->targets[func_id].plan.sig.name : "?";
 }
 
-/* --count: the counts so far (CLEAR: and start the next period afresh). */
+static const char *hist_value_text(void *ctx, __u32 func_id)
+{
+	const struct trace *t = ctx;
+
+	return func_id < (__u32)t->ntargets ? t->targets[func_id].plan.hist_text : "?";
+}
+
+/* --count, --hist: the counts so far (CLEAR: and start the next period afresh). */
 static int print_counts(struct trace *t, struct attacher *a, bool clear)
 {
 	struct counts_fmt fmt = {
@@ -557,7 +567,10 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 	}
 	for (i = 0; i < n; i++)
 		t->counted += rows[i].count;
-	counts__print(stdout, rows, n, &fmt);
+	if (t->opts->hist)
+		counts__print_hist(stdout, rows, n, &fmt, hist_value_text);
+	else
+		counts__print(stdout, rows, n, &fmt);
 	free(rows);
 	if (fflush(stdout) || ferror(stdout))
 		t->output_closed = true;
@@ -630,7 +643,7 @@ static int run_loop(struct trace *t, struct attacher *a)
 	}
 	ring_buffer__free(rb);
 	/* --count: what is left (since the last --interval, or all). */
-	if (t->opts->count_calls && !t->output_closed)
+	if ((t->opts->count_calls || t->opts->hist) && !t->output_closed)
 		print_counts(t, a, !!t->opts->interval_ms);
 	if (fflush(stdout) || ferror(stdout))
 		t->output_closed = true;
@@ -706,7 +719,7 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 	if (!t->output_closed) {
 		__u64 drops = attacher__counter(a, KSNOOP_CNT_STASH_DROP);
 
-		if (t->opts->count_calls)
+		if (t->opts->count_calls || t->opts->hist)
 			fprintf(stderr, "ksnoop: %llu calls counted",
 				(unsigned long long)t->counted);
 		else
@@ -716,6 +729,9 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 		if (attacher__counter(a, KSNOOP_CNT_COUNT_FULL))
 			fprintf(stderr, ", %llu calls not counted (counts map full)",
 				(unsigned long long)attacher__counter(a, KSNOOP_CNT_COUNT_FULL));
+		if (attacher__counter(a, KSNOOP_CNT_HIST_UNREAD))
+			fprintf(stderr, ", %llu calls whose value could not be read",
+				(unsigned long long)attacher__counter(a, KSNOOP_CNT_HIST_UNREAD));
 		if (attacher__counter(a, KSNOOP_CNT_STACK_LOST))
 			fprintf(stderr, ", %llu stacks not taken (stacks map full)",
 				(unsigned long long)attacher__counter(a, KSNOOP_CNT_STACK_LOST));

@@ -222,3 +222,19 @@ sleep 2.5
 stop
 if [ "$(grep -c 'CALLS  FUNCTION' "$tmp/o18")" -ge 3 ]; then pass count_interval_periods
 else fail count_interval_periods "$(cat "$tmp/o18")"; fi
+
+# --- --hist: a log2 histogram of one value per function, in BPF ---
+start "$tmp/o19" "$tmp/e19" --hist -c "$probe" 'tp:sched_process_exec(bprm->argc)' ||
+	fail attach_hist "$(cat "$tmp/e19")"
+"$tmp/$probe"; "$tmp/$probe" a; "$tmp/$probe" a b; "$tmp/$probe" a b c
+stop
+# argc 1, 2, 3, 4: one in [1], two in [2, 4), one in [4, 8).
+expect_eq hist_header 'tp:sched_process_exec: bprm->argc (4 calls)' "$(head -1 "$tmp/o19")"
+expect_match hist_one '^\[1\] +1 \|@+ *\|$' "$(cat "$tmp/o19")"
+expect_match hist_two_four '^\[2, 4\) +2 \|@{52}\|$' "$(cat "$tmp/o19")"
+expect_match hist_four_eight '^\[4, 8\) +1 \|@{26} {26}\|$' "$(cat "$tmp/o19")"
+start "$tmp/o20" "$tmp/e20" -j --hist -c "$probe" 'tp:sched_process_exec(bprm->argc, old_pid > 0)' ||
+	fail attach_hist_json "$(cat "$tmp/e20")"
+"$tmp/$probe" a b c d e f g
+stop
+expect_eq hist_json '{"func":"tp:sched_process_exec","value":"bprm->argc","count":1,"buckets":[{"min":8,"max":15,"count":1}]}' "$(cat "$tmp/o20")"

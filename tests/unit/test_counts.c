@@ -52,7 +52,7 @@ static void row(struct count_row *r, __u32 func, __s32 stack, __u64 count, int n
 
 	memset(r, 0, sizeof(*r));
 	r->func_id = func;
-	r->stack_id = stack;
+	r->sub = stack;
 	r->count = count;
 	r->nframes = nframes;
 	va_start(ap, nframes);
@@ -133,12 +133,70 @@ static void test_stacks(void **state)
 	free(s);
 }
 
+static const char *value_of(void *ctx, __u32 id)
+{
+	return id == 0 ? "return" : "skb->len";
+}
+
+static char *render_hist(struct count_row *rows, size_t n, enum counts_style style)
+{
+	struct counts_fmt f = { .style = style, .func_name = name_of };
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *out = open_memstream(&buf, &sz);
+
+	assert_non_null(out);
+	counts__print_hist(out, rows, n, &f, value_of);
+	fclose(out);
+	return buf;
+}
+
+static void test_hist(void **state)
+{
+	struct count_row rows[5];
+	char *s;
+
+	/* tcp_v4_connect's return: 2 negative, 4 zero, 1 in [4, 8); ip_output 8 in [64, 128). */
+	row(&rows[0], 0, 3, 1, 0);
+	row(&rows[1], 1, 7, 8, 0);
+	row(&rows[2], 0, -1, 2, 0);
+	row(&rows[3], 0, 0, 4, 0);
+	s = render_hist(rows, 4, COUNTS_TEXT);
+	assert_string_equal(s,
+		"tcp_v4_connect: return (7 calls)\n"
+		"(..., 0)                          2 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+		"[0]                               4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"[1]                               0 |                                                    |\n"
+		"[2, 4)                            0 |                                                    |\n"
+		"[4, 8)                            1 |@@@@@@@@@@@@@                                       |\n"
+		"\n"
+		"ip_output: skb->len (8 calls)\n"
+		"[64, 128)                         8 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"\n");
+	free(s);
+	s = render_hist(rows, 4, COUNTS_JSON);
+	assert_string_equal(s,
+		"{\"func\":\"tcp_v4_connect\",\"value\":\"return\",\"count\":7,\"buckets\":["
+		"{\"min\":null,\"max\":-1,\"count\":2},{\"min\":0,\"max\":0,\"count\":4},"
+		"{\"min\":4,\"max\":7,\"count\":1}]}\n"
+		"{\"func\":\"ip_output\",\"value\":\"skb->len\",\"count\":8,\"buckets\":["
+		"{\"min\":64,\"max\":127,\"count\":8}]}\n");
+	free(s);
+	/* The top bucket: values from 2^63 up. */
+	row(&rows[4], 1, 64, 1, 0);
+	s = render_hist(&rows[4], 1, COUNTS_JSON);
+	assert_string_equal(s, "{\"func\":\"ip_output\",\"value\":\"skb->len\",\"count\":1,\"buckets\":["
+			       "{\"min\":9223372036854775808,\"max\":18446744073709551615,\"count\":1}]}\n");
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sorted_busiest_first),
 		cmocka_unit_test(test_text_and_json),
 		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_hist),
 	};
 
 	return cmocka_run_group_tests_name("counts", tests, NULL, NULL);

@@ -381,6 +381,47 @@ static void test_count_one_side(void **state)
 	resolved_free(r);
 }
 
+/* --hist: the one value that is no predicate, read as a predicate reads. */
+static void test_hist_plan(void **state)
+{
+	const struct resolve_opts hist = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+					   .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .count = true,
+					   .hist = true };
+	struct resolved *r = resolve_with("ip_send_skb(skb->len == 84, return)", &hist);
+	const char *t;
+
+	assert_int_equal(r->ret, 0);
+	assert_true(r->plan.bpf.flags & KSNOOP_PLAN_HIST);
+	assert_int_equal(r->plan.bpf.hist.acc.src, KSNOOP_SRC_RET);
+	assert_int_equal(r->plan.bpf.hist.width, 4);
+	assert_true(r->plan.bpf.hist.is_signed);
+	assert_string_equal(r->plan.hist_text, "return");
+	/* The entry predicate selects at the return: stashed. */
+	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH);
+	resolved_free(r);
+
+	r = resolve_with("ip_send_skb(skb->len)", &hist);
+	assert_int_equal(r->ret, 0);
+	assert_chain(&r->plan.bpf.hist.acc, KSNOOP_SRC_ARG, 1, 1, (long long)SKB_LEN);
+	assert_false(r->plan.bpf.hist.is_signed);
+	assert_false(r->plan.bpf.side[KSNOOP_RETURN].enabled);
+	resolved_free(r);
+
+	t = "ip_send_skb(skb->len, return)";
+	r = resolve_with(t, &hist);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_non_null(strstr(r->err.msg, "--hist counts by one value; 'return' is a second"));
+	resolved_free(r);
+	r = resolve_with("ip_send_skb(skb->common)", &hist);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_non_null(strstr(r->err.msg, "--hist counts by a number"));
+	resolved_free(r);
+	r = resolve_with("ip_send_skb", &hist);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_non_null(strstr(r->err.msg, "name the one numeric value"));
+	resolved_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +444,7 @@ int main(void)
 		TEST(test_same_type_through_typedefs),
 		TEST(test_stack_values),
 		TEST(test_count_one_side),
+		TEST(test_hist_plan),
 	};
 
 	return cmocka_run_group_tests_name("resolve_lang", tests, build_btf, free_btf);
