@@ -1,7 +1,8 @@
 #!/bin/sh
 # -s: each event carries the kernel stack at its probe, symbolised, in both
 # attach modes; at a function's entry the stack still shows its caller.
-# --count: calls per function (and per stack) summed in BPF.
+# --count: calls per function (and per stack) summed in BPF; --hist: a log2
+# histogram of one value, in BPF.
 . /tests/lib.sh
 
 tmp=$(mktemp -d)
@@ -48,6 +49,23 @@ for mode in fentry kprobe; do
 		expect_match ${T}_count_folded '__sys_connect;.*__inet_stream_connect;tcp_v4_connect 1$' "$(cat "$tmp/o4")"
 	else
 		fail ${T}_attach_count_folded "$(cat "$tmp/e4")"
+	fi
+	# --hist of an argument, and of the return value selected by an entry
+	# predicate (stashed): dd reads 3 blocks of 4096 bytes from /dev/zero.
+	if start "$tmp/o5" "$tmp/e5" --mode $mode --hist -c dd 'vfs_read(count)'; then
+		dd if=/dev/zero of=/dev/null bs=4096 count=3 2>/dev/null
+		stop
+		expect_match ${T}_hist_arg '^\[4096, 8192\) +[3-9] \|@+ *\|$' "$(cat "$tmp/o5")"
+	else
+		fail ${T}_attach_hist "$(cat "$tmp/e5")"
+	fi
+	if start "$tmp/o6" "$tmp/e6" --mode $mode -j --hist -c dd 'vfs_read(count == 4096, return)'; then
+		dd if=/dev/zero of=/dev/null bs=4096 count=3 2>/dev/null
+		stop
+		expect_eq ${T}_hist_return '{"func":"vfs_read","value":"return","count":3,"buckets":[{"min":4096,"max":8191,"count":3}]}' \
+			"$(cat "$tmp/o6")"
+	else
+		fail ${T}_attach_hist_return "$(cat "$tmp/e6")"
 	fi
 done
 rm -rf "$tmp"
