@@ -26,7 +26,7 @@ expect_eq comm_value 3 "$(grep -c "^    p->comm = \"$probe\"$" "$tmp/o1")"
 expect_eq string_from_kernel 3 "$(grep -c "^    bprm->filename = \"$tmp/$probe\"$" "$tmp/o1")"
 expect_eq int_member 3 "$(grep -c '^    bprm->argc = 3$' "$tmp/o1")"
 expect_match summary '^ksnoop: 3 events printed, 0 lost$' "$(cat "$tmp/e1")"
-expect_eq nothing_left_after_count "" "$(left_progs "$HELD")"
+expect_eq nothing_left_after_count "" "$(left_progs "$PROGS")"
 
 # --- JSON, parsed ---
 start "$tmp/o2" "$tmp/e2" -j -n 2 -c "$probe" \
@@ -147,7 +147,7 @@ start "$tmp/o6" "$tmp/e6" --duration 1 'tp:sched_process_exec' ||
 	fail attach_duration "$(cat "$tmp/e6")"
 finish
 expect_eq duration_exits_0 0 "$RC"
-expect_eq nothing_left_after_duration "" "$(left_progs "$HELD")"
+expect_eq nothing_left_after_duration "" "$(left_progs "$PROGS")"
 
 start "$tmp/o7" "$tmp/e7" -c "$probe" 'tp:sched_process_exec(bprm->filename)' ||
 	fail attach_sigint "$(cat "$tmp/e7")"
@@ -158,14 +158,14 @@ finish
 expect_eq sigint_exits_0 0 "$RC"
 expect_eq sigint_output_flushed 1 "$(grep -c "filename = \"$tmp/$probe\"" "$tmp/o7")"
 expect_match sigint_summary '^ksnoop: 1 events printed, 0 lost$' "$(cat "$tmp/e7")"
-expect_eq nothing_left_after_sigint "" "$(left_progs "$HELD")"
+expect_eq nothing_left_after_sigint "" "$(left_progs "$PROGS")"
 
 start "$tmp/o8" "$tmp/e8" 'tp:sched_switch' || fail attach_sigkill "$(cat "$tmp/e8")"
-expect_eq attached_while_running 1 "$(echo $HELD | wc -w)"
+expect_eq attached_while_running 1 "$(echo $PROGS | wc -w)"
 kill -KILL "$KPID"; wait "$KPID" 2>/dev/null
 finish
 sleep 0.5
-expect_eq nothing_left_after_sigkill "" "$(left_progs "$HELD")"
+expect_eq nothing_left_after_sigkill "" "$(left_progs "$PROGS")"
 
 # --- stdout closed early: quiet, status 0 ---
 out=$( { ks 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9"; } | head -1)

@@ -1,15 +1,7 @@
 #!/bin/bash
 # USDT mode, live on this machine (uprobes work here), as root.
 . "$(dirname "$0")/helpers.bash"
-root=$(cd "$(dirname "$0")/../.." && pwd)
-U=$(cd "${KSNOOP_USDT_DIR:-$root/build/usdt}" 2>/dev/null && pwd)
-P=$U/usdt_prog
-L=$U/libksnoop_usdt.so
-
-if [ ! -x "$P" ]; then
-	fail usdt_programs "missing $P (make build/usdt/usdt_prog)"
-	exit 0
-fi
+usdt_programs
 
 # --- listing (no privileges needed) ---
 out=$(ks info usdt "$P" 2>&1)
@@ -26,12 +18,7 @@ out=$(ks info usdt "$L" 2>&1)
 expect_match list_library '^ksnoop_lib +hit ' "$out"
 
 # --- bad targets: one line, exit 2 ---
-tmp=$(mktemp -d)
-cleanup() {
-	cleanup_pids
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch_dir
 echo "not elf" > "$tmp/text"
 err_case() {
 	local name=$1 re=$2 err rc
@@ -55,11 +42,7 @@ err_case info_missing "No such file" info usdt /nonexistent/app
 err_case unknown_arg "'arg9' is not an argument of ksnoop_test:req" usdt "$P:ksnoop_test:req(arg9)"
 err_case unknown_cast_type "no type 'struct nope \*'" usdt "$P:ksnoop_test:obj(arg0:struct nope *)"
 
-if [ "$(id -u)" != 0 ]; then
-	skip usdt_tracing "needs root"
-	exit 0
-fi
-
+needs_root usdt_tracing
 
 # --- every size and signedness, extremes, exact count ---
 start "$tmp/o1" "$tmp/e1" usdt "$P:ksnoop_test:small" "$P:ksnoop_test:wide" || fail attach_sizes "$(cat "$tmp/e1")"
@@ -211,13 +194,6 @@ expect_eq struct_one_event 1 "$(grep -c -- '-> ksnoop_test:obj$' "$tmp/o3")"
 "$P" guarded 4 > "$tmp/guarded.out" &
 gp=$!
 sleep 1
-# The semaphore's address in the running process: PIE base + its vaddr.
-sema_value() {
-	local base vaddr
-	base=$(awk -v p="$P" '$6 == p { split($1, a, "-"); print a[1]; exit }' "/proc/$1/maps")
-	vaddr=$(ks -j info usdt "$P" | jq -r 'select(.name == "guarded") | .semaphore')
-	dd if="/proc/$1/mem" bs=1 count=2 skip=$((0x$base + vaddr)) 2>/dev/null | od -An -tu2 | tr -d ' '
-}
 expect_eq semaphore_zero_before "0" "$(sema_value "$gp")"
 start "$tmp/o4" "$tmp/e4" --duration 1 usdt "$P:ksnoop_test:guarded(arg0)" || fail attach_guarded "$(cat "$tmp/e4")"
 expect_eq semaphore_set_while_traced "1" "$(sema_value "$gp")"
@@ -280,4 +256,4 @@ stop
 expect_eq target_exit_status 0 "$RC"
 n=$(grep -c -- '-> ksnoop_test:tick$' "$tmp/o8")
 if [ "$n" -gt 10 ]; then pass target_exit_events; else fail target_exit_events "only $n events"; fi
-expect_eq nothing_left_attached "" "$(left_progs "$HELD")"
+expect_eq nothing_left_attached "" "$(left_progs "$PROGS")"
