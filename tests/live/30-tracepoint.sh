@@ -39,11 +39,11 @@ if jq -e . "$tmp/o2" >/dev/null 2>&1; then pass json_parses; else fail json_pars
 expect_eq json_lines 2 "$(wc -l < "$tmp/o2")"
 expect_eq json_func "tp:sched_process_exec" "$(jq -r .func "$tmp/o2" | sort -u)"
 expect_eq json_kind "entry" "$(jq -r .kind "$tmp/o2" | sort -u)"
-expect_eq json_pids "$p1 $p2" "$(jq -r .pid "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
-expect_eq json_old_pid_is_pid "$p1 $p2" "$(jq -r '.values.old_pid' "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq json_pids "$p1 $p2" "$(jq -r .pid "$tmp/o2" | joined)"
+expect_eq json_old_pid_is_pid "$p1 $p2" "$(jq -r '.values.old_pid' "$tmp/o2" | joined)"
 expect_eq json_filename "$tmp/$probe" "$(jq -r '.values["bprm->filename"]' "$tmp/o2" | sort -u)"
 expect_eq json_struct_is_object "object" "$(jq -r '.values.p | type' "$tmp/o2" | sort -u)"
-expect_eq json_struct_member "$p1 $p2" "$(jq -r '.values.p.pid' "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq json_struct_member "$p1 $p2" "$(jq -r '.values.p.pid' "$tmp/o2" | joined)"
 expect_eq json_char_array_string "$probe" "$(jq -r '.values.p.comm' "$tmp/o2" | sort -u)"
 expect_eq json_keys "comm cpu func kind pid tid time_ns values" \
 	"$(jq -r 'keys | join(" ")' "$tmp/o2" | sort -u)"
@@ -76,7 +76,7 @@ kill -TERM "$KPID"
 finish
 expect_eq sigterm_exits_0 0 "$RC"
 expect_eq comm_predicate 2 "$(grep -c -- '-> tp:sched_process_exec$' "$tmp/o12")"
-expect_eq comm_predicate_values "2 3" "$(sed -n 's/^    bprm->argc = //p' "$tmp/o12" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq comm_predicate_values "2 3" "$(sed -n 's/^    bprm->argc = //p' "$tmp/o12" | joined)"
 
 # --- an enumerator constant from BTF: TCP state changes on loopback ---
 # python3 through a uniquely named link: its comm is ours alone.

@@ -86,7 +86,7 @@ start "$tmp/o12" "$tmp/e12" -j usdt "$P:ksnoop_test:req(arg0 > 2)" "$P:ksnoop_te
 	fail attach_boundaries "$(cat "$tmp/e12")"
 "$P" fire 5
 stop
-sel() { jq -r --arg k "$1" "select(.values | keys_unsorted | join(\" \") == \$k) | .values.$2" "$tmp/o12" | tr '\n' ' ' | sed 's/ $//'; }
+sel() { jq -r --arg k "$1" "select(.values | keys_unsorted | join(\" \") == \$k) | .values.$2" "$tmp/o12" | joined; }
 expect_eq signed_gt_is_strict "3 4" "$(sel arg0 arg0)"
 expect_eq signed_lt_is_strict "-4 -5" "$(sel arg1 arg1)"
 expect_eq signed_ge_includes_boundary "3 4" "$(sel 'arg0 arg2:str' arg0)"
@@ -99,7 +99,7 @@ start "$tmp/o13" "$tmp/e13" -j usdt "$P:ksnoop_test:small(arg1 > 255)" "$P:ksnoo
 "$P" fire 2
 stop
 expect_eq unsigned_strict_at_boundary "ksnoop_test:wide arg1 ksnoop_test:wide arg1" \
-	"$(jq -r '"\(.func) \(.values | keys_unsorted | join(" "))"' "$tmp/o13" | tr '\n' ' ' | sed 's/ $//')"
+	"$(jq -r '"\(.func) \(.values | keys_unsorted | join(" "))"' "$tmp/o13" | joined)"
 
 # --- string predicates: == and != on the same string ---
 start "$tmp/o14" "$tmp/e14" -j usdt "$P:ksnoop_test:req(arg2:str != \"/req/2\")" \
@@ -107,8 +107,8 @@ start "$tmp/o14" "$tmp/e14" -j usdt "$P:ksnoop_test:req(arg2:str != \"/req/2\")"
 "$P" fire 5
 stop
 expect_eq string_ne "/req/0 /req/1 /req/3 /req/4" \
-	"$(jq -r 'select(.values.arg0 == null) | .values["arg2:str"]' "$tmp/o14" | tr '\n' ' ' | sed 's/ $//')"
-expect_eq string_eq "3" "$(jq -r 'select(.values.arg0 != null) | .values.arg0' "$tmp/o14" | tr '\n' ' ' | sed 's/ $//')"
+	"$(jq -r 'select(.values.arg0 == null) | .values["arg2:str"]' "$tmp/o14" | joined)"
+expect_eq string_eq "3" "$(jq -r 'select(.values.arg0 != null) | .values.arg0' "$tmp/o14" | joined)"
 
 # --- a NULL pointer along a chain: said, not read ---
 start "$tmp/o15" "$tmp/e15" usdt "$P:ksnoop_test:chain(arg0:struct node *->next->next->id, arg0:struct node *->next->id, arg1 == 0)" ||
@@ -176,8 +176,8 @@ start "$tmp/o2" "$tmp/e2" -j usdt "$P:ksnoop_test:req(arg0, arg1 <= -3, arg2:str
 "$P" fire 5
 stop
 expect_eq predicate_count 3 "$(wc -l < "$tmp/o2")"
-expect_eq negative_values "-3 -4 -5" "$(jq -r '.values.arg1' "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
-expect_eq string_arg "/req/2 /req/3 /req/4" "$(jq -r '.values["arg2:str"]' "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq negative_values "-3 -4 -5" "$(jq -r '.values.arg1' "$tmp/o2" | joined)"
+expect_eq string_arg "/req/2 /req/3 /req/4" "$(jq -r '.values["arg2:str"]' "$tmp/o2" | joined)"
 expect_eq json_func "ksnoop_test:req" "$(jq -r .func "$tmp/o2" | sort -u)"
 
 # --- a struct pointer printed through the binary's BTF ---

@@ -31,6 +31,7 @@
 #   still_there prog|link|map IDS
 #                          left_ids, once they are gone or after 5 s
 #   wait_lines FILE N      until FILE has N lines (at most 10 s)
+#   joined                 the lines of stdin on one, spaced ("a\nb\n": "a b")
 #   san_tag / san_opt asan|ubsan TAG / san_take TAG
 #                          sanitizer reports of one run, for scripts that
 #                          start ksnoop themselves (see ks)
@@ -191,6 +192,8 @@ wait_lines() {
 	done
 	return 1
 }
+
+joined() { tr '\n' ' ' | sed 's/ $//'; }
 
 KCMD=("$K")
 START_WAIT=10
