@@ -45,63 +45,43 @@ static void fill_ident(unsigned char *ident, int cls)
 	ident[EI_VERSION] = EV_CURRENT;
 }
 
-static unsigned char *build_elf64(const void *notes, size_t n, size_t *size)
-{
-	struct layout l = layout(sizeof(Elf64_Ehdr), sizeof(Elf64_Shdr), n);
-	unsigned char *b = calloc(1, l.total);
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)b;
-	Elf64_Shdr *sh = (Elf64_Shdr *)(b + l.shdrs);
-
-	if (!b)
-		abort();
-	fill_ident(eh->e_ident, ELFCLASS64);
-	eh->e_type = ET_DYN;
-	eh->e_machine = EM_X86_64;
-	eh->e_version = EV_CURRENT;
-	eh->e_ehsize = sizeof(*eh);
-	eh->e_shentsize = sizeof(*sh);
-	eh->e_shnum = 3;
-	eh->e_shstrndx = 2;
-	eh->e_shoff = l.shdrs;
-	memcpy(b + l.notes, notes, n);
-	memcpy(b + l.strtab, shstrtab, sizeof(shstrtab));
-	sh[1] = (Elf64_Shdr){ .sh_name = NAME_NOTES, .sh_type = SHT_NOTE,
-			      .sh_offset = l.notes, .sh_size = n, .sh_addralign = 4 };
-	sh[2] = (Elf64_Shdr){ .sh_name = NAME_SHSTRTAB, .sh_type = SHT_STRTAB,
-			      .sh_offset = l.strtab, .sh_size = sizeof(shstrtab),
-			      .sh_addralign = 1 };
-	*size = l.total;
-	return b;
+/*
+ * build_elf64() and build_elf32(): the same file in either class, from one
+ * body; only the header types, the class and the machine differ.
+ */
+#define DEFINE_BUILD_ELF(NAME, EHDR, SHDR, CLASS, MACHINE)			\
+static unsigned char *NAME(const void *notes, size_t n, size_t *size)	\
+{									\
+	struct layout l = layout(sizeof(EHDR), sizeof(SHDR), n);	\
+	unsigned char *b = calloc(1, l.total);				\
+	EHDR *eh = (EHDR *)b;						\
+	SHDR *sh = (SHDR *)(b + l.shdrs);				\
+									\
+	if (!b)								\
+		abort();						\
+	fill_ident(eh->e_ident, CLASS);					\
+	eh->e_type = ET_DYN;						\
+	eh->e_machine = MACHINE;					\
+	eh->e_version = EV_CURRENT;					\
+	eh->e_ehsize = sizeof(*eh);					\
+	eh->e_shentsize = sizeof(*sh);					\
+	eh->e_shnum = 3;						\
+	eh->e_shstrndx = 2;						\
+	eh->e_shoff = l.shdrs;						\
+	memcpy(b + l.notes, notes, n);					\
+	memcpy(b + l.strtab, shstrtab, sizeof(shstrtab));		\
+	sh[1] = (SHDR){ .sh_name = NAME_NOTES, .sh_type = SHT_NOTE,	\
+			.sh_offset = l.notes, .sh_size = n,		\
+			.sh_addralign = 4 };				\
+	sh[2] = (SHDR){ .sh_name = NAME_SHSTRTAB, .sh_type = SHT_STRTAB, \
+			.sh_offset = l.strtab, .sh_size = sizeof(shstrtab), \
+			.sh_addralign = 1 };				\
+	*size = l.total;						\
+	return b;							\
 }
 
-static unsigned char *build_elf32(const void *notes, size_t n, size_t *size)
-{
-	struct layout l = layout(sizeof(Elf32_Ehdr), sizeof(Elf32_Shdr), n);
-	unsigned char *b = calloc(1, l.total);
-	Elf32_Ehdr *eh = (Elf32_Ehdr *)b;
-	Elf32_Shdr *sh = (Elf32_Shdr *)(b + l.shdrs);
-
-	if (!b)
-		abort();
-	fill_ident(eh->e_ident, ELFCLASS32);
-	eh->e_type = ET_DYN;
-	eh->e_machine = EM_386;
-	eh->e_version = EV_CURRENT;
-	eh->e_ehsize = sizeof(*eh);
-	eh->e_shentsize = sizeof(*sh);
-	eh->e_shnum = 3;
-	eh->e_shstrndx = 2;
-	eh->e_shoff = l.shdrs;
-	memcpy(b + l.notes, notes, n);
-	memcpy(b + l.strtab, shstrtab, sizeof(shstrtab));
-	sh[1] = (Elf32_Shdr){ .sh_name = NAME_NOTES, .sh_type = SHT_NOTE,
-			      .sh_offset = l.notes, .sh_size = n, .sh_addralign = 4 };
-	sh[2] = (Elf32_Shdr){ .sh_name = NAME_SHSTRTAB, .sh_type = SHT_STRTAB,
-			      .sh_offset = l.strtab, .sh_size = sizeof(shstrtab),
-			      .sh_addralign = 1 };
-	*size = l.total;
-	return b;
-}
+DEFINE_BUILD_ELF(build_elf64, Elf64_Ehdr, Elf64_Shdr, ELFCLASS64, EM_X86_64)
+DEFINE_BUILD_ELF(build_elf32, Elf32_Ehdr, Elf32_Shdr, ELFCLASS32, EM_386)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -42,7 +42,7 @@ static struct btf *btf;
 
 /* Type ids of interest, filled by build_btf(). */
 static struct {
-	int int_t, uint_t, char_t, uchar_t, short_t, ushort_t, long_t, ulong_t, bool_t;
+	struct fx_ints ints;	/* char_t ... bool_t, from btf_fixture.h */
 	int u8_t, u16_t, u32_t, s16_t;
 	int const_char, const_char_ptr, char_ptr, uchar_ptr, void_ptr;
 	int int_ptr, int_ptr_ptr, int_arr4, char_arr16;
@@ -108,31 +108,20 @@ static void trace_typedef(const char *event, int proto_id)
 
 static void build_scalars(void)
 {
-	struct fx_ints ints;
-
-	assert_int_equal(fx_add_ints(btf, &ints), 0);
-	T.int_t = ints.int_t;
-	T.uint_t = ints.uint_t;
-	T.char_t = ints.char_t;
-	T.uchar_t = ints.uchar_t;
-	T.short_t = ints.short_t;
-	T.ushort_t = ints.ushort_t;
-	T.long_t = ints.long_t;
-	T.ulong_t = ints.ulong_t;
-	T.bool_t = ints.bool_t;
-	T.u8_t = btf__add_typedef(btf, "u8", T.uchar_t);
-	T.u16_t = btf__add_typedef(btf, "u16", T.ushort_t);
-	T.u32_t = btf__add_typedef(btf, "u32", T.uint_t);
-	T.s16_t = btf__add_typedef(btf, "s16", T.short_t);
-	T.const_char = btf__add_const(btf, T.char_t);
+	assert_int_equal(fx_add_ints(btf, &T.ints), 0);
+	T.u8_t = btf__add_typedef(btf, "u8", T.ints.uchar_t);
+	T.u16_t = btf__add_typedef(btf, "u16", T.ints.ushort_t);
+	T.u32_t = btf__add_typedef(btf, "u32", T.ints.uint_t);
+	T.s16_t = btf__add_typedef(btf, "s16", T.ints.short_t);
+	T.const_char = btf__add_const(btf, T.ints.char_t);
 	T.const_char_ptr = btf__add_ptr(btf, T.const_char);
-	T.char_ptr = btf__add_ptr(btf, T.char_t);
-	T.uchar_ptr = btf__add_ptr(btf, T.uchar_t);
+	T.char_ptr = btf__add_ptr(btf, T.ints.char_t);
+	T.uchar_ptr = btf__add_ptr(btf, T.ints.uchar_t);
 	T.void_ptr = btf__add_ptr(btf, 0);
-	T.int_ptr = btf__add_ptr(btf, T.int_t);
+	T.int_ptr = btf__add_ptr(btf, T.ints.int_t);
 	T.int_ptr_ptr = btf__add_ptr(btf, T.int_ptr);
-	T.int_arr4 = btf__add_array(btf, T.int_t, T.int_t, 4);
-	T.char_arr16 = btf__add_array(btf, T.int_t, T.char_t, 16);
+	T.int_arr4 = btf__add_array(btf, T.ints.int_t, T.ints.int_t, 4);
+	T.char_arr16 = btf__add_array(btf, T.ints.int_t, T.ints.char_t, 16);
 	assert_true(T.char_arr16 > 0);
 }
 
@@ -173,19 +162,19 @@ static void build_enums(void)
 
 static void build_sock(void)
 {
-	int u16_arr2 = btf__add_array(btf, T.int_t, T.u16_t, 2);
+	int u16_arr2 = btf__add_array(btf, T.ints.int_t, T.u16_t, 2);
 	int hash_union, rx_struct, sk_union;
 
 	/* struct sock_common { ...; union { unsigned int skc_hash; u16 skc_u16hashes[2]; }; ... } */
 	hash_union = btf__add_union(btf, NULL, 4);
-	field("skc_hash", T.uint_t, 0);
+	field("skc_hash", T.ints.uint_t, 0);
 	field("skc_u16hashes", u16_arr2, 0);
 	T.sock_common = btf__add_struct(btf, "sock_common", SKC_SIZE);
-	field("skc_family", T.ushort_t, SKC_FAMILY);
+	field("skc_family", T.ints.ushort_t, SKC_FAMILY);
 	field("skc_state", T.u8_t, SKC_STATE);
-	field("skc_bound_dev_if", T.int_t, SKC_BOUND_DEV_IF);
+	field("skc_bound_dev_if", T.ints.int_t, SKC_BOUND_DEV_IF);
 	field(NULL, hash_union, SKC_HASH);
-	field("skc_rcv_saddr", T.uint_t, SKC_RCV_SADDR);
+	field("skc_rcv_saddr", T.ints.uint_t, SKC_RCV_SADDR);
 
 	/* union { struct { u32 sk_rx_dst_ifindex; u32 sk_rx_dst_cookie; }; unsigned long sk_flags_word; } */
 	rx_struct = btf__add_struct(btf, NULL, 8);
@@ -193,12 +182,12 @@ static void build_sock(void)
 	field("sk_rx_dst_cookie", T.u32_t, 4);
 	sk_union = btf__add_union(btf, NULL, 8);
 	field(NULL, rx_struct, 0);
-	field("sk_flags_word", T.ulong_t, 0);
+	field("sk_flags_word", T.ints.ulong_t, 0);
 
 	T.sock = btf__add_struct(btf, "sock", SK_SIZE);
 	field("__sk_common", T.sock_common, SK_COMMON);
 	field(NULL, sk_union, 16);
-	field("sk_rcvbuf", T.int_t, SK_RCVBUF);
+	field("sk_rcvbuf", T.ints.int_t, SK_RCVBUF);
 	field("sk_name", T.const_char_ptr, SK_NAME);
 	field("sk_prot_name", T.char_arr16, SK_PROT_NAME);
 	T.sock_ptr = btf__add_ptr(btf, T.sock);
@@ -206,8 +195,8 @@ static void build_sock(void)
 
 static void build_sk_buff(void)
 {
-	int char_arr48 = btf__add_array(btf, T.int_t, T.char_t, 48);
-	int payload = btf__add_array(btf, T.int_t, T.uchar_t, 0);
+	int char_arr48 = btf__add_array(btf, T.ints.int_t, T.ints.char_t, 48);
+	int payload = btf__add_array(btf, T.ints.int_t, T.ints.uchar_t, 0);
 
 	/* The pointer first, so that sk_buff can point to itself. */
 	T.skb_ptr = btf__add_ptr(btf, btf__type_cnt(btf) + 1);
@@ -216,7 +205,7 @@ static void build_sk_buff(void)
 	field("next", T.skb_ptr, SKB_NEXT);
 	field("sk", T.sock_ptr, SKB_SK);
 	field("cb", char_arr48, SKB_CB);
-	field("len", T.uint_t, SKB_LEN);
+	field("len", T.ints.uint_t, SKB_LEN);
 	field("protocol", T.u16_t, SKB_PROTOCOL);
 	bitfield("pkt_type", T.u8_t, SKB_PKT_TYPE_BIT, 3);
 	bitfield("ignore_df", T.u8_t, SKB_IGNORE_DF_BIT, 1);
@@ -225,10 +214,10 @@ static void build_sk_buff(void)
 	field("reason", T.drop_reason, SKB_REASON);
 	field("s16v", T.s16_t, SKB_S16V);
 	field("u8v", T.u8_t, SKB_U8V);
-	field("flag", T.bool_t, SKB_FLAG);
-	field("fclone", T.int_t, SKB_FCLONE);
-	field("lval", T.long_t, SKB_LVAL);
-	field("ulval", T.ulong_t, SKB_ULVAL);
+	field("flag", T.ints.bool_t, SKB_FLAG);
+	field("fclone", T.ints.int_t, SKB_FCLONE);
+	field("lval", T.ints.long_t, SKB_LVAL);
+	field("ulval", T.ints.ulong_t, SKB_ULVAL);
 	field("name", T.const_char_ptr, SKB_NAME);
 	field("data", T.uchar_ptr, SKB_DATA);
 	field("common", T.sock_common, SKB_COMMON);
@@ -237,7 +226,7 @@ static void build_sk_buff(void)
 
 static void build_other_structs(void)
 {
-	int huge_arr = btf__add_array(btf, T.int_t, T.char_t, 65536);
+	int huge_arr = btf__add_array(btf, T.ints.int_t, T.ints.char_t, 65536);
 
 	T.net = btf__add_fwd(btf, "net", BTF_FWD_STRUCT);	/* incomplete */
 	T.net_ptr = btf__add_ptr(btf, T.net);
@@ -247,18 +236,18 @@ static void build_other_structs(void)
 	T.node = btf__add_struct(btf, "node", 16);
 	assert_int_equal(T.node, T.node_ptr + 1);
 	field("next", T.node_ptr, 0);
-	field("val", T.int_t, 8);
+	field("val", T.ints.int_t, 8);
 
 	T.pair = btf__add_struct(btf, "pair", 16);
-	field("a", T.long_t, 0);
-	field("b", T.long_t, 8);
+	field("a", T.ints.long_t, 0);
+	field("b", T.ints.long_t, 8);
 	T.big = btf__add_struct(btf, "big", 24);
-	field("a", T.long_t, 0);
-	field("b", T.long_t, 8);
-	field("c", T.long_t, 16);
+	field("a", T.ints.long_t, 0);
+	field("b", T.ints.long_t, 8);
+	field("c", T.ints.long_t, 16);
 	T.small = btf__add_struct(btf, "small", 8);
-	field("a", T.int_t, 0);
-	field("b", T.int_t, 4);
+	field("a", T.ints.int_t, 0);
+	field("b", T.ints.int_t, 4);
 	T.huge = btf__add_struct(btf, "huge", 65536);
 	field("data", huge_arr, 0);
 	T.huge_ptr = btf__add_ptr(btf, T.huge);
@@ -270,20 +259,20 @@ static void build_other_structs(void)
  */
 static void build_addresses(void)
 {
-	int char_arr14 = btf__add_array(btf, T.int_t, T.char_t, 14);
-	int uchar_arr8 = btf__add_array(btf, T.int_t, T.uchar_t, 8);
-	int u8_arr16 = btf__add_array(btf, T.int_t, T.u8_t, 16);
+	int char_arr14 = btf__add_array(btf, T.ints.int_t, T.ints.char_t, 14);
+	int uchar_arr8 = btf__add_array(btf, T.ints.int_t, T.ints.uchar_t, 8);
+	int u8_arr16 = btf__add_array(btf, T.ints.int_t, T.u8_t, 16);
 
 	T.be16_t = btf__add_typedef(btf, "__be16", T.u16_t);
 	T.be32_t = btf__add_typedef(btf, "__be32", T.u32_t);
 	T.sockaddr = btf__add_struct(btf, "sockaddr", 16);
-	field("sa_family", T.ushort_t, 0);
+	field("sa_family", T.ints.ushort_t, 0);
 	field("sa_data", char_arr14, 2);
 	T.sockaddr_ptr = btf__add_ptr(btf, T.sockaddr);
 	T.in_addr = btf__add_struct(btf, "in_addr", 4);
 	field("s_addr", T.be32_t, 0);
 	T.sockaddr_in = btf__add_struct(btf, "sockaddr_in", 16);
-	field("sin_family", T.ushort_t, 0);
+	field("sin_family", T.ints.ushort_t, 0);
 	field("sin_port", T.be16_t, 2);
 	field("sin_addr", T.in_addr, 4);
 	field("sin_zero", uchar_arr8, 8);
@@ -300,30 +289,30 @@ static void build_functions(void)
 {
 	int p;
 
-	func("inet_fn", proto(T.int_t, "sk", T.sock_ptr, "uaddr", T.sockaddr_ptr,
-			      "daddr", T.be32_t, "a6", T.in6_ptr, "word", T.ulong_t,
+	func("inet_fn", proto(T.ints.int_t, "sk", T.sock_ptr, "uaddr", T.sockaddr_ptr,
+			      "daddr", T.be32_t, "a6", T.in6_ptr, "word", T.ints.ulong_t,
 			      "ops", btf__add_ptr(btf, T.ops), NULL));
 
-	T.ip_send_skb = func("ip_send_skb", proto(T.int_t, "net", T.net_ptr, "skb", T.skb_ptr, NULL));
-	func("many_args", proto(T.long_t,
-				"a0", T.long_t, "a1", T.long_t, "a2", T.long_t, "a3", T.long_t,
-				"a4", T.long_t, "a5", T.long_t, "a6", T.long_t, "a7", T.long_t,
-				"a8", T.long_t, "a9", T.long_t, "a10", T.long_t, "a11", T.long_t,
-				"a12", T.long_t, NULL));
-	func("take_big", proto(0, "big", T.big, "x", T.int_t, NULL));
-	func("take_pair", proto(T.int_t, "p", T.pair, "x", T.int_t, NULL));
+	T.ip_send_skb = func("ip_send_skb", proto(T.ints.int_t, "net", T.net_ptr, "skb", T.skb_ptr, NULL));
+	func("many_args", proto(T.ints.long_t,
+				"a0", T.ints.long_t, "a1", T.ints.long_t, "a2", T.ints.long_t, "a3", T.ints.long_t,
+				"a4", T.ints.long_t, "a5", T.ints.long_t, "a6", T.ints.long_t, "a7", T.ints.long_t,
+				"a8", T.ints.long_t, "a9", T.ints.long_t, "a10", T.ints.long_t, "a11", T.ints.long_t,
+				"a12", T.ints.long_t, NULL));
+	func("take_big", proto(0, "big", T.big, "x", T.ints.int_t, NULL));
+	func("take_pair", proto(T.ints.int_t, "p", T.pair, "x", T.ints.int_t, NULL));
 	func("take_small", proto(0, "s", T.small, NULL));
-	func("scalars", proto(0, "c", T.char_t, "uc", T.uchar_t, "s", T.s16_t, "us", T.u16_t,
-			      "i", T.int_t, "u", T.u32_t, NULL));
-	func("scalars8", proto(T.long_t, "l", T.long_t, "ul", T.ulong_t, "b", T.bool_t,
+	func("scalars", proto(0, "c", T.ints.char_t, "uc", T.ints.uchar_t, "s", T.s16_t, "us", T.u16_t,
+			      "i", T.ints.int_t, "u", T.u32_t, NULL));
+	func("scalars8", proto(T.ints.long_t, "l", T.ints.long_t, "ul", T.ints.ulong_t, "b", T.ints.bool_t,
 			       "r", T.drop_reason, "se", T.signed_enum, "ip", T.int_ptr, NULL));
 	func("strings", proto(T.const_char_ptr, "name", T.const_char_ptr, "buf", T.char_ptr,
 			      "data", T.uchar_ptr, "n", T.node_ptr, "pp", T.int_ptr_ptr, NULL));
-	func("variadic_fn", proto(T.int_t, "fmt", T.const_char_ptr, "...", 0, NULL));
+	func("variadic_fn", proto(T.ints.int_t, "fmt", T.const_char_ptr, "...", 0, NULL));
 	func("void_fn", proto(0, NULL));
 	func("take_huge", proto(0, "h", T.huge_ptr, NULL));
 	/* A FUNC whose type is not a prototype (corrupt BTF). */
-	T.bad_func = func("bad_func", T.int_t);
+	T.bad_func = func("bad_func", T.ints.int_t);
 
 	/* Tracepoint with its own stub: kfree_skb(skb, location). */
 	trace_typedef("kfree_skb", proto(0, "", T.void_ptr, "", T.skb_ptr, "", T.void_ptr, NULL));
@@ -344,11 +333,11 @@ static void build_functions(void)
 				       proto(0, "__data", T.void_ptr, "skb", T.skb_ptr, NULL));
 	/* A stub named after the event but with other types: not the event's. */
 	func("__bpf_trace_net_dev_start_xmit",
-	     proto(0, "__data", T.void_ptr, "bogus", T.int_t, NULL));
+	     proto(0, "__data", T.void_ptr, "bogus", T.ints.int_t, NULL));
 	/* No stub at all: parameters are named argN. */
-	trace_typedef("nostub", proto(0, "", T.void_ptr, "", T.int_t, "", T.skb_ptr, NULL));
+	trace_typedef("nostub", proto(0, "", T.void_ptr, "", T.ints.int_t, "", T.skb_ptr, NULL));
 	/* A btf_trace_ typedef that is not a function pointer. */
-	assert_true(btf__add_typedef(btf, "btf_trace_notptr", T.int_t) > 0);
+	assert_true(btf__add_typedef(btf, "btf_trace_notptr", T.ints.int_t) > 0);
 }
 
 static int build_btf(void **state)

@@ -2,8 +2,7 @@
 # `ksnoop info` against this machine's kernel BTF (no privileges needed).
 . "$(dirname "$0")/helpers.bash"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch_dir
 
 # The expected prototypes come from this kernel's BTF (bpftool's raw dump,
 # spelled by proto.jq), not from a copy of one kernel's headers.

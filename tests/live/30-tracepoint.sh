@@ -26,7 +26,7 @@ expect_eq comm_value 3 "$(grep -c "^    p->comm = \"$probe\"$" "$tmp/o1")"
 expect_eq string_from_kernel 3 "$(grep -c "^    bprm->filename = \"$tmp/$probe\"$" "$tmp/o1")"
 expect_eq int_member 3 "$(grep -c '^    bprm->argc = 3$' "$tmp/o1")"
 expect_match summary '^ksnoop: 3 events printed, 0 lost$' "$(cat "$tmp/e1")"
-expect_eq nothing_left_after_count "" "$(left_progs "$HELD")"
+expect_eq nothing_left_after_count "" "$(left_progs "$PROGS")"
 
 # --- JSON, parsed ---
 start "$tmp/o2" "$tmp/e2" -j -n 2 -c "$probe" \
@@ -39,11 +39,11 @@ if jq -e . "$tmp/o2" >/dev/null 2>&1; then pass json_parses; else fail json_pars
 expect_eq json_lines 2 "$(wc -l < "$tmp/o2")"
 expect_eq json_func "tp:sched_process_exec" "$(jq -r .func "$tmp/o2" | sort -u)"
 expect_eq json_kind "entry" "$(jq -r .kind "$tmp/o2" | sort -u)"
-expect_eq json_pids "$p1 $p2" "$(jq -r .pid "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
-expect_eq json_old_pid_is_pid "$p1 $p2" "$(jq -r '.values.old_pid' "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq json_pids "$p1 $p2" "$(jq -r .pid "$tmp/o2" | joined)"
+expect_eq json_old_pid_is_pid "$p1 $p2" "$(jq -r '.values.old_pid' "$tmp/o2" | joined)"
 expect_eq json_filename "$tmp/$probe" "$(jq -r '.values["bprm->filename"]' "$tmp/o2" | sort -u)"
 expect_eq json_struct_is_object "object" "$(jq -r '.values.p | type' "$tmp/o2" | sort -u)"
-expect_eq json_struct_member "$p1 $p2" "$(jq -r '.values.p.pid' "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq json_struct_member "$p1 $p2" "$(jq -r '.values.p.pid' "$tmp/o2" | joined)"
 expect_eq json_char_array_string "$probe" "$(jq -r '.values.p.comm' "$tmp/o2" | sort -u)"
 expect_eq json_keys "comm cpu func kind pid tid time_ns values" \
 	"$(jq -r 'keys | join(" ")' "$tmp/o2" | sort -u)"
@@ -76,7 +76,7 @@ kill -TERM "$KPID"
 finish
 expect_eq sigterm_exits_0 0 "$RC"
 expect_eq comm_predicate 2 "$(grep -c -- '-> tp:sched_process_exec$' "$tmp/o12")"
-expect_eq comm_predicate_values "2 3" "$(sed -n 's/^    bprm->argc = //p' "$tmp/o12" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq comm_predicate_values "2 3" "$(sed -n 's/^    bprm->argc = //p' "$tmp/o12" | joined)"
 
 # --- an enumerator constant from BTF: TCP state changes on loopback ---
 # python3 through a uniquely named link: its comm is ours alone.
@@ -147,7 +147,7 @@ start "$tmp/o6" "$tmp/e6" --duration 1 'tp:sched_process_exec' ||
 	fail attach_duration "$(cat "$tmp/e6")"
 finish
 expect_eq duration_exits_0 0 "$RC"
-expect_eq nothing_left_after_duration "" "$(left_progs "$HELD")"
+expect_eq nothing_left_after_duration "" "$(left_progs "$PROGS")"
 
 start "$tmp/o7" "$tmp/e7" -c "$probe" 'tp:sched_process_exec(bprm->filename)' ||
 	fail attach_sigint "$(cat "$tmp/e7")"
@@ -158,14 +158,14 @@ finish
 expect_eq sigint_exits_0 0 "$RC"
 expect_eq sigint_output_flushed 1 "$(grep -c "filename = \"$tmp/$probe\"" "$tmp/o7")"
 expect_match sigint_summary '^ksnoop: 1 events printed, 0 lost$' "$(cat "$tmp/e7")"
-expect_eq nothing_left_after_sigint "" "$(left_progs "$HELD")"
+expect_eq nothing_left_after_sigint "" "$(left_progs "$PROGS")"
 
 start "$tmp/o8" "$tmp/e8" 'tp:sched_switch' || fail attach_sigkill "$(cat "$tmp/e8")"
-expect_eq attached_while_running 1 "$(echo $HELD | wc -w)"
+expect_eq attached_while_running 1 "$(echo $PROGS | wc -w)"
 kill -KILL "$KPID"; wait "$KPID" 2>/dev/null
 finish
 sleep 0.5
-expect_eq nothing_left_after_sigkill "" "$(left_progs "$HELD")"
+expect_eq nothing_left_after_sigkill "" "$(left_progs "$PROGS")"
 
 # --- stdout closed early: quiet, status 0 ---
 out=$( { ks 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9"; } | head -1)

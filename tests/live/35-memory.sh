@@ -53,7 +53,7 @@ if start "$tmp/o3" "$tmp/e3" --duration 10 -n 2 -j usdt "$E:ksnoop_edge:mixed"; 
 	"$E" mixed
 	finish
 	expect_eq usdt_sites_typed_each "5 4294967301" \
-		"$(jq -r '.values.arg0' "$tmp/o3" | sort -n | tr '\n' ' ' | sed 's/ $//')"
+		"$(jq -r '.values.arg0' "$tmp/o3" | sort -n | joined)"
 else
 	fail usdt_attach_mixed "$(cat "$tmp/e3")"
 fi
@@ -61,7 +61,7 @@ if start "$tmp/o4" "$tmp/e4" --duration 10 -j usdt "$E:ksnoop_edge:mixed(arg0 ==
 	"$E" mixed
 	sleep 0.3
 	stop
-	expect_eq usdt_sites_pred_full_width "5" "$(jq -r '.values.arg0' "$tmp/o4" | tr '\n' ' ' | sed 's/ $//')"
+	expect_eq usdt_sites_pred_full_width "5" "$(jq -r '.values.arg0' "$tmp/o4" | joined)"
 else
 	fail usdt_attach_mixed_pred "$(cat "$tmp/e4")"
 fi
@@ -87,7 +87,7 @@ if start "$tmp/o6" "$tmp/e6" --duration 10 -j "tp:sched_process_exec(bprm->filen
 	sleep 0.3
 	stop
 	expect_eq str_pred_ne_exact "$p63"EVIL \
-		"$(jq -r '.values["bprm->filename"]' "$tmp/o6" | grep "^$tmp/" | tr '\n' ' ' | sed 's/ $//')"
+		"$(jq -r '.values["bprm->filename"]' "$tmp/o6" | grep "^$tmp/" | joined)"
 else
 	fail str_pred_ne_attach "$(cat "$tmp/e6")"
 fi

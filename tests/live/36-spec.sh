@@ -2,7 +2,6 @@
 # The spec language, live: bitfield predicates (in BPF, at the bitfield's
 # own width), one key per value.  Tracepoints, as root.
 . "$(dirname "$0")/helpers.bash"
-K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 
 needs_root spec
 scratch_dir

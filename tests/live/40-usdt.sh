@@ -1,15 +1,7 @@
 #!/bin/bash
 # USDT mode, live on this machine (uprobes work here), as root.
 . "$(dirname "$0")/helpers.bash"
-root=$(cd "$(dirname "$0")/../.." && pwd)
-U=$(cd "${KSNOOP_USDT_DIR:-$root/build/usdt}" 2>/dev/null && pwd)
-P=$U/usdt_prog
-L=$U/libksnoop_usdt.so
-
-if [ ! -x "$P" ]; then
-	fail usdt_programs "missing $P (make build/usdt/usdt_prog)"
-	exit 0
-fi
+usdt_programs
 
 # --- listing (no privileges needed) ---
 out=$(ks info usdt "$P" 2>&1)
@@ -26,12 +18,7 @@ out=$(ks info usdt "$L" 2>&1)
 expect_match list_library '^ksnoop_lib +hit ' "$out"
 
 # --- bad targets: one line, exit 2 ---
-tmp=$(mktemp -d)
-cleanup() {
-	cleanup_pids
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch_dir
 echo "not elf" > "$tmp/text"
 err_case() {
 	local name=$1 re=$2 err rc
@@ -55,11 +42,7 @@ err_case info_missing "No such file" info usdt /nonexistent/app
 err_case unknown_arg "'arg9' is not an argument of ksnoop_test:req" usdt "$P:ksnoop_test:req(arg9)"
 err_case unknown_cast_type "no type 'struct nope \*'" usdt "$P:ksnoop_test:obj(arg0:struct nope *)"
 
-if [ "$(id -u)" != 0 ]; then
-	skip usdt_tracing "needs root"
-	exit 0
-fi
-
+needs_root usdt_tracing
 
 # --- every size and signedness, extremes, exact count ---
 start "$tmp/o1" "$tmp/e1" usdt "$P:ksnoop_test:small" "$P:ksnoop_test:wide" || fail attach_sizes "$(cat "$tmp/e1")"
@@ -103,7 +86,7 @@ start "$tmp/o12" "$tmp/e12" -j usdt "$P:ksnoop_test:req(arg0 > 2)" "$P:ksnoop_te
 	fail attach_boundaries "$(cat "$tmp/e12")"
 "$P" fire 5
 stop
-sel() { jq -r --arg k "$1" "select(.values | keys_unsorted | join(\" \") == \$k) | .values.$2" "$tmp/o12" | tr '\n' ' ' | sed 's/ $//'; }
+sel() { jq -r --arg k "$1" "select(.values | keys_unsorted | join(\" \") == \$k) | .values.$2" "$tmp/o12" | joined; }
 expect_eq signed_gt_is_strict "3 4" "$(sel arg0 arg0)"
 expect_eq signed_lt_is_strict "-4 -5" "$(sel arg1 arg1)"
 expect_eq signed_ge_includes_boundary "3 4" "$(sel 'arg0 arg2:str' arg0)"
@@ -116,7 +99,7 @@ start "$tmp/o13" "$tmp/e13" -j usdt "$P:ksnoop_test:small(arg1 > 255)" "$P:ksnoo
 "$P" fire 2
 stop
 expect_eq unsigned_strict_at_boundary "ksnoop_test:wide arg1 ksnoop_test:wide arg1" \
-	"$(jq -r '"\(.func) \(.values | keys_unsorted | join(" "))"' "$tmp/o13" | tr '\n' ' ' | sed 's/ $//')"
+	"$(jq -r '"\(.func) \(.values | keys_unsorted | join(" "))"' "$tmp/o13" | joined)"
 
 # --- string predicates: == and != on the same string ---
 start "$tmp/o14" "$tmp/e14" -j usdt "$P:ksnoop_test:req(arg2:str != \"/req/2\")" \
@@ -124,8 +107,8 @@ start "$tmp/o14" "$tmp/e14" -j usdt "$P:ksnoop_test:req(arg2:str != \"/req/2\")"
 "$P" fire 5
 stop
 expect_eq string_ne "/req/0 /req/1 /req/3 /req/4" \
-	"$(jq -r 'select(.values.arg0 == null) | .values["arg2:str"]' "$tmp/o14" | tr '\n' ' ' | sed 's/ $//')"
-expect_eq string_eq "3" "$(jq -r 'select(.values.arg0 != null) | .values.arg0' "$tmp/o14" | tr '\n' ' ' | sed 's/ $//')"
+	"$(jq -r 'select(.values.arg0 == null) | .values["arg2:str"]' "$tmp/o14" | joined)"
+expect_eq string_eq "3" "$(jq -r 'select(.values.arg0 != null) | .values.arg0' "$tmp/o14" | joined)"
 
 # --- a NULL pointer along a chain: said, not read ---
 start "$tmp/o15" "$tmp/e15" usdt "$P:ksnoop_test:chain(arg0:struct node *->next->next->id, arg0:struct node *->next->id, arg1 == 0)" ||
@@ -194,8 +177,8 @@ start "$tmp/o2" "$tmp/e2" -j usdt "$P:ksnoop_test:req(arg0, arg1 <= -3, arg2:str
 "$P" fire 5
 stop
 expect_eq predicate_count 3 "$(wc -l < "$tmp/o2")"
-expect_eq negative_values "-3 -4 -5" "$(jq -r '.values.arg1' "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
-expect_eq string_arg "/req/2 /req/3 /req/4" "$(jq -r '.values["arg2:str"]' "$tmp/o2" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq negative_values "-3 -4 -5" "$(jq -r '.values.arg1' "$tmp/o2" | joined)"
+expect_eq string_arg "/req/2 /req/3 /req/4" "$(jq -r '.values["arg2:str"]' "$tmp/o2" | joined)"
 expect_eq json_func "ksnoop_test:req" "$(jq -r .func "$tmp/o2" | sort -u)"
 
 # --- a struct pointer printed through the binary's BTF ---
@@ -212,13 +195,6 @@ expect_eq struct_one_event 1 "$(grep -c -- '-> ksnoop_test:obj$' "$tmp/o3")"
 "$P" guarded 4 > "$tmp/guarded.out" &
 gp=$!
 sleep 1
-# The semaphore's address in the running process: PIE base + its vaddr.
-sema_value() {
-	local base vaddr
-	base=$(awk -v p="$P" '$6 == p { split($1, a, "-"); print a[1]; exit }' "/proc/$1/maps")
-	vaddr=$(ks -j info usdt "$P" | jq -r 'select(.name == "guarded") | .semaphore')
-	dd if="/proc/$1/mem" bs=1 count=2 skip=$((0x$base + vaddr)) 2>/dev/null | od -An -tu2 | tr -d ' '
-}
 expect_eq semaphore_zero_before "0" "$(sema_value "$gp")"
 start "$tmp/o4" "$tmp/e4" --duration 1 usdt "$P:ksnoop_test:guarded(arg0)" || fail attach_guarded "$(cat "$tmp/e4")"
 expect_eq semaphore_set_while_traced "1" "$(sema_value "$gp")"
@@ -281,4 +257,4 @@ stop
 expect_eq target_exit_status 0 "$RC"
 n=$(grep -c -- '-> ksnoop_test:tick$' "$tmp/o8")
 if [ "$n" -gt 10 ]; then pass target_exit_events; else fail target_exit_events "only $n events"; fi
-expect_eq nothing_left_attached "" "$(left_progs "$HELD")"
+expect_eq nothing_left_attached "" "$(left_progs "$PROGS")"

@@ -10,8 +10,7 @@
 root=$(cd "$(dirname "$0")/../.." && pwd)
 P=${KSNOOP_USDT_DIR:-$root/build/usdt}/usdt_prog
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch_dir
 PARALLEL=4
 
 ncases=0

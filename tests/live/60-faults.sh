@@ -10,62 +10,30 @@
 # machine at the same time cannot make this test pass or fail.
 . "$(dirname "$0")/helpers.bash"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-U=$(cd "${KSNOOP_USDT_DIR:-$root/build/usdt}" 2>/dev/null && pwd)
-P=$U/usdt_prog
 
-if [ "$(id -u)" != 0 ]; then
-	skip faults "needs root"
-	exit 0
-fi
-if [ ! -x "$P" ]; then
-	fail usdt_programs "missing $P (make build/usdt/usdt_prog)"
-	exit 0
-fi
-
-tmp=$(mktemp -d)
+needs_root faults
+usdt_programs
+scratch_dir
 chmod 755 "$tmp"
 # A copy of the USDT program: uprobes belong to a file, so other tests
 # tracing build/usdt/usdt_prog at the same time cannot touch its semaphore.
-cp "$P" "$U/libksnoop_usdt.so" "$tmp/"
+cp "$P" "$L" "$tmp/"
 P=$tmp/usdt_prog
 # The "no tracefs events" checks need tracefs: mount it if it is not.
 TRACEFS=/sys/kernel/tracing
-mounted_tracefs=0
 if [ ! -e "$TRACEFS/uprobe_events" ]; then
-	mount -t tracefs nodev "$TRACEFS" && mounted_tracefs=1
+	mount -t tracefs nodev "$TRACEFS" && at_exit umount "$TRACEFS"
 fi
-cleanup() {
-	cleanup_pids
-	[ "$mounted_tracefs" = 1 ] && umount "$TRACEFS"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 # Seconds an interrupted ksnoop may take to exit under a flood.
 EXIT_BOUND_S=3
 # Growth of resident memory allowed over a 3 s overrun, in kB.
 RSS_BOUND_KB=16384
 
+# Seconds ksnoop may take to attach (a leak checker may run it).
+START_WAIT=15
+
 now_ms() { date +%s%3N; }
-
-# held_ids PID prog|link|map: the BPF object ids PID holds, from fdinfo.
-held_ids() {
-	grep -h "^$2_id:" /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | tr '\n' ' '
-}
-
-# still_there prog|link|map IDS: those of IDS that still exist, after waiting
-# up to 5 s (the kernel frees programs after an RCU grace period).  No ids,
-# or bpftool failing, is never "" (see left_ids).
-still_there() {
-	local left i
-	for i in $(seq 50); do
-		left=$(left_ids "$1" "$2")
-		[ -z "$left" ] || [ -z "$2" ] && break
-		sleep 0.1
-	done
-	echo "$left"
-}
 
 # tracefs probe events ksnoop (through libbpf) could have created; an
 # unreadable tracefs is never "no events".
@@ -77,76 +45,6 @@ tracefs_events() {
 		grep -E 'libbpf|ksnoop' "$f"
 	done
 	[ "$found" = 1 ] || echo "tracefs-unreadable"
-}
-
-# start OUT ERR ARGS...: ksnoop -v in the background, wait until attached;
-# sets KPID, PROGS, LINKS and MAPS.  KCMD is how ksnoop is run (a leak checker
-# may come first).
-KCMD=("$K")
-start() {
-	local out=$1 err=$2 i
-	shift 2
-	: >"$out"	# emptied first: see start() in helpers.bash
-	: >"$err"
-	SAN_TAG=$(san_tag)
-	ASAN_OPTIONS=$(san_opt asan "$SAN_TAG") UBSAN_OPTIONS=$(san_opt ubsan "$SAN_TAG") \
-		"${KCMD[@]}" -v "$@" >"$out" 2>"$err" &
-	KPID=$!
-	PROGS="" LINKS="" MAPS=""
-	for i in $(seq 150); do
-		if grep -q "tracing .* target" "$err" 2>/dev/null; then
-			PROGS=$(held_ids "$KPID" prog)
-			LINKS=$(held_ids "$KPID" link)
-			MAPS=$(held_ids "$KPID" map)
-			return 0
-		fi
-		kill -0 "$KPID" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
-# wait_exit SECONDS: wait for KPID; sets RC (or "timeout", after SIGKILL).
-wait_exit() {
-	local i
-	for i in $(seq $(($1 * 10))); do
-		kill -0 "$KPID" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$KPID" 2>/dev/null; then
-		{ kill -9 "$KPID"; wait "$KPID"; } 2>/dev/null
-		RC=timeout
-	else
-		{ wait "$KPID"; RC=$?; } 2>/dev/null
-	fi
-}
-
-# signal_and_wait SIG SECONDS: signal KPID and wait_exit; bash's "Killed"
-# notice for the job goes nowhere.
-signal_and_wait() {
-	kill -"$1" "$KPID"
-	wait_exit "$2"
-} 2>/dev/null
-
-# wait_lines FILE N: until FILE has N lines (at most 10 s).
-wait_lines() {
-	local i
-	for i in $(seq 100); do
-		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# sanitizer_clean NAME ERRFILE: no report from the last start (its log_path
-# file, or on stderr when run outside tests/run).
-sanitizer_clean() {
-	local rep
-	if rep=$(san_take "$SAN_TAG"); then
-		fail "$1" "$rep"
-	else
-		expect_no_match "$1" 'Sanitizer|runtime error' "$(cat "$2")"
-	fi
 }
 
 # nothing_left NAME ERRFILE: the programs, links and maps ksnoop held are
@@ -167,14 +65,8 @@ flood() {
 }
 stop_flood() { { kill -9 "$FLOOD"; wait "$FLOOD"; } 2>/dev/null; }
 
-# The semaphore of usdt_prog's `guarded` probe in process $1.
-sema_vaddr=$(ks -j info usdt "$P" | jq -r 'select(.name == "guarded") | .semaphore')
-sema_value() {
-	local base
-	base=$(awk -v p="$P" '$6 == p { split($1, a, "-"); print a[1]; exit }' "/proc/$1/maps" 2>/dev/null)
-	[ -n "$base" ] || return 0
-	dd if="/proc/$1/mem" bs=1 count=2 skip=$((0x$base + sema_vaddr)) 2>/dev/null | od -An -tu2 | tr -d ' '
-}
+# The semaphore of usdt_prog's `guarded` probe: its address once.
+SEMA_VADDR=$(sema_vaddr)
 # sema_settles PID VALUE: the semaphore reaches VALUE within 3 s (also
 # waits for the program to be mapped).
 sema_settles() {
@@ -224,10 +116,7 @@ SPECS=('tp:sched_switch(prev->pid)' 'tp:sched_wakeup(p->pid)' 'tp:sched_process_
 	'tp:signal_generate(sig)' 'tp:signal_deliver(sig)' 'tp:sched_waking(p->pid)')
 for sig in INT KILL; do
 	T=attach_sig${sig,,}
-	SAN_TAG=$(san_tag)
-	ASAN_OPTIONS=$(san_opt asan "$SAN_TAG") UBSAN_OPTIONS=$(san_opt ubsan "$SAN_TAG") \
-		"$K" "${SPECS[@]}" >/dev/null 2>"$tmp/$T.err" &
-	KPID=$!
+	spawn /dev/null "$tmp/$T.err" "${SPECS[@]}"
 	all_progs="" all_links="" sent=0 ms=0
 	# Collect every id it holds, as it attaches; signal at the first link
 	# (so that there are links to check), while the others still attach.
@@ -339,10 +228,7 @@ if [ "$ms" -le 10000 ]; then pass head_flood_ends_promptly; else fail head_flood
 mkfifo "$tmp/fifo"
 head -1 <"$tmp/fifo" >"$tmp/head2.out" &
 hp=$!
-SAN_TAG=$(san_tag)
-ASAN_OPTIONS=$(san_opt asan "$SAN_TAG") UBSAN_OPTIONS=$(san_opt ubsan "$SAN_TAG") \
-	"$K" -j usdt "$P:ksnoop_test:tick(arg0)" >"$tmp/fifo" 2>"$tmp/head2.err" &
-KPID=$!
+spawn "$tmp/fifo" "$tmp/head2.err" -j usdt "$P:ksnoop_test:tick(arg0)"
 for i in $(seq 100); do
 	LINKS=$(held_ids "$KPID" link)
 	[ -n "$LINKS" ] && break

@@ -4,15 +4,9 @@
 # a tracepoint in text and JSON; a USDT provider and probe name with control
 # bytes (the note of a copy of the test program, patched), in `info usdt`.
 . "$(dirname "$0")/helpers.bash"
-K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 PROG=$(dirname "$K")/../usdt/usdt_prog
 
-tmp=$(mktemp -d)
-cleanup() {
-	cleanup_pids
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch_dir
 
 # Bytes a terminal acts on: C0 but newline, DEL, C1 raw and UTF-8 encoded.
 raw_controls() {
@@ -39,10 +33,7 @@ else
 	skip info_usdt_escaped "missing $PROG (make build/usdt/usdt_prog)"
 fi
 
-if [ "$(id -u)" != 0 ]; then
-	skip tracepoint_comm_escaped "needs root"
-	exit 0
-fi
+needs_root tracepoint_comm_escaped
 
 # --- tp: a program named ESC [ 3 1 m NEWLINE FORGED: its comm is that ---
 name=$'\e[31m\nFORGED'

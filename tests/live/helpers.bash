@@ -6,20 +6,44 @@
 #   ks ARGS...             run `ksnoop ARGS` with a time limit (KSNOOP_TIMEOUT,
 #                          30 s; status 124 when it hung); a sanitizer report
 #                          from the run fails the subtest sanitizer_report
-#   start OUT ERR ARGS...  run `ksnoop -v ARGS` in the background, wait until
-#                          it has attached; sets KPID and HELD (its programs)
-#   finish                 wait (at most 10 s) for it to exit; sets RC
-#                          ("timeout" if it had to be killed); checks for a
-#                          sanitizer report as ks does
+#   spawn OUT ERR ARGS...  run `ksnoop ARGS` (through KCMD, "$K" unless a
+#                          leak checker comes first) in the background, its
+#                          sanitizer reports under SAN_TAG; sets KPID
+#   start OUT ERR ARGS...  spawn `ksnoop -v ARGS`, wait (START_WAIT s, 10)
+#                          until it has attached; sets KPID, and PROGS, LINKS
+#                          and MAPS (the ids it holds)
+#   wait_exit SECONDS      wait for KPID to exit; sets RC ("timeout" if it
+#                          had to be killed)
+#   finish                 wait_exit 10, then check for a sanitizer report
+#                          as ks does
 #   stop                   SIGINT it, then finish
-#   held_progs PID         ids of the BPF programs PID holds (from its fds)
+#   signal_and_wait SIG SECONDS
+#                          signal KPID, then wait_exit SECONDS
+#   sanitizer_clean NAME ERRFILE
+#                          pass NAME if the last spawn made no sanitizer
+#                          report (in its log, or in ERRFILE outside tests/run)
+#   held_ids PID prog|link|map
+#                          ids of the BPF objects PID holds (from its fds)
 #   left_ids prog|link|map IDS
 #                          which of IDS still exist ("" when all are gone);
 #                          no ids, or bpftool failing, is never ""
 #   left_progs IDS         left_ids prog IDS
+#   still_there prog|link|map IDS
+#                          left_ids, once they are gone or after 5 s
+#   wait_lines FILE N      until FILE has N lines (at most 10 s)
+#   joined                 the lines of stdin on one, spaced ("a\nb\n": "a b")
 #   san_tag / san_opt asan|ubsan TAG / san_take TAG
 #                          sanitizer reports of one run, for scripts that
 #                          start ksnoop themselves (see ks)
+#   needs_root NAME        go on as root; otherwise SKIP NAME and exit
+#   usdt_programs          U, P and L: the USDT test programs' directory,
+#                          usdt_prog and libksnoop_usdt.so; FAIL and exit
+#                          without usdt_prog
+#   sema_value PID         usdt_prog's `guarded` semaphore in process PID
+#                          (at SEMA_VADDR, when set, as sema_vaddr prints)
+#   scratch_dir            $tmp, removed on exit after cleanup_pids and what
+#                          at_exit added
+#   at_exit CMD ARGS...    run CMD on exit (before $tmp is removed)
 #   cleanup_pids           SIGKILL the script's background jobs still running
 #
 # Program ids make "nothing left attached" exact even while other tracers
@@ -75,8 +99,6 @@ ks() {
 	return $rc
 }
 
-# Only jobs still running: a PID that was waited for may belong to another
-# process by now.
 # needs_root NAME: go on as root; otherwise one SKIP NAME and leave the script.
 needs_root() {
 	[ "$(id -u)" = 0 ] && return 0
@@ -84,21 +106,57 @@ needs_root() {
 	exit 0
 }
 
-# scratch_dir: $tmp, a directory removed on exit, when the ksnoops this
-# script started are killed too.
-scratch_dir() {
-	tmp=$(mktemp -d)
-	trap 'cleanup_pids; rm -rf "$tmp"' EXIT
+# usdt_programs: the USDT test programs (make build/usdt/usdt_prog), in
+# KSNOOP_USDT_DIR or the build tree.  Without them, one FAIL usdt_programs
+# and leave the script.
+usdt_programs() {
+	local root
+	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	U=$(cd "${KSNOOP_USDT_DIR:-$root/build/usdt}" 2>/dev/null && pwd)
+	P=$U/usdt_prog
+	L=$U/libksnoop_usdt.so
+	[ -x "$P" ] && return 0
+	fail usdt_programs "missing $P (make build/usdt/usdt_prog)"
+	exit 0
 }
 
+# sema_vaddr: the address of usdt_prog's `guarded` semaphore in $P.
+sema_vaddr() { ks -j info usdt "$P" | jq -r 'select(.name == "guarded") | .semaphore'; }
+# sema_value PID: its value in process PID (where $P is mapped there plus
+# sema_vaddr); nothing while $P is not mapped.
+sema_value() {
+	local base vaddr
+	base=$(awk -v p="$P" '$6 == p { split($1, a, "-"); print a[1]; exit }' "/proc/$1/maps" 2>/dev/null)
+	[ -n "$base" ] || return 0
+	vaddr=${SEMA_VADDR:-$(sema_vaddr)}
+	dd if="/proc/$1/mem" bs=1 count=2 skip=$((0x$base + vaddr)) 2>/dev/null | od -An -tu2 | tr -d ' '
+}
+
+# scratch_dir: $tmp, a directory removed on exit, when the ksnoops this
+# script started are killed and what at_exit added is run, in that order.
+AT_EXIT=()
+at_exit() { AT_EXIT+=("$(printf '%q ' "$@")"); }
+scratch_dir() {
+	tmp=$(mktemp -d)
+	trap '_on_exit' EXIT
+}
+_on_exit() {
+	local c
+	cleanup_pids
+	for c in "${AT_EXIT[@]}"; do eval "$c"; done
+	rm -rf "$tmp"
+}
+
+# Only jobs still running: a PID that was waited for may belong to another
+# process by now.
 cleanup_pids() {
 	local p
 	for p in $(jobs -rp); do kill -9 "$p" 2>/dev/null; done
 	wait 2>/dev/null
 }
 
-held_progs() {
-	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u | tr '\n' ' '
+held_ids() {
+	grep -h "^$2_id:" /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | tr '\n' ' '
 }
 
 left_ids() {
@@ -115,6 +173,40 @@ left_ids() {
 }
 left_progs() { left_ids prog "$1"; }
 
+# The kernel frees programs and maps after an RCU grace period.
+still_there() {
+	local left i
+	for i in $(seq 50); do
+		left=$(left_ids "$1" "$2")
+		[ -z "$left" ] || [ -z "$2" ] && break
+		sleep 0.1
+	done
+	echo "$left"
+}
+
+wait_lines() {
+	local i
+	for i in $(seq 100); do
+		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+joined() { tr '\n' ' ' | sed 's/ $//'; }
+
+KCMD=("$K")
+START_WAIT=10
+spawn() {
+	local out=$1 err=$2
+	shift 2
+	SAN_TAG=$(san_tag)
+	KCMDLINE="ksnoop $*"
+	ASAN_OPTIONS=$(san_opt asan "$SAN_TAG") UBSAN_OPTIONS=$(san_opt ubsan "$SAN_TAG") \
+		"${KCMD[@]}" "$@" >"$out" 2>"$err" &
+	KPID=$!
+}
+
 start() {
 	local out=$1 err=$2 i
 	shift 2
@@ -122,14 +214,13 @@ start() {
 	# would say "tracing" before this ksnoop has attached (as in vm/lib.sh).
 	: >"$out"
 	: >"$err"
-	SAN_TAG=$(san_tag)
-	KCMDLINE="ksnoop -v $*"
-	ASAN_OPTIONS=$(san_opt asan "$SAN_TAG") UBSAN_OPTIONS=$(san_opt ubsan "$SAN_TAG") \
-		"$K" -v "$@" >"$out" 2>"$err" &
-	KPID=$!
-	for i in $(seq 100); do
+	spawn "$out" "$err" -v "$@"
+	PROGS="" LINKS="" MAPS=""
+	for i in $(seq $((START_WAIT * 10))); do
 		if grep -q "tracing .* target" "$err" 2>/dev/null; then
-			HELD=$(held_progs "$KPID")
+			PROGS=$(held_ids "$KPID" prog)
+			LINKS=$(held_ids "$KPID" link)
+			MAPS=$(held_ids "$KPID" map)
 			return 0
 		fi
 		# Exited already (a quick -n)? It may have attached first.
@@ -142,19 +233,23 @@ start() {
 	return 1
 }
 
-finish() {
+# bash's "Killed" notice for the job goes nowhere.
+wait_exit() {
 	local i
-	for i in $(seq 100); do
+	for i in $(seq $(($1 * 10))); do
 		kill -0 "$KPID" 2>/dev/null || break
 		sleep 0.1
 	done
 	if kill -0 "$KPID" 2>/dev/null; then
-		kill -9 "$KPID" 2>/dev/null
-		wait "$KPID" 2>/dev/null
+		{ kill -9 "$KPID"; wait "$KPID"; } 2>/dev/null
 		RC=timeout
 	else
-		wait "$KPID"; RC=$?
+		{ wait "$KPID"; RC=$?; } 2>/dev/null
 	fi
+}
+
+finish() {
+	wait_exit 10
 	san_check "$SAN_TAG" "$KCMDLINE"
 }
 
@@ -162,4 +257,18 @@ stop() {
 	sleep 0.3
 	kill -INT "$KPID" 2>/dev/null
 	finish
+}
+
+signal_and_wait() {
+	kill -"$1" "$KPID"
+	wait_exit "$2"
+} 2>/dev/null
+
+sanitizer_clean() {
+	local rep
+	if rep=$(san_take "$SAN_TAG"); then
+		fail "$1" "$rep"
+	else
+		expect_no_match "$1" 'Sanitizer|runtime error' "$(cat "$2")"
+	fi
 }

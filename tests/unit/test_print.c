@@ -29,8 +29,8 @@
 static struct btf *btf;
 
 static struct {
-	int int_t, uint_t, schar_t, uchar_t, short_t, ushort_t, long_t, ulong_t;
-	int bool_t, char_t, int128_t, double_t, float_t, u8_t, u32_t;
+	struct fx_ints ints;	/* char_t ... bool_t, from btf_fixture.h */
+	int schar_t, int128_t, double_t, float_t, u8_t, u32_t;
 	int color, signed_enum, big64;
 	int int_ptr, char_arr16, char_arr4, u8_arr4, int_arr2;
 	int inner, pair, pair_ptr, outer, flags, with_pairs;
@@ -55,28 +55,18 @@ static void bitfield(const char *name, int type, int bit_off, int bit_size)
 static int build_btf(void **state)
 {
 	int u16_arr2, anon_union, pair_arr2;
-	struct fx_ints ints;
 
 	btf = btf__new_empty();
 	if (!btf)
 		return -1;
-	if (fx_add_ints(btf, &ints))
+	if (fx_add_ints(btf, &T.ints))
 		return -1;
-	T.int_t = ints.int_t;
-	T.uint_t = ints.uint_t;
-	T.uchar_t = ints.uchar_t;
-	T.short_t = ints.short_t;
-	T.ushort_t = ints.ushort_t;
-	T.long_t = ints.long_t;
-	T.ulong_t = ints.ulong_t;
-	T.bool_t = ints.bool_t;
-	T.char_t = ints.char_t;
 	T.schar_t = btf__add_int(btf, "signed char", 1, BTF_INT_SIGNED);
 	T.int128_t = btf__add_int(btf, "__int128", 16, BTF_INT_SIGNED);
 	T.double_t = btf__add_float(btf, "double", 8);
 	T.float_t = btf__add_float(btf, "float", 4);
-	T.u8_t = btf__add_typedef(btf, "u8", T.uchar_t);
-	T.u32_t = btf__add_typedef(btf, "u32", T.uint_t);
+	T.u8_t = btf__add_typedef(btf, "u8", T.ints.uchar_t);
+	T.u32_t = btf__add_typedef(btf, "u32", T.ints.uint_t);
 
 	T.color = btf__add_enum(btf, "color", 4);
 	btf__add_enum_value(btf, "RED", 0);
@@ -89,21 +79,21 @@ static int build_btf(void **state)
 	btf__add_enum64_value(btf, "ALL_ONES", UINT64_MAX);
 	btf__add_enum64_value(btf, "ONE", 1);
 
-	T.int_ptr = btf__add_ptr(btf, T.int_t);
-	T.char_arr16 = btf__add_array(btf, T.int_t, T.char_t, 16);
-	T.char_arr4 = btf__add_array(btf, T.int_t, T.char_t, 4);
-	T.u8_arr4 = btf__add_array(btf, T.int_t, T.u8_t, 4);
-	T.int_arr2 = btf__add_array(btf, T.int_t, T.int_t, 2);
-	u16_arr2 = btf__add_array(btf, T.int_t, T.ushort_t, 2);
+	T.int_ptr = btf__add_ptr(btf, T.ints.int_t);
+	T.char_arr16 = btf__add_array(btf, T.ints.int_t, T.ints.char_t, 16);
+	T.char_arr4 = btf__add_array(btf, T.ints.int_t, T.ints.char_t, 4);
+	T.u8_arr4 = btf__add_array(btf, T.ints.int_t, T.u8_t, 4);
+	T.int_arr2 = btf__add_array(btf, T.ints.int_t, T.ints.int_t, 2);
+	u16_arr2 = btf__add_array(btf, T.ints.int_t, T.ints.ushort_t, 2);
 
 	/* struct inner { int x; char name[16]; } */
 	T.inner = btf__add_struct(btf, "inner", 20);
-	field("x", T.int_t, 0);
+	field("x", T.ints.int_t, 0);
 	field("name", T.char_arr16, 4);
 	/* struct pair { long a; long b; } */
 	T.pair = btf__add_struct(btf, "pair", 16);
-	field("a", T.long_t, 0);
-	field("b", T.long_t, 8);
+	field("a", T.ints.long_t, 0);
+	field("b", T.ints.long_t, 8);
 	T.pair_ptr = btf__add_ptr(btf, T.pair);
 	/* union { u32 u; unsigned short h[2]; } */
 	anon_union = btf__add_union(btf, NULL, 4);
@@ -111,20 +101,20 @@ static int build_btf(void **state)
 	field("h", u16_arr2, 0);
 	/* struct outer { int a; struct inner inner; int arr[2]; struct pair *next; union {...}; } */
 	T.outer = btf__add_struct(btf, "outer", OUTER_SIZE);
-	field("a", T.int_t, OUTER_A);
+	field("a", T.ints.int_t, OUTER_A);
 	field("inner", T.inner, OUTER_INNER);
 	field("arr", T.int_arr2, OUTER_ARR);
 	field("next", T.pair_ptr, OUTER_NEXT);
 	field(NULL, anon_union, OUTER_U);
 	/* struct flags { unsigned int a:3; enum color c:2; int s:4; _Bool b:1; unsigned int wide:20; } */
 	T.flags = btf__add_struct(btf, "flags", 4);
-	bitfield("a", T.uint_t, 0, 3);
+	bitfield("a", T.ints.uint_t, 0, 3);
 	bitfield("c", T.color, 3, 2);
-	bitfield("s", T.int_t, 5, 4);
-	bitfield("b", T.bool_t, 9, 1);
-	bitfield("wide", T.uint_t, 12, 20);
+	bitfield("s", T.ints.int_t, 5, 4);
+	bitfield("b", T.ints.bool_t, 9, 1);
+	bitfield("wide", T.ints.uint_t, 12, 20);
 	/* struct with_pairs { struct pair pairs[2]; } */
-	pair_arr2 = btf__add_array(btf, T.int_t, T.pair, 2);
+	pair_arr2 = btf__add_array(btf, T.ints.int_t, T.pair, 2);
 	T.with_pairs = btf__add_struct(btf, "with_pairs", 32);
 	field("pairs", pair_arr2, 0);
 	return 0;
@@ -230,14 +220,14 @@ static void test_signed_ints(void **state)
 	expect(T.schar_t, &s8, 1, "-128", "-128");
 	s8 = 127;
 	expect(T.schar_t, &s8, 1, "127", "127");
-	expect(T.short_t, &s16, 2, "-32768", "-32768");
-	expect(T.int_t, &s32, 4, "-2147483648", "-2147483648");
+	expect(T.ints.short_t, &s16, 2, "-32768", "-32768");
+	expect(T.ints.int_t, &s32, 4, "-2147483648", "-2147483648");
 	s32 = INT32_MAX;
-	expect(T.int_t, &s32, 4, "2147483647", "2147483647");
-	expect(T.int_t, &minus5, 4, "-5", "-5");
-	expect(T.long_t, &s64, 8, "-9223372036854775808", "-9223372036854775808");
+	expect(T.ints.int_t, &s32, 4, "2147483647", "2147483647");
+	expect(T.ints.int_t, &minus5, 4, "-5", "-5");
+	expect(T.ints.long_t, &s64, 8, "-9223372036854775808", "-9223372036854775808");
 	s64 = INT64_MAX;
-	expect(T.long_t, &s64, 8, "9223372036854775807", "9223372036854775807");
+	expect(T.ints.long_t, &s64, 8, "9223372036854775807", "9223372036854775807");
 }
 
 static void test_unsigned_ints(void **state)
@@ -247,11 +237,11 @@ static void test_unsigned_ints(void **state)
 	uint32_t u32 = UINT32_MAX;
 	uint64_t u64 = UINT64_MAX, zero = 0;
 
-	expect(T.uchar_t, &u8, 1, "255", "255");
-	expect(T.ushort_t, &u16, 2, "65535", "65535");
-	expect(T.uint_t, &u32, 4, "4294967295", "4294967295");
-	expect(T.ulong_t, &u64, 8, "18446744073709551615", "18446744073709551615");
-	expect(T.ulong_t, &zero, 8, "0", "0");
+	expect(T.ints.uchar_t, &u8, 1, "255", "255");
+	expect(T.ints.ushort_t, &u16, 2, "65535", "65535");
+	expect(T.ints.uint_t, &u32, 4, "4294967295", "4294967295");
+	expect(T.ints.ulong_t, &u64, 8, "18446744073709551615", "18446744073709551615");
+	expect(T.ints.ulong_t, &zero, 8, "0", "0");
 }
 
 static void test_typedef_prints_as_its_type(void **state)
@@ -269,7 +259,7 @@ static void test_register_value_uses_declared_size(void **state)
 	uint64_t reg = 0x12345678fffffffbULL;
 	struct value v = {
 		.format = FORMAT_TEXT,
-		.vd = { .text = "i", .type_id = T.int_t, .obj_id = T.int_t, .how = PRINT_VALUE,
+		.vd = { .text = "i", .type_id = T.ints.int_t, .obj_id = T.ints.int_t, .how = PRINT_VALUE,
 			.size = 4, .obj_size = 4 },
 		.vh = { .status = KSNOOP_OK, .len = 8 },
 	};
@@ -281,23 +271,23 @@ static void test_bool(void **state)
 {
 	uint8_t t = 1, f = 0;
 
-	expect(T.bool_t, &t, 1, "true", "true");
-	expect(T.bool_t, &f, 1, "false", "false");
+	expect(T.ints.bool_t, &t, 1, "true", "true");
+	expect(T.ints.bool_t, &f, 1, "false", "false");
 }
 
 static void test_char(void **state)
 {
 	char c = 'A';
 
-	expect(T.char_t, &c, 1, "'A'", "65");
+	expect(T.ints.char_t, &c, 1, "'A'", "65");
 	c = '\n';
-	expect(T.char_t, &c, 1, "'\\x0a'", "10");
+	expect(T.ints.char_t, &c, 1, "'\\x0a'", "10");
 	c = '\'';
-	expect(T.char_t, &c, 1, "'\\x27'", "39");
+	expect(T.ints.char_t, &c, 1, "'\\x27'", "39");
 	c = '\\';
-	expect(T.char_t, &c, 1, "'\\x5c'", "92");
+	expect(T.ints.char_t, &c, 1, "'\\x5c'", "92");
 	c = (char)0xff;
-	expect(T.char_t, &c, 1, "'\\xff'", "-1");
+	expect(T.ints.char_t, &c, 1, "'\\xff'", "-1");
 }
 
 static void test_int128(void **state)
@@ -427,7 +417,7 @@ static int fake_symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
 /* A function pointer names its function, with the address. */
 static void test_function_pointer_symbol(void **state)
 {
-	int fptr = btf__add_ptr(btf, btf__add_func_proto(btf, T.int_t));
+	int fptr = btf__add_ptr(btf, btf__add_func_proto(btf, T.ints.int_t));
 	__u64 known = 0xffffffff81a2b3c0ULL, unknown = 0xffffffff81000000ULL;
 	struct value v = {
 		.vd = { .text = "fn", .type_id = fptr, .obj_id = fptr, .how = PRINT_VALUE,
@@ -483,18 +473,18 @@ static void test_format_be(void **state)
 	uint8_t port[4] = { 0x00, 0x16, 0, 0 };	/* 22, network order */
 	uint8_t neg[4] = { 0xff, 0xff, 0xff, 0xfe };
 
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_BE, T.ushort_t, PRINT_VALUE, port, 2), "22");
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_BE, T.ints.ushort_t, PRINT_VALUE, port, 2), "22");
 	assert_string_equal(render_fmt(FORMAT_JSON, FMT_BE, T.u32_t, PRINT_VALUE, port, 4),
 			    "1441792");
 	/* Signed types keep their sign in host order. */
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_BE, T.int_t, PRINT_VALUE, neg, 4), "-2");
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_BE, T.ints.int_t, PRINT_VALUE, neg, 4), "-2");
 }
 
 static void test_format_ip(void **state)
 {
 	uint8_t v4[4] = { 127, 0, 0, 1 };
 	uint8_t v6[16] = { 0xfe, 0x80, [15] = 1 };
-	int u8_arr16 = btf__add_array(btf, T.int_t, T.u8_t, 16);
+	int u8_arr16 = btf__add_array(btf, T.ints.int_t, T.u8_t, 16);
 
 	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_IP, T.u32_t, PRINT_VALUE, v4, 4),
 			    "127.0.0.1");
@@ -511,13 +501,13 @@ static void test_format_sym(void **state)
 {
 	__u64 known = 0xffffffff81a2b3c0ULL, unknown = 0xffffffff81000000ULL, null = 0;
 
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.ulong_t, PRINT_VALUE, &known, 8),
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &known, 8),
 			    "sock_wfree");
-	assert_string_equal(render_fmt(FORMAT_JSON, FMT_SYM, T.ulong_t, PRINT_VALUE, &known, 8),
+	assert_string_equal(render_fmt(FORMAT_JSON, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &known, 8),
 			    "\"sock_wfree\"");
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.ulong_t, PRINT_VALUE, &unknown, 8),
+	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &unknown, 8),
 			    "0xffffffff81000000 /* no symbol */");
-	assert_string_equal(render_fmt(FORMAT_JSON, FMT_SYM, T.ulong_t, PRINT_VALUE, &unknown, 8),
+	assert_string_equal(render_fmt(FORMAT_JSON, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &unknown, 8),
 			    "\"0xffffffff81000000\"");
 	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.int_ptr, PRINT_VALUE, &null, 8),
 			    "NULL");
@@ -745,7 +735,7 @@ static void test_signed_bitfield_value_desc(void **state)
 	unsigned char d[8] = { 0xd0 };	/* int s:4 at bit 4: -3 */
 	struct value v = {
 		.format = FORMAT_TEXT,
-		.vd = { .type_id = T.int_t, .obj_id = T.int_t, .how = PRINT_VALUE,
+		.vd = { .type_id = T.ints.int_t, .obj_id = T.ints.int_t, .how = PRINT_VALUE,
 			.size = 1, .obj_size = 1, .bit_off = 4, .bit_size = 4 },
 		.vh = { .status = KSNOOP_OK, .len = 1 },
 	};
@@ -817,7 +807,7 @@ static void test_truncated_scalar_json_is_null(void **state)
 	int32_t x = 7;
 	struct value v = {
 		.format = FORMAT_JSON,
-		.vd = { .type_id = T.int_t, .obj_id = T.int_t, .how = PRINT_VALUE,
+		.vd = { .type_id = T.ints.int_t, .obj_id = T.ints.int_t, .how = PRINT_VALUE,
 			.size = 4, .obj_size = 4 },
 		.vh = { .status = KSNOOP_OK, .len = 2 },
 	};
@@ -829,7 +819,7 @@ static void test_fault_text(void **state)
 {
 	struct value v = {
 		.format = FORMAT_TEXT,
-		.vd = { .type_id = T.int_t, .obj_id = T.int_t, .how = PRINT_VALUE,
+		.vd = { .type_id = T.ints.int_t, .obj_id = T.ints.int_t, .how = PRINT_VALUE,
 			.size = 4, .obj_size = 4 },
 		.vh = { .status = KSNOOP_FAULT, .len = 0, .addr = 0 },
 	};
@@ -849,7 +839,7 @@ static void test_fault_json(void **state)
 {
 	struct value v = {
 		.format = FORMAT_JSON,
-		.vd = { .type_id = T.int_t, .obj_id = T.int_t, .how = PRINT_VALUE,
+		.vd = { .type_id = T.ints.int_t, .obj_id = T.ints.int_t, .how = PRINT_VALUE,
 			.size = 4, .obj_size = 4 },
 		.vh = { .status = KSNOOP_FAULT, .len = 0, .addr = 0 },
 	};
@@ -1034,7 +1024,7 @@ static void make_plan(struct capture_plan *plan)
 	e->rec_size = 104 + 16 + 16;
 	plan->nvalues[KSNOOP_RETURN] = 1;
 	plan->values[KSNOOP_RETURN][0] = (struct value_desc){
-		.text = "return", .type_id = T.int_t, .obj_id = T.int_t, .how = PRINT_VALUE,
+		.text = "return", .type_id = T.ints.int_t, .obj_id = T.ints.int_t, .how = PRINT_VALUE,
 		.size = 4, .obj_size = 4 };
 	x->enabled = 1;
 	x->nvalues = 1;

@@ -32,7 +32,7 @@ static void test_sig_function(void **state)
 	assert_int_equal(sig.params[1].type_id, T.skb_ptr);
 	assert_int_equal(sig.params[1].slot, 1);
 	assert_int_equal(sig.nslots, 2);
-	assert_int_equal(sig.ret_type, T.int_t);
+	assert_int_equal(sig.ret_type, T.ints.int_t);
 	assert_true(sig.has_return);
 	assert_false(sig.variadic);
 }
@@ -107,7 +107,7 @@ static void test_sig_refuses_non_function(void **state)
 	struct ks_error why = {};
 
 	/* Broken BTF, not the user's to fix: a runtime errno. */
-	assert_int_equal(signature__from_func(btf, T.int_t, &sig, &why), -EIO);
+	assert_int_equal(signature__from_func(btf, T.ints.int_t, &sig, &why), -EIO);
 	assert_string_equal(why.msg, "is not a function in BTF");
 	assert_int_equal(signature__from_func(btf, 0, &sig, &why), -EIO);
 	assert_int_equal(signature__from_func(btf, 1000000, &sig, &why), -EIO);
@@ -180,7 +180,7 @@ static void test_sig_tracepoint_without_stub(void **state)
 	assert_int_equal(sig.func_id, 0);
 	assert_int_equal(sig.nparams, 2);
 	assert_string_equal(sig.params[0].name, "arg0");
-	assert_int_equal(sig.params[0].type_id, T.int_t);
+	assert_int_equal(sig.params[0].type_id, T.ints.int_t);
 	assert_string_equal(sig.params[1].name, "arg1");
 	assert_int_equal(sig.params[1].type_id, T.skb_ptr);
 }
@@ -210,8 +210,8 @@ static void test_scalar_argument_is_the_register(void **state)
 	assert_int_equal(a->size, 8);
 	assert_string_equal(vd->text, "i");
 	assert_int_equal(vd->how, PRINT_VALUE);
-	assert_int_equal(vd->type_id, T.int_t);
-	assert_int_equal(vd->obj_id, T.int_t);
+	assert_int_equal(vd->type_id, T.ints.int_t);
+	assert_int_equal(vd->obj_id, T.ints.int_t);
 	assert_int_equal(vd->size, 4);
 	assert_int_equal(vd->obj_size, 4);
 	assert_int_equal(vd->bit_size, 0);
@@ -229,7 +229,7 @@ static void test_member_depth_1(void **state)
 	assert_int_equal(a->size, 4);
 	assert_string_equal(vd->text, "skb->len");
 	assert_int_equal(vd->how, PRINT_VALUE);
-	assert_int_equal(vd->type_id, T.uint_t);
+	assert_int_equal(vd->type_id, T.ints.uint_t);
 	assert_int_equal(vd->size, 4);
 	resolved_free(r);
 }
@@ -253,7 +253,7 @@ static void test_member_depth_2(void **state)
 	assert_chain(a, KSNOOP_SRC_ARG, 1, 2, (long long)SKB_SK,
 		     (long long)(SK_COMMON + SKC_FAMILY));
 	assert_int_equal(a->size, 2);
-	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.ushort_t);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.ints.ushort_t);
 	resolved_free(r);
 }
 
@@ -283,7 +283,7 @@ static void test_array_index(void **state)
 
 	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 1, 1, (long long)(SKB_ARR + 2 * 4));
 	assert_int_equal(acc_of(r, KSNOOP_ENTRY, 0)->size, 4);
-	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.int_t);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.ints.int_t);
 	assert_string_equal(vd_of(r, KSNOOP_ENTRY, 0)->text, "skb->arr[2]");
 	assert_chain(acc_of(r, KSNOOP_ENTRY, 1), KSNOOP_SRC_ARG, 1, 1, (long long)(SKB_CB + 5));
 	assert_int_equal(acc_of(r, KSNOOP_ENTRY, 1)->size, 1);
@@ -384,7 +384,7 @@ static void test_one_star(void **state)
 
 	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 5, 1, 0LL);
 	assert_int_equal(acc_of(r, KSNOOP_ENTRY, 0)->size, 4);
-	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.int_t);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.ints.int_t);
 	resolved_free(r);
 }
 
@@ -394,7 +394,7 @@ static void test_two_stars(void **state)
 
 	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 4, 2, 0LL, 0LL);
 	assert_int_equal(acc_of(r, KSNOOP_ENTRY, 0)->size, 4);
-	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.int_t);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.ints.int_t);
 	resolved_free(r);
 }
 
@@ -557,7 +557,7 @@ static void test_return_value(void **state)
 	assert_int_equal(a->flags, KSNOOP_VAL_REG);
 	assert_int_equal(a->size, 8);
 	assert_string_equal(vd->text, "return");
-	assert_int_equal(vd->type_id, T.int_t);
+	assert_int_equal(vd->type_id, T.ints.int_t);
 	assert_int_equal(vd->size, 4);
 	/* fexit: the return value is the word after the arguments. */
 	assert_int_equal(r->plan.bpf.ret_slot, 2);
@@ -1253,7 +1253,7 @@ static void test_user_type_tags_mark_user_reads(void **state)
 	/* long copy(const char __user *ubuf, struct sk_buff *skb) */
 	tag = btf__add_type_tag(btf, "user", T.const_char);
 	uptr = btf__add_ptr(btf, tag);
-	proto_id = btf__add_func_proto(btf, T.long_t);
+	proto_id = btf__add_func_proto(btf, T.ints.long_t);
 	btf__add_func_param(btf, "ubuf", uptr);
 	btf__add_func_param(btf, "skb", T.skb_ptr);
 	fid = btf__add_func(btf, "tagged_copy", BTF_FUNC_GLOBAL, proto_id);
@@ -1298,9 +1298,9 @@ static void test_member_alias_ambiguous_and_missing(void **state)
 	assert_non_null(r);
 	/* struct two { struct a { int x; } a; struct b { int x; } b; } */
 	a = btf__add_struct(btf, "alias_a", 4);
-	field("x", T.int_t, 0);
+	field("x", T.ints.int_t, 0);
 	b = btf__add_struct(btf, "alias_b", 4);
-	field("x", T.int_t, 0);
+	field("x", T.ints.int_t, 0);
 	outer = btf__add_struct(btf, "alias_two", 8);
 	field("a", a, 0);
 	field("b", b, 4);

@@ -16,7 +16,7 @@ static void test_cast_to_existing_pointer(void **state)
 
 	/* The word is the pointer: one load, at sk_rcvbuf's offset. */
 	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 4, 1, (long long)SK_RCVBUF);
-	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.int_t);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.ints.int_t);
 	/* BTF had a struct sock *: nothing added. */
 	assert_null(r->plan.ext_btf);
 	assert_ptr_equal(r->plan.sig.btf, btf);
@@ -69,9 +69,9 @@ static void test_cast_narrows_and_reinterprets_ints(void **state)
 
 	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->size, 2);
 	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->type_id, T.u16_t);
-	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 1)->type_id, T.int_t);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 1)->type_id, T.ints.int_t);
 	/* C's spelling matches the type by meaning. */
-	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 2)->type_id, T.ulong_t);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 2)->type_id, T.ints.ulong_t);
 	assert_true(acc_of(r, KSNOOP_ENTRY, 2)->flags & KSNOOP_VAL_REG);
 	resolved_free(r);
 }
@@ -123,9 +123,9 @@ static void test_cast_in_module_keeps_names(void **state)
 
 	assert_non_null(mod);
 	modreq = btf__add_struct(mod, "modreq", 8);
-	assert_int_equal(btf__add_field(mod, "id", T.int_t, 0, 0), 0);
+	assert_int_equal(btf__add_field(mod, "id", T.ints.int_t, 0, 0), 0);
 	assert_int_equal(btf__add_field(mod, "sk", T.sock_ptr, 0, 0), 0);
-	fn = btf__add_func_proto(mod, T.int_t);
+	fn = btf__add_func_proto(mod, T.ints.int_t);
 	assert_int_equal(btf__add_func_param(mod, "p", T.void_ptr), 0);
 	fn = btf__add_func(mod, "mod_fn", BTF_FUNC_GLOBAL, fn);
 	assert_true(modreq > 0 && fn > 0);
@@ -298,12 +298,12 @@ static void test_same_type_through_typedefs(void **state)
 	assert_false(btfu_same_type(btf, T.sock_ptr, id, nptrs));
 	/* u32 is unsigned int, as a declaration of either finds. */
 	assert_int_equal(btfu_find_type(btf, "u32", &id, &nptrs), 0);
-	assert_true(btfu_same_type(btf, T.uint_t, id, 0));
+	assert_true(btfu_same_type(btf, T.ints.uint_t, id, 0));
 	assert_int_equal(btfu_find_type(btf, "unsigned int", &id, &nptrs), 0);
 	assert_true(btfu_same_type(btf, T.u32_t, id, 0));
 	/* A pointer is not what it points to. */
-	assert_false(btfu_same_type(btf, T.int_ptr, T.int_t, 0));
-	assert_true(btfu_same_type(btf, T.int_ptr_ptr, T.int_t, 2));
+	assert_false(btfu_same_type(btf, T.int_ptr, T.ints.int_t, 0));
+	assert_true(btfu_same_type(btf, T.int_ptr_ptr, T.ints.int_t, 2));
 	assert_int_equal(btfu_find_type(btf, "struct nope *", &id, &nptrs), -ENOENT);
 	assert_int_equal(btfu_find_type(btf, "long long long", &id, &nptrs), -EINVAL);
 }
