@@ -420,7 +420,7 @@ static __always_inline bool task_selected(void)
 }
 
 /* Header and values (from START on) of one record at REC. */
-static __always_inline void fill_record(void *ctx, void *rec,
+static __always_inline void fill_record(void *ctx, enum word_source ws, void *rec,
 					const volatile struct ksnoop_side_plan *side,
 					const __u64 *words, int kind, int start, __u32 func_id)
 {
@@ -446,7 +446,7 @@ static __always_inline void fill_record(void *ctx, void *rec,
 		vh = rec + vp->rec_off;
 		vh->addr = 0;
 		/* -s: the stack at this probe, taken only once the predicates held. */
-		if (vp->acc.src == KSNOOP_SRC_STACK) {
+		if (ws != WORDS_USDT && vp->acc.src == KSNOOP_SRC_STACK) {
 			long n = bpf_get_stack(ctx, (void *)(vh + 1), KSNOOP_STACK_DEPTH * 8, 0);
 
 			vh->status = n < 0 ? KSNOOP_FAULT : KSNOOP_OK;
@@ -625,7 +625,8 @@ static __always_inline bool preds_hold(const volatile struct ksnoop_side_plan *s
 }
 
 /* Entry, KSNOOP_SIDE_STASH: the record goes to the stash, for the return. */
-static __always_inline void stash_entry(void *ctx, const volatile struct ksnoop_side_plan *side,
+static __always_inline void stash_entry(void *ctx, enum word_source ws,
+					const volatile struct ksnoop_side_plan *side,
 					const __u64 *words, struct ksnoop_stash_key *key)
 {
 	__u32 zero = 0;
@@ -633,7 +634,7 @@ static __always_inline void stash_entry(void *ctx, const volatile struct ksnoop_
 
 	if (!rec)
 		return;
-	fill_record(ctx, rec, side, words, KSNOOP_ENTRY, 0, key->func_id);
+	fill_record(ctx, ws, rec, side, words, KSNOOP_ENTRY, 0, key->func_id);
 	if (bpf_map_update_elem(&stash, key, rec, BPF_ANY)) {
 		count(KSNOOP_CNT_STASH_DROP);
 		stash_clear(key);
@@ -671,7 +672,8 @@ static __always_inline __s32 log2_bucket(__u64 v)
 }
 
 /* --count: one more call of FUNC_ID (and of its stack), no record at all. */
-static __always_inline void count_call(void *ctx, __u32 func_id, const __u64 *words)
+static __always_inline void count_call(void *ctx, enum word_source ws, __u32 func_id,
+				       const __u64 *words)
 {
 	struct ksnoop_count_key key = { .func_id = func_id, .sub = -1 };
 	__u64 one = 1, *n, v;
@@ -683,7 +685,11 @@ static __always_inline void count_call(void *ctx, __u32 func_id, const __u64 *wo
 			return;
 		}
 		key.sub = plan.hist.is_signed && (__s64)v < 0 ? -1 : log2_bucket(v);
-	} else if (plan.flags & KSNOOP_PLAN_COUNT_STACKS) {
+	} else if (ws != WORDS_USDT && (plan.flags & KSNOOP_PLAN_COUNT_STACKS)) {
+		/*
+		 * Not in the USDT program at all (ws is known when it is
+		 * compiled): a sleepable program may not use a stack map.
+		 */
 		key.sub = bpf_get_stackid(ctx, &stacks, 0);
 		if (key.sub < 0) {
 			count(KSNOOP_CNT_STACK_LOST);
@@ -748,12 +754,12 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		return 0;
 	}
 	if (side->flags & KSNOOP_SIDE_STASH) {
-		stash_entry(ctx, side, words, &key);
+		stash_entry(ctx, ws, side, words, &key);
 		return 0;
 	}
 
 	if (plan.flags & KSNOOP_PLAN_COUNT) {
-		count_call(ctx, func_id, words);
+		count_call(ctx, ws, func_id, words);
 		if (stashed)
 			bpf_map_delete_elem(&stash, &key);
 		return 0;
@@ -773,7 +779,7 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		bpf_map_delete_elem(&stash, &key);
 		reread_user_faults(rec, side, side->nstashed);
 	}
-	fill_record(ctx, rec, side, words, kind, side->nstashed, func_id);
+	fill_record(ctx, ws, rec, side, words, kind, side->nstashed, func_id);
 	if (side->flags & KSNOOP_SIDE_RETRY) {
 		/*
 		 * Entry: user memory not paged in yet; try again at the return.

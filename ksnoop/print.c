@@ -596,7 +596,7 @@ static void print_header_json(struct writer *wr, const struct capture_plan *plan
 bool printer__tracer_frame(const char *sym)
 {
 	static const char *const prefixes[] = {
-		"bpf_prog_", "bpf_trampoline_", "bpf_trace_run", "__bpf_trace_",
+		"bpf_prog_", "bpf_trampoline_", "ftrace_trampoline", "bpf_trace_run", "__bpf_trace_",
 		"__bpf_prog_enter", "kprobe_ftrace_handler", "kprobe_perf_func",
 		"kprobe_dispatcher", "trace_call_bpf", "fprobe_", "rethook_",
 	};

@@ -15,7 +15,7 @@ for mode in fentry kprobe; do
 		# connect(2) -> __sys_connect -> inet_stream_connect -> __inet_stream_connect -> tcp_v4_connect
 		expect_match ${T}_stack_caller '^        __inet_stream_connect\+0x' "$(cat "$tmp/o1")"
 		expect_match ${T}_stack_syscall '^        __sys_connect[a-z_]*\+0x' "$(cat "$tmp/o1")"
-		expect_no_match ${T}_stack_no_tracer 'bpf_prog_|bpf_trampoline|kprobe_ftrace|\[bpf\]' "$(cat "$tmp/o1")"
+		expect_no_match ${T}_stack_no_tracer 'bpf_prog_|bpf_trampoline|ftrace_trampoline|kprobe_ftrace|\[bpf\]' "$(cat "$tmp/o1")"
 		# The innermost frame shown is named: the tracer's own (unnamed) are left off.
 		expect_match ${T}_stack_top_named '^ +[a-z_]' "$(awk '/stack = \[/ { getline; print; exit }' "$tmp/o1")"
 	else
