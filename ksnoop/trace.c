@@ -324,9 +324,12 @@ static int build_glob_targets(struct trace *t, struct kernel *k, int i, char **a
 		return KSNOOP_EXIT_USAGE;
 	}
 	if (!traced) {
-		snprintf(msg, sizeof(msg), "'%s' matches %d function(s), none of them traceable with these values (%s%s)",
+		/* Room for all of FIRST: gcc -O1 (the sanitizer build) checks. */
+		char none[sizeof(first) + 128];
+
+		snprintf(none, sizeof(none), "'%s' matches %d function(s), none of them traceable with these values (%s%s)",
 			 s->target, n, first, n > 1 ? "; -v lists every one" : "");
-		log_spec_msg(argv[i], msg);
+		log_spec_msg(argv[i], none);
 		return KSNOOP_EXIT_USAGE;
 	}
 	log_info("%s: %d function(s) match, %d traced, %d left out", argv[i], n, traced, skipped);
