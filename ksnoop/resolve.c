@@ -1089,6 +1089,54 @@ static void mark_retry(struct capture_plan *plan)
 	}
 }
 
+/* Entry values reported with the return: the entry side is the stash. */
+static int lay_out_stashed(struct rctx *r, struct capture_plan *plan)
+{
+	int ret = layout_side(r, &plan->bpf.side[KSNOOP_ENTRY]);
+
+	return ret ?: stash_entry_side(r, plan);
+}
+
+/* Each side its own events; entry values faulted in user memory retried. */
+static int lay_out_sides(struct rctx *r, struct capture_plan *plan)
+{
+	int k, ret;
+
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		ret = layout_side(r, &plan->bpf.side[k]);
+		if (ret)
+			return ret;
+	}
+	mark_retry(plan);
+	return 0;
+}
+
+/*
+ * A return side that prints knows each call's duration: from the stashed
+ * entry record's time, or, without a stash, from the time the entry side
+ * keeps for it (KSNOOP_SIDE_TIMED).  Calls traced on entry alone keep no
+ * time.
+ */
+static void mark_timed(struct capture_plan *plan)
+{
+	struct ksnoop_side_plan *x = &plan->bpf.side[KSNOOP_RETURN];
+
+	if (!plan->sig.has_return || !x->enabled || (x->flags & KSNOOP_SIDE_UNSTASH))
+		return;
+	plan->bpf.side[KSNOOP_ENTRY].flags |= KSNOOP_SIDE_TIMED;
+	x->flags |= KSNOOP_SIDE_TIMED;
+}
+
+/*
+ * --min-duration without entry values to carry: the entry side only keeps
+ * the time, and every event is a return.
+ */
+static void report_on_return(struct capture_plan *plan)
+{
+	plan->bpf.side[KSNOOP_ENTRY].enabled = 0;
+	plan->bpf.side[KSNOOP_RETURN].enabled = 1;
+}
+
 /* Which argument words the programs must read. */
 static void compute_slot_mask(struct ksnoop_plan *bp)
 {
@@ -1114,7 +1162,8 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	struct rctx r = { .spec = spec, .sig = sig, .opts = opts, .err = err, .plan = plan,
 			  .btf = sig->btf };
 	bool return_pred = false, entry_values = false, stash;
-	int i, k, ret;
+	__u64 min_ns = opts->min_duration_ns;
+	int i, ret;
 
 	memset(plan, 0, sizeof(*plan));
 	memset(err, 0, sizeof(*err));
@@ -1123,6 +1172,9 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	r.sig = &plan->sig;
 	plan->bpf.ret_slot = sig->nslots < KSNOOP_MAX_ARGS ? sig->nslots : KSNOOP_MAX_ARGS;
 	plan->bpf.nslots = sig->nslots < KSNOOP_MAX_ARGS ? sig->nslots : KSNOOP_MAX_ARGS;
+	if (min_ns && !sig->has_return)
+		return rfail(&r, 0, "--min-duration needs a function's return; tracepoints and USDT probes have none");
+	plan->bpf.min_duration_ns = min_ns;
 
 	if (!spec->has_list) {
 		for (i = 0; i < sig->nparams; i++) {
@@ -1148,7 +1200,8 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 					return ret;
 			}
 		}
-		goto layout;
+		entry_values = plan->nvalues[KSNOOP_ENTRY] > 0;
+		goto stash_or_not;
 	}
 
 	/* "f()": the calls themselves, with no values. */
@@ -1160,14 +1213,6 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		else
 			entry_values = true;
 	}
-	/*
-	 * A predicate on 'return' with entry values: report the entry values
-	 * only when the return predicate holds.  Entry values are what they
-	 * were at entry (fexit would see the argument words, but not what
-	 * they pointed to), so in both attach modes the entry record is
-	 * stashed and completed on return (see ksnoop.h).
-	 */
-	stash = return_pred && entry_values;
 	for (i = 0; i < spec->nitems; i++) {
 		const struct spec_item *it = &spec->items[i];
 		int kind = spec_item__is_return(it) ? KSNOOP_RETURN : KSNOOP_ENTRY;
@@ -1189,20 +1234,21 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 			return ret;
 	}
 
-	if (stash) {
-		ret = layout_side(&r, &plan->bpf.side[KSNOOP_ENTRY]);
-		if (!ret)
-			ret = stash_entry_side(&r, plan);
-		compute_slot_mask(&plan->bpf);
+stash_or_not:
+	/*
+	 * A predicate on 'return' or a minimum duration, with entry values:
+	 * report the entry values only when the return says so.  Entry values
+	 * are what they were at entry (fexit would see the argument words,
+	 * but not what they pointed to), so in both attach modes the entry
+	 * record is stashed and completed on return (see ksnoop.h).
+	 */
+	stash = (return_pred || min_ns) && entry_values;
+	if (min_ns && !stash)
+		report_on_return(plan);
+	ret = stash ? lay_out_stashed(&r, plan) : lay_out_sides(&r, plan);
+	if (ret)
 		return ret;
-	}
-layout:
-	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
-		ret = layout_side(&r, &plan->bpf.side[k]);
-		if (ret)
-			return ret;
-	}
-	mark_retry(plan);
+	mark_timed(plan);
 	compute_slot_mask(&plan->bpf);
 	return 0;
 }

@@ -41,6 +41,8 @@ struct resolve_opts {
 	/* Casts find their types here: "vmlinux BTF", "the BTF of './app'". */
 	const char *types_where;
 	bool user_space;	/* USDT: values are user addresses (no ':sym') */
+	/* --min-duration: only calls this long, entry values with the return */
+	__u64 min_duration_ns;
 };
 
 /* Member names resolved through embedded structs, said with -v. */
