@@ -13,6 +13,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
+#include "duration.h"
 #include "log.h"
 #include "ksnoop.h"
 
@@ -58,7 +59,10 @@ static const char usage_text[] =
 "      --tid TID          only events of thread TID\n"
 "  -c, --comm NAME        only events of tasks named NAME\n"
 "  -n, --count N          exit after N events\n"
-"      --duration SECONDS exit after SECONDS\n"
+"      --duration TIME    exit after TIME (TIME := NUMBER[ns|us|ms|s], default s)\n"
+"  -L, --min-duration TIME\n"
+"                         only calls that took at least TIME (a unit is needed),\n"
+"                         entry values shown with the return; functions only\n"
 "      --mode MODE        MODE := { fentry | kprobe }; default: fentry,\n"
 "                         kprobe if the kernel refuses fentry\n"
 "      --max-bytes N      bytes captured per value (default 4096)\n"
@@ -75,6 +79,7 @@ static const char usage_text[] =
 "  ksnoop info ip_send_skb\n"
 "  ksnoop \"ip_send_skb(skb->len == 84, skb)\"\n"
 "  ksnoop \"do_sys_openat2(filename, return)\"\n"
+"  ksnoop -L 10ms \"do_sys_openat2(filename, return)\"\n"
 "  ksnoop \"tcp_v4_connect(((struct sockaddr_in *)uaddr)->sin_port:be == 443)\"\n"
 "  ksnoop \"ip_*(skb->len == 84, skb->len)\"\n"
 "  ksnoop info \"tcp_v4_*\"\n"
@@ -100,6 +105,7 @@ static const struct option long_opts[] = {
 	{ "comm", required_argument, NULL, 'c' },
 	{ "count", required_argument, NULL, 'n' },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "min-duration", required_argument, NULL, 'L' },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
 	{ "str-bytes", required_argument, NULL, OPT_STR_BYTES },
@@ -149,6 +155,17 @@ bad:
 	return -EINVAL;
 }
 
+/* A time for OPT ("1.5ms"; a bare number counts DEFAULT_UNIT_NS, 0: refused). */
+static int parse_time(const char *opt, const char *arg, __u64 default_unit_ns, __u64 *ns)
+{
+	char msg[160];
+	int err = duration__parse(arg, default_unit_ns, ns, msg, sizeof(msg));
+
+	if (err)
+		log_error("%s: %s", opt, msg);
+	return err;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	unsigned long long v;
@@ -156,7 +173,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 	opterr = 0;
 	/* GNU getopt permutes: options may come before or after the command. */
-	while ((c = getopt_long(argc, argv, ":jp:c:n:zvdhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jp:c:n:L:zvdhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -187,9 +204,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->count = v;
 			break;
 		case OPT_DURATION:
-			if (parse_uint("--duration", optarg, 1, 365ULL * 24 * 3600, &v))
+			if (parse_time("--duration", optarg, 1000000000ULL, &o->duration_ns))
 				return KSNOOP_EXIT_USAGE;
-			o->duration_ms = v * 1000;
+			break;
+		case 'L':
+			/* A bare number could mean ms (retsnoop's -L) or s: say which. */
+			if (parse_time("--min-duration", optarg, 0, &o->min_duration_ns))
+				return KSNOOP_EXIT_USAGE;
 			break;
 		case OPT_MODE:
 			if (strcmp(optarg, "fentry") == 0) {
