@@ -59,6 +59,19 @@ struct {
 	__uint(value_size, 8);
 } scratch SEC(".maps");
 
+/*
+ * When each call in flight began (KSNOOP_SIDE_TIMED), keyed like the stash.
+ * Only plans that print a return side without a stash have it (userspace
+ * shrinks it to one element otherwise); allocated as calls come.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KSNOOP_STASH_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct ksnoop_stash_key);
+	__type(value, __u64);
+} entry_times SEC(".maps");
+
 static __always_inline void count(__u32 counter)
 {
 	__u64 *c = bpf_map_lookup_elem(&counters, &counter);
@@ -419,20 +432,41 @@ static __always_inline bool task_selected(void)
 	return true;
 }
 
-/* Header and values (from START on) of one record at REC. */
-static __always_inline void fill_record(void *ctx, enum word_source ws, void *rec,
-					const volatile struct ksnoop_side_plan *side,
-					const __u64 *words, int kind, int start, __u32 func_id)
+/*
+ * One call as the programs see it: which function, when this side ran,
+ * and when the call began (0: its entry was not seen, or not asked for).
+ */
+struct call {
+	__u32 func_id;
+	__u64 now;
+	__u64 start;
+};
+
+/* The header of one record at REC; a return with a known start has a duration. */
+static __always_inline void fill_header(void *rec, int kind, const struct call *c)
 {
 	struct ksnoop_event *ev = rec;
-	int i;
 
-	ev->time_ns = bpf_ktime_get_ns();
+	ev->time_ns = c->now;
+	ev->duration_ns = 0;
+	ev->flags = 0;
+	if (kind == KSNOOP_RETURN && c->start && c->start <= c->now) {
+		ev->duration_ns = c->now - c->start;
+		ev->flags = KSNOOP_EV_DURATION;
+	}
 	ev->cpu = bpf_get_smp_processor_id();
 	task_ids(&ev->tgid, &ev->tid);
-	ev->func_id = func_id;
+	ev->func_id = c->func_id;
 	ev->kind = kind;
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+}
+
+/* The values of one record at REC, from the START-th on. */
+static __always_inline void fill_values(void *ctx, enum word_source ws, void *rec,
+					const volatile struct ksnoop_side_plan *side,
+					const __u64 *words, int start)
+{
+	int i;
 
 	for (i = 0; i < KSNOOP_MAX_VALUES; i++) {
 		const volatile struct ksnoop_value_plan *vp;
@@ -627,14 +661,16 @@ static __always_inline bool preds_hold(const volatile struct ksnoop_side_plan *s
 /* Entry, KSNOOP_SIDE_STASH: the record goes to the stash, for the return. */
 static __always_inline void stash_entry(void *ctx, enum word_source ws,
 					const volatile struct ksnoop_side_plan *side,
-					const __u64 *words, struct ksnoop_stash_key *key)
+					const __u64 *words, struct ksnoop_stash_key *key,
+					const struct call *c)
 {
 	__u32 zero = 0;
 	void *rec = bpf_map_lookup_elem(&scratch, &zero);
 
 	if (!rec)
 		return;
-	fill_record(ctx, ws, rec, side, words, KSNOOP_ENTRY, 0, key->func_id);
+	fill_header(rec, KSNOOP_ENTRY, c);
+	fill_values(ctx, ws, rec, side, words, 0);
 	if (bpf_map_update_elem(&stash, key, rec, BPF_ANY)) {
 		count(KSNOOP_CNT_STASH_DROP);
 		stash_clear(key);
@@ -711,27 +747,70 @@ static __always_inline void count_call(void *ctx, enum word_source ws, __u32 fun
 		count(KSNOOP_CNT_COUNT_FULL);
 }
 
+/* Entry, KSNOOP_SIDE_TIMED: when this call began, for its return. */
+static __always_inline void entry_time_keep(struct ksnoop_stash_key *key, __u64 now)
+{
+	if (bpf_map_update_elem(&entry_times, key, &now, BPF_ANY)) {
+		count(KSNOOP_CNT_STASH_DROP);
+		bpf_map_delete_elem(&entry_times, key);
+	}
+}
+
+/* Entry, KSNOOP_SIDE_TIMED, a call not selected: no stale time for its return. */
+static __always_inline void entry_time_clear(struct ksnoop_stash_key *key)
+{
+	/* A lookup takes no lock; a delete does, even of nothing. */
+	if (bpf_map_lookup_elem(&entry_times, key))
+		bpf_map_delete_elem(&entry_times, key);
+}
+
+/* Return, KSNOOP_SIDE_TIMED: when this call began (0: not seen); the key goes. */
+static __always_inline __u64 entry_time_take(struct ksnoop_stash_key *key)
+{
+	__u64 *t = bpf_map_lookup_elem(&entry_times, key), start;
+
+	if (!t)
+		return 0;
+	start = *t;
+	bpf_map_delete_elem(&entry_times, key);
+	return start;
+}
+
+
+/*
+ * --min-duration, on the return: a call shorter than that, or whose entry
+ * was not seen, is left out before anything is read or reserved.
+ */
+static __always_inline bool long_enough(const struct call *c)
+{
+	return c->start && c->now >= c->start && c->now - c->start >= plan.min_duration_ns;
+}
+
 static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 {
 	const volatile struct ksnoop_side_plan *side = &plan.side[kind];
 	__u32 keyed = side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
+	__u32 timed = side->flags & KSNOOP_SIDE_TIMED;
 	struct ksnoop_stash_key key = {};
 	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
+	struct call c = { .func_id = plan.func_id };
 	void *rec, *stashed = NULL;
-	__u32 func_id = plan.func_id;
 
-	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY))
+	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY) && !timed)
 		return 0;
 	if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
 		return 0;
 	/* kprobes of a group: the probe's cookie says which function fired. */
 	if (ws == WORDS_REGS && (plan.flags & KSNOOP_PLAN_COOKIE))
-		func_id = (__u32)bpf_get_attach_cookie(ctx);
-	if (keyed)
-		call_key(ctx, ws, kind, func_id, &key);
+		c.func_id = (__u32)bpf_get_attach_cookie(ctx);
+	if (keyed || timed)
+		call_key(ctx, ws, kind, c.func_id, &key);
 	if (kind == KSNOOP_RETURN && (side->flags & KSNOOP_SIDE_RETRY))
 		emit_retried_entry(&key);
-	if (!side->enabled)
+	/* Every return clears its key, whatever it reports. */
+	if (kind == KSNOOP_RETURN && timed)
+		c.start = entry_time_take(&key);
+	if (!side->enabled && kind == KSNOOP_RETURN)
 		return 0;
 
 	/* A stashed entry was selected when it was taken: no filters again. */
@@ -739,11 +818,29 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		stashed = bpf_map_lookup_elem(&stash, &key);
 		if (!stashed)
 			return 0;	/* entry filtered out, dropped, or before attach */
+		c.start = ((struct ksnoop_event *)stashed)->time_ns;
 	} else if (!task_selected()) {
 		/* Every entry replaces or clears its key; every return clears it. */
 		if (keyed)
 			stash_clear(&key);
+		if (kind == KSNOOP_ENTRY && timed)
+			entry_time_clear(&key);
 		return 0;
+	}
+	/* The return side prints whatever the entry's predicates say. */
+	if (kind == KSNOOP_ENTRY && timed) {
+		c.now = bpf_ktime_get_ns();
+		entry_time_keep(&key, c.now);
+	}
+	if (!side->enabled)
+		return 0;
+	if (kind == KSNOOP_RETURN && plan.min_duration_ns) {
+		c.now = bpf_ktime_get_ns();
+		if (!long_enough(&c)) {
+			if (stashed)
+				bpf_map_delete_elem(&stash, &key);
+			return 0;
+		}
 	}
 
 	read_words(ctx, ws, kind, words);
@@ -754,16 +851,21 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		return 0;
 	}
 	if (side->flags & KSNOOP_SIDE_STASH) {
-		stash_entry(ctx, ws, side, words, &key);
+		c.now = bpf_ktime_get_ns();
+		stash_entry(ctx, ws, side, words, &key, &c);
 		return 0;
 	}
 
+	/* --count, --hist: counted, nothing recorded. */
 	if (plan.flags & KSNOOP_PLAN_COUNT) {
-		count_call(ctx, ws, func_id, words);
+		count_call(ctx, ws, c.func_id, words);
 		if (stashed)
 			bpf_map_delete_elem(&stash, &key);
 		return 0;
 	}
+	/* The clock is read only for calls that are kept (or timed). */
+	if (!c.now)
+		c.now = bpf_ktime_get_ns();
 	rec = bpf_ringbuf_reserve(&events, side->rec_size, 0);
 	if (!rec) {
 		count(KSNOOP_CNT_LOST);
@@ -779,7 +881,8 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		bpf_map_delete_elem(&stash, &key);
 		reread_user_faults(rec, side, side->nstashed);
 	}
-	fill_record(ctx, ws, rec, side, words, kind, side->nstashed, func_id);
+	fill_header(rec, kind, &c);
+	fill_values(ctx, ws, rec, side, words, side->nstashed);
 	if (side->flags & KSNOOP_SIDE_RETRY) {
 		/*
 		 * Entry: user memory not paged in yet; try again at the return.

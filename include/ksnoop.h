@@ -151,6 +151,14 @@ enum ksnoop_side_flags {
 	 * event then, marked KSNOOP_ST_AT_RETURN.
 	 */
 	KSNOOP_SIDE_RETRY = 1 << 2,
+	/*
+	 * Durations, without a stash (a stashed record carries its entry
+	 * time): the entry side keeps the time a selected call began in
+	 * `entry_times`, keyed like the stash; the return side takes it
+	 * and reports the call's duration.  Set only when a return side
+	 * prints, so calls traced on entry alone pay nothing for it.
+	 */
+	KSNOOP_SIDE_TIMED = 1 << 3,
 };
 
 struct ksnoop_side_plan {
@@ -220,6 +228,11 @@ struct ksnoop_plan {
 	/* ksnoop's pid namespace (nsfs dev and inode); 0: the initial one */
 	__u64 pidns_dev;
 	__u64 pidns_ino;
+	/*
+	 * Return side: report only calls that took at least this long (0: all).
+	 * A call whose entry was not seen has no duration and is left out.
+	 */
+	__u64 min_duration_ns;
 	__u8 usdt_sig[KSNOOP_MAX_ARGS];
 	__u8 pad3[4];
 	char comm[KSNOOP_COMM_LEN];
@@ -228,15 +241,21 @@ struct ksnoop_plan {
 	struct ksnoop_pred_plan hist;
 };
 
+enum ksnoop_event_flags {
+	KSNOOP_EV_DURATION = 1 << 0,	/* duration_ns holds the call's duration */
+};
+
 /* Record header; values follow at the offsets the plan gives. */
 struct ksnoop_event {
 	__u64 time_ns;
+	__u64 duration_ns;	/* return, KSNOOP_EV_DURATION: since the entry */
 	__u32 cpu;
 	__u32 tgid;
 	__u32 tid;
 	__u32 func_id;
 	__u8 kind;		/* enum ksnoop_kind */
-	__u8 pad[7];
+	__u8 flags;		/* enum ksnoop_event_flags */
+	__u8 pad[6];
 	char comm[KSNOOP_COMM_LEN];
 };
 
@@ -251,13 +270,13 @@ struct ksnoop_value {
 /* Frames of a kernel stack captured with -s (bpf_get_stack, innermost first). */
 #define KSNOOP_STACK_DEPTH	32
 
-/* Calls in flight with a stashed entry, per traced function. */
+/* Calls in flight with a stashed entry (or an entry time), per traced function. */
 #define KSNOOP_STASH_ENTRIES	8192
 
 /* Counters in a shared per-CPU array. */
 enum ksnoop_counter {
 	KSNOOP_CNT_LOST = 0,	/* ring buffer full */
-	KSNOOP_CNT_STASH_DROP,	/* stash full: an entry could not be kept */
+	KSNOOP_CNT_STASH_DROP,	/* stash full: an entry (or its time) could not be kept */
 	KSNOOP_CNT_COUNT_FULL,	/* --count: the counts map was full */
 	KSNOOP_CNT_STACK_LOST,	/* --count -s: a stack not taken (stacks map full) */
 	KSNOOP_CNT_HIST_UNREAD,	/* --hist: the value could not be read */
@@ -274,7 +293,7 @@ struct ksnoop_stash_key {
 	__u64 frame;
 };
 
-_Static_assert(sizeof(struct ksnoop_event) == 48, "event header layout");
+_Static_assert(sizeof(struct ksnoop_event) == 56, "event header layout");
 _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
 _Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");

@@ -154,10 +154,17 @@ static bool uses_stash(const struct ksnoop_plan *bp)
 	return bp->side[KSNOOP_ENTRY].flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY);
 }
 
-/* Does this plan need a program on KIND's side (events, or a retry)? */
+/* Entry times are kept for the return's duration (no stash to carry them). */
+static bool uses_entry_times(const struct ksnoop_plan *bp)
+{
+	return bp->side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_TIMED;
+}
+
+/* Does this plan need a program on KIND's side (events, a retry, a time)? */
 static bool side_attached(const struct ksnoop_plan *bp, int kind)
 {
-	return bp->side[kind].enabled || (bp->side[kind].flags & KSNOOP_SIDE_RETRY);
+	return bp->side[kind].enabled ||
+	       (bp->side[kind].flags & (KSNOOP_SIDE_RETRY | KSNOOP_SIDE_TIMED));
 }
 
 /*
@@ -209,6 +216,13 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_max_entries(skel->maps.stash, 1);
 	if (uses_stash(&plan->bpf))
 		err = err ?: bpf_map__set_value_size(skel->maps.scratch, entry->rec_size);
+	/*
+	 * Not created at all when unused: a glob in fentry mode loads an
+	 * instance per function, and every map is a file descriptor.  The
+	 * verifier prunes the code that would use it (the plan says so).
+	 */
+	if (!uses_entry_times(&plan->bpf))
+		err = err ?: bpf_map__set_autocreate(skel->maps.entry_times, false);
 
 	/* --count maps: full size only when counting, then shared like the rest. */
 	if (!(plan->bpf.flags & KSNOOP_PLAN_COUNT))

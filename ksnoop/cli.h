@@ -24,7 +24,8 @@ struct options {
 	char comm[16];
 	bool has_comm;
 	__u64 count;		/* 0: unlimited */
-	__u64 duration_ms;	/* 0: unlimited */
+	__u64 duration_ns;	/* 0: unlimited */
+	__u64 min_duration_ns;	/* -L: only calls at least this long (0: all) */
 	enum attach_mode mode;
 	__u32 max_bytes;
 	__u32 str_bytes;

@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include "cli.h"
 #include "ks_error.h"
+#include "duration.h"
 #include "log.h"
 #include "ksnoop.h"
 
@@ -59,7 +60,10 @@ static const char usage_text[] =
 "      --tid TID          only events of thread TID\n"
 "  -c, --comm NAME        only events of tasks named NAME\n"
 "  -n, --max-events N     exit after N events\n"
-"      --duration SECONDS exit after SECONDS\n"
+"      --duration TIME    exit after TIME (TIME := NUMBER[ns|us|ms|s], default s)\n"
+"  -L, --min-duration TIME\n"
+"                         only calls that took at least TIME (a unit is needed),\n"
+"                         entry values shown with the return; functions only\n"
 "      --mode MODE        MODE := { fentry | kprobe }; default: fentry,\n"
 "                         kprobe if the kernel refuses fentry\n"
 "      --max-bytes N      bytes captured per value (default 4096)\n"
@@ -74,7 +78,7 @@ static const char usage_text[] =
 "      --folded           with --count -s: folded stacks for flame graphs\n"
 "      --hist             no events: a log2 histogram per function of the one\n"
 "                         value the spec names (\"vfs_read(return)\"), in BPF\n"
-"      --interval SECONDS with --count or --hist: print and reset this often\n"
+"      --interval TIME    with --count or --hist: print and reset this often\n"
 "  -v, --verbose          say what is resolved and how it is attached\n"
 "  -d, --debug            also show libbpf's debug output\n"
 "  -h, --help             show this help\n"
@@ -84,6 +88,7 @@ static const char usage_text[] =
 "  ksnoop info ip_send_skb\n"
 "  ksnoop \"ip_send_skb(skb->len == 84, skb)\"\n"
 "  ksnoop \"do_sys_openat2(filename, return)\"\n"
+"  ksnoop -L 10ms \"do_sys_openat2(filename, return)\"\n"
 "  ksnoop \"tcp_v4_connect(((struct sockaddr_in *)uaddr)->sin_port:be == 443)\"\n"
 "  ksnoop \"ip_*(skb->len == 84, skb->len)\"\n"
 "  ksnoop info \"tcp_v4_*\"\n"
@@ -117,6 +122,7 @@ static const struct option long_opts[] = {
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "min-duration", required_argument, NULL, 'L' },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
 	{ "str-bytes", required_argument, NULL, OPT_STR_BYTES },
@@ -167,6 +173,17 @@ bad:
 	return -EINVAL;
 }
 
+/* A time for OPT ("1.5ms"; a bare number counts DEFAULT_UNIT_NS, 0: refused). */
+static int parse_time(const char *opt, const char *arg, __u64 default_unit_ns, __u64 *ns)
+{
+	char msg[160];
+	int err = duration__parse(arg, default_unit_ns, ns, msg, sizeof(msg));
+
+	if (err)
+		log_error("%s: %s", opt, msg);
+	return err;
+}
+
 /* 0, or a negative errno once the error is reported. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -175,7 +192,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 	opterr = 0;
 	/* GNU getopt permutes: options may come before or after the command. */
-	while ((c = getopt_long(argc, argv, ":jp:c:n:zsvdhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jp:c:n:L:zsvdhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -209,10 +226,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->count = v;
 			break;
 		case OPT_DURATION:
-			err = parse_uint("--duration", optarg, 1, 365ULL * 24 * 3600, &v);
-			if (err)
-				return err;
-			o->duration_ms = v * 1000;
+			if (parse_time("--duration", optarg, 1000000000ULL, &o->duration_ns))
+				return -EINVAL;
+			break;
+		case 'L':
+			/* A bare number could mean ms (retsnoop's -L) or s: say which. */
+			if (parse_time("--min-duration", optarg, 0, &o->min_duration_ns))
+				return -EINVAL;
 			break;
 		case OPT_MODE:
 			if (strcmp(optarg, "fentry") == 0) {
@@ -267,12 +287,18 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_FOLDED:
 			o->folded = true;
 			break;
-		case OPT_INTERVAL:
-			err = parse_uint("--interval", optarg, 1, 365ULL * 24 * 3600, &v);
-			if (err)
-				return err;
-			o->interval_ms = v * 1000;
+		case OPT_INTERVAL: {
+			__u64 ns;
+
+			if (parse_time("--interval", optarg, 1000000000ULL, &ns))
+				return -EINVAL;
+			if (ns < 1000000) {
+				log_error("--interval: '%s' is shorter than a millisecond", optarg);
+				return -EINVAL;
+			}
+			o->interval_ms = ns / 1000000;
 			break;
+		}
 		case 'v':
 			log_verbose++;
 			break;

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <bpf/btf.h>
 #include "btf_util.h"
+#include "duration.h"
 #include "print.h"
 #include "writer.h"
 
@@ -566,6 +567,12 @@ static void print_header_text(struct printer *p, const struct capture_plan *plan
 	fprintf(p->out, " %u/%u %s ", ev->tgid, ev->tid,
 		ev->kind == KSNOOP_ENTRY ? "->" : "<-");
 	text_write_escaped(p->out, plan->sig.name, strlen(plan->sig.name));
+	if (ev->flags & KSNOOP_EV_DURATION) {
+		char dur[48];
+
+		duration__format(ev->duration_ns, dur, sizeof(dur));
+		fprintf(p->out, " (%s)", dur);
+	}
 	fputc('\n', p->out);
 }
 
@@ -586,6 +593,10 @@ static void print_header_json(struct writer *wr, const struct capture_plan *plan
 	writer__name(wr, plan->sig.name);
 	writer__key(wr, "kind");
 	writer__name(wr, ev->kind == KSNOOP_ENTRY ? "entry" : "return");
+	if (ev->flags & KSNOOP_EV_DURATION) {
+		writer__key(wr, "duration_ns");
+		writer__uint(wr, ev->duration_ns);
+	}
 	writer__key(wr, "values");
 }
 

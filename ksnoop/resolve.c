@@ -1133,6 +1133,54 @@ static void mark_retry(struct capture_plan *plan)
 	}
 }
 
+/* Entry values reported with the return: the entry side is the stash. */
+static int lay_out_stashed(struct rctx *r, struct capture_plan *plan)
+{
+	int ret = layout_side(r, &plan->bpf.side[KSNOOP_ENTRY]);
+
+	return ret ?: stash_entry_side(r, plan);
+}
+
+/* Each side its own events; entry values faulted in user memory retried. */
+static int lay_out_sides(struct rctx *r, struct capture_plan *plan)
+{
+	int k, ret;
+
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		ret = layout_side(r, &plan->bpf.side[k]);
+		if (ret)
+			return ret;
+	}
+	mark_retry(plan);
+	return 0;
+}
+
+/*
+ * A return side that prints knows each call's duration: from the stashed
+ * entry record's time, or, without a stash, from the time the entry side
+ * keeps for it (KSNOOP_SIDE_TIMED).  Calls traced on entry alone keep no
+ * time.
+ */
+static void mark_timed(struct capture_plan *plan)
+{
+	struct ksnoop_side_plan *x = &plan->bpf.side[KSNOOP_RETURN];
+
+	if (!plan->sig.has_return || !x->enabled || (x->flags & KSNOOP_SIDE_UNSTASH))
+		return;
+	plan->bpf.side[KSNOOP_ENTRY].flags |= KSNOOP_SIDE_TIMED;
+	x->flags |= KSNOOP_SIDE_TIMED;
+}
+
+/*
+ * --min-duration without entry values to carry: the entry side only keeps
+ * the time, and every event is a return.
+ */
+static void report_on_return(struct capture_plan *plan)
+{
+	plan->bpf.side[KSNOOP_ENTRY].enabled = 0;
+	plan->bpf.side[KSNOOP_RETURN].enabled = 1;
+}
+
 /* Which argument words the programs must read. */
 static void compute_slot_mask(struct ksnoop_plan *bp)
 {
@@ -1222,7 +1270,8 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	struct rctx r = { .spec = spec, .sig = sig, .opts = opts, .err = err, .plan = plan,
 			  .btf = sig->btf };
 	bool return_pred = false, entry_values = false, stash;
-	int i, k, ret, hist_item = -1;
+	__u64 min_ns = opts->min_duration_ns;
+	int i, ret, hist_item = -1;
 
 	memset(plan, 0, sizeof(*plan));
 	ks_clear(err);
@@ -1231,6 +1280,9 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	r.sig = &plan->sig;
 	plan->bpf.ret_slot = sig->nslots < KSNOOP_MAX_ARGS ? sig->nslots : KSNOOP_MAX_ARGS;
 	plan->bpf.nslots = sig->nslots < KSNOOP_MAX_ARGS ? sig->nslots : KSNOOP_MAX_ARGS;
+	if (min_ns && !sig->has_return)
+		return rfail(&r, 0, "--min-duration needs a function's return; tracepoints and USDT probes have none");
+	plan->bpf.min_duration_ns = min_ns;
 
 	if (!spec->has_list && opts->hist)
 		return rfail(&r, 0, "--hist: name the one numeric value to count by, as in \"%s(return)\"",
@@ -1259,10 +1311,8 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 					return ret;
 			}
 		}
-		ret = add_stacks(&r, plan, false);
-		if (ret)
-			return ret;
-		goto layout;
+		entry_values = plan->nvalues[KSNOOP_ENTRY] > 0;
+		goto stash_or_not;
 	}
 
 	/* "f()": the calls themselves, with no values. */
@@ -1274,21 +1324,11 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		else
 			entry_values = true;
 	}
-	/*
-	 * A predicate on 'return' with entry values: report the entry values
-	 * only when the return predicate holds.  Entry values are what they
-	 * were at entry (fexit would see the argument words, but not what
-	 * they pointed to), so in both attach modes the entry record is
-	 * stashed and completed on return (see ksnoop.h).
-	 */
-	stash = return_pred && entry_values;
-	/* --hist of the return value: entry predicates select at the return. */
+	/* --hist: the one value counted by. */
 	if (opts->hist) {
 		hist_item = hist_value_item(&r);
 		if (hist_item < 0)
 			return -EINVAL;
-		if (spec_item__is_return(&spec->items[hist_item]) && entry_values)
-			stash = true;
 	}
 	for (i = 0; i < spec->nitems; i++) {
 		const struct spec_item *it = &spec->items[i];
@@ -1311,6 +1351,20 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 			return ret;
 	}
 
+stash_or_not:
+	/*
+	 * A predicate on 'return' or a minimum duration, with entry values:
+	 * report the entry values only when the return says so.  Entry values
+	 * are what they were at entry (fexit would see the argument words,
+	 * but not what they pointed to), so in both attach modes the entry
+	 * record is stashed and completed on return (see ksnoop.h).  --hist of
+	 * the return value: entry predicates select at the return too.
+	 */
+	stash = (return_pred || min_ns) && entry_values;
+	if (hist_item >= 0 && spec_item__is_return(&spec->items[hist_item]) && entry_values)
+		stash = true;
+	if (min_ns && !stash)
+		report_on_return(plan);
 	ret = add_stacks(&r, plan, stash);
 	if (ret)
 		return ret;
@@ -1319,25 +1373,18 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		if (ret)
 			return ret;
 	}
-	if (stash) {
-		ret = layout_side(&r, &plan->bpf.side[KSNOOP_ENTRY]);
-		if (!ret)
-			ret = stash_entry_side(&r, plan);
-		compute_slot_mask(&plan->bpf);
-		return ret;
-	}
-layout:
 	/* --count: a call counts once, where it began (or at its return, for
-	 * a return predicate, which the stash path above keeps). */
-	if (opts->count && plan->bpf.side[KSNOOP_ENTRY].enabled)
+	 * a return predicate or a minimum duration, which the stash keeps). */
+	if (opts->count && !stash && plan->bpf.side[KSNOOP_ENTRY].enabled)
 		plan->bpf.side[KSNOOP_RETURN].enabled = 0;
-	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
-		ret = layout_side(&r, &plan->bpf.side[k]);
-		if (ret)
-			return ret;
-	}
-	if (!opts->count)
-		mark_retry(plan);
+	ret = stash ? lay_out_stashed(&r, plan) : lay_out_sides(&r, plan);
+	if (ret)
+		return ret;
+	/* Counted calls record nothing: nothing to read again at the return. */
+	if (opts->count)
+		for (i = 0; i < KSNOOP_NR_KINDS; i++)
+			plan->bpf.side[i].flags &= ~KSNOOP_SIDE_RETRY;
+	mark_timed(plan);
 	compute_slot_mask(&plan->bpf);
 	return 0;
 }

@@ -45,6 +45,8 @@ struct resolve_opts {
 	bool stack;		/* -s: each event carries the stack at its probe */
 	bool count;		/* --count: calls are counted, one side only */
 	bool hist;		/* --hist: counted by the log2 of one value (with count) */
+	/* --min-duration: only calls this long, entry values with the return */
+	__u64 min_duration_ns;
 };
 
 /* Member names resolved through embedded structs, said with -v. */

@@ -171,6 +171,7 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		.stack = t->opts->stack,
 		.count = t->opts->count_calls || t->opts->hist,
 		.hist = t->opts->hist,
+		.min_duration_ns = t->opts->min_duration_ns,
 	};
 	struct ksnoop_plan *bp = &tg->plan.bpf;
 	struct ks_error e;
@@ -630,7 +631,7 @@ static int run_loop(struct trace *t, struct attacher *a)
 				break;
 			next_interval = now + t->opts->interval_ms * 1000000ULL;
 		}
-		if (t->opts->duration_ms && now - start >= t->opts->duration_ms * 1000000ULL)
+		if (t->opts->duration_ns && now - start >= t->opts->duration_ns)
 			break;
 	}
 	/* Drain what is already in the buffer, within the count. */
@@ -749,6 +750,23 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 	return ret;
 }
 
+/* -L: a duration needs a return; tracepoints and USDT probes have none. */
+static int check_min_duration(const struct trace *t, char **argv)
+{
+	int i;
+
+	if (!t->opts->min_duration_ns)
+		return 0;
+	for (i = 0; i < t->nspecs; i++) {
+		if (t->specs[i].kind == SPEC_KFUNC)
+			continue;
+		log_error("--min-duration: '%s' is %s, which has no return and so no duration; only kernel functions have one",
+			  argv[i], t->specs[i].kind == SPEC_TP ? "a tracepoint" : "a USDT probe");
+		return KSNOOP_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
 {
 	return kernel__symbolize(ctx, addr, buf, sz);
@@ -791,6 +809,9 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 			goto out;
 		}
 	}
+	ret = check_min_duration(&t, argv);
+	if (ret)
+		goto out;
 	if (kind == SPEC_USDT) {
 		t.usdt = usdt_front__new(opts->btf_file);
 		ret = t.usdt ? build_usdt_targets(&t, argv) : -ENOMEM;

@@ -19,6 +19,7 @@ for o in $help_opts; do
 	--comm) args=("$o" x) ;;
 	--btf) args=("$o" /dev/null) ;;
 	--buffer) args=("$o" 4096) ;;
+	--min-duration) args=("$o" 5ms) ;;
 	*) args=("$o" 5) ;;
 	esac
 	ks "${args[@]}" --help >/dev/null 2>&1 || bad="$bad $o"

@@ -20,10 +20,107 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <bpf/btf.h>
+#include "duration.h"
 #include "kbtf.h"
 #include "ksyms.h"
 #include "suggest.h"
 #include "target.h"
+
+/* ---- durations ---- */
+
+#define S_NS 1000000000ULL
+
+/* TEXT parses to WANT ns with DEFAULT_UNIT (0: a unit is required). */
+static void parses_to(const char *text, __u64 default_unit, __u64 want)
+{
+	char msg[160] = "";
+	__u64 ns = 0;
+	int err = duration__parse(text, default_unit, &ns, msg, sizeof(msg));
+
+	if (err || ns != want)
+		print_message("'%s': %d (%s), %llu ns; expected %llu\n", text, err, msg,
+			      (unsigned long long)ns, (unsigned long long)want);
+	assert_int_equal(err, 0);
+	assert_true(ns == want);
+}
+
+/* TEXT is refused with ERR and a message containing MSG. */
+static void refused(const char *text, __u64 default_unit, int err, const char *msg)
+{
+	char buf[160] = "";
+	__u64 ns = 12345;
+	int ret = duration__parse(text, default_unit, &ns, buf, sizeof(buf));
+
+	if (ret != err || !strstr(buf, msg))
+		print_message("'%s': %d \"%s\"; expected %d \"...%s...\"\n", text, ret, buf, err, msg);
+	assert_int_equal(ret, err);
+	assert_non_null(strstr(buf, msg));
+	assert_true(ns == 12345);	/* untouched */
+}
+
+static void test_duration_units(void **state)
+{
+	parses_to("150ms", 0, 150000000ULL);
+	parses_to("1.5ms", 0, 1500000ULL);
+	parses_to("7ns", 0, 7);
+	parses_to("250us", 0, 250000);
+	parses_to("2s", 0, 2 * S_NS);
+	parses_to("0.000000001s", 0, 1);
+	parses_to(".5s", 0, S_NS / 2);
+	parses_to("31536000s", 0, DURATION_MAX_NS);	/* a year, the most */
+}
+
+/* --duration: a bare number is seconds, fractions too (0.5 was refused once). */
+static void test_duration_default_unit(void **state)
+{
+	parses_to("0.5", S_NS, S_NS / 2);
+	parses_to("3", S_NS, 3 * S_NS);
+	parses_to("500ms", S_NS, 500000000ULL);
+	parses_to("1.25", S_NS, 1250000000ULL);
+}
+
+static void test_duration_refused(void **state)
+{
+	refused("150", 0, -EINVAL, "needs a unit (ns, us, ms, s)");
+	refused("", S_NS, -EINVAL, "is not a time");
+	refused("ms", 0, -EINVAL, "is not a time");
+	refused(".", S_NS, -EINVAL, "is not a time");
+	refused("-1s", 0, -EINVAL, "is not a time");
+	refused(" 1s", 0, -EINVAL, "is not a time");
+	refused("+1s", 0, -EINVAL, "is not a time");
+	refused("10m", 0, -EINVAL, "unknown unit 'm'");
+	refused("10 ms", 0, -EINVAL, "unknown unit ' ms'");
+	refused("1e3ms", 0, -EINVAL, "unknown unit 'e3ms'");
+	refused("1.5.2ms", 0, -EINVAL, "unknown unit '.2ms'");
+	refused("0", S_NS, -ERANGE, "no time at all");
+	refused("0.0ms", 0, -ERANGE, "no time at all");
+	refused("1.5ns", 0, -ERANGE, "finer than a nanosecond");
+	refused("0.0000000001s", 0, -ERANGE, "finer than a nanosecond");
+	refused("31536001s", 0, -ERANGE, "longer than a year");
+	refused("99999999999999999999", S_NS, -ERANGE, "longer than a year");
+	refused("18446744073709551615ns", 0, -ERANGE, "longer than a year");
+}
+
+static const char *formatted(__u64 ns)
+{
+	static char buf[48];
+
+	duration__format(ns, buf, sizeof(buf));
+	return buf;
+}
+
+/* Three decimals in the largest unit reached, cut rather than rounded. */
+static void test_duration_format(void **state)
+{
+	assert_string_equal(formatted(0), "0 ns");
+	assert_string_equal(formatted(999), "999 ns");
+	assert_string_equal(formatted(1000), "1.000 us");
+	assert_string_equal(formatted(12345), "12.345 us");
+	assert_string_equal(formatted(999999), "999.999 us");
+	assert_string_equal(formatted(200107999), "200.107 ms");
+	assert_string_equal(formatted(1500000000ULL), "1.500 s");
+	assert_string_equal(formatted(~0ULL), "18446744073.709 s");
+}
 
 /* ---- suggest ---- */
 
@@ -776,6 +873,10 @@ static void test_kbtf_missing_module(void **state)
 int main(void)
 {
 	const struct CMUnitTest suggest_tests[] = {
+		cmocka_unit_test(test_duration_units),
+		cmocka_unit_test(test_duration_default_unit),
+		cmocka_unit_test(test_duration_refused),
+		cmocka_unit_test(test_duration_format),
 		cmocka_unit_test(test_suggest_nothing_considered),
 		cmocka_unit_test(test_suggest_close_name),
 		cmocka_unit_test(test_suggest_far_names_not_suggested),

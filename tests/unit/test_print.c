@@ -24,6 +24,9 @@
 #include "../include/btf_fixture.h"
 #include "print.h"
 
+/* The record header: every record's values start after it. */
+#define HDR ((__u32)sizeof(struct ksnoop_event))
+
 /* ---- the BTF ---- */
 
 static struct btf *btf;
@@ -1018,18 +1021,18 @@ static void make_plan(struct capture_plan *plan)
 		.size = 16, .obj_size = 16 };
 	e->enabled = 1;
 	e->nvalues = 3;
-	e->values[0].rec_off = 48;
-	e->values[1].rec_off = 48 + 16 + 8;
-	e->values[2].rec_off = 72 + 16 + 16;
-	e->rec_size = 104 + 16 + 16;
+	e->values[0].rec_off = HDR;
+	e->values[1].rec_off = HDR + 16 + 8;
+	e->values[2].rec_off = HDR + 24 + 16 + 16;
+	e->rec_size = HDR + 56 + 16 + 16;
 	plan->nvalues[KSNOOP_RETURN] = 1;
 	plan->values[KSNOOP_RETURN][0] = (struct value_desc){
 		.text = "return", .type_id = T.ints.int_t, .obj_id = T.ints.int_t, .how = PRINT_VALUE,
 		.size = 4, .obj_size = 4 };
 	x->enabled = 1;
 	x->nvalues = 1;
-	x->values[0].rec_off = 48;
-	x->rec_size = 48 + 16 + 8;
+	x->values[0].rec_off = HDR;
+	x->rec_size = HDR + 16 + 8;
 }
 
 static void put_value(unsigned char *rec, __u32 off, __u32 status, __u32 len, __u64 addr,
@@ -1045,6 +1048,10 @@ static void put_value(unsigned char *rec, __u32 off, __u32 status, __u32 len, __
 #define EVENT_TIME_NS	5123456789ULL
 #define CLOCK_OFFSET_NS	(3718LL * 1000000000LL)
 
+/* make_plan()'s records: the entry's, and the return's. */
+#define ENTRY_REC	(HDR + 88)
+#define RETURN_REC	(HDR + 24)
+
 static void make_entry_record(unsigned char *rec)
 {
 	struct ksnoop_event ev = {
@@ -1055,11 +1062,11 @@ static void make_entry_record(unsigned char *rec)
 	char name[16] = "lo";
 	int64_t pair[2] = { 1, 2 };
 
-	memset(rec, 0, 136);
+	memset(rec, 0, ENTRY_REC);
 	memcpy(rec, &ev, sizeof(ev));
-	put_value(rec, 48, KSNOOP_OK, 8, 0, &len, 8);
-	put_value(rec, 72, KSNOOP_OK, 16, 0xffff888000004000ULL, name, 16);
-	put_value(rec, 104, KSNOOP_OK, 16, 0xffff888000001000ULL, pair, 16);
+	put_value(rec, HDR, KSNOOP_OK, 8, 0, &len, 8);
+	put_value(rec, HDR + 24, KSNOOP_OK, 16, 0xffff888000004000ULL, name, 16);
+	put_value(rec, HDR + 56, KSNOOP_OK, 16, 0xffff888000001000ULL, pair, 16);
 }
 
 static const char *render_event(enum print_format format, const struct capture_plan *plan,
@@ -1086,7 +1093,7 @@ static int use_utc(void **state)
 static void test_event_text(void **state)
 {
 	static struct capture_plan plan;
-	_Alignas(8) unsigned char rec[136];
+	_Alignas(8) unsigned char rec[ENTRY_REC];
 
 	make_plan(&plan);
 	make_entry_record(rec);
@@ -1103,7 +1110,7 @@ static void test_event_text(void **state)
 static void test_event_json(void **state)
 {
 	static struct capture_plan plan;
-	_Alignas(8) unsigned char rec[136];
+	_Alignas(8) unsigned char rec[ENTRY_REC];
 
 	make_plan(&plan);
 	make_entry_record(rec);
@@ -1116,7 +1123,7 @@ static void test_event_json(void **state)
 static void test_return_event(void **state)
 {
 	static struct capture_plan plan;
-	_Alignas(8) unsigned char rec[72] = {};
+	_Alignas(8) unsigned char rec[RETURN_REC] = {};
 	struct ksnoop_event ev = {
 		.time_ns = EVENT_TIME_NS, .cpu = 0, .tgid = 7, .tid = 8,
 		.kind = KSNOOP_RETURN, .comm = "0123456789abcdef",	/* no NUL */
@@ -1125,7 +1132,7 @@ static void test_return_event(void **state)
 
 	make_plan(&plan);
 	memcpy(rec, &ev, sizeof(ev));
-	put_value(rec, 48, KSNOOP_OK, 8, 0, &ret, 8);
+	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
 	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
 			    "01:02:03.123456 cpu0 0123456789abcdef 7/8 <- ip_send_skb\n"
 			    "    return = -22\n");
@@ -1135,14 +1142,51 @@ static void test_return_event(void **state)
 			    "\"values\":{\"return\":-22}}\n");
 }
 
+/* A return whose entry was seen says how long the call took. */
+static void test_return_event_with_duration(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[RETURN_REC] = {};
+	struct ksnoop_event ev = {
+		.time_ns = EVENT_TIME_NS, .cpu = 1, .tgid = 7, .tid = 8,
+		.kind = KSNOOP_RETURN, .comm = "sleep",
+		.flags = KSNOOP_EV_DURATION, .duration_ns = 200107343,
+	};
+	int64_t ret = 0;
+
+	make_plan(&plan);
+	memcpy(rec, &ev, sizeof(ev));
+	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
+	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+			    "01:02:03.123456 cpu1 sleep 7/8 <- ip_send_skb (200.107 ms)\n"
+			    "    return = 0\n");
+	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+			    "{\"time_ns\":5123456789,\"cpu\":1,\"pid\":7,\"tid\":8,"
+			    "\"comm\":\"sleep\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
+			    "\"duration_ns\":200107343,\"values\":{\"return\":0}}\n");
+
+	/* A duration of 0 ns is one too: the flag says, not the value. */
+	((struct ksnoop_event *)rec)->duration_ns = 0;
+	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+			    "01:02:03.123456 cpu1 sleep 7/8 <- ip_send_skb (0 ns)\n"
+			    "    return = 0\n");
+	/* Without the flag (the entry was not seen), no duration at all. */
+	((struct ksnoop_event *)rec)->flags = 0;
+	((struct ksnoop_event *)rec)->duration_ns = 5;
+	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+			    "{\"time_ns\":5123456789,\"cpu\":1,\"pid\":7,\"tid\":8,"
+			    "\"comm\":\"sleep\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
+			    "\"values\":{\"return\":0}}\n");
+}
+
 static void test_event_with_fault(void **state)
 {
 	static struct capture_plan plan;
-	_Alignas(8) unsigned char rec[136];
+	_Alignas(8) unsigned char rec[ENTRY_REC];
 
 	make_plan(&plan);
 	make_entry_record(rec);
-	put_value(rec, 104, KSNOOP_FAULT, 0, 0xffff888000001000ULL, "", 0);
+	put_value(rec, HDR + 56, KSNOOP_FAULT, 0, 0xffff888000001000ULL, "", 0);
 	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
 			    "01:02:03.123456 cpu3 curl 100/101 -> ip_send_skb\n"
 			    "    len = 84\n"
@@ -1158,13 +1202,13 @@ static void test_event_with_fault(void **state)
 static void test_event_json_escapes_comm(void **state)
 {
 	static struct capture_plan plan;
-	_Alignas(8) unsigned char rec[72] = {};
+	_Alignas(8) unsigned char rec[RETURN_REC] = {};
 	struct ksnoop_event ev = { .kind = KSNOOP_RETURN, .comm = "a\"b\x01" };
 	int64_t ret = 0;
 
 	make_plan(&plan);
 	memcpy(rec, &ev, sizeof(ev));
-	put_value(rec, 48, KSNOOP_OK, 8, 0, &ret, 8);
+	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
 	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
 			    "{\"time_ns\":0,\"cpu\":0,\"pid\":0,\"tid\":0,"
 			    "\"comm\":\"a\\\"b\\u0001\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
@@ -1174,14 +1218,14 @@ static void test_event_json_escapes_comm(void **state)
 static void test_short_or_bad_records_are_ignored(void **state)
 {
 	static struct capture_plan plan;
-	_Alignas(8) unsigned char rec[136];
+	_Alignas(8) unsigned char rec[ENTRY_REC];
 
 	make_plan(&plan);
 	make_entry_record(rec);
 	/* Shorter than the header, shorter than the plan's record, bad kind. */
-	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, 40), "");
-	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, 135), "");
-	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, 135), "");
+	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, HDR - 8), "");
+	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, ENTRY_REC - 1), "");
+	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, ENTRY_REC - 1), "");
 	rec[offsetof(struct ksnoop_event, kind)] = KSNOOP_NR_KINDS;
 	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)), "");
 }
@@ -1332,6 +1376,7 @@ int main(void)
 		cmocka_unit_test(test_event_text),
 		cmocka_unit_test(test_event_json),
 		cmocka_unit_test(test_return_event),
+		cmocka_unit_test(test_return_event_with_duration),
 		cmocka_unit_test(test_event_with_fault),
 		cmocka_unit_test(test_event_json_escapes_comm),
 		cmocka_unit_test(test_short_or_bad_records_are_ignored),

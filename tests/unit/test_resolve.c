@@ -9,6 +9,9 @@
  */
 #include "../include/resolve_fixture.h"
 
+/* The record header: every record's values start after it. */
+#define HDR ((int)sizeof(struct ksnoop_event))
+
 /* ---- signatures ---- */
 
 static void test_sig_function(void **state)
@@ -699,12 +702,13 @@ static void test_record_layout(void **state)
 	const struct ksnoop_side_plan *e = &r->plan.bpf.side[KSNOOP_ENTRY];
 	const struct ksnoop_side_plan *x = &r->plan.bpf.side[KSNOOP_RETURN];
 
-	/* Header (48), then per value a 16-byte header and the data, 8-aligned. */
-	assert_int_equal(e->values[0].rec_off, 48);
-	assert_int_equal(e->values[1].rec_off, 48 + 16 + 8);
-	assert_int_equal(e->rec_size, 48 + 16 + 8 + 16 + SKB_SIZE);
-	assert_int_equal(x->values[0].rec_off, 48);
-	assert_int_equal(x->rec_size, 48 + 16 + 8);
+	/* Header (56), then per value a 16-byte header and the data, 8-aligned. */
+	assert_int_equal(HDR, 56);
+	assert_int_equal(e->values[0].rec_off, HDR);
+	assert_int_equal(e->values[1].rec_off, HDR + 16 + 8);
+	assert_int_equal(e->rec_size, HDR + 16 + 8 + 16 + SKB_SIZE);
+	assert_int_equal(x->values[0].rec_off, HDR);
+	assert_int_equal(x->rec_size, HDR + 16 + 8);
 	resolved_free(r);
 }
 
@@ -714,11 +718,11 @@ static void test_record_layout_rounds_to_8(void **state)
 	const struct ksnoop_side_plan *e = &r->plan.bpf.side[KSNOOP_ENTRY];
 
 	assert_int_equal(e->nvalues, 4);
-	assert_int_equal(e->values[0].rec_off, 48);
-	assert_int_equal(e->values[1].rec_off, 72);	/* 2 bytes -> 8 */
-	assert_int_equal(e->values[2].rec_off, 96);	/* 1 byte -> 8 */
-	assert_int_equal(e->values[3].rec_off, 120);	/* 4 bytes -> 8 */
-	assert_int_equal(e->rec_size, 120 + 16 + 48);
+	assert_int_equal(e->values[0].rec_off, HDR);
+	assert_int_equal(e->values[1].rec_off, HDR + 24);	/* 2 bytes -> 8 */
+	assert_int_equal(e->values[2].rec_off, HDR + 48);	/* 1 byte -> 8 */
+	assert_int_equal(e->values[3].rec_off, HDR + 72);	/* 4 bytes -> 8 */
+	assert_int_equal(e->rec_size, HDR + 72 + 16 + 48);
 	for (int i = 0; i < e->nvalues; i++)
 		assert_int_equal(e->values[i].rec_off % 8, 0);
 	resolved_free(r);
@@ -1132,7 +1136,7 @@ static void test_pred_on_return_stashes_entry_values(void **state)
 	assert_int_equal(e->nvalues, 1);
 	assert_int_equal(e->npreds, 0);
 	assert_int_equal(r->plan.nvalues[KSNOOP_ENTRY], 0);
-	assert_int_equal(e->rec_size, 48 + 16 + 8);
+	assert_int_equal(e->rec_size, HDR + 16 + 8);
 	/* Return: the stashed value first, at its entry offset, then return. */
 	assert_true(x->flags & KSNOOP_SIDE_UNSTASH);
 	assert_int_equal(x->nstashed, 1);
@@ -1179,7 +1183,7 @@ static void test_stash_record_is_capped(void **state)
 	resolved_free(r);
 
 	/* Just below the cap: header, value header, string. */
-	opts.str_bytes = KSNOOP_MAX_STASH_RECORD - 48 - 16;
+	opts.str_bytes = KSNOOP_MAX_STASH_RECORD - HDR - 16;
 	r = resolve_with("strings(name, return == NULL)", &opts);
 	assert_int_equal(r->ret, 0);
 	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].rec_size, KSNOOP_MAX_STASH_RECORD);
@@ -1214,6 +1218,129 @@ static void test_entry_memory_values_retry_at_return(void **state)
 	r = resolve_ok("strings(name, return == NULL)");
 	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_RETRY);
 	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH);
+	resolved_free(r);
+}
+
+/*
+ * Durations: a return side that prints knows each call's; without a stash
+ * (whose record carries its entry time) the entry side keeps the time.
+ * Calls traced on entry alone, and tracepoints, keep nothing.
+ */
+static void test_printed_return_is_timed(void **state)
+{
+	struct resolved *r = resolve_ok("ip_send_skb");
+	const struct ksnoop_side_plan *e = &r->plan.bpf.side[KSNOOP_ENTRY];
+	const struct ksnoop_side_plan *x = &r->plan.bpf.side[KSNOOP_RETURN];
+
+	assert_true(e->flags & KSNOOP_SIDE_TIMED);
+	assert_true(x->flags & KSNOOP_SIDE_TIMED);
+	assert_true(e->enabled && x->enabled);
+	assert_true(r->plan.bpf.min_duration_ns == 0);
+	resolved_free(r);
+
+	/* Only the return prints: the entry side runs to keep the time. */
+	r = resolve_ok("ip_send_skb(return)");
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].enabled);
+	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_TIMED);
+	assert_true(r->plan.bpf.side[KSNOOP_RETURN].flags & KSNOOP_SIDE_TIMED);
+	resolved_free(r);
+
+	/* No return printed: no time kept. */
+	r = resolve_ok("ip_send_skb(skb->len)");
+	assert_false(r->plan.bpf.side[KSNOOP_RETURN].enabled);
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_TIMED);
+	assert_false(r->plan.bpf.side[KSNOOP_RETURN].flags & KSNOOP_SIDE_TIMED);
+	resolved_free(r);
+
+	/* A stash carries the entry time in its record header. */
+	r = resolve_ok("ip_send_skb(skb->len, return != 0)");
+	assert_true(r->plan.bpf.side[KSNOOP_RETURN].flags & KSNOOP_SIDE_UNSTASH);
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_TIMED);
+	assert_false(r->plan.bpf.side[KSNOOP_RETURN].flags & KSNOOP_SIDE_TIMED);
+	resolved_free(r);
+
+	r = resolve_ok("tp:kfree_skb(skb->len)");
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_TIMED);
+	resolved_free(r);
+}
+
+#define MIN_NS (150ULL * 1000000)
+
+/*
+ * --min-duration: the return decides, so entry values are stashed and
+ * reported with it, exactly as with a predicate on 'return'.
+ */
+static void test_min_duration_stashes_entry_values(void **state)
+{
+	struct resolve_opts opts = default_opts;
+	const struct ksnoop_side_plan *e, *x;
+	struct resolved *r;
+
+	opts.min_duration_ns = MIN_NS;
+	r = resolve_with("ip_send_skb(skb->len == 84, skb->len)", &opts);
+	assert_int_equal(r->ret, 0);
+	e = &r->plan.bpf.side[KSNOOP_ENTRY];
+	x = &r->plan.bpf.side[KSNOOP_RETURN];
+	assert_true(r->plan.bpf.min_duration_ns == MIN_NS);
+	/* The entry filters and stashes; it prints nothing itself. */
+	assert_true(e->flags & KSNOOP_SIDE_STASH);
+	assert_int_equal(e->npreds, 1);
+	assert_int_equal(r->plan.nvalues[KSNOOP_ENTRY], 0);
+	/* The return prints the stashed value; the stash has the entry time. */
+	assert_true(x->enabled);
+	assert_true(x->flags & KSNOOP_SIDE_UNSTASH);
+	assert_false(x->flags & KSNOOP_SIDE_TIMED);
+	assert_int_equal(x->nstashed, 1);
+	assert_int_equal(r->plan.nvalues[KSNOOP_RETURN], 1);
+	assert_string_equal(r->plan.values[KSNOOP_RETURN][0].text, "skb->len");
+	assert_int_equal(x->values[0].rec_off, HDR);
+	resolved_free(r);
+
+	/* Without a list: every argument, then the return value, in one event. */
+	r = resolve_with("ip_send_skb", &opts);
+	assert_int_equal(r->ret, 0);
+	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH);
+	assert_int_equal(r->plan.nvalues[KSNOOP_ENTRY], 0);
+	assert_int_equal(r->plan.nvalues[KSNOOP_RETURN], 3);
+	assert_string_equal(r->plan.values[KSNOOP_RETURN][0].text, "net");
+	assert_string_equal(r->plan.values[KSNOOP_RETURN][1].text, "skb");
+	assert_string_equal(r->plan.values[KSNOOP_RETURN][2].text, "return");
+	resolved_free(r);
+}
+
+/* --min-duration without entry values: the entry keeps the time only. */
+static void test_min_duration_without_entry_values(void **state)
+{
+	struct resolve_opts opts = default_opts;
+	const char *specs[] = { "ip_send_skb()", "ip_send_skb(return)", "ip_send_skb(return < 0)" };
+	const int nret[] = { 0, 1, 1 };
+	struct resolved *r;
+
+	opts.min_duration_ns = MIN_NS;
+	for (int i = 0; i < 3; i++) {
+		r = resolve_with(specs[i], &opts);
+		assert_int_equal(r->ret, 0);
+		assert_false(r->plan.bpf.side[KSNOOP_ENTRY].enabled);
+		assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH);
+		assert_true(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_TIMED);
+		assert_true(r->plan.bpf.side[KSNOOP_RETURN].enabled);
+		assert_true(r->plan.bpf.side[KSNOOP_RETURN].flags & KSNOOP_SIDE_TIMED);
+		assert_int_equal(r->plan.nvalues[KSNOOP_RETURN], nret[i]);
+		assert_true(r->plan.bpf.min_duration_ns == MIN_NS);
+		resolved_free(r);
+	}
+}
+
+/* Tracepoints (and USDT probes) have no return, so no duration. */
+static void test_min_duration_refused_without_return(void **state)
+{
+	struct resolve_opts opts = default_opts;
+	struct resolved *r;
+
+	opts.min_duration_ns = MIN_NS;
+	r = resolve_with("tp:kfree_skb(skb->len)", &opts);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_non_null(strstr(r->err.msg, "--min-duration needs a function's return"));
 	resolved_free(r);
 }
 
@@ -1644,6 +1771,10 @@ int main(void)
 		TEST(test_pred_on_return_stashes_entry_values),
 		TEST(test_stash_record_is_capped),
 		TEST(test_entry_memory_values_retry_at_return),
+		TEST(test_printed_return_is_timed),
+		TEST(test_min_duration_stashes_entry_values),
+		TEST(test_min_duration_without_entry_values),
+		TEST(test_min_duration_refused_without_return),
 		TEST(test_string_constant_length),
 		TEST(test_user_type_tags_mark_user_reads),
 		TEST(test_too_many_predicates),

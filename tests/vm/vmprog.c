@@ -8,10 +8,13 @@
  *   vmprog threads N      start and join N threads, one after the other;
  *                         each ends through the exit system call, which
  *                         never returns
+ *   vmprog sleep MS...    nanosleep MS milliseconds, for each MS in turn
+ *                         (the kernel's hrtimer_nanosleep, one call each)
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 
 static void *nothing(void *arg)
@@ -19,10 +22,26 @@ static void *nothing(void *arg)
 	return arg;
 }
 
+static int sleeps(int n, char **ms)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		long v = strtol(ms[i], NULL, 10);
+		struct timespec ts = { .tv_sec = v / 1000, .tv_nsec = v % 1000 * 1000000 };
+
+		if (nanosleep(&ts, NULL))
+			return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n, i;
 
+	if (argc >= 3 && !strcmp(argv[1], "sleep"))
+		return sleeps(argc - 2, argv + 2);
 	if (argc != 3)
 		return 2;
 	n = strtol(argv[2], NULL, 10);

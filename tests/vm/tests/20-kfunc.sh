@@ -27,7 +27,7 @@ for mode in fentry kprobe; do
 		expect_match ${T}_mode_named "attached with $( [ $mode = fentry ] && echo fentry/fexit || echo kprobe/kretprobe)" "$(cat "$tmp/e1")"
 		expect_eq ${T}_count_status 0 "$RC"
 		count_is ${T}_entry_events 2 '-> do_sys_openat2$' "$tmp/o1"
-		count_is ${T}_return_events 2 '<- do_sys_openat2$' "$tmp/o1"
+		count_is ${T}_return_events 2 '<- do_sys_openat2 \([0-9.]+ [nmu]?s\)$' "$tmp/o1"
 		count_is ${T}_user_string 2 "^    filename = \"$tmp/file-to-open\"$" "$tmp/o1"
 		count_is ${T}_negative_int_arg 2 '^    dfd = -100$' "$tmp/o1"
 		count_is ${T}_return_fd 2 '^    return = 3$' "$tmp/o1"

@@ -15,7 +15,7 @@ for mode in fentry kprobe; do
 			[ $((i % 3)) = 0 ] && cat "$tmp/missing-$i" >/dev/null 2>&1
 		done
 		stop
-		count_is ${T}_failing_opens_only 3 '<- do_sys_openat2$' "$tmp/o1" "$tmp/e1"
+		count_is ${T}_failing_opens_only 3 '<- do_sys_openat2 \([0-9.]+ [nmu]?s\)$' "$tmp/o1" "$tmp/e1"
 		count_is ${T}_failing_return 3 '^    return = -2$' "$tmp/o1" "$tmp/e1"
 		count_is ${T}_entry_value_shown 3 "^    filename = \"$tmp/missing-[369]\"$" "$tmp/o1" "$tmp/e1"
 		count_is ${T}_no_entry_events 0 '-> do_sys_openat2$' "$tmp/o1" "$tmp/e1"

@@ -18,7 +18,7 @@ for mode in fentry kprobe; do
 		stop
 		count_is ${T}_pos_at_entry 1 '^    \*pos = 0$' "$tmp/o1" "$tmp/e1"
 		count_is ${T}_pos_return 1 '^    return = 6$' "$tmp/o1" "$tmp/e1"
-		count_is ${T}_pos_one_event 1 '<- vfs_read$' "$tmp/o1" "$tmp/e1"
+		count_is ${T}_pos_one_event 1 '<- vfs_read \([0-9.]+ [nmu]?s\)$' "$tmp/o1" "$tmp/e1"
 	else
 		fail ${T}_attach_pos "$(cat "$tmp/e1")"
 	fi

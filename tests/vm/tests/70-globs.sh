@@ -39,7 +39,7 @@ fi
 if start "$tmp/o3" "$tmp/e3" -c ping 'ip_*(skb->len, return == 0)'; then
 	ping -c 1 127.0.0.1 >/dev/null 2>&1
 	stop
-	expect_match glob_return_pred_output ' <- ip_output$' "$(cat "$tmp/o3")"
+	expect_match glob_return_pred_output ' <- ip_output \([0-9.]+ [nmu]?s\)$' "$(cat "$tmp/o3")"
 	count_is glob_return_pred_holds 0 '^    return = -?[1-9]' "$tmp/o3" "$tmp/e3"
 	count_is glob_return_pred_entry_values 0 '^    skb->len = /\*' "$tmp/o3" "$tmp/e3"
 else
