@@ -125,10 +125,11 @@ bad count_negative "--max-events: '-1' is not a number" -n -1 ip_send_skb
 bad count_negative_after_space "--max-events: ' -1' is not a number" -n ' -1' ip_send_skb
 bad count_exponent "--max-events: '1e3' is not a number" -n 1e3 ip_send_skb
 bad count_beyond_64_bits "--max-events: .*(not a number|out of range)" -n 18446744073709551616 ip_send_skb
-bad duration_zero "--duration: 0 is out of range" --duration 0 ip_send_skb
-bad duration_fraction "--duration: '1.5' is not a number" --duration 1.5 ip_send_skb
-bad duration_suffix "--duration: '10s' is not a number" --duration 10s ip_send_skb
-bad duration_too_long "--duration: 31536001 is out of range" --duration 31536001 ip_send_skb
+bad duration_zero "--duration: '0' is no time at all" --duration 0 ip_send_skb
+bad duration_bad_unit "--duration: '1.5x': unknown unit 'x' \\(ns, us, ms, s\\)" --duration 1.5x ip_send_skb
+bad duration_hours "--duration: '10h': unknown unit 'h'" --duration 10h ip_send_skb
+bad duration_too_long "--duration: '31536001' is longer than a year" --duration 31536001 ip_send_skb
+bad duration_empty "--duration: '' is not a time" --duration '' ip_send_skb
 bad max_bytes_zero "--max-bytes: 0 is out of range" --max-bytes 0 ip_send_skb
 bad max_bytes_too_large "--max-bytes: 32769 is out of range" --max-bytes 32769 ip_send_skb
 bad str_bytes_one "--str-bytes: 1 is out of range" --str-bytes 1 ip_send_skb
