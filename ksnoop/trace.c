@@ -762,7 +762,7 @@ static int check_min_duration(const struct trace *t, char **argv)
 			continue;
 		log_error("--min-duration: '%s' is %s, which has no return and so no duration; only kernel functions have one",
 			  argv[i], t->specs[i].kind == SPEC_TP ? "a tracepoint" : "a USDT probe");
-		return KSNOOP_EXIT_USAGE;
+		return -EINVAL;
 	}
 	return 0;
 }
