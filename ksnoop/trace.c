@@ -497,6 +497,12 @@ static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e
 	for (i = 0; i < t->ntargets && !err; i++) {
 		struct target *tg = &t->targets[i];
 
+		/* Ctrl-C while attaching: stop here, detach what is attached. */
+		if (stop_requested) {
+			err = ks_fail(e, -EINTR, "interrupted while attaching");
+			break;
+		}
+
 		if (tg->attached || (tg->from_glob && tg->kind == ATTACH_KPROBE))
 			continue;
 		if (tg->kind == ATTACH_USDT)
@@ -681,6 +687,9 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 		raise_fd_limit();
 
 	err = attach_all(t, &a, &e);
+	/* Asked to stop before everything attached: nothing more to do. */
+	if (err == -EINTR)
+		return 0;
 	if ((err == -EPERM || err == -EACCES) && geteuid() != 0) {
 		log_error("%s: ksnoop needs root, or CAP_BPF and CAP_PERFMON", e.msg);
 		return err;
