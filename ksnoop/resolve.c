@@ -761,6 +761,32 @@ static int pred_string(struct rctx *r, const struct spec_item *it, struct chain 
 	return 0;
 }
 
+/*
+ * A scalar a predicate (or --hist) reads: its width in bytes (a bitfield's:
+ * the bytes that hold it, its bits noted in PP) ...
+ */
+static int scalar_width(const struct rctx *r, const struct chain *c, struct ksnoop_pred_plan *pp)
+{
+	if (!c->bit_size)
+		return btf__resolve_size(r->btf, c->type_id);
+	pp->bit_off = c->bit_off;
+	pp->bit_size = c->bit_size;
+	return (c->bit_off + c->bit_size + 7) / 8;
+}
+
+/* ... and the access to it: the register word itself, or WIDTH bytes. */
+static void scalar_access(struct chain *c, struct ksnoop_pred_plan *pp, int width)
+{
+	if (c->in_reg) {
+		c->acc.flags |= KSNOOP_VAL_REG;
+		c->acc.size = 8;
+	} else {
+		c->acc.size = width;
+	}
+	pp->acc = c->acc;
+	pp->width = width;
+}
+
 /* ':ip' == "10.0.0.1": the four address bytes, as the value holds them. */
 static int pred_ip(struct rctx *r, const struct spec_item *it, struct chain *c,
 		   struct ksnoop_pred_plan *pp)
@@ -778,14 +804,7 @@ static int pred_ip(struct rctx *r, const struct spec_item *it, struct chain *c,
 	if (inet_pton(AF_INET, it->cst.str, &a) != 1)
 		return rfail(r, it->cst.pos, "\"%s\" is not an IPv4 address (a.b.c.d)", it->cst.str);
 	memcpy(&v, &a, sizeof(v));
-	if (c->in_reg) {
-		c->acc.flags |= KSNOOP_VAL_REG;
-		c->acc.size = 8;
-	} else {
-		c->acc.size = 4;
-	}
-	pp->acc = c->acc;
-	pp->width = 4;
+	scalar_access(c, pp, 4);
 	pp->imm = v;
 	return 0;
 }
@@ -925,19 +944,13 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 	if (!btfu_is_scalar(btf, c.type_id))
 		return rfail(r, it->op_pos, "'%s' has type %s; predicates compare integers, enums, chars, bools and pointers",
 			     it->text, tstr(r, c.type_id));
-	width = btf__resolve_size(btf, c.type_id);
-	bits = 8 * width;
-	sgn = btfu_is_signed(btf, c.type_id);
 	/* A bitfield: read the bytes that hold it, compare its bits. */
-	if (c.bit_size) {
-		width = (c.bit_off + c.bit_size + 7) / 8;
-		bits = c.bit_size;
-		if (width > 8)
-			return rfail(r, it->op_pos, "'%s': a bitfield across more than 8 bytes cannot be compared",
-				     it->text);
-		pp->bit_off = c.bit_off;
-		pp->bit_size = c.bit_size;
-	}
+	width = scalar_width(r, &c, pp);
+	bits = c.bit_size ? (int)c.bit_size : 8 * width;
+	sgn = btfu_is_signed(btf, c.type_id);
+	if (c.bit_size && width > 8)
+		return rfail(r, it->op_pos, "'%s': a bitfield across more than 8 bytes cannot be compared",
+			     it->text);
 	if (it->has_mask) {
 		err = pred_mask(r, it, &c, bits, pp);
 		if (err)
@@ -958,14 +971,7 @@ static int make_pred(struct rctx *r, const struct spec_item *it, struct ksnoop_p
 		pp->mask = bswap_width(pp->mask, width);
 		sgn = false;
 	}
-	if (c.in_reg) {
-		c.acc.flags |= KSNOOP_VAL_REG;
-		c.acc.size = 8;
-	} else {
-		c.acc.size = width;
-	}
-	pp->acc = c.acc;
-	pp->width = width;
+	scalar_access(&c, pp, width);
 	pp->is_signed = sgn;
 	pp->imm = imm;
 	return 0;
@@ -1238,25 +1244,13 @@ static int make_hist(struct rctx *r, const struct spec_item *it, bool stash)
 	if (!btfu_is_scalar(r->btf, c.type_id) || it->fmt)
 		return rfail(r, it->base_pos, "--hist counts by a number; '%s' is %s",
 			     it->text, tstr(r, c.type_id));
-	width = btf__resolve_size(r->btf, c.type_id);
-	if (c.bit_size) {
-		width = (c.bit_off + c.bit_size + 7) / 8;
-		if (width > 8)
-			return rfail(r, it->base_pos, "'%s': a bitfield across more than 8 bytes", it->text);
-		pp->bit_off = c.bit_off;
-		pp->bit_size = c.bit_size;
-	}
+	width = scalar_width(r, &c, pp);
+	if (c.bit_size && width > 8)
+		return rfail(r, it->base_pos, "'%s': a bitfield across more than 8 bytes", it->text);
 	if (width <= 0 || width > 8)
 		return rfail(r, it->base_pos, "--hist counts by a number of at most 8 bytes; '%s' is %d",
 			     it->text, width);
-	if (c.in_reg) {
-		c.acc.flags |= KSNOOP_VAL_REG;
-		c.acc.size = 8;
-	} else {
-		c.acc.size = width;
-	}
-	pp->acc = c.acc;
-	pp->width = width;
+	scalar_access(&c, pp, width);
 	pp->is_signed = btfu_is_signed(r->btf, c.type_id);
 	snprintf(r->plan->hist_text, sizeof(r->plan->hist_text), "%s", it->text);
 	r->plan->bpf.flags |= KSNOOP_PLAN_HIST;
