@@ -73,36 +73,25 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 	return 0;
 }
 
-/* Frame I of ROW as a name; FALSE when it is the tracer's own. */
-static bool frame_name(const struct counts_fmt *f, const struct count_row *row, __u32 i,
+/* Frame I of ROW as a name (BARE: the function's name only), or in hex. */
+static void frame_name(const struct counts_fmt *f, const struct count_row *row, __u32 i,
 		       bool bare, char *buf, size_t sz)
 {
 	if (!f->symbolize || f->symbolize(f->sym_ctx, row->frames[i], buf, sz)) {
 		snprintf(buf, sz, "0x%llx", (unsigned long long)row->frames[i]);
-		return true;
+		return;
 	}
-	if (printer__tracer_frame(buf))
-		return false;
 	/* Folded stacks name functions only: "tcp_connect+0x1c [mod]" -> "tcp_connect". */
 	if (bare)
 		buf[strcspn(buf, "+ ")] = 0;
-	return true;
 }
 
-/*
- * First frame that is not the tracer's: named, and not one of its own
- * (programs loaded after kallsyms was read have no name at all).
- */
+/* The first frame of the traced code (all of them if none is named). */
 static __u32 first_frame(const struct counts_fmt *f, const struct count_row *row)
 {
-	char sym[192];
-	__u32 i;
+	__u32 top = printer__stack_top(f->symbolize, f->sym_ctx, row->frames, row->nframes);
 
-	for (i = 0; i < row->nframes; i++)
-		if (f->symbolize && !f->symbolize(f->sym_ctx, row->frames[i], sym, sizeof(sym)) &&
-		    !printer__tracer_frame(sym))
-			break;
-	return i < row->nframes ? i : 0;
+	return top < row->nframes ? top : 0;
 }
 
 /* "outermost;...;innermost;FUNC COUNT": the function itself is the leaf. */

@@ -604,7 +604,7 @@ static void print_header_json(struct writer *wr, const struct capture_plan *plan
  * One event.  Text: a header line, then "    NAME = VALUE" lines.  JSON:
  * {"time_ns":...,"values":{"NAME":VALUE,...}} on one line.
  */
-bool printer__tracer_frame(const char *sym)
+static bool tracer_frame(const char *sym)
 {
 	static const char *const prefixes[] = {
 		"bpf_prog_", "bpf_trampoline_", "ftrace_trampoline", "bpf_trace_run", "__bpf_trace_",
@@ -621,6 +621,17 @@ bool printer__tracer_frame(const char *sym)
 	return false;
 }
 
+__u32 printer__stack_top(print_symbolize_fn symbolize, void *ctx, const __u64 *ips, __u32 n)
+{
+	char sym[192];
+	__u32 i;
+
+	for (i = 0; i < n; i++)
+		if (symbolize && !symbolize(ctx, ips[i], sym, sizeof(sym)) && !tracer_frame(sym))
+			break;
+	return i;
+}
+
 /*
  * -s: the stack at the probe, innermost first, each return address named
  * from kallsyms (symbol+0xoff [module]) or in hex.  Text: one frame a line
@@ -631,7 +642,6 @@ static void print_stack(struct printer *p, const struct ksnoop_value *vh)
 	struct writer *wr = &p->wr;
 	const __u64 *ips = (const __u64 *)(vh + 1);
 	__u32 n = vh->len / 8, i;
-	bool skipping = true;
 	char sym[192];
 
 	if (n > KSNOOP_STACK_DEPTH)
@@ -642,20 +652,8 @@ static void print_stack(struct printer *p, const struct ksnoop_value *vh)
 		return;
 	}
 	writer__begin_array(wr, WRITER_ROWS, 1);
-	for (i = 0; i < n; i++) {
-		bool named = p->opts.symbolize &&
-			     !p->opts.symbolize(p->opts.sym_ctx, ips[i], sym, sizeof(sym));
-
-		/*
-		 * The tracer's own frames on top (the program, its trampoline or
-		 * tracepoint runner) are not the traced code's stack.  Programs
-		 * loaded after kallsyms was read have no name at all: an unnamed
-		 * frame on top is one of them (the traced code is always named).
-		 */
-		if (skipping && (!named || printer__tracer_frame(sym)))
-			continue;
-		skipping = false;
-		if (named)
+	for (i = printer__stack_top(p->opts.symbolize, p->opts.sym_ctx, ips, n); i < n; i++) {
+		if (p->opts.symbolize && !p->opts.symbolize(p->opts.sym_ctx, ips[i], sym, sizeof(sym)))
 			writer__name(wr, sym);
 		else
 			writer__hex(wr, ips[i]);

@@ -49,10 +49,12 @@ void printer__value(struct printer *p, const struct btf *btf,
 		    const void *data, int indent);
 
 /*
- * A frame of the tracer itself, named as kallsyms names it ("bpf_prog_...
- * [bpf]", the trampoline, the tracepoint or kprobe runner): left off the
- * top of a stack.
+ * The first of N return addresses (innermost first) that is the traced
+ * code's: the tracer's own frames on top (its program, trampoline, the
+ * tracepoint or kprobe runner) are left off, and so is any unnamed frame
+ * there (programs loaded after kallsyms was read have no name; the traced
+ * code always has one).  N if no frame is the traced code's.
  */
-bool printer__tracer_frame(const char *sym);
+__u32 printer__stack_top(print_symbolize_fn symbolize, void *ctx, const __u64 *ips, __u32 n);
 
 #endif
