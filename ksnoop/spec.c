@@ -437,8 +437,11 @@ static int parse_type_name(struct parser *p, size_t end, char **out)
 	char word[SPEC_MAX_NAME + 1], buf[16];
 	struct textbuf tb = {};
 	int stars = 0, err = 0;
+	size_t type_at;
 
-	for (skip_space(p); p->i < end && !err; skip_space(p)) {
+	skip_space(p);
+	type_at = p->i;
+	for (; p->i < end && !err; skip_space(p)) {
 		size_t start = p->i;
 
 		if (p->s[p->i] == '*') {
@@ -477,6 +480,8 @@ static int parse_type_name(struct parser *p, size_t end, char **out)
 	}
 	if (!err)
 		err = tb.err;
+	if (!err && tb.len > SPEC_MAX_TYPE)
+		err = fail(p, type_at, "type is too long (more than %d characters)", SPEC_MAX_TYPE);
 	if (err) {
 		free(tb.s);
 		return err;

@@ -32,6 +32,7 @@
 #define SPEC_MAX_ITEMS	KSNOOP_MAX_VALUES
 #define SPEC_MAX_STEPS	32	/* syntax limit; the resolver enforces derefs */
 #define SPEC_MAX_NAME	128	/* longest identifier or target name */
+#define SPEC_MAX_TYPE	(4 * SPEC_MAX_NAME)	/* longest type, words and '*'s */
 #define SPEC_MAX_STR	(KSNOOP_MAX_PRED_STR - 1)
 #define SPEC_MAX_DECLS	4
 

@@ -41,7 +41,7 @@ static void check_spec(const struct spec *s, const char *text)
 	check(!s->ndecls || s->kind == SPEC_KFUNC);
 	check(!s->module || (s->kind == SPEC_KFUNC && *s->module));
 	for (i = 0; i < s->ndecls; i++) {
-		check(s->decls[i].type && *s->decls[i].type && strlen(s->decls[i].type) <= 4 * SPEC_MAX_NAME);
+		check(s->decls[i].type && *s->decls[i].type && strlen(s->decls[i].type) <= SPEC_MAX_TYPE);
 		check_name(s->decls[i].name);
 		check_pos(s->decls[i].type_pos, len);
 		check_pos(s->decls[i].name_pos, len);
@@ -64,7 +64,8 @@ static void check_spec(const struct spec *s, const char *text)
 				check(st->index >= 0 && st->index <= INT32_MAX && !st->member &&
 				      !st->type);
 			else if (st->kind == STEP_CAST)
-				check(st->type && *st->type && !st->member &&
+				check(st->type && *st->type && strlen(st->type) <= SPEC_MAX_TYPE &&
+				      !st->member &&
 				      (!st->usdt_word || s->kind == SPEC_USDT));
 			else
 				check_name(st->member);

@@ -832,6 +832,27 @@ static void test_err_function_name_too_long(void **state)
 	free(name);
 }
 
+/* A type of many words (or '*'s) is bounded as a whole, not per word. */
+static void test_err_type_too_long(void **state)
+{
+	size_t n = SPEC_MAX_TYPE / 5 + 2, i;
+	char *decl = malloc(8 + 5 * n + 8), *cast = malloc(8 + 5 * n + 8), *p;
+
+	assert_non_null(decl);
+	assert_non_null(cast);
+	p = decl + sprintf(decl, "f(");
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "enum ");
+	strcpy(p, "x)");
+	parse_err(decl, 3, "type is too long (more than 512 characters)");
+	p = cast + sprintf(cast, "f((u32 ");
+	memset(p, '*', SPEC_MAX_TYPE);
+	strcpy(p + SPEC_MAX_TYPE, ")a)");
+	parse_err(cast, 4, "type is too long (more than 512 characters)");
+	free(decl);
+	free(cast);
+}
+
 static void test_err_missing_close_paren(void **state)
 {
 	parse_err("f(a", 4, "missing ')'");
@@ -1174,6 +1195,7 @@ int main(void)
 		cmocka_unit_test(test_err_no_function_name),
 		cmocka_unit_test(test_err_no_tracepoint_name),
 		cmocka_unit_test(test_err_function_name_too_long),
+		cmocka_unit_test(test_err_type_too_long),
 		cmocka_unit_test(test_err_missing_close_paren),
 		cmocka_unit_test(test_err_unbalanced_open_paren),
 		cmocka_unit_test(test_err_extra_close_paren),
