@@ -800,9 +800,11 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		return 0;
 	if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
 		return 0;
-	/* kprobes of a group: the probe's cookie says which function fired. */
+	/* A group's program: the probe's cookie says which target fired. */
 	if (ws == WORDS_REGS && (plan.flags & KSNOOP_PLAN_COOKIE))
 		c.func_id = (__u32)bpf_get_attach_cookie(ctx);
+	else if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_COOKIE))
+		c.func_id = (__u32)bpf_usdt_cookie(ctx);
 	if (keyed || timed)
 		call_key(ctx, ws, kind, c.func_id, &key);
 	if (kind == KSNOOP_RETURN && (side->flags & KSNOOP_SIDE_RETRY))

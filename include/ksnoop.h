@@ -182,9 +182,9 @@ enum ksnoop_plan_flags {
 	/* USDT: only call sites whose argument types are usdt_sig[]. */
 	KSNOOP_PLAN_USDT_SIG = 1 << 2,
 	/*
-	 * kprobes: one program serves every function of a group (a glob's
-	 * matches with the same plan); the BPF cookie of the probe that fired
-	 * is the function's func_id.
+	 * kprobes and USDT: one program serves every target of a group (a
+	 * glob's matches with the same plan); the BPF cookie of the probe that
+	 * fired (for USDT, libbpf's bpf_usdt_cookie()) is the target's func_id.
 	 */
 	KSNOOP_PLAN_COOKIE = 1 << 3,
 	/* --count: a call that passes the filters is counted, not recorded. */

@@ -343,7 +343,6 @@ static int build_glob_targets(struct trace *t, struct kernel *k, int i, char **a
 }
 
 /* Kernel functions and tracepoints: one target per spec, or per glob match. */
-/* Kernel functions and tracepoints: one target per spec, or per glob match. */
 static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 				enum attach_mode mode)
 {
@@ -384,12 +383,16 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 	return 0;
 }
 
-/* USDT: a spec may name several probes (globs): one target each. */
+/*
+ * USDT: a spec may name several probes (globs): one target each.  A probe
+ * libbpf cannot attach to is left out of a glob (and counted), an error
+ * when named alone.
+ */
 static int build_usdt_targets(struct trace *t, char **argv)
 {
 	struct usdt_match *ms;
 	struct ks_error e;
-	int i, j, n, ret;
+	int i, j, n, ret, traced;
 
 	for (i = 0; i < t->nspecs; i++) {
 		n = usdt_front__match(t->usdt, &t->specs[i], t->opts->pid, &ms, &e);
@@ -397,7 +400,25 @@ static int build_usdt_targets(struct trace *t, char **argv)
 			log_spec_error(argv[i], &e);
 			return n;
 		}
+		ks_clear(&e);
+		traced = 0;
 		for (j = 0; j < n; j++) {
+			if (ms[j].unreadable[0] && !ms[j].glob) {
+				ks_fail(&e, -EOPNOTSUPP, "USDT probe %s:%s: %s", ms[j].provider,
+					ms[j].name, ms[j].unreadable);
+				break;
+			}
+			if (ms[j].unreadable[0]) {
+				if (!e.err)
+					ks_fail(&e, -EOPNOTSUPP, "none of the %d USDT probe(s) it matches can be attached (%s:%s: %s%s)",
+						n, ms[j].provider, ms[j].name, ms[j].unreadable,
+						n > 1 ? "; -v lists every one" : "");
+				log_info("%s: %s:%s left out: %s", argv[i], ms[j].provider, ms[j].name,
+					 ms[j].unreadable);
+				t->glob_skipped++;
+				continue;
+			}
+			traced++;
 			ret = add_target(t, i, ATTACH_USDT);
 			if (ret) {
 				free(ms);
@@ -410,6 +431,14 @@ static int build_usdt_targets(struct trace *t, char **argv)
 				return ret;
 			}
 		}
+		if (e.err && (j < n || !traced)) {
+			log_spec_error(argv[i], &e);
+			free(ms);
+			return e.err;
+		}
+		if (ms[0].glob)
+			log_info("%s: %d probe(s) match, %d traced, %d left out", argv[i], n, traced,
+				 n - traced);
 		free(ms);
 	}
 	return 0;
@@ -429,9 +458,55 @@ static int cmp_grouped(const void *a, const void *b)
 	return x->target - y->target;
 }
 
+/* Is target I attached with others of its plan (attach_groups())? */
+static bool grouped_kind(const struct target *tg)
+{
+	return (tg->from_glob && tg->kind == ATTACH_KPROBE) || tg->kind == ATTACH_USDT;
+}
+
 /*
- * A glob's kprobe targets, grouped by plan: one program per group.  A
- * function the kernel refuses is left out (and counted), not fatal.
+ * Can X and Y share a program?  USDT probes also need as many arguments:
+ * a program checks the types of its sites' arguments (KSNOOP_PLAN_USDT_SIG)
+ * up to nslots, and reads that many.
+ */
+static bool same_group(const struct target *x, const struct target *y)
+{
+	return x->kind == y->kind && resolver__same_program(&x->plan, &y->plan) &&
+	       (x->kind != ATTACH_USDT || x->plan.bpf.nslots == y->plan.bpf.nslots);
+}
+
+/*
+ * The USDT probes of a group (the targets in FUNCS): a program per PER
+ * probes (attacher__usdt_per_program()).
+ */
+static int attach_usdt_group(struct trace *t, struct attacher *a, const struct attach_func *funcs,
+			     int m, int per, struct ks_error *e)
+{
+	struct attach_usdt *probes = calloc(m, sizeof(*probes));
+	int k, err = 0;
+
+	if (!probes)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (k = 0; k < m; k++) {
+		const struct usdt_match *u = &t->targets[funcs[k].func_id].usdt;
+
+		probes[k] = (struct attach_usdt){ .path = u->attach_path, .shown = u->path,
+						  .provider = u->provider, .name = u->name,
+						  .func_id = funcs[k].func_id, .nsites = u->nsites };
+	}
+	for (k = 0; k < m && !err; k += per)
+		err = attacher__add_usdt(a, &t->targets[funcs[k].func_id].plan, probes + k,
+					 m - k < per ? m - k : per, t->opts->pid, e);
+	for (k = 0; k < m && !err; k++)
+		t->targets[funcs[k].func_id].attached = true;
+	free(probes);
+	return err;
+}
+
+/*
+ * Targets grouped by plan, one program per group: a glob's kprobe targets
+ * (a function the kernel refuses is left out and counted, not fatal) and
+ * USDT probes (all or nothing).
  */
 static int attach_groups(struct trace *t, struct attacher *a, struct ks_error *e)
 {
@@ -439,15 +514,17 @@ static int attach_groups(struct trace *t, struct attacher *a, struct ks_error *e
 	struct grouped *g = calloc(cnt, sizeof(*g));
 	struct attach_func *funcs = calloc(cnt, sizeof(*funcs));
 	bool *failed = calloc(cnt, sizeof(*failed)), *done = calloc(cnt, sizeof(*done));
-	int n = 0, i, j, k, err = 0;
+	int n = 0, i, j, k, err = 0, nusdt = 0;
 
 	if (!g || !funcs || !failed || !done) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < t->ntargets; i++)
-		if (t->targets[i].from_glob && t->targets[i].kind == ATTACH_KPROBE)
+	for (i = 0; i < t->ntargets; i++) {
+		if (grouped_kind(&t->targets[i]))
 			g[n++] = (struct grouped){ resolver__program_hash(&t->targets[i].plan), i };
+		nusdt += t->targets[i].kind == ATTACH_USDT;
+	}
 	qsort(g, n, sizeof(*g), cmp_grouped);
 	for (i = 0; i < n && !err; i++) {
 		const struct target *lead = &t->targets[g[i].target];
@@ -457,15 +534,18 @@ static int attach_groups(struct trace *t, struct attacher *a, struct ks_error *e
 			continue;
 		/* Equal hashes, then equal plans: a collision makes a group of its own. */
 		for (j = i; j < n && g[j].hash == g[i].hash; j++) {
-			if (done[g[j].target] || !resolver__same_program(&t->targets[g[j].target].plan,
-									   &lead->plan))
+			if (done[g[j].target] || !same_group(lead, &t->targets[g[j].target]))
 				continue;
 			done[g[j].target] = true;
 			funcs[m++] = (struct attach_func){ t->targets[g[j].target].plan.sig.attach,
 							   (__u32)g[j].target };
 		}
-		memset(failed, 0, m * sizeof(*failed));
 		ks_clear(e);
+		if (lead->kind == ATTACH_USDT) {
+			err = attach_usdt_group(t, a, funcs, m, attacher__usdt_per_program(nusdt), e);
+			continue;
+		}
+		memset(failed, 0, m * sizeof(*failed));
 		err = attacher__add_group(a, &lead->plan, funcs, m, failed, e);
 		for (k = 0; k < m && !err; k++) {
 			t->targets[funcs[k].func_id].attached = !failed[k];
@@ -503,14 +583,9 @@ static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e
 			break;
 		}
 
-		if (tg->attached || (tg->from_glob && tg->kind == ATTACH_KPROBE))
+		if (tg->attached || grouped_kind(tg))
 			continue;
-		if (tg->kind == ATTACH_USDT)
-			err = attacher__add_usdt(a, &tg->plan, tg->usdt.attach_path, tg->usdt.path,
-						 tg->usdt.provider,
-						 tg->usdt.name, t->opts->pid, e);
-		else
-			err = attacher__add(a, &tg->plan, tg->kind, e);
+		err = attacher__add(a, &tg->plan, tg->kind, e);
 		if (err && tg->from_glob && err != -ENOMEM) {
 			/* fentry on a glob's match the kernel refuses: left out. */
 			log_info("%s: %s left out: %s", t->specs[tg->spec].text, tg->plan.sig.attach, e->msg);

@@ -239,6 +239,25 @@ expect_match library_by_name_in_maps "USDT probe ksnoop_lib:hit in /.*libksnoop_
 kill -INT "$KPID" 2>/dev/null; finish
 wait "$sp3" 2>/dev/null
 
+# --- every probe of a glob, each event with its own probe's arguments ---
+# obj, bad and chain all pass (pointer, int), small and wide four
+# integers: alike plans, which may share a program (tests/live/45-apps.sh
+# has probes enough for that); the events must still tell them apart.
+start "$tmp/o9" "$tmp/e9" -j usdt "$P:ksnoop_test:*" || fail attach_glob_probes "$(cat "$tmp/e9")"
+"$P" fire 2 >/dev/null
+stop
+expect_eq glob_each_probe 'bad=2 chain=2 obj=2 req=2 small=2 wide=2' \
+	"$(jq -r 'select(.func != "ksnoop_test:guarded" and .func != "ksnoop_test:tick") | .func | sub("^ksnoop_test:"; "")' "$tmp/o9" |
+		sort | uniq -c | awk '{ printf "%s%s=%s", sep, $2, $1; sep = " " }')"
+expect_eq glob_bad_args '16 0,16 1' \
+	"$(jq -r 'select(.func == "ksnoop_test:bad") | "\(.values.arg0) \(.values.arg1)"' "$tmp/o9" | paste -sd,)"
+expect_eq glob_obj_args 'true 0,true 1' \
+	"$(jq -r 'select(.func == "ksnoop_test:obj") | "\(.values.arg0 > 65536) \(.values.arg1)"' "$tmp/o9" | paste -sd,)"
+# jq would round a 64-bit number: the text as printed.
+expect_eq glob_wide_arg3 2 "$(grep -c '"func":"ksnoop_test:wide".*"arg3":18446744073709551615[,}]' "$tmp/o9")"
+expect_eq glob_small_arg0 '-128' \
+	"$(jq -r 'select(.func == "ksnoop_test:small") | .values.arg0' "$tmp/o9" | sort -u)"
+
 # --- info usdt -p: the program's probes and its libraries' ---
 "$P" spin 2 & sp4=$!
 sleep 0.3
