@@ -545,11 +545,15 @@ static const char *target_name(void *ctx, __u32 func_id)
 	return func_id < (__u32)t->ntargets ? t->targets[func_id].plan.sig.name : "?";
 }
 
-static const char *hist_value_text(void *ctx, __u32 func_id)
+static struct hist_value hist_value_of(void *ctx, __u32 func_id)
 {
 	const struct trace *t = ctx;
+	const struct capture_plan *p;
 
-	return func_id < (__u32)t->ntargets ? t->targets[func_id].plan.hist_text : "?";
+	if (func_id >= (__u32)t->ntargets)
+		return (struct hist_value){ "?", "?" };
+	p = &t->targets[func_id].plan;
+	return (struct hist_value){ p->hist_text, p->hist_label };
 }
 
 /* --count, --hist: the counts so far (CLEAR: and start the next period afresh). */
@@ -575,7 +579,7 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 	for (i = 0; i < n; i++)
 		t->counted += rows[i].count;
 	if (t->opts->hist)
-		counts__print_hist(stdout, rows, n, &fmt, hist_value_text);
+		counts__print_hist(stdout, rows, n, &fmt, hist_value_of);
 	else
 		counts__print(stdout, rows, n, &fmt);
 	free(rows);
