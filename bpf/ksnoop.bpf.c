@@ -479,9 +479,13 @@ static __always_inline void fill_values(void *ctx, enum word_source ws, void *re
 		vp = &side->values[i];
 		vh = rec + vp->rec_off;
 		vh->addr = 0;
-		/* -s: the stack at this probe, taken only once the predicates held. */
-		if (ws != WORDS_USDT && vp->acc.src == KSNOOP_SRC_STACK) {
-			long n = bpf_get_stack(ctx, (void *)(vh + 1), KSNOOP_STACK_DEPTH * 8, 0);
+		/*
+		 * -s: the stack at this probe, taken only once the predicates
+		 * held; a USDT probe's is the traced program's (user) stack.
+		 */
+		if (vp->acc.src == KSNOOP_SRC_STACK) {
+			long n = bpf_get_stack(ctx, (void *)(vh + 1), KSNOOP_STACK_DEPTH * 8,
+					       ws == WORDS_USDT ? BPF_F_USER_STACK : 0);
 
 			vh->status = n < 0 ? KSNOOP_FAULT : KSNOOP_OK;
 			vh->len = n < 0 ? 0 : n;

@@ -1060,10 +1060,14 @@ static int add_stacks(struct rctx *r, struct capture_plan *plan, bool stash)
 {
 	int k, err;
 
+	/*
+	 * --count -s counts by stack id in a stack map, which the USDT
+	 * program, sleepable so that it can fault user memory in, may not use.
+	 */
+	if (r->opts->stack && r->opts->count && r->opts->user_space)
+		return rfail(r, 0, "--count -s: USDT probes run sleepable programs, which may not use the stack map it counts by; -s alone shows each event's user stack");
 	if (!r->opts->stack || r->opts->count)
 		return 0;
-	if (r->opts->user_space)
-		return rfail(r, 0, "-s: stacks of USDT probes (user stacks) are not supported yet");
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 		if (!plan->bpf.side[k].enabled || (stash && k == KSNOOP_RETURN))
 			continue;

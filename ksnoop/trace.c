@@ -29,6 +29,7 @@
 #include "print.h"
 #include "target.h"
 #include "usdt_front.h"
+#include "usym.h"
 
 /* How often the loop wakes to check the clock and the lost-event counter. */
 #define POLL_INTERVAL_MS 100
@@ -785,6 +786,11 @@ static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
 	return kernel__symbolize(ctx, addr, buf, sz);
 }
 
+static int usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
+{
+	return usym__symbolize(ctx, pid, addr, buf, sz);
+}
+
 static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
 {
 	struct trace t = { .opts = opts, .nspecs = argc };
@@ -796,6 +802,7 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		/* Kernel code addresses only: a USDT program's are its own. */
 		.symbolize = kind == SPEC_USDT ? NULL : symbolize,
 		.sym_ctx = &k,
+		.usymbolize = usymbolize,
 	};
 	struct ks_error e;
 	int ret, i;
@@ -806,7 +813,12 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		return -EINVAL;
 	}
 	t.specs = calloc(argc, sizeof(*t.specs));
-	if (!t.specs) {
+	/* USDT stacks are named from the traced processes' objects. */
+	if (kind == SPEC_USDT && opts->stack)
+		popts.usym_ctx = usym__new(NULL);
+	if (!t.specs || (kind == SPEC_USDT && opts->stack && !popts.usym_ctx)) {
+		free(t.specs);
+		usym__free(popts.usym_ctx);
 		log_error("out of memory");
 		return -ENOMEM;
 	}
@@ -846,6 +858,7 @@ out:
 		resolver__release(&t.targets[i].plan);
 	free(t.targets);
 	usdt_front__free(t.usdt);
+	usym__free(popts.usym_ctx);
 	kernel__close(&k);
 	return ret;
 }
