@@ -316,6 +316,9 @@ static void test_stack_values(void **state)
 	const struct resolve_opts usdt = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
 					   .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .stack = true,
 					   .user_space = true };
+	const struct resolve_opts usdt_count = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+						 .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .stack = true,
+						 .user_space = true, .count = true };
 	struct resolved *r = resolve_with("ip_send_skb(skb->len, return)", &with_stack);
 	const struct ksnoop_side_plan *e, *x;
 
@@ -348,9 +351,17 @@ static void test_stack_values(void **state)
 	assert_int_equal(x->nvalues, 3);
 	resolved_free(r);
 
+	/* User space (USDT): the stack is the user stack, one more value. */
 	r = resolve_with("ip_send_skb(skb)", &usdt);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].nvalues, 2);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].values[1].acc.src, KSNOOP_SRC_STACK);
+	assert_int_equal(r->plan.values[KSNOOP_ENTRY][1].how, PRINT_STACK);
+	resolved_free(r);
+	/* --count -s counts by stack map id, which a sleepable USDT program may not use. */
+	r = resolve_with("ip_send_skb(skb)", &usdt_count);
 	assert_int_equal(r->ret, -EINVAL);
-	assert_non_null(strstr(r->err.msg, "stacks of USDT probes (user stacks) are not supported yet"));
+	assert_non_null(strstr(r->err.msg, "--count -s: USDT probes run sleepable programs"));
 	resolved_free(r);
 }
 
