@@ -193,6 +193,12 @@ enum ksnoop_plan_flags {
 	KSNOOP_PLAN_COUNT_STACKS = 1 << 5,
 	/* --hist (with KSNOOP_PLAN_COUNT): counted per log2 bucket of plan.hist. */
 	KSNOOP_PLAN_HIST = 1 << 6,
+	/*
+	 * --hist without a value (with KSNOOP_PLAN_COUNT): counted at the
+	 * return per log2 bucket of the call's duration in ns.  The entry
+	 * side keeps the time only once its predicates held (entry_times).
+	 */
+	KSNOOP_PLAN_HIST_DURATION = 1 << 7,
 };
 
 /* --count: calls per function (and stack), summed in BPF. */
@@ -201,7 +207,8 @@ struct ksnoop_count_key {
 	/*
 	 * --count -s: the stack's id in the stacks map (-1: none taken);
 	 * --hist: the log2 bucket (0: the value 0, k: [2^(k-1), 2^k),
-	 * -1: negative); else -1.
+	 * -1: negative; of the duration in ns for KSNOOP_PLAN_HIST_DURATION);
+	 * else -1.
 	 */
 	__s32 sub;
 };

@@ -29,6 +29,7 @@
 #include "print.h"
 #include "target.h"
 #include "usdt_front.h"
+#include "usym.h"
 
 /* How often the loop wakes to check the clock and the lost-event counter. */
 #define POLL_INTERVAL_MS 100
@@ -620,11 +621,15 @@ static const char *target_name(void *ctx, __u32 func_id)
 	return func_id < (__u32)t->ntargets ? t->targets[func_id].plan.sig.name : "?";
 }
 
-static const char *hist_value_text(void *ctx, __u32 func_id)
+static struct hist_value hist_value_of(void *ctx, __u32 func_id)
 {
 	const struct trace *t = ctx;
+	const struct capture_plan *p;
 
-	return func_id < (__u32)t->ntargets ? t->targets[func_id].plan.hist_text : "?";
+	if (func_id >= (__u32)t->ntargets)
+		return (struct hist_value){ "?", "?" };
+	p = &t->targets[func_id].plan;
+	return (struct hist_value){ p->hist_text, p->hist_label };
 }
 
 /* --count, --hist: the counts so far (CLEAR: and start the next period afresh). */
@@ -650,7 +655,7 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 	for (i = 0; i < n; i++)
 		t->counted += rows[i].count;
 	if (t->opts->hist)
-		counts__print_hist(stdout, rows, n, &fmt, hist_value_text);
+		counts__print_hist(stdout, rows, n, &fmt, hist_value_of);
 	else
 		counts__print(stdout, rows, n, &fmt);
 	free(rows);
@@ -856,6 +861,11 @@ static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
 	return kernel__symbolize(ctx, addr, buf, sz);
 }
 
+static int usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
+{
+	return usym__symbolize(ctx, pid, addr, buf, sz);
+}
+
 static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
 {
 	struct trace t = { .opts = opts, .nspecs = argc };
@@ -867,6 +877,7 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		/* Kernel code addresses only: a USDT program's are its own. */
 		.symbolize = kind == SPEC_USDT ? NULL : symbolize,
 		.sym_ctx = &k,
+		.usymbolize = usymbolize,
 	};
 	struct ks_error e;
 	int ret, i;
@@ -877,7 +888,12 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		return -EINVAL;
 	}
 	t.specs = calloc(argc, sizeof(*t.specs));
-	if (!t.specs) {
+	/* USDT stacks are named from the traced processes' objects. */
+	if (kind == SPEC_USDT && opts->stack)
+		popts.usym_ctx = usym__new(NULL);
+	if (!t.specs || (kind == SPEC_USDT && opts->stack && !popts.usym_ctx)) {
+		free(t.specs);
+		usym__free(popts.usym_ctx);
 		log_error("out of memory");
 		return -ENOMEM;
 	}
@@ -917,6 +933,7 @@ out:
 		resolver__release(&t.targets[i].plan);
 	free(t.targets);
 	usdt_front__free(t.usdt);
+	usym__free(popts.usym_ctx);
 	kernel__close(&k);
 	return ret;
 }
