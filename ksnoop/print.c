@@ -654,8 +654,13 @@ static void print_stack(struct printer *p, const struct ksnoop_value *vh, bool u
 	}
 	writer__begin_array(wr, WRITER_ROWS, 1);
 	if (user) {
-		/* No tracer frames on top: the first is the probe's own address. */
-		for (i = 0; i < n; i++) {
+		/*
+		 * No tracer frames on top: the first is the probe's own address.
+		 * Frame pointers walked through code built without them lead
+		 * anywhere; a return address of 0 is where the walk went
+		 * wrong (or the stack ended): nothing after it is a frame.
+		 */
+		for (i = 0; i < n && ips[i]; i++) {
 			if (p->opts.usymbolize &&
 			    !p->opts.usymbolize(p->opts.usym_ctx, pid, ips[i], sym, sizeof(sym)))
 				writer__name(wr, sym);

@@ -29,18 +29,20 @@ else
 	# Another server on the machine (Debian starts one) stays out.
 	pg_backend() {
 		rm -f "$tmp/q"; mkfifo "$tmp/q"
-		exec 8<>"$tmp/q"
 		setpriv --reuid=postgres --regid=postgres --init-groups \
-			"$PG" --single -D "$tmp/db" postgres <"$tmp/q" >"$tmp/pg.log" 2>&1 8>&- &
+			"$PG" --single -D "$tmp/db" postgres <"$tmp/q" >"$tmp/pg.log" 2>&1 &
 		PGPID=$!
+		# The pipe's writer until the query is in (no fd of this shell's
+		# to leak into ksnoop, which would keep the backend waiting).
+		sleep 600 >"$tmp/q" &
+		PGHOLD=$!
 	}
 	pg_query() {
-		echo "$query" >&8
-		exec 8>&-
-		wait "$PGPID"
+		echo "$query" >"$tmp/q"
+		kill "$PGHOLD"
+		wait "$PGHOLD" "$PGPID" 2>/dev/null
 	}
 
-	# Every probe of the server: programs shared, events each their own.
 	pg_backend
 	if start "$tmp/o1" "$tmp/e1" -j -p "$PGPID" usdt "$PG:postgresql:*"; then
 		pg_query

@@ -1370,6 +1370,17 @@ static void test_event_with_user_stack(void **state)
 			    "{\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"app\","
 			    "\"func\":\"app:req\",\"kind\":\"entry\",\"values\":{},"
 			    "\"stack\":[\"fire+0x8d (/srv/a\\nb\\\"c)\",\"0x2000 (/usr/lib/libc.so.6+0x2724a)\",\"0x3000\"]}\n");
+	/* A walk through code without frame pointers: nothing after a 0. */
+	{
+		__u64 bad[4] = { 0x1000, 0, 0x2000, 0x2000 };
+
+		put_value(rec, 48, KSNOOP_OK, sizeof(bad), 0, bad, sizeof(bad));
+		buf = NULL;
+		f = out_open(&buf, &sz);
+		printer__init(&p, f, &opts);
+		printer__event(&p, &plan, rec, sizeof(rec));
+		assert_non_null(strstr(out_close(f, &buf), "\"stack\":[\"fire+0x8d (/srv/a\\nb\\\"c)\"]}\n"));
+	}
 }
 
 int main(void)
