@@ -31,6 +31,34 @@ struct {
 	__uint(max_entries, 1 << 22);	/* resized by userspace before load */
 } events SEC(".maps");
 
+/*
+ * The reader is woken once per this many bytes written (a fraction of the
+ * ring buffer, set before load); otherwise it finds the records when its
+ * poll times out (trace.c, POLL_INTERVAL_MS).  A wake-up per record cost
+ * as much as the capture itself.  0: the kernel's default (a wake-up when
+ * the reader had caught up).
+ */
+const volatile __u32 wakeup_bytes = 0;
+
+/*
+ * Hand REC (SIZE bytes) to the reader, waking it when the data waiting
+ * crosses a multiple of wakeup_bytes: the reader drains everything when
+ * woken, so a busy one is woken about once per wakeup_bytes, a stopped
+ * or slow one no more often; a crossing missed between CPUs is made up at
+ * the next multiple (or the poll's timeout).
+ */
+static __always_inline void submit(void *rec, __u32 size)
+{
+	__u64 avail, flags = 0;
+
+	if (wakeup_bytes) {
+		avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+		flags = avail >= size && avail / wakeup_bytes != (avail - size) / wakeup_bytes ?
+			BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	}
+	bpf_ringbuf_submit(rec, flags);
+}
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, KSNOOP_NR_COUNTERS);
@@ -558,7 +586,7 @@ static __always_inline void emit_retried_entry(struct ksnoop_stash_key *key)
 	bpf_probe_read_kernel(rec, entry->rec_size, stashed);
 	bpf_map_delete_elem(&stash, key);
 	reread_user_faults(rec, entry, KSNOOP_MAX_VALUES);
-	bpf_ringbuf_submit(rec, 0);
+	submit(rec, entry->rec_size);
 }
 
 /* Keep a copy of record REC under KEY; false if it could not be kept. */
@@ -919,7 +947,7 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		}
 		stash_clear(&key);
 	}
-	bpf_ringbuf_submit(rec, 0);
+	submit(rec, side->rec_size);
 	return 0;
 }
 

@@ -200,6 +200,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	int err = 0;
 
 	memcpy((void *)&skel->rodata->plan, &plan->bpf, sizeof(plan->bpf));
+	/* The reader wakes for a sixteenth of the ring buffer, or at its poll's timeout. */
+	skel->rodata->wakeup_bytes = a->ringbuf_bytes / 16;
 	if (sleepable)
 		skel->rodata->plan.flags |= KSNOOP_PLAN_SLEEPABLE;
 
