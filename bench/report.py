@@ -262,6 +262,7 @@ class Report:
         self.usdt()
         self.tracepoint()
         self.tracepoint_filtered()
+        self.aggregation()
         self.throughput()
         self.startup()
         self.trouble()
@@ -599,6 +600,69 @@ Commands:
                    % (len(lossy), len(good), "+%s ns" % fmt(clean.median) if clean else "— (none)"))
             self.w()
         e = errors_of(res, "tp", "ksnoop") + errors_of(res, "tp", "bpftrace")
+        if e:
+            self.w("Errors in some rounds: `%s`" % e)
+            self.w()
+
+    # ---- table 3c
+
+    def aggregation(self):
+        """-s, --count and --hist per call, against a filtered-out call and bpftrace."""
+        res = self.res
+        if not res.has_table("agg"):
+            return
+        spec, hspec, fspec = res.m("agg_spec"), res.m("agg_hist_spec"), res.m("agg_filt_spec")
+        self.w("## 3c. Stacks, counts and histograms per call (native tracepoint)")
+        self.w()
+        self.disturbance("native")
+        self.w(f"""`ksb-loop syscall {fmt(res.mnum("tp_n"))}` (`getppid()`, syscall 110, every call
+selected): ksnoop with `-s` (an event with the kernel stack per call),
+`--count` and `--hist` (a map update in BPF, no event), side by side with
+bpftrace's `kstack` (printed), `count()` and `hist()` under the same filter,
+and ksnoop with the predicate never holding (`{fspec}`, a filtered-out call:
+the floor every mode starts from).
+
+Commands:
+""")
+        variants = ("untraced", "ksnoop-filtered", "ksnoop-stack", "bpftrace-kstack",
+                    "ksnoop-count", "bpftrace-count", "ksnoop-hist", "bpftrace-hist")
+        self.commands((v, "agg-" + v) for v in variants)
+        self.w()
+        a = {v: med(padd(res, "agg", v)) for v in variants[1:]}
+        self.w("| variant | ns per call | added ns per call | ÷ filtered out (added) "
+               "| ksnoop events printed / lost |")
+        self.w("| --- | --- | --- | --- | --- |")
+        self.w("| untraced | %s | — | — | — |" % cell(stat(res, "agg", "untraced", "ns_per_iter"), 1))
+        label = {
+            "ksnoop-filtered": "ksnoop, filtered out (`%s`)" % fspec,
+            "ksnoop-stack": "**ksnoop** `-s '%s'`" % spec,
+            "bpftrace-kstack": "bpftrace `printf(kstack)`",
+            "ksnoop-count": "**ksnoop** `--count '%s'`" % spec,
+            "bpftrace-count": "bpftrace `count()`",
+            "ksnoop-hist": "**ksnoop** `--hist '%s'`" % hspec,
+            "bpftrace-hist": "bpftrace `hist(args->id)`",
+        }
+        for v in variants[1:]:
+            ev = DASH
+            if v.startswith("ksnoop") and stat(res, "agg", v, "printed"):
+                ev = "%s / %s" % (intmed(stat(res, "agg", v, "printed")),
+                                  intmed(stat(res, "agg", v, "lost")))
+            self.w("| %s | %s | %s | %s | %s |"
+                   % (label[v], cell(stat(res, "agg", v, "ns_per_iter"), 1),
+                      cell(padd(res, "agg", v), 1), ratio(a[v], a["ksnoop-filtered"]), ev))
+        self.w()
+        for ks, bt, what in (("ksnoop-stack", "bpftrace-kstack", "-s per event (kernel stack)"),
+                             ("ksnoop-count", "bpftrace-count", "--count per call"),
+                             ("ksnoop-hist", "bpftrace-hist", "--hist per call")):
+            if a[ks] is None or a[bt] is None:
+                t = "not measured"
+            elif a[ks] < a[bt]:
+                t = "< bpftrace: **met** (%s×)" % ratio(a[ks], a[bt])
+            else:
+                t = "< bpftrace: **missed** (%s×)" % ratio(a[ks], a[bt])
+            self.verdict("%s < bpftrace (tracepoint, native)" % what,
+                         "ksnoop %s ns; bpftrace %s" % (sgn(a[ks]), sgn(a[bt])), t)
+        e = "".join(errors_of(res, "agg", v) for v in variants)
         if e:
             self.w("Errors in some rounds: `%s`" % e)
             self.w()
