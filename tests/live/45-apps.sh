@@ -91,6 +91,22 @@ else
 		pg_query
 		fail pg_query_attach "$(tail -5 "$tmp/e2")"
 	fi
+
+	# The user stack of the query probe, named from the server's symbols
+	# (its exported functions: the backend's main loop, main).
+	pg_backend
+	if start "$tmp/o4" "$tmp/e4" -j -s -p "$PGPID" usdt "$PG:postgresql:query__start"; then
+		pg_query
+		stop
+		stack=$(jq -r '.stack[]' "$tmp/o4" 2>/dev/null)
+		expect_match pg_stack_main_loop "^PostgresMain\+0x[0-9a-f]+ \($PG\)$" "$stack"
+		expect_match pg_stack_main "^main\+0x[0-9a-f]+ \($PG\)$" "$stack"
+		# The innermost frame is the probe's own site, in the server.
+		expect_match pg_stack_innermost "\($PG(\+0x[0-9a-f]+)?\)$" "$(printf '%s\n' "$stack" | head -1)"
+	else
+		pg_query
+		fail pg_stack_attach "$(tail -5 "$tmp/e4")"
+	fi
 fi
 
 # --- the JVM: java -version starts and stops the VM and its threads ---
