@@ -39,6 +39,13 @@
  * must fit the ring buffer many times over (its default is 4 MiB).
  */
 #define KSNOOP_MAX_RECORD	(256 * 1024)
+/*
+ * Largest record of a group whose functions share one layout
+ * (KSNOOP_PLAN_FUNC_VALUES: each value's room is the most any of them
+ * copies there): a retried entry is built in the 32 KiB per-CPU scratch
+ * buffer, and a group whose rooms add up to more is split.
+ */
+#define KSNOOP_MAX_GROUP_RECORD	(32 * 1024)
 /* Default bytes copied for a string behind a char pointer. */
 #define KSNOOP_DEFAULT_STR_SIZE	256
 #define KSNOOP_COMM_LEN		16
@@ -193,6 +200,25 @@ enum ksnoop_plan_flags {
 	KSNOOP_PLAN_COUNT_STACKS = 1 << 5,
 	/* --hist (with KSNOOP_PLAN_COUNT): counted per log2 bucket of plan.hist. */
 	KSNOOP_PLAN_HIST = 1 << 6,
+	/*
+	 * With KSNOOP_PLAN_COOKIE: the group's functions differ in their
+	 * values (which words, what they point to, how much to copy), not in
+	 * anything else.  Each function's accesses are a ksnoop_func_values in
+	 * the func_values map, at the index in the cookie's upper half;
+	 * side[].values[] give the record layout the functions share (rec_off,
+	 * and in acc.size the most any of them copies there).
+	 */
+	KSNOOP_PLAN_FUNC_VALUES = 1 << 7,
+};
+
+/* BPF cookie of a group's probe: its function's func_id | index << 32. */
+#define KSNOOP_COOKIE_INDEX_SHIFT	32
+
+/* One function's values in a KSNOOP_PLAN_FUNC_VALUES group. */
+struct ksnoop_func_values {
+	__u8 nvalues[KSNOOP_NR_KINDS];
+	__u8 pad[6];
+	struct ksnoop_access acc[KSNOOP_NR_KINDS][KSNOOP_MAX_VALUES];
 };
 
 /* --count: calls per function (and stack), summed in BPF. */
@@ -297,5 +323,6 @@ _Static_assert(sizeof(struct ksnoop_event) == 56, "event header layout");
 _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
 _Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
+_Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
 
 #endif /* KSNOOP_H */
