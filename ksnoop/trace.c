@@ -525,6 +525,23 @@ out:
 	return err;
 }
 
+/*
+ * Globs whose every match the kernel refused attached nothing: an error
+ * (the last refusal says why), not a trace that waits for nothing.
+ */
+static int check_any_attached(const struct trace *t, struct ks_error *e)
+{
+	char why[sizeof(e->msg)];
+	int i;
+
+	for (i = 0; i < t->ntargets; i++)
+		if (t->targets[i].attached)
+			return 0;
+	snprintf(why, sizeof(why), "%s", e->msg[0] ? e->msg : "every one was refused");
+	return ks_fail(e, ks_runtime_errno(e->err ? e->err : -EOPNOTSUPP),
+		       "none of the %d function(s) matched could be attached: %s", t->ntargets, why);
+}
+
 /* Attach every target; on failure nothing stays attached. */
 static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e)
 {
@@ -560,6 +577,8 @@ static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e
 		}
 		tg->attached = !err;
 	}
+	if (!err)
+		err = check_any_attached(t, e);
 	if (err) {
 		attacher__free(a);
 		return err;
