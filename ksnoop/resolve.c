@@ -1484,9 +1484,21 @@ static bool widen_rooms(struct ksnoop_plan *group, const struct ksnoop_plan *pla
 	return true;
 }
 
+/* The printer reads each member's records by the group's layout. */
+static void use_layout(struct ksnoop_plan *member, const struct ksnoop_plan *group)
+{
+	int k, i;
+
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		for (i = 0; i < member->side[k].nvalues; i++)
+			member->side[k].values[i].rec_off = group->side[k].values[i].rec_off;
+		member->side[k].rec_size = group->side[k].rec_size;
+	}
+}
+
 int resolver__group(struct capture_plan **plans, int n, struct ksnoop_plan *group)
 {
-	int i, k, v, m = 1;
+	int i, k, m = 1;
 
 	*group = plans[0]->bpf;
 	group->func_id = 0;
@@ -1503,15 +1515,8 @@ int resolver__group(struct capture_plan **plans, int n, struct ksnoop_plan *grou
 		widen_rooms(group, &plans[0]->bpf);
 		while (m < n && widen_rooms(group, &plans[m]->bpf))
 			m++;
-		/* The printer reads each member's record by the shared layout. */
 		for (i = 0; i < m; i++)
-			for (k = 0; k < KSNOOP_NR_KINDS; k++) {
-				struct ksnoop_side_plan *ps = &plans[i]->bpf.side[k];
-
-				for (v = 0; v < ps->nvalues; v++)
-					ps->values[v].rec_off = group->side[k].values[v].rec_off;
-				ps->rec_size = group->side[k].rec_size;
-			}
+			use_layout(&plans[i]->bpf, group);
 	} else {
 		m = n;
 	}
