@@ -69,7 +69,8 @@ run_ksnoop() { # SPEC
 	echo "attach_ms=$(ms "$t0" "$t1") trace_ms=$(ms "$t1" "$t2") detach_ms=$(ms "$t2" "$t3")" \
 		"total_ms=$(ms "$t0" "$t3") rc=$rc" \
 		"funcs=$(sed -n 's/.* \([0-9]*\) traced.*/\1/p' "$W/err" | tail -n 1)" \
-		"programs=$(sed -n 's/^ksnoop: \([0-9]*\) program instance(s) loaded.*/\1/p' "$W/err")" \
+		"programs=$(sed -n 's/.* glob matches in \([0-9]*\) program.*/\1/p' "$W/err")" \
+		"instances=$(sed -n 's/^ksnoop: \([0-9]*\) program instance(s) loaded.*/\1/p' "$W/err")" \
 		"links=$(sed -n 's/.*; \([0-9]*\) links;.*/\1/p' "$W/err")"
 }
 
