@@ -42,7 +42,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
 CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/kbtf.c ksnoop/ksyms.c \
 	      ksnoop/signature.c ksnoop/resolve.c ksnoop/print.c ksnoop/escape.c ksnoop/writer.c ksnoop/suggest.c ksnoop/btf_util.c \
 	      ksnoop/duration.c \
-	      ksnoop/target.c ksnoop/usdt.c ksnoop/usdt_front.c ksnoop/counts.c
+	      ksnoop/target.c ksnoop/usdt.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/usym.c
 APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c
 CORE_OBJS  := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:ksnoop/%.c=$(BUILD)/%.o)
@@ -101,13 +101,14 @@ $(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(HDRS) 
 
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/%)
 
-# USDT test programs: probes from <sys/sdt.h>, BTF added from DWARF.
+# USDT test programs: probes from <sys/sdt.h>, BTF added from DWARF; frame
+# pointers, so that the kernel can walk their user stacks (-s).
 USDT_BINS := $(BUILD)/usdt/usdt_prog $(BUILD)/usdt/libksnoop_usdt.so $(BUILD)/usdt/usdt_edge
 $(BUILD)/usdt/libksnoop_usdt.so: tests/usdt/usdt_lib.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -shared -fPIC $< -o $@
 $(BUILD)/usdt/usdt_prog: tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c $(BUILD)/usdt/libksnoop_usdt.so
-	$(CC) -O1 -g tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c \
+	$(CC) -O1 -g -fno-omit-frame-pointer tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c \
 		-L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -pthread -o $@
 	pahole -J $@
 

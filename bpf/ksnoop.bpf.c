@@ -520,9 +520,13 @@ static __always_inline void fill_values(void *ctx, enum word_source ws, int kind
 		vp = &side->values[i];
 		vh = rec + vp->rec_off;
 		vh->addr = 0;
-		/* -s: the stack at this probe, taken only once the predicates held. */
-		if (ws != WORDS_USDT && vp->acc.src == KSNOOP_SRC_STACK) {
-			long n = bpf_get_stack(ctx, (void *)(vh + 1), KSNOOP_STACK_DEPTH * 8, 0);
+		/*
+		 * -s: the stack at this probe, taken only once the predicates
+		 * held; a USDT probe's is the traced program's (user) stack.
+		 */
+		if (vp->acc.src == KSNOOP_SRC_STACK) {
+			long n = bpf_get_stack(ctx, (void *)(vh + 1), KSNOOP_STACK_DEPTH * 8,
+					       ws == WORDS_USDT ? BPF_F_USER_STACK : 0);
 
 			vh->status = n < 0 ? KSNOOP_FAULT : KSNOOP_OK;
 			vh->len = n < 0 ? 0 : n;
@@ -752,14 +756,19 @@ static __always_inline __s32 log2_bucket(__u64 v)
 	return b;
 }
 
-/* --count: one more call of FUNC_ID (and of its stack), no record at all. */
-static __always_inline void count_call(void *ctx, enum word_source ws, __u32 func_id,
+/* --count: one more call of C's function (and of its stack), no record at all. */
+static __always_inline void count_call(void *ctx, enum word_source ws, const struct call *c,
 				       const __u64 *words)
 {
-	struct ksnoop_count_key key = { .func_id = func_id, .sub = -1 };
+	struct ksnoop_count_key key = { .func_id = c->func_id, .sub = -1 };
 	__u64 one = 1, *n, v;
 
-	if (plan.flags & KSNOOP_PLAN_HIST) {
+	if (plan.flags & KSNOOP_PLAN_HIST_DURATION) {
+		/* A return whose entry was not seen (or not selected): no call. */
+		if (!c->start || c->now < c->start)
+			return;
+		key.sub = log2_bucket(c->now - c->start);
+	} else if (plan.flags & KSNOOP_PLAN_HIST) {
 		/* A value that cannot be read is no bucket: counted as a fault. */
 		if (pred_scalar(&plan.hist, src_word(words, &plan.hist.acc), &v)) {
 			count(KSNOOP_CNT_HIST_UNREAD);
@@ -846,7 +855,7 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		return 0;
 	if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
 		return 0;
-	/* kprobes of a group: the probe's cookie says which function fired. */
+	/* A group's program: the probe's cookie says which target fired. */
 	if (ws == WORDS_REGS && (plan.flags & KSNOOP_PLAN_COOKIE)) {
 		__u64 cookie = bpf_get_attach_cookie(ctx);
 		__u32 index = cookie >> KSNOOP_COOKIE_INDEX_SHIFT;
@@ -857,6 +866,8 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 			if (!fv)
 				return 0;
 		}
+	} else if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_COOKIE)) {
+		c.func_id = (__u32)bpf_usdt_cookie(ctx);
 	}
 	if (keyed || timed)
 		call_key(ctx, ws, kind, c.func_id, &key);
@@ -882,8 +893,11 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 			entry_time_clear(&key);
 		return 0;
 	}
-	/* The return side prints whatever the entry's predicates say. */
-	if (kind == KSNOOP_ENTRY && timed) {
+	/*
+	 * The return side prints whatever the entry's predicates say; a
+	 * duration histogram counts only calls they select (kept below).
+	 */
+	if (kind == KSNOOP_ENTRY && timed && !(plan.flags & KSNOOP_PLAN_HIST_DURATION)) {
 		c.now = bpf_ktime_get_ns();
 		entry_time_keep(&key, c.now);
 	}
@@ -903,6 +917,14 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	if (!preds_hold(side, words)) {
 		if (keyed)
 			stash_clear(&key);
+		if (kind == KSNOOP_ENTRY && timed && (plan.flags & KSNOOP_PLAN_HIST_DURATION))
+			entry_time_clear(&key);
+		return 0;
+	}
+	/* --hist of durations: the entry only says when a selected call began. */
+	if (kind == KSNOOP_ENTRY && (plan.flags & KSNOOP_PLAN_HIST_DURATION)) {
+		if (timed)
+			entry_time_keep(&key, bpf_ktime_get_ns());
 		return 0;
 	}
 	if (side->flags & KSNOOP_SIDE_STASH) {
@@ -913,7 +935,9 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 
 	/* --count, --hist: counted, nothing recorded. */
 	if (plan.flags & KSNOOP_PLAN_COUNT) {
-		count_call(ctx, ws, c.func_id, words);
+		if ((plan.flags & KSNOOP_PLAN_HIST_DURATION) && !c.now)
+			c.now = bpf_ktime_get_ns();
+		count_call(ctx, ws, &c, words);
 		if (stashed)
 			bpf_map_delete_elem(&stash, &key);
 		return 0;

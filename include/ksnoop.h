@@ -189,9 +189,9 @@ enum ksnoop_plan_flags {
 	/* USDT: only call sites whose argument types are usdt_sig[]. */
 	KSNOOP_PLAN_USDT_SIG = 1 << 2,
 	/*
-	 * kprobes: one program serves every function of a group (a glob's
-	 * matches with the same plan); the BPF cookie of the probe that fired
-	 * is the function's func_id.
+	 * kprobes and USDT: one program serves every target of a group (a
+	 * glob's matches with the same plan); the BPF cookie of the probe that
+	 * fired (for USDT, libbpf's bpf_usdt_cookie()) is the target's func_id.
 	 */
 	KSNOOP_PLAN_COOKIE = 1 << 3,
 	/* --count: a call that passes the filters is counted, not recorded. */
@@ -201,6 +201,12 @@ enum ksnoop_plan_flags {
 	/* --hist (with KSNOOP_PLAN_COUNT): counted per log2 bucket of plan.hist. */
 	KSNOOP_PLAN_HIST = 1 << 6,
 	/*
+	 * --hist without a value (with KSNOOP_PLAN_COUNT): counted at the
+	 * return per log2 bucket of the call's duration in ns.  The entry
+	 * side keeps the time only once its predicates held (entry_times).
+	 */
+	KSNOOP_PLAN_HIST_DURATION = 1 << 7,
+	/*
 	 * With KSNOOP_PLAN_COOKIE: the group's functions differ in their
 	 * values (which words, what they point to, how much to copy), not in
 	 * anything else.  Each function's accesses are a ksnoop_func_values in
@@ -208,7 +214,7 @@ enum ksnoop_plan_flags {
 	 * side[].values[] give the record layout the functions share (rec_off,
 	 * and in acc.size the most any of them copies there).
 	 */
-	KSNOOP_PLAN_FUNC_VALUES = 1 << 7,
+	KSNOOP_PLAN_FUNC_VALUES = 1 << 8,
 };
 
 /* BPF cookie of a group's probe: its function's func_id | index << 32. */
@@ -227,7 +233,8 @@ struct ksnoop_count_key {
 	/*
 	 * --count -s: the stack's id in the stacks map (-1: none taken);
 	 * --hist: the log2 bucket (0: the value 0, k: [2^(k-1), 2^k),
-	 * -1: negative); else -1.
+	 * -1: negative; of the duration in ns for KSNOOP_PLAN_HIST_DURATION);
+	 * else -1.
 	 */
 	__s32 sub;
 };
@@ -248,9 +255,9 @@ struct ksnoop_plan {
 	__u8 filter_comm;	/* compare comm[] */
 	__u8 ret_slot;		/* ctx word holding the return value (fexit) */
 	__u8 nslots;		/* argument words the target has */
-	__u8 flags;		/* enum ksnoop_plan_flags */
+	__u8 pad1;
 	__u32 slot_mask;	/* argument words some value or predicate reads */
-	__u32 pad2;
+	__u32 flags;		/* enum ksnoop_plan_flags */
 	/* ksnoop's pid namespace (nsfs dev and inode); 0: the initial one */
 	__u64 pidns_dev;
 	__u64 pidns_ino;

@@ -23,6 +23,8 @@ struct attacher {
 	int nskels;
 	/* Links of groups: one program, a link per function (or one multi link). */
 	struct bpf_link **links;
+	/* follows[i]: links[i] is destroyed after links[i - 1], on its thread. */
+	bool *follows;
 	int nlinks;
 	bool no_kprobe_multi;	/* the kernel refused kprobe.multi once */
 	/* What attaching cost, for -v: programs loaded, and the time in it. */
@@ -60,90 +62,106 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
  * milliseconds), one after another on one thread: 42 USDT probes took a
  * second and a half to let go.  Links are independent, and waits that
  * overlap share grace periods, so they are destroyed from a few threads
- * at once.  The threads take no signals: SIGINT stays the main thread's.
+ * at once.  Not so the USDT links of one program: libbpf hands their spec
+ * ids back to the program's USDT manager without a lock, so they go one
+ * after another on one thread (a unit).  The threads take no signals:
+ * SIGINT stays the main thread's.
  */
 #define DETACH_THREADS	16
 
 struct detach_work {
 	struct bpf_link **links;
-	int n;
-	int next;		/* taken with __atomic_fetch_add */
+	int *units;		/* unit u is links[units[u]] up to links[units[u + 1]] */
+	int nunits;
+	int next;		/* the next unit, taken with __atomic_fetch_add */
 };
 
 static void *detach_worker(void *arg)
 {
 	struct detach_work *w = arg;
-	int i;
+	int u, i;
 
-	while ((i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED)) < w->n)
-		bpf_link__destroy(w->links[i]);
+	while ((u = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED)) < w->nunits)
+		for (i = w->units[u]; i < w->units[u + 1]; i++)
+			bpf_link__destroy(w->links[i]);
 	return NULL;
 }
 
-static void destroy_links(struct bpf_link **links, int n)
+static void destroy_units(struct detach_work *w)
 {
-	struct detach_work w = { .links = links, .n = n };
 	pthread_t th[DETACH_THREADS];
 	sigset_t all, old;
 	int i, nth = 0;
 
-	if (n > 1) {
+	if (w->nunits > 1) {
 		sigfillset(&all);
 		pthread_sigmask(SIG_BLOCK, &all, &old);
-		for (i = 0; i < DETACH_THREADS && i < n - 1; i++)
-			if (pthread_create(&th[nth], NULL, detach_worker, &w) == 0)
+		for (i = 0; i < DETACH_THREADS && i < w->nunits - 1; i++)
+			if (pthread_create(&th[nth], NULL, detach_worker, w) == 0)
 				nth++;
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
-	detach_worker(&w);
+	detach_worker(w);
 	for (i = 0; i < nth; i++)
 		pthread_join(th[i], NULL);
 }
 
-/* Every link of every instance, taken out of the skeletons. */
-static int take_links(struct attacher *a, struct bpf_link ***out)
+/* Every link of every instance, taken out of the skeletons, in units. */
+static int take_links(struct attacher *a, struct detach_work *w)
 {
 	int per = sizeof(a->skels[0]->links) / sizeof(struct bpf_link *);
-	struct bpf_link **v = calloc(a->nlinks + (size_t)a->nskels * per + 1, sizeof(*v));
-	int i, j, n = 0;
+	size_t max = a->nlinks + (size_t)a->nskels * per + 1;
+	struct bpf_link **v = calloc(max, sizeof(*v));
+	int *units = calloc(max + 1, sizeof(*units));
+	int i, j, n = 0, nu = 0;
 
-	if (!v)
+	if (!v || !units) {
+		free(v);
+		free(units);
 		return -ENOMEM;
-	for (i = 0; i < a->nlinks; i++)
+	}
+	for (i = 0; i < a->nlinks; i++) {
+		if (!a->follows[i])
+			units[nu++] = n;
 		v[n++] = a->links[i];
+	}
 	a->nlinks = 0;
 	for (i = 0; i < a->nskels; i++) {
 		struct bpf_link **sl = (struct bpf_link **)&a->skels[i]->links;
 
 		for (j = 0; j < per; j++) {
-			if (sl[j])
+			if (sl[j]) {
+				units[nu++] = n;
 				v[n++] = sl[j];
+			}
 			sl[j] = NULL;
 		}
 	}
-	*out = v;
-	return n;
+	units[nu] = n;
+	*w = (struct detach_work){ .links = v, .units = units, .nunits = nu };
+	return 0;
 }
 
 void attacher__free(struct attacher *a)
 {
-	struct bpf_link **links;
 	double t0 = now_mono();
-	int i, n;
+	struct detach_work w;
+	int i;
 
 	if (!a)
 		return;
-	n = take_links(a, &links);
-	if (n >= 0) {
-		destroy_links(links, n);
-		free(links);
-		if (n > 1)
-			log_info("%d links detached in %.2f s", n, now_mono() - t0);
+	if (take_links(a, &w) == 0) {
+		destroy_units(&w);
+		if (w.units[w.nunits] > 1)
+			log_info("%d links detached in %.2f s", w.units[w.nunits], now_mono() - t0);
+		free(w.links);
+		free(w.units);
 	}
 	/* Out of memory: the skeletons destroy their own links, one by one. */
 	for (i = a->nlinks - 1; i >= 0; i--)
 		bpf_link__destroy(a->links[i]);
 	free(a->links);
+	free(a->follows);
 	for (i = a->nskels - 1; i >= 0; i--)
 		ksnoop_bpf__destroy(a->skels[i]);
 	free(a->skels);
@@ -191,7 +209,7 @@ static bool side_attached(const struct ksnoop_plan *bp, int kind)
  */
 static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 			      const struct capture_plan *plan, enum attach_kind kind,
-			      bool sleepable, bool multi, int nfuncs)
+			      bool sleepable, bool multi, int usdt_sites, int nfuncs)
 {
 	const struct ksnoop_side_plan *entry = &plan->bpf.side[KSNOOP_ENTRY];
 	const char *target = plan->sig.attach;
@@ -212,6 +230,16 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 						    bpf_program__flags(skel->progs.ksnoop_usdt) |
 						    BPF_F_SLEEPABLE);
 
+	/*
+	 * libbpf gives each call site of each USDT attached to this program a
+	 * spec id of its own (at most one per site and attach); its maps hold
+	 * 256 by default, too few for a group of many probes.
+	 */
+	if (kind == ATTACH_USDT && usdt_sites > 256) {
+		err = err ?: bpf_map__set_max_entries(skel->maps.__bpf_usdt_specs, usdt_sites);
+		err = err ?: bpf_map__set_max_entries(skel->maps.__bpf_usdt_ip_to_spec_id,
+						      usdt_sites);
+	}
 	if (kind == ATTACH_KPROBE && multi) {
 		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_kprobe,
 								   BPF_TRACE_KPROBE_MULTI);
@@ -291,7 +319,7 @@ static int fill_func_values(struct ksnoop_bpf *skel, const struct capture_plan *
  */
 static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct capture_plan *plan,
 					      enum attach_kind kind, bool sleepable, bool multi,
-					      const struct attach_func *funcs, int n,
+					      int usdt_sites, const struct attach_func *funcs, int n,
 					      struct ks_error *e)
 {
 	const char *target = plan->sig.attach;
@@ -311,7 +339,7 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 		attach_fail(e, -errno, "open the BPF object for", target);
 		return NULL;
 	}
-	err = configure_instance(a, skel, plan, kind, sleepable, multi, n);
+	err = configure_instance(a, skel, plan, kind, sleepable, multi, usdt_sites, n);
 	if (err) {
 		ksnoop_bpf__destroy(skel);
 		attach_fail(e, err, "set up the BPF object for", target);
@@ -350,9 +378,9 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 /* Open an instance for PLAN, autoload only KIND's programs, load it. */
 static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture_plan *plan,
 					enum attach_kind kind, bool sleepable, bool multi,
-					struct ks_error *e)
+					int usdt_sites, struct ks_error *e)
 {
-	return load_group_instance(a, plan, kind, sleepable, multi, NULL, 0, e);
+	return load_group_instance(a, plan, kind, sleepable, multi, usdt_sites, NULL, 0, e);
 }
 
 int attacher__add(struct attacher *a, const struct capture_plan *plan,
@@ -362,7 +390,7 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 	struct ksnoop_bpf *skel;
 	struct bpf_link *link;
 
-	skel = load_instance(a, plan, kind, false, false, e);
+	skel = load_instance(a, plan, kind, false, false, 0, e);
 	if (!skel)
 		return e->err;
 
@@ -407,40 +435,92 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 	return 0;
 }
 
-int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
-		       const char *path, const char *shown, const char *provider, const char *name,
-		       int pid, struct ks_error *e)
+/*
+ * The USDT links of one program are detached one after another (see
+ * DETACH_THREADS): of N probes, at most this many share a program, so
+ * that detaching them all takes no longer than with a program each.
+ */
+int attacher__usdt_per_program(int n)
 {
-	struct ksnoop_bpf *skel;
-	struct bpf_link *link;
-	int err;
+	return n > DETACH_THREADS ? (n + DETACH_THREADS - 1) / DETACH_THREADS : 1;
+}
 
+/* FOLLOWS: destroyed after the link kept before it, on the same thread. */
+static int keep_link(struct attacher *a, struct bpf_link *link, bool follows)
+{
+	struct bpf_link **l = realloc(a->links, (a->nlinks + 1) * sizeof(*l));
+	bool *f = l ? realloc(a->follows, (a->nlinks + 1) * sizeof(*f)) : NULL;
+
+	if (l)
+		a->links = l;
+	if (f)
+		a->follows = f;
+	if (!l || !f) {
+		bpf_link__destroy(link);
+		return -ENOMEM;
+	}
+	a->follows[a->nlinks] = follows;
+	a->links[a->nlinks++] = link;
+	return 0;
+}
+
+/*
+ * The probes' own plans differ only in func_id: one program for them all,
+ * its USDT cookie naming the probe (one probe: the plan's func_id, as
+ * attacher__add() has it).
+ */
+int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
+		       const struct attach_usdt *probes, int n, int pid, struct ks_error *e)
+{
+	struct capture_plan *group = malloc(sizeof(*group));
+	struct ksnoop_bpf *skel;
+	int i, err = 0, sites = 0;
+
+	if (!group)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	memcpy(group, plan, sizeof(*group));
+	if (n > 1)
+		group->bpf.flags |= KSNOOP_PLAN_COOKIE;
+	for (i = 0; i < n; i++)
+		sites += probes[i].nsites;
 	/*
 	 * Sleepable, so that user memory the program has not touched yet can
 	 * be paged in and read; kernels without sleepable uprobes get the
 	 * plain program.
 	 */
-	skel = load_instance(a, plan, ATTACH_USDT, true, false, e);
+	skel = load_instance(a, group, ATTACH_USDT, true, false, sites, e);
 	if (skel) {
-		log_info("%s:%s: sleepable program (user memory is paged in to be read)",
-			 provider, name);
+		log_info("%s:%s%s: sleepable program (user memory is paged in to be read)",
+			 probes[0].provider, probes[0].name, n > 1 ? " and the others of its plan" : "");
 	} else {
 		log_info("%s:%s: sleepable uprobes refused (%s); user memory not paged in yet reads as a fault",
-			 provider, name, e->msg);
-		skel = load_instance(a, plan, ATTACH_USDT, false, false, e);
+			 probes[0].provider, probes[0].name, e->msg);
+		skel = load_instance(a, group, ATTACH_USDT, false, false, sites, e);
 	}
+	free(group);
 	if (!skel)
 		return e->err;
-	/* Every call site; the kernel counts the semaphore, if any. */
-	link = bpf_program__attach_usdt(skel->progs.ksnoop_usdt, pid > 0 ? pid : -1,
-					path, provider, name, NULL);
-	if (!link) {
-		err = -errno;
-		return ks_fail(e, ks_runtime_errno(err),
-			       "failed to attach to USDT probe %s:%s in '%s': %s",
-			       provider, name, shown, strerror(-err));
+	if (n > 1)
+		log_info("%s:%s and %d more probe(s): one program", probes[0].provider,
+			 probes[0].name, n - 1);
+	for (i = 0; i < n && !err; i++) {
+		const struct attach_usdt *p = &probes[i];
+		LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = p->func_id);
+		struct bpf_link *link;
+
+		/* Every call site; the kernel counts the semaphore, if any. */
+		link = bpf_program__attach_usdt(skel->progs.ksnoop_usdt, pid > 0 ? pid : -1,
+						p->path, p->provider, p->name, &opts);
+		if (!link) {
+			err = -errno;
+			return ks_fail(e, ks_runtime_errno(err),
+				       "failed to attach to USDT probe %s:%s in '%s': %s",
+				       p->provider, p->name, p->shown, strerror(-err));
+		}
+		err = keep_link(a, link, i > 0);
+		if (err)
+			return ks_fail(e, err, "out of memory");
 	}
-	skel->links.ksnoop_usdt = link;
 	return 0;
 }
 
@@ -450,19 +530,6 @@ static time_t now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec;
-}
-
-static int keep_link(struct attacher *a, struct bpf_link *link)
-{
-	struct bpf_link **l = realloc(a->links, (a->nlinks + 1) * sizeof(*l));
-
-	if (!l) {
-		bpf_link__destroy(link);
-		return -ENOMEM;
-	}
-	a->links = l;
-	a->links[a->nlinks++] = link;
-	return 0;
 }
 
 /* The cookie of FUNCS[I]'s probes: its func_id, and where its values are. */
@@ -494,7 +561,7 @@ static int attach_multi(struct attacher *a, const struct capture_plan *plan,
 		syms[i] = funcs[i].name;
 		cookies[i] = group_cookie(funcs, i);
 	}
-	skel = load_group_instance(a, plan, ATTACH_KPROBE, false, true, funcs, n, e);
+	skel = load_group_instance(a, plan, ATTACH_KPROBE, false, true, 0, funcs, n, e);
 	if (!skel)
 		err = e->err;
 	*loaded = skel != NULL;
@@ -508,7 +575,7 @@ static int attach_multi(struct attacher *a, const struct capture_plan *plan,
 		link = bpf_program__attach_kprobe_multi_opts(side == KSNOOP_ENTRY ?
 							     skel->progs.ksnoop_kprobe :
 							     skel->progs.ksnoop_kretprobe, NULL, &opts);
-		err = link ? keep_link(a, link) : ks_fail(e, -errno, "kprobe.multi: %s", strerror(errno));
+		err = link ? keep_link(a, link, false) : ks_fail(e, -errno, "kprobe.multi: %s", strerror(errno));
 	}
 	free(syms);
 	free(cookies);
@@ -551,7 +618,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			log_info("%s and %d more: %s", funcs[0].name, n - 1, e->msg);
 		}
 	}
-	skel = load_group_instance(a, group, ATTACH_KPROBE, false, false, funcs, n, e);
+	skel = load_group_instance(a, group, ATTACH_KPROBE, false, false, 0, funcs, n, e);
 	if (!skel)
 		err = e->err;
 	free(group);
@@ -581,7 +648,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 							       skel->progs.ksnoop_kprobe :
 							       skel->progs.ksnoop_kretprobe,
 							       funcs[i].name, &opts);
-			err = link ? keep_link(a, link) : -errno;
+			err = link ? keep_link(a, link, false) : -errno;
 			if (err)
 				break;
 		}
@@ -602,10 +669,10 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 
 void attacher__log_cost(const struct attacher *a)
 {
-	int i, per = sizeof(a->skels[0]->links) / sizeof(struct bpf_link *), nlinks = a->nlinks;
+	int i, j, per = sizeof(a->skels[0]->links) / sizeof(struct bpf_link *), nlinks = a->nlinks;
 
 	for (i = 0; i < a->nskels; i++)
-		for (int j = 0; j < per; j++)
+		for (j = 0; j < per; j++)
 			nlinks += ((struct bpf_link **)&a->skels[i]->links)[j] != NULL;
 	log_info("%d program instance(s) loaded in %.2f s; %d links; attached in %.2f s",
 		 a->nloaded, a->load_s, nlinks, now_mono() - a->start_s);

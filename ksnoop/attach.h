@@ -32,13 +32,26 @@ enum attach_kind {
 int attacher__add(struct attacher *a, const struct capture_plan *plan,
 		  enum attach_kind kind, struct ks_error *e);
 
+/* One USDT probe of a group: PROVIDER:NAME in the file at PATH. */
+struct attach_usdt {
+	const char *path;	/* to open (/proc/self/fd/N) */
+	const char *shown;	/* the file as messages name it */
+	const char *provider;
+	const char *name;
+	__u32 func_id;		/* its target: the USDT cookie of its sites */
+	int nsites;		/* its call sites */
+};
+
 /*
- * Attach PLAN to USDT probe PROVIDER:NAME in the file at PATH (PID -1:
- * every process); SHOWN names it in messages.
+ * Attach the N PROBES, whose plans differ only in func_id (PLAN is any
+ * one's), through one program: every call site (PID -1: in every
+ * process), the BPF cookie naming the probe.
  */
 int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
-		       const char *path, const char *shown, const char *provider, const char *name,
-		       int pid, struct ks_error *e);
+		       const struct attach_usdt *probes, int n, int pid, struct ks_error *e);
+
+/* Of N USDT probes in all, how many one program should serve at most. */
+int attacher__usdt_per_program(int n);
 
 /*
  * One function of a group and its func_id; with per-function values

@@ -225,7 +225,8 @@ static void bucket_label(__s32 b, char *buf, size_t sz)
 #define HIST_BAR	52
 
 void counts__print_hist(FILE *out, struct count_row *rows, size_t n,
-			const struct counts_fmt *f, const char *(*value_text)(void *ctx, __u32 func_id))
+			const struct counts_fmt *f,
+			struct hist_value (*value_of)(void *ctx, __u32 func_id))
 {
 	size_t i, j;
 
@@ -233,7 +234,7 @@ void counts__print_hist(FILE *out, struct count_row *rows, size_t n,
 		qsort(rows, n, sizeof(*rows), cmp_func_bucket);
 	for (i = 0; i < n; i = j) {
 		const char *func = f->func_name(f->ctx, rows[i].func_id);
-		const char *value = value_text(f->ctx, rows[i].func_id);
+		struct hist_value value = value_of(f->ctx, rows[i].func_id);
 		__u64 total = 0, most = 0;
 		struct writer wr;
 
@@ -248,7 +249,7 @@ void counts__print_hist(FILE *out, struct count_row *rows, size_t n,
 			writer__key(&wr, "func");
 			writer__name(&wr, func);
 			writer__key(&wr, "value");
-			writer__name(&wr, value);
+			writer__name(&wr, value.name);
 			writer__key(&wr, "count");
 			writer__uint(&wr, total);
 			writer__key(&wr, "buckets");
@@ -281,7 +282,7 @@ void counts__print_hist(FILE *out, struct count_row *rows, size_t n,
 		/* Text, as bpftrace and bcc draw them: range, count, bar. */
 		text_write_escaped(out, func, strlen(func));
 		fputs(": ", out);
-		text_write_escaped(out, value, strlen(value));
+		text_write_escaped(out, value.label, strlen(value.label));
 		fprintf(out, " (%llu call%s)\n", (unsigned long long)total, total == 1 ? "" : "s");
 		for (size_t k = i; k < j; k++) {
 			char label[48];

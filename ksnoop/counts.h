@@ -53,13 +53,22 @@ void counts__print(FILE *out, const struct count_row *rows, size_t n,
 		   const struct counts_fmt *fmt);
 
 /*
+ * What a function's histogram counts by: NAME for JSON ("return",
+ * "duration_ns"), LABEL for text, with its unit ("duration in ns").
+ */
+struct hist_value {
+	const char *name;
+	const char *label;
+};
+
+/*
  * --hist: ROWS are (function, log2 bucket) counts; one histogram per
- * function, VALUE_TEXT naming the value counted by.  Text: range, count
- * and a bar per bucket; JSON: {"func","value","count","buckets":[{"min",
- * "max","count"}]}.  ROWS are sorted by function and bucket.
+ * function, VALUE_OF saying what it counts by.  Text: range, count and a
+ * bar per bucket; JSON: {"func","value","count","buckets":[{"min","max",
+ * "count"}]}.  ROWS are sorted by function and bucket.
  */
 void counts__print_hist(FILE *out, struct count_row *rows, size_t n,
 			const struct counts_fmt *fmt,
-			const char *(*value_text)(void *ctx, __u32 func_id));
+			struct hist_value (*value_of)(void *ctx, __u32 func_id));
 
 #endif

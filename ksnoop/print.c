@@ -634,15 +634,16 @@ __u32 printer__stack_top(print_symbolize_fn symbolize, void *ctx, const __u64 *i
 
 /*
  * -s: the stack at the probe, innermost first, each return address named
- * from kallsyms (symbol+0xoff [module]) or in hex.  Text: one frame a line
- * under "stack:"; JSON: "stack":[...] beside "values".
+ * from kallsyms (symbol+0xoff [module]) or in hex; a USDT probe's (USER)
+ * from the objects process PID has mapped.  Text: one frame a line under
+ * "stack:"; JSON: "stack":[...] beside "values".
  */
-static void print_stack(struct printer *p, const struct ksnoop_value *vh)
+static void print_stack(struct printer *p, const struct ksnoop_value *vh, bool user, __u32 pid)
 {
 	struct writer *wr = &p->wr;
 	const __u64 *ips = (const __u64 *)(vh + 1);
 	__u32 n = vh->len / 8, i;
-	char sym[192];
+	char sym[512];
 
 	if (n > KSNOOP_STACK_DEPTH)
 		n = KSNOOP_STACK_DEPTH;
@@ -652,6 +653,23 @@ static void print_stack(struct printer *p, const struct ksnoop_value *vh)
 		return;
 	}
 	writer__begin_array(wr, WRITER_ROWS, 1);
+	if (user) {
+		/*
+		 * No tracer frames on top: the first is the probe's own address.
+		 * Frame pointers walked through code built without them lead
+		 * anywhere; a return address of 0 is where the walk went
+		 * wrong (or the stack ended): nothing after it is a frame.
+		 */
+		for (i = 0; i < n && ips[i]; i++) {
+			if (p->opts.usymbolize &&
+			    !p->opts.usymbolize(p->opts.usym_ctx, pid, ips[i], sym, sizeof(sym)))
+				writer__name(wr, sym);
+			else
+				writer__hex(wr, ips[i]);
+		}
+		writer__end_array(wr);
+		return;
+	}
 	for (i = printer__stack_top(p->opts.symbolize, p->opts.sym_ctx, ips, n); i < n; i++) {
 		if (p->opts.symbolize && !p->opts.symbolize(p->opts.sym_ctx, ips[i], sym, sizeof(sym)))
 			writer__name(wr, sym);
@@ -667,6 +685,7 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 	const struct ksnoop_event *ev = rec;
 	const struct ksnoop_value *stack = NULL;
 	const struct ksnoop_side_plan *side;
+	bool user;
 	struct writer *wr = &p->wr;
 	char comm[KSNOOP_COMM_LEN + 1];
 	int kind, i;
@@ -698,11 +717,12 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 		writer__key(wr, plan->values[kind][i].text);
 		printer__value(p, plan->sig.btf, &plan->values[kind][i], vh, vh + 1, 1);
 	}
+	user = plan->bpf.flags & KSNOOP_PLAN_USER_MEM;
 	if (stack && !wr->json)
-		print_stack(p, stack);
+		print_stack(p, stack, user, ev->tgid);
 	writer__end_object(wr);
 	if (stack && wr->json)
-		print_stack(p, stack);
+		print_stack(p, stack, user, ev->tgid);
 	if (wr->json) {
 		print_json_at_return(wr, plan, side, rec, kind);
 		writer__end_object(wr);

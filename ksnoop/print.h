@@ -21,6 +21,8 @@ enum print_format {
 
 /* Name the kernel code at ADDR into BUF ("sock_wfree"); nonzero: unknown. */
 typedef int (*print_symbolize_fn)(void *ctx, __u64 addr, char *buf, size_t sz);
+/* Name user code at ADDR in process PID ("main+0x1c (/usr/bin/app)"); nonzero: unknown. */
+typedef int (*print_usymbolize_fn)(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz);
 
 struct print_opts {
 	enum print_format format;
@@ -29,6 +31,9 @@ struct print_opts {
 	/* Function pointers name their function (kernel targets only). */
 	print_symbolize_fn symbolize;
 	void *sym_ctx;
+	/* USDT stacks (-s): user addresses, named in the process's objects. */
+	print_usymbolize_fn usymbolize;
+	void *usym_ctx;
 };
 
 struct printer {

@@ -1060,10 +1060,14 @@ static int add_stacks(struct rctx *r, struct capture_plan *plan, bool stash)
 {
 	int k, err;
 
+	/*
+	 * --count -s counts by stack id in a stack map, which the USDT
+	 * program, sleepable so that it can fault user memory in, may not use.
+	 */
+	if (r->opts->stack && r->opts->count && r->opts->user_space)
+		return rfail(r, 0, "--count -s: USDT probes run sleepable programs, which may not use the stack map it counts by; -s alone shows each event's user stack");
 	if (!r->opts->stack || r->opts->count)
 		return 0;
-	if (r->opts->user_space)
-		return rfail(r, 0, "-s: stacks of USDT probes (user stacks) are not supported yet");
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 		if (!plan->bpf.side[k].enabled || (stash && k == KSNOOP_RETURN))
 			continue;
@@ -1205,7 +1209,7 @@ static void compute_slot_mask(struct ksnoop_plan *bp)
 	}
 }
 
-/* --hist: the one item that is a value and no predicate. */
+/* --hist: the one item that is a value and no predicate (-1: none, durations). */
 static int hist_value_item(struct rctx *r)
 {
 	int i, found = -1;
@@ -1219,9 +1223,31 @@ static int hist_value_item(struct rctx *r)
 				     r->spec->items[i].text);
 		found = i;
 	}
-	if (found < 0)
-		return rfail(r, 0, "--hist: name the one numeric value to count by (every item here is a predicate)");
 	return found;
+}
+
+/*
+ * --hist without a value: the calls' durations, counted at the return
+ * (entry predicates select at the entry, return predicates at the
+ * return); the entry side keeps the time of the calls it selects and
+ * nothing is recorded on either side.
+ */
+static int make_hist_duration(struct rctx *r, struct capture_plan *plan)
+{
+	int k;
+
+	if (!plan->sig.has_return)
+		return rfail(r, 0, "--hist without a value counts call durations, and %s has no return; name the numeric value to count by, as in \"%s(arg0)\"",
+			     r->opts->user_space ? "a USDT probe" : "a tracepoint", plan->sig.name);
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		plan->nvalues[k] = 0;
+		plan->bpf.side[k].nvalues = 0;
+		plan->bpf.side[k].enabled = 1;
+	}
+	snprintf(plan->hist_text, sizeof(plan->hist_text), "duration_ns");
+	snprintf(plan->hist_label, sizeof(plan->hist_label), "duration in ns");
+	plan->bpf.flags |= KSNOOP_PLAN_HIST_DURATION;
+	return lay_out_sides(r, plan);
 }
 
 /*
@@ -1253,6 +1279,7 @@ static int make_hist(struct rctx *r, const struct spec_item *it, bool stash)
 	scalar_access(&c, pp, width);
 	pp->is_signed = btfu_is_signed(r->btf, c.type_id);
 	snprintf(r->plan->hist_text, sizeof(r->plan->hist_text), "%s", it->text);
+	snprintf(r->plan->hist_label, sizeof(r->plan->hist_label), "%s", it->text);
 	r->plan->bpf.flags |= KSNOOP_PLAN_HIST;
 	return 0;
 }
@@ -1278,9 +1305,10 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		return rfail(&r, 0, "--min-duration needs a function's return; tracepoints and USDT probes have none");
 	plan->bpf.min_duration_ns = min_ns;
 
-	if (!spec->has_list && opts->hist)
-		return rfail(&r, 0, "--hist: name the one numeric value to count by, as in \"%s(return)\"",
-			     sig->name);
+	if (!spec->has_list && opts->hist) {
+		ret = make_hist_duration(&r, plan);
+		goto done;
+	}
 	if (!spec->has_list) {
 		for (i = 0; i < sig->nparams; i++) {
 			struct spec_item it = { .base = (char *)sig->params[i].name };
@@ -1318,11 +1346,13 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		else
 			entry_values = true;
 	}
-	/* --hist: the one value counted by. */
+	/* --hist: the one value counted by (none: the durations). */
 	if (opts->hist) {
 		hist_item = hist_value_item(&r);
-		if (hist_item < 0)
+		if (hist_item < -1)
 			return -EINVAL;
+		if (hist_item < 0 && !sig->has_return)
+			return make_hist_duration(&r, plan);
 	}
 	for (i = 0; i < spec->nitems; i++) {
 		const struct spec_item *it = &spec->items[i];
@@ -1343,6 +1373,11 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		ret = add_value(&r, plan, kind, it, it->text, it->base_pos);
 		if (ret)
 			return ret;
+	}
+
+	if (opts->hist && hist_item < 0) {
+		ret = make_hist_duration(&r, plan);
+		goto done;
 	}
 
 stash_or_not:
@@ -1378,6 +1413,9 @@ stash_or_not:
 	if (opts->count)
 		for (i = 0; i < KSNOOP_NR_KINDS; i++)
 			plan->bpf.side[i].flags &= ~KSNOOP_SIDE_RETRY;
+done:
+	if (ret)
+		return ret;
 	mark_timed(plan);
 	compute_slot_mask(&plan->bpf);
 	return 0;
@@ -1393,11 +1431,16 @@ void resolver__release(struct capture_plan *plan)
  * A kprobe group's functions may differ in their values alone
  * (KSNOOP_PLAN_FUNC_VALUES), each reached as its own plan says, when no
  * side stashes (a return record mirrors the entry record it completes)
- * and none takes the stack (bpf_get_stack() needs its room fixed).
+ * and none takes the stack (bpf_get_stack() needs its room fixed).  Not
+ * USDT probes (user memory only): their programs read arguments through
+ * libbpf's per-site specs, and their groups share values too.
  */
 static bool values_may_vary(const struct ksnoop_plan *bp)
 {
 	int k, i;
+
+	if (bp->flags & (KSNOOP_PLAN_USER_MEM | KSNOOP_PLAN_USDT_SIG))
+		return false;
 
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 		if (bp->side[k].flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH))

@@ -65,7 +65,8 @@ struct capture_plan {
 	/* "sk_prot is __sk_common.skc_prot (struct sock)" */
 	int naliases;
 	char aliases[PLAN_MAX_ALIASES][160];
-	char hist_text[SPEC_MAX_NAME * 2];	/* --hist: the value counted by */
+	char hist_text[SPEC_MAX_NAME * 2];	/* --hist: the value counted by ("duration_ns") */
+	char hist_label[SPEC_MAX_NAME * 2];	/* the same, for text ("duration in ns") */
 };
 
 /*

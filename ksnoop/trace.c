@@ -29,6 +29,7 @@
 #include "print.h"
 #include "target.h"
 #include "usdt_front.h"
+#include "usym.h"
 
 /* How often the loop wakes to check the clock and the lost-event counter. */
 #define POLL_INTERVAL_MS 100
@@ -343,7 +344,6 @@ static int build_glob_targets(struct trace *t, struct kernel *k, int i, char **a
 }
 
 /* Kernel functions and tracepoints: one target per spec, or per glob match. */
-/* Kernel functions and tracepoints: one target per spec, or per glob match. */
 static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 				enum attach_mode mode)
 {
@@ -384,12 +384,16 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 	return 0;
 }
 
-/* USDT: a spec may name several probes (globs): one target each. */
+/*
+ * USDT: a spec may name several probes (globs): one target each.  A probe
+ * libbpf cannot attach to is left out of a glob (and counted), an error
+ * when named alone.
+ */
 static int build_usdt_targets(struct trace *t, char **argv)
 {
 	struct usdt_match *ms;
 	struct ks_error e;
-	int i, j, n, ret;
+	int i, j, n, ret, traced;
 
 	for (i = 0; i < t->nspecs; i++) {
 		n = usdt_front__match(t->usdt, &t->specs[i], t->opts->pid, &ms, &e);
@@ -397,7 +401,25 @@ static int build_usdt_targets(struct trace *t, char **argv)
 			log_spec_error(argv[i], &e);
 			return n;
 		}
+		ks_clear(&e);
+		traced = 0;
 		for (j = 0; j < n; j++) {
+			if (ms[j].unreadable[0] && !ms[j].glob) {
+				ks_fail(&e, -EOPNOTSUPP, "USDT probe %s:%s: %s", ms[j].provider,
+					ms[j].name, ms[j].unreadable);
+				break;
+			}
+			if (ms[j].unreadable[0]) {
+				if (!e.err)
+					ks_fail(&e, -EOPNOTSUPP, "none of the %d USDT probe(s) it matches can be attached (%s:%s: %s%s)",
+						n, ms[j].provider, ms[j].name, ms[j].unreadable,
+						n > 1 ? "; -v lists every one" : "");
+				log_info("%s: %s:%s left out: %s", argv[i], ms[j].provider, ms[j].name,
+					 ms[j].unreadable);
+				t->glob_skipped++;
+				continue;
+			}
+			traced++;
 			ret = add_target(t, i, ATTACH_USDT);
 			if (ret) {
 				free(ms);
@@ -410,6 +432,14 @@ static int build_usdt_targets(struct trace *t, char **argv)
 				return ret;
 			}
 		}
+		if (e.err && (j < n || !traced)) {
+			log_spec_error(argv[i], &e);
+			free(ms);
+			return e.err;
+		}
+		if (ms[0].glob)
+			log_info("%s: %d probe(s) match, %d traced, %d left out", argv[i], n, traced,
+				 n - traced);
 		free(ms);
 	}
 	return 0;
@@ -427,6 +457,51 @@ static int cmp_grouped(const void *a, const void *b)
 	if (x->hash != y->hash)
 		return x->hash < y->hash ? -1 : 1;
 	return x->target - y->target;
+}
+
+/* Is target I attached with others of its plan (attach_groups())? */
+static bool grouped_kind(const struct target *tg)
+{
+	return (tg->from_glob && tg->kind == ATTACH_KPROBE) || tg->kind == ATTACH_USDT;
+}
+
+/*
+ * Can X and Y share a program?  USDT probes also need as many arguments:
+ * a program checks the types of its sites' arguments (KSNOOP_PLAN_USDT_SIG)
+ * up to nslots, and reads that many.
+ */
+static bool same_group(const struct target *x, const struct target *y)
+{
+	return x->kind == y->kind && resolver__same_program(&x->plan, &y->plan) &&
+	       (x->kind != ATTACH_USDT || x->plan.bpf.nslots == y->plan.bpf.nslots);
+}
+
+/*
+ * The USDT probes of a group (the targets in FUNCS): a program per PER
+ * probes (attacher__usdt_per_program()).
+ */
+static int attach_usdt_group(struct trace *t, struct attacher *a, const struct attach_func *funcs,
+			     int m, int per, struct ks_error *e)
+{
+	struct attach_usdt *probes = calloc(m, sizeof(*probes));
+	int k, err = 0;
+
+	if (!probes)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (k = 0; k < m; k++) {
+		const struct usdt_match *u = &t->targets[funcs[k].func_id].usdt;
+
+		probes[k] = (struct attach_usdt){ .path = u->attach_path, .shown = u->path,
+						  .provider = u->provider, .name = u->name,
+						  .func_id = funcs[k].func_id, .nsites = u->nsites };
+	}
+	for (k = 0; k < m && !err; k += per)
+		err = attacher__add_usdt(a, &t->targets[funcs[k].func_id].plan, probes + k,
+					 m - k < per ? m - k : per, t->opts->pid, e);
+	for (k = 0; k < m && !err; k++)
+		t->targets[funcs[k].func_id].attached = true;
+	free(probes);
+	return err;
 }
 
 /*
@@ -466,9 +541,10 @@ static int attach_group(struct trace *t, struct attacher *a, const struct ksnoop
 }
 
 /*
- * A glob's kprobe targets, grouped by plan: one program per group (plans
- * that differ in their values alone share one too, resolver__group()).
- * A function the kernel refuses is left out (and counted), not fatal.
+ * Targets grouped by plan, one program per group: a glob's kprobe targets
+ * (a function the kernel refuses is left out and counted, not fatal; plans
+ * that differ in their values alone share one too, resolver__group()) and
+ * USDT probes (all or nothing).
  */
 static int attach_groups(struct trace *t, struct attacher *a, struct ks_error *e)
 {
@@ -479,16 +555,18 @@ static int attach_groups(struct trace *t, struct attacher *a, struct ks_error *e
 	struct capture_plan **plans = calloc(cnt, sizeof(*plans));
 	bool *failed = calloc(cnt, sizeof(*failed)), *done = calloc(cnt, sizeof(*done));
 	int *idx = calloc(cnt, sizeof(*idx));
-	int n = 0, ngroups = 0, i, j, m, k, err = 0;
+	int n = 0, nkprobe = 0, ngroups = 0, i, j, m, k, err = 0, nusdt = 0;
 	struct ksnoop_plan group;
 
 	if (!g || !funcs || !fvs || !plans || !failed || !done || !idx) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < t->ntargets; i++)
-		if (t->targets[i].from_glob && t->targets[i].kind == ATTACH_KPROBE)
+	for (i = 0; i < t->ntargets; i++) {
+		if (grouped_kind(&t->targets[i]))
 			g[n++] = (struct grouped){ resolver__program_hash(&t->targets[i].plan), i };
+		nusdt += t->targets[i].kind == ATTACH_USDT;
+	}
 	qsort(g, n, sizeof(*g), cmp_grouped);
 	for (i = 0; i < n && !err; i++) {
 		const struct target *lead = &t->targets[g[i].target];
@@ -498,22 +576,29 @@ static int attach_groups(struct trace *t, struct attacher *a, struct ks_error *e
 		/* Equal hashes, then equal plans: a collision makes a group of its own. */
 		m = 0;
 		for (j = i; j < n && g[j].hash == g[i].hash; j++) {
-			if (done[g[j].target] || !resolver__same_program(&t->targets[g[j].target].plan,
-									   &lead->plan))
+			if (done[g[j].target] || !same_group(lead, &t->targets[g[j].target]))
 				continue;
 			done[g[j].target] = true;
+			funcs[m] = (struct attach_func){ t->targets[g[j].target].plan.sig.attach,
+							 (__u32)g[j].target, NULL };
 			idx[m] = g[j].target;
 			plans[m++] = &t->targets[g[j].target].plan;
 		}
+		ks_clear(e);
+		if (lead->kind == ATTACH_USDT) {
+			err = attach_usdt_group(t, a, funcs, m, attacher__usdt_per_program(nusdt), e);
+			continue;
+		}
 		/* A group whose records would grow too large is split. */
+		nkprobe += m;
 		for (j = 0; j < m && !err; j += k) {
 			k = resolver__group(plans + j, m - j, &group);
 			err = attach_group(t, a, &group, idx + j, k, funcs, fvs, failed, e);
 			ngroups++;
 		}
 	}
-	if (n)
-		log_info("%d glob matches in %d program(s)", n, ngroups);
+	if (nkprobe)
+		log_info("%d glob matches in %d program(s)", nkprobe, ngroups);
 out:
 	free(g);
 	free(funcs);
@@ -560,14 +645,9 @@ static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e
 			break;
 		}
 
-		if (tg->attached || (tg->from_glob && tg->kind == ATTACH_KPROBE))
+		if (tg->attached || grouped_kind(tg))
 			continue;
-		if (tg->kind == ATTACH_USDT)
-			err = attacher__add_usdt(a, &tg->plan, tg->usdt.attach_path, tg->usdt.path,
-						 tg->usdt.provider,
-						 tg->usdt.name, t->opts->pid, e);
-		else
-			err = attacher__add(a, &tg->plan, tg->kind, e);
+		err = attacher__add(a, &tg->plan, tg->kind, e);
 		if (err && tg->from_glob && err != -ENOMEM) {
 			/* fentry on a glob's match the kernel refuses: left out. */
 			log_info("%s: %s left out: %s", t->specs[tg->spec].text, tg->plan.sig.attach, e->msg);
@@ -604,11 +684,15 @@ static const char *target_name(void *ctx, __u32 func_id)
 	return func_id < (__u32)t->ntargets ? t->targets[func_id].plan.sig.name : "?";
 }
 
-static const char *hist_value_text(void *ctx, __u32 func_id)
+static struct hist_value hist_value_of(void *ctx, __u32 func_id)
 {
 	const struct trace *t = ctx;
+	const struct capture_plan *p;
 
-	return func_id < (__u32)t->ntargets ? t->targets[func_id].plan.hist_text : "?";
+	if (func_id >= (__u32)t->ntargets)
+		return (struct hist_value){ "?", "?" };
+	p = &t->targets[func_id].plan;
+	return (struct hist_value){ p->hist_text, p->hist_label };
 }
 
 /* --count, --hist: the counts so far (CLEAR: and start the next period afresh). */
@@ -634,7 +718,7 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 	for (i = 0; i < n; i++)
 		t->counted += rows[i].count;
 	if (t->opts->hist)
-		counts__print_hist(stdout, rows, n, &fmt, hist_value_text);
+		counts__print_hist(stdout, rows, n, &fmt, hist_value_of);
 	else
 		counts__print(stdout, rows, n, &fmt);
 	free(rows);
@@ -841,6 +925,11 @@ static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
 	return kernel__symbolize(ctx, addr, buf, sz);
 }
 
+static int usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
+{
+	return usym__symbolize(ctx, pid, addr, buf, sz);
+}
+
 static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
 {
 	struct trace t = { .opts = opts, .nspecs = argc };
@@ -852,6 +941,7 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		/* Kernel code addresses only: a USDT program's are its own. */
 		.symbolize = kind == SPEC_USDT ? NULL : symbolize,
 		.sym_ctx = &k,
+		.usymbolize = usymbolize,
 	};
 	struct ks_error e;
 	int ret, i;
@@ -862,7 +952,12 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		return -EINVAL;
 	}
 	t.specs = calloc(argc, sizeof(*t.specs));
-	if (!t.specs) {
+	/* USDT stacks are named from the traced processes' objects. */
+	if (kind == SPEC_USDT && opts->stack)
+		popts.usym_ctx = usym__new(NULL);
+	if (!t.specs || (kind == SPEC_USDT && opts->stack && !popts.usym_ctx)) {
+		free(t.specs);
+		usym__free(popts.usym_ctx);
 		log_error("out of memory");
 		return -ENOMEM;
 	}
@@ -902,6 +997,7 @@ out:
 		resolver__release(&t.targets[i].plan);
 	free(t.targets);
 	usdt_front__free(t.usdt);
+	usym__free(popts.usym_ctx);
 	kernel__close(&k);
 	return ret;
 }

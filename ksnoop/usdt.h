@@ -72,6 +72,13 @@ void usdt__free(struct usdt_file *f);
 int usdt__parse_arg(const char *spec, struct usdt_arg *arg);
 
 /*
+ * NULL when libbpf can read an argument at ARG's location; otherwise what
+ * the location is ("a symbol's address": PostgreSQL's "NBuffers(%rip)").
+ * libbpf refuses to attach to a probe with such an argument at any site.
+ */
+const char *usdt__arg_unreadable(const struct usdt_arg *arg);
+
+/*
  * Shared objects mapped executable by process PID (from /proc/PID/maps),
  * the main executable first.  Returns the count, filling PATHS (caller
  * frees each and the array), or a negative errno.

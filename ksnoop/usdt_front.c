@@ -242,6 +242,9 @@ static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const str
 struct probe_ref {
 	const struct usdt_probe *pr;
 	bool typed_sites;	/* other sites of the probe pass other types */
+	int nsites;		/* call sites of the probe, all types */
+	const struct usdt_probe *unreadable;	/* a site libbpf cannot attach */
+	int bad_arg;		/* and its argument that says why */
 };
 
 static int same_probe(const struct usdt_probe *x, const struct usdt_probe *y)
@@ -302,6 +305,27 @@ static int matching_probes(const struct usdt_file *notes, const char *prov, cons
 		    !fnmatch(name, notes->probes[i].name, 0))
 			prs[n++].pr = &notes->probes[i];
 	qsort(prs, n, sizeof(*prs), probe_cmp);
+	/*
+	 * Sites of one probe are side by side now: count them, and find one
+	 * with an argument libbpf cannot read (it refuses the whole probe).
+	 */
+	for (i = 0; i < n; i = k) {
+		const struct usdt_probe *bad = NULL;
+		int bad_arg = 0;
+
+		for (k = i; k < n && !same_probe(prs[i].pr, prs[k].pr); k++)
+			for (int a = 0; a < prs[k].pr->nargs && !bad; a++)
+				if (usdt__arg_unreadable(&prs[k].pr->args[a])) {
+					bad = prs[k].pr;
+					bad_arg = a;
+				}
+		for (int j = i; j < k; j++) {
+			prs[j].nsites = k - i;
+			prs[j].unreadable = bad;
+			prs[j].bad_arg = bad_arg;
+		}
+	}
+	k = 0;
 	for (i = 0; i < n; i++) {
 		if (k && !same_probe(prs[k - 1].pr, prs[i].pr)) {
 			if (!same_types(prs[k - 1].pr, prs[i].pr))
@@ -357,6 +381,15 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 	for (i = 0; i < n; i++) {
 		err = fill_match(b, prs[i].pr, spec, &ms[i], e);
 		ms[i].typed_sites = prs[i].typed_sites;
+		ms[i].nsites = prs[i].nsites;
+		ms[i].glob = strpbrk(prov, "*?[") || strpbrk(name, "*?[");
+		if (prs[i].unreadable) {
+			const struct usdt_arg *arg = &prs[i].unreadable->args[prs[i].bad_arg];
+
+			snprintf(ms[i].unreadable, sizeof(ms[i].unreadable),
+				 "arg%d is at '%s', %s, which libbpf cannot read", prs[i].bad_arg,
+				 arg->loc, usdt__arg_unreadable(arg));
+		}
 		if (err) {
 			free(prs);
 			free(ms);

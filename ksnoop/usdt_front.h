@@ -35,6 +35,10 @@ struct usdt_match {
 	 */
 	__u8 site_types[KSNOOP_MAX_ARGS];
 	bool typed_sites;
+	int nsites;		/* call sites of the probe (of all types) */
+	bool glob;		/* the spec names probes by a glob */
+	/* Why libbpf cannot attach to the probe ("" when it can). */
+	char unreadable[128];
 };
 
 /* BTF_FILE: --btf, used for casts instead of the binary's own .BTF. */

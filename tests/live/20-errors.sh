@@ -33,7 +33,7 @@ run folded_alone 2 "--folded goes with --count" --folded tp:sched_switch
 run interval_alone 2 "--interval goes with --count or --hist" --interval 1 tp:sched_switch
 run hist_with_count 2 "--hist counts by a value: not with --count or -s" --hist --count 'tp:sys_enter(id)'
 run hist_two_values 2 "--hist counts by one value; 'args' is a second" --hist 'tp:sys_enter(id, args)'
-run hist_no_value 2 "--hist: name the one numeric value" --hist tp:sys_enter
+run hist_no_value 2 "--hist without a value counts call durations, and a tracepoint has no return; name the numeric value" --hist tp:sys_enter
 run count_with_max_events 2 "--count prints no events: -n/--max-events does not apply" --count -n 3 tp:sched_switch
 run bad_mode 2 "--mode: 'uprobe' is not one of fentry, kprobe" --mode uprobe ip_send_skb
 run buffer_not_pow2 2 "--buffer: 5000 is not a power of 2" --buffer 5000 ip_send_skb

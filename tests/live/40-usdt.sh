@@ -125,7 +125,32 @@ start "$tmp/o16" "$tmp/e16" usdt "$P:ksnoop_test:chain(((struct node *)arg0)->ne
 stop
 expect_match c_cast_chain '^    \(\(struct node \*\)arg0\)->next->id = 2$' "$(cat "$tmp/o16")"
 expect_match hex_format '^    arg0:hex = 0x[0-9a-f]+$' "$(cat "$tmp/o16")"
-err_case usdt_stack_refused "stacks of USDT probes \\(user stacks\\) are not supported yet" -s usdt "$P:ksnoop_test:chain(arg1)"
+
+# --- -s: the user stack, innermost first, named from the program's symbols;
+#     `threads` fires tick from tick_tid, which main calls for the main thread ---
+start "$tmp/o17" "$tmp/e17" -s usdt "$P:ksnoop_test:tick" || fail attach_user_stack "$(cat "$tmp/e17")"
+"$P" threads 1 >/dev/null
+stop
+expect_eq user_stack_exits_0 0 "$RC"
+# The main thread's events: tick_tid, then main, each "symbol+0xoff (object)".
+expect_match user_stack_probe_function "^        tick_tid\\+0x[0-9a-f]+ \\($P\\),\$" "$(cat "$tmp/o17")"
+expect_match user_stack_main "^        main\\+0x[0-9a-f]+ \\($P\\),?\$" "$(cat "$tmp/o17")"
+expect_eq user_stack_every_event "$(grep -c -- '-> ksnoop_test:tick$' "$tmp/o17")" "$(grep -c '^    stack = \[$' "$tmp/o17")"
+start "$tmp/o18" "$tmp/e18" -j -s usdt "$P:ksnoop_test:tick" || fail attach_user_stack_json "$(cat "$tmp/e18")"
+"$P" threads 1 >/dev/null
+stop
+main_events=$(jq -c 'select(.pid == .tid)' "$tmp/o18" | wc -l)
+expect_eq user_stack_json_main_thread true "$([ "$main_events" -ge 50 ] && echo true || echo "$main_events events")"
+expect_eq user_stack_json_innermost_first "$main_events" \
+	"$(jq -c --arg p "$P" 'select(.pid == .tid and (.stack[0] | startswith("tick_tid+0x")) and
+		(.stack[1] | test("^main\\+0x[0-9a-f]+ \\(")) and (.stack[1] | endswith(" (" + $p + ")")))' "$tmp/o18" | wc -l)"
+# The second thread's stack starts the same, and ends in libc (no main).
+expect_eq user_stack_json_thread 0 \
+	"$(jq -c 'select(.pid != .tid and ((.stack[0] | startswith("tick_tid+0x")) | not))' "$tmp/o18" | wc -l)"
+# Where an object has no symbol (libc's start code): the address and object+offset.
+expect_match user_stack_unnamed_frame '"0x[0-9a-f]+ \(/[^"]*libc[^"]*\+0x[0-9a-f]+\)"' "$(cat "$tmp/o18")"
+err_case usdt_count_stack_refused "--count -s: USDT probes run sleepable programs, which may not use the stack map" --count -s usdt "$P:ksnoop_test:tick"
+err_case usdt_hist_duration_refused "--hist without a value counts call durations, and a USDT probe has no return" --hist usdt "$P:ksnoop_test:tick"
 err_case usdt_sym_refused "':sym' names kernel code; 'arg0:sym' is a user-space value" usdt "$P:ksnoop_test:chain(arg0:sym)"
 
 # --- --str-bytes N: N - 1 characters fit; a longer string is truncated ---
@@ -238,6 +263,25 @@ start "$tmp/o7" "$tmp/e7" -n 1 -p "$sp3" usdt "libksnoop_usdt:ksnoop_lib:*" ||
 expect_match library_by_name_in_maps "USDT probe ksnoop_lib:hit in /.*libksnoop_usdt.so" "$(cat "$tmp/e7")"
 kill -INT "$KPID" 2>/dev/null; finish
 wait "$sp3" 2>/dev/null
+
+# --- every probe of a glob, each event with its own probe's arguments ---
+# obj, bad and chain all pass (pointer, int), small and wide four
+# integers: alike plans, which may share a program (tests/live/45-apps.sh
+# has probes enough for that); the events must still tell them apart.
+start "$tmp/o9" "$tmp/e9" -j usdt "$P:ksnoop_test:*" || fail attach_glob_probes "$(cat "$tmp/e9")"
+"$P" fire 2 >/dev/null
+stop
+expect_eq glob_each_probe 'bad=2 chain=2 obj=2 req=2 small=2 wide=2' \
+	"$(jq -r 'select(.func != "ksnoop_test:guarded" and .func != "ksnoop_test:tick") | .func | sub("^ksnoop_test:"; "")' "$tmp/o9" |
+		sort | uniq -c | awk '{ printf "%s%s=%s", sep, $2, $1; sep = " " }')"
+expect_eq glob_bad_args '16 0,16 1' \
+	"$(jq -r 'select(.func == "ksnoop_test:bad") | "\(.values.arg0) \(.values.arg1)"' "$tmp/o9" | paste -sd,)"
+expect_eq glob_obj_args 'true 0,true 1' \
+	"$(jq -r 'select(.func == "ksnoop_test:obj") | "\(.values.arg0 > 65536) \(.values.arg1)"' "$tmp/o9" | paste -sd,)"
+# jq would round a 64-bit number: the text as printed.
+expect_eq glob_wide_arg3 2 "$(grep -c '"func":"ksnoop_test:wide".*"arg3":18446744073709551615[,}]' "$tmp/o9")"
+expect_eq glob_small_arg0 '-128' \
+	"$(jq -r 'select(.func == "ksnoop_test:small") | .values.arg0' "$tmp/o9" | sort -u)"
 
 # --- info usdt -p: the program's probes and its libraries' ---
 "$P" spin 2 & sp4=$!

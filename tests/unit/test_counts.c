@@ -133,9 +133,12 @@ static void test_stacks(void **state)
 	free(s);
 }
 
-static const char *value_of(void *ctx, __u32 id)
+static struct hist_value value_of(void *ctx, __u32 id)
 {
-	return id == 0 ? "return" : "skb->len";
+	if (id == 2)
+		return (struct hist_value){ "duration_ns", "duration in ns" };
+	return id == 0 ? (struct hist_value){ "return", "return" } :
+			 (struct hist_value){ "skb->len", "skb->len" };
 }
 
 static char *render_hist(struct count_row *rows, size_t n, enum counts_style style)
@@ -190,6 +193,28 @@ static void test_hist(void **state)
 	free(s);
 }
 
+/* --hist of durations: the text says the unit, JSON names the value duration_ns. */
+static void test_hist_durations(void **state)
+{
+	struct count_row rows[2];
+	char *s;
+
+	/* Three 300 ms calls (2^28 <= 3e8 < 2^29) and one of 1.5 us. */
+	row(&rows[0], 2, 29, 3, 0);
+	row(&rows[1], 2, 11, 1, 0);
+	s = render_hist(rows, 2, COUNTS_JSON);
+	assert_string_equal(s, "{\"func\":\"tp:sched_switch\",\"value\":\"duration_ns\",\"count\":4,\"buckets\":["
+			       "{\"min\":1024,\"max\":2047,\"count\":1},"
+			       "{\"min\":268435456,\"max\":536870911,\"count\":3}]}\n");
+	free(s);
+	s = render_hist(rows, 2, COUNTS_TEXT);
+	assert_non_null(strstr(s, "tp:sched_switch: duration in ns (4 calls)\n"
+				  "[1024, 2048)                      1 |@@@@@@@@@@@@@@@@@@                                  |\n"
+				  "[2048, 4096)                      0 |"));
+	assert_non_null(strstr(s, "\n[268435456, 536870912)            3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n\n"));
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_text_and_json),
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_hist_durations),
 	};
 
 	return cmocka_run_group_tests_name("counts", tests, NULL, NULL);

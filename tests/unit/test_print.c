@@ -1308,6 +1308,81 @@ static void test_event_with_stack(void **state)
 	assert_non_null(strstr(out_close(f, &buf), "    stack = /* could not be taken */\n"));
 }
 
+/* A USDT probe's user stack: named in the event's process, nothing left off, escaped. */
+static int user_symbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
+{
+	if (pid != 5)
+		return -1;
+	switch (addr) {
+	case 0x1000: snprintf(buf, sz, "fire+0x8d (/srv/a\nb\"c)"); return 0;
+	case 0x2000: snprintf(buf, sz, "0x2000 (/usr/lib/libc.so.6+0x2724a)"); return 0;
+	}
+	return -1;
+}
+
+static void test_event_with_user_stack(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[48 + 16 + 8 * KSNOOP_STACK_DEPTH] = {};
+	struct ksnoop_event ev = {
+		.time_ns = EVENT_TIME_NS, .cpu = 1, .tgid = 5, .tid = 6,
+		.kind = KSNOOP_ENTRY, .comm = "app",
+	};
+	__u64 ips[3] = { 0x1000, 0x2000, 0x3000 };
+	struct print_opts opts = { .format = FORMAT_TEXT, .clock_offset_ns = CLOCK_OFFSET_NS,
+				   .usymbolize = user_symbolize };
+	struct ksnoop_side_plan *e = &plan.bpf.side[KSNOOP_ENTRY];
+	struct printer p;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f;
+
+	memset(&plan, 0, sizeof(plan));
+	snprintf(plan.sig.name, sizeof(plan.sig.name), "app:req");
+	plan.sig.btf = btf;
+	plan.bpf.flags = KSNOOP_PLAN_USER_MEM;
+	plan.nvalues[KSNOOP_ENTRY] = 1;
+	plan.values[KSNOOP_ENTRY][0] = (struct value_desc){
+		.text = "stack", .how = PRINT_STACK, .size = 8 * KSNOOP_STACK_DEPTH };
+	e->enabled = 1;
+	e->nvalues = 1;
+	e->values[0].rec_off = 48;
+	e->rec_size = sizeof(rec);
+	memcpy(rec, &ev, sizeof(ev));
+	put_value(rec, 48, KSNOOP_OK, sizeof(ips), 0, ips, sizeof(ips));
+
+	f = out_open(&buf, &sz);
+	printer__init(&p, f, &opts);
+	printer__event(&p, &plan, rec, sizeof(rec));
+	assert_string_equal(out_close(f, &buf),
+			    "01:02:03.123456 cpu1 app 5/6 -> app:req\n"
+			    "    stack = [\n"
+			    "        fire+0x8d (/srv/a\\nb\"c),\n"
+			    "        0x2000 (/usr/lib/libc.so.6+0x2724a),\n"
+			    "        0x3000\n"
+			    "    ]\n");
+	opts.format = FORMAT_JSON;
+	buf = NULL;
+	f = out_open(&buf, &sz);
+	printer__init(&p, f, &opts);
+	printer__event(&p, &plan, rec, sizeof(rec));
+	assert_string_equal(out_close(f, &buf),
+			    "{\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"app\","
+			    "\"func\":\"app:req\",\"kind\":\"entry\",\"values\":{},"
+			    "\"stack\":[\"fire+0x8d (/srv/a\\nb\\\"c)\",\"0x2000 (/usr/lib/libc.so.6+0x2724a)\",\"0x3000\"]}\n");
+	/* A walk through code without frame pointers: nothing after a 0. */
+	{
+		__u64 bad[4] = { 0x1000, 0, 0x2000, 0x2000 };
+
+		put_value(rec, 48, KSNOOP_OK, sizeof(bad), 0, bad, sizeof(bad));
+		buf = NULL;
+		f = out_open(&buf, &sz);
+		printer__init(&p, f, &opts);
+		printer__event(&p, &plan, rec, sizeof(rec));
+		assert_non_null(strstr(out_close(f, &buf), "\"stack\":[\"fire+0x8d (/srv/a\\nb\\\"c)\"]}\n"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1333,6 +1408,7 @@ int main(void)
 		cmocka_unit_test(test_char_array_all_zero_is_empty),
 		cmocka_unit_test(test_format_hex),
 		cmocka_unit_test(test_event_with_stack),
+		cmocka_unit_test(test_event_with_user_stack),
 		cmocka_unit_test(test_format_be),
 		cmocka_unit_test(test_format_ip),
 		cmocka_unit_test(test_format_sym),

@@ -434,6 +434,9 @@ static void test_stack_values(void **state)
 	const struct resolve_opts usdt = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
 					   .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .stack = true,
 					   .user_space = true };
+	const struct resolve_opts usdt_count = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+						 .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .stack = true,
+						 .user_space = true, .count = true };
 	struct resolved *r = resolve_with("ip_send_skb(skb->len, return)", &with_stack);
 	const struct ksnoop_side_plan *e, *x;
 
@@ -466,9 +469,17 @@ static void test_stack_values(void **state)
 	assert_int_equal(x->nvalues, 3);
 	resolved_free(r);
 
+	/* User space (USDT): the stack is the user stack, one more value. */
 	r = resolve_with("ip_send_skb(skb)", &usdt);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].nvalues, 2);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].values[1].acc.src, KSNOOP_SRC_STACK);
+	assert_int_equal(r->plan.values[KSNOOP_ENTRY][1].how, PRINT_STACK);
+	resolved_free(r);
+	/* --count -s counts by stack map id, which a sleepable USDT program may not use. */
+	r = resolve_with("ip_send_skb(skb)", &usdt_count);
 	assert_int_equal(r->ret, -EINVAL);
-	assert_non_null(strstr(r->err.msg, "stacks of USDT probes (user stacks) are not supported yet"));
+	assert_non_null(strstr(r->err.msg, "--count -s: USDT probes run sleepable programs"));
 	resolved_free(r);
 }
 
@@ -534,9 +545,56 @@ static void test_hist_plan(void **state)
 	assert_int_equal(r->ret, -EINVAL);
 	assert_non_null(strstr(r->err.msg, "--hist counts by a number"));
 	resolved_free(r);
-	r = resolve_with("ip_send_skb", &hist);
+}
+
+/*
+ * --hist without a value: the calls' durations, counted at the return;
+ * the entry keeps the time of the calls its predicates select; nothing is
+ * recorded on either side.
+ */
+static void test_hist_duration_plan(void **state)
+{
+	const struct resolve_opts hist = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+					   .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .count = true,
+					   .hist = true };
+	const char *const specs[] = { "ip_send_skb", "ip_send_skb()",
+				      "ip_send_skb(skb->len == 84, return < 0)" };
+	struct resolved *r;
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		r = resolve_with(specs[i], &hist);
+		assert_int_equal(r->ret, 0);
+		assert_true(r->plan.bpf.flags & KSNOOP_PLAN_HIST_DURATION);
+		assert_false(r->plan.bpf.flags & KSNOOP_PLAN_HIST);
+		assert_string_equal(r->plan.hist_text, "duration_ns");
+		assert_string_equal(r->plan.hist_label, "duration in ns");
+		for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+			const struct ksnoop_side_plan *sd = &r->plan.bpf.side[k];
+
+			assert_true(sd->enabled);
+			assert_int_equal(sd->nvalues, 0);
+			assert_int_equal(r->plan.nvalues[k], 0);
+			assert_true(sd->flags & KSNOOP_SIDE_TIMED);
+			/* No stash, no retry: the time is all that travels. */
+			assert_false(sd->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH |
+						  KSNOOP_SIDE_RETRY));
+		}
+		/* Predicates stay on their own side. */
+		assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].npreds, i == 2);
+		assert_int_equal(r->plan.bpf.side[KSNOOP_RETURN].npreds, i == 2);
+		assert_int_equal(r->plan.bpf.slot_mask, i == 2 ? 1u << 1 : 0);
+		resolved_free(r);
+	}
+	/* A tracepoint has no return, so no duration: refused, saying what works. */
+	r = resolve_with("tp:kfree_skb", &hist);
 	assert_int_equal(r->ret, -EINVAL);
-	assert_non_null(strstr(r->err.msg, "name the one numeric value"));
+	assert_non_null(strstr(r->err.msg, "--hist without a value counts call durations, and a tracepoint has no return"));
+	resolved_free(r);
+	r = resolve_with("tp:kfree_skb(skb != NULL)", &hist);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_non_null(strstr(r->err.msg, "has no return"));
 	resolved_free(r);
 }
 
@@ -567,6 +625,7 @@ int main(void)
 		TEST(test_stack_values),
 		TEST(test_count_one_side),
 		TEST(test_hist_plan),
+		TEST(test_hist_duration_plan),
 	};
 
 	return cmocka_run_group_tests_name("resolve_lang", tests, build_btf, free_btf);

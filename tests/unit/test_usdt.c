@@ -61,6 +61,41 @@ static void test_arg_errors(void **state)
 	assert_int_equal(usdt__parse_arg("16@%xmm0", &a), -EINVAL);
 }
 
+/* Locations libbpf reads, and those it refuses (and why, in a word). */
+static const char *unreadable(const char *spec)
+{
+	static struct usdt_arg a;
+
+	assert_int_equal(usdt__parse_arg(spec, &a), 0);
+	return usdt__arg_unreadable(&a);
+}
+
+static void test_arg_unreadable(void **state)
+{
+	assert_null(unreadable("-4@%edi"));
+	assert_null(unreadable("8@%r15"));
+	assert_null(unreadable("4@%r10d"));
+	assert_null(unreadable("1@%sil"));
+	assert_null(unreadable("8@-16(%rbp)"));
+	assert_null(unreadable("8@(%rsp)"));
+	assert_null(unreadable("4@+8(%rax)"));
+	assert_null(unreadable("-1@$-128"));
+	assert_null(unreadable("4@$8192"));
+	/* PostgreSQL 15: a symbol's address, with or without an offset. */
+	assert_string_equal(unreadable("-4@NBuffers(%rip)"), "a symbol's address");
+	assert_string_equal(unreadable("-4@40+CheckpointStats(%rip)"), "a symbol's address");
+	assert_string_equal(unreadable("8@(%rax,%rbx,8)"), "an indexed address");
+	assert_string_equal(unreadable("8@8(%rax,%rbx,8)"), "an indexed address");
+	assert_string_equal(unreadable("8@%xmm0"), "not a general register");
+	assert_string_equal(unreadable("8@%r16"), "not a general register");
+	assert_string_equal(unreadable("8@%r8q"), "not a general register");
+	assert_string_equal(unreadable("8@8(%xmm1)"), "not a general register");
+	assert_string_equal(unreadable("8@$0x10"), "a constant libbpf does not parse");
+	assert_string_equal(unreadable("8@8(%rax)x"), "a location libbpf does not parse");
+	assert_string_equal(unreadable("8@8(rax)"), "a location libbpf does not parse");
+	assert_string_equal(unreadable("8@8"), "a location libbpf does not parse");
+}
+
 static void test_read_missing(void **state)
 {
 	struct usdt_file *f;
@@ -187,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_arg_unsigned_memory),
 		cmocka_unit_test(test_arg_constant),
 		cmocka_unit_test(test_arg_errors),
+		cmocka_unit_test(test_arg_unreadable),
 		cmocka_unit_test(test_read_missing),
 		cmocka_unit_test(test_read_directory),
 		cmocka_unit_test(test_read_not_elf),

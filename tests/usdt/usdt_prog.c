@@ -46,7 +46,8 @@ static int64_t now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-static void fire(int i)
+/* Not inlined: a user stack (-s) shows fire, then main. */
+static __attribute__((noinline)) void fire(int i)
 {
 	int8_t s8 = -128;
 	uint8_t u8 = 255;

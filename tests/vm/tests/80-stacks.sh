@@ -2,7 +2,7 @@
 # -s: each event carries the kernel stack at its probe, symbolised, in both
 # attach modes; at a function's entry the stack still shows its caller.
 # --count: calls per function (and per stack) summed in BPF; --hist: a log2
-# histogram of one value, in BPF.
+# histogram of one value, or of call durations, in BPF.
 . /tests/lib.sh
 
 tmp=$(mktemp -d)
@@ -68,5 +68,42 @@ for mode in fentry kprobe; do
 	else
 		fail ${T}_attach_hist_return "$(cat "$tmp/e6")"
 	fi
+	# --hist without a value: durations in ns, counted at the return;
+	# three 300 ms sleeps all fall in [2^28, 2^29) ns.
+	if start "$tmp/o7" "$tmp/e7" --mode $mode --hist -c vmprog hrtimer_nanosleep; then
+		vmprog sleep 300 300 300
+		stop
+		expect_eq ${T}_hist_duration_header 'hrtimer_nanosleep: duration in ns (3 calls)' "$(head -1 "$tmp/o7")"
+		expect_match ${T}_hist_duration_300ms '^\[268435456, 536870912\) +3 \|@{52}\|$' "$(cat "$tmp/o7")"
+		expect_eq ${T}_hist_duration_one_bucket 1 "$(grep -c '^\[.* [1-9][0-9]* |' "$tmp/o7")"
+		expect_match ${T}_hist_duration_summary '^ksnoop: 3 calls counted$' "$(cat "$tmp/e7")"
+	else
+		fail ${T}_attach_hist_duration "$(cat "$tmp/e7")"
+	fi
+	# Entry predicates select at the entry (the 20 ms sleep is left out),
+	# return predicates at the return; JSON, exact totals.
+	if start "$tmp/o8" "$tmp/e8" --mode $mode -j --hist -c vmprog \
+		'hrtimer_nanosleep(rqtp > 100000000, return == 0)'; then
+		vmprog sleep 300 20 300
+		stop
+		expect_eq ${T}_hist_duration_json '{"func":"hrtimer_nanosleep","value":"duration_ns","count":2,"buckets":[{"min":268435456,"max":536870911,"count":2}]}' \
+			"$(cat "$tmp/o8")"
+	else
+		fail ${T}_attach_hist_duration_json "$(cat "$tmp/e8")"
+	fi
+	# Per function of a glob: the 20 ms sleep in [2^24, 2^25) ns.
+	if start "$tmp/o9" "$tmp/e9" --mode $mode -j --hist -c vmprog 'hrtimer_nanosleep*'; then
+		vmprog sleep 20 300
+		stop
+		expect_eq ${T}_hist_duration_glob '2 [{"min":16777216,"max":33554431,"count":1},{"min":268435456,"max":536870911,"count":1}]' \
+			"$(jq -c -r 'select(.func == "hrtimer_nanosleep") | "\(.count) \(.buckets)"' "$tmp/o9")"
+	else
+		fail ${T}_attach_hist_duration_glob "$(cat "$tmp/e9")"
+	fi
 done
+# No return, no duration: a tracepoint is refused before anything attaches.
+err=$(ksnoop --hist tp:sched_switch 2>&1 >/dev/null); rc=$?
+expect_eq hist_duration_tracepoint_exit 2 "$rc"
+expect_match hist_duration_tracepoint_says_why 'has no return' "$err"
+
 rm -rf "$tmp"
