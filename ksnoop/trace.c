@@ -526,6 +526,10 @@ static int attach_group(struct trace *t, struct attacher *a, const struct ksnoop
 	}
 	for (k = 0; k < m; k++)
 		failed[k] = false;
+	if (per_func)
+		log_info("%s and %d more: values per function, records of %u and %u bytes (entry, return)",
+			 lead->sig.attach, m - 1, group->side[KSNOOP_ENTRY].rec_size,
+			 group->side[KSNOOP_RETURN].rec_size);
 	ks_clear(e);
 	err = attacher__add_group(a, lead, group, funcs, m, failed, e);
 	for (k = 0; k < m && !err; k++) {
