@@ -265,6 +265,7 @@ class Report:
         self.aggregation()
         self.throughput()
         self.startup()
+        self.globs()
         self.trouble()
         self.targets()
         self.profiles()
@@ -957,6 +958,122 @@ after SIGINT* is how long the tracer took to detach and exit when asked.
                       cell(stat(res, "startup-kfunc", v, "stop_ms")), rt,
                       "informational (TCG)" if v == "ksnoop" else "reference"))
         self.w()
+
+    # ---- 6. many functions
+
+    def globs(self):
+        res = self.res
+        if not (res.has_table("glob") or res.has_table("info")):
+            return
+        self.w("""## 6. Many functions at once
+
+A whole run of `ksnoop 'tcp_*'` (every argument of each of 300 and more
+functions, on entry and on return) against `ksnoop tcp_sendmsg`, and
+bpftrace's `kprobe:tcp_*` (entry only, a count per probe) against its
+`kprobe:tcp_sendmsg`, in the VM (TCG) on both kernels: *attach* from exec
+until the tracer is attached, one second of *trace*, *detach* from SIGINT
+(bpftrace: the end of its `-c` command) until it has exited. ksnoop's
+target: the whole `tcp_*` run within 2× that of one function, and faster
+than bpftrace's `kprobe:tcp_*`.
+""")
+        if res.has_table("glob"):
+            self.w()
+            self.commands((v, "vm-glob-" + v) for v in
+                          ("ksnoop-glob", "ksnoop-one", "bpftrace-glob", "bpftrace-one"))
+            self.w()
+            kernels = sorted({r.fields.get("kernel", "?") for r in res.runs if r.table == "glob"},
+                             key=lambda k: [int(x) if x.isdigit() else 0 for x in k.split(".")])
+            self.w("| kernel | run | attach s | trace s | detach s | total s | ÷ one function | "
+                   "ksnoop ÷ bpftrace (total) | target |")
+            self.w("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+            for k in kernels:
+                self.glob_rows(k)
+            self.w()
+            self.w("Why it is cheap: functions whose plans differ only in their values share "
+                   "one program (each function's ways to its values are in a map, at the index "
+                   "its BPF cookie gives), so `tcp_*` loads two programs, not one per signature; "
+                   "where the kernel has kprobe.multi (6.12) each program attaches all its "
+                   "functions through one link. Debian's 6.1 has no kprobe.multi: every "
+                   "function gets a kprobe and a kretprobe of its own, and the kernel "
+                   "destroys each one under a global mutex after an RCU and a tracepoint SRCU "
+                   "grace period (`perf_kprobe_destroy()`), one after another whatever the "
+                   "number of threads that close them.")
+            self.w()
+        if res.has_table("info"):
+            self.info_table()
+
+    def glob_stat(self, kernel, variant, key):
+        return stats(r.num(key) for r in self.res.of("glob", variant)
+                     if r.fields.get("kernel") == kernel and r.fields.get(key, "") != "")
+
+    def glob_rows(self, kernel):
+        res = self.res
+        total = {v: med(self.glob_stat(kernel, v, "total_ms"))
+                 for v in ("ksnoop-glob", "ksnoop-one", "bpftrace-glob", "bpftrace-one")}
+        kg, ko, bg = total["ksnoop-glob"], total["ksnoop-one"], total["bpftrace-glob"]
+        if kg is None or ko is None:
+            t = "not measured"
+        else:
+            t = "≤ 2× one function: **%s** (%s×)" % ("met" if kg <= 2 * ko else "missed", ratio(kg, ko))
+            if bg is not None:
+                t += "; faster than bpftrace: **%s**" % ("met" if kg < bg else "missed")
+        rows = (("ksnoop-glob", "**ksnoop** `tcp_*`", "ksnoop-one", t),
+                ("ksnoop-one", "ksnoop, one function", None, "reference"),
+                ("bpftrace-glob", "bpftrace `kprobe:tcp_*`", "bpftrace-one", "reference"),
+                ("bpftrace-one", "bpftrace, one function", None, "reference"))
+        for v, label, one, target in rows:
+            st = self.glob_stat(kernel, v, "total_ms")
+            if not st:
+                errs = "; ".join(sorted({r.fields.get("error", "") for r in res.of("glob", v)
+                                         if r.fields.get("kernel") == kernel and r.failed}))
+                self.w("| %s | %s | failed: `%s` | | | | | | |" % (kernel, label, errs or "no result"))
+                continue
+            funcs = med(self.glob_stat(kernel, v, "funcs"))
+            progs = med(self.glob_stat(kernel, v, "programs"))
+            if funcs and v == "ksnoop-glob":
+                label += " (%d functions, %d programs)" % (funcs, progs or 0)
+            vs_bt = DASH
+            if v.startswith("ksnoop"):
+                bt = total["bpftrace-glob" if v == "ksnoop-glob" else "bpftrace-one"]
+                vs_bt = ratio(st.median, bt) if bt else DASH
+            self.w("| %s | %s | %s | %s | %s | %s | %s | %s | %s |"
+                   % (kernel, label, cell(self.glob_stat(kernel, v, "attach_ms"), 2, 1000),
+                      cell(self.glob_stat(kernel, v, "trace_ms"), 2, 1000),
+                      cell(self.glob_stat(kernel, v, "detach_ms"), 2, 1000),
+                      cell(st, 2, 1000),
+                      ratio(st.median, total[one]) if one and total[one] else DASH, vs_bt, target))
+        if kg is not None and ko is not None:
+            self.verdict("`tcp_*` within 2× one function, %s (VM)" % kernel,
+                         "ksnoop %s s vs %s s; bpftrace `kprobe:tcp_*` %s s"
+                         % (fmt(kg / 1000, 2), fmt(ko / 1000, 2),
+                            fmt(bg / 1000, 2) if bg is not None else "?"), t)
+
+    def info_table(self):
+        res = self.res
+        one = med(stat(res, "info", "one", "wall_ms"))
+        many = med(stat(res, "info", "many", "wall_ms"))
+        n = med(stat(res, "info", "many", "funcs"))
+        self.w("`ksnoop info` of %s functions against one, natively (the target: at most 3× one):"
+               % (fmt(n) if n else "1,000"))
+        self.w()
+        self.commands((v, "info-" + v) for v in ("one", "many"))
+        self.w()
+        if one is None or many is None:
+            t = "not measured"
+        else:
+            t = "≤ 3× one function: **%s** (%s×)" % ("met" if many <= 3 * one else "missed", ratio(many, one))
+        self.w("| run | wall ms | ÷ one function | target |")
+        self.w("| --- | --- | --- | --- |")
+        for v, label, target in (("many", "**ksnoop info**, %s functions" % (fmt(n) if n else "?"), t),
+                                 ("one", "ksnoop info, one function", "reference")):
+            st = stat(res, "info", v, "wall_ms")
+            if not st:
+                self.w("| %s | failed: `%s` | | |" % (label, errors_of(res, "info", v) or "no result"))
+                continue
+            self.w("| %s | %s | %s | %s |" % (label, cell(st), ratio(st.median, one), target))
+        self.w()
+        self.verdict("`ksnoop info` of 1,000 functions ≤ 3× one",
+                     "%s ms vs %s ms" % (fmt(many), fmt(one)), t)
 
     # ---- tracers that did not exit, guest kernel trouble
 

@@ -100,6 +100,18 @@ struct {
 	__type(value, __u64);
 } entry_times SEC(".maps");
 
+/*
+ * KSNOOP_PLAN_FUNC_VALUES: each function of the group's values, at the
+ * index its cookie gives (sized and filled by userspace before attach; one
+ * element, or not created at all, otherwise).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ksnoop_func_values);
+} func_values SEC(".maps");
+
 static __always_inline void count(__u32 counter)
 {
 	__u64 *c = bpf_map_lookup_elem(&counters, &counter);
@@ -278,14 +290,20 @@ static __always_inline int walk(const volatile struct ksnoop_access *acc,
 	return KSNOOP_OK;
 }
 
-/* Copy the object at ADDR, as ACC says; returns its status, sets *len. */
+/*
+ * Copy the object at ADDR, as ACC says, into the ROOM bytes at DST; returns
+ * its status, sets *len.  ACC is the plan's (then ROOM is its size) or, in a
+ * group with per-function values, the function's.
+ */
 static __always_inline int copy_object(const volatile struct ksnoop_access *acc,
-				       __u64 addr, bool user, void *dst, __u32 *len)
+				       __u64 addr, bool user, void *dst, __u32 room, __u32 *len)
 {
 	__u32 size = acc->size;
 	__u32 ust = user ? KSNOOP_ST_USER : 0;
 	long n;
 
+	if (size > room)
+		size = room;
 	*len = 0;
 	if (acc->flags & KSNOOP_VAL_STR) {
 		n = read_str(dst, size, addr, user);
@@ -302,7 +320,7 @@ static __always_inline int copy_object(const volatile struct ksnoop_access *acc,
 
 /* Copy one value into the record; returns its status, sets *len. */
 static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
-				      __u64 word, void *dst, __u32 *len,
+				      __u64 word, void *dst, __u32 room, __u32 *len,
 				      __u64 *from)
 {
 	__u64 addr;
@@ -310,8 +328,9 @@ static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
 	int st;
 
 	if (acc->flags & KSNOOP_VAL_REG) {
+		/* A value's room is at least 8 bytes (rounded up). */
 		*(__u64 *)dst = word;
-		*len = acc->size;
+		*len = acc->size < room ? acc->size : room;
 		return KSNOOP_OK;
 	}
 	st = walk(acc, word, &addr, &user);
@@ -320,7 +339,7 @@ static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
 		return st;
 	}
 	*from = addr;
-	return copy_object(acc, addr, user, dst, len);
+	return copy_object(acc, addr, user, dst, room, len);
 }
 
 /* Read the scalar a predicate tests, sign- or zero-extended to 64 bits. */
@@ -489,18 +508,40 @@ static __always_inline void fill_header(void *rec, int kind, const struct call *
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 }
 
+/*
+ * How many values KIND's side has, and how to reach the I-th: the plan's,
+ * or in a group with per-function values (FV) the function's own.  Where
+ * each goes in the record, and how much room it has, is the plan's.
+ */
+static __always_inline int nvalues(const volatile struct ksnoop_side_plan *side, int kind,
+				   const struct ksnoop_func_values *fv)
+{
+	return fv ? fv->nvalues[kind] : side->nvalues;
+}
+
+static __always_inline const volatile struct ksnoop_access *
+value_access(const volatile struct ksnoop_side_plan *side, int kind, int i,
+	     const struct ksnoop_func_values *fv)
+{
+	if (fv)
+		return (const volatile struct ksnoop_access *)&fv->acc[kind][i];
+	return &side->values[i].acc;
+}
+
 /* The values of one record at REC, from the START-th on. */
-static __always_inline void fill_values(void *ctx, enum word_source ws, void *rec,
+static __always_inline void fill_values(void *ctx, enum word_source ws, int kind, void *rec,
 					const volatile struct ksnoop_side_plan *side,
+					const struct ksnoop_func_values *fv,
 					const __u64 *words, int start)
 {
 	int i;
 
 	for (i = 0; i < KSNOOP_MAX_VALUES; i++) {
 		const volatile struct ksnoop_value_plan *vp;
+		const volatile struct ksnoop_access *acc;
 		struct ksnoop_value *vh;
 
-		if (i >= side->nvalues)
+		if (i >= side->nvalues || i >= nvalues(side, kind, fv))
 			break;
 		if (i < start)
 			continue;
@@ -519,8 +560,9 @@ static __always_inline void fill_values(void *ctx, enum word_source ws, void *re
 			vh->len = n < 0 ? 0 : n;
 			continue;
 		}
-		vh->status = copy_value(&vp->acc, src_word(words, &vp->acc),
-					(void *)(vh + 1), &vh->len, &vh->addr);
+		acc = value_access(side, kind, i, fv);
+		vh->status = copy_value(acc, src_word(words, acc), (void *)(vh + 1), vp->acc.size,
+					&vh->len, &vh->addr);
 	}
 }
 
@@ -531,12 +573,13 @@ static __always_inline bool user_fault(const struct ksnoop_value *vh)
 	       (vh->status & KSNOOP_ST_USER) && vh->addr;
 }
 
-static __always_inline bool has_user_fault(void *rec, const volatile struct ksnoop_side_plan *side)
+static __always_inline bool has_user_fault(void *rec, const volatile struct ksnoop_side_plan *side,
+					   int kind, const struct ksnoop_func_values *fv)
 {
 	int i;
 
 	for (i = 0; i < KSNOOP_MAX_VALUES; i++) {
-		if (i >= side->nvalues)
+		if (i >= side->nvalues || i >= nvalues(side, kind, fv))
 			break;
 		if (user_fault(rec + side->values[i].rec_off))
 			return true;
@@ -550,7 +593,7 @@ static __always_inline bool has_user_fault(void *rec, const volatile struct ksno
  * copied it in itself.
  */
 static __always_inline void reread_user_faults(void *rec, const volatile struct ksnoop_side_plan *side,
-					       int n)
+					       const struct ksnoop_func_values *fv, int n)
 {
 	int i;
 
@@ -558,19 +601,21 @@ static __always_inline void reread_user_faults(void *rec, const volatile struct 
 		const volatile struct ksnoop_value_plan *vp;
 		struct ksnoop_value *vh;
 
-		if (i >= side->nvalues || i >= n)
+		if (i >= side->nvalues || i >= n || i >= nvalues(side, KSNOOP_ENTRY, fv))
 			break;
 		vp = &side->values[i];
 		vh = rec + vp->rec_off;
 		if (!user_fault(vh))
 			continue;
-		vh->status = copy_object(&vp->acc, vh->addr, true, (void *)(vh + 1), &vh->len) |
+		vh->status = copy_object(value_access(side, KSNOOP_ENTRY, i, fv), vh->addr, true,
+					 (void *)(vh + 1), vp->acc.size, &vh->len) |
 			     KSNOOP_ST_AT_RETURN;
 	}
 }
 
 /* Emit the entry record stashed because of a user fault (KSNOOP_SIDE_RETRY). */
-static __always_inline void emit_retried_entry(struct ksnoop_stash_key *key)
+static __always_inline void emit_retried_entry(struct ksnoop_stash_key *key,
+					       const struct ksnoop_func_values *fv)
 {
 	const volatile struct ksnoop_side_plan *entry = &plan.side[KSNOOP_ENTRY];
 	void *stashed = bpf_map_lookup_elem(&stash, key), *rec;
@@ -585,7 +630,7 @@ static __always_inline void emit_retried_entry(struct ksnoop_stash_key *key)
 	}
 	bpf_probe_read_kernel(rec, entry->rec_size, stashed);
 	bpf_map_delete_elem(&stash, key);
-	reread_user_faults(rec, entry, KSNOOP_MAX_VALUES);
+	reread_user_faults(rec, entry, fv, KSNOOP_MAX_VALUES);
 	submit(rec, entry->rec_size);
 }
 
@@ -702,7 +747,7 @@ static __always_inline void stash_entry(void *ctx, enum word_source ws,
 	if (!rec)
 		return;
 	fill_header(rec, KSNOOP_ENTRY, c);
-	fill_values(ctx, ws, rec, side, words, 0);
+	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, NULL, words, 0);
 	if (bpf_map_update_elem(&stash, key, rec, BPF_ANY)) {
 		count(KSNOOP_CNT_STASH_DROP);
 		stash_clear(key);
@@ -831,6 +876,7 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	struct ksnoop_stash_key key = {};
 	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
 	struct call c = { .func_id = plan.func_id };
+	const struct ksnoop_func_values *fv = NULL;
 	void *rec, *stashed = NULL;
 
 	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY) && !timed)
@@ -838,14 +884,23 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
 		return 0;
 	/* A group's program: the probe's cookie says which target fired. */
-	if (ws == WORDS_REGS && (plan.flags & KSNOOP_PLAN_COOKIE))
-		c.func_id = (__u32)bpf_get_attach_cookie(ctx);
-	else if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_COOKIE))
+	if (ws == WORDS_REGS && (plan.flags & KSNOOP_PLAN_COOKIE)) {
+		__u64 cookie = bpf_get_attach_cookie(ctx);
+		__u32 index = cookie >> KSNOOP_COOKIE_INDEX_SHIFT;
+
+		c.func_id = (__u32)cookie;
+		if (plan.flags & KSNOOP_PLAN_FUNC_VALUES) {
+			fv = bpf_map_lookup_elem(&func_values, &index);
+			if (!fv)
+				return 0;
+		}
+	} else if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_COOKIE)) {
 		c.func_id = (__u32)bpf_usdt_cookie(ctx);
+	}
 	if (keyed || timed)
 		call_key(ctx, ws, kind, c.func_id, &key);
 	if (kind == KSNOOP_RETURN && (side->flags & KSNOOP_SIDE_RETRY))
-		emit_retried_entry(&key);
+		emit_retried_entry(&key, fv);
 	/* Every return clears its key, whatever it reports. */
 	if (kind == KSNOOP_RETURN && timed)
 		c.start = entry_time_take(&key);
@@ -931,17 +986,17 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 				      side->stash_size - sizeof(struct ksnoop_event),
 				      stashed + sizeof(struct ksnoop_event));
 		bpf_map_delete_elem(&stash, &key);
-		reread_user_faults(rec, side, side->nstashed);
+		reread_user_faults(rec, side, fv, side->nstashed);
 	}
 	fill_header(rec, kind, &c);
-	fill_values(ctx, ws, rec, side, words, side->nstashed);
+	fill_values(ctx, ws, kind, rec, side, fv, words, side->nstashed);
 	if (side->flags & KSNOOP_SIDE_RETRY) {
 		/*
 		 * Entry: user memory not paged in yet; try again at the return.
 		 * (Ring-buffer memory cannot be a map value on older kernels:
 		 * the record goes through the scratch buffer, on this path only.)
 		 */
-		if (has_user_fault(rec, side) && stash_record(&key, rec, side->rec_size)) {
+		if (has_user_fault(rec, side, kind, fv) && stash_record(&key, rec, side->rec_size)) {
 			bpf_ringbuf_discard(rec, BPF_RB_NO_WAKEUP);
 			return 0;
 		}

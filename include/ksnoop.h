@@ -39,6 +39,13 @@
  * must fit the ring buffer many times over (its default is 4 MiB).
  */
 #define KSNOOP_MAX_RECORD	(256 * 1024)
+/*
+ * Largest record of a group whose functions share one layout
+ * (KSNOOP_PLAN_FUNC_VALUES: each value's room is the most any of them
+ * copies there): a retried entry is built in the 32 KiB per-CPU scratch
+ * buffer, and a group whose rooms add up to more is split.
+ */
+#define KSNOOP_MAX_GROUP_RECORD	(32 * 1024)
 /* Default bytes copied for a string behind a char pointer. */
 #define KSNOOP_DEFAULT_STR_SIZE	256
 #define KSNOOP_COMM_LEN		16
@@ -199,6 +206,25 @@ enum ksnoop_plan_flags {
 	 * side keeps the time only once its predicates held (entry_times).
 	 */
 	KSNOOP_PLAN_HIST_DURATION = 1 << 7,
+	/*
+	 * With KSNOOP_PLAN_COOKIE: the group's functions differ in their
+	 * values (which words, what they point to, how much to copy), not in
+	 * anything else.  Each function's accesses are a ksnoop_func_values in
+	 * the func_values map, at the index in the cookie's upper half;
+	 * side[].values[] give the record layout the functions share (rec_off,
+	 * and in acc.size the most any of them copies there).
+	 */
+	KSNOOP_PLAN_FUNC_VALUES = 1 << 8,
+};
+
+/* BPF cookie of a group's probe: its function's func_id | index << 32. */
+#define KSNOOP_COOKIE_INDEX_SHIFT	32
+
+/* One function's values in a KSNOOP_PLAN_FUNC_VALUES group. */
+struct ksnoop_func_values {
+	__u8 nvalues[KSNOOP_NR_KINDS];
+	__u8 pad[6];
+	struct ksnoop_access acc[KSNOOP_NR_KINDS][KSNOOP_MAX_VALUES];
 };
 
 /* --count: calls per function (and stack), summed in BPF. */
@@ -229,9 +255,9 @@ struct ksnoop_plan {
 	__u8 filter_comm;	/* compare comm[] */
 	__u8 ret_slot;		/* ctx word holding the return value (fexit) */
 	__u8 nslots;		/* argument words the target has */
-	__u8 flags;		/* enum ksnoop_plan_flags */
+	__u8 pad1;
 	__u32 slot_mask;	/* argument words some value or predicate reads */
-	__u32 pad2;
+	__u32 flags;		/* enum ksnoop_plan_flags */
 	/* ksnoop's pid namespace (nsfs dev and inode); 0: the initial one */
 	__u64 pidns_dev;
 	__u64 pidns_ino;
@@ -304,5 +330,6 @@ _Static_assert(sizeof(struct ksnoop_event) == 56, "event header layout");
 _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
 _Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
+_Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
 
 #endif /* KSNOOP_H */

@@ -27,7 +27,19 @@ struct attacher {
 	bool *follows;
 	int nlinks;
 	bool no_kprobe_multi;	/* the kernel refused kprobe.multi once */
+	/* What attaching cost, for -v: programs loaded, and the time in it. */
+	int nloaded;
+	double load_s;
+	double start_s;		/* when the attacher was made */
 };
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 struct attacher *attacher__new(__u32 ringbuf_bytes)
 {
@@ -36,6 +48,7 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	if (!a)
 		return NULL;
 	a->ringbuf_bytes = ringbuf_bytes;
+	a->start_s = now_mono();
 	a->ringbuf_fd = -1;
 	a->counters_fd = -1;
 	a->counts_fd = -1;
@@ -131,6 +144,7 @@ static int take_links(struct attacher *a, struct detach_work *w)
 
 void attacher__free(struct attacher *a)
 {
+	double t0 = now_mono();
 	struct detach_work w;
 	int i;
 
@@ -138,6 +152,8 @@ void attacher__free(struct attacher *a)
 		return;
 	if (take_links(a, &w) == 0) {
 		destroy_units(&w);
+		if (w.units[w.nunits] > 1)
+			log_info("%d links detached in %.2f s", w.units[w.nunits], now_mono() - t0);
 		free(w.links);
 		free(w.units);
 	}
@@ -207,7 +223,7 @@ static bool user_stacks(const struct ksnoop_plan *bp)
  */
 static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 			      const struct capture_plan *plan, enum attach_kind kind,
-			      bool sleepable, bool multi, int usdt_sites)
+			      bool sleepable, bool multi, int usdt_sites, int nfuncs)
 {
 	const struct ksnoop_side_plan *entry = &plan->bpf.side[KSNOOP_ENTRY];
 	const char *target = plan->sig.attach;
@@ -271,6 +287,11 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	 */
 	if (!uses_entry_times(&plan->bpf))
 		err = err ?: bpf_map__set_autocreate(skel->maps.entry_times, false);
+	/* A group's functions' values, one element each (filled after load). */
+	if (plan->bpf.flags & KSNOOP_PLAN_FUNC_VALUES)
+		err = err ?: bpf_map__set_max_entries(skel->maps.func_values, nfuncs);
+	else
+		err = err ?: bpf_map__set_autocreate(skel->maps.func_values, false);
 
 	/* --count maps: full size only when counting, then shared like the rest. */
 	if (!(plan->bpf.flags & KSNOOP_PLAN_COUNT))
@@ -288,13 +309,42 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	return err;
 }
 
-/* Open an instance for PLAN, autoload only KIND's programs, load it. */
-static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture_plan *plan,
-					enum attach_kind kind, bool sleepable, bool multi,
-					int usdt_sites, struct ks_error *e)
+/* Forget the instance loaded last (a kprobe.multi attempt the kernel refused). */
+static void drop_last_instance(struct attacher *a)
+{
+	ksnoop_bpf__destroy(a->skels[--a->nskels]);
+	if (a->nskels == 0)
+		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
+}
+
+/* KSNOOP_PLAN_FUNC_VALUES: element i is FUNCS[i]'s values (its cookie says i). */
+static int fill_func_values(struct ksnoop_bpf *skel, const struct capture_plan *plan,
+			    const struct attach_func *funcs, int n)
+{
+	int fd = bpf_map__fd(skel->maps.func_values);
+	__u32 i;
+
+	if (!(plan->bpf.flags & KSNOOP_PLAN_FUNC_VALUES))
+		return 0;
+	for (i = 0; i < (__u32)n; i++)
+		if (bpf_map_update_elem(fd, &i, funcs[i].values, BPF_ANY))
+			return -errno;
+	return 0;
+}
+
+/*
+ * Open an instance for PLAN, autoload only KIND's programs, load it; a
+ * group with per-function values gets FUNCS' (N of them) before it is
+ * attached.
+ */
+static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct capture_plan *plan,
+					      enum attach_kind kind, bool sleepable, bool multi,
+					      int usdt_sites, const struct attach_func *funcs, int n,
+					      struct ks_error *e)
 {
 	const char *target = plan->sig.attach;
 	struct ksnoop_bpf *skel, **skels;
+	double t0;
 	int err;
 
 	skels = realloc(a->skels, (a->nskels + 1) * sizeof(*skels));
@@ -309,14 +359,17 @@ static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture
 		attach_fail(e, -errno, "open the BPF object for", target);
 		return NULL;
 	}
-	err = configure_instance(a, skel, plan, kind, sleepable, multi, usdt_sites);
+	err = configure_instance(a, skel, plan, kind, sleepable, multi, usdt_sites, n);
 	if (err) {
 		ksnoop_bpf__destroy(skel);
 		attach_fail(e, err, "set up the BPF object for", target);
 		return NULL;
 	}
 
+	t0 = now_mono();
 	err = ksnoop_bpf__load(skel);
+	a->load_s += now_mono() - t0;
+	a->nloaded++;
 	if (err) {
 		ksnoop_bpf__destroy(skel);
 		attach_fail(e, err,
@@ -327,6 +380,12 @@ static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture
 		return NULL;
 	}
 	a->skels[a->nskels++] = skel;
+	err = fill_func_values(skel, plan, funcs, n);
+	if (err) {
+		drop_last_instance(a);
+		attach_fail(e, err, "fill the values map for", target);
+		return NULL;
+	}
 	if (a->ringbuf_fd < 0) {
 		a->ringbuf_fd = bpf_map__fd(skel->maps.events);
 		a->counters_fd = bpf_map__fd(skel->maps.counters);
@@ -334,6 +393,14 @@ static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture
 		a->stacks_fd = bpf_map__fd(skel->maps.stacks);
 	}
 	return skel;
+}
+
+/* Open an instance for PLAN, autoload only KIND's programs, load it. */
+static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture_plan *plan,
+					enum attach_kind kind, bool sleepable, bool multi,
+					int usdt_sites, struct ks_error *e)
+{
+	return load_group_instance(a, plan, kind, sleepable, multi, usdt_sites, NULL, 0, e);
 }
 
 int attacher__add(struct attacher *a, const struct capture_plan *plan,
@@ -485,12 +552,10 @@ static time_t now_s(void)
 	return ts.tv_sec;
 }
 
-/* Forget the instance loaded last (a kprobe.multi attempt the kernel refused). */
-static void drop_last_instance(struct attacher *a)
+/* The cookie of FUNCS[I]'s probes: its func_id, and where its values are. */
+static __u64 group_cookie(const struct attach_func *funcs, int i)
 {
-	ksnoop_bpf__destroy(a->skels[--a->nskels]);
-	if (a->nskels == 0)
-		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
+	return funcs[i].func_id | (__u64)i << KSNOOP_COOKIE_INDEX_SHIFT;
 }
 
 /*
@@ -514,9 +579,9 @@ static int attach_multi(struct attacher *a, const struct capture_plan *plan,
 	}
 	for (i = 0; i < n; i++) {
 		syms[i] = funcs[i].name;
-		cookies[i] = funcs[i].func_id;
+		cookies[i] = group_cookie(funcs, i);
 	}
-	skel = load_instance(a, plan, ATTACH_KPROBE, false, true, 0, e);
+	skel = load_group_instance(a, plan, ATTACH_KPROBE, false, true, 0, funcs, n, e);
 	if (!skel)
 		err = e->err;
 	*loaded = skel != NULL;
@@ -544,8 +609,8 @@ static int attach_multi(struct attacher *a, const struct capture_plan *plan,
 }
 
 int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
-			const struct attach_func *funcs, int n, bool *failed,
-			struct ks_error *e)
+			const struct ksnoop_plan *group_bpf, const struct attach_func *funcs, int n,
+			bool *failed, struct ks_error *e)
 {
 	struct capture_plan *group = malloc(sizeof(*group));
 	struct ksnoop_bpf *skel;
@@ -555,12 +620,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 	if (!group)
 		return ks_fail(e, -ENOMEM, "out of memory");
 	memcpy(group, plan, sizeof(*group));
-	group->bpf.flags |= KSNOOP_PLAN_COOKIE;
-	/* Members differ in how many words they take: read those in use. */
-	group->bpf.nslots = 0;
-	for (i = 0; i < KSNOOP_MAX_ARGS; i++)
-		if (plan->bpf.slot_mask & (1u << i))
-			group->bpf.nslots = i + 1;
+	group->bpf = *group_bpf;
 	if (!a->no_kprobe_multi) {
 		bool loaded;
 
@@ -578,7 +638,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			log_info("%s and %d more: %s", funcs[0].name, n - 1, e->msg);
 		}
 	}
-	skel = load_instance(a, group, ATTACH_KPROBE, false, false, 0, e);
+	skel = load_group_instance(a, group, ATTACH_KPROBE, false, false, 0, funcs, n, e);
 	if (!skel)
 		err = e->err;
 	free(group);
@@ -598,7 +658,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			next_note = now_s() + 1;
 		}
 		for (side = 0; side < KSNOOP_NR_KINDS; side++) {
-			LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = funcs[i].func_id,
+			LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = group_cookie(funcs, i),
 				    .retprobe = side == KSNOOP_RETURN);
 			struct bpf_link *link;
 
@@ -625,6 +685,17 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 	log_info("%s and %d more: one program, %d functions with a kprobe each",
 		 funcs[0].name, n - 1, attached);
 	return 0;
+}
+
+void attacher__log_cost(const struct attacher *a)
+{
+	int i, j, per = sizeof(a->skels[0]->links) / sizeof(struct bpf_link *), nlinks = a->nlinks;
+
+	for (i = 0; i < a->nskels; i++)
+		for (j = 0; j < per; j++)
+			nlinks += ((struct bpf_link **)&a->skels[i]->links)[j] != NULL;
+	log_info("%d program instance(s) loaded in %.2f s; %d links; attached in %.2f s",
+		 a->nloaded, a->load_s, nlinks, now_mono() - a->start_s);
 }
 
 int attacher__ringbuf_fd(const struct attacher *a)

@@ -53,22 +53,30 @@ int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 /* Of N USDT probes in all, how many one program should serve at most. */
 int attacher__usdt_per_program(int n);
 
-/* One function of a group and its func_id (the BPF cookie of its probes). */
+/*
+ * One function of a group and its func_id; with per-function values
+ * (KSNOOP_PLAN_FUNC_VALUES), what its values are.
+ */
 struct attach_func {
 	const char *name;
 	__u32 func_id;
+	const struct ksnoop_func_values *values;
 };
 
 /*
- * kprobes for a group: functions whose plans differ only in func_id share
- * one program (PLAN is any member's), its cookie naming the function;
- * attached through kprobe.multi where the kernel has it, else one kprobe
- * per function.  FAILED (glob matches; may be NULL): a function the
- * kernel refuses is marked there and left out instead of failing all.
+ * kprobes for a group: functions that share the program GROUP (from
+ * resolver__group(); PLAN is any member's, for its name), each probe's
+ * cookie naming its function (and its values' index); attached through
+ * kprobe.multi where the kernel has it, else one kprobe per function.
+ * FAILED (glob matches; may be NULL): a function the kernel refuses is
+ * marked there and left out instead of failing all.
  */
 int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
-			const struct attach_func *funcs, int n, bool *failed,
-			struct ks_error *e);
+			const struct ksnoop_plan *group, const struct attach_func *funcs, int n,
+			bool *failed, struct ks_error *e);
+
+/* -v: programs loaded and the time it took, links made, time since attacher__new(). */
+void attacher__log_cost(const struct attacher *a);
 
 int attacher__ringbuf_fd(const struct attacher *a);
 /* --count: the shared counts map (struct ksnoop_count_key -> __u64) and stacks map. */

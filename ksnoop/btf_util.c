@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
 #include "btf_util.h"
@@ -229,6 +230,66 @@ bool btfu_refs_valid(const struct btf *btf)
 	return true;
 }
 
+/*
+ * Setting up a btf_dump walks every type of its BTF (vmlinux: 150,000 and
+ * more), which costs more than spelling one type: `ksnoop info` of 1,000
+ * functions spent 80 % of its time there.  The kernel's BTFs live as long
+ * as their kbtf, which says so (btfu_keep_dump), so they keep one dump
+ * each; other BTFs (a cast's, a binary's, the tests') get one per call.
+ */
+struct kept_dump {
+	const struct btf *btf;
+	struct btf_dump *d;	/* made at the first use */
+};
+
+static struct kept_dump *kept;
+static int nkept;
+static struct strbuf kept_sb;	/* where the kept dumps write, set per call */
+
+int btfu_keep_dump(const struct btf *btf)
+{
+	struct kept_dump *k = realloc(kept, (nkept + 1) * sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	kept = k;
+	kept[nkept++] = (struct kept_dump){ .btf = btf };
+	return 0;
+}
+
+void btfu_drop_dump(const struct btf *btf)
+{
+	int i;
+
+	for (i = 0; i < nkept; i++) {
+		if (kept[i].btf != btf)
+			continue;
+		btf_dump__free(kept[i].d);
+		kept[i] = kept[--nkept];
+		if (!nkept) {
+			free(kept);
+			kept = NULL;
+		}
+		return;
+	}
+}
+
+/* BTF's kept dump writing into SB, or NULL: then the caller makes one. */
+static struct btf_dump *kept_dump(const struct btf *btf, const struct strbuf *sb)
+{
+	int i;
+
+	for (i = 0; i < nkept; i++) {
+		if (kept[i].btf != btf)
+			continue;
+		if (!kept[i].d)
+			kept[i].d = btf_dump__new(btf, strbuf_printf, &kept_sb, NULL);
+		kept_sb = *sb;
+		return kept[i].d;
+	}
+	return NULL;
+}
+
 const char *btfu_type_str(const struct btf *btf, __u32 id, const char *name,
 			  char *buf, size_t sz)
 {
@@ -236,21 +297,27 @@ const char *btfu_type_str(const struct btf *btf, __u32 id, const char *name,
 
 	struct strbuf sb = { .buf = buf, .sz = sz };
 	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts, .field_name = name ? name : "");
-	struct btf_dump *d;
+	struct btf_dump *d, *own = NULL;
 
 	buf[0] = 0;
 	if (id == 0) {
 		snprintf(buf, sz, name && *name ? "void %s" : "void", name);
 		return buf;
 	}
-	d = decl_spellable(btf, id, 0, &visits) ? btf_dump__new(btf, strbuf_printf, &sb, NULL) : NULL;
+	if (!decl_spellable(btf, id, 0, &visits)) {
+		snprintf(buf, sz, "<type %u>", id);
+		return buf;
+	}
+	d = kept_dump(btf, &sb);
+	if (!d)
+		d = own = btf_dump__new(btf, strbuf_printf, &sb, NULL);
 	if (!d) {
 		snprintf(buf, sz, "<type %u>", id);
 		return buf;
 	}
 	if (btf_dump__emit_type_decl(d, id, &opts))
 		snprintf(buf, sz, "<type %u>", id);
-	btf_dump__free(d);
+	btf_dump__free(own);
 	return buf;
 }
 

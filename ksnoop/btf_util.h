@@ -84,6 +84,14 @@ bool btfu_same_type(const struct btf *btf, __u32 id, __u32 want, int nptrs);
 int btfu_find_ptr(const struct btf *btf, __u32 id);
 
 /*
+ * BTF lives until btfu_drop_dump(BTF), which comes before it is freed:
+ * btfu_type_str() keeps one btf_dump for it instead of one per call (each
+ * walks every type).  0 or -ENOMEM (then it is spelled the slow way).
+ */
+int btfu_keep_dump(const struct btf *btf);
+void btfu_drop_dump(const struct btf *btf);
+
+/*
  * The C spelling of type ID ("struct sk_buff *", "const char *") written
  * into BUF; with NAME, a declaration of NAME ("int (*fn)(void)").  A type
  * libbpf's btf_dump could not spell in bounded time (a cycle, a name that

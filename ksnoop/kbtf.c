@@ -63,6 +63,7 @@ struct kbtf *kbtf__open(const char *dir)
 		errno = err;
 		return NULL;
 	}
+	btfu_keep_dump(kb->vmlinux);
 	return kb;
 nomem:
 	kbtf__free(kb);
@@ -79,6 +80,7 @@ struct kbtf *kbtf__from_btf(struct btf *vmlinux)
 	kb->vmlinux = vmlinux;
 	kb->all_loaded = 1;
 	kb->user_tags = -1;
+	btfu_keep_dump(vmlinux);
 	return kb;
 }
 
@@ -90,11 +92,13 @@ void kbtf__free(struct kbtf *kb)
 		return;
 	for (i = 0; i < kb->nmods; i++) {
 		free(kb->mods[i].name);
+		btfu_drop_dump(kb->mods[i].btf);
 		btf__free(kb->mods[i].btf);
 		free(kb->mods[i].idx.e);
 	}
 	free(kb->mods);
 	free(kb->vmlinux_idx.e);
+	btfu_drop_dump(kb->vmlinux);
 	btf__free(kb->vmlinux);
 	free(kb->dir);
 	free(kb);
@@ -147,6 +151,8 @@ struct btf *kbtf__module(struct kbtf *kb, const char *module)
 	}
 	memset(&m[kb->nmods].idx, 0, sizeof(m[kb->nmods].idx));
 	m[kb->nmods++].btf = btf;
+	if (btf)
+		btfu_keep_dump(btf);
 	if (!btf)
 		errno = ENOENT;
 	return btf;

@@ -78,13 +78,26 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		      struct ks_error *err);
 /*
  * kprobe plans whose BPF halves are equal but for func_id and the number
- * of argument words (same words read, offsets, sizes, predicates) can
+ * of argument words (same words read, offsets, sizes, predicates), or
+ * but for their values where those may vary (resolver__group()), can
  * share one program, told apart by BPF cookies: a hash to group by, and
  * the comparison that decides.  The resolver zeroes a plan before filling
  * it, so padding compares too.
  */
 __u64 resolver__program_hash(const struct capture_plan *plan);
 bool resolver__same_program(const struct capture_plan *a, const struct capture_plan *b);
+/*
+ * The program GROUP of the leading plans of PLANS[0..N), which
+ * resolver__same_program() found equal; returns how many of them it
+ * serves (at least one).  Plans that differ in their values alone
+ * (no stash, no stack) share it through KSNOOP_PLAN_FUNC_VALUES: the
+ * record layout gives each value the most room any member needs (as
+ * long as a record stays within KSNOOP_MAX_GROUP_RECORD), and each
+ * member's rec_off and rec_size are rewritten to it, for the printer.
+ */
+int resolver__group(struct capture_plan **plans, int n, struct ksnoop_plan *group);
+/* PLAN's values, as a KSNOOP_PLAN_FUNC_VALUES group's func_values map holds them. */
+void resolver__func_values(const struct capture_plan *plan, struct ksnoop_func_values *fv);
 
 /* Free what resolving allocated (a plan is otherwise plain memory). */
 void resolver__release(struct capture_plan *plan);

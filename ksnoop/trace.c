@@ -505,8 +505,49 @@ static int attach_usdt_group(struct trace *t, struct attacher *a, const struct a
 }
 
 /*
+ * Attach the functions of one group (targets IDX[0..M) of equal programs):
+ * left out, and counted, are those the kernel refuses.
+ */
+static int attach_group(struct trace *t, struct attacher *a, const struct ksnoop_plan *group,
+			const int *idx, int m, struct attach_func *funcs,
+			struct ksnoop_func_values *fvs, bool *failed, struct ks_error *e)
+{
+	const struct capture_plan *lead = &t->targets[idx[0]].plan;
+	bool per_func = group->flags & KSNOOP_PLAN_FUNC_VALUES;
+	int k, err;
+
+	for (k = 0; k < m; k++) {
+		const struct capture_plan *p = &t->targets[idx[k]].plan;
+
+		if (per_func)
+			resolver__func_values(p, &fvs[k]);
+		funcs[k] = (struct attach_func){ p->sig.attach, (__u32)idx[k],
+						 per_func ? &fvs[k] : NULL };
+	}
+	for (k = 0; k < m; k++)
+		failed[k] = false;
+	if (per_func)
+		log_info("%s and %d more: values per function, records of %u and %u bytes (entry, return)",
+			 lead->sig.attach, m - 1, group->side[KSNOOP_ENTRY].rec_size,
+			 group->side[KSNOOP_RETURN].rec_size);
+	ks_clear(e);
+	err = attacher__add_group(a, lead, group, funcs, m, failed, e);
+	for (k = 0; k < m && !err; k++) {
+		t->targets[idx[k]].attached = !failed[k];
+		if (failed[k]) {
+			t->glob_skipped++;
+			log_info("%s: %s left out: the kernel refused its program or kprobe (%s)",
+				 t->specs[t->targets[idx[k]].spec].text, funcs[k].name,
+				 e->msg[0] ? e->msg : "-d shows why");
+		}
+	}
+	return err;
+}
+
+/*
  * Targets grouped by plan, one program per group: a glob's kprobe targets
- * (a function the kernel refuses is left out and counted, not fatal) and
+ * (a function the kernel refuses is left out and counted, not fatal; plans
+ * that differ in their values alone share one too, resolver__group()) and
  * USDT probes (all or nothing).
  */
 static int attach_groups(struct trace *t, struct attacher *a, struct ks_error *e)
@@ -514,10 +555,14 @@ static int attach_groups(struct trace *t, struct attacher *a, struct ks_error *e
 	size_t cnt = t->ntargets ? t->ntargets : 1;
 	struct grouped *g = calloc(cnt, sizeof(*g));
 	struct attach_func *funcs = calloc(cnt, sizeof(*funcs));
+	struct ksnoop_func_values *fvs = calloc(cnt, sizeof(*fvs));
+	struct capture_plan **plans = calloc(cnt, sizeof(*plans));
 	bool *failed = calloc(cnt, sizeof(*failed)), *done = calloc(cnt, sizeof(*done));
-	int n = 0, i, j, k, err = 0, nusdt = 0;
+	int *idx = calloc(cnt, sizeof(*idx));
+	int n = 0, nkprobe = 0, ngroups = 0, i, j, m, k, err = 0, nusdt = 0;
+	struct ksnoop_plan group;
 
-	if (!g || !funcs || !failed || !done) {
+	if (!g || !funcs || !fvs || !plans || !failed || !done || !idx) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -529,41 +574,61 @@ static int attach_groups(struct trace *t, struct attacher *a, struct ks_error *e
 	qsort(g, n, sizeof(*g), cmp_grouped);
 	for (i = 0; i < n && !err; i++) {
 		const struct target *lead = &t->targets[g[i].target];
-		int m = 0;
 
 		if (done[g[i].target])
 			continue;
 		/* Equal hashes, then equal plans: a collision makes a group of its own. */
+		m = 0;
 		for (j = i; j < n && g[j].hash == g[i].hash; j++) {
 			if (done[g[j].target] || !same_group(lead, &t->targets[g[j].target]))
 				continue;
 			done[g[j].target] = true;
-			funcs[m++] = (struct attach_func){ t->targets[g[j].target].plan.sig.attach,
-							   (__u32)g[j].target };
+			funcs[m] = (struct attach_func){ t->targets[g[j].target].plan.sig.attach,
+							 (__u32)g[j].target, NULL };
+			idx[m] = g[j].target;
+			plans[m++] = &t->targets[g[j].target].plan;
 		}
 		ks_clear(e);
 		if (lead->kind == ATTACH_USDT) {
 			err = attach_usdt_group(t, a, funcs, m, attacher__usdt_per_program(nusdt), e);
 			continue;
 		}
-		memset(failed, 0, m * sizeof(*failed));
-		err = attacher__add_group(a, &lead->plan, funcs, m, failed, e);
-		for (k = 0; k < m && !err; k++) {
-			t->targets[funcs[k].func_id].attached = !failed[k];
-			if (failed[k]) {
-				t->glob_skipped++;
-				log_info("%s: %s left out: the kernel refused its program or kprobe (%s)",
-					 t->specs[t->targets[funcs[k].func_id].spec].text, funcs[k].name,
-					 e->msg[0] ? e->msg : "-d shows why");
-			}
+		/* A group whose records would grow too large is split. */
+		nkprobe += m;
+		for (j = 0; j < m && !err; j += k) {
+			k = resolver__group(plans + j, m - j, &group);
+			err = attach_group(t, a, &group, idx + j, k, funcs, fvs, failed, e);
+			ngroups++;
 		}
 	}
+	if (nkprobe)
+		log_info("%d glob matches in %d program(s)", nkprobe, ngroups);
 out:
 	free(g);
 	free(funcs);
+	free(fvs);
+	free(plans);
 	free(failed);
 	free(done);
+	free(idx);
 	return err;
+}
+
+/*
+ * Globs whose every match the kernel refused attached nothing: an error
+ * (the last refusal says why), not a trace that waits for nothing.
+ */
+static int check_any_attached(const struct trace *t, struct ks_error *e)
+{
+	char why[sizeof(e->msg)];
+	int i;
+
+	for (i = 0; i < t->ntargets; i++)
+		if (t->targets[i].attached)
+			return 0;
+	snprintf(why, sizeof(why), "%s", e->msg[0] ? e->msg : "every one was refused");
+	return ks_fail(e, ks_runtime_errno(e->err ? e->err : -EOPNOTSUPP),
+		       "none of the %d function(s) matched could be attached: %s", t->ntargets, why);
 }
 
 /* Attach every target; on failure nothing stays attached. */
@@ -596,6 +661,8 @@ static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e
 		}
 		tg->attached = !err;
 	}
+	if (!err)
+		err = check_any_attached(t, e);
 	if (err) {
 		attacher__free(a);
 		return err;
@@ -800,6 +867,7 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 			log_ks_error(&e);
 		return err;
 	}
+	attacher__log_cost(a);
 	if (has_kernel_funcs(t))
 		log_info("attached with %s%s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit",
 			 mode == MODE_AUTO && t->glob_targets ? " (globs: kprobes, a program per plan)" : "");

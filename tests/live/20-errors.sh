@@ -61,6 +61,9 @@ run predicate_on_struct 2 "predicates compare integers" "ip_send_skb(skb->cb == 
 # (Bounded: on a kernel that can trace, this ends and fails, never hangs.)
 if [ "$(id -u)" = 0 ]; then
 	run no_kprobes_no_fentry 1 "cannot trace kernel functions on this kernel: .*kprobes are not available.*tracepoints \(tp:NAME\) and USDT probes still work" -n 1 --duration 1 ip_send_skb
+	# A glob whose every match is refused: the same error, not a trace of nothing.
+	run glob_nothing_attached 1 "cannot trace kernel functions on this kernel: fentry was refused \(none of the [0-9]+ function\(s\) matched could be attached: .*kprobes are not available" --duration 1 'ip_send_s*'
+	run glob_nothing_attached_kprobe 1 "cannot trace kernel functions on this kernel: kprobes are not available" --mode kprobe --duration 1 'ip_send_s*'
 else
 	skip no_kprobes_no_fentry "needs root"
 fi

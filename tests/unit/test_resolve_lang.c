@@ -285,6 +285,124 @@ static void test_same_program_groups_plans(void **state)
 	resolved_free(d);
 }
 
+/* Default specs of two signatures: the values differ, nothing else does. */
+static void test_group_shares_program_across_values(void **state)
+{
+	struct resolved *a = resolve_ok("ip_send_skb");
+	struct resolved *b = resolve_ok("inet_fn");
+	struct capture_plan *plans[] = { &a->plan, &b->plan };
+	const struct ksnoop_side_plan *ge, *ae, *be;
+	struct ksnoop_func_values fv;
+	struct ksnoop_plan g;
+	int i;
+
+	assert_true(resolver__same_program(&a->plan, &b->plan));
+	assert_true(resolver__program_hash(&a->plan) == resolver__program_hash(&b->plan));
+	assert_int_equal(resolver__group(plans, 2, &g), 2);
+	assert_true(g.flags & KSNOOP_PLAN_COOKIE);
+	assert_true(g.flags & KSNOOP_PLAN_FUNC_VALUES);
+	ge = &g.side[KSNOOP_ENTRY];
+	ae = &a->plan.bpf.side[KSNOOP_ENTRY];
+	be = &b->plan.bpf.side[KSNOOP_ENTRY];
+	/* Room for the longer list, each value as large as either's. */
+	assert_int_equal(ge->nvalues, be->nvalues > ae->nvalues ? be->nvalues : ae->nvalues);
+	for (i = 0; i < ge->nvalues; i++) {
+		__u32 room = 8;
+
+		if (i < ae->nvalues && ae->values[i].acc.size > room)
+			room = ae->values[i].acc.size;
+		if (i < be->nvalues && be->values[i].acc.size > room)
+			room = be->values[i].acc.size;
+		assert_int_equal(ge->values[i].acc.size, room);
+		/* Each member is printed by the shared layout. */
+		if (i < ae->nvalues)
+			assert_int_equal(ae->values[i].rec_off, ge->values[i].rec_off);
+		if (i < be->nvalues)
+			assert_int_equal(be->values[i].rec_off, ge->values[i].rec_off);
+		if (i)
+			assert_true(ge->values[i].rec_off >= ge->values[i - 1].rec_off + 16 +
+							    ge->values[i - 1].acc.size);
+	}
+	assert_int_equal(ae->rec_size, ge->rec_size);
+	assert_int_equal(be->rec_size, ge->rec_size);
+	/* Both words of both functions are read. */
+	assert_int_equal(g.slot_mask, a->plan.bpf.slot_mask | b->plan.bpf.slot_mask);
+	/* Each function keeps its own ways to its values. */
+	resolver__func_values(&a->plan, &fv);
+	assert_int_equal(fv.nvalues[KSNOOP_ENTRY], ae->nvalues);
+	assert_int_equal(fv.nvalues[KSNOOP_RETURN], a->plan.bpf.side[KSNOOP_RETURN].nvalues);
+	for (i = 0; i < ae->nvalues; i++)
+		assert_memory_equal(&fv.acc[KSNOOP_ENTRY][i], &ae->values[i].acc, sizeof(fv.acc[0][0]));
+	resolved_free(a);
+	resolved_free(b);
+}
+
+/* Predicates stay the program's: another constant or word, another program. */
+static void test_group_predicates_exact(void **state)
+{
+	struct resolved *a = resolve_ok("ip_send_skb(skb->len == 84, skb)");
+	struct resolved *b = resolve_ok("ip_send_skb(skb->len == 84, net)");
+	struct resolved *c = resolve_ok("ip_send_skb(skb->len == 85, skb)");
+	struct resolved *d = resolve_ok("inet_fn(sk->sk_rcvbuf == 84, sk)");
+
+	assert_true(resolver__same_program(&a->plan, &b->plan));
+	assert_false(resolver__same_program(&a->plan, &c->plan));
+	assert_false(resolver__same_program(&a->plan, &d->plan));
+	resolved_free(a);
+	resolved_free(b);
+	resolved_free(c);
+	resolved_free(d);
+}
+
+/* A stash or a stack fixes the values: equal plans only, no per-function values. */
+static void test_group_stash_keeps_values(void **state)
+{
+	struct resolved *a = resolve_ok("ip_send_skb(skb->len, return == 0)");
+	struct resolved *b = resolve_ok("ip_send_skb(net, return == 0)");
+	struct resolved *c = resolve_ok("ip_send_skb(skb->len, return == 0)");
+	struct capture_plan *plans[] = { &a->plan, &c->plan };
+	struct ksnoop_plan g;
+
+	assert_false(resolver__same_program(&a->plan, &b->plan));
+	assert_true(resolver__same_program(&a->plan, &c->plan));
+	assert_int_equal(resolver__group(plans, 2, &g), 2);
+	assert_true(g.flags & KSNOOP_PLAN_COOKIE);
+	assert_false(g.flags & KSNOOP_PLAN_FUNC_VALUES);
+	assert_memory_equal(&g.side, &a->plan.bpf.side, sizeof(g.side));
+	resolved_free(a);
+	resolved_free(b);
+	resolved_free(c);
+}
+
+/* A group whose shared record would outgrow KSNOOP_MAX_GROUP_RECORD is split. */
+static void test_group_split_by_record_size(void **state)
+{
+	struct resolve_opts o = default_opts;
+	struct resolved *a, *b, *c;
+	struct ksnoop_plan g;
+
+	o.max_bytes = 20000;
+	a = resolve_with("inet_fn((struct huge *)sk)", &o);
+	b = resolve_with("inet_fn(sk->sk_rcvbuf, (struct huge *)uaddr)", &o);
+	c = resolve_with("inet_fn((struct huge *)uaddr)", &o);
+	assert_int_equal(a->ret, 0);
+	assert_int_equal(b->ret, 0);
+	assert_int_equal(c->ret, 0);
+	assert_true(resolver__same_program(&a->plan, &b->plan));
+	{
+		struct capture_plan *plans[] = { &a->plan, &c->plan, &b->plan };
+
+		/* a and c share one 20000-byte room; b would need a second. */
+		assert_int_equal(resolver__group(plans, 3, &g), 2);
+		assert_true(g.side[KSNOOP_ENTRY].rec_size <= KSNOOP_MAX_GROUP_RECORD);
+		assert_int_equal(resolver__group(plans + 2, 1, &g), 1);
+		assert_int_equal(g.side[KSNOOP_ENTRY].rec_size, b->plan.bpf.side[KSNOOP_ENTRY].rec_size);
+	}
+	resolved_free(a);
+	resolved_free(b);
+	resolved_free(c);
+}
+
 static void test_same_type_through_typedefs(void **state)
 {
 	__u32 id;
@@ -499,6 +617,10 @@ int main(void)
 		TEST(test_format_sym_for_kernel_only),
 		TEST(test_format_errors),
 		TEST(test_same_program_groups_plans),
+		TEST(test_group_shares_program_across_values),
+		TEST(test_group_predicates_exact),
+		TEST(test_group_stash_keeps_values),
+		TEST(test_group_split_by_record_size),
 		TEST(test_same_type_through_typedefs),
 		TEST(test_stack_values),
 		TEST(test_count_one_side),
