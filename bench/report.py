@@ -413,9 +413,9 @@ Commands (in the VM; `ksb-loop` is `bench/loop.c`):
   return value only, ksnoop adds {sgn(a_ret)} ns per call, {ratio(a_ret, a_bcc)}× bcc's.
 - **Wake-ups.** With ksnoop's reader stopped, the BPF side alone adds
   {sgn(a_stop)} ns, {100 * a_stop / a_fen:.0f} % of the full cost ({ratio(a_fen, a_stop)}× the BPF side).
-  The reader is woken once per sixteenth of the ring buffer written
-  (`BPF_RB_NO_WAKEUP` otherwise; its 100 ms poll timeout bounds the delay
-  on a quiet system), no longer for every record; what remains is the
+  The reader is woken once per sixteenth of the ring buffer written, or
+  when it was last woken 10 ms ago or more (`BPF_RB_NO_WAKEUP` otherwise),
+  no longer for nearly every record; what remains is the
   reader's own work, and in the VM its virtual CPU competes with the
   workload's for the host's two cores.""")
             if not a_fen <= a_bcc / 2:
@@ -1251,7 +1251,7 @@ the evidence from this run. bench/ only measures: none is fixed here.
             self.w("""How the peers deliver events matters for table 1: bpftrace prints through
 `perf_event_output()` into per-CPU perf buffers and is woken for every event;
 ksnoop's BPF ring buffer wakes the reader once per sixteenth of the buffer
-written (or its poll times out, 100 ms). bcc's
+written, or when it last did 10 ms ago or more. bcc's
 ksnoop formats nothing in BPF either, but uses a per-CPU perf buffer and
 `fflush()`es stdout after every event (one `write()` each).
 """)

@@ -33,28 +33,40 @@ struct {
 
 /*
  * The reader is woken once per this many bytes written (a fraction of the
- * ring buffer, set before load); otherwise it finds the records when its
- * poll times out (trace.c, POLL_INTERVAL_MS).  A wake-up per record cost
- * as much as the capture itself.  0: the kernel's default (a wake-up when
- * the reader had caught up).
+ * ring buffer, set before load), or when it has not been for
+ * WAKEUP_INTERVAL_NS; otherwise it finds the records when its poll times
+ * out (trace.c, POLL_INTERVAL_MS).  A wake-up per record cost as much as
+ * the capture itself.  0: the kernel's default (a wake-up when the reader
+ * had caught up).
  */
 const volatile __u32 wakeup_bytes = 0;
+#define WAKEUP_INTERVAL_NS	(10 * 1000 * 1000ULL)
+
+/* When this instance last woke the reader (bpf_ktime_get_ns()). */
+__u64 last_wakeup_ns = 0;
 
 /*
- * Hand REC (SIZE bytes) to the reader, waking it when the data waiting
- * crosses a multiple of wakeup_bytes: the reader drains everything when
- * woken, so a busy one is woken about once per wakeup_bytes, a stopped
- * or slow one no more often; a crossing missed between CPUs is made up at
- * the next multiple (or the poll's timeout).
+ * Hand REC (SIZE bytes) to the reader.  Wake it when the data waiting
+ * crosses a multiple of wakeup_bytes (it drains everything when woken, so
+ * a busy reader is woken about once per wakeup_bytes, a stopped or slow
+ * one no more often), or when it was last woken WAKEUP_INTERVAL_NS ago or
+ * more: a sparse event is printed at once, a stream costs at most 100
+ * wake-ups a second.  Races between CPUs only add or skip one wake-up.
  */
 static __always_inline void submit(void *rec, __u32 size)
 {
-	__u64 avail, flags = 0;
+	__u64 avail, now, flags = 0;
 
 	if (wakeup_bytes) {
 		avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
-		flags = avail >= size && avail / wakeup_bytes != (avail - size) / wakeup_bytes ?
-			BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+		now = bpf_ktime_get_ns();
+		if ((avail >= size && avail / wakeup_bytes != (avail - size) / wakeup_bytes) ||
+		    now - last_wakeup_ns >= WAKEUP_INTERVAL_NS) {
+			last_wakeup_ns = now;
+			flags = BPF_RB_FORCE_WAKEUP;
+		} else {
+			flags = BPF_RB_NO_WAKEUP;
+		}
 	}
 	bpf_ringbuf_submit(rec, flags);
 }
