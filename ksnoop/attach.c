@@ -201,20 +201,6 @@ static bool side_attached(const struct ksnoop_plan *bp, int kind)
 	       (bp->side[kind].flags & (KSNOOP_SIDE_RETRY | KSNOOP_SIDE_TIMED));
 }
 
-/* Does the plan take user stacks (-s on a USDT probe)? */
-static bool user_stacks(const struct ksnoop_plan *bp)
-{
-	int k, i;
-
-	if (!(bp->flags & KSNOOP_PLAN_USER_MEM))
-		return false;
-	for (k = 0; k < KSNOOP_NR_KINDS; k++)
-		for (i = 0; i < bp->side[k].nvalues && i < KSNOOP_MAX_VALUES; i++)
-			if (bp->side[k].values[i].acc.src == KSNOOP_SRC_STACK)
-				return true;
-	return false;
-}
-
 /*
  * Before load: autoload only KIND's programs, set attach targets, size the
  * maps, share the first instance's ring buffer and counters.  Every libbpf
@@ -235,7 +221,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	 * poll's timeout; for user stacks at once, while the process whose
 	 * maps name the frames is most likely still there.
 	 */
-	skel->rodata->wakeup_bytes = user_stacks(&plan->bpf) ? 0 : a->ringbuf_bytes / 16;
+	skel->rodata->wakeup_bytes = (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) &&
+				     resolver__takes_stack(&plan->bpf) ? 0 : a->ringbuf_bytes / 16;
 	if (sleepable)
 		skel->rodata->plan.flags |= KSNOOP_PLAN_SLEEPABLE;
 

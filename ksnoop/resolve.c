@@ -1435,21 +1435,27 @@ void resolver__release(struct capture_plan *plan)
  * USDT probes (user memory only): their programs read arguments through
  * libbpf's per-site specs, and their groups share values too.
  */
-static bool values_may_vary(const struct ksnoop_plan *bp)
+bool resolver__takes_stack(const struct ksnoop_plan *bp)
 {
 	int k, i;
 
+	for (k = 0; k < KSNOOP_NR_KINDS; k++)
+		for (i = 0; i < bp->side[k].nvalues && i < KSNOOP_MAX_VALUES; i++)
+			if (bp->side[k].values[i].acc.src == KSNOOP_SRC_STACK)
+				return true;
+	return false;
+}
+
+static bool values_may_vary(const struct ksnoop_plan *bp)
+{
+	int k;
+
 	if (bp->flags & (KSNOOP_PLAN_USER_MEM | KSNOOP_PLAN_USDT_SIG))
 		return false;
-
-	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+	for (k = 0; k < KSNOOP_NR_KINDS; k++)
 		if (bp->side[k].flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH))
 			return false;
-		for (i = 0; i < bp->side[k].nvalues; i++)
-			if (bp->side[k].values[i].acc.src == KSNOOP_SRC_STACK)
-				return false;
-	}
-	return true;
+	return !resolver__takes_stack(bp);
 }
 
 /*

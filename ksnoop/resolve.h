@@ -86,6 +86,9 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
  */
 __u64 resolver__program_hash(const struct capture_plan *plan);
 bool resolver__same_program(const struct capture_plan *a, const struct capture_plan *b);
+
+/* Does BP's program take the stack (-s) on either side? */
+bool resolver__takes_stack(const struct ksnoop_plan *bp);
 /*
  * The program GROUP of the leading plans of PLANS[0..N), which
  * resolver__same_program() found equal; returns how many of them it

@@ -477,11 +477,11 @@ static bool same_group(const struct target *x, const struct target *y)
 }
 
 /*
- * The USDT probes of a group (the targets in FUNCS): a program per PER
- * probes (attacher__usdt_per_program()).
+ * The USDT probes of a group (targets IDX[0..M) of equal programs): a
+ * program per PER probes (attacher__usdt_per_program()).
  */
-static int attach_usdt_group(struct trace *t, struct attacher *a, const struct attach_func *funcs,
-			     int m, int per, struct ks_error *e)
+static int attach_usdt_group(struct trace *t, struct attacher *a, const int *idx, int m, int per,
+			     struct ks_error *e)
 {
 	struct attach_usdt *probes = calloc(m, sizeof(*probes));
 	int k, err = 0;
@@ -489,17 +489,17 @@ static int attach_usdt_group(struct trace *t, struct attacher *a, const struct a
 	if (!probes)
 		return ks_fail(e, -ENOMEM, "out of memory");
 	for (k = 0; k < m; k++) {
-		const struct usdt_match *u = &t->targets[funcs[k].func_id].usdt;
+		const struct usdt_match *u = &t->targets[idx[k]].usdt;
 
 		probes[k] = (struct attach_usdt){ .path = u->attach_path, .shown = u->path,
 						  .provider = u->provider, .name = u->name,
-						  .func_id = funcs[k].func_id, .nsites = u->nsites };
+						  .func_id = (__u32)idx[k], .nsites = u->nsites };
 	}
 	for (k = 0; k < m && !err; k += per)
-		err = attacher__add_usdt(a, &t->targets[funcs[k].func_id].plan, probes + k,
+		err = attacher__add_usdt(a, &t->targets[idx[k]].plan, probes + k,
 					 m - k < per ? m - k : per, t->opts->pid, e);
 	for (k = 0; k < m && !err; k++)
-		t->targets[funcs[k].func_id].attached = true;
+		t->targets[idx[k]].attached = true;
 	free(probes);
 	return err;
 }
@@ -583,14 +583,12 @@ static int attach_groups(struct trace *t, struct attacher *a, struct ks_error *e
 			if (done[g[j].target] || !same_group(lead, &t->targets[g[j].target]))
 				continue;
 			done[g[j].target] = true;
-			funcs[m] = (struct attach_func){ t->targets[g[j].target].plan.sig.attach,
-							 (__u32)g[j].target, NULL };
 			idx[m] = g[j].target;
 			plans[m++] = &t->targets[g[j].target].plan;
 		}
 		ks_clear(e);
 		if (lead->kind == ATTACH_USDT) {
-			err = attach_usdt_group(t, a, funcs, m, attacher__usdt_per_program(nusdt), e);
+			err = attach_usdt_group(t, a, idx, m, attacher__usdt_per_program(nusdt), e);
 			continue;
 		}
 		/* A group whose records would grow too large is split. */

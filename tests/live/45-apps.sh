@@ -8,6 +8,8 @@
 . "$(dirname "$0")/helpers.bash"
 needs_root apps
 scratch_dir
+# events_of FILE FUNC: how many JSON events in FILE are FUNC's.
+events_of() { jq -r --arg f "$2" 'select(.func == $f) | .func' "$1" | wc -l; }
 
 # --- PostgreSQL: a single-user backend runs one query ---
 PG=$(ls -d /usr/lib/postgresql/*/bin/postgres 2>/dev/null | sort -V | tail -1)
@@ -49,13 +51,12 @@ else
 		stop
 		expect_eq pg_all_status 0 "$RC"
 		expect_match pg_all_shared 'postgresql:[a-z_]+ and [1-9][0-9]* more probe\(s\): one program' "$(cat "$tmp/e1")"
-		count() { jq -r --arg f "postgresql:$1" 'select(.func == $f) | .func' "$tmp/o1" | wc -l; }
-		expect_eq pg_one_query 1 "$(count query__start)"
-		expect_eq pg_query_done 1 "$(count query__done)"
+		expect_eq pg_one_query 1 "$(events_of "$tmp/o1" postgresql:query__start)"
+		expect_eq pg_query_done 1 "$(events_of "$tmp/o1" postgresql:query__done)"
 		# The shutdown checkpoint, once.  Its end passes arguments at
 		# symbols' addresses ("NBuffers(%rip)"), which libbpf cannot read:
 		# left out of the glob, and said why.
-		expect_eq pg_checkpoint_start 1 "$(count checkpoint__start)"
+		expect_eq pg_checkpoint_start 1 "$(events_of "$tmp/o1" postgresql:checkpoint__start)"
 		expect_match pg_checkpoint_done_left_out \
 			"postgresql:checkpoint__done left out: arg0 is at '40\+CheckpointStats\(%rip\)', a symbol's address, which libbpf cannot read" \
 			"$(cat "$tmp/e1")"
@@ -119,11 +120,10 @@ elif start "$tmp/o3" "$tmp/e3" -j usdt "$JVM:hotspot:*"; then
 	stop
 	expect_eq jvm_status 0 "$RC"
 	expect_match jvm_shared 'hotspot:[a-z_]+ and [1-9][0-9]* more probe\(s\): one program' "$(cat "$tmp/e3")"
-	count() { jq -r --arg f "hotspot:$1" 'select(.func == $f) | .func' "$tmp/o3" | wc -l; }
-	expect_eq jvm_init_begin 1 "$(count vm__init__begin)"
-	expect_eq jvm_init_end 1 "$(count vm__init__end)"
-	expect_eq jvm_shutdown 1 "$(count vm__shutdown)"
-	n=$(count thread__start)
+	expect_eq jvm_init_begin 1 "$(events_of "$tmp/o3" hotspot:vm__init__begin)"
+	expect_eq jvm_init_end 1 "$(events_of "$tmp/o3" hotspot:vm__init__end)"
+	expect_eq jvm_shutdown 1 "$(events_of "$tmp/o3" hotspot:vm__shutdown)"
+	n=$(events_of "$tmp/o3" hotspot:thread__start)
 	if [ "$n" -ge 5 ]; then pass jvm_threads; else fail jvm_threads "$n thread__start events"; fi
 	# thread__start(name, length, java id, native id): a new thread fires it
 	# itself, so the native id is the event's own tid.

@@ -1069,18 +1069,26 @@ static void make_entry_record(unsigned char *rec)
 	put_value(rec, HDR + 56, KSNOOP_OK, 16, 0xffff888000001000ULL, pair, 16);
 }
 
-static const char *render_event(enum print_format format, const struct capture_plan *plan,
-				const void *rec, size_t size)
+/* The event at REC as a printer with OPTS prints it. */
+static const char *render_event_with(const struct print_opts *opts,
+				     const struct capture_plan *plan, const void *rec, size_t size)
 {
-	struct print_opts opts = { .format = format, .clock_offset_ns = CLOCK_OFFSET_NS };
 	struct printer p;
 	char *buf = NULL;
 	size_t sz = 0;
 	FILE *f = out_open(&buf, &sz);
 
-	printer__init(&p, f, &opts);
+	printer__init(&p, f, opts);
 	printer__event(&p, plan, rec, size);
 	return out_close(f, &buf);
+}
+
+static const char *render_event(enum print_format format, const struct capture_plan *plan,
+				const void *rec, size_t size)
+{
+	struct print_opts opts = { .format = format, .clock_offset_ns = CLOCK_OFFSET_NS };
+
+	return render_event_with(&opts, plan, rec, size);
 }
 
 static int use_utc(void **state)
@@ -1255,10 +1263,6 @@ static void test_event_with_stack(void **state)
 				   .symbolize = stack_symbolize };
 	struct ksnoop_side_plan *e = &plan.bpf.side[KSNOOP_ENTRY];
 	uint32_t len = 84;
-	struct printer p;
-	char *buf = NULL;
-	size_t sz = 0;
-	FILE *f;
 
 	memset(&plan, 0, sizeof(plan));
 	snprintf(plan.sig.name, sizeof(plan.sig.name), "ip_output");
@@ -1278,10 +1282,7 @@ static void test_event_with_stack(void **state)
 	put_value(rec, 48, KSNOOP_OK, 4, 0, &len, 4);
 	put_value(rec, 72, KSNOOP_OK, sizeof(ips), 0, ips, sizeof(ips));
 
-	f = out_open(&buf, &sz);
-	printer__init(&p, f, &opts);
-	printer__event(&p, &plan, rec, sizeof(rec));
-	assert_string_equal(out_close(f, &buf),
+	assert_string_equal(render_event_with(&opts, &plan, rec, sizeof(rec)),
 			    "01:02:03.123456 cpu1 ping 5/6 -> ip_output\n"
 			    "    len = 84\n"
 			    "    stack = [\n"
@@ -1290,22 +1291,15 @@ static void test_event_with_stack(void **state)
 			    "        0xffffffff81000000\n"
 			    "    ]\n");
 	opts.format = FORMAT_JSON;
-	buf = NULL;
-	f = out_open(&buf, &sz);
-	printer__init(&p, f, &opts);
-	printer__event(&p, &plan, rec, sizeof(rec));
-	assert_string_equal(out_close(f, &buf),
+	assert_string_equal(render_event_with(&opts, &plan, rec, sizeof(rec)),
 			    "{\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"ping\","
 			    "\"func\":\"ip_output\",\"kind\":\"entry\",\"values\":{\"len\":84},"
 			    "\"stack\":[\"__schedule+0x628\",\"dummy_xmit+0x10 [dummy]\",\"0xffffffff81000000\"]}\n");
 	/* A stack the kernel could not take says so. */
 	put_value(rec, 72, KSNOOP_FAULT, 0, 0, ips, 0);
 	opts.format = FORMAT_TEXT;
-	buf = NULL;
-	f = out_open(&buf, &sz);
-	printer__init(&p, f, &opts);
-	printer__event(&p, &plan, rec, sizeof(rec));
-	assert_non_null(strstr(out_close(f, &buf), "    stack = /* could not be taken */\n"));
+	assert_non_null(strstr(render_event_with(&opts, &plan, rec, sizeof(rec)),
+			       "    stack = /* could not be taken */\n"));
 }
 
 /* A USDT probe's user stack: named in the event's process, nothing left off, escaped. */
@@ -1332,10 +1326,6 @@ static void test_event_with_user_stack(void **state)
 	struct print_opts opts = { .format = FORMAT_TEXT, .clock_offset_ns = CLOCK_OFFSET_NS,
 				   .usymbolize = user_symbolize };
 	struct ksnoop_side_plan *e = &plan.bpf.side[KSNOOP_ENTRY];
-	struct printer p;
-	char *buf = NULL;
-	size_t sz = 0;
-	FILE *f;
 
 	memset(&plan, 0, sizeof(plan));
 	snprintf(plan.sig.name, sizeof(plan.sig.name), "app:req");
@@ -1351,10 +1341,7 @@ static void test_event_with_user_stack(void **state)
 	memcpy(rec, &ev, sizeof(ev));
 	put_value(rec, 48, KSNOOP_OK, sizeof(ips), 0, ips, sizeof(ips));
 
-	f = out_open(&buf, &sz);
-	printer__init(&p, f, &opts);
-	printer__event(&p, &plan, rec, sizeof(rec));
-	assert_string_equal(out_close(f, &buf),
+	assert_string_equal(render_event_with(&opts, &plan, rec, sizeof(rec)),
 			    "01:02:03.123456 cpu1 app 5/6 -> app:req\n"
 			    "    stack = [\n"
 			    "        fire+0x8d (/srv/a\\nb\"c),\n"
@@ -1362,11 +1349,7 @@ static void test_event_with_user_stack(void **state)
 			    "        0x3000\n"
 			    "    ]\n");
 	opts.format = FORMAT_JSON;
-	buf = NULL;
-	f = out_open(&buf, &sz);
-	printer__init(&p, f, &opts);
-	printer__event(&p, &plan, rec, sizeof(rec));
-	assert_string_equal(out_close(f, &buf),
+	assert_string_equal(render_event_with(&opts, &plan, rec, sizeof(rec)),
 			    "{\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"app\","
 			    "\"func\":\"app:req\",\"kind\":\"entry\",\"values\":{},"
 			    "\"stack\":[\"fire+0x8d (/srv/a\\nb\\\"c)\",\"0x2000 (/usr/lib/libc.so.6+0x2724a)\",\"0x3000\"]}\n");
@@ -1375,11 +1358,8 @@ static void test_event_with_user_stack(void **state)
 		__u64 bad[4] = { 0x1000, 0, 0x2000, 0x2000 };
 
 		put_value(rec, 48, KSNOOP_OK, sizeof(bad), 0, bad, sizeof(bad));
-		buf = NULL;
-		f = out_open(&buf, &sz);
-		printer__init(&p, f, &opts);
-		printer__event(&p, &plan, rec, sizeof(rec));
-		assert_non_null(strstr(out_close(f, &buf), "\"stack\":[\"fire+0x8d (/srv/a\\nb\\\"c)\"]}\n"));
+		assert_non_null(strstr(render_event_with(&opts, &plan, rec, sizeof(rec)),
+				       "\"stack\":[\"fire+0x8d (/srv/a\\nb\\\"c)\"]}\n"));
 	}
 }
 
