@@ -62,6 +62,15 @@ int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz)
 	return 0;
 }
 
+void kernel__reread_ksyms(struct kernel *k)
+{
+	if (!k->ksyms)
+		return;
+	ksyms__free(k->old_ksyms);
+	k->old_ksyms = k->ksyms;
+	k->ksyms = NULL;
+}
+
 void kernel__close(struct kernel *k)
 {
 	size_t i;
@@ -74,9 +83,11 @@ void kernel__close(struct kernel *k)
 	k->ftrace_state = 0;
 	kbtf__free(k->kbtf);
 	ksyms__free(k->ksyms);
+	ksyms__free(k->old_ksyms);
 	k->ksyms_err = 0;
 	k->kbtf = NULL;
 	k->ksyms = NULL;
+	k->old_ksyms = NULL;
 }
 
 /* Suggest among functions that have BTF: those are the ones we can trace. */

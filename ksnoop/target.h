@@ -19,6 +19,8 @@ struct kernel {
 	const char *kallsyms_path;	/* default /proc/kallsyms */
 	struct kbtf *kbtf;
 	struct ksyms *ksyms;
+	/* Read before attaching; kept, since signatures name their modules from it. */
+	struct ksyms *old_ksyms;
 	int ksyms_err;			/* kallsyms could not be read: not again */
 	/* ftrace's available_filter_functions, sorted; read for globs only */
 	char **ftrace;
@@ -37,6 +39,11 @@ struct func_match {
 /* Load vmlinux BTF on first use (kallsyms: when a function is looked up);
  * 0 or a negative errno (with E), a runtime one. */
 int kernel__open(struct kernel *k, struct ks_error *e);
+/*
+ * Read kallsyms again at the next lookup (after attaching, which adds the
+ * tracer's own symbols); what signatures took from the first read stays.
+ */
+void kernel__reread_ksyms(struct kernel *k);
 void kernel__close(struct kernel *k);
 
 /*

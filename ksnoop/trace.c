@@ -866,6 +866,13 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 		return err;
 	}
 	attacher__log_cost(a);
+	/*
+	 * Attaching made the tracer's own symbols (bpf_trampoline_*, bpf_prog_*
+	 * [bpf]): kernel stacks are named from a kallsyms read after it, or a
+	 * trampoline's frame takes the name of whatever symbol precedes it.
+	 */
+	if (t->opts->stack)
+		kernel__reread_ksyms(k);
 	if (has_kernel_funcs(t))
 		log_info("attached with %s%s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit",
 			 mode == MODE_AUTO && t->glob_targets ? " (globs: kprobes, a program per plan)" : "");
