@@ -20,6 +20,15 @@
  *                         which become \uXXXX like any other byte.
  */
 
+/*
+ * Output goes to OUT a run at a time: a run of bytes that need no escape
+ * is one fwrite, the rest single characters.  Each writer holds OUT's lock
+ * for the whole string (one lock, not one a byte; the calls inside are the
+ * _unlocked ones), so a string is never interleaved with another thread's
+ * line.  The lock is recursive: a caller holding it already (the printer
+ * holds it for an event) pays nothing more.
+ */
+
 /* Length of the well-formed UTF-8 sequence at S (its code point in *CP), or 0. */
 static size_t utf8_len(const unsigned char *s, size_t avail, __u32 *cp)
 {
@@ -64,35 +73,47 @@ static bool unsafe_code_point(__u32 cp)
 	       (cp >= 0x2066 && cp <= 0x2069);		/* bidi isolates */
 }
 
+/* Bytes at the start of S (N) that JSON takes as they are: printable ASCII. */
+static size_t json_plain_run(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\')
+		i++;
+	return i;
+}
+
 void json_write_string(FILE *out, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
 
-	fputc('"', out);
+	flockfile(out);
+	putc_unlocked('"', out);
 	while (i < n) {
-		unsigned char c = u[i];
-		size_t len;
+		size_t run = json_plain_run(u + i, n - i), len;
+		unsigned char c;
 		__u32 cp;
 
+		if (run) {
+			fwrite_unlocked(u + i, 1, run, out);
+			i += run;
+			continue;
+		}
+		c = u[i];
 		if (c == '"' || c == '\\') {
-			fputc('\\', out);
-			fputc(c, out);
+			putc_unlocked('\\', out);
+			putc_unlocked(c, out);
 			i++;
 			continue;
 		}
 		if (c < 0x20 || c == 0x7f) {
 			switch (c) {
-			case '\n': fputs("\\n", out); break;
-			case '\t': fputs("\\t", out); break;
-			case '\r': fputs("\\r", out); break;
+			case '\n': fputs_unlocked("\\n", out); break;
+			case '\t': fputs_unlocked("\\t", out); break;
+			case '\r': fputs_unlocked("\\r", out); break;
 			default: fprintf(out, "\\u%04x", c); break;
 			}
-			i++;
-			continue;
-		}
-		if (c < 0x80) {
-			fputc(c, out);
 			i++;
 			continue;
 		}
@@ -104,7 +125,7 @@ void json_write_string(FILE *out, const char *s, size_t n)
 		 */
 		len = utf8_len(u + i, n - i, &cp);
 		if (len && !unsafe_code_point(cp)) {
-			fwrite(u + i, 1, len, out);
+			fwrite_unlocked(u + i, 1, len, out);
 			i += len;
 		} else if (len) {
 			fprintf(out, "\\u%04x", cp);
@@ -114,35 +135,52 @@ void json_write_string(FILE *out, const char *s, size_t n)
 			i++;
 		}
 	}
-	fputc('"', out);
+	putc_unlocked('"', out);
+	funlockfile(out);
+}
+
+/* Bytes at the start of S (N) that text takes as they are. */
+static size_t text_plain_run(const unsigned char *s, size_t n, bool quoted)
+{
+	size_t i = 0;
+
+	/* Printable ASCII, not isprint(): that would follow the locale. */
+	while (i < n && s[i] >= 0x20 && s[i] < 0x7f && !(quoted && (s[i] == '"' || s[i] == '\\')))
+		i++;
+	return i;
 }
 
 /* The text writer; QUOTED: inside "...", so '"' and '\' are escaped too. */
 static void text_escape(FILE *out, const char *s, size_t n, bool quoted)
 {
-	size_t i;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
-		unsigned char c = s[i];
+	flockfile(out);
+	while (i < n) {
+		size_t run = text_plain_run(u + i, n - i, quoted);
+		unsigned char c;
 
+		if (run) {
+			fwrite_unlocked(u + i, 1, run, out);
+			i += run;
+			continue;
+		}
+		c = u[i++];
 		switch (c) {
-		case '\n': fputs("\\n", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\r': fputs("\\r", out); break;
+		case '\n': fputs_unlocked("\\n", out); break;
+		case '\t': fputs_unlocked("\\t", out); break;
+		case '\r': fputs_unlocked("\\r", out); break;
 		case '"':
 		case '\\':
-			if (quoted)
-				fputc('\\', out);
-			fputc(c, out);
+			putc_unlocked('\\', out);
+			putc_unlocked(c, out);
 			break;
 		default:
-			/* Not isprint(): that would follow the locale. */
-			if (c >= 0x20 && c < 0x7f)
-				fputc(c, out);
-			else
-				fprintf(out, "\\x%02x", c);
+			fprintf(out, "\\x%02x", c);
 		}
 	}
+	funlockfile(out);
 }
 
 void text_write_escaped(FILE *out, const char *s, size_t n)
@@ -169,8 +207,10 @@ char *text_escaped_dup(const char *s)
 /* A C string literal: printable ASCII as is, the rest escaped. */
 void text_write_quoted(FILE *out, const char *s, size_t n)
 {
-	fputc('"', out);
+	flockfile(out);
+	putc_unlocked('"', out);
 	text_escape(out, s, n, true);
-	fputc('"', out);
+	putc_unlocked('"', out);
+	funlockfile(out);
 }
 

@@ -255,7 +255,41 @@ static void emit_array(struct walk *w, const struct btf_type *t, const unsigned 
 	writer__end_array(w->wr);
 }
 
-/* Members of a struct or union; anonymous members are flattened in. */
+static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid, __s64 size,
+		      const unsigned char *data, size_t avail, int level,
+		      __u32 bit_off, __u32 bit_size);
+
+/* A value whose type is resolved already: T is type SID (no typedef or modifier), SIZE bytes. */
+static void emit_resolved(struct walk *w, const struct btf_type *t, __u32 sid, __s64 size,
+			  const unsigned char *data, size_t avail, int level,
+			  __u32 bit_off, __u32 bit_size)
+{
+	if (!t || sid == 0) {
+		writer__null(w->wr, "void");
+		return;
+	}
+	if (!walk_enter(w)) {
+		writer__null(w->wr, "/* ... */");
+		return;
+	}
+	emit_kind(w, t, sid, size, data, avail, level, bit_off, bit_size);
+	w->depth--;
+}
+
+static void emit(struct walk *w, __u32 id, const unsigned char *data, size_t avail,
+		 int level, __u32 bit_off, __u32 bit_size)
+{
+	__u32 sid = btfu_strip(w->btf, id);
+
+	emit_resolved(w, btf__type_by_id(w->btf, sid), sid, btf__resolve_size(w->btf, sid),
+		      data, avail, level, bit_off, bit_size);
+}
+
+/*
+ * Members of a struct or union; anonymous members are flattened in.  Each
+ * member's type is resolved once here (events print at hundreds of
+ * thousands a second, each member's type walk is most of the cost).
+ */
 static void emit_members(struct walk *w, const struct btf_type *t, const unsigned char *data,
 			 size_t avail, int level)
 {
@@ -266,8 +300,10 @@ static void emit_members(struct walk *w, const struct btf_type *t, const unsigne
 		__u32 off = btf_member_bit_offset(t, i);
 		__u32 bsz = btf_member_bitfield_size(t, i);
 		const char *name = btfu_name(w->btf, m->name_off);
-		__s64 msize = bsz ? (off % 8 + bsz + 7) / 8 : btf__resolve_size(w->btf, m->type);
-		const struct btf_type *mt = btf__type_by_id(w->btf, btfu_strip(w->btf, m->type));
+		__u32 sid = btfu_strip(w->btf, m->type);
+		const struct btf_type *mt = btf__type_by_id(w->btf, sid);
+		__s64 tsize = btf__resolve_size(w->btf, sid);
+		__s64 msize = bsz ? (off % 8 + bsz + 7) / 8 : tsize;
 
 		if (msize < 0)
 			continue;
@@ -289,39 +325,15 @@ static void emit_members(struct walk *w, const struct btf_type *t, const unsigne
 					 all_zero(data + off / 8, msize)))))
 			continue;
 		writer__key(w->wr, name);
-		emit(w, m->type, data + off / 8, avail - off / 8, level + 1,
-		     bsz ? off % 8 : 0, bsz);
+		emit_resolved(w, mt, sid, tsize, data + off / 8, avail - off / 8, level + 1,
+			      bsz ? off % 8 : 0, bsz);
 	}
 }
 
-static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid,
-		      const unsigned char *data, size_t avail, int level,
-		      __u32 bit_off, __u32 bit_size);
-
-static void emit(struct walk *w, __u32 id, const unsigned char *data, size_t avail,
-		 int level, __u32 bit_off, __u32 bit_size)
-{
-	__u32 sid = btfu_strip(w->btf, id);
-	const struct btf_type *t = btf__type_by_id(w->btf, sid);
-
-	if (!t || sid == 0) {
-		writer__null(w->wr, "void");
-		return;
-	}
-	if (!walk_enter(w)) {
-		writer__null(w->wr, "/* ... */");
-		return;
-	}
-	emit_kind(w, t, sid, data, avail, level, bit_off, bit_size);
-	w->depth--;
-}
-
-static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid,
+static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid, __s64 size,
 		      const unsigned char *data, size_t avail, int level,
 		      __u32 bit_off, __u32 bit_size)
 {
-	__s64 size = btf__resolve_size(w->btf, sid);
-
 	if (!bit_size && size > 0 && (size_t)size > avail && !btf_is_composite(t) &&
 	    !btf_is_array(t)) {
 		w->truncated = true;
@@ -330,7 +342,7 @@ static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid,
 	}
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
-		if (btfu_is_char(w->btf, sid) && !bit_size)
+		if (!bit_size && t->size == 1 && btfu_is_char(w->btf, sid))
 			emit_char(w, data);
 		else
 			emit_int(w, t, data, bit_off, bit_size);
@@ -503,8 +515,10 @@ void printer__value(struct printer *p, const struct btf *btf,
 			break;
 		}
 		if (!w.json) {
-			snprintf(addr, sizeof(addr), "0x%llx -> (", (__u64)vh->addr);
-			writer__text(&p->wr, addr);
+			char *end = addr + sizeof(addr) - sizeof(" -> (");
+
+			memcpy(end, " -> (", sizeof(" -> ("));
+			writer__text(&p->wr, writer__fmt_hex(end, vh->addr));
 			writer__name(&p->wr, vd->obj_name[0] ? vd->obj_name :
 				     btfu_type_str(btf, vd->obj_id, NULL, tbuf, sizeof(tbuf)));
 			writer__text(&p->wr, ")");
@@ -551,21 +565,60 @@ static void print_json_at_return(struct writer *wr, const struct capture_plan *p
 		writer__end_array(wr);
 }
 
+/* Append the LEN bytes at S to the line at *Q (the caller sized the line). */
+static char *append(char *q, const char *s, size_t len)
+{
+	memcpy(q, s, len);
+	return q + len;
+}
+
+static char *append_u64(char *q, __u64 v)
+{
+	char num[24], *end = num + sizeof(num), *d = writer__fmt_u64(end, v);
+
+	return append(q, d, end - d);
+}
+
+/*
+ * "12:34:56.789012 cpu0 COMM PID/TID -> FUNC (DURATION)": built in a buffer
+ * and the clock time computed once a second (localtime is costly; events
+ * come hundreds of thousands a second).  comm and the function name go
+ * through the escaper: comm is the traced program's to choose
+ * ("\e[31m\nFORGED" is one).
+ */
 static void print_header_text(struct printer *p, const struct capture_plan *plan,
 			      const struct ksnoop_event *ev, const char *comm)
 {
 	__s64 ns = (__s64)ev->time_ns + p->opts.clock_offset_ns;
 	time_t secs = ns / 1000000000LL;
-	struct tm tm;
+	unsigned int usecs = (ns % 1000000000LL) / 1000;
+	char line[96], *q = line;
+	int i;
 
-	localtime_r(&secs, &tm);
-	fprintf(p->out, "%02d:%02d:%02d.%06lld cpu%u ",
-		tm.tm_hour, tm.tm_min, tm.tm_sec, (long long)(ns % 1000000000LL) / 1000,
-		ev->cpu);
-	/* comm is the traced program's to choose: "\e[31m\nFORGED" is one. */
+	if (!p->hms[0] || secs != p->hms_secs) {
+		struct tm tm;
+
+		localtime_r(&secs, &tm);
+		snprintf(p->hms, sizeof(p->hms), "%02d:%02d:%02d",
+			 tm.tm_hour % 100, tm.tm_min % 100, tm.tm_sec % 100);
+		p->hms_secs = secs;
+	}
+	q = append(q, p->hms, strlen(p->hms));
+	*q++ = '.';
+	for (i = 5; i >= 0; i--, usecs /= 10)
+		q[i] = '0' + usecs % 10;
+	q = append(q + 6, " cpu", 4);
+	q = append_u64(q, ev->cpu);
+	*q++ = ' ';
+	fwrite_unlocked(line, 1, q - line, p->out);
 	text_write_escaped(p->out, comm, strlen(comm));
-	fprintf(p->out, " %u/%u %s ", ev->tgid, ev->tid,
-		ev->kind == KSNOOP_ENTRY ? "->" : "<-");
+	q = line;
+	*q++ = ' ';
+	q = append_u64(q, ev->tgid);
+	*q++ = '/';
+	q = append_u64(q, ev->tid);
+	q = append(q, ev->kind == KSNOOP_ENTRY ? " -> " : " <- ", 4);
+	fwrite_unlocked(line, 1, q - line, p->out);
 	text_write_escaped(p->out, plan->sig.name, strlen(plan->sig.name));
 	if (ev->flags & KSNOOP_EV_DURATION) {
 		char dur[48];
@@ -573,7 +626,7 @@ static void print_header_text(struct printer *p, const struct capture_plan *plan
 		duration__format(ev->duration_ns, dur, sizeof(dur));
 		fprintf(p->out, " (%s)", dur);
 	}
-	fputc('\n', p->out);
+	putc_unlocked('\n', p->out);
 }
 
 static void print_header_json(struct writer *wr, const struct capture_plan *plan,
@@ -699,6 +752,8 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 	memcpy(comm, ev->comm, KSNOOP_COMM_LEN);
 	comm[KSNOOP_COMM_LEN] = 0;
 
+	/* One lock for the event: the writers inside use unlocked stdio. */
+	flockfile(p->out);
 	if (wr->json) {
 		writer__begin_object(wr, WRITER_STRUCT, 0);
 		print_header_json(wr, plan, ev, comm);
@@ -726,6 +781,7 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 	if (wr->json) {
 		print_json_at_return(wr, plan, side, rec, kind);
 		writer__end_object(wr);
-		fputc('\n', p->out);
+		putc_unlocked('\n', p->out);
 	}
+	funlockfile(p->out);
 }

@@ -40,6 +40,9 @@ struct printer {
 	FILE *out;
 	struct print_opts opts;
 	struct writer wr;
+	/* Text: the clock time of second HMS_SECS, "HH:MM:SS" (empty: none yet). */
+	__s64 hms_secs;
+	char hms[12];
 };
 
 void printer__init(struct printer *p, FILE *out, const struct print_opts *opts);

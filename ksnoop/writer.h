@@ -76,6 +76,14 @@ void writer__null(struct writer *w, const char *text);
 /* Already formatted: TEXT in text, JSON in JSON (NULL: null). */
 void writer__raw(struct writer *w, const char *text, const char *json);
 
+/*
+ * V in decimal, or in hex with "0x", written backwards to end at END: the
+ * digits start at the pointer returned (at most 20 and 18 characters).
+ * For the hot paths that cannot afford printf.
+ */
+char *writer__fmt_u64(char *end, __u64 v);
+char *writer__fmt_hex(char *end, __u64 v);
+
 /* Text only: a C comment after a value ("0x10 <comment>"); nothing in JSON. */
 void writer__comment(struct writer *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
