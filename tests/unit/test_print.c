@@ -22,6 +22,7 @@
 #include <cmocka.h>
 #include <bpf/btf.h>
 #include "../include/btf_fixture.h"
+#include "escape.h"
 #include "print.h"
 
 /* The record header: every record's values start after it. */
