@@ -15,37 +15,30 @@
 #include "spec.h"
 #include "usdt.h"
 
-static void test_arg_signed_register(void **state)
+/* TEXT parses to an argument of SIZE bytes, signed or not, at LOC. */
+static void arg_is(const char *text, int size, bool is_signed, const char *loc)
 {
 	struct usdt_arg a;
 
-	(void)state;
-	assert_int_equal(usdt__parse_arg("-4@%edi", &a), 0);
-	assert_int_equal(a.size, 4);
-	assert_true(a.is_signed);
-	assert_string_equal(a.loc, "%edi");
+	assert_int_equal(usdt__parse_arg(text, &a), 0);
+	assert_int_equal(a.size, size);
+	assert_int_equal(a.is_signed, is_signed);
+	assert_string_equal(a.loc, loc);
+}
+
+static void test_arg_signed_register(void **state)
+{
+	arg_is("-4@%edi", 4, true, "%edi");
 }
 
 static void test_arg_unsigned_memory(void **state)
 {
-	struct usdt_arg a;
-
-	(void)state;
-	assert_int_equal(usdt__parse_arg("8@-16(%rbp)", &a), 0);
-	assert_int_equal(a.size, 8);
-	assert_false(a.is_signed);
-	assert_string_equal(a.loc, "-16(%rbp)");
+	arg_is("8@-16(%rbp)", 8, false, "-16(%rbp)");
 }
 
 static void test_arg_constant(void **state)
 {
-	struct usdt_arg a;
-
-	(void)state;
-	assert_int_equal(usdt__parse_arg("-1@$-128", &a), 0);
-	assert_int_equal(a.size, 1);
-	assert_true(a.is_signed);
-	assert_string_equal(a.loc, "$-128");
+	arg_is("-1@$-128", 1, true, "$-128");
 }
 
 static void test_arg_errors(void **state)
