@@ -113,37 +113,35 @@ static void test_read_directory(void **state)
 	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
 }
 
-static void test_read_not_elf(void **state)
+/* A file of N bytes of DATA is not an ELF file usdt__read() reads. */
+static void read_refused(const void *data, size_t n, struct ks_error *e)
 {
 	char path[] = "/tmp/ksnoop-unit-XXXXXX";
-	struct ks_error e;
 	struct usdt_file *f;
 	int fd = mkstemp(path);
 
-	(void)state;
 	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "#!/bin/sh\n", 10), 10);
+	assert_int_equal(write(fd, data, n), (ssize_t)n);
 	close(fd);
-	assert_int_equal(usdt__read(path, &f, &e), -ENOEXEC);
+	assert_int_equal(usdt__read(path, &f, e), -ENOEXEC);
+	unlink(path);
+}
+
+static void test_read_not_elf(void **state)
+{
+	struct ks_error e;
+
+	read_refused("#!/bin/sh\n", 10, &e);
 	assert_non_null(strstr(e.msg, "is not an ELF file"));
 	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
-	unlink(path);
 }
 
 static void test_read_truncated_elf(void **state)
 {
-	char path[] = "/tmp/ksnoop-unit-XXXXXX";
 	struct ks_error e;
-	struct usdt_file *f;
-	int fd = mkstemp(path);
 
-	(void)state;
-	assert_true(fd >= 0);
 	/* An ELF magic and nothing else. */
-	assert_int_equal(write(fd, "\x7f" "ELF\x02\x01\x01", 7), 7);
-	close(fd);
-	assert_int_equal(usdt__read(path, &f, &e), -ENOEXEC);
-	unlink(path);
+	read_refused("\x7f" "ELF\x02\x01\x01", 7, &e);
 }
 
 static void test_spec_usdt_target_and_casts(void **state)
