@@ -1018,38 +1018,20 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	return 0;
 }
 
-SEC("fentry")
-int ksnoop_fentry(__u64 *ctx)
-{
-	return capture(ctx, WORDS_FENTRY, KSNOOP_ENTRY);
-}
+/*
+ * The programs, one per attach type: each is capture() with where its
+ * argument words are and which side it records.
+ */
+#define CAPTURE_PROG(sec, name, ctx_type, words, kind)	\
+	SEC(sec)					\
+	int name(ctx_type *ctx)				\
+	{						\
+		return capture(ctx, words, kind);	\
+	}
 
-SEC("fexit")
-int ksnoop_fexit(__u64 *ctx)
-{
-	return capture(ctx, WORDS_FENTRY, KSNOOP_RETURN);
-}
-
-SEC("kprobe")
-int ksnoop_kprobe(struct pt_regs *ctx)
-{
-	return capture(ctx, WORDS_REGS, KSNOOP_ENTRY);
-}
-
-SEC("kretprobe")
-int ksnoop_kretprobe(struct pt_regs *ctx)
-{
-	return capture(ctx, WORDS_REGS, KSNOOP_RETURN);
-}
-
-SEC("tp_btf")
-int ksnoop_tp(__u64 *ctx)
-{
-	return capture(ctx, WORDS_TP, KSNOOP_ENTRY);
-}
-
-SEC("usdt")
-int ksnoop_usdt(struct pt_regs *ctx)
-{
-	return capture(ctx, WORDS_USDT, KSNOOP_ENTRY);
-}
+CAPTURE_PROG("fentry", ksnoop_fentry, __u64, WORDS_FENTRY, KSNOOP_ENTRY)
+CAPTURE_PROG("fexit", ksnoop_fexit, __u64, WORDS_FENTRY, KSNOOP_RETURN)
+CAPTURE_PROG("kprobe", ksnoop_kprobe, struct pt_regs, WORDS_REGS, KSNOOP_ENTRY)
+CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, KSNOOP_RETURN)
+CAPTURE_PROG("tp_btf", ksnoop_tp, __u64, WORDS_TP, KSNOOP_ENTRY)
+CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, KSNOOP_ENTRY)

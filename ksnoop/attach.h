@@ -9,7 +9,6 @@
 #define KSNOOP_ATTACH_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include "ks_error.h"
 #include "resolve.h"
 

@@ -44,7 +44,7 @@ static int read_digits(const char **p, int max_digits, __u64 *val, int *ndigits)
 	return 0;
 }
 
-int duration__parse(const char *text, __u64 default_unit_ns, __u64 *ns, char *msg, size_t sz)
+int duration__parse(const char *text, __u64 default_unit_ns, __u64 *ns, struct ks_error *e)
 {
 	const char *p = text;
 	__u64 whole, frac = 0, unit, scale = 1, total;
@@ -55,42 +55,32 @@ int duration__parse(const char *text, __u64 default_unit_ns, __u64 *ns, char *ms
 		goto too_long;
 	if (*p == '.') {
 		p++;
-		if (read_digits(&p, 9, &frac, &nfrac)) {
-			snprintf(msg, sz, "'%s' is finer than a nanosecond", text);
-			return -ERANGE;
-		}
+		if (read_digits(&p, 9, &frac, &nfrac))
+			return ks_fail(e, -ERANGE, "'%s' is finer than a nanosecond", text);
 	}
-	if (!nwhole && !nfrac) {
-		snprintf(msg, sz, "'%s' is not a time (a number and a unit: ns, us, ms, s)", text);
-		return -EINVAL;
-	}
+	if (!nwhole && !nfrac)
+		return ks_fail(e, -EINVAL, "'%s' is not a time (a number and a unit: ns, us, ms, s)",
+			       text);
 	unit = *p ? unit_ns(p) : default_unit_ns;
-	if (!unit) {
-		snprintf(msg, sz, *p ? "'%s': unknown unit '%s' (ns, us, ms, s)" :
-			 "'%s' needs a unit (ns, us, ms, s)", text, p);
-		return -EINVAL;
-	}
+	if (!unit)
+		return ks_fail(e, -EINVAL, *p ? "'%s': unknown unit '%s' (ns, us, ms, s)" :
+			       "'%s' needs a unit (ns, us, ms, s)", text, p);
 	for (i = 0; i < nfrac; i++)
 		scale *= 10;
 	/* The fraction, in ns: exact, or the number was finer than that. */
-	if (frac * unit % scale) {
-		snprintf(msg, sz, "'%s' is finer than a nanosecond", text);
-		return -ERANGE;
-	}
+	if (frac * unit % scale)
+		return ks_fail(e, -ERANGE, "'%s' is finer than a nanosecond", text);
 	if (whole > DURATION_MAX_NS / unit)
 		goto too_long;
 	total = whole * unit + frac * unit / scale;
 	if (total > DURATION_MAX_NS)
 		goto too_long;
-	if (!total) {
-		snprintf(msg, sz, "'%s' is no time at all", text);
-		return -ERANGE;
-	}
+	if (!total)
+		return ks_fail(e, -ERANGE, "'%s' is no time at all", text);
 	*ns = total;
 	return 0;
 too_long:
-	snprintf(msg, sz, "'%s' is longer than a year", text);
-	return -ERANGE;
+	return ks_fail(e, -ERANGE, "'%s' is longer than a year", text);
 }
 
 /* Cut, not rounded: a duration never reads longer than it was. */

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <linux/types.h>
+#include "ks_error.h"
 
 /* Longest time accepted on the command line: a year. */
 #define DURATION_MAX_NS (365ULL * 24 * 3600 * 1000000000ULL)
@@ -16,10 +17,10 @@
  * TEXT is NUMBER[UNIT]: a decimal number, with a fraction if need be
  * ("1.5"), and a unit of ns, us, ms or s.  Without a unit the number
  * counts DEFAULT_UNIT_NS (0: a unit must be given).  Returns 0 with *NS
- * set, or -EINVAL / -ERANGE with a one-line reason in MSG; the result is
+ * set, or -EINVAL / -ERANGE with E filled (a one-line reason); the result is
  * a whole number of nanoseconds from 1 to DURATION_MAX_NS.
  */
-int duration__parse(const char *text, __u64 default_unit_ns, __u64 *ns, char *msg, size_t sz);
+int duration__parse(const char *text, __u64 default_unit_ns, __u64 *ns, struct ks_error *e);
 
 /*
  * NS as people read it: three digits after the point in the largest unit

@@ -11,6 +11,7 @@
 #include "btf_util.h"
 #include "print.h"
 #include "cli.h"
+#include "escape.h"
 #include "ks_error.h"
 #include "log.h"
 #include "target.h"

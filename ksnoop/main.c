@@ -177,11 +177,11 @@ bad:
 /* A time for OPT ("1.5ms"; a bare number counts DEFAULT_UNIT_NS, 0: refused). */
 static int parse_time(const char *opt, const char *arg, __u64 default_unit_ns, __u64 *ns)
 {
-	char msg[160];
-	int err = duration__parse(arg, default_unit_ns, ns, msg, sizeof(msg));
+	struct ks_error e;
+	int err = duration__parse(arg, default_unit_ns, ns, &e);
 
 	if (err)
-		log_error("%s: %s", opt, msg);
+		log_error("%s: %s", opt, ks_message(&e));
 	return err;
 }
 

@@ -21,6 +21,7 @@
 #include <bpf/btf.h>
 #include "btf_util.h"
 #include "duration.h"
+#include "escape.h"
 #include "print.h"
 #include "writer.h"
 

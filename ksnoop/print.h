@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "ksnoop.h"
-#include "escape.h"
 #include "writer.h"
 #include "resolve.h"
 

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
 #include "btf_util.h"

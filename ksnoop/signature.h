@@ -8,7 +8,6 @@
 #define KSNOOP_SIGNATURE_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <linux/types.h>
 #include "spec.h"
 

@@ -49,6 +49,17 @@ static bool is_ident_char(int c)
 	return isalnum(c) || c == '_';
 }
 
+/* A word at S[*J]: *START is where it starts, *J goes past it; false if none. */
+static bool skip_word(const char *s, size_t *j, size_t *start)
+{
+	if (!is_ident_start((unsigned char)s[*j]))
+		return false;
+	*start = *j;
+	while (is_ident_char((unsigned char)s[*j]))
+		(*j)++;
+	return true;
+}
+
 /* Describe the character at the cursor for an error message. */
 static const char *what_is(struct parser *p, char *buf, size_t sz)
 {
@@ -401,11 +412,8 @@ static bool at_cast(struct parser *p)
 
 	while (p->s[j] == ' ' || p->s[j] == '\t')
 		j++;
-	if (!is_ident_start((unsigned char)p->s[j]))
+	if (!skip_word(p->s, &j, &start))
 		return false;
-	start = j;
-	while (is_ident_char((unsigned char)p->s[j]))
-		j++;
 	if (is_type_word(p->s + start, j - start))
 		return true;
 	for (;; j++) {
@@ -806,11 +814,8 @@ static bool at_decl(struct parser *p)
 {
 	size_t j = p->i, start;
 
-	if (!is_ident_start((unsigned char)p->s[j]))
+	if (!skip_word(p->s, &j, &start))
 		return false;
-	start = j;
-	while (is_ident_char((unsigned char)p->s[j]))
-		j++;
 	if (is_type_word(p->s + start, j - start))
 		return true;
 	while (p->s[j] == ' ' || p->s[j] == '\t')

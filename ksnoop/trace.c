@@ -158,9 +158,13 @@ static void log_spec_error(const char *arg, const struct ks_error *e)
 		log_error("spec '%s': %s", spec_quote(arg, q, sizeof(q)), ks_message(e));
 }
 
-/* Resolve target I against SIG; 0 or a negative errno (reported). */
+/*
+ * Resolve target I against SIG: 0, or a negative errno with E filled (the
+ * caller reports it: a glob's match that the values do not fit is only
+ * left out).
+ */
 static int resolve_target(struct trace *t, int i, const struct signature *sig,
-			  enum attach_mode mode, char **argv, char *why, size_t why_sz)
+			  struct ks_error *e)
 {
 	struct target *tg = &t->targets[i];
 	char types_where[PATH_MAX + 96];
@@ -175,7 +179,6 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		.min_duration_ns = t->opts->min_duration_ns,
 	};
 	struct ksnoop_plan *bp = &tg->plan.bpf;
-	struct ks_error e;
 	int err;
 
 	if (tg->kind == ATTACH_USDT)
@@ -187,16 +190,9 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		snprintf(types_where, sizeof(types_where), "%s%s BTF",
 			 sig->module ? sig->module : "vmlinux", sig->module ? " and vmlinux" : "");
 
-	err = resolver__resolve(&t->specs[tg->spec], sig, &ropts, &tg->plan, &e);
-	if (err) {
-		/* A glob's match that the values do not fit: said by the caller. */
-		if (why) {
-			snprintf(why, why_sz, "%s", ks_message(&e));
-			return err;
-		}
-		log_spec_error(argv[tg->spec], &e);
+	err = resolver__resolve(&t->specs[tg->spec], sig, &ropts, &tg->plan, e);
+	if (err)
 		return err;
-	}
 	bp->func_id = i;
 	if (t->opts->count_calls || t->opts->hist)
 		bp->flags |= KSNOOP_PLAN_COUNT;
@@ -218,8 +214,14 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		bp->filter_comm = 1;
 		memcpy(bp->comm, t->opts->comm, sizeof(bp->comm));
 	}
-	if (why)
-		return 0;	/* a glob's match: the glob says what it did */
+	return 0;
+}
+
+/* -v: what target I, a spec's one target (not a glob's match), traces. */
+static void log_target(const struct trace *t, int i, const struct signature *sig, char **argv)
+{
+	const struct target *tg = &t->targets[i];
+
 	for (int j = 0; j < tg->plan.naliases; j++)
 		log_info("%s: %s", argv[tg->spec], tg->plan.aliases[j]);
 	if (tg->kind == ATTACH_USDT)
@@ -232,14 +234,14 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 			 tg->kind == ATTACH_TP ? "tracepoint" : "function in ",
 			 tg->kind == ATTACH_TP ? "" : sig->module ? sig->module : "vmlinux",
 			 tg->plan.nvalues[KSNOOP_ENTRY], tg->plan.nvalues[KSNOOP_RETURN]);
-	return 0;
 }
 
 /*
  * "struct sk_buff *s": S becomes the name of SIG's first parameter of that
- * type.  0, or -ENOENT when SIG has none (the function is left out).
+ * type.  0, or -ENOENT with E filled when SIG has none (the function is
+ * left out).
  */
-static int bind_decls(const struct spec *s, struct signature *sig, char *why, size_t sz)
+static int bind_decls(const struct spec *s, struct signature *sig, struct ks_error *e)
 {
 	int d, i;
 
@@ -248,17 +250,13 @@ static int bind_decls(const struct spec *s, struct signature *sig, char *why, si
 		__u32 want;
 		int nptrs;
 
-		if (btfu_find_type(sig->btf, dc->type, &want, &nptrs)) {
-			snprintf(why, sz, "no type '%s' in its BTF", dc->type);
-			return -ENOENT;
-		}
+		if (btfu_find_type(sig->btf, dc->type, &want, &nptrs))
+			return ks_fail(e, -ENOENT, "no type '%s' in its BTF", dc->type);
 		for (i = 0; i < sig->nparams; i++)
 			if (btfu_same_type(sig->btf, sig->params[i].type_id, want, nptrs))
 				break;
-		if (i == sig->nparams) {
-			snprintf(why, sz, "no argument of type %s", dc->type);
-			return -ENOENT;
-		}
+		if (i == sig->nparams)
+			return ks_fail(e, -ENOENT, "no argument of type %s", dc->type);
 		sig->params[i].name = dc->name;
 	}
 	return 0;
@@ -282,7 +280,7 @@ static int build_glob_targets(struct trace *t, struct kernel *k, int i, char **a
 			      enum attach_mode mode)
 {
 	struct spec *s = &t->specs[i];
-	char why[KS_ERROR_MSG_MAX], first[KS_ERROR_MSG_MAX + 160] = "";
+	char first[KS_ERROR_MSG_MAX + 160] = "";
 	struct func_match *m;
 	struct ks_error e;
 	int n, j, traced = 0, skipped = 0, err;
@@ -298,32 +296,28 @@ static int build_glob_targets(struct trace *t, struct kernel *k, int i, char **a
 				      "tracing it would recurse into the tracer" :
 				      kernel__func_refused(k, &m[j]);
 
-		why[0] = 0;
+		/* Why this match is left out, if it is. */
 		if (refused)
-			snprintf(why, sizeof(why), "%s", refused);
-		else if (kernel__func_sig(k, &m[j], &sig, &e))
-			snprintf(why, sizeof(why), "%s", ks_message(&e));
-		else if (bind_decls(s, &sig, why, sizeof(why)) == 0) {
+			ks_fail(&e, -EOPNOTSUPP, "%s", refused);
+		else if (!kernel__func_sig(k, &m[j], &sig, &e) && !bind_decls(s, &sig, &e)) {
 			err = add_target(t, i, func_kind(mode, true));
 			if (err) {
 				free(m);
 				return err;
 			}
 			t->targets[t->ntargets - 1].from_glob = s->is_glob;
-			err = resolve_target(t, t->ntargets - 1, &sig, mode, argv, why, sizeof(why));
-			if (err) {
-				resolver__release(&t->targets[--t->ntargets].plan);
-			} else {
+			if (!resolve_target(t, t->ntargets - 1, &sig, &e)) {
 				traced++;
 				t->glob_targets++;
 				continue;
 			}
+			resolver__release(&t->targets[--t->ntargets].plan);
 		}
 		skipped++;
 		if (!first[0])
-			snprintf(first, sizeof(first), "%s: %s", m[j].name, why);
+			snprintf(first, sizeof(first), "%s: %s", m[j].name, ks_message(&e));
 		log_info("%s: %s%s%s left out: %s", argv[i], m[j].module ? m[j].module : "",
-			 m[j].module ? ":" : "", m[j].name, why);
+			 m[j].module ? ":" : "", m[j].name, ks_message(&e));
 	}
 	free(m);
 	t->glob_skipped += skipped;
@@ -377,9 +371,12 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 		err = add_target(t, i, s->kind == SPEC_TP ? ATTACH_TP : func_kind(mode, false));
 		if (err)
 			return err;
-		err = resolve_target(t, t->ntargets - 1, &sig, mode, argv, NULL, 0);
-		if (err)
+		err = resolve_target(t, t->ntargets - 1, &sig, &e);
+		if (err) {
+			log_spec_error(argv[i], &e);
 			return err;
+		}
+		log_target(t, t->ntargets - 1, &sig, argv);
 	}
 	return 0;
 }
@@ -392,7 +389,7 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 static int build_usdt_targets(struct trace *t, char **argv)
 {
 	struct usdt_match *ms;
-	struct ks_error e;
+	struct ks_error e, re;
 	int i, j, n, ret, traced;
 
 	for (i = 0; i < t->nspecs; i++) {
@@ -426,11 +423,14 @@ static int build_usdt_targets(struct trace *t, char **argv)
 				return ret;
 			}
 			t->targets[t->ntargets - 1].usdt = ms[j];
-			ret = resolve_target(t, t->ntargets - 1, &ms[j].sig, MODE_AUTO, argv, NULL, 0);
+			/* Its own error: E holds the left-out probes' reason. */
+			ret = resolve_target(t, t->ntargets - 1, &ms[j].sig, &re);
 			if (ret) {
+				log_spec_error(argv[i], &re);
 				free(ms);
 				return ret;
 			}
+			log_target(t, t->ntargets - 1, &ms[j].sig, argv);
 		}
 		if (e.err && (j < n || !traced)) {
 			log_spec_error(argv[i], &e);

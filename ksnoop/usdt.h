@@ -13,7 +13,6 @@
 #define KSNOOP_USDT_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <linux/types.h>
 #include "ksnoop.h"
 #include "ks_error.h"

@@ -10,7 +10,6 @@
 #define KSNOOP_USDT_FRONT_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <sys/types.h>
 #include "ksnoop.h"
 #include "signature.h"

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The resolver's test BTF and helpers, shared by the resolver's unit tests
- * (test_resolve.c: chains, predicates, layout; test_resolve_lang.c: casts,
- * formats, aliases).
+ * (test_resolve_sig.c: signatures; test_resolve_values.c: chains, printing,
+ * layout; test_resolve_pred.c: predicates; test_resolve_return.c: return
+ * values and the stash; test_resolve_errors.c: errors and their columns;
+ * test_resolve_lang.c: casts, formats).
  *
  * The BTF is built in memory, shaped like the kernel's where it matters:
  * sk_buff with bitfields, a char array and a flexible array, sock with
@@ -503,5 +505,8 @@ static void assert_chain(const struct ksnoop_access *acc, int src, int slot, int
 }
 
 #define TEST(f) cmocka_unit_test_teardown(f, free_leftovers)
+
+/* The record header: every record's values start after it. */
+#define HDR ((int)sizeof(struct ksnoop_event))
 
 #endif

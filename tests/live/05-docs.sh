@@ -44,3 +44,24 @@ expect_eq synopsis_TARGET "$t" "$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p'
 # The README's two set-up commands come first.
 first=$(grep -m2 -E '^ *make (demo|check)$' "$root/README.md" | sed 's/^ *//' | tr '\n' ' ')
 expect_eq readme_two_commands "make demo make check " "$first"
+
+# docs/ARCHITECTURE.md's file map names every file of the source
+# directories, and nothing else: in "## Files", a line starting with
+# `DIR/` is a heading, and a table row's first column names files (or,
+# ending in /, a directory of data) under the last heading; under a
+# heading of two directories, it names them from the top.
+map=$(awk '/^## Files/ { on = 1; next } on && /^## / { on = 0 }
+	on && /^`[a-z]+\/`/ { dir = substr($1, 2); sub(/`.*/, "", dir)
+		if (/ and `/) dir = ""; next }
+	on && /^\| `/ { split($0, col, "|"); n = split(col[2], w, "`")
+		for (i = 2; i <= n; i += 2) print dir w[i] }' \
+	"$root/docs/ARCHITECTURE.md" | sort -u)
+tree=$(cd "$root" && find ksnoop bpf include tests bench -type f | sort |
+	while read -r f; do
+		d=""
+		for m in $(printf '%s\n' "$map" | grep '/$'); do
+			case $f in "$m"*) d=$m ;; esac
+		done
+		echo "${d:-$f}"
+	done | sort -u)
+expect_eq architecture_file_map "" "$(diff <(echo "$map") <(echo "$tree"))"

@@ -3,67 +3,48 @@
 # 1 (runtime), never a crash.
 . "$(dirname "$0")/helpers.bash"
 
-# run NAME STATUS REGEX ARGS...: exact status, one stderr line matching REGEX.
-run() {
-	local name=$1 want=$2 re=$3 err rc
-	shift 3
-	err=$(ks "$@" 2>&1 >/dev/null); rc=$?
-	if [ "$rc" != "$want" ]; then
-		fail "$name" "exit $rc, expected $want: ksnoop $*
-$err"
-	elif [ "$(printf '%s\n' "$err" | wc -l)" != 1 ]; then
-		fail "$name" "expected one line on stderr, got:
-$err"
-	elif ! printf '%s\n' "$err" | grep -Eq -- "$re"; then
-		fail "$name" "stderr does not match /$re/:
-$err"
-	else
-		pass "$name"
-	fi
-}
-
-run unknown_function 2 "unknown kernel function 'ip_send_skbb' \(did you mean 'ip_send_skb'\?\)" info ip_send_skbb
-run unknown_function_trace 2 "unknown kernel function 'no_such_function_xyz'" no_such_function_xyz
-run unknown_tracepoint 2 "unknown tracepoint 'sched_process_exe' \(did you mean 'tp:sched_process_exec'\?\)" tp:sched_process_exe
-run unknown_option 2 "unknown option '--bogus'" --bogus info ip_send_skb
-run option_needs_value 2 "needs a value" info ip_send_skb --pid
-run bad_pid 2 "--pid: 'abc' is not a number" -p abc ip_send_skb
-run negative_count 2 "--max-events: '-1' is not a number" -n -1 ip_send_skb
-run folded_alone 2 "--folded goes with --count" --folded tp:sched_switch
-run interval_alone 2 "--interval goes with --count or --hist" --interval 1 tp:sched_switch
-run hist_with_count 2 "--hist counts by a value: not with --count or -s" --hist --count 'tp:sys_enter(id)'
-run hist_two_values 2 "--hist counts by one value; 'args' is a second" --hist 'tp:sys_enter(id, args)'
-run hist_no_value 2 "--hist without a value counts call durations, and a tracepoint has no return; name the numeric value" --hist tp:sys_enter
-run count_with_max_events 2 "--count prints no events: -n/--max-events does not apply" --count -n 3 tp:sched_switch
-run bad_mode 2 "--mode: 'uprobe' is not one of fentry, kprobe" --mode uprobe ip_send_skb
-run buffer_not_pow2 2 "--buffer: 5000 is not a power of 2" --buffer 5000 ip_send_skb
-run no_command 2 "expected a command or a SPEC" -v
-run info_no_args 2 "info: expected at least one" info
-run missing_paren 2 "column 21: missing '\)'" "ip_send_skb(skb->len"
-run trailing_junk 2 "column 18: unexpected 'x' after the spec" "ip_send_skb(skb) x"
-run bad_operator 2 "column 22: '=' is not an operator; use '=='" "ip_send_skb(skb->len = 3)"
-run unknown_arg 2 "column 13: 'sbk' is not an argument of ip_send_skb \(arguments: net, skb\)" "ip_send_skb(sbk)"
-run unknown_member 2 "column 18: no member 'lenx' in struct sk_buff" "ip_send_skb(skb->lenx)"
-run arrow_on_scalar 2 "column 21: '->' on a value of type unsigned int" "ip_send_skb(skb->len->x)"
-run dot_on_pointer 2 "column 16: '.' on a pointer \(struct sk_buff \*\); use '->'" "ip_send_skb(skb.len)"
-run index_on_scalar 2 "index on a value of type unsigned int" "ip_send_skb(skb->len[1])"
-run return_on_tracepoint 2 "'return': tp:sched_process_exec has no return value" "tp:sched_process_exec(return)"
-run unterminated_string 2 "unterminated string constant" 'ip_send_skb(skb->len == "abc)'
-run constant_out_of_range 2 "constant 70000 does not fit 'skb->mac_len'" "ip_send_skb(skb->mac_len == 70000)"
-run negative_unsigned 2 "negative constant -1 compared with 'skb->len', which is unsigned" "ip_send_skb(skb->len == -1)"
-run unknown_enumerator 2 "column 65: unknown enumerator 'TCP_NOPE'" "tp:inet_sock_set_state(newstate == TCP_ESTABLISHED, oldstate == TCP_NOPE)"
-run enumerator_out_of_range 2 "enumerator 'IPPROTO_MPTCP' \(262\) does not fit" "ip_send_skb(skb->sk->__sk_common.skc_state == IPPROTO_MPTCP)"
-run constant_too_big_for_u8 2 "column 62: constant 300 does not fit" "ip_send_skb(skb->len == 1, skb->sk->__sk_common.skc_state == 300)"
-run predicate_on_bitfield_range 2 "constant 2 does not fit 'skb->cloned'" "ip_send_skb(skb->cloned == 2)"
-run predicate_on_struct 2 "predicates compare integers" "ip_send_skb(skb->cb == 1)"
+expect_error unknown_function 2 "unknown kernel function 'ip_send_skbb' \(did you mean 'ip_send_skb'\?\)" info ip_send_skbb
+expect_error unknown_function_trace 2 "unknown kernel function 'no_such_function_xyz'" no_such_function_xyz
+expect_error unknown_tracepoint 2 "unknown tracepoint 'sched_process_exe' \(did you mean 'tp:sched_process_exec'\?\)" tp:sched_process_exe
+expect_error unknown_option 2 "unknown option '--bogus'" --bogus info ip_send_skb
+expect_error option_needs_value 2 "needs a value" info ip_send_skb --pid
+expect_error bad_pid 2 "--pid: 'abc' is not a number" -p abc ip_send_skb
+expect_error negative_count 2 "--max-events: '-1' is not a number" -n -1 ip_send_skb
+expect_error folded_alone 2 "--folded goes with --count" --folded tp:sched_switch
+expect_error interval_alone 2 "--interval goes with --count or --hist" --interval 1 tp:sched_switch
+expect_error hist_with_count 2 "--hist counts by a value: not with --count or -s" --hist --count 'tp:sys_enter(id)'
+expect_error hist_two_values 2 "--hist counts by one value; 'args' is a second" --hist 'tp:sys_enter(id, args)'
+expect_error hist_no_value 2 "--hist without a value counts call durations, and a tracepoint has no return; name the numeric value" --hist tp:sys_enter
+expect_error count_with_max_events 2 "--count prints no events: -n/--max-events does not apply" --count -n 3 tp:sched_switch
+expect_error bad_mode 2 "--mode: 'uprobe' is not one of fentry, kprobe" --mode uprobe ip_send_skb
+expect_error buffer_not_pow2 2 "--buffer: 5000 is not a power of 2" --buffer 5000 ip_send_skb
+expect_error no_command 2 "expected a command or a SPEC" -v
+expect_error info_no_args 2 "info: expected at least one" info
+expect_error missing_paren 2 "column 21: missing '\)'" "ip_send_skb(skb->len"
+expect_error trailing_junk 2 "column 18: unexpected 'x' after the spec" "ip_send_skb(skb) x"
+expect_error bad_operator 2 "column 22: '=' is not an operator; use '=='" "ip_send_skb(skb->len = 3)"
+expect_error unknown_arg 2 "column 13: 'sbk' is not an argument of ip_send_skb \(arguments: net, skb\)" "ip_send_skb(sbk)"
+expect_error unknown_member 2 "column 18: no member 'lenx' in struct sk_buff" "ip_send_skb(skb->lenx)"
+expect_error arrow_on_scalar 2 "column 21: '->' on a value of type unsigned int" "ip_send_skb(skb->len->x)"
+expect_error dot_on_pointer 2 "column 16: '.' on a pointer \(struct sk_buff \*\); use '->'" "ip_send_skb(skb.len)"
+expect_error index_on_scalar 2 "index on a value of type unsigned int" "ip_send_skb(skb->len[1])"
+expect_error return_on_tracepoint 2 "'return': tp:sched_process_exec has no return value" "tp:sched_process_exec(return)"
+expect_error unterminated_string 2 "unterminated string constant" 'ip_send_skb(skb->len == "abc)'
+expect_error constant_out_of_range 2 "constant 70000 does not fit 'skb->mac_len'" "ip_send_skb(skb->mac_len == 70000)"
+expect_error negative_unsigned 2 "negative constant -1 compared with 'skb->len', which is unsigned" "ip_send_skb(skb->len == -1)"
+expect_error unknown_enumerator 2 "column 65: unknown enumerator 'TCP_NOPE'" "tp:inet_sock_set_state(newstate == TCP_ESTABLISHED, oldstate == TCP_NOPE)"
+expect_error enumerator_out_of_range 2 "enumerator 'IPPROTO_MPTCP' \(262\) does not fit" "ip_send_skb(skb->sk->__sk_common.skc_state == IPPROTO_MPTCP)"
+expect_error constant_too_big_for_u8 2 "column 62: constant 300 does not fit" "ip_send_skb(skb->len == 1, skb->sk->__sk_common.skc_state == 300)"
+expect_error predicate_on_bitfield_range 2 "constant 2 does not fit 'skb->cloned'" "ip_send_skb(skb->cloned == 2)"
+expect_error predicate_on_struct 2 "predicates compare integers" "ip_send_skb(skb->cb == 1)"
 
 # This kernel has no kprobes and refuses fentry: say so and what works.
 # (Bounded: on a kernel that can trace, this ends and fails, never hangs.)
 if [ "$(id -u)" = 0 ]; then
-	run no_kprobes_no_fentry 1 "cannot trace kernel functions on this kernel: .*kprobes are not available.*tracepoints \(tp:NAME\) and USDT probes still work" -n 1 --duration 1 ip_send_skb
+	expect_error no_kprobes_no_fentry 1 "cannot trace kernel functions on this kernel: .*kprobes are not available.*tracepoints \(tp:NAME\) and USDT probes still work" -n 1 --duration 1 ip_send_skb
 	# A glob whose every match is refused: the same error, not a trace of nothing.
-	run glob_nothing_attached 1 "cannot trace kernel functions on this kernel: fentry was refused \(none of the [0-9]+ function\(s\) matched could be attached: .*kprobes are not available" --duration 1 'ip_send_s*'
-	run glob_nothing_attached_kprobe 1 "cannot trace kernel functions on this kernel: kprobes are not available" --mode kprobe --duration 1 'ip_send_s*'
+	expect_error glob_nothing_attached 1 "cannot trace kernel functions on this kernel: fentry was refused \(none of the [0-9]+ function\(s\) matched could be attached: .*kprobes are not available" --duration 1 'ip_send_s*'
+	expect_error glob_nothing_attached_kprobe 1 "cannot trace kernel functions on this kernel: kprobes are not available" --mode kprobe --duration 1 'ip_send_s*'
 else
 	skip no_kprobes_no_fentry "needs root"
 fi

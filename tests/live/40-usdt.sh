@@ -20,27 +20,16 @@ expect_match list_library '^ksnoop_lib +hit ' "$out"
 # --- bad targets: one line, exit 2 ---
 scratch_dir
 echo "not elf" > "$tmp/text"
-err_case() {
-	local name=$1 re=$2 err rc
-	shift 2
-	err=$(ks "$@" 2>&1 >/dev/null); rc=$?
-	if [ "$rc" = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
-	   printf '%s\n' "$err" | grep -Eq -- "$re"; then
-		pass "$name"
-	else
-		fail "$name" "exit $rc: $err"
-	fi
-}
-err_case missing_file "'/nonexistent/app': No such file or directory" usdt /nonexistent/app:p:n
-err_case directory "'/tmp' is a directory" usdt /tmp:p:n
-err_case not_elf "is not an ELF file" usdt "$tmp/text:p:n"
+expect_error missing_file 2 "'/nonexistent/app': No such file or directory" usdt /nonexistent/app:p:n
+expect_error directory 2 "'/tmp' is a directory" usdt /tmp:p:n
+expect_error not_elf 2 "is not an ELF file" usdt "$tmp/text:p:n"
 cp /bin/true "$tmp/noprobes"; strip -R .note.stapsdt "$tmp/noprobes" 2>/dev/null
-err_case no_probes "has no USDT probes" usdt "$tmp/noprobes:p:n"
-err_case no_such_probe "no USDT probe 'ksnoop_test:nope'" usdt "$P:ksnoop_test:nope"
-err_case bad_target "expected BINARY:PROVIDER:NAME" usdt "$P:nope"
-err_case info_missing "No such file" info usdt /nonexistent/app
-err_case unknown_arg "'arg9' is not an argument of ksnoop_test:req" usdt "$P:ksnoop_test:req(arg9)"
-err_case unknown_cast_type "no type 'struct nope \*'" usdt "$P:ksnoop_test:obj(arg0:struct nope *)"
+expect_error no_probes 2 "has no USDT probes" usdt "$tmp/noprobes:p:n"
+expect_error no_such_probe 2 "no USDT probe 'ksnoop_test:nope'" usdt "$P:ksnoop_test:nope"
+expect_error bad_target 2 "expected BINARY:PROVIDER:NAME" usdt "$P:nope"
+expect_error info_missing 2 "No such file" info usdt /nonexistent/app
+expect_error unknown_arg 2 "'arg9' is not an argument of ksnoop_test:req" usdt "$P:ksnoop_test:req(arg9)"
+expect_error unknown_cast_type 2 "no type 'struct nope \*'" usdt "$P:ksnoop_test:obj(arg0:struct nope *)"
 
 needs_root usdt_tracing
 
@@ -149,9 +138,9 @@ expect_eq user_stack_json_thread 0 \
 	"$(jq -c 'select(.pid != .tid and ((.stack[0] | startswith("tick_tid+0x")) | not))' "$tmp/o18" | wc -l)"
 # Where an object has no symbol (libc's start code): the address and object+offset.
 expect_match user_stack_unnamed_frame '"0x[0-9a-f]+ \(/[^"]*libc[^"]*\+0x[0-9a-f]+\)"' "$(cat "$tmp/o18")"
-err_case usdt_count_stack_refused "--count -s: USDT probes run sleepable programs, which may not use the stack map" --count -s usdt "$P:ksnoop_test:tick"
-err_case usdt_hist_duration_refused "--hist without a value counts call durations, and a USDT probe has no return" --hist usdt "$P:ksnoop_test:tick"
-err_case usdt_sym_refused "':sym' names kernel code; 'arg0:sym' is a user-space value" usdt "$P:ksnoop_test:chain(arg0:sym)"
+expect_error usdt_count_stack_refused 2 "--count -s: USDT probes run sleepable programs, which may not use the stack map" --count -s usdt "$P:ksnoop_test:tick"
+expect_error usdt_hist_duration_refused 2 "--hist without a value counts call durations, and a USDT probe has no return" --hist usdt "$P:ksnoop_test:tick"
+expect_error usdt_sym_refused 2 "':sym' names kernel code; 'arg0:sym' is a user-space value" usdt "$P:ksnoop_test:chain(arg0:sym)"
 
 # --- --str-bytes N: N - 1 characters fit; a longer string is truncated ---
 # req's arg2 is "/req/2" (6 characters) for i = 2.

@@ -176,41 +176,36 @@ done
 # ==== 3. the traced process exits in the middle of the trace ====
 # Each target waits on a FIFO until ksnoop (-p PID) has attached, then
 # works for a moment and exits.
+# target_exit NAME FIFO PID MIN REGEX ARGS...: `ksnoop -p PID ARGS`; PID
+# starts when FIFO is written and exits; at least MIN lines match REGEX.
+target_exit() {
+	local name=$1 go=$2 pid=$3 min=$4 re=$5 n
+	shift 5
+	if start "$tmp/$name.out" "$tmp/$name.err" -p "$pid" "$@"; then
+		echo go >"$go"
+		wait "$pid" 2>/dev/null
+		sleep 0.3
+		# Carrying on and stopping at -p's exit are both fine; status 0 either way.
+		signal_and_wait INT 10
+		expect_eq "${name}_status" 0 "$RC"
+		n=$(grep -c -- "$re" "$tmp/$name.out")
+		if [ "$n" -ge "$min" ]; then
+			pass "${name}_events"
+		else
+			fail "${name}_events" "$n events, expected at least $min: $(cat "$tmp/$name.err")"
+		fi
+		nothing_left "$name" "$tmp/$name.err"
+	else
+		fail "${name}_attach" "$(cat "$tmp/$name.err")"
+		echo go >"$go"
+	fi
+}
 mkfifo "$tmp/go1" "$tmp/go2"
 bash -c 'read -r _ <"$0"; for i in $(seq 10); do sleep 0.05; done' "$tmp/go1" &
-short=$!
-if start "$tmp/exit1.out" "$tmp/exit1.err" -p "$short" 'tp:sys_enter(id)'; then
-	echo go >"$tmp/go1"
-	wait "$short" 2>/dev/null
-	sleep 0.3
-	# Carrying on and stopping at -p's exit are both fine; status 0 either way.
-	signal_and_wait INT 10
-	expect_eq tp_target_exit_status 0 "$RC"
-	n=$(grep -c -- '-> tp:sys_enter$' "$tmp/exit1.out")
-	if [ "$n" -gt 0 ]; then pass tp_target_exit_events; else fail tp_target_exit_events "no events: $(cat "$tmp/exit1.err")"; fi
-	nothing_left tp_target_exit "$tmp/exit1.err"
-else
-	fail tp_target_exit_attach "$(cat "$tmp/exit1.err")"
-	echo go >"$tmp/go1"
-fi
-
+target_exit tp_target_exit "$tmp/go1" $! 1 '-> tp:sys_enter$' 'tp:sys_enter(id)'
 # usdt_prog spin 1: `tick` every 10 ms for a second, then exit.
 bash -c 'read -r _ <"$0"; exec "$1" spin 1' "$tmp/go2" "$P" &
-sp=$!
-if start "$tmp/exit2.out" "$tmp/exit2.err" -p "$sp" usdt "$P:ksnoop_test:tick(arg0)"; then
-	echo go >"$tmp/go2"
-	wait "$sp" 2>/dev/null
-	sleep 0.3
-	# Carrying on and stopping at -p's exit are both fine; status 0 either way.
-	signal_and_wait INT 10
-	expect_eq usdt_target_exit_status 0 "$RC"
-	n=$(grep -c -- '-> ksnoop_test:tick$' "$tmp/exit2.out")
-	if [ "$n" -ge 50 ]; then pass usdt_target_exit_events; else fail usdt_target_exit_events "only $n events: $(cat "$tmp/exit2.err")"; fi
-	nothing_left usdt_target_exit "$tmp/exit2.err"
-else
-	fail usdt_target_exit_attach "$(cat "$tmp/exit2.err")"
-	echo go >"$tmp/go2"
-fi
+target_exit usdt_target_exit "$tmp/go2" $! 50 '-> ksnoop_test:tick$' usdt "$P:ksnoop_test:tick(arg0)"
 
 # ==== 4. stdout closed early: `ksnoop ... | head -1` ====
 # Under a flood, as a user would type it.
@@ -230,12 +225,10 @@ head -1 <"$tmp/fifo" >"$tmp/head2.out" &
 hp=$!
 spawn "$tmp/fifo" "$tmp/head2.err" -j usdt "$P:ksnoop_test:tick(arg0)"
 for i in $(seq 100); do
-	LINKS=$(held_ids "$KPID" link)
-	[ -n "$LINKS" ] && break
+	[ -n "$(held_ids "$KPID" link)" ] && break
 	sleep 0.1
 done
-PROGS=$(held_ids "$KPID" prog)
-MAPS=$(held_ids "$KPID" map)
+read_held
 "$P" spin 1 >/dev/null &
 wait_exit 15
 wait "$hp"
@@ -313,16 +306,8 @@ unpriv() {
 	local name=$1 err rc
 	shift
 	err=$(cd "$tmp" && timeout -k 2 20 "${NOBODY[@]}" "$tmp/ksnoop" "$@" 2>&1 >/dev/null); rc=$?
-	if [ "$rc" != 1 ]; then
-		fail "$name" "exit $rc, expected 1: $err"
-	elif [ "$(printf '%s\n' "$err" | wc -l)" != 1 ]; then
-		fail "$name" "expected one line on stderr, got:
-$err"
-	elif ! printf '%s\n' "$err" | grep -Eq 'root|CAP_BPF and CAP_PERFMON'; then
-		fail "$name" "does not name the privileges needed: $err"
-	else
-		pass "$name"
-	fi
+	# One line that names the privileges needed.
+	error_is "$name" 1 'root|CAP_BPF and CAP_PERFMON' "$rc" "$err" "as nobody: ksnoop $*"
 }
 unpriv unprivileged_tracepoint 'tp:sched_switch(prev->pid)'
 unpriv unprivileged_usdt usdt "$tmp/usdt_prog:ksnoop_test:tick"

@@ -11,7 +11,8 @@
 #                          sanitizer reports under SAN_TAG; sets KPID
 #   start OUT ERR ARGS...  spawn `ksnoop -v ARGS`, wait (START_WAIT s, 10)
 #                          until it has attached; sets KPID, and PROGS, LINKS
-#                          and MAPS (the ids it holds)
+#                          and MAPS (the ids it holds, as read_held)
+#   read_held              set PROGS, LINKS and MAPS to the ids KPID holds now
 #   wait_exit SECONDS      wait for KPID to exit; sets RC ("timeout" if it
 #                          had to be killed)
 #   finish                 wait_exit 10, then check for a sanitizer report
@@ -30,7 +31,13 @@
 #   left_progs IDS         left_ids prog IDS
 #   still_there prog|link|map IDS
 #                          left_ids, once they are gone or after 5 s
-#   wait_lines FILE N      until FILE has N lines (at most 10 s)
+#   wait_lines FILE N [SECONDS]
+#                          until FILE has N lines (at most SECONDS, 10)
+#   expect_error NAME STATUS REGEX ARGS...
+#                          `ks ARGS` exits STATUS with one line on stderr
+#                          matching REGEX
+#   error_is NAME STATUS REGEX RC STDERR [COMMAND]
+#                          the same judgement of a run made otherwise
 #   joined                 the lines of stdin on one, spaced ("a\nb\n": "a b")
 #   san_tag / san_opt asan|ubsan TAG / san_take TAG
 #                          sanitizer reports of one run, for scripts that
@@ -159,6 +166,12 @@ held_ids() {
 	grep -h "^$2_id:" /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | tr '\n' ' '
 }
 
+read_held() {
+	PROGS=$(held_ids "$KPID" prog)
+	LINKS=$(held_ids "$KPID" link)
+	MAPS=$(held_ids "$KPID" map)
+}
+
 left_ids() {
 	local kind=$1 id out
 	[ -n "$2" ] || { echo "none-recorded"; return; }
@@ -186,11 +199,34 @@ still_there() {
 
 wait_lines() {
 	local i
-	for i in $(seq 100); do
+	for i in $(seq $((${3:-10} * 10))); do
 		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
 		sleep 0.1
 	done
 	return 1
+}
+
+error_is() {
+	local name=$1 want=$2 re=$3 rc=$4 err=$5 what=${6:-}
+	if [ "$rc" != "$want" ]; then
+		fail "$name" "exit $rc, expected $want${what:+: $what}
+$err"
+	elif [ "$(printf '%s\n' "$err" | wc -l)" != 1 ]; then
+		fail "$name" "expected one line on stderr, got:
+$err"
+	elif ! printf '%s\n' "$err" | grep -Eq -- "$re"; then
+		fail "$name" "stderr does not match /$re/:
+$err"
+	else
+		pass "$name"
+	fi
+}
+
+expect_error() {
+	local name=$1 want=$2 re=$3 err rc
+	shift 3
+	err=$(ks "$@" 2>&1 >/dev/null); rc=$?
+	error_is "$name" "$want" "$re" "$rc" "$err" "ksnoop $*"
 }
 
 joined() { tr '\n' ' ' | sed 's/ $//'; }
@@ -218,9 +254,7 @@ start() {
 	PROGS="" LINKS="" MAPS=""
 	for i in $(seq $((START_WAIT * 10))); do
 		if grep -q "tracing .* target" "$err" 2>/dev/null; then
-			PROGS=$(held_ids "$KPID" prog)
-			LINKS=$(held_ids "$KPID" link)
-			MAPS=$(held_ids "$KPID" map)
+			read_held
 			return 0
 		fi
 		# Exited already (a quick -n)? It may have attached first.

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <bpf/btf.h>
 #include "btf_util.h"
+#include "escape.h"
 #include "log.h"
 #include "print.h"
 #include "resolve.h"

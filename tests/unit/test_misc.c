@@ -33,12 +33,12 @@
 /* TEXT parses to WANT ns with DEFAULT_UNIT (0: a unit is required). */
 static void parses_to(const char *text, __u64 default_unit, __u64 want)
 {
-	char msg[160] = "";
+	struct ks_error e = { 0 };
 	__u64 ns = 0;
-	int err = duration__parse(text, default_unit, &ns, msg, sizeof(msg));
+	int err = duration__parse(text, default_unit, &ns, &e);
 
 	if (err || ns != want)
-		print_message("'%s': %d (%s), %llu ns; expected %llu\n", text, err, msg,
+		print_message("'%s': %d (%s), %llu ns; expected %llu\n", text, err, e.msg,
 			      (unsigned long long)ns, (unsigned long long)want);
 	assert_int_equal(err, 0);
 	assert_true(ns == want);
@@ -47,14 +47,15 @@ static void parses_to(const char *text, __u64 default_unit, __u64 want)
 /* TEXT is refused with ERR and a message containing MSG. */
 static void refused(const char *text, __u64 default_unit, int err, const char *msg)
 {
-	char buf[160] = "";
+	struct ks_error e = { 0 };
 	__u64 ns = 12345;
-	int ret = duration__parse(text, default_unit, &ns, buf, sizeof(buf));
+	int ret = duration__parse(text, default_unit, &ns, &e);
 
-	if (ret != err || !strstr(buf, msg))
-		print_message("'%s': %d \"%s\"; expected %d \"...%s...\"\n", text, ret, buf, err, msg);
+	if (ret != err || !strstr(e.msg, msg))
+		print_message("'%s': %d \"%s\"; expected %d \"...%s...\"\n", text, ret, e.msg, err, msg);
 	assert_int_equal(ret, err);
-	assert_non_null(strstr(buf, msg));
+	assert_int_equal(e.err, err);
+	assert_non_null(strstr(e.msg, msg));
 	assert_true(ns == 12345);	/* untouched */
 }
 

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 #include <bpf/btf.h>
 #include "../include/btf_fixture.h"
+#include "escape.h"
 #include "print.h"
 
 /* The record header: every record's values start after it. */
@@ -177,6 +178,15 @@ static const char *render_value(const struct value *v, const void *data)
 	printer__init(&p, f, &opts);
 	printer__value(&p, btf, &v->vd, &v->vh, data, v->level);
 	return out_close(f, &buf);
+}
+
+/* V prints as TEXT in text and as JSON in JSON (V is left in JSON). */
+static void renders_as(struct value *v, const void *data, const char *text, const char *json)
+{
+	v->format = FORMAT_TEXT;
+	assert_string_equal(render_value(v, data), text);
+	v->format = FORMAT_JSON;
+	assert_string_equal(render_value(v, data), json);
 }
 
 /* TYPE's SIZE bytes at DATA, captured whole, in FORMAT. */
@@ -540,9 +550,7 @@ static void test_array_cut_by_max_bytes(void **state)
 		.vh = { .status = KSNOOP_OK, .len = 4 },
 	};
 
-	assert_string_equal(render_value(&v, a), "[-1] /* truncated at 4 of 8 bytes */");
-	v.format = FORMAT_JSON;
-	assert_string_equal(render_value(&v, a), "[-1]");
+	renders_as(&v, a, "[-1] /* truncated at 4 of 8 bytes */", "[-1]");
 }
 
 static void test_array_of_structs_json(void **state)
@@ -728,9 +736,7 @@ static void test_bitfield_value_desc(void **state)
 		.vh = { .status = KSNOOP_OK, .len = 2 },
 	};
 
-	assert_string_equal(render_value(&v, d), "2748");
-	v.format = FORMAT_JSON;
-	assert_string_equal(render_value(&v, d), "2748");
+	renders_as(&v, d, "2748", "2748");
 }
 
 static void test_signed_bitfield_value_desc(void **state)
@@ -758,10 +764,7 @@ static void test_max_bytes_truncation_note(void **state)
 		.vh = { .status = KSNOOP_OK, .len = 8 },
 	};
 
-	assert_string_equal(render_value(&v, d),
-			    "{\n    .a = 1,\n} /* truncated at 8 of 16 bytes */");
-	v.format = FORMAT_JSON;
-	assert_string_equal(render_value(&v, d), "{\"a\":1}");
+	renders_as(&v, d, "{\n    .a = 1,\n} /* truncated at 8 of 16 bytes */", "{\"a\":1}");
 }
 
 /*
@@ -876,9 +879,7 @@ static void test_string_value(void **state)
 	char s[16] = "eth0";
 	struct value v = string_value(FORMAT_TEXT, 16, 5, KSNOOP_OK);
 
-	assert_string_equal(render_value(&v, s), "\"eth0\"");
-	v.format = FORMAT_JSON;
-	assert_string_equal(render_value(&v, s), "\"eth0\"");
+	renders_as(&v, s, "\"eth0\"", "\"eth0\"");
 }
 
 static void test_string_value_escapes(void **state)
@@ -886,9 +887,8 @@ static void test_string_value_escapes(void **state)
 	char s[32] = "a\"b\\c\n\t\r\x01\xc3\xa9";
 	struct value v = string_value(FORMAT_TEXT, 32, 14, KSNOOP_OK);
 
-	assert_string_equal(render_value(&v, s), "\"a\\\"b\\\\c\\n\\t\\r\\x01\\xc3\\xa9\"");
-	v.format = FORMAT_JSON;
-	assert_string_equal(render_value(&v, s), "\"a\\\"b\\\\c\\n\\t\\r\\u0001\xc3\xa9\"");
+	renders_as(&v, s, "\"a\\\"b\\\\c\\n\\t\\r\\x01\\xc3\\xa9\"",
+		   "\"a\\\"b\\\\c\\n\\t\\r\\u0001\xc3\xa9\"");
 }
 
 static void test_string_value_stops_at_len(void **state)
@@ -904,9 +904,7 @@ static void test_string_value_truncated(void **state)
 	char s[4] = "abc";
 	struct value v = string_value(FORMAT_TEXT, 4, 4, KSNOOP_TRUNCATED);
 
-	assert_string_equal(render_value(&v, s), "\"abc\"... /* truncated at 4 bytes */");
-	v.format = FORMAT_JSON;
-	assert_string_equal(render_value(&v, s), "\"abc\"");
+	renders_as(&v, s, "\"abc\"... /* truncated at 4 bytes */", "\"abc\"");
 }
 
 static void test_dereferenced_struct(void **state)
@@ -919,13 +917,12 @@ static void test_dereferenced_struct(void **state)
 		.vh = { .status = KSNOOP_OK, .len = 16, .addr = 0xffff888000001000ULL },
 	};
 
-	assert_string_equal(render_value(&v, d),
-			    "0xffff888000001000 -> (struct pair){\n"
-			    "    .a = 1,\n"
-			    "    .b = -2,\n"
-			    "}");
-	v.format = FORMAT_JSON;
-	assert_string_equal(render_value(&v, d), "{\"a\":1,\"b\":-2}");
+	renders_as(&v, d,
+		   "0xffff888000001000 -> (struct pair){\n"
+		   "    .a = 1,\n"
+		   "    .b = -2,\n"
+		   "}",
+		   "{\"a\":1,\"b\":-2}");
 }
 
 /* ---- JSON strings (RFC 8259) ---- */

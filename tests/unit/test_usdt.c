@@ -15,37 +15,30 @@
 #include "spec.h"
 #include "usdt.h"
 
-static void test_arg_signed_register(void **state)
+/* TEXT parses to an argument of SIZE bytes, signed or not, at LOC. */
+static void arg_is(const char *text, int size, bool is_signed, const char *loc)
 {
 	struct usdt_arg a;
 
-	(void)state;
-	assert_int_equal(usdt__parse_arg("-4@%edi", &a), 0);
-	assert_int_equal(a.size, 4);
-	assert_true(a.is_signed);
-	assert_string_equal(a.loc, "%edi");
+	assert_int_equal(usdt__parse_arg(text, &a), 0);
+	assert_int_equal(a.size, size);
+	assert_int_equal(a.is_signed, is_signed);
+	assert_string_equal(a.loc, loc);
+}
+
+static void test_arg_signed_register(void **state)
+{
+	arg_is("-4@%edi", 4, true, "%edi");
 }
 
 static void test_arg_unsigned_memory(void **state)
 {
-	struct usdt_arg a;
-
-	(void)state;
-	assert_int_equal(usdt__parse_arg("8@-16(%rbp)", &a), 0);
-	assert_int_equal(a.size, 8);
-	assert_false(a.is_signed);
-	assert_string_equal(a.loc, "-16(%rbp)");
+	arg_is("8@-16(%rbp)", 8, false, "-16(%rbp)");
 }
 
 static void test_arg_constant(void **state)
 {
-	struct usdt_arg a;
-
-	(void)state;
-	assert_int_equal(usdt__parse_arg("-1@$-128", &a), 0);
-	assert_int_equal(a.size, 1);
-	assert_true(a.is_signed);
-	assert_string_equal(a.loc, "$-128");
+	arg_is("-1@$-128", 1, true, "$-128");
 }
 
 static void test_arg_errors(void **state)
@@ -120,37 +113,35 @@ static void test_read_directory(void **state)
 	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
 }
 
-static void test_read_not_elf(void **state)
+/* A file of N bytes of DATA is not an ELF file usdt__read() reads. */
+static void read_refused(const void *data, size_t n, struct ks_error *e)
 {
 	char path[] = "/tmp/ksnoop-unit-XXXXXX";
-	struct ks_error e;
 	struct usdt_file *f;
 	int fd = mkstemp(path);
 
-	(void)state;
 	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "#!/bin/sh\n", 10), 10);
+	assert_int_equal(write(fd, data, n), (ssize_t)n);
 	close(fd);
-	assert_int_equal(usdt__read(path, &f, &e), -ENOEXEC);
+	assert_int_equal(usdt__read(path, &f, e), -ENOEXEC);
+	unlink(path);
+}
+
+static void test_read_not_elf(void **state)
+{
+	struct ks_error e;
+
+	read_refused("#!/bin/sh\n", 10, &e);
 	assert_non_null(strstr(e.msg, "is not an ELF file"));
 	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
-	unlink(path);
 }
 
 static void test_read_truncated_elf(void **state)
 {
-	char path[] = "/tmp/ksnoop-unit-XXXXXX";
 	struct ks_error e;
-	struct usdt_file *f;
-	int fd = mkstemp(path);
 
-	(void)state;
-	assert_true(fd >= 0);
 	/* An ELF magic and nothing else. */
-	assert_int_equal(write(fd, "\x7f" "ELF\x02\x01\x01", 7), 7);
-	close(fd);
-	assert_int_equal(usdt__read(path, &f, &e), -ENOEXEC);
-	unlink(path);
+	read_refused("\x7f" "ELF\x02\x01\x01", 7, &e);
 }
 
 static void test_spec_usdt_target_and_casts(void **state)

@@ -5,14 +5,6 @@
 
 tmp=$(mktemp -d)
 
-ksnoop_progs() {
-	bpftool prog show 2>/dev/null | grep -c 'name ksnoop_'
-}
-
-kprobe_events() {
-	cat /sys/kernel/tracing/kprobe_events 2>/dev/null | wc -l
-}
-
 echo hello > "$tmp/file-to-open"
 kmod_load dummy
 
@@ -106,7 +98,7 @@ return" "$(jq -r .kind "$tmp/o5" | sort -u)"
 
 	# --- nothing left attached: after -n, SIGINT and SIGKILL ---
 	expect_eq ${T}_nothing_left_after_count 0 "$(ksnoop_progs)"
-	expect_eq ${T}_no_kprobe_events 0 "$(kprobe_events)"
+	expect_eq ${T}_no_kprobe_events 0 "$(tracefs_lines kprobe_events)"
 	if start "$tmp/o7" "$tmp/e7" --mode $mode 'vfs_read' 'ip_output'; then
 		expect_eq ${T}_attached_while_running 4 "$(ksnoop_progs)"
 		kill -INT "$KPID"
@@ -120,7 +112,7 @@ return" "$(jq -r .kind "$tmp/o5" | sort -u)"
 		kill -KILL "$KPID"; wait "$KPID" 2>/dev/null
 		sleep 1
 		expect_eq ${T}_nothing_left_after_sigkill 0 "$(ksnoop_progs)"
-		expect_eq ${T}_no_kprobe_events_after_sigkill 0 "$(kprobe_events)"
+		expect_eq ${T}_no_kprobe_events_after_sigkill 0 "$(tracefs_lines kprobe_events)"
 	else
 		fail ${T}_attach_sigkill "$(cat "$tmp/e8")"
 	fi

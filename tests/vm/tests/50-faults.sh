@@ -10,85 +10,6 @@
 
 tmp=$(mktemp -d)
 
-# held_ids PID prog|link|map: the ids PID holds.
-held_ids() {
-	grep -h "^$2_id:" /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | tr '\n' ' '
-}
-
-# still_there prog|link|map IDS: those of IDS that still exist after up
-# to 5 s (programs and maps are freed after an RCU grace period).  No ids,
-# or bpftool failing for another reason than "no such id", is never "".
-still_there() {
-	[ -n "$2" ] || { echo none-recorded; return; }
-	_i=0
-	while [ $_i -lt 50 ]; do
-		_left=""
-		for _id in $2; do
-			if _o=$(bpftool "$1" show id "$_id" 2>&1); then
-				_left="$_left$_id "
-			elif ! echo "$_o" | grep -q 'No such file or directory'; then
-				_left="$_left bpftool-failed($_id: $_o) "
-			fi
-		done
-		[ -z "$_left" ] && break
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	echo "$_left"
-}
-
-# start OUT ERR ARGS...: ksnoop -v in the background, wait until attached;
-# sets KPID, PROGS, LINKS and MAPS.
-start() {
-	_out=$1; _err=$2
-	shift 2
-	: >"$_out"	# emptied first: see start() in lib.sh
-	: >"$_err"
-	ksnoop -v "$@" >"$_out" 2>"$_err" &
-	KPID=$!
-	_i=0
-	while [ $_i -lt 300 ]; do
-		if grep -q "tracing .* target" "$_err" 2>/dev/null; then
-			PROGS=$(held_ids "$KPID" prog)
-			LINKS=$(held_ids "$KPID" link)
-			MAPS=$(held_ids "$KPID" map)
-			return 0
-		fi
-		kill -0 "$KPID" 2>/dev/null || return 1
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
-
-# wait_exit: at most 60 s for KPID; sets RC.
-wait_exit() {
-	_i=0
-	while [ $_i -lt 600 ] && kill -0 "$KPID" 2>/dev/null; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	if kill -0 "$KPID" 2>/dev/null; then
-		kill -9 "$KPID"; wait "$KPID" 2>/dev/null; RC=timeout
-	else
-		wait "$KPID"; RC=$?
-	fi
-}
-
-# wait_lines FILE N: until FILE has N lines (at most 20 s).
-wait_lines() {
-	_i=0
-	while [ $_i -lt 200 ]; do
-		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
-
-ksnoop_progs() { bpftool prog show 2>/dev/null | grep -c 'name ksnoop_'; }
-tracefs_lines() { cat /sys/kernel/tracing/"$1" 2>/dev/null | wc -l; }
-
 # Hot functions: a loop of reads and failing opens.  (A dd with bs=1 is
 # too much for an emulated CPU: the guest soft-locks.)
 sh -c 'while :; do cat /nonexistent 2>/dev/null; cat /proc/version >/dev/null; done' &
@@ -110,7 +31,7 @@ for mode in fentry kprobe; do
 			fail "${T}_held" "progs '$PROGS' links '$LINKS' maps '$MAPS'"
 		fi
 		kill -"$sig" "$KPID"
-		wait_exit
+		wait_exit 60
 		if [ "$sig" = KILL ]; then
 			expect_eq "${T}_status" 137 "$RC"
 		else
