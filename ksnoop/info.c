@@ -301,6 +301,9 @@ int do_info(int argc, char **argv, const struct options *opts)
 	}
 	if (strcmp(argv[0], "usdt") == 0)
 		return info_usdt(argc - 1, argv + 1, opts);
+	for (i = 0; i < argc; i++)
+		if (strncmp(argv[i], "tp:", 3) != 0)
+			kernel__prefetch_ksyms(&k);
 	ret = kernel__open(&k, &e);
 	if (ret) {
 		log_ks_error(&e);

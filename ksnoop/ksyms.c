@@ -7,16 +7,17 @@
  * which costs less than sorting 100,000 names.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "ksyms.h"
 
 struct ksyms {
 	struct ksym *syms;
 	size_t nr, cap;
-	char **pool;		/* one strdup'd line per symbol */
-	size_t npool;
+	char *text;		/* the names ("name\0" or "name\0module\0"), one block */
 	const struct ksym **by_addr;	/* built by the first ksyms__by_addr() */
 	size_t naddr;
 	const struct ksym **by_name;	/* built after KSYMS_SCANS lookups */
@@ -36,103 +37,175 @@ static int cmp_name(const void *a, const void *b)
 
 void ksyms__free(struct ksyms *ks)
 {
-	size_t i;
-
 	if (!ks)
 		return;
-	for (i = 0; i < ks->npool; i++)
-		free(ks->pool[i]);
-	free(ks->pool);
+	free(ks->text);
 	free(ks->syms);
 	free(ks->by_addr);
 	free(ks->by_name);
 	free(ks);
 }
 
-static int ksyms_add(struct ksyms *ks, char *line, const char *name, const char *mod,
-		     unsigned long long addr)
+/*
+ * While loading, a symbol's name and module are offsets into the text
+ * (it moves as it grows and shrinks); ksyms__load() makes them pointers.
+ */
+static int ksyms_add(struct ksyms *ks, size_t name, size_t mod, unsigned long long addr)
 {
 	if (ks->nr == ks->cap) {
 		size_t cap = ks->cap ? ks->cap * 2 : 4096;
 		struct ksym *s = realloc(ks->syms, cap * sizeof(*s));
-		char **p = realloc(ks->pool, cap * sizeof(*p));
 
-		if (s)
-			ks->syms = s;
-		if (p)
-			ks->pool = p;
-		if (!s || !p)
+		if (!s)
 			return -ENOMEM;
+		ks->syms = s;
 		ks->cap = cap;
 	}
-	ks->pool[ks->npool++] = line;
-	ks->syms[ks->nr].name = name;
-	ks->syms[ks->nr].module = mod;
+	ks->syms[ks->nr].name = (const char *)name;
+	ks->syms[ks->nr].module = (const char *)mod;
 	ks->syms[ks->nr].addr = addr;
 	ks->nr++;
 	return 0;
 }
 
+static unsigned long long parse_hex(const char *s)
+{
+	unsigned long long v = 0;
+
+	for (;; s++) {
+		if (*s >= '0' && *s <= '9')
+			v = v << 4 | (*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			v = v << 4 | (*s - 'a' + 10);
+		else
+			return v;
+	}
+}
+
+/* Append N bytes at S to the names; the offset they start at, or -1. */
+static size_t text_append(struct ksyms *ks, size_t *cap, size_t *len, const char *s, size_t n)
+{
+	size_t at = *len;
+
+	if (*len + n > *cap) {
+		size_t ncap = *cap ? *cap * 2 : 1 << 20;
+		char *t;
+
+		while (ncap < *len + n)
+			ncap *= 2;
+		t = realloc(ks->text, ncap);
+		if (!t)
+			return (size_t)-1;
+		ks->text = t;
+		*cap = ncap;
+	}
+	memcpy(ks->text + at, s, n);
+	*len += n;
+	return at;
+}
+
+/* One line "ADDR TYPE NAME [\tMODULE]", NUL-terminated; 0 or -ENOMEM. */
+static int parse_line(struct ksyms *ks, char *line, size_t *cap, size_t *len)
+{
+	char *type, *name, *mod = NULL, *end;
+	size_t at, mat = (size_t)-1;
+
+	type = strchr(line, ' ');
+	if (!type)
+		return 0;
+	type++;
+	if (!*type || !strchr("tTwW", *type) || type[1] != ' ')
+		return 0;
+	name = type + 2;
+	end = name + strcspn(name, " \t");
+	if (*end) {
+		*end = 0;
+		mod = end + 1;
+		mod += strspn(mod, " \t[");
+		mod[strcspn(mod, "]")] = 0;
+	}
+	at = text_append(ks, cap, len, name, end - name + 1);
+	if (at == (size_t)-1)
+		return -ENOMEM;
+	if (mod && *mod) {
+		mat = text_append(ks, cap, len, mod, strlen(mod) + 1);
+		if (mat == (size_t)-1)
+			return -ENOMEM;
+	}
+	return ksyms_add(ks, at, mat, parse_hex(line));
+}
+
+/*
+ * The file is read a chunk at a time into one buffer and parsed in place;
+ * what is kept (the names, "name\0" or "name\0module\0") goes into one
+ * block.  No allocation per symbol and no copy of the whole file: reading
+ * kallsyms is on the path of every command that looks a kernel function up.
+ */
+#define KSYMS_CHUNK	(256 << 10)
+
 struct ksyms *ksyms__load(const char *path)
 {
 	struct ksyms *ks = calloc(1, sizeof(*ks));
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-	int err = 0;
+	char *buf = malloc(KSYMS_CHUNK + 1);
+	size_t have = 0, tcap = 0, tlen = 0, i;
+	int fd = -1, err = 0;
+	char *text;
 
-	if (!ks)
-		return NULL;
-	f = fopen(path ? path : "/proc/kallsyms", "re");
-	if (!f) {
+	if (!ks || !buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	fd = open(path ? path : "/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		err = -errno;
 		goto out;
 	}
-	/* /proc/kallsyms fills whatever a read asks for: few, large reads. */
-	setvbuf(f, NULL, _IOFBF, 1 << 20);
-	while (getline(&line, &cap, f) > 0) {
-		char *type, *name, *mod, *end, *copy;
+	for (;;) {
+		/* /proc/kallsyms fills whatever a read asks for: few, large reads. */
+		ssize_t r = read(fd, buf + have, KSYMS_CHUNK - have);
+		char *line, *nl;
 
-		/* ADDR TYPE NAME [\tMODULE] */
-		type = strchr(line, ' ');
-		if (!type)
+		if (r < 0 && errno == EINTR)
 			continue;
-		type++;
-		if (!strchr("tTwW", *type) || type[1] != ' ')
-			continue;
-		name = type + 2;
-		end = name + strcspn(name, " \t\n");
-		mod = NULL;
-		if (*end == '\t' || *end == ' ') {
-			*end = 0;
-			mod = end + 1;
-			mod += strspn(mod, " \t[");
-			mod[strcspn(mod, "]\n")] = 0;
-			if (!*mod)
-				mod = NULL;
-		} else {
-			*end = 0;
-		}
-		/* Keep one allocation per symbol: the rest of the line. */
-		copy = malloc(strlen(name) + 1 + (mod ? strlen(mod) + 1 : 0));
-		if (!copy) {
-			err = -ENOMEM;
+		if (r < 0) {
+			err = -errno;
 			goto out;
 		}
-		strcpy(copy, name);
-		if (mod)
-			strcpy(copy + strlen(name) + 1, mod);
-		err = ksyms_add(ks, copy, copy, mod ? copy + strlen(name) + 1 : NULL,
-				strtoull(line, NULL, 16));
-		if (err) {
-			free(copy);
-			goto out;
+		have += r;
+		buf[have] = 0;
+		for (line = buf; (nl = memchr(line, '\n', buf + have - line)); line = nl + 1) {
+			*nl = 0;
+			err = parse_line(ks, line, &tcap, &tlen);
+			if (err)
+				goto out;
 		}
+		/* A line longer than the buffer is no kallsyms line: dropped. */
+		if (line == buf && have == KSYMS_CHUNK)
+			line = buf + have;
+		have = buf + have - line;
+		memmove(buf, line, have);
+		if (r == 0)
+			break;
+	}
+	if (have) {	/* the last line, without its newline */
+		buf[have] = 0;
+		err = parse_line(ks, buf, &tcap, &tlen);
+		if (err)
+			goto out;
+	}
+	text = realloc(ks->text, tlen ? tlen : 1);
+	if (text)
+		ks->text = text;
+	for (i = 0; i < ks->nr; i++) {
+		size_t m = (size_t)ks->syms[i].module;
+
+		ks->syms[i].name = ks->text + (size_t)ks->syms[i].name;
+		ks->syms[i].module = m == (size_t)-1 ? NULL : ks->text + m;
 	}
 out:
-	free(line);
-	if (f)
-		fclose(f);
+	free(buf);
+	if (fd >= 0)
+		close(fd);
 	if (err) {
 		ksyms__free(ks);
 		errno = -err;
@@ -143,7 +216,7 @@ out:
 
 const struct ksym *ksyms__find(struct ksyms *ks, const char *name)
 {
-	const struct ksym key = { .name = name }, *kp = &key, **s;
+	const struct ksym **s;
 	size_t i;
 
 	if (!ks->nr)
@@ -176,7 +249,6 @@ const struct ksym *ksyms__find(struct ksyms *ks, const char *name)
 		}
 		s = lo < ks->nr && strcmp(ks->by_name[lo]->name, name) == 0 ? &ks->by_name[lo] : NULL;
 	}
-	(void)kp;
 	return s ? *s : NULL;
 }
 

@@ -28,11 +28,40 @@ int kernel__open(struct kernel *k, struct ks_error *e)
 	return 0;
 }
 
+static void *read_ksyms(void *arg)
+{
+	struct kernel *k = arg;
+
+	k->ksyms_read = ksyms__load(k->kallsyms_path);
+	k->ksyms_read_err = k->ksyms_read ? 0 : -errno;
+	return NULL;
+}
+
+void kernel__prefetch_ksyms(struct kernel *k)
+{
+	if (k->ksyms || k->ksyms_reading || k->ksyms_err)
+		return;
+	k->ksyms_reading = pthread_create(&k->ksyms_thread, NULL, read_ksyms, k) == 0;
+}
+
+/* Wait for the thread kernel__prefetch_ksyms() started, if any, and take what it read. */
+static void take_prefetched(struct kernel *k)
+{
+	if (!k->ksyms_reading)
+		return;
+	pthread_join(k->ksyms_thread, NULL);
+	k->ksyms_reading = false;
+	k->ksyms = k->ksyms_read;
+	k->ksyms_err = k->ksyms_read_err;
+	k->ksyms_read = NULL;
+}
+
 /* kallsyms only for kernel functions: tracepoints start faster without it. */
 static int kernel__open_ksyms(struct kernel *k, struct ks_error *e)
 {
 	int err = 0;
 
+	take_prefetched(k);
 	if (k->ksyms)
 		return 0;
 	/* Asked per printed function pointer too: one failed read is enough. */
@@ -64,6 +93,7 @@ int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz)
 
 void kernel__reread_ksyms(struct kernel *k)
 {
+	take_prefetched(k);
 	if (!k->ksyms)
 		return;
 	ksyms__free(k->old_ksyms);
@@ -81,6 +111,7 @@ void kernel__close(struct kernel *k)
 	k->ftrace = NULL;
 	k->nftrace = 0;
 	k->ftrace_state = 0;
+	take_prefetched(k);
 	kbtf__free(k->kbtf);
 	ksyms__free(k->ksyms);
 	ksyms__free(k->old_ksyms);

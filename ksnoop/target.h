@@ -7,6 +7,8 @@
 #ifndef KSNOOP_TARGET_H
 #define KSNOOP_TARGET_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include "ks_error.h"
 #include "signature.h"
@@ -22,6 +24,11 @@ struct kernel {
 	/* Read before attaching; kept, since signatures name their modules from it. */
 	struct ksyms *old_ksyms;
 	int ksyms_err;			/* kallsyms could not be read: not again */
+	/* kernel__prefetch_ksyms(): the thread reading kallsyms, and what it read */
+	bool ksyms_reading;
+	pthread_t ksyms_thread;
+	struct ksyms *ksyms_read;
+	int ksyms_read_err;
 	/* ftrace's available_filter_functions, sorted; read for globs only */
 	char **ftrace;
 	size_t nftrace;
@@ -36,6 +43,14 @@ struct func_match {
 	__u32 id;
 };
 
+/*
+ * Start reading kallsyms on a thread of its own, for a command that will
+ * look a kernel function up: most of the read is the kernel formatting
+ * /proc/kallsyms, which then overlaps with parsing BTF (kernel__open).
+ * The first use of kallsyms waits for it.  Nothing happens if the thread
+ * cannot be started: kallsyms is read when first used, as without it.
+ */
+void kernel__prefetch_ksyms(struct kernel *k);
 /* Load vmlinux BTF on first use (kallsyms: when a function is looked up);
  * 0 or a negative errno (with E), a runtime one. */
 int kernel__open(struct kernel *k, struct ks_error *e);

@@ -989,6 +989,9 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		t.usdt = usdt_front__new(opts->btf_file);
 		ret = t.usdt ? build_usdt_targets(&t, argv) : -ENOMEM;
 	} else {
+		for (i = 0; i < argc; i++)
+			if (t.specs[i].kind == SPEC_KFUNC)
+				kernel__prefetch_ksyms(&k);
 		ret = kernel__open(&k, &e);
 		if (ret)
 			log_ks_error(&e);
