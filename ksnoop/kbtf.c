@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <fcntl.h>
 #include <bpf/btf.h>
 #include "btf_util.h"
 #include "kbtf.h"
@@ -42,6 +46,48 @@ struct kbtf {
 	int user_tags;		/* -1: not looked yet; else vmlinux has __user tags */
 };
 
+/*
+ * vmlinux BTF (some MB) read into one mapping, faulted in with one call,
+ * and handed to libbpf (btf__new() copies it): btf__parse() reads into a
+ * buffer of its own and copies that, faulting both a page at a time, and
+ * this is on the path of every command.  A file that is not raw BTF (an
+ * ELF file with a .BTF section) goes to btf__parse().  NULL, errno set.
+ */
+#define KBTF_MAX_RAW	(1 << 30)
+
+static struct btf *parse_vmlinux(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct btf *btf = NULL;
+	size_t n = 0, size;
+	struct stat st;
+	char *buf;
+	ssize_t r;
+
+	if (fd < 0)
+		return btf__parse(path, NULL);
+	if (fstat(fd, &st) || st.st_size <= 0 || st.st_size > KBTF_MAX_RAW)
+		goto fallback;
+	size = st.st_size;
+	buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+		   -1, 0);
+	if (buf == MAP_FAILED)
+		goto fallback;
+	while (n < size && ((r = read(fd, buf + n, size - n)) > 0 || (r < 0 && errno == EINTR)))
+		if (r > 0)
+			n += r;
+	if (n == size)
+		btf = btf__new(buf, size);
+	munmap(buf, size);
+	if (btf) {
+		close(fd);
+		return btf;
+	}
+fallback:
+	close(fd);
+	return btf__parse(path, NULL);
+}
+
 struct kbtf *kbtf__open(const char *dir)
 {
 	char path[PATH_MAX];
@@ -56,7 +102,7 @@ struct kbtf *kbtf__open(const char *dir)
 	if (!kb->dir)
 		goto nomem;
 	snprintf(path, sizeof(path), "%s/vmlinux", kb->dir);
-	kb->vmlinux = btf__parse(path, NULL);
+	kb->vmlinux = parse_vmlinux(path);
 	if (!kb->vmlinux) {
 		err = errno;
 		kbtf__free(kb);

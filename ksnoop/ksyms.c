@@ -11,13 +11,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "ksyms.h"
 
 struct ksyms {
-	struct ksym *syms;
-	size_t nr, cap;
-	char *text;		/* the names ("name\0" or "name\0module\0"), one block */
+	struct ksym *syms;	/* a mapping of SYMS_BYTES */
+	size_t nr, syms_bytes;
+	char *text;		/* the names ("name\0" or "name\0module\0"), a mapping */
+	size_t text_len, text_bytes;
 	const struct ksym **by_addr;	/* built by the first ksyms__by_addr() */
 	size_t naddr;
 	const struct ksym **by_name;	/* built after KSYMS_SCANS lookups */
@@ -39,11 +41,43 @@ void ksyms__free(struct ksyms *ks)
 {
 	if (!ks)
 		return;
-	free(ks->text);
-	free(ks->syms);
+	if (ks->text)
+		munmap(ks->text, ks->text_bytes);
+	if (ks->syms)
+		munmap(ks->syms, ks->syms_bytes);
 	free(ks->by_addr);
 	free(ks->by_name);
 	free(ks);
+}
+
+/*
+ * The two tables that grow while kallsyms is read (the symbols and their
+ * names, some MB) are mappings of their own, grown with mremap(): never
+ * copied as they grow, whatever malloc's thresholds are by then.  *P holds
+ * *CAP bytes; make it hold NEED.  0 or -ENOMEM.
+ */
+static int grow_map(void **p, size_t *cap, size_t need)
+{
+	size_t ncap = *cap ? *cap : 1 << 20;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	q = *p ? mremap(*p, *cap, ncap, MREMAP_MAYMOVE) :
+		 mmap(NULL, ncap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q == MAP_FAILED)
+		return -ENOMEM;
+	/*
+	 * Fault the new part in with one call rather than a fault a page:
+	 * it is written right away, and a page fault is dear in a VM.
+	 * Kernels before 5.14 refuse: then the pages fault as usual.
+	 */
+	madvise((char *)q + *cap, ncap - *cap, MADV_POPULATE_WRITE);
+	*p = q;
+	*cap = ncap;
+	return 0;
 }
 
 /*
@@ -52,15 +86,8 @@ void ksyms__free(struct ksyms *ks)
  */
 static int ksyms_add(struct ksyms *ks, size_t name, size_t mod, unsigned long long addr)
 {
-	if (ks->nr == ks->cap) {
-		size_t cap = ks->cap ? ks->cap * 2 : 4096;
-		struct ksym *s = realloc(ks->syms, cap * sizeof(*s));
-
-		if (!s)
-			return -ENOMEM;
-		ks->syms = s;
-		ks->cap = cap;
-	}
+	if (grow_map((void **)&ks->syms, &ks->syms_bytes, (ks->nr + 1) * sizeof(*ks->syms)))
+		return -ENOMEM;
 	ks->syms[ks->nr].name = (const char *)name;
 	ks->syms[ks->nr].module = (const char *)mod;
 	ks->syms[ks->nr].addr = addr;
@@ -83,29 +110,19 @@ static unsigned long long parse_hex(const char *s)
 }
 
 /* Append N bytes at S to the names; the offset they start at, or -1. */
-static size_t text_append(struct ksyms *ks, size_t *cap, size_t *len, const char *s, size_t n)
+static size_t text_append(struct ksyms *ks, const char *s, size_t n)
 {
-	size_t at = *len;
+	size_t at = ks->text_len;
 
-	if (*len + n > *cap) {
-		size_t ncap = *cap ? *cap * 2 : 1 << 20;
-		char *t;
-
-		while (ncap < *len + n)
-			ncap *= 2;
-		t = realloc(ks->text, ncap);
-		if (!t)
-			return (size_t)-1;
-		ks->text = t;
-		*cap = ncap;
-	}
+	if (grow_map((void **)&ks->text, &ks->text_bytes, at + n))
+		return (size_t)-1;
 	memcpy(ks->text + at, s, n);
-	*len += n;
+	ks->text_len += n;
 	return at;
 }
 
 /* One line "ADDR TYPE NAME [\tMODULE]", NUL-terminated; 0 or -ENOMEM. */
-static int parse_line(struct ksyms *ks, char *line, size_t *cap, size_t *len)
+static int parse_line(struct ksyms *ks, char *line)
 {
 	char *type, *name, *mod = NULL, *end;
 	size_t at, mat = (size_t)-1;
@@ -124,11 +141,11 @@ static int parse_line(struct ksyms *ks, char *line, size_t *cap, size_t *len)
 		mod += strspn(mod, " \t[");
 		mod[strcspn(mod, "]")] = 0;
 	}
-	at = text_append(ks, cap, len, name, end - name + 1);
+	at = text_append(ks, name, end - name + 1);
 	if (at == (size_t)-1)
 		return -ENOMEM;
 	if (mod && *mod) {
-		mat = text_append(ks, cap, len, mod, strlen(mod) + 1);
+		mat = text_append(ks, mod, strlen(mod) + 1);
 		if (mat == (size_t)-1)
 			return -ENOMEM;
 	}
@@ -147,9 +164,8 @@ struct ksyms *ksyms__load(const char *path)
 {
 	struct ksyms *ks = calloc(1, sizeof(*ks));
 	char *buf = malloc(KSYMS_CHUNK + 1);
-	size_t have = 0, tcap = 0, tlen = 0, i;
+	size_t have = 0, i;
 	int fd = -1, err = 0;
-	char *text;
 
 	if (!ks || !buf) {
 		err = -ENOMEM;
@@ -175,7 +191,7 @@ struct ksyms *ksyms__load(const char *path)
 		buf[have] = 0;
 		for (line = buf; (nl = memchr(line, '\n', buf + have - line)); line = nl + 1) {
 			*nl = 0;
-			err = parse_line(ks, line, &tcap, &tlen);
+			err = parse_line(ks, line);
 			if (err)
 				goto out;
 		}
@@ -189,13 +205,10 @@ struct ksyms *ksyms__load(const char *path)
 	}
 	if (have) {	/* the last line, without its newline */
 		buf[have] = 0;
-		err = parse_line(ks, buf, &tcap, &tlen);
+		err = parse_line(ks, buf);
 		if (err)
 			goto out;
 	}
-	text = realloc(ks->text, tlen ? tlen : 1);
-	if (text)
-		ks->text = text;
 	for (i = 0; i < ks->nr; i++) {
 		size_t m = (size_t)ks->syms[i].module;
 

@@ -294,6 +294,45 @@ static void test_ksyms_text_symbols_only(void **state)
 	ksyms__free(ks);
 }
 
+/*
+ * kallsyms is read a chunk at a time (256 KiB): a file of several chunks,
+ * lines across their edges, names of many lengths, every symbol kept with
+ * its module and address.
+ */
+static void test_ksyms_many_chunks(void **state)
+{
+	enum { N = 40000 };
+	size_t cap = (size_t)N * 80, len = 0;
+	char *text = malloc(cap), name[64];
+	const struct ksym *sym;
+	struct ksyms *ks;
+	int i;
+
+	assert_non_null(text);
+	for (i = 0; i < N; i++)
+		len += snprintf(text + len, cap - len, "%016llx %c fn_%d_%.*s%s\n",
+				0xffffffff81000000ULL + 16ULL * i, i % 2 ? 't' : 'T', i,
+				i % 37, "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
+				i % 5 == 0 ? "\t[mod_x]" : "");
+	ks = ksyms__load(write_tmp(text));
+	free(text);
+	assert_non_null(ks);
+	assert_int_equal(ksyms__count(ks), N);
+	for (i = 0; i < N; i += 997) {
+		snprintf(name, sizeof(name), "fn_%d_%.*s", i, i % 37,
+			 "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz");
+		sym = ksyms__at(ks, i);
+		assert_string_equal(sym->name, name);
+		assert_true(sym->addr == 0xffffffff81000000ULL + 16ULL * i);
+		if (i % 5 == 0)
+			assert_string_equal(sym->module, "mod_x");
+		else
+			assert_null(sym->module);
+		assert_ptr_equal(ksyms__find(ks, name), sym);
+	}
+	ksyms__free(ks);
+}
+
 /* Addresses to names: the nearest function at or below, with its offset. */
 static void test_ksyms_by_addr(void **state)
 {
@@ -889,6 +928,7 @@ int main(void)
 	};
 	const struct CMUnitTest ksyms_tests[] = {
 		cmocka_unit_test_teardown(test_ksyms_text_symbols_only, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_many_chunks, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_by_addr, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_modules, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_last_line_without_newline, remove_tmp),
