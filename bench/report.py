@@ -1037,7 +1037,7 @@ after SIGINT* is how long the tracer took to detach and exit when asked.
 
     def globs(self):
         res = self.res
-        if not (res.has_table("glob") or res.has_table("info")):
+        if not (res.has_table("glob") or res.has_table("info") or res.has_table("globcall")):
             return
         self.w("""## 6. Many functions at once
 
@@ -1073,8 +1073,59 @@ than bpftrace's `kprobe:tcp_*`.
                    "grace period (`perf_kprobe_destroy()`), one after another whatever the "
                    "number of threads that close them.")
             self.w()
+        if res.has_table("globcall"):
+            self.globcall_table()
         if res.has_table("info"):
             self.info_table()
+
+    def globcall_stat(self, kernel, variant, expr):
+        values = []
+        for r in self.res.of("globcall", variant):
+            if r.fields.get("kernel") == kernel and not r.failed and r.fields.get("ns_per_iter"):
+                values.append(expr(r))
+        return stats(values)
+
+    def globcall_table(self):
+        """A glob's per-call cost with fentry against kprobe(.multi), VM; no target."""
+        res = self.res
+        self.w("A glob's cost per call, fentry against kprobes, in the VM (TCG): the table-1 "
+               "workload (`ksb-loop open`, one `open()`+`close()` per iteration) traced by a glob "
+               "matching `do_sys_openat2()`, the file name on entry (one record per call); "
+               "`--mode fentry` loads a program per function, `--mode kprobe` (a glob's default) "
+               "attaches one program to all matches through kprobe.multi where the kernel has "
+               "it (6.12; on 6.1 a kprobe per function). Every traced run follows an untraced "
+               "one; added cost against that neighbour. Informational, no target.")
+        self.w()
+        self.commands((v, "vm-globcall-" + v) for v in ("untraced", "fentry", "kprobe"))
+        self.w()
+        kernels = sorted({r.fields.get("kernel", "?") for r in res.runs if r.table == "globcall"},
+                         key=lambda k: [int(x) if x.isdigit() else 0 for x in k.split(".")])
+        self.w("| kernel | variant | attached as | ns per call | added ns per call "
+               "| events printed / lost | ÷ fentry (added) |")
+        self.w("| --- | --- | --- | --- | --- | --- | --- |")
+        for k in kernels:
+            added = {v: self.globcall_stat(k, v, lambda r: r.num("ns_per_iter") - r.num("base"))
+                     for v in ("fentry", "kprobe")}
+            a_f = med(added["fentry"])
+            for v, label in (("untraced", "untraced"), ("fentry", "**ksnoop** `--mode fentry`"),
+                             ("kprobe", "**ksnoop** `--mode kprobe`")):
+                st = self.globcall_stat(k, v, lambda r: r.num("ns_per_iter"))
+                if not st:
+                    errs = "; ".join(sorted({r.fields.get("error", "") for r in res.of("globcall", v)
+                                             if r.fields.get("kernel") == k and r.failed}))
+                    self.w("| %s | %s | failed: `%s` | | | | |" % (k, label, errs or "no result"))
+                    continue
+                how = sorted({r.fields.get("attach", "") for r in res.of("globcall", v)
+                              if r.fields.get("kernel") == k and not r.failed} - {""})
+                pl = DASH
+                if v != "untraced":
+                    pl = "%s / %s" % (intmed(self.globcall_stat(k, v, lambda r: r.num("printed"))),
+                                      intmed(self.globcall_stat(k, v, lambda r: r.num("lost"))))
+                self.w("| %s | %s | %s | %s | %s | %s | %s |"
+                       % (k, label, ", ".join(how) or DASH, cell(st),
+                          cell(added[v]) if v != "untraced" else DASH, pl,
+                          ratio(med(added[v]), a_f) if v == "kprobe" else DASH))
+        self.w()
 
     def glob_stat(self, kernel, variant, key):
         return stats(r.num(key) for r in self.res.of("glob", variant)
