@@ -1124,7 +1124,9 @@ than bpftrace's `kprobe:tcp_*`.
                 self.w("| %s | %s | %s | %s | %s | %s | %s |"
                        % (k, label, ", ".join(how) or DASH, cell(st),
                           cell(added[v]) if v != "untraced" else DASH, pl,
-                          ratio(med(added[v]), a_f) if v == "kprobe" else DASH))
+                          (ratio(med(added[v]), a_f) if a_f is None or a_f > 0 else
+                           "— (fentry's added cost, %s ns, is not above the noise)" % sgn(a_f))
+                          if v == "kprobe" else DASH))
         self.w()
 
     def glob_stat(self, kernel, variant, key):
