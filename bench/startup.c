@@ -3,8 +3,8 @@
  * ksb-startup: how long a tracer takes from exec until it prints its first
  * event, and its peak RSS.
  *
- *   ksb-startup -m TEXT [-w open|syscall] [-f PATH] [-i USEC] [-t SECS] [-s SECS]
- *               [-r RSSFILE] [-e ERRFILE] -- TRACER ARGS...
+ *   ksb-startup { -m TEXT | -a TEXT } [-w open|syscall|none] [-f PATH] [-i USEC]
+ *               [-t SECS] [-s SECS] [-r RSSFILE] [-e ERRFILE] -- TRACER ARGS...
  *
  * The tracer runs on a pseudo-terminal, so that every tracer's stdio is
  * line-buffered as it would be for a user at a terminal. "{PID}" in an
@@ -30,6 +30,14 @@
  * next measurement never overlaps a tracer still detaching; linger_ms says
  * how long that took, 60000 or more if something was still there.
  * Exit status 1 if TEXT never appeared.
+ *
+ * With -a TEXT instead of -m, the time is taken to the first line of the
+ * tracer's *stderr* that contains TEXT (ksnoop -v's "tracing N target(s)":
+ * exec to attached, no event needed; -w none triggers nothing) and printed
+ * as attached_ms=X. The tracer's stderr is then a pipe: every line of it
+ * goes to ERRFILE prefixed with "+MS " (milliseconds since the fork, when
+ * this program read it), so where the time went can be read off ksnoop
+ * -v's lines (resolved, loaded, tracing).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -57,8 +65,8 @@ static uint64_t now_ns(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ksb-startup -m TEXT [-w open|syscall] [-f PATH] [-i USEC] [-t SECS] [-s SECS]\n"
-		"                   [-r RSSFILE] [-e ERRFILE] -- TRACER ARGS...\n");
+		"usage: ksb-startup { -m TEXT | -a TEXT } [-w open|syscall|none] [-f PATH] [-i USEC]\n"
+		"                   [-t SECS] [-s SECS] [-r RSSFILE] [-e ERRFILE] -- TRACER ARGS...\n");
 	exit(2);
 }
 
@@ -150,10 +158,44 @@ static long read_rss(const char *file)
 	return kb;
 }
 
+/*
+ * -a: read what the tracer wrote on stderr, copy each whole line to OUT
+ * prefixed with its arrival time (ms since T0), and say whether a line
+ * held TEXT. Returns -1 at end of file.
+ */
+static char errline[4096];
+static size_t errlen;
+
+static int err_lines(int fd, FILE *out, uint64_t t0, const char *text)
+{
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+	uint64_t t = now_ns();
+	int found = 0;
+
+	if (n <= 0)
+		return -1;
+	for (ssize_t k = 0; k < n; k++) {
+		if (errlen < sizeof(errline) - 1)
+			errline[errlen++] = buf[k];
+		if (buf[k] != '\n')
+			continue;
+		errline[errlen] = 0;
+		fprintf(out, "+%.2f %s", (double)(t - t0) / 1e6, errline);
+		if (text && strstr(errline, text))
+			found = 1;
+		errlen = 0;
+	}
+	fflush(out);
+	return found;
+}
+
 int main(int argc, char **argv)
 {
 	const char *text = NULL, *path = "/", *rssfile = NULL, *errfile = "/dev/null";
-	int workload_open = 1, opt, master, i, status = 0;
+	const char *err_text = NULL;
+	int workload_open = 1, opt, master, i, status = 0, errpipe[2] = { -1, -1 };
+	FILE *errout = NULL;
 	long interval_us = 1000;
 	double timeout_s = 120, stop_s = 60;
 	char **targv, pidstr[32], window[8192];
@@ -165,14 +207,17 @@ int main(int argc, char **argv)
 	long rss;
 	pid_t child;
 
-	while ((opt = getopt(argc, argv, "+m:w:f:i:t:s:r:e:")) != -1) {
+	while ((opt = getopt(argc, argv, "+m:a:w:f:i:t:s:r:e:")) != -1) {
 		switch (opt) {
 		case 'm': text = optarg; break;
+		case 'a': err_text = optarg; break;
 		case 'w':
 			if (!strcmp(optarg, "open"))
 				workload_open = 1;
 			else if (!strcmp(optarg, "syscall"))
 				workload_open = 0;
+			else if (!strcmp(optarg, "none"))
+				workload_open = -1;
 			else
 				usage();
 			break;
@@ -185,8 +230,15 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (!text || optind >= argc || interval_us <= 0)
+	if (!text == !err_text || optind >= argc || interval_us <= 0)
 		usage();
+	if (err_text) {
+		errout = fopen(errfile, "w");
+		if (!errout || pipe(errpipe)) {
+			perror("ksb-startup: -a");
+			return 2;
+		}
+	}
 
 	/* argv for exec: [time -v -o RSSFILE] TRACER ARGS, {PID} substituted */
 	targv = calloc(argc + 8, sizeof(*targv));
@@ -232,11 +284,14 @@ int main(int argc, char **argv)
 
 		setsid();
 		slave = open(ptsname(master), O_RDWR);	/* controlling terminal */
-		err = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		err = errpipe[1] >= 0 ? errpipe[1] :
+			open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (slave < 0 || err < 0)
 			_exit(127);
 		dup2(slave, 1);
 		dup2(err, 2);
+		if (errpipe[0] >= 0)
+			close(errpipe[0]);
 		close(0);
 		open("/dev/null", O_RDONLY);
 		close(master);
@@ -245,14 +300,19 @@ int main(int argc, char **argv)
 		_exit(127);
 	}
 
+	if (errpipe[1] >= 0)
+		close(errpipe[1]);
 	deadline = t0 + (uint64_t)(timeout_s * 1e9);
 	for (;;) {
-		struct pollfd pfd = { .fd = master, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = master, .events = POLLIN },
+					 { .fd = errpipe[0], .events = POLLIN } };
 		struct timespec ts = { 0, interval_us * 1000 };
 		uint64_t t;
 		ssize_t n;
 
-		if (workload_open) {
+		if (workload_open < 0) {
+			/* nothing to trigger */
+		} else if (workload_open) {
 			int fd = open(path, O_RDONLY);
 
 			if (fd >= 0)
@@ -260,7 +320,19 @@ int main(int argc, char **argv)
 		} else {
 			syscall(SYS_getppid);
 		}
-		if (ppoll(&pfd, 1, &ts, NULL) > 0) {
+		if (ppoll(pfd, errpipe[0] >= 0 ? 2 : 1, &ts, NULL) > 0 && pfd[1].revents) {
+			int r = err_lines(errpipe[0], errout, t0, err_text);
+
+			if (r > 0) {
+				t_found = now_ns();
+				break;
+			}
+			if (r < 0) {
+				close(errpipe[0]);
+				errpipe[0] = -1;
+			}
+		}
+		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
 			if (wlen > sizeof(window) / 2) {
 				/* keep the tail, in case TEXT spans two reads */
 				memmove(window, window + wlen - 256, 256);
@@ -274,7 +346,7 @@ int main(int argc, char **argv)
 				t_first = t;
 			wlen += n;
 			window[wlen] = 0;
-			if (strstr(window, text)) {
+			if (text && strstr(window, text)) {
 				t_found = t;
 				break;
 			}
@@ -311,6 +383,14 @@ int main(int argc, char **argv)
 			}
 			if (poll(&pfd, 1, 20) > 0 && read(master, window, sizeof(window)) <= 0)
 				usleep(10000);
+			if (errpipe[0] >= 0) {
+				struct pollfd epfd = { .fd = errpipe[0], .events = POLLIN };
+
+				if (poll(&epfd, 1, 0) > 0 && err_lines(errpipe[0], errout, t0, NULL) < 0) {
+					close(errpipe[0]);
+					errpipe[0] = -1;
+				}
+			}
 		}
 	}
 
@@ -326,6 +406,13 @@ int main(int argc, char **argv)
 			linger_ms = 60000;
 		}
 	}
+	if (errpipe[0] >= 0) /* the rest, e.g. ksnoop's summary */
+		while (err_lines(errpipe[0], errout, t0, NULL) >= 0)
+			;
+	if (errout)
+		fclose(errout);
+	if (err_text)
+		printf("attached_ms=%.2f ", t_found ? (double)(t_found - t0) / 1e6 : -1.0);
 	printf("startup_ms=%.2f first_output_ms=%.2f stop_ms=%.1f killed=%d linger_ms=%.0f",
 	       t_found ? (double)(t_found - t0) / 1e6 : -1.0,
 	       t_first ? (double)(t_first - t0) / 1e6 : -1.0,

@@ -6,10 +6,15 @@
 # functions, entry and return) against `ksnoop tcp_sendmsg`, and bpftrace's
 # `kprobe:tcp_*` against its `kprobe:tcp_sendmsg`: start, attached, one
 # second of tracing, SIGINT (bpftrace: its -c command ends), exited.
-# Programs as in bench/vm-bench.sh (--bin: ksnoop, bpftrace, bash).
-# /tests/bench.conf sets GLOB_ROUNDS. One line per run:
+# Then the per-call cost of a glob traced with fentry (a program per
+# function) against kprobes (kprobe.multi where the kernel has it, 6.12):
+# ns per open+close of `ksb-loop open`, the table-1 workload, each traced
+# run after an untraced one (base=).
+# Programs as in bench/vm-bench.sh (--bin: ksnoop, bpftrace, bash, ksb-loop).
+# /tests/bench.conf sets GLOB_ROUNDS, CALL_ROUNDS and OPEN_N. One line per run:
 #
 #   NOTE vm/vm-globs: RESULT glob <variant> <round> attach_ms= trace_ms= detach_ms= total_ms= ...
+#   NOTE vm/vm-globs: RESULT globcall <variant> <round> kernel= ns_per_iter= ... base=
 #
 # Failures are "RESULT ... error=<why>".
 . /tests/lib.sh
@@ -106,6 +111,56 @@ for ((r = 0; r < GLOB_ROUNDS; r++)); do
 		bpftrace-glob) out=$(run_bpftrace "$BT_GLOB") ;;
 		esac
 		result glob "$v" "$r" "kernel=$KERNEL $out"
+	done
+done
+
+# ---- per call: a glob with fentry against kprobe(.multi) ---------------------
+F=$W/target-file
+echo hello >"$F"
+CALL_GLOB='do_sys_openat*(filename)'
+LOOPCMD="ksb-loop -C 1"
+untraced() { $LOOPCMD open "$OPEN_N" "$F" | sed -n 's/^ns_per_iter=\([0-9.]*\).*/\1/p'; }
+run_call() { # MODE: ksnoop on CPU 0 until attached, the loop on CPU 1, SIGINT
+	local pid i out rc attach
+	: >"$W/err"
+	$T0 ksnoop -v --mode "$1" "$CALL_GLOB" >/dev/null 2>"$W/err" &
+	pid=$!
+	for ((i = 0; i < 2400; i++)); do
+		grep -q 'tracing .* target' "$W/err" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	if ! grep -q 'tracing .* target' "$W/err"; then
+		kill -9 "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		echo "error=did_not_attach:$(oneline "$W/err")"
+		return
+	fi
+	out=$($LOOPCMD open "$OPEN_N" "$F")
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	# how it attached, from -v: kprobe.multi, a kprobe each, or fentry
+	if grep -q 'kprobe.multi refused' "$W/err"; then attach=kprobe-each
+	elif grep -q 'one program, kprobe.multi' "$W/err"; then attach=kprobe.multi
+	elif grep -q 'with a kprobe each' "$W/err"; then attach=kprobe-each
+	else attach=$1; fi
+	echo "$out" "$(sed -n 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost.*/printed=\1 lost=\2/p' "$W/err" | tail -n 1)" \
+		"rc=$rc attach=$attach funcs=$(sed -n 's/.* \([0-9]*\) traced.*/\1/p' "$W/err" | tail -n 1)"
+}
+cmdline globcall-untraced "$LOOPCMD open $OPEN_N $F"
+cmdline globcall-fentry "$T0 ksnoop -v --mode fentry '$CALL_GLOB' >/dev/null"
+cmdline globcall-kprobe "$T0 ksnoop -v --mode kprobe '$CALL_GLOB' >/dev/null"
+CALL_VARIANTS=(untraced fentry kprobe)
+n=${#CALL_VARIANTS[@]}
+for ((r = 0; r < CALL_ROUNDS; r++)); do
+	for ((k = 0; k < n; k++)); do
+		v=${CALL_VARIANTS[$(((k + r) % n))]}
+		case $v in
+		untraced) out=$($LOOPCMD open "$OPEN_N" "$F") ;;
+		*) base="base=$(untraced)"; out="$(run_call "$v") $base" ;;
+		esac
+		result globcall "$v" "$r" "kernel=$KERNEL $out"
 	done
 done
 exit 0
