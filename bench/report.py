@@ -92,6 +92,11 @@ class Results:
     def of(self, table, variant):
         return [r for r in self.runs if r.table == table and r.variant == variant]
 
+    def kernels(self, table):
+        """The VM kernels TABLE ran on ("6.1", "6.12"), in version order."""
+        return sorted({r.fields.get("kernel", "?") for r in self.runs if r.table == table},
+                      key=lambda k: [int(x) if x.isdigit() else 0 for x in k.split(".")])
+
     def has_table(self, table):
         return any(r.table == table for r in self.runs)
 
@@ -1055,8 +1060,7 @@ than bpftrace's `kprobe:tcp_*`.
             self.commands((v, "vm-glob-" + v) for v in
                           ("ksnoop-glob", "ksnoop-one", "bpftrace-glob", "bpftrace-one"))
             self.w()
-            kernels = sorted({r.fields.get("kernel", "?") for r in res.runs if r.table == "glob"},
-                             key=lambda k: [int(x) if x.isdigit() else 0 for x in k.split(".")])
+            kernels = res.kernels("glob")
             self.w("| kernel | run | attach s | trace s | detach s | total s | ÷ one function | "
                    "ksnoop ÷ bpftrace (total) | target |")
             self.w("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -1098,8 +1102,7 @@ than bpftrace's `kprobe:tcp_*`.
         self.w()
         self.commands((v, "vm-globcall-" + v) for v in ("untraced", "fentry", "kprobe"))
         self.w()
-        kernels = sorted({r.fields.get("kernel", "?") for r in res.runs if r.table == "globcall"},
-                         key=lambda k: [int(x) if x.isdigit() else 0 for x in k.split(".")])
+        kernels = res.kernels("globcall")
         self.w("| kernel | variant | attached as | ns per call | added ns per call "
                "| events printed / lost | ÷ fentry (added) |")
         self.w("| --- | --- | --- | --- | --- | --- | --- |")
