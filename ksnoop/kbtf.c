@@ -73,9 +73,14 @@ static struct btf *parse_vmlinux(const char *path)
 		   -1, 0);
 	if (buf == MAP_FAILED)
 		goto fallback;
-	while (n < size && ((r = read(fd, buf + n, size - n)) > 0 || (r < 0 && errno == EINTR)))
-		if (r > 0)
-			n += r;
+	while (n < size) {
+		r = read(fd, buf + n, size - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += r;
+	}
 	if (n == size)
 		btf = btf__new(buf, size);
 	munmap(buf, size);

@@ -28,32 +28,34 @@ int kernel__open(struct kernel *k, struct ks_error *e)
 	return 0;
 }
 
+/*
+ * The thread fills K's ksyms (or ksyms_err) itself: nothing reads them
+ * before take_prefetched() has joined it.
+ */
 static void *read_ksyms(void *arg)
 {
 	struct kernel *k = arg;
 
-	k->ksyms_read = ksyms__load(k->kallsyms_path);
-	k->ksyms_read_err = k->ksyms_read ? 0 : -errno;
+	k->ksyms = ksyms__load(k->kallsyms_path);
+	k->ksyms_err = k->ksyms ? 0 : -errno;
 	return NULL;
 }
 
 void kernel__prefetch_ksyms(struct kernel *k)
 {
-	if (k->ksyms || k->ksyms_reading || k->ksyms_err)
+	/* Reading first: while it is, the thread owns ksyms. */
+	if (k->ksyms_reading || k->ksyms || k->ksyms_err)
 		return;
 	k->ksyms_reading = pthread_create(&k->ksyms_thread, NULL, read_ksyms, k) == 0;
 }
 
-/* Wait for the thread kernel__prefetch_ksyms() started, if any, and take what it read. */
+/* Wait for the thread kernel__prefetch_ksyms() started, if any: then its table is K's. */
 static void take_prefetched(struct kernel *k)
 {
 	if (!k->ksyms_reading)
 		return;
 	pthread_join(k->ksyms_thread, NULL);
 	k->ksyms_reading = false;
-	k->ksyms = k->ksyms_read;
-	k->ksyms_err = k->ksyms_read_err;
-	k->ksyms_read = NULL;
 }
 
 /* kallsyms only for kernel functions: tracepoints start faster without it. */

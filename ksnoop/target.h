@@ -24,11 +24,9 @@ struct kernel {
 	/* Read before attaching; kept, since signatures name their modules from it. */
 	struct ksyms *old_ksyms;
 	int ksyms_err;			/* kallsyms could not be read: not again */
-	/* kernel__prefetch_ksyms(): the thread reading kallsyms, and what it read */
+	/* kernel__prefetch_ksyms(): the thread filling ksyms (or ksyms_err) */
 	bool ksyms_reading;
 	pthread_t ksyms_thread;
-	struct ksyms *ksyms_read;
-	int ksyms_read_err;
 	/* ftrace's available_filter_functions, sorted; read for globs only */
 	char **ftrace;
 	size_t nftrace;
