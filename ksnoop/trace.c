@@ -237,6 +237,23 @@ static void log_target(const struct trace *t, int i, const struct signature *sig
 }
 
 /*
+ * A spec's one target I (not a glob's match): resolved against SIG, its
+ * error reported, and with -v what it traces.  0 or a negative errno.
+ */
+static int resolve_spec_target(struct trace *t, int i, const struct signature *sig, char **argv)
+{
+	struct ks_error e;
+	int err = resolve_target(t, i, sig, &e);
+
+	if (err) {
+		log_spec_error(argv[t->targets[i].spec], &e);
+		return err;
+	}
+	log_target(t, i, sig, argv);
+	return 0;
+}
+
+/*
  * "struct sk_buff *s": S becomes the name of SIG's first parameter of that
  * type.  0, or -ENOENT with E filled when SIG has none (the function is
  * left out).
@@ -371,12 +388,9 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 		err = add_target(t, i, s->kind == SPEC_TP ? ATTACH_TP : func_kind(mode, false));
 		if (err)
 			return err;
-		err = resolve_target(t, t->ntargets - 1, &sig, &e);
-		if (err) {
-			log_spec_error(argv[i], &e);
+		err = resolve_spec_target(t, t->ntargets - 1, &sig, argv);
+		if (err)
 			return err;
-		}
-		log_target(t, t->ntargets - 1, &sig, argv);
 	}
 	return 0;
 }
@@ -389,7 +403,7 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 static int build_usdt_targets(struct trace *t, char **argv)
 {
 	struct usdt_match *ms;
-	struct ks_error e, re;
+	struct ks_error e;
 	int i, j, n, ret, traced;
 
 	for (i = 0; i < t->nspecs; i++) {
@@ -423,14 +437,12 @@ static int build_usdt_targets(struct trace *t, char **argv)
 				return ret;
 			}
 			t->targets[t->ntargets - 1].usdt = ms[j];
-			/* Its own error: E holds the left-out probes' reason. */
-			ret = resolve_target(t, t->ntargets - 1, &ms[j].sig, &re);
+			/* With an error of its own: E holds the left-out probes' reason. */
+			ret = resolve_spec_target(t, t->ntargets - 1, &ms[j].sig, argv);
 			if (ret) {
-				log_spec_error(argv[i], &re);
 				free(ms);
 				return ret;
 			}
-			log_target(t, t->ntargets - 1, &ms[j].sig, argv);
 		}
 		if (e.err && (j < n || !traced)) {
 			log_spec_error(argv[i], &e);
