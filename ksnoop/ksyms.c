@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,7 @@ struct ksyms *ksyms__load(const char *path)
 	char *buf = malloc(KSYMS_CHUNK + 1);
 	size_t have = 0, i;
 	int fd = -1, err = 0;
+	bool skipping = false;
 
 	if (!ks || !buf) {
 		err = -ENOMEM;
@@ -189,21 +191,30 @@ struct ksyms *ksyms__load(const char *path)
 		}
 		have += r;
 		buf[have] = 0;
-		for (line = buf; (nl = memchr(line, '\n', buf + have - line)); line = nl + 1) {
+		line = buf;
+		/* The rest of a line too long for the buffer: up to its newline. */
+		if (skipping) {
+			nl = memchr(buf, '\n', have);
+			skipping = !nl;
+			line = nl ? nl + 1 : buf + have;
+		}
+		for (; (nl = memchr(line, '\n', buf + have - line)); line = nl + 1) {
 			*nl = 0;
 			err = parse_line(ks, line);
 			if (err)
 				goto out;
 		}
-		/* A line longer than the buffer is no kallsyms line: dropped. */
-		if (line == buf && have == KSYMS_CHUNK)
+		/* A line longer than the buffer is no kallsyms line: dropped whole. */
+		if (line == buf && have == KSYMS_CHUNK) {
 			line = buf + have;
+			skipping = true;
+		}
 		have = buf + have - line;
 		memmove(buf, line, have);
 		if (r == 0)
 			break;
 	}
-	if (have) {	/* the last line, without its newline */
+	if (have && !skipping) {	/* the last line, without its newline */
 		buf[have] = 0;
 		err = parse_line(ks, buf);
 		if (err)

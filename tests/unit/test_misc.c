@@ -333,6 +333,28 @@ static void test_ksyms_many_chunks(void **state)
 	ksyms__free(ks);
 }
 
+/* A line longer than a chunk is dropped whole: its tail is no symbol of its own. */
+static void test_ksyms_overlong_line(void **state)
+{
+	size_t long_len = 600 << 10, len = 0;
+	char *text = malloc(long_len + 128);
+	struct ksyms *ks;
+
+	assert_non_null(text);
+	len += sprintf(text, "ffffffff81000000 T before\n");
+	memset(text + len, 'x', long_len);
+	len += long_len;
+	len += sprintf(text + len, " T fake_tail\nffffffff81001000 T after\n");
+	ks = ksyms__load(write_tmp(text));
+	free(text);
+	assert_non_null(ks);
+	assert_int_equal(ksyms__count(ks), 2);
+	assert_non_null(ksyms__find(ks, "before"));
+	assert_non_null(ksyms__find(ks, "after"));
+	assert_null(ksyms__find(ks, "fake_tail"));
+	ksyms__free(ks);
+}
+
 /* Addresses to names: the nearest function at or below, with its offset. */
 static void test_ksyms_by_addr(void **state)
 {
@@ -929,6 +951,7 @@ int main(void)
 	const struct CMUnitTest ksyms_tests[] = {
 		cmocka_unit_test_teardown(test_ksyms_text_symbols_only, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_many_chunks, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_overlong_line, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_by_addr, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_modules, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_last_line_without_newline, remove_tmp),
