@@ -42,7 +42,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
 CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/kbtf.c ksnoop/ksyms.c \
 	      ksnoop/signature.c ksnoop/resolve.c ksnoop/print.c ksnoop/escape.c ksnoop/writer.c ksnoop/suggest.c ksnoop/btf_util.c \
 	      ksnoop/duration.c \
-	      ksnoop/target.c ksnoop/usdt.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/usym.c
+	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/usym.c
 APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c
 CORE_OBJS  := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:ksnoop/%.c=$(BUILD)/%.o)
@@ -73,12 +73,20 @@ $(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c bpf/arch.bpf.h include/ksnoop.h $(LIBBPF
 $(BUILD)/ksnoop.skel.h: $(BUILD)/ksnoop.bpf.o
 	$(BPFTOOL) gen skeleton $< name ksnoop_bpf > $@
 
+$(BUILD)/klookup.bpf.o: bpf/klookup.bpf.c include/ksnoop.h $(LIBBPF_A) | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/klookup.skel.h: $(BUILD)/klookup.bpf.o
+	$(BPFTOOL) gen skeleton $< name klookup_bpf > $@
+
+SKELS      := $(BUILD)/ksnoop.skel.h $(BUILD)/klookup.skel.h
+
 # Header dependencies are generated (-MMD -MP): an object is rebuilt when a
 # header it includes changes, and only then.  The skeleton must exist
-# before the first compile (attach.c includes it).
+# before the first compile (attach.c and klookup.c include them).
 DEPFLAGS   := -MMD -MP
 
-$(BUILD)/%.o: ksnoop/%.c | $(BUILD) $(BUILD)/ksnoop.skel.h
+$(BUILD)/%.o: ksnoop/%.c | $(BUILD) $(SKELS)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) -c $< -o $@
 
 # One self-contained binary: no shared object at all at run time.
@@ -86,7 +94,7 @@ $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
 	$(CC) $(CFLAGS) -static -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
 
 # The same binary under AddressSanitizer and UBSan, for the live tests.
-$(BUILD)/san/%.o: ksnoop/%.c | $(BUILD)/san $(BUILD)/ksnoop.skel.h
+$(BUILD)/san/%.o: ksnoop/%.c | $(BUILD)/san $(SKELS)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/san/ksnoop: $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) \

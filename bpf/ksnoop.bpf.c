@@ -135,7 +135,7 @@ static __always_inline void count(__u32 counter)
 /* Where each argument slot lives, by attach type. */
 enum word_source {
 	WORDS_FENTRY,	/* fentry/fexit: bpf_get_func_arg() */
-	WORDS_TP,	/* tp_btf: ctx is an array of u64 */
+	WORDS_TP,	/* raw_tp: ctx is an array of u64 */
 	WORDS_REGS,	/* kprobe/kretprobe: ctx is struct pt_regs */
 	WORDS_USDT,	/* USDT: argument specs decoded by usdt.bpf.h */
 };
@@ -220,12 +220,14 @@ static __always_inline int str_status(long n, __u32 size, __u64 addr, bool user)
 }
 
 /*
- * The argument words, as plain numbers.  fentry/fexit and tp_btf type their
- * ctx words from BTF, so a pointer argument would arrive as a typed kernel
- * pointer on which the verifier forbids the bit operations a predicate needs
- * (and ctx itself forbids computed offsets).  bpf_get_func_arg() and
- * bpf_get_func_ret() give scalars and are inlined by the verifier; for
- * tp_btf a probe read does the same.  Only the words the plan uses are read.
+ * The argument words, as plain numbers.  fentry/fexit type their ctx words
+ * from BTF, so a pointer argument would arrive as a typed kernel pointer on
+ * which the verifier forbids the bit operations a predicate needs (and ctx
+ * itself forbids computed offsets).  bpf_get_func_arg() and
+ * bpf_get_func_ret() give scalars and are inlined by the verifier.
+ * Tracepoints attach as raw_tp, whose words are scalars already (and which,
+ * unlike tp_btf, does not make libbpf parse vmlinux BTF a second time at
+ * start-up).  Only the words the plan uses are read.
  */
 static __always_inline void fentry_words(void *ctx, __u64 *words, bool ret)
 {
@@ -241,15 +243,20 @@ static __always_inline void fentry_words(void *ctx, __u64 *words, bool ret)
 		bpf_get_func_ret(ctx, &words[KSNOOP_MAX_ARGS]);
 }
 
+/*
+ * Read at constant offsets (the loop unrolls): the kernel checks at attach
+ * that the furthest word read is one the tracepoint passes.
+ */
 static __always_inline void tp_words(__u64 *ctx, __u64 *words)
 {
 	int i;
 
+#pragma unroll
 	for (i = 0; i < KSNOOP_MAX_ARGS; i++) {
 		if (i >= plan.nslots)
 			break;
 		if (plan.slot_mask & (1u << i))
-			bpf_probe_read_kernel(&words[i], sizeof(words[i]), &ctx[i]);
+			words[i] = ctx[i];
 	}
 }
 
@@ -1033,5 +1040,5 @@ CAPTURE_PROG("fentry", ksnoop_fentry, __u64, WORDS_FENTRY, KSNOOP_ENTRY)
 CAPTURE_PROG("fexit", ksnoop_fexit, __u64, WORDS_FENTRY, KSNOOP_RETURN)
 CAPTURE_PROG("kprobe", ksnoop_kprobe, struct pt_regs, WORDS_REGS, KSNOOP_ENTRY)
 CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, KSNOOP_RETURN)
-CAPTURE_PROG("tp_btf", ksnoop_tp, __u64, WORDS_TP, KSNOOP_ENTRY)
+CAPTURE_PROG("raw_tp", ksnoop_tp, __u64, WORDS_TP, KSNOOP_ENTRY)
 CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, KSNOOP_ENTRY)

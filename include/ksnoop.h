@@ -55,6 +55,8 @@
  * (PCPU_MIN_UNIT_SIZE).
  */
 #define KSNOOP_MAX_STASH_RECORD	(32 * 1024)
+/* A kernel symbol name the klookup program looks up, NUL included (KSYM_NAME_LEN). */
+#define KSNOOP_KSYM_NAME_LEN	512
 /* Pages a sleepable USDT program faults in before reading a value again. */
 #define KSNOOP_FAULT_IN_PAGES	9
 

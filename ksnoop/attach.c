@@ -255,8 +255,6 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	if (kind == ATTACH_FENTRY) {
 		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fentry, 0, target);
 		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fexit, 0, target);
-	} else if (kind == ATTACH_TP) {
-		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_tp, 0, target);
 	}
 
 	/* The stash holds whole entry records; unused, it stays tiny. */
@@ -362,7 +360,7 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 			    kind == ATTACH_FENTRY ? "load fentry/fexit programs for" :
 			    kind == ATTACH_KPROBE ? "load kprobe programs for" :
 			    kind == ATTACH_USDT ? "load the USDT program for" :
-			    "load the tp_btf program for", target);
+			    "load the tracepoint program for", target);
 		return NULL;
 	}
 	a->skels[a->nskels++] = skel;
@@ -430,7 +428,7 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 		}
 		break;
 	case ATTACH_TP:
-		link = bpf_program__attach(skel->progs.ksnoop_tp);
+		link = bpf_program__attach_raw_tracepoint(skel->progs.ksnoop_tp, target);
 		if (!link)
 			return attach_fail(e, -errno, "attach to tracepoint", target);
 		skel->links.ksnoop_tp = link;

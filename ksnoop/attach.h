@@ -20,7 +20,7 @@ void attacher__free(struct attacher *a);
 enum attach_kind {
 	ATTACH_FENTRY,		/* fentry + fexit */
 	ATTACH_KPROBE,		/* kprobe + kretprobe */
-	ATTACH_TP,		/* tp_btf */
+	ATTACH_TP,		/* raw_tp, typed from the btf_trace_* prototype */
 	ATTACH_USDT,		/* uprobes at every call site of a USDT probe */
 };
 

@@ -303,7 +303,9 @@ int do_info(int argc, char **argv, const struct options *opts)
 		return info_usdt(argc - 1, argv + 1, opts);
 	for (i = 0; i < argc; i++)
 		if (strncmp(argv[i], "tp:", 3) != 0)
-			kernel__prefetch_ksyms(&k);
+			kernel__prefetch_ksyms(&k, strpbrk(argv[i], "*?[:") != NULL);
+	if (k.klookup)
+		log_info("kernel functions: looked up by name in the kernel (BPF), not in /proc/kallsyms");
 	ret = kernel__open(&k, &e);
 	if (ret) {
 		log_ks_error(&e);

@@ -47,34 +47,41 @@ struct kbtf {
 };
 
 /*
- * vmlinux BTF (some MB) read into one mapping, faulted in with one call,
- * and handed to libbpf (btf__new() copies it): btf__parse() reads into a
- * buffer of its own and copies that, faulting both a page at a time, and
- * this is on the path of every command.  A file that is not raw BTF (an
+ * vmlinux BTF (some MB) handed to libbpf in one piece (btf__new() copies
+ * it), on the path of every command.  Kernels since 6.16 let
+ * /sys/kernel/btf/vmlinux be mapped: no copy into a buffer of ours.  Older
+ * ones are read into one mapping faulted in with one call (sysfs gives a
+ * page per read; btf__parse() would read into a buffer of its own and copy
+ * that, faulting both a page at a time).  A file that is not raw BTF (an
  * ELF file with a .BTF section) goes to btf__parse().  NULL, errno set.
  */
 #define KBTF_MAX_RAW	(1 << 30)
 
-static struct btf *parse_vmlinux(const char *path)
+static struct btf *btf_from_mapping(int fd, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct btf *btf = NULL;
-	size_t n = 0, size;
-	struct stat st;
+	void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+	if (map == MAP_FAILED)
+		return NULL;
+	btf = btf__new(map, size);
+	munmap(map, size);
+	return btf;
+}
+
+static struct btf *btf_from_reads(int fd, size_t size)
+{
+	struct btf *btf = NULL;
+	size_t n = 0;
 	char *buf;
 	ssize_t r;
 
-	if (fd < 0)
-		return btf__parse(path, NULL);
-	if (fstat(fd, &st) || st.st_size <= 0 || st.st_size > KBTF_MAX_RAW)
-		goto fallback;
-	size = st.st_size;
 	buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
 		   -1, 0);
 	if (buf == MAP_FAILED)
-		goto fallback;
+		return NULL;
 	while (n < size) {
-		r = read(fd, buf + n, size - n);
+		r = pread(fd, buf + n, size - n, n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -84,13 +91,24 @@ static struct btf *parse_vmlinux(const char *path)
 	if (n == size)
 		btf = btf__new(buf, size);
 	munmap(buf, size);
-	if (btf) {
-		close(fd);
-		return btf;
+	return btf;
+}
+
+static struct btf *parse_vmlinux(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct btf *btf = NULL;
+	struct stat st;
+
+	if (fd < 0)
+		return btf__parse(path, NULL);
+	if (!fstat(fd, &st) && st.st_size > 0 && st.st_size <= KBTF_MAX_RAW) {
+		btf = btf_from_mapping(fd, st.st_size);
+		if (!btf)
+			btf = btf_from_reads(fd, st.st_size);
 	}
-fallback:
 	close(fd);
-	return btf__parse(path, NULL);
+	return btf ?: btf__parse(path, NULL);
 }
 
 struct kbtf *kbtf__open(const char *dir)

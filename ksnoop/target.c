@@ -6,6 +6,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "kbtf.h"
+#include "klookup.h"
 #include "ksyms.h"
 #include "suggest.h"
 #include "btf_util.h"
@@ -41,12 +42,17 @@ static void *read_ksyms(void *arg)
 	return NULL;
 }
 
-void kernel__prefetch_ksyms(struct kernel *k)
+void kernel__prefetch_ksyms(struct kernel *k, bool glob)
 {
 	/* Reading first: while it is, the thread owns ksyms. */
 	if (k->ksyms_reading || k->ksyms || k->ksyms_err)
 		return;
-	k->ksyms_reading = pthread_create(&k->ksyms_thread, NULL, read_ksyms, k) == 0;
+	if (!glob && !k->klookup_tried) {
+		k->klookup_tried = true;
+		k->klookup = klookup__open();
+	}
+	if (glob || !k->klookup)
+		k->ksyms_reading = pthread_create(&k->ksyms_thread, NULL, read_ksyms, k) == 0;
 }
 
 /* Wait for the thread kernel__prefetch_ksyms() started, if any: then its table is K's. */
@@ -114,6 +120,9 @@ void kernel__close(struct kernel *k)
 	k->nftrace = 0;
 	k->ftrace_state = 0;
 	take_prefetched(k);
+	klookup__close(k->klookup);
+	k->klookup = NULL;
+	k->klookup_tried = false;
 	kbtf__free(k->kbtf);
 	ksyms__free(k->ksyms);
 	ksyms__free(k->old_ksyms);
@@ -139,30 +148,60 @@ static void suggest_funcs(struct btf *btf, const char *module, void *ctx)
 	}
 }
 
+/*
+ * Whether NAME is a kernel symbol (1) or not (0), and the module that owns
+ * it in *MODULE (NULL: vmlinux); a negative errno with E.  The kernel's own
+ * lookup answers when it is exact (a symbol in vmlinux's text, or none at
+ * all); a module's symbol, or no lookup, takes kallsyms.
+ */
+static int kernel__find_sym(struct kernel *k, const char *name, const char **module,
+			    struct ks_error *e)
+{
+	const struct ksym *sym;
+	__u64 addr;
+	int err;
+
+	*module = NULL;
+	if (k->klookup && !k->ksyms && !k->ksyms_reading) {
+		err = klookup__find(k->klookup, name, &addr);
+		if (err == -ENOENT)
+			return 0;
+		if (!err && klookup__in_vmlinux_text(k->klookup, addr))
+			return 1;
+	}
+	err = kernel__open_ksyms(k, e);
+	if (err)
+		return err;
+	sym = ksyms__find(k->ksyms, name);
+	if (sym)
+		*module = sym->module;
+	return sym != NULL;
+}
+
 int kernel__func(struct kernel *k, const char *name, struct signature *sig,
 		 struct ks_error *e)
 {
-	const struct ksym *sym;
-	const char *module;
+	const char *sym_module, *module;
 	struct btf *btf;
+	bool is_sym;
 	__u32 id;
 	int err;
 
 	err = kernel__open(k, e);
 	if (!err)
-		err = kernel__open_ksyms(k, e);
-	if (err)
+		err = kernel__find_sym(k, name, &sym_module, e);
+	if (err < 0)
 		return err;
-	sym = ksyms__find(k->ksyms, name);
-	err = kbtf__find_func(k->kbtf, name, sym ? sym->module : NULL, !sym, &btf, &id, &module);
+	is_sym = err;
+	err = kbtf__find_func(k->kbtf, name, sym_module, !is_sym, &btf, &id, &module);
 	if (err) {
 		struct suggest s;
 
-		if (sym)
+		if (is_sym)
 			return ks_fail(e, -ENOENT,
 				       "'%s'%s%s%s has no BTF type information, so its arguments are unknown",
-				       name, sym->module ? " (module " : "",
-				       sym->module ? sym->module : "", sym->module ? ")" : "");
+				       name, sym_module ? " (module " : "",
+				       sym_module ? sym_module : "", sym_module ? ")" : "");
 		suggest__init(&s, name);
 		kbtf__for_each(k->kbtf, suggest_funcs, &s);
 		if (suggest__best(&s))
@@ -176,7 +215,7 @@ int kernel__func(struct kernel *k, const char *name, struct signature *sig,
 	/* signature__from_func wrote "takes ...": prefix the name. */
 	if (err)
 		return ks_prefix(e, "'%s' ", name);
-	if (!sym)
+	if (!is_sym)
 		return ks_fail(e, -EINVAL,
 			       "'%s' is in BTF but not in kallsyms (inlined or removed at build time), so it cannot be traced",
 			       name);

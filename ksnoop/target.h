@@ -14,6 +14,7 @@
 #include "signature.h"
 
 struct kbtf;
+struct klookup;
 struct ksyms;
 
 struct kernel {
@@ -27,6 +28,9 @@ struct kernel {
 	/* kernel__prefetch_ksyms(): the thread filling ksyms (or ksyms_err) */
 	bool ksyms_reading;
 	pthread_t ksyms_thread;
+	/* ... or, for functions named one by one, the kernel's own lookup */
+	struct klookup *klookup;
+	bool klookup_tried;
 	/* ftrace's available_filter_functions, sorted; read for globs only */
 	char **ftrace;
 	size_t nftrace;
@@ -42,13 +46,15 @@ struct func_match {
 };
 
 /*
- * Start reading kallsyms on a thread of its own, for a command that will
- * look a kernel function up: most of the read is the kernel formatting
- * /proc/kallsyms, which then overlaps with parsing BTF (kernel__open).
- * The first use of kallsyms waits for it.  Nothing happens if the thread
- * cannot be started: kallsyms is read when first used, as without it.
+ * Get ready to look kernel functions up, for a command that will: a
+ * function named alone (GLOB false) is asked of the kernel by name
+ * (klookup.h) where the caller may; otherwise kallsyms is read on a thread
+ * of its own: most of that read is the kernel formatting /proc/kallsyms,
+ * which then overlaps with parsing BTF (kernel__open).  The first use of
+ * kallsyms waits for it.  If the thread cannot be started, kallsyms is
+ * read when first used, as without it.
  */
-void kernel__prefetch_ksyms(struct kernel *k);
+void kernel__prefetch_ksyms(struct kernel *k, bool glob);
 /* Load vmlinux BTF on first use (kallsyms: when a function is looked up);
  * 0 or a negative errno (with E), a runtime one. */
 int kernel__open(struct kernel *k, struct ks_error *e);

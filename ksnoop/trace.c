@@ -1003,7 +1003,10 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 	} else {
 		for (i = 0; i < argc; i++)
 			if (t.specs[i].kind == SPEC_KFUNC)
-				kernel__prefetch_ksyms(&k);
+				kernel__prefetch_ksyms(&k, t.specs[i].is_glob || t.specs[i].module ||
+							   t.specs[i].ndecls);
+		if (k.klookup)
+			log_info("kernel functions: looked up by name in the kernel (BPF), not in /proc/kallsyms");
 		ret = kernel__open(&k, &e);
 		if (ret)
 			log_ks_error(&e);

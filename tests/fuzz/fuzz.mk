@@ -22,7 +22,7 @@ FUZZ_OBJS    := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/fuzz/%.o)
 $(BUILD)/fuzz:
 	@mkdir -p $@
 
-$(BUILD)/fuzz/%.o: ksnoop/%.c $(LIBBPF_A) | $(BUILD)/fuzz
+$(BUILD)/fuzz/%.o: ksnoop/%.c $(LIBBPF_A) | $(BUILD)/fuzz $(SKELS)
 	$(FUZZ_CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) $(FUZZ_FLAGS) $(WARNINGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_usdt.h $(FUZZ_OBJS) $(HDRS) $(TEST_HDRS) $(LIBBPF_A) | $(BUILD)/fuzz

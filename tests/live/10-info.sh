@@ -61,6 +61,24 @@ fi
 out=$(ks -v info ip_send_skb 2>&1 >/dev/null)
 expect_match verbose_names_btf_source "ip_send_skb: BTF from vmlinux" "$out"
 
+# Functions named alone are looked up by name in the kernel (a BPF syscall
+# program) by root, instead of reading all of /proc/kallsyms; as nobody,
+# who may not load one, kallsyms is read, with the same answers.
+if [ "$(id -u)" = 0 ]; then
+	expect_match verbose_kernel_lookup "looked up by name in the kernel" "$out"
+	cp "$K" "$tmp/ksnoop"
+	chmod -R a+rX "$tmp"
+	out=$(cd "$tmp" && timeout -k 2 20 "${NOBODY[@]}" "$tmp/ksnoop" -v info ip_send_skb \
+		${inlined:+"$inlined"} 2>&1)
+	expect_no_match nobody_reads_kallsyms "looked up by name" "$out"
+	expect_match nobody_prototype '^int ip_send_skb\(struct net \*net, struct sk_buff \*skb\);$' "$out"
+	if [ -n "$inlined" ]; then
+		expect_match nobody_not_in_kallsyms "cannot be traced: .*not in kallsyms" "$out"
+	fi
+else
+	skip kernel_lookup "needs root"
+fi
+
 # Tracepoints: the arguments of the kernel's __bpf_trace_NAME, without its
 # first (the tracepoint's private data).
 tp_want=$(btf_proto __bpf_trace_sched_process_exec |

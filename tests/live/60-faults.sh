@@ -296,12 +296,7 @@ fi
 # ==== 7. without privileges: one line naming them, exit 1 ====
 cp "$K" "$tmp/ksnoop"
 chmod -R a+rX "$tmp"
-# Run as user nobody, no groups, no capabilities.
-if command -v setpriv >/dev/null; then
-	NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-else
-	NOBODY=(su nobody -s /bin/sh -c '"$0" "$@"' --)
-fi
+# Run as user nobody, no groups, no capabilities (NOBODY: helpers.bash).
 unpriv() {
 	local name=$1 err rc
 	shift

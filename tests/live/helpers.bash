@@ -106,6 +106,13 @@ ks() {
 	return $rc
 }
 
+# "${NOBODY[@]}" CMD...: CMD as user nobody, no groups, no capabilities.
+if command -v setpriv >/dev/null; then
+	NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+else
+	NOBODY=(su nobody -s /bin/sh -c '"$0" "$@"' --)
+fi
+
 # needs_root NAME: go on as root; otherwise one SKIP NAME and leave the script.
 needs_root() {
 	[ "$(id -u)" = 0 ] && return 0
