@@ -33,9 +33,42 @@
  */
 #define PRINT_MAX_NODES	65536
 
+/*
+ * A struct's or union's members as printing needs them: name, offset and
+ * resolved type, found once per type rather than once per event (walking
+ * each member's type through BTF was a third of the time to print a
+ * struct-sized value).  Cached per printer by (BTF, type id), with a bound
+ * on the members kept in all: past it, a layout is built for one use.
+ */
+struct member_layout {
+	const char *name;		/* into the BTF */
+	size_t name_len;
+	const struct btf_type *t;	/* the type, no typedef or modifier */
+	__u32 sid;			/* its id */
+	__u32 bit_off, bit_size;	/* offset in the struct; bitfield width or 0 */
+	__s64 tsize;			/* the type's size */
+	__s64 msize;			/* bytes the member spans (a bitfield's few) */
+};
+
+struct struct_layout {
+	const struct btf *btf;		/* NULL: a free slot */
+	__u32 sid;
+	__u32 n;
+	struct member_layout *m;
+};
+
+#define LAYOUT_SLOTS		1024	/* power of two; half may fill */
+#define LAYOUT_MAX_MEMBERS	65536	/* members cached in all (~3 MB) */
+
+struct layout_cache {
+	struct struct_layout slots[LAYOUT_SLOTS];
+	size_t used, members;
+};
+
 struct walk {
 	struct writer *wr;
 	const struct print_opts *opts;
+	struct layout_cache **layouts;	/* the printer's, made on first use */
 	const struct btf *btf;
 	bool json;
 	bool zeros;
@@ -61,7 +94,20 @@ void printer__init(struct printer *p, FILE *out, const struct print_opts *opts)
 {
 	p->out = out;
 	p->opts = *opts;
+	p->layouts = NULL;
 	writer__init(&p->wr, out, opts->format == FORMAT_JSON);
+}
+
+void printer__fini(struct printer *p)
+{
+	size_t i;
+
+	if (!p->layouts)
+		return;
+	for (i = 0; i < LAYOUT_SLOTS; i++)
+		free(p->layouts->slots[i].m);
+	free(p->layouts);
+	p->layouts = NULL;
 }
 
 static bool all_zero(const unsigned char *d, size_t n)
@@ -286,47 +332,117 @@ static void emit(struct walk *w, __u32 id, const unsigned char *data, size_t ava
 		      data, avail, level, bit_off, bit_size);
 }
 
-/*
- * Members of a struct or union; anonymous members are flattened in.  Each
- * member's type is resolved once here (events print at hundreds of
- * thousands a second, each member's type walk is most of the cost).
- */
-static void emit_members(struct walk *w, const struct btf_type *t, const unsigned char *data,
-			 size_t avail, int level)
+/* T's members into M (btf_vlen(T) of them). */
+static void layout_members(const struct btf *btf, const struct btf_type *t,
+			   struct member_layout *m)
 {
-	const struct btf_member *m = btf_members(t);
-	int i, vlen = btf_vlen(t);
+	const struct btf_member *bm = btf_members(t);
+	__u32 i, vlen = btf_vlen(t);
 
-	for (i = 0; i < vlen && !w->cut; i++, m++) {
-		__u32 off = btf_member_bit_offset(t, i);
-		__u32 bsz = btf_member_bitfield_size(t, i);
-		const char *name = btfu_name(w->btf, m->name_off);
-		__u32 sid = btfu_strip(w->btf, m->type);
-		const struct btf_type *mt = btf__type_by_id(w->btf, sid);
-		__s64 tsize = btf__resolve_size(w->btf, sid);
-		__s64 msize = bsz ? (off % 8 + bsz + 7) / 8 : tsize;
+	for (i = 0; i < vlen; i++, bm++, m++) {
+		m->name = btfu_name(btf, bm->name_off);
+		m->name_len = strlen(m->name);
+		m->sid = btfu_strip(btf, bm->type);
+		m->t = btf__type_by_id(btf, m->sid);
+		m->tsize = btf__resolve_size(btf, m->sid);
+		m->bit_off = btf_member_bit_offset(t, i);
+		m->bit_size = btf_member_bitfield_size(t, i);
+		m->msize = m->bit_size ? (m->bit_off % 8 + m->bit_size + 7) / 8 : m->tsize;
+	}
+}
 
-		if (msize < 0)
+static size_t layout_slot(const struct btf *btf, __u32 sid)
+{
+	return ((uintptr_t)btf / 64 * 31 + sid * 2654435761u) & (LAYOUT_SLOTS - 1);
+}
+
+/*
+ * The cached layout of struct or union T (type SID), or NULL when the cache
+ * is full or cannot be made: the caller builds one for this use alone.
+ */
+static const struct struct_layout *cached_layout(struct walk *w, const struct btf_type *t,
+						 __u32 sid)
+{
+	struct layout_cache *lc = *w->layouts;
+	struct struct_layout *sl;
+	size_t i;
+
+	if (!lc && !(lc = *w->layouts = calloc(1, sizeof(*lc))))
+		return NULL;
+	for (i = layout_slot(w->btf, sid);; i = (i + 1) & (LAYOUT_SLOTS - 1)) {
+		sl = &lc->slots[i];
+		if (sl->btf == w->btf && sl->sid == sid)
+			return sl;
+		if (!sl->btf)
+			break;
+	}
+	if (lc->used >= LAYOUT_SLOTS / 2 || lc->members + btf_vlen(t) > LAYOUT_MAX_MEMBERS)
+		return NULL;
+	sl->n = btf_vlen(t);
+	sl->m = calloc(sl->n ? sl->n : 1, sizeof(*sl->m));
+	if (!sl->m)
+		return NULL;
+	layout_members(w->btf, t, sl->m);
+	sl->btf = w->btf;
+	sl->sid = sid;
+	lc->used++;
+	lc->members += sl->n;
+	return sl;
+}
+
+static void emit_member_list(struct walk *w, const struct member_layout *m, __u32 n,
+			     const unsigned char *data, size_t avail, int level);
+
+/* Members of struct or union T (type SID); anonymous members are flattened in. */
+static void emit_members(struct walk *w, const struct btf_type *t, __u32 sid,
+			 const unsigned char *data, size_t avail, int level)
+{
+	const struct struct_layout *sl = cached_layout(w, t, sid);
+	struct member_layout *m;
+
+	if (sl) {
+		emit_member_list(w, sl->m, sl->n, data, avail, level);
+		return;
+	}
+	m = calloc(btf_vlen(t) ? btf_vlen(t) : 1, sizeof(*m));
+	if (!m) {
+		writer__null(w->wr, "/* out of memory */");
+		return;
+	}
+	layout_members(w->btf, t, m);
+	emit_member_list(w, m, btf_vlen(t), data, avail, level);
+	free(m);
+}
+
+static void emit_member_list(struct walk *w, const struct member_layout *m, __u32 n,
+			     const unsigned char *data, size_t avail, int level)
+{
+	__u32 i;
+
+	for (i = 0; i < n && !w->cut; i++, m++) {
+		__u32 off = m->bit_off, bsz = m->bit_size;
+
+		if (m->msize < 0)
 			continue;
-		if ((size_t)(off / 8 + msize) > avail) {
+		if ((size_t)(off / 8 + m->msize) > avail) {
 			w->truncated = true;
 			break;
 		}
-		if (!*name && mt && btf_is_composite(mt)) {
+		if (!m->name_len && m->t && btf_is_composite(m->t)) {
 			if (walk_enter(w)) {
-				emit_members(w, mt, data + off / 8, avail - off / 8, level);
+				emit_members(w, m->t, m->sid, data + off / 8, avail - off / 8, level);
 				w->depth--;
 			}
 			continue;
 		}
 		/* Text leaves out zeros, and markers that hold no bytes at all. */
-		if (!w->json && (msize == 0 ||
+		if (!w->json && (m->msize == 0 ||
 				 (!w->zeros &&
 				  (bsz ? !bitfield_value(data + off / 8, off % 8, bsz) :
-					 all_zero(data + off / 8, msize)))))
+					 all_zero(data + off / 8, m->msize)))))
 			continue;
-		writer__key(w->wr, name);
-		emit_resolved(w, mt, sid, tsize, data + off / 8, avail - off / 8, level + 1,
+		writer__key_n(w->wr, m->name, m->name_len);
+		emit_resolved(w, m->t, m->sid, m->tsize, data + off / 8, avail - off / 8, level + 1,
 			      bsz ? off % 8 : 0, bsz);
 	}
 }
@@ -364,7 +480,7 @@ static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid, __s64
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		writer__begin_object(w->wr, WRITER_STRUCT, level);
-		emit_members(w, t, data, avail, level);
+		emit_members(w, t, sid, data, avail, level);
 		writer__end_object(w->wr);
 		break;
 	default:
@@ -487,7 +603,7 @@ void printer__value(struct printer *p, const struct btf *btf,
 		    const void *data, int level)
 {
 	struct walk w = {
-		.wr = &p->wr, .opts = &p->opts, .btf = btf, .json = p->wr.json,
+		.wr = &p->wr, .opts = &p->opts, .layouts = &p->layouts, .btf = btf, .json = p->wr.json,
 		.zeros = p->opts.zeros,
 	};
 	size_t avail = vh->len < vd->size ? vh->len : vd->size;

@@ -13,6 +13,8 @@
 #include "writer.h"
 #include "resolve.h"
 
+struct layout_cache;
+
 enum print_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
@@ -39,12 +41,15 @@ struct printer {
 	FILE *out;
 	struct print_opts opts;
 	struct writer wr;
+	/* Struct layouts printed so far (print.c); freed by printer__fini(). */
+	struct layout_cache *layouts;
 	/* Text: the clock time of second HMS_SECS, "HH:MM:SS" (empty: none yet). */
 	__s64 hms_secs;
 	char hms[12];
 };
 
 void printer__init(struct printer *p, FILE *out, const struct print_opts *opts);
+void printer__fini(struct printer *p);
 
 /* One event: header, then its values as the plan describes them. */
 void printer__event(struct printer *p, const struct capture_plan *plan,

@@ -1025,6 +1025,7 @@ out:
 	free(t.targets);
 	usdt_front__free(t.usdt);
 	usym__free(popts.usym_ctx);
+	printer__fini(&t.printer);
 	kernel__close(&k);
 	return ret;
 }

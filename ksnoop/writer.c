@@ -178,6 +178,11 @@ void writer__end_array(struct writer *w)
 
 void writer__key(struct writer *w, const char *name)
 {
+	writer__key_n(w, name, strlen(name));
+}
+
+void writer__key_n(struct writer *w, const char *name, size_t len)
+{
 	struct writer_level *c;
 
 	if (w->depth == 0 || w->depth > WRITER_MAX_DEPTH)
@@ -186,13 +191,13 @@ void writer__key(struct writer *w, const char *name)
 	if (w->json) {
 		if (c->items)
 			putc_unlocked(',', w->out);
-		json_write_string(w->out, name, strlen(name));
+		json_write_string(w->out, name, len);
 		putc_unlocked(':', w->out);
 	} else if (c->style == WRITER_LINES) {
 		if (c->items)
 			putc_unlocked('\n', w->out);
 		indent(w, c->indent + 1);
-		text_write_escaped(w->out, name, strlen(name));
+		text_write_escaped(w->out, name, len);
 		put(w, " = ", 3);
 	} else {
 		if (c->items)
@@ -200,7 +205,7 @@ void writer__key(struct writer *w, const char *name)
 		putc_unlocked('\n', w->out);
 		indent(w, c->indent + 1);
 		putc_unlocked('.', w->out);
-		text_write_escaped(w->out, name, strlen(name));
+		text_write_escaped(w->out, name, len);
 		put(w, " = ", 3);
 	}
 	c->items++;

@@ -63,6 +63,8 @@ void writer__end_array(struct writer *w);
 
 /* The next member's name (JSON: a key; text: ".name = " or "name = "). */
 void writer__key(struct writer *w, const char *name);
+/* The same with NAME's length known. */
+void writer__key_n(struct writer *w, const char *name, size_t len);
 
 /* Scalars. */
 void writer__string(struct writer *w, const char *s, size_t n);	/* quoted */

@@ -48,6 +48,7 @@ static void print_as(const struct btf *btf, __u32 id, const uint8_t *data, size_
 		btfu_type_str(btf, id, NULL, vd.obj_name, sizeof(vd.obj_name));
 	printer__init(&p, devnull, &opts);
 	printer__value(&p, btf, &vd, &vh, data, 1);
+	printer__fini(&p);
 }
 
 /* A member name the spec parser takes, or NULL. */

@@ -341,7 +341,7 @@ static void print_records(const struct capture_plan *plan, const uint8_t *raw, s
 			continue;
 		rec = malloc(size);
 		if (!rec)
-			return;
+			break;
 		for (i = 0; i < size; i++)
 			rec[i] = n ? raw[i % n] : 0;
 		ev = (struct ksnoop_event *)rec;
@@ -350,6 +350,7 @@ static void print_records(const struct capture_plan *plan, const uint8_t *raw, s
 		printer__event(&pr, plan, rec, size);
 		free(rec);
 	}
+	printer__fini(&pr);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -76,6 +76,7 @@ static const char *render(enum print_format format, int type, const void *data, 
 	assert_non_null(f);
 	printer__init(&p, f, &opts);
 	printer__value(&p, btf, &vd, &vh, data, 1);
+	printer__fini(&p);
 	fclose(f);
 	snprintf(out, sizeof(out), "%s", buf);
 	free(buf);
@@ -172,6 +173,7 @@ static void test_deref_type_name_escaped(void **state)
 	assert_non_null(f);
 	printer__init(&p, f, &opts);
 	printer__value(&p, btf, &vd, &vh, &zero, 1);
+	printer__fini(&p);
 	fclose(f);
 	snprintf(out, sizeof(out), "%s", buf);
 	free(buf);
@@ -200,6 +202,7 @@ static void test_event_header_escapes_comm_and_name(void **state)
 	assert_non_null(f);
 	printer__init(&p, f, &opts);
 	printer__event(&p, &plan, rec, sizeof(ev));
+	printer__fini(&p);
 	fclose(f);
 	assert_non_null(strstr(buf, " \\x1b[31m\\nFORGED\\xc2\\x9b 1/2 -> prov\\x1b:na\\nme\n"));
 	assert_int_equal(strchr(buf, '\n') - buf, (long)strlen(buf) - 1);

@@ -177,6 +177,7 @@ static const char *render_value(const struct value *v, const void *data)
 
 	printer__init(&p, f, &opts);
 	printer__value(&p, btf, &v->vd, &v->vh, data, v->level);
+	printer__fini(&p);
 	return out_close(f, &buf);
 }
 
@@ -618,6 +619,78 @@ static void test_nested_struct_json_has_every_member(void **state)
 	assert_string_equal(render(FORMAT_JSON, T.outer, d, OUTER_SIZE),
 			    "{\"a\":1,\"inner\":{\"x\":2,\"name\":\"lo\"},\"arr\":[3,0],"
 			    "\"next\":null,\"u\":0,\"h\":[0,0]}");
+}
+
+/*
+ * Struct layouts are kept per printer by (BTF, type id): one printer shows
+ * the struct of each of two BTFs (same id, other members) as its own, and
+ * past the cache's bound (more struct types than it keeps) every struct
+ * still prints as a fresh printer prints it.
+ */
+static void test_layout_cache_per_btf_and_past_its_bound(void **state)
+{
+	struct btf *b1 = btf__new_empty(), *b2 = btf__new_empty();
+	struct print_opts opts = { .format = FORMAT_JSON };
+	struct ksnoop_value vh = { .status = KSNOOP_OK, .len = 8 };
+	struct value_desc vd = { .text = "v", .how = PRINT_VALUE, .size = 8, .obj_size = 8 };
+	int i1, i2, s1, s2, first, i;
+	const __u32 words[2] = { 7, 9 };
+	char name[16], *expbuf = NULL;
+	size_t expsz = 0;
+	struct printer p;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f, *exp;
+	bool same;
+
+	assert_non_null(b1);
+	assert_non_null(b2);
+	i1 = btf__add_int(b1, "int", 4, BTF_INT_SIGNED);
+	s1 = btf__add_struct(b1, "s", 8);
+	btf__add_field(b1, "x", i1, 32, 0);
+	i2 = btf__add_int(b2, "int", 4, BTF_INT_SIGNED);
+	s2 = btf__add_struct(b2, "s", 8);
+	btf__add_field(b2, "y", i2, 0, 0);
+	btf__add_field(b2, "z", i2, 32, 0);
+	assert_int_equal(s1, s2);
+	/* 1,500 more structs in B2, each { int fNNN; }: past the bound. */
+	first = btf__type_cnt(b2);
+	for (i = 0; i < 1500; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		assert_true(btf__add_struct(b2, NULL, 8) > 0);
+		assert_int_equal(btf__add_field(b2, name, i2, 0, 0), 0);
+	}
+
+	f = out_open(&buf, &sz);
+	printer__init(&p, f, &opts);
+	vd.type_id = vd.obj_id = s1;
+	printer__value(&p, b1, &vd, &vh, words, 1);
+	vd.type_id = vd.obj_id = s2;
+	printer__value(&p, b2, &vd, &vh, words, 1);
+	printer__value(&p, b1, &vd, &vh, words, 1);
+	assert_string_equal(out_close(f, &buf), "{\"x\":9}{\"y\":7,\"z\":9}{\"x\":9}");
+
+	/* The expected text, built alongside: one object per struct. */
+	buf = NULL;
+	f = out_open(&buf, &sz);
+	printer__fini(&p);
+	printer__init(&p, f, &opts);
+	exp = open_memstream(&expbuf, &expsz);
+	assert_non_null(exp);
+	for (i = 0; i < 1500; i++) {
+		vd.type_id = vd.obj_id = first + i;
+		printer__value(&p, b2, &vd, &vh, words, 1);
+		fprintf(exp, "{\"f%d\":7}", i);
+	}
+	printer__fini(&p);
+	fclose(f);
+	fclose(exp);
+	same = strcmp(buf, expbuf) == 0;
+	free(buf);
+	free(expbuf);
+	assert_true(same);
+	btf__free(b1);
+	btf__free(b2);
 }
 
 static void test_struct_indentation_follows_level(void **state)
@@ -1077,6 +1150,7 @@ static const char *render_event_with(const struct print_opts *opts,
 
 	printer__init(&p, f, opts);
 	printer__event(&p, plan, rec, size);
+	printer__fini(&p);
 	return out_close(f, &buf);
 }
 
@@ -1364,6 +1438,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_signed_ints),
+		cmocka_unit_test(test_layout_cache_per_btf_and_past_its_bound),
 		cmocka_unit_test(test_unsigned_ints),
 		cmocka_unit_test(test_typedef_prints_as_its_type),
 		cmocka_unit_test(test_register_value_uses_declared_size),
