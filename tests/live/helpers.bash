@@ -28,7 +28,7 @@
 #   left_ids prog|link|map IDS
 #                          which of IDS still exist ("" when all are gone);
 #                          no ids, or bpftool failing, is never ""
-#   left_progs IDS         left_ids prog IDS
+#   left_progs IDS         still_there prog IDS
 #   still_there prog|link|map IDS
 #                          left_ids, once they are gone or after 5 s
 #   wait_lines FILE N [SECONDS]
@@ -191,9 +191,10 @@ left_ids() {
 		fi
 	done
 }
-left_progs() { left_ids prog "$1"; }
 
-# The kernel frees programs and maps after an RCU grace period.
+# The kernel frees programs and maps after an RCU grace period (a sleepable
+# USDT program's, a tasks-trace one, can take seconds on a loaded machine):
+# what is still there after 5 s was left behind.
 still_there() {
 	local left i
 	for i in $(seq 50); do
@@ -203,6 +204,7 @@ still_there() {
 	done
 	echo "$left"
 }
+left_progs() { still_there prog "$1"; }
 
 wait_lines() {
 	local i
