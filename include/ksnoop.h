@@ -36,7 +36,7 @@
 #define KSNOOP_DEFAULT_VALUE_SIZE 4096
 /*
  * Largest ring-buffer record: the values of one event together.  A record
- * must fit the ring buffer many times over (its default is 4 MiB).
+ * must fit the ring buffer many times over (its default is 8 MiB).
  */
 #define KSNOOP_MAX_RECORD	(256 * 1024)
 /*
