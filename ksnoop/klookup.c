@@ -9,7 +9,8 @@
 
 struct klookup {
 	struct klookup_bpf *skel;
-	__u64 stext, etext;	/* vmlinux's text, to tell its symbols from modules' */
+	/* vmlinux's text and init text, to tell its symbols from modules' */
+	__u64 stext, etext, sinittext, einittext;
 };
 
 void klookup__close(struct klookup *kl)
@@ -44,7 +45,8 @@ int klookup__find(struct klookup *kl, const char *name, __u64 *addr)
 
 int klookup__in_vmlinux_text(const struct klookup *kl, __u64 addr)
 {
-	return addr >= kl->stext && addr < kl->etext;
+	return (addr >= kl->stext && addr < kl->etext) ||
+	       (addr >= kl->sinittext && addr < kl->einittext);
 }
 
 struct klookup *klookup__open(void)
@@ -63,6 +65,10 @@ struct klookup *klookup__open(void)
 	err = err ?: klookup__find(kl, "_etext", &kl->etext);
 	if (!err && kl->stext >= kl->etext)
 		err = -ERANGE;
+	/* __init functions (BTF has them, and kallsyms): without, kallsyms says. */
+	if (!err && (klookup__find(kl, "_sinittext", &kl->sinittext) ||
+		     klookup__find(kl, "_einittext", &kl->einittext)))
+		kl->sinittext = kl->einittext = 0;
 	if (!err)
 		return kl;
 fail:

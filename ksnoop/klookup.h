@@ -22,7 +22,7 @@ void klookup__close(struct klookup *kl);
  * that name (in vmlinux or a loaded module), or another negative errno.
  */
 int klookup__find(struct klookup *kl, const char *name, __u64 *addr);
-/* Whether ADDR lies in vmlinux's own text (_stext.._etext). */
+/* Whether ADDR lies in vmlinux's own text (_stext.._etext, _sinittext.._einittext). */
 int klookup__in_vmlinux_text(const struct klookup *kl, __u64 addr);
 
 #endif

@@ -75,6 +75,16 @@ if [ "$(id -u)" = 0 ]; then
 	if [ -n "$inlined" ]; then
 		expect_match nobody_not_in_kallsyms "cannot be traced: .*not in kallsyms" "$out"
 	fi
+	# The same answers both ways, for 1,000 functions spread over the
+	# kernel's (__init ones, inlined ones not in kallsyms, and the rest).
+	many=$(ks info '*' 2>/dev/null | awk 'NR % 37 == 0' | head -1000 |
+		sed -E 's/^[^(]*[ *]([A-Za-z_0-9]+)\(.*/\1/')
+	# shellcheck disable=SC2086
+	by_name=$(ks info $many 2>&1)
+	# shellcheck disable=SC2086
+	by_kallsyms=$(cd "$tmp" && timeout -k 2 60 "${NOBODY[@]}" "$tmp/ksnoop" info $many 2>&1)
+	expect_eq many_lookups_count 1000 "$(printf '%s\n' "$by_name" | grep -c ';')"
+	expect_eq many_lookups_same_as_kallsyms "$by_kallsyms" "$by_name"
 else
 	skip kernel_lookup "needs root"
 fi
