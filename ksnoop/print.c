@@ -43,6 +43,8 @@
 struct member_layout {
 	const char *name;		/* into the BTF */
 	size_t name_len;
+	char *key;			/* the name escaped for the writer's format, or NULL */
+	size_t key_len;
 	const struct btf_type *t;	/* the type, no typedef or modifier */
 	__u32 sid;			/* its id */
 	__u32 bit_off, bit_size;	/* offset in the struct; bitfield width or 0 */
@@ -98,6 +100,8 @@ void printer__init(struct printer *p, FILE *out, const struct print_opts *opts)
 	writer__init(&p->wr, out, opts->format == FORMAT_JSON);
 }
 
+static void free_members(struct member_layout *m, __u32 n);
+
 void printer__fini(struct printer *p)
 {
 	size_t i;
@@ -105,7 +109,7 @@ void printer__fini(struct printer *p)
 	if (!p->layouts)
 		return;
 	for (i = 0; i < LAYOUT_SLOTS; i++)
-		free(p->layouts->slots[i].m);
+		free_members(p->layouts->slots[i].m, p->layouts->slots[i].n);
 	free(p->layouts);
 	p->layouts = NULL;
 }
@@ -332,16 +336,17 @@ static void emit(struct walk *w, __u32 id, const unsigned char *data, size_t ava
 		      data, avail, level, bit_off, bit_size);
 }
 
-/* T's members into M (btf_vlen(T) of them). */
-static void layout_members(const struct btf *btf, const struct btf_type *t,
-			   struct member_layout *m)
+/* T's members into M (btf_vlen(T) of them), their names escaped for W. */
+static void layout_members(struct walk *w, const struct btf_type *t, struct member_layout *m)
 {
 	const struct btf_member *bm = btf_members(t);
+	const struct btf *btf = w->btf;
 	__u32 i, vlen = btf_vlen(t);
 
 	for (i = 0; i < vlen; i++, bm++, m++) {
 		m->name = btfu_name(btf, bm->name_off);
 		m->name_len = strlen(m->name);
+		m->key = m->name_len ? writer__escape_name(w->wr, m->name, &m->key_len) : NULL;
 		m->sid = btfu_strip(btf, bm->type);
 		m->t = btf__type_by_id(btf, m->sid);
 		m->tsize = btf__resolve_size(btf, m->sid);
@@ -349,6 +354,15 @@ static void layout_members(const struct btf *btf, const struct btf_type *t,
 		m->bit_size = btf_member_bitfield_size(t, i);
 		m->msize = m->bit_size ? (m->bit_off % 8 + m->bit_size + 7) / 8 : m->tsize;
 	}
+}
+
+static void free_members(struct member_layout *m, __u32 n)
+{
+	__u32 i;
+
+	for (i = 0; m && i < n; i++)
+		free(m[i].key);
+	free(m);
 }
 
 static size_t layout_slot(const struct btf *btf, __u32 sid)
@@ -382,7 +396,7 @@ static const struct struct_layout *cached_layout(struct walk *w, const struct bt
 	sl->m = calloc(sl->n ? sl->n : 1, sizeof(*sl->m));
 	if (!sl->m)
 		return NULL;
-	layout_members(w->btf, t, sl->m);
+	layout_members(w, t, sl->m);
 	sl->btf = w->btf;
 	sl->sid = sid;
 	lc->used++;
@@ -409,9 +423,9 @@ static void emit_members(struct walk *w, const struct btf_type *t, __u32 sid,
 		writer__null(w->wr, "/* out of memory */");
 		return;
 	}
-	layout_members(w->btf, t, m);
+	layout_members(w, t, m);
 	emit_member_list(w, m, btf_vlen(t), data, avail, level);
-	free(m);
+	free_members(m, btf_vlen(t));
 }
 
 static void emit_member_list(struct walk *w, const struct member_layout *m, __u32 n,
@@ -441,7 +455,10 @@ static void emit_member_list(struct walk *w, const struct member_layout *m, __u3
 				  (bsz ? !bitfield_value(data + off / 8, off % 8, bsz) :
 					 all_zero(data + off / 8, m->msize)))))
 			continue;
-		writer__key_n(w->wr, m->name, m->name_len);
+		if (m->key)
+			writer__key_escaped(w->wr, m->key, m->key_len);
+		else
+			writer__key_n(w->wr, m->name, m->name_len);
 		emit_resolved(w, m->t, m->sid, m->tsize, data + off / 8, avail - off / 8, level + 1,
 			      bsz ? off % 8 : 0, bsz);
 	}

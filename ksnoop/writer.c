@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include "escape.h"
 #include "writer.h"
@@ -181,7 +182,8 @@ void writer__key(struct writer *w, const char *name)
 	writer__key_n(w, name, strlen(name));
 }
 
-void writer__key_n(struct writer *w, const char *name, size_t len)
+/* NAME as a key: escaped here, or (ESCAPED) by writer__escape_name() already. */
+static void key(struct writer *w, const char *name, size_t len, bool escaped)
 {
 	struct writer_level *c;
 
@@ -191,24 +193,56 @@ void writer__key_n(struct writer *w, const char *name, size_t len)
 	if (w->json) {
 		if (c->items)
 			putc_unlocked(',', w->out);
-		json_write_string(w->out, name, len);
-		putc_unlocked(':', w->out);
-	} else if (c->style == WRITER_LINES) {
-		if (c->items)
+	} else {
+		if (c->items && c->style != WRITER_LINES)
+			putc_unlocked(',', w->out);
+		if (c->items || c->style != WRITER_LINES)
 			putc_unlocked('\n', w->out);
 		indent(w, c->indent + 1);
-		text_write_escaped(w->out, name, len);
-		put(w, " = ", 3);
-	} else {
-		if (c->items)
-			putc_unlocked(',', w->out);
-		putc_unlocked('\n', w->out);
-		indent(w, c->indent + 1);
-		putc_unlocked('.', w->out);
-		text_write_escaped(w->out, name, len);
-		put(w, " = ", 3);
+		if (c->style != WRITER_LINES)
+			putc_unlocked('.', w->out);
 	}
+	if (escaped)
+		put(w, name, len);
+	else if (w->json)
+		json_write_string(w->out, name, len);
+	else
+		text_write_escaped(w->out, name, len);
+	if (w->json)
+		putc_unlocked(':', w->out);
+	else
+		put(w, " = ", 3);
 	c->items++;
+}
+
+void writer__key_n(struct writer *w, const char *name, size_t len)
+{
+	key(w, name, len, false);
+}
+
+void writer__key_escaped(struct writer *w, const char *escaped, size_t len)
+{
+	key(w, escaped, len, true);
+}
+
+char *writer__escape_name(const struct writer *w, const char *name, size_t *len)
+{
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f = open_memstream(&buf, &sz);
+
+	if (!f)
+		return NULL;
+	if (w->json)
+		json_write_string(f, name, strlen(name));
+	else
+		text_write_escaped(f, name, strlen(name));
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	*len = sz;
+	return buf;
 }
 
 /* A scalar: written whole, under OUT's lock (held already inside a container). */

@@ -65,6 +65,13 @@ void writer__end_array(struct writer *w);
 void writer__key(struct writer *w, const char *name);
 /* The same with NAME's length known. */
 void writer__key_n(struct writer *w, const char *name, size_t len);
+/*
+ * A name escaped once for W's format (JSON: quoted), to be written as a key
+ * many times with writer__key_escaped(): the printer keeps struct members'
+ * names so.  Malloc'd, its length in *LEN; NULL when out of memory.
+ */
+char *writer__escape_name(const struct writer *w, const char *name, size_t *len);
+void writer__key_escaped(struct writer *w, const char *escaped, size_t len);
 
 /* Scalars. */
 void writer__string(struct writer *w, const char *s, size_t n);	/* quoted */
