@@ -21,13 +21,38 @@
  */
 
 /*
- * Output goes to OUT a run at a time: a run of bytes that need no escape
- * is one fwrite, the rest single characters.  Each writer holds OUT's lock
- * for the whole string (one lock, not one a byte; the calls inside are the
- * _unlocked ones), so a string is never interleaved with another thread's
- * line.  The lock is recursive: a caller holding it already (the printer
- * holds it for an event) pays nothing more.
+ * Output goes to an obuf (obuf.h) a run at a time: a run of bytes that
+ * needs no escape is one copy, an escape one piece.  The FILE forms put a
+ * small obuf of their own in front of the FILE and hold its lock for the
+ * whole string (a string is never interleaved with another thread's line;
+ * the lock is recursive, so a caller holding it already pays nothing more).
  */
+
+static const char hex_digits[] = "0123456789abcdef";
+
+/* "\uXXXX" (JSON) for a code point below U+10000. */
+static void put_u_escape(struct obuf *b, __u32 cp)
+{
+	char *q = obuf__room(b, 6);
+
+	*q++ = '\\';
+	*q++ = 'u';
+	*q++ = hex_digits[cp >> 12 & 0xf];
+	*q++ = hex_digits[cp >> 8 & 0xf];
+	*q++ = hex_digits[cp >> 4 & 0xf];
+	*q++ = hex_digits[cp & 0xf];
+	obuf__commit(b, q);
+}
+
+/* "\C": a two-character escape. */
+static void put_pair(struct obuf *b, char c)
+{
+	char *q = obuf__room(b, 2);
+
+	*q++ = '\\';
+	*q++ = c;
+	obuf__commit(b, q);
+}
 
 /* Length of the well-formed UTF-8 sequence at S (its code point in *CP), or 0. */
 static size_t utf8_len(const unsigned char *s, size_t avail, __u32 *cp)
@@ -83,36 +108,34 @@ static size_t json_plain_run(const unsigned char *s, size_t n)
 	return i;
 }
 
-void json_write_string(FILE *out, const char *s, size_t n)
+void json_escape(struct obuf *b, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
 
-	flockfile(out);
-	putc_unlocked('"', out);
+	obuf__putc(b, '"');
 	while (i < n) {
 		size_t run = json_plain_run(u + i, n - i), len;
 		unsigned char c;
 		__u32 cp;
 
 		if (run) {
-			fwrite_unlocked(u + i, 1, run, out);
+			obuf__write(b, u + i, run);
 			i += run;
 			continue;
 		}
 		c = u[i];
 		if (c == '"' || c == '\\') {
-			putc_unlocked('\\', out);
-			putc_unlocked(c, out);
+			put_pair(b, c);
 			i++;
 			continue;
 		}
 		if (c < 0x20 || c == 0x7f) {
 			switch (c) {
-			case '\n': fputs_unlocked("\\n", out); break;
-			case '\t': fputs_unlocked("\\t", out); break;
-			case '\r': fputs_unlocked("\\r", out); break;
-			default: fprintf(out, "\\u%04x", c); break;
+			case '\n': put_pair(b, 'n'); break;
+			case '\t': put_pair(b, 't'); break;
+			case '\r': put_pair(b, 'r'); break;
+			default: put_u_escape(b, c); break;
 			}
 			i++;
 			continue;
@@ -121,22 +144,21 @@ void json_write_string(FILE *out, const char *s, size_t n)
 		 * Pass well-formed UTF-8 through (RFC 3629: no overlongs, no
 		 * surrogates, nothing above U+10FFFF) unless a terminal would
 		 * act on it; escape any other byte as U+00XX so the output is
-		 * always valid.
+		 * always valid.  (The unsafe code points are all below U+10000.)
 		 */
 		len = utf8_len(u + i, n - i, &cp);
 		if (len && !unsafe_code_point(cp)) {
-			fwrite_unlocked(u + i, 1, len, out);
+			obuf__write(b, u + i, len);
 			i += len;
 		} else if (len) {
-			fprintf(out, "\\u%04x", cp);
+			put_u_escape(b, cp);
 			i += len;
 		} else {
-			fprintf(out, "\\u%04x", c);
+			put_u_escape(b, c);
 			i++;
 		}
 	}
-	putc_unlocked('"', out);
-	funlockfile(out);
+	obuf__putc(b, '"');
 }
 
 /* Bytes at the start of S (N) that text takes as they are. */
@@ -150,42 +172,80 @@ static size_t text_plain_run(const unsigned char *s, size_t n, bool quoted)
 	return i;
 }
 
-/* The text writer; QUOTED: inside "...", so '"' and '\' are escaped too. */
-static void text_escape(FILE *out, const char *s, size_t n, bool quoted)
+/* The text escaper; QUOTED: inside "...", so '"' and '\' are escaped too. */
+static void text_escape_run(struct obuf *b, const char *s, size_t n, bool quoted)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
+	char *q;
 
-	flockfile(out);
 	while (i < n) {
 		size_t run = text_plain_run(u + i, n - i, quoted);
 		unsigned char c;
 
 		if (run) {
-			fwrite_unlocked(u + i, 1, run, out);
+			obuf__write(b, u + i, run);
 			i += run;
 			continue;
 		}
 		c = u[i++];
 		switch (c) {
-		case '\n': fputs_unlocked("\\n", out); break;
-		case '\t': fputs_unlocked("\\t", out); break;
-		case '\r': fputs_unlocked("\\r", out); break;
+		case '\n': put_pair(b, 'n'); break;
+		case '\t': put_pair(b, 't'); break;
+		case '\r': put_pair(b, 'r'); break;
 		case '"':
 		case '\\':
-			putc_unlocked('\\', out);
-			putc_unlocked(c, out);
+			put_pair(b, c);
 			break;
 		default:
-			fprintf(out, "\\x%02x", c);
+			q = obuf__room(b, 4);
+			*q++ = '\\';
+			*q++ = 'x';
+			*q++ = hex_digits[c >> 4];
+			*q++ = hex_digits[c & 0xf];
+			obuf__commit(b, q);
 		}
 	}
+}
+
+void text_escape(struct obuf *b, const char *s, size_t n)
+{
+	text_escape_run(b, s, n, false);
+}
+
+void text_quote(struct obuf *b, const char *s, size_t n)
+{
+	obuf__putc(b, '"');
+	text_escape_run(b, s, n, true);
+	obuf__putc(b, '"');
+}
+
+/* The FILE forms: through an obuf of their own, under OUT's lock. */
+static void to_file(FILE *out, const char *s, size_t n,
+		    void (*escape)(struct obuf *, const char *, size_t))
+{
+	char buf[OBUF_MAX_PIECE * 2];
+	struct obuf b = OBUF_INIT(out, buf);
+
+	flockfile(out);
+	escape(&b, s, n);
+	obuf__flush(&b);
 	funlockfile(out);
+}
+
+void json_write_string(FILE *out, const char *s, size_t n)
+{
+	to_file(out, s, n, json_escape);
 }
 
 void text_write_escaped(FILE *out, const char *s, size_t n)
 {
-	text_escape(out, s, n, false);
+	to_file(out, s, n, text_escape);
+}
+
+void text_write_quoted(FILE *out, const char *s, size_t n)
+{
+	to_file(out, s, n, text_quote);
 }
 
 char *text_escaped_dup(const char *s)
@@ -196,21 +256,10 @@ char *text_escaped_dup(const char *s)
 
 	if (!f)
 		return NULL;
-	text_escape(f, s, strlen(s), false);
+	text_write_escaped(f, s, strlen(s));
 	if (fclose(f)) {
 		free(buf);
 		return NULL;
 	}
 	return buf;
 }
-
-/* A C string literal: printable ASCII as is, the rest escaped. */
-void text_write_quoted(FILE *out, const char *s, size_t n)
-{
-	flockfile(out);
-	putc_unlocked('"', out);
-	text_escape(out, s, n, true);
-	putc_unlocked('"', out);
-	funlockfile(out);
-}
-

@@ -8,7 +8,14 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "obuf.h"
 
+/* The escapers, into an obuf (the writer's). */
+void json_escape(struct obuf *b, const char *s, size_t n);	/* quoted */
+void text_escape(struct obuf *b, const char *s, size_t n);	/* unquoted */
+void text_quote(struct obuf *b, const char *s, size_t n);	/* in "..." */
+
+/* The same to a FILE. */
 /* S (N bytes) as a JSON string, quoted, escaped per RFC 8259. */
 void json_write_string(FILE *out, const char *s, size_t n);
 /* S (N bytes) as text, unquoted: printable ASCII as is, the rest \xNN. */

@@ -726,7 +726,8 @@ static void print_header_text(struct printer *p, const struct capture_plan *plan
 	__s64 ns = (__s64)ev->time_ns + p->opts.clock_offset_ns;
 	time_t secs = ns / 1000000000LL;
 	unsigned int usecs = (ns % 1000000000LL) / 1000;
-	char line[96], *q = line;
+	struct obuf *ob = writer__obuf(&p->wr);
+	char *q, *line;
 	int i;
 
 	if (!p->hms[0] || secs != p->hms_secs) {
@@ -737,6 +738,7 @@ static void print_header_text(struct printer *p, const struct capture_plan *plan
 			 tm.tm_hour % 100, tm.tm_min % 100, tm.tm_sec % 100);
 		p->hms_secs = secs;
 	}
+	q = line = obuf__room(ob, 96);
 	q = append(q, p->hms, strlen(p->hms));
 	*q++ = '.';
 	for (i = 5; i >= 0; i--, usecs /= 10)
@@ -744,23 +746,25 @@ static void print_header_text(struct printer *p, const struct capture_plan *plan
 	q = append(q + 6, " cpu", 4);
 	q = append_u64(q, ev->cpu);
 	*q++ = ' ';
-	fwrite_unlocked(line, 1, q - line, p->out);
-	text_write_escaped(p->out, comm, strlen(comm));
-	q = line;
+	obuf__commit(ob, q);
+	text_escape(ob, comm, strlen(comm));
+	q = line = obuf__room(ob, 96);
 	*q++ = ' ';
 	q = append_u64(q, ev->tgid);
 	*q++ = '/';
 	q = append_u64(q, ev->tid);
 	q = append(q, ev->kind == KSNOOP_ENTRY ? " -> " : " <- ", 4);
-	fwrite_unlocked(line, 1, q - line, p->out);
-	text_write_escaped(p->out, plan->sig.name, strlen(plan->sig.name));
+	obuf__commit(ob, q);
+	text_escape(ob, plan->sig.name, strlen(plan->sig.name));
 	if (ev->flags & KSNOOP_EV_DURATION) {
 		char dur[48];
 
 		duration__format(ev->duration_ns, dur, sizeof(dur));
-		fprintf(p->out, " (%s)", dur);
+		obuf__write(ob, " (", 2);
+		obuf__write(ob, dur, strlen(dur));
+		obuf__putc(ob, ')');
 	}
-	putc_unlocked('\n', p->out);
+	obuf__putc(ob, '\n');
 }
 
 static void print_header_json(struct writer *wr, const struct capture_plan *plan,
@@ -886,8 +890,7 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 	memcpy(comm, ev->comm, KSNOOP_COMM_LEN);
 	comm[KSNOOP_COMM_LEN] = 0;
 
-	/* One lock for the event: the writers inside use unlocked stdio. */
-	flockfile(p->out);
+	/* The event gathers in the writer's buffer and goes out in one write. */
 	if (wr->json) {
 		writer__begin_object(wr, WRITER_STRUCT, 0);
 		print_header_json(wr, plan, ev, comm);
@@ -915,7 +918,7 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 	if (wr->json) {
 		print_json_at_return(wr, plan, side, rec, kind);
 		writer__end_object(wr);
-		putc_unlocked('\n', p->out);
+		obuf__putc(writer__obuf(wr), '\n');
 	}
-	funlockfile(p->out);
+	writer__flush(wr);
 }

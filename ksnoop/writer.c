@@ -3,47 +3,57 @@
 #include <stdlib.h>
 #include <string.h>
 #include "escape.h"
+#include "obuf.h"
 #include "writer.h"
 
 /*
  * Events are printed at hundreds of thousands a second, a few dozen
- * writer calls each: the writer takes OUT's lock once, when its outermost
- * container opens, and keeps it until that closes (a value is never
- * interleaved with another thread's line), and writes with the _unlocked
- * stdio calls in between.  A scalar written outside any container takes
- * the lock for itself.
+ * writer calls each: everything goes to the writer's obuf (obuf.h), each
+ * separator, indent and key in one piece, and from there to OUT in one
+ * fwrite() when the outermost container closes (or a scalar outside any
+ * container is written): a value is never interleaved with another
+ * thread's line, and whoever writes to OUT between two values finds
+ * nothing of the writer's still buffered.
  */
-static void lock_outer(struct writer *w)
+static void done_outer(struct writer *w)
 {
 	if (w->depth == 0)
-		flockfile(w->out);
+		obuf__flush(&w->ob);
 }
 
-static void unlock_outer(struct writer *w)
+void writer__flush(struct writer *w)
 {
-	if (w->depth == 0)
-		funlockfile(w->out);
+	obuf__flush(&w->ob);
 }
 
-/* Most of what the writer puts is a few bytes: those go a byte at a time (a macro). */
+struct obuf *writer__obuf(struct writer *w)
+{
+	return &w->ob;
+}
+
 static void put(struct writer *w, const char *s, size_t n)
 {
-	if (n > 16) {
-		fwrite_unlocked(s, 1, n, w->out);
-		return;
-	}
-	while (n--)
-		putc_unlocked(*s++, w->out);
+	obuf__write(&w->ob, s, n);
 }
 
 #define INDENT_WIDTH 4
+/* A container's indent is kept at most this deep; with a separator, a key's prefix fits a piece. */
+#define MAX_INDENT	WRITER_MAX_DEPTH
+#define KEY_PREFIX_MAX	(4 + (MAX_INDENT + 1) * INDENT_WIDTH)
+_Static_assert(KEY_PREFIX_MAX + 3 < OBUF_MAX_PIECE, "a key's separators and indent fit a piece");
+
+/* LEVEL indents at Q (LEVEL <= MAX_INDENT + 1). */
+static char *put_indent(char *q, int level)
+{
+	memset(q, ' ', level * INDENT_WIDTH);
+	return q + level * INDENT_WIDTH;
+}
 
 static void indent(struct writer *w, int level)
 {
-	static const char spaces[] = "                                                                ";
+	char *q = obuf__room(&w->ob, level * INDENT_WIDTH);
 
-	for (level *= INDENT_WIDTH; level > 0; level -= sizeof(spaces) - 1)
-		put(w, spaces, level < (int)sizeof(spaces) - 1 ? level : (int)sizeof(spaces) - 1);
+	obuf__commit(&w->ob, put_indent(q, level));
 }
 
 char *writer__fmt_u64(char *end, __u64 v)
@@ -74,6 +84,7 @@ void writer__init(struct writer *w, FILE *out, bool json)
 	memset(w, 0, sizeof(*w));
 	w->out = out;
 	w->json = json;
+	w->ob = (struct obuf)OBUF_INIT(out, w->buf);
 }
 
 /*
@@ -91,12 +102,14 @@ static void begin_item(struct writer *w)
 		return;
 	if (w->json) {
 		if (c->items)
-			putc_unlocked(',', w->out);
+			obuf__putc(&w->ob, ',');
 	} else if (c->style == WRITER_ROWS) {
+		char *q = obuf__room(&w->ob, 2 + (c->indent + 1) * INDENT_WIDTH);
+
 		if (c->items)
-			putc_unlocked(',', w->out);
-		putc_unlocked('\n', w->out);
-		indent(w, c->indent + 1);
+			*q++ = ',';
+		*q++ = '\n';
+		obuf__commit(&w->ob, put_indent(q, c->indent + 1));
 	} else if (c->items) {
 		put(w, ", ", 2);
 	}
@@ -109,7 +122,7 @@ static void push(struct writer *w, bool is_array, enum writer_style style, int l
 	if (w->depth < WRITER_MAX_DEPTH) {
 		w->open[w->depth].is_array = is_array;
 		w->open[w->depth].style = style;
-		w->open[w->depth].indent = level;
+		w->open[w->depth].indent = level < 0 ? 0 : level > MAX_INDENT ? MAX_INDENT : level;
 		w->open[w->depth].items = 0;
 	}
 	w->depth++;
@@ -117,11 +130,10 @@ static void push(struct writer *w, bool is_array, enum writer_style style, int l
 
 void writer__begin_object(struct writer *w, enum writer_style style, int level)
 {
-	lock_outer(w);
 	begin_item(w);
 	push(w, false, style, level);
 	if (w->json || style != WRITER_LINES)
-		putc_unlocked('{', w->out);
+		obuf__putc(&w->ob, '{');
 }
 
 /* Close the innermost container: the one to finish, or NULL past the depth. */
@@ -141,26 +153,29 @@ void writer__end_object(struct writer *w)
 	if (!c)
 		return;
 	if (w->json) {
-		putc_unlocked('}', w->out);
+		obuf__putc(&w->ob, '}');
 	} else if (c->style == WRITER_LINES) {
 		if (c->items)
-			putc_unlocked('\n', w->out);
+			obuf__putc(&w->ob, '\n');
 	} else {
+		char *q = obuf__room(&w->ob, 3 + c->indent * INDENT_WIDTH);
+
 		if (c->items) {
-			put(w, ",\n", 2);
-			indent(w, c->indent);
+			*q++ = ',';
+			*q++ = '\n';
+			q = put_indent(q, c->indent);
 		}
-		putc_unlocked('}', w->out);
+		*q++ = '}';
+		obuf__commit(&w->ob, q);
 	}
-	unlock_outer(w);
+	done_outer(w);
 }
 
 void writer__begin_array(struct writer *w, enum writer_style style, int level)
 {
-	lock_outer(w);
 	begin_item(w);
 	push(w, true, style, level);
-	putc_unlocked('[', w->out);
+	obuf__putc(&w->ob, '[');
 }
 
 void writer__end_array(struct writer *w)
@@ -170,11 +185,11 @@ void writer__end_array(struct writer *w)
 	if (!c)
 		return;
 	if (!w->json && c->style == WRITER_ROWS && c->items) {
-		putc_unlocked('\n', w->out);
+		obuf__putc(&w->ob, '\n');
 		indent(w, c->indent);
 	}
-	putc_unlocked(']', w->out);
-	unlock_outer(w);
+	obuf__putc(&w->ob, ']');
+	done_outer(w);
 }
 
 void writer__key(struct writer *w, const char *name)
@@ -182,34 +197,62 @@ void writer__key(struct writer *w, const char *name)
 	writer__key_n(w, name, strlen(name));
 }
 
+/*
+ * What goes before a key: the separator, and in text the line break and
+ * indent (".", inside a struct): at most KEY_PREFIX_MAX bytes.
+ */
+static char *key_prefix(const struct writer *w, const struct writer_level *c, char *q)
+{
+	if (w->json) {
+		if (c->items)
+			*q++ = ',';
+		return q;
+	}
+	if (c->items && c->style != WRITER_LINES)
+		*q++ = ',';
+	if (c->items || c->style != WRITER_LINES)
+		*q++ = '\n';
+	q = put_indent(q, c->indent + 1);
+	if (c->style != WRITER_LINES)
+		*q++ = '.';
+	return q;
+}
+
 /* NAME as a key: escaped here, or (ESCAPED) by writer__escape_name() already. */
 static void key(struct writer *w, const char *name, size_t len, bool escaped)
 {
+	size_t pre = KEY_PREFIX_MAX;
 	struct writer_level *c;
+	char *q;
 
 	if (w->depth == 0 || w->depth > WRITER_MAX_DEPTH)
 		return;
 	c = &w->open[w->depth - 1];
-	if (w->json) {
-		if (c->items)
-			putc_unlocked(',', w->out);
-	} else {
-		if (c->items && c->style != WRITER_LINES)
-			putc_unlocked(',', w->out);
-		if (c->items || c->style != WRITER_LINES)
-			putc_unlocked('\n', w->out);
-		indent(w, c->indent + 1);
-		if (c->style != WRITER_LINES)
-			putc_unlocked('.', w->out);
+	if (escaped && len <= OBUF_MAX_PIECE - pre - 3) {
+		/* The common case, one piece: a struct member's name, cached. */
+		q = key_prefix(w, c, obuf__room(&w->ob, pre + len + 3));
+		memcpy(q, name, len);
+		q += len;
+		if (w->json) {
+			*q++ = ':';
+		} else {
+			*q++ = ' ';
+			*q++ = '=';
+			*q++ = ' ';
+		}
+		obuf__commit(&w->ob, q);
+		c->items++;
+		return;
 	}
+	obuf__commit(&w->ob, key_prefix(w, c, obuf__room(&w->ob, pre)));
 	if (escaped)
 		put(w, name, len);
 	else if (w->json)
-		json_write_string(w->out, name, len);
+		json_escape(&w->ob, name, len);
 	else
-		text_write_escaped(w->out, name, len);
+		text_escape(&w->ob, name, len);
 	if (w->json)
-		putc_unlocked(':', w->out);
+		obuf__putc(&w->ob, ':');
 	else
 		put(w, " = ", 3);
 	c->items++;
@@ -227,16 +270,18 @@ void writer__key_escaped(struct writer *w, const char *escaped, size_t len)
 
 char *writer__escape_name(const struct writer *w, const char *name, size_t *len)
 {
-	char *buf = NULL;
+	char *buf = NULL, piece[OBUF_MAX_PIECE];
 	size_t sz = 0;
 	FILE *f = open_memstream(&buf, &sz);
+	struct obuf b = OBUF_INIT(f, piece);
 
 	if (!f)
 		return NULL;
 	if (w->json)
-		json_write_string(f, name, strlen(name));
+		json_escape(&b, name, strlen(name));
 	else
-		text_write_escaped(f, name, strlen(name));
+		text_escape(&b, name, strlen(name));
+	obuf__flush(&b);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;
@@ -245,35 +290,32 @@ char *writer__escape_name(const struct writer *w, const char *name, size_t *len)
 	return buf;
 }
 
-/* A scalar: written whole, under OUT's lock (held already inside a container). */
+/* A scalar: written whole. */
 static void scalar(struct writer *w, const char *s, size_t n)
 {
-	lock_outer(w);
 	begin_item(w);
 	put(w, s, n);
-	unlock_outer(w);
+	done_outer(w);
 }
 
 void writer__string(struct writer *w, const char *s, size_t n)
 {
-	lock_outer(w);
 	begin_item(w);
 	if (w->json)
-		json_write_string(w->out, s, n);
+		json_escape(&w->ob, s, n);
 	else
-		text_write_quoted(w->out, s, n);
-	unlock_outer(w);
+		text_quote(&w->ob, s, n);
+	done_outer(w);
 }
 
 void writer__name(struct writer *w, const char *s)
 {
-	lock_outer(w);
 	begin_item(w);
 	if (w->json)
-		json_write_string(w->out, s, strlen(s));
+		json_escape(&w->ob, s, strlen(s));
 	else
-		text_write_escaped(w->out, s, strlen(s));
-	unlock_outer(w);
+		text_escape(&w->ob, s, strlen(s));
+	done_outer(w);
 }
 
 void writer__int(struct writer *w, __s64 v)
@@ -339,19 +381,27 @@ void writer__raw(struct writer *w, const char *text, const char *json)
 
 void writer__comment(struct writer *w, const char *fmt, ...)
 {
+	char text[OBUF_MAX_PIECE];
 	va_list ap;
+	int n;
 
 	if (w->json)
 		return;
-	fputs(" /* ", w->out);
 	va_start(ap, fmt);
-	vfprintf(w->out, fmt, ap);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	fputs(" */", w->out);
+	if (n < 0)
+		return;
+	put(w, " /* ", 4);
+	put(w, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
+	put(w, " */", 3);
+	done_outer(w);
 }
 
 void writer__text(struct writer *w, const char *s)
 {
-	if (!w->json)
-		fputs(s, w->out);
+	if (!w->json) {
+		put(w, s, strlen(s));
+		done_outer(w);
+	}
 }

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <linux/types.h>
+#include "obuf.h"
 
 /* Containers nested in one output: BTF's own limit, and the event around it. */
 #define WRITER_MAX_DEPTH	40
@@ -43,14 +44,27 @@ struct writer_level {
 	int items;		/* written so far */
 };
 
+/* What the writer gathers before it goes to its FILE: an event, mostly. */
+#define WRITER_BUF_SIZE	8192
+
 struct writer {
 	FILE *out;
 	bool json;
 	int depth;		/* open containers */
 	struct writer_level open[WRITER_MAX_DEPTH];
+	struct obuf ob;		/* over buf; flushed when depth is back to 0 */
+	char buf[WRITER_BUF_SIZE];
 };
 
+/* W writes to OUT; W must not be copied (its obuf points into it). */
 void writer__init(struct writer *w, FILE *out, bool json);
+/*
+ * The writer's buffer, for a caller that puts a piece of its own before
+ * the next value (the printer's header line); it goes out with that value.
+ */
+struct obuf *writer__obuf(struct writer *w);
+/* Whatever is buffered, to the FILE now. */
+void writer__flush(struct writer *w);
 
 /*
  * Containers.  INDENT is the text indent level of the container's closing

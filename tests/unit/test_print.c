@@ -23,6 +23,7 @@
 #include <bpf/btf.h>
 #include "../include/btf_fixture.h"
 #include "escape.h"
+#include "writer.h"
 #include "print.h"
 
 /* The record header: every record's values start after it. */
@@ -30,13 +31,16 @@
 
 /* ---- the BTF ---- */
 
+/* Elements of the arrays whose output is several times the writer's buffer. */
+#define BIG_N	4000
+
 static struct btf *btf;
 
 static struct {
 	struct fx_ints ints;	/* char_t ... bool_t, from btf_fixture.h */
 	int schar_t, int128_t, double_t, float_t, u8_t, u32_t;
 	int color, signed_enum, big64;
-	int int_ptr, char_arr16, char_arr4, u8_arr4, int_arr2;
+	int int_ptr, char_arr16, char_arr4, u8_arr4, int_arr2, int_arr_big, char_arr_big;
 	int inner, pair, pair_ptr, outer, flags, with_pairs;
 } T;
 
@@ -88,6 +92,8 @@ static int build_btf(void **state)
 	T.char_arr4 = btf__add_array(btf, T.ints.int_t, T.ints.char_t, 4);
 	T.u8_arr4 = btf__add_array(btf, T.ints.int_t, T.u8_t, 4);
 	T.int_arr2 = btf__add_array(btf, T.ints.int_t, T.ints.int_t, 2);
+	T.int_arr_big = btf__add_array(btf, T.ints.int_t, T.ints.int_t, BIG_N);
+	T.char_arr_big = btf__add_array(btf, T.ints.int_t, T.ints.char_t, BIG_N);
 	u16_arr2 = btf__add_array(btf, T.ints.int_t, T.ints.ushort_t, 2);
 
 	/* struct inner { int x; char name[16]; } */
@@ -137,7 +143,7 @@ static int free_btf(void **state)
  * Printed output, copied to a static buffer so that a failing assertion
  * (which leaves the test by longjmp) does not leak the memstream's buffer.
  */
-static char out[8192];
+static char out[65536];
 
 static FILE *out_open(char **buf, size_t *sz)
 {
@@ -539,6 +545,42 @@ static void test_int_array(void **state)
 	int32_t a[2] = { -1, 7 };
 
 	expect(T.int_arr2, a, 8, "[-1, 7]", "[-1,7]");
+}
+
+/*
+ * Values whose output is several times the writer's buffer (an event goes
+ * out in one piece only up to WRITER_BUF_SIZE): every element once, in
+ * order, and an escape never split across a flush.
+ */
+static void test_value_longer_than_writer_buffer(void **state)
+{
+	static int32_t a[BIG_N];
+	static char c[BIG_N], text[65536], json[65536];
+	size_t tn = 0, jn = 0;
+	int i;
+
+	for (i = 0; i < BIG_N; i++) {
+		a[i] = i * 7 - 1000;
+		tn += snprintf(text + tn, sizeof(text) - tn, "%s%d", i ? ", " : "[", a[i]);
+		jn += snprintf(json + jn, sizeof(json) - jn, "%s%d", i ? "," : "[", a[i]);
+	}
+	snprintf(text + tn, sizeof(text) - tn, "]");
+	snprintf(json + jn, sizeof(json) - jn, "]");
+	assert_true(tn > 2 * WRITER_BUF_SIZE);
+	expect(T.int_arr_big, a, sizeof(a), text, json);
+
+	/* 'a', then \x01 (\u0001): the escapes land on every flush boundary. */
+	tn = jn = 0;
+	text[tn++] = json[jn++] = '"';
+	for (i = 0; i < BIG_N - 1; i++) {
+		c[i] = i % 2 ? 1 : 'a';
+		tn += snprintf(text + tn, sizeof(text) - tn, "%s", i % 2 ? "\\x01" : "a");
+		jn += snprintf(json + jn, sizeof(json) - jn, "%s", i % 2 ? "\\u0001" : "a");
+	}
+	c[i] = 0;
+	snprintf(text + tn, sizeof(text) - tn, "\"");
+	snprintf(json + jn, sizeof(json) - jn, "\"");
+	expect(T.char_arr_big, c, sizeof(c), text, json);
 }
 
 static void test_array_cut_by_max_bytes(void **state)
@@ -1466,6 +1508,7 @@ int main(void)
 		cmocka_unit_test(test_format_sym),
 		cmocka_unit_test(test_u8_array_is_a_list),
 		cmocka_unit_test(test_int_array),
+		cmocka_unit_test(test_value_longer_than_writer_buffer),
 		cmocka_unit_test(test_array_cut_by_max_bytes),
 		cmocka_unit_test(test_array_of_structs_json),
 		cmocka_unit_test(test_array_of_structs_text),
