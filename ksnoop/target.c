@@ -29,14 +29,22 @@ int kernel__open(struct kernel *k, struct ks_error *e)
 	return 0;
 }
 
+static void read_ftrace(struct kernel *k);
+
 /*
- * The thread fills K's ksyms (or ksyms_err) itself: nothing reads them
- * before take_prefetched() has joined it.
+ * The thread fills K's ksyms (or ksyms_err), or first (for a glob) its
+ * ftrace list, itself: nothing reads them before take_prefetched() has
+ * joined it.
  */
 static void *read_ksyms(void *arg)
 {
 	struct kernel *k = arg;
 
+	if (k->prefetch_ftrace) {
+		read_ftrace(k);
+		if (k->ftrace_state > 0)
+			return NULL;
+	}
 	k->ksyms = ksyms__load(k->kallsyms_path);
 	k->ksyms_err = k->ksyms ? 0 : -errno;
 	return NULL;
@@ -44,13 +52,14 @@ static void *read_ksyms(void *arg)
 
 void kernel__prefetch_ksyms(struct kernel *k, bool glob)
 {
-	/* Reading first: while it is, the thread owns ksyms. */
+	/* Reading first: while it is, the thread owns ksyms and the ftrace list. */
 	if (k->ksyms_reading || k->ksyms || k->ksyms_err)
 		return;
 	if (!glob && !k->klookup_tried) {
 		k->klookup_tried = true;
 		k->klookup = klookup__open();
 	}
+	k->prefetch_ftrace = glob && !k->ftrace_state;
 	if (glob || !k->klookup)
 		k->ksyms_reading = pthread_create(&k->ksyms_thread, NULL, read_ksyms, k) == 0;
 }
@@ -113,13 +122,14 @@ void kernel__close(struct kernel *k)
 {
 	size_t i;
 
+	/* The thread may be filling the ftrace list still. */
+	take_prefetched(k);
 	for (i = 0; i < k->nftrace; i++)
 		free(k->ftrace[i]);
 	free(k->ftrace);
 	k->ftrace = NULL;
 	k->nftrace = 0;
 	k->ftrace_state = 0;
-	take_prefetched(k);
 	klookup__close(k->klookup);
 	k->klookup = NULL;
 	k->klookup_tried = false;
@@ -415,7 +425,9 @@ static void read_ftrace(struct kernel *k)
 	FILE *f = NULL;
 
 	k->ftrace_state = -1;
-	for (i = 0; i < sizeof(paths) / sizeof(paths[0]) && !f; i++)
+	if (k->ftrace_path)
+		f = fopen(k->ftrace_path, "r");
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]) && !f && !k->ftrace_path; i++)
 		f = fopen(paths[i], "r");
 	if (!f)
 		return;
@@ -461,11 +473,12 @@ bool kernel__func_denied(const char *name)
 const char *kernel__func_refused(struct kernel *k, const struct func_match *m)
 {
 
+	take_prefetched(k);
 	if (!k->ftrace_state)
 		read_ftrace(k);
-	if (k->ftrace_state > 0 &&
-	    !bsearch(&m->name, k->ftrace, k->nftrace, sizeof(*k->ftrace), cmp_str))
-		return "ftrace cannot hook it (notrace, or not in available_filter_functions)";
+	if (k->ftrace_state > 0)
+		return bsearch(&m->name, k->ftrace, k->nftrace, sizeof(*k->ftrace), cmp_str) ? NULL :
+		       "ftrace cannot hook it (notrace, or not in available_filter_functions)";
 	if (kernel__open_ksyms(k, NULL) == 0 && !ksyms__find(k->ksyms, m->name))
 		return "not in kallsyms (inlined or removed at build time)";
 	return NULL;

@@ -20,18 +20,28 @@ struct ksyms;
 struct kernel {
 	const char *btf_dir;		/* default /sys/kernel/btf */
 	const char *kallsyms_path;	/* default /proc/kallsyms */
+	const char *ftrace_path;	/* default tracefs's available_filter_functions */
 	struct kbtf *kbtf;
 	struct ksyms *ksyms;
 	/* Read before attaching; kept, since signatures name their modules from it. */
 	struct ksyms *old_ksyms;
 	int ksyms_err;			/* kallsyms could not be read: not again */
-	/* kernel__prefetch_ksyms(): the thread filling ksyms (or ksyms_err) */
+	/*
+	 * kernel__prefetch_ksyms(): the thread filling ksyms (or ksyms_err),
+	 * or for a glob ftrace's list (and kallsyms only if that is unreadable)
+	 */
 	bool ksyms_reading;
+	bool prefetch_ftrace;
 	pthread_t ksyms_thread;
 	/* ... or, for functions named one by one, the kernel's own lookup */
 	struct klookup *klookup;
 	bool klookup_tried;
-	/* ftrace's available_filter_functions, sorted; read for globs only */
+	/*
+	 * ftrace's available_filter_functions, sorted; read for globs only.
+	 * Where it can be read it alone decides what a glob can trace: every
+	 * function in it is in kallsyms (ftrace names its call sites from
+	 * there), so all of kallsyms is not read and sorted.
+	 */
 	char **ftrace;
 	size_t nftrace;
 	int ftrace_state;		/* 0: not read, 1: read, -1: unreadable */

@@ -696,6 +696,8 @@ static int remove_btf_dir(void **state)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/e1000", btf_dir);
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/available_filter_functions", btf_dir);
+	unlink(path);
 	rmdir(btf_dir);
 	return 0;
 }
@@ -729,6 +731,89 @@ static void test_target_not_in_kallsyms_is_usage(void **state)
 	assert_string_equal(e.msg, "'bar' is in BTF but not in kallsyms (inlined or removed at build time), so it cannot be traced");
 	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
 	kernel__close(&k);
+}
+
+/* The verdicts a glob's matches get, by name: "-" for traceable. */
+static void glob_verdicts(struct kernel *k, char *out, size_t sz)
+{
+	struct func_match *m;
+	struct ks_error e;
+	size_t len = 0;
+	int n, i;
+
+	kernel__prefetch_ksyms(k, true);
+	assert_int_equal(kernel__open(k, &e), 0);
+	n = kernel__match_funcs(k, NULL, "*", &m, &e);
+	assert_true(n > 0);
+	out[0] = 0;
+	for (i = 0; i < n; i++) {
+		const char *why = kernel__func_refused(k, &m[i]);
+
+		len += snprintf(out + len, sz - len, "%s: %.6s; ", m[i].name, why ? why : "-");
+		assert_true(len < sz);
+	}
+	free(m);
+}
+
+/*
+ * A glob: where ftrace's list can be read it alone decides (every name in
+ * it is in kallsyms), and kallsyms is not read; where it cannot, kallsyms.
+ */
+static void test_glob_verdicts_from_ftrace_list_alone(void **state)
+{
+	char ftrace[128], verdicts[512];
+	struct kernel k = { .btf_dir = btf_dir, .ftrace_path = ftrace,
+			    .kallsyms_path = write_tmp("ffffffff81000000 T foo\n") };
+	FILE *f;
+
+	snprintf(ftrace, sizeof(ftrace), "%s/available_filter_functions", btf_dir);
+	f = fopen(ftrace, "w");
+	assert_non_null(f);
+	fputs("bar\ne1000_probe [e1000]\n", f);
+	fclose(f);
+	glob_verdicts(&k, verdicts, sizeof(verdicts));
+	assert_non_null(strstr(verdicts, "foo: ftrace; "));
+	assert_non_null(strstr(verdicts, "bar: -; "));
+	assert_non_null(strstr(verdicts, "e1000_probe: -; "));
+	assert_null(k.ksyms);
+	kernel__close(&k);
+
+	/* No list: kallsyms decides, and is read. */
+	k = (struct kernel){ .btf_dir = btf_dir, .ftrace_path = "/nonexistent/ftrace",
+			     .kallsyms_path = tmp_path };
+	glob_verdicts(&k, verdicts, sizeof(verdicts));
+	assert_non_null(strstr(verdicts, "foo: -; "));
+	assert_non_null(strstr(verdicts, "bar: not in; "));
+	assert_non_null(k.ksyms);
+	kernel__close(&k);
+}
+
+/*
+ * Regression (fixed): a glob that matched nothing closed the kernel while
+ * the thread was still reading the ftrace list (freed under it: SIGSEGV
+ * in the VM; here ASan or LeakSanitizer sees what the thread left).
+ */
+static void test_close_while_prefetching(void **state)
+{
+	char ftrace[128];
+	FILE *f;
+	int i;
+
+	snprintf(ftrace, sizeof(ftrace), "%s/available_filter_functions", btf_dir);
+	f = fopen(ftrace, "w");
+	assert_non_null(f);
+	for (i = 0; i < 20000; i++)
+		fprintf(f, "func_%d\n", i);
+	fclose(f);
+	for (i = 0; i < 20; i++) {
+		struct kernel k = { .btf_dir = btf_dir, .ftrace_path = ftrace,
+				    .kallsyms_path = "/nonexistent/kallsyms" };
+
+		kernel__prefetch_ksyms(&k, true);
+		kernel__close(&k);
+		assert_null(k.ftrace);
+		assert_false(k.ksyms_reading);
+	}
 }
 
 static void test_target_unknown_tracepoint_is_usage(void **state)
@@ -978,6 +1063,8 @@ int main(void)
 		cmocka_unit_test(test_kbtf_missing_module),
 		cmocka_unit_test_teardown(test_target_unknown_function_is_usage, remove_tmp),
 		cmocka_unit_test_teardown(test_target_not_in_kallsyms_is_usage, remove_tmp),
+		cmocka_unit_test_teardown(test_glob_verdicts_from_ftrace_list_alone, remove_tmp),
+		cmocka_unit_test(test_close_while_prefetching),
 		cmocka_unit_test(test_target_unknown_tracepoint_is_usage),
 		cmocka_unit_test(test_target_missing_btf_is_runtime),
 		cmocka_unit_test(test_target_missing_kallsyms_is_runtime),
