@@ -128,6 +128,32 @@ static bool members_laid_out(const struct btf *btf, const struct btf_type *t)
 }
 
 /*
+ * Whether btf__align_of() ends on type ID: btf_dump asks it of every
+ * anonymous struct it spells inline (is it packed?), and it follows
+ * qualifiers, typedefs, array elements and every member of every struct
+ * it meets, named or not, with no depth limit: a struct that contains
+ * itself took it down the stack until the process died.  The same edges,
+ * bounded by depth (a cycle) and by VISITS (a hostile fan-out).
+ */
+static bool align_walk_ends(const struct btf *btf, __u32 id, int depth, int *visits)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	int i;
+
+	if (!t || depth > BTFU_MAX_DEPTH || ++*visits > BTFU_MAX_VISITS)
+		return false;
+	if (btf_is_mod(t) || btf_is_typedef(t))
+		return align_walk_ends(btf, t->type, depth + 1, visits);
+	if (btf_is_array(t))
+		return align_walk_ends(btf, btf_array(t)->type, depth + 1, visits);
+	if (btf_is_composite(t))
+		for (i = 0; i < btf_vlen(t); i++)
+			if (!align_walk_ends(btf, btf_members(t)[i].type, depth + 1, visits))
+				return false;
+	return true;
+}
+
+/*
  * Whether btf_dump can spell type ID: it follows pointers, qualifiers,
  * arrays, prototypes and the members of anonymous structs (which it
  * spells inline) and reads every name on the way, with neither a depth
@@ -136,7 +162,7 @@ static bool members_laid_out(const struct btf *btf, const struct btf_type *t)
 static bool decl_spellable(const struct btf *btf, __u32 id, int depth, int *visits)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
-	int i, vlen;
+	int i, vlen, align_visits;
 
 	if (id == 0)
 		return true;
@@ -167,6 +193,9 @@ static bool decl_spellable(const struct btf *btf, __u32 id, int depth, int *visi
 		if (*visits > BTFU_MAX_VISITS)
 			return false;
 		if (!members_laid_out(btf, t))
+			return false;
+		align_visits = 0;
+		if (!align_walk_ends(btf, id, 0, &align_visits))
 			return false;
 		for (i = 0; i < vlen; i++)
 			if (!btf__name_by_offset(btf, btf_members(t)[i].name_off) ||

@@ -321,6 +321,34 @@ static void test_self_containing_anonymous_struct(void **state)
 	assert_string_equal(btfu_type_str(btf, outer, NULL, out, sizeof(out)), "struct outer");
 }
 
+/*
+ * Regression (fixed; found by fuzz_btf in CI): an anonymous struct whose
+ * member is a named struct that contains itself.  btf_dump asks
+ * btf__align_of() of the anonymous one when it spells it inline, and that
+ * walks every member of every struct it meets, with no depth limit: the
+ * process died of a stack overflow.  Now it is not spelled, and nothing
+ * else about the value breaks.
+ */
+static void test_anonymous_struct_around_a_struct_containing_itself(void **state)
+{
+	__u32 named = btf__type_cnt(btf);
+	int anon, ptr, v = 7;
+	char want[32];
+
+	assert_int_equal(btf__add_struct(btf, "loop", 4), (int)named);
+	field("self", named, 0);
+	anon = btf__add_struct(btf, NULL, 4);
+	field("l", named, 0);
+	ptr = btf__add_ptr(btf, anon);
+	snprintf(want, sizeof(want), "<type %d>", ptr);
+	assert_string_equal(btfu_type_str(btf, ptr, NULL, out, sizeof(out)), want);
+	snprintf(want, sizeof(want), "<type %d>", anon);
+	assert_string_equal(btfu_type_str(btf, anon, NULL, out, sizeof(out)), want);
+	assert_string_equal(btfu_type_str(btf, named, NULL, out, sizeof(out)), "struct loop");
+	render(FORMAT_TEXT, anon, &v, 4);
+	assert_non_null(strstr(out, "cut"));
+}
+
 /* Twenty levels of structs, each with four anonymous members of the next. */
 static void test_anonymous_fan_out_is_bounded(void **state)
 {
@@ -386,6 +414,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_self_containing_anonymous_struct, new_btf,
 						free_btf),
 		cmocka_unit_test_setup_teardown(test_anonymous_fan_out_is_bounded, new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_anonymous_struct_around_a_struct_containing_itself,
+						new_btf, free_btf),
 		cmocka_unit_test_setup_teardown(test_invalid_member_name_is_anonymous, new_btf,
 						free_btf),
 	};
