@@ -47,6 +47,32 @@ for mode in fentry kprobe; do
 		fail ${T}_attach_ip_output "$(cat "$tmp/e2")"
 	fi
 
+	# --- the README's first trace: ip_send_skb, reached by UDP (udp_send_skb
+	# calls it; ping's raw socket does not: ip_push_pending_frames has it
+	# inlined). 56 bytes of payload are 84 on the wire, 100 are 128.
+	if start "$tmp/o6s" "$tmp/e6s" --mode $mode -c vmprog \
+		'ip_send_skb(skb->len == 84, skb->len, skb->sk->sk_family, skb)'; then
+		vmprog udp 2 56
+		vmprog udp 1 100
+		stop
+		count_is ${T}_ip_send_skb_events 2 '-> ip_send_skb$' "$tmp/o6s" "$tmp/e6s"
+		count_is ${T}_ip_send_skb_len 2 '^    skb->len = 84$' "$tmp/o6s"
+		count_is ${T}_ip_send_skb_alias 2 '^    skb->sk->sk_family = 2$' "$tmp/o6s"
+		count_is ${T}_ip_send_skb_struct 2 '^    skb = 0x[0-9a-f]+ -> \(struct sk_buff\)\{$' "$tmp/o6s"
+	else
+		fail ${T}_attach_ip_send_skb "$(cat "$tmp/e6s")"
+	fi
+	# The device is set by ip_output: at ip_finish_output2 it is "lo".
+	if start "$tmp/o6d" "$tmp/e6d" --mode $mode -c ping 'ip_finish_output2(skb->len, skb->dev->name)'; then
+		ping -c 1 127.0.0.1 >/dev/null 2>&1
+		stop
+		# The echo reply may be sent from ksoftirqd: one event or two.
+		expect_match ${T}_dev_name '^    skb->dev->name = "lo"$' "$(cat "$tmp/o6d")"
+		count_is ${T}_dev_name_only_lo 0 '^    skb->dev->name = [^"]' "$tmp/o6d" "$tmp/e6d"
+	else
+		fail ${T}_attach_finish_output2 "$(cat "$tmp/e6d")"
+	fi
+
 	# --- kernel string (char *) through a struct: struct filename ---
 	if start "$tmp/o3" "$tmp/e3" --mode $mode -n 1 -c cat \
 		'do_filp_open(pathname->name, pathname->refcnt)'; then
