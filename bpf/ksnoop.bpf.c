@@ -499,6 +499,21 @@ static __always_inline bool task_selected(void)
 }
 
 /*
+ * Whether the current task is ksnoop itself.  Asked only of calls whose
+ * predicates held (a filtered-out call pays nothing for it): the record's
+ * header reads the same ids next.
+ */
+static __always_inline bool task_is_self(void)
+{
+	__u32 tgid, tid;
+
+	if (!plan.self_tgid)
+		return false;
+	task_ids(&tgid, &tid);
+	return tgid == plan.self_tgid;
+}
+
+/*
  * One call as the programs see it: which function, when this side ran,
  * and when the call began (0: its entry was not seen, or not asked for).
  */
@@ -960,8 +975,11 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	}
 
 	read_words(ctx, ws, kind, words);
-	/* Predicates first: a discarded call reserves and copies nothing. */
-	if (!preds_hold(side, words)) {
+	/*
+	 * Predicates first: a discarded call reserves and copies nothing.
+	 * Then ksnoop's own calls go (a stashed entry was checked when taken).
+	 */
+	if (!preds_hold(side, words) || (!stashed && task_is_self())) {
 		if (keyed)
 			stash_clear(&key);
 		if (kind == KSNOOP_ENTRY && timed && (plan.flags & KSNOOP_PLAN_HIST_DURATION))

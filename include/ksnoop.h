@@ -269,7 +269,12 @@ struct ksnoop_plan {
 	 */
 	__u64 min_duration_ns;
 	__u8 usdt_sig[KSNOOP_MAX_ARGS];
-	__u8 pad3[4];
+	/*
+	 * ksnoop's own pid, as task_ids() sees it: its calls are left out.
+	 * What it does to print an event (write(), vfs_write, the tty or pipe
+	 * behind stdout) would otherwise be an event to print in turn.
+	 */
+	__u32 self_tgid;
 	char comm[KSNOOP_COMM_LEN];
 	struct ksnoop_side_plan side[KSNOOP_NR_KINDS];
 	/* --hist: the value whose log2 is counted, read as a predicate's is */

@@ -202,6 +202,7 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 	bp->filter_tid = t->opts->tid;
 	bp->pidns_dev = t->pidns_dev;
 	bp->pidns_ino = t->pidns_ino;
+	bp->self_tgid = getpid();
 	/* A traced program chooses its USDT arguments: user memory only. */
 	if (tg->kind == ATTACH_USDT)
 		bp->flags |= KSNOOP_PLAN_USER_MEM;

@@ -238,3 +238,15 @@ start "$tmp/o20" "$tmp/e20" -j --hist -c "$probe" 'tp:sched_process_exec(bprm->a
 "$tmp/$probe" a b c d e f g
 stop
 expect_eq hist_json '{"func":"tp:sched_process_exec","value":"bprm->argc","count":1,"buckets":[{"min":8,"max":15,"count":1}]}' "$(cat "$tmp/o20")"
+
+# --- ksnoop leaves out its own calls: printing an event is system calls,
+# which would be events to print in turn (a loop that never idles) ---
+start "$tmp/o21" "$tmp/e21" -j 'tp:sys_enter(id)' || fail attach_self "$(cat "$tmp/e21")"
+for i in 1 2 3; do "$tmp/$probe"; sleep 0.2; done
+stop
+expect_eq self_left_out 0 "$(jq --argjson p "$KPID" 'select(.pid == $p)' "$tmp/o21" | grep -c '"pid"')"
+if [ "$(jq -r --arg c "$probe" 'select(.comm == $c) | .pid' "$tmp/o21" | sort -u | wc -l)" -ge 3 ]; then
+	pass self_others_seen
+else
+	fail self_others_seen "$(jq -r .comm "$tmp/o21" | sort | uniq -c | sort -rn | head)"
+fi
