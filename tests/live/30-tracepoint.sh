@@ -244,7 +244,7 @@ expect_eq hist_json '{"func":"tp:sched_process_exec","value":"bprm->argc","count
 start "$tmp/o21" "$tmp/e21" -j 'tp:sys_enter(id)' || fail attach_self "$(cat "$tmp/e21")"
 for i in 1 2 3; do "$tmp/$probe"; sleep 0.2; done
 stop
-expect_eq self_left_out 0 "$(jq --argjson p "$KPID" 'select(.pid == $p)' "$tmp/o21" | grep -c '"pid"')"
+expect_eq self_left_out 0 "$(jq --argjson p "$KPID" 'select(.pid == $p) | .pid' "$tmp/o21" | wc -l)"
 if [ "$(jq -r --arg c "$probe" 'select(.comm == $c) | .pid' "$tmp/o21" | sort -u | wc -l)" -ge 3 ]; then
 	pass self_others_seen
 else

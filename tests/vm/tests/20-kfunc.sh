@@ -76,8 +76,8 @@ for mode in fentry kprobe; do
 	# --- ksnoop leaves out its own calls: its output is written through
 	# vfs_write, which would be an event to print in turn. With a return
 	# predicate the entry is stashed: ksnoop's own never is.
-	for spec in 'vfs_write(count)' 'vfs_write(count, return > 0)'; do
-		S=${T}_self_$( [ "$spec" = 'vfs_write(count)' ] && echo entry || echo stash)
+	for case in 'entry:vfs_write(count)' 'stash:vfs_write(count, return > 0)'; do
+		S=${T}_self_${case%%:*} spec=${case#*:}
 		if start "$tmp/o6w" "$tmp/e6w" --mode $mode -j "$spec"; then
 			for _w in 1 2 3; do echo "write $_w" >"$tmp/written"; sleep 0.2; done
 			stop
