@@ -23,3 +23,28 @@ else
 	fail kprobe_created "cannot write $kev"
 fi
 check tracefs_available_filter_functions grep -qx 'ip_send_skb' /sys/kernel/tracing/available_filter_functions
+
+# Live kernel text patching (what every fentry and kprobe attach and detach
+# does) while other CPUs run the patched functions: qemu's multi-threaded TCG
+# got this wrong (a stale int3 executed: an oops and a panic within seconds
+# on 6.12, a hung guest on 6.1; tests/vm/boot.bash). 10 s of toggling the
+# function tracer on two hot functions under two loops that call them; the
+# guest must live and the tracer must toggle.
+t=/sys/kernel/tracing
+(while :; do cat /proc/version >/dev/null; done) &
+opener1=$!
+(while :; do head -c 1 /etc/passwd >/dev/null; done) &
+opener2=$!
+toggles=0
+if echo do_sys_openat2 >$t/set_ftrace_filter && echo vfs_read >>$t/set_ftrace_filter; then
+	t0=$(date +%s)
+	while [ $(($(date +%s) - t0)) -lt 10 ]; do
+		echo function >$t/current_tracer && echo nop >$t/current_tracer || break
+		toggles=$((toggles + 1))
+	done
+fi
+kill "$opener1" "$opener2"
+wait "$opener1" "$opener2" 2>/dev/null
+echo >$t/set_ftrace_filter
+check text_patching_survives test "$toggles" -ge 1
+note "text patching: $toggles function-tracer toggles in 10 s"
