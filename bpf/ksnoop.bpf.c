@@ -499,29 +499,32 @@ static __always_inline bool task_selected(void)
 }
 
 /*
- * Whether the current task is ksnoop itself.  Asked only of calls whose
- * predicates held (a filtered-out call pays nothing for it): the record's
- * header reads the same ids next.
- */
-static __always_inline bool task_is_self(void)
-{
-	__u32 tgid, tid;
-
-	if (!plan.self_tgid)
-		return false;
-	task_ids(&tgid, &tid);
-	return tgid == plan.self_tgid;
-}
-
-/*
  * One call as the programs see it: which function, when this side ran,
- * and when the call began (0: its entry was not seen, or not asked for).
+ * when the call began (0: its entry was not seen, or not asked for), and
+ * the task's ids once read (have_ids).
  */
 struct call {
 	__u32 func_id;
+	__u32 tgid;
+	__u32 tid;
+	__u32 have_ids;
 	__u64 now;
 	__u64 start;
 };
+
+/*
+ * Whether the current task is ksnoop itself.  Asked only of calls whose
+ * predicates held (a filtered-out call pays nothing for it); the ids it
+ * reads go into C for the record's header.
+ */
+static __always_inline bool task_is_self(struct call *c)
+{
+	if (!plan.self_tgid)
+		return false;
+	task_ids(&c->tgid, &c->tid);
+	c->have_ids = 1;
+	return c->tgid == plan.self_tgid;
+}
 
 /* The header of one record at REC; a return with a known start has a duration. */
 static __always_inline void fill_header(void *rec, int kind, const struct call *c)
@@ -536,7 +539,12 @@ static __always_inline void fill_header(void *rec, int kind, const struct call *
 		ev->flags = KSNOOP_EV_DURATION;
 	}
 	ev->cpu = bpf_get_smp_processor_id();
-	task_ids(&ev->tgid, &ev->tid);
+	if (c->have_ids) {
+		ev->tgid = c->tgid;
+		ev->tid = c->tid;
+	} else {
+		task_ids(&ev->tgid, &ev->tid);
+	}
 	ev->func_id = c->func_id;
 	ev->kind = kind;
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
@@ -979,7 +987,7 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	 * Predicates first: a discarded call reserves and copies nothing.
 	 * Then ksnoop's own calls go (a stashed entry was checked when taken).
 	 */
-	if (!preds_hold(side, words) || (!stashed && task_is_self())) {
+	if (!preds_hold(side, words) || (!stashed && task_is_self(&c))) {
 		if (keyed)
 			stash_clear(&key);
 		if (kind == KSNOOP_ENTRY && timed && (plan.flags & KSNOOP_PLAN_HIST_DURATION))
