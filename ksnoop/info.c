@@ -54,9 +54,9 @@ static int info_tp(struct kernel *k, const char *name)
 	int err;
 
 	if (strpbrk(name, "*?[")) {
-		err = kernel__tp_glob(k, name, print_tp_cb, NULL);
-		if (err == -ENOENT)
-			log_error("no tracepoint matches 'tp:%s'", name);
+		err = kernel__tp_glob(k, name, print_tp_cb, NULL, &e);
+		if (err)
+			log_ks_error(&e);
 		return err;
 	}
 	err = kernel__tp(k, name, &sig, &e);

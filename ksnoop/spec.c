@@ -796,6 +796,8 @@ static int parse_target(struct parser *p, struct spec *spec)
 	spec->target = strndup(p->s + start, end - start);
 	if (!spec->target)
 		return -ENOMEM;
+	if (spec->kind == SPEC_TP)
+		spec->is_glob = strpbrk(spec->target, "*?[") != NULL;
 	if (spec->kind == SPEC_KFUNC) {
 		spec->is_glob = strpbrk(spec->target, "*?[") != NULL;
 		/* Only a glob's own characters: "a-b" is not a name. */
@@ -832,8 +834,8 @@ static int parse_decl(struct parser *p, struct spec *spec)
 	char buf[16];
 	int err;
 
-	if (spec->kind != SPEC_KFUNC)
-		return fail(p, p->i, "declarations (TYPE NAME) select kernel functions by argument type; not here");
+	if (spec->kind == SPEC_USDT)
+		return fail(p, p->i, "declarations (TYPE NAME) select kernel functions and tracepoints by argument type; not USDT probes");
 	if (spec->ndecls >= SPEC_MAX_DECLS)
 		return fail(p, p->i, "more than %d declarations in one spec", SPEC_MAX_DECLS);
 	/* The name is the last word before the item ends. */

@@ -115,7 +115,7 @@ struct spec {
 	char *target;		/* function / tracepoint / probe name, or a glob */
 	int target_pos;
 	char *module;		/* "MODULE:GLOB": only MODULE's functions ("vmlinux": the kernel's) */
-	bool is_glob;		/* the function name has '*', '?' or '[' */
+	bool is_glob;		/* the function or tracepoint name has '*', '?' or '[' */
 	int ndecls;
 	struct spec_decl decls[SPEC_MAX_DECLS];
 	bool has_list;		/* parentheses given: only the named values */

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 #include "kbtf.h"
 #include "klookup.h"
@@ -240,6 +243,81 @@ static const char *tp_base_name(const char *name)
 }
 
 /*
+ * A tracepoint's category (its TRACE_SYSTEM: "sched" in sched:sched_switch)
+ * is not in BTF; tracefs has it, as events/CATEGORY/NAME.  Tracepoints
+ * without a trace event (DECLARE_TRACE alone) have none.
+ */
+static const char *tp_events_dir(void)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/tracing/events",
+		"/sys/kernel/debug/tracing/events",
+	};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (access(dirs[i], X_OK) == 0)
+			return dirs[i];
+	return NULL;
+}
+
+/*
+ * The category of NAME's trace event that matches CAT (a glob), copied to
+ * OUT; CAT NULL: any.  1 found, 0 not, -errno if DIR cannot be read.
+ */
+static int tp_category(const char *dir, const char *cat, const char *name, char *out,
+		       size_t out_sz)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	if (cat && !strpbrk(cat, "*?[")) {
+		if (snprintf(path, sizeof(path), "%s/%s/%s", dir, cat, name) >= (int)sizeof(path))
+			return 0;
+		if (access(path, F_OK))
+			return 0;
+		snprintf(out, out_sz, "%s", cat);
+		return 1;
+	}
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || (cat && fnmatch(cat, de->d_name, 0)))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s/%s", dir, de->d_name, name) >= (int)sizeof(path))
+			continue;
+		if (access(path, F_OK) == 0) {
+			snprintf(out, out_sz, "%s", de->d_name);
+			found = 1;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * The category in SPEC ("CAT:NAME", NAME at BASE), checked where tracefs
+ * says: 0 (also when tracefs is not there: the name alone is unique), or
+ * -ENOENT with E.
+ */
+static int tp_check_category(const char *spec, const char *name, struct ks_error *e)
+{
+	const char *dir = tp_events_dir();
+	char cat[NAME_MAX + 1], real[NAME_MAX + 1];
+
+	snprintf(cat, sizeof(cat), "%.*s", (int)(name - 1 - spec), spec);
+	if (!dir || tp_category(dir, cat, name, real, sizeof(real)) != 0)
+		return 0;
+	if (tp_category(dir, NULL, name, real, sizeof(real)) == 1)
+		return ks_fail(e, -ENOENT, "tracepoint '%s' is in category '%s', not '%s'", name,
+			       real, cat);
+	return ks_fail(e, -ENOENT, "tracepoint '%s' has no category (no trace event in %s): write tp:%s",
+		       name, dir, name);
+}
+
+/*
  * Tracepoints are the btf_trace_<name> typedefs: the name of the first one
  * at or after *ID (which is updated), or NULL at the end.
  */
@@ -275,7 +353,7 @@ int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 		return err;
 	btf = kbtf__vmlinux(k->kbtf);
 	if (signature__from_tp(btf, base, sig) == 0)
-		return 0;
+		return base == name ? 0 : tp_check_category(name, base, e);
 	suggest__init(&s, base);
 	for (id = 1; (tn = next_tp_name(btf, &id)); id++)
 		suggest__consider(&s, tn);
@@ -291,10 +369,13 @@ static int cmp_str(const void *a, const void *b)
 }
 
 int kernel__tp_glob(struct kernel *k, const char *pattern,
-		    int (*fn)(const struct signature *sig, void *ctx), void *ctx)
+		    int (*fn)(const struct signature *sig, void *ctx), void *ctx,
+		    struct ks_error *e)
 {
 	const char *base = tp_base_name(pattern);
+	const char *dir = NULL;
 	const char **names = NULL;
+	char cat[NAME_MAX + 1] = "", found[NAME_MAX + 1];
 	struct signature sig;
 	struct btf *btf;
 	const char *tn;
@@ -302,19 +383,40 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 	size_t count = 0, cap = 0, i;
 	int err;
 
-	err = kernel__open(k, NULL);
+	err = kernel__open(k, e);
 	if (err)
 		return err;
+	if (base != pattern) {
+		if ((size_t)(base - 1 - pattern) >= sizeof(cat))
+			return ks_fail(e, -ENOENT, "no tracepoint category '%.*s'",
+				       (int)(base - 1 - pattern), pattern);
+		snprintf(cat, sizeof(cat), "%.*s", (int)(base - 1 - pattern), pattern);
+		dir = tp_events_dir();
+		if (!dir)
+			return ks_fail(e, -ENOENT,
+				       "tracepoint categories are in tracefs, which is not mounted "
+				       "(mount -t tracefs tracefs /sys/kernel/tracing), or write tp:%s",
+				       base);
+	}
 	btf = kbtf__vmlinux(k->kbtf);
 	for (id = 1; (tn = next_tp_name(btf, &id)); id++) {
 		if (fnmatch(base, tn, 0))
 			continue;
+		if (dir) {
+			err = tp_category(dir, cat, tn, found, sizeof(found));
+			if (err < 0) {
+				free(names);
+				return ks_fail(e, err, "cannot read %s: %s", dir, strerror(-err));
+			}
+			if (!err)
+				continue;
+		}
 		if (count == cap) {
 			const char **nn = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*nn));
 
 			if (!nn) {
 				free(names);
-				return -ENOMEM;
+				return ks_fail(e, -ENOMEM, "out of memory");
 			}
 			names = nn;
 		}
@@ -328,8 +430,10 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 			err = fn(&sig, ctx);
 	free(names);
 	if (err)
-		return err;
-	return count ? 0 : -ENOENT;
+		return ks_fail(e, err, "%s", err == -ENOMEM ? "out of memory" : strerror(-err));
+	if (!count)
+		return ks_fail(e, -ENOENT, "no tracepoint matches 'tp:%s'", pattern);
+	return 0;
 }
 
 /* ---- globs over kernel functions ---- */

@@ -118,14 +118,21 @@ int kernel__func_sig(struct kernel *k, const struct func_match *m, struct signat
 		     struct ks_error *e);
 
 /*
- * Signature of tracepoint NAME ("sched_switch" or "sched:sched_switch");
- * -ENOENT if there is none.
+ * Signature of tracepoint NAME ("sched_switch" or "sched:sched_switch", the
+ * category checked where tracefs is mounted); -ENOENT with E if there is
+ * none.
  */
 int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 	       struct ks_error *e);
 
-/* Call FN for each tracepoint whose name matches the glob PATTERN. */
+/*
+ * Call FN for each tracepoint whose name matches the glob PATTERN ("sched_*"
+ * or "sched:*", the category a glob too, looked up in tracefs), in name
+ * order.  0, or a negative errno with E (-ENOENT: none matches; FN's own
+ * errno if it failed).
+ */
 int kernel__tp_glob(struct kernel *k, const char *pattern,
-		    int (*fn)(const struct signature *sig, void *ctx), void *ctx);
+		    int (*fn)(const struct signature *sig, void *ctx), void *ctx,
+		    struct ks_error *e);
 
 #endif

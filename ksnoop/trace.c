@@ -355,6 +355,67 @@ static int build_glob_targets(struct trace *t, struct kernel *k, int i, char **a
 	return 0;
 }
 
+/* A glob over tracepoints (or TYPE NAME declarations): one target per match. */
+struct tp_glob {
+	struct trace *t;
+	int spec;
+	char **argv;
+	int n, traced, skipped;
+	char first[KS_ERROR_MSG_MAX + 160];
+};
+
+static int add_tp_match(const struct signature *sig, void *ctx)
+{
+	struct tp_glob *g = ctx;
+	struct trace *t = g->t;
+	struct signature bound = *sig;
+	struct ks_error e;
+	int err;
+
+	g->n++;
+	if (!bind_decls(&t->specs[g->spec], &bound, &e)) {
+		err = add_target(t, g->spec, ATTACH_TP);
+		if (err)
+			return err;
+		t->targets[t->ntargets - 1].from_glob = t->specs[g->spec].is_glob;
+		if (!resolve_target(t, t->ntargets - 1, &bound, &e)) {
+			g->traced++;
+			t->glob_targets++;
+			return 0;
+		}
+		resolver__release(&t->targets[--t->ntargets].plan);
+	}
+	g->skipped++;
+	if (!g->first[0])
+		snprintf(g->first, sizeof(g->first), "%s: %s", sig->name, ks_message(&e));
+	log_info("%s: %s left out: %s", g->argv[g->spec], sig->name, ks_message(&e));
+	return 0;
+}
+
+static int build_tp_glob_targets(struct trace *t, struct kernel *k, int i, char **argv)
+{
+	struct tp_glob g = { .t = t, .spec = i, .argv = argv };
+	const char *pattern = t->specs[i].target;
+	struct ks_error e;
+	int err;
+
+	err = kernel__tp_glob(k, pattern, add_tp_match, &g, &e);
+	t->glob_skipped += g.skipped;
+	if (err) {
+		log_spec_error(argv[i], &e);
+		return err;
+	}
+	if (!g.traced) {
+		ks_fail(&e, -EINVAL, "'tp:%s' matches %d tracepoint(s), none of them traceable with these values (%s%s)",
+			pattern, g.n, g.first, g.n > 1 ? "; -v lists every one" : "");
+		log_spec_error(argv[i], &e);
+		return e.err;
+	}
+	log_info("%s: %d tracepoint(s) match, %d traced, %d left out", argv[i], g.n, g.traced,
+		 g.skipped);
+	return 0;
+}
+
 /* Kernel functions and tracepoints: one target per spec, or per glob match. */
 static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 				enum attach_mode mode)
@@ -374,6 +435,12 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 
 		if (s->kind == SPEC_KFUNC && (s->is_glob || s->module || s->ndecls)) {
 			err = build_glob_targets(t, k, i, argv, mode);
+			if (err)
+				return err;
+			continue;
+		}
+		if (s->kind == SPEC_TP && (s->is_glob || s->ndecls)) {
+			err = build_tp_glob_targets(t, k, i, argv);
 			if (err)
 				return err;
 			continue;

@@ -250,3 +250,54 @@ if [ "$(jq -r --arg c "$probe" 'select(.comm == $c) | .pid' "$tmp/o21" | sort -u
 else
 	fail self_others_seen "$(jq -r .comm "$tmp/o21" | sort | uniq -c | sort -rn | head)"
 fi
+
+# --- globs over tracepoints: one target per match, values that do not
+# fit a match leave it out; TYPE NAME selects tracepoints by argument type ---
+start "$tmp/o22" "$tmp/e22" -c "$probe" 'tp:sched_process_ex*(p->pid)' ||
+	fail attach_tp_glob "$(cat "$tmp/e22")"
+expect_eq tp_glob_targets 2 "$(echo $PROGS | wc -w)"
+"$tmp/$probe"
+stop
+expect_eq tp_glob_exits_0 0 "$RC"
+expect_eq tp_glob_exec 1 "$(grep -c -- "-> tp:sched_process_exec$" "$tmp/o22")"
+expect_eq tp_glob_exit 1 "$(grep -c -- "-> tp:sched_process_exit$" "$tmp/o22")"
+expect_match tp_glob_summary 'tp:sched_process_ex\*\(p->pid\): 2 tracepoint\(s\) match, 2 traced, 0 left out' "$(cat "$tmp/e22")"
+expect_eq tp_glob_nothing_left "" "$(left_progs "$PROGS")"
+# sched_wake_idle_without_ipi has no 'p': left out, the others traced.
+out=$(ks -v --duration 1 'tp:sched_wak*(p->pid)' 2>&1 >/dev/null)
+expect_match tp_glob_left_out "tp:sched_wake_idle_without_ipi left out: 'p' is not an argument" "$out"
+expect_match tp_glob_left_out_counted 'tracepoint\(s\) match, [1-9][0-9]* traced, 1 left out' "$out"
+out=$(ks --duration 1 'tp:nosuch_*' 2>&1); rc=$?
+expect_eq tp_glob_none_status 2 "$rc"
+expect_eq tp_glob_none_message "ksnoop: spec 'tp:nosuch_*': no tracepoint matches 'tp:nosuch_*'" "$out"
+out=$(ks --duration 1 'tp:sched_wake_idle*(p->pid)' 2>&1); rc=$?
+expect_eq tp_glob_none_fit_status 2 "$rc"
+expect_match tp_glob_none_fit_message "matches 1 tracepoint\(s\), none of them traceable with these values \(tp:sched_wake_idle_without_ipi: 'p' is not an argument" "$out"
+# Every tracepoint with a struct linux_binprm * argument: exec's.
+start "$tmp/o23" "$tmp/e23" -c "$probe" 'tp:*(struct linux_binprm *b, b->filename)' ||
+	fail attach_tp_decl "$(cat "$tmp/e23")"
+"$tmp/$probe"
+stop
+expect_eq tp_decl_event 1 "$(grep -c "b->filename = \"$tmp/$probe\"" "$tmp/o23")"
+expect_match tp_decl_which '^[0-9:.]+ cpu[0-9]+ .* -> tp:sched_process_exec$' "$(cat "$tmp/o23")"
+
+# --- categories (tp:CATEGORY:NAME) are tracefs's: checked, and a glob ---
+TRACEFS=/sys/kernel/tracing
+if [ ! -d "$TRACEFS/events" ]; then
+	mount -t tracefs nodev "$TRACEFS" && at_exit umount "$TRACEFS"
+fi
+out=$(ks info 'tp:sched:sched_process_ex*' 2>&1)
+expect_eq tp_category_glob "tp:sched_process_exec
+tp:sched_process_exit" "$(sed 's/(.*//' <<<"$out")"
+out=$(ks info 'tp:sched:*' 2>&1)
+expect_match tp_category_has_switch '^tp:sched_switch\(' "$out"
+expect_no_match tp_category_only_its_own '^tp:(sys_enter|sched_update_nr_running_tp)\(' "$out"
+expect_eq tp_category_all_in_tracefs "" "$(sed 's/^tp:\([a-z0-9_]*\)(.*/\1/' <<<"$out" | while read -r n; do [ -d "$TRACEFS/events/sched/$n" ] || echo "$n"; done)"
+out=$(ks info 'tp:sch?d:sched_switch' 2>&1)
+expect_match tp_category_itself_a_glob '^tp:sched_switch\(' "$out"
+out=$(ks info 'tp:irq:sched_switch' 2>&1); rc=$?
+expect_eq tp_wrong_category_status 2 "$rc"
+expect_eq tp_wrong_category_message "ksnoop: tracepoint 'sched_switch' is in category 'sched', not 'irq'" "$out"
+out=$(ks --duration 1 'tp:irq:sched_*' 2>&1); rc=$?
+expect_eq tp_wrong_category_glob_status 2 "$rc"
+expect_eq tp_wrong_category_glob_message "ksnoop: spec 'tp:irq:sched_*': no tracepoint matches 'tp:irq:sched_*'" "$out"

@@ -214,6 +214,34 @@ static void test_declarations(void **state)
 	parse_err("f(struct sk_buff *s t)", 19, "expected a type name, found 's'");
 }
 
+/* Tracepoints take globs, a category and declarations too; USDT probes no declarations. */
+static void test_tracepoint_globs_and_declarations(void **state)
+{
+	struct ks_error err;
+	struct spec s;
+
+	assert_int_equal(spec__parse("tp:sched:sched_wak*(p->pid)", SPEC_KFUNC, &s, &err), 0);
+	assert_int_equal(s.kind, SPEC_TP);
+	assert_string_equal(s.target, "sched:sched_wak*");
+	assert_true(s.is_glob);
+	spec__free(&s);
+	assert_int_equal(spec__parse("tp:sched_switch(prev)", SPEC_KFUNC, &s, &err), 0);
+	assert_false(s.is_glob);
+	spec__free(&s);
+	/*                            1234567890123456789012345678 */
+	assert_int_equal(spec__parse("tp:*(struct sk_buff *s, s->len)", SPEC_KFUNC, &s, &err), 0);
+	assert_int_equal(s.ndecls, 1);
+	assert_string_equal(s.decls[0].type, "struct sk_buff *");
+	assert_string_equal(s.decls[0].name, "s");
+	assert_int_equal(s.nitems, 1);
+	spec__free(&s);
+	/*                            12345678901234567 */
+	assert_int_equal(spec__parse("./a:p:n(struct x *y)", SPEC_USDT, &s, &err), -EINVAL);
+	assert_int_equal(err.pos, 9);
+	assert_non_null(strstr(err.msg, "not USDT probes"));
+	spec__free(&s);
+}
+
 static void test_usdt_target(void **state)
 {
 	struct ks_error err;
@@ -1154,6 +1182,7 @@ int main(void)
 		cmocka_unit_test(test_module_prefix),
 		cmocka_unit_test(test_globs),
 		cmocka_unit_test(test_declarations),
+		cmocka_unit_test(test_tracepoint_globs_and_declarations),
 		cmocka_unit_test(test_usdt_target),
 		cmocka_unit_test(test_usdt_target_without_list),
 		cmocka_unit_test(test_several_items),

@@ -22,4 +22,22 @@ expect_eq len 2 "$(grep -c '^    skb->len = 84$' "$tmp/o")"
 expect_eq dev_name 2 "$(grep -c '^    skb->dev->name = "lo"$' "$tmp/o")"
 # __be16 8 is ETH_P_IP (0x0800) read little-endian.
 expect_eq protocol 2 "$(grep -c '^    skb->protocol = 8$' "$tmp/o")"
+
+# A glob over a category: the ping's skb at each net tracepoint that takes
+# one (the category from tracefs, the skb bound by type wherever it is).
+start "$tmp/g" "$tmp/ge" 'tp:net:*(struct sk_buff *s, s->len == 84, s->len)' ||
+	fail glob_attach "$(cat "$tmp/ge")"
+expect_match glob_category_only 'tp:net:\*\(struct sk_buff \*s, s->len == 84, s->len\): [1-9][0-9]* tracepoint\(s\) match' "$(cat "$tmp/ge")"
+expect_no_match glob_no_other_category 'tp:(kfree_skb|consume_skb|sched_)' "$(cat "$tmp/ge")"
+ping -c 1 127.0.0.1 >/dev/null 2>&1
+wait_lines "$tmp/g" 4 10
+stop
+expect_eq glob_exit_status 0 "$RC"
+# Sent and received on lo: net_dev_xmit, netif_rx, netif_receive_skb ...
+# each with the 84-byte skb (at net_dev_queue it is 98: the Ethernet
+# header is on); nothing else passes the predicate.
+expect_match glob_xmit '^[0-9:.]+ cpu[0-9]+ .* -> tp:net_dev_xmit$' "$(cat "$tmp/g")"
+expect_match glob_rx '^[0-9:.]+ cpu[0-9]+ .* -> tp:netif_rx$' "$(cat "$tmp/g")"
+expect_eq glob_values_84 "$(grep -c -- '-> tp:' "$tmp/g")" "$(grep -c '^    s->len = 84$' "$tmp/g")"
+expect_eq glob_nothing_left "" "$(still_there prog "$PROGS")"
 rm -rf "$tmp"
