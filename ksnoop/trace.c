@@ -749,6 +749,16 @@ static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e
 	return 0;
 }
 
+/* Targets attached: a glob's refused matches are not among them. */
+static int count_attached(const struct trace *t)
+{
+	int i, n = 0;
+
+	for (i = 0; i < t->ntargets; i++)
+		n += t->targets[i].attached;
+	return n;
+}
+
 static bool has_kernel_funcs(const struct trace *t)
 {
 	int i;
@@ -956,7 +966,7 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 	if (has_kernel_funcs(t))
 		log_info("attached with %s%s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit",
 			 mode == MODE_AUTO && t->glob_targets ? " (globs: kprobes, a program per plan)" : "");
-	log_info("tracing %d target(s); Ctrl-C to stop", t->ntargets);
+	log_info("tracing %d target(s); Ctrl-C to stop", count_attached(t));
 
 	ret = run_loop(t, a);
 	if (!t->output_closed) {
