@@ -301,3 +301,12 @@ expect_eq tp_wrong_category_message "ksnoop: tracepoint 'sched_switch' is in cat
 out=$(ks --duration 1 'tp:irq:sched_*' 2>&1); rc=$?
 expect_eq tp_wrong_category_glob_status 2 "$rc"
 expect_eq tp_wrong_category_glob_message "ksnoop: spec 'tp:irq:sched_*': no tracepoint matches 'tp:irq:sched_*'" "$out"
+
+# --- syscall events (syscalls:sys_enter_X) have no tracepoint of their
+# own: the error says so and what to trace instead ---
+out=$(ks --duration 1 'tp:syscalls:sys_enter_openat(filename)' 2>&1); rc=$?
+expect_eq syscall_event_status 2 "$rc"
+expect_eq syscall_event_message "ksnoop: spec 'tp:syscalls:sys_enter_openat(filename)': unknown tracepoint 'syscalls:sys_enter_openat': syscall events are not tracepoints of their own; trace tp:sys_enter (id: the syscall's number) or the function __x64_sys_openat (its regs hold the arguments)" "$out"
+out=$(ks info 'tp:sys_exit_rea*' 2>&1); rc=$?
+expect_eq syscall_event_glob_status 2 "$rc"
+expect_eq syscall_event_glob_message "ksnoop: no tracepoint matches 'tp:sys_exit_rea*': syscall events are not tracepoints of their own; trace tp:sys_exit (id: the syscall's number)" "$out"
