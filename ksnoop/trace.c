@@ -396,14 +396,27 @@ static int build_tp_glob_targets(struct trace *t, struct kernel *k, int i, char 
 {
 	struct tp_glob g = { .t = t, .spec = i, .argv = argv };
 	const char *pattern = t->specs[i].target;
+	struct signature sig;
 	struct ks_error e;
 	int err;
 
-	err = kernel__tp_glob(k, pattern, add_tp_match, &g, &e);
+	/* One tracepoint named with declarations: its own errors ("did you mean"). */
+	if (!t->specs[i].is_glob) {
+		err = kernel__tp(k, pattern, &sig, &e);
+		if (!err)
+			err = add_tp_match(&sig, &g);
+	} else {
+		err = kernel__tp_glob(k, pattern, add_tp_match, &g, &e);
+	}
 	t->glob_skipped += g.skipped;
 	if (err) {
 		log_spec_error(argv[i], &e);
 		return err;
+	}
+	if (!g.traced && !t->specs[i].is_glob) {
+		ks_fail(&e, -EINVAL, "%s", g.first);
+		log_spec_error(argv[i], &e);
+		return e.err;
 	}
 	if (!g.traced) {
 		ks_fail(&e, -EINVAL, "'tp:%s' matches %d tracepoint(s), none of them traceable with these values (%s%s)",

@@ -280,6 +280,11 @@ start "$tmp/o23" "$tmp/e23" -c "$probe" 'tp:*(struct linux_binprm *b, b->filenam
 stop
 expect_eq tp_decl_event 1 "$(grep -c "b->filename = \"$tmp/$probe\"" "$tmp/o23")"
 expect_match tp_decl_which '^[0-9:.]+ cpu[0-9]+ .* -> tp:sched_process_exec$' "$(cat "$tmp/o23")"
+# One tracepoint named, with a declaration: its own errors.
+out=$(ks --duration 1 'tp:sched_swtch(struct task_struct *t, t->pid)' 2>&1); rc=$?
+expect_eq tp_decl_named_unknown "2 ksnoop: spec 'tp:sched_swtch(struct task_struct *t, t->pid)': unknown tracepoint 'sched_swtch' (did you mean 'tp:sched_switch'?)" "$rc $out"
+out=$(ks --duration 1 'tp:sched_switch(struct sk_buff *t, t->len)' 2>&1); rc=$?
+expect_eq tp_decl_named_no_such_type "2 ksnoop: spec 'tp:sched_switch(struct sk_buff *t, t->len)': tp:sched_switch: no argument of type struct sk_buff *" "$rc $out"
 
 # --- categories (tp:CATEGORY:NAME) are tracefs's: checked, and a glob ---
 TRACEFS=/sys/kernel/tracing
