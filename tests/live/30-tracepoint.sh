@@ -263,6 +263,12 @@ expect_eq tp_glob_exec 1 "$(grep -c -- "-> tp:sched_process_exec$" "$tmp/o22")"
 expect_eq tp_glob_exit 1 "$(grep -c -- "-> tp:sched_process_exit$" "$tmp/o22")"
 expect_match tp_glob_summary 'tp:sched_process_ex\*\(p->pid\): 2 tracepoint\(s\) match, 2 traced, 0 left out' "$(cat "$tmp/e22")"
 expect_eq tp_glob_nothing_left "" "$(left_progs "$PROGS")"
+# A program per match: once attached, each keeps its link and program
+# open, not its object's maps and BTF (some 16 fds a match before: 15 of
+# the 35 sched_* tracepoints attached under a limit of 256).
+n=$(ks info 'tp:sched_*' | wc -l)
+out=$( (ulimit -n 256; ks -v --count --duration 1 'tp:sched_*' 2>&1 >/dev/null) )
+expect_match tp_glob_few_fds_each "tracing $n target\(s\)" "$out"
 # sched_wake_idle_without_ipi has no 'p': left out, the others traced.
 out=$(ks -v --duration 1 'tp:sched_wak*(p->pid)' 2>&1 >/dev/null)
 expect_match tp_glob_left_out "tp:sched_wake_idle_without_ipi left out: 'p' is not an argument" "$out"
