@@ -38,7 +38,7 @@ static void check_spec(const struct spec *s, const char *text)
 	check(s->nitems >= 0 && s->nitems <= SPEC_MAX_ITEMS);
 	check(s->has_list || s->nitems == 0);
 	check(s->ndecls >= 0 && s->ndecls <= SPEC_MAX_DECLS);
-	check(!s->ndecls || s->kind == SPEC_KFUNC);
+	check(!s->ndecls || s->kind != SPEC_USDT);
 	check(!s->module || (s->kind == SPEC_KFUNC && *s->module));
 	for (i = 0; i < s->ndecls; i++) {
 		check(s->decls[i].type && *s->decls[i].type && strlen(s->decls[i].type) <= SPEC_MAX_TYPE);
