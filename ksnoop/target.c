@@ -428,8 +428,9 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 				       (int)(base - 1 - pattern), pattern);
 		snprintf(cat, sizeof(cat), "%.*s", (int)(base - 1 - pattern), pattern);
 		dir = tp_events_dir();
+		/* Not the spec's fault, the machine's: a runtime failure. */
 		if (!dir)
-			return ks_fail(e, -ENOENT,
+			return ks_fail(e, -EOPNOTSUPP,
 				       "tracepoint categories are in tracefs, which is not mounted "
 				       "(mount -t tracefs tracefs /sys/kernel/tracing), or write tp:%s",
 				       base);
