@@ -537,11 +537,18 @@ static int check_format(struct rctx *r, const struct spec_item *it, const struct
 		    (size == 1 || size == 2 || size == 4 || size == 8))
 			return 0;
 		break;
-	case FMT_IP:
-		if (size == 4 || size == 16 || (ptr && (psize == 4 || psize == 16)))
+	case FMT_IP: {
+		__s64 addr = size == 4 || size == 16 ? size : ptr && (psize == 4 || psize == 16) ? psize : 0;
+
+		/* The whole address or none: --max-bytes bounds every value. */
+		if (addr > r->opts->max_bytes)
+			return rfail(r, it->fmt_pos, "':ip' on '%s' reads a %lld-byte address, more than --max-bytes (%u)",
+				     it->text, (long long)addr, r->opts->max_bytes);
+		if (addr)
 			return 0;
 		return rfail(r, it->fmt_pos, "':ip' on '%s' (%s): an address is 4 bytes (IPv4) or 16 (IPv6), or a pointer to one",
 			     it->text, tstr(r, c->type_id));
+	}
 	case FMT_SYM:
 		if (r->opts->user_space)
 			return rfail(r, it->fmt_pos, "':sym' names kernel code; '%s' is a user-space value",

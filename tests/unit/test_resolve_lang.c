@@ -175,6 +175,23 @@ static void test_format_ip_through_pointer(void **state)
 	resolved_free(r);
 }
 
+/* --max-bytes bounds every value: an address that does not fit is an error, not cut. */
+static void test_format_ip_within_max_bytes(void **state)
+{
+	const struct resolve_opts small = { .max_bytes = 8, .str_bytes = KSNOOP_DEFAULT_STR_SIZE };
+	const char *t = "inet_fn(daddr:ip, a6:ip)";
+	struct resolved *r = resolve_with(t, &small);
+
+	assert_int_equal(r->ret, -EINVAL);
+	assert_int_equal(r->err.pos, col(t, "ip)"));
+	assert_string_equal(r->err.msg, "':ip' on 'a6:ip' reads a 16-byte address, more than --max-bytes (8)");
+	resolved_free(r);
+	r = resolve_with("inet_fn(daddr:ip)", &small);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->size, 4);
+	resolved_free(r);
+}
+
 static void test_format_str_on_any_pointer(void **state)
 {
 	struct resolved *r = resolve_ok("ip_send_skb(net:str, skb->cb:str)");
@@ -611,6 +628,7 @@ int main(void)
 		TEST(test_cast_in_module_keeps_names),
 		TEST(test_format_hex_keeps_pointer),
 		TEST(test_format_ip_through_pointer),
+		TEST(test_format_ip_within_max_bytes),
 		TEST(test_format_str_on_any_pointer),
 		TEST(test_format_be_predicate_swaps_constant),
 		TEST(test_format_ip_predicate),
