@@ -324,7 +324,9 @@ other processes took while each table was measured.
 - **Kernel functions are measured in the VM** (Debian's
   {vm_kernel} under qemu), because this machine's kernel has
   no kprobes and refuses fentry. qemu runs under **software emulation (TCG;
-  KVM does not work here)**: everything there is 10–50× slower than on
+  KVM does not work here)**, its two vCPUs in one host thread
+  (`thread=single`: multi-threaded TCG crashes the guest when kernel text
+  is patched, tests/vm/boot.bash): everything there is 10–50× slower than on
   hardware and timer-heavy paths are distorted, so the absolute numbers are
   inflated. **Only the ratios between variants measured in the same boot
   count.**
