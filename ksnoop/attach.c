@@ -775,33 +775,25 @@ __u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter)
 	return total;
 }
 
+/* Calls program FD missed (it fired inside another BPF program); 0 if unknown. */
+static __u64 recursion_misses(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return fd >= 0 && bpf_prog_get_info_by_fd(fd, &info, &len) == 0 ? info.recursion_misses : 0;
+}
+
 __u64 attacher__missed(const struct attacher *a)
 {
+	struct bpf_program *prog;
 	__u64 total = 0;
-	int i, j;
+	int i;
 
-	for (i = 0; i < a->nskels; i++) {
-		struct bpf_program *progs[] = {
-			a->skels[i]->progs.ksnoop_fentry, a->skels[i]->progs.ksnoop_fexit,
-			a->skels[i]->progs.ksnoop_kprobe, a->skels[i]->progs.ksnoop_kretprobe,
-			a->skels[i]->progs.ksnoop_tp, a->skels[i]->progs.ksnoop_usdt,
-		};
-
-		for (j = 0; j < (int)(sizeof(progs) / sizeof(progs[0])); j++) {
-			struct bpf_prog_info info = {};
-			__u32 len = sizeof(info);
-			int fd = bpf_program__fd(progs[j]);
-
-			if (fd >= 0 && bpf_prog_get_info_by_fd(fd, &info, &len) == 0)
-				total += info.recursion_misses;
-		}
-	}
-	for (i = 0; i < a->nprog_fds; i++) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-
-		if (bpf_prog_get_info_by_fd(a->prog_fds[i], &info, &len) == 0)
-			total += info.recursion_misses;
-	}
+	for (i = 0; i < a->nskels; i++)
+		bpf_object__for_each_program(prog, a->skels[i]->obj)
+			total += recursion_misses(bpf_program__fd(prog));
+	for (i = 0; i < a->nprog_fds; i++)
+		total += recursion_misses(a->prog_fds[i]);
 	return total;
 }

@@ -796,10 +796,9 @@ static int parse_target(struct parser *p, struct spec *spec)
 	spec->target = strndup(p->s + start, end - start);
 	if (!spec->target)
 		return -ENOMEM;
-	if (spec->kind == SPEC_TP)
+	if (spec->kind != SPEC_USDT)
 		spec->is_glob = strpbrk(spec->target, "*?[") != NULL;
 	if (spec->kind == SPEC_KFUNC) {
-		spec->is_glob = strpbrk(spec->target, "*?[") != NULL;
 		/* Only a glob's own characters: "a-b" is not a name. */
 		if (!spec->is_glob && strpbrk(spec->target, "]!-^"))
 			return fail(p, start + strcspn(spec->target, "]!-^"),
