@@ -336,6 +336,50 @@ static void emit(struct walk *w, __u32 id, const unsigned char *data, size_t ava
 		      data, avail, level, bit_off, bit_size);
 }
 
+/*
+ * True when structs A and B have the same members (names, types, offsets):
+ * the kernel's struct_group() puts one struct twice into a union, anonymous
+ * and named (sk_buff's 'headers'), over the same bytes.
+ */
+static bool same_members(const struct btf *btf, const struct btf_type *a,
+			 const struct btf_type *b)
+{
+	const struct btf_member *ma = btf_members(a), *mb = btf_members(b);
+	__u32 i, n = btf_vlen(a);
+
+	if (a->size != b->size || n != btf_vlen(b) || n == 0)
+		return false;
+	for (i = 0; i < n; i++, ma++, mb++)
+		if (btf_member_bit_offset(a, i) != btf_member_bit_offset(b, i) ||
+		    btf_member_bitfield_size(a, i) != btf_member_bitfield_size(b, i) ||
+		    btfu_strip(btf, ma->type) != btfu_strip(btf, mb->type) ||
+		    strcmp(btfu_name(btf, ma->name_off), btfu_name(btf, mb->name_off)))
+			return false;
+	return true;
+}
+
+/*
+ * A union's named struct member that repeats an anonymous sibling member by
+ * member (a struct_group) is left out (msize -1): its members are printed
+ * once, through the anonymous struct, as the code names them.
+ */
+static void skip_struct_groups(const struct btf *btf, const struct btf_type *t,
+			       struct member_layout *m)
+{
+	__u32 i, j, n = btf_vlen(t);
+
+	for (i = 0; i < n; i++) {
+		if (!m[i].name_len || !m[i].t || !btf_is_struct(m[i].t))
+			continue;
+		for (j = 0; j < n; j++)
+			if (!m[j].name_len && m[j].t && btf_is_struct(m[j].t) &&
+			    same_members(btf, m[i].t, m[j].t)) {
+				m[i].msize = -1;
+				break;
+			}
+	}
+}
+
 /* T's members into M (btf_vlen(T) of them), their names escaped for W. */
 static void layout_members(struct walk *w, const struct btf_type *t, struct member_layout *m)
 {
@@ -354,6 +398,8 @@ static void layout_members(struct walk *w, const struct btf_type *t, struct memb
 		m->bit_size = btf_member_bitfield_size(t, i);
 		m->msize = m->bit_size ? (m->bit_off % 8 + m->bit_size + 7) / 8 : m->tsize;
 	}
+	if (btf_is_union(t))
+		skip_struct_groups(btf, t, m - vlen);
 }
 
 static void free_members(struct member_layout *m, __u32 n)

@@ -41,7 +41,7 @@ static struct {
 	int schar_t, int128_t, double_t, float_t, u8_t, u32_t;
 	int color, signed_enum, big64;
 	int int_ptr, char_arr16, char_arr4, u8_arr4, int_arr2, int_arr_big, char_arr_big;
-	int inner, pair, pair_ptr, outer, flags, with_pairs;
+	int inner, pair, pair_ptr, outer, flags, with_pairs, grouped;
 } T;
 
 /* Offsets in struct outer. */
@@ -62,7 +62,7 @@ static void bitfield(const char *name, int type, int bit_off, int bit_size)
 
 static int build_btf(void **state)
 {
-	int u16_arr2, anon_union, pair_arr2;
+	int u16_arr2, anon_union, pair_arr2, grp_anon, grp_named, grp_union;
 
 	btf = btf__new_empty();
 	if (!btf)
@@ -127,6 +127,22 @@ static int build_btf(void **state)
 	pair_arr2 = btf__add_array(btf, T.ints.int_t, T.pair, 2);
 	T.with_pairs = btf__add_struct(btf, "with_pairs", 32);
 	field("pairs", pair_arr2, 0);
+	/*
+	 * struct grouped { int id; union { struct { int x; int y; };
+	 *                  struct pos { int x; int y; } pos; }; }: struct_group(pos, ...)
+	 */
+	grp_anon = btf__add_struct(btf, NULL, 8);
+	field("x", T.ints.int_t, 0);
+	field("y", T.ints.int_t, 4);
+	grp_named = btf__add_struct(btf, "pos", 8);
+	field("x", T.ints.int_t, 0);
+	field("y", T.ints.int_t, 4);
+	grp_union = btf__add_union(btf, NULL, 8);
+	field(NULL, grp_anon, 0);
+	field("pos", grp_named, 0);
+	T.grouped = btf__add_struct(btf, "grouped", 12);
+	field("id", T.ints.int_t, 0);
+	field(NULL, grp_union, 4);
 	return 0;
 }
 
@@ -793,6 +809,14 @@ static void test_anonymous_union_is_flattened(void **state)
 	memcpy(d + OUTER_U, h, 4);
 	assert_string_equal(render(FORMAT_TEXT, T.outer, d, OUTER_SIZE),
 			    "{\n    .u = 131073,\n    .h = [1, 2],\n}");
+}
+
+static void test_struct_group_printed_once(void **state)
+{
+	int d[3] = { 7, 1, 2 };
+
+	expect(T.grouped, d, sizeof(d), "{\n    .id = 7,\n    .x = 1,\n    .y = 2,\n}",
+	       "{\"id\":7,\"x\":1,\"y\":2}");
 }
 
 static void test_pointer_member(void **state)
@@ -1519,6 +1543,7 @@ int main(void)
 		cmocka_unit_test(test_zeros_option_shows_every_member),
 		cmocka_unit_test(test_zero_struct_in_json),
 		cmocka_unit_test(test_anonymous_union_is_flattened),
+		cmocka_unit_test(test_struct_group_printed_once),
 		cmocka_unit_test(test_pointer_member),
 		cmocka_unit_test(test_bitfield_members_text),
 		cmocka_unit_test(test_zero_bitfield_is_skipped),
