@@ -293,92 +293,37 @@ static enum attach_kind func_kind(enum attach_mode mode, bool glob)
 	return glob && attacher__have_kprobes() ? ATTACH_KPROBE : ATTACH_FENTRY;
 }
 
-/* A glob over kernel functions: one target per match that can be traced. */
-static int build_glob_targets(struct trace *t, struct kernel *k, int i, char **argv,
-			      enum attach_mode mode)
-{
-	struct spec *s = &t->specs[i];
-	char first[KS_ERROR_MSG_MAX + 160] = "";
-	struct func_match *m;
-	struct ks_error e;
-	int n, j, traced = 0, skipped = 0, err;
-
-	n = kernel__match_funcs(k, s->module, s->target, &m, &e);
-	if (n < 0) {
-		log_spec_error(argv[i], &e);
-		return n;
-	}
-	for (j = 0; j < n; j++) {
-		struct signature sig;
-		const char *refused = kernel__func_denied(m[j].name) ?
-				      "tracing it would recurse into the tracer" :
-				      kernel__func_refused(k, &m[j]);
-
-		/* Why this match is left out, if it is. */
-		if (refused)
-			ks_fail(&e, -EOPNOTSUPP, "%s", refused);
-		else if (!kernel__func_sig(k, &m[j], &sig, &e) && !bind_decls(s, &sig, &e)) {
-			err = add_target(t, i, func_kind(mode, true));
-			if (err) {
-				free(m);
-				return err;
-			}
-			t->targets[t->ntargets - 1].from_glob = s->is_glob;
-			if (!resolve_target(t, t->ntargets - 1, &sig, &e)) {
-				traced++;
-				t->glob_targets++;
-				continue;
-			}
-			resolver__release(&t->targets[--t->ntargets].plan);
-		}
-		skipped++;
-		if (!first[0])
-			snprintf(first, sizeof(first), "%s: %s", m[j].name, ks_message(&e));
-		log_info("%s: %s%s%s left out: %s", argv[i], m[j].module ? m[j].module : "",
-			 m[j].module ? ":" : "", m[j].name, ks_message(&e));
-	}
-	free(m);
-	t->glob_skipped += skipped;
-	if (!n) {
-		ks_fail(&e, -ENOENT, "no kernel function with BTF matches '%s'%s%s", s->target,
-			s->module ? " in " : "", s->module ? s->module : "");
-		log_spec_error(argv[i], &e);
-		return e.err;
-	}
-	if (!traced) {
-		ks_fail(&e, -EINVAL, "'%s' matches %d function(s), none of them traceable with these values (%s%s)",
-			s->target, n, first, n > 1 ? "; -v lists every one" : "");
-		log_spec_error(argv[i], &e);
-		return e.err;
-	}
-	log_info("%s: %d function(s) match, %d traced, %d left out", argv[i], n, traced, skipped);
-	return 0;
-}
-
-/* A glob over tracepoints (or TYPE NAME declarations): one target per match. */
-struct tp_glob {
+/* What a glob's matches came to: the counts and the first reason one was left out. */
+struct glob_tally {
 	struct trace *t;
 	int spec;
 	char **argv;
+	enum attach_kind kind;
 	int n, traced, skipped;
 	char first[KS_ERROR_MSG_MAX + 160];
 };
 
-static int add_tp_match(const struct signature *sig, void *ctx)
+/*
+ * One match of a glob, NAME (in MODULE, or NULL): a target when SIG binds
+ * the spec's declarations and its values resolve, else left out, counted
+ * and logged; SIG NULL: left out for the reason E gives.
+ */
+static int glob_match(struct glob_tally *g, const char *module, const char *name,
+		      const struct signature *sig, struct ks_error *e)
 {
-	struct tp_glob *g = ctx;
 	struct trace *t = g->t;
-	struct signature bound = *sig;
-	struct ks_error e;
+	struct signature bound;
 	int err;
 
 	g->n++;
-	if (!bind_decls(&t->specs[g->spec], &bound, &e)) {
-		err = add_target(t, g->spec, ATTACH_TP);
+	if (sig)
+		bound = *sig;
+	if (sig && !bind_decls(&t->specs[g->spec], &bound, e)) {
+		err = add_target(t, g->spec, g->kind);
 		if (err)
 			return err;
 		t->targets[t->ntargets - 1].from_glob = t->specs[g->spec].is_glob;
-		if (!resolve_target(t, t->ntargets - 1, &bound, &e)) {
+		if (!resolve_target(t, t->ntargets - 1, &bound, e)) {
 			g->traced++;
 			t->glob_targets++;
 			return 0;
@@ -387,15 +332,83 @@ static int add_tp_match(const struct signature *sig, void *ctx)
 	}
 	g->skipped++;
 	if (!g->first[0])
-		snprintf(g->first, sizeof(g->first), "%s: %s", sig->name, ks_message(&e));
-	log_info("%s: %s left out: %s", g->argv[g->spec], sig->name, ks_message(&e));
+		snprintf(g->first, sizeof(g->first), "%s: %s", name, ks_message(e));
+	log_info("%s: %s%s%s left out: %s", g->argv[g->spec], module ? module : "",
+		 module ? ":" : "", name, ks_message(e));
 	return 0;
 }
 
+/* A glob's outcome, PATTERN matching NOUNs: an error when none is traced. */
+static int glob_outcome(struct glob_tally *g, const char *pattern, const char *noun)
+{
+	struct ks_error e;
+
+	g->t->glob_skipped += g->skipped;
+	if (!g->traced) {
+		ks_fail(&e, -EINVAL, "'%s' matches %d %s(s), none of them traceable with these values (%s%s)",
+			pattern, g->n, noun, g->first, g->n > 1 ? "; -v lists every one" : "");
+		log_spec_error(g->argv[g->spec], &e);
+		return e.err;
+	}
+	log_info("%s: %d %s(s) match, %d traced, %d left out", g->argv[g->spec], g->n, noun,
+		 g->traced, g->skipped);
+	return 0;
+}
+
+/* A glob over kernel functions: one target per match that can be traced. */
+static int build_glob_targets(struct trace *t, struct kernel *k, int i, char **argv,
+			      enum attach_mode mode)
+{
+	struct glob_tally g = { .t = t, .spec = i, .argv = argv, .kind = func_kind(mode, true) };
+	struct spec *s = &t->specs[i];
+	struct func_match *m;
+	struct ks_error e;
+	int n, j, err = 0;
+
+	n = kernel__match_funcs(k, s->module, s->target, &m, &e);
+	if (n < 0) {
+		log_spec_error(argv[i], &e);
+		return n;
+	}
+	for (j = 0; j < n && !err; j++) {
+		struct signature sig;
+		const char *refused = kernel__func_denied(m[j].name) ?
+				      "tracing it would recurse into the tracer" :
+				      kernel__func_refused(k, &m[j]);
+
+		if (refused) {
+			ks_fail(&e, -EOPNOTSUPP, "%s", refused);
+			err = glob_match(&g, m[j].module, m[j].name, NULL, &e);
+		} else {
+			err = glob_match(&g, m[j].module, m[j].name,
+					 kernel__func_sig(k, &m[j], &sig, &e) ? NULL : &sig, &e);
+		}
+	}
+	free(m);
+	if (err)
+		return err;
+	if (!n) {
+		ks_fail(&e, -ENOENT, "no kernel function with BTF matches '%s'%s%s", s->target,
+			s->module ? " in " : "", s->module ? s->module : "");
+		log_spec_error(argv[i], &e);
+		return e.err;
+	}
+	return glob_outcome(&g, s->target, "function");
+}
+
+static int add_tp_match(const struct signature *sig, void *ctx)
+{
+	struct ks_error e;
+
+	return glob_match(ctx, NULL, sig->name, sig, &e);
+}
+
+/* A glob over tracepoints (or TYPE NAME declarations): one target per match. */
 static int build_tp_glob_targets(struct trace *t, struct kernel *k, int i, char **argv)
 {
-	struct tp_glob g = { .t = t, .spec = i, .argv = argv };
+	struct glob_tally g = { .t = t, .spec = i, .argv = argv, .kind = ATTACH_TP };
 	const char *pattern = t->specs[i].target;
+	char shown[KS_ERROR_MSG_MAX];
 	struct signature sig;
 	struct ks_error e;
 	int err;
@@ -408,8 +421,8 @@ static int build_tp_glob_targets(struct trace *t, struct kernel *k, int i, char 
 	} else {
 		err = kernel__tp_glob(k, pattern, add_tp_match, &g, &e);
 	}
-	t->glob_skipped += g.skipped;
 	if (err) {
+		t->glob_skipped += g.skipped;
 		log_spec_error(argv[i], &e);
 		return err;
 	}
@@ -418,15 +431,8 @@ static int build_tp_glob_targets(struct trace *t, struct kernel *k, int i, char 
 		log_spec_error(argv[i], &e);
 		return e.err;
 	}
-	if (!g.traced) {
-		ks_fail(&e, -EINVAL, "'tp:%s' matches %d tracepoint(s), none of them traceable with these values (%s%s)",
-			pattern, g.n, g.first, g.n > 1 ? "; -v lists every one" : "");
-		log_spec_error(argv[i], &e);
-		return e.err;
-	}
-	log_info("%s: %d tracepoint(s) match, %d traced, %d left out", argv[i], g.n, g.traced,
-		 g.skipped);
-	return 0;
+	snprintf(shown, sizeof(shown), "tp:%s", pattern);
+	return glob_outcome(&g, shown, "tracepoint");
 }
 
 /* Kernel functions and tracepoints: one target per spec, or per glob match. */
