@@ -284,6 +284,25 @@ class Report:
         elapsed = (res.mnum("t_end") - res.mnum("t_start")) / 60
         quick = ", --quick sizes" if m("quick") == "1" else ""
         vm_kernel = re.sub(r" ncpu.*", "", re.sub(r"^kernel ", "", m("vm_info") or "6.1 cloud kernel"))
+        vm_tcg, glob_tcg = m("vm_tcg") or "single", m("glob_tcg") or "single"
+        mode = {"multi": "a host thread per vCPU (`thread=multi`)",
+                "single": "both vCPUs in one host thread (`thread=single`)"}
+        note = [f"qemu runs tables 1 and 5 with {mode.get(vm_tcg, vm_tcg)}",
+                f"and table 6 with {mode.get(glob_tcg, glob_tcg)}."]
+        if vm_tcg == "multi":
+            note += ["A cost per call needs the reader and the workload running at once,",
+                     "as on two real CPUs; in one host thread the vCPUs take turns, and",
+                     "whatever a tracer's reader does would be timed as the workload's."]
+        else:
+            note += ["In one host thread the vCPUs take turns: whatever a tracer's reader",
+                     "does is timed as the workload's, so table 1 compares whole CPU cost,",
+                     "not the cost on the traced CPU."]
+        if glob_tcg == "single":
+            note += ["Table 6 attaches hundreds of probes, patching kernel text while the",
+                     "other vCPU runs, which crashes multi-threaded TCG's guest",
+                     "(tests/vm/boot.bash); its times are attach and detach work, and its",
+                     "per-call rows compare two ksnoop modes with the same reader."]
+        tcg_note = "\n  ".join(note)
         busy = ""
         if m("busy"):
             busy = ("\n  **Other work was running when this run started** (%s), so\n"
@@ -324,12 +343,11 @@ other processes took while each table was measured.
 - **Kernel functions are measured in the VM** (Debian's
   {vm_kernel} under qemu), because this machine's kernel has
   no kprobes and refuses fentry. qemu runs under **software emulation (TCG;
-  KVM does not work here)**, its two vCPUs in one host thread
-  (`thread=single`: multi-threaded TCG crashes the guest when kernel text
-  is patched, tests/vm/boot.bash): everything there is 10–50× slower than on
+  KVM does not work here)**: everything there is 10–50× slower than on
   hardware and timer-heavy paths are distorted, so the absolute numbers are
   inflated. **Only the ratios between variants measured in the same boot
   count.**
+- {tcg_note}
 - Single runs are noisy (two CPUs, emulated in the VM); look at the ranges.
   Load average at the start of this run: {m("load_start")}; at the end: {m("load_end")}
   (anything else running on the machine shows up as spread).{busy}
