@@ -925,8 +925,11 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		return 0;
 	if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
 		return 0;
-	/* A group's program: the probe's cookie says which target fired. */
-	if (ws == WORDS_REGS && (plan.flags & KSNOOP_PLAN_COOKIE)) {
+	/*
+	 * A group's program: the probe's cookie says which target fired
+	 * (kprobes; tracepoints where raw_tp has cookies, 6.10 on).
+	 */
+	if ((ws == WORDS_REGS || ws == WORDS_TP) && (plan.flags & KSNOOP_PLAN_COOKIE)) {
 		__u64 cookie = bpf_get_attach_cookie(ctx);
 		__u32 index = cookie >> KSNOOP_COOKIE_INDEX_SHIFT;
 

@@ -651,9 +651,35 @@ static int attach_multi(struct attacher *a, const struct capture_plan *plan,
 	return err;
 }
 
+/* One raw_tp link per tracepoint of the group loaded as SKEL. */
+static int attach_tp_group(struct attacher *a, struct ksnoop_bpf *skel,
+			   const struct attach_func *funcs, int n, bool *failed, struct ks_error *e)
+{
+	int i, err, attached = 0;
+
+	for (i = 0; i < n; i++) {
+		LIBBPF_OPTS(bpf_raw_tracepoint_opts, opts, .cookie = group_cookie(funcs, i));
+		struct bpf_link *link;
+
+		link = bpf_program__attach_raw_tracepoint_opts(skel->progs.ksnoop_tp, funcs[i].name,
+							       &opts);
+		err = link ? keep_link(a, link, false) : -errno;
+		if (err && failed && err != -ENOMEM) {
+			/* A glob's tracepoint the kernel refuses: left out, said by the caller. */
+			failed[i] = true;
+			continue;
+		}
+		if (err)
+			return attach_fail(e, err, "attach to tracepoint", funcs[i].name);
+		attached++;
+	}
+	log_info("%s and %d more: one program, %d tracepoints", funcs[0].name, n - 1, attached);
+	return 0;
+}
+
 int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
-			const struct ksnoop_plan *group_bpf, const struct attach_func *funcs, int n,
-			bool *failed, struct ks_error *e)
+			const struct ksnoop_plan *group_bpf, enum attach_kind kind,
+			const struct attach_func *funcs, int n, bool *failed, struct ks_error *e)
 {
 	struct capture_plan *group = malloc(sizeof(*group));
 	struct ksnoop_bpf *skel;
@@ -664,7 +690,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 		return ks_fail(e, -ENOMEM, "out of memory");
 	memcpy(group, plan, sizeof(*group));
 	group->bpf = *group_bpf;
-	if (!a->no_kprobe_multi) {
+	if (kind == ATTACH_KPROBE && !a->no_kprobe_multi) {
 		bool loaded;
 
 		err = attach_multi(a, group, funcs, n, &loaded, e);
@@ -681,7 +707,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			log_info("%s and %d more: %s", funcs[0].name, n - 1, e->msg);
 		}
 	}
-	skel = load_group_instance(a, group, ATTACH_KPROBE, false, false, 0, funcs, n, e);
+	skel = load_group_instance(a, group, kind, false, false, 0, funcs, n, e);
 	if (!skel)
 		err = e->err;
 	free(group);
@@ -693,6 +719,8 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 	}
 	if (!skel)
 		return err;
+	if (kind == ATTACH_TP)
+		return attach_tp_group(a, skel, funcs, n, failed, e);
 	next_note = now_s() + 1;
 	for (i = 0; i < n; i++) {
 		/* Hundreds of kprobes take a while: say how far it got, each second. */

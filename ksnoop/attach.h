@@ -63,16 +63,18 @@ struct attach_func {
 };
 
 /*
- * kprobes for a group: functions that share the program GROUP (from
+ * A group of KIND: functions (ATTACH_KPROBE) or tracepoints (ATTACH_TP,
+ * where the kernel has raw_tp cookies) that share the program GROUP (from
  * resolver__group(); PLAN is any member's, for its name), each probe's
- * cookie naming its function (and its values' index); attached through
- * kprobe.multi where the kernel has it, else one kprobe per function.
- * FAILED (glob matches; may be NULL): a function the kernel refuses is
- * marked there and left out instead of failing all.
+ * cookie naming its target (and its values' index).  kprobes attach through
+ * kprobe.multi where the kernel has it, else one kprobe per function;
+ * tracepoints with a raw_tp link each.  FAILED (glob matches; may be
+ * NULL): a target the kernel refuses is marked there and left out instead
+ * of failing all.
  */
 int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
-			const struct ksnoop_plan *group, const struct attach_func *funcs, int n,
-			bool *failed, struct ks_error *e);
+			const struct ksnoop_plan *group, enum attach_kind kind,
+			const struct attach_func *funcs, int n, bool *failed, struct ks_error *e);
 
 /* -v: programs loaded and the time it took, links made, time since attacher__new(). */
 void attacher__log_cost(const struct attacher *a);

@@ -126,6 +126,12 @@ int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 	       struct ks_error *e);
 
 /*
+ * Does the kernel give raw tracepoint programs a BPF cookie (6.10 on)?  Then
+ * one program can serve many tracepoints, the cookie saying which fired.
+ */
+bool kernel__tp_cookies(struct kernel *k);
+
+/*
  * Call FN for each tracepoint whose name matches the glob PATTERN ("sched_*"
  * or "sched:*", the category a glob too, looked up in tracefs), in name
  * order.  0, or a negative errno with E (-ENOENT: none matches; FN's own

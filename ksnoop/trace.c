@@ -70,6 +70,7 @@ struct trace {
 	bool output_closed;
 	int glob_skipped;	/* glob matches not traced, at resolve or attach */
 	int glob_targets;	/* glob matches traced */
+	bool tp_cookies;	/* a tracepoint glob's matches can share programs */
 	__u64 counted;		/* --count: calls counted so far */
 };
 
@@ -413,6 +414,8 @@ static int build_tp_glob_targets(struct trace *t, struct kernel *k, int i, char 
 	struct ks_error e;
 	int err;
 
+	if (t->specs[i].is_glob)
+		t->tp_cookies = kernel__tp_cookies(k);
 	/* One tracepoint named with declarations: its own errors ("did you mean"). */
 	if (!t->specs[i].is_glob) {
 		err = kernel__tp(k, pattern, &sig, &e);
@@ -558,21 +561,28 @@ static int cmp_grouped(const void *a, const void *b)
 	return x->target - y->target;
 }
 
-/* Is target I attached with others of its plan (attach_groups())? */
-static bool grouped_kind(const struct target *tg)
+/*
+ * Is target TG attached with others of its plan (attach_groups())?  A
+ * glob's tracepoints are where the kernel has raw_tp cookies (6.10 on).
+ */
+static bool grouped_kind(const struct trace *t, const struct target *tg)
 {
-	return (tg->from_glob && tg->kind == ATTACH_KPROBE) || tg->kind == ATTACH_USDT;
+	return (tg->from_glob && tg->kind == ATTACH_KPROBE) || tg->kind == ATTACH_USDT ||
+	       (tg->from_glob && tg->kind == ATTACH_TP && t->tp_cookies);
 }
 
 /*
  * Can X and Y share a program?  USDT probes also need as many arguments:
  * a program checks the types of its sites' arguments (KSNOOP_PLAN_USDT_SIG)
- * up to nslots, and reads that many.
+ * up to nslots, and reads that many.  Tracepoints too: the kernel refuses
+ * to attach a raw_tp program that reads a word past the tracepoint's
+ * arguments, and a group reads every word one of its members does.
  */
 static bool same_group(const struct target *x, const struct target *y)
 {
 	return x->kind == y->kind && resolver__same_program(&x->plan, &y->plan) &&
-	       (x->kind != ATTACH_USDT || x->plan.bpf.nslots == y->plan.bpf.nslots);
+	       (x->kind != ATTACH_USDT || x->plan.bpf.nslots == y->plan.bpf.nslots) &&
+	       (x->kind != ATTACH_TP || x->plan.sig.nslots == y->plan.sig.nslots);
 }
 
 /*
@@ -626,11 +636,11 @@ static int attach_group(struct trace *t, struct attacher *a, const struct ksnoop
 	for (k = 0; k < m; k++)
 		failed[k] = false;
 	if (per_func)
-		log_info("%s and %d more: values per function, records of %u and %u bytes (entry, return)",
+		log_info("%s and %d more: values per target, records of %u and %u bytes (entry, return)",
 			 lead->sig.attach, m - 1, group->side[KSNOOP_ENTRY].rec_size,
 			 group->side[KSNOOP_RETURN].rec_size);
 	ks_clear(e);
-	err = attacher__add_group(a, lead, group, funcs, m, failed, e);
+	err = attacher__add_group(a, lead, group, t->targets[idx[0]].kind, funcs, m, failed, e);
 	for (k = 0; k < m && !err; k++) {
 		t->targets[idx[k]].attached = !failed[k];
 		if (failed[k]) {
@@ -666,7 +676,7 @@ static int attach_groups(struct trace *t, struct attacher *a, struct ks_error *e
 		goto out;
 	}
 	for (i = 0; i < t->ntargets; i++) {
-		if (grouped_kind(&t->targets[i]))
+		if (grouped_kind(t, &t->targets[i]))
 			g[n++] = (struct grouped){ resolver__program_hash(&t->targets[i].plan), i };
 		nusdt += t->targets[i].kind == ATTACH_USDT;
 	}
@@ -746,7 +756,7 @@ static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e
 			break;
 		}
 
-		if (tg->attached || grouped_kind(tg))
+		if (tg->attached || grouped_kind(t, tg))
 			continue;
 		err = attacher__add(a, &tg->plan, tg->kind, e);
 		if (err && tg->from_glob && err != -ENOMEM) {

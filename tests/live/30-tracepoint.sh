@@ -253,8 +253,17 @@ fi
 
 # --- globs over tracepoints: one target per match, values that do not
 # fit a match leave it out; TYPE NAME selects tracepoints by argument type ---
+# Where raw_tp programs have BPF cookies (6.10 on), a glob's tracepoints
+# share programs as kprobe globs do: the cookie says which one fired.
+if bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
+	awk '/STRUCT .bpf_raw_tp_link. /{s=1; next} s && /^\[/{exit} s && /.cookie./{f=1} END{exit !f}'; then
+	tp_cookies=1
+else
+	tp_cookies=0
+fi
 start "$tmp/o22" "$tmp/e22" -c "$probe" 'tp:sched_process_ex*(p->pid)' ||
 	fail attach_tp_glob "$(cat "$tmp/e22")"
+# (exec has 3 arguments and exit 2: a program each, cookies or not)
 expect_eq tp_glob_targets 2 "$(echo $PROGS | wc -w)"
 "$tmp/$probe"
 stop
@@ -273,10 +282,44 @@ expect_match tp_glob_few_fds_each "tracing $n target\(s\)" "$out"
 out=$(ks -v --duration 1 'tp:sched_wak*(p->pid)' 2>&1 >/dev/null)
 expect_match tp_glob_left_out "tp:sched_wake_idle_without_ipi left out: 'p' is not an argument" "$out"
 expect_match tp_glob_left_out_counted 'tracepoint\(s\) match, [1-9][0-9]* traced, 1 left out' "$out"
+# ... the 3 others take p alone: one program where raw_tp has cookies
+if [ "$tp_cookies" = 1 ]; then
+	expect_match tp_glob_shared 'sched_wak[a-z_]+ and 2 more: one program, 3 tracepoints' "$out"
+else
+	expect_match tp_glob_program_each '3 glob matches in 3 program' "$out"
+fi
 expect_error tp_glob_none 2 "^ksnoop: spec 'tp:nosuch_\*': no tracepoint matches 'tp:nosuch_\*'$" \
 	--duration 1 'tp:nosuch_*'
 expect_error tp_glob_none_fit 2 "matches 1 tracepoint\(s\), none of them traceable with these values \(tp:sched_wake_idle_without_ipi: 'p' is not an argument" \
 	--duration 1 'tp:sched_wake_idle*(p->pid)'
+# Tracepoints whose plans differ in where their values are share programs,
+# by their number of arguments, where raw_tp has cookies: signal_generate
+# (the task third of 5) with sched_compute_energy_tp (first), sched_switch
+# (second of 4) with sched_stick_numa and sched_swap_numa (first). Each
+# must read its own (values by cookie): the victim's pid is seen where the
+# victim is the task.
+sleep 30 &
+victim=$!
+start "$tmp/o24" "$tmp/e24" -j 'tp:s[ic]*(struct task_struct *t, t->pid)' ||
+	fail attach_tp_values_per_tp "$(cat "$tmp/e24")"
+kill -USR1 "$victim"
+wait "$victim" 2>/dev/null
+stop
+victim_at() { jq -c --arg f "tp:$1" --argjson v "$victim" 'select(.func == $f and .values["t->pid"] == $v) | .pid' "$tmp/o24" | wc -l; }
+expect_eq tp_values_signal 1 "$(victim_at signal_generate)"
+expect_eq tp_values_exit 1 "$(victim_at sched_process_exit)"
+if [ "$(victim_at sched_switch)" -ge 1 ]; then pass tp_values_switch; else fail tp_values_switch "$(grep -c sched_switch "$tmp/o24") sched_switch events, none with t->pid $victim"; fi
+if [ "$tp_cookies" = 1 ]; then
+	expect_match tp_values_shared_4 'and 2 more: one program, 3 tracepoints' "$(cat "$tmp/e24")"
+	expect_match tp_values_shared_5 'and 1 more: one program, 2 tracepoints' "$(cat "$tmp/e24")"
+	traced=$(sed -n 's/.*tracepoint(s) match, \([0-9]*\) traced.*/\1/p' "$tmp/e24")
+	if [ "$(echo $PROGS | wc -w)" -lt "${traced:-0}" ]; then
+		pass tp_values_fewer_programs
+	else
+		fail tp_values_fewer_programs "$(echo $PROGS | wc -w) programs for ${traced:-?} tracepoints"
+	fi
+fi
+expect_eq tp_values_nothing_left "" "$(left_progs "$PROGS")"
 # Every tracepoint with a struct linux_binprm * argument: exec's.
 start "$tmp/o23" "$tmp/e23" -c "$probe" 'tp:*(struct linux_binprm *b, b->filename)' ||
 	fail attach_tp_decl "$(cat "$tmp/e23")"

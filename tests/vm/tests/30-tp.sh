@@ -39,5 +39,19 @@ expect_eq glob_exit_status 0 "$RC"
 expect_match glob_xmit '^[0-9:.]+ cpu[0-9]+ .* -> tp:net_dev_xmit$' "$(cat "$tmp/g")"
 expect_match glob_rx '^[0-9:.]+ cpu[0-9]+ .* -> tp:netif_rx$' "$(cat "$tmp/g")"
 expect_eq glob_values_84 "$(grep -c -- '-> tp:' "$tmp/g")" "$(grep -c '^    s->len = 84$' "$tmp/g")"
+# 6.10 on (raw_tp cookies): one program for the matches, a link each,
+# the cookie naming the tracepoint; 6.1: a program per match.
+case $(uname -r) in
+6.[0-9].* | [1-5].*)
+	expect_no_match glob_program_per_match 'one program, [0-9]+ tracepoints' "$(cat "$tmp/ge")" ;;
+*)
+	expect_match glob_shared_program 'and [1-9][0-9]* more: one program, [1-9][0-9]* tracepoints' "$(cat "$tmp/ge")"
+	traced=$(sed -n 's/.*tracepoint(s) match, \([0-9]*\) traced.*/\1/p' "$tmp/ge")
+	if [ "$(echo $PROGS | wc -w)" -lt "${traced:-0}" ]; then
+		pass glob_fewer_programs
+	else
+		fail glob_fewer_programs "programs $PROGS for ${traced:-?} tracepoints"
+	fi ;;
+esac
 expect_eq glob_nothing_left "" "$(still_there prog "$PROGS")"
 rm -rf "$tmp"
