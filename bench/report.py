@@ -284,11 +284,13 @@ class Report:
         elapsed = (res.mnum("t_end") - res.mnum("t_start")) / 60
         quick = ", --quick sizes" if m("quick") == "1" else ""
         vm_kernel = re.sub(r" ncpu.*", "", re.sub(r"^kernel ", "", m("vm_info") or "6.1 cloud kernel"))
-        vm_tcg, glob_tcg = m("vm_tcg") or "single", m("glob_tcg") or "single"
+        vm_tcg, su_tcg, glob_tcg = (m("vm_tcg") or "single", m("su_tcg") or m("vm_tcg") or "single",
+                                    m("glob_tcg") or "single")
         mode = {"multi": "a host thread per vCPU (`thread=multi`)",
                 "single": "both vCPUs in one host thread (`thread=single`)"}
-        note = [f"qemu runs tables 1 and 5 with {mode.get(vm_tcg, vm_tcg)}",
-                f"and table 6 with {mode.get(glob_tcg, glob_tcg)}."]
+        note = [f"qemu runs table 1 with {mode.get(vm_tcg, vm_tcg)}, tables 5 and 6",
+                f"with {mode.get(su_tcg, su_tcg)}" +
+                ("." if su_tcg == glob_tcg else f" and {mode.get(glob_tcg, glob_tcg)}.")]
         if vm_tcg == "multi":
             note += ["A cost per call needs the reader and the workload running at once,",
                      "as on two real CPUs; in one host thread the vCPUs take turns, and",
@@ -297,11 +299,12 @@ class Report:
             note += ["In one host thread the vCPUs take turns: whatever a tracer's reader",
                      "does is timed as the workload's, so table 1 compares whole CPU cost,",
                      "not the cost on the traced CPU."]
-        if glob_tcg == "single":
-            note += ["Table 6 attaches hundreds of probes, patching kernel text while the",
-                     "other vCPU runs, which crashes multi-threaded TCG's guest",
-                     "(tests/vm/boot.bash); its times are attach and detach work, and its",
-                     "per-call rows compare two ksnoop modes with the same reader."]
+        if su_tcg == "single" or glob_tcg == "single":
+            note += ["Tables 5 and 6 patch kernel text while the other vCPU runs (the",
+                     "workload during each attach; hundreds of probes at once), which",
+                     "crashes or hangs multi-threaded TCG's guest (tests/vm/boot.bash);",
+                     "they time attach and detach work, and table 6's per-call rows",
+                     "compare two ksnoop modes with the same reader."]
         tcg_note = "\n  ".join(note)
         busy = ""
         if m("busy"):

@@ -11,8 +11,12 @@
 #   ksb-startup   bench/startup.c, static
 #   time          GNU time (/usr/bin/time -v: peak RSS)
 #
-# /tests/bench.conf (written by bench/run) sets ROUNDS, OPEN_N and
-# STARTUP_ROUNDS. Tracers run on CPU 0 (taskset) and the workload on CPU 1 (-C 1),
+# /tests/bench.conf (written by bench/run) sets ROUNDS, OPEN_N,
+# STARTUP_ROUNDS and PARTS: "kfunc" (table 1, cost per call: bench/run
+# boots multi-threaded TCG for it) and/or "startup" (table 5 and the sample
+# output: the workload opens files while each tracer attaches, which is
+# kernel text patched under a running vCPU, so bench/run boots it with the
+# tests' thread=single). Tracers run on CPU 0 (taskset) and the workload on CPU 1 (-C 1),
 # so that the scheduler cannot put them on one CPU in some runs and not in
 # others. Every traced run is preceded by an untraced run of the same loop
 # ("base=", ns per call): the added cost is taken against that neighbour.
@@ -198,6 +202,7 @@ sample_output() {
 
 # ---- 1. kernel function: ns per open+close --------------------------------
 n=${#KFUNC_VARIANTS[@]}
+case " ${PARTS:-kfunc startup} " in *" kfunc "*) ;; *) ROUNDS=0 ;; esac
 for ((r = 0; r < ROUNDS; r++)); do
 	for ((k = 0; k < n; k++)); do
 		v=${KFUNC_VARIANTS[$(((k + r) % n))]}
@@ -229,6 +234,7 @@ cmdline su-ksnoop "ksnoop '$SPEC'"
 cmdline su-ksnoop-kprobe "ksnoop --mode kprobe '$SPEC'"
 cmdline su-bcc-ksnoop "bcc-ksnoop trace '$SPEC'"
 cmdline su-bpftrace "bpftrace -e '$BT_KPROBE'"
+case " ${PARTS:-kfunc startup} " in *" startup "*) ;; *) STARTUP_ROUNDS=0 ;; esac
 for ((r = 0; r < STARTUP_ROUNDS; r++)); do
 	for ((k = 0; k < ${#STARTUP_VARIANTS[@]}; k++)); do
 		v=${STARTUP_VARIANTS[$(((k + r) % ${#STARTUP_VARIANTS[@]}))]}
@@ -243,9 +249,11 @@ done
 
 # What each tracer prints for one open (for the report).
 SAMPLE_WAIT=4
-sample_output ksnoop ksnoop "$SPEC"
-sample_output bcc-ksnoop bcc-ksnoop trace "$SPEC"
-sample_output bpftrace bpftrace -e "$BT_KPROBE"
+if [ "$STARTUP_ROUNDS" -gt 0 ]; then
+	sample_output ksnoop ksnoop "$SPEC"
+	sample_output bcc-ksnoop bcc-ksnoop trace "$SPEC"
+	sample_output bpftrace bpftrace -e "$BT_KPROBE"
+fi
 note "INFO kernel $(uname -r) ncpu $NCPU"
 kill "$watcher" 2>/dev/null
 exit 0
