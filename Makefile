@@ -158,9 +158,9 @@ vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(VM_BINS)
 	@tests/run --build $(BUILD) --only vm
 
 # Benchmarks against bcc's ksnoop and bpftrace; writes docs/PERFORMANCE.md.
-# Not tests: not part of `make check`.
+# Not tests: not part of `make check`. BENCH_ARGS="--keep ..." passes options.
 bench: deps all $(USDT_BINS)
-	@KSNOOP=$(BUILD)/ksnoop bench/run
+	@KSNOOP=$(BUILD)/ksnoop bench/run $(BENCH_ARGS)
 
 install: $(BUILD)/ksnoop
 	install -D -m 0755 $(BUILD)/ksnoop $(DESTDIR)$(PREFIX)/sbin/ksnoop
