@@ -14,6 +14,8 @@
 #   count_is NAME N ERE FILE [ERRFILE]
 #                                 pass if exactly N lines of FILE match ERE,
 #                                 else fail showing FILE (and ERRFILE)
+#   expect_fewer NAME N M WHAT    pass if the number N is below M (WHAT says
+#                                 what was counted, for the failure)
 #   note TEXT...                  a line the runner always prints
 #
 # The protocol: one line per result, "@@KSNOOP-VM@@ KIND SCRIPT/SUBTEST",
@@ -112,6 +114,14 @@ expect_no_match() {
 $3"
 	else
 		pass "$1"
+	fi
+}
+
+expect_fewer() {
+	if [ "$2" -lt "${3:-0}" ] 2>/dev/null; then
+		pass "$1"
+	else
+		fail "$1" "expected fewer than ${3:-?}: $2 $4"
 	fi
 }
 
