@@ -595,6 +595,18 @@ static time_t now_s(void)
 	return ts.tv_sec;
 }
 
+#define GROUP_LABEL_MAX	(SPEC_MAX_NAME + 32)
+
+/* "NAME" or "NAME and N more": a group of N targets in -v lines. */
+static const char *group_label(char *buf, size_t sz, const struct attach_func *funcs, int n)
+{
+	if (n > 1)
+		snprintf(buf, sz, "%s and %d more", funcs[0].name, n - 1);
+	else
+		snprintf(buf, sz, "%s", funcs[0].name);
+	return buf;
+}
+
 /* The cookie of FUNCS[I]'s probes: its func_id, and where its values are. */
 static __u64 group_cookie(const struct attach_func *funcs, int i)
 {
@@ -655,6 +667,7 @@ static int attach_multi(struct attacher *a, const struct capture_plan *plan,
 static int attach_tp_group(struct attacher *a, struct ksnoop_bpf *skel,
 			   const struct attach_func *funcs, int n, bool *failed, struct ks_error *e)
 {
+	char label[GROUP_LABEL_MAX];
 	int i, err, attached = 0;
 
 	for (i = 0; i < n; i++) {
@@ -673,7 +686,8 @@ static int attach_tp_group(struct attacher *a, struct ksnoop_bpf *skel,
 			return attach_fail(e, err, "attach to tracepoint", funcs[i].name);
 		attached++;
 	}
-	log_info("%s and %d more: one program, %d tracepoints", funcs[0].name, n - 1, attached);
+	log_info("%s: one program, %d tracepoint%s", group_label(label, sizeof(label), funcs, n),
+		 attached, attached == 1 ? "" : "s");
 	return 0;
 }
 
@@ -682,6 +696,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			const struct attach_func *funcs, int n, bool *failed, struct ks_error *e)
 {
 	struct capture_plan *group = malloc(sizeof(*group));
+	char label[GROUP_LABEL_MAX];
 	struct ksnoop_bpf *skel;
 	int i, side, err = 0, attached = 0;
 	time_t next_note;
@@ -695,7 +710,8 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 
 		err = attach_multi(a, group, funcs, n, &loaded, e);
 		if (!err) {
-			log_info("%s and %d more: one program, kprobe.multi", funcs[0].name, n - 1);
+			log_info("%s: one program, kprobe.multi",
+				 group_label(label, sizeof(label), funcs, n));
 			free(group);
 			return 0;
 		}
@@ -704,7 +720,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			/* Not there at all: do not try again for the next group. */
 			a->no_kprobe_multi = err == -EOPNOTSUPP || err == -ENOSYS;
 		} else {
-			log_info("%s and %d more: %s", funcs[0].name, n - 1, e->msg);
+			log_info("%s: %s", group_label(label, sizeof(label), funcs, n), e->msg);
 		}
 	}
 	skel = load_group_instance(a, group, kind, false, false, 0, funcs, n, e);
@@ -753,8 +769,8 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			return attach_fail(e, err, "attach a kprobe to", funcs[i].name);
 		attached++;
 	}
-	log_info("%s and %d more: one program, %d functions with a kprobe each",
-		 funcs[0].name, n - 1, attached);
+	log_info("%s: one program, %d function%s with a kprobe each",
+		 group_label(label, sizeof(label), funcs, n), attached, attached == 1 ? "" : "s");
 	return 0;
 }
 

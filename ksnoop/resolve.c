@@ -1559,7 +1559,8 @@ int resolver__group(struct capture_plan **plans, int n, struct ksnoop_plan *grou
 	group->func_id = 0;
 	group->ret_slot = 0;
 	group->flags |= KSNOOP_PLAN_COOKIE;
-	if (values_may_vary(group)) {
+	/* A group of one keeps its values in the program: no map lookup per call. */
+	if (n > 1 && values_may_vary(group)) {
 		group->flags |= KSNOOP_PLAN_FUNC_VALUES;
 		for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 			group->side[k].nvalues = 0;
