@@ -225,7 +225,14 @@ static int parse_const(struct parser *p, struct spec_const *c)
 	}
 	if (is_ident_start((unsigned char)p->s[p->i])) {
 		c->kind = CONST_NAME;
-		return parse_ident(p, &c->str, "constant");
+		err = parse_ident(p, &c->str, "constant");
+		if (err)
+			return err;
+		skip_space(p);
+		/* 'a == b->c': a name is an enumerator, not a value to compare with. */
+		if (!strncmp(p->s + p->i, "->", 2) || (p->s[p->i] && strchr(".[(", p->s[p->i])))
+			return fail(p, at, "a predicate compares a value with a constant (a number, a character, a string or an enumerator), not with another value");
+		return 0;
 	}
 	return fail(p, p->i, "expected a constant, found %s",
 		    what_is(p, buf, sizeof(buf)));

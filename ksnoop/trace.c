@@ -301,7 +301,14 @@ struct glob_tally {
 	char **argv;
 	enum attach_kind kind;
 	int n, traced, skipped;
+	/*
+	 * The first reason a match was left out; of one whose arguments the
+	 * declarations bound, if any: that says what is wrong with the values
+	 * ('*(struct sk_buff *s, s->len > "x")' fails on every skb tracepoint
+	 * for the string, not on the first tracepoint for having no skb).
+	 */
 	char first[KS_ERROR_MSG_MAX + 160];
+	bool first_bound;
 };
 
 /*
@@ -315,6 +322,8 @@ static int glob_match(struct glob_tally *g, const char *module, const char *name
 	struct trace *t = g->t;
 	struct signature bound;
 	int err;
+
+	bool was_bound = false;
 
 	g->n++;
 	if (sig)
@@ -330,10 +339,13 @@ static int glob_match(struct glob_tally *g, const char *module, const char *name
 			return 0;
 		}
 		resolver__release(&t->targets[--t->ntargets].plan);
+		was_bound = true;
 	}
 	g->skipped++;
-	if (!g->first[0])
+	if (!g->first[0] || (was_bound && !g->first_bound)) {
 		snprintf(g->first, sizeof(g->first), "%s: %s", name, ks_message(e));
+		g->first_bound = was_bound;
+	}
 	log_info("%s: %s%s%s left out: %s", g->argv[g->spec], module ? module : "",
 		 module ? ":" : "", name, ks_message(e));
 	return 0;

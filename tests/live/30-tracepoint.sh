@@ -303,7 +303,7 @@ victim=$!
 start "$tmp/o24" "$tmp/e24" -j 'tp:s[ic]*(struct task_struct *t, t->pid)' ||
 	fail attach_tp_values_per_tp "$(cat "$tmp/e24")"
 kill -USR1 "$victim"
-wait "$victim" 2>/dev/null
+{ wait "$victim"; } 2>/dev/null
 stop
 victim_at() { jq -c --arg f "tp:$1" --argjson v "$victim" 'select(.func == $f and .values["t->pid"] == $v) | .pid' "$tmp/o24" | wc -l; }
 expect_eq tp_values_signal 1 "$(victim_at signal_generate)"
@@ -316,6 +316,13 @@ if [ "$tp_cookies" = 1 ]; then
 		"$(sed -n 's/.*tracepoint(s) match, \([0-9]*\) traced.*/\1/p' "$tmp/e24")" "programs (tracepoints traced)"
 fi
 expect_eq tp_values_nothing_left "" "$(left_progs "$PROGS")"
+# A glob by type whose values fit none: the reason given is one from a
+# tracepoint that has the type (the string), not 'no argument of that type'.
+expect_error tp_decl_glob_reason 2 "none of them traceable with these values \(tp:[a-z0-9_]+: string constant compared with 's->len' of type unsigned int" \
+	--duration 1 'tp:*(struct sk_buff *s, s->len > "x")'
+# Comparing two values is not a predicate: said where the second begins.
+expect_error pred_two_values 2 "^ksnoop: spec 'tp:sched_switch\(prev->pid == next->pid\)': column 30: a predicate compares a value with a constant" \
+	--duration 1 'tp:sched_switch(prev->pid == next->pid)'
 # Every tracepoint with a struct linux_binprm * argument: exec's.
 start "$tmp/o23" "$tmp/e23" -c "$probe" 'tp:*(struct linux_binprm *b, b->filename)' ||
 	fail attach_tp_decl "$(cat "$tmp/e23")"

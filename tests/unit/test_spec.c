@@ -948,6 +948,17 @@ static void test_err_missing_constant(void **state)
 	parse_err("f(a == +1)", 8, "expected a constant, found '+'");
 }
 
+static void test_err_value_on_the_right(void **state)
+{
+	const char *why = "a predicate compares a value with a constant (a number, a character, "
+			  "a string or an enumerator), not with another value";
+
+	parse_err("f(a->x == b->y)", 11, why);
+	parse_err("f(a == b.c)", 8, why);
+	parse_err("f(a == b [1])", 8, why);
+	parse_err("f(a == b(1))", 8, why);
+}
+
 static void test_err_minus_without_number(void **state)
 {
 	parse_err("f(a == -)", 9, "expected a number after '-'");
@@ -1236,6 +1247,7 @@ int main(void)
 		cmocka_unit_test(test_err_fat_arrow),
 		cmocka_unit_test(test_err_unknown_operator),
 		cmocka_unit_test(test_err_missing_constant),
+		cmocka_unit_test(test_err_value_on_the_right),
 		cmocka_unit_test(test_err_minus_without_number),
 		cmocka_unit_test(test_err_bad_digit),
 		cmocka_unit_test(test_err_number_overflow),
