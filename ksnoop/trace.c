@@ -321,9 +321,8 @@ static int glob_match(struct glob_tally *g, const char *module, const char *name
 {
 	struct trace *t = g->t;
 	struct signature bound;
-	int err;
-
 	bool was_bound = false;
+	int err;
 
 	g->n++;
 	if (sig)
