@@ -425,14 +425,13 @@ static int build_tp_glob_targets(struct trace *t, struct kernel *k, int i, char 
 	struct ks_error e;
 	int err;
 
-	if (t->specs[i].is_glob)
-		t->tp_cookies = kernel__tp_cookies(k);
 	/* One tracepoint named with declarations: its own errors ("did you mean"). */
 	if (!t->specs[i].is_glob) {
 		err = kernel__tp(k, pattern, &sig, &e);
 		if (!err)
 			err = add_tp_match(&sig, &g);
 	} else {
+		t->tp_cookies = kernel__tp_cookies(k);
 		err = kernel__tp_glob(k, pattern, add_tp_match, &g, &e);
 	}
 	if (err) {
