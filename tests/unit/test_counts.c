@@ -193,6 +193,24 @@ static void test_hist(void **state)
 	free(s);
 }
 
+/* The top buckets' labels: [2^61, 2^62), [2^62, 2^63), and from 2^63 on, open. */
+static void test_hist_top_bucket_labels(void **state)
+{
+	struct count_row rows[2];
+	char *s;
+
+	row(&rows[0], 1, 62, 2, 0);
+	row(&rows[1], 1, 64, 1, 0);
+	s = render_hist(rows, 2, COUNTS_TEXT);
+	assert_string_equal(s,
+		"ip_output: skb->len (3 calls)\n"
+		"[2305843009213693952, 4611686018427387904)          2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"[4611686018427387904, 9223372036854775808)          0 |                                                    |\n"
+		"[2^63, ...)                       1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+		"\n");
+	free(s);
+}
+
 /* --hist of durations: the text says the unit, JSON names the value duration_ns. */
 static void test_hist_durations(void **state)
 {
@@ -222,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_text_and_json),
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_hist_top_bucket_labels),
 		cmocka_unit_test(test_hist_durations),
 	};
 

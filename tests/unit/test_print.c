@@ -891,6 +891,28 @@ static void test_signed_bitfield_value_desc(void **state)
 	assert_string_equal(render_value(&v, d), "-3");
 }
 
+/*
+ * ":hex" of a bitfield shows the field, not its storage: the bits around
+ * it are set so that any of them shown would change the digits.
+ */
+static void test_bitfield_hex(void **state)
+{
+	/* u32 mark:12 at bit 4 of 2 bytes: 0xabc above 0x5. */
+	unsigned char mark[8] = { 0xc5, 0xab };
+	/* u32 wide:20 at bit 4 of 3 bytes (the resolver's shape): 0x12345 above 0xf. */
+	unsigned char wide[8] = { 0x5f, 0x34, 0x12 };
+	struct value v = {
+		.vd = { .type_id = T.u32_t, .obj_id = T.u32_t, .how = PRINT_VALUE, .fmt = FMT_HEX,
+			.size = 2, .obj_size = 2, .bit_off = 4, .bit_size = 12 },
+		.vh = { .status = KSNOOP_OK, .len = 2 },
+	};
+
+	renders_as(&v, mark, "0xabc", "\"0xabc\"");
+	v.vd.size = v.vd.obj_size = v.vh.len = 3;
+	v.vd.bit_size = 20;
+	renders_as(&v, wide, "0x12345", "\"0x12345\"");
+}
+
 /* ---- truncation and failures ---- */
 
 static void test_max_bytes_truncation_note(void **state)
@@ -1550,6 +1572,7 @@ int main(void)
 		cmocka_unit_test(test_enum_bitfield),
 		cmocka_unit_test(test_bitfield_value_desc),
 		cmocka_unit_test(test_signed_bitfield_value_desc),
+		cmocka_unit_test(test_bitfield_hex),
 		cmocka_unit_test(test_max_bytes_truncation_note),
 		cmocka_unit_test(test_short_data_truncation_note),
 		cmocka_unit_test(test_short_data_json_stops_at_last_whole_member),

@@ -553,6 +553,44 @@ static void test_member_alias_sock_common(void **state)
 	resolved_free(r);
 }
 
+/*
+ * An alias reached through embedded structs not at offset 0 adds every
+ * offset on the way: sk_buff's common (at SKB_COMMON), sock_common's
+ * anonymous union (at SKC_HASH), and a sock embedded at 8 in a struct
+ * like inet_sock, then its anonymous union at 16 and the struct in it.
+ */
+static void test_member_alias_adds_embedded_offsets(void **state)
+{
+	struct resolved *r = resolve_ok("ip_send_skb(skb->sk_bound_dev_if, skb->sk->sk_hash)");
+	int inet, inet_ptr;
+
+	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 1, 1,
+		     (long long)(SKB_COMMON + SKC_BOUND_DEV_IF));
+	assert_chain(acc_of(r, KSNOOP_ENTRY, 1), KSNOOP_SRC_ARG, 1, 2, (long long)SKB_SK,
+		     (long long)(SK_COMMON + SKC_HASH));
+	assert_string_equal(r->plan.aliases[0],
+			    "'sk_bound_dev_if' is common.skc_bound_dev_if in struct sk_buff");
+	assert_string_equal(r->plan.aliases[1], "'sk_hash' is __sk_common.skc_hash in struct sock");
+	resolved_free(r);
+
+	/* struct alias_inet { long pad; struct sock sk; } */
+	inet = btf__add_struct(btf, "alias_inet", 8 + SK_SIZE);
+	field("pad", T.ints.long_t, 0);
+	field("sk", T.sock, 8);
+	inet_ptr = btf__add_ptr(btf, inet);
+	func("alias_inet_fn", proto(0, "i", inet_ptr, NULL));
+	r = resolve_ok("alias_inet_fn(i->sk_rx_dst_cookie, i->sk_state)");
+	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 0, 1,
+		     (long long)(8 + SK_RX_DST_COOKIE));
+	assert_chain(acc_of(r, KSNOOP_ENTRY, 1), KSNOOP_SRC_ARG, 0, 1,
+		     (long long)(8 + SK_COMMON + SKC_STATE));
+	assert_string_equal(r->plan.aliases[0],
+			    "'sk_rx_dst_cookie' is sk.sk_rx_dst_cookie in struct alias_inet");
+	assert_string_equal(r->plan.aliases[1],
+			    "'sk_state' is sk.__sk_common.skc_state in struct alias_inet");
+	resolved_free(r);
+}
+
 static void test_member_alias_ambiguous_and_missing(void **state)
 {
 	struct resolved *r = calloc(1, sizeof(*r));
@@ -623,6 +661,7 @@ int main(void)
 		TEST(test_record_too_large),
 		TEST(test_user_type_tags_mark_user_reads),
 		TEST(test_member_alias_sock_common),
+		TEST(test_member_alias_adds_embedded_offsets),
 		TEST(test_member_alias_ambiguous_and_missing),
 	};
 

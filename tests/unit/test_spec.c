@@ -192,6 +192,29 @@ static void test_globs(void **state)
 	spec__free(&s);
 }
 
+/* A bracket class alone makes a glob: '[' is a glob character like '*' and '?'. */
+static void test_class_only_globs(void **state)
+{
+	struct ks_error err;
+	struct spec s;
+
+	parse_ok("ip_[fo]utput(skb)", &s);
+	assert_string_equal(s.target, "ip_[fo]utput");
+	assert_true(s.is_glob);
+	spec__free(&s);
+	parse_ok("tcp_v[!6]_connect", &s);
+	assert_true(s.is_glob);
+	spec__free(&s);
+	assert_int_equal(spec__parse("tp:sched_[sw]akeup(p->pid)", SPEC_KFUNC, &s, &err), 0);
+	assert_int_equal(s.kind, SPEC_TP);
+	assert_string_equal(s.target, "sched_[sw]akeup");
+	assert_true(s.is_glob);
+	spec__free(&s);
+	assert_int_equal(spec__parse("tp:sched:sched_[sw]akeup", SPEC_KFUNC, &s, &err), 0);
+	assert_true(s.is_glob);
+	spec__free(&s);
+}
+
 static void test_declarations(void **state)
 {
 	struct spec s;
@@ -1192,6 +1215,7 @@ int main(void)
 		cmocka_unit_test(test_names_starting_with_tp_are_functions),
 		cmocka_unit_test(test_module_prefix),
 		cmocka_unit_test(test_globs),
+		cmocka_unit_test(test_class_only_globs),
 		cmocka_unit_test(test_declarations),
 		cmocka_unit_test(test_tracepoint_globs_and_declarations),
 		cmocka_unit_test(test_usdt_target),

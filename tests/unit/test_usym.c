@@ -168,6 +168,30 @@ static uintptr_t load_base(void)
 	return base;
 }
 
+/*
+ * A frame at a function's first byte (a breakpoint, a probe at entry) is
+ * that function's, at +0x0, not the end of the one before.
+ */
+static void test_symbol_start(void **state)
+{
+	struct usym *u = usym__new(NULL);
+	uintptr_t at = (uintptr_t)usym_target;
+	char buf[PATH_MAX + 128], want[PATH_MAX + 128];
+	int fd;
+
+	assert_non_null(u);
+	assert_int_equal(usym__symbolize(u, getpid(), at, buf, sizeof(buf)), 0);
+	snprintf(want, sizeof(want), "usym_target+0x0 (%s)", exe);
+	assert_string_equal(buf, want);
+	usym__free(u);
+	/* The same by file address. */
+	fd = open(exe, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(usym__file_symbol(fd, at - load_base(), buf, sizeof(buf)), 0);
+	close(fd);
+	assert_string_equal(buf, "usym_target+0x0");
+}
+
 /* Write the first LEN bytes of this program, with PATCH applied, to a file. */
 static int damaged_copy(size_t len, size_t patch_at, const void *patch, size_t patch_len)
 {
@@ -249,6 +273,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_self),
+		cmocka_unit_test(test_symbol_start),
 		cmocka_unit_test(test_gone_process),
 		cmocka_unit_test(test_not_the_mapped_file),
 		cmocka_unit_test(test_damaged_elf),

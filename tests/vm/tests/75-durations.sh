@@ -7,6 +7,9 @@
 . /tests/lib.sh
 
 tmp=$(mktemp -d)
+# A copy of vmprog under a name of its own: its exec renames the task.
+unseen=ksunseen
+cp "$(command -v vmprog)" "$tmp/$unseen"
 
 # jq_count FILE FILTER: how many events FILTER selects.
 jq_count() {
@@ -65,6 +68,36 @@ for mode in fentry kprobe; do
 		count_is ${T}_return_only_no_entry 0 ' -> hrtimer_nanosleep' "$tmp/o4" "$tmp/e4"
 	else
 		fail ${T}_attach_return_only "$(cat "$tmp/e4")"
+	fi
+
+	# --- a return whose entry was not seen: begin_new_exec renames the
+	#     task, so under -c NEWNAME its entry (comm "sh") is filtered out
+	#     and its return (comm NEWNAME) is not.  It has no duration, and -L
+	#     never keeps it (measured from 0 it would look 50 years long);
+	#     the sleep in the same run is the control that -L keeps calls ---
+	if start "$tmp/o5" "$tmp/e5" --mode $mode -j -c "$unseen" \
+		'begin_new_exec(return)' 'hrtimer_nanosleep(return)'; then
+		"$tmp/$unseen" sleep 20
+		stop
+		expect_eq ${T}_unseen_entry_return_printed 1 \
+			"$(jq_count "$tmp/o5" '.func == "begin_new_exec" and .kind == "return"')"
+		expect_eq ${T}_unseen_entry_no_duration 0 \
+			"$(jq_count "$tmp/o5" '.func == "begin_new_exec" and has("duration_ns")')"
+		expect_eq ${T}_unseen_entry_seen_call_timed 1 \
+			"$(jq_count "$tmp/o5" '.func == "hrtimer_nanosleep" and .duration_ns >= 20000000')"
+	else
+		fail ${T}_attach_unseen_entry "$(cat "$tmp/e5")"
+	fi
+	if start "$tmp/o6" "$tmp/e6" --mode $mode -j -c "$unseen" -L 1ms \
+		'begin_new_exec(return)' 'hrtimer_nanosleep(return)'; then
+		"$tmp/$unseen" sleep 20
+		stop
+		expect_eq ${T}_min_duration_unseen_entry_left_out 0 \
+			"$(jq_count "$tmp/o6" '.func == "begin_new_exec"')"
+		expect_eq ${T}_min_duration_seen_call_kept 1 \
+			"$(jq_count "$tmp/o6" '.func == "hrtimer_nanosleep" and .duration_ns >= 20000000')"
+	else
+		fail ${T}_attach_min_duration_unseen "$(cat "$tmp/e6")"
 	fi
 done
 
