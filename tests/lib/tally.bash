@@ -14,6 +14,10 @@
 #                             unless --no-skipped: tests/vm/run's last line
 #                             has always been without it)
 #   tally_ok                  true when nothing failed and something passed
+#   tally_count KIND NAME     how many results of KIND (PASS, FAIL, SKIP or
+#                             ANY) taken so far are named NAME, or under it
+#                             when NAME ends in "/" (tests/run's floors: a
+#                             result counts only once it reached this shell)
 #
 # SPELLING says which of the protocol's two spellings the input uses:
 #
@@ -34,6 +38,7 @@ tally_marker='@@KSNOOP-VM@@' # the same as report.sh's
 tally_passed=0
 tally_failed=0
 tally_skipped=0
+tally_results=() # "KIND NAME" of every result taken, for tally_count
 
 tally_parse() {
 	local line=${2%$'\r'}
@@ -62,10 +67,11 @@ tally_take() {
 	PASS) tally_passed=$((tally_passed + 1)); echo "PASS $name" ;;
 	FAIL) tally_failed=$((tally_failed + 1)); echo "FAIL $name" ;;
 	SKIP) tally_skipped=$((tally_skipped + 1)); echo "SKIP $name" ;;
-	NOTE) echo "NOTE $name" ;;
-	'|') echo "    $2" ;;
+	NOTE) echo "NOTE $name"; return 0 ;;
+	'|') echo "    $2"; return 0 ;;
 	*) return 1 ;;
 	esac
+	tally_results+=("$1 $name")
 }
 
 # Not in a pipe (tally_lines <FILE): the counts must stay in this shell.
@@ -76,6 +82,18 @@ tally_lines() {
 			tally_take "$TALLY_KIND" "$TALLY_ARG" || true
 		fi
 	done
+}
+
+tally_count() {
+	local r n=0
+	for r in "${tally_results[@]}"; do
+		[ "$1" = ANY ] || [ "${r%% *}" = "$1" ] || continue
+		case $2 in
+		*/) [[ ${r#* } == "$2"* ]] && n=$((n + 1)) ;;
+		*) [ "${r#* }" = "$2" ] && n=$((n + 1)) ;;
+		esac
+	done
+	echo $n
 }
 
 tally_summary() {
