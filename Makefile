@@ -43,7 +43,7 @@ CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/kbtf.c ksnoop/
 	      ksnoop/signature.c ksnoop/resolve.c ksnoop/print.c ksnoop/escape.c ksnoop/obuf.c ksnoop/writer.c ksnoop/suggest.c ksnoop/btf_util.c \
 	      ksnoop/duration.c \
 	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/usym.c
-APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c
+APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c ksnoop/stop.c
 CORE_OBJS  := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:ksnoop/%.c=$(BUILD)/%.o)
 HDRS       := $(wildcard ksnoop/*.h include/*.h)

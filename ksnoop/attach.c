@@ -7,10 +7,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "log.h"
+#include "stop.h"
 #include "ksnoop.skel.h"
 
 struct attacher {
@@ -148,7 +150,7 @@ static int take_links(struct attacher *a, struct detach_work *w)
 	return 0;
 }
 
-void attacher__free(struct attacher *a)
+void attacher__detach(struct attacher *a)
 {
 	double t0 = now_mono();
 	struct detach_work w;
@@ -166,6 +168,16 @@ void attacher__free(struct attacher *a)
 	/* Out of memory: the skeletons destroy their own links, one by one. */
 	for (i = a->nlinks - 1; i >= 0; i--)
 		bpf_link__destroy(a->links[i]);
+	a->nlinks = 0;
+}
+
+void attacher__free(struct attacher *a)
+{
+	int i;
+
+	if (!a)
+		return;
+	attacher__detach(a);
 	free(a->links);
 	free(a->follows);
 	for (i = a->nskels - 1; i >= 0; i--)
@@ -184,11 +196,33 @@ bool attacher__have_kprobes(void)
 	       access("/sys/kernel/debug/tracing/kprobe_events", F_OK) == 0;
 }
 
+bool attacher__exhausted(int err)
+{
+	return err == -ENOMEM || err == -EMFILE || err == -ENFILE;
+}
+
+/* The open-file limit, for a message that says which one ran out. */
+static long fd_limit(void)
+{
+	struct rlimit rl;
+
+	return getrlimit(RLIMIT_NOFILE, &rl) == 0 ? (long)rl.rlim_cur : -1;
+}
+
 /* The kernel or libbpf refused: a runtime failure, whatever the errno. */
 static int attach_fail(struct ks_error *e, int err, const char *what, const char *target)
 {
+	if (err == -EMFILE)
+		return ks_fail(e, ks_runtime_errno(err),
+			       "failed to %s '%s': out of file descriptors (the limit is %ld open files: ulimit -n)",
+			       what, target, fd_limit());
 	return ks_fail(e, ks_runtime_errno(err), "failed to %s '%s': %s", what, target,
 		       strerror(-err));
+}
+
+static int attach_stopped(struct ks_error *e)
+{
+	return ks_fail(e, -EINTR, "interrupted while attaching");
 }
 
 /* The entry record goes to the stash: whenever the return side needs it. */
@@ -571,11 +605,15 @@ int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 		LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = p->func_id);
 		struct bpf_link *link;
 
+		if (stop__requested())
+			return attach_stopped(e);
 		/* Every call site; the kernel counts the semaphore, if any. */
 		link = bpf_program__attach_usdt(skel->progs.ksnoop_usdt, pid > 0 ? pid : -1,
 						p->path, p->provider, p->name, &opts);
 		if (!link) {
 			err = -errno;
+			if (err == -EMFILE)
+				return attach_fail(e, err, "attach to USDT probe", p->name);
 			return ks_fail(e, ks_runtime_errno(err),
 				       "failed to attach to USDT probe %s:%s in '%s': %s",
 				       p->provider, p->name, p->shown, strerror(-err));
@@ -674,10 +712,12 @@ static int attach_tp_group(struct attacher *a, struct ksnoop_bpf *skel,
 		LIBBPF_OPTS(bpf_raw_tracepoint_opts, opts, .cookie = group_cookie(funcs, i));
 		struct bpf_link *link;
 
+		if (stop__requested())
+			return attach_stopped(e);
 		link = bpf_program__attach_raw_tracepoint_opts(skel->progs.ksnoop_tp, funcs[i].name,
 							       &opts);
 		err = link ? keep_link(a, link, false) : -errno;
-		if (err && failed && err != -ENOMEM) {
+		if (err && failed && !attacher__exhausted(err)) {
 			/* A glob's tracepoint the kernel refuses: left out, said by the caller. */
 			failed[i] = true;
 			continue;
@@ -727,7 +767,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 	if (!skel)
 		err = e->err;
 	free(group);
-	if (!skel && failed && err != -ENOMEM) {
+	if (!skel && failed && !attacher__exhausted(err)) {
 		/* The plan of a glob's group does not load: its functions are left out. */
 		for (i = 0; i < n; i++)
 			failed[i] = true;
@@ -739,6 +779,8 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 		return attach_tp_group(a, skel, funcs, n, failed, e);
 	next_note = now_s() + 1;
 	for (i = 0; i < n; i++) {
+		if (stop__requested())
+			return attach_stopped(e);
 		/* Hundreds of kprobes take a while: say how far it got, each second. */
 		if (now_s() >= next_note) {
 			log_info("attaching kprobes: %d of %d functions", i, n);
@@ -759,7 +801,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			if (err)
 				break;
 		}
-		if (err && failed && err != -ENOMEM) {
+		if (err && failed && !attacher__exhausted(err)) {
 			/* A glob's function the kernel refuses: left out, said by the caller. */
 			failed[i] = true;
 			err = 0;

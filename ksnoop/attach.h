@@ -16,6 +16,13 @@ struct attacher;
 
 struct attacher *attacher__new(__u32 ringbuf_bytes);
 void attacher__free(struct attacher *a);
+/* Every link goes (no new events); maps and the ring buffer stay to be read. */
+void attacher__detach(struct attacher *a);
+/*
+ * Out of memory or of file descriptors: never a glob's match "left out"
+ * (the kernel did not refuse it), always the end of the run.
+ */
+bool attacher__exhausted(int err);
 
 enum attach_kind {
 	ATTACH_FENTRY,		/* fentry + fexit */

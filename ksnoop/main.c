@@ -17,6 +17,7 @@
 #include "duration.h"
 #include "log.h"
 #include "ksnoop.h"
+#include "stop.h"
 
 #ifndef KSNOOP_VERSION
 #define KSNOOP_VERSION "unknown"
@@ -408,6 +409,8 @@ int main(int argc, char **argv)
 	};
 	int err;
 
+	/* First: a Ctrl-C at any later point is seen (stop.h). */
+	stop__install();
 	log_json = wants_json(argc, argv);
 	err = parse_options(argc, argv, &opts);
 	if (!err) {

@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,7 @@
 #include "log.h"
 #include "print.h"
 #include "target.h"
+#include "stop.h"
 #include "usdt_front.h"
 #include "usym.h"
 
@@ -36,14 +36,6 @@
 #define LOST_REPORT_INTERVAL_NS 1000000000ULL
 /* How long events already captured are still printed after a stop. */
 #define DRAIN_MAX_NS 1000000000ULL
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 /* One attach point: a kernel function, a tracepoint, or one USDT probe. */
 struct target {
@@ -68,6 +60,8 @@ struct trace {
 	__u64 pidns_dev;	/* ksnoop's pid namespace; 0: the initial one */
 	__u64 pidns_ino;
 	bool output_closed;
+	bool discarding;	/* stopped: events left in the buffer are counted, not printed */
+	__u64 unprinted;	/* events captured but not printed: the stop came first */
 	int glob_skipped;	/* glob matches not traced, at resolve or attach */
 	int glob_targets;	/* glob matches traced */
 	bool tp_cookies;	/* a tracepoint glob's matches can share programs */
@@ -91,6 +85,12 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	if (t->opts->count && t->printed >= t->opts->count)
 		return -ECANCELED;
+	if (t->discarding) {
+		t->unprinted++;
+		if ((t->unprinted & 4095) == 0 && now_ns(CLOCK_MONOTONIC) >= t->check_at)
+			return -EAGAIN;
+		return 0;
+	}
 	printer__event(&t->printer, &t->targets[ev->func_id].plan, data, size);
 	t->printed++;
 	/*
@@ -324,6 +324,9 @@ static int glob_match(struct glob_tally *g, const char *module, const char *name
 	bool was_bound = false;
 	int err;
 
+	/* Thousands of matches take a while: a Ctrl-C ends it here. */
+	if (stop__requested())
+		return -EINTR;
 	g->n++;
 	if (sig)
 		bound = *sig;
@@ -434,6 +437,8 @@ static int build_tp_glob_targets(struct trace *t, struct kernel *k, int i, char 
 		t->tp_cookies = kernel__tp_cookies(k);
 		err = kernel__tp_glob(k, pattern, add_tp_match, &g, &e);
 	}
+	if (err == -EINTR)
+		return err;
 	if (err) {
 		t->glob_skipped += g.skipped;
 		log_spec_error(argv[i], &e);
@@ -738,14 +743,19 @@ out:
 static int check_any_attached(const struct trace *t, struct ks_error *e)
 {
 	char why[sizeof(e->msg)];
+	bool tps = true, probes = true;
 	int i;
 
-	for (i = 0; i < t->ntargets; i++)
+	for (i = 0; i < t->ntargets; i++) {
 		if (t->targets[i].attached)
 			return 0;
+		tps &= t->targets[i].kind == ATTACH_TP;
+		probes &= t->targets[i].kind == ATTACH_USDT;
+	}
 	snprintf(why, sizeof(why), "%s", e->msg[0] ? e->msg : "every one was refused");
 	return ks_fail(e, ks_runtime_errno(e->err ? e->err : -EOPNOTSUPP),
-		       "none of the %d function(s) matched could be attached: %s", t->ntargets, why);
+		       "none of the %d %s matched could be attached: %s", t->ntargets,
+		       tps ? "tracepoint(s)" : probes ? "USDT probe(s)" : "function(s)", why);
 }
 
 /* Attach every target; on failure nothing stays attached. */
@@ -761,7 +771,7 @@ static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e
 		struct target *tg = &t->targets[i];
 
 		/* Ctrl-C while attaching: stop here, detach what is attached. */
-		if (stop_requested) {
+		if (stop__requested()) {
 			err = ks_fail(e, -EINTR, "interrupted while attaching");
 			break;
 		}
@@ -769,7 +779,7 @@ static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e
 		if (tg->attached || grouped_kind(t, tg))
 			continue;
 		err = attacher__add(a, &tg->plan, tg->kind, e);
-		if (err && tg->from_glob && err != -ENOMEM) {
+		if (err && tg->from_glob && !attacher__exhausted(err)) {
 			/* fentry on a glob's match the kernel refuses: left out. */
 			log_info("%s: %s left out: %s", t->specs[tg->spec].text, tg->plan.sig.attach, e->msg);
 			t->glob_skipped++;
@@ -858,21 +868,14 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 	return 0;
 }
 
-static int run_loop(struct trace *t, struct attacher *a)
+static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 {
-	struct ring_buffer *rb;
 	__u64 start = now_ns(CLOCK_MONOTONIC), last_lost_check = start, lost_seen = 0;
 	__u64 next_interval = start + t->opts->interval_ms * 1000000ULL;
 	int err = 0;
 
-	rb = ring_buffer__new(attacher__ringbuf_fd(a), handle_event, t, NULL);
-	if (!rb) {
-		err = -errno;
-		log_error("failed to set up the ring buffer: %s", strerror(-err));
-		return ks_runtime_errno(err);
-	}
 	t->check_at = start + POLL_INTERVAL_MS * 1000000ULL;
-	while (!stop_requested) {
+	while (!stop__requested()) {
 		__u64 now;
 
 		err = ring_buffer__poll(rb, POLL_INTERVAL_MS);
@@ -914,18 +917,38 @@ static int run_loop(struct trace *t, struct attacher *a)
 		if (t->opts->duration_ns && now - start >= t->opts->duration_ns)
 			break;
 	}
-	/* Drain what is already in the buffer, within the count. */
-	if (!t->output_closed) {
-		/* Up to a second: enough to empty the buffer, bounded under a flood. */
-		t->check_at = now_ns(CLOCK_MONOTONIC) + DRAIN_MAX_NS;
-		while (ring_buffer__consume(rb) == -EAGAIN &&
-		       now_ns(CLOCK_MONOTONIC) < t->check_at)
-			;
+	return ks_runtime_errno(err);
+}
+
+/* Consume RB until it is empty or DRAIN_MAX_NS have passed. */
+static void drain(struct trace *t, struct ring_buffer *rb)
+{
+	t->check_at = now_ns(CLOCK_MONOTONIC) + DRAIN_MAX_NS;
+	while (ring_buffer__consume(rb) == -EAGAIN && now_ns(CLOCK_MONOTONIC) < t->check_at)
+		;
+}
+
+/*
+ * After the loop: print what the buffer already holds (up to a second:
+ * enough to empty it, bounded under a flood or a slow reader), then
+ * detach, so that nothing new comes, and count what is still there (each
+ * record once: cheap) as captured but not printed.  Then --count's totals,
+ * read once no probe can add to them.
+ */
+static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *rb)
+{
+	int err = 0;
+
+	if (!t->output_closed)
+		drain(t, rb);
+	attacher__detach(a);
+	if (!t->output_closed && !(t->opts->count && t->printed >= t->opts->count)) {
+		t->discarding = true;
+		drain(t, rb);
 	}
-	ring_buffer__free(rb);
 	/* --count: what is left (since the last --interval, or all). */
 	if ((t->opts->count_calls || t->opts->hist) && !t->output_closed)
-		print_counts(t, a, !!t->opts->interval_ms);
+		err = print_counts(t, a, !!t->opts->interval_ms);
 	if (fflush(stdout) || ferror(stdout))
 		t->output_closed = true;
 	return ks_runtime_errno(err);
@@ -945,20 +968,43 @@ static void raise_fd_limit(void)
 	}
 }
 
+/*
+ * Every record must fit the ring buffer with its 8-byte header, or every
+ * event of that target would be lost: a usage error, before anything loads.
+ */
+static int check_buffer(const struct trace *t, char **argv)
+{
+	int i, side;
+
+	for (i = 0; i < t->ntargets; i++) {
+		const struct ksnoop_plan *bp = &t->targets[i].plan.bpf;
+
+		for (side = 0; side < KSNOOP_NR_KINDS; side++) {
+			if (!bp->side[side].enabled ||
+			    bp->side[side].rec_size + 8ULL <= t->opts->buffer_bytes)
+				continue;
+			log_error("--buffer %u is smaller than one record of '%s' (%u bytes with its header)",
+				  t->opts->buffer_bytes, argv[t->targets[i].spec],
+				  bp->side[side].rec_size + 8);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* After the targets are resolved: attach, run, summarise; 0 or a negative errno. */
 static int trace_run(struct trace *t, struct kernel *k, char **argv)
 {
 	enum attach_mode mode = t->opts->mode;
 	struct ks_error e, fentry_e = {};
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct attacher *a = NULL;
+	struct ring_buffer *rb;
 	int ret, err;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	if (t->glob_targets)
-		raise_fd_limit();
+	ret = check_buffer(t, argv);
+	if (ret)
+		return ret;
+	raise_fd_limit();
 
 	err = attach_all(t, &a, &e);
 	/* Asked to stop before everything attached: nothing more to do. */
@@ -1007,8 +1053,18 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 			 mode == MODE_AUTO && t->glob_targets ? " (globs: kprobes, a program per plan)" : "");
 	log_info("tracing %d target(s); Ctrl-C to stop", count_attached(t));
 
-	ret = run_loop(t, a);
-	if (!t->output_closed) {
+	rb = ring_buffer__new(attacher__ringbuf_fd(a), handle_event, t, NULL);
+	if (!rb) {
+		ret = -errno;
+		log_error("failed to set up the ring buffer: %s", strerror(-ret));
+		attacher__free(a);
+		return ks_runtime_errno(ret);
+	}
+	ret = run_loop(t, a, rb);
+	ret = ks_worse(ret, finish_run(t, a, rb));
+	ring_buffer__free(rb);
+	/* After a failure, its message is the last word: no totals that look like a result. */
+	if (!t->output_closed && !ret) {
 		__u64 drops = attacher__counter(a, KSNOOP_CNT_STASH_DROP);
 
 		if (t->opts->count_calls || t->opts->hist)
@@ -1018,6 +1074,9 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 			fprintf(stderr, "ksnoop: %llu events printed, %llu lost",
 				(unsigned long long)t->printed,
 				(unsigned long long)attacher__counter(a, KSNOOP_CNT_LOST));
+		if (t->unprinted)
+			fprintf(stderr, ", %llu captured but not printed (stopped first)",
+				(unsigned long long)t->unprinted);
 		if (attacher__counter(a, KSNOOP_CNT_COUNT_FULL))
 			fprintf(stderr, ", %llu calls not counted (counts map full)",
 				(unsigned long long)attacher__counter(a, KSNOOP_CNT_COUNT_FULL));
@@ -1132,6 +1191,11 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 	}
 	if (!ret)
 		ret = trace_run(&t, &k, argv);
+	/* Asked to stop before tracing began: nothing attached, nothing wrong. */
+	if (ret == -EINTR && stop__requested()) {
+		log_info("stopped before tracing began");
+		ret = 0;
+	}
 out:
 	for (i = 0; i < argc; i++)
 		spec__free(&t.specs[i]);

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * SIGINT and SIGTERM ask ksnoop to stop.  The handlers are installed before
+ * anything else runs, so a Ctrl-C while specs are resolved, programs load
+ * or probes attach is never lost; every long phase (resolving globs,
+ * loading, attaching, the event loop, draining) asks stop__requested() and
+ * ends cleanly, leaving nothing attached.
+ */
+#ifndef KSNOOP_STOP_H
+#define KSNOOP_STOP_H
+
+#include <stdbool.h>
+
+/*
+ * SIGINT/SIGTERM set the flag (SA_RESTART: a write to stdout is not cut);
+ * the same signal again ends the process at once.  SIGPIPE ignored.
+ */
+void stop__install(void);
+bool stop__requested(void);
+/* Ask as a signal would (--duration, -n, a closed stdout). */
+void stop__request(void);
+
+#endif

@@ -1,0 +1,138 @@
+#!/bin/bash
+# Stopping, live on this kernel (root): a Ctrl-C is never lost (while
+# specs are resolved, too), never cuts a record in half on a slow reader,
+# and what the ring buffer still holds at the end is printed or counted;
+# limits that would drop what was asked for fail the run, saying which.
+#
+# Workloads are our own processes (-p), so other tests on the machine do
+# not change what is counted.
+. "$(dirname "$0")/helpers.bash"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+
+needs_root stop
+scratch_dir
+
+# Seconds ksnoop may take to exit after a signal.
+EXIT_BOUND_S=3
+PG=/usr/lib/postgresql/15/bin/postgres
+
+# busy: a process of ours that makes system calls as fast as it can (yes
+# writes 8 KiB to /dev/null per call); its pid in WPID.
+busy() {
+	yes >/dev/null &
+	WPID=$!
+}
+
+# all_json FILE: every line of FILE is one whole JSON object.
+all_json() {
+	jq -c . "$1" >/dev/null 2>&1 && ! grep -qv '^{.*}$' "$1"
+}
+
+# printed_in FILE: N of the "ksnoop: N events printed" line.
+printed_in() {
+	sed -n 's/^ksnoop: \([0-9]*\) events printed.*/\1/p' "$1"
+}
+
+# --- a signal while a glob is resolved (1,601 tracepoints bound by type:
+#     about 2 s): ksnoop ends at once, status 0, having attached nothing.
+#     (A background job of a script starts with SIGINT ignored: only a
+#     handler of ksnoop's own sees it.)
+spawn "$tmp/r.out" "$tmp/r.err" --count 'tp:*(struct task_struct *t, t->pid)'
+sleep 0.3
+signal_and_wait INT "$EXIT_BOUND_S"
+expect_eq sigint_while_resolving_status 0 "$RC"
+expect_eq sigint_while_resolving_nothing_counted "" "$(grep 'calls counted' "$tmp/r.err")"
+spawn "$tmp/r2.out" "$tmp/r2.err" --count 'tp:*(struct task_struct *t, t->pid)'
+sleep 0.3
+signal_and_wait TERM "$EXIT_BOUND_S"
+expect_eq sigterm_while_resolving_status 0 "$RC"
+
+# --- SIGINT while stdout is a full pipe nobody reads yet: the write goes
+#     on when the reader comes back (SA_RESTART), no record is cut, the
+#     summary counts exactly the lines that came out.
+busy
+( "$K" -j -p "$WPID" 'tp:sys_enter(id)' 2>"$tmp/s.err" | { sleep 2; cat >"$tmp/s.out"; } ) &
+pipe_pid=$!
+sleep 1
+KPID=$(pgrep -f "^$K -j -p $WPID " | head -1)
+kill -INT "$KPID" 2>/dev/null
+for i in $(seq 100); do kill -0 "$pipe_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pipe_pid" 2>/dev/null && { fail slow_reader_exits "still running 10 s after SIGINT"; kill -9 "$KPID"; }
+wait "$pipe_pid" 2>/dev/null
+kill "$WPID"; wait "$WPID" 2>/dev/null
+n=$(printed_in "$tmp/s.err")
+if [ -n "$n" ] && [ "$n" -gt 0 ] && all_json "$tmp/s.out"; then
+	pass slow_reader_sigint_whole_records
+else
+	fail slow_reader_sigint_whole_records "summary: $(tail -1 "$tmp/s.err"); last line: $(tail -c 200 "$tmp/s.out")"
+fi
+expect_eq slow_reader_sigint_printed_is_lines "$n" "$(wc -l <"$tmp/s.out")"
+
+# --- a second SIGINT ends ksnoop at once, even blocked on a reader that
+#     never reads; its programs go with it.
+busy
+( "$K" -v -j -p "$WPID" 'tp:sys_enter(id)' 2>"$tmp/b.err" | sleep 30 ) &
+pipe_pid=$!
+for i in $(seq 100); do grep -q 'tracing .* target' "$tmp/b.err" 2>/dev/null && break; sleep 0.1; done
+KPID=$(pgrep -f "^$K -v -j -p $WPID " | head -1)
+progs=$(held_ids "$KPID" prog)
+sleep 0.5
+kill -INT "$KPID"; sleep 0.5
+kill -0 "$KPID" 2>/dev/null && pass first_sigint_waits_for_reader ||
+	fail first_sigint_waits_for_reader "ksnoop ended on the first SIGINT while a write was pending"
+kill -INT "$KPID" 2>/dev/null
+for i in $(seq 30); do kill -0 "$KPID" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$KPID" 2>/dev/null; then
+	fail second_sigint_ends_it "still running 3 s after the second SIGINT"
+	kill -9 "$KPID"
+else
+	pass second_sigint_ends_it
+fi
+{ pkill -P "$pipe_pid" sleep; kill "$WPID"; wait; } 2>/dev/null
+expect_eq second_sigint_nothing_left "" "$(left_progs "$progs")"
+
+# --- the end of a flood into a slow reader: what the buffer still holds
+#     once printing has had its second is counted, never silently dropped.
+busy
+( "$K" -j --duration 1 --buffer 4194304 -p "$WPID" 'tp:sys_enter(id)' 2>"$tmp/d.err" |
+	while IFS= read -r l; do
+		printf '%s\n' "$l"
+		[ $((++n % 50)) = 0 ] && sleep 0.05
+	done >"$tmp/d.out" ) &
+pipe_pid=$!
+for i in $(seq 150); do kill -0 "$pipe_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pipe_pid" 2>/dev/null && fail drain_exits "still running after 15 s"
+kill -9 "$pipe_pid" 2>/dev/null; wait "$pipe_pid" 2>/dev/null
+kill "$WPID"; wait "$WPID" 2>/dev/null
+unprinted=$(sed -n 's/.* \([0-9]*\) captured but not printed (stopped first).*/\1/p' "$tmp/d.err")
+if [ -n "$unprinted" ] && [ "$unprinted" -gt 0 ]; then
+	pass drain_counts_what_is_not_printed
+else
+	fail drain_counts_what_is_not_printed "$(cat "$tmp/d.err")"
+fi
+expect_eq drain_printed_is_lines "$(printed_in "$tmp/d.err")" "$(wc -l <"$tmp/d.out")"
+all_json "$tmp/d.out" && pass drain_whole_records || fail drain_whole_records "$(tail -c 200 "$tmp/d.out")"
+
+# --- out of file descriptors while a glob attaches: the run fails and
+#     says so (it used to count nothing and exit 0); no totals after it.
+for lim in 32 64; do
+	err=$(ulimit -n $lim; ks --count --duration 1 'tp:sched_*' 2>&1 >/dev/null); rc=$?
+	error_is fd_limit_${lim}_fails 1 'out of file descriptors \(the limit is [0-9]+ open files: ulimit -n\)' \
+		"$rc" "$err" "ulimit -n $lim; ksnoop --count 'tp:sched_*'"
+done
+
+# --- USDT globs raise the soft limit to the hard one, as tracepoint globs
+#     do: PostgreSQL's 71 probes need more than 40 open files.
+if [ -x "$PG" ]; then
+	cp "$PG" "$tmp/kspg$$"
+	err=$(ulimit -S -n 40; ks --duration 0.2 usdt "$tmp/kspg$$:postgresql:*" 2>&1 >/dev/null); rc=$?
+	expect_eq usdt_glob_raises_fd_limit 0 "$rc"
+	expect_match usdt_glob_raises_fd_limit_summary '^ksnoop: 0 events printed' "$err"
+else
+	fail usdt_glob_raises_fd_limit "no $PG (make deps installs postgresql)"
+fi
+
+# --- a ring buffer smaller than one record is refused, naming both sizes
+expect_error buffer_smaller_than_record 2 \
+	"^ksnoop: --buffer 4096 is smaller than one record of 'tp:sched_switch\(prev, next\)' \([0-9]+ bytes with its header\)$" \
+	--buffer 4096 --duration 0.2 'tp:sched_switch(prev, next)'
