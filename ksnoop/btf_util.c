@@ -198,7 +198,9 @@ static bool decl_spellable(const struct btf *btf, __u32 id, int depth, int *visi
 		if (!align_walk_ends(btf, id, 0, &align_visits))
 			return false;
 		for (i = 0; i < vlen; i++)
-			if (!btf__name_by_offset(btf, btf_members(t)[i].name_off) ||
+			/* btf_dump pads to it: 0 (an int of 0 bytes) divided by zero. */
+			if (btf__align_of(btf, btf_members(t)[i].type) <= 0 ||
+			    !btf__name_by_offset(btf, btf_members(t)[i].name_off) ||
 			    !decl_spellable(btf, btf_members(t)[i].type, depth + 1, visits))
 				return false;
 	}

@@ -137,11 +137,10 @@ static __u64 bitfield_value(const unsigned char *data, __u32 bit_off, __u32 bit_
 	return v & (bit_size >= 64 ? ~0ULL : ((1ULL << bit_size) - 1));
 }
 
-static void emit_int(struct walk *w, const struct btf_type *t, const void *data,
+static void emit_int(struct walk *w, const struct btf_type *t, __s64 size, const void *data,
 		     __u32 bit_off, __u32 bit_size)
 {
 	__u8 enc = btf_int_encoding(t);
-	__u32 size = t->size;
 	char text[40], json[44];
 	__u64 v;
 
@@ -150,7 +149,7 @@ static void emit_int(struct walk *w, const struct btf_type *t, const void *data,
 		writer__null(w->wr, "/* ? */");
 		return;
 	}
-	if (size > 8) {
+	if (size > 8 && !bit_size) {
 		/* __int128: hex, most significant half first (JSON: a string). */
 		snprintf(text, sizeof(text), "0x%016llx%016llx",
 			 load_uint((const char *)data + 8, 8), load_uint(data, 8));
@@ -188,12 +187,12 @@ static void emit_char(struct walk *w, const void *data)
 	writer__raw(w->wr, text, json);
 }
 
-static void emit_enum(struct walk *w, const struct btf_type *t, const void *data,
+static void emit_enum(struct walk *w, const struct btf_type *t, __s64 size, const void *data,
 		      __u32 bit_off, __u32 bit_size)
 {
 	__u32 bits = bit_size ? bit_size : 8 * t->size;
 	__s64 v = bit_size ? (__s64)bitfield_value(data, bit_off, bit_size) :
-			     (__s64)load_uint(data, t->size);
+			     (__s64)load_uint(data, size);
 	int i, vlen = btf_vlen(t);
 
 	if (btf_kflag(t) && bits && bits < 64 && ((__u64)v >> (bits - 1)))
@@ -216,11 +215,12 @@ static void emit_enum(struct walk *w, const struct btf_type *t, const void *data
 /*
  * A pointer: its address.  A function pointer also names its function:
  * text "0xffffffff81a2b3c0 <sock_wfree>", JSON {"addr":"0x...","sym":"..."}.
+ * SIZE is the BTF's pointer size: 4 in BTF whose 'long' is 4 bytes.
  */
-static void emit_ptr(struct walk *w, const struct btf_type *t, const void *data)
+static void emit_ptr(struct walk *w, const struct btf_type *t, __s64 size, const void *data)
 {
 	const struct btf_type *pt = btf__type_by_id(w->btf, btfu_strip(w->btf, t->type));
-	__u64 v = load_uint(data, 8);
+	__u64 v = load_uint(data, size);
 	char sym[160], text[200];
 
 	if (!v) {
@@ -248,23 +248,23 @@ static void emit_ptr(struct walk *w, const struct btf_type *t, const void *data)
 	writer__end_object(w->wr);
 }
 
-static void emit_float(struct walk *w, const struct btf_type *t, const void *data)
+static void emit_float(struct walk *w, __s64 size, const void *data)
 {
 	char buf[40];
 	double d;
 	float f;
 
-	if (t->size != 4 && t->size != 8) {
+	if (size != 4 && size != 8) {
 		writer__null(w->wr, "/* float */");
 		return;
 	}
-	if (t->size == 4) {
+	if (size == 4) {
 		memcpy(&f, data, 4);
 		d = f;
 	} else {
 		memcpy(&d, data, 8);
 	}
-	snprintf(buf, sizeof(buf), t->size == 4 ? "%.9g" : "%.17g", d);
+	snprintf(buf, sizeof(buf), size == 4 ? "%.9g" : "%.17g", d);
 	/* JSON has no NaN or infinity. */
 	writer__raw(w->wr, buf, isfinite(d) ? buf : NULL);
 }
@@ -510,32 +510,55 @@ static void emit_member_list(struct walk *w, const struct member_layout *m, __u3
 	}
 }
 
+/*
+ * Whether the bytes a scalar's reader loads lie inside the AVAIL bytes of
+ * the value, whatever the BTF claims: each reader loads at most SIZE bytes
+ * (the type's, a pointer's the BTF's pointer size), a bitfield's reader
+ * its few.  Only integers and enums have bitfields: the kernel refuses BTF
+ * with others, and a pointer "bitfield" of one byte was once read as 8.
+ */
+static bool scalar_fits(struct walk *w, const struct btf_type *t, __s64 size, size_t avail,
+			__u32 bit_off, __u32 bit_size)
+{
+	if (bit_size && !btf_is_int(t) && !btf_is_any_enum(t)) {
+		writer__null(w->wr, "/* ? */");
+		return false;
+	}
+	if (!bit_size && size < 0) {
+		writer__null(w->wr, "/* ? */");
+		return false;
+	}
+	if ((bit_size ? (bit_off + (__u64)bit_size + 7) / 8 : (__u64)size) > avail) {
+		w->truncated = true;
+		writer__null(w->wr, "/* truncated */");
+		return false;
+	}
+	return true;
+}
+
 static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid, __s64 size,
 		      const unsigned char *data, size_t avail, int level,
 		      __u32 bit_off, __u32 bit_size)
 {
-	if (!bit_size && size > 0 && (size_t)size > avail && !btf_is_composite(t) &&
-	    !btf_is_array(t)) {
-		w->truncated = true;
-		writer__null(w->wr, "/* truncated */");
+	if (!btf_is_composite(t) && !btf_is_array(t) &&
+	    !scalar_fits(w, t, size, avail, bit_off, bit_size))
 		return;
-	}
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
-		if (!bit_size && t->size == 1 && btfu_is_char(w->btf, sid))
+		if (!bit_size && size == 1 && btfu_is_char(w->btf, sid))
 			emit_char(w, data);
 		else
-			emit_int(w, t, data, bit_off, bit_size);
+			emit_int(w, t, size, data, bit_off, bit_size);
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		emit_enum(w, t, data, bit_off, bit_size);
+		emit_enum(w, t, size, data, bit_off, bit_size);
 		break;
 	case BTF_KIND_PTR:
-		emit_ptr(w, t, data);
+		emit_ptr(w, t, size, data);
 		break;
 	case BTF_KIND_FLOAT:
-		emit_float(w, t, data);
+		emit_float(w, size, data);
 		break;
 	case BTF_KIND_ARRAY:
 		emit_array(w, t, data, avail, level);
@@ -601,14 +624,16 @@ static void emit_formatted(struct walk *w, const struct value_desc *vd, __u32 id
 			writer__uint(w->wr, v);
 		return;
 	case FMT_IP:
-		if (!inet_ntop(size == 4 ? AF_INET : AF_INET6, data, text, sizeof(text))) {
+		/* An IPv6 address is read as 16 bytes: only if the value has them. */
+		if ((size != 4 && size != 16) ||
+		    !inet_ntop(size == 4 ? AF_INET : AF_INET6, data, text, sizeof(text))) {
 			writer__null(w->wr, "/* ? */");
 			return;
 		}
 		writer__name(w->wr, text);
 		return;
 	case FMT_SYM:
-		v = load_uint(data, 8);
+		v = load_uint(data, size);	/* a pointer may be 4 bytes in BTF from a file */
 		if (!v) {
 			writer__null(w->wr, "NULL");
 		} else if (w->opts->symbolize &&

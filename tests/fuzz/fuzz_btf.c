@@ -5,14 +5,16 @@
  *
  * Input: the raw BTF (header, types, strings), parsed by libbpf.  For each
  * of the first MAX_TYPES types: strip it, ask what it is, spell it, print
- * the input's own bytes as a value of it (text and JSON, and behind a
- * pointer), and for a struct or union resolve `p->NAME` for its first
- * member and for a name it does not have.  BTF that refers to types it
- * does not have is refused, as ksnoop refuses it.  libbpf checks the layout of
- * the blob, not its meaning: typedef cycles, structs that contain
- * themselves and names outside the string section all get through, and
- * every walk of ours must end (libFuzzer's -timeout catches one that does
- * not).
+ * the input's own bytes as a value of it (text and JSON, behind a pointer,
+ * and cut short as a capture at --max-bytes is), and for a struct or union
+ * resolve `p->NAME` for its first member and for a name it does not have.
+ * The printer gets a copy of exactly the value's bytes: a read past the
+ * value is an ASan report even where the input goes on after it.  BTF
+ * that refers to types it does not have is refused, as ksnoop refuses it.
+ * libbpf checks the layout of the blob, not its meaning: typedef cycles,
+ * structs that contain themselves and names outside the string section
+ * all get through, and every walk of ours must end (libFuzzer's -timeout
+ * catches one that does not).
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -32,8 +34,16 @@
 
 static FILE *devnull;
 
+/*
+ * DATA as a value of type ID, as much of it as the type's size, less its
+ * last SHORT_BY bytes if it has more; printed from a heap copy of exactly the
+ * bytes given, so that ASan sees a read past them.  (Printed from the
+ * input itself, a read past a value stays inside the input unless the
+ * value ends where the input does: a pointer read as 8 bytes where 1 was
+ * left went unseen by bounded runs.)
+ */
 static void print_as(const struct btf *btf, __u32 id, const uint8_t *data, size_t size,
-		     bool json, bool deref)
+		     size_t short_by, bool json, bool deref)
 {
 	struct print_opts opts = { .format = json ? FORMAT_JSON : FORMAT_TEXT, .zeros = true };
 	__s64 tsize = btf__resolve_size(btf, id);
@@ -41,14 +51,24 @@ static void print_as(const struct btf *btf, __u32 id, const uint8_t *data, size_
 				 .how = deref ? PRINT_DEREF : PRINT_VALUE };
 	struct ksnoop_value vh = { .status = KSNOOP_OK, .addr = 0x1000 };
 	struct printer p;
+	uint8_t *copy;
 
 	vd.size = vd.obj_size = tsize > 0 && (size_t)tsize < size ? tsize : size;
+	if (short_by && short_by < vd.size) {
+		vd.size -= short_by;
+		vh.status = KSNOOP_TRUNCATED;
+	}
 	vh.len = vd.size;
+	copy = malloc(vd.size ? vd.size : 1);
+	if (!copy)
+		return;
+	memcpy(copy, data, vd.size);
 	if (deref)
 		btfu_type_str(btf, id, NULL, vd.obj_name, sizeof(vd.obj_name));
 	printer__init(&p, devnull, &opts);
-	printer__value(&p, btf, &vd, &vh, data, 1);
+	printer__value(&p, btf, &vd, &vh, copy, 1);
 	printer__fini(&p);
+	free(copy);
 }
 
 /* A member name the spec parser takes, or NULL. */
@@ -110,11 +130,13 @@ static void one_type(struct btf *btf, __u32 id, const uint8_t *data, size_t size
 	btfu_is_signed(btf, id);
 	btfu_type_str(btf, id, "x", buf, sizeof(buf));
 	check(memchr(buf, 0, sizeof(buf)));
-	print_as(btf, id, data, size, false, false);
-	print_as(btf, id, data, size, true, false);
+	print_as(btf, id, data, size, 0, false, false);
+	print_as(btf, id, data, size, 0, true, false);
+	/* Captured short by 1 to 8 bytes: a member near the end is cut. */
+	print_as(btf, id, data, size, 1 + (id + size) % 8, false, false);
 	if (!t || !btf_is_composite(t))
 		return;
-	print_as(btf, id, data, size, false, true);
+	print_as(btf, id, data, size, 0, false, true);
 	m = first_member(btf, t);
 	if (m)
 		snprintf(member, sizeof(member), "%s", m);

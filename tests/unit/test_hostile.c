@@ -128,6 +128,62 @@ static void test_json_c1_and_bidi_escaped(void **state)
 	assert_string_equal(JSON_STR("\xc2\xa0\xe2\x80\xb0"), "\"\xc2\xa0\xe2\x80\xb0\"");
 }
 
+/* CP (U+0800 to U+FFFF) as its three UTF-8 bytes, NUL-terminated. */
+static void utf8_3(__u32 cp, char *s)
+{
+	s[0] = (char)(0xe0 | cp >> 12);
+	s[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+	s[2] = (char)(0x80 | (cp & 0x3f));
+	s[3] = 0;
+}
+
+static const char *text_str(const char *s)
+{
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f = open_memstream(&buf, &sz);
+
+	assert_non_null(f);
+	text_write_escaped(f, s, strlen(s));
+	fclose(f);
+	snprintf(out, sizeof(out), "%s", buf);
+	free(buf);
+	return out;
+}
+
+/*
+ * Every bidi control and separator, each range to its last code point:
+ * LRM/RLM, LS/PS, the embeddings and overrides, the isolates (an open RLI
+ * reorders the rest of a line as an RLO does).  JSON escapes each as
+ * \uXXXX; text escapes every non-ASCII byte.
+ */
+static void test_every_bidi_control_escaped(void **state)
+{
+	static const __u32 ranges[][2] = {
+		{ 0x200e, 0x200f }, { 0x2028, 0x2029 }, { 0x202a, 0x202e }, { 0x2066, 0x2069 },
+	};
+	static const __u32 visible[] = { 0x2010, 0x2027, 0x202f, 0x2070 };
+	char s[4], want[32];
+
+	for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++)
+		for (__u32 cp = ranges[r][0]; cp <= ranges[r][1]; cp++) {
+			utf8_3(cp, s);
+			snprintf(want, sizeof(want), "\"\\u%04x\"", cp);
+			if (strcmp(json_str(s, 3), want))
+				fail_msg("U+%04X in JSON: not %s", cp, want);
+			snprintf(want, sizeof(want), "\\xe2\\x%02x\\x%02x",
+				 (unsigned char)s[1], (unsigned char)s[2]);
+			if (strcmp(text_str(s), want))
+				fail_msg("U+%04X in text: not %s", cp, want);
+		}
+	/* Their printable neighbours pass JSON as they are. */
+	for (size_t i = 0; i < sizeof(visible) / sizeof(visible[0]); i++) {
+		utf8_3(visible[i], s);
+		snprintf(want, sizeof(want), "\"%s\"", s);
+		assert_string_equal(json_str(s, 3), want);
+	}
+}
+
 static void test_text_string_escapes_c1(void **state)
 {
 	int arr = btf__add_array(btf, int_t, btf__add_int(btf, "char", 1, BTF_INT_SIGNED), 8);
@@ -399,10 +455,148 @@ static void test_invalid_member_name_is_anonymous(void **state)
 	assert_string_equal(btfu_type_str(btf, ptr, NULL, out, sizeof(out)), buf);
 }
 
+/*
+ * Regression (found by fuzz_btf once its seeds had bitfields at the end;
+ * regressions/btf/anonymous-struct-member-of-a-0-byte-int): btf_dump pads
+ * an anonymous struct it spells inline up to each member's alignment, and
+ * an int of 0 bytes aligns to 0: SIGFPE.  Such a struct is not spelled.
+ */
+static void test_anonymous_struct_with_0_byte_member(void **state)
+{
+	int zero = btf__add_int(btf, "z", 4, 0), anon, ptr;
+	char want[32];
+
+	((struct btf_type *)btf__type_by_id(btf, zero))->size = 0;
+	anon = btf__add_struct(btf, NULL, 12);
+	field("a", int_t, 0);
+	field("z", zero, 8);
+	ptr = btf__add_ptr(btf, anon);
+	snprintf(want, sizeof(want), "<type %d>", ptr);
+	assert_string_equal(btfu_type_str(btf, ptr, NULL, out, sizeof(out)), want);
+}
+
+/* ---- reads inside the value (issue #34, item 15) ---- */
+
+/*
+ * VD's value, LEN bytes of DATA, rendered from a heap copy of exactly LEN
+ * bytes: ASan reports a read past the value, whatever its BTF says.
+ */
+static const char *render_exact(enum print_format format, struct value_desc *vd,
+				const void *data, __u32 len)
+{
+	struct print_opts opts = { .format = format, .zeros = true };
+	struct ksnoop_value vh = { .status = KSNOOP_OK, .len = len };
+	unsigned char *copy = malloc(len ? len : 1);
+	struct printer p;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f = open_memstream(&buf, &sz);
+
+	assert_true(f && copy);
+	memcpy(copy, data, len);
+	vd->text = "v";
+	vd->how = PRINT_VALUE;
+	vd->size = len;
+	if (!vd->obj_size)
+		vd->obj_size = len;
+	printer__init(&p, f, &opts);
+	printer__value(&p, btf, vd, &vh, copy, 1);
+	printer__fini(&p);
+	fclose(f);
+	free(copy);
+	snprintf(out, sizeof(out), "%s", buf);
+	free(buf);
+	return out;
+}
+
+/* struct { int a:8; TYPE m:8; }, two bytes, the member's one the last. */
+static const char *last_byte_bitfield(enum print_format format, int type)
+{
+	struct value_desc vd = {};
+	int st = btf__add_struct(btf, "s", 2);
+	unsigned char v[2] = { 1, 2 };
+
+	assert_int_equal(btf__add_field(btf, "a", int_t, 0, 8), 0);
+	assert_int_equal(btf__add_field(btf, "m", type, 8, 8), 0);
+	vd.type_id = vd.obj_id = st;
+	return render_exact(format, &vd, v, sizeof(v));
+}
+
+/*
+ * Regression (found by fuzz_btf, regressions/btf/pointer-bitfield-of-1-byte):
+ * BTF gave a pointer member a bitfield size of 8 bits at the end of the
+ * value; the member list checked its one byte and the pointer's reader
+ * loaded 8.  Only integers and enums have bitfields; the others print as
+ * unknown, and a bitfield of a 16-byte integer reads its own bytes.
+ */
+static void test_pointer_float_int128_bitfields(void **state)
+{
+	int ptr = btf__add_ptr(btf, int_t), flt = btf__add_float(btf, "double", 8);
+	int i128 = btf__add_int(btf, "__int128", 16, BTF_INT_SIGNED);
+
+	assert_string_equal(last_byte_bitfield(FORMAT_TEXT, ptr),
+			    "{\n        .a = 1,\n        .m = /* ? */,\n    }");
+	assert_string_equal(last_byte_bitfield(FORMAT_JSON, ptr), "{\"a\":1,\"m\":null}");
+	assert_string_equal(last_byte_bitfield(FORMAT_TEXT, flt),
+			    "{\n        .a = 1,\n        .m = /* ? */,\n    }");
+	assert_string_equal(last_byte_bitfield(FORMAT_JSON, i128), "{\"a\":1,\"m\":2}");
+}
+
+/*
+ * BTF whose 'long' is 4 bytes has 4-byte pointers (libbpf's guess): a
+ * pointer in the last 4 bytes of the value is read as 4, not 8.
+ */
+static void test_pointer_of_4_bytes_at_the_end(void **state)
+{
+	struct value_desc vd = {};
+	uint32_t v[2] = { 7, 0x1234 };
+	int ptr, st;
+
+	assert_int_equal(btf__set_pointer_size(btf, 4), 0);
+	ptr = btf__add_ptr(btf, int_t);
+	st = btf__add_struct(btf, "s", 8);
+	field("a", int_t, 0);
+	field("p", ptr, 4);
+	vd.type_id = vd.obj_id = st;
+	assert_string_equal(render_exact(FORMAT_JSON, &vd, v, 8), "{\"a\":7,\"p\":\"0x1234\"}");
+	vd.fmt = FMT_SYM;
+	vd.type_id = vd.obj_id = ptr;
+	assert_string_equal(render_exact(FORMAT_JSON, &vd, &v[1], 4), "\"0x1234\"");
+	/* 7 bytes of a struct of 8: the pointer is not read at all. */
+	vd.fmt = FMT_NONE;
+	vd.type_id = vd.obj_id = st;
+	vd.obj_size = 8;
+	assert_string_equal(render_exact(FORMAT_TEXT, &vd, v, 7),
+			    "{\n        .a = 7,\n    } /* truncated at 7 of 8 bytes */");
+}
+
+/*
+ * A bitfield value whose capture came back shorter than its bytes (a
+ * record from a hostile or older BPF side) is truncated, not read on; so
+ * is ":ip" on a value that is neither 4 bytes nor 16.
+ */
+static void test_short_bitfield_and_ip_values_are_not_read_past(void **state)
+{
+	struct value_desc vd = { .bit_off = 4, .bit_size = 12 };
+	unsigned char v[16] = { 0xab, 0xcd };
+	int u64 = btf__add_int(btf, "unsigned long", 8, 0);
+
+	vd.type_id = vd.obj_id = int_t;
+	/* 0xcda, 12 bits signed */
+	assert_string_equal(render_exact(FORMAT_TEXT, &vd, v, 2), "-806");
+	assert_string_equal(render_exact(FORMAT_TEXT, &vd, v, 1),
+			    "/* truncated */ /* truncated at 1 of 2 bytes */");
+	memset(&vd, 0, sizeof(vd));
+	vd.fmt = FMT_IP;
+	vd.type_id = vd.obj_id = u64;
+	assert_string_equal(render_exact(FORMAT_TEXT, &vd, v, 8), "/* ? */");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_json_c1_and_bidi_escaped, new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_every_bidi_control_escaped, new_btf, free_btf),
 		cmocka_unit_test_setup_teardown(test_text_string_escapes_c1, new_btf, free_btf),
 		cmocka_unit_test_setup_teardown(test_btf_names_escaped, new_btf, free_btf),
 		cmocka_unit_test_setup_teardown(test_deref_type_name_escaped, new_btf, free_btf),
@@ -418,6 +612,14 @@ int main(void)
 						new_btf, free_btf),
 		cmocka_unit_test_setup_teardown(test_invalid_member_name_is_anonymous, new_btf,
 						free_btf),
+		cmocka_unit_test_setup_teardown(test_anonymous_struct_with_0_byte_member,
+						new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_pointer_float_int128_bitfields,
+						new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_pointer_of_4_bytes_at_the_end, new_btf,
+						free_btf),
+		cmocka_unit_test_setup_teardown(test_short_bitfield_and_ip_values_are_not_read_past,
+						new_btf, free_btf),
 	};
 
 	/* A walk that never ends fails the run instead of hanging it. */

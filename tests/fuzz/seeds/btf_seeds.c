@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Seeds for fuzz_btf: small BTF blobs built with libbpf, written raw into
- * DIR.  One shaped like real types, and the hostile shapes of issue #11.
+ * DIR.  One shaped like real types, the hostile shapes of issue #11, and
+ * members at the end of their value of every kind the printer reads.
  *
  *   btf_seeds DIR      (tests/fuzz/gen-corpus builds and runs it)
  */
@@ -82,6 +83,45 @@ static struct btf *self_containing(void)
 	return btf;
 }
 
+/*
+ * struct tail { int a:4; enum e b:3; int c:1; long l; __int128 big;
+ * double d; struct tail *next; }, its pointer ending where the struct
+ * does; a struct whose size (12) ends inside its pointer, as malformed BTF
+ * may; one that ends with an __int128.  Each has a bitfield, so its
+ * members' offsets carry a bitfield size (kflag): one changed byte makes a
+ * pointer, float or __int128 at the end a bitfield (a pointer bitfield of
+ * one byte was once read as 8 bytes, issue #34).  LONG_SIZE is the size of
+ * 'long', which libbpf takes for the pointer size: 4 gives 4-byte pointers.
+ */
+static struct btf *tails(int long_size)
+{
+	struct btf *btf = btf__new_empty();
+	int i32 = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	int lng = btf__add_int(btf, "long", long_size, BTF_INT_SIGNED);
+	int i128 = btf__add_int(btf, "__int128", 16, BTF_INT_SIGNED);
+	int dbl = btf__add_float(btf, "double", 8);
+	int e = btf__add_enum(btf, "e", 4), tail, ptr;
+
+	btf__add_enum_value(btf, "E1", 1);
+	tail = btf__add_struct(btf, "tail", 3 * long_size + 24);
+	ptr = tail + 1;
+	btf__add_field(btf, "a", i32, 0, 4);
+	btf__add_field(btf, "b", e, 4, 3);
+	btf__add_field(btf, "c", i32, 7, 1);
+	btf__add_field(btf, "l", lng, 8 * long_size, 0);
+	btf__add_field(btf, "big", i128, 16 * long_size, 0);
+	btf__add_field(btf, "d", dbl, 16 * long_size + 128, 0);
+	btf__add_field(btf, "next", ptr, 16 * long_size + 192, 0);
+	btf__add_ptr(btf, tail);
+	btf__add_struct(btf, "cut", 12);
+	btf__add_field(btf, "x", i32, 0, 31);
+	btf__add_field(btf, "p", ptr, 64, 0);
+	btf__add_struct(btf, "wide", 20);
+	btf__add_field(btf, "x", i32, 0, 31);
+	btf__add_field(btf, "v", i128, 32, 0);
+	return btf;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -91,5 +131,7 @@ int main(int argc, char **argv)
 	save(shapes(), argv[1], "shapes");
 	save(cycles(), argv[1], "cycles");
 	save(self_containing(), argv[1], "self-containing");
+	save(tails(8), argv[1], "tails");
+	save(tails(4), argv[1], "tails-ilp32");
 	return 0;
 }
