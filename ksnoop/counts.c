@@ -113,6 +113,17 @@ static void print_folded(FILE *out, const struct count_row *row, const struct co
 	fprintf(out, " %llu\n", (unsigned long long)row->count);
 }
 
+/* --interval: which period a JSON row belongs to, and when it closed. */
+static void json_interval(struct writer *wr, const struct counts_fmt *f)
+{
+	if (!f->interval)
+		return;
+	writer__key(wr, "interval");
+	writer__uint(wr, f->interval);
+	writer__key(wr, "time_ns");
+	writer__uint(wr, f->time_ns);
+}
+
 void counts__print(FILE *out, const struct count_row *rows, size_t n,
 		   const struct counts_fmt *f)
 {
@@ -158,6 +169,7 @@ void counts__print(FILE *out, const struct count_row *rows, size_t n,
 		case COUNTS_JSON:
 			writer__init(&wr, out, true);
 			writer__begin_object(&wr, WRITER_STRUCT, 0);
+			json_interval(&wr, f);
 			writer__key(&wr, "func");
 			writer__name(&wr, func);
 			if (f->stacks) {
@@ -246,6 +258,7 @@ void counts__print_hist(FILE *out, struct count_row *rows, size_t n,
 		if (f->style == COUNTS_JSON) {
 			writer__init(&wr, out, true);
 			writer__begin_object(&wr, WRITER_STRUCT, 0);
+			json_interval(&wr, f);
 			writer__key(&wr, "func");
 			writer__name(&wr, func);
 			writer__key(&wr, "value");

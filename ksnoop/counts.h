@@ -36,6 +36,13 @@ struct counts_fmt {
 	void *ctx;
 	print_symbolize_fn symbolize;
 	void *sym_ctx;
+	/*
+	 * --interval: which period this report closes (1, 2, ...) and when
+	 * (CLOCK_MONOTONIC ns, the events' time_ns); JSON rows carry both
+	 * ("interval", "time_ns").  0: one report, at exit.
+	 */
+	__u32 interval;
+	__u64 time_ns;
 };
 
 /*

@@ -10,7 +10,8 @@
  * ELF notes, BTF names, paths -- reaches the terminal through one of two
  * writers, one per output form:
  *
- *   text_write_escaped()  printable ASCII as is, every other byte as \xNN:
+ *   text_write_escaped()  printable ASCII as is but '\' (as \\), every
+ *                         other byte as \xNN:
  *                         no C0 control, DEL or C1 control (raw 0x80-0x9f
  *                         or UTF-8 encoded U+0080-U+009F) gets through,
  *                         whatever the terminal's encoding;
@@ -161,26 +162,39 @@ void json_escape(struct obuf *b, const char *s, size_t n)
 	obuf__putc(b, '"');
 }
 
+/*
+ * What the text escaper leaves as it is beside printable ASCII: a name
+ * (comm, a path, a symbol) escapes '\', which starts every escape, or one
+ * holding the two characters \t would print as one holding a TAB; a
+ * quoted string escapes '"' too; a message of ours (stderr) keeps '\',
+ * so that "unknown escape '\q'" reads as the user typed it.
+ */
+enum text_mode {
+	TEXT_NAME,
+	TEXT_QUOTED,
+	TEXT_MESSAGE,
+};
+
 /* Bytes at the start of S (N) that text takes as they are. */
-static size_t text_plain_run(const unsigned char *s, size_t n, bool quoted)
+static size_t text_plain_run(const unsigned char *s, size_t n, enum text_mode mode)
 {
 	size_t i = 0;
 
 	/* Printable ASCII, not isprint(): that would follow the locale. */
-	while (i < n && s[i] >= 0x20 && s[i] < 0x7f && !(quoted && (s[i] == '"' || s[i] == '\\')))
+	while (i < n && s[i] >= 0x20 && s[i] < 0x7f &&
+	       !(s[i] == '\\' && mode != TEXT_MESSAGE) && !(s[i] == '"' && mode == TEXT_QUOTED))
 		i++;
 	return i;
 }
 
-/* The text escaper; QUOTED: inside "...", so '"' and '\' are escaped too. */
-static void text_escape_run(struct obuf *b, const char *s, size_t n, bool quoted)
+static void text_escape_run(struct obuf *b, const char *s, size_t n, enum text_mode mode)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
 	char *q;
 
 	while (i < n) {
-		size_t run = text_plain_run(u + i, n - i, quoted);
+		size_t run = text_plain_run(u + i, n - i, mode);
 		unsigned char c;
 
 		if (run) {
@@ -210,13 +224,18 @@ static void text_escape_run(struct obuf *b, const char *s, size_t n, bool quoted
 
 void text_escape(struct obuf *b, const char *s, size_t n)
 {
-	text_escape_run(b, s, n, false);
+	text_escape_run(b, s, n, TEXT_NAME);
+}
+
+static void text_escape_message(struct obuf *b, const char *s, size_t n)
+{
+	text_escape_run(b, s, n, TEXT_MESSAGE);
 }
 
 void text_quote(struct obuf *b, const char *s, size_t n)
 {
 	obuf__putc(b, '"');
-	text_escape_run(b, s, n, true);
+	text_escape_run(b, s, n, TEXT_QUOTED);
 	obuf__putc(b, '"');
 }
 
@@ -241,6 +260,11 @@ void json_write_string(FILE *out, const char *s, size_t n)
 void text_write_escaped(FILE *out, const char *s, size_t n)
 {
 	to_file(out, s, n, text_escape);
+}
+
+void text_write_message(FILE *out, const char *s, size_t n)
+{
+	to_file(out, s, n, text_escape_message);
 }
 
 void text_write_quoted(FILE *out, const char *s, size_t n)

@@ -18,8 +18,10 @@ void text_quote(struct obuf *b, const char *s, size_t n);	/* in "..." */
 /* The same to a FILE. */
 /* S (N bytes) as a JSON string, quoted, escaped per RFC 8259. */
 void json_write_string(FILE *out, const char *s, size_t n);
-/* S (N bytes) as text, unquoted: printable ASCII as is, the rest \xNN. */
+/* S (N bytes) as text, unquoted: printable ASCII as is but '\' (\\), the rest \xNN. */
 void text_write_escaped(FILE *out, const char *s, size_t n);
+/* The same, but '\\' as it is: for ksnoop's own messages on stderr. */
+void text_write_message(FILE *out, const char *s, size_t n);
 /* S (N bytes) as a C string literal, in double quotes. */
 void text_write_quoted(FILE *out, const char *s, size_t n);
 /* The same into a new string (free() it), for columns; NULL if out of memory. */

@@ -23,7 +23,7 @@ static void log_vprint(const char *prefix, const char *fmt, va_list ap)
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	fprintf(stderr, "ksnoop: %s", prefix);
-	text_write_escaped(stderr, buf, strlen(buf));
+	text_write_message(stderr, buf, strlen(buf));
 	fputc('\n', stderr);
 }
 

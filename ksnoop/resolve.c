@@ -879,11 +879,24 @@ static int pred_name(struct rctx *r, const struct spec_item *it, const struct ch
 	return 0;
 }
 
+/*
+ * What a constant must fit, for messages: the type, and for a bitfield its
+ * width too ("__u8, a 3-bit field": the type alone would allow 8).
+ */
+static const char *fit_str(struct rctx *r, const struct chain *c, char *buf, size_t sz)
+{
+	if (!c->bit_size)
+		return tstr(r, c->type_id);
+	snprintf(buf, sz, "%s, a %u-bit field", tstr(r, c->type_id), c->bit_size);
+	return buf;
+}
+
 /* An integer constant: it must fit the value's width and signedness. */
 static int pred_int(struct rctx *r, const struct spec_item *it, const struct chain *c,
 		    int bits, bool sgn, __u64 *imm)
 {
 	const struct spec_const *k = &it->cst;
+	char fit[KS_ERROR_MSG_MAX];
 
 	if (sgn) {
 		__u64 lim = bits >= 64 ? (1ULL << 63) : (1ULL << (bits - 1));
@@ -891,7 +904,7 @@ static int pred_int(struct rctx *r, const struct spec_item *it, const struct cha
 		if ((k->neg && k->mag > lim) || (!k->neg && k->mag >= lim))
 			return rfail(r, k->pos, "constant %s%llu does not fit '%s' (%s)",
 				     k->neg ? "-" : "", (unsigned long long)k->mag, it->text,
-				     tstr(r, c->type_id));
+				     fit_str(r, c, fit, sizeof(fit)));
 		*imm = k->neg ? (__u64)(-(__s64)(k->mag - 1) - 1) : k->mag;
 		return 0;
 	}
@@ -900,7 +913,7 @@ static int pred_int(struct rctx *r, const struct spec_item *it, const struct cha
 			     (unsigned long long)k->mag, it->text, tstr(r, c->type_id));
 	if (bits < 64 && k->mag >> bits)
 		return rfail(r, k->pos, "constant %llu does not fit '%s' (%s)",
-			     (unsigned long long)k->mag, it->text, tstr(r, c->type_id));
+			     (unsigned long long)k->mag, it->text, fit_str(r, c, fit, sizeof(fit)));
 	*imm = k->mag;
 	return 0;
 }
@@ -1273,7 +1286,10 @@ static int make_hist(struct rctx *r, const struct spec_item *it, bool stash)
 	err = chain_walk(r, it, &c);
 	if (err)
 		return err;
-	if (!btfu_is_scalar(r->btf, c.type_id) || it->fmt)
+	if (it->fmt)
+		return rfail(r, it->fmt_pos, "--hist counts by the number itself: '%s' takes no format (leave out ':%s')",
+			     it->text, spec_format__str(it->fmt));
+	if (!btfu_is_scalar(r->btf, c.type_id))
 		return rfail(r, it->base_pos, "--hist counts by a number; '%s' is %s",
 			     it->text, tstr(r, c.type_id));
 	width = scalar_width(r, &c, pp);

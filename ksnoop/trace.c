@@ -66,6 +66,7 @@ struct trace {
 	int glob_targets;	/* glob matches traced */
 	bool tp_cookies;	/* a tracepoint glob's matches can share programs */
 	__u64 counted;		/* --count: calls counted so far */
+	__u32 intervals;	/* --interval: reports printed so far */
 };
 
 static __u64 now_ns(clockid_t clk)
@@ -836,6 +837,23 @@ static struct hist_value hist_value_of(void *ctx, __u32 func_id)
 	return (struct hist_value){ p->hist_text, p->hist_label };
 }
 
+/*
+ * --interval, text: each report starts with the wall-clock time it closes
+ * at, as bcc's tools print it ("12:00:03"); JSON rows carry it instead, and
+ * folded stacks (read by flame-graph tools) have no room for it.
+ */
+static void print_interval_time(const struct trace *t, const struct counts_fmt *fmt)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char buf[16];
+
+	if (fmt->style != COUNTS_TEXT || !localtime_r(&now, &tm))
+		return;
+	strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+	fprintf(stdout, "%s%s\n", fmt->interval > 1 ? "\n" : "", buf);
+}
+
 /* --count, --hist: the counts so far (CLEAR: and start the next period afresh). */
 static int print_counts(struct trace *t, struct attacher *a, bool clear)
 {
@@ -858,6 +876,11 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 	}
 	for (i = 0; i < n; i++)
 		t->counted += rows[i].count;
+	if (t->opts->interval_ms) {
+		fmt.interval = ++t->intervals;
+		fmt.time_ns = now_ns(CLOCK_MONOTONIC);
+		print_interval_time(t, &fmt);
+	}
 	if (t->opts->hist)
 		counts__print_hist(stdout, rows, n, &fmt, hist_value_of);
 	else

@@ -136,3 +136,20 @@ fi
 expect_error buffer_smaller_than_record 2 \
 	"^ksnoop: --buffer 4096 is smaller than one record of 'tp:sched_switch\(prev, next\)' \([0-9]+ bytes with its header\)$" \
 	--buffer 4096 --duration 0.2 'tp:sched_switch(prev, next)'
+
+# --- --interval: each report says when it closed (text: a time line before
+#     each table; JSON: "interval" and "time_ns" in every row)
+busy
+out=$(ks --count --interval 300ms --duration 1 -p "$WPID" 'tp:sys_enter' 2>/dev/null)
+tables=$(printf '%s\n' "$out" | grep -c 'CALLS  FUNCTION')
+times=$(printf '%s\n' "$out" | grep -cE '^[0-2][0-9]:[0-5][0-9]:[0-6][0-9]$')
+if [ "$tables" -ge 3 ] && [ "$times" = "$tables" ]; then
+	pass interval_text_times
+else
+	fail interval_text_times "$tables tables, $times time lines:
+$out"
+fi
+out=$(ks -j --count --interval 300ms --duration 1 -p "$WPID" 'tp:sys_enter' 2>/dev/null)
+expect_eq interval_json_rows_numbered "1 2 3" \
+	"$(printf '%s\n' "$out" | jq -r 'select(.time_ns > 0) | .interval' 2>&1 | head -3 | joined)"
+kill "$WPID"; wait "$WPID" 2>/dev/null || true

@@ -154,6 +154,32 @@ static char *render_hist(struct count_row *rows, size_t n, enum counts_style sty
 	return buf;
 }
 
+/* --interval: JSON rows say which period they close and when; text rows do not change. */
+static void test_interval_rows(void **state)
+{
+	struct counts_fmt f = { .style = COUNTS_JSON, .func_name = name_of,
+				.interval = 2, .time_ns = 5000 };
+	struct count_row rows[1];
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *out = open_memstream(&buf, &sz);
+
+	row(&rows[0], 1, 3, 7, 0);
+	assert_non_null(out);
+	counts__print(out, rows, 1, &f);
+	counts__print_hist(out, rows, 1, &f, value_of);
+	f.style = COUNTS_TEXT;
+	counts__print(out, rows, 1, &f);
+	fclose(out);
+	assert_string_equal(buf,
+		"{\"interval\":2,\"time_ns\":5000,\"func\":\"ip_output\",\"count\":7}\n"
+		"{\"interval\":2,\"time_ns\":5000,\"func\":\"ip_output\",\"value\":\"skb->len\","
+		"\"count\":7,\"buckets\":[{\"min\":4,\"max\":7,\"count\":7}]}\n"
+		"       CALLS  FUNCTION\n"
+		"           7  ip_output\n");
+	free(buf);
+}
+
 static void test_hist(void **state)
 {
 	struct count_row rows[5];
@@ -238,6 +264,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sorted_busiest_first),
 		cmocka_unit_test(test_text_and_json),
+		cmocka_unit_test(test_interval_rows),
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_hist_top_bucket_labels),

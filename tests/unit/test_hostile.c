@@ -184,6 +184,19 @@ static void test_every_bidi_control_escaped(void **state)
 	}
 }
 
+/*
+ * Unquoted text (comm, names, paths): '\' starts every escape, so it is
+ * escaped too; a name holding the two characters \t and one holding a
+ * TAB must not print the same.
+ */
+static void test_text_backslash_escaped(void **state)
+{
+	assert_string_equal(text_str("a\\tb"), "a\\\\tb");
+	assert_string_equal(text_str("a\tb"), "a\\tb");
+	assert_string_equal(text_str("\\x1b"), "\\\\x1b");
+	assert_string_equal(text_str("\x1b"), "\\x1b");
+}
+
 static void test_text_string_escapes_c1(void **state)
 {
 	int arr = btf__add_array(btf, int_t, btf__add_int(btf, "char", 1, BTF_INT_SIGNED), 8);
@@ -597,6 +610,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_json_c1_and_bidi_escaped, new_btf, free_btf),
 		cmocka_unit_test_setup_teardown(test_every_bidi_control_escaped, new_btf, free_btf),
+		cmocka_unit_test_setup_teardown(test_text_backslash_escaped, new_btf, free_btf),
 		cmocka_unit_test_setup_teardown(test_text_string_escapes_c1, new_btf, free_btf),
 		cmocka_unit_test_setup_teardown(test_btf_names_escaped, new_btf, free_btf),
 		cmocka_unit_test_setup_teardown(test_deref_type_name_escaped, new_btf, free_btf),

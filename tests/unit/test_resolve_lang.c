@@ -562,6 +562,13 @@ static void test_hist_plan(void **state)
 	assert_int_equal(r->ret, -EINVAL);
 	assert_non_null(strstr(r->err.msg, "--hist counts by a number"));
 	resolved_free(r);
+	/* A number with a format: the format is what is wrong, at its column. */
+	t = "ip_send_skb(skb->len:hex)";
+	r = resolve_with(t, &hist);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_string_equal(r->err.msg, "--hist counts by the number itself: 'skb->len:hex' takes no format (leave out ':hex')");
+	assert_int_equal(r->err.pos, col(t, "hex"));
+	resolved_free(r);
 }
 
 /*

@@ -151,6 +151,10 @@ static void test_pred_constant_out_of_range(void **state)
 	resolve_err(t, col(t, "-9223372036854775809"), "does not fit 'l'");
 	t = "scalars8(l == -18446744073709551615)";
 	resolve_err(t, col(t, "-18446744073709551615"), "does not fit 'l'");
+	/* A bitfield: its width, not its type's, says what fits. */
+	t = "ip_send_skb(skb->pkt_type == 8)";
+	resolve_err(t, col(t, "8"), "constant 8 does not fit 'skb->pkt_type' (u8, a 3-bit field)");
+	resolved_free(resolve_ok("ip_send_skb(skb->pkt_type == 7)"));
 }
 
 static void test_pred_negative_on_unsigned(void **state)
