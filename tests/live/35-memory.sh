@@ -6,9 +6,7 @@
 # ksnoop's pid namespace.  Live, as root.
 . "$(dirname "$0")/helpers.bash"
 K=$(realpath "${KSNOOP:?KSNOOP must name the ksnoop binary}")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-U=${KSNOOP_USDT_DIR:-$root/build/usdt}
-E=$U/usdt_edge
+usdt_paths
 
 needs_root memory
 if [ ! -x "$E" ]; then
@@ -16,6 +14,10 @@ if [ ! -x "$E" ]; then
 	exit 0
 fi
 scratch_dir
+# Our own copy: uprobes belong to a file, and another run tracing the
+# build's usdt_edge at the same time would add its events to ours.
+cp "$E" "$tmp/usdt_edge"
+E=$tmp/usdt_edge
 
 # --- entry values kept for the return must fit the 32 KiB stash: said at
 #     resolve time, one line, exit 2 (was: E2BIG from map creation) ---

@@ -5,8 +5,7 @@
 # events carry durations only in the VM (kernel functions: tests/vm/tests/
 # 75-durations.sh); here, a tracepoint event has none.
 . "$(dirname "$0")/helpers.bash"
-root=$(cd "$(dirname "$0")/../.." && pwd)
-E=${KSNOOP_USDT_DIR:-$root/build/usdt}/usdt_edge
+usdt_paths
 
 # refused NAME REGEX ARGS...: exit 2, one line on stderr matching REGEX.
 refused() {
@@ -57,9 +56,12 @@ for d in 0.5 500ms; do
 done
 
 # Tracepoints have no return side: no duration in their events.
-start "$tmp/o1" "$tmp/e1" -j -n 1 --duration 10 -c ksdur-true tp:sched_process_exec ||
+# A program named after this run: another run's execs do not count.
+probe=ksdur$$
+cp /bin/true "$tmp/$probe"
+start "$tmp/o1" "$tmp/e1" -j -n 1 --duration 10 -c "$probe" tp:sched_process_exec ||
 	fail attach_tp "$(cat "$tmp/e1")"
-cp /bin/true "$tmp/ksdur-true" && "$tmp/ksdur-true"
+"$tmp/$probe"
 finish
 expect_eq tp_event_printed 1 "$(grep -c '"kind":"entry"' "$tmp/o1")"
 expect_eq tp_event_has_no_duration 0 "$(grep -c duration_ns "$tmp/o1")"

@@ -9,9 +9,9 @@ expect_match list_header '^PROVIDER +NAME +ADDRESS +SEMAPHORE +ARGS$' "$out"
 expect_match list_small '^ksnoop_test +small +0x[0-9a-f]{16} +- +arg0:s8@\S+ arg1:u8@\S+ arg2:s16@\S+ arg3:u16@\S+$' "$out"
 expect_match list_wide '^ksnoop_test +wide .* arg0:s32@\S+ arg1:u32@\S+ arg2:s64@\S+ arg3:u64@\S+$' "$out"
 expect_match list_semaphore '^ksnoop_test +guarded +0x[0-9a-f]{16} 0x[0-9a-f]{16} arg0:s64@' "$out"
-expect_eq list_count 9 "$(printf '%s\n' "$out" | grep -c '^ksnoop_test ')"
+expect_eq list_count 10 "$(printf '%s\n' "$out" | grep -c '^ksnoop_test ')"
 out=$(ks -j info usdt "$P" 2>&1)
-expect_eq list_json_parses 9 "$(printf '%s\n' "$out" | jq -r .name 2>/dev/null | wc -l)"
+expect_eq list_json_parses 10 "$(printf '%s\n' "$out" | jq -r .name 2>/dev/null | wc -l)"
 expect_eq list_json_semaphore "guarded" "$(printf '%s\n' "$out" | jq -r 'select(.semaphore != null) | .name')"
 expect_eq list_json_args "1 true" "$(printf '%s\n' "$out" | jq -r 'select(.name == "small") | .args[0] | "\(.size) \(.signed)"')"
 out=$(ks info usdt "$L" 2>&1)
@@ -32,6 +32,20 @@ expect_error unknown_arg 2 "'arg9' is not an argument of ksnoop_test:req" usdt "
 expect_error unknown_cast_type 2 "no type 'struct nope \*'" usdt "$P:ksnoop_test:obj(arg0:struct nope *)"
 
 needs_root usdt_tracing
+
+# --- an attach the kernel refuses is the machine's failure (1), whatever
+#     its errno: no process has pid pid_max, so the uprobe's is ESRCH,
+#     which elsewhere would mean a usage error (2) ---
+spawn "$tmp/or" "$tmp/er" -p "$(cat /proc/sys/kernel/pid_max)" usdt "$P:ksnoop_test:tick"
+finish
+error_is attach_refused "1" "^ksnoop: failed to attach to USDT probe ksnoop_test:tick in '$P': No such process$" \
+	"$RC" "$(cat "$tmp/er")" "$KCMDLINE"
+# Nothing left: libbpf's uprobe events in tracefs, were it to fall back on
+# them, carry ksnoop's pid (tracefs mounted in a namespace of our own).
+expect_eq attach_refused_no_uprobe_events "" "$(unshare -m --propagation private sh -c \
+	'mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+	f=/sys/kernel/tracing/uprobe_events
+	if [ -r $f ]; then grep "libbpf_$0_" $f; else echo "$f unreadable"; fi' "$KPID")"
 
 # --- every size and signedness, extremes, exact count ---
 start "$tmp/o1" "$tmp/e1" usdt "$P:ksnoop_test:small" "$P:ksnoop_test:wide" || fail attach_sizes "$(cat "$tmp/e1")"
@@ -194,6 +208,23 @@ expect_eq predicate_count 3 "$(wc -l < "$tmp/o2")"
 expect_eq negative_values "-3 -4 -5" "$(jq -r '.values.arg1' "$tmp/o2" | joined)"
 expect_eq string_arg "/req/2 /req/3 /req/4" "$(jq -r '.values["arg2:str"]' "$tmp/o2" | joined)"
 expect_eq json_func "ksnoop_test:req" "$(jq -r .func "$tmp/o2" | sort -u)"
+
+# --- --hist of a signed value: the negatives in a bucket of their own ---
+# `signs 4` fires value with -4 .. 3: four negatives, then 0, 1, 2 and 3.
+start "$tmp/oh" "$tmp/eh" --hist usdt "$P:ksnoop_test:value(arg0)" || fail attach_hist_signed "$(cat "$tmp/eh")"
+"$P" signs 4
+stop
+expect_eq hist_signed "ksnoop_test:value: arg0 (8 calls)
+(..., 0)                          4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
+[0]                               1 |@@@@@@@@@@@@@                                       |
+[1]                               1 |@@@@@@@@@@@@@                                       |
+[2, 4)                            2 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |" "$(cat "$tmp/oh")"
+start "$tmp/ohj" "$tmp/ehj" -j --hist usdt "$P:ksnoop_test:value(arg0)" ||
+	fail attach_hist_signed_json "$(cat "$tmp/ehj")"
+"$P" signs 4
+stop
+expect_eq hist_signed_json '{"func":"ksnoop_test:value","value":"arg0","count":8,"buckets":[{"min":null,"max":-1,"count":4},{"min":0,"max":0,"count":1},{"min":1,"max":1,"count":1},{"min":2,"max":3,"count":2}]}' \
+	"$(cat "$tmp/ohj")"
 
 # --- a struct pointer printed through the binary's BTF ---
 start "$tmp/o3" "$tmp/e3" usdt "$P:ksnoop_test:obj(arg0:struct req *, arg1 == 1)" || fail attach_obj "$(cat "$tmp/e3")"

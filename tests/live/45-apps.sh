@@ -26,23 +26,25 @@ else
 		fail pg_initdb "$(tail -5 "$tmp/initdb.log")"
 	fi
 	query="select 4242 as ksnoop_marker;"
-	# A single-user backend, waiting on a pipe for its query: its pid
-	# (setpriv execs, no child) for -p before it runs anything traced.
+	# A single-user backend (no port, no socket: its data directory is
+	# ours alone), held before it starts: the shell that becomes it waits
+	# to open the pipe it reads its query from.  Its pid is the one for -p
+	# (setpriv execs, no child), and ksnoop attaches before it runs
+	# anything traced: its start-up transaction is then traced whole.  (It
+	# used to start at once, ksnoop attaching its probes meanwhile: on a
+	# loaded machine a transaction could start before its start probe was
+	# attached and commit after the commit probe was, and not pair.)
 	# Another server on the machine (Debian starts one) stays out.
 	pg_backend() {
 		rm -f "$tmp/q"; mkfifo "$tmp/q"
 		setpriv --reuid=postgres --regid=postgres --init-groups \
 			"$PG" --single -D "$tmp/db" postgres <"$tmp/q" >"$tmp/pg.log" 2>&1 &
 		PGPID=$!
-		# The pipe's writer until the query is in (no fd of this shell's
-		# to leak into ksnoop, which would keep the backend waiting).
-		sleep 600 >"$tmp/q" &
-		PGHOLD=$!
 	}
+	# The query, then end of file: the backend runs it and exits.
 	pg_query() {
 		echo "$query" >"$tmp/q"
-		kill "$PGHOLD"
-		wait "$PGHOLD" "$PGPID" 2>/dev/null
+		wait "$PGPID" 2>/dev/null
 	}
 
 	pg_backend
@@ -61,10 +63,12 @@ else
 			"postgresql:checkpoint__done left out: arg0 is at '40\+CheckpointStats\(%rip\)', a symbol's address, which libbpf cannot read" \
 			"$(cat "$tmp/e1")"
 		expect_match pg_glob_summary 'postgresql:\*: [0-9]+ probe\(s\) match, [0-9]+ traced, 2 left out' "$(cat "$tmp/e1")"
-		# Each transaction starts and commits with the same local id.
+		# Each transaction (start-up's, the query's) starts and commits
+		# with the same local id.
 		starts=$(jq -r 'select(.func == "postgresql:transaction__start") | .values.arg0' "$tmp/o1" | sort -n | joined)
 		commits=$(jq -r 'select(.func == "postgresql:transaction__commit") | .values.arg0' "$tmp/o1" | sort -n | joined)
-		if [ -n "$starts" ] && [ "$starts" = "$commits" ]; then
+		# The first is start-up's, id 1: traced from its start.
+		if [ "${starts%% *}" = 1 ] && [ "$starts" = "$commits" ]; then
 			pass pg_transactions_pair
 		else
 			fail pg_transactions_pair "starts: '$starts' commits: '$commits'"
@@ -111,12 +115,23 @@ else
 fi
 
 # --- the JVM: java -version starts and stops the VM and its threads ---
+# Only ours (-p): other JVMs on the machine (another run of this script)
+# fire the same probes.  Its shell waits on a pipe until ksnoop has
+# attached, then becomes java (the same pid).
 JAVA=$(command -v java || true)
 JVM=$( [ -n "$JAVA" ] && ls "$(dirname "$(readlink -f "$JAVA")")"/../lib/server/libjvm.so 2>/dev/null)
 if [ -z "$JVM" ]; then
 	fail jvm_installed "no java with lib/server/libjvm.so (scripts/install-deps installs openjdk-17-jre-headless)"
-elif start "$tmp/o3" "$tmp/e3" -j usdt "$JVM:hotspot:*"; then
-	"$JAVA" -version >/dev/null 2>&1
+else
+	mkfifo "$tmp/jgo"
+	bash -c 'read -r _ <"$0"; exec "$1" -version' "$tmp/jgo" "$JAVA" >/dev/null 2>&1 &
+	JPID=$!
+	jvm_attached=0
+	start "$tmp/o3" "$tmp/e3" -j -p "$JPID" usdt "$JVM:hotspot:*" && jvm_attached=1
+	echo go >"$tmp/jgo"
+	wait "$JPID"
+fi
+if [ -n "$JVM" ] && [ "$jvm_attached" = 1 ]; then
 	stop
 	expect_eq jvm_status 0 "$RC"
 	expect_match jvm_shared 'hotspot:[a-z_]+ and [1-9][0-9]* more probe\(s\): one program' "$(cat "$tmp/e3")"
@@ -132,7 +147,8 @@ elif start "$tmp/o3" "$tmp/e3" -j usdt "$JVM:hotspot:*"; then
 	# class__loaded(name, length, loader, shared): a length, never a pointer.
 	expect_eq jvm_class_name_length 0 \
 		"$(jq -r 'select(.func == "hotspot:class__loaded") | select(.values.arg1 < 1 or .values.arg1 > 4096) | .tid' "$tmp/o3" | wc -l)"
+	expect_eq jvm_the_process "$JPID" "$(jq -r .pid "$tmp/o3" | sort -u | joined)"
 	expect_eq jvm_nothing_left "" "$(left_progs "$PROGS")"
-else
+elif [ -n "$JVM" ]; then
 	fail jvm_attach "$(tail -5 "$tmp/e3")"
 fi

@@ -15,15 +15,9 @@ needs_root faults
 usdt_programs
 scratch_dir
 chmod 755 "$tmp"
-# A copy of the USDT program: uprobes belong to a file, so other tests
-# tracing build/usdt/usdt_prog at the same time cannot touch its semaphore.
-cp "$P" "$L" "$tmp/"
-P=$tmp/usdt_prog
-# The "no tracefs events" checks need tracefs: mount it if it is not.
-TRACEFS=/sys/kernel/tracing
-if [ ! -e "$TRACEFS/uprobe_events" ]; then
-	mount -t tracefs nodev "$TRACEFS" && at_exit umount "$TRACEFS"
-fi
+# (usdt_programs made copies of the USDT programs: uprobes belong to a
+# file, so other tests tracing build/usdt/usdt_prog at the same time
+# cannot touch our semaphore.)
 
 # Seconds an interrupted ksnoop may take to exit under a flood.
 EXIT_BOUND_S=3
@@ -35,16 +29,21 @@ START_WAIT=15
 
 now_ms() { date +%s%3N; }
 
-# tracefs probe events ksnoop (through libbpf) could have created; an
-# unreadable tracefs is never "no events".
+# tracefs probe events ksnoop PID (through libbpf, whose legacy events are
+# named libbpf_PID_...) could have created; an unreadable tracefs is never
+# "no events".  Read where tracefs is mounted in a mount namespace of our
+# own: the machine's mounts are not touched (another run may use them).
 tracefs_events() {
-	local f found=0
-	for f in "$TRACEFS/kprobe_events" "$TRACEFS/uprobe_events"; do
-		[ -r "$f" ] || continue
-		found=1
-		grep -E 'libbpf|ksnoop' "$f"
-	done
-	[ "$found" = 1 ] || echo "tracefs-unreadable"
+	unshare -m --propagation private sh -c '
+		t=/sys/kernel/tracing
+		mountpoint -q $t || mount -t tracefs nodev $t 2>/dev/null
+		found=0
+		for f in $t/kprobe_events $t/uprobe_events; do
+			[ -r $f ] || continue
+			found=1
+			grep "libbpf_$0_" $f
+		done
+		[ "$found" = 1 ] || echo tracefs-unreadable' "$1"
 }
 
 # nothing_left NAME ERRFILE: the programs, links and maps ksnoop held are
@@ -54,7 +53,7 @@ nothing_left() {
 	expect_eq "${name}_no_programs_left" "" "$(still_there prog "$PROGS")"
 	expect_eq "${name}_no_links_left" "" "$(still_there link "$LINKS")"
 	expect_eq "${name}_no_maps_left" "" "$(still_there map "$MAPS")"
-	expect_eq "${name}_no_tracefs_events" "$TRACEFS_BEFORE" "$(tracefs_events)"
+	expect_eq "${name}_no_tracefs_events" "" "$(tracefs_events "$KPID")"
 	sanitizer_clean "${name}_no_sanitizer_report" "$err"
 }
 
@@ -79,8 +78,7 @@ sema_settles() {
 	echo "$v"
 }
 
-TRACEFS_BEFORE=$(tracefs_events)
-expect_no_match tracefs_readable tracefs-unreadable "$TRACEFS_BEFORE"
+expect_no_match tracefs_readable tracefs-unreadable "$(tracefs_events $$)"
 
 # ==== 1. SIGINT, SIGTERM, SIGKILL in the middle of a tracepoint flood ====
 flood
@@ -305,7 +303,7 @@ unpriv() {
 	error_is "$name" 1 'root|CAP_BPF and CAP_PERFMON' "$rc" "$err" "as nobody: ksnoop $*"
 }
 unpriv unprivileged_tracepoint 'tp:sched_switch(prev->pid)'
-unpriv unprivileged_usdt usdt "$tmp/usdt_prog:ksnoop_test:tick"
+unpriv unprivileged_usdt usdt "$P:ksnoop_test:tick"
 unpriv unprivileged_kernel_function 'ip_send_skb(skb->len)'
 # With exactly the two capabilities, tracepoints work as any user.
 if setpriv --help 2>&1 | grep -q -- --ambient-caps; then

@@ -4,7 +4,7 @@
 # a tracepoint in text and JSON; a USDT provider and probe name with control
 # bytes (the note of a copy of the test program, patched), in `info usdt`.
 . "$(dirname "$0")/helpers.bash"
-PROG=$(dirname "$K")/../usdt/usdt_prog
+usdt_paths
 
 scratch_dir
 
@@ -14,8 +14,8 @@ raw_controls() {
 }
 
 # --- info usdt: provider "ksnoop_test" and probe "small", same lengths ---
-if [ -x "$PROG" ]; then
-	cp "$PROG" "$tmp/usdt_prog"
+if [ -x "$P" ]; then
+	cp "$P" "$tmp/usdt_prog"
 	perl -0777 -pi -e 's/ksnoop_test\0small\0/\e[31m\nFORGE\0\xc2\x9b2Jx\0/g' "$tmp/usdt_prog"
 	"$K" info usdt "$tmp/usdt_prog" >"$tmp/i1" 2>"$tmp/ie1"
 	expect_eq info_usdt_status 0 "$?"
@@ -30,24 +30,26 @@ if [ -x "$PROG" ]; then
 	expect_eq usdt_error_status 2 "$?"
 	expect_eq usdt_error_one_line 1 "$(wc -l <"$tmp/ie3")"
 else
-	skip info_usdt_escaped "missing $PROG (make build/usdt/usdt_prog)"
+	fail info_usdt_escaped "missing $P (make build/usdt/usdt_prog)"
 fi
 
 needs_root tracepoint_comm_escaped
 
-# --- tp: a program named ESC [ 3 1 m NEWLINE FORGED: its comm is that ---
-name=$'\e[31m\nFORGED'
+# --- tp: a program named ESC [ 3 1 m NEWLINE F and this run's pid (another
+#     run at the same time has its own): its comm is that ---
+forged=F$$
+name=$'\e[31m\n'$forged
 cp /bin/true "$tmp/$name"
-spec='tp:sched_process_exec(p->comm == "\x1b[31m\nFORGED", p->pid)'
+spec="tp:sched_process_exec(p->comm == \"\\x1b[31m\\n$forged\", p->pid)"
 start "$tmp/o1" "$tmp/e1" -n 2 "$spec" || fail attach "$(cat "$tmp/e1")"
 "$tmp/$name"; "$tmp/$name"
 finish
 expect_eq text_exits_0 0 "$RC"
 expect_eq text_events 2 "$(grep -c -- '-> tp:sched_process_exec$' "$tmp/o1")"
 expect_eq text_no_raw_controls 0 "$(raw_controls "$tmp/o1")"
-expect_eq text_no_forged_line 0 "$(grep -c '^FORGED' "$tmp/o1")"
-expect_eq text_comm_escaped 2 "$(grep -c ' \\x1b\[31m\\nFORGED [0-9]*/[0-9]* -> ' "$tmp/o1")"
-expect_eq text_comm_value 2 "$(grep -c '^    p->comm = "\\x1b\[31m\\nFORGED"$' "$tmp/o1")"
+expect_eq text_no_forged_line 0 "$(grep -c "^$forged" "$tmp/o1")"
+expect_eq text_comm_escaped 2 "$(grep -c " \\\\x1b\\[31m\\\\n$forged [0-9]*/[0-9]* -> " "$tmp/o1")"
+expect_eq text_comm_value 2 "$(grep -c "^    p->comm = \"\\\\x1b\\[31m\\\\n$forged\"\$" "$tmp/o1")"
 
 start "$tmp/o2" "$tmp/e2" -j -n 2 "$spec" || fail attach_json "$(cat "$tmp/e2")"
 "$tmp/$name"; "$tmp/$name"
@@ -55,4 +57,4 @@ finish
 expect_eq json_exits_0 0 "$RC"
 expect_eq json_no_raw_controls 0 "$(raw_controls "$tmp/o2")"
 if jq -e . "$tmp/o2" >/dev/null 2>&1; then pass json_parses; else fail json_parses "$(cat -v "$tmp/o2")"; fi
-expect_eq json_comm '"\u001b[31m\nFORGED"' "$(jq -c .comm "$tmp/o2" | sort -u)"
+expect_eq json_comm "\"\\u001b[31m\\n$forged\"" "$(jq -c .comm "$tmp/o2" | sort -u)"

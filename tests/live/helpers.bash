@@ -43,9 +43,17 @@
 #                          sanitizer reports of one run, for scripts that
 #                          start ksnoop themselves (see ks)
 #   needs_root NAME        go on as root; otherwise SKIP NAME and exit
-#   usdt_programs          U, P and L: the USDT test programs' directory,
-#                          usdt_prog and libksnoop_usdt.so; FAIL and exit
-#                          without usdt_prog
+#   usdt_paths             U, P, L and E: the USDT test programs' directory,
+#                          usdt_prog, libksnoop_usdt.so and usdt_edge, as
+#                          built (KSNOOP_USDT_DIR or build/usdt)
+#   usdt_programs          usdt_paths, then copies of them of the script's
+#                          own in $tmp/usdt (U, P, L and E name those); FAIL
+#                          and exit without usdt_prog
+#   private_ksnoop tracefs|no-tracefs
+#                          a wrapper for $K (K=$(private_ksnoop ...) ks ...)
+#                          that runs ksnoop in a mount namespace of its own,
+#                          with tracefs mounted there, or with no tracefs and
+#                          no debugfs; the machine's mounts are not touched
 #   sema_value PID         usdt_prog's `guarded` semaphore in process PID
 #                          (at SEMA_VADDR, when set, as sema_vaddr prints)
 #   scratch_dir            $tmp, removed on exit after cleanup_pids and what
@@ -120,18 +128,57 @@ needs_root() {
 	exit 0
 }
 
-# usdt_programs: the USDT test programs (make build/usdt/usdt_prog), in
-# KSNOOP_USDT_DIR or the build tree.  Without them, one FAIL usdt_programs
-# and leave the script.
-usdt_programs() {
+# usdt_paths: the USDT test programs as built (make build/usdt/usdt_prog),
+# in KSNOOP_USDT_DIR or the build tree.
+usdt_paths() {
 	local root
 	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-	U=$(cd "${KSNOOP_USDT_DIR:-$root/build/usdt}" 2>/dev/null && pwd)
+	U=${KSNOOP_USDT_DIR:-$root/build/usdt}
+	U=$(cd "$U" 2>/dev/null && pwd || echo "$U")
 	P=$U/usdt_prog
 	L=$U/libksnoop_usdt.so
-	[ -x "$P" ] && return 0
-	fail usdt_programs "missing $P (make build/usdt/usdt_prog)"
-	exit 0
+	E=$U/usdt_edge
+}
+
+# usdt_programs: copies of the USDT test programs, the script's own.
+# Uprobes and semaphores belong to a file: another run tracing the build's
+# programs at the same time (two suites on one machine) can neither add
+# events to ours nor set our semaphore.  usdt_prog finds the library beside
+# it ($ORIGIN).  Without usdt_prog, one FAIL usdt_programs and leave the
+# script.
+usdt_programs() {
+	usdt_paths
+	if [ ! -x "$P" ]; then
+		fail usdt_programs "missing $P (make build/usdt/usdt_prog)"
+		exit 0
+	fi
+	scratch_dir
+	mkdir -p "$tmp/usdt"
+	cp "$P" "$L" "$tmp/usdt/"
+	if [ -x "$E" ]; then cp "$E" "$tmp/usdt/"; fi
+	chmod 755 "$tmp" "$tmp/usdt"
+	U=$tmp/usdt
+	P=$U/usdt_prog
+	L=$U/libksnoop_usdt.so
+	E=$U/usdt_edge
+}
+
+# private_ksnoop tracefs|no-tracefs: a script that runs $K in a mount
+# namespace of its own, with tracefs mounted there, or with every tracefs
+# and debugfs (which mounts tracefs when its tracing/ is read) unmounted
+# there.  The machine's mounts stay as they are: two runs at once cannot
+# unmount each other's tracefs.  Status 125 when the namespace cannot be set.
+private_ksnoop() {
+	local w=$tmp/ksnoop-$1 setup
+	if [ "$1" = tracefs ]; then
+		setup='mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing || exit 125'
+	else
+		setup='for m in $(awk '\''$3 == "tracefs" || $3 == "debugfs" { print $2 }'\'' /proc/self/mounts | sort -r); do umount -l "$m" || exit 125; done'
+	fi
+	printf '#!/bin/bash\nexec unshare -m --propagation private sh -c %q %q "$@"\n' \
+		"$setup"'; exec "$0" "$@"' "$K" >"$w"
+	chmod 755 "$w"
+	echo "$w"
 }
 
 # sema_vaddr: the address of usdt_prog's `guarded` semaphore in $P.
@@ -148,9 +195,11 @@ sema_value() {
 
 # scratch_dir: $tmp, a directory removed on exit, when the ksnoops this
 # script started are killed and what at_exit added is run, in that order.
+# Once per script: a second call keeps the first directory.
 AT_EXIT=()
 at_exit() { AT_EXIT+=("$(printf '%q ' "$@")"); }
 scratch_dir() {
+	[ -n "${tmp:-}" ] && return 0
 	tmp=$(mktemp -d)
 	trap '_on_exit' EXIT
 }

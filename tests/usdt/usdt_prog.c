@@ -10,6 +10,8 @@
  *   usdt_prog threads S    for S seconds, a second thread and the main one
  *                          each fire `tick` with their own tid every 10 ms;
  *                          prints the second thread's tid first
+ *   usdt_prog signs N      fire `value` with -N, ..., -1, 0, 1, ..., N - 1
+ *                          (an int), then exit
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -132,6 +134,9 @@ int main(int argc, char **argv)
 			return 1;
 		tick_tid(NULL);
 		pthread_join(t, NULL);
+	} else if (!strcmp(argv[1], "signs")) {
+		for (i = -n; i < n; i++)
+			DTRACE_PROBE1(ksnoop_test, value, i);
 	} else if (!strcmp(argv[1], "lib")) {
 		for (i = 0; i < n; i++)
 			usdt_lib_hit(i);
