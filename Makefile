@@ -111,7 +111,8 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/%)
 
 # USDT test programs: probes from <sys/sdt.h>, BTF added from DWARF; frame
 # pointers, so that the kernel can walk their user stacks (-s).
-USDT_BINS := $(BUILD)/usdt/usdt_prog $(BUILD)/usdt/libksnoop_usdt.so $(BUILD)/usdt/usdt_edge
+USDT_BINS := $(BUILD)/usdt/usdt_prog $(BUILD)/usdt/libksnoop_usdt.so $(BUILD)/usdt/usdt_edge \
+	     $(BUILD)/usdt/usdt_forms $(BUILD)/usdt/usdt_libonly
 $(BUILD)/usdt/libksnoop_usdt.so: tests/usdt/usdt_lib.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -shared -fPIC $< -o $@
@@ -123,6 +124,14 @@ $(BUILD)/usdt/usdt_prog: tests/usdt/usdt_prog.c tests/usdt/usdt_guarded.c $(BUIL
 $(BUILD)/usdt/usdt_edge: tests/usdt/usdt_edge.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $< -o $@
+
+# -O2: the notes of structs passed by value in registers ("16@%rsi").
+$(BUILD)/usdt/usdt_forms: tests/usdt/usdt_forms.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O2 -g $< -o $@
+
+$(BUILD)/usdt/usdt_libonly: tests/usdt/usdt_libonly.c $(BUILD)/usdt/libksnoop_usdt.so
+	$(CC) -O1 -g $< -L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -o $@
 
 # Workloads for the VM tests: static, so the VM needs no libraries for them.
 VM_BINS := $(BUILD)/vm/vmprog

@@ -699,9 +699,11 @@ static __always_inline void stash_clear(struct ksnoop_stash_key *key)
 }
 
 /*
- * USDT: does this call site pass the argument types this instance was
- * planned for?  libbpf's spec for the site says how wide each argument is
- * and whether it is signed; sites of one probe may differ.
+ * USDT: does this call site pass the arguments this instance was planned
+ * for?  libbpf's spec for the site says how many there are, how wide each
+ * is and whether it is signed; sites of one probe may differ in all three.
+ * usdt_sig[] ends where the planned arguments do (0): a site with fewer or
+ * more is another instance's, whatever its first arguments are.
  */
 static __always_inline bool usdt_site_matches(struct pt_regs *ctx)
 {
@@ -716,15 +718,17 @@ static __always_inline bool usdt_site_matches(struct pt_regs *ctx)
 	for (i = 0; i < KSNOOP_MAX_ARGS; i++) {
 		__u8 want = plan.usdt_sig[i], got;
 
-		if (i >= plan.nslots)
-			break;
+		if (!want)
+			return spec->arg_cnt == i;
+		if (i >= spec->arg_cnt)
+			return false;
 		got = (64 - (__u8)spec->args[i].arg_bitshift) >> 3;
 		if (spec->args[i].arg_signed)
 			got |= KSNOOP_USDT_SIGNED;
 		if (got != want)
 			return false;
 	}
-	return true;
+	return spec->arg_cnt == KSNOOP_MAX_ARGS;
 }
 
 /*

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "btf_util.h"
 #include "print.h"
 #include "cli.h"
@@ -149,6 +150,8 @@ static int info_func(struct kernel *k, const char *name)
 
 static void print_usdt_json(const struct usdt_file *f, const struct usdt_probe *pr)
 {
+	char buf[USDT_WHY_MAX];
+	const char *why;
 	struct writer w;
 	int j;
 
@@ -175,8 +178,16 @@ static void print_usdt_json(const struct usdt_file *f, const struct usdt_probe *
 		writer__int(&w, pr->args[j].size);
 		writer__key(&w, "signed");
 		writer__bool(&w, pr->args[j].is_signed);
+		writer__key(&w, "float");
+		writer__bool(&w, pr->args[j].is_float);
 		writer__key(&w, "location");
 		writer__name(&w, pr->args[j].loc);
+		/* Why libbpf cannot read it (and so attach to the probe), or null. */
+		writer__key(&w, "unreadable");
+		if ((why = usdt__arg_unreadable(&pr->args[j], buf)))
+			writer__name(&w, why);
+		else
+			writer__null(&w, "-");
 		writer__end_object(&w);
 	}
 	writer__end_array(&w);
@@ -184,20 +195,42 @@ static void print_usdt_json(const struct usdt_file *f, const struct usdt_probe *
 	fputc('\n', stdout);
 }
 
+/*
+ * After the arguments, those libbpf cannot read, and why: "  # not
+ * readable by libbpf: arg1, a 16-byte value (...)".  Appends to ARGS at N.
+ */
+static size_t unreadable_args(const struct usdt_probe *pr, char *args, size_t sz, size_t n)
+{
+	const char *sep = "  # not readable by libbpf: ";
+	char buf[USDT_WHY_MAX];
+	const char *why;
+	int j;
+
+	for (j = 0; j < pr->nargs && n < sz; j++) {
+		if (!(why = usdt__arg_unreadable(&pr->args[j], buf)))
+			continue;
+		n += snprintf(args + n, sz - n, "%sarg%d, %s", sep, j, why);
+		sep = "; ";
+	}
+	return n;
+}
+
 /* One row; every name comes from the file's notes, so escaped. */
 static void print_usdt_text(const struct usdt_probe *pr)
 {
-	char args[USDT_MAX_ARGS * 64], sema[24] = "-";
+	char args[USDT_MAX_ARGS * (64 + USDT_WHY_MAX)], sema[24] = "-";
 	char *prov = text_escaped_dup(pr->provider), *name = text_escaped_dup(pr->name);
 	char *eargs;
 	size_t n = 0;
 	int j;
 
 	args[0] = 0;
+	/* s32, u8; u128 for a 16-byte struct, f64 for a double. */
 	for (j = 0; j < pr->nargs && n < sizeof(args); j++)
 		n += snprintf(args + n, sizeof(args) - n, "%sarg%d:%c%d@%s", j ? " " : "", j,
-			      pr->args[j].is_signed ? 's' : 'u', 8 * pr->args[j].size,
-			      pr->args[j].loc);
+			      pr->args[j].is_float ? 'f' : pr->args[j].is_signed ? 's' : 'u',
+			      8 * pr->args[j].size, pr->args[j].loc);
+	unreadable_args(pr, args, sizeof(args), n);
 	eargs = text_escaped_dup(args);
 	if (pr->sema)
 		snprintf(sema, sizeof(sema), "0x%016llx", (unsigned long long)pr->sema);
@@ -221,16 +254,60 @@ static void print_usdt_file(const struct usdt_file *f, bool json)
 	}
 }
 
+/* Is the file ST already among SEEN[0..N) (a named file the process maps)? */
+static bool seen_file(const struct stat *seen, int n, const struct stat *st)
+{
+	for (int i = 0; i < n; i++)
+		if (seen[i].st_dev == st->st_dev && seen[i].st_ino == st->st_ino)
+			return true;
+	return false;
+}
+
+/* One file's probes; returns how many, or the error reading it. */
+static int list_usdt_file(const char *path, bool named, bool titled, bool *header,
+			  const struct options *opts)
+{
+	struct usdt_file *f;
+	struct ks_error e;
+	int err = usdt__read(path, &f, &e), n;
+
+	if (err) {
+		/* A mapped file we cannot read is not the user's error. */
+		if (named)
+			log_ks_error(&e);
+		return named ? err : 0;
+	}
+	/* The header comes with the first probe, never with an error. */
+	if (f->nprobes && !opts->json && !*header) {
+		printf("%-16s %-24s %-18s %-18s %s\n", "PROVIDER", "NAME", "ADDRESS",
+		       "SEMAPHORE", "ARGS");
+		*header = true;
+	}
+	if (f->nprobes && !opts->json && titled) {
+		fputs("# ", stdout);
+		text_write_escaped(stdout, f->path, strlen(f->path));
+		fputc('\n', stdout);
+	}
+	print_usdt_file(f, opts->json);
+	n = f->nprobes;
+	usdt__free(f);
+	return n;
+}
+
 /*
  * `info usdt BINARY...` (and, with -p, the libraries the process maps).
- * Every file is shown that can be; the error returned is the worse
- * (ks_worse(): one the user must fix before a runtime failure).
+ * Every file is shown that can be, once (a named program is also in its
+ * process's maps); the error returned is the worse (ks_worse(): one the
+ * user must fix before a runtime failure).  With -p the named files and
+ * the process's are one listing: a program whose probes are all in its
+ * libraries is no error.
  */
 static int info_usdt(int argc, char **argv, const struct options *opts)
 {
-	int i, n = 0, ret = 0, total = 0;
+	int i, n = 0, ret = 0, total = 0, nseen = 0, got;
+	struct stat *seen, st;
 	char **paths = NULL;
-	struct ks_error e;
+	bool header = false;
 
 	if (argc < 1 && !opts->pid) {
 		log_error("info usdt: expected a BINARY (or -p PID)");
@@ -245,41 +322,40 @@ static int info_usdt(int argc, char **argv, const struct options *opts)
 			return n;
 		}
 	}
-	for (i = 0; i < argc + n; i++) {
+	seen = calloc(argc + n + 1, sizeof(*seen));
+	for (i = 0; i < argc + n && seen; i++) {
 		const char *path = i < argc ? argv[i] : paths[i - argc];
-		struct usdt_file *f;
-		int err = usdt__read(path, &f, &e);
 
-		if (err) {
-			/* A mapped file we cannot read is not the user's error. */
-			if (i < argc) {
-				log_ks_error(&e);
-				ret = ks_worse(ret, err);
-			}
-			continue;
+		if (!stat(path, &st)) {
+			if (seen_file(seen, nseen, &st))
+				continue;
+			seen[nseen++] = st;
 		}
-		if (i < argc && !f->nprobes) {
+		got = list_usdt_file(path, i < argc, argc + n > 1, &header, opts);
+		if (got < 0)
+			ret = ks_worse(ret, got);
+		total += got > 0 ? got : 0;
+		if (!got && i < argc && !opts->pid) {
 			log_error("'%s' has no USDT probes", path);
 			ret = ks_worse(ret, -ESRCH);
+		} else if (!got && i < argc) {
+			log_info("'%s' has no USDT probes of its own", path);
 		}
-		/* The header comes with the first probe, never with an error. */
-		if (f->nprobes && !opts->json && !total)
-			printf("%-16s %-24s %-18s %-18s %s\n", "PROVIDER", "NAME", "ADDRESS",
-			       "SEMAPHORE", "ARGS");
-		if (f->nprobes && !opts->json && (argc + n) > 1) {
-			fputs("# ", stdout);
-			text_write_escaped(stdout, f->path, strlen(f->path));
-			fputc('\n', stdout);
-		}
-		print_usdt_file(f, opts->json);
-		total += f->nprobes;
-		usdt__free(f);
 	}
 	for (i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
+	if (!seen) {
+		log_error("out of memory");
+		return -ENOMEM;
+	}
+	free(seen);
 	if (!ret && !total) {
-		log_error("no USDT probes in process %u", opts->pid);
+		if (argc)
+			log_error("no USDT probes in '%s' nor in the files process %u maps", argv[0],
+				  opts->pid);
+		else
+			log_error("no USDT probes in process %u", opts->pid);
 		ret = -ESRCH;
 	}
 	return ret;

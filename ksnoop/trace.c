@@ -501,64 +501,122 @@ static int build_kernel_targets(struct trace *t, struct kernel *k, char **argv,
 	return 0;
 }
 
+/* What the matches of one USDT spec came to, and the first left out. */
+struct usdt_tally {
+	int traced, skipped;
+	int sites_skipped;		/* call sites of the matches left out */
+	const struct usdt_match *first;
+	struct ks_error first_e;	/* why FIRST was left out */
+	bool first_values;		/* for its values, not for libbpf */
+};
+
 /*
- * USDT: a spec may name several probes (globs): one target each.  A probe
- * libbpf cannot attach to is left out of a glob (and counted), an error
- * when named alone.
+ * Match M of spec I: a target when libbpf can attach to it and the spec's
+ * values fit its call sites' arguments (arg3 is not at a site that passes
+ * one); else left out, counted, and -v says why.
+ */
+static int add_usdt_match(struct trace *t, int i, const struct usdt_match *m,
+			  struct usdt_tally *u, char **argv)
+{
+	bool values = false;
+	struct ks_error e;
+	int err;
+
+	if (m->unreadable[0]) {
+		ks_fail(&e, -EOPNOTSUPP, "%s", m->unreadable);
+	} else {
+		err = add_target(t, i, ATTACH_USDT);
+		if (err)
+			return err;
+		t->targets[t->ntargets - 1].usdt = *m;
+		if (!resolve_target(t, t->ntargets - 1, &m->sig, &e)) {
+			log_target(t, t->ntargets - 1, &m->sig, argv);
+			u->traced++;
+			return 0;
+		}
+		resolver__release(&t->targets[--t->ntargets].plan);
+		values = true;
+	}
+	u->skipped++;
+	u->sites_skipped += m->ntyped;
+	/* Of a probe's call sites, the one passing the most arguments lists them all. */
+	if (!u->first || (values && !u->first_values) ||
+	    (values && m->typed_sites && m->sig.nparams > u->first->sig.nparams)) {
+		u->first = m;
+		u->first_e = e;
+		u->first_values = values;
+	}
+	if (m->typed_sites && values)
+		log_info("%s: %s:%s left out at %d of its %d call sites (%d argument(s) there): %s",
+			 argv[i], m->provider, m->name, m->ntyped, m->nsites, m->sig.nparams,
+			 ks_message(&e));
+	else
+		log_info("%s: %s:%s left out: %s", argv[i], m->provider, m->name, ks_message(&e));
+	return 0;
+}
+
+/*
+ * Nothing of spec I traced: one error.  A probe named alone keeps its own
+ * (with the column); a glob says how many it matched and the first reason,
+ * one about the values rather than libbpf if there is one.
+ */
+static int usdt_none_traced(struct usdt_tally *u, int n, char **argv, int i)
+{
+	const struct usdt_match *m = u->first;
+	struct ks_error e = u->first_e;
+
+	if (!m->glob && !u->first_values)
+		ks_fail(&e, -EOPNOTSUPP, "USDT probe %s:%s: %s", m->provider, m->name,
+			m->unreadable);
+	else if (m->glob && u->first_values)
+		ks_fail(&e, -EINVAL, "none of the %d USDT probe(s) it matches is traceable with these values (%s:%s: %s%s)",
+			n, m->provider, m->name, ks_message(&u->first_e),
+			n > 1 ? "; -v lists every one" : "");
+	else if (m->glob)
+		ks_fail(&e, -EOPNOTSUPP, "none of the %d USDT probe(s) it matches can be attached (%s:%s: %s%s)",
+			n, m->provider, m->name, m->unreadable, n > 1 ? "; -v lists every one" : "");
+	log_spec_error(argv[i], &e);
+	return e.err;
+}
+
+/*
+ * USDT: a spec may name several probes (globs), and a probe's call sites
+ * may pass different arguments: one target per probe and set of argument
+ * types.  One that cannot be traced (libbpf cannot attach to the probe, or
+ * the values name an argument its sites do not pass) is left out and
+ * counted; an error when nothing of the spec is left.  Sites of a probe
+ * named alone that are left out are a warning: their calls go unseen.
  */
 static int build_usdt_targets(struct trace *t, char **argv)
 {
 	struct usdt_match *ms;
 	struct ks_error e;
-	int i, j, n, ret, traced;
+	int i, j, n, err;
 
 	for (i = 0; i < t->nspecs; i++) {
+		char q[SPEC_QUOTE_MAX + 1];
+		struct usdt_tally u = {};
+
 		n = usdt_front__match(t->usdt, &t->specs[i], t->opts->pid, &ms, &e);
 		if (n < 0) {
 			log_spec_error(argv[i], &e);
 			return n;
 		}
-		ks_clear(&e);
-		traced = 0;
-		for (j = 0; j < n; j++) {
-			if (ms[j].unreadable[0] && !ms[j].glob) {
-				ks_fail(&e, -EOPNOTSUPP, "USDT probe %s:%s: %s", ms[j].provider,
-					ms[j].name, ms[j].unreadable);
-				break;
-			}
-			if (ms[j].unreadable[0]) {
-				if (!e.err)
-					ks_fail(&e, -EOPNOTSUPP, "none of the %d USDT probe(s) it matches can be attached (%s:%s: %s%s)",
-						n, ms[j].provider, ms[j].name, ms[j].unreadable,
-						n > 1 ? "; -v lists every one" : "");
-				log_info("%s: %s:%s left out: %s", argv[i], ms[j].provider, ms[j].name,
-					 ms[j].unreadable);
-				t->glob_skipped++;
-				continue;
-			}
-			traced++;
-			ret = add_target(t, i, ATTACH_USDT);
-			if (ret) {
-				free(ms);
-				return ret;
-			}
-			t->targets[t->ntargets - 1].usdt = ms[j];
-			/* With an error of its own: E holds the left-out probes' reason. */
-			ret = resolve_spec_target(t, t->ntargets - 1, &ms[j].sig, argv);
-			if (ret) {
-				free(ms);
-				return ret;
-			}
-		}
-		if (e.err && (j < n || !traced)) {
-			log_spec_error(argv[i], &e);
-			free(ms);
-			return e.err;
-		}
-		if (ms[0].glob)
-			log_info("%s: %d probe(s) match, %d traced, %d left out", argv[i], n, traced,
-				 n - traced);
+		for (j = 0, err = 0; j < n && !err; j++)
+			err = add_usdt_match(t, i, &ms[j], &u, argv);
+		t->glob_skipped += u.skipped;
+		if (!err && !u.traced)
+			err = usdt_none_traced(&u, n, argv, i);
+		if (!err && ms[0].glob)
+			log_info("%s: %d probe(s) match, %d traced, %d left out", argv[i], n, u.traced,
+				 u.skipped);
+		else if (!err && u.skipped)
+			log_warn("spec '%s': %d of the %d call sites of %s:%s left out: %s (-v lists them)",
+				 spec_quote(argv[i], q, sizeof(q)), u.sites_skipped, ms[0].nsites, u.first->provider, u.first->name,
+				 ks_message(&u.first_e));
 		free(ms);
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -54,8 +54,14 @@ int usdt__parse_arg(const char *spec, struct usdt_arg *arg)
 	}
 	if (!isdigit((unsigned char)*p))
 		return -EINVAL;
+	errno = 0;
 	size = strtol(p, &end, 10);
-	if (end != at || (size != 1 && size != 2 && size != 4 && size != 8))
+	/* sdt.h 4.x writes "8f@": a float or double. */
+	if (*end == 'f') {
+		arg->is_float = true;
+		end++;
+	}
+	if (end != at || errno || size < 1 || size > USDT_MAX_ARG_SIZE)
 		return -EINVAL;
 	if (!at[1] || strlen(at + 1) >= sizeof(arg->loc))
 		return -EINVAL;
@@ -106,9 +112,10 @@ static const char *skip_number(const char *p)
 	return p;
 }
 
-const char *usdt__arg_unreadable(const struct usdt_arg *arg)
+/* Why libbpf cannot read the location LOC, or NULL. */
+static const char *loc_unreadable(const char *loc)
 {
-	const char *p = arg->loc, *q;
+	const char *p = loc, *q;
 
 	if (*p == '$')
 		return (q = skip_number(p + 1)) && !*q ? NULL : "a constant libbpf does not parse";
@@ -127,6 +134,20 @@ const char *usdt__arg_unreadable(const struct usdt_arg *arg)
 	if (memchr(p, ',', q - p))
 		return "an indexed address";
 	return general_register(p + 2, q - p - 2) ? NULL : "not a general register";
+}
+
+const char *usdt__arg_unreadable(const struct usdt_arg *arg, char why[USDT_WHY_MAX])
+{
+	/* The value first: a struct is unreadable wherever it is. */
+	if (arg->is_float)
+		return "a floating-point value";
+	switch (arg->size) {
+	case 1: case 2: case 4: case 8:
+		return loc_unreadable(arg->loc);
+	}
+	snprintf(why, USDT_WHY_MAX, "a %d-byte value (a struct%s passed by value)", arg->size,
+		 arg->size == 16 ? " or __int128" : "");
+	return why;
 }
 
 static int parse_args(const char *s, struct usdt_probe *pr)

@@ -27,9 +27,18 @@
  */
 #define USDT_MAX_NOTES	65536
 
+/*
+ * The widest argument a note may declare.  Compilers write any size: gcc
+ * and clang pass a struct by value as "16@%rsi", "24@8(%rsp)", "3@-32(%rbp)"
+ * (sizeof the struct), a double as "8f@%xmm0" (sdt.h 4.x marks floats).
+ * Such an argument is listed, and its probe left out (usdt__arg_unreadable()).
+ */
+#define USDT_MAX_ARG_SIZE	65535
+
 struct usdt_arg {
-	int size;		/* bytes: 1, 2, 4 or 8 */
+	int size;		/* bytes: 1 to USDT_MAX_ARG_SIZE; libbpf reads 1, 2, 4 or 8 */
 	bool is_signed;
+	bool is_float;		/* "8f@...": a floating-point value */
 	char loc[48];		/* as written in the note: "%edi", "-8(%rbp)", "$5" */
 };
 
@@ -67,15 +76,19 @@ int usdt__open(const char *path, struct ks_error *e);
 int usdt__read_fd(int fd, const char *path, struct usdt_file **out, struct ks_error *e);
 void usdt__free(struct usdt_file *f);
 
-/* Parse one note argument ("-4@%edi"); 0 or -EINVAL. */
+/* Parse one note argument ("-4@%edi", "16@8(%rsp)", "8f@%xmm0"); 0 or -EINVAL. */
 int usdt__parse_arg(const char *spec, struct usdt_arg *arg);
 
 /*
- * NULL when libbpf can read an argument at ARG's location; otherwise what
- * the location is ("a symbol's address": PostgreSQL's "NBuffers(%rip)").
- * libbpf refuses to attach to a probe with such an argument at any site.
+ * NULL when libbpf can read ARG; otherwise why not, as a phrase: what the
+ * value is ("a 16-byte value", "a floating-point value") or where
+ * ("a symbol's address": PostgreSQL's "NBuffers(%rip)").  WHY holds the
+ * phrase when it names the size.  libbpf (1.5) refuses to attach to a probe
+ * with such an argument at any site: its note parser takes 1, 2, 4 or 8
+ * bytes at a general register, a constant or a register plus an offset.
  */
-const char *usdt__arg_unreadable(const struct usdt_arg *arg);
+#define USDT_WHY_MAX	96
+const char *usdt__arg_unreadable(const struct usdt_arg *arg, char why[USDT_WHY_MAX]);
 
 /*
  * Shared objects mapped executable by process PID (from /proc/PID/maps),

@@ -197,14 +197,25 @@ static __u32 int_type(struct usdt_bin *b, int size, bool is_signed)
 	return b->int_ids[is_signed][size];
 }
 
-/* Argument types of one call site: KSNOOP_USDT_SIGNED | size, per argument. */
+/* An integer libbpf reads: 1, 2, 4 or 8 bytes, not a float. */
+static bool int_arg(const struct usdt_arg *a)
+{
+	return !a->is_float && (a->size == 1 || a->size == 2 || a->size == 4 || a->size == 8);
+}
+
+/*
+ * Argument types of one call site: KSNOOP_USDT_SIGNED | size, per argument
+ * (0 past the last: the count is part of the types).  Other widths share
+ * one code: their probes are never traced (usdt__arg_unreadable()).
+ */
 static void site_types(const struct usdt_probe *pr, __u8 *types)
 {
 	int i;
 
 	memset(types, 0, KSNOOP_MAX_ARGS);
 	for (i = 0; i < pr->nargs && i < KSNOOP_MAX_ARGS; i++)
-		types[i] = pr->args[i].size | (pr->args[i].is_signed ? KSNOOP_USDT_SIGNED : 0);
+		types[i] = (int_arg(&pr->args[i]) ? pr->args[i].size : 0x7f) |
+			   (pr->args[i].is_signed ? KSNOOP_USDT_SIGNED : 0);
 }
 
 static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const struct spec *spec,
@@ -227,7 +238,11 @@ static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const str
 	sig->has_return = false;
 	sig->nparams = pr->nargs;
 	sig->nslots = pr->nargs;
-	for (i = 0; i < pr->nargs; i++) {
+	/* No integer type for a struct or a float: the probe is not traced. */
+	for (i = 0; i < pr->nargs; i++)
+		if (!int_arg(&pr->args[i]))
+			sig->nparams = sig->nslots = 0;
+	for (i = 0; i < sig->nparams; i++) {
 		sig->params[i].name = signature__arg_name(i);
 		sig->params[i].slot = i;
 		sig->params[i].type_id = int_type(b, pr->args[i].size, pr->args[i].is_signed);
@@ -243,6 +258,7 @@ struct probe_ref {
 	const struct usdt_probe *pr;
 	bool typed_sites;	/* other sites of the probe pass other types */
 	int nsites;		/* call sites of the probe, all types */
+	int ntyped;		/* call sites of these types */
 	const struct usdt_probe *unreadable;	/* a site libbpf cannot attach */
 	int bad_arg;		/* and its argument that says why */
 };
@@ -311,11 +327,12 @@ static int matching_probes(const struct usdt_file *notes, const char *prov, cons
 	 */
 	for (i = 0; i < n; i = k) {
 		const struct usdt_probe *bad = NULL;
+		char why[USDT_WHY_MAX];
 		int bad_arg = 0;
 
 		for (k = i; k < n && !same_probe(prs[i].pr, prs[k].pr); k++)
 			for (int a = 0; a < prs[k].pr->nargs && !bad; a++)
-				if (usdt__arg_unreadable(&prs[k].pr->args[a])) {
+				if (usdt__arg_unreadable(&prs[k].pr->args[a], why)) {
 					bad = prs[k].pr;
 					bad_arg = a;
 				}
@@ -328,10 +345,13 @@ static int matching_probes(const struct usdt_file *notes, const char *prov, cons
 	k = 0;
 	for (i = 0; i < n; i++) {
 		if (k && !same_probe(prs[k - 1].pr, prs[i].pr)) {
-			if (!same_types(prs[k - 1].pr, prs[i].pr))
+			if (!same_types(prs[k - 1].pr, prs[i].pr)) {
+				prs[k - 1].ntyped++;
 				continue;
+			}
 			prs[k - 1].typed_sites = prs[i].typed_sites = true;
 		}
+		prs[i].ntyped = 1;
 		prs[k++] = prs[i];
 	}
 	qsort(prs, k, sizeof(*prs), place_cmp);
@@ -382,13 +402,15 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 		err = fill_match(b, prs[i].pr, spec, &ms[i], e);
 		ms[i].typed_sites = prs[i].typed_sites;
 		ms[i].nsites = prs[i].nsites;
+		ms[i].ntyped = prs[i].ntyped;
 		ms[i].glob = strpbrk(prov, "*?[") || strpbrk(name, "*?[");
 		if (prs[i].unreadable) {
 			const struct usdt_arg *arg = &prs[i].unreadable->args[prs[i].bad_arg];
+			char why[USDT_WHY_MAX];
 
 			snprintf(ms[i].unreadable, sizeof(ms[i].unreadable),
 				 "arg%d is at '%s', %s, which libbpf cannot read", prs[i].bad_arg,
-				 arg->loc, usdt__arg_unreadable(arg));
+				 arg->loc, usdt__arg_unreadable(arg, why));
 		}
 		if (err) {
 			free(prs);

@@ -35,9 +35,10 @@ struct usdt_match {
 	__u8 site_types[KSNOOP_MAX_ARGS];
 	bool typed_sites;
 	int nsites;		/* call sites of the probe (of all types) */
+	int ntyped;		/* call sites of these types */
 	bool glob;		/* the spec names probes by a glob */
 	/* Why libbpf cannot attach to the probe ("" when it can). */
-	char unreadable[128];
+	char unreadable[192];
 };
 
 /* BTF_FILE: --btf, used for casts instead of the binary's own .BTF. */

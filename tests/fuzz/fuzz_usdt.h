@@ -67,7 +67,7 @@ static int fuzz_read_and_check(const char *path)
 		for (j = 0; j < pr->nargs; j++) {
 			const struct usdt_arg *a = &pr->args[j];
 
-			check(a->size == 1 || a->size == 2 || a->size == 4 || a->size == 8);
+			check(a->size >= 1 && a->size <= USDT_MAX_ARG_SIZE);
 			check(a->loc[0] && memchr(a->loc, 0, sizeof(a->loc)));
 		}
 	}

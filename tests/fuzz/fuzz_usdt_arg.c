@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret == 0) {
 		at = strchr(s, '@');
 		check(at);
-		check(arg.size == 1 || arg.size == 2 || arg.size == 4 || arg.size == 8);
+		check(arg.size >= 1 && arg.size <= USDT_MAX_ARG_SIZE);
 		check(arg.is_signed == (s[0] == '-'));
 		check(memchr(arg.loc, 0, sizeof(arg.loc)));
 		check(arg.loc[0] && strcmp(arg.loc, at + 1) == 0);

@@ -46,21 +46,48 @@ static void test_arg_errors(void **state)
 	struct usdt_arg a;
 
 	(void)state;
-	assert_int_equal(usdt__parse_arg("3@%eax", &a), -EINVAL);	/* no 3-byte args */
+	assert_int_equal(usdt__parse_arg("0@%eax", &a), -EINVAL);
+	assert_int_equal(usdt__parse_arg("65536@%eax", &a), -EINVAL);
+	assert_int_equal(usdt__parse_arg("99999999999999999999@%eax", &a), -EINVAL);
 	assert_int_equal(usdt__parse_arg("@%eax", &a), -EINVAL);
 	assert_int_equal(usdt__parse_arg("4%eax", &a), -EINVAL);
 	assert_int_equal(usdt__parse_arg("4@", &a), -EINVAL);
 	assert_int_equal(usdt__parse_arg("x@%eax", &a), -EINVAL);
-	assert_int_equal(usdt__parse_arg("16@%xmm0", &a), -EINVAL);
+	assert_int_equal(usdt__parse_arg("f@%eax", &a), -EINVAL);
+	assert_int_equal(usdt__parse_arg("8ff@%eax", &a), -EINVAL);
+	assert_int_equal(usdt__parse_arg("8g@%eax", &a), -EINVAL);
+}
+
+/*
+ * What gcc and clang write for a struct passed by value (its size), a
+ * double or long double ("f", sdt.h 4.x) and __int128: read, not refused.
+ */
+static void test_arg_compiler_forms(void **state)
+{
+	struct usdt_arg a;
+
+	arg_is("16@%rax", 16, false, "%rax");
+	arg_is("24@8(%rsp)", 24, false, "8(%rsp)");
+	arg_is("3@-32(%rbp)", 3, false, "-32(%rbp)");
+	arg_is("32@(%rax)", 32, false, "(%rax)");
+	arg_is("-16@%rsi", 16, true, "%rsi");
+	assert_int_equal(usdt__parse_arg("16f@8(%rsp)", &a), 0);
+	assert_true(a.is_float);
+	assert_int_equal(a.size, 16);
+	assert_int_equal(usdt__parse_arg("-8f@%xmm0", &a), 0);
+	assert_true(a.is_float && a.is_signed);
+	assert_int_equal(usdt__parse_arg("8@%rax", &a), 0);
+	assert_false(a.is_float);
 }
 
 /* Locations libbpf reads, and those it refuses (and why, in a word). */
 static const char *unreadable(const char *spec)
 {
 	static struct usdt_arg a;
+	static char why[USDT_WHY_MAX];
 
 	assert_int_equal(usdt__parse_arg(spec, &a), 0);
-	return usdt__arg_unreadable(&a);
+	return usdt__arg_unreadable(&a, why);
 }
 
 static void test_arg_unreadable(void **state)
@@ -87,6 +114,15 @@ static void test_arg_unreadable(void **state)
 	assert_string_equal(unreadable("8@8(%rax)x"), "a location libbpf does not parse");
 	assert_string_equal(unreadable("8@8(rax)"), "a location libbpf does not parse");
 	assert_string_equal(unreadable("8@8"), "a location libbpf does not parse");
+	/* The value before its place: a struct is unreadable anywhere. */
+	assert_string_equal(unreadable("16@%rax"),
+			    "a 16-byte value (a struct or __int128 passed by value)");
+	assert_string_equal(unreadable("24@8(%rsp)"), "a 24-byte value (a struct passed by value)");
+	assert_string_equal(unreadable("3@-16(%rsp)"), "a 3-byte value (a struct passed by value)");
+	assert_string_equal(unreadable("8f@%rax"), "a floating-point value");
+	assert_string_equal(unreadable("4f@-4(%rbp)"), "a floating-point value");
+	assert_string_equal(unreadable("16@NBuffers(%rip)"),
+			    "a 16-byte value (a struct or __int128 passed by value)");
 }
 
 static void test_read_missing(void **state)
@@ -213,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_arg_unsigned_memory),
 		cmocka_unit_test(test_arg_constant),
 		cmocka_unit_test(test_arg_errors),
+		cmocka_unit_test(test_arg_compiler_forms),
 		cmocka_unit_test(test_arg_unreadable),
 		cmocka_unit_test(test_read_missing),
 		cmocka_unit_test(test_read_directory),

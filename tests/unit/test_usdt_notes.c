@@ -2,7 +2,10 @@
 /*
  * Many SDT notes (issue #11): a file with tens of thousands of call sites
  * is read and matched in n log n, and one with more than USDT_MAX_NOTES is
- * refused with a one-line reason.  The ELF files are written here: an ELF
+ * refused with a one-line reason.  Notes as compilers write them (issue
+ * #25): structs passed by value and floats leave their probe out, not the
+ * file; call sites of one probe passing different numbers of arguments
+ * are matches of their own.  The ELF files are written here: an ELF
  * header, one note section, its name table and the section headers.  The
  * old reader and matcher were quadratic; the alarm in main() turns a
  * return of that into a failure rather than a stall.
@@ -23,39 +26,63 @@
 
 static char path[] = "/tmp/ksnoop-notes-XXXXXX";
 
-/* Append one stapsdt note for PROVIDER:NAME to BUF at *LEN. */
-static void put_note(char *buf, size_t *len, const char *provider, const char *name)
+/* Append one stapsdt note for PROVIDER:NAME passing ARGS to BUF at *LEN. */
+static void put_note(char *buf, size_t *len, const char *provider, const char *name,
+		     const char *args)
 {
 	Elf64_Nhdr nh = { .n_namesz = 8, .n_type = 3 };
 	__u64 addrs[3] = { 0x1000 + *len, 0, 0 };
-	size_t slen = strlen(provider) + strlen(name) + 3;
+	size_t slen = strlen(provider) + strlen(name) + strlen(args) + 3;
 
 	nh.n_descsz = sizeof(addrs) + slen;
 	memcpy(buf + *len, &nh, sizeof(nh));
 	memcpy(buf + *len + sizeof(nh), "stapsdt", 8);
 	*len += sizeof(nh) + 8;
 	memcpy(buf + *len, addrs, sizeof(addrs));
-	/* provider, name, and no arguments: "" */
-	sprintf(buf + *len + sizeof(addrs), "%s%c%s%c", provider, 0, name, 0);
+	sprintf(buf + *len + sizeof(addrs), "%s%c%s%c%s", provider, 0, name, 0, args);
 	buf[*len + sizeof(addrs) + slen - 1] = 0;
 	*len += (nh.n_descsz + 3) & ~3u;
 }
 
+static void finish_elf(char *buf, size_t len);
+
 /* An ELF file at PATH with N notes; probe I is p:n<I % DISTINCT>. */
 static void write_elf(int n, int distinct)
 {
-	static const char shstr[] = "\0.note.stapsdt\0.shstrtab";
-	size_t cap = (size_t)n * 64 + 4096, len = sizeof(Elf64_Ehdr), notes_off = len;
+	size_t cap = (size_t)n * 64 + 4096, len = sizeof(Elf64_Ehdr);
 	char *buf = calloc(1, cap), name[32];
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
-	Elf64_Shdr sh[3] = {};
-	int fd, i;
+	int i;
 
 	assert_non_null(buf);
 	for (i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "n%d", i % distinct);
-		put_note(buf, &len, "p", name);
+		put_note(buf, &len, "p", name, "");
 	}
+	finish_elf(buf, len);
+}
+
+/* NOTES[i] = { NAME, ARGS } of provider "forms", in an ELF file at PATH. */
+static void write_notes(const char *const notes[][2], int n)
+{
+	size_t len = sizeof(Elf64_Ehdr);
+	char *buf = calloc(1, 4096 + 512 * n);
+	int i;
+
+	assert_non_null(buf);
+	for (i = 0; i < n; i++)
+		put_note(buf, &len, "forms", notes[i][0], notes[i][1]);
+	finish_elf(buf, len);
+}
+
+/* BUF holds the notes up to LEN: the headers around them, into PATH; frees BUF. */
+static void finish_elf(char *buf, size_t len)
+{
+	static const char shstr[] = "\0.note.stapsdt\0.shstrtab";
+	size_t notes_off = sizeof(Elf64_Ehdr);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+	Elf64_Shdr sh[3] = {};
+	int fd;
+
 	sh[1] = (Elf64_Shdr){ .sh_name = 1, .sh_type = SHT_NOTE, .sh_offset = notes_off,
 			      .sh_size = len - notes_off, .sh_addralign = 4 };
 	sh[2] = (Elf64_Shdr){ .sh_name = 15, .sh_type = SHT_STRTAB, .sh_offset = len,
@@ -158,12 +185,133 @@ static void test_too_many_notes_refused(void **state)
 	usdt__free(f);
 }
 
+/* The argument strings gcc 12 and clang 14 write at -O0 and -O2 (sdt.h 4.8). */
+static const char *const compiler_notes[][2] = {
+	{ "bystruct", "-4@%edi 16@%rax 24@8(%rsp) -4@%ecx" },			/* gcc -O2 */
+	{ "bystruct_clang", "-4@-36(%rsp) 16@-16(%rsp) 24@8(%rsp) -4@-40(%rsp)" },
+	{ "real", "-4@%edi 8f@%rax" },
+	{ "odd", "-16@%rsi 16f@8(%rsp) 32@24(%rsp) 3@-16(%rsp) 12@-32(%rbp) 1@%cl" },
+	{ "plain", "-4@%edi -4@%eax" },
+};
+
+static void test_compiler_forms_read(void **state)
+{
+	struct usdt_file *f;
+	struct ks_error e;
+
+	write_notes(compiler_notes, 5);
+	assert_int_equal(usdt__read(path, &f, &e), 0);
+	assert_int_equal(f->nprobes, 5);
+	assert_int_equal(f->probes[0].nargs, 4);
+	assert_int_equal(f->probes[0].args[1].size, 16);
+	assert_string_equal(f->probes[0].args[1].loc, "%rax");
+	assert_int_equal(f->probes[0].args[2].size, 24);
+	assert_string_equal(f->probes[0].args[2].loc, "8(%rsp)");
+	assert_true(f->probes[2].args[1].is_float);
+	assert_int_equal(f->probes[2].args[1].size, 8);
+	assert_true(f->probes[3].args[0].is_signed);
+	assert_int_equal(f->probes[3].args[0].size, 16);
+	assert_int_equal(f->probes[3].args[3].size, 3);
+	assert_int_equal(f->probes[3].nargs, 6);
+	usdt__free(f);
+}
+
+/* The matches of PROBE in the file at PATH; names point into *FE. */
+static int match_in(const char *probe, struct usdt_front **fe, struct usdt_match **ms)
+{
+	char text[128];
+	struct ks_error e;
+	struct spec s;
+	int n;
+
+	*fe = usdt_front__new(NULL);
+	assert_non_null(*fe);
+	snprintf(text, sizeof(text), "%s:%s", path, probe);
+	assert_int_equal(spec__parse(text, SPEC_USDT, &s, &e), 0);
+	n = usdt_front__match(*fe, &s, 0, ms, &e);
+	spec__free(&s);
+	return n;
+}
+
+static const struct usdt_match *named(const struct usdt_match *ms, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(ms[i].name, name))
+			return &ms[i];
+	fail_msg("no match '%s'", name);
+	return NULL;
+}
+
+/* Each such probe is left out with its reason; the others stay traceable. */
+static void test_compiler_forms_left_out(void **state)
+{
+	struct usdt_front *fe;
+	struct usdt_match *ms;
+	int n;
+
+	write_notes(compiler_notes, 5);
+	n = match_in("forms:*", &fe, &ms);
+	assert_int_equal(n, 5);
+	assert_string_equal(named(ms, n, "bystruct")->unreadable,
+			    "arg1 is at '%rax', a 16-byte value (a struct or __int128 passed by value), which libbpf cannot read");
+	assert_string_equal(named(ms, n, "bystruct_clang")->unreadable,
+			    "arg1 is at '-16(%rsp)', a 16-byte value (a struct or __int128 passed by value), which libbpf cannot read");
+	assert_string_equal(named(ms, n, "real")->unreadable,
+			    "arg1 is at '%rax', a floating-point value, which libbpf cannot read");
+	assert_string_equal(named(ms, n, "odd")->unreadable,
+			    "arg0 is at '%rsi', a 16-byte value (a struct or __int128 passed by value), which libbpf cannot read");
+	assert_string_equal(named(ms, n, "plain")->unreadable, "");
+	assert_int_equal(named(ms, n, "plain")->sig.nparams, 2);
+	free(ms);
+	usdt_front__free(fe);
+}
+
+/*
+ * Call sites passing 3, 1 and 5 ints (and 3 again): one match per count,
+ * each typed by its own sites, its argument types ending where its
+ * arguments do (the BPF site check relies on the 0 after the last).
+ */
+static void test_sites_differing_in_count(void **state)
+{
+	static const char *const notes[][2] = {
+		{ "mixed", "-4@%edi -4@%eax -4@%edx" },
+		{ "mixed", "-4@%eax" },
+		{ "mixed", "-4@%eax -4@%edx -4@%ecx -4@%esi -4@%edi" },
+		{ "mixed", "-4@%edi -4@%eax -4@%edx" },
+	};
+	const __u8 s32 = 4 | KSNOOP_USDT_SIGNED;
+	const __u8 three[KSNOOP_MAX_ARGS] = { s32, s32, s32 }, one[KSNOOP_MAX_ARGS] = { s32 };
+	struct usdt_front *fe;
+	struct usdt_match *ms;
+
+	write_notes(notes, 4);
+	assert_int_equal(match_in("forms:mixed", &fe, &ms), 3);
+	assert_int_equal(ms[0].sig.nparams, 3);
+	assert_int_equal(ms[1].sig.nparams, 1);
+	assert_int_equal(ms[2].sig.nparams, 5);
+	assert_memory_equal(ms[0].site_types, three, KSNOOP_MAX_ARGS);
+	assert_memory_equal(ms[1].site_types, one, KSNOOP_MAX_ARGS);
+	assert_int_equal(ms[2].site_types[4], s32);
+	assert_int_equal(ms[2].site_types[5], 0);
+	for (int i = 0; i < 3; i++) {
+		assert_true(ms[i].typed_sites);
+		assert_int_equal(ms[i].nsites, 4);
+	}
+	assert_int_equal(ms[0].ntyped, 2);
+	assert_int_equal(ms[1].ntyped, 1);
+	free(ms);
+	usdt_front__free(fe);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_many_notes_read_in_order, remove_file),
 		cmocka_unit_test_teardown(test_many_distinct_probes_matched, remove_file),
 		cmocka_unit_test_teardown(test_too_many_notes_refused, remove_file),
+		cmocka_unit_test_teardown(test_compiler_forms_read, remove_file),
+		cmocka_unit_test_teardown(test_compiler_forms_left_out, remove_file),
+		cmocka_unit_test_teardown(test_sites_differing_in_count, remove_file),
 	};
 
 	/* Seconds, where quadratic matching took minutes under the sanitizers. */
