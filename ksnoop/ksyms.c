@@ -25,6 +25,7 @@ struct ksyms {
 	size_t naddr;
 	const struct ksym **by_name;	/* built after KSYMS_SCANS lookups */
 	size_t finds;
+	const char *types;	/* kallsyms type letters kept: functions, or data */
 };
 
 #define KSYMS_SCANS	16
@@ -132,7 +133,7 @@ static int parse_line(struct ksyms *ks, char *line)
 	if (!type)
 		return 0;
 	type++;
-	if (!*type || !strchr("tTwW", *type) || type[1] != ' ')
+	if (!*type || !strchr(ks->types, *type) || type[1] != ' ')
 		return 0;
 	name = type + 2;
 	end = name + strcspn(name, " \t");
@@ -161,7 +162,7 @@ static int parse_line(struct ksyms *ks, char *line)
  */
 #define KSYMS_CHUNK	(256 << 10)
 
-struct ksyms *ksyms__load(const char *path)
+static struct ksyms *load_types(const char *path, const char *types)
 {
 	struct ksyms *ks = calloc(1, sizeof(*ks));
 	char *buf = malloc(KSYMS_CHUNK + 1);
@@ -173,6 +174,7 @@ struct ksyms *ksyms__load(const char *path)
 		err = -ENOMEM;
 		goto out;
 	}
+	ks->types = types;
 	fd = open(path ? path : "/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
@@ -236,6 +238,18 @@ out:
 		return NULL;
 	}
 	return ks;
+}
+
+/* Functions: text and weak symbols (t, T, w, W). */
+struct ksyms *ksyms__load(const char *path)
+{
+	return load_types(path, "tTwW");
+}
+
+/* Data: initialised, zeroed and read-only (d, D, b, B, r, R, v, V). */
+struct ksyms *ksyms__load_data(const char *path)
+{
+	return load_types(path, "dDbBrRvV");
 }
 
 const struct ksym *ksyms__find(struct ksyms *ks, const char *name)

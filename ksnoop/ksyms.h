@@ -18,6 +18,8 @@ struct ksyms;
 
 /* NULL and errno set on failure. */
 struct ksyms *ksyms__load(const char *path);
+/* The same for data symbols (tcp_prot, init_net): what ':sym' may name too. */
+struct ksyms *ksyms__load_data(const char *path);
 void ksyms__free(struct ksyms *ks);
 
 /* The first function symbol named NAME (in the file's order), or NULL. */

@@ -212,6 +212,21 @@ static void emit_enum(struct walk *w, const struct btf_type *t, __s64 size, cons
 		writer__uint(w->wr, v);
 }
 
+/* An address and its symbol: text "sym" (the name ':sym' asks for), JSON {"addr","sym"}. */
+static void emit_addr_sym(struct walk *w, __u64 v, const char *sym)
+{
+	if (!w->json) {
+		writer__name(w->wr, sym);
+		return;
+	}
+	writer__begin_object(w->wr, WRITER_STRUCT, 0);
+	writer__key(w->wr, "addr");
+	writer__hex(w->wr, v);
+	writer__key(w->wr, "sym");
+	writer__name(w->wr, sym);
+	writer__end_object(w->wr);
+}
+
 /*
  * A pointer: its address.  A function pointer also names its function:
  * text "0xffffffff81a2b3c0 <sock_wfree>", JSON {"addr":"0x...","sym":"..."}.
@@ -240,12 +255,7 @@ static void emit_ptr(struct walk *w, const struct btf_type *t, __s64 size, const
 		writer__raw(w->wr, text, NULL);
 		return;
 	}
-	writer__begin_object(w->wr, WRITER_STRUCT, 0);
-	writer__key(w->wr, "addr");
-	writer__hex(w->wr, v);
-	writer__key(w->wr, "sym");
-	writer__name(w->wr, sym);
-	writer__end_object(w->wr);
+	emit_addr_sym(w, v, sym);
 }
 
 static void emit_float(struct walk *w, __s64 size, const void *data)
@@ -587,6 +597,7 @@ static void emit_formatted(struct walk *w, const struct value_desc *vd, __u32 id
 	const struct btf_type *t = btf__type_by_id(w->btf, btfu_strip(w->btf, id));
 	__s64 size = btf__resolve_size(w->btf, id);
 	char text[64], json[80], sym[160];
+	print_symbolize_fn symbolize;
 	__u64 v = 0;
 
 	if (vd->bit_size)
@@ -634,11 +645,11 @@ static void emit_formatted(struct walk *w, const struct value_desc *vd, __u32 id
 		return;
 	case FMT_SYM:
 		v = load_uint(data, size);	/* a pointer may be 4 bytes in BTF from a file */
+		symbolize = w->opts->symbolize_any ? w->opts->symbolize_any : w->opts->symbolize;
 		if (!v) {
 			writer__null(w->wr, "NULL");
-		} else if (w->opts->symbolize &&
-			   !w->opts->symbolize(w->opts->sym_ctx, v, sym, sizeof(sym))) {
-			writer__name(w->wr, sym);
+		} else if (symbolize && !symbolize(w->opts->sym_ctx, v, sym, sizeof(sym))) {
+			emit_addr_sym(w, v, sym);
 		} else {
 			snprintf(text, sizeof(text), "0x%llx", (unsigned long long)v);
 			snprintf(json, sizeof(json), "\"%s\"", text);

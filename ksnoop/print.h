@@ -31,6 +31,8 @@ struct print_opts {
 	__s64 clock_offset_ns;	/* added to event times for wall-clock text */
 	/* Function pointers name their function (kernel targets only). */
 	print_symbolize_fn symbolize;
+	/* ':sym' names data too (tcp_prot); NULL: as symbolize.  SYM_CTX for both. */
+	print_symbolize_fn symbolize_any;
 	void *sym_ctx;
 	/* USDT stacks (-s): user addresses, named in the process's objects. */
 	print_usymbolize_fn usymbolize;

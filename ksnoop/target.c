@@ -96,6 +96,12 @@ static int kernel__open_ksyms(struct kernel *k, struct ks_error *e)
 	return 0;
 }
 
+static void sym_name(const struct ksym *sym, unsigned long long off, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%s%s%.0llx%s%s%s", sym->name, off ? "+0x" : "", off,
+		 sym->module ? " [" : "", sym->module ? sym->module : "", sym->module ? "]" : "");
+}
+
 int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz)
 {
 	const struct ksym *sym;
@@ -106,8 +112,32 @@ int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz)
 	sym = ksyms__by_addr(k->ksyms, addr, &off);
 	if (!sym)
 		return -ENOENT;
-	snprintf(buf, sz, "%s%s%.0llx%s%s%s", sym->name, off ? "+0x" : "", off,
-		 sym->module ? " [" : "", sym->module ? sym->module : "", sym->module ? "]" : "");
+	sym_name(sym, off, buf, sz);
+	return 0;
+}
+
+/*
+ * Text and data lie apart: whichever symbol is nearer below ADDR holds it
+ * (the last function before .data is up to KSYMS_MAX_OFFSET away too).
+ */
+int kernel__symbolize_any(struct kernel *k, __u64 addr, char *buf, size_t sz)
+{
+	const struct ksym *text = NULL, *data = NULL;
+	unsigned long long toff = 0, doff = 0;
+
+	if (!kernel__open_ksyms(k, NULL))
+		text = ksyms__by_addr(k->ksyms, addr, &toff);
+	if (!k->data_ksyms && !k->data_ksyms_err &&
+	    !(k->data_ksyms = ksyms__load_data(k->kallsyms_path)))
+		k->data_ksyms_err = -errno;
+	if (k->data_ksyms)
+		data = ksyms__by_addr(k->data_ksyms, addr, &doff);
+	if (data && (!text || doff < toff))
+		sym_name(data, doff, buf, sz);
+	else if (text)
+		sym_name(text, toff, buf, sz);
+	else
+		return -ENOENT;
 	return 0;
 }
 
@@ -139,6 +169,9 @@ void kernel__close(struct kernel *k)
 	kbtf__free(k->kbtf);
 	ksyms__free(k->ksyms);
 	ksyms__free(k->old_ksyms);
+	ksyms__free(k->data_ksyms);
+	k->data_ksyms = NULL;
+	k->data_ksyms_err = 0;
 	k->ksyms_err = 0;
 	k->kbtf = NULL;
 	k->ksyms = NULL;

@@ -26,6 +26,8 @@ struct kernel {
 	/* Read before attaching; kept, since signatures name their modules from it. */
 	struct ksyms *old_ksyms;
 	int ksyms_err;			/* kallsyms could not be read: not again */
+	struct ksyms *data_ksyms;	/* data symbols, for ':sym' only */
+	int data_ksyms_err;
 	/*
 	 * kernel__prefetch_ksyms(): the thread filling ksyms (or ksyms_err),
 	 * or for a glob ftrace's list (and kallsyms only if that is unreadable)
@@ -80,6 +82,12 @@ void kernel__close(struct kernel *k);
  * read on the first call); -ENOENT when none is known.
  */
 int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz);
+/*
+ * The same for any kernel address (':sym'): the nearest function or data
+ * symbol ("tcp_prot", "init_net+0x40"); data symbols are read on the
+ * first call.
+ */
+int kernel__symbolize_any(struct kernel *k, __u64 addr, char *buf, size_t sz);
 
 /*
  * Signature of kernel function NAME.

@@ -1203,6 +1203,11 @@ static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
 	return kernel__symbolize(ctx, addr, buf, sz);
 }
 
+static int symbolize_any(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	return kernel__symbolize_any(ctx, addr, buf, sz);
+}
+
 static int usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
 {
 	return usym__symbolize(ctx, pid, addr, buf, sz);
@@ -1218,6 +1223,7 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		.clock_offset_ns = (__s64)(now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC)),
 		/* Kernel code addresses only: a USDT program's are its own. */
 		.symbolize = kind == SPEC_USDT ? NULL : symbolize,
+		.symbolize_any = kind == SPEC_USDT ? NULL : symbolize_any,
 		.sym_ctx = &k,
 		.usymbolize = usymbolize,
 	};

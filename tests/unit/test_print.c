@@ -185,12 +185,14 @@ struct value {
 	struct value_desc vd;
 	struct ksnoop_value vh;
 	print_symbolize_fn symbolize;
+	print_symbolize_fn symbolize_any;
 };
 
 static const char *render_value(const struct value *v, const void *data)
 {
 	struct print_opts opts = {
 		.format = v->format, .zeros = v->zeros, .symbolize = v->symbolize,
+		.symbolize_any = v->symbolize_any,
 	};
 	struct printer p;
 	char *buf = NULL;
@@ -540,13 +542,42 @@ static void test_format_sym(void **state)
 	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &known, 8),
 			    "sock_wfree");
 	assert_string_equal(render_fmt(FORMAT_JSON, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &known, 8),
-			    "\"sock_wfree\"");
+			    "{\"addr\":\"0xffffffff81a2b3c0\",\"sym\":\"sock_wfree\"}");
 	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &unknown, 8),
 			    "0xffffffff81000000 /* no symbol */");
 	assert_string_equal(render_fmt(FORMAT_JSON, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &unknown, 8),
 			    "\"0xffffffff81000000\"");
 	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.int_ptr, PRINT_VALUE, &null, 8),
 			    "NULL");
+}
+
+static int fake_symbolize_data(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	if (addr != 0xffffffff82a00040ULL)
+		return fake_symbolize(ctx, addr, buf, sz);
+	snprintf(buf, sz, "tcp_prot");
+	return 0;
+}
+
+/* ':sym' names data too (its own symbolizer); a function pointer names functions only. */
+static void test_format_sym_data(void **state)
+{
+	__u64 data = 0xffffffff82a00040ULL;
+	struct value v = {
+		.format = FORMAT_JSON,
+		.vd = { .text = "v", .type_id = T.ints.ulong_t, .obj_id = T.ints.ulong_t,
+			.how = PRINT_VALUE, .size = 8, .obj_size = 8, .fmt = FMT_SYM },
+		.vh = { .status = KSNOOP_OK, .len = 8 },
+		.symbolize = fake_symbolize,
+		.symbolize_any = fake_symbolize_data,
+	};
+
+	assert_string_equal(render_value(&v, &data),
+			    "{\"addr\":\"0xffffffff82a00040\",\"sym\":\"tcp_prot\"}");
+	v.format = FORMAT_TEXT;
+	assert_string_equal(render_value(&v, &data), "tcp_prot");
+	v.symbolize_any = NULL;
+	assert_string_equal(render_value(&v, &data), "0xffffffff82a00040 /* no symbol */");
 }
 
 static void test_u8_array_is_a_list(void **state)
@@ -1552,6 +1583,7 @@ int main(void)
 		cmocka_unit_test(test_format_be),
 		cmocka_unit_test(test_format_ip),
 		cmocka_unit_test(test_format_sym),
+		cmocka_unit_test(test_format_sym_data),
 		cmocka_unit_test(test_u8_array_is_a_list),
 		cmocka_unit_test(test_int_array),
 		cmocka_unit_test(test_value_longer_than_writer_buffer),

@@ -114,5 +114,17 @@ for mode in fentry kprobe; do
 	else
 		fail ${T}_attach_format_sym "$(cat "$tmp/e11")"
 	fi
+	# ... data too (the socket's proto), and in JSON an
+	# object like any pointer's, its address with its name (busybox's ping
+	# is a raw socket).
+	if start "$tmp/o12" "$tmp/e12" --mode $mode -j 'ip_output(skb->sk->sk_prot:sym)'; then
+		ping -c 1 127.0.0.1 >/dev/null 2>&1
+		stop
+		expect_eq ${T}_format_sym_data 'raw_prot true' \
+			"$(jq -r '.values["skb->sk->sk_prot:sym"] | "\(.sym) \(.addr | test("^0xffff[0-9a-f]+$"))"' \
+				"$tmp/o12" 2>&1 | sort -u | tr '\n' ' ' | sed 's/ $//')"
+	else
+		fail ${T}_attach_format_sym_data "$(cat "$tmp/e12")"
+	fi
 done
 rm -rf "$tmp"
