@@ -42,7 +42,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
 CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/kbtf.c ksnoop/ksyms.c \
 	      ksnoop/signature.c ksnoop/resolve.c ksnoop/print.c ksnoop/escape.c ksnoop/obuf.c ksnoop/writer.c ksnoop/suggest.c ksnoop/btf_util.c \
 	      ksnoop/duration.c \
-	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/usym.c
+	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/usym.c ksnoop/usym_elf.c ksnoop/usym_cache.c
 APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c ksnoop/stop.c
 CORE_OBJS  := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:ksnoop/%.c=$(BUILD)/%.o)
@@ -125,7 +125,17 @@ $(BUILD)/usdt/usdt_edge: tests/usdt/usdt_edge.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $< -o $@
 
-# -O2: the notes of structs passed by value in registers ("16@%rsi").
+# A hostile traced process for -s (fakes its frame-pointer chain: no frame
+# pointers of its own), and a FUSE server that stops answering.
+USDT_BINS += $(BUILD)/usdt/usdt_hostile $(BUILD)/usdt/fuse_stall
+$(BUILD)/usdt/usdt_hostile: tests/usdt/usdt_hostile.c tests/usdt/hostile_elf.h | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARNINGS) $< -o $@
+$(BUILD)/usdt/fuse_stall: tests/usdt/fuse_stall.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARNINGS) $< -o $@
+
+# -O2: the notes of structs passed by value in registers ("16@%rax").
 $(BUILD)/usdt/usdt_forms: tests/usdt/usdt_forms.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O2 -g $< -o $@

@@ -4,6 +4,8 @@
  * this test program itself, named through its own /proc/PID/maps and ELF
  * symbols; a /proc of our own making for processes that are gone, files
  * swapped under a path and mappings without a file; damaged ELF files.
+ * And what a hostile traced process can do (issue 25): crafted ELF files,
+ * a reused pid, huge maps, maps that block, paths that lead elsewhere.
  */
 #include <errno.h>
 #include <link.h>
@@ -17,9 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <poll.h>
+#include <signal.h>
+#include <time.h>
+#include <sys/inotify.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 #include "usym.h"
+#include "../usdt/hostile_elf.h"
 
 /* A function of ours to find: out of line, longer than the offsets used. */
 __attribute__((noinline)) int usym_target(int x)
@@ -253,6 +263,307 @@ static void test_damaged_elf(void **state)
 	close(fd);
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* DIR/PID/NAME holding TEXT. */
+static void write_proc(int pid, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d", dir, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/%s", dir, pid, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A stat line whose start time (field 22) is START; a ") " in the name. */
+static void write_stat(int pid, unsigned long long start)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "%d (a) b) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 %llu 0 0\n",
+		 pid, start);
+	write_proc(pid, "stat", text);
+}
+
+static void remove_proc(int pid)
+{
+	char cmd[PATH_MAX + 32];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/%d'", dir, pid);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * A pid reused by another process (another start time) is named from the
+ * new process's maps, never from what was kept of the old one.
+ */
+static void test_pid_reuse(void **state)
+{
+	uintptr_t at = (uintptr_t)usym_target + 3;
+	char line[PATH_MAX + 256], buf[PATH_MAX + 128], want[PATH_MAX + 128];
+	unsigned long long s, e;
+	struct usym *u;
+
+	own_map_line(at, line, sizeof(line));
+	assert_int_equal(sscanf(line, "%llx-%llx", &s, &e), 2);
+	write_proc(4242, "maps", line);
+	write_stat(4242, 100);
+	u = usym__new(dir);
+	assert_non_null(u);
+	snprintf(want, sizeof(want), "usym_target+0x3 (%s)", exe);
+	assert_int_equal(usym__symbolize(u, 4242, at, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, want);
+	/* The same process: kept. */
+	assert_int_equal(usym__symbolize(u, 4242, at, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, want);
+	/* Another one under pid 4242, with an anonymous mapping there. */
+	snprintf(line, sizeof(line), "%llx-%llx r-xp 00000000 00:00 0 \n", s, e);
+	write_proc(4242, "maps", line);
+	write_stat(4242, 200);
+	assert_int_equal(usym__symbolize(u, 4242, at, buf, sizeof(buf)), 0);
+	snprintf(want, sizeof(want), "0x%llx", (unsigned long long)at);
+	assert_string_equal(buf, want);
+	usym__free(u);
+	remove_proc(4242);
+}
+
+#define MANY_PROCS	100
+#define MANY_MAPS	2000
+
+/* Opens of a maps file seen on inotify descriptor FD so far. */
+static int maps_opens(int fd)
+{
+	char b[64 * 1024] __attribute__((aligned(8)));
+	int n = 0;
+	ssize_t len;
+
+	while ((len = read(fd, b, sizeof(b))) > 0)
+		for (char *p = b; p < b + len;) {
+			struct inotify_event *ev = (void *)p;
+
+			n += ev->len && !strcmp(ev->name, "maps");
+			p += sizeof(*ev) + ev->len;
+		}
+	return n;
+}
+
+/*
+ * More processes than the old cache held, each with many mappings: every
+ * process's maps are read once, not again at each event.
+ */
+static void test_many_processes(void **state)
+{
+	char path[PATH_MAX], buf[256], want[64];
+	char *maps = malloc(MANY_MAPS * 64);
+	int in = inotify_init1(IN_NONBLOCK), pid, i, round;
+	double t0 = now_s();
+	struct usym *u;
+
+	assert_true(maps && in >= 0);
+	for (pid = 5000; pid < 5000 + MANY_PROCS; pid++) {
+		for (i = 0, maps[0] = 0; i < MANY_MAPS; i++)
+			sprintf(maps + strlen(maps), "%x-%x r-xp 00000000 00:00 0 \n",
+				0x100000 + i * 0x1000, 0x101000 + i * 0x1000);
+		write_proc(pid, "maps", maps);
+		write_stat(pid, 7);
+		snprintf(path, sizeof(path), "%s/%d", dir, pid);
+		assert_true(inotify_add_watch(in, path, IN_OPEN) >= 0);
+	}
+	u = usym__new(dir);
+	assert_non_null(u);
+	for (round = 0; round < 3; round++)
+		for (pid = 5000; pid < 5000 + MANY_PROCS; pid++) {
+			unsigned int at = 0x100000 + (MANY_MAPS - 1) * 0x1000 + 0x10;
+
+			assert_int_equal(usym__symbolize(u, pid, at, buf, sizeof(buf)), 0);
+			snprintf(want, sizeof(want), "0x%x", at);
+			assert_string_equal(buf, want);
+		}
+	usym__free(u);
+	assert_int_equal(maps_opens(in), MANY_PROCS);
+	assert_true(now_s() - t0 < 20);
+	close(in);
+	free(maps);
+	for (pid = 5000; pid < 5000 + MANY_PROCS; pid++)
+		remove_proc(pid);
+}
+
+/*
+ * Maps that block for ever (a FIFO nobody writes): the answer comes within
+ * about USYM_REQUEST_MS, unnamed; that process is given up at once from
+ * then on; another process is named by a fresh child.
+ */
+static void test_stuck_child(void **state)
+{
+	uintptr_t at = (uintptr_t)usym_target + 3;
+	char path[PATH_MAX], line[PATH_MAX + 256], buf[PATH_MAX + 128], want[PATH_MAX + 128];
+	struct usym *u = usym__new(dir);
+	double t0;
+
+	assert_non_null(u);
+	write_stat(4343, 1);
+	snprintf(path, sizeof(path), "%s/4343/maps", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	t0 = now_s();
+	assert_int_not_equal(usym__symbolize(u, 4343, at, buf, sizeof(buf)), 0);
+	assert_true(now_s() - t0 >= USYM_REQUEST_MS / 1000.0 * 0.9);
+	assert_true(now_s() - t0 < USYM_REQUEST_MS / 1000.0 + 2);
+	t0 = now_s();
+	assert_int_not_equal(usym__symbolize(u, 4343, at, buf, sizeof(buf)), 0);
+	assert_true(now_s() - t0 < 0.2);
+	own_map_line(at, line, sizeof(line));
+	write_proc(4242, "maps", line);
+	assert_int_equal(usym__symbolize(u, 4242, at, buf, sizeof(buf)), 0);
+	snprintf(want, sizeof(want), "usym_target+0x3 (%s)", exe);
+	assert_string_equal(buf, want);
+	usym__free(u);
+	remove_proc(4343);
+	remove_proc(4242);
+}
+
+/* A writer blocked opening FIFO: it gets through once anyone opens it to read. */
+static pid_t fifo_watch(const char *fifo)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		alarm(60);
+		_exit(open(fifo, O_WRONLY) >= 0 ? 0 : 1);
+	}
+	usleep(100 * 1000);	/* blocked in open() by now */
+	return pid;
+}
+
+/*
+ * Paths in the maps are the process's to choose: a deleted file's
+ * "X (deleted)" may be a symlink it made to a FIFO (root must not open
+ * it: no reader ever comes), and a path that is a symlink to the very
+ * file mapped is not followed either.
+ */
+static void test_paths_not_followed(void **state)
+{
+	uintptr_t at = (uintptr_t)usym_target;
+	char fifo[PATH_MAX], gone[PATH_MAX + 16], link[PATH_MAX], maps[3 * PATH_MAX + 256];
+	char buf[PATH_MAX + 128], want[PATH_MAX + 128];
+	struct stat fst, est;
+	struct usym *u;
+	pid_t w;
+	int status;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(gone, sizeof(gone), "%s/gone.so (deleted)", dir);
+	snprintf(link, sizeof(link), "%s/link.so", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(symlink(fifo, gone), 0);
+	assert_int_equal(symlink(exe, link), 0);
+	assert_int_equal(stat(fifo, &fst), 0);
+	assert_int_equal(stat(exe, &est), 0);
+	snprintf(maps, sizeof(maps),
+		 "10000-20000 r-xp 00000000 %x:%x %llu %s\n%lx-%lx r-xp 00000000 %x:%x %llu %s\n",
+		 major(fst.st_dev), minor(fst.st_dev), (unsigned long long)fst.st_ino, gone,
+		 (unsigned long)load_base(), (unsigned long)load_base() + 0x100000,
+		 major(est.st_dev), minor(est.st_dev), (unsigned long long)est.st_ino, link);
+	write_proc(4444, "maps", maps);
+	w = fifo_watch(fifo);
+	u = usym__new(dir);
+	assert_non_null(u);
+	assert_int_equal(usym__symbolize(u, 4444, 0x10010, buf, sizeof(buf)), 0);
+	snprintf(want, sizeof(want), "0x10010 (%s+0x10)", gone);
+	assert_string_equal(buf, want);
+	/* Nobody opened the FIFO: the writer still waits (an open wakes it at once). */
+	for (int i = 0; i < 100; i++) {
+		assert_int_equal(waitpid(w, &status, WNOHANG), 0);
+		usleep(10 * 1000);
+	}
+	kill(w, SIGKILL);
+	waitpid(w, &status, 0);
+	assert_int_equal(usym__symbolize(u, 4444, at, buf, sizeof(buf)), 0);
+	snprintf(want, sizeof(want), "0x%lx (%s+0x%lx)", (unsigned long)at, link,
+		 (unsigned long)(at - load_base()));
+	assert_string_equal(buf, want);
+	usym__free(u);
+	unlink(fifo);
+	unlink(gone);
+	unlink(link);
+	remove_proc(4444);
+}
+
+/* Peak memory of this process, in KB. */
+static long max_rss_kb(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+/*
+ * The ELF file of KIND read in a child process of ours that must finish
+ * within 10 s and grow by less than 64 MB; the address 0x1000 must be
+ * named WANT (NULL: not named).
+ */
+static void crafted(const char *kind, const char *want)
+{
+	char path[PATH_MAX];
+	int fd, status;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/%s.so", dir, kind);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	craft_elf(fd, kind);
+	unlink(path);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		long before = max_rss_kb();
+		char buf[512];
+		int ret;
+
+		alarm(10);
+		ret = usym__file_symbol(fd, 0x1000, buf, sizeof(buf));
+		if (max_rss_kb() - before > 64 * 1024)
+			_exit(3);
+		_exit(want ? ret || strcmp(buf, want) : ret != -ENOENT);
+	}
+	close(fd);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status))
+		fail_msg("%s: killed by signal %d (10 s limit: SIGALRM is %d)", kind,
+			 WTERMSIG(status), SIGALRM);
+	if (WEXITSTATUS(status) == 3)
+		fail_msg("%s: more than 64 MB used", kind);
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/*
+ * Crafted files: a string table without a NUL is read once, names cut at
+ * USYM_MAX_NAME - 1 bytes; many headers over one table, or over a huge
+ * hole, are refused, in bounded time and memory.
+ */
+static void test_crafted_elf(void **state)
+{
+	char want[USYM_MAX_NAME + 8];
+
+	memset(want, 'A', USYM_MAX_NAME - 1);
+	strcpy(want + USYM_MAX_NAME - 1, "+0x0");
+	crafted("nonul", want);
+	crafted("overlap", NULL);
+	crafted("sparse", NULL);
+}
+
 static int setup(void **state)
 {
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -277,6 +588,11 @@ int main(void)
 		cmocka_unit_test(test_gone_process),
 		cmocka_unit_test(test_not_the_mapped_file),
 		cmocka_unit_test(test_damaged_elf),
+		cmocka_unit_test(test_pid_reuse),
+		cmocka_unit_test(test_many_processes),
+		cmocka_unit_test(test_stuck_child),
+		cmocka_unit_test(test_paths_not_followed),
+		cmocka_unit_test(test_crafted_elf),
 	};
 
 	return cmocka_run_group_tests_name("usym", tests, setup, teardown);

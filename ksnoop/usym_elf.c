@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The ELF symbol reader of the user stack symbolizer, written for files a
+ * hostile process chose (see issue 25 for what broke libelf's use here).
+ *
+ * Only what naming needs is read: the program headers (file offset to
+ * address) and ONE symbol table, .symtab, else .dynsym, with its string
+ * table.  Each piece is checked against the file's size and a limit
+ * (usym.h) before it is read with pread() into memory of our own; nothing
+ * is mapped, so a file truncated while we read it gives a short read and
+ * an error, never a SIGBUS.  The string table is copied once and its last
+ * byte forced to NUL, so no name can run past it and no string is scanned
+ * more than once; a file with two tables of one kind, or a table that
+ * overlaps its strings, is refused.  Work is linear in the bytes read,
+ * which are capped, and memory is the copy plus one entry per function.
+ *
+ * Files of this machine's byte order only (a process maps those), 32- or
+ * 64-bit.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "usym_int.h"
+
+/* Symbols read per pread() of the symbol table. */
+#define CHUNK_SYMS		4096
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_DATA ELFDATA2LSB
+#else
+#define HOST_DATA ELFDATA2MSB
+#endif
+
+struct src {
+	int fd;
+	const unsigned char *buf;
+	__u64 size;
+	bool is64;
+};
+
+/* LEN bytes at OFF, all inside the file, or -EIO (cut short, even now). */
+static int src_read(const struct src *s, void *dst, size_t len, __u64 off)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	if (off > s->size || len > s->size - off)
+		return -EIO;
+	if (s->fd < 0) {
+		memcpy(dst, s->buf + off, len);
+		return 0;
+	}
+	while (done < len) {
+		n = pread(s->fd, (char *)dst + done, len - done, off + done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += n;
+	}
+	return 0;
+}
+
+struct shdr {
+	__u32 type, link;
+	__u64 off, size, entsize;
+};
+
+struct ehdr {
+	__u64 phoff, shoff;
+	__u32 phnum, shnum, phentsize, shentsize;
+};
+
+static int read_ehdr(struct src *s, struct ehdr *h)
+{
+	unsigned char id[EI_NIDENT];
+	Elf64_Ehdr e64;
+	Elf32_Ehdr e32;
+	int err = src_read(s, id, sizeof(id), 0);
+
+	if (err || memcmp(id, ELFMAG, SELFMAG) || id[EI_DATA] != HOST_DATA ||
+	    (id[EI_CLASS] != ELFCLASS64 && id[EI_CLASS] != ELFCLASS32))
+		return -ENOEXEC;
+	s->is64 = id[EI_CLASS] == ELFCLASS64;
+	if (s->is64) {
+		if (src_read(s, &e64, sizeof(e64), 0))
+			return -ENOEXEC;
+		*h = (struct ehdr){ e64.e_phoff, e64.e_shoff, e64.e_phnum, e64.e_shnum,
+				    e64.e_phentsize, e64.e_shentsize };
+	} else {
+		if (src_read(s, &e32, sizeof(e32), 0))
+			return -ENOEXEC;
+		*h = (struct ehdr){ e32.e_phoff, e32.e_shoff, e32.e_phnum, e32.e_shnum,
+				    e32.e_phentsize, e32.e_shentsize };
+	}
+	return 0;
+}
+
+static int read_shdr(const struct src *s, const struct ehdr *h, __u32 i, struct shdr *sh)
+{
+	__u64 off = h->shoff + (__u64)i * h->shentsize;
+	Elf64_Shdr s64;
+	Elf32_Shdr s32;
+
+	if (s->is64) {
+		if (h->shentsize < sizeof(s64) || src_read(s, &s64, sizeof(s64), off))
+			return -EIO;
+		*sh = (struct shdr){ s64.sh_type, s64.sh_link, s64.sh_offset, s64.sh_size,
+				     s64.sh_entsize };
+	} else {
+		if (h->shentsize < sizeof(s32) || src_read(s, &s32, sizeof(s32), off))
+			return -EIO;
+		*sh = (struct shdr){ s32.sh_type, s32.sh_link, s32.sh_offset, s32.sh_size,
+				     s32.sh_entsize };
+	}
+	return 0;
+}
+
+static void read_loads(const struct src *s, const struct ehdr *h, struct usym_obj *o)
+{
+	Elf64_Phdr p64;
+	Elf32_Phdr p32;
+	__u32 i;
+
+	if (h->phnum > USYM_MAX_PHDRS)
+		return;
+	for (i = 0; i < h->phnum && o->nloads < USYM_MAX_LOADS; i++) {
+		__u64 off = h->phoff + (__u64)i * h->phentsize;
+		struct usym_load l;
+
+		if (s->is64) {
+			if (h->phentsize < sizeof(p64) || src_read(s, &p64, sizeof(p64), off))
+				return;
+			if (p64.p_type != PT_LOAD)
+				continue;
+			l = (struct usym_load){ p64.p_offset, p64.p_filesz, p64.p_vaddr };
+		} else {
+			if (h->phentsize < sizeof(p32) || src_read(s, &p32, sizeof(p32), off))
+				return;
+			if (p32.p_type != PT_LOAD)
+				continue;
+			l = (struct usym_load){ p32.p_offset, p32.p_filesz, p32.p_vaddr };
+		}
+		o->loads[o->nloads++] = l;
+	}
+}
+
+/* The number of sections: e_shnum, or section 0's size when that is 0. */
+static int count_sections(const struct src *s, struct ehdr *h)
+{
+	struct shdr sh0;
+
+	if (!h->shoff)
+		return -ENOENT;
+	if (!h->shnum) {
+		if (read_shdr(s, h, 0, &sh0))
+			return -EIO;
+		h->shnum = sh0.size > USYM_MAX_SECTIONS ? USYM_MAX_SECTIONS + 1 : sh0.size;
+	}
+	if (h->shnum > USYM_MAX_SECTIONS)
+		return -E2BIG;
+	/* Every header inside the file, checked once for all. */
+	if (h->shoff > s->size || (__u64)h->shnum * h->shentsize > s->size - h->shoff)
+		return -EIO;
+	return 0;
+}
+
+/*
+ * The one symbol table to read (.symtab, else .dynsym) and its strings.
+ * Two tables of a kind: refused (a real file has one; a hostile one has
+ * a hundred headers over one table to make us read it a hundred times).
+ */
+static int find_symtab(const struct src *s, struct ehdr *h, struct shdr *sym, struct shdr *str)
+{
+	__u32 i, nsymtab = 0, ndynsym = 0;
+	struct shdr sh, dyn = {}, tab = {};
+	int err = count_sections(s, h);
+
+	for (i = 0; !err && i < h->shnum; i++) {
+		err = read_shdr(s, h, i, &sh);
+		if (err)
+			break;
+		if (sh.type == SHT_SYMTAB && !nsymtab++)
+			tab = sh;
+		else if (sh.type == SHT_DYNSYM && !ndynsym++)
+			dyn = sh;
+	}
+	if (err)
+		return err;
+	if (nsymtab > 1 || ndynsym > 1)
+		return -EINVAL;
+	if (!nsymtab && !ndynsym)
+		return -ENOENT;
+	*sym = nsymtab ? tab : dyn;
+	if (sym->link >= h->shnum || read_shdr(s, h, sym->link, str) || str->type != SHT_STRTAB)
+		return -EINVAL;
+	return 0;
+}
+
+/* The tables' sizes against the file and our limits; no overlap. */
+static int check_tables(const struct src *s, const struct shdr *sym, const struct shdr *str)
+{
+	size_t entsize = s->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+
+	if (sym->entsize != entsize || sym->size % entsize || !str->size)
+		return -EINVAL;
+	if (sym->size / entsize > USYM_MAX_SYMS || str->size > USYM_MAX_STRTAB)
+		return -E2BIG;
+	if (sym->off > s->size || sym->size > s->size - sym->off ||
+	    str->off > s->size || str->size > s->size - str->off)
+		return -EIO;
+	if (sym->off < str->off + str->size && str->off < sym->off + sym->size)
+		return -EINVAL;
+	return 0;
+}
+
+static bool is_function(unsigned char info, __u16 shndx, __u64 value)
+{
+	unsigned char type = ELF64_ST_TYPE(info);
+
+	return (type == STT_FUNC || type == STT_GNU_IFUNC) && shndx != SHN_UNDEF && value;
+}
+
+static int add_sym(struct usym_obj *o, size_t *cap, __u64 addr, __u64 size, __u32 name)
+{
+	struct usym_sym *n;
+
+	if (o->nsyms == *cap) {
+		*cap = *cap ? 2 * *cap : 256;
+		n = realloc(o->syms, *cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		o->syms = n;
+	}
+	o->syms[o->nsyms++] = (struct usym_sym){ addr, size, name };
+	return 0;
+}
+
+/* The N symbols of a chunk read at BUF: the named functions kept. */
+static int keep_functions(const struct src *s, struct usym_obj *o, const void *buf, size_t n,
+			  size_t *cap)
+{
+	const Elf64_Sym *s64 = buf;
+	const Elf32_Sym *s32 = buf;
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err; i++) {
+		__u64 value = s->is64 ? s64[i].st_value : s32[i].st_value;
+		__u64 size = s->is64 ? s64[i].st_size : s32[i].st_size;
+		__u32 name = s->is64 ? s64[i].st_name : s32[i].st_name;
+		unsigned char info = s->is64 ? s64[i].st_info : s32[i].st_info;
+		__u16 shndx = s->is64 ? s64[i].st_shndx : s32[i].st_shndx;
+
+		/* Name 0 is "", a name past the strings is no name. */
+		if (!is_function(info, shndx, value) || !name || name >= o->strtab_len)
+			continue;
+		err = add_sym(o, cap, value, size, name);
+	}
+	return err;
+}
+
+static int read_syms(const struct src *s, const struct shdr *sym, struct usym_obj *o)
+{
+	size_t entsize = sym->entsize, n = sym->size / entsize, cap = 0, done, k;
+	void *buf = malloc(CHUNK_SYMS * entsize);
+	int err = buf ? 0 : -ENOMEM;
+
+	for (done = 0; !err && done < n; done += k) {
+		k = n - done < CHUNK_SYMS ? n - done : CHUNK_SYMS;
+		err = src_read(s, buf, k * entsize, sym->off + done * entsize);
+		if (!err)
+			err = keep_functions(s, o, buf, k, &cap);
+	}
+	free(buf);
+	return err;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct usym_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Sized symbols after unsized ones at one address: found first going back. */
+	return (x->size > y->size) - (x->size < y->size);
+}
+
+static int read_strings(const struct src *s, const struct shdr *str, struct usym_obj *o)
+{
+	int err;
+
+	o->strtab = malloc(str->size);
+	if (!o->strtab)
+		return -ENOMEM;
+	err = src_read(s, o->strtab, str->size, str->off);
+	if (err)
+		return err;
+	o->strtab[str->size - 1] = 0;
+	o->strtab_len = str->size;
+	return 0;
+}
+
+int usym_obj__read(struct usym_obj *o, int fd, const void *buf, __u64 size)
+{
+	struct src s = { .fd = fd, .buf = buf, .size = size };
+	struct shdr sym, str;
+	struct ehdr h;
+	int err = read_ehdr(&s, &h);
+
+	if (err)
+		return err;
+	read_loads(&s, &h, o);
+	err = find_symtab(&s, &h, &sym, &str);
+	if (!err)
+		err = check_tables(&s, &sym, &str);
+	if (!err)
+		err = read_strings(&s, &str, o);
+	if (!err)
+		err = read_syms(&s, &sym, o);
+	if (err) {
+		/* All or nothing: a table cut short names nothing. */
+		free(o->syms);
+		free(o->strtab);
+		o->syms = NULL;
+		o->strtab = NULL;
+		o->nsyms = o->strtab_len = 0;
+		return err;
+	}
+	if (o->nsyms)
+		qsort(o->syms, o->nsyms, sizeof(*o->syms), cmp_sym);
+	return 0;
+}
+
+void usym_obj__free(struct usym_obj *o)
+{
+	free(o->syms);
+	free(o->strtab);
+	o->syms = NULL;
+	o->strtab = NULL;
+}
+
+size_t usym_obj__bytes(const struct usym_obj *o)
+{
+	return sizeof(*o) + o->nsyms * sizeof(*o->syms) + o->strtab_len;
+}
+
+bool usym_obj__vaddr(const struct usym_obj *o, __u64 off, __u64 *vaddr)
+{
+	for (int i = 0; i < o->nloads; i++) {
+		const struct usym_load *l = &o->loads[i];
+
+		if (off >= l->off && off - l->off < l->filesz) {
+			*vaddr = off - l->off + l->vaddr;
+			return true;
+		}
+	}
+	return false;
+}
+
+const struct usym_sym *usym_obj__find(const struct usym_obj *o, __u64 vaddr)
+{
+	size_t lo = 0, hi = o->nsyms, i;
+	int k;
+
+	/* The first symbol above VADDR: lo. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (o->syms[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Back over the symbols at that address: one whose size holds VADDR. */
+	for (i = lo, k = 0; i-- > 0 && k < USYM_MAX_ALIASES; k++) {
+		const struct usym_sym *s = &o->syms[i];
+
+		if (s->addr != o->syms[lo - 1].addr)
+			break;
+		if (!s->size || vaddr - s->addr < s->size)
+			return s;
+	}
+	return NULL;
+}
+
+int usym_obj__name_len(const struct usym_obj *o, const struct usym_sym *s)
+{
+	size_t left = o->strtab_len - s->name;
+
+	return strnlen(o->strtab + s->name, left < USYM_MAX_NAME ? left : USYM_MAX_NAME - 1);
+}

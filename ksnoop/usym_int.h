@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Inside the user stack symbolizer: the bounded ELF symbol reader
+ * (usym_elf.c) and the cache of processes and files that names addresses
+ * (usym_cache.c).  usym.c runs the cache in a child process; the unit
+ * tests and the fuzzer call these directly.
+ */
+#ifndef KSNOOP_USYM_INT_H
+#define KSNOOP_USYM_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "usym.h"
+
+struct usym_sym {
+	__u64 addr;
+	__u64 size;
+	__u32 name;		/* offset in strtab */
+};
+
+struct usym_load {
+	__u64 off, filesz, vaddr;
+};
+
+/* What one ELF file gives: its load segments and function symbols. */
+struct usym_obj {
+	__u64 dev, ino;
+	__u64 used;		/* cache tick of the last use */
+	struct usym_sym *syms;
+	size_t nsyms;
+	char *strtab;		/* a copy, its last byte forced to NUL */
+	size_t strtab_len;
+	int nloads;
+	struct usym_load loads[USYM_MAX_LOADS];
+};
+
+/*
+ * Read the ELF file FD (SIZE bytes) or the buffer BUF (SIZE bytes, FD < 0)
+ * into O, by pread() of the pieces needed, each size-checked before it is
+ * read: never mapped, so a file cut short under us is an error, not a
+ * SIGBUS.  0, or a negative errno: O then holds what could be used (maybe
+ * nothing) and must be freed all the same.
+ */
+int usym_obj__read(struct usym_obj *o, int fd, const void *buf, __u64 size);
+void usym_obj__free(struct usym_obj *o);
+/* Bytes O keeps (for the cache's limit). */
+size_t usym_obj__bytes(const struct usym_obj *o);
+bool usym_obj__vaddr(const struct usym_obj *o, __u64 off, __u64 *vaddr);
+/* The function holding VADDR, or NULL. */
+const struct usym_sym *usym_obj__find(const struct usym_obj *o, __u64 vaddr);
+/* A symbol's name, at most USYM_MAX_NAME - 1 bytes of it (see %.*s). */
+int usym_obj__name_len(const struct usym_obj *o, const struct usym_sym *s);
+
+struct usym_cache;
+
+/*
+ * What the cache is working on, in memory its parent shares: if the child
+ * is killed for taking too long, the parent knows which file or process
+ * to give up on, and the children after it read which ones those are.
+ */
+#define USYM_MAX_BAD	64
+struct usym_shared {
+	volatile __u32 stage;		/* USYM_STAGE_* */
+	volatile __u32 pid;		/* whose maps are read */
+	volatile __u64 dev, ino;	/* which file is read */
+	__u32 nbad_files;		/* written by the parent only */
+	struct { __u64 dev, ino; } bad_files[USYM_MAX_BAD];
+};
+
+enum { USYM_STAGE_IDLE, USYM_STAGE_MAPS, USYM_STAGE_FILE };
+
+struct usym_cache *usym_cache__new(const char *proc_dir, struct usym_shared *shared);
+void usym_cache__free(struct usym_cache *c);
+int usym_cache__symbolize(struct usym_cache *c, __u32 pid, __u64 addr, char *buf, size_t sz);
+
+#endif
