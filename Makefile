@@ -5,6 +5,7 @@
 #   make check      install what is missing, run every test
 #   make bench      measure against bcc's ksnoop and bpftrace (docs/PERFORMANCE.md)
 #   make fuzz       run the fuzzers for longer than make check does
+#   make test-bins  build what the unit, live and VM tests run (tests/mutate)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 VERSION    := 0.1.0
@@ -52,7 +53,7 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 
-.PHONY: all deps demo check unit live vm fuzz bench install clean
+.PHONY: all deps demo check unit live vm fuzz bench install clean test-bins
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/ksnoop
@@ -162,7 +163,11 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/demo $(BUILD)/ksnoop
 
-CHECK_BINS := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS) $(FUZZ_BINS)
+# What unit, live and VM tests run (tests/mutate builds these); check adds the fuzzers.
+TEST_BINS  := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS)
+test-bins: $(TEST_BINS)
+
+CHECK_BINS := $(TEST_BINS) $(FUZZ_BINS)
 check: deps
 	@$(MAKE) --no-print-directory $(CHECK_BINS)
 	@tests/run --build $(BUILD)
