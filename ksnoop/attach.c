@@ -201,23 +201,31 @@ bool attacher__exhausted(int err)
 	return err == -ENOMEM || err == -EMFILE || err == -ENFILE;
 }
 
-/* The open-file limit, for a message that says which one ran out. */
-static long fd_limit(void)
+/*
+ * What ERR says, for a message (BUF: SZ bytes, if needed): out of file
+ * descriptors names the limit that ran out, rather than "Too many open
+ * files".
+ */
+static const char *err_text(int err, char *buf, size_t sz)
 {
 	struct rlimit rl;
 
-	return getrlimit(RLIMIT_NOFILE, &rl) == 0 ? (long)rl.rlim_cur : -1;
+	if (err != -EMFILE)
+		return strerror(-err);
+	snprintf(buf, sz, "out of file descriptors (the limit is %ld open files: ulimit -n)",
+		 getrlimit(RLIMIT_NOFILE, &rl) == 0 ? (long)rl.rlim_cur : -1L);
+	return buf;
 }
+
+#define ERR_TEXT_MAX	96
 
 /* The kernel or libbpf refused: a runtime failure, whatever the errno. */
 static int attach_fail(struct ks_error *e, int err, const char *what, const char *target)
 {
-	if (err == -EMFILE)
-		return ks_fail(e, ks_runtime_errno(err),
-			       "failed to %s '%s': out of file descriptors (the limit is %ld open files: ulimit -n)",
-			       what, target, fd_limit());
+	char buf[ERR_TEXT_MAX];
+
 	return ks_fail(e, ks_runtime_errno(err), "failed to %s '%s': %s", what, target,
-		       strerror(-err));
+		       err_text(err, buf, sizeof(buf)));
 }
 
 static int attach_stopped(struct ks_error *e)
@@ -611,12 +619,12 @@ int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 		link = bpf_program__attach_usdt(skel->progs.ksnoop_usdt, pid > 0 ? pid : -1,
 						p->path, p->provider, p->name, &opts);
 		if (!link) {
+			char buf[ERR_TEXT_MAX];
+
 			err = -errno;
-			if (err == -EMFILE)
-				return attach_fail(e, err, "attach to USDT probe", p->name);
 			return ks_fail(e, ks_runtime_errno(err),
 				       "failed to attach to USDT probe %s:%s in '%s': %s",
-				       p->provider, p->name, p->shown, strerror(-err));
+				       p->provider, p->name, p->shown, err_text(err, buf, sizeof(buf)));
 		}
 		err = keep_link(a, link, i > 0);
 		if (err)

@@ -35,8 +35,3 @@ bool stop__requested(void)
 {
 	return stop_flag;
 }
-
-void stop__request(void)
-{
-	stop_flag = 1;
-}

@@ -17,7 +17,5 @@
  */
 void stop__install(void);
 bool stop__requested(void);
-/* Ask as a signal would (--duration, -n, a closed stdout). */
-void stop__request(void);
 
 #endif

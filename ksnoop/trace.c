@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <linux/bpf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "btf_util.h"
@@ -77,6 +78,12 @@ static __u64 now_ns(clockid_t clk)
 	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* -n: as many events printed as were asked for. */
+static bool count_reached(const struct trace *t)
+{
+	return t->opts->count && t->printed >= t->opts->count;
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	struct trace *t = ctx;
@@ -84,7 +91,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*ev) || ev->func_id >= (__u32)t->ntargets)
 		return 0;
-	if (t->opts->count && t->printed >= t->opts->count)
+	if (count_reached(t))
 		return -ECANCELED;
 	if (t->discarding) {
 		t->unprinted++;
@@ -900,7 +907,7 @@ static struct hist_value hist_value_of(void *ctx, __u32 func_id)
  * at, as bcc's tools print it ("12:00:03"); JSON rows carry it instead, and
  * folded stacks (read by flame-graph tools) have no room for it.
  */
-static void print_interval_time(const struct trace *t, const struct counts_fmt *fmt)
+static void print_interval_time(const struct counts_fmt *fmt)
 {
 	time_t now = time(NULL);
 	struct tm tm;
@@ -937,7 +944,7 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 	if (t->opts->interval_ms) {
 		fmt.interval = ++t->intervals;
 		fmt.time_ns = now_ns(CLOCK_MONOTONIC);
-		print_interval_time(t, &fmt);
+		print_interval_time(&fmt);
 	}
 	if (t->opts->hist)
 		counts__print_hist(stdout, rows, n, &fmt, hist_value_of);
@@ -988,7 +995,7 @@ static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 			lost_seen = lost;
 			last_lost_check = now;
 		}
-		if (t->opts->count && t->printed >= t->opts->count)
+		if (count_reached(t))
 			break;
 		if (t->opts->interval_ms && now >= next_interval) {
 			if (print_counts(t, a, true) || t->output_closed)
@@ -1023,7 +1030,7 @@ static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *r
 	if (!t->output_closed)
 		drain(t, rb);
 	attacher__detach(a);
-	if (!t->output_closed && !(t->opts->count && t->printed >= t->opts->count)) {
+	if (!t->output_closed && !count_reached(t)) {
 		t->discarding = true;
 		drain(t, rb);
 	}
@@ -1050,8 +1057,8 @@ static void raise_fd_limit(void)
 }
 
 /*
- * Every record must fit the ring buffer with its 8-byte header, or every
- * event of that target would be lost: a usage error, before anything loads.
+ * Every record must fit the ring buffer with its header, or every event
+ * of that target would be lost: a usage error, before anything loads.
  */
 static int check_buffer(const struct trace *t, char **argv)
 {
@@ -1062,11 +1069,11 @@ static int check_buffer(const struct trace *t, char **argv)
 
 		for (side = 0; side < KSNOOP_NR_KINDS; side++) {
 			if (!bp->side[side].enabled ||
-			    bp->side[side].rec_size + 8ULL <= t->opts->buffer_bytes)
+			    bp->side[side].rec_size + (__u64)BPF_RINGBUF_HDR_SZ <= t->opts->buffer_bytes)
 				continue;
 			log_error("--buffer %u is smaller than one record of '%s' (%u bytes with its header)",
 				  t->opts->buffer_bytes, argv[t->targets[i].spec],
-				  bp->side[side].rec_size + 8);
+				  bp->side[side].rec_size + BPF_RINGBUF_HDR_SZ);
 			return -EINVAL;
 		}
 	}

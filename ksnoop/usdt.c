@@ -136,15 +136,18 @@ static const char *loc_unreadable(const char *loc)
 	return general_register(p + 2, q - p - 2) ? NULL : "not a general register";
 }
 
+bool usdt__arg_is_int(const struct usdt_arg *arg)
+{
+	return !arg->is_float && (arg->size == 1 || arg->size == 2 || arg->size == 4 || arg->size == 8);
+}
+
 const char *usdt__arg_unreadable(const struct usdt_arg *arg, char why[USDT_WHY_MAX])
 {
 	/* The value first: a struct is unreadable wherever it is. */
 	if (arg->is_float)
 		return "a floating-point value";
-	switch (arg->size) {
-	case 1: case 2: case 4: case 8:
+	if (usdt__arg_is_int(arg))
 		return loc_unreadable(arg->loc);
-	}
 	snprintf(why, USDT_WHY_MAX, "a %d-byte value (a struct%s passed by value)", arg->size,
 		 arg->size == 16 ? " or __int128" : "");
 	return why;

@@ -89,6 +89,8 @@ int usdt__parse_arg(const char *spec, struct usdt_arg *arg);
  */
 #define USDT_WHY_MAX	96
 const char *usdt__arg_unreadable(const struct usdt_arg *arg, char why[USDT_WHY_MAX]);
+/* An integer of 1, 2, 4 or 8 bytes, the only values libbpf reads (and typed as such). */
+bool usdt__arg_is_int(const struct usdt_arg *arg);
 
 /*
  * Shared objects mapped executable by process PID (from /proc/PID/maps),

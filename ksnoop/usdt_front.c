@@ -197,12 +197,6 @@ static __u32 int_type(struct usdt_bin *b, int size, bool is_signed)
 	return b->int_ids[is_signed][size];
 }
 
-/* An integer libbpf reads: 1, 2, 4 or 8 bytes, not a float. */
-static bool int_arg(const struct usdt_arg *a)
-{
-	return !a->is_float && (a->size == 1 || a->size == 2 || a->size == 4 || a->size == 8);
-}
-
 /*
  * Argument types of one call site: KSNOOP_USDT_SIGNED | size, per argument
  * (0 past the last: the count is part of the types).  Other widths share
@@ -214,7 +208,7 @@ static void site_types(const struct usdt_probe *pr, __u8 *types)
 
 	memset(types, 0, KSNOOP_MAX_ARGS);
 	for (i = 0; i < pr->nargs && i < KSNOOP_MAX_ARGS; i++)
-		types[i] = (int_arg(&pr->args[i]) ? pr->args[i].size : 0x7f) |
+		types[i] = (usdt__arg_is_int(&pr->args[i]) ? pr->args[i].size : 0x7f) |
 			   (pr->args[i].is_signed ? KSNOOP_USDT_SIGNED : 0);
 }
 
@@ -240,7 +234,7 @@ static int fill_match(struct usdt_bin *b, const struct usdt_probe *pr, const str
 	sig->nslots = pr->nargs;
 	/* No integer type for a struct or a float: the probe is not traced. */
 	for (i = 0; i < pr->nargs; i++)
-		if (!int_arg(&pr->args[i]))
+		if (!usdt__arg_is_int(&pr->args[i]))
 			sig->nparams = sig->nslots = 0;
 	for (i = 0; i < sig->nparams; i++) {
 		sig->params[i].name = signature__arg_name(i);

@@ -30,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -93,10 +92,7 @@ struct usym {
 
 static __u64 mono_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return usym__mono_ns() / 1000000;
 }
 
 /* ---- the child ---- */

@@ -69,7 +69,7 @@ struct usym_cache {
 	__u64 tick;
 };
 
-static __u64 mono_ns(void)
+__u64 usym__mono_ns(void)
 {
 	struct timespec ts;
 
@@ -312,11 +312,11 @@ static const struct usym_map *proc_map(struct usym_cache *c, __u32 pid, __u64 ad
 	if (same) {
 		p->used = ++c->tick;
 		m = find_map(p, addr);
-		now = mono_ns();
+		now = usym__mono_ns();
 		if (m || now - p->read_ns < REREAD_NS)
 			return m;
 	} else {
-		now = mono_ns();
+		now = usym__mono_ns();
 		/* Another process under this pid: nothing of the old one is used. */
 		if (p->pid == pid)
 			drop_proc(c, p);

@@ -70,6 +70,9 @@ struct usym_shared {
 
 enum { USYM_STAGE_IDLE, USYM_STAGE_MAPS, USYM_STAGE_FILE };
 
+/* CLOCK_MONOTONIC in ns: the cache's re-read clock, and the parent's waits. */
+__u64 usym__mono_ns(void);
+
 struct usym_cache *usym_cache__new(const char *proc_dir, struct usym_shared *shared);
 void usym_cache__free(struct usym_cache *c);
 int usym_cache__symbolize(struct usym_cache *c, __u32 pid, __u64 addr, char *buf, size_t sz);
