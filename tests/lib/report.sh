@@ -5,6 +5,8 @@
 #
 #   pass NAME                     record a pass
 #   fail NAME [WHY...]            record a failure, WHY shown under it
+#                                 and, under bash, the caller's file and
+#                                 line ("at 30-tracepoint.sh:120")
 #   skip NAME [WHY...]            record a skip (not a pass, not a failure)
 #   check NAME CMD [ARG...]       pass if CMD exits 0, else fail with its output
 #   check_fails NAME CMD [ARG...] pass if CMD exits non-zero, else fail
@@ -59,8 +61,39 @@ _ksr_result() {
 	return 0
 }
 
+# _ksr_where: where the failing test is, as "at FILE:LINE": the first
+# caller outside these libraries (report.sh, cases.sh, the live helpers).
+# Bash only (caller); busybox sh has no call stack, and a failure there
+# names its case.
+if [ -n "${BASH_VERSION:-}" ]; then
+	eval '_ksr_where() {
+		local i=0 c file
+		while c=$(caller $i); do
+			file=${c#* * }
+			case $file in
+			*/lib/report.sh | */lib/cases.sh | */helpers.bash) ;;
+			*) echo "at ${file##*/}:${c%% *}"; return ;;
+			esac
+			i=$((i + 1))
+		done
+	}'
+else
+	_ksr_where() { :; }
+fi
+
 pass() { _ksr_result PASS "$@"; }
-fail() { _ksr_result FAIL "$@"; }
+fail() {
+	_ksr_at=$(_ksr_where)
+	_ksr_fn=${1:-unnamed}
+	if [ $# -ge 1 ]; then shift; fi
+	_ksr_fd_text="$*${*:+${_ksr_at:+
+}}$_ksr_at"
+	if [ -n "$_ksr_fd_text" ]; then
+		_ksr_result FAIL "$_ksr_fn" "$_ksr_fd_text"
+	else
+		_ksr_result FAIL "$_ksr_fn"
+	fi
+}
 skip() { _ksr_result SKIP "$@"; }
 
 note() {

@@ -6,33 +6,19 @@
 #   ks ARGS...             run `ksnoop ARGS` with a time limit (KSNOOP_TIMEOUT,
 #                          30 s; status 124 when it hung); a sanitizer report
 #                          from the run fails the subtest sanitizer_report
-#   spawn OUT ERR ARGS...  run `ksnoop ARGS` (through KCMD, "$K" unless a
-#                          leak checker comes first) in the background, its
-#                          sanitizer reports under SAN_TAG; sets KPID
-#   start OUT ERR ARGS...  spawn `ksnoop -v ARGS`, wait (START_WAIT s, 10)
-#                          until it has attached; sets KPID, and PROGS, LINKS
-#                          and MAPS (the ids it holds, as read_held)
-#   read_held              set PROGS, LINKS and MAPS to the ids KPID holds now
-#   wait_exit SECONDS      wait for KPID to exit; sets RC ("timeout" if it
-#                          had to be killed)
-#   finish                 wait_exit 10, then check for a sanitizer report
-#                          as ks does
-#   stop                   SIGINT it, then finish
+#   ks_case, start, stop, finish, wait_exit, read_held, held_ids, left_ids,
+#   still_there, left_progs, wait_lines
+#                          from tests/lib/cases.sh, shared with the VM: ksnoop
+#                          in the background, and a test case as data
+#   spawn OUT ERR ARGS...  (replaces cases.sh's) run `ksnoop ARGS` (through
+#                          KCMD, "$K" unless a leak checker comes first) in
+#                          the background, its sanitizer reports under SAN_TAG;
+#                          sets KPID; finish then checks for a report as ks does
 #   signal_and_wait SIG SECONDS
 #                          signal KPID, then wait_exit SECONDS
 #   sanitizer_clean NAME ERRFILE
 #                          pass NAME if the last spawn made no sanitizer
 #                          report (in its log, or in ERRFILE outside tests/run)
-#   held_ids PID prog|link|map
-#                          ids of the BPF objects PID holds (from its fds)
-#   left_ids prog|link|map IDS
-#                          which of IDS still exist ("" when all are gone);
-#                          no ids, or bpftool failing, is never ""
-#   left_progs IDS         still_there prog IDS
-#   still_there prog|link|map IDS
-#                          left_ids, once they are gone or after 5 s
-#   wait_lines FILE N [SECONDS]
-#                          until FILE has N lines (at most SECONDS, 10)
 #   expect_error NAME STATUS REGEX ARGS...
 #                          `ks ARGS` exits STATUS with one line on stderr
 #                          matching REGEX
@@ -68,6 +54,7 @@
 # the runner.
 { true >&7; } 2>/dev/null || exec 7>&1
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/report.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cases.sh"
 K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 KSNOOP_TIMEOUT=${KSNOOP_TIMEOUT:-30}
 
@@ -218,52 +205,6 @@ cleanup_pids() {
 	wait 2>/dev/null
 }
 
-held_ids() {
-	grep -h "^$2_id:" /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | tr '\n' ' '
-}
-
-read_held() {
-	PROGS=$(held_ids "$KPID" prog)
-	LINKS=$(held_ids "$KPID" link)
-	MAPS=$(held_ids "$KPID" map)
-}
-
-left_ids() {
-	local kind=$1 id out
-	[ -n "$2" ] || { echo "none-recorded"; return; }
-	command -v bpftool >/dev/null || { echo "no-bpftool"; return; }
-	for id in $2; do
-		if out=$(bpftool "$kind" show id "$id" 2>&1); then
-			echo -n "$id "
-		elif ! printf '%s\n' "$out" | grep -q 'No such file or directory'; then
-			echo -n "bpftool-failed($id: $out) "
-		fi
-	done
-}
-
-# The kernel frees programs and maps after an RCU grace period (a sleepable
-# USDT program's, a tasks-trace one, can take seconds on a loaded machine):
-# what is still there after 5 s was left behind.
-still_there() {
-	local left i
-	for i in $(seq 50); do
-		left=$(left_ids "$1" "$2")
-		[ -z "$left" ] || [ -z "$2" ] && break
-		sleep 0.1
-	done
-	echo "$left"
-}
-left_progs() { still_there prog "$1"; }
-
-wait_lines() {
-	local i
-	for i in $(seq $((${3:-10} * 10))); do
-		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 error_is() {
 	local name=$1 want=$2 re=$3 rc=$4 err=$5 what=${6:-}
 	if [ "$rc" != "$want" ]; then
@@ -290,7 +231,6 @@ expect_error() {
 joined() { tr '\n' ' ' | sed 's/ $//'; }
 
 KCMD=("$K")
-START_WAIT=10
 spawn() {
 	local out=$1 err=$2
 	shift 2
@@ -301,55 +241,7 @@ spawn() {
 	KPID=$!
 }
 
-start() {
-	local out=$1 err=$2 i
-	shift 2
-	# Emptied before the job starts: a file reused from an earlier start
-	# would say "tracing" before this ksnoop has attached (as in vm/lib.sh).
-	: >"$out"
-	: >"$err"
-	spawn "$out" "$err" -v "$@"
-	PROGS="" LINKS="" MAPS=""
-	for i in $(seq $((START_WAIT * 10))); do
-		if grep -q "tracing .* target" "$err" 2>/dev/null; then
-			read_held
-			return 0
-		fi
-		# Exited already (a quick -n)? It may have attached first.
-		if ! kill -0 "$KPID" 2>/dev/null; then
-			grep -q "tracing .* target" "$err" 2>/dev/null
-			return
-		fi
-		sleep 0.1
-	done
-	return 1
-}
-
-# bash's "Killed" notice for the job goes nowhere.
-wait_exit() {
-	local i
-	for i in $(seq $(($1 * 10))); do
-		kill -0 "$KPID" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$KPID" 2>/dev/null; then
-		{ kill -9 "$KPID"; wait "$KPID"; } 2>/dev/null
-		RC=timeout
-	else
-		{ wait "$KPID"; RC=$?; } 2>/dev/null
-	fi
-}
-
-finish() {
-	wait_exit 10
-	san_check "$SAN_TAG" "$KCMDLINE"
-}
-
-stop() {
-	sleep 0.3
-	kill -INT "$KPID" 2>/dev/null
-	finish
-}
+ks_after_run() { san_check "$SAN_TAG" "$KCMDLINE"; }
 
 signal_and_wait() {
 	kill -"$1" "$KPID"

@@ -26,6 +26,7 @@ initramfs_base() {
 	install -m 0755 "$here/init" "$root/init"
 	install -m 0644 "$here/lib.sh" "$root/tests/lib.sh"
 	install -m 0644 "$here/../lib/report.sh" "$root/tests/report.sh"
+	install -m 0644 "$here/../lib/cases.sh" "$root/tests/cases.sh"
 
 	cat >"$root/etc/passwd" <<'EOF'
 root:x:0:0:root:/root:/bin/sh

@@ -1,0 +1,281 @@
+# ksnoop in the background, and test cases written as data: the one helper
+# library of the live tests (sourced by tests/live/helpers.bash, under bash)
+# and the VM tests (sourced by tests/vm/lib.sh as /tests/cases.sh, under
+# busybox sh).  POSIX sh and busybox only; every name it sets that is not
+# documented starts with _ks.  Sourced after report.sh.
+#
+#   ks_case <<'CASE' ... CASE
+#                          one test case, declared (below)
+#   spawn OUT ERR ARGS...  run `ksnoop ARGS` in the background; sets KPID and
+#                          KCMDLINE (the live helpers replace it with one
+#                          that gives each run its sanitizer logs)
+#   start OUT ERR ARGS...  spawn `ksnoop -v ARGS`, wait (at most START_WAIT s)
+#                          until it has attached; sets KPID, and PROGS, LINKS
+#                          and MAPS (the ids it holds then)
+#   read_held              set PROGS, LINKS and MAPS to the ids KPID holds now
+#   wait_exit SECONDS      wait for KPID to exit; sets RC ("timeout" if it
+#                          had to be killed)
+#   finish                 wait_exit KS_WAIT, then ks_after_run (the live
+#                          helpers check for a sanitizer report there)
+#   stop                   SIGINT it (after STOP_DELAY s), then finish
+#   wait_lines FILE N [SECONDS]
+#                          until FILE has N lines (at most SECONDS, KS_WAIT)
+#   held_ids PID prog|link|map
+#                          the ids of the BPF objects PID holds (its fds)
+#   left_ids prog|link|map IDS
+#                          which of IDS still exist ("" when all are gone);
+#                          no ids, or bpftool failing, is never ""
+#   still_there prog|link|map IDS
+#                          left_ids, once they are gone or after 5 s (the
+#                          kernel frees programs and maps after an RCU grace
+#                          period; a sleepable one's can take seconds)
+#   left_progs IDS         still_there prog IDS
+#
+# The time limits, set before this file is sourced or at any time after:
+# START_WAIT (10 s), KS_WAIT (10 s), STOP_DELAY (0.3 s).  The VM's lib.sh
+# makes them 30, 20 and 0.5: qemu without KVM is slow.
+#
+# ---- A test case as data ----
+#
+# The model is bpftrace's runtime tests: a case is a few lines, one keyword
+# each, that a runner executes; here the runner is ks_case, the same in the
+# live tests and in the VM.
+#
+#     ks_case <<'CASE'
+#     NAME     ${T}_bitfield_pred
+#     RUN      --mode $mode 'ip_output(skb->pkt_type == 0, skb->len)'
+#     WORKLOAD ping -c 2 127.0.0.1 >/dev/null 2>&1
+#     EXPECT   count 4 '^    skb->len = 84$'
+#     EXPECT   ${T}_said: stderr 'attached'
+#     CASE
+#
+#   NAME N       the case's name: its result when it has one expectation,
+#                and the failure when ksnoop does not attach
+#   RUN ARGS     ksnoop's arguments (started as `ksnoop -v ARGS`)
+#   WORKLOAD CMD a command run once ksnoop has attached; several run in
+#                order (a shell function for anything longer)
+#   UNTIL exit   ksnoop ends by itself (-n, --duration): wait for it
+#                instead of sending SIGINT after the workload
+#   TIMEOUT S    at most S seconds to attach, and S more to exit after the
+#                workload (default START_WAIT and KS_WAIT); then killed
+#   EXPECT [R:] CHECK ARGS
+#                one result, named R (default NAME) and judged once ksnoop
+#                exited, OUT and ERR naming its stdout and stderr files:
+#                  count N ERE       exactly N lines of OUT match ERE
+#                  match ERE         a line of OUT matches
+#                  no_match ERE      no line of OUT matches
+#                  stderr ERE        a line of ERR matches
+#                  eq WANT ACTUAL    the two words are equal
+#                  exit STATUS       ksnoop exited with STATUS
+#
+# Everything after the keyword is shell words, expanded when it is used
+# (the case's variables, $OUT, $(jq ... "$OUT") in an EXPECT); quote the
+# here-document's delimiter so that nothing is expanded before.  A line
+# that ends in a backslash goes on on the next.  OUT and ERR are
+# $tmp/NAME.out and .err, and stay set after the case with PROGS, RC and
+# KPID for what the script checks itself.
+
+START_WAIT=${START_WAIT:-10}
+KS_WAIT=${KS_WAIT:-10}
+STOP_DELAY=${STOP_DELAY:-0.3}
+
+held_ids() {
+	grep -h "^$2_id:" /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | tr '\n' ' '
+}
+
+read_held() {
+	PROGS=$(held_ids "$KPID" prog)
+	LINKS=$(held_ids "$KPID" link)
+	MAPS=$(held_ids "$KPID" map)
+}
+
+left_ids() {
+	[ -n "$2" ] || { echo "none-recorded"; return; }
+	command -v bpftool >/dev/null || { echo "no-bpftool"; return; }
+	for _ksl_id in $2; do
+		if _ksl_out=$(bpftool "$1" show id "$_ksl_id" 2>&1); then
+			printf '%s ' "$_ksl_id"
+		elif ! printf '%s\n' "$_ksl_out" | grep -q 'No such file or directory'; then
+			printf '%s ' "bpftool-failed($_ksl_id: $_ksl_out)"
+		fi
+	done
+}
+
+still_there() {
+	_kss_i=0
+	while [ $_kss_i -lt 50 ]; do
+		_kss_left=$(left_ids "$1" "$2")
+		[ -z "$_kss_left" ] || [ -z "$2" ] && break
+		sleep 0.1
+		_kss_i=$((_kss_i + 1))
+	done
+	echo "$_kss_left"
+}
+left_progs() { still_there prog "$1"; }
+
+wait_lines() {
+	_ksw_i=0
+	while [ $_ksw_i -lt $((${3:-$KS_WAIT} * 10)) ]; do
+		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
+		sleep 0.1
+		_ksw_i=$((_ksw_i + 1))
+	done
+	return 1
+}
+
+spawn() {
+	_ksp_out=$1 _ksp_err=$2
+	shift 2
+	KCMDLINE="ksnoop $*"
+	"${K:-ksnoop}" "$@" >"$_ksp_out" 2>"$_ksp_err" &
+	KPID=$!
+}
+
+start() {
+	_kst_out=$1 _kst_err=$2
+	shift 2
+	# Empty both files here, not in the background job: the job opens
+	# them some time after it is started, and until then a file reused
+	# from an earlier start still says "tracing", so the wait below would
+	# return before this ksnoop has attached (the "zero events" flake).
+	: >"$_kst_out"
+	: >"$_kst_err"
+	spawn "$_kst_out" "$_kst_err" -v "$@"
+	PROGS="" LINKS="" MAPS=""
+	_kst_i=0
+	while [ $_kst_i -lt $((START_WAIT * 10)) ]; do
+		if grep -q "tracing .* target" "$_kst_err" 2>/dev/null; then
+			read_held
+			return 0
+		fi
+		# Exited already (a quick -n)? It may have attached first.
+		if ! kill -0 "$KPID" 2>/dev/null; then
+			grep -q "tracing .* target" "$_kst_err" 2>/dev/null
+			return
+		fi
+		sleep 0.1
+		_kst_i=$((_kst_i + 1))
+	done
+	return 1
+}
+
+# The shell's "Killed" notice for the job goes nowhere.
+wait_exit() {
+	_kse_i=0
+	while [ $_kse_i -lt $(($1 * 10)) ] && kill -0 "$KPID" 2>/dev/null; do
+		sleep 0.1
+		_kse_i=$((_kse_i + 1))
+	done
+	if kill -0 "$KPID" 2>/dev/null; then
+		{ kill -9 "$KPID"; wait "$KPID"; } 2>/dev/null
+		RC=timeout
+	else
+		{ wait "$KPID"; RC=$?; } 2>/dev/null
+	fi
+}
+
+# What a run's end checks besides its status: nothing here; the live
+# helpers look for its sanitizer report.
+ks_after_run() { :; }
+
+finish() {
+	wait_exit "$KS_WAIT"
+	ks_after_run
+}
+
+stop() {
+	sleep "$STOP_DELAY"
+	kill -INT "$KPID" 2>/dev/null
+	finish
+}
+
+# ---- ks_case ----
+
+_ks_nl='
+'
+
+# _ks_words VAR TEXT: set VAR to TEXT's first word, expanded.
+_ks_words() {
+	_ksv_var=$1
+	eval "set -- $2"
+	eval "$_ksv_var=\${1:-}"
+}
+
+# _ks_expect CASE LINE: judge one EXPECT line.
+_ks_expect() {
+	_ksx_case=$1 _ksx_line=$2
+	eval "set -- $2"
+	_ksx_name=$_ksx_case
+	case ${1:-} in *:) _ksx_name=${1%:}; shift ;; esac
+	_ksx_check=${1:-}
+	[ $# -gt 0 ] && shift
+	case $_ksx_check in
+	count) count_is "$_ksx_name" "$1" "$2" "$OUT" "$ERR" ;;
+	match) expect_match "$_ksx_name" "$1" "$(cat "$OUT")" ;;
+	no_match) expect_no_match "$_ksx_name" "$1" "$(cat "$OUT")" ;;
+	stderr) expect_match "$_ksx_name" "$1" "$(cat "$ERR")" ;;
+	eq) expect_eq "$_ksx_name" "$1" "$2" ;;
+	exit) expect_eq "$_ksx_name" "$1" "$RC" ;;
+	*) fail "$_ksx_name" "case $_ksx_case: unknown check '$_ksx_check' in EXPECT $_ksx_line" ;;
+	esac
+}
+
+ks_case() {
+	_ksc_name="" _ksc_run="" _ksc_work="" _ksc_until=sigint _ksc_limit=""
+	_ksc_expect="" _ksc_bad="" _ksc_line=""
+	while IFS= read -r _ksc_part; do
+		# A backslash at the end goes on on the next line.
+		case $_ksc_part in
+		*\\) _ksc_line="$_ksc_line${_ksc_part%\\} "; continue ;;
+		esac
+		_ksc_line=$_ksc_line$_ksc_part
+		# Leading blanks, the keyword, the blanks after it.
+		_ksc_line=${_ksc_line#"${_ksc_line%%[! 	]*}"}
+		_ksc_key=${_ksc_line%%[ 	]*}
+		_ksc_val=${_ksc_line#"$_ksc_key"}
+		_ksc_val=${_ksc_val#"${_ksc_val%%[! 	]*}"}
+		_ksc_line=""
+		case $_ksc_key in
+		'' | '#'*) ;;
+		NAME) _ks_words _ksc_name "$_ksc_val" ;;
+		RUN) _ksc_run=$_ksc_val ;;
+		WORKLOAD) _ksc_work=$_ksc_work$_ksc_val$_ks_nl ;;
+		UNTIL) _ks_words _ksc_until "$_ksc_val" ;;
+		TIMEOUT) _ks_words _ksc_limit "$_ksc_val" ;;
+		EXPECT) _ksc_expect=$_ksc_expect$_ksc_val$_ks_nl ;;
+		*) _ksc_bad="$_ksc_bad unknown keyword '$_ksc_key';" ;;
+		esac
+	done
+	[ -n "$_ksc_name" ] || _ksc_bad="$_ksc_bad no NAME;"
+	[ -n "$_ksc_run" ] || _ksc_bad="$_ksc_bad no RUN;"
+	[ -n "$_ksc_expect" ] || _ksc_bad="$_ksc_bad no EXPECT: a case that cannot fail;"
+	case $_ksc_until in sigint | exit) ;; *) _ksc_bad="$_ksc_bad UNTIL is sigint or exit;" ;; esac
+	[ -n "${tmp:-}" ] || _ksc_bad="$_ksc_bad \$tmp (the script's scratch directory) is not set;"
+	if [ -n "$_ksc_bad" ]; then
+		fail "${_ksc_name:-ks_case}" "case ${_ksc_name:-without a name}:$_ksc_bad"
+		return 0
+	fi
+	OUT=$tmp/$_ksc_name.out
+	ERR=$tmp/$_ksc_name.err
+	_ksc_wait=$START_WAIT _ksc_exit=$KS_WAIT
+	[ -z "$_ksc_limit" ] || START_WAIT=$_ksc_limit KS_WAIT=$_ksc_limit
+	if eval "start \"\$OUT\" \"\$ERR\" $_ksc_run"; then
+		eval "$_ksc_work"
+		if [ "$_ksc_until" = exit ]; then finish; else stop; fi
+		START_WAIT=$_ksc_wait KS_WAIT=$_ksc_exit
+		while IFS= read -r _ksc_line; do
+			[ -z "$_ksc_line" ] || _ks_expect "$_ksc_name" "$_ksc_line"
+		done <<_KS_EXPECT_
+$_ksc_expect
+_KS_EXPECT_
+	else
+		START_WAIT=$_ksc_wait KS_WAIT=$_ksc_exit
+		# Not started yet, or still waiting: none of it may outlive the case.
+		kill -9 "$KPID" 2>/dev/null
+		wait_exit 1
+		ks_after_run
+		fail "$_ksc_name" "did not attach within ${_ksc_limit:-$START_WAIT} s: $KCMDLINE
+$(cat "$ERR")"
+	fi
+	return 0
+}
