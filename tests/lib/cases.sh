@@ -201,7 +201,11 @@ _ks_words() {
 	eval "$_ksv_var=\${1:-}"
 }
 
-# _ks_expect CASE LINE: judge one EXPECT line.
+# _ks_has ERE FILE: y when a line of FILE matches ERE, else n.
+_ks_has() { if grep -Eq -- "$1" "$2"; then echo y; else echo n; fi; }
+
+# _ks_expect CASE LINE: judge one EXPECT line; a failure shows ksnoop's
+# stderr.
 _ks_expect() {
 	_ksx_case=$1 _ksx_line=$2
 	eval "set -- $2"
@@ -210,13 +214,28 @@ _ks_expect() {
 	_ksx_check=${1:-}
 	[ $# -gt 0 ] && shift
 	case $_ksx_check in
-	count) count_is "$_ksx_name" "$1" "$2" "$OUT" "$ERR" ;;
-	match) expect_match "$_ksx_name" "$1" "$(cat "$OUT")" ;;
-	no_match) expect_no_match "$_ksx_name" "$1" "$(cat "$OUT")" ;;
-	stderr) expect_match "$_ksx_name" "$1" "$(cat "$ERR")" ;;
-	eq) expect_eq "$_ksx_name" "$1" "$2" ;;
-	exit) expect_eq "$_ksx_name" "$1" "$RC" ;;
-	*) fail "$_ksx_name" "case $_ksx_case: unknown check '$_ksx_check' in EXPECT $_ksx_line" ;;
+	count) count_is "$_ksx_name" "$1" "$2" "$OUT" "$ERR"; return 0 ;;
+	match) _ksx_ok=$(_ks_has "$1" "$OUT") ;;
+	no_match) _ksx_ok=$(_ks_has "$1" "$OUT" | tr yn ny) ;;
+	stderr) _ksx_ok=$(_ks_has "$1" "$ERR") ;;
+	eq) [ "$1" = "$2" ] && _ksx_ok=y || _ksx_ok="expected: '$1'
+actual:   '$2'" ;;
+	exit) [ "$1" = "$RC" ] && _ksx_ok=y || _ksx_ok="exit status $RC, expected $1" ;;
+	*)
+		fail "$_ksx_name" "case $_ksx_case: unknown check '$_ksx_check' in EXPECT $_ksx_line"
+		return 0
+		;;
+	esac
+	case $_ksx_ok in
+	y) pass "$_ksx_name" ;;
+	n) fail "$_ksx_name" "EXPECT $_ksx_line
+--- stdout:
+$(head -60 "$OUT")
+--- stderr:
+$(cat "$ERR")" ;;
+	*) fail "$_ksx_name" "$_ksx_ok
+--- stderr:
+$(cat "$ERR")" ;;
 	esac
 }
 
