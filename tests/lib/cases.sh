@@ -53,7 +53,8 @@
 #                and the failure when ksnoop does not attach
 #   RUN ARGS     ksnoop's arguments (started as `ksnoop -v ARGS`)
 #   WORKLOAD CMD a command run once ksnoop has attached; several run in
-#                order (a shell function for anything longer)
+#                order (a shell function for anything longer); none when
+#                what ksnoop traces runs anyway
 #   UNTIL exit   ksnoop ends by itself (-n, --duration): wait for it
 #                instead of sending SIGINT after the workload
 #   TIMEOUT S    at most S seconds to attach, and S more to exit after the
@@ -67,6 +68,7 @@
 #                  stderr ERE        a line of ERR matches
 #                  eq WANT ACTUAL    the two words are equal
 #                  exit STATUS       ksnoop exited with STATUS
+#                  json              OUT parses as JSON (jq)
 #
 # Everything after the keyword is shell words, expanded when it is used
 # (the case's variables, $OUT, $(jq ... "$OUT") in an EXPECT); quote the
@@ -221,6 +223,7 @@ _ks_expect() {
 	eq) [ "$1" = "$2" ] && _ksx_ok=y || _ksx_ok="expected: '$1'
 actual:   '$2'" ;;
 	exit) [ "$1" = "$RC" ] && _ksx_ok=y || _ksx_ok="exit status $RC, expected $1" ;;
+	json) jq -e . "$OUT" >/dev/null 2>&1 && _ksx_ok=y || _ksx_ok=n ;;
 	*)
 		fail "$_ksx_name" "case $_ksx_case: unknown check '$_ksx_check' in EXPECT $_ksx_line"
 		return 0
