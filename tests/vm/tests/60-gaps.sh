@@ -25,39 +25,39 @@ params() {
 p=$(params do_mmap)
 expect_eq do_mmap_populate_uf_on_stack "populate uf" "$(echo "$p" |
 	awk '{ for (i = 7; i <= NF; i++) if ($i == "populate" || $i == "uf") printf "%s%s", n++ ? " " : "", $i }')"
-if start "$tmp/o1" "$tmp/e1" --mode kprobe -n 1 -c vmprog \
-	'do_mmap(len == 53248, uf != NULL, populate)'; then
-	vmprog mmap 13
-	finish
-	expect_eq stack_args_status 0 "$RC"
-	count_is stack_args_event 1 '-> do_mmap$' "$tmp/o1" "$tmp/e1"
-	count_is stack_args_register_arg 1 '^    len = 53248$' "$tmp/o1"
-	count_is stack_args_7th_kernel_pointer 1 '^    populate = 0xff[0-9a-f]{14}$' "$tmp/o1"
-	uf=$(sed -n 's/^    uf = \(0x[0-9a-f]*\) -> (struct list_head){$/\1/p' "$tmp/o1")
-	next=$(sed -n 's/^        \.next = \(0x[0-9a-f]*\),$/\1/p' "$tmp/o1")
-	expect_match stack_args_8th_kernel_pointer '^0xff[0-9a-f]{14}$' "$uf"
-	expect_eq stack_args_8th_is_empty_list_head "$uf" "$next"
-else
-	fail stack_args_attach "$(cat "$tmp/e1")"
-fi
+# uf FILE: the address uf points at; next FILE: what its ->next holds.
+uf() { sed -n 's/^    uf = \(0x[0-9a-f]*\) -> (struct list_head){$/\1/p' "$1"; }
+next() { sed -n 's/^        \.next = \(0x[0-9a-f]*\),$/\1/p' "$1"; }
+ks_case <<'CASE'
+NAME     stack_args
+RUN      --mode kprobe -n 1 -c vmprog 'do_mmap(len == 53248, uf != NULL, populate)'
+WORKLOAD vmprog mmap 13
+UNTIL    exit
+EXPECT   stack_args_status: exit 0
+EXPECT   stack_args_event: count 1 '-> do_mmap$'
+EXPECT   stack_args_register_arg: count 1 '^    len = 53248$'
+EXPECT   stack_args_7th_kernel_pointer: count 1 '^    populate = 0xff[0-9a-f]{14}$'
+EXPECT   stack_args_8th_kernel_pointer: eq 1 "$(uf "$OUT" | grep -cE '^0xff[0-9a-f]{14}$')"
+EXPECT   stack_args_8th_is_empty_list_head: eq "$(uf "$OUT")" "$(next "$OUT")"
+CASE
 
 # --- the stash fills: __x64_sys_exit never returns, so with a predicate
 # on its return every thread's entry stays stashed; past
-# KSNOOP_STASH_ENTRIES (8192) entries, each call is counted as dropped ---
-if start "$tmp/o2" "$tmp/e2" --mode kprobe -c vmprog '__x64_sys_exit(regs, return == 0)'; then
-	vmprog threads 8300
-	stop
-	expect_eq stash_full_status 0 "$RC"
-	drops=$(sed -n 's/.*, \([0-9]*\) calls not followed (stash full)$/\1/p' "$tmp/e2")
-	if [ -n "$drops" ] && [ "$drops" -ge 100 ] && [ "$drops" -le 8300 ]; then
-		pass stash_full_counted
-	else
-		fail stash_full_counted "expected about 108 calls not followed: $(tail -3 "$tmp/e2")"
-	fi
-	count_is stash_full_no_events 0 '__x64_sys_exit' "$tmp/o2" "$tmp/e2"
-else
-	fail stash_full_attach "$(cat "$tmp/e2")"
-fi
+# KSNOOP_STASH_ENTRIES (8192) entries, each call is counted as dropped
+# (about 108 of 8300) ---
+# dropped_about_108 FILE: "yes" when FILE says 100 to 8300 calls were not followed.
+dropped_about_108() {
+	d=$(sed -n 's/.*, \([0-9]*\) calls not followed (stash full)$/\1/p' "$1")
+	[ -n "$d" ] && [ "$d" -ge 100 ] && [ "$d" -le 8300 ] && echo yes || echo "no: '$d'"
+}
+ks_case <<'CASE'
+NAME     stash_full
+RUN      --mode kprobe -c vmprog '__x64_sys_exit(regs, return == 0)'
+WORKLOAD vmprog threads 8300
+EXPECT   stash_full_status: exit 0
+EXPECT   stash_full_counted: eq yes "$(dropped_about_108 "$ERR")"
+EXPECT   stash_full_no_events: count 0 '__x64_sys_exit'
+CASE
 
 # --- 50-bad-input's "accepted" kernel-function specs load and attach ---
 s31=sssssssssssssssssssssssssssssss
@@ -68,11 +68,11 @@ for mode in fentry kprobe; do
 		"ip_send_skb(skb->mac_len == 65535)" \
 		"security_file_ioctl(arg == PERF_CONTEXT_KERNEL)"; do
 		n=$((n + 1))
-		if start "$tmp/a$n" "$tmp/ae$n" --mode $mode --duration 1 "$spec"; then
-			finish
-			expect_eq "accepted_${mode}_$n" 0 "$RC"
-		else
-			fail "accepted_${mode}_$n" "$spec: $(cat "$tmp/ae$n")"
-		fi
+		ks_case <<-'CASE'
+			NAME     accepted_${mode}_$n
+			RUN      --mode $mode --duration 1 "$spec"
+			UNTIL    exit
+			EXPECT   exit 0
+		CASE
 	done
 done
