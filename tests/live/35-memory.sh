@@ -31,43 +31,43 @@ expect_match stash_too_big_message 'entry values kept for the return add up to 3
 kaddr=$(awk '$3 == "_stext" { print $1; exit }' /proc/kallsyms)
 if [ -z "$kaddr" ] || [ "$kaddr" = 0000000000000000 ]; then
 	fail usdt_kernel_address "no address for _stext in /proc/kallsyms"
-elif start "$tmp/o1" "$tmp/e1" --duration 10 -n 1 usdt "$E:ksnoop_edge:addr(arg0:str)"; then
-	"$E" kaddr "$kaddr"
-	finish
-	count_is usdt_kernel_address_faults 1 "^    arg0:str = 0x$kaddr /\\* could not read memory \\*/\$" "$tmp/o1" "$tmp/e1"
-	count_is usdt_kernel_address_no_bytes 0 '"' "$tmp/o1" "$tmp/e1"
 else
-	fail usdt_attach_addr "$(cat "$tmp/e1")"
+	ks_case <<-'CASE'
+		NAME     usdt_kernel_address
+		RUN      --duration 10 -n 1 usdt "$E:ksnoop_edge:addr(arg0:str)"
+		WORKLOAD "$E" kaddr "$kaddr"
+		UNTIL    exit
+		EXPECT   usdt_kernel_address_faults: count 1 "^    arg0:str = 0x$kaddr /\\* could not read memory \\*/\$"
+		EXPECT   usdt_kernel_address_no_bytes: count 0 '"'
+	CASE
 fi
 
 # --- a string on a page the program never touched is paged in and read ---
 printf 'hello-untouched\0' > "$tmp/untouched"
-if start "$tmp/o2" "$tmp/e2" --duration 10 -n 1 usdt "$E:ksnoop_edge:str(arg0:str)"; then
-	"$E" untouched "$tmp/untouched"
-	finish
-	count_is usdt_untouched_page_read 1 '^    arg0:str = "hello-untouched"$' "$tmp/o2" "$tmp/e2"
-	expect_match usdt_sleepable_said 'sleepable program' "$(cat "$tmp/e2")"
-else
-	fail usdt_attach_str "$(cat "$tmp/e2")"
-fi
+ks_case <<'CASE'
+NAME     usdt_untouched
+RUN      --duration 10 -n 1 usdt "$E:ksnoop_edge:str(arg0:str)"
+WORKLOAD "$E" untouched "$tmp/untouched"
+UNTIL    exit
+EXPECT   usdt_untouched_page_read: count 1 '^    arg0:str = "hello-untouched"$'
+EXPECT   usdt_sleepable_said: stderr 'sleepable program'
+CASE
 
 # --- one probe, two call sites: an int32 and an int64, each typed as such ---
-if start "$tmp/o3" "$tmp/e3" --duration 10 -n 2 -j usdt "$E:ksnoop_edge:mixed"; then
-	"$E" mixed
-	finish
-	expect_eq usdt_sites_typed_each "5 4294967301" \
-		"$(jq -r '.values.arg0' "$tmp/o3" | sort -n | joined)"
-else
-	fail usdt_attach_mixed "$(cat "$tmp/e3")"
-fi
-if start "$tmp/o4" "$tmp/e4" --duration 10 -j usdt "$E:ksnoop_edge:mixed(arg0 == 5)"; then
-	"$E" mixed
-	sleep 0.3
-	stop
-	expect_eq usdt_sites_pred_full_width "5" "$(jq -r '.values.arg0' "$tmp/o4" | joined)"
-else
-	fail usdt_attach_mixed_pred "$(cat "$tmp/e4")"
-fi
+ks_case <<'CASE'
+NAME     usdt_sites_typed_each
+RUN      --duration 10 -n 2 -j usdt "$E:ksnoop_edge:mixed"
+WORKLOAD "$E" mixed
+UNTIL    exit
+EXPECT   eq "5 4294967301" "$(jq -r '.values.arg0' "$OUT" | sort -n | joined)"
+CASE
+ks_case <<'CASE'
+NAME     usdt_sites_pred_full_width
+RUN      --duration 10 -j usdt "$E:ksnoop_edge:mixed(arg0 == 5)"
+WORKLOAD "$E" mixed
+WORKLOAD sleep 0.3
+EXPECT   eq 5 "$(jq -r '.values.arg0' "$OUT" | joined)"
+CASE
 
 # --- string predicates are exact, up to 63 characters ---
 # Paths of exactly 31 and 63 characters, and the same with more after them.
@@ -76,39 +76,36 @@ p63=$tmp/$(printf 'y%.0s' $(seq $((63 - ${#tmp} - 1))))
 for p in "$p31" "$p31"EVIL "$p63" "$p63"EVIL; do ln -s /bin/true "$p"; done
 for n in 31 63; do
 	eval "p=\$p$n"
-	if start "$tmp/o5" "$tmp/e5" --duration 10 "tp:sched_process_exec(bprm->filename == \"$p\")"; then
-		"$p"EVIL; "$p"; "$p"EVIL
-		sleep 0.3
-		stop
-		count_is str_pred_exact_$n 1 '^    bprm->filename = ' "$tmp/o5" "$tmp/e5"
-	else
-		fail str_pred_attach_$n "$(cat "$tmp/e5")"
-	fi
+	ks_case <<-'CASE'
+		NAME     str_pred_exact_$n
+		RUN      --duration 10 "tp:sched_process_exec(bprm->filename == \"$p\")"
+		WORKLOAD "$p"EVIL; "$p"; "$p"EVIL
+		WORKLOAD sleep 0.3
+		EXPECT   count 1 '^    bprm->filename = '
+	CASE
 done
-if start "$tmp/o6" "$tmp/e6" --duration 10 -j "tp:sched_process_exec(bprm->filename != \"$p63\", bprm->filename)"; then
-	"$p63"EVIL; "$p63"
-	sleep 0.3
-	stop
-	expect_eq str_pred_ne_exact "$p63"EVIL \
-		"$(jq -r '.values["bprm->filename"]' "$tmp/o6" | grep "^$tmp/" | joined)"
-else
-	fail str_pred_ne_attach "$(cat "$tmp/e6")"
-fi
+ks_case <<'CASE'
+NAME     str_pred_ne_exact
+RUN      --duration 10 -j "tp:sched_process_exec(bprm->filename != \"$p63\", bprm->filename)"
+WORKLOAD "$p63"EVIL; "$p63"
+WORKLOAD sleep 0.3
+EXPECT   eq "$p63"EVIL "$(jq -r '.values["bprm->filename"]' "$OUT" | grep "^$tmp/" | joined)"
+CASE
 
 # --- --str-bytes N: N-1 characters fit exactly; N are cut ---
 n=64
 fit=$tmp/$(printf 'f%.0s' $(seq $((n - 1 - ${#tmp} - 1))))
 cut=$tmp/$(printf 'c%.0s' $(seq $((n - ${#tmp} - 1))))
 ln -s /bin/true "$fit"; ln -s /bin/true "$cut"
-if start "$tmp/o7" "$tmp/e7" --duration 10 --str-bytes $n "tp:sched_process_exec(bprm->filename)"; then
-	"$fit"; "$cut"
-	sleep 0.3
-	stop
-	count_is str_fills_buffer_exactly 1 "^    bprm->filename = \"$fit\"\$" "$tmp/o7" "$tmp/e7"
-	count_is str_longer_is_truncated 1 "^    bprm->filename = \"${cut%c}\"\\.\\.\\. /\\* truncated at $n bytes \\*/\$" "$tmp/o7" "$tmp/e7"
-else
-	fail str_bytes_attach "$(cat "$tmp/e7")"
-fi
+ks_case <<'CASE'
+NAME     str_bytes
+RUN      --duration 10 --str-bytes $n "tp:sched_process_exec(bprm->filename)"
+WORKLOAD "$fit"; "$cut"
+WORKLOAD sleep 0.3
+EXPECT   str_fills_buffer_exactly: count 1 "^    bprm->filename = \"$fit\"\$"
+EXPECT   str_longer_is_truncated: \
+         count 1 "^    bprm->filename = \"${cut%c}\"\\.\\.\\. /\\* truncated at $n bytes \\*/\$"
+CASE
 
 # --- pids as ksnoop's pid namespace sees them, for -p and for output ---
 if command -v unshare >/dev/null; then
