@@ -102,10 +102,22 @@ $(BUILD)/san/ksnoop: $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) \
 		     $(APP_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(LIBBPF_A)
 	$(CC) $(SAN_FLAGS) -pthread $(filter %.o,$^) $(PKG_LIBS) -o $@
 
+# The unit tests' and fuzzers' BTF, written in C (tests/fixture/types.h):
+# gcc's DWARF encoded by pahole, as the kernel's BTF is made, so that the
+# offsets are the compiler's.  Tests load it from FIXTURE_FLAGS' path.
+FIXTURE_BTF   := $(BUILD)/fixture/types.btf
+FIXTURE_FLAGS := -DKSNOOP_FIXTURE_BTF='"$(abspath $(FIXTURE_BTF))"'
+$(FIXTURE_BTF): tests/fixture/types.c tests/fixture/types.h
+	@mkdir -p $(@D)
+	$(CC) -g -O0 -c $< -o $(@D)/types.o
+	pahole -J --btf_gen_all $(@D)/types.o
+	objcopy --dump-section .BTF=$@ $(@D)/types.o
+
 # Unit tests: no privileges, sanitizers on, cmocka.
-TEST_HDRS  := $(wildcard tests/include/*.h)
-$(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(HDRS) $(TEST_HDRS) $(LIBBPF_A)
-	$(CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) \
+TEST_HDRS  := $(wildcard tests/include/*.h tests/fixture/*.h)
+$(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(HDRS) $(TEST_HDRS) $(LIBBPF_A) \
+		$(FIXTURE_BTF)
+	$(CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) $(FIXTURE_FLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) \
 		$< $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(PKG_LIBS) -lcmocka -o $@
 
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/%)

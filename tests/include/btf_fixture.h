@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Building kernel-shaped BTF in memory, for the unit tests and fuzzers
- * (no privileges, no kernel): the C integer types, members, prototypes,
- * functions and the btf_trace_* typedefs tracepoints are described by.
- * Every helper returns what libbpf returned (a type id, 0, or a negative
- * errno); the caller checks it its own way (cmocka assertion, abort()).
+ * Kernel-shaped BTF for the unit tests and fuzzers (no privileges, no
+ * kernel).  Types that C can say are compiled: tests/fixture/types.h,
+ * made BTF by gcc and pahole (the Makefile's $(BUILD)/fixture/types.btf,
+ * at KSNOOP_FIXTURE_BTF), loaded with fx_fixture() and looked up by name
+ * (fx_named, fx_member_type, fx_find_ints).  What C cannot say (broken or
+ * hostile BTF, tracepoint stubs, one name with two values) is built in
+ * memory: the C integer types, members, prototypes, functions and the
+ * btf_trace_* typedefs tracepoints are described by.  Every helper
+ * returns what libbpf returned (a type id, 0, or a negative errno); the
+ * caller checks it its own way (cmocka assertion, abort()).
  */
 #ifndef KSNOOP_BTF_FIXTURE_H
 #define KSNOOP_BTF_FIXTURE_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +24,57 @@
 struct fx_ints {
 	int char_t, uchar_t, short_t, ushort_t, int_t, uint_t, long_t, ulong_t, bool_t;
 };
+
+#ifdef KSNOOP_FIXTURE_BTF
+/* The fixture's BTF, compiled from tests/fixture/types.c; NULL and errno
+ * set when it cannot be read. */
+static inline struct btf *fx_fixture(void)
+{
+	return btf__parse(KSNOOP_FIXTURE_BTF, NULL);
+}
+#endif
+
+/* The id of the type of KIND named NAME, or a negative errno. */
+static inline int fx_named(const struct btf *btf, const char *name, int kind)
+{
+	return btf__find_by_name_kind(btf, name, kind);
+}
+
+/* The type id of member MEMBER of struct SNAME, or -ENOENT. */
+static inline int fx_member_type(const struct btf *btf, const char *sname, const char *member)
+{
+	int id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	const struct btf_member *m;
+	int i;
+
+	if (!t)
+		return -ENOENT;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), member))
+			return m->type;
+	return -ENOENT;
+}
+
+/* The integer types of a compiled BTF, by gcc's names ("long unsigned
+ * int", as the kernel's BTF has them); 0, or -ENOENT. */
+static inline int fx_find_ints(const struct btf *btf, struct fx_ints *t)
+{
+	t->char_t = fx_named(btf, "char", BTF_KIND_INT);
+	t->uchar_t = fx_named(btf, "unsigned char", BTF_KIND_INT);
+	t->short_t = fx_named(btf, "short int", BTF_KIND_INT);
+	t->ushort_t = fx_named(btf, "short unsigned int", BTF_KIND_INT);
+	t->int_t = fx_named(btf, "int", BTF_KIND_INT);
+	t->uint_t = fx_named(btf, "unsigned int", BTF_KIND_INT);
+	t->long_t = fx_named(btf, "long int", BTF_KIND_INT);
+	t->ulong_t = fx_named(btf, "long unsigned int", BTF_KIND_INT);
+	t->bool_t = fx_named(btf, "_Bool", BTF_KIND_INT);
+	if (t->char_t < 0 || t->uchar_t < 0 || t->short_t < 0 || t->ushort_t < 0 ||
+	    t->int_t < 0 || t->uint_t < 0 || t->long_t < 0 || t->ulong_t < 0 || t->bool_t < 0)
+		return -ENOENT;
+	return 0;
+}
 
 /* Add them; 0, or the first negative errno. */
 static inline int fx_add_ints(struct btf *btf, struct fx_ints *t)

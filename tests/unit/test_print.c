@@ -22,6 +22,7 @@
 #include <cmocka.h>
 #include <bpf/btf.h>
 #include "../include/btf_fixture.h"
+#include "../fixture/types.h"
 #include "escape.h"
 #include "writer.h"
 #include "print.h"
@@ -31,8 +32,12 @@
 
 /* ---- the BTF ---- */
 
-/* Elements of the arrays whose output is several times the writer's buffer. */
-#define BIG_N	4000
+/*
+ * Compiled from tests/fixture/types.h (gcc -g, pahole -J): struct outer's
+ * offsets are the compiler's, and the bytes of a struct flags written by
+ * hand below must match the compiler's bitfields.
+ */
+#define BIG_N	FX_BIG_N
 
 static struct btf *btf;
 
@@ -40,109 +45,55 @@ static struct {
 	struct fx_ints ints;	/* char_t ... bool_t, from btf_fixture.h */
 	int schar_t, int128_t, double_t, float_t, u8_t, u32_t;
 	int color, signed_enum, big64;
-	int int_ptr, char_arr16, char_arr4, u8_arr4, int_arr2, int_arr_big, char_arr_big;
-	int inner, pair, pair_ptr, outer, flags, with_pairs, grouped;
+	int int_ptr, char_arr16, char_arr4, u8_arr4, u8_arr16, int_arr2, int_arr_big, char_arr_big;
+	int fn_ptr, inner, pair, pair_ptr, outer, flags, with_pairs, grouped;
 } T;
 
 /* Offsets in struct outer. */
 enum {
-	OUTER_A = 0, OUTER_INNER = 4, OUTER_ARR = 24, OUTER_NEXT = 32, OUTER_U = 40,
-	OUTER_SIZE = 48,
+	OUTER_A = offsetof(struct outer, a), OUTER_INNER = offsetof(struct outer, inner),
+	OUTER_ARR = offsetof(struct outer, arr), OUTER_NEXT = offsetof(struct outer, next),
+	OUTER_U = offsetof(struct outer, u), OUTER_SIZE = sizeof(struct outer),
 };
 
-static void field(const char *name, int type, int byte_off)
-{
-	assert_int_equal(btf__add_field(btf, name, type, byte_off * 8, 0), 0);
-}
-
-static void bitfield(const char *name, int type, int bit_off, int bit_size)
-{
-	assert_int_equal(btf__add_field(btf, name, type, bit_off, bit_size), 0);
-}
+/* The id of member M of struct print_types, or of the struct or enum NAME. */
+#define MEMBER(m)	fx_member_type(btf, "print_types", #m)
+#define STRUCT(name)	fx_named(btf, name, BTF_KIND_STRUCT)
 
 static int build_btf(void **state)
 {
-	int u16_arr2, anon_union, pair_arr2, grp_anon, grp_named, grp_union;
-
-	btf = btf__new_empty();
-	if (!btf)
+	btf = fx_fixture();
+	if (!btf || fx_find_ints(btf, &T.ints))
 		return -1;
-	if (fx_add_ints(btf, &T.ints))
-		return -1;
-	T.schar_t = btf__add_int(btf, "signed char", 1, BTF_INT_SIGNED);
-	T.int128_t = btf__add_int(btf, "__int128", 16, BTF_INT_SIGNED);
-	T.double_t = btf__add_float(btf, "double", 8);
-	T.float_t = btf__add_float(btf, "float", 4);
-	T.u8_t = btf__add_typedef(btf, "u8", T.ints.uchar_t);
-	T.u32_t = btf__add_typedef(btf, "u32", T.ints.uint_t);
-
-	T.color = btf__add_enum(btf, "color", 4);
-	btf__add_enum_value(btf, "RED", 0);
-	btf__add_enum_value(btf, "GREEN", 1);
-	btf__add_enum_value(btf, "BLUE", 2);
-	T.signed_enum = btf__add_enum(btf, "signed_enum", 4);
-	btf__add_enum_value(btf, "NEG_ONE", -1);
-	btf__add_enum_value(btf, "POS_FIVE", 5);
-	T.big64 = btf__add_enum64(btf, "big64", 8, false);
-	btf__add_enum64_value(btf, "ALL_ONES", UINT64_MAX);
-	btf__add_enum64_value(btf, "ONE", 1);
-
-	T.int_ptr = btf__add_ptr(btf, T.ints.int_t);
-	T.char_arr16 = btf__add_array(btf, T.ints.int_t, T.ints.char_t, 16);
-	T.char_arr4 = btf__add_array(btf, T.ints.int_t, T.ints.char_t, 4);
-	T.u8_arr4 = btf__add_array(btf, T.ints.int_t, T.u8_t, 4);
-	T.int_arr2 = btf__add_array(btf, T.ints.int_t, T.ints.int_t, 2);
-	T.int_arr_big = btf__add_array(btf, T.ints.int_t, T.ints.int_t, BIG_N);
-	T.char_arr_big = btf__add_array(btf, T.ints.int_t, T.ints.char_t, BIG_N);
-	u16_arr2 = btf__add_array(btf, T.ints.int_t, T.ints.ushort_t, 2);
-
-	/* struct inner { int x; char name[16]; } */
-	T.inner = btf__add_struct(btf, "inner", 20);
-	field("x", T.ints.int_t, 0);
-	field("name", T.char_arr16, 4);
-	/* struct pair { long a; long b; } */
-	T.pair = btf__add_struct(btf, "pair", 16);
-	field("a", T.ints.long_t, 0);
-	field("b", T.ints.long_t, 8);
-	T.pair_ptr = btf__add_ptr(btf, T.pair);
-	/* union { u32 u; unsigned short h[2]; } */
-	anon_union = btf__add_union(btf, NULL, 4);
-	field("u", T.u32_t, 0);
-	field("h", u16_arr2, 0);
-	/* struct outer { int a; struct inner inner; int arr[2]; struct pair *next; union {...}; } */
-	T.outer = btf__add_struct(btf, "outer", OUTER_SIZE);
-	field("a", T.ints.int_t, OUTER_A);
-	field("inner", T.inner, OUTER_INNER);
-	field("arr", T.int_arr2, OUTER_ARR);
-	field("next", T.pair_ptr, OUTER_NEXT);
-	field(NULL, anon_union, OUTER_U);
-	/* struct flags { unsigned int a:3; enum color c:2; int s:4; _Bool b:1; unsigned int wide:20; } */
-	T.flags = btf__add_struct(btf, "flags", 4);
-	bitfield("a", T.ints.uint_t, 0, 3);
-	bitfield("c", T.color, 3, 2);
-	bitfield("s", T.ints.int_t, 5, 4);
-	bitfield("b", T.ints.bool_t, 9, 1);
-	bitfield("wide", T.ints.uint_t, 12, 20);
-	/* struct with_pairs { struct pair pairs[2]; } */
-	pair_arr2 = btf__add_array(btf, T.ints.int_t, T.pair, 2);
-	T.with_pairs = btf__add_struct(btf, "with_pairs", 32);
-	field("pairs", pair_arr2, 0);
-	/*
-	 * struct grouped { int id; union { struct { int x; int y; };
-	 *                  struct pos { int x; int y; } pos; }; }: struct_group(pos, ...)
-	 */
-	grp_anon = btf__add_struct(btf, NULL, 8);
-	field("x", T.ints.int_t, 0);
-	field("y", T.ints.int_t, 4);
-	grp_named = btf__add_struct(btf, "pos", 8);
-	field("x", T.ints.int_t, 0);
-	field("y", T.ints.int_t, 4);
-	grp_union = btf__add_union(btf, NULL, 8);
-	field(NULL, grp_anon, 0);
-	field("pos", grp_named, 0);
-	T.grouped = btf__add_struct(btf, "grouped", 12);
-	field("id", T.ints.int_t, 0);
-	field(NULL, grp_union, 4);
+	T.schar_t = MEMBER(schar);
+	T.int128_t = MEMBER(int128);
+	T.double_t = MEMBER(dbl);
+	T.float_t = MEMBER(flt);
+	T.u8_t = fx_named(btf, "u8", BTF_KIND_TYPEDEF);
+	T.u32_t = fx_named(btf, "u32", BTF_KIND_TYPEDEF);
+	T.color = fx_named(btf, "color", BTF_KIND_ENUM);
+	T.signed_enum = MEMBER(se);
+	T.big64 = MEMBER(b64);
+	T.int_ptr = MEMBER(int_ptr);
+	T.char_arr16 = fx_member_type(btf, "inner", "name");
+	T.char_arr4 = MEMBER(char_arr4);
+	T.u8_arr4 = MEMBER(u8_arr4);
+	T.u8_arr16 = MEMBER(u8_arr16);
+	T.int_arr2 = fx_member_type(btf, "outer", "arr");
+	T.int_arr_big = MEMBER(int_arr_big);
+	T.char_arr_big = MEMBER(char_arr_big);
+	T.fn_ptr = MEMBER(fn);
+	T.inner = STRUCT("inner");
+	T.pair = STRUCT("pair");
+	T.pair_ptr = fx_member_type(btf, "outer", "next");
+	T.outer = STRUCT("outer");
+	T.flags = STRUCT("flags");
+	T.with_pairs = STRUCT("with_pairs");
+	T.grouped = STRUCT("grouped");
+	/* Every id found (a negative errno otherwise). */
+	for (const int *id = &T.schar_t; id <= &T.grouped; id++)
+		if (*id <= 0)
+			return -1;
 	return 0;
 }
 
@@ -455,7 +406,7 @@ static int fake_symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
 /* A function pointer names its function, with the address. */
 static void test_function_pointer_symbol(void **state)
 {
-	int fptr = btf__add_ptr(btf, btf__add_func_proto(btf, T.ints.int_t));
+	int fptr = T.fn_ptr;
 	__u64 known = 0xffffffff81a2b3c0ULL, unknown = 0xffffffff81000000ULL;
 	struct value v = {
 		.vd = { .text = "fn", .type_id = fptr, .obj_id = fptr, .how = PRINT_VALUE,
@@ -522,7 +473,7 @@ static void test_format_ip(void **state)
 {
 	uint8_t v4[4] = { 127, 0, 0, 1 };
 	uint8_t v6[16] = { 0xfe, 0x80, [15] = 1 };
-	int u8_arr16 = btf__add_array(btf, T.ints.int_t, T.u8_t, 16);
+	int u8_arr16 = T.u8_arr16;
 
 	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_IP, T.u32_t, PRINT_VALUE, v4, 4),
 			    "127.0.0.1");
