@@ -30,6 +30,9 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_usdt.h $(FUZZ_OBJS) $(
 	$(FUZZ_CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) $(FUZZ_FLAGS) $(WARNINGS) \
 		$< $(FUZZ_OBJS) $(PKG_LIBS) -o $@
 
+# The BTF fuzzer is seeded with the unit tests' compiled BTF (tests/fuzz/run).
+$(BUILD)/fuzz/fuzz_btf: $(FIXTURE_BTF)
+
 # Keep the objects: they are shared by every target.
 .SECONDARY: $(FUZZ_OBJS)
 

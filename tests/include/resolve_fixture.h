@@ -38,6 +38,19 @@
 
 #pragma GCC diagnostic ignored "-Wunused-function"
 
+/*
+ * A helper's asserts, reported at its caller's line: each helper below is
+ * called through a macro of its name that passes __FILE__ and __LINE__,
+ * and asserts with these, so a failure names the test's line, not the
+ * helper's (kernel selftests' ASSERT_* do the same).
+ */
+#define at_int_equal(a, b)                                                   \
+	_assert_int_equal(cast_to_largest_integral_type(a),                  \
+			  cast_to_largest_integral_type(b), file, line)
+#define at_true(c) _assert_true(cast_to_largest_integral_type(c), #c, file, line)
+#define at_non_null(p) _assert_true(cast_ptr_to_largest_integral_type(p), #p, file, line)
+#define AT const char *file, int line
+
 /* ---- the BTF ---- */
 
 static struct btf *btf;
@@ -72,18 +85,20 @@ enum {
 	SKC_U16HASHES = 8, SKC_RCV_SADDR = 12, SKC_SIZE = 16,
 };
 
-static void field(const char *name, int type, int byte_off)
+static void field_at(AT, const char *name, int type, int byte_off)
 {
-	assert_int_equal(btf__add_field(btf, name, type, byte_off * 8, 0), 0);
+	at_int_equal(btf__add_field(btf, name, type, byte_off * 8, 0), 0);
 }
+#define field(...) field_at(__FILE__, __LINE__, __VA_ARGS__)
 
-static void bitfield(const char *name, int type, int bit_off, int bit_size)
+static void bitfield_at(AT, const char *name, int type, int bit_off, int bit_size)
 {
-	assert_int_equal(btf__add_field(btf, name, type, bit_off, bit_size), 0);
+	at_int_equal(btf__add_field(btf, name, type, bit_off, bit_size), 0);
 }
+#define bitfield(...) bitfield_at(__FILE__, __LINE__, __VA_ARGS__)
 
 /* A FUNC_PROTO: (name, type) pairs, NULL-terminated (btf_fixture.h). */
-static int proto(int ret, ...)
+static int proto_at(AT, int ret, ...)
 {
 	va_list ap;
 	int id;
@@ -91,22 +106,25 @@ static int proto(int ret, ...)
 	va_start(ap, ret);
 	id = fx_vproto(btf, ret, ap);
 	va_end(ap);
-	assert_true(id > 0);
+	at_true(id > 0);
 	return id;
 }
+#define proto(...) proto_at(__FILE__, __LINE__, __VA_ARGS__)
 
-static int func(const char *name, int proto_id)
+static int func_at(AT, const char *name, int proto_id)
 {
 	int id = fx_func(btf, name, proto_id);
 
-	assert_true(id > 0);
+	at_true(id > 0);
 	return id;
 }
+#define func(...) func_at(__FILE__, __LINE__, __VA_ARGS__)
 
-static void trace_typedef(const char *event, int proto_id)
+static void trace_typedef_at(AT, const char *event, int proto_id)
 {
-	assert_true(fx_trace_typedef(btf, event, proto_id) > 0);
+	at_true(fx_trace_typedef(btf, event, proto_id) > 0);
 }
+#define trace_typedef(...) trace_typedef_at(__FILE__, __LINE__, __VA_ARGS__)
 
 static void build_scalars(void)
 {
@@ -404,94 +422,103 @@ static int free_leftovers(void **state)
 	return 0;
 }
 
-static struct resolved *resolve_with(const char *text, const struct resolve_opts *opts)
+static struct resolved *resolve_with_at(AT, const char *text, const struct resolve_opts *opts)
 {
 	struct resolved *r = calloc(1, sizeof(*r));
 	struct ks_error why;
 	size_t i;
 	int id;
 
-	assert_non_null(r);
+	at_non_null(r);
 	for (i = 0; i < sizeof(live) / sizeof(live[0]) && live[i]; i++)
 		;
-	assert_true(i < sizeof(live) / sizeof(live[0]));
+	at_true(i < sizeof(live) / sizeof(live[0]));
 	live[i] = r;
-	if (spec__parse(text, SPEC_KFUNC, &r->spec, &r->err))
-		fail_msg("spec \"%s\" does not parse: column %d: %s", text, r->err.pos, r->err.msg);
+	if (spec__parse(text, SPEC_KFUNC, &r->spec, &r->err)) {
+		print_error("spec \"%s\" does not parse: column %d: %s\n", text, r->err.pos, r->err.msg);
+		_fail(file, line);
+	}
 	if (r->spec.kind == SPEC_TP) {
-		assert_int_equal(signature__from_tp(btf, r->spec.target, &r->sig), 0);
+		at_int_equal(signature__from_tp(btf, r->spec.target, &r->sig), 0);
 	} else {
 		id = btf__find_by_name_kind(btf, r->spec.target, BTF_KIND_FUNC);
-		assert_true(id > 0);
+		at_true(id > 0);
 		/* Refusals are tested on their own; resolve what was filled. */
 		signature__from_func(btf, id, &r->sig, &why);
 	}
 	r->ret = resolver__resolve(&r->spec, &r->sig, opts, &r->plan, &r->err);
 	return r;
 }
+#define resolve_with(...) resolve_with_at(__FILE__, __LINE__, __VA_ARGS__)
 
 /* Resolve TEXT with the default options; it must succeed. */
-static struct resolved *resolve_ok(const char *text)
+static struct resolved *resolve_ok_at(AT, const char *text)
 {
-	struct resolved *r = resolve_with(text, &default_opts);
+	struct resolved *r = resolve_with_at(file, line, text, &default_opts);
 
 	if (r->ret)
 		print_message("\"%s\": %d, column %d: %s\n", text, r->ret, r->err.pos, r->err.msg);
-	assert_int_equal(r->ret, 0);
+	at_int_equal(r->ret, 0);
 	return r;
 }
+#define resolve_ok(text) resolve_ok_at(__FILE__, __LINE__, text)
 
 /* Column (1-based) of the first NEEDLE in TEXT. */
-static int col(const char *text, const char *needle)
+static int col_at(AT, const char *text, const char *needle)
 {
 	const char *p = strstr(text, needle);
 
-	assert_non_null(p);
+	at_non_null(p);
 	return (int)(p - text) + 1;
 }
+#define col(text, needle) col_at(__FILE__, __LINE__, text, needle)
 
 /* Resolving TEXT must fail at column POS with a message containing MSG. */
-static void resolve_err(const char *text, int pos, const char *msg)
+static void resolve_err_at(AT, const char *text, int pos, const char *msg)
 {
-	struct resolved *r = resolve_with(text, &default_opts);
+	struct resolved *r = resolve_with_at(file, line, text, &default_opts);
 
 	if (r->ret != -EINVAL || r->err.pos != pos || !strstr(r->err.msg, msg))
 		print_message("\"%s\": ret %d, column %d, \"%s\"; expected -EINVAL, column %d, \"...%s...\"\n",
 			      text, r->ret, r->err.pos, r->err.msg, pos, msg);
-	assert_int_equal(r->ret, -EINVAL);
-	assert_int_equal(r->err.err, -EINVAL);
-	assert_int_equal(r->err.pos, pos);
-	assert_non_null(strstr(r->err.msg, msg));
+	at_int_equal(r->ret, -EINVAL);
+	at_int_equal(r->err.err, -EINVAL);
+	at_int_equal(r->err.pos, pos);
+	at_non_null(strstr(r->err.msg, msg));
 	resolved_free(r);
 }
+#define resolve_err(text, pos, msg) resolve_err_at(__FILE__, __LINE__, text, pos, msg)
 
-static const struct ksnoop_access *acc_of(const struct resolved *r, int kind, int i)
+static const struct ksnoop_access *acc_of_at(AT, const struct resolved *r, int kind, int i)
 {
-	assert_true(i < r->plan.bpf.side[kind].nvalues);
+	at_true(i < r->plan.bpf.side[kind].nvalues);
 	return &r->plan.bpf.side[kind].values[i].acc;
 }
+#define acc_of(r, kind, i) acc_of_at(__FILE__, __LINE__, r, kind, i)
 
-static const struct value_desc *vd_of(const struct resolved *r, int kind, int i)
+static const struct value_desc *vd_of_at(AT, const struct resolved *r, int kind, int i)
 {
-	assert_true(i < r->plan.nvalues[kind]);
+	at_true(i < r->plan.nvalues[kind]);
 	return &r->plan.values[kind][i];
 }
+#define vd_of(r, kind, i) vd_of_at(__FILE__, __LINE__, r, kind, i)
 
-static const struct ksnoop_pred_plan *pred_of(const struct resolved *r, int kind, int i)
+static const struct ksnoop_pred_plan *pred_of_at(AT, const struct resolved *r, int kind, int i)
 {
-	assert_true(i < r->plan.bpf.side[kind].npreds);
+	at_true(i < r->plan.bpf.side[kind].npreds);
 	return &r->plan.bpf.side[kind].preds[i];
 }
+#define pred_of(r, kind, i) pred_of_at(__FILE__, __LINE__, r, kind, i)
 
 /* ACC must start at argument SLOT with NSTEPS steps, the values following. */
-static void assert_chain(const struct ksnoop_access *acc, int src, int slot, int nsteps, ...)
+static void assert_chain_at(AT, const struct ksnoop_access *acc, int src, int slot, int nsteps, ...)
 {
 	va_list ap;
 
-	assert_int_equal(acc->src, src);
+	at_int_equal(acc->src, src);
 	if (src == KSNOOP_SRC_ARG)
-		assert_int_equal(acc->slot, slot);
-	assert_int_equal(acc->nsteps, nsteps);
+		at_int_equal(acc->slot, slot);
+	at_int_equal(acc->nsteps, nsteps);
 	va_start(ap, nsteps);
 	for (int i = 0; i < nsteps; i++) {
 		long long want = va_arg(ap, long long);
@@ -499,10 +526,11 @@ static void assert_chain(const struct ksnoop_access *acc, int src, int slot, int
 		if (acc->steps[i] != want)
 			print_message("steps[%d] = %lld, expected %lld\n", i,
 				      (long long)acc->steps[i], want);
-		assert_true(acc->steps[i] == want);
+		at_true(acc->steps[i] == want);
 	}
 	va_end(ap);
 }
+#define assert_chain(...) assert_chain_at(__FILE__, __LINE__, __VA_ARGS__)
 
 #define TEST(f) cmocka_unit_test_teardown(f, free_leftovers)
 
