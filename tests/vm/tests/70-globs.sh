@@ -9,21 +9,26 @@ START_WAIT=240
 # Functions ftrace has a callback on (grep -c prints 0 and fails on none).
 enabled() { _n=$(grep -c . /sys/kernel/tracing/enabled_functions 2>/dev/null); echo "${_n:-0}"; }
 
+# at_least N FILE: "yes" when events of N functions or more are in FILE,
+# else how many.
+at_least() {
+	_f=$(grep -oE ' -> [a-z0-9_.]+$' "$2" | sort -u | wc -l)
+	if [ "$_f" -ge "$1" ]; then echo yes; else echo "$_f functions"; fi
+}
+
 # A ping through ip_*: at least 4 functions, ip_output and ip_finish_output
 # among them, and the predicate held in every one (in BPF, per function).
-if start "$tmp/o1" "$tmp/e1" -c ping 'ip_*(skb->len == 84, skb->len)'; then
-	ping -c 2 127.0.0.1 >/dev/null 2>&1
-	stop
-	funcs=$(grep -oE ' -> [a-z0-9_.]+$' "$tmp/o1" | sort -u | wc -l)
-	if [ "$funcs" -ge 4 ]; then pass ip_glob_functions; else fail ip_glob_functions "$funcs functions: $(head -40 "$tmp/o1")"; fi
-	expect_match ip_glob_ip_output ' -> ip_output$' "$(cat "$tmp/o1")"
-	expect_match ip_glob_ip_finish_output ' -> ip_finish_output$' "$(cat "$tmp/o1")"
-	expect_eq ip_glob_predicate_everywhere 0 "$(grep -E '^    skb->len = ' "$tmp/o1" | grep -vc ' = 84$')"
-	expect_match ip_glob_left_out_said 'left out' "$(cat "$tmp/e1")"
-	expect_match ip_glob_summary 'function\(s\) match, [0-9]+ traced, [0-9]+ left out' "$(cat "$tmp/e1")"
-else
-	fail ip_glob_attach "$(tail -5 "$tmp/e1")"
-fi
+ks_case <<'CASE'
+NAME     ip_glob
+RUN      -c ping 'ip_*(skb->len == 84, skb->len)'
+WORKLOAD ping -c 2 127.0.0.1 >/dev/null 2>&1
+EXPECT   ip_glob_functions: eq yes "$(at_least 4 "$OUT")"
+EXPECT   ip_glob_ip_output: match ' -> ip_output$'
+EXPECT   ip_glob_ip_finish_output: match ' -> ip_finish_output$'
+EXPECT   ip_glob_predicate_everywhere: eq 0 "$(grep -E '^    skb->len = ' "$OUT" | grep -vc ' = 84$')"
+EXPECT   ip_glob_left_out_said: stderr 'left out'
+EXPECT   ip_glob_summary: stderr 'function\(s\) match, [0-9]+ traced, [0-9]+ left out'
+CASE
 
 # --mode fentry: a program per function; once attached, each keeps its
 # links and programs open and nothing else (its maps and BTF were some
@@ -44,25 +49,24 @@ else
 fi
 
 # The same glob in JSON: every event names its function.
-if start "$tmp/o2" "$tmp/e2" -j -c ping 'ip_*(skb->len == 84)'; then
-	ping -c 1 127.0.0.1 >/dev/null 2>&1
-	stop
-	expect_eq ip_glob_json_func_named 0 "$(jq -r 'select(.func == null or (.func | startswith("ip_") | not)) | .func' "$tmp/o2" | wc -l)"
-	expect_match ip_glob_json_events '"func":"ip_output"' "$(cat "$tmp/o2")"
-else
-	fail ip_glob_json_attach "$(tail -5 "$tmp/e2")"
-fi
+ks_case <<'CASE'
+NAME     ip_glob_json
+RUN      -j -c ping 'ip_*(skb->len == 84)'
+WORKLOAD ping -c 1 127.0.0.1 >/dev/null 2>&1
+EXPECT   ip_glob_json_func_named: eq 0 \
+         "$(jq -r 'select(.func == null or (.func | startswith("ip_") | not)) | .func' "$OUT" | wc -l)"
+EXPECT   ip_glob_json_events: match '"func":"ip_output"'
+CASE
 
 # A return predicate in a group: the stash is keyed per function.
-if start "$tmp/o3" "$tmp/e3" -c ping 'ip_*(skb->len, return == 0)'; then
-	ping -c 1 127.0.0.1 >/dev/null 2>&1
-	stop
-	expect_match glob_return_pred_output ' <- ip_output \([0-9.]+ [nmu]?s\)$' "$(cat "$tmp/o3")"
-	count_is glob_return_pred_holds 0 '^    return = -?[1-9]' "$tmp/o3" "$tmp/e3"
-	count_is glob_return_pred_entry_values 0 '^    skb->len = /\*' "$tmp/o3" "$tmp/e3"
-else
-	fail glob_return_pred_attach "$(tail -5 "$tmp/e3")"
-fi
+ks_case <<'CASE'
+NAME     glob_return_pred
+RUN      -c ping 'ip_*(skb->len, return == 0)'
+WORKLOAD ping -c 1 127.0.0.1 >/dev/null 2>&1
+EXPECT   glob_return_pred_output: match ' <- ip_output \([0-9.]+ [nmu]?s\)$'
+EXPECT   glob_return_pred_holds: count 0 '^    return = -?[1-9]'
+EXPECT   glob_return_pred_entry_values: count 0 '^    skb->len = /\*'
+CASE
 
 # By argument type: every function taking a struct sk_buff *, wherever
 # it sits, with s meaning that argument.  All of the kernel's (1,500 and
@@ -73,16 +77,14 @@ fi
 # is up, and only the pings are 84 bytes long).
 all='*'
 case $(uname -r) in 6.1.*) all='ip*' ;; esac
-if start "$tmp/o4" "$tmp/e4" "$all(struct sk_buff *s, s->len == 84, s->len)"; then
-	ping -c 1 127.0.0.1 >/dev/null 2>&1
-	stop
-	funcs=$(grep -oE ' -> [a-z0-9_.]+$' "$tmp/o4" | sort -u | wc -l)
-	if [ "$funcs" -ge 8 ]; then pass by_type_functions; else fail by_type_functions "$funcs functions: $(head -40 "$tmp/o4") $(tail -5 "$tmp/e4")"; fi
-	expect_eq by_type_predicate_everywhere 0 "$(grep -E '^    s->len = ' "$tmp/o4" | grep -vc ' = 84$')"
-	note "by type: $(grep -E 'function\(s\) match' "$tmp/e4")"
-else
-	fail by_type_attach "$(tail -5 "$tmp/e4")"
-fi
+ks_case <<'CASE'
+NAME     by_type
+RUN      "$all(struct sk_buff *s, s->len == 84, s->len)"
+WORKLOAD ping -c 1 127.0.0.1 >/dev/null 2>&1
+EXPECT   by_type_functions: eq yes "$(at_least 8 "$OUT")"
+EXPECT   by_type_predicate_everywhere: eq 0 "$(grep -E '^    s->len = ' "$OUT" | grep -vc ' = 84$')"
+CASE
+note "by type: $(grep -E 'function\(s\) match' "$ERR")"
 
 # tcp_*: 300 and more functions; the kernel's own count while it runs,
 # nothing after.
@@ -148,12 +150,11 @@ ksnoop 'ip_rcv*(nosucharg)' >"$tmp/o8" 2>"$tmp/e8"; rc=$?
 expect_eq values_fit_none_exit 2 "$rc"
 expect_match values_fit_none_says "'nosucharg' is not an argument" "$(cat "$tmp/e8")"
 # Named explicitly, a denied function still attaches.
-if start "$tmp/o9" "$tmp/e9" --mode kprobe 'bpf_map_lookup_elem()'; then
-	stop
-	expect_eq explicit_denied_attaches 0 "$RC"
-else
-	fail explicit_denied_attach "$(tail -3 "$tmp/e9")"
-fi
+ks_case <<'CASE'
+NAME     explicit_denied_attaches
+RUN      --mode kprobe 'bpf_map_lookup_elem()'
+EXPECT   exit 0
+CASE
 # A module's functions only: dummy:*.
 kmod_load dummy
 ksnoop info 'dummy:dummy_*' >"$tmp/o10" 2>"$tmp/e10"; rc=$?
