@@ -31,7 +31,7 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_usdt.h $(FUZZ_OBJS) $(
 		$< $(FUZZ_OBJS) $(PKG_LIBS) -o $@
 
 # The BTF fuzzer is seeded with the unit tests' compiled BTF (tests/fuzz/run).
-$(BUILD)/fuzz/fuzz_btf: $(FIXTURE_BTF)
+$(BUILD)/fuzz/fuzz_btf: $(BUILD)/fixture/types.btf
 
 # Keep the objects: they are shared by every target.
 .SECONDARY: $(FUZZ_OBJS)

@@ -3,7 +3,7 @@
  * Kernel-shaped BTF for the unit tests and fuzzers (no privileges, no
  * kernel).  Types that C can say are compiled: tests/fixture/types.h,
  * made BTF by gcc and pahole (the Makefile's $(BUILD)/fixture/types.btf,
- * at KSNOOP_FIXTURE_BTF), loaded with fx_fixture() and looked up by name
+ * in KSNOOP_FIXTURE_DIR), loaded with fx_fixture() and looked up by name
  * (fx_named, fx_member_type, fx_find_ints).  What C cannot say (broken or
  * hostile BTF, tracepoint stubs, one name with two values) is built in
  * memory: the C integer types, members, prototypes, functions and the
@@ -25,12 +25,15 @@ struct fx_ints {
 	int char_t, uchar_t, short_t, ushort_t, int_t, uint_t, long_t, ulong_t, bool_t;
 };
 
-#ifdef KSNOOP_FIXTURE_BTF
-/* The fixture's BTF, compiled from tests/fixture/types.c; NULL and errno
- * set when it cannot be read. */
-static inline struct btf *fx_fixture(void)
+#ifdef KSNOOP_FIXTURE_DIR
+/* The fixture BTF compiled from tests/fixture/NAME.c (types, kernel);
+ * NULL and errno set when it cannot be read. */
+static inline struct btf *fx_fixture(const char *name)
 {
-	return btf__parse(KSNOOP_FIXTURE_BTF, NULL);
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s.btf", KSNOOP_FIXTURE_DIR, name);
+	return btf__parse(path, NULL);
 }
 #endif
 

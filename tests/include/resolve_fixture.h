@@ -6,12 +6,16 @@
  * values and the stash; test_resolve_errors.c: errors and their columns;
  * test_resolve_lang.c: casts, formats).
  *
- * The BTF is built in memory, shaped like the kernel's where it matters:
- * sk_buff with bitfields, a char array and a flexible array, sock with
- * sock_common embedded first and anonymous unions, enums signed and
- * unsigned, typedefs, and the btf_trace_* typedefs and __bpf_trace_* stubs
- * tracepoints are described by.  Offsets below are the ones this file gives
- * the members, not the kernel's.
+ * The BTF is shaped like the kernel's where it matters.  Its base is
+ * compiled from C (tests/fixture/kernel.h: gcc -g, pahole -J, as the
+ * kernel's is): the C integer types by gcc's names ("long unsigned int"),
+ * typedefs, sock with sock_common embedded first and anonymous unions,
+ * whose offsets the tests take from offsetof.  Built in memory on top:
+ * sk_buff with bitfields (one across a 32-bit unit), a char array and a
+ * flexible array, enums signed and unsigned, the socket addresses, and
+ * the functions, btf_trace_* typedefs and __bpf_trace_* stubs tracepoints
+ * are described by; sk_buff's offsets below are the ones this file gives
+ * its members, not the kernel's.
  *
  * Access semantics (include/ksnoop.h): step 0 adds steps[0] to the argument
  * word; each later step loads a pointer from the current address and adds
@@ -33,6 +37,7 @@
 #include <cmocka.h>
 #include <bpf/btf.h>
 #include "btf_fixture.h"
+#include "../fixture/kernel.h"
 #include "resolve.h"
 #include "spec.h"
 
@@ -77,12 +82,21 @@ enum {
 	SKB_FCLONE = 100, SKB_LVAL = 104, SKB_ULVAL = 112, SKB_NAME = 120,
 	SKB_DATA = 128, SKB_COMMON = 136, SKB_PAYLOAD = 152, SKB_SIZE = 152,
 };
-/* Offsets in struct sock and struct sock_common. */
+/* Offsets in struct sock and struct sock_common: the compiler's. */
 enum {
-	SK_COMMON = 0, SK_RX_DST_IFINDEX = 16, SK_RX_DST_COOKIE = 20, SK_FLAGS_WORD = 16,
-	SK_RCVBUF = 24, SK_NAME = 32, SK_PROT_NAME = 40, SK_SIZE = 56,
-	SKC_FAMILY = 0, SKC_STATE = 2, SKC_BOUND_DEV_IF = 4, SKC_HASH = 8,
-	SKC_U16HASHES = 8, SKC_RCV_SADDR = 12, SKC_SIZE = 16,
+	SK_COMMON = offsetof(struct sock, __sk_common),
+	SK_RX_DST_IFINDEX = offsetof(struct sock, sk_rx_dst_ifindex),
+	SK_RX_DST_COOKIE = offsetof(struct sock, sk_rx_dst_cookie),
+	SK_FLAGS_WORD = offsetof(struct sock, sk_flags_word),
+	SK_RCVBUF = offsetof(struct sock, sk_rcvbuf), SK_NAME = offsetof(struct sock, sk_name),
+	SK_PROT_NAME = offsetof(struct sock, sk_prot_name), SK_SIZE = sizeof(struct sock),
+	SKC_FAMILY = offsetof(struct sock_common, skc_family),
+	SKC_STATE = offsetof(struct sock_common, skc_state),
+	SKC_BOUND_DEV_IF = offsetof(struct sock_common, skc_bound_dev_if),
+	SKC_HASH = offsetof(struct sock_common, skc_hash),
+	SKC_U16HASHES = offsetof(struct sock_common, skc_u16hashes),
+	SKC_RCV_SADDR = offsetof(struct sock_common, skc_rcv_saddr),
+	SKC_SIZE = sizeof(struct sock_common),
 };
 
 static void field_at(AT, const char *name, int type, int byte_off)
@@ -126,13 +140,26 @@ static void trace_typedef_at(AT, const char *event, int proto_id)
 }
 #define trace_typedef(...) trace_typedef_at(__FILE__, __LINE__, __VA_ARGS__)
 
+/* The id of the compiled type of KIND named NAME. */
+static int named_at(AT, const char *name, int kind)
+{
+	int id = fx_named(btf, name, kind);
+
+	if (id <= 0) {
+		print_error("no %s in the fixture BTF (tests/fixture/kernel.h)\n", name);
+		_fail(file, line);
+	}
+	return id;
+}
+#define named(name, kind) named_at(__FILE__, __LINE__, name, kind)
+
 static void build_scalars(void)
 {
-	assert_int_equal(fx_add_ints(btf, &T.ints), 0);
-	T.u8_t = btf__add_typedef(btf, "u8", T.ints.uchar_t);
-	T.u16_t = btf__add_typedef(btf, "u16", T.ints.ushort_t);
-	T.u32_t = btf__add_typedef(btf, "u32", T.ints.uint_t);
-	T.s16_t = btf__add_typedef(btf, "s16", T.ints.short_t);
+	assert_int_equal(fx_find_ints(btf, &T.ints), 0);
+	T.u8_t = named("u8", BTF_KIND_TYPEDEF);
+	T.u16_t = named("u16", BTF_KIND_TYPEDEF);
+	T.u32_t = named("u32", BTF_KIND_TYPEDEF);
+	T.s16_t = named("s16", BTF_KIND_TYPEDEF);
 	T.const_char = btf__add_const(btf, T.ints.char_t);
 	T.const_char_ptr = btf__add_ptr(btf, T.const_char);
 	T.char_ptr = btf__add_ptr(btf, T.ints.char_t);
@@ -182,34 +209,8 @@ static void build_enums(void)
 
 static void build_sock(void)
 {
-	int u16_arr2 = btf__add_array(btf, T.ints.int_t, T.u16_t, 2);
-	int hash_union, rx_struct, sk_union;
-
-	/* struct sock_common { ...; union { unsigned int skc_hash; u16 skc_u16hashes[2]; }; ... } */
-	hash_union = btf__add_union(btf, NULL, 4);
-	field("skc_hash", T.ints.uint_t, 0);
-	field("skc_u16hashes", u16_arr2, 0);
-	T.sock_common = btf__add_struct(btf, "sock_common", SKC_SIZE);
-	field("skc_family", T.ints.ushort_t, SKC_FAMILY);
-	field("skc_state", T.u8_t, SKC_STATE);
-	field("skc_bound_dev_if", T.ints.int_t, SKC_BOUND_DEV_IF);
-	field(NULL, hash_union, SKC_HASH);
-	field("skc_rcv_saddr", T.ints.uint_t, SKC_RCV_SADDR);
-
-	/* union { struct { u32 sk_rx_dst_ifindex; u32 sk_rx_dst_cookie; }; unsigned long sk_flags_word; } */
-	rx_struct = btf__add_struct(btf, NULL, 8);
-	field("sk_rx_dst_ifindex", T.u32_t, 0);
-	field("sk_rx_dst_cookie", T.u32_t, 4);
-	sk_union = btf__add_union(btf, NULL, 8);
-	field(NULL, rx_struct, 0);
-	field("sk_flags_word", T.ints.ulong_t, 0);
-
-	T.sock = btf__add_struct(btf, "sock", SK_SIZE);
-	field("__sk_common", T.sock_common, SK_COMMON);
-	field(NULL, sk_union, 16);
-	field("sk_rcvbuf", T.ints.int_t, SK_RCVBUF);
-	field("sk_name", T.const_char_ptr, SK_NAME);
-	field("sk_prot_name", T.char_arr16, SK_PROT_NAME);
+	T.sock_common = named("sock_common", BTF_KIND_STRUCT);
+	T.sock = named("sock", BTF_KIND_STRUCT);
 	T.sock_ptr = btf__add_ptr(btf, T.sock);
 }
 
@@ -246,31 +247,17 @@ static void build_sk_buff(void)
 
 static void build_other_structs(void)
 {
-	int huge_arr = btf__add_array(btf, T.ints.int_t, T.ints.char_t, 65536);
-
 	T.net = btf__add_fwd(btf, "net", BTF_FWD_STRUCT);	/* incomplete */
 	T.net_ptr = btf__add_ptr(btf, T.net);
 
-	/* struct node { struct node *next; int val; } */
-	T.node_ptr = btf__add_ptr(btf, btf__type_cnt(btf) + 1);
-	T.node = btf__add_struct(btf, "node", 16);
-	assert_int_equal(T.node, T.node_ptr + 1);
-	field("next", T.node_ptr, 0);
-	field("val", T.ints.int_t, 8);
-
-	T.pair = btf__add_struct(btf, "pair", 16);
-	field("a", T.ints.long_t, 0);
-	field("b", T.ints.long_t, 8);
-	T.big = btf__add_struct(btf, "big", 24);
-	field("a", T.ints.long_t, 0);
-	field("b", T.ints.long_t, 8);
-	field("c", T.ints.long_t, 16);
-	T.small = btf__add_struct(btf, "small", 8);
-	field("a", T.ints.int_t, 0);
-	field("b", T.ints.int_t, 4);
-	T.huge = btf__add_struct(btf, "huge", 65536);
-	field("data", huge_arr, 0);
-	T.huge_ptr = btf__add_ptr(btf, T.huge);
+	T.node = named("node", BTF_KIND_STRUCT);
+	T.node_ptr = fx_member_type(btf, "node", "next");
+	T.pair = named("pair", BTF_KIND_STRUCT);
+	T.big = named("big", BTF_KIND_STRUCT);
+	T.small = named("small", BTF_KIND_STRUCT);
+	T.huge = named("huge", BTF_KIND_STRUCT);
+	T.huge_ptr = fx_member_type(btf, "kernel_types", "huge");
+	assert_true(T.node_ptr > 0 && T.huge_ptr > 0);
 }
 
 /*
@@ -362,7 +349,7 @@ static void build_functions(void)
 
 static int build_btf(void **state)
 {
-	btf = btf__new_empty();
+	btf = fx_fixture("kernel");
 	if (!btf)
 		return -1;
 	build_scalars();

@@ -62,7 +62,7 @@ enum {
 
 static int build_btf(void **state)
 {
-	btf = fx_fixture();
+	btf = fx_fixture("types");
 	if (!btf || fx_find_ints(btf, &T.ints))
 		return -1;
 	T.schar_t = MEMBER(schar);

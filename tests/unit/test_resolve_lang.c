@@ -95,8 +95,9 @@ static void test_cast_errors(void **state)
 	resolve_err(t, col(t, "struct nope"), "no type 'struct nope *' in the BTF");
 	t = "inet_fn((struct sockaddr_in)uaddr)";
 	resolve_err(t, col(t, "struct sockaddr_in"), "cast to struct sockaddr_in: only integers, enums and pointers are cast to");
+	/* The type named as the BTF spells it: gcc's, as in the kernel's BTF. */
 	t = "ip_send_skb((unsigned long)skb->len)";
-	resolve_err(t, col(t, "unsigned long"), "cast to unsigned long reads 8 bytes of a 4-byte value");
+	resolve_err(t, col(t, "unsigned long"), "cast to long unsigned int reads 8 bytes of a 4-byte value");
 	t = "ip_send_skb((int)skb->common)";
 	resolve_err(t, col(t, "(int)"), "cast of a value of type struct sock_common");
 	t = "ip_send_skb((int)skb->pkt_type)";
