@@ -107,14 +107,11 @@ $(BUILD)/san/ksnoop: $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) \
 # offsets are the compiler's.  Tests load it from FIXTURE_FLAGS' path.
 FIXTURE_BTF   := $(BUILD)/fixture/types.btf $(BUILD)/fixture/kernel.btf
 FIXTURE_FLAGS := -DKSNOOP_FIXTURE_DIR='"$(abspath $(BUILD)/fixture)"'
-$(BUILD)/fixture/%.btf: tests/fixture/%.c tests/fixture/%.h
+$(FIXTURE_BTF): $(BUILD)/fixture/%.btf: tests/fixture/%.c tests/fixture/%.h
 	@mkdir -p $(@D)
 	$(CC) -g -O0 -c $< -o $(@D)/$*.o
 	pahole -J --btf_gen_all $(@D)/$*.o
 	objcopy --dump-section .BTF=$@ $(@D)/$*.o
-# Kept: the tests load them at run time (make would delete them as
-# intermediate files of a pattern rule).
-.SECONDARY: $(FIXTURE_BTF)
 
 # Unit tests: no privileges, sanitizers on, cmocka.
 TEST_HDRS  := $(wildcard tests/include/*.h tests/fixture/*.h)
