@@ -9,13 +9,13 @@
  * The BTF is shaped like the kernel's where it matters.  Its base is
  * compiled from C (tests/fixture/kernel.h: gcc -g, pahole -J, as the
  * kernel's is): the C integer types by gcc's names ("long unsigned int"),
- * typedefs, sock with sock_common embedded first and anonymous unions,
- * whose offsets the tests take from offsetof.  Built in memory on top:
- * sk_buff with bitfields (one across a 32-bit unit), a char array and a
- * flexible array, enums signed and unsigned, the socket addresses, and
- * the functions, btf_trace_* typedefs and __bpf_trace_* stubs tracepoints
- * are described by; sk_buff's offsets below are the ones this file gives
- * its members, not the kernel's.
+ * typedefs, sock with sock_common embedded first and anonymous unions
+ * (whose offsets the tests take from offsetof) and the socket addresses.
+ * Built in memory on top: sk_buff with bitfields (one across a 32-bit
+ * unit), a char array and a flexible array, enums signed and unsigned,
+ * and the functions, btf_trace_* typedefs and __bpf_trace_* stubs
+ * tracepoints are described by; sk_buff's offsets below are the ones this
+ * file gives its members, not the kernel's.
  *
  * Access semantics (include/ksnoop.h): step 0 adds steps[0] to the argument
  * word; each later step loads a pointer from the current address and adds
@@ -261,35 +261,23 @@ static void build_other_structs(void)
 }
 
 /*
- * Socket addresses, as casts need them: struct sockaddr has a pointer type,
- * struct sockaddr_in (deliberately) none, so a cast to it must add one.
+ * Socket addresses, as casts need them (compiled, tests/fixture/kernel.c):
+ * struct sockaddr has a pointer type, struct sockaddr_in (deliberately)
+ * none, so a cast to it must add one.
  */
 static void build_addresses(void)
 {
-	int char_arr14 = btf__add_array(btf, T.ints.int_t, T.ints.char_t, 14);
-	int uchar_arr8 = btf__add_array(btf, T.ints.int_t, T.ints.uchar_t, 8);
-	int u8_arr16 = btf__add_array(btf, T.ints.int_t, T.u8_t, 16);
-
-	T.be16_t = btf__add_typedef(btf, "__be16", T.u16_t);
-	T.be32_t = btf__add_typedef(btf, "__be32", T.u32_t);
-	T.sockaddr = btf__add_struct(btf, "sockaddr", 16);
-	field("sa_family", T.ints.ushort_t, 0);
-	field("sa_data", char_arr14, 2);
-	T.sockaddr_ptr = btf__add_ptr(btf, T.sockaddr);
-	T.in_addr = btf__add_struct(btf, "in_addr", 4);
-	field("s_addr", T.be32_t, 0);
-	T.sockaddr_in = btf__add_struct(btf, "sockaddr_in", 16);
-	field("sin_family", T.ints.ushort_t, 0);
-	field("sin_port", T.be16_t, 2);
-	field("sin_addr", T.in_addr, 4);
-	field("sin_zero", uchar_arr8, 8);
-	T.in6_addr = btf__add_struct(btf, "in6_addr", 16);
-	field("s6_addr", u8_arr16, 0);
-	T.in6_ptr = btf__add_ptr(btf, T.in6_addr);
-	/* struct ops { void (*destructor)(void *); } */
-	T.fn_ptr = btf__add_ptr(btf, proto(0, "p", T.void_ptr, NULL));
-	T.ops = btf__add_struct(btf, "ops", 8);
-	field("destructor", T.fn_ptr, 0);
+	T.be16_t = named("__be16", BTF_KIND_TYPEDEF);
+	T.be32_t = named("__be32", BTF_KIND_TYPEDEF);
+	T.sockaddr = named("sockaddr", BTF_KIND_STRUCT);
+	T.sockaddr_ptr = fx_member_type(btf, "net_types", "sa");
+	T.in_addr = named("in_addr", BTF_KIND_STRUCT);
+	T.sockaddr_in = named("sockaddr_in", BTF_KIND_STRUCT);
+	T.in6_addr = named("in6_addr", BTF_KIND_STRUCT);
+	T.in6_ptr = fx_member_type(btf, "net_types", "a6");
+	T.ops = named("ops", BTF_KIND_STRUCT);
+	T.fn_ptr = fx_member_type(btf, "ops", "destructor");
+	assert_true(T.sockaddr_ptr > 0 && T.in6_ptr > 0 && T.fn_ptr > 0);
 }
 
 static void build_functions(void)
