@@ -562,7 +562,7 @@ static void test_member_alias_sock_common(void **state)
 static void test_member_alias_adds_embedded_offsets(void **state)
 {
 	struct resolved *r = resolve_ok("ip_send_skb(skb->sk_bound_dev_if, skb->sk->sk_hash)");
-	int inet, inet_ptr;
+	const long long sk = offsetof(struct alias_inet, sk);
 
 	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 1, 1,
 		     (long long)(SKB_COMMON + SKC_BOUND_DEV_IF));
@@ -573,17 +573,11 @@ static void test_member_alias_adds_embedded_offsets(void **state)
 	assert_string_equal(r->plan.aliases[1], "'sk_hash' is __sk_common.skc_hash in struct sock");
 	resolved_free(r);
 
-	/* struct alias_inet { long pad; struct sock sk; } */
-	inet = btf__add_struct(btf, "alias_inet", 8 + SK_SIZE);
-	field("pad", T.ints.long_t, 0);
-	field("sk", T.sock, 8);
-	inet_ptr = btf__add_ptr(btf, inet);
-	func("alias_inet_fn", proto(0, "i", inet_ptr, NULL));
+	/* struct alias_inet { long pad; struct sock sk; } (tests/fixture/kernel.h) */
+	func("alias_inet_fn", proto(0, "i", fx_member_type(btf, "kernel_types", "alias_inet"), NULL));
 	r = resolve_ok("alias_inet_fn(i->sk_rx_dst_cookie, i->sk_state)");
-	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 0, 1,
-		     (long long)(8 + SK_RX_DST_COOKIE));
-	assert_chain(acc_of(r, KSNOOP_ENTRY, 1), KSNOOP_SRC_ARG, 0, 1,
-		     (long long)(8 + SK_COMMON + SKC_STATE));
+	assert_chain(acc_of(r, KSNOOP_ENTRY, 0), KSNOOP_SRC_ARG, 0, 1, sk + SK_RX_DST_COOKIE);
+	assert_chain(acc_of(r, KSNOOP_ENTRY, 1), KSNOOP_SRC_ARG, 0, 1, sk + SK_COMMON + SKC_STATE);
 	assert_string_equal(r->plan.aliases[0],
 			    "'sk_rx_dst_cookie' is sk.sk_rx_dst_cookie in struct alias_inet");
 	assert_string_equal(r->plan.aliases[1],
@@ -594,20 +588,12 @@ static void test_member_alias_adds_embedded_offsets(void **state)
 static void test_member_alias_ambiguous_and_missing(void **state)
 {
 	struct resolved *r = calloc(1, sizeof(*r));
-	int a, b, outer, outer_ptr, proto_id, fid;
+	int proto_id, fid;
 	struct ks_error why;
 
 	assert_non_null(r);
-	/* struct two { struct a { int x; } a; struct b { int x; } b; } */
-	a = btf__add_struct(btf, "alias_a", 4);
-	field("x", T.ints.int_t, 0);
-	b = btf__add_struct(btf, "alias_b", 4);
-	field("x", T.ints.int_t, 0);
-	outer = btf__add_struct(btf, "alias_two", 8);
-	field("a", a, 0);
-	field("b", b, 4);
-	outer_ptr = btf__add_ptr(btf, outer);
-	proto_id = proto(0, "t", outer_ptr, NULL);
+	/* struct alias_two { struct alias_a { int x; } a; struct alias_b { int x; } b; } */
+	proto_id = proto(0, "t", fx_member_type(btf, "kernel_types", "alias_two"), NULL);
 	fid = func("alias_fn", proto_id);
 	assert_int_equal(signature__from_func(btf, fid, &r->sig, &why), 0);
 	assert_int_equal(spec__parse("alias_fn(t->x)", SPEC_KFUNC, &r->spec, &r->err), 0);
