@@ -51,10 +51,14 @@
 #
 #   NAME N       the case's name: its result when it has one expectation,
 #                and the failure when ksnoop does not attach
+#   BEFORE CMD   a command run before ksnoop starts (a process for RUN's
+#                -p to name, held until the workload lets it go)
 #   RUN ARGS     ksnoop's arguments (started as `ksnoop -v ARGS`)
 #   WORKLOAD CMD a command run once ksnoop has attached; several run in
 #                order (a shell function for anything longer); none when
-#                what ksnoop traces runs anyway
+#                what ksnoop traces runs anyway.  It runs too when ksnoop
+#                did not attach, so that what BEFORE started ends the same
+#                way
 #   UNTIL exit   ksnoop ends by itself (-n, --duration): wait for it
 #                instead of sending SIGINT after the workload
 #   TIMEOUT S    at most S seconds to attach, and S more to exit after the
@@ -67,6 +71,7 @@
 #                  no_match ERE      no line of OUT matches
 #                  stderr ERE        a line of ERR matches
 #                  eq WANT ACTUAL    the two words are equal
+#                  text ERE TEXT     a line of TEXT matches
 #                  exit STATUS       ksnoop exited with STATUS
 #                  json              OUT parses as JSON (jq)
 #
@@ -222,6 +227,8 @@ _ks_expect() {
 	stderr) _ksx_ok=$(_ks_has "$1" "$ERR") ;;
 	eq) [ "$1" = "$2" ] && _ksx_ok=y || _ksx_ok="expected: '$1'
 actual:   '$2'" ;;
+	text) printf '%s\n' "$2" | grep -Eq -- "$1" && _ksx_ok=y || _ksx_ok="no line matches /$1/ in:
+$2" ;;
 	exit) [ "$1" = "$RC" ] && _ksx_ok=y || _ksx_ok="exit status $RC, expected $1" ;;
 	json) jq -e . "$OUT" >/dev/null 2>&1 && _ksx_ok=y || _ksx_ok=n ;;
 	*)
@@ -243,7 +250,7 @@ $(cat "$ERR")" ;;
 }
 
 ks_case() {
-	_ksc_name="" _ksc_run="" _ksc_work="" _ksc_until=sigint _ksc_limit=""
+	_ksc_name="" _ksc_before="" _ksc_run="" _ksc_work="" _ksc_until=sigint _ksc_limit=""
 	_ksc_expect="" _ksc_bad="" _ksc_line=""
 	while IFS= read -r _ksc_part; do
 		# A backslash at the end goes on on the next line.
@@ -260,6 +267,7 @@ ks_case() {
 		case $_ksc_key in
 		'' | '#'*) ;;
 		NAME) _ks_words _ksc_name "$_ksc_val" ;;
+		BEFORE) _ksc_before=$_ksc_before$_ksc_val$_ks_nl ;;
 		RUN) _ksc_run=$_ksc_val ;;
 		WORKLOAD) _ksc_work=$_ksc_work$_ksc_val$_ks_nl ;;
 		UNTIL) _ks_words _ksc_until "$_ksc_val" ;;
@@ -281,6 +289,7 @@ ks_case() {
 	ERR=$tmp/$_ksc_name.err
 	_ksc_wait=$START_WAIT _ksc_exit=$KS_WAIT
 	[ -z "$_ksc_limit" ] || START_WAIT=$_ksc_limit KS_WAIT=$_ksc_limit
+	eval "$_ksc_before"
 	if eval "start \"\$OUT\" \"\$ERR\" $_ksc_run"; then
 		eval "$_ksc_work"
 		if [ "$_ksc_until" = exit ]; then finish; else stop; fi
@@ -296,6 +305,7 @@ _KS_EXPECT_
 		kill -9 "$KPID" 2>/dev/null
 		wait_exit 1
 		ks_after_run
+		eval "$_ksc_work"
 		fail "$_ksc_name" "did not attach within ${_ksc_limit:-$START_WAIT} s: $KCMDLINE
 $(cat "$ERR")"
 	fi
