@@ -47,38 +47,39 @@ else
 		wait "$PGPID" 2>/dev/null
 	}
 
-	pg_backend
-	if start "$tmp/o1" "$tmp/e1" -j -p "$PGPID" usdt "$PG:postgresql:*"; then
-		pg_query
-		stop
-		expect_eq pg_all_status 0 "$RC"
-		expect_match pg_all_shared 'postgresql:[a-z_]+ and [1-9][0-9]* more probe\(s\): one program' "$(cat "$tmp/e1")"
-		expect_eq pg_one_query 1 "$(events_of "$tmp/o1" postgresql:query__start)"
-		expect_eq pg_query_done 1 "$(events_of "$tmp/o1" postgresql:query__done)"
-		# The shutdown checkpoint, once.  Its end passes arguments at
-		# symbols' addresses ("NBuffers(%rip)"), which libbpf cannot read:
-		# left out of the glob, and said why.
-		expect_eq pg_checkpoint_start 1 "$(events_of "$tmp/o1" postgresql:checkpoint__start)"
-		expect_match pg_checkpoint_done_left_out \
-			"postgresql:checkpoint__done left out: arg0 is at '40\+CheckpointStats\(%rip\)', a symbol's address, which libbpf cannot read" \
-			"$(cat "$tmp/e1")"
-		expect_match pg_glob_summary 'postgresql:\*: [0-9]+ probe\(s\) match, [0-9]+ traced, 2 left out' "$(cat "$tmp/e1")"
-		# Each transaction (start-up's, the query's) starts and commits
-		# with the same local id.
-		starts=$(jq -r 'select(.func == "postgresql:transaction__start") | .values.arg0' "$tmp/o1" | sort -n | joined)
-		commits=$(jq -r 'select(.func == "postgresql:transaction__commit") | .values.arg0' "$tmp/o1" | sort -n | joined)
-		# The first is start-up's, id 1: traced from its start.
+	# Each transaction (start-up's, the query's) starts and commits with
+	# the same local id, the first (start-up's, id 1) traced from its start.
+	transactions_pair() {
+		local starts commits
+		starts=$(jq -r 'select(.func == "postgresql:transaction__start") | .values.arg0' "$1" | sort -n | joined)
+		commits=$(jq -r 'select(.func == "postgresql:transaction__commit") | .values.arg0' "$1" | sort -n | joined)
 		if [ "${starts%% *}" = 1 ] && [ "$starts" = "$commits" ]; then
-			pass pg_transactions_pair
+			echo yes
 		else
-			fail pg_transactions_pair "starts: '$starts' commits: '$commits'"
+			echo "starts: '$starts' commits: '$commits'"
 		fi
-		expect_eq pg_the_backend "$PGPID" "$(jq -r .pid "$tmp/o1" | sort -u | joined)"
-		expect_eq pg_nothing_left "" "$(left_progs "$PROGS")"
-	else
-		pg_query
-		fail pg_all_attach "$(tail -5 "$tmp/e1")"
-	fi
+	}
+
+	# The shutdown checkpoint, once.  Its end passes arguments at symbols'
+	# addresses ("NBuffers(%rip)"), which libbpf cannot read: left out of
+	# the glob, and said why.
+	ks_case <<'CASE'
+NAME     pg_all
+BEFORE   pg_backend
+RUN      -j -p "$PGPID" usdt "$PG:postgresql:*"
+WORKLOAD pg_query
+EXPECT   pg_all_status: exit 0
+EXPECT   pg_all_shared: stderr 'postgresql:[a-z_]+ and [1-9][0-9]* more probe\(s\): one program'
+EXPECT   pg_one_query: eq 1 "$(events_of "$OUT" postgresql:query__start)"
+EXPECT   pg_query_done: eq 1 "$(events_of "$OUT" postgresql:query__done)"
+EXPECT   pg_checkpoint_start: eq 1 "$(events_of "$OUT" postgresql:checkpoint__start)"
+EXPECT   pg_checkpoint_done_left_out: stderr \
+         "postgresql:checkpoint__done left out: arg0 is at '40\+CheckpointStats\(%rip\)', a symbol's address, which libbpf cannot read"
+EXPECT   pg_glob_summary: stderr 'postgresql:\*: [0-9]+ probe\(s\) match, [0-9]+ traced, 2 left out'
+EXPECT   pg_transactions_pair: eq yes "$(transactions_pair "$OUT")"
+EXPECT   pg_the_backend: eq "$PGPID" "$(jq -r .pid "$OUT" | sort -u | joined)"
+EXPECT   pg_nothing_left: eq "" "$(left_progs "$PROGS")"
+CASE
 
 	# Named alone, such a probe is an error: one line, exit 1.
 	err=$(ks usdt "$PG:postgresql:checkpoint__done" 2>&1 >/dev/null); rc=$?
@@ -87,31 +88,26 @@ else
 	expect_match pg_unreadable_says "USDT probe postgresql:checkpoint__done: arg0 is at '40\+CheckpointStats\(%rip\)', a symbol's address" "$err"
 
 	# The query's text, read from the server's memory.
-	pg_backend
-	if start "$tmp/o2" "$tmp/e2" -j -p "$PGPID" usdt "$PG:postgresql:query__start(arg0:str)"; then
-		pg_query
-		stop
-		expect_eq pg_query_text "$query" "$(jq -r '.values["arg0:str"] | rtrimstr("\n")' "$tmp/o2")"
-	else
-		pg_query
-		fail pg_query_attach "$(tail -5 "$tmp/e2")"
-	fi
+	ks_case <<'CASE'
+NAME     pg_query_text
+BEFORE   pg_backend
+RUN      -j -p "$PGPID" usdt "$PG:postgresql:query__start(arg0:str)"
+WORKLOAD pg_query
+EXPECT   eq "$query" "$(jq -r '.values["arg0:str"] | rtrimstr("\n")' "$OUT")"
+CASE
 
 	# The user stack of the query probe, named from the server's symbols
-	# (its exported functions: the backend's main loop, main).
-	pg_backend
-	if start "$tmp/o4" "$tmp/e4" -j -s -p "$PGPID" usdt "$PG:postgresql:query__start"; then
-		pg_query
-		stop
-		stack=$(jq -r '.stack[]' "$tmp/o4" 2>/dev/null)
-		expect_match pg_stack_main_loop "^PostgresMain\+0x[0-9a-f]+ \($PG\)$" "$stack"
-		expect_match pg_stack_main "^main\+0x[0-9a-f]+ \($PG\)$" "$stack"
-		# The innermost frame is the probe's own site, in the server.
-		expect_match pg_stack_innermost "\($PG(\+0x[0-9a-f]+)?\)$" "$(printf '%s\n' "$stack" | head -1)"
-	else
-		pg_query
-		fail pg_stack_attach "$(tail -5 "$tmp/e4")"
-	fi
+	# (its exported functions: the backend's main loop, main); the
+	# innermost frame is the probe's own site, in the server.
+	ks_case <<'CASE'
+NAME     pg_stack
+BEFORE   pg_backend
+RUN      -j -s -p "$PGPID" usdt "$PG:postgresql:query__start"
+WORKLOAD pg_query
+EXPECT   pg_stack_main_loop: text "^PostgresMain\+0x[0-9a-f]+ \($PG\)$" "$(jq -r '.stack[]' "$OUT" 2>/dev/null)"
+EXPECT   pg_stack_main: text "^main\+0x[0-9a-f]+ \($PG\)$" "$(jq -r '.stack[]' "$OUT" 2>/dev/null)"
+EXPECT   pg_stack_innermost: text "\($PG(\+0x[0-9a-f]+)?\)$" "$(jq -r '.stack[]' "$OUT" 2>/dev/null | head -1)"
+CASE
 fi
 
 # --- the JVM: java -version starts and stops the VM and its threads ---
@@ -123,32 +119,37 @@ JVM=$( [ -n "$JAVA" ] && ls "$(dirname "$(readlink -f "$JAVA")")"/../lib/server/
 if [ -z "$JVM" ]; then
 	fail jvm_installed "no java with lib/server/libjvm.so (scripts/install-deps installs openjdk-17-jre-headless)"
 else
-	mkfifo "$tmp/jgo"
-	bash -c 'read -r _ <"$0"; exec "$1" -version' "$tmp/jgo" "$JAVA" >/dev/null 2>&1 &
-	JPID=$!
-	jvm_attached=0
-	start "$tmp/o3" "$tmp/e3" -j -p "$JPID" usdt "$JVM:hotspot:*" && jvm_attached=1
-	echo go >"$tmp/jgo"
-	wait "$JPID"
-fi
-if [ -n "$JVM" ] && [ "$jvm_attached" = 1 ]; then
-	stop
-	expect_eq jvm_status 0 "$RC"
-	expect_match jvm_shared 'hotspot:[a-z_]+ and [1-9][0-9]* more probe\(s\): one program' "$(cat "$tmp/e3")"
-	expect_eq jvm_init_begin 1 "$(events_of "$tmp/o3" hotspot:vm__init__begin)"
-	expect_eq jvm_init_end 1 "$(events_of "$tmp/o3" hotspot:vm__init__end)"
-	expect_eq jvm_shutdown 1 "$(events_of "$tmp/o3" hotspot:vm__shutdown)"
-	n=$(events_of "$tmp/o3" hotspot:thread__start)
-	if [ "$n" -ge 5 ]; then pass jvm_threads; else fail jvm_threads "$n thread__start events"; fi
+	# java, held until jvm_go: its shell waits on a fifo.
+	jvm_held() {
+		mkfifo "$tmp/jgo"
+		bash -c 'read -r _ <"$0"; exec "$1" -version' "$tmp/jgo" "$JAVA" >/dev/null 2>&1 &
+		JPID=$!
+	}
+	jvm_go() {
+		echo go >"$tmp/jgo"
+		wait "$JPID"
+	}
+	# at_least N COUNT: "yes" when COUNT >= N, else COUNT.
+	at_least() { if [ "$2" -ge "$1" ]; then echo yes; else echo "$2"; fi; }
 	# thread__start(name, length, java id, native id): a new thread fires it
-	# itself, so the native id is the event's own tid.
-	expect_eq jvm_thread_native_id 0 \
-		"$(jq -r 'select(.func == "hotspot:thread__start") | select(.values.arg3 != .tid) | .tid' "$tmp/o3" | wc -l)"
-	# class__loaded(name, length, loader, shared): a length, never a pointer.
-	expect_eq jvm_class_name_length 0 \
-		"$(jq -r 'select(.func == "hotspot:class__loaded") | select(.values.arg1 < 1 or .values.arg1 > 4096) | .tid' "$tmp/o3" | wc -l)"
-	expect_eq jvm_the_process "$JPID" "$(jq -r .pid "$tmp/o3" | sort -u | joined)"
-	expect_eq jvm_nothing_left "" "$(left_progs "$PROGS")"
-elif [ -n "$JVM" ]; then
-	fail jvm_attach "$(tail -5 "$tmp/e3")"
+	# itself, so the native id is the event's own tid.  class__loaded(name,
+	# length, loader, shared): a length, never a pointer.
+	ks_case <<'CASE'
+NAME     jvm
+BEFORE   jvm_held
+RUN      -j -p "$JPID" usdt "$JVM:hotspot:*"
+WORKLOAD jvm_go
+EXPECT   jvm_status: exit 0
+EXPECT   jvm_shared: stderr 'hotspot:[a-z_]+ and [1-9][0-9]* more probe\(s\): one program'
+EXPECT   jvm_init_begin: eq 1 "$(events_of "$OUT" hotspot:vm__init__begin)"
+EXPECT   jvm_init_end: eq 1 "$(events_of "$OUT" hotspot:vm__init__end)"
+EXPECT   jvm_shutdown: eq 1 "$(events_of "$OUT" hotspot:vm__shutdown)"
+EXPECT   jvm_threads: eq yes "$(at_least 5 "$(events_of "$OUT" hotspot:thread__start)")"
+EXPECT   jvm_thread_native_id: eq 0 \
+         "$(jq -r 'select(.func == "hotspot:thread__start") | select(.values.arg3 != .tid) | .tid' "$OUT" | wc -l)"
+EXPECT   jvm_class_name_length: eq 0 \
+         "$(jq -r 'select(.func == "hotspot:class__loaded") | select(.values.arg1 < 1 or .values.arg1 > 4096) | .tid' "$OUT" | wc -l)"
+EXPECT   jvm_the_process: eq "$JPID" "$(jq -r .pid "$OUT" | sort -u | joined)"
+EXPECT   jvm_nothing_left: eq "" "$(left_progs "$PROGS")"
+CASE
 fi
