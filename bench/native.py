@@ -246,14 +246,11 @@ def build_bare(s):
     """bench/bare.c and bare.bpf.c (clang and libbpf's headers, ksnoop's
     own build dependencies); False if they do not build."""
     arch = proc.output(["gcc", "-print-multiarch"]).strip()
-    try:
-        libbpf = subprocess.run(["pkg-config", "--cflags", "--libs", "libbpf"], capture_output=True,
-                                text=True, check=True).stdout.split()
-    except (OSError, subprocess.CalledProcessError):
-        libbpf = ["-lbpf"]
+    libbpf = proc.output(["pkg-config", "--cflags", "--libs", "libbpf"], stderr=subprocess.DEVNULL)
     steps = [["clang", "-O2", "-g", "-target", "bpf", "-I/usr/include/" + arch,
               "-c", "bench/bare.bpf.c", "-o", s.path("bare.bpf.o")],
-             ["gcc", "-O2", "-Wall", "-Wextra", "bench/bare.c", "-o", s.path("ksb-bare"), *libbpf]]
+             ["gcc", "-O2", "-Wall", "-Wextra", "bench/bare.c", "-o", s.path("ksb-bare"),
+              *(libbpf.split() or ["-lbpf"])]]
     with open(s.path("bare.build"), "w") as log:
         return all(proc.run(step, stderr=log) == 0 for step in steps)
 

@@ -20,6 +20,7 @@ READY_S = 30             # a tracer attaches within this, or has failed
 STOP_GRACE_S = 60        # after SIGINT a tracer drains and exits within this
 WORKLOAD_LIMIT_S = 600   # no workload of ours runs this long unless hung
 TIMEOUT_STATUS = 124     # timeout(1)'s exit status for a program it stopped
+NOT_FOUND_STATUS = 127   # the shell's, for a program that cannot be run
 
 READY = re.compile(r"tracing .* target")
 SUMMARY = re.compile(r"^ksnoop: ([0-9]*) events printed, ([0-9]*) lost", re.M)
@@ -69,8 +70,12 @@ def kill_all():
 def run(argv, *, limit=WORKLOAD_LIMIT_S, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL, **kwargs):
     """Run ARGV to its end; SIGTERM after LIMIT s and SIGKILL 10 s later,
-    as timeout -k 10 does. Its shell status (124 when stopped)."""
-    proc = spawn(argv, stdout=stdout, stderr=stderr, **kwargs)
+    as timeout -k 10 does. Its shell status (124 when stopped, 127 when
+    it cannot be run)."""
+    try:
+        proc = spawn(argv, stdout=stdout, stderr=stderr, **kwargs)
+    except OSError:
+        return NOT_FOUND_STATUS
     try:
         return reap(proc, limit)
     except subprocess.TimeoutExpired:
@@ -83,14 +88,15 @@ def run(argv, *, limit=WORKLOAD_LIMIT_S, stdout=subprocess.DEVNULL,
 
 
 def output(argv, *, limit=WORKLOAD_LIMIT_S, stderr=None):
-    """ARGV's stdout as text ("" if it did not finish within LIMIT s); its
-    stderr goes to ours unless STDERR says otherwise. Its status is not
-    looked at: a failure shows as output without the expected fields."""
+    """ARGV's stdout as text ("" if it cannot run or did not finish within
+    LIMIT s); its stderr goes to ours unless STDERR says otherwise. Its
+    status is not looked at: a failure shows as output without the
+    expected fields."""
     try:
         done = subprocess.run([str(a) for a in argv], stdin=subprocess.DEVNULL,
                               stdout=subprocess.PIPE, stderr=stderr, timeout=limit,
                               check=False)
-    except subprocess.TimeoutExpired:
+    except (subprocess.TimeoutExpired, OSError):
         return ""
     return done.stdout.decode(errors="replace")
 
@@ -181,7 +187,7 @@ class HeldWorkload:
     so that its pid is known to ksnoop -p before it runs; release() lets
     it run. Its stdout and stderr go to OUT."""
 
-    HOLD = 'read -r _; exec "$@"'
+    HOLD = 'read -r _ && exec "$@"'   # killed before release (EOF): never runs
 
     def __init__(self, argv, out):
         self.out = Path(out)
@@ -206,8 +212,8 @@ class HeldWorkload:
             kill(self.proc)
 
     def kill(self):
-        self.proc.stdin.close()
         kill(self.proc)
+        self.proc.stdin.close()
 
     def output(self):
         return file_text(self.out)

@@ -20,7 +20,7 @@ import os
 import re
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import proc
 from report import Run
@@ -50,7 +50,6 @@ class VmOutcome:
     vm_tcg: str = ""
     su_tcg: str = ""
     glob_rc: str = "skipped"
-    failed_parts: list = field(default_factory=list)
 
 
 def watched(log, args, env):
