@@ -4,7 +4,6 @@
  * own (report_text.c, report_json.c).  A new output format is a new
  * report_ops; a new kind of record, one method in each.
  */
-#include <stdint.h>
 #include "report.h"
 
 void report__init(struct report *r, FILE *out, enum report_format format)
@@ -67,20 +66,4 @@ void report__lost(struct report *r, __u64 lost)
 void report__summary(struct report *r, const struct report_summary *s)
 {
 	r->ops->summary(r, s);
-}
-
-void report__bucket_range(__s32 b, __s64 *min, __u64 *max)
-{
-	if (b < 0) {
-		*min = INT64_MIN;
-		*max = (__u64)-1;	/* -1 */
-		return;
-	}
-	if (b == 0) {
-		*min = 0;
-		*max = 0;
-		return;
-	}
-	*min = (__s64)(1ULL << (b - 1));
-	*max = b >= 64 ? UINT64_MAX : (1ULL << b) - 1;
 }

@@ -170,7 +170,4 @@ extern const struct report_ops report_text_ops;
 extern const struct report_ops report_folded_ops;
 extern const struct report_ops report_json_ops;
 
-/* Bucket B's range, [*MIN, *MAX] (B -1: every negative value). */
-void report__bucket_range(__s32 b, __s64 *min, __u64 *max);
-
 #endif

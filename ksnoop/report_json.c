@@ -4,6 +4,7 @@
  * key (report.h lists the types), notices included, so that stdout is
  * one NDJSON stream a script reads whole.
  */
+#include <stdint.h>
 #include <string.h>
 #include "btf_util.h"
 #include "report.h"
@@ -97,6 +98,23 @@ static void json_count(struct report *r, const struct report_count *c)
 	end(w);
 }
 
+/* Bucket B's range, [*MIN, *MAX] (B -1: every negative value). */
+static void bucket_range(__s32 b, __s64 *min, __u64 *max)
+{
+	if (b < 0) {
+		*min = INT64_MIN;
+		*max = (__u64)-1;	/* -1 */
+		return;
+	}
+	if (b == 0) {
+		*min = 0;
+		*max = 0;
+		return;
+	}
+	*min = (__s64)(1ULL << (b - 1));
+	*max = b >= 64 ? UINT64_MAX : (1ULL << b) - 1;
+}
+
 /* {"type":"hist",...,"func","value","count","buckets":[{"min","max","count"}]} */
 static void json_hist(struct report *r, const struct report_hist *h)
 {
@@ -114,7 +132,7 @@ static void json_hist(struct report *r, const struct report_hist *h)
 		__s64 min;
 		__u64 max;
 
-		report__bucket_range(b, &min, &max);
+		bucket_range(b, &min, &max);
 		writer__begin_object(w, WRITER_STRUCT, 0);
 		writer__key(w, "min");
 		if (b < 0)
@@ -133,7 +151,7 @@ static void json_hist(struct report *r, const struct report_hist *h)
 	end(w);
 }
 
-/* A type as C spells it ("struct sk_buff *"), or with NAME a declaration of NAME. */
+/* Type ID as C spells it ("struct sk_buff *"). */
 static void key_type(struct writer *w, const char *key, const struct signature *sig, __u32 id)
 {
 	char buf[512];
@@ -166,7 +184,8 @@ static void json_info(struct report *r, const struct report_info *info)
 	writer__begin_array(w, WRITER_STRUCT, 0);
 	for (i = 0; sig->btf && i < sig->nparams; i++) {
 		writer__begin_object(w, WRITER_STRUCT, 0);
-		key_name(w, "name", sig->params[i].name ? sig->params[i].name : "");
+		key_name(w, "name", sig->params[i].name && *sig->params[i].name ?
+				    sig->params[i].name : signature__arg_name(i));
 		key_type(w, "type", sig, sig->params[i].type_id);
 		writer__end_object(w);
 	}

@@ -125,7 +125,7 @@ start "$tmp/o5" "$tmp/e5" -j -n 20 -p "$busy1" 'tp:sys_enter(id)' ||
 	fail attach_pid "$(cat "$tmp/e5")"
 finish
 kill -9 "$busy1" "$busy2" 2>/dev/null; wait "$busy1" "$busy2" 2>/dev/null
-expect_eq pid_filter_count 20 "$(wc -l < "$tmp/o5")"
+expect_eq pid_filter_count 20 "$(events "$tmp/o5" | wc -l)"
 expect_eq pid_filter_only_target "$busy1" "$(events "$tmp/o5" | jq -r .pid | sort -u)"
 
 # --- tid filter ---

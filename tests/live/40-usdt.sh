@@ -181,14 +181,14 @@ expect_match second_thread_started '^[0-9]+$' "$t2"
 start "$tmp/o16" "$tmp/e16" -j -n 40 -p "$thp" usdt "$P:ksnoop_test:tick(arg0)" ||
 	fail attach_threads_pid "$(cat "$tmp/e16")"
 finish
-expect_eq pid_filter_threads_count 40 "$(wc -l <"$tmp/o16")"
+expect_eq pid_filter_threads_count 40 "$(events "$tmp/o16" | wc -l)"
 expect_eq pid_is_the_process "$thp" "$(events "$tmp/o16" | jq -r .pid | sort -u)"
 expect_eq pid_filter_all_threads "$(printf '%s\n' "$thp" "$t2" | sort)" "$(events "$tmp/o16" | jq -r .tid | sort -u)"
 expect_eq tid_is_the_thread 0 "$(events "$tmp/o16" | jq -r 'select(.tid != .values.arg0)' | wc -l)"
 start "$tmp/o17" "$tmp/e17" -j -n 10 --tid "$t2" usdt "$P:ksnoop_test:tick(arg0)" ||
 	fail attach_threads_tid "$(cat "$tmp/e17")"
 finish
-expect_eq tid_filter_count 10 "$(wc -l <"$tmp/o17")"
+expect_eq tid_filter_count 10 "$(events "$tmp/o17" | wc -l)"
 expect_eq tid_filter_only_thread "$t2 $thp" "$(events "$tmp/o17" | jq -r '"\(.tid) \(.pid)"' | sort -u)"
 expect_eq tid_filter_value "$t2" "$(events "$tmp/o17" | jq -r .values.arg0 | sort -u)"
 kill "$thp" 2>/dev/null; wait "$thp" 2>/dev/null
@@ -204,7 +204,7 @@ expect_match unreadable_event_still_shown '^    arg1 = 0$' "$(cat "$tmp/o11")"
 start "$tmp/o2" "$tmp/e2" -j usdt "$P:ksnoop_test:req(arg0, arg1 <= -3, arg2:str)" || fail attach_req "$(cat "$tmp/e2")"
 "$P" fire 5
 stop
-expect_eq predicate_count 3 "$(wc -l < "$tmp/o2")"
+expect_eq predicate_count 3 "$(events "$tmp/o2" | wc -l)"
 expect_eq negative_values "-3 -4 -5" "$(events "$tmp/o2" | jq -r '.values.arg1' | joined)"
 expect_eq string_arg "/req/2 /req/3 /req/4" "$(events "$tmp/o2" | jq -r '.values["arg2:str"]' | joined)"
 expect_eq json_func "ksnoop_test:req" "$(events "$tmp/o2" | jq -r .func | sort -u)"
@@ -270,7 +270,7 @@ expect_eq library_args 1 "$(grep -c '^    arg1 = 30$' "$tmp/o5")"
 sleep 0.3
 start "$tmp/o6" "$tmp/e6" -j -n 20 -p "$sp1" usdt "$P:ksnoop_test:tick" || fail attach_pid "$(cat "$tmp/e6")"
 finish
-expect_eq pid_filter_count 20 "$(wc -l < "$tmp/o6")"
+expect_eq pid_filter_count 20 "$(events "$tmp/o6" | wc -l)"
 expect_eq pid_filter_only "$sp1" "$(events "$tmp/o6" | jq -r .pid | sort -u)"
 wait "$sp1" "$sp2" 2>/dev/null
 
