@@ -130,7 +130,7 @@ return" "$(events "$tmp/o5" | jq -r .kind | sort -u)"
 	sh -c 'while :; do cat /proc/version >/dev/null; done' & b2=$!
 	if start "$tmp/o6" "$tmp/e6" --mode $mode -j -n 10 -p "$b1" 'sched_fork(p->pid)'; then
 		finish
-		expect_eq ${T}_pid_filter_count 10 "$(wc -l < "$tmp/o6")"
+		expect_eq ${T}_pid_filter_count 10 "$(events "$tmp/o6" | wc -l)"
 		expect_eq ${T}_pid_filter_only "$b1" "$(events "$tmp/o6" | jq -r .pid | sort -u)"
 	else
 		fail ${T}_attach_pid "$(cat "$tmp/e6")"
