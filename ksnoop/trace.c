@@ -2,7 +2,8 @@
 /*
  * `ksnoop [trace] SPEC...`: parse every spec, resolve every target, attach
  * all of them (or none), then print events until a count, a duration or a
- * signal ends the run, and say on stderr how many were printed and lost.
+ * signal ends the run, and say how many were printed and lost (report.h:
+ * a line on stderr, or with -j the stream's last record).
  *
  * Attach mode: fentry/fexit are cheaper and see arguments at return; when
  * the kernel refuses them (no BTF trampolines, restricted ftrace) ksnoop
