@@ -2,7 +2,8 @@
 /*
  * `ksnoop [trace] SPEC...`: parse every spec, resolve every target, attach
  * all of them (or none), then print events until a count, a duration or a
- * signal ends the run, and say on stderr how many were printed and lost.
+ * signal ends the run, and say how many were printed and lost (report.h:
+ * a line on stderr, or with -j the stream's last record).
  *
  * Attach mode: fentry/fexit are cheaper and see arguments at return; when
  * the kernel refuses them (no BTF trampolines, restricted ftrace) ksnoop
@@ -27,6 +28,7 @@
 #include "ks_error.h"
 #include "log.h"
 #include "print.h"
+#include "report.h"
 #include "target.h"
 #include "stop.h"
 #include "usdt_front.h"
@@ -55,7 +57,8 @@ struct trace {
 	int ntargets;
 	struct target *targets;
 	struct usdt_front *usdt;
-	struct printer printer;
+	struct printer printer;	/* events */
+	struct report report;	/* the rest: counts, notices, the summary */
 	__u64 printed;
 	__u64 check_at;		/* when handle_event() should hand back control */
 	__u64 pidns_dev;	/* ksnoop's pid namespace; 0: the initial one */
@@ -902,28 +905,10 @@ static struct hist_value hist_value_of(void *ctx, __u32 func_id)
 	return (struct hist_value){ p->hist_text, p->hist_label };
 }
 
-/*
- * --interval, text: each report starts with the wall-clock time it closes
- * at, as bcc's tools print it ("12:00:03"); JSON rows carry it instead, and
- * folded stacks (read by flame-graph tools) have no room for it.
- */
-static void print_interval_time(const struct counts_fmt *fmt)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	char buf[16];
-
-	if (fmt->style != COUNTS_TEXT || !localtime_r(&now, &tm))
-		return;
-	strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
-	fprintf(stdout, "%s%s\n", fmt->interval > 1 ? "\n" : "", buf);
-}
-
 /* --count, --hist: the counts so far (CLEAR: and start the next period afresh). */
 static int print_counts(struct trace *t, struct attacher *a, bool clear)
 {
 	struct counts_fmt fmt = {
-		.style = t->opts->folded ? COUNTS_FOLDED : t->opts->json ? COUNTS_JSON : COUNTS_TEXT,
 		.stacks = t->opts->stack,
 		.func_name = target_name,
 		.ctx = t,
@@ -941,16 +926,17 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 	}
 	for (i = 0; i < n; i++)
 		t->counted += rows[i].count;
-	if (t->opts->interval_ms) {
-		fmt.interval = ++t->intervals;
-		fmt.time_ns = now_ns(CLOCK_MONOTONIC);
-		print_interval_time(&fmt);
-	}
+	if (t->opts->interval_ms)
+		report__interval(&t->report, ++t->intervals, now_ns(CLOCK_MONOTONIC));
 	if (t->opts->hist)
-		counts__print_hist(stdout, rows, n, &fmt, hist_value_of);
+		err = counts__print_hist(&t->report, rows, n, &fmt, hist_value_of);
 	else
-		counts__print(stdout, rows, n, &fmt);
+		counts__print(&t->report, rows, n, &fmt);
 	free(rows);
+	if (err) {
+		log_error("printing the counts failed: %s", strerror(-err));
+		return err;
+	}
 	if (fflush(stdout) || ferror(stdout))
 		t->output_closed = true;
 	return 0;
@@ -990,8 +976,7 @@ static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 			__u64 lost = attacher__counter(a, KSNOOP_CNT_LOST);
 
 			if (lost > lost_seen)
-				log_warn("%llu events lost so far (ring buffer full; try --buffer)",
-					 (unsigned long long)lost);
+				report__lost(&t->report, lost);
 			lost_seen = lost;
 			last_lost_check = now;
 		}
@@ -1080,6 +1065,27 @@ static int check_buffer(const struct trace *t, char **argv)
 	return 0;
 }
 
+/* The run's totals: what was printed (or counted), then what was not, and why. */
+static void print_summary(struct trace *t, struct attacher *a)
+{
+	struct report_summary s = {
+		.counting = t->opts->count_calls || t->opts->hist,
+		.printed = t->printed,
+		.lost = attacher__counter(a, KSNOOP_CNT_LOST),
+		.counted = t->counted,
+		.unprinted = t->unprinted,
+		.count_full = attacher__counter(a, KSNOOP_CNT_COUNT_FULL),
+		.hist_unread = attacher__counter(a, KSNOOP_CNT_HIST_UNREAD),
+		.stack_lost = attacher__counter(a, KSNOOP_CNT_STACK_LOST),
+		.stash_full = attacher__counter(a, KSNOOP_CNT_STASH_DROP),
+		.missed = attacher__missed(a),
+	};
+
+	report__summary(&t->report, &s);
+	if (fflush(stdout) || ferror(stdout))
+		t->output_closed = true;
+}
+
 /* After the targets are resolved: attach, run, summarise; 0 or a negative errno. */
 static int trace_run(struct trace *t, struct kernel *k, char **argv)
 {
@@ -1152,38 +1158,8 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 	ret = ks_worse(ret, finish_run(t, a, rb));
 	ring_buffer__free(rb);
 	/* After a failure, its message is the last word: no totals that look like a result. */
-	if (!t->output_closed && !ret) {
-		__u64 drops = attacher__counter(a, KSNOOP_CNT_STASH_DROP);
-
-		if (t->opts->count_calls || t->opts->hist)
-			fprintf(stderr, "ksnoop: %llu calls counted",
-				(unsigned long long)t->counted);
-		else
-			fprintf(stderr, "ksnoop: %llu events printed, %llu lost",
-				(unsigned long long)t->printed,
-				(unsigned long long)attacher__counter(a, KSNOOP_CNT_LOST));
-		if (t->unprinted)
-			fprintf(stderr, ", %llu captured but not printed (stopped first)",
-				(unsigned long long)t->unprinted);
-		if (attacher__counter(a, KSNOOP_CNT_COUNT_FULL))
-			fprintf(stderr, ", %llu calls not counted (counts map full)",
-				(unsigned long long)attacher__counter(a, KSNOOP_CNT_COUNT_FULL));
-		if (attacher__counter(a, KSNOOP_CNT_HIST_UNREAD))
-			fprintf(stderr, ", %llu calls whose value could not be read",
-				(unsigned long long)attacher__counter(a, KSNOOP_CNT_HIST_UNREAD));
-		if (attacher__counter(a, KSNOOP_CNT_STACK_LOST))
-			fprintf(stderr, ", %llu stacks not taken (stacks map full)",
-				(unsigned long long)attacher__counter(a, KSNOOP_CNT_STACK_LOST));
-		__u64 missed = attacher__missed(a);
-
-		if (drops)
-			fprintf(stderr, ", %llu calls not followed (stash full)",
-				(unsigned long long)drops);
-		if (missed)
-			fprintf(stderr, ", %llu calls missed (the probe fired inside a BPF program)",
-				(unsigned long long)missed);
-		fputc('\n', stderr);
-	}
+	if (!t->output_closed && !ret)
+		print_summary(t, a);
 	attacher__free(a);
 	return ret;
 }
@@ -1253,6 +1229,8 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		return -ENOMEM;
 	}
 	printer__init(&t.printer, stdout, &popts);
+	report__init(&t.report, stdout, opts->folded ? REPORT_FOLDED :
+					opts->json ? REPORT_JSON : REPORT_TEXT);
 	find_pid_namespace(&t);
 
 	/* Spec errors first: they need no kernel at all. */

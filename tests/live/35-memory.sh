@@ -56,7 +56,7 @@ if start "$tmp/o3" "$tmp/e3" --duration 10 -n 2 -j usdt "$E:ksnoop_edge:mixed"; 
 	"$E" mixed
 	finish
 	expect_eq usdt_sites_typed_each "5 4294967301" \
-		"$(jq -r '.values.arg0' "$tmp/o3" | sort -n | joined)"
+		"$(events "$tmp/o3" | jq -r '.values.arg0' | sort -n | joined)"
 else
 	fail usdt_attach_mixed "$(cat "$tmp/e3")"
 fi
@@ -64,7 +64,7 @@ if start "$tmp/o4" "$tmp/e4" --duration 10 -j usdt "$E:ksnoop_edge:mixed(arg0 ==
 	"$E" mixed
 	sleep 0.3
 	stop
-	expect_eq usdt_sites_pred_full_width "5" "$(jq -r '.values.arg0' "$tmp/o4" | joined)"
+	expect_eq usdt_sites_pred_full_width "5" "$(events "$tmp/o4" | jq -r '.values.arg0' | joined)"
 else
 	fail usdt_attach_mixed_pred "$(cat "$tmp/e4")"
 fi
@@ -90,7 +90,7 @@ if start "$tmp/o6" "$tmp/e6" --duration 10 -j "tp:sched_process_exec(bprm->filen
 	sleep 0.3
 	stop
 	expect_eq str_pred_ne_exact "$p63"EVIL \
-		"$(jq -r '.values["bprm->filename"]' "$tmp/o6" | grep "^$tmp/" | joined)"
+		"$(events "$tmp/o6" | jq -r '.values["bprm->filename"]' | grep "^$tmp/" | joined)"
 else
 	fail str_pred_ne_attach "$(cat "$tmp/e6")"
 fi
@@ -121,9 +121,9 @@ if command -v unshare >/dev/null; then
 			"tp:sched_process_exec(p->pid)" > "$2/ns.out" 2> "$2/ns.err"
 	' ns "$K" "$tmp"
 	child=$(cat "$tmp/ns.child")
-	expect_eq pidns_filter_and_pid "$child $child" "$(jq -r '"\(.pid) \(.tid)"' "$tmp/ns.out")"
+	expect_eq pidns_filter_and_pid "$child $child" "$(events "$tmp/ns.out" | jq -r '"\(.pid) \(.tid)"')"
 	# p->pid is the kernel's (host) pid: not the one shown.
-	host=$(jq -r '.values["p->pid"]' "$tmp/ns.out")
+	host=$(events "$tmp/ns.out" | jq -r '.values["p->pid"]')
 	[ -n "$host" ] && [ "$host" != "$child" ] && pass pidns_host_pid_differs ||
 		fail pidns_host_pid_differs "host $host, namespace $child: $(cat "$tmp/ns.err")"
 else

@@ -31,7 +31,7 @@ if start "$tmp/o2" "$tmp/e2" --duration 10 -j -c "$probe" \
 	sleep 0.3
 	stop
 	expect_eq one_key_per_value '["old_pid","p->in_execve"]' \
-		"$(jq -c '.values | keys' "$tmp/o2")"
+		"$(events "$tmp/o2" | jq -c '.values | keys')"
 	expect_eq one_key_raw_text 1 "$(grep -o '"p->in_execve"' "$tmp/o2" | wc -l)"
 else
 	fail one_key_attach "$(cat "$tmp/e2")"
@@ -58,7 +58,7 @@ for m in "& 0x1" "& 0x3 == 2"; do
 		stop
 		# Eight pids in a row without one that matches would prove nothing.
 		[ -n "$want" ] || fail "${T}_workload" "no pid of eight matched $m"
-		expect_eq "$T" "$want" "$(jq -r '.values.old_pid' "$tmp/om" | tr '\n' ' ')"
+		expect_eq "$T" "$want" "$(events "$tmp/om" | jq -r '.values.old_pid' | tr '\n' ' ')"
 	else
 		fail "${T}_attach" "$(cat "$tmp/em")"
 	fi
@@ -80,7 +80,7 @@ if start "$tmp/oj" "$tmp/ej" --duration 10 -j -c "$probe" "tp:sched_process_exec
 	sleep 0.3
 	stop
 	expect_eq fn_pointer_symbol_json "do_no_restart_syscall 0x$want" \
-		"$(jq -r '.values["p->restart_block.fn"] | "\(.sym) \(.addr)"' "$tmp/oj")"
+		"$(events "$tmp/oj" | jq -r '.values["p->restart_block.fn"] | "\(.sym) \(.addr)"')"
 else
 	fail fn_pointer_json_attach "$(cat "$tmp/ej")"
 fi

@@ -9,7 +9,7 @@
 needs_root apps
 scratch_dir
 # events_of FILE FUNC: how many JSON events in FILE are FUNC's.
-events_of() { jq -r --arg f "$2" 'select(.func == $f) | .func' "$1" | wc -l; }
+events_of() { events "$1" | jq -r --arg f "$2" 'select(.func == $f) | .func' | wc -l; }
 
 # --- PostgreSQL: a single-user backend runs one query ---
 PG=$(ls -d /usr/lib/postgresql/*/bin/postgres 2>/dev/null | sort -V | tail -1)
@@ -65,15 +65,15 @@ else
 		expect_match pg_glob_summary 'postgresql:\*: [0-9]+ probe\(s\) match, [0-9]+ traced, 2 left out' "$(cat "$tmp/e1")"
 		# Each transaction (start-up's, the query's) starts and commits
 		# with the same local id.
-		starts=$(jq -r 'select(.func == "postgresql:transaction__start") | .values.arg0' "$tmp/o1" | sort -n | joined)
-		commits=$(jq -r 'select(.func == "postgresql:transaction__commit") | .values.arg0' "$tmp/o1" | sort -n | joined)
+		starts=$(events "$tmp/o1" | jq -r 'select(.func == "postgresql:transaction__start") | .values.arg0' | sort -n | joined)
+		commits=$(events "$tmp/o1" | jq -r 'select(.func == "postgresql:transaction__commit") | .values.arg0' | sort -n | joined)
 		# The first is start-up's, id 1: traced from its start.
 		if [ "${starts%% *}" = 1 ] && [ "$starts" = "$commits" ]; then
 			pass pg_transactions_pair
 		else
 			fail pg_transactions_pair "starts: '$starts' commits: '$commits'"
 		fi
-		expect_eq pg_the_backend "$PGPID" "$(jq -r .pid "$tmp/o1" | sort -u | joined)"
+		expect_eq pg_the_backend "$PGPID" "$(events "$tmp/o1" | jq -r .pid | sort -u | joined)"
 		expect_eq pg_nothing_left "" "$(left_progs "$PROGS")"
 	else
 		pg_query
@@ -91,7 +91,7 @@ else
 	if start "$tmp/o2" "$tmp/e2" -j -p "$PGPID" usdt "$PG:postgresql:query__start(arg0:str)"; then
 		pg_query
 		stop
-		expect_eq pg_query_text "$query" "$(jq -r '.values["arg0:str"] | rtrimstr("\n")' "$tmp/o2")"
+		expect_eq pg_query_text "$query" "$(events "$tmp/o2" | jq -r '.values["arg0:str"] | rtrimstr("\n")')"
 	else
 		pg_query
 		fail pg_query_attach "$(tail -5 "$tmp/e2")"
@@ -103,7 +103,7 @@ else
 	if start "$tmp/o4" "$tmp/e4" -j -s -p "$PGPID" usdt "$PG:postgresql:query__start"; then
 		pg_query
 		stop
-		stack=$(jq -r '.stack[]' "$tmp/o4" 2>/dev/null)
+		stack=$(events "$tmp/o4" | jq -r '.stack[]' 2>/dev/null)
 		expect_match pg_stack_main_loop "^PostgresMain\+0x[0-9a-f]+ \($PG\)$" "$stack"
 		expect_match pg_stack_main "^main\+0x[0-9a-f]+ \($PG\)$" "$stack"
 		# The innermost frame is the probe's own site, in the server.
@@ -143,11 +143,11 @@ if [ -n "$JVM" ] && [ "$jvm_attached" = 1 ]; then
 	# thread__start(name, length, java id, native id): a new thread fires it
 	# itself, so the native id is the event's own tid.
 	expect_eq jvm_thread_native_id 0 \
-		"$(jq -r 'select(.func == "hotspot:thread__start") | select(.values.arg3 != .tid) | .tid' "$tmp/o3" | wc -l)"
+		"$(events "$tmp/o3" | jq -r 'select(.func == "hotspot:thread__start") | select(.values.arg3 != .tid) | .tid' | wc -l)"
 	# class__loaded(name, length, loader, shared): a length, never a pointer.
 	expect_eq jvm_class_name_length 0 \
-		"$(jq -r 'select(.func == "hotspot:class__loaded") | select(.values.arg1 < 1 or .values.arg1 > 4096) | .tid' "$tmp/o3" | wc -l)"
-	expect_eq jvm_the_process "$JPID" "$(jq -r .pid "$tmp/o3" | sort -u | joined)"
+		"$(events "$tmp/o3" | jq -r 'select(.func == "hotspot:class__loaded") | select(.values.arg1 < 1 or .values.arg1 > 4096) | .tid' | wc -l)"
+	expect_eq jvm_the_process "$JPID" "$(events "$tmp/o3" | jq -r .pid | sort -u | joined)"
 	expect_eq jvm_nothing_left "" "$(left_progs "$PROGS")"
 elif [ -n "$JVM" ]; then
 	fail jvm_attach "$(tail -5 "$tmp/e3")"

@@ -39,6 +39,12 @@
 #   error_is NAME STATUS REGEX RC STDERR [COMMAND]
 #                          the same judgement of a run made otherwise
 #   joined                 the lines of stdin on one, spaced ("a\nb\n": "a b")
+#   events FILE...         the event records of -j output (its stdout is one
+#                          NDJSON stream: events, notices, the summary)
+#   record TYPE FILE...    the records of TYPE there, one a line
+#   printed_total OUT ERR  N of the run's summary: "ksnoop: N events printed"
+#                          in ERR (text), or {"type":"summary","printed":N}
+#                          in OUT (-j); empty when there is none
 #   san_tag / san_opt asan|ubsan TAG / san_take TAG
 #                          sanitizer reports of one run, for scripts that
 #                          start ksnoop themselves (see ks)
@@ -288,6 +294,14 @@ expect_error() {
 }
 
 joined() { tr '\n' ' ' | sed 's/ $//'; }
+record() { local type=$1; shift; jq -c --arg t "$type" 'select(.type == $t)' "$@"; }
+events() { record event "$@"; }
+printed_total() {
+	local n
+	n=$(sed -n 's/^ksnoop: \([0-9]*\) events printed.*/\1/p' "$2")
+	[ -n "$n" ] || n=$(grep -h '^{"type":"summary"' "$1" 2>/dev/null | jq -r '.printed // empty')
+	printf '%s\n' "$n"
+}
 
 KCMD=("$K")
 START_WAIT=10

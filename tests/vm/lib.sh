@@ -23,6 +23,10 @@
 #                                 of them are left after it exited (below)
 #   start, wait_exit, finish, stop, wait_lines
 #                                 ksnoop in the background (below)
+#   record TYPE FILE / events FILE
+#                                 the records of TYPE (events) in -j output,
+#                                 one a line: stdout is one NDJSON stream of
+#                                 events, notices and the summary
 #
 # Results go to fd 7 (the console, opened by /init) as protocol lines, and
 # to $KSNOOP_VM_RESULTS so /init knows the script reported subtests.
@@ -46,6 +50,9 @@ kmod_load() {
 
 bpf_prog_count() { bpftool -j prog list | jq length; }
 bpf_link_count() { bpftool -j link list | jq length; }
+
+record() { jq -c --arg t "$1" 'select(.type == $t)' "$2"; }
+events() { record event "$1"; }
 
 ksnoop_progs() { bpftool prog show 2>/dev/null | grep -c 'name ksnoop_'; }
 tracefs_lines() { cat /sys/kernel/tracing/"$1" 2>/dev/null | wc -l; }

@@ -116,11 +116,11 @@ for mode in fentry kprobe; do
 		finish
 		if jq -e . "$tmp/o5" >/dev/null 2>&1; then pass ${T}_json_parses; else fail ${T}_json_parses "$(cat "$tmp/o5")"; fi
 		expect_eq ${T}_json_kinds "entry
-return" "$(jq -r .kind "$tmp/o5" | sort -u)"
+return" "$(events "$tmp/o5" | jq -r .kind | sort -u)"
 		expect_eq ${T}_json_filename "$tmp/file-to-open" "$(jq -r 'select(.kind=="entry") | .values.filename' "$tmp/o5" | sort -u)"
 		expect_eq ${T}_json_struct "object" "$(jq -r 'select(.kind=="entry") | .values.how | type' "$tmp/o5" | sort -u)"
 		expect_eq ${T}_json_return "3" "$(jq -r 'select(.kind=="return") | .values.return' "$tmp/o5" | sort -u)"
-		expect_eq ${T}_json_comm "cat" "$(jq -r .comm "$tmp/o5" | sort -u)"
+		expect_eq ${T}_json_comm "cat" "$(events "$tmp/o5" | jq -r .comm | sort -u)"
 	else
 		fail ${T}_attach_json "$(cat "$tmp/e5")"
 	fi
@@ -130,8 +130,8 @@ return" "$(jq -r .kind "$tmp/o5" | sort -u)"
 	sh -c 'while :; do cat /proc/version >/dev/null; done' & b2=$!
 	if start "$tmp/o6" "$tmp/e6" --mode $mode -j -n 10 -p "$b1" 'sched_fork(p->pid)'; then
 		finish
-		expect_eq ${T}_pid_filter_count 10 "$(wc -l < "$tmp/o6")"
-		expect_eq ${T}_pid_filter_only "$b1" "$(jq -r .pid "$tmp/o6" | sort -u)"
+		expect_eq ${T}_pid_filter_count 10 "$(events "$tmp/o6" | wc -l)"
+		expect_eq ${T}_pid_filter_only "$b1" "$(events "$tmp/o6" | jq -r .pid | sort -u)"
 	else
 		fail ${T}_attach_pid "$(cat "$tmp/e6")"
 	fi

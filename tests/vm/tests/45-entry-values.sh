@@ -30,7 +30,7 @@ for mode in fentry kprobe; do
 		'__x64_sys_prctl(regs->si, return == 0)'; then
 		addrs=$(usdt_edge rename)
 		stop
-		got=$(jq -r '.values["regs->si"]' "$tmp/o2" | tr '\n' ' ')
+		got=$(events "$tmp/o2" | jq -r '.values["regs->si"]' | tr '\n' ' ')
 		want=""
 		for a in $addrs; do want="$want$((a)) "; done
 		expect_eq ${T}_selected_at_entry "$want" "$got"

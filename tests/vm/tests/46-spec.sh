@@ -66,7 +66,7 @@ for mode in fentry kprobe; do
 	if start "$tmp/o3" "$tmp/e3" --mode $mode -j -c ping 'ip_output(skb->len == 84, skb->len)'; then
 		ping -c 1 127.0.0.1 >/dev/null 2>&1
 		stop
-		expect_eq ${T}_one_key_per_value '["skb->len"]' "$(jq -c '.values | keys' "$tmp/o3" | sort -u)"
+		expect_eq ${T}_one_key_per_value '["skb->len"]' "$(events "$tmp/o3" | jq -c '.values | keys' | sort -u)"
 	else
 		fail ${T}_attach_one_key "$(cat "$tmp/e3")"
 	fi
@@ -101,8 +101,8 @@ for mode in fentry kprobe; do
 		stop
 		count_is ${T}_format_preds_select 1 '"func":"tcp_v4_connect"' "$tmp/o10" "$tmp/e10"
 		expect_eq ${T}_format_json_values '1 127.0.0.1 true' \
-			"$(jq -r --arg p "$sin->sin_port:be" --arg a "$sin->sin_addr:ip" \
-				'"\(.values[$p]) \(.values[$a]) \(.values["uaddr:hex"] | test("^0x[0-9a-f]+$"))"' "$tmp/o10")"
+			"$(events "$tmp/o10" | jq -r --arg p "$sin->sin_port:be" --arg a "$sin->sin_addr:ip" \
+				'"\(.values[$p]) \(.values[$a]) \(.values["uaddr:hex"] | test("^0x[0-9a-f]+$"))"')"
 	else
 		fail ${T}_attach_format_preds "$(cat "$tmp/e10")"
 	fi
@@ -121,8 +121,8 @@ for mode in fentry kprobe; do
 		ping -c 1 127.0.0.1 >/dev/null 2>&1
 		stop
 		expect_eq ${T}_format_sym_data 'raw_prot true' \
-			"$(jq -r '.values["skb->sk->sk_prot:sym"] | "\(.sym) \(.addr | test("^0xffff[0-9a-f]+$"))"' \
-				"$tmp/o12" 2>&1 | sort -u | tr '\n' ' ' | sed 's/ $//')"
+			"$(events "$tmp/o12" | jq -r '.values["skb->sk->sk_prot:sym"] | "\(.sym) \(.addr | test("^0xffff[0-9a-f]+$"))"' \
+				2>&1 | sort -u | tr '\n' ' ' | sed 's/ $//')"
 	else
 		fail ${T}_attach_format_sym_data "$(cat "$tmp/e12")"
 	fi

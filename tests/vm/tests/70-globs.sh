@@ -47,7 +47,7 @@ fi
 if start "$tmp/o2" "$tmp/e2" -j -c ping 'ip_*(skb->len == 84)'; then
 	ping -c 1 127.0.0.1 >/dev/null 2>&1
 	stop
-	expect_eq ip_glob_json_func_named 0 "$(jq -r 'select(.func == null or (.func | startswith("ip_") | not)) | .func' "$tmp/o2" | wc -l)"
+	expect_eq ip_glob_json_func_named 0 "$(events "$tmp/o2" | jq -r 'select(.func == null or (.func | startswith("ip_") | not)) | .func' | wc -l)"
 	expect_match ip_glob_json_events '"func":"ip_output"' "$(cat "$tmp/o2")"
 else
 	fail ip_glob_json_attach "$(tail -5 "$tmp/e2")"
@@ -120,7 +120,7 @@ if start "$tmp/o12" "$tmp/e12" -j -c vmprog '*_nanosleep'; then
 	if grep -q '"func":"do_nanosleep"' "$tmp/o12"; then
 		expect_eq glob_values_do_nanosleep 1 "$(jq -c 'select(.func == "do_nanosleep" and .kind == "entry" and .values.t.timer._softexpires == 300000000 and (.values.t.task | startswith("0xff")) and .values.mode == "HRTIMER_MODE_REL")' "$tmp/o12" | wc -l)"
 	fi
-	note "nanosleep: $(grep -E 'glob matches in' "$tmp/e12") $(jq -r '.func' "$tmp/o12" | sort -u | tr '\n' ' ')"
+	note "nanosleep: $(grep -E 'glob matches in' "$tmp/e12") $(events "$tmp/o12" | jq -r '.func' | sort -u | tr '\n' ' ')"
 else
 	fail glob_values_attach "$(tail -5 "$tmp/e12")"
 fi

@@ -63,7 +63,8 @@ for mode in fentry kprobe; do
 	if start "$tmp/o6" "$tmp/e6" --mode $mode -j --hist -c dd 'vfs_read(count == 4096, return)'; then
 		dd if=/dev/zero of=/dev/null bs=4096 count=3 2>/dev/null
 		stop
-		expect_eq ${T}_hist_return '{"func":"vfs_read","value":"return","count":3,"buckets":[{"min":4096,"max":8191,"count":3}]}' \
+		expect_eq ${T}_hist_return '{"type":"hist","func":"vfs_read","value":"return","count":3,"buckets":[{"min":4096,"max":8191,"count":3}]}
+{"type":"summary","counted":3,"not_printed":0,"not_counted":0,"unreadable":0,"stacks_not_taken":0,"not_followed":0,"missed":0}' \
 			"$(cat "$tmp/o6")"
 	else
 		fail ${T}_attach_hist_return "$(cat "$tmp/e6")"
@@ -86,8 +87,8 @@ for mode in fentry kprobe; do
 		'hrtimer_nanosleep(rqtp > 100000000, return == 0)'; then
 		vmprog sleep 300 20 300
 		stop
-		expect_eq ${T}_hist_duration_json '{"func":"hrtimer_nanosleep","value":"duration_ns","count":2,"buckets":[{"min":268435456,"max":536870911,"count":2}]}' \
-			"$(cat "$tmp/o8")"
+		expect_eq ${T}_hist_duration_json '{"type":"hist","func":"hrtimer_nanosleep","value":"duration_ns","count":2,"buckets":[{"min":268435456,"max":536870911,"count":2}]}' \
+			"$(record hist "$tmp/o8")"
 	else
 		fail ${T}_attach_hist_duration_json "$(cat "$tmp/e8")"
 	fi
