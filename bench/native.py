@@ -135,11 +135,12 @@ def record_commands(s):
     ]
     for v, args in TPUT_ARGS.items():
         flags = "-j " if args[0] == "-j" else ""
-        cmds.append(("tput-" + v, "taskset -c 0 ksnoop -v -p PID %s'%s' >/dev/null" % (flags, args[-1])))
+        cmds.append(("tput-" + v, "taskset -c 0 ksnoop -v -p PID %s'%s' | SINK   # SINK: bench/run reads "
+                     "stdout in 1 MiB reads, keeps its end (-j's summary record)" % (flags, args[-1])))
     cmds += [
         ("tput-gen-max", "ksb-loop -C 1 flood %d" % z.flood_secs),
         ("tput-gen-fixed", "ksb-loop -C 1 flood %d %d" % (z.flood_secs, z.fixed_rate)),
-        ("tput-drain", "taskset -c 0 ksnoop -v --buffer %d -n %d -p PID SPEC >/dev/null   # SIGSTOPped while "
+        ("tput-drain", "taskset -c 0 ksnoop -v --buffer %d -n %d -p PID SPEC | SINK   # SIGSTOPped while "
                        "'ksb-loop syscall %d' runs, then SIGCONT; timed until it exits"
          % (DRAIN_BUFFER, z.drain_n, z.drain_n)),
         ("su-attach-ksnoop", "ksb-startup -a 'tracing ' -w none -- ksnoop -v -p PID '%s'   "
@@ -182,12 +183,13 @@ def untraced(s, *loop_args):
     return parse_fields(proc.output(s.tools.loop_cmd(*loop_args)))
 
 
-def ksnoop_around(s, out, kargs, workload):
+def ksnoop_around(s, out, kargs, workload, sink=False):
     """A held workload, ksnoop -p attached to it on CPU 0, the workload
-    released, ksnoop stopped."""
+    released, ksnoop stopped.  SINK: its stdout read (for -j's summary
+    record), not sent to /dev/null."""
     held = HeldWorkload(workload, s.path(out))
     tracer = Tracer.start([*TASKSET_TRACER, s.tools.ksnoop, "-v", "-p", held.pid, *kargs],
-                          s.path("ksnoop.err"))
+                          s.path("ksnoop.err"), sink)
     if not tracer.wait_ready():
         tracer.kill()
         held.kill()
@@ -195,7 +197,7 @@ def ksnoop_around(s, out, kargs, workload):
     t0 = time.monotonic()
     held.release()
     rc = tracer.stop()
-    return Traced(parse_fields(held.output()), proc.summary_fields(tracer.err), rc, time.monotonic() - t0)
+    return Traced(parse_fields(held.output()), tracer.summary(), rc, time.monotonic() - t0)
 
 
 def tracer_around_loop(s, tracer_argv, err, loop_args, why="did_not_attach"):
@@ -323,7 +325,8 @@ def tput_live(s, v, r, rate):
     """ksnoop printing what the generator offers: as fast as it can (rate
     0) or paced."""
     table = "tput-max" if rate == 0 else "tput-fixed"
-    t = ksnoop_around(s, "gen.out", TPUT_ARGS[v], s.tools.loop_cmd("flood", s.sizes.flood_secs, rate))
+    t = ksnoop_around(s, "gen.out", TPUT_ARGS[v], s.tools.loop_cmd("flood", s.sizes.flood_secs, rate),
+                      sink=True)
     s.result(table, v, r, t.fields(wall=True))
 
 
@@ -333,7 +336,7 @@ def tput_drain(s, v, r):
     n = s.sizes.drain_n
     held = HeldWorkload(s.tools.loop_cmd("syscall", n), s.path("gen.out"))
     tracer = Tracer.start([*TASKSET_TRACER, s.tools.ksnoop, "-v", "--buffer", DRAIN_BUFFER, "-n", n,
-                           "-p", held.pid, *TPUT_ARGS[v]], s.path("drain.err"))
+                           "-p", held.pid, *TPUT_ARGS[v]], s.path("drain.err"), sink=True)
     if not tracer.wait_ready():
         tracer.kill()
         held.kill()
@@ -345,7 +348,7 @@ def tput_drain(s, v, r):
     tracer.signal(signal.SIGCONT)
     rc = proc.reap(tracer.proc) if proc.wait_exit(tracer.proc, DRAIN_LIMIT_S) else tracer.stop()
     wall = time.monotonic() - t0
-    s.result("tput-drain", v, r, {**proc.summary_fields(tracer.err), "wall": "%.4f" % wall, "rc": rc})
+    s.result("tput-drain", v, r, {**tracer.summary(), "wall": "%.4f" % wall, "rc": rc})
 
 
 def measure_throughput(s):

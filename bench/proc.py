@@ -7,10 +7,12 @@ stderr goes to a file in the work directory: bench/run polls it for
 ksnoop -v's "tracing" line, and --keep keeps it.
 """
 
+import json
 import os
 import re
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -125,13 +127,49 @@ def oneline(path, lines=2):
     return re.sub("_+", "_", re.sub("[ \n\t]", "_", tail))[:160]
 
 
-def summary_fields(path):
-    """ksnoop's "N events printed, M lost" (its last) as fields, or {}."""
+def summary_fields(path, tail=""):
+    """ksnoop's "N events printed, M lost" (its last) as fields, or {}:
+    from stderr (PATH), or with -j from the summary record that ends its
+    stdout (TAIL, the end of what it printed)."""
     found = SUMMARY.findall(file_text(path))
-    if not found:
+    if found:
+        printed, lost = found[-1]
+        return {"printed": printed, "lost": lost}
+    lines = tail.rstrip("\n").rsplit("\n", 1)
+    try:
+        rec = json.loads(lines[-1])
+    except ValueError:
         return {}
-    printed, lost = found[-1]
-    return {"printed": printed, "lost": lost}
+    if not isinstance(rec, dict) or rec.get("type") != "summary":
+        return {}
+    return {"printed": str(rec.get("printed", "")), "lost": str(rec.get("lost", ""))}
+
+
+class TailSink:
+    """A tracer's stdout read and thrown away as it comes, in big reads,
+    keeping only its last bytes (where -j puts the summary record): the
+    same cost for text and JSON runs, and no file that grows with the run."""
+
+    KEEP = 1 << 16
+
+    def __init__(self, pipe):
+        self._pipe = pipe
+        self._tail = b""
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self):
+        fd = self._pipe.fileno()
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            self._tail = (self._tail + chunk)[-self.KEEP:]
+        self._pipe.close()
+
+    def text(self, timeout=10):
+        self._thread.join(timeout)
+        return self._tail.decode("utf-8", "replace")
 
 
 def ns_per_iter(text):
@@ -142,14 +180,23 @@ def ns_per_iter(text):
 
 @dataclass
 class Tracer:
-    """A tracer in the background: stdout discarded, stderr into a file."""
+    """A tracer in the background: stdout discarded (or, with SINK, read
+    and discarded but for its end), stderr into a file."""
     proc: subprocess.Popen
     err: Path
+    sink: "TailSink | None" = None
 
     @classmethod
-    def start(cls, argv, err):
+    def start(cls, argv, err, sink=False):
         with open(err, "w") as f:
-            return cls(spawn(argv, stderr=f), Path(err))
+            if not sink:
+                return cls(spawn(argv, stderr=f), Path(err))
+            p = spawn(argv, stdout=subprocess.PIPE, stderr=f)
+            return cls(p, Path(err), TailSink(p.stdout))
+
+    def summary(self):
+        """Its closing "printed, lost" as fields, or {}."""
+        return summary_fields(self.err, self.sink.text() if self.sink else "")
 
     def wait_ready(self, limit=READY_S):
         """True once stderr says "tracing ... target"; False if it exits

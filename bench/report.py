@@ -883,7 +883,8 @@ would leave a filtered-out call little more than the bare probe's work.
         drain_n, fixed_rate = fmt(res.mnum("drain_n")), fmt(res.mnum("fixed_rate"))
         self.w(f"""How many events per second ksnoop prints. The event source is
 `ksb-loop flood`, `getppid()` in a loop on CPU 1 (`-C 1`); ksnoop runs
-on CPU 0, filtered to the generator's pid, output to `/dev/null`.
+on CPU 0, filtered to the generator's pid; bench/run reads its output
+in 1 MiB reads and keeps only the end (where `-j` puts its summary record).
 *Small* event: `{res.m("tput_small")}` (one 8-byte value, a 72-byte record);
 *large*: `{res.m("tput_large")}` (the 168-byte `struct pt_regs`, dumped member by
 member: ~25 lines of text or one JSON object).
