@@ -16,6 +16,7 @@
 #include "ks_error.h"
 #include "log.h"
 #include "target.h"
+#include "targets.h"
 #include "usdt.h"
 #include "writer.h"
 
@@ -38,35 +39,6 @@ static void print_tp(const struct signature *sig)
 					    buf, sizeof(buf)));
 	}
 	printf(");\n");
-}
-
-static int print_tp_cb(const struct signature *sig, void *ctx)
-{
-	(void)ctx;
-	print_tp(sig);
-	return 0;
-}
-
-/* Every info_*() reports its error itself and returns its errno. */
-static int info_tp(struct kernel *k, const char *name)
-{
-	struct signature sig;
-	struct ks_error e;
-	int err;
-
-	if (strpbrk(name, "*?[")) {
-		err = kernel__tp_glob(k, name, print_tp_cb, NULL, &e);
-		if (err)
-			log_ks_error(&e);
-		return err;
-	}
-	err = kernel__tp(k, name, &sig, &e);
-	if (err) {
-		log_ks_error(&e);
-		return err;
-	}
-	print_tp(&sig);
-	return 0;
 }
 
 /* One prototype; ERR/WHY: why the function cannot be traced. */
@@ -92,59 +64,50 @@ static void print_func(const struct signature *sig, int err, const char *why)
 	}
 }
 
-/* "tcp_v4_*", "dummy:*": every match's prototype, in name order. */
-static int info_func_glob(struct kernel *k, const char *spec)
+/* The spec info shows, and how many functions it named. */
+struct info_ctx {
+	const struct spec *s;
+	int n;
+};
+
+/* One thing a spec names: its prototype, and why it cannot be traced. */
+static int info_match(const struct target_match *m, void *ctx)
 {
-	const char *colon = strchr(spec, ':');
-	char module[SPEC_MAX_NAME + 1] = "";
-	const char *pattern = colon ? colon + 1 : spec;
-	struct func_match *m;
-	struct ks_error e;
-	int n, i;
+	struct info_ctx *ic = ctx;
 
-	if (colon)
-		snprintf(module, sizeof(module), "%.*s", (int)(colon - spec), spec);
-	n = kernel__match_funcs(k, colon ? module : NULL, pattern, &m, &e);
-	if (n == 0)
-		n = ks_fail(&e, -ENOENT, "no kernel function with BTF matches '%s'", spec);
-	if (n < 0) {
-		log_ks_error(&e);
-		return n;
+	if (ic->s->kind == SPEC_TP) {
+		print_tp(m->sig);
+		return 0;
 	}
-	for (i = 0; i < n; i++) {
-		struct signature sig = {};
-		const char *why = kernel__func_refused(k, &m[i]);
-		int err = kernel__func_sig(k, &m[i], &sig, &e);
-
-		if (!err && why)
-			err = -EINVAL;
-		if (m[i].module) {
-			print_escaped(m[i].module);
-			fputs(": ", stdout);
-		}
-		print_func(&sig, err, err && why ? why : e.msg);
+	ic->n++;
+	if (!m->glob)
+		log_info("%s: BTF from %s", ic->s->text, m->module ? m->module : "vmlinux");
+	if (m->glob && m->module) {
+		print_escaped(m->module);
+		fputs(": ", stdout);
 	}
-	log_info("%s: %d function(s)", spec, n);
-	free(m);
+	/* Found but not traceable: shown, and why. */
+	print_func(m->sig, m->refused ? -EINVAL : m->err, m->refused ? m->refused : m->e->msg);
 	return 0;
 }
 
-static int info_func(struct kernel *k, const char *name)
+/*
+ * Spec S, parsed as tracing parses it, looked up as tracing looks it up
+ * (targets.h): the same error in the same words.
+ */
+static int info_spec(struct kernel *k, const struct spec *s)
 {
-	struct signature sig = {};
+	struct info_ctx ic = { .s = s };
 	struct ks_error e;
 	int err;
 
-	if (strpbrk(name, "*?[:"))
-		return info_func_glob(k, name);
-	/* Found but not traceable (-EINVAL, SIG filled): shown, and why. */
-	err = kernel__func(k, name, &sig, &e);
-	if (err == -ENOENT || (err && !sig.btf)) {
-		log_ks_error(&e);
+	err = targets__for_each_match(k, s, info_match, &ic, &e);
+	if (err) {
+		targets__log_error(s->text, &e);
 		return err;
 	}
-	log_info("%s: BTF from %s", name, sig.module ? sig.module : "vmlinux");
-	print_func(&sig, err, e.msg);
+	if (s->kind == SPEC_KFUNC && (s->is_glob || s->module))
+		log_info("%s: %d function(s)", s->text, ic.n);
 	return 0;
 }
 
@@ -367,9 +330,10 @@ static int info_usdt(int argc, char **argv, const struct options *opts)
  */
 int do_info(int argc, char **argv, const struct options *opts)
 {
-	struct kernel k = { .btf_dir = opts->btf_dir };
+	struct kernel *k;
+	struct spec *specs;
 	struct ks_error e;
-	int i, ret;
+	int i, n = 0, ret = 0, err;
 
 	if (argc < 1) {
 		log_error("info: expected at least one function or tp:TRACEPOINT");
@@ -377,23 +341,38 @@ int do_info(int argc, char **argv, const struct options *opts)
 	}
 	if (strcmp(argv[0], "usdt") == 0)
 		return info_usdt(argc - 1, argv + 1, opts);
-	for (i = 0; i < argc; i++)
-		if (strncmp(argv[i], "tp:", 3) != 0)
-			kernel__prefetch_ksyms(&k, strpbrk(argv[i], "*?[:") != NULL);
-	if (k.klookup)
-		log_info("kernel functions: looked up by name in the kernel (BPF), not in /proc/kallsyms");
-	ret = kernel__open(&k, &e);
-	if (ret) {
-		log_ks_error(&e);
-		kernel__close(&k);
-		return ret;
+	specs = calloc(argc, sizeof(*specs));
+	k = kernel__new(opts->btf_dir);
+	if (!specs || !k) {
+		free(specs);
+		kernel__free(k);
+		log_error("out of memory");
+		return -ENOMEM;
 	}
+	/* A spec that does not parse is reported; the others are shown. */
 	for (i = 0; i < argc; i++) {
-		if (strncmp(argv[i], "tp:", 3) == 0)
-			ret = ks_worse(ret, info_tp(&k, argv[i] + 3));
-		else
-			ret = ks_worse(ret, info_func(&k, argv[i]));
+		err = spec__parse(argv[i], SPEC_KFUNC, &specs[n], &e);
+		if (!err) {
+			n++;
+			continue;
+		}
+		e.err = err;	/* -ENOMEM comes without a message */
+		targets__log_error(argv[i], &e);
+		spec__free(&specs[n]);
+		ret = ks_worse(ret, err);
 	}
-	kernel__close(&k);
+	targets__prefetch(k, specs, n);
+	err = n ? kernel__open(k, &e) : 0;
+	if (err) {
+		log_ks_error(&e);
+		ret = ks_worse(ret, err);
+		n = 0;
+	}
+	for (i = 0; i < n; i++)
+		ret = ks_worse(ret, info_spec(k, &specs[i]));
+	for (i = 0; i < argc; i++)
+		spec__free(&specs[i]);
+	free(specs);
+	kernel__free(k);
 	return ret;
 }
