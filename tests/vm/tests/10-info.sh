@@ -25,4 +25,4 @@ expect_eq module_typedef_return "netdev_tx_t dummy_xmit(struct sk_buff *skb, str
 
 out=$(ksnoop info ip_send_skbb 2>&1); rc=$?
 expect_eq unknown_status 2 "$rc"
-expect_eq unknown_message "ksnoop: unknown kernel function 'ip_send_skbb' (did you mean 'ip_send_skb'?)" "$out"
+expect_eq unknown_message "ksnoop: spec 'ip_send_skbb': unknown kernel function 'ip_send_skbb' (did you mean 'ip_send_skb'?)" "$out"
