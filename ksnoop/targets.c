@@ -41,6 +41,20 @@ void targets__log_error(const char *arg, const struct ks_error *e)
 		log_error("spec '%s': %s", spec_quote(arg, q, sizeof(q)), ks_message(e));
 }
 
+int targets__check_min_duration(const struct spec *specs, int n, __u64 min_ns)
+{
+	int i;
+
+	for (i = 0; i < n && min_ns; i++) {
+		if (specs[i].kind == SPEC_KFUNC)
+			continue;
+		log_error("--min-duration: '%s' is %s, which has no return and so no duration; only kernel functions have one",
+			  specs[i].text, specs[i].kind == SPEC_TP ? "a tracepoint" : "a USDT probe");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* ---- what a kernel spec names ---- */
 
 /* Is S one of many (a glob, MODULE:, declarations), or one name? */
@@ -414,19 +428,6 @@ static int add_kernel_spec(struct target_list *l, struct kernel *k, const struct
 	return glob_outcome(&g, shown, "tracepoint");
 }
 
-int targets__add_kernel(struct target_list *l, struct kernel *k, const struct spec *specs,
-			int n, const struct targets_cfg *cfg)
-{
-	int i, err;
-
-	for (i = 0; i < n; i++) {
-		err = add_kernel_spec(l, k, &specs[i], cfg);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 /* ---- USDT ---- */
 
 /* What the matches of one USDT spec came to, and the first left out. */
@@ -544,15 +545,16 @@ static int add_usdt_spec(struct target_list *l, struct usdt_front *fe, const str
 	return err;
 }
 
-int targets__add_usdt(struct target_list *l, struct usdt_front *fe, const struct spec *specs,
-		      int n, const struct targets_cfg *cfg)
+int targets__add(struct target_list *l, struct kernel *k, struct usdt_front *fe,
+		 const struct spec *specs, int n, const struct targets_cfg *cfg)
 {
-	int i, err;
+	int i, err = 0;
 
-	for (i = 0; i < n; i++) {
-		err = add_usdt_spec(l, fe, &specs[i], cfg);
-		if (err)
-			return err;
+	for (i = 0; i < n && !err; i++) {
+		if (specs[i].kind == SPEC_USDT)
+			err = add_usdt_spec(l, fe, &specs[i], cfg);
+		else
+			err = add_kernel_spec(l, k, &specs[i], cfg);
 	}
-	return 0;
+	return err;
 }

@@ -12,7 +12,7 @@
  * kernel, every match with its signature and why it could not be traced,
  * and fails with the same words for `info` and for tracing when it names
  * nothing (no such module, a glob that matches nothing, no such
- * tracepoint).  targets__add_kernel() and targets__add_usdt() resolve each
+ * tracepoint).  targets__add() resolves each
  * match into a capture plan, leave out what cannot be traced and report
  * the outcome (an error when nothing of a spec is left).
  *
@@ -105,21 +105,22 @@ int targets__for_each_match(struct kernel *k, const struct spec *s,
 			    struct ks_error *e);
 
 /*
- * Kernel functions and tracepoints of SPECS[0..N): a target per spec, or
- * per glob match that can be traced, appended to L.  Every error is
- * reported here (log.h), and -v says what each spec came to; 0 or a
- * negative errno.
+ * The targets of SPECS[0..N), appended to L in spec order: a kernel
+ * function or tracepoint named alone is one (K), a glob one per match
+ * that can be traced, a USDT spec (FE) one per probe and set of its call
+ * sites' argument types.  What cannot be traced is left out (-v says
+ * why), an error when nothing of a spec is left; sites of a probe named
+ * alone left out are a warning.  Every error is reported here (log.h),
+ * and -v says what each spec came to; 0 or a negative errno.
  */
-int targets__add_kernel(struct target_list *l, struct kernel *k, const struct spec *specs,
-			int n, const struct targets_cfg *cfg);
+int targets__add(struct target_list *l, struct kernel *k, struct usdt_front *fe,
+		 const struct spec *specs, int n, const struct targets_cfg *cfg);
 
 /*
- * USDT specs: a target per probe and set of argument types; one that
- * cannot be traced is left out (-v says why), an error when nothing of a
- * spec is left.  Errors are reported here; 0 or a negative errno.
+ * --min-duration (MIN_NS > 0) needs a return: -EINVAL, reported, when one
+ * of SPECS[0..N) is a tracepoint or a USDT probe, which have none.
  */
-int targets__add_usdt(struct target_list *l, struct usdt_front *fe, const struct spec *specs,
-		      int n, const struct targets_cfg *cfg);
+int targets__check_min_duration(const struct spec *specs, int n, __u64 min_ns);
 
 /* Every plan released, the list empty (to be built again, or freed). */
 void targets__clear(struct target_list *l);

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * `ksnoop [trace] SPEC...`: parse every spec, resolve every target, attach
- * all of them (or none), then print events until a count, a duration or a
- * signal ends the run, and say on stderr how many were printed and lost.
+ * `ksnoop [trace] SPEC...`: parse every spec, expand them into targets
+ * (targets.c), attach all of them or none (attach.c), then print events
+ * until a count, a duration or a signal ends the run, and say on stderr
+ * how many were printed and lost.
  *
  * Attach mode: fentry/fexit are cheaper and see arguments at return; when
  * the kernel refuses them (no BTF trampolines, restricted ftrace) ksnoop
  * falls back to kprobes for every function, so one run uses one mode.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +17,9 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
-#include "btf_util.h"
 #include "counts.h"
 #include "cli.h"
 #include "ks_error.h"
@@ -158,14 +156,14 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 	};
 }
 
-/* Kernel functions and tracepoints: one target per spec, or per glob match. */
-static int build_kernel_targets(struct trace *t, struct kernel *k, enum attach_mode mode)
+/* Every spec's targets, kernel functions attached in MODE. */
+static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mode)
 {
 	struct targets_cfg cfg = targets_cfg(t, mode);
 
 	/* Built again after fentry was refused: the first plans go. */
 	targets__clear(&t->targets);
-	return targets__add_kernel(&t->targets, k, t->specs, t->nspecs, &cfg);
+	return targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
 }
 
 /* Attach every target; on failure nothing stays attached. */
@@ -428,7 +426,7 @@ static int trace_run(struct trace *t, struct kernel *k)
 		fentry_e = e;
 		log_info("fentry/fexit failed (%s); trying kprobes", e.msg);
 		mode = MODE_KPROBE;
-		ret = build_kernel_targets(t, k, mode);
+		ret = build_targets(t, k, mode);
 		if (ret)
 			return ret;
 		if (!attacher__have_kprobes()) {
@@ -509,23 +507,6 @@ static int trace_run(struct trace *t, struct kernel *k)
 	return ret;
 }
 
-/* -L: a duration needs a return; tracepoints and USDT probes have none. */
-static int check_min_duration(const struct trace *t, char **argv)
-{
-	int i;
-
-	if (!t->opts->min_duration_ns)
-		return 0;
-	for (i = 0; i < t->nspecs; i++) {
-		if (t->specs[i].kind == SPEC_KFUNC)
-			continue;
-		log_error("--min-duration: '%s' is %s, which has no return and so no duration; only kernel functions have one",
-			  argv[i], t->specs[i].kind == SPEC_TP ? "a tracepoint" : "a USDT probe");
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
 {
 	return kernel__symbolize(ctx, addr, buf, sz);
@@ -586,22 +567,22 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 			goto out;
 		}
 	}
-	ret = check_min_duration(&t, argv);
+	ret = targets__check_min_duration(t.specs, argc, opts->min_duration_ns);
 	if (ret)
 		goto out;
 	if (kind == SPEC_USDT) {
-		struct targets_cfg cfg = targets_cfg(&t, opts->mode);
-
 		t.usdt = usdt_front__new(opts->btf_file);
-		ret = t.usdt ? targets__add_usdt(&t.targets, t.usdt, t.specs, argc, &cfg) : -ENOMEM;
+		ret = t.usdt ? 0 : -ENOMEM;
+		if (ret)
+			log_error("out of memory");
 	} else {
 		targets__prefetch(k, t.specs, argc);
 		ret = kernel__open(k, &e);
 		if (ret)
 			log_ks_error(&e);
-		else
-			ret = build_kernel_targets(&t, k, opts->mode);
 	}
+	if (!ret)
+		ret = build_targets(&t, k, opts->mode);
 	if (!ret)
 		ret = trace_run(&t, k);
 	/* Asked to stop before tracing began: nothing attached, nothing wrong. */

@@ -179,7 +179,7 @@ static int expand_with(const struct targets_cfg *c, const char *const *texts)
 	kernel__set_ftrace_path(x->k, ftrace_path);
 	for (; texts[x->nspecs]; x->nspecs++)
 		assert_int_equal(spec__parse(texts[x->nspecs], SPEC_KFUNC, &x->specs[x->nspecs], &e), 0);
-	err = targets__add_kernel(&x->l, x->k, x->specs, x->nspecs, c);
+	err = targets__add(&x->l, x->k, NULL, x->specs, x->nspecs, c);
 	for (i = 0; i < x->l.n; i++) {
 		const struct target *tg = &x->l.v[i];
 
@@ -355,6 +355,21 @@ static void test_plan_filters(void **state)
 	assert_string_equal(bp->comm, "kstest");
 }
 
+/* --min-duration: kernel functions have a return, tracepoints none. */
+static void test_min_duration_needs_a_return(void **state)
+{
+	struct spec s[2];
+	struct ks_error e;
+
+	assert_int_equal(spec__parse("vfs_*", SPEC_KFUNC, &s[0], &e), 0);
+	assert_int_equal(spec__parse("tp:kfree_skb", SPEC_KFUNC, &s[1], &e), 0);
+	assert_int_equal(targets__check_min_duration(s, 1, 1000), 0);
+	assert_int_equal(targets__check_min_duration(s, 2, 0), 0);
+	assert_int_equal(targets__check_min_duration(s, 2, 1000), -EINVAL);
+	spec__free(&s[0]);
+	spec__free(&s[1]);
+}
+
 /* ---- grouping: which targets share one program ---- */
 
 static struct target_groups g;
@@ -495,6 +510,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tracepoints, free_expansion),
 		cmocka_unit_test_teardown(test_specs_in_order, free_expansion),
 		cmocka_unit_test_teardown(test_plan_filters, free_expansion),
+		cmocka_unit_test(test_min_duration_needs_a_return),
 	};
 	const struct CMUnitTest group_tests[] = {
 		cmocka_unit_test_teardown(test_group_glob_kprobes_share, free_groups),
