@@ -525,7 +525,7 @@ static int usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
 static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
 {
 	struct trace t = { .opts = opts, .nspecs = argc };
-	struct kernel *k = kernel__new(opts->btf_dir);
+	struct kernel *k;
 	struct print_opts popts = {
 		.format = opts->json ? FORMAT_JSON : FORMAT_TEXT,
 		.zeros = opts->zeros,
@@ -533,7 +533,6 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		/* Kernel code addresses only: a USDT program's are its own. */
 		.symbolize = kind == SPEC_USDT ? NULL : symbolize,
 		.symbolize_any = kind == SPEC_USDT ? NULL : symbolize_any,
-		.sym_ctx = k,
 		.usymbolize = usymbolize,
 	};
 	struct ks_error e;
@@ -545,6 +544,8 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		return -EINVAL;
 	}
 	t.specs = calloc(argc, sizeof(*t.specs));
+	k = kernel__new(opts->btf_dir);
+	popts.sym_ctx = k;	/* kernel stacks and :sym are named from its kallsyms */
 	/* USDT stacks are named from the traced processes' objects. */
 	if (kind == SPEC_USDT && opts->stack)
 		popts.usym_ctx = usym__new(NULL);
