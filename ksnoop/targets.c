@@ -301,7 +301,7 @@ struct glob_tally {
 	 */
 	char first[KS_ERROR_MSG_MAX + 160];
 	bool first_bound;
-	struct ks_error named_e;	/* a spec's one target: its error */
+	struct ks_error named_e;	/* why a match ended it: a named one's error, memory */
 };
 
 /* A function or tracepoint named alone: traced, or the spec's error. */
@@ -359,7 +359,7 @@ static int glob_match(const struct target_match *m, void *ctx)
 			struct target *tg = add_target(g->l, g->s, kind);
 
 			if (!tg)
-				return -ENOMEM;
+				return ks_fail(&g->named_e, -ENOMEM, "out of memory");
 			tg->from_glob = g->s->is_glob;
 			if (!resolve_last(g->l, &bound, g->cfg, &e)) {
 				g->traced++;
