@@ -355,6 +355,34 @@ static void test_plan_filters(void **state)
 	assert_string_equal(bp->comm, "kstest");
 }
 
+/* What info shows: every match, with why the kernel would refuse it; denial is tracing's. */
+static int verdict(const struct target_match *m, void *ctx)
+{
+	char *out = ctx;
+	size_t len = strlen(out);
+
+	snprintf(out + len, 512 - len, "%s:%s%s%s; ", m->name, m->refused ? " refused" : "",
+		 m->denied ? " denied" : "", m->err ? " err" : "");
+	return 0;
+}
+
+static void test_matches_for_info(void **state)
+{
+	struct kernel *k = kernel__new(dir);
+	char out[512] = "";
+	struct ks_error e;
+	struct spec s;
+
+	assert_non_null(k);
+	kernel__set_kallsyms_path(k, kallsyms_path);
+	kernel__set_ftrace_path(k, ftrace_path);
+	assert_int_equal(spec__parse("vfs_*", SPEC_KFUNC, &s, &e), 0);
+	assert_int_equal(targets__for_each_match(k, &s, verdict, out, &e), 0);
+	assert_string_equal(out, "vfs_kprobe_hook: denied; vfs_notrace: refused; vfs_open:; vfs_read:; vfs_write:; ");
+	spec__free(&s);
+	kernel__free(k);
+}
+
 /* --min-duration: kernel functions have a return, tracepoints none. */
 static void test_min_duration_needs_a_return(void **state)
 {
@@ -510,6 +538,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tracepoints, free_expansion),
 		cmocka_unit_test_teardown(test_specs_in_order, free_expansion),
 		cmocka_unit_test_teardown(test_plan_filters, free_expansion),
+		cmocka_unit_test(test_matches_for_info),
 		cmocka_unit_test(test_min_duration_needs_a_return),
 	};
 	const struct CMUnitTest group_tests[] = {
