@@ -16,6 +16,7 @@
 #include "ks_error.h"
 #include "log.h"
 #include "target.h"
+#include "targets.h"
 #include "usdt.h"
 
 /* "sched_switch(bool preempt, struct task_struct *prev, ...)". */
@@ -33,34 +34,6 @@ static void print_tp(struct report *r, const struct signature *sig)
 	if (n < sizeof(decl))
 		snprintf(decl + n, sizeof(decl) - n, ")");
 	report__info(r, &(struct report_info){ .kind = REPORT_INFO_TP, .sig = sig, .decl = decl });
-}
-
-static int print_tp_cb(const struct signature *sig, void *ctx)
-{
-	print_tp(ctx, sig);
-	return 0;
-}
-
-/* Every info_*() reports its error itself and returns its errno. */
-static int info_tp(struct report *r, struct kernel *k, const char *name)
-{
-	struct signature sig;
-	struct ks_error e;
-	int err;
-
-	if (strpbrk(name, "*?[")) {
-		err = kernel__tp_glob(k, name, print_tp_cb, r, &e);
-		if (err)
-			log_ks_error(&e);
-		return err;
-	}
-	err = kernel__tp(k, name, &sig, &e);
-	if (err) {
-		log_ks_error(&e);
-		return err;
-	}
-	print_tp(r, &sig);
-	return 0;
 }
 
 /* One prototype; MODULE: shown before it (a glob's match); WHY: why it cannot be traced. */
@@ -83,55 +56,48 @@ static void print_func(struct report *r, const struct signature *sig, const char
 	});
 }
 
-/* "tcp_v4_*", "dummy:*": every match's prototype, in name order. */
-static int info_func_glob(struct report *r, struct kernel *k, const char *spec)
+/* The spec info shows, and how many functions it named. */
+struct info_ctx {
+	struct report *r;
+	const struct spec *s;
+	int n;
+};
+
+/* One thing a spec names: its prototype, and why it cannot be traced. */
+static int info_match(const struct target_match *m, void *ctx)
 {
-	const char *colon = strchr(spec, ':');
-	char module[SPEC_MAX_NAME + 1] = "";
-	const char *pattern = colon ? colon + 1 : spec;
-	struct func_match *m;
-	struct ks_error e;
-	int n, i;
+	struct info_ctx *ic = ctx;
 
-	if (colon)
-		snprintf(module, sizeof(module), "%.*s", (int)(colon - spec), spec);
-	n = kernel__match_funcs(k, colon ? module : NULL, pattern, &m, &e);
-	if (n == 0)
-		n = ks_fail(&e, -ENOENT, "no kernel function with BTF matches '%s'", spec);
-	if (n < 0) {
-		log_ks_error(&e);
-		return n;
+	if (ic->s->kind == SPEC_TP) {
+		print_tp(ic->r, m->sig);
+		return 0;
 	}
-	for (i = 0; i < n; i++) {
-		struct signature sig = {};
-		const char *why = kernel__func_refused(k, &m[i]);
-		int err = kernel__func_sig(k, &m[i], &sig, &e);
-
-		if (!err && why)
-			err = -EINVAL;
-		print_func(r, &sig, m[i].module, !err ? NULL : why ? why : e.msg);
-	}
-	log_info("%s: %d function(s)", spec, n);
-	free(m);
+	ic->n++;
+	if (!m->glob)
+		log_info("%s: BTF from %s", ic->s->text, m->module ? m->module : "vmlinux");
+	/* Found but not traceable: shown, and why. */
+	print_func(ic->r, m->sig, m->glob ? m->module : NULL,
+		   m->refused ? m->refused : m->err ? m->e->msg : NULL);
 	return 0;
 }
 
-static int info_func(struct report *r, struct kernel *k, const char *name)
+/*
+ * Spec S, parsed as tracing parses it, looked up as tracing looks it up
+ * (targets.h): the same error in the same words.
+ */
+static int info_spec(struct report *r, struct kernel *k, const struct spec *s)
 {
-	struct signature sig = {};
+	struct info_ctx ic = { .r = r, .s = s };
 	struct ks_error e;
 	int err;
 
-	if (strpbrk(name, "*?[:"))
-		return info_func_glob(r, k, name);
-	/* Found but not traceable (-EINVAL, SIG filled): shown, and why. */
-	err = kernel__func(k, name, &sig, &e);
-	if (err == -ENOENT || (err && !sig.btf)) {
-		log_ks_error(&e);
+	err = targets__for_each_match(k, s, info_match, &ic, &e);
+	if (err) {
+		targets__log_error(s->text, &e);
 		return err;
 	}
-	log_info("%s: BTF from %s", name, sig.module ? sig.module : "vmlinux");
-	print_func(r, &sig, NULL, err ? e.msg : NULL);
+	if (s->kind == SPEC_KFUNC && (s->is_glob || s->module))
+		log_info("%s: %d function(s)", s->text, ic.n);
 	return 0;
 }
 
@@ -235,10 +201,11 @@ static int info_usdt(struct report *r, int argc, char **argv, const struct optio
  */
 int do_info(int argc, char **argv, const struct options *opts)
 {
-	struct kernel k = { .btf_dir = opts->btf_dir };
+	struct kernel *k;
+	struct spec *specs;
 	struct report r;
 	struct ks_error e;
-	int i, ret;
+	int i, n = 0, ret = 0, err;
 
 	if (argc < 1) {
 		log_error("info: expected at least one function or tp:TRACEPOINT");
@@ -247,23 +214,38 @@ int do_info(int argc, char **argv, const struct options *opts)
 	report__init(&r, stdout, opts->json ? REPORT_JSON : REPORT_TEXT);
 	if (strcmp(argv[0], "usdt") == 0)
 		return info_usdt(&r, argc - 1, argv + 1, opts);
-	for (i = 0; i < argc; i++)
-		if (strncmp(argv[i], "tp:", 3) != 0)
-			kernel__prefetch_ksyms(&k, strpbrk(argv[i], "*?[:") != NULL);
-	if (k.klookup)
-		log_info("kernel functions: looked up by name in the kernel (BPF), not in /proc/kallsyms");
-	ret = kernel__open(&k, &e);
-	if (ret) {
-		log_ks_error(&e);
-		kernel__close(&k);
-		return ret;
+	specs = calloc(argc, sizeof(*specs));
+	k = kernel__new(opts->btf_dir);
+	if (!specs || !k) {
+		free(specs);
+		kernel__free(k);
+		log_error("out of memory");
+		return -ENOMEM;
 	}
+	/* A spec that does not parse is reported; the others are shown. */
 	for (i = 0; i < argc; i++) {
-		if (strncmp(argv[i], "tp:", 3) == 0)
-			ret = ks_worse(ret, info_tp(&r, &k, argv[i] + 3));
-		else
-			ret = ks_worse(ret, info_func(&r, &k, argv[i]));
+		err = spec__parse(argv[i], SPEC_KFUNC, &specs[n], &e);
+		if (!err) {
+			n++;
+			continue;
+		}
+		e.err = err;	/* -ENOMEM comes without a message */
+		targets__log_error(argv[i], &e);
+		spec__free(&specs[n]);
+		ret = ks_worse(ret, err);
 	}
-	kernel__close(&k);
+	targets__prefetch(k, specs, n);
+	err = n ? kernel__open(k, &e) : 0;
+	if (err) {
+		log_ks_error(&e);
+		ret = ks_worse(ret, err);
+		n = 0;
+	}
+	for (i = 0; i < n; i++)
+		ret = ks_worse(ret, info_spec(&r, k, &specs[i]));
+	for (i = 0; i < argc; i++)
+		spec__free(&specs[i]);
+	free(specs);
+	kernel__free(k);
 	return ret;
 }

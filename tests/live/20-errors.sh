@@ -38,6 +38,23 @@ expect_error constant_too_big_for_u8 2 "column 62: constant 300 does not fit" "i
 expect_error predicate_on_bitfield_range 2 "constant 2 does not fit 'skb->cloned'" "ip_send_skb(skb->cloned == 2)"
 expect_error predicate_on_struct 2 "predicates compare integers" "ip_send_skb(skb->cb == 1)"
 
+# info looks a spec up as tracing does (targets.c): a spec that names
+# nothing is the same error, in the same words, with the same status.
+same_error() {
+	local name=$1 re=$2 spec=$3 info_err trace_err info_rc trace_rc
+	info_err=$(ks info "$spec" 2>&1 >/dev/null); info_rc=$?
+	trace_err=$(ks --duration 1 "$spec" 2>&1 >/dev/null); trace_rc=$?
+	error_is "info_$name" 2 "$re" "$info_rc" "$info_err" "ksnoop info $spec"
+	expect_eq "info_trace_same_$name" "$trace_rc: $trace_err" "$info_rc: $info_err"
+}
+same_error unknown_module "^ksnoop: spec 'nosuchmod_zz:foo\\*': no module 'nosuchmod_zz' with BTF" 'nosuchmod_zz:foo*'
+same_error glob_matches_nothing "^ksnoop: spec 'ksnoop_nosuch_zz\\*': no kernel function with BTF matches 'ksnoop_nosuch_zz\\*'$" 'ksnoop_nosuch_zz*'
+same_error module_glob_matches_nothing "no kernel function with BTF matches 'ksnoop_nosuch_zz\\*' in vmlinux$" 'vmlinux:ksnoop_nosuch_zz*'
+same_error unknown_tracepoint "^ksnoop: spec 'tp:sched_process_exe': unknown tracepoint 'sched_process_exe' \\(did you mean 'tp:sched_process_exec'\\?\\)$" 'tp:sched_process_exe'
+same_error tracepoint_glob_matches_nothing "no tracepoint matches 'tp:ksnoop_nosuch_zz\\*'$" 'tp:ksnoop_nosuch_zz*'
+same_error unknown_function "unknown kernel function 'ip_send_skbb' \\(did you mean 'ip_send_skb'\\?\\)$" 'ip_send_skbb'
+same_error spec_syntax "^ksnoop: spec 'ip_send_skb x': column 13: unexpected 'x' after the spec$" 'ip_send_skb x'
+
 # This kernel has no kprobes and refuses fentry: say so and what works.
 # (Bounded: on a kernel that can trace, this ends and fails, never hangs.)
 if [ "$(id -u)" = 0 ]; then

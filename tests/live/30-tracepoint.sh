@@ -378,7 +378,7 @@ expect_no_match tp_category_only_its_own '^tp:(sys_enter|sched_update_nr_running
 expect_eq tp_category_all_in_tracefs "" "$(sed 's/^tp:\([a-z0-9_]*\)(.*/\1/' <<<"$out" | while read -r n; do grep -qx "$n" <<<"$sched_events" || echo "$n"; done)"
 out=$(ks info 'tp:sch?d:sched_switch' 2>&1)
 expect_match tp_category_itself_a_glob '^tp:sched_switch\(' "$out"
-expect_error tp_wrong_category 2 "^ksnoop: tracepoint 'sched_switch' is in category 'sched', not 'irq'$" \
+expect_error tp_wrong_category 2 "^ksnoop: spec 'tp:irq:sched_switch': tracepoint 'sched_switch' is in category 'sched', not 'irq'$" \
 	info 'tp:irq:sched_switch'
 expect_error tp_wrong_category_glob 2 "^ksnoop: spec 'tp:irq:sched_\*': no tracepoint matches 'tp:irq:sched_\*'$" \
 	--duration 1 'tp:irq:sched_*'
@@ -388,5 +388,5 @@ K=$host_k
 # own: the error says so and what to trace instead ---
 expect_error syscall_event 2 "^ksnoop: spec 'tp:syscalls:sys_enter_openat\(filename\)': unknown tracepoint 'syscalls:sys_enter_openat': syscall events are not tracepoints of their own; trace tp:sys_enter \(id: the syscall's number\) or the function __x64_sys_openat \(its regs hold the arguments\)$" \
 	--duration 1 'tp:syscalls:sys_enter_openat(filename)'
-expect_error syscall_event_glob 2 "^ksnoop: no tracepoint matches 'tp:sys_exit_rea\*': syscall events are not tracepoints of their own; trace tp:sys_exit \(id: the syscall's number\)$" \
+expect_error syscall_event_glob 2 "^ksnoop: spec 'tp:sys_exit_rea\*': no tracepoint matches 'tp:sys_exit_rea\*': syscall events are not tracepoints of their own; trace tp:sys_exit \(id: the syscall's number\)$" \
 	info 'tp:sys_exit_rea*'

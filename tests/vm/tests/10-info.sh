@@ -35,4 +35,4 @@ expect_eq vmlinux_function_json_module_null "null" "$(printf '%s\n' "$out" | jq 
 
 out=$(ksnoop info ip_send_skbb 2>&1); rc=$?
 expect_eq unknown_status 2 "$rc"
-expect_eq unknown_message "ksnoop: unknown kernel function 'ip_send_skbb' (did you mean 'ip_send_skb'?)" "$out"
+expect_eq unknown_message "ksnoop: spec 'ip_send_skbb': unknown kernel function 'ip_send_skbb' (did you mean 'ip_send_skb'?)" "$out"
