@@ -21,7 +21,7 @@ void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Printed only with -v. */
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* E's message as log_error() prints one (no spec, no column: see trace.c). */
+/* E's message as log_error() prints one (no spec, no column: see targets__log_error()). */
 void log_ks_error(const struct ks_error *e);
 
 /*
