@@ -837,19 +837,19 @@ static __always_inline void count_call(void *ctx, enum word_source ws, const str
 	struct ksnoop_count_key key = { .func_id = c->func_id, .sub = -1 };
 	__u64 one = 1, *n, v;
 
-	if (plan.flags & KSNOOP_PLAN_HIST_DURATION) {
+	if (plan.output == KSNOOP_OUT_HIST_DURATION) {
 		/* A return whose entry was not seen (or not selected): no call. */
 		if (!c->start || c->now < c->start)
 			return;
 		key.sub = log2_bucket(c->now - c->start);
-	} else if (plan.flags & KSNOOP_PLAN_HIST) {
+	} else if (plan.output == KSNOOP_OUT_HIST) {
 		/* A value that cannot be read is no bucket: counted as a fault. */
 		if (pred_scalar(&plan.hist, src_word(words, &plan.hist.acc), &v)) {
 			count(KSNOOP_CNT_HIST_UNREAD);
 			return;
 		}
 		key.sub = plan.hist.is_signed && (__s64)v < 0 ? -1 : log2_bucket(v);
-	} else if (ws != WORDS_USDT && (plan.flags & KSNOOP_PLAN_COUNT_STACKS)) {
+	} else if (ws != WORDS_USDT && plan.output == KSNOOP_OUT_COUNT_STACKS) {
 		/*
 		 * Not in the USDT program at all (ws is known when it is
 		 * compiled): a sleepable program may not use a stack map.
@@ -974,7 +974,7 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	 * The return side prints whatever the entry's predicates say; a
 	 * duration histogram counts only calls they select (kept below).
 	 */
-	if (kind == KSNOOP_ENTRY && timed && !(plan.flags & KSNOOP_PLAN_HIST_DURATION)) {
+	if (kind == KSNOOP_ENTRY && timed && plan.output != KSNOOP_OUT_HIST_DURATION) {
 		c.now = bpf_ktime_get_ns();
 		entry_time_keep(&key, c.now);
 	}
@@ -997,12 +997,12 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	if (!preds_hold(side, words) || (!stashed && task_is_self(&c))) {
 		if (keyed)
 			stash_clear(&key);
-		if (kind == KSNOOP_ENTRY && timed && (plan.flags & KSNOOP_PLAN_HIST_DURATION))
+		if (kind == KSNOOP_ENTRY && timed && plan.output == KSNOOP_OUT_HIST_DURATION)
 			entry_time_clear(&key);
 		return 0;
 	}
 	/* --hist of durations: the entry only says when a selected call began. */
-	if (kind == KSNOOP_ENTRY && (plan.flags & KSNOOP_PLAN_HIST_DURATION)) {
+	if (kind == KSNOOP_ENTRY && plan.output == KSNOOP_OUT_HIST_DURATION) {
 		if (timed)
 			entry_time_keep(&key, bpf_ktime_get_ns());
 		return 0;
@@ -1014,8 +1014,8 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	}
 
 	/* --count, --hist: counted, nothing recorded. */
-	if (plan.flags & KSNOOP_PLAN_COUNT) {
-		if ((plan.flags & KSNOOP_PLAN_HIST_DURATION) && !c.now)
+	if (plan.output != KSNOOP_OUT_EVENTS) {
+		if (plan.output == KSNOOP_OUT_HIST_DURATION && !c.now)
 			c.now = bpf_ktime_get_ns();
 		count_call(ctx, ws, &c, words);
 		if (stashed)

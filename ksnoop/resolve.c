@@ -1083,9 +1083,9 @@ static int add_stacks(struct rctx *r, struct capture_plan *plan, bool stash)
 	 * --count -s counts by stack id in a stack map, which the USDT
 	 * program, sleepable so that it can fault user memory in, may not use.
 	 */
-	if (r->opts->stack && r->opts->count && r->opts->user_space)
+	if (r->opts->stack && r->opts->output == OUTPUT_COUNT && r->opts->user_space)
 		return rfail(r, 0, "--count -s: USDT probes run sleepable programs, which may not use the stack map it counts by; -s alone shows each event's user stack");
-	if (!r->opts->stack || r->opts->count)
+	if (!r->opts->stack || r->opts->output != OUTPUT_EVENTS)
 		return 0;
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 		if (!plan->bpf.side[k].enabled || (stash && k == KSNOOP_RETURN))
@@ -1265,7 +1265,7 @@ static int make_hist_duration(struct rctx *r, struct capture_plan *plan)
 	}
 	snprintf(plan->hist_text, sizeof(plan->hist_text), "duration_ns");
 	snprintf(plan->hist_label, sizeof(plan->hist_label), "duration in ns");
-	plan->bpf.flags |= KSNOOP_PLAN_HIST_DURATION;
+	plan->bpf.output = KSNOOP_OUT_HIST_DURATION;
 	return lay_out_sides(r, plan);
 }
 
@@ -1302,7 +1302,7 @@ static int make_hist(struct rctx *r, const struct spec_item *it, bool stash)
 	pp->is_signed = btfu_is_signed(r->btf, c.type_id);
 	snprintf(r->plan->hist_text, sizeof(r->plan->hist_text), "%s", it->text);
 	snprintf(r->plan->hist_label, sizeof(r->plan->hist_label), "%s", it->text);
-	r->plan->bpf.flags |= KSNOOP_PLAN_HIST;
+	r->plan->bpf.output = KSNOOP_OUT_HIST;
 	return 0;
 }
 
@@ -1327,7 +1327,7 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		return rfail(&r, 0, "--min-duration needs a function's return; tracepoints and USDT probes have none");
 	plan->bpf.min_duration_ns = min_ns;
 
-	if (!spec->has_list && opts->hist) {
+	if (!spec->has_list && opts->output == OUTPUT_HIST) {
 		ret = make_hist_duration(&r, plan);
 		goto done;
 	}
@@ -1369,7 +1369,7 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 			entry_values = true;
 	}
 	/* --hist: the one value counted by (none: the durations). */
-	if (opts->hist) {
+	if (opts->output == OUTPUT_HIST) {
 		hist_item = hist_value_item(&r);
 		if (hist_item < -1)
 			return -EINVAL;
@@ -1397,7 +1397,7 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 			return ret;
 	}
 
-	if (opts->hist && hist_item < 0) {
+	if (opts->output == OUTPUT_HIST && hist_item < 0) {
 		ret = make_hist_duration(&r, plan);
 		goto done;
 	}
@@ -1426,13 +1426,15 @@ stash_or_not:
 	}
 	/* --count: a call counts once, where it began (or at its return, for
 	 * a return predicate or a minimum duration, which the stash keeps). */
-	if (opts->count && !stash && plan->bpf.side[KSNOOP_ENTRY].enabled)
+	if (opts->output != OUTPUT_EVENTS && !stash && plan->bpf.side[KSNOOP_ENTRY].enabled)
 		plan->bpf.side[KSNOOP_RETURN].enabled = 0;
 	ret = stash ? lay_out_stashed(&r, plan) : lay_out_sides(&r, plan);
 	if (ret)
 		return ret;
 	/* Counted calls record nothing: nothing to read again at the return. */
-	if (opts->count)
+	if (opts->output == OUTPUT_COUNT)
+		plan->bpf.output = opts->stack ? KSNOOP_OUT_COUNT_STACKS : KSNOOP_OUT_COUNT;
+	if (opts->output != OUTPUT_EVENTS)
 		for (i = 0; i < KSNOOP_NR_KINDS; i++)
 			plan->bpf.side[i].flags &= ~KSNOOP_SIDE_RETRY;
 done:

@@ -79,9 +79,9 @@ static __u64 now_ns(clockid_t clk)
 }
 
 /* -n: as many events printed as were asked for. */
-static bool count_reached(const struct trace *t)
+static bool max_events_reached(const struct trace *t)
 {
-	return t->opts->count && t->printed >= t->opts->count;
+	return t->opts->max_events && t->printed >= t->opts->max_events;
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -91,7 +91,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*ev) || ev->func_id >= (__u32)t->ntargets)
 		return 0;
-	if (count_reached(t))
+	if (max_events_reached(t))
 		return -ECANCELED;
 	if (t->discarding) {
 		t->unprinted++;
@@ -183,8 +183,7 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 		.types_where = types_where,
 		.user_space = tg->kind == ATTACH_USDT,
 		.stack = t->opts->stack,
-		.count = t->opts->count_calls || t->opts->hist,
-		.hist = t->opts->hist,
+		.output = t->opts->output,
 		.min_duration_ns = t->opts->min_duration_ns,
 	};
 	struct ksnoop_plan *bp = &tg->plan.bpf;
@@ -203,10 +202,6 @@ static int resolve_target(struct trace *t, int i, const struct signature *sig,
 	if (err)
 		return err;
 	bp->func_id = i;
-	if (t->opts->count_calls || t->opts->hist)
-		bp->flags |= KSNOOP_PLAN_COUNT;
-	if (t->opts->count_calls && t->opts->stack)
-		bp->flags |= KSNOOP_PLAN_COUNT_STACKS;
 	bp->filter_pid = t->opts->pid;
 	bp->filter_tid = t->opts->tid;
 	bp->pidns_dev = t->pidns_dev;
@@ -946,7 +941,7 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 		fmt.time_ns = now_ns(CLOCK_MONOTONIC);
 		print_interval_time(&fmt);
 	}
-	if (t->opts->hist)
+	if (t->opts->output == OUTPUT_HIST)
 		counts__print_hist(stdout, rows, n, &fmt, hist_value_of);
 	else
 		counts__print(stdout, rows, n, &fmt);
@@ -995,7 +990,7 @@ static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 			lost_seen = lost;
 			last_lost_check = now;
 		}
-		if (count_reached(t))
+		if (max_events_reached(t))
 			break;
 		if (t->opts->interval_ms && now >= next_interval) {
 			if (print_counts(t, a, true) || t->output_closed)
@@ -1030,12 +1025,12 @@ static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *r
 	if (!t->output_closed)
 		drain(t, rb);
 	attacher__detach(a);
-	if (!t->output_closed && !count_reached(t)) {
+	if (!t->output_closed && !max_events_reached(t)) {
 		t->discarding = true;
 		drain(t, rb);
 	}
 	/* --count: what is left (since the last --interval, or all). */
-	if ((t->opts->count_calls || t->opts->hist) && !t->output_closed)
+	if (t->opts->output != OUTPUT_EVENTS && !t->output_closed)
 		err = print_counts(t, a, !!t->opts->interval_ms);
 	if (fflush(stdout) || ferror(stdout))
 		t->output_closed = true;
@@ -1155,7 +1150,7 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 	if (!t->output_closed && !ret) {
 		__u64 drops = attacher__counter(a, KSNOOP_CNT_STASH_DROP);
 
-		if (t->opts->count_calls || t->opts->hist)
+		if (t->opts->output != OUTPUT_EVENTS)
 			fprintf(stderr, "ksnoop: %llu calls counted",
 				(unsigned long long)t->counted);
 		else
