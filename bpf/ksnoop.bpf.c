@@ -914,59 +914,104 @@ static __always_inline bool long_enough(const struct call *c)
 	return c->start && c->now >= c->start && c->now - c->start >= plan.min_duration_ns;
 }
 
-static __always_inline int capture(void *ctx, enum word_source ws, int kind)
+/*
+ * Which target this call is: the plan's, or in a group's program the one
+ * the probe's cookie names (kprobes; tracepoints where raw_tp has cookies,
+ * 6.10 on; USDT through libbpf's cookie), and in a group whose values
+ * vary, that target's own accesses (*FV).  False: nothing to do (a USDT
+ * call site planned for by another instance, a cookie without values).
+ */
+static __always_inline bool identify(void *ctx, enum word_source ws, struct call *c,
+				     const struct ksnoop_func_values **fv)
 {
-	const volatile struct ksnoop_side_plan *side = &plan.side[kind];
-	__u32 keyed = side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
+	__u64 cookie;
+	__u32 index;
+
+	c->func_id = plan.func_id;
+	*fv = NULL;
+	if (ws == WORDS_USDT) {
+		if ((plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
+			return false;
+		if (plan.flags & KSNOOP_PLAN_COOKIE)
+			c->func_id = (__u32)bpf_usdt_cookie(ctx);
+		return true;
+	}
+	if (ws == WORDS_FENTRY || !(plan.flags & KSNOOP_PLAN_COOKIE))
+		return true;
+	cookie = bpf_get_attach_cookie(ctx);
+	index = cookie >> KSNOOP_COOKIE_INDEX_SHIFT;
+	c->func_id = (__u32)cookie;
+	if (!(plan.flags & KSNOOP_PLAN_FUNC_VALUES))
+		return true;
+	*fv = bpf_map_lookup_elem(&func_values, &index);
+	return *fv != NULL;
+}
+
+/*
+ * Entry, an event: one ring-buffer record.  KSNOOP_SIDE_RETRY: an entry
+ * whose user memory was not paged in yet waits in the stash instead, for
+ * the return to read again and emit.  (Ring-buffer memory cannot be a map
+ * value on older kernels: the record goes through the scratch buffer, on
+ * this path only.)
+ */
+static __always_inline int emit_entry(void *ctx, enum word_source ws,
+				      const volatile struct ksnoop_side_plan *side,
+				      const struct ksnoop_func_values *fv, const __u64 *words,
+				      struct ksnoop_stash_key *key, struct call *c, bool keyed)
+{
+	void *rec;
+
+	/* The clock is read only for calls that are kept (or timed). */
+	if (!c->now)
+		c->now = bpf_ktime_get_ns();
+	rec = bpf_ringbuf_reserve(&events, side->rec_size, 0);
+	if (!rec) {
+		count(KSNOOP_CNT_LOST);
+		if (keyed)
+			stash_clear(key);
+		return 0;
+	}
+	fill_header(rec, KSNOOP_ENTRY, c);
+	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, fv, words, 0);
+	if (side->flags & KSNOOP_SIDE_RETRY) {
+		if (has_user_fault(rec, side, KSNOOP_ENTRY, fv) &&
+		    stash_record(key, rec, side->rec_size)) {
+			bpf_ringbuf_discard(rec, BPF_RB_NO_WAKEUP);
+			return 0;
+		}
+		stash_clear(key);
+	}
+	submit(rec, side->rec_size);
+	return 0;
+}
+
+/*
+ * The entry of a call (fentry, kprobe), or a tracepoint or USDT probe
+ * (which have no return): select the call, then keep its time, stash its
+ * record for the return, count it, or emit it.  Every entry replaces or
+ * clears its key.
+ */
+static __always_inline int capture_entry(void *ctx, enum word_source ws)
+{
+	const volatile struct ksnoop_side_plan *side = &plan.side[KSNOOP_ENTRY];
+	__u32 keyed = side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY);
 	__u32 timed = side->flags & KSNOOP_SIDE_TIMED;
+	bool durations = plan.output == KSNOOP_OUT_HIST_DURATION;
 	struct ksnoop_stash_key key = {};
 	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
-	struct call c = { .func_id = plan.func_id };
-	const struct ksnoop_func_values *fv = NULL;
-	void *rec, *stashed = NULL;
+	const struct ksnoop_func_values *fv;
+	struct call c = {};
 
 	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY) && !timed)
 		return 0;
-	if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
+	if (!identify(ctx, ws, &c, &fv))
 		return 0;
-	/*
-	 * A group's program: the probe's cookie says which target fired
-	 * (kprobes; tracepoints where raw_tp has cookies, 6.10 on).
-	 */
-	if ((ws == WORDS_REGS || ws == WORDS_TP) && (plan.flags & KSNOOP_PLAN_COOKIE)) {
-		__u64 cookie = bpf_get_attach_cookie(ctx);
-		__u32 index = cookie >> KSNOOP_COOKIE_INDEX_SHIFT;
-
-		c.func_id = (__u32)cookie;
-		if (plan.flags & KSNOOP_PLAN_FUNC_VALUES) {
-			fv = bpf_map_lookup_elem(&func_values, &index);
-			if (!fv)
-				return 0;
-		}
-	} else if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_COOKIE)) {
-		c.func_id = (__u32)bpf_usdt_cookie(ctx);
-	}
 	if (keyed || timed)
-		call_key(ctx, ws, kind, c.func_id, &key);
-	if (kind == KSNOOP_RETURN && (side->flags & KSNOOP_SIDE_RETRY))
-		emit_retried_entry(&key, fv);
-	/* Every return clears its key, whatever it reports. */
-	if (kind == KSNOOP_RETURN && timed)
-		c.start = entry_time_take(&key);
-	if (!side->enabled && kind == KSNOOP_RETURN)
-		return 0;
-
-	/* A stashed entry was selected when it was taken: no filters again. */
-	if (side->flags & KSNOOP_SIDE_UNSTASH) {
-		stashed = bpf_map_lookup_elem(&stash, &key);
-		if (!stashed)
-			return 0;	/* entry filtered out, dropped, or before attach */
-		c.start = ((struct ksnoop_event *)stashed)->time_ns;
-	} else if (!task_selected()) {
-		/* Every entry replaces or clears its key; every return clears it. */
+		call_key(ctx, ws, KSNOOP_ENTRY, c.func_id, &key);
+	if (!task_selected()) {
 		if (keyed)
 			stash_clear(&key);
-		if (kind == KSNOOP_ENTRY && timed)
+		if (timed)
 			entry_time_clear(&key);
 		return 0;
 	}
@@ -974,35 +1019,26 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 	 * The return side prints whatever the entry's predicates say; a
 	 * duration histogram counts only calls they select (kept below).
 	 */
-	if (kind == KSNOOP_ENTRY && timed && plan.output != KSNOOP_OUT_HIST_DURATION) {
+	if (timed && !durations) {
 		c.now = bpf_ktime_get_ns();
 		entry_time_keep(&key, c.now);
 	}
 	if (!side->enabled)
 		return 0;
-	if (kind == KSNOOP_RETURN && plan.min_duration_ns) {
-		c.now = bpf_ktime_get_ns();
-		if (!long_enough(&c)) {
-			if (stashed)
-				bpf_map_delete_elem(&stash, &key);
-			return 0;
-		}
-	}
-
-	read_words(ctx, ws, kind, words);
+	read_words(ctx, ws, KSNOOP_ENTRY, words);
 	/*
 	 * Predicates first: a discarded call reserves and copies nothing.
-	 * Then ksnoop's own calls go (a stashed entry was checked when taken).
+	 * Then ksnoop's own calls go.
 	 */
-	if (!preds_hold(side, words) || (!stashed && task_is_self(&c))) {
+	if (!preds_hold(side, words) || task_is_self(&c)) {
 		if (keyed)
 			stash_clear(&key);
-		if (kind == KSNOOP_ENTRY && timed && plan.output == KSNOOP_OUT_HIST_DURATION)
+		if (timed && durations)
 			entry_time_clear(&key);
 		return 0;
 	}
 	/* --hist of durations: the entry only says when a selected call began. */
-	if (kind == KSNOOP_ENTRY && plan.output == KSNOOP_OUT_HIST_DURATION) {
+	if (durations) {
 		if (timed)
 			entry_time_keep(&key, bpf_ktime_get_ns());
 		return 0;
@@ -1012,7 +1048,102 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 		stash_entry(ctx, ws, side, words, &key, &c);
 		return 0;
 	}
+	/* --count, --hist: counted, nothing recorded. */
+	if (plan.output != KSNOOP_OUT_EVENTS) {
+		count_call(ctx, ws, &c, words);
+		return 0;
+	}
+	return emit_entry(ctx, ws, side, fv, words, &key, &c, keyed);
+}
 
+/*
+ * Return, an event: one ring-buffer record, behind the stashed entry's
+ * values (KSNOOP_SIDE_UNSTASH) read again where they faulted.
+ */
+static __always_inline int emit_return(void *ctx, enum word_source ws,
+				       const volatile struct ksnoop_side_plan *side,
+				       const struct ksnoop_func_values *fv, const __u64 *words,
+				       struct ksnoop_stash_key *key, struct call *c,
+				       void *stashed, bool keyed)
+{
+	void *rec;
+
+	if (!c->now)
+		c->now = bpf_ktime_get_ns();
+	rec = bpf_ringbuf_reserve(&events, side->rec_size, 0);
+	if (!rec) {
+		count(KSNOOP_CNT_LOST);
+		if (keyed)
+			stash_clear(key);
+		return 0;
+	}
+	if (stashed) {
+		/* The entry values, at the offsets they had in the entry record. */
+		bpf_probe_read_kernel(rec + sizeof(struct ksnoop_event),
+				      side->stash_size - sizeof(struct ksnoop_event),
+				      stashed + sizeof(struct ksnoop_event));
+		bpf_map_delete_elem(&stash, key);
+		reread_user_faults(rec, side, fv, side->nstashed);
+	}
+	fill_header(rec, KSNOOP_RETURN, c);
+	fill_values(ctx, ws, KSNOOP_RETURN, rec, side, fv, words, side->nstashed);
+	submit(rec, side->rec_size);
+	return 0;
+}
+
+/*
+ * The return of a call (fexit, kretprobe): emit the entry a user fault
+ * held back, take the call's start, select the call (a stashed entry was
+ * selected when it was taken), then count it or emit it.  Every return
+ * clears its key, whatever it reports.
+ */
+static __always_inline int capture_return(void *ctx, enum word_source ws)
+{
+	const volatile struct ksnoop_side_plan *side = &plan.side[KSNOOP_RETURN];
+	__u32 keyed = side->flags & (KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
+	__u32 timed = side->flags & KSNOOP_SIDE_TIMED;
+	struct ksnoop_stash_key key = {};
+	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
+	const struct ksnoop_func_values *fv;
+	struct call c = {};
+	void *stashed = NULL;
+
+	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY) && !timed)
+		return 0;
+	if (!identify(ctx, ws, &c, &fv))
+		return 0;
+	if (keyed || timed)
+		call_key(ctx, ws, KSNOOP_RETURN, c.func_id, &key);
+	if (side->flags & KSNOOP_SIDE_RETRY)
+		emit_retried_entry(&key, fv);
+	if (timed)
+		c.start = entry_time_take(&key);
+	if (!side->enabled)
+		return 0;
+	if (side->flags & KSNOOP_SIDE_UNSTASH) {
+		stashed = bpf_map_lookup_elem(&stash, &key);
+		if (!stashed)
+			return 0;	/* entry filtered out, dropped, or before attach */
+		c.start = ((struct ksnoop_event *)stashed)->time_ns;
+	} else if (!task_selected()) {
+		if (keyed)
+			stash_clear(&key);
+		return 0;
+	}
+	if (plan.min_duration_ns) {
+		c.now = bpf_ktime_get_ns();
+		if (!long_enough(&c)) {
+			if (stashed)
+				bpf_map_delete_elem(&stash, &key);
+			return 0;
+		}
+	}
+	read_words(ctx, ws, KSNOOP_RETURN, words);
+	if (!preds_hold(side, words) || (!stashed && task_is_self(&c))) {
+		if (keyed)
+			stash_clear(&key);
+		return 0;
+	}
 	/* --count, --hist: counted, nothing recorded. */
 	if (plan.output != KSNOOP_OUT_EVENTS) {
 		if (plan.output == KSNOOP_OUT_HIST_DURATION && !c.now)
@@ -1022,56 +1153,23 @@ static __always_inline int capture(void *ctx, enum word_source ws, int kind)
 			bpf_map_delete_elem(&stash, &key);
 		return 0;
 	}
-	/* The clock is read only for calls that are kept (or timed). */
-	if (!c.now)
-		c.now = bpf_ktime_get_ns();
-	rec = bpf_ringbuf_reserve(&events, side->rec_size, 0);
-	if (!rec) {
-		count(KSNOOP_CNT_LOST);
-		if (keyed)
-			stash_clear(&key);
-		return 0;
-	}
-	if (stashed) {
-		/* The entry values, at the offsets they had in the entry record. */
-		bpf_probe_read_kernel(rec + sizeof(struct ksnoop_event),
-				      side->stash_size - sizeof(struct ksnoop_event),
-				      stashed + sizeof(struct ksnoop_event));
-		bpf_map_delete_elem(&stash, &key);
-		reread_user_faults(rec, side, fv, side->nstashed);
-	}
-	fill_header(rec, kind, &c);
-	fill_values(ctx, ws, kind, rec, side, fv, words, side->nstashed);
-	if (side->flags & KSNOOP_SIDE_RETRY) {
-		/*
-		 * Entry: user memory not paged in yet; try again at the return.
-		 * (Ring-buffer memory cannot be a map value on older kernels:
-		 * the record goes through the scratch buffer, on this path only.)
-		 */
-		if (has_user_fault(rec, side, kind, fv) && stash_record(&key, rec, side->rec_size)) {
-			bpf_ringbuf_discard(rec, BPF_RB_NO_WAKEUP);
-			return 0;
-		}
-		stash_clear(&key);
-	}
-	submit(rec, side->rec_size);
-	return 0;
+	return emit_return(ctx, ws, side, fv, words, &key, &c, stashed, keyed);
 }
 
 /*
- * The programs, one per attach type: each is capture() with where its
- * argument words are and which side it records.
+ * The programs, one per attach type: each is the capture of its side
+ * (capture_entry() or capture_return()) with where its argument words are.
  */
-#define CAPTURE_PROG(sec, name, ctx_type, words, kind)	\
-	SEC(sec)					\
-	int name(ctx_type *ctx)				\
-	{						\
-		return capture(ctx, words, kind);	\
+#define CAPTURE_PROG(sec, name, ctx_type, words, capture)	\
+	SEC(sec)						\
+	int name(ctx_type *ctx)					\
+	{							\
+		return capture(ctx, words);			\
 	}
 
-CAPTURE_PROG("fentry", ksnoop_fentry, __u64, WORDS_FENTRY, KSNOOP_ENTRY)
-CAPTURE_PROG("fexit", ksnoop_fexit, __u64, WORDS_FENTRY, KSNOOP_RETURN)
-CAPTURE_PROG("kprobe", ksnoop_kprobe, struct pt_regs, WORDS_REGS, KSNOOP_ENTRY)
-CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, KSNOOP_RETURN)
-CAPTURE_PROG("raw_tp", ksnoop_tp, __u64, WORDS_TP, KSNOOP_ENTRY)
-CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, KSNOOP_ENTRY)
+CAPTURE_PROG("fentry", ksnoop_fentry, __u64, WORDS_FENTRY, capture_entry)
+CAPTURE_PROG("fexit", ksnoop_fexit, __u64, WORDS_FENTRY, capture_return)
+CAPTURE_PROG("kprobe", ksnoop_kprobe, struct pt_regs, WORDS_REGS, capture_entry)
+CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, capture_return)
+CAPTURE_PROG("raw_tp", ksnoop_tp, __u64, WORDS_TP, capture_entry)
+CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, capture_entry)
