@@ -266,51 +266,36 @@ static int pred_mask(struct rctx *r, const struct spec_item *it, const struct ch
 	return 0;
 }
 
-int pred__make(struct rctx *r, const struct spec_item *it, struct ksnoop_pred_plan *pp)
+/*
+ * A number compared with a number: the constant made to fit the value's
+ * width and signedness (a bitfield's bits, a mask's), swapped for ":be".
+ */
+static int pred_number(struct rctx *r, const struct spec_item *it, struct chain *c,
+		       struct ksnoop_pred_plan *pp)
 {
-	const struct btf *btf = r->btf;
-	struct chain c;
-	__u64 imm = 0;
 	int err, width, bits;
+	__u64 imm = 0;
 	bool sgn;
 
-	memset(pp, 0, sizeof(*pp));
-	err = chain__walk(r, it, &c);
-	if (!err)
-		err = value__check_format(r, it, &c);
-	if (err)
-		return err;
-	btf = r->btf;	/* a cast may have added types */
-	pp->op = it->op;
-	if (it->cst.kind == CONST_STR && it->has_mask)
-		return rctx__fail(r, it->mask_pos, "'&' on '%s', compared with a string: masks apply to integers and enums",
-				  it->text);
-	if (it->cst.kind == CONST_STR && it->fmt == FMT_IP)
-		return pred_ip(r, it, &c, pp);
-	if (it->cst.kind == CONST_STR)
-		return pred_string(r, it, &c, pp);
-	if (it->fmt == FMT_BE && it->op != KSNOOP_OP_EQ && it->op != KSNOOP_OP_NE)
-		return rctx__fail(r, it->op_pos, "':be' values compare with '==' and '!=' only: their bytes are not in host order");
-
-	if (!btfu_is_scalar(btf, c.type_id))
+	if (!btfu_is_scalar(r->btf, c->type_id))
 		return rctx__fail(r, it->op_pos, "'%s' has type %s; predicates compare integers, enums, chars, bools and pointers",
-				  it->text, rctx__type_str(r, c.type_id));
+				  it->text, rctx__type_str(r, c->type_id));
 	/* A bitfield: read the bytes that hold it, compare its bits. */
-	width = pred__width(r, &c, pp);
-	bits = c.bit_size ? (int)c.bit_size : 8 * width;
-	sgn = btfu_is_signed(btf, c.type_id);
-	if (c.bit_size && width > 8)
+	width = pred__width(r, c, pp);
+	bits = c->bit_size ? (int)c->bit_size : 8 * width;
+	sgn = btfu_is_signed(r->btf, c->type_id);
+	if (c->bit_size && width > 8)
 		return rctx__fail(r, it->op_pos, "'%s': a bitfield across more than 8 bytes cannot be compared",
 				  it->text);
 	if (it->has_mask) {
-		err = pred_mask(r, it, &c, bits, pp);
+		err = pred_mask(r, it, c, bits, pp);
 		if (err)
 			return err;
 		/* The masked value is a set of bits: compared unsigned. */
 		sgn = false;
 	}
-	err = it->cst.kind == CONST_NAME ? pred_name(r, it, &c, bits, &sgn, &imm) :
-					   pred_int(r, it, &c, bits, sgn, &imm);
+	err = it->cst.kind == CONST_NAME ? pred_name(r, it, c, bits, &sgn, &imm) :
+					   pred_int(r, it, c, bits, sgn, &imm);
 	if (err)
 		return err;
 	if (it->has_mask && (imm & ~pp->mask) && it->op == KSNOOP_OP_EQ)
@@ -322,8 +307,33 @@ int pred__make(struct rctx *r, const struct spec_item *it, struct ksnoop_pred_pl
 		pp->mask = bswap_width(pp->mask, width);
 		sgn = false;
 	}
-	pred__access(&c, pp, width);
+	pred__access(c, pp, width);
 	pp->is_signed = sgn;
 	pp->imm = imm;
 	return 0;
+}
+
+int pred__make(struct rctx *r, const struct spec_item *it, struct ksnoop_pred_plan *pp)
+{
+	struct chain c;
+	int err;
+
+	memset(pp, 0, sizeof(*pp));
+	err = chain__walk(r, it, &c);
+	if (!err)
+		err = value__check_format(r, it, &c);
+	if (err)
+		return err;
+	pp->op = it->op;
+	if (it->cst.kind == CONST_STR && it->has_mask)
+		return rctx__fail(r, it->mask_pos, "'&' on '%s', compared with a string: masks apply to integers and enums",
+				  it->text);
+	if (it->cst.kind == CONST_STR && it->fmt == FMT_IP)
+		return pred_ip(r, it, &c, pp);
+	if (it->cst.kind == CONST_STR)
+		return pred_string(r, it, &c, pp);
+	if (it->fmt == FMT_BE && it->op != KSNOOP_OP_EQ && it->op != KSNOOP_OP_NE)
+		return rctx__fail(r, it->op_pos, "':be' values compare with '==' and '!=' only: their bytes are not in host order");
+	/* r->btf from here: a cast may have added types. */
+	return pred_number(r, it, &c, pp);
 }
