@@ -500,8 +500,8 @@ static __always_inline bool task_selected(void)
 
 /*
  * One call as the programs see it: which function, when this side ran,
- * when the call began (0: its entry was not seen, or not asked for), and
- * the task's ids once read (have_ids).
+ * when the call began (0: its entry was not seen, or not asked for), the
+ * task's ids once read (have_ids), its key and its function's values.
  */
 struct call {
 	__u32 func_id;
@@ -510,6 +510,10 @@ struct call {
 	__u32 have_ids;
 	__u64 now;
 	__u64 start;
+	/* The call's key in the stash and entry_times (if its side keeps any). */
+	struct ksnoop_stash_key key;
+	/* A group whose values vary: this function's (NULL: the plan's). */
+	const struct ksnoop_func_values *fv;
 };
 
 /*
@@ -784,8 +788,7 @@ static __always_inline bool preds_hold(const volatile struct ksnoop_side_plan *s
 /* Entry, KSNOOP_SIDE_STASH: the record goes to the stash, for the return. */
 static __always_inline void stash_entry(void *ctx, enum word_source ws,
 					const volatile struct ksnoop_side_plan *side,
-					const __u64 *words, struct ksnoop_stash_key *key,
-					const struct call *c)
+					const __u64 *words, struct call *c)
 {
 	__u32 zero = 0;
 	void *rec = bpf_map_lookup_elem(&scratch, &zero);
@@ -794,9 +797,9 @@ static __always_inline void stash_entry(void *ctx, enum word_source ws,
 		return;
 	fill_header(rec, KSNOOP_ENTRY, c);
 	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, NULL, words, 0);
-	if (bpf_map_update_elem(&stash, key, rec, BPF_ANY)) {
+	if (bpf_map_update_elem(&stash, &c->key, rec, BPF_ANY)) {
 		count(KSNOOP_CNT_STASH_DROP);
-		stash_clear(key);
+		stash_clear(&c->key);
 	}
 }
 
@@ -918,17 +921,16 @@ static __always_inline bool long_enough(const struct call *c)
  * Which target this call is: the plan's, or in a group's program the one
  * the probe's cookie names (kprobes; tracepoints where raw_tp has cookies,
  * 6.10 on; USDT through libbpf's cookie), and in a group whose values
- * vary, that target's own accesses (*FV).  False: nothing to do (a USDT
+ * vary, that target's own accesses (c->fv).  False: nothing to do (a USDT
  * call site planned for by another instance, a cookie without values).
  */
-static __always_inline bool identify(void *ctx, enum word_source ws, struct call *c,
-				     const struct ksnoop_func_values **fv)
+static __always_inline bool identify(void *ctx, enum word_source ws, struct call *c)
 {
 	__u64 cookie;
 	__u32 index;
 
 	c->func_id = plan.func_id;
-	*fv = NULL;
+	c->fv = NULL;
 	if (ws == WORDS_USDT) {
 		if ((plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
 			return false;
@@ -943,8 +945,48 @@ static __always_inline bool identify(void *ctx, enum word_source ws, struct call
 	c->func_id = (__u32)cookie;
 	if (!(plan.flags & KSNOOP_PLAN_FUNC_VALUES))
 		return true;
-	*fv = bpf_map_lookup_elem(&func_values, &index);
-	return *fv != NULL;
+	c->fv = bpf_map_lookup_elem(&func_values, &index);
+	return c->fv != NULL;
+}
+
+/*
+ * The start of either side: false if it has nothing to do for this call;
+ * else which target it is, and its key where the side keeps state per
+ * call (KEYED, or a time).
+ */
+static __always_inline bool begin_call(void *ctx, enum word_source ws, int kind,
+				       struct call *c, bool keyed)
+{
+	const volatile struct ksnoop_side_plan *side = &plan.side[kind];
+	__u32 timed = side->flags & KSNOOP_SIDE_TIMED;
+
+	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY) && !timed)
+		return false;
+	if (!identify(ctx, ws, c))
+		return false;
+	if (keyed || timed)
+		call_key(ctx, ws, kind, c->func_id, &c->key);
+	return true;
+}
+
+/*
+ * A record for SIDE, the clock read now if it was not (only for calls
+ * that are kept, or timed); NULL: the ring buffer is full, counted.
+ */
+static __always_inline void *reserve(const volatile struct ksnoop_side_plan *side,
+				     struct call *c, bool keyed)
+{
+	void *rec;
+
+	if (!c->now)
+		c->now = bpf_ktime_get_ns();
+	rec = bpf_ringbuf_reserve(&events, side->rec_size, 0);
+	if (!rec) {
+		count(KSNOOP_CNT_LOST);
+		if (keyed)
+			stash_clear(&c->key);
+	}
+	return rec;
 }
 
 /*
@@ -956,30 +998,21 @@ static __always_inline bool identify(void *ctx, enum word_source ws, struct call
  */
 static __always_inline int emit_entry(void *ctx, enum word_source ws,
 				      const volatile struct ksnoop_side_plan *side,
-				      const struct ksnoop_func_values *fv, const __u64 *words,
-				      struct ksnoop_stash_key *key, struct call *c, bool keyed)
+				      const __u64 *words, struct call *c, bool keyed)
 {
-	void *rec;
+	void *rec = reserve(side, c, keyed);
 
-	/* The clock is read only for calls that are kept (or timed). */
-	if (!c->now)
-		c->now = bpf_ktime_get_ns();
-	rec = bpf_ringbuf_reserve(&events, side->rec_size, 0);
-	if (!rec) {
-		count(KSNOOP_CNT_LOST);
-		if (keyed)
-			stash_clear(key);
+	if (!rec)
 		return 0;
-	}
 	fill_header(rec, KSNOOP_ENTRY, c);
-	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, fv, words, 0);
+	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, c->fv, words, 0);
 	if (side->flags & KSNOOP_SIDE_RETRY) {
-		if (has_user_fault(rec, side, KSNOOP_ENTRY, fv) &&
-		    stash_record(key, rec, side->rec_size)) {
+		if (has_user_fault(rec, side, KSNOOP_ENTRY, c->fv) &&
+		    stash_record(&c->key, rec, side->rec_size)) {
 			bpf_ringbuf_discard(rec, BPF_RB_NO_WAKEUP);
 			return 0;
 		}
-		stash_clear(key);
+		stash_clear(&c->key);
 	}
 	submit(rec, side->rec_size);
 	return 0;
@@ -994,25 +1027,19 @@ static __always_inline int emit_entry(void *ctx, enum word_source ws,
 static __always_inline int capture_entry(void *ctx, enum word_source ws)
 {
 	const volatile struct ksnoop_side_plan *side = &plan.side[KSNOOP_ENTRY];
-	__u32 keyed = side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY);
-	__u32 timed = side->flags & KSNOOP_SIDE_TIMED;
+	bool keyed = side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY);
+	bool timed = side->flags & KSNOOP_SIDE_TIMED;
 	bool durations = plan.output == KSNOOP_OUT_HIST_DURATION;
-	struct ksnoop_stash_key key = {};
 	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
-	const struct ksnoop_func_values *fv;
 	struct call c = {};
 
-	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY) && !timed)
+	if (!begin_call(ctx, ws, KSNOOP_ENTRY, &c, keyed))
 		return 0;
-	if (!identify(ctx, ws, &c, &fv))
-		return 0;
-	if (keyed || timed)
-		call_key(ctx, ws, KSNOOP_ENTRY, c.func_id, &key);
 	if (!task_selected()) {
 		if (keyed)
-			stash_clear(&key);
+			stash_clear(&c.key);
 		if (timed)
-			entry_time_clear(&key);
+			entry_time_clear(&c.key);
 		return 0;
 	}
 	/*
@@ -1021,7 +1048,7 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 	 */
 	if (timed && !durations) {
 		c.now = bpf_ktime_get_ns();
-		entry_time_keep(&key, c.now);
+		entry_time_keep(&c.key, c.now);
 	}
 	if (!side->enabled)
 		return 0;
@@ -1032,20 +1059,20 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 	 */
 	if (!preds_hold(side, words) || task_is_self(&c)) {
 		if (keyed)
-			stash_clear(&key);
+			stash_clear(&c.key);
 		if (timed && durations)
-			entry_time_clear(&key);
+			entry_time_clear(&c.key);
 		return 0;
 	}
 	/* --hist of durations: the entry only says when a selected call began. */
 	if (durations) {
 		if (timed)
-			entry_time_keep(&key, bpf_ktime_get_ns());
+			entry_time_keep(&c.key, bpf_ktime_get_ns());
 		return 0;
 	}
 	if (side->flags & KSNOOP_SIDE_STASH) {
 		c.now = bpf_ktime_get_ns();
-		stash_entry(ctx, ws, side, words, &key, &c);
+		stash_entry(ctx, ws, side, words, &c);
 		return 0;
 	}
 	/* --count, --hist: counted, nothing recorded. */
@@ -1053,7 +1080,7 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 		count_call(ctx, ws, &c, words);
 		return 0;
 	}
-	return emit_entry(ctx, ws, side, fv, words, &key, &c, keyed);
+	return emit_entry(ctx, ws, side, words, &c, keyed);
 }
 
 /*
@@ -1062,31 +1089,23 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
  */
 static __always_inline int emit_return(void *ctx, enum word_source ws,
 				       const volatile struct ksnoop_side_plan *side,
-				       const struct ksnoop_func_values *fv, const __u64 *words,
-				       struct ksnoop_stash_key *key, struct call *c,
-				       void *stashed, bool keyed)
+				       const __u64 *words, struct call *c, void *stashed,
+				       bool keyed)
 {
-	void *rec;
+	void *rec = reserve(side, c, keyed);
 
-	if (!c->now)
-		c->now = bpf_ktime_get_ns();
-	rec = bpf_ringbuf_reserve(&events, side->rec_size, 0);
-	if (!rec) {
-		count(KSNOOP_CNT_LOST);
-		if (keyed)
-			stash_clear(key);
+	if (!rec)
 		return 0;
-	}
 	if (stashed) {
 		/* The entry values, at the offsets they had in the entry record. */
 		bpf_probe_read_kernel(rec + sizeof(struct ksnoop_event),
 				      side->stash_size - sizeof(struct ksnoop_event),
 				      stashed + sizeof(struct ksnoop_event));
-		bpf_map_delete_elem(&stash, key);
-		reread_user_faults(rec, side, fv, side->nstashed);
+		bpf_map_delete_elem(&stash, &c->key);
+		reread_user_faults(rec, side, c->fv, side->nstashed);
 	}
 	fill_header(rec, KSNOOP_RETURN, c);
-	fill_values(ctx, ws, KSNOOP_RETURN, rec, side, fv, words, side->nstashed);
+	fill_values(ctx, ws, KSNOOP_RETURN, rec, side, c->fv, words, side->nstashed);
 	submit(rec, side->rec_size);
 	return 0;
 }
@@ -1100,48 +1119,41 @@ static __always_inline int emit_return(void *ctx, enum word_source ws,
 static __always_inline int capture_return(void *ctx, enum word_source ws)
 {
 	const volatile struct ksnoop_side_plan *side = &plan.side[KSNOOP_RETURN];
-	__u32 keyed = side->flags & (KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
-	__u32 timed = side->flags & KSNOOP_SIDE_TIMED;
-	struct ksnoop_stash_key key = {};
+	bool keyed = side->flags & (KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
 	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
-	const struct ksnoop_func_values *fv;
-	struct call c = {};
 	void *stashed = NULL;
+	struct call c = {};
 
-	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY) && !timed)
+	if (!begin_call(ctx, ws, KSNOOP_RETURN, &c, keyed))
 		return 0;
-	if (!identify(ctx, ws, &c, &fv))
-		return 0;
-	if (keyed || timed)
-		call_key(ctx, ws, KSNOOP_RETURN, c.func_id, &key);
 	if (side->flags & KSNOOP_SIDE_RETRY)
-		emit_retried_entry(&key, fv);
-	if (timed)
-		c.start = entry_time_take(&key);
+		emit_retried_entry(&c.key, c.fv);
+	if (side->flags & KSNOOP_SIDE_TIMED)
+		c.start = entry_time_take(&c.key);
 	if (!side->enabled)
 		return 0;
 	if (side->flags & KSNOOP_SIDE_UNSTASH) {
-		stashed = bpf_map_lookup_elem(&stash, &key);
+		stashed = bpf_map_lookup_elem(&stash, &c.key);
 		if (!stashed)
 			return 0;	/* entry filtered out, dropped, or before attach */
 		c.start = ((struct ksnoop_event *)stashed)->time_ns;
 	} else if (!task_selected()) {
 		if (keyed)
-			stash_clear(&key);
+			stash_clear(&c.key);
 		return 0;
 	}
 	if (plan.min_duration_ns) {
 		c.now = bpf_ktime_get_ns();
 		if (!long_enough(&c)) {
 			if (stashed)
-				bpf_map_delete_elem(&stash, &key);
+				bpf_map_delete_elem(&stash, &c.key);
 			return 0;
 		}
 	}
 	read_words(ctx, ws, KSNOOP_RETURN, words);
 	if (!preds_hold(side, words) || (!stashed && task_is_self(&c))) {
 		if (keyed)
-			stash_clear(&key);
+			stash_clear(&c.key);
 		return 0;
 	}
 	/* --count, --hist: counted, nothing recorded. */
@@ -1150,10 +1162,10 @@ static __always_inline int capture_return(void *ctx, enum word_source ws)
 			c.now = bpf_ktime_get_ns();
 		count_call(ctx, ws, &c, words);
 		if (stashed)
-			bpf_map_delete_elem(&stash, &key);
+			bpf_map_delete_elem(&stash, &c.key);
 		return 0;
 	}
-	return emit_return(ctx, ws, side, fv, words, &key, &c, stashed, keyed);
+	return emit_return(ctx, ws, side, words, &c, stashed, keyed);
 }
 
 /*
