@@ -221,7 +221,6 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 	if (err)
 		return err;
 	bp->func_id = l->n - 1;
-	bp->flags |= cfg->plan_flags;
 	bp->filter_pid = cfg->filter_pid;
 	bp->filter_tid = cfg->filter_tid;
 	bp->pidns_dev = cfg->pidns_dev;

@@ -59,7 +59,6 @@ struct target_list {
 struct targets_cfg {
 	/* types_where and user_space are set per target. */
 	struct resolve_opts resolve;
-	__u32 plan_flags;	/* ORed into every plan (KSNOOP_PLAN_COUNT ...) */
 	__u32 filter_pid, filter_tid;
 	__u64 pidns_dev, pidns_ino;
 	__u32 self_tgid;

@@ -67,9 +67,9 @@ static __u64 now_ns(clockid_t clk)
 }
 
 /* -n: as many events printed as were asked for. */
-static bool count_reached(const struct trace *t)
+static bool max_events_reached(const struct trace *t)
 {
-	return t->opts->count && t->printed >= t->opts->count;
+	return t->opts->max_events && t->printed >= t->opts->max_events;
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -79,7 +79,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*ev) || ev->func_id >= (__u32)t->targets.n)
 		return 0;
-	if (count_reached(t))
+	if (max_events_reached(t))
 		return -ECANCELED;
 	if (t->discarding) {
 		t->unprinted++;
@@ -141,12 +141,9 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 			.max_bytes = o->max_bytes,
 			.str_bytes = o->str_bytes,
 			.stack = o->stack,
-			.count = o->count_calls || o->hist,
-			.hist = o->hist,
+			.output = o->output,
 			.min_duration_ns = o->min_duration_ns,
 		},
-		.plan_flags = (o->count_calls || o->hist ? KSNOOP_PLAN_COUNT : 0) |
-			      (o->count_calls && o->stack ? KSNOOP_PLAN_COUNT_STACKS : 0),
 		.filter_pid = o->pid,
 		.filter_tid = o->tid,
 		.pidns_dev = t->pidns_dev,
@@ -247,7 +244,7 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 		t->counted += rows[i].count;
 	if (t->opts->interval_ms)
 		report__interval(&t->report, ++t->intervals, now_ns(CLOCK_MONOTONIC));
-	if (t->opts->hist)
+	if (t->opts->output == OUTPUT_HIST)
 		err = counts__print_hist(&t->report, rows, n, &fmt, hist_value_of);
 	else
 		counts__print(&t->report, rows, n, &fmt);
@@ -299,7 +296,7 @@ static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 			lost_seen = lost;
 			last_lost_check = now;
 		}
-		if (count_reached(t))
+		if (max_events_reached(t))
 			break;
 		if (t->opts->interval_ms && now >= next_interval) {
 			if (print_counts(t, a, true) || t->output_closed)
@@ -334,12 +331,12 @@ static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *r
 	if (!t->output_closed)
 		drain(t, rb);
 	attacher__detach(a);
-	if (!t->output_closed && !count_reached(t)) {
+	if (!t->output_closed && !max_events_reached(t)) {
 		t->discarding = true;
 		drain(t, rb);
 	}
 	/* --count: what is left (since the last --interval, or all). */
-	if ((t->opts->count_calls || t->opts->hist) && !t->output_closed)
+	if (t->opts->output != OUTPUT_EVENTS && !t->output_closed)
 		err = print_counts(t, a, !!t->opts->interval_ms);
 	if (fflush(stdout) || ferror(stdout))
 		t->output_closed = true;
@@ -388,7 +385,7 @@ static int check_buffer(const struct trace *t)
 static void print_summary(struct trace *t, struct attacher *a)
 {
 	struct report_summary s = {
-		.counting = t->opts->count_calls || t->opts->hist,
+		.counting = t->opts->output != OUTPUT_EVENTS,
 		.printed = t->printed,
 		.lost = attacher__counter(a, KSNOOP_CNT_LOST),
 		.counted = t->counted,

@@ -12,7 +12,10 @@ expect_error bad_pid 2 "--pid: 'abc' is not a number" -p abc ip_send_skb
 expect_error negative_count 2 "--max-events: '-1' is not a number" -n -1 ip_send_skb
 expect_error folded_alone 2 "--folded goes with --count" --folded tp:sched_switch
 expect_error interval_alone 2 "--interval goes with --count or --hist" --interval 1 tp:sched_switch
-expect_error hist_with_count 2 "--hist counts by a value: not with --count or -s" --hist --count 'tp:sys_enter(id)'
+expect_error hist_with_count 2 "--hist and --count are two output modes; give one" --hist --count 'tp:sys_enter(id)'
+expect_error count_with_hist 2 "--count and --hist are two output modes; give one" --count --hist 'tp:sys_enter(id)'
+expect_error hist_with_stack 2 "--hist counts by a value: not with -s" --hist -s 'tp:sys_enter(id)'
+expect_error hist_with_max_events 2 "--hist prints no events: -n/--max-events does not apply" --hist -n 3 'tp:sys_enter(id)'
 expect_error hist_two_values 2 "--hist counts by one value; 'args' is a second" --hist 'tp:sys_enter(id, args)'
 expect_error hist_no_value 2 "--hist without a value counts call durations, and a tracepoint has no return; name the numeric value" --hist tp:sys_enter
 expect_error count_with_max_events 2 "--count prints no events: -n/--max-events does not apply" --count -n 3 tp:sched_switch
