@@ -340,14 +340,14 @@ static void test_plan_filters(void **state)
 	const char *texts[] = { "vfs_read", NULL };
 	const struct ksnoop_plan *bp;
 
-	c.plan_flags = KSNOOP_PLAN_COUNT;
+	c.resolve.output = OUTPUT_COUNT;
 	c.filter_pid = 42;
 	c.filter_tid = 43;
 	c.self_tgid = 7;
 	c.comm = "kstest\0\0\0\0\0\0\0\0\0";
 	assert_int_equal(expand_with(&c, texts), 0);
 	bp = &x->l.v[0].plan.bpf;
-	assert_true(bp->flags & KSNOOP_PLAN_COUNT);
+	assert_int_equal(bp->output, KSNOOP_OUT_COUNT);
 	assert_int_equal(bp->filter_pid, 42);
 	assert_int_equal(bp->filter_tid, 43);
 	assert_int_equal(bp->self_tgid, 7);
