@@ -7,46 +7,71 @@ bench/run measures and writes raw numbers into WORKDIR; this computes the
 statistics (medians, min-max, added cost per round, ratios, targets) and
 writes the report, prose included. Python 3 standard library only.
 
-What WORKDIR holds (all written by bench/run):
+What WORKDIR holds: bench.json (written by bench/run), one object:
 
-    results    one line per run: TABLE VARIANT ROUND key=value...
-               ("cpu PHASE 0 ..." lines: CPU ticks while a part ran)
-    commands   KEY<TAB>COMMAND, each command line as run
-    meta       KEY<TAB>VALUE: the machine, versions, sizes, times
-    features   "ksnoop-usdt yes|no"
-    samples    TRACER LINE: what each tracer printed for one open()
-    kernel, hangs, waits
-               guest kernel trouble, tracers that ignored SIGINT, waits for
-               an earlier tracer (from the VM part)
-    prof.filt, prof.startup, prof.small, prof.large
-               perf report listings
+    runs       one per run: {"table", "variant", "round", "fields"}, the
+               fields as the programs printed them (key=value words, kept
+               as text); table "cpu", variant PHASE: CPU ticks while a part ran
+    commands   KEY -> each command line as run
+    meta       KEY -> the machine, versions, sizes, times
+    features   "ksnoop-usdt" -> true or false
+    listings   NAME -> lines:
+               samples   TRACER LINE: what each tracer printed for one open()
+               kernel, hangs, waits
+                         guest kernel trouble, tracers that ignored SIGINT,
+                         waits for an earlier tracer (from the VM part)
+               prof.filt, prof.startup, prof.small, prof.large
+                         perf report listings
 
-A missing file or table leaves its part of the report out, as bench/run's
+bench/run hands the same data to write_report() directly. A directory kept
+by the shell bench/run before it (results, commands, meta, features and
+one file per listing) is read too.
+
+A missing table or listing leaves its part of the report out, as bench/run's
 --no-vm, --no-native and --no-profile do.
 """
 
 import argparse
+import json
 import os
 import re
 import sys
+from dataclasses import asdict, dataclass, field
 
 DASH = "—"
 
 
 # ---- raw results ----------------------------------------------------------
 
-class Run:
-    """One line of results: a table, a variant, a round and its fields."""
+def parse_fields(text):
+    """The key=value words of TEXT (a program's output) as a dict; other
+    words are left out, a later key replaces an earlier one."""
+    fields = {}
+    for word in text.split():
+        key, eq, value = word.partition("=")
+        if eq:
+            fields[key] = value
+    return fields
 
-    def __init__(self, line):
-        words = line.split()
-        self.line = line
-        self.table, self.variant, self.round = words[0], words[1], words[2]
-        self.fields = {}
-        for word in words[3:]:
-            key, eq, value = word.partition("=")
-            if eq:
-                self.fields[key] = value
+
+@dataclass
+class Run:
+    """One run: a table, a variant, a round and its fields (text)."""
+    table: str
+    variant: str
+    round: int
+    fields: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_line(cls, line):
+        """TABLE VARIANT ROUND key=value... (the VM's RESULT lines)."""
+        table, variant, rnd, *rest = line.split()
+        return cls(table, variant, int(rnd) if rnd.isdigit() else rnd, parse_fields(" ".join(rest)))
+
+    @property
+    def line(self):
+        words = [self.table, self.variant, str(self.round)]
+        return " ".join(words + ["%s=%s" % kv for kv in self.fields.items()])
 
     def num(self, key):
         """A field as a number; missing or not a number is 0, as in awk."""
@@ -60,34 +85,79 @@ class Run:
         return "error" in self.fields
 
 
-class Results:
-    def __init__(self, workdir):
-        self.dir = workdir
-        self.runs = [Run(line) for line in self.lines("results") if len(line.split()) >= 3]
-        self.commands = {}
-        for line in self.lines("commands"):
-            key, _, cmd = line.partition("\t")
-            self.commands.setdefault(key, cmd)
-        self.meta = {}
-        for line in self.lines("meta"):
-            key, _, value = line.partition("\t")
-            self.meta[key] = value
+@dataclass
+class BenchData:
+    """Everything bench/run measured: what the report is written from."""
+    runs: list = field(default_factory=list)
+    commands: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)
+    features: dict = field(default_factory=dict)
+    listings: dict = field(default_factory=dict)
 
-    def path(self, name):
-        return os.path.join(self.dir, name)
+    FILE = "bench.json"
+
+    def save(self, workdir):
+        path = os.path.join(workdir, self.FILE)
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            json.dump(asdict(self), f, indent=1, ensure_ascii=False)
+        os.replace(path + ".tmp", path)
+
+    @classmethod
+    def load(cls, workdir):
+        """From WORKDIR's bench.json, or the shell bench/run's files; None
+        if it holds neither."""
+        path = os.path.join(workdir, cls.FILE)
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                raw = json.load(f)
+            raw["runs"] = [Run(**r) for r in raw.get("runs", [])]
+            return cls(**raw)
+        if os.path.isfile(os.path.join(workdir, "results")):
+            return cls.load_text(workdir)
+        return None
+
+    @classmethod
+    def load_text(cls, workdir):
+        def lines(name):
+            try:
+                with open(os.path.join(workdir, name), encoding="utf-8", errors="replace") as f:
+                    return f.read().splitlines()
+            except FileNotFoundError:
+                return []
+
+        def pairs(name):
+            return [line.partition("\t")[::2] for line in lines(name)]
+
+        data = cls(runs=[Run.from_line(line) for line in lines("results") if len(line.split()) >= 3])
+        for key, cmd in pairs("commands"):
+            data.commands.setdefault(key, cmd)
+        data.meta = dict(pairs("meta"))
+        data.features = {w[0]: w[1] == "yes" for w in map(str.split, lines("features")) if len(w) == 2}
+        for name in ("samples", "kernel", "hangs", "waits",
+                     "prof.filt", "prof.startup", "prof.small", "prof.large"):
+            if lines(name):
+                data.listings[name] = lines(name)
+        return data
+
+
+class Results:
+    """Read access to BenchData for the report."""
+
+    def __init__(self, data):
+        self.runs = data.runs
+        self.commands = data.commands
+        self.meta = data.meta
+        self.features = data.features
+        self.listings = data.listings
 
     def lines(self, name):
-        try:
-            with open(self.path(name), encoding="utf-8", errors="replace") as f:
-                return f.read().splitlines()
-        except FileNotFoundError:
-            return []
-
-    def text(self, name):
-        return "\n".join(self.lines(name))
+        return self.listings.get(name, [])
 
     def has(self, name):
         return bool(self.lines(name))
+
+    def feature(self, name):
+        return bool(self.features.get(name))
 
     def of(self, table, variant):
         return [r for r in self.runs if r.table == table and r.variant == variant]
@@ -572,7 +642,7 @@ Commands:
         self.w("| bpftrace, printing the arguments | %s | %s | — | reference |"
                % (cell(stat(res, "usdt", "bpftrace", "ns_per_iter")), cell(padd(res, "usdt", "bpftrace"))))
         measured = stat(res, "usdt", "ksnoop", "ns_per_iter")
-        if "ksnoop-usdt yes" in res.lines("features") and measured:
+        if res.feature("ksnoop-usdt") and measured:
             if u_bt is None:
                 t = "not measured (bpftrace failed: `%s`)" % errors_of(res, "usdt", "bpftrace")
             elif u_ks is None:
@@ -813,7 +883,8 @@ would leave a filtered-out call little more than the bare probe's work.
         drain_n, fixed_rate = fmt(res.mnum("drain_n")), fmt(res.mnum("fixed_rate"))
         self.w(f"""How many events per second ksnoop prints. The event source is
 `ksb-loop flood`, `getppid()` in a loop on CPU 1 (`-C 1`); ksnoop runs
-on CPU 0, filtered to the generator's pid, output to `/dev/null`.
+on CPU 0, filtered to the generator's pid; bench/run reads its output
+in 1 MiB reads and keeps only the end (where `-j` puts its summary record).
 *Small* event: `{res.m("tput_small")}` (one 8-byte value, a 72-byte record);
 *large*: `{res.m("tput_large")}` (the 168-byte `struct pt_regs`, dumped member by
 member: ~25 lines of text or one JSON object).
@@ -1481,11 +1552,19 @@ ksnoop formats nothing in BPF either, but uses a per-CPU perf buffer and
         self.w("<details><summary>every round, as recorded (TABLE VARIANT ROUND key=value...)</summary>")
         self.w()
         self.w("```")
-        for line in self.res.lines("results"):
-            self.w(line)
+        for run in self.res.runs:
+            self.w(run.line)
         self.w("```")
         self.w()
         self.w("</details>")
+
+
+def write_report(data, out):
+    """Write the report of DATA (BenchData) to the file OUT."""
+    text = Report(Results(data)).write()
+    with open(out + ".tmp", "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(out + ".tmp", out)
 
 
 def main():
@@ -1493,12 +1572,11 @@ def main():
     parser.add_argument("workdir", help="the directory bench/run measured into (--keep keeps it)")
     parser.add_argument("--out", default="docs/PERFORMANCE.md", help="the report (default: %(default)s)")
     args = parser.parse_args()
-    if not os.path.isfile(os.path.join(args.workdir, "results")):
-        sys.exit("bench/report.py: %s has no results file (a directory kept by bench/run --keep?)" % args.workdir)
-    text = Report(Results(args.workdir)).write()
-    with open(args.out + ".tmp", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(args.out + ".tmp", args.out)
+    data = BenchData.load(args.workdir)
+    if data is None:
+        sys.exit("bench/report.py: %s has no %s (a directory kept by bench/run --keep?)"
+                 % (args.workdir, BenchData.FILE))
+    write_report(data, args.out)
 
 
 if __name__ == "__main__":

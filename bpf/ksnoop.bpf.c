@@ -500,8 +500,8 @@ static __always_inline bool task_selected(void)
 
 /*
  * One call as the programs see it: which function, when this side ran,
- * when the call began (0: its entry was not seen, or not asked for), and
- * the task's ids once read (have_ids).
+ * when the call began (0: its entry was not seen, or not asked for), the
+ * task's ids once read (have_ids), its key and its function's values.
  */
 struct call {
 	__u32 func_id;
@@ -510,6 +510,10 @@ struct call {
 	__u32 have_ids;
 	__u64 now;
 	__u64 start;
+	/* The call's key in the stash and entry_times (if its side keeps any). */
+	struct ksnoop_stash_key key;
+	/* A group whose values vary: this function's (NULL: the plan's). */
+	const struct ksnoop_func_values *fv;
 };
 
 /*
@@ -784,8 +788,7 @@ static __always_inline bool preds_hold(const volatile struct ksnoop_side_plan *s
 /* Entry, KSNOOP_SIDE_STASH: the record goes to the stash, for the return. */
 static __always_inline void stash_entry(void *ctx, enum word_source ws,
 					const volatile struct ksnoop_side_plan *side,
-					const __u64 *words, struct ksnoop_stash_key *key,
-					const struct call *c)
+					const __u64 *words, struct call *c)
 {
 	__u32 zero = 0;
 	void *rec = bpf_map_lookup_elem(&scratch, &zero);
@@ -794,9 +797,9 @@ static __always_inline void stash_entry(void *ctx, enum word_source ws,
 		return;
 	fill_header(rec, KSNOOP_ENTRY, c);
 	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, NULL, words, 0);
-	if (bpf_map_update_elem(&stash, key, rec, BPF_ANY)) {
+	if (bpf_map_update_elem(&stash, &c->key, rec, BPF_ANY)) {
 		count(KSNOOP_CNT_STASH_DROP);
-		stash_clear(key);
+		stash_clear(&c->key);
 	}
 }
 
@@ -837,19 +840,19 @@ static __always_inline void count_call(void *ctx, enum word_source ws, const str
 	struct ksnoop_count_key key = { .func_id = c->func_id, .sub = -1 };
 	__u64 one = 1, *n, v;
 
-	if (plan.flags & KSNOOP_PLAN_HIST_DURATION) {
+	if (plan.output == KSNOOP_OUT_HIST_DURATION) {
 		/* A return whose entry was not seen (or not selected): no call. */
 		if (!c->start || c->now < c->start)
 			return;
 		key.sub = log2_bucket(c->now - c->start);
-	} else if (plan.flags & KSNOOP_PLAN_HIST) {
+	} else if (plan.output == KSNOOP_OUT_HIST) {
 		/* A value that cannot be read is no bucket: counted as a fault. */
 		if (pred_scalar(&plan.hist, src_word(words, &plan.hist.acc), &v)) {
 			count(KSNOOP_CNT_HIST_UNREAD);
 			return;
 		}
 		key.sub = plan.hist.is_signed && (__s64)v < 0 ? -1 : log2_bucket(v);
-	} else if (ws != WORDS_USDT && (plan.flags & KSNOOP_PLAN_COUNT_STACKS)) {
+	} else if (ws != WORDS_USDT && plan.output == KSNOOP_OUT_COUNT_STACKS) {
 		/*
 		 * Not in the USDT program at all (ws is known when it is
 		 * compiled): a sleepable program may not use a stack map.
@@ -914,164 +917,271 @@ static __always_inline bool long_enough(const struct call *c)
 	return c->start && c->now >= c->start && c->now - c->start >= plan.min_duration_ns;
 }
 
-static __always_inline int capture(void *ctx, enum word_source ws, int kind)
+/*
+ * Which target this call is: the plan's, or in a group's program the one
+ * the probe's cookie names (kprobes; tracepoints where raw_tp has cookies,
+ * 6.10 on; USDT through libbpf's cookie), and in a group whose values
+ * vary, that target's own accesses (c->fv).  False: nothing to do (a USDT
+ * call site planned for by another instance, a cookie without values).
+ */
+static __always_inline bool identify(void *ctx, enum word_source ws, struct call *c)
+{
+	__u64 cookie;
+	__u32 index;
+
+	c->func_id = plan.func_id;
+	c->fv = NULL;
+	if (ws == WORDS_USDT) {
+		if ((plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
+			return false;
+		if (plan.flags & KSNOOP_PLAN_COOKIE)
+			c->func_id = (__u32)bpf_usdt_cookie(ctx);
+		return true;
+	}
+	if (ws == WORDS_FENTRY || !(plan.flags & KSNOOP_PLAN_COOKIE))
+		return true;
+	cookie = bpf_get_attach_cookie(ctx);
+	index = cookie >> KSNOOP_COOKIE_INDEX_SHIFT;
+	c->func_id = (__u32)cookie;
+	if (!(plan.flags & KSNOOP_PLAN_FUNC_VALUES))
+		return true;
+	c->fv = bpf_map_lookup_elem(&func_values, &index);
+	return c->fv != NULL;
+}
+
+/*
+ * The start of either side: false if it has nothing to do for this call;
+ * else which target it is, and its key where the side keeps state per
+ * call (KEYED, or a time).
+ */
+static __always_inline bool begin_call(void *ctx, enum word_source ws, int kind,
+				       struct call *c, bool keyed)
 {
 	const volatile struct ksnoop_side_plan *side = &plan.side[kind];
-	__u32 keyed = side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
 	__u32 timed = side->flags & KSNOOP_SIDE_TIMED;
-	struct ksnoop_stash_key key = {};
-	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
-	struct call c = { .func_id = plan.func_id };
-	const struct ksnoop_func_values *fv = NULL;
-	void *rec, *stashed = NULL;
 
 	if (!side->enabled && !(side->flags & KSNOOP_SIDE_RETRY) && !timed)
-		return 0;
-	if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_USDT_SIG) && !usdt_site_matches(ctx))
-		return 0;
-	/*
-	 * A group's program: the probe's cookie says which target fired
-	 * (kprobes; tracepoints where raw_tp has cookies, 6.10 on).
-	 */
-	if ((ws == WORDS_REGS || ws == WORDS_TP) && (plan.flags & KSNOOP_PLAN_COOKIE)) {
-		__u64 cookie = bpf_get_attach_cookie(ctx);
-		__u32 index = cookie >> KSNOOP_COOKIE_INDEX_SHIFT;
-
-		c.func_id = (__u32)cookie;
-		if (plan.flags & KSNOOP_PLAN_FUNC_VALUES) {
-			fv = bpf_map_lookup_elem(&func_values, &index);
-			if (!fv)
-				return 0;
-		}
-	} else if (ws == WORDS_USDT && (plan.flags & KSNOOP_PLAN_COOKIE)) {
-		c.func_id = (__u32)bpf_usdt_cookie(ctx);
-	}
+		return false;
+	if (!identify(ctx, ws, c))
+		return false;
 	if (keyed || timed)
-		call_key(ctx, ws, kind, c.func_id, &key);
-	if (kind == KSNOOP_RETURN && (side->flags & KSNOOP_SIDE_RETRY))
-		emit_retried_entry(&key, fv);
-	/* Every return clears its key, whatever it reports. */
-	if (kind == KSNOOP_RETURN && timed)
-		c.start = entry_time_take(&key);
-	if (!side->enabled && kind == KSNOOP_RETURN)
-		return 0;
+		call_key(ctx, ws, kind, c->func_id, &c->key);
+	return true;
+}
 
-	/* A stashed entry was selected when it was taken: no filters again. */
-	if (side->flags & KSNOOP_SIDE_UNSTASH) {
-		stashed = bpf_map_lookup_elem(&stash, &key);
-		if (!stashed)
-			return 0;	/* entry filtered out, dropped, or before attach */
-		c.start = ((struct ksnoop_event *)stashed)->time_ns;
-	} else if (!task_selected()) {
-		/* Every entry replaces or clears its key; every return clears it. */
-		if (keyed)
-			stash_clear(&key);
-		if (kind == KSNOOP_ENTRY && timed)
-			entry_time_clear(&key);
-		return 0;
-	}
-	/*
-	 * The return side prints whatever the entry's predicates say; a
-	 * duration histogram counts only calls they select (kept below).
-	 */
-	if (kind == KSNOOP_ENTRY && timed && !(plan.flags & KSNOOP_PLAN_HIST_DURATION)) {
-		c.now = bpf_ktime_get_ns();
-		entry_time_keep(&key, c.now);
-	}
-	if (!side->enabled)
-		return 0;
-	if (kind == KSNOOP_RETURN && plan.min_duration_ns) {
-		c.now = bpf_ktime_get_ns();
-		if (!long_enough(&c)) {
-			if (stashed)
-				bpf_map_delete_elem(&stash, &key);
-			return 0;
-		}
-	}
+/*
+ * A record for SIDE, the clock read now if it was not (only for calls
+ * that are kept, or timed); NULL: the ring buffer is full, counted.
+ */
+static __always_inline void *reserve(const volatile struct ksnoop_side_plan *side,
+				     struct call *c, bool keyed)
+{
+	void *rec;
 
-	read_words(ctx, ws, kind, words);
-	/*
-	 * Predicates first: a discarded call reserves and copies nothing.
-	 * Then ksnoop's own calls go (a stashed entry was checked when taken).
-	 */
-	if (!preds_hold(side, words) || (!stashed && task_is_self(&c))) {
-		if (keyed)
-			stash_clear(&key);
-		if (kind == KSNOOP_ENTRY && timed && (plan.flags & KSNOOP_PLAN_HIST_DURATION))
-			entry_time_clear(&key);
-		return 0;
-	}
-	/* --hist of durations: the entry only says when a selected call began. */
-	if (kind == KSNOOP_ENTRY && (plan.flags & KSNOOP_PLAN_HIST_DURATION)) {
-		if (timed)
-			entry_time_keep(&key, bpf_ktime_get_ns());
-		return 0;
-	}
-	if (side->flags & KSNOOP_SIDE_STASH) {
-		c.now = bpf_ktime_get_ns();
-		stash_entry(ctx, ws, side, words, &key, &c);
-		return 0;
-	}
-
-	/* --count, --hist: counted, nothing recorded. */
-	if (plan.flags & KSNOOP_PLAN_COUNT) {
-		if ((plan.flags & KSNOOP_PLAN_HIST_DURATION) && !c.now)
-			c.now = bpf_ktime_get_ns();
-		count_call(ctx, ws, &c, words);
-		if (stashed)
-			bpf_map_delete_elem(&stash, &key);
-		return 0;
-	}
-	/* The clock is read only for calls that are kept (or timed). */
-	if (!c.now)
-		c.now = bpf_ktime_get_ns();
+	if (!c->now)
+		c->now = bpf_ktime_get_ns();
 	rec = bpf_ringbuf_reserve(&events, side->rec_size, 0);
 	if (!rec) {
 		count(KSNOOP_CNT_LOST);
 		if (keyed)
-			stash_clear(&key);
+			stash_clear(&c->key);
+	}
+	return rec;
+}
+
+/*
+ * Entry, an event: one ring-buffer record.  KSNOOP_SIDE_RETRY: an entry
+ * whose user memory was not paged in yet waits in the stash instead, for
+ * the return to read again and emit.  (Ring-buffer memory cannot be a map
+ * value on older kernels: the record goes through the scratch buffer, on
+ * this path only.)
+ */
+static __always_inline int emit_entry(void *ctx, enum word_source ws,
+				      const volatile struct ksnoop_side_plan *side,
+				      const __u64 *words, struct call *c, bool keyed)
+{
+	void *rec = reserve(side, c, keyed);
+
+	if (!rec)
 		return 0;
-	}
-	if (stashed) {
-		/* The entry values, at the offsets they had in the entry record. */
-		bpf_probe_read_kernel(rec + sizeof(struct ksnoop_event),
-				      side->stash_size - sizeof(struct ksnoop_event),
-				      stashed + sizeof(struct ksnoop_event));
-		bpf_map_delete_elem(&stash, &key);
-		reread_user_faults(rec, side, fv, side->nstashed);
-	}
-	fill_header(rec, kind, &c);
-	fill_values(ctx, ws, kind, rec, side, fv, words, side->nstashed);
+	fill_header(rec, KSNOOP_ENTRY, c);
+	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, c->fv, words, 0);
 	if (side->flags & KSNOOP_SIDE_RETRY) {
-		/*
-		 * Entry: user memory not paged in yet; try again at the return.
-		 * (Ring-buffer memory cannot be a map value on older kernels:
-		 * the record goes through the scratch buffer, on this path only.)
-		 */
-		if (has_user_fault(rec, side, kind, fv) && stash_record(&key, rec, side->rec_size)) {
+		if (has_user_fault(rec, side, KSNOOP_ENTRY, c->fv) &&
+		    stash_record(&c->key, rec, side->rec_size)) {
 			bpf_ringbuf_discard(rec, BPF_RB_NO_WAKEUP);
 			return 0;
 		}
-		stash_clear(&key);
+		stash_clear(&c->key);
 	}
 	submit(rec, side->rec_size);
 	return 0;
 }
 
 /*
- * The programs, one per attach type: each is capture() with where its
- * argument words are and which side it records.
+ * The entry of a call (fentry, kprobe), or a tracepoint or USDT probe
+ * (which have no return): select the call, then keep its time, stash its
+ * record for the return, count it, or emit it.  Every entry replaces or
+ * clears its key.
  */
-#define CAPTURE_PROG(sec, name, ctx_type, words, kind)	\
-	SEC(sec)					\
-	int name(ctx_type *ctx)				\
-	{						\
-		return capture(ctx, words, kind);	\
+static __always_inline int capture_entry(void *ctx, enum word_source ws)
+{
+	const volatile struct ksnoop_side_plan *side = &plan.side[KSNOOP_ENTRY];
+	bool keyed = side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY);
+	bool timed = side->flags & KSNOOP_SIDE_TIMED;
+	bool durations = plan.output == KSNOOP_OUT_HIST_DURATION;
+	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
+	struct call c = {};
+
+	if (!begin_call(ctx, ws, KSNOOP_ENTRY, &c, keyed))
+		return 0;
+	if (!task_selected()) {
+		if (keyed)
+			stash_clear(&c.key);
+		if (timed)
+			entry_time_clear(&c.key);
+		return 0;
+	}
+	/*
+	 * The return side prints whatever the entry's predicates say; a
+	 * duration histogram counts only calls they select (kept below).
+	 */
+	if (timed && !durations) {
+		c.now = bpf_ktime_get_ns();
+		entry_time_keep(&c.key, c.now);
+	}
+	if (!side->enabled)
+		return 0;
+	read_words(ctx, ws, KSNOOP_ENTRY, words);
+	/*
+	 * Predicates first: a discarded call reserves and copies nothing.
+	 * Then ksnoop's own calls go.
+	 */
+	if (!preds_hold(side, words) || task_is_self(&c)) {
+		if (keyed)
+			stash_clear(&c.key);
+		if (timed && durations)
+			entry_time_clear(&c.key);
+		return 0;
+	}
+	/* --hist of durations: the entry only says when a selected call began. */
+	if (durations) {
+		if (timed)
+			entry_time_keep(&c.key, bpf_ktime_get_ns());
+		return 0;
+	}
+	if (side->flags & KSNOOP_SIDE_STASH) {
+		c.now = bpf_ktime_get_ns();
+		stash_entry(ctx, ws, side, words, &c);
+		return 0;
+	}
+	/* --count, --hist: counted, nothing recorded. */
+	if (plan.output != KSNOOP_OUT_EVENTS) {
+		count_call(ctx, ws, &c, words);
+		return 0;
+	}
+	return emit_entry(ctx, ws, side, words, &c, keyed);
+}
+
+/*
+ * Return, an event: one ring-buffer record, behind the stashed entry's
+ * values (KSNOOP_SIDE_UNSTASH) read again where they faulted.
+ */
+static __always_inline int emit_return(void *ctx, enum word_source ws,
+				       const volatile struct ksnoop_side_plan *side,
+				       const __u64 *words, struct call *c, void *stashed,
+				       bool keyed)
+{
+	void *rec = reserve(side, c, keyed);
+
+	if (!rec)
+		return 0;
+	if (stashed) {
+		/* The entry values, at the offsets they had in the entry record. */
+		bpf_probe_read_kernel(rec + sizeof(struct ksnoop_event),
+				      side->stash_size - sizeof(struct ksnoop_event),
+				      stashed + sizeof(struct ksnoop_event));
+		bpf_map_delete_elem(&stash, &c->key);
+		reread_user_faults(rec, side, c->fv, side->nstashed);
+	}
+	fill_header(rec, KSNOOP_RETURN, c);
+	fill_values(ctx, ws, KSNOOP_RETURN, rec, side, c->fv, words, side->nstashed);
+	submit(rec, side->rec_size);
+	return 0;
+}
+
+/*
+ * The return of a call (fexit, kretprobe): emit the entry a user fault
+ * held back, take the call's start, select the call (a stashed entry was
+ * selected when it was taken), then count it or emit it.  Every return
+ * clears its key, whatever it reports.
+ */
+static __always_inline int capture_return(void *ctx, enum word_source ws)
+{
+	const volatile struct ksnoop_side_plan *side = &plan.side[KSNOOP_RETURN];
+	bool keyed = side->flags & (KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
+	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
+	void *stashed = NULL;
+	struct call c = {};
+
+	if (!begin_call(ctx, ws, KSNOOP_RETURN, &c, keyed))
+		return 0;
+	if (side->flags & KSNOOP_SIDE_RETRY)
+		emit_retried_entry(&c.key, c.fv);
+	if (side->flags & KSNOOP_SIDE_TIMED)
+		c.start = entry_time_take(&c.key);
+	if (!side->enabled)
+		return 0;
+	if (side->flags & KSNOOP_SIDE_UNSTASH) {
+		stashed = bpf_map_lookup_elem(&stash, &c.key);
+		if (!stashed)
+			return 0;	/* entry filtered out, dropped, or before attach */
+		c.start = ((struct ksnoop_event *)stashed)->time_ns;
+	} else if (!task_selected()) {
+		if (keyed)
+			stash_clear(&c.key);
+		return 0;
+	}
+	if (plan.min_duration_ns) {
+		c.now = bpf_ktime_get_ns();
+		if (!long_enough(&c)) {
+			if (stashed)
+				bpf_map_delete_elem(&stash, &c.key);
+			return 0;
+		}
+	}
+	read_words(ctx, ws, KSNOOP_RETURN, words);
+	if (!preds_hold(side, words) || (!stashed && task_is_self(&c))) {
+		if (keyed)
+			stash_clear(&c.key);
+		return 0;
+	}
+	/* --count, --hist: counted, nothing recorded. */
+	if (plan.output != KSNOOP_OUT_EVENTS) {
+		if (plan.output == KSNOOP_OUT_HIST_DURATION && !c.now)
+			c.now = bpf_ktime_get_ns();
+		count_call(ctx, ws, &c, words);
+		if (stashed)
+			bpf_map_delete_elem(&stash, &c.key);
+		return 0;
+	}
+	return emit_return(ctx, ws, side, words, &c, stashed, keyed);
+}
+
+/*
+ * The programs, one per attach type: each is the capture of its side
+ * (capture_entry() or capture_return()) with where its argument words are.
+ */
+#define CAPTURE_PROG(sec, name, ctx_type, words, capture)	\
+	SEC(sec)						\
+	int name(ctx_type *ctx)					\
+	{							\
+		return capture(ctx, words);			\
 	}
 
-CAPTURE_PROG("fentry", ksnoop_fentry, __u64, WORDS_FENTRY, KSNOOP_ENTRY)
-CAPTURE_PROG("fexit", ksnoop_fexit, __u64, WORDS_FENTRY, KSNOOP_RETURN)
-CAPTURE_PROG("kprobe", ksnoop_kprobe, struct pt_regs, WORDS_REGS, KSNOOP_ENTRY)
-CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, KSNOOP_RETURN)
-CAPTURE_PROG("raw_tp", ksnoop_tp, __u64, WORDS_TP, KSNOOP_ENTRY)
-CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, KSNOOP_ENTRY)
+CAPTURE_PROG("fentry", ksnoop_fentry, __u64, WORDS_FENTRY, capture_entry)
+CAPTURE_PROG("fexit", ksnoop_fexit, __u64, WORDS_FENTRY, capture_return)
+CAPTURE_PROG("kprobe", ksnoop_kprobe, struct pt_regs, WORDS_REGS, capture_entry)
+CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, capture_return)
+CAPTURE_PROG("raw_tp", ksnoop_tp, __u64, WORDS_TP, capture_entry)
+CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, capture_entry)

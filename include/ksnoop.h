@@ -183,6 +183,23 @@ struct ksnoop_side_plan {
 	struct ksnoop_pred_plan preds[KSNOOP_MAX_PREDS];
 };
 
+/*
+ * What a program does with a call that passes its filters (plan.output):
+ * userspace's output mode (cli.h), as specific as the program must be.
+ */
+enum ksnoop_output {
+	KSNOOP_OUT_EVENTS = 0,		/* a ring-buffer record per side that prints */
+	KSNOOP_OUT_COUNT = 1,		/* --count: counted per function, no record */
+	KSNOOP_OUT_COUNT_STACKS = 2,	/* --count -s: per function and kernel stack (stacks map) */
+	KSNOOP_OUT_HIST = 3,		/* --hist: per log2 bucket of the value plan.hist reads */
+	/*
+	 * --hist without a value: counted at the return per log2 bucket of
+	 * the call's duration in ns.  The entry side keeps the time only once
+	 * its predicates held (entry_times).
+	 */
+	KSNOOP_OUT_HIST_DURATION = 4,
+};
+
 enum ksnoop_plan_flags {
 	/* Every read is a user read (USDT: the traced program picks addresses). */
 	KSNOOP_PLAN_USER_MEM = 1 << 0,
@@ -196,18 +213,6 @@ enum ksnoop_plan_flags {
 	 * fired (for USDT, libbpf's bpf_usdt_cookie()) is the target's func_id.
 	 */
 	KSNOOP_PLAN_COOKIE = 1 << 3,
-	/* --count: a call that passes the filters is counted, not recorded. */
-	KSNOOP_PLAN_COUNT = 1 << 4,
-	/* --count -s: counted per distinct kernel stack (the stacks map). */
-	KSNOOP_PLAN_COUNT_STACKS = 1 << 5,
-	/* --hist (with KSNOOP_PLAN_COUNT): counted per log2 bucket of plan.hist. */
-	KSNOOP_PLAN_HIST = 1 << 6,
-	/*
-	 * --hist without a value (with KSNOOP_PLAN_COUNT): counted at the
-	 * return per log2 bucket of the call's duration in ns.  The entry
-	 * side keeps the time only once its predicates held (entry_times).
-	 */
-	KSNOOP_PLAN_HIST_DURATION = 1 << 7,
 	/*
 	 * With KSNOOP_PLAN_COOKIE: the group's functions differ in their
 	 * values (which words, what they point to, how much to copy), not in
@@ -216,7 +221,7 @@ enum ksnoop_plan_flags {
 	 * side[].values[] give the record layout the functions share (rec_off,
 	 * and in acc.size the most any of them copies there).
 	 */
-	KSNOOP_PLAN_FUNC_VALUES = 1 << 8,
+	KSNOOP_PLAN_FUNC_VALUES = 1 << 4,
 };
 
 /* BPF cookie of a group's probe: its function's func_id | index << 32. */
@@ -235,7 +240,7 @@ struct ksnoop_count_key {
 	/*
 	 * --count -s: the stack's id in the stacks map (-1: none taken);
 	 * --hist: the log2 bucket (0: the value 0, k: [2^(k-1), 2^k),
-	 * -1: negative; of the duration in ns for KSNOOP_PLAN_HIST_DURATION);
+	 * -1: negative; of the duration in ns for KSNOOP_OUT_HIST_DURATION);
 	 * else -1.
 	 */
 	__s32 sub;
@@ -257,7 +262,7 @@ struct ksnoop_plan {
 	__u8 filter_comm;	/* compare comm[] */
 	__u8 ret_slot;		/* ctx word holding the return value (fexit) */
 	__u8 nslots;		/* argument words the target has */
-	__u8 pad1;
+	__u8 output;		/* enum ksnoop_output */
 	__u32 slot_mask;	/* argument words some value or predicate reads */
 	__u32 flags;		/* enum ksnoop_plan_flags */
 	/* ksnoop's pid namespace (nsfs dev and inode); 0: the initial one */
@@ -338,5 +343,7 @@ _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
 _Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
+_Static_assert(sizeof(struct ksnoop_side_plan) == 2768, "side plan layout");
+_Static_assert(sizeof(struct ksnoop_plan) == 5784, "plan layout");
 
 #endif /* KSNOOP_H */

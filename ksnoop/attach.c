@@ -13,7 +13,28 @@
 #include "attach.h"
 #include "log.h"
 #include "stop.h"
+#include "group.h"
 #include "ksnoop.skel.h"
+
+/* One USDT probe of a group: PROVIDER:NAME in the file at PATH. */
+struct attach_usdt {
+	const char *path;	/* to open (/proc/self/fd/N) */
+	const char *shown;	/* the file as messages name it */
+	const char *provider;
+	const char *name;
+	__u32 func_id;		/* its target: the USDT cookie of its sites */
+	int nsites;		/* its call sites */
+};
+
+/*
+ * One function of a group and its func_id; with per-function values
+ * (KSNOOP_PLAN_FUNC_VALUES), what its values are.
+ */
+struct attach_func {
+	const char *name;
+	__u32 func_id;
+	const struct ksnoop_func_values *values;
+};
 
 struct attacher {
 	__u32 ringbuf_bytes;
@@ -330,9 +351,9 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_autocreate(skel->maps.func_values, false);
 
 	/* --count maps: full size only when counting, then shared like the rest. */
-	if (!(plan->bpf.flags & KSNOOP_PLAN_COUNT))
+	if (plan->bpf.output == KSNOOP_OUT_EVENTS)
 		err = err ?: bpf_map__set_max_entries(skel->maps.counts, 1);
-	if (!(plan->bpf.flags & KSNOOP_PLAN_COUNT_STACKS))
+	if (plan->bpf.output != KSNOOP_OUT_COUNT_STACKS)
 		err = err ?: bpf_map__set_max_entries(skel->maps.stacks, 1);
 	if (a->ringbuf_fd >= 0) {
 		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
@@ -486,8 +507,12 @@ static int release_instance(struct attacher *a)
 	return 0;
 }
 
-int attacher__add(struct attacher *a, const struct capture_plan *plan,
-		  enum attach_kind kind, struct ks_error *e)
+/*
+ * Load an instance for PLAN and attach it as KIND.  Returns 0 or a
+ * negative errno, a runtime one (what the kernel said is in E's message).
+ */
+static int attach_single(struct attacher *a, const struct capture_plan *plan,
+			 enum attach_kind kind, struct ks_error *e)
 {
 	const char *target = plan->sig.attach;
 	struct ksnoop_bpf *skel;
@@ -533,21 +558,11 @@ int attacher__add(struct attacher *a, const struct capture_plan *plan,
 		skel->links.ksnoop_tp = link;
 		break;
 	case ATTACH_USDT:
-		return ks_fail(e, -EOPNOTSUPP, "USDT probes attach with attacher__add_usdt()");
+		return ks_fail(e, -EOPNOTSUPP, "USDT probes attach with attach_usdt_probes()");
 	}
 	if (release_instance(a))
 		return ks_fail(e, -ENOMEM, "out of memory");
 	return 0;
-}
-
-/*
- * The USDT links of one program are detached one after another (see
- * DETACH_THREADS): of N probes, at most this many share a program, so
- * that detaching them all takes no longer than with a program each.
- */
-int attacher__usdt_per_program(int n)
-{
-	return n > DETACH_THREADS ? (n + DETACH_THREADS - 1) / DETACH_THREADS : 1;
 }
 
 /* FOLLOWS: destroyed after the link kept before it, on the same thread. */
@@ -572,10 +587,11 @@ static int keep_link(struct attacher *a, struct bpf_link *link, bool follows)
 /*
  * The probes' own plans differ only in func_id: one program for them all,
  * its USDT cookie naming the probe (one probe: the plan's func_id, as
- * attacher__add() has it).
+ * attach_single() has it): every call site (PID -1: in every process).
  */
-int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
-		       const struct attach_usdt *probes, int n, int pid, struct ks_error *e)
+static int attach_usdt_probes(struct attacher *a, const struct capture_plan *plan,
+			      const struct attach_usdt *probes, int n, int pid,
+			      struct ks_error *e)
 {
 	struct capture_plan *group = malloc(sizeof(*group));
 	struct ksnoop_bpf *skel;
@@ -739,9 +755,18 @@ static int attach_tp_group(struct attacher *a, struct ksnoop_bpf *skel,
 	return 0;
 }
 
-int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
-			const struct ksnoop_plan *group_bpf, enum attach_kind kind,
-			const struct attach_func *funcs, int n, bool *failed, struct ks_error *e)
+/*
+ * A group of KIND: functions (ATTACH_KPROBE) or tracepoints (ATTACH_TP,
+ * where the kernel has raw_tp cookies) that share the program GROUP_BPF
+ * (PLAN is any member's, for its name), each probe's cookie naming its
+ * target (and its values' index).  kprobes attach through kprobe.multi
+ * where the kernel has it, else one kprobe per function; tracepoints with
+ * a raw_tp link each.  FAILED: a target the kernel refuses is marked there
+ * and left out instead of failing all.
+ */
+static int attach_shared(struct attacher *a, const struct capture_plan *plan,
+			 const struct ksnoop_plan *group_bpf, enum attach_kind kind,
+			 const struct attach_func *funcs, int n, bool *failed, struct ks_error *e)
 {
 	struct capture_plan *group = malloc(sizeof(*group));
 	char label[GROUP_LABEL_MAX];
@@ -890,4 +915,161 @@ __u64 attacher__missed(const struct attacher *a)
 	for (i = 0; i < a->nprog_fds; i++)
 		total += recursion_misses(a->prog_fds[i]);
 	return total;
+}
+
+/* ---- every target of a list: groups first, then one by one ---- */
+
+/*
+ * The USDT probes of group G: one program, the USDT cookie naming each
+ * probe's target.
+ */
+static int attach_usdt_group(struct attacher *a, struct target_list *l,
+			     const struct target_group *g, int pid, struct ks_error *e)
+{
+	struct attach_usdt *probes = calloc(g->n, sizeof(*probes));
+	int k, err;
+
+	if (!probes)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (k = 0; k < g->n; k++) {
+		const struct usdt_match *u = &l->v[g->idx[k]].usdt;
+
+		probes[k] = (struct attach_usdt){ .path = u->attach_path, .shown = u->path,
+						  .provider = u->provider, .name = u->name,
+						  .func_id = (__u32)g->idx[k], .nsites = u->nsites };
+	}
+	err = attach_usdt_probes(a, &l->v[g->idx[0]].plan, probes, g->n, pid, e);
+	for (k = 0; k < g->n && !err; k++)
+		l->v[g->idx[k]].attached = true;
+	free(probes);
+	return err;
+}
+
+/*
+ * The functions or tracepoints of group G: left out, and said with -v,
+ * are those the kernel refuses.
+ */
+static int attach_func_group(struct attacher *a, struct target_list *l,
+			     const struct target_group *g, struct ks_error *e)
+{
+	const struct capture_plan *lead = &l->v[g->idx[0]].plan;
+	bool per_func = g->plan.flags & KSNOOP_PLAN_FUNC_VALUES;
+	struct attach_func *funcs = calloc(g->n, sizeof(*funcs));
+	struct ksnoop_func_values *fvs = per_func ? calloc(g->n, sizeof(*fvs)) : NULL;
+	bool *failed = calloc(g->n, sizeof(*failed));
+	int k, err;
+
+	if (!funcs || !failed || (per_func && !fvs)) {
+		err = ks_fail(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < g->n; k++) {
+		const struct capture_plan *p = &l->v[g->idx[k]].plan;
+
+		if (per_func)
+			resolver__func_values(p, &fvs[k]);
+		funcs[k] = (struct attach_func){ p->sig.attach, (__u32)g->idx[k],
+						 per_func ? &fvs[k] : NULL };
+	}
+	if (per_func)
+		log_info("%s and %d more: values per target, records of %u and %u bytes (entry, return)",
+			 lead->sig.attach, g->n - 1, g->plan.side[KSNOOP_ENTRY].rec_size,
+			 g->plan.side[KSNOOP_RETURN].rec_size);
+	ks_clear(e);
+	err = attach_shared(a, lead, &g->plan, g->kind, funcs, g->n, failed, e);
+	for (k = 0; k < g->n && !err; k++) {
+		l->v[g->idx[k]].attached = !failed[k];
+		if (failed[k])
+			log_info("%s: %s left out: the kernel refused its program or kprobe (%s)",
+				 l->v[g->idx[k]].spec->text, funcs[k].name,
+				 e->msg[0] ? e->msg : "-d shows why");
+	}
+out:
+	free(funcs);
+	free(fvs);
+	free(failed);
+	return err;
+}
+
+/*
+ * Targets grouped by plan (group.h), one program per group: a glob's
+ * kprobe targets and tracepoints (a target the kernel refuses is left out,
+ * not fatal) and USDT probes (all or nothing).  The USDT links of one
+ * program are detached one after another (see DETACH_THREADS): at most
+ * 1/DETACH_THREADS of the probes share a program, so that detaching them
+ * all takes no longer than with a program each.
+ */
+static int attach_groups(struct attacher *a, struct target_list *l, int pid, struct ks_error *e)
+{
+	struct target_groups g;
+	int i, nprogs = 0, err = groups__build(&g, l, DETACH_THREADS);
+
+	if (err)
+		return ks_fail(e, err, "out of memory");
+	for (i = 0; i < g.n && !err; i++) {
+		ks_clear(e);
+		if (g.v[i].kind == ATTACH_USDT) {
+			err = attach_usdt_group(a, l, &g.v[i], pid, e);
+			continue;
+		}
+		err = attach_func_group(a, l, &g.v[i], e);
+		nprogs++;
+	}
+	if (g.nfuncs)
+		log_info("%d glob matches in %d program(s)", g.nfuncs, nprogs);
+	groups__free(&g);
+	return err;
+}
+
+/*
+ * Globs whose every match the kernel refused attached nothing: an error
+ * (the last refusal says why), not a trace that waits for nothing.
+ */
+static int check_any_attached(const struct target_list *l, struct ks_error *e)
+{
+	char why[sizeof(e->msg)];
+	bool tps = true, probes = true;
+	int i;
+
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i].attached)
+			return 0;
+		tps &= l->v[i].kind == ATTACH_TP;
+		probes &= l->v[i].kind == ATTACH_USDT;
+	}
+	snprintf(why, sizeof(why), "%s", e->msg[0] ? e->msg : "every one was refused");
+	return ks_fail(e, ks_runtime_errno(e->err ? e->err : -EOPNOTSUPP),
+		       "none of the %d %s matched could be attached: %s", l->n,
+		       tps ? "tracepoint(s)" : probes ? "USDT probe(s)" : "function(s)", why);
+}
+
+int attacher__attach_targets(struct attacher *a, struct target_list *l, int pid,
+			     struct ks_error *e)
+{
+	int i, err;
+
+	err = attach_groups(a, l, pid, e);
+	for (i = 0; i < l->n && !err; i++) {
+		struct target *tg = &l->v[i];
+
+		/* Ctrl-C while attaching: stop here, detach what is attached. */
+		if (stop__requested()) {
+			err = ks_fail(e, -EINTR, "interrupted while attaching");
+			break;
+		}
+
+		if (tg->attached || groups__shared(l, tg))
+			continue;
+		err = attach_single(a, &tg->plan, tg->kind, e);
+		if (err && tg->from_glob && !attacher__exhausted(err)) {
+			/* fentry on a glob's match the kernel refuses: left out. */
+			log_info("%s: %s left out: %s", tg->spec->text, tg->plan.sig.attach, e->msg);
+			err = 0;
+			continue;
+		}
+		tg->attached = !err;
+	}
+	if (!err)
+		err = check_any_attached(l, e);
+	return err;
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include "ks_error.h"
 #include "resolve.h"
+#include "targets.h"
 
 struct attacher;
 
@@ -24,64 +25,20 @@ void attacher__detach(struct attacher *a);
  */
 bool attacher__exhausted(int err);
 
-enum attach_kind {
-	ATTACH_FENTRY,		/* fentry + fexit */
-	ATTACH_KPROBE,		/* kprobe + kretprobe */
-	ATTACH_TP,		/* raw_tp, typed from the btf_trace_* prototype */
-	ATTACH_USDT,		/* uprobes at every call site of a USDT probe */
-};
-
 /*
- * Load an instance for PLAN and attach it as KIND.  Returns 0 or a
- * negative errno, a runtime one (what the kernel said is in E's message).
+ * Load and attach every target of L, the attacher's one entry point
+ * (retsnoop's mass_attacher is the model): the targets that share a
+ * program are grouped (group.h), each group loaded once and attached with
+ * a BPF cookie per target (kprobe.multi where the kernel has it, else a
+ * kprobe each; a raw_tp link per tracepoint; uprobes at every call site
+ * of a USDT probe, in PID or, -1, every process), every other target
+ * loaded and attached alone.  A glob's match the kernel refuses is left
+ * out (-v says why); anything else ends it.  Marks what attached
+ * (target.attached).  0, -EINTR when asked to stop, or a negative errno,
+ * a runtime one, with E (what the kernel said, or that nothing attached).
  */
-int attacher__add(struct attacher *a, const struct capture_plan *plan,
-		  enum attach_kind kind, struct ks_error *e);
-
-/* One USDT probe of a group: PROVIDER:NAME in the file at PATH. */
-struct attach_usdt {
-	const char *path;	/* to open (/proc/self/fd/N) */
-	const char *shown;	/* the file as messages name it */
-	const char *provider;
-	const char *name;
-	__u32 func_id;		/* its target: the USDT cookie of its sites */
-	int nsites;		/* its call sites */
-};
-
-/*
- * Attach the N PROBES, whose plans differ only in func_id (PLAN is any
- * one's), through one program: every call site (PID -1: in every
- * process), the BPF cookie naming the probe.
- */
-int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
-		       const struct attach_usdt *probes, int n, int pid, struct ks_error *e);
-
-/* Of N USDT probes in all, how many one program should serve at most. */
-int attacher__usdt_per_program(int n);
-
-/*
- * One function of a group and its func_id; with per-function values
- * (KSNOOP_PLAN_FUNC_VALUES), what its values are.
- */
-struct attach_func {
-	const char *name;
-	__u32 func_id;
-	const struct ksnoop_func_values *values;
-};
-
-/*
- * A group of KIND: functions (ATTACH_KPROBE) or tracepoints (ATTACH_TP,
- * where the kernel has raw_tp cookies) that share the program GROUP (from
- * resolver__group(); PLAN is any member's, for its name), each probe's
- * cookie naming its target (and its values' index).  kprobes attach through
- * kprobe.multi where the kernel has it, else one kprobe per function;
- * tracepoints with a raw_tp link each.  FAILED (glob matches; may be
- * NULL): a target the kernel refuses is marked there and left out instead
- * of failing all.
- */
-int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
-			const struct ksnoop_plan *group, enum attach_kind kind,
-			const struct attach_func *funcs, int n, bool *failed, struct ks_error *e);
+int attacher__attach_targets(struct attacher *a, struct target_list *l, int pid,
+			     struct ks_error *e);
 
 /* -v: programs loaded and the time it took, links made, time since attacher__new(). */
 void attacher__log_cost(const struct attacher *a);

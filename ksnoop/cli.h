@@ -12,18 +12,35 @@ enum attach_mode {
 	MODE_KPROBE,
 };
 
+/*
+ * What a trace prints: one value, so that a new kind of output is one
+ * more value here (and rows in main.c's check_output_options() for the
+ * options it takes), not one more flag that every other flag must be
+ * checked against.
+ */
+enum output_mode {
+	OUTPUT_EVENTS,	/* a record per call: the values, as text or JSON */
+	OUTPUT_COUNT,	/* --count: calls per function (with -s, per stack), summed in BPF */
+	OUTPUT_HIST,	/* --hist: a log2 histogram per function of one value, or durations */
+};
+
 struct options {
 	bool json;
 	bool zeros;
 	bool stack;		/* -s */
-	bool count_calls;	/* --count: calls per function, summed in BPF */
-	bool hist;		/* --hist: a log2 histogram of one value per function */
-	bool folded;		/* --folded: --count -s as folded stacks */
+	enum output_mode output;
+	/*
+	 * --folded: count output written as folded stacks.  A form of
+	 * OUTPUT_COUNT, as -j is a form of every mode, and not a mode of its
+	 * own: what BPF counts is the same as for --count -s; only the
+	 * printing differs.
+	 */
+	bool folded;
 	__u64 interval_ms;	/* --interval: print (and reset) counts this often */
 	__u32 pid, tid;
 	char comm[16];
 	bool has_comm;
-	__u64 count;		/* 0: unlimited */
+	__u64 max_events;	/* -n: exit after this many events (0: unlimited) */
 	__u64 duration_ns;	/* 0: unlimited */
 	__u64 min_duration_ns;	/* -L: only calls at least this long (0: all) */
 	enum attach_mode mode;

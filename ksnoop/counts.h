@@ -2,8 +2,8 @@
 /*
  * --count: calls per traced function (and per kernel stack with -s),
  * summed in BPF (the counts and stacks maps) and read here at each
- * --interval and at exit; the busiest first, as text, JSON or the folded
- * stacks flame-graph tools read.
+ * --interval and at exit; the busiest first.  The report (report.h)
+ * prints them: as text, JSON or the folded stacks flame-graph tools read.
  */
 #ifndef KSNOOP_COUNTS_H
 #define KSNOOP_COUNTS_H
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include "ksnoop.h"
 #include "print.h"
+#include "report.h"
 
 struct count_row {
 	__u32 func_id;
@@ -22,27 +23,13 @@ struct count_row {
 	__u64 frames[KSNOOP_STACK_DEPTH];	/* innermost first */
 };
 
-enum counts_style {
-	COUNTS_TEXT,
-	COUNTS_JSON,
-	COUNTS_FOLDED,		/* "outer;...;inner COUNT" per stack */
-};
-
 struct counts_fmt {
-	enum counts_style style;
 	bool stacks;		/* rows are per stack */
 	/* The name of target FUNC_ID ("tcp_v4_connect"). */
 	const char *(*func_name)(void *ctx, __u32 func_id);
 	void *ctx;
 	print_symbolize_fn symbolize;
 	void *sym_ctx;
-	/*
-	 * --interval: which period this report closes (1, 2, ...) and when
-	 * (CLOCK_MONOTONIC ns, the events' time_ns); JSON rows carry both
-	 * ("interval", "time_ns").  0: one report, at exit.
-	 */
-	__u32 interval;
-	__u64 time_ns;
 };
 
 /*
@@ -56,7 +43,8 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 /* Sort ROWS: the busiest first, then by function and stack. */
 void counts__sort(struct count_row *rows, size_t n);
 
-void counts__print(FILE *out, const struct count_row *rows, size_t n,
+/* ROWS to R: one report (text: with its header), each stack from the traced code out. */
+void counts__print(struct report *r, const struct count_row *rows, size_t n,
 		   const struct counts_fmt *fmt);
 
 /*
@@ -70,12 +58,11 @@ struct hist_value {
 
 /*
  * --hist: ROWS are (function, log2 bucket) counts; one histogram per
- * function, VALUE_OF saying what it counts by.  Text: range, count and a
- * bar per bucket; JSON: {"func","value","count","buckets":[{"min","max",
- * "count"}]}.  ROWS are sorted by function and bucket.
+ * function, VALUE_OF saying what it counts by, to R.  ROWS are sorted
+ * by function and bucket.  0, or -ENOMEM.
  */
-void counts__print_hist(FILE *out, struct count_row *rows, size_t n,
-			const struct counts_fmt *fmt,
-			struct hist_value (*value_of)(void *ctx, __u32 func_id));
+int counts__print_hist(struct report *r, struct count_row *rows, size_t n,
+		       const struct counts_fmt *fmt,
+		       struct hist_value (*value_of)(void *ctx, __u32 func_id));
 
 #endif

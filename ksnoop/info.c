@@ -11,66 +11,34 @@
 #include <sys/stat.h>
 #include "btf_util.h"
 #include "print.h"
+#include "report.h"
 #include "cli.h"
-#include "escape.h"
 #include "ks_error.h"
 #include "log.h"
 #include "target.h"
+#include "targets.h"
 #include "usdt.h"
-#include "writer.h"
 
-/* Names and types spelled from BTF, escaped like anything from outside. */
-static void print_escaped(const char *s)
+/* "sched_switch(bool preempt, struct task_struct *prev, ...)". */
+static void print_tp(struct report *r, const struct signature *sig)
 {
-	text_write_escaped(stdout, s, strlen(s));
-}
-
-static void print_tp(const struct signature *sig)
-{
-	char buf[512];
+	char decl[2048], buf[512];
+	size_t n;
 	int i;
 
-	print_escaped(sig->name);
-	fputc('(', stdout);
-	for (i = 0; i < sig->nparams; i++) {
-		fputs(i ? ", " : "", stdout);
-		print_escaped(btfu_type_str(sig->btf, sig->params[i].type_id, sig->params[i].name,
+	n = snprintf(decl, sizeof(decl), "%s(", sig->name);
+	for (i = 0; i < sig->nparams && n < sizeof(decl); i++)
+		n += snprintf(decl + n, sizeof(decl) - n, "%s%s", i ? ", " : "",
+			      btfu_type_str(sig->btf, sig->params[i].type_id, sig->params[i].name,
 					    buf, sizeof(buf)));
-	}
-	printf(");\n");
+	if (n < sizeof(decl))
+		snprintf(decl + n, sizeof(decl) - n, ")");
+	report__info(r, &(struct report_info){ .kind = REPORT_INFO_TP, .sig = sig, .decl = decl });
 }
 
-static int print_tp_cb(const struct signature *sig, void *ctx)
-{
-	(void)ctx;
-	print_tp(sig);
-	return 0;
-}
-
-/* Every info_*() reports its error itself and returns its errno. */
-static int info_tp(struct kernel *k, const char *name)
-{
-	struct signature sig;
-	struct ks_error e;
-	int err;
-
-	if (strpbrk(name, "*?[")) {
-		err = kernel__tp_glob(k, name, print_tp_cb, NULL, &e);
-		if (err)
-			log_ks_error(&e);
-		return err;
-	}
-	err = kernel__tp(k, name, &sig, &e);
-	if (err) {
-		log_ks_error(&e);
-		return err;
-	}
-	print_tp(&sig);
-	return 0;
-}
-
-/* One prototype; ERR/WHY: why the function cannot be traced. */
-static void print_func(const struct signature *sig, int err, const char *why)
+/* One prototype; MODULE: shown before it (a glob's match); WHY: why it cannot be traced. */
+static void print_func(struct report *r, const struct signature *sig, const char *module,
+		       const char *why)
 {
 	char decl[1024];
 
@@ -82,176 +50,55 @@ static void print_func(const struct signature *sig, int err, const char *why)
 		if (len >= 2 && strcmp(decl + len - 2, "()") == 0 && len + 4 < sizeof(decl))
 			strcpy(decl + len - 2, "(void)");
 	}
-	print_escaped(decl);
-	if (err) {
-		fputs("; /* cannot be traced: ", stdout);
-		print_escaped(why);
-		fputs(" */\n", stdout);
-	} else {
-		fputs(";\n", stdout);
-	}
+	report__info(r, &(struct report_info){
+		.kind = REPORT_INFO_FUNC, .sig = sig, .decl = decl, .why = why,
+		.module = module ? module : sig->module, .show_module = module != NULL,
+	});
 }
 
-/* "tcp_v4_*", "dummy:*": every match's prototype, in name order. */
-static int info_func_glob(struct kernel *k, const char *spec)
+/* The spec info shows, and how many functions it named. */
+struct info_ctx {
+	struct report *r;
+	const struct spec *s;
+	int n;
+};
+
+/* One thing a spec names: its prototype, and why it cannot be traced. */
+static int info_match(const struct target_match *m, void *ctx)
 {
-	const char *colon = strchr(spec, ':');
-	char module[SPEC_MAX_NAME + 1] = "";
-	const char *pattern = colon ? colon + 1 : spec;
-	struct func_match *m;
-	struct ks_error e;
-	int n, i;
+	struct info_ctx *ic = ctx;
 
-	if (colon)
-		snprintf(module, sizeof(module), "%.*s", (int)(colon - spec), spec);
-	n = kernel__match_funcs(k, colon ? module : NULL, pattern, &m, &e);
-	if (n == 0)
-		n = ks_fail(&e, -ENOENT, "no kernel function with BTF matches '%s'", spec);
-	if (n < 0) {
-		log_ks_error(&e);
-		return n;
+	if (ic->s->kind == SPEC_TP) {
+		print_tp(ic->r, m->sig);
+		return 0;
 	}
-	for (i = 0; i < n; i++) {
-		struct signature sig = {};
-		const char *why = kernel__func_refused(k, &m[i]);
-		int err = kernel__func_sig(k, &m[i], &sig, &e);
-
-		if (!err && why)
-			err = -EINVAL;
-		if (m[i].module) {
-			print_escaped(m[i].module);
-			fputs(": ", stdout);
-		}
-		print_func(&sig, err, err && why ? why : e.msg);
-	}
-	log_info("%s: %d function(s)", spec, n);
-	free(m);
+	ic->n++;
+	if (!m->glob)
+		log_info("%s: BTF from %s", ic->s->text, m->module ? m->module : "vmlinux");
+	/* Found but not traceable: shown, and why. */
+	print_func(ic->r, m->sig, m->glob ? m->module : NULL,
+		   m->refused ? m->refused : m->err ? m->e->msg : NULL);
 	return 0;
-}
-
-static int info_func(struct kernel *k, const char *name)
-{
-	struct signature sig = {};
-	struct ks_error e;
-	int err;
-
-	if (strpbrk(name, "*?[:"))
-		return info_func_glob(k, name);
-	/* Found but not traceable (-EINVAL, SIG filled): shown, and why. */
-	err = kernel__func(k, name, &sig, &e);
-	if (err == -ENOENT || (err && !sig.btf)) {
-		log_ks_error(&e);
-		return err;
-	}
-	log_info("%s: BTF from %s", name, sig.module ? sig.module : "vmlinux");
-	print_func(&sig, err, e.msg);
-	return 0;
-}
-
-static void print_usdt_json(const struct usdt_file *f, const struct usdt_probe *pr)
-{
-	char buf[USDT_WHY_MAX];
-	const char *why;
-	struct writer w;
-	int j;
-
-	writer__init(&w, stdout, true);
-	writer__begin_object(&w, WRITER_STRUCT, 0);
-	writer__key(&w, "binary");
-	writer__name(&w, f->path);
-	writer__key(&w, "provider");
-	writer__name(&w, pr->provider);
-	writer__key(&w, "name");
-	writer__name(&w, pr->name);
-	writer__key(&w, "address");
-	writer__hex(&w, pr->pc);
-	writer__key(&w, "semaphore");
-	if (pr->sema)
-		writer__hex(&w, pr->sema);
-	else
-		writer__null(&w, "-");
-	writer__key(&w, "args");
-	writer__begin_array(&w, WRITER_STRUCT, 0);
-	for (j = 0; j < pr->nargs; j++) {
-		writer__begin_object(&w, WRITER_STRUCT, 0);
-		writer__key(&w, "size");
-		writer__int(&w, pr->args[j].size);
-		writer__key(&w, "signed");
-		writer__bool(&w, pr->args[j].is_signed);
-		writer__key(&w, "float");
-		writer__bool(&w, pr->args[j].is_float);
-		writer__key(&w, "location");
-		writer__name(&w, pr->args[j].loc);
-		/* Why libbpf cannot read it (and so attach to the probe), or null. */
-		writer__key(&w, "unreadable");
-		if ((why = usdt__arg_unreadable(&pr->args[j], buf)))
-			writer__name(&w, why);
-		else
-			writer__null(&w, "-");
-		writer__end_object(&w);
-	}
-	writer__end_array(&w);
-	writer__end_object(&w);
-	fputc('\n', stdout);
 }
 
 /*
- * After the arguments, those libbpf cannot read, and why: "  # not
- * readable by libbpf: arg1, a 16-byte value (...)".  Appends to ARGS at N.
+ * Spec S, parsed as tracing parses it, looked up as tracing looks it up
+ * (targets.h): the same error in the same words.
  */
-static size_t unreadable_args(const struct usdt_probe *pr, char *args, size_t sz, size_t n)
+static int info_spec(struct report *r, struct kernel *k, const struct spec *s)
 {
-	const char *sep = "  # not readable by libbpf: ";
-	char buf[USDT_WHY_MAX];
-	const char *why;
-	int j;
+	struct info_ctx ic = { .r = r, .s = s };
+	struct ks_error e;
+	int err;
 
-	for (j = 0; j < pr->nargs && n < sz; j++) {
-		if (!(why = usdt__arg_unreadable(&pr->args[j], buf)))
-			continue;
-		n += snprintf(args + n, sz - n, "%sarg%d, %s", sep, j, why);
-		sep = "; ";
+	err = targets__for_each_match(k, s, info_match, &ic, &e);
+	if (err) {
+		targets__log_error(s->text, &e);
+		return err;
 	}
-	return n;
-}
-
-/* One row; every name comes from the file's notes, so escaped. */
-static void print_usdt_text(const struct usdt_probe *pr)
-{
-	char args[USDT_MAX_ARGS * (64 + USDT_WHY_MAX)], sema[24] = "-";
-	char *prov = text_escaped_dup(pr->provider), *name = text_escaped_dup(pr->name);
-	char *eargs;
-	size_t n = 0;
-	int j;
-
-	args[0] = 0;
-	/* s32, u8; u128 for a 16-byte struct, f64 for a double. */
-	for (j = 0; j < pr->nargs && n < sizeof(args); j++)
-		n += snprintf(args + n, sizeof(args) - n, "%sarg%d:%c%d@%s", j ? " " : "", j,
-			      pr->args[j].is_float ? 'f' : pr->args[j].is_signed ? 's' : 'u',
-			      8 * pr->args[j].size, pr->args[j].loc);
-	unreadable_args(pr, args, sizeof(args), n);
-	eargs = text_escaped_dup(args);
-	if (pr->sema)
-		snprintf(sema, sizeof(sema), "0x%016llx", (unsigned long long)pr->sema);
-	if (prov && name && eargs)
-		printf("%-16s %-24s 0x%016llx %-18s %s\n", prov, name,
-		       (unsigned long long)pr->pc, sema, eargs);
-	free(prov);
-	free(name);
-	free(eargs);
-}
-
-static void print_usdt_file(const struct usdt_file *f, bool json)
-{
-	int i;
-
-	for (i = 0; i < f->nprobes; i++) {
-		if (json)
-			print_usdt_json(f, &f->probes[i]);
-		else
-			print_usdt_text(&f->probes[i]);
-	}
+	if (s->kind == SPEC_KFUNC && (s->is_glob || s->module))
+		log_info("%s: %d function(s)", s->text, ic.n);
+	return 0;
 }
 
 /* Is the file ST already among SEEN[0..N) (a named file the process maps)? */
@@ -264,8 +111,7 @@ static bool seen_file(const struct stat *seen, int n, const struct stat *st)
 }
 
 /* One file's probes; returns how many, or the error reading it. */
-static int list_usdt_file(const char *path, bool named, bool titled, bool *header,
-			  const struct options *opts)
+static int list_usdt_file(struct report *r, const char *path, bool named, bool titled)
 {
 	struct usdt_file *f;
 	struct ks_error e;
@@ -277,18 +123,7 @@ static int list_usdt_file(const char *path, bool named, bool titled, bool *heade
 			log_ks_error(&e);
 		return named ? err : 0;
 	}
-	/* The header comes with the first probe, never with an error. */
-	if (f->nprobes && !opts->json && !*header) {
-		printf("%-16s %-24s %-18s %-18s %s\n", "PROVIDER", "NAME", "ADDRESS",
-		       "SEMAPHORE", "ARGS");
-		*header = true;
-	}
-	if (f->nprobes && !opts->json && titled) {
-		fputs("# ", stdout);
-		text_write_escaped(stdout, f->path, strlen(f->path));
-		fputc('\n', stdout);
-	}
-	print_usdt_file(f, opts->json);
+	report__usdt(r, f, titled);
 	n = f->nprobes;
 	usdt__free(f);
 	return n;
@@ -302,12 +137,11 @@ static int list_usdt_file(const char *path, bool named, bool titled, bool *heade
  * the process's are one listing: a program whose probes are all in its
  * libraries is no error.
  */
-static int info_usdt(int argc, char **argv, const struct options *opts)
+static int info_usdt(struct report *r, int argc, char **argv, const struct options *opts)
 {
 	int i, n = 0, ret = 0, total = 0, nseen = 0, got;
 	struct stat *seen, st;
 	char **paths = NULL;
-	bool header = false;
 
 	if (argc < 1 && !opts->pid) {
 		log_error("info usdt: expected a BINARY (or -p PID)");
@@ -331,7 +165,7 @@ static int info_usdt(int argc, char **argv, const struct options *opts)
 				continue;
 			seen[nseen++] = st;
 		}
-		got = list_usdt_file(path, i < argc, argc + n > 1, &header, opts);
+		got = list_usdt_file(r, path, i < argc, argc + n > 1);
 		if (got < 0)
 			ret = ks_worse(ret, got);
 		total += got > 0 ? got : 0;
@@ -367,33 +201,51 @@ static int info_usdt(int argc, char **argv, const struct options *opts)
  */
 int do_info(int argc, char **argv, const struct options *opts)
 {
-	struct kernel k = { .btf_dir = opts->btf_dir };
+	struct kernel *k;
+	struct spec *specs;
+	struct report r;
 	struct ks_error e;
-	int i, ret;
+	int i, n = 0, ret = 0, err;
 
 	if (argc < 1) {
 		log_error("info: expected at least one function or tp:TRACEPOINT");
 		return -EINVAL;
 	}
+	report__init(&r, stdout, opts->json ? REPORT_JSON : REPORT_TEXT);
 	if (strcmp(argv[0], "usdt") == 0)
-		return info_usdt(argc - 1, argv + 1, opts);
-	for (i = 0; i < argc; i++)
-		if (strncmp(argv[i], "tp:", 3) != 0)
-			kernel__prefetch_ksyms(&k, strpbrk(argv[i], "*?[:") != NULL);
-	if (k.klookup)
-		log_info("kernel functions: looked up by name in the kernel (BPF), not in /proc/kallsyms");
-	ret = kernel__open(&k, &e);
-	if (ret) {
-		log_ks_error(&e);
-		kernel__close(&k);
-		return ret;
+		return info_usdt(&r, argc - 1, argv + 1, opts);
+	specs = calloc(argc, sizeof(*specs));
+	k = kernel__new(opts->btf_dir);
+	if (!specs || !k) {
+		free(specs);
+		kernel__free(k);
+		log_error("out of memory");
+		return -ENOMEM;
 	}
+	/* A spec that does not parse is reported; the others are shown. */
 	for (i = 0; i < argc; i++) {
-		if (strncmp(argv[i], "tp:", 3) == 0)
-			ret = ks_worse(ret, info_tp(&k, argv[i] + 3));
-		else
-			ret = ks_worse(ret, info_func(&k, argv[i]));
+		err = spec__parse(argv[i], SPEC_KFUNC, &specs[n], &e);
+		if (!err) {
+			n++;
+			continue;
+		}
+		e.err = err;	/* -ENOMEM comes without a message */
+		targets__log_error(argv[i], &e);
+		spec__free(&specs[n]);
+		ret = ks_worse(ret, err);
 	}
-	kernel__close(&k);
+	targets__prefetch(k, specs, n);
+	err = n ? kernel__open(k, &e) : 0;
+	if (err) {
+		log_ks_error(&e);
+		ret = ks_worse(ret, err);
+		n = 0;
+	}
+	for (i = 0; i < n; i++)
+		ret = ks_worse(ret, info_spec(&r, k, &specs[i]));
+	for (i = 0; i < argc; i++)
+		spec__free(&specs[i]);
+	free(specs);
+	kernel__free(k);
 	return ret;
 }

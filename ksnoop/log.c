@@ -5,7 +5,7 @@
 #include <bpf/libbpf.h>
 #include "log.h"
 #include "escape.h"
-#include "writer.h"
+#include "report.h"
 
 int log_verbose;
 bool log_debug;
@@ -28,22 +28,16 @@ static void log_vprint(const char *prefix, const char *fmt, va_list ap)
 }
 
 /*
- * With -j an error is one JSON object on stdout, where a script reading
- * the events looks (bpftool's convention): {"error":"MESSAGE"}.
+ * With -j an error or a warning is one JSON record on stdout, where a
+ * script reading the events looks (bpftool's convention for errors):
+ * {"type":"error","error":"MESSAGE"}, {"type":"warning","warning":...}.
  */
-static void log_verror_json(const char *fmt, va_list ap)
+static void log_vjson(const char *type, const char *fmt, va_list ap)
 {
-	struct writer w;
 	char buf[2048];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	writer__init(&w, stdout, true);
-	writer__begin_object(&w, WRITER_STRUCT, 0);
-	writer__key(&w, "error");
-	writer__name(&w, buf);
-	writer__end_object(&w);
-	fputc('\n', stdout);
-	fflush(stdout);
+	report__json_message(stdout, type, buf);
 }
 
 void log_error(const char *fmt, ...)
@@ -52,7 +46,7 @@ void log_error(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (log_json)
-		log_verror_json(fmt, ap);
+		log_vjson("error", fmt, ap);
 	else
 		log_vprint("", fmt, ap);
 	va_end(ap);
@@ -68,7 +62,19 @@ void log_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_vprint("warning: ", fmt, ap);
+	if (log_json)
+		log_vjson("warning", fmt, ap);
+	else
+		log_vprint("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void log_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vprint("", fmt, ap);
 	va_end(ap);
 }
 
@@ -86,9 +92,12 @@ void log_info(const char *fmt, ...)
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	/*
-	 * libbpf warns about things ksnoop handles itself (a refused fentry
-	 * load before the kprobe fallback, for one); those reach the user as
-	 * ksnoop's own one-line reasons.  With -d everything is shown.
+	 * Only with -d, warnings included: libbpf warns about what ksnoop
+	 * handles itself (a refused fentry load before the kprobe fallback,
+	 * a feature probe that fails on an older kernel), and a failure that
+	 * matters reaches the user as ksnoop's own one-line reason with the
+	 * errno as text.  Shown always, every fallback would print libbpf's
+	 * lines about a failure that was not one.
 	 */
 	if (!log_debug)
 		return 0;

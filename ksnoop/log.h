@@ -8,18 +8,26 @@
 
 extern int log_verbose;	/* -v */
 extern bool log_debug;	/* -d: libbpf's own debug output too */
-extern bool log_json;	/* -j: errors as {"error":...} on stdout */
+extern bool log_json;	/* -j: errors and warnings as JSON records on stdout */
 
-/* "ksnoop: MESSAGE" on stderr. */
+/*
+ * "ksnoop: MESSAGE" (and "ksnoop: warning: MESSAGE") on stderr; with -j
+ * {"type":"error","error":MESSAGE} ({"type":"warning",...}) on stdout.
+ */
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "ksnoop: MESSAGE" on stderr, -j or not: the text report's notices (report_text.c). */
+void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Printed only with -v. */
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* E's message as log_error() prints one (no spec, no column: see trace.c). */
+/* E's message as log_error() prints one (no spec, no column: see targets__log_error()). */
 void log_ks_error(const struct ks_error *e);
 
-/* Route libbpf's messages: warnings always, debug only with -d. */
+/*
+ * Route libbpf's messages: all of them, warnings included, only with -d
+ * (log.c says why); without it ksnoop's own messages say what failed.
+ */
 void log_setup_libbpf(void);
 
 #endif

@@ -59,7 +59,8 @@ static const char usage_text[] =
 "a pointer to TYPE, argN:str as a C string.\n"
 "\n"
 "Options:\n"
-"  -j, --json             one JSON object per event; an error is {\"error\":...} on stdout\n"
+"  -j, --json             stdout is JSON, one object a line, each with a \"type\":\n"
+"                         event, count, hist, info, lost, summary, warning, error\n"
 "  -p, --pid PID          only events of process PID\n"
 "      --tid TID          only events of thread TID\n"
 "  -c, --comm NAME        only events of tasks named NAME\n"
@@ -190,6 +191,62 @@ static int parse_time(const char *opt, const char *arg, __u64 default_unit_ns, _
 	return err;
 }
 
+/* The option that chooses each output mode (cli.h). */
+static const char *const output_option[] = {
+	[OUTPUT_EVENTS] = "events",
+	[OUTPUT_COUNT] = "--count",
+	[OUTPUT_HIST] = "--hist",
+};
+
+/* One output mode per run: a second one is refused, naming both. */
+static int set_output(struct options *o, enum output_mode mode)
+{
+	if (o->output != OUTPUT_EVENTS && o->output != mode) {
+		log_error("%s and %s are two output modes; give one",
+			  output_option[o->output], output_option[mode]);
+		return -EINVAL;
+	}
+	o->output = mode;
+	return 0;
+}
+
+#define MODE(m)	(1u << (m))
+
+/*
+ * Options that apply to some output modes only.  One row per option (or
+ * pair of options) given, with the modes it goes with and the one line
+ * said when it is given with another; %s is the mode's option.
+ */
+struct mode_rule {
+	bool given;
+	unsigned int modes;	/* MODE(OUTPUT_...) bits; 0: goes with none */
+	const char *why;
+};
+
+static int check_output_options(const struct options *o)
+{
+	const struct mode_rule rules[] = {
+		{ o->folded, MODE(OUTPUT_COUNT), "--folded goes with --count (and -s)" },
+		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
+		  "--interval goes with --count or --hist" },
+		{ o->stack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
+		  "%s counts by a value: not with -s" },
+		{ o->max_events, MODE(OUTPUT_EVENTS),
+		  "%s prints no events: -n/--max-events does not apply; use --duration" },
+		{ o->folded && o->json, 0,
+		  "--folded is a text format; -j and --folded do not go together" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (rules[i].given && !(rules[i].modes & MODE(o->output))) {
+			log_error(rules[i].why, output_option[o->output]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* 0, or a negative errno once the error is reported. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -229,7 +286,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			err = parse_uint("--max-events", optarg, 1, ULLONG_MAX, &v);
 			if (err)
 				return err;
-			o->count = v;
+			o->max_events = v;
 			break;
 		case OPT_DURATION:
 			if (parse_time("--duration", optarg, 1000000000ULL, &o->duration_ns))
@@ -285,10 +342,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->stack = true;
 			break;
 		case OPT_COUNT:
-			o->count_calls = true;
+			err = set_output(o, OUTPUT_COUNT);
+			if (err)
+				return err;
 			break;
 		case OPT_HIST:
-			o->hist = true;
+			err = set_output(o, OUTPUT_HIST);
+			if (err)
+				return err;
 			break;
 		case OPT_FOLDED:
 			o->folded = true;
@@ -337,32 +398,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return -EINVAL;
 		}
 	}
-	/* Options that only make sense together. */
-	if (o->folded && !o->count_calls) {
-		log_error("--folded goes with --count (and -s)");
-		return -EINVAL;
-	}
-	if (o->interval_ms && !o->count_calls && !o->hist) {
-		log_error("--interval goes with --count or --hist");
-		return -EINVAL;
-	}
-	if (o->hist && (o->count_calls || o->stack)) {
-		log_error("--hist counts by a value: not with --count or -s");
-		return -EINVAL;
-	}
-	if (o->hist && o->count) {
-		log_error("--hist prints no events: -n/--max-events does not apply; use --duration");
-		return -EINVAL;
-	}
-	if (o->folded && o->json) {
-		log_error("--folded is a text format; -j and --folded do not go together");
-		return -EINVAL;
-	}
-	if (o->count_calls && o->count) {
-		log_error("--count prints no events: -n/--max-events does not apply; use --duration");
-		return -EINVAL;
-	}
-	return 0;
+	return check_output_options(o);
 }
 
 /*

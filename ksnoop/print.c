@@ -852,6 +852,9 @@ static void print_header_text(struct printer *p, const struct capture_plan *plan
 static void print_header_json(struct writer *wr, const struct capture_plan *plan,
 			      const struct ksnoop_event *ev, const char *comm)
 {
+	/* A record of the -j stream (report.h lists the types). */
+	writer__key(wr, "type");
+	writer__name(wr, "event");
 	writer__key(wr, "time_ns");
 	writer__uint(wr, ev->time_ns);
 	writer__key(wr, "cpu");
@@ -875,7 +878,7 @@ static void print_header_json(struct writer *wr, const struct capture_plan *plan
 
 /*
  * One event.  Text: a header line, then "    NAME = VALUE" lines.  JSON:
- * {"time_ns":...,"values":{"NAME":VALUE,...}} on one line.
+ * {"type":"event","time_ns":...,"values":{"NAME":VALUE,...}} on one line.
  */
 static bool tracer_frame(const char *sym)
 {

@@ -11,6 +11,7 @@
 #define KSNOOP_RESOLVE_H
 
 #include <stdbool.h>
+#include "cli.h"
 #include "ksnoop.h"
 #include "signature.h"
 #include "spec.h"
@@ -43,8 +44,11 @@ struct resolve_opts {
 	const char *types_where;
 	bool user_space;	/* USDT: values are user addresses (no ':sym') */
 	bool stack;		/* -s: each event carries the stack at its probe */
-	bool count;		/* --count: calls are counted, one side only */
-	bool hist;		/* --hist: counted by the log2 of one value (with count) */
+	/*
+	 * --count, --hist: calls are counted (one side only), by the log2
+	 * of one value for --hist; OUTPUT_EVENTS: recorded.
+	 */
+	enum output_mode output;
 	/* --min-duration: only calls this long, entry values with the return */
 	__u64 min_duration_ns;
 };

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,62 @@
 #include "suggest.h"
 #include "btf_util.h"
 #include "target.h"
+
+struct kernel {
+	const char *btf_dir;		/* default /sys/kernel/btf */
+	const char *kallsyms_path;	/* default /proc/kallsyms */
+	const char *ftrace_path;	/* default tracefs's available_filter_functions */
+	struct kbtf *kbtf;
+	struct ksyms *ksyms;
+	/* Read before attaching; kept, since signatures name their modules from it. */
+	struct ksyms *old_ksyms;
+	int ksyms_err;			/* kallsyms could not be read: not again */
+	struct ksyms *data_ksyms;	/* data symbols, for ':sym' only */
+	int data_ksyms_err;
+	/*
+	 * kernel__prefetch_ksyms(): the thread filling ksyms (or ksyms_err),
+	 * or for a glob ftrace's list (and kallsyms only if that is unreadable)
+	 */
+	bool ksyms_reading;
+	bool prefetch_ftrace;
+	pthread_t ksyms_thread;
+	/* ... or, for functions named one by one, the kernel's own lookup */
+	struct klookup *klookup;
+	bool klookup_tried;
+	/*
+	 * ftrace's available_filter_functions, sorted; read for globs only.
+	 * Where it can be read it alone decides what a glob can trace: every
+	 * function in it is in kallsyms (ftrace names its call sites from
+	 * there), so all of kallsyms is not read and sorted.
+	 */
+	char **ftrace;
+	size_t nftrace;
+	int ftrace_state;		/* 0: not read, 1: read, -1: unreadable */
+};
+
+struct kernel *kernel__new(const char *btf_dir)
+{
+	struct kernel *k = calloc(1, sizeof(*k));
+
+	if (k)
+		k->btf_dir = btf_dir;
+	return k;
+}
+
+void kernel__set_kallsyms_path(struct kernel *k, const char *path)
+{
+	k->kallsyms_path = path;
+}
+
+void kernel__set_ftrace_path(struct kernel *k, const char *path)
+{
+	k->ftrace_path = path;
+}
+
+bool kernel__by_name(const struct kernel *k)
+{
+	return k->klookup != NULL;
+}
 
 int kernel__open(struct kernel *k, struct ks_error *e)
 {
@@ -151,31 +208,23 @@ void kernel__reread_ksyms(struct kernel *k)
 	k->ksyms = NULL;
 }
 
-void kernel__close(struct kernel *k)
+void kernel__free(struct kernel *k)
 {
 	size_t i;
 
+	if (!k)
+		return;
 	/* The thread may be filling the ftrace list still. */
 	take_prefetched(k);
 	for (i = 0; i < k->nftrace; i++)
 		free(k->ftrace[i]);
 	free(k->ftrace);
-	k->ftrace = NULL;
-	k->nftrace = 0;
-	k->ftrace_state = 0;
 	klookup__close(k->klookup);
-	k->klookup = NULL;
-	k->klookup_tried = false;
 	kbtf__free(k->kbtf);
 	ksyms__free(k->ksyms);
 	ksyms__free(k->old_ksyms);
 	ksyms__free(k->data_ksyms);
-	k->data_ksyms = NULL;
-	k->data_ksyms_err = 0;
-	k->ksyms_err = 0;
-	k->kbtf = NULL;
-	k->ksyms = NULL;
-	k->old_ksyms = NULL;
+	free(k);
 }
 
 /* Suggest among functions that have BTF: those are the ones we can trace. */

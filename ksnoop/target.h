@@ -7,47 +7,26 @@
 #ifndef KSNOOP_TARGET_H
 #define KSNOOP_TARGET_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "ks_error.h"
 #include "signature.h"
 
-struct kbtf;
-struct klookup;
-struct ksyms;
+/* The running kernel's BTF and symbols, read as they are needed. */
+struct kernel;
 
-struct kernel {
-	const char *btf_dir;		/* default /sys/kernel/btf */
-	const char *kallsyms_path;	/* default /proc/kallsyms */
-	const char *ftrace_path;	/* default tracefs's available_filter_functions */
-	struct kbtf *kbtf;
-	struct ksyms *ksyms;
-	/* Read before attaching; kept, since signatures name their modules from it. */
-	struct ksyms *old_ksyms;
-	int ksyms_err;			/* kallsyms could not be read: not again */
-	struct ksyms *data_ksyms;	/* data symbols, for ':sym' only */
-	int data_ksyms_err;
-	/*
-	 * kernel__prefetch_ksyms(): the thread filling ksyms (or ksyms_err),
-	 * or for a glob ftrace's list (and kallsyms only if that is unreadable)
-	 */
-	bool ksyms_reading;
-	bool prefetch_ftrace;
-	pthread_t ksyms_thread;
-	/* ... or, for functions named one by one, the kernel's own lookup */
-	struct klookup *klookup;
-	bool klookup_tried;
-	/*
-	 * ftrace's available_filter_functions, sorted; read for globs only.
-	 * Where it can be read it alone decides what a glob can trace: every
-	 * function in it is in kallsyms (ftrace names its call sites from
-	 * there), so all of kallsyms is not read and sorted.
-	 */
-	char **ftrace;
-	size_t nftrace;
-	int ftrace_state;		/* 0: not read, 1: read, -1: unreadable */
-};
+/*
+ * BTF_DIR: where vmlinux and module BTF are (NULL: /sys/kernel/btf).
+ * NULL with errno when out of memory.  Nothing is read yet.
+ */
+struct kernel *kernel__new(const char *btf_dir);
+/* Waits for a prefetch under way; accepts NULL. */
+void kernel__free(struct kernel *k);
+/* Tests: another kallsyms (default /proc/kallsyms) or ftrace list. */
+void kernel__set_kallsyms_path(struct kernel *k, const char *path);
+void kernel__set_ftrace_path(struct kernel *k, const char *path);
+/* Functions named alone are asked of the kernel by name (after a prefetch). */
+bool kernel__by_name(const struct kernel *k);
 
 /* A kernel function a glob matched. */
 struct func_match {
@@ -75,7 +54,6 @@ int kernel__open(struct kernel *k, struct ks_error *e);
  * tracer's own symbols); what signatures took from the first read stays.
  */
 void kernel__reread_ksyms(struct kernel *k);
-void kernel__close(struct kernel *k);
 
 /*
  * The kernel function ADDR lies in, as "name+0xoff [module]" (kallsyms,

@@ -30,6 +30,11 @@
 #                          kernel frees programs and maps after an RCU grace
 #                          period; a sleepable one's can take seconds)
 #   left_progs IDS         still_there prog IDS
+#   record TYPE FILE...    the records of TYPE in -j output, one a line:
+#                          its stdout is one NDJSON stream of events,
+#                          histograms, notices and the closing summary
+#   events FILE...         record event FILE...: what was traced, without
+#                          the summary and notices
 #
 # The time limits, set before this file is sourced or at any time after:
 # START_WAIT (10 s), KS_WAIT (10 s), STOP_DELAY (0.3 s).  The VM's lib.sh
@@ -119,6 +124,13 @@ still_there() {
 	echo "$_kss_left"
 }
 left_progs() { still_there prog "$1"; }
+
+record() {
+	_ksr_type=$1
+	shift
+	jq -c --arg t "$_ksr_type" 'select(.type == $t)' "$@"
+}
+events() { record event "$@"; }
 
 wait_lines() {
 	_ksw_i=0

@@ -12,7 +12,10 @@ expect_error bad_pid 2 "--pid: 'abc' is not a number" -p abc ip_send_skb
 expect_error negative_count 2 "--max-events: '-1' is not a number" -n -1 ip_send_skb
 expect_error folded_alone 2 "--folded goes with --count" --folded tp:sched_switch
 expect_error interval_alone 2 "--interval goes with --count or --hist" --interval 1 tp:sched_switch
-expect_error hist_with_count 2 "--hist counts by a value: not with --count or -s" --hist --count 'tp:sys_enter(id)'
+expect_error hist_with_count 2 "--hist and --count are two output modes; give one" --hist --count 'tp:sys_enter(id)'
+expect_error count_with_hist 2 "--count and --hist are two output modes; give one" --count --hist 'tp:sys_enter(id)'
+expect_error hist_with_stack 2 "--hist counts by a value: not with -s" --hist -s 'tp:sys_enter(id)'
+expect_error hist_with_max_events 2 "--hist prints no events: -n/--max-events does not apply" --hist -n 3 'tp:sys_enter(id)'
 expect_error hist_two_values 2 "--hist counts by one value; 'args' is a second" --hist 'tp:sys_enter(id, args)'
 expect_error hist_no_value 2 "--hist without a value counts call durations, and a tracepoint has no return; name the numeric value" --hist tp:sys_enter
 expect_error count_with_max_events 2 "--count prints no events: -n/--max-events does not apply" --count -n 3 tp:sched_switch
@@ -37,6 +40,23 @@ expect_error enumerator_out_of_range 2 "enumerator 'IPPROTO_MPTCP' \(262\) does 
 expect_error constant_too_big_for_u8 2 "column 62: constant 300 does not fit" "ip_send_skb(skb->len == 1, skb->sk->__sk_common.skc_state == 300)"
 expect_error predicate_on_bitfield_range 2 "constant 2 does not fit 'skb->cloned'" "ip_send_skb(skb->cloned == 2)"
 expect_error predicate_on_struct 2 "predicates compare integers" "ip_send_skb(skb->cb == 1)"
+
+# info looks a spec up as tracing does (targets.c): a spec that names
+# nothing is the same error, in the same words, with the same status.
+same_error() {
+	local name=$1 re=$2 spec=$3 info_err trace_err info_rc trace_rc
+	info_err=$(ks info "$spec" 2>&1 >/dev/null); info_rc=$?
+	trace_err=$(ks --duration 1 "$spec" 2>&1 >/dev/null); trace_rc=$?
+	error_is "info_$name" 2 "$re" "$info_rc" "$info_err" "ksnoop info $spec"
+	expect_eq "info_trace_same_$name" "$trace_rc: $trace_err" "$info_rc: $info_err"
+}
+same_error unknown_module "^ksnoop: spec 'nosuchmod_zz:foo\\*': no module 'nosuchmod_zz' with BTF" 'nosuchmod_zz:foo*'
+same_error glob_matches_nothing "^ksnoop: spec 'ksnoop_nosuch_zz\\*': no kernel function with BTF matches 'ksnoop_nosuch_zz\\*'$" 'ksnoop_nosuch_zz*'
+same_error module_glob_matches_nothing "no kernel function with BTF matches 'ksnoop_nosuch_zz\\*' in vmlinux$" 'vmlinux:ksnoop_nosuch_zz*'
+same_error unknown_tracepoint "^ksnoop: spec 'tp:sched_process_exe': unknown tracepoint 'sched_process_exe' \\(did you mean 'tp:sched_process_exec'\\?\\)$" 'tp:sched_process_exe'
+same_error tracepoint_glob_matches_nothing "no tracepoint matches 'tp:ksnoop_nosuch_zz\\*'$" 'tp:ksnoop_nosuch_zz*'
+same_error unknown_function "unknown kernel function 'ip_send_skbb' \\(did you mean 'ip_send_skb'\\?\\)$" 'ip_send_skbb'
+same_error spec_syntax "^ksnoop: spec 'ip_send_skb x': column 13: unexpected 'x' after the spec$" 'ip_send_skb x'
 
 # This kernel has no kprobes and refuses fentry: say so and what works.
 # (Bounded: on a kernel that can trace, this ends and fails, never hangs.)

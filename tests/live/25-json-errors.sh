@@ -1,5 +1,5 @@
 #!/bin/bash
-# With -j an error is one JSON object on stdout ({"error": ...}), with the
+# With -j an error is one JSON object on stdout ({"type":"error","error":...}), with the
 # same exit status as in text; without -j it stays one line on stderr.
 . "$(dirname "$0")/helpers.bash"
 K=${KSNOOP:?KSNOOP must name the ksnoop binary}
@@ -10,7 +10,7 @@ json_error() {
 	out=$(timeout 20 "$K" "$@" 2>/dev/null); rc=$?
 	err=$(timeout 20 "$K" "$@" 2>&1 >/dev/null)
 	if [ "$rc" = "$want_rc" ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
-	   printf '%s\n' "$out" | jq -er '.error' 2>/dev/null | grep -Eq -- "$re" &&
+	   printf '%s\n' "$out" | jq -er 'select(.type == "error") | .error' 2>/dev/null | grep -Eq -- "$re" &&
 	   [ -z "$(printf '%s' "$err" | grep -v 'Sanitizer' )" ]; then
 		pass "$name"
 	else

@@ -36,17 +36,21 @@ start "$tmp/o2" "$tmp/e2" -j -n 2 -c "$probe" \
 "$tmp/$probe" & p2=$!; wait $p2
 finish
 if jq -e . "$tmp/o2" >/dev/null 2>&1; then pass json_parses; else fail json_parses "$(cat "$tmp/o2")"; fi
-expect_eq json_lines 2 "$(wc -l < "$tmp/o2")"
-expect_eq json_func "tp:sched_process_exec" "$(jq -r .func "$tmp/o2" | sort -u)"
-expect_eq json_kind "entry" "$(jq -r .kind "$tmp/o2" | sort -u)"
-expect_eq json_pids "$p1 $p2" "$(jq -r .pid "$tmp/o2" | joined)"
-expect_eq json_old_pid_is_pid "$p1 $p2" "$(jq -r '.values.old_pid' "$tmp/o2" | joined)"
-expect_eq json_filename "$tmp/$probe" "$(jq -r '.values["bprm->filename"]' "$tmp/o2" | sort -u)"
-expect_eq json_struct_is_object "object" "$(jq -r '.values.p | type' "$tmp/o2" | sort -u)"
-expect_eq json_struct_member "$p1 $p2" "$(jq -r '.values.p.pid' "$tmp/o2" | joined)"
-expect_eq json_char_array_string "$probe" "$(jq -r '.values.p.comm' "$tmp/o2" | sort -u)"
-expect_eq json_keys "comm cpu func kind pid tid time_ns values" \
-	"$(jq -r 'keys | join(" ")' "$tmp/o2" | sort -u)"
+expect_eq json_lines 2 "$(events "$tmp/o2" | wc -l)"
+# The summary is the stream's last record, not text on stderr.
+expect_eq json_summary_last '"summary" 2 0' "$(tail -1 "$tmp/o2" | jq -r '"\(.type | tojson) \(.printed) \(.lost)"')"
+expect_eq json_nothing_else 3 "$(wc -l < "$tmp/o2")"
+expect_no_match json_no_text_summary 'events printed' "$(cat "$tmp/e2")"
+expect_eq json_func "tp:sched_process_exec" "$(events "$tmp/o2" | jq -r .func | sort -u)"
+expect_eq json_kind "entry" "$(events "$tmp/o2" | jq -r .kind | sort -u)"
+expect_eq json_pids "$p1 $p2" "$(events "$tmp/o2" | jq -r .pid | joined)"
+expect_eq json_old_pid_is_pid "$p1 $p2" "$(events "$tmp/o2" | jq -r '.values.old_pid' | joined)"
+expect_eq json_filename "$tmp/$probe" "$(events "$tmp/o2" | jq -r '.values["bprm->filename"]' | sort -u)"
+expect_eq json_struct_is_object "object" "$(events "$tmp/o2" | jq -r '.values.p | type' | sort -u)"
+expect_eq json_struct_member "$p1 $p2" "$(events "$tmp/o2" | jq -r '.values.p.pid' | joined)"
+expect_eq json_char_array_string "$probe" "$(events "$tmp/o2" | jq -r '.values.p.comm' | sort -u)"
+expect_eq json_keys "comm cpu func kind pid tid time_ns type values" \
+	"$(events "$tmp/o2" | jq -r 'keys | join(" ")' | sort -u)"
 
 # --- struct dump, field by field ---
 start "$tmp/o3" "$tmp/e3" -n 1 -c "$probe" 'tp:sched_process_exec(bprm)' ||
@@ -121,8 +125,8 @@ start "$tmp/o5" "$tmp/e5" -j -n 20 -p "$busy1" 'tp:sys_enter(id)' ||
 	fail attach_pid "$(cat "$tmp/e5")"
 finish
 kill -9 "$busy1" "$busy2" 2>/dev/null; wait "$busy1" "$busy2" 2>/dev/null
-expect_eq pid_filter_count 20 "$(wc -l < "$tmp/o5")"
-expect_eq pid_filter_only_target "$busy1" "$(jq -r .pid "$tmp/o5" | sort -u)"
+expect_eq pid_filter_count 20 "$(events "$tmp/o5" | wc -l)"
+expect_eq pid_filter_only_target "$busy1" "$(events "$tmp/o5" | jq -r .pid | sort -u)"
 
 # --- tid filter ---
 bash -c 'while :; do read -t 0.01 < /dev/null; done' & busy3=$!
@@ -130,7 +134,7 @@ start "$tmp/o10" "$tmp/e10" -j -n 5 --tid "$busy3" 'tp:sys_enter(id)' ||
 	fail attach_tid "$(cat "$tmp/e10")"
 finish
 kill -9 "$busy3" 2>/dev/null; wait "$busy3" 2>/dev/null
-expect_eq tid_filter_only "$busy3" "$(jq -r .tid "$tmp/o10" | sort -u)"
+expect_eq tid_filter_only "$busy3" "$(events "$tmp/o10" | jq -r .tid | sort -u)"
 
 # --- a flood into a tiny ring buffer: losses are counted and reported ---
 start "$tmp/o11" "$tmp/e11" --buffer 4096 --duration 2 'tp:sys_enter(regs, id)' ||
@@ -188,7 +192,7 @@ start "$tmp/o14" "$tmp/e14" -j -s -n 1 -c "$probe" 'tp:sched_process_exec(old_pi
 "$tmp/$probe"
 finish
 expect_eq stack_json_innermost_first "true" \
-	"$(jq -r '(.stack | length > 2) and (.stack[-1] | test("^entry_SYSCALL|^do_syscall"))' "$tmp/o14")"
+	"$(events "$tmp/o14" | jq -r '(.stack | length > 2) and (.stack[-1] | test("^entry_SYSCALL|^do_syscall"))')"
 
 # Where raw_tp programs have BPF cookies (6.10 on), a glob's tracepoints
 # share programs as kprobe globs do: the cookie says which one fired.
@@ -231,7 +235,8 @@ start "$tmp/o16" "$tmp/e16" -j --count -c "$probe" "tp:sched_process_exec(bprm->
 	fail attach_count_pred "$(cat "$tmp/e16")"
 "$tmp/$probe"; "$tmp/$probe" x; "$tmp/$probe" y z
 stop
-expect_eq count_json_pred '{"func":"tp:sched_process_exec","count":1}' "$(cat "$tmp/o16")"
+expect_eq count_json_pred '{"type":"count","func":"tp:sched_process_exec","count":1}
+{"type":"summary","counted":1,"not_printed":0,"not_counted":0,"unreadable":0,"stacks_not_taken":0,"not_followed":0,"missed":0}' "$(cat "$tmp/o16")"
 # With -s, per stack; --folded for flame graphs.
 start "$tmp/o17" "$tmp/e17" --count -s --folded -c "$probe" 'tp:sched_process_exec' ||
 	fail attach_count_folded "$(cat "$tmp/e17")"
@@ -261,18 +266,19 @@ start "$tmp/o20" "$tmp/e20" -j --hist -c "$probe" 'tp:sched_process_exec(bprm->a
 	fail attach_hist_json "$(cat "$tmp/e20")"
 "$tmp/$probe" a b c d e f g
 stop
-expect_eq hist_json '{"func":"tp:sched_process_exec","value":"bprm->argc","count":1,"buckets":[{"min":8,"max":15,"count":1}]}' "$(cat "$tmp/o20")"
+expect_eq hist_json '{"type":"hist","func":"tp:sched_process_exec","value":"bprm->argc","count":1,"buckets":[{"min":8,"max":15,"count":1}]}' "$(record hist "$tmp/o20")"
+expect_eq hist_json_summary '1' "$(record summary "$tmp/o20" | jq .counted)"
 
 # --- ksnoop leaves out its own calls: printing an event is system calls,
 # which would be events to print in turn (a loop that never idles) ---
 start "$tmp/o21" "$tmp/e21" -j 'tp:sys_enter(id)' || fail attach_self "$(cat "$tmp/e21")"
 for i in 1 2 3; do "$tmp/$probe"; sleep 0.2; done
 stop
-expect_eq self_left_out 0 "$(jq --argjson p "$KPID" 'select(.pid == $p) | .pid' "$tmp/o21" | wc -l)"
-if [ "$(jq -r --arg c "$probe" 'select(.comm == $c) | .pid' "$tmp/o21" | sort -u | wc -l)" -ge 3 ]; then
+expect_eq self_left_out 0 "$(events "$tmp/o21" | jq --argjson p "$KPID" 'select(.pid == $p) | .pid' | wc -l)"
+if [ "$(events "$tmp/o21" | jq -r --arg c "$probe" 'select(.comm == $c) | .pid' | sort -u | wc -l)" -ge 3 ]; then
 	pass self_others_seen
 else
-	fail self_others_seen "$(jq -r .comm "$tmp/o21" | sort | uniq -c | sort -rn | head)"
+	fail self_others_seen "$(events "$tmp/o21" | jq -r .comm | sort | uniq -c | sort -rn | head)"
 fi
 
 # --- globs over tracepoints: one target per match, values that do not
@@ -321,7 +327,7 @@ start "$tmp/o24" "$tmp/e24" -j 'tp:s[ic]*(struct task_struct *t, t->pid)' ||
 kill -USR1 "$victim"
 { wait "$victim"; } 2>/dev/null
 stop
-victim_at() { jq -c --arg f "tp:$1" --argjson v "$victim" 'select(.func == $f and .values["t->pid"] == $v) | .pid' "$tmp/o24" | wc -l; }
+victim_at() { events "$tmp/o24" | jq -c --arg f "tp:$1" --argjson v "$victim" 'select(.func == $f and .values["t->pid"] == $v) | .pid' | wc -l; }
 expect_eq tp_values_signal 1 "$(victim_at signal_generate)"
 expect_eq tp_values_exit 1 "$(victim_at sched_process_exit)"
 if [ "$(victim_at sched_switch)" -ge 1 ]; then pass tp_values_switch; else fail tp_values_switch "$(grep -c sched_switch "$tmp/o24") sched_switch events, none with t->pid $victim"; fi
@@ -372,7 +378,7 @@ expect_no_match tp_category_only_its_own '^tp:(sys_enter|sched_update_nr_running
 expect_eq tp_category_all_in_tracefs "" "$(sed 's/^tp:\([a-z0-9_]*\)(.*/\1/' <<<"$out" | while read -r n; do grep -qx "$n" <<<"$sched_events" || echo "$n"; done)"
 out=$(ks info 'tp:sch?d:sched_switch' 2>&1)
 expect_match tp_category_itself_a_glob '^tp:sched_switch\(' "$out"
-expect_error tp_wrong_category 2 "^ksnoop: tracepoint 'sched_switch' is in category 'sched', not 'irq'$" \
+expect_error tp_wrong_category 2 "^ksnoop: spec 'tp:irq:sched_switch': tracepoint 'sched_switch' is in category 'sched', not 'irq'$" \
 	info 'tp:irq:sched_switch'
 expect_error tp_wrong_category_glob 2 "^ksnoop: spec 'tp:irq:sched_\*': no tracepoint matches 'tp:irq:sched_\*'$" \
 	--duration 1 'tp:irq:sched_*'
@@ -382,5 +388,5 @@ K=$host_k
 # own: the error says so and what to trace instead ---
 expect_error syscall_event 2 "^ksnoop: spec 'tp:syscalls:sys_enter_openat\(filename\)': unknown tracepoint 'syscalls:sys_enter_openat': syscall events are not tracepoints of their own; trace tp:sys_enter \(id: the syscall's number\) or the function __x64_sys_openat \(its regs hold the arguments\)$" \
 	--duration 1 'tp:syscalls:sys_enter_openat(filename)'
-expect_error syscall_event_glob 2 "^ksnoop: no tracepoint matches 'tp:sys_exit_rea\*': syscall events are not tracepoints of their own; trace tp:sys_exit \(id: the syscall's number\)$" \
+expect_error syscall_event_glob 2 "^ksnoop: spec 'tp:sys_exit_rea\*': no tracepoint matches 'tp:sys_exit_rea\*': syscall events are not tracepoints of their own; trace tp:sys_exit \(id: the syscall's number\)$" \
 	info 'tp:sys_exit_rea*'

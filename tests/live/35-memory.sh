@@ -59,14 +59,14 @@ NAME     usdt_sites_typed_each
 RUN      --duration 10 -n 2 -j usdt "$E:ksnoop_edge:mixed"
 WORKLOAD "$E" mixed
 UNTIL    exit
-EXPECT   eq "5 4294967301" "$(jq -r '.values.arg0' "$OUT" | sort -n | joined)"
+EXPECT   eq "5 4294967301" "$(events "$OUT" | jq -r '.values.arg0' | sort -n | joined)"
 CASE
 ks_case <<'CASE'
 NAME     usdt_sites_pred_full_width
 RUN      --duration 10 -j usdt "$E:ksnoop_edge:mixed(arg0 == 5)"
 WORKLOAD "$E" mixed
 WORKLOAD sleep 0.3
-EXPECT   eq 5 "$(jq -r '.values.arg0' "$OUT" | joined)"
+EXPECT   eq 5 "$(events "$OUT" | jq -r '.values.arg0' | joined)"
 CASE
 
 # --- string predicates are exact, up to 63 characters ---
@@ -89,7 +89,7 @@ NAME     str_pred_ne_exact
 RUN      --duration 10 -j "tp:sched_process_exec(bprm->filename != \"$p63\", bprm->filename)"
 WORKLOAD "$p63"EVIL; "$p63"
 WORKLOAD sleep 0.3
-EXPECT   eq "$p63"EVIL "$(jq -r '.values["bprm->filename"]' "$OUT" | grep "^$tmp/" | joined)"
+EXPECT   eq "$p63"EVIL "$(events "$OUT" | jq -r '.values["bprm->filename"]' | grep "^$tmp/" | joined)"
 CASE
 
 # --- --str-bytes N: N-1 characters fit exactly; N are cut ---
@@ -118,9 +118,9 @@ if command -v unshare >/dev/null; then
 			"tp:sched_process_exec(p->pid)" > "$2/ns.out" 2> "$2/ns.err"
 	' ns "$K" "$tmp"
 	child=$(cat "$tmp/ns.child")
-	expect_eq pidns_filter_and_pid "$child $child" "$(jq -r '"\(.pid) \(.tid)"' "$tmp/ns.out")"
+	expect_eq pidns_filter_and_pid "$child $child" "$(events "$tmp/ns.out" | jq -r '"\(.pid) \(.tid)"')"
 	# p->pid is the kernel's (host) pid: not the one shown.
-	host=$(jq -r '.values["p->pid"]' "$tmp/ns.out")
+	host=$(events "$tmp/ns.out" | jq -r '.values["p->pid"]')
 	[ -n "$host" ] && [ "$host" != "$child" ] && pass pidns_host_pid_differs ||
 		fail pidns_host_pid_differs "host $host, namespace $child: $(cat "$tmp/ns.err")"
 else

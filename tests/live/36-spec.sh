@@ -28,7 +28,7 @@ ks_case <<'CASE'
 NAME     one_key
 RUN      --duration 10 -j -c "$probe" "tp:sched_process_exec(p->in_execve == 1, p->in_execve, old_pid)"
 WORKLOAD exec_probe
-EXPECT   one_key_per_value: eq '["old_pid","p->in_execve"]' "$(jq -c '.values | keys' "$OUT")"
+EXPECT   one_key_per_value: eq '["old_pid","p->in_execve"]' "$(events "$OUT" | jq -c '.values | keys')"
 EXPECT   one_key_raw_text: eq 1 "$(grep -o '"p->in_execve"' "$OUT" | wc -l)"
 CASE
 
@@ -57,7 +57,7 @@ for m in "& 0x1" "& 0x3 == 2"; do
 		NAME     $T
 		RUN      --duration 10 -j -c "$probe" "tp:sched_process_exec(old_pid $m, old_pid)"
 		WORKLOAD exec_eight "$m"
-		EXPECT   eq "$want" "$(jq -r '.values.old_pid' "$OUT" | tr '\n' ' ')"
+		EXPECT   eq "$want" "$(events "$OUT" | jq -r '.values.old_pid' | tr '\n' ' ')"
 	CASE
 done
 
@@ -74,5 +74,5 @@ ks_case <<'CASE'
 NAME     fn_pointer_symbol_json
 RUN      --duration 10 -j -c "$probe" "tp:sched_process_exec(p->restart_block.fn)"
 WORKLOAD exec_probe
-EXPECT   eq "do_no_restart_syscall 0x$want" "$(jq -r '.values["p->restart_block.fn"] | "\(.sym) \(.addr)"' "$OUT")"
+EXPECT   eq "do_no_restart_syscall 0x$want" "$(events "$OUT" | jq -r '.values["p->restart_block.fn"] | "\(.sym) \(.addr)"')"
 CASE

@@ -35,7 +35,7 @@ refused min_duration_usdt \
 # -j: the refusal is JSON on stdout, same status.
 out=$(ks -j -L 50ms tp:sched_process_exec 2>/dev/null); rc=$?
 expect_eq min_duration_json_status 2 "$rc"
-expect_match min_duration_json_error '^\{"error":"--min-duration: .*is a tracepoint, which has no return' "$out"
+expect_match min_duration_json_error '^\{"type":"error","error":"--min-duration: .*is a tracepoint, which has no return' "$out"
 
 needs_root durations
 scratch_dir

@@ -89,7 +89,7 @@ start "$tmp/o12" "$tmp/e12" -j usdt "$P:ksnoop_test:req(arg0 > 2)" "$P:ksnoop_te
 	fail attach_boundaries "$(cat "$tmp/e12")"
 "$P" fire 5
 stop
-sel() { jq -r --arg k "$1" "select(.values | keys_unsorted | join(\" \") == \$k) | .values.$2" "$tmp/o12" | joined; }
+sel() { events "$tmp/o12" | jq -r --arg k "$1" "select(.values | keys_unsorted | join(\" \") == \$k) | .values.$2" | joined; }
 expect_eq signed_gt_is_strict "3 4" "$(sel arg0 arg0)"
 expect_eq signed_lt_is_strict "-4 -5" "$(sel arg1 arg1)"
 expect_eq signed_ge_includes_boundary "3 4" "$(sel 'arg0 arg2:str' arg0)"
@@ -102,7 +102,7 @@ start "$tmp/o13" "$tmp/e13" -j usdt "$P:ksnoop_test:small(arg1 > 255)" "$P:ksnoo
 "$P" fire 2
 stop
 expect_eq unsigned_strict_at_boundary "ksnoop_test:wide arg1 ksnoop_test:wide arg1" \
-	"$(jq -r '"\(.func) \(.values | keys_unsorted | join(" "))"' "$tmp/o13" | joined)"
+	"$(events "$tmp/o13" | jq -r '"\(.func) \(.values | keys_unsorted | join(" "))"' | joined)"
 
 # --- string predicates: == and != on the same string ---
 start "$tmp/o14" "$tmp/e14" -j usdt "$P:ksnoop_test:req(arg2:str != \"/req/2\")" \
@@ -110,8 +110,8 @@ start "$tmp/o14" "$tmp/e14" -j usdt "$P:ksnoop_test:req(arg2:str != \"/req/2\")"
 "$P" fire 5
 stop
 expect_eq string_ne "/req/0 /req/1 /req/3 /req/4" \
-	"$(jq -r 'select(.values.arg0 == null) | .values["arg2:str"]' "$tmp/o14" | joined)"
-expect_eq string_eq "3" "$(jq -r 'select(.values.arg0 != null) | .values.arg0' "$tmp/o14" | joined)"
+	"$(events "$tmp/o14" | jq -r 'select(.values.arg0 == null) | .values["arg2:str"]' | joined)"
+expect_eq string_eq "3" "$(events "$tmp/o14" | jq -r 'select(.values.arg0 != null) | .values.arg0' | joined)"
 
 # --- a NULL pointer along a chain: said, not read ---
 start "$tmp/o15" "$tmp/e15" usdt "$P:ksnoop_test:chain(arg0:struct node *->next->next->id, arg0:struct node *->next->id, arg1 == 0)" ||
@@ -142,14 +142,14 @@ expect_eq user_stack_every_event "$(grep -c -- '-> ksnoop_test:tick$' "$tmp/o17"
 start "$tmp/o18" "$tmp/e18" -j -s usdt "$P:ksnoop_test:tick" || fail attach_user_stack_json "$(cat "$tmp/e18")"
 "$P" threads 1 >/dev/null
 stop
-main_events=$(jq -c 'select(.pid == .tid)' "$tmp/o18" | wc -l)
+main_events=$(events "$tmp/o18" | jq -c 'select(.pid == .tid)' | wc -l)
 expect_eq user_stack_json_main_thread true "$([ "$main_events" -ge 50 ] && echo true || echo "$main_events events")"
 expect_eq user_stack_json_innermost_first "$main_events" \
-	"$(jq -c --arg p "$P" 'select(.pid == .tid and (.stack[0] | startswith("tick_tid+0x")) and
-		(.stack[1] | test("^main\\+0x[0-9a-f]+ \\(")) and (.stack[1] | endswith(" (" + $p + ")")))' "$tmp/o18" | wc -l)"
+	"$(events "$tmp/o18" | jq -c --arg p "$P" 'select(.pid == .tid and (.stack[0] | startswith("tick_tid+0x")) and
+		(.stack[1] | test("^main\\+0x[0-9a-f]+ \\(")) and (.stack[1] | endswith(" (" + $p + ")")))' | wc -l)"
 # The second thread's stack starts the same, and ends in libc (no main).
 expect_eq user_stack_json_thread 0 \
-	"$(jq -c 'select(.pid != .tid and ((.stack[0] | startswith("tick_tid+0x")) | not))' "$tmp/o18" | wc -l)"
+	"$(events "$tmp/o18" | jq -c 'select(.pid != .tid and ((.stack[0] | startswith("tick_tid+0x")) | not))' | wc -l)"
 # Where an object has no symbol (libc's start code): the address and object+offset.
 expect_match user_stack_unnamed_frame '"0x[0-9a-f]+ \(/[^"]*libc[^"]*\+0x[0-9a-f]+\)"' "$(cat "$tmp/o18")"
 expect_error usdt_count_stack_refused 2 "--count -s: USDT probes run sleepable programs, which may not use the stack map" --count -s usdt "$P:ksnoop_test:tick"
@@ -170,7 +170,7 @@ start "$tmp/s6j" "$tmp/se6j" -j --str-bytes 6 usdt "$P:ksnoop_test:req(arg0 == 2
 	fail attach_str_bytes_json "$(cat "$tmp/se6j")"
 "$P" fire 3
 stop
-expect_eq str_bytes_json_shows_n_minus_1 "/req/" "$(jq -r '.values["arg2:str"]' "$tmp/s6j")"
+expect_eq str_bytes_json_shows_n_minus_1 "/req/" "$(events "$tmp/s6j" | jq -r '.values["arg2:str"]')"
 
 # --- two threads: pid is the process, tid the thread; -p and --tid ---
 "$P" threads 8 >"$tmp/threads.out" &
@@ -181,16 +181,16 @@ expect_match second_thread_started '^[0-9]+$' "$t2"
 start "$tmp/o16" "$tmp/e16" -j -n 40 -p "$thp" usdt "$P:ksnoop_test:tick(arg0)" ||
 	fail attach_threads_pid "$(cat "$tmp/e16")"
 finish
-expect_eq pid_filter_threads_count 40 "$(wc -l <"$tmp/o16")"
-expect_eq pid_is_the_process "$thp" "$(jq -r .pid "$tmp/o16" | sort -u)"
-expect_eq pid_filter_all_threads "$(printf '%s\n' "$thp" "$t2" | sort)" "$(jq -r .tid "$tmp/o16" | sort -u)"
-expect_eq tid_is_the_thread 0 "$(jq -r 'select(.tid != .values.arg0)' "$tmp/o16" | wc -l)"
+expect_eq pid_filter_threads_count 40 "$(events "$tmp/o16" | wc -l)"
+expect_eq pid_is_the_process "$thp" "$(events "$tmp/o16" | jq -r .pid | sort -u)"
+expect_eq pid_filter_all_threads "$(printf '%s\n' "$thp" "$t2" | sort)" "$(events "$tmp/o16" | jq -r .tid | sort -u)"
+expect_eq tid_is_the_thread 0 "$(events "$tmp/o16" | jq -r 'select(.tid != .values.arg0)' | wc -l)"
 start "$tmp/o17" "$tmp/e17" -j -n 10 --tid "$t2" usdt "$P:ksnoop_test:tick(arg0)" ||
 	fail attach_threads_tid "$(cat "$tmp/e17")"
 finish
-expect_eq tid_filter_count 10 "$(wc -l <"$tmp/o17")"
-expect_eq tid_filter_only_thread "$t2 $thp" "$(jq -r '"\(.tid) \(.pid)"' "$tmp/o17" | sort -u)"
-expect_eq tid_filter_value "$t2" "$(jq -r .values.arg0 "$tmp/o17" | sort -u)"
+expect_eq tid_filter_count 10 "$(events "$tmp/o17" | wc -l)"
+expect_eq tid_filter_only_thread "$t2 $thp" "$(events "$tmp/o17" | jq -r '"\(.tid) \(.pid)"' | sort -u)"
+expect_eq tid_filter_value "$t2" "$(events "$tmp/o17" | jq -r .values.arg0 | sort -u)"
 kill "$thp" 2>/dev/null; wait "$thp" 2>/dev/null
 
 # --- an unreadable pointer: a clear note, the event still appears ---
@@ -204,10 +204,10 @@ expect_match unreadable_event_still_shown '^    arg1 = 0$' "$(cat "$tmp/o11")"
 start "$tmp/o2" "$tmp/e2" -j usdt "$P:ksnoop_test:req(arg0, arg1 <= -3, arg2:str)" || fail attach_req "$(cat "$tmp/e2")"
 "$P" fire 5
 stop
-expect_eq predicate_count 3 "$(wc -l < "$tmp/o2")"
-expect_eq negative_values "-3 -4 -5" "$(jq -r '.values.arg1' "$tmp/o2" | joined)"
-expect_eq string_arg "/req/2 /req/3 /req/4" "$(jq -r '.values["arg2:str"]' "$tmp/o2" | joined)"
-expect_eq json_func "ksnoop_test:req" "$(jq -r .func "$tmp/o2" | sort -u)"
+expect_eq predicate_count 3 "$(events "$tmp/o2" | wc -l)"
+expect_eq negative_values "-3 -4 -5" "$(events "$tmp/o2" | jq -r '.values.arg1' | joined)"
+expect_eq string_arg "/req/2 /req/3 /req/4" "$(events "$tmp/o2" | jq -r '.values["arg2:str"]' | joined)"
+expect_eq json_func "ksnoop_test:req" "$(events "$tmp/o2" | jq -r .func | sort -u)"
 
 # --- --hist of a signed value: the negatives in a bucket of their own ---
 # `signs 4` fires value with -4 .. 3: four negatives, then 0, 1, 2 and 3.
@@ -223,7 +223,8 @@ start "$tmp/ohj" "$tmp/ehj" -j --hist usdt "$P:ksnoop_test:value(arg0)" ||
 	fail attach_hist_signed_json "$(cat "$tmp/ehj")"
 "$P" signs 4
 stop
-expect_eq hist_signed_json '{"func":"ksnoop_test:value","value":"arg0","count":8,"buckets":[{"min":null,"max":-1,"count":4},{"min":0,"max":0,"count":1},{"min":1,"max":1,"count":1},{"min":2,"max":3,"count":2}]}' \
+expect_eq hist_signed_json '{"type":"hist","func":"ksnoop_test:value","value":"arg0","count":8,"buckets":[{"min":null,"max":-1,"count":4},{"min":0,"max":0,"count":1},{"min":1,"max":1,"count":1},{"min":2,"max":3,"count":2}]}
+{"type":"summary","counted":8,"not_printed":0,"not_counted":0,"unreadable":0,"stacks_not_taken":0,"not_followed":0,"missed":0}' \
 	"$(cat "$tmp/ohj")"
 
 # --- a struct pointer printed through the binary's BTF ---
@@ -269,8 +270,8 @@ expect_eq library_args 1 "$(grep -c '^    arg1 = 30$' "$tmp/o5")"
 sleep 0.3
 start "$tmp/o6" "$tmp/e6" -j -n 20 -p "$sp1" usdt "$P:ksnoop_test:tick" || fail attach_pid "$(cat "$tmp/e6")"
 finish
-expect_eq pid_filter_count 20 "$(wc -l < "$tmp/o6")"
-expect_eq pid_filter_only "$sp1" "$(jq -r .pid "$tmp/o6" | sort -u)"
+expect_eq pid_filter_count 20 "$(events "$tmp/o6" | wc -l)"
+expect_eq pid_filter_only "$sp1" "$(events "$tmp/o6" | jq -r .pid | sort -u)"
 wait "$sp1" "$sp2" 2>/dev/null
 
 "$P" spin 2 & sp3=$!
@@ -292,16 +293,16 @@ start "$tmp/o9" "$tmp/e9" -j usdt "$P:ksnoop_test:*" || fail attach_glob_probes 
 "$P" fire 2 >/dev/null
 stop
 expect_eq glob_each_probe 'bad=2 chain=2 obj=2 req=2 small=2 wide=2' \
-	"$(jq -r 'select(.func != "ksnoop_test:guarded" and .func != "ksnoop_test:tick") | .func | sub("^ksnoop_test:"; "")' "$tmp/o9" |
+	"$(events "$tmp/o9" | jq -r 'select(.func != "ksnoop_test:guarded" and .func != "ksnoop_test:tick") | .func | sub("^ksnoop_test:"; "")' |
 		sort | uniq -c | awk '{ printf "%s%s=%s", sep, $2, $1; sep = " " }')"
 expect_eq glob_bad_args '16 0,16 1' \
-	"$(jq -r 'select(.func == "ksnoop_test:bad") | "\(.values.arg0) \(.values.arg1)"' "$tmp/o9" | paste -sd,)"
+	"$(events "$tmp/o9" | jq -r 'select(.func == "ksnoop_test:bad") | "\(.values.arg0) \(.values.arg1)"' | paste -sd,)"
 expect_eq glob_obj_args 'true 0,true 1' \
-	"$(jq -r 'select(.func == "ksnoop_test:obj") | "\(.values.arg0 > 65536) \(.values.arg1)"' "$tmp/o9" | paste -sd,)"
+	"$(events "$tmp/o9" | jq -r 'select(.func == "ksnoop_test:obj") | "\(.values.arg0 > 65536) \(.values.arg1)"' | paste -sd,)"
 # jq would round a 64-bit number: the text as printed.
 expect_eq glob_wide_arg3 2 "$(grep -c '"func":"ksnoop_test:wide".*"arg3":18446744073709551615[,}]' "$tmp/o9")"
 expect_eq glob_small_arg0 '-128' \
-	"$(jq -r 'select(.func == "ksnoop_test:small") | .values.arg0' "$tmp/o9" | sort -u)"
+	"$(events "$tmp/o9" | jq -r 'select(.func == "ksnoop_test:small") | .values.arg0' | sort -u)"
 
 # --- info usdt -p: the program's probes and its libraries' ---
 "$P" spin 2 & sp4=$!

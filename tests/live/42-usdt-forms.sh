@@ -93,7 +93,7 @@ expect_eq mixed_status 0 "$RC"
 expect_eq mixed_each_call_once 6 "$(grep -c '"func":"ksnoop_forms:mixed"' "$tmp/o2")"
 expect_eq mixed_own_arguments \
 	"0,1,2 10 100,101,102,103,104 1,2,3 11 101,102,103,104,105" \
-	"$(jq -r '[.values[]] | map(tostring) | join(",")' "$tmp/o2" 2>&1 | joined)"
+	"$(events "$tmp/o2" | jq -r '[.values[]] | map(tostring) | join(",")' 2>&1 | joined)"
 
 # --- arg3 exists at one site: traced there, the others left out, said ---
 start "$tmp/o3" "$tmp/e3" usdt "$F:ksnoop_forms:mixed(arg3)" || fail attach_mixed_arg3 "$(cat "$tmp/e3")"
@@ -115,7 +115,7 @@ start "$tmp/o4" "$tmp/e4" -j usdt "$F:*:*(arg1)" || fail attach_glob_arg1 "$(cat
 stop
 expect_eq glob_arg1_status 0 "$RC"
 expect_eq glob_arg1_events "ksnoop_forms:mixed=1 ksnoop_forms:mixed=101 ksnoop_forms:plain=0" \
-	"$(jq -r '"\(.func)=\(.values.arg1)"' "$tmp/o4" 2>&1 | sort | joined)"
+	"$(events "$tmp/o4" | jq -r '"\(.func)=\(.values.arg1)"' 2>&1 | sort | joined)"
 expect_match glob_arg1_counted '\*:\*\(arg1\): 7 probe\(s\) match, 3 traced, 4 left out$' "$(cat "$tmp/e4")"
 expect_match glob_arg1_none_why \
 	"ksnoop_forms:none left out: 'arg1' is not an argument of ksnoop_forms:none \(no arguments\)" "$(cat "$tmp/e4")"

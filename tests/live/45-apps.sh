@@ -3,13 +3,13 @@
 # transactions, checkpoints) and the JVM's hotspot probes (libjvm.so).
 # They have more probes than our own test programs, with semaphores, many
 # call sites and arguments in memory: probes alike share a program there
-# (attacher__usdt_per_program), and each event must still name its own
+# (group.c, groups__build), and each event must still name its own
 # probe and carry that probe's arguments.  As root (uprobes).
 . "$(dirname "$0")/helpers.bash"
 needs_root apps
 scratch_dir
 # events_of FILE FUNC: how many JSON events in FILE are FUNC's.
-events_of() { jq -r --arg f "$2" 'select(.func == $f) | .func' "$1" | wc -l; }
+events_of() { events "$1" | jq -r --arg f "$2" 'select(.func == $f) | .func' | wc -l; }
 
 # --- PostgreSQL: a single-user backend runs one query ---
 PG=$(ls -d /usr/lib/postgresql/*/bin/postgres 2>/dev/null | sort -V | tail -1)
@@ -51,8 +51,8 @@ else
 	# the same local id, the first (start-up's, id 1) traced from its start.
 	transactions_pair() {
 		local starts commits
-		starts=$(jq -r 'select(.func == "postgresql:transaction__start") | .values.arg0' "$1" | sort -n | joined)
-		commits=$(jq -r 'select(.func == "postgresql:transaction__commit") | .values.arg0' "$1" | sort -n | joined)
+		starts=$(events "$1" | jq -r 'select(.func == "postgresql:transaction__start") | .values.arg0' | sort -n | joined)
+		commits=$(events "$1" | jq -r 'select(.func == "postgresql:transaction__commit") | .values.arg0' | sort -n | joined)
 		if [ "${starts%% *}" = 1 ] && [ "$starts" = "$commits" ]; then
 			echo yes
 		else
@@ -77,7 +77,7 @@ EXPECT   pg_checkpoint_done_left_out: stderr \
          "postgresql:checkpoint__done left out: arg0 is at '40\+CheckpointStats\(%rip\)', a symbol's address, which libbpf cannot read"
 EXPECT   pg_glob_summary: stderr 'postgresql:\*: [0-9]+ probe\(s\) match, [0-9]+ traced, 2 left out'
 EXPECT   pg_transactions_pair: eq yes "$(transactions_pair "$OUT")"
-EXPECT   pg_the_backend: eq "$PGPID" "$(jq -r .pid "$OUT" | sort -u | joined)"
+EXPECT   pg_the_backend: eq "$PGPID" "$(events "$OUT" | jq -r .pid | sort -u | joined)"
 EXPECT   pg_nothing_left: eq "" "$(left_progs "$PROGS")"
 CASE
 
@@ -93,7 +93,7 @@ NAME     pg_query_text
 BEFORE   pg_backend
 RUN      -j -p "$PGPID" usdt "$PG:postgresql:query__start(arg0:str)"
 WORKLOAD pg_query
-EXPECT   eq "$query" "$(jq -r '.values["arg0:str"] | rtrimstr("\n")' "$OUT")"
+EXPECT   eq "$query" "$(events "$OUT" | jq -r '.values["arg0:str"] | rtrimstr("\n")')"
 CASE
 
 	# The user stack of the query probe, named from the server's symbols
@@ -104,9 +104,9 @@ NAME     pg_stack
 BEFORE   pg_backend
 RUN      -j -s -p "$PGPID" usdt "$PG:postgresql:query__start"
 WORKLOAD pg_query
-EXPECT   pg_stack_main_loop: text "^PostgresMain\+0x[0-9a-f]+ \($PG\)$" "$(jq -r '.stack[]' "$OUT" 2>/dev/null)"
-EXPECT   pg_stack_main: text "^main\+0x[0-9a-f]+ \($PG\)$" "$(jq -r '.stack[]' "$OUT" 2>/dev/null)"
-EXPECT   pg_stack_innermost: text "\($PG(\+0x[0-9a-f]+)?\)$" "$(jq -r '.stack[]' "$OUT" 2>/dev/null | head -1)"
+EXPECT   pg_stack_main_loop: text "^PostgresMain\+0x[0-9a-f]+ \($PG\)$" "$(events "$OUT" | jq -r '.stack[]' 2>/dev/null)"
+EXPECT   pg_stack_main: text "^main\+0x[0-9a-f]+ \($PG\)$" "$(events "$OUT" | jq -r '.stack[]' 2>/dev/null)"
+EXPECT   pg_stack_innermost: text "\($PG(\+0x[0-9a-f]+)?\)$" "$(events "$OUT" | jq -r '.stack[]' 2>/dev/null | head -1)"
 CASE
 fi
 
@@ -146,10 +146,10 @@ EXPECT   jvm_init_end: eq 1 "$(events_of "$OUT" hotspot:vm__init__end)"
 EXPECT   jvm_shutdown: eq 1 "$(events_of "$OUT" hotspot:vm__shutdown)"
 EXPECT   jvm_threads: eq yes "$(at_least 5 "$(events_of "$OUT" hotspot:thread__start)")"
 EXPECT   jvm_thread_native_id: eq 0 \
-         "$(jq -r 'select(.func == "hotspot:thread__start") | select(.values.arg3 != .tid) | .tid' "$OUT" | wc -l)"
+         "$(events "$OUT" | jq -r 'select(.func == "hotspot:thread__start") | select(.values.arg3 != .tid) | .tid' | wc -l)"
 EXPECT   jvm_class_name_length: eq 0 \
-         "$(jq -r 'select(.func == "hotspot:class__loaded") | select(.values.arg1 < 1 or .values.arg1 > 4096) | .tid' "$OUT" | wc -l)"
-EXPECT   jvm_the_process: eq "$JPID" "$(jq -r .pid "$OUT" | sort -u | joined)"
+         "$(events "$OUT" | jq -r 'select(.func == "hotspot:class__loaded") | select(.values.arg1 < 1 or .values.arg1 > 4096) | .tid' | wc -l)"
+EXPECT   jvm_the_process: eq "$JPID" "$(events "$OUT" | jq -r .pid | sort -u | joined)"
 EXPECT   jvm_nothing_left: eq "" "$(left_progs "$PROGS")"
 CASE
 fi

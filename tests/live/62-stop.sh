@@ -23,15 +23,12 @@ busy() {
 	WPID=$!
 }
 
-# all_json FILE: every line of FILE is one whole JSON object.
+# all_json FILE: every line of FILE is one whole JSON object (with -j the
+# summary is the last).
 all_json() {
 	jq -c . "$1" >/dev/null 2>&1 && ! grep -qv '^{.*}$' "$1"
 }
 
-# printed_in FILE: N of the "ksnoop: N events printed" line.
-printed_in() {
-	sed -n 's/^ksnoop: \([0-9]*\) events printed.*/\1/p' "$1"
-}
 
 # --- a signal while a glob is resolved (1,601 tracepoints bound by type:
 #     about 2 s): ksnoop ends at once, status 0, having attached nothing.
@@ -60,13 +57,15 @@ for i in $(seq 100); do kill -0 "$pipe_pid" 2>/dev/null || break; sleep 0.1; don
 kill -0 "$pipe_pid" 2>/dev/null && { fail slow_reader_exits "still running 10 s after SIGINT"; kill -9 "$KPID"; }
 wait "$pipe_pid" 2>/dev/null
 kill "$WPID"; wait "$WPID" 2>/dev/null
-n=$(printed_in "$tmp/s.err")
+n=$(printed_total "$tmp/s.out" "$tmp/s.err")
 if [ -n "$n" ] && [ "$n" -gt 0 ] && all_json "$tmp/s.out"; then
 	pass slow_reader_sigint_whole_records
 else
-	fail slow_reader_sigint_whole_records "summary: $(tail -1 "$tmp/s.err"); last line: $(tail -c 200 "$tmp/s.out")"
+	fail slow_reader_sigint_whole_records "summary: $(tail -1 "$tmp/s.out"); last line: $(tail -c 200 "$tmp/s.out")"
 fi
-expect_eq slow_reader_sigint_printed_is_lines "$n" "$(wc -l <"$tmp/s.out")"
+expect_eq slow_reader_sigint_printed_is_lines "$n" "$(grep -c '^{"type":"event"' "$tmp/s.out")"
+expect_eq slow_reader_sigint_summary_last summary "$(tail -1 "$tmp/s.out" | jq -r .type)"
+expect_eq slow_reader_sigint_stderr_quiet "" "$(cat "$tmp/s.err")"
 
 # --- a second SIGINT ends ksnoop at once, even blocked on a reader that
 #     never reads; its programs go with it.
@@ -104,13 +103,13 @@ for i in $(seq 150); do kill -0 "$pipe_pid" 2>/dev/null || break; sleep 0.1; don
 kill -0 "$pipe_pid" 2>/dev/null && fail drain_exits "still running after 15 s"
 kill -9 "$pipe_pid" 2>/dev/null; wait "$pipe_pid" 2>/dev/null
 kill "$WPID"; wait "$WPID" 2>/dev/null
-unprinted=$(sed -n 's/.* \([0-9]*\) captured but not printed (stopped first).*/\1/p' "$tmp/d.err")
+unprinted=$(record summary "$tmp/d.out" | jq -r .not_printed)
 if [ -n "$unprinted" ] && [ "$unprinted" -gt 0 ]; then
 	pass drain_counts_what_is_not_printed
 else
-	fail drain_counts_what_is_not_printed "$(cat "$tmp/d.err")"
+	fail drain_counts_what_is_not_printed "$(tail -1 "$tmp/d.out") $(cat "$tmp/d.err")"
 fi
-expect_eq drain_printed_is_lines "$(printed_in "$tmp/d.err")" "$(wc -l <"$tmp/d.out")"
+expect_eq drain_printed_is_lines "$(printed_total "$tmp/d.out" "$tmp/d.err")" "$(grep -c '^{"type":"event"' "$tmp/d.out")"
 all_json "$tmp/d.out" && pass drain_whole_records || fail drain_whole_records "$(tail -c 200 "$tmp/d.out")"
 
 # --- out of file descriptors while a glob attaches: the run fails and
@@ -151,5 +150,5 @@ $out"
 fi
 out=$(ks -j --count --interval 300ms --duration 1 -p "$WPID" 'tp:sys_enter' 2>/dev/null)
 expect_eq interval_json_rows_numbered "1 2 3" \
-	"$(printf '%s\n' "$out" | jq -r 'select(.time_ns > 0) | .interval' 2>&1 | head -3 | joined)"
+	"$(printf '%s\n' "$out" | jq -r 'select(.type == "count" and .time_ns > 0) | .interval' 2>&1 | head -3 | joined)"
 kill "$WPID"; wait "$WPID" 2>/dev/null || true

@@ -57,4 +57,4 @@ finish
 expect_eq json_exits_0 0 "$RC"
 expect_eq json_no_raw_controls 0 "$(raw_controls "$tmp/o2")"
 if jq -e . "$tmp/o2" >/dev/null 2>&1; then pass json_parses; else fail json_parses "$(cat -v "$tmp/o2")"; fi
-expect_eq json_comm "\"\\u001b[31m\\n$forged\"" "$(jq -c .comm "$tmp/o2" | sort -u)"
+expect_eq json_comm "\"\\u001b[31m\\n$forged\"" "$(events "$tmp/o2" | jq -c .comm | sort -u)"

@@ -7,9 +7,10 @@
 #                          30 s; status 124 when it hung); a sanitizer report
 #                          from the run fails the subtest sanitizer_report
 #   ks_case, start, stop, finish, wait_exit, read_held, held_ids, left_ids,
-#   still_there, left_progs, wait_lines
+#   still_there, left_progs, wait_lines, record, events
 #                          from tests/lib/cases.sh, shared with the VM: ksnoop
-#                          in the background, and a test case as data
+#                          in the background, a test case as data, and the
+#                          records of -j output
 #   spawn OUT ERR ARGS...  (replaces cases.sh's) run `ksnoop ARGS` (through
 #                          KCMD, "$K" unless a leak checker comes first) in
 #                          the background, its sanitizer reports under SAN_TAG;
@@ -25,6 +26,9 @@
 #   error_is NAME STATUS REGEX RC STDERR [COMMAND]
 #                          the same judgement of a run made otherwise
 #   joined                 the lines of stdin on one, spaced ("a\nb\n": "a b")
+#   printed_total OUT ERR  N of the run's summary: "ksnoop: N events printed"
+#                          in ERR (text), or {"type":"summary","printed":N}
+#                          in OUT (-j); empty when there is none
 #   san_tag / san_opt asan|ubsan TAG / san_take TAG
 #                          sanitizer reports of one run, for scripts that
 #                          start ksnoop themselves (see ks)
@@ -229,6 +233,12 @@ expect_error() {
 }
 
 joined() { tr '\n' ' ' | sed 's/ $//'; }
+printed_total() {
+	local n
+	n=$(sed -n 's/^ksnoop: \([0-9]*\) events printed.*/\1/p' "$2")
+	[ -n "$n" ] || n=$(grep -h '^{"type":"summary"' "$1" 2>/dev/null | jq -r '.printed // empty')
+	printf '%s\n' "$n"
+}
 
 KCMD=("$K")
 spawn() {

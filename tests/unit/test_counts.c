@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for --count's report (ksnoop/counts.c): rows as the counts
- * and stacks maps would give them, printed as text, JSON and folded stacks
- * and compared with the expected text.
+ * Unit tests for --count's report (ksnoop/counts.c through the report,
+ * report.h): rows as the counts and stacks maps would give them, printed
+ * as text, JSON and folded stacks and compared with the expected text;
+ * and the report's notices (lost events, the summary) in both forms.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,8 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "counts.h"
+#include "log.h"
+#include "report.h"
 
 static const char *names[] = { "tcp_v4_connect", "ip_output", "tp:sched_switch" };
 
@@ -32,16 +36,17 @@ static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
 	return -1;
 }
 
-static char *render(const struct count_row *rows, size_t n, enum counts_style style, bool stacks)
+static char *render(const struct count_row *rows, size_t n, enum report_format style, bool stacks)
 {
-	struct counts_fmt f = { .style = style, .stacks = stacks, .func_name = name_of,
-				.symbolize = symbolize };
+	struct counts_fmt f = { .stacks = stacks, .func_name = name_of, .symbolize = symbolize };
+	struct report r;
 	char *buf = NULL;
 	size_t sz = 0;
 	FILE *out = open_memstream(&buf, &sz);
 
 	assert_non_null(out);
-	counts__print(out, rows, n, &f);
+	report__init(&r, out, style);
+	counts__print(&r, rows, n, &f);
 	fclose(out);
 	return buf;
 }
@@ -82,16 +87,16 @@ static void test_text_and_json(void **state)
 
 	row(&rows[0], 1, -1, 1234567, 0);
 	row(&rows[1], 2, -1, 1, 0);
-	s = render(rows, 2, COUNTS_TEXT, false);
+	s = render(rows, 2, REPORT_TEXT, false);
 	assert_string_equal(s, "       CALLS  FUNCTION\n"
 			       "     1234567  ip_output\n"
 			       "           1  tp:sched_switch\n");
 	free(s);
-	s = render(rows, 2, COUNTS_JSON, false);
-	assert_string_equal(s, "{\"func\":\"ip_output\",\"count\":1234567}\n"
-			       "{\"func\":\"tp:sched_switch\",\"count\":1}\n");
+	s = render(rows, 2, REPORT_JSON, false);
+	assert_string_equal(s, "{\"type\":\"count\",\"func\":\"ip_output\",\"count\":1234567}\n"
+			       "{\"type\":\"count\",\"func\":\"tp:sched_switch\",\"count\":1}\n");
 	free(s);
-	s = render(rows, 2, COUNTS_FOLDED, false);
+	s = render(rows, 2, REPORT_FOLDED, false);
 	assert_string_equal(s, "ip_output 1234567\ntp:sched_switch 1\n");
 	free(s);
 }
@@ -107,7 +112,7 @@ static void test_stacks(void **state)
 	row(&rows[1], 1, 8, 2, 2, 0x50ULL, 0xffffffff81000000ULL);
 	/* No stack taken (the stacks map was full). */
 	row(&rows[2], 1, -1, 1, 0);
-	s = render(rows, 3, COUNTS_TEXT, true);
+	s = render(rows, 3, REPORT_TEXT, true);
 	assert_string_equal(s, "tcp_v4_connect: 3 calls\n"
 			       "    tcp_v4_connect+0x5\n"
 			       "    __inet_stream_connect+0x124\n"
@@ -118,15 +123,15 @@ static void test_stacks(void **state)
 			       "ip_output: 1 call\n"
 			       "    /* stack not taken (stacks map full) */\n");
 	free(s);
-	s = render(rows, 3, COUNTS_JSON, true);
-	assert_string_equal(s, "{\"func\":\"tcp_v4_connect\",\"stack\":[\"tcp_v4_connect+0x5\","
+	s = render(rows, 3, REPORT_JSON, true);
+	assert_string_equal(s, "{\"type\":\"count\",\"func\":\"tcp_v4_connect\",\"stack\":[\"tcp_v4_connect+0x5\","
 			       "\"__inet_stream_connect+0x124\",\"__sys_connect+0x9c\"],\"count\":3}\n"
-			       "{\"func\":\"ip_output\",\"stack\":[\"dummy_xmit+0x10 [dummy]\","
+			       "{\"type\":\"count\",\"func\":\"ip_output\",\"stack\":[\"dummy_xmit+0x10 [dummy]\","
 			       "\"0xffffffff81000000\"],\"count\":2}\n"
-			       "{\"func\":\"ip_output\",\"stack\":null,\"count\":1}\n");
+			       "{\"type\":\"count\",\"func\":\"ip_output\",\"stack\":null,\"count\":1}\n");
 	free(s);
 	/* Folded: outermost first, names only, the function last (once). */
-	s = render(rows, 3, COUNTS_FOLDED, true);
+	s = render(rows, 3, REPORT_FOLDED, true);
 	assert_string_equal(s, "__sys_connect;__inet_stream_connect;tcp_v4_connect 3\n"
 			       "0xffffffff81000000;dummy_xmit;ip_output 2\n"
 			       "ip_output 1\n");
@@ -141,15 +146,17 @@ static struct hist_value value_of(void *ctx, __u32 id)
 			 (struct hist_value){ "skb->len", "skb->len" };
 }
 
-static char *render_hist(struct count_row *rows, size_t n, enum counts_style style)
+static char *render_hist(struct count_row *rows, size_t n, enum report_format style)
 {
-	struct counts_fmt f = { .style = style, .func_name = name_of };
+	struct counts_fmt f = { .func_name = name_of };
+	struct report r;
 	char *buf = NULL;
 	size_t sz = 0;
 	FILE *out = open_memstream(&buf, &sz);
 
 	assert_non_null(out);
-	counts__print_hist(out, rows, n, &f, value_of);
+	report__init(&r, out, style);
+	assert_int_equal(counts__print_hist(&r, rows, n, &f, value_of), 0);
 	fclose(out);
 	return buf;
 }
@@ -157,24 +164,31 @@ static char *render_hist(struct count_row *rows, size_t n, enum counts_style sty
 /* --interval: JSON rows say which period they close and when; text rows do not change. */
 static void test_interval_rows(void **state)
 {
-	struct counts_fmt f = { .style = COUNTS_JSON, .func_name = name_of,
-				.interval = 2, .time_ns = 5000 };
+	struct counts_fmt f = { .func_name = name_of };
 	struct count_row rows[1];
+	struct report r;
 	char *buf = NULL;
 	size_t sz = 0;
 	FILE *out = open_memstream(&buf, &sz);
 
 	row(&rows[0], 1, 3, 7, 0);
 	assert_non_null(out);
-	counts__print(out, rows, 1, &f);
-	counts__print_hist(out, rows, 1, &f, value_of);
-	f.style = COUNTS_TEXT;
-	counts__print(out, rows, 1, &f);
+	report__init(&r, out, REPORT_JSON);
+	report__interval(&r, 2, 5000);
+	counts__print(&r, rows, 1, &f);
+	assert_int_equal(counts__print_hist(&r, rows, 1, &f, value_of), 0);
+	/* Folded stacks have no room for a time; text's is the clock's (see 62-stop). */
+	report__init(&r, out, REPORT_FOLDED);
+	report__interval(&r, 2, 5000);
+	counts__print(&r, rows, 1, &f);
+	report__init(&r, out, REPORT_TEXT);
+	counts__print(&r, rows, 1, &f);
 	fclose(out);
 	assert_string_equal(buf,
-		"{\"interval\":2,\"time_ns\":5000,\"func\":\"ip_output\",\"count\":7}\n"
-		"{\"interval\":2,\"time_ns\":5000,\"func\":\"ip_output\",\"value\":\"skb->len\","
+		"{\"type\":\"count\",\"interval\":2,\"time_ns\":5000,\"func\":\"ip_output\",\"count\":7}\n"
+		"{\"type\":\"hist\",\"interval\":2,\"time_ns\":5000,\"func\":\"ip_output\",\"value\":\"skb->len\","
 		"\"count\":7,\"buckets\":[{\"min\":4,\"max\":7,\"count\":7}]}\n"
+		"ip_output 7\n"
 		"       CALLS  FUNCTION\n"
 		"           7  ip_output\n");
 	free(buf);
@@ -190,7 +204,7 @@ static void test_hist(void **state)
 	row(&rows[1], 1, 7, 8, 0);
 	row(&rows[2], 0, -1, 2, 0);
 	row(&rows[3], 0, 0, 4, 0);
-	s = render_hist(rows, 4, COUNTS_TEXT);
+	s = render_hist(rows, 4, REPORT_TEXT);
 	assert_string_equal(s,
 		"tcp_v4_connect: return (7 calls)\n"
 		"(..., 0)                          2 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
@@ -203,18 +217,18 @@ static void test_hist(void **state)
 		"[64, 128)                         8 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
 		"\n");
 	free(s);
-	s = render_hist(rows, 4, COUNTS_JSON);
+	s = render_hist(rows, 4, REPORT_JSON);
 	assert_string_equal(s,
-		"{\"func\":\"tcp_v4_connect\",\"value\":\"return\",\"count\":7,\"buckets\":["
+		"{\"type\":\"hist\",\"func\":\"tcp_v4_connect\",\"value\":\"return\",\"count\":7,\"buckets\":["
 		"{\"min\":null,\"max\":-1,\"count\":2},{\"min\":0,\"max\":0,\"count\":4},"
 		"{\"min\":4,\"max\":7,\"count\":1}]}\n"
-		"{\"func\":\"ip_output\",\"value\":\"skb->len\",\"count\":8,\"buckets\":["
+		"{\"type\":\"hist\",\"func\":\"ip_output\",\"value\":\"skb->len\",\"count\":8,\"buckets\":["
 		"{\"min\":64,\"max\":127,\"count\":8}]}\n");
 	free(s);
 	/* The top bucket: values from 2^63 up. */
 	row(&rows[4], 1, 64, 1, 0);
-	s = render_hist(&rows[4], 1, COUNTS_JSON);
-	assert_string_equal(s, "{\"func\":\"ip_output\",\"value\":\"skb->len\",\"count\":1,\"buckets\":["
+	s = render_hist(&rows[4], 1, REPORT_JSON);
+	assert_string_equal(s, "{\"type\":\"hist\",\"func\":\"ip_output\",\"value\":\"skb->len\",\"count\":1,\"buckets\":["
 			       "{\"min\":9223372036854775808,\"max\":18446744073709551615,\"count\":1}]}\n");
 	free(s);
 }
@@ -227,7 +241,7 @@ static void test_hist_top_bucket_labels(void **state)
 
 	row(&rows[0], 1, 62, 2, 0);
 	row(&rows[1], 1, 64, 1, 0);
-	s = render_hist(rows, 2, COUNTS_TEXT);
+	s = render_hist(rows, 2, REPORT_TEXT);
 	assert_string_equal(s,
 		"ip_output: skb->len (3 calls)\n"
 		"[2305843009213693952, 4611686018427387904)          2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
@@ -246,17 +260,122 @@ static void test_hist_durations(void **state)
 	/* Three 300 ms calls (2^28 <= 3e8 < 2^29) and one of 1.5 us. */
 	row(&rows[0], 2, 29, 3, 0);
 	row(&rows[1], 2, 11, 1, 0);
-	s = render_hist(rows, 2, COUNTS_JSON);
-	assert_string_equal(s, "{\"func\":\"tp:sched_switch\",\"value\":\"duration_ns\",\"count\":4,\"buckets\":["
+	s = render_hist(rows, 2, REPORT_JSON);
+	assert_string_equal(s, "{\"type\":\"hist\",\"func\":\"tp:sched_switch\",\"value\":\"duration_ns\",\"count\":4,\"buckets\":["
 			       "{\"min\":1024,\"max\":2047,\"count\":1},"
 			       "{\"min\":268435456,\"max\":536870911,\"count\":3}]}\n");
 	free(s);
-	s = render_hist(rows, 2, COUNTS_TEXT);
+	s = render_hist(rows, 2, REPORT_TEXT);
 	assert_non_null(strstr(s, "tp:sched_switch: duration in ns (4 calls)\n"
 				  "[1024, 2048)                      1 |@@@@@@@@@@@@@@@@@@                                  |\n"
 				  "[2048, 4096)                      0 |"));
 	assert_non_null(strstr(s, "\n[268435456, 536870912)            3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n\n"));
 	free(s);
+}
+
+/* What FN(R) writes to the report's FILE and to stderr, in FORMAT. */
+static void capture(enum report_format format, void (*fn)(struct report *r), char **out,
+		    char **err)
+{
+	FILE *o, *e = tmpfile();
+	int saved = dup(2);
+	struct report r;
+	size_t sz = 0, n;
+
+	*out = NULL;
+	o = open_memstream(out, &sz);
+	assert_non_null(o);
+	assert_non_null(e);
+	assert_true(saved >= 0);
+	fflush(stderr);
+	assert_true(dup2(fileno(e), 2) == 2);
+	report__init(&r, o, format);
+	fn(&r);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	fclose(o);
+	n = (size_t)ftell(e);
+	*err = calloc(1, n + 1);
+	rewind(e);
+	assert_int_equal(fread(*err, 1, n, e), n);
+	fclose(e);
+}
+
+static void summary_events(struct report *r)
+{
+	report__lost(r, 17);
+	report__summary(r, &(struct report_summary){ .printed = 5, .lost = 17, .unprinted = 3,
+						     .missed = 2 });
+}
+
+static void summary_counts(struct report *r)
+{
+	report__summary(r, &(struct report_summary){ .counting = true, .counted = 9,
+						     .count_full = 1, .stack_lost = 4,
+						     .stash_full = 6, .hist_unread = 8 });
+}
+
+/* Text: the notices on stderr, as ksnoop always printed them; nothing on stdout. */
+static void test_notices_text(void **state)
+{
+	char *out, *err;
+
+	capture(REPORT_TEXT, summary_events, &out, &err);
+	assert_string_equal(out, "");
+	assert_string_equal(err,
+		"ksnoop: warning: 17 events lost so far (ring buffer full; try --buffer)\n"
+		"ksnoop: 5 events printed, 17 lost, 3 captured but not printed (stopped first), "
+		"2 calls missed (the probe fired inside a BPF program)\n");
+	free(out);
+	free(err);
+	capture(REPORT_FOLDED, summary_counts, &out, &err);
+	assert_string_equal(out, "");
+	assert_string_equal(err,
+		"ksnoop: 9 calls counted, 1 calls not counted (counts map full), "
+		"8 calls whose value could not be read, 4 stacks not taken (stacks map full), "
+		"6 calls not followed (stash full)\n");
+	free(out);
+	free(err);
+}
+
+/* JSON: each notice a record on the report's FILE, every total named; nothing on stderr. */
+static void test_notices_json(void **state)
+{
+	char *out, *err;
+
+	capture(REPORT_JSON, summary_events, &out, &err);
+	assert_string_equal(err, "");
+	assert_string_equal(out,
+		"{\"type\":\"lost\",\"lost\":17}\n"
+		"{\"type\":\"summary\",\"printed\":5,\"lost\":17,\"not_printed\":3,"
+		"\"not_counted\":0,\"unreadable\":0,\"stacks_not_taken\":0,\"not_followed\":0,"
+		"\"missed\":2}\n");
+	free(out);
+	free(err);
+	capture(REPORT_JSON, summary_counts, &out, &err);
+	assert_string_equal(err, "");
+	assert_string_equal(out,
+		"{\"type\":\"summary\",\"counted\":9,\"not_printed\":0,\"not_counted\":1,"
+		"\"unreadable\":8,\"stacks_not_taken\":4,\"not_followed\":6,\"missed\":0}\n");
+	free(out);
+	free(err);
+}
+
+/* log.c's errors and warnings with -j: the message escaped, "type" first. */
+static void test_json_message(void **state)
+{
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *out = open_memstream(&buf, &sz);
+
+	assert_non_null(out);
+	report__json_message(out, "error", "no \"x\"\n\x1b[2J");
+	report__json_message(out, "warning", "left out");
+	fclose(out);
+	assert_string_equal(buf, "{\"type\":\"error\",\"error\":\"no \\\"x\\\"\\n\\u001b[2J\"}\n"
+				 "{\"type\":\"warning\",\"warning\":\"left out\"}\n");
+	free(buf);
 }
 
 int main(void)
@@ -269,6 +388,9 @@ int main(void)
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_hist_top_bucket_labels),
 		cmocka_unit_test(test_hist_durations),
+		cmocka_unit_test(test_notices_text),
+		cmocka_unit_test(test_notices_json),
+		cmocka_unit_test(test_json_message),
 	};
 
 	return cmocka_run_group_tests_name("counts", tests, NULL, NULL);

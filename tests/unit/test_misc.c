@@ -704,33 +704,46 @@ static int remove_btf_dir(void **state)
 
 /* ---- target.c's errors: the message, and the errno that sets the exit status ---- */
 
+/* A kernel of BTF in BTF_DIR, kallsyms at KALLSYMS and ftrace's list at FTRACE (NULL: defaults). */
+static struct kernel *new_kernel(const char *dir, const char *kallsyms, const char *ftrace)
+{
+	struct kernel *k = kernel__new(dir);
+
+	assert_non_null(k);
+	if (kallsyms)
+		kernel__set_kallsyms_path(k, kallsyms);
+	if (ftrace)
+		kernel__set_ftrace_path(k, ftrace);
+	return k;
+}
+
 static void test_target_unknown_function_is_usage(void **state)
 {
-	struct kernel k = { .btf_dir = btf_dir, .kallsyms_path = write_tmp("ffffffff81000000 T foo\n") };
+	struct kernel *k = new_kernel(btf_dir, write_tmp("ffffffff81000000 T foo\n"), NULL);
 	struct signature sig;
 	struct ks_error e;
 
-	assert_int_equal(kernel__func(&k, "fooo", &sig, &e), -ENOENT);
+	assert_int_equal(kernel__func(k, "fooo", &sig, &e), -ENOENT);
 	assert_int_equal(e.err, -ENOENT);
 	assert_int_equal(e.pos, 0);
 	assert_string_equal(e.msg, "unknown kernel function 'fooo' (did you mean 'foo'?)");
 	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
-	assert_int_equal(kernel__func(&k, "foo", &sig, &e), 0);
-	kernel__close(&k);
+	assert_int_equal(kernel__func(k, "foo", &sig, &e), 0);
+	kernel__free(k);
 }
 
 /* In BTF, not in kallsyms: shown by info, refused for tracing; the user's. */
 static void test_target_not_in_kallsyms_is_usage(void **state)
 {
-	struct kernel k = { .btf_dir = btf_dir, .kallsyms_path = write_tmp("ffffffff81000000 T foo\n") };
+	struct kernel *k = new_kernel(btf_dir, write_tmp("ffffffff81000000 T foo\n"), NULL);
 	struct signature sig;
 	struct ks_error e;
 
-	assert_int_equal(kernel__func(&k, "bar", &sig, &e), -EINVAL);
+	assert_int_equal(kernel__func(k, "bar", &sig, &e), -EINVAL);
 	assert_non_null(sig.btf);
 	assert_string_equal(e.msg, "'bar' is in BTF but not in kallsyms (inlined or removed at build time), so it cannot be traced");
 	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
-	kernel__close(&k);
+	kernel__free(k);
 }
 
 /* The verdicts a glob's matches get, by name: "-" for traceable. */
@@ -761,9 +774,8 @@ static void glob_verdicts(struct kernel *k, char *out, size_t sz)
  */
 static void test_glob_verdicts_from_ftrace_list_alone(void **state)
 {
-	char ftrace[128], verdicts[512];
-	struct kernel k = { .btf_dir = btf_dir, .ftrace_path = ftrace,
-			    .kallsyms_path = write_tmp("ffffffff81000000 T foo\n") };
+	char ftrace[128], verdicts[512], sym[64];
+	struct kernel *k;
 	FILE *f;
 
 	snprintf(ftrace, sizeof(ftrace), "%s/available_filter_functions", btf_dir);
@@ -771,21 +783,25 @@ static void test_glob_verdicts_from_ftrace_list_alone(void **state)
 	assert_non_null(f);
 	fputs("bar\ne1000_probe [e1000]\n", f);
 	fclose(f);
-	glob_verdicts(&k, verdicts, sizeof(verdicts));
+	k = new_kernel(btf_dir, write_tmp("ffffffff81000000 T foo\n"), ftrace);
+	glob_verdicts(k, verdicts, sizeof(verdicts));
 	assert_non_null(strstr(verdicts, "foo: ftrace; "));
 	assert_non_null(strstr(verdicts, "bar: -; "));
 	assert_non_null(strstr(verdicts, "e1000_probe: -; "));
-	assert_null(k.ksyms);
-	kernel__close(&k);
+	/* kallsyms was not read: gone now, it names nothing. */
+	unlink(tmp_path);
+	assert_int_equal(kernel__symbolize(k, 0xffffffff81000010ULL, sym, sizeof(sym)), -ENOENT);
+	kernel__free(k);
 
-	/* No list: kallsyms decides, and is read. */
-	k = (struct kernel){ .btf_dir = btf_dir, .ftrace_path = "/nonexistent/ftrace",
-			     .kallsyms_path = tmp_path };
-	glob_verdicts(&k, verdicts, sizeof(verdicts));
+	/* No list: kallsyms decides, and is read (and kept). */
+	k = new_kernel(btf_dir, write_tmp("ffffffff81000000 T foo\n"), "/nonexistent/ftrace");
+	glob_verdicts(k, verdicts, sizeof(verdicts));
 	assert_non_null(strstr(verdicts, "foo: -; "));
 	assert_non_null(strstr(verdicts, "bar: not in; "));
-	assert_non_null(k.ksyms);
-	kernel__close(&k);
+	unlink(tmp_path);
+	assert_int_equal(kernel__symbolize(k, 0xffffffff81000010ULL, sym, sizeof(sym)), 0);
+	assert_string_equal(sym, "foo+0x10");
+	kernel__free(k);
 }
 
 /*
@@ -806,62 +822,59 @@ static void test_close_while_prefetching(void **state)
 		fprintf(f, "func_%d\n", i);
 	fclose(f);
 	for (i = 0; i < 20; i++) {
-		struct kernel k = { .btf_dir = btf_dir, .ftrace_path = ftrace,
-				    .kallsyms_path = "/nonexistent/kallsyms" };
+		struct kernel *k = new_kernel(btf_dir, "/nonexistent/kallsyms", ftrace);
 
-		kernel__prefetch_ksyms(&k, true);
-		kernel__close(&k);
-		assert_null(k.ftrace);
-		assert_false(k.ksyms_reading);
+		kernel__prefetch_ksyms(k, true);
+		kernel__free(k);
 	}
 }
 
 static void test_target_unknown_tracepoint_is_usage(void **state)
 {
-	struct kernel k = { .btf_dir = btf_dir };
+	struct kernel *k = new_kernel(btf_dir, NULL, NULL);
 	struct signature sig;
 	struct ks_error e;
 
-	assert_int_equal(kernel__tp(&k, "sched_switch", &sig, &e), -ENOENT);
+	assert_int_equal(kernel__tp(k, "sched_switch", &sig, &e), -ENOENT);
 	assert_string_equal(e.msg, "unknown tracepoint 'sched_switch'");
 	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
-	kernel__close(&k);
+	kernel__free(k);
 }
 
 /* No kernel BTF, or no kallsyms: the machine's, not the user's (-ENOENT would say 2). */
 static void test_target_missing_btf_is_runtime(void **state)
 {
-	struct kernel k = { .btf_dir = "/nonexistent/btf" };
+	struct kernel *k = new_kernel("/nonexistent/btf", NULL, NULL);
 	struct signature sig;
 	struct ks_error e;
 	int err;
 
-	err = kernel__open(&k, &e);
+	err = kernel__open(k, &e);
 	assert_int_equal(err, e.err);
 	assert_int_equal(ks_exit_status(err), KSNOOP_EXIT_RUNTIME);
 	assert_string_equal(e.msg, "cannot read kernel BTF from /nonexistent/btf/vmlinux: No such file or directory (the kernel needs CONFIG_DEBUG_INFO_BTF)");
-	err = kernel__tp(&k, "x", &sig, &e);
+	err = kernel__tp(k, "x", &sig, &e);
 	assert_int_equal(err, e.err);
 	assert_int_equal(ks_exit_status(err), KSNOOP_EXIT_RUNTIME);
-	kernel__close(&k);
+	kernel__free(k);
 }
 
 static void test_target_missing_kallsyms_is_runtime(void **state)
 {
-	struct kernel k = { .btf_dir = btf_dir, .kallsyms_path = "/nonexistent/kallsyms" };
+	struct kernel *k = new_kernel(btf_dir, "/nonexistent/kallsyms", NULL);
 	struct signature sig;
 	struct ks_error e;
 	int err;
 
-	err = kernel__func(&k, "foo", &sig, &e);
+	err = kernel__func(k, "foo", &sig, &e);
 	assert_int_equal(err, e.err);
 	assert_int_equal(ks_exit_status(err), KSNOOP_EXIT_RUNTIME);
 	assert_string_equal(e.msg, "cannot read /nonexistent/kallsyms: No such file or directory");
 	/* Asked again (a function pointer printed): the same, not read again. */
-	err = kernel__func(&k, "foo", &sig, &e);
+	err = kernel__func(k, "foo", &sig, &e);
 	assert_int_equal(err, e.err);
 	assert_int_equal(ks_exit_status(err), KSNOOP_EXIT_RUNTIME);
-	kernel__close(&k);
+	kernel__free(k);
 }
 
 static void test_kbtf_open_missing_dir(void **state)

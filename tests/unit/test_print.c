@@ -1264,7 +1264,7 @@ static void test_event_json(void **state)
 	make_plan(&plan);
 	make_entry_record(rec);
 	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
-			    "{\"time_ns\":5123456789,\"cpu\":3,\"pid\":100,\"tid\":101,"
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":3,\"pid\":100,\"tid\":101,"
 			    "\"comm\":\"curl\",\"func\":\"ip_send_skb\",\"kind\":\"entry\","
 			    "\"values\":{\"len\":84,\"dev->name\":\"lo\",\"skb\":{\"a\":1,\"b\":2}}}\n");
 }
@@ -1286,7 +1286,7 @@ static void test_return_event(void **state)
 			    "01:02:03.123456 cpu0 0123456789abcdef 7/8 <- ip_send_skb\n"
 			    "    return = -22\n");
 	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
-			    "{\"time_ns\":5123456789,\"cpu\":0,\"pid\":7,\"tid\":8,"
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":0,\"pid\":7,\"tid\":8,"
 			    "\"comm\":\"0123456789abcdef\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
 			    "\"values\":{\"return\":-22}}\n");
 }
@@ -1310,7 +1310,7 @@ static void test_return_event_with_duration(void **state)
 			    "01:02:03.123456 cpu1 sleep 7/8 <- ip_send_skb (200.107 ms)\n"
 			    "    return = 0\n");
 	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
-			    "{\"time_ns\":5123456789,\"cpu\":1,\"pid\":7,\"tid\":8,"
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":1,\"pid\":7,\"tid\":8,"
 			    "\"comm\":\"sleep\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
 			    "\"duration_ns\":200107343,\"values\":{\"return\":0}}\n");
 
@@ -1323,7 +1323,7 @@ static void test_return_event_with_duration(void **state)
 	((struct ksnoop_event *)rec)->flags = 0;
 	((struct ksnoop_event *)rec)->duration_ns = 5;
 	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
-			    "{\"time_ns\":5123456789,\"cpu\":1,\"pid\":7,\"tid\":8,"
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":1,\"pid\":7,\"tid\":8,"
 			    "\"comm\":\"sleep\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
 			    "\"values\":{\"return\":0}}\n");
 }
@@ -1342,7 +1342,7 @@ static void test_event_with_fault(void **state)
 			    "    dev->name = \"lo\"\n"
 			    "    skb = 0xffff888000001000 /* could not read memory */\n");
 	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
-			    "{\"time_ns\":5123456789,\"cpu\":3,\"pid\":100,\"tid\":101,"
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":3,\"pid\":100,\"tid\":101,"
 			    "\"comm\":\"curl\",\"func\":\"ip_send_skb\",\"kind\":\"entry\","
 			    "\"values\":{\"len\":84,\"dev->name\":\"lo\","
 			    "\"skb\":{\"error\":\"could not read memory\",\"addr\":\"0xffff888000001000\"}}}\n");
@@ -1359,7 +1359,7 @@ static void test_event_json_escapes_comm(void **state)
 	memcpy(rec, &ev, sizeof(ev));
 	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
 	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
-			    "{\"time_ns\":0,\"cpu\":0,\"pid\":0,\"tid\":0,"
+			    "{\"type\":\"event\",\"time_ns\":0,\"cpu\":0,\"pid\":0,\"tid\":0,"
 			    "\"comm\":\"a\\\"b\\u0001\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
 			    "\"values\":{\"return\":0}}\n");
 }
@@ -1433,7 +1433,7 @@ static void test_event_with_stack(void **state)
 			    "    ]\n");
 	opts.format = FORMAT_JSON;
 	assert_string_equal(render_event_with(&opts, &plan, rec, sizeof(rec)),
-			    "{\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"ping\","
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"ping\","
 			    "\"func\":\"ip_output\",\"kind\":\"entry\",\"values\":{\"len\":84},"
 			    "\"stack\":[\"__schedule+0x628\",\"dummy_xmit+0x10 [dummy]\",\"0xffffffff81000000\"]}\n");
 	/* A stack the kernel could not take says so. */
@@ -1491,7 +1491,7 @@ static void test_event_with_user_stack(void **state)
 			    "    ]\n");
 	opts.format = FORMAT_JSON;
 	assert_string_equal(render_event_with(&opts, &plan, rec, sizeof(rec)),
-			    "{\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"app\","
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"app\","
 			    "\"func\":\"app:req\",\"kind\":\"entry\",\"values\":{},"
 			    "\"stack\":[\"fire+0x8d (/srv/a\\nb\\\"c)\",\"0x2000 (/usr/lib/libc.so.6+0x2724a)\",\"0x3000\"]}\n");
 	/* A walk through code without frame pointers: nothing after a 0. */

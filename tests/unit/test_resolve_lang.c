@@ -458,7 +458,7 @@ static void test_stack_values(void **state)
 					   .user_space = true };
 	const struct resolve_opts usdt_count = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
 						 .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .stack = true,
-						 .user_space = true, .count = true };
+						 .user_space = true, .output = OUTPUT_COUNT };
 	struct resolved *r = resolve_with("ip_send_skb(skb->len, return)", &with_stack);
 	const struct ksnoop_side_plan *e, *x;
 
@@ -509,7 +509,7 @@ static void test_stack_values(void **state)
 static void test_count_one_side(void **state)
 {
 	const struct resolve_opts counting = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
-					       .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .count = true,
+					       .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .output = OUTPUT_COUNT,
 					       .stack = true };
 	struct resolved *r = resolve_with("ip_send_skb", &counting);
 
@@ -517,7 +517,23 @@ static void test_count_one_side(void **state)
 	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].enabled);
 	assert_false(r->plan.bpf.side[KSNOOP_RETURN].enabled);
 	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].nvalues, 2);	/* net, skb; no stack */
+	/* The program counts by stack; without -s, by function alone. */
+	assert_int_equal(r->plan.bpf.output, KSNOOP_OUT_COUNT_STACKS);
 	resolved_free(r);
+	{
+		struct resolve_opts no_stack = counting;
+
+		no_stack.stack = false;
+		r = resolve_with("ip_send_skb", &no_stack);
+		assert_int_equal(r->ret, 0);
+		assert_int_equal(r->plan.bpf.output, KSNOOP_OUT_COUNT);
+		resolved_free(r);
+		no_stack.output = OUTPUT_EVENTS;
+		r = resolve_with("ip_send_skb", &no_stack);
+		assert_int_equal(r->ret, 0);
+		assert_int_equal(r->plan.bpf.output, KSNOOP_OUT_EVENTS);
+		resolved_free(r);
+	}
 	/* Only the return named: counted there. */
 	r = resolve_with("ip_send_skb(return)", &counting);
 	assert_int_equal(r->ret, 0);
@@ -536,13 +552,12 @@ static void test_count_one_side(void **state)
 static void test_hist_plan(void **state)
 {
 	const struct resolve_opts hist = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
-					   .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .count = true,
-					   .hist = true };
+					   .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .output = OUTPUT_HIST };
 	struct resolved *r = resolve_with("ip_send_skb(skb->len == 84, return)", &hist);
 	const char *t;
 
 	assert_int_equal(r->ret, 0);
-	assert_true(r->plan.bpf.flags & KSNOOP_PLAN_HIST);
+	assert_int_equal(r->plan.bpf.output, KSNOOP_OUT_HIST);
 	assert_int_equal(r->plan.bpf.hist.acc.src, KSNOOP_SRC_RET);
 	assert_int_equal(r->plan.bpf.hist.width, 4);
 	assert_true(r->plan.bpf.hist.is_signed);
@@ -584,8 +599,7 @@ static void test_hist_plan(void **state)
 static void test_hist_duration_plan(void **state)
 {
 	const struct resolve_opts hist = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
-					   .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .count = true,
-					   .hist = true };
+					   .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .output = OUTPUT_HIST };
 	const char *const specs[] = { "ip_send_skb", "ip_send_skb()",
 				      "ip_send_skb(skb->len == 84, return < 0)" };
 	struct resolved *r;
@@ -595,8 +609,7 @@ static void test_hist_duration_plan(void **state)
 	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
 		r = resolve_with(specs[i], &hist);
 		assert_int_equal(r->ret, 0);
-		assert_true(r->plan.bpf.flags & KSNOOP_PLAN_HIST_DURATION);
-		assert_false(r->plan.bpf.flags & KSNOOP_PLAN_HIST);
+		assert_int_equal(r->plan.bpf.output, KSNOOP_OUT_HIST_DURATION);
 		assert_string_equal(r->plan.hist_text, "duration_ns");
 		assert_string_equal(r->plan.hist_label, "duration in ns");
 		for (k = 0; k < KSNOOP_NR_KINDS; k++) {

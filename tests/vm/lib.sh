@@ -26,6 +26,10 @@
 #   held_ids, left_ids, still_there, left_progs
 #                                 the BPF objects one ksnoop held, and which
 #                                 of them are left after it exited
+#   record TYPE FILE... / events FILE...
+#                                 the records of TYPE (events) in -j output,
+#                                 one a line: stdout is one NDJSON stream of
+#                                 events, notices and the summary
 #
 # Results go to fd 7 (the console, opened by /init) as protocol lines, and
 # to $KSNOOP_VM_RESULTS so /init knows the script reported subtests.

@@ -22,7 +22,17 @@ expect_match module_function_prototype '^void dummy_get_stats64\(struct net_devi
 expect_match module_named_in_verbose 'dummy_get_stats64: BTF from dummy' "$out"
 out=$(ksnoop info dummy_xmit 2>&1)
 expect_eq module_typedef_return "netdev_tx_t dummy_xmit(struct sk_buff *skb, struct net_device *dev);" "$out"
+# With -j, one typed record a target, a module's named (issue #26).
+out=$(ksnoop -j info dummy_xmit 2>&1)
+expect_eq module_function_json "info func dummy_xmit dummy netdev_tx_t skb,dev true" \
+	"$(printf '%s\n' "$out" | jq -r '"\(.type) \(.kind) \(.name) \(.module) \(.return) \([.params[].name] | join(",")) \(.traceable)"')"
+n=$(ksnoop info 'dummy:dummy_*' 2>/dev/null | wc -l)
+out=$(ksnoop -j info 'dummy:dummy_*' 2>&1)
+expect_eq module_glob_json "$n $n" \
+	"$(printf '%s\n' "$out" | wc -l) $(printf '%s\n' "$out" | jq -r 'select(.type == "info" and .module == "dummy") | .name' | wc -l)"
+out=$(ksnoop -j info ip_send_skb 2>&1)
+expect_eq vmlinux_function_json_module_null "null" "$(printf '%s\n' "$out" | jq -r .module)"
 
 out=$(ksnoop info ip_send_skbb 2>&1); rc=$?
 expect_eq unknown_status 2 "$rc"
-expect_eq unknown_message "ksnoop: unknown kernel function 'ip_send_skbb' (did you mean 'ip_send_skb'?)" "$out"
+expect_eq unknown_message "ksnoop: spec 'ip_send_skbb': unknown kernel function 'ip_send_skbb' (did you mean 'ip_send_skb'?)" "$out"

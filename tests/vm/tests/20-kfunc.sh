@@ -121,13 +121,13 @@ for mode in fentry kprobe; do
 		WORKLOAD cat "$tmp/file-to-open" >/dev/null
 		UNTIL    exit
 		EXPECT   ${T}_json_parses: json
-		EXPECT   ${T}_json_kinds: eq "entry${nl}return" "$(jq -r .kind "$OUT" | sort -u)"
+		EXPECT   ${T}_json_kinds: eq "entry${nl}return" "$(events "$OUT" | jq -r .kind | sort -u)"
 		EXPECT   ${T}_json_filename: eq "$tmp/file-to-open" \
-		         "$(jq -r 'select(.kind=="entry") | .values.filename' "$OUT" | sort -u)"
+		         "$(events "$OUT" | jq -r 'select(.kind=="entry") | .values.filename' | sort -u)"
 		EXPECT   ${T}_json_struct: eq object \
-		         "$(jq -r 'select(.kind=="entry") | .values.how | type' "$OUT" | sort -u)"
-		EXPECT   ${T}_json_return: eq 3 "$(jq -r 'select(.kind=="return") | .values.return' "$OUT" | sort -u)"
-		EXPECT   ${T}_json_comm: eq cat "$(jq -r .comm "$OUT" | sort -u)"
+		         "$(events "$OUT" | jq -r 'select(.kind=="entry") | .values.how | type' | sort -u)"
+		EXPECT   ${T}_json_return: eq 3 "$(events "$OUT" | jq -r 'select(.kind=="return") | .values.return' | sort -u)"
+		EXPECT   ${T}_json_comm: eq cat "$(events "$OUT" | jq -r .comm | sort -u)"
 	CASE
 
 	# --- pid filter: two processes open files, one is traced ---
@@ -137,8 +137,8 @@ for mode in fentry kprobe; do
 		NAME     ${T}_pid
 		RUN      --mode $mode -j -n 10 -p "$b1" 'sched_fork(p->pid)'
 		UNTIL    exit
-		EXPECT   ${T}_pid_filter_count: eq 10 "$(wc -l < "$OUT")"
-		EXPECT   ${T}_pid_filter_only: eq "$b1" "$(jq -r .pid "$OUT" | sort -u)"
+		EXPECT   ${T}_pid_filter_count: eq 10 "$(events "$OUT" | wc -l)"
+		EXPECT   ${T}_pid_filter_only: eq "$b1" "$(events "$OUT" | jq -r .pid | sort -u)"
 	CASE
 	kill -9 "$b1" "$b2" 2>/dev/null; wait "$b1" "$b2" 2>/dev/null
 

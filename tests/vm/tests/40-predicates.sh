@@ -30,10 +30,10 @@ four_workers() {
 }
 # The first failing opens in FILE whose value or name is not its own.
 stress_mismatches() {
-	jq -r 'select(.func=="do_sys_openat2") |
+	events "$1" | jq -r 'select(.func=="do_sys_openat2") |
 		select((.values.return != -2) or
 		       ((.values.filename | test("/miss-" + (.pid | tostring) + "-[0-9]+$")) | not)) |
-		"\(.pid) \(.values.filename) \(.values.return)"' "$1" | head -5
+		"\(.pid) \(.values.filename) \(.values.return)"' | head -5
 }
 
 for mode in fentry kprobe; do
@@ -88,11 +88,11 @@ for mode in fentry kprobe; do
 		         'do_filp_open(pathname->name, return >= 0xfffffffffffff001)'
 		WORKLOAD four_workers
 		EXPECT   ${T}_stress_all_failures: eq 100 \
-		         "$(jq -r 'select(.func=="do_sys_openat2") | .values.filename' "$OUT" | grep -c .)"
+		         "$(events "$OUT" | jq -r 'select(.func=="do_sys_openat2") | .values.filename' | grep -c .)"
 		EXPECT   ${T}_stress_pairs_match: eq "" "$(stress_mismatches "$OUT")"
 		EXPECT   ${T}_stress_nested_function: eq 100 \
-		         "$(jq -r 'select(.func=="do_filp_open") | .values["pathname->name"]' "$OUT" | grep -c "/miss-")"
-		EXPECT   ${T}_stress_summary: stderr '^ksnoop: 200 events printed, 0 lost$'
+		         "$(events "$OUT" | jq -r 'select(.func=="do_filp_open") | .values["pathname->name"]' | grep -c "/miss-")"
+		EXPECT   ${T}_stress_summary: eq '200 0' "$(record summary "$OUT" | jq -r '"\(.printed) \(.lost)"')"
 	CASE
 done
 rm -rf "$tmp"

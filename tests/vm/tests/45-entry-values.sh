@@ -31,7 +31,7 @@ for mode in fentry kprobe; do
 		NAME     ${T}_selected_at_entry
 		RUN      --mode $mode -j -c usdt_edge '__x64_sys_prctl(regs->si, return == 0)'
 		WORKLOAD addrs=$(usdt_edge rename)
-		EXPECT   eq "$(decimal $addrs)" "$(jq -r '.values["regs->si"]' "$OUT" | tr '\n' ' ')"
+		EXPECT   eq "$(decimal $addrs)" "$(events "$OUT" | jq -r '.values["regs->si"]' | tr '\n' ' ')"
 	CASE
 
 	# --- a user string on a page nobody touched yet: read at the return ---

@@ -62,7 +62,7 @@ for mode in fentry kprobe; do
 		NAME     ${T}_one_key_per_value
 		RUN      --mode $mode -j -c ping 'ip_output(skb->len == 84, skb->len)'
 		WORKLOAD ping -c 1 127.0.0.1 >/dev/null 2>&1
-		EXPECT   eq '["skb->len"]' "$(jq -c '.values | keys' "$OUT" | sort -u)"
+		EXPECT   eq '["skb->len"]' "$(events "$OUT" | jq -c '.values | keys' | sort -u)"
 		CASE
 	# sockaddr's sa_data_min (sa_data) holds the port and the address after a NUL byte.
 	ks_case <<-'CASE'
@@ -93,8 +93,8 @@ for mode in fentry kprobe; do
 		WORKLOAD nc 127.0.0.1 1 </dev/null >/dev/null 2>&1
 		EXPECT   ${T}_format_preds_select: count 1 '"func":"tcp_v4_connect"'
 		EXPECT   ${T}_format_json_values: eq '1 127.0.0.1 true' \
-		         "$(jq -r --arg p "$sin->sin_port:be" --arg a "$sin->sin_addr:ip" \
-		            '"\(.values[$p]) \(.values[$a]) \(.values["uaddr:hex"] | test("^0x[0-9a-f]+$"))"' "$OUT")"
+		         "$(events "$OUT" | jq -r --arg p "$sin->sin_port:be" --arg a "$sin->sin_addr:ip" \
+		            '"\(.values[$p]) \(.values[$a]) \(.values["uaddr:hex"] | test("^0x[0-9a-f]+$"))"')"
 		CASE
 	# :sym names a kernel address on its own.
 	ks_case <<-'CASE'
@@ -111,8 +111,8 @@ for mode in fentry kprobe; do
 		RUN      --mode $mode -j 'ip_output(skb->sk->sk_prot:sym)'
 		WORKLOAD ping -c 1 127.0.0.1 >/dev/null 2>&1
 		EXPECT   eq 'raw_prot true' \
-		         "$(jq -r '.values["skb->sk->sk_prot:sym"] | "\(.sym) \(.addr | test("^0xffff[0-9a-f]+$"))"' \
-		            "$OUT" 2>&1 | sort -u | tr '\n' ' ' | sed 's/ $//')"
+		         "$(events "$OUT" | jq -r '.values["skb->sk->sk_prot:sym"] | "\(.sym) \(.addr | test("^0xffff[0-9a-f]+$"))"' \
+		            2>&1 | sort -u | tr '\n' ' ' | sed 's/ $//')"
 		CASE
 done
 rm -rf "$tmp"

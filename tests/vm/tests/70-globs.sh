@@ -54,7 +54,7 @@ NAME     ip_glob_json
 RUN      -j -c ping 'ip_*(skb->len == 84)'
 WORKLOAD ping -c 1 127.0.0.1 >/dev/null 2>&1
 EXPECT   ip_glob_json_func_named: eq 0 \
-         "$(jq -r 'select(.func == null or (.func | startswith("ip_") | not)) | .func' "$OUT" | wc -l)"
+         "$(events "$OUT" | jq -r 'select(.func == null or (.func | startswith("ip_") | not)) | .func' | wc -l)"
 EXPECT   ip_glob_json_events: match '"func":"ip_output"'
 CASE
 
@@ -122,7 +122,7 @@ if start "$tmp/o12" "$tmp/e12" -j -c vmprog '*_nanosleep'; then
 	if grep -q '"func":"do_nanosleep"' "$tmp/o12"; then
 		expect_eq glob_values_do_nanosleep 1 "$(jq -c 'select(.func == "do_nanosleep" and .kind == "entry" and .values.t.timer._softexpires == 300000000 and (.values.t.task | startswith("0xff")) and .values.mode == "HRTIMER_MODE_REL")' "$tmp/o12" | wc -l)"
 	fi
-	note "nanosleep: $(grep -E 'glob matches in' "$tmp/e12") $(jq -r '.func' "$tmp/o12" | sort -u | tr '\n' ' ')"
+	note "nanosleep: $(grep -E 'glob matches in' "$tmp/e12") $(events "$tmp/o12" | jq -r '.func' | sort -u | tr '\n' ' ')"
 else
 	fail glob_values_attach "$(tail -5 "$tmp/e12")"
 fi

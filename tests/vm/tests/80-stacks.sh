@@ -58,7 +58,8 @@ for mode in fentry kprobe; do
 		NAME     ${T}_hist_return
 		RUN      --mode $mode -j --hist -c dd 'vfs_read(count == 4096, return)'
 		WORKLOAD dd if=/dev/zero of=/dev/null bs=4096 count=3 2>/dev/null
-		EXPECT   eq '{"func":"vfs_read","value":"return","count":3,"buckets":[{"min":4096,"max":8191,"count":3}]}' \
+		EXPECT   eq '{"type":"hist","func":"vfs_read","value":"return","count":3,"buckets":[{"min":4096,"max":8191,"count":3}]}
+{"type":"summary","counted":3,"not_printed":0,"not_counted":0,"unreadable":0,"stacks_not_taken":0,"not_followed":0,"missed":0}' \
 		         "$(cat "$OUT")"
 	CASE
 	# --hist without a value: durations in ns, counted at the return;
@@ -78,8 +79,8 @@ for mode in fentry kprobe; do
 		NAME     ${T}_hist_duration_json
 		RUN      --mode $mode -j --hist -c vmprog 'hrtimer_nanosleep(rqtp > 100000000, return == 0)'
 		WORKLOAD vmprog sleep 300 20 300
-		EXPECT   eq '{"func":"hrtimer_nanosleep","value":"duration_ns","count":2,"buckets":[{"min":268435456,"max":536870911,"count":2}]}' \
-		         "$(cat "$OUT")"
+		EXPECT   eq '{"type":"hist","func":"hrtimer_nanosleep","value":"duration_ns","count":2,"buckets":[{"min":268435456,"max":536870911,"count":2}]}' \
+		         "$(record hist "$OUT")"
 	CASE
 	# Per function of a glob: the 20 ms sleep in [2^24, 2^25) ns.
 	ks_case <<-'CASE'

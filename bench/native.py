@@ -1,0 +1,585 @@
+"""bench/native.py: the tables measured on this machine (2, 3, 3b, 3c, 4,
+5, 5b, 6's ksnoop info) and the perf profile.
+
+Tracers on CPU 0, the workload on CPU 1, in every table: the scheduler
+cannot then put both on one CPU in some runs and not in others. Every
+traced run is preceded by an untraced run of the same loop (base=): the
+added cost is taken against that neighbour. A run's fields are what the
+workload printed (key=value), ksnoop's summary (printed=, lost=) and
+rc=; a failed run has error=WHY:END-OF-STDERR instead.
+"""
+
+import re
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import proc
+from proc import HeldWorkload, Tracer
+from report import parse_fields
+from session import TASKSET_TRACER, rotate, say
+
+BPFTRACE_LIMIT_S = 300      # a bpftrace run that has not ended by then hangs
+BULK_LIMIT_S = 120
+STARTUP_LIMIT_S = 60        # ksb-startup -t: exec to first event, at most
+DRAIN_LIMIT_S = 120         # -n ends a drain run; if events went missing it would wait for ever
+DRAIN_BUFFER = 256 << 20
+
+# ---- 3. tracepoint, 3b. filtered out against a bare probe, 3c. aggregation
+TP_SPEC = "tp:sys_enter(id)"
+BT_TP = r'tracepoint:raw_syscalls:sys_enter /pid == cpid/ { printf("-> sys_enter id=%ld\n", args->id); }'
+# The bare probe is bench/bare.bpf.c (a tp_btf program that returns at once)
+# loaded by bench/bare.c; ksnoop's predicate never holds.
+FILT_SPEC = "tp:sys_enter(id == 12345)"
+# Each call of the loop passes the predicate: per event, -s adds a kernel
+# stack to each record, --count and --hist record nothing (a map update in
+# BPF); against the same spec filtered out, and bpftrace's kstack, count()
+# and hist() with the same filter. ksnoop on the held workload's pid (-p),
+# bpftrace on its child's (-c, /pid == cpid/).
+AGG_SPEC = "tp:sys_enter(id == 110)"            # getppid on x86-64
+AGG_HIST_SPEC = "tp:sys_enter(id == 110, id)"
+AGG_FILT_SPEC = "tp:sys_enter(id == 12345)"
+BT_AGG_FILTER = "tracepoint:raw_syscalls:sys_enter /pid == cpid && args->id == 110/"
+BT_STACK = BT_AGG_FILTER + r' { printf("%s\n", kstack); }'
+BT_COUNT = BT_AGG_FILTER + " { @calls = count(); }"
+BT_HIST = BT_AGG_FILTER + " { @ids = hist(args->id); }"
+AGG_KSNOOP = {
+    "ksnoop-filtered": [AGG_FILT_SPEC],
+    "ksnoop-stack": ["-s", AGG_SPEC],
+    "ksnoop-count": ["--count", AGG_SPEC],
+    "ksnoop-hist": ["--hist", AGG_HIST_SPEC],
+}
+AGG_BPFTRACE = {"bpftrace-kstack": BT_STACK, "bpftrace-count": BT_COUNT, "bpftrace-hist": BT_HIST}
+AGG_VARIANTS = ["untraced", "ksnoop-filtered", "ksnoop-stack", "bpftrace-kstack", "ksnoop-count",
+                "bpftrace-count", "ksnoop-hist", "bpftrace-hist"]
+
+# ---- 2. USDT
+# The ksnoop row is measured only when `ksnoop info usdt BIN` lists the
+# probe and a one-event trial of `ksnoop usdt` prints it.
+USDT_TRIES = 100
+
+
+def usdt_probe(loop):
+    return "%s:ksb:tick" % loop
+
+
+def bt_usdt(loop):
+    return r'usdt:%s { printf("-> ksb:tick arg0=%%ld arg1=%%s arg2=%%lu\n", arg0, str(arg1), arg2); }' \
+        % usdt_probe(loop)
+
+
+def bt_usdt_bare(loop):
+    return "usdt:%s { }" % usdt_probe(loop)
+
+
+def ks_usdt_spec(loop):
+    return "%s(arg0, arg1:str, arg2)" % usdt_probe(loop)
+
+
+# ---- 4. consumer throughput: generator (ksb-loop flood) on CPU 1, ksnoop on CPU 0
+TPUT_SMALL = "tp:sys_enter(id)"
+TPUT_LARGE = "tp:sys_enter(regs)"
+TPUT_ARGS = {
+    "text-small": [TPUT_SMALL], "json-small": ["-j", TPUT_SMALL],
+    "text-large": [TPUT_LARGE], "json-large": ["-j", TPUT_LARGE],
+}
+TPUT_ORDER = ["text-small:max", "json-small:max", "text-large:max", "json-large:max",
+              "text-small:fixed", "json-small:fixed", "text-large:fixed", "json-large:fixed",
+              "text-small:drain", "json-small:drain"]
+
+# ---- 5. start-up; 5b. bulk USDT attach: every hotspot probe of the JVM
+BT_TP_SU = r'tracepoint:raw_syscalls:sys_enter /pid == {PID}/ { printf("-> sys_enter id=%ld\n", args->id); }'
+JVM_LIB = Path("/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so")
+BULK_ALL = "%s:hotspot:*" % JVM_LIB
+BULK_ONE = "%s:hotspot:thread__start" % JVM_LIB
+BT_BULK = "usdt:%s:hotspot:* { } interval:s:1 { exit(); }" % JVM_LIB
+
+# ---- 6. ksnoop info: 1,000 functions spread over the kernel's names
+INFO_EVERY = 37
+INFO_MAX = 1000
+
+
+def record_commands(s):
+    """Every native command line, for the report (as bench/run ran them)."""
+    z, loop = s.sizes, s.tools.loop
+
+    def bt_loop(args):
+        return "-c 'ksb-loop -C 1 -o RES %s' >/dev/null" % args
+
+    cmds = [
+        ("tp-untraced", "ksb-loop -C 1 syscall %d" % z.tp_n),
+        ("tp-ksnoop", "taskset -c 0 ksnoop -v -p PID '%s' >/dev/null   # PID: the ksb-loop process" % TP_SPEC),
+        ("tp-bpftrace", "taskset -c 0 bpftrace -e '%s' %s" % (BT_TP, bt_loop("syscall %d" % z.tp_n))),
+        ("tpfilt-untraced", "ksb-loop -C 1 syscall %d" % z.filt_n),
+        ("tpfilt-bare", "taskset -c 0 ksb-bare bare.bpf.o   # bench/bare.c loading bench/bare.bpf.c: "
+                        'SEC("tp_btf/sys_enter") { return 0; }'),
+        ("tpfilt-ksnoop-filtered", "taskset -c 0 ksnoop -v '%s' >/dev/null" % FILT_SPEC),
+        ("agg-untraced", "ksb-loop -C 1 syscall %d" % z.tp_n),
+    ]
+    for v, args in AGG_KSNOOP.items():
+        cmds.append(("agg-" + v, "taskset -c 0 ksnoop -v -p PID %s >/dev/null"
+                     % " ".join(a if a.startswith("-") else "'%s'" % a for a in args)))
+    for v, prog in AGG_BPFTRACE.items():
+        cmds.append(("agg-" + v, "taskset -c 0 bpftrace -e '%s' %s" % (prog, bt_loop("syscall %d" % z.tp_n))))
+    usdt_loop = "usdt %d" % z.usdt_n
+    cmds += [
+        ("usdt-untraced", "ksb-loop -C 1 " + usdt_loop),
+        ("usdt-bpftrace", "taskset -c 0 bpftrace -e '%s' %s"
+         % (bt_usdt(loop).replace(str(loop), "ksb-loop"), bt_loop(usdt_loop))),
+        ("usdt-bpftrace-bare", "taskset -c 0 bpftrace -e '%s' %s"
+         % (bt_usdt_bare(loop).replace(str(loop), "ksb-loop"), bt_loop(usdt_loop))),
+        ("usdt-ksnoop", "taskset -c 0 ksnoop -v usdt '%s' >/dev/null"
+         % ks_usdt_spec(loop).replace(str(loop), "ksb-loop")),
+    ]
+    for v, args in TPUT_ARGS.items():
+        flags = "-j " if args[0] == "-j" else ""
+        cmds.append(("tput-" + v, "taskset -c 0 ksnoop -v -p PID %s'%s' | SINK   # SINK: bench/run reads "
+                     "stdout in 1 MiB reads, keeps its end (-j's summary record)" % (flags, args[-1])))
+    cmds += [
+        ("tput-gen-max", "ksb-loop -C 1 flood %d" % z.flood_secs),
+        ("tput-gen-fixed", "ksb-loop -C 1 flood %d %d" % (z.flood_secs, z.fixed_rate)),
+        ("tput-drain", "taskset -c 0 ksnoop -v --buffer %d -n %d -p PID SPEC | SINK   # SIGSTOPped while "
+                       "'ksb-loop syscall %d' runs, then SIGCONT; timed until it exits"
+         % (DRAIN_BUFFER, z.drain_n, z.drain_n)),
+        ("su-attach-ksnoop", "ksb-startup -a 'tracing ' -w none -- ksnoop -v -p PID '%s'   "
+                             "# until ksnoop's stderr says 'tracing'" % TP_SPEC),
+        ("su-tp-ksnoop", "ksnoop -p PID '%s'" % TP_SPEC),
+        ("su-tp-bpftrace", "bpftrace -e '%s'" % BT_TP_SU.replace("{PID}", "PID")),
+        ("bulk-ksnoop-all", "ksnoop usdt --duration 1 '%s'" % BULK_ALL),
+        ("bulk-ksnoop-one", "ksnoop usdt --duration 1 '%s'" % BULK_ONE),
+        ("bulk-bpftrace-all", "bpftrace -e '%s'" % BT_BULK),
+    ]
+    for key, text in cmds:
+        s.command(key, text)
+
+
+# ---- building blocks ------------------------------------------------------------
+
+@dataclass
+class Traced:
+    """A traced run's parts: the workload's fields, ksnoop's summary, its
+    exit status and the seconds from release to its exit; or an error."""
+    output: dict = field(default_factory=dict)
+    summary: dict = field(default_factory=dict)
+    rc: int = 0
+    wall: float = 0.0
+    error: str = ""
+
+    def fields(self, wall=False):
+        if self.error:
+            return {"error": self.error}
+        timing = {"wall": "%.4f" % self.wall} if wall else {}
+        return {**self.output, **self.summary, **timing, "rc": self.rc}
+
+
+def base(s, *loop_args):
+    """The untraced neighbour: ns per iteration of the same loop, as base=."""
+    return {"base": proc.ns_per_iter(proc.output(s.tools.loop_cmd(*loop_args)))}
+
+
+def untraced(s, *loop_args):
+    return parse_fields(proc.output(s.tools.loop_cmd(*loop_args)))
+
+
+def ksnoop_around(s, out, kargs, workload, sink=False):
+    """A held workload, ksnoop -p attached to it on CPU 0, the workload
+    released, ksnoop stopped.  SINK: its stdout read (for -j's summary
+    record), not sent to /dev/null."""
+    held = HeldWorkload(workload, s.path(out))
+    tracer = Tracer.start([*TASKSET_TRACER, s.tools.ksnoop, "-v", "-p", held.pid, *kargs],
+                          s.path("ksnoop.err"), sink)
+    if not tracer.wait_ready():
+        tracer.kill()
+        held.kill()
+        return Traced(error=tracer.failure("ksnoop_did_not_attach"))
+    t0 = time.monotonic()
+    held.release()
+    rc = tracer.stop()
+    return Traced(parse_fields(held.output()), tracer.summary(), rc, time.monotonic() - t0)
+
+
+def tracer_around_loop(s, tracer_argv, err, loop_args, why="did_not_attach"):
+    """A tracer on CPU 0 until it says it is tracing, the loop on CPU 1,
+    then SIGINT (the tracer traces every process: no -p)."""
+    tracer = Tracer.start([*TASKSET_TRACER, *tracer_argv], s.path(err))
+    if not tracer.wait_ready():
+        tracer.kill()
+        return Traced(error=tracer.failure(why))
+    out = proc.output(s.tools.loop_cmd(*loop_args))
+    rc = tracer.stop()
+    return Traced(parse_fields(out), proc.summary_fields(tracer.err), rc)
+
+
+def bpftrace_loop(s, prog, res, *loop_args):
+    """bpftrace runs the loop itself (-c), after attaching; the loop's
+    fields from the file it wrote (-o)."""
+    res = s.path(res)
+    res.unlink(missing_ok=True)
+    child = " ".join(str(a) for a in s.tools.loop_cmd("-o", res, *loop_args))
+    with open(s.path("bt.err"), "w") as err:
+        proc.run([*TASKSET_TRACER, s.tools.bpftrace, "-e", prog, "-c", child],
+                 limit=BPFTRACE_LIMIT_S, stderr=err)
+    text = proc.file_text(res)
+    if not text:
+        return {"error": "bpftrace_failed:" + proc.oneline(s.path("bt.err"))}
+    return parse_fields(text)
+
+
+# ---- 3. tracepoint: ns per syscall -------------------------------------------------
+
+def tp_variant(s, v, r):
+    n = s.sizes.tp_n
+    if v == "untraced":
+        s.result("tp", v, r, untraced(s, "syscall", n))
+        return
+    b = base(s, "syscall", n)
+    if v == "ksnoop":
+        fields = ksnoop_around(s, "tp.out", [TP_SPEC], s.tools.loop_cmd("syscall", n)).fields()
+    else:
+        fields = bpftrace_loop(s, BT_TP, "tp.res", "syscall", n)
+    s.result("tp", v, r, fields if "error" in fields else {**fields, **b})
+
+
+# ---- 3b. tracepoint: a filtered-out call against a bare probe ----------------------
+
+def build_bare(s):
+    """bench/bare.c and bare.bpf.c (clang and libbpf's headers, ksnoop's
+    own build dependencies); False if they do not build."""
+    arch = proc.output(["gcc", "-print-multiarch"]).strip()
+    libbpf = proc.output(["pkg-config", "--cflags", "--libs", "libbpf"], stderr=subprocess.DEVNULL)
+    steps = [["clang", "-O2", "-g", "-target", "bpf", "-I/usr/include/" + arch,
+              "-c", "bench/bare.bpf.c", "-o", s.path("bare.bpf.o")],
+             ["gcc", "-O2", "-Wall", "-Wextra", "bench/bare.c", "-o", s.path("ksb-bare"),
+              *(libbpf.split() or ["-lbpf"])]]
+    with open(s.path("bare.build"), "w") as log:
+        return all(proc.run(step, stderr=log) == 0 for step in steps)
+
+
+def filt_variant(s, v, r):
+    n = s.sizes.filt_n
+    if v == "untraced":
+        s.result("tpfilt", v, r, untraced(s, "syscall", n))
+        return
+    b = base(s, "syscall", n)
+    tracer = {"bare": [s.path("ksb-bare"), s.path("bare.bpf.o")],
+              "ksnoop-filtered": [s.tools.ksnoop, "-v", FILT_SPEC]}[v]
+    t = tracer_around_loop(s, tracer, "bg.err", ["syscall", n])
+    s.result("tpfilt", v, r, {"error": t.error} if t.error else {**t.output, **t.summary, **b})
+
+
+# ---- 3c. stacks, counts and histograms: ns per syscall ------------------------------
+
+def agg_variant(s, v, r):
+    n = s.sizes.tp_n
+    if v == "untraced":
+        s.result("agg", v, r, untraced(s, "syscall", n))
+        return
+    b = base(s, "syscall", n)
+    if v in AGG_BPFTRACE:
+        fields = bpftrace_loop(s, AGG_BPFTRACE[v], "agg.res", "syscall", n)
+    else:
+        fields = ksnoop_around(s, "agg.out", AGG_KSNOOP[v], s.tools.loop_cmd("syscall", n)).fields()
+    s.result("agg", v, r, fields if "error" in fields else {**fields, **b})
+
+
+# ---- 2. USDT: ns per probe hit ------------------------------------------------------
+
+def ksnoop_has_usdt(s):
+    """Does `ksnoop info usdt` list ksb:tick, and a one-event trial print it?"""
+    info = proc.output([s.tools.ksnoop, "info", "usdt", s.tools.loop], stderr=subprocess.DEVNULL)
+    if not re.search(r"^ksb +tick ", info, re.M):
+        return False
+    trial = s.path("usdt.try")
+    with open(trial, "w") as out, open(s.path("usdt.try.err"), "w") as err:
+        p = proc.spawn([s.tools.ksnoop, "-n", "1", "usdt", ks_usdt_spec(s.tools.loop)],
+                       stdout=out, stderr=err)
+    for _ in range(USDT_TRIES):
+        if "ksb:tick" in proc.file_text(trial) or not proc.alive(p):
+            break
+        proc.run([s.tools.loop, "usdt", "1"])
+        time.sleep(proc.POLL_S)
+    proc.kill(p)
+    return "ksb:tick" in proc.file_text(trial)
+
+
+def usdt_variant(s, v, r):
+    n, loop = s.sizes.usdt_n, s.tools.loop
+    if v == "untraced":
+        s.result("usdt", v, r, untraced(s, "usdt", n))
+        return
+    b = base(s, "usdt", n)
+    if v == "ksnoop":
+        fields = tracer_around_loop(s, [s.tools.ksnoop, "-v", "usdt", ks_usdt_spec(loop)], "ks.err",
+                                    ["usdt", n], why="ksnoop_did_not_attach").fields()
+    else:
+        prog = bt_usdt(loop) if v == "bpftrace" else bt_usdt_bare(loop)
+        fields = bpftrace_loop(s, prog, "usdt.res", "usdt", n)
+    s.result("usdt", v, r, fields if "error" in fields else {**fields, **b})
+
+
+# ---- 4. consumer throughput -----------------------------------------------------------
+
+def tput_live(s, v, r, rate):
+    """ksnoop printing what the generator offers: as fast as it can (rate
+    0) or paced."""
+    table = "tput-max" if rate == 0 else "tput-fixed"
+    t = ksnoop_around(s, "gen.out", TPUT_ARGS[v], s.tools.loop_cmd("flood", s.sizes.flood_secs, rate),
+                      sink=True)
+    s.result(table, v, r, t.fields(wall=True))
+
+
+def tput_drain(s, v, r):
+    """Fill a big buffer while ksnoop is stopped, then time how long it
+    takes to print DRAIN_N events (-n, then it exits)."""
+    n = s.sizes.drain_n
+    held = HeldWorkload(s.tools.loop_cmd("syscall", n), s.path("gen.out"))
+    tracer = Tracer.start([*TASKSET_TRACER, s.tools.ksnoop, "-v", "--buffer", DRAIN_BUFFER, "-n", n,
+                           "-p", held.pid, *TPUT_ARGS[v]], s.path("drain.err"), sink=True)
+    if not tracer.wait_ready():
+        tracer.kill()
+        held.kill()
+        s.result("tput-drain", v, r, {"error": tracer.failure("ksnoop_did_not_attach")})
+        return
+    tracer.signal(signal.SIGSTOP)
+    held.release()
+    t0 = time.monotonic()
+    tracer.signal(signal.SIGCONT)
+    rc = proc.reap(tracer.proc) if proc.wait_exit(tracer.proc, DRAIN_LIMIT_S) else tracer.stop()
+    wall = time.monotonic() - t0
+    s.result("tput-drain", v, r, {**tracer.summary(), "wall": "%.4f" % wall, "rc": rc})
+
+
+def measure_throughput(s):
+    for r in range(s.opts.rounds):
+        for item in rotate(TPUT_ORDER, r):
+            v, mode = item.split(":")
+            if mode == "drain":
+                tput_drain(s, v, r)
+            else:
+                tput_live(s, v, r, 0 if mode == "max" else s.sizes.fixed_rate)
+
+
+# ---- 5. start-up, native: tracepoint spec ------------------------------------------------
+
+def attach_breakdown(err_text):
+    """Where exec -> attached went, from the arrival times (+MS) of ksnoop
+    -v's lines: resolved (spec parsed, BTF read), loaded + attached."""
+    fields = {}
+    for n, line in enumerate(err_text.splitlines()):
+        words = line.split()
+        if n == 0:
+            fields["resolved_ms"] = words[0].removeprefix("+") if words else ""
+        if " loaded in " not in line:
+            continue
+        fields["loaded_ms"] = words[0].removeprefix("+")
+        for i in range(len(words) - 1):
+            after = words[i + 2] if i + 2 < len(words) else ""
+            if words[i + 1] == "in" and words[i] in ("loaded", "attached"):
+                fields["load_s" if words[i] == "loaded" else "attach_s"] = after
+    return fields
+
+
+def startup_attach(s, r):
+    """Exec to attached: until ksnoop -v says "tracing" on stderr (no
+    time(1), no event)."""
+    err = s.path("sua.err")
+    out = proc.output([s.tools.startup, "-a", "tracing ", "-w", "none", "-t", STARTUP_LIMIT_S, "-e", err,
+                       "--", s.tools.ksnoop, "-v", "-p", "{PID}", TP_SPEC], limit=3 * STARTUP_LIMIT_S)
+    if not re.match(r"attached_ms=[0-9]", out):
+        s.result("startup-attach", "ksnoop", r, {"error": "not_attached:" + proc.oneline(err)})
+        return
+    s.result("startup-attach", "ksnoop", r, {**parse_fields(out), **attach_breakdown(proc.file_text(err))})
+
+
+def startup_native(s, v, r):
+    """Exec to first event printed and peak RSS (ksb-startup)."""
+    if v == "attach":
+        startup_attach(s, r)
+        return
+    tracer = {"ksnoop": [s.tools.ksnoop, "-p", "{PID}", TP_SPEC],
+              "bpftrace": [s.tools.bpftrace, "-e", BT_TP_SU]}[v]
+    err = s.path("su.err")
+    out = proc.output([s.tools.startup, "-m", "sys_enter", "-w", "syscall", "-t", STARTUP_LIMIT_S,
+                       "-r", s.path("rss"), "-e", err, "--", *tracer], limit=3 * STARTUP_LIMIT_S)
+    if out.startswith("startup_ms=-") or not out.strip():
+        s.result("startup-tp", v, r, {"error": "no_event:" + proc.oneline(err)})
+    else:
+        s.result("startup-tp", v, r, parse_fields(out))
+
+
+# ---- 5b. bulk USDT attach -------------------------------------------------------------
+
+def bulk_variant(s, v, r):
+    """Wall time of a whole one-second run: attach, one second, detach, exit."""
+    argv = {"ksnoop-all": [s.tools.ksnoop, "usdt", "--duration", "1", BULK_ALL],
+            "ksnoop-one": [s.tools.ksnoop, "usdt", "--duration", "1", BULK_ONE],
+            "bpftrace-all": [s.tools.bpftrace, "-e", BT_BULK]}[v]
+    t0 = time.monotonic()
+    with open(s.path("bulk.err"), "w") as err:
+        rc = proc.run(argv, limit=BULK_LIMIT_S, stderr=err)
+    if rc == 0:
+        s.result("usdt-bulk", v, r, {"wall_ms": int((time.monotonic() - t0) * 1000)})
+    else:
+        s.result("usdt-bulk", v, r, {"error": "rc_%d:%s" % (rc, proc.oneline(s.path("bulk.err")))})
+
+
+# ---- tables 2, 3, 4, 5 in rounds --------------------------------------------------------
+
+def measure(s):
+    """Every native table, interleaved; True if the bare probe built (the
+    profile's filtered-out part needs it)."""
+    usdt_variants = ["untraced", "bpftrace-bare", "bpftrace"]
+    s.data.features["ksnoop-usdt"] = ksnoop_has_usdt(s)
+    if s.data.features["ksnoop-usdt"]:
+        usdt_variants.append("ksnoop")
+    else:
+        say("ksnoop cannot trace USDT probes yet: ksnoop USDT row not measured")
+    filt_variants = []
+    if build_bare(s):
+        filt_variants = ["untraced", "bare", "ksnoop-filtered"]
+    else:
+        say("cannot build the bare tp_btf probe (clang, libbpf-dev): " + proc.oneline(s.path("bare.build")))
+    say("native: tracepoint, USDT, start-up (%d rounds)" % s.opts.rounds)
+    s.phase("setup")
+    for r in range(s.opts.rounds):
+        measure_round(s, r, filt_variants, usdt_variants)
+    if not JVM_LIB.exists():
+        say("no %s (openjdk-17-jre-headless): bulk USDT attach not measured" % JVM_LIB)
+    s.phase("native")
+    say("native: consumer throughput (%d rounds)" % s.opts.rounds)
+    measure_throughput(s)
+    s.phase("tput")
+    return bool(filt_variants)
+
+
+def measure_round(s, r, filt_variants, usdt_variants):
+    for v in rotate(["untraced", "ksnoop", "bpftrace"], r):
+        tp_variant(s, v, r)
+    for v in rotate(filt_variants, r) if filt_variants else []:
+        filt_variant(s, v, r)
+    for v in rotate(AGG_VARIANTS, r):
+        agg_variant(s, v, r)
+    for v in rotate(usdt_variants, r):
+        usdt_variant(s, v, r)
+    for v in rotate(["ksnoop", "bpftrace", "attach"], r):
+        startup_native(s, v, r)
+    if JVM_LIB.exists():
+        for v in rotate(["ksnoop-all", "ksnoop-one", "bpftrace-all"], r):
+            bulk_variant(s, v, r)
+
+
+# ---- profile: where ksnoop's time goes (perf) ---------------------------------------------
+
+PERF_LIMIT_S = 600
+PERF_SYM = re.compile(r"^ +[0-9.]+% +[0-9.]+% +\[\.\]")
+PERF_SYM_SKIP = re.compile(r"_start|__libc_start|\] main$|0x0000")
+PERF_SELF = re.compile(r"^ +[0-9.]+% ")
+PERF_SELF_SKIP = re.compile(r"\] 0x[0-9a-f]+$")
+PERF_FILT_LINES = 14
+
+
+def perf_syms(s, data):
+    """User-space symbols of the ksnoop process by "children" share."""
+    text = proc.output(["perf", "report", "-i", s.path(data), "--comm", "ksnoop", "--children",
+                        "--sort", "sym", "--stdio", "-g", "none"], limit=PERF_LIMIT_S,
+                       stderr=subprocess.DEVNULL)
+    return [line for line in text.splitlines() if PERF_SYM.search(line) and not PERF_SYM_SKIP.search(line)]
+
+
+def profile_consumer(s, name):
+    """perf attached to a running ksnoop (after it has started), so only
+    the printing is in the profile."""
+    if name == "small":
+        held = HeldWorkload(s.tools.loop_cmd("syscall", s.sizes.drain_n), s.path("gen.out"))
+        kargs = ["--buffer", DRAIN_BUFFER, "-p", held.pid, TPUT_SMALL]
+    else:
+        held = HeldWorkload(s.tools.loop_cmd("flood", 2), s.path("gen.out"))
+        kargs = ["-p", held.pid, TPUT_LARGE]
+    tracer = Tracer.start([*TASKSET_TRACER, s.tools.ksnoop, "-v", *kargs], s.path("prof.err"))
+    if not tracer.wait_ready():
+        tracer.kill()
+        held.kill()
+        return
+    perf = proc.spawn(["perf", "record", "-q", "-F", "999", "--call-graph", "dwarf,16384",
+                       "-o", s.path("perf." + name), "-p", tracer.proc.pid])
+    time.sleep(0.5)
+    held.release()
+    time.sleep(0.5)
+    tracer.stop()
+    proc.wait_exit(perf, 60)
+    proc.kill(perf)
+    s.listing("prof." + name, perf_syms(s, "perf." + name))
+
+
+def profile_filtered(s):
+    """A filtered-out tracepoint call: perf on the workload's CPU, kernel
+    and user symbols by self time."""
+    tracer = Tracer.start([*TASKSET_TRACER, s.tools.ksnoop, "-v", FILT_SPEC], s.path("bg.err"))
+    if tracer.wait_ready():
+        proc.run(["perf", "record", "-q", "-C", "1", "-o", s.path("perf.filt"), "--",
+                  *s.tools.loop_cmd("syscall", s.sizes.filt_n)], limit=PERF_LIMIT_S)
+        text = proc.output(["perf", "report", "-i", s.path("perf.filt"), "--sort", "sym", "--stdio"],
+                           limit=PERF_LIMIT_S, stderr=subprocess.DEVNULL)
+        lines = [line for line in text.splitlines()
+                 if PERF_SELF.search(line) and not PERF_SELF_SKIP.search(line)]
+        s.listing("prof.filt", lines[:PERF_FILT_LINES])
+    tracer.stop()
+
+
+def profile(s, with_filtered):
+    say("profile: ksnoop start-up and consumer under perf")
+    proc.run(["perf", "record", "-q", "-F", "4999", "--call-graph", "dwarf,16384",
+              "-o", s.path("perf.startup"), "--", s.tools.startup, "-m", "sys_enter", "-w", "syscall",
+              "-t", STARTUP_LIMIT_S, "-e", "/dev/null", "--", s.tools.ksnoop, "-p", "{PID}", TP_SPEC],
+             limit=PERF_LIMIT_S)
+    s.listing("prof.startup", perf_syms(s, "perf.startup"))
+    profile_consumer(s, "small")
+    profile_consumer(s, "large")
+    if with_filtered:
+        profile_filtered(s)
+    s.phase("profile")
+
+
+# ---- 6. ksnoop info of one function and of 1,000 ----------------------------------------
+
+def info_functions(s):
+    """1,000 functions spread over the kernel's names (every 37th, sorted)."""
+    text = proc.output([s.tools.ksnoop, "info", "*"], stderr=subprocess.DEVNULL)
+    names = []
+    for n, line in enumerate(text.splitlines(), 1):
+        name = re.sub(r".*[ *]", "", line.split("(", 1)[0])
+        if name.strip() and n % INFO_EVERY == 0:
+            names.append(name)
+    return names[:INFO_MAX]
+
+
+def info_variant(s, v, r, funcs):
+    """`ksnoop info` of one function or of 1,000, or bcc's of the same one."""
+    argv = {"one": [s.tools.ksnoop, "info", funcs[0]],
+            "many": [s.tools.ksnoop, "info", *funcs],
+            "bcc-one": [s.tools.bcc_ksnoop, "info", funcs[0]]}[v]
+    t0 = time.monotonic()
+    with open(s.path("info.err"), "w") as err:
+        rc = proc.run(argv, stderr=err)
+    if rc == 0:
+        s.result("info", v, r, {"wall_ms": int((time.monotonic() - t0) * 1000),
+                                "funcs": len(funcs) if v == "many" else 1})
+    else:
+        s.result("info", v, r, {"error": "rc_%d:%s" % (rc, proc.oneline(s.path("info.err")))})
+
+
+def measure_info(s):
+    funcs = info_functions(s)
+    if not funcs:
+        say("ksnoop info '*' listed nothing: info not measured")
+        return
+    say("native: ksnoop info of %d functions against one, and bcc's ksnoop info of one (%d rounds)"
+        % (len(funcs), s.opts.rounds))
+    s.command("info-one", "ksnoop info " + funcs[0])
+    s.command("info-many", "ksnoop info FUNC... (%d functions: every 37th of 'ksnoop info \"*\"')" % len(funcs))
+    s.command("info-bcc-one", "%s info %s   # bcc's ksnoop (libbpf-tools)" % (s.tools.bcc_ksnoop, funcs[0]))
+    for r in range(s.opts.rounds):
+        for v in rotate(["one", "many", "bcc-one"], r):
+            info_variant(s, v, r, funcs)

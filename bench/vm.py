@@ -1,0 +1,204 @@
+"""bench/vm.py: the tables measured in the test VM (tests/vm/run).
+
+Table 1, cost per call, needs the tracer's reader and the workload on two
+CPUs at once, as on hardware: multi-threaded TCG, a host thread per vCPU
+(with one for both, the tests' thread=single, the vCPUs take turns and the
+reader's work is timed as the workload's). Multi-threaded TCG can crash or
+hang the guest when kernel text is patched under a running vCPU
+(tests/vm/boot.bash): table 1 attaches and detaches only with the
+workload stopped, and a run the guest lost is run once more. Table 5 runs
+the workload while each tracer attaches: a boot of its own with
+thread=single, which also prints the samples. Table 6's tcp_* runs
+(bench/vm-globs.sh) boot once per kernel, thread=single.
+
+The scripts in the guest print one line per result on the host:
+"NOTE vm/vm-bench: RESULT TABLE VARIANT ROUND key=value...", and CMD,
+SAMPLE, KERNEL, HANG, INFO and "waiting for" lines beside them.
+"""
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import proc
+from report import Run
+from session import say
+
+VM_RUN = "tests/vm/run"
+VM_SILENCE_S = 300          # every measurement writes a line within seconds: a guest
+                            # that says nothing this long has hung
+WATCH_S = 5                 # how often the log's size is looked at
+STOP_GRACE_S = 5
+BENCH_TIMEOUT = ["--timeout", "1300", "--script-timeout", "1200"]
+GLOBS_TIMEOUT = ["--timeout", "1600", "--script-timeout", "1500"]
+GLOBS_LIMIT_S = 1900        # tests/vm/run's own --timeout, and time to stop
+TROUBLE = re.compile(r"Oops|Kernel panic|general protection|BUG:|timed out|soft lockup|the guest hung")
+
+BENCH_NOTE = re.compile(r"^NOTE vm/vm-bench: (.*)")
+GLOBS_NOTE = re.compile(r"^NOTE vm[-0-9.]*/vm-globs: (.*)")
+BOOTED = re.compile(r"^vm: (booted in [0-9.]* s)")
+
+
+@dataclass
+class VmOutcome:
+    """What the VM parts leave for the report's header."""
+    rc: str = "skipped"         # the VM run's status, "skipped" without one
+    info: str = ""              # INFO: the guest kernel and CPUs
+    boot: str = ""              # "booted in N s"
+    vm_tcg: str = ""
+    su_tcg: str = ""
+    glob_rc: str = "skipped"
+
+
+def watched(log, args, env):
+    """tests/vm/run ARGS in a session of its own, its output in LOG,
+    stopped (the whole process group) when LOG has not grown for
+    VM_SILENCE_S; its status."""
+    with open(log, "w") as out:
+        vm = proc.spawn([VM_RUN, *args], stdout=out, stderr=subprocess.STDOUT, env=env,
+                        start_new_session=True)
+    size, quiet = 0, 0
+    while not proc.wait_exit(vm, WATCH_S):
+        now = log.stat().st_size
+        quiet = 0 if now != size else quiet + WATCH_S
+        size = now
+        if quiet >= VM_SILENCE_S:
+            with open(log, "a") as out:
+                out.write("bench: no output from the VM for %d s: stopped (the guest hung)\n" % VM_SILENCE_S)
+            proc.stop_group(vm, STOP_GRACE_S)
+            break
+    return proc.reap(vm)
+
+
+def bench_conf(s, part):
+    """/tests/bench.conf for bench/vm-bench.sh (shell assignments)."""
+    r = s.opts.vm_rounds
+    return "ROUNDS=%d\nOPEN_N=%d\nSTARTUP_ROUNDS=%d\nPARTS=%s\n" % (r, s.sizes.open_n, r, part)
+
+
+def bench_args(s):
+    t = s.tools
+    return [*BENCH_TIMEOUT,
+            "--bin", "%s:ksnoop" % t.ksnoop, "--bin", "%s:bcc-ksnoop" % t.bcc_ksnoop,
+            "--bin", "%s:bpftrace" % t.bpftrace, "--bin", t.loop, "--bin", t.startup,
+            "--bin", "/usr/bin/time:time", "--bin", "/bin/bash:bash",
+            "--file", "%s:/tests/bench.conf" % s.path("bench.conf"), "bench/vm-bench.sh"]
+
+
+def show_failure(log):
+    """The kernel's trouble lines and the end of a failed run's log."""
+    lines = log.read_text(errors="replace").splitlines()
+    for line in [x for x in lines if TROUBLE.search(x)][:5] + lines[-5:]:
+        print(line, file=sys.stderr)
+
+
+def run_part(s, part, tcg):
+    """One boot running PARTS=PART, run once more if it fails; its status
+    and log."""
+    s.path("bench.conf").write_text(bench_conf(s, part))
+    log = s.path("vm-%s.log" % part)
+    env = {**os.environ, "KSNOOP_VM_TCG_THREAD": tcg}
+    for attempt in (1, 2):
+        rc = watched(log, [str(a) for a in bench_args(s)], env)
+        if rc == 0 or attempt == 2:
+            break
+        say("the VM run of %s failed (status %d, thread=%s); running it again. Its log ends:"
+            % (part, rc, tcg))
+        show_failure(log)
+        log.rename(s.path("vm-%s.failed.log" % part))
+    return rc, log.read_text(errors="replace")
+
+
+def record_bench_log(s, text, outcome):
+    """The RESULT, CMD, SAMPLE, KERNEL, waiting, HANG and INFO lines."""
+    listings = {"samples": [], "kernel": [], "waits": [], "hangs": []}
+    for line in text.splitlines():
+        booted = BOOTED.match(line)
+        if booted and not outcome.boot:
+            outcome.boot = booted.group(1)
+        note = BENCH_NOTE.match(line)
+        if not note:
+            continue
+        kind, _, rest = note.group(1).partition(" ")
+        if kind == "RESULT" and len(rest.split()) >= 3:
+            s.data.runs.append(Run.from_line(rest))
+        elif kind == "CMD" and " " in rest:
+            key, _, cmd = rest.partition(" ")
+            s.command("vm-" + key, cmd)
+        elif kind in ("SAMPLE", "KERNEL", "HANG"):
+            listings[{"SAMPLE": "samples", "KERNEL": "kernel", "HANG": "hangs"}[kind]].append(rest)
+        elif kind == "INFO":
+            outcome.info = rest
+        elif note.group(1).startswith("waiting for "):
+            listings["waits"].append(note.group(1))
+    for name, lines in listings.items():
+        s.listing(name, lines)
+
+
+def measure(s):
+    """Tables 1 and 5: two boots of bench/vm-bench.sh."""
+    say("VM: kernel functions (%d rounds; qemu under software emulation)" % s.opts.vm_rounds)
+    s.phase("setup2")
+    forced = os.environ.get("KSNOOP_VM_TCG_THREAD", "")
+    outcome = VmOutcome(rc="0", vm_tcg=forced or "multi", su_tcg=forced or "single")
+    logs = []
+    for part, tcg in (("kfunc", outcome.vm_tcg), ("startup", outcome.su_tcg)):
+        rc, text = run_part(s, part, tcg)
+        logs.append(text)
+        if rc != 0:
+            outcome.rc = str(rc)
+    text = "".join(logs)
+    s.path("vm.log").write_text(text)
+    record_bench_log(s, text, outcome)
+    s.phase("vm")
+    if outcome.rc != "0":
+        say("the VM run failed (status %s); its log:" % outcome.rc)
+        print("\n".join(text.splitlines()[-30:]), file=sys.stderr)
+    return outcome
+
+
+def globs_args(s, kernel):
+    t = s.tools
+    return ["--kernel", kernel, *GLOBS_TIMEOUT,
+            "--bin", "%s:ksnoop" % t.ksnoop, "--bin", "%s:bpftrace" % t.bpftrace,
+            "--bin", "/bin/bash:bash", "--bin", t.loop,
+            "--file", "%s:/tests/bench.conf" % s.path("glob.conf"), "bench/vm-globs.sh"]
+
+
+def measure_globs(s, outcome):
+    """Table 6's tcp_* and per-call runs, one boot per kernel."""
+    o = s.opts
+    s.path("glob.conf").write_text("GLOB_ROUNDS=%d\nCALL_ROUNDS=%d\nOPEN_N=%d\n"
+                                   % (o.glob_rounds, o.vm_rounds, s.sizes.open_n))
+    if not o.glob_vm:
+        return
+    outcome.glob_rc = "0"
+    for kernel in o.glob_kernels:
+        say("VM (%s): tcp_* against one function, ksnoop and bpftrace (%d rounds); a glob per call, "
+            "fentry against kprobe (%d rounds)" % (kernel, o.glob_rounds, o.vm_rounds))
+        log = s.path("vm-globs-%s.log" % kernel)
+        with open(log, "w") as out:
+            rc = proc.run([VM_RUN, *globs_args(s, kernel)], limit=GLOBS_LIMIT_S, stdout=out,
+                          stderr=subprocess.STDOUT)
+        record_globs_log(s, log.read_text(errors="replace"))
+        if rc != 0:
+            say("the %s VM run failed (status %d); its log:" % (kernel, rc))
+            print("\n".join(log.read_text(errors="replace").splitlines()[-20:]), file=sys.stderr)
+            outcome.glob_rc = str(rc)
+
+
+def record_globs_log(s, text):
+    cmds = set()
+    for line in text.splitlines():
+        note = GLOBS_NOTE.match(line)
+        if not note:
+            continue
+        kind, _, rest = note.group(1).partition(" ")
+        if kind == "RESULT" and len(rest.split()) >= 3:
+            s.data.runs.append(Run.from_line(rest))
+        elif kind == "CMD" and " " in rest:
+            cmds.add(rest)
+    for key, _, cmd in sorted(c.partition(" ") for c in cmds):
+        s.command("vm-" + key, cmd)

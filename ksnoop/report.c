@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The report's methods (report.h): each hands its record to the format's
+ * own (report_text.c, report_json.c).  A new output format is a new
+ * report_ops; a new kind of record, one method in each.
+ */
+#include "report.h"
+
+void report__init(struct report *r, FILE *out, enum report_format format)
+{
+	r->ops = format == REPORT_JSON ? &report_json_ops :
+		 format == REPORT_FOLDED ? &report_folded_ops : &report_text_ops;
+	writer__init(&r->wr, out, format == REPORT_JSON);
+	r->interval = 0;
+	r->interval_ns = 0;
+	r->usdt_header = false;
+}
+
+bool report__json(const struct report *r)
+{
+	return r->ops == &report_json_ops;
+}
+
+void report__flush(struct report *r)
+{
+	writer__flush(&r->wr);
+}
+
+void report__interval(struct report *r, __u32 n, __u64 time_ns)
+{
+	r->interval = n;
+	r->interval_ns = time_ns;
+	r->ops->interval(r);
+}
+
+void report__counts_begin(struct report *r, bool stacks)
+{
+	r->ops->counts_begin(r, stacks);
+}
+
+void report__count(struct report *r, const struct report_count *c)
+{
+	r->ops->count(r, c);
+}
+
+void report__hist(struct report *r, const struct report_hist *h)
+{
+	r->ops->hist(r, h);
+}
+
+void report__info(struct report *r, const struct report_info *info)
+{
+	r->ops->info(r, info);
+}
+
+void report__usdt(struct report *r, const struct usdt_file *f, bool titled)
+{
+	r->ops->usdt(r, f, titled);
+}
+
+void report__lost(struct report *r, __u64 lost)
+{
+	r->ops->lost(r, lost);
+}
+
+void report__summary(struct report *r, const struct report_summary *s)
+{
+	r->ops->summary(r, s);
+}

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Strategy: how the values a spec resolved to are captured.  The names are
+ * offsets by now (resolve_chain.c); what is left is where and when each
+ * side copies them, one function per strategy:
+ *
+ *   stash     entry values reported with the return (a predicate on
+ *             'return', a minimum duration): the entry record waits in
+ *             the stash map for its return (see ksnoop.h)
+ *   re-read   a kernel function's entry value in user memory not paged
+ *             in yet is read again at the return (KSNOOP_SIDE_RETRY)
+ *   timing    a return that prints knows its call's duration; -L keeps
+ *             only calls that long
+ *   stack     -s: the stack at the probe, one more value per side
+ *   count     --count: a call counts once, on one side, recording nothing
+ *   hist      --hist: counted by the log2 of one value, or of durations
+ *
+ * Then each side's record is laid out: 8-aligned value slots behind the
+ * event header.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "btf_util.h"
+#include "resolve_int.h"
+
+/* Lay out values FROM.. of SIDE behind OFF: 8-aligned value slots. */
+static int layout_values(struct rctx *r, struct ksnoop_side_plan *side, int from, __u64 off)
+{
+	int i;
+
+	for (i = from; i < side->nvalues; i++) {
+		side->values[i].rec_off = off;
+		off += sizeof(struct ksnoop_value) + ((side->values[i].acc.size + 7) & ~7u);
+	}
+	if (off > KSNOOP_MAX_RECORD)
+		return rctx__fail(r, 0, "the values of one event add up to %llu bytes, more than %d; lower --max-bytes or --str-bytes",
+				  (unsigned long long)off, KSNOOP_MAX_RECORD);
+	side->rec_size = off;
+	return 0;
+}
+
+static int layout_side(struct rctx *r, struct ksnoop_side_plan *side)
+{
+	return layout_values(r, side, 0, sizeof(struct ksnoop_event));
+}
+
+/* ---- stack ---- */
+
+/*
+ * -s: the stack at the probe, as one more value of KIND's side; filled by
+ * bpf_get_stack() after the predicates hold, printed by the printer as the
+ * event's stack rather than as a value.
+ */
+static int add_stack(struct rctx *r, struct capture_plan *plan, int kind)
+{
+	struct ksnoop_side_plan *side = &plan->bpf.side[kind];
+	struct value_desc *vd;
+	int n = plan->nvalues[kind];
+
+	if (n >= KSNOOP_MAX_VALUES)
+		return rctx__fail(r, 0, "more than %d values on one side, with the stack", KSNOOP_MAX_VALUES - 1);
+	vd = &plan->values[kind][n];
+	memset(vd, 0, sizeof(*vd));
+	vd->text = "stack";
+	vd->how = PRINT_STACK;
+	vd->size = vd->obj_size = KSNOOP_STACK_DEPTH * 8;
+	memset(&side->values[n], 0, sizeof(side->values[n]));
+	side->values[n].acc.src = KSNOOP_SRC_STACK;
+	side->values[n].acc.size = vd->size;
+	side->nvalues = ++plan->nvalues[kind];
+	return 0;
+}
+
+/* Every side that emits events gets the stack (a stashed entry carries its own). */
+static int add_stacks(struct rctx *r, bool stash)
+{
+	int k, err;
+
+	/*
+	 * --count -s counts by stack id in a stack map, which the USDT
+	 * program, sleepable so that it can fault user memory in, may not use.
+	 */
+	if (r->opts->stack && r->opts->output == OUTPUT_COUNT && r->opts->user_space)
+		return rctx__fail(r, 0, "--count -s: USDT probes run sleepable programs, which may not use the stack map it counts by; -s alone shows each event's user stack");
+	if (!r->opts->stack || r->opts->output != OUTPUT_EVENTS)
+		return 0;
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		if (!r->plan->bpf.side[k].enabled || (stash && k == KSNOOP_RETURN))
+			continue;
+		err = add_stack(r, r->plan, k);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- stash ---- */
+
+/*
+ * A predicate on 'return' or a minimum duration, with entry values:
+ * report the entry values only when the return says so.  Entry values
+ * are what they were at entry (fexit would see the argument words, but
+ * not what they pointed to), so in both attach modes the entry record is
+ * stashed and completed on return (see ksnoop.h).  --hist of the return
+ * value: entry predicates select at the return too.
+ */
+static bool wants_stash(const struct rctx *r, const struct wants *w)
+{
+	bool hist_of_return = w->hist_item >= 0 &&
+			      spec_item__is_return(&r->spec->items[w->hist_item]);
+
+	if (!w->entry_values)
+		return false;
+	return w->return_pred || r->opts->min_duration_ns || hist_of_return;
+}
+
+/*
+ * Turn a laid-out entry side into a stash, and put its values in front of
+ * the return side's: same offsets, so the return record can take the entry
+ * record's bytes as they are; the return values follow.
+ */
+static int stash_entry_side(struct rctx *r, struct capture_plan *plan)
+{
+	struct ksnoop_side_plan *e = &plan->bpf.side[KSNOOP_ENTRY];
+	struct ksnoop_side_plan *x = &plan->bpf.side[KSNOOP_RETURN];
+	int ne = plan->nvalues[KSNOOP_ENTRY], nx = plan->nvalues[KSNOOP_RETURN], i, ret;
+
+	if (ne + nx > KSNOOP_MAX_VALUES)
+		return rctx__fail(r, 0, "more than %d values in one event", KSNOOP_MAX_VALUES);
+	/* Return values move behind the entry values. */
+	for (i = nx - 1; i >= 0; i--) {
+		x->values[ne + i] = x->values[i];
+		plan->values[KSNOOP_RETURN][ne + i] = plan->values[KSNOOP_RETURN][i];
+	}
+	for (i = 0; i < ne; i++) {
+		x->values[i] = e->values[i];
+		plan->values[KSNOOP_RETURN][i] = plan->values[KSNOOP_ENTRY][i];
+	}
+	if (e->rec_size > KSNOOP_MAX_STASH_RECORD)
+		return rctx__fail(r, 0, "the entry values kept for the return add up to %u bytes, more than %d; lower --max-bytes or --str-bytes",
+				  e->rec_size, KSNOOP_MAX_STASH_RECORD);
+	x->nvalues = ne + nx;
+	ret = layout_values(r, x, ne, e->rec_size);
+	if (ret)
+		return ret;
+	plan->nvalues[KSNOOP_RETURN] = ne + nx;
+	x->nstashed = ne;
+	x->stash_size = e->rec_size;
+	x->flags |= KSNOOP_SIDE_UNSTASH;
+	x->enabled = 1;
+	e->flags |= KSNOOP_SIDE_STASH;
+	/* The entry side emits nothing itself: its values print on return. */
+	plan->nvalues[KSNOOP_ENTRY] = 0;
+	return 0;
+}
+
+/* Entry values reported with the return: the entry side is the stash. */
+static int lay_out_stashed(struct rctx *r)
+{
+	int ret = layout_side(r, &r->plan->bpf.side[KSNOOP_ENTRY]);
+
+	return ret ?: stash_entry_side(r, r->plan);
+}
+
+/* Each side its own events. */
+static int lay_out_sides(struct rctx *r)
+{
+	int k, ret;
+
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		ret = layout_side(r, &r->plan->bpf.side[k]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- re-read ---- */
+
+/*
+ * Kernel functions: an entry value read from memory may be user memory the
+ * task has not touched yet; if that read faults, the return side reads it
+ * again (see KSNOOP_SIDE_RETRY).  Needs a return side, so not tracepoints;
+ * USDT programs fault the page in themselves.  With a stash, the return
+ * side already reads faulted entry values again; counted calls record
+ * nothing, so there is nothing to read again.
+ */
+static void mark_retry(struct capture_plan *plan)
+{
+	struct ksnoop_side_plan *e = &plan->bpf.side[KSNOOP_ENTRY];
+	int i;
+
+	/* The record is copied through the per-CPU scratch buffer. */
+	if (!plan->sig.has_return || e->rec_size > KSNOOP_MAX_STASH_RECORD)
+		return;
+	for (i = 0; i < e->nvalues; i++) {
+		if (!(e->values[i].acc.flags & KSNOOP_VAL_REG) &&
+		    e->values[i].acc.src != KSNOOP_SRC_STACK) {
+			e->flags |= KSNOOP_SIDE_RETRY;
+			plan->bpf.side[KSNOOP_RETURN].flags |= KSNOOP_SIDE_RETRY;
+			return;
+		}
+	}
+}
+
+/* ---- timing ---- */
+
+/*
+ * A return side that prints knows each call's duration: from the stashed
+ * entry record's time, or, without a stash, from the time the entry side
+ * keeps for it (KSNOOP_SIDE_TIMED).  Calls traced on entry alone keep no
+ * time.
+ */
+static void mark_timed(struct capture_plan *plan)
+{
+	struct ksnoop_side_plan *x = &plan->bpf.side[KSNOOP_RETURN];
+
+	if (!plan->sig.has_return || !x->enabled || (x->flags & KSNOOP_SIDE_UNSTASH))
+		return;
+	plan->bpf.side[KSNOOP_ENTRY].flags |= KSNOOP_SIDE_TIMED;
+	x->flags |= KSNOOP_SIDE_TIMED;
+}
+
+/*
+ * --min-duration without entry values to carry: the entry side only keeps
+ * the time, and every event is a return.
+ */
+static void report_on_return(struct capture_plan *plan)
+{
+	plan->bpf.side[KSNOOP_ENTRY].enabled = 0;
+	plan->bpf.side[KSNOOP_RETURN].enabled = 1;
+}
+
+/* ---- count and hist ---- */
+
+/*
+ * --count, --hist: a call counts once, where it began (or at its return,
+ * for a return predicate or a minimum duration, which the stash keeps).
+ */
+static void count_once(struct capture_plan *plan, bool stash)
+{
+	if (!stash && plan->bpf.side[KSNOOP_ENTRY].enabled)
+		plan->bpf.side[KSNOOP_RETURN].enabled = 0;
+}
+
+int strategy__check_durations(struct rctx *r)
+{
+	if (r->plan->sig.has_return)
+		return 0;
+	return rctx__fail(r, 0, "--hist without a value counts call durations, and %s has no return; name the numeric value to count by, as in \"%s(arg0)\"",
+			  r->opts->user_space ? "a USDT probe" : "a tracepoint", r->plan->sig.name);
+}
+
+/*
+ * --hist without a value: the calls' durations, counted at the return
+ * (entry predicates select at the entry, return predicates at the
+ * return); the entry side keeps the time of the calls it selects and
+ * nothing is recorded on either side.
+ */
+static int hist_durations(struct rctx *r)
+{
+	struct capture_plan *plan = r->plan;
+	int k, ret = strategy__check_durations(r);
+
+	if (ret)
+		return ret;
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		plan->nvalues[k] = 0;
+		plan->bpf.side[k].nvalues = 0;
+		plan->bpf.side[k].enabled = 1;
+	}
+	snprintf(plan->hist_text, sizeof(plan->hist_text), "duration_ns");
+	snprintf(plan->hist_label, sizeof(plan->hist_label), "duration in ns");
+	return lay_out_sides(r);
+}
+
+/*
+ * --hist: read IT as a predicate reads its value (width, signedness,
+ * bitfield), on the side that counts: its own, which must be that side.
+ */
+static int hist_value(struct rctx *r, const struct spec_item *it, bool stash)
+{
+	struct ksnoop_pred_plan *pp = &r->plan->bpf.hist;
+	int side = spec_item__is_return(it) ? KSNOOP_RETURN : KSNOOP_ENTRY;
+	struct chain c;
+	int width, err;
+
+	if (side == KSNOOP_ENTRY && stash)
+		return rctx__fail(r, it->base_pos, "--hist of an entry value with a predicate on 'return' is not supported yet");
+	memset(pp, 0, sizeof(*pp));
+	err = chain__walk(r, it, &c);
+	if (err)
+		return err;
+	if (it->fmt)
+		return rctx__fail(r, it->fmt_pos, "--hist counts by the number itself: '%s' takes no format (leave out ':%s')",
+				  it->text, spec_format__str(it->fmt));
+	if (!btfu_is_scalar(r->btf, c.type_id))
+		return rctx__fail(r, it->base_pos, "--hist counts by a number; '%s' is %s",
+				  it->text, rctx__type_str(r, c.type_id));
+	width = pred__width(r, &c, pp);
+	if (c.bit_size && width > 8)
+		return rctx__fail(r, it->base_pos, "'%s': a bitfield across more than 8 bytes", it->text);
+	if (width <= 0 || width > 8)
+		return rctx__fail(r, it->base_pos, "--hist counts by a number of at most 8 bytes; '%s' is %d",
+				  it->text, width);
+	pred__access(&c, pp, width);
+	pp->is_signed = btfu_is_signed(r->btf, c.type_id);
+	snprintf(r->plan->hist_text, sizeof(r->plan->hist_text), "%s", it->text);
+	snprintf(r->plan->hist_label, sizeof(r->plan->hist_label), "%s", it->text);
+	return 0;
+}
+
+/* The program's output (ksnoop.h): the mode, as specific as BPF must be. */
+static __u8 program_output(const struct resolve_opts *opts, const struct wants *w)
+{
+	switch (opts->output) {
+	case OUTPUT_COUNT:
+		return opts->stack ? KSNOOP_OUT_COUNT_STACKS : KSNOOP_OUT_COUNT;
+	case OUTPUT_HIST:
+		return w->hist_item < 0 ? KSNOOP_OUT_HIST_DURATION : KSNOOP_OUT_HIST;
+	case OUTPUT_EVENTS:
+		break;
+	}
+	return KSNOOP_OUT_EVENTS;
+}
+
+/* ---- the choice ---- */
+
+/* Values captured (and printed, or counted): every strategy but durations. */
+static int capture_values(struct rctx *r, const struct wants *w)
+{
+	bool stash = wants_stash(r, w), counted = r->opts->output != OUTPUT_EVENTS;
+	int ret;
+
+	if (r->opts->min_duration_ns && !stash)
+		report_on_return(r->plan);
+	ret = add_stacks(r, stash);
+	if (!ret && w->hist_item >= 0)
+		ret = hist_value(r, &r->spec->items[w->hist_item], stash);
+	if (ret)
+		return ret;
+	if (counted)
+		count_once(r->plan, stash);
+	if (stash)
+		return lay_out_stashed(r);
+	ret = lay_out_sides(r);
+	if (!ret && !counted)
+		mark_retry(r->plan);
+	return ret;
+}
+
+int strategy__choose(struct rctx *r, const struct wants *w)
+{
+	int ret;
+
+	if (r->opts->output == OUTPUT_HIST && w->hist_item < 0)
+		ret = hist_durations(r);
+	else
+		ret = capture_values(r, w);
+	if (ret)
+		return ret;
+	r->plan->bpf.output = program_output(r->opts, w);
+	mark_timed(r->plan);
+	return 0;
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A walked chain as a value: how many bytes to copy from where it ends
+ * (a pointer to a struct: its object; a char pointer or ":str": the
+ * string; a bitfield: the bytes that hold it) and how userspace prints
+ * them (struct value_desc), with the ":FORMAT" the item asked for.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "btf_util.h"
+#include "resolve_int.h"
+
+/* An array of 1-byte integers (char, u8, __u8 ...): bytes as a string or in hex. */
+bool value__is_byte_array(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, id));
+	const struct btf_type *et;
+
+	if (!t || !btf_is_array(t))
+		return false;
+	et = btf__type_by_id(btf, btfu_strip(btf, btf_array(t)->type));
+	return et && btf_is_int(et) && et->size == 1;
+}
+
+/* The value's type, for the format tests: pointer, 64-bit integer, size. */
+struct fmt_subject {
+	const struct btf *btf;
+	__u32 id;
+	const struct btf_type *t;	/* typedefs and qualifiers stripped */
+	bool ptr, word_int;
+	__s64 size;
+};
+
+static bool fits_hex(const struct fmt_subject *v)
+{
+	return btfu_is_scalar(v->btf, v->id) || value__is_byte_array(v->btf, v->id);
+}
+
+static bool fits_be(const struct fmt_subject *v)
+{
+	const struct btf_type *t = v->t;
+	bool number = t && (btf_is_any_enum(t) ||
+			    (btf_is_int(t) && !(btf_int_encoding(t) & BTF_INT_BOOL)));
+
+	return number && (v->size == 1 || v->size == 2 || v->size == 4 || v->size == 8);
+}
+
+static bool fits_sym(const struct fmt_subject *v)
+{
+	return v->ptr || v->word_int;
+}
+
+static bool fits_str(const struct fmt_subject *v)
+{
+	return v->ptr || v->word_int || value__is_byte_array(v->btf, v->id);
+}
+
+/* The formats a type decides (":ip" has errors of its own: check_ip()). */
+static const struct {
+	bool (*fits)(const struct fmt_subject *v);
+	const char *takes;	/* for the message when it does not */
+} formats[] = {
+	[FMT_HEX] = { fits_hex, "an integer, enum, pointer or byte array" },
+	[FMT_BE] = { fits_be, "an integer or enum of 1, 2, 4 or 8 bytes" },
+	[FMT_SYM] = { fits_sym, "a pointer or 64-bit integer" },
+	[FMT_STR] = { fits_str, "a pointer, a 64-bit integer or a byte array" },
+};
+
+/* ":ip": a 4- or 16-byte address, or a pointer to one, within --max-bytes. */
+static int check_ip(struct rctx *r, const struct spec_item *it, const struct fmt_subject *v)
+{
+	__s64 psize = v->ptr ? btf__resolve_size(v->btf, v->t->type) : 0;
+	__s64 addr = v->size == 4 || v->size == 16 ? v->size :
+		     psize == 4 || psize == 16 ? psize : 0;
+
+	/* The whole address or none: --max-bytes bounds every value. */
+	if (addr > r->opts->max_bytes)
+		return rctx__fail(r, it->fmt_pos, "':ip' on '%s' reads a %lld-byte address, more than --max-bytes (%u)",
+				  it->text, (long long)addr, r->opts->max_bytes);
+	if (addr)
+		return 0;
+	return rctx__fail(r, it->fmt_pos, "':ip' on '%s' (%s): an address is 4 bytes (IPv4) or 16 (IPv6), or a pointer to one",
+			  it->text, rctx__type_str(r, v->id));
+}
+
+/* Whether IT's ":FORMAT" fits the value the chain reached. */
+int value__check_format(struct rctx *r, const struct spec_item *it, const struct chain *c)
+{
+	const struct btf *btf = r->btf;
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, c->type_id));
+	const struct fmt_subject v = {
+		.btf = btf, .id = c->type_id, .t = t,
+		.ptr = t && btf_is_ptr(t), .word_int = t && btf_is_int(t) && t->size == 8,
+		.size = btf__resolve_size(btf, c->type_id),
+	};
+	const char *f = spec_format__str(it->fmt);
+
+	if (!it->fmt)
+		return 0;
+	if (c->bit_size && it->fmt != FMT_HEX)
+		return rctx__fail(r, it->fmt_pos, "':%s' on '%s', a bitfield", f, it->text);
+	if (it->fmt == FMT_IP)
+		return check_ip(r, it, &v);
+	if (it->fmt == FMT_SYM && r->opts->user_space)
+		return rctx__fail(r, it->fmt_pos, "':sym' names kernel code; '%s' is a user-space value",
+				  it->text);
+	if (formats[it->fmt].fits(&v))
+		return 0;
+	return rctx__fail(r, it->fmt_pos, "':%s' does not apply to '%s' (%s); it takes %s", f, it->text,
+			  rctx__type_str(r, c->type_id), formats[it->fmt].takes);
+}
+
+/* A char pointer: the string it points to, at most --str-bytes. */
+static int value_string(struct rctx *r, struct chain *c, int pos, struct value_desc *vd)
+{
+	int err = chain__push_deref(r, c, pos);
+
+	if (err)
+		return err;
+	c->acc.flags |= KSNOOP_VAL_STR;
+	c->acc.size = r->opts->str_bytes;
+	vd->how = PRINT_STRING;
+	vd->size = vd->obj_size = c->acc.size;
+	return 0;
+}
+
+/* ":str" and ":ip" through a pointer: the bytes it points to. */
+static int finish_format(struct rctx *r, struct chain *c, const struct spec_item *it,
+			 int pos, struct value_desc *vd)
+{
+	const struct btf *btf = r->btf;
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, c->type_id));
+	__s64 size;
+	int err;
+
+	if (it->fmt == FMT_STR && value__is_byte_array(btf, c->type_id)) {
+		if (c->in_reg)
+			return rctx__fail(r, pos, "'%s': array passed by value", it->text);
+		size = btf__resolve_size(btf, c->type_id);
+		vd->how = PRINT_STRING;
+		vd->size = vd->obj_size = size < r->opts->max_bytes ? size : r->opts->max_bytes;
+		c->acc.size = vd->size;
+		return 0;
+	}
+	if (it->fmt == FMT_STR)
+		return value_string(r, c, pos, vd);
+	err = chain__push_deref(r, c, pos);
+	if (err)
+		return err;
+	vd->how = PRINT_DEREF;
+	vd->obj_id = t->type;
+	vd->obj_size = vd->size = c->acc.size = btf__resolve_size(btf, t->type);
+	return 0;
+}
+
+/* A pointer to a struct of PSIZE bytes: the struct, at most --max-bytes. */
+static int value_object(struct rctx *r, struct chain *c, int pos, __s64 psize,
+			struct value_desc *vd)
+{
+	const struct btf_type *t = btf__type_by_id(r->btf, btfu_strip(r->btf, c->type_id));
+	int err = chain__push_deref(r, c, pos);
+
+	if (err)
+		return err;
+	vd->how = PRINT_DEREF;
+	vd->obj_id = t->type;
+	/* Spelled here, not per event: a btf_dump is costly to set up. */
+	btfu_type_str(r->btf, t->type, NULL, vd->obj_name, sizeof(vd->obj_name));
+	vd->obj_size = psize;
+	vd->size = psize < r->opts->max_bytes ? psize : r->opts->max_bytes;
+	c->acc.size = vd->size;
+	return 0;
+}
+
+/* The value itself: the register word, a bitfield's bytes, or its own. */
+static int value_plain(struct rctx *r, struct chain *c, const char *text, int pos,
+		       struct value_desc *vd)
+{
+	__s64 size = btf__resolve_size(r->btf, c->type_id);
+
+	if (size <= 0)
+		return rctx__fail(r, pos, "'%s' has type %s, which has no size", text,
+				  rctx__type_str(r, c->type_id));
+	if (c->in_reg) {
+		if (size > 8)
+			return rctx__fail(r, pos, "'%s': a struct passed by value cannot be captured yet", text);
+		c->acc.flags |= KSNOOP_VAL_REG;
+		c->acc.size = 8;
+		vd->size = vd->obj_size = size;
+		return 0;
+	}
+	if (c->bit_size) {
+		vd->bit_off = c->bit_off;
+		vd->bit_size = c->bit_size;
+		size = (c->bit_off + c->bit_size + 7) / 8;
+	}
+	vd->obj_size = size;
+	vd->size = size < r->opts->max_bytes ? size : r->opts->max_bytes;
+	c->acc.size = vd->size;
+	return 0;
+}
+
+/* The size of the struct a pointer points to (0: not one, or incomplete). */
+static __s64 pointee_size(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, id));
+
+	if (!btfu_is_struct_ptr(btf, id))
+		return 0;
+	return btf__resolve_size(btf, t->type);
+}
+
+int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *it,
+		      const char *text, int pos, struct value_desc *vd)
+{
+	const struct btf_type *t = btf__type_by_id(r->btf, btfu_strip(r->btf, c->type_id));
+	__s64 psize;
+	int err;
+
+	memset(vd, 0, sizeof(*vd));
+	vd->text = text;
+	vd->type_id = c->type_id;
+	vd->obj_id = c->type_id;
+	vd->how = PRINT_VALUE;
+	vd->fmt = it->fmt;
+
+	err = value__check_format(r, it, c);
+	if (err)
+		return err;
+	if (it->fmt == FMT_STR || (it->fmt == FMT_IP && t && btf_is_ptr(t)))
+		return finish_format(r, c, it, pos, vd);
+	/* ":hex" and ":sym" show a pointer itself, not what it points to. */
+	if (it->fmt == FMT_HEX || it->fmt == FMT_SYM)
+		return value_plain(r, c, text, pos, vd);
+	if (btfu_is_char_ptr(r->btf, c->type_id))
+		return value_string(r, c, pos, vd);
+	/* A pointer to an incomplete type prints as an address. */
+	psize = pointee_size(r->btf, c->type_id);
+	if (psize > 0)
+		return value_object(r, c, pos, psize, vd);
+	return value_plain(r, c, text, pos, vd);
+}

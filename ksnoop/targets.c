@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Specs to targets (targets.h).  A glob's match that cannot be traced is
+ * left out and counted: the kernel refuses it (notrace, not in kallsyms),
+ * tracing it would recurse into the tracer, its prototype does not fit,
+ * or the spec's values do not fit its arguments.  What a spec came to is
+ * said once: -v lists every match left out and why, and when none is
+ * left the error names the first reason, preferring one about the values
+ * (that is what the user can change).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include "btf_util.h"
+#include "log.h"
+#include "stop.h"
+#include "targets.h"
+
+/* A spec as quoted in a message: long ones are cut, the reason matters more. */
+#define SPEC_QUOTE_MAX 100
+
+static const char *spec_quote(const char *arg, char *buf, size_t sz)
+{
+	if (strlen(arg) <= SPEC_QUOTE_MAX)
+		return arg;
+	snprintf(buf, sz, "%.*s...", SPEC_QUOTE_MAX - 3, arg);
+	return buf;
+}
+
+void targets__log_error(const char *arg, const struct ks_error *e)
+{
+	char q[SPEC_QUOTE_MAX + 1];
+
+	if (e->pos)
+		log_error("spec '%s': column %d: %s", spec_quote(arg, q, sizeof(q)), e->pos,
+			  ks_message(e));
+	else
+		log_error("spec '%s': %s", spec_quote(arg, q, sizeof(q)), ks_message(e));
+}
+
+int targets__check_min_duration(const struct spec *specs, int n, __u64 min_ns)
+{
+	int i;
+
+	for (i = 0; i < n && min_ns; i++) {
+		if (specs[i].kind == SPEC_KFUNC)
+			continue;
+		log_error("--min-duration: '%s' is %s, which has no return and so no duration; only kernel functions have one",
+			  specs[i].text, specs[i].kind == SPEC_TP ? "a tracepoint" : "a USDT probe");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- what a kernel spec names ---- */
+
+/* Is S one of many (a glob, MODULE:, declarations), or one name? */
+static bool spec_is_glob(const struct spec *s)
+{
+	return s->is_glob || s->ndecls || (s->kind == SPEC_KFUNC && s->module);
+}
+
+void targets__prefetch(struct kernel *k, const struct spec *specs, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (specs[i].kind == SPEC_KFUNC)
+			kernel__prefetch_ksyms(k, spec_is_glob(&specs[i]));
+	if (kernel__by_name(k))
+		log_info("kernel functions: looked up by name in the kernel (BPF), not in /proc/kallsyms");
+}
+
+/* The functions a glob (or MODULE:NAME, or NAME with declarations) matches. */
+static int each_func_match(struct kernel *k, const struct spec *s,
+			   int (*fn)(const struct target_match *m, void *ctx), void *ctx,
+			   struct ks_error *e)
+{
+	struct func_match *m;
+	int n, j, err = 0;
+
+	n = kernel__match_funcs(k, s->module, s->target, &m, e);
+	if (n < 0)
+		return n;
+	for (j = 0; j < n && !err; j++) {
+		struct signature sig = {};
+		struct ks_error se = {};
+		struct target_match tm = {
+			.module = m[j].module, .name = m[j].name, .sig = &sig, .e = &se,
+			.denied = kernel__func_denied(m[j].name),
+			.refused = kernel__func_refused(k, &m[j]), .glob = true,
+		};
+
+		tm.err = kernel__func_sig(k, &m[j], &sig, &se);
+		err = fn(&tm, ctx);
+	}
+	free(m);
+	if (err)
+		return ks_fail(e, err, "%s", err == -ENOMEM ? "out of memory" : strerror(-err));
+	if (!n)
+		return ks_fail(e, -ENOENT, "no kernel function with BTF matches '%s'%s%s", s->target,
+			       s->module ? " in " : "", s->module ? s->module : "");
+	return 0;
+}
+
+struct tp_each {
+	int (*fn)(const struct target_match *m, void *ctx);
+	void *ctx;
+};
+
+static int tp_match(const struct signature *sig, void *ctx)
+{
+	struct tp_each *te = ctx;
+	struct target_match tm = { .name = sig->name, .sig = sig, .glob = true };
+
+	return te->fn(&tm, te->ctx);
+}
+
+int targets__for_each_match(struct kernel *k, const struct spec *s,
+			    int (*fn)(const struct target_match *m, void *ctx), void *ctx,
+			    struct ks_error *e)
+{
+	struct tp_each te = { fn, ctx };
+	struct target_match tm = {};
+	struct signature sig = {};
+	struct ks_error se = {};
+	int err;
+
+	if (s->kind == SPEC_TP && s->is_glob)
+		return kernel__tp_glob(k, s->target, tp_match, &te, e);
+	if (s->kind == SPEC_KFUNC && spec_is_glob(s))
+		return each_func_match(k, s, fn, ctx, e);
+	if (s->kind == SPEC_TP) {
+		err = kernel__tp(k, s->target, &sig, e);
+		if (err)
+			return err;
+	} else {
+		/* Found but not traceable (-EINVAL, SIG filled): a match, and why. */
+		err = kernel__func(k, s->target, &sig, &se);
+		if (err == -ENOENT || (err && !sig.btf)) {
+			*e = se;
+			return err;
+		}
+		tm = (struct target_match){ .module = sig.module, .err = err, .e = &se };
+	}
+	tm.name = sig.name;
+	tm.sig = &sig;
+	tm.glob = s->ndecls > 0;
+	return fn(&tm, ctx);
+}
+
+/* ---- targets and their plans ---- */
+
+static struct target *add_target(struct target_list *l, const struct spec *s,
+				 enum attach_kind kind)
+{
+	struct target *nt = realloc(l->v, (l->n + 1) * sizeof(*nt));
+
+	if (!nt)
+		return NULL;
+	l->v = nt;
+	nt += l->n++;
+	memset(nt, 0, sizeof(*nt));
+	nt->spec = s;
+	nt->kind = kind;
+	return nt;
+}
+
+/* The last target added goes again: its values did not fit. */
+static void drop_last(struct target_list *l)
+{
+	resolver__release(&l->v[--l->n].plan);
+}
+
+void targets__clear(struct target_list *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		resolver__release(&l->v[i].plan);
+	l->n = 0;
+	l->glob_traced = 0;
+}
+
+void targets__free(struct target_list *l)
+{
+	targets__clear(l);
+	free(l->v);
+	l->v = NULL;
+}
+
+/*
+ * Resolve the last target against SIG: 0, or a negative errno with E
+ * filled (the caller reports it: a glob's match that the values do not
+ * fit is only left out).
+ */
+static int resolve_last(struct target_list *l, const struct signature *sig,
+			const struct targets_cfg *cfg, struct ks_error *e)
+{
+	struct target *tg = &l->v[l->n - 1];
+	char types_where[PATH_MAX + 96];
+	struct resolve_opts ropts = cfg->resolve;
+	struct ksnoop_plan *bp = &tg->plan.bpf;
+	int err;
+
+	ropts.types_where = types_where;
+	ropts.user_space = tg->kind == ATTACH_USDT;
+	if (tg->kind == ATTACH_USDT)
+		snprintf(types_where, sizeof(types_where),
+			 tg->usdt.has_btf ? "the BTF of '%s'" :
+			 "'%s', which has no BTF (.BTF section); give one with --btf FILE",
+			 tg->usdt.path);
+	else
+		snprintf(types_where, sizeof(types_where), "%s%s BTF",
+			 sig->module ? sig->module : "vmlinux", sig->module ? " and vmlinux" : "");
+
+	err = resolver__resolve(tg->spec, sig, &ropts, &tg->plan, e);
+	if (err)
+		return err;
+	bp->func_id = l->n - 1;
+	bp->filter_pid = cfg->filter_pid;
+	bp->filter_tid = cfg->filter_tid;
+	bp->pidns_dev = cfg->pidns_dev;
+	bp->pidns_ino = cfg->pidns_ino;
+	bp->self_tgid = cfg->self_tgid;
+	/* A traced program chooses its USDT arguments: user memory only. */
+	if (tg->kind == ATTACH_USDT)
+		bp->flags |= KSNOOP_PLAN_USER_MEM;
+	/* Sites of this probe with other argument types have their own target. */
+	if (tg->kind == ATTACH_USDT && tg->usdt.typed_sites) {
+		bp->flags |= KSNOOP_PLAN_USDT_SIG;
+		memcpy(bp->usdt_sig, tg->usdt.site_types, sizeof(bp->usdt_sig));
+	}
+	if (cfg->comm) {
+		bp->filter_comm = 1;
+		memcpy(bp->comm, cfg->comm, sizeof(bp->comm));
+	}
+	return 0;
+}
+
+/* -v: what TG, a spec's one target (not a glob's match), traces. */
+static void log_target(const struct target *tg, const struct signature *sig)
+{
+	const char *arg = tg->spec->text;
+
+	for (int j = 0; j < tg->plan.naliases; j++)
+		log_info("%s: %s", arg, tg->plan.aliases[j]);
+	if (tg->kind == ATTACH_USDT)
+		log_info("%s: USDT probe %s:%s in %s (device %u:%u, inode %llu), %d value(s)",
+			 arg, tg->usdt.provider, tg->usdt.name, tg->usdt.path,
+			 major(tg->usdt.dev), minor(tg->usdt.dev),
+			 (unsigned long long)tg->usdt.ino, tg->plan.nvalues[KSNOOP_ENTRY]);
+	else
+		log_info("%s: %s%s, %d entry value(s), %d return value(s)", arg,
+			 tg->kind == ATTACH_TP ? "tracepoint" : "function in ",
+			 tg->kind == ATTACH_TP ? "" : sig->module ? sig->module : "vmlinux",
+			 tg->plan.nvalues[KSNOOP_ENTRY], tg->plan.nvalues[KSNOOP_RETURN]);
+}
+
+/*
+ * "struct sk_buff *s": S becomes the name of SIG's first parameter of that
+ * type.  0, or -ENOENT with E filled when SIG has none (the function is
+ * left out).
+ */
+static int bind_decls(const struct spec *s, struct signature *sig, struct ks_error *e)
+{
+	int d, i;
+
+	for (d = 0; d < s->ndecls; d++) {
+		const struct spec_decl *dc = &s->decls[d];
+		__u32 want;
+		int nptrs;
+
+		if (btfu_find_type(sig->btf, dc->type, &want, &nptrs))
+			return ks_fail(e, -ENOENT, "no type '%s' in its BTF", dc->type);
+		for (i = 0; i < sig->nparams; i++)
+			if (btfu_same_type(sig->btf, sig->params[i].type_id, want, nptrs))
+				break;
+		if (i == sig->nparams)
+			return ks_fail(e, -ENOENT, "no argument of type %s", dc->type);
+		sig->params[i].name = dc->name;
+	}
+	return 0;
+}
+
+/* What a kernel spec's matches came to: the counts and the first reason one was left out. */
+struct glob_tally {
+	struct target_list *l;
+	const struct spec *s;
+	const struct targets_cfg *cfg;
+	int n, traced, skipped;
+	/*
+	 * The first reason a match was left out; of one whose arguments the
+	 * declarations bound, if any: that says what is wrong with the values
+	 * ('*(struct sk_buff *s, s->len > "x")' fails on every skb tracepoint
+	 * for the string, not on the first tracepoint for having no skb).
+	 */
+	char first[KS_ERROR_MSG_MAX + 160];
+	bool first_bound;
+	struct ks_error named_e;	/* why a match ended it: a named one's error, memory */
+};
+
+/* A function or tracepoint named alone: traced, or the spec's error. */
+static int named_match(struct glob_tally *g, const struct target_match *m)
+{
+	enum attach_kind kind = g->s->kind == SPEC_TP ? ATTACH_TP : g->cfg->func_kind;
+
+	if (m->err) {
+		g->named_e = *m->e;
+		return m->err;
+	}
+	if (!add_target(g->l, g->s, kind))
+		return ks_fail(&g->named_e, -ENOMEM, "out of memory");
+	if (resolve_last(g->l, m->sig, g->cfg, &g->named_e))
+		return g->named_e.err;
+	g->traced++;
+	log_target(&g->l->v[g->l->n - 1], m->sig);
+	return 0;
+}
+
+/* Why a glob leaves match M out before its values are looked at, or NULL. */
+static const char *left_out_why(const struct target_match *m)
+{
+	if (m->denied)
+		return "tracing it would recurse into the tracer";
+	return m->refused;
+}
+
+/*
+ * One match of a glob: a target when its signature binds the spec's
+ * declarations and its values resolve, else left out, counted and logged.
+ */
+static int glob_match(const struct target_match *m, void *ctx)
+{
+	struct glob_tally *g = ctx;
+	enum attach_kind kind = g->s->kind == SPEC_TP ? ATTACH_TP : g->cfg->glob_kind;
+	const char *why = left_out_why(m);
+	struct signature bound;
+	bool was_bound = false;
+	struct ks_error e;
+
+	/* Thousands of matches take a while: a Ctrl-C ends it here. */
+	if (stop__requested())
+		return -EINTR;
+	if (!m->glob)
+		return named_match(g, m);
+	g->n++;
+	if (why)
+		ks_fail(&e, -EOPNOTSUPP, "%s", why);
+	else if (m->err)
+		e = *m->e;
+	if (!why && !m->err) {
+		bound = *m->sig;
+		if (!bind_decls(g->s, &bound, &e)) {
+			struct target *tg = add_target(g->l, g->s, kind);
+
+			if (!tg)
+				return ks_fail(&g->named_e, -ENOMEM, "out of memory");
+			tg->from_glob = g->s->is_glob;
+			if (!resolve_last(g->l, &bound, g->cfg, &e)) {
+				g->traced++;
+				g->l->glob_traced++;
+				return 0;
+			}
+			drop_last(g->l);
+			was_bound = true;
+		}
+	}
+	g->skipped++;
+	if (!g->first[0] || (was_bound && !g->first_bound)) {
+		snprintf(g->first, sizeof(g->first), "%s: %s", m->name, ks_message(&e));
+		g->first_bound = was_bound;
+	}
+	log_info("%s: %s%s%s left out: %s", g->s->text, m->module ? m->module : "",
+		 m->module ? ":" : "", m->name, ks_message(&e));
+	return 0;
+}
+
+/* A glob's outcome, PATTERN matching NOUNs: an error when none is traced. */
+static int glob_outcome(struct glob_tally *g, const char *pattern, const char *noun)
+{
+	struct ks_error e;
+
+	if (!g->traced) {
+		ks_fail(&e, -EINVAL, "'%s' matches %d %s(s), none of them traceable with these values (%s%s)",
+			pattern, g->n, noun, g->first, g->n > 1 ? "; -v lists every one" : "");
+		targets__log_error(g->s->text, &e);
+		return e.err;
+	}
+	log_info("%s: %d %s(s) match, %d traced, %d left out", g->s->text, g->n, noun,
+		 g->traced, g->skipped);
+	return 0;
+}
+
+/* Kernel spec S: its targets, and what it came to. */
+static int add_kernel_spec(struct target_list *l, struct kernel *k, const struct spec *s,
+			   const struct targets_cfg *cfg)
+{
+	struct glob_tally g = { .l = l, .s = s, .cfg = cfg };
+	char shown[KS_ERROR_MSG_MAX];
+	struct ks_error e;
+	int err;
+
+	if (s->kind == SPEC_TP && s->is_glob)
+		l->tp_cookies = kernel__tp_cookies(k);
+	err = targets__for_each_match(k, s, glob_match, &g, &e);
+	if (err == -EINTR)
+		return err;
+	if (err) {
+		targets__log_error(s->text, g.named_e.err ? &g.named_e : &e);
+		return err;
+	}
+	if (!spec_is_glob(s))
+		return 0;
+	/* One tracepoint named with declarations: the reason it was left out. */
+	if (!g.traced && s->kind == SPEC_TP && !s->is_glob) {
+		ks_fail(&e, -EINVAL, "%s", g.first);
+		targets__log_error(s->text, &e);
+		return e.err;
+	}
+	if (s->kind == SPEC_KFUNC)
+		return glob_outcome(&g, s->target, "function");
+	snprintf(shown, sizeof(shown), "tp:%s", s->target);
+	return glob_outcome(&g, shown, "tracepoint");
+}
+
+/* ---- USDT ---- */
+
+/* What the matches of one USDT spec came to, and the first left out. */
+struct usdt_tally {
+	int traced, skipped;
+	int sites_skipped;		/* call sites of the matches left out */
+	const struct usdt_match *first;
+	struct ks_error first_e;	/* why FIRST was left out */
+	bool first_values;		/* for its values, not for libbpf */
+};
+
+/*
+ * Match M of spec S: a target when libbpf can attach to it and the spec's
+ * values fit its call sites' arguments (arg3 is not at a site that passes
+ * one); else left out, counted, and -v says why.
+ */
+static int add_usdt_match(struct target_list *l, const struct spec *s, const struct usdt_match *m,
+			  struct usdt_tally *u, const struct targets_cfg *cfg)
+{
+	bool values = false;
+	struct ks_error e;
+
+	if (m->unreadable[0]) {
+		ks_fail(&e, -EOPNOTSUPP, "%s", m->unreadable);
+	} else {
+		struct target *tg = add_target(l, s, ATTACH_USDT);
+
+		if (!tg)
+			return -ENOMEM;
+		tg->usdt = *m;
+		if (!resolve_last(l, &m->sig, cfg, &e)) {
+			log_target(&l->v[l->n - 1], &m->sig);
+			u->traced++;
+			return 0;
+		}
+		drop_last(l);
+		values = true;
+	}
+	u->skipped++;
+	u->sites_skipped += m->ntyped;
+	/* Of a probe's call sites, the one passing the most arguments lists them all. */
+	if (!u->first || (values && !u->first_values) ||
+	    (values && m->typed_sites && m->sig.nparams > u->first->sig.nparams)) {
+		u->first = m;
+		u->first_e = e;
+		u->first_values = values;
+	}
+	if (m->typed_sites && values)
+		log_info("%s: %s:%s left out at %d of its %d call sites (%d argument(s) there): %s",
+			 s->text, m->provider, m->name, m->ntyped, m->nsites, m->sig.nparams,
+			 ks_message(&e));
+	else
+		log_info("%s: %s:%s left out: %s", s->text, m->provider, m->name, ks_message(&e));
+	return 0;
+}
+
+/*
+ * Nothing of spec S traced: one error.  A probe named alone keeps its own
+ * (with the column); a glob says how many it matched and the first reason,
+ * one about the values rather than libbpf if there is one.
+ */
+static int usdt_none_traced(struct usdt_tally *u, int n, const struct spec *s)
+{
+	const struct usdt_match *m = u->first;
+	struct ks_error e = u->first_e;
+
+	if (!m->glob && !u->first_values)
+		ks_fail(&e, -EOPNOTSUPP, "USDT probe %s:%s: %s", m->provider, m->name,
+			m->unreadable);
+	else if (m->glob && u->first_values)
+		ks_fail(&e, -EINVAL, "none of the %d USDT probe(s) it matches is traceable with these values (%s:%s: %s%s)",
+			n, m->provider, m->name, ks_message(&u->first_e),
+			n > 1 ? "; -v lists every one" : "");
+	else if (m->glob)
+		ks_fail(&e, -EOPNOTSUPP, "none of the %d USDT probe(s) it matches can be attached (%s:%s: %s%s)",
+			n, m->provider, m->name, m->unreadable, n > 1 ? "; -v lists every one" : "");
+	targets__log_error(s->text, &e);
+	return e.err;
+}
+
+/*
+ * USDT: a spec may name several probes (globs), and a probe's call sites
+ * may pass different arguments: one target per probe and set of argument
+ * types.  One that cannot be traced (libbpf cannot attach to the probe, or
+ * the values name an argument its sites do not pass) is left out and
+ * counted; an error when nothing of the spec is left.  Sites of a probe
+ * named alone that are left out are a warning: their calls go unseen.
+ */
+static int add_usdt_spec(struct target_list *l, struct usdt_front *fe, const struct spec *s,
+			 const struct targets_cfg *cfg)
+{
+	char q[SPEC_QUOTE_MAX + 1];
+	struct usdt_tally u = {};
+	struct usdt_match *ms;
+	struct ks_error e;
+	int j, n, err = 0;
+
+	n = usdt_front__match(fe, s, cfg->usdt_pid, &ms, &e);
+	if (n < 0) {
+		targets__log_error(s->text, &e);
+		return n;
+	}
+	for (j = 0; j < n && !err; j++)
+		err = add_usdt_match(l, s, &ms[j], &u, cfg);
+	if (!err && !u.traced)
+		err = usdt_none_traced(&u, n, s);
+	if (!err && ms[0].glob)
+		log_info("%s: %d probe(s) match, %d traced, %d left out", s->text, n, u.traced,
+			 u.skipped);
+	else if (!err && u.skipped)
+		log_warn("spec '%s': %d of the %d call sites of %s:%s left out: %s (-v lists them)",
+			 spec_quote(s->text, q, sizeof(q)), u.sites_skipped, ms[0].nsites,
+			 u.first->provider, u.first->name, ks_message(&u.first_e));
+	free(ms);
+	return err;
+}
+
+int targets__add(struct target_list *l, struct kernel *k, struct usdt_front *fe,
+		 const struct spec *specs, int n, const struct targets_cfg *cfg)
+{
+	int i, err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		if (specs[i].kind == SPEC_USDT)
+			err = add_usdt_spec(l, fe, &specs[i], cfg);
+		else
+			err = add_kernel_spec(l, k, &specs[i], cfg);
+	}
+	return err;
+}
