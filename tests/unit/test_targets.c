@@ -79,13 +79,16 @@ static int make_kernel_dir(void **state)
 	int rw, raw_tp;
 
 	snprintf(top, sizeof(top), "/tmp/ksnoop-test-targets-XXXXXX");
-	btf = btf__new_empty();
+	btf = fx_fixture("kernel");
 	if (!mkdtemp(top) || !btf)
 		return -1;
 	snprintf(dir, sizeof(dir), "%s/btf", top);
 	if (mkdir(dir, 0700))
 		return -1;
-	/* The fixture's types; its functions but for the corrupt one (the kernel's BTF loads). */
+	/*
+	 * The fixture's types (compiled, tests/fixture/kernel.c); its
+	 * functions but for the corrupt one (the kernel's BTF loads).
+	 */
 	build_scalars();
 	build_enums();
 	build_sock();
