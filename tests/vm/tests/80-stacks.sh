@@ -58,9 +58,12 @@ for mode in fentry kprobe; do
 		NAME     ${T}_hist_return
 		RUN      --mode $mode -j --hist -c dd 'vfs_read(count == 4096, return)'
 		WORKLOAD dd if=/dev/zero of=/dev/null bs=4096 count=3 2>/dev/null
-		EXPECT   eq '{"type":"hist","func":"vfs_read","value":"return","count":3,"buckets":[{"min":4096,"max":8191,"count":3}]}
-{"type":"summary","counted":3,"not_printed":0,"not_counted":0,"unreadable":0,"stacks_not_taken":0,"not_followed":0,"missed":0}' \
-		         "$(cat "$OUT")"
+		EXPECT   eq '{"type":"hist","func":"vfs_read","value":"return","count":3,"buckets":[{"min":4096,"max":8191,"count":3}]}' \
+		         "$(record hist "$OUT")"
+		EXPECT   ${T}_hist_return_summary: \
+		         eq '{"type":"summary","counted":3,"not_printed":0,"not_counted":0,"unreadable":0,"stacks_not_taken":0,"not_followed":0,"missed":0}' \
+		         "$(record summary "$OUT")"
+		EXPECT   ${T}_hist_return_two_records: eq 2 "$(wc -l < "$OUT")"
 	CASE
 	# --hist without a value: durations in ns, counted at the return;
 	# three 300 ms sleeps all fall in [2^28, 2^29) ns.
