@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "kfeatures.h"
 #include "log.h"
 #include "stop.h"
 #include "ksnoop.skel.h"
@@ -34,7 +35,6 @@ struct attacher {
 	 */
 	int *prog_fds;
 	int nprog_fds;
-	bool no_kprobe_multi;	/* the kernel refused kprobe.multi once */
 	/* What attaching cost, for -v: programs loaded, and the time in it. */
 	int nloaded;
 	double load_s;
@@ -187,13 +187,6 @@ void attacher__free(struct attacher *a)
 		close(a->prog_fds[i]);
 	free(a->prog_fds);
 	free(a);
-}
-
-bool attacher__have_kprobes(void)
-{
-	return access("/sys/bus/event_source/devices/kprobe", F_OK) == 0 ||
-	       access("/sys/kernel/tracing/kprobe_events", F_OK) == 0 ||
-	       access("/sys/kernel/debug/tracing/kprobe_events", F_OK) == 0;
 }
 
 bool attacher__exhausted(int err)
@@ -578,6 +571,7 @@ int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 		       const struct attach_usdt *probes, int n, int pid, struct ks_error *e)
 {
 	struct capture_plan *group = malloc(sizeof(*group));
+	bool sleepable = kfeatures__get()->have[FEAT_UPROBE_SLEEPABLE];
 	struct ksnoop_bpf *skel;
 	int i, err = 0, sites = 0;
 
@@ -590,16 +584,18 @@ int attacher__add_usdt(struct attacher *a, const struct capture_plan *plan,
 		sites += probes[i].nsites;
 	/*
 	 * Sleepable, so that user memory the program has not touched yet can
-	 * be paged in and read; kernels without sleepable uprobes get the
-	 * plain program.
+	 * be paged in and read; kernels without sleepable uprobes, and a
+	 * sleepable program the verifier refuses, get the plain program.
 	 */
-	skel = load_instance(a, group, ATTACH_USDT, true, false, sites, e);
+	skel = sleepable ? load_instance(a, group, ATTACH_USDT, true, false, sites, e) : NULL;
 	if (skel) {
 		log_info("%s:%s%s: sleepable program (user memory is paged in to be read)",
 			 probes[0].provider, probes[0].name, n > 1 ? " and the others of its plan" : "");
 	} else {
-		log_info("%s:%s: sleepable uprobes refused (%s); user memory not paged in yet reads as a fault",
-			 probes[0].provider, probes[0].name, e->msg);
+		log_info("%s:%s: %s%s; user memory not paged in yet reads as a fault",
+			 probes[0].provider, probes[0].name,
+			 sleepable ? "sleepable program refused: " : "this kernel has no sleepable uprobes",
+			 sleepable ? e->msg : "");
 		skel = load_instance(a, group, ATTACH_USDT, false, false, sites, e);
 	}
 	free(group);
@@ -753,7 +749,7 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 		return ks_fail(e, -ENOMEM, "out of memory");
 	memcpy(group, plan, sizeof(*group));
 	group->bpf = *group_bpf;
-	if (kind == ATTACH_KPROBE && !a->no_kprobe_multi) {
+	if (kind == ATTACH_KPROBE && kfeatures__get()->have[FEAT_KPROBE_MULTI]) {
 		bool loaded;
 
 		err = attach_multi(a, group, funcs, n, &loaded, e);
@@ -764,9 +760,8 @@ int attacher__add_group(struct attacher *a, const struct capture_plan *plan,
 			return 0;
 		}
 		if (loaded) {
+			/* This group's: a function kprobe.multi will not take, say. */
 			log_info("kprobe.multi refused (%s): one kprobe per function", strerror(-err));
-			/* Not there at all: do not try again for the next group. */
-			a->no_kprobe_multi = err == -EOPNOTSUPP || err == -ENOSYS;
 		} else {
 			log_info("%s: %s", group_label(label, sizeof(label), funcs, n), e->msg);
 		}

@@ -4,9 +4,11 @@
  * all of them (or none), then print events until a count, a duration or a
  * signal ends the run, and say on stderr how many were printed and lost.
  *
- * Attach mode: fentry/fexit are cheaper and see arguments at return; when
- * the kernel refuses them (no BTF trampolines, restricted ftrace) ksnoop
- * falls back to kprobes for every function, so one run uses one mode.
+ * Attach mode: fentry/fexit are cheaper and see arguments at return; a
+ * kernel that refuses them (no BTF trampolines, restricted ftrace) gets
+ * kprobes, decided from the probed features before anything is resolved.
+ * A function the kernel will not trampoline still falls back: the run
+ * goes kprobes for every function, so one run uses one mode.
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,6 +26,7 @@
 #include "btf_util.h"
 #include "counts.h"
 #include "cli.h"
+#include "kfeatures.h"
 #include "ks_error.h"
 #include "log.h"
 #include "print.h"
@@ -50,6 +53,7 @@ struct target {
 
 struct trace {
 	const struct options *opts;
+	enum attach_mode mode;	/* of kernel functions, from opts and the kernel's features */
 	int nspecs;
 	struct spec *specs;
 	int ntargets;
@@ -291,15 +295,7 @@ static int bind_decls(const struct spec *s, struct signature *sig, struct ks_err
 
 static enum attach_kind func_kind(enum attach_mode mode, bool glob)
 {
-	if (mode == MODE_KPROBE)
-		return ATTACH_KPROBE;
-	if (mode == MODE_FENTRY)
-		return ATTACH_FENTRY;
-	/*
-	 * A glob: kprobes, one program per plan for all its functions (fentry
-	 * needs a program loaded per function); fentry where there are none.
-	 */
-	return glob && attacher__have_kprobes() ? ATTACH_KPROBE : ATTACH_FENTRY;
+	return kfeatures__func_kind(kfeatures__get(), mode, glob);
 }
 
 /* What a glob's matches came to: the counts and the first reason one was left out. */
@@ -442,7 +438,7 @@ static int build_tp_glob_targets(struct trace *t, struct kernel *k, int i, char 
 		if (!err)
 			err = add_tp_match(&sig, &g);
 	} else {
-		t->tp_cookies = kernel__tp_cookies(k);
+		t->tp_cookies = kfeatures__get()->have[FEAT_TP_COOKIES];
 		err = kernel__tp_glob(k, pattern, add_tp_match, &g, &e);
 	}
 	if (err == -EINTR)
@@ -1083,7 +1079,8 @@ static int check_buffer(const struct trace *t, char **argv)
 /* After the targets are resolved: attach, run, summarise; 0 or a negative errno. */
 static int trace_run(struct trace *t, struct kernel *k, char **argv)
 {
-	enum attach_mode mode = t->opts->mode;
+	enum attach_mode mode = t->mode;
+	bool kprobes = kfeatures__get()->have[FEAT_KPROBES];
 	struct ks_error e, fentry_e = {};
 	struct attacher *a = NULL;
 	struct ring_buffer *rb;
@@ -1092,6 +1089,11 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 	ret = check_buffer(t, argv);
 	if (ret)
 		return ret;
+	ret = kfeatures__check_run(kfeatures__get(), has_kernel_funcs(t), mode, &e);
+	if (ret) {
+		log_ks_error(&e);
+		return ret;
+	}
 	raise_fd_limit();
 
 	err = attach_all(t, &a, &e);
@@ -1110,7 +1112,7 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 		ret = build_kernel_targets(t, k, argv, mode);
 		if (ret)
 			return ret;
-		if (!attacher__have_kprobes()) {
+		if (!kprobes) {
 			log_error("cannot trace kernel functions on this kernel: fentry was refused (%s) and kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work",
 				  fentry_e.msg);
 			return -EOPNOTSUPP;
@@ -1118,7 +1120,7 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 		err = attach_all(t, &a, &e);
 	}
 	if (err) {
-		if (mode == MODE_KPROBE && has_kernel_funcs(t) && !attacher__have_kprobes()) {
+		if (mode == MODE_KPROBE && has_kernel_funcs(t) && !kprobes) {
 			log_error("cannot trace kernel functions on this kernel: kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work");
 			return -EOPNOTSUPP;
 		}
@@ -1220,6 +1222,20 @@ static int usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
 	return usym__symbolize(ctx, pid, addr, buf, sz);
 }
 
+/* What the kernel can do decides how targets attach: known before they resolve. */
+static int probe_features(struct trace *t, const struct btf *vmlinux, bool funcs)
+{
+	struct ks_error e;
+	int err = kfeatures__probe(vmlinux, funcs, &e);
+
+	if (err) {
+		log_ks_error(&e);
+		return err;
+	}
+	t->mode = kfeatures__attach_mode(kfeatures__get(), t->opts->mode);
+	return 0;
+}
+
 static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
 {
 	struct trace t = { .opts = opts, .nspecs = argc };
@@ -1269,7 +1285,8 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		goto out;
 	if (kind == SPEC_USDT) {
 		t.usdt = usdt_front__new(opts->btf_file);
-		ret = t.usdt ? build_usdt_targets(&t, argv) : -ENOMEM;
+		ret = t.usdt ? probe_features(&t, NULL, false) : -ENOMEM;
+		ret = ret ?: build_usdt_targets(&t, argv);
 	} else {
 		for (i = 0; i < argc; i++)
 			if (t.specs[i].kind == SPEC_KFUNC)
@@ -1281,7 +1298,8 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		if (ret)
 			log_ks_error(&e);
 		else
-			ret = build_kernel_targets(&t, &k, argv, opts->mode);
+			ret = probe_features(&t, kernel__running_vmlinux(&k), true);
+		ret = ret ?: build_kernel_targets(&t, &k, argv, t.mode);
 	}
 	if (!ret)
 		ret = trace_run(&t, &k, argv);
