@@ -1140,7 +1140,8 @@ static int trace_run(struct trace *t, struct kernel *k, char **argv)
 		kernel__reread_ksyms(k);
 	if (has_kernel_funcs(t))
 		log_info("attached with %s%s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit",
-			 mode == MODE_AUTO && t->glob_targets ? " (globs: kprobes, a program per plan)" : "");
+			 mode == MODE_AUTO && t->glob_targets && kprobes ?
+			 " (globs: kprobes, a program per plan)" : "");
 	log_info("tracing %d target(s); Ctrl-C to stop", count_attached(t));
 
 	rb = ring_buffer__new(attacher__ringbuf_fd(a), handle_event, t, NULL);

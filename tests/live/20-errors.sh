@@ -38,13 +38,29 @@ expect_error constant_too_big_for_u8 2 "column 62: constant 300 does not fit" "i
 expect_error predicate_on_bitfield_range 2 "constant 2 does not fit 'skb->cloned'" "ip_send_skb(skb->cloned == 2)"
 expect_error predicate_on_struct 2 "predicates compare integers" "ip_send_skb(skb->cb == 1)"
 
-# This kernel has no kprobes and refuses fentry: say so and what works.
+# This kernel has no kprobes and refuses fentry: say so and what works,
+# known from the probed features before anything attaches.
 # (Bounded: on a kernel that can trace, this ends and fails, never hangs.)
 if [ "$(id -u)" = 0 ]; then
-	expect_error no_kprobes_no_fentry 1 "cannot trace kernel functions on this kernel: .*kprobes are not available.*tracepoints \(tp:NAME\) and USDT probes still work" -n 1 --duration 1 ip_send_skb
-	# A glob whose every match is refused: the same error, not a trace of nothing.
-	expect_error glob_nothing_attached 1 "cannot trace kernel functions on this kernel: fentry was refused \(none of the [0-9]+ function\(s\) matched could be attached: .*kprobes are not available" --duration 1 'ip_send_s*'
+	expect_error no_kprobes_no_fentry 1 "cannot trace kernel functions on this kernel: fentry/fexit are refused \(.+\) and kprobes are not available.*tracepoints \(tp:NAME\) and USDT probes still work" -n 1 --duration 1 ip_send_skb
+	# A glob: the same error, not a trace of nothing.
+	expect_error glob_no_kprobes_no_fentry 1 "cannot trace kernel functions on this kernel: fentry/fexit are refused \(.+\) and kprobes are not available" --duration 1 'ip_send_s*'
 	expect_error glob_nothing_attached_kprobe 1 "cannot trace kernel functions on this kernel: kprobes are not available" --mode kprobe --duration 1 'ip_send_s*'
+	expect_error mode_fentry_refused 1 "^ksnoop: --mode fentry: this kernel refuses fentry/fexit \(.+\); tracepoints \(tp:NAME\) and USDT probes still work$" --mode fentry --duration 1 ip_send_skb
+	# A kernel said to have fentry (injected) that refuses the function
+	# itself: the per-function fallback to kprobes, then what is missing.
+	KSNOOP_FEATURES=+fentry expect_error fentry_refused_falls_back 1 "fentry was refused \(failed to load fentry/fexit programs for 'ip_send_skb': .*\) and kprobes are not available" --duration 1 ip_send_skb
+	KSNOOP_FEATURES=+fentry expect_error glob_nothing_attached 1 "cannot trace kernel functions on this kernel: fentry was refused \(none of the [0-9]+ function\(s\) matched could be attached: .*kprobes are not available" --duration 1 'ip_send_s*'
+	# -v: one line describing the kernel, every feature named; an injected one marked.
+	out=$(ks -v --duration 0.1 tp:sched_process_free 2>&1 >/dev/null)
+	expect_match kernel_features_line "^ksnoop: kernel [^ ]+: fentry no \(.+\), kprobes no, kprobe_multi (yes|no), uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes$" "$out"
+	expect_eq kernel_features_once 1 "$(grep -c '^ksnoop: kernel [^ ]*: fentry' <<<"$out")"
+	out=$(KSNOOP_FEATURES=-uprobe_sleepable,+kprobes ks -v --mode nope tp:sched_process_free 2>&1 >/dev/null)
+	expect_no_match kernel_features_not_before_options '^ksnoop: kernel [^ ]*: fentry' "$out"
+	out=$(KSNOOP_FEATURES=-uprobe_sleepable ks -v --duration 0.1 tp:sched_process_free 2>&1 >/dev/null)
+	expect_match kernel_features_injected_marked 'uprobe_sleepable no \(KSNOOP_FEATURES\)' "$out"
+	KSNOOP_FEATURES=-ringbuf expect_error no_ringbuf 1 "^ksnoop: this kernel has no BPF ring buffer" --duration 1 tp:sched_process_free
+	KSNOOP_FEATURES=-fentry,nope expect_error features_env_refused 2 "^ksnoop: KSNOOP_FEATURES: 'nope' is not \[\+\|-\] and one of fentry, kprobes" --duration 1 tp:sched_process_free
 else
 	skip no_kprobes_no_fentry "needs root"
 fi
