@@ -4,10 +4,11 @@
  * nothing more: a sysfs file for kprobes, a map probe for the ring buffer,
  * a program load where the verifier is the judge (sleepable uprobes), a
  * load and an attach where only the attach can tell (fentry needs BTF
- * trampolines and ftrace direct calls, kprobe.multi needs fprobe, a raw_tp
- * cookie needs 6.10's link).  Programs are "return 0", attached for the
- * moment it takes to close them, to bpf_fentry_test1 (present wherever BPF
- * is, called only by BPF_PROG_TEST_RUN) and to sched_process_free.
+ * trampolines and ftrace direct calls, kprobe.multi needs fprobe), or an
+ * attach to nothing (a raw_tp cookie is an attribute 6.10 added).
+ * Programs are "return 0", attached for the moment it takes to close
+ * them, to bpf_fentry_test1 (present wherever BPF is, called only by
+ * BPF_PROG_TEST_RUN).
  *
  * Before this, fentry was learned by failing a whole attach and resolving
  * every target again for kprobes, kprobe.multi by a refused attach and
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <linux/bpf.h>
@@ -28,8 +30,8 @@
 
 /* Harmless to attach to for a moment: no caller but BPF_PROG_TEST_RUN. */
 #define PROBE_FUNC "bpf_fentry_test1"
-/* Always there, fires once per task freed. */
-#define PROBE_TP "sched_process_free"
+/* No tracepoint is named so. */
+#define PROBE_NO_TP "ksnoop_no_such_tracepoint"
 
 #define FEATURES_ENV "KSNOOP_FEATURES"
 /* fentry_err of a run that traces no kernel function (USDT): not asked. */
@@ -192,23 +194,27 @@ static bool probe_uprobe_sleepable(void)
 }
 
 /*
- * A kernel without raw_tp cookies refuses the attribute (EINVAL).  The
- * plainest program there is: if it does not load, ksnoop may not load
- * any (not root), and the other probes' failures say nothing.
+ * A kernel without raw_tp cookies refuses the attribute before anything
+ * else (EINVAL); one with them goes on to look the tracepoint up, and
+ * finds none by that name (ENOENT): nothing is attached, not even for a
+ * moment (a tracepoint's first probe patches kernel text, up to ms).
+ * The plainest program there is: if it does not load, ksnoop may not
+ * load any (not root), and the other probes' failures say nothing.
  */
 static bool probe_tp_cookies(struct kernel_features *f)
 {
-	LIBBPF_OPTS(bpf_raw_tp_opts, opts, .tp_name = PROBE_TP, .cookie = 1);
+	LIBBPF_OPTS(bpf_raw_tp_opts, opts, .tp_name = PROBE_NO_TP, .cookie = 1);
 	int prog = load_ret0(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL), link;
 
 	f->unprivileged = prog == -EPERM || prog == -EACCES;
 	if (prog < 0)
 		return false;
 	link = bpf_raw_tracepoint_open_opts(prog, &opts);
+	link = link < 0 ? -errno : link;
 	if (link >= 0)
 		close(link);
 	close(prog);
-	return link >= 0;
+	return link >= 0 || link == -ENOENT;
 }
 
 static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool funcs)
@@ -229,19 +235,23 @@ int kfeatures__probe(const struct btf *vmlinux, bool funcs, struct ks_error *e)
 {
 	const char *env = getenv(FEATURES_ENV);
 	char line[KS_ERROR_MSG_MAX];
+	struct timespec t0, t1;
 	struct utsname u;
 	int err;
 
 	if (probe_done)
 		return 0;
 	probe_done = true;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	probe_all(&probed, vmlinux, funcs);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	err = env ? kfeatures__parse(env, &probed, e) : 0;
 	if (err)
 		return err;
 	if (log_verbose) {
 		kfeatures__describe(&probed, uname(&u) == 0 ? u.release : "?", line, sizeof(line));
-		log_info("%s", line);
+		log_info("%s; probed in %.1f ms", line,
+			 (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
 	}
 	return 0;
 }

@@ -53,7 +53,7 @@ if [ "$(id -u)" = 0 ]; then
 	KSNOOP_FEATURES=+fentry expect_error glob_nothing_attached 1 "cannot trace kernel functions on this kernel: fentry was refused \(none of the [0-9]+ function\(s\) matched could be attached: .*kprobes are not available" --duration 1 'ip_send_s*'
 	# -v: one line describing the kernel, every feature named; an injected one marked.
 	out=$(ks -v --duration 0.1 tp:sched_process_free 2>&1 >/dev/null)
-	expect_match kernel_features_line "^ksnoop: kernel [^ ]+: fentry no \(.+\), kprobes no, kprobe_multi (yes|no), uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes$" "$out"
+	expect_match kernel_features_line "^ksnoop: kernel [^ ]+: fentry no \(.+\), kprobes no, kprobe_multi (yes|no), uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes; probed in [0-9.]+ ms$" "$out"
 	expect_eq kernel_features_once 1 "$(grep -c '^ksnoop: kernel [^ ]*: fentry' <<<"$out")"
 	out=$(KSNOOP_FEATURES=-uprobe_sleepable,+kprobes ks -v --mode nope tp:sched_process_free 2>&1 >/dev/null)
 	expect_no_match kernel_features_not_before_options '^ksnoop: kernel [^ ]*: fentry' "$out"

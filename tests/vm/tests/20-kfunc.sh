@@ -169,8 +169,8 @@ done
 line=$(grep '^ksnoop: kernel [^ ]*: fentry' "$tmp/e1")
 expect_eq features_said_once 1 "$(grep -c '^ksnoop: kernel [^ ]*: fentry' "$tmp/e1")"
 case $(uname -r) in
-6.1.*) expect_match features_6_1 ': fentry yes, kprobes yes, kprobe_multi no, uprobe_sleepable (yes|no), tp_cookies no, ringbuf yes$' "$line" ;;
-*) expect_match features_all ': fentry yes, kprobes yes, kprobe_multi yes, uprobe_sleepable yes, tp_cookies yes, ringbuf yes$' "$line" ;;
+6.1.*) expect_match features_6_1 ': fentry yes, kprobes yes, kprobe_multi no, uprobe_sleepable (yes|no), tp_cookies no, ringbuf yes; probed in [0-9.]+ ms$' "$line" ;;
+*) expect_match features_all ': fentry yes, kprobes yes, kprobe_multi yes, uprobe_sleepable yes, tp_cookies yes, ringbuf yes; probed in [0-9.]+ ms$' "$line" ;;
 esac
 note "$line"
 
