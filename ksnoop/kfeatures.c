@@ -4,11 +4,12 @@
  * nothing more: a sysfs file for kprobes, a map probe for the ring buffer,
  * a program load where the verifier is the judge (sleepable uprobes), a
  * load and an attach where only the attach can tell (fentry needs BTF
- * trampolines and ftrace direct calls, kprobe.multi needs fprobe), or an
- * attach to nothing (a raw_tp cookie is an attribute 6.10 added).
- * Programs are "return 0", attached for the moment it takes to close
- * them, to bpf_fentry_test1 (present wherever BPF is, called only by
- * BPF_PROG_TEST_RUN).
+ * trampolines and ftrace direct calls), or an attach to nothing where the
+ * kernel's answer tells (kprobe.multi looks the symbol up, a raw_tp cookie
+ * is an attribute 6.10 added).  Programs are "return 0"; the fentry one
+ * is attached for the moment it takes to close it, to bpf_fentry_test1
+ * (present wherever BPF is, called only by BPF_PROG_TEST_RUN).  fentry and
+ * kprobe.multi are probed only for runs that trace kernel functions.
  *
  * Before this, fentry was learned by failing a whole attach and resolving
  * every target again for kprobes, kprobe.multi by a refused attach and
@@ -30,12 +31,11 @@
 
 /* Harmless to attach to for a moment: no caller but BPF_PROG_TEST_RUN. */
 #define PROBE_FUNC "bpf_fentry_test1"
-/* No tracepoint is named so. */
+/* No tracepoint, no kernel function is named so. */
 #define PROBE_NO_TP "ksnoop_no_such_tracepoint"
+#define PROBE_NO_FUNC "ksnoop_no_such_function"
 
 #define FEATURES_ENV "KSNOOP_FEATURES"
-/* fentry_err of a run that traces no kernel function (USDT): not asked. */
-#define FENTRY_NOT_PROBED (-ENODATA)
 
 static const char *const feature_names[FEAT__COUNT] = {
 	[FEAT_FENTRY] = "fentry",
@@ -73,13 +73,13 @@ int kfeatures__parse(const char *spec, struct kernel_features *f, struct ks_erro
 
 		if (feat < 0)
 			return ks_fail(e, -EINVAL,
-				       FEATURES_ENV ": '%.*s' is not [+|-] and one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf",
+				       FEATURES_ENV ": '%.*s' is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf",
 				       (int)len, p);
 		f->have[feat] = on;
 		f->injected[feat] = true;
 		p += len;
 		if (*p == ',' && *++p == '\0')
-			return ks_fail(e, -EINVAL, FEATURES_ENV ": a name after the last ','");
+			return ks_fail(e, -EINVAL, FEATURES_ENV ": nothing after the last ','");
 	}
 	return 0;
 }
@@ -87,10 +87,7 @@ int kfeatures__parse(const char *spec, struct kernel_features *f, struct ks_erro
 /* Why fentry is off, for a message. */
 static const char *fentry_why(const struct kernel_features *f)
 {
-	if (f->injected[FEAT_FENTRY])
-		return "turned off by " FEATURES_ENV;
-	return f->fentry_err == FENTRY_NOT_PROBED ? "not probed: no kernel function traced" :
-	       strerror(-f->fentry_err);
+	return f->injected[FEAT_FENTRY] ? "turned off by " FEATURES_ENV : strerror(-f->fentry_err);
 }
 
 void kfeatures__describe(const struct kernel_features *f, const char *release, char *buf, size_t sz)
@@ -98,6 +95,8 @@ void kfeatures__describe(const struct kernel_features *f, const char *release, c
 	size_t n = snprintf(buf, sz, "kernel %s:", release);
 	int i;
 
+	if (n >= sz)
+		return;
 	if (f->unprivileged) {
 		snprintf(buf + n, sz - n, " not probed (no BPF program may be loaded: not root?)");
 		return;
@@ -105,12 +104,12 @@ void kfeatures__describe(const struct kernel_features *f, const char *release, c
 
 	for (i = 0; i < FEAT__COUNT && n < sz; i++) {
 		n += snprintf(buf + n, sz - n, "%s %s %s", i ? "," : "", feature_names[i],
-			      f->have[i] ? "yes" : "no");
+			      !f->probed[i] && !f->injected[i] ? "not probed" : f->have[i] ? "yes" : "no");
 		if (n >= sz)
 			break;
 		if (f->injected[i])
 			n += snprintf(buf + n, sz - n, " (" FEATURES_ENV ")");
-		else if (i == FEAT_FENTRY && !f->have[i])
+		else if (i == FEAT_FENTRY && f->probed[i] && !f->have[i])
 			n += snprintf(buf + n, sz - n, " (%s)", fentry_why(f));
 	}
 }
@@ -158,8 +157,9 @@ static int probe_fentry(const struct btf *vmlinux)
 		return -errno;
 	id = btf__find_by_name_kind(vmlinux ?: own, PROBE_FUNC, BTF_KIND_FUNC);
 	btf__free(own);
+	/* Nothing to probe with: taken as there, a refusal still falls back per run. */
 	if (id < 0)
-		return id;
+		return 0;
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
 		    .attach_btf_id = id);
 	return load_and_link(BPF_PROG_TYPE_TRACING, &opts, BPF_TRACE_FENTRY, NULL);
@@ -172,13 +172,21 @@ static bool probe_kprobes(void)
 	       access("/sys/kernel/debug/tracing/kprobe_events", F_OK) == 0;
 }
 
+/*
+ * A kernel with kprobe.multi looks the symbol up and finds none (ENOENT);
+ * one without refuses the link type (EINVAL) or has no fprobe
+ * (EOPNOTSUPP).  Nothing attaches: an fprobe registered and taken down
+ * again took 150 ms under emulation.  Where the kernel has the link but
+ * refuses a group's anyway, that group goes a kprobe per function.
+ */
 static bool probe_kprobe_multi(void)
 {
-	const char *syms[] = { PROBE_FUNC };
+	const char *syms[] = { PROBE_NO_FUNC };
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
 	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.syms = syms, .kprobe_multi.cnt = 1);
+	int err = load_and_link(BPF_PROG_TYPE_KPROBE, &opts, BPF_TRACE_KPROBE_MULTI, &lopts);
 
-	return load_and_link(BPF_PROG_TYPE_KPROBE, &opts, BPF_TRACE_KPROBE_MULTI, &lopts) == 0;
+	return err == 0 || err == -ENOENT;
 }
 
 /* The verifier refuses BPF_F_SLEEPABLE on a kprobe program where uprobes cannot sleep. */
@@ -217,13 +225,20 @@ static bool probe_tp_cookies(struct kernel_features *f)
 	return link >= 0 || link == -ENOENT;
 }
 
+/* FUNCS: kernel functions are traced; else fentry and kprobe.multi are not asked. */
 static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool funcs)
 {
+	int i;
+
+	for (i = 0; i < FEAT__COUNT; i++)
+		f->probed[i] = funcs || (i != FEAT_FENTRY && i != FEAT_KPROBE_MULTI);
 	f->have[FEAT_TP_COOKIES] = probe_tp_cookies(f);
-	f->fentry_err = funcs ? probe_fentry(vmlinux) : FENTRY_NOT_PROBED;
-	f->have[FEAT_FENTRY] = f->fentry_err == 0;
+	if (funcs) {
+		f->fentry_err = probe_fentry(vmlinux);
+		f->have[FEAT_FENTRY] = f->fentry_err == 0;
+		f->have[FEAT_KPROBE_MULTI] = probe_kprobe_multi();
+	}
 	f->have[FEAT_KPROBES] = probe_kprobes();
-	f->have[FEAT_KPROBE_MULTI] = probe_kprobe_multi();
 	f->have[FEAT_UPROBE_SLEEPABLE] = probe_uprobe_sleepable();
 	f->have[FEAT_RINGBUF] = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 1;
 }

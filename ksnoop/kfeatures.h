@@ -36,6 +36,7 @@ enum kernel_feature {
 struct kernel_features {
 	bool have[FEAT__COUNT];
 	int fentry_err;		/* why fentry was refused: the probe's errno; 0: injected */
+	bool probed[FEAT__COUNT];	/* asked of the kernel (not all are, for every run) */
 	bool injected[FEAT__COUNT];	/* set by KSNOOP_FEATURES, not probed */
 	bool unprivileged;	/* no program loads at all (not root): nothing is known */
 };
@@ -56,8 +57,9 @@ void kfeatures__describe(const struct kernel_features *f, const char *release,
 /*
  * Probe the running kernel (once; later calls return at once), then
  * apply KSNOOP_FEATURES; -v prints the one-line description.  FUNCS:
- * kernel functions may be traced, so fentry is probed, with VMLINUX (the
- * running kernel's BTF) if the caller has it, else BTF loaded for it.
+ * kernel functions are traced, so fentry and kprobe.multi are probed too,
+ * fentry with VMLINUX (the running kernel's BTF) if the caller has it,
+ * else BTF loaded for it.
  * 0, or -EINVAL for a KSNOOP_FEATURES that does not parse.
  */
 int kfeatures__probe(const struct btf *vmlinux, bool funcs, struct ks_error *e);

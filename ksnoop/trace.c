@@ -1224,10 +1224,10 @@ static int usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
 }
 
 /* What the kernel can do decides how targets attach: known before they resolve. */
-static int probe_features(struct trace *t, const struct btf *vmlinux, bool funcs)
+static int probe_features(struct trace *t, const struct btf *vmlinux)
 {
 	struct ks_error e;
-	int err = kfeatures__probe(vmlinux, funcs, &e);
+	int err = kfeatures__probe(vmlinux, has_kernel_funcs(t), &e);
 
 	if (err) {
 		log_ks_error(&e);
@@ -1286,7 +1286,7 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		goto out;
 	if (kind == SPEC_USDT) {
 		t.usdt = usdt_front__new(opts->btf_file);
-		ret = t.usdt ? probe_features(&t, NULL, false) : -ENOMEM;
+		ret = t.usdt ? probe_features(&t, NULL) : -ENOMEM;
 		ret = ret ?: build_usdt_targets(&t, argv);
 	} else {
 		for (i = 0; i < argc; i++)
@@ -1299,7 +1299,7 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		if (ret)
 			log_ks_error(&e);
 		else
-			ret = probe_features(&t, kernel__running_vmlinux(&k), true);
+			ret = probe_features(&t, kernel__running_vmlinux(&k));
 		ret = ret ?: build_kernel_targets(&t, &k, argv, t.mode);
 	}
 	if (!ret)

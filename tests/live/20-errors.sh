@@ -52,15 +52,18 @@ if [ "$(id -u)" = 0 ]; then
 	KSNOOP_FEATURES=+fentry expect_error fentry_refused_falls_back 1 "fentry was refused \(failed to load fentry/fexit programs for 'ip_send_skb': .*\) and kprobes are not available" --duration 1 ip_send_skb
 	KSNOOP_FEATURES=+fentry expect_error glob_nothing_attached 1 "cannot trace kernel functions on this kernel: fentry was refused \(none of the [0-9]+ function\(s\) matched could be attached: .*kprobes are not available" --duration 1 'ip_send_s*'
 	# -v: one line describing the kernel, every feature named; an injected one marked.
-	out=$(ks -v --duration 0.1 tp:sched_process_free 2>&1 >/dev/null)
+	out=$(ks -v --duration 0.1 ip_send_skb 2>&1 >/dev/null)
 	expect_match kernel_features_line "^ksnoop: kernel [^ ]+: fentry no \(.+\), kprobes no, kprobe_multi (yes|no), uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes; probed in [0-9.]+ ms$" "$out"
 	expect_eq kernel_features_once 1 "$(grep -c '^ksnoop: kernel [^ ]*: fentry' <<<"$out")"
+	# No kernel function traced: fentry and kprobe.multi are not asked.
+	out=$(ks -v --duration 0.1 tp:sched_process_free 2>&1 >/dev/null)
+	expect_match kernel_features_tp_only "^ksnoop: kernel [^ ]+: fentry not probed, kprobes no, kprobe_multi not probed, uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes; probed in [0-9.]+ ms$" "$out"
 	out=$(KSNOOP_FEATURES=-uprobe_sleepable,+kprobes ks -v --mode nope tp:sched_process_free 2>&1 >/dev/null)
 	expect_no_match kernel_features_not_before_options '^ksnoop: kernel [^ ]*: fentry' "$out"
 	out=$(KSNOOP_FEATURES=-uprobe_sleepable ks -v --duration 0.1 tp:sched_process_free 2>&1 >/dev/null)
 	expect_match kernel_features_injected_marked 'uprobe_sleepable no \(KSNOOP_FEATURES\)' "$out"
 	KSNOOP_FEATURES=-ringbuf expect_error no_ringbuf 1 "^ksnoop: this kernel has no BPF ring buffer" --duration 1 tp:sched_process_free
-	KSNOOP_FEATURES=-fentry,nope expect_error features_env_refused 2 "^ksnoop: KSNOOP_FEATURES: 'nope' is not \[\+\|-\] and one of fentry, kprobes" --duration 1 tp:sched_process_free
+	KSNOOP_FEATURES=-fentry,nope expect_error features_env_refused 2 "^ksnoop: KSNOOP_FEATURES: 'nope' is not \[\+\|-\]NAME, NAME one of fentry, kprobes" --duration 1 tp:sched_process_free
 else
 	skip no_kprobes_no_fentry "needs root"
 fi

@@ -22,7 +22,7 @@ static struct kernel_features everything(void)
 	int i;
 
 	for (i = 0; i < FEAT__COUNT; i++)
-		f.have[i] = true;
+		f.have[i] = f.probed[i] = true;
 	return f;
 }
 
@@ -115,7 +115,7 @@ static void test_parse_errors(void **state)
 	refused(",fentry", "'' is not");
 	refused("fentry,,kprobes", "'' is not");
 	refused("fentry,", "after the last ','");
-	refused("-kprobe", "one of fentry, kprobes, kprobe_multi");
+	refused("-kprobe", "is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf");
 }
 
 /* ---- the -v line ---- */
@@ -133,6 +133,24 @@ static void test_describe(void **state)
 	kfeatures__describe(&f, "6.12", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.12: fentry no (KSNOOP_FEATURES), kprobes yes, kprobe_multi no, "
 			    "uprobe_sleepable no (KSNOOP_FEATURES), tp_cookies yes, ringbuf yes");
+}
+
+/* A run that traces no kernel function does not ask about fentry or kprobe.multi. */
+static void test_describe_not_probed(void **state)
+{
+	struct kernel_features f = everything();
+	struct ks_error e = { 0 };
+	char line[512];
+
+	f.probed[FEAT_FENTRY] = f.probed[FEAT_KPROBE_MULTI] = false;
+	f.have[FEAT_FENTRY] = f.have[FEAT_KPROBE_MULTI] = false;
+	kfeatures__describe(&f, "6.12", line, sizeof(line));
+	assert_string_equal(line, "kernel 6.12: fentry not probed, kprobes yes, kprobe_multi not probed, "
+			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes");
+	/* Injected: said as injected, probed or not. */
+	assert_int_equal(kfeatures__parse("-kprobe_multi", &f, &e), 0);
+	kfeatures__describe(&f, "6.12", line, sizeof(line));
+	assert_non_null(strstr(line, "kprobe_multi no (KSNOOP_FEATURES)"));
 }
 
 /* A short buffer holds the start of the line, terminated. */
@@ -259,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_parse_empty),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_describe_not_probed),
 		cmocka_unit_test(test_describe_truncates),
 		cmocka_unit_test(test_describe_unprivileged),
 	};
