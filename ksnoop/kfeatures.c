@@ -173,9 +173,9 @@ static bool probe_kprobes(void)
 }
 
 /*
- * A kernel with kprobe.multi looks the symbol up and finds none (ENOENT);
- * one without refuses the link type (EINVAL) or has no fprobe
- * (EOPNOTSUPP).  Nothing attaches: an fprobe registered and taken down
+ * A kernel with kprobe.multi looks the symbol up and finds none (ESRCH
+ * from ftrace_lookup_symbols(); ENOENT elsewhere); one without refuses
+ * the link type (EINVAL) or has no fprobe (EOPNOTSUPP).  Nothing attaches: an fprobe registered and taken down
  * again took 150 ms under emulation.  Where the kernel has the link but
  * refuses a group's anyway, that group goes a kprobe per function.
  */
@@ -186,7 +186,7 @@ static bool probe_kprobe_multi(void)
 	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.syms = syms, .kprobe_multi.cnt = 1);
 	int err = load_and_link(BPF_PROG_TYPE_KPROBE, &opts, BPF_TRACE_KPROBE_MULTI, &lopts);
 
-	return err == 0 || err == -ENOENT;
+	return err == 0 || err == -ESRCH || err == -ENOENT;
 }
 
 /* The verifier refuses BPF_F_SLEEPABLE on a kprobe program where uprobes cannot sleep. */
