@@ -163,4 +163,34 @@ return" "$(events "$tmp/o5" | jq -r .kind | sort -u)"
 	expect_eq ${T}_unknown_second_status 2 "$rc"
 	expect_eq ${T}_nothing_left_after_failure 0 "$(ksnoop_progs)"
 done
+
+# The kernel's features, probed once and said in one -v line: 6.1 has
+# kprobes but no kprobe.multi and no raw_tp cookies; 6.12 has everything.
+line=$(grep '^ksnoop: kernel [^ ]*: fentry' "$tmp/e1")
+expect_eq features_said_once 1 "$(grep -c '^ksnoop: kernel [^ ]*: fentry' "$tmp/e1")"
+case $(uname -r) in
+6.1.*) expect_match features_6_1 ': fentry yes, kprobes yes, kprobe_multi no, uprobe_sleepable (yes|no), tp_cookies no, ringbuf yes; probed in [0-9.]+ ms$' "$line" ;;
+*) expect_match features_all ': fentry yes, kprobes yes, kprobe_multi yes, uprobe_sleepable yes, tp_cookies yes, ringbuf yes; probed in [0-9.]+ ms$' "$line" ;;
+esac
+note "$line"
+
+# A kernel without fentry (injected): kprobes are chosen before anything
+# resolves; nothing fails first and nothing is resolved twice.
+export KSNOOP_FEATURES=-fentry
+if start "$tmp/o9" "$tmp/e9" -n 2 -c cat 'do_sys_openat2(filename, return)'; then
+	cat "$tmp/file-to-open" >/dev/null
+	finish
+	expect_match no_fentry_kprobes "attached with kprobe/kretprobe" "$(cat "$tmp/e9")"
+	expect_no_match no_fentry_no_failed_attempt 'fentry/fexit failed|trying kprobes' "$(cat "$tmp/e9")"
+	expect_eq no_fentry_resolved_once 1 "$(grep -c ': function in vmlinux, ' "$tmp/e9")"
+	count_is no_fentry_return 1 '^    return = 3$' "$tmp/o9"
+	expect_match no_fentry_said 'fentry no \(KSNOOP_FEATURES\)' "$(cat "$tmp/e9")"
+else
+	fail no_fentry_attach "$(cat "$tmp/e9")"
+fi
+# --mode fentry where fentry is off: refused before loading anything.
+out=$(ksnoop --mode fentry vfs_read 2>&1); rc=$?
+expect_eq no_fentry_mode_fentry_status 1 "$rc"
+expect_match no_fentry_mode_fentry_says '^ksnoop: --mode fentry: this kernel refuses fentry/fexit \(turned off by KSNOOP_FEATURES\); --mode kprobe works$' "$out"
+unset KSNOOP_FEATURES
 rm -rf "$tmp"

@@ -21,9 +21,29 @@ if start "$tmp/o1" "$tmp/e1" -c ping 'ip_*(skb->len == 84, skb->len)'; then
 	expect_eq ip_glob_predicate_everywhere 0 "$(grep -E '^    skb->len = ' "$tmp/o1" | grep -vc ' = 84$')"
 	expect_match ip_glob_left_out_said 'left out' "$(cat "$tmp/e1")"
 	expect_match ip_glob_summary 'function\(s\) match, [0-9]+ traced, [0-9]+ left out' "$(cat "$tmp/e1")"
+	# kprobe.multi where the probe found it, not tried (and refused) where not.
+	case $(uname -r) in
+	6.1.*) expect_no_match ip_glob_multi_not_tried 'kprobe\.multi' "$(cat "$tmp/e1")" ;;
+	*) expect_match ip_glob_multi 'one program, kprobe\.multi' "$(cat "$tmp/e1")" ;;
+	esac
 else
 	fail ip_glob_attach "$(tail -5 "$tmp/e1")"
 fi
+
+# Without kprobe.multi (injected where the kernel has it): the same glob,
+# a kprobe per function under one program, the predicate still in BPF.
+export KSNOOP_FEATURES=-kprobe_multi
+if start "$tmp/om" "$tmp/em" -c ping 'ip_*(skb->len == 84, skb->len)'; then
+	ping -c 2 127.0.0.1 >/dev/null 2>&1
+	stop
+	expect_match no_multi_kprobe_each 'one program, [0-9]+ functions? with a kprobe each' "$(cat "$tmp/em")"
+	expect_no_match no_multi_not_tried 'kprobe\.multi' "$(grep -v '^ksnoop: kernel [^ ]*: fentry' "$tmp/em")"
+	expect_match no_multi_ip_output ' -> ip_output$' "$(cat "$tmp/om")"
+	expect_eq no_multi_predicate_everywhere 0 "$(grep -E '^    skb->len = ' "$tmp/om" | grep -vc ' = 84$')"
+else
+	fail no_multi_attach "$(tail -5 "$tmp/em")"
+fi
+unset KSNOOP_FEATURES
 
 # --mode fentry: a program per function; once attached, each keeps its
 # links and programs open and nothing else (its maps and BTF were some
