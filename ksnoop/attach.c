@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "kfeatures.h"
 #include "log.h"
 #include "stop.h"
 #include "group.h"
@@ -55,7 +56,6 @@ struct attacher {
 	 */
 	int *prog_fds;
 	int nprog_fds;
-	bool no_kprobe_multi;	/* the kernel refused kprobe.multi once */
 	/* What attaching cost, for -v: programs loaded, and the time in it. */
 	int nloaded;
 	double load_s;
@@ -208,13 +208,6 @@ void attacher__free(struct attacher *a)
 		close(a->prog_fds[i]);
 	free(a->prog_fds);
 	free(a);
-}
-
-bool attacher__have_kprobes(void)
-{
-	return access("/sys/bus/event_source/devices/kprobe", F_OK) == 0 ||
-	       access("/sys/kernel/tracing/kprobe_events", F_OK) == 0 ||
-	       access("/sys/kernel/debug/tracing/kprobe_events", F_OK) == 0;
 }
 
 bool attacher__exhausted(int err)
@@ -594,6 +587,7 @@ static int attach_usdt_probes(struct attacher *a, const struct capture_plan *pla
 			      struct ks_error *e)
 {
 	struct capture_plan *group = malloc(sizeof(*group));
+	bool sleepable = kfeatures__get()->have[FEAT_UPROBE_SLEEPABLE];
 	struct ksnoop_bpf *skel;
 	int i, err = 0, sites = 0;
 
@@ -606,16 +600,18 @@ static int attach_usdt_probes(struct attacher *a, const struct capture_plan *pla
 		sites += probes[i].nsites;
 	/*
 	 * Sleepable, so that user memory the program has not touched yet can
-	 * be paged in and read; kernels without sleepable uprobes get the
-	 * plain program.
+	 * be paged in and read; kernels without sleepable uprobes, and a
+	 * sleepable program the verifier refuses, get the plain program.
 	 */
-	skel = load_instance(a, group, ATTACH_USDT, true, false, sites, e);
+	skel = sleepable ? load_instance(a, group, ATTACH_USDT, true, false, sites, e) : NULL;
 	if (skel) {
 		log_info("%s:%s%s: sleepable program (user memory is paged in to be read)",
 			 probes[0].provider, probes[0].name, n > 1 ? " and the others of its plan" : "");
 	} else {
-		log_info("%s:%s: sleepable uprobes refused (%s); user memory not paged in yet reads as a fault",
-			 probes[0].provider, probes[0].name, e->msg);
+		log_info("%s:%s: %s%s; user memory not paged in yet reads as a fault",
+			 probes[0].provider, probes[0].name,
+			 sleepable ? "sleepable program refused: " : "this kernel has no sleepable uprobes",
+			 sleepable ? e->msg : "");
 		skel = load_instance(a, group, ATTACH_USDT, false, false, sites, e);
 	}
 	free(group);
@@ -778,7 +774,7 @@ static int attach_shared(struct attacher *a, const struct capture_plan *plan,
 		return ks_fail(e, -ENOMEM, "out of memory");
 	memcpy(group, plan, sizeof(*group));
 	group->bpf = *group_bpf;
-	if (kind == ATTACH_KPROBE && !a->no_kprobe_multi) {
+	if (kind == ATTACH_KPROBE && kfeatures__get()->have[FEAT_KPROBE_MULTI]) {
 		bool loaded;
 
 		err = attach_multi(a, group, funcs, n, &loaded, e);
@@ -789,9 +785,8 @@ static int attach_shared(struct attacher *a, const struct capture_plan *plan,
 			return 0;
 		}
 		if (loaded) {
+			/* This group's: a function kprobe.multi will not take, say. */
 			log_info("kprobe.multi refused (%s): one kprobe per function", strerror(-err));
-			/* Not there at all: do not try again for the next group. */
-			a->no_kprobe_multi = err == -EOPNOTSUPP || err == -ENOSYS;
 		} else {
 			log_info("%s: %s", group_label(label, sizeof(label), funcs, n), e->msg);
 		}

@@ -57,7 +57,4 @@ __u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter);
  */
 __u64 attacher__missed(const struct attacher *a);
 
-/* Can this kernel attach kprobes at all (CONFIG_KPROBES, perf PMU)? */
-bool attacher__have_kprobes(void);
-
 #endif

@@ -89,6 +89,11 @@ int kernel__open(struct kernel *k, struct ks_error *e)
 	return 0;
 }
 
+const struct btf *kernel__running_vmlinux(struct kernel *k)
+{
+	return k->kbtf && !k->btf_dir ? kbtf__vmlinux(k->kbtf) : NULL;
+}
+
 static void read_ftrace(struct kernel *k);
 
 /*
@@ -479,27 +484,6 @@ int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 		return ks_fail(e, -ENOENT, "unknown tracepoint '%s' (did you mean 'tp:%s'?)", name,
 			       suggest__best(&s));
 	return ks_fail(e, -ENOENT, "unknown tracepoint '%s'", name);
-}
-
-bool kernel__tp_cookies(struct kernel *k)
-{
-	struct ks_error e;
-	const struct btf *btf;
-	const struct btf_member *m;
-	const struct btf_type *t;
-	__s32 id;
-	__u32 i;
-
-	if (kernel__open(k, &e))
-		return false;
-	/* The commit that added raw_tp cookies put one in the raw_tp link. */
-	btf = kbtf__vmlinux(k->kbtf);
-	id = btf__find_by_name_kind(btf, "bpf_raw_tp_link", BTF_KIND_STRUCT);
-	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
-	for (i = 0, m = t ? btf_members(t) : NULL; m && i < btf_vlen(t); i++, m++)
-		if (!strcmp(btfu_name(btf, m->name_off), "cookie"))
-			return true;
-	return false;
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -104,18 +104,18 @@ int kernel__func_sig(struct kernel *k, const struct func_match *m, struct signat
 		     struct ks_error *e);
 
 /*
+ * The running kernel's vmlinux BTF, if K reads it (no other btf_dir) and
+ * it is loaded (kernel__open()); else NULL.
+ */
+const struct btf *kernel__running_vmlinux(struct kernel *k);
+
+/*
  * Signature of tracepoint NAME ("sched_switch" or "sched:sched_switch", the
  * category checked where tracefs is mounted); -ENOENT with E if there is
  * none.
  */
 int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 	       struct ks_error *e);
-
-/*
- * Does the kernel give raw tracepoint programs a BPF cookie (6.10 on)?  Then
- * one program can serve many tracepoints, the cookie saying which fired.
- */
-bool kernel__tp_cookies(struct kernel *k);
 
 /*
  * Call FN for each tracepoint whose name matches the glob PATTERN ("sched_*"

@@ -405,7 +405,7 @@ static int add_kernel_spec(struct target_list *l, struct kernel *k, const struct
 	int err;
 
 	if (s->kind == SPEC_TP && s->is_glob)
-		l->tp_cookies = kernel__tp_cookies(k);
+		l->tp_cookies = cfg->tp_cookies;
 	err = targets__for_each_match(k, s, glob_match, &g, &e);
 	if (err == -EINTR)
 		return err;

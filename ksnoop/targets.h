@@ -65,6 +65,7 @@ struct targets_cfg {
 	const char *comm;	/* KSNOOP_COMM_LEN bytes; NULL: any */
 	enum attach_kind func_kind;	/* a kernel function named alone */
 	enum attach_kind glob_kind;	/* a kernel function a glob matched */
+	bool tp_cookies;		/* raw_tp links take a BPF cookie (kfeatures.h) */
 	int usdt_pid;		/* > 0: USDT binaries may be named as that process maps them */
 };
 

@@ -6,9 +6,11 @@
  * were printed and lost (report.h: a line on stderr, or with -j the
  * stream's last record).
  *
- * Attach mode: fentry/fexit are cheaper and see arguments at return; when
- * the kernel refuses them (no BTF trampolines, restricted ftrace) ksnoop
- * falls back to kprobes for every function, so one run uses one mode.
+ * Attach mode: fentry/fexit are cheaper and see arguments at return; a
+ * kernel that refuses them (no BTF trampolines, restricted ftrace) gets
+ * kprobes, decided from the probed features before anything is resolved.
+ * A function the kernel will not trampoline still falls back: the run
+ * goes kprobes for every function, so one run uses one mode.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 #include "attach.h"
 #include "counts.h"
 #include "cli.h"
+#include "kfeatures.h"
 #include "ks_error.h"
 #include "log.h"
 #include "print.h"
@@ -41,6 +44,7 @@
 
 struct trace {
 	const struct options *opts;
+	enum attach_mode mode;	/* of kernel functions, from opts and the kernel's features */
 	int nspecs;
 	struct spec *specs;
 	struct target_list targets;	/* func_id i is targets.v[i] */
@@ -120,15 +124,7 @@ static void find_pid_namespace(struct trace *t)
 
 static enum attach_kind func_kind(enum attach_mode mode, bool glob)
 {
-	if (mode == MODE_KPROBE)
-		return ATTACH_KPROBE;
-	if (mode == MODE_FENTRY)
-		return ATTACH_FENTRY;
-	/*
-	 * A glob: kprobes, one program per plan for all its functions (fentry
-	 * needs a program loaded per function); fentry where there are none.
-	 */
-	return glob && attacher__have_kprobes() ? ATTACH_KPROBE : ATTACH_FENTRY;
+	return kfeatures__func_kind(kfeatures__get(), mode, glob);
 }
 
 /* What every target's plan takes from the options, attaching kernel functions in MODE. */
@@ -152,6 +148,7 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 		.comm = o->has_comm ? o->comm : NULL,
 		.func_kind = func_kind(mode, false),
 		.glob_kind = func_kind(mode, true),
+		.tp_cookies = kfeatures__get()->have[FEAT_TP_COOKIES],
 		.usdt_pid = o->pid,
 	};
 }
@@ -405,7 +402,8 @@ static void print_summary(struct trace *t, struct attacher *a)
 /* After the targets are resolved: attach, run, summarise; 0 or a negative errno. */
 static int trace_run(struct trace *t, struct kernel *k)
 {
-	enum attach_mode mode = t->opts->mode;
+	enum attach_mode mode = t->mode;
+	bool kprobes = kfeatures__get()->have[FEAT_KPROBES];
 	struct ks_error e, fentry_e = {};
 	struct attacher *a = NULL;
 	struct ring_buffer *rb;
@@ -414,6 +412,11 @@ static int trace_run(struct trace *t, struct kernel *k)
 	ret = check_buffer(t);
 	if (ret)
 		return ret;
+	ret = kfeatures__check_run(kfeatures__get(), has_kernel_funcs(t), mode, &e);
+	if (ret) {
+		log_ks_error(&e);
+		return ret;
+	}
 	raise_fd_limit();
 
 	err = attach_all(t, &a, &e);
@@ -432,7 +435,7 @@ static int trace_run(struct trace *t, struct kernel *k)
 		ret = build_targets(t, k, mode);
 		if (ret)
 			return ret;
-		if (!attacher__have_kprobes()) {
+		if (!kprobes) {
 			log_error("cannot trace kernel functions on this kernel: fentry was refused (%s) and kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work",
 				  fentry_e.msg);
 			return -EOPNOTSUPP;
@@ -440,7 +443,7 @@ static int trace_run(struct trace *t, struct kernel *k)
 		err = attach_all(t, &a, &e);
 	}
 	if (err) {
-		if (mode == MODE_KPROBE && has_kernel_funcs(t) && !attacher__have_kprobes()) {
+		if (mode == MODE_KPROBE && has_kernel_funcs(t) && !kprobes) {
 			log_error("cannot trace kernel functions on this kernel: kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work");
 			return -EOPNOTSUPP;
 		}
@@ -460,7 +463,8 @@ static int trace_run(struct trace *t, struct kernel *k)
 		kernel__reread_ksyms(k);
 	if (has_kernel_funcs(t))
 		log_info("attached with %s%s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit",
-			 mode == MODE_AUTO && t->targets.glob_traced ? " (globs: kprobes, a program per plan)" : "");
+			 mode == MODE_AUTO && t->targets.glob_traced && kprobes ?
+			 " (globs: kprobes, a program per plan)" : "");
 	log_info("tracing %d target(s); Ctrl-C to stop", count_attached(t));
 
 	rb = ring_buffer__new(attacher__ringbuf_fd(a), handle_event, t, NULL);
@@ -493,6 +497,20 @@ static int symbolize_any(void *ctx, __u64 addr, char *buf, size_t sz)
 static int usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
 {
 	return usym__symbolize(ctx, pid, addr, buf, sz);
+}
+
+/* What the kernel can do decides how targets attach: known before they resolve. */
+static int probe_features(struct trace *t, const struct btf *vmlinux)
+{
+	struct ks_error e;
+	int err = kfeatures__probe(vmlinux, has_kernel_funcs(t), &e);
+
+	if (err) {
+		log_ks_error(&e);
+		return err;
+	}
+	t->mode = kfeatures__attach_mode(kfeatures__get(), t->opts->mode);
+	return 0;
 }
 
 static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
@@ -551,14 +569,18 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		ret = t.usdt ? 0 : -ENOMEM;
 		if (ret)
 			log_error("out of memory");
+		else
+			ret = probe_features(&t, NULL);
 	} else {
 		targets__prefetch(k, t.specs, argc);
 		ret = kernel__open(k, &e);
 		if (ret)
 			log_ks_error(&e);
+		else
+			ret = probe_features(&t, kernel__running_vmlinux(k));
 	}
 	if (!ret)
-		ret = build_targets(&t, k, opts->mode);
+		ret = build_targets(&t, k, t.mode);
 	if (!ret)
 		ret = trace_run(&t, k);
 	/* Asked to stop before tracing began: nothing attached, nothing wrong. */

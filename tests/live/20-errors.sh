@@ -58,13 +58,32 @@ same_error tracepoint_glob_matches_nothing "no tracepoint matches 'tp:ksnoop_nos
 same_error unknown_function "unknown kernel function 'ip_send_skbb' \\(did you mean 'ip_send_skb'\\?\\)$" 'ip_send_skbb'
 same_error spec_syntax "^ksnoop: spec 'ip_send_skb x': column 13: unexpected 'x' after the spec$" 'ip_send_skb x'
 
-# This kernel has no kprobes and refuses fentry: say so and what works.
+# This kernel has no kprobes and refuses fentry: say so and what works,
+# known from the probed features before anything attaches.
 # (Bounded: on a kernel that can trace, this ends and fails, never hangs.)
 if [ "$(id -u)" = 0 ]; then
-	expect_error no_kprobes_no_fentry 1 "cannot trace kernel functions on this kernel: .*kprobes are not available.*tracepoints \(tp:NAME\) and USDT probes still work" -n 1 --duration 1 ip_send_skb
-	# A glob whose every match is refused: the same error, not a trace of nothing.
-	expect_error glob_nothing_attached 1 "cannot trace kernel functions on this kernel: fentry was refused \(none of the [0-9]+ function\(s\) matched could be attached: .*kprobes are not available" --duration 1 'ip_send_s*'
+	expect_error no_kprobes_no_fentry 1 "cannot trace kernel functions on this kernel: fentry/fexit are refused \(.+\) and kprobes are not available.*tracepoints \(tp:NAME\) and USDT probes still work" -n 1 --duration 1 ip_send_skb
+	# A glob: the same error, not a trace of nothing.
+	expect_error glob_no_kprobes_no_fentry 1 "cannot trace kernel functions on this kernel: fentry/fexit are refused \(.+\) and kprobes are not available" --duration 1 'ip_send_s*'
 	expect_error glob_nothing_attached_kprobe 1 "cannot trace kernel functions on this kernel: kprobes are not available" --mode kprobe --duration 1 'ip_send_s*'
+	expect_error mode_fentry_refused 1 "^ksnoop: --mode fentry: this kernel refuses fentry/fexit \(.+\); tracepoints \(tp:NAME\) and USDT probes still work$" --mode fentry --duration 1 ip_send_skb
+	# A kernel said to have fentry (injected) that refuses the function
+	# itself: the per-function fallback to kprobes, then what is missing.
+	KSNOOP_FEATURES=+fentry expect_error fentry_refused_falls_back 1 "fentry was refused \(failed to load fentry/fexit programs for 'ip_send_skb': .*\) and kprobes are not available" --duration 1 ip_send_skb
+	KSNOOP_FEATURES=+fentry expect_error glob_nothing_attached 1 "cannot trace kernel functions on this kernel: fentry was refused \(none of the [0-9]+ function\(s\) matched could be attached: .*kprobes are not available" --duration 1 'ip_send_s*'
+	# -v: one line describing the kernel, every feature named; an injected one marked.
+	out=$(ks -v --duration 0.1 ip_send_skb 2>&1 >/dev/null)
+	expect_match kernel_features_line "^ksnoop: kernel [^ ]+: fentry no \(.+\), kprobes no, kprobe_multi (yes|no), uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes; probed in [0-9.]+ ms$" "$out"
+	expect_eq kernel_features_once 1 "$(grep -c '^ksnoop: kernel [^ ]*: fentry' <<<"$out")"
+	# No kernel function traced: fentry and kprobe.multi are not asked.
+	out=$(ks -v --duration 0.1 tp:sched_process_free 2>&1 >/dev/null)
+	expect_match kernel_features_tp_only "^ksnoop: kernel [^ ]+: fentry not probed, kprobes no, kprobe_multi not probed, uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes; probed in [0-9.]+ ms$" "$out"
+	out=$(KSNOOP_FEATURES=-uprobe_sleepable,+kprobes ks -v --mode nope tp:sched_process_free 2>&1 >/dev/null)
+	expect_no_match kernel_features_not_before_options '^ksnoop: kernel [^ ]*: fentry' "$out"
+	out=$(KSNOOP_FEATURES=-uprobe_sleepable ks -v --duration 0.1 tp:sched_process_free 2>&1 >/dev/null)
+	expect_match kernel_features_injected_marked 'uprobe_sleepable no \(KSNOOP_FEATURES\)' "$out"
+	KSNOOP_FEATURES=-ringbuf expect_error no_ringbuf 1 "^ksnoop: this kernel has no BPF ring buffer" --duration 1 tp:sched_process_free
+	KSNOOP_FEATURES=-fentry,nope expect_error features_env_refused 2 "^ksnoop: KSNOOP_FEATURES: 'nope' is not \[\+\|-\]NAME, NAME one of fentry, kprobes" --duration 1 tp:sched_process_free
 else
 	skip no_kprobes_no_fentry "needs root"
 fi

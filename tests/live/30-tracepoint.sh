@@ -310,6 +310,14 @@ if [ "$tp_cookies" = 1 ]; then
 else
 	expect_match tp_glob_program_each '3 glob matches in 3 program' "$out"
 fi
+# The probe for raw_tp cookies agrees with the BTF, and a kernel without
+# them (injected) gets a program per tracepoint.
+expect_match tp_cookies_probed "tp_cookies $([ "$tp_cookies" = 1 ] && echo yes || echo no)," "$out"
+if [ "$tp_cookies" = 1 ]; then
+	out=$(KSNOOP_FEATURES=-tp_cookies ks -v --duration 1 'tp:sched_wak*(p->pid)' 2>&1 >/dev/null)
+	expect_match tp_glob_injected_no_cookies '^ksnoop: 3 program instance\(s\) loaded' "$out"
+	expect_match tp_glob_injected_said 'tp_cookies no \(KSNOOP_FEATURES\)' "$out"
+fi
 expect_error tp_glob_none 2 "^ksnoop: spec 'tp:nosuch_\*': no tracepoint matches 'tp:nosuch_\*'$" \
 	--duration 1 'tp:nosuch_*'
 expect_error tp_glob_none_fit 2 "matches 1 tracepoint\(s\), none of them traceable with these values \(tp:sched_wake_idle_without_ipi: 'p' is not an argument" \

@@ -140,6 +140,7 @@ static const struct targets_cfg cfg = {
 	.resolve = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE, .str_bytes = KSNOOP_DEFAULT_STR_SIZE },
 	.func_kind = ATTACH_FENTRY,
 	.glob_kind = ATTACH_KPROBE,
+	.tp_cookies = true,
 };
 
 /* The specs, the kernel and the targets of one test. */

@@ -168,4 +168,35 @@ for mode in fentry kprobe; do
 	expect_eq ${T}_unknown_second_status 2 "$rc"
 	expect_eq ${T}_nothing_left_after_failure 0 "$(ksnoop_progs)"
 done
+
+# The kernel's features, probed once and said in one -v line: 6.1 has
+# kprobes but no kprobe.multi and no raw_tp cookies; 6.12 has everything.
+# (The stderr of the last kprobe_openat case above.)
+line=$(grep '^ksnoop: kernel [^ ]*: fentry' "$tmp/kprobe_openat.err")
+expect_eq features_said_once 1 "$(grep -c '^ksnoop: kernel [^ ]*: fentry' "$tmp/kprobe_openat.err")"
+case $(uname -r) in
+6.1.*) expect_match features_6_1 ': fentry yes, kprobes yes, kprobe_multi no, uprobe_sleepable (yes|no), tp_cookies no, ringbuf yes; probed in [0-9.]+ ms$' "$line" ;;
+*) expect_match features_all ': fentry yes, kprobes yes, kprobe_multi yes, uprobe_sleepable yes, tp_cookies yes, ringbuf yes; probed in [0-9.]+ ms$' "$line" ;;
+esac
+note "$line"
+
+# A kernel without fentry (injected): kprobes are chosen before anything
+# resolves; nothing fails first and nothing is resolved twice.
+export KSNOOP_FEATURES=-fentry
+ks_case <<'CASE'
+NAME     no_fentry
+RUN      -n 2 -c cat 'do_sys_openat2(filename, return)'
+WORKLOAD cat "$tmp/file-to-open" >/dev/null
+UNTIL    exit
+EXPECT   no_fentry_kprobes: stderr 'attached with kprobe/kretprobe'
+EXPECT   no_fentry_no_failed_attempt: eq "" "$(grep -E 'fentry/fexit failed|trying kprobes' "$ERR")"
+EXPECT   no_fentry_resolved_once: eq 1 "$(grep -c ': function in vmlinux, ' "$ERR")"
+EXPECT   no_fentry_return: count 1 '^    return = 3$'
+EXPECT   no_fentry_said: stderr 'fentry no \(KSNOOP_FEATURES\)'
+CASE
+# --mode fentry where fentry is off: refused before loading anything.
+out=$(ksnoop --mode fentry vfs_read 2>&1); rc=$?
+expect_eq no_fentry_mode_fentry_status 1 "$rc"
+expect_match no_fentry_mode_fentry_says '^ksnoop: --mode fentry: this kernel refuses fentry/fexit \(turned off by KSNOOP_FEATURES\); --mode kprobe works$' "$out"
+unset KSNOOP_FEATURES
 rm -rf "$tmp"

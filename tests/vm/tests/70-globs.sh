@@ -16,6 +16,19 @@ at_least() {
 	if [ "$_f" -ge "$1" ]; then echo yes; else echo "$_f functions"; fi
 }
 
+# kprobe.multi where the probe found it, not tried (and refused) where not.
+# multi_said ERR: yes (one program, kprobe.multi), other (a kprobe.multi
+# line of another kind) or no (none).
+multi_said() {
+	if grep -q 'one program, kprobe\.multi' "$1"; then echo yes
+	elif grep -q 'kprobe\.multi' "$1"; then echo other
+	else echo no
+	fi
+}
+case $(uname -r) in
+6.1.*) MULTI=ip_glob_multi_not_tried MULTI_WANT=no ;;
+*) MULTI=ip_glob_multi MULTI_WANT=yes ;;
+esac
 # A ping through ip_*: at least 4 functions, ip_output and ip_finish_output
 # among them, and the predicate held in every one (in BPF, per function).
 ks_case <<'CASE'
@@ -28,7 +41,22 @@ EXPECT   ip_glob_ip_finish_output: match ' -> ip_finish_output$'
 EXPECT   ip_glob_predicate_everywhere: eq 0 "$(grep -E '^    skb->len = ' "$OUT" | grep -vc ' = 84$')"
 EXPECT   ip_glob_left_out_said: stderr 'left out'
 EXPECT   ip_glob_summary: stderr 'function\(s\) match, [0-9]+ traced, [0-9]+ left out'
+EXPECT   $MULTI: eq $MULTI_WANT "$(multi_said "$ERR")"
 CASE
+
+# Without kprobe.multi (injected where the kernel has it): the same glob,
+# a kprobe per function under one program, the predicate still in BPF.
+export KSNOOP_FEATURES=-kprobe_multi
+ks_case <<'CASE'
+NAME     no_multi
+RUN      -c ping 'ip_*(skb->len == 84, skb->len)'
+WORKLOAD ping -c 2 127.0.0.1 >/dev/null 2>&1
+EXPECT   no_multi_kprobe_each: stderr 'one program, [0-9]+ functions? with a kprobe each'
+EXPECT   no_multi_not_tried: eq "" "$(grep -v '^ksnoop: kernel [^ ]*: fentry' "$ERR" | grep 'kprobe\.multi')"
+EXPECT   no_multi_ip_output: match ' -> ip_output$'
+EXPECT   no_multi_predicate_everywhere: eq 0 "$(grep -E '^    skb->len = ' "$OUT" | grep -vc ' = 84$')"
+CASE
+unset KSNOOP_FEATURES
 
 # --mode fentry: a program per function; once attached, each keeps its
 # links and programs open and nothing else (its maps and BTF were some

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Kernel features, probed once.  Each probe is what the feature takes and
+ * nothing more: a sysfs file for kprobes, a map probe for the ring buffer,
+ * a program load where the verifier is the judge (sleepable uprobes), a
+ * load and an attach where only the attach can tell (fentry needs BTF
+ * trampolines and ftrace direct calls), or an attach to nothing where the
+ * kernel's answer tells (kprobe.multi looks the symbol up, a raw_tp cookie
+ * is an attribute 6.10 added).  Programs are "return 0"; the fentry one
+ * is attached for the moment it takes to close it, to bpf_fentry_test1
+ * (present wherever BPF is, called only by BPF_PROG_TEST_RUN).  fentry and
+ * kprobe.multi are probed only for runs that trace kernel functions.
+ *
+ * Before this, fentry was learned by failing a whole attach and resolving
+ * every target again for kprobes, kprobe.multi by a refused attach and
+ * sleepable uprobes by a failed load: each cost a run its first attempt.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "kfeatures.h"
+#include "log.h"
+
+/* Harmless to attach to for a moment: no caller but BPF_PROG_TEST_RUN. */
+#define PROBE_FUNC "bpf_fentry_test1"
+/* No tracepoint, no kernel function is named so. */
+#define PROBE_NO_TP "ksnoop_no_such_tracepoint"
+#define PROBE_NO_FUNC "ksnoop_no_such_function"
+
+#define FEATURES_ENV "KSNOOP_FEATURES"
+
+static const char *const feature_names[FEAT__COUNT] = {
+	[FEAT_FENTRY] = "fentry",
+	[FEAT_KPROBES] = "kprobes",
+	[FEAT_KPROBE_MULTI] = "kprobe_multi",
+	[FEAT_UPROBE_SLEEPABLE] = "uprobe_sleepable",
+	[FEAT_TP_COOKIES] = "tp_cookies",
+	[FEAT_RINGBUF] = "ringbuf",
+};
+
+const char *kfeatures__name(enum kernel_feature feat)
+{
+	return feat < FEAT__COUNT ? feature_names[feat] : "?";
+}
+
+static int find_feature(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < FEAT__COUNT; i++)
+		if (strlen(feature_names[i]) == len && !strncmp(feature_names[i], name, len))
+			return i;
+	return -1;
+}
+
+int kfeatures__parse(const char *spec, struct kernel_features *f, struct ks_error *e)
+{
+	const char *p = spec;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		bool on = *p != '-';
+		const char *name = p + (*p == '-' || *p == '+');
+		int feat = find_feature(name, len - (name - p));
+
+		if (feat < 0)
+			return ks_fail(e, -EINVAL,
+				       FEATURES_ENV ": '%.*s' is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf",
+				       (int)len, p);
+		f->have[feat] = on;
+		f->injected[feat] = true;
+		p += len;
+		if (*p == ',' && *++p == '\0')
+			return ks_fail(e, -EINVAL, FEATURES_ENV ": nothing after the last ','");
+	}
+	return 0;
+}
+
+/* Why fentry is off, for a message. */
+static const char *fentry_why(const struct kernel_features *f)
+{
+	return f->injected[FEAT_FENTRY] ? "turned off by " FEATURES_ENV : strerror(-f->fentry_err);
+}
+
+void kfeatures__describe(const struct kernel_features *f, const char *release, char *buf, size_t sz)
+{
+	size_t n = snprintf(buf, sz, "kernel %s:", release);
+	int i;
+
+	if (n >= sz)
+		return;
+	if (f->unprivileged) {
+		snprintf(buf + n, sz - n, " not probed (no BPF program may be loaded: not root?)");
+		return;
+	}
+
+	for (i = 0; i < FEAT__COUNT && n < sz; i++) {
+		n += snprintf(buf + n, sz - n, "%s %s %s", i ? "," : "", feature_names[i],
+			      !f->probed[i] && !f->injected[i] ? "not probed" : f->have[i] ? "yes" : "no");
+		if (n >= sz)
+			break;
+		if (f->injected[i])
+			n += snprintf(buf + n, sz - n, " (" FEATURES_ENV ")");
+		else if (i == FEAT_FENTRY && f->probed[i] && !f->have[i])
+			n += snprintf(buf + n, sz - n, " (%s)", fentry_why(f));
+	}
+}
+
+/* "return 0", the whole program of every probe. */
+static const struct bpf_insn ret0[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+static int load_ret0(enum bpf_prog_type type, struct bpf_prog_load_opts *opts)
+{
+	int fd = bpf_prog_load(type, "ksnoop_feature", "GPL", ret0,
+			       sizeof(ret0) / sizeof(ret0[0]), opts);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* 0 if a program of TYPE loads with OPTS and LINK_TYPE attaches it; else why not. */
+static int load_and_link(enum bpf_prog_type type, struct bpf_prog_load_opts *opts,
+			 enum bpf_attach_type link_type, struct bpf_link_create_opts *lopts)
+{
+	int prog = load_ret0(type, opts), link;
+
+	if (prog < 0)
+		return prog;
+	link = bpf_link_create(prog, 0, link_type, lopts);
+	link = link < 0 ? -errno : link;
+	if (link >= 0)
+		close(link);
+	close(prog);
+	return link < 0 ? link : 0;
+}
+
+/*
+ * VMLINUX: the running kernel's BTF where the caller has it loaded, else
+ * loaded here (some 9 ms: why it is shared).
+ */
+static int probe_fentry(const struct btf *vmlinux)
+{
+	struct btf *own = vmlinux ? NULL : btf__load_vmlinux_btf();
+	__s32 id;
+
+	if (!vmlinux && !own)
+		return -errno;
+	id = btf__find_by_name_kind(vmlinux ?: own, PROBE_FUNC, BTF_KIND_FUNC);
+	btf__free(own);
+	/* Nothing to probe with: taken as there, a refusal still falls back per run. */
+	if (id < 0)
+		return 0;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
+		    .attach_btf_id = id);
+	return load_and_link(BPF_PROG_TYPE_TRACING, &opts, BPF_TRACE_FENTRY, NULL);
+}
+
+static bool probe_kprobes(void)
+{
+	return access("/sys/bus/event_source/devices/kprobe", F_OK) == 0 ||
+	       access("/sys/kernel/tracing/kprobe_events", F_OK) == 0 ||
+	       access("/sys/kernel/debug/tracing/kprobe_events", F_OK) == 0;
+}
+
+/*
+ * A kernel with kprobe.multi looks the symbol up and finds none (ESRCH
+ * from ftrace_lookup_symbols(); ENOENT elsewhere); one without refuses
+ * the link type (EINVAL) or has no fprobe (EOPNOTSUPP).  Nothing attaches: an fprobe registered and taken down
+ * again took 150 ms under emulation.  Where the kernel has the link but
+ * refuses a group's anyway, that group goes a kprobe per function.
+ */
+static bool probe_kprobe_multi(void)
+{
+	const char *syms[] = { PROBE_NO_FUNC };
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
+	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.syms = syms, .kprobe_multi.cnt = 1);
+	int err = load_and_link(BPF_PROG_TYPE_KPROBE, &opts, BPF_TRACE_KPROBE_MULTI, &lopts);
+
+	return err == 0 || err == -ESRCH || err == -ENOENT;
+}
+
+/* The verifier refuses BPF_F_SLEEPABLE on a kprobe program where uprobes cannot sleep. */
+static bool probe_uprobe_sleepable(void)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_SLEEPABLE);
+	int fd = load_ret0(BPF_PROG_TYPE_KPROBE, &opts);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/*
+ * A kernel without raw_tp cookies refuses the attribute before anything
+ * else (EINVAL); one with them goes on to look the tracepoint up, and
+ * finds none by that name (ENOENT): nothing is attached, not even for a
+ * moment (a tracepoint's first probe patches kernel text, up to ms).
+ * The plainest program there is: if it does not load, ksnoop may not
+ * load any (not root), and the other probes' failures say nothing.
+ */
+static bool probe_tp_cookies(struct kernel_features *f)
+{
+	LIBBPF_OPTS(bpf_raw_tp_opts, opts, .tp_name = PROBE_NO_TP, .cookie = 1);
+	int prog = load_ret0(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL), link;
+
+	f->unprivileged = prog == -EPERM || prog == -EACCES;
+	if (prog < 0)
+		return false;
+	link = bpf_raw_tracepoint_open_opts(prog, &opts);
+	link = link < 0 ? -errno : link;
+	if (link >= 0)
+		close(link);
+	close(prog);
+	return link >= 0 || link == -ENOENT;
+}
+
+/* FUNCS: kernel functions are traced; else fentry and kprobe.multi are not asked. */
+static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool funcs)
+{
+	int i;
+
+	for (i = 0; i < FEAT__COUNT; i++)
+		f->probed[i] = funcs || (i != FEAT_FENTRY && i != FEAT_KPROBE_MULTI);
+	f->have[FEAT_TP_COOKIES] = probe_tp_cookies(f);
+	if (funcs) {
+		f->fentry_err = probe_fentry(vmlinux);
+		f->have[FEAT_FENTRY] = f->fentry_err == 0;
+		f->have[FEAT_KPROBE_MULTI] = probe_kprobe_multi();
+	}
+	f->have[FEAT_KPROBES] = probe_kprobes();
+	f->have[FEAT_UPROBE_SLEEPABLE] = probe_uprobe_sleepable();
+	f->have[FEAT_RINGBUF] = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 1;
+}
+
+static struct kernel_features probed;
+static bool probe_done;
+
+int kfeatures__probe(const struct btf *vmlinux, bool funcs, struct ks_error *e)
+{
+	const char *env = getenv(FEATURES_ENV);
+	char line[KS_ERROR_MSG_MAX];
+	struct timespec t0, t1;
+	struct utsname u;
+	int err;
+
+	if (probe_done)
+		return 0;
+	probe_done = true;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	probe_all(&probed, vmlinux, funcs);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	err = env ? kfeatures__parse(env, &probed, e) : 0;
+	if (err)
+		return err;
+	if (log_verbose) {
+		kfeatures__describe(&probed, uname(&u) == 0 ? u.release : "?", line, sizeof(line));
+		log_info("%s; probed in %.1f ms", line,
+			 (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+	}
+	return 0;
+}
+
+const struct kernel_features *kfeatures__get(void)
+{
+	kfeatures__probe(NULL, true, NULL);
+	return &probed;
+}
+
+enum attach_mode kfeatures__attach_mode(const struct kernel_features *f, enum attach_mode asked)
+{
+	if (asked == MODE_AUTO && !f->have[FEAT_FENTRY] && f->have[FEAT_KPROBES] && !f->unprivileged)
+		return MODE_KPROBE;
+	return asked;
+}
+
+enum attach_kind kfeatures__func_kind(const struct kernel_features *f, enum attach_mode mode,
+				     bool glob)
+{
+	if (mode == MODE_KPROBE)
+		return ATTACH_KPROBE;
+	if (mode == MODE_FENTRY)
+		return ATTACH_FENTRY;
+	return glob && f->have[FEAT_KPROBES] ? ATTACH_KPROBE : ATTACH_FENTRY;
+}
+
+#define STILL_WORKS "tracepoints (tp:NAME) and USDT probes still work"
+#define NO_KPROBES "kprobes are not available (CONFIG_KPROBES is off)"
+
+int kfeatures__check_run(const struct kernel_features *f, bool funcs, enum attach_mode mode,
+			struct ks_error *e)
+{
+	bool fentry = f->have[FEAT_FENTRY], kprobes = f->have[FEAT_KPROBES];
+
+	if (f->unprivileged)
+		return 0;
+	if (!f->have[FEAT_RINGBUF])
+		return ks_fail(e, -EOPNOTSUPP, "this kernel has no BPF ring buffer (5.8 on), where ksnoop's events go");
+	if (!funcs)
+		return 0;
+	if (mode == MODE_FENTRY && !fentry)
+		return ks_fail(e, -EOPNOTSUPP, "--mode fentry: this kernel refuses fentry/fexit (%s); %s",
+			       fentry_why(f), kprobes ? "--mode kprobe works" : STILL_WORKS);
+	if (mode == MODE_KPROBE && !kprobes)
+		return ks_fail(e, -EOPNOTSUPP, "cannot trace kernel functions on this kernel: "
+			       NO_KPROBES "; " STILL_WORKS);
+	if (mode == MODE_AUTO && !fentry && !kprobes)
+		return ks_fail(e, -EOPNOTSUPP, "cannot trace kernel functions on this kernel: "
+			       "fentry/fexit are refused (%s) and " NO_KPROBES "; " STILL_WORKS,
+			       fentry_why(f));
+	return 0;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What the running kernel can do, probed once before anything is resolved:
+ * whether fentry/fexit attach, whether kprobes and kprobe.multi links
+ * exist, whether uprobe programs may sleep, whether raw_tp links carry a
+ * BPF cookie, whether there is a BPF ring buffer.  The attach mode, the
+ * program sharing and the USDT program kind are decided from this set,
+ * not learned by a load or an attach failing halfway through a run.
+ *
+ * Tests replace part of the set: KSNOOP_FEATURES="-fentry,-kprobe_multi"
+ * turns features off (or "+name" on) over what was probed, read here
+ * only (tests/README.md).
+ */
+#ifndef KSNOOP_KFEATURES_H
+#define KSNOOP_KFEATURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "attach.h"
+#include "cli.h"
+#include "ks_error.h"
+
+struct btf;
+
+/* The names KSNOOP_FEATURES and the -v line use, in this order. */
+enum kernel_feature {
+	FEAT_FENTRY,		/* fentry/fexit attach to a kernel function */
+	FEAT_KPROBES,		/* kprobes (CONFIG_KPROBES, the kprobe PMU) */
+	FEAT_KPROBE_MULTI,	/* one kprobe.multi link for many functions (5.18 on) */
+	FEAT_UPROBE_SLEEPABLE,	/* sleepable uprobe programs, uprobe.s (6.0 on) */
+	FEAT_TP_COOKIES,	/* raw_tp links with a BPF cookie (6.10 on) */
+	FEAT_RINGBUF,		/* BPF ring buffer maps (5.8 on) */
+	FEAT__COUNT,
+};
+
+struct kernel_features {
+	bool have[FEAT__COUNT];
+	int fentry_err;		/* why fentry was refused: the probe's errno; 0: injected */
+	bool probed[FEAT__COUNT];	/* asked of the kernel (not all are, for every run) */
+	bool injected[FEAT__COUNT];	/* set by KSNOOP_FEATURES, not probed */
+	bool unprivileged;	/* no program loads at all (not root): nothing is known */
+};
+
+/* The feature's name as KSNOOP_FEATURES and -v spell it. */
+const char *kfeatures__name(enum kernel_feature feat);
+
+/*
+ * Apply SPEC, "[+|-]NAME[,[+|-]NAME]...", to F (a name alone turns it on).
+ * 0, or -EINVAL with E saying which item is wrong.
+ */
+int kfeatures__parse(const char *spec, struct kernel_features *f, struct ks_error *e);
+
+/* One line for -v: "kernel 6.1.0: fentry yes, kprobes yes, ...". */
+void kfeatures__describe(const struct kernel_features *f, const char *release,
+			char *buf, size_t sz);
+
+/*
+ * Probe the running kernel (once; later calls return at once), then
+ * apply KSNOOP_FEATURES; -v prints the one-line description.  FUNCS:
+ * kernel functions are traced, so fentry and kprobe.multi are probed too,
+ * fentry with VMLINUX (the running kernel's BTF) if the caller has it,
+ * else BTF loaded for it.
+ * 0, or -EINVAL for a KSNOOP_FEATURES that does not parse.
+ */
+int kfeatures__probe(const struct btf *vmlinux, bool funcs, struct ks_error *e);
+/* The set kfeatures__probe() found; probes first if it has not run. */
+const struct kernel_features *kfeatures__get(void);
+
+/*
+ * The attach mode of kernel functions for a run asked for with ASKED:
+ * MODE_AUTO where fentry works (a function's own refusal may still fall
+ * back to kprobes), MODE_KPROBE where only kprobes do; as asked otherwise.
+ */
+enum attach_mode kfeatures__attach_mode(const struct kernel_features *f, enum attach_mode asked);
+
+/*
+ * How one kernel function attaches in MODE (from kfeatures__attach_mode()):
+ * fentry for a function named alone; kprobes for a glob's matches where
+ * there are kprobes (one program per plan serves them all, where fentry
+ * needs one per function).
+ */
+enum attach_kind kfeatures__func_kind(const struct kernel_features *f, enum attach_mode mode,
+				     bool glob);
+
+/*
+ * Can this run go ahead: is there a ring buffer, and with FUNCS (kernel
+ * functions among the targets) can they attach in MODE?  0, or
+ * -EOPNOTSUPP with E saying what this kernel lacks and what still works.
+ * Where the probes were not allowed (not root) it says nothing: the
+ * attach will, with a better message.
+ */
+int kfeatures__check_run(const struct kernel_features *f, bool funcs, enum attach_mode mode,
+			struct ks_error *e);
+
+#endif

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Unit tests for ksnoop/kfeatures.c's pure half: KSNOOP_FEATURES parsing,
+ * the -v line, and the decisions taken from a feature set (the attach
+ * mode of a run, the attach kind of a function, whether a run can go
+ * ahead and what it says if not).  Nothing here probes the kernel.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "kfeatures.h"
+
+/* A kernel that has everything; tests take features away. */
+static struct kernel_features everything(void)
+{
+	struct kernel_features f = { 0 };
+	int i;
+
+	for (i = 0; i < FEAT__COUNT; i++)
+		f.have[i] = f.probed[i] = true;
+	return f;
+}
+
+static struct kernel_features without(enum kernel_feature a, enum kernel_feature b)
+{
+	struct kernel_features f = everything();
+
+	f.have[a] = false;
+	f.have[b] = false;
+	if (a == FEAT_FENTRY || b == FEAT_FENTRY)
+		f.fentry_err = -EOPNOTSUPP;
+	return f;
+}
+
+/* ---- KSNOOP_FEATURES ---- */
+
+static void test_parse_off_and_on(void **state)
+{
+	struct kernel_features f = everything();
+	struct ks_error e = { 0 };
+
+	f.have[FEAT_TP_COOKIES] = false;
+	assert_int_equal(kfeatures__parse("-fentry,-kprobe_multi,+tp_cookies", &f, &e), 0);
+	assert_false(f.have[FEAT_FENTRY]);
+	assert_false(f.have[FEAT_KPROBE_MULTI]);
+	assert_true(f.have[FEAT_TP_COOKIES]);
+	assert_true(f.have[FEAT_KPROBES]);
+	assert_true(f.injected[FEAT_FENTRY]);
+	assert_true(f.injected[FEAT_KPROBE_MULTI]);
+	assert_true(f.injected[FEAT_TP_COOKIES]);
+	assert_false(f.injected[FEAT_KPROBES]);
+}
+
+/* A name without a sign turns the feature on; the last word on one wins. */
+static void test_parse_bare_name_and_repeats(void **state)
+{
+	struct kernel_features f = { 0 };
+	struct ks_error e = { 0 };
+
+	assert_int_equal(kfeatures__parse("ringbuf,kprobes,-kprobes", &f, &e), 0);
+	assert_true(f.have[FEAT_RINGBUF]);
+	assert_false(f.have[FEAT_KPROBES]);
+	assert_true(f.injected[FEAT_KPROBES]);
+}
+
+static void test_parse_every_name(void **state)
+{
+	struct kernel_features f = { 0 };
+	struct ks_error e = { 0 };
+	char spec[256];
+	int i;
+
+	for (i = 0; i < FEAT__COUNT; i++) {
+		snprintf(spec, sizeof(spec), "+%s", kfeatures__name(i));
+		assert_int_equal(kfeatures__parse(spec, &f, &e), 0);
+		assert_true(f.have[i]);
+	}
+}
+
+/* EMPTY: nothing changes. */
+static void test_parse_empty(void **state)
+{
+	struct kernel_features f = everything(), before = f;
+	struct ks_error e = { 0 };
+
+	assert_int_equal(kfeatures__parse("", &f, &e), 0);
+	assert_memory_equal(&f, &before, sizeof(f));
+}
+
+/* SPEC is refused with a message holding WANT, and F is not half-changed where it matters. */
+static void refused(const char *spec, const char *want)
+{
+	struct kernel_features f = everything();
+	struct ks_error e = { 0 };
+
+	assert_int_equal(kfeatures__parse(spec, &f, &e), -EINVAL);
+	assert_int_equal(e.err, -EINVAL);
+	if (!strstr(e.msg, want))
+		fail_msg("'%s': message '%s' lacks '%s'", spec, e.msg, want);
+	assert_non_null(strstr(e.msg, "KSNOOP_FEATURES"));
+}
+
+static void test_parse_errors(void **state)
+{
+	refused("-fentri", "'-fentri' is not");
+	refused("-fentry,nope", "'nope' is not");
+	refused("fentry;kprobes", "'fentry;kprobes' is not");
+	refused("-", "'-' is not");
+	refused("+-fentry", "'+-fentry' is not");
+	refused(",fentry", "'' is not");
+	refused("fentry,,kprobes", "'' is not");
+	refused("fentry,", "after the last ','");
+	refused("-kprobe", "is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf");
+}
+
+/* ---- the -v line ---- */
+
+static void test_describe(void **state)
+{
+	struct kernel_features f = without(FEAT_FENTRY, FEAT_KPROBE_MULTI);
+	struct ks_error e = { 0 };
+	char line[512];
+
+	kfeatures__describe(&f, "6.1.0-test", line, sizeof(line));
+	assert_string_equal(line, "kernel 6.1.0-test: fentry no (Operation not supported), kprobes yes, "
+			    "kprobe_multi no, uprobe_sleepable yes, tp_cookies yes, ringbuf yes");
+	assert_int_equal(kfeatures__parse("-uprobe_sleepable,-fentry", &f, &e), 0);
+	kfeatures__describe(&f, "6.12", line, sizeof(line));
+	assert_string_equal(line, "kernel 6.12: fentry no (KSNOOP_FEATURES), kprobes yes, kprobe_multi no, "
+			    "uprobe_sleepable no (KSNOOP_FEATURES), tp_cookies yes, ringbuf yes");
+}
+
+/* A run that traces no kernel function does not ask about fentry or kprobe.multi. */
+static void test_describe_not_probed(void **state)
+{
+	struct kernel_features f = everything();
+	struct ks_error e = { 0 };
+	char line[512];
+
+	f.probed[FEAT_FENTRY] = f.probed[FEAT_KPROBE_MULTI] = false;
+	f.have[FEAT_FENTRY] = f.have[FEAT_KPROBE_MULTI] = false;
+	kfeatures__describe(&f, "6.12", line, sizeof(line));
+	assert_string_equal(line, "kernel 6.12: fentry not probed, kprobes yes, kprobe_multi not probed, "
+			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes");
+	/* Injected: said as injected, probed or not. */
+	assert_int_equal(kfeatures__parse("-kprobe_multi", &f, &e), 0);
+	kfeatures__describe(&f, "6.12", line, sizeof(line));
+	assert_non_null(strstr(line, "kprobe_multi no (KSNOOP_FEATURES)"));
+}
+
+/* A short buffer holds the start of the line, terminated. */
+static void test_describe_truncates(void **state)
+{
+	struct kernel_features f = everything();
+	char line[20];
+
+	memset(line, 'x', sizeof(line));
+	kfeatures__describe(&f, "6.12", line, sizeof(line));
+	assert_string_equal(line, "kernel 6.12: fentry");
+}
+
+static void test_describe_unprivileged(void **state)
+{
+	struct kernel_features f = { .unprivileged = true };
+	char line[256];
+
+	kfeatures__describe(&f, "6.12", line, sizeof(line));
+	assert_non_null(strstr(line, "not probed"));
+}
+
+/* ---- decisions ---- */
+
+/* The mode of a run, for each kernel and each --mode. */
+static void test_attach_mode(void **state)
+{
+	struct kernel_features all = everything(), no_fentry = without(FEAT_FENTRY, FEAT_FENTRY),
+			       no_kprobes = without(FEAT_KPROBES, FEAT_KPROBES),
+			       neither = without(FEAT_FENTRY, FEAT_KPROBES),
+			       locked_out = neither;
+
+	locked_out.unprivileged = true;
+	assert_int_equal(kfeatures__attach_mode(&all, MODE_AUTO), MODE_AUTO);
+	assert_int_equal(kfeatures__attach_mode(&no_kprobes, MODE_AUTO), MODE_AUTO);
+	/* No fentry: kprobes from the start, nothing resolved twice. */
+	assert_int_equal(kfeatures__attach_mode(&no_fentry, MODE_AUTO), MODE_KPROBE);
+	assert_int_equal(kfeatures__attach_mode(&neither, MODE_AUTO), MODE_AUTO);
+	/* Not allowed to probe: nothing is known, the attach will say. */
+	assert_int_equal(kfeatures__attach_mode(&locked_out, MODE_AUTO), MODE_AUTO);
+	/* --mode is obeyed whatever the kernel has (check_run says if it cannot be). */
+	assert_int_equal(kfeatures__attach_mode(&no_fentry, MODE_FENTRY), MODE_FENTRY);
+	assert_int_equal(kfeatures__attach_mode(&no_kprobes, MODE_KPROBE), MODE_KPROBE);
+	assert_int_equal(kfeatures__attach_mode(&all, MODE_KPROBE), MODE_KPROBE);
+}
+
+static void test_func_kind(void **state)
+{
+	struct kernel_features all = everything(), no_kprobes = without(FEAT_KPROBES, FEAT_KPROBES),
+			       no_multi = without(FEAT_KPROBE_MULTI, FEAT_KPROBE_MULTI);
+
+	/* A function named alone: fentry; a glob's: kprobes, one program per plan. */
+	assert_int_equal(kfeatures__func_kind(&all, MODE_AUTO, false), ATTACH_FENTRY);
+	assert_int_equal(kfeatures__func_kind(&all, MODE_AUTO, true), ATTACH_KPROBE);
+	/* Without kprobe.multi a glob's functions still share a program, a kprobe each. */
+	assert_int_equal(kfeatures__func_kind(&no_multi, MODE_AUTO, true), ATTACH_KPROBE);
+	/* No kprobes: fentry for globs too. */
+	assert_int_equal(kfeatures__func_kind(&no_kprobes, MODE_AUTO, true), ATTACH_FENTRY);
+	assert_int_equal(kfeatures__func_kind(&all, MODE_FENTRY, true), ATTACH_FENTRY);
+	assert_int_equal(kfeatures__func_kind(&all, MODE_KPROBE, false), ATTACH_KPROBE);
+	assert_int_equal(kfeatures__func_kind(&no_kprobes, MODE_KPROBE, false), ATTACH_KPROBE);
+}
+
+/* check_run fails with -EOPNOTSUPP and a message holding each of WANT (NULL-terminated). */
+static void check_fails(const struct kernel_features *f, bool funcs, enum attach_mode mode, ...)
+{
+	struct ks_error e = { 0 };
+	const char *want;
+	va_list ap;
+
+	assert_int_equal(kfeatures__check_run(f, funcs, mode, &e), -EOPNOTSUPP);
+	assert_int_equal(e.err, -EOPNOTSUPP);
+	va_start(ap, mode);
+	while ((want = va_arg(ap, const char *)))
+		if (!strstr(e.msg, want))
+			fail_msg("message '%s' lacks '%s'", e.msg, want);
+	va_end(ap);
+}
+
+static void test_check_run(void **state)
+{
+	struct kernel_features all = everything(), no_fentry = without(FEAT_FENTRY, FEAT_FENTRY),
+			       no_kprobes = without(FEAT_KPROBES, FEAT_KPROBES),
+			       neither = without(FEAT_FENTRY, FEAT_KPROBES),
+			       no_ringbuf = without(FEAT_RINGBUF, FEAT_RINGBUF);
+	struct ks_error e = { 0 };
+	int mode;
+
+	for (mode = MODE_AUTO; mode <= MODE_KPROBE; mode++)
+		assert_int_equal(kfeatures__check_run(&all, true, mode, &e), 0);
+	assert_int_equal(kfeatures__check_run(&no_fentry, true, MODE_AUTO, &e), 0);
+	assert_int_equal(kfeatures__check_run(&no_kprobes, true, MODE_AUTO, &e), 0);
+	/* Tracepoints and USDT probes need neither. */
+	assert_int_equal(kfeatures__check_run(&neither, false, MODE_AUTO, &e), 0);
+	assert_int_equal(kfeatures__check_run(&neither, false, MODE_KPROBE, &e), 0);
+
+	check_fails(&neither, true, MODE_AUTO, "cannot trace kernel functions on this kernel: ",
+		    "fentry/fexit are refused (Operation not supported)", "kprobes are not available",
+		    "tracepoints (tp:NAME) and USDT probes still work", NULL);
+	check_fails(&no_kprobes, true, MODE_KPROBE, "cannot trace kernel functions on this kernel: ",
+		    "kprobes are not available (CONFIG_KPROBES is off)", "still work", NULL);
+	check_fails(&no_fentry, true, MODE_FENTRY, "--mode fentry: this kernel refuses fentry/fexit",
+		    "--mode kprobe works", NULL);
+	check_fails(&neither, true, MODE_FENTRY, "--mode fentry", "still work", NULL);
+	check_fails(&no_ringbuf, false, MODE_AUTO, "no BPF ring buffer", NULL);
+
+	/* Injected off: the message says so rather than quote an errno. */
+	assert_int_equal(kfeatures__parse("-fentry", &no_kprobes, &e), 0);
+	check_fails(&no_kprobes, true, MODE_AUTO, "fentry/fexit are refused (turned off by KSNOOP_FEATURES)",
+		    NULL);
+
+	/* Not allowed to load programs: nothing known, the attach says why (needs root). */
+	neither.unprivileged = true;
+	neither.have[FEAT_RINGBUF] = false;
+	assert_int_equal(kfeatures__check_run(&neither, true, MODE_AUTO, &e), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest parse_tests[] = {
+		cmocka_unit_test(test_parse_off_and_on),
+		cmocka_unit_test(test_parse_bare_name_and_repeats),
+		cmocka_unit_test(test_parse_every_name),
+		cmocka_unit_test(test_parse_empty),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_describe_not_probed),
+		cmocka_unit_test(test_describe_truncates),
+		cmocka_unit_test(test_describe_unprivileged),
+	};
+	const struct CMUnitTest decision_tests[] = {
+		cmocka_unit_test(test_attach_mode),
+		cmocka_unit_test(test_func_kind),
+		cmocka_unit_test(test_check_run),
+	};
+	int failed = 0;
+
+	failed += cmocka_run_group_tests_name("features_parse", parse_tests, NULL, NULL);
+	failed += cmocka_run_group_tests_name("features_decide", decision_tests, NULL, NULL);
+	return failed ? 1 : 0;
+}
