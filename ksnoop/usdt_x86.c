@@ -130,8 +130,14 @@ static bool sym_char(char c, bool first)
 }
 
 /*
- * The displacement before '(': at most four numbers and one symbol joined
- * by '+' or '-' ("40+CheckpointStats", "CheckpointStats+40", "-8").
+ * Terms of a displacement: compilers write one or two ("-8",
+ * "40+CheckpointStats"); a few more are taken, no expression is computed.
+ */
+#define LOC_MAX_TERMS	5
+
+/*
+ * The displacement before '(': numbers and at most one symbol joined by
+ * '+' or '-' ("40+CheckpointStats", "CheckpointStats+40", "-8").
  */
 static const char *take_disp(const char **pp, struct usdt_loc *l)
 {
@@ -147,7 +153,7 @@ static const char *take_disp(const char **pp, struct usdt_loc *l)
 			neg = *p++ == '-';
 		else if (terms)
 			return "a location ksnoop does not parse";
-		if (++terms > 5)
+		if (++terms > LOC_MAX_TERMS)
 			return "a location ksnoop does not parse";
 		if (sym_char(*p, true)) {
 			size_t n = 0;
