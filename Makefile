@@ -44,7 +44,7 @@ CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/kbtf.c ksnoop/
 	      ksnoop/signature.c ksnoop/resolve.c ksnoop/print.c ksnoop/escape.c ksnoop/obuf.c ksnoop/writer.c ksnoop/report.c ksnoop/report_text.c ksnoop/report_json.c ksnoop/suggest.c ksnoop/btf_util.c \
 	      ksnoop/duration.c ksnoop/kfeatures.c \
 	      ksnoop/resolve_chain.c ksnoop/resolve_value.c ksnoop/resolve_pred.c ksnoop/resolve_strategy.c ksnoop/resolve_group.c \
-	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/usym.c ksnoop/usym_elf.c ksnoop/usym_cache.c \
+	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c ksnoop/usdt_x86.c ksnoop/usdt_own.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/usym.c ksnoop/usym_elf.c ksnoop/usym_cache.c \
 	      ksnoop/targets.c ksnoop/group.c ksnoop/stop.c
 APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c
 CORE_OBJS  := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/%.o)
@@ -70,7 +70,8 @@ $(LIBBPF_A): scripts/build-libbpf scripts/trixie-apt
 $(BUILD) $(BUILD)/san:
 	@mkdir -p $@
 
-$(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c bpf/arch.bpf.h include/ksnoop.h $(LIBBPF_A) | $(BUILD)
+$(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c bpf/arch.bpf.h bpf/usdt_arg.bpf.h include/ksnoop.h \
+		       include/ksnoop_usdt.h $(LIBBPF_A) | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/ksnoop.skel.h: $(BUILD)/ksnoop.bpf.o
@@ -192,7 +193,7 @@ unit: $(UNIT_BINS)
 live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS)
 	@tests/run --build $(BUILD) --only live
 
-vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(VM_BINS)
+vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(VM_BINS)
 	@tests/run --build $(BUILD) --only vm
 
 # Benchmarks against bcc's ksnoop and bpftrace; writes docs/PERFORMANCE.md.

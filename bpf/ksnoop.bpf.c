@@ -18,9 +18,9 @@
 #include <stdbool.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-#include <bpf/usdt.bpf.h>
 #include "ksnoop.h"
 #include "arch.bpf.h"
+#include "usdt_arg.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -269,7 +269,7 @@ static __always_inline void usdt_words(struct pt_regs *ctx, __u64 *words, int nw
 		if (i >= nwords)
 			break;
 		val = 0;
-		bpf_usdt_arg(ctx, i, &val);
+		ksnoop_usdt_arg(ctx, i, &val);
 		words[i] = val;
 	}
 }

@@ -15,6 +15,7 @@
 #include "log.h"
 #include "stop.h"
 #include "group.h"
+#include "usdt_own.h"
 #include "ksnoop.skel.h"
 
 /* One USDT probe of a group: PROVIDER:NAME in the file at PATH. */
@@ -25,6 +26,7 @@ struct attach_usdt {
 	const char *name;
 	__u32 func_id;		/* its target: the USDT cookie of its sites */
 	int nsites;		/* its call sites */
+	bool own;		/* libbpf refuses it: ksnoop attaches its sites */
 };
 
 /*
@@ -578,6 +580,105 @@ static int keep_link(struct attacher *a, struct bpf_link *link, bool follows)
 }
 
 /*
+ * Probe P's call sites, attached by ksnoop rather than libbpf (usdt_own.h):
+ * each site's spec written into libbpf's spec map at an id counted down
+ * from its end (*NEXT_ID; libbpf counts up from 0, and the map has a slot
+ * for every site of the program), then uprobes at the sites with those
+ * ids as cookies and the kernel counting the semaphores, as libbpf does:
+ * one uprobe.multi link where libbpf loaded the program for one (kernels
+ * from 6.6), else a uprobe per site.  FOLLOWS: the first link follows the
+ * one kept before it.
+ */
+/* BPF_TRACE_UPROBE_MULTI (6.6): newer than the build's linux/bpf.h may be. */
+#define ATTACH_UPROBE_MULTI	((enum bpf_attach_type)48)
+
+static int attach_own_sites(struct attacher *a, struct ksnoop_bpf *skel,
+			    const struct attach_usdt *p, int pid, int *next_id, bool follows,
+			    struct ks_error *e)
+{
+	struct bpf_program *prog = skel->progs.ksnoop_usdt;
+	struct bpf_map *specs = skel->maps.__bpf_usdt_specs;
+	bool multi = bpf_program__expected_attach_type(prog) == ATTACH_UPROBE_MULTI;
+	unsigned long *offs = NULL, *semas = NULL;
+	struct usdt_own_site *sites = NULL;
+	__u64 *cookies = NULL;
+	int fd, n, i, err = 0;
+
+	if (bpf_map__value_size(specs) != sizeof(sites->spec))
+		return ks_fail(e, -EOPNOTSUPP,
+			       "USDT probe %s:%s: libbpf's spec map holds %u-byte specs, ksnoop writes %zu",
+			       p->provider, p->name, bpf_map__value_size(specs), sizeof(sites->spec));
+	fd = usdt__open(p->path, e);
+	if (fd < 0)
+		return fd;
+	n = usdt_own__sites(fd, p->shown, p->provider, p->name, p->func_id, &sites, e);
+	close(fd);
+	if (n < 0)
+		return n;
+	log_info("%s:%s: %d call site(s) attached by ksnoop (libbpf does not parse an argument's location)",
+		 p->provider, p->name, n);
+	offs = calloc(n, sizeof(*offs));
+	semas = calloc(n, sizeof(*semas));
+	cookies = calloc(n, sizeof(*cookies));
+	if (!offs || !semas || !cookies) {
+		err = ks_fail(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int id = (*next_id)--;
+
+		if (id < 0) {
+			err = ks_fail(e, -ENOSPC, "USDT probe %s:%s: no room for its call sites' specs",
+				      p->provider, p->name);
+			goto out;
+		}
+		err = bpf_map__update_elem(specs, &id, sizeof(id), &sites[i].spec,
+					   sizeof(sites[i].spec), BPF_ANY);
+		if (err) {
+			err = ks_fail(e, ks_runtime_errno(err),
+				      "USDT probe %s:%s: cannot store a site's spec: %s",
+				      p->provider, p->name, strerror(-err));
+			goto out;
+		}
+		offs[i] = sites[i].file_off;
+		semas[i] = sites[i].sema_off;
+		cookies[i] = id;
+	}
+	for (i = 0; i < (multi ? 1 : n) && !err; i++) {
+		LIBBPF_OPTS(bpf_uprobe_multi_opts, mopts, .offsets = offs, .ref_ctr_offsets = semas,
+			    .cookies = cookies, .cnt = n);
+		LIBBPF_OPTS(bpf_uprobe_opts, opts, .ref_ctr_offset = semas[i],
+			    .bpf_cookie = cookies[i]);
+		struct bpf_link *link;
+
+		if (multi)
+			link = bpf_program__attach_uprobe_multi(prog, pid > 0 ? pid : -1, p->path,
+								NULL, &mopts);
+		else
+			link = bpf_program__attach_uprobe_opts(prog, pid > 0 ? pid : -1, p->path,
+							       offs[i], &opts);
+		if (!link) {
+			char buf[ERR_TEXT_MAX];
+
+			err = -errno;
+			err = ks_fail(e, ks_runtime_errno(err),
+				      "failed to attach to USDT probe %s:%s in '%s': %s",
+				      p->provider, p->name, p->shown, err_text(err, buf, sizeof(buf)));
+			break;
+		}
+		err = keep_link(a, link, follows || i > 0);
+		if (err)
+			err = ks_fail(e, err, "out of memory");
+	}
+out:
+	free(offs);
+	free(semas);
+	free(cookies);
+	free(sites);
+	return err;
+}
+
+/*
  * The probes' own plans differ only in func_id: one program for them all,
  * its USDT cookie naming the probe (one probe: the plan's func_id, as
  * attach_single() has it): every call site (PID -1: in every process).
@@ -589,7 +690,7 @@ static int attach_usdt_probes(struct attacher *a, const struct capture_plan *pla
 	struct capture_plan *group = malloc(sizeof(*group));
 	bool sleepable = kfeatures__get()->have[FEAT_UPROBE_SLEEPABLE];
 	struct ksnoop_bpf *skel;
-	int i, err = 0, sites = 0;
+	int i, err = 0, sites = 0, next_id;
 
 	if (!group)
 		return ks_fail(e, -ENOMEM, "out of memory");
@@ -620,6 +721,7 @@ static int attach_usdt_probes(struct attacher *a, const struct capture_plan *pla
 	if (n > 1)
 		log_info("%s:%s and %d more probe(s): one program", probes[0].provider,
 			 probes[0].name, n - 1);
+	next_id = (int)bpf_map__max_entries(skel->maps.__bpf_usdt_specs) - 1;
 	for (i = 0; i < n && !err; i++) {
 		const struct attach_usdt *p = &probes[i];
 		LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = p->func_id);
@@ -627,6 +729,12 @@ static int attach_usdt_probes(struct attacher *a, const struct capture_plan *pla
 
 		if (stop__requested())
 			return attach_stopped(e);
+		if (p->own) {
+			err = attach_own_sites(a, skel, p, pid, &next_id, i > 0, e);
+			if (err)
+				return err;
+			continue;
+		}
 		/* Every call site; the kernel counts the semaphore, if any. */
 		link = bpf_program__attach_usdt(skel->progs.ksnoop_usdt, pid > 0 ? pid : -1,
 						p->path, p->provider, p->name, &opts);
@@ -931,7 +1039,8 @@ static int attach_usdt_group(struct attacher *a, struct target_list *l,
 
 		probes[k] = (struct attach_usdt){ .path = u->attach_path, .shown = u->path,
 						  .provider = u->provider, .name = u->name,
-						  .func_id = (__u32)g->idx[k], .nsites = u->nsites };
+						  .func_id = (__u32)g->idx[k], .nsites = u->nsites,
+						  .own = u->own_attach };
 	}
 	err = attach_usdt_probes(a, &l->v[g->idx[0]].plan, probes, g->n, pid, e);
 	for (k = 0; k < g->n && !err; k++)

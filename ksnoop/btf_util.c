@@ -44,6 +44,16 @@ bool btfu_is_char_ptr(const struct btf *btf, __u32 id)
 	return t && btf_is_ptr(t) && btfu_is_char(btf, t->type);
 }
 
+bool btfu_is_byte_ptr(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, id));
+
+	if (!t || !btf_is_ptr(t) || btfu_is_char(btf, t->type))
+		return false;
+	t = btf__type_by_id(btf, btfu_strip(btf, t->type));
+	return t && btf_is_int(t) && t->size == 1;
+}
+
 bool btfu_is_char_array(const struct btf *btf, __u32 id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, id));

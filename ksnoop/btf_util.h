@@ -48,6 +48,8 @@ __u32 btfu_strip(const struct btf *btf, __u32 id);
 bool btfu_is_char(const struct btf *btf, __u32 id);
 /* Pointer to plain char, qualifiers allowed on either side. */
 bool btfu_is_char_ptr(const struct btf *btf, __u32 id);
+/* A pointer to a 1-byte integer that is not char: u8 *, unsigned char *. */
+bool btfu_is_byte_ptr(const struct btf *btf, __u32 id);
 /* Array of plain char. */
 bool btfu_is_char_array(const struct btf *btf, __u32 id);
 /* Pointer to a struct or union. */

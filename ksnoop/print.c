@@ -725,6 +725,16 @@ void printer__value(struct printer *p, const struct btf *btf,
 			writer__comment(&p->wr, "truncated at %u bytes", vd->size);
 		}
 		break;
+	case PRINT_BYTES:
+		/* JSON: the bytes alone, as a struct pointer's object. */
+		if (!w.json) {
+			char *end = addr + sizeof(addr) - sizeof(" -> ");
+
+			memcpy(end, " -> ", sizeof(" -> "));
+			writer__text(&p->wr, writer__fmt_hex(end, vh->addr));
+		}
+		writer__string(&p->wr, data, avail);
+		break;
 	case PRINT_DEREF:
 		if (vd->fmt) {
 			emit_formatted(&w, vd, vd->obj_id, data, avail);
@@ -749,7 +759,8 @@ void printer__value(struct printer *p, const struct btf *btf,
 		emit(&w, vd->type_id, data, avail, level, vd->bit_off, vd->bit_size);
 		break;
 	}
-	if (vd->how != PRINT_STRING && (w.truncated || vd->obj_size > avail))
+	if (vd->how != PRINT_STRING && vd->how != PRINT_BYTES &&
+	    (w.truncated || vd->obj_size > avail))
 		writer__comment(&p->wr, "truncated at %zu of %u bytes", avail, vd->obj_size);
 	if (w.cut)
 		writer__comment(&p->wr, "cut: its BTF nests deeper than %d or holds more than %d values",

@@ -20,6 +20,7 @@ enum print_how {
 	PRINT_VALUE,	/* the bytes are an object of type_id */
 	PRINT_DEREF,	/* type_id is a pointer; bytes are its pointee, obj_id */
 	PRINT_STRING,	/* type_id is a char pointer; bytes are the string */
+	PRINT_BYTES,	/* type_id is a u8 pointer; bytes are the first it points at */
 	PRINT_STACK,	/* -s: return addresses, innermost first (no type) */
 };
 

@@ -126,6 +126,25 @@ static int value_string(struct rctx *r, struct chain *c, int pos, struct value_d
 	return 0;
 }
 
+/*
+ * A u8 * (unsigned char *): the first --str-bytes bytes it points at,
+ * NULs and all, printed escaped beside the address.  Its length is not
+ * known, so neither is a string's end (":str" reads up to the NUL).
+ */
+static int value_bytes(struct rctx *r, struct chain *c, int pos, struct value_desc *vd)
+{
+	const struct btf_type *t = btf__type_by_id(r->btf, btfu_strip(r->btf, c->type_id));
+	int err = chain__push_deref(r, c, pos);
+
+	if (err)
+		return err;
+	c->acc.size = r->opts->str_bytes;
+	vd->how = PRINT_BYTES;
+	vd->obj_id = t->type;
+	vd->size = vd->obj_size = c->acc.size;
+	return 0;
+}
+
 /* ":str" and ":ip" through a pointer: the bytes it points to. */
 static int finish_format(struct rctx *r, struct chain *c, const struct spec_item *it,
 			 int pos, struct value_desc *vd)
@@ -236,6 +255,8 @@ int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *i
 		return value_plain(r, c, text, pos, vd);
 	if (btfu_is_char_ptr(r->btf, c->type_id))
 		return value_string(r, c, pos, vd);
+	if (btfu_is_byte_ptr(r->btf, c->type_id))
+		return value_bytes(r, c, pos, vd);
 	/* A pointer to an incomplete type prints as an address. */
 	psize = pointee_size(r->btf, c->type_id);
 	if (psize > 0)

@@ -70,84 +70,25 @@ int usdt__parse_arg(const char *spec, struct usdt_arg *arg)
 	return 0;
 }
 
-/*
- * What libbpf reads, as facts of its USDT support (1.5, x86-64): a
- * register ("%eax"), a constant ("$5"), a register plus an offset
- * ("-8(%rbp)", "(%rsp)"), the registers being the general ones.
- */
-#if !defined(__x86_64__)
-#error "USDT argument locations are only written for x86-64 (usdt__arg_unreadable)"
-#endif
-static bool general_register(const char *r, size_t n)
-{
-	static const char *const regs[] = {
-		"rip", "eip", "rax", "eax", "ax", "al", "rbx", "ebx", "bx", "bl",
-		"rcx", "ecx", "cx", "cl", "rdx", "edx", "dx", "dl", "rsi", "esi", "si", "sil",
-		"rdi", "edi", "di", "dil", "rbp", "ebp", "bp", "bpl", "rsp", "esp", "sp", "spl",
-	};
-	size_t i;
-
-	/* r8 to r15, and their d, w and b halves. */
-	if (n >= 2 && r[0] == 'r' && isdigit((unsigned char)r[1])) {
-		int num = 0;
-
-		for (i = 1; i < n && isdigit((unsigned char)r[i]) && num < 100; i++)
-			num = num * 10 + (r[i] - '0');
-		return num >= 8 && num <= 15 && (i == n || (i + 1 == n && strchr("dwb", r[i])));
-	}
-	for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
-		if (strlen(regs[i]) == n && !strncmp(regs[i], r, n))
-			return true;
-	return false;
-}
-
-static const char *skip_number(const char *p)
-{
-	if (*p == '-' || *p == '+')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return NULL;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return p;
-}
-
-/* Why libbpf cannot read the location LOC, or NULL. */
-static const char *loc_unreadable(const char *loc)
-{
-	const char *p = loc, *q;
-
-	if (*p == '$')
-		return (q = skip_number(p + 1)) && !*q ? NULL : "a constant libbpf does not parse";
-	if (*p == '%')
-		return general_register(p + 1, strlen(p + 1)) ? NULL : "not a general register";
-	if (*p != '(') {
-		q = skip_number(p);
-		if (!q || *q != '(')
-			return strchr(p, '(') ? "a symbol's address" : "a location libbpf does not parse";
-		p = q;
-	}
-	/* "(%reg)" and nothing after it. */
-	q = strchr(p, ')');
-	if (p[1] != '%' || !q || q[1])
-		return "a location libbpf does not parse";
-	if (memchr(p, ',', q - p))
-		return "an indexed address";
-	return general_register(p + 2, q - p - 2) ? NULL : "not a general register";
-}
-
 bool usdt__arg_is_int(const struct usdt_arg *arg)
 {
 	return !arg->is_float && (arg->size == 1 || arg->size == 2 || arg->size == 4 || arg->size == 8);
 }
 
+bool usdt__arg_libbpf(const struct usdt_arg *arg)
+{
+	return usdt__arg_is_int(arg) && usdt_arch__libbpf_parses(arg->loc);
+}
+
 const char *usdt__arg_unreadable(const struct usdt_arg *arg, char why[USDT_WHY_MAX])
 {
+	struct usdt_loc l;
+
 	/* The value first: a struct is unreadable wherever it is. */
 	if (arg->is_float)
 		return "a floating-point value";
 	if (usdt__arg_is_int(arg))
-		return loc_unreadable(arg->loc);
+		return usdt__arg_libbpf(arg) ? NULL : usdt_arch__parse_loc(arg->loc, &l);
 	snprintf(why, USDT_WHY_MAX, "a %d-byte value (a struct%s passed by value)", arg->size,
 		 arg->size == 16 ? " or __int128" : "");
 	return why;

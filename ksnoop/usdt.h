@@ -7,7 +7,8 @@
  * such as "-4@%edi 8@-16(%rbp)" (size, signedness, location).
  *
  * Used to list probes and to type their arguments; attaching is libbpf's
- * bpf_program__attach_usdt(), which reads the same notes.
+ * bpf_program__attach_usdt(), which reads the same notes, or ksnoop's own
+ * (usdt_own.h) for probes with locations libbpf does not parse.
  */
 #ifndef KSNOOP_USDT_H
 #define KSNOOP_USDT_H
@@ -80,15 +81,41 @@ void usdt__free(struct usdt_file *f);
 int usdt__parse_arg(const char *spec, struct usdt_arg *arg);
 
 /*
- * NULL when libbpf can read ARG; otherwise why not, as a phrase: what the
- * value is ("a 16-byte value", "a floating-point value") or where
- * ("a symbol's address": PostgreSQL's "NBuffers(%rip)").  WHY holds the
- * phrase when it names the size.  libbpf (1.5) refuses to attach to a probe
- * with such an argument at any site: its note parser takes 1, 2, 4 or 8
- * bytes at a general register, a constant or a register plus an offset.
+ * NULL when ksnoop can read ARG (libbpf itself, or ksnoop's own attach:
+ * usdt_own.c); otherwise why not, as a phrase: what the value is ("a
+ * 16-byte value", "a floating-point value") or where ("not a general
+ * register").  WHY holds the phrase when it names the size.
  */
 #define USDT_WHY_MAX	96
 const char *usdt__arg_unreadable(const struct usdt_arg *arg, char why[USDT_WHY_MAX]);
+/*
+ * libbpf (1.5) parses ARG's location itself.  It refuses a whole probe
+ * when one argument at one site is not so (PostgreSQL's "NBuffers(%rip)",
+ * a scaled index "-4@-1204(%rbp,%rax,4)"): ksnoop attaches such a probe's
+ * sites itself.
+ */
+bool usdt__arg_libbpf(const struct usdt_arg *arg);
+
+/* A location decoded (usdt_arch__parse_loc()). */
+#define USDT_SYM_MAX	48
+enum usdt_loc_kind { USDT_LOC_CONST, USDT_LOC_REG, USDT_LOC_MEM };
+struct usdt_loc {
+	enum usdt_loc_kind kind;
+	__s64 off;		/* CONST: the value; MEM: the offset added */
+	int base;		/* REG, MEM: offsetof(struct pt_regs, reg), or -1 */
+	int index;		/* MEM: the index register's offset, or -1 */
+	int scale;		/* MEM: the index's factor: 1, 2, 4 or 8 */
+	bool ip_rel;		/* MEM: base is the instruction pointer, and ... */
+	char sym[USDT_SYM_MAX];	/* ... the symbol whose address it is, "" if none */
+};
+
+/*
+ * The architecture's part (usdt_x86.c; issue #32 adds arm64's): decode
+ * LOC as the note writes it into L: NULL, or why not as a phrase.  And
+ * whether libbpf's own parser takes LOC.
+ */
+const char *usdt_arch__parse_loc(const char *loc, struct usdt_loc *l);
+bool usdt_arch__libbpf_parses(const char *loc);
 /* An integer of 1, 2, 4 or 8 bytes, the only values libbpf reads (and typed as such). */
 bool usdt__arg_is_int(const struct usdt_arg *arg);
 

@@ -253,8 +253,9 @@ struct probe_ref {
 	bool typed_sites;	/* other sites of the probe pass other types */
 	int nsites;		/* call sites of the probe, all types */
 	int ntyped;		/* call sites of these types */
-	const struct usdt_probe *unreadable;	/* a site libbpf cannot attach */
+	const struct usdt_probe *unreadable;	/* a site ksnoop cannot read */
 	int bad_arg;		/* and its argument that says why */
+	bool own_attach;	/* a site libbpf refuses: ksnoop attaches them all */
 };
 
 static int same_probe(const struct usdt_probe *x, const struct usdt_probe *y)
@@ -316,24 +317,32 @@ static int matching_probes(const struct usdt_file *notes, const char *prov, cons
 			prs[n++].pr = &notes->probes[i];
 	qsort(prs, n, sizeof(*prs), probe_cmp);
 	/*
-	 * Sites of one probe are side by side now: count them, and find one
-	 * with an argument libbpf cannot read (it refuses the whole probe).
+	 * Sites of one probe are side by side now: count them, find one with
+	 * an argument nobody reads (the probe is left out), and one with an
+	 * argument libbpf does not parse (it refuses the whole probe, so
+	 * ksnoop attaches every site of it itself).
 	 */
 	for (i = 0; i < n; i = k) {
 		const struct usdt_probe *bad = NULL;
 		char why[USDT_WHY_MAX];
+		bool own = false;
 		int bad_arg = 0;
 
 		for (k = i; k < n && !same_probe(prs[i].pr, prs[k].pr); k++)
-			for (int a = 0; a < prs[k].pr->nargs && !bad; a++)
-				if (usdt__arg_unreadable(&prs[k].pr->args[a], why)) {
+			for (int a = 0; a < prs[k].pr->nargs && !bad; a++) {
+				const struct usdt_arg *arg = &prs[k].pr->args[a];
+
+				if (usdt__arg_unreadable(arg, why)) {
 					bad = prs[k].pr;
 					bad_arg = a;
 				}
+				own |= !usdt__arg_libbpf(arg);
+			}
 		for (int j = i; j < k; j++) {
 			prs[j].nsites = k - i;
 			prs[j].unreadable = bad;
 			prs[j].bad_arg = bad_arg;
+			prs[j].own_attach = own && !bad;
 		}
 	}
 	k = 0;
@@ -397,6 +406,7 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 		ms[i].typed_sites = prs[i].typed_sites;
 		ms[i].nsites = prs[i].nsites;
 		ms[i].ntyped = prs[i].ntyped;
+		ms[i].own_attach = prs[i].own_attach;
 		ms[i].glob = strpbrk(prov, "*?[") || strpbrk(name, "*?[");
 		if (prs[i].unreadable) {
 			const struct usdt_arg *arg = &prs[i].unreadable->args[prs[i].bad_arg];

@@ -37,7 +37,12 @@ struct usdt_match {
 	int nsites;		/* call sites of the probe (of all types) */
 	int ntyped;		/* call sites of these types */
 	bool glob;		/* the spec names probes by a glob */
-	/* Why libbpf cannot attach to the probe ("" when it can). */
+	/*
+	 * A site passes an argument libbpf does not parse: ksnoop attaches
+	 * every site of the probe itself (usdt_own.h), not libbpf.
+	 */
+	bool own_attach;
+	/* Why ksnoop cannot read the probe's arguments ("" when it can). */
 	char unreadable[192];
 };
 

@@ -391,3 +391,87 @@ int usym_obj__name_len(const struct usym_obj *o, const struct usym_sym *s)
 
 	return strnlen(o->strtab + s->name, left < USYM_MAX_NAME ? left : USYM_MAX_NAME - 1);
 }
+
+bool usym_obj__file_off(const struct usym_obj *o, __u64 vaddr, __u64 *off)
+{
+	for (int i = 0; i < o->nloads; i++) {
+		const struct usym_load *l = &o->loads[i];
+
+		if (vaddr >= l->vaddr && vaddr - l->vaddr < l->filesz) {
+			*off = vaddr - l->vaddr + l->off;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int cmp_name(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct usym_named *)elem)->name);
+}
+
+/* The N symbols of a chunk at BUF: those named in LOOK's names counted. */
+static void match_names(const struct src *s, const struct usym_obj *o, const void *buf, size_t n,
+			struct usym_named *look, size_t nlook)
+{
+	const Elf64_Sym *s64 = buf;
+	const Elf32_Sym *s32 = buf;
+
+	for (size_t i = 0; i < n; i++) {
+		__u64 value = s->is64 ? s64[i].st_value : s32[i].st_value;
+		__u32 name = s->is64 ? s64[i].st_name : s32[i].st_name;
+		unsigned char type = ELF64_ST_TYPE(s->is64 ? s64[i].st_info : s32[i].st_info);
+		__u16 shndx = s->is64 ? s64[i].st_shndx : s32[i].st_shndx;
+		struct usym_named *l;
+
+		/* Defined, and an address (not a TLS offset, not absolute). */
+		if (shndx == SHN_UNDEF || shndx == SHN_ABS || type == STT_TLS || type == STT_SECTION ||
+		    type == STT_FILE || !name || name >= o->strtab_len)
+			continue;
+		l = bsearch(o->strtab + name, look, nlook, sizeof(*look), cmp_name);
+		if (!l)
+			continue;
+		/* Two symbols of one name at two addresses: which is meant is not known. */
+		if (l->found && l->addr != value)
+			l->ambiguous = true;
+		l->addr = value;
+		l->found = true;
+	}
+}
+
+int usym_elf__lookup(int fd, __u64 size, struct usym_named *look, size_t nlook,
+		     struct usym_obj *o)
+{
+	struct src s = { .fd = fd, .size = size };
+	struct shdr sym, str;
+	struct ehdr h;
+	size_t entsize, n, done, k;
+	void *buf = NULL;
+	int err = read_ehdr(&s, &h);
+
+	if (err)
+		return err;
+	read_loads(&s, &h, o);
+	if (!nlook)
+		return 0;
+	err = find_symtab(&s, &h, &sym, &str);
+	if (!err)
+		err = check_tables(&s, &sym, &str);
+	if (!err)
+		err = read_strings(&s, &str, o);
+	if (err)
+		return err;
+	entsize = sym.entsize;
+	n = sym.size / entsize;
+	buf = malloc(CHUNK_SYMS * entsize);
+	if (!buf)
+		return -ENOMEM;
+	for (done = 0; !err && done < n; done += k) {
+		k = n - done < CHUNK_SYMS ? n - done : CHUNK_SYMS;
+		err = src_read(&s, buf, k * entsize, sym.off + done * entsize);
+		if (!err)
+			match_names(&s, o, buf, k, look, nlook);
+	}
+	free(buf);
+	return err;
+}

@@ -52,6 +52,28 @@ const struct usym_sym *usym_obj__find(const struct usym_obj *o, __u64 vaddr);
 /* A symbol's name, at most USYM_MAX_NAME - 1 bytes of it (see %.*s). */
 int usym_obj__name_len(const struct usym_obj *o, const struct usym_sym *s);
 
+/* The file offset of the link-time address VADDR in the file (a PT_LOAD of O's). */
+bool usym_obj__file_off(const struct usym_obj *o, __u64 vaddr, __u64 *off);
+
+/* A symbol looked up by name. */
+struct usym_named {
+	const char *name;
+	__u64 addr;		/* its link-time address, if found */
+	bool found;
+	bool ambiguous;		/* two symbols of the name, at two addresses */
+};
+
+/*
+ * The load segments of the ELF file FD (SIZE bytes) into O, and the
+ * symbols LOOK names (NLOOK of them, sorted by name, without duplicates)
+ * looked up in its one symbol table (.symtab, else .dynsym), with the
+ * limits and checks of usym_obj__read().  Defined data or code symbols
+ * only (not TLS, not absolute).  0 or a negative errno; O is freed with
+ * usym_obj__free() either way.
+ */
+int usym_elf__lookup(int fd, __u64 size, struct usym_named *look, size_t nlook,
+		     struct usym_obj *o);
+
 struct usym_cache;
 
 /*

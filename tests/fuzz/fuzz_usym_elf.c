@@ -6,7 +6,8 @@
  * through a file descriptor (the pread() path ksnoop takes), the two must
  * agree; what is kept is bounded by the input (the string table copied
  * once, one entry per function symbol, nothing else); every symbol's
- * name lies inside the strings, which end in a NUL; lookups stay inside.
+ * name lies inside the strings, which end in a NUL; lookups stay inside;
+ * lookups by name (usym_elf__lookup()) end and keep their strings ended.
  * libFuzzer's -timeout and -rss_limit_mb catch work or memory that grows
  * faster than the file.
  */
@@ -74,6 +75,29 @@ static void check_lookups(const struct usym_obj *o)
 	}
 }
 
+/*
+ * Symbols by name (usym_elf__lookup(), for USDT locations): what it finds
+ * is what the function-symbol reader sees of the same file, and the load
+ * segments are the same.
+ */
+static void check_named(const uint8_t *data, size_t size)
+{
+	struct usym_named look[3] = { { .name = "" }, { .name = "f" }, { .name = "main" } };
+	struct usym_obj o = {};
+	int err = usym_elf__lookup(memfd_of(data, size), size, look, 3, &o);
+	__u64 off;
+
+	check(err <= 0);
+	check(o.nloads >= 0 && o.nloads <= USYM_MAX_LOADS);
+	check(!o.strtab_len || o.strtab[o.strtab_len - 1] == 0);
+	for (int i = 0; i < 3; i++)
+		check(!look[i].ambiguous || look[i].found);
+	for (int i = 0; i < 3; i++)
+		if (look[i].found && usym_obj__file_off(&o, look[i].addr, &off))
+			check(off < UINT64_MAX);
+	usym_obj__free(&o);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct usym_obj a = {}, b = {};
@@ -87,5 +111,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_lookups(&a);
 	usym_obj__free(&a);
 	usym_obj__free(&b);
+	check_named(data, size);
 	return 0;
 }

@@ -104,6 +104,19 @@ else
 	fail enum_predicate "no python3 for a TCP connection"
 fi
 
+# --- a u8 * (skb->data): its address and the bytes it points at, escaped,
+#     NULs and all (a UDP datagram on loopback: Ethernet, IP, UDP, ours) ---
+if command -v python3 >/dev/null; then
+	start "$tmp/o14" "$tmp/e14" -c "$py" --str-bytes 64 "tp:net_dev_queue(skb->data, skb->len == 54)" ||
+		fail attach_u8_ptr "$(cat "$tmp/e14")"
+	timeout 20 "$tmp/$py" -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"ksnoop-u8\0\1\377", ("127.0.0.1", 9))'
+	sleep 0.3
+	kill -INT "$KPID"; finish
+	expect_match u8_ptr_bytes \
+		'^    skb->data = 0x[0-9a-f]+ -> "(\\x00){12}\\x08\\x00E.*ksnoop-u8\\x00\\x01\\xff' "$(cat "$tmp/o14")"
+	expect_eq u8_ptr_once 1 "$(grep -c -- '-> tp:net_dev_queue$' "$tmp/o14")"
+fi
+
 # --- --str-bytes on a kernel string: N - 1 characters fit, more are cut ---
 len=${#tmp}
 len=$((len + 1 + ${#probe}))	# "$tmp/$probe"

@@ -28,13 +28,20 @@ expect_match notes_have_float_arg 'Arguments: -4@%edi 8f@' "$notes"
 # --- info: every probe listed, the unreadable arguments said why ---
 out=$(ks info usdt "$F" 2>&1); rc=$?
 expect_eq info_status 0 "$rc"
-expect_eq info_every_probe 7 "$(printf '%s\n' "$out" | grep -c '^ksnoop_forms ')"
+expect_eq info_every_probe 9 "$(printf '%s\n' "$out" | grep -c '^ksnoop_forms ')"
 expect_match info_struct_args \
 	'^ksnoop_forms +bystruct .* arg0:s32@%edi arg1:u128@\S+ arg2:u192@8\(%rsp\) arg3:s32@\S+  # not readable by libbpf: arg1, a 16-byte value \(a struct or __int128 passed by value\); arg2, a 24-byte value \(a struct passed by value\)$' \
 	"$out"
 expect_match info_float_arg \
 	'^ksnoop_forms +real .* arg1:f64@\S+  # not readable by libbpf: arg1, a floating-point value$' "$out"
 expect_match info_readable_plain '^ksnoop_forms +plain .* arg0:s32@\S+ arg1:s32@\S+$' "$out"
+# Locations libbpf 1.5 refuses and ksnoop reads: not marked.
+expect_match info_rip_symbol \
+	'^ksnoop_forms +ripsym .* arg0:s32@ksnoop_counter\(%rip\) arg1:s32@40\+ksnoop_stats\(%rip\) arg2:s32@ksnoop_stats\+44\(%rip\) arg3:u64@%[a-z0-9]+ arg4:s32@\$-7$' \
+	"$out"
+expect_match info_scaled_index \
+	'^ksnoop_forms +indexed .* arg0:s32@\(%[a-z0-9]+,%[a-z0-9]+,4\) arg1:s32@-8\(%[a-z0-9]+,%[a-z0-9]+,4\) arg2:u64@%[a-z0-9]+ arg3:s64@8\(%[a-z0-9]+,%[a-z0-9]+,8\)$' \
+	"$out"
 out=$(ks -j info usdt "$F" 2>&1)
 expect_eq info_json_struct "16 a 16-byte value (a struct or __int128 passed by value)" \
 	"$(printf '%s\n' "$out" | jq -r 'select(.name == "bystruct") | .args[1] | "\(.size) \(.unreadable)"' 2>&1)"
@@ -114,11 +121,36 @@ start "$tmp/o4" "$tmp/e4" -j usdt "$F:*:*(arg1)" || fail attach_glob_arg1 "$(cat
 "$F" fire 1
 stop
 expect_eq glob_arg1_status 0 "$RC"
-expect_eq glob_arg1_events "ksnoop_forms:mixed=1 ksnoop_forms:mixed=101 ksnoop_forms:plain=0" \
+expect_eq glob_arg1_events "ksnoop_forms:indexed=100 ksnoop_forms:mixed=1 ksnoop_forms:mixed=101 ksnoop_forms:plain=0 ksnoop_forms:ripsym=2000" \
 	"$(events "$tmp/o4" | jq -r '"\(.func)=\(.values.arg1)"' 2>&1 | sort | joined)"
-expect_match glob_arg1_counted '\*:\*\(arg1\): 7 probe\(s\) match, 3 traced, 4 left out$' "$(cat "$tmp/e4")"
+expect_match glob_arg1_counted '\*:\*\(arg1\): 9 probe\(s\) match, 5 traced, 4 left out$' "$(cat "$tmp/e4")"
 expect_match glob_arg1_none_why \
 	"ksnoop_forms:none left out: 'arg1' is not an argument of ksnoop_forms:none \(no arguments\)" "$(cat "$tmp/e4")"
 expect_match glob_arg1_struct_why \
 	"ksnoop_forms:bystruct left out: arg1 is at '[^']+', a 16-byte value" "$(cat "$tmp/e4")"
 expect_eq glob_arg1_nothing_left "" "$(left_progs "$PROGS")"
+
+# --- locations libbpf 1.5 refuses, attached by ksnoop and read right ---
+# A global from the instruction pointer (PostgreSQL's "NBuffers(%rip)",
+# with an offset before or after the symbol) and a scaled index
+# ("-4@-8(%rax,%rdi,4)"); a constant and registers at the same sites.
+start "$tmp/o5" "$tmp/e5" -j usdt "$F:ksnoop_forms:ripsym" "$F:ksnoop_forms:indexed" ||
+	fail attach_own "$(cat "$tmp/e5")"
+"$F" fire 5
+stop
+expect_eq own_status 0 "$RC"
+expect_match own_said 'ksnoop_forms:ripsym: 1 call site\(s\) attached by ksnoop' "$(cat "$tmp/e5")"
+expect_eq own_rip_values \
+	"1000,2000,3000,0,-7 1001,2001,3001,1,-7 1002,2002,3002,2,-7 1003,2003,3003,3,-7 1004,2004,3004,4,-7" \
+	"$(events "$tmp/o5" | jq -r 'select(.func == "ksnoop_forms:ripsym") | [.values[]] | map(tostring) | join(",")' 2>&1 | joined)"
+expect_eq own_index_values \
+	"102,100,0,-1 103,101,1,-2 104,102,2,-3 105,103,3,-4 102,100,0,-1" \
+	"$(events "$tmp/o5" | jq -r 'select(.func == "ksnoop_forms:indexed") | [.values[]] | map(tostring) | join(",")' 2>&1 | joined)"
+expect_eq own_nothing_left "" "$(left_progs "$PROGS")"
+
+# A predicate on such an argument.
+start "$tmp/o6" "$tmp/e6" -j usdt "$F:ksnoop_forms:ripsym(arg0, arg0 == 1003)" ||
+	fail attach_own_pred "$(cat "$tmp/e6")"
+"$F" fire 6
+stop
+expect_eq own_pred_values "1003" "$(events "$tmp/o6" | jq -r '.values.arg0' 2>&1 | joined)"

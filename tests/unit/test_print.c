@@ -1034,6 +1034,24 @@ static void test_string_value_escapes(void **state)
 		   "\"a\\\"b\\\\c\\n\\t\\r\\u0001\xc3\xa9\"");
 }
 
+/*
+ * A u8 * value: its address, then the bytes read, NULs and all, escaped
+ * (JSON: the bytes alone); a fault says where, as for any pointer.
+ */
+static void test_bytes_value(void **state)
+{
+	unsigned char b[8] = { 'G', 'E', 'T', 0, 0x80, '\n', 0, 'x' };
+	struct value v = string_value(FORMAT_TEXT, 8, 8, KSNOOP_OK);
+
+	v.vd.how = PRINT_BYTES;
+	renders_as(&v, b, "0xffff888000003000 -> \"GET\\x00\\x80\\n\\x00x\"",
+		   "\"GET\\u0000\\u0080\\n\\u0000x\"");
+	v = string_value(FORMAT_TEXT, 8, 0, KSNOOP_FAULT);
+	v.vd.how = PRINT_BYTES;
+	v.format = FORMAT_TEXT;
+	assert_non_null(strstr(render_value(&v, b), "0xffff888000003000"));
+}
+
 static void test_string_value_stops_at_len(void **state)
 {
 	char s[16] = "abcdef";
@@ -1563,6 +1581,7 @@ int main(void)
 		cmocka_unit_test(test_fault_text),
 		cmocka_unit_test(test_fault_json),
 		cmocka_unit_test(test_string_value),
+		cmocka_unit_test(test_bytes_value),
 		cmocka_unit_test(test_string_value_escapes),
 		cmocka_unit_test(test_string_value_stops_at_len),
 		cmocka_unit_test(test_string_value_truncated),

@@ -309,13 +309,25 @@ static void test_char_pointer_member_is_a_string(void **state)
 	resolved_free(r);
 }
 
-static void test_unsigned_char_pointer_is_not_a_string(void **state)
+/*
+ * An unsigned char * is not a string (no NUL need end it): its first
+ * --str-bytes bytes, read whole, printed beside its address.  ":str"
+ * still reads it as a string, ":hex" shows the pointer.
+ */
+static void test_unsigned_char_pointer_is_its_bytes(void **state)
 {
-	struct resolved *r = resolve_ok("strings(data)");
+	struct resolved *r = resolve_ok("strings(data, data:str, data:hex)");
+	const struct ksnoop_access *a = acc_of(r, KSNOOP_ENTRY, 0);
 
-	assert_int_equal(acc_of(r, KSNOOP_ENTRY, 0)->flags, KSNOOP_VAL_REG);
-	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->how, PRINT_VALUE);
-	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->size, 8);
+	assert_int_equal(a->flags, 0);
+	assert_int_equal(a->nsteps, 1);
+	assert_int_equal(a->size, KSNOOP_DEFAULT_STR_SIZE);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->how, PRINT_BYTES);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->size, KSNOOP_DEFAULT_STR_SIZE);
+	assert_int_equal(acc_of(r, KSNOOP_ENTRY, 1)->flags, KSNOOP_VAL_STR);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 1)->how, PRINT_STRING);
+	assert_int_equal(acc_of(r, KSNOOP_ENTRY, 2)->flags, KSNOOP_VAL_REG);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 2)->how, PRINT_VALUE);
 	resolved_free(r);
 }
 
@@ -632,7 +644,7 @@ int main(void)
 		TEST(test_struct_passed_in_one_register),
 		TEST(test_char_pointer_argument_is_a_string),
 		TEST(test_char_pointer_member_is_a_string),
-		TEST(test_unsigned_char_pointer_is_not_a_string),
+		TEST(test_unsigned_char_pointer_is_its_bytes),
 		TEST(test_str_bytes_option),
 		TEST(test_max_bytes_truncates_structs),
 		TEST(test_default_spec_all_arguments_and_return),

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * USDT pieces that need no process: the note argument syntax, the reader's
- * errors on files that are not ELF, and the spec parser's argN:TYPE form.
+ * USDT pieces that need no process: the note argument syntax, its
+ * locations decoded (usdt_x86.c) and made BPF specs (usdt_own.c), the
+ * reader's errors on files that are not ELF, and the spec parser's
+ * argN:TYPE form.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,8 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <stdint.h>
+#include <asm/ptrace.h>
+#include "ksnoop_usdt.h"
 #include "spec.h"
 #include "usdt.h"
+#include "usdt_own.h"
 
 /* TEXT parses to an argument of SIZE bytes, signed or not, at LOC. */
 static void arg_is(const char *text, int size, bool is_signed, const char *loc)
@@ -102,18 +108,34 @@ static void test_arg_unreadable(void **state)
 	assert_null(unreadable("-1@$-128"));
 	assert_null(unreadable("4@$8192"));
 	/* PostgreSQL 15: a symbol's address, with or without an offset. */
-	assert_string_equal(unreadable("-4@NBuffers(%rip)"), "a symbol's address");
-	assert_string_equal(unreadable("-4@40+CheckpointStats(%rip)"), "a symbol's address");
-	assert_string_equal(unreadable("8@(%rax,%rbx,8)"), "an indexed address");
-	assert_string_equal(unreadable("8@8(%rax,%rbx,8)"), "an indexed address");
+	assert_null(unreadable("-4@NBuffers(%rip)"));
+	assert_null(unreadable("-4@40+CheckpointStats(%rip)"));
+	assert_null(unreadable("-4@CheckpointStats+40(%rip)"));
+	assert_null(unreadable("-4@CheckpointStats-8(%rip)"));
+	/* A scaled index, with and without a base or an offset. */
+	assert_null(unreadable("8@(%rax,%rbx,8)"));
+	assert_null(unreadable("-4@-1204(%rbp,%rax,4)"));
+	assert_null(unreadable("4@(,%rax,4)"));
+	assert_null(unreadable("4@(%rax,%rbx)"));
+	assert_null(unreadable("8@$0x10"));
 	assert_string_equal(unreadable("8@%xmm0"), "not a general register");
 	assert_string_equal(unreadable("8@%r16"), "not a general register");
 	assert_string_equal(unreadable("8@%r8q"), "not a general register");
 	assert_string_equal(unreadable("8@8(%xmm1)"), "not a general register");
-	assert_string_equal(unreadable("8@$0x10"), "a constant libbpf does not parse");
-	assert_string_equal(unreadable("8@8(%rax)x"), "a location libbpf does not parse");
-	assert_string_equal(unreadable("8@8(rax)"), "a location libbpf does not parse");
-	assert_string_equal(unreadable("8@8"), "a location libbpf does not parse");
+	assert_string_equal(unreadable("8@8(%rax)x"), "a location ksnoop does not parse");
+	assert_string_equal(unreadable("8@8(rax)"), "a location ksnoop does not parse");
+	assert_string_equal(unreadable("8@8"), "a location ksnoop does not parse");
+	assert_string_equal(unreadable("8@$x"), "a symbol's address as a constant");
+	assert_string_equal(unreadable("8@NBuffers"), "a symbol's absolute address");
+	assert_string_equal(unreadable("8@NBuffers(%rax)"), "a symbol's absolute address");
+	assert_string_equal(unreadable("8@a+b(%rip)"), "an expression of symbols ksnoop does not compute");
+	assert_string_equal(unreadable("8@-a(%rip)"), "an expression of symbols ksnoop does not compute");
+	assert_string_equal(unreadable("8@(%rax,%rbx,3)"), "a scale other than 1, 2, 4 or 8");
+	assert_string_equal(unreadable("8@(%rax,%ebx,4)"), "an index that is not a 64-bit register");
+	assert_string_equal(unreadable("8@(%rax,%rip,4)"), "an index that is not a 64-bit register");
+	assert_string_equal(unreadable("8@()"), "a location ksnoop does not parse");
+	assert_string_equal(unreadable("8@(%rax"), "a location ksnoop does not parse");
+	assert_string_equal(unreadable("8@9223372036854775807+1(%rax)"), "an offset too large");
 	/* The value before its place: a struct is unreadable anywhere. */
 	assert_string_equal(unreadable("16@%rax"),
 			    "a 16-byte value (a struct or __int128 passed by value)");
@@ -123,6 +145,126 @@ static void test_arg_unreadable(void **state)
 	assert_string_equal(unreadable("4f@-4(%rbp)"), "a floating-point value");
 	assert_string_equal(unreadable("16@NBuffers(%rip)"),
 			    "a 16-byte value (a struct or __int128 passed by value)");
+}
+
+/* libbpf 1.5 parses these itself; ksnoop attaches probes with the others. */
+static bool libbpf_parses(const char *spec)
+{
+	struct usdt_arg a;
+
+	assert_int_equal(usdt__parse_arg(spec, &a), 0);
+	return usdt__arg_libbpf(&a);
+}
+
+static void test_arg_libbpf(void **state)
+{
+	assert_true(libbpf_parses("-4@%edi"));
+	assert_true(libbpf_parses("8@-16(%rbp)"));
+	assert_true(libbpf_parses("8@(%rsp)"));
+	assert_true(libbpf_parses("-1@$-128"));
+	assert_true(libbpf_parses("8@-8(%rip)"));
+	assert_false(libbpf_parses("-4@NBuffers(%rip)"));
+	assert_false(libbpf_parses("-4@40+CheckpointStats(%rip)"));
+	assert_false(libbpf_parses("-4@-1204(%rbp,%rax,4)"));
+	assert_false(libbpf_parses("8@$0x10"));
+	assert_false(libbpf_parses("16@%rax"));
+	assert_false(libbpf_parses("8f@%rax"));
+}
+
+/* LOC decodes to KIND, OFF, the registers at BASE and INDEX (pt_regs offsets), SCALE, SYM. */
+static void loc_is(const char *loc, enum usdt_loc_kind kind, __s64 off, int base, int index,
+		   int scale, const char *sym)
+{
+	struct usdt_loc l;
+
+	assert_null(usdt_arch__parse_loc(loc, &l));
+	assert_int_equal(l.kind, kind);
+	assert_int_equal(l.off, off);
+	assert_int_equal(l.base, base);
+	assert_int_equal(l.index, index);
+	assert_int_equal(l.scale, scale);
+	assert_string_equal(l.sym, sym);
+}
+
+static void test_loc_decoded(void **state)
+{
+	int ip = offsetof(struct pt_regs, rip), bp = offsetof(struct pt_regs, rbp);
+	int ax = offsetof(struct pt_regs, rax), r14 = offsetof(struct pt_regs, r14);
+	struct usdt_loc l;
+
+	loc_is("$-7", USDT_LOC_CONST, -7, -1, -1, 1, "");
+	loc_is("$0x10", USDT_LOC_CONST, 16, -1, -1, 1, "");
+	loc_is("$-9223372036854775808", USDT_LOC_CONST, INT64_MIN, -1, -1, 1, "");
+	loc_is("%r14d", USDT_LOC_REG, 0, r14, -1, 1, "");
+	loc_is("%eax", USDT_LOC_REG, 0, ax, -1, 1, "");
+	loc_is("-16(%rbp)", USDT_LOC_MEM, -16, bp, -1, 1, "");
+	loc_is("NBuffers(%rip)", USDT_LOC_MEM, 0, ip, -1, 1, "NBuffers");
+	loc_is("40+CheckpointStats(%rip)", USDT_LOC_MEM, 40, ip, -1, 1, "CheckpointStats");
+	loc_is("CheckpointStats+40(%rip)", USDT_LOC_MEM, 40, ip, -1, 1, "CheckpointStats");
+	loc_is("x.lto_priv.0-8(%rip)", USDT_LOC_MEM, -8, ip, -1, 1, "x.lto_priv.0");
+	loc_is("-1204(%rbp,%rax,4)", USDT_LOC_MEM, -1204, bp, ax, 4, "");
+	loc_is("(,%rax,8)", USDT_LOC_MEM, 0, -1, ax, 8, "");
+	loc_is("0x10(%rbp,%rax)", USDT_LOC_MEM, 16, bp, ax, 1, "");
+	/* Past 64 bits (libbpf's sscanf() takes it as the largest long). */
+	assert_string_equal(usdt_arch__parse_loc("9223372036854775808(%rax)", &l),
+			    "a location ksnoop does not parse");
+	assert_string_equal(usdt_arch__parse_loc("$9223372036854775808", &l),
+			    "a constant ksnoop does not parse");
+	assert_string_equal(usdt_arch__parse_loc("$-9223372036854775809", &l),
+			    "a constant ksnoop does not parse");
+}
+
+/* The BPF spec of one argument, at a site linked at 0x1000. */
+static void test_own_arg_spec(void **state)
+{
+	struct usdt_bpf_arg s;
+	struct usdt_arg a;
+	const char *why;
+
+	/* A symbol at 0x5000, 40 bytes in: IP + (0x5000 + 40 - 0x1000). */
+	assert_int_equal(usdt__parse_arg("-4@40+CheckpointStats(%rip)", &a), 0);
+	assert_int_equal(usdt_own__arg_spec(&a, 0x1000, 0x5000, &s, &why), 0);
+	assert_int_equal(s.arg_type, 2);	/* libbpf's REG_DEREF */
+	assert_int_equal(s.reg_off, offsetof(struct pt_regs, rip));
+	assert_int_equal(s.val_off, 0x4000 + 40);
+	assert_true(s.arg_signed);
+	assert_int_equal(s.arg_bitshift, 32);
+	/* Below the site: the offset wraps, as an address does. */
+	assert_int_equal(usdt__parse_arg("8@NBuffers(%rip)", &a), 0);
+	assert_int_equal(usdt_own__arg_spec(&a, 0x5000, 0x1000, &s, &why), 0);
+	assert_int_equal((__s64)s.val_off, -0x4000);
+	assert_false(s.arg_signed);
+	assert_int_equal(s.arg_bitshift, 0);
+	/* A scaled index: ksnoop's type, the rest packed. */
+	assert_int_equal(usdt__parse_arg("-4@-1204(%rbp,%rax,4)", &a), 0);
+	assert_int_equal(usdt_own__arg_spec(&a, 0x1000, 0, &s, &why), 0);
+	assert_int_equal(s.arg_type, KSNOOP_USDT_ARG_INDEXED);
+	assert_int_equal(s.reg_off, offsetof(struct pt_regs, rbp));
+	assert_int_equal(KSNOOP_USDT_IDX_DISP(s.val_off), -1204);
+	assert_int_equal(KSNOOP_USDT_IDX_REG(s.val_off), offsetof(struct pt_regs, rax));
+	assert_int_equal(KSNOOP_USDT_IDX_SHIFT(s.val_off), 2);
+	assert_false(s.val_off & KSNOOP_USDT_IDX_NOBASE);
+	assert_int_equal(usdt__parse_arg("8@(,%r9,8)", &a), 0);
+	assert_int_equal(usdt_own__arg_spec(&a, 0x1000, 0, &s, &why), 0);
+	assert_true(s.val_off & KSNOOP_USDT_IDX_NOBASE);
+	assert_int_equal(KSNOOP_USDT_IDX_SHIFT(s.val_off), 3);
+	/* libbpf's forms, the way libbpf writes them. */
+	assert_int_equal(usdt__parse_arg("-4@$-7", &a), 0);
+	assert_int_equal(usdt_own__arg_spec(&a, 0x1000, 0, &s, &why), 0);
+	assert_int_equal(s.arg_type, 0);
+	assert_int_equal((__s64)s.val_off, -7);
+	assert_int_equal(usdt__parse_arg("2@%r14w", &a), 0);
+	assert_int_equal(usdt_own__arg_spec(&a, 0x1000, 0, &s, &why), 0);
+	assert_int_equal(s.arg_type, 1);
+	assert_int_equal(s.reg_off, offsetof(struct pt_regs, r14));
+	assert_int_equal(s.arg_bitshift, 48);
+	/* An offset an index cannot carry, and a value nobody reads. */
+	assert_int_equal(usdt__parse_arg("4@4294967296(%rax,%rbx,4)", &a), 0);
+	assert_int_equal(usdt_own__arg_spec(&a, 0x1000, 0, &s, &why), -EINVAL);
+	assert_string_equal(why, "an offset wider than 32 bits");
+	assert_int_equal(usdt__parse_arg("8f@%rax", &a), 0);
+	assert_int_equal(usdt_own__arg_spec(&a, 0x1000, 0, &s, &why), -EINVAL);
+	assert_string_equal(why, "a floating-point value");
 }
 
 static void test_read_missing(void **state)
@@ -251,6 +393,9 @@ int main(void)
 		cmocka_unit_test(test_arg_errors),
 		cmocka_unit_test(test_arg_compiler_forms),
 		cmocka_unit_test(test_arg_unreadable),
+		cmocka_unit_test(test_arg_libbpf),
+		cmocka_unit_test(test_loc_decoded),
+		cmocka_unit_test(test_own_arg_spec),
 		cmocka_unit_test(test_read_missing),
 		cmocka_unit_test(test_read_directory),
 		cmocka_unit_test(test_read_not_elf),

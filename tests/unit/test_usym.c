@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 #include "usym.h"
+#include "usym_int.h"
 #include "../usdt/hostile_elf.h"
 
 /* A function of ours to find: out of line, longer than the offsets used. */
@@ -200,6 +201,45 @@ static void test_symbol_start(void **state)
 	assert_int_equal(usym__file_symbol(fd, at - load_base(), buf, sizeof(buf)), 0);
 	close(fd);
 	assert_string_equal(buf, "usym_target+0x0");
+}
+
+/* A global a USDT location could name ("-4@usym_data_target(%rip)"). */
+int usym_data_target = 7;
+
+/*
+ * Symbols by name (usym_elf__lookup(), for USDT locations): a data
+ * symbol's link-time address, a function's, a name that is not there;
+ * and a file offset from a link-time address.
+ */
+static void test_lookup_by_name(void **state)
+{
+	struct usym_named look[3] = { { .name = "no_such_symbol_here" },
+				      { .name = "usym_data_target" }, { .name = "usym_target" } };
+	struct usym_obj o = {};
+	struct stat st;
+	__u64 off;
+	int fd = open(exe, O_RDONLY);
+
+	assert_true(fd >= 0 && !fstat(fd, &st));
+	/* Sorted by name, as the caller must give them. */
+	assert_int_equal(usym_elf__lookup(fd, st.st_size, look, 3, &o), 0);
+	assert_false(look[0].found);
+	assert_true(look[1].found && !look[1].ambiguous);
+	assert_int_equal(look[1].addr, (uintptr_t)&usym_data_target - load_base());
+	assert_true(look[2].found);
+	assert_int_equal(look[2].addr, (uintptr_t)usym_target - load_base());
+	assert_true(o.nloads > 0);
+	assert_true(usym_obj__file_off(&o, look[2].addr, &off));
+	assert_false(usym_obj__file_off(&o, ~0ULL, &off));
+	usym_obj__free(&o);
+	close(fd);
+	/* Not an ELF file: refused. */
+	fd = open("/proc/self/cmdline", O_RDONLY);
+	assert_true(fd >= 0);
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(usym_elf__lookup(fd, 16, look, 3, &o), -ENOEXEC);
+	usym_obj__free(&o);
+	close(fd);
 }
 
 /* Write the first LEN bytes of this program, with PATCH applied, to a file. */
@@ -585,6 +625,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_symbol_start),
+		cmocka_unit_test(test_lookup_by_name),
 		cmocka_unit_test(test_gone_process),
 		cmocka_unit_test(test_not_the_mapped_file),
 		cmocka_unit_test(test_damaged_elf),
