@@ -40,15 +40,21 @@ static void log_vjson(const char *type, const char *fmt, va_list ap)
 	report__json_message(stdout, type, buf);
 }
 
+/* An error or a warning: a record of the -j stream, or a line on stderr. */
+static void log_vmessage(const char *type, const char *prefix, const char *fmt, va_list ap)
+{
+	if (log_json)
+		log_vjson(type, fmt, ap);
+	else
+		log_vprint(prefix, fmt, ap);
+}
+
 void log_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (log_json)
-		log_vjson("error", fmt, ap);
-	else
-		log_vprint("", fmt, ap);
+	log_vmessage("error", "", fmt, ap);
 	va_end(ap);
 }
 
@@ -62,10 +68,7 @@ void log_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (log_json)
-		log_vjson("warning", fmt, ap);
-	else
-		log_vprint("warning: ", fmt, ap);
+	log_vmessage("warning", "warning: ", fmt, ap);
 	va_end(ap);
 }
 
