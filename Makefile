@@ -40,7 +40,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
 	      -isystem $(LIBBPF_DIR)/include -I/usr/include/$(MULTIARCH) -Iinclude $(WARNINGS)
 
 # Userspace, one file per responsibility (see docs/ARCHITECTURE.md).
-CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/kbtf.c ksnoop/ksyms.c \
+CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/syscall.c ksnoop/kbtf.c ksnoop/ksyms.c \
 	      ksnoop/signature.c ksnoop/resolve.c ksnoop/print.c ksnoop/escape.c ksnoop/obuf.c ksnoop/writer.c ksnoop/report.c ksnoop/report_text.c ksnoop/report_json.c ksnoop/suggest.c ksnoop/btf_util.c \
 	      ksnoop/duration.c \
 	      ksnoop/resolve_chain.c ksnoop/resolve_value.c ksnoop/resolve_pred.c ksnoop/resolve_strategy.c ksnoop/resolve_group.c \

@@ -2,7 +2,7 @@
 /*
  * The spec language, parsed.  Knows nothing of BTF or libbpf: it turns
  *
- *     SPEC    := [tp:|MODULE:]TARGET [ '(' [ITEM {',' ITEM}] ')' ]
+ *     SPEC    := [tp:|sys:|MODULE:]TARGET [ '(' [ITEM {',' ITEM}] ')' ]
  *     TARGET  := name, or a glob (fnmatch: * ? [...]) for kernel functions
  *     ITEM    := DECL | ...   DECL := TYPE NAME ("struct sk_buff *s": NAME is
  *                whichever argument has TYPE)
@@ -137,5 +137,8 @@ bool spec_item__is_return(const struct spec_item *item);
 
 const char *spec_op__str(enum ksnoop_op op);
 const char *spec_format__str(enum spec_format fmt);
+
+/* A system call's paired events, sys:NAME (a SPEC_TP whose target says "sys:"). */
+bool spec__is_syscall(const struct spec *s);
 
 #endif
