@@ -138,6 +138,12 @@ $(BUILD)/usdt/fuse_stall: tests/usdt/fuse_stall.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARNINGS) $< -o $@
 
+# System calls for live/32-syscalls.sh: openat (failing, succeeding), connect.
+USDT_BINS += $(BUILD)/usdt/syscall_prog
+$(BUILD)/usdt/syscall_prog: tests/usdt/syscall_prog.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARNINGS) $< -o $@
+
 # -O2: the notes of structs passed by value in registers ("16@%rax").
 $(BUILD)/usdt/usdt_forms: tests/usdt/usdt_forms.c | $(BUILD)
 	@mkdir -p $(@D)

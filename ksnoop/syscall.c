@@ -147,30 +147,30 @@ static __u32 int_of_size(const struct btf *btf, int size, bool is_signed)
 	return 0;
 }
 
-/* A pointer to ID, or to ID const or volatile qualified; 0 if BTF has none. */
-static __u32 pointer_to(const struct btf *btf, __u32 id)
+/*
+ * A pointer to ID: to const ID first where CONST_FIRST (as the format
+ * spells it: "const char *"), else to plain ID first; 0 if BTF has none.
+ */
+static __u32 pointer_to(const struct btf *btf, __u32 id, bool const_first)
 {
-	__u32 i, n = btf__type_cnt(btf), found = 0;
+	__u32 i, n = btf__type_cnt(btf), plain = 0, qualified = 0;
 
-	for (i = 1; i < n && !found; i++) {
+	for (i = 1; i < n; i++) {
 		const struct btf_type *t = btf__type_by_id(btf, i), *to;
 
 		if (!btf_is_ptr(t))
 			continue;
-		if (t->type == id)
-			return i;
+		if (t->type == id && !plain)
+			plain = i;
 		to = btf__type_by_id(btf, t->type);
-		if (to && (btf_is_const(to) || btf_is_volatile(to)) && to->type == id)
-			found = i;
+		if (!qualified && to && btf_is_const(to) && to->type == id)
+			qualified = i;
+		if (plain && qualified)
+			break;
 	}
-	/* A qualified pointee only if BTF has no plain one. */
-	for (; i < n; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, i);
-
-		if (btf_is_ptr(t) && t->type == id)
-			return i;
-	}
-	return found;
+	if (const_first)
+		return qualified ? qualified : plain;
+	return plain ? plain : qualified;
 }
 
 /* CTYPE without the words that change nothing read: __user, qualifiers' spacing. */
@@ -198,13 +198,23 @@ static void plain_ctype(const char *ctype, char *out, size_t sz)
 		n--;
 	out[n] = 0;
 	/* "char *const *" (argv): the inner const says nothing about the read. */
-	for (char *c; (c = strstr(out, "* const")); )
-		memmove(c + 1, c + 7, strlen(c + 7) + 1);
+	for (char *c; (c = strstr(out, "*const")); )
+		memmove(c + 1, c + 6, strlen(c + 6) + 1);
+	for (char *c; (c = strstr(out, "* *")); )
+		memmove(c + 1, c + 2, strlen(c + 2) + 1);
 }
 
 __u32 syscall_format__btf_type(const struct btf *btf, const char *ctype, int size,
 			       bool is_signed)
 {
+	static const char *const c_ints[][2] = {
+		{ "long", "long int" },
+		{ "unsigned long", "long unsigned int" },
+		{ "short", "short int" },
+		{ "unsigned short", "short unsigned int" },
+		{ "long long", "long long int" },
+		{ "unsigned long long", "long long unsigned int" },
+	};
 	char plain[SYSCALL_MAX_CTYPE + 8];
 	const struct btf_type *t;
 	__u32 id, fallback = int_of_size(btf, size, is_signed);
@@ -212,13 +222,24 @@ __u32 syscall_format__btf_type(const struct btf *btf, const char *ctype, int siz
 	__s64 tsize;
 
 	plain_ctype(ctype, plain, sizeof(plain));
+	/* C's spellings of the integers a format uses, as BTF names them. */
+	for (i = 0; i < (int)(sizeof(c_ints) / sizeof(c_ints[0])); i++) {
+		__s32 iid;
+
+		if (strcmp(plain, c_ints[i][0]))
+			continue;
+		iid = btf__find_by_name_kind(btf, c_ints[i][1], BTF_KIND_INT);
+		if (iid > 0 && btf__resolve_size(btf, iid) <= size)
+			return iid;
+	}
 	if (btfu_find_type(btf, plain, &id, &nptrs))
 		return fallback;
 	if (!nptrs) {
 		/* A typedef of another size (a struct, an array): the raw integer. */
 		tsize = btf__resolve_size(btf, id);
 		t = btf__type_by_id(btf, btfu_strip(btf, id));
-		if (tsize != size || !t || !(btf_is_int(t) || btf_is_enum(t) || btf_is_enum64(t) ||
+		/* An int in a word of 8 bytes is its low bytes, extended. */
+		if (tsize <= 0 || tsize > size || !t || !(btf_is_int(t) || btf_is_enum(t) || btf_is_enum64(t) ||
 					     btf_is_ptr(t)))
 			return fallback;
 		return id;
@@ -226,7 +247,7 @@ __u32 syscall_format__btf_type(const struct btf *btf, const char *ctype, int siz
 	if (size != 8 && size != (int)sizeof(void *))
 		return fallback;
 	for (i = 0; i < nptrs; i++) {
-		id = pointer_to(btf, id);
+		id = pointer_to(btf, id, i == 0 && !strncmp(plain, "const ", 6));
 		if (!id)
 			return fallback;
 	}

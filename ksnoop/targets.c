@@ -256,8 +256,10 @@ static void log_target(const struct target *tg, const struct signature *sig)
 			 (unsigned long long)tg->usdt.ino, tg->plan.nvalues[KSNOOP_ENTRY]);
 	else
 		log_info("%s: %s%s, %d entry value(s), %d return value(s)", arg,
-			 tg->kind == ATTACH_TP ? "tracepoint" : "function in ",
-			 tg->kind == ATTACH_TP ? "" : sig->module ? sig->module : "vmlinux",
+			 tg->kind == ATTACH_TP || tg->kind == ATTACH_SYSCALL_TP ? "tracepoint" :
+			 tg->kind == ATTACH_SYSCALL ? "system call" : "function in ",
+			 tg->kind != ATTACH_FENTRY && tg->kind != ATTACH_KPROBE ? "" :
+			 sig->module ? sig->module : "vmlinux",
 			 tg->plan.nvalues[KSNOOP_ENTRY], tg->plan.nvalues[KSNOOP_RETURN]);
 }
 
