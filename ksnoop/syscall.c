@@ -144,6 +144,15 @@ static __u32 int_of_size(const struct btf *btf, int size, bool is_signed)
 		if (t && (int)t->size == size)
 			return id;
 	}
+	/* BTF from elsewhere may spell them otherwise: any plain integer. */
+	for (i = 1; i < btf__type_cnt(btf); i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+
+		if (btf_is_int(t) && (int)t->size == size &&
+		    !(btf_int_encoding(t) & (BTF_INT_BOOL | BTF_INT_CHAR)) &&
+		    !!(btf_int_encoding(t) & BTF_INT_SIGNED) == is_signed)
+			return i;
+	}
 	return 0;
 }
 
