@@ -611,35 +611,18 @@ static const char *next_tp_name(const struct btf *btf, __u32 *id)
 }
 
 /*
- * The syscalls:sys_enter_X and sys_exit_X events are made by the kernel
- * from the sys_enter and sys_exit tracepoints; they have no tracepoint (no
- * btf_trace_ typedef) of their own.  For a name like those: why, and what
- * to trace instead (the syscall's function where BTF has one), in BUF;
- * else false.
+ * A name in category syscalls, or like a syscall event's, that names none:
+ * how a system call's events are named, in BUF; else false.
  */
-static bool syscall_event_hint(const struct btf *btf, const char *pattern, char *buf, size_t sz)
+static bool syscall_event_hint(const char *pattern, char *buf, size_t sz)
 {
-	static const char *const prefixes[] = { "__x64_sys_", "__arm64_sys_" };
-	const char *base = tp_base_name(pattern), *call = NULL;
-	char fn[SPEC_MAX_NAME + 16] = "";
+	const char *base = tp_base_name(pattern);
 
-	if (!strncmp(base, "sys_enter_", 10))
-		call = base + 10;
-	else if (!strncmp(base, "sys_exit_", 9))
-		call = base + 9;
-	else if (strncmp(pattern, "syscalls:", 9))
+	if (strncmp(base, "sys_enter_", 10) && strncmp(base, "sys_exit_", 9) &&
+	    strncmp(pattern, "syscalls:", 9))
 		return false;
-	for (size_t i = 0; call && !strpbrk(call, "*?[") && i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		snprintf(fn, sizeof(fn), "%s%s", prefixes[i], call);
-		if (btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) > 0)
-			break;
-		fn[0] = '\0';
-	}
-	snprintf(buf, sz, "syscall events are not tracepoints of their own; trace %s (id: the "
-		 "syscall's number)%s%s%s",
-		 strstr(base, "exit") ? "tp:sys_exit" : strstr(base, "enter") ? "tp:sys_enter" :
-		 "tp:sys_enter or tp:sys_exit",
-		 fn[0] ? " or the function " : "", fn, fn[0] ? " (its regs hold the arguments)" : "");
+	snprintf(buf, sz, "a system call's events are tp:syscalls:sys_enter_NAME and "
+		 "tp:syscalls:sys_exit_NAME; sys:NAME traces both as one call");
 	return true;
 }
 
@@ -668,7 +651,7 @@ int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 		snprintf(shown, sizeof(shown), "tp:syscalls:%s", base);
 		return syscall_sig(k, base, true, shown, sig, e);
 	}
-	if (syscall_event_hint(btf, name, hint, sizeof(hint)))
+	if (syscall_event_hint(name, hint, sizeof(hint)))
 		return ks_fail(e, -ENOENT, "unknown tracepoint '%s': %s", name, hint);
 	suggest__init(&s, base);
 	for (id = 1; (tn = next_tp_name(btf, &id)); id++)
@@ -782,7 +765,7 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 		return ks_fail(e, err, "%s", err == -ENOMEM ? "out of memory" : strerror(-err));
 	if (!count && nsys)
 		return 0;
-	if (!count && syscall_event_hint(btf, pattern, hint, sizeof(hint)))
+	if (!count && syscall_event_hint(pattern, hint, sizeof(hint)))
 		return ks_fail(e, -ENOENT, "no tracepoint matches 'tp:%s': %s", pattern, hint);
 	if (!count)
 		return ks_fail(e, -ENOENT, "no tracepoint matches 'tp:%s'", pattern);
