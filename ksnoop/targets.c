@@ -437,6 +437,8 @@ static int add_kernel_spec(struct target_list *l, struct kernel *k, const struct
 	}
 	if (s->kind == SPEC_KFUNC)
 		return glob_outcome(&g, s->target, "function");
+	if (spec__is_syscall(s))
+		return glob_outcome(&g, s->target, "system call");
 	snprintf(shown, sizeof(shown), "tp:%s", s->target);
 	return glob_outcome(&g, shown, "tracepoint");
 }
