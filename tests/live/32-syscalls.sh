@@ -50,6 +50,16 @@ refused glob_matches_none "no system call matches 'sys:nosuch\*'" 'sys:nosuch*'
 expect_no_match no_arch_names '__x64_sys|__arm64_sys' \
 	"$(ks 'sys:opennat' 2>&1; ks 'tp:syscalls:sys_enter_opennat' 2>&1)"
 
+# Without tracefs and without the privilege to mount it: one line saying
+# how, the machine's failure (exit 1).  In a mount namespace without
+# tracefs (the machine's own may have it), as nobody.
+PLAIN=${KSNOOP_PLAIN:-$(dirname "$K")/../ksnoop}
+err=$(cd / && timeout -k 2 20 unshare -m --propagation private sh -c \
+	'for m in $(awk '\''$3 == "tracefs" || $3 == "debugfs" { print $2 }'\'' /proc/self/mounts | sort -r); do umount -l "$m" || exit 125; done; exec "$@"' \
+	sh "${NOBODY[@]}" "$PLAIN" info sys:openat 2>&1 >/dev/null); rc=$?
+error_is no_tracefs_no_mount 1 "^ksnoop: spec 'sys:openat': system calls are described in tracefs, which is not mounted and cannot be mounted here \(mount -t tracefs tracefs /sys/kernel/tracing\)$" \
+	"$rc" "$err" "as nobody without tracefs"
+
 # --- info: typed prototypes, text and JSON ---
 out=$(ks info tp:syscalls:sys_enter_openat 2>&1)
 expect_eq info_enter "tp:syscalls:sys_enter_openat(int dfd, const char *filename, int flags, umode_t mode);" "$out"
