@@ -38,7 +38,7 @@
 
 enum spec_kind {
 	SPEC_KFUNC,	/* kernel function */
-	SPEC_TP,	/* tp:NAME, a BTF-typed tracepoint */
+	SPEC_TP,	/* tp:NAME, a tracepoint; also sys:NAME, its target "sys:NAME" */
 	SPEC_USDT,	/* BINARY:PROVIDER:NAME */
 };
 
@@ -125,7 +125,7 @@ struct spec {
 
 /*
  * Parse TEXT as KIND (SPEC_KFUNC also accepts the tp: prefix and becomes
- * SPEC_TP).  Returns 0, or -EINVAL with ERR filled in (its column in TEXT),
+ * SPEC_TP, and sys:, which becomes SPEC_TP with "sys:" kept in the target).  Returns 0, or -EINVAL with ERR filled in (its column in TEXT),
  * or -ENOMEM.  SPEC is zeroed first; free it with spec__free() in both cases.
  */
 int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
