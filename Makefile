@@ -40,7 +40,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
 	      -isystem $(LIBBPF_DIR)/include -I/usr/include/$(MULTIARCH) -Iinclude $(WARNINGS)
 
 # Userspace, one file per responsibility (see docs/ARCHITECTURE.md).
-CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/kbtf.c ksnoop/ksyms.c \
+CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/syscall.c ksnoop/kbtf.c ksnoop/ksyms.c \
 	      ksnoop/signature.c ksnoop/resolve.c ksnoop/print.c ksnoop/escape.c ksnoop/obuf.c ksnoop/writer.c ksnoop/report.c ksnoop/report_text.c ksnoop/report_json.c ksnoop/suggest.c ksnoop/btf_util.c \
 	      ksnoop/duration.c ksnoop/kfeatures.c \
 	      ksnoop/resolve_chain.c ksnoop/resolve_value.c ksnoop/resolve_pred.c ksnoop/resolve_strategy.c ksnoop/resolve_group.c \
@@ -151,6 +151,12 @@ $(BUILD)/usdt/fuse_stall: tests/usdt/fuse_stall.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARNINGS) $< -o $@
 
+# System calls for live/32-syscalls.sh: openat (failing, succeeding), connect.
+USDT_BINS += $(BUILD)/usdt/syscall_prog
+$(BUILD)/usdt/syscall_prog: tests/usdt/syscall_prog.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARNINGS) $< -o $@
+
 # -O2: the notes of structs passed by value in registers ("16@%rax").
 $(BUILD)/usdt/usdt_forms: tests/usdt/usdt_forms.c | $(BUILD)
 	@mkdir -p $(@D)
@@ -193,7 +199,7 @@ unit: $(UNIT_BINS)
 live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS)
 	@tests/run --build $(BUILD) --only live
 
-vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(VM_BINS)
+vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(BUILD)/usdt/syscall_prog $(VM_BINS)
 	@tests/run --build $(BUILD) --only vm
 
 # Benchmarks against bcc's ksnoop and bpftrace; writes docs/PERFORMANCE.md.

@@ -138,6 +138,7 @@ enum word_source {
 	WORDS_TP,	/* raw_tp: ctx is an array of u64 */
 	WORDS_REGS,	/* kprobe/kretprobe: ctx is struct pt_regs */
 	WORDS_USDT,	/* USDT: argument specs decoded by usdt.bpf.h */
+	WORDS_SYSCALL,	/* syscall events (perf tracepoints): ctx is the record */
 };
 
 /*
@@ -747,6 +748,8 @@ static __always_inline void call_key(void *ctx, enum word_source ws, int kind, _
 	key->func_id = func_id;
 	if (ws == WORDS_REGS)
 		key->frame = arch_call_frame(ctx, kind == KSNOOP_RETURN);
+	else if (ws == WORDS_SYSCALL)
+		key->frame = 0;	/* a task is in one syscall at a time */
 	else
 		key->frame = (__u64)ctx;
 }
@@ -767,6 +770,16 @@ static __always_inline void read_words(void *ctx, enum word_source ws, int kind,
 		break;
 	case WORDS_USDT:
 		usdt_words(ctx, words, plan.nslots);
+		break;
+	case WORDS_SYSCALL:
+		/*
+		 * The record's words, as a raw tracepoint's (the arguments from
+		 * word 2); sys_exit's record has ret there, and no more.
+		 */
+		if (kind == KSNOOP_ENTRY)
+			tp_words(ctx, words);
+		else
+			words[KSNOOP_MAX_ARGS] = ((__u64 *)ctx)[2];
 		break;
 	}
 }
@@ -1185,3 +1198,6 @@ CAPTURE_PROG("kprobe", ksnoop_kprobe, struct pt_regs, WORDS_REGS, capture_entry)
 CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, capture_return)
 CAPTURE_PROG("raw_tp", ksnoop_tp, __u64, WORDS_TP, capture_entry)
 CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, capture_entry)
+/* Syscall events: one of them (tp:syscalls:...), or a call's entry and exit (sys:). */
+CAPTURE_PROG("tp", ksnoop_syscall_tp, __u64, WORDS_SYSCALL, capture_entry)
+CAPTURE_PROG("tp", ksnoop_syscall_exit, __u64, WORDS_SYSCALL, capture_return)

@@ -299,6 +299,10 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kretprobe, kind == ATTACH_KPROBE);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_syscall_tp,
+					       kind == ATTACH_SYSCALL_TP || kind == ATTACH_SYSCALL);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_syscall_exit,
+					       kind == ATTACH_SYSCALL);
 	if (kind == ATTACH_USDT && sleepable)
 		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_usdt,
 						    bpf_program__flags(skel->progs.ksnoop_usdt) |
@@ -510,6 +514,7 @@ static int attach_single(struct attacher *a, const struct capture_plan *plan,
 			 enum attach_kind kind, struct ks_error *e)
 {
 	const char *target = plan->sig.attach;
+	char event[sizeof(plan->sig.attach) + 16];
 	struct ksnoop_bpf *skel;
 	struct bpf_link *link;
 
@@ -551,6 +556,31 @@ static int attach_single(struct attacher *a, const struct capture_plan *plan,
 		if (!link)
 			return attach_fail(e, -errno, "attach to tracepoint", target);
 		skel->links.ksnoop_tp = link;
+		break;
+	case ATTACH_SYSCALL_TP:
+		link = bpf_program__attach_tracepoint(skel->progs.ksnoop_syscall_tp, "syscalls",
+						      target);
+		if (!link)
+			return attach_fail(e, -errno, "attach to tracepoint", target);
+		skel->links.ksnoop_syscall_tp = link;
+		break;
+	case ATTACH_SYSCALL:
+		if (side_attached(&plan->bpf, KSNOOP_ENTRY)) {
+			snprintf(event, sizeof(event), "sys_enter_%s", target);
+			link = bpf_program__attach_tracepoint(skel->progs.ksnoop_syscall_tp,
+							      "syscalls", event);
+			if (!link)
+				return attach_fail(e, -errno, "attach to tracepoint", event);
+			skel->links.ksnoop_syscall_tp = link;
+		}
+		if (side_attached(&plan->bpf, KSNOOP_RETURN)) {
+			snprintf(event, sizeof(event), "sys_exit_%s", target);
+			link = bpf_program__attach_tracepoint(skel->progs.ksnoop_syscall_exit,
+							      "syscalls", event);
+			if (!link)
+				return attach_fail(e, -errno, "attach to tracepoint", event);
+			skel->links.ksnoop_syscall_exit = link;
+		}
 		break;
 	case ATTACH_USDT:
 		return ks_fail(e, -EOPNOTSUPP, "USDT probes attach with attach_usdt_probes()");

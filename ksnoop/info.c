@@ -26,7 +26,10 @@ static void print_tp(struct report *r, const struct signature *sig)
 	size_t n;
 	int i;
 
-	n = snprintf(decl, sizeof(decl), "%s(", sig->name);
+	/* sys:NAME returns what its sys_exit event gives. */
+	n = sig->has_return ? snprintf(decl, sizeof(decl), "%s ",
+				       btfu_type_str(sig->btf, sig->ret_type, NULL, buf, sizeof(buf))) : 0;
+	n += snprintf(decl + n, sizeof(decl) - n, "%s(", sig->name);
 	for (i = 0; i < sig->nparams && n < sizeof(decl); i++)
 		n += snprintf(decl + n, sizeof(decl) - n, "%s%s", i ? ", " : "",
 			      btfu_type_str(sig->btf, sig->params[i].type_id, sig->params[i].name,

@@ -1005,7 +1005,8 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 		writer__key(wr, plan->values[kind][i].text);
 		printer__value(p, plan->sig.btf, &plan->values[kind][i], vh, vh + 1, 1);
 	}
-	user = plan->bpf.flags & KSNOOP_PLAN_USER_MEM;
+	/* USDT's stack is the program's; a syscall's reads are, its stack is the kernel's. */
+	user = (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) && plan->sig.syscall == SIG_NOT_SYSCALL;
 	if (stack && !wr->json)
 		print_stack(p, stack, user, ev->tgid);
 	writer__end_object(wr);

@@ -21,6 +21,13 @@ struct sig_param {
 	int slot;		/* first ctx word / register holding it */
 };
 
+/* Where a syscall signature (syscall.h) attaches, if it is one. */
+enum sig_syscall {
+	SIG_NOT_SYSCALL,
+	SIG_SYSCALL_EVENT,	/* one of syscalls:sys_enter_NAME or sys_exit_NAME */
+	SIG_SYSCALL_PAIR,	/* sys:NAME: sys_enter_NAME and sys_exit_NAME */
+};
+
 /* What a target takes and returns, from BTF. */
 struct signature {
 	const struct btf *btf;
@@ -36,6 +43,7 @@ struct signature {
 	bool variadic;
 	bool user_tags;			/* BTF marks user pointers (__user tags) */
 	int nslots;			/* ctx words the arguments use */
+	enum sig_syscall syscall;	/* a syscall's tracefs events (perf tracepoints) */
 };
 
 /*

@@ -896,6 +896,9 @@ int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
 	if (kind == SPEC_KFUNC && strncmp(text + p.i, "tp:", 3) == 0) {
 		spec->kind = SPEC_TP;
 		p.i += 3;
+	} else if (kind == SPEC_KFUNC && strncmp(text + p.i, "sys:", 4) == 0) {
+		/* A syscall: a tracepoint pair, named "sys:NAME" (target.h). */
+		spec->kind = SPEC_TP;
 	}
 	ret = parse_target(&p, spec);
 	if (ret)
@@ -989,4 +992,9 @@ const char *spec_format__str(enum spec_format fmt)
 {
 	return (unsigned)fmt < sizeof(format_names) / sizeof(format_names[0]) &&
 	       format_names[fmt] ? format_names[fmt] : "?";
+}
+
+bool spec__is_syscall(const struct spec *s)
+{
+	return s->kind == SPEC_TP && s->target && strncmp(s->target, "sys:", 4) == 0;
 }

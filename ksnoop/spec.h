@@ -2,7 +2,7 @@
 /*
  * The spec language, parsed.  Knows nothing of BTF or libbpf: it turns
  *
- *     SPEC    := [tp:|MODULE:]TARGET [ '(' [ITEM {',' ITEM}] ')' ]
+ *     SPEC    := [tp:|sys:|MODULE:]TARGET [ '(' [ITEM {',' ITEM}] ')' ]
  *     TARGET  := name, or a glob (fnmatch: * ? [...]) for kernel functions
  *     ITEM    := DECL | ...   DECL := TYPE NAME ("struct sk_buff *s": NAME is
  *                whichever argument has TYPE)
@@ -38,7 +38,7 @@
 
 enum spec_kind {
 	SPEC_KFUNC,	/* kernel function */
-	SPEC_TP,	/* tp:NAME, a BTF-typed tracepoint */
+	SPEC_TP,	/* tp:NAME, a tracepoint; also sys:NAME, its target "sys:NAME" */
 	SPEC_USDT,	/* BINARY:PROVIDER:NAME */
 };
 
@@ -125,7 +125,7 @@ struct spec {
 
 /*
  * Parse TEXT as KIND (SPEC_KFUNC also accepts the tp: prefix and becomes
- * SPEC_TP).  Returns 0, or -EINVAL with ERR filled in (its column in TEXT),
+ * SPEC_TP, and sys:, which becomes SPEC_TP with "sys:" kept in the target).  Returns 0, or -EINVAL with ERR filled in (its column in TEXT),
  * or -ENOMEM.  SPEC is zeroed first; free it with spec__free() in both cases.
  */
 int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
@@ -137,5 +137,8 @@ bool spec_item__is_return(const struct spec_item *item);
 
 const char *spec_op__str(enum ksnoop_op op);
 const char *spec_format__str(enum spec_format fmt);
+
+/* A system call's paired events, sys:NAME (a SPEC_TP whose target says "sys:"). */
+bool spec__is_syscall(const struct spec *s);
 
 #endif

@@ -7,13 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <unistd.h>
+#include <sys/mount.h>
 #include <bpf/btf.h>
 #include "kbtf.h"
 #include "klookup.h"
 #include "ksyms.h"
 #include "suggest.h"
 #include "btf_util.h"
+#include "log.h"
+#include "syscall.h"
 #include "target.h"
 
 struct kernel {
@@ -334,7 +338,7 @@ static const char *tp_base_name(const char *name)
  * is not in BTF; tracefs has it, as events/CATEGORY/NAME.  Tracepoints
  * without a trace event (DECLARE_TRACE alone) have none.
  */
-static const char *tp_events_dir(void)
+static const char *tp_events_dir_mounted(void)
 {
 	static const char *const dirs[] = {
 		"/sys/kernel/tracing/events",
@@ -345,6 +349,192 @@ static const char *tp_events_dir(void)
 		if (access(dirs[i], X_OK) == 0)
 			return dirs[i];
 	return NULL;
+}
+
+/*
+ * Where tracefs is not mounted, mount it for ksnoop alone: in a mount
+ * namespace of its own (this thread's, which reads tracefs and attaches),
+ * made private first so that the system's mounts stay as they are.  Tried
+ * once; NULL when it cannot be (no CAP_SYS_ADMIN, no tracefs).
+ */
+static const char *tp_events_dir(void)
+{
+	static bool tried;
+	const char *dir = tp_events_dir_mounted();
+
+	if (dir || tried)
+		return dir;
+	tried = true;
+	if (unshare(CLONE_NEWNS)) {
+		log_info("tracefs: cannot make a mount namespace: %s", strerror(errno));
+		return NULL;
+	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
+		log_info("tracefs: cannot mount it: %s", strerror(errno));
+		return NULL;
+	}
+	log_info("tracefs: mounted on /sys/kernel/tracing for ksnoop alone");
+	return tp_events_dir_mounted();
+}
+
+#define TRACEFS_HOWTO "mount -t tracefs tracefs /sys/kernel/tracing"
+
+/* Room for a syscall event's format file (a few hundred bytes). */
+#define SYSCALL_FORMAT_MAX 8192
+
+/* DIR/syscalls/EVENT/format into BUF: 0, or -errno. */
+static int read_syscall_format(const char *dir, const char *event, char *buf, size_t sz)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	size_t n;
+
+	if (strlen(event) > SPEC_MAX_NAME)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/syscalls/%s/format", dir, event);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sz - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return n ? 0 : -EIO;
+}
+
+/*
+ * A syscall event names: "sys_enter_NAME" or "sys_exit_NAME" (EVENT true),
+ * or a syscall for sys:NAME; SHOWN as the spec wrote it.  Its signature
+ * from the format files, or -ENOENT with E (the closest syscall named).
+ */
+static int syscall_sig(struct kernel *k, const char *name, bool event, const char *shown,
+		       struct signature *sig, struct ks_error *e)
+{
+	static char enter[SYSCALL_FORMAT_MAX], exit_[SYSCALL_FORMAT_MAX];
+	const char *dir = tp_events_dir(), *call = name;
+	char ev[SPEC_MAX_NAME + 16], sdir[PATH_MAX];
+	struct dirent *de;
+	struct suggest s;
+	bool is_exit = false;
+	DIR *d;
+	int err;
+
+	if (!dir)
+		return ks_fail(e, -EOPNOTSUPP, "system calls are described in tracefs, which is not mounted and cannot be mounted here (%s)",
+			       TRACEFS_HOWTO);
+	if (event) {
+		is_exit = !strncmp(name, "sys_exit_", 9);
+		call = name + (is_exit ? 9 : 10);
+	}
+	snprintf(ev, sizeof(ev), "sys_enter_%s", call);
+	err = read_syscall_format(dir, ev, enter, sizeof(enter));
+	if (!err) {
+		snprintf(ev, sizeof(ev), "sys_exit_%s", call);
+		err = read_syscall_format(dir, ev, exit_, sizeof(exit_));
+	}
+	if (!err) {
+		err = signature__from_syscall(kbtf__vmlinux(k->kbtf), shown, event ? name : call,
+					      !event || !is_exit ? enter : NULL,
+					      !event || is_exit ? exit_ : NULL, sig, e);
+		return err == -EINVAL ? ks_fail(e, -EINVAL, "cannot trace %s: %s", shown, ks_message(e)) : err;
+	}
+	suggest__init(&s, call);
+	snprintf(sdir, sizeof(sdir), "%s/syscalls", dir);
+	d = opendir(sdir);
+	while (d && (de = readdir(d)))
+		if (!strncmp(de->d_name, "sys_enter_", 10))
+			suggest__consider(&s, de->d_name + 10);
+	if (d)
+		closedir(d);
+	if (suggest__best(&s))
+		return ks_fail(e, -ENOENT, "unknown system call '%s' (did you mean '%s%s%s'?)", call,
+			       event ? "tp:syscalls:" : "sys:",
+			       event ? (is_exit ? "sys_exit_" : "sys_enter_") : "", suggest__best(&s));
+	return ks_fail(e, -ENOENT, "unknown system call '%s'", call);
+}
+
+/* NAME ("sys_enter_openat", "syscalls:sys_exit_*") a syscall event's? */
+static bool is_syscall_event(const char *name)
+{
+	const char *base = strrchr(name, ':');
+
+	if (base && (base - name != 8 || strncmp(name, "syscalls", 8)))
+		return false;
+	base = base ? base + 1 : name;
+	return !strncmp(base, "sys_enter_", 10) || !strncmp(base, "sys_exit_", 9);
+}
+
+static int cmp_str(const void *a, const void *b);
+
+/*
+ * FN for each syscall event (EVENTS) or syscall (sys:) whose name matches
+ * the glob PATTERN, in name order; *COUNT of them.
+ */
+static int syscall_glob(struct kernel *k, const char *pattern, bool events,
+			int (*fn)(const struct signature *sig, void *ctx), void *ctx,
+			int *count, struct ks_error *e)
+{
+	const char *dir = tp_events_dir();
+	char sdir[PATH_MAX], shown[SPEC_MAX_NAME + 32], **names = NULL;
+	struct signature sig;
+	struct dirent *de;
+	size_t n = 0, cap = 0, i;
+	int err = 0;
+	DIR *d;
+
+	*count = 0;
+	if (!dir)
+		return ks_fail(e, -EOPNOTSUPP, "system calls are described in tracefs, which is not mounted and cannot be mounted here (%s)",
+			       TRACEFS_HOWTO);
+	snprintf(sdir, sizeof(sdir), "%s/syscalls", dir);
+	d = opendir(sdir);
+	if (!d)
+		return ks_fail(e, -errno, "cannot read %s: %s", sdir, strerror(errno));
+	while ((de = readdir(d))) {
+		const char *name = de->d_name;
+
+		if (!events && strncmp(name, "sys_enter_", 10))
+			continue;
+		if (!events)
+			name += 10;
+		else if (strncmp(name, "sys_e", 5))
+			continue;
+		if (fnmatch(pattern, name, 0))
+			continue;
+		if (n == cap) {
+			char **nn = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*nn));
+
+			if (!nn) {
+				err = -ENOMEM;
+				break;
+			}
+			names = nn;
+		}
+		names[n] = strdup(name);
+		if (!names[n]) {
+			err = -ENOMEM;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n && !err; i++) {
+		struct ks_error se;
+
+		snprintf(shown, sizeof(shown), "%s%s", events ? "tp:syscalls:" : "sys:", names[i]);
+		if (syscall_sig(k, names[i], events, shown, &sig, &se))
+			continue;
+		err = fn(&sig, ctx);
+		++*count;
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (err)
+		return ks_fail(e, err, "%s", err == -ENOMEM ? "out of memory" : strerror(-err));
+	return 0;
 }
 
 /*
@@ -426,35 +616,18 @@ static const char *next_tp_name(const struct btf *btf, __u32 *id)
 }
 
 /*
- * The syscalls:sys_enter_X and sys_exit_X events are made by the kernel
- * from the sys_enter and sys_exit tracepoints; they have no tracepoint (no
- * btf_trace_ typedef) of their own.  For a name like those: why, and what
- * to trace instead (the syscall's function where BTF has one), in BUF;
- * else false.
+ * A name in category syscalls, or like a syscall event's, that names none:
+ * how a system call's events are named, in BUF; else false.
  */
-static bool syscall_event_hint(const struct btf *btf, const char *pattern, char *buf, size_t sz)
+static bool syscall_event_hint(const char *pattern, char *buf, size_t sz)
 {
-	static const char *const prefixes[] = { "__x64_sys_", "__arm64_sys_" };
-	const char *base = tp_base_name(pattern), *call = NULL;
-	char fn[SPEC_MAX_NAME + 16] = "";
+	const char *base = tp_base_name(pattern);
 
-	if (!strncmp(base, "sys_enter_", 10))
-		call = base + 10;
-	else if (!strncmp(base, "sys_exit_", 9))
-		call = base + 9;
-	else if (strncmp(pattern, "syscalls:", 9))
+	if (strncmp(base, "sys_enter_", 10) && strncmp(base, "sys_exit_", 9) &&
+	    strncmp(pattern, "syscalls:", 9))
 		return false;
-	for (size_t i = 0; call && !strpbrk(call, "*?[") && i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		snprintf(fn, sizeof(fn), "%s%s", prefixes[i], call);
-		if (btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) > 0)
-			break;
-		fn[0] = '\0';
-	}
-	snprintf(buf, sz, "syscall events are not tracepoints of their own; trace %s (id: the "
-		 "syscall's number)%s%s%s",
-		 strstr(base, "exit") ? "tp:sys_exit" : strstr(base, "enter") ? "tp:sys_enter" :
-		 "tp:sys_enter or tp:sys_exit",
-		 fn[0] ? " or the function " : "", fn, fn[0] ? " (its regs hold the arguments)" : "");
+	snprintf(buf, sz, "a system call's events are tp:syscalls:sys_enter_NAME and "
+		 "tp:syscalls:sys_exit_NAME; sys:NAME traces both as one call");
 	return true;
 }
 
@@ -472,10 +645,18 @@ int kernel__tp(struct kernel *k, const char *name, struct signature *sig,
 	err = kernel__open(k, e);
 	if (err)
 		return err;
+	if (!strncmp(name, "sys:", 4))
+		return syscall_sig(k, name + 4, false, name, sig, e);
 	btf = kbtf__vmlinux(k->kbtf);
 	if (signature__from_tp(btf, base, sig) == 0)
 		return base == name ? 0 : tp_check_category(name, base, e);
-	if (syscall_event_hint(btf, name, hint, sizeof(hint)))
+	if (is_syscall_event(name)) {
+		char shown[SPEC_MAX_NAME + 32];
+
+		snprintf(shown, sizeof(shown), "tp:syscalls:%s", base);
+		return syscall_sig(k, base, true, shown, sig, e);
+	}
+	if (syscall_event_hint(name, hint, sizeof(hint)))
 		return ks_fail(e, -ENOENT, "unknown tracepoint '%s': %s", name, hint);
 	suggest__init(&s, base);
 	for (id = 1; (tn = next_tp_name(btf, &id)); id++)
@@ -504,11 +685,22 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 	const char *tn;
 	__u32 id;
 	size_t count = 0, cap = 0, i;
-	int err;
+	int err, nsys = 0;
 
 	err = kernel__open(k, e);
 	if (err)
 		return err;
+	if (!strncmp(pattern, "sys:", 4)) {
+		err = syscall_glob(k, pattern + 4, false, fn, ctx, &nsys, e);
+		if (!err && !nsys)
+			return ks_fail(e, -ENOENT, "no system call matches '%s'", pattern);
+		return err;
+	}
+	if (is_syscall_event(pattern) || !strncmp(pattern, "syscalls:", 9)) {
+		err = syscall_glob(k, base, true, fn, ctx, &nsys, e);
+		if (err)
+			return err;
+	}
 	if (base != pattern) {
 		if ((size_t)(base - 1 - pattern) >= sizeof(cat))
 			return ks_fail(e, -ENOENT, "no tracepoint category '%.*s'",
@@ -555,7 +747,9 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 	free(names);
 	if (err)
 		return ks_fail(e, err, "%s", err == -ENOMEM ? "out of memory" : strerror(-err));
-	if (!count && syscall_event_hint(btf, pattern, hint, sizeof(hint)))
+	if (!count && nsys)
+		return 0;
+	if (!count && syscall_event_hint(pattern, hint, sizeof(hint)))
 		return ks_fail(e, -ENOENT, "no tracepoint matches 'tp:%s': %s", pattern, hint);
 	if (!count)
 		return ks_fail(e, -ENOENT, "no tracepoint matches 'tp:%s'", pattern);

@@ -46,9 +46,9 @@ int targets__check_min_duration(const struct spec *specs, int n, __u64 min_ns)
 	int i;
 
 	for (i = 0; i < n && min_ns; i++) {
-		if (specs[i].kind == SPEC_KFUNC)
+		if (specs[i].kind == SPEC_KFUNC || spec__is_syscall(&specs[i]))
 			continue;
-		log_error("--min-duration: '%s' is %s, which has no return and so no duration; only kernel functions have one",
+		log_error("--min-duration: '%s' is %s, which has no return and so no duration; only kernel functions and system calls (sys:NAME) have one",
 			  specs[i].text, specs[i].kind == SPEC_TP ? "a tracepoint" : "a USDT probe");
 		return -EINVAL;
 	}
@@ -227,7 +227,8 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 	bp->pidns_ino = cfg->pidns_ino;
 	bp->self_tgid = cfg->self_tgid;
 	/* A traced program chooses its USDT arguments: user memory only. */
-	if (tg->kind == ATTACH_USDT)
+	/* A syscall's pointer arguments are the calling program's addresses. */
+	if (tg->kind == ATTACH_USDT || tg->kind == ATTACH_SYSCALL_TP || tg->kind == ATTACH_SYSCALL)
 		bp->flags |= KSNOOP_PLAN_USER_MEM;
 	/* Sites of this probe with other argument types have their own target. */
 	if (tg->kind == ATTACH_USDT && tg->usdt.typed_sites) {
@@ -255,8 +256,10 @@ static void log_target(const struct target *tg, const struct signature *sig)
 			 (unsigned long long)tg->usdt.ino, tg->plan.nvalues[KSNOOP_ENTRY]);
 	else
 		log_info("%s: %s%s, %d entry value(s), %d return value(s)", arg,
-			 tg->kind == ATTACH_TP ? "tracepoint" : "function in ",
-			 tg->kind == ATTACH_TP ? "" : sig->module ? sig->module : "vmlinux",
+			 tg->kind == ATTACH_TP || tg->kind == ATTACH_SYSCALL_TP ? "tracepoint" :
+			 tg->kind == ATTACH_SYSCALL ? "system call" : "function in ",
+			 tg->kind != ATTACH_FENTRY && tg->kind != ATTACH_KPROBE ? "" :
+			 sig->module ? sig->module : "vmlinux",
 			 tg->plan.nvalues[KSNOOP_ENTRY], tg->plan.nvalues[KSNOOP_RETURN]);
 }
 
@@ -303,10 +306,21 @@ struct glob_tally {
 	struct ks_error named_e;	/* why a match ended it: a named one's error, memory */
 };
 
+/* How a spec's match attaches: SIG says a syscall's events (syscall.h). */
+static enum attach_kind match_kind(const struct glob_tally *g, const struct signature *sig,
+				   enum attach_kind func_kind)
+{
+	if (sig->syscall == SIG_SYSCALL_EVENT)
+		return ATTACH_SYSCALL_TP;
+	if (sig->syscall == SIG_SYSCALL_PAIR)
+		return ATTACH_SYSCALL;
+	return g->s->kind == SPEC_TP ? ATTACH_TP : func_kind;
+}
+
 /* A function or tracepoint named alone: traced, or the spec's error. */
 static int named_match(struct glob_tally *g, const struct target_match *m)
 {
-	enum attach_kind kind = g->s->kind == SPEC_TP ? ATTACH_TP : g->cfg->func_kind;
+	enum attach_kind kind = match_kind(g, m->sig, g->cfg->func_kind);
 
 	if (m->err) {
 		g->named_e = *m->e;
@@ -336,7 +350,7 @@ static const char *left_out_why(const struct target_match *m)
 static int glob_match(const struct target_match *m, void *ctx)
 {
 	struct glob_tally *g = ctx;
-	enum attach_kind kind = g->s->kind == SPEC_TP ? ATTACH_TP : g->cfg->glob_kind;
+	enum attach_kind kind = match_kind(g, m->sig, g->cfg->glob_kind);
 	const char *why = left_out_why(m);
 	struct signature bound;
 	bool was_bound = false;
@@ -423,6 +437,8 @@ static int add_kernel_spec(struct target_list *l, struct kernel *k, const struct
 	}
 	if (s->kind == SPEC_KFUNC)
 		return glob_outcome(&g, s->target, "function");
+	if (spec__is_syscall(s))
+		return glob_outcome(&g, s->target, "system call");
 	snprintf(shown, sizeof(shown), "tp:%s", s->target);
 	return glob_outcome(&g, shown, "tracepoint");
 }

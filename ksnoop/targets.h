@@ -35,6 +35,8 @@ enum attach_kind {
 	ATTACH_KPROBE,		/* kprobe + kretprobe */
 	ATTACH_TP,		/* raw_tp, typed from the btf_trace_* prototype */
 	ATTACH_USDT,		/* uprobes at every call site of a USDT probe */
+	ATTACH_SYSCALL_TP,	/* a syscall event: tracepoint syscalls:sys_{enter,exit}_NAME */
+	ATTACH_SYSCALL,		/* sys:NAME: tracepoints sys_enter_NAME + sys_exit_NAME */
 };
 
 /* One attach point: a kernel function, a tracepoint, or one USDT probe. */

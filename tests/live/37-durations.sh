@@ -24,7 +24,7 @@ refused duration_bad_unit "--duration: '1x': unknown unit 'x'" --duration 1x tp:
 refused duration_negative "--duration: '-1' is not a time" --duration -1 tp:sched_process_exec
 refused duration_too_fine "--duration: '1.5ns' is finer than a nanosecond" --duration 1.5ns tp:sched_process_exec
 refused min_duration_tracepoint \
-	"--min-duration: 'tp:sched_process_exec' is a tracepoint, which has no return and so no duration; only kernel functions have one" \
+	"--min-duration: 'tp:sched_process_exec' is a tracepoint, which has no return and so no duration; only kernel functions and system calls \\(sys:NAME\\) have one" \
 	-L 50ms tp:sched_process_exec
 refused min_duration_tracepoint_among_functions "'tp:sched_switch' is a tracepoint" \
 	-L 50ms ip_send_skb tp:sched_switch
