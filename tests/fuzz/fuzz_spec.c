@@ -3,7 +3,8 @@
  * libFuzzer target: the spec parser (ksnoop/spec.c).
  *
  * The first byte picks the language: a kernel function spec, the same with
- * "tp:" in front (a tracepoint), or a USDT spec; the rest, up to a NUL, is
+ * "tp:" or "sys:" in front (a tracepoint, a system call), or a USDT spec;
+ * the rest, up to a NUL, is
  * the text, as it would come from argv.  Besides the sanitizers, the parse
  * must keep the promises the resolver relies on: limits held, every column
  * inside the text, an error always has a message.
@@ -92,7 +93,7 @@ static void check_spec(const struct spec *s, const char *text)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const prefix[] = { "", "tp:", "" };
+	static const char *const prefix[] = { "", "tp:", "", "sys:" };
 	struct ks_error err;
 	struct spec spec;
 	enum spec_kind kind;
@@ -102,20 +103,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	kind = data[0] % 3 == 2 ? SPEC_USDT : SPEC_KFUNC;
-	plen = strlen(prefix[data[0] % 3]);
+	kind = data[0] % 4 == 2 ? SPEC_USDT : SPEC_KFUNC;
+	plen = strlen(prefix[data[0] % 4]);
 	n = strnlen((const char *)data + 1, size - 1);	/* argv ends at a NUL */
 	text = malloc(plen + n + 1);
 	if (!text)
 		return 0;
-	memcpy(text, prefix[data[0] % 3], plen);
+	memcpy(text, prefix[data[0] % 4], plen);
 	memcpy(text + plen, data + 1, n);
 	text[plen + n] = 0;
 
 	ret = spec__parse(text, kind, &spec, &err);
 	if (ret == 0) {
+		const char *t = text + strspn(text, " \t");
+
+		/* tp:NAME and sys:NAME are tracepoints (sys: a pair of them). */
 		check(kind == SPEC_USDT ? spec.kind == SPEC_USDT :
-		      spec.kind == (strncmp(text + strspn(text, " \t"), "tp:", 3) ? SPEC_KFUNC : SPEC_TP));
+		      spec.kind == (strncmp(t, "tp:", 3) && strncmp(t, "sys:", 4) ? SPEC_KFUNC : SPEC_TP));
 		check_spec(&spec, text);
 	} else {
 		check(ret == -EINVAL || ret == -ENOMEM);
