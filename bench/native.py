@@ -61,7 +61,14 @@ AGG_VARIANTS = ["untraced", "ksnoop-filtered", "ksnoop-stack", "bpftrace-kstack"
 # sys: attaches syscalls:sys_enter_openat and sys_exit_openat and stashes
 # the entry by task; bpftrace does the same by hand (a map keyed by tid).
 # ksnoop on the held workload's pid (-p), bpftrace on its child's (-c).
+# sys:openat(filename, return) prints an entry and a return event per
+# call; with a predicate on return (true for every call here) the entry's
+# values are kept and printed with the return, one event per call, as
+# bpftrace's program prints one line.
 SYS_SPEC = "sys:openat(filename, return)"
+SYS_PRED_SPEC = "sys:openat(filename, return < 0)"
+SYS_KSNOOP = {"ksnoop": [SYS_SPEC], "ksnoop-pred": [SYS_PRED_SPEC]}
+SYS_VARIANTS = ["untraced", "ksnoop", "ksnoop-pred", "bpftrace"]
 SYS_MISSING = "no-such-file"
 BT_SYS = (r'tracepoint:syscalls:sys_enter_openat /pid == cpid/ { @f[tid] = args->filename; } '
           r'tracepoint:syscalls:sys_exit_openat /@f[tid]/ '
@@ -140,6 +147,7 @@ def record_commands(s):
         ("sys-untraced", "ksb-loop -C 1 %s   # WORK: bench/run's work directory; the file does not exist"
          % sys_loop),
         ("sys-ksnoop", "taskset -c 0 ksnoop -v -p PID '%s' >/dev/null   # PID: the ksb-loop process" % SYS_SPEC),
+        ("sys-ksnoop-pred", "taskset -c 0 ksnoop -v -p PID '%s' >/dev/null" % SYS_PRED_SPEC),
         ("sys-bpftrace", "taskset -c 0 bpftrace -e '%s' %s" % (BT_SYS, bt_loop(sys_loop))),
     ]
     usdt_loop = "usdt %d" % z.usdt_n
@@ -248,22 +256,23 @@ def bpftrace_loop(s, prog, res, *loop_args):
 
 # ---- 3. tracepoint: ns per syscall -------------------------------------------------
 
-def loop_variant(s, table, v, r, loop_args, spec, bt_prog):
-    """One run of TABLE: the loop untraced, under ksnoop -p SPEC (held,
-    then released) or under bpftrace -c BT_PROG; traced runs with base=."""
+def loop_variant(s, table, v, r, loop_args, ksnoop, bt_prog):
+    """One run of TABLE: the loop untraced, under ksnoop -p with
+    KSNOOP[V]'s arguments (held, then released) or under bpftrace -c
+    BT_PROG; traced runs with base=."""
     if v == "untraced":
         s.result(table, v, r, untraced(s, *loop_args))
         return
     b = base(s, *loop_args)
-    if v == "ksnoop":
-        fields = ksnoop_around(s, table + ".out", [spec], s.tools.loop_cmd(*loop_args)).fields()
+    if v in ksnoop:
+        fields = ksnoop_around(s, table + ".out", ksnoop[v], s.tools.loop_cmd(*loop_args)).fields()
     else:
         fields = bpftrace_loop(s, bt_prog, table + ".res", *loop_args)
     s.result(table, v, r, fields if "error" in fields else {**fields, **b})
 
 
 def tp_variant(s, v, r):
-    loop_variant(s, "tp", v, r, ["syscall", s.sizes.tp_n], TP_SPEC, BT_TP)
+    loop_variant(s, "tp", v, r, ["syscall", s.sizes.tp_n], {"ksnoop": [TP_SPEC]}, BT_TP)
 
 
 # ---- 3b. tracepoint: a filtered-out call against a bare probe ----------------------
@@ -311,7 +320,7 @@ def agg_variant(s, v, r):
 # ---- 3d. a system call pair: ns per openat -------------------------------------------
 
 def sys_variant(s, v, r):
-    loop_variant(s, "sys", v, r, ["openat", s.sizes.sys_n, s.path(SYS_MISSING)], SYS_SPEC, BT_SYS)
+    loop_variant(s, "sys", v, r, ["openat", s.sizes.sys_n, s.path(SYS_MISSING)], SYS_KSNOOP, BT_SYS)
 
 
 # ---- 2. USDT: ns per probe hit ------------------------------------------------------
@@ -491,7 +500,7 @@ def measure_round(s, r, filt_variants, usdt_variants):
         filt_variant(s, v, r)
     for v in rotate(AGG_VARIANTS, r):
         agg_variant(s, v, r)
-    for v in rotate(["untraced", "ksnoop", "bpftrace"], r):
+    for v in rotate(SYS_VARIANTS, r):
         sys_variant(s, v, r)
     for v in rotate(usdt_variants, r):
         usdt_variant(s, v, r)
