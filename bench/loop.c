@@ -6,13 +6,17 @@
  *
  *   ksb-loop open N PATH        open(PATH)+close N times (do_sys_openat2)
  *   ksb-loop syscall N          N getppid() syscalls (raw_syscalls:sys_enter)
+ *   ksb-loop openat N PATH      N openat(PATH) syscalls (syscalls:sys_enter_openat
+ *                               and sys_exit_openat), each fd closed; a
+ *                               missing PATH is no error (each call fails,
+ *                               ENOENT, and is the only syscall per iteration)
  *   ksb-loop usdt N             N hits of the USDT probe ksb:tick (arg0 = i,
  *                               arg1 = a short string, arg2 = a struct pointer)
  *   ksb-loop flood SECS [RATE]  getppid() for SECS seconds, paced at RATE
  *                               calls per second (0 or absent: as fast as
  *                               possible)
  *
- * open, syscall and usdt print one line "ns_per_iter=X iters=N secs=S";
+ * open, syscall, openat and usdt print one line "ns_per_iter=X iters=N secs=S";
  * flood prints "calls=N secs=S rate=R" (rate = calls per second achieved).
  * -o FILE writes that line to FILE instead of stdout (for `bpftrace -c`,
  * whose child shares bpftrace's stdout). -C CPU pins the program to one CPU
@@ -106,6 +110,27 @@ static int do_syscall(long n)
 	return 0;
 }
 
+static int do_openat(long n, const char *path)
+{
+	uint64_t t0, t1;
+	long i;
+	int fd;
+
+	/* One untimed call: page in the path walk. */
+	fd = openat(AT_FDCWD, path, O_RDONLY);
+	if (fd >= 0)
+		close(fd);
+	t0 = now_ns();
+	for (i = 0; i < n; i++) {
+		fd = openat(AT_FDCWD, path, O_RDONLY);
+		if (fd >= 0)
+			close(fd);
+	}
+	t1 = now_ns();
+	report(t0, t1, n);
+	return 0;
+}
+
 static int do_usdt(long n)
 {
 	static const char name[] = "ksb-tick";
@@ -186,11 +211,14 @@ int main(int argc, char **argv)
 		return do_open(parse_long(argv[2], "N"), argv[3]);
 	if (argc >= 3 && !strcmp(argv[1], "syscall"))
 		return do_syscall(parse_long(argv[2], "N"));
+	if (argc >= 4 && !strcmp(argv[1], "openat"))
+		return do_openat(parse_long(argv[2], "N"), argv[3]);
 	if (argc >= 3 && !strcmp(argv[1], "usdt"))
 		return do_usdt(parse_long(argv[2], "N"));
 	if (argc >= 3 && !strcmp(argv[1], "flood"))
 		return do_flood(atof(argv[2]), argc >= 4 ? parse_long(argv[3], "RATE") : 0);
 	fprintf(stderr,
-		"usage: ksb-loop [-C CPU] [-o FILE] { open N PATH | syscall N | usdt N | flood SECS [RATE] }\n");
+		"usage: ksb-loop [-C CPU] [-o FILE] { open N PATH | syscall N | openat N PATH |\n"
+		"                                    usdt N | flood SECS [RATE] }\n");
 	return 2;
 }

@@ -1,5 +1,5 @@
-"""bench/native.py: the tables measured on this machine (2, 3, 3b, 3c, 4,
-5, 5b, 6's ksnoop info) and the perf profile.
+"""bench/native.py: the tables measured on this machine (2, 3, 3b, 3c, 3d,
+4, 5, 5b, 6's ksnoop info) and the perf profile.
 
 Tracers on CPU 0, the workload on CPU 1, in every table: the scheduler
 cannot then put both on one CPU in some runs and not in others. Every
@@ -54,6 +54,25 @@ AGG_KSNOOP = {
 AGG_BPFTRACE = {"bpftrace-kstack": BT_STACK, "bpftrace-count": BT_COUNT, "bpftrace-hist": BT_HIST}
 AGG_VARIANTS = ["untraced", "ksnoop-filtered", "ksnoop-stack", "bpftrace-kstack", "ksnoop-count",
                 "bpftrace-count", "ksnoop-hist", "bpftrace-hist"]
+
+# ---- 3d. a system call pair: the entry values with the return, one event per call
+# ksb-loop openat on a path that does not exist (in the work directory):
+# each call fails with ENOENT, one system call per iteration. ksnoop's
+# sys: attaches syscalls:sys_enter_openat and sys_exit_openat and stashes
+# the entry by task; bpftrace does the same by hand (a map keyed by tid).
+# ksnoop on the held workload's pid (-p), bpftrace on its child's (-c).
+# sys:openat(filename, return) prints an entry and a return event per
+# call; with a predicate on return (true for every call here) the entry's
+# values are kept and printed with the return, one event per call, as
+# bpftrace's program prints one line.
+SYS_SPEC = "sys:openat(filename, return)"
+SYS_PRED_SPEC = "sys:openat(filename, return < 0)"
+SYS_KSNOOP = {"ksnoop": [SYS_SPEC], "ksnoop-pred": [SYS_PRED_SPEC]}
+SYS_VARIANTS = ["untraced", "ksnoop", "ksnoop-pred", "bpftrace"]
+SYS_MISSING = "no-such-file"
+BT_SYS = (r'tracepoint:syscalls:sys_enter_openat /pid == cpid/ { @f[tid] = args->filename; } '
+          r'tracepoint:syscalls:sys_exit_openat /@f[tid]/ '
+          r'{ printf("%s %d\n", str(@f[tid]), args->ret); delete(@f[tid]); }')
 
 # ---- 2. USDT
 # The ksnoop row is measured only when `ksnoop info usdt BIN` lists the
@@ -123,6 +142,14 @@ def record_commands(s):
                      % " ".join(a if a.startswith("-") else "'%s'" % a for a in args)))
     for v, prog in AGG_BPFTRACE.items():
         cmds.append(("agg-" + v, "taskset -c 0 bpftrace -e '%s' %s" % (prog, bt_loop("syscall %d" % z.tp_n))))
+    sys_loop = "openat %d WORK/%s" % (z.sys_n, SYS_MISSING)
+    cmds += [
+        ("sys-untraced", "ksb-loop -C 1 %s   # WORK: bench/run's work directory; the file does not exist"
+         % sys_loop),
+        ("sys-ksnoop", "taskset -c 0 ksnoop -v -p PID '%s' >/dev/null   # PID: the ksb-loop process" % SYS_SPEC),
+        ("sys-ksnoop-pred", "taskset -c 0 ksnoop -v -p PID '%s' >/dev/null" % SYS_PRED_SPEC),
+        ("sys-bpftrace", "taskset -c 0 bpftrace -e '%s' %s" % (BT_SYS, bt_loop(sys_loop))),
+    ]
     usdt_loop = "usdt %d" % z.usdt_n
     cmds += [
         ("usdt-untraced", "ksb-loop -C 1 " + usdt_loop),
@@ -229,17 +256,23 @@ def bpftrace_loop(s, prog, res, *loop_args):
 
 # ---- 3. tracepoint: ns per syscall -------------------------------------------------
 
-def tp_variant(s, v, r):
-    n = s.sizes.tp_n
+def loop_variant(s, table, v, r, loop_args, ksnoop, bt_prog):
+    """One run of TABLE: the loop untraced, under ksnoop -p with
+    KSNOOP[V]'s arguments (held, then released) or under bpftrace -c
+    BT_PROG; traced runs with base=."""
     if v == "untraced":
-        s.result("tp", v, r, untraced(s, "syscall", n))
+        s.result(table, v, r, untraced(s, *loop_args))
         return
-    b = base(s, "syscall", n)
-    if v == "ksnoop":
-        fields = ksnoop_around(s, "tp.out", [TP_SPEC], s.tools.loop_cmd("syscall", n)).fields()
+    b = base(s, *loop_args)
+    if v in ksnoop:
+        fields = ksnoop_around(s, table + ".out", ksnoop[v], s.tools.loop_cmd(*loop_args)).fields()
     else:
-        fields = bpftrace_loop(s, BT_TP, "tp.res", "syscall", n)
-    s.result("tp", v, r, fields if "error" in fields else {**fields, **b})
+        fields = bpftrace_loop(s, bt_prog, table + ".res", *loop_args)
+    s.result(table, v, r, fields if "error" in fields else {**fields, **b})
+
+
+def tp_variant(s, v, r):
+    loop_variant(s, "tp", v, r, ["syscall", s.sizes.tp_n], {"ksnoop": [TP_SPEC]}, BT_TP)
 
 
 # ---- 3b. tracepoint: a filtered-out call against a bare probe ----------------------
@@ -282,6 +315,12 @@ def agg_variant(s, v, r):
     else:
         fields = ksnoop_around(s, "agg.out", AGG_KSNOOP[v], s.tools.loop_cmd("syscall", n)).fields()
     s.result("agg", v, r, fields if "error" in fields else {**fields, **b})
+
+
+# ---- 3d. a system call pair: ns per openat -------------------------------------------
+
+def sys_variant(s, v, r):
+    loop_variant(s, "sys", v, r, ["openat", s.sizes.sys_n, s.path(SYS_MISSING)], SYS_KSNOOP, BT_SYS)
 
 
 # ---- 2. USDT: ns per probe hit ------------------------------------------------------
@@ -461,6 +500,8 @@ def measure_round(s, r, filt_variants, usdt_variants):
         filt_variant(s, v, r)
     for v in rotate(AGG_VARIANTS, r):
         agg_variant(s, v, r)
+    for v in rotate(SYS_VARIANTS, r):
+        sys_variant(s, v, r)
     for v in rotate(usdt_variants, r):
         usdt_variant(s, v, r)
     for v in rotate(["ksnoop", "bpftrace", "attach"], r):

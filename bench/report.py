@@ -338,6 +338,7 @@ class Report:
         self.tracepoint()
         self.tracepoint_filtered()
         self.aggregation()
+        self.syscall_pair()
         self.throughput()
         self.startup()
         self.globs()
@@ -778,6 +779,69 @@ Commands:
         e = "".join(errors_of(res, "agg", v) for v in variants)
         if e:
             self.w("Errors in some rounds: `%s`" % e)
+            self.w()
+
+    # ---- table 3d
+
+    def syscall_pair(self):
+        """sys:openat(filename, return) per call, against bpftrace's enter/exit pair."""
+        res = self.res
+        if not res.has_table("sys"):
+            return
+        spec = res.m("sys_spec", "sys:openat(filename, return)")
+        pred = res.m("sys_pred_spec", "sys:openat(filename, return < 0)")
+        self.w("## 3d. System call, entry with return: cost per openat (native)")
+        self.w()
+        self.disturbance("native")
+        self.w(f"""Workload: `ksb-loop openat {res.m("sys_n")} PATH`, a loop of `openat()` calls on a
+path that does not exist (each fails with ENOENT: one system call per
+iteration, firing `syscalls:sys_enter_openat` and `sys_exit_openat` once
+each); ns per call. ksnoop's `sys:` attaches both tracepoints:
+`{spec}` prints an entry event (the file name) and a return event
+(the return value and the duration), two per call; `{pred}`, whose
+predicate holds for every call here, keeps the entry's values per task
+and prints them with the return, one event per call. bpftrace's program
+prints one line per call: the entry probe keeps the `filename` pointer in
+a map keyed by thread id, the exit probe prints the string with the return
+value and deletes the entry. All filter on the workload's pid; ksnoop is
+attached before the workload starts, as in table 3.
+
+Commands:
+""")
+        self.commands((v, "sys-" + v) for v in ("untraced", "ksnoop", "ksnoop-pred", "bpftrace"))
+        self.w()
+        s_bt = med(padd(res, "sys", "bpftrace"))
+        self.w("| variant | ns per call | added ns per call | ksnoop events printed / lost "
+               "| ksnoop ÷ bpftrace (added) |")
+        self.w("| --- | --- | --- | --- | --- |")
+        self.w("| untraced | %s | — | — | — |" % cell(stat(res, "sys", "untraced", "ns_per_iter")))
+        for v, label in (("ksnoop", "`%s`, two events per call" % spec),
+                         ("ksnoop-pred", "`%s`, one event per call" % pred)):
+            self.w("| **ksnoop** %s | %s | %s | %s / %s | %s |"
+                   % (label, cell(stat(res, "sys", v, "ns_per_iter")), cell(padd(res, "sys", v)),
+                      intmed(stat(res, "sys", v, "printed")), intmed(stat(res, "sys", v, "lost")),
+                      ratio(med(padd(res, "sys", v)), s_bt)))
+        self.w("| bpftrace, `sys_enter_openat` + `sys_exit_openat`, one line per call | %s | %s | — | — |"
+               % (cell(stat(res, "sys", "bpftrace", "ns_per_iter")), cell(padd(res, "sys", "bpftrace"))))
+        self.w()
+        self.loss_note("sys", ("ksnoop", "ksnoop-pred"))
+        e = "".join(errors_of(res, "sys", v) for v in ("ksnoop", "ksnoop-pred", "bpftrace"))
+        if e:
+            self.w("Errors in some rounds: `%s`" % e)
+            self.w()
+
+    def loss_note(self, table, variants):
+        """A sentence for each of ksnoop's VARIANTS in TABLE that lost
+        events: a lost event costs the traced task less than a printed one."""
+        for v in variants:
+            good = [r for r in self.res.of(table, v) if not r.failed]
+            lossy = [r for r in good if r.num("lost") > 0]
+            if not lossy:
+                continue
+            clean = stats(r.num("ns_per_iter") - r.num("base") for r in good if r.num("lost") <= 0)
+            self.w("%s lost events in %d of %d rounds (its reader fell a buffer behind); a lost event "
+                   "costs the traced task less than a printed one. Rounds without loss: median %s added "
+                   "per call." % (v, len(lossy), len(good), "+%s ns" % fmt(clean.median) if clean else "— (none)"))
             self.w()
 
     # ---- table 3b

@@ -45,11 +45,12 @@ class Sizes:
     drain_n: int = 2000000      # events printed from a pre-filled buffer
     filt_n: int = 3000000       # syscalls per run, filtered-out against bare probe
     fixed_rate: int = 1000000   # the paced offered rate, events per second
+    sys_n: int = 300000         # openat calls per system-call-pair run
 
     @classmethod
     def quick(cls):
         return cls(tp_n=200000, usdt_n=50000, open_n=5000, flood_secs=2,
-                   drain_n=300000, filt_n=1000000)
+                   drain_n=300000, filt_n=1000000, sys_n=100000)
 
 
 @dataclass
