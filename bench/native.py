@@ -256,10 +256,10 @@ def bpftrace_loop(s, prog, res, *loop_args):
 
 # ---- 3. tracepoint: ns per syscall -------------------------------------------------
 
-def loop_variant(s, table, v, r, loop_args, ksnoop, bt_prog):
+def loop_variant(s, table, v, r, loop_args, ksnoop, bpftrace):
     """One run of TABLE: the loop untraced, under ksnoop -p with
     KSNOOP[V]'s arguments (held, then released) or under bpftrace -c
-    BT_PROG; traced runs with base=."""
+    running BPFTRACE[V]; traced runs with base=."""
     if v == "untraced":
         s.result(table, v, r, untraced(s, *loop_args))
         return
@@ -267,12 +267,12 @@ def loop_variant(s, table, v, r, loop_args, ksnoop, bt_prog):
     if v in ksnoop:
         fields = ksnoop_around(s, table + ".out", ksnoop[v], s.tools.loop_cmd(*loop_args)).fields()
     else:
-        fields = bpftrace_loop(s, bt_prog, table + ".res", *loop_args)
+        fields = bpftrace_loop(s, bpftrace[v], table + ".res", *loop_args)
     s.result(table, v, r, fields if "error" in fields else {**fields, **b})
 
 
 def tp_variant(s, v, r):
-    loop_variant(s, "tp", v, r, ["syscall", s.sizes.tp_n], {"ksnoop": [TP_SPEC]}, BT_TP)
+    loop_variant(s, "tp", v, r, ["syscall", s.sizes.tp_n], {"ksnoop": [TP_SPEC]}, {"bpftrace": BT_TP})
 
 
 # ---- 3b. tracepoint: a filtered-out call against a bare probe ----------------------
@@ -305,22 +305,14 @@ def filt_variant(s, v, r):
 # ---- 3c. stacks, counts and histograms: ns per syscall ------------------------------
 
 def agg_variant(s, v, r):
-    n = s.sizes.tp_n
-    if v == "untraced":
-        s.result("agg", v, r, untraced(s, "syscall", n))
-        return
-    b = base(s, "syscall", n)
-    if v in AGG_BPFTRACE:
-        fields = bpftrace_loop(s, AGG_BPFTRACE[v], "agg.res", "syscall", n)
-    else:
-        fields = ksnoop_around(s, "agg.out", AGG_KSNOOP[v], s.tools.loop_cmd("syscall", n)).fields()
-    s.result("agg", v, r, fields if "error" in fields else {**fields, **b})
+    loop_variant(s, "agg", v, r, ["syscall", s.sizes.tp_n], AGG_KSNOOP, AGG_BPFTRACE)
 
 
 # ---- 3d. a system call pair: ns per openat -------------------------------------------
 
 def sys_variant(s, v, r):
-    loop_variant(s, "sys", v, r, ["openat", s.sizes.sys_n, s.path(SYS_MISSING)], SYS_KSNOOP, BT_SYS)
+    loop_variant(s, "sys", v, r, ["openat", s.sizes.sys_n, s.path(SYS_MISSING)], SYS_KSNOOP,
+                 {"bpftrace": BT_SYS})
 
 
 # ---- 2. USDT: ns per probe hit ------------------------------------------------------

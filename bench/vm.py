@@ -111,28 +111,42 @@ def run_part(s, part, tcg):
     return rc, log.read_text(errors="replace")
 
 
+def vm_notes(text, pattern):
+    """(the note, its first word, the rest) of each line of TEXT that
+    PATTERN matches."""
+    for line in text.splitlines():
+        note = pattern.match(line)
+        if note:
+            kind, _, rest = note.group(1).partition(" ")
+            yield note.group(1), kind, rest
+
+
+def take_result(s, kind, rest):
+    """A RESULT line into the runs; False for any other."""
+    if kind != "RESULT" or len(rest.split()) < 3:
+        return False
+    s.data.runs.append(Run.from_line(rest))
+    return True
+
+
 def record_bench_log(s, text, outcome):
     """The RESULT, CMD, SAMPLE, KERNEL, waiting, HANG and INFO lines."""
     listings = {"samples": [], "kernel": [], "waits": [], "hangs": []}
-    for line in text.splitlines():
-        booted = BOOTED.match(line)
-        if booted and not outcome.boot:
-            outcome.boot = booted.group(1)
-        note = BENCH_NOTE.match(line)
-        if not note:
+    booted = next(filter(None, map(BOOTED.match, text.splitlines())), None)
+    if booted and not outcome.boot:
+        outcome.boot = booted.group(1)
+    for note, kind, rest in vm_notes(text, BENCH_NOTE):
+        if take_result(s, kind, rest):
             continue
-        kind, _, rest = note.group(1).partition(" ")
-        if kind == "RESULT" and len(rest.split()) >= 3:
-            s.data.runs.append(Run.from_line(rest))
-        elif kind == "CMD" and " " in rest:
+        if kind == "CMD" and " " in rest:
             key, _, cmd = rest.partition(" ")
             s.command("vm-" + key, cmd)
         elif kind in ("SAMPLE", "KERNEL", "HANG"):
             listings[{"SAMPLE": "samples", "KERNEL": "kernel", "HANG": "hangs"}[kind]].append(rest)
         elif kind == "INFO":
             outcome.info = rest
-        elif note.group(1).startswith("waiting for "):
-            listings["waits"].append(note.group(1))
+        elif note.startswith("waiting for "):
+            listings["waits"].append(note)
     for name, lines in listings.items():
         s.listing(name, lines)
 
@@ -191,14 +205,8 @@ def measure_globs(s, outcome):
 
 def record_globs_log(s, text):
     cmds = set()
-    for line in text.splitlines():
-        note = GLOBS_NOTE.match(line)
-        if not note:
-            continue
-        kind, _, rest = note.group(1).partition(" ")
-        if kind == "RESULT" and len(rest.split()) >= 3:
-            s.data.runs.append(Run.from_line(rest))
-        elif kind == "CMD" and " " in rest:
+    for _, kind, rest in vm_notes(text, GLOBS_NOTE):
+        if not take_result(s, kind, rest) and kind == "CMD" and " " in rest:
             cmds.add(rest)
     for key, _, cmd in sorted(c.partition(" ") for c in cmds):
         s.command("vm-" + key, cmd)
