@@ -27,14 +27,6 @@ existing=$tmp/existing-file
 : >"$existing"
 N=3 M=2
 
-refused() {
-	local name=$1 re=$2 err rc
-	shift 2
-	err=$(ks "$@" 2>&1 >/dev/null); rc=$?
-	expect_eq "${name}_status" 2 "$rc"
-	expect_eq "${name}_one_line" 1 "$(printf '%s\n' "$err" | wc -l)"
-	expect_match "${name}_message" "$re" "$err"
-}
 refused missing_syscall "unknown system call 'opennat' \(did you mean 'sys:openat'\?\)" \
 	'sys:opennat(filename)'
 refused missing_event "unknown system call 'opennat' \(did you mean 'tp:syscalls:sys_enter_openat'\?\)" \

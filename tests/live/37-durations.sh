@@ -7,16 +7,6 @@
 . "$(dirname "$0")/helpers.bash"
 usdt_paths
 
-# refused NAME REGEX ARGS...: exit 2, one line on stderr matching REGEX.
-refused() {
-	local name=$1 re=$2 err rc
-	shift 2
-	err=$(ks "$@" 2>&1 >/dev/null); rc=$?
-	expect_eq "${name}_status" 2 "$rc"
-	expect_eq "${name}_one_line" 1 "$(printf '%s\n' "$err" | wc -l)"
-	expect_match "${name}_message" "$re" "$err"
-}
-
 refused min_duration_needs_unit "--min-duration: '150' needs a unit \(ns, us, ms, s\)" -L 150 ip_send_skb
 refused min_duration_bad_unit "--min-duration: '3m': unknown unit 'm'" --min-duration 3m ip_send_skb
 refused min_duration_zero "--min-duration: '0ms' is no time at all" -L 0ms ip_send_skb

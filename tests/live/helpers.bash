@@ -232,6 +232,17 @@ expect_error() {
 	error_is "$name" "$want" "$re" "$rc" "$err" "ksnoop $*"
 }
 
+# refused NAME REGEX ARGS...: a usage error: exit 2, one line on stderr
+# matching REGEX, each its own result (NAME_status, _one_line, _message).
+refused() {
+	local name=$1 re=$2 err rc
+	shift 2
+	err=$(ks "$@" 2>&1 >/dev/null); rc=$?
+	expect_eq "${name}_status" 2 "$rc"
+	expect_eq "${name}_one_line" 1 "$(printf '%s\n' "$err" | wc -l)"
+	expect_match "${name}_message" "$re" "$err"
+}
+
 joined() { tr '\n' ' ' | sed 's/ $//'; }
 printed_total() {
 	local n
