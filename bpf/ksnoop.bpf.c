@@ -338,6 +338,92 @@ static __always_inline int copy_object(const volatile struct ksnoop_access *acc,
 	return KSNOOP_OK | ust;
 }
 
+/*
+ * ':tuple': field I's offset in its struct (KSNOOP_TUPLE_NO_FIELD: none),
+ * from the access's last steps (ksnoop.h).
+ */
+static __always_inline __u32 tuple_off(const volatile struct ksnoop_access *acc, int i)
+{
+	return (acc->steps[KSNOOP_TUPLE_OFF_FIRST + i / 4] >> (16 * (i % 4))) & 0xffff;
+}
+
+/* One field of SIZE bytes at BASE + its offset; an absent one is 0. */
+static __always_inline long read_field(const volatile struct ksnoop_access *acc, int i,
+				       __u64 base, void *dst, __u32 size)
+{
+	__u32 off = tuple_off(acc, i);
+
+	if (off != KSNOOP_TUPLE_NO_FIELD)
+		return bpf_probe_read_kernel(dst, size, (const void *)(base + off));
+	__builtin_memset(dst, 0, size);
+	return 0;
+}
+
+/*
+ * A skb's tuple: its header offsets, then the bytes they point at.  The
+ * offsets are 16 bits, so no read lands past head + 64 KiB, and each is
+ * a non-faulting read; what the bytes say is for userspace to judge.
+ */
+static __always_inline int copy_skb_tuple(const volatile struct ksnoop_access *acc, __u64 skb,
+					  struct ksnoop_skb_tuple *t)
+{
+	__u64 head = 0;
+
+	if (read_field(acc, KSNOOP_SKB_HEAD, skb, &head, sizeof(head)) ||
+	    read_field(acc, KSNOOP_SKB_NETWORK_HEADER, skb, &t->network_header, 2) ||
+	    read_field(acc, KSNOOP_SKB_TRANSPORT_HEADER, skb, &t->transport_header, 2) ||
+	    read_field(acc, KSNOOP_SKB_PROTOCOL, skb, &t->protocol, 2))
+		return KSNOOP_FAULT;
+	t->read = 0;
+	t->pad = 0;
+	if (head && t->network_header != 0xffff &&
+	    !bpf_probe_read_kernel(t->l3, sizeof(t->l3), (const void *)(head + t->network_header)))
+		t->read |= KSNOOP_TUPLE_L3;
+	if (head && t->transport_header != 0xffff &&
+	    !bpf_probe_read_kernel(t->l4, sizeof(t->l4), (const void *)(head + t->transport_header)))
+		t->read |= KSNOOP_TUPLE_L4;
+	return KSNOOP_OK;
+}
+
+/* A sock's tuple: its __sk_common fields and sk_protocol, as stored. */
+static __always_inline int copy_sock_tuple(const volatile struct ksnoop_access *acc, __u64 sk,
+					   struct ksnoop_sock_tuple *t)
+{
+	if (read_field(acc, KSNOOP_SOCK_FAMILY, sk, &t->family, 2) ||
+	    read_field(acc, KSNOOP_SOCK_NUM, sk, &t->num, 2) ||
+	    read_field(acc, KSNOOP_SOCK_DPORT, sk, &t->dport, 2) ||
+	    read_field(acc, KSNOOP_SOCK_STATE, sk, &t->state, 1) ||
+	    read_field(acc, KSNOOP_SOCK_RCV_SADDR, sk, t->rcv_saddr, 4) ||
+	    read_field(acc, KSNOOP_SOCK_DADDR, sk, t->daddr, 4) ||
+	    read_field(acc, KSNOOP_SOCK_V6_RCV_SADDR, sk, t->v6_rcv_saddr, 16) ||
+	    read_field(acc, KSNOOP_SOCK_V6_DADDR, sk, t->v6_daddr, 16))
+		return KSNOOP_FAULT;
+	t->pad[0] = t->pad[1] = t->pad[2] = 0;
+	if (tuple_off(acc, KSNOOP_SOCK_PROTOCOL) == KSNOOP_TUPLE_NO_FIELD ||
+	    read_field(acc, KSNOOP_SOCK_PROTOCOL, sk, &t->protocol, 2))
+		t->protocol = KSNOOP_TUPLE_NO_FIELD;
+	return KSNOOP_OK;
+}
+
+/* ':tuple' of the struct at ADDR (kernel memory only) into DST. */
+static __always_inline int copy_tuple(const volatile struct ksnoop_access *acc, __u64 addr,
+				      bool user, void *dst, __u32 room, __u32 *len)
+{
+	int st;
+
+	*len = 0;
+	/* The resolver gives a tuple its room; a user address is no skb. */
+	if (user || room < sizeof(struct ksnoop_skb_tuple))
+		return KSNOOP_FAULT;
+	if (acc->flags & KSNOOP_VAL_SKB_TUPLE)
+		st = copy_skb_tuple(acc, addr, dst);
+	else
+		st = copy_sock_tuple(acc, addr, dst);
+	if (st == KSNOOP_OK)
+		*len = sizeof(struct ksnoop_skb_tuple);
+	return st;
+}
+
 /* Copy one value into the record; returns its status, sets *len. */
 static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
 				      __u64 word, void *dst, __u32 room, __u32 *len,
@@ -359,6 +445,8 @@ static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
 		return st;
 	}
 	*from = addr;
+	if (acc->flags & (KSNOOP_VAL_SKB_TUPLE | KSNOOP_VAL_SOCK_TUPLE))
+		return copy_tuple(acc, addr, user, dst, room, len);
 	return copy_object(acc, addr, user, dst, room, len);
 }
 

@@ -78,6 +78,13 @@ enum ksnoop_value_flags {
 	 * tags the address decides (see read_user() in the BPF program).
 	 */
 	KSNOOP_VAL_TAGGED = 1 << 2,
+	/*
+	 * ':tuple' (the chain ends at a struct sk_buff or a struct sock):
+	 * copy the fields a tuple is made of into a ksnoop_skb_tuple or
+	 * ksnoop_sock_tuple, from the offsets in the access's last steps.
+	 */
+	KSNOOP_VAL_SKB_TUPLE = 1 << 6,
+	KSNOOP_VAL_SOCK_TUPLE = 1 << 7,
 };
 
 enum ksnoop_kind {
@@ -121,6 +128,80 @@ struct ksnoop_access {
 	__u8 pad[3];
 	__u32 size;		/* bytes to copy (strings: buffer size) */
 	__s64 steps[KSNOOP_MAX_DEREFS];
+};
+
+/*
+ * ':tuple': where its fields are in the struct, 4 offsets of 16 bits to a
+ * step, in the access's last KSNOOP_TUPLE_OFF_STEPS steps (a tuple's chain
+ * has at most KSNOOP_MAX_DEREFS - KSNOOP_TUPLE_OFF_STEPS): field i's
+ * offset is bits 16 * (i % 4) of steps[KSNOOP_TUPLE_OFF_FIRST + i / 4].
+ * KSNOOP_TUPLE_NO_FIELD: the kernel has no such field (its bytes are 0).
+ */
+#define KSNOOP_TUPLE_OFF_STEPS	3
+#define KSNOOP_TUPLE_OFF_FIRST	(KSNOOP_MAX_DEREFS - KSNOOP_TUPLE_OFF_STEPS)
+#define KSNOOP_TUPLE_NO_FIELD	0xffff
+
+/* The fields of a struct sk_buff's tuple, in offset order. */
+enum ksnoop_skb_field {
+	KSNOOP_SKB_HEAD,		/* unsigned char *head */
+	KSNOOP_SKB_NETWORK_HEADER,	/* __u16, from head */
+	KSNOOP_SKB_TRANSPORT_HEADER,	/* __u16, from head */
+	KSNOOP_SKB_PROTOCOL,		/* __be16, ETH_P_* */
+	KSNOOP_SKB_NR_FIELDS,
+};
+
+/* The fields of a struct sock's tuple. */
+enum ksnoop_sock_field {
+	KSNOOP_SOCK_FAMILY,		/* __sk_common.skc_family */
+	KSNOOP_SOCK_NUM,		/* __sk_common.skc_num: local port, host order */
+	KSNOOP_SOCK_DPORT,		/* __sk_common.skc_dport: network order */
+	KSNOOP_SOCK_PROTOCOL,		/* sk_protocol */
+	KSNOOP_SOCK_STATE,		/* __sk_common.skc_state */
+	KSNOOP_SOCK_RCV_SADDR,		/* __sk_common.skc_rcv_saddr */
+	KSNOOP_SOCK_DADDR,		/* __sk_common.skc_daddr */
+	KSNOOP_SOCK_V6_RCV_SADDR,	/* __sk_common.skc_v6_rcv_saddr */
+	KSNOOP_SOCK_V6_DADDR,		/* __sk_common.skc_v6_daddr */
+	KSNOOP_SOCK_NR_FIELDS,
+};
+
+/* Bytes of the network header a skb's tuple copies: IPv6's fixed header. */
+#define KSNOOP_TUPLE_L3_BYTES	40
+/* ... and of the transport header: the two ports of TCP, UDP, SCTP, DCCP. */
+#define KSNOOP_TUPLE_L4_BYTES	4
+
+/* ksnoop_skb_tuple.read: which headers the BPF side could read. */
+enum ksnoop_tuple_read {
+	KSNOOP_TUPLE_L3 = 1 << 0,
+	KSNOOP_TUPLE_L4 = 1 << 1,
+};
+
+/*
+ * A skb's tuple as captured: the header offsets as the skb holds them
+ * (~0: not set) and the bytes they point at, unparsed (userspace parses
+ * them; traced memory is untrusted).
+ */
+struct ksnoop_skb_tuple {
+	__u16 network_header;
+	__u16 transport_header;
+	__u16 protocol;		/* skb->protocol as stored: big-endian ETH_P_* */
+	__u8 read;		/* enum ksnoop_tuple_read */
+	__u8 pad;
+	__u8 l3[KSNOOP_TUPLE_L3_BYTES];	/* from head + network_header */
+	__u8 l4[KSNOOP_TUPLE_L4_BYTES];	/* from head + transport_header */
+};
+
+/* A sock's tuple as captured: its __sk_common fields, as stored. */
+struct ksnoop_sock_tuple {
+	__u16 family;
+	__u16 num;
+	__u16 dport;
+	__u16 protocol;		/* KSNOOP_TUPLE_NO_FIELD: none read */
+	__u8 state;
+	__u8 pad[3];
+	__u8 rcv_saddr[4];
+	__u8 daddr[4];
+	__u8 v6_rcv_saddr[16];
+	__u8 v6_daddr[16];
 };
 
 struct ksnoop_value_plan {
@@ -341,6 +422,9 @@ struct ksnoop_stash_key {
 _Static_assert(sizeof(struct ksnoop_event) == 56, "event header layout");
 _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
 _Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
+_Static_assert(sizeof(struct ksnoop_skb_tuple) == 52, "skb tuple layout");
+_Static_assert(sizeof(struct ksnoop_sock_tuple) == 52, "sock tuple layout");
+_Static_assert(KSNOOP_SOCK_NR_FIELDS <= 4 * KSNOOP_TUPLE_OFF_STEPS, "tuple offsets fit their steps");
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
 _Static_assert(sizeof(struct ksnoop_side_plan) == 2768, "side plan layout");

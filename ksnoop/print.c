@@ -23,6 +23,7 @@
 #include "duration.h"
 #include "escape.h"
 #include "print.h"
+#include "tuple.h"
 #include "writer.h"
 
 /*
@@ -658,6 +659,7 @@ static void emit_formatted(struct walk *w, const struct value_desc *vd, __u32 id
 		}
 		return;
 	case FMT_STR:
+	case FMT_TUPLE:		/* PRINT_*_TUPLE: print_tuple() */
 	case FMT_NONE:
 		break;
 	}
@@ -695,6 +697,19 @@ static void print_failure(struct writer *wr, const struct ksnoop_value *vh)
 	else
 		snprintf(text, sizeof(text), "/* %s */", why);
 	writer__raw(wr, text, NULL);
+}
+
+/* ':tuple': the captured fields parsed (tuple.c), then written. */
+static void print_tuple(struct writer *wr, const struct value_desc *vd, const void *data,
+			size_t avail, int level)
+{
+	struct tuple t;
+
+	if (vd->how == PRINT_SKB_TUPLE)
+		tuple__from_skb(data, avail, &t);
+	else
+		tuple__from_sock(data, avail, &t);
+	tuple__write(wr, &t, level);
 }
 
 void printer__value(struct printer *p, const struct btf *btf,
@@ -750,6 +765,10 @@ void printer__value(struct printer *p, const struct btf *btf,
 			writer__text(&p->wr, ")");
 		}
 		emit(&w, vd->obj_id, data, avail, level, 0, 0);
+		break;
+	case PRINT_SKB_TUPLE:
+	case PRINT_SOCK_TUPLE:
+		print_tuple(&p->wr, vd, data, avail, level);
 		break;
 	case PRINT_VALUE:
 		if (vd->fmt) {

@@ -22,6 +22,8 @@ enum print_how {
 	PRINT_STRING,	/* type_id is a char pointer; bytes are the string */
 	PRINT_BYTES,	/* type_id is a u8 pointer; bytes are the first it points at */
 	PRINT_STACK,	/* -s: return addresses, innermost first (no type) */
+	PRINT_SKB_TUPLE,	/* ':tuple': a struct ksnoop_skb_tuple (tuple.h) */
+	PRINT_SOCK_TUPLE,	/* ':tuple': a struct ksnoop_sock_tuple */
 };
 
 /* What userspace needs to print one captured value. */
@@ -34,7 +36,7 @@ struct value_desc {
 	__u32 obj_size;		/* size of the whole object (> size: truncated) */
 	__u8 bit_off;		/* bitfield: bit offset within the bytes */
 	__u8 bit_size;		/* bitfield width, 0 if not a bitfield */
-	enum spec_format fmt;	/* ":hex", ":be", ":ip", ":sym", ":str" */
+	enum spec_format fmt;	/* ":hex", ":be", ":ip", ":sym", ":str", ":tuple" */
 	char obj_name[96];	/* PRINT_DEREF: the pointee's type, spelled once */
 };
 

@@ -80,7 +80,7 @@ static int find_member_in(const struct btf *btf, __u32 id, const char *name, int
 	return -ENOENT;
 }
 
-static int find_member(const struct btf *btf, __u32 id, const char *name,
+int chain__find_member(const struct btf *btf, __u32 id, const char *name,
 		       __u32 *type_id, __u32 *bit_off, __u32 *bit_size)
 {
 	int visits = 0;
@@ -240,7 +240,7 @@ static int step_member(struct rctx *r, struct chain *c, const struct spec_step *
 		if (c->in_reg)
 			return rctx__fail(r, st->op_pos, "'.' on a struct passed by value is not supported");
 	}
-	if (find_member(btf, c->type_id, st->member, &mtype, &bit_off, &bit_size)) {
+	if (chain__find_member(btf, c->type_id, st->member, &mtype, &bit_off, &bit_size)) {
 		err = find_alias(r, c, st, &mtype, &bit_off, &bit_size);
 		if (err == -ENOENT)
 			return rctx__fail(r, st->pos, "no member '%s' in %s", st->member,

@@ -61,6 +61,9 @@ const char *rctx__type_str(struct rctx *r, __u32 id);
 int chain__walk(struct rctx *r, const struct spec_item *it, struct chain *c);
 /* Start one more dereference level (load the pointer the chain is at). */
 int chain__push_deref(struct rctx *r, struct chain *c, int pos);
+/* Member NAME of struct or union ID, looking into anonymous members: 0 or -ENOENT. */
+int chain__find_member(const struct btf *btf, __u32 id, const char *name,
+		       __u32 *type_id, __u32 *bit_off, __u32 *bit_size);
 
 /* resolve_value.c: an array of 1-byte integers (char, u8 ...). */
 bool value__is_byte_array(const struct btf *btf, __u32 id);
@@ -69,6 +72,12 @@ int value__check_format(struct rctx *r, const struct spec_item *it, const struct
 /* The walked chain as a value: what to copy (c->acc) and how to print (VD). */
 int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *it,
 		      const char *text, int pos, struct value_desc *vd);
+
+/* resolve_tuple.c: whether ':tuple' fits the value (a skb or sock pointer) ... */
+int value__check_tuple(struct rctx *r, const struct spec_item *it, const struct chain *c);
+/* ... and the fields it copies from the struct the chain points at. */
+int value__tuple(struct rctx *r, struct chain *c, const struct spec_item *it, int pos,
+		 struct value_desc *vd);
 
 /* resolve_pred.c: IT, a predicate, into PP. */
 int pred__make(struct rctx *r, const struct spec_item *it, struct ksnoop_pred_plan *pp);

@@ -103,6 +103,8 @@ int value__check_format(struct rctx *r, const struct spec_item *it, const struct
 		return rctx__fail(r, it->fmt_pos, "':%s' on '%s', a bitfield", f, it->text);
 	if (it->fmt == FMT_IP)
 		return check_ip(r, it, &v);
+	if (it->fmt == FMT_TUPLE)
+		return value__check_tuple(r, it, c);
 	if (it->fmt == FMT_SYM && r->opts->user_space)
 		return rctx__fail(r, it->fmt_pos, "':sym' names kernel code; '%s' is a user-space value",
 				  it->text);
@@ -250,6 +252,8 @@ int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *i
 		return err;
 	if (it->fmt == FMT_STR || (it->fmt == FMT_IP && t && btf_is_ptr(t)))
 		return finish_format(r, c, it, pos, vd);
+	if (it->fmt == FMT_TUPLE)
+		return value__tuple(r, c, it, pos, vd);
 	/* ":hex" and ":sym" show a pointer itself, not what it points to. */
 	if (it->fmt == FMT_HEX || it->fmt == FMT_SYM)
 		return value_plain(r, c, text, pos, vd);

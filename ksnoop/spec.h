@@ -11,7 +11,7 @@
  *     POSTFIX := PRIMARY { '->' MEMBER | '.' MEMBER | '[' INDEX ']' }
  *     PRIMARY := NAME | '(' VALUE ')'
  *     NAME    := argument name | 'return' | argN[:str | :TYPE] (USDT)
- *     FORMAT  := 'hex' | 'be' | 'ip' | 'sym' | 'str'
+ *     FORMAT  := 'hex' | 'be' | 'ip' | 'sym' | 'str' | 'tuple'
  *     OP      := '==' | '!=' | '<' | '<=' | '>' | '>='
  *     CONST   := integer | 'c' | "string" | NULL | ENUMERATOR
  *
@@ -58,6 +58,7 @@ enum spec_format {
 	FMT_IP,		/* a 4- or 16-byte IPv4 or IPv6 address */
 	FMT_SYM,	/* a kernel address as symbol+0xoff [module] */
 	FMT_STR,	/* a pointer to a NUL-terminated string */
+	FMT_TUPLE,	/* a struct sk_buff * or struct sock *: addresses, ports, protocol */
 };
 
 struct spec_step {

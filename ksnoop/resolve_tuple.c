@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * ':tuple': a packet's or a socket's addresses, ports and protocol, the
+ * line pwru prints.  Which fields make one is fixed (ksnoop.h); where
+ * they are in this kernel's struct sk_buff or struct sock is BTF's, found
+ * here by name and handed to the BPF side as offsets in the access's last
+ * steps.  The BPF side copies those fields (for a skb, the bytes its
+ * header offsets point at) and userspace parses them (tuple.c).
+ *
+ * A struct that holds a struct sock first (inet_sock, tcp_sock,
+ * udp_sock ...) is a sock: the kernel casts between them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "btf_util.h"
+#include "resolve_int.h"
+
+enum tuple_kind { TUPLE_NONE, TUPLE_SKB, TUPLE_SOCK };
+
+/* A field a tuple copies: its path in the struct and its size. */
+struct tuple_field {
+	const char *path;	/* "__sk_common.skc_num" */
+	__u32 size;
+	bool optional;		/* kernels may lack it (no IPv6) */
+};
+
+static const struct tuple_field skb_fields[KSNOOP_SKB_NR_FIELDS] = {
+	[KSNOOP_SKB_HEAD] = { "head", 8, false },
+	[KSNOOP_SKB_NETWORK_HEADER] = { "network_header", 2, false },
+	[KSNOOP_SKB_TRANSPORT_HEADER] = { "transport_header", 2, false },
+	[KSNOOP_SKB_PROTOCOL] = { "protocol", 2, true },
+};
+
+static const struct tuple_field sock_fields[KSNOOP_SOCK_NR_FIELDS] = {
+	[KSNOOP_SOCK_FAMILY] = { "__sk_common.skc_family", 2, false },
+	[KSNOOP_SOCK_NUM] = { "__sk_common.skc_num", 2, false },
+	[KSNOOP_SOCK_DPORT] = { "__sk_common.skc_dport", 2, false },
+	[KSNOOP_SOCK_PROTOCOL] = { "sk_protocol", 2, true },
+	[KSNOOP_SOCK_STATE] = { "__sk_common.skc_state", 1, false },
+	[KSNOOP_SOCK_RCV_SADDR] = { "__sk_common.skc_rcv_saddr", 4, false },
+	[KSNOOP_SOCK_DADDR] = { "__sk_common.skc_daddr", 4, false },
+	[KSNOOP_SOCK_V6_RCV_SADDR] = { "__sk_common.skc_v6_rcv_saddr", 16, true },
+	[KSNOOP_SOCK_V6_DADDR] = { "__sk_common.skc_v6_daddr", 16, true },
+};
+
+/* Nested structs followed to find a struct sock at offset 0 (tcp_sock: 3). */
+#define TUPLE_MAX_EMBED	6
+
+static bool struct_named(const struct btf *btf, const struct btf_type *t, const char *name)
+{
+	return t && btf_is_struct(t) && strcmp(btfu_name(btf, t->name_off), name) == 0;
+}
+
+/* What struct pointer ID points at for a tuple; *SID: the sk_buff or sock. */
+static enum tuple_kind tuple_kind_of(const struct btf *btf, __u32 id, __u32 *sid)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, id));
+	int depth;
+
+	if (!t || !btf_is_ptr(t))
+		return TUPLE_NONE;
+	*sid = btfu_strip(btf, t->type);
+	t = btf__type_by_id(btf, *sid);
+	if (struct_named(btf, t, "sk_buff"))
+		return TUPLE_SKB;
+	for (depth = 0; depth < TUPLE_MAX_EMBED && t && btf_is_struct(t); depth++) {
+		if (struct_named(btf, t, "sock"))
+			return TUPLE_SOCK;
+		if (!btf_vlen(t) || btf_member_bit_offset(t, 0))
+			break;
+		*sid = btfu_strip(btf, btf_members(t)->type);
+		t = btf__type_by_id(btf, *sid);
+	}
+	return TUPLE_NONE;
+}
+
+int value__check_tuple(struct rctx *r, const struct spec_item *it, const struct chain *c)
+{
+	__u32 sid;
+
+	if (r->opts->user_space)
+		return rctx__fail(r, it->fmt_pos, "':tuple' reads a kernel sk_buff or sock; '%s' is a user-space value",
+				  it->text);
+	if (tuple_kind_of(r->btf, c->type_id, &sid) == TUPLE_NONE)
+		return rctx__fail(r, it->fmt_pos, "':tuple' does not apply to '%s' (%s); it takes a struct sk_buff * or a struct sock * (or a struct that begins with one, as tcp_sock)",
+				  it->text, rctx__type_str(r, c->type_id));
+	if (r->opts->max_bytes < sizeof(struct ksnoop_skb_tuple))
+		return rctx__fail(r, it->fmt_pos, "':tuple' copies %zu bytes, more than --max-bytes (%u)",
+				  sizeof(struct ksnoop_skb_tuple), r->opts->max_bytes);
+	return 0;
+}
+
+/* PATH's byte offset in struct SID, if it is a SIZE-byte member; -ENOENT if not. */
+static int field_offset(const struct btf *btf, __u32 sid, const struct tuple_field *f,
+			__u32 *off)
+{
+	char name[64];
+	const char *p = f->path, *dot;
+	__u32 id = sid, bits = 0, mtype, bit_off, bit_size;
+
+	for (;;) {
+		dot = strchr(p, '.');
+		snprintf(name, sizeof(name), "%.*s", dot ? (int)(dot - p) : (int)strlen(p), p);
+		if (chain__find_member(btf, id, name, &mtype, &bit_off, &bit_size) || bit_size)
+			return -ENOENT;
+		bits += bit_off;
+		id = mtype;
+		if (!dot)
+			break;
+		p = dot + 1;
+	}
+	if (bits % 8 || btf__resolve_size(btf, id) != f->size || bits / 8 >= KSNOOP_TUPLE_NO_FIELD)
+		return -ENOENT;
+	*off = bits / 8;
+	return 0;
+}
+
+/* Each field's offset into the access's last steps (ksnoop.h). */
+static int pack_offsets(struct rctx *r, const struct spec_item *it, __u32 sid,
+			const struct tuple_field *fields, int n, const char *sname,
+			struct ksnoop_access *acc)
+{
+	__u32 off;
+	int i;
+
+	for (i = 0; i < KSNOOP_TUPLE_OFF_STEPS; i++)
+		acc->steps[KSNOOP_TUPLE_OFF_FIRST + i] = -1;	/* every field absent */
+	for (i = 0; i < n; i++) {
+		__u64 *word = (__u64 *)&acc->steps[KSNOOP_TUPLE_OFF_FIRST + i / 4];
+
+		if (field_offset(r->btf, sid, &fields[i], &off)) {
+			if (fields[i].optional)
+				continue;
+			return rctx__fail(r, it->fmt_pos, "':tuple' on '%s': this kernel's struct %s has no %s of %u bytes",
+					  it->text, sname, fields[i].path, fields[i].size);
+		}
+		*word &= ~(0xffffULL << (16 * (i % 4)));
+		*word |= (__u64)off << (16 * (i % 4));
+	}
+	return 0;
+}
+
+int value__tuple(struct rctx *r, struct chain *c, const struct spec_item *it, int pos,
+		 struct value_desc *vd)
+{
+	__u32 sid;
+	enum tuple_kind kind = tuple_kind_of(r->btf, c->type_id, &sid);
+	bool skb = kind == TUPLE_SKB;
+	int err;
+
+	if (c->acc.nsteps >= KSNOOP_TUPLE_OFF_FIRST)
+		return rctx__fail(r, pos, "'%s': a ':tuple' value is reached in at most %d pointer dereferences",
+				  it->text, KSNOOP_TUPLE_OFF_FIRST - 1);
+	err = chain__push_deref(r, c, pos);
+	if (err)
+		return err;
+	err = skb ? pack_offsets(r, it, sid, skb_fields, KSNOOP_SKB_NR_FIELDS, "sk_buff", &c->acc) :
+		    pack_offsets(r, it, sid, sock_fields, KSNOOP_SOCK_NR_FIELDS, "sock", &c->acc);
+	if (err)
+		return err;
+	c->acc.flags |= skb ? KSNOOP_VAL_SKB_TUPLE : KSNOOP_VAL_SOCK_TUPLE;
+	c->acc.size = sizeof(struct ksnoop_skb_tuple);
+	vd->how = skb ? PRINT_SKB_TUPLE : PRINT_SOCK_TUPLE;
+	vd->obj_id = sid;
+	vd->size = vd->obj_size = c->acc.size;
+	return 0;
+}
