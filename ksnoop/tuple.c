@@ -102,6 +102,7 @@ static bool parse_ip(const struct ksnoop_skb_tuple *s, struct tuple *t, __u32 *l
 		return true;
 	}
 	t->why = "the network header is not IPv4 or IPv6";
+	t->ethertype = ethertype;
 	return false;
 }
 
@@ -132,10 +133,8 @@ void tuple__from_skb(const void *raw, size_t len, struct tuple *t)
 		t->why = "not IP";
 		return;
 	}
-	if (!parse_ip(&s, t, &l3_len, &later_fragment)) {
-		t->ethertype = ethertype;
+	if (!parse_ip(&s, t, &l3_len, &later_fragment))
 		return;
-	}
 	t->ports = proto_has_ports(t->proto);
 	if (!t->ports)
 		return;

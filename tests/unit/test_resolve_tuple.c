@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Unit tests for ':tuple' in the resolver (ksnoop/resolve_tuple.c): which
+ * values take it, the fields' offsets found in BTF and packed into the
+ * access's last steps, and the errors.  On tests/include/resolve_fixture.h
+ * and, built here, a struct sk_buff and a struct sock shaped as the
+ * kernel's (head and header offsets; __sk_common, no IPv6 fields).
+ */
+#include "../include/resolve_fixture.h"
+
+/* Offsets in the structs built here. */
+enum {
+	TSKB_NEXT = 0, TSKB_PROTOCOL = 180, TSKB_TRANSPORT = 182, TSKB_NETWORK = 184,
+	TSKB_HEAD = 200, TSKB_SIZE = 232,
+	TSKC_DADDR = 0, TSKC_RCV_SADDR = 4, TSKC_DPORT = 12, TSKC_NUM = 14, TSKC_FAMILY = 16,
+	TSKC_STATE = 18, TSKC_SIZE = 136,
+	TSK_PROTOCOL = 516, TSK_SIZE = 760,
+};
+
+static int add_struct(const char *name, int size)
+{
+	int id = btf__add_struct(btf, name, size);
+
+	assert_true(id > 0);
+	return id;
+}
+
+static int build(void **state)
+{
+	int skb, skb_ptr, common, sk, sk_ptr, inet, tcp;
+
+	build_btf(state);
+	skb_ptr = btf__add_ptr(btf, btf__type_cnt(btf) + 1);
+	skb = add_struct("sk_buff", TSKB_SIZE);
+	assert_int_equal(skb, skb_ptr + 1);
+	field("next", skb_ptr, TSKB_NEXT);
+	field("protocol", T.u16_t, TSKB_PROTOCOL);
+	field("transport_header", T.u16_t, TSKB_TRANSPORT);
+	field("network_header", T.u16_t, TSKB_NETWORK);
+	field("head", T.uchar_ptr, TSKB_HEAD);
+
+	common = add_struct("sock_common", TSKC_SIZE);
+	field("skc_daddr", T.u32_t, TSKC_DADDR);
+	field("skc_rcv_saddr", T.u32_t, TSKC_RCV_SADDR);
+	field("skc_dport", T.u16_t, TSKC_DPORT);
+	field("skc_num", T.u16_t, TSKC_NUM);
+	field("skc_family", T.u16_t, TSKC_FAMILY);
+	field("skc_state", T.u8_t, TSKC_STATE);
+	sk = add_struct("sock", TSK_SIZE);
+	field("__sk_common", common, 0);
+	field("sk_protocol", T.u16_t, TSK_PROTOCOL);
+	sk_ptr = btf__add_ptr(btf, sk);
+	inet = add_struct("inet_sock", TSK_SIZE + 8);
+	field("sk", sk, 0);
+	tcp = add_struct("tcp_sock", TSK_SIZE + 64);
+	field("inet", inet, 0);
+
+	func("tuple_fn", proto(T.ints.int_t, "skb", skb_ptr, "sk", sk_ptr,
+			       "tp", btf__add_ptr(btf, tcp), "n", T.ints.int_t, NULL));
+	return 0;
+}
+
+static __u32 off_of(const struct ksnoop_access *acc, int field)
+{
+	return (acc->steps[KSNOOP_TUPLE_OFF_FIRST + field / 4] >> (16 * (field % 4))) & 0xffff;
+}
+
+static void test_skb_tuple(void **state)
+{
+	struct resolved *r = resolve_ok("tuple_fn(skb:tuple)");
+	const struct ksnoop_access *acc = acc_of(r, KSNOOP_ENTRY, 0);
+	const struct value_desc *vd = vd_of(r, KSNOOP_ENTRY, 0);
+
+	/* The skb itself is read from (the argument, one load), then its fields. */
+	assert_int_equal(acc->nsteps, 1);
+	assert_int_equal(acc->steps[0], 0);
+	assert_true(acc->flags & KSNOOP_VAL_SKB_TUPLE);
+	assert_false(acc->flags & KSNOOP_VAL_SOCK_TUPLE);
+	assert_int_equal(acc->size, sizeof(struct ksnoop_skb_tuple));
+	assert_int_equal(off_of(acc, KSNOOP_SKB_HEAD), TSKB_HEAD);
+	assert_int_equal(off_of(acc, KSNOOP_SKB_NETWORK_HEADER), TSKB_NETWORK);
+	assert_int_equal(off_of(acc, KSNOOP_SKB_TRANSPORT_HEADER), TSKB_TRANSPORT);
+	assert_int_equal(off_of(acc, KSNOOP_SKB_PROTOCOL), TSKB_PROTOCOL);
+	assert_int_equal(vd->how, PRINT_SKB_TUPLE);
+	assert_int_equal(vd->size, sizeof(struct ksnoop_skb_tuple));
+	assert_int_equal(vd->obj_size, vd->size);
+	/* Through a chain: skb->next->next is two loads before the struct's. */
+	r = resolve_ok("tuple_fn(skb->next->next:tuple)");
+	acc = acc_of(r, KSNOOP_ENTRY, 0);
+	assert_int_equal(acc->nsteps, 3);
+	assert_int_equal(off_of(acc, KSNOOP_SKB_HEAD), TSKB_HEAD);
+}
+
+static void test_sock_tuple(void **state)
+{
+	struct resolved *r = resolve_ok("tuple_fn(sk:tuple, tp:tuple)");
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const struct ksnoop_access *acc = acc_of(r, KSNOOP_ENTRY, i);
+
+		assert_true(acc->flags & KSNOOP_VAL_SOCK_TUPLE);
+		assert_int_equal(acc->nsteps, 1);
+		assert_int_equal(acc->size, sizeof(struct ksnoop_sock_tuple));
+		assert_int_equal(off_of(acc, KSNOOP_SOCK_FAMILY), TSKC_FAMILY);
+		assert_int_equal(off_of(acc, KSNOOP_SOCK_NUM), TSKC_NUM);
+		assert_int_equal(off_of(acc, KSNOOP_SOCK_DPORT), TSKC_DPORT);
+		assert_int_equal(off_of(acc, KSNOOP_SOCK_STATE), TSKC_STATE);
+		assert_int_equal(off_of(acc, KSNOOP_SOCK_RCV_SADDR), TSKC_RCV_SADDR);
+		assert_int_equal(off_of(acc, KSNOOP_SOCK_DADDR), TSKC_DADDR);
+		assert_int_equal(off_of(acc, KSNOOP_SOCK_PROTOCOL), TSK_PROTOCOL);
+		/* A kernel without IPv6: those fields are absent, not refused. */
+		assert_int_equal(off_of(acc, KSNOOP_SOCK_V6_RCV_SADDR), KSNOOP_TUPLE_NO_FIELD);
+		assert_int_equal(off_of(acc, KSNOOP_SOCK_V6_DADDR), KSNOOP_TUPLE_NO_FIELD);
+		assert_int_equal(vd_of(r, KSNOOP_ENTRY, i)->how, PRINT_SOCK_TUPLE);
+	}
+}
+
+static void test_tuple_errors(void **state)
+{
+	struct resolve_opts small = default_opts;
+	struct resolved *r;
+
+	resolve_err("tuple_fn(n:tuple)", 12,
+		    "':tuple' does not apply to 'n:tuple' (int); it takes a struct sk_buff * or a struct sock *");
+	resolve_err("inet_fn(uaddr:tuple)", 15, "':tuple' does not apply to 'uaddr:tuple' (struct sockaddr *)");
+	/* The fixture's own sk_buff and sock lack fields a tuple needs. */
+	resolve_err("ip_send_skb(skb:tuple)", 17,
+		    "':tuple' on 'skb:tuple': this kernel's struct sk_buff has no head of 8 bytes");
+	resolve_err("inet_fn(sk:tuple)", 12,
+		    "':tuple' on 'sk:tuple': this kernel's struct sock has no __sk_common.skc_num of 2 bytes");
+	/* Five loads before the struct's leave no steps for its offsets. */
+	resolve_err("tuple_fn(skb->next->next->next->next->next:tuple)", 10,
+		    "a ':tuple' value is reached in at most 4 pointer dereferences");
+	resolve_ok("tuple_fn(skb->next->next->next->next:tuple)");
+	resolve_err("tuple_fn(skb:tuple == 0)", 20, "':tuple' is printed, not compared");
+	small.max_bytes = 51;
+	r = resolve_with("tuple_fn(skb:tuple)", &small);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_string_equal(r->err.msg, "':tuple' copies 52 bytes, more than --max-bytes (51)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_skb_tuple, free_leftovers),
+		cmocka_unit_test_teardown(test_sock_tuple, free_leftovers),
+		cmocka_unit_test_teardown(test_tuple_errors, free_leftovers),
+	};
+
+	return cmocka_run_group_tests_name("resolve_tuple", tests, build, free_btf);
+}
