@@ -196,7 +196,7 @@ check: deps
 unit: $(UNIT_BINS)
 	@tests/run --build $(BUILD) --only unit
 
-live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS)
+live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS) $(VM_BINS)
 	@tests/run --build $(BUILD) --only live
 
 vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(BUILD)/usdt/syscall_prog $(VM_BINS)

@@ -14,6 +14,15 @@
  *                         127.0.0.1:9 from an unconnected UDP socket (the
  *                         kernel's udp_send_skb and ip_send_skb, one call
  *                         each; busybox's nc has no UDP)
+ *   vmprog dgram ADDR SPORT DPORT [recv]
+ *                         send one datagram from ADDR:SPORT to ADDR:DPORT
+ *                         (IPv4 or IPv6), received by a socket bound there
+ *                         with "recv", else dropped for want of one
+ *   vmprog tcp ADDR SPORT DPORT
+ *                         connect from ADDR:SPORT to a listener on
+ *                         ADDR:DPORT, accept, close (':tuple' tests)
+ *   vmprog unix           one byte through an AF_UNIX datagram socket pair:
+ *                         a skb with no network header
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -63,12 +72,103 @@ static int datagrams(long n, long bytes)
 	return err;
 }
 
+/* ADDR:PORT, IPv4 or IPv6, in *SA; its length, or 0 if ADDR is neither. */
+static socklen_t sockaddr_of(const char *addr, const char *port, struct sockaddr_in6 *sa)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)sa;
+
+	memset(sa, 0, sizeof(*sa));
+	if (inet_pton(AF_INET, addr, &in->sin_addr) == 1) {
+		in->sin_family = AF_INET;
+		in->sin_port = htons(strtol(port, NULL, 10));
+		return sizeof(*in);
+	}
+	if (inet_pton(AF_INET6, addr, &sa->sin6_addr) == 1) {
+		sa->sin6_family = AF_INET6;
+		sa->sin6_port = htons(strtol(port, NULL, 10));
+		return sizeof(*sa);
+	}
+	return 0;
+}
+
+/* A socket of TYPE bound to ADDR:PORT, or -1. */
+static int bound(int type, const char *addr, const char *port)
+{
+	struct sockaddr_in6 sa;
+	socklen_t len = sockaddr_of(addr, port, &sa);
+	int one = 1, fd = len ? socket(sa.sin6_family, type, 0) : -1;
+
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&sa, len)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int dgram(char **argv, int recv_it)
+{
+	struct sockaddr_in6 to;
+	socklen_t len = sockaddr_of(argv[0], argv[2], &to);
+	int rx = recv_it ? bound(SOCK_DGRAM, argv[0], argv[2]) : -2;
+	int tx = bound(SOCK_DGRAM, argv[0], argv[1]);
+	char byte = 'x';
+	int err = !len || rx == -1 || tx < 0 ||
+		  sendto(tx, &byte, 1, 0, (struct sockaddr *)&to, len) != 1;
+
+	if (!err && rx >= 0)
+		err = recv(rx, &byte, 1, 0) != 1;
+	close(tx);
+	if (rx >= 0)
+		close(rx);
+	return err;
+}
+
+static int tcp(char **argv)
+{
+	struct sockaddr_in6 to;
+	socklen_t len = sockaddr_of(argv[0], argv[2], &to);
+	int lfd = bound(SOCK_STREAM, argv[0], argv[2]);
+	int cfd = bound(SOCK_STREAM, argv[0], argv[1]);
+	int afd = -1, err = !len || lfd < 0 || cfd < 0 || listen(lfd, 1) ||
+			    connect(cfd, (struct sockaddr *)&to, len);
+
+	if (!err)
+		err = (afd = accept(lfd, NULL, NULL)) < 0;
+	close(cfd);
+	if (afd >= 0)
+		close(afd);
+	close(lfd);
+	return err;
+}
+
+static int unix_pair(void)
+{
+	int sv[2], err;
+	char byte = 'x';
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv))
+		return 1;
+	err = send(sv[0], &byte, 1, 0) != 1 || recv(sv[1], &byte, 1, 0) != 1;
+	close(sv[0]);
+	close(sv[1]);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	long n, i;
 
 	if (argc >= 3 && !strcmp(argv[1], "sleep"))
 		return sleeps(argc - 2, argv + 2);
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "dgram"))
+		return dgram(argv + 2, argc == 6 && !strcmp(argv[5], "recv"));
+	if (argc == 2 && !strcmp(argv[1], "unix"))
+		return unix_pair();
+	if (argc == 5 && !strcmp(argv[1], "tcp"))
+		return tcp(argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "udp"))
 		return datagrams(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10));
 	if (argc != 3)
