@@ -1,0 +1,45 @@
+#!/bin/sh
+# ':tuple' on kernel functions, in both attach modes: a skb's addresses,
+# ports and protocol where the IP layer sends it (ip_send_skb,
+# ip6_send_skb), a sock's where UDP and TCP take it (udp_sendmsg,
+# tcp_v4_connect).  vmprog (tests/vm/vmprog.c) sends from known ports.
+. /tests/lib.sh
+
+tmp=$(mktemp -d)
+
+for mode in fentry kprobe; do
+	T=$mode
+	ks_case <<-'CASE'
+		NAME     ${T}_skb_ipv4
+		RUN      --mode $mode -c vmprog 'ip_send_skb(skb:tuple)'
+		WORKLOAD vmprog dgram 127.0.0.1 5000 5001 recv
+		EXPECT   ${T}_skb_ipv4: count 1 '^    skb:tuple = 127\.0\.0\.1:5000 > 127\.0\.0\.1:5001 udp$'
+		EXPECT   ${T}_skb_ipv4_events: count 1 '-> ip_send_skb$'
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_skb_ipv6
+		RUN      --mode $mode -c vmprog 'ip6_send_skb(skb:tuple)'
+		WORKLOAD vmprog dgram ::1 5002 5003 recv
+		EXPECT   ${T}_skb_ipv6: count 1 '^    skb:tuple = \[::1\]:5002 > \[::1\]:5003 udp$'
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_skb_json
+		RUN      --mode $mode -j -c vmprog 'ip_send_skb(skb:tuple)'
+		WORKLOAD vmprog dgram 127.0.0.1 5006 5007 recv
+		EXPECT   eq '{"family":"ipv4","src":"127.0.0.1","sport":5006,"dst":"127.0.0.1","dport":5007,"proto":"udp"}' "$(events "$OUT" | jq -c '.values["skb:tuple"]')"
+	CASE
+	# An unconnected UDP socket: bound, no peer.
+	ks_case <<-'CASE'
+		NAME     ${T}_sock_udp
+		RUN      --mode $mode -c vmprog 'udp_sendmsg(sk:tuple)'
+		WORKLOAD vmprog dgram 127.0.0.1 5008 5009 recv
+		EXPECT   ${T}_sock_udp: count 1 '^    sk:tuple = 127\.0\.0\.1:5008 > 0\.0\.0\.0:0 udp$'
+	CASE
+	# At tcp_v4_connect's entry the socket is bound, its peer not yet set.
+	ks_case <<-'CASE'
+		NAME     ${T}_sock_tcp
+		RUN      --mode $mode -c vmprog 'tcp_v4_connect(sk:tuple)'
+		WORKLOAD vmprog tcp 127.0.0.1 5010 5011
+		EXPECT   ${T}_sock_tcp: count 1 '^    sk:tuple = 127\.0\.0\.1:5010 > 0\.0\.0\.0:0 tcp$'
+	CASE
+done
