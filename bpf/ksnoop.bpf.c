@@ -445,7 +445,8 @@ static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
 		return st;
 	}
 	*from = addr;
-	if (acc->flags & (KSNOOP_VAL_SKB_TUPLE | KSNOOP_VAL_SOCK_TUPLE))
+	if ((plan.flags & KSNOOP_PLAN_TUPLE) &&
+	    (acc->flags & (KSNOOP_VAL_SKB_TUPLE | KSNOOP_VAL_SOCK_TUPLE)))
 		return copy_tuple(acc, addr, user, dst, room, len);
 	return copy_object(acc, addr, user, dst, room, len);
 }

@@ -303,6 +303,12 @@ enum ksnoop_plan_flags {
 	 * and in acc.size the most any of them copies there).
 	 */
 	KSNOOP_PLAN_FUNC_VALUES = 1 << 4,
+	/*
+	 * Some value is a ':tuple' (KSNOOP_VAL_*_TUPLE): without it the
+	 * verifier prunes the tuple copy even where a group's values come
+	 * from a map (it was a fifth of each program's instructions).
+	 */
+	KSNOOP_PLAN_TUPLE = 1 << 7,
 };
 
 /* BPF cookie of a group's probe: its function's func_id | index << 32. */

@@ -161,6 +161,7 @@ int value__tuple(struct rctx *r, struct chain *c, const struct spec_item *it, in
 	if (err)
 		return err;
 	c->acc.flags |= skb ? KSNOOP_VAL_SKB_TUPLE : KSNOOP_VAL_SOCK_TUPLE;
+	r->plan->bpf.flags |= KSNOOP_PLAN_TUPLE;
 	c->acc.size = sizeof(struct ksnoop_skb_tuple);
 	vd->how = skb ? PRINT_SKB_TUPLE : PRINT_SOCK_TUPLE;
 	vd->obj_id = sid;

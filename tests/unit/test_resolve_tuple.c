@@ -82,6 +82,9 @@ static void test_skb_tuple(void **state)
 	assert_int_equal(off_of(acc, KSNOOP_SKB_TRANSPORT_HEADER), TSKB_TRANSPORT);
 	assert_int_equal(off_of(acc, KSNOOP_SKB_PROTOCOL), TSKB_PROTOCOL);
 	assert_int_equal(vd->how, PRINT_SKB_TUPLE);
+	/* The program copies tuples only where its plan says it has one. */
+	assert_true(r->plan.bpf.flags & KSNOOP_PLAN_TUPLE);
+	assert_false(resolve_ok("tuple_fn(skb->next, n)")->plan.bpf.flags & KSNOOP_PLAN_TUPLE);
 	assert_int_equal(vd->size, sizeof(struct ksnoop_skb_tuple));
 	assert_int_equal(vd->obj_size, vd->size);
 	/* Through a chain: skb->next->next is two loads before the struct's. */
