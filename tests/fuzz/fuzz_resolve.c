@@ -17,7 +17,8 @@
  * structs, anonymous unions, bitfields, char arrays and pointers, flexible
  * and huge arrays, enums of every signedness and width, typedef chains,
  * incomplete types, structs passed by value, variadic and 13-argument
- * functions, tracepoints with and without their __bpf_trace stubs.  USDT
+ * functions, tracepoints with and without their __bpf_trace stubs, a
+ * sk_buff and a sock for ':tuple' (whose bytes the record makes up).  USDT
  * casts may name its types, as --btf lets a user do with any BTF file.
  *
  * Checked beyond the sanitizers: every value the plan copies fits the
@@ -82,6 +83,7 @@ static void build_btf(void)
 	int huge_arr, state, sstate, e64, se64, list_head, list_ptr;
 	int hash_union, bits_struct, inner, fwd, fwd_ptr, fn_proto, fn_ptr;
 	int task_ptr, task, big, big_ptr, huge, huge_ptr, pair, trio, un, un_ptr;
+	int skb, skc, sk;
 	int tproto, tmpl, u16x2, char8, char64k;
 	struct fx_ints ints;
 
@@ -210,6 +212,23 @@ static void build_btf(void)
 	field("c", char8, 0, 0);
 	must(un_ptr = btf__add_ptr(btf, un));
 
+	/* ':tuple' finds its fields by name: a sk_buff and a sock as the kernel's. */
+	must(skb = btf__add_struct(btf, "sk_buff", 232));
+	field("protocol", u16, 180 * 8, 0);
+	field("transport_header", u16, 182 * 8, 0);
+	field("network_header", u16, 184 * 8, 0);
+	field("head", uchar_ptr, 200 * 8, 0);
+	must(skc = btf__add_struct(btf, "sock_common", 136));
+	field("skc_daddr", u32, 0, 0);
+	field("skc_rcv_saddr", u32, 32, 0);
+	field("skc_dport", u16, 96, 0);
+	field("skc_num", u16, 112, 0);
+	field("skc_family", u16, 128, 0);
+	field("skc_state", u8, 144, 0);
+	must(sk = btf__add_struct(btf, "sock", 600));
+	field("__sk_common", skc, 0, 0);
+	field("sk_protocol", u16, 516 * 8, 0);
+
 	add_func("f_void", add_proto(0, NULL));
 	add_func("f_task", add_proto(in, "t", task_ptr, "flags", u32, NULL));
 	add_func("f_str", add_proto(lng, "name", cchar_ptr, "buf", char_ptr_id,
@@ -225,6 +244,7 @@ static void build_btf(void)
 				     "a4", lng, "a5", lng, "a6", lng, "a7", lng, "a8", lng,
 				     "a9", lng, "a10", lng, "a11", lng, "a12", lng, NULL));
 	add_func("f_float", add_proto(dbl, "f", flt, "l", list_ptr, NULL));
+	add_func("f_net", add_proto(in, "skb", btf__add_ptr(btf, skb), "sk", btf__add_ptr(btf, sk), NULL));
 	add_func("f_bad", in);	/* a FUNC whose type is no prototype */
 
 	/* Tracepoints: own stub, shared template stub, no stub at all. */
