@@ -43,3 +43,15 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_sock_tcp: count 1 '^    sk:tuple = 127\.0\.0\.1:5010 > 0\.0\.0\.0:0 tcp$'
 	CASE
 done
+
+# A glob: functions taking a skb share one kprobe program, each reading
+# its own argument (values per function, from the map).
+ks_case <<'CASE'
+NAME     glob_skb
+RUN      --mode kprobe -c vmprog 'ip*_send_skb(struct sk_buff *s, s:tuple)'
+WORKLOAD vmprog dgram 127.0.0.1 5012 5013 recv
+WORKLOAD vmprog dgram ::1 5014 5015 recv
+EXPECT   glob_skb_shared: stderr 'one program'
+EXPECT   glob_skb_ipv4: eq 1 "$(grep -A1 -- '-> ip_send_skb$' "$OUT" | grep -c '^    s:tuple = 127\.0\.0\.1:5012 > 127\.0\.0\.1:5013 udp$')"
+EXPECT   glob_skb_ipv6: eq 1 "$(grep -A1 -- '-> ip6_send_skb$' "$OUT" | grep -c '^    s:tuple = \[::1\]:5014 > \[::1\]:5015 udp$')"
+CASE
