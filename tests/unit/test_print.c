@@ -1087,6 +1087,9 @@ static void test_return_err_ptr(void **state)
 	v = return_code(T.int_ptr, PRINT_VALUE, 8, KSNOOP_OK, 0);
 	p = (uint64_t)-12;
 	renders_as(&v, &p, "ERR_PTR(-ENOMEM)", "\"0xfffffffffffffff4\"");
+	/* The range's ends: -4095 is the last errno, -4096 an address. */
+	p = (uint64_t)-4095;
+	renders_as(&v, &p, "ERR_PTR(-4095)", "\"0xfffffffffffff001\"");
 	p = (uint64_t)-4096;
 	renders_as(&v, &p, "0xfffffffffffff000", "\"0xfffffffffffff000\"");
 	p = 0;
