@@ -730,18 +730,14 @@ static void print_error_code(struct writer *wr, const struct btf *btf,
 			     const struct value_desc *vd, int err)
 {
 	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, vd->type_id));
+	const char *name = errno_name(err);
 	char text[48], json[24];
 
 	if (t && btf_is_ptr(t)) {
 		format_errno(text, sizeof(text), "ERR_PTR(-", err, ")");
 		snprintf(json, sizeof(json), "\"0x%llx\"", (unsigned long long)-(__s64)err);
 	} else {
-		char num[16];
-
-		snprintf(num, sizeof(num), "-%d (", err);
-		format_errno(text, sizeof(text), num, err, ")");
-		if (!errno_name(err))
-			snprintf(text, sizeof(text), "-%d", err);
+		snprintf(text, sizeof(text), name ? "-%d (%s)" : "-%d", err, name);
 		snprintf(json, sizeof(json), "-%d", err);
 	}
 	writer__raw(wr, text, json);
