@@ -286,9 +286,21 @@ static __always_inline __u64 src_word(const __u64 *words,
 }
 
 /*
+ * A kernel pointer that is an errno (ERR_PTR(-ENOENT)): the last
+ * KSNOOP_MAX_ERRNO values of the address space, which nothing maps.  Only
+ * kernel chains hold them (a USDT or syscall chain's pointers are the
+ * traced program's, and an address there means nothing of the kind).
+ */
+static __always_inline bool is_err_ptr(__u64 a)
+{
+	return !(plan.flags & KSNOOP_PLAN_USER_MEM) && a >= (__u64)-KSNOOP_MAX_ERRNO;
+}
+
+/*
  * Follow an access chain to the address of its final object.  Returns a
  * ksnoop_status; on KSNOOP_OK *addr holds where to copy from and *user
- * whether that is user memory.
+ * whether that is user memory; on KSNOOP_ERR_PTR *addr is the error
+ * pointer, which is never read.
  */
 static __always_inline int walk(const volatile struct ksnoop_access *acc,
 				__u64 word, __u64 *addr, bool *user)
@@ -303,6 +315,10 @@ static __always_inline int walk(const volatile struct ksnoop_access *acc,
 			return KSNOOP_FAULT;
 		if (!a)
 			return KSNOOP_NULL;
+		if (is_err_ptr(a)) {
+			*addr = a;
+			return KSNOOP_ERR_PTR;
+		}
 		a += acc->steps[i];
 	}
 	*addr = a;
@@ -441,6 +457,9 @@ static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
 	}
 	st = walk(acc, word, &addr, &user);
 	if (st != KSNOOP_OK) {
+		/* An error pointer is the value's address: the printer names its errno. */
+		if (st == KSNOOP_ERR_PTR)
+			*from = addr;
 		*len = 0;
 		return st;
 	}

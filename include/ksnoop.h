@@ -57,6 +57,12 @@
 #define KSNOOP_MAX_STASH_RECORD	(32 * 1024)
 /* A kernel symbol name the klookup program looks up, NUL included (KSYM_NAME_LEN). */
 #define KSNOOP_KSYM_NAME_LEN	512
+/*
+ * The kernel's errno range (MAX_ERRNO): a function returning a negative
+ * errno returns -1 to -4095, one returning a pointer ERR_PTR() of it, the
+ * last 4095 addresses, which nothing maps.
+ */
+#define KSNOOP_MAX_ERRNO	4095
 /* Pages a sleepable USDT program faults in before reading a value again. */
 #define KSNOOP_FAULT_IN_PAGES	9
 
@@ -98,6 +104,8 @@ enum ksnoop_status {
 	KSNOOP_FAULT = 1,	/* a read along the chain failed */
 	KSNOOP_TRUNCATED = 2,	/* copied, but the value was cut at the size limit */
 	KSNOOP_NULL = 3,	/* a pointer along the chain was NULL */
+	/* A kernel pointer along the chain was an errno (ERR_PTR); addr holds it. */
+	KSNOOP_ERR_PTR = 4,
 	KSNOOP_STATUS_MASK = 0xff,
 	/* Flags on top of the status: */
 	KSNOOP_ST_USER = 1 << 8,	/* the value's last read was of user memory */

@@ -666,6 +666,99 @@ static void emit_formatted(struct walk *w, const struct value_desc *vd, __u32 id
 	writer__null(w->wr, "/* ? */");
 }
 
+/*
+ * An errno's name: glibc's for those user space sees (1 to 133 on Linux,
+ * strerrorname_np()), the kernel's own for those it keeps to itself
+ * (include/linux/errno.h: a syscall restarted, a driver's probe put off,
+ * NFS's); NULL when neither has one.
+ */
+static const char *errno_name(int err)
+{
+	static const char *const kernel_only[] = {
+		"ERESTARTSYS", "ERESTARTNOINTR", "ERESTARTNOHAND", "ENOIOCTLCMD",
+		"ERESTART_RESTARTBLOCK", "EPROBE_DEFER", "EOPENSTALE", "ENOPARAM",
+		NULL, "EBADHANDLE", "ENOTSYNC", "EBADCOOKIE", "ENOTSUPP", "ETOOSMALL",
+		"ESERVERFAULT", "EBADTYPE", "EJUKEBOX", "EIOCBQUEUED", "ERECALLCONFLICT",
+		"ENOGRACE",
+	};
+	size_t n = sizeof(kernel_only) / sizeof(kernel_only[0]);
+
+	if (err >= 512 && (size_t)(err - 512) < n)
+		return kernel_only[err - 512];
+	return err > 0 && err < 512 ? strerrorname_np(err) : NULL;
+}
+
+/*
+ * The errno a return code holds (vd->errno_names): 1 to 4095, or 0 for
+ * none.  An error pointer comes from BPF as a status (KSNOOP_ERR_PTR, the
+ * pointer in addr: never read); a value printed as itself (an int, a
+ * pointer to nothing known) in its bytes.
+ */
+static int return_errno(const struct value_desc *vd, const struct ksnoop_value *vh,
+			const void *data)
+{
+	size_t avail = vh->len < vd->size ? vh->len : vd->size;
+	__u32 st = vh->status & KSNOOP_STATUS_MASK;
+	__s64 v;
+
+	if (!vd->errno_names)
+		return 0;
+	if (st == KSNOOP_ERR_PTR)
+		v = (__s64)vh->addr;
+	else if (st == KSNOOP_OK && vd->how == PRINT_VALUE && (avail == 4 || avail == 8))
+		v = avail == 4 ? (__s32)load_uint(data, 4) : (__s64)load_uint(data, 8);
+	else
+		return 0;
+	return v < 0 && v >= -KSNOOP_MAX_ERRNO ? (int)-v : 0;
+}
+
+/* "ENOENT", or the number when it has no name. */
+static void format_errno(char *buf, size_t sz, const char *prefix, int err, const char *suffix)
+{
+	const char *name = errno_name(err);
+
+	if (name)
+		snprintf(buf, sz, "%s%s%s", prefix, name, suffix);
+	else
+		snprintf(buf, sz, "%s%d%s", prefix, err, suffix);
+}
+
+/*
+ * A return code that is an error: an int "-2 (ENOENT)" (JSON: -2), a
+ * pointer "ERR_PTR(-ENOENT)" (JSON: its address, as a pointer prints);
+ * JSON names the errno beside (print_json_errno()).
+ */
+static void print_error_code(struct writer *wr, const struct btf *btf,
+			     const struct value_desc *vd, int err)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, vd->type_id));
+	const char *name = errno_name(err);
+	char text[48], json[24];
+
+	if (t && btf_is_ptr(t)) {
+		format_errno(text, sizeof(text), "ERR_PTR(-", err, ")");
+		snprintf(json, sizeof(json), "\"0x%llx\"", (unsigned long long)-(__s64)err);
+	} else {
+		snprintf(text, sizeof(text), name ? "-%d (%s)" : "-%d", err, name);
+		snprintf(json, sizeof(json), "-%d", err);
+	}
+	writer__raw(wr, text, json);
+}
+
+/* JSON: "NAME_errno":"ENOENT" beside a return code that is an error with a name. */
+static void print_json_errno(struct writer *wr, const struct value_desc *vd,
+			     const struct ksnoop_value *vh, const void *data)
+{
+	const char *name;
+	char key[SPEC_MAX_NAME * 2 + 8];
+
+	if (!wr->json || !vd->errno_names || !(name = errno_name(return_errno(vd, vh, data))))
+		return;
+	snprintf(key, sizeof(key), "%s_errno", vd->text);
+	writer__key(wr, key);
+	writer__name(wr, name);
+}
+
 static const char *status_reason(__u32 status)
 {
 	switch (status & KSNOOP_STATUS_MASK) {
@@ -679,8 +772,15 @@ static const char *status_reason(__u32 status)
 static void print_failure(struct writer *wr, const struct ksnoop_value *vh)
 {
 	const char *why = status_reason(vh->status);
-	char text[160];
+	bool err_ptr = (vh->status & KSNOOP_STATUS_MASK) == KSNOOP_ERR_PTR;
+	char text[160], reason[64];
 
+	/* An error pointer before the value: its errno says all its address would. */
+	if (err_ptr) {
+		format_errno(reason, sizeof(reason), "ERR_PTR(-", (int)-(__s64)vh->addr,
+			     ") along the chain");
+		why = reason;
+	}
 	if (wr->json) {
 		writer__begin_object(wr, WRITER_STRUCT, 0);
 		writer__key(wr, "error");
@@ -692,7 +792,7 @@ static void print_failure(struct writer *wr, const struct ksnoop_value *vh)
 		writer__end_object(wr);
 		return;
 	}
-	if (vh->addr)
+	if (vh->addr && !err_ptr)
 		snprintf(text, sizeof(text), "0x%llx /* %s */", (__u64)vh->addr, why);
 	else
 		snprintf(text, sizeof(text), "/* %s */", why);
@@ -722,8 +822,18 @@ void printer__value(struct printer *p, const struct btf *btf,
 	};
 	size_t avail = vh->len < vd->size ? vh->len : vd->size;
 	__u32 st = vh->status & KSNOOP_STATUS_MASK;
+	int err = return_errno(vd, vh, data);
 	char tbuf[160], addr[32];
 
+	if (err) {
+		print_error_code(&p->wr, btf, vd, err);
+		return;
+	}
+	/* A returned pointer that is NULL is just that, not a failed read. */
+	if (st == KSNOOP_NULL && vd->errno_names) {
+		writer__null(&p->wr, "NULL");
+		return;
+	}
 	if (st != KSNOOP_OK && st != KSNOOP_TRUNCATED) {
 		print_failure(&p->wr, vh);
 		return;
@@ -1023,6 +1133,7 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 		}
 		writer__key(wr, plan->values[kind][i].text);
 		printer__value(p, plan->sig.btf, &plan->values[kind][i], vh, vh + 1, 1);
+		print_json_errno(wr, &plan->values[kind][i], vh, vh + 1);
 	}
 	/* USDT's stack is the program's; a syscall's reads are, its stack is the kernel's. */
 	user = (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) && plan->sig.syscall == SIG_NOT_SYSCALL;

@@ -37,6 +37,11 @@ struct value_desc {
 	__u8 bit_off;		/* bitfield: bit offset within the bytes */
 	__u8 bit_size;		/* bitfield width, 0 if not a bitfield */
 	enum spec_format fmt;	/* ":hex", ":be", ":ip", ":sym", ":str", ":tuple" */
+	/*
+	 * A return code (a kernel function's or a system call's): -1 to
+	 * -4095 print as an errno's name, a pointer there as ERR_PTR().
+	 */
+	bool errno_names;
 	char obj_name[96];	/* PRINT_DEREF: the pointee's type, spelled once */
 };
 

@@ -69,6 +69,8 @@ int chain__find_member(const struct btf *btf, __u32 id, const char *name,
 bool value__is_byte_array(const struct btf *btf, __u32 id);
 /* Whether IT's ":FORMAT" fits the value the chain reached. */
 int value__check_format(struct rctx *r, const struct spec_item *it, const struct chain *c);
+/* A return code (an int, a long or a pointer) whose -1 to -4095 are errnos? */
+bool value__is_error_code(const struct rctx *r, const struct chain *c, const char *base);
 /* The walked chain as a value: what to copy (c->acc) and how to print (VD). */
 int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *it,
 		      const char *text, int pos, struct value_desc *vd);

@@ -267,6 +267,37 @@ static int pred_mask(struct rctx *r, const struct spec_item *it, const struct ch
 }
 
 /*
+ * 'return < 0' where a kernel function returns a pointer: is it an error
+ * pointer (IS_ERR(): at least -4095, unsigned), and 'return >= 0' is it
+ * not one (NULL included; 'return == NULL' picks NULL).  A pointer is
+ * unsigned, so '< 0' held never: a glob's '*open*(return < 0)' left out
+ * every function returning one.  '<= 0' and '> 0' would need NULL on the
+ * other side of one comparison: refused, with what to say instead.
+ */
+static bool compares_err_ptr(const struct rctx *r, const struct spec_item *it,
+			     const struct chain *c)
+{
+	const struct btf_type *t = btf__type_by_id(r->btf, btfu_strip(r->btf, c->type_id));
+
+	return t && btf_is_ptr(t) && it->cst.kind == CONST_INT && it->cst.mag == 0 &&
+	       !it->has_mask && !it->fmt && it->op != KSNOOP_OP_EQ && it->op != KSNOOP_OP_NE &&
+	       value__is_error_code(r, c, it->base);
+}
+
+static int pred_err_ptr(struct rctx *r, const struct spec_item *it, struct chain *c,
+			struct ksnoop_pred_plan *pp, int width)
+{
+	if (it->op == KSNOOP_OP_LE || it->op == KSNOOP_OP_GT)
+		return rctx__fail(r, it->op_pos, "'%s' is a pointer: '< 0' is an error pointer (ERR_PTR), '>= 0' is not one, '== NULL' is NULL; '%s' mixes them",
+				  it->text, it->op == KSNOOP_OP_LE ? "<= 0" : "> 0");
+	pred__access(c, pp, width);
+	pp->op = it->op == KSNOOP_OP_LT ? KSNOOP_OP_GE : KSNOOP_OP_LT;
+	pp->is_signed = 0;
+	pp->imm = (__u64)-KSNOOP_MAX_ERRNO;
+	return 0;
+}
+
+/*
  * A number compared with a number: the constant made to fit the value's
  * width and signedness (a bitfield's bits, a mask's), swapped for ":be".
  */
@@ -287,6 +318,8 @@ static int pred_number(struct rctx *r, const struct spec_item *it, struct chain 
 	if (c->bit_size && width > 8)
 		return rctx__fail(r, it->op_pos, "'%s': a bitfield across more than 8 bytes cannot be compared",
 				  it->text);
+	if (compares_err_ptr(r, it, c))
+		return pred_err_ptr(r, it, c, pp, width);
 	if (it->has_mask) {
 		err = pred_mask(r, it, c, bits, pp);
 		if (err)

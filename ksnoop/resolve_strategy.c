@@ -245,12 +245,86 @@ static void count_once(struct capture_plan *plan, bool stash)
 		plan->bpf.side[KSNOOP_RETURN].enabled = 0;
 }
 
+/* An integer or an enum, not a bool or a char: a number to count by. */
+static bool is_number(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, id));
+
+	if (t && btf_is_int(t))
+		return t->size <= 8 && !(btf_int_encoding(t) & BTF_INT_BOOL) &&
+		       !btfu_is_char(btf, id);
+	return t && btf_is_any_enum(t);
+}
+
+/* The first named number among struct T's own members, or NULL. */
+static const char *number_member(const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *name = btfu_name(btf, m->name_off);
+
+		if (*name && !btf_member_bitfield_size(t, i) && is_number(btf, m->type))
+			return name;
+	}
+	return NULL;
+}
+
+/*
+ * What --hist could count a tracepoint or USDT probe by, as an example
+ * (empty: nothing to offer): its first argument that is a number
+ * ("old_pid"), else a number in the struct its first struct pointer
+ * points to ("p->__state").
+ */
+static void hist_example(const struct signature *sig, char *buf, size_t sz)
+{
+	const struct btf *btf = sig->btf;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < sig->nparams; i++)
+		if (sig->params[i].slot < KSNOOP_MAX_ARGS && is_number(btf, sig->params[i].type_id)) {
+			snprintf(buf, sz, "%s", sig->params[i].name);
+			return;
+		}
+	for (i = 0; i < sig->nparams; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, sig->params[i].type_id));
+		const char *member;
+
+		if (sig->params[i].slot >= KSNOOP_MAX_ARGS || !btfu_is_struct_ptr(btf, sig->params[i].type_id))
+			continue;
+		t = btf__type_by_id(btf, btfu_strip(btf, t->type));
+		member = t && btf_is_struct(t) ? number_member(btf, t) : NULL;
+		if (member) {
+			snprintf(buf, sz, "%s->%s", sig->params[i].name, member);
+			return;
+		}
+	}
+}
+
 int strategy__check_durations(struct rctx *r)
 {
+	const char *what = r->opts->user_space ? "a USDT probe" : "a tracepoint";
+	const char *target = r->plan->sig.name;
+	int len = strlen(target);
+	char example[2 * SPEC_MAX_NAME];
+
 	if (r->plan->sig.has_return)
 		return 0;
-	return rctx__fail(r, 0, "--hist without a value counts call durations, and %s has no return; name the numeric value to count by, as in \"%s(arg0)\"",
-			  r->opts->user_space ? "a USDT probe" : "a tracepoint", r->plan->sig.name);
+	/* As the spec named it (a category, a binary), but a glob's one match. */
+	if (!r->spec->is_glob && !r->spec->ndecls) {
+		target = r->spec->text;
+		len = strcspn(target, "(");
+		while (len && target[len - 1] == ' ')
+			len--;
+	}
+	hist_example(&r->plan->sig, example, sizeof(example));
+	if (!example[0])
+		return rctx__fail(r, 0, "--hist without a value counts call durations, and %s has no return; name the numeric value to count by (an argument, or a member of one)",
+				  what);
+	return rctx__fail(r, 0, "--hist without a value counts call durations, and %s has no return; name the numeric value to count by, as in \"%.*s(%s)\"",
+			  what, len, target, example);
 }
 
 /*

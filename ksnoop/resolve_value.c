@@ -233,6 +233,27 @@ static __s64 pointee_size(const struct btf *btf, __u32 id)
 	return btf__resolve_size(btf, t->type);
 }
 
+/*
+ * Whether the value is a return code, as the kernel returns errors: a
+ * kernel function's return (an int or a long, or a pointer: ERR_PTR), a
+ * system call's (sys:NAME's return, sys_exit_NAME's 'ret').  Arguments
+ * are left alone: a negative one is mostly just a number (AT_FDCWD).
+ */
+bool value__is_error_code(const struct rctx *r, const struct chain *c, const char *base)
+{
+	const struct signature *sig = r->sig;
+	const struct btf_type *t = btf__type_by_id(r->btf, btfu_strip(r->btf, c->type_id));
+	bool exit_ret = sig->syscall == SIG_SYSCALL_EVENT && !strncmp(sig->attach, "sys_exit_", 9) &&
+			base && !strcmp(base, "ret");
+
+	if (!t || !c->in_reg || (c->acc.src != KSNOOP_SRC_RET && !exit_ret))
+		return false;
+	if (btf_is_ptr(t))
+		return sig->syscall == SIG_NOT_SYSCALL && !r->opts->user_space;
+	return btf_is_int(t) && (t->size == 4 || t->size == 8) &&
+	       (btf_int_encoding(t) & BTF_INT_SIGNED);
+}
+
 int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *it,
 		      const char *text, int pos, struct value_desc *vd)
 {
@@ -246,6 +267,7 @@ int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *i
 	vd->obj_id = c->type_id;
 	vd->how = PRINT_VALUE;
 	vd->fmt = it->fmt;
+	vd->errno_names = !it->fmt && value__is_error_code(r, c, it->base);
 
 	err = value__check_format(r, it, c);
 	if (err)

@@ -17,7 +17,7 @@ expect_error count_with_hist 2 "--count and --hist are two output modes; give on
 expect_error hist_with_stack 2 "--hist counts by a value: not with -s" --hist -s 'tp:sys_enter(id)'
 expect_error hist_with_max_events 2 "--hist prints no events: -n/--max-events does not apply" --hist -n 3 'tp:sys_enter(id)'
 expect_error hist_two_values 2 "--hist counts by one value; 'args' is a second" --hist 'tp:sys_enter(id, args)'
-expect_error hist_no_value 2 "--hist without a value counts call durations, and a tracepoint has no return; name the numeric value" --hist tp:sys_enter
+expect_error hist_no_value 2 "--hist without a value counts call durations, and a tracepoint has no return; name the numeric value to count by, as in \"tp:sys_enter\(id\)\"$" --hist tp:sys_enter
 expect_error count_with_max_events 2 "--count prints no events: -n/--max-events does not apply" --count -n 3 tp:sched_switch
 expect_error bad_mode 2 "--mode: 'uprobe' is not one of fentry, kprobe" --mode uprobe ip_send_skb
 expect_error buffer_not_pow2 2 "--buffer: 5000 is not a power of 2" --buffer 5000 ip_send_skb
@@ -83,6 +83,21 @@ if [ "$(id -u)" = 0 ]; then
 	out=$(KSNOOP_FEATURES=-uprobe_sleepable ks -v --duration 0.1 tp:sched_process_free 2>&1 >/dev/null)
 	expect_match kernel_features_injected_marked 'uprobe_sleepable no \(KSNOOP_FEATURES\)' "$out"
 	KSNOOP_FEATURES=-ringbuf expect_error no_ringbuf 1 "^ksnoop: this kernel has no BPF ring buffer" --duration 1 tp:sched_process_free
+	# --hist of a tracepoint without a value: the example it gives names
+	# a number the tracepoint has (an argument, or a member of the struct
+	# one points to; it once said "(arg0)", which tracepoints refuse),
+	# and that example runs.
+	for tp in tp:sched_process_exec tp:sched_process_exit tp:sched:sched_switch; do
+		name=hist_example_${tp##*:}
+		err=$(ks --hist "$tp" 2>&1 >/dev/null); rc=$?
+		error_is "$name" 2 "name the numeric value to count by, as in \"$tp\([a-z_]+(->[a-z_]+)?\)\"$" "$rc" "$err" "ksnoop --hist $tp"
+		example=$(sed -n 's/.*, as in "\(.*\)"$/\1/p' <<<"$err")
+		out=$( (for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.1; /bin/true; done) >/dev/null &
+			ks --hist --duration 1.5 "$example" 2>/dev/null); rc=$?
+		expect_eq "${name}_runs" "0 ${example/tp:sched:/tp:}" "$rc $(sed -n 's/^\(tp:[a-z_]*\): \([^ ]*\) (.*/\1(\2)/p' <<<"$out" | head -1)"
+	done
+	expect_eq hist_example_exec_argument "tp:sched_process_exec(old_pid)" \
+		"$(ks --hist tp:sched_process_exec 2>&1 | sed -n 's/.*, as in "\(.*\)"$/\1/p')"
 	KSNOOP_FEATURES=-fentry,nope expect_error features_env_refused 2 "^ksnoop: KSNOOP_FEATURES: 'nope' is not \[\+\|-\]NAME, NAME one of fentry, kprobes" --duration 1 tp:sched_process_free
 else
 	skip no_kprobes_no_fentry "needs root"

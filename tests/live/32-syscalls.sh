@@ -86,7 +86,8 @@ o=$(cat "$tmp/pair.out")
 expect_eq pair_events $N "$(grep -c -- "<- sys:openat" <<<"$o")"
 expect_eq pair_failing_name $N "$(grep -c "^    filename = \"$missing\"" <<<"$o")"
 expect_eq pair_never_existing 0 "$(grep -c "$existing" <<<"$o")"
-expect_eq pair_enoent $N "$(grep -c '^    return = -2$' <<<"$o")"
+# A return code that is an errno is named (an argument never is).
+expect_eq pair_enoent $N "$(grep -c '^    return = -2 (ENOENT)$' <<<"$o")"
 expect_eq pair_durations $N "$(grep -Ec -- '<- sys:openat \([0-9.]+ [nuµm]?s\)' <<<"$o")"
 expect_eq pair_no_entries 0 "$(grep -c -- '-> sys:openat' <<<"$o")"
 
@@ -105,8 +106,22 @@ run_prog enter 'tp:syscalls:sys_enter_openat(filename)'
 expect_eq enter_missing $N "$(grep -c "^    filename = \"$missing\"$" "$tmp/enter.out")"
 expect_eq enter_existing $M "$(grep -c "^    filename = \"$existing\"$" "$tmp/enter.out")"
 run_prog exit 'tp:syscalls:sys_exit_openat(ret < 0)'
-expect_eq exit_enoent $N "$(grep -c '^    ret = -2$' "$tmp/exit.out")"
+expect_eq exit_enoent $N "$(grep -c '^    ret = -2 (ENOENT)$' "$tmp/exit.out")"
 expect_eq exit_only_failures $N "$(grep -c -- '-> tp:syscalls:sys_exit_openat' "$tmp/exit.out")"
+
+# --- return codes named, and nothing else: a successful open's fd, a
+# negative argument (AT_FDCWD, -100), ret on the entry event's side ---
+run_prog named -j 'sys:openat(dfd, filename, return)' 'tp:syscalls:sys_exit_openat(ret)'
+fds=$(events "$tmp/named.out" | jq -r 'select(.func == "sys:openat" and .kind == "return" and .values.return >= 0) | .values | keys | join(",")')
+expect_eq named_fd_seen 1 "$(( $(grep -c . <<<"$fds") >= M ))"
+expect_eq named_fd_plain "" "$(grep -v '^return$' <<<"$fds")"
+expect_eq named_arg_plain "" "$(events "$tmp/named.out" | jq -r '.values | keys[] | select(test("errno") and . != "return_errno" and . != "ret_errno")' | sort -u)"
+expect_eq named_dfd "-100" "$(events "$tmp/named.out" | jq -r 'select(.values.filename == "'"$missing"'") | .values.dfd' | sort -u)"
+expect_eq named_exit_ret "$N ENOENT" \
+	"$(events "$tmp/named.out" | jq -r 'select(.func == "tp:syscalls:sys_exit_openat" and .values.ret == -2) | .values.ret_errno' | sort | uniq -c | sed 's/^ *//')"
+run_prog named_text 'sys:openat(dfd, filename, return)'
+expect_eq named_text_dfd "$(grep -c '^    filename = ' "$tmp/named_text.out")" "$(grep -c '^    dfd = -100$' "$tmp/named_text.out")"
+expect_eq named_text_fd "" "$(grep -E '^    return = [0-9]+ \(' "$tmp/named_text.out")"
 
 # --- globs ---
 run_prog glob_events 'tp:syscalls:sys_enter_opena*(filename)'
@@ -124,7 +139,7 @@ expect_eq min_duration_all $N "$(grep -c "filename = \"$missing\"" "$tmp/min_dur
 run_prog connect 'sys:connect(((struct sockaddr_in *)uservaddr)->sin_port:be, ((struct sockaddr_in *)uservaddr)->sin_addr:ip, return)'
 expect_eq connect_port 1 "$(grep -c '^    ((struct sockaddr_in \*)uservaddr)->sin_port:be = 9$' "$tmp/connect.out")"
 expect_eq connect_addr 1 "$(grep -c '^    ((struct sockaddr_in \*)uservaddr)->sin_addr:ip = 127.0.0.1$' "$tmp/connect.out")"
-expect_eq connect_refused 1 "$(grep -c '^    return = -111$' "$tmp/connect.out")"
+expect_eq connect_refused 1 "$(grep -c '^    return = -111 (ECONNREFUSED)$' "$tmp/connect.out")"
 
 # --- -j: NDJSON that parses ---
 run_prog json -j 'sys:openat(filename, return < 0)'
@@ -132,6 +147,9 @@ if jq -e . "$tmp/json.out" >/dev/null 2>&1; then pass json_parses; else fail jso
 expect_eq json_events $N "$(events "$tmp/json.out" | wc -l)"
 expect_eq json_filename "$missing" "$(events "$tmp/json.out" | jq -r '.values.filename' | sort -u)"
 expect_eq json_return "-2" "$(events "$tmp/json.out" | jq -r '.values.return' | sort -u)"
+# JSON keeps the number and names it beside: "return_errno".
+expect_eq json_return_errno "$N number ENOENT" \
+	"$(events "$tmp/json.out" | jq -r '"\(.values.return | type) \(.values.return_errno)"' | sort | uniq -c | sed 's/^ *//')"
 expect_eq json_kind "return" "$(events "$tmp/json.out" | jq -r '.kind' | sort -u)"
 expect_eq json_summary summary "$(tail -1 "$tmp/json.out" | jq -r .type)"
 

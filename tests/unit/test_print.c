@@ -1003,6 +1003,119 @@ static void test_fault_json(void **state)
 	assert_string_equal(render_value(&v, junk), "{\"error\":\"NULL pointer along the chain\"}");
 }
 
+/* ---- return codes: errno names, ERR_PTR, NULL ---- */
+
+/* A return code (value_desc.errno_names) of TYPE and SIZE, as BPF captured it. */
+static struct value return_code(int type, enum print_how how, __u32 size, __u32 status,
+				__u64 addr)
+{
+	struct value v = {
+		.vd = { .text = "return", .type_id = type, .obj_id = type, .how = how,
+			.size = size, .obj_size = size, .errno_names = true },
+		.vh = { .status = status, .len = status == KSNOOP_OK ? 8 : 0, .addr = addr },
+	};
+
+	return v;
+}
+
+/* An int return of -1 to -4095 is an errno: named where it has a name. */
+static void test_return_errno_int(void **state)
+{
+	struct value v = return_code(T.ints.int_t, PRINT_VALUE, 4, KSNOOP_OK, 0);
+	/* A register word: the int is its low half, the rest is whatever it was. */
+	uint64_t w = 0x12345678fffffffeULL;
+
+	renders_as(&v, &w, "-2 (ENOENT)", "-2");
+	w = (uint32_t)-111;
+	renders_as(&v, &w, "-111 (ECONNREFUSED)", "-111");
+	/* The kernel's own, which user space never sees (glibc has no name). */
+	w = (uint32_t)-512;
+	renders_as(&v, &w, "-512 (ERESTARTSYS)", "-512");
+	w = (uint32_t)-517;
+	renders_as(&v, &w, "-517 (EPROBE_DEFER)", "-517");
+	w = (uint32_t)-524;
+	renders_as(&v, &w, "-524 (ENOTSUPP)", "-524");
+	/* In the range but named by no one: the number alone. */
+	w = (uint32_t)-520;
+	renders_as(&v, &w, "-520", "-520");
+	w = (uint32_t)-4095;
+	renders_as(&v, &w, "-4095", "-4095");
+	/* Out of the range, zero, positive: numbers. */
+	w = (uint32_t)-4096;
+	renders_as(&v, &w, "-4096", "-4096");
+	w = 0;
+	renders_as(&v, &w, "0", "0");
+	w = 3;
+	renders_as(&v, &w, "3", "3");
+	/* Not a return code (an argument): never named. */
+	v.vd.errno_names = false;
+	w = (uint32_t)-2;
+	renders_as(&v, &w, "-2", "-2");
+}
+
+static void test_return_errno_long(void **state)
+{
+	struct value v = return_code(T.ints.long_t, PRINT_VALUE, 8, KSNOOP_OK, 0);
+	int64_t l = -13;
+
+	renders_as(&v, &l, "-13 (EACCES)", "-13");
+	/* A long whose low half would be -2: far out of the range. */
+	l = (int64_t)0xfffffff0fffffffeULL;
+	renders_as(&v, &l, "-64424509442", "-64424509442");
+}
+
+/*
+ * A returned pointer that is an errno: BPF did not read it (KSNOOP_ERR_PTR,
+ * the pointer in addr), and it prints as the kernel wrote it; JSON keeps
+ * the pointer as a pointer prints.  NULL is NULL, not a failed read.
+ */
+static void test_return_err_ptr(void **state)
+{
+	struct value v = return_code(T.pair_ptr, PRINT_DEREF, 16, KSNOOP_ERR_PTR, (__u64)-2);
+	char junk[16] = {};
+	uint64_t p;
+
+	renders_as(&v, junk, "ERR_PTR(-ENOENT)", "\"0xfffffffffffffffe\"");
+	v.vh.addr = (__u64)-600;
+	renders_as(&v, junk, "ERR_PTR(-600)", "\"0xfffffffffffffda8\"");
+	v = return_code(T.pair_ptr, PRINT_DEREF, 16, KSNOOP_NULL, 0);
+	renders_as(&v, junk, "NULL", "null");
+	/* A char * return: a string, or an error pointer. */
+	v = return_code(T.int_ptr, PRINT_STRING, 16, KSNOOP_ERR_PTR, (__u64)-36);
+	renders_as(&v, junk, "ERR_PTR(-ENAMETOOLONG)", "\"0xffffffffffffffdc\"");
+	/* A pointer printed as itself (void *, an incomplete struct). */
+	v = return_code(T.int_ptr, PRINT_VALUE, 8, KSNOOP_OK, 0);
+	p = (uint64_t)-12;
+	renders_as(&v, &p, "ERR_PTR(-ENOMEM)", "\"0xfffffffffffffff4\"");
+	/* The range's ends: -4095 is the last errno, -4096 an address. */
+	p = (uint64_t)-4095;
+	renders_as(&v, &p, "ERR_PTR(-4095)", "\"0xfffffffffffff001\"");
+	p = (uint64_t)-4096;
+	renders_as(&v, &p, "0xfffffffffffff000", "\"0xfffffffffffff000\"");
+	p = 0;
+	renders_as(&v, &p, "NULL", "null");
+}
+
+/* An error pointer met along a chain (skb->sk): what it was, not an address. */
+static void test_err_ptr_along_the_chain(void **state)
+{
+	struct value v = {
+		.vd = { .text = "return->a", .type_id = T.ints.int_t, .obj_id = T.ints.int_t,
+			.how = PRINT_VALUE, .size = 4, .obj_size = 4 },
+		.vh = { .status = KSNOOP_ERR_PTR, .len = 0, .addr = (__u64)-22 },
+	};
+	char junk[8] = {};
+
+	renders_as(&v, junk, "/* ERR_PTR(-EINVAL) along the chain */",
+		   "{\"error\":\"ERR_PTR(-EINVAL) along the chain\",\"addr\":\"0xffffffffffffffea\"}");
+	/* A NULL along a chain is still said so, even on a return code. */
+	v.vh.status = KSNOOP_NULL;
+	v.vh.addr = 0;
+	v.vd.how = PRINT_VALUE;
+	renders_as(&v, junk, "/* NULL pointer along the chain */",
+		   "{\"error\":\"NULL pointer along the chain\"}");
+}
+
 /* ---- strings behind pointers, and dereferenced structs ---- */
 
 static struct value string_value(enum print_format format, __u32 size, __u32 len, __u32 status)
@@ -1309,6 +1422,44 @@ static void test_return_event(void **state)
 			    "\"values\":{\"return\":-22}}\n");
 }
 
+/* JSON names an errno beside the number it keeps: "return_errno". */
+static void test_return_event_errno(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[RETURN_REC] = {};
+	struct ksnoop_event ev = {
+		.time_ns = EVENT_TIME_NS, .cpu = 0, .tgid = 7, .tid = 8,
+		.kind = KSNOOP_RETURN, .comm = "cat",
+	};
+	int64_t ret = -2;
+
+	make_plan(&plan);
+	plan.values[KSNOOP_RETURN][0].errno_names = true;
+	memcpy(rec, &ev, sizeof(ev));
+	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
+	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+			    "01:02:03.123456 cpu0 cat 7/8 <- ip_send_skb\n"
+			    "    return = -2 (ENOENT)\n");
+	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":0,\"pid\":7,\"tid\":8,"
+			    "\"comm\":\"cat\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
+			    "\"values\":{\"return\":-2,\"return_errno\":\"ENOENT\"}}\n");
+	/* No name, no key: the number alone. */
+	ret = -520;
+	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
+	assert_non_null(strstr(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+			       "\"values\":{\"return\":-520}}"));
+	/* An error pointer: the pointer, and its errno's name beside. */
+	plan.values[KSNOOP_RETURN][0] = (struct value_desc){
+		.text = "return", .type_id = T.pair_ptr, .obj_id = T.pair, .how = PRINT_DEREF,
+		.size = 16, .obj_size = 16, .errno_names = true };
+	put_value(rec, HDR, KSNOOP_ERR_PTR, 0, (__u64)-2, &ret, 0);
+	assert_non_null(strstr(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+			       "\n    return = ERR_PTR(-ENOENT)\n"));
+	assert_non_null(strstr(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+			       "\"values\":{\"return\":\"0xfffffffffffffffe\",\"return_errno\":\"ENOENT\"}}"));
+}
+
 /* A return whose entry was seen says how long the call took. */
 static void test_return_event_with_duration(void **state)
 {
@@ -1540,6 +1691,10 @@ int main(void)
 		cmocka_unit_test(test_signed_enum),
 		cmocka_unit_test(test_enum64),
 		cmocka_unit_test(test_pointers),
+		cmocka_unit_test(test_return_errno_int),
+		cmocka_unit_test(test_return_errno_long),
+		cmocka_unit_test(test_return_err_ptr),
+		cmocka_unit_test(test_err_ptr_along_the_chain),
 		cmocka_unit_test(test_char_array_is_a_string),
 		cmocka_unit_test(test_char_array_without_nul),
 		cmocka_unit_test(test_char_array_escapes),
@@ -1597,6 +1752,7 @@ int main(void)
 		cmocka_unit_test(test_event_text),
 		cmocka_unit_test(test_event_json),
 		cmocka_unit_test(test_return_event),
+		cmocka_unit_test(test_return_event_errno),
 		cmocka_unit_test(test_return_event_with_duration),
 		cmocka_unit_test(test_event_with_fault),
 		cmocka_unit_test(test_event_json_escapes_comm),

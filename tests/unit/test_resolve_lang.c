@@ -633,6 +633,17 @@ static void test_hist_duration_plan(void **state)
 	r = resolve_with("tp:kfree_skb", &hist);
 	assert_int_equal(r->ret, -EINVAL);
 	assert_non_null(strstr(r->err.msg, "--hist without a value counts call durations, and a tracepoint has no return"));
+	/*
+	 * Its example is a number the tracepoint has: here in the struct its
+	 * first struct pointer points to (it once said "arg0", which a
+	 * tracepoint with named arguments refuses) ...
+	 */
+	assert_non_null(strstr(r->err.msg, "name the numeric value to count by, as in \"tp:kfree_skb(skb->len)\""));
+	resolved_free(r);
+	/* ... or its first argument that is a number. */
+	r = resolve_with("tp:nostub", &hist);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_non_null(strstr(r->err.msg, "as in \"tp:nostub(arg0)\""));
 	resolved_free(r);
 	r = resolve_with("tp:kfree_skb(skb != NULL)", &hist);
 	assert_int_equal(r->ret, -EINVAL);

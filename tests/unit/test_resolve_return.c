@@ -295,6 +295,82 @@ static void test_min_duration_refused_without_return(void **state)
 	resolved_free(r);
 }
 
+/*
+ * Return codes: a function's int, long or pointer return names its errno
+ * (the printer's value_desc.errno_names); arguments, formatted values and
+ * values reached through the return do not.
+ */
+static void test_return_codes_name_errnos(void **state)
+{
+	static const struct { const char *spec; int kind; bool named; } cases[] = {
+		{ "ip_send_skb(return)", KSNOOP_RETURN, true },		/* int */
+		{ "scalars8(return)", KSNOOP_RETURN, true },		/* long */
+		{ "strings(return)", KSNOOP_RETURN, true },		/* const char *: ERR_PTR */
+		{ "strings(return:hex)", KSNOOP_RETURN, false },	/* asked for hex */
+		{ "scalars8(l)", KSNOOP_ENTRY, false },			/* an argument */
+		{ "scalars8(ip)", KSNOOP_ENTRY, false },
+		{ "tp:kfree_skb(location)", KSNOOP_ENTRY, false },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct resolved *r = resolve_ok(cases[i].spec);
+
+		if (vd_of(r, cases[i].kind, 0)->errno_names != cases[i].named)
+			print_message("%s: errno_names %d\n", cases[i].spec, !cases[i].named);
+		assert_int_equal(vd_of(r, cases[i].kind, 0)->errno_names, cases[i].named);
+		resolved_free(r);
+	}
+}
+
+/*
+ * 'return < 0' on a returned pointer is IS_ERR(): at least -4095 as an
+ * unsigned word (a pointer never held '< 0' before); '>= 0' is not an
+ * error pointer, NULL included; '== NULL' and '== 0' stay NULL.
+ */
+static void test_return_pointer_error_predicates(void **state)
+{
+	static const struct { const char *spec; int op; __u64 imm; } cases[] = {
+		{ "strings(return < 0)", KSNOOP_OP_GE, (__u64)-4095 },
+		{ "strings(return >= 0)", KSNOOP_OP_LT, (__u64)-4095 },
+		{ "strings(return == NULL)", KSNOOP_OP_EQ, 0 },
+		{ "strings(return == 0)", KSNOOP_OP_EQ, 0 },
+		{ "strings(return != NULL)", KSNOOP_OP_NE, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct resolved *r = resolve_ok(cases[i].spec);
+		const struct ksnoop_pred_plan *pp = pred_of(r, KSNOOP_RETURN, 0);
+
+		assert_int_equal(pp->op, cases[i].op);
+		assert_true(pp->imm == cases[i].imm);
+		assert_false(pp->is_signed);
+		assert_int_equal(pp->width, 8);
+		assert_int_equal(pp->acc.flags, KSNOOP_VAL_REG);
+		resolved_free(r);
+	}
+	/* An int return keeps its signed comparison. */
+	{
+		struct resolved *r = resolve_ok("ip_send_skb(return < 0)");
+
+		assert_int_equal(pred_of(r, KSNOOP_RETURN, 0)->op, KSNOOP_OP_LT);
+		assert_true(pred_of(r, KSNOOP_RETURN, 0)->imm == 0);
+		assert_true(pred_of(r, KSNOOP_RETURN, 0)->is_signed);
+		resolved_free(r);
+	}
+	/* An argument pointer is not a return code: unsigned, as before. */
+	{
+		struct resolved *r = resolve_ok("scalars8(ip < 0)");
+
+		assert_int_equal(pred_of(r, KSNOOP_ENTRY, 0)->op, KSNOOP_OP_LT);
+		resolved_free(r);
+	}
+	resolve_err("strings(return <= 0)", 16,
+		    "'return' is a pointer: '< 0' is an error pointer (ERR_PTR), '>= 0' is not one, '== NULL' is NULL; '<= 0' mixes them");
+	resolve_err("strings(return > 0)", 16, "'> 0' mixes them");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +385,8 @@ int main(void)
 		TEST(test_min_duration_without_entry_values),
 		TEST(test_min_duration_refused_without_return),
 		TEST(test_value_named_twice_appears_once),
+		TEST(test_return_codes_name_errnos),
+		TEST(test_return_pointer_error_predicates),
 	};
 
 	return cmocka_run_group_tests_name("resolve_return", tests, build_btf, free_btf);

@@ -44,9 +44,55 @@ for mode in fentry kprobe; do
 		RUN      --mode $mode -c cat 'do_sys_openat2(filename, return < 0)'
 		WORKLOAD open_some_missing
 		EXPECT   ${T}_failing_opens_only: count 3 '<- do_sys_openat2 \([0-9.]+ [nmu]?s\)$'
-		EXPECT   ${T}_failing_return: count 3 '^    return = -2$'
+		EXPECT   ${T}_failing_return: count 3 '^    return = -2 \(ENOENT\)$'
 		EXPECT   ${T}_entry_value_shown: count 3 "^    filename = \"$tmp/missing-[369]\"$"
 		EXPECT   ${T}_no_entry_events: count 0 '-> do_sys_openat2$'
+	CASE
+
+	# --- return codes by name: a returned pointer that is an errno is
+	#     ERR_PTR(-ENOENT), never read; 'return < 0' on it is IS_ERR(),
+	#     '>= 0' the opposite; an int's errno is named too ---
+	ks_case <<-'CASE'
+		NAME     ${T}_err_ptr
+		RUN      --mode $mode -c cat 'do_filp_open(pathname->name, return < 0)'
+		WORKLOAD open_some_missing
+		EXPECT   ${T}_err_ptr_only_errors: count 3 '<- do_filp_open \([0-9.]+ [nmu]?s\)$'
+		EXPECT   ${T}_err_ptr_named: count 3 '^    return = ERR_PTR\(-ENOENT\)$'
+		EXPECT   ${T}_err_ptr_entry_value: count 3 "^    pathname->name = \"$tmp/missing-[369]\"$"
+		EXPECT   ${T}_err_ptr_not_read: no_match 'could not read memory'
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_not_err_ptr
+		RUN      --mode $mode -c cat 'do_filp_open(pathname->name, return >= 0)'
+		WORKLOAD open_some_missing
+		EXPECT   ${T}_not_err_ptr_all_opened: count 10 "^    pathname->name = \"$tmp/exists\"$"
+		EXPECT   ${T}_not_err_ptr_no_error: count 10 '^    return = 0x[0-9a-f]+ -> \(struct file\)\{$'
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_err_ptr_json
+		RUN      --mode $mode -j -c cat 'do_filp_open(pathname->name, return)'
+		WORKLOAD open_some_missing
+		EXPECT   ${T}_err_ptr_json_named: eq "3 0xfffffffffffffffe ENOENT" \
+		         "$(events "$OUT" | jq -r 'select(.kind == "return" and .values.return_errno != null) | "\(.values.return) \(.values.return_errno)"' | sort | uniq -c | sed 's/^ *//')"
+		EXPECT   ${T}_err_ptr_json_files: eq 10 \
+		         "$(events "$OUT" | jq -r 'select(.kind == "return" and (.values.return | type) == "object" and .values.return_errno == null) | .values.return.f_flags' | grep -c .)"
+	CASE
+	# A glob: functions returning a pointer are in it (their '< 0' held
+	# never), beside those returning a long (do_sys_openat2).
+	ks_case <<-'CASE'
+		NAME     ${T}_glob_return_codes
+		RUN      --mode $mode -c cat 'do_*open*(return < 0)'
+		WORKLOAD open_some_missing
+		EXPECT   ${T}_glob_pointer_included: count 3 '<- do_filp_open \([0-9.]+ [nmu]?s\)$'
+		EXPECT   ${T}_glob_err_ptr: count 3 '^    return = ERR_PTR\(-ENOENT\)$'
+		EXPECT   ${T}_glob_long_named: count 3 '^    return = -2 \(ENOENT\)$'
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_int_errno
+		RUN      --mode $mode -c stat 'filename_lookup(return < 0)'
+		WORKLOAD stat "$tmp/exists" >/dev/null
+		WORKLOAD stat "$tmp/missing-stat" >/dev/null 2>&1
+		EXPECT   count 1 '^    return = -2 \(ENOENT\)$'
 	CASE
 
 	# --- member-chain predicate on loopback ping packets ---
