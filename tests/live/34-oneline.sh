@@ -53,7 +53,7 @@ finish
 expect_eq switch_stack_one_line 1 "$(wc -l <"$tmp/o2")"
 # A sleep reaches schedule from a system call: entry first, __schedule last.
 expect_match switch_stack_folded \
-	" prev_state=[0-9]+ stack=entry_SYSCALL_64[^ ;]*;([^;]+;)+__schedule\+0x[0-9a-f]+$" "$(cat "$tmp/o2")"
+	" prev_state=[0-9]+ stack=entry_SYSCALL_64[^ ;]*;([^;]+;)+__schedule\+0x[0-9a-f]+(;__traceiter_sched_switch\+0x[0-9a-f]+)?$" "$(cat "$tmp/o2")"
 
 # --- --depth: structs nested deeper than N are {...} ---
 # The whole task_struct (a line per member): depth 1 shows its own
@@ -99,4 +99,26 @@ start "$tmp/o4" "$tmp/e4" --oneline usdt "$P:ksnoop_test:req(arg0, arg1, arg2:st
 stop
 expect_eq usdt_req_values 'arg0=0 arg1=-1 arg2:str="/req/0"|arg0=1 arg1=-2 arg2:str="/req/1"' \
 	"$(sed 's/.* -> ksnoop_test:req //' "$tmp/o4" | paste -sd'|')"
+
+# --- a system call: entry and return, a line each, the duration on the
+#     return's; with a predicate on the return, the entry values there ---
+opener=ksoc$$
+cp /bin/cat "$tmp/$opener"
+start "$tmp/o5" "$tmp/e5" --oneline -n 2 -c "$opener" 'sys:openat(filename, return)' ||
+	fail attach_sys_openat "$(cat "$tmp/e5")"
+"$tmp/$opener" /etc/hostname >/dev/null 2>&1
+finish
+hdr='^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} '"$opener"' ([0-9]+)/\1 '
+expect_match sys_entry_line "$hdr"'-> sys:openat filename="[^"]+"$' "$(cat "$tmp/o5")"
+expect_match sys_return_line "$hdr"'<- sys:openat \([0-9.]+ [mun]?s\) return=[0-9]+$' "$(cat "$tmp/o5")"
+expect_eq sys_two_lines 2 "$(wc -l <"$tmp/o5")"
+# (the file named in a predicate: cat opens others that fail, locales)
+start "$tmp/o6" "$tmp/e6" --oneline -n 1 -c "$opener" \
+	"sys:openat(filename == \"$tmp/no such file\", filename, return < 0)" ||
+	fail attach_sys_openat_fail "$(cat "$tmp/e6")"
+"$tmp/$opener" "$tmp/no such file" >/dev/null 2>&1
+finish
+expect_match sys_failed_open_one_line \
+	"$hdr"'<- sys:openat \([0-9.]+ [mun]?s\) filename="'"$tmp"'/no such file" return=-2$' "$(cat "$tmp/o6")"
+expect_eq sys_failed_open_lines 1 "$(wc -l <"$tmp/o6")"
 expect_eq nothing_left "" "$(left_progs "$PROGS")"
