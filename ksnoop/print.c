@@ -774,7 +774,7 @@ static int print_max_depth(const struct print_opts *o, bool json)
 static void print_arrow(struct printer *p, __u64 addr)
 {
 	char buf[32], *end = buf + sizeof(buf) - sizeof(" -> ");
-	const char *arrow = p->opts.oneline ? "->" : " -> ";
+	const char *arrow = p->wr.oneline ? "->" : " -> ";
 
 	memcpy(end, arrow, strlen(arrow) + 1);
 	writer__text(&p->wr, writer__fmt_hex(end, addr));
@@ -1064,7 +1064,7 @@ static void print_stack(struct printer *p, const struct ksnoop_value *vh, bool u
 
 	if (n > KSNOOP_STACK_DEPTH)
 		n = KSNOOP_STACK_DEPTH;
-	if (p->opts.oneline && (vh->status & KSNOOP_STATUS_MASK) == KSNOOP_OK) {
+	if (wr->oneline && (vh->status & KSNOOP_STATUS_MASK) == KSNOOP_OK) {
 		print_stack_folded(p, ips, user ? 0 : printer__stack_top(p->opts.symbolize,
 									 p->opts.sym_ctx, ips, n),
 				   n, user, pid);
