@@ -1004,12 +1004,6 @@ __u32 printer__stack_top(print_symbolize_fn symbolize, void *ctx, const __u64 *i
 	return i;
 }
 
-/*
- * -s: the stack at the probe, innermost first, each return address named
- * from kallsyms (symbol+0xoff [module]) or in hex; a USDT probe's (USER)
- * from the objects process PID has mapped.  Text: one frame a line under
- * "stack:"; JSON: "stack":[...] beside "values".
- */
 /* A frame's name into SYM, or its address in hex. */
 static void frame_name(const struct printer *p, bool user, __u32 pid, __u64 ip,
 		       char *sym, size_t sz)
@@ -1055,6 +1049,12 @@ static void print_stack_folded(struct printer *p, const __u64 *ips, __u32 first,
 	}
 }
 
+/*
+ * -s: the stack at the probe, innermost first, each return address named
+ * from kallsyms (symbol+0xoff [module]) or in hex; a USDT probe's (USER)
+ * from the objects process PID has mapped.  Text: one frame a line under
+ * "stack:"; JSON: "stack":[...] beside "values".
+ */
 static void print_stack(struct printer *p, const struct ksnoop_value *vh, bool user, __u32 pid)
 {
 	struct writer *wr = &p->wr;
