@@ -121,4 +121,20 @@ finish
 expect_match sys_failed_open_one_line \
 	"$hdr"'<- sys:openat \([0-9.]+ [mun]?s\) filename="'"$tmp"'/no such file" return=-2$' "$(cat "$tmp/o6")"
 expect_eq sys_failed_open_lines 1 "$(wc -l <"$tmp/o6")"
+
+# --- what a traced program chooses stays escaped on one line: a program
+#     named ESC [ 3 1 m NEWLINE F<pid>, its comm in the header and a value ---
+forged=F$$
+name=$'\e[31m\n'$forged
+cp /bin/true "$tmp/$name"
+start "$tmp/o7" "$tmp/e7" --oneline -n 1 \
+	"tp:sched_process_exec(p->comm == \"\\x1b[31m\\n$forged\", p->comm, bprm->filename)" ||
+	fail attach_forged "$(cat "$tmp/e7")"
+"$tmp/$name"
+finish
+expect_eq forged_one_line 1 "$(wc -l <"$tmp/o7")"
+expect_eq forged_no_raw_controls 0 "$(LC_ALL=C grep -c -P '[\x00-\x09\x0b-\x1f\x7f]' "$tmp/o7")"
+expect_match forged_escaped \
+	'^[0-9:.]+ \\x1b\[31m\\n'"$forged"' [0-9]+/[0-9]+ -> tp:sched_process_exec p->comm="\\x1b\[31m\\n'"$forged"'" bprm->filename="'"$tmp"'/\\x1b\[31m\\n'"$forged"'"$' \
+	"$(cat "$tmp/o7")"
 expect_eq nothing_left "" "$(left_progs "$PROGS")"
