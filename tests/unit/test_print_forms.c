@@ -374,6 +374,55 @@ static void test_oneline_stack_folded(void **state)
 			    "01:02:03.123456 ping 5/6 -> ip_output len=84 stack=/* could not be taken */\n");
 }
 
+/* A USDT probe's user stack: named in the event's process, nothing after a 0. */
+static int user_symbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
+{
+	if (pid != 5)
+		return -1;
+	switch (addr) {
+	case 0x1000: snprintf(buf, sz, "fire+0x8d (/srv/a;b)"); return 0;
+	case 0x2000: snprintf(buf, sz, "main+0x10 (/srv/a;b)"); return 0;
+	}
+	return -1;
+}
+
+static void test_oneline_user_stack_folded(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[48 + 16 + 8 * KSNOOP_STACK_DEPTH] = {};
+	struct ksnoop_event ev = {
+		.time_ns = EVENT_TIME_NS, .cpu = 1, .tgid = 5, .tid = 6,
+		.kind = KSNOOP_ENTRY, .comm = "app",
+	};
+	__u64 ips[5] = { 0x1000, 0x2000, 0x3000, 0, 0x2000 };
+	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true,
+				.clock_offset_ns = CLOCK_OFFSET_NS, .usymbolize = user_symbolize };
+	struct ksnoop_side_plan *e = &plan.bpf.side[KSNOOP_ENTRY];
+
+	memset(&plan, 0, sizeof(plan));
+	snprintf(plan.sig.name, sizeof(plan.sig.name), "app:req");
+	plan.sig.btf = btf;
+	plan.bpf.flags = KSNOOP_PLAN_USER_MEM;
+	plan.nvalues[KSNOOP_ENTRY] = 1;
+	plan.values[KSNOOP_ENTRY][0] = (struct value_desc){
+		.text = "stack", .how = PRINT_STACK, .size = 8 * KSNOOP_STACK_DEPTH };
+	e->enabled = 1;
+	e->nvalues = 1;
+	e->values[0].rec_off = 48;
+	e->rec_size = sizeof(rec);
+	memcpy(rec, &ev, sizeof(ev));
+	put_value(rec, 48, KSNOOP_OK, sizeof(ips), 0, ips, sizeof(ips));
+	/* Outermost first, from before the 0; the probe's own frame last. */
+	assert_string_equal(RENDER(&o, printer__event(&p_, &plan, rec, sizeof(rec))),
+			    "01:02:03.123456 app 5/6 -> app:req "
+			    "stack=0x3000;main+0x10 (/srv/a,b);fire+0x8d (/srv/a,b)\n");
+	/* No frame at all: "-". */
+	ips[0] = 0;
+	put_value(rec, 48, KSNOOP_OK, sizeof(ips), 0, ips, sizeof(ips));
+	assert_string_equal(RENDER(&o, printer__event(&p_, &plan, rec, sizeof(rec))),
+			    "01:02:03.123456 app 5/6 -> app:req stack=-\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_oneline_event),
 		cmocka_unit_test(test_oneline_return_with_duration),
 		cmocka_unit_test(test_oneline_stack_folded),
+		cmocka_unit_test(test_oneline_user_stack_folded),
 	};
 
 	return cmocka_run_group_tests_name("print_forms", tests, build_btf, free_btf);
