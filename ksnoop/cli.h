@@ -27,6 +27,9 @@ enum output_mode {
 struct options {
 	bool json;
 	bool zeros;
+	bool oneline;		/* --oneline: an event a line (print.h) */
+	bool has_depth;		/* --depth N given: nested values deeper than N cut */
+	int depth;
 	bool stack;		/* -s */
 	enum output_mode output;
 	/*

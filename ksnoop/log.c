@@ -92,6 +92,17 @@ void log_info(const char *fmt, ...)
 	va_end(ap);
 }
 
+void log_detail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (log_verbose < 2)
+		return;
+	va_start(ap, fmt);
+	log_vprint("", fmt, ap);
+	va_end(ap);
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	/*

@@ -20,6 +20,8 @@ void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Printed only with -v. */
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Printed only with -vv: one line per item of many (each match a glob left out). */
+void log_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* E's message as log_error() prints one (no spec, no column: see targets__log_error()). */
 void log_ks_error(const struct ks_error *e);

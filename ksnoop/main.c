@@ -17,6 +17,7 @@
 #include "duration.h"
 #include "log.h"
 #include "ksnoop.h"
+#include "btf_util.h"
 #include "stop.h"
 
 #ifndef KSNOOP_VERSION
@@ -46,9 +47,10 @@ static const char usage_text[] =
 "\n"
 "Without a value list, a function shows every argument on entry and its\n"
 "return value on return; a tracepoint or USDT probe shows every argument.\n"
-"A GLOB (* ? [...]) traces every matching function its values fit (-v says\n"
-"which are left out and why); MODULE: keeps to one module (vmlinux: the\n"
-"kernel's own).  TYPE NAME binds NAME to the argument of that type:\n"
+"A GLOB (* ? [...]) traces every matching function its values fit (-v counts\n"
+"what is left out by reason, -vv lists each); MODULE: keeps to one module\n"
+"(vmlinux: the kernel's own).  TYPE NAME binds NAME to the argument of that\n"
+"type: "
 "\"*(struct sk_buff *s, s->len == 84)\" traces every function taking an skb.\n"
 "tp:GLOB does the same over tracepoints; a CATEGORY (tp:sched:*) is\n"
 "tracefs's (events/CATEGORY/NAME), checked where tracefs is mounted.\n"
@@ -81,6 +83,11 @@ static const char usage_text[] =
 "      --buffer BYTES     ring buffer size, a power of 2 (default 8 MiB)\n"
 "      --btf FILE         BTF for USDT argN:TYPE (default: the binary's .BTF)\n"
 "  -z, --zeros            show struct members that are zero\n"
+"      --oneline          an event a line: time comm pid/tid -> func a=1\n"
+"                         s={.len=84 ...}; a struct shows its first 4 members,\n"
+"                         nested ones left out; -s adds the stack, folded\n"
+"      --depth N          structs, unions and arrays nested deeper than N\n"
+"                         print as {...} (--oneline: left out)\n"
 "  -s, --stack            each event carries the stack at its probe, symbolised:\n"
 "                         the kernel's, or a USDT probe's user stack\n"
 "      --count            no events: calls per function, summed in BPF,\n"
@@ -90,7 +97,8 @@ static const char usage_text[] =
 "                         value the spec names (\"vfs_read(return)\"), in BPF;\n"
 "                         without one, of call durations in ns (functions)\n"
 "      --interval TIME    with --count or --hist: print and reset this often\n"
-"  -v, --verbose          say what is resolved and how it is attached\n"
+"  -v, --verbose          say what is resolved and how it is attached;\n"
+"                         -vv: also every match a glob leaves out\n"
 "  -d, --debug            also show libbpf's debug output\n"
 "  -h, --help             show this help\n"
 "  -V, --version          show ksnoop's version and the libbpf inside\n"
@@ -122,6 +130,8 @@ enum {
 	OPT_BUFFER,
 	OPT_BTF_DIR,
 	OPT_BTF,
+	OPT_ONELINE,
+	OPT_DEPTH,
 };
 
 static const struct option long_opts[] = {
@@ -141,6 +151,8 @@ static const struct option long_opts[] = {
 	{ "str-bytes", required_argument, NULL, OPT_STR_BYTES },
 	{ "buffer", required_argument, NULL, OPT_BUFFER },
 	{ "zeros", no_argument, NULL, 'z' },
+	{ "oneline", no_argument, NULL, OPT_ONELINE },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
 	{ "stack", no_argument, NULL, 's' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, 'd' },
@@ -241,6 +253,12 @@ static int check_output_options(const struct options *o)
 		  "%s prints no events: -n/--max-events does not apply; use --duration" },
 		{ o->folded && o->json, 0,
 		  "--folded is a text format; -j and --folded do not go together" },
+		{ o->oneline, MODE(OUTPUT_EVENTS), "%s prints no events: --oneline does not apply" },
+		{ o->has_depth, MODE(OUTPUT_EVENTS), "%s prints no events: --depth does not apply" },
+		{ o->oneline && o->json, 0,
+		  "--oneline is a text format; -j writes an event a line already" },
+		{ o->has_depth && o->json, 0,
+		  "--depth cuts text; -j keeps every member (name the members in the spec, or use jq)" },
 	};
 	size_t i;
 
@@ -343,6 +361,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'z':
 			o->zeros = true;
+			break;
+		case OPT_ONELINE:
+			o->oneline = true;
+			break;
+		case OPT_DEPTH:
+			err = parse_uint("--depth", optarg, 0, BTFU_MAX_DEPTH, &v);
+			if (err)
+				return err;
+			o->depth = v;
+			o->has_depth = true;
 			break;
 		case 's':
 			o->stack = true;

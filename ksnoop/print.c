@@ -14,6 +14,7 @@
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,24 @@ struct walk {
 	bool cut;		/* BTF nested deeper or wider than we print */
 	int depth;		/* of nested values, up to BTFU_MAX_DEPTH */
 	int nodes;		/* values printed, up to PRINT_MAX_NODES */
+	/*
+	 * --depth and --oneline: structs, unions and arrays open around the
+	 * value as printed (anonymous ones flattened in are not), and how
+	 * many may be (INT_MAX: all).  One deeper prints as {...}, and on
+	 * one line is left out.
+	 */
+	int shown, max_shown;
+	bool oneline;
+	int room;		/* --oneline: members the open struct may still show */
+	bool more;		/* --oneline: the open struct left some out */
 };
+
+/* A struct, union or array that is not a string: one level more, printed. */
+static bool nests(const struct btf *btf, const struct btf_type *t)
+{
+	return t && (btf_is_composite(t) ||
+		     (btf_is_array(t) && !btfu_is_char(btf, btf_array(t)->type)));
+}
 
 /* Whether one more level fits; if not, the output says it was cut. */
 static bool walk_enter(struct walk *w)
@@ -99,6 +117,7 @@ void printer__init(struct printer *p, FILE *out, const struct print_opts *opts)
 	p->opts = *opts;
 	p->layouts = NULL;
 	writer__init(&p->wr, out, opts->format == FORMAT_JSON);
+	writer__set_oneline(&p->wr, opts->oneline);
 }
 
 static void free_members(struct member_layout *m, __u32 n);
@@ -306,15 +325,21 @@ static void emit_array(struct walk *w, const struct btf_type *t, const unsigned 
 		writer__string(w->wr, (const char *)data, len);
 		return;
 	}
+	w->shown++;
 	writer__begin_array(w->wr, rows ? WRITER_ROWS : WRITER_STRUCT, level);
 	for (i = 0; i < n && esize > 0 && !w->cut; i++) {
 		if ((size_t)(i + 1) * esize > avail) {
 			w->truncated = true;
 			break;
 		}
+		if (w->oneline && i == PRINT_ONELINE_MEMBERS) {
+			writer__ellipsis(w->wr);
+			break;
+		}
 		emit(w, a->type, data + i * esize, esize, level + 1, 0, 0);
 	}
 	writer__end_array(w->wr);
+	w->shown--;
 }
 
 static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid, __s64 size,
@@ -485,6 +510,20 @@ static void emit_members(struct walk *w, const struct btf_type *t, __u32 sid,
 	free_members(m, btf_vlen(t));
 }
 
+/*
+ * --oneline: whether the open struct shows a member of type T, one of its
+ * first PRINT_ONELINE_MEMBERS within the depth; if not, it says "...".
+ */
+static bool oneline_room(struct walk *w, const struct btf_type *t)
+{
+	if (w->room <= 0 || (nests(w->btf, t) && w->shown >= w->max_shown)) {
+		w->more = true;
+		return false;
+	}
+	w->room--;
+	return true;
+}
+
 static void emit_member_list(struct walk *w, const struct member_layout *m, __u32 n,
 			     const unsigned char *data, size_t avail, int level)
 {
@@ -511,6 +550,8 @@ static void emit_member_list(struct walk *w, const struct member_layout *m, __u3
 				 (!w->zeros &&
 				  (bsz ? !bitfield_value(data + off / 8, off % 8, bsz) :
 					 all_zero(data + off / 8, m->msize)))))
+			continue;
+		if (w->oneline && !oneline_room(w, m->t))
 			continue;
 		if (m->key)
 			writer__key_escaped(w->wr, m->key, m->key_len);
@@ -547,6 +588,26 @@ static bool scalar_fits(struct walk *w, const struct btf_type *t, __s64 size, si
 	return true;
 }
 
+/* A struct or union T (type SID), its members one level deeper. */
+static void emit_struct(struct walk *w, const struct btf_type *t, __u32 sid,
+			const unsigned char *data, size_t avail, int level)
+{
+	int room = w->room;
+	bool more = w->more;
+
+	w->shown++;
+	w->room = PRINT_ONELINE_MEMBERS;
+	w->more = false;
+	writer__begin_object(w->wr, WRITER_STRUCT, level);
+	emit_members(w, t, sid, data, avail, level);
+	if (w->oneline && w->more)
+		writer__ellipsis(w->wr);
+	writer__end_object(w->wr);
+	w->room = room;
+	w->more = more;
+	w->shown--;
+}
+
 static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid, __s64 size,
 		      const unsigned char *data, size_t avail, int level,
 		      __u32 bit_off, __u32 bit_size)
@@ -554,6 +615,10 @@ static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid, __s64
 	if (!btf_is_composite(t) && !btf_is_array(t) &&
 	    !scalar_fits(w, t, size, avail, bit_off, bit_size))
 		return;
+	if (w->shown >= w->max_shown && nests(w->btf, t)) {
+		writer__null(w->wr, "{...}");
+		return;
+	}
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
 		if (!bit_size && size == 1 && btfu_is_char(w->btf, sid))
@@ -576,9 +641,7 @@ static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid, __s64
 		break;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		writer__begin_object(w->wr, WRITER_STRUCT, level);
-		emit_members(w, t, sid, data, avail, level);
-		writer__end_object(w->wr);
+		emit_struct(w, t, sid, data, avail, level);
 		break;
 	default:
 		writer__null(w->wr, "/* ? */");
@@ -812,18 +875,39 @@ static void print_tuple(struct writer *wr, const struct value_desc *vd, const vo
 	tuple__write(wr, &t, level);
 }
 
+/* Structs, unions and arrays shown around a value, at most (JSON: all). */
+static int print_max_depth(const struct print_opts *o, bool json)
+{
+	if (json)
+		return INT_MAX;
+	if (o->limit_depth)
+		return o->max_depth;
+	return o->oneline ? 1 : INT_MAX;
+}
+
+/* Text: "ADDR -> " before a pointer's target ("ADDR->" on one line). */
+static void print_arrow(struct printer *p, __u64 addr)
+{
+	char buf[32], *end = buf + sizeof(buf) - sizeof(" -> ");
+	const char *arrow = p->wr.oneline ? "->" : " -> ";
+
+	memcpy(end, arrow, strlen(arrow) + 1);
+	writer__text(&p->wr, writer__fmt_hex(end, addr));
+}
+
 void printer__value(struct printer *p, const struct btf *btf,
 		    const struct value_desc *vd, const struct ksnoop_value *vh,
 		    const void *data, int level)
 {
 	struct walk w = {
 		.wr = &p->wr, .opts = &p->opts, .layouts = &p->layouts, .btf = btf, .json = p->wr.json,
-		.zeros = p->opts.zeros,
+		.zeros = p->opts.zeros, .max_shown = print_max_depth(&p->opts, p->wr.json),
+		.oneline = p->opts.oneline && !p->wr.json,
 	};
 	size_t avail = vh->len < vd->size ? vh->len : vd->size;
 	__u32 st = vh->status & KSNOOP_STATUS_MASK;
 	int err = return_errno(vd, vh, data);
-	char tbuf[160], addr[32];
+	char tbuf[160];
 
 	if (err) {
 		print_error_code(&p->wr, btf, vd, err);
@@ -852,12 +936,8 @@ void printer__value(struct printer *p, const struct btf *btf,
 		break;
 	case PRINT_BYTES:
 		/* JSON: the bytes alone, as a struct pointer's object. */
-		if (!w.json) {
-			char *end = addr + sizeof(addr) - sizeof(" -> ");
-
-			memcpy(end, " -> ", sizeof(" -> "));
-			writer__text(&p->wr, writer__fmt_hex(end, vh->addr));
-		}
+		if (!w.json)
+			print_arrow(p, vh->addr);
 		writer__string(&p->wr, data, avail);
 		break;
 	case PRINT_DEREF:
@@ -865,11 +945,11 @@ void printer__value(struct printer *p, const struct btf *btf,
 			emit_formatted(&w, vd, vd->obj_id, data, avail);
 			break;
 		}
-		if (!w.json) {
-			char *end = addr + sizeof(addr) - sizeof(" -> (");
-
-			memcpy(end, " -> (", sizeof(" -> ("));
-			writer__text(&p->wr, writer__fmt_hex(end, vh->addr));
+		/* One line leaves the type out: the spec or `info` says it. */
+		if (!w.json)
+			print_arrow(p, vh->addr);
+		if (!w.json && !w.oneline) {
+			writer__text(&p->wr, "(");
 			writer__name(&p->wr, vd->obj_name[0] ? vd->obj_name :
 				     btfu_type_str(btf, vd->obj_id, NULL, tbuf, sizeof(tbuf)));
 			writer__text(&p->wr, ")");
@@ -936,7 +1016,8 @@ static char *append_u64(char *q, __u64 v)
 }
 
 /*
- * "12:34:56.789012 cpu0 COMM PID/TID -> FUNC (DURATION)": built in a buffer
+ * "12:34:56.789012 cpu0 COMM PID/TID -> FUNC (DURATION)" (--oneline: no
+ * cpu, and the values follow on the same line): built in a buffer
  * and the clock time computed once a second (localtime is costly; events
  * come hundreds of thousands a second).  comm and the function name go
  * through the escaper: comm is the traced program's to choose
@@ -965,8 +1046,11 @@ static void print_header_text(struct printer *p, const struct capture_plan *plan
 	*q++ = '.';
 	for (i = 5; i >= 0; i--, usecs /= 10)
 		q[i] = '0' + usecs % 10;
-	q = append(q + 6, " cpu", 4);
-	q = append_u64(q, ev->cpu);
+	q += 6;
+	if (!p->opts.oneline) {
+		q = append(q, " cpu", 4);
+		q = append_u64(q, ev->cpu);
+	}
 	*q++ = ' ';
 	obuf__commit(ob, q);
 	text_escape(ob, comm, strlen(comm));
@@ -986,7 +1070,8 @@ static void print_header_text(struct printer *p, const struct capture_plan *plan
 		obuf__write(ob, dur, strlen(dur));
 		obuf__putc(ob, ')');
 	}
-	obuf__putc(ob, '\n');
+	if (!p->opts.oneline)
+		obuf__putc(ob, '\n');
 }
 
 static void print_header_json(struct writer *wr, const struct capture_plan *plan,
@@ -1048,6 +1133,51 @@ __u32 printer__stack_top(print_symbolize_fn symbolize, void *ctx, const __u64 *i
 	return i;
 }
 
+/* A frame's name into SYM, or its address in hex. */
+static void frame_name(const struct printer *p, bool user, __u32 pid, __u64 ip,
+		       char *sym, size_t sz)
+{
+	if (user ? p->opts.usymbolize &&
+		   !p->opts.usymbolize(p->opts.usym_ctx, pid, ip, sym, sz) :
+		   p->opts.symbolize && !p->opts.symbolize(p->opts.sym_ctx, ip, sym, sz))
+		return;
+	snprintf(sym, sz, "0x%llx", (unsigned long long)ip);
+}
+
+/*
+ * --oneline: the stack as the line's last item, folded as flame graphs
+ * take it, outermost first: " stack=main+0x1c (/app);f+0x8 (/app)".
+ * Each frame is escaped, and a ';' in one (a path may hold it) becomes
+ * ',', so that ';' only ever separates frames; no frame at all is "-".
+ */
+static void print_stack_folded(struct printer *p, const __u64 *ips, __u32 first, __u32 n,
+			       bool user, __u32 pid)
+{
+	struct obuf *ob = writer__obuf(&p->wr);
+	char sym[512];
+	__u32 i, end = n;
+
+	writer__key(&p->wr, "stack");
+	/* A user stack ends at the first 0 (print_stack() says why). */
+	for (i = first; user && i < n; i++)
+		if (!ips[i]) {
+			end = i;
+			break;
+		}
+	if (end == first)
+		obuf__write(ob, "-", 1);
+	for (i = end; i-- > first;) {
+		char *semi;
+
+		frame_name(p, user, pid, ips[i], sym, sizeof(sym));
+		while ((semi = strchr(sym, ';')))
+			*semi = ',';
+		text_escape(ob, sym, strlen(sym));
+		if (i > first)
+			obuf__putc(ob, ';');
+	}
+}
+
 /*
  * -s: the stack at the probe, innermost first, each return address named
  * from kallsyms (symbol+0xoff [module]) or in hex; a USDT probe's (USER)
@@ -1063,6 +1193,12 @@ static void print_stack(struct printer *p, const struct ksnoop_value *vh, bool u
 
 	if (n > KSNOOP_STACK_DEPTH)
 		n = KSNOOP_STACK_DEPTH;
+	if (wr->oneline && (vh->status & KSNOOP_STATUS_MASK) == KSNOOP_OK) {
+		print_stack_folded(p, ips, user ? 0 : printer__stack_top(p->opts.symbolize,
+									 p->opts.sym_ctx, ips, n),
+				   n, user, pid);
+		return;
+	}
 	writer__key(wr, "stack");
 	if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK) {
 		writer__null(wr, "/* could not be taken */");

@@ -15,6 +15,9 @@
 
 struct layout_cache;
 
+/* --oneline: members (or elements) a struct (or array) shows, at most. */
+#define PRINT_ONELINE_MEMBERS	4
+
 enum print_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
@@ -28,6 +31,19 @@ typedef int (*print_usymbolize_fn)(void *ctx, __u32 pid, __u64 addr, char *buf, 
 struct print_opts {
 	enum print_format format;
 	bool zeros;		/* text: also show members that are zero */
+	/*
+	 * --oneline: an event a line, "time comm pid/tid -> func a=1
+	 * s={.len=84 ...}": a struct or array shows its first
+	 * PRINT_ONELINE_MEMBERS members, nested ones only within the depth.
+	 */
+	bool oneline;
+	/*
+	 * --depth N: structs, unions and arrays nested deeper than N (the
+	 * value itself is at 0) print as {...} (--oneline: are left out);
+	 * --oneline alone is --depth 1.  Text only.
+	 */
+	bool limit_depth;
+	int max_depth;
 	__s64 clock_offset_ns;	/* added to event times for wall-clock text */
 	/* Function pointers name their function (kernel targets only). */
 	print_symbolize_fn symbolize;

@@ -791,8 +791,27 @@ static int cmp_match(const void *a, const void *b)
 		return c;
 	/* vmlinux before modules, then by module. */
 	if (!x->module || !y->module)
-		return !!x->module - !!y->module;
-	return strcmp(x->module, y->module);
+		c = !!x->module - !!y->module;
+	else
+		c = strcmp(x->module, y->module);
+	/* The same name twice in one BTF: the first (as kbtf__find_func() finds). */
+	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * One match per name in each BTF: 6.1's vmlinux BTF has some functions
+ * twice (__ia32_compat_sys_ipc ...), and a probe attaches by name, so
+ * the second would be the same function traced (and left out, and said
+ * with -v) twice.  M is sorted; the number kept.
+ */
+static size_t unique_matches(struct func_match *m, size_t n)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < n; i++)
+		if (!kept || m[i].btf != m[kept - 1].btf || strcmp(m[i].name, m[kept - 1].name))
+			m[kept++] = m[i];
+	return kept;
 }
 
 int kernel__match_funcs(struct kernel *k, const char *module, const char *pattern,
@@ -813,8 +832,10 @@ int kernel__match_funcs(struct kernel *k, const char *module, const char *patter
 				       module, k->btf_dir ? k->btf_dir : "/sys/kernel/btf");
 		return ks_fail(e, -ENOMEM, "out of memory");
 	}
-	if (mc.n)
+	if (mc.n) {
 		qsort(mc.v, mc.n, sizeof(*mc.v), cmp_match);
+		mc.n = unique_matches(mc.v, mc.n);
+	}
 	*out = mc.v;
 	return (int)(mc.n > INT32_MAX ? INT32_MAX : mc.n);
 }

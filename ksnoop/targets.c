@@ -4,9 +4,11 @@
  * left out and counted: the kernel refuses it (notrace, not in kallsyms),
  * tracing it would recurse into the tracer, its prototype does not fit,
  * or the spec's values do not fit its arguments.  What a spec came to is
- * said once: -v lists every match left out and why, and when none is
- * left the error names the first reason, preferring one about the values
- * (that is what the user can change).
+ * said once: -v counts the matches left out by reason (a type glob over
+ * every kernel function leaves out 50,000, nearly all for one reason),
+ * -vv lists every one, and when none is left the error names the first
+ * reason, preferring one about the values (that is what the user can
+ * change).
  */
 #include <errno.h>
 #include <limits.h>
@@ -53,6 +55,84 @@ int targets__check_min_duration(const struct spec *specs, int n, __u64 min_ns)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* ---- matches left out, counted by reason ---- */
+
+/* Reasons told apart, at most; matches left out for others are counted together. */
+#define LEFT_OUT_REASONS	32
+/* Of them, -v prints the most frequent. */
+#define LEFT_OUT_SHOWN		6
+
+struct left_out {
+	int nreasons;
+	int other;			/* left out for a reason past the table */
+	struct {
+		int n;
+		char why[KS_ERROR_MSG_MAX];
+		char first[128];	/* the first match left out for it */
+	} r[LEFT_OUT_REASONS];
+};
+
+static struct left_out *left_out__new(void)
+{
+	return calloc(1, sizeof(struct left_out));
+}
+
+/* Match [MODULE:]NAME left out for WHY: counted (LO may be NULL: out of memory). */
+static void left_out__add(struct left_out *lo, const char *module, const char *name,
+			  const char *why)
+{
+	int i;
+
+	if (!lo)
+		return;
+	for (i = 0; i < lo->nreasons; i++)
+		if (!strcmp(lo->r[i].why, why)) {
+			lo->r[i].n++;
+			return;
+		}
+	if (lo->nreasons == LEFT_OUT_REASONS) {
+		lo->other++;
+		return;
+	}
+	lo->r[i].n = 1;
+	snprintf(lo->r[i].why, sizeof(lo->r[i].why), "%s", why);
+	snprintf(lo->r[i].first, sizeof(lo->r[i].first), "%s%s%s", module ? module : "",
+		 module ? ":" : "", name);
+	lo->nreasons++;
+}
+
+/*
+ * -v: "SPEC: N left out: WHY (first: NAME)" for the most frequent
+ * reasons, the rest in one line.  Stable: a tie keeps the order first met.
+ */
+static void left_out__log(const struct left_out *lo, const char *spec)
+{
+	bool done[LEFT_OUT_REASONS] = {};
+	int shown, i, rest = 0, rest_reasons = 0;
+
+	if (!lo)
+		return;
+	for (shown = 0; shown < LEFT_OUT_SHOWN && shown < lo->nreasons; shown++) {
+		int best = -1;
+
+		for (i = 0; i < lo->nreasons; i++)
+			if (!done[i] && (best < 0 || lo->r[i].n > lo->r[best].n))
+				best = i;
+		done[best] = true;
+		log_info("%s: %d left out: %s (first: %s)", spec, lo->r[best].n, lo->r[best].why,
+			 lo->r[best].first);
+	}
+	for (i = 0; i < lo->nreasons; i++)
+		if (!done[i]) {
+			rest += lo->r[i].n;
+			rest_reasons++;
+		}
+	if (rest || lo->other)
+		log_info("%s: %d more left out for %s%d other reason(s); -vv lists every one",
+			 spec, rest + lo->other, lo->other ? "more than " : "", rest_reasons +
+			 (lo->other ? 1 : 0));
 }
 
 /* ---- what a kernel spec names ---- */
@@ -304,6 +384,7 @@ struct glob_tally {
 	char first[KS_ERROR_MSG_MAX + 160];
 	bool first_bound;
 	struct ks_error named_e;	/* why a match ended it: a named one's error, memory */
+	struct left_out *left_out;	/* by reason, for -v */
 };
 
 /* How a spec's match attaches: SIG says a syscall's events (syscall.h). */
@@ -388,8 +469,9 @@ static int glob_match(const struct target_match *m, void *ctx)
 		snprintf(g->first, sizeof(g->first), "%s: %s", m->name, ks_message(&e));
 		g->first_bound = was_bound;
 	}
-	log_info("%s: %s%s%s left out: %s", g->s->text, m->module ? m->module : "",
-		 m->module ? ":" : "", m->name, ks_message(&e));
+	log_detail("%s: %s%s%s left out: %s", g->s->text, m->module ? m->module : "",
+		   m->module ? ":" : "", m->name, ks_message(&e));
+	left_out__add(g->left_out, m->module, m->name, ks_message(&e));
 	return 0;
 }
 
@@ -399,14 +481,49 @@ static int glob_outcome(struct glob_tally *g, const char *pattern, const char *n
 	struct ks_error e;
 
 	if (!g->traced) {
+		/* One match: the error says why, once. */
+		if (g->n > 1)
+			left_out__log(g->left_out, g->s->text);
 		ks_fail(&e, -EINVAL, "'%s' matches %d %s(s), none of them traceable with these values (%s%s)",
-			pattern, g->n, noun, g->first, g->n > 1 ? "; -v lists every one" : "");
+			pattern, g->n, noun, g->first, g->n > 1 ? "; -v counts the reasons" : "");
 		targets__log_error(g->s->text, &e);
 		return e.err;
 	}
 	log_info("%s: %d %s(s) match, %d traced, %d left out", g->s->text, g->n, noun,
 		 g->traced, g->skipped);
+	left_out__log(g->left_out, g->s->text);
 	return 0;
+}
+
+/* Kernel spec G->S: its matches through glob_match(), and what they came to. */
+static int add_kernel_matches(struct glob_tally *g, struct kernel *k)
+{
+	const struct spec *s = g->s;
+	char shown[KS_ERROR_MSG_MAX];
+	struct ks_error e;
+	int err;
+
+	err = targets__for_each_match(k, s, glob_match, g, &e);
+	if (err == -EINTR)
+		return err;
+	if (err) {
+		targets__log_error(s->text, g->named_e.err ? &g->named_e : &e);
+		return err;
+	}
+	if (!spec_is_glob(s))
+		return 0;
+	/* One tracepoint named with declarations: the reason it was left out. */
+	if (!g->traced && s->kind == SPEC_TP && !s->is_glob) {
+		ks_fail(&e, -EINVAL, "%s", g->first);
+		targets__log_error(s->text, &e);
+		return e.err;
+	}
+	if (s->kind == SPEC_KFUNC)
+		return glob_outcome(g, s->target, "function");
+	if (spec__is_syscall(s))
+		return glob_outcome(g, s->target, "system call");
+	snprintf(shown, sizeof(shown), "tp:%s", s->target);
+	return glob_outcome(g, shown, "tracepoint");
 }
 
 /* Kernel spec S: its targets, and what it came to. */
@@ -414,33 +531,14 @@ static int add_kernel_spec(struct target_list *l, struct kernel *k, const struct
 			   const struct targets_cfg *cfg)
 {
 	struct glob_tally g = { .l = l, .s = s, .cfg = cfg };
-	char shown[KS_ERROR_MSG_MAX];
-	struct ks_error e;
 	int err;
 
 	if (s->kind == SPEC_TP && s->is_glob)
 		l->tp_cookies = cfg->tp_cookies;
-	err = targets__for_each_match(k, s, glob_match, &g, &e);
-	if (err == -EINTR)
-		return err;
-	if (err) {
-		targets__log_error(s->text, g.named_e.err ? &g.named_e : &e);
-		return err;
-	}
-	if (!spec_is_glob(s))
-		return 0;
-	/* One tracepoint named with declarations: the reason it was left out. */
-	if (!g.traced && s->kind == SPEC_TP && !s->is_glob) {
-		ks_fail(&e, -EINVAL, "%s", g.first);
-		targets__log_error(s->text, &e);
-		return e.err;
-	}
-	if (s->kind == SPEC_KFUNC)
-		return glob_outcome(&g, s->target, "function");
-	if (spec__is_syscall(s))
-		return glob_outcome(&g, s->target, "system call");
-	snprintf(shown, sizeof(shown), "tp:%s", s->target);
-	return glob_outcome(&g, shown, "tracepoint");
+	g.left_out = left_out__new();
+	err = add_kernel_matches(&g, k);
+	free(g.left_out);
+	return err;
 }
 
 /* ---- USDT ---- */
@@ -452,7 +550,27 @@ struct usdt_tally {
 	const struct usdt_match *first;
 	struct ks_error first_e;	/* why FIRST was left out */
 	bool first_values;		/* for its values, not for libbpf */
+	struct left_out *left_out;	/* a glob's, by reason, for -v */
 };
+
+/* Match M of spec S left out for E: said (a glob's with -vv, and counted for -v). */
+static void usdt_left_out(const struct spec *s, const struct usdt_match *m,
+			  struct usdt_tally *u, const struct ks_error *e)
+{
+	void (*say)(const char *fmt, ...) = m->glob ? log_detail : log_info;
+	char name[256];
+
+	if (m->typed_sites && !m->unreadable[0])
+		say("%s: %s:%s left out at %d of its %d call sites (%d argument(s) there): %s",
+		    s->text, m->provider, m->name, m->ntyped, m->nsites, m->sig.nparams,
+		    ks_message(e));
+	else
+		say("%s: %s:%s left out: %s", s->text, m->provider, m->name, ks_message(e));
+	if (m->glob) {
+		snprintf(name, sizeof(name), "%s:%s", m->provider, m->name);
+		left_out__add(u->left_out, NULL, name, ks_message(e));
+	}
+}
 
 /*
  * Match M of spec S: a target when libbpf can attach to it and the spec's
@@ -490,12 +608,7 @@ static int add_usdt_match(struct target_list *l, const struct spec *s, const str
 		u->first_e = e;
 		u->first_values = values;
 	}
-	if (m->typed_sites && values)
-		log_info("%s: %s:%s left out at %d of its %d call sites (%d argument(s) there): %s",
-			 s->text, m->provider, m->name, m->ntyped, m->nsites, m->sig.nparams,
-			 ks_message(&e));
-	else
-		log_info("%s: %s:%s left out: %s", s->text, m->provider, m->name, ks_message(&e));
+	usdt_left_out(s, m, u, &e);
 	return 0;
 }
 
@@ -545,17 +658,22 @@ static int add_usdt_spec(struct target_list *l, struct usdt_front *fe, const str
 		targets__log_error(s->text, &e);
 		return n;
 	}
+	u.left_out = ms[0].glob ? left_out__new() : NULL;
 	for (j = 0; j < n && !err; j++)
 		err = add_usdt_match(l, s, &ms[j], &u, cfg);
+	if (!err && !u.traced && n > 1)
+		left_out__log(u.left_out, s->text);
 	if (!err && !u.traced)
 		err = usdt_none_traced(&u, n, s);
-	if (!err && ms[0].glob)
+	if (!err && ms[0].glob) {
 		log_info("%s: %d probe(s) match, %d traced, %d left out", s->text, n, u.traced,
 			 u.skipped);
-	else if (!err && u.skipped)
+		left_out__log(u.left_out, s->text);
+	} else if (!err && u.skipped)
 		log_warn("spec '%s': %d of the %d call sites of %s:%s left out: %s (-v lists them)",
 			 spec_quote(s->text, q, sizeof(q)), u.sites_skipped, ms[0].nsites,
 			 u.first->provider, u.first->name, ks_message(&u.first_e));
+	free(u.left_out);
 	free(ms);
 	return err;
 }

@@ -520,6 +520,9 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 	struct print_opts popts = {
 		.format = opts->json ? FORMAT_JSON : FORMAT_TEXT,
 		.zeros = opts->zeros,
+		.oneline = opts->oneline,
+		.limit_depth = opts->has_depth,
+		.max_depth = opts->depth,
 		.clock_offset_ns = (__s64)(now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC)),
 		/* Kernel code addresses only: a USDT program's are its own. */
 		.symbolize = kind == SPEC_USDT ? NULL : symbolize,

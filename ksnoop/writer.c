@@ -49,6 +49,11 @@ static char *put_indent(char *q, int level)
 	return q + level * INDENT_WIDTH;
 }
 
+void writer__set_oneline(struct writer *w, bool oneline)
+{
+	w->oneline = oneline && !w->json;
+}
+
 static void indent(struct writer *w, int level)
 {
 	char *q = obuf__room(&w->ob, level * INDENT_WIDTH);
@@ -103,7 +108,7 @@ static void begin_item(struct writer *w)
 	if (w->json) {
 		if (c->items)
 			obuf__putc(&w->ob, ',');
-	} else if (c->style == WRITER_ROWS) {
+	} else if (c->style == WRITER_ROWS && !w->oneline) {
 		char *q = obuf__room(&w->ob, 2 + (c->indent + 1) * INDENT_WIDTH);
 
 		if (c->items)
@@ -155,8 +160,11 @@ void writer__end_object(struct writer *w)
 	if (w->json) {
 		obuf__putc(&w->ob, '}');
 	} else if (c->style == WRITER_LINES) {
-		if (c->items)
+		/* One line: its header went before it, without a line break. */
+		if (c->items || w->oneline)
 			obuf__putc(&w->ob, '\n');
+	} else if (w->oneline) {
+		obuf__putc(&w->ob, '}');
 	} else {
 		char *q = obuf__room(&w->ob, 3 + c->indent * INDENT_WIDTH);
 
@@ -184,7 +192,7 @@ void writer__end_array(struct writer *w)
 
 	if (!c)
 		return;
-	if (!w->json && c->style == WRITER_ROWS && c->items) {
+	if (!w->json && !w->oneline && c->style == WRITER_ROWS && c->items) {
 		obuf__putc(&w->ob, '\n');
 		indent(w, c->indent);
 	}
@@ -206,6 +214,18 @@ static char *key_prefix(const struct writer *w, const struct writer_level *c, ch
 	if (w->json) {
 		if (c->items)
 			*q++ = ',';
+		return q;
+	}
+	if (w->oneline) {
+		if (c->style == WRITER_LINES) {
+			*q++ = ' ';
+			return q;
+		}
+		if (c->items) {
+			*q++ = ',';
+			*q++ = ' ';
+		}
+		*q++ = '.';
 		return q;
 	}
 	if (c->items && c->style != WRITER_LINES)
@@ -235,6 +255,8 @@ static void key(struct writer *w, const char *name, size_t len, bool escaped)
 		q += len;
 		if (w->json) {
 			*q++ = ':';
+		} else if (w->oneline) {
+			*q++ = '=';
 		} else {
 			*q++ = ' ';
 			*q++ = '=';
@@ -253,6 +275,8 @@ static void key(struct writer *w, const char *name, size_t len, bool escaped)
 		text_escape(&w->ob, name, len);
 	if (w->json)
 		obuf__putc(&w->ob, ':');
+	else if (w->oneline)
+		obuf__putc(&w->ob, '=');
 	else
 		put(w, " = ", 3);
 	c->items++;
@@ -404,4 +428,18 @@ void writer__text(struct writer *w, const char *s)
 		put(w, s, strlen(s));
 		done_outer(w);
 	}
+}
+
+void writer__ellipsis(struct writer *w)
+{
+	const struct writer_level *c;
+
+	if (w->json)
+		return;
+	c = w->depth > 0 && w->depth <= WRITER_MAX_DEPTH ? &w->open[w->depth - 1] : NULL;
+	if (c && c->items)
+		put(w, " ...", 4);
+	else
+		put(w, "...", 3);
+	done_outer(w);
 }

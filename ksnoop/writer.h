@@ -52,6 +52,11 @@ struct writer {
 	bool json;
 	int depth;		/* open containers */
 	struct writer_level open[WRITER_MAX_DEPTH];
+	/*
+	 * Text on one line (--oneline): no line breaks or indents, ", "
+	 * between members, "key=value" (writer__set_oneline()).
+	 */
+	bool oneline;
 	struct obuf ob;		/* over buf; flushed when depth is back to 0 */
 	char buf[WRITER_BUF_SIZE];
 };
@@ -63,6 +68,17 @@ void writer__init(struct writer *w, FILE *out, bool json);
  * the next value (the printer's header line); it goes out with that value.
  */
 struct obuf *writer__obuf(struct writer *w);
+/*
+ * Text: everything on one line, "{.len=84, .dev={...}}", and a
+ * WRITER_LINES object as " key=value" after what its caller wrote, the
+ * line ended when it closes.  JSON is one line already: no change.
+ */
+void writer__set_oneline(struct writer *w, bool oneline);
+/*
+ * Text only: "..." where a container's members were left out (after the
+ * last one written: " ...", "{.len=84 ...}"); nothing in JSON.
+ */
+void writer__ellipsis(struct writer *w);
 /* Whatever is buffered, to the FILE now. */
 void writer__flush(struct writer *w);
 

@@ -315,7 +315,9 @@ out=$( (ulimit -n 256; ks -v --count --duration 1 'tp:sched_*' 2>&1 >/dev/null) 
 expect_match tp_glob_few_fds_each "tracing $n target\(s\)" "$out"
 # sched_wake_idle_without_ipi has no 'p': left out, the others traced.
 out=$(ks -v --duration 1 'tp:sched_wak*(p->pid)' 2>&1 >/dev/null)
-expect_match tp_glob_left_out "tp:sched_wake_idle_without_ipi left out: 'p' is not an argument" "$out"
+expect_match tp_glob_left_out "tp:sched_wak\\*\\(p->pid\\): 1 left out: 'p' is not an argument .* \\(first: tp:sched_wake_idle_without_ipi\\)$" "$out"
+out2=$(ks -vv --duration 1 'tp:sched_wak*(p->pid)' 2>&1 >/dev/null)
+expect_match tp_glob_left_out_vv "tp:sched_wake_idle_without_ipi left out: 'p' is not an argument" "$out2"
 expect_match tp_glob_left_out_counted 'tracepoint\(s\) match, [1-9][0-9]* traced, 1 left out' "$out"
 # ... the 3 others take p alone: one program where raw_tp has cookies
 if [ "$tp_cookies" = 1 ]; then

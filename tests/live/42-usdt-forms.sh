@@ -117,7 +117,8 @@ expect_match mixed_arg3_verbose_site \
 	"$(cat "$tmp/e3")"
 
 # --- a glob naming arg1: the probes and sites without one left out ---
-start "$tmp/o4" "$tmp/e4" -j usdt "$F:*:*(arg1)" || fail attach_glob_arg1 "$(cat "$tmp/e4")"
+# (-vv: start's -v and one more, so that every probe left out is listed)
+start "$tmp/o4" "$tmp/e4" -v -j usdt "$F:*:*(arg1)" || fail attach_glob_arg1 "$(cat "$tmp/e4")"
 "$F" fire 1
 stop
 expect_eq glob_arg1_status 0 "$RC"
@@ -129,6 +130,13 @@ expect_match glob_arg1_none_why \
 expect_match glob_arg1_struct_why \
 	"ksnoop_forms:bystruct left out: arg1 is at '[^']+', a 16-byte value" "$(cat "$tmp/e4")"
 expect_eq glob_arg1_nothing_left "" "$(left_progs "$PROGS")"
+# -v alone: the 4 left out counted by reason, none listed by name.
+out=$(ks -v --duration 1 usdt "$F:*:*(arg1)" 2>&1 >/dev/null)
+expect_match glob_arg1_reason_counted \
+	"\*:\*\(arg1\): [1-3] left out: 'arg1' is not an argument of ksnoop_forms:[a-z_]+ \(no arguments\) \(first: ksnoop_forms:[a-z_]+\)$" "$out"
+expect_eq glob_arg1_reasons_add_up 4 \
+	"$(echo "$out" | sed -n 's/.*(arg1): \([0-9]*\) left out: .*/\1/p' | awk "{ s += \$1 } END { print s }")"
+expect_no_match glob_arg1_none_listed_at_v 'ksnoop_forms:[a-z_]+ left out' "$out"
 
 # --- locations libbpf 1.5 refuses, attached by ksnoop and read right ---
 # A global from the instruction pointer (PostgreSQL's "NBuffers(%rip)",

@@ -47,12 +47,13 @@ static const char kallsyms[] =
 	"ffffffff81002000 T vfs_read\n"
 	"ffffffff81003000 T vfs_write\n"
 	"ffffffff81004000 T vfs_kprobe_hook\n"
+	"ffffffff81005000 T dup_sys_ipc\n"
 	"ffffffffc0000000 t dummy_xmit\t[dummy]\n"
 	"ffffffffc0001000 t dummy_init\t[dummy]\n";
 
 /* vfs_notrace is not here (notrace): globs leave it out. */
 static const char ftrace[] =
-	"ip_send_skb\nvfs_open\nvfs_read\nvfs_write\nvfs_kprobe_hook\n"
+	"ip_send_skb\nvfs_open\nvfs_read\nvfs_write\nvfs_kprobe_hook\ndup_sys_ipc\n"
 	"dummy_xmit [dummy]\ndummy_init [dummy]\n";
 
 /* ip_send_skb, and tracepoints as in the fixture (with a stub, from templates, without). */
@@ -103,6 +104,9 @@ static int make_kernel_dir(void **state)
 	func("vfs_notrace", rw);
 	/* "*kprobe*": tracing it would recurse into the tracer. */
 	func("vfs_kprobe_hook", rw);
+	/* Twice, as 6.1's vmlinux BTF has __ia32_compat_sys_ipc. */
+	func("dup_sys_ipc", rw);
+	func("dup_sys_ipc", rw);
 	/* The kernel has raw_tp cookies (6.10 on): its raw_tp link has one. */
 	raw_tp = btf__add_struct(btf, "bpf_raw_tp_link", 8);
 	btf__add_field(btf, "cookie", T.ints.ulong_t, 0, 0);
@@ -240,6 +244,34 @@ static void test_glob_sorted_without_refused_and_denied(void **state)
 	assert_int_equal(expand("vfs_*"), 0);
 	assert_string_equal(x->names, "vfs_open kprobe glob; vfs_read kprobe glob; vfs_write kprobe glob; ");
 	assert_int_equal(x->l.glob_traced, 3);
+}
+
+/*
+ * A name twice in one BTF is one function (a probe attaches by name): one
+ * target, or one match left out, not two.
+ */
+static int verdict(const struct target_match *m, void *ctx);
+
+static void test_name_twice_in_btf_is_one_match(void **state)
+{
+	struct kernel *k;
+	char out[512] = "";
+	struct ks_error e;
+	struct spec sp;
+
+	assert_int_equal(expand("dup_*"), 0);
+	assert_string_equal(x->names, "dup_sys_ipc kprobe glob; ");
+	assert_int_equal(x->l.glob_traced, 1);
+	/* Left out (no skb): one match, so -v and -vv say it once. */
+	k = kernel__new(dir);
+	assert_non_null(k);
+	kernel__set_kallsyms_path(k, kallsyms_path);
+	kernel__set_ftrace_path(k, ftrace_path);
+	assert_int_equal(spec__parse("dup_*(struct sk_buff *s)", SPEC_KFUNC, &sp, &e), 0);
+	assert_int_equal(targets__for_each_match(k, &sp, verdict, out, &e), 0);
+	assert_string_equal(out, "dup_sys_ipc:; ");
+	spec__free(&sp);
+	kernel__free(k);
 }
 
 /* Named alone, a function globs deny attaches. */
@@ -534,6 +566,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_name_is_one_target, free_expansion),
 		cmocka_unit_test_teardown(test_glob_sorted_without_refused_and_denied, free_expansion),
 		cmocka_unit_test_teardown(test_denied_function_named_alone, free_expansion),
+		cmocka_unit_test_teardown(test_name_twice_in_btf_is_one_match, free_expansion),
 		cmocka_unit_test_teardown(test_module_glob, free_expansion),
 		cmocka_unit_test_teardown(test_unknown_module, free_expansion),
 		cmocka_unit_test_teardown(test_glob_matching_nothing, free_expansion),

@@ -177,6 +177,20 @@ expect_match no_match_says 'no kernel function with BTF matches' "$(cat "$tmp/e7
 ksnoop 'ip_rcv*(nosucharg)' >"$tmp/o8" 2>"$tmp/e8"; rc=$?
 expect_eq values_fit_none_exit 2 "$rc"
 expect_match values_fit_none_says "'nosucharg' is not an argument" "$(cat "$tmp/e8")"
+# -v counts what a glob leaves out by reason, -vv lists each match once.
+# No __ia32_compat_sys_* takes an skb; 6.1's vmlinux BTF names some of
+# them twice, which once left them out (and said so) twice.
+ksnoop -v '__ia32_compat_sys_*(struct sk_buff *s)' >/dev/null 2>"$tmp/e13"; rc=$?
+expect_eq left_out_v_exit 2 "$rc"
+n=$(sed -n 's/.*matches \([0-9]*\) function(s), none of them traceable.*/\1/p' "$tmp/e13")
+expect_match left_out_v_counted "__ia32_compat_sys_\\*\\(struct sk_buff \\*s\\): [1-9][0-9]* left out: no argument of type struct sk_buff \\* \\(first: __ia32_compat_sys_[a-z0-9_]+\\)$" "$(cat "$tmp/e13")"
+expect_eq left_out_v_adds_up "$n" \
+	"$(sed -n 's/.*): \([0-9]*\) left out: .*/\1/p; s/.*: \([0-9]*\) more left out for .*/\1/p' "$tmp/e13" | awk '{ s += $1 } END { print s }')"
+expect_eq left_out_v_none_listed 0 "$(grep -c 'compat_sys_[a-z0-9_]* left out' "$tmp/e13")"
+ksnoop -vv '__ia32_compat_sys_*(struct sk_buff *s)' >/dev/null 2>"$tmp/e14"
+grep 'compat_sys_[a-z0-9_]* left out: ' "$tmp/e14" >"$tmp/each14"
+expect_eq left_out_vv_every_match "$n" "$(wc -l <"$tmp/each14")"
+expect_eq left_out_vv_each_once "" "$(sort "$tmp/each14" | uniq -d | head -3)"
 # Named explicitly, a denied function still attaches.
 ks_case <<'CASE'
 NAME     explicit_denied_attaches

@@ -91,6 +91,26 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_min_duration_seen_call_kept: eq 1 \
 		         "$(jq_count "$OUT" '.func == "hrtimer_nanosleep" and .duration_ns >= 20000000')"
 	CASE
+
+	# --- --oneline: the entry and the return a line each, the return's
+	#     with its duration and value; with -L the entry values there ---
+	ks_case <<-'CASE'
+		NAME     ${T}_oneline
+		RUN      --mode $mode --oneline -c vmprog 'hrtimer_nanosleep(rqtp, return)'
+		WORKLOAD vmprog sleep 20
+		EXPECT   ${T}_oneline_entry: count 1 ' vmprog [0-9]+/[0-9]+ -> hrtimer_nanosleep rqtp=20000000$'
+		EXPECT   ${T}_oneline_return: \
+		         count 1 ' vmprog [0-9]+/[0-9]+ <- hrtimer_nanosleep \(([2-9][0-9]|[1-9][0-9][0-9])\.[0-9]{3} ms\) return=0$'
+		EXPECT   ${T}_oneline_two_lines: eq 2 "$(wc -l <"$OUT")"
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_oneline_min_duration
+		RUN      --mode $mode --oneline -c vmprog -L 50ms hrtimer_nanosleep
+		WORKLOAD vmprog sleep 200 1
+		EXPECT   ${T}_oneline_min_duration_line: \
+		         count 1 ' <- hrtimer_nanosleep \((2[0-9][0-9]|[3-9][0-9][0-9])\.[0-9]{3} ms\) rqtp=200000000 .*return=0$'
+		EXPECT   ${T}_oneline_min_duration_one_line: eq 1 "$(wc -l <"$OUT")"
+	CASE
 done
 
 # Tracepoints have no return: -L is refused, one line, exit 2.

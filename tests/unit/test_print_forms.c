@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The printer's shorter forms (ksnoop/print.c): --oneline (an event a
+ * line, a struct's first PRINT_ONELINE_MEMBERS members, nested ones left
+ * out, the stack folded) and --depth N (nested values deeper than N as
+ * {...}), on the fixture BTF compiled from tests/fixture/types.h.  The
+ * text that comes out is compared whole; JSON must not change.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+#include <bpf/btf.h>
+#include "../include/btf_fixture.h"
+#include "../fixture/types.h"
+#include "print.h"
+
+#define HDR ((__u32)sizeof(struct ksnoop_event))
+#define BIG_N FX_BIG_N
+
+static struct btf *btf;
+static struct {
+	int u32_t, char_arr16, pair, pair_ptr, outer, flags, with_pairs, int_arr_big;
+} T;
+
+enum {
+	OUTER_A = offsetof(struct outer, a), OUTER_INNER = offsetof(struct outer, inner),
+	OUTER_ARR = offsetof(struct outer, arr), OUTER_SIZE = sizeof(struct outer),
+};
+
+static int build_btf(void **state)
+{
+	setenv("TZ", "UTC", 1);
+	tzset();
+	btf = fx_fixture("types");
+	if (!btf)
+		return -1;
+	T.u32_t = fx_named(btf, "u32", BTF_KIND_TYPEDEF);
+	T.char_arr16 = fx_member_type(btf, "inner", "name");
+	T.pair = fx_named(btf, "pair", BTF_KIND_STRUCT);
+	T.pair_ptr = fx_member_type(btf, "outer", "next");
+	T.outer = fx_named(btf, "outer", BTF_KIND_STRUCT);
+	T.flags = fx_named(btf, "flags", BTF_KIND_STRUCT);
+	T.with_pairs = fx_named(btf, "with_pairs", BTF_KIND_STRUCT);
+	T.int_arr_big = fx_member_type(btf, "print_types", "int_arr_big");
+	for (const int *id = &T.u32_t; id <= &T.int_arr_big; id++)
+		if (*id <= 0)
+			return -1;
+	return 0;
+}
+
+static int free_btf(void **state)
+{
+	btf__free(btf);
+	return 0;
+}
+
+static char out[8192];
+
+/* What PRINT does with a printer of OPTS, as a string. */
+#define RENDER(opts, print)						\
+	({								\
+		struct printer p_;					\
+		char *buf_ = NULL;					\
+		size_t sz_ = 0;						\
+		FILE *f_ = open_memstream(&buf_, &sz_);			\
+									\
+		assert_non_null(f_);					\
+		printer__init(&p_, f_, (opts));				\
+		print;							\
+		printer__fini(&p_);					\
+		fclose(f_);						\
+		snprintf(out, sizeof(out), "%s", buf_);			\
+		free(buf_);						\
+		out;							\
+	})
+
+/* TYPE's SIZE bytes at DATA as one value, by a printer of OPTS. */
+static const char *render(const struct print_opts *opts, int type, const void *data, __u32 size)
+{
+	struct value_desc vd = { .text = "v", .type_id = type, .obj_id = type, .how = PRINT_VALUE,
+				 .size = size, .obj_size = size };
+	struct ksnoop_value vh = { .status = KSNOOP_OK, .len = size };
+
+	return RENDER(opts, printer__value(&p_, btf, &vd, &vh, data, 0));
+}
+
+static void fill_outer(unsigned char *d)
+{
+	int32_t a = 1, x = 2, arr[2] = { 3, 0 };
+
+	memset(d, 0, OUTER_SIZE);
+	memcpy(d + OUTER_A, &a, 4);
+	memcpy(d + OUTER_INNER, &x, 4);
+	memcpy(d + OUTER_INNER + 4, "l\no", 4);
+	memcpy(d + OUTER_ARR, arr, 8);
+}
+
+/* ---- --depth ---- */
+
+static void test_depth_cuts_nested_values(void **state)
+{
+	struct print_opts o = { .format = FORMAT_TEXT, .limit_depth = true, .max_depth = 1 };
+	unsigned char d[OUTER_SIZE];
+
+	fill_outer(d);
+	/* Depth 1: the struct's own members; the struct and the array in it cut. */
+	assert_string_equal(render(&o, T.outer, d, OUTER_SIZE),
+			    "{\n"
+			    "    .a = 1,\n"
+			    "    .inner = {...},\n"
+			    "    .arr = {...},\n"
+			    "}");
+	/* Depth 2: those too; a string is a value, not a level. */
+	o.max_depth = 2;
+	assert_string_equal(render(&o, T.outer, d, OUTER_SIZE),
+			    "{\n"
+			    "    .a = 1,\n"
+			    "    .inner = {\n"
+			    "        .x = 2,\n"
+			    "        .name = \"l\\no\",\n"
+			    "    },\n"
+			    "    .arr = [3, 0],\n"
+			    "}");
+	/* Depth 0: the value itself. */
+	o.max_depth = 0;
+	assert_string_equal(render(&o, T.outer, d, OUTER_SIZE), "{...}");
+	/* Not a nesting: a scalar at depth 0 prints. */
+	assert_string_equal(render(&o, T.u32_t, d, 4), "1");
+}
+
+/* An array of structs: the array is a level, its structs the next. */
+static void test_depth_counts_arrays(void **state)
+{
+	struct print_opts o = { .format = FORMAT_TEXT, .limit_depth = true, .max_depth = 2 };
+	int64_t d[4] = { 1, 2, 3, 4 };
+
+	assert_string_equal(render(&o, T.with_pairs, d, 32),
+			    "{\n"
+			    "    .pairs = [\n"
+			    "        {...},\n"
+			    "        {...}\n"
+			    "    ],\n"
+			    "}");
+}
+
+/* JSON keeps every member whatever the depth (main.c refuses -j --depth). */
+static void test_depth_leaves_json_whole(void **state)
+{
+	struct print_opts o = { .format = FORMAT_JSON, .limit_depth = true, .max_depth = 0,
+				.oneline = true };
+	unsigned char d[OUTER_SIZE];
+
+	fill_outer(d);
+	assert_string_equal(render(&o, T.outer, d, OUTER_SIZE),
+			    "{\"a\":1,\"inner\":{\"x\":2,\"name\":\"l\\no\"},\"arr\":[3,0],"
+			    "\"next\":null,\"u\":0,\"h\":[0,0]}");
+}
+
+/* ---- --oneline ---- */
+
+static void test_oneline_struct(void **state)
+{
+	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true };
+	unsigned char d[OUTER_SIZE];
+
+	fill_outer(d);
+	/* Depth 1: nested values left out, and said by "...". */
+	assert_string_equal(render(&o, T.outer, d, OUTER_SIZE), "{.a=1 ...}");
+	/* With --depth 2 they are shown, on the same line, escaped. */
+	o.limit_depth = true;
+	o.max_depth = 2;
+	assert_string_equal(render(&o, T.outer, d, OUTER_SIZE),
+			    "{.a=1, .inner={.x=2, .name=\"l\\no\"}, .arr=[3, 0]}");
+	/* Depth 0: the struct itself is cut. */
+	o.max_depth = 0;
+	assert_string_equal(render(&o, T.outer, d, OUTER_SIZE), "{...}");
+}
+
+/* At most PRINT_ONELINE_MEMBERS members; zeros left out as in text. */
+static void test_oneline_first_members(void **state)
+{
+	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true };
+	struct flags f = { .a = 5, .c = BLUE, .s = -3, .b = 1, .wide = 1000 };
+
+	assert_int_equal(PRINT_ONELINE_MEMBERS, 4);
+	assert_string_equal(render(&o, T.flags, &f, sizeof(f)),
+			    "{.a=5, .c=BLUE, .s=-3, .b=true ...}");
+	f.a = 0;
+	assert_string_equal(render(&o, T.flags, &f, sizeof(f)),
+			    "{.c=BLUE, .s=-3, .b=true, .wide=1000}");
+	memset(&f, 0, sizeof(f));
+	assert_string_equal(render(&o, T.flags, &f, sizeof(f)), "{}");
+}
+
+/* An array: its first elements, then "...". */
+static void test_oneline_array(void **state)
+{
+	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true, .limit_depth = true,
+				.max_depth = 3 };
+	int64_t d[4] = { 1, 2, 3, 4 };
+
+	assert_string_equal(render(&o, T.with_pairs, d, 32),
+			    "{.pairs=[{.a=1, .b=2}, {.a=3, .b=4}]}");
+	o.max_depth = 2;
+	assert_string_equal(render(&o, T.with_pairs, d, 32), "{.pairs=[{...}, {...}]}");
+}
+
+static void test_oneline_long_array(void **state)
+{
+	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true };
+	static int32_t big[BIG_N];
+
+	for (int i = 0; i < BIG_N; i++)
+		big[i] = i;
+	assert_string_equal(render(&o, T.int_arr_big, big, sizeof(big)), "[0, 1, 2, 3 ...]");
+}
+
+/* ---- whole events on one line ---- */
+
+#define ENTRY_REC	(HDR + 88)
+#define EVENT_TIME_NS	5123456789ULL
+#define CLOCK_OFFSET_NS	(3718LL * 1000000000LL)
+
+static void put_value(unsigned char *rec, __u32 off, __u32 status, __u32 len, __u64 addr,
+		      const void *data, size_t n)
+{
+	struct ksnoop_value vh = { .status = status, .len = len, .addr = addr };
+
+	memcpy(rec + off, &vh, sizeof(vh));
+	memcpy(rec + off + sizeof(vh), data, n);
+}
+
+/* ip_send_skb(len, dev->name, skb) at entry, int return; as test_print.c's. */
+static void make_plan(struct capture_plan *plan)
+{
+	struct ksnoop_side_plan *e = &plan->bpf.side[KSNOOP_ENTRY];
+
+	memset(plan, 0, sizeof(*plan));
+	snprintf(plan->sig.name, sizeof(plan->sig.name), "ip_send_skb");
+	plan->sig.btf = btf;
+	plan->nvalues[KSNOOP_ENTRY] = 3;
+	plan->values[KSNOOP_ENTRY][0] = (struct value_desc){
+		.text = "len", .type_id = T.u32_t, .obj_id = T.u32_t, .how = PRINT_VALUE,
+		.size = 4, .obj_size = 4 };
+	plan->values[KSNOOP_ENTRY][1] = (struct value_desc){
+		.text = "dev->name", .type_id = T.char_arr16, .obj_id = T.char_arr16,
+		.how = PRINT_VALUE, .size = 16, .obj_size = 16 };
+	plan->values[KSNOOP_ENTRY][2] = (struct value_desc){
+		.text = "skb", .type_id = T.pair_ptr, .obj_id = T.pair, .how = PRINT_DEREF,
+		.size = 16, .obj_size = 16 };
+	e->enabled = 1;
+	e->nvalues = 3;
+	e->values[0].rec_off = HDR;
+	e->values[1].rec_off = HDR + 16 + 8;
+	e->values[2].rec_off = HDR + 24 + 16 + 16;
+	e->rec_size = ENTRY_REC;
+}
+
+static void test_oneline_event(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[ENTRY_REC] = {};
+	struct ksnoop_event ev = {
+		.time_ns = EVENT_TIME_NS, .cpu = 3, .tgid = 100, .tid = 101,
+		.kind = KSNOOP_ENTRY, .comm = "cu\x1b[1mrl",
+	};
+	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true,
+				.clock_offset_ns = CLOCK_OFFSET_NS };
+	uint64_t len = 84;
+	char name[16] = "l\"o\n";
+	int64_t pair[2] = { 1, 2 };
+
+	make_plan(&plan);
+	memcpy(rec, &ev, sizeof(ev));
+	put_value(rec, HDR, KSNOOP_OK, 8, 0, &len, 8);
+	put_value(rec, HDR + 24, KSNOOP_OK, 16, 0xffff888000004000ULL, name, 16);
+	put_value(rec, HDR + 56, KSNOOP_OK, 16, 0xffff888000001000ULL, pair, 16);
+	/* No cpu; what the traced program chose (comm, the name) escaped. */
+	assert_string_equal(RENDER(&o, printer__event(&p_, &plan, rec, sizeof(rec))),
+			    "01:02:03.123456 cu\\x1b[1mrl 100/101 -> ip_send_skb len=84 "
+			    "dev->name=\"l\\\"o\\n\" skb=0xffff888000001000->{.a=1, .b=2}\n");
+	/* A value that could not be read says so, on the line. */
+	put_value(rec, HDR + 56, KSNOOP_FAULT, 0, 0xffff888000001000ULL, pair, 0);
+	assert_string_equal(RENDER(&o, printer__event(&p_, &plan, rec, sizeof(rec))),
+			    "01:02:03.123456 cu\\x1b[1mrl 100/101 -> ip_send_skb len=84 "
+			    "dev->name=\"l\\\"o\\n\" skb=0xffff888000001000 /* could not read memory */\n");
+}
+
+/* A return with its duration: "<- FUNC (DURATION) return=VALUE". */
+static void test_oneline_return_with_duration(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[HDR + 24] = {};
+	struct ksnoop_event ev = {
+		.time_ns = EVENT_TIME_NS, .tgid = 7, .tid = 8, .kind = KSNOOP_RETURN,
+		.comm = "curl", .flags = KSNOOP_EV_DURATION, .duration_ns = 1500,
+	};
+	struct ksnoop_side_plan *x = &plan.bpf.side[KSNOOP_RETURN];
+	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true,
+				.clock_offset_ns = CLOCK_OFFSET_NS };
+	int32_t ret = -22;
+
+	make_plan(&plan);
+	plan.nvalues[KSNOOP_RETURN] = 1;
+	plan.values[KSNOOP_RETURN][0] = (struct value_desc){
+		.text = "return", .type_id = T.u32_t, .obj_id = T.u32_t, .how = PRINT_VALUE,
+		.size = 4, .obj_size = 4 };
+	x->enabled = 1;
+	x->nvalues = 1;
+	x->values[0].rec_off = HDR;
+	x->rec_size = sizeof(rec);
+	memcpy(rec, &ev, sizeof(ev));
+	put_value(rec, HDR, KSNOOP_OK, 4, 0, &ret, 4);
+	assert_string_equal(RENDER(&o, printer__event(&p_, &plan, rec, sizeof(rec))),
+			    "01:02:03.123456 curl 7/8 <- ip_send_skb (1.500 us) return=4294967274\n");
+}
+
+/* -s: the stack ends the line, folded outermost first, tracer frames left off. */
+static int stack_symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	switch (addr) {
+	case 0x1000: snprintf(buf, sz, "bpf_prog_0123_ksnoop_tp+0x37e [bpf]"); return 0;
+	case 0x3000: snprintf(buf, sz, "__schedule+0x628"); return 0;
+	case 0x4000: snprintf(buf, sz, "dummy_xmit+0x10 [dummy]"); return 0;
+	case 0x5000: snprintf(buf, sz, "odd;name\n"); return 0;
+	}
+	return -1;
+}
+
+static void test_oneline_stack_folded(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[48 + 16 + 8 + 16 + 8 * KSNOOP_STACK_DEPTH] = {};
+	struct ksnoop_event ev = {
+		.time_ns = EVENT_TIME_NS, .cpu = 1, .tgid = 5, .tid = 6,
+		.kind = KSNOOP_ENTRY, .comm = "ping",
+	};
+	__u64 ips[5] = { 0x1000, 0x3000, 0x4000, 0x5000, 0xffffffff81000000ULL };
+	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true,
+				.clock_offset_ns = CLOCK_OFFSET_NS, .symbolize = stack_symbolize };
+	struct ksnoop_side_plan *e = &plan.bpf.side[KSNOOP_ENTRY];
+	uint32_t len = 84;
+
+	memset(&plan, 0, sizeof(plan));
+	snprintf(plan.sig.name, sizeof(plan.sig.name), "ip_output");
+	plan.sig.btf = btf;
+	plan.nvalues[KSNOOP_ENTRY] = 2;
+	plan.values[KSNOOP_ENTRY][0] = (struct value_desc){
+		.text = "len", .type_id = T.u32_t, .obj_id = T.u32_t, .how = PRINT_VALUE,
+		.size = 4, .obj_size = 4 };
+	plan.values[KSNOOP_ENTRY][1] = (struct value_desc){
+		.text = "stack", .how = PRINT_STACK, .size = 8 * KSNOOP_STACK_DEPTH };
+	e->enabled = 1;
+	e->nvalues = 2;
+	e->values[0].rec_off = 48;
+	e->values[1].rec_off = 48 + 16 + 8;
+	e->rec_size = sizeof(rec);
+	memcpy(rec, &ev, sizeof(ev));
+	put_value(rec, 48, KSNOOP_OK, 4, 0, &len, 4);
+	put_value(rec, 72, KSNOOP_OK, sizeof(ips), 0, ips, sizeof(ips));
+	/* A frame's own ';' becomes ',' (';' separates frames), and it is escaped. */
+	assert_string_equal(RENDER(&o, printer__event(&p_, &plan, rec, sizeof(rec))),
+			    "01:02:03.123456 ping 5/6 -> ip_output len=84 "
+			    "stack=0xffffffff81000000;odd,name\\n;dummy_xmit+0x10 [dummy];__schedule+0x628\n");
+	/* A stack the kernel could not take says so, on the line. */
+	put_value(rec, 72, KSNOOP_FAULT, 0, 0, ips, 0);
+	assert_string_equal(RENDER(&o, printer__event(&p_, &plan, rec, sizeof(rec))),
+			    "01:02:03.123456 ping 5/6 -> ip_output len=84 stack=/* could not be taken */\n");
+}
+
+/* A USDT probe's user stack: named in the event's process, nothing after a 0. */
+static int user_symbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
+{
+	if (pid != 5)
+		return -1;
+	switch (addr) {
+	case 0x1000: snprintf(buf, sz, "fire+0x8d (/srv/a;b)"); return 0;
+	case 0x2000: snprintf(buf, sz, "main+0x10 (/srv/a;b)"); return 0;
+	}
+	return -1;
+}
+
+static void test_oneline_user_stack_folded(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[48 + 16 + 8 * KSNOOP_STACK_DEPTH] = {};
+	struct ksnoop_event ev = {
+		.time_ns = EVENT_TIME_NS, .cpu = 1, .tgid = 5, .tid = 6,
+		.kind = KSNOOP_ENTRY, .comm = "app",
+	};
+	__u64 ips[5] = { 0x1000, 0x2000, 0x3000, 0, 0x2000 };
+	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true,
+				.clock_offset_ns = CLOCK_OFFSET_NS, .usymbolize = user_symbolize };
+	struct ksnoop_side_plan *e = &plan.bpf.side[KSNOOP_ENTRY];
+
+	memset(&plan, 0, sizeof(plan));
+	snprintf(plan.sig.name, sizeof(plan.sig.name), "app:req");
+	plan.sig.btf = btf;
+	plan.bpf.flags = KSNOOP_PLAN_USER_MEM;
+	plan.nvalues[KSNOOP_ENTRY] = 1;
+	plan.values[KSNOOP_ENTRY][0] = (struct value_desc){
+		.text = "stack", .how = PRINT_STACK, .size = 8 * KSNOOP_STACK_DEPTH };
+	e->enabled = 1;
+	e->nvalues = 1;
+	e->values[0].rec_off = 48;
+	e->rec_size = sizeof(rec);
+	memcpy(rec, &ev, sizeof(ev));
+	put_value(rec, 48, KSNOOP_OK, sizeof(ips), 0, ips, sizeof(ips));
+	/* Outermost first, from before the 0; the probe's own frame last. */
+	assert_string_equal(RENDER(&o, printer__event(&p_, &plan, rec, sizeof(rec))),
+			    "01:02:03.123456 app 5/6 -> app:req "
+			    "stack=0x3000;main+0x10 (/srv/a,b);fire+0x8d (/srv/a,b)\n");
+	/* No frame at all: "-". */
+	ips[0] = 0;
+	put_value(rec, 48, KSNOOP_OK, sizeof(ips), 0, ips, sizeof(ips));
+	assert_string_equal(RENDER(&o, printer__event(&p_, &plan, rec, sizeof(rec))),
+			    "01:02:03.123456 app 5/6 -> app:req stack=-\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_depth_cuts_nested_values),
+		cmocka_unit_test(test_depth_counts_arrays),
+		cmocka_unit_test(test_depth_leaves_json_whole),
+		cmocka_unit_test(test_oneline_struct),
+		cmocka_unit_test(test_oneline_first_members),
+		cmocka_unit_test(test_oneline_array),
+		cmocka_unit_test(test_oneline_long_array),
+		cmocka_unit_test(test_oneline_event),
+		cmocka_unit_test(test_oneline_return_with_duration),
+		cmocka_unit_test(test_oneline_stack_folded),
+		cmocka_unit_test(test_oneline_user_stack_folded),
+	};
+
+	return cmocka_run_group_tests_name("print_forms", tests, build_btf, free_btf);
+}
