@@ -64,6 +64,8 @@ int chain__push_deref(struct rctx *r, struct chain *c, int pos);
 
 /* resolve_value.c: an array of 1-byte integers (char, u8 ...). */
 bool value__is_byte_array(const struct btf *btf, __u32 id);
+/* ":str(LEN)": the length argument into ACC (nothing without one). */
+int value__str_len(struct rctx *r, const struct spec_item *it, struct ksnoop_access *acc);
 /* Whether IT's ":FORMAT" fits the value the chain reached. */
 int value__check_format(struct rctx *r, const struct spec_item *it, const struct chain *c);
 /* The walked chain as a value: what to copy (c->acc) and how to print (VD). */

@@ -79,8 +79,13 @@ static int pred_string(struct rctx *r, const struct spec_item *it, struct chain 
 		return rctx__fail(r, it->op_pos, "strings compare only with '==' and '!='");
 	if (c->in_reg && !is_ptr)
 		return rctx__fail(r, it->base_pos, "'%s': array passed by value", it->text);
+	if (!is_ptr && it->str_len)
+		return rctx__fail(r, it->str_len_pos, "':str(%s)' on '%s', an array: its size bounds it already",
+				  it->str_len, it->text);
 	if (is_ptr) {
 		err = chain__push_deref(r, c, it->base_pos);
+		if (!err)
+			err = value__str_len(r, it, &c->acc);
 		if (err)
 			return err;
 		c->acc.flags |= KSNOOP_VAL_STR;
