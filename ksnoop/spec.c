@@ -738,7 +738,12 @@ static int parse_format(struct parser *p, struct spec_item *it)
 		return fail(p, start, "unknown format '%.*s' (formats: hex, be, ip, sym, str)",
 			    (int)(p->i - start > 32 ? 32 : p->i - start), p->s + start);
 	it->fmt_pos = (int)start + 1;
-	return it->fmt == FMT_STR && p->s[p->i] == '(' ? parse_str_len(p, it) : 0;
+	start = p->i;
+	skip_space(p);
+	if (it->fmt == FMT_STR && p->s[p->i] == '(')
+		return parse_str_len(p, it);
+	p->i = start;
+	return 0;
 }
 
 static int parse_item(struct parser *p, struct spec_item *it)
