@@ -143,6 +143,20 @@ UNTIL    exit
 EXPECT   str_len_pred_exact: eq 16 "$(events "$OUT" | jq -r '.values.arg1')"
 CASE
 
+# --- the same for a tracepoint: tp:console(text, len) has no NUL at len
+#     (its text goes on with "\n"); buf:str(len) stops there ---
+mark=ksnoop-str-len-$$
+ks_case <<'CASE'
+NAME     tp_str_len
+RUN      --duration 10 -j "tp:console(text:str(len), text, len)"
+WORKLOAD echo "$mark" > /dev/kmsg
+WORKLOAD sleep 0.3
+EXPECT   tp_str_len_exact: eq "$mark ${#mark}" \
+         "$(events "$OUT" | jq -r --arg m "$mark" 'select(.values.text | startswith($m)) | "\(.values["text:str(len)"]) \(.values.len)"')"
+EXPECT   tp_str_len_text_goes_on: eq 1 \
+         "$(events "$OUT" | jq -r --arg m "$mark" 'select(.values.text == $m + "\n") | .len' | wc -l)"
+CASE
+
 # --- casts to C base types and pointers to them, without --btf ---
 ks_case <<'CASE'
 NAME     base_type_casts
