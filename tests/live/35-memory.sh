@@ -148,13 +148,13 @@ CASE
 mark=ksnoop-str-len-$$
 ks_case <<'CASE'
 NAME     tp_str_len
-RUN      --duration 10 -j "tp:console(text:str(len), text, len)"
+RUN      --duration 10 -j "tp:console(text:str(len))" "tp:console(text, len)"
 WORKLOAD echo "$mark" > /dev/kmsg
 WORKLOAD sleep 0.3
-EXPECT   tp_str_len_exact: eq "$mark ${#mark}" \
-         "$(events "$OUT" | jq -r --arg m "$mark" 'select(.values.text | startswith($m)) | "\(.values["text:str(len)"]) \(.values.len)"')"
-EXPECT   tp_str_len_text_goes_on: eq 1 \
-         "$(events "$OUT" | jq -r --arg m "$mark" 'select(.values.text == $m + "\n") | .len' | wc -l)"
+EXPECT   tp_str_len_exact: eq 1 \
+         "$(events "$OUT" | jq -r --arg m "$mark" 'select(.values["text:str(len)"] == $m) | .tid' | wc -l)"
+EXPECT   tp_str_len_text_goes_on: eq "${#mark}" \
+         "$(events "$OUT" | jq -r --arg m "$mark" 'select(.values.text == $m + "\n") | .values.len')"
 CASE
 
 # --- casts to C base types and pointers to them, without --btf ---
