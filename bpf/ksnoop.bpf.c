@@ -344,19 +344,20 @@ static __always_inline __u64 str_chars(const volatile struct ksnoop_access *acc,
 
 /*
  * A string of at most NCHARS characters into SIZE bytes (its NUL
- * included): the bytes to read, from 1 to SIZE (compared with constants
- * only, so the verifier knows the bound), and whether NCHARS was cut.
+ * included), SIZE at most ROOM: the bytes to read, from 1 to SIZE, and
+ * whether NCHARS was cut.  The bound is checked again against ROOM (a
+ * constant) right where the result is used: 6.1's verifier lost it when
+ * the compiler compared a 32-bit copy, or a reload, of the value it then
+ * passed.
  */
-static __always_inline __u32 str_size(__u64 nchars, __u32 size, __u32 room, bool *cut)
+static __always_inline __u64 str_size(__u64 nchars, __u64 size, __u32 room, bool *cut)
 {
-	__u32 want;
-
 	*cut = nchars >= size;
-	if (nchars < room) {
-		want = nchars + 1;
-		if (want < size)
-			size = want;
-	}
+	if (nchars < size)
+		size = nchars + 1;
+	barrier_var(size);
+	if (size > room)
+		size = room;
 	return size;
 }
 
@@ -380,14 +381,15 @@ static __always_inline int copy_object(const volatile struct ksnoop_access *acc,
 		size = room;
 	*len = 0;
 	if (acc->flags & KSNOOP_VAL_STR_LEN) {
-		size = str_size(nchars, size, room, &cut);
-		n = read_str(dst, size, addr, user);
+		__u64 want = str_size(nchars, size, room, &cut);
+
+		n = read_str(dst, want, addr, user);
 		if (n < 0) {
-			*len = size - 1;
+			*len = nchars < room ? nchars : room;
 			return KSNOOP_FAULT | ust;
 		}
 		*len = n;
-		return (cut && n == size ? KSNOOP_TRUNCATED : KSNOOP_OK) | ust;
+		return (cut && n == (long)want ? KSNOOP_TRUNCATED : KSNOOP_OK) | ust;
 	}
 	if (acc->flags & KSNOOP_VAL_STR) {
 		n = read_str(dst, size, addr, user);
@@ -477,10 +479,14 @@ static __always_inline bool pred_holds(const __u64 *words,
 			/* ":str(LEN)": the characters LEN allows, then the zeroes of buf. */
 			__u64 nchars = str_chars(&p->acc, words);
 
-			size = sizeof(buf);
+			__u64 want = sizeof(buf);
+
 			if (nchars < sizeof(buf) - 1)
-				size = nchars + 1;
-			if (read_str(buf, size, addr, user) < 0)
+				want = nchars + 1;
+			barrier_var(want);
+			if (want > sizeof(buf))
+				want = sizeof(buf);
+			if (read_str(buf, want, addr, user) < 0)
 				return false;
 		} else if (read_mem(buf, size, addr, user)) {
 			return false;
