@@ -16,9 +16,10 @@
  *                            ("java/lang/Object" then 0xff bytes), with the
  *                            lengths 16, -1 and 2^40 (int64), then
  *                            `name32` with 9 and INT32_MIN (int32)
- *   usdt_edge write FILE     write to /dev/null 5 bytes of FILE, mapped and
+ *   usdt_edge write FILE     write to stdout 5 bytes of FILE, mapped and
  *                            never touched, then 16 of the class name above
- *                            (for kernel functions: vfs_write(buf:str(count)))
+ *                            (for kernel functions: vfs_write(buf:str(count));
+ *                            a file's write pages the 5 in, /dev/null's not)
  *   usdt_edge ptrs           fire `ptrs` with a char *[] ("first",
  *                            "second") and an int[] (7, -8, 9)
  *   usdt_edge rename         change its own name three times with prctl
@@ -112,12 +113,10 @@ int main(int argc, char **argv)
 		fire_name();
 	} else if (argc == 3 && !strcmp(argv[1], "write")) {
 		const char *p = map_untouched(argv[2]);
-		int fd = open("/dev/null", O_WRONLY);
 
 		memset(class_name + 16, 0xff, 40);
-		if (fd < 0 || write(fd, p, 5) != 5 || write(fd, class_name, 16) != 16)
+		if (write(1, p, 5) != 5 || write(1, class_name, 16) != 16)
 			return 1;
-		close(fd);
 	} else if (argc == 2 && !strcmp(argv[1], "ptrs")) {
 		fire_ptrs();
 	} else if (argc == 2 && !strcmp(argv[1], "mixed")) {

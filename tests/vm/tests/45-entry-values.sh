@@ -58,7 +58,7 @@ for mode in fentry kprobe; do
 	ks_case <<-'CASE'
 		NAME     ${T}_str_len
 		RUN      --mode $mode -c usdt_edge 'vfs_write(buf:str(count))'
-		WORKLOAD usdt_edge write "$tmp/untouched"
+		WORKLOAD usdt_edge write "$tmp/untouched" > "$tmp/written"
 		EXPECT   ${T}_str_len_exact: count 1 '^    buf:str\(count\) = "java/lang/Object"$'
 		EXPECT   ${T}_str_len_read_at_return: \
 		         count 1 '^    buf:str\(count\) = "hello" /\* read at return \*/$'
