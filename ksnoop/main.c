@@ -109,7 +109,7 @@ static const char usage_text[] =
 "  ksnoop \"tp:*(struct sk_buff *skb, skb->len > 1000)\"\n"
 "  ksnoop info usdt ./app\n"
 "  ksnoop usdt \"./app:myapp:req_start(arg0, arg1:str)\"\n"
-"  ksnoop usdt \"$JVM:hotspot:class__loaded(arg0:str(arg1))\"\n";
+"  ksnoop -p PID usdt \"libjvm.so:hotspot:class__loaded(arg0:str(arg1))\"\n";
 
 enum {
 	OPT_TID = 256,
