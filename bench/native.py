@@ -616,3 +616,36 @@ def measure_info(s):
     for r in range(s.opts.rounds):
         for v in rotate(["one", "many", "bcc-one"], r):
             info_variant(s, v, r, funcs)
+
+
+# ---- 6b. every tracepoint listed: ksnoop info 'tp:*' against bpftrace -l -----------------
+
+# Both listers run the same way: in a mount namespace of their own where
+# tracefs is mounted (bpftrace reads its event list there; ksnoop reads BTF),
+# timed inside it, their output counted through a pipe.
+TP_LIST_SH = ('mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing '
+              '|| exit 3; t0=$(date +%s%N); n=$("$@" 2>/dev/null | wc -l); t1=$(date +%s%N); '
+              'echo "wall_us=$(( (t1 - t0) / 1000 )) lines=$n"')
+
+
+def tp_list_variant(s, v, r):
+    """One listing of every tracepoint, by ksnoop or by bpftrace."""
+    argv = {"ksnoop": [s.tools.ksnoop, "info", "tp:*"],
+            "bpftrace": [s.tools.bpftrace, "-l", "tracepoint:*"]}[v]
+    out = proc.output(["unshare", "-m", "--propagation", "private", "sh", "-c", TP_LIST_SH,
+                       "sh", *argv], stderr=subprocess.DEVNULL)
+    fields = parse_fields(out)
+    if not fields.get("lines") or fields["lines"] == "0":
+        fields = {"error": "listed_nothing:" + (out.strip() or "no_output")}
+    s.result("tplist", v, r, fields)
+
+
+def measure_tp_list(s):
+    variants = ["ksnoop"] + (["bpftrace"] if Path(s.tools.bpftrace).is_file() else [])
+    say("native: ksnoop info 'tp:*' against bpftrace -l 'tracepoint:*' (%d rounds)" % s.opts.rounds)
+    s.command("tplist-ksnoop", "ksnoop info 'tp:*'")
+    s.command("tplist-bpftrace", "bpftrace -l 'tracepoint:*'")
+    for r in range(s.opts.rounds):
+        for v in rotate(variants, r):
+            tp_list_variant(s, v, r)
+

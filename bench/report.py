@@ -1220,7 +1220,8 @@ after SIGINT* is how long the tracer took to detach and exit when asked.
 
     def globs(self):
         res = self.res
-        if not (res.has_table("glob") or res.has_table("info") or res.has_table("globcall")):
+        if not (res.has_table("glob") or res.has_table("info") or res.has_table("globcall")
+                or res.has_table("tplist")):
             return
         self.w("""## 6. Many functions at once
 
@@ -1263,6 +1264,8 @@ than bpftrace's `kprobe:tcp_*`.
             self.globcall_table()
         if res.has_table("info"):
             self.info_table()
+        if res.has_table("tplist"):
+            self.tp_list_table()
 
     def globcall_stat(self, kernel, variant, expr):
         values = []
@@ -1426,6 +1429,38 @@ than bpftrace's `kprobe:tcp_*`.
                      "%s ms vs %s ms" % (fmt(many), fmt(one)), t)
         self.verdict("`ksnoop info FUNC` ≤ 0.7× bcc's ksnoop `info FUNC` (native)",
                      "ksnoop %s ms; bcc %s ms" % (fmt(one), fmt(bcc) if bcc is not None else "?"), t_bcc)
+
+    def tp_list_table(self):
+        """Every tracepoint listed, ksnoop against bpftrace (native; target ≤ 1×)."""
+        res = self.res
+        ks = med(stat(res, "tplist", "ksnoop", "wall_us"))
+        bt = med(stat(res, "tplist", "bpftrace", "wall_us"))
+        self.w("Every tracepoint listed, natively, interleaved: `ksnoop info 'tp:*'` (each one's "
+               "prototype, typed from BTF) against `bpftrace -l 'tracepoint:*'` (names from "
+               "tracefs), both in a mount namespace with tracefs mounted, output counted "
+               "through a pipe (the target: ksnoop at most bpftrace's time):")
+        self.w()
+        self.commands((v, "tplist-" + v) for v in ("ksnoop", "bpftrace") if res.cmd("tplist-" + v))
+        self.w()
+        if ks is None or bt is None:
+            t = "not measured"
+        else:
+            t = "≤ 1× bpftrace: **%s** (%s×)" % ("met" if ks <= bt else "missed", ratio(ks, bt))
+        self.w("| run | wall ms | lines | ÷ bpftrace | target |")
+        self.w("| --- | --- | --- | --- | --- |")
+        for v, label, target in (("ksnoop", "**ksnoop info 'tp:*'**", t),
+                                 ("bpftrace", "bpftrace -l 'tracepoint:*'", "reference")):
+            st = stat(res, "tplist", v, "wall_us")
+            if not st:
+                if res.of("tplist", v):
+                    self.w("| %s | failed: `%s` | | | |" % (label, errors_of(res, "tplist", v) or "no result"))
+                continue
+            lines = med(stat(res, "tplist", v, "lines"))
+            self.w("| %s | %s | %s | %s | %s |"
+                   % (label, cell(st, 1, 1000), fmt(lines), ratio(st.median, bt), target))
+        self.w()
+        self.verdict("`ksnoop info 'tp:*'` ≤ bpftrace `-l 'tracepoint:*'` (native)",
+                     "ksnoop %s ms; bpftrace %s ms" % (fmt((ks or 0) / 1000, 1), fmt((bt or 0) / 1000, 1)), t)
 
     # ---- tracers that did not exit, guest kernel trouble
 

@@ -326,21 +326,87 @@ static __always_inline int walk(const volatile struct ksnoop_access *acc,
 	return KSNOOP_OK;
 }
 
+/* A string without a length: as many characters as fit. */
+#define STR_UNBOUNDED	(~0ULL)
+
+/*
+ * ":str(LEN)": the characters the argument in acc->len_slot allows,
+ * extended from its own width (a kernel function's int leaves the upper
+ * half of its register undefined).  The traced program chooses it: below
+ * 0 is none; the caller cuts what does not fit.
+ */
+static __always_inline __u64 str_chars(const volatile struct ksnoop_access *acc,
+				       const __u64 *words)
+{
+	__u32 slot = acc->len_slot, width = acc->len_width & 0xf;
+	__u32 shift = 64 - 8 * width;
+	__u64 v;
+
+	if (!(acc->flags & KSNOOP_VAL_STR_LEN))
+		return STR_UNBOUNDED;
+	if (slot >= KSNOOP_MAX_ARGS)
+		return 0;
+	v = words[slot];
+	if (shift && shift < 64) {
+		if (acc->len_width & KSNOOP_LEN_SIGNED)
+			v = (__u64)((__s64)(v << shift) >> shift);
+		else
+			v = (v << shift) >> shift;
+	}
+	if ((acc->len_width & KSNOOP_LEN_SIGNED) && (__s64)v < 0)
+		return 0;
+	return v;
+}
+
+/*
+ * A string of at most NCHARS characters into SIZE bytes (its NUL
+ * included), SIZE at most ROOM: the bytes to read, from 1 to SIZE, and
+ * whether NCHARS was cut.  The bound is checked again against ROOM (a
+ * constant) right where the result is used: 6.1's verifier lost it when
+ * the compiler compared a 32-bit copy, or a reload, of the value it then
+ * passed.
+ */
+static __always_inline __u64 str_size(__u64 nchars, __u64 size, __u32 room, bool *cut)
+{
+	*cut = nchars >= size;
+	if (nchars < size)
+		size = nchars + 1;
+	barrier_var(size);
+	if (size > room)
+		size = room;
+	return size;
+}
+
 /*
  * Copy the object at ADDR, as ACC says, into the ROOM bytes at DST; returns
  * its status, sets *len.  ACC is the plan's (then ROOM is its size) or, in a
- * group with per-function values, the function's.
+ * group with per-function values, the function's.  A string has at most
+ * NCHARS characters (":str(LEN)"; a fault keeps the bound in *len, for a
+ * read again at the return).
  */
 static __always_inline int copy_object(const volatile struct ksnoop_access *acc,
-				       __u64 addr, bool user, void *dst, __u32 room, __u32 *len)
+				       __u64 addr, bool user, void *dst, __u32 room, __u64 nchars,
+				       __u32 *len)
 {
 	__u32 size = acc->size;
 	__u32 ust = user ? KSNOOP_ST_USER : 0;
+	bool cut;
 	long n;
 
 	if (size > room)
 		size = room;
 	*len = 0;
+	if (acc->flags & KSNOOP_VAL_STR_LEN) {
+		__u64 want = str_size(nchars, size, room, &cut);
+
+		n = read_str(dst, want, addr, user);
+		if (n < 0) {
+			*len = nchars < room ? nchars : room;
+			return KSNOOP_FAULT | ust;
+		}
+		*len = n;
+		return (cut && n == (long)want ? KSNOOP_TRUNCATED : KSNOOP_OK) | ust;
+	}
 	if (acc->flags & KSNOOP_VAL_STR) {
 		n = read_str(dst, size, addr, user);
 		if (n < 0)
@@ -442,10 +508,10 @@ static __always_inline int copy_tuple(const volatile struct ksnoop_access *acc, 
 
 /* Copy one value into the record; returns its status, sets *len. */
 static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
-				      __u64 word, void *dst, __u32 room, __u32 *len,
+				      const __u64 *words, void *dst, __u32 room, __u32 *len,
 				      __u64 *from)
 {
-	__u64 addr;
+	__u64 word = src_word(words, acc), addr;
 	bool user;
 	int st;
 
@@ -467,7 +533,7 @@ static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
 	if ((plan.flags & KSNOOP_PLAN_TUPLE) &&
 	    (acc->flags & (KSNOOP_VAL_SKB_TUPLE | KSNOOP_VAL_SOCK_TUPLE)))
 		return copy_tuple(acc, addr, user, dst, room, len);
-	return copy_object(acc, addr, user, dst, room, len);
+	return copy_object(acc, addr, user, dst, room, str_chars(acc, words), len);
 }
 
 /* Read the scalar a predicate tests, sign- or zero-extended to 64 bits. */
@@ -518,7 +584,17 @@ static __always_inline bool pred_holds(const __u64 *words,
 		if (walk(&p->acc, word, &addr, &user) != KSNOOP_OK)
 			return false;
 		if (p->acc.flags & KSNOOP_VAL_STR) {
-			if (read_str(buf, sizeof(buf), addr, user) < 0)
+			/* ":str(LEN)": the characters LEN allows, then the zeroes of buf. */
+			__u64 nchars = str_chars(&p->acc, words);
+
+			__u64 want = sizeof(buf);
+
+			if (nchars < sizeof(buf) - 1)
+				want = nchars + 1;
+			barrier_var(want);
+			if (want > sizeof(buf))
+				want = sizeof(buf);
+			if (read_str(buf, want, addr, user) < 0)
 				return false;
 		} else if (read_mem(buf, size, addr, user)) {
 			return false;
@@ -716,8 +792,8 @@ static __always_inline void fill_values(void *ctx, enum word_source ws, int kind
 			continue;
 		}
 		acc = value_access(side, kind, i, fv);
-		vh->status = copy_value(acc, src_word(words, acc), (void *)(vh + 1), vp->acc.size,
-					&vh->len, &vh->addr);
+		vh->status = copy_value(acc, words, (void *)(vh + 1), vp->acc.size, &vh->len,
+					&vh->addr);
 	}
 }
 
@@ -754,6 +830,7 @@ static __always_inline void reread_user_faults(void *rec, const volatile struct 
 
 	for (i = 0; i < KSNOOP_MAX_VALUES; i++) {
 		const volatile struct ksnoop_value_plan *vp;
+		const volatile struct ksnoop_access *acc;
 		struct ksnoop_value *vh;
 
 		if (i >= side->nvalues || i >= n || i >= nvalues(side, KSNOOP_ENTRY, fv))
@@ -762,8 +839,10 @@ static __always_inline void reread_user_faults(void *rec, const volatile struct 
 		vh = rec + vp->rec_off;
 		if (!user_fault(vh))
 			continue;
-		vh->status = copy_object(value_access(side, KSNOOP_ENTRY, i, fv), vh->addr, true,
-					 (void *)(vh + 1), vp->acc.size, &vh->len) |
+		acc = value_access(side, KSNOOP_ENTRY, i, fv);
+		vh->status = copy_object(acc, vh->addr, true, (void *)(vh + 1), vp->acc.size,
+					 acc->flags & KSNOOP_VAL_STR_LEN ? vh->len : STR_UNBOUNDED,
+					 &vh->len) |
 			     KSNOOP_ST_AT_RETURN;
 	}
 }

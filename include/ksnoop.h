@@ -91,7 +91,16 @@ enum ksnoop_value_flags {
 	 */
 	KSNOOP_VAL_SKB_TUPLE = 1 << 6,
 	KSNOOP_VAL_SOCK_TUPLE = 1 << 7,
+	/*
+	 * With KSNOOP_VAL_STR: at most as many characters as the argument
+	 * in slot len_slot says (":str(LEN)"); the traced program's word,
+	 * so below 0 is none and more than the buffer is cut there.
+	 */
+	KSNOOP_VAL_STR_LEN = 1 << 3,
 };
+
+/* ksnoop_access.len_width: the length argument's bytes, | this if signed. */
+#define KSNOOP_LEN_SIGNED	0x80
 
 enum ksnoop_kind {
 	KSNOOP_ENTRY = 0,
@@ -133,7 +142,9 @@ struct ksnoop_access {
 	__u8 nsteps;
 	__u8 flags;		/* enum ksnoop_value_flags */
 	__u8 user_mask;		/* KSNOOP_VAL_TAGGED: bit i, read after step i is user */
-	__u8 pad[3];
+	__u8 len_slot;		/* KSNOOP_VAL_STR_LEN: argument slot of the length */
+	__u8 len_width;		/* KSNOOP_VAL_STR_LEN: its bytes | KSNOOP_LEN_SIGNED */
+	__u8 pad;
 	__u32 size;		/* bytes to copy (strings: buffer size) */
 	__s64 steps[KSNOOP_MAX_DEREFS];
 };

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -473,13 +474,11 @@ static int find_int(const struct btf *btf, const struct int_words *want)
 	return -ENOENT;
 }
 
-int btfu_find_type(const struct btf *btf, const char *text, __u32 *id, int *nptrs)
+/* TEXT's type name, without qualifiers and '*'s, into NAME; 0 or -EINVAL. */
+static int type_name_of(const char *text, char *name, size_t sz, int *nptrs)
 {
-	char name[256];
 	const char *p = text, *star = strchr(text, '*');
-	struct int_words iw;
 	size_t n;
-	int kind = 0, ret = -ENOENT;
 
 	*nptrs = 0;
 	for (const char *s = star; s && *s; s++) {
@@ -500,11 +499,21 @@ int btfu_find_type(const struct btf *btf, const char *text, __u32 *id, int *nptr
 	n = star ? (size_t)(star - p) : strlen(p);
 	while (n && p[n - 1] == ' ')
 		n--;
-	if (!n || n >= sizeof(name) || (star && star < p))
+	if (!n || n >= sz || (star && star < p))
 		return -EINVAL;
 	memcpy(name, p, n);
 	name[n] = 0;
+	return 0;
+}
 
+int btfu_find_type(const struct btf *btf, const char *text, __u32 *id, int *nptrs)
+{
+	char name[256];
+	struct int_words iw;
+	int kind = 0, ret = -ENOENT;
+
+	if (type_name_of(text, name, sizeof(name), nptrs))
+		return -EINVAL;
 	if (!strncmp(name, "struct ", 7))
 		kind = BTF_KIND_STRUCT;
 	else if (!strncmp(name, "union ", 6))
@@ -542,6 +551,61 @@ int btfu_find_type(const struct btf *btf, const char *text, __u32 *id, int *nptr
 		return -ENOENT;
 	*id = ret;
 	return 0;
+}
+
+/* "u8" ... "s64", "__u8" ... "__s64", "uint8_t" ... "int64_t": bytes and signedness. */
+static bool fixed_width_int(const char *name, int *size, bool *is_signed)
+{
+	char sign, *end;
+	unsigned long bits;
+
+	if (!strncmp(name, "__", 2))
+		name += 2;
+	if (!strncmp(name, "uint", 4) || !strncmp(name, "int", 3)) {
+		sign = *name == 'u' ? 'u' : 's';
+		name += sign == 'u' ? 4 : 3;
+	} else if (*name == 'u' || *name == 's') {
+		sign = *name++;
+	} else {
+		return false;
+	}
+	if (!isdigit((unsigned char)*name))
+		return false;
+	bits = strtoul(name, &end, 10);
+	if ((strcmp(end, "") && strcmp(end, "_t")) || (bits != 8 && bits != 16 && bits != 32 && bits != 64))
+		return false;
+	*size = bits / 8;
+	*is_signed = sign == 's';
+	return true;
+}
+
+/* gcc's names, as kernel BTF spells them: [signed][size]. */
+static const char *const c_int_names[2][9] = {
+	{ [2] = "short unsigned int", [4] = "unsigned int", [8] = "long unsigned int" },
+	{ [2] = "short int", [4] = "int", [8] = "long int" },
+};
+
+int btfu_add_base_type(struct btf *btf, const char *text)
+{
+	char name[256];
+	struct int_words iw;
+	bool is_signed;
+	int nptrs, size;
+
+	if (type_name_of(text, name, sizeof(name), &nptrs))
+		return -EINVAL;
+	if (fixed_width_int(name, &size, &is_signed))
+		return btf__add_int(btf, name, size, is_signed ? BTF_INT_SIGNED : 0);
+	if (!int_words(name, &iw))
+		return -ENOENT;
+	if (iw.boolean)
+		return btf__add_int(btf, "_Bool", 1, BTF_INT_BOOL);
+	/* x86-64's char is signed; "char" names it (btfu_is_char()). */
+	if (iw.chr)
+		return btf__add_int(btf, iw.sign < 0 ? "unsigned char" : iw.sign ? "signed char" : "char",
+				    1, iw.sign < 0 ? 0 : BTF_INT_SIGNED);
+	return btf__add_int(btf, c_int_names[iw.sign > 0][iw.size], iw.size,
+			    iw.sign > 0 ? BTF_INT_SIGNED : 0);
 }
 
 int btfu_find_ptr(const struct btf *btf, __u32 id)

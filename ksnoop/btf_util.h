@@ -82,6 +82,14 @@ int btfu_find_type(const struct btf *btf, const char *text, __u32 *id, int *nptr
  * Typedefs and qualifiers do not count at any level.
  */
 bool btfu_same_type(const struct btf *btf, __u32 id, __u32 want, int nptrs);
+/*
+ * Add the C base type TEXT names, pointers aside (char, short, int, long,
+ * long long, their signed and unsigned forms, _Bool, u8 ... s64, __u8 ...
+ * __s64, uint8_t ... int64_t), to BTF: for casts where the BTF has none
+ * (a program without .BTF).  The new id, -ENOENT if TEXT is no base type,
+ * -EINVAL if it is no type name, or libbpf's error.
+ */
+int btfu_add_base_type(struct btf *btf, const char *text);
 /* A pointer type to ID in BTF (no qualifiers between), or -ENOENT. */
 int btfu_find_ptr(const struct btf *btf, __u32 id);
 

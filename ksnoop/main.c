@@ -39,7 +39,7 @@ static const char usage_text[] =
 "ITEM     := { VALUE [ :FORMAT ] [ & MASK ] [ OP CONST ] | TYPE NAME }\n"
 "VALUE    := { ARG | return | argN[:TYPE] | *VALUE | (TYPE)VALUE | (VALUE) }\n"
 "            { ->MEMBER | .MEMBER | [INDEX] }\n"
-"FORMAT   := { hex | be | ip | sym | str | tuple }\n"
+"FORMAT   := { hex | be | ip | sym | str | str(LEN) | tuple }\n"
 "OP       := { == | != | < | <= | > | >= }\n"
 "CONST    := { INTEGER | 'C' | \"STRING\" | NULL | ENUMERATOR }\n"
 "TARGET   := { [MODULE:]FUNC | [MODULE:]GLOB | tp:[CATEGORY:]TRACEPOINT | tp:[CATEGORY:]GLOB\n"
@@ -58,12 +58,14 @@ static const char usage_text[] =
 "with the return, durations); tp:syscalls:sys_enter_SYSCALL and\n"
 "sys_exit_SYSCALL are its events alone; arguments typed from tracefs.\n"
 "TYPE is any C type BTF has: vmlinux's, the function's module's, or the USDT\n"
-"binary's (or --btf); ((struct sockaddr_in *)uaddr)->sin_port as in C.\n"
+"binary's (or --btf); ((struct sockaddr_in *)uaddr)->sin_port as in C.  C's\n"
+"base types (char, int, long, unsigned ..., u8 ... s64) need no BTF.\n"
 "Formats: hex; be, a big-endian integer in host order; ip, a 4- or 16-byte\n"
 "address; sym, a kernel address by name; str, a pointer read as a C string;\n"
+"str(LEN), at most as many bytes as argument LEN says (buf:str(len)).\n"
 "tuple, a struct sk_buff * or struct sock * as \"10.0.0.1:5000 > 10.0.0.2:80 udp\".\n"
 "In a USPEC, PROVIDER and NAME may be globs; argN:TYPE reads argument N as\n"
-"a pointer to TYPE, argN:str as a C string.\n"
+"a pointer to TYPE, argN:str as a C string, argN:str(argM) as argM bytes.\n"
 "\n"
 "Options:\n"
 "  -j, --json             stdout is JSON, one object a line, each with a \"type\":\n"
@@ -115,7 +117,8 @@ static const char usage_text[] =
 "  ksnoop \"tp:sched_process_exec(p->comm, bprm->filename)\"\n"
 "  ksnoop \"tp:*(struct sk_buff *skb, skb->len > 1000)\"\n"
 "  ksnoop info usdt ./app\n"
-"  ksnoop usdt \"./app:myapp:req_start(arg0, arg1:str)\"\n";
+"  ksnoop usdt \"./app:myapp:req_start(arg0, arg1:str)\"\n"
+"  ksnoop -p PID usdt \"libjvm.so:hotspot:class__loaded(arg0:str(arg1))\"\n";
 
 enum {
 	OPT_TID = 256,

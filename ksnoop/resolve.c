@@ -195,6 +195,16 @@ static int plan_begin(struct rctx *r, const struct signature *sig)
 	return 0;
 }
 
+/* The argument words ACC reads: its source, and a ":str(LEN)"'s length. */
+static __u32 access_slots(const struct ksnoop_access *acc)
+{
+	__u32 mask = acc->src == KSNOOP_SRC_ARG ? 1u << acc->slot : 0;
+
+	if (acc->flags & KSNOOP_VAL_STR_LEN)
+		mask |= 1u << acc->len_slot;
+	return mask;
+}
+
 /* Which argument words the programs must read. */
 static void compute_slot_mask(struct ksnoop_plan *bp)
 {
@@ -205,11 +215,9 @@ static void compute_slot_mask(struct ksnoop_plan *bp)
 		const struct ksnoop_side_plan *sd = &bp->side[k];
 
 		for (i = 0; i < sd->nvalues; i++)
-			if (sd->values[i].acc.src == KSNOOP_SRC_ARG)
-				bp->slot_mask |= 1u << sd->values[i].acc.slot;
+			bp->slot_mask |= access_slots(&sd->values[i].acc);
 		for (i = 0; i < sd->npreds; i++)
-			if (sd->preds[i].acc.src == KSNOOP_SRC_ARG)
-				bp->slot_mask |= 1u << sd->preds[i].acc.slot;
+			bp->slot_mask |= access_slots(&sd->preds[i].acc);
 	}
 }
 

@@ -383,81 +383,102 @@ static int pointer_to(struct rctx *r, __u32 id, __u32 *out, int pos)
 	ret = ext ? btf__add_ptr(ext, id) : -ENOMEM;
 	if (ret < 0)
 		return rctx__fail(r, pos, "cannot make a pointer type to %s", rctx__type_str(r, id));
-							     *out = ret;
-							     return 0;
-							     }
-							     
-							     /*
-							     * (TYPE)VALUE: the same bytes seen as another type.  Integers, enums and
-							     * pointers cast to one another; a value in memory is read at its own
-							     * width or narrower (x86-64 is little-endian, so narrowing keeps the low
-										  * bytes, as C's conversion does), never wider.
-										  */
-										  static int step_cast(struct rctx *r, struct chain *c, const struct spec_step *st)
-										  {
-										  const struct btf_type *to;
-										  __s64 to_size, from_size;
-										  __u32 id;
-										  int nptrs, err;
-										  
-										  if (c->bit_size)
-										  return rctx__fail(r, st->op_pos, "a bitfield cannot be cast");
-										  err = btfu_find_type(r->btf, st->type, &id, &nptrs);
-										  if (err == -EINVAL)
-										  return rctx__fail(r, st->pos, "'%s' is not a type name", st->type);
-										  if (err)
-										  return rctx__fail(r, st->pos, "no type '%s' in %s", st->type,
-												    r->opts->types_where ? r->opts->types_where : "the BTF");
-										  /* USDT's argN:TYPE: an argument is a word, "struct req" points to one. */
-										  if (st->usdt_word && !nptrs)
-										  nptrs = 1;
-										  while (nptrs--) {
-										  err = pointer_to(r, id, &id, st->pos);
-										  if (err)
-										  return err;
-										  }
-										  to = btf__type_by_id(r->btf, btfu_strip(r->btf, id));
-										  if (!id || !to || !btfu_is_scalar(r->btf, id))
-										  return rctx__fail(r, st->pos, "cast to %s: only integers, enums and pointers are cast to; for a struct, cast a pointer ((%s *)p)->member",
-												    rctx__type_str(r, id), rctx__type_str(r, id));
-										  if (!btfu_is_scalar(r->btf, c->type_id))
-										  return rctx__fail(r, st->op_pos, "cast of a value of type %s: only integers, enums and pointers are cast",
-												    rctx__type_str(r, c->type_id));
-										  to_size = btf__resolve_size(r->btf, id);
-										  from_size = btf__resolve_size(r->btf, c->type_id);
-										  if (!c->in_reg && to_size > from_size)
-										  return rctx__fail(r, st->pos, "cast to %s reads %lld bytes of a %lld-byte value",
-												    rctx__type_str(r, id), (long long)to_size, (long long)from_size);
-										  c->type_id = id;
-										  return 0;
-										  }
-										  
-										  int chain__walk(struct rctx *r, const struct spec_item *it, struct chain *c)
-										  {
-										  int i, err;
-										  
-										  err = chain_start(r, it, c);
-										  if (err)
-										  return err;
-										  for (i = 0; i < it->nsteps && !err; i++) {
-										  const struct spec_step *st = &it->steps[i];
-										  
-										  switch (st->kind) {
-										  case STEP_INDEX:
-										  err = step_index(r, c, st->index, st->pos, false);
-										  break;
-										  case STEP_DEREF:
-										  err = step_index(r, c, 0, st->pos, true);
-										  break;
-										  case STEP_CAST:
-										  err = step_cast(r, c, st);
-										  break;
-										  case STEP_ARROW:
-										  case STEP_DOT:
-										  err = step_member(r, c, st);
-										  break;
-										  }
-										  }
-										  return err;
-										  }
-										  
+	*out = ret;
+	return 0;
+}
+
+/*
+ * A C base type the BTF lacks (a program without .BTF has none at all):
+ * made in the plan's BTF, so that `(char **)arg1` needs no --btf.
+ * -ENOENT if TYPE names none.
+ */
+static int add_base_type(struct rctx *r, const struct spec_step *st, __u32 *id, int *nptrs)
+{
+	struct btf *ext = plan_btf(r);
+	int ret;
+
+	if (!ext)
+		return -ENOENT;
+	ret = btfu_add_base_type(ext, st->type);
+	if (ret == -ENOENT || ret == -EINVAL)
+		return ret;
+	if (ret < 0)
+		return rctx__fail(r, st->pos, "cannot make type '%s' in BTF", st->type);
+	return btfu_find_type(r->btf, st->type, id, nptrs);
+}
+
+/*
+ * (TYPE)VALUE: the same bytes seen as another type.  Integers, enums and
+ * pointers cast to one another; a value in memory is read at its own
+ * width or narrower (x86-64 is little-endian, so narrowing keeps the low
+ * bytes, as C's conversion does), never wider.
+ */
+static int step_cast(struct rctx *r, struct chain *c, const struct spec_step *st)
+{
+	const struct btf_type *to;
+	__s64 to_size, from_size;
+	__u32 id;
+	int nptrs, err;
+
+	if (c->bit_size)
+		return rctx__fail(r, st->op_pos, "a bitfield cannot be cast");
+	err = btfu_find_type(r->btf, st->type, &id, &nptrs);
+	if (err == -ENOENT)
+		err = add_base_type(r, st, &id, &nptrs);
+	if (err == -EINVAL)
+		return rctx__fail(r, st->pos, "'%s' is not a type name", st->type);
+	if (err)
+		return rctx__fail(r, st->pos, "no type '%s' in %s", st->type,
+				  r->opts->types_where ? r->opts->types_where : "the BTF");
+	/* USDT's argN:TYPE: an argument is a word, "struct req" points to one. */
+	if (st->usdt_word && !nptrs)
+		nptrs = 1;
+	while (nptrs--) {
+		err = pointer_to(r, id, &id, st->pos);
+		if (err)
+			return err;
+	}
+	to = btf__type_by_id(r->btf, btfu_strip(r->btf, id));
+	if (!id || !to || !btfu_is_scalar(r->btf, id))
+		return rctx__fail(r, st->pos, "cast to %s: only integers, enums and pointers are cast to; for a struct, cast a pointer ((%s *)p)->member",
+				  rctx__type_str(r, id), rctx__type_str(r, id));
+	if (!btfu_is_scalar(r->btf, c->type_id))
+		return rctx__fail(r, st->op_pos, "cast of a value of type %s: only integers, enums and pointers are cast",
+				  rctx__type_str(r, c->type_id));
+	to_size = btf__resolve_size(r->btf, id);
+	from_size = btf__resolve_size(r->btf, c->type_id);
+	if (!c->in_reg && to_size > from_size)
+		return rctx__fail(r, st->pos, "cast to %s reads %lld bytes of a %lld-byte value",
+				  rctx__type_str(r, id), (long long)to_size, (long long)from_size);
+	c->type_id = id;
+	return 0;
+}
+
+int chain__walk(struct rctx *r, const struct spec_item *it, struct chain *c)
+{
+	int i, err;
+
+	err = chain_start(r, it, c);
+	if (err)
+		return err;
+	for (i = 0; i < it->nsteps && !err; i++) {
+		const struct spec_step *st = &it->steps[i];
+
+		switch (st->kind) {
+		case STEP_INDEX:
+			err = step_index(r, c, st->index, st->pos, false);
+			break;
+		case STEP_DEREF:
+			err = step_index(r, c, 0, st->pos, true);
+			break;
+		case STEP_CAST:
+			err = step_cast(r, c, st);
+			break;
+		case STEP_ARROW:
+		case STEP_DOT:
+			err = step_member(r, c, st);
+			break;
+		}
+	}
+	return err;
+}

@@ -67,6 +67,8 @@ int chain__find_member(const struct btf *btf, __u32 id, const char *name,
 
 /* resolve_value.c: an array of 1-byte integers (char, u8 ...). */
 bool value__is_byte_array(const struct btf *btf, __u32 id);
+/* ":str(LEN)": the length argument into ACC (nothing without one). */
+int value__str_len(struct rctx *r, const struct spec_item *it, struct ksnoop_access *acc);
 /* Whether IT's ":FORMAT" fits the value the chain reached. */
 int value__check_format(struct rctx *r, const struct spec_item *it, const struct chain *c);
 /* A return code (an int, a long or a pointer) whose -1 to -4095 are errnos? */

@@ -77,10 +77,15 @@ static int pred_string(struct rctx *r, const struct spec_item *it, struct chain 
 				  it->text, rctx__type_str(r, c->type_id));
 	if (it->op != KSNOOP_OP_EQ && it->op != KSNOOP_OP_NE)
 		return rctx__fail(r, it->op_pos, "strings compare only with '==' and '!='");
+	if (!is_ptr && it->str_len)
+		return rctx__fail(r, it->str_len_pos, "':str(%s)' on '%s', an array: its size bounds it already",
+				  it->str_len, it->text);
 	if (c->in_reg && !is_ptr)
 		return rctx__fail(r, it->base_pos, "'%s': array passed by value", it->text);
 	if (is_ptr) {
 		err = chain__push_deref(r, c, it->base_pos);
+		if (!err)
+			err = value__str_len(r, it, &c->acc);
 		if (err)
 			return err;
 		c->acc.flags |= KSNOOP_VAL_STR;

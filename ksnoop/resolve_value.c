@@ -114,11 +114,57 @@ int value__check_format(struct rctx *r, const struct spec_item *it, const struct
 			  rctx__type_str(r, c->type_id), formats[it->fmt].takes);
 }
 
-/* A char pointer: the string it points to, at most --str-bytes. */
-static int value_string(struct rctx *r, struct chain *c, int pos, struct value_desc *vd)
+/*
+ * ":str(LEN)": the argument LEN, an integer, bounds the string (its
+ * value is checked in BPF, where it is known).  0 or the error.
+ */
+int value__str_len(struct rctx *r, const struct spec_item *it, struct ksnoop_access *acc)
+{
+	const struct signature *sig = r->sig;
+	const struct btf_type *t;
+	char list[200] = "";
+	size_t n = 0;
+	__s64 size;
+	int i;
+
+	if (!it->str_len)
+		return 0;
+	for (i = 0; i < sig->nparams; i++)
+		if (strcmp(sig->params[i].name, it->str_len) == 0)
+			break;
+	if (i == sig->nparams) {
+		for (i = 0; i < sig->nparams && n < sizeof(list); i++)
+			n += snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+				      sig->params[i].name);
+		return rctx__fail(r, it->str_len_pos, "':str(%s)': '%s' is not an argument of %s (%s%s)",
+				  it->str_len, it->str_len, sig->name,
+				  sig->nparams ? "arguments: " : "no arguments", list);
+	}
+	t = btf__type_by_id(r->btf, btfu_strip(r->btf, sig->params[i].type_id));
+	size = btf__resolve_size(r->btf, sig->params[i].type_id);
+	if (!t || !(btf_is_int(t) || btf_is_any_enum(t)) || size < 1 || size > 8)
+		return rctx__fail(r, it->str_len_pos, "':str(%s)': the length must be an integer argument; '%s' is %s",
+				  it->str_len, it->str_len, rctx__type_str(r, sig->params[i].type_id));
+	if (sig->params[i].slot >= KSNOOP_MAX_ARGS)
+		return rctx__fail(r, it->str_len_pos, "':str(%s)': '%s' is beyond the %d words that can be captured",
+				  it->str_len, it->str_len, KSNOOP_MAX_ARGS);
+	acc->flags |= KSNOOP_VAL_STR_LEN;
+	acc->len_slot = sig->params[i].slot;
+	acc->len_width = size;
+	if ((btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_SIGNED)) ||
+	    (btf_is_any_enum(t) && btf_kflag(t)))
+		acc->len_width |= KSNOOP_LEN_SIGNED;
+	return 0;
+}
+
+/* A char pointer (or ":str"): the string it points to, at most --str-bytes. */
+static int value_string(struct rctx *r, struct chain *c, const struct spec_item *it, int pos,
+			struct value_desc *vd)
 {
 	int err = chain__push_deref(r, c, pos);
 
+	if (!err)
+		err = value__str_len(r, it, &c->acc);
 	if (err)
 		return err;
 	c->acc.flags |= KSNOOP_VAL_STR;
@@ -157,6 +203,9 @@ static int finish_format(struct rctx *r, struct chain *c, const struct spec_item
 	int err;
 
 	if (it->fmt == FMT_STR && value__is_byte_array(btf, c->type_id)) {
+		if (it->str_len)
+			return rctx__fail(r, it->str_len_pos, "':str(%s)' on '%s', an array: its size bounds it already",
+					  it->str_len, it->text);
 		if (c->in_reg)
 			return rctx__fail(r, pos, "'%s': array passed by value", it->text);
 		size = btf__resolve_size(btf, c->type_id);
@@ -166,7 +215,7 @@ static int finish_format(struct rctx *r, struct chain *c, const struct spec_item
 		return 0;
 	}
 	if (it->fmt == FMT_STR)
-		return value_string(r, c, pos, vd);
+		return value_string(r, c, it, pos, vd);
 	err = chain__push_deref(r, c, pos);
 	if (err)
 		return err;
@@ -280,7 +329,7 @@ int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *i
 	if (it->fmt == FMT_HEX || it->fmt == FMT_SYM)
 		return value_plain(r, c, text, pos, vd);
 	if (btfu_is_char_ptr(r->btf, c->type_id))
-		return value_string(r, c, pos, vd);
+		return value_string(r, c, it, pos, vd);
 	if (btfu_is_byte_ptr(r->btf, c->type_id))
 		return value_bytes(r, c, pos, vd);
 	/* A pointer to an incomplete type prints as an address. */

@@ -64,6 +64,17 @@ int signature__from_func(const struct btf *btf, __u32 func_id, struct signature 
  */
 int signature__from_tp(const struct btf *btf, const char *name, struct signature *sig);
 
+/*
+ * A glob over tracepoints: the __bpf_trace_ stubs of BTF, indexed once
+ * (NULL and errno on failure), and each tracepoint's signature from its
+ * btf_trace_NAME typedef TYPEDEF_ID without a scan of BTF.
+ */
+struct tp_stubs;
+struct tp_stubs *tp_stubs__new(const struct btf *btf);
+void tp_stubs__free(struct tp_stubs *stubs);
+int signature__from_tp_typedef(const struct tp_stubs *stubs, const char *name, __u32 typedef_id,
+			       struct signature *sig);
+
 /* "arg0", "arg1", ...: names for arguments BTF or a USDT note leave unnamed. */
 const char *signature__arg_name(int i);
 

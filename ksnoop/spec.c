@@ -372,6 +372,11 @@ static int render_text(struct spec_item *it)
 		tb_append(&tb, ":");
 		tb_append(&tb, spec_format__str(it->fmt));
 	}
+	if (it->str_len) {
+		tb_append(&tb, "(");
+		tb_append(&tb, it->str_len);
+		tb_append(&tb, ")");
+	}
 	if (tb.err) {
 		free(tb.s);
 		return tb.err;
@@ -520,7 +525,30 @@ static enum spec_format format_by_name(const char *s, size_t n)
 	return FMT_NONE;
 }
 
-/* USDT arguments are bare words: "arg2:str", "arg2:struct req *". */
+/*
+ * ":str(LEN)", at the '(' after "str": the argument LEN holds the
+ * string's length (pointer and length, as the JVM passes class names).
+ */
+static int parse_str_len(struct parser *p, struct spec_item *it)
+{
+	char buf[16];
+	size_t open = p->i++;
+	int err;
+
+	skip_space(p);
+	it->str_len_pos = (int)p->i + 1;
+	err = parse_ident(p, &it->str_len, "the argument that holds the length in ':str(...)'");
+	if (err)
+		return err;
+	skip_space(p);
+	if (p->s[p->i] != ')')
+		return fail(p, p->i, "expected ')' to match the '(' at column %zu, found %s",
+			    open + 1, what_is(p, buf, sizeof(buf)));
+	p->i++;
+	return 0;
+}
+
+/* USDT arguments are bare words: "arg2:str", "arg2:str(arg3)", "arg2:struct req *". */
 static int parse_usdt_type(struct parser *p, struct spec_item *it)
 {
 	size_t start = ++p->i, end;
@@ -528,7 +556,7 @@ static int parse_usdt_type(struct parser *p, struct spec_item *it)
 	char *type;
 	int err;
 
-	while (p->s[p->i] && !strchr(",)=!<>.[&:", p->s[p->i]) &&
+	while (p->s[p->i] && !strchr(",()=!<>.[&:", p->s[p->i]) &&
 	       !(p->s[p->i] == '-' && p->s[p->i + 1] == '>'))
 		p->i++;
 	end = p->i;
@@ -543,7 +571,7 @@ static int parse_usdt_type(struct parser *p, struct spec_item *it)
 	it->fmt = format_by_name(p->s + start, end - start);
 	if (it->fmt) {
 		it->fmt_pos = (int)start + 1;
-		return 0;
+		return it->fmt == FMT_STR && p->s[p->i] == '(' ? parse_str_len(p, it) : 0;
 	}
 	p->i = start;
 	err = parse_type_name(p, end, &type);
@@ -710,6 +738,11 @@ static int parse_format(struct parser *p, struct spec_item *it)
 		return fail(p, start, "unknown format '%.*s' (formats: hex, be, ip, sym, str, tuple)",
 			    (int)(p->i - start > 32 ? 32 : p->i - start), p->s + start);
 	it->fmt_pos = (int)start + 1;
+	start = p->i;
+	skip_space(p);
+	if (it->fmt == FMT_STR && p->s[p->i] == '(')
+		return parse_str_len(p, it);
+	p->i = start;
 	return 0;
 }
 
@@ -961,6 +994,7 @@ void spec__free(struct spec *spec)
 			free(it->steps[j].type);
 		}
 		free(it->cst.str);
+		free(it->str_len);
 	}
 	for (i = 0; i < spec->ndecls; i++) {
 		free(spec->decls[i].type);

@@ -10,8 +10,9 @@
  *     VALUE   := '*' VALUE | '(' TYPE ')' VALUE | POSTFIX
  *     POSTFIX := PRIMARY { '->' MEMBER | '.' MEMBER | '[' INDEX ']' }
  *     PRIMARY := NAME | '(' VALUE ')'
- *     NAME    := argument name | 'return' | argN[:str | :TYPE] (USDT)
- *     FORMAT  := 'hex' | 'be' | 'ip' | 'sym' | 'str' | 'tuple'
+ *     NAME    := argument name | 'return' | argN[:str | :str(LEN) | :TYPE] (USDT)
+ *     FORMAT  := 'hex' | 'be' | 'ip' | 'sym' | 'str' | 'str(' LEN ')' | 'tuple'
+ *     LEN     := the name of the argument that holds the string's length
  *     OP      := '==' | '!=' | '<' | '<=' | '>' | '>='
  *     CONST   := integer | 'c' | "string" | NULL | ENUMERATOR
  *
@@ -93,6 +94,8 @@ struct spec_item {
 	struct spec_step steps[SPEC_MAX_STEPS];
 	enum spec_format fmt;
 	int fmt_pos;
+	char *str_len;		/* ":str(LEN)": the argument holding the length */
+	int str_len_pos;
 	bool has_pred;
 	enum ksnoop_op op;
 	int op_pos;

@@ -672,13 +672,25 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* A tracepoint a glob matched: its name and btf_trace_ typedef. */
+struct tp_match {
+	const char *name;
+	__u32 id;
+};
+
+static int cmp_tp_match(const void *a, const void *b)
+{
+	return strcmp(((const struct tp_match *)a)->name, ((const struct tp_match *)b)->name);
+}
+
 int kernel__tp_glob(struct kernel *k, const char *pattern,
 		    int (*fn)(const struct signature *sig, void *ctx), void *ctx,
 		    struct ks_error *e)
 {
 	const char *base = tp_base_name(pattern);
 	const char *dir = NULL;
-	const char **names = NULL;
+	struct tp_match *names = NULL;
+	struct tp_stubs *stubs;
 	char cat[NAME_MAX + 1] = "", found[NAME_MAX + 1], hint[KS_ERROR_MSG_MAX];
 	struct signature sig;
 	struct btf *btf;
@@ -728,7 +740,7 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 				continue;
 		}
 		if (count == cap) {
-			const char **nn = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*nn));
+			struct tp_match *nn = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*nn));
 
 			if (!nn) {
 				free(names);
@@ -736,14 +748,18 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 			}
 			names = nn;
 		}
-		names[count++] = tn;
+		names[count++] = (struct tp_match){ tn, id };
 	}
 	/* In name order, as a user scanning a list expects. */
 	if (count)
-		qsort(names, count, sizeof(*names), cmp_str);
-	for (i = 0, err = 0; i < count && !err; i++)
-		if (signature__from_tp(btf, names[i], &sig) == 0)
+		qsort(names, count, sizeof(*names), cmp_tp_match);
+	/* Parameter names from the stubs, indexed once rather than looked up per match. */
+	stubs = count ? tp_stubs__new(btf) : NULL;
+	err = count && !stubs ? -ENOMEM : 0;
+	for (i = 0; i < count && !err; i++)
+		if (signature__from_tp_typedef(stubs, names[i].name, names[i].id, &sig) == 0)
 			err = fn(&sig, ctx);
+	tp_stubs__free(stubs);
 	free(names);
 	if (err)
 		return ks_fail(e, err, "%s", err == -ENOMEM ? "out of memory" : strerror(-err));

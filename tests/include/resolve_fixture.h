@@ -303,6 +303,9 @@ static void build_functions(void)
 			       "r", T.drop_reason, "se", T.signed_enum, "ip", T.int_ptr, NULL));
 	func("strings", proto(T.const_char_ptr, "name", T.const_char_ptr, "buf", T.char_ptr,
 			      "data", T.uchar_ptr, "n", T.node_ptr, "pp", T.int_ptr_ptr, NULL));
+	/* A string and its length (":str(LEN)"), of each kind of length. */
+	func("str_len_fn", proto(0, "buf", T.char_ptr, "len", T.ints.int_t, "ulen", T.u16_t,
+				 "llen", T.ints.long_t, "ptr", T.int_ptr, "arr", T.char_arr16, NULL));
 	func("variadic_fn", proto(T.ints.int_t, "fmt", T.const_char_ptr, "...", 0, NULL));
 	func("void_fn", proto(0, NULL));
 	func("take_huge", proto(0, "h", T.huge_ptr, NULL));

@@ -107,6 +107,71 @@ EXPECT   str_longer_is_truncated: \
          count 1 "^    bprm->filename = \"${cut%c}\"\\.\\.\\. /\\* truncated at $n bytes \\*/\$"
 CASE
 
+# --- argN:str(argM): a class name as the JVM passes it, pointer and length
+#     with no NUL after it (0xff bytes follow).  Exactly LEN characters; a
+#     length below 0 (int64 -1, int32 INT32_MIN) reads nothing; 2^40 is cut
+#     at --str-bytes.  usdt_edge has no .BTF: its arguments are integers ---
+ks_case <<'CASE'
+NAME     str_len
+RUN      --duration 10 -n 5 -j usdt "$E:ksnoop_edge:name(arg0:str(arg1), arg1)" "$E:ksnoop_edge:name32(arg0:str(arg1), arg1)"
+WORKLOAD "$E" name
+UNTIL    exit
+EXPECT   str_len_exact: eq "java/lang/Object" \
+         "$(events "$OUT" | jq -r 'select(.values.arg1 == 16) | .values["arg0:str(arg1)"]')"
+EXPECT   str_len_int32: eq "java/lang" \
+         "$(events "$OUT" | jq -r 'select(.values.arg1 == 9) | .values["arg0:str(arg1)"]')"
+EXPECT   str_len_negative_reads_nothing: eq "-2147483648= -1=" \
+         "$(events "$OUT" | jq -r 'select(.values.arg1 < 0) | "\(.values.arg1)=\(.values["arg0:str(arg1)"])"' | sort -n | joined)"
+EXPECT   str_len_huge_stops_at_nul: eq "56" \
+         "$(events "$OUT" | jq -r 'select(.values.arg1 == 1099511627776) | .values["arg0:str(arg1)"] | length')"
+CASE
+ks_case <<'CASE'
+NAME     str_len_clamped
+RUN      --duration 10 -n 5 --str-bytes 10 usdt "$E:ksnoop_edge:name(arg0:str(arg1))" "$E:ksnoop_edge:name32(arg0:str(arg1))"
+WORKLOAD "$E" name
+UNTIL    exit
+EXPECT   str_len_cut_at_str_bytes: count 2 '^    arg0:str\(arg1\) = "java/lang"\.\.\. /\* truncated at 10 bytes \*/$'
+EXPECT   str_len_fills_exactly: count 1 '^    arg0:str\(arg1\) = "java/lang"$'
+EXPECT   str_len_clamped_empty: count 2 '^    arg0:str\(arg1\) = ""$'
+EXPECT   str_len_no_bytes_past: count 0 '\\x'
+CASE
+ks_case <<'CASE'
+NAME     str_len_pred
+RUN      --duration 10 -n 1 -j usdt "$E:ksnoop_edge:name(arg0:str(arg1) == \"java/lang/Object\", arg1)"
+WORKLOAD "$E" name
+UNTIL    exit
+EXPECT   str_len_pred_exact: eq 16 "$(events "$OUT" | jq -r '.values.arg1')"
+CASE
+
+# --- the same for a tracepoint: tp:console(text, len) has no NUL at len
+#     (its text goes on with "\n"); buf:str(len) stops there ---
+mark=ksnoop-str-len-$$
+ks_case <<'CASE'
+NAME     tp_str_len
+RUN      --duration 10 -j "tp:console(text:str(len))" "tp:console(text, len)"
+WORKLOAD echo "$mark" > /dev/kmsg
+WORKLOAD sleep 0.3
+EXPECT   tp_str_len_exact: eq 1 \
+         "$(events "$OUT" | jq -r --arg m "$mark" 'select(.values["text:str(len)"] == $m) | .tid' | wc -l)"
+EXPECT   tp_str_len_text_goes_on: eq "${#mark}" \
+         "$(events "$OUT" | jq -r --arg m "$mark" 'select(.values.text == $m + "\n") | .values.len')"
+CASE
+
+# --- casts to C base types and pointers to them, without --btf ---
+ks_case <<'CASE'
+NAME     base_type_casts
+RUN      --duration 10 -n 1 usdt "$E:ksnoop_edge:ptrs(*(char **)arg0, ((char **)arg0)[1], *(int *)arg1, ((int *)arg1)[1], ((short *)arg1)[2], ((u8 *)arg1)[4], ((unsigned long long *)arg1)[0] & 0xffffffff)"
+WORKLOAD "$E" ptrs
+UNTIL    exit
+EXPECT   base_type_casts_no_btf: eq "" "$(readelf -S "$E" | grep -F .BTF)"
+EXPECT   cast_char_pp: count 1 '^    \*\(char \*\*\)arg0 = "first"$'
+EXPECT   cast_char_pp_index: count 1 '^    \(\(char \*\*\)arg0\)\[1\] = "second"$'
+EXPECT   cast_int_p: count 1 '^    \*\(int \*\)arg1 = 7$'
+EXPECT   cast_int_p_index: count 1 '^    \(\(int \*\)arg1\)\[1\] = -8$'
+EXPECT   cast_short_p: count 1 '^    \(\(short \*\)arg1\)\[2\] = -8$'
+EXPECT   cast_u8_p: count 1 '^    \(\(u8 \*\)arg1\)\[4\] = 248$'
+CASE
+
 # --- pids as ksnoop's pid namespace sees them, for -p and for output ---
 if command -v unshare >/dev/null; then
 	unshare -p -f --mount-proc bash -c '

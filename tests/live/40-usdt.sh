@@ -30,6 +30,16 @@ expect_error bad_target 2 "expected BINARY:PROVIDER:NAME" usdt "$P:nope"
 expect_error info_missing 2 "No such file" info usdt /nonexistent/app
 expect_error unknown_arg 2 "'arg9' is not an argument of ksnoop_test:req" usdt "$P:ksnoop_test:req(arg9)"
 expect_error unknown_cast_type 2 "no type 'struct nope \*'" usdt "$P:ksnoop_test:obj(arg0:struct nope *)"
+# argN:str(argM): LEN names an argument of the probe, or the spec is refused.
+refused str_len_no_such_arg "column $((${#E} + 28)): ':str\(arg9\)': 'arg9' is not an argument of ksnoop_edge:name \(arguments: arg0, arg1\)$" \
+	usdt "$E:ksnoop_edge:name(arg0:str(arg9))"
+refused str_len_not_a_name "':str\(foo\)': 'foo' is not an argument of ksnoop_edge:name" usdt "$E:ksnoop_edge:name(arg0:str(foo))"
+refused str_len_number "expected the argument that holds the length in ':str\(...\)', found '5'$" \
+	usdt "$E:ksnoop_edge:name(arg0:str(5))"
+refused str_len_unclosed "expected '\)' to match the '\(' at column [0-9]+, found '!'$" \
+	usdt "$E:ksnoop_edge:name(arg0:str(arg1 != 0))"
+# Without BTF, a typedef that is no C base type is still unknown.
+refused cast_no_btf_typedef "no type 'size_t' in '.*usdt_edge', which has no BTF" usdt "$E:ksnoop_edge:ptrs((size_t)arg1)"
 
 needs_root usdt_tracing
 

@@ -134,7 +134,7 @@ if [ -z "$JVM" ]; then
 else
 	# java, held until jvm_go: its shell waits on a fifo.
 	jvm_held() {
-		mkfifo "$tmp/jgo"
+		rm -f "$tmp/jgo"; mkfifo "$tmp/jgo"
 		bash -c 'read -r _ <"$0"; exec "$1" -version' "$tmp/jgo" "$JAVA" >/dev/null 2>&1 &
 		JPID=$!
 	}
@@ -164,5 +164,20 @@ EXPECT   jvm_class_name_length: eq 0 \
          "$(events "$OUT" | jq -r 'select(.func == "hotspot:class__loaded") | select(.values.arg1 < 1 or .values.arg1 > 4096) | .tid' | wc -l)"
 EXPECT   jvm_the_process: eq "$JPID" "$(events "$OUT" | jq -r .pid | sort -u | joined)"
 EXPECT   jvm_nothing_left: eq "" "$(left_progs "$PROGS")"
+CASE
+	# class__loaded(name, length, ...): the name is not NUL-terminated;
+	# arg0:str(arg1) reads exactly its length, nothing after it.
+	ks_case <<'CASE'
+NAME     jvm_class_names
+BEFORE   jvm_held
+RUN      -j -p "$JPID" usdt "$JVM:hotspot:class__loaded(arg0:str(arg1), arg1)"
+WORKLOAD jvm_go
+EXPECT   jvm_class_loaded: eq yes "$(at_least 100 "$(events_of "$OUT" hotspot:class__loaded)")"
+EXPECT   jvm_class_object: eq "java/lang/Object" \
+         "$(events "$OUT" | jq -r '.values["arg0:str(arg1)"] | select(. == "java/lang/Object")')"
+EXPECT   jvm_class_name_is_its_length: eq 0 \
+         "$(events "$OUT" | jq -r 'select((.values["arg0:str(arg1)"] | length) != .values.arg1) | .tid' | wc -l)"
+EXPECT   jvm_class_name_printable: eq 0 \
+         "$(events "$OUT" | jq -r '.values["arg0:str(arg1)"] | select(test("[^ -~]"))' | wc -l)"
 CASE
 fi

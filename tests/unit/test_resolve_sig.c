@@ -195,6 +195,43 @@ static void test_sig_tracepoint_unknown(void **state)
 	assert_int_equal(signature__from_tp(btf, name, &sig), -ENOENT);
 }
 
+/*
+ * A glob's signatures (the typedef's id known, the stubs indexed once) are
+ * the ones a lookup by name gives, ties between templates included: an
+ * event whose name shares no prefix with either template of its types
+ * takes the first in BTF (sched_template), not the first by name.
+ */
+static void test_sig_tracepoint_stubs_indexed(void **state)
+{
+	static const char *const names[] = {
+		"kfree_skb", "net_dev_queue", "sched_skb_event", "net_dev_start_xmit", "nostub",
+		"xyz_skb",
+	};
+	struct signature a, b;
+	struct tp_stubs *stubs;
+	char tname[64];
+	int q, id;
+
+	q = btf__find_by_name_kind(btf, "btf_trace_net_dev_queue", BTF_KIND_TYPEDEF);
+	assert_true(q > 0);
+	if (btf__find_by_name_kind(btf, "btf_trace_xyz_skb", BTF_KIND_TYPEDEF) < 0)
+		assert_true(btf__add_typedef(btf, "btf_trace_xyz_skb", btf__type_by_id(btf, q)->type) > 0);
+	stubs = tp_stubs__new(btf);
+	assert_non_null(stubs);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(tname, sizeof(tname), "btf_trace_%s", names[i]);
+		id = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
+		assert_true(id > 0);
+		assert_int_equal(signature__from_tp(btf, names[i], &a), 0);
+		assert_int_equal(signature__from_tp_typedef(stubs, names[i], id, &b), 0);
+		if (memcmp(&a, &b, sizeof(a)))
+			print_message("%s: func %u against %u\n", names[i], a.func_id, b.func_id);
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+	assert_int_equal(b.func_id, T.sched_template_stub);
+	tp_stubs__free(stubs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +248,7 @@ int main(void)
 		TEST(test_sig_tracepoint_stub_with_other_types_is_skipped),
 		TEST(test_sig_tracepoint_without_stub),
 		TEST(test_sig_tracepoint_unknown),
+		TEST(test_sig_tracepoint_stubs_indexed),
 	};
 
 	return cmocka_run_group_tests_name("resolve_sig", tests, build_btf, free_btf);

@@ -9,6 +9,7 @@
  * Tests marked "Regression (fixed)" guard bugs these tests found.
  */
 #include "../include/resolve_fixture.h"
+#include "btf_util.h"
 
 /* ---- values: where they are ---- */
 
@@ -619,10 +620,136 @@ static void test_member_alias_ambiguous_and_missing(void **state)
 	resolve_err("ip_send_skb(skb->sk->sk_nope)", 22, "no member 'sk_nope' in struct sock");
 }
 
+/* ---- ":str(LEN)": a string bounded by another argument ---- */
+
+static void test_str_len(void **state)
+{
+	struct resolved *r = resolve_ok("str_len_fn(buf:str(len), buf:str(ulen), buf:str(llen))");
+	const struct ksnoop_access *a;
+
+	a = acc_of(r, KSNOOP_ENTRY, 0);
+	assert_chain(a, KSNOOP_SRC_ARG, 0, 1, 0LL);
+	assert_int_equal(a->flags & (KSNOOP_VAL_STR | KSNOOP_VAL_STR_LEN),
+			 KSNOOP_VAL_STR | KSNOOP_VAL_STR_LEN);
+	assert_int_equal(a->size, KSNOOP_DEFAULT_STR_SIZE);
+	/* The length's own width and sign: BPF extends the word from them. */
+	assert_int_equal(a->len_slot, 1);
+	assert_int_equal(a->len_width, 4 | KSNOOP_LEN_SIGNED);
+	a = acc_of(r, KSNOOP_ENTRY, 1);
+	assert_int_equal(a->len_slot, 2);
+	assert_int_equal(a->len_width, 2);
+	a = acc_of(r, KSNOOP_ENTRY, 2);
+	assert_int_equal(a->len_slot, 3);
+	assert_int_equal(a->len_width, 8 | KSNOOP_LEN_SIGNED);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 0)->how, PRINT_STRING);
+	assert_string_equal(vd_of(r, KSNOOP_ENTRY, 0)->text, "buf:str(len)");
+	/* The length's word is read although no value shows it. */
+	assert_int_equal(r->plan.bpf.slot_mask, 0xf);
+	resolved_free(r);
+
+	r = resolve_ok("str_len_fn(buf:str(llen))");
+	assert_int_equal(r->plan.bpf.slot_mask, (1u << 0) | (1u << 3));
+	resolved_free(r);
+	/* Plain ":str" has none. */
+	r = resolve_ok("str_len_fn(buf:str)");
+	assert_int_equal(acc_of(r, KSNOOP_ENTRY, 0)->flags & KSNOOP_VAL_STR_LEN, 0);
+	resolved_free(r);
+}
+
+static void test_str_len_predicate(void **state)
+{
+	struct resolved *r = resolve_ok("str_len_fn(buf:str(ulen) == \"java/lang/Object\")");
+	const struct ksnoop_pred_plan *p = pred_of(r, KSNOOP_ENTRY, 0);
+
+	assert_true(p->is_str);
+	assert_int_equal(p->acc.flags & (KSNOOP_VAL_STR | KSNOOP_VAL_STR_LEN),
+			 KSNOOP_VAL_STR | KSNOOP_VAL_STR_LEN);
+	assert_int_equal(p->acc.len_slot, 2);
+	assert_int_equal(r->plan.bpf.slot_mask, (1u << 0) | (1u << 2));
+	resolved_free(r);
+}
+
+static void test_str_len_errors(void **state)
+{
+	const char *t;
+
+	t = "str_len_fn(buf:str(nope))";
+	resolve_err(t, col(t, "(nope)") + 1, "':str(nope)': 'nope' is not an argument of str_len_fn (arguments: buf, len, ulen, llen, ptr, arr)");
+	t = "str_len_fn(buf:str(ptr))";
+	resolve_err(t, col(t, "(ptr)") + 1, "':str(ptr)': the length must be an integer argument; 'ptr' is int *");
+	t = "str_len_fn(arr:str(len))";
+	resolve_err(t, col(t, "(len)") + 1, "':str(len)' on 'arr:str(len)', an array: its size bounds it already");
+	t = "str_len_fn(arr:str(len) == \"x\")";
+	resolve_err(t, col(t, "(len)") + 1, "an array: its size bounds it already");
+}
+
+/* ---- casts to C base types in a BTF that has none (a USDT program without .BTF) ---- */
+
+static const char *type_name_of(const struct capture_plan *plan, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(plan->sig.btf, id);
+
+	return t ? btf__name_by_offset(plan->sig.btf, t->name_off) : "?";
+}
+
+static void test_base_type_casts_without_btf(void **state)
+{
+	const struct resolve_opts opts = {
+		.max_bytes = KSNOOP_DEFAULT_VALUE_SIZE, .str_bytes = KSNOOP_DEFAULT_STR_SIZE,
+		.user_space = true,
+	};
+	struct btf *b = btf__new_empty();
+	struct signature sig = { .btf = b, .name = "p:n", .nparams = 1, .nslots = 1 };
+	struct capture_plan *plan = calloc(1, sizeof(*plan));
+	const struct btf_type *t;
+	struct ks_error err;
+	struct spec spec;
+
+	assert_non_null(b);
+	assert_non_null(plan);
+	sig.params[0] = (struct sig_param){ "arg0", btf__add_int(b, "__u64", 8, 0), 0 };
+	assert_int_equal(spec__parse("./a:p:n(*(char **)arg0, ((int *)arg0)[1], (unsigned long long)arg0, "
+				     "(u16)arg0, (_Bool)arg0, *(unsigned char **)arg0, (const short)arg0, "
+				     "(void *)arg0)", SPEC_USDT, &spec, &err), 0);
+	if (resolver__resolve(&spec, &sig, &opts, plan, &err))
+		print_message("column %d: %s\n", err.pos, err.msg);
+	assert_int_equal(err.err, 0);
+	/* char * is a string, two loads from arg0; int * indexed, one. */
+	assert_int_equal(plan->values[0][0].how, PRINT_STRING);
+	assert_int_equal(plan->bpf.side[0].values[0].acc.nsteps, 2);
+	assert_string_equal(type_name_of(plan, plan->values[0][1].type_id), "int");
+	assert_int_equal(plan->bpf.side[0].values[1].acc.steps[0], 4);
+	assert_int_equal(plan->values[0][1].size, 4);
+	assert_string_equal(type_name_of(plan, plan->values[0][2].type_id), "long unsigned int");
+	assert_string_equal(type_name_of(plan, plan->values[0][3].type_id), "u16");
+	t = btf__type_by_id(plan->sig.btf, plan->values[0][4].type_id);
+	assert_true(btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_BOOL));
+	/* unsigned char * is bytes, as in kernel BTF; short is signed. */
+	assert_int_equal(plan->values[0][5].how, PRINT_BYTES);
+	t = btf__type_by_id(plan->sig.btf, btfu_strip(plan->sig.btf, plan->values[0][6].type_id));
+	assert_true(btf_is_int(t) && t->size == 2 && (btf_int_encoding(t) & BTF_INT_SIGNED));
+	assert_int_equal(plan->nvalues[0], 8);
+	resolver__release(plan);
+	spec__free(&spec);
+
+	/* Not a base type: still unknown without BTF. */
+	assert_int_equal(spec__parse("./a:p:n((size_t)arg0)", SPEC_USDT, &spec, &err), 0);
+	assert_int_equal(resolver__resolve(&spec, &sig, &opts, plan, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "no type 'size_t'"));
+	resolver__release(plan);
+	spec__free(&spec);
+	free(plan);
+	btf__free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TEST(test_scalar_argument_is_the_register),
+		TEST(test_str_len),
+		TEST(test_str_len_predicate),
+		TEST(test_str_len_errors),
+		TEST(test_base_type_casts_without_btf),
 		TEST(test_member_depth_1),
 		TEST(test_typedef_is_kept_for_printing),
 		TEST(test_member_depth_2),

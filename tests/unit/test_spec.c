@@ -295,6 +295,65 @@ static void test_usdt_target_without_list(void **state)
 	spec__free(&s);
 }
 
+/* ":str(LEN)": the length is another argument, named; one spelling. */
+static void test_str_len(void **state)
+{
+	struct ks_error err;
+	struct spec s;
+	const struct spec_item *it;
+
+	/*                      1234567890123456789012345678 */
+	assert_int_equal(spec__parse("./a:p:n(arg0:str( arg1 ), arg1)", SPEC_USDT, &s, &err), 0);
+	it = &s.items[0];
+	assert_string_equal(it->base, "arg0");
+	assert_int_equal(it->fmt, FMT_STR);
+	assert_int_equal(it->fmt_pos, 14);
+	assert_string_equal(it->str_len, "arg1");
+	assert_int_equal(it->str_len_pos, 19);
+	assert_int_equal(it->nsteps, 0);
+	assert_string_equal(it->text, "arg0:str(arg1)");
+	assert_null(s.items[1].str_len);
+	spec__free(&s);
+
+	/* A predicate after it; kernel functions and tracepoints take it too. */
+	assert_int_equal(spec__parse("./a:p:n(arg0:str(arg1) == \"x\")", SPEC_USDT, &s, &err), 0);
+	assert_true(s.items[0].has_pred);
+	assert_string_equal(s.items[0].cst.str, "x");
+	spec__free(&s);
+	parse_ok("tp:foo(buf : str (len), (char *)p:str(n))", &s);
+	assert_string_equal(s.items[0].text, "buf:str(len)");
+	assert_string_equal(s.items[0].str_len, "len");
+	assert_string_equal(s.items[1].text, "(char *)p:str(n)");
+	spec__free(&s);
+	/* Plain ":str" has no length. */
+	parse_ok("f(p:str)", &s);
+	assert_null(s.items[0].str_len);
+	assert_string_equal(s.items[0].text, "p:str");
+	spec__free(&s);
+}
+
+static void test_str_len_errors(void **state)
+{
+	struct ks_error err;
+	struct spec s;
+
+	/*        123456789012345 */
+	parse_err("f(p:str(5))", 9, "expected the argument that holds the length in ':str(...)', found '5'");
+	parse_err("f(p:str())", 9, "expected the argument that holds the length");
+	parse_err("f(p:str(n m))", 11, "expected ')' to match the '(' at column 8, found 'm'");
+	parse_err("f(p:hex(n))", 8, "");
+	/* A second format after it is refused, naming the first. */
+	parse_err("f(p:str(n):hex)", 12, "a value takes one format; it already has ':str'");
+	assert_int_equal(spec__parse("./a:p:n(arg0:str(arg1)", SPEC_USDT, &s, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "missing ')'"));
+	spec__free(&s);
+	/*                            1234567890123456789 */
+	assert_int_equal(spec__parse("./a:p:n(arg0:str(-1))", SPEC_USDT, &s, &err), -EINVAL);
+	assert_int_equal(err.pos, 18);
+	assert_non_null(strstr(err.msg, "the argument that holds the length"));
+	spec__free(&s);
+}
+
 /* ---- values ---- */
 
 static void test_several_items(void **state)
@@ -1220,6 +1279,8 @@ int main(void)
 		cmocka_unit_test(test_tracepoint_globs_and_declarations),
 		cmocka_unit_test(test_usdt_target),
 		cmocka_unit_test(test_usdt_target_without_list),
+		cmocka_unit_test(test_str_len),
+		cmocka_unit_test(test_str_len_errors),
 		cmocka_unit_test(test_several_items),
 		cmocka_unit_test(test_member_chain),
 		cmocka_unit_test(test_index_in_hex),

@@ -9,6 +9,7 @@ tmp=$(mktemp -d)
 printf 'hello\n' > "$tmp/six"
 # A path, NUL-terminated, that usdt_edge maps and never touches itself.
 printf '%s\0' "$tmp/six" > "$tmp/pathfile"
+printf 'hello-untouched' > "$tmp/untouched"
 # decimal NUMBER...: each in decimal, followed by a space.
 decimal() { for a in "$@"; do printf '%s ' "$((a))"; done; }
 
@@ -50,6 +51,18 @@ for mode in fentry kprobe; do
 		WORKLOAD usdt_edge open "$tmp/pathfile" >/dev/null
 		EXPECT   eq "[\"$tmp/six\",[\"filename\"]]" \
 		         "$(jq -c --arg f "$tmp/six" 'select(.values.filename == $f) | [.values.filename, .read_at_return]' "$OUT")"
+	CASE
+	# --- buf:str(count): as many bytes as count says, none after (the
+	#     class name has 0xff bytes after it); a page not touched at entry
+	#     is read at the return, as many bytes again ---
+	ks_case <<-'CASE'
+		NAME     ${T}_str_len
+		RUN      --mode $mode -c usdt_edge 'vfs_write(buf:str(count))'
+		WORKLOAD usdt_edge write "$tmp/untouched" > "$tmp/written"
+		EXPECT   ${T}_str_len_exact: count 1 '^    buf:str\(count\) = "java/lang/Object"$'
+		EXPECT   ${T}_str_len_read_at_return: \
+		         count 1 '^    buf:str\(count\) = "hello" /\* read at return \*/$'
+		EXPECT   ${T}_str_len_nothing_after: count 0 '\\x'
 	CASE
 	# A page the program did touch is read at entry, with no remark.
 	ks_case <<-'CASE'
