@@ -252,42 +252,64 @@ struct ksyms *ksyms__load_data(const char *path)
 	return load_types(path, "dDbBrRvV");
 }
 
-const struct ksym *ksyms__find(struct ksyms *ks, const char *name)
+/* Sort the name index, once: 0 or -ENOMEM. */
+static int index_by_name(struct ksyms *ks)
 {
-	const struct ksym **s;
 	size_t i;
 
+	if (ks->by_name)
+		return 0;
+	ks->by_name = malloc(ks->nr * sizeof(*ks->by_name));
+	if (!ks->by_name)
+		return -ENOMEM;
+	for (i = 0; i < ks->nr; i++)
+		ks->by_name[i] = &ks->syms[i];
+	qsort(ks->by_name, ks->nr, sizeof(*ks->by_name), cmp_name);
+	return 0;
+}
+
+/* The index of the first of equal names NAME in by_name, or ks->nr. */
+static size_t first_by_name(const struct ksyms *ks, const char *name)
+{
+	size_t lo = 0, hi = ks->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ks->by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ks->nr && strcmp(ks->by_name[lo]->name, name) == 0 ? lo : ks->nr;
+}
+
+const struct ksym *ksyms__find(struct ksyms *ks, const char *name)
+{
+	const struct ksym *one;
+
+	return ksyms__find_all(ks, name, &one, 1) ? one : NULL;
+}
+
+size_t ksyms__find_all(struct ksyms *ks, const char *name, const struct ksym **out, size_t max)
+{
+	size_t i, n = 0;
+
 	if (!ks->nr)
-		return NULL;
+		return 0;
 	if (!ks->by_name && ++ks->finds <= KSYMS_SCANS) {
 		for (i = 0; i < ks->nr; i++)
-			if (strcmp(ks->syms[i].name, name) == 0)
-				return &ks->syms[i];
-		return NULL;
+			if (strcmp(ks->syms[i].name, name) == 0 && n++ < max)
+				out[n - 1] = &ks->syms[i];
+		return n;
 	}
-	if (!ks->by_name) {
-		ks->by_name = malloc(ks->nr * sizeof(*ks->by_name));
-		if (!ks->by_name)
-			return NULL;
-		for (i = 0; i < ks->nr; i++)
-			ks->by_name[i] = &ks->syms[i];
-		qsort(ks->by_name, ks->nr, sizeof(*ks->by_name), cmp_name);
-	}
-	/* The first of equal names, as the scan finds it. */
-	{
-		size_t lo = 0, hi = ks->nr;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (strcmp(ks->by_name[mid]->name, name) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		s = lo < ks->nr && strcmp(ks->by_name[lo]->name, name) == 0 ? &ks->by_name[lo] : NULL;
-	}
-	return s ? *s : NULL;
+	if (index_by_name(ks))
+		return 0;
+	/* Equal names sort in the file's order, as the scan finds them. */
+	for (i = first_by_name(ks, name); i < ks->nr && strcmp(ks->by_name[i]->name, name) == 0; i++)
+		if (n++ < max)
+			out[n - 1] = ks->by_name[i];
+	return n;
 }
 
 static int cmp_addr(const void *a, const void *b)

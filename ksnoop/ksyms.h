@@ -25,6 +25,12 @@ void ksyms__free(struct ksyms *ks);
 /* The first function symbol named NAME (in the file's order), or NULL. */
 const struct ksym *ksyms__find(struct ksyms *ks, const char *name);
 /*
+ * Every function symbol named NAME (static functions of one name in
+ * several files or modules), in the file's order: the first MAX of them
+ * in OUT; returns how many there are.
+ */
+size_t ksyms__find_all(struct ksyms *ks, const char *name, const struct ksym **out, size_t max);
+/*
  * The function ADDR lies in (the nearest symbol at or below it, at most
  * KSYMS_MAX_OFFSET before it), its offset in *OFF; NULL if none.  The
  * address index is built on the first call.

@@ -124,13 +124,14 @@ void kernel__prefetch_ksyms(struct kernel *k, bool glob)
 	/* Reading first: while it is, the thread owns ksyms and the ftrace list. */
 	if (k->ksyms_reading || k->ksyms || k->ksyms_err)
 		return;
-	if (!glob && !k->klookup_tried) {
-		k->klookup_tried = true;
-		k->klookup = klookup__open();
-	}
+	/*
+	 * A function named alone is read from kallsyms too, not asked of the
+	 * kernel by name (klookup.h): the kernel's lookup gives one address,
+	 * and static functions of one name in several files are each
+	 * listed and traced (targets.c).
+	 */
 	k->prefetch_ftrace = glob && !k->ftrace_state;
-	if (glob || !k->klookup)
-		k->ksyms_reading = pthread_create(&k->ksyms_thread, NULL, read_ksyms, k) == 0;
+	k->ksyms_reading = pthread_create(&k->ksyms_thread, NULL, read_ksyms, k) == 0;
 }
 
 /* Wait for the thread kernel__prefetch_ksyms() started, if any: then its table is K's. */
@@ -323,6 +324,70 @@ int kernel__func(struct kernel *k, const char *name, struct signature *sig,
 		return ks_fail(e, -EINVAL,
 			       "'%s' is in BTF but not in kallsyms (inlined or removed at build time), so it cannot be traced",
 			       name);
+	return 0;
+}
+
+/* Is SYM MODULE's ("vmlinux": the kernel's own; NULL: anyone's)? */
+static bool sym_in_module(const struct ksym *sym, const char *module)
+{
+	if (!module)
+		return true;
+	if (strcmp(module, "vmlinux") == 0)
+		return !sym->module;
+	return sym->module && strcmp(sym->module, module) == 0;
+}
+
+int kernel__func_instances(struct kernel *k, const char *name, const char *module,
+			   struct func_instance *out, int max, struct ks_error *e)
+{
+	const struct ksym *syms[KERNEL_MAX_INSTANCES];
+	size_t n, i;
+	int err, count = 0;
+
+	err = kernel__open_ksyms(k, e);
+	if (err)
+		return err;
+	n = ksyms__find_all(k->ksyms, name, syms, KERNEL_MAX_INSTANCES);
+	for (i = 0; i < n && i < KERNEL_MAX_INSTANCES; i++) {
+		if (!sym_in_module(syms[i], module))
+			continue;
+		if (count < max)
+			out[count] = (struct func_instance){ syms[i]->module, syms[i]->addr };
+		count++;
+	}
+	return count;
+}
+
+int kernel__instance_sig(struct kernel *k, const struct func_instance *in,
+			 struct signature *sig, struct ks_error *e)
+{
+	char name[sizeof(sig->attach)];
+	const char *owner;
+	struct btf *btf;
+	__u32 id;
+	int n, err;
+
+	/* The BTF name: sig->name may be shown otherwise. */
+	snprintf(name, sizeof(name), "%s", sig->attach);
+	/* A module's own FUNC, or vmlinux's where dedup left the module none. */
+	if (kbtf__find_func(k->kbtf, name, in->module, 0, &btf, &id, &owner))
+		return ks_fail(e, -ENOENT, "'%s'%s%s%s has no BTF type information, so its arguments are unknown",
+			       name, in->module ? " (module " : "", in->module ? in->module : "",
+			       in->module ? ")" : "");
+	if (btf != sig->btf || id != sig->func_id) {
+		err = signature__from_func(btf, id, sig, e);
+		sig->user_tags = kbtf__user_tags(k->kbtf);
+		if (err)
+			return ks_prefix(e, "'%s' ", name);
+	}
+	sig->module = in->module;
+	sig->addr = in->addr;
+	n = kbtf__func_protos(k->kbtf, btf, name);
+	if (n < 0)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	if (n > 1)
+		return ks_fail(e, -EINVAL, "%s BTF has several prototypes for '%s' and does not say which is this one's",
+			       owner ? owner : "vmlinux", name);
 	return 0;
 }
 

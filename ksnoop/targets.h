@@ -86,6 +86,13 @@ struct target_match {
 	const char *refused;
 	bool denied;
 	bool glob;			/* one of many: the spec is a glob (or MODULE:, or declarations) */
+	/*
+	 * One of several functions of one name (sig->addr says which):
+	 * INSTANCE of NINSTANCES in kallsyms' order; FENTRY_PICK: the one
+	 * fentry attaches to (it attaches by name, the kernel picks).
+	 */
+	int instance, ninstances;
+	bool fentry_pick;
 };
 
 /*
