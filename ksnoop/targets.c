@@ -429,7 +429,6 @@ static int instance_kind(const struct glob_tally *g, const struct target_match *
  */
 static int instance_match(struct glob_tally *g, const struct target_match *m)
 {
-	char q[SPEC_QUOTE_MAX + 1];
 	enum attach_kind kind;
 	struct ks_error e;
 
@@ -454,10 +453,10 @@ static int instance_match(struct glob_tally *g, const struct target_match *m)
 	if (!g->first[0])
 		snprintf(g->first, sizeof(g->first), "%s@%llx: %s", m->name,
 			 (unsigned long long)m->sig->addr, ks_message(&e));
-	log_warn("spec '%s': %s@%llx%s%s%s (%d of %d of this name) left out: %s",
-		 spec_quote(g->s->text, q, sizeof(q)), m->name, (unsigned long long)m->sig->addr,
-		 m->module ? " [" : "", m->module ? m->module : "", m->module ? "]" : "",
-		 m->instance + 1, m->ninstances, ks_message(&e));
+	log_info("%s: %s@%llx%s%s%s (%d of %d of this name) left out: %s", g->s->text, m->name,
+		 (unsigned long long)m->sig->addr, m->module ? " [" : "",
+		 m->module ? m->module : "", m->module ? "]" : "", m->instance + 1, m->ninstances,
+		 ks_message(&e));
 	return 0;
 }
 
@@ -555,9 +554,13 @@ static int glob_outcome(struct glob_tally *g, const char *pattern, const char *n
 	return 0;
 }
 
-/* A name of several functions: an error when none is traced; -v says how they attach. */
+/*
+ * A name of several functions: an error when none is traced, a warning
+ * when some are left out (their calls go unseen); -v says how they attach.
+ */
 static int instances_outcome(struct glob_tally *g)
 {
+	char q[SPEC_QUOTE_MAX + 1];
 	struct ks_error e;
 
 	if (!g->traced) {
@@ -568,6 +571,10 @@ static int instances_outcome(struct glob_tally *g)
 	}
 	if (g->s->addr)
 		return 0;
+	if (g->skipped)
+		log_warn("spec '%s': %d of the %d functions named '%s' left out (%s; -v lists them)",
+			 spec_quote(g->s->text, q, sizeof(q)), g->skipped, g->instances,
+			 g->s->target, g->first);
 	log_info("%s: %d functions of this name (static functions in several files or modules), %d traced: %s",
 		 g->s->text, g->instances, g->traced,
 		 g->l->v[g->l->n - 1].kind == ATTACH_KPROBE ?
