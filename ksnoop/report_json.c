@@ -178,7 +178,8 @@ static void json_info(struct report *r, const struct report_info *info)
 
 		/* A string: JSON numbers past 2^53 lose digits in most readers (jq). */
 		snprintf(at, sizeof(at), "0x%llx", (unsigned long long)sig->addr);
-		key_name(w, "addr", at);
+		/* null: kallsyms hides addresses but from root. */
+		key_name(w, "addr", sig->addr ? at : NULL);
 		writer__key(w, "instances");
 		writer__uint(w, info->ninstances);
 	}

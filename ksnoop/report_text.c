@@ -170,7 +170,11 @@ static void text_info(struct report *r, const struct report_info *info)
 
 		put(r, "; /* ");
 		put_escaped(r, info->sig->name);
-		snprintf(at, sizeof(at), "@%llx", (unsigned long long)info->sig->addr);
+		/* kallsyms shows addresses to root (kptr_restrict) only. */
+		if (info->sig->addr)
+			snprintf(at, sizeof(at), "@%llx", (unsigned long long)info->sig->addr);
+		else
+			snprintf(at, sizeof(at), "@? (address hidden)");
 		put(r, at);
 		if (info->module) {
 			put(r, " [");

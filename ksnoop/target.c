@@ -973,6 +973,26 @@ const char *kernel__func_refused(struct kernel *k, const struct func_match *m)
 	return NULL;
 }
 
+int kernel__func_namesakes(struct kernel *k, const struct func_match *m)
+{
+	const struct ksym *one;
+	char **at;
+	size_t lo, hi;
+
+	if (k->ftrace_state > 0) {
+		at = bsearch(&m->name, k->ftrace, k->nftrace, sizeof(*k->ftrace), cmp_str);
+		if (!at)
+			return 0;
+		/* Equal names are next to each other. */
+		for (lo = hi = at - k->ftrace; lo > 0 && !strcmp(k->ftrace[lo - 1], m->name); lo--)
+			;
+		for (; hi + 1 < k->nftrace && !strcmp(k->ftrace[hi + 1], m->name); hi++)
+			;
+		return (int)(hi - lo + 1);
+	}
+	return k->ksyms ? (int)ksyms__find_all(k->ksyms, m->name, &one, 1) : 0;
+}
+
 int kernel__func_sig(struct kernel *k, const struct func_match *m, struct signature *sig,
 		     struct ks_error *e)
 {

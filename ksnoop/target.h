@@ -37,13 +37,14 @@ struct func_match {
 };
 
 /*
- * Get ready to look kernel functions up, for a command that will: a
- * function named alone (GLOB false) is asked of the kernel by name
- * (klookup.h) where the caller may; otherwise kallsyms is read on a thread
- * of its own: most of that read is the kernel formatting /proc/kallsyms,
- * which then overlaps with parsing BTF (kernel__open).  The first use of
- * kallsyms waits for it.  If the thread cannot be started, kallsyms is
- * read when first used, as without it.
+ * Get ready to look kernel functions up, for a command that will: kallsyms
+ * (or for a GLOB ftrace's list of what it can hook) is read on a thread of
+ * its own: most of that read is the kernel formatting /proc/kallsyms,
+ * which then overlaps with parsing BTF (kernel__open).  A function named
+ * alone needs it too: its name may be several static functions'
+ * (kernel__func_instances()).  The first use of kallsyms waits for it.
+ * If the thread cannot be started, kallsyms is read when first used, as
+ * without it.
  */
 void kernel__prefetch_ksyms(struct kernel *k, bool glob);
 /* Load vmlinux BTF on first use (kallsyms: when a function is looked up);
@@ -129,6 +130,13 @@ bool kernel__func_denied(const char *name);
  * kallsyms symbol.
  */
 const char *kernel__func_refused(struct kernel *k, const struct func_match *m);
+
+/*
+ * How many functions are named as glob match M (static ones in several
+ * files), from what is already read (ftrace's list, or kallsyms); 0 when
+ * neither is.  A glob attaches M by name: the kernel takes one of them.
+ */
+int kernel__func_namesakes(struct kernel *k, const struct func_match *m);
 
 /* Signature of matched function M: 0, or -EINVAL with E (why not). */
 int kernel__func_sig(struct kernel *k, const struct func_match *m, struct signature *sig,

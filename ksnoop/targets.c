@@ -95,6 +95,7 @@ static int each_func_match(struct kernel *k, const struct spec *s,
 		};
 
 		tm.err = kernel__func_sig(k, &m[j], &sig, &se);
+		tm.namesakes = kernel__func_namesakes(k, &m[j]);
 		err = fn(&tm, ctx);
 	}
 	free(m);
@@ -191,6 +192,9 @@ static int each_instance(struct kernel *k, const struct spec *s, const struct si
 	list_instances(in, shown, where, sizeof(where));
 	if (!n)
 		ks_fail(e, -ENOENT, "no function '%s' in %s", s->target, s->module);
+	else if (!in[0].addr)
+		ks_fail(e, -ENOENT, "no function '%s' at 0x%llx that can be seen: kallsyms shows addresses to root only",
+			s->target, (unsigned long long)s->addr);
 	else
 		ks_fail(e, -ENOENT, "no function '%s' at 0x%llx; kallsyms has %s%s", s->target,
 			(unsigned long long)s->addr, n > 1 ? "these: " : "it at ", where);
@@ -489,6 +493,20 @@ static const char *left_out_why(const struct target_match *m)
 }
 
 /*
+ * -v: a glob's match whose name is several static functions' attaches by
+ * name, and the kernel takes one (the first in kallsyms); named alone,
+ * each is traced.
+ */
+static void log_namesakes(const struct glob_tally *g, const struct target_match *m)
+{
+	int n = m->namesakes;
+
+	if (n > 1)
+		log_info("%s: %s is the name of %d functions; a glob attaches it by name, to the one the kernel picks (name it alone to trace each)",
+			 g->s->text, m->name, n);
+}
+
+/*
  * One match of a glob: a target when its signature binds the spec's
  * declarations and its values resolve, else left out, counted and logged.
  */
@@ -522,6 +540,7 @@ static int glob_match(const struct target_match *m, void *ctx)
 			if (!resolve_last(g->l, &bound, g->cfg, &e)) {
 				g->traced++;
 				g->l->glob_traced++;
+				log_namesakes(g, m);
 				return 0;
 			}
 			drop_last(g->l);

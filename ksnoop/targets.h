@@ -93,18 +93,20 @@ struct target_match {
 	 */
 	int instance, ninstances;
 	bool fentry_pick;
+	int namesakes;			/* a glob's match: functions of its name, if known */
 };
 
 /*
  * Before kernel__open(): the kernel's symbols are read for the kernel
- * function specs of SPECS[0..N) (kernel__prefetch_ksyms(): for a glob,
- * all of them; a function named alone is asked for by name), and -v says
- * which.
+ * function specs of SPECS[0..N) (kernel__prefetch_ksyms()), and -v says
+ * how.
  */
 void targets__prefetch(struct kernel *k, const struct spec *specs, int n);
 
 /*
- * Call FN for everything kernel spec S names, in name order.  0, FN's
+ * Call FN for everything kernel spec S names, in name order (a name of
+ * several static functions: each, in kallsyms' order, or the one
+ * NAME@ADDRESS picks).  0, FN's
  * first error, or a negative errno with E when S names nothing (-ENOENT:
  * no such function, module or tracepoint, a glob that matches nothing;
  * runtime errnos for unreadable BTF or kallsyms).  E is not logged.

@@ -354,6 +354,37 @@ static void test_same_name_prototypes_differ(void **state)
 	assert_int_equal(x->l.n, 0);
 }
 
+/* A glob attaches a match by name; how many functions have that name is known from ftrace's list. */
+static int namesakes(const struct target_match *m, void *ctx)
+{
+	char *out = ctx;
+	size_t len = strlen(out);
+
+	snprintf(out + len, 512 - len, "%s %d; ", m->name, m->namesakes);
+	return 0;
+}
+
+static void test_same_name_in_a_glob(void **state)
+{
+	struct kernel *k = kernel__new(dir);
+	char out[512] = "";
+	struct ks_error e;
+	struct spec s;
+
+	assert_non_null(k);
+	kernel__set_kallsyms_path(k, kallsyms_path);
+	kernel__set_ftrace_path(k, ftrace_path);
+	assert_int_equal(spec__parse("*_show", SPEC_KFUNC, &s, &e), 0);
+	assert_int_equal(targets__for_each_match(k, &s, namesakes, out, &e), 0);
+	/* twin_show's two FUNCs are two matches. */
+	assert_string_equal(out, "dup_show 3; twin_show 2; twin_show 2; ");
+	spec__free(&s);
+	kernel__free(k);
+	assert_int_equal(expand("dup_sho?"), 0);
+	assert_string_equal(x->names, "dup_show kprobe glob; ");
+	assert_true(x->l.v[0].plan.sig.addr == 0);
+}
+
 /* Sorted by name; vfs_notrace (not in ftrace's list) and vfs_kprobe_hook (denied) left out. */
 static void test_glob_sorted_without_refused_and_denied(void **state)
 {
@@ -658,6 +689,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_same_name_fentry_takes_first, free_expansion),
 		cmocka_unit_test_teardown(test_same_name_bad_address, free_expansion),
 		cmocka_unit_test_teardown(test_same_name_prototypes_differ, free_expansion),
+		cmocka_unit_test_teardown(test_same_name_in_a_glob, free_expansion),
 		cmocka_unit_test_teardown(test_module_glob, free_expansion),
 		cmocka_unit_test_teardown(test_unknown_module, free_expansion),
 		cmocka_unit_test_teardown(test_glob_matching_nothing, free_expansion),

@@ -87,4 +87,28 @@ else
 	# Neither bus's: fentry sees neither read.
 	expect_eq fentry_no_events_from_others "" "$got"
 fi
+
+# --- a glob attaches a match by name: -v says it is several functions' ---
+start "$tmp/out" "$tmp/err" 'modalias_sho?'
+stop
+expect_match glob_says_namesakes "modalias_sho\?: $F is the name of $n functions; a glob attaches it by name" "$(cat "$tmp/err")"
+
+# --- BTF with several prototypes for a name (6.1's m_show: two FUNC
+# records) cannot say which function has which: each says so, and
+# tracing the name fails; with one (6.12's), each has it.
+G=m_show
+nf=$(bpftool btf dump file /sys/kernel/btf/vmlinux | grep -c "FUNC '$G'")
+ni=$(awk -v f=$G '$3 == f && NF == 3' /proc/kallsyms | grep -c .)
+out=$(ksnoop info $G 2>&1)
+expect_eq protos_one_line_each "$ni" "$(printf '%s\n' "$out" | grep -c .)"
+unknown=$(printf '%s\n' "$out" | grep -c "; cannot be traced: vmlinux BTF has several prototypes for '$G' and does not say which is this one's \*/\$")
+if [ "$nf" -gt 1 ]; then
+	expect_eq protos_unknown_each "$ni" "$unknown"
+	out=$(ksnoop $G 2>&1); rc=$?
+	expect_eq protos_unknown_status 2 "$rc"
+	expect_match protos_unknown_error "spec '$G': none of the $ni functions named '$G' can be traced \($G@[0-9a-f]*: vmlinux BTF has several prototypes" "$out"
+else
+	expect_eq protos_known_each 0 "$unknown"
+	expect_match protos_known "^int $G\(struct seq_file \*m, void \*[a-z]+\); /\* $G@" "$out"
+fi
 rm -rf "$tmp"
