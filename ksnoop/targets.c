@@ -443,8 +443,12 @@ static int instance_match(struct glob_tally *g, const struct target_match *m)
 		if (!add_target(g->l, g->s, kind))
 			return ks_fail(&g->named_e, -ENOMEM, "out of memory");
 		if (!resolve_last(g->l, m->sig, g->cfg, &e)) {
+			struct target *tg = &g->l->v[g->l->n - 1];
+
 			g->traced++;
-			log_target(&g->l->v[g->l->n - 1], m->sig);
+			snprintf(tg->label, sizeof(tg->label), "%s@%llx", m->sig->name,
+				 (unsigned long long)m->sig->addr);
+			log_target(tg, m->sig);
 			return 0;
 		}
 		drop_last(g->l);

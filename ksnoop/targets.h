@@ -47,6 +47,11 @@ struct target {
 	bool attached;
 	struct capture_plan plan;	/* plan.bpf.func_id: its index in the list */
 	struct usdt_match usdt;	/* ATTACH_USDT */
+	/*
+	 * How --count and --hist name it where plan.sig.name does not say
+	 * which: "NAME@ADDRESS" for one of several functions of a name; "" else.
+	 */
+	char label[SPEC_MAX_NAME + 24];
 };
 
 /* The targets of a command's specs, in spec order; func_id i is v[i]. */

@@ -64,6 +64,13 @@ read_both
 stop
 expect_eq text_header_names_it 2 "$(grep -c " -> $F@${a_pci#0x}\$" "$tmp/out")"
 
+# --count: a row per function, named as NAME@ADDRESS picks it.
+start "$tmp/out" "$tmp/err" -j --count -c cat "$F"
+read_both
+stop
+expect_eq count_row_names_it "$F@${a_pci#0x} 2" \
+	"$(record count "$tmp/out" | jq -r '"\(.func) \(.count)"')"
+
 # --- NAME@ADDRESS: that function alone ---
 start "$tmp/out" "$tmp/err" -j "$F@${a_plat#0x}"
 read_both
