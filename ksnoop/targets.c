@@ -121,9 +121,10 @@ static int tp_match(const struct signature *sig, void *ctx)
 }
 
 /*
- * The address fentry attaches to: it attaches by name, and the kernel
- * takes the first of the name in kallsyms' order (kallsyms_lookup_name())
- * within the BTF's owner (vmlinux, or the module whose BTF has it).
+ * The function fentry attaches to: it attaches by name, and the kernel
+ * takes the first of the name in kallsyms' order (kallsyms_lookup_name(),
+ * the lowest address; so on 6.1 and 6.12, vm/tests/48-statics.sh) within
+ * the BTF's owner (vmlinux, or the module whose BTF has it).
  */
 static int fentry_pick(const struct func_instance *in, int n, const char *btf_module)
 {
@@ -149,6 +150,25 @@ static void list_instances(const struct func_instance *in, int n, char *buf, siz
 				in[i].module ? in[i].module : "", in[i].module ? "]" : "");
 }
 
+/* NAME@ADDRESS names none of the functions IN[0..N) (N of the name in all): E. */
+static int no_such_instance(const struct spec *s, const struct func_instance *in, int n,
+			    int shown, struct ks_error *e)
+{
+	char where[512];
+
+	list_instances(in, shown, where, sizeof(where));
+	if (!n)
+		ks_fail(e, -ENOENT, "no function '%s' in %s", s->target, s->module);
+	else if (!in[0].addr)
+		ks_fail(e, -ENOENT, "no function '%s' at 0x%llx that can be seen: kallsyms shows addresses to root only",
+			s->target, (unsigned long long)s->addr);
+	else
+		ks_fail(e, -ENOENT, "no function '%s' at 0x%llx; kallsyms has %s%s", s->target,
+			(unsigned long long)s->addr, n > 1 ? "these: " : "it at ", where);
+	e->pos = s->addr_pos;
+	return e->err;
+}
+
 /*
  * A function named alone whose name kallsyms lists more than once (static
  * functions in several files, or in vmlinux and a module), or one named
@@ -160,8 +180,7 @@ static int each_instance(struct kernel *k, const struct spec *s, const struct si
 			 int (*fn)(const struct target_match *m, void *ctx), void *ctx,
 			 struct ks_error *e)
 {
-	static struct func_instance in[KERNEL_MAX_INSTANCES];
-	char where[512];
+	struct func_instance in[KERNEL_MAX_INSTANCES];
 	int n, shown, i, pick, err = 0;
 
 	n = kernel__func_instances(k, s->target, s->module, in, KERNEL_MAX_INSTANCES, e);
@@ -176,30 +195,17 @@ static int each_instance(struct kernel *k, const struct spec *s, const struct si
 		struct signature isig = *sig;
 		struct ks_error ie = {};
 		struct target_match tm = { .e = &ie, .sig = &isig, .instance = i, .ninstances = n,
-					   .fentry_pick = i == pick };
+					   .fentry_pick = i == pick, .module = in[i].module };
 
 		if (s->addr && in[i].addr != s->addr)
 			continue;
 		tm.err = kernel__instance_sig(k, &in[i], &isig, &ie);
-		tm.module = in[i].module;
 		tm.name = isig.name;
 		err = fn(&tm, ctx);
 		if (s->addr)
 			return err;
 	}
-	if (err || !s->addr)
-		return err;
-	list_instances(in, shown, where, sizeof(where));
-	if (!n)
-		ks_fail(e, -ENOENT, "no function '%s' in %s", s->target, s->module);
-	else if (!in[0].addr)
-		ks_fail(e, -ENOENT, "no function '%s' at 0x%llx that can be seen: kallsyms shows addresses to root only",
-			s->target, (unsigned long long)s->addr);
-	else
-		ks_fail(e, -ENOENT, "no function '%s' at 0x%llx; kallsyms has %s%s", s->target,
-			(unsigned long long)s->addr, n > 1 ? "these: " : "it at ", where);
-	e->pos = s->addr_pos;
-	return e->err;
+	return err || !s->addr ? err : no_such_instance(s, in, n, shown, e);
 }
 
 int targets__for_each_match(struct kernel *k, const struct spec *s,
@@ -428,8 +434,8 @@ static int instance_kind(const struct glob_tally *g, const struct target_match *
 
 /*
  * One of several functions of one name: a target, or (when the spec names
- * them all) left out with a warning, as a glob's match is; the spec fails
- * when none is left (add_kernel_spec()).
+ * them all) left out, as a glob's match is, -v saying why;
+ * instances_outcome() warns, or fails when none is left.
  */
 static int instance_match(struct glob_tally *g, const struct target_match *m)
 {
