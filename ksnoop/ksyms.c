@@ -240,6 +240,75 @@ out:
 	return ks;
 }
 
+/*
+ * NAME found at P in the complete lines LINES..P: its line's symbol, if it
+ * is a function's name there ("ADDR t NAME" or "ADDR t NAME\t[MODULE]").
+ */
+static bool name_line(const char *lines, const char *p, size_t len, struct ksym_found *f)
+{
+	const char *line = p, *mod;
+	size_t mlen;
+
+	if (p - lines < 3 || p[-1] != ' ' || p[-3] != ' ' || !strchr("tTwW", p[-2]) ||
+	    (p[len] != '\n' && p[len] != '\t' && p[len]))
+		return false;
+	while (line > lines && line[-1] != '\n')
+		line--;
+	f->addr = parse_hex(line);
+	f->module[0] = 0;
+	if (p[len] == '\t' && p[len + 1] == '[') {
+		mod = p + len + 2;
+		mlen = strcspn(mod, "]\n");
+		snprintf(f->module, sizeof(f->module), "%.*s", (int)mlen, mod);
+	}
+	return true;
+}
+
+int ksyms__scan_name(const char *path, const char *name, struct ksym_found *out, int max)
+{
+	size_t have = 0, len = strlen(name);
+	char *buf = malloc(KSYMS_CHUNK + 1), *end, *p;
+	int fd, n = 0, err = 0;
+	ssize_t r;
+
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path ? path : "/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		err = -errno;
+	while (!err && len) {
+		r = read(fd, buf + have, KSYMS_CHUNK - have);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
+		}
+		have += r;
+		buf[have] = 0;
+		/* Complete lines only (the last one may lack its newline); the rest waits. */
+		end = r ? memrchr(buf, '\n', have) : buf + have;
+		end = end ? end + (r != 0) : buf;
+		for (p = buf; (p = memmem(p, end - p, name, len)); p += len) {
+			struct ksym_found f;
+
+			if (name_line(buf, p, len, &f) && n++ < max)
+				out[n - 1] = f;
+		}
+		/* A buffer without a newline holds no line of kallsyms: dropped. */
+		if (end == buf && have == KSYMS_CHUNK)
+			end = buf + have;
+		memmove(buf, end, buf + have - end);
+		have = buf + have - end;
+		if (r == 0)
+			break;
+	}
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return err ? err : n;
+}
+
 /* Functions: text and weak symbols (t, T, w, W). */
 struct ksyms *ksyms__load(const char *path)
 {

@@ -41,6 +41,10 @@ struct kernel {
 	/* ... or, for functions named one by one, the kernel's own lookup */
 	struct klookup *klookup;
 	bool klookup_tried;
+	/* Modules' names kallsyms' text gave (func_instance.module points here). */
+	char **modnames;
+	size_t nmodnames;
+	int text_scans;		/* names searched for in kallsyms' text so far */
 	/*
 	 * ftrace's available_filter_functions, sorted; read for globs only.
 	 * Where it can be read it alone decides what a glob can trace: every
@@ -124,14 +128,13 @@ void kernel__prefetch_ksyms(struct kernel *k, bool glob)
 	/* Reading first: while it is, the thread owns ksyms and the ftrace list. */
 	if (k->ksyms_reading || k->ksyms || k->ksyms_err)
 		return;
-	/*
-	 * A function named alone is read from kallsyms too, not asked of the
-	 * kernel by name (klookup.h): the kernel's lookup gives one address,
-	 * and static functions of one name in several files are each
-	 * listed and traced (targets.c).
-	 */
+	if (!glob && !k->klookup_tried) {
+		k->klookup_tried = true;
+		k->klookup = klookup__open();
+	}
 	k->prefetch_ftrace = glob && !k->ftrace_state;
-	k->ksyms_reading = pthread_create(&k->ksyms_thread, NULL, read_ksyms, k) == 0;
+	if (glob || !k->klookup)
+		k->ksyms_reading = pthread_create(&k->ksyms_thread, NULL, read_ksyms, k) == 0;
 }
 
 /* Wait for the thread kernel__prefetch_ksyms() started, if any: then its table is K's. */
@@ -230,6 +233,9 @@ void kernel__free(struct kernel *k)
 		free(k->ftrace[i]);
 	free(k->ftrace);
 	klookup__close(k->klookup);
+	for (i = 0; i < k->nmodnames; i++)
+		free(k->modnames[i]);
+	free(k->modnames);
 	kbtf__free(k->kbtf);
 	ksyms__free(k->ksyms);
 	ksyms__free(k->old_ksyms);
@@ -337,6 +343,58 @@ static bool sym_in_module(const struct ksym *sym, const char *module)
 	return sym->module && strcmp(sym->module, module) == 0;
 }
 
+/*
+ * Each search of kallsyms' text costs the kernel's walk of every symbol
+ * (~20 ms); reading the table costs about two: after this many names, the
+ * table is read.
+ */
+#define KERNEL_TEXT_SCANS	2
+
+/* MODULE's name kept as long as K (instances outlive the lookup); NULL for "" or no memory. */
+static const char *keep_module_name(struct kernel *k, const char *module)
+{
+	char **v;
+	size_t i;
+
+	if (!*module)
+		return NULL;
+	for (i = 0; i < k->nmodnames; i++)
+		if (strcmp(k->modnames[i], module) == 0)
+			return k->modnames[i];
+	v = realloc(k->modnames, (k->nmodnames + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	k->modnames = v;
+	v[k->nmodnames] = strdup(module);
+	return v[k->nmodnames] ? v[k->nmodnames++] : NULL;
+}
+
+/*
+ * kernel__func_instances() for a function named alone, whose symbol the
+ * kernel gave by name: kallsyms' text searched for the name, not read
+ * into a table.  The count, or a negative errno.
+ */
+static int instances_in_text(struct kernel *k, const char *name, const char *module,
+			     struct func_instance *out, int max)
+{
+	static struct ksym_found found[KERNEL_MAX_INSTANCES];
+	int n, i, count = 0;
+
+	n = ksyms__scan_name(k->kallsyms_path, name, found, KERNEL_MAX_INSTANCES);
+	for (i = 0; i < n && i < KERNEL_MAX_INSTANCES; i++) {
+		struct ksym sym = { name, keep_module_name(k, found[i].module), found[i].addr };
+
+		if (found[i].module[0] && !sym.module)
+			return -ENOMEM;
+		if (!sym_in_module(&sym, module))
+			continue;
+		if (count < max)
+			out[count] = (struct func_instance){ sym.module, sym.addr };
+		count++;
+	}
+	return n < 0 ? n : count;
+}
+
 int kernel__func_instances(struct kernel *k, const char *name, const char *module,
 			   struct func_instance *out, int max, struct ks_error *e)
 {
@@ -344,6 +402,12 @@ int kernel__func_instances(struct kernel *k, const char *name, const char *modul
 	size_t n, i;
 	int err, count = 0;
 
+	/* A few names are searched for; for more, one read of the table is cheaper. */
+	if (!k->ksyms && !k->ksyms_reading && !k->ksyms_err && ++k->text_scans <= KERNEL_TEXT_SCANS) {
+		err = instances_in_text(k, name, module, out, max);
+		if (err >= 0 || err == -ENOMEM)
+			return err == -ENOMEM ? ks_fail(e, err, "out of memory") : err;
+	}
 	err = kernel__open_ksyms(k, e);
 	if (err)
 		return err;

@@ -37,14 +37,15 @@ struct func_match {
 };
 
 /*
- * Get ready to look kernel functions up, for a command that will: kallsyms
- * (or for a GLOB ftrace's list of what it can hook) is read on a thread of
- * its own: most of that read is the kernel formatting /proc/kallsyms,
- * which then overlaps with parsing BTF (kernel__open).  A function named
- * alone needs it too: its name may be several static functions'
- * (kernel__func_instances()).  The first use of kallsyms waits for it.
- * If the thread cannot be started, kallsyms is read when first used, as
- * without it.
+ * Get ready to look kernel functions up, for a command that will: a
+ * function named alone (GLOB false) is asked of the kernel by name
+ * (klookup.h) where the caller may, and its other functions of the name
+ * searched for in kallsyms' text (kernel__func_instances()); otherwise
+ * kallsyms is read on a thread of its own: most of that read is the
+ * kernel formatting /proc/kallsyms, which then overlaps with parsing BTF
+ * (kernel__open).  The first use of kallsyms waits for it.  If the
+ * thread cannot be started, kallsyms is read when first used, as without
+ * it.
  */
 void kernel__prefetch_ksyms(struct kernel *k, bool glob);
 /* Load vmlinux BTF on first use (kallsyms: when a function is looked up);
