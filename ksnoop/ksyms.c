@@ -356,7 +356,16 @@ static size_t first_by_name(const struct ksyms *ks, const char *name)
 const struct ksym *ksyms__find(struct ksyms *ks, const char *name)
 {
 	const struct ksym *one;
+	size_t i;
 
+	/* Scanning, the first will do: no need to count the others. */
+	if (!ks->by_name && ks->finds < KSYMS_SCANS) {
+		ks->finds++;
+		for (i = 0; i < ks->nr; i++)
+			if (strcmp(ks->syms[i].name, name) == 0)
+				return &ks->syms[i];
+		return NULL;
+	}
 	return ksyms__find_all(ks, name, &one, 1) ? one : NULL;
 }
 
