@@ -80,8 +80,11 @@ static int info_match(const struct target_match *m, void *ctx)
 		return 0;
 	}
 	ic->n++;
-	if (!m->glob)
+	if (!m->glob && !m->ninstances)
 		log_info("%s: BTF from %s", ic->s->text, m->module ? m->module : "vmlinux");
+	if (m->ninstances && (m->instance == 0 || ic->s->addr))
+		log_info("%s: %d functions of this name in kallsyms (static functions in several files or modules)",
+			 ic->s->text, m->ninstances);
 	/* Found but not traceable: shown, and why. */
 	print_func(ic->r, m->sig, m->glob ? m->module : NULL,
 		   m->refused ? m->refused : m->err ? m->e->msg : NULL, m);

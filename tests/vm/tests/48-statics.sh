@@ -22,6 +22,8 @@ expect_match info_prototype "^ssize_t $F\(struct device \*dev, struct device_att
 out=$(ksnoop -j info $F 2>&1)
 expect_eq info_json_addresses "$(printf '0x%s\n' $addrs | sort)" "$(printf '%s\n' "$out" | jq -r .addr | sort)"
 expect_eq info_json_count "$n" "$(printf '%s\n' "$out" | jq -r .instances | sort -u)"
+out=$(ksnoop -v info $F 2>&1 >/dev/null)
+expect_match info_verbose_says_how_many "^ksnoop: $F: $n functions of this name in kallsyms" "$out"
 out=$(ksnoop info "$F@$first" 2>&1)
 expect_match info_one_by_address "/\* $F@$first, 1 of $n \*/\$" "$out"
 expect_eq info_one_by_address_lines 1 "$(printf '%s\n' "$out" | grep -c .)"
