@@ -507,6 +507,22 @@ static int release_instance(struct attacher *a)
 }
 
 /*
+ * A kprobe on SIG's function: by name, or by address where the name is
+ * several functions' (the kernel would take the first, or from 6.7 refuse
+ * the name: EADDRNOTAVAIL).  The kprobe PMU takes an address where the
+ * name would be (libbpf: no name, the address as the offset).
+ */
+static struct bpf_link *attach_kprobe(struct bpf_program *prog, bool retprobe,
+				      const struct signature *sig)
+{
+	/* Never libbpf's legacy tracefs kprobes, which would name the probe by a NULL. */
+	LIBBPF_OPTS(bpf_kprobe_opts, opts, .retprobe = retprobe, .offset = sig->addr,
+		    .attach_mode = sig->addr ? PROBE_ATTACH_MODE_LINK : PROBE_ATTACH_MODE_DEFAULT);
+
+	return bpf_program__attach_kprobe_opts(prog, sig->addr ? NULL : sig->attach, &opts);
+}
+
+/*
  * Load an instance for PLAN and attach it as KIND.  Returns 0 or a
  * negative errno, a runtime one (what the kernel said is in E's message).
  */
@@ -514,7 +530,7 @@ static int attach_single(struct attacher *a, const struct capture_plan *plan,
 			 enum attach_kind kind, struct ks_error *e)
 {
 	const char *target = plan->sig.attach;
-	char event[sizeof(plan->sig.attach) + 16];
+	char event[sizeof(plan->sig.attach) + 24];
 	struct ksnoop_bpf *skel;
 	struct bpf_link *link;
 
@@ -538,16 +554,21 @@ static int attach_single(struct attacher *a, const struct capture_plan *plan,
 		}
 		break;
 	case ATTACH_KPROBE:
+		if (plan->sig.addr)
+			snprintf(event, sizeof(event), "%s@%llx", target,
+				 (unsigned long long)plan->sig.addr);
 		if (side_attached(&plan->bpf, KSNOOP_ENTRY)) {
-			link = bpf_program__attach_kprobe(skel->progs.ksnoop_kprobe, false, target);
+			link = attach_kprobe(skel->progs.ksnoop_kprobe, false, &plan->sig);
 			if (!link)
-				return attach_fail(e, -errno, "attach a kprobe to", target);
+				return attach_fail(e, -errno, "attach a kprobe to",
+						   plan->sig.addr ? event : target);
 			skel->links.ksnoop_kprobe = link;
 		}
 		if (side_attached(&plan->bpf, KSNOOP_RETURN)) {
-			link = bpf_program__attach_kprobe(skel->progs.ksnoop_kretprobe, true, target);
+			link = attach_kprobe(skel->progs.ksnoop_kretprobe, true, &plan->sig);
 			if (!link)
-				return attach_fail(e, -errno, "attach a kretprobe to", target);
+				return attach_fail(e, -errno, "attach a kretprobe to",
+						   plan->sig.addr ? event : target);
 			skel->links.ksnoop_kretprobe = link;
 		}
 		break;

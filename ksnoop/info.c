@@ -39,9 +39,12 @@ static void print_tp(struct report *r, const struct signature *sig)
 	report__info(r, &(struct report_info){ .kind = REPORT_INFO_TP, .sig = sig, .decl = decl });
 }
 
-/* One prototype; MODULE: shown before it (a glob's match); WHY: why it cannot be traced. */
+/*
+ * One prototype; MODULE: shown before it (a glob's match); WHY: why it
+ * cannot be traced; M: which of several functions of its name it is.
+ */
 static void print_func(struct report *r, const struct signature *sig, const char *module,
-		       const char *why)
+		       const char *why, const struct target_match *m)
 {
 	char decl[1024];
 
@@ -56,6 +59,7 @@ static void print_func(struct report *r, const struct signature *sig, const char
 	report__info(r, &(struct report_info){
 		.kind = REPORT_INFO_FUNC, .sig = sig, .decl = decl, .why = why,
 		.module = module ? module : sig->module, .show_module = module != NULL,
+		.instance = m->instance, .ninstances = m->ninstances,
 	});
 }
 
@@ -76,11 +80,14 @@ static int info_match(const struct target_match *m, void *ctx)
 		return 0;
 	}
 	ic->n++;
-	if (!m->glob)
+	if (!m->glob && !m->ninstances)
 		log_info("%s: BTF from %s", ic->s->text, m->module ? m->module : "vmlinux");
+	if (m->ninstances && (m->instance == 0 || ic->s->addr))
+		log_info("%s: %d functions of this name in kallsyms (static functions in several files or modules)",
+			 ic->s->text, m->ninstances);
 	/* Found but not traceable: shown, and why. */
 	print_func(ic->r, m->sig, m->glob ? m->module : NULL,
-		   m->refused ? m->refused : m->err ? m->e->msg : NULL);
+		   m->refused ? m->refused : m->err ? m->e->msg : NULL, m);
 	return 0;
 }
 

@@ -355,6 +355,28 @@ static struct func_index *module_index(struct kbtf *kb, const struct btf *btf)
 	return NULL;
 }
 
+int kbtf__func_protos(struct kbtf *kb, const struct btf *btf, const char *name)
+{
+	struct func_index *idx = btf == kb->vmlinux ? &kb->vmlinux_idx : module_index(kb, btf);
+	__u32 i, id, first = 0;
+	int n = 0;
+
+	if (!idx || find_in(idx, btf, name, &id))
+		return 0;
+	/* find_in() found the first of them: the others follow it. */
+	for (i = 0; i < idx->n && idx->e[i].id != id; i++)
+		;
+	for (; i < idx->n && strcmp(idx->e[i].name, name) == 0; i++) {
+		__u32 proto = btf__type_by_id(btf, idx->e[i].id)->type;
+
+		if (!n || proto != first)
+			n++;
+		if (n == 1)
+			first = proto;
+	}
+	return n;
+}
+
 int kbtf__find_func(struct kbtf *kb, const char *name, const char *module,
 		    int search_all, struct btf **btf, __u32 *id,
 		    const char **module_out)

@@ -40,6 +40,14 @@ int kbtf__find_func(struct kbtf *kb, const char *name, const char *module,
 		    const char **module_out);
 
 /*
+ * How many different prototypes BTF (vmlinux's or a module's, loaded
+ * through KB) gives the FUNCs named NAME: 0 none, 1 one (however many
+ * FUNCs), more when static functions of one name take different
+ * arguments and BTF does not say which is which.  -ENOMEM.
+ */
+int kbtf__func_protos(struct kbtf *kb, const struct btf *btf, const char *name);
+
+/*
  * Call FN for every FUNC of MODULE's BTF ("vmlinux": the kernel's own;
  * NULL: vmlinux, then every module), in name order within each; stop at
  * the first nonzero return and return it.  -ENOENT: no such module.

@@ -240,6 +240,75 @@ out:
 	return ks;
 }
 
+/*
+ * NAME found at P in the complete lines LINES..P: its line's symbol, if it
+ * is a function's name there ("ADDR t NAME" or "ADDR t NAME\t[MODULE]").
+ */
+static bool name_line(const char *lines, const char *p, size_t len, struct ksym_found *f)
+{
+	const char *line = p, *mod;
+	size_t mlen;
+
+	if (p - lines < 3 || p[-1] != ' ' || p[-3] != ' ' || !strchr("tTwW", p[-2]) ||
+	    (p[len] != '\n' && p[len] != '\t' && p[len]))
+		return false;
+	while (line > lines && line[-1] != '\n')
+		line--;
+	f->addr = parse_hex(line);
+	f->module[0] = 0;
+	if (p[len] == '\t' && p[len + 1] == '[') {
+		mod = p + len + 2;
+		mlen = strcspn(mod, "]\n");
+		snprintf(f->module, sizeof(f->module), "%.*s", (int)mlen, mod);
+	}
+	return true;
+}
+
+int ksyms__scan_name(const char *path, const char *name, struct ksym_found *out, int max)
+{
+	size_t have = 0, len = strlen(name);
+	char *buf = malloc(KSYMS_CHUNK + 1), *end, *p;
+	int fd, n = 0, err = 0;
+	ssize_t r;
+
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path ? path : "/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		err = -errno;
+	while (!err && len) {
+		r = read(fd, buf + have, KSYMS_CHUNK - have);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
+		}
+		have += r;
+		buf[have] = 0;
+		/* Complete lines only (the last one may lack its newline); the rest waits. */
+		end = r ? memrchr(buf, '\n', have) : buf + have;
+		end = end ? end + (r != 0) : buf;
+		for (p = buf; (p = memmem(p, end - p, name, len)); p += len) {
+			struct ksym_found f;
+
+			if (name_line(buf, p, len, &f) && n++ < max)
+				out[n - 1] = f;
+		}
+		/* A buffer without a newline holds no line of kallsyms: dropped. */
+		if (end == buf && have == KSYMS_CHUNK)
+			end = buf + have;
+		memmove(buf, end, buf + have - end);
+		have = buf + have - end;
+		if (r == 0)
+			break;
+	}
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return err ? err : n;
+}
+
 /* Functions: text and weak symbols (t, T, w, W). */
 struct ksyms *ksyms__load(const char *path)
 {
@@ -252,42 +321,73 @@ struct ksyms *ksyms__load_data(const char *path)
 	return load_types(path, "dDbBrRvV");
 }
 
-const struct ksym *ksyms__find(struct ksyms *ks, const char *name)
+/* Sort the name index, once: 0 or -ENOMEM. */
+static int index_by_name(struct ksyms *ks)
 {
-	const struct ksym **s;
 	size_t i;
 
-	if (!ks->nr)
-		return NULL;
-	if (!ks->by_name && ++ks->finds <= KSYMS_SCANS) {
+	if (ks->by_name)
+		return 0;
+	ks->by_name = malloc(ks->nr * sizeof(*ks->by_name));
+	if (!ks->by_name)
+		return -ENOMEM;
+	for (i = 0; i < ks->nr; i++)
+		ks->by_name[i] = &ks->syms[i];
+	qsort(ks->by_name, ks->nr, sizeof(*ks->by_name), cmp_name);
+	return 0;
+}
+
+/* The index of the first of equal names NAME in by_name, or ks->nr. */
+static size_t first_by_name(const struct ksyms *ks, const char *name)
+{
+	size_t lo = 0, hi = ks->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ks->by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ks->nr && strcmp(ks->by_name[lo]->name, name) == 0 ? lo : ks->nr;
+}
+
+const struct ksym *ksyms__find(struct ksyms *ks, const char *name)
+{
+	const struct ksym *one;
+	size_t i;
+
+	/* Scanning, the first will do: no need to count the others. */
+	if (!ks->by_name && ks->finds < KSYMS_SCANS) {
+		ks->finds++;
 		for (i = 0; i < ks->nr; i++)
 			if (strcmp(ks->syms[i].name, name) == 0)
 				return &ks->syms[i];
 		return NULL;
 	}
-	if (!ks->by_name) {
-		ks->by_name = malloc(ks->nr * sizeof(*ks->by_name));
-		if (!ks->by_name)
-			return NULL;
+	return ksyms__find_all(ks, name, &one, 1) ? one : NULL;
+}
+
+size_t ksyms__find_all(struct ksyms *ks, const char *name, const struct ksym **out, size_t max)
+{
+	size_t i, n = 0;
+
+	if (!ks->nr)
+		return 0;
+	if (!ks->by_name && ++ks->finds <= KSYMS_SCANS) {
 		for (i = 0; i < ks->nr; i++)
-			ks->by_name[i] = &ks->syms[i];
-		qsort(ks->by_name, ks->nr, sizeof(*ks->by_name), cmp_name);
+			if (strcmp(ks->syms[i].name, name) == 0 && n++ < max)
+				out[n - 1] = &ks->syms[i];
+		return n;
 	}
-	/* The first of equal names, as the scan finds it. */
-	{
-		size_t lo = 0, hi = ks->nr;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (strcmp(ks->by_name[mid]->name, name) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		s = lo < ks->nr && strcmp(ks->by_name[lo]->name, name) == 0 ? &ks->by_name[lo] : NULL;
-	}
-	return s ? *s : NULL;
+	if (index_by_name(ks))
+		return 0;
+	/* Equal names sort in the file's order, as the scan finds them. */
+	for (i = first_by_name(ks, name); i < ks->nr && strcmp(ks->by_name[i]->name, name) == 0; i++)
+		if (n++ < max)
+			out[n - 1] = ks->by_name[i];
+	return n;
 }
 
 static int cmp_addr(const void *a, const void *b)

@@ -1062,6 +1062,12 @@ static void print_header_text(struct printer *p, const struct capture_plan *plan
 	q = append(q, ev->kind == KSNOOP_ENTRY ? " -> " : " <- ", 4);
 	obuf__commit(ob, q);
 	text_escape(ob, plan->sig.name, strlen(plan->sig.name));
+	/* One of several functions of this name: which, as NAME@ADDRESS would pick it. */
+	if (plan->sig.addr) {
+		char at[24];
+
+		obuf__write(ob, at, snprintf(at, sizeof(at), "@%llx", (unsigned long long)plan->sig.addr));
+	}
 	if (ev->flags & KSNOOP_EV_DURATION) {
 		char dur[48];
 
@@ -1092,6 +1098,14 @@ static void print_header_json(struct writer *wr, const struct capture_plan *plan
 	writer__name(wr, comm);
 	writer__key(wr, "func");
 	writer__name(wr, plan->sig.name);
+	if (plan->sig.addr) {
+		char at[24];
+
+		/* A string: JSON numbers past 2^53 lose digits in most readers (jq). */
+		snprintf(at, sizeof(at), "0x%llx", (unsigned long long)plan->sig.addr);
+		writer__key(wr, "addr");
+		writer__name(wr, at);
+	}
 	writer__key(wr, "kind");
 	writer__name(wr, ev->kind == KSNOOP_ENTRY ? "entry" : "return");
 	if (ev->flags & KSNOOP_EV_DURATION) {

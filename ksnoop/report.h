@@ -93,6 +93,8 @@ struct report_info {
 	const char *why;		/* NULL: traceable; else why not */
 	const char *module;		/* the owning module; NULL: vmlinux */
 	bool show_module;		/* text: "MODULE: " before (a glob's match) */
+	/* One of several functions of the name (sig->addr): INSTANCE of NINSTANCES. */
+	int instance, ninstances;
 };
 
 /* The run's totals, printed once at the end. */

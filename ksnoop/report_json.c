@@ -173,6 +173,16 @@ static void json_info(struct report *r, const struct report_info *info)
 	key_name(w, "name", sig->name);
 	if (info->kind == REPORT_INFO_FUNC)
 		key_name(w, "module", info->module);
+	if (info->ninstances) {
+		char at[24];
+
+		/* A string: JSON numbers past 2^53 lose digits in most readers (jq). */
+		snprintf(at, sizeof(at), "0x%llx", (unsigned long long)sig->addr);
+		/* null: kallsyms hides addresses but from root. */
+		key_name(w, "addr", sig->addr ? at : NULL);
+		writer__key(w, "instances");
+		writer__uint(w, info->ninstances);
+	}
 	key_name(w, "decl", info->decl);
 	if (info->kind == REPORT_INFO_FUNC) {
 		if (sig->btf && sig->ret_type)

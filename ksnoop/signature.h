@@ -34,6 +34,12 @@ struct signature {
 	char name[SPEC_MAX_NAME + 8];	/* as shown: "ip_send_skb", "tp:sched_switch" */
 	char attach[SPEC_MAX_NAME + 1];	/* what to attach to */
 	const char *module;		/* owning module, NULL for vmlinux */
+	/*
+	 * One of several functions of this name (static ones in different
+	 * files or modules): its address in kallsyms, which it is attached
+	 * by and events are named with.  0: the name is the function's own.
+	 */
+	__u64 addr;
 	__u32 func_id;			/* BTF FUNC (0 if none) */
 	__u32 proto_id;			/* BTF FUNC_PROTO */
 	int nparams;

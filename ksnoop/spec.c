@@ -789,6 +789,39 @@ static bool is_func_glob_char(int c)
 	return is_ident_char(c) || c == '.' || (c && strchr("*?[]!-^", c));
 }
 
+/*
+ * NAME@ADDRESS: one of the kernel functions of that name (static ones in
+ * several files or modules), by its address in kallsyms.
+ */
+static int parse_address(struct parser *p, struct spec *spec)
+{
+	size_t at = p->i++, start, digits;
+	uint64_t v = 0;
+
+	if (spec->is_glob)
+		return fail(p, at, "'@ADDRESS' picks one function of a name; a glob names many");
+	if (p->s[p->i] == '0' && (p->s[p->i + 1] == 'x' || p->s[p->i + 1] == 'X'))
+		p->i += 2;
+	start = p->i;
+	while (isxdigit((unsigned char)p->s[p->i])) {
+		if (v >> 60)
+			return fail(p, start, "address too large for 64 bits");
+		v = v << 4 | (uint64_t)(isdigit((unsigned char)p->s[p->i]) ? p->s[p->i] - '0' :
+					tolower((unsigned char)p->s[p->i]) - 'a' + 10);
+		p->i++;
+	}
+	digits = p->i - start;
+	if (!digits || is_ident_char((unsigned char)p->s[p->i]))
+		return fail(p, digits ? p->i : start,
+			    "expected a hex address after '@' (as 'ksnoop info %s' lists them)",
+			    spec->target);
+	if (!v)
+		return fail(p, start, "address 0 names no function");
+	spec->addr = v;
+	spec->addr_pos = (int)at + 1;
+	return 0;
+}
+
 static int parse_target(struct parser *p, struct spec *spec)
 {
 	size_t start = p->i, end;
@@ -843,6 +876,8 @@ static int parse_target(struct parser *p, struct spec *spec)
 		if (!spec->is_glob && strpbrk(spec->target, "]!-^"))
 			return fail(p, start + strcspn(spec->target, "]!-^"),
 				    "'%c' in a function name", spec->target[strcspn(spec->target, "]!-^")]);
+		if (p->s[p->i] == '@')
+			return parse_address(p, spec);
 	}
 	return 0;
 }

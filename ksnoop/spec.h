@@ -2,8 +2,11 @@
 /*
  * The spec language, parsed.  Knows nothing of BTF or libbpf: it turns
  *
- *     SPEC    := [tp:|sys:|MODULE:]TARGET [ '(' [ITEM {',' ITEM}] ')' ]
+ *     SPEC    := [tp:|sys:|MODULE:]TARGET ['@' ADDRESS] [ '(' [ITEM {',' ITEM}] ')' ]
  *     TARGET  := name, or a glob (fnmatch: * ? [...]) for kernel functions
+ *     ADDRESS := hex digits, 0x optional: which of the kernel functions
+ *                of that name (static ones in several files), as
+ *                kallsyms and `info NAME` give it
  *     ITEM    := DECL | ...   DECL := TYPE NAME ("struct sk_buff *s": NAME is
  *                whichever argument has TYPE)
  *     ITEM    := VALUE [':' FORMAT] [ '&' MASK ] [ OP CONST ]
@@ -120,6 +123,8 @@ struct spec {
 	int target_pos;
 	char *module;		/* "MODULE:GLOB": only MODULE's functions ("vmlinux": the kernel's) */
 	bool is_glob;		/* the function or tracepoint name has '*', '?' or '[' */
+	uint64_t addr;		/* NAME@ADDRESS: that function of the name alone; 0: all */
+	int addr_pos;
 	int ndecls;
 	struct spec_decl decls[SPEC_MAX_DECLS];
 	bool has_list;		/* parentheses given: only the named values */

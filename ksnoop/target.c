@@ -41,6 +41,10 @@ struct kernel {
 	/* ... or, for functions named one by one, the kernel's own lookup */
 	struct klookup *klookup;
 	bool klookup_tried;
+	/* Modules' names kallsyms' text gave (func_instance.module points here). */
+	char **modnames;
+	size_t nmodnames;
+	int text_scans;		/* names searched for in kallsyms' text so far */
 	/*
 	 * ftrace's available_filter_functions, sorted; read for globs only.
 	 * Where it can be read it alone decides what a glob can trace: every
@@ -229,6 +233,9 @@ void kernel__free(struct kernel *k)
 		free(k->ftrace[i]);
 	free(k->ftrace);
 	klookup__close(k->klookup);
+	for (i = 0; i < k->nmodnames; i++)
+		free(k->modnames[i]);
+	free(k->modnames);
 	kbtf__free(k->kbtf);
 	ksyms__free(k->ksyms);
 	ksyms__free(k->old_ksyms);
@@ -323,6 +330,128 @@ int kernel__func(struct kernel *k, const char *name, struct signature *sig,
 		return ks_fail(e, -EINVAL,
 			       "'%s' is in BTF but not in kallsyms (inlined or removed at build time), so it cannot be traced",
 			       name);
+	return 0;
+}
+
+/* Is SYM MODULE's ("vmlinux": the kernel's own; NULL: anyone's)? */
+static bool sym_in_module(const struct ksym *sym, const char *module)
+{
+	if (!module)
+		return true;
+	if (strcmp(module, "vmlinux") == 0)
+		return !sym->module;
+	return sym->module && strcmp(sym->module, module) == 0;
+}
+
+/*
+ * Each search of kallsyms' text costs the kernel's walk of every symbol
+ * (~20 ms); reading the table costs about two: after this many names, the
+ * table is read.
+ */
+#define KERNEL_TEXT_SCANS	2
+
+/* MODULE's name kept as long as K (instances outlive the lookup); NULL for "" or no memory. */
+static const char *keep_module_name(struct kernel *k, const char *module)
+{
+	char **v;
+	size_t i;
+
+	if (!*module)
+		return NULL;
+	for (i = 0; i < k->nmodnames; i++)
+		if (strcmp(k->modnames[i], module) == 0)
+			return k->modnames[i];
+	v = realloc(k->modnames, (k->nmodnames + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	k->modnames = v;
+	v[k->nmodnames] = strdup(module);
+	return v[k->nmodnames] ? v[k->nmodnames++] : NULL;
+}
+
+/*
+ * kernel__func_instances() for a function named alone, whose symbol the
+ * kernel gave by name: kallsyms' text searched for the name, not read
+ * into a table.  The count, or a negative errno.
+ */
+static int instances_in_text(struct kernel *k, const char *name, const char *module,
+			     struct func_instance *out, int max)
+{
+	static struct ksym_found found[KERNEL_MAX_INSTANCES];
+	int n, i, count = 0;
+
+	n = ksyms__scan_name(k->kallsyms_path, name, found, KERNEL_MAX_INSTANCES);
+	for (i = 0; i < n && i < KERNEL_MAX_INSTANCES; i++) {
+		struct ksym sym = { name, keep_module_name(k, found[i].module), found[i].addr };
+
+		if (found[i].module[0] && !sym.module)
+			return -ENOMEM;
+		if (!sym_in_module(&sym, module))
+			continue;
+		if (count < max)
+			out[count] = (struct func_instance){ sym.module, sym.addr };
+		count++;
+	}
+	return n < 0 ? n : count;
+}
+
+int kernel__func_instances(struct kernel *k, const char *name, const char *module,
+			   struct func_instance *out, int max, struct ks_error *e)
+{
+	const struct ksym *syms[KERNEL_MAX_INSTANCES];
+	size_t n, i;
+	int err, count = 0;
+
+	/* A few names are searched for; for more, one read of the table is cheaper. */
+	if (!k->ksyms && !k->ksyms_reading && !k->ksyms_err && ++k->text_scans <= KERNEL_TEXT_SCANS) {
+		err = instances_in_text(k, name, module, out, max);
+		if (err >= 0 || err == -ENOMEM)
+			return err == -ENOMEM ? ks_fail(e, err, "out of memory") : err;
+	}
+	err = kernel__open_ksyms(k, e);
+	if (err)
+		return err;
+	n = ksyms__find_all(k->ksyms, name, syms, KERNEL_MAX_INSTANCES);
+	for (i = 0; i < n && i < KERNEL_MAX_INSTANCES; i++) {
+		if (!sym_in_module(syms[i], module))
+			continue;
+		if (count < max)
+			out[count] = (struct func_instance){ syms[i]->module, syms[i]->addr };
+		count++;
+	}
+	return count;
+}
+
+int kernel__instance_sig(struct kernel *k, const struct func_instance *in,
+			 struct signature *sig, struct ks_error *e)
+{
+	char name[sizeof(sig->attach)];
+	const char *owner;
+	struct btf *btf;
+	__u32 id;
+	int n, err;
+
+	/* The BTF name: sig->name may be shown otherwise. */
+	snprintf(name, sizeof(name), "%s", sig->attach);
+	/* A module's own FUNC, or vmlinux's where dedup left the module none. */
+	if (kbtf__find_func(k->kbtf, name, in->module, 0, &btf, &id, &owner))
+		return ks_fail(e, -ENOENT, "'%s'%s%s%s has no BTF type information, so its arguments are unknown",
+			       name, in->module ? " (module " : "", in->module ? in->module : "",
+			       in->module ? ")" : "");
+	if (btf != sig->btf || id != sig->func_id) {
+		err = signature__from_func(btf, id, sig, e);
+		sig->user_tags = kbtf__user_tags(k->kbtf);
+		if (err)
+			return ks_prefix(e, "'%s' ", name);
+	}
+	sig->module = in->module;
+	sig->addr = in->addr;
+	n = kbtf__func_protos(k->kbtf, btf, name);
+	if (n < 0)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	if (n > 1)
+		return ks_fail(e, -EINVAL, "%s BTF has several prototypes for '%s' and does not say which is this one's",
+			       owner ? owner : "vmlinux", name);
 	return 0;
 }
 
@@ -943,6 +1072,26 @@ const char *kernel__func_refused(struct kernel *k, const struct func_match *m)
 	if (kernel__open_ksyms(k, NULL) == 0 && !ksyms__find(k->ksyms, m->name))
 		return "not in kallsyms (inlined or removed at build time)";
 	return NULL;
+}
+
+int kernel__func_namesakes(struct kernel *k, const struct func_match *m)
+{
+	const struct ksym *one;
+	char **at;
+	size_t lo, hi;
+
+	if (k->ftrace_state > 0) {
+		at = bsearch(&m->name, k->ftrace, k->nftrace, sizeof(*k->ftrace), cmp_str);
+		if (!at)
+			return 0;
+		/* Equal names are next to each other. */
+		for (lo = hi = at - k->ftrace; lo > 0 && !strcmp(k->ftrace[lo - 1], m->name); lo--)
+			;
+		for (; hi + 1 < k->nftrace && !strcmp(k->ftrace[hi + 1], m->name); hi++)
+			;
+		return (int)(hi - lo + 1);
+	}
+	return k->ksyms ? (int)ksyms__find_all(k->ksyms, m->name, &one, 1) : 0;
 }
 
 int kernel__func_sig(struct kernel *k, const struct func_match *m, struct signature *sig,

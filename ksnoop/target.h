@@ -39,11 +39,13 @@ struct func_match {
 /*
  * Get ready to look kernel functions up, for a command that will: a
  * function named alone (GLOB false) is asked of the kernel by name
- * (klookup.h) where the caller may; otherwise kallsyms is read on a thread
- * of its own: most of that read is the kernel formatting /proc/kallsyms,
- * which then overlaps with parsing BTF (kernel__open).  The first use of
- * kallsyms waits for it.  If the thread cannot be started, kallsyms is
- * read when first used, as without it.
+ * (klookup.h) where the caller may, and its other functions of the name
+ * searched for in kallsyms' text (kernel__func_instances()); otherwise
+ * kallsyms is read on a thread of its own: most of that read is the
+ * kernel formatting /proc/kallsyms, which then overlaps with parsing BTF
+ * (kernel__open).  The first use of kallsyms waits for it.  If the
+ * thread cannot be started, kallsyms is read when first used, as without
+ * it.
  */
 void kernel__prefetch_ksyms(struct kernel *k, bool glob);
 /* Load vmlinux BTF on first use (kallsyms: when a function is looked up);
@@ -78,6 +80,37 @@ int kernel__func(struct kernel *k, const char *name, struct signature *sig,
 		 struct ks_error *e);
 
 /*
+ * Static functions of one name in several files or modules: kallsyms
+ * lists each, BTF usually one FUNC for them all (pahole leaves out the
+ * names whose prototypes disagree, or keeps one of them).
+ */
+struct func_instance {
+	const char *module;		/* NULL: vmlinux */
+	__u64 addr;			/* 0 when kallsyms hides addresses */
+};
+
+/* The most instances of one name ksnoop lists (6.12 has names with ~40). */
+#define KERNEL_MAX_INSTANCES	256
+
+/*
+ * The kallsyms functions named NAME, in kallsyms' order, the first MAX in
+ * OUT; in MODULE's only if given ("vmlinux": the kernel's own).  Returns
+ * how many there are, or a negative errno with E (kallsyms unreadable).
+ */
+int kernel__func_instances(struct kernel *k, const char *name, const char *module,
+			   struct func_instance *out, int max, struct ks_error *e);
+
+/*
+ * SIG, the signature kernel__func() gave NAME, made instance IN's: its
+ * prototype from the BTF of its module (or vmlinux's, where the module
+ * has none of its own), its address.  0, or -EINVAL with E (and SIG
+ * filled as far as known) when that BTF has several prototypes for
+ * NAME and does not say which is this one's.
+ */
+int kernel__instance_sig(struct kernel *k, const struct func_instance *in,
+			 struct signature *sig, struct ks_error *e);
+
+/*
  * The functions with BTF whose names match the glob PATTERN, in MODULE
  * (NULL: everywhere; "vmlinux": the kernel's own), sorted by name; *OUT
  * is freed with free().  Returns the count (0: none), or a negative errno
@@ -98,6 +131,13 @@ bool kernel__func_denied(const char *name);
  * kallsyms symbol.
  */
 const char *kernel__func_refused(struct kernel *k, const struct func_match *m);
+
+/*
+ * How many functions are named as glob match M (static ones in several
+ * files), from what is already read (ftrace's list, or kallsyms); 0 when
+ * neither is.  A glob attaches M by name: the kernel takes one of them.
+ */
+int kernel__func_namesakes(struct kernel *k, const struct func_match *m);
 
 /* Signature of matched function M: 0, or -EINVAL with E (why not). */
 int kernel__func_sig(struct kernel *k, const struct func_match *m, struct signature *sig,

@@ -140,7 +140,7 @@ static void left_out__log(const struct left_out *lo, const char *spec)
 /* Is S one of many (a glob, MODULE:, declarations), or one name? */
 static bool spec_is_glob(const struct spec *s)
 {
-	return s->is_glob || s->ndecls || (s->kind == SPEC_KFUNC && s->module);
+	return s->is_glob || s->ndecls || (s->kind == SPEC_KFUNC && s->module && !s->addr);
 }
 
 void targets__prefetch(struct kernel *k, const struct spec *specs, int n)
@@ -175,6 +175,7 @@ static int each_func_match(struct kernel *k, const struct spec *s,
 		};
 
 		tm.err = kernel__func_sig(k, &m[j], &sig, &se);
+		tm.namesakes = kernel__func_namesakes(k, &m[j]);
 		err = fn(&tm, ctx);
 	}
 	free(m);
@@ -197,6 +198,94 @@ static int tp_match(const struct signature *sig, void *ctx)
 	struct target_match tm = { .name = sig->name, .sig = sig, .glob = true };
 
 	return te->fn(&tm, te->ctx);
+}
+
+/*
+ * The function fentry attaches to: it attaches by name, and the kernel
+ * takes the first of the name in kallsyms' order (kallsyms_lookup_name(),
+ * the lowest address; so on 6.1 and 6.12, vm/tests/48-statics.sh) within
+ * the BTF's owner (vmlinux, or the module whose BTF has it).
+ */
+static int fentry_pick(const struct func_instance *in, int n, const char *btf_module)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!in[i].module == !btf_module &&
+		    (!btf_module || strcmp(in[i].module, btf_module) == 0))
+			return i;
+	return -1;
+}
+
+/* "at 0x1 [mod], 0x2, ...": where the functions of a name are, for a message. */
+static void list_instances(const struct func_instance *in, int n, char *buf, size_t sz)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < n && len < sz; i++)
+		len += snprintf(buf + len, sz - len, "%s0x%llx%s%s%s", i ? ", " : "",
+				(unsigned long long)in[i].addr, in[i].module ? " [" : "",
+				in[i].module ? in[i].module : "", in[i].module ? "]" : "");
+}
+
+/* NAME@ADDRESS names none of the functions IN[0..N) (N of the name in all): E. */
+static int no_such_instance(const struct spec *s, const struct func_instance *in, int n,
+			    int shown, struct ks_error *e)
+{
+	char where[512];
+
+	list_instances(in, shown, where, sizeof(where));
+	if (!n)
+		ks_fail(e, -ENOENT, "no function '%s' in %s", s->target, s->module);
+	else if (!in[0].addr)
+		ks_fail(e, -ENOENT, "no function '%s' at 0x%llx that can be seen: kallsyms shows addresses to root only",
+			s->target, (unsigned long long)s->addr);
+	else
+		ks_fail(e, -ENOENT, "no function '%s' at 0x%llx; kallsyms has %s%s", s->target,
+			(unsigned long long)s->addr, n > 1 ? "these: " : "it at ", where);
+	e->pos = s->addr_pos;
+	return e->err;
+}
+
+/*
+ * A function named alone whose name kallsyms lists more than once (static
+ * functions in several files, or in vmlinux and a module), or one named
+ * NAME@ADDRESS: FN for each (or the one), its signature that instance's.
+ * 1 when the name is one function's and no address was given (the caller
+ * goes on with SIG); else 0, FN's error, or an errno with E.
+ */
+static int each_instance(struct kernel *k, const struct spec *s, const struct signature *sig,
+			 int (*fn)(const struct target_match *m, void *ctx), void *ctx,
+			 struct ks_error *e)
+{
+	struct func_instance in[KERNEL_MAX_INSTANCES];
+	int n, shown, i, pick, err = 0;
+
+	n = kernel__func_instances(k, s->target, s->module, in, KERNEL_MAX_INSTANCES, e);
+	if (n < 0)
+		return n;
+	shown = n < KERNEL_MAX_INSTANCES ? n : KERNEL_MAX_INSTANCES;
+	/* One function of the name: attached by name (fentry, where it can). */
+	if (n < 2 && (!s->addr || (n == 1 && in[0].addr == s->addr && !s->module)))
+		return 1;
+	pick = fentry_pick(in, shown, sig->module);
+	for (i = 0; i < shown && !err; i++) {
+		struct signature isig = *sig;
+		struct ks_error ie = {};
+		struct target_match tm = { .e = &ie, .sig = &isig, .instance = i, .ninstances = n,
+					   .fentry_pick = i == pick, .module = in[i].module };
+
+		if (s->addr && in[i].addr != s->addr)
+			continue;
+		tm.err = kernel__instance_sig(k, &in[i], &isig, &ie);
+		tm.name = isig.name;
+		err = fn(&tm, ctx);
+		if (s->addr)
+			return err;
+	}
+	return err || !s->addr ? err : no_such_instance(s, in, n, shown, e);
 }
 
 int targets__for_each_match(struct kernel *k, const struct spec *s,
@@ -223,6 +312,13 @@ int targets__for_each_match(struct kernel *k, const struct spec *s,
 		if (err == -ENOENT || (err && !sig.btf)) {
 			*e = se;
 			return err;
+		}
+		/* Not in kallsyms (-EINVAL) has no instances to list. */
+		if (!err) {
+			err = each_instance(k, s, &sig, fn, ctx, e);
+			if (err <= 0)
+				return err;
+			err = 0;
 		}
 		tm = (struct target_match){ .module = sig.module, .err = err, .e = &se };
 	}
@@ -335,11 +431,14 @@ static void log_target(const struct target *tg, const struct signature *sig)
 			 major(tg->usdt.dev), minor(tg->usdt.dev),
 			 (unsigned long long)tg->usdt.ino, tg->plan.nvalues[KSNOOP_ENTRY]);
 	else
-		log_info("%s: %s%s, %d entry value(s), %d return value(s)", arg,
+		log_info("%s: %s%s%s%.0llx%s, %d entry value(s), %d return value(s)", arg,
 			 tg->kind == ATTACH_TP || tg->kind == ATTACH_SYSCALL_TP ? "tracepoint" :
 			 tg->kind == ATTACH_SYSCALL ? "system call" : "function in ",
 			 tg->kind != ATTACH_FENTRY && tg->kind != ATTACH_KPROBE ? "" :
-			 sig->module ? sig->module : "vmlinux",
+			 sig->module ? sig->module : "vmlinux", sig->addr ? " at 0x" : "",
+			 (unsigned long long)sig->addr,
+			 !sig->addr ? "" : tg->kind == ATTACH_KPROBE ? " (a kprobe at that address)" :
+			 " (fentry: the one the kernel picks by name)",
 			 tg->plan.nvalues[KSNOOP_ENTRY], tg->plan.nvalues[KSNOOP_RETURN]);
 }
 
@@ -375,6 +474,7 @@ struct glob_tally {
 	const struct spec *s;
 	const struct targets_cfg *cfg;
 	int n, traced, skipped;
+	int instances;		/* functions of the one name a spec named (each_instance()) */
 	/*
 	 * The first reason a match was left out; of one whose arguments the
 	 * declarations bound, if any: that says what is wrong with the values
@@ -398,11 +498,70 @@ static enum attach_kind match_kind(const struct glob_tally *g, const struct sign
 	return g->s->kind == SPEC_TP ? ATTACH_TP : func_kind;
 }
 
+/*
+ * How one of several functions of a name attaches: kprobes attach by
+ * address, fentry by name (the kernel picks one): so with kprobes where
+ * they are used for many functions (glob_kind), else fentry and only the
+ * one it picks.  0, or why not in E.
+ */
+static int instance_kind(const struct glob_tally *g, const struct target_match *m,
+			 enum attach_kind *kind, struct ks_error *e)
+{
+	*kind = g->cfg->glob_kind == ATTACH_KPROBE ? ATTACH_KPROBE : ATTACH_FENTRY;
+	if (*kind == ATTACH_KPROBE || m->fentry_pick)
+		return 0;
+	return ks_fail(e, -EOPNOTSUPP, "fentry attaches by name, and the kernel takes another function of this name for it; kprobes attach by address, but are not in use (--mode fentry, or none in this kernel)");
+}
+
+/*
+ * One of several functions of one name: a target, or (when the spec names
+ * them all) left out, as a glob's match is, -v saying why;
+ * instances_outcome() warns, or fails when none is left.
+ */
+static int instance_match(struct glob_tally *g, const struct target_match *m)
+{
+	enum attach_kind kind;
+	struct ks_error e;
+
+	g->instances++;
+	if (m->err)
+		e = *m->e;
+	if (!m->err && !instance_kind(g, m, &kind, &e)) {
+		if (!add_target(g->l, g->s, kind))
+			return ks_fail(&g->named_e, -ENOMEM, "out of memory");
+		if (!resolve_last(g->l, m->sig, g->cfg, &e)) {
+			struct target *tg = &g->l->v[g->l->n - 1];
+
+			g->traced++;
+			snprintf(tg->label, sizeof(tg->label), "%s@%llx", m->sig->name,
+				 (unsigned long long)m->sig->addr);
+			log_target(tg, m->sig);
+			return 0;
+		}
+		drop_last(g->l);
+	}
+	if (g->s->addr) {
+		g->named_e = e;
+		return e.err;
+	}
+	g->skipped++;
+	if (!g->first[0])
+		snprintf(g->first, sizeof(g->first), "%s@%llx: %s", m->name,
+			 (unsigned long long)m->sig->addr, ks_message(&e));
+	log_info("%s: %s@%llx%s%s%s (%d of %d of this name) left out: %s", g->s->text, m->name,
+		 (unsigned long long)m->sig->addr, m->module ? " [" : "",
+		 m->module ? m->module : "", m->module ? "]" : "", m->instance + 1, m->ninstances,
+		 ks_message(&e));
+	return 0;
+}
+
 /* A function or tracepoint named alone: traced, or the spec's error. */
 static int named_match(struct glob_tally *g, const struct target_match *m)
 {
 	enum attach_kind kind = match_kind(g, m->sig, g->cfg->func_kind);
 
+	if (m->ninstances)
+		return instance_match(g, m);
 	if (m->err) {
 		g->named_e = *m->e;
 		return m->err;
@@ -422,6 +581,20 @@ static const char *left_out_why(const struct target_match *m)
 	if (m->denied)
 		return "tracing it would recurse into the tracer";
 	return m->refused;
+}
+
+/*
+ * -v: a glob's match whose name is several static functions' attaches by
+ * name, and the kernel takes one (the first in kallsyms); named alone,
+ * each is traced.
+ */
+static void log_namesakes(const struct glob_tally *g, const struct target_match *m)
+{
+	int n = m->namesakes;
+
+	if (n > 1)
+		log_info("%s: %s is the name of %d functions; a glob attaches it by name, to the one the kernel picks (name it alone to trace each)",
+			 g->s->text, m->name, n);
 }
 
 /*
@@ -458,6 +631,7 @@ static int glob_match(const struct target_match *m, void *ctx)
 			if (!resolve_last(g->l, &bound, g->cfg, &e)) {
 				g->traced++;
 				g->l->glob_traced++;
+				log_namesakes(g, m);
 				return 0;
 			}
 			drop_last(g->l);
@@ -495,6 +669,35 @@ static int glob_outcome(struct glob_tally *g, const char *pattern, const char *n
 	return 0;
 }
 
+/*
+ * A name of several functions: an error when none is traced, a warning
+ * when some are left out (their calls go unseen); -v says how they attach.
+ */
+static int instances_outcome(struct glob_tally *g)
+{
+	char q[SPEC_QUOTE_MAX + 1];
+	struct ks_error e;
+
+	if (!g->traced) {
+		ks_fail(&e, -EINVAL, "none of the %d functions named '%s' can be traced (%s)", g->instances,
+			g->s->target, g->first);
+		targets__log_error(g->s->text, &e);
+		return e.err;
+	}
+	if (g->s->addr)
+		return 0;
+	if (g->skipped)
+		log_warn("spec '%s': %d of the %d functions named '%s' left out (%s; -v lists them)",
+			 spec_quote(g->s->text, q, sizeof(q)), g->skipped, g->instances,
+			 g->s->target, g->first);
+	log_info("%s: %d functions of this name (static functions in several files or modules), %d traced: %s",
+		 g->s->text, g->instances, g->traced,
+		 g->l->v[g->l->n - 1].kind == ATTACH_KPROBE ?
+		 "kprobes, each at its address, as fentry attaches by name to one the kernel picks" :
+		 "fentry, which attaches by name to the one the kernel picks");
+	return 0;
+}
+
 /* Kernel spec G->S: its matches through glob_match(), and what they came to. */
 static int add_kernel_matches(struct glob_tally *g, struct kernel *k)
 {
@@ -510,6 +713,8 @@ static int add_kernel_matches(struct glob_tally *g, struct kernel *k)
 		targets__log_error(s->text, g->named_e.err ? &g->named_e : &e);
 		return err;
 	}
+	if (g->instances)
+		return instances_outcome(g);
 	if (!spec_is_glob(s))
 		return 0;
 	/* One tracepoint named with declarations: the reason it was left out. */

@@ -47,6 +47,11 @@ struct target {
 	bool attached;
 	struct capture_plan plan;	/* plan.bpf.func_id: its index in the list */
 	struct usdt_match usdt;	/* ATTACH_USDT */
+	/*
+	 * How --count and --hist name it where plan.sig.name does not say
+	 * which: "NAME@ADDRESS" for one of several functions of a name; "" else.
+	 */
+	char label[SPEC_MAX_NAME + 24];
 };
 
 /* The targets of a command's specs, in spec order; func_id i is v[i]. */
@@ -86,6 +91,14 @@ struct target_match {
 	const char *refused;
 	bool denied;
 	bool glob;			/* one of many: the spec is a glob (or MODULE:, or declarations) */
+	/*
+	 * One of several functions of one name (sig->addr says which):
+	 * INSTANCE of NINSTANCES in kallsyms' order; FENTRY_PICK: the one
+	 * fentry attaches to (it attaches by name, the kernel picks).
+	 */
+	int instance, ninstances;
+	bool fentry_pick;
+	int namesakes;			/* a glob's match: functions of its name, if known */
 };
 
 /*
@@ -97,7 +110,9 @@ struct target_match {
 void targets__prefetch(struct kernel *k, const struct spec *specs, int n);
 
 /*
- * Call FN for everything kernel spec S names, in name order.  0, FN's
+ * Call FN for everything kernel spec S names, in name order (a name of
+ * several static functions: each, in kallsyms' order, or the one
+ * NAME@ADDRESS picks).  0, FN's
  * first error, or a negative errno with E when S names nothing (-ENOENT:
  * no such function, module or tracepoint, a glob that matches nothing;
  * runtime errnos for unreadable BTF or kallsyms).  E is not logged.

@@ -204,7 +204,9 @@ static const char *target_name(void *ctx, __u32 func_id)
 {
 	const struct trace *t = ctx;
 
-	return func_id < (__u32)t->targets.n ? t->targets.v[func_id].plan.sig.name : "?";
+	const struct target *tg = func_id < (__u32)t->targets.n ? &t->targets.v[func_id] : NULL;
+
+	return !tg ? "?" : tg->label[0] ? tg->label : tg->plan.sig.name;
 }
 
 static struct hist_value hist_value_of(void *ctx, __u32 func_id)

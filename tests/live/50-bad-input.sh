@@ -163,6 +163,11 @@ bad negative_index "expected an index, found '-'" "tp:sched_process_exec(p->comm
 bad index_too_large "index 2147483648 is too large" "tp:sched_process_exec(p->comm[2147483648])"
 bad index_out_of_bounds "index 16 is out of bounds for char\[16\]" "tp:sched_process_exec(p->comm[16])"
 bad overlong_function_name "column 1: name is too long" "$L200"
+# NAME@ADDRESS: one of the functions of a name, by its kallsyms address.
+bad address_missing "column 13: expected a hex address after '@' \(as 'ksnoop info ip_send_skb' lists them\)" "ip_send_skb@(skb)"
+bad address_not_hex "column 13: expected a hex address after '@'" "ip_send_skb@xyz"
+bad address_on_glob "column 5: '@ADDRESS' picks one function of a name; a glob names many" "ip_*@ffff"
+bad address_of_none "spec 'ip_send_skb@1234': column 12: no function 'ip_send_skb' at 0x1234; kallsyms has it at 0x[0-9a-f]+$" info ip_send_skb@1234
 bad name_of_128_is_not_too_long "unknown kernel function '$(long b 128)'" "$(long b 128)"
 bad overlong_tracepoint_name "column 4: name is too long" "tp:$L200"
 bad overlong_argument_name "column 13: .* is longer than 128 characters" "ip_send_skb($L200)"

@@ -330,6 +330,51 @@ static void test_ksyms_many_chunks(void **state)
 			assert_null(sym->module);
 		assert_ptr_equal(ksyms__find(ks, name), sym);
 	}
+	/* Searched in the text, names across the chunks' edges are found too. */
+	for (i = 0; i < N; i += 331) {
+		struct ksym_found f;
+
+		snprintf(name, sizeof(name), "fn_%d_%.*s", i, i % 37,
+			 "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz");
+		assert_int_equal(ksyms__scan_name(tmp_path, name, &f, 1), 1);
+		assert_true(f.addr == 0xffffffff81000000ULL + 16ULL * i);
+		assert_string_equal(f.module, i % 5 == 0 ? "mod_x" : "");
+	}
+	ksyms__free(ks);
+}
+
+/*
+ * A name searched in kallsyms' text (ksyms__scan_name()) finds what the
+ * table does: whole names of function symbols only, modules, the last line.
+ */
+static void test_ksyms_scan_name(void **state)
+{
+	struct ksym_found f[4];
+	const struct ksym *t[4];
+	const char *path = write_tmp(kallsyms);
+	struct ksyms *ks = ksyms__load(path);
+	static const char *const names[] = {
+		"dup_static", "do_one_initcall", "weak_local", "last_without_newline",
+		"e1000_data", "not_a_type", "weak", "dup", "local_data", "e1000_probe",
+	};
+
+	assert_non_null(ks);
+	assert_int_equal(ksyms__scan_name(path, "dup_static", f, 4), 3);
+	assert_true(f[0].addr == 0xffffffff81003000ULL && !f[0].module[0]);
+	assert_true(f[1].addr == 0xffffffff81004000ULL && !f[1].module[0]);
+	assert_true(f[2].addr == 0xffffffffc0003000ULL);
+	assert_string_equal(f[2].module, "e1000");
+	/* More than MAX: the count, the first MAX. */
+	assert_int_equal(ksyms__scan_name(path, "dup_static", f, 1), 3);
+	assert_true(f[0].addr == 0xffffffff81003000ULL);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int n = ksyms__scan_name(path, names[i], f, 4);
+
+		assert_int_equal(n, (int)ksyms__find_all(ks, names[i], t, 4));
+		for (int j = 0; j < n; j++)
+			assert_true(f[j].addr == t[j]->addr);
+	}
+	assert_int_equal(ksyms__scan_name("/nonexistent/kallsyms", "x", f, 4), -ENOENT);
 	ksyms__free(ks);
 }
 
@@ -1049,6 +1094,7 @@ int main(void)
 	const struct CMUnitTest ksyms_tests[] = {
 		cmocka_unit_test_teardown(test_ksyms_text_symbols_only, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_many_chunks, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_scan_name, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_overlong_line, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_by_addr, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_modules, remove_tmp),

@@ -177,6 +177,41 @@ static void test_module_prefix(void **state)
 	parse_err("a-b", 2, "'-' in a function name");
 }
 
+/* NAME@ADDRESS: one of the kernel functions of a name, by its kallsyms address. */
+static void test_address(void **state)
+{
+	struct spec s;
+
+	parse_ok("modalias_show@ffffffff8fbf3730(buf)", &s);
+	assert_string_equal(s.target, "modalias_show");
+	assert_true(s.addr == 0xffffffff8fbf3730ULL);
+	assert_int_equal(s.addr_pos, 14);
+	assert_int_equal(s.nitems, 1);
+	assert_string_equal(s.items[0].base, "buf");
+	spec__free(&s);
+	parse_ok("dummy:f@0xC0001000", &s);
+	assert_string_equal(s.module, "dummy");
+	assert_string_equal(s.target, "f");
+	assert_true(s.addr == 0xc0001000ULL);
+	assert_false(s.has_list);
+	spec__free(&s);
+	/* Without '@', no address: every function of the name. */
+	parse_ok("f", &s);
+	assert_true(s.addr == 0);
+	spec__free(&s);
+	parse_err("f@", 3, "expected a hex address after '@' (as 'ksnoop info f' lists them)");
+	parse_err("f@0x", 5, "expected a hex address after '@'");
+	parse_err("f@12g4", 5, "expected a hex address after '@'");
+	parse_err("f@xyz", 3, "expected a hex address after '@'");
+	parse_err("f@0", 3, "address 0 names no function");
+	parse_err("f@10000000000000000", 3, "address too large for 64 bits");
+	parse_err("f_*@ffff", 4, "'@ADDRESS' picks one function of a name; a glob names many");
+	/* The largest address fits. */
+	parse_ok("f@ffffffffffffffff", &s);
+	assert_true(s.addr == ~0ULL);
+	spec__free(&s);
+}
+
 static void test_globs(void **state)
 {
 	struct spec s;
@@ -1273,6 +1308,7 @@ int main(void)
 		cmocka_unit_test(test_tracepoint_category),
 		cmocka_unit_test(test_names_starting_with_tp_are_functions),
 		cmocka_unit_test(test_module_prefix),
+		cmocka_unit_test(test_address),
 		cmocka_unit_test(test_globs),
 		cmocka_unit_test(test_class_only_globs),
 		cmocka_unit_test(test_declarations),

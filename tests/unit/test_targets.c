@@ -49,12 +49,20 @@ static const char kallsyms[] =
 	"ffffffff81004000 T vfs_kprobe_hook\n"
 	"ffffffff81005000 T dup_sys_ipc\n"
 	"ffffffffc0000000 t dummy_xmit\t[dummy]\n"
-	"ffffffffc0001000 t dummy_init\t[dummy]\n";
+	"ffffffffc0001000 t dummy_init\t[dummy]\n"
+	/* Static functions of one name: two files' in vmlinux, a module's. */
+	"ffffffff81005000 t dup_show\n"
+	"ffffffff81006000 t dup_show\n"
+	"ffffffffc0002000 t dup_show\t[dummy]\n"
+	/* Two of one name whose BTF prototypes differ. */
+	"ffffffff81007000 t twin_show\n"
+	"ffffffff81008000 t twin_show\n";
 
 /* vfs_notrace is not here (notrace): globs leave it out. */
 static const char ftrace[] =
 	"ip_send_skb\nvfs_open\nvfs_read\nvfs_write\nvfs_kprobe_hook\ndup_sys_ipc\n"
-	"dummy_xmit [dummy]\ndummy_init [dummy]\n";
+	"dummy_xmit [dummy]\ndummy_init [dummy]\n"
+	"dup_show\ndup_show\ndup_show [dummy]\ntwin_show\ntwin_show\n";
 
 /* ip_send_skb, and tracepoints as in the fixture (with a stub, from templates, without). */
 static void build_kernel_functions(void)
@@ -107,6 +115,10 @@ static int make_kernel_dir(void **state)
 	/* Twice, as 6.1's vmlinux BTF has __ia32_compat_sys_ipc. */
 	func("dup_sys_ipc", rw);
 	func("dup_sys_ipc", rw);
+	/* One FUNC for three functions (the module's deduplicated into vmlinux's). */
+	func("dup_show", rw);
+	func("twin_show", rw);
+	func("twin_show", proto(T.ints.int_t, "x", T.ints.int_t, NULL));
 	/* The kernel has raw_tp cookies (6.10 on): its raw_tp link has one. */
 	raw_tp = btf__add_struct(btf, "bpf_raw_tp_link", 8);
 	btf__add_field(btf, "cookie", T.ints.ulong_t, 0, 0);
@@ -238,6 +250,148 @@ static void test_name_is_one_target(void **state)
 	assert_int_equal(x->l.v[0].plan.nvalues[KSNOOP_ENTRY], 2);
 }
 
+/* ADDRS: the kallsyms address of each target, in the list's order. */
+static void addrs_of(char *buf, size_t sz)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < x->l.n; i++)
+		len += snprintf(buf + len, sz - len, "%llx ",
+				(unsigned long long)x->l.v[i].plan.sig.addr);
+}
+
+/*
+ * A name of several functions (static ones in two files of vmlinux and in
+ * a module): a target each, attached as a kprobe at its address (fentry
+ * attaches by name); the module's typed by vmlinux's FUNC, which dedup
+ * left it.
+ */
+static void test_same_name_each_function(void **state)
+{
+	char addrs[256];
+
+	assert_int_equal(expand("dup_show"), 0);
+	assert_string_equal(x->names, "dup_show kprobe; dup_show kprobe; dummy:dup_show kprobe; ");
+	addrs_of(addrs, sizeof(addrs));
+	assert_string_equal(addrs, "ffffffff81005000 ffffffff81006000 ffffffffc0002000 ");
+	assert_int_equal(x->l.v[2].plan.nvalues[KSNOOP_ENTRY], 2);
+	assert_false(x->l.v[0].from_glob);
+	/* One of them by its address; a name that is one function's stays fentry. */
+	assert_int_equal(expand("dup_show@0xffffffff81006000"), 0);
+	assert_string_equal(x->names, "dup_show kprobe; ");
+	addrs_of(addrs, sizeof(addrs));
+	assert_string_equal(addrs, "ffffffff81006000 ");
+	assert_int_equal(expand("dummy:dup_show@ffffffffc0002000"), 0);
+	assert_string_equal(x->names, "dummy:dup_show kprobe; ");
+	assert_int_equal(expand("vfs_read@ffffffff81002000"), 0);
+	assert_string_equal(x->names, "vfs_read fentry; ");
+	addrs_of(addrs, sizeof(addrs));
+	assert_string_equal(addrs, "0 ");
+}
+
+/* fentry alone (no kprobes): the one the kernel picks by name, the first of vmlinux. */
+static void test_same_name_fentry_takes_first(void **state)
+{
+	struct targets_cfg c = cfg;
+	const char *texts[] = { "dup_show", NULL };
+	char addrs[256];
+
+	c.glob_kind = ATTACH_FENTRY;
+	assert_int_equal(expand_with(&c, texts), 0);
+	assert_string_equal(x->names, "dup_show fentry; ");
+	addrs_of(addrs, sizeof(addrs));
+	assert_string_equal(addrs, "ffffffff81005000 ");
+	/* Another one by its address cannot be had. */
+	texts[0] = "dup_show@ffffffff81006000";
+	assert_int_equal(expand_with(&c, texts), -EOPNOTSUPP);
+	assert_int_equal(x->l.n, 0);
+}
+
+static void test_same_name_bad_address(void **state)
+{
+	char msg[KS_ERROR_MSG_MAX];
+
+	assert_int_equal(expand("dup_show@ffffffff81009000"), -ENOENT);
+	assert_int_equal(x->l.n, 0);
+	assert_int_equal(match_error("dup_show@ffffffff81009000", msg, sizeof(msg)), -ENOENT);
+	assert_string_equal(msg, "no function 'dup_show' at 0xffffffff81009000; kallsyms has these: 0xffffffff81005000, 0xffffffff81006000, 0xffffffffc0002000 [dummy]");
+	assert_int_equal(match_error("vfs_read@1234", msg, sizeof(msg)), -ENOENT);
+	assert_string_equal(msg, "no function 'vfs_read' at 0x1234; kallsyms has it at 0xffffffff81002000");
+	assert_int_equal(match_error("dummy:vfs_read@1234", msg, sizeof(msg)), -ENOENT);
+	assert_string_equal(msg, "no function 'vfs_read' in dummy");
+}
+
+/* What info is given for each function of a name: its instance, address and module. */
+static int instances(const struct target_match *m, void *ctx)
+{
+	char *out = ctx;
+	size_t len = strlen(out);
+
+	snprintf(out + len, 512 - len, "%d/%d %llx %s%s; ", m->instance + 1, m->ninstances,
+		 (unsigned long long)m->sig->addr, m->module ? m->module : "vmlinux",
+		 m->err ? " err" : "");
+	return 0;
+}
+
+/* Prototypes BTF cannot tell apart: each function says so; none can be traced. */
+static void test_same_name_prototypes_differ(void **state)
+{
+	struct kernel *k = kernel__new(dir);
+	char out[512] = "";
+	struct ks_error e;
+	struct spec s;
+
+	assert_non_null(k);
+	kernel__set_kallsyms_path(k, kallsyms_path);
+	assert_int_equal(spec__parse("twin_show", SPEC_KFUNC, &s, &e), 0);
+	assert_int_equal(targets__for_each_match(k, &s, instances, out, &e), 0);
+	assert_string_equal(out, "1/2 ffffffff81007000 vmlinux err; 2/2 ffffffff81008000 vmlinux err; ");
+	spec__free(&s);
+	out[0] = 0;
+	assert_int_equal(spec__parse("dup_show", SPEC_KFUNC, &s, &e), 0);
+	assert_int_equal(targets__for_each_match(k, &s, instances, out, &e), 0);
+	assert_string_equal(out, "1/3 ffffffff81005000 vmlinux; 2/3 ffffffff81006000 vmlinux; 3/3 ffffffffc0002000 dummy; ");
+	spec__free(&s);
+	kernel__free(k);
+	assert_int_equal(expand("twin_show"), -EINVAL);
+	assert_int_equal(x->l.n, 0);
+}
+
+/* A glob attaches a match by name; how many functions have that name is known from ftrace's list. */
+static int namesakes(const struct target_match *m, void *ctx)
+{
+	char *out = ctx;
+	size_t len = strlen(out);
+
+	snprintf(out + len, 512 - len, "%s %d; ", m->name, m->namesakes);
+	return 0;
+}
+
+static void test_same_name_in_a_glob(void **state)
+{
+	struct kernel *k = kernel__new(dir);
+	char out[512] = "";
+	struct ks_error e;
+	struct spec s;
+
+	assert_non_null(k);
+	kernel__set_kallsyms_path(k, kallsyms_path);
+	kernel__set_ftrace_path(k, ftrace_path);
+	assert_int_equal(spec__parse("*_show", SPEC_KFUNC, &s, &e), 0);
+	assert_int_equal(targets__for_each_match(k, &s, namesakes, out, &e), 0);
+	/*
+	 * A glob attaches by name: twin_show's two FUNCs are one match (the
+	 * lowest id, as kbtf__find_func() finds), with both its namesakes.
+	 */
+	assert_string_equal(out, "dup_show 3; twin_show 2; ");
+	spec__free(&s);
+	kernel__free(k);
+	assert_int_equal(expand("dup_sho?"), 0);
+	assert_string_equal(x->names, "dup_show kprobe glob; ");
+	assert_true(x->l.v[0].plan.sig.addr == 0);
+}
+
 /* Sorted by name; vfs_notrace (not in ftrace's list) and vfs_kprobe_hook (denied) left out. */
 static void test_glob_sorted_without_refused_and_denied(void **state)
 {
@@ -259,7 +413,7 @@ static void test_name_twice_in_btf_is_one_match(void **state)
 	struct ks_error e;
 	struct spec sp;
 
-	assert_int_equal(expand("dup_*"), 0);
+	assert_int_equal(expand("dup_sys_*"), 0);
 	assert_string_equal(x->names, "dup_sys_ipc kprobe glob; ");
 	assert_int_equal(x->l.glob_traced, 1);
 	/* Left out (no skb): one match, so -v and -vv say it once. */
@@ -267,7 +421,7 @@ static void test_name_twice_in_btf_is_one_match(void **state)
 	assert_non_null(k);
 	kernel__set_kallsyms_path(k, kallsyms_path);
 	kernel__set_ftrace_path(k, ftrace_path);
-	assert_int_equal(spec__parse("dup_*(struct sk_buff *s)", SPEC_KFUNC, &sp, &e), 0);
+	assert_int_equal(spec__parse("dup_sys_*(struct sk_buff *s)", SPEC_KFUNC, &sp, &e), 0);
 	assert_int_equal(targets__for_each_match(k, &sp, verdict, out, &e), 0);
 	assert_string_equal(out, "dup_sys_ipc:; ");
 	spec__free(&sp);
@@ -567,6 +721,11 @@ int main(void)
 		cmocka_unit_test_teardown(test_glob_sorted_without_refused_and_denied, free_expansion),
 		cmocka_unit_test_teardown(test_denied_function_named_alone, free_expansion),
 		cmocka_unit_test_teardown(test_name_twice_in_btf_is_one_match, free_expansion),
+		cmocka_unit_test_teardown(test_same_name_each_function, free_expansion),
+		cmocka_unit_test_teardown(test_same_name_fentry_takes_first, free_expansion),
+		cmocka_unit_test_teardown(test_same_name_bad_address, free_expansion),
+		cmocka_unit_test_teardown(test_same_name_prototypes_differ, free_expansion),
+		cmocka_unit_test_teardown(test_same_name_in_a_glob, free_expansion),
 		cmocka_unit_test_teardown(test_module_glob, free_expansion),
 		cmocka_unit_test_teardown(test_unknown_module, free_expansion),
 		cmocka_unit_test_teardown(test_glob_matching_nothing, free_expansion),
