@@ -12,6 +12,7 @@
  *                          prints the second thread's tid first
  *   usdt_prog signs N      fire `value` with -N, ..., -1, 0, 1, ..., N - 1
  *                          (an int), then exit
+ *   usdt_prog values N     fire `value` with 1, 2, ..., N, then exit
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -136,6 +137,9 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 	} else if (!strcmp(argv[1], "signs")) {
 		for (i = -n; i < n; i++)
+			DTRACE_PROBE1(ksnoop_test, value, i);
+	} else if (!strcmp(argv[1], "values")) {
+		for (i = 1; i <= n; i++)
 			DTRACE_PROBE1(ksnoop_test, value, i);
 	} else if (!strcmp(argv[1], "lib")) {
 		for (i = 0; i < n; i++)
