@@ -216,11 +216,14 @@ struct hist_group {
 	__u64 total;
 };
 
-/* The busiest first; then by function and key, as the rows are sorted. */
-static int cmp_group(const void *a, const void *b)
+/* By function, as the rows are sorted; a function's keys the busiest first. */
+static int cmp_group(const void *a, const void *b, void *rows_)
 {
 	const struct hist_group *x = a, *y = b;
+	const struct count_row *rows = rows_;
 
+	if (rows[x->first].func_id != rows[y->first].func_id)
+		return rows[x->first].func_id < rows[y->first].func_id ? -1 : 1;
 	if (x->total != y->total)
 		return x->total < y->total ? 1 : -1;
 	return (x->first > y->first) - (x->first < y->first);
@@ -240,7 +243,7 @@ static struct hist_group *hist_groups(const struct count_row *rows, size_t n, si
 		g[k - 1].n++;
 		g[k - 1].total += rows[i].count;
 	}
-	qsort(g, k, sizeof(*g), cmp_group);
+	qsort_r(g, k, sizeof(*g), cmp_group, (void *)rows);
 	*ngroups = k;
 	return g;
 }

@@ -78,7 +78,8 @@ struct hist_value {
 /*
  * --hist: ROWS are (function, bucket) counts, with --by (function, key,
  * bucket); one histogram per function (and key), VALUE_OF saying what it
- * counts by, to R, the busiest first.  0, or -ENOMEM.
+ * counts by, to R: by function, a function's keys the busiest first.
+ * 0, or -ENOMEM.
  */
 int counts__print_hist(struct report *r, struct count_row *rows, size_t n,
 		       const struct counts_fmt *fmt,

@@ -611,7 +611,7 @@ static void test_hist_duration_plan(void **state)
 		assert_int_equal(r->ret, 0);
 		assert_int_equal(r->plan.bpf.output, KSNOOP_OUT_HIST_DURATION);
 		assert_string_equal(r->plan.hist_text, "duration_ns");
-		assert_string_equal(r->plan.hist_label, "duration in ns");
+		assert_string_equal(r->plan.hist_label, "duration");
 		for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 			const struct ksnoop_side_plan *sd = &r->plan.bpf.side[k];
 
