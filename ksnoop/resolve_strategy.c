@@ -334,9 +334,23 @@ static enum ksnoop_by by_word(const char *by)
 	return KSNOOP_BY_NONE;
 }
 
+/* BY is IT's text, with its ":FORMAT" or without. */
+static bool same_text(const char *by, const struct spec_item *it)
+{
+	size_t n = strlen(it->text), f;
+
+	if (!strcmp(by, it->text))
+		return true;
+	if (!it->fmt)
+		return false;
+	f = strlen(spec_format__str(it->fmt)) + 1;
+	return n > f && strlen(by) == n - f && !strncmp(by, it->text, n - f);
+}
+
 /*
  * --by VALUE names an item of the spec: as written, or as the parser
- * spells it ("skb -> len" is "skb->len"; a format is the item's).
+ * spells it ("skb -> len" is "skb->len"), its format (":str") given or
+ * left out.
  */
 bool strategy__is_by_item(const struct rctx *r, const struct spec_item *it)
 {
@@ -348,11 +362,11 @@ bool strategy__is_by_item(const struct rctx *r, const struct spec_item *it)
 
 	if (!by || by_word(by) != KSNOOP_BY_NONE)
 		return false;
-	if (!strcmp(by, it->text))
+	if (same_text(by, it))
 		return true;
 	snprintf(text, sizeof(text), "by(%s)", by);
 	same = spec__parse(text, SPEC_KFUNC, &s, &e) == 0 && s.nitems == 1 &&
-	       !s.items[0].has_pred && !strcmp(s.items[0].text, it->text);
+	       !s.items[0].has_pred && same_text(s.items[0].text, it);
 	spec__free(&s);
 	return same;
 }
