@@ -94,6 +94,29 @@ for mode in fentry kprobe; do
 		EXPECT   eq '2 [{"min":16777216,"max":33554431,"count":1},{"min":268435456,"max":536870911,"count":1}]' \
 		         "$(jq -c -r 'select(.func == "hrtimer_nanosleep") | "\(.count) \(.buckets)"' "$OUT")"
 	CASE
+	# --by: per comm (two programs sleeping), per argument (dd's 3 reads
+	# of 4096 bytes), and durations per comm, counted at the return.
+	ks_case <<-'CASE'
+		NAME     ${T}_count_by_comm
+		RUN      --mode $mode -j --count --by comm hrtimer_nanosleep
+		WORKLOAD vmprog sleep 20 20
+		WORKLOAD sleep 0.05
+		EXPECT   eq 'vmprog 2 sleep 1' \
+		         "$(jq -r 'select(.type == "count" and (.key == "vmprog" or .key == "sleep")) | "\(.key) \(.count)"' "$OUT" | tr '\n' ' ' | sed 's/ $//')"
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_count_by_arg
+		RUN      --mode $mode -j --count --by count -c dd 'vfs_read(count == 4096)'
+		WORKLOAD dd if=/dev/zero of=/dev/null bs=4096 count=3 2>/dev/null
+		EXPECT   eq '{"type":"count","func":"vfs_read","by":"count","key":4096,"count":3}' "$(record count "$OUT")"
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_hist_by_comm
+		RUN      --mode $mode --hist --by comm -c vmprog hrtimer_nanosleep
+		WORKLOAD vmprog sleep 300 300
+		EXPECT   ${T}_hist_by_comm_header: eq 'hrtimer_nanosleep [comm vmprog]: duration (2 calls)' "$(head -1 "$OUT")"
+		EXPECT   ${T}_hist_by_comm_bucket: match '^\[268ms, 537ms\) +2 \|@{52}\|$'
+	CASE
 done
 # No return, no duration: a tracepoint is refused before anything attaches.
 err=$(ksnoop --hist tp:sched_switch 2>&1 >/dev/null); rc=$?
