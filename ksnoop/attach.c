@@ -376,10 +376,10 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 static void drop_last_instance(struct attacher *a)
 {
 	ksnoop_bpf__destroy(a->skels[--a->nskels]);
-	if (a->nskels == 0)
+	if (a->nskels == 0) {
 		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
-	if (a->nskels == 0)
 		a->by_counts_fd = -1;
+	}
 }
 
 /* KSNOOP_PLAN_FUNC_VALUES: element i is FUNCS[i]'s values (its cookie says i). */

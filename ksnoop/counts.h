@@ -67,7 +67,8 @@ void counts__print(struct report *r, const struct count_row *rows, size_t n,
 
 /*
  * What a function's histogram counts by: NAME for JSON ("return",
- * "duration_ns"), LABEL for text, with its unit ("duration in ns").
+ * "duration_ns"), LABEL for text ("duration"; its buckets are labelled in
+ * units when DURATION is set).
  */
 struct hist_value {
 	const char *name;

@@ -77,7 +77,7 @@ struct capture_plan {
 	int naliases;
 	char aliases[PLAN_MAX_ALIASES][160];
 	char hist_text[SPEC_MAX_NAME * 2];	/* --hist: the value counted by ("duration_ns") */
-	char hist_label[SPEC_MAX_NAME * 2];	/* the same, for text ("duration in ns") */
+	char hist_label[SPEC_MAX_NAME * 2];	/* the same, for text ("duration": its labels carry units) */
 };
 
 /*

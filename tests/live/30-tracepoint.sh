@@ -279,7 +279,7 @@ start "$tmp/o20" "$tmp/e20" -j --hist -c "$probe" 'tp:sched_process_exec(bprm->a
 	fail attach_hist_json "$(cat "$tmp/e20")"
 "$tmp/$probe" a b c d e f g
 stop
-expect_eq hist_json '{"type":"hist","func":"tp:sched_process_exec","value":"bprm->argc","count":1,"buckets":[{"min":8,"max":15,"count":1}]}' "$(record hist "$tmp/o20")"
+expect_eq hist_json '{"type":"hist","func":"tp:sched_process_exec","value":"bprm->argc","count":1,"buckets":[{"min":8,"max":15,"count":1}],"p50":15,"p90":15,"p99":15,"max":15}' "$(record hist "$tmp/o20")"
 expect_eq hist_json_summary '1' "$(record summary "$tmp/o20" | jq .counted)"
 
 # --- ksnoop leaves out its own calls: printing an event is system calls,

@@ -48,6 +48,18 @@ expect_eq by_comm_json '{"type":"count","func":"ksnoop_test:value","by":"comm","
 {"type":"summary","counted":5,"not_printed":0,"not_counted":0,"unreadable":0,"stacks_not_taken":0,"not_followed":0,"missed":0}' \
 	"$(cat "$tmp/c2")"
 
+# --- --interval: each period's keys, then afresh ---
+start "$tmp/c8" "$tmp/e8" -j --count --by comm --interval 300ms usdt "$P:ksnoop_test:value" ||
+	fail attach_by_interval "$(cat "$tmp/e8")"
+"$U/usdt_aaa" values 3
+sleep 1
+"$U/usdt_bbb" values 2
+stop
+expect_eq by_interval_totals "usdt_aaa 3 usdt_bbb 2" \
+	"$(record count "$tmp/c8" | jq -s -r 'group_by(.key)[] | "\(.[0].key) \(map(.count) | add)"' | joined)"
+expect_eq by_interval_periods 2 \
+	"$(record count "$tmp/c8" | jq -r .interval | sort -u | wc -l)"
+
 # --- --by pid: two runs, their pids known ---
 start "$tmp/c3" "$tmp/e3" -j --count --by pid usdt "$P:ksnoop_test:value" || fail attach_by_pid "$(cat "$tmp/e3")"
 "$P" values 4 & p1=$!
