@@ -284,7 +284,7 @@ static int parse_hist_scale(const char *arg, struct options *o)
 static int parse_by(const char *arg, struct options *o)
 {
 	if (!*arg || strlen(arg) >= SPEC_MAX_NAME * 2) {
-		log_error("--by: '%s' must be comm, pid, tid, cpu or a value the spec names", arg);
+		log_error("--by: '%s' is empty or longer than %d characters", arg, SPEC_MAX_NAME * 2 - 1);
 		return -EINVAL;
 	}
 	o->by = arg;
