@@ -340,6 +340,10 @@ static void test_hist_percentiles(void **state)
 	assert_int_equal(hist__percentile(lg, 7, 100, 90), 6);
 	assert_int_equal(hist__percentile(lg, 7, 100, 99), 6);
 	assert_int_equal(hist__percentile(lg, 7, 0, 50), 7);		/* nothing counted */
+	/* A total not a multiple of 100: the rank rounds up (p50 of 3 is the 2nd). */
+	assert_int_equal(hist__percentile(lg, 3, 3, 50), 1);
+	assert_int_equal(hist__percentile(lg, 3, 3, 34), 1);
+	assert_int_equal(hist__percentile(lg, 3, 3, 33), 0);
 	/* 63 calls up to [32, 64): p63 is there, p64 one bucket on. */
 	assert_int_equal(hist__percentile(lg, 7, 100, 63), 5);
 	assert_int_equal(hist__percentile(lg, 7, 100, 64), 6);
