@@ -820,7 +820,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KSNOOP_COUNT_ENTRIES);
 	__type(key, struct ksnoop_count_key);
-	__type(value, __u64);
+	__type(value, struct ksnoop_count_val);
 } counts SEC(".maps");
 
 struct {
@@ -855,7 +855,7 @@ struct {
 	__uint(max_entries, KSNOOP_BY_ENTRIES);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct ksnoop_by_key);
-	__type(value, __u64);
+	__type(value, struct ksnoop_count_val);
 } by_counts SEC(".maps");
 
 /*
@@ -921,27 +921,52 @@ static __always_inline int by_key(const __u64 *words, __u8 *key)
 	return read_mem(key, size, addr, user) ? -1 : 0;
 }
 
-/* One more in MAP at KEY (made if new); a full map is counted. */
-static __always_inline void add_one(void *map, const void *key)
+/*
+ * --hist: *MAX = V if V is larger, in one atomic step; a CPU that raced
+ * another looks again (KSNOOP_MAX_CAS_TRIES times: each failure means
+ * the max rose meanwhile).
+ */
+static __always_inline void keep_max(__u64 *max, __u64 v, bool is_signed)
 {
-	__u64 one = 1, *n = bpf_map_lookup_elem(map, key);
+	__u64 old;
+	int i;
 
-	if (n) {
-		__sync_fetch_and_add(n, 1);
-		return;
+	for (i = 0; i < KSNOOP_MAX_CAS_TRIES; i++) {
+		old = *(volatile __u64 *)max;
+		if (is_signed ? (__s64)v <= (__s64)old : v <= old)
+			return;
+		if (__sync_val_compare_and_swap(max, old, v) == old)
+			return;
 	}
-	if (bpf_map_update_elem(map, key, &one, BPF_NOEXIST) == 0)
-		return;
-	/* Another CPU added it meanwhile, or the map is full. */
-	n = bpf_map_lookup_elem(map, key);
-	if (n)
-		__sync_fetch_and_add(n, 1);
-	else
-		count(KSNOOP_CNT_COUNT_FULL);
 }
 
-/* --by: one more for (function, bucket SUB, this call's key). */
-static __always_inline void count_by(const struct call *c, __s32 sub, const __u64 *words)
+/*
+ * One more in MAP at KEY (made if new), and for --hist V its max if
+ * larger; a full map is counted.
+ */
+static __always_inline void add_one(void *map, const void *key, __u64 v)
+{
+	struct ksnoop_count_val one = { .count = 1, .max = v };
+	struct ksnoop_count_val *n = bpf_map_lookup_elem(map, key);
+
+	if (!n) {
+		if (bpf_map_update_elem(map, key, &one, BPF_NOEXIST) == 0)
+			return;
+		/* Another CPU added it meanwhile, or the map is full. */
+		n = bpf_map_lookup_elem(map, key);
+		if (!n) {
+			count(KSNOOP_CNT_COUNT_FULL);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&n->count, 1);
+	if (plan.output == KSNOOP_OUT_HIST || plan.output == KSNOOP_OUT_HIST_DURATION)
+		keep_max(&n->max, v, plan.output == KSNOOP_OUT_HIST && plan.hist.is_signed);
+}
+
+/* --by: one more for (function, bucket SUB, this call's key), of value V. */
+static __always_inline void count_by(const struct call *c, __s32 sub, __u64 v,
+				     const __u64 *words)
 {
 	struct ksnoop_by_key bk = { .func_id = c->func_id, .sub = sub };
 
@@ -949,7 +974,7 @@ static __always_inline void count_by(const struct call *c, __s32 sub, const __u6
 		count(KSNOOP_CNT_HIST_UNREAD);
 		return;
 	}
-	add_one(&by_counts, &bk);
+	add_one(&by_counts, &bk, v);
 }
 
 /* --count: one more call of C's function (and of its stack), no record at all. */
@@ -957,13 +982,14 @@ static __always_inline void count_call(void *ctx, enum word_source ws, const str
 				       const __u64 *words)
 {
 	struct ksnoop_count_key key = { .func_id = c->func_id, .sub = -1 };
-	__u64 v;
+	__u64 v = 0;
 
 	if (plan.output == KSNOOP_OUT_HIST_DURATION) {
 		/* A return whose entry was not seen (or not selected): no call. */
 		if (!c->start || c->now < c->start)
 			return;
-		key.sub = hist_bucket(c->now - c->start, false);
+		v = c->now - c->start;
+		key.sub = hist_bucket(v, false);
 	} else if (plan.output == KSNOOP_OUT_HIST) {
 		/* A value that cannot be read is no bucket: counted as a fault. */
 		if (pred_scalar(&plan.hist, src_word(words, &plan.hist.acc), &v)) {
@@ -983,10 +1009,10 @@ static __always_inline void count_call(void *ctx, enum word_source ws, const str
 		}
 	}
 	if (plan.by) {
-		count_by(c, key.sub, words);
+		count_by(c, key.sub, v, words);
 		return;
 	}
-	add_one(&counts, &key);
+	add_one(&counts, &key, v);
 }
 
 /* Entry, KSNOOP_SIDE_TIMED: when this call began, for its return. */

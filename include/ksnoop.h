@@ -245,6 +245,17 @@ struct ksnoop_count_key {
 	 */
 	__s32 sub;
 };
+/*
+ * A counts (and by_counts) map value: the calls counted at its key, and
+ * for --hist the largest value among them (as __s64 for a signed value),
+ * so that a histogram's max is exact, not a bucket's bound.
+ */
+struct ksnoop_count_val {
+	__u64 count;
+	__u64 max;
+};
+/* Tries of the compare-and-swap that raises a max while other CPUs raise it too. */
+#define KSNOOP_MAX_CAS_TRIES	8
 #define KSNOOP_COUNT_ENTRIES	65536
 #define KSNOOP_STACK_ENTRIES	16384
 

@@ -45,8 +45,8 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 {
 	struct ksnoop_count_key key, next, *prev = NULL;
 	struct count_row *rows = NULL, *r;
+	struct ksnoop_count_val v;
 	size_t cap = 0;
-	__u64 v;
 
 	*out = NULL;
 	*n = 0;
@@ -63,7 +63,8 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 		}
 		r->func_id = key.func_id;
 		r->sub = key.sub;
-		r->count = v;
+		r->count = v.count;
+		r->max = v.max;
 		if (key.sub >= 0 && stacks_fd >= 0 &&
 		    bpf_map_lookup_elem(stacks_fd, &key.sub, r->frames) == 0)
 			while (r->nframes < KSNOOP_STACK_DEPTH && r->frames[r->nframes])
@@ -88,8 +89,8 @@ int counts__collect_by(int by_fd, bool clear, struct count_row **out, size_t *n)
 {
 	struct ksnoop_by_key key, next, *prev = NULL;
 	struct count_row *rows = NULL, *r;
+	struct ksnoop_count_val v;
 	size_t cap = 0, i;
-	__u64 v;
 
 	*out = NULL;
 	*n = 0;
@@ -106,7 +107,8 @@ int counts__collect_by(int by_fd, bool clear, struct count_row **out, size_t *n)
 		}
 		r->func_id = key.func_id;
 		r->sub = key.sub;
-		r->count = v;
+		r->count = v.count;
+		r->max = v.max;
 		r->has_key = true;
 		memcpy(r->key, key.key, sizeof(r->key));
 	}
@@ -270,6 +272,9 @@ static void print_one_hist(struct report *r, const struct count_row *rows,
 	size_t j;
 
 	h.scale.duration = value.duration;
+	/* The highest bucket's largest value is the histogram's. */
+	h.has_max = f->exact_max;
+	h.max = row[g->n - 1].max;
 	if (row->has_key) {
 		counts__key(row, f->by_kind(f->ctx, row->func_id), f->by, &key, str);
 		h.key = &key;

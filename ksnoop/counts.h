@@ -19,6 +19,7 @@ struct count_row {
 	__u32 func_id;
 	__s32 sub;		/* -1: no stack */
 	__u64 count;
+	__u64 max;		/* --hist: the largest value in this bucket */
 	__u32 nframes;
 	__u64 frames[KSNOOP_STACK_DEPTH];	/* innermost first */
 	bool has_key;		/* --by: key holds the row's key */
@@ -38,6 +39,8 @@ struct counts_fmt {
 	struct by_kind (*by_kind)(void *ctx, __u32 func_id);
 	/* --hist: buckets linear (and their bounds) or log2 */
 	struct hist_scale scale;
+	/* --hist: rows carry each bucket's largest value (the maps' max) */
+	bool exact_max;
 	/* The name of target FUNC_ID ("tcp_v4_connect"). */
 	const char *(*func_name)(void *ctx, __u32 func_id);
 	void *ctx;

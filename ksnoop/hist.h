@@ -7,7 +7,8 @@
  *
  * Percentiles come from buckets, not values: p50 is the bucket that holds
  * the middle call, said by its upper bound ("p50 < 64"), exact only for a
- * bucket of one value ("p50 = 0").  max is the highest bucket's bound.
+ * bucket of one value ("p50 = 0").  The max is BPF's where it kept one
+ * (report.h), else the highest bucket's bound.
  */
 #ifndef KSNOOP_HIST_H
 #define KSNOOP_HIST_H

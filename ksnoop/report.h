@@ -94,6 +94,9 @@ struct report_hist {
 	__u64 total;
 	size_t nbuckets;
 	const struct report_bucket *buckets;
+	/* The largest value counted, kept in BPF (!has_max: the top bucket's bound) */
+	bool has_max;
+	__u64 max;
 };
 
 enum report_info_kind {

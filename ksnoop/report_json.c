@@ -128,7 +128,10 @@ static void bound(struct writer *w, const char *key, bool inf, bool is_signed, _
 		writer__uint(w, v);
 }
 
-/* "p50", "p90", "p99", "max": the largest value each one's bucket holds (null: none). */
+/*
+ * "p50", "p90", "p99": the largest value each one's bucket holds (null:
+ * no bound); "max": the largest value counted, or the top bucket's bound.
+ */
 static void percentiles(struct writer *w, const struct report_hist *h)
 {
 	static const unsigned int ps[] = { 50, 90, 99 };
@@ -145,7 +148,10 @@ static void percentiles(struct writer *w, const struct report_hist *h)
 			k = h->nbuckets - 1;
 		}
 		hist__range(&h->scale, h->buckets[k].bucket, &rg);
-		bound(w, key, rg.hi_inf, rg.is_signed, rg.hi);
+		if (i == sizeof(ps) / sizeof(ps[0]) && h->has_max)
+			bound(w, key, false, rg.is_signed, h->max);
+		else
+			bound(w, key, rg.hi_inf, rg.is_signed, rg.hi);
 	}
 }
 

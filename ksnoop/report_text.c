@@ -155,7 +155,10 @@ static void hist_row(struct report *r, const struct hist_scale *scale, __s32 buc
 	put(r, "%-24s %10llu |%s|\n", label, (unsigned long long)count, bar);
 }
 
-/* Under the bars: "p50 < 64  p90 < 128  p99 < 128  max < 128" (bucket bounds). */
+/*
+ * Under the bars: "p50 < 64  p90 < 128  p99 < 128  max = 100": bucket
+ * bounds, and the largest value (exact where BPF kept it).
+ */
 static void hist_percentiles(struct report *r, const struct report_hist *h)
 {
 	static const unsigned int ps[] = { 50, 90, 99 };
@@ -169,6 +172,14 @@ static void hist_percentiles(struct report *r, const struct report_hist *h)
 
 		hist__bound_str(&h->scale, h->buckets[k].bucket, v, sizeof(v));
 		put(r, "p%u %s  ", ps[i], v);
+	}
+	if (h->has_max) {
+		struct hist_range rg;
+
+		hist__range(&h->scale, h->buckets[h->nbuckets - 1].bucket, &rg);
+		hist__value_str(&h->scale, rg.is_signed, h->max, v, sizeof(v));
+		put(r, "max = %s\n", v);
+		return;
 	}
 	hist__bound_str(&h->scale, h->buckets[h->nbuckets - 1].bucket, v, sizeof(v));
 	put(r, "max %s\n", v);

@@ -245,6 +245,7 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 		.sym_ctx = t->printer.opts.sym_ctx,
 		.by = t->opts->by,
 		.by_kind = by_kind_of,
+		.exact_max = true,
 		.scale = {
 			.linear = t->opts->hist_step != 0,
 			.min = t->opts->hist_min,

@@ -107,7 +107,7 @@ expect_eq by_value_signed "       CALLS  arg1              FUNCTION
            1  -2                ksnoop_test:req" "$(cat "$tmp/c7")"
 
 # --- --hist --by comm: 1..100 from one name, -2..1 from the other;
-#     percentiles off the buckets ---
+#     percentiles off the buckets, the max exact ---
 start "$tmp/h1" "$tmp/f1" --hist --by comm usdt "$P:ksnoop_test:value(arg0)" || fail attach_hist_by_comm "$(cat "$tmp/f1")"
 "$U/usdt_aaa" values 100
 "$U/usdt_bbb" signs 2
@@ -120,7 +120,7 @@ expect_eq hist_by_comm "ksnoop_test:value [comm usdt_aaa]: arg0 (100 calls)
 [16, 32)                         16 |@@@@@@@@@@@@@@@@@@@@@@@                             |
 [32, 64)                         32 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@       |
 [64, 128)                        37 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
-p50 < 64  p90 < 128  p99 < 128  max < 128
+p50 < 64  p90 < 128  p99 < 128  max = 100
 
 ksnoop_test:value [comm usdt_bbb]: arg0 (4 calls)
 (..., 0)                          2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
@@ -144,13 +144,14 @@ expect_eq hist_linear "ksnoop_test:value: arg0 (100 calls)
 [80, 90)                         10 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
 [90, 100)                        10 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
 [100, ...)                        1 |@@@@@@                                              |
-p50 < 60  p90 < 100  p99 < 100  max >= 100" "$(cat "$tmp/h2")"
+p50 < 60  p90 < 100  p99 < 100  max = 100" "$(cat "$tmp/h2")"
 start "$tmp/h3" "$tmp/f3" -j --hist=linear:-20:20:5 usdt "$P:ksnoop_test:value(arg0)" || fail attach_hist_linear_json "$(cat "$tmp/f3")"
 "$P" signs 30
 stop
 # -30..29: ten below -20, eight buckets of five, ten at 20 and above;
-# the 54th of 60 (p90) is among those above, whose bound is unknown (null).
-expect_eq hist_linear_json '{"type":"hist","func":"ksnoop_test:value","value":"arg0","count":60,"buckets":[{"min":null,"max":-21,"count":10},{"min":-20,"max":-16,"count":5},{"min":-15,"max":-11,"count":5},{"min":-10,"max":-6,"count":5},{"min":-5,"max":-1,"count":5},{"min":0,"max":4,"count":5},{"min":5,"max":9,"count":5},{"min":10,"max":14,"count":5},{"min":15,"max":19,"count":5},{"min":20,"max":null,"count":10}],"p50":-1,"p90":null,"p99":null,"max":null}' \
+# the 54th of 60 (p90) is among those above, whose bound is unknown (null);
+# the max, kept in BPF, is exact.
+expect_eq hist_linear_json '{"type":"hist","func":"ksnoop_test:value","value":"arg0","count":60,"buckets":[{"min":null,"max":-21,"count":10},{"min":-20,"max":-16,"count":5},{"min":-15,"max":-11,"count":5},{"min":-10,"max":-6,"count":5},{"min":-5,"max":-1,"count":5},{"min":0,"max":4,"count":5},{"min":5,"max":9,"count":5},{"min":10,"max":14,"count":5},{"min":15,"max":19,"count":5},{"min":20,"max":null,"count":10}],"p50":-1,"p90":null,"p99":null,"max":29}' \
 	"$(record hist "$tmp/h3")"
 
 # --- tracepoints: execs by two names, by comm and by a string the

@@ -147,9 +147,10 @@ static struct hist_value value_of(void *ctx, __u32 id)
 			 (struct hist_value){ "skb->len", "skb->len", false };
 }
 
-static char *render_hist(struct count_row *rows, size_t n, enum report_format style)
+static char *render_hist_max(struct count_row *rows, size_t n, enum report_format style,
+			     bool exact_max)
 {
-	struct counts_fmt f = { .func_name = name_of };
+	struct counts_fmt f = { .func_name = name_of, .exact_max = exact_max };
 	struct report r;
 	char *buf = NULL;
 	size_t sz = 0;
@@ -160,6 +161,12 @@ static char *render_hist(struct count_row *rows, size_t n, enum report_format st
 	assert_int_equal(counts__print_hist(&r, rows, n, &f, value_of), 0);
 	fclose(out);
 	return buf;
+}
+
+/* Rows without the maps' max: the top bucket's bound stands for it. */
+static char *render_hist(struct count_row *rows, size_t n, enum report_format style)
+{
+	return render_hist_max(rows, n, style, false);
 }
 
 /* --interval: JSON rows say which period they close and when; text rows do not change. */
@@ -280,6 +287,15 @@ static void test_hist_durations(void **state)
 				  "[2.05us, 4.1us)                   0 |"));
 	assert_non_null(strstr(s, "\n[268ms, 537ms)                    3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
 				  "p50 < 537ms  p90 < 537ms  p99 < 537ms  max < 537ms\n\n"));
+	free(s);
+	/* The max BPF kept (the top bucket's row's): exact, in units, and in ns in JSON. */
+	for (int i = 0; i < 2; i++)	/* (printing sorted them by bucket) */
+		rows[i].max = rows[i].sub == 29 ? 300123456 : 1500;
+	s = render_hist_max(rows, 2, REPORT_TEXT, true);
+	assert_non_null(strstr(s, "p50 < 537ms  p90 < 537ms  p99 < 537ms  max = 300ms\n"));
+	free(s);
+	s = render_hist_max(rows, 2, REPORT_JSON, true);
+	assert_non_null(strstr(s, "\"p50\":536870911,\"p90\":536870911,\"p99\":536870911,\"max\":300123456}"));
 	free(s);
 }
 
