@@ -44,7 +44,7 @@ CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/syscall.c ksno
 	      ksnoop/signature.c ksnoop/resolve.c ksnoop/print.c ksnoop/escape.c ksnoop/obuf.c ksnoop/writer.c ksnoop/report.c ksnoop/report_text.c ksnoop/report_json.c ksnoop/suggest.c ksnoop/btf_util.c \
 	      ksnoop/duration.c ksnoop/kfeatures.c \
 	      ksnoop/resolve_chain.c ksnoop/resolve_value.c ksnoop/resolve_pred.c ksnoop/resolve_strategy.c ksnoop/resolve_group.c ksnoop/resolve_tuple.c ksnoop/tuple.c \
-	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c ksnoop/usdt_x86.c ksnoop/usdt_own.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/usym.c ksnoop/usym_elf.c ksnoop/usym_cache.c \
+	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c ksnoop/usdt_x86.c ksnoop/usdt_own.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/hist.c ksnoop/usym.c ksnoop/usym_elf.c ksnoop/usym_cache.c \
 	      ksnoop/targets.c ksnoop/group.c ksnoop/stop.c
 APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c
 CORE_OBJS  := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/%.o)

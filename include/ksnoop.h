@@ -351,8 +351,52 @@ struct ksnoop_count_key {
 	 */
 	__s32 sub;
 };
+/*
+ * A counts (and by_counts) map value: the calls counted at its key, and
+ * for --hist the largest value among them (as __s64 for a signed value),
+ * so that a histogram's max is exact, not a bucket's bound.
+ */
+struct ksnoop_count_val {
+	__u64 count;
+	__u64 max;
+};
+/* Tries of the compare-and-swap that raises a max while other CPUs raise it too. */
+#define KSNOOP_MAX_CAS_TRIES	8
 #define KSNOOP_COUNT_ENTRIES	65536
 #define KSNOOP_STACK_ENTRIES	16384
+
+/*
+ * --by: what a count (or a histogram) is kept per, beside its function
+ * (plan.by).  Integers are kept as 8 bytes (sign-extended if signed);
+ * strings as their first KSNOOP_BY_SIZE - 1 bytes.
+ */
+enum ksnoop_by {
+	KSNOOP_BY_NONE = 0,
+	KSNOOP_BY_COMM,		/* the task's comm */
+	KSNOOP_BY_PID,		/* its process id (ksnoop's pid namespace) */
+	KSNOOP_BY_TID,		/* its thread id */
+	KSNOOP_BY_CPU,		/* the CPU the probe ran on */
+	KSNOOP_BY_INT,		/* a value the spec names, an integer (plan.by_value) */
+	KSNOOP_BY_STR,		/* a value the spec names, a string (plan.by_value) */
+};
+/* Bytes of a --by key: a string's first 63 and its NUL, as bpftrace's default of 64. */
+#define KSNOOP_BY_SIZE		64
+/*
+ * Keys --by may hold at once, counted as (function, key, bucket): a
+ * hash map of about 150 bytes per element, allocated as keys come.  A
+ * key that finds it full is counted (KSNOOP_CNT_COUNT_FULL).
+ */
+#define KSNOOP_BY_ENTRIES	16384
+
+/* --by: a count_key's with the key's bytes. */
+struct ksnoop_by_key {
+	__u32 func_id;
+	__s32 sub;		/* as ksnoop_count_key.sub */
+	__u8 key[KSNOOP_BY_SIZE];
+};
+
+/* --hist=linear: at most this many buckets between MIN and MAX. */
+#define KSNOOP_HIST_LINEAR_MAX	1000
 
 /* usdt_sig[i]: argument i's size in bytes, | KSNOOP_USDT_SIGNED. */
 #define KSNOOP_USDT_SIGNED	0x80
@@ -390,6 +434,18 @@ struct ksnoop_plan {
 	struct ksnoop_side_plan side[KSNOOP_NR_KINDS];
 	/* --hist: the value whose log2 is counted, read as a predicate's is */
 	struct ksnoop_pred_plan hist;
+	/* --by: enum ksnoop_by; KSNOOP_BY_INT and _STR read by_value */
+	__u8 by;
+	/*
+	 * --hist=linear: buckets of hist_step from hist_min, hist_nbuckets
+	 * of them; below: bucket -1, at or above the last: hist_nbuckets.
+	 */
+	__u8 hist_linear;
+	__u8 pad_by[2];
+	__u32 hist_nbuckets;
+	__s64 hist_min;
+	__u64 hist_step;
+	struct ksnoop_pred_plan by_value;
 };
 
 enum ksnoop_event_flags {
@@ -430,7 +486,7 @@ enum ksnoop_counter {
 	KSNOOP_CNT_STASH_DROP,	/* stash full: an entry (or its time) could not be kept */
 	KSNOOP_CNT_COUNT_FULL,	/* --count: the counts map was full */
 	KSNOOP_CNT_STACK_LOST,	/* --count -s: a stack not taken (stacks map full) */
-	KSNOOP_CNT_HIST_UNREAD,	/* --hist: the value could not be read */
+	KSNOOP_CNT_HIST_UNREAD,	/* --hist (--by): the value (the key) could not be read */
 	KSNOOP_NR_COUNTERS,
 };
 
@@ -453,6 +509,7 @@ _Static_assert(KSNOOP_SOCK_NR_FIELDS <= 4 * KSNOOP_TUPLE_OFF_STEPS, "tuple offse
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
 _Static_assert(sizeof(struct ksnoop_side_plan) == 2768, "side plan layout");
-_Static_assert(sizeof(struct ksnoop_plan) == 5784, "plan layout");
+_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168, "plan layout");
+_Static_assert(sizeof(struct ksnoop_by_key) == 8 + KSNOOP_BY_SIZE, "by key layout");
 
 #endif /* KSNOOP_H */

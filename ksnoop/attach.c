@@ -45,6 +45,7 @@ struct attacher {
 	int counters_fd;
 	int counts_fd;		/* --count: calls per function (and stack) */
 	int stacks_fd;
+	int by_counts_fd;	/* --by: counts per (function, key, bucket) */
 	struct ksnoop_bpf **skels;
 	int nskels;
 	/* Links of groups: one program, a link per function (or one multi link). */
@@ -84,6 +85,7 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	a->counters_fd = -1;
 	a->counts_fd = -1;
 	a->stacks_fd = -1;
+	a->by_counts_fd = -1;
 	return a;
 }
 
@@ -354,6 +356,11 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_max_entries(skel->maps.counts, 1);
 	if (plan->bpf.output != KSNOOP_OUT_COUNT_STACKS)
 		err = err ?: bpf_map__set_max_entries(skel->maps.stacks, 1);
+	/* --by's map: created only with --by (every plan has it or none). */
+	if (!plan->bpf.by)
+		err = err ?: bpf_map__set_autocreate(skel->maps.by_counts, false);
+	else if (a->by_counts_fd >= 0)
+		err = err ?: bpf_map__reuse_fd(skel->maps.by_counts, a->by_counts_fd);
 	if (a->ringbuf_fd >= 0) {
 		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.counters, a->counters_fd);
@@ -369,8 +376,10 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 static void drop_last_instance(struct attacher *a)
 {
 	ksnoop_bpf__destroy(a->skels[--a->nskels]);
-	if (a->nskels == 0)
+	if (a->nskels == 0) {
 		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
+		a->by_counts_fd = -1;
+	}
 }
 
 /* KSNOOP_PLAN_FUNC_VALUES: element i is FUNCS[i]'s values (its cookie says i). */
@@ -448,6 +457,8 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 		a->counts_fd = bpf_map__fd(skel->maps.counts);
 		a->stacks_fd = bpf_map__fd(skel->maps.stacks);
 	}
+	if (plan->bpf.by && a->by_counts_fd < 0)
+		a->by_counts_fd = bpf_map__fd(skel->maps.by_counts);
 	return skel;
 }
 
@@ -1027,6 +1038,11 @@ int attacher__counts_fd(const struct attacher *a)
 int attacher__stacks_fd(const struct attacher *a)
 {
 	return a->stacks_fd;
+}
+
+int attacher__by_counts_fd(const struct attacher *a)
+{
+	return a->by_counts_fd;
 }
 
 __u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter)

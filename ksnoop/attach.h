@@ -47,6 +47,8 @@ int attacher__ringbuf_fd(const struct attacher *a);
 /* --count: the shared counts map (struct ksnoop_count_key -> __u64) and stacks map. */
 int attacher__counts_fd(const struct attacher *a);
 int attacher__stacks_fd(const struct attacher *a);
+/* --by: the shared by_counts map (struct ksnoop_by_key -> __u64); -1 without --by. */
+int attacher__by_counts_fd(const struct attacher *a);
 /* A shared counter summed over CPUs (events lost, stash drops). */
 __u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter);
 

@@ -52,6 +52,12 @@ struct options {
 	__u32 buffer_bytes;	/* ring buffer size */
 	const char *btf_dir;	/* for tests: another /sys/kernel/btf */
 	const char *btf_file;	/* --btf: types for USDT argN:TYPE */
+	/* --by KEY: comm, pid, tid, cpu or a value the spec names (NULL: none) */
+	const char *by;
+	/* --hist=linear:MIN:MAX:STEP (hist_step 0: log2 buckets) */
+	__s64 hist_min;
+	__u64 hist_step;
+	__u32 hist_nbuckets;
 };
 
 /*

@@ -13,6 +13,8 @@ static int cmp_row(const void *a, const void *b)
 		return x->count < y->count ? 1 : -1;
 	if (x->func_id != y->func_id)
 		return x->func_id < y->func_id ? -1 : 1;
+	if (x->has_key && memcmp(x->key, y->key, sizeof(x->key)))
+		return memcmp(x->key, y->key, sizeof(x->key));
 	return (x->sub > y->sub) - (x->sub < y->sub);
 }
 
@@ -22,13 +24,29 @@ void counts__sort(struct count_row *rows, size_t n)
 		qsort(rows, n, sizeof(*rows), cmp_row);
 }
 
+/* One more row at the end of *ROWS (N of them, room for *CAP): NULL if out of memory. */
+static struct count_row *add_row(struct count_row **rows, size_t *n, size_t *cap)
+{
+	struct count_row *r;
+
+	if (*n == *cap) {
+		r = realloc(*rows, (*cap = *cap ? 2 * *cap : 64) * sizeof(*r));
+		if (!r)
+			return NULL;
+		*rows = r;
+	}
+	r = &(*rows)[(*n)++];
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
 int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row **out,
 		    size_t *n)
 {
 	struct ksnoop_count_key key, next, *prev = NULL;
 	struct count_row *rows = NULL, *r;
+	struct ksnoop_count_val v;
 	size_t cap = 0;
-	__u64 v;
 
 	*out = NULL;
 	*n = 0;
@@ -37,19 +55,16 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 		prev = &key;
 		if (bpf_map_lookup_elem(counts_fd, &key, &v))
 			continue;	/* deleted meanwhile */
-		if (*n == cap) {
-			r = realloc(rows, (cap = cap ? 2 * cap : 64) * sizeof(*r));
-			if (!r) {
-				free(rows);
-				return -ENOMEM;
-			}
-			rows = r;
+		r = add_row(&rows, n, &cap);
+		if (!r) {
+			free(rows);
+			*n = 0;
+			return -ENOMEM;
 		}
-		r = &rows[(*n)++];
-		memset(r, 0, sizeof(*r));
 		r->func_id = key.func_id;
 		r->sub = key.sub;
-		r->count = v;
+		r->count = v.count;
+		r->max = v.max;
 		if (key.sub >= 0 && stacks_fd >= 0 &&
 		    bpf_map_lookup_elem(stacks_fd, &key.sub, r->frames) == 0)
 			while (r->nframes < KSNOOP_STACK_DEPTH && r->frames[r->nframes])
@@ -68,6 +83,62 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 	counts__sort(rows, *n);
 	*out = rows;
 	return 0;
+}
+
+int counts__collect_by(int by_fd, bool clear, struct count_row **out, size_t *n)
+{
+	struct ksnoop_by_key key, next, *prev = NULL;
+	struct count_row *rows = NULL, *r;
+	struct ksnoop_count_val v;
+	size_t cap = 0, i;
+
+	*out = NULL;
+	*n = 0;
+	while (bpf_map_get_next_key(by_fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(by_fd, &key, &v))
+			continue;	/* deleted meanwhile */
+		r = add_row(&rows, n, &cap);
+		if (!r) {
+			free(rows);
+			*n = 0;
+			return -ENOMEM;
+		}
+		r->func_id = key.func_id;
+		r->sub = key.sub;
+		r->count = v.count;
+		r->max = v.max;
+		r->has_key = true;
+		memcpy(r->key, key.key, sizeof(r->key));
+	}
+	/* --interval: as counts__collect(), the rows read go afterwards. */
+	for (i = 0; clear && i < *n; i++) {
+		key.func_id = rows[i].func_id;
+		key.sub = rows[i].sub;
+		memcpy(key.key, rows[i].key, sizeof(key.key));
+		bpf_map_delete_elem(by_fd, &key);
+	}
+	counts__sort(rows, *n);
+	*out = rows;
+	return 0;
+}
+
+void counts__key(const struct count_row *row, struct by_kind kind, const char *by,
+		 struct report_key *key, char str[KSNOOP_BY_SIZE + 1])
+{
+	memset(key, 0, sizeof(*key));
+	key->by = by;
+	if (kind.by == KSNOOP_BY_COMM || kind.by == KSNOOP_BY_STR) {
+		/* Bounded: a char array's bytes need not end in a NUL. */
+		memcpy(str, row->key, KSNOOP_BY_SIZE);
+		str[KSNOOP_BY_SIZE] = 0;
+		key->is_str = true;
+		key->str = str;
+		return;
+	}
+	memcpy(&key->num, row->key, sizeof(key->num));
+	key->is_signed = kind.by == KSNOOP_BY_INT && kind.is_signed;
 }
 
 /* Frame I of ROW as a name, or in hex. */
@@ -96,9 +167,11 @@ void counts__print(struct report *r, const struct count_row *rows, size_t n,
 	size_t i;
 	__u32 j;
 
-	report__counts_begin(r, f->stacks);
+	report__counts_begin(r, f->stacks, f->by);
 	for (i = 0; i < n; i++) {
 		const struct count_row *row = &rows[i];
+		struct report_key key;
+		char str[KSNOOP_BY_SIZE + 1];
 		struct report_count c = {
 			.func = f->func_name(f->ctx, row->func_id),
 			.count = row->count,
@@ -106,6 +179,11 @@ void counts__print(struct report *r, const struct count_row *rows, size_t n,
 			.no_stack = row->sub < 0,
 			.frames = frames,
 		};
+
+		if (row->has_key) {
+			counts__key(row, f->by_kind(f->ctx, row->func_id), f->by, &key, str);
+			c.key = &key;
+		}
 
 		for (j = f->stacks ? first_frame(f, row) : row->nframes; j < row->nframes; j++) {
 			frame_name(f, row, j, names[c.nframes], FRAME_NAME_MAX);
@@ -122,27 +200,90 @@ static int cmp_func_bucket(const void *a, const void *b)
 
 	if (x->func_id != y->func_id)
 		return x->func_id < y->func_id ? -1 : 1;
+	if (x->has_key && memcmp(x->key, y->key, sizeof(x->key)))
+		return memcmp(x->key, y->key, sizeof(x->key));
 	return (x->sub > y->sub) - (x->sub < y->sub);
 }
 
-/*
- * One histogram a function: ROWS[I..) while the function is the same,
- * into BUCKETS; returns the first row of the next function.
- */
-static size_t one_hist(const struct count_row *rows, size_t n, size_t i,
-		       struct report_bucket *buckets, struct report_hist *h)
+/* Rows I and J belong to one histogram: the same function and key. */
+static bool same_hist(const struct count_row *rows, size_t i, size_t j)
 {
+	return rows[j].func_id == rows[i].func_id &&
+	       (!rows[i].has_key || !memcmp(rows[j].key, rows[i].key, sizeof(rows[i].key)));
+}
+
+/* One histogram: where its rows start, how many, how many calls. */
+struct hist_group {
+	size_t first, n;
+	__u64 total;
+};
+
+/* By function, as the rows are sorted; a function's keys the busiest first. */
+static int cmp_group(const void *a, const void *b, void *rows_)
+{
+	const struct hist_group *x = a, *y = b;
+	const struct count_row *rows = rows_;
+
+	if (rows[x->first].func_id != rows[y->first].func_id)
+		return rows[x->first].func_id < rows[y->first].func_id ? -1 : 1;
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/* ROWS (sorted by function, key, bucket) cut into histograms, *N of them. */
+static struct hist_group *hist_groups(const struct count_row *rows, size_t n, size_t *ngroups)
+{
+	struct hist_group *g = calloc(n, sizeof(*g));
+	size_t i, k = 0;
+
+	if (!g)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (i == 0 || !same_hist(rows, g[k - 1].first, i))
+			g[k++].first = i;
+		g[k - 1].n++;
+		g[k - 1].total += rows[i].count;
+	}
+	qsort_r(g, k, sizeof(*g), cmp_group, (void *)rows);
+	*ngroups = k;
+	return g;
+}
+
+/* One histogram, G's rows, to R. */
+static void print_one_hist(struct report *r, const struct count_row *rows,
+			   const struct hist_group *g, struct report_bucket *buckets,
+			   const struct counts_fmt *f,
+			   struct hist_value (*value_of)(void *ctx, __u32 func_id))
+{
+	const struct count_row *row = &rows[g->first];
+	struct hist_value value = value_of(f->ctx, row->func_id);
+	struct report_key key;
+	char str[KSNOOP_BY_SIZE + 1];
+	struct report_hist h = {
+		.func = f->func_name(f->ctx, row->func_id),
+		.scale = f->scale,
+		.value_name = value.name,
+		.value_label = value.label,
+		.total = g->total,
+		.nbuckets = g->n,
+		.buckets = buckets,
+	};
 	size_t j;
 
-	h->total = 0;
-	h->nbuckets = 0;
-	for (j = i; j < n && rows[j].func_id == rows[i].func_id; j++) {
-		h->total += rows[j].count;
-		buckets[h->nbuckets].bucket = rows[j].sub;
-		buckets[h->nbuckets++].count = rows[j].count;
+	h.scale.duration = value.duration;
+	/* The highest bucket's largest value is the histogram's. */
+	h.has_max = f->exact_max;
+	h.max = row[g->n - 1].max;
+	if (row->has_key) {
+		counts__key(row, f->by_kind(f->ctx, row->func_id), f->by, &key, str);
+		h.key = &key;
 	}
-	h->buckets = buckets;
-	return j;
+	for (j = 0; j < g->n; j++) {
+		buckets[j].bucket = row[j].sub;
+		buckets[j].count = row[j].count;
+	}
+	report__hist(r, &h);
 }
 
 int counts__print_hist(struct report *r, struct count_row *rows, size_t n,
@@ -150,25 +291,22 @@ int counts__print_hist(struct report *r, struct count_row *rows, size_t n,
 		       struct hist_value (*value_of)(void *ctx, __u32 func_id))
 {
 	struct report_bucket *buckets;
-	size_t i, next;
+	struct hist_group *groups;
+	size_t i, ngroups;
 
 	if (!n)
 		return 0;
-	buckets = calloc(n, sizeof(*buckets));
-	if (!buckets)
-		return -ENOMEM;
 	qsort(rows, n, sizeof(*rows), cmp_func_bucket);
-	for (i = 0; i < n; i = next) {
-		struct hist_value value = value_of(f->ctx, rows[i].func_id);
-		struct report_hist h = {
-			.func = f->func_name(f->ctx, rows[i].func_id),
-			.value_name = value.name,
-			.value_label = value.label,
-		};
-
-		next = one_hist(rows, n, i, buckets, &h);
-		report__hist(r, &h);
+	buckets = calloc(n, sizeof(*buckets));
+	groups = hist_groups(rows, n, &ngroups);
+	if (!buckets || !groups) {
+		free(buckets);
+		free(groups);
+		return -ENOMEM;
 	}
+	for (i = 0; i < ngroups; i++)
+		print_one_hist(r, rows, &groups[i], buckets, f, value_of);
+	free(groups);
 	free(buckets);
 	return 0;
 }

@@ -19,12 +19,28 @@ struct count_row {
 	__u32 func_id;
 	__s32 sub;		/* -1: no stack */
 	__u64 count;
+	__u64 max;		/* --hist: the largest value in this bucket */
 	__u32 nframes;
 	__u64 frames[KSNOOP_STACK_DEPTH];	/* innermost first */
+	bool has_key;		/* --by: key holds the row's key */
+	__u8 key[KSNOOP_BY_SIZE];
+};
+
+/* --by: what a function's keys are (plan.by), and whether a number is signed. */
+struct by_kind {
+	enum ksnoop_by by;
+	bool is_signed;
 };
 
 struct counts_fmt {
 	bool stacks;		/* rows are per stack */
+	const char *by;		/* --by's name (NULL: none) */
+	/* --by: what FUNC_ID's keys are. */
+	struct by_kind (*by_kind)(void *ctx, __u32 func_id);
+	/* --hist: buckets linear (and their bounds) or log2 */
+	struct hist_scale scale;
+	/* --hist: rows carry each bucket's largest value (the maps' max) */
+	bool exact_max;
 	/* The name of target FUNC_ID ("tcp_v4_connect"). */
 	const char *(*func_name)(void *ctx, __u32 func_id);
 	void *ctx;
@@ -39,6 +55,11 @@ struct counts_fmt {
  */
 int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row **out,
 		    size_t *n);
+/* The same from --by's map (struct ksnoop_by_key): rows with keys. */
+int counts__collect_by(int by_fd, bool clear, struct count_row **out, size_t *n);
+/* ROW's key as the report prints it (STR: room for its string). */
+void counts__key(const struct count_row *row, struct by_kind kind, const char *by,
+		 struct report_key *key, char str[KSNOOP_BY_SIZE + 1]);
 
 /* Sort ROWS: the busiest first, then by function and stack. */
 void counts__sort(struct count_row *rows, size_t n);
@@ -49,17 +70,20 @@ void counts__print(struct report *r, const struct count_row *rows, size_t n,
 
 /*
  * What a function's histogram counts by: NAME for JSON ("return",
- * "duration_ns"), LABEL for text, with its unit ("duration in ns").
+ * "duration_ns"), LABEL for text ("duration"; its buckets are labelled in
+ * units when DURATION is set).
  */
 struct hist_value {
 	const char *name;
 	const char *label;
+	bool duration;		/* the values are durations in ns */
 };
 
 /*
- * --hist: ROWS are (function, log2 bucket) counts; one histogram per
- * function, VALUE_OF saying what it counts by, to R.  ROWS are sorted
- * by function and bucket.  0, or -ENOMEM.
+ * --hist: ROWS are (function, bucket) counts, with --by (function, key,
+ * bucket); one histogram per function (and key), VALUE_OF saying what it
+ * counts by, to R: by function, a function's keys the busiest first.
+ * 0, or -ENOMEM.
  */
 int counts__print_hist(struct report *r, struct count_row *rows, size_t n,
 		       const struct counts_fmt *fmt,

@@ -18,6 +18,7 @@
 #include "log.h"
 #include "ksnoop.h"
 #include "btf_util.h"
+#include "spec.h"
 #include "stop.h"
 
 #ifndef KSNOOP_VERSION
@@ -98,9 +99,14 @@ static const char usage_text[] =
 "      --count            no events: calls per function, summed in BPF,\n"
 "                         busiest first, at exit; with -s per stack\n"
 "      --folded           with --count -s: folded stacks for flame graphs\n"
-"      --hist             no events: a log2 histogram per function of the one\n"
+"      --hist[=linear:MIN:MAX:STEP]\n"
+"                         no events: a log2 histogram per function of the one\n"
 "                         value the spec names (\"vfs_read(return)\"), in BPF;\n"
-"                         without one, of call durations in ns (functions)\n"
+"                         without one, of call durations (functions); linear:\n"
+"                         buckets of STEP from MIN to MAX; p50/p90/p99/max below\n"
+"      --by KEY           with --count or --hist: per KEY too, busiest first;\n"
+"                         KEY := { comm | pid | tid | cpu | VALUE }, VALUE one\n"
+"                         the spec names: an integer or a string (63 bytes)\n"
 "      --interval TIME    with --count or --hist: print and reset this often\n"
 "  -v, --verbose          say what is resolved and how it is attached;\n"
 "                         -vv: also every match a glob leaves out\n"
@@ -138,6 +144,7 @@ enum {
 	OPT_BTF,
 	OPT_ONELINE,
 	OPT_DEPTH,
+	OPT_BY,
 };
 
 static const struct option long_opts[] = {
@@ -147,7 +154,8 @@ static const struct option long_opts[] = {
 	{ "comm", required_argument, NULL, 'c' },
 	{ "max-events", required_argument, NULL, 'n' },
 	{ "count", no_argument, NULL, OPT_COUNT },
-	{ "hist", no_argument, NULL, OPT_HIST },
+	{ "hist", optional_argument, NULL, OPT_HIST },
+	{ "by", required_argument, NULL, OPT_BY },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "duration", required_argument, NULL, OPT_DURATION },
@@ -222,6 +230,86 @@ static const char *const output_option[] = {
 	[OUTPUT_HIST] = "--hist",
 };
 
+/* One bound of --hist=linear: an integer, or a TIME with its unit (in ns). */
+static int parse_hist_bound(const char *what, const char *arg, __s64 *out)
+{
+	struct ks_error e;
+	long long v;
+	__u64 ns;
+	char *end;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (*arg && !isspace((unsigned char)*arg) && !errno && !*end &&
+	    v > -(1LL << 62) && v < (1LL << 62)) {
+		*out = v;
+		return 0;
+	}
+	if (duration__parse(arg, 0, &ns, &e) == 0) {
+		*out = (__s64)ns;
+		return 0;
+	}
+	log_error("--hist=linear: %s '%s' is not an integer (below 2^62) or a time with its unit",
+		  what, arg);
+	return -EINVAL;
+}
+
+/*
+ * --hist=linear:MIN:MAX:STEP: STEP-wide buckets from MIN up to MAX, a
+ * whole number of them (at most KSNOOP_HIST_LINEAR_MAX); --hist=log2 is
+ * the default's name.
+ */
+static int parse_hist_scale(const char *arg, struct options *o)
+{
+	char buf[128], *f[3], *save = NULL;
+	__s64 min, max, step;
+	int i;
+
+	if (!arg || !strcmp(arg, "log2")) {
+		o->hist_step = 0;
+		return 0;
+	}
+	if (strncmp(arg, "linear:", 7) || strlen(arg) >= sizeof(buf)) {
+		log_error("--hist: '%s' is not log2 or linear:MIN:MAX:STEP", arg);
+		return -EINVAL;
+	}
+	strcpy(buf, arg + 7);
+	for (i = 0; i < 3; i++)
+		f[i] = strtok_r(i ? NULL : buf, ":", &save);
+	if (!f[2] || strtok_r(NULL, ":", &save)) {
+		log_error("--hist: '%s' is not linear:MIN:MAX:STEP", arg);
+		return -EINVAL;
+	}
+	if (parse_hist_bound("MIN", f[0], &min) || parse_hist_bound("MAX", f[1], &max) ||
+	    parse_hist_bound("STEP", f[2], &step))
+		return -EINVAL;
+	if (max <= min || step <= 0 || (max - min) % step) {
+		log_error("--hist=linear: MAX must be above MIN by a whole number of STEPs (STEP > 0): '%s'",
+			  arg);
+		return -EINVAL;
+	}
+	if ((max - min) / step > KSNOOP_HIST_LINEAR_MAX) {
+		log_error("--hist=linear: %lld buckets in '%s'; at most %d",
+			  (long long)((max - min) / step), arg, KSNOOP_HIST_LINEAR_MAX);
+		return -EINVAL;
+	}
+	o->hist_min = min;
+	o->hist_step = step;
+	o->hist_nbuckets = (max - min) / step;
+	return 0;
+}
+
+/* --by KEY: one word, or a value as the spec writes it (resolved per target). */
+static int parse_by(const char *arg, struct options *o)
+{
+	if (!*arg || strlen(arg) >= SPEC_MAX_NAME * 2) {
+		log_error("--by: '%s' is empty or longer than %d characters", arg, SPEC_MAX_NAME * 2 - 1);
+		return -EINVAL;
+	}
+	o->by = arg;
+	return 0;
+}
+
 /* One output mode per run: a second one is refused, naming both. */
 static int set_output(struct options *o, enum output_mode mode)
 {
@@ -257,6 +345,9 @@ static int check_output_options(const struct options *o)
 		  "%s counts by a value: not with -s" },
 		{ o->max_events, MODE(OUTPUT_EVENTS),
 		  "%s prints no events: -n/--max-events does not apply; use --duration" },
+		{ o->by, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
+		  "--by goes with --count or --hist" },
+		{ o->by && o->stack, 0, "--by and -s do not go together: count per stack or per key" },
 		{ o->folded && o->json, 0,
 		  "--folded is a text format; -j and --folded do not go together" },
 		{ o->oneline, MODE(OUTPUT_EVENTS), "%s prints no events: --oneline does not apply" },
@@ -388,6 +479,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_HIST:
 			err = set_output(o, OUTPUT_HIST);
+			err = err ?: parse_hist_scale(optarg, o);
+			if (err)
+				return err;
+			break;
+		case OPT_BY:
+			err = parse_by(optarg, o);
 			if (err)
 				return err;
 			break;

@@ -33,9 +33,9 @@ void report__interval(struct report *r, __u32 n, __u64 time_ns)
 	r->ops->interval(r);
 }
 
-void report__counts_begin(struct report *r, bool stacks)
+void report__counts_begin(struct report *r, bool stacks, const char *by)
 {
-	r->ops->counts_begin(r, stacks);
+	r->ops->counts_begin(r, stacks, by);
 }
 
 void report__count(struct report *r, const struct report_count *c)

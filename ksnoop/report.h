@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <linux/types.h>
+#include "hist.h"
 #include "writer.h"
 
 struct signature;
@@ -53,9 +54,19 @@ enum report_format {
 	REPORT_FOLDED,		/* "outer;...;inner COUNT" per --count row */
 };
 
+/* --by: the key a count or a histogram is kept per. */
+struct report_key {
+	const char *by;		/* as --by names it: "comm", "pid", "arg2:str" */
+	bool is_str;
+	const char *str;	/* is_str: the key (NUL-terminated; from outside: escaped) */
+	bool is_signed;
+	__u64 num;		/* else: the number (as __s64 if is_signed) */
+};
+
 /* One --count row: calls of FUNC (per stack with -s). */
 struct report_count {
 	const char *func;
+	const struct report_key *key;	/* --by: the row's key; NULL: none */
 	__u64 count;
 	bool stacks;		/* rows are per stack */
 	bool no_stack;		/* stacks: this row's was not taken (map full) */
@@ -64,7 +75,10 @@ struct report_count {
 	const char *const *frames;
 };
 
-/* One bucket of a histogram: log2 bucket B counts values in [2^(B-1), 2^B); -1 negatives. */
+/*
+ * One bucket of a histogram: log2 bucket B counts values in [2^(B-1), 2^B),
+ * -1 negatives; linear ones as hist.h says.
+ */
 struct report_bucket {
 	__s32 bucket;
 	__u64 count;
@@ -73,11 +87,16 @@ struct report_bucket {
 /* --hist: FUNC's values by log2 bucket, buckets sorted. */
 struct report_hist {
 	const char *func;
+	const struct report_key *key;	/* --by: the histogram's key; NULL: none */
+	struct hist_scale scale;	/* the buckets' bounds, labels and units */
 	const char *value_name;		/* JSON: "return", "duration_ns" */
-	const char *value_label;	/* text: "duration in ns" */
+	const char *value_label;	/* text: "duration" */
 	__u64 total;
 	size_t nbuckets;
 	const struct report_bucket *buckets;
+	/* The largest value counted, kept in BPF (!has_max: the top bucket's bound) */
+	bool has_max;
+	__u64 max;
 };
 
 enum report_info_kind {
@@ -131,8 +150,8 @@ bool report__json(const struct report *r);
  * TIME_NS; text starts them with the wall-clock time, as bcc's tools.
  */
 void report__interval(struct report *r, __u32 n, __u64 time_ns);
-/* Before one --count report's rows (text: the column header). */
-void report__counts_begin(struct report *r, bool stacks);
+/* Before one --count report's rows (text: the column header; BY: --by's name, or NULL). */
+void report__counts_begin(struct report *r, bool stacks, const char *by);
 void report__count(struct report *r, const struct report_count *c);
 void report__hist(struct report *r, const struct report_hist *h);
 
@@ -159,7 +178,7 @@ void report__flush(struct report *r);
 /* The formats, for report.c. */
 struct report_ops {
 	void (*interval)(struct report *r);
-	void (*counts_begin)(struct report *r, bool stacks);
+	void (*counts_begin)(struct report *r, bool stacks, const char *by);
 	void (*count)(struct report *r, const struct report_count *c);
 	void (*hist)(struct report *r, const struct report_hist *h);
 	void (*info)(struct report *r, const struct report_info *info);

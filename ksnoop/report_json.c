@@ -5,6 +5,7 @@
  * one NDJSON stream a script reads whole.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "btf_util.h"
 #include "report.h"
@@ -61,10 +62,11 @@ static void json_interval(struct report *r)
 	(void)r;
 }
 
-static void json_counts_begin(struct report *r, bool stacks)
+static void json_counts_begin(struct report *r, bool stacks, const char *by)
 {
 	(void)r;
 	(void)stacks;
+	(void)by;
 }
 
 static void period(struct report *r, struct writer *w)
@@ -75,7 +77,22 @@ static void period(struct report *r, struct writer *w)
 	key_uint(w, "time_ns", r->interval_ns);
 }
 
-/* {"type":"count",["interval","time_ns",]"func",["stack":[...]|null,]"count"} */
+/* --by: "by":NAME,"key":STRING|NUMBER */
+static void by_key(struct writer *w, const struct report_key *k)
+{
+	if (!k)
+		return;
+	key_name(w, "by", k->by);
+	writer__key(w, "key");
+	if (k->is_str)
+		writer__name(w, k->str);
+	else if (k->is_signed)
+		writer__int(w, (__s64)k->num);
+	else
+		writer__uint(w, k->num);
+}
+
+/* {"type":"count",["interval","time_ns",]"func",["by","key",]["stack":[...]|null,]"count"} */
 static void json_count(struct report *r, const struct report_count *c)
 {
 	struct writer *w = begin(r, "count");
@@ -83,6 +100,7 @@ static void json_count(struct report *r, const struct report_count *c)
 
 	period(r, w);
 	key_name(w, "func", c->func);
+	by_key(w, c->key);
 	if (c->stacks) {
 		writer__key(w, "stack");
 		if (c->no_stack) {
@@ -98,56 +116,73 @@ static void json_count(struct report *r, const struct report_count *c)
 	end(w);
 }
 
-/* Bucket B's range, [*MIN, *MAX] (B -1: every negative value). */
-static void bucket_range(__s32 b, __s64 *min, __u64 *max)
+/* A bucket's bound: a number, or null where there is none (unbounded). */
+static void bound(struct writer *w, const char *key, bool inf, bool is_signed, __u64 v)
 {
-	if (b < 0) {
-		*min = INT64_MIN;
-		*max = (__u64)-1;	/* -1 */
-		return;
-	}
-	if (b == 0) {
-		*min = 0;
-		*max = 0;
-		return;
-	}
-	*min = (__s64)(1ULL << (b - 1));
-	*max = b >= 64 ? UINT64_MAX : (1ULL << b) - 1;
+	writer__key(w, key);
+	if (inf)
+		writer__null(w, NULL);
+	else if (is_signed)
+		writer__int(w, (__s64)v);
+	else
+		writer__uint(w, v);
 }
 
-/* {"type":"hist",...,"func","value","count","buckets":[{"min","max","count"}]} */
+/*
+ * "p50", "p90", "p99": the largest value each one's bucket holds (null:
+ * no bound); "max": the largest value counted, or the top bucket's bound.
+ */
+static void percentiles(struct writer *w, const struct report_hist *h)
+{
+	static const unsigned int ps[] = { 50, 90, 99 };
+	struct hist_range rg;
+	char key[8];
+	size_t i, k;
+
+	for (i = 0; i <= sizeof(ps) / sizeof(ps[0]); i++) {
+		if (i < sizeof(ps) / sizeof(ps[0])) {
+			snprintf(key, sizeof(key), "p%u", ps[i]);
+			k = hist__percentile(h->buckets, h->nbuckets, h->total, ps[i]);
+		} else {
+			snprintf(key, sizeof(key), "max");
+			k = h->nbuckets - 1;
+		}
+		hist__range(&h->scale, h->buckets[k].bucket, &rg);
+		if (i == sizeof(ps) / sizeof(ps[0]) && h->has_max)
+			bound(w, key, false, rg.is_signed, h->max);
+		else
+			bound(w, key, rg.hi_inf, rg.is_signed, rg.hi);
+	}
+}
+
+/*
+ * {"type":"hist",...,"func",["by","key",]"value","count",
+ * "buckets":[{"min","max","count"}],"p50","p90","p99","max"}
+ */
 static void json_hist(struct report *r, const struct report_hist *h)
 {
 	struct writer *w = begin(r, "hist");
+	struct hist_range rg;
 	size_t k;
 
 	period(r, w);
 	key_name(w, "func", h->func);
+	by_key(w, h->key);
 	key_name(w, "value", h->value_name);
 	key_uint(w, "count", h->total);
 	writer__key(w, "buckets");
 	writer__begin_array(w, WRITER_STRUCT, 0);
 	for (k = 0; k < h->nbuckets; k++) {
-		__s32 b = h->buckets[k].bucket;
-		__s64 min;
-		__u64 max;
-
-		bucket_range(b, &min, &max);
+		hist__range(&h->scale, h->buckets[k].bucket, &rg);
 		writer__begin_object(w, WRITER_STRUCT, 0);
-		writer__key(w, "min");
-		if (b < 0)
-			writer__null(w, NULL);	/* unbounded */
-		else
-			writer__uint(w, (__u64)min);
-		writer__key(w, "max");
-		if (b < 0)
-			writer__int(w, -1);
-		else
-			writer__uint(w, max);
+		bound(w, "min", rg.lo_inf, rg.is_signed, rg.lo);
+		bound(w, "max", rg.hi_inf, rg.is_signed, rg.hi);
 		key_uint(w, "count", h->buckets[k].count);
 		writer__end_object(w);
 	}
 	writer__end_array(w);
+	if (h->nbuckets)
+		percentiles(w, h);
 	end(w);
 }
 

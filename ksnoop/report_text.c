@@ -54,19 +54,55 @@ static void text_interval(struct report *r)
 	writer__flush(&r->wr);
 }
 
-static void text_counts_begin(struct report *r, bool stacks)
+/* --by's key column is this wide (a comm's 15 characters and a space). */
+#define KEY_COLUMN	16
+
+static void text_counts_begin(struct report *r, bool stacks, const char *by)
 {
-	if (!stacks)
+	char col[KEY_COLUMN + 1];
+
+	if (!stacks && by) {
+		/* --by's name is the user's own text: escaped, then cut to the column. */
+		snprintf(col, sizeof(col), "%s", by);
+		put(r, "%12s  ", "CALLS");
+		put_escaped(r, col);
+		put(r, "%*s  %s\n", (int)(KEY_COLUMN - strlen(col)), "", "FUNCTION");
+	} else if (!stacks) {
 		put(r, "%12s  %s\n", "CALLS", "FUNCTION");
+	}
 	writer__flush(&r->wr);
+}
+
+/* A --by key: a string escaped, or a number; returns its width. */
+static size_t put_key(struct report *r, const struct report_key *k)
+{
+	char num[24], *esc = NULL;
+	const char *s = num;
+	size_t n;
+
+	if (k->is_str)
+		s = (esc = text_escaped_dup(k->str)) ? esc : "?";
+	else if (k->is_signed)
+		snprintf(num, sizeof(num), "%lld", (long long)k->num);
+	else
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)k->num);
+	n = strlen(s);
+	obuf__write(ob(r), s, n);
+	free(esc);
+	return n;
 }
 
 static void text_count(struct report *r, const struct report_count *c)
 {
+	size_t w;
 	int i;
 
 	if (!c->stacks) {
 		put(r, "%12llu  ", (unsigned long long)c->count);
+		if (c->key) {
+			w = put_key(r, c->key);
+			put(r, "%*s  ", w < KEY_COLUMN ? (int)(KEY_COLUMN - w) : 0, "");
+		}
 		put_escaped(r, c->func);
 		put(r, "\n");
 	} else {
@@ -104,35 +140,52 @@ static void folded_count(struct report *r, const struct report_count *c)
 	writer__flush(&r->wr);
 }
 
-static void bucket_label(__s32 b, char *buf, size_t sz)
-{
-	if (b < 0)
-		snprintf(buf, sz, "(..., 0)");
-	else if (b == 0)
-		snprintf(buf, sz, "[0]");
-	else if (b == 1)
-		snprintf(buf, sz, "[1]");
-	else if (b >= 64)
-		snprintf(buf, sz, "[2^63, ...)");
-	else
-		snprintf(buf, sz, "[%llu, %llu)", 1ULL << (b - 1), 1ULL << b);
-}
-
 #define HIST_BAR	52
 
-static void hist_row(struct report *r, __s32 bucket, __u64 count, __u64 most)
+static void hist_row(struct report *r, const struct hist_scale *scale, __s32 bucket,
+		     __u64 count, __u64 most)
 {
 	int w = most ? (int)((count * HIST_BAR + most - 1) / most) : 0;
-	char label[48], bar[HIST_BAR + 1];
+	char label[64], bar[HIST_BAR + 1];
 
-	bucket_label(bucket, label, sizeof(label));
+	hist__label(scale, bucket, label, sizeof(label));
 	memset(bar, ' ', HIST_BAR);
 	memset(bar, '@', w);
 	bar[HIST_BAR] = 0;
 	put(r, "%-24s %10llu |%s|\n", label, (unsigned long long)count, bar);
 }
 
-/* As bpftrace and bcc draw them: range, count, bar. */
+/*
+ * Under the bars: "p50 < 64  p90 < 128  p99 < 128  max = 100": bucket
+ * bounds, and the largest value (exact where BPF kept it).
+ */
+static void hist_percentiles(struct report *r, const struct report_hist *h)
+{
+	static const unsigned int ps[] = { 50, 90, 99 };
+	char v[48];
+	size_t i;
+
+	if (!h->nbuckets)
+		return;
+	for (i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		size_t k = hist__percentile(h->buckets, h->nbuckets, h->total, ps[i]);
+
+		hist__bound_str(&h->scale, h->buckets[k].bucket, v, sizeof(v));
+		put(r, "p%u %s  ", ps[i], v);
+	}
+	if (h->has_max) {
+		struct hist_range rg;
+
+		hist__range(&h->scale, h->buckets[h->nbuckets - 1].bucket, &rg);
+		hist__value_str(&h->scale, rg.is_signed, h->max, v, sizeof(v));
+		put(r, "max = %s\n", v);
+		return;
+	}
+	hist__bound_str(&h->scale, h->buckets[h->nbuckets - 1].bucket, v, sizeof(v));
+	put(r, "max %s\n", v);
+}
+
+/* As bpftrace and bcc draw them: range, count, bar; then the percentiles. */
 static void text_hist(struct report *r, const struct report_hist *h)
 {
 	const struct report_bucket *b = h->buckets;
@@ -143,6 +196,13 @@ static void text_hist(struct report *r, const struct report_hist *h)
 		if (b[k].count > most)
 			most = b[k].count;
 	put_escaped(r, h->func);
+	if (h->key) {
+		put(r, " [");
+		put_escaped(r, h->key->by);
+		put(r, " ");
+		put_key(r, h->key);
+		put(r, "]");
+	}
 	put(r, ": ");
 	put_escaped(r, h->value_label);
 	put(r, " (%llu call%s)\n", (unsigned long long)h->total, h->total == 1 ? "" : "s");
@@ -150,9 +210,10 @@ static void text_hist(struct report *r, const struct report_hist *h)
 		/* Empty buckets between two full ones show, as in bpftrace. */
 		if (k > 0 && b[k - 1].bucket >= 0)
 			for (__s32 e = b[k - 1].bucket + 1; e < b[k].bucket; e++)
-				hist_row(r, e, 0, most);
-		hist_row(r, b[k].bucket, b[k].count, most);
+				hist_row(r, &h->scale, e, 0, most);
+		hist_row(r, &h->scale, b[k].bucket, b[k].count, most);
 	}
+	hist_percentiles(r, h);
 	put(r, "\n");
 	writer__flush(&r->wr);
 }
@@ -322,10 +383,11 @@ static void folded_none(struct report *r)
 	(void)r;
 }
 
-static void folded_counts_begin(struct report *r, bool stacks)
+static void folded_counts_begin(struct report *r, bool stacks, const char *by)
 {
 	(void)r;
 	(void)stacks;
+	(void)by;
 }
 
 /* Flame-graph tools read nothing but the rows: no header, no times. */

@@ -96,7 +96,7 @@ static int pick_hist_item(struct rctx *r, struct wants *w)
 	int i;
 
 	for (i = 0; i < r->spec->nitems; i++) {
-		if (r->spec->items[i].has_pred)
+		if (r->spec->items[i].has_pred || strategy__is_by_item(r, &r->spec->items[i]))
 			continue;
 		if (w->hist_item >= 0)
 			return rctx__fail(r, r->spec->items[i].base_pos,
@@ -219,6 +219,10 @@ static void compute_slot_mask(struct ksnoop_plan *bp)
 		for (i = 0; i < sd->npreds; i++)
 			bp->slot_mask |= access_slots(&sd->preds[i].acc);
 	}
+	/* --by VALUE: its item is a value too, but durations keep no values. */
+	if ((bp->by == KSNOOP_BY_INT || bp->by == KSNOOP_BY_STR) &&
+	    bp->by_value.acc.src == KSNOOP_SRC_ARG)
+		bp->slot_mask |= 1u << bp->by_value.acc.slot;
 }
 
 int resolver__resolve(const struct spec *spec, const struct signature *sig,

@@ -59,6 +59,12 @@ struct resolve_opts {
 	enum output_mode output;
 	/* --min-duration: only calls this long, entry values with the return */
 	__u64 min_duration_ns;
+	/* --by: comm, pid, tid, cpu or a value the spec names (NULL: none) */
+	const char *by;
+	/* --hist=linear (hist_step 0: log2) */
+	__s64 hist_min;
+	__u64 hist_step;
+	__u32 hist_nbuckets;
 };
 
 /* Member names resolved through embedded structs, said with -v. */
@@ -78,7 +84,7 @@ struct capture_plan {
 	int naliases;
 	char aliases[PLAN_MAX_ALIASES][160];
 	char hist_text[SPEC_MAX_NAME * 2];	/* --hist: the value counted by ("duration_ns") */
-	char hist_label[SPEC_MAX_NAME * 2];	/* the same, for text ("duration in ns") */
+	char hist_label[SPEC_MAX_NAME * 2];	/* the same, for text ("duration": its labels carry units) */
 };
 
 /*

@@ -93,6 +93,8 @@ int pred__width(const struct rctx *r, const struct chain *c, struct ksnoop_pred_
 /* ... and the access to it: the register word itself, or WIDTH bytes. */
 void pred__access(struct chain *c, struct ksnoop_pred_plan *pp, int width);
 
+/* resolve_strategy.c: is IT the value --by names? */
+bool strategy__is_by_item(const struct rctx *r, const struct spec_item *it);
 /* resolve_strategy.c: --hist of durations needs a return: 0, or the error. */
 int strategy__check_durations(struct rctx *r);
 /* Decide how the resolved values are captured, and lay out the records. */

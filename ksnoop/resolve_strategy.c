@@ -346,7 +346,7 @@ static int hist_durations(struct rctx *r)
 		plan->bpf.side[k].enabled = 1;
 	}
 	snprintf(plan->hist_text, sizeof(plan->hist_text), "duration_ns");
-	snprintf(plan->hist_label, sizeof(plan->hist_label), "duration in ns");
+	snprintf(plan->hist_label, sizeof(plan->hist_label), "duration");
 	return lay_out_sides(r);
 }
 
@@ -384,6 +384,164 @@ static int hist_value(struct rctx *r, const struct spec_item *it, bool stash)
 	snprintf(r->plan->hist_text, sizeof(r->plan->hist_text), "%s", it->text);
 	snprintf(r->plan->hist_label, sizeof(r->plan->hist_label), "%s", it->text);
 	return 0;
+}
+
+/* ---- by ---- */
+
+static const struct {
+	const char *name;
+	enum ksnoop_by by;
+} by_words[] = {
+	{ "comm", KSNOOP_BY_COMM },
+	{ "pid", KSNOOP_BY_PID },
+	{ "tid", KSNOOP_BY_TID },
+	{ "cpu", KSNOOP_BY_CPU },
+};
+
+static enum ksnoop_by by_word(const char *by)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(by_words) / sizeof(by_words[0]); i++)
+		if (!strcmp(by, by_words[i].name))
+			return by_words[i].by;
+	return KSNOOP_BY_NONE;
+}
+
+/* BY is IT's text, with its ":FORMAT" or without. */
+static bool same_text(const char *by, const struct spec_item *it)
+{
+	size_t n = strlen(it->text), f;
+
+	if (!strcmp(by, it->text))
+		return true;
+	if (!it->fmt)
+		return false;
+	f = strlen(spec_format__str(it->fmt)) + 1;
+	return n > f && strlen(by) == n - f && !strncmp(by, it->text, n - f);
+}
+
+/*
+ * --by VALUE names an item of the spec: as written, or as the parser
+ * spells it ("skb -> len" is "skb->len"), its format (":str") given or
+ * left out.
+ */
+bool strategy__is_by_item(const struct rctx *r, const struct spec_item *it)
+{
+	const char *by = r->opts->by;
+	char text[SPEC_MAX_NAME * 2 + 8];
+	struct ks_error e;
+	struct spec s;
+	bool same;
+
+	if (!by || by_word(by) != KSNOOP_BY_NONE)
+		return false;
+	if (same_text(by, it))
+		return true;
+	snprintf(text, sizeof(text), "by(%s)", by);
+	same = spec__parse(text, SPEC_KFUNC, &s, &e) == 0 && s.nitems == 1 &&
+	       !s.items[0].has_pred && same_text(s.items[0].text, it);
+	spec__free(&s);
+	return same;
+}
+
+/* A string key: the one a char pointer (or :str) points to, or a char array's bytes. */
+static int by_string(struct rctx *r, const struct spec_item *it, struct chain *c)
+{
+	const struct btf_type *t = btf__type_by_id(r->btf, btfu_strip(r->btf, c->type_id));
+	bool is_ptr = btfu_is_char_ptr(r->btf, c->type_id) ||
+		      (it->fmt == FMT_STR && t && !btf_is_array(t));
+	__s64 asz;
+	int err;
+
+	if (is_ptr) {
+		err = chain__push_deref(r, c, it->base_pos);
+		if (err)
+			return err;
+		c->acc.flags |= KSNOOP_VAL_STR;
+		c->acc.size = KSNOOP_BY_SIZE;
+	} else {
+		if (c->in_reg)
+			return rctx__fail(r, it->base_pos, "--by '%s': an array passed by value", it->text);
+		asz = btf__resolve_size(r->btf, c->type_id);
+		c->acc.size = asz < KSNOOP_BY_SIZE - 1 ? asz : KSNOOP_BY_SIZE - 1;
+	}
+	r->plan->bpf.by_value.acc = c->acc;
+	r->plan->bpf.by = KSNOOP_BY_STR;
+	return 0;
+}
+
+/* An integer key: read as a predicate reads its value. */
+static int by_integer(struct rctx *r, const struct spec_item *it, struct chain *c)
+{
+	struct ksnoop_pred_plan *pp = &r->plan->bpf.by_value;
+	int width = pred__width(r, c, pp);
+
+	if (width <= 0 || width > 8)
+		return rctx__fail(r, it->base_pos, "--by counts by an integer of at most 8 bytes or a string; '%s' is %s",
+				  it->text, rctx__type_str(r, c->type_id));
+	pred__access(c, pp, width);
+	pp->is_signed = btfu_is_signed(r->btf, c->type_id);
+	r->plan->bpf.by = KSNOOP_BY_INT;
+	return 0;
+}
+
+/*
+ * The side that counts: the return's, for durations and for what the
+ * stash carries there; else the entry's (count_once()).
+ */
+static int counting_side(const struct capture_plan *plan)
+{
+	return plan->bpf.side[KSNOOP_RETURN].enabled ? KSNOOP_RETURN : KSNOOP_ENTRY;
+}
+
+/* --by VALUE: the item the spec names, an integer or a string on the counting side. */
+static int by_value(struct rctx *r)
+{
+	const struct spec_item *it = NULL;
+	struct chain c;
+	int i, err;
+
+	for (i = 0; i < r->spec->nitems && !it; i++)
+		if (strategy__is_by_item(r, &r->spec->items[i]))
+			it = &r->spec->items[i];
+	if (!it)
+		return rctx__fail(r, 0, "--by '%s' is not comm, pid, tid, cpu or a value the spec names; name it in the spec, as in \"%s(%s)\"",
+				  r->opts->by, r->plan->sig.name, r->opts->by);
+	if ((spec_item__is_return(it) ? KSNOOP_RETURN : KSNOOP_ENTRY) != counting_side(r->plan))
+		return rctx__fail(r, it->base_pos, "--by '%s': calls are counted at their %s, where '%s' is not read; not supported yet",
+				  it->text, counting_side(r->plan) == KSNOOP_RETURN ? "return" : "entry",
+				  it->text);
+	if (it->fmt && it->fmt != FMT_STR)
+		return rctx__fail(r, it->fmt_pos, "--by '%s' takes no format but :str", it->text);
+	memset(&r->plan->bpf.by_value, 0, sizeof(r->plan->bpf.by_value));
+	err = chain__walk(r, it, &c);
+	if (err)
+		return err;
+	if (it->fmt == FMT_STR || btfu_is_char_ptr(r->btf, c.type_id) ||
+	    btfu_is_char_array(r->btf, c.type_id))
+		return by_string(r, it, &c);
+	if (!btfu_is_scalar(r->btf, c.type_id))
+		return rctx__fail(r, it->base_pos, "--by counts by an integer or a string; '%s' is %s",
+				  it->text, rctx__type_str(r, c.type_id));
+	return by_integer(r, it, &c);
+}
+
+/* --by and --hist=linear, into the program's plan. */
+static int count_key(struct rctx *r)
+{
+	struct ksnoop_plan *bp = &r->plan->bpf;
+
+	if (r->opts->output == OUTPUT_HIST && r->opts->hist_step) {
+		bp->hist_linear = 1;
+		bp->hist_min = r->opts->hist_min;
+		bp->hist_step = r->opts->hist_step;
+		bp->hist_nbuckets = r->opts->hist_nbuckets;
+	}
+	if (!r->opts->by || r->opts->output == OUTPUT_EVENTS)
+		return 0;
+	bp->by = by_word(r->opts->by);
+	return bp->by ? 0 : by_value(r);
 }
 
 /* The program's output (ksnoop.h): the mode, as specific as BPF must be. */
@@ -437,5 +595,5 @@ int strategy__choose(struct rctx *r, const struct wants *w)
 		return ret;
 	r->plan->bpf.output = program_output(r->opts, w);
 	mark_timed(r->plan);
-	return 0;
+	return count_key(r);
 }

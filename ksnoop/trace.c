@@ -139,6 +139,10 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 			.stack = o->stack,
 			.output = o->output,
 			.min_duration_ns = o->min_duration_ns,
+			.by = o->by,
+			.hist_min = o->hist_min,
+			.hist_step = o->hist_step,
+			.hist_nbuckets = o->hist_nbuckets,
 		},
 		.filter_pid = o->pid,
 		.filter_tid = o->tid,
@@ -215,9 +219,21 @@ static struct hist_value hist_value_of(void *ctx, __u32 func_id)
 	const struct capture_plan *p;
 
 	if (func_id >= (__u32)t->targets.n)
-		return (struct hist_value){ "?", "?" };
+		return (struct hist_value){ "?", "?", false };
 	p = &t->targets.v[func_id].plan;
-	return (struct hist_value){ p->hist_text, p->hist_label };
+	return (struct hist_value){ p->hist_text, p->hist_label,
+				   p->bpf.output == KSNOOP_OUT_HIST_DURATION };
+}
+
+static struct by_kind by_kind_of(void *ctx, __u32 func_id)
+{
+	const struct trace *t = ctx;
+	const struct ksnoop_plan *bp;
+
+	if (func_id >= (__u32)t->targets.n)
+		return (struct by_kind){ KSNOOP_BY_NONE, false };
+	bp = &t->targets.v[func_id].plan.bpf;
+	return (struct by_kind){ bp->by, bp->by_value.is_signed };
 }
 
 /* --count, --hist: the counts so far (CLEAR: and start the next period afresh). */
@@ -229,12 +245,25 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 		.ctx = t,
 		.symbolize = t->printer.opts.symbolize,
 		.sym_ctx = t->printer.opts.sym_ctx,
+		.by = t->opts->by,
+		.by_kind = by_kind_of,
+		.exact_max = true,
+		.scale = {
+			.linear = t->opts->hist_step != 0,
+			.min = t->opts->hist_min,
+			.step = t->opts->hist_step,
+			.nbuckets = t->opts->hist_nbuckets,
+		},
 	};
 	struct count_row *rows;
 	size_t n, i;
 	int err;
 
-	err = counts__collect(attacher__counts_fd(a), attacher__stacks_fd(a), clear, &rows, &n);
+	if (t->opts->by)
+		err = counts__collect_by(attacher__by_counts_fd(a), clear, &rows, &n);
+	else
+		err = counts__collect(attacher__counts_fd(a), attacher__stacks_fd(a), clear,
+				      &rows, &n);
 	if (err) {
 		log_error("reading the counts failed: %s", strerror(-err));
 		return err;

@@ -275,11 +275,13 @@ expect_eq hist_header 'tp:sched_process_exec: bprm->argc (4 calls)' "$(head -1 "
 expect_match hist_one '^\[1\] +1 \|@+ *\|$' "$(cat "$tmp/o19")"
 expect_match hist_two_four '^\[2, 4\) +2 \|@{52}\|$' "$(cat "$tmp/o19")"
 expect_match hist_four_eight '^\[4, 8\) +1 \|@{26} {26}\|$' "$(cat "$tmp/o19")"
+# Percentiles off the buckets; the max exact (kept in BPF).
+expect_match hist_percentiles '^p50 < 4  p90 < 8  p99 < 8  max = 4$' "$(cat "$tmp/o19")"
 start "$tmp/o20" "$tmp/e20" -j --hist -c "$probe" 'tp:sched_process_exec(bprm->argc, old_pid > 0)' ||
 	fail attach_hist_json "$(cat "$tmp/e20")"
 "$tmp/$probe" a b c d e f g
 stop
-expect_eq hist_json '{"type":"hist","func":"tp:sched_process_exec","value":"bprm->argc","count":1,"buckets":[{"min":8,"max":15,"count":1}]}' "$(record hist "$tmp/o20")"
+expect_eq hist_json '{"type":"hist","func":"tp:sched_process_exec","value":"bprm->argc","count":1,"buckets":[{"min":8,"max":15,"count":1}],"p50":15,"p90":15,"p99":15,"max":8}' "$(record hist "$tmp/o20")"
 expect_eq hist_json_summary '1' "$(record summary "$tmp/o20" | jq .counted)"
 
 # --- ksnoop leaves out its own calls: printing an event is system calls,

@@ -131,7 +131,7 @@ expect_match glob_pair_count "^ +$N +sys:openat$" "$(cat "$tmp/glob_pair.out")"
 
 # --- --hist of durations, -L ---
 run_prog hist --hist 'sys:openat(return < 0)'
-expect_match hist_header "^sys:openat: duration in ns \($N calls\)$" "$(cat "$tmp/hist.out")"
+expect_match hist_header "^sys:openat: duration \($N calls\)$" "$(cat "$tmp/hist.out")"
 run_prog min_duration -L 1ns 'sys:openat(filename, return < 0)'
 expect_eq min_duration_all $N "$(grep -c "filename = \"$missing\"" "$tmp/min_duration.out")"
 

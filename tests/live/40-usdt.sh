@@ -228,12 +228,13 @@ expect_eq hist_signed "ksnoop_test:value: arg0 (8 calls)
 (..., 0)                          4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
 [0]                               1 |@@@@@@@@@@@@@                                       |
 [1]                               1 |@@@@@@@@@@@@@                                       |
-[2, 4)                            2 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |" "$(cat "$tmp/oh")"
+[2, 4)                            2 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |
+p50 < 0  p90 < 4  p99 < 4  max = 3" "$(cat "$tmp/oh")"
 start "$tmp/ohj" "$tmp/ehj" -j --hist usdt "$P:ksnoop_test:value(arg0)" ||
 	fail attach_hist_signed_json "$(cat "$tmp/ehj")"
 "$P" signs 4
 stop
-expect_eq hist_signed_json '{"type":"hist","func":"ksnoop_test:value","value":"arg0","count":8,"buckets":[{"min":null,"max":-1,"count":4},{"min":0,"max":0,"count":1},{"min":1,"max":1,"count":1},{"min":2,"max":3,"count":2}]}
+expect_eq hist_signed_json '{"type":"hist","func":"ksnoop_test:value","value":"arg0","count":8,"buckets":[{"min":null,"max":-1,"count":4},{"min":0,"max":0,"count":1},{"min":1,"max":1,"count":1},{"min":2,"max":3,"count":2}],"p50":-1,"p90":3,"p99":3,"max":3}
 {"type":"summary","counted":8,"not_printed":0,"not_counted":0,"unreadable":0,"stacks_not_taken":0,"not_followed":0,"missed":0}' \
 	"$(cat "$tmp/ohj")"
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "counts.h"
+#include "hist.h"
 #include "log.h"
 #include "report.h"
 
@@ -141,14 +142,15 @@ static void test_stacks(void **state)
 static struct hist_value value_of(void *ctx, __u32 id)
 {
 	if (id == 2)
-		return (struct hist_value){ "duration_ns", "duration in ns" };
-	return id == 0 ? (struct hist_value){ "return", "return" } :
-			 (struct hist_value){ "skb->len", "skb->len" };
+		return (struct hist_value){ "duration_ns", "duration", true };
+	return id == 0 ? (struct hist_value){ "return", "return", false } :
+			 (struct hist_value){ "skb->len", "skb->len", false };
 }
 
-static char *render_hist(struct count_row *rows, size_t n, enum report_format style)
+static char *render_hist_max(struct count_row *rows, size_t n, enum report_format style,
+			     bool exact_max)
 {
-	struct counts_fmt f = { .func_name = name_of };
+	struct counts_fmt f = { .func_name = name_of, .exact_max = exact_max };
 	struct report r;
 	char *buf = NULL;
 	size_t sz = 0;
@@ -159,6 +161,12 @@ static char *render_hist(struct count_row *rows, size_t n, enum report_format st
 	assert_int_equal(counts__print_hist(&r, rows, n, &f, value_of), 0);
 	fclose(out);
 	return buf;
+}
+
+/* Rows without the maps' max: the top bucket's bound stands for it. */
+static char *render_hist(struct count_row *rows, size_t n, enum report_format style)
+{
+	return render_hist_max(rows, n, style, false);
 }
 
 /* --interval: JSON rows say which period they close and when; text rows do not change. */
@@ -187,7 +195,8 @@ static void test_interval_rows(void **state)
 	assert_string_equal(buf,
 		"{\"type\":\"count\",\"interval\":2,\"time_ns\":5000,\"func\":\"ip_output\",\"count\":7}\n"
 		"{\"type\":\"hist\",\"interval\":2,\"time_ns\":5000,\"func\":\"ip_output\",\"value\":\"skb->len\","
-		"\"count\":7,\"buckets\":[{\"min\":4,\"max\":7,\"count\":7}]}\n"
+		"\"count\":7,\"buckets\":[{\"min\":4,\"max\":7,\"count\":7}],"
+		"\"p50\":7,\"p90\":7,\"p99\":7,\"max\":7}\n"
 		"ip_output 7\n"
 		"       CALLS  FUNCTION\n"
 		"           7  ip_output\n");
@@ -212,24 +221,28 @@ static void test_hist(void **state)
 		"[1]                               0 |                                                    |\n"
 		"[2, 4)                            0 |                                                    |\n"
 		"[4, 8)                            1 |@@@@@@@@@@@@@                                       |\n"
+		"p50 = 0  p90 < 8  p99 < 8  max < 8\n"
 		"\n"
 		"ip_output: skb->len (8 calls)\n"
 		"[64, 128)                         8 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"p50 < 128  p90 < 128  p99 < 128  max < 128\n"
 		"\n");
 	free(s);
 	s = render_hist(rows, 4, REPORT_JSON);
 	assert_string_equal(s,
 		"{\"type\":\"hist\",\"func\":\"tcp_v4_connect\",\"value\":\"return\",\"count\":7,\"buckets\":["
 		"{\"min\":null,\"max\":-1,\"count\":2},{\"min\":0,\"max\":0,\"count\":4},"
-		"{\"min\":4,\"max\":7,\"count\":1}]}\n"
+		"{\"min\":4,\"max\":7,\"count\":1}],\"p50\":0,\"p90\":7,\"p99\":7,\"max\":7}\n"
 		"{\"type\":\"hist\",\"func\":\"ip_output\",\"value\":\"skb->len\",\"count\":8,\"buckets\":["
-		"{\"min\":64,\"max\":127,\"count\":8}]}\n");
+		"{\"min\":64,\"max\":127,\"count\":8}],\"p50\":127,\"p90\":127,\"p99\":127,\"max\":127}\n");
 	free(s);
 	/* The top bucket: values from 2^63 up. */
 	row(&rows[4], 1, 64, 1, 0);
 	s = render_hist(&rows[4], 1, REPORT_JSON);
 	assert_string_equal(s, "{\"type\":\"hist\",\"func\":\"ip_output\",\"value\":\"skb->len\",\"count\":1,\"buckets\":["
-			       "{\"min\":9223372036854775808,\"max\":18446744073709551615,\"count\":1}]}\n");
+			       "{\"min\":9223372036854775808,\"max\":18446744073709551615,\"count\":1}],"
+			       "\"p50\":18446744073709551615,\"p90\":18446744073709551615,"
+			       "\"p99\":18446744073709551615,\"max\":18446744073709551615}\n");
 	free(s);
 }
 
@@ -247,11 +260,13 @@ static void test_hist_top_bucket_labels(void **state)
 		"[2305843009213693952, 4611686018427387904)          2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
 		"[4611686018427387904, 9223372036854775808)          0 |                                                    |\n"
 		"[2^63, ...)                       1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+		"p50 < 4611686018427387904  p90 >= 9223372036854775808  p99 >= 9223372036854775808  "
+		"max >= 9223372036854775808\n"
 		"\n");
 	free(s);
 }
 
-/* --hist of durations: the text says the unit, JSON names the value duration_ns. */
+/* --hist of durations: the labels say the unit, JSON names the value duration_ns (in ns). */
 static void test_hist_durations(void **state)
 {
 	struct count_row rows[2];
@@ -263,14 +278,178 @@ static void test_hist_durations(void **state)
 	s = render_hist(rows, 2, REPORT_JSON);
 	assert_string_equal(s, "{\"type\":\"hist\",\"func\":\"tp:sched_switch\",\"value\":\"duration_ns\",\"count\":4,\"buckets\":["
 			       "{\"min\":1024,\"max\":2047,\"count\":1},"
-			       "{\"min\":268435456,\"max\":536870911,\"count\":3}]}\n");
+			       "{\"min\":268435456,\"max\":536870911,\"count\":3}],"
+			       "\"p50\":536870911,\"p90\":536870911,\"p99\":536870911,\"max\":536870911}\n");
 	free(s);
 	s = render_hist(rows, 2, REPORT_TEXT);
-	assert_non_null(strstr(s, "tp:sched_switch: duration in ns (4 calls)\n"
-				  "[1024, 2048)                      1 |@@@@@@@@@@@@@@@@@@                                  |\n"
-				  "[2048, 4096)                      0 |"));
-	assert_non_null(strstr(s, "\n[268435456, 536870912)            3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n\n"));
+	assert_non_null(strstr(s, "tp:sched_switch: duration (4 calls)\n"
+				  "[1.02us, 2.05us)                  1 |@@@@@@@@@@@@@@@@@@                                  |\n"
+				  "[2.05us, 4.1us)                   0 |"));
+	assert_non_null(strstr(s, "\n[268ms, 537ms)                    3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+				  "p50 < 537ms  p90 < 537ms  p99 < 537ms  max < 537ms\n\n"));
 	free(s);
+	/* The max BPF kept (the top bucket's row's): exact, in units, and in ns in JSON. */
+	for (int i = 0; i < 2; i++)	/* (printing sorted them by bucket) */
+		rows[i].max = rows[i].sub == 29 ? 300123456 : 1500;
+	s = render_hist_max(rows, 2, REPORT_TEXT, true);
+	assert_non_null(strstr(s, "p50 < 537ms  p90 < 537ms  p99 < 537ms  max = 300ms\n"));
+	free(s);
+	s = render_hist_max(rows, 2, REPORT_JSON, true);
+	assert_non_null(strstr(s, "\"p50\":536870911,\"p90\":536870911,\"p99\":536870911,\"max\":300123456}"));
+	free(s);
+}
+
+/* Bucket labels: log2 as bpftrace's, linear from --hist=linear, durations in units. */
+static void test_hist_labels(void **state)
+{
+	struct hist_scale log2 = {}, dur = { .duration = true };
+	struct hist_scale lin = { .linear = true, .min = 0, .step = 10, .nbuckets = 10 };
+	struct hist_scale one = { .linear = true, .min = -2, .step = 1, .nbuckets = 4 };
+	char buf[64];
+
+	hist__label(&log2, 8, buf, sizeof(buf));
+	assert_string_equal(buf, "[128, 256)");
+	hist__label(&dur, 18, buf, sizeof(buf));
+	assert_string_equal(buf, "[131us, 262us)");
+	hist__label(&dur, 10, buf, sizeof(buf));
+	assert_string_equal(buf, "[512ns, 1.02us)");
+	hist__label(&dur, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "[0ns]");
+	hist__label(&dur, 31, buf, sizeof(buf));
+	assert_string_equal(buf, "[1.07s, 2.15s)");
+	hist__label(&lin, -1, buf, sizeof(buf));
+	assert_string_equal(buf, "(..., 0)");
+	hist__label(&lin, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "[0, 10)");
+	hist__label(&lin, 9, buf, sizeof(buf));
+	assert_string_equal(buf, "[90, 100)");
+	hist__label(&lin, 10, buf, sizeof(buf));
+	assert_string_equal(buf, "[100, ...)");
+	/* A step of 1: each bucket one value; a negative MIN. */
+	hist__label(&one, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "[-2]");
+	hist__label(&one, -1, buf, sizeof(buf));
+	assert_string_equal(buf, "(..., -2)");
+	/* Values in units: three significant digits, whole seconds from 1000 s. */
+	hist__value_str(&dur, false, 999, buf, sizeof(buf));
+	assert_string_equal(buf, "999ns");
+	hist__value_str(&dur, false, 1000, buf, sizeof(buf));
+	assert_string_equal(buf, "1us");
+	hist__value_str(&dur, false, 1500000, buf, sizeof(buf));
+	assert_string_equal(buf, "1.5ms");
+	hist__value_str(&dur, false, 1ULL << 40, buf, sizeof(buf));
+	assert_string_equal(buf, "1100s");
+}
+
+/* Percentiles off the buckets: values 1..100 in log2 and in linear buckets of 10. */
+static void test_hist_percentiles(void **state)
+{
+	struct report_bucket lg[] = { { 1, 1 }, { 2, 2 }, { 3, 4 }, { 4, 8 }, { 5, 16 }, { 6, 32 },
+				      { 7, 37 } };
+	struct report_bucket ln[11];
+	struct hist_scale log2 = {};
+	struct hist_scale lin = { .linear = true, .min = 0, .step = 10, .nbuckets = 10 };
+	char buf[64];
+	int i;
+
+	assert_int_equal(hist__percentile(lg, 7, 100, 50), 5);	/* the 50th: [32, 64) */
+	assert_int_equal(hist__percentile(lg, 7, 100, 90), 6);
+	assert_int_equal(hist__percentile(lg, 7, 100, 99), 6);
+	assert_int_equal(hist__percentile(lg, 7, 0, 50), 7);		/* nothing counted */
+	/* A total not a multiple of 100: the rank rounds up (p50 of 3 is the 2nd). */
+	assert_int_equal(hist__percentile(lg, 3, 3, 50), 1);
+	assert_int_equal(hist__percentile(lg, 3, 3, 34), 1);
+	assert_int_equal(hist__percentile(lg, 3, 3, 33), 0);
+	/* 63 calls up to [32, 64): p63 is there, p64 one bucket on. */
+	assert_int_equal(hist__percentile(lg, 7, 100, 63), 5);
+	assert_int_equal(hist__percentile(lg, 7, 100, 64), 6);
+	hist__bound_str(&log2, lg[5].bucket, buf, sizeof(buf));
+	assert_string_equal(buf, "< 64");
+	hist__bound_str(&log2, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "= 0");
+	hist__bound_str(&log2, -1, buf, sizeof(buf));
+	assert_string_equal(buf, "< 0");
+	/* 1..9 in [0, 10), ten in each up to [90, 100), 100 above. */
+	for (i = 0; i < 11; i++)
+		ln[i] = (struct report_bucket){ i, i == 0 ? 9 : i == 10 ? 1 : 10 };
+	hist__bound_str(&lin, ln[hist__percentile(ln, 11, 100, 50)].bucket, buf, sizeof(buf));
+	assert_string_equal(buf, "< 60");
+	hist__bound_str(&lin, ln[hist__percentile(ln, 11, 100, 90)].bucket, buf, sizeof(buf));
+	assert_string_equal(buf, "< 100");
+	hist__bound_str(&lin, ln[hist__percentile(ln, 11, 100, 99)].bucket, buf, sizeof(buf));
+	assert_string_equal(buf, "< 100");
+	hist__bound_str(&lin, 10, buf, sizeof(buf));
+	assert_string_equal(buf, ">= 100");
+}
+
+static struct by_kind by_comm(void *ctx, __u32 id)
+{
+	return (struct by_kind){ id == 1 ? KSNOOP_BY_INT : KSNOOP_BY_COMM, true };
+}
+
+static void key_row(struct count_row *r, __u32 func, __s32 sub, __u64 count, const char *comm,
+		    __s64 num)
+{
+	row(r, func, sub, count, 0);
+	r->has_key = true;
+	if (comm)
+		memcpy(r->key, comm, strlen(comm));
+	else
+		memcpy(r->key, &num, sizeof(num));
+}
+
+/* --by: a key column (text), "by" and "key" (JSON); a function's keys the busiest first. */
+static void test_by_rows(void **state)
+{
+	struct counts_fmt f = { .func_name = name_of, .by = "comm", .by_kind = by_comm };
+	struct count_row rows[4];
+	struct report r;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *out = open_memstream(&buf, &sz);
+
+	key_row(&rows[0], 0, -1, 3, "sshd", 0);
+	key_row(&rows[1], 0, -1, 5, "bash\n", 0);
+	assert_non_null(out);
+	counts__sort(rows, 2);
+	report__init(&r, out, REPORT_TEXT);
+	counts__print(&r, rows, 2, &f);
+	report__init(&r, out, REPORT_JSON);
+	counts__print(&r, rows, 2, &f);
+	/* Histograms: ip_output's key is a signed integer. */
+	key_row(&rows[0], 0, 3, 1, "sshd", 0);
+	key_row(&rows[1], 0, 1, 2, "bash", 0);
+	key_row(&rows[2], 0, 2, 2, "bash", 0);
+	key_row(&rows[3], 1, 0, 1, NULL, -7);
+	report__init(&r, out, REPORT_TEXT);
+	assert_int_equal(counts__print_hist(&r, rows, 4, &f, value_of), 0);
+	f.by = "arg1";
+	report__init(&r, out, REPORT_JSON);
+	assert_int_equal(counts__print_hist(&r, &rows[3], 1, &f, value_of), 0);
+	fclose(out);
+	assert_string_equal(buf,
+		"       CALLS  comm              FUNCTION\n"
+		"           5  bash\\n            tcp_v4_connect\n"
+		"           3  sshd              tcp_v4_connect\n"
+		"{\"type\":\"count\",\"func\":\"tcp_v4_connect\",\"by\":\"comm\",\"key\":\"bash\\n\",\"count\":5}\n"
+		"{\"type\":\"count\",\"func\":\"tcp_v4_connect\",\"by\":\"comm\",\"key\":\"sshd\",\"count\":3}\n"
+		"tcp_v4_connect [comm bash]: return (4 calls)\n"
+		"[1]                               2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"[2, 4)                            2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"p50 = 1  p90 < 4  p99 < 4  max < 4\n"
+		"\n"
+		"tcp_v4_connect [comm sshd]: return (1 call)\n"
+		"[4, 8)                            1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"p50 < 8  p90 < 8  p99 < 8  max < 8\n"
+		"\n"
+		"ip_output [comm -7]: skb->len (1 call)\n"
+		"[0]                               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"p50 = 0  p90 = 0  p99 = 0  max = 0\n"
+		"\n"
+		"{\"type\":\"hist\",\"func\":\"ip_output\",\"by\":\"arg1\",\"key\":-7,\"value\":\"skb->len\","
+		"\"count\":1,\"buckets\":[{\"min\":0,\"max\":0,\"count\":1}],"
+		"\"p50\":0,\"p90\":0,\"p99\":0,\"max\":0}\n");
+	free(buf);
 }
 
 /* What FN(R) writes to the report's FILE and to stderr, in FORMAT. */
@@ -388,6 +567,9 @@ int main(void)
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_hist_top_bucket_labels),
 		cmocka_unit_test(test_hist_durations),
+		cmocka_unit_test(test_hist_labels),
+		cmocka_unit_test(test_hist_percentiles),
+		cmocka_unit_test(test_by_rows),
 		cmocka_unit_test(test_notices_text),
 		cmocka_unit_test(test_notices_json),
 		cmocka_unit_test(test_json_message),

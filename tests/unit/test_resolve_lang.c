@@ -592,6 +592,73 @@ static void test_hist_plan(void **state)
 }
 
 /*
+ * --by KEY: a word (comm, pid, tid, cpu), or a value the spec names, an
+ * integer (read as a predicate's) or a string (pointer or array), on the
+ * side that counts; anything else refused, at the value's column.
+ */
+static void test_by_plan(void **state)
+{
+	struct resolve_opts count = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+				      .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .output = OUTPUT_COUNT };
+	struct resolved *r;
+
+	count.by = "comm";
+	r = resolve_with("ip_send_skb", &count);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_COMM);
+	resolved_free(r);
+	count.by = "skb->len";
+	r = resolve_with("ip_send_skb(skb -> len)", &count);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_INT);
+	assert_chain(&r->plan.bpf.by_value.acc, KSNOOP_SRC_ARG, 1, 1, (long long)SKB_LEN);
+	assert_int_equal(r->plan.bpf.by_value.width, 4);
+	assert_false(r->plan.bpf.by_value.is_signed);
+	assert_true(r->plan.bpf.slot_mask & (1u << 1));
+	resolved_free(r);
+	/* A char pointer's string, and a char array's first 63 bytes. */
+	count.by = "skb->name";
+	r = resolve_with("ip_send_skb(skb->name)", &count);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_STR);
+	assert_true(r->plan.bpf.by_value.acc.flags & KSNOOP_VAL_STR);
+	assert_int_equal(r->plan.bpf.by_value.acc.size, KSNOOP_BY_SIZE);
+	resolved_free(r);
+	count.by = "skb->cb";
+	r = resolve_with("ip_send_skb(skb->cb)", &count);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_STR);
+	assert_false(r->plan.bpf.by_value.acc.flags & KSNOOP_VAL_STR);
+	assert_int_equal(r->plan.bpf.by_value.acc.size, 48);
+	resolved_free(r);
+	/* --hist by a key, of another value. */
+	count.output = OUTPUT_HIST;
+	count.by = "skb->name";
+	r = resolve_with("ip_send_skb(skb->name, skb->len)", &count);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.output, KSNOOP_OUT_HIST);
+	assert_string_equal(r->plan.hist_text, "skb->len");
+	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_STR);
+	resolved_free(r);
+	/* Counted at the return (a histogram of it): an entry value is not read there. */
+	r = resolve_with("ip_send_skb(skb->name, return)", &count);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_string_equal(r->err.msg, "--by 'skb->name': calls are counted at their return, where 'skb->name' is not read; not supported yet");
+	resolved_free(r);
+	count.output = OUTPUT_COUNT;
+	count.by = "skb->common";
+	r = resolve_with("ip_send_skb(skb->common)", &count);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_non_null(strstr(r->err.msg, "--by counts by an integer or a string; 'skb->common' is struct"));
+	resolved_free(r);
+	count.by = "skb->len";
+	r = resolve_with("ip_send_skb(skb)", &count);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_string_equal(r->err.msg, "--by 'skb->len' is not comm, pid, tid, cpu or a value the spec names; name it in the spec, as in \"ip_send_skb(skb->len)\"");
+	resolved_free(r);
+}
+
+/*
  * --hist without a value: the calls' durations, counted at the return;
  * the entry keeps the time of the calls its predicates select; nothing is
  * recorded on either side.
@@ -611,7 +678,7 @@ static void test_hist_duration_plan(void **state)
 		assert_int_equal(r->ret, 0);
 		assert_int_equal(r->plan.bpf.output, KSNOOP_OUT_HIST_DURATION);
 		assert_string_equal(r->plan.hist_text, "duration_ns");
-		assert_string_equal(r->plan.hist_label, "duration in ns");
+		assert_string_equal(r->plan.hist_label, "duration");
 		for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 			const struct ksnoop_side_plan *sd = &r->plan.bpf.side[k];
 
@@ -680,6 +747,7 @@ int main(void)
 		TEST(test_count_one_side),
 		TEST(test_hist_plan),
 		TEST(test_hist_duration_plan),
+		TEST(test_by_plan),
 	};
 
 	return cmocka_run_group_tests_name("resolve_lang", tests, build_btf, free_btf);

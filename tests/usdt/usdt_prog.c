@@ -12,6 +12,7 @@
  *                          prints the second thread's tid first
  *   usdt_prog signs N      fire `value` with -N, ..., -1, 0, 1, ..., N - 1
  *                          (an int), then exit
+ *   usdt_prog values N     fire `value` with 1, 2, ..., N, then exit
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -76,6 +77,12 @@ static __attribute__((noinline)) void fire(int i)
 	DTRACE_PROBE2(ksnoop_test, chain, &first, i);
 }
 
+/* `value`'s one call site, for `signs` and `values` (the listing counts sites). */
+static __attribute__((noinline)) void fire_value(int v)
+{
+	DTRACE_PROBE1(ksnoop_test, value, v);
+}
+
 static int64_t threads_end;
 
 /*
@@ -136,7 +143,10 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 	} else if (!strcmp(argv[1], "signs")) {
 		for (i = -n; i < n; i++)
-			DTRACE_PROBE1(ksnoop_test, value, i);
+			fire_value(i);
+	} else if (!strcmp(argv[1], "values")) {
+		for (i = 1; i <= n; i++)
+			fire_value(i);
 	} else if (!strcmp(argv[1], "lib")) {
 		for (i = 0; i < n; i++)
 			usdt_lib_hit(i);

@@ -6,6 +6,8 @@
 . /tests/lib.sh
 
 tmp=$(mktemp -d)
+# vmprog by a second name (a task's comm is the name it was run by).
+ln -s "$(command -v vmprog)" "$tmp/vmother"
 for mode in fentry kprobe; do
 	T=$mode
 	ks_case <<-'CASE'
@@ -58,21 +60,22 @@ for mode in fentry kprobe; do
 		NAME     ${T}_hist_return
 		RUN      --mode $mode -j --hist -c dd 'vfs_read(count == 4096, return)'
 		WORKLOAD dd if=/dev/zero of=/dev/null bs=4096 count=3 2>/dev/null
-		EXPECT   eq '{"type":"hist","func":"vfs_read","value":"return","count":3,"buckets":[{"min":4096,"max":8191,"count":3}]}' \
+		EXPECT   eq '{"type":"hist","func":"vfs_read","value":"return","count":3,"buckets":[{"min":4096,"max":8191,"count":3}],"p50":8191,"p90":8191,"p99":8191,"max":4096}' \
 		         "$(record hist "$OUT")"
 		EXPECT   ${T}_hist_return_summary: \
 		         eq '{"type":"summary","counted":3,"not_printed":0,"not_counted":0,"unreadable":0,"stacks_not_taken":0,"not_followed":0,"missed":0}' \
 		         "$(record summary "$OUT")"
 		EXPECT   ${T}_hist_return_two_records: eq 2 "$(wc -l < "$OUT")"
 	CASE
-	# --hist without a value: durations in ns, counted at the return;
-	# three 300 ms sleeps all fall in [2^28, 2^29) ns.
+	# --hist without a value: durations, counted at the return; three
+	# 300 ms sleeps all fall in [2^28, 2^29) ns, labelled in ms.
 	ks_case <<-'CASE'
 		NAME     ${T}_hist_duration
 		RUN      --mode $mode --hist -c vmprog hrtimer_nanosleep
 		WORKLOAD vmprog sleep 300 300 300
-		EXPECT   ${T}_hist_duration_header: eq 'hrtimer_nanosleep: duration in ns (3 calls)' "$(head -1 "$OUT")"
-		EXPECT   ${T}_hist_duration_300ms: match '^\[268435456, 536870912\) +3 \|@{52}\|$'
+		EXPECT   ${T}_hist_duration_header: eq 'hrtimer_nanosleep: duration (3 calls)' "$(head -1 "$OUT")"
+		EXPECT   ${T}_hist_duration_300ms: match '^\[268ms, 537ms\) +3 \|@{52}\|$'
+		EXPECT   ${T}_hist_duration_percentiles: match '^p50 < 537ms  p90 < 537ms  p99 < 537ms  max = [0-9.]+ms$'
 		EXPECT   ${T}_hist_duration_one_bucket: count 1 '^\[.* [1-9][0-9]* \|'
 		EXPECT   ${T}_hist_duration_summary: stderr '^ksnoop: 3 calls counted$'
 	CASE
@@ -82,8 +85,8 @@ for mode in fentry kprobe; do
 		NAME     ${T}_hist_duration_json
 		RUN      --mode $mode -j --hist -c vmprog 'hrtimer_nanosleep(rqtp > 100000000, return == 0)'
 		WORKLOAD vmprog sleep 300 20 300
-		EXPECT   eq '{"type":"hist","func":"hrtimer_nanosleep","value":"duration_ns","count":2,"buckets":[{"min":268435456,"max":536870911,"count":2}]}' \
-		         "$(record hist "$OUT")"
+		EXPECT   eq '{"type":"hist","func":"hrtimer_nanosleep","value":"duration_ns","count":2,"buckets":[{"min":268435456,"max":536870911,"count":2}],"p50":536870911,"p90":536870911,"p99":536870911,"max":true}' \
+		         "$(record hist "$OUT" | jq -c '.max |= (. >= 300000000 and . <= 536870911)')"
 	CASE
 	# Per function of a glob: the 20 ms sleep in [2^24, 2^25) ns.
 	ks_case <<-'CASE'
@@ -92,6 +95,29 @@ for mode in fentry kprobe; do
 		WORKLOAD vmprog sleep 20 300
 		EXPECT   eq '2 [{"min":16777216,"max":33554431,"count":1},{"min":268435456,"max":536870911,"count":1}]' \
 		         "$(jq -c -r 'select(.func == "hrtimer_nanosleep") | "\(.count) \(.buckets)"' "$OUT")"
+	CASE
+	# --by: per comm (one program by two names), per argument (dd's 3
+	# reads of 4096 bytes), and durations per comm, counted at the return.
+	ks_case <<-'CASE'
+		NAME     ${T}_count_by_comm
+		RUN      --mode $mode -j --count --by comm hrtimer_nanosleep
+		WORKLOAD vmprog sleep 20 20
+		WORKLOAD "$tmp/vmother" sleep 20
+		EXPECT   eq 'vmprog 2 vmother 1' \
+		         "$(jq -r 'select(.type == "count" and (.key == "vmprog" or .key == "vmother")) | "\(.key) \(.count)"' "$OUT" | tr '\n' ' ' | sed 's/ $//')"
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_count_by_arg
+		RUN      --mode $mode -j --count --by count -c dd 'vfs_read(count == 4096)'
+		WORKLOAD dd if=/dev/zero of=/dev/null bs=4096 count=3 2>/dev/null
+		EXPECT   eq '{"type":"count","func":"vfs_read","by":"count","key":4096,"count":3}' "$(record count "$OUT")"
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_hist_by_comm
+		RUN      --mode $mode --hist --by comm -c vmprog hrtimer_nanosleep
+		WORKLOAD vmprog sleep 300 300
+		EXPECT   ${T}_hist_by_comm_header: eq 'hrtimer_nanosleep [comm vmprog]: duration (2 calls)' "$(head -1 "$OUT")"
+		EXPECT   ${T}_hist_by_comm_bucket: match '^\[268ms, 537ms\) +2 \|@{52}\|$'
 	CASE
 done
 # No return, no duration: a tracepoint is refused before anything attaches.
