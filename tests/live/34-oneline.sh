@@ -119,7 +119,7 @@ start "$tmp/o6" "$tmp/e6" --oneline -n 1 -c "$opener" \
 "$tmp/$opener" "$tmp/no such file" >/dev/null 2>&1
 finish
 expect_match sys_failed_open_one_line \
-	"$hdr"'<- sys:openat \([0-9.]+ [mun]?s\) filename="'"$tmp"'/no such file" return=-2$' "$(cat "$tmp/o6")"
+	"$hdr"'<- sys:openat \([0-9.]+ [mun]?s\) filename="'"$tmp"'/no such file" return=-2 \(ENOENT\)$' "$(cat "$tmp/o6")"
 expect_eq sys_failed_open_lines 1 "$(wc -l <"$tmp/o6")"
 
 # --- what a traced program chooses stays escaped on one line: a program
