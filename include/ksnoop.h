@@ -65,6 +65,7 @@ enum ksnoop_src {
 	KSNOOP_SRC_ARG = 0,	/* argument slot (register / ctx word) */
 	KSNOOP_SRC_RET = 1,	/* return value */
 	KSNOOP_SRC_STACK = 2,	/* the kernel stack at the probe (-s): return addresses */
+	KSNOOP_SRC_USTACK = 3,	/* the current task's user stack (--ustack): return addresses */
 };
 
 enum ksnoop_value_flags {

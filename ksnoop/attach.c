@@ -288,8 +288,7 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	 * poll's timeout; for user stacks at once, while the process whose
 	 * maps name the frames is most likely still there.
 	 */
-	skel->rodata->wakeup_bytes = (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) &&
-				     resolver__takes_stack(&plan->bpf) ? 0 : a->ringbuf_bytes / 16;
+	skel->rodata->wakeup_bytes = resolver__takes_user_stack(&plan->bpf) ? 0 : a->ringbuf_bytes / 16;
 	if (sleepable)
 		skel->rodata->plan.flags |= KSNOOP_PLAN_SLEEPABLE;
 

@@ -28,6 +28,7 @@ struct options {
 	bool json;
 	bool zeros;
 	bool stack;		/* -s */
+	bool ustack;		/* --ustack: the current task's user stack too */
 	enum output_mode output;
 	/*
 	 * --folded: count output written as folded stacks.  A form of

@@ -82,6 +82,9 @@ static const char usage_text[] =
 "  -z, --zeros            show struct members that are zero\n"
 "  -s, --stack            each event carries the stack at its probe, symbolised:\n"
 "                         the kernel's, or a USDT probe's user stack\n"
+"      --ustack           each event also carries the user stack of the task\n"
+"                         the kernel event ran in (functions, tp:, sys:),\n"
+"                         after the kernel's with -s; frames need frame pointers\n"
 "      --count            no events: calls per function, summed in BPF,\n"
 "                         busiest first, at exit; with -s per stack\n"
 "      --folded           with --count -s: folded stacks for flame graphs\n"
@@ -121,6 +124,7 @@ enum {
 	OPT_BUFFER,
 	OPT_BTF_DIR,
 	OPT_BTF,
+	OPT_USTACK,
 };
 
 static const struct option long_opts[] = {
@@ -141,6 +145,7 @@ static const struct option long_opts[] = {
 	{ "buffer", required_argument, NULL, OPT_BUFFER },
 	{ "zeros", no_argument, NULL, 'z' },
 	{ "stack", no_argument, NULL, 's' },
+	{ "ustack", no_argument, NULL, OPT_USTACK },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
@@ -236,6 +241,7 @@ static int check_output_options(const struct options *o)
 		  "--interval goes with --count or --hist" },
 		{ o->stack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
 		  "%s counts by a value: not with -s" },
+		{ o->ustack, MODE(OUTPUT_EVENTS), "%s: --ustack goes with events only" },
 		{ o->max_events, MODE(OUTPUT_EVENTS),
 		  "%s prints no events: -n/--max-events does not apply; use --duration" },
 		{ o->folded && o->json, 0,
@@ -345,6 +351,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 's':
 			o->stack = true;
+			break;
+		case OPT_USTACK:
+			o->ustack = true;
 			break;
 		case OPT_COUNT:
 			err = set_output(o, OUTPUT_COUNT);

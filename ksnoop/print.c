@@ -715,6 +715,7 @@ void printer__value(struct printer *p, const struct btf *btf,
 	}
 	switch (vd->how) {
 	case PRINT_STACK:
+	case PRINT_USTACK:
 		/* printer__event() prints stacks; here only a placeholder. */
 		writer__null(&p->wr, "/* stack */");
 		return;
@@ -923,9 +924,11 @@ __u32 printer__stack_top(print_symbolize_fn symbolize, void *ctx, const __u64 *i
  * -s: the stack at the probe, innermost first, each return address named
  * from kallsyms (symbol+0xoff [module]) or in hex; a USDT probe's (USER)
  * from the objects process PID has mapped.  Text: one frame a line under
- * "stack:"; JSON: "stack":[...] beside "values".
+ * "stack:"; JSON: "stack":[...] beside "values".  --ustack: the same for
+ * the task's user stack under KEY "ustack".
  */
-static void print_stack(struct printer *p, const struct ksnoop_value *vh, bool user, __u32 pid)
+static void print_stack(struct printer *p, const char *key, const struct ksnoop_value *vh,
+			bool user, __u32 pid)
 {
 	struct writer *wr = &p->wr;
 	const __u64 *ips = (const __u64 *)(vh + 1);
@@ -934,7 +937,7 @@ static void print_stack(struct printer *p, const struct ksnoop_value *vh, bool u
 
 	if (n > KSNOOP_STACK_DEPTH)
 		n = KSNOOP_STACK_DEPTH;
-	writer__key(wr, "stack");
+	writer__key(wr, key);
 	if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK) {
 		writer__null(wr, "/* could not be taken */");
 		return;
@@ -947,13 +950,20 @@ static void print_stack(struct printer *p, const struct ksnoop_value *vh, bool u
 		 * anywhere; a return address of 0 is where the walk went
 		 * wrong (or the stack ended): nothing after it is a frame.
 		 */
+		__u32 named = 0;
+
 		for (i = 0; i < n && ips[i]; i++) {
 			if (p->opts.usymbolize &&
-			    !p->opts.usymbolize(p->opts.usym_ctx, pid, ips[i], sym, sizeof(sym)))
+			    !p->opts.usymbolize(p->opts.usym_ctx, pid, ips[i], sym, sizeof(sym))) {
 				writer__name(wr, sym);
-			else
+				named++;
+			} else {
 				writer__hex(wr, ips[i]);
+			}
 		}
+		/* Its maps are read at its first stack: one that exited before has none. */
+		if (i && !named)
+			writer__comment(wr, "not named: process %u exited before its maps were read, or maps none of them", pid);
 		writer__end_array(wr);
 		return;
 	}
@@ -970,7 +980,7 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 		    const void *rec, size_t size)
 {
 	const struct ksnoop_event *ev = rec;
-	const struct ksnoop_value *stack = NULL;
+	const struct ksnoop_value *stack = NULL, *ustack = NULL;
 	const struct ksnoop_side_plan *side;
 	bool user;
 	struct writer *wr = &p->wr;
@@ -1002,16 +1012,24 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 			stack = vh;
 			continue;
 		}
+		if (plan->values[kind][i].how == PRINT_USTACK) {
+			ustack = vh;
+			continue;
+		}
 		writer__key(wr, plan->values[kind][i].text);
 		printer__value(p, plan->sig.btf, &plan->values[kind][i], vh, vh + 1, 1);
 	}
 	/* USDT's stack is the program's; a syscall's reads are, its stack is the kernel's. */
 	user = (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) && plan->sig.syscall == SIG_NOT_SYSCALL;
 	if (stack && !wr->json)
-		print_stack(p, stack, user, ev->tgid);
+		print_stack(p, "stack", stack, user, ev->tgid);
+	if (ustack && !wr->json)
+		print_stack(p, "ustack", ustack, true, ev->tgid);
 	writer__end_object(wr);
 	if (stack && wr->json)
-		print_stack(p, stack, user, ev->tgid);
+		print_stack(p, "stack", stack, user, ev->tgid);
+	if (ustack && wr->json)
+		print_stack(p, "ustack", ustack, true, ev->tgid);
 	if (wr->json) {
 		print_json_at_return(wr, plan, side, rec, kind);
 		writer__end_object(wr);

@@ -22,6 +22,7 @@ enum print_how {
 	PRINT_STRING,	/* type_id is a char pointer; bytes are the string */
 	PRINT_BYTES,	/* type_id is a u8 pointer; bytes are the first it points at */
 	PRINT_STACK,	/* -s: return addresses, innermost first (no type) */
+	PRINT_USTACK,	/* --ustack: the task's user return addresses, innermost first */
 };
 
 /* What userspace needs to print one captured value. */
@@ -45,6 +46,7 @@ struct resolve_opts {
 	const char *types_where;
 	bool user_space;	/* USDT: values are user addresses (no ':sym') */
 	bool stack;		/* -s: each event carries the stack at its probe */
+	bool ustack;		/* --ustack: and the current task's user stack */
 	/*
 	 * --count, --hist: calls are counted (one side only), by the log2
 	 * of one value for --hist; OUTPUT_EVENTS: recorded.
@@ -94,6 +96,8 @@ bool resolver__same_program(const struct capture_plan *a, const struct capture_p
 
 /* Does BP's program take the stack (-s) on either side? */
 bool resolver__takes_stack(const struct ksnoop_plan *bp);
+/* Does BP's program take a user stack (USDT's -s, or --ustack) on either side? */
+bool resolver__takes_user_stack(const struct ksnoop_plan *bp);
 /*
  * The program GROUP of the leading plans of PLANS[0..N), which
  * resolver__same_program() found equal; returns how many of them it
