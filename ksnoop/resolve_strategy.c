@@ -84,9 +84,6 @@ static int add_stacks(struct rctx *r, bool stash)
 	 */
 	if (r->opts->stack && r->opts->output == OUTPUT_COUNT && r->opts->user_space)
 		return rctx__fail(r, 0, "--count -s: USDT probes run sleepable programs, which may not use the stack map it counts by; -s alone shows each event's user stack");
-	/* A USDT probe's -s is already its program's user stack. */
-	if (r->opts->ustack && r->opts->user_space)
-		return rctx__fail(r, 0, "--ustack: a USDT probe's stack is its program's user stack already; use -s");
 	if ((!r->opts->stack && !r->opts->ustack) || r->opts->output != OUTPUT_EVENTS)
 		return 0;
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {

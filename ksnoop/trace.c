@@ -538,6 +538,10 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 			  kind == SPEC_USDT ? "BINARY:PROVIDER:NAME" : "SPEC");
 		return -EINVAL;
 	}
+	if (kind == SPEC_USDT && opts->ustack) {
+		log_error("--ustack: a USDT probe's stack (-s) is its program's user stack already");
+		return -EINVAL;
+	}
 	t.specs = calloc(argc, sizeof(*t.specs));
 	k = kernel__new(opts->btf_dir);
 	popts.sym_ctx = k;	/* kernel stacks and :sym are named from its kallsyms */

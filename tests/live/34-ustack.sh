@@ -1,0 +1,101 @@
+#!/bin/bash
+# --ustack: the user stack of the task a kernel event ran in, live on this
+# kernel (root) at system calls and syscall tracepoints.  ustack_prog
+# calls openat of a missing file from main -> outer_fn -> inner_fn, with
+# frame pointers: the stack must name exactly those, innermost first,
+# after the kernel's (-s), in text and JSON; named through the same
+# symbolizer as USDT's -s (live/65-hostile-usym.sh covers its hostile
+# inputs), here for a process of another, unprivileged user too.
+. "$(dirname "$0")/helpers.bash"
+
+usdt_paths
+needs_root ustack
+S=$U/ustack_prog
+if [ ! -x "$S" ]; then
+	fail ustack_program "missing $S (make build/usdt/ustack_prog)"
+	exit 0
+fi
+scratch_dir
+chmod 755 "$tmp"
+prog=$tmp/ustack_prog
+cp "$S" "$prog"
+missing=$tmp/missing-file
+N=2
+
+refused usdt_refused "^ksnoop: --ustack: a USDT probe's stack \(-s\) is its program's user stack already$" \
+	--ustack usdt "$prog:nosuch:probe"
+refused count_refused "^ksnoop: --count: --ustack goes with events only$" --ustack --count 'sys:openat'
+
+# traced NAME [-x] KSNOOP-ARGS...: ustack_prog waits on a pipe, ksnoop
+# traces its pid (@PID in ARGS), the prog makes its N calls and waits for
+# the end of the pipe (-x: it exits at once, before ksnoop prints).
+# USER: run the prog as that ("nobody": unprivileged).
+traced() {
+	local name=$1 exits=0 a args=() fifo=$tmp/fifo-$1 pid
+	shift
+	[ "$1" = -x ] && { exits=1; shift; }
+	mkfifo "$fifo"
+	if [ "${USER_AS:-}" = nobody ]; then
+		"${NOBODY[@]}" "$prog" "$missing" $N <"$fifo" >/dev/null 2>&1 &
+	else
+		"$prog" "$missing" $N <"$fifo" >/dev/null 2>&1 &
+	fi
+	pid=$!
+	exec 6>"$fifo"
+	for a in "$@"; do args+=("${a//@PID/$pid}"); done
+	# ksnoop must not hold the pipe open: the prog waits for its end.
+	start "$tmp/$name.out" "$tmp/$name.err" "${args[@]}" 6>&- || fail "${name}_attach" "$(cat "$tmp/$name.err")"
+	echo go >&6
+	[ $exits = 1 ] && exec 6>&-
+	# The N events, printed while the prog waits (at most 10 s).
+	for _ in $(seq 100); do
+		[ "$(grep -c '^{"type":"event"\|<- sys:openat\|-> tp:syscalls' "$tmp/$name.out")" -ge $N ] && break
+		sleep 0.1
+	done
+	exec 6>&-
+	wait "$pid" 2>/dev/null
+	stop
+	expect_eq "${name}_exits_0" 0 "$RC"
+	sanitizer_clean "${name}_sanitizers" "$tmp/$name.err"
+}
+
+# --- text: kernel stack, then the user stack, exactly inner_fn, outer_fn, main ---
+traced text -s --ustack "sys:openat(filename, return < 0)" -p @PID
+o=$tmp/text.out
+expect_eq text_events $N "$(grep -c '<- sys:openat' "$o")"
+expect_eq text_user_frames "inner_fn outer_fn main" \
+	"$(sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$o" | head -3 |
+	   sed "s/^ *//; s/,\$//; s|^\([a-z_]*\)+0x[0-9a-f]* ($prog)\$|\1|" | joined)"
+expect_eq text_each_event_has_both "$N $N" \
+	"$(grep -c '^    stack = \[$' "$o") $(grep -c '^    ustack = \[$' "$o")"
+# Kernel frames first (as -s prints them), then the user stack.
+expect_eq text_kernel_then_user "stack ustack" \
+	"$(sed -n 's/^    \(u\{0,1\}stack\) = \[$/\1/p' "$o" | head -2 | joined)"
+expect_match text_kernel_frames '^        (do_syscall_64|entry_SYSCALL_64[a-z_]*)\+0x[0-9a-f]+,?$' "$(cat "$o")"
+expect_no_match text_no_user_in_kernel 'inner_fn|outer_fn' "$(sed -n '/^    stack = \[$/,/^    \]$/p' "$o")"
+
+# --- JSON: "ustack" an array of its own beside "stack"; --ustack alone: no "stack" ---
+traced json -j --ustack "sys:openat(filename, return < 0)" -p @PID
+expect_eq json_user_frames '["inner_fn","outer_fn","main"]' \
+	"$(grep -m1 '^{"type":"event"' "$tmp/json.out" | jq -c '.ustack[0:3] | map(sub("\\+0x[0-9a-f]+ \\(.*\\)$"; ""))')"
+expect_eq json_object "\"$prog\"" \
+	"$(grep -m1 '^{"type":"event"' "$tmp/json.out" | jq -c '.ustack[0] | capture("\\((?<o>.*)\\)$").o')"
+expect_eq json_no_kernel_stack_without_s "false" \
+	"$(grep -m1 '^{"type":"event"' "$tmp/json.out" | jq -c 'has("stack")')"
+expect_eq json_return "-2" "$(grep -m1 '^{"type":"event"' "$tmp/json.out" | jq -c '.values.return')"
+
+# --- a syscall tracepoint, and a process of another user (nobody) ---
+USER_AS=nobody traced tp --ustack "tp:syscalls:sys_enter_openat(filename)" -p @PID
+expect_eq tp_events $N "$(grep -c -- '-> tp:syscalls:sys_enter_openat$' "$tmp/tp.out")"
+expect_eq tp_user_frames "inner_fn outer_fn main" \
+	"$(sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$tmp/tp.out" | head -3 |
+	   sed "s/^ *//; s/,\$//; s|^\([a-z_]*\)+0x[0-9a-f]* ($prog)\$|\1|" | joined)"
+
+# --- the process exits before its events are printed: with -p its maps
+# were read at attach, so each of its frames still names the program
+# (by symbol, or by offset where its file could no longer be opened) ---
+traced gone -x --ustack "sys:openat(return < 0)" -p @PID
+expect_eq gone_events $N "$(grep -c '<- sys:openat' "$tmp/gone.out")"
+expect_eq gone_frames_name_program 3 \
+	"$(sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$tmp/gone.out" | head -3 |
+	   grep -cE "^        ([a-z_]+\+0x[0-9a-f]+ \($prog\)|0x[0-9a-f]+ \($prog\+0x[0-9a-f]+\)),?$")"
