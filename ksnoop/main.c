@@ -103,6 +103,7 @@ static const char usage_text[] =
 "  ksnoop \"do_sys_openat2(filename, return)\"\n"
 "  ksnoop -L 10ms \"do_sys_openat2(filename, return)\"\n"
 "  ksnoop \"sys:openat(filename, return < 0)\"\n"
+"  ksnoop -s --ustack -p 1234 \"sys:openat(filename, return < 0)\"\n"
 "  ksnoop \"tcp_v4_connect(((struct sockaddr_in *)uaddr)->sin_port:be == 443)\"\n"
 "  ksnoop \"ip_*(skb->len == 84, skb->len)\"\n"
 "  ksnoop info \"tcp_v4_*\"\n"
