@@ -848,12 +848,16 @@ static __always_inline __s32 log2_bucket(__u64 v)
 	return b;
 }
 
+/* bpf_get_stackid() with BPF_F_USER_STACK: no user stack (a kernel thread's). */
+#define STACKID_NO_USER_STACK	(-14)	/* -EFAULT */
+
 /* --count: one more call of C's function (and of its stack), no record at all. */
 static __always_inline void count_call(void *ctx, enum word_source ws, const struct call *c,
 				       const __u64 *words)
 {
-	struct ksnoop_count_key key = { .func_id = c->func_id, .sub = -1 };
+	struct ksnoop_count_key key = { .func_id = c->func_id, .sub = -1, .usub = -1 };
 	__u64 one = 1, *n, v;
+	__u32 tid;
 
 	if (plan.output == KSNOOP_OUT_HIST_DURATION) {
 		/* A return whose entry was not seen (or not selected): no call. */
@@ -877,6 +881,15 @@ static __always_inline void count_call(void *ctx, enum word_source ws, const str
 			count(KSNOOP_CNT_STACK_LOST);
 			key.sub = -1;
 		}
+	}
+	/* --count --ustack: and per user stack, of its process. */
+	if (ws != WORDS_USDT && (plan.flags & KSNOOP_PLAN_COUNT_USTACK)) {
+		key.usub = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		if (key.usub < 0 && key.usub != STACKID_NO_USER_STACK)
+			count(KSNOOP_CNT_STACK_LOST);
+		if (key.usub < 0)
+			key.usub = -1;
+		task_ids(&key.tgid, &tid);
 	}
 	n = bpf_map_lookup_elem(&counts, &key);
 	if (n) {

@@ -223,6 +223,8 @@ enum ksnoop_plan_flags {
 	 * and in acc.size the most any of them copies there).
 	 */
 	KSNOOP_PLAN_FUNC_VALUES = 1 << 4,
+	/* --count --ustack: counted per user stack (and process) too. */
+	KSNOOP_PLAN_COUNT_USTACK = 1 << 5,
 };
 
 /* BPF cookie of a group's probe: its function's func_id | index << 32. */
@@ -245,6 +247,13 @@ struct ksnoop_count_key {
 	 * else -1.
 	 */
 	__s32 sub;
+	/*
+	 * --count --ustack: the user stack's id in the stacks map (-1: none,
+	 * a kernel thread's, or not taken) and whose it is (a user stack's
+	 * addresses are its process's); else -1 and 0.
+	 */
+	__s32 usub;
+	__u32 tgid;
 };
 #define KSNOOP_COUNT_ENTRIES	65536
 #define KSNOOP_STACK_ENTRIES	16384

@@ -351,7 +351,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	/* --count maps: full size only when counting, then shared like the rest. */
 	if (plan->bpf.output == KSNOOP_OUT_EVENTS)
 		err = err ?: bpf_map__set_max_entries(skel->maps.counts, 1);
-	if (plan->bpf.output != KSNOOP_OUT_COUNT_STACKS)
+	if (plan->bpf.output != KSNOOP_OUT_COUNT_STACKS &&
+	    !(plan->bpf.flags & KSNOOP_PLAN_COUNT_USTACK))
 		err = err ?: bpf_map__set_max_entries(skel->maps.stacks, 1);
 	if (a->ringbuf_fd >= 0) {
 		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);

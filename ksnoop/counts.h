@@ -21,6 +21,11 @@ struct count_row {
 	__u64 count;
 	__u32 nframes;
 	__u64 frames[KSNOOP_STACK_DEPTH];	/* innermost first */
+	/* --count --ustack: the user stack (usub -1: none) of process TGID */
+	__s32 usub;
+	__u32 tgid;
+	__u32 nuframes;
+	__u64 uframes[KSNOOP_STACK_DEPTH];	/* innermost first */
 };
 
 struct counts_fmt {
@@ -30,6 +35,10 @@ struct counts_fmt {
 	void *ctx;
 	print_symbolize_fn symbolize;
 	void *sym_ctx;
+	/* --count --ustack: rows are per user stack too, named in their process */
+	bool ustacks;
+	print_usymbolize_fn usymbolize;
+	void *usym_ctx;
 };
 
 /*

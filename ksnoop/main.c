@@ -84,10 +84,12 @@ static const char usage_text[] =
 "                         the kernel's, or a USDT probe's user stack\n"
 "      --ustack           each event also carries the user stack of the task\n"
 "                         the kernel event ran in (functions, tp:, sys:),\n"
-"                         after the kernel's with -s; frames need frame pointers\n"
+"                         after the kernel's with -s; frames need frame pointers;\n"
+"                         with --count, counted per user stack and process too\n"
 "      --count            no events: calls per function, summed in BPF,\n"
 "                         busiest first, at exit; with -s per stack\n"
-"      --folded           with --count -s: folded stacks for flame graphs\n"
+"      --folded           with --count -s (or --ustack): folded stacks for\n"
+"                         flame graphs, user frames below the kernel's\n"
 "      --hist             no events: a log2 histogram per function of the one\n"
 "                         value the spec names (\"vfs_read(return)\"), in BPF;\n"
 "                         without one, of call durations in ns (functions)\n"
@@ -242,7 +244,8 @@ static int check_output_options(const struct options *o)
 		  "--interval goes with --count or --hist" },
 		{ o->stack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
 		  "%s counts by a value: not with -s" },
-		{ o->ustack, MODE(OUTPUT_EVENTS), "%s: --ustack goes with events only" },
+		{ o->ustack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
+		  "%s counts by a value: not with --ustack" },
 		{ o->max_events, MODE(OUTPUT_EVENTS),
 		  "%s prints no events: -n/--max-events does not apply; use --duration" },
 		{ o->folded && o->json, 0,

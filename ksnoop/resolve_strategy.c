@@ -364,6 +364,8 @@ int strategy__choose(struct rctx *r, const struct wants *w)
 	if (ret)
 		return ret;
 	r->plan->bpf.output = program_output(r->opts, w);
+	if (r->opts->output == OUTPUT_COUNT && r->opts->ustack)
+		r->plan->bpf.flags |= KSNOOP_PLAN_COUNT_USTACK;
 	mark_timed(r->plan);
 	return 0;
 }

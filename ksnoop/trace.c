@@ -228,6 +228,9 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 		.ctx = t,
 		.symbolize = t->printer.opts.symbolize,
 		.sym_ctx = t->printer.opts.sym_ctx,
+		.ustacks = t->opts->ustack,
+		.usymbolize = t->printer.opts.usymbolize,
+		.usym_ctx = t->printer.opts.usym_ctx,
 	};
 	struct count_row *rows;
 	size_t n, i;

@@ -5,7 +5,8 @@
 # frame pointers: the stack must name exactly those, innermost first,
 # after the kernel's (-s), in text and JSON; named through the same
 # symbolizer as USDT's -s (live/65-hostile-usym.sh covers its hostile
-# inputs), here for a process of another, unprivileged user too.
+# inputs), here for a process of another, unprivileged user too; and
+# --count by user stack, as text, JSON and folded stacks.
 . "$(dirname "$0")/helpers.bash"
 
 usdt_paths
@@ -24,7 +25,7 @@ N=2
 
 refused usdt_refused "^ksnoop: --ustack: a USDT probe's stack \(-s\) is its program's user stack already$" \
 	--ustack usdt "$prog:nosuch:probe"
-refused count_refused "^ksnoop: --count: --ustack goes with events only$" --ustack --count 'sys:openat'
+refused hist_refused "^ksnoop: --hist counts by a value: not with --ustack$" --ustack --hist 'sys:openat'
 
 # traced NAME [-x] KSNOOP-ARGS...: ustack_prog waits on a pipe, ksnoop
 # traces its pid (@PID in ARGS), the prog makes its N calls and waits for
@@ -47,8 +48,10 @@ traced() {
 	start "$tmp/$name.out" "$tmp/$name.err" "${args[@]}" 6>&- || fail "${name}_attach" "$(cat "$tmp/$name.err")"
 	echo go >&6
 	[ $exits = 1 ] && exec 6>&-
-	# The N events, printed while the prog waits (at most 10 s).
-	for _ in $(seq 100); do
+	# The N events, printed while the prog waits (at most 10 s); counts
+	# (COUNTS=1) are printed at exit only.
+	[ "${COUNTS:-}" = 1 ] && sleep 1
+	for _ in $(seq $([ "${COUNTS:-}" = 1 ] && echo 0 || echo 100)); do
 		[ "$(grep -c '^{"type":"event"\|<- sys:openat\|-> tp:syscalls' "$tmp/$name.out")" -ge $N ] && break
 		sleep 0.1
 	done
@@ -99,3 +102,22 @@ expect_eq gone_events $N "$(grep -c '<- sys:openat' "$tmp/gone.out")"
 expect_eq gone_frames_name_program 3 \
 	"$(sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$tmp/gone.out" | head -3 |
 	   grep -cE "^        ([a-z_]+\+0x[0-9a-f]+ \($prog\)|0x[0-9a-f]+ \($prog\+0x[0-9a-f]+\)),?$")"
+
+# --- --count: per kernel and user stack; folded with the user frames below ---
+COUNTS=1 traced count --count -s --ustack "sys:openat(return < 0)" -p @PID
+o=$tmp/count.out
+expect_eq count_header "sys:openat: $N calls" "$(head -1 "$o")"
+expect_match count_pid_line '^    -- pid [0-9]+, user stack:$' "$(cat "$o")"
+expect_eq count_user_frames "inner_fn outer_fn main" \
+	"$(sed -n '/^    -- pid/,$p' "$o" | sed -n '2,4p' |
+	   sed "s/^ *//; s|^\([a-z_]*\)+0x[0-9a-f]* ($prog)\$|\1|" | joined)"
+expect_match count_kernel_first '^    (do_syscall_64|entry_SYSCALL_64[a-z_]*)\+0x' "$(sed '/^    -- pid/,$d' "$o")"
+COUNTS=1 traced folded --count -s --ustack --folded "sys:openat(return < 0)" -p @PID
+expect_match folded_line "^(libc\.so\.6\+0x[0-9a-f]+;)*main;outer_fn;inner_fn;[^ ]*(entry_SYSCALL_64|do_syscall_64)[^ ]*;sys:openat $N\$" \
+	"$(cat "$tmp/folded.out")"
+expect_eq folded_one_line 1 "$(grep -c . "$tmp/folded.out")"
+COUNTS=1 traced countj -j --count --ustack "sys:openat(return < 0)" -p @PID
+expect_eq count_json '["inner_fn","outer_fn","main"]' \
+	"$(grep -m1 '^{"type":"count"' "$tmp/countj.out" | jq -c '.ustack[0:3] | map(sub("\\+0x[0-9a-f]+ \\(.*\\)$"; ""))')"
+expect_eq count_json_no_kernel_stack "false $N" \
+	"$(grep -m1 '^{"type":"count"' "$tmp/countj.out" | jq -r '"\(has("stack")) \(.count)"')"

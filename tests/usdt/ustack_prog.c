@@ -5,16 +5,18 @@
  * with ENOENT.  Built with frame pointers, without inlining or sibling
  * calls, and inner_fn makes the call itself (no libc wrapper, which has
  * no frame of its own): the kernel's frame-pointer walk then sees
- * exactly inner_fn, outer_fn, main.  It waits for a line on stdin first,
- * so that a tracer can attach to its pid, and for another line (or the
- * end of stdin) before it exits, so that its maps are there to read.
+ * exactly inner_fn, outer_fn, main.  It waits for a line on stdin first
+ * (or its end), so that a tracer can attach to its pid, and before it
+ * exits for another line, or LINGER_MS if given, so that its maps are
+ * there to read.
  *
- *	ustack_prog MISSING N
+ *	ustack_prog MISSING N [LINGER_MS]
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
 
 __attribute__((noinline)) long inner_fn(const char *path)
 {
@@ -40,10 +42,10 @@ int main(int argc, char **argv)
 {
 	char line[16];
 	char *end;
-	long i, n;
+	long i, n, ms = 0;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: ustack_prog MISSING N\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: ustack_prog MISSING N [LINGER_MS]\n");
 		return 2;
 	}
 	n = strtol(argv[2], &end, 10);
@@ -51,11 +53,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ustack_prog: not a count: %s\n", argv[2]);
 		return 2;
 	}
-	if (!fgets(line, sizeof(line), stdin))
-		return 2;
+	if (argc == 4) {
+		ms = strtol(argv[3], &end, 10);
+		if (*end || ms < 0 || ms > 60000) {
+			fprintf(stderr, "ustack_prog: not a time in ms: %s\n", argv[3]);
+			return 2;
+		}
+	}
+	if (argc == 3 && !fgets(line, sizeof(line), stdin))
+		line[0] = 0;
 	for (i = 0; i < n; i++)
 		if (outer_fn(argv[1]) >= 0)
 			return 1;
-	fgets(line, sizeof(line), stdin);
+	if (argc == 4) {
+		struct timespec ts = { ms / 1000, ms % 1000 * 1000000 };
+
+		nanosleep(&ts, NULL);
+	} else if (!fgets(line, sizeof(line), stdin)) {
+		line[0] = 0;
+	}
 	return 0;
 }
