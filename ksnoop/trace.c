@@ -533,6 +533,7 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		.symbolize_any = kind == SPEC_USDT ? NULL : symbolize_any,
 		.usymbolize = usymbolize,
 	};
+	bool user_stacks = (kind == SPEC_USDT && opts->stack) || opts->ustack;
 	struct ks_error e;
 	int ret, i;
 
@@ -549,9 +550,9 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 	k = kernel__new(opts->btf_dir);
 	popts.sym_ctx = k;	/* kernel stacks and :sym are named from its kallsyms */
 	/* USDT stacks and --ustack are named from the traced processes' objects. */
-	if ((kind == SPEC_USDT && opts->stack) || opts->ustack)
+	if (user_stacks)
 		popts.usym_ctx = usym__new(NULL);
-	if (!t.specs || !k || (((kind == SPEC_USDT && opts->stack) || opts->ustack) && !popts.usym_ctx)) {
+	if (!t.specs || !k || (user_stacks && !popts.usym_ctx)) {
 		free(t.specs);
 		kernel__free(k);
 		usym__free(popts.usym_ctx);
