@@ -963,7 +963,8 @@ static void print_stack(struct printer *p, const char *key, const struct ksnoop_
 		}
 		/* Its maps are read at its first stack: one that exited before has none. */
 		if (i && !named)
-			writer__comment(wr, "none named: process %u was gone before its maps were read, or maps none of these", pid);
+			writer__comment(wr, "none named: process %u was gone before its maps were read,"
+					" or maps none of these", pid);
 		writer__end_array(wr);
 		return;
 	}
