@@ -6,7 +6,8 @@
 # after the kernel's (-s), in text and JSON; named through the same
 # symbolizer as USDT's -s (live/65-hostile-usym.sh covers its hostile
 # inputs), here for a process of another, unprivileged user too; and
-# --count by user stack, as text, JSON and folded stacks.
+# a process that exits, or execs another program, before its events are
+# printed; --count by user stack, as text, JSON and folded stacks.
 . "$(dirname "$0")/helpers.bash"
 
 usdt_paths
@@ -37,9 +38,9 @@ traced() {
 	[ "$1" = -x ] && { exits=1; shift; }
 	mkfifo "$fifo"
 	if [ "${USER_AS:-}" = nobody ]; then
-		"${NOBODY[@]}" "$prog" "$missing" $N <"$fifo" >/dev/null 2>&1 &
+		"${NOBODY[@]}" "$prog" "$missing" $N ${PROG_MODE:-} <"$fifo" >/dev/null 2>&1 &
 	else
-		"$prog" "$missing" $N <"$fifo" >/dev/null 2>&1 &
+		"$prog" "$missing" $N ${PROG_MODE:-} <"$fifo" >/dev/null 2>&1 &
 	fi
 	pid=$!
 	exec 6>"$fifo"
@@ -102,6 +103,17 @@ expect_eq gone_events $N "$(grep -c '<- sys:openat' "$tmp/gone.out")"
 expect_eq gone_frames_name_program 3 \
 	"$(sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$tmp/gone.out" | head -3 |
 	   grep -cE "^        ([a-z_]+\+0x[0-9a-f]+ \($prog\)|0x[0-9a-f]+ \($prog\+0x[0-9a-f]+\)),?$")"
+
+# --- the process becomes another program (exec: the same pid, other maps)
+# right after its calls: its frames are still named from the maps read at
+# attach (by symbol, or by offset once the mapped file is no longer its
+# own), never from cat's (whose own failing opens the file name leaves out) ---
+PROG_MODE=exec traced execd --ustack "sys:openat(filename == \"$missing\", return < 0)" -p @PID
+expect_eq execd_events $N "$(grep -c '<- sys:openat' "$tmp/execd.out")"
+expect_eq execd_frames_name_program $((3 * N)) \
+	"$(sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$tmp/execd.out" |
+	   grep -cE "^        ([a-z_]+\+0x[0-9a-f]+ \($prog\)|0x[0-9a-f]+ \($prog\+0x[0-9a-f]+\)),?$")"
+expect_no_match execd_not_cat 'cat|/usr/bin' "$(sed -n '/^    ustack = \[$/,/^    \]$/p' "$tmp/execd.out")"
 
 # --- --count: per kernel and user stack; folded with the user frames below ---
 COUNTS=1 traced count --count -s --ustack "sys:openat(return < 0)" -p @PID

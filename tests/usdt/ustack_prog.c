@@ -8,15 +8,18 @@
  * exactly inner_fn, outer_fn, main.  It waits for a line on stdin first
  * (or its end), so that a tracer can attach to its pid, and before it
  * exits for another line, or LINGER_MS if given, so that its maps are
- * there to read.
+ * there to read.  With "exec" it waits for the line, makes its calls and
+ * becomes cat(1) reading the rest of stdin: the same process, other maps.
  *
- *	ustack_prog MISSING N [LINGER_MS]
+ *	ustack_prog MISSING N [LINGER_MS | exec]
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 __attribute__((noinline)) long inner_fn(const char *path)
 {
@@ -43,9 +46,10 @@ int main(int argc, char **argv)
 	char line[16];
 	char *end;
 	long i, n, ms = 0;
+	int become_cat = argc == 4 && !strcmp(argv[3], "exec");
 
 	if (argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: ustack_prog MISSING N [LINGER_MS]\n");
+		fprintf(stderr, "usage: ustack_prog MISSING N [LINGER_MS | exec]\n");
 		return 2;
 	}
 	n = strtol(argv[2], &end, 10);
@@ -53,18 +57,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ustack_prog: not a count: %s\n", argv[2]);
 		return 2;
 	}
-	if (argc == 4) {
+	if (argc == 4 && !become_cat) {
 		ms = strtol(argv[3], &end, 10);
 		if (*end || ms < 0 || ms > 60000) {
 			fprintf(stderr, "ustack_prog: not a time in ms: %s\n", argv[3]);
 			return 2;
 		}
 	}
-	if (argc == 3 && !fgets(line, sizeof(line), stdin))
+	if ((argc == 3 || become_cat) && !fgets(line, sizeof(line), stdin))
 		line[0] = 0;
 	for (i = 0; i < n; i++)
 		if (outer_fn(argv[1]) >= 0)
 			return 1;
+	if (become_cat) {
+		execl("/bin/cat", "cat", (char *)NULL);
+		return 1;
+	}
 	if (argc == 4) {
 		struct timespec ts = { ms / 1000, ms % 1000 * 1000000 };
 
