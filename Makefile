@@ -157,6 +157,14 @@ $(BUILD)/usdt/syscall_prog: tests/usdt/syscall_prog.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARNINGS) $< -o $@
 
+# A known user stack at openat for --ustack: frame pointers, no inlining
+# or sibling calls, a frame in leaf functions too, so that the kernel's walk sees every frame.
+USDT_BINS += $(BUILD)/usdt/ustack_prog
+$(BUILD)/usdt/ustack_prog: tests/usdt/ustack_prog.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+		-fno-inline $(WARNINGS) $< -o $@
+
 # -O2: the notes of structs passed by value in registers ("16@%rax").
 $(BUILD)/usdt/usdt_forms: tests/usdt/usdt_forms.c | $(BUILD)
 	@mkdir -p $(@D)
@@ -199,7 +207,7 @@ unit: $(UNIT_BINS)
 live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS) $(VM_BINS)
 	@tests/run --build $(BUILD) --only live
 
-vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(BUILD)/usdt/syscall_prog $(VM_BINS)
+vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(BUILD)/usdt/syscall_prog $(BUILD)/usdt/ustack_prog $(VM_BINS)
 	@tests/run --build $(BUILD) --only vm
 
 # Benchmarks against bcc's ksnoop and bpftrace; writes docs/PERFORMANCE.md.

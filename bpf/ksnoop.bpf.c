@@ -782,10 +782,12 @@ static __always_inline void fill_values(void *ctx, enum word_source ws, int kind
 		/*
 		 * -s: the stack at this probe, taken only once the predicates
 		 * held; a USDT probe's is the traced program's (user) stack.
+		 * --ustack: the current task's user stack at any probe.
 		 */
-		if (vp->acc.src == KSNOOP_SRC_STACK) {
+		if (vp->acc.src == KSNOOP_SRC_STACK || vp->acc.src == KSNOOP_SRC_USTACK) {
 			long n = bpf_get_stack(ctx, (void *)(vh + 1), KSNOOP_STACK_DEPTH * 8,
-					       ws == WORDS_USDT ? BPF_F_USER_STACK : 0);
+					       ws == WORDS_USDT || vp->acc.src == KSNOOP_SRC_USTACK ?
+					       BPF_F_USER_STACK : 0);
 
 			vh->status = n < 0 ? KSNOOP_FAULT : KSNOOP_OK;
 			vh->len = n < 0 ? 0 : n;
@@ -1164,12 +1166,16 @@ static __always_inline void count_by(const struct call *c, __s32 sub, __u64 v,
 	add_one(&by_counts, &bk, v);
 }
 
+/* bpf_get_stackid() with BPF_F_USER_STACK: no user stack (a kernel thread's). */
+#define STACKID_NO_USER_STACK	(-14)	/* -EFAULT */
+
 /* --count: one more call of C's function (and of its stack), no record at all. */
 static __always_inline void count_call(void *ctx, enum word_source ws, const struct call *c,
 				       const __u64 *words)
 {
-	struct ksnoop_count_key key = { .func_id = c->func_id, .sub = -1 };
+	struct ksnoop_count_key key = { .func_id = c->func_id, .sub = -1, .usub = -1 };
 	__u64 v = 0;
+	__u32 tid;
 
 	if (plan.output == KSNOOP_OUT_HIST_DURATION) {
 		/* A return whose entry was not seen (or not selected): no call. */
@@ -1194,6 +1200,15 @@ static __always_inline void count_call(void *ctx, enum word_source ws, const str
 			count(KSNOOP_CNT_STACK_LOST);
 			key.sub = -1;
 		}
+	}
+	/* --count --ustack: and per user stack, of its process. */
+	if (ws != WORDS_USDT && (plan.flags & KSNOOP_PLAN_COUNT_USTACK)) {
+		key.usub = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		if (key.usub < 0 && key.usub != STACKID_NO_USER_STACK)
+			count(KSNOOP_CNT_STACK_LOST);
+		if (key.usub < 0)
+			key.usub = -1;
+		task_ids(&key.tgid, &tid);
 	}
 	if (plan.by) {
 		count_by(c, key.sub, v, words);

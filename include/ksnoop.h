@@ -71,6 +71,7 @@ enum ksnoop_src {
 	KSNOOP_SRC_ARG = 0,	/* argument slot (register / ctx word) */
 	KSNOOP_SRC_RET = 1,	/* return value */
 	KSNOOP_SRC_STACK = 2,	/* the kernel stack at the probe (-s): return addresses */
+	KSNOOP_SRC_USTACK = 3,	/* the current task's user stack (--ustack): return addresses */
 };
 
 enum ksnoop_value_flags {
@@ -322,6 +323,8 @@ enum ksnoop_plan_flags {
 	 * and in acc.size the most any of them copies there).
 	 */
 	KSNOOP_PLAN_FUNC_VALUES = 1 << 4,
+	/* --count --ustack: counted per user stack (and process) too. */
+	KSNOOP_PLAN_COUNT_USTACK = 1 << 5,
 	/*
 	 * Some value is a ':tuple' (KSNOOP_VAL_*_TUPLE): without it the
 	 * verifier prunes the tuple copy even where a group's values come
@@ -350,6 +353,13 @@ struct ksnoop_count_key {
 	 * else -1.
 	 */
 	__s32 sub;
+	/*
+	 * --count --ustack: the user stack's id in the stacks map (-1: none,
+	 * a kernel thread's, or not taken) and whose it is (a user stack's
+	 * addresses are its process's); else -1 and 0.
+	 */
+	__s32 usub;
+	__u32 tgid;
 };
 /*
  * A counts (and by_counts) map value: the calls counted at its key, and

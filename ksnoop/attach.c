@@ -290,8 +290,7 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	 * poll's timeout; for user stacks at once, while the process whose
 	 * maps name the frames is most likely still there.
 	 */
-	skel->rodata->wakeup_bytes = (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) &&
-				     resolver__takes_stack(&plan->bpf) ? 0 : a->ringbuf_bytes / 16;
+	skel->rodata->wakeup_bytes = resolver__takes_user_stack(&plan->bpf) ? 0 : a->ringbuf_bytes / 16;
 	if (sleepable)
 		skel->rodata->plan.flags |= KSNOOP_PLAN_SLEEPABLE;
 
@@ -354,7 +353,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	/* --count maps: full size only when counting, then shared like the rest. */
 	if (plan->bpf.output == KSNOOP_OUT_EVENTS)
 		err = err ?: bpf_map__set_max_entries(skel->maps.counts, 1);
-	if (plan->bpf.output != KSNOOP_OUT_COUNT_STACKS)
+	if (plan->bpf.output != KSNOOP_OUT_COUNT_STACKS &&
+	    !(plan->bpf.flags & KSNOOP_PLAN_COUNT_USTACK))
 		err = err ?: bpf_map__set_max_entries(skel->maps.stacks, 1);
 	/* --by's map: created only with --by (every plan has it or none). */
 	if (!plan->bpf.by)

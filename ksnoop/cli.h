@@ -31,6 +31,7 @@ struct options {
 	bool has_depth;		/* --depth N given: nested values deeper than N cut */
 	int depth;
 	bool stack;		/* -s */
+	bool ustack;		/* --ustack: the current task's user stack too */
 	enum output_mode output;
 	/*
 	 * --folded: count output written as folded stacks.  A form of

@@ -15,7 +15,11 @@ static int cmp_row(const void *a, const void *b)
 		return x->func_id < y->func_id ? -1 : 1;
 	if (x->has_key && memcmp(x->key, y->key, sizeof(x->key)))
 		return memcmp(x->key, y->key, sizeof(x->key));
-	return (x->sub > y->sub) - (x->sub < y->sub);
+	if (x->sub != y->sub)
+		return x->sub < y->sub ? -1 : 1;
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	return (x->usub > y->usub) - (x->usub < y->usub);
 }
 
 void counts__sort(struct count_row *rows, size_t n)
@@ -69,6 +73,12 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 		    bpf_map_lookup_elem(stacks_fd, &key.sub, r->frames) == 0)
 			while (r->nframes < KSNOOP_STACK_DEPTH && r->frames[r->nframes])
 				r->nframes++;
+		r->usub = key.usub;
+		r->tgid = key.tgid;
+		if (key.usub >= 0 && stacks_fd >= 0 &&
+		    bpf_map_lookup_elem(stacks_fd, &key.usub, r->uframes) == 0)
+			while (r->nuframes < KSNOOP_STACK_DEPTH && r->uframes[r->nuframes])
+				r->nuframes++;
 	}
 	/*
 	 * --interval: this period's counts only.  Deleting while walking could
@@ -78,6 +88,8 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 	for (size_t i = 0; clear && i < *n; i++) {
 		key.func_id = rows[i].func_id;
 		key.sub = rows[i].sub;
+		key.usub = rows[i].usub;
+		key.tgid = rows[i].tgid;
 		bpf_map_delete_elem(counts_fd, &key);
 	}
 	counts__sort(rows, *n);
@@ -110,6 +122,7 @@ int counts__collect_by(int by_fd, bool clear, struct count_row **out, size_t *n)
 		r->count = v.count;
 		r->max = v.max;
 		r->has_key = true;
+		r->usub = -1;
 		memcpy(r->key, key.key, sizeof(r->key));
 	}
 	/* --interval: as counts__collect(), the rows read go afterwards. */
@@ -159,15 +172,35 @@ static __u32 first_frame(const struct counts_fmt *f, const struct count_row *row
 
 #define FRAME_NAME_MAX	192
 
+/* --count --ustack: ROW's user frames, named in its process, into C. */
+static void user_frames(const struct counts_fmt *f, const struct count_row *row,
+			char (*names)[FRAME_NAME_MAX], const char **frames, struct report_count *c)
+{
+	__u32 j;
+
+	c->ustacks = true;
+	c->pid = row->tgid;
+	c->uframes = frames;
+	for (j = 0; j < row->nuframes; j++) {
+		if (!f->usymbolize ||
+		    f->usymbolize(f->usym_ctx, row->tgid, row->uframes[j], names[j], FRAME_NAME_MAX))
+			snprintf(names[j], FRAME_NAME_MAX, "0x%llx", (unsigned long long)row->uframes[j]);
+		frames[j] = names[j];
+	}
+	c->nuframes = row->nuframes;
+}
+
 void counts__print(struct report *r, const struct count_row *rows, size_t n,
 		   const struct counts_fmt *f)
 {
 	char names[KSNOOP_STACK_DEPTH][FRAME_NAME_MAX];
 	const char *frames[KSNOOP_STACK_DEPTH];
+	char unames[KSNOOP_STACK_DEPTH][FRAME_NAME_MAX];
+	const char *uframes[KSNOOP_STACK_DEPTH];
 	size_t i;
 	__u32 j;
 
-	report__counts_begin(r, f->stacks, f->by);
+	report__counts_begin(r, f->stacks || f->ustacks, f->by);
 	for (i = 0; i < n; i++) {
 		const struct count_row *row = &rows[i];
 		struct report_key key;
@@ -190,6 +223,8 @@ void counts__print(struct report *r, const struct count_row *rows, size_t n,
 			frames[c.nframes] = names[c.nframes];
 			c.nframes++;
 		}
+		if (f->ustacks)
+			user_frames(f, row, unames, uframes, &c);
 		report__count(r, &c);
 	}
 }

@@ -24,6 +24,11 @@ struct count_row {
 	__u64 frames[KSNOOP_STACK_DEPTH];	/* innermost first */
 	bool has_key;		/* --by: key holds the row's key */
 	__u8 key[KSNOOP_BY_SIZE];
+	/* --count --ustack: the user stack (usub -1: none) of process TGID */
+	__s32 usub;
+	__u32 tgid;
+	__u32 nuframes;
+	__u64 uframes[KSNOOP_STACK_DEPTH];	/* innermost first */
 };
 
 /* --by: what a function's keys are (plan.by), and whether a number is signed. */
@@ -46,6 +51,10 @@ struct counts_fmt {
 	void *ctx;
 	print_symbolize_fn symbolize;
 	void *sym_ctx;
+	/* --count --ustack: rows are per user stack too, named in their process */
+	bool ustacks;
+	print_usymbolize_fn usymbolize;
+	void *usym_ctx;
 };
 
 /*

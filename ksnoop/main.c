@@ -96,9 +96,14 @@ static const char usage_text[] =
 "                         print as {...} (--oneline: left out)\n"
 "  -s, --stack            each event carries the stack at its probe, symbolised:\n"
 "                         the kernel's, or a USDT probe's user stack\n"
+"      --ustack           each event also carries the user stack of the task\n"
+"                         the kernel event ran in (functions, tp:, sys:),\n"
+"                         after the kernel's with -s; frames need frame pointers;\n"
+"                         with --count, counted per user stack and process too\n"
 "      --count            no events: calls per function, summed in BPF,\n"
 "                         busiest first, at exit; with -s per stack\n"
-"      --folded           with --count -s: folded stacks for flame graphs\n"
+"      --folded           with --count -s (or --ustack): folded stacks for\n"
+"                         flame graphs, user frames below the kernel's\n"
 "      --hist[=linear:MIN:MAX:STEP]\n"
 "                         no events: a log2 histogram per function of the one\n"
 "                         value the spec names (\"vfs_read(return)\"), in BPF;\n"
@@ -120,6 +125,7 @@ static const char usage_text[] =
 "  ksnoop \"do_sys_openat2(filename, return)\"\n"
 "  ksnoop -L 10ms \"do_sys_openat2(filename, return)\"\n"
 "  ksnoop \"sys:openat(filename, return < 0)\"\n"
+"  ksnoop -s --ustack -p 1234 \"sys:openat(filename, return < 0)\"\n"
 "  ksnoop \"tcp_v4_connect(((struct sockaddr_in *)uaddr)->sin_port:be == 443)\"\n"
 "  ksnoop \"ip_*(skb->len == 84, skb->len)\"\n"
 "  ksnoop info \"tcp_v4_*\"\n"
@@ -145,6 +151,7 @@ enum {
 	OPT_ONELINE,
 	OPT_DEPTH,
 	OPT_BY,
+	OPT_USTACK,
 };
 
 static const struct option long_opts[] = {
@@ -168,6 +175,7 @@ static const struct option long_opts[] = {
 	{ "oneline", no_argument, NULL, OPT_ONELINE },
 	{ "depth", required_argument, NULL, OPT_DEPTH },
 	{ "stack", no_argument, NULL, 's' },
+	{ "ustack", no_argument, NULL, OPT_USTACK },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
@@ -343,11 +351,15 @@ static int check_output_options(const struct options *o)
 		  "--interval goes with --count or --hist" },
 		{ o->stack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
 		  "%s counts by a value: not with -s" },
+		{ o->ustack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
+		  "%s counts by a value: not with --ustack" },
 		{ o->max_events, MODE(OUTPUT_EVENTS),
 		  "%s prints no events: -n/--max-events does not apply; use --duration" },
 		{ o->by, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
 		  "--by goes with --count or --hist" },
 		{ o->by && o->stack, 0, "--by and -s do not go together: count per stack or per key" },
+		{ o->by && o->ustack, 0,
+		  "--by and --ustack do not go together: count per stack or per key" },
 		{ o->folded && o->json, 0,
 		  "--folded is a text format; -j and --folded do not go together" },
 		{ o->oneline, MODE(OUTPUT_EVENTS), "%s prints no events: --oneline does not apply" },
@@ -471,6 +483,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 's':
 			o->stack = true;
+			break;
+		case OPT_USTACK:
+			o->ustack = true;
 			break;
 		case OPT_COUNT:
 			err = set_output(o, OUTPUT_COUNT);

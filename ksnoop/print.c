@@ -924,6 +924,7 @@ void printer__value(struct printer *p, const struct btf *btf,
 	}
 	switch (vd->how) {
 	case PRINT_STACK:
+	case PRINT_USTACK:
 		/* printer__event() prints stacks; here only a placeholder. */
 		writer__null(&p->wr, "/* stack */");
 		return;
@@ -1164,14 +1165,14 @@ static void frame_name(const struct printer *p, bool user, __u32 pid, __u64 ip,
  * Each frame is escaped, and a ';' in one (a path may hold it) becomes
  * ',', so that ';' only ever separates frames; no frame at all is "-".
  */
-static void print_stack_folded(struct printer *p, const __u64 *ips, __u32 first, __u32 n,
-			       bool user, __u32 pid)
+static void print_stack_folded(struct printer *p, const char *key, const __u64 *ips,
+			       __u32 first, __u32 n, bool user, __u32 pid)
 {
 	struct obuf *ob = writer__obuf(&p->wr);
 	char sym[512];
 	__u32 i, end = n;
 
-	writer__key(&p->wr, "stack");
+	writer__key(&p->wr, key);
 	/* A user stack ends at the first 0 (print_stack() says why). */
 	for (i = first; user && i < n; i++)
 		if (!ips[i]) {
@@ -1196,9 +1197,11 @@ static void print_stack_folded(struct printer *p, const __u64 *ips, __u32 first,
  * -s: the stack at the probe, innermost first, each return address named
  * from kallsyms (symbol+0xoff [module]) or in hex; a USDT probe's (USER)
  * from the objects process PID has mapped.  Text: one frame a line under
- * "stack:"; JSON: "stack":[...] beside "values".
+ * "stack:"; JSON: "stack":[...] beside "values".  --ustack: the same for
+ * the task's user stack under KEY "ustack".
  */
-static void print_stack(struct printer *p, const struct ksnoop_value *vh, bool user, __u32 pid)
+static void print_stack(struct printer *p, const char *key, const struct ksnoop_value *vh,
+			bool user, __u32 pid)
 {
 	struct writer *wr = &p->wr;
 	const __u64 *ips = (const __u64 *)(vh + 1);
@@ -1208,12 +1211,12 @@ static void print_stack(struct printer *p, const struct ksnoop_value *vh, bool u
 	if (n > KSNOOP_STACK_DEPTH)
 		n = KSNOOP_STACK_DEPTH;
 	if (wr->oneline && (vh->status & KSNOOP_STATUS_MASK) == KSNOOP_OK) {
-		print_stack_folded(p, ips, user ? 0 : printer__stack_top(p->opts.symbolize,
+		print_stack_folded(p, key, ips, user ? 0 : printer__stack_top(p->opts.symbolize,
 									 p->opts.sym_ctx, ips, n),
 				   n, user, pid);
 		return;
 	}
-	writer__key(wr, "stack");
+	writer__key(wr, key);
 	if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK) {
 		writer__null(wr, "/* could not be taken */");
 		return;
@@ -1226,13 +1229,21 @@ static void print_stack(struct printer *p, const struct ksnoop_value *vh, bool u
 		 * anywhere; a return address of 0 is where the walk went
 		 * wrong (or the stack ended): nothing after it is a frame.
 		 */
+		__u32 named = 0;
+
 		for (i = 0; i < n && ips[i]; i++) {
 			if (p->opts.usymbolize &&
-			    !p->opts.usymbolize(p->opts.usym_ctx, pid, ips[i], sym, sizeof(sym)))
+			    !p->opts.usymbolize(p->opts.usym_ctx, pid, ips[i], sym, sizeof(sym))) {
 				writer__name(wr, sym);
-			else
+				named++;
+			} else {
 				writer__hex(wr, ips[i]);
+			}
 		}
+		/* Its maps are read at its first stack: one that exited before has none. */
+		if (i && !named)
+			writer__comment(wr, "none named: process %u was gone before its maps were read,"
+					" or maps none of these", pid);
 		writer__end_array(wr);
 		return;
 	}
@@ -1249,7 +1260,7 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 		    const void *rec, size_t size)
 {
 	const struct ksnoop_event *ev = rec;
-	const struct ksnoop_value *stack = NULL;
+	const struct ksnoop_value *stack = NULL, *ustack = NULL;
 	const struct ksnoop_side_plan *side;
 	bool user;
 	struct writer *wr = &p->wr;
@@ -1281,6 +1292,10 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 			stack = vh;
 			continue;
 		}
+		if (plan->values[kind][i].how == PRINT_USTACK) {
+			ustack = vh;
+			continue;
+		}
 		writer__key(wr, plan->values[kind][i].text);
 		printer__value(p, plan->sig.btf, &plan->values[kind][i], vh, vh + 1, 1);
 		print_json_errno(wr, &plan->values[kind][i], vh, vh + 1);
@@ -1288,10 +1303,14 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 	/* USDT's stack is the program's; a syscall's reads are, its stack is the kernel's. */
 	user = (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) && plan->sig.syscall == SIG_NOT_SYSCALL;
 	if (stack && !wr->json)
-		print_stack(p, stack, user, ev->tgid);
+		print_stack(p, "stack", stack, user, ev->tgid);
+	if (ustack && !wr->json)
+		print_stack(p, "ustack", ustack, true, ev->tgid);
 	writer__end_object(wr);
 	if (stack && wr->json)
-		print_stack(p, stack, user, ev->tgid);
+		print_stack(p, "stack", stack, user, ev->tgid);
+	if (ustack && wr->json)
+		print_stack(p, "ustack", ustack, true, ev->tgid);
 	if (wr->json) {
 		print_json_at_return(wr, plan, side, rec, kind);
 		writer__end_object(wr);

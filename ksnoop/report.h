@@ -73,6 +73,14 @@ struct report_count {
 	/* Stacks: the frames from the traced code out, innermost first, named. */
 	int nframes;
 	const char *const *frames;
+	/*
+	 * --count --ustack: the user stack of process PID, innermost first,
+	 * named (none: a kernel thread's, or not taken).
+	 */
+	bool ustacks;
+	__u32 pid;
+	int nuframes;
+	const char *const *uframes;
 };
 
 /*

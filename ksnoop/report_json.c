@@ -112,6 +112,15 @@ static void json_count(struct report *r, const struct report_count *c)
 			writer__end_array(w);
 		}
 	}
+	/* --ustack: "pid":N,"ustack":[...], the process's frames, innermost first. */
+	if (c->ustacks) {
+		key_uint(w, "pid", c->pid);
+		writer__key(w, "ustack");
+		writer__begin_array(w, WRITER_STRUCT, 0);
+		for (i = 0; i < c->nuframes; i++)
+			writer__name(w, c->uframes[i]);
+		writer__end_array(w);
+	}
 	key_uint(w, "count", c->count);
 	end(w);
 }

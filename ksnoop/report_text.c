@@ -97,7 +97,7 @@ static void text_count(struct report *r, const struct report_count *c)
 	size_t w;
 	int i;
 
-	if (!c->stacks) {
+	if (!c->stacks && !c->ustacks) {
 		put(r, "%12llu  ", (unsigned long long)c->count);
 		if (c->key) {
 			w = put_key(r, c->key);
@@ -108,23 +108,60 @@ static void text_count(struct report *r, const struct report_count *c)
 	} else {
 		put_escaped(r, c->func);
 		put(r, ": %llu call%s\n", (unsigned long long)c->count, c->count == 1 ? "" : "s");
-		if (c->no_stack)
+		if (c->stacks && c->no_stack)
 			put(r, "    /* stack not taken (stacks map full) */\n");
 		for (i = 0; i < c->nframes; i++) {
 			put(r, "    ");
 			put_escaped(r, c->frames[i]);
 			put(r, "\n");
 		}
+		/* --ustack: the user stack below the kernel's, as perf prints them. */
+		if (c->ustacks)
+			put(r, "    -- pid %u, user stack:%s\n", c->pid, c->nuframes ? "" : " none");
+		for (i = 0; c->ustacks && i < c->nuframes; i++) {
+			put(r, "    ");
+			put_escaped(r, c->uframes[i]);
+			put(r, "\n");
+		}
 	}
 	writer__flush(&r->wr);
 }
 
-/* "outermost;...;innermost;FUNC COUNT": the function itself is the leaf. */
+/*
+ * A user frame as folded stacks name it: "main+0x6d (/usr/bin/app)" ->
+ * "main"; one without a symbol, "0x7f6d0a60d24a (/usr/lib/libc.so.6+0x2724a)",
+ * by its object's name and offset, the same in every process:
+ * "libc.so.6+0x2724a".
+ */
+static void folded_user_frame(const char *frame, char *sym, size_t sz)
+{
+	const char *obj = strstr(frame, " (");
+	const char *base;
+
+	if (strncmp(frame, "0x", 2) || !obj) {
+		snprintf(sym, sz, "%s", frame);
+		sym[strcspn(sym, "+ ")] = 0;
+		return;
+	}
+	base = strrchr(obj + 2, '/');
+	snprintf(sym, sz, "%s", base ? base + 1 : obj + 2);
+	sym[strcspn(sym, ")")] = 0;
+}
+
+/*
+ * "outermost;...;innermost;FUNC COUNT": the function itself is the leaf;
+ * --ustack: the user frames first, below the kernel's (as perf folds them).
+ */
 static void folded_count(struct report *r, const struct report_count *c)
 {
 	char sym[192];
 	int i;
 
+	for (i = c->ustacks ? c->nuframes : 0; i-- > 0;) {
+		folded_user_frame(c->uframes[i], sym, sizeof(sym));
+		put_escaped(r, sym);
+		put(r, ";");
+	}
 	for (i = c->stacks ? c->nframes : 0; i-- > 0;) {
 		/* Folded stacks name functions only: "tcp_connect+0x1c [mod]" -> "tcp_connect". */
 		snprintf(sym, sizeof(sym), "%s", c->frames[i]);

@@ -24,6 +24,7 @@ enum print_how {
 	PRINT_STACK,	/* -s: return addresses, innermost first (no type) */
 	PRINT_SKB_TUPLE,	/* ':tuple': a struct ksnoop_skb_tuple (tuple.h) */
 	PRINT_SOCK_TUPLE,	/* ':tuple': a struct ksnoop_sock_tuple */
+	PRINT_USTACK,	/* --ustack: the task's user return addresses, innermost first */
 };
 
 /* What userspace needs to print one captured value. */
@@ -52,6 +53,7 @@ struct resolve_opts {
 	const char *types_where;
 	bool user_space;	/* USDT: values are user addresses (no ':sym') */
 	bool stack;		/* -s: each event carries the stack at its probe */
+	bool ustack;		/* --ustack: and the current task's user stack */
 	/*
 	 * --count, --hist: calls are counted (one side only), by the log2
 	 * of one value for --hist; OUTPUT_EVENTS: recorded.
@@ -107,6 +109,8 @@ bool resolver__same_program(const struct capture_plan *a, const struct capture_p
 
 /* Does BP's program take the stack (-s) on either side? */
 bool resolver__takes_stack(const struct ksnoop_plan *bp);
+/* Does BP's program take a user stack (USDT's -s, or --ustack) on either side? */
+bool resolver__takes_user_stack(const struct ksnoop_plan *bp);
 /*
  * The program GROUP of the leading plans of PLANS[0..N), which
  * resolver__same_program() found equal; returns how many of them it

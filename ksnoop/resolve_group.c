@@ -22,7 +22,21 @@ bool resolver__takes_stack(const struct ksnoop_plan *bp)
 
 	for (k = 0; k < KSNOOP_NR_KINDS; k++)
 		for (i = 0; i < bp->side[k].nvalues && i < KSNOOP_MAX_VALUES; i++)
-			if (bp->side[k].values[i].acc.src == KSNOOP_SRC_STACK)
+			if (bp->side[k].values[i].acc.src == KSNOOP_SRC_STACK ||
+			    bp->side[k].values[i].acc.src == KSNOOP_SRC_USTACK)
+				return true;
+	return false;
+}
+
+bool resolver__takes_user_stack(const struct ksnoop_plan *bp)
+{
+	int k, i;
+
+	for (k = 0; k < KSNOOP_NR_KINDS; k++)
+		for (i = 0; i < bp->side[k].nvalues && i < KSNOOP_MAX_VALUES; i++)
+			if (bp->side[k].values[i].acc.src == KSNOOP_SRC_USTACK ||
+			    (bp->side[k].values[i].acc.src == KSNOOP_SRC_STACK &&
+			     (bp->flags & KSNOOP_PLAN_USER_MEM)))
 				return true;
 	return false;
 }

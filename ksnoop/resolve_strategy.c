@@ -53,7 +53,7 @@ static int layout_side(struct rctx *r, struct ksnoop_side_plan *side)
  * bpf_get_stack() after the predicates hold, printed by the printer as the
  * event's stack rather than as a value.
  */
-static int add_stack(struct rctx *r, struct capture_plan *plan, int kind)
+static int add_stack(struct rctx *r, struct capture_plan *plan, int kind, bool user)
 {
 	struct ksnoop_side_plan *side = &plan->bpf.side[kind];
 	struct value_desc *vd;
@@ -63,11 +63,11 @@ static int add_stack(struct rctx *r, struct capture_plan *plan, int kind)
 		return rctx__fail(r, 0, "more than %d values on one side, with the stack", KSNOOP_MAX_VALUES - 1);
 	vd = &plan->values[kind][n];
 	memset(vd, 0, sizeof(*vd));
-	vd->text = "stack";
-	vd->how = PRINT_STACK;
+	vd->text = user ? "ustack" : "stack";
+	vd->how = user ? PRINT_USTACK : PRINT_STACK;
 	vd->size = vd->obj_size = KSNOOP_STACK_DEPTH * 8;
 	memset(&side->values[n], 0, sizeof(side->values[n]));
-	side->values[n].acc.src = KSNOOP_SRC_STACK;
+	side->values[n].acc.src = user ? KSNOOP_SRC_USTACK : KSNOOP_SRC_STACK;
 	side->values[n].acc.size = vd->size;
 	side->nvalues = ++plan->nvalues[kind];
 	return 0;
@@ -84,12 +84,13 @@ static int add_stacks(struct rctx *r, bool stash)
 	 */
 	if (r->opts->stack && r->opts->output == OUTPUT_COUNT && r->opts->user_space)
 		return rctx__fail(r, 0, "--count -s: USDT probes run sleepable programs, which may not use the stack map it counts by; -s alone shows each event's user stack");
-	if (!r->opts->stack || r->opts->output != OUTPUT_EVENTS)
+	if ((!r->opts->stack && !r->opts->ustack) || r->opts->output != OUTPUT_EVENTS)
 		return 0;
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 		if (!r->plan->bpf.side[k].enabled || (stash && k == KSNOOP_RETURN))
 			continue;
-		err = add_stack(r, r->plan, k);
+		err = r->opts->stack ? add_stack(r, r->plan, k, false) : 0;
+		err = err ?: (r->opts->ustack ? add_stack(r, r->plan, k, true) : 0);
 		if (err)
 			return err;
 	}
@@ -197,7 +198,8 @@ static void mark_retry(struct capture_plan *plan)
 		return;
 	for (i = 0; i < e->nvalues; i++) {
 		if (!(e->values[i].acc.flags & KSNOOP_VAL_REG) &&
-		    e->values[i].acc.src != KSNOOP_SRC_STACK) {
+		    e->values[i].acc.src != KSNOOP_SRC_STACK &&
+		    e->values[i].acc.src != KSNOOP_SRC_USTACK) {
 			e->flags |= KSNOOP_SIDE_RETRY;
 			plan->bpf.side[KSNOOP_RETURN].flags |= KSNOOP_SIDE_RETRY;
 			return;
@@ -594,6 +596,8 @@ int strategy__choose(struct rctx *r, const struct wants *w)
 	if (ret)
 		return ret;
 	r->plan->bpf.output = program_output(r->opts, w);
+	if (r->opts->output == OUTPUT_COUNT && r->opts->ustack)
+		r->plan->bpf.flags |= KSNOOP_PLAN_COUNT_USTACK;
 	mark_timed(r->plan);
 	return count_key(r);
 }

@@ -137,6 +137,7 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 			.max_bytes = o->max_bytes,
 			.str_bytes = o->str_bytes,
 			.stack = o->stack,
+			.ustack = o->ustack,
 			.output = o->output,
 			.min_duration_ns = o->min_duration_ns,
 			.by = o->by,
@@ -254,6 +255,9 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 			.step = t->opts->hist_step,
 			.nbuckets = t->opts->hist_nbuckets,
 		},
+		.ustacks = t->opts->ustack,
+		.usymbolize = t->printer.opts.usymbolize,
+		.usym_ctx = t->printer.opts.usym_ctx,
 	};
 	struct count_row *rows;
 	size_t n, i;
@@ -496,6 +500,9 @@ static int trace_run(struct trace *t, struct kernel *k)
 		log_info("attached with %s%s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit",
 			 mode == MODE_AUTO && t->targets.glob_traced && kprobes ?
 			 " (globs: kprobes, a program per plan)" : "");
+	/* A process that exits at once still has its user stacks named by object and offset. */
+	if (t->opts->ustack && t->opts->pid && t->printer.opts.usym_ctx)
+		usym__remember(t->printer.opts.usym_ctx, t->opts->pid);
 	log_info("tracing %d target(s); Ctrl-C to stop", count_attached(t));
 
 	rb = ring_buffer__new(attacher__ringbuf_fd(a), handle_event, t, NULL);
@@ -560,6 +567,7 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		.symbolize_any = kind == SPEC_USDT ? NULL : symbolize_any,
 		.usymbolize = usymbolize,
 	};
+	bool user_stacks = (kind == SPEC_USDT && opts->stack) || opts->ustack;
 	struct ks_error e;
 	int ret, i;
 
@@ -568,13 +576,17 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 			  kind == SPEC_USDT ? "BINARY:PROVIDER:NAME" : "SPEC");
 		return -EINVAL;
 	}
+	if (kind == SPEC_USDT && opts->ustack) {
+		log_error("--ustack: a USDT probe's stack (-s) is its program's user stack already");
+		return -EINVAL;
+	}
 	t.specs = calloc(argc, sizeof(*t.specs));
 	k = kernel__new(opts->btf_dir);
 	popts.sym_ctx = k;	/* kernel stacks and :sym are named from its kallsyms */
-	/* USDT stacks are named from the traced processes' objects. */
-	if (kind == SPEC_USDT && opts->stack)
+	/* USDT stacks and --ustack are named from the traced processes' objects. */
+	if (user_stacks)
 		popts.usym_ctx = usym__new(NULL);
-	if (!t.specs || !k || (kind == SPEC_USDT && opts->stack && !popts.usym_ctx)) {
+	if (!t.specs || !k || (user_stacks && !popts.usym_ctx)) {
 		free(t.specs);
 		kernel__free(k);
 		usym__free(popts.usym_ctx);

@@ -347,6 +347,14 @@ int usym__symbolize(struct usym *u, __u32 pid, __u64 addr, char *buf, size_t sz)
 	return err;
 }
 
+void usym__remember(struct usym *u, __u32 pid)
+{
+	char buf[USYM_MAX_NAME];
+
+	/* No mapping holds address 0: the maps are read, nothing is named. */
+	usym__symbolize(u, pid, 0, buf, sizeof(buf));
+}
+
 int usym__file_symbol(int fd, __u64 vaddr, char *buf, size_t sz)
 {
 	struct usym_obj o = {};

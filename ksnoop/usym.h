@@ -69,6 +69,13 @@ void usym__free(struct usym *u);
 int usym__symbolize(struct usym *u, __u32 pid, __u64 addr, char *buf, size_t sz);
 
 /*
+ * Read PID's maps now (--ustack -p PID): its stacks are then named by
+ * object and offset even if it exits before the first is printed.  Best
+ * effort, within USYM_REQUEST_MS.
+ */
+void usym__remember(struct usym *u, __u32 pid);
+
+/*
  * The symbols of the ELF file FD alone: name file address VADDR (as the
  * file's program headers place it) into BUF as "symbol+0xoff".  For tests;
  * 0 or a negative errno.

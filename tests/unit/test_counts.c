@@ -139,6 +139,75 @@ static void test_stacks(void **state)
 	free(s);
 }
 
+/* User frames of process 42: 0x400100 in main, 0x400200 in run; the rest unnamed. */
+static int usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
+{
+	assert_int_equal(pid, 42);
+	if (addr == 0x400100)
+		snprintf(buf, sz, "main+0x10 (/usr/bin/app)");
+	else if (addr == 0x400200)
+		snprintf(buf, sz, "run+0x8 (/usr/bin/app)");
+	else if (addr == 0x7f0000001000)
+		snprintf(buf, sz, "0x7f0000001000 (/usr/lib/libc.so.6+0x1000)");
+	else
+		return -1;
+	return 0;
+}
+
+/* --count -s --ustack: the user stack below the kernel's, in every form. */
+static void test_user_stacks(void **state)
+{
+	struct counts_fmt f = { .stacks = true, .func_name = name_of, .symbolize = symbolize,
+				.ustacks = true, .usymbolize = usymbolize };
+	struct count_row rows[2];
+	const char *want[] = {
+		"tcp_v4_connect: 3 calls\n"
+		"    tcp_v4_connect+0x5\n"
+		"    __sys_connect+0x9c\n"
+		"    -- pid 42, user stack:\n"
+		"    run+0x8 (/usr/bin/app)\n"
+		"    main+0x10 (/usr/bin/app)\n"
+		"    0x7f0000001000 (/usr/lib/libc.so.6+0x1000)\n"
+		"ip_output: 1 call\n"
+		"    dummy_xmit+0x10 [dummy]\n"
+		"    -- pid 42, user stack: none\n",
+		"{\"type\":\"count\",\"func\":\"tcp_v4_connect\",\"stack\":[\"tcp_v4_connect+0x5\","
+		"\"__sys_connect+0x9c\"],\"pid\":42,\"ustack\":[\"run+0x8 (/usr/bin/app)\","
+		"\"main+0x10 (/usr/bin/app)\",\"0x7f0000001000 (/usr/lib/libc.so.6+0x1000)\"],\"count\":3}\n"
+		"{\"type\":\"count\",\"func\":\"ip_output\",\"stack\":[\"dummy_xmit+0x10 [dummy]\"],"
+		"\"pid\":42,\"ustack\":[],\"count\":1}\n",
+		/* Folded: user frames outermost first, then the kernel's, the function last. */
+		"libc.so.6+0x1000;main;run;__sys_connect;tcp_v4_connect 3\n"
+		"dummy_xmit;ip_output 1\n",
+	};
+	enum report_format forms[] = { REPORT_TEXT, REPORT_JSON, REPORT_FOLDED };
+
+	row(&rows[0], 0, 7, 3, 3, 0x10ULL, 0x20ULL, 0x40ULL);
+	rows[0].usub = 3;
+	rows[0].tgid = 42;
+	rows[0].nuframes = 3;
+	rows[0].uframes[0] = 0x400200;
+	rows[0].uframes[1] = 0x400100;
+	rows[0].uframes[2] = 0x7f0000001000;
+	/* A kernel thread's call (or a user stack not taken): none. */
+	row(&rows[1], 1, 8, 1, 1, 0x50ULL);
+	rows[1].usub = -1;
+	rows[1].tgid = 42;
+	for (size_t i = 0; i < 3; i++) {
+		struct report r;
+		char *buf = NULL;
+		size_t sz = 0;
+		FILE *out = open_memstream(&buf, &sz);
+
+		assert_non_null(out);
+		report__init(&r, out, forms[i]);
+		counts__print(&r, rows, 2, &f);
+		fclose(out);
+		assert_string_equal(buf, want[i]);
+		free(buf);
+	}
+}
+
 static struct hist_value value_of(void *ctx, __u32 id)
 {
 	if (id == 2)
@@ -564,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_text_and_json),
 		cmocka_unit_test(test_interval_rows),
 		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_user_stacks),
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_hist_top_bucket_labels),
 		cmocka_unit_test(test_hist_durations),

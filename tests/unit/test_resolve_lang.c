@@ -505,6 +505,69 @@ static void test_stack_values(void **state)
 	resolved_free(r);
 }
 
+/*
+ * --ustack: the user stack, one more value after the kernel's (-s) on each
+ * side that prints; stashed with the entry; no reason to read again at the
+ * return; --count: a plan flag, no value.
+ */
+static void test_ustack_values(void **state)
+{
+	const struct resolve_opts both = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+					   .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .stack = true,
+					   .ustack = true };
+	const struct resolve_opts user_only = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+						.str_bytes = KSNOOP_DEFAULT_STR_SIZE, .ustack = true };
+	const struct resolve_opts counting = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+					       .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .ustack = true,
+					       .output = OUTPUT_COUNT };
+	struct resolved *r = resolve_with("ip_send_skb(skb->len, return)", &both);
+	const struct ksnoop_side_plan *e, *x;
+
+	assert_int_equal(r->ret, 0);
+	e = &r->plan.bpf.side[KSNOOP_ENTRY];
+	x = &r->plan.bpf.side[KSNOOP_RETURN];
+	assert_int_equal(e->nvalues, 3);
+	assert_int_equal(e->values[1].acc.src, KSNOOP_SRC_STACK);
+	assert_int_equal(e->values[2].acc.src, KSNOOP_SRC_USTACK);
+	assert_int_equal(e->values[2].acc.size, 8 * KSNOOP_STACK_DEPTH);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 2)->how, PRINT_USTACK);
+	assert_string_equal(vd_of(r, KSNOOP_ENTRY, 2)->text, "ustack");
+	assert_int_equal(x->nvalues, 3);
+	assert_int_equal(x->values[2].acc.src, KSNOOP_SRC_USTACK);
+	assert_true(resolver__takes_user_stack(&r->plan.bpf));
+	resolved_free(r);
+
+	/* --ustack alone: no kernel stack; a stashed entry carries it; no re-read for it. */
+	r = resolve_with("scalars8(return < 0)", &user_only);
+	assert_int_equal(r->ret, 0);
+	x = &r->plan.bpf.side[KSNOOP_RETURN];
+	assert_int_equal(x->nvalues, 2);
+	assert_int_equal(x->values[1].acc.src, KSNOOP_SRC_USTACK);
+	resolved_free(r);
+	r = resolve_with("scalars8(l, return < 0)", &user_only);
+	assert_int_equal(r->ret, 0);
+	x = &r->plan.bpf.side[KSNOOP_RETURN];
+	assert_int_equal(x->nstashed, 2);
+	assert_int_equal(x->values[1].acc.src, KSNOOP_SRC_USTACK);
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_RETRY);
+	resolved_free(r);
+
+	/* -s alone on a kernel function: no user stack to wake the reader for. */
+	r = resolve_with("ip_send_skb(skb)", &(const struct resolve_opts){
+		.max_bytes = KSNOOP_DEFAULT_VALUE_SIZE, .str_bytes = KSNOOP_DEFAULT_STR_SIZE,
+		.stack = true });
+	assert_int_equal(r->ret, 0);
+	assert_false(resolver__takes_user_stack(&r->plan.bpf));
+	resolved_free(r);
+
+	r = resolve_with("ip_send_skb", &counting);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].nvalues, 2);	/* net, skb; no stack */
+	assert_true(r->plan.bpf.flags & KSNOOP_PLAN_COUNT_USTACK);
+	assert_int_equal(r->plan.bpf.output, KSNOOP_OUT_COUNT);
+	resolved_free(r);
+}
+
 /* --count: a call counts once, on one side; no stack values (the stacks map has them). */
 static void test_count_one_side(void **state)
 {
@@ -744,6 +807,7 @@ int main(void)
 		TEST(test_group_split_by_record_size),
 		TEST(test_same_type_through_typedefs),
 		TEST(test_stack_values),
+		TEST(test_ustack_values),
 		TEST(test_count_one_side),
 		TEST(test_hist_plan),
 		TEST(test_hist_duration_plan),
