@@ -264,23 +264,19 @@ static void text_info(struct report *r, const struct report_info *info)
 	put_escaped(r, info->decl);
 	/* Which of several: "NAME@ADDRESS [MODULE], 2 of 3", as a spec picks it. */
 	if (info->ninstances) {
-		char at[64];
-
 		put(r, "; /* ");
 		put_escaped(r, info->sig->name);
 		/* kallsyms shows addresses to root (kptr_restrict) only. */
 		if (info->sig->addr)
-			snprintf(at, sizeof(at), "@%llx", (unsigned long long)info->sig->addr);
+			put(r, "@%llx", (unsigned long long)info->sig->addr);
 		else
-			snprintf(at, sizeof(at), "@? (address hidden)");
-		put(r, at);
+			put(r, "@? (address hidden)");
 		if (info->module) {
 			put(r, " [");
 			put_escaped(r, info->module);
 			put(r, "]");
 		}
-		snprintf(at, sizeof(at), ", %d of %d", info->instance + 1, info->ninstances);
-		put(r, at);
+		put(r, ", %d of %d", info->instance + 1, info->ninstances);
 		put(r, info->why ? "; cannot be traced: " : " */\n");
 		if (info->why) {
 			put_escaped(r, info->why);
