@@ -54,7 +54,11 @@ static void check_spec(const struct spec *s, const char *text)
 		check_pos(it->base_pos, len);
 		check(it->text && *it->text);
 		check(it->nsteps >= 0 && it->nsteps <= SPEC_MAX_STEPS);
-		check((unsigned)it->fmt <= FMT_STR);
+		check((unsigned)it->fmt <= FMT_TUPLE);
+		/* ':str(LEN)': a length argument goes with ':str' only. */
+		check(!it->str_len || (it->fmt == FMT_STR && *it->str_len));
+		if (it->str_len)
+			check_pos(it->str_len_pos, len);
 		check(!it->fmt || (it->fmt_pos > 0 && (size_t)it->fmt_pos <= len));
 		for (j = 0; j < it->nsteps; j++) {
 			const struct spec_step *st = &it->steps[j];
