@@ -71,7 +71,7 @@ $(BUILD) $(BUILD)/san:
 	@mkdir -p $@
 
 $(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c bpf/arch.bpf.h bpf/usdt_arg.bpf.h include/ksnoop.h \
-		       include/ksnoop_usdt.h $(LIBBPF_A) | $(BUILD)
+		       include/ksnoop_usdt.h include/ksnoop_tuple_key.h $(LIBBPF_A) | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/ksnoop.skel.h: $(BUILD)/ksnoop.bpf.o

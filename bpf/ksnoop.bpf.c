@@ -19,6 +19,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "ksnoop.h"
+#include "ksnoop_tuple_key.h"
 #include "arch.bpf.h"
 #include "usdt_arg.bpf.h"
 
@@ -1074,7 +1075,8 @@ static __always_inline __s32 hist_bucket(__u64 v, bool is_signed)
 
 /*
  * --by: the key of this call into KEY (zeroed): the task's comm or ids,
- * the CPU, or the value by_value reads.  -1: the value could not be read.
+ * the CPU, or the value by_value reads (a ':tuple' made its flow's key).
+ * -1: the value could not be read.
  */
 static __always_inline int by_key(const __u64 *words, __u8 *key)
 {
@@ -1099,6 +1101,19 @@ static __always_inline int by_key(const __u64 *words, __u8 *key)
 		if (pred_scalar(p, src_word(words, &p->acc), &v))
 			return -1;
 		*(__u64 *)key = v;
+		return 0;
+	case KSNOOP_BY_SKB_TUPLE:
+		/* A flow: the tuple with what varies per packet zeroed. */
+		if (walk(&p->acc, src_word(words, &p->acc), &addr, &user) != KSNOOP_OK || user ||
+		    copy_skb_tuple(&p->acc, addr, (struct ksnoop_skb_tuple *)key) != KSNOOP_OK)
+			return -1;
+		ksnoop_skb_tuple_key((struct ksnoop_skb_tuple *)key);
+		return 0;
+	case KSNOOP_BY_SOCK_TUPLE:
+		if (walk(&p->acc, src_word(words, &p->acc), &addr, &user) != KSNOOP_OK || user ||
+		    copy_sock_tuple(&p->acc, addr, (struct ksnoop_sock_tuple *)key) != KSNOOP_OK)
+			return -1;
+		ksnoop_sock_tuple_key((struct ksnoop_sock_tuple *)key);
 		return 0;
 	}
 	/* KSNOOP_BY_STR: a char pointer's string, or a char array's bytes. */

@@ -378,7 +378,7 @@ struct ksnoop_count_val {
 /*
  * --by: what a count (or a histogram) is kept per, beside its function
  * (plan.by).  Integers are kept as 8 bytes (sign-extended if signed);
- * strings as their first KSNOOP_BY_SIZE - 1 bytes.
+ * strings as their first KSNOOP_BY_SIZE - 1 bytes; tuples whole.
  */
 enum ksnoop_by {
 	KSNOOP_BY_NONE = 0,
@@ -388,6 +388,9 @@ enum ksnoop_by {
 	KSNOOP_BY_CPU,		/* the CPU the probe ran on */
 	KSNOOP_BY_INT,		/* a value the spec names, an integer (plan.by_value) */
 	KSNOOP_BY_STR,		/* a value the spec names, a string (plan.by_value) */
+	/* a value the spec names with ':tuple': its flow (ksnoop_tuple_key.h) */
+	KSNOOP_BY_SKB_TUPLE,
+	KSNOOP_BY_SOCK_TUPLE,
 };
 /* Bytes of a --by key: a string's first 63 and its NUL, as bpftrace's default of 64. */
 #define KSNOOP_BY_SIZE		64
@@ -521,5 +524,7 @@ _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func value
 _Static_assert(sizeof(struct ksnoop_side_plan) == 2768, "side plan layout");
 _Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168, "plan layout");
 _Static_assert(sizeof(struct ksnoop_by_key) == 8 + KSNOOP_BY_SIZE, "by key layout");
+_Static_assert(sizeof(struct ksnoop_skb_tuple) <= KSNOOP_BY_SIZE &&
+	       sizeof(struct ksnoop_sock_tuple) <= KSNOOP_BY_SIZE, "a tuple fits a --by key");
 
 #endif /* KSNOOP_H */

@@ -150,6 +150,14 @@ void counts__key(const struct count_row *row, struct by_kind kind, const char *b
 		key->str = str;
 		return;
 	}
+	if (kind.by == KSNOOP_BY_SKB_TUPLE || kind.by == KSNOOP_BY_SOCK_TUPLE) {
+		key->is_tuple = true;
+		if (kind.by == KSNOOP_BY_SKB_TUPLE)
+			tuple__from_skb(row->key, sizeof(row->key), &key->tuple);
+		else
+			tuple__from_sock(row->key, sizeof(row->key), &key->tuple);
+		return;
+	}
 	memcpy(&key->num, row->key, sizeof(key->num));
 	key->is_signed = kind.by == KSNOOP_BY_INT && kind.is_signed;
 }

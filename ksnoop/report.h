@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "hist.h"
+#include "tuple.h"
 #include "writer.h"
 
 struct signature;
@@ -61,6 +62,8 @@ struct report_key {
 	const char *str;	/* is_str: the key (NUL-terminated; from outside: escaped) */
 	bool is_signed;
 	__u64 num;		/* else: the number (as __s64 if is_signed) */
+	bool is_tuple;		/* a flow: TUPLE (text as ':tuple' prints, JSON its object) */
+	struct tuple tuple;
 };
 
 /* One --count row: calls of FUNC (per stack with -s). */

@@ -77,14 +77,16 @@ static void period(struct report *r, struct writer *w)
 	key_uint(w, "time_ns", r->interval_ns);
 }
 
-/* --by: "by":NAME,"key":STRING|NUMBER */
+/* --by: "by":NAME,"key":STRING|NUMBER|TUPLE (the object ':tuple' prints) */
 static void by_key(struct writer *w, const struct report_key *k)
 {
 	if (!k)
 		return;
 	key_name(w, "by", k->by);
 	writer__key(w, "key");
-	if (k->is_str)
+	if (k->is_tuple)
+		tuple__write(w, &k->tuple, 0);
+	else if (k->is_str)
 		writer__name(w, k->str);
 	else if (k->is_signed)
 		writer__int(w, (__s64)k->num);

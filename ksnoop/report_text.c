@@ -73,14 +73,31 @@ static void text_counts_begin(struct report *r, bool stacks, const char *by)
 	writer__flush(&r->wr);
 }
 
-/* A --by key: a string escaped, or a number; returns its width. */
+/* A --by flow: the tuple as ':tuple' prints it, and why if something is unknown. */
+static void key_tuple(const struct tuple *t, char *buf, size_t size)
+{
+	size_t n;
+
+	tuple__format(t, buf, size);
+	n = strlen(buf);
+	if (t->why && t->ethertype)
+		snprintf(buf + n, size - n, " (%s: ethertype 0x%04x)", t->why, t->ethertype);
+	else if (t->why && t->sock_family)
+		snprintf(buf + n, size - n, " (%s: family %d)", t->why, t->sock_family);
+	else if (t->why)
+		snprintf(buf + n, size - n, " (%s)", t->why);
+}
+
+/* A --by key: a string escaped, a number or a flow; returns its width. */
 static size_t put_key(struct report *r, const struct report_key *k)
 {
-	char num[24], *esc = NULL;
+	char num[TUPLE_TEXT_MAX + 64], *esc = NULL;
 	const char *s = num;
 	size_t n;
 
-	if (k->is_str)
+	if (k->is_tuple)
+		key_tuple(&k->tuple, num, sizeof(num));
+	else if (k->is_str)
 		s = (esc = text_escaped_dup(k->str)) ? esc : "?";
 	else if (k->is_signed)
 		snprintf(num, sizeof(num), "%lld", (long long)k->num);

@@ -220,7 +220,7 @@ static void compute_slot_mask(struct ksnoop_plan *bp)
 			bp->slot_mask |= access_slots(&sd->preds[i].acc);
 	}
 	/* --by VALUE: its item is a value too, but durations keep no values. */
-	if ((bp->by == KSNOOP_BY_INT || bp->by == KSNOOP_BY_STR) &&
+	if (bp->by >= KSNOOP_BY_INT &&
 	    bp->by_value.acc.src == KSNOOP_SRC_ARG)
 		bp->slot_mask |= 1u << bp->by_value.acc.slot;
 }

@@ -82,6 +82,8 @@ int value__check_tuple(struct rctx *r, const struct spec_item *it, const struct 
 /* ... and the fields it copies from the struct the chain points at. */
 int value__tuple(struct rctx *r, struct chain *c, const struct spec_item *it, int pos,
 		 struct value_desc *vd);
+/* ... and --by VALUE:tuple: the flow's key, into plan.by_value. */
+int by__tuple(struct rctx *r, const struct spec_item *it, struct chain *c);
 
 /* resolve_pred.c: IT, a predicate, into PP. */
 int pred__make(struct rctx *r, const struct spec_item *it, struct ksnoop_pred_plan *pp);

@@ -514,12 +514,14 @@ static int by_value(struct rctx *r)
 		return rctx__fail(r, it->base_pos, "--by '%s': calls are counted at their %s, where '%s' is not read; not supported yet",
 				  it->text, counting_side(r->plan) == KSNOOP_RETURN ? "return" : "entry",
 				  it->text);
-	if (it->fmt && it->fmt != FMT_STR)
-		return rctx__fail(r, it->fmt_pos, "--by '%s' takes no format but :str", it->text);
+	if (it->fmt && it->fmt != FMT_STR && it->fmt != FMT_TUPLE)
+		return rctx__fail(r, it->fmt_pos, "--by '%s' takes no format but :str or :tuple", it->text);
 	memset(&r->plan->bpf.by_value, 0, sizeof(r->plan->bpf.by_value));
 	err = chain__walk(r, it, &c);
 	if (err)
 		return err;
+	if (it->fmt == FMT_TUPLE)
+		return by__tuple(r, it, &c);
 	if (it->fmt == FMT_STR || btfu_is_char_ptr(r->btf, c.type_id) ||
 	    btfu_is_char_array(r->btf, c.type_id))
 		return by_string(r, it, &c);

@@ -142,12 +142,11 @@ static int pack_offsets(struct rctx *r, const struct spec_item *it, __u32 sid,
 	return 0;
 }
 
-int value__tuple(struct rctx *r, struct chain *c, const struct spec_item *it, int pos,
-		 struct value_desc *vd)
+/* C's access made one to the struct, with its fields' offsets; *SID: the struct. */
+static int tuple_access(struct rctx *r, struct chain *c, const struct spec_item *it, int pos,
+			__u32 *sid)
 {
-	__u32 sid;
-	enum tuple_kind kind = tuple_kind_of(r->btf, c->type_id, &sid);
-	bool skb = kind == TUPLE_SKB;
+	bool skb = tuple_kind_of(r->btf, c->type_id, sid) == TUPLE_SKB;
 	int err;
 
 	if (c->acc.nsteps >= KSNOOP_TUPLE_OFF_FIRST)
@@ -156,15 +155,48 @@ int value__tuple(struct rctx *r, struct chain *c, const struct spec_item *it, in
 	err = chain__push_deref(r, c, pos);
 	if (err)
 		return err;
-	err = skb ? pack_offsets(r, it, sid, skb_fields, KSNOOP_SKB_NR_FIELDS, "sk_buff", &c->acc) :
-		    pack_offsets(r, it, sid, sock_fields, KSNOOP_SOCK_NR_FIELDS, "sock", &c->acc);
+	err = skb ? pack_offsets(r, it, *sid, skb_fields, KSNOOP_SKB_NR_FIELDS, "sk_buff", &c->acc) :
+		    pack_offsets(r, it, *sid, sock_fields, KSNOOP_SOCK_NR_FIELDS, "sock", &c->acc);
 	if (err)
 		return err;
 	c->acc.flags |= skb ? KSNOOP_VAL_SKB_TUPLE : KSNOOP_VAL_SOCK_TUPLE;
-	r->plan->bpf.flags |= KSNOOP_PLAN_TUPLE;
 	c->acc.size = sizeof(struct ksnoop_skb_tuple);
+	return 0;
+}
+
+int value__tuple(struct rctx *r, struct chain *c, const struct spec_item *it, int pos,
+		 struct value_desc *vd)
+{
+	__u32 sid;
+	bool skb;
+	int err = tuple_access(r, c, it, pos, &sid);
+
+	if (err)
+		return err;
+	skb = c->acc.flags & KSNOOP_VAL_SKB_TUPLE;
+	r->plan->bpf.flags |= KSNOOP_PLAN_TUPLE;
 	vd->how = skb ? PRINT_SKB_TUPLE : PRINT_SOCK_TUPLE;
 	vd->obj_id = sid;
 	vd->size = vd->obj_size = c->acc.size;
+	return 0;
+}
+
+int by__tuple(struct rctx *r, const struct spec_item *it, struct chain *c)
+{
+	__u32 sid;
+	int err;
+
+	if (r->opts->user_space)
+		return rctx__fail(r, it->fmt_pos, "--by '%s': ':tuple' reads a kernel sk_buff or sock; this is a user-space value",
+				  it->text);
+	if (tuple_kind_of(r->btf, c->type_id, &sid) == TUPLE_NONE)
+		return rctx__fail(r, it->fmt_pos, "--by '%s': ':tuple' does not apply to %s; it takes a struct sk_buff * or a struct sock *",
+				  it->text, rctx__type_str(r, c->type_id));
+	err = tuple_access(r, c, it, it->fmt_pos, &sid);
+	if (err)
+		return err;
+	r->plan->bpf.by_value.acc = c->acc;
+	r->plan->bpf.by = c->acc.flags & KSNOOP_VAL_SKB_TUPLE ? KSNOOP_BY_SKB_TUPLE :
+								  KSNOOP_BY_SOCK_TUPLE;
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include "counts.h"
 #include "hist.h"
+#include "ksnoop_tuple_key.h"
 #include "log.h"
 #include "report.h"
 
@@ -521,6 +522,79 @@ static void test_by_rows(void **state)
 	free(buf);
 }
 
+static struct by_kind by_flow(void *ctx, __u32 id)
+{
+	return (struct by_kind){ id == 2 ? KSNOOP_BY_SOCK_TUPLE : KSNOOP_BY_SKB_TUPLE, false };
+}
+
+/* A row of FUNC keyed by the UDP flow 10.0.0.1:SPORT > 10.0.0.2:53 (ipv6: [::1]), as BPF keys it. */
+static void flow_row(struct count_row *r, __u32 func, __s32 sub, __u64 count, __u16 sport,
+		     bool ipv6)
+{
+	struct ksnoop_skb_tuple t = { .network_header = 64, .transport_header = ipv6 ? 104 : 84,
+				      .read = KSNOOP_TUPLE_L3 | KSNOOP_TUPLE_L4 };
+
+	if (ipv6) {
+		t.l3[0] = 0x60;
+		t.l3[6] = 17;
+		t.l3[23] = t.l3[39] = 1;
+	} else {
+		t.l3[0] = 0x45;
+		t.l3[9] = 17;
+		t.l3[12] = t.l3[16] = 10;
+		t.l3[15] = 1;
+		t.l3[19] = 2;
+	}
+	t.l4[0] = sport >> 8;
+	t.l4[1] = sport & 0xff;
+	t.l4[3] = 53;
+	ksnoop_skb_tuple_key(&t);
+	row(r, func, sub, count, 0);
+	r->has_key = true;
+	memcpy(r->key, &t, sizeof(t));
+}
+
+/* --by skb:tuple: the key is the flow, as ':tuple' prints it (text) and its object (JSON). */
+static void test_by_tuple_rows(void **state)
+{
+	struct counts_fmt f = { .func_name = name_of, .by = "skb:tuple", .by_kind = by_flow };
+	struct ksnoop_sock_tuple unix_sock = { .family = 1 };
+	struct count_row rows[3];
+	struct report r;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *out = open_memstream(&buf, &sz);
+
+	assert_non_null(out);
+	flow_row(&rows[0], 0, -1, 3, 5000, false);
+	flow_row(&rows[1], 0, -1, 7, 5001, true);
+	row(&rows[2], 2, -1, 1, 0);
+	rows[2].has_key = true;
+	memcpy(rows[2].key, &unix_sock, sizeof(unix_sock));
+	counts__sort(rows, 3);
+	report__init(&r, out, REPORT_TEXT);
+	counts__print(&r, rows, 3, &f);
+	report__init(&r, out, REPORT_JSON);
+	counts__print(&r, rows, 3, &f);
+	flow_row(&rows[0], 1, 2, 4, 5000, false);
+	report__init(&r, out, REPORT_TEXT);
+	assert_int_equal(counts__print_hist(&r, rows, 1, &f, value_of), 0);
+	fclose(out);
+	assert_string_equal(buf,
+		"       CALLS  skb:tuple         FUNCTION\n"
+		"           7  [::1]:5001 > [::1]:53 udp  tcp_v4_connect\n"
+		"           3  10.0.0.1:5000 > 10.0.0.2:53 udp  tcp_v4_connect\n"
+		"           1  ? (not an IPv4 or IPv6 socket: family 1)  tp:sched_switch\n"
+		"{\"type\":\"count\",\"func\":\"tcp_v4_connect\",\"by\":\"skb:tuple\",\"key\":{\"family\":\"ipv6\",\"src\":\"::1\",\"sport\":5001,\"dst\":\"::1\",\"dport\":53,\"proto\":\"udp\"},\"count\":7}\n"
+		"{\"type\":\"count\",\"func\":\"tcp_v4_connect\",\"by\":\"skb:tuple\",\"key\":{\"family\":\"ipv4\",\"src\":\"10.0.0.1\",\"sport\":5000,\"dst\":\"10.0.0.2\",\"dport\":53,\"proto\":\"udp\"},\"count\":3}\n"
+		"{\"type\":\"count\",\"func\":\"tp:sched_switch\",\"by\":\"skb:tuple\",\"key\":{\"family\":null,\"src\":null,\"sport\":null,\"dst\":null,\"dport\":null,\"proto\":null,\"unknown\":\"not an IPv4 or IPv6 socket\"},\"count\":1}\n"
+		"ip_output [skb:tuple 10.0.0.1:5000 > 10.0.0.2:53 udp]: skb->len (4 calls)\n"
+		"[2, 4)                            4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"p50 < 4  p90 < 4  p99 < 4  max < 4\n"
+		"\n");
+	free(buf);
+}
+
 /* What FN(R) writes to the report's FILE and to stderr, in FORMAT. */
 static void capture(enum report_format format, void (*fn)(struct report *r), char **out,
 		    char **err)
@@ -640,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_hist_labels),
 		cmocka_unit_test(test_hist_percentiles),
 		cmocka_unit_test(test_by_rows),
+		cmocka_unit_test(test_by_tuple_rows),
 		cmocka_unit_test(test_notices_text),
 		cmocka_unit_test(test_notices_json),
 		cmocka_unit_test(test_json_message),

@@ -143,12 +143,70 @@ static void test_tuple_errors(void **state)
 	assert_string_equal(r->err.msg, "':tuple' copies 52 bytes, more than --max-bytes (51)");
 }
 
+/*
+ * --by VALUE:tuple: the flow is the key; the value's access (one to the
+ * struct, the fields' offsets in its last steps) is by_value's.
+ */
+static void test_by_tuple(void **state)
+{
+	struct resolve_opts count = default_opts;
+	const struct ksnoop_access *acc;
+	struct resolved *r;
+
+	count.output = OUTPUT_COUNT;
+	count.by = "skb:tuple";
+	r = resolve_with("tuple_fn(skb:tuple)", &count);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_SKB_TUPLE);
+	acc = &r->plan.bpf.by_value.acc;
+	assert_int_equal(acc->src, KSNOOP_SRC_ARG);
+	assert_int_equal(acc->slot, 0);
+	assert_int_equal(acc->nsteps, 1);
+	assert_true(acc->flags & KSNOOP_VAL_SKB_TUPLE);
+	assert_int_equal(off_of(acc, KSNOOP_SKB_HEAD), TSKB_HEAD);
+	assert_int_equal(off_of(acc, KSNOOP_SKB_NETWORK_HEADER), TSKB_NETWORK);
+	assert_int_equal(off_of(acc, KSNOOP_SKB_PROTOCOL), TSKB_PROTOCOL);
+	assert_true(r->plan.bpf.slot_mask & 1u);
+	/* The format may be left out of --by; a sock, or a struct that begins with one. */
+	count.by = "sk";
+	r = resolve_with("tuple_fn(sk:tuple)", &count);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_SOCK_TUPLE);
+	acc = &r->plan.bpf.by_value.acc;
+	assert_int_equal(acc->slot, 1);
+	assert_true(acc->flags & KSNOOP_VAL_SOCK_TUPLE);
+	assert_int_equal(off_of(acc, KSNOOP_SOCK_NUM), TSKC_NUM);
+	assert_int_equal(off_of(acc, KSNOOP_SOCK_STATE), TSKC_STATE);
+	assert_true(r->plan.bpf.slot_mask & 2u);
+	count.by = "tp:tuple";
+	r = resolve_with("tuple_fn(tp:tuple)", &count);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_SOCK_TUPLE);
+	/* --hist of another value, per flow. */
+	count.output = OUTPUT_HIST;
+	count.by = "skb:tuple";
+	r = resolve_with("tuple_fn(skb:tuple, n)", &count);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_SKB_TUPLE);
+	assert_int_equal(r->plan.bpf.output, KSNOOP_OUT_HIST);
+	/* Durations are counted at the return, where the entry's skb is not read. */
+	r = resolve_with("tuple_fn(skb:tuple)", &count);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_string_equal(r->err.msg, "--by 'skb:tuple': calls are counted at their return, where 'skb:tuple' is not read; not supported yet");
+	/* Not named with ':tuple' in the spec: not a flow. */
+	count.output = OUTPUT_COUNT;
+	r = resolve_with("tuple_fn(skb)", &count);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_non_null(strstr(r->err.msg, "--by 'skb:tuple' is not comm, pid, tid, cpu or a value the spec names"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_skb_tuple, free_leftovers),
 		cmocka_unit_test_teardown(test_sock_tuple, free_leftovers),
 		cmocka_unit_test_teardown(test_tuple_errors, free_leftovers),
+		cmocka_unit_test_teardown(test_by_tuple, free_leftovers),
 	};
 
 	return cmocka_run_group_tests_name("resolve_tuple", tests, build, free_btf);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <cmocka.h>
+#include "ksnoop_tuple_key.h"
 #include "print.h"
 #include "tuple.h"
 
@@ -317,6 +318,220 @@ static void test_parse_and_format(void **state)
 	assert_null(tuple__proto_name(300));
 }
 
+/* What the printer makes of RAW as a tuple of kind HOW, text and JSON, into OUT2. */
+static void both(enum print_how how, const void *raw, char *out2, size_t size)
+{
+	snprintf(out2, size, "%s\n", render(FORMAT_TEXT, how, raw, 52, KSNOOP_OK));
+	snprintf(out2 + strlen(out2), size - strlen(out2), "%s",
+		 render(FORMAT_JSON, how, raw, 52, KSNOOP_OK));
+}
+
+/* S made a --by key prints as S does: the key keeps all the parser reads. */
+static void skb_key_prints_same(struct ksnoop_skb_tuple s)
+{
+	struct ksnoop_skb_tuple k = s;
+	char want[1024], got[1024];
+
+	ksnoop_skb_tuple_key(&k);
+	both(PRINT_SKB_TUPLE, &s, want, sizeof(want));
+	both(PRINT_SKB_TUPLE, &k, got, sizeof(got));
+	assert_string_equal(got, want);
+	/* A key made a key again is the same key. */
+	s = k;
+	ksnoop_skb_tuple_key(&k);
+	assert_memory_equal(&k, &s, sizeof(k));
+}
+
+static void sock_key_prints_same(struct ksnoop_sock_tuple s)
+{
+	struct ksnoop_sock_tuple k = s;
+	char want[1024], got[1024];
+
+	ksnoop_sock_tuple_key(&k);
+	both(PRINT_SOCK_TUPLE, &s, want, sizeof(want));
+	both(PRINT_SOCK_TUPLE, &k, got, sizeof(got));
+	assert_string_equal(got, want);
+}
+
+/* --by: every tuple above, as a key, is still the same tuple (or the same '?' and why). */
+static void test_key_keeps_the_tuple(void **state)
+{
+	static const __u8 protos[] = { 17, 6, 1, 99, 33, 132, 136 };
+	struct ksnoop_skb_tuple s;
+	size_t i;
+
+	for (i = 0; i < sizeof(protos); i++) {
+		skb_key_prints_same(ipv4(protos[i], 5));
+		skb_key_prints_same(ipv4(protos[i], 6));
+		skb_key_prints_same(ipv6(protos[i]));
+	}
+	skb_key_prints_same(ipv6(0));
+	skb_key_prints_same(ipv6(58));
+	s = ipv4(17, 5);
+	s.protocol = 0;
+	skb_key_prints_same(s);
+	s.network_header = 0xffff;
+	skb_key_prints_same(s);
+	s.network_header = 0;
+	skb_key_prints_same(s);
+	s = ipv4(17, 5);
+	s.read = KSNOOP_TUPLE_L4;
+	skb_key_prints_same(s);
+	s = ipv4(6, 5);
+	s.transport_header = 0xffff;
+	skb_key_prints_same(s);
+	s.transport_header = s.network_header;
+	skb_key_prints_same(s);
+	s.transport_header = s.network_header + 28;
+	skb_key_prints_same(s);
+	s = ipv4(6, 5);
+	s.read = KSNOOP_TUPLE_L3;
+	skb_key_prints_same(s);
+	s = ipv4(17, 5);
+	s.l3[7] = 0xb9;		/* a later fragment */
+	skb_key_prints_same(s);
+	s.l3[6] = 0x20;		/* the first */
+	s.l3[7] = 0;
+	skb_key_prints_same(s);
+	s.protocol = htons(0x0806);
+	skb_key_prints_same(s);
+	s.protocol = htons(0x86dd);
+	skb_key_prints_same(s);
+	skb_key_prints_same(ipv4(17, 4));
+	s = ipv4(17, 5);
+	s.l3[0] = 0x25;
+	s.protocol = 0;
+	skb_key_prints_same(s);
+	/* An offset past 64 KiB is no match for the transport header. */
+	s = ipv4(17, 5);
+	s.network_header = 0xfff0;
+	s.transport_header = (__u16)(0xfff0 + 20);
+	skb_key_prints_same(s);
+
+	/* The key's protocols with ports are the parser's. */
+	for (i = 0; i < 256; i++) {
+		struct tuple t;
+
+		s = ipv4(i, 5);
+		tuple__from_skb(&s, sizeof(s), &t);
+		assert_int_equal(ksnoop_key_has_ports(i), t.ports);
+	}
+	sock_key_prints_same(sock4(6, 1));
+	sock_key_prints_same(sock4(0x4242, 6));
+	sock_key_prints_same(sock4(0x4242, 12));
+	sock_key_prints_same(sock4(KSNOOP_TUPLE_NO_FIELD, 7));
+	sock_key_prints_same(sock4(17, 7));
+	{
+		struct ksnoop_sock_tuple k = sock4(17, 7);
+
+		k.family = AF_INET6;
+		k.v6_rcv_saddr[15] = 1;
+		sock_key_prints_same(k);
+		k.family = AF_UNIX;
+		sock_key_prints_same(k);
+	}
+}
+
+/* S's key and T's: the same (one flow) or not. */
+static void skb_same_key(struct ksnoop_skb_tuple s, struct ksnoop_skb_tuple t, bool same)
+{
+	ksnoop_skb_tuple_key(&s);
+	ksnoop_skb_tuple_key(&t);
+	assert_int_equal(memcmp(&s, &t, sizeof(s)) == 0, same);
+}
+
+/* --by: what varies per packet of one flow is no part of its key; what makes the flow is. */
+static void test_key_one_flow(void **state)
+{
+	struct ksnoop_skb_tuple a = ipv4(17, 5), b = a;
+	struct ksnoop_sock_tuple k, l;
+	int i;
+
+	/* IPv4: TOS, total length, id, DF, TTL, checksum, the UDP length and checksum. */
+	b.l3[1] = 0x02;
+	b.l3[2] = 0x01, b.l3[3] = 0x23;
+	b.l3[4] = 0xbe, b.l3[5] = 0xef;
+	b.l3[6] = 0x40;
+	b.l3[8] = 1;
+	b.l3[10] = 0x12, b.l3[11] = 0x34;
+	for (i = 20; i < KSNOOP_TUPLE_L3_BYTES; i++)
+		b.l3[i] = i;
+	b.pad = 7;
+	/* ... and where its headers are in the skb. */
+	b.network_header += 14;
+	b.transport_header += 14;
+	skb_same_key(a, b, true);
+	/* With options: the ports past them, the options' bytes not kept. */
+	a = ipv4(6, 6);
+	b = a;
+	b.l3[21] = 0x44;
+	skb_same_key(a, b, true);
+	/* No ports (ICMP): its type, code and checksum are no part of it. */
+	a = ipv4(1, 5);
+	b = a;
+	b.l4[0] = 8, b.l4[2] = 0xab;
+	b.read = KSNOOP_TUPLE_L3;
+	skb_same_key(a, b, true);
+	/* Later fragments: at any offset, with MF or not. */
+	a = ipv4(17, 5);
+	a.l3[7] = 0xb9;
+	b = a;
+	b.l3[6] = 0x20;
+	b.l3[7] = 0x01;
+	b.l4[0] = 0x77;
+	skb_same_key(a, b, true);
+	/* Transport header not past the IP header: its bytes are not ports. */
+	a = ipv4(17, 5);
+	a.transport_header = a.network_header;
+	b = a;
+	b.l4[2] = 0x99;
+	b.transport_header = 0xffff;
+	skb_same_key(a, b, true);
+	/* IPv6: traffic class, flow label, payload length, hop limit. */
+	a = ipv6(17);
+	b = a;
+	b.l3[0] = 0x6f, b.l3[1] = 0xff, b.l3[2] = 0x12, b.l3[3] = 0x34;
+	b.l3[4] = 0x05, b.l3[5] = 0xdc;
+	b.l3[7] = 1;
+	skb_same_key(a, b, true);
+	/* No network header: 0 and ~0 alike, whatever the bytes. */
+	a = ipv4(17, 5);
+	a.network_header = 0;
+	b = ipv4(6, 7);
+	b.network_header = 0xffff;
+	b.read = KSNOOP_TUPLE_L3;
+	skb_same_key(a, b, true);
+
+	/* Another flow: a port, an address, the protocol, the family. */
+	a = ipv4(17, 5);
+	b = a;
+	b.l4[1] = 0x89;
+	skb_same_key(a, b, false);
+	b = a;
+	b.l3[19] = 3;
+	skb_same_key(a, b, false);
+	b = a;
+	b.l3[9] = 6;
+	skb_same_key(a, b, false);
+	skb_same_key(a, ipv6(17), false);
+	/* The first fragment is not a later one. */
+	b = a;
+	b.l3[7] = 0xb9;
+	skb_same_key(a, b, false);
+
+	/* A sock: its state changes, the flow does not. */
+	k = sock4(6, 1);
+	l = sock4(6, 8);
+	memset(l.v6_daddr, 0x11, 16);
+	ksnoop_sock_tuple_key(&k);
+	ksnoop_sock_tuple_key(&l);
+	assert_memory_equal(&k, &l, sizeof(k));
+	l = sock4(6, 1);
+	l.num = 5006;
+	ksnoop_sock_tuple_key(&l);
+	assert_memory_not_equal(&k, &l, sizeof(k));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +544,8 @@ int main(void)
 		cmocka_unit_test(test_sock),
 		cmocka_unit_test(test_sock_ipv6_and_others),
 		cmocka_unit_test(test_parse_and_format),
+		cmocka_unit_test(test_key_keeps_the_tuple),
+		cmocka_unit_test(test_key_one_flow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,11 @@
  *                         send one datagram from ADDR:SPORT to ADDR:DPORT
  *                         (IPv4 or IPv6), received by a socket bound there
  *                         with "recv", else dropped for want of one
+ *   vmprog dgrams ADDR SPORT DPORT N
+ *                         send N datagrams of 1 to N bytes from ADDR:SPORT
+ *                         to a socket bound at ADDR:DPORT, receive each
+ *                         (one flow whose packets differ in length, id
+ *                         and checksum: --by 'skb:tuple' tests)
  *   vmprog tcp ADDR SPORT DPORT
  *                         connect from ADDR:SPORT to a listener on
  *                         ADDR:DPORT, accept, close (':tuple' tests)
@@ -126,6 +131,27 @@ static int dgram(char **argv, int recv_it)
 	return err;
 }
 
+static int dgrams(char **argv, long n)
+{
+	struct sockaddr_in6 to;
+	socklen_t len = sockaddr_of(argv[0], argv[2], &to);
+	int rx = bound(SOCK_DGRAM, argv[0], argv[2]);
+	int tx = bound(SOCK_DGRAM, argv[0], argv[1]);
+	char buf[256];
+	long i;
+	int err = !len || rx < 0 || tx < 0 || n < 1 || n > (long)sizeof(buf);
+
+	memset(buf, 'x', sizeof(buf));
+	for (i = 1; !err && i <= n; i++)
+		err = sendto(tx, buf, i, 0, (struct sockaddr *)&to, len) != i ||
+		      recv(rx, buf, sizeof(buf), 0) != i;
+	if (tx >= 0)
+		close(tx);
+	if (rx >= 0)
+		close(rx);
+	return err;
+}
+
 static int tcp(char **argv)
 {
 	struct sockaddr_in6 to;
@@ -165,6 +191,8 @@ int main(int argc, char **argv)
 		return sleeps(argc - 2, argv + 2);
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "dgram"))
 		return dgram(argv + 2, argc == 6 && !strcmp(argv[5], "recv"));
+	if (argc == 6 && !strcmp(argv[1], "dgrams"))
+		return dgrams(argv + 2, strtol(argv[5], NULL, 10));
 	if (argc == 2 && !strcmp(argv[1], "unix"))
 		return unix_pair();
 	if (argc == 5 && !strcmp(argv[1], "tcp"))

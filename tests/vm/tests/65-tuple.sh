@@ -55,3 +55,28 @@ EXPECT   glob_skb_shared: stderr 'one program'
 EXPECT   glob_skb_ipv4: eq 1 "$(grep -A1 -- '-> ip_send_skb$' "$OUT" | grep -c '^    s:tuple = 127\.0\.0\.1:5012 > 127\.0\.0\.1:5013 udp$')"
 EXPECT   glob_skb_ipv6: eq 1 "$(grep -A1 -- '-> ip6_send_skb$' "$OUT" | grep -c '^    s:tuple = \[::1\]:5014 > \[::1\]:5015 udp$')"
 CASE
+
+# --by 'skb:tuple': one row per flow, each flow's datagrams (1 to N bytes:
+# lengths, ids and checksums differ) counted together, in BPF; ip_send_skb
+# sends each datagram once.  A sock's key (udp_sendmsg, udpv6_sendmsg)
+# is its flow too.
+for mode in fentry kprobe; do
+	T=$mode
+	ks_case <<-'CASE'
+		NAME     ${T}_by_flow
+		RUN      --mode $mode --count --by 'skb:tuple' -c vmprog 'ip_send_skb(skb:tuple)'
+		WORKLOAD vmprog dgrams 127.0.0.1 5020 5021 3
+		WORKLOAD vmprog dgrams 127.0.0.1 5022 5023 5
+		EXPECT   ${T}_by_flow_rows: count 2 '^ +[0-9]+  .* +ip_send_skb$'
+		EXPECT   ${T}_by_flow_first: count 1 '^ +3  127\.0\.0\.1:5020 > 127\.0\.0\.1:5021 udp +ip_send_skb$'
+		EXPECT   ${T}_by_flow_second: count 1 '^ +5  127\.0\.0\.1:5022 > 127\.0\.0\.1:5023 udp +ip_send_skb$'
+	CASE
+done
+ks_case <<'CASE'
+NAME     by_sock_json
+RUN      -j --count --by sk -c vmprog 'udp_sendmsg(sk:tuple)' 'udpv6_sendmsg(sk:tuple)'
+WORKLOAD vmprog dgrams 127.0.0.1 5024 5025 2
+WORKLOAD vmprog dgrams ::1 5026 5027 4
+EXPECT   eq 'udp_sendmsg {"family":"ipv4","src":"127.0.0.1","sport":5024,"dst":"0.0.0.0","dport":0,"proto":"udp"}:2 udpv6_sendmsg {"family":"ipv6","src":"::1","sport":5026,"dst":"::","dport":0,"proto":"udp"}:4' \
+	"$(record count "$OUT" | jq -rs 'map("\(.func) \(.key | tojson):\(.count)") | sort | join(" ")')"
+CASE
