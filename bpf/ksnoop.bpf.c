@@ -700,6 +700,9 @@ struct call {
 	struct ksnoop_stash_key key;
 	/* A group whose values vary: this function's (NULL: the plan's). */
 	const struct ksnoop_func_values *fv;
+	/* --tree: the session this call is in (0: none) and its depth there */
+	__u32 session;
+	__u32 depth;
 };
 
 /*
@@ -737,6 +740,9 @@ static __always_inline void fill_header(void *rec, int kind, const struct call *
 	}
 	ev->func_id = c->func_id;
 	ev->kind = kind;
+	ev->depth = c->depth;
+	ev->pad = 0;
+	ev->session = c->session;
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 }
 
@@ -1271,6 +1277,106 @@ static __always_inline bool long_enough(const struct call *c)
 	return c->start && c->now >= c->start && c->now - c->start >= plan.min_duration_ns;
 }
 
+/* ---- --tree: sessions ---- */
+
+/*
+ * One session per task in a call tree (ksnoop.h, enum ksnoop_tree_role),
+ * shared by every instance of a run; an LRU, so a task that exits inside
+ * a session cannot fill it.  Keyed by the kernel's tid: only the task
+ * itself reads or writes its element.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, KSNOOP_TREE_SESSIONS);
+	__type(key, __u32);
+	__type(value, struct ksnoop_tree_session);
+} sessions SEC(".maps");
+
+static __always_inline struct ksnoop_tree_session *tree_session(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	return bpf_map_lookup_elem(&sessions, &tid);
+}
+
+/*
+ * An inner function's entry: false (nothing more to do) outside a session
+ * (the one lookup a call outside pays), or past the session's limits.
+ */
+static __always_inline bool tree_inner_enter(void)
+{
+	struct ksnoop_tree_session *s = tree_session();
+
+	if (!s)
+		return false;
+	s->depth++;
+	if (s->depth > KSNOOP_TREE_MAX_DEPTH || s->calls >= s->limit) {
+		s->dropped++;
+		count(KSNOOP_CNT_TREE_DROP);
+		return false;
+	}
+	s->calls++;
+	return true;
+}
+
+/* An inner function's return: false outside a session; C gets its depth. */
+static __always_inline bool tree_inner_leave(struct call *c)
+{
+	struct ksnoop_tree_session *s = tree_session();
+
+	if (!s)
+		return false;
+	c->depth = s->depth;
+	if (s->depth)
+		s->depth--;
+	c->session = s->id;
+	return c->depth && c->depth <= KSNOOP_TREE_MAX_DEPTH;
+}
+
+/* The root's entry, inside a session already: a nested root call, the outer one's. */
+static __always_inline bool tree_root_nested(void)
+{
+	struct ksnoop_tree_session *s = tree_session();
+
+	if (!s)
+		return false;
+	s->nested++;
+	return true;
+}
+
+/* The root's entry, selected: the task's session starts. */
+static __always_inline void tree_open(struct call *c)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct ksnoop_tree_session s = {
+		.id = (__u32)(c->now ?: bpf_ktime_get_ns()),
+		.limit = plan.tree_max_calls,
+	};
+
+	if (bpf_map_update_elem(&sessions, &tid, &s, BPF_ANY))
+		count(KSNOOP_CNT_STASH_DROP);
+}
+
+/*
+ * The root's return: false if this call opened no session (not selected)
+ * or is a nested one; else the session ends, its id in C.
+ */
+static __always_inline bool tree_close(struct call *c)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct ksnoop_tree_session *s = bpf_map_lookup_elem(&sessions, &tid);
+
+	if (!s)
+		return false;
+	if (s->nested) {
+		s->nested--;
+		return false;
+	}
+	c->session = s->id;
+	bpf_map_delete_elem(&sessions, &tid);
+	return true;
+}
+
 /*
  * Which target this call is: the plan's, or in a group's program the one
  * the probe's cookie names (kprobes; tracepoints where raw_tp has cookies,
@@ -1387,6 +1493,10 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
 	struct call c = {};
 
+	if (plan.tree == KSNOOP_TREE_INNER && !tree_inner_enter())
+		return 0;
+	if (plan.tree == KSNOOP_TREE_ROOT && tree_root_nested())
+		return 0;
 	if (!begin_call(ctx, ws, KSNOOP_ENTRY, &c, keyed))
 		return 0;
 	if (!task_selected()) {
@@ -1404,8 +1514,11 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 		c.now = bpf_ktime_get_ns();
 		entry_time_keep(&c.key, c.now);
 	}
-	if (!side->enabled)
+	if (!side->enabled) {
+		if (plan.tree == KSNOOP_TREE_ROOT)
+			tree_open(&c);
 		return 0;
+	}
 	read_words(ctx, ws, KSNOOP_ENTRY, words);
 	/*
 	 * Predicates first: a discarded call reserves and copies nothing.
@@ -1418,6 +1531,8 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 			entry_time_clear(&c.key);
 		return 0;
 	}
+	if (plan.tree == KSNOOP_TREE_ROOT)
+		tree_open(&c);
 	/* --hist of durations: the entry only says when a selected call began. */
 	if (durations) {
 		if (timed)
@@ -1478,12 +1593,20 @@ static __always_inline int capture_return(void *ctx, enum word_source ws)
 	void *stashed = NULL;
 	struct call c = {};
 
+	if (plan.tree == KSNOOP_TREE_INNER && !tree_inner_leave(&c))
+		return 0;
+	if (plan.tree == KSNOOP_TREE_ROOT && !tree_close(&c))
+		return 0;
 	if (!begin_call(ctx, ws, KSNOOP_RETURN, &c, keyed))
 		return 0;
 	if (side->flags & KSNOOP_SIDE_RETRY)
 		emit_retried_entry(&c.key, c.fv);
-	if (side->flags & KSNOOP_SIDE_TIMED)
+	if (side->flags & KSNOOP_SIDE_TIMED) {
 		c.start = entry_time_take(&c.key);
+		/* --tree: an inner call whose entry was not recorded is left out. */
+		if (plan.tree == KSNOOP_TREE_INNER && !c.start)
+			return 0;
+	}
 	if (!side->enabled)
 		return 0;
 	if (side->flags & KSNOOP_SIDE_UNSTASH) {

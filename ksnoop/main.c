@@ -25,6 +25,9 @@
 #define KSNOOP_VERSION "unknown"
 #endif
 
+/* --tree: inner calls one tree records by default (issue #28). */
+#define TREE_DEFAULT_MAX_CALLS 4096
+
 /* Ring buffer default: room for bursts of large struct events. */
 #define DEFAULT_BUFFER_BYTES (8u << 20)
 
@@ -153,6 +156,8 @@ enum {
 	OPT_DEPTH,
 	OPT_BY,
 	OPT_USTACK,
+	OPT_TREE,
+	OPT_TREE_MAX_CALLS,
 };
 
 static const struct option long_opts[] = {
@@ -162,6 +167,8 @@ static const struct option long_opts[] = {
 	{ "comm", required_argument, NULL, 'c' },
 	{ "max-events", required_argument, NULL, 'n' },
 	{ "count", no_argument, NULL, OPT_COUNT },
+	{ "tree", no_argument, NULL, OPT_TREE },
+	{ "tree-max-calls", required_argument, NULL, OPT_TREE_MAX_CALLS },
 	{ "hist", optional_argument, NULL, OPT_HIST },
 	{ "by", required_argument, NULL, OPT_BY },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
@@ -348,6 +355,12 @@ static int check_output_options(const struct options *o)
 {
 	const struct mode_rule rules[] = {
 		{ o->folded, MODE(OUTPUT_COUNT), "--folded goes with --count (and -s)" },
+		{ o->tree, MODE(OUTPUT_EVENTS), "--tree prints call trees: not with %s" },
+		{ o->tree_max_calls && !o->tree, 0, "--tree-max-calls goes with --tree" },
+		{ o->tree && (o->stack || o->ustack), 0,
+		  "--tree does not take stacks (-s, --ustack) yet" },
+		{ o->tree && o->min_duration_ns, 0, "--tree does not take -L yet" },
+		{ o->tree && o->oneline, 0, "--tree prints trees: --oneline does not apply" },
 		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
 		  "--interval goes with --count or --hist" },
 		{ o->stack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
@@ -499,6 +512,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (err)
 				return err;
 			break;
+		case OPT_TREE:
+			o->tree = true;
+			break;
+		case OPT_TREE_MAX_CALLS:
+			err = parse_uint("--tree-max-calls", optarg, 1, 1u << 20, &v);
+			if (err)
+				return err;
+			o->tree_max_calls = v;
+			break;
 		case OPT_BY:
 			err = parse_by(optarg, o);
 			if (err)
@@ -602,6 +624,8 @@ int main(int argc, char **argv)
 	stop__install();
 	log_json = wants_json(argc, argv);
 	err = parse_options(argc, argv, &opts);
+	if (!err && !opts.tree_max_calls)
+		opts.tree_max_calls = TREE_DEFAULT_MAX_CALLS;
 	if (!err) {
 		log_setup_libbpf();
 		err = run_command(argc - optind, argv + optind, &opts);

@@ -402,6 +402,10 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 	bp->pidns_dev = cfg->pidns_dev;
 	bp->pidns_ino = cfg->pidns_ino;
 	bp->self_tgid = cfg->self_tgid;
+	if (cfg->tree_root) {
+		bp->tree = tg->spec == cfg->tree_root ? KSNOOP_TREE_ROOT : KSNOOP_TREE_INNER;
+		bp->tree_max_calls = cfg->tree_max_calls;
+	}
 	/* A traced program chooses its USDT arguments: user memory only. */
 	/* A syscall's pointer arguments are the calling program's addresses. */
 	if (tg->kind == ATTACH_USDT || tg->kind == ATTACH_SYSCALL_TP || tg->kind == ATTACH_SYSCALL)

@@ -35,6 +35,7 @@
 #include "stop.h"
 #include "usdt_front.h"
 #include "usym.h"
+#include "tree.h"
 
 /* How often the loop wakes to check the clock and the lost-event counter. */
 #define POLL_INTERVAL_MS 100
@@ -60,6 +61,7 @@ struct trace {
 	__u64 unprinted;	/* events captured but not printed: the stop came first */
 	__u64 counted;		/* --count: calls counted so far */
 	__u32 intervals;	/* --interval: reports printed so far */
+	struct tree_pending tree;	/* --tree: inner calls waiting for their root */
 };
 
 static __u64 now_ns(clockid_t clk)
@@ -74,6 +76,58 @@ static __u64 now_ns(clockid_t clk)
 static bool max_events_reached(const struct trace *t)
 {
 	return t->opts->max_events && t->printed >= t->opts->max_events;
+}
+
+static const struct capture_plan *plan_of(void *ctx, __u32 func_id)
+{
+	const struct trace *t = ctx;
+
+	return func_id < (__u32)t->targets.n ? &t->targets.v[func_id].plan : NULL;
+}
+
+/*
+ * --tree: an inner call waits for its session's root; the root's return
+ * (its predicates held in BPF) prints the session's tree.  A session the
+ * root's predicates discarded is dropped with the task's next one.
+ */
+static void tree_event(struct trace *t, const struct capture_plan *plan, const void *data,
+		       size_t size)
+{
+	const struct ksnoop_event *ev = data;
+	struct tree_call *calls;
+	int n, i, first;
+
+	if (plan->bpf.tree == KSNOOP_TREE_INNER) {
+		if (tree_pending__add(&t->tree, ev->tid, ev->session, data, size))
+			t->unprinted++;
+		return;
+	}
+	n = t->opts->tree_max_calls;
+	calls = calloc(n, sizeof(*calls));
+	if (!calls) {
+		t->unprinted++;
+		return;
+	}
+	n = tree_pending__take(&t->tree, ev->tid, ev->session, calls, n);
+	for (i = 0; i < n; i++) {
+		const struct ksnoop_event *c = calls[i].rec;
+		const struct capture_plan *cp = plan_of(t, c->func_id);
+
+		calls[i].depth = c->depth;
+		calls[i].ret = cp ? printer__call_return(cp, c, calls[i].size, &calls[i].code) :
+				    TREE_RET_NONE;
+	}
+	first = tree__assemble(calls, n);
+	{
+		int code;
+		enum tree_ret ret = printer__call_return(plan, data, size, &code);
+
+		tree__first_error(calls, n, ret, code);
+	}
+	printer__tree(&t->printer, plan, data, size, calls, first, plan_of, t);
+	for (i = 0; i < n; i++)
+		free((void *)calls[i].rec);
+	free(calls);
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -91,7 +145,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 			return -EAGAIN;
 		return 0;
 	}
-	printer__event(&t->printer, &t->targets.v[ev->func_id].plan, data, size);
+	if (t->opts->tree && t->targets.v[ev->func_id].plan.bpf.tree) {
+		tree_event(t, &t->targets.v[ev->func_id].plan, data, size);
+		if (t->targets.v[ev->func_id].plan.bpf.tree != KSNOOP_TREE_ROOT)
+			return 0;
+	} else {
+		printer__event(&t->printer, &t->targets.v[ev->func_id].plan, data, size);
+	}
 	t->printed++;
 	/*
 	 * Under a flood ring_buffer__poll() may not return for a long time:
@@ -141,6 +201,7 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 			.output = o->output,
 			.min_duration_ns = o->min_duration_ns,
 			.by = o->by,
+			.tree = o->tree,
 			.hist_min = o->hist_min,
 			.hist_step = o->hist_step,
 			.hist_nbuckets = o->hist_nbuckets,
@@ -155,6 +216,8 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 		.glob_kind = func_kind(mode, true),
 		.tp_cookies = kfeatures__get()->have[FEAT_TP_COOKIES],
 		.usdt_pid = o->pid,
+		.tree_root = o->tree ? &t->specs[0] : NULL,
+		.tree_max_calls = o->tree_max_calls,
 	};
 }
 
@@ -551,6 +614,35 @@ static int probe_features(struct trace *t, const struct btf *vmlinux)
 	return 0;
 }
 
+/*
+ * --tree: a root and at least one inner function, all kernel functions
+ * (sys: and tracepoints have no place in a tree yet; USDT probes are
+ * user code).
+ */
+static int check_tree(const struct trace *t, enum spec_kind kind)
+{
+	int i;
+
+	if (!t->opts->tree)
+		return 0;
+	if (kind == SPEC_USDT) {
+		log_error("--tree: USDT probes cannot be in a call tree; trees are of kernel functions");
+		return -EINVAL;
+	}
+	if (t->nspecs < 2) {
+		log_error("--tree: expected a ROOT function and at least one INNER function");
+		return -EINVAL;
+	}
+	for (i = 0; i < t->nspecs; i++) {
+		if (t->specs[i].kind != SPEC_KFUNC) {
+			log_error("--tree: '%s' is not a kernel function; a tree's %s must be one",
+				  t->specs[i].text, i ? "INNER functions" : "ROOT");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
 {
 	struct trace t = { .opts = opts, .nspecs = argc };
@@ -610,6 +702,9 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 	ret = targets__check_min_duration(t.specs, argc, opts->min_duration_ns);
 	if (ret)
 		goto out;
+	ret = check_tree(&t, kind);
+	if (ret)
+		goto out;
 	if (kind == SPEC_USDT) {
 		t.usdt = usdt_front__new(opts->btf_file);
 		ret = t.usdt ? 0 : -ENOMEM;
@@ -641,6 +736,7 @@ out:
 	/* Plans may hold BTF on top of the targets' own: freed first. */
 	targets__free(&t.targets);
 	usdt_front__free(t.usdt);
+	tree_pending__free(&t.tree);
 	usym__free(popts.usym_ctx);
 	printer__fini(&t.printer);
 	kernel__free(k);
