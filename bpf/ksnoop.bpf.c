@@ -700,7 +700,10 @@ struct call {
 	struct ksnoop_stash_key key;
 	/* A group whose values vary: this function's (NULL: the plan's). */
 	const struct ksnoop_func_values *fv;
-	/* --tree: the session this call is in (0: none) and its depth there */
+	/*
+	 * --tree: the session this call is in (0: none) and its depth
+	 * there; the root's: the calls its session did not record.
+	 */
 	__u32 session;
 	__u32 depth;
 };
@@ -741,7 +744,6 @@ static __always_inline void fill_header(void *rec, int kind, const struct call *
 	ev->func_id = c->func_id;
 	ev->kind = kind;
 	ev->depth = c->depth;
-	ev->pad = 0;
 	ev->session = c->session;
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 }
@@ -1373,6 +1375,7 @@ static __always_inline bool tree_close(struct call *c)
 		return false;
 	}
 	c->session = s->id;
+	c->depth = s->dropped < 0xffff ? s->dropped : 0xffff;
 	bpf_map_delete_elem(&sessions, &tid);
 	return true;
 }

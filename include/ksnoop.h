@@ -510,8 +510,12 @@ struct ksnoop_event {
 	__u32 func_id;
 	__u8 kind;		/* enum ksnoop_kind */
 	__u8 flags;		/* enum ksnoop_event_flags */
-	__u8 depth;		/* --tree: an inner call's depth below the root (1: called by it) */
-	__u8 pad;
+	union {
+		/* --tree, an inner call: its depth below the root (1: called by it) */
+		__u16 depth;
+		/* --tree, the root: its session's calls not recorded (at most 65535) */
+		__u16 dropped;
+	};
 	__u32 session;		/* --tree: the session's id (its root's entry time, low bits) */
 	char comm[KSNOOP_COMM_LEN];
 };

@@ -1495,11 +1495,22 @@ void printer__tree(struct printer *p, const struct capture_plan *root, const voi
 	}
 	print_values(p, root, rec, KSNOOP_RETURN, 0, false);
 	if (wr->json) {
+		if (ev->dropped) {
+			writer__key(wr, "calls_not_recorded");
+			writer__uint(wr, ev->dropped);
+		}
 		print_calls_json(p, plan_of, ctx, calls, first);
 		writer__end_object(wr);
 		obuf__putc(writer__obuf(wr), '\n');
 	} else {
 		print_calls_text(p, plan_of, ctx, calls, first, 1);
+		if (ev->dropped) {
+			char line[96];
+
+			obuf__write(writer__obuf(wr), line,
+				    snprintf(line, sizeof(line), "  (%u calls not recorded: past --tree-max-calls or depth %d)\n",
+					     ev->dropped, KSNOOP_TREE_MAX_DEPTH));
+		}
 	}
 	writer__flush(wr);
 }

@@ -72,13 +72,15 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_mkdir_first_error: eq 1 "$(jq_count "$OUT" '.calls[0].func == "filename_create" and .calls[0].first_error == true and .calls[0].values.return_errno == "EEXIST"')"
 	CASE
 
-	# --- the limit on recorded calls: 2 of each tree's calls ---
+	# --- the limit on recorded calls: the first 2 of the 4 (do_filp_open,
+	#     path_openat; not lookup_fast, step_into), the others counted ---
 	ks_case <<-'CASE'
 		NAME     ${T}_limit
 		RUN      --mode $mode -j --tree --tree-max-calls 2 -c cat 'do_sys_openat2(filename, return < 0)' $INNER
 		WORKLOAD cat /nope1 2>/dev/null
 		EXPECT   ${T}_limit_tree: eq 1 "$(jq_count "$OUT" '.values.filename == "/nope1"')"
 		EXPECT   ${T}_limit_calls: eq 1 "$(jq_count "$OUT" '[.. | objects | select(has("func") and (has("type") | not))] | length == 2')"
+		EXPECT   ${T}_limit_counted: eq 1 "$(jq_count "$OUT" '.calls_not_recorded == 2')"
 	CASE
 done
 
