@@ -1413,11 +1413,20 @@ static void print_call_line(struct printer *p, const struct capture_plan *plan,
 		const struct ksnoop_value *vh = (const void *)((const char *)c->rec +
 					plan->bpf.side[KSNOOP_RETURN].values[i].rec_off);
 
+		const struct value_desc *vd = &plan->values[KSNOOP_RETURN][i];
+
 		obuf__write(ob, " = ", 3);
-		/* The value alone, as its event would print it after "return = ". */
-		writer__begin_object(&p->wr, WRITER_LINES, level);
-		printer__value(p, plan->sig.btf, &plan->values[KSNOOP_RETURN][i], vh, vh + 1, level + 1);
-		writer__end_object(&p->wr);
+		/* A pointer to a struct: its address on the line, not the struct. */
+		if (vd->how == PRINT_DEREF && (vh->status & KSNOOP_STATUS_MASK) == KSNOOP_OK) {
+			char hex[24], *s = writer__fmt_hex(hex + sizeof(hex), vh->addr);
+
+			obuf__write(ob, s, hex + sizeof(hex) - s);
+		} else {
+			/* The value alone, as its event would print it after "return = ". */
+			writer__begin_object(&p->wr, WRITER_LINES, level);
+			printer__value(p, plan->sig.btf, vd, vh, vh + 1, level + 1);
+			writer__end_object(&p->wr);
+		}
 	}
 	if (c->first_error)
 		obuf__write(ob, "  [first error]", 15);
