@@ -71,12 +71,37 @@ int tree__first_error(struct tree_call *calls, int n, enum tree_ret root_ret, in
 	return cur;
 }
 
+/* TID's records of sessions other than SESSION go (those sessions ended unprinted). */
+static void drop_older(struct tree_pending *p, __u32 tid, __u32 session)
+{
+	int i, kept = 0;
+
+	for (i = 0; i < p->n; i++) {
+		if (p->v[i].tid == tid && p->v[i].session != session) {
+			free(p->v[i].rec);
+			p->dropped++;
+		} else {
+			p->v[kept++] = p->v[i];
+		}
+	}
+	p->n = kept;
+}
+
 int tree_pending__add(struct tree_pending *p, __u32 tid, __u32 session,
 		      const void *rec, size_t size)
 {
 	struct tree_pending_rec *v;
 	void *copy;
 
+	/* The common case, records of one session in a row, costs no scan. */
+	if (p->n && (tid != p->last_tid || session != p->last_session))
+		drop_older(p, tid, session);
+	p->last_tid = tid;
+	p->last_session = session;
+	if (p->n >= TREE_PENDING_MAX) {
+		p->dropped++;
+		return -ENOSPC;
+	}
 	if (p->n == p->cap) {
 		int cap = p->cap ? p->cap * 2 : 64;
 

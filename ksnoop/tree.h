@@ -74,9 +74,22 @@ struct tree_pending {
 	} *v;
 	int n, cap;
 	__u64 dropped;		/* records of sessions never printed, dropped */
+	__u32 last_tid, last_session;	/* of the record kept last */
 };
 
-/* Keep a copy of REC: 0 or -ENOMEM. */
+/*
+ * Records kept at most: past it a record is dropped (counted).  A
+ * session's records wait for its root's return; a task has one session
+ * at a time, so a record of a new session drops the task's older ones
+ * (a session the root's predicates discarded), and what waits is about
+ * one session per task.
+ */
+#define TREE_PENDING_MAX	(1 << 20)
+
+/*
+ * Keep a copy of REC: 0, -ENOSPC (TREE_PENDING_MAX, counted as dropped)
+ * or -ENOMEM.
+ */
 int tree_pending__add(struct tree_pending *p, __u32 tid, __u32 session,
 		      const void *rec, size_t size);
 /*

@@ -143,6 +143,29 @@ static void test_pending(void **state)
 	tree_pending__free(&p);
 }
 
+/* A task's new session drops its older one's records, not other tasks'. */
+static void test_pending_new_session(void **state)
+{
+	struct tree_pending p = {};
+	struct tree_call c[4];
+	int a = 1, b = 2, x = 3;
+
+	assert_int_equal(tree_pending__add(&p, 10, 100, &a, sizeof(a)), 0);
+	assert_int_equal(tree_pending__add(&p, 10, 100, &a, sizeof(a)), 0);
+	assert_int_equal(tree_pending__add(&p, 11, 7, &x, sizeof(x)), 0);
+	assert_int_equal(p.n, 3);
+	assert_int_equal(tree_pending__add(&p, 10, 101, &b, sizeof(b)), 0);
+	assert_int_equal(p.n, 2);
+	assert_int_equal(p.dropped, 2);
+	assert_int_equal(tree_pending__take(&p, 11, 7, c, 4), 1);
+	assert_int_equal(*(const int *)c[0].rec, 3);
+	free((void *)c[0].rec);
+	assert_int_equal(tree_pending__take(&p, 10, 101, c, 4), 1);
+	assert_int_equal(*(const int *)c[0].rec, 2);
+	free((void *)c[0].rec);
+	tree_pending__free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_root_ok),
 		cmocka_unit_test(test_siblings_and_gaps),
 		cmocka_unit_test(test_pending),
+		cmocka_unit_test(test_pending_new_session),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
