@@ -473,11 +473,11 @@ enum ksnoop_event_flags {
  * --tree: what a program is in a call tree.  The root's entry opens a
  * session for its task (sessions map, keyed by tid); an inner function's
  * programs do nothing outside one, and inside one report every call at its
- * return with its depth and the session's id; the root's return closes
- * the session and, if its predicates hold, emits the root's record, which
- * tells userspace to print the session's tree (design (a): inner records
- * are in the ring buffer already, a discarded session's are dropped by
- * userspace).
+ * return with its depth and the session's id, kept in BPF (tree_buf);
+ * the root's return closes the session and, if its predicates hold,
+ * copies the session's records to the ring buffer and then emits the
+ * root's record, which tells userspace to print the tree; if not, deletes
+ * them: a discarded session puts nothing in the ring buffer.
  */
 enum ksnoop_tree_role {
 	KSNOOP_TREE_NONE = 0,
@@ -490,6 +490,29 @@ enum ksnoop_tree_role {
 /* Depth of calls a session records; deeper calls are counted (KSNOOP_CNT_TREE_DEEP). */
 #define KSNOOP_TREE_MAX_DEPTH	16
 
+/*
+ * A session's calls wait in BPF (the tree_buf map, keyed by task and
+ * index) until its root returns: copied to the ring buffer if the root's
+ * return predicates hold, deleted if not.  Each waits in an element of
+ * this many bytes (an INNER whose return record is larger is refused);
+ * the map holds this many calls of all sessions together, allocated as
+ * they come (a call that finds it full is counted as not recorded).
+ */
+#define KSNOOP_TREE_REC_MAX	4096
+#define KSNOOP_TREE_BUF_ENTRIES	65536
+
+struct ksnoop_tree_buf_key {
+	__u32 tid;
+	__u32 index;		/* the call's place in its session, in return order */
+};
+
+/* A tree_buf element: the record's size, then the record. */
+struct ksnoop_tree_rec {
+	__u32 size;
+	__u32 pad;
+	__u8 rec[KSNOOP_TREE_REC_MAX];
+};
+
 /* One task's session (sessions map value). */
 struct ksnoop_tree_session {
 	__u32 id;		/* low 32 bits of the root's entry time */
@@ -498,6 +521,8 @@ struct ksnoop_tree_session {
 	__u32 calls;		/* inner calls recorded */
 	__u32 limit;		/* most calls a session records (the root's plan.tree_max_calls) */
 	__u32 dropped;		/* calls past the limit or the depth, not recorded */
+	__u32 kept;		/* calls waiting in tree_buf, indexes 0 to kept - 1 */
+	__u32 pad;
 };
 
 /* Record header; values follow at the offsets the plan gives. */

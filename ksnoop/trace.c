@@ -226,9 +226,24 @@ static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mod
 {
 	struct targets_cfg cfg = targets_cfg(t, mode);
 
+	int i, err;
+
 	/* Built again after fentry was refused: the first plans go. */
 	targets__clear(&t->targets);
-	return targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
+	err = targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
+	/* --tree: an inner call's record waits in BPF in an element of a fixed size. */
+	for (i = 0; !err && i < t->targets.n; i++) {
+		const struct ksnoop_plan *bp = &t->targets.v[i].plan.bpf;
+
+		if (bp->tree == KSNOOP_TREE_INNER &&
+		    bp->side[KSNOOP_RETURN].rec_size > KSNOOP_TREE_REC_MAX) {
+			log_error("--tree: '%s': a call's record is %u bytes, more than %d; name fewer values, or lower --max-bytes or --str-bytes",
+				  t->targets.v[i].spec->text, bp->side[KSNOOP_RETURN].rec_size,
+				  KSNOOP_TREE_REC_MAX);
+			err = -EINVAL;
+		}
+	}
+	return err;
 }
 
 /* Attach every target; on failure nothing stays attached. */
