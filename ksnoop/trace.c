@@ -445,6 +445,10 @@ static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *r
 		t->discarding = true;
 		drain(t, rb);
 	}
+	/* Inner calls reach userspace only with a tree that prints: so 0 here. */
+	if (t->opts->tree)
+		log_info("--tree: %llu call(s) outside a printed tree reached userspace",
+			 (unsigned long long)(t->tree.dropped + t->tree.n));
 	/* --count: what is left (since the last --interval, or all). */
 	if (t->opts->output != OUTPUT_EVENTS && !t->output_closed)
 		err = print_counts(t, a, !!t->opts->interval_ms);

@@ -72,6 +72,19 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_mkdir_first_error: eq 1 "$(jq_count "$OUT" '.calls[0].func == "filename_create" and .calls[0].first_error == true and .calls[0].values.return_errno == "EEXIST"')"
 	CASE
 
+	# --- a discarded session puts nothing in the ring buffer (the calls
+	#     wait in BPF and are deleted at the root's return): 5 successful
+	#     opens, 1 failing; between them and the stop, the maps are empty ---
+	start "$tmp/$T.disc.out" "$tmp/$T.disc.err" --mode $mode --tree -c cat \
+		'do_sys_openat2(filename, return < 0)' $INNER
+	cat /proc/version /proc/self/stat /proc/uptime /proc/loadavg /nope4 /proc/cpuinfo >/dev/null 2>&1
+	expect_eq "${T}_tree_buf_empty" 0 "$(bpftool -j map dump name tree_buf 2>/dev/null | jq length)"
+	expect_eq "${T}_sessions_empty" 0 "$(bpftool -j map dump name sessions 2>/dev/null | jq length)"
+	stop
+	count_is "${T}_discard_one_tree" 1 ' <- do_sys_openat2 \(' "$tmp/$T.disc.out"
+	expect_match "${T}_discard_nothing_reached" \
+		'^ksnoop: --tree: 0 call\(s\) outside a printed tree reached userspace$' "$(cat "$tmp/$T.disc.err")"
+
 	# --- the limit on recorded calls: the first 2 of the 4 (do_filp_open,
 	#     path_openat; not lookup_fast, step_into), the others counted ---
 	ks_case <<-'CASE'
