@@ -1334,6 +1334,28 @@ static __always_inline bool tree_inner_enter(void)
 	return true;
 }
 
+/*
+ * An inner tracepoint (no return: a leaf of the tree at its place): false
+ * outside a session or past its limits; C gets its depth and session.
+ */
+static __always_inline bool tree_inner_event(struct call *c)
+{
+	struct ksnoop_tree_session *s = tree_session();
+
+	if (!s)
+		return false;
+	if (s->depth + 1 > KSNOOP_TREE_MAX_DEPTH || s->calls >= s->limit) {
+		s->dropped++;
+		count(KSNOOP_CNT_TREE_DROP);
+		return false;
+	}
+	s->calls++;
+	c->depth = s->depth + 1;
+	c->session = s->id;
+	c->tree = s;
+	return true;
+}
+
 /* An inner function's return: false outside a session; C gets its depth. */
 static __always_inline bool tree_inner_leave(struct call *c)
 {
@@ -1548,12 +1570,17 @@ static __always_inline int emit_entry(void *ctx, enum word_source ws,
 				      const volatile struct ksnoop_side_plan *side,
 				      const __u64 *words, struct call *c, bool keyed)
 {
-	void *rec = reserve(side, c, keyed);
+	bool inner = plan.tree == KSNOOP_TREE_INNER;	/* a tracepoint in a tree */
+	void *rec = inner ? tree_rec_begin(side, c) : reserve(side, c, keyed);
 
 	if (!rec)
 		return 0;
 	fill_header(rec, KSNOOP_ENTRY, c);
 	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, c->fv, words, 0);
+	if (inner) {
+		tree_rec_keep(c);
+		return 0;
+	}
 	if (side->flags & KSNOOP_SIDE_RETRY) {
 		if (has_user_fault(rec, side, KSNOOP_ENTRY, c->fv) &&
 		    stash_record(&c->key, rec, side->rec_size)) {
@@ -1581,8 +1608,14 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
 	struct call c = {};
 
-	if (plan.tree == KSNOOP_TREE_INNER && !tree_inner_enter())
-		return 0;
+	if (plan.tree == KSNOOP_TREE_INNER) {
+		if (ws == WORDS_TP || ws == WORDS_SYSCALL) {
+			if (!tree_inner_event(&c))
+				return 0;
+		} else if (!tree_inner_enter()) {
+			return 0;
+		}
+	}
 	if (plan.tree == KSNOOP_TREE_ROOT && tree_root_nested())
 		return 0;
 	if (!begin_call(ctx, ws, KSNOOP_ENTRY, &c, keyed))

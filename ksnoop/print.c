@@ -1372,6 +1372,8 @@ enum tree_ret printer__call_return(const struct capture_plan *plan, const void *
 	__u32 st;
 
 	*code = 0;
+	if (size < sizeof(struct ksnoop_event) || ((const struct ksnoop_event *)rec)->kind != KSNOOP_RETURN)
+		return TREE_RET_NONE;
 	if (i < 0 || size < side->rec_size || side->values[i].rec_off + sizeof(*vh) > size)
 		return TREE_RET_NONE;
 	vd = &plan->values[KSNOOP_RETURN][i];
@@ -1396,7 +1398,7 @@ static void print_call_line(struct printer *p, const struct capture_plan *plan,
 {
 	const struct ksnoop_event *ev = c->rec;
 	struct obuf *ob = writer__obuf(&p->wr);
-	int i = return_index(plan);
+	int i = ev->kind == KSNOOP_RETURN ? return_index(plan) : -1;
 	char dur[48];
 
 	for (int l = 0; l < level; l++)
@@ -1443,10 +1445,12 @@ static void print_calls_text(struct printer *p, print_plan_fn plan_of, void *ctx
 	for (i = first; i >= 0; i = calls[i].next_sibling) {
 		const struct capture_plan *plan = plan_of(ctx, ((const struct ksnoop_event *)calls[i].rec)->func_id);
 
-		if (!plan || calls[i].size < plan->bpf.side[KSNOOP_RETURN].rec_size)
+		int kind = ((const struct ksnoop_event *)calls[i].rec)->kind;
+
+		if (!plan || kind >= KSNOOP_NR_KINDS || calls[i].size < plan->bpf.side[kind].rec_size)
 			continue;
 		print_call_line(p, plan, &calls[i], level);
-		print_values(p, plan, calls[i].rec, KSNOOP_RETURN, level, true);
+		print_values(p, plan, calls[i].rec, kind, level, true);
 		print_calls_text(p, plan_of, ctx, calls, calls[i].first_child, level + 1);
 	}
 }
@@ -1463,7 +1467,8 @@ static void print_calls_json(struct printer *p, print_plan_fn plan_of, void *ctx
 		const struct ksnoop_event *ev = calls[i].rec;
 		const struct capture_plan *plan = plan_of(ctx, ev->func_id);
 
-		if (!plan || calls[i].size < plan->bpf.side[KSNOOP_RETURN].rec_size)
+		if (!plan || ev->kind >= KSNOOP_NR_KINDS ||
+		    calls[i].size < plan->bpf.side[ev->kind].rec_size)
 			continue;
 		writer__begin_object(wr, WRITER_STRUCT, 0);
 		writer__key(wr, "func");
@@ -1473,7 +1478,7 @@ static void print_calls_json(struct printer *p, print_plan_fn plan_of, void *ctx
 			writer__uint(wr, ev->duration_ns);
 		}
 		writer__key(wr, "values");
-		print_values(p, plan, calls[i].rec, KSNOOP_RETURN, 0, false);
+		print_values(p, plan, calls[i].rec, ev->kind, 0, false);
 		if (calls[i].first_error) {
 			writer__key(wr, "first_error");
 			writer__bool(wr, true);

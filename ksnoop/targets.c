@@ -384,6 +384,9 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 
 	ropts.types_where = types_where;
 	ropts.user_space = tg->kind == ATTACH_USDT;
+	/* --tree: a tracepoint is a leaf, its event recorded as it is. */
+	if (tg->kind == ATTACH_TP || tg->kind == ATTACH_SYSCALL_TP)
+		ropts.tree = false;
 	if (tg->kind == ATTACH_USDT)
 		snprintf(types_where, sizeof(types_where),
 			 tg->usdt.has_btf ? "the BTF of '%s'" :

@@ -235,11 +235,12 @@ static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mod
 	for (i = 0; !err && i < t->targets.n; i++) {
 		const struct ksnoop_plan *bp = &t->targets.v[i].plan.bpf;
 
-		if (bp->tree == KSNOOP_TREE_INNER &&
-		    bp->side[KSNOOP_RETURN].rec_size > KSNOOP_TREE_REC_MAX) {
+		__u32 size = bp->side[KSNOOP_RETURN].rec_size > bp->side[KSNOOP_ENTRY].rec_size ?
+			     bp->side[KSNOOP_RETURN].rec_size : bp->side[KSNOOP_ENTRY].rec_size;
+
+		if (bp->tree == KSNOOP_TREE_INNER && size > KSNOOP_TREE_REC_MAX) {
 			log_error("--tree: '%s': a call's record is %u bytes, more than %d; name fewer values, or lower --max-bytes or --str-bytes",
-				  t->targets.v[i].spec->text, bp->side[KSNOOP_RETURN].rec_size,
-				  KSNOOP_TREE_REC_MAX);
+				  t->targets.v[i].spec->text, size, KSNOOP_TREE_REC_MAX);
 			err = -EINVAL;
 		}
 	}
@@ -653,11 +654,15 @@ static int check_tree(const struct trace *t, enum spec_kind kind)
 		return -EINVAL;
 	}
 	for (i = 0; i < t->nspecs; i++) {
-		if (t->specs[i].kind != SPEC_KFUNC) {
-			log_error("--tree: '%s' is not a kernel function; a tree's %s must be one",
-				  t->specs[i].text, i ? "INNER functions" : "ROOT");
-			return -EINVAL;
-		}
+		const struct spec *s = &t->specs[i];
+
+		/* Tracepoints are leaves; a sys: call's entry and exit, not yet. */
+		if (s->kind == SPEC_KFUNC || (i && s->kind == SPEC_TP && !spec__is_syscall(s)))
+			continue;
+		log_error("--tree: '%s' is not a kernel function%s; a tree's %s",
+			  s->text, i ? " or tracepoint" : "",
+			  i ? "INNER may be a function or a tracepoint" : "ROOT must be a function");
+		return -EINVAL;
 	}
 	return 0;
 }

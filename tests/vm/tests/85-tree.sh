@@ -72,6 +72,17 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_mkdir_first_error: eq 1 "$(jq_count "$OUT" '.calls[0].func == "filename_create" and .calls[0].first_error == true and .calls[0].values.return_errno == "EEXIST"')"
 	CASE
 
+	# --- a tracepoint is a leaf at its place: vmprog's nanosleep of 20 ms
+	#     arms its hrtimer inside do_nanosleep (a timer interrupt in the
+	#     task's session may add other hrtimer_starts: not checked) ---
+	ks_case <<-'CASE'
+		NAME     ${T}_tp_leaf
+		RUN      --mode $mode -j --tree -c vmprog 'hrtimer_nanosleep(rqtp)' 'do_nanosleep(return)' 'tp:timer:hrtimer_start(mode)'
+		WORKLOAD vmprog sleep 20
+		EXPECT   ${T}_tp_leaf_tree: eq 1 "$(jq_count "$OUT" '.func == "hrtimer_nanosleep" and .values.rqtp == 20000000')"
+		EXPECT   ${T}_tp_leaf_place: eq 1 "$(jq_count "$OUT" '[.calls[] | select(.func == "do_nanosleep" and .values.return == 0) | .calls[] | select(.func == "tp:hrtimer_start" and (has("duration_ns") | not) and .values.mode == "HRTIMER_MODE_REL")] | length >= 1')"
+	CASE
+
 	# --- a discarded session puts nothing in the ring buffer (the calls
 	#     wait in BPF and are deleted at the root's return): 5 successful
 	#     opens, 1 failing; between them and the stop, the maps are empty ---
@@ -111,5 +122,7 @@ refused tree_with_count '^ksnoop: --tree prints call trees: not with --count$' \
 refused tree_with_hist '^ksnoop: --tree prints call trees: not with --hist$' \
 	--tree --hist do_sys_openat2 do_filp_open
 refused tree_usdt 'USDT probes cannot be in a call tree' --tree usdt /bin/busybox:a:b /bin/busybox:a:c
-refused tree_tp "'tp:sched:sched_switch' is not a kernel function" --tree do_sys_openat2 tp:sched:sched_switch
+refused tree_tp_root "'tp:sched:sched_switch' is not a kernel function; a tree's ROOT must be a function" \
+	--tree tp:sched:sched_switch do_filp_open
+refused tree_sys "'sys:openat' is not a kernel function or tracepoint" --tree do_sys_openat2 sys:openat
 refused tree_alone 'expected a ROOT function and at least one INNER' --tree do_sys_openat2
