@@ -1307,11 +1307,21 @@ struct {
 	__type(value, struct ksnoop_tree_rec);
 } tree_buf SEC(".maps");
 
+/*
+ * The current task's session, or NULL.  A session left by a task that
+ * exited inside it (its root never returned) is not a new task's of the
+ * same tid: it goes.
+ */
 static __always_inline struct ksnoop_tree_session *tree_session(void)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct ksnoop_tree_session *s = bpf_map_lookup_elem(&sessions, &tid);
 
-	return bpf_map_lookup_elem(&sessions, &tid);
+	if (s && s->task != bpf_get_current_task()) {
+		bpf_map_delete_elem(&sessions, &tid);
+		return NULL;
+	}
+	return s;
 }
 
 /*
@@ -1459,6 +1469,7 @@ static __always_inline void tree_open(struct call *c)
 	struct ksnoop_tree_session s = {
 		.id = (__u32)(c->now ?: bpf_ktime_get_ns()),
 		.limit = plan.tree_max_calls,
+		.task = bpf_get_current_task(),
 	};
 
 	if (bpf_map_update_elem(&sessions, &tid, &s, BPF_ANY))
@@ -1472,7 +1483,7 @@ static __always_inline void tree_open(struct call *c)
 static __always_inline bool tree_close(struct call *c)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct ksnoop_tree_session *s = bpf_map_lookup_elem(&sessions, &tid);
+	struct ksnoop_tree_session *s = tree_session();
 
 	if (!s)
 		return false;

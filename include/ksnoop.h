@@ -523,6 +523,8 @@ struct ksnoop_tree_session {
 	__u32 dropped;		/* calls past the limit or the depth, not recorded */
 	__u32 kept;		/* calls waiting in tree_buf, indexes 0 to kept - 1 */
 	__u32 pad;
+	/* the task's task_struct: a tid reused after an exit is not this session's */
+	__u64 task;
 };
 
 /* Record header; values follow at the offsets the plan gives. */
