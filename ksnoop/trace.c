@@ -86,9 +86,9 @@ static const struct capture_plan *plan_of(void *ctx, __u32 func_id)
 }
 
 /*
- * --tree: an inner call waits for its session's root; the root's return
- * (its predicates held in BPF) prints the session's tree.  A session the
- * root's predicates discarded is dropped with the task's next one.
+ * --tree: an inner call waits for its session's root, whose record comes
+ * right after its calls (BPF sends a session only if the root's return
+ * predicates held) and prints the tree.
  */
 static void tree_event(struct trace *t, const struct capture_plan *plan, const void *data,
 		       size_t size)

@@ -61,9 +61,9 @@ static inline bool tree_ret__is_error(enum tree_ret ret)
 int tree__first_error(struct tree_call *calls, int n, enum tree_ret root_ret, int root_code);
 
 /*
- * Records waiting for their session's root (design (a) in ksnoop.h: inner
- * calls reach userspace as they return; the root's return says whether
- * the session prints).  Copies, per task and session.
+ * Records waiting for their session's root: BPF sends a printed session's
+ * calls just before its root's record (ksnoop.h, enum ksnoop_tree_role).
+ * Copies, per task and session.
  */
 struct tree_pending {
 	struct tree_pending_rec {
@@ -81,8 +81,8 @@ struct tree_pending {
  * Records kept at most: past it a record is dropped (counted).  A
  * session's records wait for its root's return; a task has one session
  * at a time, so a record of a new session drops the task's older ones
- * (a session the root's predicates discarded), and what waits is about
- * one session per task.
+ * (a session whose root's record the ring buffer lost), and what waits is
+ * about one session per task.
  */
 #define TREE_PENDING_MAX	(1 << 20)
 
