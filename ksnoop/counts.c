@@ -44,20 +44,85 @@ static struct count_row *add_row(struct count_row **rows, size_t *n, size_t *cap
 	return r;
 }
 
-int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row **out,
-		    size_t *n)
+/* The return addresses of stack ID in the stacks map, innermost first: how many. */
+static __u32 stack_frames(int stacks_fd, __s32 id, __u64 frames[KSNOOP_STACK_DEPTH])
 {
-	struct ksnoop_count_key key, next, *prev = NULL;
+	__u32 n = 0;
+
+	if (id < 0 || stacks_fd < 0 || bpf_map_lookup_elem(stacks_fd, &id, frames))
+		return 0;
+	while (n < KSNOOP_STACK_DEPTH && frames[n])
+		n++;
+	return n;
+}
+
+/* A key of the counts map, or with --by of the by_counts map. */
+union count_map_key {
+	struct ksnoop_count_key plain;
+	struct ksnoop_by_key by;
+};
+
+/* How a map's keys become rows (STACKS: the stacks map) and rows keys again. */
+struct row_kind {
+	void (*row)(struct count_row *r, const union count_map_key *k, int stacks_fd);
+	void (*key)(union count_map_key *k, const struct count_row *r);
+};
+
+static void plain_row(struct count_row *r, const union count_map_key *k, int stacks_fd)
+{
+	r->func_id = k->plain.func_id;
+	r->sub = k->plain.sub;
+	r->nframes = stack_frames(stacks_fd, k->plain.sub, r->frames);
+	r->usub = k->plain.usub;
+	r->tgid = k->plain.tgid;
+	r->nuframes = stack_frames(stacks_fd, k->plain.usub, r->uframes);
+}
+
+static void plain_key(union count_map_key *k, const struct count_row *r)
+{
+	k->plain.func_id = r->func_id;
+	k->plain.sub = r->sub;
+	k->plain.usub = r->usub;
+	k->plain.tgid = r->tgid;
+}
+
+static void by_row(struct count_row *r, const union count_map_key *k, int stacks_fd)
+{
+	r->func_id = k->by.func_id;
+	r->sub = k->by.sub;
+	r->has_key = true;
+	r->usub = -1;
+	memcpy(r->key, k->by.key, sizeof(r->key));
+}
+
+static void by_key(union count_map_key *k, const struct count_row *r)
+{
+	k->by.func_id = r->func_id;
+	k->by.sub = r->sub;
+	memcpy(k->by.key, r->key, sizeof(k->by.key));
+}
+
+static const struct row_kind plain_rows = { plain_row, plain_key };
+static const struct row_kind by_rows = { by_row, by_key };
+
+/* Every key of map FD as a row of KIND, the busiest first; CLEAR: deleted. */
+static int collect_rows(int fd, int stacks_fd, bool clear, const struct row_kind *kind,
+			struct count_row **out, size_t *n)
+{
+	union count_map_key key, next;
 	struct count_row *rows = NULL, *r;
 	struct ksnoop_count_val v;
-	size_t cap = 0;
+	void *prev = NULL;
+	size_t cap = 0, i;
 
 	*out = NULL;
 	*n = 0;
-	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
+	memset(&key, 0, sizeof(key));
+	memset(&next, 0, sizeof(next));
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(counts_fd, &key, &v))
+		if (bpf_map_lookup_elem(fd, &key, &v))
 			continue;	/* deleted meanwhile */
 		r = add_row(&rows, n, &cap);
 		if (!r) {
@@ -65,76 +130,34 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 			*n = 0;
 			return -ENOMEM;
 		}
-		r->func_id = key.func_id;
-		r->sub = key.sub;
+		kind->row(r, &key, stacks_fd);
 		r->count = v.count;
 		r->max = v.max;
-		if (key.sub >= 0 && stacks_fd >= 0 &&
-		    bpf_map_lookup_elem(stacks_fd, &key.sub, r->frames) == 0)
-			while (r->nframes < KSNOOP_STACK_DEPTH && r->frames[r->nframes])
-				r->nframes++;
-		r->usub = key.usub;
-		r->tgid = key.tgid;
-		if (key.usub >= 0 && stacks_fd >= 0 &&
-		    bpf_map_lookup_elem(stacks_fd, &key.usub, r->uframes) == 0)
-			while (r->nuframes < KSNOOP_STACK_DEPTH && r->uframes[r->nuframes])
-				r->nuframes++;
 	}
 	/*
 	 * --interval: this period's counts only.  Deleting while walking could
 	 * skip keys, so the rows read are deleted afterwards; a call counted in
 	 * between lands in the next period, with its key made again.
 	 */
-	for (size_t i = 0; clear && i < *n; i++) {
-		key.func_id = rows[i].func_id;
-		key.sub = rows[i].sub;
-		key.usub = rows[i].usub;
-		key.tgid = rows[i].tgid;
-		bpf_map_delete_elem(counts_fd, &key);
+	for (i = 0; clear && i < *n; i++) {
+		memset(&key, 0, sizeof(key));
+		kind->key(&key, &rows[i]);
+		bpf_map_delete_elem(fd, &key);
 	}
 	counts__sort(rows, *n);
 	*out = rows;
 	return 0;
 }
 
+int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row **out,
+		    size_t *n)
+{
+	return collect_rows(counts_fd, stacks_fd, clear, &plain_rows, out, n);
+}
+
 int counts__collect_by(int by_fd, bool clear, struct count_row **out, size_t *n)
 {
-	struct ksnoop_by_key key, next, *prev = NULL;
-	struct count_row *rows = NULL, *r;
-	struct ksnoop_count_val v;
-	size_t cap = 0, i;
-
-	*out = NULL;
-	*n = 0;
-	while (bpf_map_get_next_key(by_fd, prev, &next) == 0) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(by_fd, &key, &v))
-			continue;	/* deleted meanwhile */
-		r = add_row(&rows, n, &cap);
-		if (!r) {
-			free(rows);
-			*n = 0;
-			return -ENOMEM;
-		}
-		r->func_id = key.func_id;
-		r->sub = key.sub;
-		r->count = v.count;
-		r->max = v.max;
-		r->has_key = true;
-		r->usub = -1;
-		memcpy(r->key, key.key, sizeof(r->key));
-	}
-	/* --interval: as counts__collect(), the rows read go afterwards. */
-	for (i = 0; clear && i < *n; i++) {
-		key.func_id = rows[i].func_id;
-		key.sub = rows[i].sub;
-		memcpy(key.key, rows[i].key, sizeof(key.key));
-		bpf_map_delete_elem(by_fd, &key);
-	}
-	counts__sort(rows, *n);
-	*out = rows;
-	return 0;
+	return collect_rows(by_fd, -1, clear, &by_rows, out, n);
 }
 
 void counts__key(const struct count_row *row, struct by_kind kind, const char *by,
