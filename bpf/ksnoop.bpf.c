@@ -700,6 +700,16 @@ struct call {
 	struct ksnoop_stash_key key;
 	/* A group whose values vary: this function's (NULL: the plan's). */
 	const struct ksnoop_func_values *fv;
+	/*
+	 * --tree: the session this call is in (0: none) and its depth
+	 * there; the root's: the calls its session did not record.
+	 */
+	__u32 session;
+	__u32 depth;
+	/* --tree: an inner call's session; the root's: its calls waiting */
+	struct ksnoop_tree_session *tree;
+	__u32 tree_kept;
+	__u32 tree_flushed;	/* the root's: its calls went to the ring buffer */
 };
 
 /*
@@ -737,6 +747,8 @@ static __always_inline void fill_header(void *rec, int kind, const struct call *
 	}
 	ev->func_id = c->func_id;
 	ev->kind = kind;
+	ev->depth = c->depth;
+	ev->session = c->session;
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 }
 
@@ -1271,6 +1283,221 @@ static __always_inline bool long_enough(const struct call *c)
 	return c->start && c->now >= c->start && c->now - c->start >= plan.min_duration_ns;
 }
 
+/* ---- --tree: sessions ---- */
+
+/*
+ * One session per task in a call tree (ksnoop.h, enum ksnoop_tree_role),
+ * shared by every instance of a run; an LRU, so a task that exits inside
+ * a session cannot fill it.  Keyed by the kernel's tid: only the task
+ * itself reads or writes its element.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, KSNOOP_TREE_SESSIONS);
+	__type(key, __u32);
+	__type(value, struct ksnoop_tree_session);
+} sessions SEC(".maps");
+
+/* A session's calls until its root returns (ksnoop.h); shared like sessions. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KSNOOP_TREE_BUF_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct ksnoop_tree_buf_key);
+	__type(value, struct ksnoop_tree_rec);
+} tree_buf SEC(".maps");
+
+/*
+ * The current task's session, or NULL.  A session left by a task that
+ * exited inside it (its root never returned) is not a new task's of the
+ * same tid: it goes.
+ */
+static __always_inline struct ksnoop_tree_session *tree_session(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct ksnoop_tree_session *s = bpf_map_lookup_elem(&sessions, &tid);
+
+	if (s && s->task != bpf_get_current_task()) {
+		bpf_map_delete_elem(&sessions, &tid);
+		return NULL;
+	}
+	return s;
+}
+
+/*
+ * An inner function's entry: false (nothing more to do) outside a session
+ * (the one lookup a call outside pays), or past the session's limits.
+ */
+static __always_inline bool tree_inner_enter(void)
+{
+	struct ksnoop_tree_session *s = tree_session();
+
+	if (!s)
+		return false;
+	s->depth++;
+	if (s->depth > KSNOOP_TREE_MAX_DEPTH || s->calls >= s->limit) {
+		s->dropped++;
+		count(KSNOOP_CNT_TREE_DROP);
+		return false;
+	}
+	s->calls++;
+	return true;
+}
+
+/*
+ * An inner tracepoint (no return: a leaf of the tree at its place): false
+ * outside a session or past its limits; C gets its depth and session.
+ */
+static __always_inline bool tree_inner_event(struct call *c)
+{
+	struct ksnoop_tree_session *s = tree_session();
+
+	if (!s)
+		return false;
+	if (s->depth + 1 > KSNOOP_TREE_MAX_DEPTH || s->calls >= s->limit) {
+		s->dropped++;
+		count(KSNOOP_CNT_TREE_DROP);
+		return false;
+	}
+	s->calls++;
+	c->depth = s->depth + 1;
+	c->session = s->id;
+	c->tree = s;
+	return true;
+}
+
+/* An inner function's return: false outside a session; C gets its depth. */
+static __always_inline bool tree_inner_leave(struct call *c)
+{
+	struct ksnoop_tree_session *s = tree_session();
+
+	if (!s)
+		return false;
+	c->depth = s->depth;
+	if (s->depth)
+		s->depth--;
+	c->session = s->id;
+	c->tree = s;
+	return c->depth && c->depth <= KSNOOP_TREE_MAX_DEPTH;
+}
+
+/*
+ * An inner call's record, built in the scratch buffer behind its size,
+ * waits in tree_buf for its root's return.
+ */
+static __always_inline void *tree_rec_begin(const volatile struct ksnoop_side_plan *side,
+					    struct call *c)
+{
+	__u32 zero = 0;
+	struct ksnoop_tree_rec *t = bpf_map_lookup_elem(&scratch, &zero);
+
+	if (!c->now)
+		c->now = bpf_ktime_get_ns();
+	if (!t)
+		return NULL;
+	t->size = side->rec_size;
+	return t->rec;
+}
+
+static __always_inline void tree_rec_keep(struct call *c)
+{
+	__u32 zero = 0;
+	struct ksnoop_tree_rec *t = bpf_map_lookup_elem(&scratch, &zero);
+	struct ksnoop_tree_session *s = c->tree;
+	struct ksnoop_tree_buf_key key;
+
+	if (!t || !s)
+		return;
+	key.tid = (__u32)bpf_get_current_pid_tgid();
+	key.index = s->kept;
+	if (bpf_map_update_elem(&tree_buf, &key, t, BPF_ANY)) {
+		s->dropped++;
+		count(KSNOOP_CNT_TREE_DROP);
+		return;
+	}
+	s->kept++;
+}
+
+/* bpf_loop()'s context at the root's return: whose calls, and emit or drop. */
+struct tree_flush {
+	__u32 tid;
+	__u32 emit;
+};
+
+static long tree_flush_one(__u32 i, void *ctx)
+{
+	struct tree_flush *f = ctx;
+	struct ksnoop_tree_buf_key key = { .tid = f->tid, .index = i };
+	struct ksnoop_tree_rec *t = bpf_map_lookup_elem(&tree_buf, &key);
+	__u32 size;
+
+	if (!t)
+		return 0;
+	size = t->size;
+	if (f->emit && size >= sizeof(struct ksnoop_event) && size <= KSNOOP_TREE_REC_MAX &&
+	    bpf_ringbuf_output(&events, t->rec, size, BPF_RB_NO_WAKEUP))
+		count(KSNOOP_CNT_LOST);
+	bpf_map_delete_elem(&tree_buf, &key);
+	return 0;
+}
+
+/* The root's return: the session's N calls to the ring buffer (EMIT), or gone. */
+static __always_inline void tree_flush(__u32 n, bool emit)
+{
+	struct tree_flush f = { .tid = (__u32)bpf_get_current_pid_tgid(), .emit = emit };
+
+	if (n)
+		bpf_loop(n < KSNOOP_TREE_BUF_ENTRIES ? n : KSNOOP_TREE_BUF_ENTRIES,
+			 tree_flush_one, &f, 0);
+}
+
+/* The root's entry, inside a session already: a nested root call, the outer one's. */
+static __always_inline bool tree_root_nested(void)
+{
+	struct ksnoop_tree_session *s = tree_session();
+
+	if (!s)
+		return false;
+	s->nested++;
+	return true;
+}
+
+/* The root's entry, selected: the task's session starts. */
+static __always_inline void tree_open(struct call *c)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct ksnoop_tree_session s = {
+		.id = (__u32)(c->now ?: bpf_ktime_get_ns()),
+		.limit = plan.tree_max_calls,
+		.task = bpf_get_current_task(),
+	};
+
+	if (bpf_map_update_elem(&sessions, &tid, &s, BPF_ANY))
+		count(KSNOOP_CNT_STASH_DROP);
+}
+
+/*
+ * The root's return: false if this call opened no session (not selected)
+ * or is a nested one; else the session ends, its id in C.
+ */
+static __always_inline bool tree_close(struct call *c)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct ksnoop_tree_session *s = tree_session();
+
+	if (!s)
+		return false;
+	if (s->nested) {
+		s->nested--;
+		return false;
+	}
+	c->session = s->id;
+	c->depth = s->dropped < 0xffff ? s->dropped : 0xffff;
+	c->tree_kept = s->kept;
+	bpf_map_delete_elem(&sessions, &tid);
+	return true;
+}
+
 /*
  * Which target this call is: the plan's, or in a group's program the one
  * the probe's cookie names (kprobes; tracepoints where raw_tp has cookies,
@@ -1354,12 +1581,17 @@ static __always_inline int emit_entry(void *ctx, enum word_source ws,
 				      const volatile struct ksnoop_side_plan *side,
 				      const __u64 *words, struct call *c, bool keyed)
 {
-	void *rec = reserve(side, c, keyed);
+	bool inner = plan.tree == KSNOOP_TREE_INNER;	/* a tracepoint in a tree */
+	void *rec = inner ? tree_rec_begin(side, c) : reserve(side, c, keyed);
 
 	if (!rec)
 		return 0;
 	fill_header(rec, KSNOOP_ENTRY, c);
 	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, c->fv, words, 0);
+	if (inner) {
+		tree_rec_keep(c);
+		return 0;
+	}
 	if (side->flags & KSNOOP_SIDE_RETRY) {
 		if (has_user_fault(rec, side, KSNOOP_ENTRY, c->fv) &&
 		    stash_record(&c->key, rec, side->rec_size)) {
@@ -1387,6 +1619,16 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
 	struct call c = {};
 
+	if (plan.tree == KSNOOP_TREE_INNER) {
+		if (ws == WORDS_TP || ws == WORDS_SYSCALL) {
+			if (!tree_inner_event(&c))
+				return 0;
+		} else if (!tree_inner_enter()) {
+			return 0;
+		}
+	}
+	if (plan.tree == KSNOOP_TREE_ROOT && tree_root_nested())
+		return 0;
 	if (!begin_call(ctx, ws, KSNOOP_ENTRY, &c, keyed))
 		return 0;
 	if (!task_selected()) {
@@ -1404,8 +1646,11 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 		c.now = bpf_ktime_get_ns();
 		entry_time_keep(&c.key, c.now);
 	}
-	if (!side->enabled)
+	if (!side->enabled) {
+		if (plan.tree == KSNOOP_TREE_ROOT)
+			tree_open(&c);
 		return 0;
+	}
 	read_words(ctx, ws, KSNOOP_ENTRY, words);
 	/*
 	 * Predicates first: a discarded call reserves and copies nothing.
@@ -1418,6 +1663,8 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 			entry_time_clear(&c.key);
 		return 0;
 	}
+	if (plan.tree == KSNOOP_TREE_ROOT)
+		tree_open(&c);
 	/* --hist of durations: the entry only says when a selected call began. */
 	if (durations) {
 		if (timed)
@@ -1446,10 +1693,19 @@ static __always_inline int emit_return(void *ctx, enum word_source ws,
 				       const __u64 *words, struct call *c, void *stashed,
 				       bool keyed)
 {
-	void *rec = reserve(side, c, keyed);
+	bool inner = plan.tree == KSNOOP_TREE_INNER;
+	void *rec;
 
-	if (!rec)
+	if (plan.tree == KSNOOP_TREE_ROOT) {
+		tree_flush(c->tree_kept, true);
+		c->tree_flushed = 1;
+	}
+	rec = inner ? tree_rec_begin(side, c) : reserve(side, c, keyed);
+	if (!rec) {
+		if (inner && stashed)
+			bpf_map_delete_elem(&stash, &c->key);
 		return 0;
+	}
 	if (stashed) {
 		/* The entry values, at the offsets they had in the entry record. */
 		bpf_probe_read_kernel(rec + sizeof(struct ksnoop_event),
@@ -1460,7 +1716,10 @@ static __always_inline int emit_return(void *ctx, enum word_source ws,
 	}
 	fill_header(rec, KSNOOP_RETURN, c);
 	fill_values(ctx, ws, KSNOOP_RETURN, rec, side, c->fv, words, side->nstashed);
-	submit(rec, side->rec_size);
+	if (inner)
+		tree_rec_keep(c);
+	else
+		submit(rec, side->rec_size);
 	return 0;
 }
 
@@ -1470,56 +1729,79 @@ static __always_inline int emit_return(void *ctx, enum word_source ws,
  * selected when it was taken), then count it or emit it.  Every return
  * clears its key, whatever it reports.
  */
-static __always_inline int capture_return(void *ctx, enum word_source ws)
+static __always_inline int capture_return_call(void *ctx, enum word_source ws, struct call *c)
 {
 	const volatile struct ksnoop_side_plan *side = &plan.side[KSNOOP_RETURN];
 	bool keyed = side->flags & (KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
 	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
 	void *stashed = NULL;
-	struct call c = {};
 
-	if (!begin_call(ctx, ws, KSNOOP_RETURN, &c, keyed))
+	if (!begin_call(ctx, ws, KSNOOP_RETURN, c, keyed))
 		return 0;
 	if (side->flags & KSNOOP_SIDE_RETRY)
-		emit_retried_entry(&c.key, c.fv);
-	if (side->flags & KSNOOP_SIDE_TIMED)
-		c.start = entry_time_take(&c.key);
+		emit_retried_entry(&c->key, c->fv);
+	if (side->flags & KSNOOP_SIDE_TIMED) {
+		c->start = entry_time_take(&c->key);
+		/* --tree: an inner call whose entry was not recorded is left out. */
+		if (plan.tree == KSNOOP_TREE_INNER && !c->start)
+			return 0;
+	}
 	if (!side->enabled)
 		return 0;
 	if (side->flags & KSNOOP_SIDE_UNSTASH) {
-		stashed = bpf_map_lookup_elem(&stash, &c.key);
+		stashed = bpf_map_lookup_elem(&stash, &c->key);
 		if (!stashed)
 			return 0;	/* entry filtered out, dropped, or before attach */
-		c.start = ((struct ksnoop_event *)stashed)->time_ns;
+		c->start = ((struct ksnoop_event *)stashed)->time_ns;
 	} else if (!task_selected()) {
 		if (keyed)
-			stash_clear(&c.key);
+			stash_clear(&c->key);
 		return 0;
 	}
 	if (plan.min_duration_ns) {
-		c.now = bpf_ktime_get_ns();
-		if (!long_enough(&c)) {
+		c->now = bpf_ktime_get_ns();
+		if (!long_enough(c)) {
 			if (stashed)
-				bpf_map_delete_elem(&stash, &c.key);
+				bpf_map_delete_elem(&stash, &c->key);
 			return 0;
 		}
 	}
 	read_words(ctx, ws, KSNOOP_RETURN, words);
-	if (!preds_hold(side, words) || (!stashed && task_is_self(&c))) {
+	if (!preds_hold(side, words) || (!stashed && task_is_self(c))) {
 		if (keyed)
-			stash_clear(&c.key);
+			stash_clear(&c->key);
 		return 0;
 	}
 	/* --count, --hist: counted, nothing recorded. */
 	if (plan.output != KSNOOP_OUT_EVENTS) {
-		if (plan.output == KSNOOP_OUT_HIST_DURATION && !c.now)
-			c.now = bpf_ktime_get_ns();
-		count_call(ctx, ws, &c, words);
+		if (plan.output == KSNOOP_OUT_HIST_DURATION && !c->now)
+			c->now = bpf_ktime_get_ns();
+		count_call(ctx, ws, c, words);
 		if (stashed)
-			bpf_map_delete_elem(&stash, &c.key);
+			bpf_map_delete_elem(&stash, &c->key);
 		return 0;
 	}
-	return emit_return(ctx, ws, side, words, &c, stashed, keyed);
+	return emit_return(ctx, ws, side, words, c, stashed, keyed);
+}
+
+/*
+ * The return of a call: --tree's session first (an inner call outside one
+ * is done; the root's return closes it, and the calls it kept go to the
+ * ring buffer before the root's record, or are dropped with the root).
+ */
+static __always_inline int capture_return(void *ctx, enum word_source ws)
+{
+	struct call c = {};
+	int ret;
+
+	if (plan.tree == KSNOOP_TREE_INNER && !tree_inner_leave(&c))
+		return 0;
+	if (plan.tree == KSNOOP_TREE_ROOT && !tree_close(&c))
+		return 0;
+	ret = capture_return_call(ctx, ws, &c);
+	if (plan.tree == KSNOOP_TREE_ROOT && !c.tree_flushed)
+		tree_flush(c.tree_kept, false);
+	return ret;
 }
 
 /*

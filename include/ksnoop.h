@@ -454,15 +454,77 @@ struct ksnoop_plan {
 	 * of them; below: bucket -1, at or above the last: hist_nbuckets.
 	 */
 	__u8 hist_linear;
-	__u8 pad_by[2];
+	__u8 tree;		/* --tree: enum ksnoop_tree_role */
+	__u8 pad_by;
 	__u32 hist_nbuckets;
 	__s64 hist_min;
 	__u64 hist_step;
 	struct ksnoop_pred_plan by_value;
+	/* --tree, the root: the most inner calls one session records */
+	__u32 tree_max_calls;
+	__u32 pad_tree;
 };
 
 enum ksnoop_event_flags {
 	KSNOOP_EV_DURATION = 1 << 0,	/* duration_ns holds the call's duration */
+};
+
+/*
+ * --tree: what a program is in a call tree.  The root's entry opens a
+ * session for its task (sessions map, keyed by tid); an inner function's
+ * programs do nothing outside one, and inside one report every call at its
+ * return with its depth and the session's id, kept in BPF (tree_buf);
+ * the root's return closes the session and, if its predicates hold,
+ * copies the session's records to the ring buffer and then emits the
+ * root's record, which tells userspace to print the tree; if not, deletes
+ * them: a discarded session puts nothing in the ring buffer.
+ */
+enum ksnoop_tree_role {
+	KSNOOP_TREE_NONE = 0,
+	KSNOOP_TREE_ROOT = 1,
+	KSNOOP_TREE_INNER = 2,
+};
+
+/* Tasks in a session at once (an LRU: a task that never returned is evicted). */
+#define KSNOOP_TREE_SESSIONS	8192
+/* Depth of calls a session records; deeper calls are counted (KSNOOP_CNT_TREE_DEEP). */
+#define KSNOOP_TREE_MAX_DEPTH	16
+
+/*
+ * A session's calls wait in BPF (the tree_buf map, keyed by task and
+ * index) until its root returns: copied to the ring buffer if the root's
+ * return predicates hold, deleted if not.  Each waits in an element of
+ * this many bytes (an INNER whose return record is larger is refused);
+ * the map holds this many calls of all sessions together, allocated as
+ * they come (a call that finds it full is counted as not recorded).
+ */
+#define KSNOOP_TREE_REC_MAX	4096
+#define KSNOOP_TREE_BUF_ENTRIES	65536
+
+struct ksnoop_tree_buf_key {
+	__u32 tid;
+	__u32 index;		/* the call's place in its session, in return order */
+};
+
+/* A tree_buf element: the record's size, then the record. */
+struct ksnoop_tree_rec {
+	__u32 size;
+	__u32 pad;
+	__u8 rec[KSNOOP_TREE_REC_MAX];
+};
+
+/* One task's session (sessions map value). */
+struct ksnoop_tree_session {
+	__u32 id;		/* low 32 bits of the root's entry time */
+	__u32 depth;		/* inner calls open now */
+	__u32 nested;		/* root calls open inside the session's root */
+	__u32 calls;		/* inner calls recorded */
+	__u32 limit;		/* most calls a session records (the root's plan.tree_max_calls) */
+	__u32 dropped;		/* calls past the limit or the depth, not recorded */
+	__u32 kept;		/* calls waiting in tree_buf, indexes 0 to kept - 1 */
+	__u32 pad;
+	/* the task's task_struct: a tid reused after an exit is not this session's */
+	__u64 task;
 };
 
 /* Record header; values follow at the offsets the plan gives. */
@@ -475,7 +537,13 @@ struct ksnoop_event {
 	__u32 func_id;
 	__u8 kind;		/* enum ksnoop_kind */
 	__u8 flags;		/* enum ksnoop_event_flags */
-	__u8 pad[6];
+	union {
+		/* --tree, an inner call: its depth below the root (1: called by it) */
+		__u16 depth;
+		/* --tree, the root: its session's calls not recorded (at most 65535) */
+		__u16 dropped;
+	};
+	__u32 session;		/* --tree: the session's id (its root's entry time, low bits) */
 	char comm[KSNOOP_COMM_LEN];
 };
 
@@ -500,6 +568,7 @@ enum ksnoop_counter {
 	KSNOOP_CNT_COUNT_FULL,	/* --count: the counts map was full */
 	KSNOOP_CNT_STACK_LOST,	/* --count -s: a stack not taken (stacks map full) */
 	KSNOOP_CNT_HIST_UNREAD,	/* --hist (--by): the value (the key) could not be read */
+	KSNOOP_CNT_TREE_DROP,	/* --tree: an inner call past the session's limit or depth */
 	KSNOOP_NR_COUNTERS,
 };
 
@@ -522,7 +591,7 @@ _Static_assert(KSNOOP_SOCK_NR_FIELDS <= 4 * KSNOOP_TUPLE_OFF_STEPS, "tuple offse
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
 _Static_assert(sizeof(struct ksnoop_side_plan) == 2768, "side plan layout");
-_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168, "plan layout");
+_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8, "plan layout");
 _Static_assert(sizeof(struct ksnoop_by_key) == 8 + KSNOOP_BY_SIZE, "by key layout");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) <= KSNOOP_BY_SIZE &&
 	       sizeof(struct ksnoop_sock_tuple) <= KSNOOP_BY_SIZE, "a tuple fits a --by key");

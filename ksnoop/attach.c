@@ -46,6 +46,8 @@ struct attacher {
 	int counts_fd;		/* --count: calls per function (and stack) */
 	int stacks_fd;
 	int by_counts_fd;	/* --by: counts per (function, key, bucket) */
+	int sessions_fd;	/* --tree: the session of each task in one */
+	int tree_buf_fd;	/* --tree: their calls, until their roots return */
 	struct ksnoop_bpf **skels;
 	int nskels;
 	/* Links of groups: one program, a link per function (or one multi link). */
@@ -86,6 +88,7 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	a->counts_fd = -1;
 	a->stacks_fd = -1;
 	a->by_counts_fd = -1;
+	a->sessions_fd = a->tree_buf_fd = -1;
 	return a;
 }
 
@@ -335,7 +338,11 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_value_size(skel->maps.stash, entry->rec_size);
 	else
 		err = err ?: bpf_map__set_max_entries(skel->maps.stash, 1);
-	if (uses_stash(&plan->bpf))
+	if (plan->bpf.tree == KSNOOP_TREE_INNER)	/* its records are built there */
+		err = err ?: bpf_map__set_value_size(skel->maps.scratch,
+						     sizeof(struct ksnoop_tree_rec) > entry->rec_size ?
+						     sizeof(struct ksnoop_tree_rec) : entry->rec_size);
+	else if (uses_stash(&plan->bpf))
 		err = err ?: bpf_map__set_value_size(skel->maps.scratch, entry->rec_size);
 	/*
 	 * Not created at all when unused: a glob in fentry mode loads an
@@ -361,6 +368,14 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_autocreate(skel->maps.by_counts, false);
 	else if (a->by_counts_fd >= 0)
 		err = err ?: bpf_map__reuse_fd(skel->maps.by_counts, a->by_counts_fd);
+	/* --tree's sessions: one map for the root's and every inner instance. */
+	if (!plan->bpf.tree) {
+		err = err ?: bpf_map__set_autocreate(skel->maps.sessions, false);
+		err = err ?: bpf_map__set_autocreate(skel->maps.tree_buf, false);
+	} else if (a->sessions_fd >= 0) {
+		err = err ?: bpf_map__reuse_fd(skel->maps.sessions, a->sessions_fd);
+		err = err ?: bpf_map__reuse_fd(skel->maps.tree_buf, a->tree_buf_fd);
+	}
 	if (a->ringbuf_fd >= 0) {
 		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.counters, a->counters_fd);
@@ -379,6 +394,7 @@ static void drop_last_instance(struct attacher *a)
 	if (a->nskels == 0) {
 		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
 		a->by_counts_fd = -1;
+		a->sessions_fd = a->tree_buf_fd = -1;
 	}
 }
 
@@ -459,6 +475,10 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 	}
 	if (plan->bpf.by && a->by_counts_fd < 0)
 		a->by_counts_fd = bpf_map__fd(skel->maps.by_counts);
+	if (plan->bpf.tree && a->sessions_fd < 0) {
+		a->sessions_fd = bpf_map__fd(skel->maps.sessions);
+		a->tree_buf_fd = bpf_map__fd(skel->maps.tree_buf);
+	}
 	return skel;
 }
 

@@ -25,11 +25,15 @@
 #define KSNOOP_VERSION "unknown"
 #endif
 
+/* --tree: inner calls one tree records by default (issue #28). */
+#define TREE_DEFAULT_MAX_CALLS 4096
+
 /* Ring buffer default: room for bursts of large struct events. */
 #define DEFAULT_BUFFER_BYTES (8u << 20)
 
 static const char usage_text[] =
 "Usage: ksnoop [OPTIONS] [trace] SPEC...\n"
+"       ksnoop [OPTIONS] --tree ROOT INNER...\n"
 "       ksnoop [OPTIONS] usdt USPEC...\n"
 "       ksnoop [OPTIONS] info { TARGET... | usdt BINARY... }\n"
 "       ksnoop { -h | --help | -V | --version }\n"
@@ -45,6 +49,9 @@ static const char usage_text[] =
 "CONST    := { INTEGER | 'C' | \"STRING\" | NULL | ENUMERATOR }\n"
 "TARGET   := { [MODULE:]FUNC[@ADDRESS] | [MODULE:]GLOB | tp:[CATEGORY:]TRACEPOINT | tp:[CATEGORY:]GLOB\n"
 "            | sys:SYSCALL | sys:GLOB }\n"
+"ROOT     := { [MODULE:]FUNC[@ADDRESS] | [MODULE:]GLOB } [ '(' [ ITEM {, ITEM} ] ')' ]\n"
+"INNER    := { [MODULE:]FUNC[@ADDRESS] | [MODULE:]GLOB | tp:[CATEGORY:]TRACEPOINT | tp:[CATEGORY:]GLOB }\n"
+"            [ '(' [ ITEM {, ITEM} ] ')' ]\n"
 "\n"
 "Without a value list, a function shows every argument on entry and its\n"
 "return value on return; a tracepoint or USDT probe shows every argument.\n"
@@ -68,6 +75,14 @@ static const char usage_text[] =
 "address; sym, a kernel address by name; str, a pointer read as a C string;\n"
 "str(LEN), at most as many bytes as argument LEN says (buf:str(len)).\n"
 "tuple, a struct sk_buff * or struct sock * as \"10.0.0.1:5000 > 10.0.0.2:80 udp\".\n"
+"--tree: each call of ROOT (every match of a GLOB) that passes -p, -c and its\n"
+"entry predicates opens a session for its task; the INNER calls the task makes\n"
+"until that call returns are recorded, at any depth, with durations, returns\n"
+"and their values (a tracepoint's event as a leaf), and printed as a tree if\n"
+"ROOT's return predicates hold\n"
+"(\"do_sys_openat2(filename, return < 0)\": failing opens only); errors are\n"
+"marked, and the first failing call: the innermost that returned the error\n"
+"its callers returned.\n"
 "In a USPEC, PROVIDER and NAME may be globs; argN:TYPE reads argument N as\n"
 "a pointer to TYPE, argN:str as a C string, argN:str(argM) as argM bytes.\n"
 "\n"
@@ -114,6 +129,10 @@ static const char usage_text[] =
 "                         the spec names: an integer, a string (63 bytes) or\n"
 "                         a :tuple (per flow: --by 'skb:tuple')\n"
 "      --interval TIME    with --count or --hist: print and reset this often\n"
+"      --tree             the first SPEC is the ROOT of call trees, the others\n"
+"                         INNER functions or tracepoints (leaves)\n"
+"      --tree-max-calls N with --tree: inner calls one tree records (default\n"
+"                         4096); the others are counted in the tree\n"
 "  -v, --verbose          say what is resolved and how it is attached;\n"
 "                         -vv: also every match a glob leaves out\n"
 "  -d, --debug            also show libbpf's debug output\n"
@@ -130,6 +149,8 @@ static const char usage_text[] =
 "  ksnoop \"tcp_v4_connect(((struct sockaddr_in *)uaddr)->sin_port:be == 443)\"\n"
 "  ksnoop \"ip_*(skb->len == 84, skb->len)\"\n"
 "  ksnoop info \"tcp_v4_*\"\n"
+"  ksnoop --tree \"do_sys_openat2(filename, return < 0)\" do_filp_open path_openat \\\n"
+"         \"lookup_*(return)\" \"step_into(return)\"\n"
 "  ksnoop \"tp:sched_process_exec(p->comm, bprm->filename)\"\n"
 "  ksnoop \"tp:*(struct sk_buff *skb, skb->len > 1000)\"\n"
 "  ksnoop info usdt ./app\n"
@@ -153,6 +174,8 @@ enum {
 	OPT_DEPTH,
 	OPT_BY,
 	OPT_USTACK,
+	OPT_TREE,
+	OPT_TREE_MAX_CALLS,
 };
 
 static const struct option long_opts[] = {
@@ -162,6 +185,8 @@ static const struct option long_opts[] = {
 	{ "comm", required_argument, NULL, 'c' },
 	{ "max-events", required_argument, NULL, 'n' },
 	{ "count", no_argument, NULL, OPT_COUNT },
+	{ "tree", no_argument, NULL, OPT_TREE },
+	{ "tree-max-calls", required_argument, NULL, OPT_TREE_MAX_CALLS },
 	{ "hist", optional_argument, NULL, OPT_HIST },
 	{ "by", required_argument, NULL, OPT_BY },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
@@ -348,6 +373,12 @@ static int check_output_options(const struct options *o)
 {
 	const struct mode_rule rules[] = {
 		{ o->folded, MODE(OUTPUT_COUNT), "--folded goes with --count (and -s)" },
+		{ o->tree, MODE(OUTPUT_EVENTS), "--tree prints call trees: not with %s" },
+		{ o->tree_max_calls && !o->tree, 0, "--tree-max-calls goes with --tree" },
+		{ o->tree && (o->stack || o->ustack), 0,
+		  "--tree does not take stacks (-s, --ustack) yet" },
+		{ o->tree && o->min_duration_ns, 0, "--tree does not take -L yet" },
+		{ o->tree && o->oneline, 0, "--tree prints trees: --oneline does not apply" },
 		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
 		  "--interval goes with --count or --hist" },
 		{ o->stack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
@@ -499,6 +530,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (err)
 				return err;
 			break;
+		case OPT_TREE:
+			o->tree = true;
+			break;
+		case OPT_TREE_MAX_CALLS:
+			err = parse_uint("--tree-max-calls", optarg, 1, 1u << 20, &v);
+			if (err)
+				return err;
+			o->tree_max_calls = v;
+			break;
 		case OPT_BY:
 			err = parse_by(optarg, o);
 			if (err)
@@ -602,6 +642,8 @@ int main(int argc, char **argv)
 	stop__install();
 	log_json = wants_json(argc, argv);
 	err = parse_options(argc, argv, &opts);
+	if (!err && !opts.tree_max_calls)
+		opts.tree_max_calls = TREE_DEFAULT_MAX_CALLS;
 	if (!err) {
 		log_setup_libbpf();
 		err = run_command(argc - optind, argv + optind, &opts);

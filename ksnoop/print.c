@@ -1193,6 +1193,56 @@ static void print_stack_folded(struct printer *p, const char *key, const __u64 *
 	}
 }
 
+static void print_stack(struct printer *p, const char *key, const struct ksnoop_value *vh,
+			bool user, __u32 pid);
+
+/*
+ * An event's values (and stacks): text, "NAME = VALUE" lines at LEVEL;
+ * JSON, the "values" object.  SKIP_RETURN: not the return value (a
+ * tree's call line shows it).
+ */
+static void print_values(struct printer *p, const struct capture_plan *plan, const void *rec,
+			 int kind, int level, bool skip_return)
+{
+	const struct ksnoop_event *ev = rec;
+	const struct ksnoop_side_plan *side = &plan->bpf.side[kind];
+	const struct ksnoop_value *stack = NULL, *ustack = NULL;
+	struct writer *wr = &p->wr;
+	bool user;
+	int i;
+
+	writer__begin_object(wr, WRITER_LINES, level);
+	for (i = 0; i < plan->nvalues[kind]; i++) {
+		const struct ksnoop_value *vh =
+			(const void *)((const char *)rec + side->values[i].rec_off);
+
+		if (skip_return && side->values[i].acc.src == KSNOOP_SRC_RET)
+			continue;
+		if (plan->values[kind][i].how == PRINT_STACK) {
+			stack = vh;
+			continue;
+		}
+		if (plan->values[kind][i].how == PRINT_USTACK) {
+			ustack = vh;
+			continue;
+		}
+		writer__key(wr, plan->values[kind][i].text);
+		printer__value(p, plan->sig.btf, &plan->values[kind][i], vh, vh + 1, level + 1);
+		print_json_errno(wr, &plan->values[kind][i], vh, vh + 1);
+	}
+	/* USDT's stack is the program's; a syscall's reads are, its stack is the kernel's. */
+	user = (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) && plan->sig.syscall == SIG_NOT_SYSCALL;
+	if (stack && !wr->json)
+		print_stack(p, "stack", stack, user, ev->tgid);
+	if (ustack && !wr->json)
+		print_stack(p, "ustack", ustack, true, ev->tgid);
+	writer__end_object(wr);
+	if (stack && wr->json)
+		print_stack(p, "stack", stack, user, ev->tgid);
+	if (ustack && wr->json)
+		print_stack(p, "ustack", ustack, true, ev->tgid);
+}
+
 /*
  * -s: the stack at the probe, innermost first, each return address named
  * from kallsyms (symbol+0xoff [module]) or in hex; a USDT probe's (USER)
@@ -1240,7 +1290,8 @@ static void print_stack(struct printer *p, const char *key, const struct ksnoop_
 				writer__hex(wr, ips[i]);
 			}
 		}
-		/* Its maps are read at its first stack: one that exited before has none. */
+		
+/* Its maps are read at its first stack: one that exited before has none. */
 		if (i && !named)
 			writer__comment(wr, "none named: process %u was gone before its maps were read,"
 					" or maps none of these", pid);
@@ -1260,12 +1311,10 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 		    const void *rec, size_t size)
 {
 	const struct ksnoop_event *ev = rec;
-	const struct ksnoop_value *stack = NULL, *ustack = NULL;
 	const struct ksnoop_side_plan *side;
-	bool user;
 	struct writer *wr = &p->wr;
 	char comm[KSNOOP_COMM_LEN + 1];
-	int kind, i;
+	int kind;
 
 	if (size < sizeof(*ev) || ev->kind >= KSNOOP_NR_KINDS)
 		return;
@@ -1283,38 +1332,199 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 	} else {
 		print_header_text(p, plan, ev, comm);
 	}
-	writer__begin_object(wr, WRITER_LINES, 0);
-	for (i = 0; i < plan->nvalues[kind]; i++) {
-		const struct ksnoop_value *vh =
-			(const void *)((const char *)rec + side->values[i].rec_off);
-
-		if (plan->values[kind][i].how == PRINT_STACK) {
-			stack = vh;
-			continue;
-		}
-		if (plan->values[kind][i].how == PRINT_USTACK) {
-			ustack = vh;
-			continue;
-		}
-		writer__key(wr, plan->values[kind][i].text);
-		printer__value(p, plan->sig.btf, &plan->values[kind][i], vh, vh + 1, 1);
-		print_json_errno(wr, &plan->values[kind][i], vh, vh + 1);
-	}
-	/* USDT's stack is the program's; a syscall's reads are, its stack is the kernel's. */
-	user = (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) && plan->sig.syscall == SIG_NOT_SYSCALL;
-	if (stack && !wr->json)
-		print_stack(p, "stack", stack, user, ev->tgid);
-	if (ustack && !wr->json)
-		print_stack(p, "ustack", ustack, true, ev->tgid);
-	writer__end_object(wr);
-	if (stack && wr->json)
-		print_stack(p, "stack", stack, user, ev->tgid);
-	if (ustack && wr->json)
-		print_stack(p, "ustack", ustack, true, ev->tgid);
+	print_values(p, plan, rec, kind, 0, false);
 	if (wr->json) {
 		print_json_at_return(wr, plan, side, rec, kind);
 		writer__end_object(wr);
 		obuf__putc(writer__obuf(wr), '\n');
+	}
+	writer__flush(wr);
+}
+
+/* ---- --tree ---- */
+
+/* The value of PLAN's return record REC that is the return value (-1: none). */
+static int return_index(const struct capture_plan *plan)
+{
+	const struct ksnoop_side_plan *side = &plan->bpf.side[KSNOOP_RETURN];
+	int i;
+
+	for (i = 0; i < plan->nvalues[KSNOOP_RETURN]; i++)
+		if (side->values[i].acc.src == KSNOOP_SRC_RET)
+			return i;
+	return -1;
+}
+
+static bool returns_pointer(const struct capture_plan *plan, const struct value_desc *vd)
+{
+	const struct btf_type *t = btf__type_by_id(plan->sig.btf, btfu_strip(plan->sig.btf, vd->type_id));
+
+	return t && btf_is_ptr(t);
+}
+
+enum tree_ret printer__call_return(const struct capture_plan *plan, const void *rec, size_t size,
+				   int *code)
+{
+	const struct ksnoop_side_plan *side = &plan->bpf.side[KSNOOP_RETURN];
+	int i = return_index(plan), err;
+	const struct value_desc *vd;
+	const struct ksnoop_value *vh;
+	__u32 st;
+
+	*code = 0;
+	if (size < sizeof(struct ksnoop_event) || ((const struct ksnoop_event *)rec)->kind != KSNOOP_RETURN)
+		return TREE_RET_NONE;
+	if (i < 0 || size < side->rec_size || side->values[i].rec_off + sizeof(*vh) > size)
+		return TREE_RET_NONE;
+	vd = &plan->values[KSNOOP_RETURN][i];
+	vh = (const void *)((const char *)rec + side->values[i].rec_off);
+	st = vh->status & KSNOOP_STATUS_MASK;
+	if (st == KSNOOP_NULL)
+		return TREE_RET_NULL;
+	err = return_errno(vd, vh, vh + 1);
+	if (err) {
+		*code = err;
+		return TREE_RET_ERRNO;
+	}
+	if (st == KSNOOP_OK && vd->how == PRINT_VALUE && vh->len >= 8 &&
+	    returns_pointer(plan, vd) && load_uint(vh + 1, 8) == 0)
+		return TREE_RET_NULL;
+	return TREE_RET_OK;
+}
+
+/* Text: "  → NAME (DURATION) = RETURN  [error]", at its depth. */
+static void print_call_line(struct printer *p, const struct capture_plan *plan,
+			    const struct tree_call *c, int level)
+{
+	const struct ksnoop_event *ev = c->rec;
+	struct obuf *ob = writer__obuf(&p->wr);
+	int i = ev->kind == KSNOOP_RETURN ? return_index(plan) : -1;
+	char dur[48];
+
+	for (int l = 0; l < level; l++)
+		obuf__write(ob, "  ", 2);
+	obuf__write(ob, "\u2192 ", 4);
+	text_escape(ob, plan->sig.name, strlen(plan->sig.name));
+	if (ev->flags & KSNOOP_EV_DURATION) {
+		duration__format(ev->duration_ns, dur, sizeof(dur));
+		obuf__write(ob, " (", 2);
+		obuf__write(ob, dur, strlen(dur));
+		obuf__putc(ob, ')');
+	}
+	if (i >= 0) {
+		const struct ksnoop_value *vh = (const void *)((const char *)c->rec +
+					plan->bpf.side[KSNOOP_RETURN].values[i].rec_off);
+
+		const struct value_desc *vd = &plan->values[KSNOOP_RETURN][i];
+
+		obuf__write(ob, " = ", 3);
+		/* A pointer to a struct: its address on the line, not the struct. */
+		if (vd->how == PRINT_DEREF && (vh->status & KSNOOP_STATUS_MASK) == KSNOOP_OK) {
+			char hex[24], *s = writer__fmt_hex(hex + sizeof(hex), vh->addr);
+
+			obuf__write(ob, s, hex + sizeof(hex) - s);
+		} else {
+			/* The value alone, as its event would print it after "return = ". */
+			writer__begin_object(&p->wr, WRITER_LINES, level);
+			printer__value(p, plan->sig.btf, vd, vh, vh + 1, level + 1);
+			writer__end_object(&p->wr);
+		}
+	}
+	if (c->first_error)
+		obuf__write(ob, "  [first error]", 15);
+	else if (tree_ret__is_error(c->ret))
+		obuf__write(ob, "  [error]", 9);
+	obuf__putc(ob, '\n');
+}
+
+static void print_calls_text(struct printer *p, print_plan_fn plan_of, void *ctx,
+			     const struct tree_call *calls, int first, int level)
+{
+	int i;
+
+	for (i = first; i >= 0; i = calls[i].next_sibling) {
+		const struct capture_plan *plan = plan_of(ctx, ((const struct ksnoop_event *)calls[i].rec)->func_id);
+
+		int kind = ((const struct ksnoop_event *)calls[i].rec)->kind;
+
+		if (!plan || kind >= KSNOOP_NR_KINDS || calls[i].size < plan->bpf.side[kind].rec_size)
+			continue;
+		print_call_line(p, plan, &calls[i], level);
+		print_values(p, plan, calls[i].rec, kind, level, true);
+		print_calls_text(p, plan_of, ctx, calls, calls[i].first_child, level + 1);
+	}
+}
+
+static void print_calls_json(struct printer *p, print_plan_fn plan_of, void *ctx,
+			     const struct tree_call *calls, int first)
+{
+	struct writer *wr = &p->wr;
+	int i;
+
+	writer__key(wr, "calls");
+	writer__begin_array(wr, WRITER_STRUCT, 0);
+	for (i = first; i >= 0; i = calls[i].next_sibling) {
+		const struct ksnoop_event *ev = calls[i].rec;
+		const struct capture_plan *plan = plan_of(ctx, ev->func_id);
+
+		if (!plan || ev->kind >= KSNOOP_NR_KINDS ||
+		    calls[i].size < plan->bpf.side[ev->kind].rec_size)
+			continue;
+		writer__begin_object(wr, WRITER_STRUCT, 0);
+		writer__key(wr, "func");
+		writer__name(wr, plan->sig.name);
+		if (ev->flags & KSNOOP_EV_DURATION) {
+			writer__key(wr, "duration_ns");
+			writer__uint(wr, ev->duration_ns);
+		}
+		writer__key(wr, "values");
+		print_values(p, plan, calls[i].rec, ev->kind, 0, false);
+		if (calls[i].first_error) {
+			writer__key(wr, "first_error");
+			writer__bool(wr, true);
+		}
+		print_calls_json(p, plan_of, ctx, calls, calls[i].first_child);
+		writer__end_object(wr);
+	}
+	writer__end_array(wr);
+}
+
+void printer__tree(struct printer *p, const struct capture_plan *root, const void *rec, size_t size,
+		   const struct tree_call *calls, int first, print_plan_fn plan_of, void *ctx)
+{
+	const struct ksnoop_event *ev = rec;
+	struct writer *wr = &p->wr;
+	char comm[KSNOOP_COMM_LEN + 1];
+
+	if (size < sizeof(*ev) || ev->kind != KSNOOP_RETURN ||
+	    size < root->bpf.side[KSNOOP_RETURN].rec_size)
+		return;
+	memcpy(comm, ev->comm, KSNOOP_COMM_LEN);
+	comm[KSNOOP_COMM_LEN] = 0;
+	if (wr->json) {
+		writer__begin_object(wr, WRITER_STRUCT, 0);
+		print_header_json(wr, root, ev, comm);
+	} else {
+		print_header_text(p, root, ev, comm);
+	}
+	print_values(p, root, rec, KSNOOP_RETURN, 0, false);
+	if (wr->json) {
+		if (ev->dropped) {
+			writer__key(wr, "calls_not_recorded");
+			writer__uint(wr, ev->dropped);
+		}
+		print_calls_json(p, plan_of, ctx, calls, first);
+		writer__end_object(wr);
+		obuf__putc(writer__obuf(wr), '\n');
+	} else {
+		print_calls_text(p, plan_of, ctx, calls, first, 1);
+		if (ev->dropped) {
+			char line[96];
+
+			obuf__write(writer__obuf(wr), line,
+				    snprintf(line, sizeof(line), "  (%u calls not recorded: past --tree-max-calls or depth %d)\n",
+					     ev->dropped, KSNOOP_TREE_MAX_DEPTH));
+		}
 	}
 	writer__flush(wr);
 }

@@ -12,6 +12,7 @@
 #include "ksnoop.h"
 #include "writer.h"
 #include "resolve.h"
+#include "tree.h"
 
 struct layout_cache;
 
@@ -77,6 +78,22 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 void printer__value(struct printer *p, const struct btf *btf,
 		    const struct value_desc *vd, const struct ksnoop_value *vh,
 		    const void *data, int indent);
+
+/* --tree: what the call in PLAN's return record REC returned, errors-wise (tree.h). */
+enum tree_ret printer__call_return(const struct capture_plan *plan, const void *rec, size_t size,
+				   int *code);
+
+/* The plan of the target FUNC_ID names (NULL: none). */
+typedef const struct capture_plan *(*print_plan_fn)(void *ctx, __u32 func_id);
+
+/*
+ * --tree: one session.  The root's return record REC, then its calls
+ * (tree__assemble()d; FIRST, the root's first callee) as a tree.  Text:
+ * the root's event, then a line per call, indented by depth, with its
+ * values beneath; JSON: the root's event object with "calls".
+ */
+void printer__tree(struct printer *p, const struct capture_plan *root, const void *rec, size_t size,
+		   const struct tree_call *calls, int first, print_plan_fn plan_of, void *ctx);
 
 /*
  * The first of N return addresses (innermost first) that is the traced

@@ -63,6 +63,8 @@ struct resolve_opts {
 	__u64 min_duration_ns;
 	/* --by: comm, pid, tid, cpu or a value the spec names (NULL: none) */
 	const char *by;
+	/* --tree: every call reported at its return, entry values with it */
+	bool tree;
 	/* --hist=linear (hist_step 0: log2) */
 	__s64 hist_min;
 	__u64 hist_step;

@@ -114,7 +114,7 @@ static bool wants_stash(const struct rctx *r, const struct wants *w)
 
 	if (!w->entry_values)
 		return false;
-	return w->return_pred || r->opts->min_duration_ns || hist_of_return;
+	return w->return_pred || r->opts->min_duration_ns || hist_of_return || r->opts->tree;
 }
 
 /*
@@ -570,7 +570,7 @@ static int capture_values(struct rctx *r, const struct wants *w)
 	bool stash = wants_stash(r, w), counted = r->opts->output != OUTPUT_EVENTS;
 	int ret;
 
-	if (r->opts->min_duration_ns && !stash)
+	if ((r->opts->min_duration_ns || r->opts->tree) && !stash)
 		report_on_return(r->plan);
 	ret = add_stacks(r, stash);
 	if (!ret && w->hist_item >= 0)

@@ -999,6 +999,8 @@ static const char *const deny_globs[] = {
 	"lock_acquire", "lock_release", "lockdep_*",
 	"*kprobe*", "*rethook*", "*fprobe*", "ftrace_*", "__ftrace_*", "arch_ftrace_*",
 	"update_prog_stats", "inc_misses_counter",
+	/* Hash maps the programs look up (stash, entry times, --tree's sessions). */
+	"htab_*", "__htab_*", "lookup_elem_raw", "lookup_nulls_elem_raw",
 };
 
 static int cmp_str(const void *a, const void *b);

@@ -384,6 +384,9 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 
 	ropts.types_where = types_where;
 	ropts.user_space = tg->kind == ATTACH_USDT;
+	/* --tree: a tracepoint is a leaf, its event recorded as it is. */
+	if (tg->kind == ATTACH_TP || tg->kind == ATTACH_SYSCALL_TP)
+		ropts.tree = false;
 	if (tg->kind == ATTACH_USDT)
 		snprintf(types_where, sizeof(types_where),
 			 tg->usdt.has_btf ? "the BTF of '%s'" :
@@ -402,6 +405,10 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 	bp->pidns_dev = cfg->pidns_dev;
 	bp->pidns_ino = cfg->pidns_ino;
 	bp->self_tgid = cfg->self_tgid;
+	if (cfg->tree_root) {
+		bp->tree = tg->spec == cfg->tree_root ? KSNOOP_TREE_ROOT : KSNOOP_TREE_INNER;
+		bp->tree_max_calls = cfg->tree_max_calls;
+	}
 	/* A traced program chooses its USDT arguments: user memory only. */
 	/* A syscall's pointer arguments are the calling program's addresses. */
 	if (tg->kind == ATTACH_USDT || tg->kind == ATTACH_SYSCALL_TP || tg->kind == ATTACH_SYSCALL)

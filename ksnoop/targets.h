@@ -74,6 +74,9 @@ struct targets_cfg {
 	enum attach_kind glob_kind;	/* a kernel function a glob matched */
 	bool tp_cookies;		/* raw_tp links take a BPF cookie (kfeatures.h) */
 	int usdt_pid;		/* > 0: USDT binaries may be named as that process maps them */
+	/* --tree: the root's spec (the others' targets are inner functions); NULL: none */
+	const struct spec *tree_root;
+	__u32 tree_max_calls;
 };
 
 /*

@@ -35,6 +35,7 @@
 #include "stop.h"
 #include "usdt_front.h"
 #include "usym.h"
+#include "tree.h"
 
 /* How often the loop wakes to check the clock and the lost-event counter. */
 #define POLL_INTERVAL_MS 100
@@ -60,6 +61,7 @@ struct trace {
 	__u64 unprinted;	/* events captured but not printed: the stop came first */
 	__u64 counted;		/* --count: calls counted so far */
 	__u32 intervals;	/* --interval: reports printed so far */
+	struct tree_pending tree;	/* --tree: inner calls waiting for their root */
 };
 
 static __u64 now_ns(clockid_t clk)
@@ -74,6 +76,58 @@ static __u64 now_ns(clockid_t clk)
 static bool max_events_reached(const struct trace *t)
 {
 	return t->opts->max_events && t->printed >= t->opts->max_events;
+}
+
+static const struct capture_plan *plan_of(void *ctx, __u32 func_id)
+{
+	const struct trace *t = ctx;
+
+	return func_id < (__u32)t->targets.n ? &t->targets.v[func_id].plan : NULL;
+}
+
+/*
+ * --tree: an inner call waits for its session's root, whose record comes
+ * right after its calls (BPF sends a session only if the root's return
+ * predicates held) and prints the tree.
+ */
+static void tree_event(struct trace *t, const struct capture_plan *plan, const void *data,
+		       size_t size)
+{
+	const struct ksnoop_event *ev = data;
+	struct tree_call *calls;
+	int n, i, first;
+
+	if (plan->bpf.tree == KSNOOP_TREE_INNER) {
+		if (tree_pending__add(&t->tree, ev->tid, ev->session, data, size))
+			t->unprinted++;
+		return;
+	}
+	n = t->opts->tree_max_calls;
+	calls = calloc(n, sizeof(*calls));
+	if (!calls) {
+		t->unprinted++;
+		return;
+	}
+	n = tree_pending__take(&t->tree, ev->tid, ev->session, calls, n);
+	for (i = 0; i < n; i++) {
+		const struct ksnoop_event *c = calls[i].rec;
+		const struct capture_plan *cp = plan_of(t, c->func_id);
+
+		calls[i].depth = c->depth;
+		calls[i].ret = cp ? printer__call_return(cp, c, calls[i].size, &calls[i].code) :
+				    TREE_RET_NONE;
+	}
+	first = tree__assemble(calls, n);
+	{
+		int code;
+		enum tree_ret ret = printer__call_return(plan, data, size, &code);
+
+		tree__first_error(calls, n, ret, code);
+	}
+	printer__tree(&t->printer, plan, data, size, calls, first, plan_of, t);
+	for (i = 0; i < n; i++)
+		free((void *)calls[i].rec);
+	free(calls);
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -91,7 +145,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 			return -EAGAIN;
 		return 0;
 	}
-	printer__event(&t->printer, &t->targets.v[ev->func_id].plan, data, size);
+	if (t->opts->tree && t->targets.v[ev->func_id].plan.bpf.tree) {
+		tree_event(t, &t->targets.v[ev->func_id].plan, data, size);
+		if (t->targets.v[ev->func_id].plan.bpf.tree != KSNOOP_TREE_ROOT)
+			return 0;
+	} else {
+		printer__event(&t->printer, &t->targets.v[ev->func_id].plan, data, size);
+	}
 	t->printed++;
 	/*
 	 * Under a flood ring_buffer__poll() may not return for a long time:
@@ -141,6 +201,7 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 			.output = o->output,
 			.min_duration_ns = o->min_duration_ns,
 			.by = o->by,
+			.tree = o->tree,
 			.hist_min = o->hist_min,
 			.hist_step = o->hist_step,
 			.hist_nbuckets = o->hist_nbuckets,
@@ -155,6 +216,8 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 		.glob_kind = func_kind(mode, true),
 		.tp_cookies = kfeatures__get()->have[FEAT_TP_COOKIES],
 		.usdt_pid = o->pid,
+		.tree_root = o->tree ? &t->specs[0] : NULL,
+		.tree_max_calls = o->tree_max_calls,
 	};
 }
 
@@ -163,9 +226,25 @@ static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mod
 {
 	struct targets_cfg cfg = targets_cfg(t, mode);
 
+	int i, err;
+
 	/* Built again after fentry was refused: the first plans go. */
 	targets__clear(&t->targets);
-	return targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
+	err = targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
+	/* --tree: an inner call's record waits in BPF in an element of a fixed size. */
+	for (i = 0; !err && i < t->targets.n; i++) {
+		const struct ksnoop_plan *bp = &t->targets.v[i].plan.bpf;
+
+		__u32 size = bp->side[KSNOOP_RETURN].rec_size > bp->side[KSNOOP_ENTRY].rec_size ?
+			     bp->side[KSNOOP_RETURN].rec_size : bp->side[KSNOOP_ENTRY].rec_size;
+
+		if (bp->tree == KSNOOP_TREE_INNER && size > KSNOOP_TREE_REC_MAX) {
+			log_error("--tree: '%s': a call's record is %u bytes, more than %d; name fewer values, or lower --max-bytes or --str-bytes",
+				  t->targets.v[i].spec->text, size, KSNOOP_TREE_REC_MAX);
+			err = -EINVAL;
+		}
+	}
+	return err;
 }
 
 /* Attach every target; on failure nothing stays attached. */
@@ -367,6 +446,10 @@ static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *r
 		t->discarding = true;
 		drain(t, rb);
 	}
+	/* Inner calls reach userspace only with a tree that prints: so 0 here. */
+	if (t->opts->tree)
+		log_info("--tree: %llu call(s) outside a printed tree reached userspace",
+			 (unsigned long long)(t->tree.dropped + t->tree.n));
 	/* --count: what is left (since the last --interval, or all). */
 	if (t->opts->output != OUTPUT_EVENTS && !t->output_closed)
 		err = print_counts(t, a, !!t->opts->interval_ms);
@@ -551,6 +634,39 @@ static int probe_features(struct trace *t, const struct btf *vmlinux)
 	return 0;
 }
 
+/*
+ * --tree: a root and at least one inner function, all kernel functions
+ * (sys: and tracepoints have no place in a tree yet; USDT probes are
+ * user code).
+ */
+static int check_tree(const struct trace *t, enum spec_kind kind)
+{
+	int i;
+
+	if (!t->opts->tree)
+		return 0;
+	if (kind == SPEC_USDT) {
+		log_error("--tree: USDT probes cannot be in a call tree; trees are of kernel functions");
+		return -EINVAL;
+	}
+	if (t->nspecs < 2) {
+		log_error("--tree: expected a ROOT function and at least one INNER function");
+		return -EINVAL;
+	}
+	for (i = 0; i < t->nspecs; i++) {
+		const struct spec *s = &t->specs[i];
+
+		/* Tracepoints are leaves; a sys: call's entry and exit, not yet. */
+		if (s->kind == SPEC_KFUNC || (i && s->kind == SPEC_TP && !spec__is_syscall(s)))
+			continue;
+		log_error("--tree: '%s' is not a kernel function%s; a tree's %s",
+			  s->text, i ? " or tracepoint" : "",
+			  i ? "INNER may be a function or a tracepoint" : "ROOT must be a function");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
 {
 	struct trace t = { .opts = opts, .nspecs = argc };
@@ -610,6 +726,9 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 	ret = targets__check_min_duration(t.specs, argc, opts->min_duration_ns);
 	if (ret)
 		goto out;
+	ret = check_tree(&t, kind);
+	if (ret)
+		goto out;
 	if (kind == SPEC_USDT) {
 		t.usdt = usdt_front__new(opts->btf_file);
 		ret = t.usdt ? 0 : -ENOMEM;
@@ -641,6 +760,7 @@ out:
 	/* Plans may hold BTF on top of the targets' own: freed first. */
 	targets__free(&t.targets);
 	usdt_front__free(t.usdt);
+	tree_pending__free(&t.tree);
 	usym__free(popts.usym_ctx);
 	printer__fini(&t.printer);
 	kernel__free(k);

@@ -1400,6 +1400,87 @@ static void test_event_json(void **state)
 			    "\"values\":{\"len\":84,\"dev->name\":\"lo\",\"skb\":{\"a\":1,\"b\":2}}}\n");
 }
 
+/* --tree: every call's plan is make_plan()'s, its return an errno. */
+static const struct capture_plan *tree_plan;
+
+static const struct capture_plan *tree_plan_of(void *ctx, __u32 func_id)
+{
+	return tree_plan;
+}
+
+/* A return record of make_plan()'s at REC: RET, at DEPTH, DURATION_NS long (0: none). */
+static void make_tree_record(unsigned char *rec, int64_t ret, __u16 depth, __u64 duration_ns)
+{
+	struct ksnoop_event ev = {
+		.time_ns = EVENT_TIME_NS, .tgid = 7, .tid = 8, .kind = KSNOOP_RETURN,
+		.comm = "cat", .duration_ns = duration_ns,
+		.flags = duration_ns ? KSNOOP_EV_DURATION : 0, .depth = depth,
+	};
+
+	memset(rec, 0, RETURN_REC);
+	memcpy(rec, &ev, sizeof(ev));
+	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
+}
+
+static const char *render_tree(enum print_format format, const void *root,
+			       const struct tree_call *calls, int first)
+{
+	struct print_opts opts = { .format = format, .clock_offset_ns = CLOCK_OFFSET_NS };
+	struct printer p;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f = out_open(&buf, &sz);
+
+	printer__init(&p, f, &opts);
+	printer__tree(&p, tree_plan, root, RETURN_REC, calls, first, tree_plan_of, NULL);
+	printer__fini(&p);
+	return out_close(f, &buf);
+}
+
+/*
+ * --tree: the root's event, then a call a line by depth, errors marked and
+ * the first failing call (tree.c chose it); JSON nests "calls".
+ */
+static void test_tree(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char root[RETURN_REC], inner[RETURN_REC], outer[RETURN_REC],
+		ok[RETURN_REC];
+	struct tree_call calls[3] = {
+		{ .rec = ok, .size = RETURN_REC, .depth = 2, .ret = TREE_RET_OK },
+		{ .rec = inner, .size = RETURN_REC, .depth = 2, .ret = TREE_RET_ERRNO, .code = 2 },
+		{ .rec = outer, .size = RETURN_REC, .depth = 1, .ret = TREE_RET_ERRNO, .code = 2 },
+	};
+	int first;
+
+	make_plan(&plan);
+	plan.values[KSNOOP_RETURN][0].errno_names = true;
+	plan.bpf.side[KSNOOP_RETURN].values[0].acc.src = KSNOOP_SRC_RET;
+	tree_plan = &plan;
+	make_tree_record(root, -2, 0, 0);
+	make_tree_record(ok, 0, 2, 1500);
+	make_tree_record(inner, -2, 2, 2000);
+	make_tree_record(outer, -2, 1, 5000);
+	first = tree__assemble(calls, 3);
+	assert_int_equal(first, 2);
+	assert_int_equal(tree__first_error(calls, 3, TREE_RET_ERRNO, 2), 1);
+	assert_string_equal(render_tree(FORMAT_TEXT, root, calls, first),
+			    "01:02:03.123456 cpu0 cat 7/8 <- ip_send_skb\n"
+			    "    return = -2 (ENOENT)\n"
+			    "  \u2192 ip_send_skb (5.000 us) = -2 (ENOENT)  [error]\n"
+			    "    \u2192 ip_send_skb (1.500 us) = 0\n"
+			    "    \u2192 ip_send_skb (2.000 us) = -2 (ENOENT)  [first error]\n");
+	assert_string_equal(render_tree(FORMAT_JSON, root, calls, first),
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":0,\"pid\":7,\"tid\":8,"
+			    "\"comm\":\"cat\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
+			    "\"values\":{\"return\":-2,\"return_errno\":\"ENOENT\"},"
+			    "\"calls\":[{\"func\":\"ip_send_skb\",\"duration_ns\":5000,"
+			    "\"values\":{\"return\":-2,\"return_errno\":\"ENOENT\"},"
+			    "\"calls\":[{\"func\":\"ip_send_skb\",\"duration_ns\":1500,\"values\":{\"return\":0},\"calls\":[]},"
+			    "{\"func\":\"ip_send_skb\",\"duration_ns\":2000,"
+			    "\"values\":{\"return\":-2,\"return_errno\":\"ENOENT\"},\"first_error\":true,\"calls\":[]}]}]}\n");
+}
+
 static void test_return_event(void **state)
 {
 	static struct capture_plan plan;
@@ -1752,6 +1833,7 @@ int main(void)
 		cmocka_unit_test(test_event_text),
 		cmocka_unit_test(test_event_json),
 		cmocka_unit_test(test_return_event),
+		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_return_event_errno),
 		cmocka_unit_test(test_return_event_with_duration),
 		cmocka_unit_test(test_event_with_fault),

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Unit tests for --tree's assembly and first-failure rule (ksnoop/tree.c)
+ * on synthetic calls, in the order BPF reports them (at their returns),
+ * and for the records waiting for their session's root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "tree.h"
+
+#define OK(d)		{ .depth = (d), .ret = TREE_RET_OK }
+#define ERR(d, e)	{ .depth = (d), .ret = TREE_RET_ERRNO, .code = (e) }
+#define NUL(d)		{ .depth = (d), .ret = TREE_RET_NULL }
+#define N(a)		((int)(sizeof(a) / sizeof((a)[0])))
+
+/*
+ * do_sys_openat2 -> do_filp_open -> path_openat -> { link_path_walk ->
+ * lookup_fast, lookup_slow = -ENOENT }, path_openat = -ENOENT, ... as the
+ * returns come: lookup_fast, link_path_walk, lookup_slow, path_openat,
+ * do_filp_open.
+ */
+static void test_open_enoent(void **state)
+{
+	struct tree_call c[] = {
+		OK(4), OK(3), ERR(3, 2), ERR(2, 2), ERR(1, 2),
+	};
+
+	assert_int_equal(tree__assemble(c, N(c)), 4);
+	assert_int_equal(c[4].first_child, 3);
+	assert_int_equal(c[3].first_child, 1);	/* link_path_walk, then lookup_slow */
+	assert_int_equal(c[1].next_sibling, 2);
+	assert_int_equal(c[2].next_sibling, -1);
+	assert_int_equal(c[1].first_child, 0);
+	assert_int_equal(c[0].parent, 1);	/* lookup_fast in link_path_walk */
+	assert_int_equal(c[1].parent, 3);	/* link_path_walk in path_openat */
+	assert_int_equal(c[2].parent, 3);	/* lookup_slow in path_openat */
+	assert_int_equal(c[3].parent, 4);
+	assert_int_equal(c[4].parent, -1);	/* do_filp_open: the root's */
+	assert_int_equal(tree__first_error(c, N(c), TREE_RET_ERRNO, 2), 2);
+	assert_true(c[2].first_error);
+	assert_false(c[3].first_error || c[4].first_error || c[0].first_error);
+}
+
+/* The last callee with the error is followed, not an earlier one. */
+static void test_last_failing_callee(void **state)
+{
+	struct tree_call c[] = {
+		ERR(2, 2), ERR(2, 2), ERR(1, 2),
+	};
+
+	tree__assemble(c, N(c));
+	assert_int_equal(c[0].parent, 2);
+	assert_int_equal(c[1].parent, 2);
+	assert_int_equal(tree__first_error(c, N(c), TREE_RET_ERRNO, 2), 1);
+	assert_false(c[0].first_error);
+}
+
+/* A callee with another errno does not explain its caller's. */
+static void test_other_errno_stops(void **state)
+{
+	struct tree_call c[] = {
+		ERR(2, 13), ERR(1, 2),
+	};
+
+	tree__assemble(c, N(c));
+	assert_int_equal(tree__first_error(c, N(c), TREE_RET_ERRNO, 2), 1);
+	assert_false(c[0].first_error);
+	/* ... and the root's error, explained by no call: none marked. */
+	c[1].first_error = false;
+	assert_int_equal(tree__first_error(c, N(c), TREE_RET_ERRNO, 22), -1);
+	assert_false(c[0].first_error || c[1].first_error);
+}
+
+/* A NULL (or ERR_PTR) return carries its caller's errno. */
+static void test_null_carries_error(void **state)
+{
+	struct tree_call c[] = {
+		NUL(2), ERR(1, 12),
+	};
+
+	tree__assemble(c, N(c));
+	assert_int_equal(tree__first_error(c, N(c), TREE_RET_ERRNO, 12), 0);
+	assert_true(c[0].first_error);
+}
+
+/* A root that did not fail has no first failing call. */
+static void test_root_ok(void **state)
+{
+	struct tree_call c[] = { ERR(1, 2) };
+
+	tree__assemble(c, N(c));
+	assert_int_equal(tree__first_error(c, N(c), TREE_RET_OK, 0), -1);
+	assert_int_equal(tree__first_error(c, N(c), TREE_RET_NONE, 0), -1);
+	assert_false(c[0].first_error);
+}
+
+/* Siblings at one depth; a call not recorded (depth 2) leaves its callee to depth 1. */
+static void test_siblings_and_gaps(void **state)
+{
+	struct tree_call c[] = {
+		OK(1), OK(3), OK(1), OK(2), OK(1),
+	};
+
+	assert_int_equal(tree__assemble(c, N(c)), 0);
+	assert_int_equal(c[0].next_sibling, 2);
+	assert_int_equal(c[2].next_sibling, 4);
+	assert_int_equal(c[4].next_sibling, -1);
+	assert_int_equal(c[0].parent, -1);
+	assert_int_equal(c[1].parent, 2);	/* its depth-2 caller was not recorded */
+	assert_int_equal(c[2].parent, -1);
+	assert_int_equal(c[3].parent, 4);
+	assert_int_equal(c[4].parent, -1);
+}
+
+/* Records of a session wait for it; an older session of the task's is dropped. */
+static void test_pending(void **state)
+{
+	struct tree_pending p = {};
+	struct tree_call c[4];
+	int a = 1, b = 2, x = 3, y = 4, n;
+
+	assert_int_equal(tree_pending__add(&p, 10, 100, &a, sizeof(a)), 0);	/* discarded */
+	assert_int_equal(tree_pending__add(&p, 11, 7, &x, sizeof(x)), 0);	/* another task */
+	assert_int_equal(tree_pending__add(&p, 10, 101, &b, sizeof(b)), 0);
+	assert_int_equal(tree_pending__add(&p, 10, 101, &y, sizeof(y)), 0);
+	n = tree_pending__take(&p, 10, 101, c, 4);
+	assert_int_equal(n, 2);
+	assert_int_equal(*(const int *)c[0].rec, 2);
+	assert_int_equal(*(const int *)c[1].rec, 4);
+	assert_int_equal(p.n, 1);
+	assert_int_equal(p.dropped, 1);
+	free((void *)c[0].rec);
+	free((void *)c[1].rec);
+	n = tree_pending__take(&p, 11, 7, c, 4);
+	assert_int_equal(n, 1);
+	assert_int_equal(*(const int *)c[0].rec, 3);
+	free((void *)c[0].rec);
+	assert_int_equal(p.n, 0);
+	tree_pending__free(&p);
+}
+
+/* A task's new session drops its older one's records, not other tasks'. */
+static void test_pending_new_session(void **state)
+{
+	struct tree_pending p = {};
+	struct tree_call c[4];
+	int a = 1, b = 2, x = 3;
+
+	assert_int_equal(tree_pending__add(&p, 10, 100, &a, sizeof(a)), 0);
+	assert_int_equal(tree_pending__add(&p, 10, 100, &a, sizeof(a)), 0);
+	assert_int_equal(tree_pending__add(&p, 11, 7, &x, sizeof(x)), 0);
+	assert_int_equal(p.n, 3);
+	assert_int_equal(tree_pending__add(&p, 10, 101, &b, sizeof(b)), 0);
+	assert_int_equal(p.n, 2);
+	assert_int_equal(p.dropped, 2);
+	assert_int_equal(tree_pending__take(&p, 11, 7, c, 4), 1);
+	assert_int_equal(*(const int *)c[0].rec, 3);
+	free((void *)c[0].rec);
+	assert_int_equal(tree_pending__take(&p, 10, 101, c, 4), 1);
+	assert_int_equal(*(const int *)c[0].rec, 2);
+	free((void *)c[0].rec);
+	tree_pending__free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_enoent),
+		cmocka_unit_test(test_last_failing_callee),
+		cmocka_unit_test(test_other_errno_stops),
+		cmocka_unit_test(test_null_carries_error),
+		cmocka_unit_test(test_root_ok),
+		cmocka_unit_test(test_siblings_and_gaps),
+		cmocka_unit_test(test_pending),
+		cmocka_unit_test(test_pending_new_session),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,128 @@
+#!/bin/sh
+# Call trees (--tree, issue #28): a session per task from the root's entry
+# to its return; inner calls recorded with depth, duration and return;
+# printed only when the root's return predicates hold; the first failing
+# call marked.  Workload: busybox cat on 3 missing paths and 2 that exist
+# (a successful open prints nothing), and mkdir (mode 0777) of an existing directory
+# (EEXIST from filename_create) next to one that does not exist yet.
+# The inner functions are in available_filter_functions on 6.1 and 6.12
+# (link_path_walk and open_last_lookups are inlined on 6.1).
+. /tests/lib.sh
+
+tmp=$(mktemp -d)
+mkdir -p "$tmp/there"
+
+open_some() {
+	cat /nope1 /nope2/x /nope3 /proc/version /proc/self/stat >/dev/null 2>&1
+	for f in /nope1 /nope2/x /nope3 /proc/version /proc/self/stat; do
+		cat "$f" >/dev/null 2>&1
+	done
+}
+
+# jq_count FILE FILTER: how many events FILTER selects.
+jq_count() {
+	jq -c "select(.type == \"event\") | select($2)" "$1" 2>/dev/null | wc -l
+}
+
+INNER="do_filp_open(dfd,return) path_openat(return) walk_component(return) lookup_fast(return) step_into(return) complete_walk may_open(return)"
+
+for mode in fentry kprobe; do
+	T=$mode
+	# --- text: 6 failing opens (the first cat stops at nothing: it opens
+	#     all 5 paths; then 5 cats, one path each) ---
+	ks_case <<-'CASE'
+		NAME     ${T}_open_enoent
+		RUN      --mode $mode --tree -c cat 'do_sys_openat2(filename, return < 0)' $INNER
+		WORKLOAD open_some
+		EXPECT   ${T}_trees: count 6 ' cat [0-9]+/[0-9]+ <- do_sys_openat2 \('
+		EXPECT   ${T}_root_return: count 6 '^    return = -2 \(ENOENT\)$'
+		EXPECT   ${T}_nope1: count 2 '^    filename = "/nope1"$'
+		EXPECT   ${T}_nope2: count 2 '^    filename = "/nope2/x"$'
+		EXPECT   ${T}_no_success: count 0 'filename = "/proc'
+		EXPECT   ${T}_do_filp_open: count 6 '^  → do_filp_open \([0-9.]+ [mun]?s\) = ERR_PTR\(-ENOENT\)  \[error\]$'
+		EXPECT   ${T}_value_beneath: count 6 '^        dfd = -100$'
+		EXPECT   ${T}_path_openat: count 6 '^    → path_openat \([0-9.]+ [mun]?s\) = ERR_PTR\(-ENOENT\)  \[error\]$'
+		EXPECT   ${T}_first_error_last: count 4 '^      → step_into \([0-9.]+ [mun]?s\) = ERR_PTR\(-ENOENT\)  \[first error\]$'
+		EXPECT   ${T}_walk_component: count 2 '^      → walk_component \([0-9.]+ [mun]?s\) = ERR_PTR\(-ENOENT\)  \[error\]$'
+		EXPECT   ${T}_first_error_inner: count 2 '^        → step_into \([0-9.]+ [mun]?s\) = ERR_PTR\(-ENOENT\)  \[first error\]$'
+		EXPECT   ${T}_one_first_error_each: count 6 '\[first error\]'
+		EXPECT   ${T}_said: stderr '6 events printed, 0 lost'
+	CASE
+	expect_eq "${T}_nothing_left" "" "$(left_progs "$PROGS")"
+
+	# --- JSON: the same trees as objects with nested "calls" ---
+	ks_case <<-'CASE'
+		NAME     ${T}_json
+		RUN      --mode $mode -j --tree -c cat 'do_sys_openat2(filename, return < 0)' $INNER
+		WORKLOAD open_some
+		EXPECT   ${T}_json_trees: eq 6 "$(jq_count "$OUT" '.func == "do_sys_openat2" and .values.return_errno == "ENOENT"')"
+		EXPECT   ${T}_json_shape: eq 6 "$(jq_count "$OUT" '.calls[0].func == "do_filp_open" and .calls[0].values.return_errno == "ENOENT" and .calls[0].values.dfd == -100 and .calls[0].calls[0].func == "path_openat" and (.calls | length) == 1')"
+		EXPECT   ${T}_json_first_error: eq 6 "$(jq_count "$OUT" '[.. | objects | select(.first_error == true) | .func] == ["step_into"]')"
+		EXPECT   ${T}_json_durations: eq 6 "$(jq_count "$OUT" '[.. | objects | select(has("func") and (has("type") | not)) | .duration_ns > 0] | all')"
+		EXPECT   ${T}_json_nope2_walk: eq 2 "$(jq_count "$OUT" '.values.filename == "/nope2/x" and ([.calls[0].calls[0].calls[] | select(.func == "walk_component") | .calls[] | select(.first_error) | .func] == ["step_into"])')"
+	CASE
+
+	# --- mkdir of an existing directory: EEXIST first from filename_create ---
+	ks_case <<-'CASE'
+		NAME     ${T}_mkdir_eexist
+		RUN      --mode $mode -j --tree -c mkdir 'do_mkdirat(mode, return < 0)' 'filename_create(return)' 'lookup_one_qstr_excl(return)'
+		WORKLOAD mkdir "$tmp/there" 2>/dev/null; mkdir "$tmp/new_$mode" 2>/dev/null
+		EXPECT   ${T}_mkdir_one_tree: eq 1 "$(jq_count "$OUT" '.func == "do_mkdirat"')"
+		EXPECT   ${T}_mkdir_values: eq 1 "$(jq_count "$OUT" '.values.mode == 511 and .values.return == -17 and .values.return_errno == "EEXIST"')"
+		EXPECT   ${T}_mkdir_first_error: eq 1 "$(jq_count "$OUT" '.calls[0].func == "filename_create" and .calls[0].first_error == true and .calls[0].values.return_errno == "EEXIST"')"
+	CASE
+
+	# --- a tracepoint is a leaf at its place: vmprog's nanosleep of 20 ms
+	#     arms its hrtimer inside do_nanosleep (a timer interrupt in the
+	#     task's session may add other hrtimer_starts: not checked) ---
+	ks_case <<-'CASE'
+		NAME     ${T}_tp_leaf
+		RUN      --mode $mode -j --tree -c vmprog 'hrtimer_nanosleep(rqtp)' 'do_nanosleep(return)' 'tp:timer:hrtimer_start(mode)'
+		WORKLOAD vmprog sleep 20
+		EXPECT   ${T}_tp_leaf_tree: eq 1 "$(jq_count "$OUT" '.func == "hrtimer_nanosleep" and .values.rqtp == 20000000')"
+		EXPECT   ${T}_tp_leaf_place: eq 1 "$(jq_count "$OUT" '[.calls[] | select(.func == "do_nanosleep" and .values.return == 0) | .calls[] | select(.func == "tp:hrtimer_start" and (has("duration_ns") | not) and .values.mode == "HRTIMER_MODE_REL")] | length >= 1')"
+	CASE
+
+	# --- a discarded session puts nothing in the ring buffer (the calls
+	#     wait in BPF and are deleted at the root's return): 5 successful
+	#     opens, 1 failing; between them and the stop, the maps are empty ---
+	start "$tmp/$T.disc.out" "$tmp/$T.disc.err" --mode $mode --tree -c cat \
+		'do_sys_openat2(filename, return < 0)' $INNER
+	cat /proc/version /proc/self/stat /proc/uptime /proc/loadavg /nope4 /proc/cpuinfo >/dev/null 2>&1
+	expect_eq "${T}_tree_buf_empty" 0 "$(bpftool -j map dump name tree_buf 2>/dev/null | jq length)"
+	expect_eq "${T}_sessions_empty" 0 "$(bpftool -j map dump name sessions 2>/dev/null | jq length)"
+	stop
+	count_is "${T}_discard_one_tree" 1 ' <- do_sys_openat2 \(' "$tmp/$T.disc.out"
+	expect_match "${T}_discard_nothing_reached" \
+		'^ksnoop: --tree: 0 call\(s\) outside a printed tree reached userspace$' "$(cat "$tmp/$T.disc.err")"
+
+	# --- the limit on recorded calls: the first 2 of the 4 (do_filp_open,
+	#     path_openat; not lookup_fast, step_into), the others counted ---
+	ks_case <<-'CASE'
+		NAME     ${T}_limit
+		RUN      --mode $mode -j --tree --tree-max-calls 2 -c cat 'do_sys_openat2(filename, return < 0)' $INNER
+		WORKLOAD cat /nope1 2>/dev/null
+		EXPECT   ${T}_limit_tree: eq 1 "$(jq_count "$OUT" '.values.filename == "/nope1"')"
+		EXPECT   ${T}_limit_calls: eq 1 "$(jq_count "$OUT" '[.. | objects | select(has("func") and (has("type") | not))] | length == 2')"
+		EXPECT   ${T}_limit_counted: eq 1 "$(jq_count "$OUT" '.calls_not_recorded == 2')"
+	CASE
+done
+
+# --- refused: one line, exit 2 ---
+refused() {	# NAME WANT_ERE ARGS...
+	_name=$1 _want=$2
+	shift 2
+	ksnoop "$@" >"$tmp/$_name.out" 2>"$tmp/$_name.err"
+	expect_eq "${_name}_exit" 2 "$?"
+	expect_eq "${_name}_one_line" 1 "$(wc -l <"$tmp/$_name.err")"
+	expect_eq "${_name}_said" 1 "$(grep -cE "$_want" "$tmp/$_name.err")"
+}
+refused tree_with_count '^ksnoop: --tree prints call trees: not with --count$' \
+	--tree --count do_sys_openat2 do_filp_open
+refused tree_with_hist '^ksnoop: --tree prints call trees: not with --hist$' \
+	--tree --hist do_sys_openat2 do_filp_open
+refused tree_usdt 'USDT probes cannot be in a call tree' --tree usdt /bin/busybox:a:b /bin/busybox:a:c
+refused tree_tp_root "'tp:sched:sched_switch' is not a kernel function; a tree's ROOT must be a function" \
+	--tree tp:sched:sched_switch do_filp_open
+refused tree_sys "'sys:openat' is not a kernel function or tracepoint" --tree do_sys_openat2 sys:openat
+refused tree_alone 'expected a ROOT function and at least one INNER' --tree do_sys_openat2
