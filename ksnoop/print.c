@@ -1330,13 +1330,28 @@ static void print_stack(struct printer *p, const char *key, const struct ksnoop_
 	writer__end_array(wr);
 }
 
+/* An event's (or a tree's root's) header: its JSON object opened, or its text line. */
+static void begin_event(struct printer *p, const struct capture_plan *plan,
+			const struct ksnoop_event *ev)
+{
+	char comm[KSNOOP_COMM_LEN + 1];
+
+	memcpy(comm, ev->comm, KSNOOP_COMM_LEN);
+	comm[KSNOOP_COMM_LEN] = 0;
+	if (p->wr.json) {
+		writer__begin_object(&p->wr, WRITER_STRUCT, 0);
+		print_header_json(&p->wr, plan, ev, comm);
+	} else {
+		print_header_text(p, plan, ev, comm);
+	}
+}
+
 void printer__event(struct printer *p, const struct capture_plan *plan,
 		    const void *rec, size_t size)
 {
 	const struct ksnoop_event *ev = rec;
 	const struct ksnoop_side_plan *side;
 	struct writer *wr = &p->wr;
-	char comm[KSNOOP_COMM_LEN + 1];
 	int kind;
 
 	if (size < sizeof(*ev) || ev->kind >= KSNOOP_NR_KINDS)
@@ -1345,16 +1360,8 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 	side = &plan->bpf.side[kind];
 	if (size < side->rec_size)
 		return;
-	memcpy(comm, ev->comm, KSNOOP_COMM_LEN);
-	comm[KSNOOP_COMM_LEN] = 0;
-
 	/* The event gathers in the writer's buffer and goes out in one write. */
-	if (wr->json) {
-		writer__begin_object(wr, WRITER_STRUCT, 0);
-		print_header_json(wr, plan, ev, comm);
-	} else {
-		print_header_text(p, plan, ev, comm);
-	}
+	begin_event(p, plan, ev);
 	print_values(p, plan, rec, kind, 0, 0);
 	if (wr->json) {
 		print_json_at_return(wr, plan, side, rec, kind);
@@ -1520,19 +1527,11 @@ void printer__tree(struct printer *p, const struct capture_plan *root, const voi
 {
 	const struct ksnoop_event *ev = rec;
 	struct writer *wr = &p->wr;
-	char comm[KSNOOP_COMM_LEN + 1];
 
 	if (size < sizeof(*ev) || ev->kind != KSNOOP_RETURN ||
 	    size < root->bpf.side[KSNOOP_RETURN].rec_size)
 		return;
-	memcpy(comm, ev->comm, KSNOOP_COMM_LEN);
-	comm[KSNOOP_COMM_LEN] = 0;
-	if (wr->json) {
-		writer__begin_object(wr, WRITER_STRUCT, 0);
-		print_header_json(wr, root, ev, comm);
-	} else {
-		print_header_text(p, root, ev, comm);
-	}
+	begin_event(p, root, ev);
 	print_values(p, root, rec, KSNOOP_RETURN, 0, 0);
 	if (wr->json) {
 		if (ev->dropped) {
