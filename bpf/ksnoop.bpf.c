@@ -708,6 +708,7 @@ struct call {
 	__u32 depth;
 	/* --tree: an inner call's session; the root's: its calls waiting */
 	struct ksnoop_tree_session *tree;
+	struct ksnoop_tree_rec *tree_rec;	/* an inner call's record (tree_rec_begin()) */
 	__u32 tree_kept;
 	__u32 tree_flushed;	/* the root's: its calls went to the ring buffer */
 };
@@ -1308,6 +1309,31 @@ struct {
 } tree_buf SEC(".maps");
 
 /*
+ * The kernel's in_task(): not in a hard interrupt, an NMI or a softirq
+ * being served (a task's own calls with softirqs only disabled are its).
+ * The CPU's preempt count is read where userspace found it (kallsyms and
+ * BTF: a per-CPU int on 6.1, a member of pcpu_hot from 6.2 to 6.14), as
+ * per_cpu_ptr() does; typed ksyms would not load where the kernel keeps
+ * BTF for the variable but no address.  The masks are linux/preempt.h's.
+ */
+#define PREEMPT_NOT_TASK	(0x00f00000 /* NMI */ | 0x000f0000 /* HARDIRQ */ | \
+				 0x00000100 /* SOFTIRQ_OFFSET */)
+
+static __always_inline bool in_task(void)
+{
+	__u64 off;
+	int count;
+
+	if (!plan.per_cpu_offset_addr)
+		return true;
+	if (bpf_probe_read_kernel(&off, sizeof(off), (void *)(plan.per_cpu_offset_addr +
+				  8 * (__u64)bpf_get_smp_processor_id())) ||
+	    bpf_probe_read_kernel(&count, sizeof(count), (void *)(plan.preempt_count_addr + off)))
+		return true;
+	return !(count & PREEMPT_NOT_TASK);
+}
+
+/*
  * The current task's session, or NULL.  A session left by a task that
  * exited inside it (its root never returned) is not a new task's of the
  * same tid: it goes.
@@ -1317,11 +1343,30 @@ static __always_inline struct ksnoop_tree_session *tree_session(void)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct ksnoop_tree_session *s = bpf_map_lookup_elem(&sessions, &tid);
 
+	/* An interrupt's calls are not the task's, whose session it interrupted. */
+	if (s && !in_task())
+		return NULL;
 	if (s && s->task != bpf_get_current_task()) {
 		bpf_map_delete_elem(&sessions, &tid);
 		return NULL;
 	}
 	return s;
+}
+
+/*
+ * A session's counts change atomically: a hard interrupt taken while its
+ * task is in it runs the session's programs on the same CPU (and counts)
+ * in the middle of the task's.
+ */
+static __always_inline bool tree_full(struct ksnoop_tree_session *s, __u32 depth)
+{
+	if (depth <= KSNOOP_TREE_MAX_DEPTH && s->calls < s->limit) {
+		__sync_fetch_and_add(&s->calls, 1);
+		return false;
+	}
+	__sync_fetch_and_add(&s->dropped, 1);
+	count(KSNOOP_CNT_TREE_DROP);
+	return true;
 }
 
 /*
@@ -1331,17 +1376,14 @@ static __always_inline struct ksnoop_tree_session *tree_session(void)
 static __always_inline bool tree_inner_enter(void)
 {
 	struct ksnoop_tree_session *s = tree_session();
+	__u32 depth;
 
 	if (!s)
 		return false;
-	s->depth++;
-	if (s->depth > KSNOOP_TREE_MAX_DEPTH || s->calls >= s->limit) {
-		s->dropped++;
-		count(KSNOOP_CNT_TREE_DROP);
-		return false;
-	}
-	s->calls++;
-	return true;
+	/* An interrupt's calls in between leave the depth as they found it. */
+	depth = s->depth + 1;
+	__sync_fetch_and_add(&s->depth, 1);
+	return !tree_full(s, depth);
 }
 
 /*
@@ -1354,13 +1396,9 @@ static __always_inline bool tree_inner_event(struct call *c)
 
 	if (!s)
 		return false;
-	if (s->depth + 1 > KSNOOP_TREE_MAX_DEPTH || s->calls >= s->limit) {
-		s->dropped++;
-		count(KSNOOP_CNT_TREE_DROP);
-		return false;
-	}
-	s->calls++;
 	c->depth = s->depth + 1;
+	if (tree_full(s, c->depth))
+		return false;
 	c->session = s->id;
 	c->tree = s;
 	return true;
@@ -1374,48 +1412,57 @@ static __always_inline bool tree_inner_leave(struct call *c)
 	if (!s)
 		return false;
 	c->depth = s->depth;
-	if (s->depth)
-		s->depth--;
+	if (c->depth)
+		__sync_fetch_and_add(&s->depth, -1);
 	c->session = s->id;
 	c->tree = s;
 	return c->depth && c->depth <= KSNOOP_TREE_MAX_DEPTH;
 }
 
 /*
- * An inner call's record, built in the scratch buffer behind its size,
- * waits in tree_buf for its root's return.
+ * An inner call's record, built in place in its tree_buf element (NULL:
+ * not recorded, and counted).  Its index is taken first, atomically, and
+ * the record is not built in the scratch buffer and copied: a hard
+ * interrupt taken while the task is in its session runs the session's
+ * programs too (a timer's tp:timer:hrtimer_start, say), on this CPU, and
+ * would take the same index, or build its record in the same buffer, in
+ * between.  The element is not a record (size 0) until tree_rec_keep().
  */
 static __always_inline void *tree_rec_begin(const volatile struct ksnoop_side_plan *side,
 					    struct call *c)
 {
+	struct ksnoop_tree_session *s = c->tree;
+	struct ksnoop_tree_buf_key key;
+	struct ksnoop_tree_rec *t = NULL;
 	__u32 zero = 0;
-	struct ksnoop_tree_rec *t = bpf_map_lookup_elem(&scratch, &zero);
+	void *any;
 
 	if (!c->now)
 		c->now = bpf_ktime_get_ns();
-	if (!t)
+	if (!s)
 		return NULL;
-	t->size = side->rec_size;
+	key.tid = (__u32)bpf_get_current_pid_tgid();
+	key.index = __sync_fetch_and_add(&s->kept, 1);
+	/* The new element's first bytes come from anywhere: scratch. */
+	any = bpf_map_lookup_elem(&scratch, &zero);
+	if (any && !bpf_map_update_elem(&tree_buf, &key, any, BPF_ANY))
+		t = bpf_map_lookup_elem(&tree_buf, &key);
+	if (!t) {
+		__sync_fetch_and_add(&s->dropped, 1);
+		count(KSNOOP_CNT_TREE_DROP);
+		return NULL;
+	}
+	t->size = 0;
+	c->tree_rec = t;
 	return t->rec;
 }
 
-static __always_inline void tree_rec_keep(struct call *c)
+/* The record tree_rec_begin() gave C is complete. */
+static __always_inline void tree_rec_keep(const volatile struct ksnoop_side_plan *side,
+					  struct call *c)
 {
-	__u32 zero = 0;
-	struct ksnoop_tree_rec *t = bpf_map_lookup_elem(&scratch, &zero);
-	struct ksnoop_tree_session *s = c->tree;
-	struct ksnoop_tree_buf_key key;
-
-	if (!t || !s)
-		return;
-	key.tid = (__u32)bpf_get_current_pid_tgid();
-	key.index = s->kept;
-	if (bpf_map_update_elem(&tree_buf, &key, t, BPF_ANY)) {
-		s->dropped++;
-		count(KSNOOP_CNT_TREE_DROP);
-		return;
-	}
-	s->kept++;
+	if (c->tree_rec)
+		c->tree_rec->size = side->rec_size;
 }
 
 /* bpf_loop()'s context at the root's return: whose calls, and emit or drop. */
@@ -1496,6 +1543,25 @@ static __always_inline bool tree_close(struct call *c)
 	c->tree_kept = s->kept;
 	bpf_map_delete_elem(&sessions, &tid);
 	return true;
+}
+
+/*
+ * --tree: a task that exits inside a session (its root never returns: a
+ * get_signal() that ends in do_group_exit(), say) takes the session and
+ * the calls waiting for it along.  One instance of a run, a root's, has it.
+ */
+SEC("tp_btf/sched_process_exit")
+int ksnoop_tree_exit(__u64 *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct ksnoop_tree_session *s = bpf_map_lookup_elem(&sessions, &tid);
+
+	if (!s || s->task != bpf_get_current_task())
+		return 0;
+	tree_flush((__u32)s->kept, false);
+	bpf_map_delete_elem(&sessions, &tid);
+	count(KSNOOP_CNT_TREE_EXIT);
+	return 0;
 }
 
 /*
@@ -1589,7 +1655,7 @@ static __always_inline int emit_entry(void *ctx, enum word_source ws,
 	fill_header(rec, KSNOOP_ENTRY, c);
 	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, c->fv, words, 0);
 	if (inner) {
-		tree_rec_keep(c);
+		tree_rec_keep(side, c);
 		return 0;
 	}
 	if (side->flags & KSNOOP_SIDE_RETRY) {
@@ -1627,7 +1693,8 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 			return 0;
 		}
 	}
-	if (plan.tree == KSNOOP_TREE_ROOT && tree_root_nested())
+	/* A root called in an interrupt opens no session for the task it interrupted. */
+	if (plan.tree == KSNOOP_TREE_ROOT && (tree_root_nested() || !in_task()))
 		return 0;
 	if (!begin_call(ctx, ws, KSNOOP_ENTRY, &c, keyed))
 		return 0;
@@ -1717,7 +1784,7 @@ static __always_inline int emit_return(void *ctx, enum word_source ws,
 	fill_header(rec, KSNOOP_RETURN, c);
 	fill_values(ctx, ws, KSNOOP_RETURN, rec, side, c->fv, words, side->nstashed);
 	if (inner)
-		tree_rec_keep(c);
+		tree_rec_keep(side, c);
 	else
 		submit(rec, side->rec_size);
 	return 0;

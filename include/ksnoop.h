@@ -463,6 +463,13 @@ struct ksnoop_plan {
 	/* --tree, the root: the most inner calls one session records */
 	__u32 tree_max_calls;
 	__u32 pad_tree;
+	/*
+	 * --tree: where the CPU's preempt count is (a per-CPU address, and
+	 * the kernel's __per_cpu_offset[]), so that an interrupt's calls stay
+	 * out of the task's session; 0: not known, nothing left out.
+	 */
+	__u64 preempt_count_addr;
+	__u64 per_cpu_offset_addr;
 };
 
 enum ksnoop_event_flags {
@@ -521,8 +528,8 @@ struct ksnoop_tree_session {
 	__u32 calls;		/* inner calls recorded */
 	__u32 limit;		/* most calls a session records (the root's plan.tree_max_calls) */
 	__u32 dropped;		/* calls past the limit or the depth, not recorded */
-	__u32 kept;		/* calls waiting in tree_buf, indexes 0 to kept - 1 */
-	__u32 pad;
+	/* calls waiting in tree_buf, indexes 0 to kept - 1 (64 bits: BPF's fetching add) */
+	__u64 kept;
 	/* the task's task_struct: a tid reused after an exit is not this session's */
 	__u64 task;
 };
@@ -569,6 +576,7 @@ enum ksnoop_counter {
 	KSNOOP_CNT_STACK_LOST,	/* --count -s: a stack not taken (stacks map full) */
 	KSNOOP_CNT_HIST_UNREAD,	/* --hist (--by): the value (the key) could not be read */
 	KSNOOP_CNT_TREE_DROP,	/* --tree: an inner call past the session's limit or depth */
+	KSNOOP_CNT_TREE_EXIT,	/* --tree: a session whose task exited inside it (dropped) */
 	KSNOOP_NR_COUNTERS,
 };
 
@@ -591,7 +599,7 @@ _Static_assert(KSNOOP_SOCK_NR_FIELDS <= 4 * KSNOOP_TUPLE_OFF_STEPS, "tuple offse
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
 _Static_assert(sizeof(struct ksnoop_side_plan) == 2768, "side plan layout");
-_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8, "plan layout");
+_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8 + 16, "plan layout");
 _Static_assert(sizeof(struct ksnoop_by_key) == 8 + KSNOOP_BY_SIZE, "by key layout");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) <= KSNOOP_BY_SIZE &&
 	       sizeof(struct ksnoop_sock_tuple) <= KSNOOP_BY_SIZE, "a tuple fits a --by key");

@@ -48,6 +48,7 @@ struct attacher {
 	int by_counts_fd;	/* --by: counts per (function, key, bucket) */
 	int sessions_fd;	/* --tree: the session of each task in one */
 	int tree_buf_fd;	/* --tree: their calls, until their roots return */
+	bool tree_exit;		/* --tree: the program that ends an exiting task's session is attached */
 	struct ksnoop_bpf **skels;
 	int nskels;
 	/* Links of groups: one program, a link per function (or one multi link). */
@@ -307,6 +308,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 					       kind == ATTACH_SYSCALL_TP || kind == ATTACH_SYSCALL);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_syscall_exit,
 					       kind == ATTACH_SYSCALL);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tree_exit,
+					       plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
 	if (kind == ATTACH_USDT && sleepable)
 		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_usdt,
 						    bpf_program__flags(skel->progs.ksnoop_usdt) |
@@ -390,6 +393,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 /* Forget the instance loaded last (a kprobe.multi attempt the kernel refused). */
 static void drop_last_instance(struct attacher *a)
 {
+	if (a->skels[a->nskels - 1]->links.ksnoop_tree_exit)
+		a->tree_exit = false;
 	ksnoop_bpf__destroy(a->skels[--a->nskels]);
 	if (a->nskels == 0) {
 		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
@@ -478,6 +483,16 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 	if (plan->bpf.tree && a->sessions_fd < 0) {
 		a->sessions_fd = bpf_map__fd(skel->maps.sessions);
 		a->tree_buf_fd = bpf_map__fd(skel->maps.tree_buf);
+	}
+	if (bpf_program__autoload(skel->progs.ksnoop_tree_exit)) {
+		skel->links.ksnoop_tree_exit = bpf_program__attach(skel->progs.ksnoop_tree_exit);
+		if (!skel->links.ksnoop_tree_exit) {
+			err = -errno;
+			drop_last_instance(a);
+			attach_fail(e, err, "attach --tree's sched_process_exit program for", target);
+			return NULL;
+		}
+		a->tree_exit = true;
 	}
 	return skel;
 }

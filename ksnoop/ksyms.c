@@ -244,12 +244,13 @@ out:
  * NAME found at P in the complete lines LINES..P: its line's symbol, if it
  * is a function's name there ("ADDR t NAME" or "ADDR t NAME\t[MODULE]").
  */
-static bool name_line(const char *lines, const char *p, size_t len, struct ksym_found *f)
+static bool name_line(const char *lines, const char *p, size_t len, const char *types,
+		      struct ksym_found *f)
 {
 	const char *line = p, *mod;
 	size_t mlen;
 
-	if (p - lines < 3 || p[-1] != ' ' || p[-3] != ' ' || !strchr("tTwW", p[-2]) ||
+	if (p - lines < 3 || p[-1] != ' ' || p[-3] != ' ' || !p[-2] || !strchr(types, p[-2]) ||
 	    (p[len] != '\n' && p[len] != '\t' && p[len]))
 		return false;
 	while (line > lines && line[-1] != '\n')
@@ -264,7 +265,8 @@ static bool name_line(const char *lines, const char *p, size_t len, struct ksym_
 	return true;
 }
 
-int ksyms__scan_name(const char *path, const char *name, struct ksym_found *out, int max)
+int ksyms__scan_name_types(const char *path, const char *name, const char *types,
+			   struct ksym_found *out, int max)
 {
 	size_t have = 0, len = strlen(name);
 	char *buf = malloc(KSYMS_CHUNK + 1), *end, *p;
@@ -292,7 +294,7 @@ int ksyms__scan_name(const char *path, const char *name, struct ksym_found *out,
 		for (p = buf; (p = memmem(p, end - p, name, len)); p += len) {
 			struct ksym_found f;
 
-			if (name_line(buf, p, len, &f) && n++ < max)
+			if (name_line(buf, p, len, types, &f) && n++ < max)
 				out[n - 1] = f;
 		}
 		/* A buffer without a newline holds no line of kallsyms: dropped. */
@@ -307,6 +309,11 @@ int ksyms__scan_name(const char *path, const char *name, struct ksym_found *out,
 	if (fd >= 0)
 		close(fd);
 	return err ? err : n;
+}
+
+int ksyms__scan_name(const char *path, const char *name, struct ksym_found *out, int max)
+{
+	return ksyms__scan_name_types(path, name, "tTwW", out, max);
 }
 
 /* Functions: text and weak symbols (t, T, w, W). */

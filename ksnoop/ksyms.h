@@ -51,6 +51,9 @@ struct ksym_found {
 	char module[KSYMS_MODULE_LEN];	/* "": vmlinux */
 };
 int ksyms__scan_name(const char *path, const char *name, struct ksym_found *out, int max);
+/* The same for symbols of the kallsyms TYPES ("dD": data). */
+int ksyms__scan_name_types(const char *path, const char *name, const char *types,
+			   struct ksym_found *out, int max);
 
 size_t ksyms__count(const struct ksyms *ks);
 const struct ksym *ksyms__at(const struct ksyms *ks, size_t i);

@@ -82,7 +82,7 @@ static const char usage_text[] =
 "ROOT's return predicates hold\n"
 "(\"do_sys_openat2(filename, return < 0)\": failing opens only); errors are\n"
 "marked, and the first failing call: the innermost that returned the error\n"
-"its callers returned.\n"
+"its callers returned (-s: with its kernel stack).\n"
 "In a USPEC, PROVIDER and NAME may be globs; argN:TYPE reads argument N as\n"
 "a pointer to TYPE, argN:str as a C string, argN:str(argM) as argM bytes.\n"
 "\n"
@@ -375,8 +375,7 @@ static int check_output_options(const struct options *o)
 		{ o->folded, MODE(OUTPUT_COUNT), "--folded goes with --count (and -s)" },
 		{ o->tree, MODE(OUTPUT_EVENTS), "--tree prints call trees: not with %s" },
 		{ o->tree_max_calls && !o->tree, 0, "--tree-max-calls goes with --tree" },
-		{ o->tree && (o->stack || o->ustack), 0,
-		  "--tree does not take stacks (-s, --ustack) yet" },
+		{ o->tree && o->ustack, 0, "--tree does not take --ustack yet" },
 		{ o->tree && o->min_duration_ns, 0, "--tree does not take -L yet" },
 		{ o->tree && o->oneline, 0, "--tree prints trees: --oneline does not apply" },
 		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),

@@ -1201,8 +1201,14 @@ static void print_stack(struct printer *p, const char *key, const struct ksnoop_
  * JSON, the "values" object.  SKIP_RETURN: not the return value (a
  * tree's call line shows it).
  */
+/* print_values()'s FLAGS: the return value is on the tree's call line; stacks left out. */
+enum {
+	VALUES_NO_RETURN = 1,
+	VALUES_NO_STACKS = 2,
+};
+
 static void print_values(struct printer *p, const struct capture_plan *plan, const void *rec,
-			 int kind, int level, bool skip_return)
+			 int kind, int level, unsigned int flags)
 {
 	const struct ksnoop_event *ev = rec;
 	const struct ksnoop_side_plan *side = &plan->bpf.side[kind];
@@ -1216,7 +1222,10 @@ static void print_values(struct printer *p, const struct capture_plan *plan, con
 		const struct ksnoop_value *vh =
 			(const void *)((const char *)rec + side->values[i].rec_off);
 
-		if (skip_return && side->values[i].acc.src == KSNOOP_SRC_RET)
+		if ((flags & VALUES_NO_RETURN) && side->values[i].acc.src == KSNOOP_SRC_RET)
+			continue;
+		if ((flags & VALUES_NO_STACKS) && (plan->values[kind][i].how == PRINT_STACK ||
+						   plan->values[kind][i].how == PRINT_USTACK))
 			continue;
 		if (plan->values[kind][i].how == PRINT_STACK) {
 			stack = vh;
@@ -1299,7 +1308,21 @@ static void print_stack(struct printer *p, const char *key, const struct ksnoop_
 		return;
 	}
 	for (i = printer__stack_top(p->opts.symbolize, p->opts.sym_ctx, ips, n); i < n; i++) {
-		if (p->opts.symbolize && !p->opts.symbolize(p->opts.sym_ctx, ips[i], sym, sizeof(sym)))
+		bool named = p->opts.symbolize &&
+			     !p->opts.symbolize(p->opts.sym_ctx, ips[i], sym, sizeof(sym));
+
+		/*
+		 * Below the top, a traced caller's fentry/fexit trampoline, and
+		 * the frame after it (the caller's own call into it, at its
+		 * first instructions: the caller is the frame before): not
+		 * the kernel's path, and not there without ksnoop.
+		 */
+		if (named && tracer_frame(sym)) {
+			if (strncmp(sym, "bpf_trampoline_", 15) == 0)
+				i++;
+			continue;
+		}
+		if (named)
 			writer__name(wr, sym);
 		else
 			writer__hex(wr, ips[i]);
@@ -1332,7 +1355,7 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 	} else {
 		print_header_text(p, plan, ev, comm);
 	}
-	print_values(p, plan, rec, kind, 0, false);
+	print_values(p, plan, rec, kind, 0, 0);
 	if (wr->json) {
 		print_json_at_return(wr, plan, side, rec, kind);
 		writer__end_object(wr);
@@ -1450,7 +1473,9 @@ static void print_calls_text(struct printer *p, print_plan_fn plan_of, void *ctx
 		if (!plan || kind >= KSNOOP_NR_KINDS || calls[i].size < plan->bpf.side[kind].rec_size)
 			continue;
 		print_call_line(p, plan, &calls[i], level);
-		print_values(p, plan, calls[i].rec, kind, level, true);
+		/* -s: the stack of the first failing call only. */
+		print_values(p, plan, calls[i].rec, kind, level,
+			     VALUES_NO_RETURN | (calls[i].first_error ? 0 : VALUES_NO_STACKS));
 		print_calls_text(p, plan_of, ctx, calls, calls[i].first_child, level + 1);
 	}
 }
@@ -1478,7 +1503,8 @@ static void print_calls_json(struct printer *p, print_plan_fn plan_of, void *ctx
 			writer__uint(wr, ev->duration_ns);
 		}
 		writer__key(wr, "values");
-		print_values(p, plan, calls[i].rec, ev->kind, 0, false);
+		print_values(p, plan, calls[i].rec, ev->kind, 0,
+			     calls[i].first_error ? 0 : VALUES_NO_STACKS);
 		if (calls[i].first_error) {
 			writer__key(wr, "first_error");
 			writer__bool(wr, true);
@@ -1507,7 +1533,7 @@ void printer__tree(struct printer *p, const struct capture_plan *root, const voi
 	} else {
 		print_header_text(p, root, ev, comm);
 	}
-	print_values(p, root, rec, KSNOOP_RETURN, 0, false);
+	print_values(p, root, rec, KSNOOP_RETURN, 0, 0);
 	if (wr->json) {
 		if (ev->dropped) {
 			writer__key(wr, "calls_not_recorded");

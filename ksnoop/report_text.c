@@ -412,6 +412,8 @@ static void text_summary(struct report *r, const struct report_summary *s)
 	n = add_total(buf, sizeof(buf), n, s->hist_unread, "calls whose value could not be read");
 	n = add_total(buf, sizeof(buf), n, s->stack_lost, "stacks not taken (stacks map full)");
 	n = add_total(buf, sizeof(buf), n, s->stash_full, "calls not followed (stash full)");
+	n = add_total(buf, sizeof(buf), n, s->tree_dropped, "inner calls not recorded in trees");
+	n = add_total(buf, sizeof(buf), n, s->tree_exited, "trees dropped (their task exited inside)");
 	add_total(buf, sizeof(buf), n, s->missed,
 		  "calls missed (the probe fired inside a BPF program)");
 	log_note("%s", buf);

@@ -87,7 +87,10 @@ static int add_stacks(struct rctx *r, bool stash)
 	if ((!r->opts->stack && !r->opts->ustack) || r->opts->output != OUTPUT_EVENTS)
 		return 0;
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
-		if (!r->plan->bpf.side[k].enabled || (stash && k == KSNOOP_RETURN))
+		if (!r->plan->bpf.side[k].enabled)
+			continue;
+		/* --tree: the stack where a call returns (whether it failed shows there) */
+		if (r->opts->tree ? k == KSNOOP_ENTRY : stash && k == KSNOOP_RETURN)
 			continue;
 		err = r->opts->stack ? add_stack(r, r->plan, k, false) : 0;
 		err = err ?: (r->opts->ustack ? add_stack(r, r->plan, k, true) : 0);

@@ -137,6 +137,22 @@ void kernel__prefetch_ksyms(struct kernel *k, bool glob)
 		k->ksyms_reading = pthread_create(&k->ksyms_thread, NULL, read_ksyms, k) == 0;
 }
 
+int kernel__symbol_addr(struct kernel *k, const char *name, __u64 *addr)
+{
+	struct ksym_found f;
+
+	if (!k->klookup_tried) {
+		k->klookup_tried = true;
+		k->klookup = klookup__open();
+	}
+	if (k->klookup && klookup__find(k->klookup, name, addr) == 0 && *addr)
+		return 0;
+	if (ksyms__scan_name_types(k->kallsyms_path, name, "dDbBrRtTA", &f, 1) < 1 || !f.addr)
+		return -ENOENT;
+	*addr = f.addr;
+	return 0;
+}
+
 /* Wait for the thread kernel__prefetch_ksyms() started, if any: then its table is K's. */
 static void take_prefetched(struct kernel *k)
 {

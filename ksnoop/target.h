@@ -148,6 +148,11 @@ int kernel__func_sig(struct kernel *k, const struct func_match *m, struct signat
  * it is loaded (kernel__open()); else NULL.
  */
 const struct btf *kernel__running_vmlinux(struct kernel *k);
+/*
+ * The address of kernel symbol NAME (data too), looked up in the kernel
+ * where it can (klookup.h), else in K's kallsyms file: 0, or -ENOENT.
+ */
+int kernel__symbol_addr(struct kernel *k, const char *name, __u64 *addr);
 
 /*
  * Signature of tracepoint NAME ("sched_switch" or "sched:sched_switch", the

@@ -387,6 +387,9 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 	/* --tree: a tracepoint is a leaf, its event recorded as it is. */
 	if (tg->kind == ATTACH_TP || tg->kind == ATTACH_SYSCALL_TP)
 		ropts.tree = false;
+	/* --tree -s: the stack of an inner function's return (the first failing call's prints). */
+	if (cfg->tree_root && (!ropts.tree || tg->spec == cfg->tree_root))
+		ropts.stack = false;
 	if (tg->kind == ATTACH_USDT)
 		snprintf(types_where, sizeof(types_where),
 			 tg->usdt.has_btf ? "the BTF of '%s'" :
@@ -408,6 +411,8 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 	if (cfg->tree_root) {
 		bp->tree = tg->spec == cfg->tree_root ? KSNOOP_TREE_ROOT : KSNOOP_TREE_INNER;
 		bp->tree_max_calls = cfg->tree_max_calls;
+		bp->preempt_count_addr = cfg->preempt_count_addr;
+		bp->per_cpu_offset_addr = cfg->per_cpu_offset_addr;
 	}
 	/* A traced program chooses its USDT arguments: user memory only. */
 	/* A syscall's pointer arguments are the calling program's addresses. */

@@ -77,6 +77,8 @@ struct targets_cfg {
 	/* --tree: the root's spec (the others' targets are inner functions); NULL: none */
 	const struct spec *tree_root;
 	__u32 tree_max_calls;
+	/* --tree: the CPU's preempt count (ksnoop.h, struct ksnoop_plan); 0: not known */
+	__u64 preempt_count_addr, per_cpu_offset_addr;
 };
 
 /*

@@ -21,11 +21,13 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <linux/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "counts.h"
 #include "cli.h"
 #include "kfeatures.h"
+#include "ksyms.h"
 #include "ks_error.h"
 #include "log.h"
 #include "print.h"
@@ -221,10 +223,52 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 	};
 }
 
+/*
+ * --tree: where the CPU's preempt count is, for the programs' in_task():
+ * the per-CPU variable __preempt_count (6.1, and 6.15 on), or the member
+ * preempt_count of pcpu_hot (6.2 to 6.14), with the kernel's
+ * __per_cpu_offset[].  Not found (kallsyms without addresses): 0, and an
+ * interrupt's calls go in the session it interrupted (-v says so).
+ */
+static void tree_preempt_count(struct kernel *k, struct targets_cfg *cfg)
+{
+	const struct btf *btf = kernel__running_vmlinux(k);
+	const struct btf_type *st;
+	const struct btf_member *m;
+	__u64 off, pc;
+	__s32 id;
+	int i;
+
+	if (kernel__symbol_addr(k, "__per_cpu_offset", &off))
+		goto unknown;
+	if (!kernel__symbol_addr(k, "__preempt_count", &pc)) {
+		cfg->preempt_count_addr = pc;
+		cfg->per_cpu_offset_addr = off;
+		return;
+	}
+	id = btf ? btf__find_by_name_kind(btf, "pcpu_hot", BTF_KIND_STRUCT) : -ENOENT;
+	if (id < 0 || kernel__symbol_addr(k, "pcpu_hot", &pc))
+		goto unknown;
+	st = btf__type_by_id(btf, id);
+	m = btf_members(st);
+	for (i = 0; i < btf_vlen(st); i++, m++) {
+		if (strcmp(btf__name_by_offset(btf, m->name_off), "preempt_count") == 0) {
+			cfg->preempt_count_addr = pc + btf_member_bit_offset(st, i) / 8;
+			cfg->per_cpu_offset_addr = off;
+			return;
+		}
+	}
+unknown:
+	log_info("--tree: the CPU's preempt count was not found: calls in interrupts go in the session they interrupt");
+}
+
 /* Every spec's targets, kernel functions attached in MODE. */
 static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mode)
 {
 	struct targets_cfg cfg = targets_cfg(t, mode);
+
+	if (t->opts->tree)
+		tree_preempt_count(k, &cfg);
 
 	int i, err;
 
@@ -510,6 +554,9 @@ static void print_summary(struct trace *t, struct attacher *a)
 		.stack_lost = attacher__counter(a, KSNOOP_CNT_STACK_LOST),
 		.stash_full = attacher__counter(a, KSNOOP_CNT_STASH_DROP),
 		.missed = attacher__missed(a),
+		.tree = t->opts->tree,
+		.tree_dropped = attacher__counter(a, KSNOOP_CNT_TREE_DROP),
+		.tree_exited = attacher__counter(a, KSNOOP_CNT_TREE_EXIT),
 	};
 
 	report__summary(&t->report, &s);

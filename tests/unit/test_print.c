@@ -1637,6 +1637,8 @@ static int stack_symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
 	case 0x2000: snprintf(buf, sz, "bpf_trace_run4+0x10d"); return 0;
 	case 0x3000: snprintf(buf, sz, "__schedule+0x628"); return 0;
 	case 0x4000: snprintf(buf, sz, "dummy_xmit+0x10 [dummy]"); return 0;
+	case 0x5000: snprintf(buf, sz, "bpf_trampoline_6442492367+0x7e [bpf]"); return 0;
+	case 0x6000: snprintf(buf, sz, "dummy_xmit+0x5 [dummy]"); return 0;
 	}
 	return -1;
 }
@@ -1686,6 +1688,19 @@ static void test_event_with_stack(void **state)
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"ping\","
 			    "\"func\":\"ip_output\",\"kind\":\"entry\",\"values\":{\"len\":84},"
 			    "\"stack\":[\"__schedule+0x628\",\"dummy_xmit+0x10 [dummy]\",\"0xffffffff81000000\"]}\n");
+	/*
+	 * A traced caller's trampoline below the top (fentry mode, several
+	 * functions of the stack traced), and its call into it, go too.
+	 */
+	{
+		__u64 traced[6] = { 0x1000, 0x3000, 0x4000, 0x5000, 0x6000, 0xffffffff81000000ULL };
+
+		put_value(rec, 72, KSNOOP_OK, sizeof(traced), 0, traced, sizeof(traced));
+		assert_string_equal(render_event_with(&opts, &plan, rec, sizeof(rec)),
+				    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"ping\","
+				    "\"func\":\"ip_output\",\"kind\":\"entry\",\"values\":{\"len\":84},"
+				    "\"stack\":[\"__schedule+0x628\",\"dummy_xmit+0x10 [dummy]\",\"0xffffffff81000000\"]}\n");
+	}
 	/* A stack the kernel could not take says so. */
 	put_value(rec, 72, KSNOOP_FAULT, 0, 0, ips, 0);
 	opts.format = FORMAT_TEXT;

@@ -62,6 +62,60 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_json_nope2_walk: eq 2 "$(jq_count "$OUT" '.values.filename == "/nope2/x" and ([.calls[0].calls[0].calls[] | select(.func == "walk_component") | .calls[] | select(.first_error) | .func] == ["step_into"])')"
 	CASE
 
+	# --- -s: every inner return takes its stack; the first failing
+	#     call's prints (step_into, called from path_openat's lookups) ---
+	ks_case <<-'CASE'
+		NAME     ${T}_stack
+		RUN      --mode $mode -j -s --tree -c cat 'do_sys_openat2(filename, return < 0)' $INNER
+		WORKLOAD cat /nope1 2>/dev/null
+		EXPECT   ${T}_stack_tree: eq 1 "$(jq_count "$OUT" '.values.filename == "/nope1"')"
+		EXPECT   ${T}_stack_only_first: eq 1 "$(jq_count "$OUT" '[.. | objects | select(has("stack")) | .func] == ["step_into"]')"
+		EXPECT   ${T}_stack_frames: eq 1 "$(jq_count "$OUT" '[.. | objects | select(.first_error == true) | .stack | map(test("^(path_openat|do_filp_open)\\+")) | any] == [true]')"
+		EXPECT   ${T}_stack_no_tracer: eq 0 "$(grep -cE 'bpf_prog_|bpf_trampoline|kprobe_ftrace|kretprobe_trampoline' "$OUT")"
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_stack_text
+		RUN      --mode $mode -s --tree -c cat 'do_sys_openat2(filename, return < 0)' $INNER
+		WORKLOAD cat /nope1 2>/dev/null
+		EXPECT   ${T}_stack_text_one: count 1 'stack = \['
+		EXPECT   ${T}_stack_text_after_first: eq 1 "$(grep -A1 'first error' "$OUT" | grep -c 'stack = \[')"
+	CASE
+
+	# --- many tasks in sessions at once: each tree is its own task's ---
+	ks_case <<-'CASE'
+		NAME     ${T}_tasks
+		RUN      --mode $mode -j --tree -c cat 'do_sys_openat2(filename, return < 0)' $INNER
+		WORKLOAD p=; for i in 1 2 3 4 5 6; do cat /nope_task$i 2>/dev/null & p="$p $!"; done; wait $p
+		EXPECT   ${T}_tasks_trees: eq 6 "$(jq_count "$OUT" '.values.filename | test("^/nope_task[1-6]$")')"
+		EXPECT   ${T}_tasks_distinct: eq 6 "$(jq -c 'select(.type == "event") | [.values.filename, .tid]' "$OUT" | sort -u | wc -l)"
+		EXPECT   ${T}_tasks_shape: eq 6 "$(jq_count "$OUT" '.calls[0].func == "do_filp_open" and .calls[0].values.dfd == -100 and .calls[0].calls[0].func == "path_openat" and ([.. | objects | select(.first_error == true) | .func] == ["step_into"])')"
+	CASE
+
+	# --- a root called inside its own session (a glob's do_filp_open
+	#     inside do_sys_openat2) belongs to the outer session ---
+	ks_case <<-'CASE'
+		NAME     ${T}_nested
+		RUN      --mode $mode -j --tree -c cat 'do_*open*(return < 0)' 'path_openat(return)'
+		WORKLOAD open_some
+		EXPECT   ${T}_nested_outer: eq 6 "$(jq_count "$OUT" '.func == "do_sys_openat2" and .values.return_errno == "ENOENT"')"
+		EXPECT   ${T}_nested_only_outer: eq 6 "$(jq -c 'select(.type == "event")' "$OUT" | wc -l)"
+		EXPECT   ${T}_nested_inner: eq 6 "$(jq_count "$OUT" '[.calls[].func] == ["path_openat"] and .calls[0].values.return_errno == "ENOENT"')"
+	CASE
+
+	# --- a task that exits inside a session (SIGTERM: get_signal() ends in
+	#     do_group_exit() and never returns): its session and calls go ---
+	start "$tmp/$T.exit.out" "$tmp/$T.exit.err" --mode $mode --tree -c vmprog get_signal mmput
+	vmprog sleep 20000 &
+	vpid=$!
+	sleep 1
+	kill "$vpid"
+	wait "$vpid" 2>/dev/null
+	expect_eq "${T}_exit_tree_buf_empty" 0 "$(bpftool -j map dump name tree_buf 2>/dev/null | jq length)"
+	expect_eq "${T}_exit_sessions_empty" 0 "$(bpftool -j map dump name sessions 2>/dev/null | jq length)"
+	stop
+	count_is "${T}_exit_no_tree" 0 '<- get_signal' "$tmp/$T.exit.out"
+	expect_match "${T}_exit_said" ', 1 trees dropped \(their task exited inside\)' "$(cat "$tmp/$T.exit.err")"
+
 	# --- mkdir of an existing directory: EEXIST first from filename_create ---
 	ks_case <<-'CASE'
 		NAME     ${T}_mkdir_eexist
