@@ -93,8 +93,10 @@ bcc_ready() {
 	[ "$n" -ge $((2 + NCPU)) ]
 }
 
-summary() { # the "ksnoop: N events printed, M lost" line -> "printed=N lost=M"
-	sed -n 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost.*/printed=\1 lost=\2/p' "$W/err" | tail -n 1
+summary() { # the "ksnoop: N events printed, M lost[, K captured but not printed ...]"
+	# line -> "printed=N lost=M[ unprinted=K]"
+	sed -n -e 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost, \([0-9]*\) captured but not printed.*/printed=\1 lost=\2 unprinted=\3/p' \
+		-e 't' -e 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost.*/printed=\1 lost=\2/p' "$W/err" | tail -n 1
 }
 
 # bg_tracer VARIANT READY-FUNC CMD...: run CMD on CPU 0 in the background with
