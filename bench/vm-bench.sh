@@ -17,9 +17,9 @@
 # the sample output: the workload opens files while each tracer attaches,
 # which is kernel text patched under a running vCPU, so bench/run boots it
 # with the tests' thread=single) and/or "tree" (table 7, --tree's cost per
-# call, multi-threaded TCG as table 1). Tracers run on CPU 0 (taskset) and the workload on CPU 1 (-C 1),
-# so that the scheduler cannot put them on one CPU in some runs and not in
-# others. Every traced run is preceded by an untraced run of the same loop
+# call, multi-threaded TCG as table 1). Tracers run on CPU 0 (taskset) and
+# the workload on CPU 1 (-C 1), so that the scheduler cannot put them on
+# one CPU in some runs and not in others. Every traced run is preceded by an untraced run of the same loop
 # ("base=", ns per call): the added cost is taken against that neighbour.
 # Every result is one line on the host:
 #
@@ -259,8 +259,8 @@ done
 # (b) A whole error tree against the same calls as plain events: openat()
 # of a missing file under TREE_DIRS directories (each component a
 # walk_component, lookup_fast and step_into: 3 * TREE_DIRS + 13 inner
-# calls on 6.1), so each call fails (ENOENT) and makes one tree; the same specs without --tree print one event per
-# call. fentry mode, output to /dev/null, every traced run after an
+# calls on 6.1), so each call fails (ENOENT) and makes one tree; the same
+# specs without --tree print one event per call. fentry mode, output to /dev/null, every traced run after an
 # untraced run of its own loop (base=). Events and trees go through a
 # 64 MiB buffer, so that none is lost (a lost event costs less than a
 # printed one, and would flatter either side).
@@ -272,7 +272,7 @@ TREE_EV_ROOT='do_sys_openat2(return)'
 TREE_INNER=('do_filp_open(return)' 'path_openat(return)' 'walk_component(return)'
 	'lookup_fast(return)' 'step_into(return)')
 deep=$W/deep
-for ((i = 1; i <= ${TREE_DIRS:-16}; i++)); do deep=$deep/d$i; done
+for ((i = 1; i <= ${TREE_DIRS:-12}; i++)); do deep=$deep/d$i; done
 mkdir -p "$deep"
 DEEP=$deep/missing
 DEEP_WORK="openat ${TREE_N:-$OPEN_N} $DEEP"
@@ -340,7 +340,7 @@ tree_shape() {
 		ev=$(jq -s '[.[] | select(.type == "event") | .func] |
 			(index("do_sys_openat2") // -1) as $i | if $i < 0 then "none" else length - $i - 1 end' "$W/events.json")
 	fi
-	result tree-shape tree 0 "dirs=${TREE_DIRS:-16} $fields events_per_open=$ev"
+	result tree-shape tree 0 "dirs=${TREE_DIRS:-12} $fields events_per_open=$ev"
 	ksnoop --mode fentry -c ksb-loop --tree "$TREE_ROOT" "${TREE_INNER[@]}" >"$W/tree.txt" 2>/dev/null &
 	pid=$!
 	sleep "$SAMPLE_WAIT"
@@ -357,7 +357,7 @@ base_of() { case $1 in filtered | inner-idle) echo untraced-open ;; *) echo untr
 case " ${PARTS:-kfunc startup} " in *" tree "*) ;; *) TREE_ROUNDS=0 ;; esac
 if [ "$TREE_ROUNDS" -gt 0 ]; then
 	cmdline tree-untraced-open "$LOOPCMD $OPEN_WORK"
-	cmdline tree-untraced-deep "$LOOPCMD $DEEP_WORK   # ${TREE_DIRS:-16} directories, then a missing file"
+	cmdline tree-untraced-deep "$LOOPCMD $DEEP_WORK   # ${TREE_DIRS:-12} directories, then a missing file"
 	cmdline tree-filtered "$T0 ksnoop -v --mode fentry '$PRED' >/dev/null"
 	cmdline tree-inner-idle "$T0 ksnoop -v --mode fentry --tree '$TREE_IDLE_ROOT' $TREE_INNER_IDLE >/dev/null"
 	cmdline tree-events "$T0 ksnoop -v --mode fentry --buffer $TREE_BUF '$TREE_EV_ROOT' $(printf "'%s' " "${TREE_INNER[@]}")>/dev/null"
