@@ -27,6 +27,8 @@ class Options:
     vm: bool = True
     profile: bool = True
     globs: bool = True
+    tree: bool = True           # table 7, --tree in the VM (a boot of its own)
+    only_tree: bool = False     # --only-tree: the report's table 7 is replaced in place
     glob_vm: bool = True        # table 6's VM part (--no-vm turns it off, info stays)
     glob_kernels: tuple = ("bookworm", "trixie")
     out: str = "docs/PERFORMANCE.md"
@@ -46,11 +48,12 @@ class Sizes:
     filt_n: int = 3000000       # syscalls per run, filtered-out against bare probe
     fixed_rate: int = 1000000   # the paced offered rate, events per second
     sys_n: int = 300000         # openat calls per system-call-pair run
+    tree_n: int = 2000          # failing deep openat() per table-7 run (~50 traced calls each)
 
     @classmethod
     def quick(cls):
         return cls(tp_n=200000, usdt_n=50000, open_n=5000, flood_secs=2,
-                   drain_n=300000, filt_n=1000000, sys_n=100000)
+                   drain_n=300000, filt_n=1000000, sys_n=100000, tree_n=500)
 
 
 @dataclass

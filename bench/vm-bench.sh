@@ -12,13 +12,14 @@
 #   time          GNU time (/usr/bin/time -v: peak RSS)
 #
 # /tests/bench.conf (written by bench/run) sets ROUNDS, OPEN_N,
-# STARTUP_ROUNDS and PARTS: "kfunc" (table 1, cost per call: bench/run
-# boots multi-threaded TCG for it) and/or "startup" (table 5 and the sample
-# output: the workload opens files while each tracer attaches, which is
-# kernel text patched under a running vCPU, so bench/run boots it with the
-# tests' thread=single). Tracers run on CPU 0 (taskset) and the workload on CPU 1 (-C 1),
-# so that the scheduler cannot put them on one CPU in some runs and not in
-# others. Every traced run is preceded by an untraced run of the same loop
+# STARTUP_ROUNDS, TREE_N, TREE_DIRS and PARTS: "kfunc" (table 1, cost per
+# call: bench/run boots multi-threaded TCG for it), "startup" (table 5 and
+# the sample output: the workload opens files while each tracer attaches,
+# which is kernel text patched under a running vCPU, so bench/run boots it
+# with the tests' thread=single) and/or "tree" (table 7, --tree's cost per
+# call, multi-threaded TCG as table 1). Tracers run on CPU 0 (taskset) and
+# the workload on CPU 1 (-C 1), so that the scheduler cannot put them on
+# one CPU in some runs and not in others. Every traced run is preceded by an untraced run of the same loop
 # ("base=", ns per call): the added cost is taken against that neighbour.
 # Every result is one line on the host:
 #
@@ -30,6 +31,7 @@
 
 set -u
 export LC_ALL=C
+TREE_ROUNDS=$ROUNDS
 W=/tmp/ksb
 mkdir -p "$W"
 F=$W/target-file
@@ -91,8 +93,10 @@ bcc_ready() {
 	[ "$n" -ge $((2 + NCPU)) ]
 }
 
-summary() { # the "ksnoop: N events printed, M lost" line -> "printed=N lost=M"
-	sed -n 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost.*/printed=\1 lost=\2/p' "$W/err" | tail -n 1
+summary() { # the "ksnoop: N events printed, M lost[, K captured but not printed ...]"
+	# line -> "printed=N lost=M[ unprinted=K]"
+	sed -n -e 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost, \([0-9]*\) captured but not printed.*/printed=\1 lost=\2 unprinted=\3/p' \
+		-e 't' -e 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost.*/printed=\1 lost=\2/p' "$W/err" | tail -n 1
 }
 
 # bg_tracer VARIANT READY-FUNC CMD...: run CMD on CPU 0 in the background with
@@ -113,7 +117,8 @@ bg_tracer() {
 		return
 	fi
 	[ "${STOPPED:-0}" = 1 ] && kill -STOP "$pid"
-	out=$($LOOPCMD open "$OPEN_N" "$F")
+	# WORK: the workload's arguments (table 7's openat loop), else table 1's
+	out=$($LOOPCMD ${WORK:-open $OPEN_N $F})
 	[ "${STOPPED:-0}" = 1 ] && kill -CONT "$pid"
 	kill -INT "$pid"
 	# bcc's ksnoop and ksnoop drain their buffers: allow time for it
@@ -244,6 +249,130 @@ for ((r = 0; r < STARTUP_ROUNDS; r++)); do
 		bcc-ksnoop) startup_one "$v" 'do_sys_openat2(' bcc-ksnoop trace "$SPEC" ;;
 		bpftrace) startup_one "$v" do_sys_openat2 bpftrace -e "$BT_KPROBE" ;;
 		esac
+	done
+done
+
+# ---- 7. call trees (--tree): ns per call ------------------------------------
+# (a) An inner function called outside any session: --tree with a root the
+# loop never calls (do_mkdirat) and do_sys_openat2 as INNER, on table 1's
+# open+close loop, against today's filtered-out call of the same function.
+# (b) A whole error tree against the same calls as plain events: openat()
+# of a missing file under TREE_DIRS directories (each component a
+# walk_component, lookup_fast and step_into: 3 * TREE_DIRS + 13 inner
+# calls on 6.1), so each call fails (ENOENT) and makes one tree; the same
+# specs without --tree print one event per call. fentry mode, output to /dev/null, every traced run after an
+# untraced run of its own loop (base=). Events and trees go through a
+# 64 MiB buffer, so that none is lost (a lost event costs less than a
+# printed one, and would flatter either side).
+TREE_BUF=$((64 << 20))
+TREE_INNER_IDLE='do_sys_openat2'
+TREE_IDLE_ROOT='do_mkdirat(return < 0)'
+TREE_ROOT='do_sys_openat2(return < 0)'
+TREE_EV_ROOT='do_sys_openat2(return)'
+TREE_INNER=('do_filp_open(return)' 'path_openat(return)' 'walk_component(return)'
+	'lookup_fast(return)' 'step_into(return)')
+deep=$W/deep
+for ((i = 1; i <= ${TREE_DIRS:-12}; i++)); do deep=$deep/d$i; done
+mkdir -p "$deep"
+DEEP=$deep/missing
+DEEP_WORK="openat ${TREE_N:-$OPEN_N} $DEEP"
+OPEN_WORK="open $OPEN_N $F"
+
+run_tree() {
+	case $1 in
+	untraced-open) $LOOPCMD $OPEN_WORK ;;
+	untraced-deep) $LOOPCMD $DEEP_WORK ;;
+	filtered) WORK=$OPEN_WORK bg_tracer "$1" ksnoop_ready ksnoop -v --mode fentry "$PRED" ;;
+	inner-idle) WORK=$OPEN_WORK bg_tracer "$1" ksnoop_ready \
+		ksnoop -v --mode fentry --tree "$TREE_IDLE_ROOT" "$TREE_INNER_IDLE" ;;
+	events) WORK=$DEEP_WORK bg_tracer "$1" ksnoop_ready \
+		ksnoop -v --mode fentry --buffer "$TREE_BUF" "$TREE_EV_ROOT" "${TREE_INNER[@]}" ;;
+	tree) WORK=$DEEP_WORK bg_tracer "$1" ksnoop_ready \
+		ksnoop -v --mode fentry --buffer "$TREE_BUF" --tree "$TREE_ROOT" "${TREE_INNER[@]}" ;;
+	esac
+}
+
+# shape_run FILE SPEC...: ksnoop -j -c ksb-loop SPEC... (fentry) while the
+# deep loop makes two failing opens (its untimed one and one timed); its
+# output in FILE, its stderr in $W/err; false if it did not attach.
+shape_run() {
+	local file=$1 pid
+	shift
+	: >"$W/err"
+	$T0 ksnoop -v -j --mode fentry -c ksb-loop "$@" >"$file" 2>"$W/err" &
+	pid=$!
+	if ! wait_for ksnoop_ready "$pid" 120; then
+		kill -9 "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		return 1
+	fi
+	$LOOPCMD openat 1 "$DEEP" >/dev/null
+	kill -INT "$pid"
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+# One tree as JSON, its inner calls counted (per function) and its depth;
+# the same specs without --tree, their events per failing open counted;
+# the tree as text, for the report.
+tree_shape() {
+	local fields ev pid
+	why() { echo "$1:$(tail -n 2 "$W/err" | tr -s ' \n\t' '___' | cut -c1-150)"; }
+	if ! shape_run "$W/tree.json" --tree "$TREE_ROOT" "${TREE_INNER[@]}"; then
+		result tree-shape tree 0 "error=$(why did_not_attach)"
+		return
+	fi
+	jq -c 'select(.type == "event")' "$W/tree.json" | tail -n 1 >"$W/one.json"
+	if [ ! -s "$W/one.json" ]; then
+		result tree-shape tree 0 "error=$(why no_tree)"
+		return
+	fi
+	fields=$(jq -r '
+		def inner: (.calls // [])[] | (., inner);
+		def depth: if (.calls // []) == [] then 0 else 1 + ([.calls[] | depth] | max) end;
+		"calls=\([inner] | length) depth=\(depth) not_recorded=\(.calls_not_recorded // 0) "
+		+ "return=\(.values.return_errno // .values.return) "
+		+ ([inner | .func] | group_by(.) | map("fn_\(.[0])=\(length)") | join(" "))' "$W/one.json")
+	ev=error
+	if shape_run "$W/events.json" "$TREE_EV_ROOT" "${TREE_INNER[@]}"; then
+		# the events after the first open's root: the second (timed) open's,
+		# the one the tree above is of (the first walks a cold dcache)
+		ev=$(jq -s '[.[] | select(.type == "event") | .func] |
+			(index("do_sys_openat2") // -1) as $i | if $i < 0 then "none" else length - $i - 1 end' "$W/events.json")
+	fi
+	result tree-shape tree 0 "dirs=${TREE_DIRS:-12} $fields events_per_open=$ev"
+	ksnoop --mode fentry -c ksb-loop --tree "$TREE_ROOT" "${TREE_INNER[@]}" >"$W/tree.txt" 2>/dev/null &
+	pid=$!
+	sleep "$SAMPLE_WAIT"
+	$LOOPCMD openat 0 "$DEEP" >/dev/null
+	sleep 1
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	awk '/<- do_sys_openat2/ { p = 1 } p && n < 80 { print; n++ }' "$W/tree.txt" |
+		while IFS= read -r l; do note "TREESAMPLE $l"; done
+}
+
+TREE_VARIANTS=(untraced-open filtered inner-idle untraced-deep events tree)
+base_of() { case $1 in filtered | inner-idle) echo untraced-open ;; *) echo untraced-deep ;; esac; }
+case " ${PARTS:-kfunc startup} " in *" tree "*) ;; *) TREE_ROUNDS=0 ;; esac
+if [ "$TREE_ROUNDS" -gt 0 ]; then
+	cmdline tree-untraced-open "$LOOPCMD $OPEN_WORK"
+	cmdline tree-untraced-deep "$LOOPCMD $DEEP_WORK   # ${TREE_DIRS:-12} directories, then a missing file"
+	cmdline tree-filtered "$T0 ksnoop -v --mode fentry '$PRED' >/dev/null"
+	cmdline tree-inner-idle "$T0 ksnoop -v --mode fentry --tree '$TREE_IDLE_ROOT' $TREE_INNER_IDLE >/dev/null"
+	cmdline tree-events "$T0 ksnoop -v --mode fentry --buffer $TREE_BUF '$TREE_EV_ROOT' $(printf "'%s' " "${TREE_INNER[@]}")>/dev/null"
+	cmdline tree-tree "$T0 ksnoop -v --mode fentry --buffer $TREE_BUF --tree '$TREE_ROOT' $(printf "'%s' " "${TREE_INNER[@]}")>/dev/null"
+	SAMPLE_WAIT=4
+	tree_shape
+fi
+n=${#TREE_VARIANTS[@]}
+for ((r = 0; r < TREE_ROUNDS; r++)); do
+	for ((k = 0; k < n; k++)); do
+		v=${TREE_VARIANTS[$(((k + r) % n))]}
+		base=
+		case $v in untraced-*) ;; *) base="base=$(run_tree "$(base_of "$v")" | sed -n 's/^ns_per_iter=\([0-9.]*\).*/\1/p')" ;; esac
+		out=$(run_tree "$v")
+		result tree "$v" "$r" "$out $base"
 	done
 done
 

@@ -9,7 +9,8 @@ hang the guest when kernel text is patched under a running vCPU
 workload stopped, and a run the guest lost is run once more. Table 5 runs
 the workload while each tracer attaches: a boot of its own with
 thread=single, which also prints the samples. Table 6's tcp_* runs
-(bench/vm-globs.sh) boot once per kernel, thread=single.
+(bench/vm-globs.sh) boot once per kernel, thread=single. Table 7, --tree's
+cost per call (PARTS=tree), boots once more, multi-threaded as table 1.
 
 The scripts in the guest print one line per result on the host:
 "NOTE vm/vm-bench: RESULT TABLE VARIANT ROUND key=value...", and CMD,
@@ -37,6 +38,7 @@ GLOBS_LIMIT_S = 1900        # tests/vm/run's own --timeout, and time to stop
 TROUBLE = re.compile(r"Oops|Kernel panic|general protection|BUG:|timed out|soft lockup|the guest hung")
 
 BENCH_NOTE = re.compile(r"^NOTE vm/vm-bench: (.*)")
+TREE_DIRS = 12              # table 7: directories above the missing file: 3 inner calls each, 49 in all
 GLOBS_NOTE = re.compile(r"^NOTE vm[-0-9.]*/vm-globs: (.*)")
 BOOTED = re.compile(r"^vm: (booted in [0-9.]* s)")
 
@@ -50,6 +52,10 @@ class VmOutcome:
     vm_tcg: str = ""
     su_tcg: str = ""
     glob_rc: str = "skipped"
+    tree_rc: str = "skipped"
+    tree_tcg: str = ""
+    tree_boot: str = ""
+    retsnoop: str = ""          # retsnoop_packaged()
 
 
 def watched(log, args, env):
@@ -75,15 +81,19 @@ def watched(log, args, env):
 def bench_conf(s, part):
     """/tests/bench.conf for bench/vm-bench.sh (shell assignments)."""
     r = s.opts.vm_rounds
-    return "ROUNDS=%d\nOPEN_N=%d\nSTARTUP_ROUNDS=%d\nPARTS=%s\n" % (r, s.sizes.open_n, r, part)
+    return ("ROUNDS=%d\nOPEN_N=%d\nSTARTUP_ROUNDS=%d\nTREE_N=%d\nTREE_DIRS=%d\nPARTS=%s\n"
+            % (r, s.sizes.open_n, r, s.sizes.tree_n, TREE_DIRS, part))
 
 
-def bench_args(s):
+def bench_args(s, part):
+    """tests/vm/run's arguments; table 7 (PARTS=tree) runs ksnoop alone,
+    so its initramfs goes without the peers (bpftrace is ~200 MB)."""
     t = s.tools
-    return [*BENCH_TIMEOUT,
-            "--bin", "%s:ksnoop" % t.ksnoop, "--bin", "%s:bcc-ksnoop" % t.bcc_ksnoop,
-            "--bin", "%s:bpftrace" % t.bpftrace, "--bin", t.loop, "--bin", t.startup,
-            "--bin", "/usr/bin/time:time", "--bin", "/bin/bash:bash",
+    peers = [] if part == "tree" else [
+        "--bin", "%s:bcc-ksnoop" % t.bcc_ksnoop, "--bin", "%s:bpftrace" % t.bpftrace,
+        "--bin", t.startup, "--bin", "/usr/bin/time:time"]
+    return [*BENCH_TIMEOUT, "--bin", "%s:ksnoop" % t.ksnoop, *peers, "--bin", t.loop,
+            "--bin", "/bin/bash:bash",
             "--file", "%s:/tests/bench.conf" % s.path("bench.conf"), "bench/vm-bench.sh"]
 
 
@@ -101,7 +111,7 @@ def run_part(s, part, tcg):
     log = s.path("vm-%s.log" % part)
     env = {**os.environ, "KSNOOP_VM_TCG_THREAD": tcg}
     for attempt in (1, 2):
-        rc = watched(log, [str(a) for a in bench_args(s)], env)
+        rc = watched(log, [str(a) for a in bench_args(s, part)], env)
         if rc == 0 or attempt == 2:
             break
         say("the VM run of %s failed (status %d, thread=%s); running it again. Its log ends:"
@@ -171,6 +181,63 @@ def measure(s):
         say("the VM run failed (status %s); its log:" % outcome.rc)
         print("\n".join(text.splitlines()[-30:]), file=sys.stderr)
     return outcome
+
+
+def record_tree_log(s, text, outcome):
+    """Table 7's RESULT and CMD lines; its TREESAMPLE (one tree as text)
+    and KERNEL lines as the listings "tree-sample" and "tree-kernel"."""
+    booted = next(filter(None, map(BOOTED.match, text.splitlines())), None)
+    if booted:
+        outcome.tree_boot = booted.group(1)
+    sample, kernel = [], []
+    for _, kind, rest in vm_notes(text, BENCH_NOTE):
+        if take_result(s, kind, rest):
+            continue
+        if kind == "CMD" and " " in rest:
+            key, _, cmd = rest.partition(" ")
+            s.command("vm-" + key, cmd)
+        elif kind == "TREESAMPLE":
+            sample.append(rest)
+        elif kind == "KERNEL":
+            kernel.append(rest)
+        elif kind == "INFO" and not outcome.info:
+            outcome.info = rest
+    s.listing("tree-sample", sample)
+    s.listing("tree-kernel", kernel)
+
+
+def retsnoop_packaged():
+    """Does Debian package retsnoop (table 7's peer)? "deb VERSION (RELEASE)",
+    or which releases were asked and had none: bookworm through this
+    machine's apt, trixie through the private apt configuration that
+    KSNOOP_APT_DIR names (scripts/trixie-apt), when it is set."""
+    asks = [("bookworm", ["apt-cache", "policy", "retsnoop"])]
+    apt_dir = os.environ.get("KSNOOP_APT_DIR", "")
+    if apt_dir and os.path.isdir(apt_dir):
+        asks.append(("trixie", ["scripts/trixie-apt", apt_dir, "apt-cache", "policy", "retsnoop"]))
+    for release, argv in asks:
+        text = proc.output(argv, limit=120, stderr=subprocess.DEVNULL)
+        found = re.search(r"Candidate: (\S+)", text)
+        if found and found.group(1) != "(none)":
+            return "deb %s (%s)" % (found.group(1), release)
+    return " and ".join(r for r, _ in asks)
+
+
+def measure_tree(s, outcome):
+    """Table 7: a boot of bench/vm-bench.sh with PARTS=tree, multi-threaded
+    TCG as table 1 (the reader runs beside the workload)."""
+    say("VM: --tree, an inner call outside a session and a whole error tree (%d rounds)"
+        % s.opts.vm_rounds)
+    s.phase("setup3")
+    outcome.tree_tcg = os.environ.get("KSNOOP_VM_TCG_THREAD", "") or "multi"
+    outcome.retsnoop = retsnoop_packaged()
+    rc, text = run_part(s, "tree", outcome.tree_tcg)
+    outcome.tree_rc = str(rc)
+    record_tree_log(s, text, outcome)
+    s.phase("tree")
+    if rc != 0:
+        say("the --tree VM run failed (status %d); its log ends:" % rc)
+        print("\n".join(text.splitlines()[-30:]), file=sys.stderr)
 
 
 def globs_args(s, kernel):
