@@ -1299,7 +1299,11 @@ struct {
 	__type(value, struct ksnoop_tree_session);
 } sessions SEC(".maps");
 
-/* A session's calls until its root returns (ksnoop.h); shared like sessions. */
+/*
+ * A session's calls until its root returns (ksnoop.h); shared like
+ * sessions.  With --tree userspace preallocates it and sizes its values
+ * to the largest inner record; unused, it stays empty.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KSNOOP_TREE_BUF_ENTRIES);
@@ -1481,7 +1485,7 @@ static long tree_flush_one(__u32 i, void *ctx)
 	if (!t)
 		return 0;
 	size = t->size;
-	if (f->emit && size >= sizeof(struct ksnoop_event) && size <= KSNOOP_TREE_REC_MAX &&
+	if (f->emit && size >= sizeof(struct ksnoop_event) && size <= plan.tree_rec_size &&
 	    bpf_ringbuf_output(&events, t->rec, size, BPF_RB_NO_WAKEUP))
 		count(KSNOOP_CNT_LOST);
 	bpf_map_delete_elem(&tree_buf, &key);

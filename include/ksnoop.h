@@ -462,7 +462,8 @@ struct ksnoop_plan {
 	struct ksnoop_pred_plan by_value;
 	/* --tree, the root: the most inner calls one session records */
 	__u32 tree_max_calls;
-	__u32 pad_tree;
+	/* --tree: the largest inner record (tree_buf's values: 8 bytes more) */
+	__u32 tree_rec_size;
 	/*
 	 * --tree: where the CPU's preempt count is (a per-CPU address, and
 	 * the kernel's __per_cpu_offset[]), so that an interrupt's calls stay
@@ -507,6 +508,14 @@ enum ksnoop_tree_role {
  */
 #define KSNOOP_TREE_REC_MAX	4096
 #define KSNOOP_TREE_BUF_ENTRIES	65536
+/*
+ * tree_buf is preallocated (allocating an element per call, and freeing
+ * it, cost an error tree 7.9x its calls as events under TCG: bench table
+ * 7), its elements the size of the largest inner record: this many bytes
+ * at most, so large records mean fewer waiting calls (at least 1024).
+ */
+#define KSNOOP_TREE_BUF_BYTES	(64u << 20)
+#define KSNOOP_TREE_BUF_MIN	1024
 
 struct ksnoop_tree_buf_key {
 	__u32 tid;

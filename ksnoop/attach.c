@@ -341,10 +341,20 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_value_size(skel->maps.stash, entry->rec_size);
 	else
 		err = err ?: bpf_map__set_max_entries(skel->maps.stash, 1);
-	if (plan->bpf.tree == KSNOOP_TREE_INNER)	/* its records are built there */
+	if (plan->bpf.tree) {
+		__u32 value = 8 + plan->bpf.tree_rec_size;
+		__u32 n = KSNOOP_TREE_BUF_BYTES / (value + 64);	/* 64: key and the map's own */
+
+		n = n < KSNOOP_TREE_BUF_MIN ? KSNOOP_TREE_BUF_MIN :
+		    n > KSNOOP_TREE_BUF_ENTRIES ? KSNOOP_TREE_BUF_ENTRIES : n;
+		err = err ?: bpf_map__set_value_size(skel->maps.tree_buf, value);
+		err = err ?: bpf_map__set_max_entries(skel->maps.tree_buf, n);
+		err = err ?: bpf_map__set_map_flags(skel->maps.tree_buf, 0);
+	}
+	if (plan->bpf.tree == KSNOOP_TREE_INNER)	/* tree_buf's new elements start as a copy */
 		err = err ?: bpf_map__set_value_size(skel->maps.scratch,
-						     sizeof(struct ksnoop_tree_rec) > entry->rec_size ?
-						     sizeof(struct ksnoop_tree_rec) : entry->rec_size);
+						     8 + plan->bpf.tree_rec_size > entry->rec_size ?
+						     8 + plan->bpf.tree_rec_size : entry->rec_size);
 	else if (uses_stash(&plan->bpf))
 		err = err ?: bpf_map__set_value_size(skel->maps.scratch, entry->rec_size);
 	/*

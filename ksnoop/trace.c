@@ -261,33 +261,49 @@ unknown:
 	log_info("--tree: the CPU's preempt count was not found: calls in interrupts go in the session they interrupt");
 }
 
+/*
+ * --tree: the inner calls' records wait in BPF in elements of one size,
+ * the largest record's (at most KSNOOP_TREE_REC_MAX): every plan of the
+ * tree gets it (tree_rec_size), for the map and for the verifier.
+ */
+static int tree_rec_size(struct trace *t)
+{
+	__u32 max = 0, size;
+	int i;
+
+	for (i = 0; i < t->targets.n; i++) {
+		const struct ksnoop_plan *bp = &t->targets.v[i].plan.bpf;
+
+		if (bp->tree != KSNOOP_TREE_INNER)
+			continue;
+		size = bp->side[KSNOOP_RETURN].rec_size > bp->side[KSNOOP_ENTRY].rec_size ?
+		       bp->side[KSNOOP_RETURN].rec_size : bp->side[KSNOOP_ENTRY].rec_size;
+		if (size > KSNOOP_TREE_REC_MAX) {
+			log_error("--tree: '%s': a call's record is %u bytes, more than %d; name fewer values, or lower --max-bytes or --str-bytes",
+				  t->targets.v[i].spec->text, size, KSNOOP_TREE_REC_MAX);
+			return -EINVAL;
+		}
+		if (size > max)
+			max = size;
+	}
+	for (i = 0; i < t->targets.n; i++)
+		if (t->targets.v[i].plan.bpf.tree)
+			t->targets.v[i].plan.bpf.tree_rec_size = (max + 7) & ~7u;
+	return 0;
+}
+
 /* Every spec's targets, kernel functions attached in MODE. */
 static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mode)
 {
 	struct targets_cfg cfg = targets_cfg(t, mode);
+	int err;
 
 	if (t->opts->tree)
 		tree_preempt_count(k, &cfg);
-
-	int i, err;
-
 	/* Built again after fentry was refused: the first plans go. */
 	targets__clear(&t->targets);
 	err = targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
-	/* --tree: an inner call's record waits in BPF in an element of a fixed size. */
-	for (i = 0; !err && i < t->targets.n; i++) {
-		const struct ksnoop_plan *bp = &t->targets.v[i].plan.bpf;
-
-		__u32 size = bp->side[KSNOOP_RETURN].rec_size > bp->side[KSNOOP_ENTRY].rec_size ?
-			     bp->side[KSNOOP_RETURN].rec_size : bp->side[KSNOOP_ENTRY].rec_size;
-
-		if (bp->tree == KSNOOP_TREE_INNER && size > KSNOOP_TREE_REC_MAX) {
-			log_error("--tree: '%s': a call's record is %u bytes, more than %d; name fewer values, or lower --max-bytes or --str-bytes",
-				  t->targets.v[i].spec->text, size, KSNOOP_TREE_REC_MAX);
-			err = -EINVAL;
-		}
-	}
-	return err;
+	return err ?: tree_rec_size(t);
 }
 
 /* Attach every target; on failure nothing stays attached. */
