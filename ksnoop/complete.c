@@ -33,6 +33,7 @@
 struct cands {
 	const char *word;
 	size_t wlen;
+	const char *module;	/* functions named as MODULE:NAME (NULL: as BTF says) */
 	char **v;
 	int n, cap;
 	int err;
@@ -72,8 +73,8 @@ static void add(struct cands *c, const char *s)
 
 /* ---- files, processes ---- */
 
-/* Paths that complete WORD: a directory's entries, directories with '/'. */
-static void add_files(struct cands *c)
+/* Paths that complete WORD: a directory's entries, directories with '/', files with FILE_END. */
+static void add_files(struct cands *c, const char *file_end)
 {
 	const char *slash = strrchr(c->word, '/');
 	char dir[4096], prefix[4096];
@@ -92,7 +93,7 @@ static void add_files(struct cands *c)
 			continue;
 		if (de->d_name[0] == '.' && base[0] != '.')
 			continue;
-		add3(c, prefix, de->d_name, de->d_type == DT_DIR ? "/" : "");
+		add3(c, prefix, de->d_name, de->d_type == DT_DIR ? "/" : file_end);
 	}
 	closedir(d);
 }
@@ -185,7 +186,7 @@ static void add_option_values(struct cands *c, const struct complete_src *src,
 		add3(c, prefix, "log2", "");
 		add3(c, prefix, "linear:", "");
 	} else if (!strcmp(name, "btf") || !strcmp(name, "btf-dir")) {
-		add_files(c);
+		add_files(c, "");
 	}
 }
 
@@ -213,6 +214,7 @@ static int add_func(struct btf *btf, const char *module, __u32 id, const char *n
 {
 	struct cands *c = ctx;
 
+	module = c->module ?: module;
 	add3(c, module ? module : "", module ? ":" : "", name);
 	return c->err;
 }
@@ -317,8 +319,10 @@ static void add_spec_names(struct cands *c, const struct complete_src *src, stru
 		add_syscalls(c, src);
 	} else if (colon) {
 		snprintf(module, sizeof(module), "%.*s", (int)(colon - c->word), c->word);
+		c->module = module;
 		if (kb && !strchr(module, '/'))
 			kbtf__for_each_func(kb, module, add_func, c);
+		c->module = NULL;
 	} else {
 		add(c, "tp:");
 		add(c, "sys:");
@@ -573,10 +577,13 @@ static void add_candidates(struct cands *c, const struct complete_src *src, int 
 		return;
 	}
 	if (x.usdt) {
-		if (strchr(c->word, ':') && !strcmp(x.cmd, "usdt"))
+		/* `usdt BINARY:` goes on to the probes; `info usdt` takes binaries. */
+		if (strcmp(x.cmd, "usdt"))
+			add_files(c, "");
+		else if (strchr(c->word, ':'))
 			add_usdt_probes(c);
 		else
-			add_files(c);
+			add_files(c, ":");
 		return;
 	}
 	if (!x.cmd)
@@ -610,11 +617,11 @@ int complete__words(const struct complete_src *src, int n, char **words, FILE *o
 	add_candidates(&c, src, n, words, &kb);
 	if (c.v)
 		qsort(c.v, c.n, sizeof(*c.v), cmp_str);
-	for (i = 0; i < c.n; i++) {
-		if (!c.err && (i == 0 || strcmp(c.v[i], c.v[i - 1])))
+	for (i = 0; !c.err && i < c.n; i++)
+		if (i == 0 || strcmp(c.v[i], c.v[i - 1]))
 			fprintf(out, "%s\n", c.v[i]);
+	for (i = 0; i < c.n; i++)
 		free(c.v[i]);
-	}
 	free(c.v);
 	kbtf__free(kb);
 	return c.err;
