@@ -41,8 +41,9 @@ _ksnoop()
 	COMPREPLY=()
 	for c in "${cands[@]}"; do
 		COMPREPLY+=("${c#"$prefix"}")
-		# Names that go on (MODULE:, tp:CAT:, dir/, --hist=) take no space.
-		[[ $c == *[:/=\(] ]] && compopt -o nospace 2>/dev/null
+		# Names that go on (MODULE:, tp:CAT:, dir/, --hist=, a spec's
+		# arguments) take no space.
+		[[ $c == *[:/=\(] || $c == *\(* ]] && compopt -o nospace 2>/dev/null
 	done
 	return 0
 }
