@@ -1221,7 +1221,7 @@ after SIGINT* is how long the tracer took to detach and exit when asked.
     def globs(self):
         res = self.res
         if not (res.has_table("glob") or res.has_table("info") or res.has_table("globcall")
-                or res.has_table("tplist")):
+                or res.has_table("tplist") or res.has_table("complete")):
             return
         self.w("""## 6. Many functions at once
 

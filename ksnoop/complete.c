@@ -97,8 +97,8 @@ static void add_files(struct cands *c, const char *file_end)
 	closedir(d);
 }
 
-/* Running processes: their pids (COMMS false) or their names. */
-static void add_procs(struct cands *c, const char *proc, bool comms)
+/* Running processes: their pids (COMMS false) or their names, after PREFIX. */
+static void add_procs(struct cands *c, const char *proc, bool comms, const char *prefix)
 {
 	struct dirent *de;
 	DIR *d = opendir(proc);
@@ -112,7 +112,7 @@ static void add_procs(struct cands *c, const char *proc, bool comms)
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		if (!comms) {
-			add(c, de->d_name);
+			add3(c, prefix, de->d_name, "");
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s/comm", proc, de->d_name);
@@ -123,7 +123,7 @@ static void add_procs(struct cands *c, const char *proc, bool comms)
 			comm[strcspn(comm, "\n")] = '\0';
 		fclose(f);
 		if (comm[0])
-			add(c, comm);
+			add3(c, prefix, comm, "");
 	}
 	closedir(d);
 }
@@ -175,16 +175,16 @@ static void add_option_values(struct cands *c, const struct complete_src *src,
 		add3(c, prefix, "fentry", "");
 		add3(c, prefix, "kprobe", "");
 	} else if (!strcmp(name, "pid") || !strcmp(name, "tid")) {
-		add_procs(c, src->proc ?: "/proc", false);
+		add_procs(c, src->proc ?: "/proc", false, prefix);
 	} else if (!strcmp(name, "comm")) {
-		add_procs(c, src->proc ?: "/proc", true);
+		add_procs(c, src->proc ?: "/proc", true, prefix);
 	} else if (!strcmp(name, "by")) {
 		for (i = 0; by_keys[i]; i++)
 			add3(c, prefix, by_keys[i], "");
 	} else if (!strcmp(name, "hist")) {
 		add3(c, prefix, "log2", "");
 		add3(c, prefix, "linear:", "");
-	} else if (!strcmp(name, "btf") || !strcmp(name, "btf-dir")) {
+	} else if ((!strcmp(name, "btf") || !strcmp(name, "btf-dir")) && !*prefix) {
 		add_files(c, "");
 	}
 }

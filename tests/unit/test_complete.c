@@ -167,6 +167,8 @@ static void test_option_values(void **state)
 	EXPECT("comm\ncpu\n", "--by", "c");
 	EXPECT("1\n4242\n", "-p", "");
 	EXPECT("4242\n", "--pid", "4");
+	EXPECT("--pid=4242\n", "--pid=4");
+	EXPECT("--comm=init\n", "--comm=i");
 	EXPECT("nginx\n", "-c", "ng");
 	/* -jp: a cluster ending with the option that takes the value. */
 	EXPECT("1\n4242\n", "-jp", "");
