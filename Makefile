@@ -221,11 +221,13 @@ bench: deps all $(USDT_BINS)
 
 # What the Debian package installs too (debian/rules calls this).
 INSTALLED := $(PREFIX)/sbin/ksnoop $(PREFIX)/share/man/man8/ksnoop.8 \
-	     $(PREFIX)/share/bash-completion/completions/ksnoop $(PREFIX)/share/doc/ksnoop/README.md
+	     $(PREFIX)/share/bash-completion/completions/ksnoop $(PREFIX)/share/zsh/vendor-completions/_ksnoop \
+	     $(PREFIX)/share/doc/ksnoop/README.md
 install: $(BUILD)/ksnoop
 	install -D -m 0755 $(BUILD)/ksnoop $(DESTDIR)$(PREFIX)/sbin/ksnoop
 	install -D -m 0644 docs/ksnoop.8 $(DESTDIR)$(PREFIX)/share/man/man8/ksnoop.8
 	install -D -m 0644 completions/ksnoop.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ksnoop
+	install -D -m 0644 completions/_ksnoop $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_ksnoop
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/ksnoop/README.md
 
 uninstall:

@@ -80,3 +80,38 @@ expect_eq module_function "ksnoop_mod_submit" \
 expect_eq module_function_member "ksnoopmod:ksnoop_mod_submit(req->id ksnoopmod:ksnoop_mod_submit(req->len" \
 	"$(complete_line "--btf-dir $tmp/btf \"ksnoopmod:ksnoop_mod_submit(req->" --btf-dir "$tmp/btf" \
 		'"ksnoopmod:ksnoop_mod_submit(req->' | joined)"
+
+# zsh: completions/_ksnoop through compinit, a <Tab> typed on a
+# pseudo-terminal (completion widgets run only in an interactive zsh); the
+# line as zsh leaves it, printed (so unquoted).
+zsh_tab() {
+	python3 - "$root/completions" "$(dirname "$K")" "$1" <<'PY'
+import os, pty, select, sys, time
+fdir, bindir, line = sys.argv[1:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ.update(PATH=bindir + ":" + os.environ["PATH"], TERM="dumb")
+    os.execvp("zsh", ["zsh", "-f", "-i"])
+def read_until(mark, limit):
+    out, end = b"", time.time() + limit
+    while time.time() < end and mark not in out:
+        if select.select([fd], [], [], 0.1)[0]:
+            out += os.read(fd, 65536)
+    return out
+os.write(fd, b"PS1='> '; fpath=(%s $fpath); autoload -Uz compinit; compinit -u -D; print READY\n" % fdir.encode())
+read_until(b"READY\r\n", 10)
+os.write(fd, line.encode() + b"\t")
+time.sleep(0.2)
+# The line printed (a quote the word opened closed first).
+os.write(fd, b"\x05" + (b'"' if line.count('"') % 2 else b"") + b"\x01print -r -- LINE:\x0d")
+out = read_until(b"\n> ", 10).decode(errors="replace")
+os.write(fd, b"exit\n")
+print(out.rsplit("LINE:", 1)[-1].split("\r")[0].strip() if "LINE:" in out else "no line: " + out[-200:])
+PY
+}
+ks_name=$(basename "$K")
+expect_eq zsh_option "$ks_name --mode" "$(zsh_tab "$ks_name --mo")"
+expect_eq zsh_function "$ks_name ip_send_skb" "$(zsh_tab "$ks_name ip_send_s")"
+expect_eq zsh_tracepoint "$ks_name tp:sched:sched_switch" "$(zsh_tab "$ks_name tp:sched:sched_swi")"
+expect_eq zsh_member "$ks_name ip_send_skb(skb->len" "$(zsh_tab "$ks_name \"ip_send_skb(skb->le")"
+expect_eq zsh_usdt_probe "$ks_name usdt $P:ksnoop_test:req" "$(zsh_tab "$ks_name usdt $P:ksnoop_test:re")"

@@ -33,7 +33,7 @@ expect_match dsc_has_libbpf_component "ksnoop_${version}\.orig-libbpf\.tar\.gz" 
 expect_match build_ran_unit_tests '^[0-9]+ passed, 0 failed$' "$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out/build.log")"
 
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' | sort | joined)
-expect_eq deb_files "./usr/sbin/ksnoop ./usr/share/bash-completion/completions/ksnoop ./usr/share/doc/ksnoop/README.md.gz ./usr/share/doc/ksnoop/changelog.Debian.gz ./usr/share/doc/ksnoop/copyright ./usr/share/lintian/overrides/ksnoop ./usr/share/man/man8/ksnoop.8.gz" "$files"
+expect_eq deb_files "./usr/sbin/ksnoop ./usr/share/bash-completion/completions/ksnoop ./usr/share/doc/ksnoop/README.md.gz ./usr/share/doc/ksnoop/changelog.Debian.gz ./usr/share/doc/ksnoop/copyright ./usr/share/lintian/overrides/ksnoop ./usr/share/man/man8/ksnoop.8.gz ./usr/share/zsh/vendor-completions/_ksnoop" "$files"
 
 # lintian: no error, no warning (the overrides say why for each one left).
 expect_eq lintian_clean "" "$(grep -E '^[EW]: ' "$out/lintian.txt")"
