@@ -441,7 +441,8 @@ static void add_items(struct cands *c, struct kbtf *kb, const char *paren)
 	__u32 type = 0;
 	int i, depth;
 
-	snprintf(name, sizeof(name), "%.*s", (int)(paren - c->word), c->word);
+	/* FUNC@ADDRESS: one of several functions of the name, all of one prototype here. */
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(c->word, "@("), c->word);
 	if (!kb || find_sig(kb, name, &sig))
 		return;
 	for (item = c->word + strlen(c->word); item > paren + 1 && !strchr("(,", item[-1]); item--)

@@ -207,6 +207,7 @@ static void test_arguments(void **state)
 	EXPECT("ip_send_skb(net\nip_send_skb(return\nip_send_skb(skb\n", "ip_send_skb(");
 	EXPECT("ip_send_skb(skb->len == 84, skb\n", "ip_send_skb(skb->len == 84, s");
 	EXPECT("dummy:dummy_xmit(skb\n", "dummy:dummy_xmit(s");
+	EXPECT("ip_send_skb@ffffffff81000000(skb\n", "ip_send_skb@ffffffff81000000(s");
 	/* A tracepoint's names are its stub's; it has no return. */
 	EXPECT("tp:kfree_skb(location\ntp:kfree_skb(skb\n", "tp:kfree_skb(");
 	EXPECT("tp:skb:kfree_skb(skb\n", "tp:skb:kfree_skb(s");
