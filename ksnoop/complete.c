@@ -386,6 +386,22 @@ static __u32 member_type(const struct btf *btf, __u32 id, const char *name, int 
 	return 0;
 }
 
+/*
+ * NAME, a value of type TYPE, after PREFIX; a struct or a pointer to one
+ * also as NAME. or NAME->, where its members are next.  (Two candidates
+ * where there would be one: bash then inserts what they share and does
+ * not close the quote around the spec.)
+ */
+static void add_value(struct cands *c, const struct btf *btf, const char *prefix,
+		      const char *name, __u32 type)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, type));
+
+	add3(c, prefix, name, "");
+	if (composite_of(btf, type))
+		add3(c, prefix, name, t && btf_is_ptr(t) ? "->" : ".");
+}
+
 /* The members of struct or union ID (those of anonymous ones too), after PREFIX. */
 static void add_members(struct cands *c, const struct btf *btf, __u32 id, const char *prefix,
 			int depth)
@@ -398,7 +414,7 @@ static void add_members(struct cands *c, const struct btf *btf, __u32 id, const 
 		const char *mname = btfu_name(btf, m[i].name_off);
 
 		if (*mname)
-			add3(c, prefix, mname, "");
+			add_value(c, btf, prefix, mname, m[i].type);
 		else if (depth < BTFU_MAX_DEPTH && composite_of(btf, m[i].type))
 			add_members(c, btf, composite_of(btf, m[i].type), prefix, depth + 1);
 	}
@@ -454,7 +470,7 @@ static void add_items(struct cands *c, struct kbtf *kb, const char *paren)
 	snprintf(prefix, sizeof(prefix), "%.*s", (int)(item - c->word), c->word);
 	if (!*p) {
 		for (i = 0; i < sig.nparams; i++)
-			add3(c, prefix, sig.params[i].name, "");
+			add_value(c, sig.btf, prefix, sig.params[i].name, sig.params[i].type_id);
 		if (sig.has_return)
 			add3(c, prefix, "return", "");
 		return;

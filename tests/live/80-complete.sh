@@ -44,9 +44,11 @@ expect_eq tracepoint_in_category "sched_switch" "$(complete_line 'tp:sched:sched
 expect_eq syscall "openat" "$(complete_line 'sys:opena' sys : opena | grep -x openat)"
 
 # Inside an opening quote the whole word is replaced.
-expect_eq argument_name 'ip_send_skb(skb' "$(complete_line '"ip_send_skb(sk' '"ip_send_skb(sk')"
-expect_eq argument_after_comma 'ip_send_skb(skb->len, net' \
-	"$(complete_line '"ip_send_skb(skb->len, ne' '"ip_send_skb(skb->len, ne')"
+# A pointer to a struct comes also with ->, where its members are next.
+expect_eq argument_name 'ip_send_skb(skb ip_send_skb(skb->' \
+	"$(complete_line '"ip_send_skb(sk' '"ip_send_skb(sk' | joined)"
+expect_eq argument_after_comma 'ip_send_skb(skb->len, net ip_send_skb(skb->len, net->' \
+	"$(complete_line '"ip_send_skb(skb->len, ne' '"ip_send_skb(skb->len, ne' | joined)"
 expect_eq member 'ip_send_skb(skb->len' "$(complete_line '"ip_send_skb(skb->le' '"ip_send_skb(skb->le' |
 	grep -x 'ip_send_skb(skb->len')"
 expect_eq member_of_member 'ip_send_skb(skb->dev->mtu' \

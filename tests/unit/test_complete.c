@@ -204,13 +204,16 @@ static void test_tracepoints(void **state)
 static void test_arguments(void **state)
 {
 	EXPECT("ip_send_skb(net\n", "ip_send_skb(n");
-	EXPECT("ip_send_skb(net\nip_send_skb(return\nip_send_skb(skb\n", "ip_send_skb(");
-	EXPECT("ip_send_skb(skb->len == 84, skb\n", "ip_send_skb(skb->len == 84, s");
-	EXPECT("dummy:dummy_xmit(skb\n", "dummy:dummy_xmit(s");
-	EXPECT("ip_send_skb@ffffffff81000000(skb\n", "ip_send_skb@ffffffff81000000(s");
+	/* A pointer to a struct also with ->: its members come next (net's is not complete). */
+	EXPECT("ip_send_skb(net\nip_send_skb(return\nip_send_skb(skb\nip_send_skb(skb->\n", "ip_send_skb(");
+	EXPECT("ip_send_skb(skb->len == 84, skb\nip_send_skb(skb->len == 84, skb->\n",
+	       "ip_send_skb(skb->len == 84, s");
+	EXPECT("dummy:dummy_xmit(skb\ndummy:dummy_xmit(skb->\n", "dummy:dummy_xmit(s");
+	EXPECT("ip_send_skb@ffffffff81000000(skb\nip_send_skb@ffffffff81000000(skb->\n",
+	       "ip_send_skb@ffffffff81000000(s");
 	/* A tracepoint's names are its stub's; it has no return. */
-	EXPECT("tp:kfree_skb(location\ntp:kfree_skb(skb\n", "tp:kfree_skb(");
-	EXPECT("tp:skb:kfree_skb(skb\n", "tp:skb:kfree_skb(s");
+	EXPECT("tp:kfree_skb(location\ntp:kfree_skb(skb\ntp:kfree_skb(skb->\n", "tp:kfree_skb(");
+	EXPECT("tp:skb:kfree_skb(skb\ntp:skb:kfree_skb(skb->\n", "tp:skb:kfree_skb(s");
 	EXPECT("", "nosuch(");
 }
 
@@ -220,7 +223,9 @@ static void test_members(void **state)
 	/* Through a pointer member, and . after a struct member. */
 	EXPECT("ip_send_skb(skb->next->len\nip_send_skb(skb->next->lval\n",
 	       "ip_send_skb(skb->next->l");
-	EXPECT("ip_send_skb(*skb->s16v\nip_send_skb(*skb->sk\n", "ip_send_skb(*skb->s");
+	EXPECT("ip_send_skb(*skb->s16v\nip_send_skb(*skb->sk\nip_send_skb(*skb->sk->\n", "ip_send_skb(*skb->s");
+	/* A struct member also with '.'. */
+	EXPECT("ip_send_skb(skb->common\nip_send_skb(skb->common.\n", "ip_send_skb(skb->com");
 	EXPECT("", "ip_send_skb(skb->nosuch->");
 	EXPECT("", "ip_send_skb(skb->len->");
 }
