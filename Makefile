@@ -219,20 +219,23 @@ vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(BUILD)/us
 bench: deps all $(USDT_BINS)
 	@KSNOOP=$(BUILD)/ksnoop bench/run $(BENCH_ARGS)
 
-# What the Debian package installs too (debian/rules calls this).
+# What the Debian package installs too (debian/rules calls this).  zsh
+# reads Debian's vendor-completions; under /usr/local, site-functions is
+# its usual place: ZSH_COMPLETIONS=/usr/local/share/zsh/site-functions.
+ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/vendor-completions
 INSTALLED := $(PREFIX)/sbin/ksnoop $(PREFIX)/share/man/man8/ksnoop.8 \
-	     $(PREFIX)/share/bash-completion/completions/ksnoop $(PREFIX)/share/zsh/vendor-completions/_ksnoop \
+	     $(PREFIX)/share/bash-completion/completions/ksnoop $(ZSH_COMPLETIONS)/_ksnoop \
 	     $(PREFIX)/share/doc/ksnoop/README.md
 install: $(BUILD)/ksnoop
 	install -D -m 0755 $(BUILD)/ksnoop $(DESTDIR)$(PREFIX)/sbin/ksnoop
 	install -D -m 0644 docs/ksnoop.8 $(DESTDIR)$(PREFIX)/share/man/man8/ksnoop.8
 	install -D -m 0644 completions/ksnoop.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ksnoop
-	install -D -m 0644 completions/_ksnoop $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_ksnoop
+	install -D -m 0644 completions/_ksnoop $(DESTDIR)$(ZSH_COMPLETIONS)/_ksnoop
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/ksnoop/README.md
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	-rmdir $(DESTDIR)$(PREFIX)/share/doc/ksnoop 2>/dev/null
+	rmdir $(DESTDIR)$(PREFIX)/share/doc/ksnoop 2>/dev/null || true
 
 # The Debian package: source and binary, built from a clean copy of this
 # tree with libbpf's source as its orig-libbpf component; lintian after.
