@@ -3,7 +3,8 @@
 # clean copy of this tree, libbpf's source as the orig-libbpf component,
 # dpkg-buildpackage -us -uc, lintian): what it holds, what it depends on,
 # lintian's verdict, and the installed binary, man page and completion run
-# from a throwaway root (dpkg -x).  make install and make uninstall are
+# from a throwaway root (dpkg -x); dpkg installs and purges it in a root
+# of its own.  make install and make uninstall are
 # checked against the same file list.  About a minute and a half on 2 CPUs.
 . "$(dirname "$0")/helpers.bash"
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,7 +47,16 @@ expect_eq make_install_same_files "$pkg_files" "$(cd "$tmp/inst" && find . -type
 make -s -C "$root" BUILD="$build" uninstall DESTDIR="$tmp/inst" PREFIX=/usr >/dev/null 2>&1
 expect_eq make_uninstall_removes_all "" "$(cd "$tmp/inst" && find . -type f)"
 
-# Installed into a throwaway root: the binary, its man page, the completion.
+# dpkg installs it into a root of its own (an empty dpkg database), and
+# purging it leaves nothing but that database behind.
+mkdir -p "$tmp/dpkg/var/lib/dpkg/info" "$tmp/dpkg/var/lib/dpkg/updates"
+: >"$tmp/dpkg/var/lib/dpkg/status"
+dpkg --root="$tmp/dpkg" -i "$deb" >"$tmp/dpkg.out" 2>&1
+expect_eq dpkg_installs "ii ksnoop" "$(dpkg --root="$tmp/dpkg" -l ksnoop 2>/dev/null | awk '$2 == "ksnoop" { print $1, $2 }')"
+dpkg --root="$tmp/dpkg" -P ksnoop >>"$tmp/dpkg.out" 2>&1
+expect_eq dpkg_purge_leaves_nothing "" "$(cd "$tmp/dpkg" && find . -mindepth 1 -not -path './var*')"
+
+# Unpacked into a throwaway root: the binary, its man page, the completion.
 dpkg -x "$deb" "$tmp/root"
 bin=$tmp/root/usr/sbin/ksnoop
 expect_eq installed_version "ksnoop $version" "$("$bin" --version | head -n 1)"
