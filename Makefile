@@ -6,7 +6,8 @@
 #   make bench      measure against bcc's ksnoop and bpftrace (docs/PERFORMANCE.md)
 #   make fuzz       run the fuzzers for longer than make check does
 #   make test-bins  build what the unit, live and VM tests run (tests/mutate)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (make uninstall: the same files removed)
+#   make deb        the Debian package, built in a clean copy (scripts/make-deb)
 
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
@@ -26,6 +27,9 @@ LIBBPF_VERSION := 1.5.0
 LIBBPF_DIR := $(BUILD)/libbpf-$(LIBBPF_VERSION)
 LIBBPF_A   := $(LIBBPF_DIR)/lib/libbpf.a
 APT_DIR    := $(BUILD)/apt
+# libbpf's unpacked source, if given, is built instead of fetching it (the
+# Debian package's orig-libbpf component: debian/README.source).
+LIBBPF_SRC ?=
 
 CFLAGS     ?= -O2 -g
 WARNINGS   := -Wall -Wextra -Werror -Wno-unused-parameter
@@ -45,7 +49,7 @@ CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/syscall.c ksno
 	      ksnoop/duration.c ksnoop/kfeatures.c \
 	      ksnoop/resolve_chain.c ksnoop/resolve_value.c ksnoop/resolve_pred.c ksnoop/resolve_strategy.c ksnoop/resolve_group.c ksnoop/resolve_tuple.c ksnoop/tuple.c \
 	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c ksnoop/usdt_x86.c ksnoop/usdt_own.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/hist.c ksnoop/usym.c ksnoop/usym_elf.c ksnoop/usym_cache.c \
-	      ksnoop/targets.c ksnoop/group.c ksnoop/stop.c ksnoop/tree.c
+	      ksnoop/targets.c ksnoop/group.c ksnoop/stop.c ksnoop/tree.c ksnoop/complete.c
 APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c
 CORE_OBJS  := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:ksnoop/%.c=$(BUILD)/%.o)
@@ -55,7 +59,7 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 
-.PHONY: all deps demo check unit live vm fuzz bench install clean test-bins
+.PHONY: all deps demo check unit live vm fuzz bench install uninstall deb clean test-bins
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/ksnoop
@@ -65,7 +69,7 @@ deps:
 	@scripts/build-libbpf $(LIBBPF_VERSION) $(APT_DIR) $(LIBBPF_DIR)
 
 $(LIBBPF_A): scripts/build-libbpf scripts/trixie-apt
-	@scripts/build-libbpf $(LIBBPF_VERSION) $(APT_DIR) $(LIBBPF_DIR)
+	@scripts/build-libbpf $(LIBBPF_VERSION) $(APT_DIR) $(LIBBPF_DIR) $(LIBBPF_SRC)
 
 $(BUILD) $(BUILD)/san:
 	@mkdir -p $@
@@ -215,9 +219,29 @@ vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(BUILD)/us
 bench: deps all $(USDT_BINS)
 	@KSNOOP=$(BUILD)/ksnoop bench/run $(BENCH_ARGS)
 
+# What the Debian package installs too (debian/rules calls this).  zsh
+# reads Debian's vendor-completions; under /usr/local, site-functions is
+# its usual place: ZSH_COMPLETIONS=/usr/local/share/zsh/site-functions.
+ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/vendor-completions
+INSTALLED := $(PREFIX)/sbin/ksnoop $(PREFIX)/share/man/man8/ksnoop.8 \
+	     $(PREFIX)/share/bash-completion/completions/ksnoop $(ZSH_COMPLETIONS)/_ksnoop \
+	     $(PREFIX)/share/doc/ksnoop/README.md
 install: $(BUILD)/ksnoop
 	install -D -m 0755 $(BUILD)/ksnoop $(DESTDIR)$(PREFIX)/sbin/ksnoop
 	install -D -m 0644 docs/ksnoop.8 $(DESTDIR)$(PREFIX)/share/man/man8/ksnoop.8
+	install -D -m 0644 completions/ksnoop.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ksnoop
+	install -D -m 0644 completions/_ksnoop $(DESTDIR)$(ZSH_COMPLETIONS)/_ksnoop
+	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/ksnoop/README.md
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rmdir $(DESTDIR)$(PREFIX)/share/doc/ksnoop 2>/dev/null || true
+
+# The Debian package: source and binary, built from a clean copy of this
+# tree with libbpf's source as its orig-libbpf component; lintian after.
+DEB_DIR := $(BUILD)/deb
+deb:
+	@scripts/make-deb $(VERSION) $(LIBBPF_VERSION) $(APT_DIR) $(DEB_DIR)
 
 clean:
 	rm -rf $(BUILD)

@@ -649,3 +649,44 @@ def measure_tp_list(s):
         for v in rotate(variants, r):
             tp_list_variant(s, v, r)
 
+
+
+# ---- 6c. shell completion: `ksnoop __complete WORD...`, one process per <Tab> ------------
+
+# What a <Tab> asks, one of each kind; the words after "ksnoop", the last
+# one under the cursor.  The target: each answers in under 100 ms.
+COMPLETE_TARGET_MS = 100
+
+
+def complete_words(s):
+    return {"option": ["--mo"],
+            "function": ["ip_send_s"],
+            "tp-category": ["tp:sch"],
+            "argument": ["ip_send_skb(sk"],
+            "member": ["ip_send_skb(skb->le"],
+            "usdt-probe": ["usdt", s.tools.loop + ":"]}
+
+
+def complete_variant(s, v, r, words):
+    """One completion: wall time of the process, and how many candidates it printed."""
+    t0 = time.monotonic()
+    with open(s.path("complete.err"), "w") as err:
+        p = subprocess.run([s.tools.ksnoop, "__complete", *words], stdout=subprocess.PIPE,
+                           stderr=err, text=True)
+    wall_us = int((time.monotonic() - t0) * 1e6)
+    n = len(p.stdout.splitlines())
+    if p.returncode or not n:
+        s.result("complete", v, r, {"error": "rc_%d_lines_%d:%s" % (p.returncode, n,
+                                                                  proc.oneline(s.path("complete.err")))})
+    else:
+        s.result("complete", v, r, {"wall_us": wall_us, "lines": n})
+
+
+def measure_complete(s):
+    words = complete_words(s)
+    say("native: ksnoop __complete, one of each kind (%d rounds)" % s.opts.rounds)
+    for v, w in words.items():
+        s.command("complete-" + v, "ksnoop __complete " + " ".join(w))
+    for r in range(s.opts.rounds):
+        for v in rotate(list(words), r):
+            complete_variant(s, v, r, words[v])

@@ -1227,7 +1227,7 @@ after SIGINT* is how long the tracer took to detach and exit when asked.
     def globs(self):
         res = self.res
         if not (res.has_table("glob") or res.has_table("info") or res.has_table("globcall")
-                or res.has_table("tplist")):
+                or res.has_table("tplist") or res.has_table("complete")):
             return
         self.w("""## 6. Many functions at once
 
@@ -1272,6 +1272,8 @@ than bpftrace's `kprobe:tcp_*`.
             self.info_table()
         if res.has_table("tplist"):
             self.tp_list_table()
+        if res.has_table("complete"):
+            self.complete_table()
 
     def globcall_stat(self, kernel, variant, expr):
         values = []
@@ -1676,6 +1678,35 @@ retsnoop row.""")
         self.tree()
         raw = [r.line for r in self.res.runs if is_tree_run(r.table, r.variant)]
         return self.text(), self.verdicts, raw
+    def complete_table(self):
+        """Shell completion: one `ksnoop __complete` process per kind of word (target < 100 ms)."""
+        res = self.res
+        kinds = ("option", "function", "tp-category", "argument", "member", "usdt-probe")
+        self.w("Shell completion, natively: one `ksnoop __complete WORD...` process per <Tab> "
+               "(what `completions/ksnoop.bash` runs), one word of each kind, interleaved "
+               "(the target: each under 100 ms):")
+        self.w()
+        self.commands((v, "complete-" + v) for v in kinds if res.cmd("complete-" + v))
+        self.w()
+        self.w("| word | wall ms | candidates | target |")
+        self.w("| --- | --- | --- | --- |")
+        worst = None
+        for v in kinds:
+            st = stat(res, "complete", v, "wall_us")
+            if not st:
+                if res.of("complete", v):
+                    self.w("| %s | failed: `%s` | | |" % (v, errors_of(res, "complete", v) or "no result"))
+                    worst = float("inf")
+                continue
+            worst = max(worst or 0, st.median)
+            met = "met" if st.median < 100000 else "missed"
+            self.w("| %s | %s | %s | < 100 ms: **%s** |"
+                   % (v, cell(st, 1, 1000), fmt(med(stat(res, "complete", v, "lines"))), met))
+        self.w()
+        t = ("not measured" if worst is None else
+             "< 100 ms: **%s**" % ("met" if worst < 100000 else "missed"))
+        self.verdict("each `ksnoop __complete` < 100 ms (native)",
+                     "slowest median %s ms" % (fmt((worst or 0) / 1000, 1) if worst != float("inf") else "failed"), t)
 
     # ---- tracers that did not exit, guest kernel trouble
 

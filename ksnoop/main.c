@@ -18,6 +18,7 @@
 #include "log.h"
 #include "ksnoop.h"
 #include "btf_util.h"
+#include "complete.h"
 #include "spec.h"
 #include "stop.h"
 
@@ -211,6 +212,9 @@ static const struct option long_opts[] = {
 	{ "btf-dir", required_argument, NULL, OPT_BTF_DIR },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* getopt's short options (':' first: a missing value is reported as such). */
+static const char short_opts[] = ":jp:c:n:L:zsvdhV";
 
 static const struct cmd {
 	const char *name;
@@ -419,7 +423,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 	opterr = 0;
 	/* GNU getopt permutes: options may come before or after the command. */
-	while ((c = getopt_long(argc, argv, ":jp:c:n:L:zsvdhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -612,6 +616,33 @@ static bool wants_json(int argc, char **argv)
 	return false;
 }
 
+/*
+ * `ksnoop __complete WORD...`: what the last WORD may become, for the
+ * shell's completion (complete.h).  Hidden from --help, as a word no one
+ * types; ksnoop(8) documents it.  Before option parsing: the words are
+ * the user's half-typed command line, not ksnoop's options.
+ */
+#define COMPLETE_CMD "__complete"
+
+static int run_complete(int argc, char **argv)
+{
+	const char *names[sizeof(cmds) / sizeof(cmds[0]) + 1] = {};
+	struct complete_src src = {
+		.opts = long_opts,
+		.shortopts = short_opts,
+		.cmds = names,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		names[i] = cmds[i].name;
+	if (argc < 1) {
+		log_error(COMPLETE_CMD ": expected the words of a command line, the last one to complete");
+		return -EINVAL;
+	}
+	return complete__words(&src, argc, argv, stdout);
+}
+
 /* The command ARGV[0] names, or trace: 0 or a negative errno, reported. */
 static int run_command(int argc, char **argv, const struct options *opts)
 {
@@ -637,6 +668,8 @@ int main(int argc, char **argv)
 	};
 	int err;
 
+	if (argc > 1 && !strcmp(argv[1], COMPLETE_CMD))
+		return ks_exit_status(run_complete(argc - 2, argv + 2));
 	/* First: a Ctrl-C at any later point is seen (stop.h). */
 	stop__install();
 	log_json = wants_json(argc, argv);

@@ -523,6 +523,11 @@ static const char *tp_events_dir(void)
 	return tp_events_dir_mounted();
 }
 
+const char *kernel__events_dir(void)
+{
+	return tp_events_dir();
+}
+
 #define TRACEFS_HOWTO "mount -t tracefs tracefs /sys/kernel/tracing"
 
 /* Room for a syscall event's format file (a few hundred bytes). */

@@ -172,4 +172,10 @@ int kernel__tp_glob(struct kernel *k, const char *pattern,
 		    int (*fn)(const struct signature *sig, void *ctx), void *ctx,
 		    struct ks_error *e);
 
+/*
+ * tracefs's events directory (events/CATEGORY/NAME), mounted for ksnoop
+ * alone where it is not mounted and may be; NULL when there is none.
+ */
+const char *kernel__events_dir(void);
+
 #endif

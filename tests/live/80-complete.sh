@@ -1,0 +1,119 @@
+#!/bin/bash
+# bash completion (completions/ksnoop.bash over `ksnoop __complete`), driven
+# as bash drives it: COMP_WORDS split where bash splits them (at : ( = >
+# too, not inside quotes), COMP_LINE and COMP_POINT, then _ksnoop; the
+# replies are what readline puts in place of the last piece.  Against the
+# running kernel's BTF and tracefs, a USDT test program, and a module made
+# for the test (split BTF over this kernel's, from pahole).
+. "$(dirname "$0")/helpers.bash"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+needs_root complete
+scratch_dir
+usdt_paths
+. "$root/completions/ksnoop.bash"
+
+# complete LINE PIECE...: the replies for LINE (cursor at its end), one a line.
+complete_line() {
+	local line=$1
+	shift
+	COMP_WORDS=("$K" "$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMP_LINE="$K $line"
+	COMP_POINT=${#COMP_LINE}
+	COMPREPLY=()
+	_ksnoop 2>/dev/null
+	printf '%s\n' "${COMPREPLY[@]}" | sort
+}
+
+expect_eq registered "complete -F _ksnoop ksnoop" "$(complete -p ksnoop)"
+expect_eq option "--mode" "$(complete_line '--mo' --mo)"
+expect_eq option_values "fentry kprobe" "$(complete_line '--mode ' --mode '' | joined)"
+expect_eq option_value_after_eq "kprobe" "$(complete_line '--mode=k' --mode = k)"
+expect_eq pid_is_running "1" "$(complete_line '-p 1' -p 1 | grep -x 1)"
+
+got=$(complete_line 'ip_send_s' ip_send_s)
+expect_eq function_prefix "ip_send_skb" "$(printf '%s\n' "$got" | grep -x ip_send_skb)"
+expect_eq function_prefix_only_matches "" "$(printf '%s\n' "$got" | grep -v '^ip_send_s')"
+expect_eq command "info" "$(complete_line 'inf' inf | grep -x info)"
+
+# tp: and a category: the piece after the last ':' is replaced.
+got=$(complete_line 'tp:sch' tp : sch)
+expect_eq tracepoint_category "sched:" "$(printf '%s\n' "$got" | grep -x 'sched:')"
+expect_eq tracepoint_name "sched_switch" "$(printf '%s\n' "$got" | grep -x sched_switch)"
+expect_eq tracepoint_in_category "sched_switch" "$(complete_line 'tp:sched:sched_swi' tp : sched : sched_swi)"
+expect_eq syscall "openat" "$(complete_line 'sys:opena' sys : opena | grep -x openat)"
+
+# Inside an opening quote the whole word is replaced.
+# A pointer to a struct comes also with ->, where its members are next.
+expect_eq argument_name 'ip_send_skb(skb ip_send_skb(skb->' \
+	"$(complete_line '"ip_send_skb(sk' '"ip_send_skb(sk' | joined)"
+expect_eq argument_after_comma 'ip_send_skb(skb->len, net ip_send_skb(skb->len, net->' \
+	"$(complete_line '"ip_send_skb(skb->len, ne' '"ip_send_skb(skb->len, ne' | joined)"
+expect_eq member 'ip_send_skb(skb->len' "$(complete_line '"ip_send_skb(skb->le' '"ip_send_skb(skb->le' |
+	grep -x 'ip_send_skb(skb->len')"
+expect_eq member_of_member 'ip_send_skb(skb->dev->mtu' \
+	"$(complete_line '"ip_send_skb(skb->dev->mt' '"ip_send_skb(skb->dev->mt' | grep -x 'ip_send_skb(skb->dev->mtu')"
+expect_eq tracepoint_argument 'tp:sched_switch(prev' \
+	"$(complete_line '"tp:sched_switch(pre' '"tp:sched_switch(pre' | grep -x 'tp:sched_switch(prev')"
+
+# A USDT program: BINARY: then its probes.
+expect_eq usdt_binary "$U/usdt_prog:" "$(complete_line "usdt $U/usdt_pr" usdt "$U/usdt_pr")"
+expect_eq usdt_probe "req" "$(complete_line "usdt $P:ksnoop_test:re" usdt "$P" : ksnoop_test : re)"
+expect_eq info_usdt_binary "$U/usdt_prog" "$(complete_line "info usdt $U/usdt_pr" info usdt "$U/usdt_pr")"
+
+# A module: its split BTF over this kernel's, beside it in a BTF directory
+# (--btf-dir, the tests' option, is read from the line as ksnoop reads it).
+mkdir -p "$tmp/btf"
+cp /sys/kernel/btf/vmlinux "$tmp/btf/vmlinux"
+cat >"$tmp/mod.c" <<'C'
+struct ksnoop_mod_req { int id; long len; };
+int ksnoop_mod_submit(struct ksnoop_mod_req *req) { return req->id; }
+int ksnoop_mod_cancel(struct ksnoop_mod_req *req, int why) { return why; }
+C
+if gcc -g -O0 -c "$tmp/mod.c" -o "$tmp/mod.o" && pahole --btf_base "$tmp/btf/vmlinux" -J "$tmp/mod.o" &&
+	objcopy --dump-section .BTF="$tmp/btf/ksnoopmod" "$tmp/mod.o"; then
+	pass module_btf_made
+else
+	fail module_btf_made "gcc, pahole or objcopy failed"
+fi
+expect_eq module_name "ksnoopmod:" "$(complete_line "--btf-dir $tmp/btf ksnoopm" --btf-dir "$tmp/btf" ksnoopm)"
+expect_eq module_function "ksnoop_mod_submit" \
+	"$(complete_line "--btf-dir $tmp/btf ksnoopmod:ksnoop_mod_s" --btf-dir "$tmp/btf" ksnoopmod : ksnoop_mod_s)"
+expect_eq module_function_member "ksnoopmod:ksnoop_mod_submit(req->id ksnoopmod:ksnoop_mod_submit(req->len" \
+	"$(complete_line "--btf-dir $tmp/btf \"ksnoopmod:ksnoop_mod_submit(req->" --btf-dir "$tmp/btf" \
+		'"ksnoopmod:ksnoop_mod_submit(req->' | joined)"
+
+# zsh: completions/_ksnoop through compinit, a <Tab> typed on a
+# pseudo-terminal (completion widgets run only in an interactive zsh); the
+# line as zsh leaves it, printed (so unquoted).
+zsh_tab() {
+	python3 - "$root/completions" "$(dirname "$K")" "$1" <<'PY'
+import os, pty, select, sys, time
+fdir, bindir, line = sys.argv[1:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ.update(PATH=bindir + ":" + os.environ["PATH"], TERM="dumb")
+    os.execvp("zsh", ["zsh", "-f", "-i"])
+def read_until(mark, limit):
+    out, end = b"", time.time() + limit
+    while time.time() < end and mark not in out:
+        if select.select([fd], [], [], 0.1)[0]:
+            out += os.read(fd, 65536)
+    return out
+os.write(fd, b"PS1='> '; fpath=(%s $fpath); autoload -Uz compinit; compinit -u -D; print READY\n" % fdir.encode())
+read_until(b"READY\r\n", 10)
+os.write(fd, line.encode() + b"\t")
+time.sleep(0.2)
+# The line printed (a quote the word opened closed first).
+os.write(fd, b"\x05" + (b'"' if line.count('"') % 2 else b"") + b"\x01print -r -- LINE:\x0d")
+out = read_until(b"\n> ", 10).decode(errors="replace")
+os.write(fd, b"exit\n")
+print(out.rsplit("LINE:", 1)[-1].split("\r")[0].strip() if "LINE:" in out else "no line: " + out[-200:])
+PY
+}
+ks_name=$(basename "$K")
+expect_eq zsh_option "$ks_name --mode" "$(zsh_tab "$ks_name --mo")"
+expect_eq zsh_function "$ks_name ip_send_skb" "$(zsh_tab "$ks_name ip_send_s")"
+expect_eq zsh_tracepoint "$ks_name tp:sched:sched_switch" "$(zsh_tab "$ks_name tp:sched:sched_swi")"
+expect_eq zsh_member "$ks_name ip_send_skb(skb->len" "$(zsh_tab "$ks_name \"ip_send_skb(skb->le")"
+expect_eq zsh_usdt_probe "$ks_name usdt $P:ksnoop_test:req" "$(zsh_tab "$ks_name usdt $P:ksnoop_test:re")"
