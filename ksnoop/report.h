@@ -139,6 +139,13 @@ struct report_summary {
 	__u64 stack_lost;	/* stacks not taken: the stacks map was full */
 	__u64 stash_full;	/* calls not followed: the stash was full */
 	__u64 missed;		/* the probe fired inside a BPF program */
+	/* --track: objects that joined the set, left it freed, were still in it at exit */
+	bool tracking;
+	__u64 track_added;
+	__u64 track_freed;
+	__u64 track_alive;
+	__u64 track_evicted;	/* pushed out of the full set (--track-max) */
+	__u64 track_failed;	/* could not join it */
 };
 
 struct report_ops;

@@ -329,6 +329,13 @@ static void json_summary(struct report *r, const struct report_summary *s)
 	key_uint(w, "stacks_not_taken", s->stack_lost);
 	key_uint(w, "not_followed", s->stash_full);
 	key_uint(w, "missed", s->missed);
+	if (s->tracking) {
+		key_uint(w, "objects_tracked", s->track_added);
+		key_uint(w, "objects_freed", s->track_freed);
+		key_uint(w, "objects_alive", s->track_alive);
+		key_uint(w, "objects_evicted", s->track_evicted);
+		key_uint(w, "objects_not_tracked", s->track_failed);
+	}
 	end(w);
 }
 
