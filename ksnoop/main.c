@@ -13,6 +13,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
+#include "ksnoop.h"
 #include "ks_error.h"
 #include "duration.h"
 #include "log.h"
@@ -176,6 +177,10 @@ enum {
 	OPT_USTACK,
 	OPT_TREE,
 	OPT_TREE_MAX_CALLS,
+	OPT_TRACK,
+	OPT_UNTRACK,
+	OPT_TRACK_MAX,
+	OPT_GROUP,
 };
 
 static const struct option long_opts[] = {
@@ -187,6 +192,10 @@ static const struct option long_opts[] = {
 	{ "count", no_argument, NULL, OPT_COUNT },
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "tree-max-calls", required_argument, NULL, OPT_TREE_MAX_CALLS },
+	{ "track", required_argument, NULL, OPT_TRACK },
+	{ "untrack", required_argument, NULL, OPT_UNTRACK },
+	{ "track-max", required_argument, NULL, OPT_TRACK_MAX },
+	{ "group", no_argument, NULL, OPT_GROUP },
 	{ "hist", optional_argument, NULL, OPT_HIST },
 	{ "by", required_argument, NULL, OPT_BY },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
@@ -379,6 +388,12 @@ static int check_output_options(const struct options *o)
 		  "--tree does not take stacks (-s, --ustack) yet" },
 		{ o->tree && o->min_duration_ns, 0, "--tree does not take -L yet" },
 		{ o->tree && o->oneline, 0, "--tree prints trees: --oneline does not apply" },
+		{ o->track, MODE(OUTPUT_EVENTS), "--track prints an object's events: not with %s" },
+		{ o->track && o->tree, 0, "--track and --tree do not go together yet" },
+		{ o->track && o->min_duration_ns, 0,
+		  "--track follows objects at the calls' entry: -L does not apply" },
+		{ (o->nuntrack || o->track_max || o->group) && !o->track, 0,
+		  "--untrack, --track-max and --group go with --track" },
 		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
 		  "--interval goes with --count or --hist" },
 		{ o->stack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
@@ -538,6 +553,26 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (err)
 				return err;
 			o->tree_max_calls = v;
+			break;
+		case OPT_TRACK:
+			o->track = optarg;
+			break;
+		case OPT_UNTRACK:
+			if (o->nuntrack == (int)(sizeof(o->untrack) / sizeof(o->untrack[0]))) {
+				log_error("--untrack: at most %d functions",
+					  (int)(sizeof(o->untrack) / sizeof(o->untrack[0])));
+				return -EINVAL;
+			}
+			o->untrack[o->nuntrack++] = optarg;
+			break;
+		case OPT_TRACK_MAX:
+			err = parse_uint("--track-max", optarg, 1, KSNOOP_TRACK_MAX_ENTRIES, &v);
+			if (err)
+				return err;
+			o->track_max = v;
+			break;
+		case OPT_GROUP:
+			o->group = true;
 			break;
 		case OPT_BY:
 			err = parse_by(optarg, o);
