@@ -312,6 +312,7 @@ static int track_role(struct trace *t, struct target *tg, __u8 role)
 	}
 	bp->track = role;
 	bp->track_slot = tg->plan.sig.params[i].slot;
+	bp->slot_mask |= 1u << bp->track_slot;	/* the programs read only the words it names */
 	/* A clone's entry keeps its source for the return. */
 	if (role & KSNOOP_TRACK_CLONE)
 		bp->side[KSNOOP_ENTRY].enabled = 1;
