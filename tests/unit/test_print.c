@@ -1441,7 +1441,7 @@ static void test_event_object_text(void **state)
 	assert_string_equal(out_close(f, &buf),
 			    "01:02:03.123456 cpu3 curl 100/101 -> ip_send_skb object 0xffff888000002000 +0 ns\n"
 			    "    len = 84\n"
-			    "01:02:03.123457 cpu3 curl 100/101 -> ip_send_skb object 0xffff888000002000 (tracked) +1.500 us\n"
+			    "01:02:03.123458 cpu3 curl 100/101 -> ip_send_skb object 0xffff888000002000 (tracked) +1.500 us\n"
 			    "    len = 84\n"
 			    "01:02:03.125956 cpu3 curl 100/101 -> ip_send_skb object 0xffff888000002000 (freed) +2.500 ms\n"
 			    "    len = 84\n");
