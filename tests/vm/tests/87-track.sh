@@ -4,7 +4,8 @@
 # layer) is followed from where its predicate holds to its free, through
 # calls where it does not (98 bytes where the device queues it, 64 in
 # icmp_rcv past the IP header), which the same specs without --track
-# leave out; UDP datagrams of other sizes sent afterwards (their skbs
+# leave out (the replies are 84 bytes too: 6 objects); a raw socket's
+# clone of a reply (skb_clone) is followed to its own free; UDP datagrams of other sizes sent afterwards (their skbs
 # reuse freed addresses) are never reported.  A second type: struct file,
 # ended by --untrack __fput: dd of one file followed from its first read
 # (at position 0) through the reads past it, to __fput; another file's
@@ -45,7 +46,7 @@ for mode in fentry kprobe; do
 		NAME     ${T}_skb
 		RUN      --mode $mode -j --track s $SPECS
 		WORKLOAD ping_then_udp
-		EXPECT   ${T}_requests: eq 3 "\$(stories "\$OUT" | grep -c '^ip_output>')"
+		EXPECT   ${T}_echo_skbs: eq 6 "\$(stories "\$OUT" | grep -c '^ip_output>')"
 		EXPECT   ${T}_all_freed: eq 0 "\$(stories "\$OUT" | grep -c 'not freed')"
 		EXPECT   ${T}_ends_at_free: eq "" "\$(stories "\$OUT" | grep -Ev '>(tp:consume_skb|tp:kfree_skb|__kfree_skb|kfree_skbmem)\$')"
 		EXPECT   ${T}_queued_tracked: eq 1 "\$([ \$(jq_count "\$OUT" '.func == "__dev_queue_xmit" and .tracked == true and .values["s->len"] == 98') -ge 3 ] && echo 1)"
@@ -53,6 +54,8 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_tp_tracked: eq 1 "\$([ \$(jq_count "\$OUT" '.func == "tp:net_dev_queue" and .tracked == true') -ge 3 ] && echo 1)"
 		EXPECT   ${T}_held_not_tracked: eq 0 "\$(jq_count "\$OUT" '.tracked == true and .values["s->len"] == 84')"
 		EXPECT   ${T}_no_udp: eq 0 "\$(jq_count "\$OUT" '.values["s->len"] == 48 or .values["s->len"] == 62 or .values["s->len"] == 28')"
+		EXPECT   ${T}_clone_followed: eq 1 "\$([ \$(stories "\$OUT" | grep -c '^skb_clone>') -ge 1 ] && echo 1)"
+		EXPECT   ${T}_clone_event: eq 1 "\$([ \$(jq_count "\$OUT" '.func == "skb_clone" and .kind == "return" and .clone == true') -ge 1 ] && echo 1)"
 		EXPECT   ${T}_summary: eq 0 "\$(record summary "\$OUT" | jq '.objects_alive + .objects_evicted + .objects_not_tracked')"
 	CASE
 	ks_case <<-CASE
@@ -65,7 +68,7 @@ for mode in fentry kprobe; do
 	CASE
 	ks_case <<-CASE
 		NAME     ${T}_file
-		RUN      --mode $mode -c dd --track f --untrack __fput 'vfs_read(struct file *f, f->f_path.dentry->d_name.name == "ktrack_target", f->f_pos == 0, f->f_pos)'
+		RUN      --mode $mode -c dd --track f --untrack __fput 'vfs_read(struct file *f, (char *)f->f_path.dentry->d_name.name == "ktrack_target", f->f_pos == 0, f->f_pos)'
 		WORKLOAD dd if=$tmp/ktrack_target of=/dev/null bs=8 2>/dev/null
 		WORKLOAD dd if=$tmp/ktrack_other of=/dev/null bs=8 2>/dev/null
 		EXPECT   ${T}_file_first_read: eq 1 "\$(grep -A1 -E -- ' -> vfs_read object 0xffff[0-9a-f]{12}\$' "\$OUT" | grep -Ec '^    f->f_pos = 0\$')"
