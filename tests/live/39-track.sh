@@ -68,9 +68,9 @@ NAME     track_text
 RUN      --duration 8 -c "$prog" --track s "tp:net:net_dev_queue(struct sk_buff *s, s->len == 98, s->len)" "tp:net:netif_receive_skb(struct sk_buff *s, s->len == 98, s->len)"
 WORKLOAD rounds
 UNTIL    exit
-EXPECT   track_text_queued: count 3 ' -> tp:net_dev_queue object 0xffff[0-9a-f]{12}$'
-EXPECT   track_text_received: count 3 ' -> tp:netif_receive_skb object 0xffff[0-9a-f]{12} \(tracked\)$'
-EXPECT   track_text_freed: count 3 ' -> tp:kfree_skb object 0xffff[0-9a-f]{12} \(freed\)$'
+EXPECT   track_text_queued: count 3 ' -> tp:net_dev_queue object 0x[0-9a-f]+$'
+EXPECT   track_text_received: count 3 ' -> tp:netif_receive_skb object 0x[0-9a-f]+ \(tracked\)$'
+EXPECT   track_text_freed: count 3 ' -> tp:kfree_skb object 0x[0-9a-f]+ \(freed\)$'
 EXPECT   track_text_summary: stderr '; 3 objects tracked, 3 freed, 0 still tracked'
 CASE
 
@@ -92,10 +92,10 @@ NAME     track_group
 RUN      --duration 8 -c "$prog" --track s --group "tp:net:net_dev_queue(struct sk_buff *s, s->len == 98, s->len)" "tp:net:netif_receive_skb(struct sk_buff *s, s->len == 98, s->len)"
 WORKLOAD rounds
 UNTIL    exit
-EXPECT   track_group_headers: count 3 '^object 0xffff[0-9a-f]{12}: 3 event\(s\) in [0-9.]+ [mun]?s, freed$'
+EXPECT   track_group_headers: count 3 '^object 0x[0-9a-f]+: 3 event\(s\) in [0-9.]+ [mun]?s, freed$'
 EXPECT   track_group_order: eq "queue receive free queue receive free queue receive free" "$(grep -Eo 'tp:(net_dev_queue|netif_receive_skb|kfree_skb)' "$OUT" | sed 's/tp:net_dev_//; s/tp:netif_//; s/_skb//; s/tp:kfree/free/' | joined)"
-EXPECT   track_group_since: count 9 ' object 0xffff[0-9a-f]{12}( \((tracked|freed)\))? \+[0-9.]+ [mun]?s$'
-EXPECT   track_group_first: count 3 ' -> tp:net_dev_queue object 0xffff[0-9a-f]{12} \+0 ns$'
+EXPECT   track_group_since: count 9 ' object 0x[0-9a-f]+( \((tracked|freed)\))? \+[0-9.]+ [mun]?s$'
+EXPECT   track_group_first: count 3 ' -> tp:net_dev_queue object 0x[0-9a-f]+ \+0 ns$'
 CASE
 
 # What --track refuses, in one line each, exit 2.
