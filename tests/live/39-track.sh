@@ -98,6 +98,15 @@ EXPECT   track_group_since: count 9 ' object 0x[0-9a-f]+( \((tracked|freed)\))? 
 EXPECT   track_group_first: count 3 ' -> tp:net_dev_queue object 0x[0-9a-f]+ \+0 ns$'
 CASE
 
+T=track_group_json
+ks_case <<'CASE'
+NAME     track_group_json
+RUN      -j --duration 8 -c "$prog" --track s --group "tp:net:net_dev_queue(struct sk_buff *s, s->len == 98, s->len)" "tp:net:netif_receive_skb(struct sk_buff *s, s->len == 98, s->len)"
+WORKLOAD rounds
+UNTIL    exit
+EXPECT   track_group_json_since: eq "0 + f 0 + f 0 + f" "$(events "$OUT" | jq -r 'if .since_first_ns == 0 then "0" elif .freed then "f" elif .since_first_ns > 0 then "+" else "?" end' | joined)"
+CASE
+
 # What --track refuses, in one line each, exit 2.
 refused track_unbound "--track s: 'tp:net:net_dev_queue\(skb->len\)' does not bind s by type" \
 	--track s "tp:net:net_dev_queue(skb->len)"
