@@ -64,11 +64,7 @@ struct trace {
 	__u64 counted;		/* --count: calls counted so far */
 	__u32 intervals;	/* --interval: reports printed so far */
 	struct tree_pending tree;	/* --tree: inner calls waiting for their root */
-	/* --track: the object's type, the specs of its free paths and clones */
-	char track_type[SPEC_MAX_TYPE];
-	struct spec track_specs[TRACK_MAX_EXTRA];
-	bool track_clone[TRACK_MAX_EXTRA];
-	int ntrack_specs;
+	struct track_run track;	/* --track: the object's type, its free paths and clones */
 	struct track_groups groups;	/* --group: events per object until it is freed */
 };
 
@@ -271,154 +267,6 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 	};
 }
 
-/* ---- --track ---- */
-
-static bool has_kernel_funcs(const struct trace *t);
-
-/* Is target TG what EXTRA, a free path's or a clone's spec, names? */
-static bool same_target(const struct target *tg, const struct spec *extra)
-{
-	const char *colon = strrchr(extra->target, ':');
-	const char *base = colon ? colon + 1 : extra->target;
-
-	if (extra->kind == SPEC_TP)
-		return !strncmp(tg->plan.sig.name, "tp:", 3) && !strcmp(tg->plan.sig.name + 3, base);
-	return !strcmp(tg->plan.sig.name, base);
-}
-
-/*
- * TG's role and where its object is: the parameter the specs bind as
- * NAME.  A follower shows its calls' entries only: a return side would
- * report calls the set did not select.
- */
-static int track_role(struct trace *t, struct target *tg, __u8 role)
-{
-	struct ksnoop_plan *bp = &tg->plan.bpf;
-	int i;
-
-	for (i = 0; i < tg->plan.sig.nparams; i++)
-		if (tg->plan.sig.params[i].name && !strcmp(tg->plan.sig.params[i].name, t->opts->track))
-			break;
-	if (i == tg->plan.sig.nparams || tg->plan.sig.params[i].slot >= KSNOOP_MAX_ARGS) {
-		log_error("--track %s: '%s' has no argument %s in a register or word ksnoop reads",
-			  t->opts->track, tg->plan.sig.name, t->opts->track);
-		return -EINVAL;
-	}
-	if ((role & KSNOOP_TRACK_ROLE_MASK) == KSNOOP_TRACK_FOLLOW &&
-	    bp->side[KSNOOP_RETURN].enabled && !(role & KSNOOP_TRACK_CLONE)) {
-		log_error("--track %s: '%s' shows values at the return; an object's events are the entries of the calls it passes (name entry values only)",
-			  t->opts->track, tg->spec->text);
-		return -EINVAL;
-	}
-	bp->track = role;
-	bp->track_slot = tg->plan.sig.params[i].slot;
-	bp->slot_mask |= 1u << bp->track_slot;	/* the programs read only the words it names */
-	/* A clone's entry keeps its source for the return. */
-	if (role & KSNOOP_TRACK_CLONE)
-		bp->side[KSNOOP_ENTRY].enabled = 1;
-	return 0;
-}
-
-/*
- * Every target gets its role (ksnoop.h): the specs' follow, the free
- * paths and clones of the object's type (and --untrack's) are added
- * where the specs did not match them already, and a spec's match that is
- * one of them takes that role.
- */
-static int track_targets(struct trace *t, struct kernel *k, const struct targets_cfg *cfg)
-{
-	int nuser = t->targets.n, i, j, err = 0;
-	int extra_of[TRACK_MAX_EXTRA];
-
-	for (j = 0; j < t->ntrack_specs; j++) {
-		extra_of[j] = -1;
-		for (i = 0; i < nuser; i++)
-			if (same_target(&t->targets.v[i], &t->track_specs[j]))
-				extra_of[j] = i;
-	}
-	for (i = 0; i < nuser && !err; i++) {
-		__u8 role = KSNOOP_TRACK_FOLLOW;
-
-		for (j = 0; j < t->ntrack_specs; j++)
-			if (extra_of[j] == i)
-				role = t->track_clone[j] ? KSNOOP_TRACK_FOLLOW | KSNOOP_TRACK_CLONE :
-							   KSNOOP_TRACK_FREE;
-		err = track_role(t, &t->targets.v[i], role);
-	}
-	for (j = 0; j < t->ntrack_specs && !err; j++) {
-		int from = t->targets.n;
-
-		if (extra_of[j] >= 0)
-			continue;
-		err = targets__add(&t->targets, k, NULL, &t->track_specs[j], 1, cfg);
-		for (i = from; i < t->targets.n && !err; i++)
-			err = track_role(t, &t->targets.v[i], t->track_clone[j] ?
-					 KSNOOP_TRACK_WATCH | KSNOOP_TRACK_CLONE : KSNOOP_TRACK_FREE);
-	}
-	return err;
-}
-
-static int count_match(const struct target_match *m, void *ctx)
-{
-	if (!m->err && !m->refused && !m->denied)
-		(*(int *)ctx)++;
-	return 0;
-}
-
-/* Parse extra spec TEXT into the next slot; KNOWN: left out if the kernel lacks it. */
-static int add_track_spec(struct trace *t, struct kernel *k, const char *text, bool clone,
-			  bool known)
-{
-	struct spec *s = &t->track_specs[t->ntrack_specs];
-	struct ks_error e;
-	int n = 0, err;
-
-	err = spec__parse(text, SPEC_KFUNC, s, &e);
-	if (err) {
-		e.err = err;
-		targets__log_error(text, &e);
-		spec__free(s);
-		return err;
-	}
-	if (known && (targets__for_each_match(k, s, count_match, &n, &e) || !n)) {
-		log_info("--track: %s is not in this kernel (or cannot be traced): left out", text);
-		spec__free(s);
-		return 0;
-	}
-	t->track_clone[t->ntrack_specs++] = clone;
-	return 0;
-}
-
-/*
- * The free paths and clones of the object's type, those the kernel has
- * (functions only when the run traces functions), and --untrack's.
- */
-static int track_extra_specs(struct trace *t, struct kernel *k)
-{
-	const struct track_known *kn = track__known(t->track_type);
-	char text[SPEC_MAX_TYPE + 2 * SPEC_MAX_NAME];
-	int i, err = 0;
-
-	for (; kn && kn->func && !err; kn++) {
-		if (strncmp(kn->func, "tp:", 3) && !has_kernel_funcs(t))
-			continue;
-		err = track__extra_spec(kn->func, t->track_type, t->opts->track, kn->clone, text,
-					sizeof(text));
-		err = err ?: add_track_spec(t, k, text, kn->clone, true);
-	}
-	for (i = 0; i < t->opts->nuntrack && !err; i++) {
-		err = track__extra_spec(t->opts->untrack[i], t->track_type, t->opts->track, false,
-					text, sizeof(text));
-		if (err)
-			log_error("--untrack: '%s' is too long", t->opts->untrack[i]);
-		err = err ?: add_track_spec(t, k, text, false, false);
-	}
-	if (!err && !t->ntrack_specs)
-		log_info("--track %s: no free path known for '%s' and no --untrack: a freed object's address may be reused by another, which is then followed too (until --track-max pushes it out)",
-			 t->opts->track, t->track_type);
-	return err;
-}
-
 /* Every spec's targets, kernel functions attached in MODE. */
 static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mode)
 {
@@ -430,7 +278,7 @@ static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mod
 	targets__clear(&t->targets);
 	err = targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
 	if (!err && t->opts->track)
-		err = track_targets(t, k, &cfg);
+		err = track_run__targets(&t->track, &t->targets, k, &cfg);
 	/* --tree: an inner call's record waits in BPF in an element of a fixed size. */
 	for (i = 0; !err && i < t->targets.n; i++) {
 		const struct ksnoop_plan *bp = &t->targets.v[i].plan.bpf;
@@ -947,8 +795,9 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 	if (ret)
 		goto out;
 	if (opts->track) {
-		ret = track__check_specs(opts->track, t.specs, argc, t.track_type,
-					 sizeof(t.track_type), &e);
+		t.track.name = opts->track;
+		ret = track__check_specs(opts->track, t.specs, argc, t.track.type,
+					 sizeof(t.track.type), &e);
 		if (ret) {
 			log_ks_error(&e);
 			goto out;
@@ -969,7 +818,8 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		else
 			ret = probe_features(&t, kernel__running_vmlinux(k));
 		if (!ret && opts->track)
-			ret = track_extra_specs(&t, k);
+			ret = track_run__extra_specs(&t.track, k, opts->untrack, opts->nuntrack,
+						     has_kernel_funcs(&t));
 	}
 	if (!ret)
 		ret = build_targets(&t, k, t.mode);
@@ -984,8 +834,7 @@ out:
 	for (i = 0; i < argc; i++)
 		spec__free(&t.specs[i]);
 	free(t.specs);
-	for (i = 0; i < t.ntrack_specs; i++)
-		spec__free(&t.track_specs[i]);
+	track_run__free(&t.track);
 	track_groups__free(&t.groups);
 	/* Plans may hold BTF on top of the targets' own: freed first. */
 	targets__free(&t.targets);

@@ -5,8 +5,9 @@
  * *s"); BPF keeps the set of objects followed (ksnoop.h, enum
  * ksnoop_track_role).  Here, what needs no kernel: which specs may
  * track, which functions and tracepoints end (or copy) an object of a
- * type, each target's role, and --group's events waiting per object
- * until it is freed.  Pure: unit-tested (tests/unit/test_track.c).
+ * type, and --group's events waiting per object until it is freed
+ * (pure: unit-tested, tests/unit/test_track.c); then the targets a run
+ * adds for them and each target's role (track_run, over targets.h).
  */
 #ifndef KSNOOP_TRACK_H
 #define KSNOOP_TRACK_H
@@ -16,6 +17,7 @@
 #include <linux/types.h>
 #include "ks_error.h"
 #include "spec.h"
+#include "targets.h"
 
 /* --untrack FUNC: at most this many. */
 #define TRACK_MAX_UNTRACK	8
@@ -48,6 +50,35 @@ int track__check_specs(const char *name, const struct spec *specs, int n, char *
  */
 int track__extra_spec(const char *func, const char *type, const char *name, bool clone,
 		      char *buf, size_t sz);
+
+/* ---- a run's targets ---- */
+
+/* What a --track run follows, and the specs of its free paths and clones. */
+struct track_run {
+	const char *name;		/* --track NAME */
+	char type[SPEC_MAX_TYPE];	/* its type, as the specs spell it */
+	struct spec specs[TRACK_MAX_EXTRA];
+	bool clone[TRACK_MAX_EXTRA];
+	int n;
+};
+
+/*
+ * The specs of the free paths and clones known for TR's type that the
+ * kernel K has (functions only if KFUNCS: the run traces functions), and
+ * of --untrack's UNTRACK[0..N); 0, or a negative errno, reported.
+ */
+int track_run__extra_specs(struct track_run *tr, struct kernel *k, const char *const *untrack,
+			   int n, bool kfuncs);
+
+/*
+ * Every target of L its role and object's word (ksnoop.h): the specs'
+ * follow; their matches that are a free path or a clone take that role;
+ * the other extra specs' targets are added to L (CFG).  0, or a negative
+ * errno, reported.
+ */
+int track_run__targets(struct track_run *tr, struct target_list *l, struct kernel *k,
+		       const struct targets_cfg *cfg);
+void track_run__free(struct track_run *tr);
 
 /* ---- --group: each object's events together ---- */
 
