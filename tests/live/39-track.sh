@@ -107,6 +107,24 @@ UNTIL    exit
 EXPECT   track_group_json_since: eq "0 + f 0 + f 0 + f" "$(events "$OUT" | jq -r 'if .since_first_ns == 0 then "0" elif .freed then "f" elif .since_first_ns > 0 then "+" else "?" end' | joined)"
 CASE
 
+# --track-max: six processes alive at once, each its own pt_regs (its
+# kernel stack), in a set of two: the oldest are pushed out, counted.
+six() {
+	local i
+	for i in 1 2 3 4 5 6; do "$tmp/$prog" sleep 300 & done
+	wait
+}
+T=track_max
+ks_case <<'CASE'
+NAME     track_max
+RUN      -j --duration 6 -c "$prog" --track r --track-max 2 "tp:raw_syscalls:sys_enter(struct pt_regs *r, id >= 0)"
+WORKLOAD six
+UNTIL    exit
+EXPECT   track_max_objects: eq 6 "$(events "$OUT" | jq -r .object | sort -u | wc -l)"
+EXPECT   track_max_alive: eq 2 "$(record summary "$OUT" | jq .objects_alive)"
+EXPECT   track_max_evicted: eq 1 "$(record summary "$OUT" | jq '.objects_evicted >= 4 and .objects_evicted == .objects_tracked - .objects_freed - .objects_alive' | grep -c true)"
+CASE
+
 # What --track refuses, in one line each, exit 2.
 refused track_unbound "--track s: 'tp:net:net_dev_queue\(skb->len\)' does not bind s by type" \
 	--track s "tp:net:net_dev_queue(skb->len)"
