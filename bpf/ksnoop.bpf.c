@@ -711,6 +711,9 @@ struct call {
 	struct ksnoop_tree_rec *tree_rec;	/* an inner call's record (tree_rec_begin()) */
 	__u32 tree_kept;
 	__u32 tree_flushed;	/* the root's: its calls went to the ring buffer */
+	/* --track: the object this call reports (0: none) and how (KSNOOP_EV_*) */
+	__u64 object;
+	__u32 track_flags;
 };
 
 /*
@@ -751,6 +754,8 @@ static __always_inline void fill_header(void *rec, int kind, const struct call *
 	ev->depth = c->depth;
 	ev->session = c->session;
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	ev->object = c->object;
+	ev->flags |= c->track_flags;
 }
 
 /*
@@ -1640,6 +1645,164 @@ static __always_inline void *reserve(const volatile struct ksnoop_side_plan *sid
 	return rec;
 }
 
+/* ---- --track: one object followed across calls ---- */
+
+/*
+ * The objects followed (ksnoop.h, enum ksnoop_track_role), shared by
+ * every instance of a run; an LRU of --track-max objects (userspace sets
+ * the size), so objects never seen freed cannot fill it: the oldest go,
+ * and userspace counts them at exit (added - freed - still here).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, KSNOOP_TRACK_DEFAULT_ENTRIES);
+	__type(key, __u64);
+	__type(value, struct ksnoop_track_obj);
+} tracked SEC(".maps");
+
+/*
+ * KSNOOP_TRACK_CLONE: a tracked source, from the entry of a clone to its
+ * return, keyed like the stash (kretprobes cannot see arguments).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KSNOOP_STASH_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct ksnoop_stash_key);
+	__type(value, __u64);
+} track_clones SEC(".maps");
+
+/* The object in the plan's argument word (0: none there). */
+static __always_inline __u64 track_object(const __u64 *words)
+{
+	__u32 slot = plan.track_slot;
+
+	if (slot >= KSNOOP_MAX_ARGS)
+		return 0;
+	return words[slot];
+}
+
+/*
+ * OBJ joins the set, if it is not in it.  CPUs adding one object at once:
+ * one adds it (BPF_NOEXIST), the others find it there; neither is lost.
+ */
+static __always_inline void track_add(__u64 obj)
+{
+	struct ksnoop_track_obj o = { .since_ns = bpf_ktime_get_ns() };
+	long err;
+
+	if (bpf_map_lookup_elem(&tracked, &obj))
+		return;
+	err = bpf_map_update_elem(&tracked, &obj, &o, BPF_NOEXIST);
+	if (!err)
+		count(KSNOOP_CNT_TRACK_ADDED);
+	else if (err != -17)	/* -EEXIST: another CPU added it */
+		count(KSNOOP_CNT_TRACK_FAILED);
+}
+
+/*
+ * Does this call report, HELD saying whether its predicates held?  A
+ * follower: if they held, its object joins the set; if not, it reports
+ * only a tracked object (the one lookup an untracked call pays).  A free
+ * path: only a tracked object, which leaves the set here; of CPUs
+ * freeing one object at once, the one whose delete took it reports.
+ */
+static __always_inline bool track_call(const __u64 *words, bool held, struct call *c)
+{
+	__u32 role = plan.track & KSNOOP_TRACK_ROLE_MASK;
+	__u64 obj = track_object(words);
+
+	if (role != KSNOOP_TRACK_FOLLOW)
+		held = false;
+	if (!obj || is_err_ptr(obj))
+		return held;
+	c->object = obj;
+	c->track_flags = KSNOOP_EV_OBJECT;
+	if (role == KSNOOP_TRACK_FREE) {
+		if (!bpf_map_lookup_elem(&tracked, &obj) || bpf_map_delete_elem(&tracked, &obj))
+			return false;
+		count(KSNOOP_CNT_TRACK_FREED);
+		c->track_flags |= KSNOOP_EV_FREED;
+		return true;
+	}
+	if (held) {
+		track_add(obj);
+		return true;
+	}
+	if (!bpf_map_lookup_elem(&tracked, &obj))
+		return false;
+	c->track_flags |= KSNOOP_EV_TRACKED;
+	return true;
+}
+
+/* The predicates of SIDE, then --track's set: does this call report? */
+static __always_inline bool call_selected(const volatile struct ksnoop_side_plan *side,
+					  const __u64 *words, struct call *c)
+{
+	bool held = preds_hold(side, words);
+
+	if (!plan.track)
+		return held;
+	return track_call(words, held, c);
+}
+
+/*
+ * A clone's entry (its WORDS read, its target in C): a tracked source is
+ * kept for the return, under the call's key; then the entry goes on as
+ * its role says.
+ */
+static __always_inline void track_clone_entry(void *ctx, enum word_source ws, const __u64 *words,
+					      const struct call *c)
+{
+	struct ksnoop_stash_key key;
+	__u64 src = track_object(words);
+
+	call_key(ctx, ws, KSNOOP_ENTRY, c->func_id, &key);
+	if (!src || !bpf_map_lookup_elem(&tracked, &src)) {
+		if (bpf_map_lookup_elem(&track_clones, &key))
+			bpf_map_delete_elem(&track_clones, &key);
+		return;
+	}
+	if (bpf_map_update_elem(&track_clones, &key, &src, BPF_ANY))
+		count(KSNOOP_CNT_TRACK_FAILED);
+}
+
+/* A clone's return: the object made from a tracked source joins, reported here. */
+static __always_inline int track_clone_return(void *ctx, enum word_source ws)
+{
+	const volatile struct ksnoop_side_plan *side = &plan.side[KSNOOP_RETURN];
+	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
+	struct call c = {};
+	__u64 *src, obj;
+	void *rec;
+
+	if (!identify(ctx, ws, &c))
+		return 0;
+	call_key(ctx, ws, KSNOOP_RETURN, c.func_id, &c.key);
+	if (side->flags & KSNOOP_SIDE_TIMED)
+		c.start = entry_time_take(&c.key);
+	src = bpf_map_lookup_elem(&track_clones, &c.key);
+	if (!src)
+		return 0;
+	bpf_map_delete_elem(&track_clones, &c.key);
+	read_words(ctx, ws, KSNOOP_RETURN, words);
+	obj = words[KSNOOP_MAX_ARGS];
+	if (!obj || is_err_ptr(obj))
+		return 0;
+	track_add(obj);
+	if (!side->enabled)
+		return 0;
+	c.object = obj;
+	c.track_flags = KSNOOP_EV_OBJECT | KSNOOP_EV_CLONED;
+	rec = reserve(side, &c, false);
+	if (!rec)
+		return 0;
+	fill_header(rec, KSNOOP_RETURN, &c);
+	fill_values(ctx, ws, KSNOOP_RETURN, rec, side, c.fv, words, 0);
+	submit(rec, side->rec_size);
+	return 0;
+}
+
 /*
  * Entry, an event: one ring-buffer record.  KSNOOP_SIDE_RETRY: an entry
  * whose user memory was not paged in yet waits in the stash instead, for
@@ -1723,11 +1886,13 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 		return 0;
 	}
 	read_words(ctx, ws, KSNOOP_ENTRY, words);
+	if (plan.track & KSNOOP_TRACK_CLONE)
+		track_clone_entry(ctx, ws, words, &c);
 	/*
 	 * Predicates first: a discarded call reserves and copies nothing.
 	 * Then ksnoop's own calls go.
 	 */
-	if (!preds_hold(side, words) || task_is_self(&c)) {
+	if (!call_selected(side, words, &c) || task_is_self(&c)) {
 		if (keyed)
 			stash_clear(&c.key);
 		if (timed && durations)
@@ -1865,6 +2030,8 @@ static __always_inline int capture_return(void *ctx, enum word_source ws)
 	struct call c = {};
 	int ret;
 
+	if (plan.track & KSNOOP_TRACK_CLONE)
+		return track_clone_return(ctx, ws);
 	if (plan.tree == KSNOOP_TREE_INNER && !tree_inner_leave(&c))
 		return 0;
 	if (plan.tree == KSNOOP_TREE_ROOT && !tree_close(&c))

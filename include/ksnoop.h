@@ -471,10 +471,53 @@ struct ksnoop_plan {
 	 */
 	__u64 preempt_count_addr;
 	__u64 per_cpu_offset_addr;
+	/* --track: enum ksnoop_track_role, and the argument word of the object */
+	__u8 track;
+	__u8 track_slot;
+	__u16 pad_track;
+	__u32 pad_track_u64;
 };
 
 enum ksnoop_event_flags {
 	KSNOOP_EV_DURATION = 1 << 0,	/* duration_ns holds the call's duration */
+	/* --track: object holds the tracked object's address */
+	KSNOOP_EV_OBJECT = 1 << 1,
+	/* --track: reported because the object is tracked; the predicates did not hold */
+	KSNOOP_EV_TRACKED = 1 << 2,
+	/* --track: the object was freed here (its last event) */
+	KSNOOP_EV_FREED = 1 << 3,
+	/* --track: the object was made here from a tracked one (a clone, a copy) */
+	KSNOOP_EV_CLONED = 1 << 4,
+};
+
+/*
+ * --track NAME: what a program does with the object in argument word
+ * plan.track_slot (plan.track: a role, | KSNOOP_TRACK_CLONE).  All
+ * instances share one `tracked` set (an LRU hash keyed by the object's
+ * address).  A follower whose predicates hold adds its object; one whose
+ * predicates do not hold is reported anyway if its object is in the set
+ * (the one lookup an untracked call pays).  A watcher is reported only
+ * for a tracked object.  A free path is reported only for a tracked
+ * object, which leaves the set there: a reused address never continues
+ * an old story.  A clone (skb_clone() ...) adds the object it returns
+ * when its source, the object at its entry, is tracked.
+ */
+enum ksnoop_track_role {
+	KSNOOP_TRACK_NONE = 0,
+	KSNOOP_TRACK_FOLLOW = 1,
+	KSNOOP_TRACK_WATCH = 2,
+	KSNOOP_TRACK_FREE = 3,
+	KSNOOP_TRACK_ROLE_MASK = 0x7f,
+	KSNOOP_TRACK_CLONE = 0x80,
+};
+
+/* --track-max: objects tracked at once by default (an LRU: the oldest go first). */
+#define KSNOOP_TRACK_DEFAULT_ENTRIES	16384
+#define KSNOOP_TRACK_MAX_ENTRIES	(1u << 22)
+
+/* A tracked set element: when the object joined it. */
+struct ksnoop_track_obj {
+	__u64 since_ns;
 };
 
 /*
@@ -561,6 +604,7 @@ struct ksnoop_event {
 	};
 	__u32 session;		/* --tree: the session's id (its root's entry time, low bits) */
 	char comm[KSNOOP_COMM_LEN];
+	__u64 object;		/* --track, KSNOOP_EV_OBJECT: the tracked object's address */
 };
 
 /* Per value: status and the bytes actually copied, then the bytes. */
@@ -586,6 +630,9 @@ enum ksnoop_counter {
 	KSNOOP_CNT_HIST_UNREAD,	/* --hist (--by): the value (the key) could not be read */
 	KSNOOP_CNT_TREE_DROP,	/* --tree: an inner call past the session's limit or depth */
 	KSNOOP_CNT_TREE_EXIT,	/* --tree: a session whose task exited inside it (dropped) */
+	KSNOOP_CNT_TRACK_ADDED,	/* --track: objects that joined the tracked set */
+	KSNOOP_CNT_TRACK_FREED,	/* --track: objects that left it at a free path */
+	KSNOOP_CNT_TRACK_FAILED,	/* --track: an object that could not join it */
 	KSNOOP_NR_COUNTERS,
 };
 
@@ -599,7 +646,7 @@ struct ksnoop_stash_key {
 	__u64 frame;
 };
 
-_Static_assert(sizeof(struct ksnoop_event) == 56, "event header layout");
+_Static_assert(sizeof(struct ksnoop_event) == 64, "event header layout");
 _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
 _Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) == 52, "skb tuple layout");
@@ -608,7 +655,7 @@ _Static_assert(KSNOOP_SOCK_NR_FIELDS <= 4 * KSNOOP_TUPLE_OFF_STEPS, "tuple offse
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
 _Static_assert(sizeof(struct ksnoop_side_plan) == 2768, "side plan layout");
-_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8 + 16, "plan layout");
+_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8 + 16 + 8, "plan layout");
 _Static_assert(sizeof(struct ksnoop_by_key) == 8 + KSNOOP_BY_SIZE, "by key layout");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) <= KSNOOP_BY_SIZE &&
 	       sizeof(struct ksnoop_sock_tuple) <= KSNOOP_BY_SIZE, "a tuple fits a --by key");

@@ -49,6 +49,8 @@ struct attacher {
 	int sessions_fd;	/* --tree: the session of each task in one */
 	int tree_buf_fd;	/* --tree: their calls, until their roots return */
 	bool tree_exit;		/* --tree: the program that ends an exiting task's session is attached */
+	int tracked_fd;		/* --track: the objects followed */
+	__u32 track_entries;	/* --track-max: the set's size */
 	struct ksnoop_bpf **skels;
 	int nskels;
 	/* Links of groups: one program, a link per function (or one multi link). */
@@ -90,6 +92,8 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	a->stacks_fd = -1;
 	a->by_counts_fd = -1;
 	a->sessions_fd = a->tree_buf_fd = -1;
+	a->tracked_fd = -1;
+	a->track_entries = KSNOOP_TRACK_DEFAULT_ENTRIES;
 	return a;
 }
 
@@ -275,6 +279,51 @@ static bool side_attached(const struct ksnoop_plan *bp, int kind)
 }
 
 /*
+ * --track's set: one map for every instance, of --track-max objects;
+ * clones keep their source between entry and return in a map of their
+ * own.  Neither is created without --track.
+ */
+static int configure_track(struct attacher *a, struct ksnoop_bpf *skel,
+			   const struct capture_plan *plan)
+{
+	int err = 0;
+
+	if (!(plan->bpf.track & KSNOOP_TRACK_CLONE))
+		err = bpf_map__set_autocreate(skel->maps.track_clones, false);
+	if (!plan->bpf.track)
+		return err ?: bpf_map__set_autocreate(skel->maps.tracked, false);
+	if (a->tracked_fd >= 0)
+		return err ?: bpf_map__reuse_fd(skel->maps.tracked, a->tracked_fd);
+	return err ?: bpf_map__set_max_entries(skel->maps.tracked, a->track_entries);
+}
+
+void attacher__set_track_entries(struct attacher *a, __u32 n)
+{
+	a->track_entries = n;
+}
+
+/*
+ * --track at exit: the objects still in the set (not freed while traced);
+ * -1 if it cannot be read.
+ */
+long attacher__tracked_count(const struct attacher *a)
+{
+	__u64 key, next;
+	long n = 0;
+	void *prev = NULL;
+
+	if (a->tracked_fd < 0)
+		return 0;
+	while (!bpf_map_get_next_key(a->tracked_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (++n > (long)KSNOOP_TRACK_MAX_ENTRIES)
+			return -1;
+	}
+	return n;
+}
+
+/*
  * Before load: autoload only KIND's programs, set attach targets, size the
  * maps, share the first instance's ring buffer and counters.  Every libbpf
  * call is checked: an instance that kept its own ring buffer would write
@@ -389,6 +438,7 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__reuse_fd(skel->maps.sessions, a->sessions_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.tree_buf, a->tree_buf_fd);
 	}
+	err = err ?: configure_track(a, skel, plan);
 	if (a->ringbuf_fd >= 0) {
 		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.counters, a->counters_fd);
@@ -410,6 +460,7 @@ static void drop_last_instance(struct attacher *a)
 		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
 		a->by_counts_fd = -1;
 		a->sessions_fd = a->tree_buf_fd = -1;
+		a->tracked_fd = -1;
 	}
 }
 
@@ -504,6 +555,8 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 		}
 		a->tree_exit = true;
 	}
+	if (plan->bpf.track && a->tracked_fd < 0)
+		a->tracked_fd = bpf_map__fd(skel->maps.tracked);
 	return skel;
 }
 

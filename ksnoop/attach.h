@@ -49,6 +49,10 @@ int attacher__counts_fd(const struct attacher *a);
 int attacher__stacks_fd(const struct attacher *a);
 /* --by: the shared by_counts map (struct ksnoop_by_key -> __u64); -1 without --by. */
 int attacher__by_counts_fd(const struct attacher *a);
+/* --track-max: the tracked set's size (before anything is attached). */
+void attacher__set_track_entries(struct attacher *a, __u32 n);
+/* --track: objects still in the set (never seen freed); -1: unreadable. */
+long attacher__tracked_count(const struct attacher *a);
 /* A shared counter summed over CPUs (events lost, stash drops). */
 __u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter);
 

@@ -62,6 +62,12 @@ struct options {
 	/* --tree: the first SPEC is the root of call trees, the others inner functions */
 	bool tree;
 	__u32 tree_max_calls;	/* --tree-max-calls: inner calls one tree records */
+	/* --track NAME: the object every spec binds as NAME is followed (NULL: none) */
+	const char *track;
+	const char *untrack[8];	/* --untrack FUNC: where an object ends (TRACK_MAX_UNTRACK) */
+	int nuntrack;
+	__u32 track_max;	/* --track-max: objects followed at once (0: the default) */
+	bool group;		/* --group: each object's events together, when it is freed */
 };
 
 /*

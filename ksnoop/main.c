@@ -13,6 +13,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
+#include "ksnoop.h"
 #include "ks_error.h"
 #include "duration.h"
 #include "log.h"
@@ -84,6 +85,11 @@ static const char usage_text[] =
 "(\"do_sys_openat2(filename, return < 0)\": failing opens only); errors are\n"
 "marked, and the first failing call: the innermost that returned the error\n"
 "its callers returned (-s: with its kernel stack).\n"
+"--track NAME: the object every SPEC binds as NAME (TYPE NAME, a pointer) joins\n"
+"a set where a call's predicates hold; from then on every call passing it is\n"
+"shown, predicates or not, until it is freed (struct sk_buff: skb:kfree_skb,\n"
+"skb:consume_skb, __kfree_skb, kfree_skbmem; clones join at skb_clone,\n"
+"skb_copy, __pskb_copy_fclone, skb_copy_expand; other types: --untrack FUNC).\n"
 "In a USPEC, PROVIDER and NAME may be globs; argN:TYPE reads argument N as\n"
 "a pointer to TYPE, argN:str as a C string, argN:str(argM) as argM bytes.\n"
 "\n"
@@ -134,6 +140,13 @@ static const char usage_text[] =
 "                         INNER functions or tracepoints (leaves)\n"
 "      --tree-max-calls N with --tree: inner calls one tree records (default\n"
 "                         4096); the others are counted in the tree\n"
+"      --track NAME       follow the object every SPEC binds as NAME from where\n"
+"                         its predicates hold to its free; events name it\n"
+"      --untrack FUNC     with --track: FUNC (or tp:NAME) frees the object\n"
+"                         (repeatable)\n"
+"      --track-max N      with --track: objects followed at once (default 16384)\n"
+"      --group            with --track: each object's events together, when it\n"
+"                         is freed or at exit, with the time since its first\n"
 "  -v, --verbose          say what is resolved and how it is attached;\n"
 "                         -vv: also every match a glob leaves out\n"
 "  -d, --debug            also show libbpf's debug output\n"
@@ -152,6 +165,7 @@ static const char usage_text[] =
 "  ksnoop info \"tcp_v4_*\"\n"
 "  ksnoop --tree \"do_sys_openat2(filename, return < 0)\" do_filp_open path_openat \\\n"
 "         \"lookup_*(return)\" \"step_into(return)\"\n"
+"  ksnoop --track s \"*(struct sk_buff *s, s->len == 84, s->len)\"\n"
 "  ksnoop \"tp:sched_process_exec(p->comm, bprm->filename)\"\n"
 "  ksnoop \"tp:*(struct sk_buff *skb, skb->len > 1000)\"\n"
 "  ksnoop info usdt ./app\n"
@@ -177,6 +191,10 @@ enum {
 	OPT_USTACK,
 	OPT_TREE,
 	OPT_TREE_MAX_CALLS,
+	OPT_TRACK,
+	OPT_UNTRACK,
+	OPT_TRACK_MAX,
+	OPT_GROUP,
 };
 
 static const struct option long_opts[] = {
@@ -188,6 +206,10 @@ static const struct option long_opts[] = {
 	{ "count", no_argument, NULL, OPT_COUNT },
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "tree-max-calls", required_argument, NULL, OPT_TREE_MAX_CALLS },
+	{ "track", required_argument, NULL, OPT_TRACK },
+	{ "untrack", required_argument, NULL, OPT_UNTRACK },
+	{ "track-max", required_argument, NULL, OPT_TRACK_MAX },
+	{ "group", no_argument, NULL, OPT_GROUP },
 	{ "hist", optional_argument, NULL, OPT_HIST },
 	{ "by", required_argument, NULL, OPT_BY },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
@@ -382,6 +404,12 @@ static int check_output_options(const struct options *o)
 		{ o->tree && o->ustack, 0, "--tree does not take --ustack yet" },
 		{ o->tree && o->min_duration_ns, 0, "--tree does not take -L yet" },
 		{ o->tree && o->oneline, 0, "--tree prints trees: --oneline does not apply" },
+		{ o->track, MODE(OUTPUT_EVENTS), "--track prints an object's events: not with %s" },
+		{ o->track && o->tree, 0, "--track and --tree do not go together yet" },
+		{ o->track && o->min_duration_ns, 0,
+		  "--track follows objects at the calls' entry: -L does not apply" },
+		{ (o->nuntrack || o->track_max || o->group) && !o->track, 0,
+		  "--untrack, --track-max and --group go with --track" },
 		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
 		  "--interval goes with --count or --hist" },
 		{ o->stack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
@@ -541,6 +569,26 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (err)
 				return err;
 			o->tree_max_calls = v;
+			break;
+		case OPT_TRACK:
+			o->track = optarg;
+			break;
+		case OPT_UNTRACK:
+			if (o->nuntrack == (int)(sizeof(o->untrack) / sizeof(o->untrack[0]))) {
+				log_error("--untrack: at most %d functions",
+					  (int)(sizeof(o->untrack) / sizeof(o->untrack[0])));
+				return -EINVAL;
+			}
+			o->untrack[o->nuntrack++] = optarg;
+			break;
+		case OPT_TRACK_MAX:
+			err = parse_uint("--track-max", optarg, 1, KSNOOP_TRACK_MAX_ENTRIES, &v);
+			if (err)
+				return err;
+			o->track_max = v;
+			break;
+		case OPT_GROUP:
+			o->group = true;
 			break;
 		case OPT_BY:
 			err = parse_by(optarg, o);

@@ -1017,6 +1017,58 @@ static char *append_u64(char *q, __u64 v)
 }
 
 /*
+ * --track: " object 0xADDR", why it was reported when not for its
+ * predicates ("(tracked)", "(freed)", "(clone)"), and with --group the
+ * time since the object's first event ("+1.5ms").
+ */
+static void print_object_text(struct printer *p, const struct ksnoop_event *ev)
+{
+	struct obuf *ob = writer__obuf(&p->wr);
+	char buf[96];
+	int n;
+
+	n = snprintf(buf, sizeof(buf), " object 0x%llx%s%s%s", (unsigned long long)ev->object,
+		     ev->flags & KSNOOP_EV_TRACKED ? " (tracked)" : "",
+		     ev->flags & KSNOOP_EV_FREED ? " (freed)" : "",
+		     ev->flags & KSNOOP_EV_CLONED ? " (clone)" : "");
+	obuf__write(ob, buf, n);
+	if (p->group_start_ns && ev->time_ns >= p->group_start_ns) {
+		char dur[48];
+
+		duration__format(ev->time_ns - p->group_start_ns, dur, sizeof(dur));
+		obuf__write(ob, " +", 2);
+		obuf__write(ob, dur, strlen(dur));
+	}
+}
+
+static void print_object_json(struct writer *wr, const struct ksnoop_event *ev)
+{
+	/* Every event's writer is its printer's. */
+	const struct printer *p = (const void *)((const char *)wr - offsetof(struct printer, wr));
+	char at[24];
+
+	snprintf(at, sizeof(at), "0x%llx", (unsigned long long)ev->object);
+	writer__key(wr, "object");
+	writer__name(wr, at);
+	if (ev->flags & KSNOOP_EV_TRACKED) {
+		writer__key(wr, "tracked");
+		writer__bool(wr, true);
+	}
+	if (ev->flags & KSNOOP_EV_FREED) {
+		writer__key(wr, "freed");
+		writer__bool(wr, true);
+	}
+	if (ev->flags & KSNOOP_EV_CLONED) {
+		writer__key(wr, "clone");
+		writer__bool(wr, true);
+	}
+	if (p->group_start_ns && ev->time_ns >= p->group_start_ns) {
+		writer__key(wr, "since_first_ns");
+		writer__uint(wr, ev->time_ns - p->group_start_ns);
+	}
+}
+
+/*
  * "12:34:56.789012 cpu0 COMM PID/TID -> FUNC (DURATION)" (--oneline: no
  * cpu, and the values follow on the same line): built in a buffer
  * and the clock time computed once a second (localtime is costly; events
@@ -1069,6 +1121,8 @@ static void print_header_text(struct printer *p, const struct capture_plan *plan
 
 		obuf__write(ob, at, snprintf(at, sizeof(at), "@%llx", (unsigned long long)plan->sig.addr));
 	}
+	if (ev->flags & KSNOOP_EV_OBJECT)
+		print_object_text(p, ev);
 	if (ev->flags & KSNOOP_EV_DURATION) {
 		char dur[48];
 
@@ -1113,6 +1167,8 @@ static void print_header_json(struct writer *wr, const struct capture_plan *plan
 		writer__key(wr, "duration_ns");
 		writer__uint(wr, ev->duration_ns);
 	}
+	if (ev->flags & KSNOOP_EV_OBJECT)
+		print_object_json(wr, ev);
 	writer__key(wr, "values");
 }
 

@@ -65,6 +65,8 @@ struct printer {
 	/* Text: the clock time of second HMS_SECS, "HH:MM:SS" (empty: none yet). */
 	__s64 hms_secs;
 	char hms[12];
+	/* --track --group: the first event's time of the object printed now (0: none) */
+	__u64 group_start_ns;
 };
 
 void printer__init(struct printer *p, FILE *out, const struct print_opts *opts);

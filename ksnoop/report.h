@@ -142,6 +142,13 @@ struct report_summary {
 	bool tree;		/* --tree: the two below are the run's */
 	__u64 tree_dropped;	/* inner calls not recorded (limits, or no room in BPF) */
 	__u64 tree_exited;	/* sessions whose task exited inside them */
+	/* --track: objects that joined the set, left it freed, were still in it at exit */
+	bool tracking;
+	__u64 track_added;
+	__u64 track_freed;
+	__u64 track_alive;
+	__u64 track_evicted;	/* pushed out of the full set (--track-max) */
+	__u64 track_failed;	/* could not join it */
 };
 
 struct report_ops;

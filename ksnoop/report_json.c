@@ -333,6 +333,13 @@ static void json_summary(struct report *r, const struct report_summary *s)
 		key_uint(w, "tree_calls_not_recorded", s->tree_dropped);
 		key_uint(w, "trees_task_exited", s->tree_exited);
 	}
+	if (s->tracking) {
+		key_uint(w, "objects_tracked", s->track_added);
+		key_uint(w, "objects_freed", s->track_freed);
+		key_uint(w, "objects_alive", s->track_alive);
+		key_uint(w, "objects_evicted", s->track_evicted);
+		key_uint(w, "objects_not_tracked", s->track_failed);
+	}
 	end(w);
 }
 

@@ -414,8 +414,16 @@ static void text_summary(struct report *r, const struct report_summary *s)
 	n = add_total(buf, sizeof(buf), n, s->stash_full, "calls not followed (stash full)");
 	n = add_total(buf, sizeof(buf), n, s->tree_dropped, "inner calls not recorded in trees");
 	n = add_total(buf, sizeof(buf), n, s->tree_exited, "trees dropped (their task exited inside)");
-	add_total(buf, sizeof(buf), n, s->missed,
+	n = add_total(buf, sizeof(buf), n, s->missed,
 		  "calls missed (the probe fired inside a BPF program)");
+	if (s->tracking && n < sizeof(buf))
+		n += snprintf(buf + n, sizeof(buf) - n,
+			      "; %llu objects tracked, %llu freed, %llu still tracked",
+			      (unsigned long long)s->track_added, (unsigned long long)s->track_freed,
+			      (unsigned long long)s->track_alive);
+	n = add_total(buf, sizeof(buf), n, s->track_evicted,
+		      "evicted unfreed (--track-max full)");
+	add_total(buf, sizeof(buf), n, s->track_failed, "not tracked (set full)");
 	log_note("%s", buf);
 }
 

@@ -25,6 +25,7 @@
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "counts.h"
+#include "duration.h"
 #include "cli.h"
 #include "kfeatures.h"
 #include "ksyms.h"
@@ -39,6 +40,7 @@
 #include "usdt_front.h"
 #include "usym.h"
 #include "tree.h"
+#include "track.h"
 
 /* How often the loop wakes to check the clock and the lost-event counter. */
 #define POLL_INTERVAL_MS 100
@@ -65,6 +67,8 @@ struct trace {
 	__u64 counted;		/* --count: calls counted so far */
 	__u32 intervals;	/* --interval: reports printed so far */
 	struct tree_pending tree;	/* --tree: inner calls waiting for their root */
+	struct track_run track;	/* --track: the object's type, its free paths and clones */
+	struct track_groups groups;	/* --group: events per object until it is freed */
 };
 
 static __u64 now_ns(clockid_t clk)
@@ -133,6 +137,46 @@ static void tree_event(struct trace *t, const struct capture_plan *plan, const v
 	free(calls);
 }
 
+/*
+ * --group: object I's events, printed together, each with the time since
+ * the first; text first says whose and how it ended.
+ */
+static void print_group(struct trace *t, int i, bool freed)
+{
+	const struct track_object *o = &t->groups.v[i];
+	int j;
+
+	if (!t->opts->json) {
+		char dur[48];
+		const struct ksnoop_event *last = o->ev[o->n - 1].rec;
+
+		duration__format(last->time_ns - o->first_ns, dur, sizeof(dur));
+		fprintf(t->printer.out, "object 0x%llx: %d event(s) in %s, %s\n",
+			(unsigned long long)o->addr, o->n, dur,
+			freed ? "freed" : "not freed when tracing stopped");
+	}
+	t->printer.group_start_ns = o->first_ns;
+	for (j = 0; j < o->n; j++) {
+		const struct ksnoop_event *ev = o->ev[j].rec;
+
+		printer__event(&t->printer, &t->targets.v[ev->func_id].plan, ev, o->ev[j].size);
+	}
+	t->printer.group_start_ns = 0;
+	track_groups__remove(&t->groups, i);
+}
+
+/* --group: an object's event waits for its free (or the end). */
+static void group_event(struct trace *t, const struct ksnoop_event *ev, const void *data,
+			size_t size)
+{
+	if (track_groups__add(&t->groups, ev->object, ev->time_ns, data, size)) {
+		t->unprinted++;
+		return;
+	}
+	if (ev->flags & KSNOOP_EV_FREED)
+		print_group(t, track_groups__find(&t->groups, ev->object), true);
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	struct trace *t = ctx;
@@ -148,7 +192,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 			return -EAGAIN;
 		return 0;
 	}
-	if (t->opts->tree && t->targets.v[ev->func_id].plan.bpf.tree) {
+	if (t->opts->group && (ev->flags & KSNOOP_EV_OBJECT)) {
+		group_event(t, ev, data, size);
+	} else if (t->opts->tree && t->targets.v[ev->func_id].plan.bpf.tree) {
 		tree_event(t, &t->targets.v[ev->func_id].plan, data, size);
 		if (t->targets.v[ev->func_id].plan.bpf.tree != KSNOOP_TREE_ROOT)
 			return 0;
@@ -303,6 +349,8 @@ static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mod
 	/* Built again after fentry was refused: the first plans go. */
 	targets__clear(&t->targets);
 	err = targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
+	if (!err && t->opts->track)
+		err = track_run__targets(&t->track, &t->targets, k, &cfg);
 	return err ?: tree_rec_size(t);
 }
 
@@ -314,6 +362,8 @@ static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e
 
 	if (!a)
 		return ks_fail(e, -ENOMEM, "out of memory");
+	if (t->opts->track_max)
+		attacher__set_track_entries(a, t->opts->track_max);
 	err = attacher__attach_targets(a, &t->targets, t->opts->pid, e);
 	if (err) {
 		attacher__free(a);
@@ -505,6 +555,9 @@ static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *r
 		t->discarding = true;
 		drain(t, rb);
 	}
+	/* --group: objects not freed while traced, in the order they came. */
+	while (t->groups.n && !t->output_closed)
+		print_group(t, 0, false);
 	/* Inner calls reach userspace only with a tree that prints: so 0 here. */
 	if (t->opts->tree)
 		log_info("--tree: %llu call(s) outside a printed tree reached userspace",
@@ -573,6 +626,18 @@ static void print_summary(struct trace *t, struct attacher *a)
 		.tree_dropped = attacher__counter(a, KSNOOP_CNT_TREE_DROP),
 		.tree_exited = attacher__counter(a, KSNOOP_CNT_TREE_EXIT),
 	};
+
+	if (t->opts->track) {
+		long alive = attacher__tracked_count(a);
+
+		s.tracking = true;
+		s.track_added = attacher__counter(a, KSNOOP_CNT_TRACK_ADDED);
+		s.track_freed = attacher__counter(a, KSNOOP_CNT_TRACK_FREED);
+		s.track_failed = attacher__counter(a, KSNOOP_CNT_TRACK_FAILED);
+		s.track_alive = alive > 0 ? alive : 0;
+		if (s.track_added > s.track_freed + s.track_alive)
+			s.track_evicted = s.track_added - s.track_freed - s.track_alive;
+	}
 
 	report__summary(&t->report, &s);
 	if (fflush(stdout) || ferror(stdout))
@@ -791,6 +856,15 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 	ret = check_tree(&t, kind);
 	if (ret)
 		goto out;
+	if (opts->track) {
+		t.track.name = opts->track;
+		ret = track__check_specs(opts->track, t.specs, argc, t.track.type,
+					 sizeof(t.track.type), &e);
+		if (ret) {
+			log_ks_error(&e);
+			goto out;
+		}
+	}
 	if (kind == SPEC_USDT) {
 		t.usdt = usdt_front__new(opts->btf_file);
 		ret = t.usdt ? 0 : -ENOMEM;
@@ -805,6 +879,9 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 			log_ks_error(&e);
 		else
 			ret = probe_features(&t, kernel__running_vmlinux(k));
+		if (!ret && opts->track)
+			ret = track_run__extra_specs(&t.track, k, opts->untrack, opts->nuntrack,
+						     has_kernel_funcs(&t));
 	}
 	if (!ret)
 		ret = build_targets(&t, k, t.mode);
@@ -819,6 +896,8 @@ out:
 	for (i = 0; i < argc; i++)
 		spec__free(&t.specs[i]);
 	free(t.specs);
+	track_run__free(&t.track);
+	track_groups__free(&t.groups);
 	/* Plans may hold BTF on top of the targets' own: freed first. */
 	targets__free(&t.targets);
 	usdt_front__free(t.usdt);

@@ -1400,6 +1400,75 @@ static void test_event_json(void **state)
 			    "\"values\":{\"len\":84,\"dev->name\":\"lo\",\"skb\":{\"a\":1,\"b\":2}}}\n");
 }
 
+/* --track: the entry record of object 0xffff888000002000, with FLAGS, at TIME_NS. */
+static void make_object_record(unsigned char *rec, __u8 flags, __u64 time_ns)
+{
+	struct ksnoop_event *ev = (struct ksnoop_event *)rec;
+
+	make_entry_record(rec);
+	ev->time_ns = time_ns;
+	ev->flags = KSNOOP_EV_OBJECT | flags;
+	ev->object = 0xffff888000002000ULL;
+}
+
+static void test_event_object_text(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[ENTRY_REC];
+	struct print_opts opts = { .format = FORMAT_TEXT, .clock_offset_ns = CLOCK_OFFSET_NS };
+	struct printer p;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f;
+
+	make_plan(&plan);
+	plan.nvalues[KSNOOP_ENTRY] = 1;
+	plan.bpf.side[KSNOOP_ENTRY].nvalues = 1;
+	make_object_record(rec, 0, EVENT_TIME_NS);
+	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+			    "01:02:03.123456 cpu3 curl 100/101 -> ip_send_skb object 0xffff888000002000\n"
+			    "    len = 84\n");
+	/* --group: each event with the time since the object's first; the reason it is there. */
+	f = out_open(&buf, &sz);
+	printer__init(&p, f, &opts);
+	p.group_start_ns = EVENT_TIME_NS;
+	printer__event(&p, &plan, rec, sizeof(rec));
+	make_object_record(rec, KSNOOP_EV_TRACKED, EVENT_TIME_NS + 1500);
+	printer__event(&p, &plan, rec, sizeof(rec));
+	make_object_record(rec, KSNOOP_EV_FREED, EVENT_TIME_NS + 2500000);
+	printer__event(&p, &plan, rec, sizeof(rec));
+	printer__fini(&p);
+	assert_string_equal(out_close(f, &buf),
+			    "01:02:03.123456 cpu3 curl 100/101 -> ip_send_skb object 0xffff888000002000 +0 ns\n"
+			    "    len = 84\n"
+			    "01:02:03.123458 cpu3 curl 100/101 -> ip_send_skb object 0xffff888000002000 (tracked) +1.500 us\n"
+			    "    len = 84\n"
+			    "01:02:03.125956 cpu3 curl 100/101 -> ip_send_skb object 0xffff888000002000 (freed) +2.500 ms\n"
+			    "    len = 84\n");
+}
+
+static void test_event_object_json(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[ENTRY_REC];
+
+	make_plan(&plan);
+	plan.nvalues[KSNOOP_ENTRY] = 1;
+	plan.bpf.side[KSNOOP_ENTRY].nvalues = 1;
+	make_object_record(rec, KSNOOP_EV_TRACKED, EVENT_TIME_NS);
+	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":3,\"pid\":100,\"tid\":101,"
+			    "\"comm\":\"curl\",\"func\":\"ip_send_skb\",\"kind\":\"entry\","
+			    "\"object\":\"0xffff888000002000\",\"tracked\":true,"
+			    "\"values\":{\"len\":84}}\n");
+	make_object_record(rec, KSNOOP_EV_FREED | KSNOOP_EV_CLONED, EVENT_TIME_NS);
+	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":3,\"pid\":100,\"tid\":101,"
+			    "\"comm\":\"curl\",\"func\":\"ip_send_skb\",\"kind\":\"entry\","
+			    "\"object\":\"0xffff888000002000\",\"freed\":true,\"clone\":true,"
+			    "\"values\":{\"len\":84}}\n");
+}
+
 /* --tree: every call's plan is make_plan()'s, its return an errno. */
 static const struct capture_plan *tree_plan;
 
@@ -1847,6 +1916,8 @@ int main(void)
 		cmocka_unit_test(test_json_above_unicode_range_escaped),
 		cmocka_unit_test(test_event_text),
 		cmocka_unit_test(test_event_json),
+		cmocka_unit_test(test_event_object_text),
+		cmocka_unit_test(test_event_object_json),
 		cmocka_unit_test(test_return_event),
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_return_event_errno),

@@ -480,8 +480,8 @@ static void test_record_layout(void **state)
 	const struct ksnoop_side_plan *e = &r->plan.bpf.side[KSNOOP_ENTRY];
 	const struct ksnoop_side_plan *x = &r->plan.bpf.side[KSNOOP_RETURN];
 
-	/* Header (56), then per value a 16-byte header and the data, 8-aligned. */
-	assert_int_equal(HDR, 56);
+	/* Header (64), then per value a 16-byte header and the data, 8-aligned. */
+	assert_int_equal(HDR, 64);
 	assert_int_equal(e->values[0].rec_off, HDR);
 	assert_int_equal(e->values[1].rec_off, HDR + 16 + 8);
 	assert_int_equal(e->rec_size, HDR + 16 + 8 + 16 + SKB_SIZE);

@@ -1,0 +1,142 @@
+#!/bin/bash
+# --track live, with tracepoints only: datagrams of a known size sent on
+# loopback to a port nobody listens on, in a network namespace of their
+# own (vmprog udp).  Each skb is tracked from the tracepoint where its
+# predicate holds (net_dev_queue: 98 bytes with the Ethernet header),
+# followed where it does not (netif_receive_skb: 84), and ends at
+# skb:kfree_skb (dropped: no socket); a skb of another size that reuses a
+# freed address is not reported.  Then --group, and the refusals.
+. "$(dirname "$0")/helpers.bash"
+
+needs_root track
+scratch_dir
+V=${KSNOOP_USDT_DIR:?}/../vm/vmprog
+if [ ! -x "$V" ] || ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
+	fail track_workload "needs $V (make build/vm/vmprog), unshare and ip"
+	exit 0
+fi
+# A copy named after this run: its comm is ours alone.
+prog=kstrk$$
+cp "$V" "$tmp/$prog"
+
+# Three rounds: a datagram of 56 bytes (98 with its headers: tracked),
+# then one of 20 (62: never), each dropped; the second reuses the first's
+# freed skb, as a slab hands back what it was given last.
+rounds() {
+	unshare -n sh -c 'ip link set lo up && for i in 1 2 3; do "$0" udp 1 56 && "$0" udp 1 20 || exit 1; done' \
+		"$tmp/$prog" || fail "${T}_workload" "$prog udp failed"
+	sleep 0.3
+}
+# Each object's story in event order, "FIRST>LAST" (an address freed and
+# used again starts a new one): what a story begins and ends with.
+stories() {
+	events "$1" | jq -r '"\(.object) \(.func) \(.freed)"' |
+		awk '!($1 in first) { first[$1] = $2 } $3 == "true" { print first[$1] ">" $2; delete first[$1] }
+		     END { for (o in first) print first[o] ">(not freed)" }' | joined
+}
+# The same traffic seen untracked: every skb queued, its address and size.
+seen() { jq -r 'select(.type == "event") | "\(.values["skb:hex"]) \(.values["skb->len"])"' "$tmp/seen.out"; }
+
+T=track
+"$K" -v -j --duration 60 -c "$prog" "tp:net:net_dev_queue(skb:hex, skb->len)" >"$tmp/seen.out" 2>"$tmp/seen.err" &
+seen_pid=$!
+at_exit kill "$seen_pid"
+for i in $(seq 50); do grep -q 'Ctrl-C to stop' "$tmp/seen.err" && break; sleep 0.2; done
+ks_case <<'CASE'
+NAME     track
+RUN      -j --duration 10 -c "$prog" --track s "tp:*(struct sk_buff *s, s->len == 98, s->len)"
+WORKLOAD rounds
+UNTIL    exit
+EXPECT   track_three_freed: eq 3 "$(events "$OUT" | jq -r 'select(.freed == true) | .object' | wc -l)"
+EXPECT   track_starts_where_it_holds: eq "98 98 98" "$(events "$OUT" | jq -r 'select(.func == "tp:net_dev_queue") | "\(.values["s->len"]) \(.tracked)"' | awk '$2 == "null" { print $1 }' | joined)"
+EXPECT   track_continues_where_not: eq "84 84 84" "$(events "$OUT" | jq -r 'select(.func == "tp:netif_receive_skb" and .tracked == true) | .values["s->len"]' | joined)"
+EXPECT   track_stories: eq "tp:net_dev_queue>tp:kfree_skb tp:net_dev_queue>tp:kfree_skb tp:net_dev_queue>tp:kfree_skb" "$(stories "$OUT")"
+EXPECT   track_no_other_size: eq "" "$(events "$OUT" | jq -r '.values["s->len"] | select(. == 62 or . == 48 or . == 126 or . == 112)' | joined)"
+EXPECT   track_summary: eq "3 3 0 0" "$(record summary "$OUT" | jq -r '"\(.objects_tracked) \(.objects_freed) \(.objects_alive) \(.objects_evicted)"')"
+CASE
+# The untracked run saw the freed addresses again, for skbs of another
+# size: what the tracked run left out was there to leave out.
+kill -INT "$seen_pid"
+wait "$seen_pid"
+tracked=$(events "$OUT" | jq -r .object | sort -u | joined)
+reused=$(seen | awk -v t=" $tracked " '$2 != 98 && index(t, " " $1 " ") { n++ } END { print n + 0 }')
+check track_address_reused [ "$reused" -gt 0 ]
+
+T=track_text
+ks_case <<'CASE'
+NAME     track_text
+RUN      --duration 8 -c "$prog" --track s "tp:net:net_dev_queue(struct sk_buff *s, s->len == 98, s->len)" "tp:net:netif_receive_skb(struct sk_buff *s, s->len == 98, s->len)"
+WORKLOAD rounds
+UNTIL    exit
+EXPECT   track_text_queued: count 3 ' -> tp:net_dev_queue object 0x[0-9a-f]+$'
+EXPECT   track_text_received: count 3 ' -> tp:netif_receive_skb object 0x[0-9a-f]+ \(tracked\)$'
+EXPECT   track_text_freed: count 3 ' -> tp:kfree_skb object 0x[0-9a-f]+ \(freed\)$'
+EXPECT   track_text_summary: stderr '; 3 objects tracked, 3 freed, 0 still tracked'
+CASE
+
+# Without --track, the same specs report the queued skbs alone.
+T=track_without
+ks_case <<'CASE'
+NAME     track_without
+RUN      --duration 8 -c "$prog" "tp:net:net_dev_queue(struct sk_buff *s, s->len == 98, s->len)" "tp:net:netif_receive_skb(struct sk_buff *s, s->len == 98, s->len)"
+WORKLOAD rounds
+UNTIL    exit
+EXPECT   track_without_queued: count 3 ' -> tp:net_dev_queue$'
+EXPECT   track_without_received: count 0 'netif_receive_skb'
+CASE
+
+# --group: each object's events together when it is freed, times since its first.
+T=track_group
+ks_case <<'CASE'
+NAME     track_group
+RUN      --duration 8 -c "$prog" --track s --group "tp:net:net_dev_queue(struct sk_buff *s, s->len == 98, s->len)" "tp:net:netif_receive_skb(struct sk_buff *s, s->len == 98, s->len)"
+WORKLOAD rounds
+UNTIL    exit
+EXPECT   track_group_headers: count 3 '^object 0x[0-9a-f]+: 3 event\(s\) in [0-9.]+ [mun]?s, freed$'
+EXPECT   track_group_order: eq "queue receive free queue receive free queue receive free" "$(grep -Eo 'tp:(net_dev_queue|netif_receive_skb|kfree_skb)' "$OUT" | sed 's/tp:net_dev_//; s/tp:netif_//; s/_skb//; s/tp:kfree/free/' | joined)"
+EXPECT   track_group_since: count 9 ' object 0x[0-9a-f]+( \((tracked|freed)\))? \+[0-9.]+ [mun]?s$'
+EXPECT   track_group_first: count 3 ' -> tp:net_dev_queue object 0x[0-9a-f]+ \+0 ns$'
+CASE
+
+T=track_group_json
+ks_case <<'CASE'
+NAME     track_group_json
+RUN      -j --duration 8 -c "$prog" --track s --group "tp:net:net_dev_queue(struct sk_buff *s, s->len == 98, s->len)" "tp:net:netif_receive_skb(struct sk_buff *s, s->len == 98, s->len)"
+WORKLOAD rounds
+UNTIL    exit
+EXPECT   track_group_json_since: eq "0 + f 0 + f 0 + f" "$(events "$OUT" | jq -r 'if .since_first_ns == 0 then "0" elif .freed then "f" elif .since_first_ns > 0 then "+" else "?" end' | joined)"
+CASE
+
+# --track-max: six processes alive at once, each its own pt_regs (its
+# kernel stack), in a set of two: the oldest are pushed out, counted.
+six() {
+	local i
+	for i in 1 2 3 4 5 6; do "$tmp/$prog" sleep 300 & done
+	wait
+}
+T=track_max
+ks_case <<'CASE'
+NAME     track_max
+RUN      -j --duration 6 -c "$prog" --track r --track-max 2 "tp:raw_syscalls:sys_enter(struct pt_regs *r, id >= 0)"
+WORKLOAD six
+UNTIL    exit
+EXPECT   track_max_objects: eq 6 "$(events "$OUT" | jq -r .object | sort -u | wc -l)"
+EXPECT   track_max_alive: eq 2 "$(record summary "$OUT" | jq .objects_alive)"
+EXPECT   track_max_evicted: eq 1 "$(record summary "$OUT" | jq '.objects_evicted >= 4 and .objects_evicted == .objects_tracked - .objects_freed - .objects_alive' | grep -c true)"
+CASE
+
+# What --track refuses, in one line each, exit 2.
+refused track_unbound "--track s: 'tp:net:net_dev_queue\(skb->len\)' does not bind s by type" \
+	--track s "tp:net:net_dev_queue(skb->len)"
+refused track_not_pointer "--track n: 'tp:net:net_dev_queue\(unsigned int n\)' binds n as 'unsigned int', not a pointer" \
+	--track n "tp:net:net_dev_queue(unsigned int n)"
+refused track_two_types "--track s: 'tp:sock:inet_sock_set_state\(struct sock \*s\)' binds s as 'struct sock \*', another spec as 'struct sk_buff \*'" \
+	--track s "tp:net:net_dev_queue(struct sk_buff *s)" "tp:sock:inet_sock_set_state(struct sock *s)"
+refused track_syscall "--track s: 'sys:openat\(struct sk_buff \*s\)' is a system call" \
+	--track s "sys:openat(struct sk_buff *s)"
+refused track_count "--track prints an object's events: not with --count" \
+	--count --track s "tp:net:net_dev_queue(struct sk_buff *s)"
+refused track_group_alone "--untrack, --track-max and --group go with --track" \
+	--group "tp:net:net_dev_queue(skb)"
+refused track_max_range "--track-max: 0 is out of range" \
+	--track s --track-max 0 "tp:net:net_dev_queue(struct sk_buff *s)"
