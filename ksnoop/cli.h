@@ -62,6 +62,11 @@ struct options {
 	/* --tree: the first SPEC is the root of call trees, the others inner functions */
 	bool tree;
 	__u32 tree_max_calls;	/* --tree-max-calls: inner calls one tree records */
+	/* record: -o FILE ("-": stdout), --force to overwrite; report: --info */
+	const char *record_path;
+	bool force;
+	bool rec_info;
+	bool recording;		/* `record`: events go to record_path, not the printer */
 };
 
 /*
@@ -71,5 +76,7 @@ struct options {
 int do_info(int argc, char **argv, const struct options *opts);
 int do_trace(int argc, char **argv, const struct options *opts);
 int do_usdt(int argc, char **argv, const struct options *opts);
+int do_record(int argc, char **argv, const struct options *opts);
+int do_report(int argc, char **argv, const struct options *opts);
 
 #endif

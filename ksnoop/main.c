@@ -36,6 +36,9 @@ static const char usage_text[] =
 "       ksnoop [OPTIONS] --tree ROOT INNER...\n"
 "       ksnoop [OPTIONS] usdt USPEC...\n"
 "       ksnoop [OPTIONS] info { TARGET... | usdt BINARY... }\n"
+"       ksnoop [OPTIONS] record -o FILE [--force] { SPEC... | usdt USPEC... }\n"
+"       ksnoop [OPTIONS] report { FILE | - }\n"
+"       ksnoop report --info { FILE | - }\n"
 "       ksnoop { -h | --help | -V | --version }\n"
 "\n"
 "SPEC     := { [MODULE:]FUNC[@ADDRESS] | [MODULE:]GLOB | tp:[CATEGORY:]TRACEPOINT | tp:[CATEGORY:]GLOB\n"
@@ -83,6 +86,12 @@ static const char usage_text[] =
 "(\"do_sys_openat2(filename, return < 0)\": failing opens only); errors are\n"
 "marked, and the first failing call: the innermost that returned the error\n"
 "its callers returned.\n"
+"record attaches as a trace would and writes the raw events, with the plans,\n"
+"the types they print and the kernel symbols they name, to FILE (-: stdout;\n"
+"an existing FILE only with --force); report prints them, on any machine, as\n"
+"the trace would have (-j, -p, --tid, -c, -n, -z, --oneline, --depth apply\n"
+"there); --info says what FILE holds.  Not recorded yet: --tree, --count,\n"
+"--hist, user stacks (--ustack, a USDT probe's -s).\n"
 "In a USPEC, PROVIDER and NAME may be globs; argN:TYPE reads argument N as\n"
 "a pointer to TYPE, argN:str as a C string, argN:str(argM) as argM bytes.\n"
 "\n"
@@ -133,6 +142,10 @@ static const char usage_text[] =
 "                         INNER functions or tracepoints (leaves)\n"
 "      --tree-max-calls N with --tree: inner calls one tree records (default\n"
 "                         4096); the others are counted in the tree\n"
+"  -o, --output FILE      record: the file events go to (-: stdout)\n"
+"      --force            record: overwrite FILE if it exists\n"
+"      --info             report: what FILE holds (specs, targets, events,\n"
+"                         time span, lost events, size), not the events\n"
 "  -v, --verbose          say what is resolved and how it is attached;\n"
 "                         -vv: also every match a glob leaves out\n"
 "  -d, --debug            also show libbpf's debug output\n"
@@ -155,7 +168,8 @@ static const char usage_text[] =
 "  ksnoop \"tp:*(struct sk_buff *skb, skb->len > 1000)\"\n"
 "  ksnoop info usdt ./app\n"
 "  ksnoop usdt \"./app:myapp:req_start(arg0, arg1:str)\"\n"
-"  ksnoop -p PID usdt \"libjvm.so:hotspot:class__loaded(arg0:str(arg1))\"\n";
+"  ksnoop -p PID usdt \"libjvm.so:hotspot:class__loaded(arg0:str(arg1))\"\n"
+"  ksnoop record -o - \"tp:sched_process_exec(p->comm)\" | ssh HOST ksnoop report -\n";
 
 enum {
 	OPT_TID = 256,
@@ -176,6 +190,8 @@ enum {
 	OPT_USTACK,
 	OPT_TREE,
 	OPT_TREE_MAX_CALLS,
+	OPT_FORCE,
+	OPT_INFO,
 };
 
 static const struct option long_opts[] = {
@@ -202,6 +218,9 @@ static const struct option long_opts[] = {
 	{ "depth", required_argument, NULL, OPT_DEPTH },
 	{ "stack", no_argument, NULL, 's' },
 	{ "ustack", no_argument, NULL, OPT_USTACK },
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "info", no_argument, NULL, OPT_INFO },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
@@ -219,6 +238,8 @@ static const struct cmd {
 	{ "info", do_info },
 	{ "trace", do_trace },
 	{ "usdt", do_usdt },
+	{ "record", do_record },
+	{ "report", do_report },
 };
 
 /* A whole decimal number in [MIN, MAX], or an error naming the option. */
@@ -420,7 +441,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 	opterr = 0;
 	/* GNU getopt permutes: options may come before or after the command. */
-	while ((c = getopt_long(argc, argv, ":jp:c:n:L:zsvdhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jp:c:n:L:o:zsvdhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -547,6 +568,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_FOLDED:
 			o->folded = true;
 			break;
+		case 'o':
+			o->record_path = optarg;
+			break;
+		case OPT_FORCE:
+			o->force = true;
+			break;
+		case OPT_INFO:
+			o->rec_info = true;
+			break;
 		case OPT_INTERVAL: {
 			__u64 ns;
 
@@ -624,8 +654,20 @@ static int run_command(int argc, char **argv, const struct options *opts)
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		if (strcmp(argv[0], cmds[i].name) == 0)
-			return cmds[i].fn(argc - 1, argv + 1, opts);
+			break;
 	}
+	/* Options of record and report alone: elsewhere they would be silently ignored. */
+	if ((opts->record_path || opts->force) &&
+	    (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "record"))) {
+		log_error("%s goes with record", opts->force ? "--force" : "-o");
+		return -EINVAL;
+	}
+	if (opts->rec_info && (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {
+		log_error("--info goes with report (info TARGET is a command of its own)");
+		return -EINVAL;
+	}
+	if (i < sizeof(cmds) / sizeof(cmds[0]))
+		return cmds[i].fn(argc - 1, argv + 1, opts);
 	return do_trace(argc, argv, opts);
 }
 
