@@ -366,7 +366,7 @@ struct recfile_writer *recfile_writer__open(const char *path, bool force, struct
 		int err = -errno;
 
 		if (err == -EEXIST)
-			ks_fail(e, -EEXIST, "record: '%s' exists; --force overwrites it", path);
+			ks_fail(e, -EINVAL, "record: '%s' exists; --force overwrites it", path);
 		else
 			ks_fail(e, err, "record: cannot create '%s': %s", path, strerror(-err));
 		free(w);
@@ -559,8 +559,12 @@ int recfile_writer__event(struct recfile_writer *w, const void *rec, size_t size
 {
 	if (w->failed)
 		return -EIO;
-	buf_u32(&w->events, size);
+	static const char pad[8];
+
+	/* Each record 8-byte aligned, as in the ring buffer: the printer reads it in place. */
+	buf_u64(&w->events, size);
 	buf_put(&w->events, rec, size);
+	buf_put(&w->events, pad, -size & 7);
 	if (w->events.failed)
 		return ks_fail(e, -ENOMEM, "out of memory");
 	w->records++;
@@ -1062,16 +1066,19 @@ int recfile__next(struct recfile *r, const void **rec, size_t *size, struct ks_e
 
 	while (!r->ended) {
 		if (r->block && r->pos < r->block_len) {
-			__u32 n;
+			__u64 n;
 
-			if (r->block_len - r->pos < 4)
+			if (r->block_len - r->pos < 8)
 				return bad(r, e, r->off, "record length cut inside its block");
-			memcpy(&n, r->block + r->pos, 4);
-			if (n > r->block_len - r->pos - 4 || !record_ok(r, r->block + r->pos + 4, n))
+			memcpy(&n, r->block + r->pos, 8);
+			if (n > r->block_len - r->pos - 8 || !record_ok(r, r->block + r->pos + 8, n))
 				return bad(r, e, r->off, "record does not fit its block or plan");
-			*rec = r->block + r->pos + 4;
+			*rec = r->block + r->pos + 8;
 			*size = n;
-			r->pos += 4 + (size_t)n;
+			/* The last record's padding may be left out. */
+			r->pos += 8 + (size_t)((n + 7) & ~7ULL);
+			if (r->pos > r->block_len)
+				r->pos = r->block_len;
 			return 1;
 		}
 		err = next_block(r, e);

@@ -33,8 +33,7 @@
 
 int record__check_options(const struct options *o, bool usdt)
 {
-	const char *refused = o->json ? "-j" : o->output != OUTPUT_EVENTS ? "--count and --hist" :
-			      o->tree ? "--tree" : o->oneline ? "--oneline" :
+	const char *refused = o->json ? "-j" : o->oneline ? "--oneline" :
 			      o->has_depth ? "--depth" : o->zeros ? "-z" : NULL;
 
 	if (!o->record_path) {
@@ -42,9 +41,12 @@ int record__check_options(const struct options *o, bool usdt)
 		return -EINVAL;
 	}
 	if (refused) {
-		log_error("record: %s %s how a recording prints: give %s to `ksnoop report`%s",
-			  refused, strchr(refused, ' ') ? "choose" : "chooses", refused,
-			  o->tree ? " (--tree is not recorded yet)" : "");
+		log_error("record: %s chooses how a recording prints: give %s to `ksnoop report`",
+			  refused, refused);
+		return -EINVAL;
+	}
+	if (o->output != OUTPUT_EVENTS || o->tree) {
+		log_error("record: %s not recorded yet", o->tree ? "--tree is" : "--count and --hist are");
 		return -EINVAL;
 	}
 	if (o->ustack || (usdt && o->stack)) {
