@@ -837,8 +837,9 @@ static int parse_target(struct recfile *r, struct cursor *c, struct recfile_targ
 		n = cur_u32(c);
 		if (n > KSNOOP_MAX_VALUES)
 			return -1;
-		for (i = 0; i < (int)n; i++, plan->nvalues[kind]++)
-			if (parse_value(c, &plan->values[kind][i]))
+		/* Counted as soon as parsed, whole or not: recfile__free() frees its text. */
+		for (i = 0; i < (int)n; i++)
+			if (plan->nvalues[kind]++, parse_value(c, &plan->values[kind][i]))
 				return -1;
 	}
 	cur_str_to(c, plan->hist_text, sizeof(plan->hist_text));
