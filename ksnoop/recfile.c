@@ -789,8 +789,13 @@ static bool plan_ok(const struct recfile *r, const struct capture_plan *plan)
 	for (kind = 0; kind < KSNOOP_NR_KINDS; kind++) {
 		const struct ksnoop_side_plan *side = &bp->side[kind];
 
-		if (plan->nvalues[kind] != side->nvalues ||
-		    side->rec_size < sizeof(struct ksnoop_event) || side->rec_size > KSNOOP_MAX_RECORD)
+		/* A stashed entry side prints nothing itself (nvalues 0): fewer, never more. */
+		if (plan->nvalues[kind] > side->nvalues || side->nvalues > KSNOOP_MAX_VALUES ||
+		    side->rec_size > KSNOOP_MAX_RECORD)
+			return false;
+		if (!plan->nvalues[kind])
+			continue;
+		if (side->rec_size < sizeof(struct ksnoop_event))
 			return false;
 		for (i = 0; i < plan->nvalues[kind]; i++)
 			if (!value_ok(r, &plan->values[kind][i], &side->values[i], side->rec_size))
