@@ -11,8 +11,8 @@
  *         file.  A mutation of a zlib stream almost never survives its
  *         checksum, so this is how the fuzzer reaches what the blocks
  *         hold: the header, the BTF, the plans and the records.
- * Seeds (corpus/recfile/) are real recordings in the odd form
- * (tests/fuzz/gen-corpus).  What must hold: no crash, no read outside a
+ * Seeds (corpus/recfile/) are real recordings (tests/fixture/record/)
+ * in the odd form (tests/fuzz/gen-corpus).  What must hold: no crash, no read outside a
  * record (ASan), a bounded walk (-timeout), and every refusal a message.
  */
 #include <stdint.h>

@@ -30,6 +30,14 @@ expect_error report_bad_block 2 "^ksnoop: report: '$tmp/garbage': unknown block 
 expect_error report_count 2 "^ksnoop: report: --count and --hist of a recording are not done yet$" \
 	report --count "$tmp/exists"
 
+# Recordings made on this machine's 6.18 kernel print as they did then
+# (vm/tests/87-record.sh checks the same on 6.1 and 6.12): no BTF, no root.
+fx=$(cd "$(dirname "$0")/../fixture/record" && pwd)
+for f in usdt tp; do
+	expect_eq "fixture_${f}_text" "$(cat "$fx/$f.txt")" "$(TZ=UTC "${NOBODY[@]}" "$K" report "$fx/$f.ksr" 2>/dev/null)"
+	expect_eq "fixture_${f}_json" "$(cat "$fx/$f.json")" "$(TZ=UTC ks report -j "$fx/$f.ksr" 2>/dev/null)"
+done
+
 needs_root record_live
 
 # bg OUT ERR ARGS...: ksnoop in the background until it says it traces; its pid in BGPID.

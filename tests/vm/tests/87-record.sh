@@ -5,7 +5,8 @@
 # and JSON), but for times and durations (each ksnoop's own programs read
 # the clock): entry values with the return (stash), a string, a return
 # code by name, a struct behind a pointer (function pointers named from the
-# file's kallsyms), a kernel stack.
+# file's kallsyms), a kernel stack.  And recordings made on this machine's
+# kernel print in the VM as they did here.
 . /tests/lib.sh
 
 tmp=$(mktemp -d)
@@ -73,6 +74,19 @@ for mode in fentry kprobe; do
 	same ${mode}_stack --mode $mode -s -c nc 'tcp_v4_connect(addr_len)'
 	expect_match ${mode}_stack_caller '^        __inet_stream_connect\+0x' "$(cat "$tmp/${mode}_stack.rt")"
 done
+
+# Recordings made on another machine (tests/fixture/record: 6.18, another
+# kernel, its own BTF) print here as they did there (tests/run copies them in).
+if [ -d /tests/record ]; then
+	for f in usdt tp; do
+		expect_eq "fixture_${f}_text" "$(cat /tests/record/$f.txt)" \
+			"$(TZ=UTC ksnoop report /tests/record/$f.ksr 2>/dev/null)"
+		expect_eq "fixture_${f}_json" "$(cat /tests/record/$f.json)" \
+			"$(TZ=UTC ksnoop report -j /tests/record/$f.ksr 2>/dev/null)"
+	done
+else
+	skip fixture_reports "no /tests/record (tests/vm/run --file tests/fixture/record:/tests/record)"
+fi
 
 # A recording read with --info, then refused once damaged: one line, status 2.
 info=$(ksnoop report -j --info "$tmp/kprobe_stack.ksr")
