@@ -49,6 +49,10 @@ int record__check_options(const struct options *o, bool usdt)
 		log_error("record: %s not recorded yet", o->tree ? "--tree is" : "--count and --hist are");
 		return -EINVAL;
 	}
+	if (!strcmp(o->record_path, "-") && isatty(STDOUT_FILENO)) {
+		log_error("record: -o - writes a binary file to stdout, which is a terminal; pipe it or name a file");
+		return -EINVAL;
+	}
 	if (o->ustack || (usdt && o->stack)) {
 		log_error("record: user stacks (--ustack, a USDT probe's -s) are not recorded yet");
 		return -EINVAL;

@@ -20,8 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "print.h"
 #include "recfile.h"
+#include "target.h"
 
 #define check(cond) do { if (!(cond)) __builtin_trap(); } while (0)
 /* Records printed per input: enough for the fuzzer, bounded per run. */
@@ -68,10 +71,42 @@ static size_t build_file(const uint8_t *in, size_t n, uint8_t **out)
 	return len;
 }
 
+static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	return kernel__symbolize(ctx, addr, buf, sz);
+}
+
+static int symbolize_any(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	return kernel__symbolize_any(ctx, addr, buf, sz);
+}
+
+/* The file's KSYMS, as report hands them to the symbol tables: a memfd. */
+static struct kernel *file_ksyms(struct recfile *r, int *fd, char *path, size_t sz)
+{
+	size_t len;
+	const char *ks = recfile__ksyms(r, &len);
+	struct kernel *k;
+
+	*fd = -1;
+	if (!ks || (*fd = memfd_create("fuzz-kallsyms", MFD_CLOEXEC)) < 0)
+		return NULL;
+	if (write(*fd, ks, len) != (ssize_t)len || !(k = kernel__new(NULL)))
+		return NULL;
+	snprintf(path, sz, "/proc/self/fd/%d", *fd);
+	kernel__set_kallsyms_path(k, path);
+	return k;
+}
+
 static void print_records(struct recfile *r)
 {
-	struct print_opts text = { .format = FORMAT_TEXT, .zeros = true };
-	struct print_opts json = { .format = FORMAT_JSON };
+	char path[32];
+	int fd;
+	struct kernel *k = file_ksyms(r, &fd, path, sizeof(path));
+	struct print_opts text = { .format = FORMAT_TEXT, .zeros = true, .symbolize = k ? symbolize : NULL,
+				   .symbolize_any = k ? symbolize_any : NULL, .sym_ctx = k };
+	struct print_opts json = { .format = FORMAT_JSON, .symbolize = k ? symbolize : NULL,
+				   .symbolize_any = k ? symbolize_any : NULL, .sym_ctx = k };
 	struct printer pt, pj;
 	struct ks_error e = {};
 	const void *rec;
@@ -95,6 +130,9 @@ static void print_records(struct recfile *r)
 		check(e.msg[0] && memchr(e.msg, 0, sizeof(e.msg)));
 	printer__fini(&pt);
 	printer__fini(&pj);
+	kernel__free(k);
+	if (fd >= 0)
+		close(fd);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -33,7 +33,7 @@ expect_error report_count 2 "^ksnoop: report: --count and --hist of a recording 
 # Recordings made on this machine's 6.18 kernel print as they did then
 # (vm/tests/87-record.sh checks the same on 6.1 and 6.12): no BTF, no root.
 fx=$(cd "$(dirname "$0")/../fixture/record" && pwd)
-for f in usdt tp; do
+for f in usdt tp tp-stack; do
 	expect_eq "fixture_${f}_text" "$(cat "$fx/$f.txt")" "$(TZ=UTC "${NOBODY[@]}" "$K" report "$fx/$f.ksr" 2>/dev/null)"
 	expect_eq "fixture_${f}_json" "$(cat "$fx/$f.json")" "$(TZ=UTC ks report -j "$fx/$f.ksr" 2>/dev/null)"
 done
@@ -112,6 +112,29 @@ bg "$tmp/o" "$tmp/ef" record --force -n 1 -o "$tmp/exists" usdt "$P:ksnoop_test:
 "$P" fire 1 >/dev/null
 end $p1
 expect_eq record_force 1 "$(ks report -j "$tmp/exists" 2>/dev/null | grep -c '"type":"event"')"
+
+# --- a full disk (here RLIMIT_FSIZE, its signal ignored: writes fail with
+#     EFBIG): the recording stops with one line and status 1, and the file
+#     reports the events of its complete blocks ---
+( trap '' XFSZ; ulimit -f 4; exec "$K" record -o "$tmp/full.ksr" usdt "$P:ksnoop_test:req(arg0, arg1, arg2:str)" ) \
+	>/dev/null 2>"$tmp/efull" &
+fpid=$!
+for i in $(seq 100); do grep -q . "$tmp/full.ksr" 2>/dev/null && break; sleep 0.1; done
+sleep 0.5
+"$P" fire 3 >/dev/null
+sleep 0.5
+"$P" fire 3000 >/dev/null
+for i in $(seq 50); do kill -0 $fpid 2>/dev/null || break; sleep 0.1; done
+kill -INT $fpid 2>/dev/null
+wait $fpid
+expect_eq full_disk_status 1 "$?"
+expect_eq full_disk_line "ksnoop: record: writing failed after 4096 bytes: File too large; the file holds what was written before" \
+	"$(cat "$tmp/efull")"
+ks report -j "$tmp/full.ksr" >"$tmp/fullj" 2>/dev/null
+expect_eq full_disk_report_status 0 "$?"
+expect_eq full_disk_first_events "0 1 2" "$(jq -r 'select(.type == "event") | .values.arg0' "$tmp/fullj" | head -3 | joined)"
+expect_match full_disk_cut '"warning":"report: .* is cut short: its last complete block ends at byte [0-9]+ \(of 4096 read\)' \
+	"$(cat "$tmp/fullj")"
 
 # --- a tracepoint: a struct behind a pointer, strings, the kernel stack ---
 cp /bin/true "$tmp/ksrec_exec"
