@@ -341,6 +341,8 @@ struct btf *recfile__minimal_btf(const struct recfile_target *targets, int n,
 struct recfile_writer {
 	int fd;
 	bool own_fd;
+	bool begun;		/* the header went out: the file is a recording */
+	char *path;		/* removed if the run ends before it began */
 	bool failed;		/* a write failed: nothing more goes out */
 	__u64 bytes;
 	struct buf events;	/* raw records not yet written */
@@ -361,6 +363,7 @@ struct recfile_writer *recfile_writer__open(const char *path, bool force, struct
 	} else {
 		w->fd = open(path, flags, 0644);
 		w->own_fd = true;
+		w->path = strdup(path);
 	}
 	if (w->fd < 0) {
 		int err = -errno;
@@ -369,6 +372,7 @@ struct recfile_writer *recfile_writer__open(const char *path, bool force, struct
 			ks_fail(e, -EINVAL, "record: '%s' exists; --force overwrites it", path);
 		else
 			ks_fail(e, err, "record: cannot create '%s': %s", path, strerror(-err));
+		free(w->path);
 		free(w);
 		return NULL;
 	}
@@ -530,6 +534,7 @@ int recfile_writer__begin(struct recfile_writer *w, const struct recfile_meta *m
 	struct buf b = {};
 	int err;
 
+	w->begun = true;
 	put_meta(&b, meta);
 	err = write_all(w, RECFILE_MAGIC, RECFILE_MAGIC_LEN, e);
 	if (!err)
@@ -605,6 +610,10 @@ void recfile_writer__free(struct recfile_writer *w)
 		return;
 	if (w->own_fd && w->fd >= 0)
 		close(w->fd);
+	/* Nothing attached (a function that does not exist ...): no empty file left to refuse next time. */
+	if (w->own_fd && !w->begun && w->path)
+		unlink(w->path);
+	free(w->path);
 	free(w->events.p);
 	free(w);
 }

@@ -122,6 +122,11 @@ int recfile_writer__flush(struct recfile_writer *w, struct ks_error *e);
 /* The last events and END; the file is closed.  0 or a negative errno. */
 int recfile_writer__finish(struct recfile_writer *w, const struct recfile_totals *t,
 			   struct ks_error *e);
+/*
+ * recfile_writer__free() removes the file it created if the run ended
+ * before recfile_writer__begin() (nothing attached): a retry is not
+ * refused for an empty file.
+ */
 /* Bytes written so far (blocks complete on disk), and records given. */
 __u64 recfile_writer__bytes(const struct recfile_writer *w);
 __u64 recfile_writer__records(const struct recfile_writer *w);

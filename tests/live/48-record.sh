@@ -19,6 +19,8 @@ expect_error record_tree 2 "^ksnoop: record: --tree is not recorded yet$" record
 expect_error record_count 2 "^ksnoop: record: --count and --hist are not recorded yet$" record --count -o "$tmp/x" f
 expect_error record_ustack 2 "^ksnoop: record: user stacks \(--ustack, a USDT probe's -s\) are not recorded yet$" \
 	record --ustack -o "$tmp/x" tp:sched_process_exec
+expect_error record_no_such_tp 2 "unknown tracepoint 'nope_nope'" record -o "$tmp/nope.ksr" tp:nope_nope
+check record_no_file_left_behind test ! -e "$tmp/nope.ksr"
 expect_error output_without_record 2 "^ksnoop: -o goes with record$" -o "$tmp/x" tp:sched_process_exec
 expect_error info_without_report 2 "^ksnoop: --info goes with report" --info info tp:sched_process_exec
 expect_error report_two_files 2 "^ksnoop: report: expected one FILE \(- for stdin\)$" report a b
