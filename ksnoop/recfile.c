@@ -676,6 +676,7 @@ static int read_block(struct recfile *r, __u32 *type, char **out, size_t *len,
 	struct block_hdr h;
 	uLongf raw_len;
 	char *stored, *raw;
+	bool whole;
 	int err;
 
 	err = read_exact(r, &h, sizeof(h), e);
@@ -691,23 +692,23 @@ static int read_block(struct recfile *r, __u32 *type, char **out, size_t *len,
 	if (h.raw_len > RECFILE_MAX_BLOCK || h.stored_len > compressBound(RECFILE_MAX_BLOCK))
 		return bad(r, e, start, "block longer than a reader takes");
 	stored = malloc(h.stored_len ? h.stored_len : 1);
-	raw = malloc(h.raw_len ? h.raw_len : 1);
-	if (!stored || !raw) {
-		free(stored);
-		free(raw);
+	if (!stored)
 		return ks_fail(e, -ENOMEM, "out of memory");
-	}
 	err = read_exact(r, stored, h.stored_len, e);
 	if (err) {
 		free(stored);
-		free(raw);
 		if (err > 0)
 			r->cut = start;
 		return err < 0 ? err : 0;
 	}
+	/* The checksum first: the inflated size is allocated only for a block that is whole. */
+	whole = crc32(0, (Bytef *)stored, h.stored_len) == h.crc;
+	raw = whole ? malloc(h.raw_len ? h.raw_len : 1) : NULL;
 	raw_len = h.raw_len;
-	if (crc32(0, (Bytef *)stored, h.stored_len) != h.crc)
+	if (!whole)
 		err = bad(r, e, start, "block checksum does not match");
+	else if (!raw)
+		err = ks_fail(e, -ENOMEM, "out of memory");
 	/* Inflating stops at raw_len bytes: a block that inflates to more is refused. */
 	else if (uncompress((Bytef *)raw, &raw_len, (Bytef *)stored, h.stored_len) != Z_OK ||
 		 raw_len != h.raw_len)
@@ -867,8 +868,12 @@ static int parse_plans(struct recfile *r, const char *p, size_t len, __u64 at, s
 	__u32 n = cur_u32(&c);
 	char what[64];
 
-	/* Each target takes far more than 64 bytes: a count the block cannot hold is refused. */
-	if (c.bad || n > RECFILE_MAX_TARGETS || n > len / 64)
+	/*
+	 * Each target holds its BPF plan: a count the block cannot hold is
+	 * refused before the targets are allocated (memory stays within a
+	 * small multiple of the block's size).
+	 */
+	if (c.bad || n > RECFILE_MAX_TARGETS || n > len / sizeof(struct ksnoop_plan))
 		return bad(r, e, at, "plans do not parse");
 	r->targets = calloc(n ? n : 1, sizeof(*r->targets));
 	if (!r->targets)
