@@ -45,8 +45,12 @@ int record__check_options(const struct options *o, bool usdt)
 			  refused, refused);
 		return -EINVAL;
 	}
+	if (o->output == OUTPUT_COUNT) {
+		log_error("record: --count counts in BPF and records nothing: record the events, then `ksnoop report --count FILE`");
+		return -EINVAL;
+	}
 	if (o->output != OUTPUT_EVENTS || o->tree) {
-		log_error("record: %s not recorded yet", o->tree ? "--tree is" : "--count and --hist are");
+		log_error("record: %s not recorded yet", o->tree ? "--tree is" : "--hist is");
 		return -EINVAL;
 	}
 	if (!strcmp(o->record_path, "-") && isatty(STDOUT_FILENO)) {

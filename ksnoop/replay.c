@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "counts.h"
 #include "log.h"
 #include "print.h"
 #include "recfile.h"
@@ -35,6 +36,7 @@ struct replay {
 	struct printer printer;
 	struct report report;
 	__u64 printed;
+	__u64 counted;		/* --count: calls counted */
 	bool printing;		/* printer and report set up */
 };
 
@@ -109,7 +111,11 @@ static int print_events(struct replay *rp, struct ks_error *e)
 static void print_summary(struct replay *rp)
 {
 	const struct recfile_totals *t = recfile__totals(rp->r);
-	struct report_summary s = { .printed = rp->printed };
+	struct report_summary s = {
+		.counting = rp->opts->output == OUTPUT_COUNT,
+		.printed = rp->printed,
+		.counted = rp->counted,
+	};
 
 	if (t) {
 		s.lost = t->lost;
@@ -126,6 +132,160 @@ static void say_cut(const struct replay *rp, const char *where)
 	log_warn("report: '%s' is cut short: its last complete block ends at byte %llu (of %llu read); the events before it are printed",
 		 where, (unsigned long long)recfile__cut(rp->r),
 		 (unsigned long long)recfile__offset(rp->r));
+}
+
+/* ---- --count ---- */
+
+/*
+ * --count of a recording: the calls of each target (and stack, if it
+ * was recorded with -s), counted where BPF would have counted them live:
+ * at the entry, or at the return when the entry was stashed or is not
+ * reported (resolve_strategy.c, count_once()).  Rows are merged in a hash
+ * table, so memory grows with the distinct stacks, not with the events.
+ */
+struct count_table {
+	struct count_row *rows;
+	size_t n, cap;
+	__u32 *slots;		/* row index + 1; 0: empty */
+	size_t nslots;		/* a power of 2, at least twice n */
+};
+
+static int counted_kind(const struct capture_plan *plan)
+{
+	const struct ksnoop_side_plan *e = &plan->bpf.side[KSNOOP_ENTRY];
+
+	return e->enabled && !(e->flags & KSNOOP_SIDE_STASH) ? KSNOOP_ENTRY : KSNOOP_RETURN;
+}
+
+static __u64 row_hash(const struct count_row *r)
+{
+	__u64 h = r->func_id * 0x9e3779b97f4a7c15ULL ^ r->nframes;
+	__u32 i;
+
+	for (i = 0; i < r->nframes; i++)
+		h = (h ^ r->frames[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static bool same_row(const struct count_row *a, const struct count_row *b)
+{
+	return a->func_id == b->func_id && a->nframes == b->nframes &&
+	       !memcmp(a->frames, b->frames, a->nframes * sizeof(a->frames[0]));
+}
+
+static int table_grow(struct count_table *t)
+{
+	size_t n = t->nslots ? t->nslots * 2 : 1024, i;
+	__u32 *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < t->n; i++) {
+		size_t j = row_hash(&t->rows[i]) & (n - 1);
+
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = i + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = n;
+	return 0;
+}
+
+/* One more call of ROW's function and stack. */
+static int table_add(struct count_table *t, const struct count_row *row)
+{
+	size_t j;
+
+	if (2 * (t->n + 1) > t->nslots && table_grow(t))
+		return -ENOMEM;
+	for (j = row_hash(row) & (t->nslots - 1); t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
+		if (same_row(&t->rows[t->slots[j] - 1], row)) {
+			t->rows[t->slots[j] - 1].count++;
+			return 0;
+		}
+	}
+	if (t->n == t->cap) {
+		struct count_row *r = realloc(t->rows, (t->cap = t->cap ? 2 * t->cap : 64) * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		t->rows = r;
+	}
+	t->rows[t->n] = *row;
+	t->rows[t->n].count = 1;
+	t->slots[j] = ++t->n;
+	return 0;
+}
+
+/* REC's row: its function, and its stack if the plan took one. */
+static void row_of(const struct capture_plan *plan, const void *rec, bool stacks,
+		   struct count_row *row)
+{
+	const struct ksnoop_event *ev = rec;
+	int i;
+
+	memset(row, 0, sizeof(*row));
+	row->func_id = ev->func_id;
+	row->sub = -1;
+	row->usub = -1;
+	for (i = 0; stacks && i < plan->nvalues[ev->kind]; i++) {
+		const struct ksnoop_value *vh = (const void *)((const char *)rec +
+			plan->bpf.side[ev->kind].values[i].rec_off);
+
+		if (plan->values[ev->kind][i].how != PRINT_STACK)
+			continue;
+		if ((vh->status & KSNOOP_STATUS_MASK) == KSNOOP_OK) {
+			row->nframes = vh->len / 8 < KSNOOP_STACK_DEPTH ? vh->len / 8 : KSNOOP_STACK_DEPTH;
+			memcpy(row->frames, vh + 1, row->nframes * 8);
+			row->sub = 0;
+		}
+		break;
+	}
+}
+
+static const char *target_name(void *ctx, __u32 func_id)
+{
+	const struct recfile_target *t = recfile__target(ctx, func_id);
+
+	return !t ? "?" : t->label[0] ? t->label : t->plan.sig.name;
+}
+
+static int print_counts(struct replay *rp, struct ks_error *e)
+{
+	bool stacks = recfile__meta(rp->r)->stack;
+	struct counts_fmt fmt = {
+		.stacks = stacks, .func_name = target_name, .ctx = rp->r,
+		.symbolize = rp->printer.opts.symbolize, .sym_ctx = rp->printer.opts.sym_ctx,
+	};
+	struct count_table t = {};
+	struct count_row row;
+	const void *rec;
+	size_t size, i;
+	int ret;
+
+	while ((ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+		const struct ksnoop_event *ev = rec;
+		const struct capture_plan *plan = &recfile__target(rp->r, ev->func_id)->plan;
+
+		if (!wanted(rp->opts, ev) || ev->kind != counted_kind(plan))
+			continue;
+		row_of(plan, rec, stacks, &row);
+		if (table_add(&t, &row)) {
+			ret = ks_fail(e, -ENOMEM, "out of memory");
+			break;
+		}
+	}
+	if (ret >= 0) {
+		for (i = 0; i < t.n; i++)
+			rp->counted += t.rows[i].count;
+		counts__sort(t.rows, t.n);
+		counts__print(&rp->report, t.rows, t.n, &fmt);
+	}
+	free(t.rows);
+	free(t.slots);
+	return ret;
 }
 
 /* ---- --info ---- */
@@ -235,7 +395,9 @@ static int print_info(struct replay *rp, const char *where, struct ks_error *e)
 /* What a recording fixed already, or what report does not do yet. */
 static int check_report_options(const struct options *o, int argc)
 {
-	const char *refused = o->output != OUTPUT_EVENTS ? "--count and --hist of a recording are not done yet" :
+	const char *refused = o->output == OUTPUT_HIST ? "--hist of a recording is not done yet" :
+			      o->by ? "--by of a recording is not done yet" :
+			      o->interval_ms ? "--interval does not apply to a recording" :
 			      o->stack || o->ustack ? "-s and --ustack are chosen by record" :
 			      o->min_duration_ns ? "-L is chosen by record" :
 			      o->tree ? "--tree is not recorded yet" : NULL;
@@ -280,8 +442,9 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_
 	popts.sym_ctx = rp->k;
 	printer__init(&rp->printer, stdout, &popts);
 	rp->printing = true;
-	report__init(&rp->report, stdout, o->json ? REPORT_JSON : REPORT_TEXT);
-	ret = print_events(rp, e);
+	report__init(&rp->report, stdout, o->folded ? REPORT_FOLDED :
+					  o->json ? REPORT_JSON : REPORT_TEXT);
+	ret = o->output == OUTPUT_COUNT ? print_counts(rp, e) : print_events(rp, e);
 	if (ret < 0)
 		return ret == -EPIPE ? 0 : ret;
 	if (recfile__totals(rp->r) || (o->max_events && rp->printed >= o->max_events))

@@ -16,7 +16,8 @@ expect_error record_exists 2 "^ksnoop: record: '$tmp/exists' exists; --force ove
 expect_error record_zeros 2 "^ksnoop: record: -z chooses how a recording prints: give -z to \`ksnoop report\`$" \
 	record -z -o "$tmp/x" tp:sched_process_exec
 expect_error record_tree 2 "^ksnoop: record: --tree is not recorded yet$" record --tree -o "$tmp/x" f g
-expect_error record_count 2 "^ksnoop: record: --count and --hist are not recorded yet$" record --count -o "$tmp/x" f
+expect_error record_count 2 "^ksnoop: record: --count counts in BPF and records nothing: record the events, then \`ksnoop report --count FILE\`$" record --count -o "$tmp/x" f
+expect_error record_hist 2 "^ksnoop: record: --hist is not recorded yet$" record --hist -o "$tmp/x" f
 expect_error record_ustack 2 "^ksnoop: record: user stacks \(--ustack, a USDT probe's -s\) are not recorded yet$" \
 	record --ustack -o "$tmp/x" tp:sched_process_exec
 expect_error record_no_such_tp 2 "unknown tracepoint 'nope_nope'" record -o "$tmp/nope.ksr" tp:nope_nope
@@ -29,8 +30,6 @@ expect_error report_not_a_recording 2 "^ksnoop: report: '$tmp/exists' is not a k
 	report "$tmp/exists"
 printf 'KSNOOPR\nxxxxxxxxxxxxxxxxxxxxxxxx' >"$tmp/garbage"
 expect_error report_bad_block 2 "^ksnoop: report: '$tmp/garbage': unknown block type at byte 8$" report "$tmp/garbage"
-expect_error report_count 2 "^ksnoop: report: --count and --hist of a recording are not done yet$" \
-	report --count "$tmp/exists"
 
 # Recordings made on this machine's 6.18 kernel print as they did then
 # (vm/tests/87-record.sh checks the same on 6.1 and 6.12): no BTF, no root.
@@ -85,6 +84,21 @@ expect_match usdt_text_values '^    arg0:struct node \*->next->id = 2$' "$(cat "
 # Wall-clock text: the recording's clock reading, to the microsecond.
 expect_eq usdt_text_times "$(cut -c1-12 "$tmp/lt" | grep -c '^[0-9][0-9]:')" \
 	"$(cut -c1-12 "$tmp/rt" | grep -c '^[0-9][0-9]:')"
+
+# --count at report time: what live --count runs of the same probes counted.
+cspecs=("$P:ksnoop_test:small" "$P:ksnoop_test:req(arg0 >= 2)")
+bg "$tmp/ct" "$tmp/ect" --count usdt "${cspecs[@]}" && ct=$BGPID
+bg "$tmp/cj" "$tmp/ecj" -j --count usdt "${cspecs[@]}" && cj=$BGPID
+bg "$tmp/o" "$tmp/ecr" record -o "$tmp/c.ksr" usdt "${cspecs[@]}" && rec=$BGPID
+"$P" fire 5 >/dev/null
+end $ct $cj $rec
+ks report --count "$tmp/c.ksr" >"$tmp/rct" 2>"$tmp/erct"
+check count_text_identical cmp "$tmp/ct" "$tmp/rct"
+expect_match count_text_rows '^ +5  ksnoop_test:small$' "$(cat "$tmp/rct")"
+expect_match count_text_pred '^ +3  ksnoop_test:req$' "$(cat "$tmp/rct")"
+expect_eq count_summary "$(tail -1 "$tmp/ect")" "$(cat "$tmp/erct")"
+check count_json_identical cmp "$tmp/cj" <(ks report -j --count "$tmp/c.ksr" 2>/dev/null)
+expect_error report_hist 2 "^ksnoop: report: --hist of a recording is not done yet$" report --hist "$tmp/c.ksr"
 
 # Filters and -n at report time, as they would have been live.
 expect_eq report_n 2 "$(ks report -j -n 2 "$tmp/u.ksr" 2>/dev/null | grep -c '"type":"event"')"
