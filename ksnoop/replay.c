@@ -364,8 +364,10 @@ static int print_info(struct replay *rp, const char *where, struct ks_error *e)
 	format_time(start, sizeof(start), m->start_ns);
 	writer__init(&w, stdout, rp->opts->json);
 	writer__begin_object(&w, rp->opts->json ? WRITER_STRUCT : WRITER_LINES, 0);
-	if (w.json)
-		info_line(&w, "type", "recording");
+	if (w.json) {
+		info_line(&w, "type", "info");
+		info_line(&w, "kind", "recording");
+	}
 	info_line(&w, "file", where);
 	info_uint(&w, "size", recfile__offset(rp->r));
 	info_line(&w, "ksnoop", m->version);

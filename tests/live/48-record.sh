@@ -113,7 +113,8 @@ expect_eq report_oneline "$(grep -c . <(ks report --oneline "$tmp/u.ksr" 2>/dev/
 
 # --info: what the file holds.
 info=$(ks report -j --info "$tmp/u.ksr")
-expect_eq info_events "12 0 4" "$(jq -r '"\(.entries) \(.returns) \(.targets | length)"' <<<"$info")"
+expect_eq info_events "info recording 12 0 4" \
+	"$(jq -r '"\(.type) \(.kind) \(.entries) \(.returns) \(.targets | length)"' <<<"$info")"
 expect_eq info_spec "${specs[2]}" "$(jq -r '.specs[2]' <<<"$info")"
 expect_eq info_size "$(stat -c %s "$tmp/u.ksr")" "$(jq -r .size <<<"$info")"
 expect_eq info_kernel "$(uname -r) $(uname -m) 0" "$(jq -r '"\(.kernel) \(.machine) \(.lost)"' <<<"$info")"
