@@ -68,6 +68,11 @@ struct options {
 	int nuntrack;
 	__u32 track_max;	/* --track-max: objects followed at once (0: the default) */
 	bool group;		/* --group: each object's events together, when it is freed */
+	/* record: -o FILE ("-": stdout), --force to overwrite; report: --info */
+	const char *record_path;
+	bool force;
+	bool rec_info;
+	bool recording;		/* `record`: events go to record_path, not the printer */
 };
 
 /*
@@ -77,5 +82,7 @@ struct options {
 int do_info(int argc, char **argv, const struct options *opts);
 int do_trace(int argc, char **argv, const struct options *opts);
 int do_usdt(int argc, char **argv, const struct options *opts);
+int do_record(int argc, char **argv, const struct options *opts);
+int do_report(int argc, char **argv, const struct options *opts);
 
 #endif

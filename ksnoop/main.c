@@ -38,6 +38,9 @@ static const char usage_text[] =
 "       ksnoop [OPTIONS] --tree ROOT INNER...\n"
 "       ksnoop [OPTIONS] usdt USPEC...\n"
 "       ksnoop [OPTIONS] info { TARGET... | usdt BINARY... }\n"
+"       ksnoop [OPTIONS] record -o FILE [--force] { SPEC... | usdt USPEC... }\n"
+"       ksnoop [OPTIONS] report { FILE | - }\n"
+"       ksnoop report --info { FILE | - }\n"
 "       ksnoop { -h | --help | -V | --version }\n"
 "\n"
 "SPEC     := { [MODULE:]FUNC[@ADDRESS] | [MODULE:]GLOB | tp:[CATEGORY:]TRACEPOINT | tp:[CATEGORY:]GLOB\n"
@@ -90,6 +93,12 @@ static const char usage_text[] =
 "shown, predicates or not, until it is freed (struct sk_buff: skb:kfree_skb,\n"
 "skb:consume_skb, __kfree_skb, kfree_skbmem; clones join at skb_clone,\n"
 "skb_copy, __pskb_copy_fclone, skb_copy_expand; other types: --untrack FUNC).\n"
+"record attaches as a trace would and writes the raw events, with the plans,\n"
+"the types they print and the kernel symbols they name, to FILE (-: stdout;\n"
+"an existing FILE only with --force); report prints them, on any machine, as\n"
+"the trace would have (-j, -p, --tid, -c, -n, -z, --oneline, --depth apply\n"
+"there), or --count (--folded) its calls; --info says what FILE holds.\n"
+"Not recorded yet: --tree, --hist, user stacks (--ustack, a USDT probe's -s).\n"
 "In a USPEC, PROVIDER and NAME may be globs; argN:TYPE reads argument N as\n"
 "a pointer to TYPE, argN:str as a C string, argN:str(argM) as argM bytes.\n"
 "\n"
@@ -147,6 +156,10 @@ static const char usage_text[] =
 "      --track-max N      with --track: objects followed at once (default 16384)\n"
 "      --group            with --track: each object's events together, when it\n"
 "                         is freed or at exit, with the time since its first\n"
+"  -o, --output FILE      record: the file events go to (-: stdout)\n"
+"      --force            record: overwrite FILE if it exists\n"
+"      --info             report: what FILE holds (specs, targets, events,\n"
+"                         time span, lost events, size), not the events\n"
 "  -v, --verbose          say what is resolved and how it is attached;\n"
 "                         -vv: also every match a glob leaves out\n"
 "  -d, --debug            also show libbpf's debug output\n"
@@ -170,7 +183,8 @@ static const char usage_text[] =
 "  ksnoop \"tp:*(struct sk_buff *skb, skb->len > 1000)\"\n"
 "  ksnoop info usdt ./app\n"
 "  ksnoop usdt \"./app:myapp:req_start(arg0, arg1:str)\"\n"
-"  ksnoop -p PID usdt \"libjvm.so:hotspot:class__loaded(arg0:str(arg1))\"\n";
+"  ksnoop -p PID usdt \"libjvm.so:hotspot:class__loaded(arg0:str(arg1))\"\n"
+"  ksnoop record -o - \"tp:sched_process_exec(p->comm)\" | ssh HOST ksnoop report -\n";
 
 enum {
 	OPT_TID = 256,
@@ -195,6 +209,8 @@ enum {
 	OPT_UNTRACK,
 	OPT_TRACK_MAX,
 	OPT_GROUP,
+	OPT_FORCE,
+	OPT_INFO,
 };
 
 static const struct option long_opts[] = {
@@ -225,6 +241,9 @@ static const struct option long_opts[] = {
 	{ "depth", required_argument, NULL, OPT_DEPTH },
 	{ "stack", no_argument, NULL, 's' },
 	{ "ustack", no_argument, NULL, OPT_USTACK },
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "info", no_argument, NULL, OPT_INFO },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
@@ -236,7 +255,7 @@ static const struct option long_opts[] = {
 };
 
 /* getopt's short options (':' first: a missing value is reported as such). */
-static const char short_opts[] = ":jp:c:n:L:zsvdhV";
+static const char short_opts[] = ":jp:c:n:L:o:zsvdhV";
 
 static const struct cmd {
 	const char *name;
@@ -245,6 +264,8 @@ static const struct cmd {
 	{ "info", do_info },
 	{ "trace", do_trace },
 	{ "usdt", do_usdt },
+	{ "record", do_record },
+	{ "report", do_report },
 };
 
 /* A whole decimal number in [MIN, MAX], or an error naming the option. */
@@ -598,6 +619,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_FOLDED:
 			o->folded = true;
 			break;
+		case 'o':
+			o->record_path = optarg;
+			break;
+		case OPT_FORCE:
+			o->force = true;
+			break;
+		case OPT_INFO:
+			o->rec_info = true;
+			break;
 		case OPT_INTERVAL: {
 			__u64 ns;
 
@@ -702,8 +732,20 @@ static int run_command(int argc, char **argv, const struct options *opts)
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		if (strcmp(argv[0], cmds[i].name) == 0)
-			return cmds[i].fn(argc - 1, argv + 1, opts);
+			break;
 	}
+	/* Options of record and report alone: elsewhere they would be silently ignored. */
+	if ((opts->record_path || opts->force) &&
+	    (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "record"))) {
+		log_error("%s goes with record", opts->force ? "--force" : "-o");
+		return -EINVAL;
+	}
+	if (opts->rec_info && (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {
+		log_error("--info goes with report (info TARGET is a command of its own)");
+		return -EINVAL;
+	}
+	if (i < sizeof(cmds) / sizeof(cmds[0]))
+		return cmds[i].fn(argc - 1, argv + 1, opts);
 	return do_trace(argc, argv, opts);
 }
 

@@ -32,6 +32,7 @@
 #include "ks_error.h"
 #include "log.h"
 #include "print.h"
+#include "record.h"
 #include "report.h"
 #include "resolve_int.h"
 #include "target.h"
@@ -69,6 +70,9 @@ struct trace {
 	struct tree_pending tree;	/* --tree: inner calls waiting for their root */
 	struct track_run track;	/* --track: the object's type, its free paths and clones */
 	struct track_groups groups;	/* --group: events per object until it is freed */
+	/* record: events go to this file instead of the printer (record.c) */
+	struct recfile_writer *rec;
+	struct ks_error rec_err;	/* why writing stopped */
 };
 
 static __u64 now_ns(clockid_t clk)
@@ -192,7 +196,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 			return -EAGAIN;
 		return 0;
 	}
-	if (t->opts->group && (ev->flags & KSNOOP_EV_OBJECT)) {
+	if (t->rec) {
+		/* A write that failed (a full disk) ends the run; the file keeps what it has. */
+		if (recfile_writer__event(t->rec, data, size, &t->rec_err)) {
+			t->output_closed = true;
+			return -ECANCELED;
+		}
+	} else if (t->opts->group && (ev->flags & KSNOOP_EV_OBJECT)) {
 		group_event(t, ev, data, size);
 	} else if (t->opts->tree && t->targets.v[ev->func_id].plan.bpf.tree) {
 		tree_event(t, &t->targets.v[ev->func_id].plan, data, size);
@@ -501,8 +511,14 @@ static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 			break;
 		}
 		err = 0;
-		/* Flush per batch: prompt on a pipe, cheap under a flood. */
-		if (fflush(stdout) || ferror(stdout)) {
+		/*
+		 * Flush per batch: prompt on a pipe, cheap under a flood.  A
+		 * recording's batch is a block of its own: a file cut short
+		 * loses at most what came since.
+		 */
+		if (t->rec && !t->output_closed && recfile_writer__flush(t->rec, &t->rec_err))
+			t->output_closed = true;
+		if (t->output_closed || fflush(stdout) || ferror(stdout)) {
 			t->output_closed = true;
 			break;
 		}
@@ -644,6 +660,26 @@ static void print_summary(struct trace *t, struct attacher *a)
 		t->output_closed = true;
 }
 
+/* record: the file's END (or, after a write failed, why it has none). */
+static int finish_recording(struct trace *t, struct attacher *a)
+{
+	struct recfile_totals tot = {
+		.lost = attacher__counter(a, KSNOOP_CNT_LOST),
+		.unwritten = t->unprinted,
+		.stash_full = attacher__counter(a, KSNOOP_CNT_STASH_DROP),
+		.stack_lost = attacher__counter(a, KSNOOP_CNT_STACK_LOST),
+		.missed = attacher__missed(a),
+		.end_ns = now_ns(CLOCK_REALTIME),
+	};
+	int err = t->rec_err.err;
+
+	if (!err)
+		err = record__finish(t->rec, t->opts->record_path, &tot, &t->rec_err);
+	if (err)
+		log_ks_error(&t->rec_err);
+	return err;
+}
+
 /* After the targets are resolved: attach, run, summarise; 0 or a negative errno. */
 static int trace_run(struct trace *t, struct kernel *k)
 {
@@ -713,6 +749,16 @@ static int trace_run(struct trace *t, struct kernel *k)
 	/* A process that exits at once still has its user stacks named by object and offset. */
 	if (t->opts->ustack && t->opts->pid && t->printer.opts.usym_ctx)
 		usym__remember(t->printer.opts.usym_ctx, t->opts->pid);
+	if (t->rec) {
+		ret = record__begin(t->rec, &t->targets, t->specs, t->nspecs,
+				    t->specs[0].kind == SPEC_USDT, t->opts->stack,
+				    t->printer.opts.clock_offset_ns, &e);
+		if (ret) {
+			log_ks_error(&e);
+			attacher__free(a);
+			return ret;
+		}
+	}
 	log_info("tracing %d target(s); Ctrl-C to stop", count_attached(t));
 
 	rb = ring_buffer__new(attacher__ringbuf_fd(a), handle_event, t, NULL);
@@ -726,7 +772,9 @@ static int trace_run(struct trace *t, struct kernel *k)
 	ret = ks_worse(ret, finish_run(t, a, rb));
 	ring_buffer__free(rb);
 	/* After a failure, its message is the last word: no totals that look like a result. */
-	if (!t->output_closed && !ret)
+	if (t->rec)
+		ret = ks_worse(ret, finish_recording(t, a));
+	else if (!t->output_closed && !ret)
 		print_summary(t, a);
 	attacher__free(a);
 	return ret;
@@ -865,6 +913,12 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 			goto out;
 		}
 	}
+	/* An existing file is refused before anything is loaded. */
+	if (opts->recording && !(t.rec = recfile_writer__open(opts->record_path, opts->force, &e))) {
+		log_ks_error(&e);
+		ret = e.err;
+		goto out;
+	}
 	if (kind == SPEC_USDT) {
 		t.usdt = usdt_front__new(opts->btf_file);
 		ret = t.usdt ? 0 : -ENOMEM;
@@ -905,7 +959,25 @@ out:
 	usym__free(popts.usym_ctx);
 	printer__fini(&t.printer);
 	kernel__free(k);
+	recfile_writer__free(t.rec);
 	return ret;
+}
+
+/* `record -o FILE [usdt] SPEC...`: a trace whose sink is the file. */
+int do_record(int argc, char **argv, const struct options *opts)
+{
+	struct options o = *opts;
+	enum spec_kind kind = SPEC_KFUNC;
+
+	if (argc && (!strcmp(argv[0], "usdt") || !strcmp(argv[0], "trace"))) {
+		kind = !strcmp(argv[0], "usdt") ? SPEC_USDT : SPEC_KFUNC;
+		argc--;
+		argv++;
+	}
+	o.recording = true;
+	if (record__check_options(&o, kind == SPEC_USDT))
+		return -EINVAL;
+	return trace_main(argc, argv, &o, kind);
 }
 
 int do_trace(int argc, char **argv, const struct options *opts)

@@ -103,6 +103,19 @@ stream lost 0 "event lost summary" --buffer 4096 --duration 2.5 -p "$WPID" 'tp:s
 expect_eq lost_counted true "$(of lost | jq 'select(.type == "summary") | .lost > 0')"
 expect_eq lost_notice_counts true "$(of lost | jq -s '[.[] | select(.type == "lost") | .lost > 0] | all')"
 
+# --- report: a recording's events and summary, its --count, its --info,
+#     a file cut short (the warning a record) and a bad file (the error) ---
+fx=$(cd "$(dirname "$0")/../fixture/record" && pwd)
+stream report 0 "event summary" report "$fx/usdt.ksr"
+expect_eq report_events 4 "$(nevents report)"
+stream report_count 0 "count summary" report --count "$fx/usdt.ksr"
+stream report_info 0 info report --info "$fx/usdt.ksr"
+expect_eq report_info_kind recording "$(of report_info | jq -r .kind)"
+head -c $(($(stat -c %s "$fx/tp.ksr") - 10)) "$fx/tp.ksr" >"$tmp/cut.ksr"
+stream report_cut 0 "event warning" report "$tmp/cut.ksr"
+printf 'KSNOOPR\n' >"$tmp/bad.ksr"
+stream report_bad 2 error report "$tmp/bad.ksr"
+
 # --- info of every target kind this kernel has natively (module functions:
 #     the VM tests), as many records as text lines ---
 stream info_tp 0 info info tp:sched_switch

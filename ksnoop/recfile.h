@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Record files (`ksnoop record -o FILE`, `ksnoop report FILE`): what the
+ * ring buffer delivered, untouched, with everything needed to print it
+ * later on another machine.  docs/RECORD-FORMAT.md is the byte layout.
+ *
+ *   file   := MAGIC BLOCK*
+ *   MAGIC  := "KSNOOPR\n"
+ *   BLOCK  := type u32, raw_len u32, stored_len u32, crc32 u32, stored bytes
+ *
+ * Every block is one zlib stream (stored_len bytes) that inflates to
+ * exactly raw_len bytes; the CRC-32 is of the stored bytes, so a damaged
+ * block is found before it is inflated.  Blocks come in this order:
+ * HEADER, BTF, PLANS, KSYMS (kernel targets that name addresses), EVENTS
+ * (any number), END.  A file cut short (ksnoop killed, disk full) has no
+ * END: every complete block before the cut still reports.
+ *
+ * A record file is untrusted input: the reader bounds every length
+ * (RECFILE_MAX_* below), inflates into a buffer of the declared size and
+ * no more (a decompression bomb stops there), validates the BTF (libbpf,
+ * then every reference) and every plan against it and against its record
+ * layout, and every record against its plan, before the printer sees it.
+ * What it refuses it names in one line, with the byte offset of the block.
+ */
+#ifndef KSNOOP_RECFILE_H
+#define KSNOOP_RECFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include "ks_error.h"
+#include "resolve.h"
+
+#define RECFILE_MAGIC		"KSNOOPR\n"
+#define RECFILE_MAGIC_LEN	8
+#define RECFILE_VERSION		1
+/* Events are written in blocks of about this much raw data. */
+#define RECFILE_EVENTS_BLOCK	(1u << 20)
+/*
+ * The largest raw block a reader takes: the kernel's symbols (~6 MB of
+ * /proc/kallsyms on a distribution kernel) fit with room to spare; a
+ * block that says it is larger is refused before anything is allocated.
+ */
+#define RECFILE_MAX_BLOCK	(64u << 20)
+/* Targets a file may describe (a glob over every kernel function fits). */
+#define RECFILE_MAX_TARGETS	(1u << 17)
+/* A string in the header or a plan (spec texts, names). */
+#define RECFILE_MAX_STR		4096
+#define RECFILE_MAX_SPECS	256
+
+enum recfile_block {
+	RECFILE_HEADER = 1,
+	RECFILE_BTF = 2,
+	RECFILE_PLANS = 3,
+	RECFILE_KSYMS = 4,
+	RECFILE_EVENTS = 5,
+	RECFILE_END = 6,
+};
+
+enum recfile_kind {
+	RECFILE_KERNEL = 0,	/* functions, tracepoints, system calls */
+	RECFILE_USDT = 1,
+};
+
+/* What the HEADER block says. */
+struct recfile_meta {
+	char *version;		/* ksnoop's */
+	char *release;		/* uname -r of the traced machine */
+	char *machine;		/* uname -m */
+	__u64 start_ns;		/* CLOCK_REALTIME when recording began */
+	char *clock;		/* of the records' times: "monotonic" (bpf_ktime_get_ns) */
+	__s64 clock_offset_ns;	/* realtime - monotonic, for wall-clock text */
+	__u32 kind;		/* enum recfile_kind */
+	bool stack;		/* -s */
+	int nspecs;
+	char **specs;
+};
+
+/* What the END block says: the recording's own totals. */
+struct recfile_totals {
+	__u64 records;		/* written to the file */
+	__u64 lost;		/* the ring buffer was full */
+	__u64 unwritten;	/* captured but not written: the stop came first */
+	__u64 stash_full;
+	__u64 stack_lost;
+	__u64 missed;
+	__u64 end_ns;		/* CLOCK_REALTIME when recording ended */
+};
+
+/* One target of the recording, as PLANS gives it back (func_id is its index). */
+struct recfile_target {
+	char *label;		/* "" or as the live run names the target */
+	struct capture_plan plan;	/* sig.btf is the file's BTF; value texts are owned */
+};
+
+/* ---- writing ---- */
+
+struct recfile_writer;
+
+/*
+ * Open PATH for a recording ("-": stdout).  An existing file is refused
+ * (-EEXIST) unless FORCE.  NULL on failure, with E saying why.
+ */
+struct recfile_writer *recfile_writer__open(const char *path, bool force, struct ks_error *e);
+/*
+ * The blocks before the events: META, a minimal BTF of the types the
+ * PLANS walk (copied from each plan's own BTF, ids remapped), the PLANS
+ * and KSYMS (kallsyms lines, or NULL), if NAMES_ADDRESSES (stacks,
+ * ':sym') or the types hold function pointers.  0 or a negative errno,
+ * reported in E.
+ */
+int recfile_writer__begin(struct recfile_writer *w, const struct recfile_meta *meta,
+			  const struct recfile_target *targets, int n,
+			  const char *ksyms, size_t ksyms_len, bool names_addresses,
+			  struct ks_error *e);
+/* One record as it left the ring buffer; a full block goes out. */
+int recfile_writer__event(struct recfile_writer *w, const void *rec, size_t size,
+			  struct ks_error *e);
+/* The events given so far, as a block (none: nothing written).  0 or a negative errno. */
+int recfile_writer__flush(struct recfile_writer *w, struct ks_error *e);
+/* The last events and END; the file is closed.  0 or a negative errno. */
+int recfile_writer__finish(struct recfile_writer *w, const struct recfile_totals *t,
+			   struct ks_error *e);
+/*
+ * recfile_writer__free() removes the file it created if the run ended
+ * before recfile_writer__begin() (nothing attached): a retry is not
+ * refused for an empty file.
+ */
+/* Bytes written so far (blocks complete on disk), and records given. */
+__u64 recfile_writer__bytes(const struct recfile_writer *w);
+__u64 recfile_writer__records(const struct recfile_writer *w);
+void recfile_writer__free(struct recfile_writer *w);
+
+/*
+ * The minimal BTF: the types of every value of N plans (ids kept in the
+ * plans' value_desc are rewritten to the new BTF's in PLANS_OUT, which
+ * must hold N plans).  Pointers keep their size but point at void, or
+ * at an empty function prototype for a function pointer: the printer
+ * shows pointers as addresses and names functions only.  NULL and errno.
+ */
+struct btf *recfile__minimal_btf(const struct recfile_target *targets, int n,
+				 struct capture_plan *plans_out);
+
+/* ---- reading ---- */
+
+struct recfile;
+
+/* Read a recording from F (its name WHERE for messages).  NULL and E on failure. */
+struct recfile *recfile__open(FILE *f, const char *where, struct ks_error *e);
+void recfile__free(struct recfile *r);
+
+const struct recfile_meta *recfile__meta(const struct recfile *r);
+int recfile__ntargets(const struct recfile *r);
+const struct recfile_target *recfile__target(const struct recfile *r, int i);
+/* KSYMS: kallsyms lines (NULL: none in the file). */
+const char *recfile__ksyms(const struct recfile *r, size_t *len);
+const struct btf *recfile__btf(const struct recfile *r);
+
+/*
+ * The next record, checked against its target's plan (REC stays valid
+ * until the next call).  1: a record; 0: the end of the file (END seen,
+ * *TOTALS filled, or cut short: recfile__cut() says where); negative:
+ * a bad block, E says which and why.
+ */
+int recfile__next(struct recfile *r, const void **rec, size_t *size, struct ks_error *e);
+/* After the last record: the END block's totals (NULL: the file was cut short). */
+const struct recfile_totals *recfile__totals(const struct recfile *r);
+/* A cut file: where its last complete block ends (0: not cut). */
+__u64 recfile__cut(const struct recfile *r);
+/* Bytes read so far. */
+__u64 recfile__offset(const struct recfile *r);
+
+#endif

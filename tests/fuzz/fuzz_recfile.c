@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libFuzzer target: a record file, as `ksnoop report FILE` reads it,
+ * through the reader (recfile.c) and the printer (text and JSON).
+ *
+ * Input: a first byte, then
+ *   even  the file's bytes, as they are (magic, block headers, checksums,
+ *         zlib streams: the container);
+ *   odd   blocks before they are stored: [type u8][length u32][bytes]...,
+ *         which the target compresses and checksums into a well-formed
+ *         file.  A mutation of a zlib stream almost never survives its
+ *         checksum, so this is how the fuzzer reaches what the blocks
+ *         hold: the header, the BTF, the plans and the records.
+ * Seeds (corpus/recfile/) are real recordings (tests/fixture/record/)
+ * in the odd form (tests/fuzz/gen-corpus).  What must hold: no crash, no read outside a
+ * record (ASan), a bounded walk (-timeout), and every refusal a message.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "print.h"
+#include "recfile.h"
+#include "target.h"
+
+#define check(cond) do { if (!(cond)) __builtin_trap(); } while (0)
+/* Records printed per input: enough for the fuzzer, bounded per run. */
+#define MAX_RECORDS	64
+
+static FILE *devnull;
+
+/* The odd form made a file: magic, then each block compressed, with its CRC. */
+static size_t build_file(const uint8_t *in, size_t n, uint8_t **out)
+{
+	size_t cap = RECFILE_MAGIC_LEN + n * 2 + 1024, len = RECFILE_MAGIC_LEN;
+	uint8_t *f = malloc(cap);
+
+	if (!f)
+		return 0;
+	memcpy(f, RECFILE_MAGIC, RECFILE_MAGIC_LEN);
+	while (n >= 5) {
+		__u32 hdr[4], blen;
+		uLongf stored;
+
+		memcpy(&blen, in + 1, 4);
+		if (blen > n - 5)
+			blen = n - 5;
+		stored = compressBound(blen);
+		if (len + 16 + stored > cap) {
+			uint8_t *p = realloc(f, cap = len + 16 + stored + 1024);
+
+			if (!p)
+				break;
+			f = p;
+		}
+		if (compress2(f + len + 16, &stored, in + 5, blen, 1) != Z_OK)
+			break;
+		hdr[0] = in[0];
+		hdr[1] = blen;
+		hdr[2] = stored;
+		hdr[3] = crc32(0, f + len + 16, stored);
+		memcpy(f + len, hdr, 16);
+		len += 16 + stored;
+		in += 5 + blen;
+		n -= 5 + blen;
+	}
+	*out = f;
+	return len;
+}
+
+static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	return kernel__symbolize(ctx, addr, buf, sz);
+}
+
+static int symbolize_any(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	return kernel__symbolize_any(ctx, addr, buf, sz);
+}
+
+/* The file's KSYMS, as report hands them to the symbol tables: a memfd. */
+static struct kernel *file_ksyms(struct recfile *r, int *fd, char *path, size_t sz)
+{
+	size_t len;
+	const char *ks = recfile__ksyms(r, &len);
+	struct kernel *k;
+
+	*fd = -1;
+	if (!ks || (*fd = memfd_create("fuzz-kallsyms", MFD_CLOEXEC)) < 0)
+		return NULL;
+	if (write(*fd, ks, len) != (ssize_t)len || !(k = kernel__new(NULL)))
+		return NULL;
+	snprintf(path, sz, "/proc/self/fd/%d", *fd);
+	kernel__set_kallsyms_path(k, path);
+	return k;
+}
+
+static void print_records(struct recfile *r)
+{
+	char path[32];
+	int fd;
+	struct kernel *k = file_ksyms(r, &fd, path, sizeof(path));
+	struct print_opts text = { .format = FORMAT_TEXT, .zeros = true, .symbolize = k ? symbolize : NULL,
+				   .symbolize_any = k ? symbolize_any : NULL, .sym_ctx = k };
+	struct print_opts json = { .format = FORMAT_JSON, .symbolize = k ? symbolize : NULL,
+				   .symbolize_any = k ? symbolize_any : NULL, .sym_ctx = k };
+	struct printer pt, pj;
+	struct ks_error e = {};
+	const void *rec;
+	size_t size;
+	int n = 0, ret;
+
+	printer__init(&pt, devnull, &text);
+	printer__init(&pj, devnull, &json);
+	while (n++ < MAX_RECORDS && (ret = recfile__next(r, &rec, &size, &e)) > 0) {
+		const struct ksnoop_event *ev = rec;
+		/* A copy of exactly the record: ASan sees a read past it. */
+		void *copy = malloc(size);
+
+		check(copy);
+		memcpy(copy, rec, size);
+		printer__event(&pt, &recfile__target(r, ev->func_id)->plan, copy, size);
+		printer__event(&pj, &recfile__target(r, ev->func_id)->plan, copy, size);
+		free(copy);
+	}
+	if (n <= MAX_RECORDS && ret < 0)
+		check(e.msg[0] && memchr(e.msg, 0, sizeof(e.msg)));
+	printer__fini(&pt);
+	printer__fini(&pj);
+	kernel__free(k);
+	if (fd >= 0)
+		close(fd);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ks_error e = {};
+	struct recfile *r;
+	uint8_t *file = NULL;
+	size_t len;
+	FILE *f;
+
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	if (size < 1)
+		return 0;
+	if (data[0] & 1) {
+		len = build_file(data + 1, size - 1, &file);
+		if (!file)
+			return 0;
+	} else {
+		len = size - 1;
+		file = malloc(len ? len : 1);
+		if (!file)
+			return 0;
+		memcpy(file, data + 1, len);
+	}
+	f = len ? fmemopen(file, len, "r") : NULL;
+	if (f) {
+		r = recfile__open(f, "fuzz", &e);
+		if (r)
+			print_records(r);
+		else
+			check(e.err < 0 && e.msg[0] && memchr(e.msg, 0, sizeof(e.msg)));
+		recfile__free(r);
+		fclose(f);
+	}
+	free(file);
+	return 0;
+}

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Unit tests for record files (ksnoop/recfile.c): a plan resolved on the
+ * resolver's test BTF is written with one event, read back, and printed
+ * exactly as from the original plan and BTF (text and JSON), though the
+ * file's BTF holds only the types the values reach; then files broken one
+ * way each are refused with the message that names the fault, and a file
+ * cut short gives the events of its complete blocks and where it ends.
+ */
+#include <unistd.h>
+#include <zlib.h>
+#include "../include/resolve_fixture.h"
+#include "print.h"
+#include "recfile.h"
+
+#define SPEC_TEXT	"ip_send_skb(skb->len, skb, skb->name:str, net)"
+
+/* One block of a file, inflated. */
+struct block {
+	__u32 type;
+	size_t len;
+	unsigned char *raw;
+};
+
+struct file {
+	unsigned char *bytes;
+	size_t len;
+};
+
+/* The event record for PLAN's entry side: len 84, skb's bytes, a name. */
+static void *make_event(const struct capture_plan *plan, size_t *size)
+{
+	const struct ksnoop_side_plan *side = &plan->bpf.side[KSNOOP_ENTRY];
+	unsigned char *rec = calloc(1, side->rec_size);
+	struct ksnoop_event *ev = (void *)rec;
+	int i;
+
+	assert_non_null(rec);
+	ev->time_ns = 1000000123;
+	ev->cpu = 1;
+	ev->tgid = ev->tid = 42;
+	memcpy(ev->comm, "app", 4);
+	for (i = 0; i < side->nvalues; i++) {
+		const struct value_desc *vd = &plan->values[KSNOOP_ENTRY][i];
+		struct ksnoop_value *vh = (void *)(rec + side->values[i].rec_off);
+		unsigned char *data = (unsigned char *)(vh + 1);
+		__u32 k;
+
+		vh->status = KSNOOP_OK;
+		vh->len = vd->size;
+		vh->addr = 0xffff888000001000ULL;
+		for (k = 0; k < vd->size; k++)
+			data[k] = (unsigned char)(k * 7 + i);
+		if (vd->how == PRINT_STRING)
+			memcpy(data, "eth0", 5);
+	}
+	*size = side->rec_size;
+	return rec;
+}
+
+/* A recording of PLAN and its one event, as the writer writes it. */
+static struct file write_file(const struct capture_plan *plan, bool with_end)
+{
+	char path[] = "/tmp/ksnoop-test-recfile-XXXXXX";
+	struct recfile_target t = { .label = "", .plan = *plan };
+	char *specs[] = { SPEC_TEXT };
+	struct recfile_meta m = {
+		.version = "test", .release = "6.1.0", .machine = "x86_64", .start_ns = 5,
+		.clock = "monotonic", .clock_offset_ns = 7, .nspecs = 1, .specs = specs,
+	};
+	struct recfile_totals tot = { .lost = 3 };
+	struct recfile_writer *w;
+	struct ks_error e;
+	struct file f = {};
+	size_t size;
+	void *rec = make_event(plan, &size);
+	int fd = mkstemp(path);
+	FILE *in;
+
+	assert_true(fd >= 0);
+	close(fd);
+	w = recfile_writer__open(path, true, &e);
+	assert_non_null(w);
+	assert_int_equal(recfile_writer__begin(w, &m, &t, 1, NULL, 0, false, &e), 0);
+	assert_int_equal(recfile_writer__event(w, rec, size, &e), 0);
+	assert_int_equal(recfile_writer__flush(w, &e), 0);
+	if (with_end)
+		assert_int_equal(recfile_writer__finish(w, &tot, &e), 0);
+	recfile_writer__free(w);
+	in = fopen(path, "r");
+	assert_non_null(in);
+	f.bytes = malloc(1 << 20);
+	f.len = fread(f.bytes, 1, 1 << 20, in);
+	fclose(in);
+	unlink(path);
+	free(rec);
+	return f;
+}
+
+/* The blocks of F, inflated (at most MAX). */
+static int split(const struct file *f, struct block *b, int max)
+{
+	size_t off = RECFILE_MAGIC_LEN;
+	int n = 0;
+
+	while (off + 16 <= f->len && n < max) {
+		__u32 h[4];
+		uLongf len;
+
+		memcpy(h, f->bytes + off, 16);
+		len = h[1];
+		b[n].type = h[0];
+		b[n].len = h[1];
+		b[n].raw = malloc(h[1] + 1);
+		assert_int_equal(uncompress(b[n].raw, &len, f->bytes + off + 16, h[2]), Z_OK);
+		off += 16 + h[2];
+		n++;
+	}
+	return n;
+}
+
+/* BLOCKS stored again into a well-formed file (free the blocks). */
+static struct file join(struct block *b, int n)
+{
+	struct file f = { .bytes = malloc(1 << 20) };
+	int i;
+
+	memcpy(f.bytes, RECFILE_MAGIC, RECFILE_MAGIC_LEN);
+	f.len = RECFILE_MAGIC_LEN;
+	for (i = 0; i < n; i++) {
+		uLongf stored = (1 << 20) - f.len - 16;
+		__u32 h[4] = { b[i].type, b[i].len };
+
+		assert_int_equal(compress2(f.bytes + f.len + 16, &stored, b[i].raw, b[i].len, 1), Z_OK);
+		h[2] = stored;
+		h[3] = crc32(0, f.bytes + f.len + 16, stored);
+		memcpy(f.bytes + f.len, h, 16);
+		f.len += 16 + stored;
+		free(b[i].raw);
+	}
+	return f;
+}
+
+/* Open F; NULL with the message in E. */
+static struct recfile *open_file(const struct file *f, FILE **in, struct ks_error *e)
+{
+	*in = fmemopen(f->bytes, f->len, "r");
+	assert_non_null(*in);
+	memset(e, 0, sizeof(*e));
+	return recfile__open(*in, "t.ksr", e);
+}
+
+/* F refused with MSG (a substring), whether at open or at the first record. */
+static void refused(struct file f, const char *msg)
+{
+	struct ks_error e;
+	const void *rec;
+	size_t size;
+	FILE *in;
+	struct recfile *r = open_file(&f, &in, &e);
+	int ret = -1;
+
+	if (r) {
+		while ((ret = recfile__next(r, &rec, &size, &e)) > 0)
+			;
+	}
+	if (!r || ret < 0) {
+		if (!strstr(e.msg, msg))
+			print_error("expected \"%s\" in \"%s\"\n", msg, e.msg);
+		assert_non_null(strstr(e.msg, msg));
+		assert_int_equal(e.err, -ENOEXEC);	/* exit status 2 */
+	} else {
+		print_error("not refused: expected \"%s\"\n", msg);
+		fail();
+	}
+	recfile__free(r);
+	fclose(in);
+	free(f.bytes);
+}
+
+static char *print_to_string(const struct capture_plan *plan, const void *rec, size_t size,
+			     bool json)
+{
+	struct print_opts o = { .format = json ? FORMAT_JSON : FORMAT_TEXT, .clock_offset_ns = 7 };
+	struct printer p;
+	char *buf = NULL;
+	size_t sz;
+	FILE *out = open_memstream(&buf, &sz);
+
+	printer__init(&p, out, &o);
+	printer__event(&p, plan, rec, size);
+	printer__fini(&p);
+	fclose(out);
+	return buf;
+}
+
+static void test_round_trip_prints_the_same(void **state)
+{
+	struct resolved *r = resolve_ok(SPEC_TEXT);
+	struct file f = write_file(&r->plan, true);
+	const struct recfile_target *t;
+	struct ks_error e;
+	const void *rec;
+	size_t size, want_size;
+	void *want = make_event(&r->plan, &want_size);
+	FILE *in;
+	struct recfile *rf = open_file(&f, &in, &e);
+	int json;
+
+	assert_non_null(rf);
+	assert_string_equal(recfile__meta(rf)->release, "6.1.0");
+	assert_string_equal(recfile__meta(rf)->specs[0], SPEC_TEXT);
+	assert_int_equal(recfile__meta(rf)->clock_offset_ns, 7);
+	assert_int_equal(recfile__ntargets(rf), 1);
+	t = recfile__target(rf, 0);
+	assert_string_equal(t->plan.sig.name, "ip_send_skb");
+	assert_string_equal(t->plan.values[KSNOOP_ENTRY][2].text, "skb->name:str");
+	/* Only what the values reach: far fewer types than the test BTF. */
+	assert_true(btf__type_cnt(recfile__btf(rf)) < btf__type_cnt(btf) / 2);
+	assert_int_equal(recfile__next(rf, &rec, &size, &e), 1);
+	assert_int_equal(size, want_size);
+	assert_memory_equal(rec, want, size);
+	for (json = 0; json < 2; json++) {
+		char *a = print_to_string(&r->plan, want, want_size, json);
+		char *b = print_to_string(&t->plan, rec, size, json);
+
+		assert_string_equal(b, a);
+		assert_non_null(strstr(a, json ? "\"len\":" : ".len ="));
+		free(a);
+		free(b);
+	}
+	assert_int_equal(recfile__next(rf, &rec, &size, &e), 0);
+	assert_non_null(recfile__totals(rf));
+	assert_int_equal(recfile__totals(rf)->lost, 3);
+	assert_int_equal(recfile__totals(rf)->records, 1);
+	assert_int_equal(recfile__cut(rf), 0);
+	recfile__free(rf);
+	fclose(in);
+	free(f.bytes);
+	free(want);
+	resolved_free(r);
+}
+
+/* Cut anywhere: the event if its block is whole, and where the file ends. */
+static void test_cut_short(void **state)
+{
+	struct resolved *r = resolve_ok(SPEC_TEXT);
+	struct file f = write_file(&r->plan, false);
+	struct block b[8];
+	int n = split(&f, b, 8), i;
+	size_t events_end = f.len, cut;
+
+	assert_int_equal(n, 4);	/* HEADER BTF PLANS EVENTS */
+	assert_int_equal(b[3].type, RECFILE_EVENTS);
+	for (i = 0; i < n; i++)
+		free(b[i].raw);
+	for (cut = events_end - 40; cut <= events_end; cut += 20) {
+		struct file c = { f.bytes, cut };
+		struct ks_error e;
+		const void *rec;
+		size_t size;
+		FILE *in;
+		struct recfile *rf = open_file(&c, &in, &e);
+		int got = 0;
+
+		assert_non_null(rf);
+		while (recfile__next(rf, &rec, &size, &e) > 0)
+			got++;
+		assert_int_equal(got, cut == events_end);
+		assert_null(recfile__totals(rf));
+		assert_true(recfile__cut(rf) > 0 && recfile__cut(rf) <= cut);
+		recfile__free(rf);
+		fclose(in);
+	}
+	free(f.bytes);
+	resolved_free(r);
+}
+
+/* The file of SPEC_TEXT with block I's raw bytes changed by EDIT. */
+static struct file edited(int i, void (*edit)(struct block *))
+{
+	struct resolved *r = resolve_ok(SPEC_TEXT);
+	struct file f = write_file(&r->plan, true);
+	struct block b[8];
+	int n = split(&f, b, 8);
+
+	free(f.bytes);
+	resolved_free(r);
+	edit(&b[i]);
+	return join(b, n);
+}
+
+static void bump_version(struct block *b) { b->raw[4] = 99; }
+static void swap_order(struct block *b) { memcpy(b->raw, "\x01\x02\x03\x04", 4); }
+static void garbage(struct block *b) { memset(b->raw, 0x5a, b->len); }
+static void first_type_id_huge(struct block *b)
+{
+	/* The first value's type_id, after count, label, name, addr, syscall, bpf plan, nvalues and text. */
+	size_t off = 4 + 4 + 4 + strlen("ip_send_skb") + 8 + 4 + 4 + sizeof(struct ksnoop_plan) + 4 +
+		     4 + strlen("skb->len");
+	__u32 v = 1u << 30;
+
+	memcpy(b->raw + off, &v, 4);
+}
+static void value_off_past_record(struct block *b)
+{
+	size_t off = 4 + 4 + 4 + strlen("ip_send_skb") + 8 + 4 + 4;
+	struct ksnoop_plan bp;
+
+	/* Unaligned in the block, as a plan is there. */
+	memcpy(&bp, b->raw + off, sizeof(bp));
+	bp.side[KSNOOP_ENTRY].values[1].rec_off = bp.side[KSNOOP_ENTRY].rec_size;
+	memcpy(b->raw + off, &bp, sizeof(bp));
+}
+static void record_func_id_unknown(struct block *b) { ((struct ksnoop_event *)(b->raw + 8))->func_id = 5; }
+static void record_value_len_past_end(struct block *b)
+{
+	struct ksnoop_value *vh = (void *)(b->raw + 8 + sizeof(struct ksnoop_event));
+
+	vh->len = 1u << 20;
+}
+static void record_longer_than_block(struct block *b) { b->raw[0] = 0xff; b->raw[1] = 0xff; }
+
+static void test_bad_files(void **state)
+{
+	struct file f = { .bytes = malloc(64) };
+
+	memcpy(f.bytes, "NOTKSNOOP-and-more", 18);
+	f.len = 18;
+	refused(f, "'t.ksr' is not a ksnoop recording");
+	refused(edited(0, bump_version), "format version 99; this ksnoop reads version 1");
+	refused(edited(0, swap_order), "header in another byte order, or not a header at byte 8");
+	refused(edited(1, garbage), "BTF does not parse");
+	refused(edited(2, garbage), "plans do not parse");
+	refused(edited(2, first_type_id_huge), "plan 0 does not parse or fit its BTF");
+	refused(edited(2, value_off_past_record), "plan 0 does not parse or fit its BTF");
+	refused(edited(3, record_func_id_unknown), "record does not fit its block or plan");
+	refused(edited(3, record_value_len_past_end), "record does not fit its block or plan");
+	refused(edited(3, record_longer_than_block), "record does not fit its block or plan");
+}
+
+/* Damage to the container: a checksum, a length, a bomb, an order. */
+static void test_bad_blocks(void **state)
+{
+	struct resolved *r = resolve_ok(SPEC_TEXT);
+	struct file f = write_file(&r->plan, true), g;
+	struct block b[8];
+	__u32 h[4];
+	int n;
+
+	resolved_free(r);
+	/* A byte of the first block's stored data flipped. */
+	g.len = f.len;
+	g.bytes = malloc(f.len);
+	memcpy(g.bytes, f.bytes, f.len);
+	g.bytes[RECFILE_MAGIC_LEN + 20] ^= 1;
+	refused(g, "block checksum does not match at byte 8");
+	/* Lengths past the limit: refused before anything is allocated. */
+	g.bytes = malloc(f.len);
+	memcpy(g.bytes, f.bytes, f.len);
+	memcpy(h, g.bytes + RECFILE_MAGIC_LEN, 16);
+	h[1] = RECFILE_MAX_BLOCK + 1;
+	memcpy(g.bytes + RECFILE_MAGIC_LEN, h, 16);
+	refused(g, "block longer than a reader takes at byte 8");
+	/* A bomb: the block inflates to more than it says (its CRC right). */
+	g.bytes = malloc(f.len);
+	memcpy(g.bytes, f.bytes, f.len);
+	memcpy(h, g.bytes + RECFILE_MAGIC_LEN, 16);
+	h[1] = 10;
+	memcpy(g.bytes + RECFILE_MAGIC_LEN, h, 16);
+	refused(g, "block does not inflate to its length at byte 8");
+	/* An unknown type, and EVENTS where the plans should be. */
+	g.bytes = malloc(f.len);
+	memcpy(g.bytes, f.bytes, f.len);
+	memcpy(h, g.bytes + RECFILE_MAGIC_LEN, 16);
+	h[0] = 77;
+	memcpy(g.bytes + RECFILE_MAGIC_LEN, h, 16);
+	refused(g, "unknown block type at byte 8");
+	n = split(&f, b, 8);
+	b[2].type = RECFILE_EVENTS;
+	refused(join(b, n), "block out of order");
+	/* Data after the end. */
+	g.bytes = malloc(f.len + 1);
+	memcpy(g.bytes, f.bytes, f.len);
+	g.bytes[f.len] = 0;
+	g.len = f.len + 1;
+	refused(g, "data after the end block");
+	free(f.bytes);
+}
+
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		TEST(test_round_trip_prints_the_same),
+		TEST(test_cut_short),
+		TEST(test_bad_files),
+		TEST(test_bad_blocks),
+	};
+
+	return cmocka_run_group_tests(tests, build_btf, free_btf);
+}
