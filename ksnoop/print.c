@@ -1518,7 +1518,8 @@ static void print_call_line(struct printer *p, const struct capture_plan *plan,
 	}
 	if (c->first_error)
 		obuf__write(ob, "  [first error]", 15);
-	else if (tree_ret__is_error(c->ret))
+	/* Not NULL: walk_component() and step_into() return it when all went well. */
+	else if (c->ret == TREE_RET_ERRNO)
 		obuf__write(ob, "  [error]", 9);
 	obuf__putc(ob, '\n');
 }

@@ -1539,6 +1539,11 @@ static void test_tree(void **state)
 			    "  \u2192 ip_send_skb (5.000 us) = -2 (ENOENT)  [error]\n"
 			    "    \u2192 ip_send_skb (1.500 us) = 0\n"
 			    "    \u2192 ip_send_skb (2.000 us) = -2 (ENOENT)  [first error]\n");
+	/* NULL is not marked: walk_component() returns it when all went well. */
+	calls[0].ret = TREE_RET_NULL;
+	assert_non_null(strstr(render_tree(FORMAT_TEXT, root, calls, first),
+			       "    \u2192 ip_send_skb (1.500 us) = 0\n"));
+	calls[0].ret = TREE_RET_OK;
 	assert_string_equal(render_tree(FORMAT_JSON, root, calls, first),
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":0,\"pid\":7,\"tid\":8,"
 			    "\"comm\":\"cat\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
