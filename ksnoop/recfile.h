@@ -34,7 +34,7 @@
 
 #define RECFILE_MAGIC		"KSNOOPR\n"
 #define RECFILE_MAGIC_LEN	8
-#define RECFILE_VERSION		1
+#define RECFILE_VERSION		2
 /* Events are written in blocks of about this much raw data. */
 #define RECFILE_EVENTS_BLOCK	(1u << 20)
 /*

@@ -291,6 +291,8 @@ static struct file edited(int i, void (*edit)(struct block *))
 }
 
 static void bump_version(struct block *b) { b->raw[4] = 99; }
+/* Version 1: records with the 56-byte event header, before --track's object. */
+static void version_1(struct block *b) { b->raw[4] = 1; }
 static void swap_order(struct block *b) { memcpy(b->raw, "\x01\x02\x03\x04", 4); }
 static void garbage(struct block *b) { memset(b->raw, 0x5a, b->len); }
 static void first_type_id_huge(struct block *b)
@@ -328,7 +330,8 @@ static void test_bad_files(void **state)
 	memcpy(f.bytes, "NOTKSNOOP-and-more", 18);
 	f.len = 18;
 	refused(f, "'t.ksr' is not a ksnoop recording");
-	refused(edited(0, bump_version), "format version 99; this ksnoop reads version 1");
+	refused(edited(0, bump_version), "format version 99; this ksnoop reads version 2");
+	refused(edited(0, version_1), "report: 't.ksr': format version 1; this ksnoop reads version 2");
 	refused(edited(0, swap_order), "header in another byte order, or not a header at byte 8");
 	refused(edited(1, garbage), "BTF does not parse");
 	refused(edited(2, garbage), "plans do not parse");
