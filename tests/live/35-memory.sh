@@ -24,8 +24,8 @@ E=$tmp/usdt_edge
 err=$(timeout 20 "$K" --str-bytes 32768 "do_sys_openat2(filename, return < 0)" 2>&1 >/dev/null); rc=$?
 expect_eq stash_too_big_status 2 "$rc"
 expect_eq stash_too_big_one_line 1 "$(printf '%s\n' "$err" | wc -l)"
-# 56 (event header) + 16 (value header) + 32768 (the string): 32840.
-expect_match stash_too_big_message 'entry values kept for the return add up to 32840 bytes, more than 32768; lower --max-bytes or --str-bytes' "$err"
+# 64 (event header) + 16 (value header) + 32768 (the string): 32848.
+expect_match stash_too_big_message 'entry values kept for the return add up to 32848 bytes, more than 32768; lower --max-bytes or --str-bytes' "$err"
 
 # --- a USDT argument holding a kernel address is a fault, not a kernel read ---
 kaddr=$(awk '$3 == "_stext" { print $1; exit }' /proc/kallsyms)
