@@ -64,6 +64,8 @@ CROSS_STAMP   := $(CROSS_SYSROOT)/.unpacked
 BPF_ASM_INC   := /usr/aarch64-linux-gnu/include
 CPPFLAGS      += -isystem $(CROSS_SYSROOT)/usr/include
 LDFLAGS       += -L$(CROSS_SYSROOT)/usr/lib/aarch64-linux-gnu
+# <sys/sdt.h> for the test programs, whose rules take no CPPFLAGS.
+export C_INCLUDE_PATH := $(abspath $(CROSS_SYSROOT))/usr/include/aarch64-linux-gnu
 LIBBPF_ENV    := LIBBPF_CC=$(CC) LIBBPF_CFLAGS="-isystem $(abspath $(CROSS_SYSROOT))/usr/include"
 .DEFAULT_GOAL := all
 $(CROSS_STAMP): scripts/arm64-sysroot scripts/trixie-apt
@@ -208,6 +210,13 @@ $(BUILD)/usdt/usdt_forms: tests/usdt/usdt_forms.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O2 -g $< -o $@
 
+# One probe per kind of location the compiler picks (register, stack frame,
+# constant) and a semaphore; the arm64 VM's USDT test (90-arm64.sh).
+USDT_BINS += $(BUILD)/usdt/usdt_sites
+$(BUILD)/usdt/usdt_sites: tests/usdt/usdt_sites.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O2 -g $(WARNINGS) $< -o $@
+
 $(BUILD)/usdt/usdt_libonly: tests/usdt/usdt_libonly.c $(BUILD)/usdt/libksnoop_usdt.so
 	$(CC) -O1 -g $< -L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -o $@
 
@@ -231,6 +240,8 @@ demo: deps
 	@scripts/demo $(BUILD)/ksnoop
 
 # What unit, live and VM tests run (tests/mutate builds these); check adds the fuzzers.
+# A cross build's test programs need the sysroot's <sys/sdt.h>.
+$(USDT_BINS) $(VM_BINS): $(CROSS_STAMP)
 TEST_BINS  := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS)
 test-bins: $(TEST_BINS)
 
