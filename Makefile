@@ -7,8 +7,9 @@
 #   make fuzz       run the fuzzers for longer than make check does
 #   make test-bins  build what the unit, live and VM tests run (tests/mutate)
 #   make install    PREFIX=/usr/local DESTDIR=
-#   make ARCH=arm64 cross-build build-arm64/ksnoop for aarch64 (and the VM
-#                   test programs: make ARCH=arm64 vm-arm64 runs them)
+#   make ARCH=arm64 cross-build build-arm64/ksnoop for aarch64
+#   make vm-arm64   cross-build it with the arm64 VM's test programs and run
+#                   tests/vm/arm64.list in Debian's arm64 kernel under qemu
 
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
@@ -70,6 +71,7 @@ LIBBPF_ENV    := LIBBPF_CC=$(CC) LIBBPF_CFLAGS="-isystem $(abspath $(CROSS_SYSRO
 .DEFAULT_GOAL := all
 $(CROSS_STAMP): scripts/arm64-sysroot scripts/trixie-apt
 	@scripts/arm64-sysroot $(CROSS_APT_DIR) $(CROSS_SYSROOT)
+	@touch -c $@
 endif
 
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
@@ -94,7 +96,7 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 
-.PHONY: all deps demo check unit live vm fuzz bench install clean test-bins
+.PHONY: all deps demo check unit live vm vm-arm64 arm64-test-bins fuzz bench install clean test-bins
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/ksnoop
@@ -104,8 +106,11 @@ deps:
 	$(if $(CROSS_SYSROOT),@scripts/arm64-sysroot $(CROSS_APT_DIR) $(CROSS_SYSROOT))
 	@$(LIBBPF_ENV) scripts/build-libbpf $(LIBBPF_VERSION) $(APT_DIR) $(LIBBPF_DIR)
 
+# build-libbpf leaves a library already built alone: touched, it is not
+# asked again at every make after one of the scripts changed.
 $(LIBBPF_A): scripts/build-libbpf scripts/trixie-apt $(CROSS_STAMP)
 	@$(LIBBPF_ENV) scripts/build-libbpf $(LIBBPF_VERSION) $(APT_DIR) $(LIBBPF_DIR)
+	@touch -c $@
 
 $(BUILD) $(BUILD)/san:
 	@mkdir -p $@
@@ -246,9 +251,18 @@ TEST_BINS  := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM
 test-bins: $(TEST_BINS)
 
 CHECK_BINS := $(TEST_BINS) $(FUZZ_BINS)
+# The arm64 build for the arm64 VM (tests/run --only vm-arm64): its own
+# build tree, libbpf and apt configuration, whatever this make was given.
+ARM64_BUILD := $(BUILD)-arm64
+ARM64_MAKE  = $(MAKE) --no-print-directory ARCH=arm64 BUILD=$(ARM64_BUILD) \
+	      LIBBPF_DIR=$(ARM64_BUILD)/libbpf-$(LIBBPF_VERSION) APT_DIR=$(APT_DIR)
+ARM64_TEST_BINS = $(addprefix $(BUILD)/,ksnoop vm/vmprog usdt/usdt_edge usdt/syscall_prog usdt/usdt_sites)
+arm64-test-bins: $(ARM64_TEST_BINS)
+
 check: deps
 	@$(MAKE) --no-print-directory $(CHECK_BINS)
-	@tests/run --build $(BUILD)
+	@$(ARM64_MAKE) arm64-test-bins
+	@tests/run --build $(BUILD) --arm64-build $(ARM64_BUILD)
 
 unit: $(UNIT_BINS)
 	@tests/run --build $(BUILD) --only unit
@@ -256,8 +270,13 @@ unit: $(UNIT_BINS)
 live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS) $(VM_BINS)
 	@tests/run --build $(BUILD) --only live
 
-vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(BUILD)/usdt/syscall_prog $(BUILD)/usdt/ustack_prog $(VM_BINS)
+vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(BUILD)/usdt/syscall_prog $(BUILD)/usdt/ustack_prog \
+    $(BUILD)/usdt/usdt_sites $(VM_BINS)
 	@tests/run --build $(BUILD) --only vm
+
+vm-arm64:
+	@$(ARM64_MAKE) arm64-test-bins
+	@tests/run --build $(BUILD) --arm64-build $(ARM64_BUILD) --only vm-arm64
 
 # Benchmarks against bcc's ksnoop and bpftrace; writes docs/PERFORMANCE.md.
 # Not tests: not part of `make check`. BENCH_ARGS="--keep ..." passes options.
