@@ -8,16 +8,26 @@
 #   make test-bins  build what the unit, live and VM tests run (tests/mutate)
 #   make install    PREFIX=/usr/local DESTDIR= (make uninstall: the same files removed)
 #   make deb        the Debian package, built in a clean copy (scripts/make-deb)
+#   make ARCH=arm64 cross-build build-arm64/ksnoop for aarch64
+#   make vm-arm64   cross-build it with the arm64 VM's test programs and run
+#                   tests/vm/arm64.list in Debian's arm64 kernel under qemu
 
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
 DESTDIR    ?=
+HOST_ARCH  := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ARCH       ?= $(HOST_ARCH)
+ifeq ($(ARCH),$(HOST_ARCH))
 BUILD      ?= build
+else
+BUILD      ?= build-$(ARCH)
+endif
 CC         ?= gcc
 CLANG      ?= clang
 BPFTOOL    ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
-ARCH       := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 MULTIARCH  := $(shell $(CC) -print-multiarch 2>/dev/null)
+# The BPF side's <asm/...> headers: the host's, or the cross target's.
+BPF_ASM_INC = /usr/include/$(MULTIARCH)
 
 # libbpf: the one place its version is pinned.  Built from Debian trixie's
 # source package (scripts/build-libbpf, through the private apt
@@ -40,15 +50,46 @@ PKG_CFLAGS := -isystem $(LIBBPF_DIR)/include
 # sanitizer runtimes dynamically.
 PKG_LIBS   := $(LIBBPF_A) -Wl,-Bstatic -lelf -lz -Wl,-Bdynamic
 
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
-	      -isystem $(LIBBPF_DIR)/include -I/usr/include/$(MULTIARCH) -Iinclude $(WARNINGS)
+# Another architecture: make ARCH=arm64 on x86-64 cross-builds with Debian's
+# aarch64-linux-gnu-gcc into build-arm64/, linking bookworm's arm64 libelf.a
+# and libz.a (scripts/arm64-sysroot: apt-get download through a private apt
+# configuration, never the system's) and libbpf built from the same trixie
+# source as the host's.  Below this block every rule is the same for both.
+CROSS_SYSROOT :=
+ifneq ($(ARCH),$(HOST_ARCH))
+ifneq ($(ARCH),arm64)
+$(error ARCH=$(ARCH): ksnoop cross-builds for arm64 only (see bpf/arch.bpf.h))
+endif
+ifneq ($(origin CC),command line)
+CC         := aarch64-linux-gnu-gcc
+endif
+CROSS_APT_DIR := $(BUILD)/apt-bookworm-arm64
+CROSS_SYSROOT := $(BUILD)/sysroot
+CROSS_STAMP   := $(CROSS_SYSROOT)/.unpacked
+BPF_ASM_INC   := /usr/aarch64-linux-gnu/include
+CPPFLAGS      += -isystem $(CROSS_SYSROOT)/usr/include
+LDFLAGS       += -L$(CROSS_SYSROOT)/usr/lib/aarch64-linux-gnu
+# <sys/sdt.h> for the test programs, whose rules take no CPPFLAGS.
+export C_INCLUDE_PATH := $(abspath $(CROSS_SYSROOT))/usr/include/aarch64-linux-gnu
+LIBBPF_ENV    := LIBBPF_CC=$(CC) LIBBPF_CFLAGS="-isystem $(abspath $(CROSS_SYSROOT))/usr/include"
+.DEFAULT_GOAL := all
+$(CROSS_STAMP): scripts/arm64-sysroot scripts/trixie-apt
+	@scripts/arm64-sysroot $(CROSS_APT_DIR) $(CROSS_SYSROOT)
+	@touch -c $@
+endif
 
-# Userspace, one file per responsibility (see docs/ARCHITECTURE.md).
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
+	      -isystem $(LIBBPF_DIR)/include -I$(BPF_ASM_INC) -Iinclude $(WARNINGS)
+
+# Userspace, one file per responsibility (see docs/ARCHITECTURE.md).  USDT
+# locations are the architecture's (usdt_x86.c, usdt_arm64.c); aarch64's is
+# built on every host, for its unit tests.
+USDT_ARCH_SRC := ksnoop/usdt_arm64.c $(filter-out ksnoop/usdt_arm64.c,ksnoop/usdt_$(ARCH).c)
 CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/syscall.c ksnoop/kbtf.c ksnoop/ksyms.c \
 	      ksnoop/signature.c ksnoop/resolve.c ksnoop/print.c ksnoop/escape.c ksnoop/obuf.c ksnoop/writer.c ksnoop/report.c ksnoop/report_text.c ksnoop/report_json.c ksnoop/suggest.c ksnoop/btf_util.c \
 	      ksnoop/duration.c ksnoop/kfeatures.c \
 	      ksnoop/resolve_chain.c ksnoop/resolve_value.c ksnoop/resolve_pred.c ksnoop/resolve_strategy.c ksnoop/resolve_group.c ksnoop/resolve_tuple.c ksnoop/tuple.c \
-	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c ksnoop/usdt_x86.c ksnoop/usdt_own.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/hist.c ksnoop/usym.c ksnoop/usym_elf.c ksnoop/usym_cache.c \
+	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c $(USDT_ARCH_SRC) ksnoop/usdt_own.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/hist.c ksnoop/usym.c ksnoop/usym_elf.c ksnoop/usym_cache.c \
 	      ksnoop/targets.c ksnoop/group.c ksnoop/stop.c ksnoop/tree.c ksnoop/complete.c \
 	      ksnoop/track.c ksnoop/recfile.c
 APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c ksnoop/record.c ksnoop/replay.c
@@ -60,17 +101,21 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 
-.PHONY: all deps demo check unit live vm fuzz bench install uninstall deb clean test-bins
+.PHONY: all deps demo check unit live vm vm-arm64 arm64-test-bins fuzz bench install uninstall deb clean test-bins
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/ksnoop
 
 deps:
 	@scripts/install-deps
-	@scripts/build-libbpf $(LIBBPF_VERSION) $(APT_DIR) $(LIBBPF_DIR)
+	$(if $(CROSS_SYSROOT),@scripts/arm64-sysroot $(CROSS_APT_DIR) $(CROSS_SYSROOT))
+	@$(LIBBPF_ENV) scripts/build-libbpf $(LIBBPF_VERSION) $(APT_DIR) $(LIBBPF_DIR)
 
-$(LIBBPF_A): scripts/build-libbpf scripts/trixie-apt
-	@scripts/build-libbpf $(LIBBPF_VERSION) $(APT_DIR) $(LIBBPF_DIR) $(LIBBPF_SRC)
+# build-libbpf leaves a library already built alone: touched, it is not
+# asked again at every make after one of the scripts changed.
+$(LIBBPF_A): scripts/build-libbpf scripts/trixie-apt $(CROSS_STAMP)
+	@$(LIBBPF_ENV) scripts/build-libbpf $(LIBBPF_VERSION) $(APT_DIR) $(LIBBPF_DIR) $(LIBBPF_SRC)
+	@touch -c $@
 
 $(BUILD) $(BUILD)/san:
 	@mkdir -p $@
@@ -100,7 +145,7 @@ $(BUILD)/%.o: ksnoop/%.c | $(BUILD) $(SKELS)
 
 # One self-contained binary: no shared object at all at run time.
 $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
-	$(CC) $(CFLAGS) -static -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) -static -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
 
 # The same binary under AddressSanitizer and UBSan, for the live tests.
 $(BUILD)/san/%.o: ksnoop/%.c | $(BUILD)/san $(SKELS)
@@ -175,6 +220,13 @@ $(BUILD)/usdt/usdt_forms: tests/usdt/usdt_forms.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O2 -g $< -o $@
 
+# One probe per kind of location the compiler picks (register, stack frame,
+# constant) and a semaphore; the arm64 VM's USDT test (90-arm64.sh).
+USDT_BINS += $(BUILD)/usdt/usdt_sites
+$(BUILD)/usdt/usdt_sites: tests/usdt/usdt_sites.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O2 -g $(WARNINGS) $< -o $@
+
 $(BUILD)/usdt/usdt_libonly: tests/usdt/usdt_libonly.c $(BUILD)/usdt/libksnoop_usdt.so
 	$(CC) -O1 -g $< -L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -o $@
 
@@ -198,13 +250,24 @@ demo: deps
 	@scripts/demo $(BUILD)/ksnoop
 
 # What unit, live and VM tests run (tests/mutate builds these); check adds the fuzzers.
+# A cross build's test programs need the sysroot's <sys/sdt.h>.
+$(USDT_BINS) $(VM_BINS): $(CROSS_STAMP)
 TEST_BINS  := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS)
 test-bins: $(TEST_BINS)
 
 CHECK_BINS := $(TEST_BINS) $(FUZZ_BINS)
+# The arm64 build for the arm64 VM (tests/run --only vm-arm64): its own
+# build tree, libbpf and apt configuration, whatever this make was given.
+ARM64_BUILD := $(BUILD)-arm64
+ARM64_MAKE  = $(MAKE) --no-print-directory ARCH=arm64 BUILD=$(ARM64_BUILD) \
+	      LIBBPF_DIR=$(ARM64_BUILD)/libbpf-$(LIBBPF_VERSION) APT_DIR=$(APT_DIR)
+ARM64_TEST_BINS = $(addprefix $(BUILD)/,ksnoop vm/vmprog usdt/usdt_edge usdt/syscall_prog usdt/usdt_sites)
+arm64-test-bins: $(ARM64_TEST_BINS)
+
 check: deps
 	@$(MAKE) --no-print-directory $(CHECK_BINS)
-	@tests/run --build $(BUILD)
+	@$(ARM64_MAKE) arm64-test-bins
+	@tests/run --build $(BUILD) --arm64-build $(ARM64_BUILD)
 
 unit: $(UNIT_BINS)
 	@tests/run --build $(BUILD) --only unit
@@ -212,8 +275,13 @@ unit: $(UNIT_BINS)
 live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS) $(VM_BINS)
 	@tests/run --build $(BUILD) --only live
 
-vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(BUILD)/usdt/syscall_prog $(BUILD)/usdt/ustack_prog $(VM_BINS)
+vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(BUILD)/usdt/syscall_prog $(BUILD)/usdt/ustack_prog \
+    $(BUILD)/usdt/usdt_sites $(VM_BINS)
 	@tests/run --build $(BUILD) --only vm
+
+vm-arm64:
+	@$(ARM64_MAKE) arm64-test-bins
+	@tests/run --build $(BUILD) --arm64-build $(ARM64_BUILD) --only vm-arm64
 
 # Benchmarks against bcc's ksnoop and bpftrace; writes docs/PERFORMANCE.md.
 # Not tests: not part of `make check`. BENCH_ARGS="--keep ..." passes options.

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Everything in the capture programs that depends on the architecture, in
- * one place: where a kprobe finds the arguments and the stack frame, and
- * where user memory ends.  Only x86-64 is written so far; another
- * architecture stops the build here, not with wrong numbers at run time.
+ * one place: where a kprobe finds the arguments and the stack frame, where
+ * user memory ends, and the prefix of the kernel's system call wrappers.
+ * x86-64 and arm64 are written; another architecture stops the build here,
+ * not with wrong numbers at run time (a third one is a branch here, a
+ * usdt_<arch>.c in userspace, and a test: docs/ARCHITECTURE.md).
  */
 #ifndef KSNOOP_ARCH_BPF_H
 #define KSNOOP_ARCH_BPF_H
@@ -16,6 +18,9 @@
 
 /* Argument words passed in registers (SysV ABI). */
 #define ARCH_REG_ARGS 6
+
+/* The kernel's system call wrappers: __x64_sys_openat(const struct pt_regs *). */
+#define ARCH_SYSCALL_PREFIX "__x64_sys_"
 
 /* User addresses have bit 47 and above clear (4-level paging; 5-level
  * user space is opt-in per process and ends at bit 56, still below). */
@@ -58,8 +63,56 @@ static __always_inline __u64 arch_call_frame(struct pt_regs *regs, bool at_retur
 	return regs->rsp - (at_return ? 8 : 0);
 }
 
+#elif defined(__TARGET_ARCH_arm64)
+
+/*
+ * Without vmlinux.h, <linux/ptrace.h> on arm64 declares only the user
+ * view, struct user_pt_regs (x0-x30, sp, pc, pstate), which is also how the
+ * kernel's struct pt_regs begins (libbpf's bpf_tracing.h reads it so).
+ */
+#define ARCH_REGS(regs) ((const volatile struct user_pt_regs *)(regs))
+
+/* Argument words passed in registers (AAPCS64: x0-x7). */
+#define ARCH_REG_ARGS 8
+
+#define ARCH_SYSCALL_PREFIX "__arm64_sys_"
+
+/* User addresses are below 2^52 (52-bit user VA at most; 48 by default);
+ * the kernel's start at 0xfff0000000000000 or above. */
+#define ARCH_USER_ADDR_LIMIT 0x0010000000000000ULL
+
+/*
+ * AAPCS64: eight argument words in x0-x7, the rest on the stack from sp
+ * up (the return address is in the link register, not on the stack).
+ */
+static __always_inline void arch_reg_args(struct pt_regs *regs, __u64 *words, int nwords)
+{
+	int i;
+
+	for (i = 0; i < ARCH_REG_ARGS; i++)
+		words[i] = ARCH_REGS(regs)->regs[i];
+	for (i = ARCH_REG_ARGS; i < KSNOOP_MAX_ARGS; i++) {
+		if (i >= nwords)
+			break;
+		bpf_probe_read_kernel(&words[i], sizeof(words[i]),
+				      (void *)(ARCH_REGS(regs)->sp + 8 * (i - ARCH_REG_ARGS)));
+	}
+}
+
+static __always_inline __u64 arch_return_value(struct pt_regs *regs)
+{
+	return ARCH_REGS(regs)->regs[0];
+}
+
+/* The call's frame, the same at entry and at return: the return leaves
+ * sp where the call found it. */
+static __always_inline __u64 arch_call_frame(struct pt_regs *regs, bool at_return)
+{
+	return ARCH_REGS(regs)->sp;
+}
+
 #else
-#error "ksnoop's capture programs know only x86-64 so far (see bpf/arch.bpf.h): kprobe argument registers, the call frame and the user/kernel address split must be written for this architecture"
+#error "ksnoop's capture programs know only x86-64 and arm64 so far (see bpf/arch.bpf.h): kprobe argument registers, the call frame and the user/kernel address split must be written for this architecture"
 #endif
 
 #endif /* KSNOOP_ARCH_BPF_H */

@@ -84,10 +84,18 @@ int kfeatures__parse(const char *spec, struct kernel_features *f, struct ks_erro
 	return 0;
 }
 
+/* The kernel's own ENOTSUPP, which no C library names. */
+#define KERNEL_ENOTSUPP 524
+
 /* Why fentry is off, for a message. */
 static const char *fentry_why(const struct kernel_features *f)
 {
-	return f->injected[FEAT_FENTRY] ? "turned off by " FEATURES_ENV : strerror(-f->fentry_err);
+	if (f->injected[FEAT_FENTRY])
+		return "turned off by " FEATURES_ENV;
+	/* arm64 before 6.4 (no direct calls from ftrace): no BPF trampoline. */
+	if (f->fentry_err == -KERNEL_ENOTSUPP)
+		return "no BPF trampolines in this kernel's build for its architecture, ENOTSUPP";
+	return strerror(-f->fentry_err);
 }
 
 void kfeatures__describe(const struct kernel_features *f, const char *release, char *buf, size_t sz)

@@ -27,6 +27,15 @@
 #define KSNOOP_VERSION "unknown"
 #endif
 
+/* The architecture built for, as uname -m says it (-V). */
+#if defined(__x86_64__)
+#define KSNOOP_ARCH "x86_64"
+#elif defined(__aarch64__)
+#define KSNOOP_ARCH "aarch64"
+#else
+#error "ksnoop is written for x86_64 and aarch64 (bpf/arch.bpf.h, ksnoop/usdt_<arch>.c)"
+#endif
+
 /* --tree: inner calls one tree records by default (issue #28). */
 #define TREE_DEFAULT_MAX_CALLS 4096
 
@@ -164,7 +173,7 @@ static const char usage_text[] =
 "                         -vv: also every match a glob leaves out\n"
 "  -d, --debug            also show libbpf's debug output\n"
 "  -h, --help             show this help\n"
-"  -V, --version          show ksnoop's version and the libbpf inside\n"
+"  -V, --version          show the version, the libbpf inside, the architecture\n"
 "\n"
 "Examples:\n"
 "  ksnoop info ip_send_skb\n"
@@ -652,8 +661,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			exit(KSNOOP_EXIT_OK);
 		case 'V':
 			/* The libbpf linked in, not the headers compiled against. */
-			printf("ksnoop %s\nlibbpf %u.%u\n", KSNOOP_VERSION,
-			       libbpf_major_version(), libbpf_minor_version());
+			printf("ksnoop %s\nlibbpf %u.%u\narch %s\n", KSNOOP_VERSION,
+			       libbpf_major_version(), libbpf_minor_version(), KSNOOP_ARCH);
 			exit(KSNOOP_EXIT_OK);
 		case ':':
 			log_error("option '%s' needs a value", argv[optind - 1]);

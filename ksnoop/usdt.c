@@ -101,12 +101,15 @@ static int parse_args(const char *s, struct usdt_probe *pr)
 
 	while (*p) {
 		size_t n;
+		int depth;
 
 		while (*p == ' ')
 			p++;
 		if (!*p)
 			break;
-		n = strcspn(p, " ");
+		/* aarch64 writes a space inside brackets: "-4@[sp, 12]". */
+		for (n = 0, depth = 0; p[n] && (p[n] != ' ' || depth > 0); n++)
+			depth += p[n] == '[' ? 1 : p[n] == ']' ? -1 : 0;
 		if (n >= sizeof(buf) || pr->nargs >= USDT_MAX_ARGS)
 			return -EINVAL;
 		memcpy(buf, p, n);

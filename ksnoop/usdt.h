@@ -110,12 +110,15 @@ struct usdt_loc {
 };
 
 /*
- * The architecture's part (usdt_x86.c; issue #32 adds arm64's): decode
- * LOC as the note writes it into L: NULL, or why not as a phrase.  And
- * whether libbpf's own parser takes LOC.
+ * The architecture's part (usdt_x86.c, usdt_arm64.c): decode LOC as the
+ * note writes it into L: NULL, or why not as a phrase.  And whether
+ * libbpf's own parser takes LOC.
  */
 const char *usdt_arch__parse_loc(const char *loc, struct usdt_loc *l);
 bool usdt_arch__libbpf_parses(const char *loc);
+/* aarch64's, built on every host so that its unit tests run anywhere. */
+const char *usdt_arm64__parse_loc(const char *loc, struct usdt_loc *l);
+bool usdt_arm64__libbpf_parses(const char *loc);
 /* An integer of 1, 2, 4 or 8 bytes, the only values libbpf reads (and typed as such). */
 bool usdt__arg_is_int(const struct usdt_arg *arg);
 

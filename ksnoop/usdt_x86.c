@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * What is x86-64 about USDT arguments, all in this file (an arm64 port
- * replaces it: issue #32): the locations as GCC and Clang write them in
+ * What is x86-64 about USDT arguments, all in this file (usdt_arm64.c is
+ * aarch64's): the locations as GCC and Clang write them in
  * AT&T syntax, the registers and where each is in struct pt_regs, and
  * which locations libbpf (1.5) parses itself.
  *

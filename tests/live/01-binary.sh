@@ -15,3 +15,4 @@ pinned=$(sed -n 's/^LIBBPF_VERSION *:= *\([0-9]*\.[0-9]*\).*/\1/p' "$root/Makefi
 out=$("$S" -V)
 expect_match version_ksnoop '^ksnoop [0-9]+\.[0-9]+\.[0-9]+$' "$out"
 expect_eq version_libbpf "libbpf $pinned" "$(printf '%s\n' "$out" | sed -n 2p)"
+expect_eq version_arch "arch $(uname -m)" "$(printf '%s\n' "$out" | sed -n 3p)"

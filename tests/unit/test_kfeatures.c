@@ -135,6 +135,19 @@ static void test_describe(void **state)
 			    "uprobe_sleepable no (KSNOOP_FEATURES), tp_cookies yes, ringbuf yes");
 }
 
+/* arm64's 6.1 refuses fentry with the kernel's own ENOTSUPP (524), which libc does not name. */
+static void test_describe_no_trampolines(void **state)
+{
+	struct kernel_features f = without(FEAT_FENTRY, FEAT_KPROBE_MULTI);
+	char line[512];
+
+	f.fentry_err = -524;
+	kfeatures__describe(&f, "6.1.0-50-cloud-arm64", line, sizeof(line));
+	assert_string_equal(line, "kernel 6.1.0-50-cloud-arm64: fentry no (no BPF trampolines in this "
+			    "kernel's build for its architecture, ENOTSUPP), kprobes yes, kprobe_multi no, "
+			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes");
+}
+
 /* A run that traces no kernel function does not ask about fentry or kprobe.multi. */
 static void test_describe_not_probed(void **state)
 {
@@ -277,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_parse_empty),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_describe_no_trampolines),
 		cmocka_unit_test(test_describe_not_probed),
 		cmocka_unit_test(test_describe_truncates),
 		cmocka_unit_test(test_describe_unprivileged),

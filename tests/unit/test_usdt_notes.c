@@ -216,6 +216,31 @@ static void test_compiler_forms_read(void **state)
 	usdt__free(f);
 }
 
+/* gcc 12 on aarch64 (usdt_forms.c, -O2): a memory location holds a space. */
+static const char *const arm64_notes[][2] = {
+	{ "mixed", "-4@[sp, 12] 8@x1  4@5 -4@[x0] -8@[x29, -16]" },
+};
+
+static void test_arm64_forms_read(void **state)
+{
+	static const char *const locs[] = { "[sp, 12]", "x1", "5", "[x0]", "[x29, -16]" };
+	struct usdt_file *f;
+	struct ks_error e;
+	int i;
+
+	write_notes(arm64_notes, 1);
+	assert_int_equal(usdt__read(path, &f, &e), 0);
+	assert_int_equal(f->nprobes, 1);
+	assert_int_equal(f->probes[0].nargs, 5);
+	for (i = 0; i < 5; i++)
+		assert_string_equal(f->probes[0].args[i].loc, locs[i]);
+	assert_true(f->probes[0].args[0].is_signed);
+	assert_int_equal(f->probes[0].args[1].size, 8);
+	assert_false(f->probes[0].args[2].is_signed);
+	assert_int_equal(f->probes[0].args[4].size, 8);
+	usdt__free(f);
+}
+
 /* The matches of PROBE in the file at PATH; names point into *FE. */
 static int match_in(const char *probe, struct usdt_front **fe, struct usdt_match **ms)
 {
@@ -310,6 +335,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_many_distinct_probes_matched, remove_file),
 		cmocka_unit_test_teardown(test_too_many_notes_refused, remove_file),
 		cmocka_unit_test_teardown(test_compiler_forms_read, remove_file),
+		cmocka_unit_test_teardown(test_arm64_forms_read, remove_file),
 		cmocka_unit_test_teardown(test_compiler_forms_left_out, remove_file),
 		cmocka_unit_test_teardown(test_sites_differing_in_count, remove_file),
 	};

@@ -81,10 +81,33 @@ kvm_cpu() {
 	echo "$verdict"
 }
 
-# accel_choose: KVM when it works (or KSNOOP_VM_ACCEL=kvm), else TCG
+# accel_choose: KVM when it works (or KSNOOP_VM_ACCEL=kvm), else TCG; an
+# arm64 guest (karch) is always TCG here: qemu-system-aarch64, -M virt, its
+# PL011 serial port as the console
 accel_choose() {
 	local kvm_cpu
 	accel=${KSNOOP_VM_ACCEL:-auto}
+	qemu_bin=qemu-system-x86_64
+	machine_args=()
+	console_dev=ttyS0
+	if [ "$karch" = arm64 ]; then
+		[ "$accel" != kvm ] || die "KSNOOP_VM_ACCEL=kvm: an arm64 guest runs under TCG only on this host"
+		tcg_thread=${KSNOOP_VM_TCG_THREAD:-single}
+		case $tcg_thread in
+		single | multi) ;;
+		*) die "KSNOOP_VM_TCG_THREAD must be single or multi" ;;
+		esac
+		qemu_bin=qemu-system-aarch64
+		console_dev=ttyAMA0
+		# -cpu max with the implementation-defined pointer authentication
+		# algorithm: the architected one (QARMA) costs qemu far more at every
+		# function entry and return of a kernel built with it.
+		machine_args=(-M virt)
+		accel_args=(-accel "tcg,thread=$tcg_thread" -cpu max,pauth-impdef=on)
+		accel_desc="tcg (software emulation, aarch64 -M virt -cpu max, thread=$tcg_thread)"
+		info "accel $accel_desc"
+		return 0
+	fi
 	case $accel in
 	kvm) kvm_cpu=$(kvm_cpu) || die "KSNOOP_VM_ACCEL=kvm but this kernel does not boot under KVM here" ;;
 	tcg) ;;
@@ -130,12 +153,12 @@ elapsed() { awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - 
 vm_start() {
 	: >"$console"
 	start=$EPOCHREALTIME
-	timeout -k 5 "$timeout_s" qemu-system-x86_64 \
-		"${accel_args[@]}" -m 1536 -smp 2 \
+	timeout -k 5 "$timeout_s" "$qemu_bin" \
+		${machine_args[@]+"${machine_args[@]}"} "${accel_args[@]}" -m 1536 -smp 2 \
 		-nodefaults -no-user-config -no-reboot -display none -monitor none -nic none \
 		-chardev "file,id=con,path=$console,append=on" -serial chardev:con \
 		-kernel "$vmlinuz" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic quiet" \
+		-append "console=$console_dev panic=-1 oops=panic quiet" \
 		</dev/null >"$tmp/qemu.log" 2>&1 &
 	qemu_pid=$!
 

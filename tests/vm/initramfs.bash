@@ -8,7 +8,8 @@
 # It reads what tests/vm/run's options gave (bins, files, modules, the
 # scripts and their names and limits, script_timeout_s, verbose) and the
 # kernel (moddir, kver from kernel.bash), and uses root, tmp, here (tests/vm),
-# busybox_bin, die.
+# busybox_bin (the guest's), host_busybox (depmod here), guest_root (another
+# architecture's userspace, or empty: kernel.bash's guest_prepare), die.
 
 default_modules=(dummy veth loop)
 
@@ -17,11 +18,16 @@ default_modules=(dummy veth loop)
 initramfs_base() {
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,dev,proc,sys,tmp,run,root,etc,tests,var/tmp}
 	chmod 1777 "$root/tmp" "$root/var/tmp"
+	# Another architecture's guest: its libc, busybox, bpftool and jq.
+	if [ -n "$guest_root" ]; then
+		cp -a "$guest_root/." "$root/"
+		rm -f "$root/.unpacked"
+	fi
 
 	# /init creates the applet links ("busybox --install -s"); they never replace
 	# a file already there, and PATH in the VM puts /usr/bin (--bin) first.
 	cp "$busybox_bin" "$root/bin/busybox"
-	ln -s busybox "$root/bin/sh"
+	ln -sf busybox "$root/bin/sh"
 
 	install -m 0755 "$here/init" "$root/init"
 	install -m 0644 "$here/lib.sh" "$root/tests/lib.sh"
@@ -133,7 +139,7 @@ initramfs_modules() {
 		if [ -e "$moddir/$f" ]; then cp "$moddir/$f" "$root/lib/modules/$kver/"; fi
 	done
 	# modules.dep lets "modprobe NAME" work in the VM too.
-	"$busybox_bin" depmod -b "$root" "$kver" 2>/dev/null || true
+	"$host_busybox" depmod -b "$root" "$kver" 2>/dev/null || true
 }
 
 # initramfs_scripts: the test scripts, /tests/index (NAME FILE TIMEOUT, in
@@ -156,7 +162,9 @@ initramfs_build() {
 	done
 	# Tests use these to look at BPF state and parse JSON; a --bin of the same
 	# name (say, a newer bpftool) takes precedence.
+	# (another architecture's guest has its own: guest_prepare).
 	for b in bpftool jq; do
+		[ -z "$guest_root" ] || break
 		[ -n "${bin_names[$b]:-}" ] || add_bin "$(command -v "$b")"
 	done
 	for spec in ${files[@]+"${files[@]}"}; do

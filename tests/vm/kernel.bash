@@ -4,25 +4,39 @@
 #   kernel_prepare RELEASE   "" or bookworm (the system's apt) or trixie
 #                            (scripts/trixie-apt's private configuration in
 #                            $KSNOOP_APT_DIR: its own sources, lists and
-#                            cache, the system's mirror); sets
+#                            cache, the system's mirror); with karch=arm64
+#                            the arm64 kernel of RELEASE (bookworm if "")
+#                            through a private configuration of that
+#                            release's arm64 archive (KSNOOP_ARM64_APT_DIR,
+#                            default $cache/apt-RELEASE-arm64); sets
 #       kdir      the unpacked package in the cache
 #       vmlinuz   its kernel image
 #       kver      its release, e.g. 6.1.0-27-cloud-amd64
 #       moddir    its modules directory
 #
 # The caller provides cache (the cache directory, which exists), tmp, here
-# (tests/vm), die and info.
-
-kernel_meta=linux-image-cloud-amd64
+# (tests/vm), karch (amd64 or arm64), die and info.
 
 # kernel_apt RELEASE: the apt commands (apt_get, apt_cache), the lists
 # they read (apt_lists) and where the resolved name is kept (resolved)
 kernel_apt() {
+	kernel_meta=linux-image-cloud-$karch
 	apt_get=(apt-get)
 	apt_cache=(apt-cache)
 	resolved=$cache/resolved
 	apt_lists=/var/lib/apt/lists
-	if [ "$1" = trixie ]; then
+	if [ "$karch" != amd64 ]; then
+		local rel=${1:-bookworm}
+		aptdir=${KSNOOP_ARM64_APT_DIR:-$cache/apt-$rel-$karch}
+		mkdir -p "$aptdir" && aptdir=$(cd "$aptdir" && pwd) || die "cannot create $aptdir"
+		arch_apt=("$here/../../scripts/trixie-apt" "$aptdir")
+		KSNOOP_APT_RELEASE=$rel KSNOOP_APT_ARCH=$karch "${arch_apt[@]}" update ||
+			info "no fresh $rel $karch lists; trying the cache"
+		apt_get=("${arch_apt[@]}" apt-get)
+		apt_cache=("${arch_apt[@]}" apt-cache)
+		resolved=$cache/resolved-$rel-$karch
+		apt_lists=$aptdir/lists
+	elif [ "$1" = trixie ]; then
 		aptdir=${KSNOOP_APT_DIR:-$cache/apt-trixie}
 		mkdir -p "$aptdir" && aptdir=$(cd "$aptdir" && pwd) || die "cannot create $aptdir"
 		trixie_apt=$here/../../scripts/trixie-apt
@@ -48,7 +62,7 @@ kernel_resolve() {
 		return 0
 	fi
 	kernel_pkg=$("${apt_cache[@]}" depends "$kernel_meta" 2>/dev/null |
-		awk '$1 == "Depends:" && $2 ~ /^linux-image-.*-cloud-amd64$/ { print $2; exit }') || true
+		awk -v want="-cloud-$karch" '$1 == "Depends:" && $2 ~ /^linux-image-/ && substr($2, length($2) - length(want) + 1) == want { print $2; exit }') || true
 	if [ -n "$kernel_pkg" ]; then
 		kernel_ver=$("${apt_cache[@]}" show --no-all-versions "$kernel_pkg" 2>/dev/null |
 			awk '$1 == "Version:" { print $2; exit }') || true
@@ -64,7 +78,7 @@ kernel_resolve() {
 kernel_fetch() {
 	local deb lock_fd
 	kdir=$cache/${kernel_pkg}_${kernel_ver}
-	deb=$cache/${kernel_pkg}_${kernel_ver//:/%3a}_amd64.deb
+	deb=$cache/${kernel_pkg}_${kernel_ver//:/%3a}_$karch.deb
 	# Another run may be filling the cache at the same time.
 	exec {lock_fd}>"$cache/.lock"
 	flock "$lock_fd"
@@ -91,8 +105,8 @@ kernel_fetch() {
 # kernel_cached RELEASE: kdir, the newest kernel of RELEASE already
 # unpacked (no apt lists, offline?); trixie's are 6.12, "+deb13"
 kernel_cached() {
-	local pat='linux-image-*-cloud-amd64_*'
-	[ "$1" != trixie ] || pat='linux-image-*+deb13*-cloud-amd64_*'
+	local pat="linux-image-*-cloud-${karch}_*"
+	[ "$1" != trixie ] || pat="linux-image-*+deb13*-cloud-${karch}_*"
 	kdir=$(ls -d "$cache"/$pat/.unpacked 2>/dev/null | sort -V | tail -n 1) ||
 		true
 	[ -n "$kdir" ] ||
@@ -117,4 +131,50 @@ kernel_prepare() {
 	[ -d "$moddir" ] || moddir=$kdir/usr/lib/modules/$kver
 	[ -d "$moddir" ] || die "no modules directory $moddir"
 	info "kernel $kver (${kdir##*/})"
+}
+
+# guest_prepare: for a kernel of another architecture (karch arm64), the
+# guest's own userspace from the same archive as its kernel: busybox, and
+# bpftool and jq with the libraries they need (the host's cannot run there).
+# Sets guest_root, the packages unpacked in the cache (no documentation,
+# locales or gconv modules), and busybox_bin, its busybox. Cached by the
+# packages' versions.
+GUEST_PACKAGES="busybox-static bpftool jq libjq1 libonig5 libc6 libgcc-s1 libcap2 libelf1 zlib1g"
+guest_prepare() {
+	local key p v debs lock_fd
+	key=
+	for p in $GUEST_PACKAGES; do
+		v=$("${apt_cache[@]}" show --no-all-versions "$p" 2>/dev/null | awk '$1 == "Version:" { print $2; exit }') || true
+		[ -n "$v" ] || { key=; break; }
+		key="$key${p}_$v "
+	done
+	if [ -n "$key" ]; then
+		guest_root=$cache/guest-$karch-$(echo "$key" | md5sum | cut -c1-12)
+	else
+		guest_root=$(ls -d "$cache"/guest-"$karch"-*/.unpacked 2>/dev/null | tail -n 1) ||
+			die "cannot resolve the $karch guest packages with apt-cache and none are cached"
+		guest_root=${guest_root%/.unpacked}
+	fi
+	exec {lock_fd}>"$cache/.lock"
+	flock "$lock_fd"
+	if [ ! -e "$guest_root/.unpacked" ]; then
+		info "downloading the $karch guest's $GUEST_PACKAGES"
+		rm -rf "$guest_root.tmp"
+		mkdir -p "$guest_root.tmp/debs" "$guest_root.tmp/root"
+		# shellcheck disable=SC2086
+		(cd "$guest_root.tmp/debs" && "${apt_get[@]}" download -q $GUEST_PACKAGES) >"$tmp/apt.log" 2>&1 ||
+			die "apt-get download of the $karch guest's packages failed: $(grep -m1 '^E:' "$tmp/apt.log" || tail -n 1 "$tmp/apt.log")"
+		for debs in "$guest_root.tmp"/debs/*.deb; do
+			dpkg-deb -x "$debs" "$guest_root.tmp/root" || die "dpkg-deb -x $debs failed"
+		done
+		rm -rf "$guest_root.tmp/root/usr/share" "$guest_root.tmp/root"/usr/lib/*/gconv
+		touch "$guest_root.tmp/root/.unpacked"
+		rm -rf "$guest_root"
+		mv "$guest_root.tmp/root" "$guest_root"
+		rm -rf "$guest_root.tmp"
+	fi
+	flock -u "$lock_fd"
+	exec {lock_fd}>&-
+	busybox_bin=$guest_root/bin/busybox
+	[ -x "$busybox_bin" ] || die "no bin/busybox in the $karch guest's busybox-static"
 }

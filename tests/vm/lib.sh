@@ -19,6 +19,9 @@
 #   bpf_prog_count / bpf_link_count   how many BPF programs/links exist now
 #   ksnoop_progs                  how many ksnoop programs are loaded now
 #   tracefs_lines FILE            lines of /sys/kernel/tracing/FILE (0 if none)
+#   vm_modes                      the attach modes for kernel functions this
+#                                 kernel has (fentry kprobe); a missing one is a
+#                                 SKIP with ksnoop's reason, once per script
 # From cases.sh (tests/lib/cases.sh), shared with the live tests too:
 #   ks_case                       a test case as data
 #   start, stop, finish, wait_exit, wait_lines, read_held
@@ -56,6 +59,20 @@ bpf_link_count() { bpftool -j link list | jq length; }
 
 ksnoop_progs() { bpftool prog show 2>/dev/null | grep -c 'name ksnoop_'; }
 tracefs_lines() { cat /sys/kernel/tracing/"$1" 2>/dev/null | wc -l; }
+
+# arm64's 6.1 has no BPF trampolines: ksnoop -v says "fentry no (...)".
+vm_modes() {
+	# (a spec that fails to resolve: the features are probed first, nothing attaches)
+	_ksvm_feat=$(ksnoop -v 'vfs_read(ksnoop_no_such_argument)' 2>&1 >/dev/null | grep -m1 '^ksnoop: kernel [^ ]*: fentry')
+	case $_ksvm_feat in
+	*": fentry no "*)
+		[ -n "${_ksvm_fentry_skipped:-}" ] ||
+			skip fentry_mode "$(uname -m): ${_ksvm_feat#ksnoop: }"
+		_ksvm_fentry_skipped=1
+		echo kprobe ;;
+	*) echo fentry kprobe ;;
+	esac
+}
 
 # qemu without KVM is slow: longer limits than the live tests' (a script
 # may set its own after sourcing this file).

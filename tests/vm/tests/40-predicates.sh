@@ -36,7 +36,7 @@ stress_mismatches() {
 		"\(.pid) \(.values.filename) \(.values.return)"' | head -5
 }
 
-for mode in fentry kprobe; do
+for mode in $(vm_modes); do
 	T=$mode
 	# --- failing opens: exactly the k that fail, with the entry value ---
 	ks_case <<-'CASE'

@@ -16,7 +16,7 @@ jq_count() {
 	jq -c "select($2)" "$1" 2>/dev/null | wc -l
 }
 
-for mode in fentry kprobe; do
+for mode in $(vm_modes); do
 	T=$mode
 	# --- -L 150ms on sleeps of 50, 300 and 50 ms: one call, the long one,
 	#     its entry value and duration in the return event ---
