@@ -353,3 +353,14 @@ int usdt__process_objects(int pid, char ***paths)
 	*paths = list;
 	return n;
 }
+
+const char *usdt__skip_number(const char *p)
+{
+	if (*p == '-' || *p == '+')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p;
+}

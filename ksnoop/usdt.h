@@ -129,4 +129,7 @@ bool usdt__arg_is_int(const struct usdt_arg *arg);
  */
 int usdt__process_objects(int pid, char ***paths);
 
+/* Past a decimal number as libbpf's "%ld" reads it (a sign, digits); NULL: none. */
+const char *usdt__skip_number(const char *p);
+
 #endif

@@ -165,18 +165,6 @@ const char *usdt_arm64__parse_loc(const char *loc, struct usdt_loc *l)
 	return NULL;
 }
 
-/* A decimal number as libbpf's "%ld" reads it; NULL: none. */
-static const char *skip_number(const char *p)
-{
-	if (*p == '-' || *p == '+')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return NULL;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return p;
-}
-
 /* A register as libbpf's calc_pt_regs_off() takes it: "x0".."x30" or "sp". */
 static const char *skip_libbpf_reg(const char *p)
 {
@@ -198,7 +186,7 @@ bool usdt_arm64__libbpf_parses(const char *loc)
 {
 	const char *p = skip_spaces(loc), *q;
 
-	if ((q = skip_number(p)))
+	if ((q = usdt__skip_number(p)))
 		return !*skip_spaces(q);
 	if (*p != '[')
 		return (q = skip_libbpf_reg(p)) && !*skip_spaces(q);
@@ -207,7 +195,7 @@ bool usdt_arm64__libbpf_parses(const char *loc)
 		return false;
 	p = skip_spaces(p);
 	if (*p == ',') {
-		p = skip_number(skip_spaces(p + 1));
+		p = usdt__skip_number(skip_spaces(p + 1));
 		if (!p)
 			return false;
 		p = skip_spaces(p);

@@ -260,17 +260,6 @@ const char *usdt_arch__parse_loc(const char *loc, struct usdt_loc *l)
 	return NULL;
 }
 
-static const char *skip_number(const char *p)
-{
-	if (*p == '-' || *p == '+')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return NULL;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return p;
-}
-
 /*
  * libbpf 1.5's x86-64 note parser (usdt.c, parse_usdt_arg()): "$NUM",
  * "%REG", "NUM(%REG)" and "(%REG)", REG a general register or %rip.
@@ -281,11 +270,11 @@ bool usdt_arch__libbpf_parses(const char *loc)
 	int width;
 
 	if (*p == '$')
-		return (q = skip_number(p + 1)) && !*q;
+		return (q = usdt__skip_number(p + 1)) && !*q;
 	if (*p == '%')
 		return find_reg(p + 1, strlen(p + 1), &width) != NULL;
 	if (*p != '(') {
-		q = skip_number(p);
+		q = usdt__skip_number(p);
 		if (!q || *q != '(')
 			return false;
 		p = q;
