@@ -287,6 +287,8 @@ run_tree() {
 		ksnoop -v --mode fentry --tree "$TREE_IDLE_ROOT" "$TREE_INNER_IDLE" ;;
 	events) WORK=$DEEP_WORK bg_tracer "$1" ksnoop_ready \
 		ksnoop -v --mode fentry --buffer "$TREE_BUF" "$TREE_EV_ROOT" "${TREE_INNER[@]}" ;;
+	events-timed) WORK=$DEEP_WORK bg_tracer "$1" ksnoop_ready \
+		ksnoop -v --mode fentry --buffer "$TREE_BUF" -L 1ns "$TREE_EV_ROOT" "${TREE_INNER[@]}" ;;
 	tree) WORK=$DEEP_WORK bg_tracer "$1" ksnoop_ready \
 		ksnoop -v --mode fentry --buffer "$TREE_BUF" --tree "$TREE_ROOT" "${TREE_INNER[@]}" ;;
 	esac
@@ -352,7 +354,7 @@ tree_shape() {
 		while IFS= read -r l; do note "TREESAMPLE $l"; done
 }
 
-TREE_VARIANTS=(untraced-open filtered inner-idle untraced-deep events tree)
+TREE_VARIANTS=(untraced-open filtered inner-idle untraced-deep events events-timed tree)
 base_of() { case $1 in filtered | inner-idle) echo untraced-open ;; *) echo untraced-deep ;; esac; }
 case " ${PARTS:-kfunc startup} " in *" tree "*) ;; *) TREE_ROUNDS=0 ;; esac
 if [ "$TREE_ROUNDS" -gt 0 ]; then
@@ -361,6 +363,7 @@ if [ "$TREE_ROUNDS" -gt 0 ]; then
 	cmdline tree-filtered "$T0 ksnoop -v --mode fentry '$PRED' >/dev/null"
 	cmdline tree-inner-idle "$T0 ksnoop -v --mode fentry --tree '$TREE_IDLE_ROOT' $TREE_INNER_IDLE >/dev/null"
 	cmdline tree-events "$T0 ksnoop -v --mode fentry --buffer $TREE_BUF '$TREE_EV_ROOT' $(printf "'%s' " "${TREE_INNER[@]}")>/dev/null"
+	cmdline tree-events-timed "$T0 ksnoop -v --mode fentry --buffer $TREE_BUF -L 1ns '$TREE_EV_ROOT' $(printf "'%s' " "${TREE_INNER[@]}")>/dev/null"
 	cmdline tree-tree "$T0 ksnoop -v --mode fentry --buffer $TREE_BUF --tree '$TREE_ROOT' $(printf "'%s' " "${TREE_INNER[@]}")>/dev/null"
 	SAMPLE_WAIT=4
 	tree_shape
