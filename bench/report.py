@@ -1728,8 +1728,7 @@ retsnoop row.""")
             if m("arm64_rc", "skipped") not in ("skipped", "0", ""):
                 self.w(self.ARM64_HEADING)
                 self.w()
-                self.w("Not measured: %s." % (m("arm64_rc") if not m("arm64_rc").isdigit() else
-                       "the arm64 VM run produced no results (`tests/vm/run` status %s)" % m("arm64_rc")))
+                self.w("Not measured: %s." % m("arm64_rc"))
                 self.w()
             return
         self.w(self.ARM64_HEADING)
@@ -1776,6 +1775,10 @@ Commands (in the arm64 VM):
         a_ks, a_bt = added("ksnoop-kprobe"), added("bpftrace-kprobe")
         a_filt, a_bare = added("ksnoop-filtered-kprobe"), added("bare-kprobe")
         t_ks = self.target_arm64(a_ks, a_bt)
+        groups = self.arm64_groups()
+        if groups and a_ks is not None and (a_ks < stats(groups[0]).median) != (a_ks < a_bt):
+            t_ks = ("unsettled: %s; in bpftrace's %d cheap rounds ksnoop is %s× (below the table)"
+                    % (t_ks, len(groups[0]), ratio(a_ks, stats(groups[0]).median)))
         t_filt = self.target_filter(a_filt, a_bare, padd(res, "arm64", "bare-kprobe"))
         self.w("| variant | ns per call | added ns per call | ksnoop events printed / lost | ratio (added) | target |")
         self.w("| --- | --- | --- | --- | --- | --- |")
@@ -1806,11 +1809,41 @@ Commands (in the arm64 VM):
             self.w("On arm64, ksnoop's traced call adds %s× what bpftrace's adds (kprobe and kretprobe "
                    "both, the same values printed).%s" % (ratio(a_ks, a_bt), x86))
             self.w()
+        self.arm64_split(a_ks)
         self.loss_note("arm64", ("ksnoop-kprobe", "ksnoop-filtered-kprobe"))
         self.verdict("traced call < bpftrace (kprobe, arm64 VM)",
                      "ksnoop %s ns; bpftrace kprobe %s ns" % (sgn(a_ks), sgn(a_bt)), t_ks)
         self.verdict("filtered-out call ≤ 1.2× a bare kprobe (arm64 VM)",
                      "filtered out %s ns; bare kprobe %s ns" % (sgn(a_filt), sgn(a_bare)), t_filt)
+
+    def arm64_groups(self):
+        """bpftrace's added costs per round in two groups, (cheap, dear),
+        when some rounds are above 3× its cheapest; else None."""
+        added = sorted(r.num("ns_per_iter") - r.num("base") for r in self.res.of("arm64", "bpftrace-kprobe")
+                       if not r.failed)
+        if len(added) < 2 or added[0] <= 0 or added[-1] <= 3 * added[0]:
+            return None
+        low = [x for x in added if x <= 3 * added[0]]
+        return low, added[len(low):]
+
+    def arm64_split(self, a_ks):
+        """The two groups of arm64_groups(), said with the ratio to each:
+        a median over such rounds hides it."""
+        groups = self.arm64_groups()
+        if groups is None or a_ks is None:
+            return
+        low, high = groups
+        added = low + high
+        self.w("bpftrace's rounds fall into two groups: %d of %d added %s–%s ns per call (ksnoop's "
+               "median is %s× their median), %d added %s–%s ns (%s×). The ratio above is the median "
+               "over all rounds. Likely reason, not measured apart here: bpftrace's perf buffer "
+               "wakes its reader for every event, an inter-processor interrupt to the other vCPU "
+               "each time, whose cost under multi-threaded TCG depends on when the host runs that "
+               "vCPU's thread (the machine was busy, see above); ksnoop's ring buffer wakes its "
+               "reader once per sixteenth of the buffer or 10 ms (table 1's reading notes)."
+               % (len(low), len(added), fmt(low[0]), fmt(low[-1]), ratio(a_ks, stats(low).median),
+                  len(high), fmt(high[0]), fmt(high[-1]), ratio(a_ks, stats(high).median)))
+        self.w()
 
     @staticmethod
     def target_arm64(a, bt):

@@ -446,7 +446,7 @@ def measure_arm64(s, outcome):
     ksnoop, src = arm64_ksnoop(s)
     loop = ksnoop and arm64_loop(s, src)
     if not loop:
-        outcome.arm64_rc = "not run: no arm64 ksnoop or ksb-loop"
+        outcome.arm64_rc = "no arm64 ksnoop or ksb-loop (make ARCH=arm64, or KSNOOP_ARM64=path)"
         return
     s.command("arm64-ksnoop", src)
     peers = arm64_peers(s, outcome)
@@ -455,7 +455,7 @@ def measure_arm64(s, outcome):
     s.phase("setup4")
     outcome.arm64_tcg = os.environ.get("KSNOOP_VM_TCG_THREAD", "") or "multi"
     rc, text = run_part(s, "arm64", outcome.arm64_tcg, arm64_args(s, ksnoop, loop, peers))
-    outcome.arm64_rc = str(rc)
+    outcome.arm64_rc = str(rc) if rc == 0 else "tests/vm/run status %d" % rc
     record_arm64_log(s, text, outcome)
     s.phase("arm64")
     if rc != 0:
