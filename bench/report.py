@@ -2103,7 +2103,7 @@ def splice_tree(old, section, verdicts, raw):
 
 def is_arm64_run(table, variant):
     """A raw result of table 9 (its runs, its CPU phases)."""
-    return table == "arm64" or (table == "cpu" and variant in ("setup4", "arm64"))
+    return table == "arm64" or (table == "cpu" and variant in ("setup-arm64", "arm64"))
 
 
 ARM64_VERDICTS = ("(kprobe, arm64 VM)", "(arm64 VM)")

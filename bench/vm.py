@@ -452,7 +452,7 @@ def measure_arm64(s, outcome):
     peers = arm64_peers(s, outcome)
     say("VM (arm64): kernel functions by kprobe, ksnoop against bpftrace (%d rounds; qemu-system-aarch64, TCG)"
         % s.opts.vm_rounds)
-    s.phase("setup4")
+    s.phase("setup-arm64")
     outcome.arm64_tcg = os.environ.get("KSNOOP_VM_TCG_THREAD", "") or "multi"
     rc, text = run_part(s, "arm64", outcome.arm64_tcg, arm64_args(s, ksnoop, loop, peers))
     outcome.arm64_rc = str(rc) if rc == 0 else "tests/vm/run status %d" % rc
