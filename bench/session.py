@@ -29,6 +29,8 @@ class Options:
     globs: bool = True
     tree: bool = True           # table 7, --tree in the VM (a boot of its own)
     only_tree: bool = False     # --only-tree: the report's table 7 is replaced in place
+    arm64: bool = True          # table 9, the arm64 VM (a boot of its own)
+    only_arm64: bool = False    # --only-arm64: the report's table 9 is replaced in place
     glob_vm: bool = True        # table 6's VM part (--no-vm turns it off, info stays)
     glob_kernels: tuple = ("bookworm", "trixie")
     out: str = "docs/PERFORMANCE.md"

@@ -16,8 +16,10 @@
 # call: bench/run boots multi-threaded TCG for it), "startup" (table 5 and
 # the sample output: the workload opens files while each tracer attaches,
 # which is kernel text patched under a running vCPU, so bench/run boots it
-# with the tests' thread=single) and/or "tree" (table 7, --tree's cost per
-# call, multi-threaded TCG as table 1). Tracers run on CPU 0 (taskset) and
+# with the tests' thread=single), "tree" (table 7, --tree's cost per
+# call, multi-threaded TCG as table 1) and/or "arm64" (table 9, table 1's
+# kprobe rows in the arm64 VM: tests/vm/run --arch arm64, where bench/run
+# puts arm64 builds of ksnoop, ksb-loop, bash and Debian's bpftrace). Tracers run on CPU 0 (taskset) and
 # the workload on CPU 1 (-C 1), so that the scheduler cannot put them on
 # one CPU in some runs and not in others. Every traced run is preceded by an untraced run of the same loop
 # ("base=", ns per call): the added cost is taken against that neighbour.
@@ -32,6 +34,7 @@
 set -u
 export LC_ALL=C
 TREE_ROUNDS=$ROUNDS
+ARM64_ROUNDS=$ROUNDS
 W=/tmp/ksb
 mkdir -p "$W"
 F=$W/target-file
@@ -376,6 +379,33 @@ for ((r = 0; r < TREE_ROUNDS; r++)); do
 		case $v in untraced-*) ;; *) base="base=$(run_tree "$(base_of "$v")" | sed -n 's/^ns_per_iter=\([0-9.]*\).*/\1/p')" ;; esac
 		out=$(run_tree "$v")
 		result tree "$v" "$r" "$out $base"
+	done
+done
+
+# ---- 9. arm64: ns per open+close under kprobes -----------------------------
+# Table 1's kprobe rows on arm64 (6.1's arm64 build has no BPF trampolines:
+# fentry is refused, kprobe is the mode): ksnoop printing the call against
+# bpftrace printing the same values, and each one's bare probe: ksnoop's
+# filtered-out call (entry probe, predicate false, nothing sent) and
+# bpftrace's empty kprobe {}.
+ARM64_VARIANTS=(untraced ksnoop-kprobe ksnoop-filtered-kprobe bpftrace-kprobe bare-kprobe)
+case " ${PARTS:-kfunc startup} " in *" arm64 "*) ;; *) ARM64_ROUNDS=0 ;; esac
+if [ "$ARM64_ROUNDS" -gt 0 ]; then
+	cmdline arm64-untraced "$LOOPCMD open $OPEN_N $F"
+	cmdline arm64-ksnoop-kprobe "$T0 ksnoop -v --mode kprobe '$SPEC' >/dev/null"
+	cmdline arm64-ksnoop-filtered-kprobe "$T0 ksnoop -v --mode kprobe '$PRED' >/dev/null"
+	cmdline arm64-bpftrace-kprobe "$T0 bpftrace -e '$BT_KPROBE' -c '$LOOPCMD -o RES open $OPEN_N $F' >/dev/null"
+	cmdline arm64-bare-kprobe "$T0 bpftrace -e '$BT_BARE_KPROBE' -c '$LOOPCMD -o RES open $OPEN_N $F' >/dev/null"
+	note "INFO arm64 $(uname -m) bpftrace $(bpftrace --version 2>&1 | head -n 1 | tr -s ' \t' '__')"
+fi
+n=${#ARM64_VARIANTS[@]}
+for ((r = 0; r < ARM64_ROUNDS; r++)); do
+	for ((k = 0; k < n; k++)); do
+		v=${ARM64_VARIANTS[$(((k + r) % n))]}
+		base=
+		[ "$v" != untraced ] && base="base=$(untraced)"
+		out=$(run_kfunc "$v")
+		result arm64 "$v" "$r" "$out $base"
 	done
 done
 

@@ -11,6 +11,12 @@ the workload while each tracer attaches: a boot of its own with
 thread=single, which also prints the samples. Table 6's tcp_* runs
 (bench/vm-globs.sh) boot once per kernel, thread=single. Table 7, --tree's
 cost per call (PARTS=tree), boots once more, multi-threaded as table 1.
+Table 9 (PARTS=arm64) boots the arm64 VM (tests/vm/run --arch arm64,
+multi-threaded TCG as table 1) with arm64 builds of everything it runs:
+ksnoop (make ARCH=arm64), ksb-loop (aarch64-linux-gnu-gcc -static), and
+Debian bookworm's arm64 bash and bpftrace, fetched with apt-get download
+through the arm64 VM's private apt configuration (scripts/trixie-apt, as
+tests/vm/kernel.bash) with the shared libraries their ELF headers name.
 
 The scripts in the guest print one line per result on the host:
 "NOTE vm/vm-bench: RESULT TABLE VARIANT ROUND key=value...", and CMD,
@@ -19,9 +25,11 @@ SAMPLE, KERNEL, HANG, INFO and "waiting for" lines beside them.
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import proc
 from report import Run
@@ -56,6 +64,11 @@ class VmOutcome:
     tree_tcg: str = ""
     tree_boot: str = ""
     retsnoop: str = ""          # retsnoop_packaged()
+    arm64_rc: str = "skipped"   # table 9's VM run
+    arm64_tcg: str = ""
+    arm64_boot: str = ""
+    arm64_info: str = ""        # the arm64 guest's kernel and CPUs
+    arm64_peers: str = ""       # what arm64_peers() fetched, or why it could not
 
 
 def watched(log, args, env):
@@ -104,14 +117,14 @@ def show_failure(log):
         print(line, file=sys.stderr)
 
 
-def run_part(s, part, tcg):
-    """One boot running PARTS=PART, run once more if it fails; its status
-    and log."""
+def run_part(s, part, tcg, args=None):
+    """One boot running PARTS=PART (tests/vm/run ARGS, default
+    bench_args()), run once more if it fails; its status and log."""
     s.path("bench.conf").write_text(bench_conf(s, part))
     log = s.path("vm-%s.log" % part)
     env = {**os.environ, "KSNOOP_VM_TCG_THREAD": tcg}
     for attempt in (1, 2):
-        rc = watched(log, [str(a) for a in bench_args(s, part)], env)
+        rc = watched(log, [str(a) for a in args or bench_args(s, part)], env)
         if rc == 0 or attempt == 2:
             break
         say("the VM run of %s failed (status %d, thread=%s); running it again. Its log ends:"
@@ -277,3 +290,174 @@ def record_globs_log(s, text):
             cmds.add(rest)
     for key, _, cmd in sorted(c.partition(" ") for c in cmds):
         s.command("vm-" + key, cmd)
+
+
+# ---- table 9: arm64 ----------------------------------------------------------------
+
+EM_AARCH64 = 183
+ARM64_PEERS = ("bpftrace", "bash")      # Debian bookworm's arm64 builds, dynamically linked
+ARM64_GUEST_HAS = ("libc6", "gcc-12-base")   # in the arm64 guest already (tests/vm/kernel.bash), or no library
+ARM64_LIBDIRS = ("usr/lib/aarch64-linux-gnu", "lib/aarch64-linux-gnu")
+ARM64_NOTE = re.compile(r"^NOTE vm-arm64[-0-9.]*/vm-bench: (.*)")   # tests/vm/run --arch arm64's label
+NEEDED = re.compile(r"\(NEEDED\)\s+Shared library: \[([^]]+)\]")
+APT_LIMIT_S = 600
+TRIXIE_APT = Path(__file__).resolve().parent.parent / "scripts/trixie-apt"
+
+
+def elf_machine(path):
+    """e_machine of the ELF file at PATH, or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return None
+    return int.from_bytes(head[18:20], "little") if len(head) == 20 and head[:4] == b"\x7fELF" else None
+
+
+def arm64_ksnoop(s):
+    """The arm64 ksnoop: KSNOOP_ARM64, else build-arm64/ksnoop (make
+    ARCH=arm64), copied into the work directory; None if there is none."""
+    src = os.environ.get("KSNOOP_ARM64") or "build-arm64/ksnoop"
+    if elf_machine(src) != EM_AARCH64:
+        say("%s is not an arm64 program (make ARCH=arm64, or set KSNOOP_ARM64): no table 9" % src)
+        return None, src
+    dest = s.path("arm64/ksnoop")
+    dest.parent.mkdir(exist_ok=True)
+    shutil.copy2(src, dest)
+    return dest, src
+
+
+def arm64_loop(s, ksnoop_src):
+    """bench/loop.c for aarch64, static; <sys/sdt.h> from the arm64 sysroot
+    that make ARCH=arm64 unpacked beside ksnoop (scripts/arm64-sysroot)."""
+    sdt = Path(ksnoop_src).resolve().parent / "sysroot/usr/include/aarch64-linux-gnu"
+    loop = s.path("arm64/ksb-loop")
+    if proc.run(["aarch64-linux-gnu-gcc", "-O2", "-static", "-Wall", "-Wextra", "-isystem", sdt,
+                 "-o", loop, "bench/loop.c"], stderr=None) != 0:
+        say("cannot build bench/loop.c for arm64 (aarch64-linux-gnu-gcc, %s/sys/sdt.h): no table 9" % sdt)
+        return None
+    return loop
+
+
+def arm64_apt(*args, cwd=None):
+    """scripts/trixie-apt with the arm64 VM's private configuration
+    (tests/vm/kernel.bash's: KSNOOP_ARM64_APT_DIR, else the VM cache's
+    apt-bookworm-arm64), in CWD; its output, "" if it could not run."""
+    cache = os.environ.get("KSNOOP_VM_CACHE") or os.path.expanduser("~/.cache/ksnoop/vm")
+    aptdir = os.environ.get("KSNOOP_ARM64_APT_DIR") or os.path.join(cache, "apt-bookworm-arm64")
+    os.makedirs(aptdir, exist_ok=True)
+    env = {**os.environ, "KSNOOP_APT_RELEASE": "bookworm", "KSNOOP_APT_ARCH": "arm64"}
+    try:
+        done = subprocess.run([str(TRIXIE_APT), aptdir, *args], env=env, cwd=cwd, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=APT_LIMIT_S,
+                              check=False)
+    except (subprocess.TimeoutExpired, OSError):
+        return ""
+    return done.stdout.decode(errors="replace")
+
+
+def needed(path):
+    text = proc.output(["readelf", "-d", path], limit=60, stderr=subprocess.DEVNULL)
+    return NEEDED.findall(text)
+
+
+def arm64_peers(s, outcome):
+    """Debian's arm64 bpftrace and bash with their libraries: the packages
+    and what they depend on (apt-cache depends --recurse) downloaded and
+    unpacked; then, from the programs' ELF headers (readelf -d: ldd cannot
+    run an arm64 program here), each shared library they need, found in
+    the unpacked packages, copied under its soname into one directory for
+    the guest's /usr/lib/aarch64-linux-gnu. (bpftrace, bash, that
+    directory), or None with outcome.arm64_peers saying why."""
+    def fail(why):
+        outcome.arm64_peers = why
+        say("arm64 bpftrace: %s; table 9 goes without bpftrace" % why)
+        return None
+    arm64_apt("update")
+    deps = arm64_apt("apt-cache", "depends", "--recurse", "--no-recommends", "--no-suggests",
+                     "--no-conflicts", "--no-breaks", "--no-replaces", "--no-enhances", *ARM64_PEERS)
+    pkgs = sorted({w for w in deps.splitlines() if w and not w.startswith((" ", "<"))} - set(ARM64_GUEST_HAS))
+    if not set(ARM64_PEERS) <= set(pkgs):
+        return fail("apt-cache depends found no arm64 %s" % " ".join(ARM64_PEERS))
+    debs, root = s.path("arm64/debs"), s.path("arm64/root")
+    debs.mkdir(parents=True, exist_ok=True)
+    arm64_apt("apt-get", "-q", "download", *pkgs, cwd=debs)
+    got = sorted(debs.glob("*_arm64.deb")) + sorted(debs.glob("*_all.deb"))
+    for deb in got:
+        if proc.run(["dpkg-deb", "-x", deb, root]) != 0:
+            return fail("dpkg-deb -x %s failed" % deb.name)
+    bpftrace, bash = root / "usr/bin/bpftrace", root / "bin/bash"
+    if not (elf_machine(bpftrace) == EM_AARCH64 and elf_machine(bash) == EM_AARCH64):
+        return fail("apt-get download of %s gave no arm64 bpftrace and bash (%d packages)"
+                    % (" ".join(pkgs), len(got)))
+    libdir = s.path("arm64/lib")
+    libdir.mkdir(exist_ok=True)
+    todo, seen, guest = [bpftrace, bash], set(), []
+    while todo:
+        for soname in needed(todo.pop()):
+            if soname in seen:
+                continue
+            seen.add(soname)
+            found = next((root / d / soname for d in ARM64_LIBDIRS if (root / d / soname).exists()), None)
+            if found is None:
+                guest.append(soname)     # libc6's: the guest has them
+                continue
+            shutil.copyfile(found.resolve(), libdir / soname)
+            todo.append(libdir / soname)
+    size = sum(f.stat().st_size for f in libdir.iterdir()) + bpftrace.stat().st_size
+    outcome.arm64_peers = ("%d packages (apt-get download, bookworm arm64): bpftrace, bash and %d libraries, "
+                           "%d MB; from the guest's libc6: %s"
+                           % (len(got), len(seen) - len(guest), size >> 20, " ".join(sorted(guest))))
+    say("arm64 peers: " + outcome.arm64_peers)
+    return bpftrace, bash, libdir
+
+
+def arm64_args(s, ksnoop, loop, peers):
+    args = ["--arch", "arm64", *BENCH_TIMEOUT, "--bin", "%s:ksnoop" % ksnoop, "--bin", "%s:ksb-loop" % loop]
+    if peers:
+        bpftrace, bash, libdir = peers
+        args += ["--bin", "%s:bpftrace" % bpftrace, "--bin", "%s:bash" % bash,
+                 "--file", "%s:/usr/lib/aarch64-linux-gnu" % libdir]
+    return [*args, "--file", "%s:/tests/bench.conf" % s.path("bench.conf"), "bench/vm-bench.sh"]
+
+
+def record_arm64_log(s, text, outcome):
+    """Table 9's RESULT and CMD lines; its INFO lines (the arm64 guest's
+    kernel, bpftrace's version there). The script prints every table's
+    command lines: only table 9's are kept."""
+    booted = next(filter(None, map(BOOTED.match, text.splitlines())), None)
+    if booted:
+        outcome.arm64_boot = booted.group(1)
+    for _, kind, rest in vm_notes(text, ARM64_NOTE):
+        if take_result(s, kind, rest):
+            continue
+        if kind == "CMD" and rest.startswith("arm64-") and " " in rest:
+            key, _, cmd = rest.partition(" ")
+            s.command("vm-" + key, cmd)
+        elif kind == "INFO" and rest.startswith("arm64 "):
+            s.listing("arm64-info", [rest])
+        elif kind == "INFO":
+            outcome.arm64_info = rest
+
+
+def measure_arm64(s, outcome):
+    """Table 9: a boot of the arm64 VM running bench/vm-bench.sh with
+    PARTS=arm64, multi-threaded TCG as table 1."""
+    ksnoop, src = arm64_ksnoop(s)
+    loop = ksnoop and arm64_loop(s, src)
+    if not loop:
+        outcome.arm64_rc = "no arm64 ksnoop or ksb-loop (make ARCH=arm64, or KSNOOP_ARM64=path)"
+        return
+    s.command("arm64-ksnoop", src)
+    peers = arm64_peers(s, outcome)
+    say("VM (arm64): kernel functions by kprobe, ksnoop against bpftrace (%d rounds; qemu-system-aarch64, TCG)"
+        % s.opts.vm_rounds)
+    s.phase("setup-arm64")
+    outcome.arm64_tcg = os.environ.get("KSNOOP_VM_TCG_THREAD", "") or "multi"
+    rc, text = run_part(s, "arm64", outcome.arm64_tcg, arm64_args(s, ksnoop, loop, peers))
+    outcome.arm64_rc = str(rc) if rc == 0 else "tests/vm/run status %d" % rc
+    record_arm64_log(s, text, outcome)
+    s.phase("arm64")
+    if rc != 0:
+        say("the arm64 VM run failed (status %d); its log ends:" % rc)
+        print("\n".join(text.splitlines()[-30:]), file=sys.stderr)
