@@ -29,6 +29,9 @@ class Options:
     globs: bool = True
     tree: bool = True           # table 7, --tree in the VM (a boot of its own)
     only_tree: bool = False     # --only-tree: the report's table 7 is replaced in place
+    track: bool = True          # table 8, --track in the VM (6.12, a boot of its own)
+    only_track: bool = False    # --only-track: the report's table 8 is replaced in place
+    track_native: bool = True   # table 8's native tracepoint rows (off with --no-native)
     glob_vm: bool = True        # table 6's VM part (--no-vm turns it off, info stays)
     glob_kernels: tuple = ("bookworm", "trixie")
     out: str = "docs/PERFORMANCE.md"
