@@ -1730,18 +1730,26 @@ tracer's output on `/dev/null`:
   from tracefs's `enabled_functions` while an untimed ksnoop run is
   attached (less the kprobe blacklist), and written as one program
   `kprobe:F1,kprobe:F2,... { }`; bpftrace runs a command once it has
-  attached (its time is "attached") and detaches when it ends.
+  attached (its time is "attached") and detaches when it ends. And
+  against pwru `--filter-track-skb` (attached at its "Listening for
+  events"), where bench/run could give it (below).
 
 Commands (`ksb-loop` is `bench/loop.c`):
 """ % self.TRACK_IDLE_MAX)
         for key in ("tracknat-untraced", "tracknat-filtered", "tracknat-untracked", "vm-track-untraced",
-                    "vm-track-filtered", "vm-track-untracked", "vm-track-skb-ksnoop", "vm-track-skb-bpftrace"):
+                    "vm-track-filtered", "vm-track-untracked", "vm-track-skb-ksnoop", "vm-track-skb-bpftrace", "vm-track-skb-pwru"):
             if res.cmd(key):
                 self.w("- %s: `%s`" % (key.replace("vm-track-", "VM ").replace("tracknat-", "native "),
                                        res.cmd(key)))
         self.w()
-        self.disturbance("tracknat")
-        self.disturbance("track")
+        for phase, what in (("tracknat", "the native rows"), ("track", "the VM part")):
+            use = cpu_use(res, phase)
+            if use:
+                disturbed = float(use[0]) > 10 or float(use[1]) > 5
+                self.w("%sWhile %s ran, other processes used %s %% of the machine's CPU time "
+                       "(steal %s %%)%s" % ("**Disturbed:** " if disturbed else "", what, use[0], use[1],
+                                            "; the spread shows it." if disturbed else ": quiet."))
+                self.w()
         self.track_cost_table()
         self.track_attach_table()
         self.track_pwru()
@@ -1799,6 +1807,7 @@ Commands (`ksb-loop` is `bench/loop.c`):
     def track_cost_table(self):
         """(a): an untracked call against a filtered-out one, natively and in the VM."""
         res = self.res
+        notes = []
         self.w("| where | variant | ns per call | added ns per call | events printed | ratio (added) | target |")
         self.w("| --- | --- | --- | --- | --- | --- | --- |")
         for table, where, fspec, tspec in (
@@ -1829,7 +1838,16 @@ Commands (`ksb-loop` is `bench/loop.c`):
             self.verdict("`--track`: a call whose object is not tracked ≤ %s× a filtered-out call (%s)"
                          % (self.TRACK_IDLE_MAX, where),
                          "not tracked %s ns; filtered out %s ns" % (sgn(a_u), sgn(a_f)), t)
+            if "**missed**" in t:
+                notes.append("%s: a call whose object is not tracked costs %s ns more than a "
+                             "filtered-out one. That is what `--track` adds to it: the bound "
+                             "pointer taken from the call's words and one lookup in `tracked`, an "
+                             "LRU hash (`track_call()` in `bpf/ksnoop.bpf.c`), made even while the "
+                             "set is empty." % (where, fmt(a_u - a_f, 1)))
         self.w()
+        for note in notes:
+            self.w(note)
+            self.w()
 
     def target_track_idle(self, a, filt, filt_stats):
         """A call whose object is not tracked: at most TRACK_IDLE_MAX times a
@@ -1881,8 +1899,9 @@ Commands (`ksb-loop` is `bench/loop.c`):
                 probes = med(self.track_stat(v, "probes"))
                 label += " (%s probes)" % fmt(probes) if probes else ""
             if v == "skb-pwru":
-                ignored = med(self.track_stat(v, "ignored"))
-                label += " (%s ignored)" % fmt(ignored) if ignored is not None else ""
+                hooked, ignored = med(self.track_stat(v, "hooked")), med(self.track_stat(v, "ignored"))
+                label += " (%s%s ignored)" % ("%s functions hooked, " % fmt(hooked) if hooked else "",
+                                              fmt(ignored) if ignored is not None else "?")
             vs = DASH
             if v != "skb-bpftrace":
                 vs = "%s, %s" % (ratio(st.median, total["skb-bpftrace"]),
@@ -2157,48 +2176,14 @@ def splice_track(old, section, verdicts, raw):
     """The report OLD with table 8 replaced by SECTION (inserted before
     "Targets at a glance" if it had none), its "`--track`" rows of the
     targets replaced by VERDICTS and its raw results by RAW."""
-    return splice_part(old, Report.TRACK_HEADING, "| `--track`", is_track_run, section, verdicts, raw)
+    return splice_part(old, Report.TRACK_HEADING, "| `--track", is_track_run, section, verdicts, raw)
 
 
 def splice_tree(old, section, verdicts, raw):
     """The report OLD with table 7 replaced by SECTION (inserted before
     "Targets at a glance" if it had none), its "`--tree`" rows of the
     targets replaced by VERDICTS and its raw results by RAW."""
-    lines = old.split("\n")
-    heading = Report.TREE_HEADING
-
-    def find(prefix, start=0):
-        return next((i for i in range(start, len(lines)) if lines[i].startswith(prefix)), None)
-
-    begin = find(heading)
-    if begin is None:
-        begin = end = find("## Targets at a glance")
-        if begin is None:
-            begin = end = find("## Raw results")
-        if begin is None:
-            begin = end = len(lines)
-    else:
-        end = find("## ", begin + 1) or len(lines)
-    lines[begin:end] = section.rstrip("\n").split("\n") + [""]
-    at = find("## Targets at a glance")
-    if at is not None:
-        lines = [x for i, x in enumerate(lines) if i <= at or not x.startswith("| `--tree`")]
-        last = at
-        for i in range(at + 1, len(lines)):
-            if lines[i].startswith("|"):
-                last = i
-            elif last > at:
-                break
-        lines[last + 1:last + 1] = verdicts
-    at = find("## Raw results")
-    if at is not None:
-        start = find("```", at)
-        stop = find("```", start + 1) if start is not None else None
-        if stop is not None:
-            kept = [x for x in lines[start + 1:stop]
-                    if len(x.split()) < 2 or not is_tree_run(*x.split()[:2])]
-            lines[start + 1:stop] = kept + raw
-    return "\n".join(lines)
+    return splice_part(old, Report.TREE_HEADING, "| `--tree`", is_tree_run, section, verdicts, raw)
 
 
 def splice_part(old, heading, verdict_prefix, is_run, section, verdicts, raw):

@@ -453,7 +453,10 @@ track_skb_bpftrace() {
 	local t0 t3 rc=0 t1 t2
 	rm -f "$W/ready"
 	t0=$EPOCHREALTIME
-	BPFTRACE_MAX_PROBES=$TRACK_BT_MAX timeout 600 $T0 bpftrace -c "/usr/bin/bash $W/mark" "$TRACK_BT" >/dev/null 2>"$W/err" || rc=$?
+	# a kprobe per function: a perf event (a file descriptor) each, past
+	# the default limit of 1024 open files
+	(ulimit -n 65536 && BPFTRACE_MAX_PROBES=$TRACK_BT_MAX exec timeout 600 $T0 bpftrace \
+		-c "/usr/bin/bash $W/mark" "$TRACK_BT") >"$W/btout" 2>"$W/err" || rc=$?
 	t3=$EPOCHREALTIME
 	t1=$(sed -n 1p "$W/ready" 2>/dev/null)
 	t2=$(sed -n 2p "$W/ready" 2>/dev/null)
@@ -463,7 +466,7 @@ track_skb_bpftrace() {
 	fi
 	echo "attach_ms=$(ms "$t0" "$t1") trace_ms=$(ms "$t1" "$t2") detach_ms=$(ms "$t2" "$t3")" \
 		"total_ms=$(ms "$t0" "$t3") rc=$rc" \
-		"probes=$(sed -n 's/^Attaching \([0-9]*\) probe.*/\1/p' "$W/err" | head -n 1)"
+		"probes=$(cat "$W/btout" "$W/err" | sed -n 's/^Attaching \([0-9]*\) probe.*/\1/p' | head -n 1)"
 }
 
 # track_skb_pwru [first]: the same for pwru --filter-track-skb (Debian
@@ -471,7 +474,7 @@ track_skb_bpftrace() {
 # filter no packet here matches, every skb function of vmlinux
 # (kprobe.multi); attached at its "Listening for events".
 track_skb_pwru() {
-	local t0 t1 t2 t3 pid i rc
+	local t0 t1 t2 t3 pid i rc hooked
 	: >"$W/err"
 	t0=$EPOCHREALTIME
 	$T0 pwru --filter-track-skb "$PWRU_FILTER" >"$W/err" 2>&1 &
@@ -488,6 +491,8 @@ track_skb_pwru() {
 		echo "error=did_not_attach:$(oneline "$W/err")"
 		return
 	fi
+	# the functions it hooked (its progress bar counts its kprobe.multi links)
+	hooked=$(grep -c . /sys/kernel/tracing/enabled_functions)
 	sleep 1
 	t2=$EPOCHREALTIME
 	kill -INT "$pid"
@@ -496,7 +501,8 @@ track_skb_pwru() {
 	t3=$EPOCHREALTIME
 	echo "attach_ms=$(ms "$t0" "$t1") trace_ms=$(ms "$t1" "$t2") detach_ms=$(ms "$t2" "$t3")" \
 		"total_ms=$(ms "$t0" "$t3") rc=$rc" \
-		"ignored=$(sed -n 's/.*Attached (ignored \([0-9]*\)).*/\1/p' "$W/err" | head -n 1)"
+		"ignored=$(sed -n 's/.*Attached (ignored \([0-9]*\)).*/\1/p' "$W/err" | head -n 1)" \
+		"hooked=$hooked"
 	[ -n "${1:-}" ] && tr '\r' '\n' <"$W/err" | grep -v -E '^[[:space:]]*$|[0-9]+ / [0-9]+' | head -n 8 |
 		while IFS= read -r l; do note "TRACKP $l"; done
 }
@@ -511,7 +517,7 @@ if [ "$TRACK_ROUNDS" -gt 0 ]; then
 	cmdline track-untracked "$T0 ksnoop -v --mode fentry --track h '$TRACK_PRED' >/dev/null"
 	cmdline track-skb-ksnoop "$T0 ksnoop -v --track s '$TRACK_SKB' >/dev/null"
 	[ -n "$PWRU_VARIANT" ] && cmdline track-skb-pwru "$T0 pwru --filter-track-skb '$PWRU_FILTER'"
-	cmdline track-skb-bpftrace "BPFTRACE_MAX_PROBES=$TRACK_BT_MAX $T0 bpftrace -c MARK skb.bt   # skb.bt: 'kprobe:F1,kprobe:F2,... { }', the functions ksnoop hooked"
+	cmdline track-skb-bpftrace "ulimit -n 65536; BPFTRACE_MAX_PROBES=$TRACK_BT_MAX $T0 bpftrace -c MARK skb.bt   # skb.bt: 'kprobe:F1,kprobe:F2,... { }', the functions ksnoop hooked"
 	# the function list, from an untimed run (its numbers kept as table track-list)
 	out=$(track_skb_ksnoop "$W/skb.funcs")
 	result track-list ksnoop 0 "$out"
