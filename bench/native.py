@@ -503,6 +503,41 @@ def measure_round(s, r, filt_variants, usdt_variants):
             bulk_variant(s, v, r)
 
 
+# ---- 8. --track: an untracked call against a filtered-out one (tracepoint) ----------
+
+TRACK_SPEC = "tp:sys_enter(struct pt_regs *r, id == 12345)"   # binds r by type, never holds
+TRACK_ARGS = ["--track", "r", TRACK_SPEC]
+
+
+def track_variant(s, v, r):
+    """Table 8's native row: the getppid() loop untraced, under today's
+    filtered-out tp:sys_enter (table 3b's spec) or under --track with the
+    same predicate and a pointer bound by type (nothing is ever tracked)."""
+    n = s.sizes.filt_n
+    if v == "untraced":
+        s.result("tracknat", v, r, untraced(s, "syscall", n))
+        return
+    b = base(s, "syscall", n)
+    extra = TRACK_ARGS if v == "untracked" else [FILT_SPEC]
+    t = tracer_around_loop(s, [s.tools.ksnoop, "-v", *extra], "bg.err", ["syscall", n])
+    s.result("tracknat", v, r, {"error": t.error} if t.error else {**t.output, **t.summary, **b})
+
+
+def measure_track(s):
+    """Table 8's native rows, interleaved (o.rounds rounds)."""
+    say("native: --track, an untracked tp:sys_enter call against a filtered-out one (%d rounds)"
+        % s.opts.rounds)
+    s.phase("setup5")
+    n = s.sizes.filt_n
+    s.command("tracknat-untraced", "ksb-loop -C 1 syscall %d" % n)
+    s.command("tracknat-filtered", "taskset -c 0 ksnoop -v '%s' >/dev/null" % FILT_SPEC)
+    s.command("tracknat-untracked", "taskset -c 0 ksnoop -v --track r '%s' >/dev/null" % TRACK_SPEC)
+    for r in range(s.opts.rounds):
+        for v in rotate(["untraced", "filtered", "untracked"], r):
+            track_variant(s, v, r)
+    s.phase("tracknat")
+
+
 # ---- profile: where ksnoop's time goes (perf) ---------------------------------------------
 
 PERF_LIMIT_S = 600

@@ -31,6 +31,9 @@ class Options:
     only_tree: bool = False     # --only-tree: the report's table 7 is replaced in place
     arm64: bool = True          # table 9, the arm64 VM (a boot of its own)
     only_arm64: bool = False    # --only-arm64: the report's table 9 is replaced in place
+    track: bool = True          # table 8, --track in the VM (6.12, a boot of its own)
+    only_track: bool = False    # --only-track: the report's table 8 is replaced in place
+    track_native: bool = True   # table 8's native tracepoint rows (off with --no-native)
     glob_vm: bool = True        # table 6's VM part (--no-vm turns it off, info stays)
     glob_kernels: tuple = ("bookworm", "trixie")
     out: str = "docs/PERFORMANCE.md"

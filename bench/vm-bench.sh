@@ -12,14 +12,17 @@
 #   time          GNU time (/usr/bin/time -v: peak RSS)
 #
 # /tests/bench.conf (written by bench/run) sets ROUNDS, OPEN_N,
-# STARTUP_ROUNDS, TREE_N, TREE_DIRS and PARTS: "kfunc" (table 1, cost per
+# STARTUP_ROUNDS, TREE_N, TREE_DIRS, TRACK_ATTACH_ROUNDS and PARTS: "kfunc" (table 1, cost per
 # call: bench/run boots multi-threaded TCG for it), "startup" (table 5 and
 # the sample output: the workload opens files while each tracer attaches,
 # which is kernel text patched under a running vCPU, so bench/run boots it
 # with the tests' thread=single), "tree" (table 7, --tree's cost per
-# call, multi-threaded TCG as table 1) and/or "arm64" (table 9, table 1's
-# kprobe rows in the arm64 VM: tests/vm/run --arch arm64, where bench/run
-# puts arm64 builds of ksnoop, ksb-loop, bash and Debian's bpftrace). Tracers run on CPU 0 (taskset) and
+# call, multi-threaded TCG as table 1), "track" (table 8, --track: cost
+# per call and attach time over every skb function; bench/run boots it on
+# 6.12 with thread=single, hundreds of functions being patched) and/or
+# "arm64" (table 9, table 1's kprobe rows in the arm64 VM: tests/vm/run
+# --arch arm64, where bench/run puts arm64 builds of ksnoop, ksb-loop, bash
+# and Debian's bpftrace). Tracers run on CPU 0 (taskset) and
 # the workload on CPU 1 (-C 1), so that the scheduler cannot put them on
 # one CPU in some runs and not in others. Every traced run is preceded by an untraced run of the same loop
 # ("base=", ns per call): the added cost is taken against that neighbour.
@@ -35,6 +38,7 @@ set -u
 export LC_ALL=C
 TREE_ROUNDS=$ROUNDS
 ARM64_ROUNDS=$ROUNDS
+TRACK_ROUNDS=$ROUNDS
 W=/tmp/ksb
 mkdir -p "$W"
 F=$W/target-file
@@ -406,6 +410,183 @@ for ((r = 0; r < ARM64_ROUNDS; r++)); do
 		[ "$v" != untraced ] && base="base=$(untraced)"
 		out=$(run_kfunc "$v")
 		result arm64 "$v" "$r" "$out $base"
+	done
+done
+
+# ---- 8. object tracking (--track): cost per call, attach time ---------------
+# (a) A call whose object is not tracked: --track with a spec that binds
+# do_sys_openat2's struct open_how * by type and whose predicate never
+# holds (dfd == 12345), so nothing is ever tracked and every call costs
+# the predicate and one hash lookup, against today's filtered-out call of
+# the same function (no --track), on table 1's open+close loop, fentry.
+# (b) Attach time over every function that takes an skb: a whole run of
+# `ksnoop -v --track s '*(struct sk_buff *s)'` (start, "tracing N
+# target(s)", one second of tracing, SIGINT, exited) against bpftrace
+# with a kprobe on each of the same functions: the list is read from
+# tracefs's enabled_functions while an untimed ksnoop run is attached
+# (the functions ftrace hooked; the kprobe blacklist left out), one
+# program `kprobe:F1,kprobe:F2,... { }` in a file; bpftrace runs a command
+# once it has attached (its mark), as in bench/vm-globs.sh.
+TRACK_PRED='do_sys_openat2(struct open_how *h, dfd == 12345)'
+TRACK_SKB='*(struct sk_buff *s)'
+TRACK_BT=$W/skb.bt
+TRACK_BT_MAX=4096  # bpftrace refuses more than 512 probes unless BPFTRACE_MAX_PROBES says so
+ms() { # T0 T1 ($EPOCHREALTIME): milliseconds between
+	local a=${1//[.,]/} b=${2//[.,]/}
+	echo $(((10#$b - 10#$a) / 1000))
+}
+oneline() { tail -n 2 "$1" 2>/dev/null | tr -s ' \n\t' '___' | cut -c1-150; }
+printf 'echo "$EPOCHREALTIME" >%s\nsleep 1\necho "$EPOCHREALTIME" >>%s\n' "$W/ready" "$W/ready" >"$W/mark"
+
+run_track() {
+	case $1 in
+	untraced) $LOOPCMD $OPEN_WORK ;;
+	filtered) WORK=$OPEN_WORK bg_tracer "$1" ksnoop_ready ksnoop -v --mode fentry "$PRED" ;;
+	untracked) WORK=$OPEN_WORK bg_tracer "$1" ksnoop_ready ksnoop -v --mode fentry --track h "$TRACK_PRED" ;;
+	esac
+}
+
+# track_skb_ksnoop [LIST]: one whole run; with LIST, the hooked functions
+# (enabled_functions) are written there while it is attached.
+track_skb_ksnoop() {
+	local t0 t1 t2 t3 pid i rc
+	: >"$W/err"
+	t0=$EPOCHREALTIME
+	$T0 ksnoop -v --track s "$TRACK_SKB" >/dev/null 2>"$W/err" &
+	pid=$!
+	for ((i = 0; i < 12000; i++)); do
+		grep -q 'tracing .* target' "$W/err" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	t1=$EPOCHREALTIME
+	if ! grep -q 'tracing .* target' "$W/err"; then
+		kill -9 "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		echo "error=did_not_attach:$(oneline "$W/err")"
+		return
+	fi
+	[ -n "${1:-}" ] && awk '{ print $1 }' /sys/kernel/tracing/enabled_functions | sort -u >"$1"
+	sleep 1
+	t2=$EPOCHREALTIME
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	t3=$EPOCHREALTIME
+	echo "attach_ms=$(ms "$t0" "$t1") trace_ms=$(ms "$t1" "$t2") detach_ms=$(ms "$t2" "$t3")" \
+		"total_ms=$(ms "$t0" "$t3") rc=$rc" \
+		"funcs=$(sed -n 's/.* \([0-9]*\) traced.*/\1/p' "$W/err" | head -n 1)" \
+		"targets=$(sed -n 's/^ksnoop: tracing \([0-9]*\) target.*/\1/p' "$W/err")" \
+		"programs=$(sed -n 's/.* glob matches in \([0-9]*\) program.*/\1/p' "$W/err" | head -n 1)" \
+		"links=$(sed -n 's/.*; \([0-9]*\) links;.*/\1/p' "$W/err")"
+	[ -n "${1:-}" ] && grep -E 'traced|program|links|tracing' "$W/err" | head -n 12 |
+		while IFS= read -r l; do note "TRACKV $l"; done
+}
+
+track_skb_bpftrace() {
+	local t0 t3 rc=0 t1 t2
+	rm -f "$W/ready"
+	t0=$EPOCHREALTIME
+	# a kprobe per function: a perf event (a file descriptor) each, past
+	# the default limit of 1024 open files
+	(ulimit -n 65536 && BPFTRACE_MAX_PROBES=$TRACK_BT_MAX exec timeout 600 $T0 bpftrace \
+		-c "/usr/bin/bash $W/mark" "$TRACK_BT") >"$W/btout" 2>"$W/err" || rc=$?
+	t3=$EPOCHREALTIME
+	t1=$(sed -n 1p "$W/ready" 2>/dev/null)
+	t2=$(sed -n 2p "$W/ready" 2>/dev/null)
+	if [ "$rc" != 0 ] || [ -z "$t1" ] || [ -z "$t2" ]; then
+		echo "error=bpftrace_rc_$rc:$(oneline "$W/err")"
+		return
+	fi
+	echo "attach_ms=$(ms "$t0" "$t1") trace_ms=$(ms "$t1" "$t2") detach_ms=$(ms "$t2" "$t3")" \
+		"total_ms=$(ms "$t0" "$t3") rc=$rc" \
+		"probes=$(cat "$W/btout" "$W/err" | sed -n 's/^Attaching \([0-9]*\) probe.*/\1/p' | head -n 1)"
+}
+
+# track_skb_pwru [first]: the same for pwru --filter-track-skb (Debian
+# trixie's package, when bench/run could give it: /usr/bin/pwru), a pcap
+# filter no packet here matches, every skb function of vmlinux
+# (kprobe.multi); attached at its "Listening for events".
+track_skb_pwru() {
+	local t0 t1 t2 t3 pid i rc hooked
+	: >"$W/err"
+	t0=$EPOCHREALTIME
+	$T0 pwru --filter-track-skb "$PWRU_FILTER" >"$W/err" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 12000; i++)); do
+		grep -q 'Listening for events' "$W/err" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	t1=$EPOCHREALTIME
+	if ! grep -q 'Listening for events' "$W/err"; then
+		kill -9 "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		echo "error=did_not_attach:$(oneline "$W/err")"
+		return
+	fi
+	# the functions it hooked (its progress bar counts its kprobe.multi links)
+	hooked=$(grep -c . /sys/kernel/tracing/enabled_functions)
+	sleep 1
+	t2=$EPOCHREALTIME
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	t3=$EPOCHREALTIME
+	echo "attach_ms=$(ms "$t0" "$t1") trace_ms=$(ms "$t1" "$t2") detach_ms=$(ms "$t2" "$t3")" \
+		"total_ms=$(ms "$t0" "$t3") rc=$rc" \
+		"ignored=$(sed -n 's/.*Attached (ignored \([0-9]*\)).*/\1/p' "$W/err" | head -n 1)" \
+		"hooked=$hooked"
+	[ -n "${1:-}" ] && tr '\r' '\n' <"$W/err" | grep -v -E '^[[:space:]]*$|[0-9]+ / [0-9]+' | head -n 8 |
+		while IFS= read -r l; do note "TRACKP $l"; done
+}
+PWRU_FILTER='host 10.99.99.99'
+PWRU_VARIANT=
+command -v pwru >/dev/null 2>&1 && PWRU_VARIANT=skb-pwru
+
+case " ${PARTS:-kfunc startup} " in *" track "*) ;; *) TRACK_ROUNDS=0 ;; esac
+if [ "$TRACK_ROUNDS" -gt 0 ]; then
+	cmdline track-untraced "$LOOPCMD $OPEN_WORK"
+	cmdline track-filtered "$T0 ksnoop -v --mode fentry '$PRED' >/dev/null"
+	cmdline track-untracked "$T0 ksnoop -v --mode fentry --track h '$TRACK_PRED' >/dev/null"
+	cmdline track-skb-ksnoop "$T0 ksnoop -v --track s '$TRACK_SKB' >/dev/null"
+	[ -n "$PWRU_VARIANT" ] && cmdline track-skb-pwru "$T0 pwru --filter-track-skb '$PWRU_FILTER'"
+	cmdline track-skb-bpftrace "ulimit -n 65536; BPFTRACE_MAX_PROBES=$TRACK_BT_MAX $T0 bpftrace -c MARK skb.bt   # skb.bt: 'kprobe:F1,kprobe:F2,... { }', the functions ksnoop hooked"
+	# the function list, from an untimed run (its numbers kept as table track-list)
+	out=$(track_skb_ksnoop "$W/skb.funcs")
+	result track-list ksnoop 0 "$out"
+	bl=/sys/kernel/debug/kprobes/blacklist
+	: >"$TRACK_BT"
+	if [ -s "$W/skb.funcs" ]; then
+		{ [ -r $bl ] && awk '{ print $2 }' $bl | sort -u; } >"$W/bl" 2>/dev/null
+		grep -vxF -f "$W/bl" "$W/skb.funcs" >"$W/skb.bt-funcs"
+		[ -s "$W/skb.bt-funcs" ] &&
+			awk '{ printf("%skprobe:%s", (NR > 1 ? ",\n" : ""), $1) } END { print " { }" }' "$W/skb.bt-funcs" >"$TRACK_BT"
+		result track-list functions 0 "hooked=$(wc -l <"$W/skb.funcs") blacklist=$(wc -l <"$W/bl") bpftrace_probes=$(wc -l <"$W/skb.bt-funcs")"
+	fi
+fi
+n=3
+TRACK_VARIANTS=(untraced filtered untracked)
+for ((r = 0; r < TRACK_ROUNDS; r++)); do
+	for ((k = 0; k < n; k++)); do
+		v=${TRACK_VARIANTS[$(((k + r) % n))]}
+		base=
+		[ "$v" != untraced ] && base="base=$(run_track untraced | sed -n 's/^ns_per_iter=\([0-9.]*\).*/\1/p')"
+		out=$(run_track "$v")
+		result track "$v" "$r" "$out $base"
+	done
+done
+for ((r = 0; r < ${TRACK_ATTACH_ROUNDS:-0} && TRACK_ROUNDS > 0; r++)); do
+	order=(skb-ksnoop skb-bpftrace $PWRU_VARIANT)
+	k=$((r % ${#order[@]}))
+	order="${order[*]:k} ${order[*]:0:k}"
+	for v in $order; do
+		case $v in
+		skb-ksnoop) out=$(track_skb_ksnoop) ;;
+		skb-bpftrace) if [ -s "$TRACK_BT" ]; then out=$(track_skb_bpftrace); else out="error=no_function_list"; fi ;;
+		skb-pwru) out=$(track_skb_pwru "$([ "$r" = 0 ] && echo first)") ;;
+		esac
+		result track-attach "$v" "$r" "$out"
 	done
 done
 

@@ -17,6 +17,8 @@ ksnoop (make ARCH=arm64), ksb-loop (aarch64-linux-gnu-gcc -static), and
 Debian bookworm's arm64 bash and bpftrace, fetched with apt-get download
 through the arm64 VM's private apt configuration (scripts/trixie-apt, as
 tests/vm/kernel.bash) with the shared libraries their ELF headers name.
+Table 8, --track (PARTS=track), boots Debian's 6.12 with thread=single:
+its attach-time runs patch hundreds of functions.
 
 The scripts in the guest print one line per result on the host:
 "NOTE vm/vm-bench: RESULT TABLE VARIANT ROUND key=value...", and CMD,
@@ -45,7 +47,8 @@ GLOBS_TIMEOUT = ["--timeout", "1600", "--script-timeout", "1500"]
 GLOBS_LIMIT_S = 1900        # tests/vm/run's own --timeout, and time to stop
 TROUBLE = re.compile(r"Oops|Kernel panic|general protection|BUG:|timed out|soft lockup|the guest hung")
 
-BENCH_NOTE = re.compile(r"^NOTE vm/vm-bench: (.*)")
+BENCH_NOTE = re.compile(r"^NOTE vm[-0-9.]*/vm-bench: (.*)")
+TRACK_KERNEL = "trixie"    # table 8 (--track): Debian's 6.12
 TREE_DIRS = 12              # table 7: directories above the missing file: 3 inner calls each, 49 in all
 GLOBS_NOTE = re.compile(r"^NOTE vm[-0-9.]*/vm-globs: (.*)")
 BOOTED = re.compile(r"^vm: (booted in [0-9.]* s)")
@@ -69,6 +72,12 @@ class VmOutcome:
     arm64_boot: str = ""
     arm64_info: str = ""        # the arm64 guest's kernel and CPUs
     arm64_peers: str = ""       # what arm64_peers() fetched, or why it could not
+    track_rc: str = "skipped"
+    track_tcg: str = ""
+    track_boot: str = ""
+    pwru: str = ""              # packaged("pwru")
+    track_info: str = ""
+    pwru_why: str = ""          # why pwru was not run, if it was not
 
 
 def watched(log, args, env):
@@ -94,19 +103,22 @@ def watched(log, args, env):
 def bench_conf(s, part):
     """/tests/bench.conf for bench/vm-bench.sh (shell assignments)."""
     r = s.opts.vm_rounds
-    return ("ROUNDS=%d\nOPEN_N=%d\nSTARTUP_ROUNDS=%d\nTREE_N=%d\nTREE_DIRS=%d\nPARTS=%s\n"
-            % (r, s.sizes.open_n, r, s.sizes.tree_n, TREE_DIRS, part))
+    return ("ROUNDS=%d\nOPEN_N=%d\nSTARTUP_ROUNDS=%d\nTREE_N=%d\nTREE_DIRS=%d\n"
+            "TRACK_ATTACH_ROUNDS=%d\nPARTS=%s\n"
+            % (r, s.sizes.open_n, r, s.sizes.tree_n, TREE_DIRS, s.opts.glob_rounds + 1, part))
 
 
-def bench_args(s, part):
+def bench_args(s, part, extra=()):
     """tests/vm/run's arguments; table 7 (PARTS=tree) runs ksnoop alone,
     so its initramfs goes without the peers (bpftrace is ~200 MB)."""
     t = s.tools
     peers = [] if part == "tree" else [
         "--bin", "%s:bcc-ksnoop" % t.bcc_ksnoop, "--bin", "%s:bpftrace" % t.bpftrace,
         "--bin", t.startup, "--bin", "/usr/bin/time:time"]
+    if part == "track":     # table 8: 6.12, bpftrace its only peer
+        peers = ["--kernel", TRACK_KERNEL, "--bin", "%s:bpftrace" % t.bpftrace]
     return [*BENCH_TIMEOUT, "--bin", "%s:ksnoop" % t.ksnoop, *peers, "--bin", t.loop,
-            "--bin", "/bin/bash:bash",
+            "--bin", "/bin/bash:bash", *extra,
             "--file", "%s:/tests/bench.conf" % s.path("bench.conf"), "bench/vm-bench.sh"]
 
 
@@ -120,11 +132,15 @@ def show_failure(log):
 def run_part(s, part, tcg, args=None):
     """One boot running PARTS=PART (tests/vm/run ARGS, default
     bench_args()), run once more if it fails; its status and log."""
+def run_part(s, part, tcg, extra=()):
+    """One boot running PARTS=PART (EXTRA: more tests/vm/run arguments),
+    run once more if it fails; its status and log."""
     s.path("bench.conf").write_text(bench_conf(s, part))
     log = s.path("vm-%s.log" % part)
     env = {**os.environ, "KSNOOP_VM_TCG_THREAD": tcg}
     for attempt in (1, 2):
         rc = watched(log, [str(a) for a in args or bench_args(s, part)], env)
+        rc = watched(log, [str(a) for a in bench_args(s, part, extra)], env)
         if rc == 0 or attempt == 2:
             break
         say("the VM run of %s failed (status %d, thread=%s); running it again. Its log ends:"
@@ -250,6 +266,95 @@ def measure_tree(s, outcome):
     s.phase("tree")
     if rc != 0:
         say("the --tree VM run failed (status %d); its log ends:" % rc)
+        print("\n".join(text.splitlines()[-30:]), file=sys.stderr)
+
+
+def packaged(name):
+    """Does Debian package NAME? "deb VERSION (RELEASE)", or which releases
+    were asked and had none (as retsnoop_packaged())."""
+    asks = [("bookworm", ["apt-cache", "policy", name])]
+    apt_dir = os.environ.get("KSNOOP_APT_DIR", "")
+    if apt_dir and os.path.isdir(apt_dir):
+        asks.append(("trixie", ["scripts/trixie-apt", apt_dir, "apt-cache", "policy", name]))
+    for release, argv in asks:
+        text = proc.output(argv, limit=120, stderr=subprocess.DEVNULL)
+        found = re.search(r"Candidate: (\S+)", text)
+        if found and found.group(1) != "(none)":
+            return "deb %s (%s)" % (found.group(1), release)
+    return " and ".join(r for r, _ in asks)
+
+
+def record_track_log(s, text, outcome):
+    """Table 8's RESULT and CMD lines; its TRACKV lines (ksnoop -v on the
+    skb glob) and KERNEL lines as the listings "track-verbose" and
+    "track-kernel"."""
+    booted = next(filter(None, map(BOOTED.match, text.splitlines())), None)
+    if booted:
+        outcome.track_boot = booted.group(1)
+    verbose, kernel, pwru = [], [], []
+    for _, kind, rest in vm_notes(text, BENCH_NOTE):
+        if take_result(s, kind, rest):
+            continue
+        if kind == "CMD" and " " in rest:
+            key, _, cmd = rest.partition(" ")
+            s.command("vm-" + key, cmd)
+        elif kind == "TRACKV":
+            verbose.append(rest)
+        elif kind == "TRACKP":
+            pwru.append(rest)
+        elif kind == "KERNEL":
+            kernel.append(rest)
+        elif kind == "INFO":
+            outcome.track_info = rest
+    s.listing("track-verbose", verbose)
+    s.listing("track-kernel", kernel)
+    s.listing("track-pwru", pwru)
+
+
+def fetch_pwru(s, outcome):
+    """Debian trixie's pwru (a Go binary that needs libpcap.so.0.8, which
+    bookworm's libpcap0.8 gives: bench/run installs it), downloaded through
+    the private trixie apt of KSNOOP_APT_DIR into the work directory; its
+    path, or None with the reason in outcome.pwru_why."""
+    apt_dir = os.environ.get("KSNOOP_APT_DIR", "")
+    if not (apt_dir and os.path.isdir(apt_dir)):
+        outcome.pwru_why = "no trixie apt (KSNOOP_APT_DIR unset)"
+        return None
+    where = s.path("pwru")
+    where.mkdir(exist_ok=True)
+    with open(s.path("pwru.log"), "w") as log:
+        ok = proc.run(["sh", "-c", 'cd "$1" && "$2" "$3" apt-get download pwru', "sh", where,
+                       os.path.abspath("scripts/trixie-apt"), apt_dir],
+                      limit=300, stdout=log, stderr=subprocess.STDOUT) == 0
+        debs = sorted(where.glob("pwru_*.deb"))
+        ok = ok and debs and proc.run(["dpkg-deb", "-x", debs[-1], where / "x"], limit=120,
+                                      stdout=log, stderr=subprocess.STDOUT) == 0
+    binary = where / "x" / "usr" / "bin" / "pwru"
+    if not ok or not binary.is_file():
+        outcome.pwru_why = "apt-get download pwru failed: " + proc.oneline(s.path("pwru.log"))
+        return None
+    if proc.run([binary, "--help"], limit=30, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) not in (0, 2):
+        outcome.pwru_why = "trixie's pwru does not run on this host (libpcap.so.0.8: package libpcap0.8)"
+        return None
+    outcome.pwru = "%s, run from %s" % (outcome.pwru, debs[-1].name)
+    return binary
+
+
+def measure_track(s, outcome):
+    """Table 8: a boot of bench/vm-bench.sh with PARTS=track on 6.12,
+    thread=single (the skb glob patches hundreds of functions)."""
+    say("VM (%s): --track, an untracked call against a filtered-out one (%d rounds); "
+        "attach time over every skb function, ksnoop and bpftrace" % (TRACK_KERNEL, s.opts.vm_rounds))
+    s.phase("setup4")
+    outcome.track_tcg = os.environ.get("KSNOOP_VM_TCG_THREAD", "") or "single"
+    outcome.pwru = packaged("pwru")
+    pwru = fetch_pwru(s, outcome)
+    rc, text = run_part(s, "track", outcome.track_tcg, ["--bin", "%s:pwru" % pwru] if pwru else [])
+    outcome.track_rc = str(rc)
+    record_track_log(s, text, outcome)
+    s.phase("track")
+    if rc != 0:
+        say("the --track VM run failed (status %d); its log ends:" % rc)
         print("\n".join(text.splitlines()[-30:]), file=sys.stderr)
 
 
