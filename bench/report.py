@@ -37,7 +37,8 @@ A missing table or listing leaves its part of the report out, as bench/run's
 (meta "only" = "tree") replaces table 7, its rows in "Targets at a glance"
 and its raw results in an existing report, and leaves the rest as it was;
 data of bench/run --only-arm64 (meta "only" = "arm64") does the same for
-table 9.
+table 9, and of bench/run --only-record (meta "only" = "record") for
+table 4b.
 """
 
 import argparse
@@ -349,6 +350,7 @@ class Report:
         self.aggregation()
         self.syscall_pair()
         self.throughput()
+        self.recording()
         self.startup()
         self.globs()
         self.tree()
@@ -407,7 +409,7 @@ picks the binary; `--rounds N` (native, default 5), `--vm-rounds N` (default 7),
 `--quick`, `--no-vm`, `--no-native`, `--no-profile`, `--no-tree`, `--keep` (keep the raw
 results and perf data), `--report-from DIR` (rewrite this file from a kept
 run), `--only-tree` (table 7 alone, replaced in this file in place), `--only-arm64`
-(table 9, the arm64 VM, likewise). It takes about 8–15 minutes. Benchmarks are not tests: `make check`
+(table 9, the arm64 VM, likewise), `--only-record` (table 4b, natively, likewise). It takes about 8–15 minutes. Benchmarks are not tests: `make check`
 does not run them. Run it on a quiet machine: it reports how much CPU
 other processes took while each table was measured.
 
@@ -1061,6 +1063,163 @@ Commands:
                         intmed(derived(res, "tput-max", v, lambda r: r.num("rate"))),
                         cell(derived(res, "tput-max", v, self.lost_pct), 1)), t)
         return t
+
+    # ---- table 4b
+
+    RECORD_HEADING = "## 4b. Recording against printing (native)"
+    RECORD_GOAL = 3         # recording sustains at least 3× the rate text printing does (issue #30)
+    RECORD_MARK = "(`ksnoop record`)"   # the end of table 4b's rows in "Targets at a glance"
+
+    def record_rates(self):
+        """Table 4b's paced rates in order (0: the generator unpaced, last)."""
+        rates = {int(r.variant.split("@")[1]) if r.variant.split("@")[1].isdigit() else 0
+                 for r in self.res.runs if r.table == "record" and "@" in r.variant}
+        return sorted(rates, key=lambda x: x or float("inf"))
+
+    def record_row(self, v, rate):
+        """The runs of kind V (text, record) at RATE (0: max), as
+        (offered, events, lost, lost rounds, rounds) or None if none."""
+        runs = [r for r in self.res.of("record", "%s@%s" % (v, rate or "max")) if not r.failed]
+        if not runs:
+            return None
+        return (stats(r.num("rate") for r in runs), stats(r.num("printed") for r in runs),
+                stats(r.num("lost") for r in runs), sum(1 for r in runs if r.num("lost") > 0), len(runs))
+
+    def record_sustained(self, v):
+        """(offered events/s, rate) of the highest rate at which kind V lost
+        nothing (median over the rounds), and whether every lower rate did
+        too; (None, None) if it lost at the lowest."""
+        best = (None, None)
+        for rate in self.record_rates():
+            row = self.record_row(v, rate)
+            if row is None:
+                continue
+            if row[2].median > 0:
+                break
+            best = (row[0].median, rate)
+        return best
+
+    def recording(self):
+        """Table 4b: text printing against `ksnoop record` on the paced generator."""
+        res = self.res
+        m = res.m
+        if not res.has_table("record"):
+            return
+        self.w(self.RECORD_HEADING)
+        self.w()
+        if m("only") == "record":
+            elapsed = (res.mnum("t_end") - res.mnum("t_start")) / 60
+            self.w(f"""Measured on its own by `bench/run --only-record` ({m("run_date")}, {elapsed:.1f}
+minutes, {m("rounds")} rounds{", --quick sizes" if m("quick") == "1" else ""}; tree at commit {m("commit")},
+ksnoop sha256 {m("ks_sha")}), not in the run the header describes.
+""")
+        self.w(f"""Issue #30: `ksnoop record -o FILE` writes the raw records (zlib blocks)
+instead of printing them. The source is table 4's generator, `ksb-loop flood
+{m("flood_secs")} RATE` (`getppid()` on CPU 1, paced at RATE calls per second; RATE 0:
+as fast as it goes), traced by `{m("rec_spec")}` (table 4's small event) with ksnoop on
+CPU 0 filtered to its pid: (a) printing text to `/dev/null`, (b) `ksnoop record -o FILE`
+with FILE on tmpfs (`{m("rec_dir")}`: the disk's speed is not measured). Each round runs
+every rate and kind once, the order rotated by one each round. *offered* = the
+generator's calls per second; *events* and *lost* from ksnoop's closing line ("N
+events printed, M lost" or "N events recorded to FILE (B bytes), M lost"); *losing
+rounds* = rounds with any loss. After each recording, `ksnoop report FILE
+>/dev/null` on CPU 0 is timed (process start to exit): *report events/s* = events
+it printed ÷ that time. *bytes/event* = the file's size ÷ events (header, BTF and
+plans included: small files carry them over few events).
+
+A kind *sustains* a rate when the median of its lost events there is 0 (and at every
+lower rate). Target (issue #30): recording sustains at least {self.RECORD_GOAL}× the
+events per second that text printing does, with nothing lost at the rate where
+printing starts to lose.
+
+Commands:
+""")
+        self.w("- text: `%s`" % res.cmd("record-text"))
+        self.w("- record: `%s`, then `ksnoop report FILE >/dev/null`" % res.cmd("record-record"))
+        self.w("- generator: `ksb-loop -C 1 flood %s RATE`" % m("flood_secs"))
+        self.w()
+        self.disturbance("record")
+        self.w("| rate asked | text: offered/s | printed | lost | losing rounds "
+               "| record: offered/s | recorded | lost | losing rounds | bytes/event | report events/s |")
+        self.w("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for rate in self.record_rates():
+            cells = []
+            for v in ("text", "record"):
+                row = self.record_row(v, rate)
+                if row is None:
+                    err = errors_of(res, "record", "%s@%s" % (v, rate or "max"))
+                    cells += ["failed: `%s`" % cut(err, 60) if err else DASH, DASH, DASH, DASH]
+                    continue
+                offered, events, lost, losing, n = row
+                cells += [cell(offered), cell(events), cell(lost), "%d of %d" % (losing, n)]
+            name = "record@%s" % (rate or "max")
+            bpe = derived(res, "record", name, lambda r: r.num("bytes") / r.num("printed"))
+            rps = derived(res, "record", name, lambda r: r.num("report_printed") / r.num("report_s"))
+            cells += [cell(bpe, 2), cell(rps)]
+            self.w("| %s | %s |" % (fmt(rate) + "/s" if rate else "max (unpaced)", " | ".join(cells)))
+        self.w()
+        self.record_verdicts()
+
+    def record_verdicts(self):
+        res = self.res
+        t_rate, t_key = self.record_sustained("text")
+        r_rate, r_key = self.record_sustained("record")
+        rates = self.record_rates()
+        top = rates[-1] if rates else None
+        bound = r_key == top and r_key is not None          # recording kept up at the generator's most
+        first_loss = next((x for x in rates if (self.record_row("text", x) or (0, 0, stats([0])))[2].median > 0),
+                          None)
+        at_loss = self.record_row("record", first_loss) if first_loss is not None else None
+        if t_rate is None or r_rate is None:
+            t = "not measured" if t_rate is None and r_rate is None else \
+                "≥ %d×: **missed** (recording lost at the lowest rate)" % self.RECORD_GOAL if r_rate is None else \
+                "text lost at the lowest rate: no ratio"
+            x = None
+        else:
+            x = r_rate / t_rate
+            ok = x >= self.RECORD_GOAL and (at_loss is None or at_loss[2].max == 0)
+            t = "≥ %d×: **%s** (%s%.2f×%s)" % (self.RECORD_GOAL, "met" if ok else "missed", "≥ " if bound else "", x,
+                                              "; the generator's limit, not recording's" if bound else "")
+            if at_loss is not None and at_loss[2].max > 0:
+                t += "; recording lost events in %d of %d rounds where printing starts to lose" % (at_loss[3], at_loss[4])
+        loss_txt = DASH
+        if first_loss is not None:
+            tr = self.record_row("text", first_loss)
+            loss_txt = ("printing starts to lose at %s (offered %s/s, lost %s); there recording lost %s "
+                        "(%d of %d rounds)" % ("max" if first_loss == 0 else fmt(first_loss) + "/s",
+                                              intmed(tr[0]), intmed(tr[2]),
+                                              intmed(at_loss[2]) if at_loss else "?",
+                                              at_loss[3] if at_loss else 0, at_loss[4] if at_loss else 0))
+        else:
+            loss_txt = "printing lost nothing at any rate measured"
+        self.w("Highest rate sustained with nothing lost (median): text printing %s/s, recording %s/s%s; "
+               "ratio %s%s. %s." % (intmed(stats([t_rate])) if t_rate else DASH,
+                                    intmed(stats([r_rate])) if r_rate else DASH,
+                                    " (the generator's most: recording's own limit is higher)" if bound else "",
+                                    "≥ " if bound and x else "", "%.2f" % x if x else DASH, loss_txt.capitalize()))
+        self.w()
+        self.verdict("recording sustains ≥ %d× the small events/s text printing does, nothing lost where "
+                     "printing loses %s" % (self.RECORD_GOAL, self.RECORD_MARK),
+                     "lossless: text %s/s, record %s/s%s; %s" % (
+                         intmed(stats([t_rate])) if t_rate else DASH, intmed(stats([r_rate])) if r_rate else DASH,
+                         " (generator's max)" if bound else "", loss_txt), t)
+        big = "record@%s" % (top or "max") if top is not None else ""
+        bpe = derived(res, "record", big, lambda r: r.num("bytes") / r.num("printed"))
+        rps = derived(res, "record", big, lambda r: r.num("report_printed") / r.num("report_s"))
+        events = stat(res, "record", big, "printed")
+        self.verdict("bytes per small event on disk %s" % self.RECORD_MARK,
+                     "%s bytes/event (file ÷ events, %s events a file)" % (cell(bpe, 2), intmed(events)),
+                     "measured (issue #30 sets no number)")
+        self.verdict("`ksnoop report` events per second %s" % self.RECORD_MARK,
+                     "%s events/s (text to /dev/null, %s events a file)" % (cell(rps), intmed(events)),
+                     "measured (issue #30 sets no number)")
+
+    def recording_only(self):
+        """Table 4b alone, for splice_record(): its section, its verdicts
+        and its raw lines."""
+        self.recording()
+        raw = [r.line for r in self.res.runs if is_record_run(r.table, r.variant)]
+        return self.text(), self.verdicts, raw
 
     # ---- table 5
 
@@ -2154,16 +2313,63 @@ def splice_arm64(old, section, verdicts, raw):
     return "\n".join(lines)
 
 
+def is_record_run(table, variant):
+    """A raw result of table 4b (its runs, its CPU phases)."""
+    return table == "record" or (table == "cpu" and variant in ("setup-record", "record"))
+
+
+def splice_record(old, section, verdicts, raw):
+    """The report OLD with table 4b replaced by SECTION (inserted before
+    table 5, or "Targets at a glance", if it had none), its rows of the
+    targets (those ending in Report.RECORD_MARK) replaced by VERDICTS and
+    its raw results by RAW."""
+    lines = old.split("\n")
+
+    def find(prefix, start=0):
+        return next((i for i in range(start, len(lines)) if lines[i].startswith(prefix)), None)
+
+    begin = find(Report.RECORD_HEADING)
+    if begin is None:
+        begin = end = next((i for i in (find("## 5. "), find("## Targets at a glance"), find("## Raw results"))
+                            if i is not None), len(lines))
+    else:
+        end = find("## ", begin + 1) or len(lines)
+    lines[begin:end] = section.rstrip("\n").split("\n") + [""]
+    at = find("## Targets at a glance")
+    if at is not None:
+        lines = [x for i, x in enumerate(lines)
+                 if i <= at or not (x.startswith("|") and x.split(" | ")[0].endswith(Report.RECORD_MARK))]
+        last = at
+        for i in range(at + 1, len(lines)):
+            if lines[i].startswith("|"):
+                last = i
+            elif last > at:
+                break
+        lines[last + 1:last + 1] = verdicts
+    at = find("## Raw results")
+    if at is not None:
+        start = find("```", at)
+        stop = find("```", start + 1) if start is not None else None
+        if stop is not None:
+            kept = [x for x in lines[start + 1:stop]
+                    if len(x.split()) < 2 or not is_record_run(*x.split()[:2])]
+            lines[start + 1:stop] = kept + raw
+    return "\n".join(lines)
+
+
 def write_report(data, out):
     """Write the report of DATA (BenchData) to the file OUT; data of
     bench/run --only-tree replaces table 7 of an existing OUT in place,
-    --only-arm64 table 9."""
+    --only-arm64 table 9, --only-record table 4b."""
     if data.meta.get("only") == "tree" and os.path.isfile(out):
         with open(out, encoding="utf-8") as f:
             text = splice_tree(f.read(), *Report(Results(data)).tree_only())
     elif data.meta.get("only") == "arm64" and os.path.isfile(out):
         with open(out, encoding="utf-8") as f:
             text = splice_arm64(f.read(), *Report(Results(data)).arm64_only())
+    elif data.meta.get("only") == "record" and os.path.isfile(out):
+        with open(out, encoding="utf-8") as f:
+            text = splice_record(f.read(), *Report(Results(data)).recording_only())
     else:
         text = Report(Results(data)).write()
     with open(out + ".tmp", "w", encoding="utf-8") as f:

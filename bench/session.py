@@ -31,6 +31,8 @@ class Options:
     only_tree: bool = False     # --only-tree: the report's table 7 is replaced in place
     arm64: bool = True          # table 9, the arm64 VM (a boot of its own)
     only_arm64: bool = False    # --only-arm64: the report's table 9 is replaced in place
+    record: bool = True         # table 4b, recording against printing (native)
+    only_record: bool = False   # --only-record: the report's table 4b is replaced in place
     glob_vm: bool = True        # table 6's VM part (--no-vm turns it off, info stays)
     glob_kernels: tuple = ("bookworm", "trixie")
     out: str = "docs/PERFORMANCE.md"
