@@ -737,7 +737,8 @@ def rec_variant(s, v, r, rate):
         return
     t0 = time.monotonic()
     held.release()
-    t = Traced(parse_fields(held.output()), tracer.summary(), tracer.stop(), time.monotonic() - t0)
+    rc = tracer.stop()
+    t = Traced(parse_fields(held.output()), tracer.summary(), rc, time.monotonic() - t0)
     if v == "record":
         found = REC_SUMMARY.findall(proc.file_text(s.path("rec.err")))
         if found:
@@ -747,12 +748,49 @@ def rec_variant(s, v, r, rate):
     s.result("record", rec_name(v, rate), r, t.fields(wall=True))
 
 
+def rec_drain(s, v, r, size):
+    """Capacity, as table 4's drain: ksnoop (printing or recording, 256
+    MiB buffer, -n N) stopped while N events fill the buffer, then
+    continued; seconds from SIGCONT to its exit. A recording is then
+    reported, timed. SIZE: small (REC_SPEC) or large (TPUT_LARGE)."""
+    n = s.sizes.drain_n
+    path = REC_DIR / ("ksnoop-bench-%d.ksr" % os.getpid())
+    path.unlink(missing_ok=True)
+    head = [s.tools.ksnoop, "-v"] if v == "text" else [s.tools.ksnoop, "record", "-v", "-o", path]
+    held = HeldWorkload(s.tools.loop_cmd("syscall", n), s.path("gen.out"))
+    spec = REC_SPEC if size == "small" else TPUT_LARGE
+    name = "%s@drain-%s" % (v, size)
+    argv = [*TASKSET_TRACER, *head, "--buffer", DRAIN_BUFFER, "-n", n, "-p", held.pid, spec]
+    s.command("record-drain-%s-%s" % (v, size), " ".join(str(a) for a in argv).replace(str(held.pid), "PID"))
+    tracer = Tracer.start(argv, s.path("drain.err"))
+    if not tracer.wait_ready():
+        tracer.kill()
+        held.kill()
+        s.result("record", name, r, {"error": tracer.failure("ksnoop_did_not_attach")})
+        return
+    tracer.signal(signal.SIGSTOP)
+    held.release()
+    t0 = time.monotonic()
+    tracer.signal(signal.SIGCONT)
+    rc = proc.reap(tracer.proc) if proc.wait_exit(tracer.proc, DRAIN_LIMIT_S) else tracer.stop()
+    fields = {"wall": "%.4f" % (time.monotonic() - t0), "rc": rc, **tracer.summary()}
+    found = REC_SUMMARY.findall(proc.file_text(s.path("drain.err")))
+    if v == "record" and found:
+        fields.update({"printed": found[-1][0], "bytes": found[-1][1], "lost": found[-1][2]})
+        fields.update(rec_report(s, path))
+    path.unlink(missing_ok=True)
+    s.result("record", name, r, fields)
+
+
 def measure_record(s):
     """Table 4b: every rate, both kinds, in rounds (order rotated)."""
     say("native: recording against printing (%d rounds)" % s.opts.rounds)
     s.phase("setup-record")
-    items = [(v, rate) for rate in REC_RATES for v in ("text", "record")]
+    items = [(v, rate) for rate in (*REC_RATES, "small", "large") for v in ("text", "record")]
     for r in range(s.opts.rounds):
         for v, rate in rotate(items, r):
-            rec_variant(s, v, r, rate)
+            if rate in ("small", "large"):
+                rec_drain(s, v, r, rate)
+            else:
+                rec_variant(s, v, r, rate)
     s.phase("record")
