@@ -703,6 +703,7 @@ REC_RATES = (100000, 300000, 600000, 1000000, 1500000, 2000000, 3000000, 0)
 REC_DIR = Path("/dev/shm")          # tmpfs: the disk's speed is not measured
 REC_SUMMARY = re.compile(r"^ksnoop: ([0-9]*) events recorded to .* \(([0-9]*) bytes\), ([0-9]*) lost", re.M)
 REPORT_LIMIT_S = 120
+REC_LARGE_PART = 4      # large events drained: a quarter of drain_n (2,000,000 of them overflow 256 MiB)
 
 
 def rec_name(v, rate):
@@ -753,7 +754,7 @@ def rec_drain(s, v, r, size):
     MiB buffer, -n N) stopped while N events fill the buffer, then
     continued; seconds from SIGCONT to its exit. A recording is then
     reported, timed. SIZE: small (REC_SPEC) or large (TPUT_LARGE)."""
-    n = s.sizes.drain_n
+    n = s.sizes.drain_n if size == "small" else s.sizes.drain_n // REC_LARGE_PART
     path = REC_DIR / ("ksnoop-bench-%d.ksr" % os.getpid())
     path.unlink(missing_ok=True)
     head = [s.tools.ksnoop, "-v"] if v == "text" else [s.tools.ksnoop, "record", "-v", "-o", path]

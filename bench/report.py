@@ -1128,8 +1128,9 @@ it printed ÷ that time. *bytes/event* = the file's size ÷ events (header, BTF 
 plans included: small files carry them over few events).
 
 *Capacity*, as table 4's, for the small event and table 4's large one
-(`{m("tput_large")}`, the 168-byte `struct pt_regs`): ksnoop (`--buffer 256M -n {fmt(res.mnum("drain_n"))}`) is stopped
-(SIGSTOP) while `ksb-loop syscall {fmt(res.mnum("drain_n"))}` fills its buffer, then continued:
+(`{m("tput_large")}`, the 168-byte `struct pt_regs`): ksnoop (`--buffer 256M -n N`) is stopped
+(SIGSTOP) while `ksb-loop syscall N` fills its buffer, then continued (N = {fmt(res.mnum("drain_n"))}
+small events, a quarter of that large ones, which would overflow 256 MiB):
 events ÷ seconds from SIGCONT to its exit, what each consumer keeps up with
 apart from how fast the generator goes and from the scheduler's pauses (a paused
 consumer loses events once the default buffer fills, whatever its speed).
