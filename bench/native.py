@@ -1,5 +1,5 @@
 """bench/native.py: the tables measured on this machine (2, 3, 3b, 3c, 3d,
-4, 5, 5b, 6's ksnoop info) and the perf profile.
+4, 4b, 5, 5b, 6's ksnoop info) and the perf profile.
 
 Tracers on CPU 0, the workload on CPU 1, in every table: the scheduler
 cannot then put both on one CPU in some runs and not in others. Every
@@ -9,6 +9,7 @@ workload printed (key=value), ksnoop's summary (printed=, lost=) and
 rc=; a failed run has error=WHY:END-OF-STDERR instead.
 """
 
+import os
 import re
 import signal
 import subprocess
@@ -725,3 +726,107 @@ def measure_complete(s):
     for r in range(s.opts.rounds):
         for v in rotate(list(words), r):
             complete_variant(s, v, r, words[v])
+
+
+# ---- 4b. recording against printing: the paced generator, text to /dev/null or record -o FILE
+
+# The same spec and generator as table 4's small event; ksnoop on CPU 0,
+# stdout on /dev/null (text) or the recording on tmpfs (record), then
+# `ksnoop report FILE >/dev/null` timed on CPU 0. Rate 0: unpaced.
+REC_SPEC = TPUT_SMALL
+REC_RATES = (100000, 300000, 600000, 1000000, 1500000, 2000000, 3000000, 0)
+REC_DIR = Path("/dev/shm")          # tmpfs: the disk's speed is not measured
+REC_SUMMARY = re.compile(r"^ksnoop: ([0-9]*) events recorded to .* \(([0-9]*) bytes\), ([0-9]*) lost", re.M)
+REPORT_LIMIT_S = 120
+REC_LARGE_PART = 4      # large events drained: a quarter of drain_n (2,000,000 of them overflow 256 MiB)
+
+
+def rec_name(v, rate):
+    """A table-4b variant: KIND@RATE (max: unpaced)."""
+    return "%s@%s" % (v, rate or "max")
+
+
+def rec_report(s, path):
+    """`ksnoop report PATH >/dev/null`, timed: its fields."""
+    err = s.path("report.err")
+    t0 = time.monotonic()
+    with open(err, "w") as f:
+        rc = proc.run([*TASKSET_TRACER, s.tools.ksnoop, "report", path], limit=REPORT_LIMIT_S, stderr=f)
+    wall = time.monotonic() - t0
+    found = proc.SUMMARY.findall(proc.file_text(err))
+    return {"report_s": "%.4f" % wall, "report_printed": found[-1][0] if found else "", "report_rc": rc}
+
+
+def rec_variant(s, v, r, rate):
+    """One run at RATE: ksnoop printing (text) or recording (record)."""
+    path = REC_DIR / ("ksnoop-bench-%d.ksr" % os.getpid())
+    path.unlink(missing_ok=True)
+    head = [s.tools.ksnoop, "-v"] if v == "text" else [s.tools.ksnoop, "record", "-v", "-o", path]
+    held = HeldWorkload(s.tools.loop_cmd("flood", s.sizes.flood_secs, rate), s.path("gen.out"))
+    argv = [*TASKSET_TRACER, *head, "-p", held.pid, REC_SPEC]
+    s.command("record-" + v, " ".join(str(a) for a in argv).replace(str(held.pid), "PID"))
+    tracer = Tracer.start(argv, s.path("rec.err"))
+    if not tracer.wait_ready():
+        tracer.kill()
+        held.kill()
+        s.result("record", rec_name(v, rate), r, {"error": tracer.failure("ksnoop_did_not_attach")})
+        return
+    t0 = time.monotonic()
+    held.release()
+    rc = tracer.stop()
+    t = Traced(parse_fields(held.output()), tracer.summary(), rc, time.monotonic() - t0)
+    if v == "record":
+        found = REC_SUMMARY.findall(proc.file_text(s.path("rec.err")))
+        if found:
+            t.summary = {"printed": found[-1][0], "bytes": found[-1][1], "lost": found[-1][2]}
+            t.summary.update(rec_report(s, path))
+    path.unlink(missing_ok=True)
+    s.result("record", rec_name(v, rate), r, t.fields(wall=True))
+
+
+def rec_drain(s, v, r, size):
+    """Capacity, as table 4's drain: ksnoop (printing or recording, 256
+    MiB buffer, -n N) stopped while N events fill the buffer, then
+    continued; seconds from SIGCONT to its exit. A recording is then
+    reported, timed. SIZE: small (REC_SPEC) or large (TPUT_LARGE)."""
+    n = s.sizes.drain_n if size == "small" else s.sizes.drain_n // REC_LARGE_PART
+    path = REC_DIR / ("ksnoop-bench-%d.ksr" % os.getpid())
+    path.unlink(missing_ok=True)
+    head = [s.tools.ksnoop, "-v"] if v == "text" else [s.tools.ksnoop, "record", "-v", "-o", path]
+    held = HeldWorkload(s.tools.loop_cmd("syscall", n), s.path("gen.out"))
+    spec = REC_SPEC if size == "small" else TPUT_LARGE
+    name = "%s@drain-%s" % (v, size)
+    argv = [*TASKSET_TRACER, *head, "--buffer", DRAIN_BUFFER, "-n", n, "-p", held.pid, spec]
+    s.command("record-drain-%s-%s" % (v, size), " ".join(str(a) for a in argv).replace(str(held.pid), "PID"))
+    tracer = Tracer.start(argv, s.path("drain.err"))
+    if not tracer.wait_ready():
+        tracer.kill()
+        held.kill()
+        s.result("record", name, r, {"error": tracer.failure("ksnoop_did_not_attach")})
+        return
+    tracer.signal(signal.SIGSTOP)
+    held.release()
+    t0 = time.monotonic()
+    tracer.signal(signal.SIGCONT)
+    rc = proc.reap(tracer.proc) if proc.wait_exit(tracer.proc, DRAIN_LIMIT_S) else tracer.stop()
+    fields = {"wall": "%.4f" % (time.monotonic() - t0), "rc": rc, **tracer.summary()}
+    found = REC_SUMMARY.findall(proc.file_text(s.path("drain.err")))
+    if v == "record" and found:
+        fields.update({"printed": found[-1][0], "bytes": found[-1][1], "lost": found[-1][2]})
+        fields.update(rec_report(s, path))
+    path.unlink(missing_ok=True)
+    s.result("record", name, r, fields)
+
+
+def measure_record(s):
+    """Table 4b: every rate, both kinds, in rounds (order rotated)."""
+    say("native: recording against printing (%d rounds)" % s.opts.rounds)
+    s.phase("setup-record")
+    items = [(v, rate) for rate in (*REC_RATES, "small", "large") for v in ("text", "record")]
+    for r in range(s.opts.rounds):
+        for v, rate in rotate(items, r):
+            if rate in ("small", "large"):
+                rec_drain(s, v, r, rate)
+            else:
+                rec_variant(s, v, r, rate)
+    s.phase("record")

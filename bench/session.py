@@ -34,6 +34,8 @@ class Options:
     track: bool = True          # table 8, --track in the VM (6.12, a boot of its own)
     only_track: bool = False    # --only-track: the report's table 8 is replaced in place
     track_native: bool = True   # table 8's native tracepoint rows (off with --no-native)
+    record: bool = True         # table 4b, recording against printing (native)
+    only_record: bool = False   # --only-record: the report's table 4b is replaced in place
     glob_vm: bool = True        # table 6's VM part (--no-vm turns it off, info stays)
     glob_kernels: tuple = ("bookworm", "trixie")
     out: str = "docs/PERFORMANCE.md"
