@@ -2545,17 +2545,20 @@ def splice_track(old, section, verdicts, raw):
     """The report OLD with table 8 replaced by SECTION (inserted before
     "Targets at a glance" if it had none), its "`--track`" rows of the
     targets replaced by VERDICTS and its raw results by RAW."""
-    return splice_part(old, Report.TRACK_HEADING, "| `--track", is_track_run, section, verdicts, raw)
+    return splice_part(old, Report.TRACK_HEADING, lambda x: x.startswith("| `--track"), is_track_run,
+                       section, verdicts, raw)
 
 
 def splice_tree(old, section, verdicts, raw):
     """The report OLD with table 7 replaced by SECTION (inserted before
     "Targets at a glance" if it had none), its "`--tree`" rows of the
     targets replaced by VERDICTS and its raw results by RAW."""
-    return splice_part(old, Report.TREE_HEADING, "| `--tree`", is_tree_run, section, verdicts, raw)
+    return splice_part(old, Report.TREE_HEADING, lambda x: x.startswith("| `--tree`"), is_tree_run,
+                       section, verdicts, raw)
 
 
-def splice_part(old, heading, verdict_prefix, is_run, section, verdicts, raw):
+def splice_part(old, heading, is_verdict, is_run, section, verdicts, raw,
+                before=("## Targets at a glance", "## Raw results")):
     """The report OLD with the part under HEADING replaced by SECTION
     (inserted before "Targets at a glance" if it had none), its rows of the
     targets that start with VERDICT_PREFIX replaced by VERDICTS, and its raw
@@ -2567,17 +2570,13 @@ def splice_part(old, heading, verdict_prefix, is_run, section, verdicts, raw):
 
     begin = find(heading)
     if begin is None:
-        begin = end = find("## Targets at a glance")
-        if begin is None:
-            begin = end = find("## Raw results")
-        if begin is None:
-            begin = end = len(lines)
+        begin = end = next((i for i in map(find, before) if i is not None), len(lines))
     else:
         end = find("## ", begin + 1) or len(lines)
     lines[begin:end] = section.rstrip("\n").split("\n") + [""]
     at = find("## Targets at a glance")
     if at is not None:
-        lines = [x for i, x in enumerate(lines) if i <= at or not x.startswith(verdict_prefix)]
+        lines = [x for i, x in enumerate(lines) if i <= at or not is_verdict(x)]
         last = at
         for i in range(at + 1, len(lines)):
             if lines[i].startswith("|"):
@@ -2604,43 +2603,18 @@ def is_arm64_run(table, variant):
 ARM64_VERDICTS = ("(kprobe, arm64 VM)", "(arm64 VM)")
 
 
+def ends_with(marks):
+    """A target row whose first cell ends in one of MARKS."""
+    return lambda x: x.startswith("|") and x.split(" | ")[0].endswith(marks)
+
+
 def splice_arm64(old, section, verdicts, raw):
     """The report OLD with table 9 replaced by SECTION (inserted before
     "Targets at a glance" if it had none), its arm64 rows of the targets
     (those ending in "(arm64 VM)") replaced by VERDICTS and its raw
     results by RAW."""
-    lines = old.split("\n")
-
-    def find(prefix, start=0):
-        return next((i for i in range(start, len(lines)) if lines[i].startswith(prefix)), None)
-
-    begin = find(Report.ARM64_HEADING)
-    if begin is None:
-        begin = end = next((i for i in (find("## Targets at a glance"), find("## Raw results")) if i is not None),
-                           len(lines))
-    else:
-        end = find("## ", begin + 1) or len(lines)
-    lines[begin:end] = section.rstrip("\n").split("\n") + [""]
-    at = find("## Targets at a glance")
-    if at is not None:
-        lines = [x for i, x in enumerate(lines)
-                 if i <= at or not (x.startswith("|") and x.split(" | ")[0].endswith(ARM64_VERDICTS))]
-        last = at
-        for i in range(at + 1, len(lines)):
-            if lines[i].startswith("|"):
-                last = i
-            elif last > at:
-                break
-        lines[last + 1:last + 1] = verdicts
-    at = find("## Raw results")
-    if at is not None:
-        start = find("```", at)
-        stop = find("```", start + 1) if start is not None else None
-        if stop is not None:
-            kept = [x for x in lines[start + 1:stop]
-                    if len(x.split()) < 2 or not is_arm64_run(*x.split()[:2])]
-            lines[start + 1:stop] = kept + raw
-    return "\n".join(lines)
+    return splice_part(old, Report.ARM64_HEADING, ends_with(ARM64_VERDICTS), is_arm64_run,
+                       section, verdicts, raw)
 
 
 def is_record_run(table, variant):
@@ -2653,38 +2627,9 @@ def splice_record(old, section, verdicts, raw):
     table 5, or "Targets at a glance", if it had none), its rows of the
     targets (those ending in Report.RECORD_MARK) replaced by VERDICTS and
     its raw results by RAW."""
-    lines = old.split("\n")
-
-    def find(prefix, start=0):
-        return next((i for i in range(start, len(lines)) if lines[i].startswith(prefix)), None)
-
-    begin = find(Report.RECORD_HEADING)
-    if begin is None:
-        begin = end = next((i for i in (find("## 5. "), find("## Targets at a glance"), find("## Raw results"))
-                            if i is not None), len(lines))
-    else:
-        end = find("## ", begin + 1) or len(lines)
-    lines[begin:end] = section.rstrip("\n").split("\n") + [""]
-    at = find("## Targets at a glance")
-    if at is not None:
-        lines = [x for i, x in enumerate(lines)
-                 if i <= at or not (x.startswith("|") and x.split(" | ")[0].endswith(Report.RECORD_MARK))]
-        last = at
-        for i in range(at + 1, len(lines)):
-            if lines[i].startswith("|"):
-                last = i
-            elif last > at:
-                break
-        lines[last + 1:last + 1] = verdicts
-    at = find("## Raw results")
-    if at is not None:
-        start = find("```", at)
-        stop = find("```", start + 1) if start is not None else None
-        if stop is not None:
-            kept = [x for x in lines[start + 1:stop]
-                    if len(x.split()) < 2 or not is_record_run(*x.split()[:2])]
-            lines[start + 1:stop] = kept + raw
-    return "\n".join(lines)
+    return splice_part(old, Report.RECORD_HEADING, ends_with(Report.RECORD_MARK), is_record_run,
+                       section, verdicts, raw,
+                       before=("## 5. ", "## Targets at a glance", "## Raw results"))
 
 
 def write_report(data, out):
