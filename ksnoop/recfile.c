@@ -20,7 +20,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <zlib.h>
 #include <bpf/btf.h>
 #include "btf_util.h"
@@ -343,16 +345,101 @@ struct recfile_writer {
 	bool own_fd;
 	bool begun;		/* the header went out: the file is a recording */
 	char *path;		/* removed if the run ends before it began */
+	char *tmp;		/* --force: the new file, renamed over path when it begins */
 	bool failed;		/* a write failed: nothing more goes out */
 	__u64 bytes;
 	struct buf events;	/* raw records not yet written */
 	__u64 records;
 };
 
+/*
+ * A recording carries every captured value and the kernel's symbol
+ * addresses (which kptr_restrict hides from other users): it is created
+ * 0600, as perf creates its data files.  And -o may name a file in a
+ * directory others can write (/tmp), where someone else may have put a
+ * symbolic link (to a file of ours), a FIFO (open() would wait for a
+ * reader, forever) or a file of their own under that name.  So a new file
+ * is created with O_EXCL, which follows no link; --force replaces only a
+ * regular file this user owns, by renaming a new 0600 file over it when
+ * the recording begins: a run that fails first leaves the old file as it
+ * was, and a file with other hard links is not rewritten under them.
+ */
+
+static const char *file_kind(mode_t mode)
+{
+	return S_ISLNK(mode) ? "a symbolic link (not followed)" : S_ISFIFO(mode) ? "a FIFO" :
+	       S_ISDIR(mode) ? "a directory" : S_ISSOCK(mode) ? "a socket" :
+	       S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not a regular file";
+}
+
+/*
+ * May --force replace PATH?  0: yes (*EXISTS says whether it is there);
+ * else why not.  O_PATH opens nothing (a FIFO does not block, a device
+ * is not touched) and with O_NOFOLLOW gives the link itself.
+ */
+static int check_replaceable(const char *path, bool *exists, struct ks_error *e)
+{
+	int fd = open(path, O_PATH | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), err = 0;
+	struct stat st;
+
+	*exists = fd >= 0;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : ks_fail(e, ks_runtime_errno(-errno),
+					     "record: cannot check '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st))
+		err = ks_fail(e, ks_runtime_errno(-errno), "record: cannot check '%s': %s",
+			      path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		err = ks_fail(e, -EPERM, "record: '%s' is %s: --force replaces only a regular file",
+			      path, file_kind(st.st_mode));
+	else if (st.st_uid != geteuid())
+		err = ks_fail(e, -EPERM, "record: '%s' belongs to uid %u, not to this user (uid %u): not replaced",
+			      path, (unsigned int)st.st_uid, (unsigned int)geteuid());
+	close(fd);
+	return err;
+}
+
+/* --force: check PATH, then a new file beside it, renamed over it in begin. */
+static int open_replacement(struct recfile_writer *w, const char *path, struct ks_error *e)
+{
+	bool exists;
+	int err = check_replaceable(path, &exists, e);
+
+	if (err)
+		return err;
+	if (asprintf(&w->tmp, "%s.XXXXXX", path) < 0) {
+		w->tmp = NULL;
+		return ks_fail(e, -ENOMEM, "out of memory");
+	}
+	/* mkostemp: O_EXCL, mode 0600. */
+	w->fd = mkostemp(w->tmp, O_CLOEXEC);
+	if (w->fd < 0) {
+		err = -errno;
+		free(w->tmp);
+		w->tmp = NULL;
+		return ks_fail(e, ks_runtime_errno(err), "record: cannot create a file beside '%s': %s",
+			       path, strerror(-err));
+	}
+	return 0;
+}
+
+static int open_new(struct recfile_writer *w, const char *path, struct ks_error *e)
+{
+	int err;
+
+	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	if (w->fd >= 0)
+		return 0;
+	err = -errno;
+	if (err == -EEXIST)
+		return ks_fail(e, -EINVAL, "record: '%s' exists; --force overwrites it", path);
+	return ks_fail(e, err, "record: cannot create '%s': %s", path, strerror(-err));
+}
+
 struct recfile_writer *recfile_writer__open(const char *path, bool force, struct ks_error *e)
 {
 	struct recfile_writer *w = calloc(1, sizeof(*w));
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+	int err;
 
 	if (!w) {
 		ks_fail(e, -ENOMEM, "out of memory");
@@ -360,23 +447,37 @@ struct recfile_writer *recfile_writer__open(const char *path, bool force, struct
 	}
 	if (!strcmp(path, "-")) {
 		w->fd = STDOUT_FILENO;
-	} else {
-		w->fd = open(path, flags, 0644);
-		w->own_fd = true;
-		w->path = strdup(path);
+		return w;
 	}
-	if (w->fd < 0) {
-		int err = -errno;
-
-		if (err == -EEXIST)
-			ks_fail(e, -EINVAL, "record: '%s' exists; --force overwrites it", path);
-		else
-			ks_fail(e, err, "record: cannot create '%s': %s", path, strerror(-err));
+	w->own_fd = true;
+	w->path = strdup(path);
+	err = !w->path ? ks_fail(e, -ENOMEM, "out of memory") :
+	      force ? open_replacement(w, path, e) : open_new(w, path, e);
+	if (err) {
 		free(w->path);
 		free(w);
 		return NULL;
 	}
 	return w;
+}
+
+/* --force: the new file takes PATH's name, if PATH is still one --force may replace. */
+static int replace_file(struct recfile_writer *w, struct ks_error *e)
+{
+	bool exists;
+	int err = check_replaceable(w->path, &exists, e);
+
+	/* Nothing there at the check: nothing of anyone's is replaced if something came since. */
+	if (!err && renameat2(AT_FDCWD, w->tmp, AT_FDCWD, w->path, exists ? 0 : RENAME_NOREPLACE)) {
+		err = -errno;
+		err = ks_fail(e, err == -EEXIST ? -EPERM : ks_runtime_errno(err),
+			      "record: cannot rename the new file to '%s': %s", w->path, strerror(-err));
+	}
+	if (err)
+		return err;
+	free(w->tmp);
+	w->tmp = NULL;
+	return 0;
 }
 
 static int write_all(struct recfile_writer *w, const void *data, size_t n, struct ks_error *e)
@@ -534,6 +635,11 @@ int recfile_writer__begin(struct recfile_writer *w, const struct recfile_meta *m
 	struct buf b = {};
 	int err;
 
+	if (w->tmp) {
+		err = replace_file(w, e);
+		if (err)
+			return err;
+	}
 	w->begun = true;
 	put_meta(&b, meta);
 	err = write_all(w, RECFILE_MAGIC, RECFILE_MAGIC_LEN, e);
@@ -611,8 +717,11 @@ void recfile_writer__free(struct recfile_writer *w)
 	if (w->own_fd && w->fd >= 0)
 		close(w->fd);
 	/* Nothing attached (a function that does not exist ...): no empty file left to refuse next time. */
-	if (w->own_fd && !w->begun && w->path)
+	if (w->tmp)
+		unlink(w->tmp);
+	else if (w->own_fd && !w->begun && w->path)
 		unlink(w->path);
+	free(w->tmp);
 	free(w->path);
 	free(w->events.p);
 	free(w);

@@ -6,8 +6,10 @@
  * --tid, -c, -n), so that the output is the live run's, byte for byte.
  * Kernel addresses are named from the file's copy of kallsyms, through
  * the same tables and lookups (target.c's kernel__symbolize()) as live:
- * the copy is handed to them as a memfd.  The machine that reports needs
- * no BTF and no privilege.
+ * the copy is handed to them as a memfd.  A file without one prints its
+ * addresses as addresses: the reporting machine's /proc/kallsyms belongs
+ * to another kernel, or another boot of it (KASLR), and would name them
+ * wrong.  The machine that reports needs no BTF and no privilege.
  *
  * `ksnoop report --info FILE`: what the file holds, without the events.
  */
@@ -50,7 +52,7 @@ static int symbolize_any(void *ctx, __u64 addr, char *buf, size_t sz)
 	return kernel__symbolize_any(ctx, addr, buf, sz);
 }
 
-/* The file's kallsyms lines where ksyms.c reads a path: a memfd. */
+/* The file's kallsyms lines where ksyms.c reads a path: a memfd.  1: set up; 0: none. */
 static int setup_ksyms(struct replay *rp)
 {
 	size_t len, off = 0;
@@ -74,7 +76,7 @@ static int setup_ksyms(struct replay *rp)
 	}
 	snprintf(rp->ksyms_path, sizeof(rp->ksyms_path), "/proc/self/fd/%d", rp->ksyms_fd);
 	kernel__set_kallsyms_path(rp->k, rp->ksyms_path);
-	return 0;
+	return 1;
 }
 
 /* -p, --tid, -c: applied here, as BPF applies them live. */
@@ -418,7 +420,7 @@ static int check_report_options(const struct options *o, int argc)
 static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_error *e)
 {
 	const struct options *o = rp->opts;
-	bool kernel;
+	bool named;
 	struct print_opts popts = {
 		.format = o->json ? FORMAT_JSON : FORMAT_TEXT,
 		.zeros = o->zeros,
@@ -434,13 +436,13 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_
 	if (o->rec_info)
 		return print_info(rp, where, e);
 	ret = setup_ksyms(rp);
-	if (ret)
+	if (ret < 0)
 		return ks_fail(e, ret, "report: cannot set up the file's kernel symbols: %s",
 			       strerror(-ret));
-	kernel = recfile__meta(rp->r)->kind == RECFILE_KERNEL;
+	named = ret && recfile__meta(rp->r)->kind == RECFILE_KERNEL;
 	popts.clock_offset_ns = recfile__meta(rp->r)->clock_offset_ns;
-	popts.symbolize = kernel ? symbolize : NULL;
-	popts.symbolize_any = kernel ? symbolize_any : NULL;
+	popts.symbolize = named ? symbolize : NULL;
+	popts.symbolize_any = named ? symbolize_any : NULL;
 	popts.sym_ctx = rp->k;
 	printer__init(&rp->printer, stdout, &popts);
 	rp->printing = true;

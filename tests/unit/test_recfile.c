@@ -314,6 +314,32 @@ static void value_off_past_record(struct block *b)
 	bp.side[KSNOOP_ENTRY].values[1].rec_off = bp.side[KSNOOP_ENTRY].rec_size;
 	memcpy(b->raw + off, &bp, sizeof(bp));
 }
+/* Offset in the PLANS block of the bitfield word of the entry side's value I. */
+static size_t value_bits_off(const struct block *b, int i)
+{
+	size_t off = 4 + 4 + 4 + strlen("ip_send_skb") + 8 + 4 + 4 + sizeof(struct ksnoop_plan) + 4;
+	__u32 len;
+
+	for (;; i--) {
+		memcpy(&len, b->raw + off, 4);
+		off += 4 + len + 5 * 4;		/* text; type_id obj_id how size obj_size */
+		if (!i)
+			return off;
+		off += 2 * 4;			/* bits, fmt */
+		memcpy(&len, b->raw + off, 4);
+		off += 4 + len;			/* obj_name */
+	}
+}
+static void set_bits(struct block *b, int i, __u32 bit_off, __u32 bit_size)
+{
+	__u32 v = bit_off | bit_size << 8;
+
+	memcpy(b->raw + value_bits_off(b, i), &v, 4);
+}
+/* skb (a struct of more than 9 bytes): 65 bits fit its size, not a word. */
+static void bitfield_wider_than_64(struct block *b) { set_bits(b, 1, 0, 65); }
+/* skb->len (4 bytes): bits 30..37 end past its 32. */
+static void bitfield_past_value(struct block *b) { set_bits(b, 0, 30, 8); }
 static void record_func_id_unknown(struct block *b) { ((struct ksnoop_event *)(b->raw + 8))->func_id = 5; }
 static void record_value_len_past_end(struct block *b)
 {
@@ -337,6 +363,8 @@ static void test_bad_files(void **state)
 	refused(edited(2, garbage), "plans do not parse");
 	refused(edited(2, first_type_id_huge), "plan 0 does not parse or fit its BTF");
 	refused(edited(2, value_off_past_record), "plan 0 does not parse or fit its BTF");
+	refused(edited(2, bitfield_wider_than_64), "plan 0 does not parse or fit its BTF");
+	refused(edited(2, bitfield_past_value), "plan 0 does not parse or fit its BTF");
 	refused(edited(3, record_func_id_unknown), "record does not fit its block or plan");
 	refused(edited(3, record_value_len_past_end), "record does not fit its block or plan");
 	refused(edited(3, record_longer_than_block), "record does not fit its block or plan");
@@ -382,6 +410,14 @@ static void test_bad_blocks(void **state)
 	n = split(&f, b, 8);
 	b[2].type = RECFILE_EVENTS;
 	refused(join(b, n), "block out of order");
+	/* KSYMS after the first EVENTS: the records before it were printed without it. */
+	n = split(&f, b, 8);
+	assert_int_equal(n, 5);	/* HEADER BTF PLANS EVENTS END */
+	b[5] = b[4];
+	b[4] = (struct block){ .type = RECFILE_KSYMS };
+	b[4].raw = (unsigned char *)strdup("ffffffff81000000 T _text\n");
+	b[4].len = strlen((char *)b[4].raw);
+	refused(join(b, n + 1), "kernel symbols out of order");
 	/* Data after the end. */
 	g.bytes = malloc(f.len + 1);
 	memcpy(g.bytes, f.bytes, f.len);
