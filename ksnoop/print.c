@@ -1198,8 +1198,11 @@ __u32 printer__stack_top(print_symbolize_fn symbolize, void *ctx, const __u64 *i
 	char sym[192];
 	__u32 i;
 
+	/* No names (a recording without kallsyms): no tracer frame to tell apart, all shown. */
+	if (!symbolize)
+		return 0;
 	for (i = 0; i < n; i++)
-		if (symbolize && !symbolize(ctx, ips[i], sym, sizeof(sym)) && !tracer_frame(sym))
+		if (!symbolize(ctx, ips[i], sym, sizeof(sym)) && !tracer_frame(sym))
 			break;
 	return i;
 }

@@ -4,8 +4,12 @@
 # same time, byte for byte but for the times (each ksnoop's own BPF program
 # reads the clock when it runs, a few microseconds apart); a file cut
 # anywhere reports the events of its complete blocks and says where it
-# ends; files that are not recordings are refused in one line.
+# ends; files that are not recordings are refused in one line.  A
+# recording is 0600, and --force in a directory others can write replaces
+# only a regular file of ours.
 . "$(dirname "$0")/helpers.bash"
+usdt_paths
+S=$U/syscall_prog
 usdt_programs
 
 # --- refusals (no privileges needed) ---
@@ -38,8 +42,13 @@ for f in usdt tp tp-stack; do
 	expect_eq "fixture_${f}_text" "$(cat "$fx/$f.txt")" "$(TZ=UTC "${NOBODY[@]}" "$K" report "$fx/$f.ksr" 2>/dev/null)"
 	expect_eq "fixture_${f}_json" "$(cat "$fx/$f.json")" "$(TZ=UTC ks report -j "$fx/$f.ksr" 2>/dev/null)"
 done
+# --depth N at report time: a struct nested deeper than N prints as {...}.
+expect_eq fixture_tp_depth_1 "$(sed '/^        \.rlim_stack = {$/,/^        },$/c\        .rlim_stack = {...},' "$fx/tp.txt")" \
+	"$(TZ=UTC ks report --depth 1 "$fx/tp.ksr" 2>/dev/null)"
 
 needs_root record_live
+# The mode a file would get from the umask alone: 0644.
+umask 022
 
 # bg OUT ERR ARGS...: ksnoop in the background until it says it traces; its pid in BGPID.
 bg() {
@@ -125,10 +134,94 @@ bg "$tmp/pipe.ksr" "$tmp/ep" record -n 4 -o - usdt "$P:ksnoop_test:small" && p1=
 "$P" fire 4 >/dev/null
 end $p1
 expect_eq record_stdout 4 "$(ks report -j - <"$tmp/pipe.ksr" 2>/dev/null | grep -c '"type":"event"')"
+# --force replaces the file by a new one: its other hard links keep the old bytes.
+echo old >"$tmp/exists"
+chmod 644 "$tmp/exists"
+ln "$tmp/exists" "$tmp/exists-link"
 bg "$tmp/o" "$tmp/ef" record --force -n 1 -o "$tmp/exists" usdt "$P:ksnoop_test:small" && p1=$BGPID
 "$P" fire 1 >/dev/null
 end $p1
 expect_eq record_force 1 "$(ks report -j "$tmp/exists" 2>/dev/null | grep -c '"type":"event"')"
+expect_eq record_force_mode_0600 600 "$(stat -c %a "$tmp/exists")"
+expect_eq record_force_other_link_kept "old" "$(cat "$tmp/exists-link")"
+# A run that fails before it records leaves the file it would have replaced.
+expect_error record_force_failed_keeps 2 "unknown tracepoint 'nope_nope'" record --force -o "$tmp/exists-link" tp:nope_nope
+expect_eq record_force_failed_kept "old" "$(cat "$tmp/exists-link")"
+expect_eq record_force_failed_no_temp "exists exists-link" "$(cd "$tmp" && ls -d exists* | joined)"
+
+# --- recordings are 0600 (every captured value, and kallsyms addresses
+#     that kptr_restrict hides from other users), whatever the umask ---
+expect_eq record_mode_0600 600 "$(stat -c %a "$tmp/u.ksr")"
+
+# --- -o in a directory others can write (sticky, like /tmp), where nobody
+#     planted a symbolic link to root's file, a FIFO and a 0666 file of
+#     its own: --force refuses each in one line (exit 1), promptly (the
+#     FIFO must not block), and leaves all of them as they were ---
+sh_dir=$tmp/shared
+mkdir -m 1777 "$sh_dir"
+echo secret >"$tmp/victim"
+chmod 600 "$tmp/victim"
+"${NOBODY[@]}" ln -s "$tmp/victim" "$sh_dir/link"
+"${NOBODY[@]}" mkfifo "$sh_dir/fifo"
+"${NOBODY[@]}" sh -c 'echo theirs >"$1"; chmod 666 "$1"' - "$sh_dir/theirs"
+expect_eq hostile_planted "symbolic link fifo nobody" "$(stat -c %F "$sh_dir/link") $(stat -c %F "$sh_dir/fifo") $(stat -c %U "$sh_dir/theirs")"
+# Were one accepted, the run ends by itself: -c matches nothing, --duration.
+quiet=(-c ksrec_none --duration 2 tp:sched_process_exec)
+KSNOOP_TIMEOUT=10 expect_error force_symlink_refused 1 \
+	"^ksnoop: record: '$sh_dir/link' is a symbolic link \(not followed\): --force replaces only a regular file$" \
+	record --force -o "$sh_dir/link" "${quiet[@]}"
+KSNOOP_TIMEOUT=10 expect_error force_fifo_refused 1 \
+	"^ksnoop: record: '$sh_dir/fifo' is a FIFO: --force replaces only a regular file$" \
+	record --force -o "$sh_dir/fifo" "${quiet[@]}"
+KSNOOP_TIMEOUT=10 expect_error force_others_file_refused 1 \
+	"^ksnoop: record: '$sh_dir/theirs' belongs to uid 65534, not to this user \(uid 0\): not replaced$" \
+	record --force -o "$sh_dir/theirs" "${quiet[@]}"
+# Without --force each is refused as existing (O_EXCL follows no link, opens no FIFO).
+KSNOOP_TIMEOUT=10 expect_error fifo_exists 2 "^ksnoop: record: '$sh_dir/fifo' exists; --force overwrites it$" \
+	record -o "$sh_dir/fifo" "${quiet[@]}"
+KSNOOP_TIMEOUT=10 expect_error symlink_exists 2 "^ksnoop: record: '$sh_dir/link' exists; --force overwrites it$" \
+	record -o "$sh_dir/link" "${quiet[@]}"
+expect_eq hostile_victim_untouched "secret root 600" "$(cat "$tmp/victim") $(stat -c '%U %a' "$tmp/victim")"
+expect_eq hostile_theirs_untouched "theirs nobody 666" "$(cat "$sh_dir/theirs") $(stat -c '%U %a' "$sh_dir/theirs")"
+expect_eq hostile_link_fifo_kept "link fifo" "$(test -L "$sh_dir/link" && echo link) $(test -p "$sh_dir/fifo" && echo fifo)"
+expect_eq hostile_nothing_added "fifo link theirs" "$(ls "$sh_dir" | joined)"
+
+# --- report --tid: the thread, not the process (usdt_prog threads: the
+#     main thread and a second one each fire tick with their own tid) ---
+bg "$tmp/o" "$tmp/eth" record -n 40 -o "$tmp/th.ksr" usdt "$P:ksnoop_test:tick" && rec=$BGPID
+"$P" threads 1 >"$tmp/threads.out"
+for i in $(seq 100); do kill -0 "$rec" 2>/dev/null || break; sleep 0.1; done
+end $rec
+t2=$(sed -n 's/^tid //p' "$tmp/threads.out")
+ks report -j "$tmp/th.ksr" >"$tmp/thj" 2>/dev/null
+thpid=$(jq -r 'select(.type == "event") | .pid' "$tmp/thj" | sort -u)
+expect_eq tid_two_threads_recorded "2 1" \
+	"$(jq -r 'select(.type == "event") | .tid' "$tmp/thj" | sort -u | wc -l) $(grep -c . <<<"$thpid")"
+for t in "$t2" "$thpid"; do
+	want=$(jq -r --argjson t "$t" 'select(.type == "event" and .tid == $t) | .tid' "$tmp/thj" | grep -c .)
+	got=$(ks report -j --tid "$t" "$tmp/th.ksr" 2>/dev/null | jq -r 'select(.type == "event") | .tid' |
+		sort | uniq -c | awk '{ print $1, $2 }' | joined)
+	expect_eq "report_tid_$([ "$t" = "$thpid" ] && echo main || echo second)" "$want $t" "$got"
+done
+
+# --- returns alone: sys:openat(filename, return < 0) stashes each entry and
+#     records the failing returns (syscall_prog: N of them) ---
+sprog=ksrec_sys$$
+cp "$S" "$tmp/$sprog"
+N=5
+bg "$tmp/o" "$tmp/esys" record -c "$sprog" -o "$tmp/sys.ksr" 'sys:openat(filename, return < 0)' && rec=$BGPID
+"$tmp/$sprog" "$tmp/missing" $N "$tmp/victim" 2 >/dev/null 2>&1
+end $rec
+info=$(ks report -j --info "$tmp/sys.ksr")
+expect_eq sys_returns_only "0 $N" "$(jq -r '"\(.entries) \(.returns)"' <<<"$info")"
+# The span runs from the first record to the last (time_ns: too wide for jq's doubles).
+times=$(ks report -j "$tmp/sys.ksr" 2>/dev/null | sed -n 's/^{"type":"event","time_ns":\([0-9]*\),.*/\1/p')
+expect_eq sys_times $N "$(grep -c . <<<"$times")"
+expect_eq info_span_returns_only "$(($(tail -1 <<<"$times") - $(head -1 <<<"$times")))" "$(jq -r .span_ns <<<"$info")"
+check info_span_not_zero test "$(jq -r .span_ns <<<"$info")" -gt 0
+# --count counts each call once, at its return when the entry was stashed.
+expect_eq sys_count_counted $N "$(ks report -j --count "$tmp/sys.ksr" 2>/dev/null | jq -r 'select(.type == "summary") | .counted')"
+expect_match sys_count_row "^ +$N  sys:openat$" "$(ks report --count "$tmp/sys.ksr" 2>/dev/null)"
 
 # --- a full disk (here RLIMIT_FSIZE, its signal ignored: writes fail with
 #     EFBIG): the recording stops with one line and status 1, and the file
@@ -168,6 +261,28 @@ expect_eq tp_json_stack_named "ok" "$(jq -r 'select(.type == "event") | .stack[0
 ks report "$tmp/t.ksr" >"$tmp/trt" 2>/dev/null
 check tp_text_identical cmp <(notime <"$tmp/tl") <(notime <"$tmp/trt")
 expect_match tp_text_filename "^    bprm->filename = \"$tmp/ksrec_exec\"$" "$(cat "$tmp/trt")"
+
+# --- the same recording without its KSYMS block: the stack's addresses
+#     print as addresses, never named from this machine's /proc/kallsyms
+#     (on another machine that is another kernel; here it would be right) ---
+off=8 size=$(stat -c %s "$tmp/t.ksr")
+: >"$tmp/nok.ksr"
+head -c 8 "$tmp/t.ksr" >"$tmp/nok.ksr"
+while [ "$off" -lt "$size" ]; do
+	type=$(od -An -tu4 -j "$off" -N4 "$tmp/t.ksr" | tr -d ' ')
+	stored=$(od -An -tu4 -j $((off + 8)) -N4 "$tmp/t.ksr" | tr -d ' ')
+	[ "$type" = 4 ] || tail -c +$((off + 1)) "$tmp/t.ksr" | head -c $((16 + stored)) >>"$tmp/nok.ksr"
+	off=$((off + 16 + stored))
+done
+check no_ksyms_block_removed test "$(stat -c %s "$tmp/nok.ksr")" -lt "$size"
+ks report -j "$tmp/nok.ksr" >"$tmp/nokj" 2>/dev/null
+expect_eq no_ksyms_report_status 0 "$?"
+named=$(jq -r 'select(.type == "event") | .stack[]' "$tmp/trj")
+raw=$(jq -r 'select(.type == "event") | .stack[]' "$tmp/nokj")
+# Every frame, the tracer's own at the top too (only a name tells those apart).
+check no_ksyms_frames test "$(grep -c . <<<"$raw")" -ge "$(grep -c . <<<"$named")" -a -n "$named"
+expect_eq no_ksyms_addresses_only "" "$(grep -v '^0xffff[0-9a-f]*$' <<<"$raw")"
+check with_ksyms_named test -z "$(grep '^0x' <<<"$named")"
 
 # --- a file cut short: the events of its complete blocks, and where it ends ---
 # Block ends, from the headers: 8 bytes of magic, then 16-byte headers
