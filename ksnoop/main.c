@@ -166,7 +166,7 @@ static const char usage_text[] =
 "      --group            with --track: each object's events together, when it\n"
 "                         is freed or at exit, with the time since its first\n"
 "  -o, --output FILE      record: the file events go to (-: stdout)\n"
-"      --force            record: overwrite FILE if it exists\n"
+"      --force            record: replace FILE if it is a regular file of ours\n"
 "      --info             report: what FILE holds (specs, targets, events,\n"
 "                         time span, lost events, size), not the events\n"
 "  -v, --verbose          say what is resolved and how it is attached;\n"
