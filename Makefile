@@ -215,10 +215,11 @@ $(BUILD)/usdt/ustack_prog: tests/usdt/ustack_prog.c | $(BUILD)
 	$(CC) -O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
 		-fno-inline $(WARNINGS) $< -o $@
 
-# -O2: the notes of structs passed by value in registers ("16@%rax").
-$(BUILD)/usdt/usdt_forms: tests/usdt/usdt_forms.c | $(BUILD)
+# -O2: the notes of structs passed by value in registers ("16@%rax");
+# usdt_forms_dup.c: a second static of one name.
+$(BUILD)/usdt/usdt_forms: tests/usdt/usdt_forms.c tests/usdt/usdt_forms_dup.c | $(BUILD)
 	@mkdir -p $(@D)
-	$(CC) -O2 -g $< -o $@
+	$(CC) -O2 -g $^ -o $@
 
 # One probe per kind of location the compiler picks (register, stack frame,
 # constant) and a semaphore; the arm64 VM's USDT test (90-arm64.sh).

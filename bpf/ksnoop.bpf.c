@@ -143,6 +143,14 @@ enum word_source {
 };
 
 /*
+ * The argument words of a call: the arguments, the return value, then a
+ * mask of the argument slots that could not be read (a USDT argument in
+ * memory that faulted): such a slot's word is where it is, never a value.
+ */
+#define WORD_UNREAD	(KSNOOP_MAX_ARGS + 1)
+#define NWORDS		(KSNOOP_MAX_ARGS + 2)
+
+/*
  * Whose memory a read is in.  USDT: always the traced program's (it chooses
  * the addresses, so a kernel address there is a fault, never a kernel
  * read).  Kernel functions: the BTF's __user tags where it has them;
@@ -262,26 +270,68 @@ static __always_inline void tp_words(__u64 *ctx, __u64 *words)
 	}
 }
 
+/*
+ * A USDT argument in memory is read as other user memory is: where the
+ * program may sleep, a page the traced program has not touched yet is
+ * faulted in and the read tried again.  One that still faults (nothing
+ * mapped there) is marked in words[WORD_UNREAD], its word its address.
+ */
 static __always_inline void usdt_words(struct pt_regs *ctx, __u64 *words, int nwords)
 {
+	__u64 addr;
 	long val;
-	int i;
+	int i, err;
 
 	for (i = 0; i < KSNOOP_MAX_ARGS; i++) {
 		if (i >= nwords)
 			break;
 		val = 0;
-		ksnoop_usdt_arg(ctx, i, &val);
+		err = ksnoop_usdt_arg(ctx, i, &val);
+		if (err && (plan.flags & KSNOOP_PLAN_SLEEPABLE) &&
+		    !ksnoop_usdt_arg_addr(ctx, i, &addr)) {
+			fault_in(addr, sizeof(val));
+			err = ksnoop_usdt_arg(ctx, i, &val);
+		}
+		/* A site without argument I (another site's plan) reads none. */
+		if (err && err != -ENOENT && err != -ESRCH) {
+			words[WORD_UNREAD] |= 1ULL << i;
+			if (ksnoop_usdt_arg_addr(ctx, i, &addr))
+				addr = 0;
+			val = addr;
+		}
 		words[i] = val;
 	}
 }
 
+/* Whether argument slot SLOT could not be read (usdt_words()). */
+static __always_inline bool slot_unread(const __u64 *words, __u32 slot)
+{
+	return slot < KSNOOP_MAX_ARGS && (words[WORD_UNREAD] & (1ULL << slot));
+}
+
+static __always_inline __u32 src_slot(const volatile struct ksnoop_access *acc)
+{
+	return acc->src == KSNOOP_SRC_RET ? KSNOOP_MAX_ARGS : acc->slot;
+}
+
+/*
+ * Whether the words ACC reads could not be read: its source, or the
+ * argument that holds a ":str(LEN)" string's length.
+ */
+static __always_inline bool src_unread(const __u64 *words,
+				       const volatile struct ksnoop_access *acc)
+{
+	return slot_unread(words, src_slot(acc)) ||
+	       ((acc->flags & KSNOOP_VAL_STR_LEN) && slot_unread(words, acc->len_slot));
+}
+
+/* ACC's source word; 0 for one not read (callers check src_unread() first). */
 static __always_inline __u64 src_word(const __u64 *words,
 				      const volatile struct ksnoop_access *acc)
 {
-	__u32 slot = acc->src == KSNOOP_SRC_RET ? KSNOOP_MAX_ARGS : acc->slot;
+	__u32 slot = src_slot(acc);
 
-	if (slot > KSNOOP_MAX_ARGS)
+	if (slot > KSNOOP_MAX_ARGS || slot_unread(words, slot))
 		return 0;
 	return words[slot];
 }
@@ -516,6 +566,14 @@ static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
 	bool user;
 	int st;
 
+	/* An argument that faulted: where it is, not a value. */
+	if (src_unread(words, acc)) {
+		__u32 slot = slot_unread(words, src_slot(acc)) ? src_slot(acc) : acc->len_slot;
+
+		*from = slot < KSNOOP_MAX_ARGS ? words[slot] : 0;
+		*len = 0;
+		return KSNOOP_FAULT | KSNOOP_ST_USER;
+	}
 	if (acc->flags & KSNOOP_VAL_REG) {
 		/* A value's room is at least 8 bytes (rounded up). */
 		*(__u64 *)dst = word;
@@ -575,6 +633,9 @@ static __always_inline bool pred_holds(const __u64 *words,
 	__u64 v, c = p->imm;
 	int i;
 
+	/* A value that cannot be read holds no predicate, as a fault below. */
+	if (src_unread(words, &p->acc))
+		return false;
 	if (p->is_str) {
 		/* One byte more than the longest constant: a longer string differs. */
 		char buf[KSNOOP_MAX_PRED_STR + 1] = {};
@@ -1115,6 +1176,13 @@ static __always_inline int by_key(const __u64 *words, __u8 *key)
 	case KSNOOP_BY_CPU:
 		*(__u64 *)key = bpf_get_smp_processor_id();
 		return 0;
+	default:
+		break;
+	}
+	/* The rest read the value by_value names. */
+	if (src_unread(words, &p->acc))
+		return -1;
+	switch (plan.by) {
 	case KSNOOP_BY_INT:
 		if (pred_scalar(p, src_word(words, &p->acc), &v))
 			return -1;
@@ -1218,7 +1286,8 @@ static __always_inline void count_call(void *ctx, enum word_source ws, const str
 		key.sub = hist_bucket(v, false);
 	} else if (plan.output == KSNOOP_OUT_HIST) {
 		/* A value that cannot be read is no bucket: counted as a fault. */
-		if (pred_scalar(&plan.hist, src_word(words, &plan.hist.acc), &v)) {
+		if (src_unread(words, &plan.hist.acc) ||
+		    pred_scalar(&plan.hist, src_word(words, &plan.hist.acc), &v)) {
 			count(KSNOOP_CNT_HIST_UNREAD);
 			return;
 		}
@@ -1677,7 +1746,7 @@ static __always_inline __u64 track_object(const __u64 *words)
 {
 	__u32 slot = plan.track_slot;
 
-	if (slot >= KSNOOP_MAX_ARGS)
+	if (slot >= KSNOOP_MAX_ARGS || slot_unread(words, slot))
 		return 0;
 	return words[slot];
 }
@@ -1771,7 +1840,7 @@ static __always_inline void track_clone_entry(void *ctx, enum word_source ws, co
 static __always_inline int track_clone_return(void *ctx, enum word_source ws)
 {
 	const volatile struct ksnoop_side_plan *side = &plan.side[KSNOOP_RETURN];
-	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
+	__u64 words[NWORDS] = {};
 	struct call c = {};
 	__u64 *src, obj;
 	void *rec;
@@ -1849,7 +1918,7 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 	bool keyed = side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY);
 	bool timed = side->flags & KSNOOP_SIDE_TIMED;
 	bool durations = plan.output == KSNOOP_OUT_HIST_DURATION;
-	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
+	__u64 words[NWORDS] = {};
 	struct call c = {};
 
 	if (plan.tree == KSNOOP_TREE_INNER) {
@@ -1969,7 +2038,7 @@ static __always_inline int capture_return_call(void *ctx, enum word_source ws, s
 {
 	const volatile struct ksnoop_side_plan *side = &plan.side[KSNOOP_RETURN];
 	bool keyed = side->flags & (KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
-	__u64 words[KSNOOP_MAX_ARGS + 1] = {};
+	__u64 words[NWORDS] = {};
 	void *stashed = NULL;
 
 	if (!begin_call(ctx, ws, KSNOOP_RETURN, c, keyed))

@@ -11,11 +11,25 @@
 #include <bpf/usdt.bpf.h>
 #include "ksnoop_usdt.h"
 
-/* base + index * scale + offset, then a user read, as bpf_usdt_arg() does REG_DEREF. */
-static __always_inline int usdt_arg_indexed(struct pt_regs *ctx,
-					    const struct __bpf_usdt_arg_spec *a, long *res)
+/* The spec of argument I of the site that fired, or NULL. */
+static __always_inline struct __bpf_usdt_arg_spec *usdt_arg_spec(struct pt_regs *ctx, __u64 i)
 {
-	unsigned long base = 0, index, val;
+	struct __bpf_usdt_spec *spec;
+	int id = __bpf_usdt_spec_id(ctx);
+
+	if (id < 0)
+		return NULL;
+	spec = bpf_map_lookup_elem(&__bpf_usdt_specs, &id);
+	if (!spec || i >= BPF_USDT_MAX_ARG_CNT || (long)i >= spec->arg_cnt)
+		return NULL;
+	return &spec->args[i];
+}
+
+/* base + index * scale + offset: where an INDEXED argument is. */
+static __always_inline int usdt_indexed_addr(struct pt_regs *ctx,
+					     const struct __bpf_usdt_arg_spec *a, __u64 *addr)
+{
+	unsigned long base = 0, index;
 	__u64 v = a->val_off;
 	int err;
 
@@ -28,9 +42,22 @@ static __always_inline int usdt_arg_indexed(struct pt_regs *ctx,
 				    (void *)ctx + KSNOOP_USDT_IDX_REG(v));
 	if (err)
 		return err;
-	err = bpf_probe_read_user(&val, sizeof(val),
-				  (void *)(base + (index << KSNOOP_USDT_IDX_SHIFT(v)) +
-					   KSNOOP_USDT_IDX_DISP(v)));
+	*addr = base + (index << KSNOOP_USDT_IDX_SHIFT(v)) + KSNOOP_USDT_IDX_DISP(v);
+	return 0;
+}
+
+/* An INDEXED argument: its address, then a user read, as bpf_usdt_arg() does REG_DEREF. */
+static __always_inline int usdt_arg_indexed(struct pt_regs *ctx,
+					    const struct __bpf_usdt_arg_spec *a, long *res)
+{
+	unsigned long val;
+	__u64 addr;
+	int err;
+
+	err = usdt_indexed_addr(ctx, a, &addr);
+	if (err)
+		return err;
+	err = bpf_probe_read_user(&val, sizeof(val), (void *)addr);
 	if (err)
 		return err;
 	val <<= a->arg_bitshift;
@@ -45,20 +72,39 @@ static __always_inline int usdt_arg_indexed(struct pt_regs *ctx,
 /* Argument I of the site that fired into *RES (0 on error); 0 or a negative errno. */
 static __always_inline int ksnoop_usdt_arg(struct pt_regs *ctx, __u64 i, long *res)
 {
-	struct __bpf_usdt_spec *spec;
-	int err = bpf_usdt_arg(ctx, i, res), id;
+	const struct __bpf_usdt_arg_spec *a;
+	int err = bpf_usdt_arg(ctx, i, res);
 
 	if (err != -EINVAL)
 		return err;
-	id = __bpf_usdt_spec_id(ctx);
-	if (id < 0)
+	a = usdt_arg_spec(ctx, i);
+	if (!a || a->arg_type != KSNOOP_USDT_ARG_INDEXED)
 		return err;
-	spec = bpf_map_lookup_elem(&__bpf_usdt_specs, &id);
-	if (!spec || i >= BPF_USDT_MAX_ARG_CNT)
+	return usdt_arg_indexed(ctx, a, res);
+}
+
+/*
+ * Where argument I is in the traced program's memory: 0, or a negative
+ * errno (-EINVAL: in a register or a constant, -ENOENT: no such argument).
+ * Both reads above take 8 bytes from there.
+ */
+static __always_inline int ksnoop_usdt_arg_addr(struct pt_regs *ctx, __u64 i, __u64 *addr)
+{
+	const struct __bpf_usdt_arg_spec *a = usdt_arg_spec(ctx, i);
+	unsigned long reg;
+	int err;
+
+	if (!a)
+		return -ENOENT;
+	if (a->arg_type == KSNOOP_USDT_ARG_INDEXED)
+		return usdt_indexed_addr(ctx, a, addr);
+	if (a->arg_type != BPF_USDT_ARG_REG_DEREF)
+		return -EINVAL;
+	err = bpf_probe_read_kernel(&reg, sizeof(reg), (void *)ctx + a->reg_off);
+	if (err)
 		return err;
-	if (spec->args[i].arg_type != KSNOOP_USDT_ARG_INDEXED)
-		return err;
-	return usdt_arg_indexed(ctx, &spec->args[i], res);
+	*addr = reg + a->val_off;
+	return 0;
 }
 
 #endif

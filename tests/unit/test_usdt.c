@@ -190,6 +190,7 @@ static void test_loc_decoded(void **state)
 {
 	int ip = offsetof(struct pt_regs, rip), bp = offsetof(struct pt_regs, rbp);
 	int ax = offsetof(struct pt_regs, rax), r14 = offsetof(struct pt_regs, r14);
+	int r10 = offsetof(struct pt_regs, r10), r11 = offsetof(struct pt_regs, r11);
 	struct usdt_loc l;
 
 	loc_is("$-7", USDT_LOC_CONST, -7, -1, -1, 1, "");
@@ -205,6 +206,11 @@ static void test_loc_decoded(void **state)
 	loc_is("-1204(%rbp,%rax,4)", USDT_LOC_MEM, -1204, bp, ax, 4, "");
 	loc_is("(,%rax,8)", USDT_LOC_MEM, 0, -1, ax, 8, "");
 	loc_is("0x10(%rbp,%rax)", USDT_LOC_MEM, 16, bp, ax, 1, "");
+	/* r10 and r11 are each their own, and a scale of 2 is 2. */
+	loc_is("%r10", USDT_LOC_REG, 0, r10, -1, 1, "");
+	loc_is("%r11d", USDT_LOC_REG, 0, r11, -1, 1, "");
+	loc_is("(%r10,%r11,2)", USDT_LOC_MEM, 0, r10, r11, 2, "");
+	loc_is("2(%r11,%r10,2)", USDT_LOC_MEM, 2, r11, r10, 2, "");
 	/* Past 64 bits (libbpf's sscanf() takes it as the largest long). */
 	assert_string_equal(usdt_arch__parse_loc("9223372036854775808(%rax)", &l),
 			    "a location ksnoop does not parse");
@@ -244,6 +250,17 @@ static void test_own_arg_spec(void **state)
 	assert_int_equal(KSNOOP_USDT_IDX_REG(s.val_off), offsetof(struct pt_regs, rax));
 	assert_int_equal(KSNOOP_USDT_IDX_SHIFT(s.val_off), 2);
 	assert_false(s.val_off & KSNOOP_USDT_IDX_NOBASE);
+	/* Each scale as its shift: 2 is 1 (not 4's 2), 1 is 0. */
+	assert_int_equal(usdt__parse_arg("-2@2(%r10,%r11,2)", &a), 0);
+	assert_int_equal(usdt_own__arg_spec(&a, 0x1000, 0, &s, &why), 0);
+	assert_int_equal(s.reg_off, offsetof(struct pt_regs, r10));
+	assert_int_equal(KSNOOP_USDT_IDX_REG(s.val_off), offsetof(struct pt_regs, r11));
+	assert_int_equal(KSNOOP_USDT_IDX_SHIFT(s.val_off), 1);
+	assert_int_equal(KSNOOP_USDT_IDX_DISP(s.val_off), 2);
+	assert_int_equal(s.arg_bitshift, 48);
+	assert_int_equal(usdt__parse_arg("1@(%rax,%rbx,1)", &a), 0);
+	assert_int_equal(usdt_own__arg_spec(&a, 0x1000, 0, &s, &why), 0);
+	assert_int_equal(KSNOOP_USDT_IDX_SHIFT(s.val_off), 0);
 	assert_int_equal(usdt__parse_arg("8@(,%r9,8)", &a), 0);
 	assert_int_equal(usdt_own__arg_spec(&a, 0x1000, 0, &s, &why), 0);
 	assert_true(s.val_off & KSNOOP_USDT_IDX_NOBASE);

@@ -95,6 +95,11 @@ static void test_libbpf_parses(void **state)
 	assert_false(usdt_arm64__libbpf_parses("[x0, #:lo12:counter]"));
 	assert_false(usdt_arm64__libbpf_parses("[x3, #8]"));
 	assert_false(usdt_arm64__libbpf_parses("%edi"));
+	/* Anything after the ']' but spaces: not libbpf's form. */
+	assert_true(usdt_arm64__libbpf_parses("[x0]  "));
+	assert_false(usdt_arm64__libbpf_parses("[sp, 12]!"));
+	assert_false(usdt_arm64__libbpf_parses("[x0] x1"));
+	assert_false(usdt_arm64__libbpf_parses("[x29, -16]]"));
 }
 
 int main(void)

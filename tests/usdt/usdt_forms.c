@@ -22,12 +22,26 @@
  *   indexed  "-4@(%B,%X,4) -4@-8(%B,%X,4) 8@%X -8@8(%L,%X,8)"
  *            (a scaled index: B = &ints[2], X = K, L = longs)
  *            ints[2 + K] = 102 + K, ints[K] = 100 + K, K, longs[K + 1] = -(K + 1)
+ *   scaled2  "-2@(%r10,%r11,2) 8@%r11 -2@2(%r10,%r11,2)"
+ *            (registers the compiler is made to use: r10 = shorts, r11 = K)
+ *            shorts[K], K, shorts[K + 1]; shorts[J] = J * 101 + 300, negated when J is even
+ *   cold     "-8@ksnoop_cold(%rip)"      55, on a page the program never touched
+ *   unmapped "-8@ksnoop_unmapped(%rip)"  a symbol 256 MiB past ksnoop_cold: nothing there
+ *   dupsym   "-4@ksnoop_dup(%rip)"       ksnoop_dup is a static here and in
+ *            usdt_forms_dup.c, at two addresses: refused (fired with cold)
  *
- *   usdt_forms fire N    call every probe N times (mixed: each of its three
- *                        sites once per round, in that order), then exit
+ *   usdt_forms fire N    call every probe but cold, unmapped and dupsym N
+ *                        times (mixed: each of its three sites once per round,
+ *                        in that order), then exit
+ *   usdt_forms cold      fire cold, unmapped and dupsym once; print "cold page present
+ *                        before B after A" (/proc/self/pagemap: 1 mapped in)
  */
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/sdt.h>
 
 struct pair {
@@ -117,6 +131,58 @@ __attribute__((noinline)) static void indexed(int n)
 			     : : "r"(&ints[2]), "r"(k), "r"(longs) : "memory");
 }
 
+__attribute__((noinline)) static void scaled2(int n)
+{
+	short shorts[8] = { -300, 401, -502, 603, -704, 805, -906, 1007 };
+	register long base __asm__("r10") = (long)shorts;
+	register long index __asm__("r11") = n % 4;
+
+	__asm__ __volatile__(HAND_PROBE("ksnoop_forms", "scaled2",
+					"-2@(%0,%1,2) 8@%1 -2@2(%0,%1,2)")
+			     : : "r"(base), "r"(index) : "memory");
+}
+
+/*
+ * 55 at the start of 64 KiB of its own, which nothing here reads or
+ * writes: the kernel maps a file's pages in around a fault, 64 KiB at
+ * most, so a fault elsewhere leaves this page out as well.
+ */
+__attribute__((aligned(65536))) long ksnoop_cold[65536 / sizeof(long)] = { 55 };
+
+/* A static of this name is in usdt_forms_dup.c too. */
+static int ksnoop_dup __attribute__((used)) = 1;
+
+/* 1 if the page of P is mapped in, 0 if not, -1 if pagemap cannot say. */
+static int page_present(const void *p)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t entry = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = pread(fd, &entry, sizeof(entry), (off_t)((uintptr_t)p / page * sizeof(entry)));
+	close(fd);
+	if (n != sizeof(entry))
+		return -1;
+	return (int)(entry >> 63);
+}
+
+__attribute__((noinline)) static int cold(void)
+{
+	int before = page_present(ksnoop_cold), after;
+
+	__asm__ __volatile__(".set ksnoop_unmapped, ksnoop_cold + 0x10000000\n"
+			     HAND_PROBE("ksnoop_forms", "cold", "-8@ksnoop_cold(%%rip)")
+			     HAND_PROBE("ksnoop_forms", "unmapped", "-8@ksnoop_unmapped(%%rip)")
+			     HAND_PROBE("ksnoop_forms", "dupsym", "-4@ksnoop_dup(%%rip)")
+			     : : : "memory");
+	after = page_present(ksnoop_cold);
+	printf("cold page present before %d after %d\n", before, after);
+	return before < 0 || after < 0;
+}
+
 __attribute__((noinline)) static void plain(int n)
 {
 	DTRACE_PROBE2(ksnoop_forms, plain, n, n * 2);
@@ -127,8 +193,10 @@ int main(int argc, char **argv)
 {
 	int i, n;
 
+	if (argc == 2 && !strcmp(argv[1], "cold"))
+		return cold();
 	if (argc != 3 || sscanf(argv[2], "%d", &n) != 1) {
-		fprintf(stderr, "usage: usdt_forms fire N\n");
+		fprintf(stderr, "usage: usdt_forms fire N | usdt_forms cold\n");
 		return 2;
 	}
 	for (i = 0; i < n; i++) {
@@ -141,6 +209,7 @@ int main(int argc, char **argv)
 		plain(i);
 		ripsym(i);
 		indexed(i);
+		scaled2(i);
 	}
 	return 0;
 }
