@@ -36,6 +36,44 @@
 #define PRINT_MAX_NODES	65536
 
 /*
+ * Work per captured value, in steps: a member or element visited (printed
+ * or left out), an enumerator compared, a member laid out or compared for
+ * one use.  Nodes alone do not bound it: text skips zero members without
+ * printing them, and BTF from a record file or a binary's .BTF can put
+ * 65535 members in every struct.  A real value costs about a step a byte
+ * (sk_buff, 232 bytes: a few hundred; 32 KiB of u8: 32768), so BASE plus
+ * PER_BYTE for each captured byte is far above any of them and keeps the
+ * work linear in what was captured (a step is tens of nanoseconds: a
+ * 32 KiB value stops within about 0.1 s).  Past it the value is cut, and
+ * says so.
+ */
+#define PRINT_STEPS_BASE	16384
+#define PRINT_STEPS_PER_BYTE	64
+
+/*
+ * Steps to find a union's struct_groups (skip_struct_groups()), once per
+ * type: the kernel's have two members of a few dozen; past this the rest
+ * of the union's named structs are printed rather than compared.
+ */
+#define LAYOUT_GROUP_STEPS	(1 << 18)
+/*
+ * Candidates whose fingerprint matches a named struct's that are compared
+ * member by member: more than one is a 64-bit collision, which hostile
+ * BTF may contrive; a group not found prints twice, nothing is lost.
+ */
+#define LAYOUT_GROUP_TRIES	4
+
+/*
+ * Enums with more enumerators than this get an index, sorted by value
+ * (found by binary search), built once per type; smaller ones are
+ * scanned.  A value typed as an array of one-byte enums with 65535
+ * enumerators scanned them all at each element.
+ */
+#define ENUM_SCAN_MAX		8
+/* Enumerators indexed in all, per printer (16 bytes each: 4 MB). */
+#define ENUM_INDEX_MAX		(1 << 18)
+
+/*
  * A struct's or union's members as printing needs them: name, offset and
  * resolved type, found once per type rather than once per event (walking
  * each member's type through BTF was a third of the time to print a
@@ -54,11 +92,19 @@ struct member_layout {
 	__s64 msize;			/* bytes the member spans (a bitfield's few) */
 };
 
+/* An enumerator by value: its value and index in the enum. */
+struct enum_entry {
+	__s64 v;
+	__u32 i;
+};
+
+/* A struct's or union's members, or an enum's index (sorted by value, then index). */
 struct struct_layout {
 	const struct btf *btf;		/* NULL: a free slot */
 	__u32 sid;
 	__u32 n;
-	struct member_layout *m;
+	struct member_layout *m;	/* a struct or union: its N members */
+	struct enum_entry *e;		/* an enum: its N named enumerators */
 };
 
 #define LAYOUT_SLOTS		1024	/* power of two; half may fill */
@@ -66,7 +112,7 @@ struct struct_layout {
 
 struct layout_cache {
 	struct struct_layout slots[LAYOUT_SLOTS];
-	size_t used, members;
+	size_t used, members, enumerators;
 };
 
 struct walk {
@@ -78,6 +124,9 @@ struct walk {
 	bool zeros;
 	bool truncated;		/* some member lay beyond the copied bytes */
 	bool cut;		/* BTF nested deeper or wider than we print */
+	bool worked_out;	/* ... or the value's steps ran out (cut too) */
+	__u64 steps, max_steps;	/* work done for the value, and allowed */
+	__u64 type_steps;	/* work done once per type (cached), beside it */
 	int depth;		/* of nested values, up to BTFU_MAX_DEPTH */
 	int nodes;		/* values printed, up to PRINT_MAX_NODES */
 	/*
@@ -111,11 +160,24 @@ static bool walk_enter(struct walk *w)
 	return true;
 }
 
+/* N steps more; false (and the value cut) when it has none left. */
+static bool walk_step(struct walk *w, __u64 n)
+{
+	w->steps += n;
+	if (w->steps > w->max_steps) {
+		w->cut = w->worked_out = true;
+		return false;
+	}
+	return true;
+}
+
 void printer__init(struct printer *p, FILE *out, const struct print_opts *opts)
 {
 	p->out = out;
 	p->opts = *opts;
 	p->layouts = NULL;
+	p->steps = 0;
+	p->value_cut = PRINT_NOT_CUT;
 	writer__init(&p->wr, out, opts->format == FORMAT_JSON);
 	writer__set_oneline(&p->wr, opts->oneline);
 }
@@ -128,8 +190,10 @@ void printer__fini(struct printer *p)
 
 	if (!p->layouts)
 		return;
-	for (i = 0; i < LAYOUT_SLOTS; i++)
+	for (i = 0; i < LAYOUT_SLOTS; i++) {
 		free_members(p->layouts->slots[i].m, p->layouts->slots[i].n);
+		free(p->layouts->slots[i].e);
+	}
 	free(p->layouts);
 	p->layouts = NULL;
 }
@@ -207,26 +271,52 @@ static void emit_char(struct walk *w, const void *data)
 	writer__raw(w->wr, text, json);
 }
 
-static void emit_enum(struct walk *w, const struct btf_type *t, __s64 size, const void *data,
-		      __u32 bit_off, __u32 bit_size)
+static const struct struct_layout *cached_enum_index(struct walk *w, const struct btf_type *t,
+						     __u32 sid);
+
+/* The first enumerator of enum T (type SID) with value V and a name; NULL: none. */
+static const char *enum_name(struct walk *w, const struct btf_type *t, __u32 sid, __s64 v)
+{
+	const struct struct_layout *sl;
+	int i, vlen = btf_vlen(t);
+	const char *name;
+
+	if (vlen > ENUM_SCAN_MAX && (sl = cached_enum_index(w, t, sid))) {
+		size_t lo = 0, hi = sl->n, mid;
+
+		walk_step(w, 1);
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (sl->e[mid].v < v)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == sl->n || sl->e[lo].v != v)
+			return NULL;
+		btfu_enumerator(w->btf, t, sl->e[lo].i, &name);
+		return name;
+	}
+	for (i = 0; i < vlen && walk_step(w, 1); i++)
+		if (btfu_enumerator(w->btf, t, i, &name) == v && *name)
+			return name;
+	return NULL;
+}
+
+static void emit_enum(struct walk *w, const struct btf_type *t, __u32 sid, __s64 size,
+		      const void *data, __u32 bit_off, __u32 bit_size)
 {
 	__u32 bits = bit_size ? bit_size : 8 * t->size;
 	__s64 v = bit_size ? (__s64)bitfield_value(data, bit_off, bit_size) :
 			     (__s64)load_uint(data, size);
-	int i, vlen = btf_vlen(t);
+	const char *name;
 
 	if (btf_kflag(t) && bits && bits < 64 && ((__u64)v >> (bits - 1)))
 		v |= (__s64)(~0ULL << bits);
-	for (i = 0; i < vlen; i++) {
-		const char *name;
-		__s64 ev = btfu_enumerator(w->btf, t, i, &name);
-
-		if (ev == v && *name) {
-			writer__name(w->wr, name);
-			return;
-		}
-	}
-	if (btf_kflag(t))
+	name = enum_name(w, t, sid, v);
+	if (name)
+		writer__name(w->wr, name);
+	else if (btf_kflag(t))
 		writer__int(w->wr, v);
 	else
 		writer__uint(w->wr, v);
@@ -327,7 +417,7 @@ static void emit_array(struct walk *w, const struct btf_type *t, const unsigned 
 	}
 	w->shown++;
 	writer__begin_array(w->wr, rows ? WRITER_ROWS : WRITER_STRUCT, level);
-	for (i = 0; i < n && esize > 0 && !w->cut; i++) {
+	for (i = 0; i < n && esize > 0 && !w->cut && walk_step(w, 1); i++) {
 		if ((size_t)(i + 1) * esize > avail) {
 			w->truncated = true;
 			break;
@@ -373,6 +463,13 @@ static void emit(struct walk *w, __u32 id, const unsigned char *data, size_t ava
 }
 
 /*
+ * Member names compared this far at most: the kernel's KSYM_NAME_LEN, so
+ * no name it loads is longer, while BTF from a file may hold one name of
+ * megabytes that every member repeats.
+ */
+#define LAYOUT_NAME_MAX		512
+
+/*
  * True when structs A and B have the same members (names, types, offsets):
  * the kernel's struct_group() puts one struct twice into a union, anonymous
  * and named (sk_buff's 'headers'), over the same bytes.
@@ -389,39 +486,155 @@ static bool same_members(const struct btf *btf, const struct btf_type *a,
 		if (btf_member_bit_offset(a, i) != btf_member_bit_offset(b, i) ||
 		    btf_member_bitfield_size(a, i) != btf_member_bitfield_size(b, i) ||
 		    btfu_strip(btf, ma->type) != btfu_strip(btf, mb->type) ||
-		    strcmp(btfu_name(btf, ma->name_off), btfu_name(btf, mb->name_off)))
+		    (ma->name_off != mb->name_off &&
+		     strncmp(btfu_name(btf, ma->name_off), btfu_name(btf, mb->name_off),
+			     LAYOUT_NAME_MAX)))
 			return false;
 	return true;
+}
+
+static __u64 fp_mix(__u64 h, __u64 v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+/* What same_members() compares, hashed: equal structs, equal fingerprints. */
+static __u64 members_fingerprint(const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_member *m = btf_members(t);
+	__u32 i, n = btf_vlen(t);
+	__u64 h = fp_mix(t->size, n);
+
+	for (i = 0; i < n; i++, m++) {
+		const char *name = btfu_name(btf, m->name_off);
+		size_t k, len = strnlen(name, LAYOUT_NAME_MAX);
+
+		h = fp_mix(h, btf_member_bit_offset(t, i));
+		h = fp_mix(h, btf_member_bitfield_size(t, i));
+		h = fp_mix(h, btfu_strip(btf, m->type));
+		for (k = 0; k < len; k++)
+			h = (h ^ (unsigned char)name[k]) * 0x100000001b3ULL;
+		h = fp_mix(h, len);
+	}
+	return h;
+}
+
+/* A union's struct member: its index, type and fingerprint. */
+struct group_cand {
+	__u64 fp;
+	__u32 sid;
+	__u32 idx;
+};
+
+static int cand_by_sid(const void *a, const void *b)
+{
+	const struct group_cand *x = a, *y = b;
+
+	if (x->sid != y->sid)
+		return x->sid < y->sid ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int cand_by_fp(const void *a, const void *b)
+{
+	const struct group_cand *x = a, *y = b;
+
+	if (x->fp != y->fp)
+		return x->fp < y->fp ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* The first of ANON[N] (sorted by fingerprint) with fingerprint FP, or N. */
+static __u32 first_with_fp(const struct group_cand *anon, __u32 n, __u64 fp)
+{
+	__u32 lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (anon[mid].fp < fp)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && anon[lo].fp == fp ? lo : n;
 }
 
 /*
  * A union's named struct member that repeats an anonymous sibling member by
  * member (a struct_group) is left out (msize -1): its members are printed
  * once, through the anonymous struct, as the code names them.
+ *
+ * Comparing every named member with every anonymous one, member by member,
+ * was cubic (a union of N of each, N members apiece: minutes for a record
+ * file of a kilobyte).  Each distinct struct is fingerprinted once, the
+ * anonymous ones sorted by fingerprint, and each distinct named struct
+ * compared in full only with the few whose fingerprint it shares: linear
+ * in the BTF the union refers to, and within LAYOUT_GROUP_STEPS.  Returns
+ * the steps taken.
  */
-static void skip_struct_groups(const struct btf *btf, const struct btf_type *t,
-			       struct member_layout *m)
+static __u64 skip_struct_groups(const struct btf *btf, const struct btf_type *t,
+				struct member_layout *m)
 {
-	__u32 i, j, n = btf_vlen(t);
+	__u32 i, j, k, tries, n = btf_vlen(t), nc = 0, na = 0;
+	struct group_cand *c, *anon;
+	__u64 steps = n;
 
-	for (i = 0; i < n; i++) {
-		if (!m[i].name_len || !m[i].t || !btf_is_struct(m[i].t))
-			continue;
-		for (j = 0; j < n; j++)
-			if (!m[j].name_len && m[j].t && btf_is_struct(m[j].t) &&
-			    same_members(btf, m[i].t, m[j].t)) {
-				m[i].msize = -1;
-				break;
-			}
+	c = calloc(2 * (size_t)(n ? n : 1), sizeof(*c));
+	if (!c)
+		return steps;
+	anon = c + n;
+	for (i = 0; i < n; i++)
+		if (m[i].t && btf_is_struct(m[i].t) && btf_vlen(m[i].t))
+			c[nc++] = (struct group_cand){ .sid = m[i].sid, .idx = i };
+	/* One fingerprint per distinct struct. */
+	qsort(c, nc, sizeof(*c), cand_by_sid);
+	for (i = 0; i < nc; i = j) {
+		steps += btf_vlen(m[c[i].idx].t);
+		if (steps > LAYOUT_GROUP_STEPS)
+			goto out;
+		c[i].fp = members_fingerprint(btf, m[c[i].idx].t);
+		for (j = i + 1; j < nc && c[j].sid == c[i].sid; j++)
+			c[j].fp = c[i].fp;
 	}
+	for (i = 0; i < nc; i++)
+		if (!m[c[i].idx].name_len)
+			anon[na++] = c[i];
+	qsort(anon, na, sizeof(*anon), cand_by_fp);
+	/* Each distinct named struct against the anonymous ones that share its fingerprint. */
+	for (i = 0; i < nc; i = j) {
+		const struct btf_type *nt = m[c[i].idx].t;
+		bool named = false, group = false;
+
+		for (j = i; j < nc && c[j].sid == c[i].sid; j++)
+			named |= m[c[j].idx].name_len != 0;
+		if (!named)
+			continue;
+		for (k = first_with_fp(anon, na, c[i].fp), tries = 0;
+		     k < na && anon[k].fp == c[i].fp && tries < LAYOUT_GROUP_TRIES && !group;
+		     k++, tries++) {
+			steps += btf_vlen(nt);
+			if (steps > LAYOUT_GROUP_STEPS)
+				goto out;
+			group = anon[k].sid == c[i].sid ||
+				same_members(btf, nt, m[anon[k].idx].t);
+		}
+		for (k = i; group && k < j; k++)
+			if (m[c[k].idx].name_len)
+				m[c[k].idx].msize = -1;
+	}
+out:
+	free(c);
+	return steps;
 }
 
-/* T's members into M (btf_vlen(T) of them), their names escaped for W. */
-static void layout_members(struct walk *w, const struct btf_type *t, struct member_layout *m)
+/* T's members into M (btf_vlen(T) of them), their names escaped for W; the steps it took. */
+static __u64 layout_members(struct walk *w, const struct btf_type *t, struct member_layout *m)
 {
 	const struct btf_member *bm = btf_members(t);
 	const struct btf *btf = w->btf;
 	__u32 i, vlen = btf_vlen(t);
+	__u64 steps = vlen;
 
 	for (i = 0; i < vlen; i++, bm++, m++) {
 		m->name = btfu_name(btf, bm->name_off);
@@ -435,7 +648,8 @@ static void layout_members(struct walk *w, const struct btf_type *t, struct memb
 		m->msize = m->bit_size ? (m->bit_off % 8 + m->bit_size + 7) / 8 : m->tsize;
 	}
 	if (btf_is_union(t))
-		skip_struct_groups(btf, t, m - vlen);
+		steps += skip_struct_groups(btf, t, m - vlen);
+	return steps;
 }
 
 static void free_members(struct member_layout *m, __u32 n)
@@ -453,11 +667,10 @@ static size_t layout_slot(const struct btf *btf, __u32 sid)
 }
 
 /*
- * The cached layout of struct or union T (type SID), or NULL when the cache
- * is full or cannot be made: the caller builds one for this use alone.
+ * The cache's slot for type SID of W's BTF: its layout, or the free slot
+ * where it goes (at most half are used: there is one).  NULL: no cache.
  */
-static const struct struct_layout *cached_layout(struct walk *w, const struct btf_type *t,
-						 __u32 sid)
+static struct struct_layout *layout_slot_of(struct walk *w, __u32 sid)
 {
 	struct layout_cache *lc = *w->layouts;
 	struct struct_layout *sl;
@@ -470,19 +683,78 @@ static const struct struct_layout *cached_layout(struct walk *w, const struct bt
 		if (sl->btf == w->btf && sl->sid == sid)
 			return sl;
 		if (!sl->btf)
-			break;
+			return sl;
 	}
+}
+
+/*
+ * The cached layout of struct or union T (type SID), or NULL when the cache
+ * is full or cannot be made: the caller builds one for this use alone.
+ */
+static const struct struct_layout *cached_layout(struct walk *w, const struct btf_type *t,
+						 __u32 sid)
+{
+	struct struct_layout *sl = layout_slot_of(w, sid);
+	struct layout_cache *lc = *w->layouts;
+
+	if (!sl || sl->btf)
+		return sl;
 	if (lc->used >= LAYOUT_SLOTS / 2 || lc->members + btf_vlen(t) > LAYOUT_MAX_MEMBERS)
 		return NULL;
 	sl->n = btf_vlen(t);
 	sl->m = calloc(sl->n ? sl->n : 1, sizeof(*sl->m));
 	if (!sl->m)
 		return NULL;
-	layout_members(w, t, sl->m);
+	w->type_steps += layout_members(w, t, sl->m);
 	sl->btf = w->btf;
 	sl->sid = sid;
 	lc->used++;
 	lc->members += sl->n;
+	return sl;
+}
+
+static int entry_by_value(const void *a, const void *b)
+{
+	const struct enum_entry *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * The index of enum T (type SID): its named enumerators sorted by value,
+ * then by index, so the first of a value is the one a scan would find.
+ * NULL when the cache is full or cannot be made: the caller scans.
+ */
+static const struct struct_layout *cached_enum_index(struct walk *w, const struct btf_type *t,
+						     __u32 sid)
+{
+	struct struct_layout *sl = layout_slot_of(w, sid);
+	struct layout_cache *lc = *w->layouts;
+	__u32 i, vlen = btf_vlen(t);
+	const char *name;
+
+	if (!sl || sl->btf)
+		return sl && sl->e ? sl : NULL;
+	if (lc->used >= LAYOUT_SLOTS / 2 || lc->enumerators + vlen > ENUM_INDEX_MAX)
+		return NULL;
+	sl->e = calloc(vlen ? vlen : 1, sizeof(*sl->e));
+	if (!sl->e)
+		return NULL;
+	sl->n = 0;
+	for (i = 0; i < vlen; i++) {
+		__s64 v = btfu_enumerator(w->btf, t, i, &name);
+
+		if (*name)
+			sl->e[sl->n++] = (struct enum_entry){ .v = v, .i = i };
+	}
+	qsort(sl->e, sl->n, sizeof(*sl->e), entry_by_value);
+	w->type_steps += vlen;
+	sl->btf = w->btf;
+	sl->sid = sid;
+	lc->used++;
+	lc->enumerators += vlen;
 	return sl;
 }
 
@@ -505,7 +777,8 @@ static void emit_members(struct walk *w, const struct btf_type *t, __u32 sid,
 		writer__null(w->wr, "/* out of memory */");
 		return;
 	}
-	layout_members(w, t, m);
+	/* Built for this use alone: the value's work. */
+	walk_step(w, layout_members(w, t, m));
 	emit_member_list(w, m, btf_vlen(t), data, avail, level);
 	free_members(m, btf_vlen(t));
 }
@@ -529,7 +802,7 @@ static void emit_member_list(struct walk *w, const struct member_layout *m, __u3
 {
 	__u32 i;
 
-	for (i = 0; i < n && !w->cut; i++, m++) {
+	for (i = 0; i < n && !w->cut && walk_step(w, 1); i++, m++) {
 		__u32 off = m->bit_off, bsz = m->bit_size;
 
 		if (m->msize < 0)
@@ -628,7 +901,7 @@ static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid, __s64
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		emit_enum(w, t, size, data, bit_off, bit_size);
+		emit_enum(w, t, sid, size, data, bit_off, bit_size);
 		break;
 	case BTF_KIND_PTR:
 		emit_ptr(w, t, size, data);
@@ -822,6 +1095,21 @@ static void print_json_errno(struct writer *wr, const struct value_desc *vd,
 	writer__name(wr, name);
 }
 
+/*
+ * JSON: "NAME_cut":"work limit" (or "BTF limit": nested too deep, too many
+ * values) beside a value a limit cut short; text says so in a comment.
+ */
+static void print_json_cut(struct printer *p, const struct value_desc *vd)
+{
+	char key[SPEC_MAX_NAME * 2 + 8];
+
+	if (!p->wr.json || p->value_cut == PRINT_NOT_CUT)
+		return;
+	snprintf(key, sizeof(key), "%s_cut", vd->text);
+	writer__key(&p->wr, key);
+	writer__name(&p->wr, p->value_cut == PRINT_CUT_WORK ? "work limit" : "BTF limit");
+}
+
 static const char *status_reason(__u32 status)
 {
 	switch (status & KSNOOP_STATUS_MASK) {
@@ -909,6 +1197,8 @@ void printer__value(struct printer *p, const struct btf *btf,
 	int err = return_errno(vd, vh, data);
 	char tbuf[160];
 
+	w.max_steps = PRINT_STEPS_BASE + PRINT_STEPS_PER_BYTE * (__u64)avail;
+	p->value_cut = PRINT_NOT_CUT;
 	if (err) {
 		print_error_code(&p->wr, btf, vd, err);
 		return;
@@ -972,9 +1262,16 @@ void printer__value(struct printer *p, const struct btf *btf,
 	if (vd->how != PRINT_STRING && vd->how != PRINT_BYTES &&
 	    (w.truncated || vd->obj_size > avail))
 		writer__comment(&p->wr, "truncated at %zu of %u bytes", avail, vd->obj_size);
-	if (w.cut)
+	p->steps += w.steps + w.type_steps;
+	if (w.worked_out) {
+		writer__comment(&p->wr, "output cut: work limit (%llu steps for %zu bytes)",
+				(unsigned long long)w.max_steps, avail);
+		p->value_cut = PRINT_CUT_WORK;
+	} else if (w.cut) {
 		writer__comment(&p->wr, "cut: its BTF nests deeper than %d or holds more than %d values",
 				BTFU_MAX_DEPTH, PRINT_MAX_NODES);
+		p->value_cut = PRINT_CUT_SHAPE;
+	}
 	/* An entry value whose user memory was paged in only by the return. */
 	if (vh->status & KSNOOP_ST_AT_RETURN)
 		writer__comment(&p->wr, "read at return");
@@ -1297,6 +1594,7 @@ static void print_values(struct printer *p, const struct capture_plan *plan, con
 		writer__key(wr, plan->values[kind][i].text);
 		printer__value(p, plan->sig.btf, &plan->values[kind][i], vh, vh + 1, level + 1);
 		print_json_errno(wr, &plan->values[kind][i], vh, vh + 1);
+		print_json_cut(p, &plan->values[kind][i]);
 	}
 	/* USDT's stack is the program's; a syscall's reads are, its stack is the kernel's. */
 	user = (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) && plan->sig.syscall == SIG_NOT_SYSCALL;

@@ -19,6 +19,13 @@ struct layout_cache;
 /* --oneline: members (or elements) a struct (or array) shows, at most. */
 #define PRINT_ONELINE_MEMBERS	4
 
+/* Why printer__value() cut its value short (JSON: "NAME_cut"). */
+enum print_cut {
+	PRINT_NOT_CUT,
+	PRINT_CUT_SHAPE,	/* BTF nested too deep or held too many values */
+	PRINT_CUT_WORK,		/* the value's work limit (print.c PRINT_STEPS_*) */
+};
+
 enum print_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
@@ -67,6 +74,13 @@ struct printer {
 	char hms[12];
 	/* --track --group: the first event's time of the object printed now (0: none) */
 	__u64 group_start_ns;
+	/*
+	 * Work the walker did so far, in steps (print.c PRINT_STEPS_*): the
+	 * tests measure how it grows with hostile BTF.
+	 */
+	__u64 steps;
+	/* How the last printer__value() ended. */
+	enum print_cut value_cut;
 };
 
 void printer__init(struct printer *p, FILE *out, const struct print_opts *opts);
