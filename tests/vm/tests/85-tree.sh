@@ -1,4 +1,5 @@
 #!/bin/sh
+# vm-timeout: 600
 # Call trees (--tree, issue #28): a session per task from the root's entry
 # to its return; inner calls recorded with depth, duration and return;
 # printed only when the root's return predicates hold; the first failing
