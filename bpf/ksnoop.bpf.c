@@ -1362,12 +1362,15 @@ static __always_inline bool long_enough(const struct call *c)
 
 /*
  * One session per task in a call tree (ksnoop.h, enum ksnoop_tree_role),
- * shared by every instance of a run; an LRU, so a task that exits inside
- * a session cannot fill it.  Keyed by the kernel's tid: only the task
- * itself reads or writes its element.
+ * shared by every instance of a run.  Keyed by the kernel's tid: only the
+ * task itself reads or writes its element.  Not an LRU: an evicted session
+ * would drop its tree uncounted and leave its calls in tree_buf for good.
+ * A session ends at its root's return, at its task's exit or exec
+ * (ksnoop_tree_exit, ksnoop_tree_exec), or when its tid turns up in
+ * another task; a root that finds the map full opens none, counted.
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KSNOOP_TREE_SESSIONS);
 	__type(key, __u32);
 	__type(value, struct ksnoop_tree_session);
@@ -1411,6 +1414,51 @@ static __always_inline bool in_task(void)
 	return !(count & PREEMPT_NOT_TASK);
 }
 
+/* bpf_loop()'s context at a session's end: whose calls, and emit or drop. */
+struct tree_flush {
+	__u32 tid;
+	__u32 emit;
+};
+
+static long tree_flush_one(__u32 i, void *ctx)
+{
+	struct tree_flush *f = ctx;
+	struct ksnoop_tree_buf_key key = { .tid = f->tid, .index = i };
+	struct ksnoop_tree_rec *t = bpf_map_lookup_elem(&tree_buf, &key);
+	__u32 size;
+
+	if (!t)
+		return 0;
+	size = t->size;
+	if (f->emit && size >= sizeof(struct ksnoop_event) && size <= plan.tree_rec_size &&
+	    bpf_ringbuf_output(&events, t->rec, size, BPF_RB_NO_WAKEUP))
+		count(KSNOOP_CNT_LOST);
+	bpf_map_delete_elem(&tree_buf, &key);
+	return 0;
+}
+
+/* TID's session's N calls to the ring buffer (EMIT, the root's return), or gone. */
+static __always_inline void tree_flush(__u32 tid, __u32 n, bool emit)
+{
+	struct tree_flush f = { .tid = tid, .emit = emit };
+
+	if (n)
+		bpf_loop(n < KSNOOP_TREE_BUF_ENTRIES ? n : KSNOOP_TREE_BUF_ENTRIES,
+			 tree_flush_one, &f, 0);
+}
+
+/*
+ * TID's session S is dropped (WHY: its task exited or exec'd): its calls
+ * waiting in tree_buf go with it, and the tree is counted.
+ */
+static __always_inline void tree_drop(__u32 tid, struct ksnoop_tree_session *s,
+				      enum ksnoop_counter why)
+{
+	tree_flush(tid, (__u32)s->kept, false);
+	bpf_map_delete_elem(&sessions, &tid);
+	count(why);
+}
+
 /*
  * The current task's session, or NULL.  A session left by a task that
  * exited inside it (its root never returned) is not a new task's of the
@@ -1425,7 +1473,7 @@ static __always_inline struct ksnoop_tree_session *tree_session(void)
 	if (s && !in_task())
 		return NULL;
 	if (s && s->task != bpf_get_current_task()) {
-		bpf_map_delete_elem(&sessions, &tid);
+		tree_drop(tid, s, KSNOOP_CNT_TREE_EXIT);
 		return NULL;
 	}
 	return s;
@@ -1543,39 +1591,6 @@ static __always_inline void tree_rec_keep(const volatile struct ksnoop_side_plan
 		c->tree_rec->size = side->rec_size;
 }
 
-/* bpf_loop()'s context at the root's return: whose calls, and emit or drop. */
-struct tree_flush {
-	__u32 tid;
-	__u32 emit;
-};
-
-static long tree_flush_one(__u32 i, void *ctx)
-{
-	struct tree_flush *f = ctx;
-	struct ksnoop_tree_buf_key key = { .tid = f->tid, .index = i };
-	struct ksnoop_tree_rec *t = bpf_map_lookup_elem(&tree_buf, &key);
-	__u32 size;
-
-	if (!t)
-		return 0;
-	size = t->size;
-	if (f->emit && size >= sizeof(struct ksnoop_event) && size <= plan.tree_rec_size &&
-	    bpf_ringbuf_output(&events, t->rec, size, BPF_RB_NO_WAKEUP))
-		count(KSNOOP_CNT_LOST);
-	bpf_map_delete_elem(&tree_buf, &key);
-	return 0;
-}
-
-/* The root's return: the session's N calls to the ring buffer (EMIT), or gone. */
-static __always_inline void tree_flush(__u32 n, bool emit)
-{
-	struct tree_flush f = { .tid = (__u32)bpf_get_current_pid_tgid(), .emit = emit };
-
-	if (n)
-		bpf_loop(n < KSNOOP_TREE_BUF_ENTRIES ? n : KSNOOP_TREE_BUF_ENTRIES,
-			 tree_flush_one, &f, 0);
-}
-
 /* The root's entry, inside a session already: a nested root call, the outer one's. */
 static __always_inline bool tree_root_nested(void)
 {
@@ -1598,7 +1613,7 @@ static __always_inline void tree_open(struct call *c)
 	};
 
 	if (bpf_map_update_elem(&sessions, &tid, &s, BPF_ANY))
-		count(KSNOOP_CNT_STASH_DROP);
+		count(KSNOOP_CNT_TREE_NO_ROOM);
 }
 
 /*
@@ -1634,11 +1649,31 @@ int ksnoop_tree_exit(__u64 *ctx)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct ksnoop_tree_session *s = bpf_map_lookup_elem(&sessions, &tid);
 
-	if (!s || s->task != bpf_get_current_task())
+	if (s && s->task == bpf_get_current_task())
+		tree_drop(tid, s, KSNOOP_CNT_TREE_EXIT);
+	return 0;
+}
+
+/*
+ * --tree: a thread other than the leader that calls execve takes the
+ * leader's pid as its tid (de_thread()); its root's return would look the
+ * session up under the new tid and find nothing.  The tree is dropped
+ * here, counted, with its calls: the root's stashed entry and entry time
+ * are keyed by the old tid too, so a moved session could not print
+ * whole.  sched_process_exec's old_pid is the tid before (kernel pid
+ * namespace, as bpf_get_current_pid_tgid()).  Loaded with ksnoop_tree_exit.
+ */
+SEC("tp_btf/sched_process_exec")
+int ksnoop_tree_exec(__u64 *ctx)
+{
+	__u32 old_tid = (__u32)ctx[1];
+	struct ksnoop_tree_session *s;
+
+	if (old_tid == (__u32)bpf_get_current_pid_tgid())
 		return 0;
-	tree_flush((__u32)s->kept, false);
-	bpf_map_delete_elem(&sessions, &tid);
-	count(KSNOOP_CNT_TREE_EXIT);
+	s = bpf_map_lookup_elem(&sessions, &old_tid);
+	if (s && s->task == bpf_get_current_task())
+		tree_drop(old_tid, s, KSNOOP_CNT_TREE_EXEC);
 	return 0;
 }
 
@@ -2002,7 +2037,7 @@ static __always_inline int emit_return(void *ctx, enum word_source ws,
 	void *rec;
 
 	if (plan.tree == KSNOOP_TREE_ROOT) {
-		tree_flush(c->tree_kept, true);
+		tree_flush((__u32)bpf_get_current_pid_tgid(), c->tree_kept, true);
 		c->tree_flushed = 1;
 	}
 	rec = inner ? tree_rec_begin(side, c) : reserve(side, c, keyed);
@@ -2107,7 +2142,7 @@ static __always_inline int capture_return(void *ctx, enum word_source ws)
 		return 0;
 	ret = capture_return_call(ctx, ws, &c);
 	if (plan.tree == KSNOOP_TREE_ROOT && !c.tree_flushed)
-		tree_flush(c.tree_kept, false);
+		tree_flush((__u32)bpf_get_current_pid_tgid(), c.tree_kept, false);
 	return ret;
 }
 

@@ -536,7 +536,11 @@ enum ksnoop_tree_role {
 	KSNOOP_TREE_INNER = 2,
 };
 
-/* Tasks in a session at once (an LRU: a task that never returned is evicted). */
+/*
+ * Tasks in a session at once; a root's call that finds no room opens none
+ * (KSNOOP_CNT_TREE_NO_ROOM).  Sessions end at the root's return or the
+ * task's exit or exec, so only tasks inside a root hold one.
+ */
 #define KSNOOP_TREE_SESSIONS	8192
 /* Depth of calls a session records; deeper calls are counted (KSNOOP_CNT_TREE_DEEP). */
 #define KSNOOP_TREE_MAX_DEPTH	16
@@ -633,6 +637,8 @@ enum ksnoop_counter {
 	KSNOOP_CNT_TRACK_ADDED,	/* --track: objects that joined the tracked set */
 	KSNOOP_CNT_TRACK_FREED,	/* --track: objects that left it at a free path */
 	KSNOOP_CNT_TRACK_FAILED,	/* --track: an object that could not join it */
+	KSNOOP_CNT_TREE_EXEC,	/* --tree: a session whose thread called exec inside it (dropped) */
+	KSNOOP_CNT_TREE_NO_ROOM,	/* --tree: a root's call that found no room for a session */
 	KSNOOP_NR_COUNTERS,
 };
 

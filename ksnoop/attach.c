@@ -48,7 +48,7 @@ struct attacher {
 	int by_counts_fd;	/* --by: counts per (function, key, bucket) */
 	int sessions_fd;	/* --tree: the session of each task in one */
 	int tree_buf_fd;	/* --tree: their calls, until their roots return */
-	bool tree_exit;		/* --tree: the program that ends an exiting task's session is attached */
+	bool tree_exit;		/* --tree: the programs that end an exiting (exec'ing) task's session are attached */
 	int tracked_fd;		/* --track: the objects followed */
 	__u32 track_entries;	/* --track-max: the set's size */
 	struct ksnoop_bpf **skels;
@@ -359,6 +359,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 					       kind == ATTACH_SYSCALL);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tree_exit,
 					       plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tree_exec,
+					       plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
 	if (kind == ATTACH_USDT && sleepable)
 		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_usdt,
 						    bpf_program__flags(skel->progs.ksnoop_usdt) |
@@ -551,6 +553,13 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 			err = -errno;
 			drop_last_instance(a);
 			attach_fail(e, err, "attach --tree's sched_process_exit program for", target);
+			return NULL;
+		}
+		skel->links.ksnoop_tree_exec = bpf_program__attach(skel->progs.ksnoop_tree_exec);
+		if (!skel->links.ksnoop_tree_exec) {
+			err = -errno;
+			drop_last_instance(a);
+			attach_fail(e, err, "attach --tree's sched_process_exec program for", target);
 			return NULL;
 		}
 		a->tree_exit = true;

@@ -139,9 +139,12 @@ struct report_summary {
 	__u64 stack_lost;	/* stacks not taken: the stacks map was full */
 	__u64 stash_full;	/* calls not followed: the stash was full */
 	__u64 missed;		/* the probe fired inside a BPF program */
-	bool tree;		/* --tree: the two below are the run's */
+	bool tree;		/* --tree: the four below are the run's */
 	__u64 tree_dropped;	/* inner calls not recorded (limits, or no room in BPF) */
-	__u64 tree_exited;	/* sessions whose task exited inside them */
+	/* trees dropped, by why: their task exited or their thread exec'd inside them */
+	__u64 tree_exited;
+	__u64 tree_exec;
+	__u64 tree_no_room;	/* trees not started: sessions map full */
 	/* --track: objects that joined the set, left it freed, were still in it at exit */
 	bool tracking;
 	__u64 track_added;

@@ -332,6 +332,8 @@ static void json_summary(struct report *r, const struct report_summary *s)
 	if (s->tree) {
 		key_uint(w, "tree_calls_not_recorded", s->tree_dropped);
 		key_uint(w, "trees_task_exited", s->tree_exited);
+		key_uint(w, "trees_thread_exec", s->tree_exec);
+		key_uint(w, "trees_not_started", s->tree_no_room);
 	}
 	if (s->tracking) {
 		key_uint(w, "objects_tracked", s->track_added);

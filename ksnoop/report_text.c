@@ -414,6 +414,10 @@ static void text_summary(struct report *r, const struct report_summary *s)
 	n = add_total(buf, sizeof(buf), n, s->stash_full, "calls not followed (stash full)");
 	n = add_total(buf, sizeof(buf), n, s->tree_dropped, "inner calls not recorded in trees");
 	n = add_total(buf, sizeof(buf), n, s->tree_exited, "trees dropped (their task exited inside)");
+	n = add_total(buf, sizeof(buf), n, s->tree_exec,
+		      "trees dropped (their thread called exec inside)");
+	n = add_total(buf, sizeof(buf), n, s->tree_no_room,
+		      "trees not started (too many tasks in trees at once)");
 	n = add_total(buf, sizeof(buf), n, s->missed,
 		  "calls missed (the probe fired inside a BPF program)");
 	if (s->tracking && n < sizeof(buf))

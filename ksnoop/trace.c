@@ -641,6 +641,8 @@ static void print_summary(struct trace *t, struct attacher *a)
 		.tree = t->opts->tree,
 		.tree_dropped = attacher__counter(a, KSNOOP_CNT_TREE_DROP),
 		.tree_exited = attacher__counter(a, KSNOOP_CNT_TREE_EXIT),
+		.tree_exec = attacher__counter(a, KSNOOP_CNT_TREE_EXEC),
+		.tree_no_room = attacher__counter(a, KSNOOP_CNT_TREE_NO_ROOM),
 	};
 
 	if (t->opts->track) {

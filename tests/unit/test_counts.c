@@ -638,6 +638,38 @@ static void summary_counts(struct report *r)
 						     .stash_full = 6, .hist_unread = 8 });
 }
 
+/* --tree: inner calls not recorded, then trees dropped or not started, by why. */
+static void summary_tree(struct report *r)
+{
+	report__summary(r, &(struct report_summary){ .printed = 2, .tree = true,
+						     .tree_dropped = 5, .tree_exited = 1,
+						     .tree_exec = 10, .tree_no_room = 3 });
+}
+
+static void test_summary_tree(void **state)
+{
+	char *out, *err;
+
+	capture(REPORT_TEXT, summary_tree, &out, &err);
+	assert_string_equal(out, "");
+	assert_string_equal(err,
+		"ksnoop: 2 events printed, 0 lost, 5 inner calls not recorded in trees, "
+		"1 trees dropped (their task exited inside), "
+		"10 trees dropped (their thread called exec inside), "
+		"3 trees not started (too many tasks in trees at once)\n");
+	free(out);
+	free(err);
+	capture(REPORT_JSON, summary_tree, &out, &err);
+	assert_string_equal(err, "");
+	assert_string_equal(out,
+		"{\"type\":\"summary\",\"printed\":2,\"lost\":0,\"not_printed\":0,"
+		"\"not_counted\":0,\"unreadable\":0,\"stacks_not_taken\":0,\"not_followed\":0,"
+		"\"missed\":0,\"tree_calls_not_recorded\":5,\"trees_task_exited\":1,"
+		"\"trees_thread_exec\":10,\"trees_not_started\":3}\n");
+	free(out);
+	free(err);
+}
+
 /* Text: the notices on stderr, as ksnoop always printed them; nothing on stdout. */
 static void test_notices_text(void **state)
 {
@@ -716,6 +748,7 @@ int main(void)
 		cmocka_unit_test(test_by_rows),
 		cmocka_unit_test(test_by_tuple_rows),
 		cmocka_unit_test(test_notices_text),
+		cmocka_unit_test(test_summary_tree),
 		cmocka_unit_test(test_notices_json),
 		cmocka_unit_test(test_json_message),
 	};

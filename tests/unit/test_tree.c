@@ -166,6 +166,36 @@ static void test_pending_new_session(void **state)
 	tree_pending__free(&p);
 }
 
+/*
+ * More records of a session than the caller's room (--tree-max-calls): the
+ * first MAX are taken, in order, and no more (CALLS has room for MAX only:
+ * ASan stops a write past it); the others are freed and counted.
+ */
+static void test_pending_take_stops_at_max(void **state)
+{
+	enum { MAX = 3, MORE = 5 };
+	struct tree_pending p = {};
+	struct tree_call *c = calloc(MAX, sizeof(*c));
+	int v[MAX + MORE], i;
+
+	assert_non_null(c);
+	for (i = 0; i < MAX + MORE; i++) {
+		v[i] = 100 + i;
+		assert_int_equal(tree_pending__add(&p, 10, 7, &v[i], sizeof(v[i])), 0);
+	}
+	assert_int_equal(tree_pending__add(&p, 11, 8, &v[0], sizeof(v[0])), 0);
+	assert_int_equal(tree_pending__take(&p, 10, 7, c, MAX), MAX);
+	for (i = 0; i < MAX; i++) {
+		assert_int_equal(*(const int *)c[i].rec, 100 + i);
+		assert_int_equal(c[i].parent, -1);
+		free((void *)c[i].rec);
+	}
+	assert_int_equal(p.dropped, MORE);
+	assert_int_equal(p.n, 1);	/* the other task's record stays */
+	tree_pending__free(&p);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_siblings_and_gaps),
 		cmocka_unit_test(test_pending),
 		cmocka_unit_test(test_pending_new_session),
+		cmocka_unit_test(test_pending_take_stops_at_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

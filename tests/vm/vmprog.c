@@ -28,6 +28,15 @@
  *                         ADDR:DPORT, accept, close (':tuple' tests)
  *   vmprog unix           one byte through an AF_UNIX datagram socket pair:
  *                         a skb with no network header
+ *   vmprog execs N        N times: a child process execs vmprog (this
+ *                         binary, so the comm stays) from its main thread
+ *   vmprog thread-execs N the same from a second thread of the child: the
+ *                         thread takes the leader's pid (the kernel's
+ *                         de_thread()); each child waited for
+ *   vmprog fds N          N descriptors closed by one close_range(): the
+ *                         kernel's filp_close N times in one system call
+ *                         (inherited descriptors from 3 up are closed first,
+ *                         one by one)
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -38,6 +47,8 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 
 static void *nothing(void *arg)
 {
@@ -183,6 +194,62 @@ static int unix_pair(void)
 	return err;
 }
 
+static char self[4096];
+
+/* Become vmprog again, doing nothing (its comm stays "vmprog"). */
+static void *exec_self(void *arg)
+{
+	char *argv[] = { "vmprog", "sleep", "0", NULL };
+
+	execv(self, argv);
+	_exit(1);
+}
+
+/* N children that exec, from their main thread or (THREAD) a second one. */
+static int execs(long n, int thread)
+{
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int status, err = 0;
+	long i;
+
+	if (len <= 0)
+		return 1;
+	self[len] = 0;
+	for (i = 0; i < n && !err; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return 1;
+		if (pid == 0) {
+			pthread_t t;
+
+			if (!thread)
+				exec_self(NULL);
+			/* The exec ends this thread (de_thread()): the join never returns. */
+			if (pthread_create(&t, NULL, exec_self, NULL) == 0)
+				pthread_join(t, NULL);
+			_exit(1);
+		}
+		err = waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		      WEXITSTATUS(status) != 0;
+	}
+	return err;
+}
+
+/* N descriptors, 3 to N + 2, closed by one close_range(). */
+static int close_many(long n)
+{
+	long i;
+	int fd;
+
+	for (fd = 3; fd < 1024; fd++)
+		close(fd);
+	for (i = 0; i < n; i++)
+		if (dup(0) != 3 + i)
+			return 1;
+	return syscall(SYS_close_range, 3, ~0U, 0) != 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n, i;
@@ -202,6 +269,10 @@ int main(int argc, char **argv)
 	if (argc != 3)
 		return 2;
 	n = strtol(argv[2], NULL, 10);
+	if (!strcmp(argv[1], "execs") || !strcmp(argv[1], "thread-execs"))
+		return execs(n, !strcmp(argv[1], "thread-execs"));
+	if (!strcmp(argv[1], "fds"))
+		return n < 1 || n > 1000 ? 2 : close_many(n);
 	if (!strcmp(argv[1], "mmap")) {
 		void *p = mmap(NULL, n * 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
