@@ -99,6 +99,25 @@ static bool unsafe_code_point(__u32 cp)
 	       (cp >= 0x2066 && cp <= 0x2069);		/* bidi isolates */
 }
 
+bool text_is_printable(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, len;
+	__u32 cp;
+
+	while (i < n) {
+		if (u[i] >= 0x20 && u[i] < 0x7f) {
+			i++;
+			continue;
+		}
+		len = utf8_len(u + i, n - i, &cp);
+		if (!len || unsafe_code_point(cp))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
 /* Bytes at the start of S (N) that JSON takes as they are: printable ASCII. */
 static size_t json_plain_run(const unsigned char *s, size_t n)
 {

@@ -1018,6 +1018,37 @@ static struct value return_code(int type, enum print_how how, __u32 size, __u32 
 	return v;
 }
 
+/*
+ * Every kernel-only errno (include/linux/errno.h, 512 to 531; 520 has no
+ * name) by its number: a name swapped with its neighbour is caught.
+ */
+static void test_return_errno_kernel_only(void **state)
+{
+	static const struct { int err; const char *name; } names[] = {
+		{ 512, "ERESTARTSYS" }, { 513, "ERESTARTNOINTR" }, { 514, "ERESTARTNOHAND" },
+		{ 515, "ENOIOCTLCMD" }, { 516, "ERESTART_RESTARTBLOCK" }, { 517, "EPROBE_DEFER" },
+		{ 518, "EOPENSTALE" }, { 519, "ENOPARAM" }, { 520, NULL }, { 521, "EBADHANDLE" },
+		{ 522, "ENOTSYNC" }, { 523, "EBADCOOKIE" }, { 524, "ENOTSUPP" },
+		{ 525, "ETOOSMALL" }, { 526, "ESERVERFAULT" }, { 527, "EBADTYPE" },
+		{ 528, "EJUKEBOX" }, { 529, "EIOCBQUEUED" }, { 530, "ERECALLCONFLICT" },
+		{ 531, "ENOGRACE" }, { 532, NULL },
+	};
+	struct value v = return_code(T.ints.int_t, PRINT_VALUE, 4, KSNOOP_OK, 0);
+	char text[64], json[16];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		uint64_t w = (uint32_t)-names[i].err;
+
+		if (names[i].name)
+			snprintf(text, sizeof(text), "-%d (%s)", names[i].err, names[i].name);
+		else
+			snprintf(text, sizeof(text), "-%d", names[i].err);
+		snprintf(json, sizeof(json), "-%d", names[i].err);
+		renders_as(&v, &w, text, json);
+	}
+}
+
 /* An int return of -1 to -4095 is an errno: named where it has a name. */
 static void test_return_errno_int(void **state)
 {
@@ -1862,6 +1893,7 @@ int main(void)
 		cmocka_unit_test(test_enum64),
 		cmocka_unit_test(test_pointers),
 		cmocka_unit_test(test_return_errno_int),
+		cmocka_unit_test(test_return_errno_kernel_only),
 		cmocka_unit_test(test_return_errno_long),
 		cmocka_unit_test(test_return_err_ptr),
 		cmocka_unit_test(test_err_ptr_along_the_chain),
