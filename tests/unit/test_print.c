@@ -1719,6 +1719,37 @@ static void test_event_json_escapes_comm(void **state)
 			    "\"values\":{\"return\":0}}\n");
 }
 
+/*
+ * Text: a comm with a space (or a '"') is quoted, so that it cannot pass
+ * for the pid and arrow fields after it ("x 1/1 -> ok"); others are not.
+ */
+static void test_event_text_quotes_comm(void **state)
+{
+	static struct capture_plan plan;
+	static const char *const comms[][2] = {
+		{ "x 1/1 -> ok", "\"x 1/1 -> ok\"" },
+		{ "a\"b", "\"a\\\"b\"" },
+		{ "a\\ b\x1b", "\"a\\\\ b\\x1b\"" },
+		{ "curl", "curl" },
+	};
+	_Alignas(8) unsigned char rec[RETURN_REC] = {};
+	struct ksnoop_event ev = { .kind = KSNOOP_RETURN };
+	char want[128];
+	int64_t ret = 0;
+	size_t i;
+
+	make_plan(&plan);
+	for (i = 0; i < sizeof(comms) / sizeof(comms[0]); i++) {
+		snprintf(ev.comm, sizeof(ev.comm), "%s", comms[i][0]);
+		memcpy(rec, &ev, sizeof(ev));
+		put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
+		snprintf(want, sizeof(want), "cpu0 %s 0/0 <- ip_send_skb\n"
+			 "    return = 0\n", comms[i][1]);
+		/* After the clock time, "HH:MM:SS.uuuuuu ". */
+		assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)) + 16, want);
+	}
+}
+
 static void test_short_or_bad_records_are_ignored(void **state)
 {
 	static struct capture_plan plan;
@@ -1961,6 +1992,7 @@ int main(void)
 		cmocka_unit_test(test_return_event_with_duration),
 		cmocka_unit_test(test_event_with_fault),
 		cmocka_unit_test(test_event_json_escapes_comm),
+		cmocka_unit_test(test_event_text_quotes_comm),
 		cmocka_unit_test(test_short_or_bad_records_are_ignored),
 	};
 
