@@ -1189,7 +1189,7 @@ static void test_bytes_value(void **state)
 
 	v.vd.how = PRINT_BYTES;
 	renders_as(&v, b, "0xffff888000003000 -> \"GET\\x00\\x80\\n\\x00x\"",
-		   "\"GET\\u0000\\u0080\\n\\u0000x\"");
+		   "\"GET\\u0000\\\\x80\\n\\u0000x\"");
 	v = string_value(FORMAT_TEXT, 8, 0, KSNOOP_FAULT);
 	v.vd.how = PRINT_BYTES;
 	v.format = FORMAT_TEXT;
@@ -1259,42 +1259,49 @@ static void test_json_valid_utf8_passes(void **state)
 
 static void test_json_invalid_utf8_escaped(void **state)
 {
+	/*
+	 * A byte that is no character is the text \xNN, never the code
+	 * point U+00NN: the byte 0xff and the character U+00FF differ.
+	 */
+	assert_string_equal(JSON_STR("\xff"), "\"\\\\xff\"");
+	assert_string_equal(JSON_STR("\xc3\xbf"), "\"\xc3\xbf\"");
+	assert_string_equal(JSON_STR("\xc2\x80"), "\"\\u0080\"");
 	/* Lone continuation byte. */
-	assert_string_equal(JSON_STR("\x80"), "\"\\u0080\"");
+	assert_string_equal(JSON_STR("\x80"), "\"\\\\x80\"");
 	/* Lead byte at the end, and followed by a non-continuation byte. */
-	assert_string_equal(JSON_STR("a\xc3"), "\"a\\u00c3\"");
-	assert_string_equal(JSON_STR("\xc3("), "\"\\u00c3(\"");
+	assert_string_equal(JSON_STR("a\xc3"), "\"a\\\\xc3\"");
+	assert_string_equal(JSON_STR("\xc3("), "\"\\\\xc3(\"");
 	/* Truncated 3-byte sequence. */
-	assert_string_equal(JSON_STR("\xe2\x82"), "\"\\u00e2\\u0082\"");
+	assert_string_equal(JSON_STR("\xe2\x82"), "\"\\\\xe2\\\\x82\"");
 	/* Overlong 2-byte encodings and bytes that never appear in UTF-8. */
-	assert_string_equal(JSON_STR("\xc0\xaf"), "\"\\u00c0\\u00af\"");
-	assert_string_equal(JSON_STR("\xc1\xbf"), "\"\\u00c1\\u00bf\"");
-	assert_string_equal(JSON_STR("\xff\xfe"), "\"\\u00ff\\u00fe\"");
-	assert_string_equal(JSON_STR("\xf5\x80\x80\x80"), "\"\\u00f5\\u0080\\u0080\\u0080\"");
+	assert_string_equal(JSON_STR("\xc0\xaf"), "\"\\\\xc0\\\\xaf\"");
+	assert_string_equal(JSON_STR("\xc1\xbf"), "\"\\\\xc1\\\\xbf\"");
+	assert_string_equal(JSON_STR("\xff\xfe"), "\"\\\\xff\\\\xfe\"");
+	assert_string_equal(JSON_STR("\xf5\x80\x80\x80"), "\"\\\\xf5\\\\x80\\\\x80\\\\x80\"");
 }
 
 /* Regression (fixed): print.c json_write_string() passes UTF-16 surrogates (ED A0..BF xx) through. */
 static void test_json_surrogates_escaped(void **state)
 {
-	assert_string_equal(JSON_STR("\xed\xa0\x80"), "\"\\u00ed\\u00a0\\u0080\"");
+	assert_string_equal(JSON_STR("\xed\xa0\x80"), "\"\\\\xed\\\\xa0\\\\x80\"");
 }
 
 /* Regression (fixed): print.c json_write_string() passes overlong 3-byte sequences (E0 80..9F xx) through. */
 static void test_json_overlong_3_byte_escaped(void **state)
 {
-	assert_string_equal(JSON_STR("\xe0\x80\xaf"), "\"\\u00e0\\u0080\\u00af\"");
+	assert_string_equal(JSON_STR("\xe0\x80\xaf"), "\"\\\\xe0\\\\x80\\\\xaf\"");
 }
 
 /* Regression (fixed): print.c json_write_string() passes overlong 4-byte sequences (F0 80..8F xx xx) through. */
 static void test_json_overlong_4_byte_escaped(void **state)
 {
-	assert_string_equal(JSON_STR("\xf0\x80\x80\x80"), "\"\\u00f0\\u0080\\u0080\\u0080\"");
+	assert_string_equal(JSON_STR("\xf0\x80\x80\x80"), "\"\\\\xf0\\\\x80\\\\x80\\\\x80\"");
 }
 
 /* Regression (fixed): print.c json_write_string() passes code points above U+10FFFF (F4 90..BF xx xx) through. */
 static void test_json_above_unicode_range_escaped(void **state)
 {
-	assert_string_equal(JSON_STR("\xf4\x90\x80\x80"), "\"\\u00f4\\u0090\\u0080\\u0080\"");
+	assert_string_equal(JSON_STR("\xf4\x90\x80\x80"), "\"\\\\xf4\\\\x90\\\\x80\\\\x80\"");
 }
 
 /* ---- whole events ---- */
