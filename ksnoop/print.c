@@ -1371,7 +1371,10 @@ static void print_stack(struct printer *p, const char *key, const struct ksnoop_
 		}
 		
 /* Its maps are read at its first stack: one that exited before has none. */
-		if (i && !named)
+		/* `report` names none: a recording keeps no process's maps. */
+		if (i && !p->opts.usymbolize)
+			writer__comment(wr, "not named: a recording keeps no process's maps");
+		else if (i && !named)
 			writer__comment(wr, "none named: process %u was gone before its maps were read,"
 					" or maps none of these", pid);
 		writer__end_array(wr);

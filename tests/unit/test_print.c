@@ -1910,6 +1910,20 @@ static void test_event_with_user_stack(void **state)
 		assert_non_null(strstr(render_event_with(&opts, &plan, rec, sizeof(rec)),
 				       "\"stack\":[\"fire+0x8d (/srv/a\\nb\\\"c)\"]}\n"));
 	}
+	/*
+	 * `report` of a recording names no user frame (no user symbolizer):
+	 * it says so, not that the process was gone before its maps were read.
+	 */
+	opts.format = FORMAT_TEXT;
+	opts.usymbolize = NULL;
+	put_value(rec, 48, KSNOOP_OK, sizeof(ips), 0, ips, sizeof(ips));
+	assert_string_equal(render_event_with(&opts, &plan, rec, sizeof(rec)),
+			    "01:02:03.123456 cpu1 app 5/6 -> app:req\n"
+			    "    stack = [\n"
+			    "        0x1000,\n"
+			    "        0x2000,\n"
+			    "        0x3000 /* not named: a recording keeps no process's maps */\n"
+			    "    ]\n");
 }
 
 int main(void)
