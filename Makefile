@@ -141,11 +141,17 @@ SKELS      := $(BUILD)/ksnoop.skel.h $(BUILD)/klookup.skel.h
 DEPFLAGS   := -MMD -MP
 
 $(BUILD)/%.o: ksnoop/%.c | $(BUILD) $(SKELS)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(if $(STATIC_PIE),-fPIE) $(WARNINGS) $(DEPFLAGS) -c $< -o $@
 
-# One self-contained binary: no shared object at all at run time.
+# One self-contained binary: no shared object at all at run time, and
+# position independent (-static-pie: ELF type DYN without an interpreter,
+# loaded at a random address) where the compiler can link it so: a root
+# tool that parses hostile input gets ASLR.  gcc 12 with Debian's static
+# libelf and zlib: 82 KB more (stripped), start-up within noise (s50).
+STATIC_PIE := $(shell printf 'int main(void){return 0;}' | \
+	$(CC) -x c -fPIE -static-pie - -o /dev/null 2>/dev/null && echo -static-pie)
 $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
-	$(CC) $(CFLAGS) $(LDFLAGS) -static -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $(or $(STATIC_PIE),-static) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
 
 # The same binary under AddressSanitizer and UBSan, for the live tests.
 $(BUILD)/san/%.o: ksnoop/%.c | $(BUILD)/san $(SKELS)

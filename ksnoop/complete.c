@@ -20,6 +20,7 @@
 #include <bpf/btf.h>
 #include "btf_util.h"
 #include "complete.h"
+#include "escape.h"
 #include "kbtf.h"
 #include "ks_error.h"
 #include "signature.h"
@@ -38,13 +39,20 @@ struct cands {
 	int err;
 };
 
-/* PREFIX NAME SUFFIX, kept if it starts with the word typed. */
+/*
+ * PREFIX NAME SUFFIX, kept if it starts with the word typed.  A candidate
+ * is printed raw, one a line, for the shell to insert: one holding a
+ * control character or bytes that are not UTF-8 (a file name, a USDT
+ * probe's, a comm: anyone's to choose) is left out, never escaped into a
+ * name that is not there.
+ */
 static void add3(struct cands *c, const char *prefix, const char *name, const char *suffix)
 {
 	char buf[4096];
 	int len = snprintf(buf, sizeof(buf), "%s%s%s", prefix, name, suffix);
 
-	if (c->err || len < 0 || (size_t)len >= sizeof(buf) || strncmp(buf, c->word, c->wlen))
+	if (c->err || len < 0 || (size_t)len >= sizeof(buf) || strncmp(buf, c->word, c->wlen) ||
+	    !text_is_printable(buf, len))
 		return;
 	if (c->n == c->cap) {
 		int cap = c->cap ? c->cap * 2 : 256;

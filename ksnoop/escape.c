@@ -18,7 +18,8 @@
  *   json_write_string()   RFC 8259 and always valid UTF-8: well-formed
  *                         UTF-8 passes except the code points a terminal
  *                         acts on (C1, line separators, bidi overrides),
- *                         which become \uXXXX like any other byte.
+ *                         which become \uXXXX like C0 controls; a byte
+ *                         that is not UTF-8 becomes the text \xNN.
  */
 
 /*
@@ -42,6 +43,19 @@ static void put_u_escape(struct obuf *b, __u32 cp)
 	*q++ = hex_digits[cp >> 8 & 0xf];
 	*q++ = hex_digits[cp >> 4 & 0xf];
 	*q++ = hex_digits[cp & 0xf];
+	obuf__commit(b, q);
+}
+
+/* "\\\\xNN" (JSON): byte C, which is no character, as the text \xNN. */
+static void put_byte_escape(struct obuf *b, unsigned char c)
+{
+	char *q = obuf__room(b, 6);
+
+	*q++ = '\\';
+	*q++ = '\\';
+	*q++ = 'x';
+	*q++ = hex_digits[c >> 4];
+	*q++ = hex_digits[c & 0xf];
 	obuf__commit(b, q);
 }
 
@@ -99,6 +113,25 @@ static bool unsafe_code_point(__u32 cp)
 	       (cp >= 0x2066 && cp <= 0x2069);		/* bidi isolates */
 }
 
+bool text_is_printable(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, len;
+	__u32 cp;
+
+	while (i < n) {
+		if (u[i] >= 0x20 && u[i] < 0x7f) {
+			i++;
+			continue;
+		}
+		len = utf8_len(u + i, n - i, &cp);
+		if (!len || unsafe_code_point(cp))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
 /* Bytes at the start of S (N) that JSON takes as they are: printable ASCII. */
 static size_t json_plain_run(const unsigned char *s, size_t n)
 {
@@ -144,8 +177,10 @@ void json_escape(struct obuf *b, const char *s, size_t n)
 		/*
 		 * Pass well-formed UTF-8 through (RFC 3629: no overlongs, no
 		 * surrogates, nothing above U+10FFFF) unless a terminal would
-		 * act on it; escape any other byte as U+00XX so the output is
-		 * always valid.  (The unsafe code points are all below U+10000.)
+		 * act on it (then \uXXXX: the unsafe code points are all
+		 * below U+10000).  Any other byte is no character: it becomes
+		 * the four characters \xNN ("\\xff" in JSON), not U+00NN,
+		 * which would read as the character 0xNN is in Latin-1.
 		 */
 		len = utf8_len(u + i, n - i, &cp);
 		if (len && !unsafe_code_point(cp)) {
@@ -155,7 +190,7 @@ void json_escape(struct obuf *b, const char *s, size_t n)
 			put_u_escape(b, cp);
 			i += len;
 		} else {
-			put_u_escape(b, c);
+			put_byte_escape(b, c);
 			i++;
 		}
 	}

@@ -6,6 +6,7 @@
 #ifndef KSNOOP_ESCAPE_H
 #define KSNOOP_ESCAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "obuf.h"
@@ -14,6 +15,14 @@
 void json_escape(struct obuf *b, const char *s, size_t n);	/* quoted */
 void text_escape(struct obuf *b, const char *s, size_t n);	/* unquoted */
 void text_quote(struct obuf *b, const char *s, size_t n);	/* in "..." */
+
+/*
+ * Whether S (N bytes) may go to a terminal as it is: printable ASCII and
+ * well-formed UTF-8 but no control (C0, DEL, C1), line separator or bidi
+ * control.  For names printed raw where an escape would change them
+ * (completion candidates).
+ */
+bool text_is_printable(const char *s, size_t n);
 
 /* The same to a FILE. */
 /* S (N bytes) as a JSON string, quoted, escaped per RFC 8259. */

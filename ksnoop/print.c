@@ -1366,12 +1366,26 @@ static void print_object_json(struct writer *wr, const struct ksnoop_event *ev)
 }
 
 /*
+ * comm, escaped; one with a space (or a '"') also in quotes: "x 1/1 -> ok"
+ * bare would read as a comm "x" followed by the pid and arrow fields.
+ */
+static void print_comm_text(struct obuf *ob, const char *comm)
+{
+	size_t n = strlen(comm);
+
+	if (strpbrk(comm, " \""))
+		text_quote(ob, comm, n);
+	else
+		text_escape(ob, comm, n);
+}
+
+/*
  * "12:34:56.789012 cpu0 COMM PID/TID -> FUNC (DURATION)" (--oneline: no
  * cpu, and the values follow on the same line): built in a buffer
  * and the clock time computed once a second (localtime is costly; events
  * come hundreds of thousands a second).  comm and the function name go
  * through the escaper: comm is the traced program's to choose
- * ("\e[31m\nFORGED" is one).
+ * ("\e[31m\nFORGED" is one, "x 1/1 -> ok" another).
  */
 static void print_header_text(struct printer *p, const struct capture_plan *plan,
 			      const struct ksnoop_event *ev, const char *comm)
@@ -1403,7 +1417,7 @@ static void print_header_text(struct printer *p, const struct capture_plan *plan
 	}
 	*q++ = ' ';
 	obuf__commit(ob, q);
-	text_escape(ob, comm, strlen(comm));
+	print_comm_text(ob, comm);
 	q = line = obuf__room(ob, 96);
 	*q++ = ' ';
 	q = append_u64(q, ev->tgid);
@@ -1658,7 +1672,10 @@ static void print_stack(struct printer *p, const char *key, const struct ksnoop_
 		}
 		
 /* Its maps are read at its first stack: one that exited before has none. */
-		if (i && !named)
+		/* `report` names none: a recording keeps no process's maps. */
+		if (i && !p->opts.usymbolize)
+			writer__comment(wr, "not named: a recording keeps no process's maps");
+		else if (i && !named)
 			writer__comment(wr, "none named: process %u was gone before its maps were read,"
 					" or maps none of these", pid);
 		writer__end_array(wr);

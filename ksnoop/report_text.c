@@ -166,6 +166,25 @@ static void folded_user_frame(const char *frame, char *sym, size_t sz)
 }
 
 /*
+ * One frame of a folded stack, escaped, a ';' in it (a user symbol, a
+ * path, a recording's kallsyms name: anyone's to choose) as ',', as
+ * --oneline prints it: ';' only ever separates frames.
+ */
+static void put_folded_frame(struct report *r, const char *sym)
+{
+	size_t n;
+
+	for (;;) {
+		n = strcspn(sym, ";");
+		text_escape(ob(r), sym, n);
+		if (!sym[n])
+			return;
+		obuf__putc(ob(r), ',');
+		sym += n + 1;
+	}
+}
+
+/*
  * "outermost;...;innermost;FUNC COUNT": the function itself is the leaf;
  * --ustack: the user frames first, below the kernel's (as perf folds them).
  */
@@ -176,7 +195,7 @@ static void folded_count(struct report *r, const struct report_count *c)
 
 	for (i = c->ustacks ? c->nuframes : 0; i-- > 0;) {
 		folded_user_frame(c->uframes[i], sym, sizeof(sym));
-		put_escaped(r, sym);
+		put_folded_frame(r, sym);
 		put(r, ";");
 	}
 	for (i = c->stacks ? c->nframes : 0; i-- > 0;) {
@@ -186,10 +205,10 @@ static void folded_count(struct report *r, const struct report_count *c)
 		/* kprobes start at the function itself; fentry and tracepoints one frame out. */
 		if (i == 0 && strcmp(sym, c->func) == 0)
 			break;
-		put_escaped(r, sym);
+		put_folded_frame(r, sym);
 		put(r, ";");
 	}
-	put_escaped(r, c->func);
+	put_folded_frame(r, c->func);
 	put(r, " %llu\n", (unsigned long long)c->count);
 	writer__flush(&r->wr);
 }

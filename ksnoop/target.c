@@ -182,10 +182,26 @@ static int kernel__open_ksyms(struct kernel *k, struct ks_error *e)
 	return 0;
 }
 
+/* A module's name as a frame shows it: the kernel's are under 56; a recording's are anyone's. */
+#define SYM_MAX_MODULE	64
+
+/*
+ * "name+0xoff [module]" into BUF.  A name too long for BUF (a recording's
+ * kallsyms may hold one of any length) is cut and ends in "...", so that
+ * the offset and module always show.
+ */
 static void sym_name(const struct ksym *sym, unsigned long long off, char *buf, size_t sz)
 {
-	snprintf(buf, sz, "%s%s%.0llx%s%s%s", sym->name, off ? "+0x" : "", off,
-		 sym->module ? " [" : "", sym->module ? sym->module : "", sym->module ? "]" : "");
+	char tail[SYM_MAX_MODULE + 32];
+	size_t name_len = strlen(sym->name), tail_len;
+
+	tail_len = snprintf(tail, sizeof(tail), "%s%.0llx%s%.*s%s", off ? "+0x" : "", off,
+			    sym->module ? " [" : "", SYM_MAX_MODULE,
+			    sym->module ? sym->module : "", sym->module ? "]" : "");
+	if (name_len + tail_len < sz || sz < tail_len + 8)
+		snprintf(buf, sz, "%s%s", sym->name, tail);
+	else
+		snprintf(buf, sz, "%.*s...%s", (int)(sz - tail_len - 4), sym->name, tail);
 }
 
 int kernel__symbolize(struct kernel *k, __u64 addr, char *buf, size_t sz)

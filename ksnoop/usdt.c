@@ -199,6 +199,10 @@ int usdt__open(const char *path, struct ks_error *e)
 		err = -errno;
 		if (err == -EISDIR)
 			goto isdir;
+		/* usdt './prog*:*:*': globs are for PROVIDER and NAME only. */
+		if (err == -ENOENT && strpbrk(path, "*?["))
+			return ks_fail(e, err, "'%s': no such file (BINARY is not a glob: "
+				       "name one program or library)", path);
 		return ks_fail(e, err, "'%s': %s", path, strerror(-err));
 	}
 	if (fstat(fd, &st)) {

@@ -10,6 +10,9 @@ deps=$(ldd "$S" 2>&1)
 expect_match ldd_not_dynamic 'not a dynamic executable|statically linked' "$deps"
 expect_no_match ldd_no_libbpf_libelf_libz 'libbpf|libelf|libz' "$deps"
 expect_no_match no_interpreter 'INTERP' "$(readelf -lW "$S")"
+# static-pie: position independent (ELF type DYN, no interpreter above),
+# so the kernel loads it at a random address.
+expect_match static_pie 'Type: +DYN ' "$(readelf -hW "$S")"
 
 pinned=$(sed -n 's/^LIBBPF_VERSION *:= *\([0-9]*\.[0-9]*\).*/\1/p' "$root/Makefile")
 out=$("$S" -V)

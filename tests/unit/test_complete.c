@@ -6,6 +6,7 @@
  * two processes.  Each test gives the words of a command line and
  * compares every candidate printed.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -230,6 +231,66 @@ static void test_members(void **state)
 	EXPECT("", "ip_send_skb(skb->len->");
 }
 
+/* A directory of files under TOP: a hidden one, a visible one, names a terminal would act on. */
+static void make_files(char *dir, size_t sz)
+{
+	static const char *const names[] = {
+		".hidden", "prog", "esc\033[31mred", "two\nlines", "bad\xff" "byte", "caf\xc3\xa9",
+		NULL,
+	};
+	char path[256];
+	int i;
+
+	snprintf(dir, sz, "%s/files", top);
+	if (mkdir(dir, 0700))
+		assert_int_equal(errno, EEXIST);
+	for (i = 0; names[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		write_file(path, "", 0);
+	}
+}
+
+/* A dot-file only when the word starts with '.', as bash offers them. */
+static void test_dot_files(void **state)
+{
+	char dir[128], word[160], want[512];
+
+	make_files(dir, sizeof(dir));
+	snprintf(word, sizeof(word), "%s/", dir);
+	snprintf(want, sizeof(want), "%s/caf\xc3\xa9:\n%s/prog:\n", dir, dir);
+	EXPECT(want, "usdt", word);
+	snprintf(word, sizeof(word), "%s/.h", dir);
+	snprintf(want, sizeof(want), "%s/.hidden:\n", dir);
+	EXPECT(want, "usdt", word);
+}
+
+/*
+ * A name holding a control character (ESC, a newline) or bytes that are
+ * not UTF-8 is never offered: printed raw it would act on the terminal,
+ * or be two candidates.  Well-formed UTF-8 is a name like any other.
+ */
+static void test_unsafe_names_left_out(void **state)
+{
+	char dir[128], word[160], want[512];
+
+	make_files(dir, sizeof(dir));
+	snprintf(word, sizeof(word), "%s/", dir);
+	snprintf(want, sizeof(want), "%s/caf\xc3\xa9\n%s/prog\n", dir, dir);
+	EXPECT(want, "info", "usdt", word);
+	snprintf(word, sizeof(word), "%s/e", dir);
+	EXPECT("", "usdt", word);
+	snprintf(word, sizeof(word), "%s/t", dir);
+	EXPECT("", "usdt", word);
+}
+
+/* --opt=VALUE holds its value: the next word is a SPEC, not the option's value. */
+static void test_option_with_value_in_word(void **state)
+{
+	EXPECT("ip_send_skb\n", "--mode=kprobe", "ip_send_s");
+	EXPECT("4242\n", "--pid", "4");
+	EXPECT("ip_send_skb\n", "--pid=4242", "ip_send_s");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +300,9 @@ int main(void)
 		cmocka_unit_test(test_tracepoints),
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_members),
+		cmocka_unit_test(test_dot_files),
+		cmocka_unit_test(test_unsafe_names_left_out),
+		cmocka_unit_test(test_option_with_value_in_word),
 	};
 
 	return cmocka_run_group_tests_name("complete", tests, make_kernel, remove_kernel);

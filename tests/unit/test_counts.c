@@ -209,6 +209,47 @@ static void test_user_stacks(void **state)
 	}
 }
 
+/* Names anyone can choose: a user symbol, a library's path and a recording's kallsyms name with ';'. */
+static int symbolize_semi(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	snprintf(buf, sz, addr == 0x20 ? "tcp_v4_connect+0x5" : "k;sym+0x4 [m;od]");
+	return 0;
+}
+
+static int usymbolize_semi(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
+{
+	if (addr == 0x400100)
+		snprintf(buf, sz, "evil;fake;frame+0x10 (/tmp/a;b/app)");
+	else
+		snprintf(buf, sz, "0x7f0000001000 (/tmp/x;y/lib;z.so+0x1000)");
+	return 0;
+}
+
+/* Folded: a ';' inside a frame's name becomes ',' (as --oneline's): ';' only separates frames. */
+static void test_folded_semicolon_in_names(void **state)
+{
+	struct counts_fmt f = { .stacks = true, .func_name = name_of, .symbolize = symbolize_semi,
+				.ustacks = true, .usymbolize = usymbolize_semi };
+	struct count_row rows[1];
+	struct report r;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *out = open_memstream(&buf, &sz);
+
+	assert_non_null(out);
+	row(&rows[0], 0, 7, 3, 2, 0x20ULL, 0x40ULL);
+	rows[0].usub = 3;
+	rows[0].tgid = 42;
+	rows[0].nuframes = 2;
+	rows[0].uframes[0] = 0x400100;
+	rows[0].uframes[1] = 0x7f0000001000;
+	report__init(&r, out, REPORT_FOLDED);
+	counts__print(&r, rows, 1, &f);
+	fclose(out);
+	assert_string_equal(buf, "lib,z.so+0x1000;evil,fake,frame;k,sym;tcp_v4_connect 3\n");
+	free(buf);
+}
+
 static struct hist_value value_of(void *ctx, __u32 id)
 {
 	if (id == 2)
@@ -740,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_interval_rows),
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_user_stacks),
+		cmocka_unit_test(test_folded_semicolon_in_names),
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_hist_top_bucket_labels),
 		cmocka_unit_test(test_hist_durations),

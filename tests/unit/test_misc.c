@@ -850,6 +850,34 @@ static void test_glob_verdicts_from_ftrace_list_alone(void **state)
 }
 
 /*
+ * A kallsyms name longer than the caller's buffer (5,000 characters, in a
+ * recording anyone can write) is cut, not its offset and module: the
+ * frame still says where in the function it is.
+ */
+static void test_symbolize_long_name_keeps_offset(void **state)
+{
+	static char text[6000], want[64];
+	char sym[512];
+	struct kernel *k;
+	int n;
+
+	n = snprintf(text, sizeof(text), "ffffffff81000000 T ");
+	memset(text + n, 'a', 5000);
+	snprintf(text + n + 5000, sizeof(text) - n - 5000, " [mod]\n");
+	k = new_kernel(btf_dir, write_tmp(text), NULL);
+	assert_int_equal(kernel__symbolize(k, 0xffffffff81000010ULL, sym, sizeof(sym)), 0);
+	unlink(tmp_path);
+	assert_int_equal(strlen(sym), sizeof(sym) - 1);
+	snprintf(want, sizeof(want), "aaa...+0x10 [mod]");
+	assert_string_equal(sym + strlen(sym) - strlen(want), want);
+	assert_memory_equal(sym, text + n, 100);
+	/* A smaller buffer: the name is cut more, the rest is all there. */
+	assert_int_equal(kernel__symbolize(k, 0xffffffff81000010ULL, sym, 24), 0);
+	assert_string_equal(sym, "aaaaaaaaa...+0x10 [mod]");
+	kernel__free(k);
+}
+
+/*
  * Regression (fixed): a glob that matched nothing closed the kernel while
  * the thread was still reading the ftrace list (freed under it: SIGSEGV
  * in the VM; here ASan or LeakSanitizer sees what the thread left).
@@ -1123,6 +1151,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_target_unknown_function_is_usage, remove_tmp),
 		cmocka_unit_test_teardown(test_target_not_in_kallsyms_is_usage, remove_tmp),
 		cmocka_unit_test_teardown(test_glob_verdicts_from_ftrace_list_alone, remove_tmp),
+		cmocka_unit_test_teardown(test_symbolize_long_name_keeps_offset, remove_tmp),
 		cmocka_unit_test(test_close_while_prefetching),
 		cmocka_unit_test(test_target_unknown_tracepoint_is_usage),
 		cmocka_unit_test(test_target_missing_btf_is_runtime),

@@ -1018,6 +1018,37 @@ static struct value return_code(int type, enum print_how how, __u32 size, __u32 
 	return v;
 }
 
+/*
+ * Every kernel-only errno (include/linux/errno.h, 512 to 531; 520 has no
+ * name) by its number: a name swapped with its neighbour is caught.
+ */
+static void test_return_errno_kernel_only(void **state)
+{
+	static const struct { int err; const char *name; } names[] = {
+		{ 512, "ERESTARTSYS" }, { 513, "ERESTARTNOINTR" }, { 514, "ERESTARTNOHAND" },
+		{ 515, "ENOIOCTLCMD" }, { 516, "ERESTART_RESTARTBLOCK" }, { 517, "EPROBE_DEFER" },
+		{ 518, "EOPENSTALE" }, { 519, "ENOPARAM" }, { 520, NULL }, { 521, "EBADHANDLE" },
+		{ 522, "ENOTSYNC" }, { 523, "EBADCOOKIE" }, { 524, "ENOTSUPP" },
+		{ 525, "ETOOSMALL" }, { 526, "ESERVERFAULT" }, { 527, "EBADTYPE" },
+		{ 528, "EJUKEBOX" }, { 529, "EIOCBQUEUED" }, { 530, "ERECALLCONFLICT" },
+		{ 531, "ENOGRACE" }, { 532, NULL },
+	};
+	struct value v = return_code(T.ints.int_t, PRINT_VALUE, 4, KSNOOP_OK, 0);
+	char text[64], json[16];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		uint64_t w = (uint32_t)-names[i].err;
+
+		if (names[i].name)
+			snprintf(text, sizeof(text), "-%d (%s)", names[i].err, names[i].name);
+		else
+			snprintf(text, sizeof(text), "-%d", names[i].err);
+		snprintf(json, sizeof(json), "-%d", names[i].err);
+		renders_as(&v, &w, text, json);
+	}
+}
+
 /* An int return of -1 to -4095 is an errno: named where it has a name. */
 static void test_return_errno_int(void **state)
 {
@@ -1158,7 +1189,7 @@ static void test_bytes_value(void **state)
 
 	v.vd.how = PRINT_BYTES;
 	renders_as(&v, b, "0xffff888000003000 -> \"GET\\x00\\x80\\n\\x00x\"",
-		   "\"GET\\u0000\\u0080\\n\\u0000x\"");
+		   "\"GET\\u0000\\\\x80\\n\\u0000x\"");
 	v = string_value(FORMAT_TEXT, 8, 0, KSNOOP_FAULT);
 	v.vd.how = PRINT_BYTES;
 	v.format = FORMAT_TEXT;
@@ -1228,42 +1259,49 @@ static void test_json_valid_utf8_passes(void **state)
 
 static void test_json_invalid_utf8_escaped(void **state)
 {
+	/*
+	 * A byte that is no character is the text \xNN, never the code
+	 * point U+00NN: the byte 0xff and the character U+00FF differ.
+	 */
+	assert_string_equal(JSON_STR("\xff"), "\"\\\\xff\"");
+	assert_string_equal(JSON_STR("\xc3\xbf"), "\"\xc3\xbf\"");
+	assert_string_equal(JSON_STR("\xc2\x80"), "\"\\u0080\"");
 	/* Lone continuation byte. */
-	assert_string_equal(JSON_STR("\x80"), "\"\\u0080\"");
+	assert_string_equal(JSON_STR("\x80"), "\"\\\\x80\"");
 	/* Lead byte at the end, and followed by a non-continuation byte. */
-	assert_string_equal(JSON_STR("a\xc3"), "\"a\\u00c3\"");
-	assert_string_equal(JSON_STR("\xc3("), "\"\\u00c3(\"");
+	assert_string_equal(JSON_STR("a\xc3"), "\"a\\\\xc3\"");
+	assert_string_equal(JSON_STR("\xc3("), "\"\\\\xc3(\"");
 	/* Truncated 3-byte sequence. */
-	assert_string_equal(JSON_STR("\xe2\x82"), "\"\\u00e2\\u0082\"");
+	assert_string_equal(JSON_STR("\xe2\x82"), "\"\\\\xe2\\\\x82\"");
 	/* Overlong 2-byte encodings and bytes that never appear in UTF-8. */
-	assert_string_equal(JSON_STR("\xc0\xaf"), "\"\\u00c0\\u00af\"");
-	assert_string_equal(JSON_STR("\xc1\xbf"), "\"\\u00c1\\u00bf\"");
-	assert_string_equal(JSON_STR("\xff\xfe"), "\"\\u00ff\\u00fe\"");
-	assert_string_equal(JSON_STR("\xf5\x80\x80\x80"), "\"\\u00f5\\u0080\\u0080\\u0080\"");
+	assert_string_equal(JSON_STR("\xc0\xaf"), "\"\\\\xc0\\\\xaf\"");
+	assert_string_equal(JSON_STR("\xc1\xbf"), "\"\\\\xc1\\\\xbf\"");
+	assert_string_equal(JSON_STR("\xff\xfe"), "\"\\\\xff\\\\xfe\"");
+	assert_string_equal(JSON_STR("\xf5\x80\x80\x80"), "\"\\\\xf5\\\\x80\\\\x80\\\\x80\"");
 }
 
 /* Regression (fixed): print.c json_write_string() passes UTF-16 surrogates (ED A0..BF xx) through. */
 static void test_json_surrogates_escaped(void **state)
 {
-	assert_string_equal(JSON_STR("\xed\xa0\x80"), "\"\\u00ed\\u00a0\\u0080\"");
+	assert_string_equal(JSON_STR("\xed\xa0\x80"), "\"\\\\xed\\\\xa0\\\\x80\"");
 }
 
 /* Regression (fixed): print.c json_write_string() passes overlong 3-byte sequences (E0 80..9F xx) through. */
 static void test_json_overlong_3_byte_escaped(void **state)
 {
-	assert_string_equal(JSON_STR("\xe0\x80\xaf"), "\"\\u00e0\\u0080\\u00af\"");
+	assert_string_equal(JSON_STR("\xe0\x80\xaf"), "\"\\\\xe0\\\\x80\\\\xaf\"");
 }
 
 /* Regression (fixed): print.c json_write_string() passes overlong 4-byte sequences (F0 80..8F xx xx) through. */
 static void test_json_overlong_4_byte_escaped(void **state)
 {
-	assert_string_equal(JSON_STR("\xf0\x80\x80\x80"), "\"\\u00f0\\u0080\\u0080\\u0080\"");
+	assert_string_equal(JSON_STR("\xf0\x80\x80\x80"), "\"\\\\xf0\\\\x80\\\\x80\\\\x80\"");
 }
 
 /* Regression (fixed): print.c json_write_string() passes code points above U+10FFFF (F4 90..BF xx xx) through. */
 static void test_json_above_unicode_range_escaped(void **state)
 {
-	assert_string_equal(JSON_STR("\xf4\x90\x80\x80"), "\"\\u00f4\\u0090\\u0080\\u0080\"");
+	assert_string_equal(JSON_STR("\xf4\x90\x80\x80"), "\"\\\\xf4\\\\x90\\\\x80\\\\x80\"");
 }
 
 /* ---- whole events ---- */
@@ -1688,6 +1726,37 @@ static void test_event_json_escapes_comm(void **state)
 			    "\"values\":{\"return\":0}}\n");
 }
 
+/*
+ * Text: a comm with a space (or a '"') is quoted, so that it cannot pass
+ * for the pid and arrow fields after it ("x 1/1 -> ok"); others are not.
+ */
+static void test_event_text_quotes_comm(void **state)
+{
+	static struct capture_plan plan;
+	static const char *const comms[][2] = {
+		{ "x 1/1 -> ok", "\"x 1/1 -> ok\"" },
+		{ "a\"b", "\"a\\\"b\"" },
+		{ "a\\ b\x1b", "\"a\\\\ b\\x1b\"" },
+		{ "curl", "curl" },
+	};
+	_Alignas(8) unsigned char rec[RETURN_REC] = {};
+	struct ksnoop_event ev = { .kind = KSNOOP_RETURN };
+	char want[128];
+	int64_t ret = 0;
+	size_t i;
+
+	make_plan(&plan);
+	for (i = 0; i < sizeof(comms) / sizeof(comms[0]); i++) {
+		snprintf(ev.comm, sizeof(ev.comm), "%s", comms[i][0]);
+		memcpy(rec, &ev, sizeof(ev));
+		put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
+		snprintf(want, sizeof(want), "cpu0 %s 0/0 <- ip_send_skb\n"
+			 "    return = 0\n", comms[i][1]);
+		/* After the clock time, "HH:MM:SS.uuuuuu ". */
+		assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)) + 16, want);
+	}
+}
+
 static void test_short_or_bad_records_are_ignored(void **state)
 {
 	static struct capture_plan plan;
@@ -1841,6 +1910,20 @@ static void test_event_with_user_stack(void **state)
 		assert_non_null(strstr(render_event_with(&opts, &plan, rec, sizeof(rec)),
 				       "\"stack\":[\"fire+0x8d (/srv/a\\nb\\\"c)\"]}\n"));
 	}
+	/*
+	 * `report` of a recording names no user frame (no user symbolizer):
+	 * it says so, not that the process was gone before its maps were read.
+	 */
+	opts.format = FORMAT_TEXT;
+	opts.usymbolize = NULL;
+	put_value(rec, 48, KSNOOP_OK, sizeof(ips), 0, ips, sizeof(ips));
+	assert_string_equal(render_event_with(&opts, &plan, rec, sizeof(rec)),
+			    "01:02:03.123456 cpu1 app 5/6 -> app:req\n"
+			    "    stack = [\n"
+			    "        0x1000,\n"
+			    "        0x2000,\n"
+			    "        0x3000 /* not named: a recording keeps no process's maps */\n"
+			    "    ]\n");
 }
 
 int main(void)
@@ -1862,6 +1945,7 @@ int main(void)
 		cmocka_unit_test(test_enum64),
 		cmocka_unit_test(test_pointers),
 		cmocka_unit_test(test_return_errno_int),
+		cmocka_unit_test(test_return_errno_kernel_only),
 		cmocka_unit_test(test_return_errno_long),
 		cmocka_unit_test(test_return_err_ptr),
 		cmocka_unit_test(test_err_ptr_along_the_chain),
@@ -1929,6 +2013,7 @@ int main(void)
 		cmocka_unit_test(test_return_event_with_duration),
 		cmocka_unit_test(test_event_with_fault),
 		cmocka_unit_test(test_event_json_escapes_comm),
+		cmocka_unit_test(test_event_text_quotes_comm),
 		cmocka_unit_test(test_short_or_bad_records_are_ignored),
 	};
 

@@ -297,6 +297,20 @@ static void test_read_missing(void **state)
 	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
 }
 
+/* A BINARY with glob characters that names no file: the error says it is not a glob. */
+static void test_read_glob_is_not_a_glob(void **state)
+{
+	struct usdt_file *f;
+	struct ks_error e;
+
+	(void)state;
+	assert_int_equal(usdt__read("/nonexistent/prog*", &f, &e), -ENOENT);
+	assert_null(f);
+	assert_string_equal(e.msg, "'/nonexistent/prog*': no such file (BINARY is not a glob: "
+			    "name one program or library)");
+	assert_int_equal(ks_exit_status(e.err), KSNOOP_EXIT_USAGE);
+}
+
 static void test_read_directory(void **state)
 {
 	struct usdt_file *f;
@@ -414,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_loc_decoded),
 		cmocka_unit_test(test_own_arg_spec),
 		cmocka_unit_test(test_read_missing),
+		cmocka_unit_test(test_read_glob_is_not_a_glob),
 		cmocka_unit_test(test_read_directory),
 		cmocka_unit_test(test_read_not_elf),
 		cmocka_unit_test(test_read_truncated_elf),
