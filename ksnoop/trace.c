@@ -168,7 +168,7 @@ static void print_group(struct trace *t, struct track_object *o, enum track_end 
 	}
 	t->printer.group_start_ns = 0;
 	if (end == TRACK_END_CONTINUES)
-		track_groups__clear(o);
+		track_groups__clear(&t->groups, o);
 	else
 		track_groups__remove(&t->groups, o);
 }
@@ -176,7 +176,7 @@ static void print_group(struct trace *t, struct track_object *o, enum track_end 
 /*
  * --group: an object's event waits for its free (or the end).  A story
  * the event ends (evicted) prints first; a late event of a story that
- * ended prints alone.
+ * ended (a CPU read it before BPF's set dropped it) is a group alone.
  */
 static void group_event(struct trace *t, const struct ksnoop_event *ev, const void *data,
 			size_t size)
@@ -188,7 +188,11 @@ static void group_event(struct trace *t, const struct ksnoop_event *ev, const vo
 		print_group(t, o, TRACK_END_EVICTED);
 	err = track_groups__add(&t->groups, ev->object, ev->session, ev->time_ns, data, size);
 	if (err == -ESTALE) {
+		printer__object(&t->printer, ev->object, 1, 0, group_end[TRACK_END_EVICTED][0],
+				group_end[TRACK_END_EVICTED][1]);
+		t->printer.group_start_ns = ev->time_ns;
 		printer__event(&t->printer, &t->targets.v[ev->func_id].plan, data, size);
+		t->printer.group_start_ns = 0;
 		return;
 	}
 	if (err) {
@@ -198,7 +202,7 @@ static void group_event(struct trace *t, const struct ksnoop_event *ev, const vo
 	o = track_groups__find(&t->groups, ev->object);
 	if (ev->flags & KSNOOP_EV_FREED)
 		print_group(t, o, TRACK_END_FREED);
-	else if (o->n >= TRACK_GROUP_MAX_EVENTS)
+	else if (track_groups__print_now(&t->groups, o))
 		print_group(t, o, TRACK_END_CONTINUES);
 }
 

@@ -354,7 +354,8 @@ static struct track_object *open_group(struct track_groups *g, __u64 addr, __u32
 	return o;
 }
 
-static int keep_event(struct track_object *o, const void *rec, size_t size)
+static int keep_event(struct track_groups *g, struct track_object *o, const void *rec,
+		      size_t size)
 {
 	void *copy;
 
@@ -373,6 +374,7 @@ static int keep_event(struct track_object *o, const void *rec, size_t size)
 	memcpy(copy, rec, size);
 	o->ev[o->n].rec = copy;
 	o->ev[o->n++].size = size;
+	g->held_bytes += size;
 	return 0;
 }
 
@@ -385,7 +387,7 @@ int track_groups__add(struct track_groups *g, __u64 addr, __u32 story, __u64 tim
 		return -ESTALE;
 	if (!o)
 		o = open_group(g, addr, story, time_ns);
-	if (!o || keep_event(o, rec, size)) {
+	if (!o || keep_event(g, o, rec, size)) {
 		g->dropped++;
 		return -ENOMEM;
 	}
@@ -401,11 +403,19 @@ struct track_object *track_groups__oldest(const struct track_groups *g)
 	return g->first[TRACK_BY_FIRST];
 }
 
-void track_groups__clear(struct track_object *o)
+bool track_groups__print_now(const struct track_groups *g, const struct track_object *o)
+{
+	return o->n >= TRACK_GROUP_MAX_EVENTS || g->held_bytes > TRACK_GROUPS_MAX_BYTES;
+}
+
+void track_groups__clear(struct track_groups *g, struct track_object *o)
 {
 	o->printed += o->n;
-	while (o->n)
-		free(o->ev[--o->n].rec);
+	while (o->n) {
+		o->n--;
+		g->held_bytes -= o->ev[o->n].size;
+		free(o->ev[o->n].rec);
+	}
 }
 
 void track_groups__remove(struct track_groups *g, struct track_object *o)
@@ -422,7 +432,7 @@ void track_groups__remove(struct track_groups *g, struct track_object *o)
 	list_unlink(g, o, TRACK_BY_FIRST);
 	list_unlink(g, o, TRACK_BY_LAST);
 	g->n--;
-	track_groups__clear(o);
+	track_groups__clear(g, o);
 	free(o->ev);
 	free(o);
 }

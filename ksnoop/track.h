@@ -83,11 +83,14 @@ void track_run__free(struct track_run *tr);
 /* ---- --group: each object's events together ---- */
 
 /*
- * Events held per open group at most; one more prints the group as it
- * stands ("continues") and the group goes on holding none, so one
- * long-lived object cannot take all memory.
+ * Events held per open group at most, and bytes of records across all of
+ * them (64 MiB: some 400 000 events of 160 bytes); past either, a group
+ * that gets an event prints as it stands ("continues") and goes on
+ * holding none, so neither one long-lived object nor --track-max open
+ * groups can take all memory.
  */
 #define TRACK_GROUP_MAX_EVENTS	1024
+#define TRACK_GROUPS_MAX_BYTES	(64u << 20)
 
 struct track_event {
 	void *rec;
@@ -133,6 +136,7 @@ struct track_groups {
 	struct track_object *first[TRACK_NR_LISTS], *last[TRACK_NR_LISTS];
 	int n;
 	int max;		/* 0: no bound */
+	size_t held_bytes;	/* of the records every group holds */
 	__u64 dropped;		/* events not kept (out of memory) */
 };
 
@@ -159,8 +163,10 @@ int track_groups__add(struct track_groups *g, __u64 addr, __u32 story, __u64 tim
 		      const void *rec, size_t size);
 /* The open group whose first event is the oldest, or NULL. */
 struct track_object *track_groups__oldest(const struct track_groups *g);
+/* Does O, which just got an event, print now (continues)?  The bounds above. */
+bool track_groups__print_now(const struct track_groups *g, const struct track_object *o);
 /* Group O's events go (they were printed); it stays open. */
-void track_groups__clear(struct track_object *o);
+void track_groups__clear(struct track_groups *g, struct track_object *o);
 /* Group O goes (it was printed). */
 void track_groups__remove(struct track_groups *g, struct track_object *o);
 void track_groups__free(struct track_groups *g);

@@ -281,14 +281,55 @@ static void test_groups_clear(void **state)
 	add(&g, 0xa000, 10, 1);
 	add(&g, 0xa000, 20, 2);
 	o = group(&g, 0xa000);
-	track_groups__clear(o);
+	track_groups__clear(&g, o);
 	assert_int_equal(o->n, 0);
+	assert_int_equal(g.held_bytes, 0);
 	assert_int_equal(o->printed, 2);
 	add(&g, 0xa000, 30, 3);
 	assert_ptr_equal(group(&g, 0xa000), o);
 	assert_int_equal(tags(&g, 0xa000), 3);
 	assert_int_equal(o->first_ns, 10);
 	track_groups__free(&g);
+}
+
+/*
+ * Memory: a group prints (continues) at TRACK_GROUP_MAX_EVENTS events,
+ * and any group that gets an event once the records held pass
+ * TRACK_GROUPS_MAX_BYTES; printing gives their bytes back.
+ */
+static void test_groups_bounded(void **state)
+{
+	const size_t big = TRACK_GROUPS_MAX_BYTES / 8;
+	struct track_groups g;
+	struct track_object *a, *b;
+	char *rec = calloc(1, big);
+	int i;
+
+	assert_non_null(rec);
+	track_groups__init(&g, 0);
+	for (i = 0; i < TRACK_GROUP_MAX_EVENTS - 1; i++)
+		add(&g, 0xa000, i, 1);
+	a = group(&g, 0xa000);
+	assert_false(track_groups__print_now(&g, a));
+	add(&g, 0xa000, i, 1);
+	assert_true(track_groups__print_now(&g, a));
+	track_groups__clear(&g, a);
+	assert_false(track_groups__print_now(&g, a));
+	assert_int_equal(g.held_bytes, 0);
+
+	for (i = 0; i < 8; i++)
+		assert_int_equal(track_groups__add(&g, 0xb000, 1, i, rec, big), 0);
+	b = group(&g, 0xb000);
+	assert_int_equal(g.held_bytes, TRACK_GROUPS_MAX_BYTES);
+	assert_false(track_groups__print_now(&g, b));
+	add(&g, 0xa000, 100, 2);
+	assert_true(track_groups__print_now(&g, a));
+	track_groups__clear(&g, b);
+	assert_false(track_groups__print_now(&g, a));
+	assert_int_equal(g.held_bytes, sizeof(struct rec));
+	free(rec);
+	track_groups__free(&g);
+	assert_int_equal(g.held_bytes, 0);
 }
 
 /*
@@ -339,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_groups_new_story),
 		cmocka_unit_test(test_groups_bound),
 		cmocka_unit_test(test_groups_clear),
+		cmocka_unit_test(test_groups_bounded),
 		cmocka_unit_test(test_groups_grow),
 	};
 
