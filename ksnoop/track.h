@@ -106,7 +106,7 @@ enum track_end {
 	 */
 	TRACK_END_EVICTED,
 	TRACK_END_STOPPED,	/* open when tracing stopped */
-	TRACK_END_CONTINUES,	/* TRACK_GROUP_MAX_EVENTS held: printed, still open */
+	TRACK_END_CONTINUES,	/* past a bound above: printed, still open */
 };
 
 /* The lists every open group is on: by its first event, by its last. */
