@@ -1776,6 +1776,26 @@ struct {
 	__type(value, __u64);
 } track_clones SEC(".maps");
 
+/* The next story's number (ksnoop_track_obj), one for every instance. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);	/* 64 bits: clang 14 returns no 32-bit fetch-and-add's value */
+} track_stories SEC(".maps");
+
+/* A story's number: never 0 (none), unique until 2^32 joinings. */
+static __always_inline __u32 track_new_story(void)
+{
+	__u32 zero = 0, story;
+	__u64 *next = bpf_map_lookup_elem(&track_stories, &zero);
+
+	if (!next)
+		return 0;
+	story = __sync_fetch_and_add(next, 1) + 1;
+	return story ?: __sync_fetch_and_add(next, 1) + 1;
+}
+
 /* The object in the plan's argument word (0: none there). */
 static __always_inline __u64 track_object(const __u64 *words)
 {
@@ -1787,21 +1807,30 @@ static __always_inline __u64 track_object(const __u64 *words)
 }
 
 /*
- * OBJ joins the set, if it is not in it.  CPUs adding one object at once:
- * one adds it (BPF_NOEXIST), the others find it there; neither is lost.
+ * OBJ joins the set with a new story, if it is not in it; its story (0:
+ * it could not join).  CPUs adding one object at once: one adds it
+ * (BPF_NOEXIST), the others find it there; neither is lost.
  */
-static __always_inline void track_add(__u64 obj)
+static __always_inline __u32 track_add(__u64 obj)
 {
-	struct ksnoop_track_obj o = { .since_ns = bpf_ktime_get_ns() };
+	struct ksnoop_track_obj o = { .since_ns = bpf_ktime_get_ns() }, *have;
 	long err;
 
-	if (bpf_map_lookup_elem(&tracked, &obj))
-		return;
+	have = bpf_map_lookup_elem(&tracked, &obj);
+	if (have)
+		return have->story;
+	o.story = track_new_story();
 	err = bpf_map_update_elem(&tracked, &obj, &o, BPF_NOEXIST);
-	if (!err)
+	if (!err) {
 		count(KSNOOP_CNT_TRACK_ADDED);
-	else if (err != -17)	/* -EEXIST: another CPU added it */
+		return o.story;
+	}
+	if (err != -17) {	/* -EEXIST: another CPU added it */
 		count(KSNOOP_CNT_TRACK_FAILED);
+		return 0;
+	}
+	have = bpf_map_lookup_elem(&tracked, &obj);
+	return have ? have->story : 0;
 }
 
 /*
@@ -1815,6 +1844,7 @@ static __always_inline bool track_call(const __u64 *words, bool held, struct cal
 {
 	__u32 role = plan.track & KSNOOP_TRACK_ROLE_MASK;
 	__u64 obj = track_object(words);
+	struct ksnoop_track_obj *o;
 
 	if (role != KSNOOP_TRACK_FOLLOW)
 		held = false;
@@ -1822,20 +1852,23 @@ static __always_inline bool track_call(const __u64 *words, bool held, struct cal
 		return held;
 	c->object = obj;
 	c->track_flags = KSNOOP_EV_OBJECT;
-	if (role == KSNOOP_TRACK_FREE) {
-		if (!bpf_map_lookup_elem(&tracked, &obj) || bpf_map_delete_elem(&tracked, &obj))
-			return false;
-		count(KSNOOP_CNT_TRACK_FREED);
-		c->track_flags |= KSNOOP_EV_FREED;
-		return true;
-	}
 	if (held) {
-		track_add(obj);
+		c->session = track_add(obj);
 		return true;
 	}
-	if (!bpf_map_lookup_elem(&tracked, &obj))
+	o = bpf_map_lookup_elem(&tracked, &obj);
+	if (!o)
 		return false;
-	c->track_flags |= KSNOOP_EV_TRACKED;
+	/* Read before the delete: the element may be another's right after. */
+	c->session = o->story;
+	if (role != KSNOOP_TRACK_FREE) {
+		c->track_flags |= KSNOOP_EV_TRACKED;
+		return true;
+	}
+	if (bpf_map_delete_elem(&tracked, &obj))
+		return false;
+	count(KSNOOP_CNT_TRACK_FREED);
+	c->track_flags |= KSNOOP_EV_FREED;
 	return true;
 }
 
@@ -1893,7 +1926,7 @@ static __always_inline int track_clone_return(void *ctx, enum word_source ws)
 	obj = words[KSNOOP_MAX_ARGS];
 	if (!obj || is_err_ptr(obj))
 		return 0;
-	track_add(obj);
+	c.session = track_add(obj);
 	if (!side->enabled)
 		return 0;
 	c.object = obj;

@@ -515,9 +515,17 @@ enum ksnoop_track_role {
 #define KSNOOP_TRACK_DEFAULT_ENTRIES	16384
 #define KSNOOP_TRACK_MAX_ENTRIES	(1u << 22)
 
-/* A tracked set element: when the object joined it. */
+/*
+ * A tracked set element: when the object joined it, and its story: a
+ * number every joining takes from track_stories (shared, never 0), which
+ * each of its events carries (ksnoop_event.session).  An LRU pushes an
+ * object out without a word; the next object at its address joins with
+ * another story, so userspace never takes it for the old one (--group).
+ */
 struct ksnoop_track_obj {
 	__u64 since_ns;
+	__u32 story;
+	__u32 pad;
 };
 
 /*
@@ -606,7 +614,11 @@ struct ksnoop_event {
 		/* --tree, the root: its session's calls not recorded (at most 65535) */
 		__u16 dropped;
 	};
-	__u32 session;		/* --tree: the session's id (its root's entry time, low bits) */
+	/*
+	 * --tree: the session's id (its root's entry time, low bits);
+	 * --track, KSNOOP_EV_OBJECT: the object's story (ksnoop_track_obj)
+	 */
+	__u32 session;
 	char comm[KSNOOP_COMM_LEN];
 	__u64 object;		/* --track, KSNOOP_EV_OBJECT: the tracked object's address */
 };

@@ -50,6 +50,7 @@ struct attacher {
 	int tree_buf_fd;	/* --tree: their calls, until their roots return */
 	bool tree_exit;		/* --tree: the programs that end an exiting (exec'ing) task's session are attached */
 	int tracked_fd;		/* --track: the objects followed */
+	int track_stories_fd;	/* --track: the next story's number */
 	__u32 track_entries;	/* --track-max: the set's size */
 	struct ksnoop_bpf **skels;
 	int nskels;
@@ -93,6 +94,7 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	a->by_counts_fd = -1;
 	a->sessions_fd = a->tree_buf_fd = -1;
 	a->tracked_fd = -1;
+	a->track_stories_fd = -1;
 	a->track_entries = KSNOOP_TRACK_DEFAULT_ENTRIES;
 	return a;
 }
@@ -279,9 +281,11 @@ static bool side_attached(const struct ksnoop_plan *bp, int kind)
 }
 
 /*
- * --track's set: one map for every instance, of --track-max objects;
- * clones keep their source between entry and return in a map of their
- * own.  Neither is created without --track.
+ * --track's set: one map for every instance, of --track-max objects, and
+ * one story counter (ksnoop.h: two instances counting apart would give
+ * two objects at one address the same story); clones keep their source
+ * between entry and return in a map of their own.  None is created
+ * without --track.
  */
 static int configure_track(struct attacher *a, struct ksnoop_bpf *skel,
 			   const struct capture_plan *plan)
@@ -290,10 +294,14 @@ static int configure_track(struct attacher *a, struct ksnoop_bpf *skel,
 
 	if (!(plan->bpf.track & KSNOOP_TRACK_CLONE))
 		err = bpf_map__set_autocreate(skel->maps.track_clones, false);
-	if (!plan->bpf.track)
+	if (!plan->bpf.track) {
+		err = err ?: bpf_map__set_autocreate(skel->maps.track_stories, false);
 		return err ?: bpf_map__set_autocreate(skel->maps.tracked, false);
-	if (a->tracked_fd >= 0)
+	}
+	if (a->tracked_fd >= 0) {
+		err = err ?: bpf_map__reuse_fd(skel->maps.track_stories, a->track_stories_fd);
 		return err ?: bpf_map__reuse_fd(skel->maps.tracked, a->tracked_fd);
+	}
 	return err ?: bpf_map__set_max_entries(skel->maps.tracked, a->track_entries);
 }
 
@@ -462,7 +470,7 @@ static void drop_last_instance(struct attacher *a)
 		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
 		a->by_counts_fd = -1;
 		a->sessions_fd = a->tree_buf_fd = -1;
-		a->tracked_fd = -1;
+		a->tracked_fd = a->track_stories_fd = -1;
 	}
 }
 
@@ -564,8 +572,10 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 		}
 		a->tree_exit = true;
 	}
-	if (plan->bpf.track && a->tracked_fd < 0)
+	if (plan->bpf.track && a->tracked_fd < 0) {
 		a->tracked_fd = bpf_map__fd(skel->maps.tracked);
+		a->track_stories_fd = bpf_map__fd(skel->maps.track_stories);
+	}
 	return skel;
 }
 

@@ -1745,6 +1745,40 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 	writer__flush(wr);
 }
 
+void printer__object(struct printer *p, __u64 addr, int n, __u64 span_ns, const char *end,
+		     const char *end_json)
+{
+	struct writer *wr = &p->wr;
+	char line[160];
+
+	if (wr->json) {
+		/* A record of the -j stream (report.h lists the types). */
+		writer__begin_object(wr, WRITER_STRUCT, 0);
+		writer__key(wr, "type");
+		writer__name(wr, "object");
+		snprintf(line, sizeof(line), "0x%llx", (unsigned long long)addr);
+		writer__key(wr, "object");
+		writer__name(wr, line);
+		writer__key(wr, "events");
+		writer__uint(wr, n);
+		writer__key(wr, "span_ns");
+		writer__uint(wr, span_ns);
+		writer__key(wr, "end");
+		writer__name(wr, end_json);
+		writer__end_object(wr);
+		obuf__putc(writer__obuf(wr), '\n');
+	} else {
+		char dur[48];
+		int len;
+
+		duration__format(span_ns, dur, sizeof(dur));
+		len = snprintf(line, sizeof(line), "object 0x%llx: %d event(s) in %s, %s\n",
+			       (unsigned long long)addr, n, dur, end);
+		obuf__write(writer__obuf(wr), line, len < (int)sizeof(line) ? len : (int)sizeof(line) - 1);
+	}
+	writer__flush(wr);
+}
+
 /* ---- --tree ---- */
 
 /* The value of PLAN's return record REC that is the return value (-1: none). */

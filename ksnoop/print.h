@@ -90,6 +90,15 @@ void printer__fini(struct printer *p);
 void printer__event(struct printer *p, const struct capture_plan *plan,
 		    const void *rec, size_t size);
 
+/*
+ * --track --group: what comes before an object's N events, which span
+ * SPAN_NS and ended as END says (text "freed", "evicted" ...; JSON
+ * END_JSON).  Text: "object 0xADDR: N event(s) in TIME, END"; JSON: a
+ * record {"type":"object","object":"0x...","events":N,"span_ns":N,"end":...}.
+ */
+void printer__object(struct printer *p, __u64 addr, int n, __u64 span_ns, const char *end,
+		     const char *end_json);
+
 /* One value (text: "NAME = ..."; JSON: the value alone). */
 void printer__value(struct printer *p, const struct btf *btf,
 		    const struct value_desc *vd, const struct ksnoop_value *vh,

@@ -16,6 +16,7 @@
  * The record types a -j stream holds, all of them (REPORT_TYPES):
  *
  *   event    one traced call (print.c)
+ *   object   --track --group: an object's events follow (print.c)
  *   count    --count: calls of one function (and stack with -s)
  *   hist     --hist: one function's log2 histogram
  *   info     `info`: a kernel function, a tracepoint or a USDT probe
@@ -47,7 +48,7 @@ struct signature;
 struct usdt_file;
 
 /* Every "type" of a -j record, for tests and documentation. */
-#define REPORT_TYPES	"event count hist info lost summary warning error"
+#define REPORT_TYPES	"event object count hist info lost summary warning error"
 
 enum report_format {
 	REPORT_TEXT,

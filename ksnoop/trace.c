@@ -141,24 +141,25 @@ static void tree_event(struct trace *t, const struct capture_plan *plan, const v
 	free(calls);
 }
 
+/* How a group ended, as text and JSON say it (enum track_end). */
+static const char *const group_end[][2] = {
+	[TRACK_END_FREED] = { "freed", "freed" },
+	[TRACK_END_EVICTED] = { "evicted", "evicted" },
+	[TRACK_END_STOPPED] = { "not freed when tracing stopped", "not_freed" },
+	[TRACK_END_CONTINUES] = { "continues", "continues" },
+};
+
 /*
- * --group: object I's events, printed together, each with the time since
- * the first; text first says whose and how it ended.
+ * --group: object O's events, printed together after a line (JSON: a
+ * record) that says whose and how it ended, each with the time since the
+ * first; then the group goes (but a group that continues: its events).
  */
-static void print_group(struct trace *t, int i, bool freed)
+static void print_group(struct trace *t, struct track_object *o, enum track_end end)
 {
-	const struct track_object *o = &t->groups.v[i];
 	int j;
 
-	if (!t->opts->json) {
-		char dur[48];
-		const struct ksnoop_event *last = o->ev[o->n - 1].rec;
-
-		duration__format(last->time_ns - o->first_ns, dur, sizeof(dur));
-		fprintf(t->printer.out, "object 0x%llx: %d event(s) in %s, %s\n",
-			(unsigned long long)o->addr, o->n, dur,
-			freed ? "freed" : "not freed when tracing stopped");
-	}
+	printer__object(&t->printer, o->addr, o->n, o->last_ns - o->first_ns,
+			group_end[end][0], group_end[end][1]);
 	t->printer.group_start_ns = o->first_ns;
 	for (j = 0; j < o->n; j++) {
 		const struct ksnoop_event *ev = o->ev[j].rec;
@@ -166,19 +167,43 @@ static void print_group(struct trace *t, int i, bool freed)
 		printer__event(&t->printer, &t->targets.v[ev->func_id].plan, ev, o->ev[j].size);
 	}
 	t->printer.group_start_ns = 0;
-	track_groups__remove(&t->groups, i);
+	if (end == TRACK_END_CONTINUES)
+		track_groups__clear(&t->groups, o);
+	else
+		track_groups__remove(&t->groups, o);
 }
 
-/* --group: an object's event waits for its free (or the end). */
+/*
+ * --group: an object's event waits for its free (or the end).  A story
+ * the event ends (evicted) prints first; a late event of a story that
+ * ended (a CPU read it before BPF's set dropped it) is a group alone.
+ */
 static void group_event(struct trace *t, const struct ksnoop_event *ev, const void *data,
 			size_t size)
 {
-	if (track_groups__add(&t->groups, ev->object, ev->time_ns, data, size)) {
+	struct track_object *o;
+	int err;
+
+	while ((o = track_groups__ended_by(&t->groups, ev->object, ev->session)))
+		print_group(t, o, TRACK_END_EVICTED);
+	err = track_groups__add(&t->groups, ev->object, ev->session, ev->time_ns, data, size);
+	if (err == -ESTALE) {
+		printer__object(&t->printer, ev->object, 1, 0, group_end[TRACK_END_EVICTED][0],
+				group_end[TRACK_END_EVICTED][1]);
+		t->printer.group_start_ns = ev->time_ns;
+		printer__event(&t->printer, &t->targets.v[ev->func_id].plan, data, size);
+		t->printer.group_start_ns = 0;
+		return;
+	}
+	if (err) {
 		t->unprinted++;
 		return;
 	}
+	o = track_groups__find(&t->groups, ev->object);
 	if (ev->flags & KSNOOP_EV_FREED)
-		print_group(t, track_groups__find(&t->groups, ev->object), true);
+		print_group(t, o, TRACK_END_FREED);
+	else if (track_groups__print_now(&t->groups, o))
+		print_group(t, o, TRACK_END_CONTINUES);
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -573,7 +598,7 @@ static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *r
 	}
 	/* --group: objects not freed while traced, in the order they came. */
 	while (t->groups.n && !t->output_closed)
-		print_group(t, 0, false);
+		print_group(t, track_groups__oldest(&t->groups), TRACK_END_STOPPED);
 	/* Inner calls reach userspace only with a tree that prints: so 0 here. */
 	if (t->opts->tree)
 		log_info("--tree: %llu call(s) outside a printed tree reached userspace",
@@ -887,6 +912,8 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		return -ENOMEM;
 	}
 	printer__init(&t.printer, stdout, &popts);
+	/* As many open groups as BPF's set holds objects: past that, one left it. */
+	track_groups__init(&t.groups, opts->track_max ?: KSNOOP_TRACK_DEFAULT_ENTRIES);
 	report__init(&t.report, stdout, opts->folded ? REPORT_FOLDED :
 					opts->json ? REPORT_JSON : REPORT_TEXT);
 	find_pid_namespace(&t);

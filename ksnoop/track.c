@@ -238,85 +238,210 @@ void track_run__free(struct track_run *tr)
 
 /* ---- --group ---- */
 
-int track_groups__find(const struct track_groups *g, __u64 addr)
+void track_groups__init(struct track_groups *g, int max)
 {
-	int i;
-
-	for (i = g->n - 1; i >= 0; i--)
-		if (g->v[i].addr == addr)
-			return i;
-	return -1;
+	memset(g, 0, sizeof(*g));
+	g->max = max > 0 ? max : 0;
 }
 
-static struct track_object *group_of(struct track_groups *g, __u64 addr, __u64 time_ns)
+/* Addresses are aligned: the multiplication spreads their high bits down. */
+static unsigned int bucket_of(const struct track_groups *g, __u64 addr)
 {
-	int i = track_groups__find(g, addr);
-	struct track_object *v;
-
-	if (i >= 0)
-		return &g->v[i];
-	if (g->n == g->cap) {
-		int cap = g->cap ? 2 * g->cap : 16;
-
-		v = realloc(g->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		g->v = v;
-		g->cap = cap;
-	}
-	v = &g->v[g->n++];
-	memset(v, 0, sizeof(*v));
-	v->addr = addr;
-	v->first_ns = time_ns;
-	return v;
+	return (addr * 0x9e3779b97f4a7c15ULL) >> (64 - g->bits);
 }
 
-int track_groups__add(struct track_groups *g, __u64 addr, __u64 time_ns, const void *rec,
-		      size_t size)
+struct track_object *track_groups__find(const struct track_groups *g, __u64 addr)
 {
-	struct track_object *o = group_of(g, addr, time_ns);
-	void *copy = o ? malloc(size) : NULL;
+	struct track_object *o;
 
-	if (!copy) {
-		g->dropped++;
+	if (!g->bits)
+		return NULL;
+	for (o = g->buckets[bucket_of(g, addr)]; o; o = o->next_in_bucket)
+		if (o->addr == addr)
+			return o;
+	return NULL;
+}
+
+/* Is story A older than B?  Numbers wrap; 0 (none) is neither. */
+static bool story_older(__u32 a, __u32 b)
+{
+	return a && b && (__s32)(a - b) < 0;
+}
+
+struct track_object *track_groups__ended_by(const struct track_groups *g, __u64 addr,
+					    __u32 story)
+{
+	struct track_object *o = track_groups__find(g, addr);
+
+	if (o)
+		return o->story == story || story_older(story, o->story) ? NULL : o;
+	if (g->max && g->n >= g->max)
+		return g->first[TRACK_BY_LAST];
+	return NULL;
+}
+
+/* One bucket per open group, at least: double them, every group moves. */
+static int grow_buckets(struct track_groups *g)
+{
+	unsigned int bits = g->bits ? g->bits + 1 : 6, i;
+	struct track_object **old = g->buckets, *o, *next;
+	unsigned int nold = g->bits ? 1u << g->bits : 0;
+
+	if (bits > 30)
+		return 0;	/* past 2^30 groups: longer chains, still correct */
+	g->buckets = calloc(1u << bits, sizeof(*g->buckets));
+	if (!g->buckets) {
+		g->buckets = old;
 		return -ENOMEM;
 	}
+	g->bits = bits;
+	for (i = 0; i < nold; i++) {
+		for (o = old[i]; o; o = next) {
+			unsigned int b = bucket_of(g, o->addr);
+
+			next = o->next_in_bucket;
+			o->next_in_bucket = g->buckets[b];
+			g->buckets[b] = o;
+		}
+	}
+	free(old);
+	return 0;
+}
+
+static void list_append(struct track_groups *g, struct track_object *o, int l)
+{
+	o->next[l] = NULL;
+	o->prev[l] = g->last[l];
+	if (g->last[l])
+		g->last[l]->next[l] = o;
+	else
+		g->first[l] = o;
+	g->last[l] = o;
+}
+
+static void list_unlink(struct track_groups *g, struct track_object *o, int l)
+{
+	if (o->prev[l])
+		o->prev[l]->next[l] = o->next[l];
+	else
+		g->first[l] = o->next[l];
+	if (o->next[l])
+		o->next[l]->prev[l] = o->prev[l];
+	else
+		g->last[l] = o->prev[l];
+}
+
+static struct track_object *open_group(struct track_groups *g, __u64 addr, __u32 story,
+				       __u64 time_ns)
+{
+	struct track_object *o;
+	unsigned int b;
+
+	if ((unsigned int)g->n >= (g->bits ? 1u << g->bits : 0) && grow_buckets(g))
+		return NULL;
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	o->addr = addr;
+	o->story = story;
+	o->first_ns = time_ns;
+	b = bucket_of(g, addr);
+	o->next_in_bucket = g->buckets[b];
+	g->buckets[b] = o;
+	list_append(g, o, TRACK_BY_FIRST);
+	list_append(g, o, TRACK_BY_LAST);
+	g->n++;
+	return o;
+}
+
+static int keep_event(struct track_groups *g, struct track_object *o, const void *rec,
+		      size_t size)
+{
+	void *copy;
+
 	if (o->n == o->cap) {
 		int cap = o->cap ? 2 * o->cap : 8;
 		struct track_event *ev = realloc(o->ev, cap * sizeof(*ev));
 
-		if (!ev) {
-			free(copy);
-			g->dropped++;
+		if (!ev)
 			return -ENOMEM;
-		}
 		o->ev = ev;
 		o->cap = cap;
 	}
+	copy = malloc(size);
+	if (!copy)
+		return -ENOMEM;
 	memcpy(copy, rec, size);
 	o->ev[o->n].rec = copy;
 	o->ev[o->n++].size = size;
+	g->held_bytes += size;
 	return 0;
 }
 
-void track_groups__remove(struct track_groups *g, int i)
+int track_groups__add(struct track_groups *g, __u64 addr, __u32 story, __u64 time_ns,
+		      const void *rec, size_t size)
 {
-	int j;
+	struct track_object *o = track_groups__find(g, addr);
 
-	if (i < 0 || i >= g->n)
+	if (o && o->story != story)
+		return -ESTALE;
+	if (!o)
+		o = open_group(g, addr, story, time_ns);
+	if (!o || keep_event(g, o, rec, size)) {
+		g->dropped++;
+		return -ENOMEM;
+	}
+	o->last_ns = time_ns;
+	/* The most recently active last: the bound pushes out the first. */
+	list_unlink(g, o, TRACK_BY_LAST);
+	list_append(g, o, TRACK_BY_LAST);
+	return 0;
+}
+
+struct track_object *track_groups__oldest(const struct track_groups *g)
+{
+	return g->first[TRACK_BY_FIRST];
+}
+
+bool track_groups__print_now(const struct track_groups *g, const struct track_object *o)
+{
+	return o->n >= TRACK_GROUP_MAX_EVENTS || g->held_bytes > TRACK_GROUPS_MAX_BYTES;
+}
+
+void track_groups__clear(struct track_groups *g, struct track_object *o)
+{
+	o->printed += o->n;
+	while (o->n) {
+		o->n--;
+		g->held_bytes -= o->ev[o->n].size;
+		free(o->ev[o->n].rec);
+	}
+}
+
+void track_groups__remove(struct track_groups *g, struct track_object *o)
+{
+	struct track_object **p;
+
+	if (!o || !g->bits)
 		return;
-	for (j = 0; j < g->v[i].n; j++)
-		free(g->v[i].ev[j].rec);
-	free(g->v[i].ev);
-	memmove(&g->v[i], &g->v[i + 1], (g->n - i - 1) * sizeof(g->v[0]));
+	for (p = &g->buckets[bucket_of(g, o->addr)]; *p && *p != o; p = &(*p)->next_in_bucket)
+		;
+	if (!*p)
+		return;
+	*p = o->next_in_bucket;
+	list_unlink(g, o, TRACK_BY_FIRST);
+	list_unlink(g, o, TRACK_BY_LAST);
 	g->n--;
+	track_groups__clear(g, o);
+	free(o->ev);
+	free(o);
 }
 
 void track_groups__free(struct track_groups *g)
 {
-	while (g->n)
-		track_groups__remove(g, g->n - 1);
-	free(g->v);
-	g->v = NULL;
-	g->cap = 0;
+	while (g->first[TRACK_BY_FIRST])
+		track_groups__remove(g, g->first[TRACK_BY_FIRST]);
+	free(g->buckets);
+	g->buckets = NULL;
+	g->bits = 0;
 }

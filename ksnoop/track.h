@@ -82,35 +82,93 @@ void track_run__free(struct track_run *tr);
 
 /* ---- --group: each object's events together ---- */
 
+/*
+ * Events held per open group at most, and bytes of records across all of
+ * them (64 MiB: some 400 000 events of 160 bytes); past either, a group
+ * that gets an event prints as it stands ("continues") and goes on
+ * holding none, so neither one long-lived object nor --track-max open
+ * groups can take all memory.
+ */
+#define TRACK_GROUP_MAX_EVENTS	1024
+#define TRACK_GROUPS_MAX_BYTES	(64u << 20)
+
 struct track_event {
 	void *rec;
 	size_t size;
 };
 
-struct track_object {
-	__u64 addr;
-	__u64 first_ns;		/* its first event's time */
-	struct track_event *ev;
-	int n, cap;
+/* How a group ended: what its header says. */
+enum track_end {
+	TRACK_END_FREED,	/* its free path reported it */
+	/*
+	 * It left BPF's set without a free (ksnoop.h): a new story began at
+	 * its address, or more than --track-max groups were open.
+	 */
+	TRACK_END_EVICTED,
+	TRACK_END_STOPPED,	/* open when tracing stopped */
+	TRACK_END_CONTINUES,	/* past a bound above: printed, still open */
 };
 
-/* The objects with events waiting, in the order of their first event. */
-struct track_groups {
-	struct track_object *v;
+/* The lists every open group is on: by its first event, by its last. */
+enum { TRACK_BY_FIRST, TRACK_BY_LAST, TRACK_NR_LISTS };
+
+/* One object's stay in BPF's set (its story) and the events held for it. */
+struct track_object {
+	__u64 addr;
+	__u32 story;		/* BPF's number for the stay (ksnoop.h); 0: none */
+	__u64 first_ns;		/* its first event's time */
+	__u64 last_ns;		/* its last event's */
+	int printed;		/* events printed before (TRACK_END_CONTINUES) */
+	struct track_event *ev;
 	int n, cap;
-	__u64 dropped;		/* events not kept (out of memory) */
+	struct track_object *next_in_bucket;
+	struct track_object *prev[TRACK_NR_LISTS], *next[TRACK_NR_LISTS];
 };
 
 /*
- * Keep a copy of record REC (SIZE bytes) of object ADDR at TIME_NS;
- * 0, or -ENOMEM (counted in dropped).
+ * The open groups: at most one per address, found by a hash of it, and
+ * at most max (BPF's set holds --track-max objects: when more groups
+ * are open, one of them has left it).
  */
-int track_groups__add(struct track_groups *g, __u64 addr, __u64 time_ns, const void *rec,
-		      size_t size);
-/* The index of object ADDR's group, or -1. */
-int track_groups__find(const struct track_groups *g, __u64 addr);
-/* Group I's events go (they were printed); the others keep their order. */
-void track_groups__remove(struct track_groups *g, int i);
+struct track_groups {
+	struct track_object **buckets;
+	unsigned int bits;	/* 1 << bits buckets (0: none yet) */
+	struct track_object *first[TRACK_NR_LISTS], *last[TRACK_NR_LISTS];
+	int n;
+	int max;		/* 0: no bound */
+	size_t held_bytes;	/* of the records every group holds */
+	__u64 dropped;		/* events not kept (out of memory) */
+};
+
+/* No group open, at most MAX at once (0: no bound). */
+void track_groups__init(struct track_groups *g, int max);
+/* The open group of object ADDR, or NULL. */
+struct track_object *track_groups__find(const struct track_groups *g, __u64 addr);
+/*
+ * The group an event of ADDR's story STORY ends (print it evicted and
+ * remove it, then ask again), or NULL: ADDR's group of an older story
+ * (BPF dropped that object without a free: its address is another's
+ * now), or, if the event opens a group while max are open, the one
+ * whose last event is the oldest (as BPF's LRU set pushes out).
+ */
+struct track_object *track_groups__ended_by(const struct track_groups *g, __u64 addr,
+					    __u32 story);
+/*
+ * Keep a copy of record REC (SIZE bytes) of ADDR's story STORY at
+ * TIME_NS, in its group or a new one; 0, -ESTALE (a late event of a
+ * story already ended: ADDR's group is a newer one; nothing kept) or
+ * -ENOMEM (counted in dropped).
+ */
+int track_groups__add(struct track_groups *g, __u64 addr, __u32 story, __u64 time_ns,
+		      const void *rec, size_t size);
+/* The open group whose first event is the oldest, or NULL. */
+struct track_object *track_groups__oldest(const struct track_groups *g);
+/* Does O, which just got an event, print now (continues)?  The bounds above. */
+bool track_groups__print_now(const struct track_groups *g, const struct track_object *o);
+/* Group O's events go (they were printed); it stays open. */
+void track_groups__clear(struct track_groups *g, struct track_object *o);
+/* Group O goes (it was printed). */
+void track_groups__remove(struct track_groups *g, struct track_object *o);
 void track_groups__free(struct track_groups *g);
 
 #endif

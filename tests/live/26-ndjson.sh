@@ -11,7 +11,7 @@ usdt_paths
 FORMS=$U/usdt_forms
 usdt_programs
 
-TYPES="event count hist info lost summary warning error"
+TYPES="event object count hist info lost summary warning error"
 
 # check_stream: stdin is -j output.  Writes every record but the events
 # (for the checks that follow), then "#types T..." (the types seen, sorted),

@@ -37,6 +37,12 @@
  *                         kernel's filp_close N times in one system call
  *                         (inherited descriptors from 3 up are closed first,
  *                         one by one)
+ *   vmprog queue N ROUNDS each round, send N datagrams of 600 to 600+N-1
+ *                         bytes to a socket bound on 127.0.0.1, then
+ *                         receive them: N skbs alive at once, freed
+ *                         together (no skb tracepoint says so), their
+ *                         addresses used again by later rounds'
+ *                         (--track --track-max tests)
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -250,6 +256,31 @@ static int close_many(long n)
 	return syscall(SYS_close_range, 3, ~0U, 0) != 0;
 }
 
+static int queue_rounds(long n, long rounds)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	socklen_t len = sizeof(to);
+	static char buf[1024];
+	int rx = socket(AF_INET, SOCK_DGRAM, 0), tx = socket(AF_INET, SOCK_DGRAM, 0);
+	int err = rx < 0 || tx < 0 || n < 1 || n > 400 || rounds < 1;
+	long r, i;
+
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	err = err || bind(rx, (struct sockaddr *)&to, len) ||
+	      getsockname(rx, (struct sockaddr *)&to, &len);
+	for (r = 0; r < rounds && !err; r++) {
+		for (i = 0; i < n && !err; i++)
+			err = sendto(tx, buf, 600 + i, 0, (struct sockaddr *)&to, len) != 600 + i;
+		for (i = 0; i < n && !err; i++)
+			err = recv(rx, buf, sizeof(buf), 0) != 600 + i;
+	}
+	if (tx >= 0)
+		close(tx);
+	if (rx >= 0)
+		close(rx);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	long n, i;
@@ -264,6 +295,8 @@ int main(int argc, char **argv)
 		return unix_pair();
 	if (argc == 5 && !strcmp(argv[1], "tcp"))
 		return tcp(argv + 2);
+	if (argc == 4 && !strcmp(argv[1], "queue"))
+		return queue_rounds(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10));
 	if (argc == 4 && !strcmp(argv[1], "udp"))
 		return datagrams(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10));
 	if (argc != 3)

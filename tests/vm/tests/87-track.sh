@@ -11,7 +11,8 @@
 # reuse freed addresses) are never reported.  A second type: struct file,
 # ended by --untrack __fput: dd of one file followed from its first read
 # (at position 0) through the reads past it, to __fput; another file's
-# reads, never.
+# reads, never.  --group with --track-max: objects pushed out of the set
+# end their groups (evicted), a reused address never continues one.
 . /tests/lib.sh
 
 tmp=$(mktemp -d)
@@ -86,6 +87,36 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_file_summary: stderr '; 1 objects tracked, 1 freed, 0 still tracked'
 	CASE
 done
+
+# --group --track-max 4 (issue 40): eight skbs alive at once, received by
+# a socket, ten rounds; the set pushes four out each round (their frees
+# go unreported) and later skbs come at their addresses.  Every stay in
+# the set is a group of its own, ended "evicted" or "freed" (one per free
+# BPF counted), never two datagrams in one; each group's record counts
+# the events that follow it, all of its object.
+# per_group FILE: "H ADDR N" per object record, "E ADDR FUNC" per event.
+per_group() {
+	jq -r 'if .type == "object" then "H \(.object) \(.events)" elif .type == "event" then "E \(.object) \(.func)" else empty end' "$1"
+}
+# groups_bad: of per_group's lines, the groups that are not N events of
+# ADDR with at most one net_dev_queue.
+groups_bad() {
+	awk 'function done() { if (h != "" && (n != want || q > 1)) bad++ }
+	     $1 == "H" { done(); h = $2; want = $3; n = 0; q = 0; next }
+	     $1 == "E" { if ($2 != h) bad++; n++; if ($3 == "tp:net_dev_queue") q++ }
+	     END { if (h == "") bad++; done(); print bad + 0 }'
+}
+ends() { record object "$1" | jq -r .end | grep -c "^$2\$"; }
+ks_case <<CASE
+NAME     group_evicted
+RUN      -j -c vmprog --track s --track-max 4 --group 'tp:net:net_dev_queue(struct sk_buff *s, s->len >= 642, s->len < 700, s->len)' 'ip_rcv(struct sk_buff *s, s->len >= 642, s->len < 700, s->len)'
+WORKLOAD vmprog queue 8 10
+EXPECT   group_evicted_stories: eq 1 "\$([ \$(record object "\$OUT" | wc -l) -ge \$(record summary "\$OUT" | jq .objects_tracked) ] && echo 1)"
+EXPECT   group_evicted_said: eq 1 "\$([ \$(ends "\$OUT" evicted) -ge 4 ] && echo 1)"
+EXPECT   group_evicted_some_freed: eq 1 "\$([ \$(ends "\$OUT" freed) -ge 1 ] && echo 1)"
+EXPECT   group_evicted_freed: eq "\$(record summary "\$OUT" | jq .objects_freed)" "\$(ends "\$OUT" freed)"
+EXPECT   group_evicted_groups: eq 0 "\$(per_group "\$OUT" | groups_bad)"
+CASE
 
 # Clones: a tracked skb's clone joins where skb_clone returns it.
 ks_case <<CASE
