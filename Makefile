@@ -121,8 +121,9 @@ $(BUILD) $(BUILD)/san:
 	@mkdir -p $@
 
 $(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c bpf/arch.bpf.h bpf/usdt_arg.bpf.h include/ksnoop.h \
-		       include/ksnoop_usdt.h include/ksnoop_tuple_key.h $(LIBBPF_A) | $(BUILD)
+		       include/ksnoop_usdt.h include/ksnoop_tuple_key.h $(LIBBPF_A) scripts/bpf-stack-check | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	@scripts/bpf-stack-check $@
 
 $(BUILD)/ksnoop.skel.h: $(BUILD)/ksnoop.bpf.o
 	$(BPFTOOL) gen skeleton $< name ksnoop_bpf > $@

@@ -143,12 +143,13 @@ enum word_source {
 };
 
 /*
- * The argument words of a call: the arguments, the return value, then a
- * mask of the argument slots that could not be read (a USDT argument in
- * memory that faulted): such a slot's word is where it is, never a value.
+ * The argument words of a call: the arguments, then the return value or,
+ * for USDT (KSNOOP_PLAN_USDT: a probe returns nothing), a mask of the
+ * argument slots that could not be read (an argument in memory that
+ * faulted): such a slot's word is where it is, never a value.
  */
-#define WORD_UNREAD	(KSNOOP_MAX_ARGS + 1)
-#define NWORDS		(KSNOOP_MAX_ARGS + 2)
+#define WORD_UNREAD	KSNOOP_MAX_ARGS
+#define NWORDS		(KSNOOP_MAX_ARGS + 1)
 
 /*
  * Whose memory a read is in.  USDT: always the traced program's (it chooses
@@ -306,7 +307,8 @@ static __always_inline void usdt_words(struct pt_regs *ctx, __u64 *words, int nw
 /* Whether argument slot SLOT could not be read (usdt_words()). */
 static __always_inline bool slot_unread(const __u64 *words, __u32 slot)
 {
-	return slot < KSNOOP_MAX_ARGS && (words[WORD_UNREAD] & (1ULL << slot));
+	return (plan.flags & KSNOOP_PLAN_USDT) && slot < KSNOOP_MAX_ARGS &&
+	       (words[WORD_UNREAD] & (1ULL << slot));
 }
 
 static __always_inline __u32 src_slot(const volatile struct ksnoop_access *acc)

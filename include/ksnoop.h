@@ -331,6 +331,13 @@ enum ksnoop_plan_flags {
 	 * from a map (it was a fifth of each program's instructions).
 	 */
 	KSNOOP_PLAN_TUPLE = 1 << 7,
+	/*
+	 * USDT: no return value, so the return word holds the mask of the
+	 * arguments that could not be read (a 9th word would cost the larger
+	 * programs the 8 bytes of stack that keep them, with --tree's flush
+	 * callback, inside the verifier's 512).
+	 */
+	KSNOOP_PLAN_USDT = 1 << 8,
 };
 
 /* BPF cookie of a group's probe: its function's func_id | index << 32. */

@@ -418,6 +418,8 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 	/* A syscall's pointer arguments are the calling program's addresses. */
 	if (tg->kind == ATTACH_USDT || tg->kind == ATTACH_SYSCALL_TP || tg->kind == ATTACH_SYSCALL)
 		bp->flags |= KSNOOP_PLAN_USER_MEM;
+	if (tg->kind == ATTACH_USDT)
+		bp->flags |= KSNOOP_PLAN_USDT;
 	/* Sites of this probe with other argument types have their own target. */
 	if (tg->kind == ATTACH_USDT && tg->usdt.typed_sites) {
 		bp->flags |= KSNOOP_PLAN_USDT_SIG;
