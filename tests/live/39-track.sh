@@ -42,7 +42,12 @@ T=track
 "$K" -v -j --duration 60 -c "$prog" "tp:net:net_dev_queue(skb:hex, skb->len)" >"$tmp/seen.out" 2>"$tmp/seen.err" &
 seen_pid=$!
 at_exit kill "$seen_pid"
-for i in $(seq 50); do grep -q 'Ctrl-C to stop' "$tmp/seen.err" && break; sleep 0.2; done
+# Until it traces (or has ended): polls bounded by count, 2000 of them.
+for i in $(seq 2000); do
+	grep -q 'Ctrl-C to stop' "$tmp/seen.err" && break
+	kill -0 "$seen_pid" 2>/dev/null || break
+	sleep 0.05
+done
 ks_case <<'CASE'
 NAME     track
 RUN      -j --duration 10 -c "$prog" --track s "tp:*(struct sk_buff *s, s->len == 98, s->len)"

@@ -251,19 +251,26 @@ expect_eq struct_one_event 1 "$(grep -c -- '-> ksnoop_test:obj$' "$tmp/o3")"
 # --- semaphore: fires only while traced, back to 0 after ---
 "$P" guarded 4 > "$tmp/guarded.out" &
 gp=$!
-sleep 1
+# Once the program is mapped (polled, bounded by count), not a second on.
+for i in $(seq 400); do [ -n "$(sema_value "$gp")" ] && break; sleep 0.05; done
 expect_eq semaphore_zero_before "0" "$(sema_value "$gp")"
 start "$tmp/o4" "$tmp/e4" --duration 1 usdt "$P:ksnoop_test:guarded(arg0)" || fail attach_guarded "$(cat "$tmp/e4")"
 expect_eq semaphore_set_while_traced "1" "$(sema_value "$gp")"
 finish
-sleep 0.2
+# Cleared as the uprobe goes; polled (bounded by count), not a 0.2 s wait.
+for i in $(seq 100); do [ "$(sema_value "$gp")" = 0 ] && break; sleep 0.05; done
 expect_eq semaphore_zero_after "0" "$(sema_value "$gp")"
 wait "$gp"
 fired=$(sed -n 's/^fired //p' "$tmp/guarded.out")
 printed=$(sed -n 's/^ksnoop: \([0-9]*\) events printed.*/\1/p' "$tmp/e4")
 if [ -n "$fired" ] && [ "$fired" -gt 0 ]; then pass semaphore_fires_while_traced; else fail semaphore_fires_while_traced "fired=$fired"; fi
-# Fires between the end of printing and the detach are not printed; a few.
-if [ -n "$printed" ] && [ "$fired" -ge "$printed" ] && [ $((fired - printed)) -lt 100 ]; then
+# Fires between the end of printing and the detach are not printed: a
+# few, but how many depends on how long detaching takes (one a
+# millisecond; more than 100 on a loaded machine).  A semaphore left set
+# after the run would fire for the rest of the program's 4 s, several
+# times what 1 s printed; so fewer unprinted than printed.
+note "semaphore: fired $fired, printed $printed"
+if [ -n "$printed" ] && [ "$fired" -ge "$printed" ] && [ $((fired - printed)) -lt "$printed" ]; then
 	pass semaphore_fires_only_while_traced
 else
 	fail semaphore_fires_only_while_traced "fired $fired, printed $printed"

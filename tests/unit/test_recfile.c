@@ -348,6 +348,8 @@ static void record_value_len_past_end(struct block *b)
 	vh->len = 1u << 20;
 }
 static void record_longer_than_block(struct block *b) { b->raw[0] = 0xff; b->raw[1] = 0xff; }
+/* The header's last 3 bytes gone (its length says so): its last string is cut. */
+static void header_cut_short(struct block *b) { b->len -= 3; }
 
 static void test_bad_files(void **state)
 {
@@ -359,6 +361,7 @@ static void test_bad_files(void **state)
 	refused(edited(0, bump_version), "format version 99; this ksnoop reads version 2");
 	refused(edited(0, version_1), "report: 't.ksr': format version 1; this ksnoop reads version 2");
 	refused(edited(0, swap_order), "header in another byte order, or not a header at byte 8");
+	refused(edited(0, header_cut_short), "header does not parse at byte 8");
 	refused(edited(1, garbage), "BTF does not parse");
 	refused(edited(2, garbage), "plans do not parse");
 	refused(edited(2, first_type_id_huge), "plan 0 does not parse or fit its BTF");

@@ -197,7 +197,8 @@ vm_follow() {
 		case $TALLY_KIND in
 		BOOT) info "booted in $(elapsed) s (kernel ${TALLY_ARG% *}, guest uptime ${TALLY_ARG##* } s)" ;;
 		START) current=$TALLY_ARG; verbose_info "running $TALLY_ARG" ;;
-		END) current=; verbose_info "ended $TALLY_ARG" ;;
+		# Each script's time, always: where a suite's minutes go.
+		END) current=; info "ended $TALLY_ARG" ;;
 		LOG) verbose_echo "  $TALLY_ARG" ;;
 		DONE) done_seen=1; break ;;
 		*) tally_take "$TALLY_KIND" "$TALLY_ARG" "$label" ||

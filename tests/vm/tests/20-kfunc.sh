@@ -156,7 +156,10 @@ for mode in $(vm_modes); do
 	fi
 	if start "$tmp/o8" "$tmp/e8" --mode $mode 'vfs_read(count)'; then
 		kill -KILL "$KPID"; wait "$KPID" 2>/dev/null
-		sleep 1
+		# The kernel frees them after an RCU grace period: wait for
+		# that (bounded by count), not for a second.
+		i=0
+		while [ $i -lt 300 ] && [ "$(ksnoop_progs)" != 0 ]; do sleep 0.05; i=$((i + 1)); done
 		expect_eq ${T}_nothing_left_after_sigkill 0 "$(ksnoop_progs)"
 		expect_eq ${T}_no_kprobe_events_after_sigkill 0 "$(tracefs_lines kprobe_events)"
 	else

@@ -179,7 +179,9 @@ before=$(enabled)
 if start "$tmp/o11" "$tmp/e11" 'ip_*(skb->len == 84)'; then
 	during=$(enabled)
 	kill -9 "$KPID"; wait "$KPID" 2>/dev/null
-	sleep 1
+	# Gone once the kernel has closed its files: polled, bounded by count.
+	i=0
+	while [ $i -lt 300 ] && [ "$(enabled)" != "$before" ]; do sleep 0.05; i=$((i + 1)); done
 	if [ "$during" -gt "$before" ]; then pass kill9_was_attached; else fail kill9_was_attached "before $before, during $during"; fi
 	expect_eq kill9_nothing_after "$before" "$(enabled)"
 else

@@ -1,5 +1,5 @@
 #!/bin/sh
-# vm-timeout: 600
+# vm-timeout: 900
 # Call trees (--tree, issue #28): a session per task from the root's entry
 # to its return; inner calls recorded with depth, duration and return;
 # printed only when the root's return predicates hold; the first failing
@@ -119,7 +119,15 @@ for mode in fentry kprobe; do
 	start "$tmp/$T.exit.out" "$tmp/$T.exit.err" --mode $mode --tree -c vmprog get_signal mmput
 	vmprog sleep 20000 &
 	vpid=$!
-	sleep 1
+	# Killed once it is vmprog asleep (a session open), not a second
+	# after it started: under TCG on a loaded host it may not have
+	# exec'ed by then.  Bounded by count.
+	i=0
+	while [ $i -lt 600 ] && ! { [ "$(cat /proc/$vpid/comm 2>/dev/null)" = vmprog ] &&
+		grep -q '^State:.*S' /proc/$vpid/status 2>/dev/null; }; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 	kill "$vpid"
 	wait "$vpid" 2>/dev/null
 	expect_eq "${T}_exit_tree_buf_empty" 0 "$(bpftool -j map dump name tree_buf 2>/dev/null | jq length)"
