@@ -633,6 +633,7 @@ enum ksnoop_counter {
 	KSNOOP_CNT_TRACK_ADDED,	/* --track: objects that joined the tracked set */
 	KSNOOP_CNT_TRACK_FREED,	/* --track: objects that left it at a free path */
 	KSNOOP_CNT_TRACK_FAILED,	/* --track: an object that could not join it */
+	KSNOOP_CNT_SELF,	/* a selected call made by ksnoop itself, left out */
 	KSNOOP_NR_COUNTERS,
 };
 
