@@ -71,12 +71,26 @@ CPPFLAGS      += -isystem $(CROSS_SYSROOT)/usr/include
 LDFLAGS       += -L$(CROSS_SYSROOT)/usr/lib/aarch64-linux-gnu
 # <sys/sdt.h> for the test programs, whose rules take no CPPFLAGS.
 export C_INCLUDE_PATH := $(abspath $(CROSS_SYSROOT))/usr/include/aarch64-linux-gnu
-LIBBPF_ENV    := LIBBPF_CC=$(CC) LIBBPF_CFLAGS="-isystem $(abspath $(CROSS_SYSROOT))/usr/include"
+LIBBPF_ENV    := LIBBPF_CC=$(CC)
+LIBBPF_EXTRA  := -isystem $(abspath $(CROSS_SYSROOT))/usr/include
 .DEFAULT_GOAL := all
 $(CROSS_STAMP): scripts/arm64-sysroot scripts/trixie-apt
 	@scripts/arm64-sysroot $(CROSS_APT_DIR) $(CROSS_SYSROOT)
 	@touch -c $@
 endif
+
+# Position independent (-static-pie: ELF type DYN without an interpreter,
+# loaded at a random address) where the compiler can link it so: a root
+# tool that parses hostile input gets ASLR.  gcc 12 with Debian's static
+# libelf and zlib: 82 KB more (stripped), start-up within noise (s50).
+# This asks only whether the compiler knows -static-pie; our objects and
+# libbpf's (whose static objects get no -fPIC of their own: PIE only where
+# the compiler makes PIE by default) are built -fPIE then, and the link
+# of ksnoop itself decides (libelf.a and libz.a are the system's).
+STATIC_PIE := $(shell printf 'int main(void){return 0;}' | \
+	$(CC) -x c -fPIE -static-pie - -o /dev/null 2>/dev/null && echo -static-pie)
+LIBBPF_EXTRA += $(if $(STATIC_PIE),-fPIE)
+LIBBPF_ENV += LIBBPF_CFLAGS="$(strip $(LIBBPF_EXTRA))"
 
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
 	      -isystem $(LIBBPF_DIR)/include -I$(BPF_ASM_INC) -Iinclude $(WARNINGS)
@@ -144,15 +158,22 @@ DEPFLAGS   := -MMD -MP
 $(BUILD)/%.o: ksnoop/%.c | $(BUILD) $(SKELS)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(if $(STATIC_PIE),-fPIE) $(WARNINGS) $(DEPFLAGS) -c $< -o $@
 
-# One self-contained binary: no shared object at all at run time, and
-# position independent (-static-pie: ELF type DYN without an interpreter,
-# loaded at a random address) where the compiler can link it so: a root
-# tool that parses hostile input gets ASLR.  gcc 12 with Debian's static
-# libelf and zlib: 82 KB more (stripped), start-up within noise (s50).
-STATIC_PIE := $(shell printf 'int main(void){return 0;}' | \
-	$(CC) -x c -fPIE -static-pie - -o /dev/null 2>/dev/null && echo -static-pie)
+# One self-contained binary: no shared object at all at run time,
+# static-pie where it links (STATIC_PIE above).  The real link is the
+# test: an archive member that is not position independent (a toolchain
+# without default PIE) fails it, and then ksnoop is linked -static, said
+# in one line, the failed link's messages kept in ksnoop.static-pie.log.
+KSNOOP_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
 $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
-	$(CC) $(CFLAGS) $(LDFLAGS) $(or $(STATIC_PIE),-static) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
+ifneq ($(STATIC_PIE),)
+	@rm -f $@.static-pie.log
+	$(KSNOOP_LINK) -static-pie 2>$@.static-pie.log || { \
+	  echo "ksnoop: -static-pie does not link here (see $@.static-pie.log): linking -static, no ASLR" >&2; \
+	  $(KSNOOP_LINK) -static; }
+	@[ -s $@.static-pie.log ] || rm -f $@.static-pie.log
+else
+	$(KSNOOP_LINK) -static
+endif
 
 # The same binary under AddressSanitizer and UBSan, for the live tests.
 $(BUILD)/san/%.o: ksnoop/%.c | $(BUILD)/san $(SKELS)

@@ -780,9 +780,12 @@ struct call {
 };
 
 /*
- * Whether the current task is ksnoop itself.  Asked only of calls whose
- * predicates held (a filtered-out call pays nothing for it); the ids it
- * reads go into C for the record's header.
+ * Whether the current task is ksnoop itself, whose calls are left out
+ * (printing them would make more: a loop) and counted, so the summary
+ * says so: on tp:sched_switch, which fires in the task switching out,
+ * every switch from ksnoop goes while those to it print.  Asked only of
+ * calls whose predicates held (a filtered-out call pays nothing for it);
+ * the ids it reads go into C for the record's header.
  */
 static __always_inline bool task_is_self(struct call *c)
 {
@@ -790,7 +793,10 @@ static __always_inline bool task_is_self(struct call *c)
 		return false;
 	task_ids(&c->tgid, &c->tid);
 	c->have_ids = 1;
-	return c->tgid == plan.self_tgid;
+	if (c->tgid != plan.self_tgid)
+		return false;
+	count(KSNOOP_CNT_SELF);
+	return true;
 }
 
 /* The header of one record at REC; a return with a known start has a duration. */

@@ -658,6 +658,7 @@ enum ksnoop_counter {
 	KSNOOP_CNT_TRACK_FAILED,	/* --track: an object that could not join it */
 	KSNOOP_CNT_TREE_EXEC,	/* --tree: a session whose thread called exec inside it (dropped) */
 	KSNOOP_CNT_TREE_NO_ROOM,	/* --tree: a root's call that found no room for a session */
+	KSNOOP_CNT_SELF,	/* a selected call made by ksnoop itself, left out */
 	KSNOOP_NR_COUNTERS,
 };
 

@@ -312,7 +312,11 @@ static void json_lost(struct report *r, __u64 lost)
 	end(w);
 }
 
-/* Every total, 0 included, so a script can rely on the keys (--tree's with --tree). */
+/*
+ * Every total, 0 included, so a script can rely on the keys (--tree's with
+ * --tree); ksnoop's own calls left out only when there were some (a
+ * recording's report cannot know them).
+ */
 static void json_summary(struct report *r, const struct report_summary *s)
 {
 	struct writer *w = begin(r, "summary");
@@ -329,6 +333,8 @@ static void json_summary(struct report *r, const struct report_summary *s)
 	key_uint(w, "stacks_not_taken", s->stack_lost);
 	key_uint(w, "not_followed", s->stash_full);
 	key_uint(w, "missed", s->missed);
+	if (s->own)
+		key_uint(w, "own_left_out", s->own);
 	if (s->tree) {
 		key_uint(w, "tree_calls_not_recorded", s->tree_dropped);
 		key_uint(w, "trees_task_exited", s->tree_exited);

@@ -439,6 +439,7 @@ static void text_summary(struct report *r, const struct report_summary *s)
 		      "trees not started (too many tasks in trees at once)");
 	n = add_total(buf, sizeof(buf), n, s->missed,
 		  "calls missed (the probe fired inside a BPF program)");
+	n = add_total(buf, sizeof(buf), n, s->own, "of ksnoop's own calls left out");
 	if (s->tracking && n < sizeof(buf))
 		n += snprintf(buf + n, sizeof(buf) - n,
 			      "; %llu objects tracked, %llu freed, %llu still tracked",

@@ -418,3 +418,24 @@ expect_error syscall_event 2 "^ksnoop: spec 'tp:syscalls:openat\(filename\)': un
 	--duration 1 'tp:syscalls:openat(filename)'
 expect_error syscall_event_glob 2 "^ksnoop: spec 'tp:syscalls:open\*': no tracepoint matches 'tp:syscalls:open\*': a system call's events are tp:syscalls:sys_enter_NAME and tp:syscalls:sys_exit_NAME; sys:NAME traces both as one call$" \
 	info 'tp:syscalls:open*'
+
+# --- ksnoop's own calls are left out, and counted: on tp:sched_switch,
+# which fires in the task switching out, with -c the name of a copy of
+# ksnoop, every event selected is a switch from this ksnoop itself (it
+# sleeps waiting for events after attaching): none printed, the summary
+# says how many were left out; in JSON "own_left_out" ---
+self=ksown$$
+cp "$K" "$tmp/$self"
+KCMD=("$tmp/$self")
+start "$tmp/o30" "$tmp/e30" -c "$self" 'tp:sched_switch(prev->pid)' || fail attach_own "$(cat "$tmp/e30")"
+stop
+expect_eq own_exits_0 0 "$RC"
+expect_eq own_none_printed 0 "$(grep -c -- '-> tp:sched_switch$' "$tmp/o30")"
+expect_match own_counted_in_summary "^ksnoop: 0 events printed, 0 lost, [1-9][0-9]* of ksnoop's own calls left out$" \
+	"$(grep '^ksnoop: [0-9]* events printed' "$tmp/e30")"
+start "$tmp/o31" "$tmp/e31" -j -c "$self" 'tp:sched_switch(prev->pid)' || fail attach_own_json "$(cat "$tmp/e31")"
+stop
+expect_eq own_json_exits_0 0 "$RC"
+expect_eq own_json_summary "0 true" \
+	"$(record summary "$tmp/o31" | jq -r '"\(.printed) \(.own_left_out > 0)"')"
+KCMD=("$K")

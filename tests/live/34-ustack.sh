@@ -7,7 +7,8 @@
 # symbolizer as USDT's -s (live/65-hostile-usym.sh covers its hostile
 # inputs), here for a process of another, unprivileged user too; and
 # a process that exits, or execs another program, before its events are
-# printed; --count by user stack, as text, JSON and folded stacks.
+# printed; --count by user stack, as text, JSON and folded stacks, a
+# symbol holding ";" one folded frame.
 . "$(dirname "$0")/helpers.bash"
 
 usdt_paths
@@ -128,6 +129,12 @@ COUNTS=1 traced folded --count -s --ustack --folded "sys:openat(return < 0)" -p 
 expect_match folded_line "^(libc\.so\.6\+0x[0-9a-f]+;)*main;outer_fn;inner_fn;[^ ]*(entry_SYSCALL_64|do_syscall_64)[^ ]*;sys:openat $N\$" \
 	"$(cat "$tmp/folded.out")"
 expect_eq folded_one_line 1 "$(grep -c . "$tmp/folded.out")"
+# A process of nobody's whose frame is the symbol "evil;fake;frame" (an
+# asm label): ';' only ever separates frames, so it is one frame, ','s.
+PROG_MODE=evil USER_AS=nobody COUNTS=1 traced evil --count --ustack --folded "sys:openat(return < 0)" -p @PID
+expect_match folded_semicolon_one_frame "^(libc\.so\.6\+0x[0-9a-f]+;)*main;evil,fake,frame;outer_fn;inner_fn;sys:openat $N\$" \
+	"$(cat "$tmp/evil.out")"
+expect_eq folded_semicolon_not_split "1 0" "$(grep -c . "$tmp/evil.out") $(grep -c 'evil;fake' "$tmp/evil.out")"
 COUNTS=1 traced countj -j --count --ustack "sys:openat(return < 0)" -p @PID
 expect_eq count_json '["inner_fn","outer_fn","main"]' \
 	"$(grep -m1 '^{"type":"count"' "$tmp/countj.out" | jq -c '.ustack[0:3] | map(sub("\\+0x[0-9a-f]+ \\(.*\\)$"; ""))')"

@@ -58,3 +58,51 @@ expect_eq json_exits_0 0 "$RC"
 expect_eq json_no_raw_controls 0 "$(raw_controls "$tmp/o2")"
 if jq -e . "$tmp/o2" >/dev/null 2>&1; then pass json_parses; else fail json_parses "$(cat -v "$tmp/o2")"; fi
 expect_eq json_comm "\"\\u001b[31m\\n$forged\"" "$(events "$tmp/o2" | jq -c .comm | sort -u)"
+
+# --- a process of nobody's names itself 'x 1/1 -> ok' (prctl PR_SET_NAME):
+#     root's text header shows it in quotes, never as a comm "x" followed by
+#     pid and arrow fields; JSON's "comm" is the name as it is ---
+spoof='x 1/1 -> ok'
+missing=/nonexistent-ksnoop-escape-$$
+chmod 755 "$tmp"
+mkfifo "$tmp/cfifo"
+# Waits for a line, renames itself, opens MISSING twice, waits for the end.
+rename_and_open='import ctypes, os, sys
+sys.stdin.readline()
+ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0, 0, 0)
+for _ in range(2):
+    try:
+        os.open(sys.argv[2], os.O_RDONLY)
+    except OSError:
+        pass
+sys.stdin.read()'
+# spoofed NAME KSNOOP-ARGS...: the renaming process traced (-p) by ksnoop.
+spoofed() {
+	local name=$1 pid
+	shift
+	"${NOBODY[@]}" /usr/bin/python3 -c "$rename_and_open" "$spoof" "$missing" <"$tmp/cfifo" >/dev/null 2>&1 &
+	pid=$!
+	exec 6>"$tmp/cfifo"
+	start "$tmp/$name.out" "$tmp/$name.err" -p "$pid" "$@" 6>&- || fail "${name}_attach" "$(cat "$tmp/$name.err")"
+	# (a process that died before reading: a failure below, not SIGPIPE here)
+	trap '' PIPE
+	echo go >&6
+	trap - PIPE
+	for _ in $(seq 100); do
+		[ "$(grep -c -- "$missing" "$tmp/$name.out")" -ge 2 ] && break
+		sleep 0.1
+	done
+	exec 6>&-
+	wait "$pid" 2>/dev/null
+	stop
+	expect_eq "${name}_exits_0" 0 "$RC"
+	SPOOF_PID=$pid
+}
+spoofed spoof_text 'tp:syscalls:sys_enter_openat(filename)'
+expect_eq spoof_comm_quoted 2 \
+	"$(grep -B1 "^    filename = \"$missing\"\$" "$tmp/spoof_text.out" |
+	   grep -c "^[0-9:.]* cpu[0-9]* \"$spoof\" $SPOOF_PID/[0-9]* -> tp:syscalls:sys_enter_openat\$")"
+expect_eq spoof_no_bare_comm 0 "$(grep -c " cpu[0-9]* $spoof " "$tmp/spoof_text.out")"
+spoofed spoof_json -j 'tp:syscalls:sys_enter_openat(filename)'
+expect_eq spoof_json_comm "\"$spoof\"" \
+	"$(events "$tmp/spoof_json.out" | jq -c --arg m "$missing" 'select(.values.filename == $m) | .comm' | sort -u)"

@@ -117,3 +117,17 @@ expect_eq zsh_function "$ks_name ip_send_skb" "$(zsh_tab "$ks_name ip_send_s")"
 expect_eq zsh_tracepoint "$ks_name tp:sched:sched_switch" "$(zsh_tab "$ks_name tp:sched:sched_swi")"
 expect_eq zsh_member "$ks_name ip_send_skb(skb->len" "$(zsh_tab "$ks_name \"ip_send_skb(skb->le")"
 expect_eq zsh_usdt_probe "$ks_name usdt $P:ksnoop_test:req" "$(zsh_tab "$ks_name usdt $P:ksnoop_test:re")"
+
+# A directory where nobody made files named with ESC and with a newline:
+# root's `ksnoop __complete` offers neither (raw, one would act on the
+# terminal and the other read as two names), and still the plain file.
+chmod 755 "$tmp"
+hostile=$tmp/hostile
+mkdir "$hostile"
+chown nobody "$hostile"
+"${NOBODY[@]}" sh -c 'cd "$1" && touch plain-file "$(printf "esc\033[31mred")" "$(printf "nl\nforged")"' sh "$hostile"
+expect_eq hostile_files_made 3 "$(find "$hostile" -type f -user nobody -printf x | wc -c)"
+out=$(ks __complete usdt "$hostile/" 2>&1)
+expect_eq hostile_plain_offered "$hostile/plain-file:" "$(printf '%s\n' "$out" | grep -x "$hostile/plain-file:")"
+expect_eq hostile_no_control_bytes 0 "$(printf '%s\n' "$out" | LC_ALL=C grep -c -P '[\x00-\x09\x0b-\x1f\x7f]')"
+expect_eq hostile_names_left_out "" "$(printf '%s\n' "$out" | grep -e esc -e nl -e forged)"

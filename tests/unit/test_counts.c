@@ -676,7 +676,7 @@ static void summary_counts(struct report *r)
 {
 	report__summary(r, &(struct report_summary){ .counting = true, .counted = 9,
 						     .count_full = 1, .stack_lost = 4,
-						     .stash_full = 6, .hist_unread = 8 });
+						     .stash_full = 6, .hist_unread = 8, .own = 11 });
 }
 
 /* --tree: inner calls not recorded, then trees dropped or not started, by why. */
@@ -729,12 +729,15 @@ static void test_notices_text(void **state)
 	assert_string_equal(err,
 		"ksnoop: 9 calls counted, 1 calls not counted (counts map full), "
 		"8 calls whose value could not be read, 4 stacks not taken (stacks map full), "
-		"6 calls not followed (stash full)\n");
+		"6 calls not followed (stash full), 11 of ksnoop's own calls left out\n");
 	free(out);
 	free(err);
 }
 
-/* JSON: each notice a record on the report's FILE, every total named; nothing on stderr. */
+/*
+ * JSON: each notice a record on the report's FILE, every total named (ksnoop's
+ * own calls left out only when there were some); nothing on stderr.
+ */
 static void test_notices_json(void **state)
 {
 	char *out, *err;
@@ -752,7 +755,8 @@ static void test_notices_json(void **state)
 	assert_string_equal(err, "");
 	assert_string_equal(out,
 		"{\"type\":\"summary\",\"counted\":9,\"not_printed\":0,\"not_counted\":1,"
-		"\"unreadable\":8,\"stacks_not_taken\":4,\"not_followed\":6,\"missed\":0}\n");
+		"\"unreadable\":8,\"stacks_not_taken\":4,\"not_followed\":6,\"missed\":0,"
+		"\"own_left_out\":11}\n");
 	free(out);
 	free(err);
 }

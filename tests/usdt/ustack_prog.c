@@ -10,8 +10,10 @@
  * exits for another line, or LINGER_MS if given, so that its maps are
  * there to read.  With "exec" it waits for the line, makes its calls and
  * becomes cat(1) reading the rest of stdin: the same process, other maps.
+ * With "evil" it is main -> "evil;fake;frame" -> outer_fn -> inner_fn: a
+ * symbol (asm label) a folded stack must keep one frame.
  *
- *	ustack_prog MISSING N [LINGER_MS | exec]
+ *	ustack_prog MISSING N [LINGER_MS | exec | evil]
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -41,15 +43,25 @@ __attribute__((noinline)) long outer_fn(const char *path)
 	return ret < 0 ? ret : -1;
 }
 
+/* Named so that a ';' would split it into three frames of a folded stack. */
+__attribute__((noinline)) long evil_fn(const char *path) __asm__("\"evil;fake;frame\"");
+__attribute__((noinline)) long evil_fn(const char *path)
+{
+	long ret = outer_fn(path);
+
+	return ret < 0 ? ret : -1;
+}
+
 int main(int argc, char **argv)
 {
 	char line[16];
 	char *end;
 	long i, n, ms = 0;
 	int become_cat = argc == 4 && !strcmp(argv[3], "exec");
+	int evil = argc == 4 && !strcmp(argv[3], "evil");
 
 	if (argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: ustack_prog MISSING N [LINGER_MS | exec]\n");
+		fprintf(stderr, "usage: ustack_prog MISSING N [LINGER_MS | exec | evil]\n");
 		return 2;
 	}
 	n = strtol(argv[2], &end, 10);
@@ -57,23 +69,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ustack_prog: not a count: %s\n", argv[2]);
 		return 2;
 	}
-	if (argc == 4 && !become_cat) {
+	if (argc == 4 && !become_cat && !evil) {
 		ms = strtol(argv[3], &end, 10);
 		if (*end || ms < 0 || ms > 60000) {
 			fprintf(stderr, "ustack_prog: not a time in ms: %s\n", argv[3]);
 			return 2;
 		}
 	}
-	if ((argc == 3 || become_cat) && !fgets(line, sizeof(line), stdin))
+	if ((argc == 3 || become_cat || evil) && !fgets(line, sizeof(line), stdin))
 		line[0] = 0;
 	for (i = 0; i < n; i++)
-		if (outer_fn(argv[1]) >= 0)
+		if ((evil ? evil_fn(argv[1]) : outer_fn(argv[1])) >= 0)
 			return 1;
 	if (become_cat) {
 		execl("/bin/cat", "cat", (char *)NULL);
 		return 1;
 	}
-	if (argc == 4) {
+	if (argc == 4 && !evil) {
 		struct timespec ts = { ms / 1000, ms % 1000 * 1000000 };
 
 		nanosleep(&ts, NULL);
