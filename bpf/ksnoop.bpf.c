@@ -274,31 +274,49 @@ static __always_inline void tp_words(__u64 *ctx, __u64 *words)
 /*
  * A USDT argument in memory is read as other user memory is: where the
  * program may sleep, a page the traced program has not touched yet is
- * faulted in and the read tried again.  One that still faults (nothing
+ * read again with bpf_copy_from_user(), which faults it in.  One that
+ * still faults (nothing
  * mapped there) is marked in words[WORD_UNREAD], its word its address.
  */
+/*
+ * 0, always; but in .bss, where the verifier cannot know it.  The unread
+ * mask starts from it: built from a known 0, each argument's fault path
+ * gave the mask another known value, and the verifier, which cannot take
+ * one for another once a branch asks the mask (slot_unread()), walked
+ * every combination: 2^9 for the JVM's hotspot:method__compile__end,
+ * past its instruction limit (E2BIG after two minutes), sleepable or not.
+ * From an unknown start, a state whose bit is set is within one where it
+ * is not known, and the walk stays linear.
+ */
+__u64 usdt_unread_none;
+
 static __always_inline void usdt_words(struct pt_regs *ctx, __u64 *words, int nwords)
 {
 	__u64 addr;
 	long val;
 	int i, err;
 
+	words[WORD_UNREAD] = usdt_unread_none;
 	for (i = 0; i < KSNOOP_MAX_ARGS; i++) {
 		if (i >= nwords)
 			break;
 		val = 0;
 		err = ksnoop_usdt_arg(ctx, i, &val);
-		if (err && (plan.flags & KSNOOP_PLAN_SLEEPABLE) &&
-		    !ksnoop_usdt_arg_addr(ctx, i, &addr)) {
-			fault_in(addr, sizeof(val));
-			err = ksnoop_usdt_arg(ctx, i, &val);
-		}
 		/* A site without argument I (another site's plan) reads none. */
 		if (err && err != -ENOENT && err != -ESRCH) {
-			words[WORD_UNREAD] |= 1ULL << i;
+			/*
+			 * The address once, and one read that may fault the
+			 * page in, on this path alone (each argument read twice,
+			 * after a fault-in of its pages, cost PostgreSQL's probes
+			 * 8 times the verifier's time).
+			 */
 			if (ksnoop_usdt_arg_addr(ctx, i, &addr))
 				addr = 0;
-			val = addr;
+			if (!addr || !(plan.flags & KSNOOP_PLAN_SLEEPABLE) ||
+			    ksnoop_usdt_arg_faulting(ctx, i, addr, &val)) {
+				words[WORD_UNREAD] |= 1ULL << i;
+				val = addr;
+			}
 		}
 		words[i] = val;
 	}

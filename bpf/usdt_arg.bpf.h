@@ -107,4 +107,29 @@ static __always_inline int ksnoop_usdt_arg_addr(struct pt_regs *ctx, __u64 i, __
 	return 0;
 }
 
+/*
+ * Argument I again, from ADDR (ksnoop_usdt_arg_addr()) with a read that
+ * may take a page fault (a sleepable program only): 0 and *RES, made 8
+ * bytes as bpf_usdt_arg() makes them, or a negative errno.
+ */
+static __always_inline int ksnoop_usdt_arg_faulting(struct pt_regs *ctx, __u64 i, __u64 addr,
+						    long *res)
+{
+	const struct __bpf_usdt_arg_spec *a = usdt_arg_spec(ctx, i);
+	unsigned long v;
+
+	if (!a || bpf_copy_from_user(&v, sizeof(v), (void *)addr))
+		return -EFAULT;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v >>= a->arg_bitshift;
+#endif
+	v <<= a->arg_bitshift;
+	if (a->arg_signed)
+		v = ((long)v) >> a->arg_bitshift;
+	else
+		v = v >> a->arg_bitshift;
+	*res = v;
+	return 0;
+}
+
 #endif
