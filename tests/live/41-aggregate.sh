@@ -53,7 +53,13 @@ expect_eq by_comm_json '{"type":"count","func":"ksnoop_test:value","by":"comm","
 start "$tmp/c8" "$tmp/e8" -j --count --by comm --interval 300ms usdt "$P:ksnoop_test:value" ||
 	fail attach_by_interval "$(cat "$tmp/e8")"
 "$U/usdt_aaa" values 3
-sleep 1
+# usdt_bbb once usdt_aaa's period has been printed (and its counts reset),
+# however late a loaded machine prints it.
+i=0
+until [ -n "$(record count "$tmp/c8" 2>/dev/null | jq -r 'select(.key == "usdt_aaa") | .key')" ] || [ $i -ge 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 "$U/usdt_bbb" values 2
 stop
 expect_eq by_interval_totals "usdt_aaa 3 usdt_bbb 2" \
