@@ -38,7 +38,8 @@
 #
 # The time limits, set before this file is sourced or at any time after:
 # START_WAIT (10 s), KS_WAIT (10 s), STOP_DELAY (0.3 s).  The VM's lib.sh
-# makes them 30, 20 and 0.5: qemu without KVM is slow.
+# makes them 30, 20 and 0.5: qemu without KVM is slow; the live helpers
+# make the first two 60 (a busy machine).
 #
 # ---- A test case as data ----
 #

@@ -58,6 +58,12 @@
 # the runner.
 { true >&7; } 2>/dev/null || exec 7>&1
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/report.sh"
+# start waits for ksnoop's "tracing" mark, finish for its exit: these limits
+# only bound a hang, and a run that attaches returns as soon as it has.  On
+# a busy machine (two suites at once, load 10) attaching PostgreSQL's 60
+# probes took 19 s, above cases.sh's 10.
+START_WAIT=${START_WAIT:-60}
+KS_WAIT=${KS_WAIT:-60}
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cases.sh"
 K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 KSNOOP_TIMEOUT=${KSNOOP_TIMEOUT:-30}
