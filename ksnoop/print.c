@@ -1128,7 +1128,8 @@ static void print_failure(struct writer *wr, const struct ksnoop_value *vh)
 
 	/* An error pointer before the value: its errno says all its address would. */
 	if (err_ptr) {
-		format_errno(reason, sizeof(reason), "ERR_PTR(-", (int)-(__s64)vh->addr,
+		/* Unsigned: a record file's ERR_PTR may hold any address (INT64_MIN too). */
+		format_errno(reason, sizeof(reason), "ERR_PTR(-", (int)(0 - vh->addr),
 			     ") along the chain");
 		why = reason;
 	}
