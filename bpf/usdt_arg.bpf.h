@@ -46,6 +46,22 @@ static __always_inline int usdt_indexed_addr(struct pt_regs *ctx,
 	return 0;
 }
 
+/*
+ * The 8 bytes read at an argument's address made its value, as
+ * bpf_usdt_arg() makes a REG_DEREF one: 1, 2 or 4 bytes widened, with
+ * its sign if signed.
+ */
+static __always_inline long usdt_mem_value(const struct __bpf_usdt_arg_spec *a, unsigned long v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v >>= a->arg_bitshift;
+#endif
+	v <<= a->arg_bitshift;
+	if (a->arg_signed)
+		return ((long)v) >> a->arg_bitshift;
+	return v >> a->arg_bitshift;
+}
+
 /* An INDEXED argument: its address, then a user read, as bpf_usdt_arg() does REG_DEREF. */
 static __always_inline int usdt_arg_indexed(struct pt_regs *ctx,
 					    const struct __bpf_usdt_arg_spec *a, long *res)
@@ -60,12 +76,7 @@ static __always_inline int usdt_arg_indexed(struct pt_regs *ctx,
 	err = bpf_probe_read_user(&val, sizeof(val), (void *)addr);
 	if (err)
 		return err;
-	val <<= a->arg_bitshift;
-	if (a->arg_signed)
-		val = ((long)val) >> a->arg_bitshift;
-	else
-		val = val >> a->arg_bitshift;
-	*res = val;
+	*res = usdt_mem_value(a, val);
 	return 0;
 }
 
@@ -120,15 +131,7 @@ static __always_inline int ksnoop_usdt_arg_faulting(struct pt_regs *ctx, __u64 i
 
 	if (!a || bpf_copy_from_user(&v, sizeof(v), (void *)addr))
 		return -EFAULT;
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v >>= a->arg_bitshift;
-#endif
-	v <<= a->arg_bitshift;
-	if (a->arg_signed)
-		v = ((long)v) >> a->arg_bitshift;
-	else
-		v = v >> a->arg_bitshift;
-	*res = v;
+	*res = usdt_mem_value(a, v);
 	return 0;
 }
 
