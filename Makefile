@@ -43,7 +43,7 @@ LIBBPF_SRC ?=
 
 CFLAGS     ?= -O2 -g
 WARNINGS   := -Wall -Wextra -Werror -Wno-unused-parameter
-CPPFLAGS   += -Iinclude -I$(BUILD) -DKSNOOP_VERSION='"$(VERSION)"' -D_GNU_SOURCE
+CPPFLAGS   += -Iinclude -I$(BUILD) $(SRC_INC) -DKSNOOP_VERSION='"$(VERSION)"' -D_GNU_SOURCE
 PKG_CFLAGS := -isystem $(LIBBPF_DIR)/include
 # Static archives for libbpf's own dependencies.  build/ksnoop is linked
 # fully static; the sanitizer builds (which cannot be) link libc and the
@@ -95,21 +95,26 @@ LIBBPF_ENV += LIBBPF_CFLAGS="$(strip $(LIBBPF_EXTRA))"
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
 	      -isystem $(LIBBPF_DIR)/include -I$(BPF_ASM_INC) -Iinclude $(WARNINGS)
 
-# Userspace, one file per responsibility (see docs/ARCHITECTURE.md).  USDT
-# locations are the architecture's (usdt_x86.c, usdt_arm64.c); aarch64's is
-# built on every host, for its unit tests.
-USDT_ARCH_SRC := ksnoop/usdt_arm64.c $(filter-out ksnoop/usdt_arm64.c,ksnoop/usdt_$(ARCH).c)
-CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/syscall.c ksnoop/kbtf.c ksnoop/ksyms.c \
-	      ksnoop/signature.c ksnoop/resolve.c ksnoop/print.c ksnoop/escape.c ksnoop/obuf.c ksnoop/writer.c ksnoop/report.c ksnoop/report_text.c ksnoop/report_json.c ksnoop/suggest.c ksnoop/btf_util.c \
-	      ksnoop/duration.c ksnoop/kfeatures.c \
-	      ksnoop/resolve_chain.c ksnoop/resolve_value.c ksnoop/resolve_pred.c ksnoop/resolve_strategy.c ksnoop/resolve_group.c ksnoop/resolve_tuple.c ksnoop/tuple.c \
-	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c $(USDT_ARCH_SRC) ksnoop/usdt_own.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/hist.c ksnoop/usym.c ksnoop/usym_elf.c ksnoop/usym_cache.c \
-	      ksnoop/targets.c ksnoop/group.c ksnoop/stop.c ksnoop/tree.c ksnoop/complete.c \
-	      ksnoop/track.c ksnoop/recfile.c
-APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c ksnoop/record.c ksnoop/replay.c
-CORE_OBJS  := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/%.o)
-APP_OBJS   := $(APP_SRCS:ksnoop/%.c=$(BUILD)/%.o)
-HDRS       := $(wildcard ksnoop/*.h include/*.h)
+# Userspace, one file per responsibility, one folder per layer (see
+# docs/ARCHITECTURE.md): basenames are unique, so objects stay flat in
+# $(BUILD) and every folder is on the include path (#include "print.h").
+# USDT locations are the architecture's (usdt_x86.c, usdt_arm64.c);
+# aarch64's is built on every host, for its unit tests.
+SRC_DIRS   := $(patsubst %/,%,$(sort $(dir $(wildcard ksnoop/*/*.c))))
+SRC_INC    := $(addprefix -I,$(SRC_DIRS))
+vpath %.c $(SRC_DIRS)
+USDT_ARCH_SRC := usdt_arm64.c $(filter-out usdt_arm64.c,usdt_$(ARCH).c)
+CORE_SRCS  := log.c ks_error.c spec.c syscall.c kbtf.c ksyms.c signature.c \
+	      resolve.c print.c escape.c obuf.c writer.c report.c report_text.c report_json.c \
+	      suggest.c btf_util.c duration.c kfeatures.c \
+	      resolve_chain.c resolve_value.c resolve_pred.c resolve_strategy.c resolve_sharing.c \
+	      resolve_tuple.c tuple.c kernel.c klookup.c usdt_note.c $(USDT_ARCH_SRC) usdt_specs.c \
+	      usdt_front.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
+	      targets.c sharing.c stop.c tree.c cmd_complete.c track.c recfile.c
+APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c cmd_record.c cmd_report.c
+CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+APP_OBJS   := $(APP_SRCS:%.c=$(BUILD)/%.o)
+HDRS       := $(wildcard ksnoop/*/*.h include/*.h)
 
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -155,7 +160,7 @@ SKELS      := $(BUILD)/ksnoop.skel.h $(BUILD)/klookup.skel.h
 # before the first compile (attach.c and klookup.c include them).
 DEPFLAGS   := -MMD -MP
 
-$(BUILD)/%.o: ksnoop/%.c | $(BUILD) $(SKELS)
+$(BUILD)/%.o: %.c | $(BUILD) $(SKELS)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(if $(STATIC_PIE),-fPIE) $(WARNINGS) $(DEPFLAGS) -c $< -o $@
 
 # One self-contained binary: no shared object at all at run time,
@@ -176,11 +181,11 @@ else
 endif
 
 # The same binary under AddressSanitizer and UBSan, for the live tests.
-$(BUILD)/san/%.o: ksnoop/%.c | $(BUILD)/san $(SKELS)
+$(BUILD)/san/%.o: %.c | $(BUILD)/san $(SKELS)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/san/ksnoop: $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) \
-		     $(APP_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(LIBBPF_A)
+$(BUILD)/san/ksnoop: $(CORE_SRCS:%.c=$(BUILD)/san/%.o) \
+		     $(APP_SRCS:%.c=$(BUILD)/san/%.o) $(LIBBPF_A)
 	$(CC) $(SAN_FLAGS) -pthread $(filter %.o,$^) $(PKG_LIBS) -o $@
 
 # The unit tests' and fuzzers' BTF, written in C (tests/fixture/types.h):
@@ -196,10 +201,10 @@ $(FIXTURE_BTF): $(BUILD)/fixture/%.btf: tests/fixture/%.c tests/fixture/%.h
 
 # Unit tests: no privileges, sanitizers on, cmocka.
 TEST_HDRS  := $(wildcard tests/include/*.h tests/fixture/*.h)
-$(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(HDRS) $(TEST_HDRS) $(LIBBPF_A) \
+$(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:%.c=$(BUILD)/san/%.o) $(HDRS) $(TEST_HDRS) $(LIBBPF_A) \
 		$(FIXTURE_BTF)
-	$(CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) $(FIXTURE_FLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) \
-		$< $(CORE_SRCS:ksnoop/%.c=$(BUILD)/san/%.o) $(PKG_LIBS) -lcmocka -o $@
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(FIXTURE_FLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) \
+		$< $(CORE_SRCS:%.c=$(BUILD)/san/%.o) $(PKG_LIBS) -lcmocka -o $@
 
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/%)
 

@@ -1832,7 +1832,7 @@ Commands (in the VM; `ksb-loop` is `bench/loop.c`):
             self.w("The events runs printed fewer events than the calls made (median %s per failing "
                    "open, of the %s one open makes), and none was lost: the reader was behind when "
                    "the loop ended, and ksnoop prints for at most a second after SIGINT, then counts "
-                   "the rest as captured but not printed (`ksnoop/trace.c`, `finish_run()`). Every "
+                   "the rest as captured but not printed (`ksnoop/cmd/cmd_trace.c`, `finish_run()`). Every "
                    "one of them was written to the ring buffer while the loop ran, so the traced "
                    "task paid for all of them and the added cost stands; what the reader would have "
                    "spent on the rest is not in it.%s"
@@ -2446,8 +2446,8 @@ the evidence from this run. bench/ only measures: none is fixed here.
         if float(sh_btfdump) >= 20 or (tl is not None and jl is not None and tl * 20 < jl):
             ms = "%.2f" % (1000 / tl) if tl and tl > 0 else "?"
             self.finding(f"""**Text output of a struct behind a pointer rebuilds a BTF dumper for
-   every event.** `ksnoop/print.c`, `printer__value()`, case `PRINT_DEREF`,
-   calls `btfu_type_str()` (`ksnoop/btf_util.c`) per event to spell the type
+   every event.** `ksnoop/output/print.c`, `printer__value()`, case `PRINT_DEREF`,
+   calls `btfu_type_str()` (`ksnoop/lib/btf_util.c`) per event to spell the type
    in `regs = 0x... -> (struct pt_regs){{`; that creates and frees a whole
    `btf_dump` over vmlinux BTF (libbpf 1.1's `btf_dump__new()` walks every
    type of the kernel's BTF) to print the same constant string. Evidence:
@@ -2464,7 +2464,7 @@ the evidence from this run. bench/ only measures: none is fixed here.
                 stopped = ("\n   Also table 1, \"reader stopped\": of the %s records of a run (two per\n"
                            "   call), %s were printed and 0 reported lost." % (fmt(2 * res.mnum("open_n")), sp))
             self.finding(f"""**Events still in the ring buffer at exit are neither printed nor
-   counted as lost.** `ksnoop/trace.c`, `run_loop()`: after SIGINT the
+   counted as lost.** `ksnoop/cmd/cmd_trace.c`, `run_loop()`: after SIGINT the
    final `ring_buffer__consume()` ends at the first clock check in
    `handle_event()` after 100 ms (it returns `-EAGAIN`), and the rest of
    the buffer is dropped without a word, so the summary
@@ -2476,8 +2476,8 @@ the evidence from this run. bench/ only measures: none is fixed here.
 """)
         if float(sh_ksyms) >= 10:
             self.finding(f"""**Start-up reads and sorts all of `/proc/kallsyms`, even for
-   tracepoints.** `ksnoop/target.c`, `kernel__open()` always loads it;
-   `ksnoop/ksyms.c`, `ksyms__load()` reads every line through the kernel's
+   tracepoints.** `ksnoop/kernel/kernel.c`, `kernel__open()` always loads it;
+   `ksnoop/kernel/ksyms.c`, `ksyms__load()` reads every line through the kernel's
    kallsyms seq_file, `malloc()`s every text symbol and `qsort()`s them by
    name, to look up a handful of functions. Evidence: `ksyms__load` is
    {sh_ksyms} % of ksnoop's samples in the start-up profile of a `tp:` spec,
@@ -2488,7 +2488,7 @@ the evidence from this run. bench/ only measures: none is fixed here.
 """)
         if float(sh_findbtf) >= 2:
             self.finding(f"""**Each traced target makes libbpf parse vmlinux BTF again.**
-   `ksnoop/attach.c`, `attacher__add()` → `bpf_program__set_attach_target()`:
+   `ksnoop/attach/attach.c`, `attacher__add()` → `bpf_program__set_attach_target()`:
    libbpf 1.1 loads `/sys/kernel/btf/vmlinux` (`libbpf_find_kernel_btf`,
    {sh_findbtf} % of start-up samples here, for one target) for every skeleton
    instance, although ksnoop already holds that BTF; start-up grows with the

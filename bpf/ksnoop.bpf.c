@@ -36,7 +36,7 @@ struct {
  * The reader is woken once per this many bytes written (a fraction of the
  * ring buffer, set before load), or when it has not been for
  * WAKEUP_INTERVAL_NS; otherwise it finds the records when its poll times
- * out (trace.c, POLL_INTERVAL_MS).  A wake-up per record cost as much as
+ * out (cmd_trace.c, POLL_INTERVAL_MS).  A wake-up per record cost as much as
  * the capture itself.  0: the kernel's default (a wake-up when the reader
  * had caught up).
  */

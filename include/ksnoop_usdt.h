@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * USDT call sites ksnoop attaches itself (usdt_own.c), shared by the BPF
+ * USDT call sites ksnoop attaches itself (usdt_specs.c), shared by the BPF
  * program (bpf/usdt_arg.bpf.h) and userspace.
  *
  * Such a site's argument specs live in libbpf's own map (__bpf_usdt_specs,

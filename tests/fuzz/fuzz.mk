@@ -19,16 +19,16 @@ FUZZ_BINS    += $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_CC      ?= $(CLANG)
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_OBJS    := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/fuzz/%.o)
+FUZZ_OBJS    := $(CORE_SRCS:%.c=$(BUILD)/fuzz/%.o)
 
 $(BUILD)/fuzz:
 	@mkdir -p $@
 
-$(BUILD)/fuzz/%.o: ksnoop/%.c $(LIBBPF_A) | $(BUILD)/fuzz $(SKELS)
-	$(FUZZ_CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) $(FUZZ_FLAGS) $(WARNINGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/fuzz/%.o: %.c $(LIBBPF_A) | $(BUILD)/fuzz $(SKELS)
+	$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) $(WARNINGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_usdt.h $(FUZZ_OBJS) $(HDRS) $(TEST_HDRS) $(LIBBPF_A) | $(BUILD)/fuzz
-	$(FUZZ_CC) $(CPPFLAGS) -Iksnoop $(PKG_CFLAGS) $(FUZZ_FLAGS) $(WARNINGS) \
+	$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) $(WARNINGS) \
 		$< $(FUZZ_OBJS) $(PKG_LIBS) -o $@
 
 # The BTF fuzzer is seeded with the unit tests' compiled BTF (tests/fuzz/run).

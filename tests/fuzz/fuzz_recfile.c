@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include "print.h"
 #include "recfile.h"
-#include "target.h"
+#include "kernel.h"
 
 #define check(cond) do { if (!(cond)) __builtin_trap(); } while (0)
 /* Records printed per input: enough for the fuzzer, bounded per run. */

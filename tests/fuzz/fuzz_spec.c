@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * libFuzzer target: the spec parser (ksnoop/spec.c).
+ * libFuzzer target: the spec parser (ksnoop/spec/spec.c).
  *
  * The first byte picks the language: a kernel function spec, the same with
  * "tp:" or "sys:" in front (a tracepoint, a system call), or a USDT spec;

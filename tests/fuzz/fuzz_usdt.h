@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "usdt.h"
+#include "usdt_note.h"
 
 #define check(cond) do { if (!(cond)) __builtin_trap(); } while (0)
 
@@ -40,7 +40,7 @@ static const char *fuzz_file(const void *data, size_t size)
 }
 
 /*
- * Read PATH as ksnoop would and check every promise usdt.h makes; returns
+ * Read PATH as ksnoop would and check every promise usdt_note.h makes; returns
  * what usdt__read() returned.
  */
 static int fuzz_read_and_check(const char *path)

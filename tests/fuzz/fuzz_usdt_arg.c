@@ -16,8 +16,8 @@
 #include <string.h>
 #include <asm/ptrace.h>
 #include "ksnoop_usdt.h"
-#include "usdt.h"
-#include "usdt_own.h"
+#include "usdt_note.h"
+#include "usdt_specs.h"
 
 #define check(cond) do { if (!(cond)) __builtin_trap(); } while (0)
 

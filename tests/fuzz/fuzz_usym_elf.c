@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * libFuzzer target: the user stack symbolizer's ELF reader
- * (usym_obj__read(), ksnoop/usym_elf.c) on whole files, which a traced
+ * (usym_obj__read(), ksnoop/usym/usym_elf.c) on whole files, which a traced
  * process may have crafted (issue 25).  Read from a buffer and again
  * through a file descriptor (the pread() path ksnoop takes), the two must
  * agree; what is kept is bounded by the input (the string table copied

@@ -51,7 +51,7 @@ expect_eq readme_two_commands "make demo make check " "$first"
 # ending in /, a directory of data) under the last heading; under a
 # heading of two directories, it names them from the top.
 map=$(awk '/^## Files/ { on = 1; next } on && /^## / { on = 0 }
-	on && /^`[a-z]+\/`/ { dir = substr($1, 2); sub(/`.*/, "", dir)
+	on && /^`[a-z]+\/([a-z0-9_]+\/)*`/ { dir = substr($1, 2); sub(/`.*/, "", dir)
 		if (/ and `/) dir = ""; next }
 	on && /^\| `/ { split($0, col, "|"); n = split(col[2], w, "`")
 		for (i = 2; i <= n; i += 2) print dir w[i] }' \

@@ -3,7 +3,7 @@
 # transactions, checkpoints) and the JVM's hotspot probes (libjvm.so).
 # They have more probes than our own test programs, with semaphores, many
 # call sites and arguments in memory: probes alike share a program there
-# (group.c, groups__build), and each event must still name its own
+# (sharing.c, groups__build), and each event must still name its own
 # probe and carry that probe's arguments.  As root (uprobes).
 . "$(dirname "$0")/helpers.bash"
 needs_root apps

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Shell completion (complete.c) on a kernel made of files: the resolver
+ * Shell completion (cmd_complete.c) on a kernel made of files: the resolver
  * fixture's BTF as vmlinux (ip_send_skb, struct sk_buff, tracepoints), a
  * module "dummy" (split BTF), a tracefs events directory and a /proc of
  * two processes.  Each test gives the words of a command line and
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../include/resolve_fixture.h"
-#include "complete.h"
+#include "cmd_complete.h"
 
 static char top[64], btf_dir[96], events[96], proc[96];
 

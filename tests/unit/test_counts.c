@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for --count's report (ksnoop/counts.c through the report,
+ * Unit tests for --count's report (ksnoop/agg/counts.c through the report,
  * report.h): rows as the counts and stacks maps would give them, printed
  * as text, JSON and folded stacks and compared with the expected text;
  * and the report's notices (lost events, the summary) in both forms.

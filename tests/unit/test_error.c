@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for the one error type (ksnoop/ks_error.c): filling it,
+ * Unit tests for the one error type (ksnoop/lib/ks_error.c): filling it,
  * context put before a message, and the errno to exit status table that
  * main() applies (2: the user's to fix, 1: a runtime failure).
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for ksnoop/kfeatures.c's pure half: KSNOOP_FEATURES parsing,
+ * Unit tests for ksnoop/kernel/kfeatures.c's pure half: KSNOOP_FEATURES parsing,
  * the -v line, and the decisions taken from a feature set (the attach
  * mode of a run, the attach kind of a function, whether a run can go
  * ahead and what it says if not).  Nothing here probes the kernel.

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Unit tests for the small modules: suggestions by edit distance
- * (ksnoop/suggest.c), the kallsyms reader (ksnoop/ksyms.c) on temporary
- * files, and kernel BTF lookup (ksnoop/kbtf.c) on BTF built in memory or
+ * (ksnoop/lib/suggest.c), the kallsyms reader (ksnoop/kernel/ksyms.c) on temporary
+ * files, and kernel BTF lookup (ksnoop/kernel/kbtf.c) on BTF built in memory or
  * written as raw BTF files into a temporary directory, never /sys; the
- * errors target.c builds on them, and whose they are (their exit status).
+ * errors kernel.c builds on them, and whose they are (their exit status).
  *
  * Tests marked "Regression (fixed)" guard bugs these tests found.
  */
@@ -24,7 +24,7 @@
 #include "kbtf.h"
 #include "ksyms.h"
 #include "suggest.h"
-#include "target.h"
+#include "kernel.h"
 
 /* ---- durations ---- */
 
@@ -747,7 +747,7 @@ static int remove_btf_dir(void **state)
 	return 0;
 }
 
-/* ---- target.c's errors: the message, and the errno that sets the exit status ---- */
+/* ---- kernel.c's errors: the message, and the errno that sets the exit status ---- */
 
 /* A kernel of BTF in BTF_DIR, kallsyms at KALLSYMS and ftrace's list at FTRACE (NULL: defaults). */
 static struct kernel *new_kernel(const char *dir, const char *kallsyms, const char *ftrace)

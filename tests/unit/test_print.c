@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for the printer (ksnoop/print.c).
+ * Unit tests for the printer (ksnoop/output/print.c).
  *
  * Raw bytes and a BTF built in memory go in; the text or JSON that comes out
  * (captured with open_memstream) is compared with the exact expected string.
@@ -8,7 +8,7 @@
  * written by hand here, not produced by the resolver.
  *
  * Tests marked "Regression (fixed)" guard bugs these tests found.
- * until ksnoop/print.c is fixed.
+ * until ksnoop/output/print.c is fixed.
  */
 #include <errno.h>
 #include <setjmp.h>

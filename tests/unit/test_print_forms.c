@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The printer's shorter forms (ksnoop/print.c): --oneline (an event a
+ * The printer's shorter forms (ksnoop/output/print.c): --oneline (an event a
  * line, a struct's first PRINT_ONELINE_MEMBERS members, nested ones left
  * out, the stack folded) and --depth N (nested values deeper than N as
  * {...}), on the fixture BTF compiled from tests/fixture/types.h.  The

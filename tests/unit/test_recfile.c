@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for record files (ksnoop/recfile.c): a plan resolved on the
+ * Unit tests for record files (ksnoop/record/recfile.c): a plan resolved on the
  * resolver's test BTF is written with one event, read back, and printed
  * exactly as from the original plan and BTF (text and JSON), though the
  * file's BTF holds only the types the values reach; then files broken one

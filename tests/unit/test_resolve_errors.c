@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for the resolver's errors (ksnoop/resolve.c): the message and
+ * Unit tests for the resolver's errors (ksnoop/resolve/resolve.c): the message and
  * the column of the item that failed.
  * The test BTF and the helpers are in tests/include/resolve_fixture.h.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for the resolver's predicates (ksnoop/resolve.c): operators,
+ * Unit tests for the resolver's predicates (ksnoop/resolve/resolve.c): operators,
  * widths and signedness, constants that do not fit, enumerators, strings,
  * NULL, masks, bitfields and the limit of eight.
  * The test BTF and the helpers are in tests/include/resolve_fixture.h.

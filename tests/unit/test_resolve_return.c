@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for return values and the stash (ksnoop/resolve.c): values at
+ * Unit tests for return values and the stash (ksnoop/resolve/resolve.c): values at
  * return, entry values stashed at entry and printed with the return, the
  * stash's cap, memory re-read at return, --min-duration.
  * The test BTF and the helpers are in tests/include/resolve_fixture.h.

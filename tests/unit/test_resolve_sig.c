@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for signatures (ksnoop/signature.c): a kernel function's
+ * Unit tests for signatures (ksnoop/kernel/signature.c): a kernel function's
  * parameters and return, the argument words they take, and a tracepoint's
  * from its btf_trace_* typedef and __bpf_trace_* stub.
  * The test BTF and the helpers are in tests/include/resolve_fixture.h.

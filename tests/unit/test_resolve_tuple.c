@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for ':tuple' in the resolver (ksnoop/resolve_tuple.c): which
+ * Unit tests for ':tuple' in the resolver (ksnoop/resolve/resolve_tuple.c): which
  * values take it, the fields' offsets found in BTF and packed into the
  * access's last steps, and the errors.  On tests/include/resolve_fixture.h
  * and, built here, a struct sk_buff and a struct sock shaped as the

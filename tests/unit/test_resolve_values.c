@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for the resolver's values (ksnoop/resolve.c): where a value
+ * Unit tests for the resolver's values (ksnoop/resolve/resolve.c): where a value
  * is (registers, member chains, arrays, bitfields, dereferences), how it
  * prints (structs, strings, sizes), the default spec, the record layout,
  * __user tags and member aliases.

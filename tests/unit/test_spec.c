@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for the spec parser (ksnoop/spec.c).
+ * Unit tests for the spec parser (ksnoop/spec/spec.c).
  *
  * The parser knows nothing of BTF, so every test is a string in and a tree
  * (or an error with a 1-based column) out.  Columns in the comments count
  * from 1, the way the user reads the command line.
  *
  * Tests marked "Regression (fixed)" guard bugs these tests found.
- * until ksnoop/spec.c is fixed.
+ * until ksnoop/spec/spec.c is fixed.
  */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for syscalls typed from tracefs (ksnoop/syscall.c): format
+ * Unit tests for syscalls typed from tracefs (ksnoop/kernel/syscall.c): format
  * files given as strings, their C types mapped onto BTF built in memory.
  */
 #include <errno.h>

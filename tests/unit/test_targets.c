@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Target expansion (targets.c) and program sharing (group.c) on a kernel
+ * Target expansion (targets.c) and program sharing (sharing.c) on a kernel
  * made of files: the resolver fixture's BTF as vmlinux, with vfs_* and
  * two functions globs leave out, a module "dummy" (split BTF), kallsyms
  * and ftrace's list of what it can hook.  No privileges, no tracefs.
@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../include/resolve_fixture.h"
-#include "group.h"
+#include "sharing.h"
 #include "log.h"
-#include "target.h"
+#include "kernel.h"
 #include "targets.h"
 
 static char top[64], dir[80];	/* dir: the BTF, TOP/btf */

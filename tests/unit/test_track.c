@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for --track (ksnoop/track.c): which specs may track and what
+ * Unit tests for --track (ksnoop/agg/track.c): which specs may track and what
  * each refusal says, the free paths and clones known per type and the
  * specs they are traced with, and --group's events per object on
  * synthetic records (an address freed and reused starts a new group, so

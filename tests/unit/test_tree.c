@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for --tree's assembly and first-failure rule (ksnoop/tree.c)
+ * Unit tests for --tree's assembly and first-failure rule (ksnoop/agg/tree.c)
  * on synthetic calls, in the order BPF reports them (at their returns),
  * and for the records waiting for their session's root.
  */

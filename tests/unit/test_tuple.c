@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for ':tuple' (ksnoop/tuple.c): the bytes the BPF side copies
+ * Unit tests for ':tuple' (ksnoop/output/tuple.c): the bytes the BPF side copies
  * from a struct sk_buff or a struct sock, built here by hand, parsed and
  * printed through the printer in text and JSON.  Headers that are not
  * set, cut short, not IP or lying about their length must print '?' and

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * USDT pieces that need no process: the note argument syntax, its
- * locations decoded (usdt_x86.c) and made BPF specs (usdt_own.c), the
+ * locations decoded (usdt_x86.c) and made BPF specs (usdt_specs.c), the
  * reader's errors on files that are not ELF, and the spec parser's
  * argN:TYPE form.
  */
@@ -18,8 +18,8 @@
 #include <asm/ptrace.h>
 #include "ksnoop_usdt.h"
 #include "spec.h"
-#include "usdt.h"
-#include "usdt_own.h"
+#include "usdt_note.h"
+#include "usdt_specs.h"
 
 /* TEXT parses to an argument of SIZE bytes, signed or not, at LOC. */
 static void arg_is(const char *text, int size, bool is_signed, const char *loc)

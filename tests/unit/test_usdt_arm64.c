@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "usdt.h"
+#include "usdt_note.h"
 
 #define X(n)	((n) * 8)
 #define SP	248

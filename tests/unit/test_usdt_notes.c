@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "spec.h"
-#include "usdt.h"
+#include "usdt_note.h"
 #include "usdt_front.h"
 
 static char path[] = "/tmp/ksnoop-notes-XXXXXX";

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for the user stack symbolizer (ksnoop/usym.c): addresses of
+ * Unit tests for the user stack symbolizer (ksnoop/usym/usym.c): addresses of
  * this test program itself, named through its own /proc/PID/maps and ELF
  * symbols; a /proc of our own making for processes that are gone, files
  * swapped under a path and mappings without a file; damaged ELF files.

@@ -1,0 +1,1363 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "attach.h"
+#include "kfeatures.h"
+#include "log.h"
+#include "stop.h"
+#include "sharing.h"
+#include "usdt_specs.h"
+#include "ksnoop.skel.h"
+
+/* One USDT probe of a group: PROVIDER:NAME in the file at PATH. */
+struct attach_usdt {
+	const char *path;	/* to open (/proc/self/fd/N) */
+	const char *shown;	/* the file as messages name it */
+	const char *provider;
+	const char *name;
+	__u32 func_id;		/* its target: the USDT cookie of its sites */
+	int nsites;		/* its call sites */
+	bool own;		/* libbpf refuses it: ksnoop attaches its sites */
+};
+
+/*
+ * One function of a group and its func_id; with per-function values
+ * (KSNOOP_PLAN_FUNC_VALUES), what its values are.
+ */
+struct attach_func {
+	const char *name;
+	__u32 func_id;
+	const struct ksnoop_func_values *values;
+};
+
+struct attacher {
+	__u32 ringbuf_bytes;
+	int ringbuf_fd;		/* from the first instance, -1 before */
+	int counters_fd;
+	int counts_fd;		/* --count: calls per function (and stack) */
+	int stacks_fd;
+	int by_counts_fd;	/* --by: counts per (function, key, bucket) */
+	int sessions_fd;	/* --tree: the session of each task in one */
+	int tree_buf_fd;	/* --tree: their calls, until their roots return */
+	bool tree_exit;		/* --tree: the programs that end an exiting (exec'ing) task's session are attached */
+	int tracked_fd;		/* --track: the objects followed */
+	int track_stories_fd;	/* --track: the next story's number */
+	__u32 track_entries;	/* --track-max: the set's size */
+	struct ksnoop_bpf **skels;
+	int nskels;
+	/* Links of groups: one program, a link per function (or one multi link). */
+	struct bpf_link **links;
+	/* follows[i]: links[i] is destroyed after links[i - 1], on its thread. */
+	bool *follows;
+	int nlinks;
+	/*
+	 * Programs of released instances (release_instance()): their fds,
+	 * kept for the missed-calls count; their links are in links.
+	 */
+	int *prog_fds;
+	int nprog_fds;
+	/* What attaching cost, for -v: programs loaded, and the time in it. */
+	int nloaded;
+	double load_s;
+	double start_s;		/* when the attacher was made */
+};
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct attacher *attacher__new(__u32 ringbuf_bytes)
+{
+	struct attacher *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->ringbuf_bytes = ringbuf_bytes;
+	a->start_s = now_mono();
+	a->ringbuf_fd = -1;
+	a->counters_fd = -1;
+	a->counts_fd = -1;
+	a->stacks_fd = -1;
+	a->by_counts_fd = -1;
+	a->sessions_fd = a->tree_buf_fd = -1;
+	a->tracked_fd = -1;
+	a->track_stories_fd = -1;
+	a->track_entries = KSNOOP_TRACK_DEFAULT_ENTRIES;
+	return a;
+}
+
+/*
+ * Detaching waits: each uprobe (and kprobe) link waits for the kernel's
+ * readers of the probe to be done (an SRCU or RCU grace period, tens of
+ * milliseconds), one after another on one thread: 42 USDT probes took a
+ * second and a half to let go.  Links are independent, and waits that
+ * overlap share grace periods, so they are destroyed from a few threads
+ * at once.  Not so the USDT links of one program: libbpf hands their spec
+ * ids back to the program's USDT manager without a lock, so they go one
+ * after another on one thread (a unit).  The threads take no signals:
+ * SIGINT stays the main thread's.
+ */
+#define DETACH_THREADS	16
+
+struct detach_work {
+	struct bpf_link **links;
+	int *units;		/* unit u is links[units[u]] up to links[units[u + 1]] */
+	int nunits;
+	int next;		/* the next unit, taken with __atomic_fetch_add */
+};
+
+static void *detach_worker(void *arg)
+{
+	struct detach_work *w = arg;
+	int u, i;
+
+	while ((u = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED)) < w->nunits)
+		for (i = w->units[u]; i < w->units[u + 1]; i++)
+			bpf_link__destroy(w->links[i]);
+	return NULL;
+}
+
+static void destroy_units(struct detach_work *w)
+{
+	pthread_t th[DETACH_THREADS];
+	sigset_t all, old;
+	int i, nth = 0;
+
+	if (w->nunits > 1) {
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		for (i = 0; i < DETACH_THREADS && i < w->nunits - 1; i++)
+			if (pthread_create(&th[nth], NULL, detach_worker, w) == 0)
+				nth++;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	detach_worker(w);
+	for (i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+}
+
+/* Every link of every instance, taken out of the skeletons, in units. */
+static int take_links(struct attacher *a, struct detach_work *w)
+{
+	int per = sizeof(a->skels[0]->links) / sizeof(struct bpf_link *);
+	size_t max = a->nlinks + (size_t)a->nskels * per + 1;
+	struct bpf_link **v = calloc(max, sizeof(*v));
+	int *units = calloc(max + 1, sizeof(*units));
+	int i, j, n = 0, nu = 0;
+
+	if (!v || !units) {
+		free(v);
+		free(units);
+		return -ENOMEM;
+	}
+	for (i = 0; i < a->nlinks; i++) {
+		if (!a->follows[i])
+			units[nu++] = n;
+		v[n++] = a->links[i];
+	}
+	a->nlinks = 0;
+	for (i = 0; i < a->nskels; i++) {
+		struct bpf_link **sl = (struct bpf_link **)&a->skels[i]->links;
+
+		for (j = 0; j < per; j++) {
+			if (sl[j]) {
+				units[nu++] = n;
+				v[n++] = sl[j];
+			}
+			sl[j] = NULL;
+		}
+	}
+	units[nu] = n;
+	*w = (struct detach_work){ .links = v, .units = units, .nunits = nu };
+	return 0;
+}
+
+void attacher__detach(struct attacher *a)
+{
+	double t0 = now_mono();
+	struct detach_work w;
+	int i;
+
+	if (!a)
+		return;
+	if (take_links(a, &w) == 0) {
+		destroy_units(&w);
+		if (w.units[w.nunits] > 1)
+			log_info("%d links detached in %.2f s", w.units[w.nunits], now_mono() - t0);
+		free(w.links);
+		free(w.units);
+	}
+	/* Out of memory: the skeletons destroy their own links, one by one. */
+	for (i = a->nlinks - 1; i >= 0; i--)
+		bpf_link__destroy(a->links[i]);
+	a->nlinks = 0;
+}
+
+void attacher__free(struct attacher *a)
+{
+	int i;
+
+	if (!a)
+		return;
+	attacher__detach(a);
+	free(a->links);
+	free(a->follows);
+	for (i = a->nskels - 1; i >= 0; i--)
+		ksnoop_bpf__destroy(a->skels[i]);
+	free(a->skels);
+	for (i = 0; i < a->nprog_fds; i++)
+		close(a->prog_fds[i]);
+	free(a->prog_fds);
+	free(a);
+}
+
+bool attacher__exhausted(int err)
+{
+	return err == -ENOMEM || err == -EMFILE || err == -ENFILE;
+}
+
+/*
+ * What ERR says, for a message (BUF: SZ bytes, if needed): out of file
+ * descriptors names the limit that ran out, rather than "Too many open
+ * files".
+ */
+static const char *err_text(int err, char *buf, size_t sz)
+{
+	struct rlimit rl;
+
+	if (err != -EMFILE)
+		return strerror(-err);
+	snprintf(buf, sz, "out of file descriptors (the limit is %ld open files: ulimit -n)",
+		 getrlimit(RLIMIT_NOFILE, &rl) == 0 ? (long)rl.rlim_cur : -1L);
+	return buf;
+}
+
+#define ERR_TEXT_MAX	96
+
+/* The kernel or libbpf refused: a runtime failure, whatever the errno. */
+static int attach_fail(struct ks_error *e, int err, const char *what, const char *target)
+{
+	char buf[ERR_TEXT_MAX];
+
+	return ks_fail(e, ks_runtime_errno(err), "failed to %s '%s': %s", what, target,
+		       err_text(err, buf, sizeof(buf)));
+}
+
+static int attach_stopped(struct ks_error *e)
+{
+	return ks_fail(e, -EINTR, "interrupted while attaching");
+}
+
+/* The entry record goes to the stash: whenever the return side needs it. */
+static bool uses_stash(const struct ksnoop_plan *bp)
+{
+	return bp->side[KSNOOP_ENTRY].flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY);
+}
+
+/* Entry times are kept for the return's duration (no stash to carry them). */
+static bool uses_entry_times(const struct ksnoop_plan *bp)
+{
+	return bp->side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_TIMED;
+}
+
+/* Does this plan need a program on KIND's side (events, a retry, a time)? */
+static bool side_attached(const struct ksnoop_plan *bp, int kind)
+{
+	return bp->side[kind].enabled ||
+	       (bp->side[kind].flags & (KSNOOP_SIDE_RETRY | KSNOOP_SIDE_TIMED));
+}
+
+/*
+ * --track's set: one map for every instance, of --track-max objects, and
+ * one story counter (ksnoop.h: two instances counting apart would give
+ * two objects at one address the same story); clones keep their source
+ * between entry and return in a map of their own.  None is created
+ * without --track.
+ */
+static int configure_track(struct attacher *a, struct ksnoop_bpf *skel,
+			   const struct capture_plan *plan)
+{
+	int err = 0;
+
+	if (!(plan->bpf.track & KSNOOP_TRACK_CLONE))
+		err = bpf_map__set_autocreate(skel->maps.track_clones, false);
+	if (!plan->bpf.track) {
+		err = err ?: bpf_map__set_autocreate(skel->maps.track_stories, false);
+		return err ?: bpf_map__set_autocreate(skel->maps.tracked, false);
+	}
+	if (a->tracked_fd >= 0) {
+		err = err ?: bpf_map__reuse_fd(skel->maps.track_stories, a->track_stories_fd);
+		return err ?: bpf_map__reuse_fd(skel->maps.tracked, a->tracked_fd);
+	}
+	return err ?: bpf_map__set_max_entries(skel->maps.tracked, a->track_entries);
+}
+
+void attacher__set_track_entries(struct attacher *a, __u32 n)
+{
+	a->track_entries = n;
+}
+
+/*
+ * --track at exit: the objects still in the set (not freed while traced);
+ * -1 if it cannot be read.
+ */
+long attacher__tracked_count(const struct attacher *a)
+{
+	__u64 key, next;
+	long n = 0;
+	void *prev = NULL;
+
+	if (a->tracked_fd < 0)
+		return 0;
+	while (!bpf_map_get_next_key(a->tracked_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (++n > (long)KSNOOP_TRACK_MAX_ENTRIES)
+			return -1;
+	}
+	return n;
+}
+
+/*
+ * Before load: autoload only KIND's programs, set attach targets, size the
+ * maps, share the first instance's ring buffer and counters.  Every libbpf
+ * call is checked: an instance that kept its own ring buffer would write
+ * where nobody reads.
+ */
+static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
+			      const struct capture_plan *plan, enum attach_kind kind,
+			      bool sleepable, bool multi, int usdt_sites, int nfuncs)
+{
+	const struct ksnoop_side_plan *entry = &plan->bpf.side[KSNOOP_ENTRY];
+	const char *target = plan->sig.attach;
+	int err = 0;
+
+	memcpy((void *)&skel->rodata->plan, &plan->bpf, sizeof(plan->bpf));
+	/*
+	 * The reader wakes for a sixteenth of the ring buffer, or at its
+	 * poll's timeout; for user stacks at once, while the process whose
+	 * maps name the frames is most likely still there.
+	 */
+	skel->rodata->wakeup_bytes = resolver__takes_user_stack(&plan->bpf) ? 0 : a->ringbuf_bytes / 16;
+	if (sleepable)
+		skel->rodata->plan.flags |= KSNOOP_PLAN_SLEEPABLE;
+
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fentry, kind == ATTACH_FENTRY);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fexit, kind == ATTACH_FENTRY);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kprobe, kind == ATTACH_KPROBE);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kretprobe, kind == ATTACH_KPROBE);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_syscall_tp,
+					       kind == ATTACH_SYSCALL_TP || kind == ATTACH_SYSCALL);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_syscall_exit,
+					       kind == ATTACH_SYSCALL);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tree_exit,
+					       plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tree_exec,
+					       plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
+	if (kind == ATTACH_USDT && sleepable)
+		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_usdt,
+						    bpf_program__flags(skel->progs.ksnoop_usdt) |
+						    BPF_F_SLEEPABLE);
+
+	/*
+	 * libbpf gives each call site of each USDT attached to this program a
+	 * spec id of its own (at most one per site and attach); its maps hold
+	 * 256 by default, too few for a group of many probes.
+	 */
+	if (kind == ATTACH_USDT && usdt_sites > 256) {
+		err = err ?: bpf_map__set_max_entries(skel->maps.__bpf_usdt_specs, usdt_sites);
+		err = err ?: bpf_map__set_max_entries(skel->maps.__bpf_usdt_ip_to_spec_id,
+						      usdt_sites);
+	}
+	if (kind == ATTACH_KPROBE && multi) {
+		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_kprobe,
+								   BPF_TRACE_KPROBE_MULTI);
+		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_kretprobe,
+								   BPF_TRACE_KPROBE_MULTI);
+	}
+	if (kind == ATTACH_FENTRY) {
+		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fentry, 0, target);
+		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fexit, 0, target);
+	}
+
+	/* The stash holds whole entry records; unused, it stays tiny. */
+	if (uses_stash(&plan->bpf))
+		err = err ?: bpf_map__set_value_size(skel->maps.stash, entry->rec_size);
+	else
+		err = err ?: bpf_map__set_max_entries(skel->maps.stash, 1);
+	if (plan->bpf.tree) {
+		__u32 value = 8 + plan->bpf.tree_rec_size;
+		__u32 n = KSNOOP_TREE_BUF_BYTES / (value + 64);	/* 64: key and the map's own */
+
+		n = n < KSNOOP_TREE_BUF_MIN ? KSNOOP_TREE_BUF_MIN :
+		    n > KSNOOP_TREE_BUF_ENTRIES ? KSNOOP_TREE_BUF_ENTRIES : n;
+		err = err ?: bpf_map__set_value_size(skel->maps.tree_buf, value);
+		err = err ?: bpf_map__set_max_entries(skel->maps.tree_buf, n);
+		err = err ?: bpf_map__set_map_flags(skel->maps.tree_buf, 0);
+	}
+	if (plan->bpf.tree == KSNOOP_TREE_INNER)	/* tree_buf's new elements start as a copy */
+		err = err ?: bpf_map__set_value_size(skel->maps.scratch,
+						     8 + plan->bpf.tree_rec_size > entry->rec_size ?
+						     8 + plan->bpf.tree_rec_size : entry->rec_size);
+	else if (uses_stash(&plan->bpf))
+		err = err ?: bpf_map__set_value_size(skel->maps.scratch, entry->rec_size);
+	/*
+	 * Not created at all when unused: a glob in fentry mode loads an
+	 * instance per function, and every map is a file descriptor.  The
+	 * verifier prunes the code that would use it (the plan says so).
+	 */
+	if (!uses_entry_times(&plan->bpf))
+		err = err ?: bpf_map__set_autocreate(skel->maps.entry_times, false);
+	/* A group's functions' values, one element each (filled after load). */
+	if (plan->bpf.flags & KSNOOP_PLAN_FUNC_VALUES)
+		err = err ?: bpf_map__set_max_entries(skel->maps.func_values, nfuncs);
+	else
+		err = err ?: bpf_map__set_autocreate(skel->maps.func_values, false);
+
+	/* --count maps: full size only when counting, then shared like the rest. */
+	if (plan->bpf.output == KSNOOP_OUT_EVENTS)
+		err = err ?: bpf_map__set_max_entries(skel->maps.counts, 1);
+	if (plan->bpf.output != KSNOOP_OUT_COUNT_STACKS &&
+	    !(plan->bpf.flags & KSNOOP_PLAN_COUNT_USTACK))
+		err = err ?: bpf_map__set_max_entries(skel->maps.stacks, 1);
+	/* --by's map: created only with --by (every plan has it or none). */
+	if (!plan->bpf.by)
+		err = err ?: bpf_map__set_autocreate(skel->maps.by_counts, false);
+	else if (a->by_counts_fd >= 0)
+		err = err ?: bpf_map__reuse_fd(skel->maps.by_counts, a->by_counts_fd);
+	/* --tree's sessions: one map for the root's and every inner instance. */
+	if (!plan->bpf.tree) {
+		err = err ?: bpf_map__set_autocreate(skel->maps.sessions, false);
+		err = err ?: bpf_map__set_autocreate(skel->maps.tree_buf, false);
+	} else if (a->sessions_fd >= 0) {
+		err = err ?: bpf_map__reuse_fd(skel->maps.sessions, a->sessions_fd);
+		err = err ?: bpf_map__reuse_fd(skel->maps.tree_buf, a->tree_buf_fd);
+	}
+	err = err ?: configure_track(a, skel, plan);
+	if (a->ringbuf_fd >= 0) {
+		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
+		err = err ?: bpf_map__reuse_fd(skel->maps.counters, a->counters_fd);
+		err = err ?: bpf_map__reuse_fd(skel->maps.counts, a->counts_fd);
+		err = err ?: bpf_map__reuse_fd(skel->maps.stacks, a->stacks_fd);
+	} else {
+		err = err ?: bpf_map__set_max_entries(skel->maps.events, a->ringbuf_bytes);
+	}
+	return err;
+}
+
+/* Forget the instance loaded last (a kprobe.multi attempt the kernel refused). */
+static void drop_last_instance(struct attacher *a)
+{
+	if (a->skels[a->nskels - 1]->links.ksnoop_tree_exit)
+		a->tree_exit = false;
+	ksnoop_bpf__destroy(a->skels[--a->nskels]);
+	if (a->nskels == 0) {
+		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
+		a->by_counts_fd = -1;
+		a->sessions_fd = a->tree_buf_fd = -1;
+		a->tracked_fd = a->track_stories_fd = -1;
+	}
+}
+
+/* KSNOOP_PLAN_FUNC_VALUES: element i is FUNCS[i]'s values (its cookie says i). */
+static int fill_func_values(struct ksnoop_bpf *skel, const struct capture_plan *plan,
+			    const struct attach_func *funcs, int n)
+{
+	int fd = bpf_map__fd(skel->maps.func_values);
+	__u32 i;
+
+	if (!(plan->bpf.flags & KSNOOP_PLAN_FUNC_VALUES))
+		return 0;
+	for (i = 0; i < (__u32)n; i++)
+		if (bpf_map_update_elem(fd, &i, funcs[i].values, BPF_ANY))
+			return -errno;
+	return 0;
+}
+
+/*
+ * Open an instance for PLAN, autoload only KIND's programs, load it; a
+ * group with per-function values gets FUNCS' (N of them) before it is
+ * attached.
+ */
+static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct capture_plan *plan,
+					      enum attach_kind kind, bool sleepable, bool multi,
+					      int usdt_sites, const struct attach_func *funcs, int n,
+					      struct ks_error *e)
+{
+	const char *target = plan->sig.attach;
+	struct ksnoop_bpf *skel, **skels;
+	double t0;
+	int err;
+
+	skels = realloc(a->skels, (a->nskels + 1) * sizeof(*skels));
+	if (!skels) {
+		ks_fail(e, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	a->skels = skels;
+
+	skel = ksnoop_bpf__open();
+	if (!skel) {
+		attach_fail(e, -errno, "open the BPF object for", target);
+		return NULL;
+	}
+	err = configure_instance(a, skel, plan, kind, sleepable, multi, usdt_sites, n);
+	if (err) {
+		ksnoop_bpf__destroy(skel);
+		attach_fail(e, err, "set up the BPF object for", target);
+		return NULL;
+	}
+
+	t0 = now_mono();
+	err = ksnoop_bpf__load(skel);
+	a->load_s += now_mono() - t0;
+	a->nloaded++;
+	if (err) {
+		ksnoop_bpf__destroy(skel);
+		attach_fail(e, err,
+			    kind == ATTACH_FENTRY ? "load fentry/fexit programs for" :
+			    kind == ATTACH_KPROBE ? "load kprobe programs for" :
+			    kind == ATTACH_USDT ? "load the USDT program for" :
+			    "load the tracepoint program for", target);
+		return NULL;
+	}
+	a->skels[a->nskels++] = skel;
+	err = fill_func_values(skel, plan, funcs, n);
+	if (err) {
+		drop_last_instance(a);
+		attach_fail(e, err, "fill the values map for", target);
+		return NULL;
+	}
+	if (a->ringbuf_fd < 0) {
+		a->ringbuf_fd = bpf_map__fd(skel->maps.events);
+		a->counters_fd = bpf_map__fd(skel->maps.counters);
+		a->counts_fd = bpf_map__fd(skel->maps.counts);
+		a->stacks_fd = bpf_map__fd(skel->maps.stacks);
+	}
+	if (plan->bpf.by && a->by_counts_fd < 0)
+		a->by_counts_fd = bpf_map__fd(skel->maps.by_counts);
+	if (plan->bpf.tree && a->sessions_fd < 0) {
+		a->sessions_fd = bpf_map__fd(skel->maps.sessions);
+		a->tree_buf_fd = bpf_map__fd(skel->maps.tree_buf);
+	}
+	if (bpf_program__autoload(skel->progs.ksnoop_tree_exit)) {
+		skel->links.ksnoop_tree_exit = bpf_program__attach(skel->progs.ksnoop_tree_exit);
+		if (!skel->links.ksnoop_tree_exit) {
+			err = -errno;
+			drop_last_instance(a);
+			attach_fail(e, err, "attach --tree's sched_process_exit program for", target);
+			return NULL;
+		}
+		skel->links.ksnoop_tree_exec = bpf_program__attach(skel->progs.ksnoop_tree_exec);
+		if (!skel->links.ksnoop_tree_exec) {
+			err = -errno;
+			drop_last_instance(a);
+			attach_fail(e, err, "attach --tree's sched_process_exec program for", target);
+			return NULL;
+		}
+		a->tree_exit = true;
+	}
+	if (plan->bpf.track && a->tracked_fd < 0) {
+		a->tracked_fd = bpf_map__fd(skel->maps.tracked);
+		a->track_stories_fd = bpf_map__fd(skel->maps.track_stories);
+	}
+	return skel;
+}
+
+/* Open an instance for PLAN, autoload only KIND's programs, load it. */
+static struct ksnoop_bpf *load_instance(struct attacher *a, const struct capture_plan *plan,
+					enum attach_kind kind, bool sleepable, bool multi,
+					int usdt_sites, struct ks_error *e)
+{
+	return load_group_instance(a, plan, kind, sleepable, multi, usdt_sites, NULL, 0, e);
+}
+
+static int keep_link(struct attacher *a, struct bpf_link *link, bool follows);
+
+/*
+ * The instance loaded last, attached (not the first: its maps are the
+ * shared ones; not USDT: libbpf's USDT links need their object): its
+ * links and a copy of its program's fd are kept, the rest of the object
+ * (some 14 fds: maps, BTF, memfds) goes.  A glob of a program per match
+ * (fentry, tracepoints) would otherwise run out of fds: 'tp:*' stopped
+ * at 1249 of 1601 under a limit of 20000.  The kernel keeps the program
+ * and its maps while a link holds them.  On failure the instance stays.
+ */
+static int release_instance(struct attacher *a)
+{
+	struct ksnoop_bpf *skel = a->skels[a->nskels - 1];
+	int per = sizeof(skel->links) / sizeof(struct bpf_link *);
+	struct bpf_link **sl = (struct bpf_link **)&skel->links;
+	struct bpf_program *prog;
+	int nprogs = 0, *fds, fd, j;
+
+	if (a->nskels < 2)
+		return 0;
+	bpf_object__for_each_program(prog, skel->obj)
+		nprogs += bpf_program__fd(prog) >= 0;
+	fds = realloc(a->prog_fds, (a->nprog_fds + nprogs) * sizeof(*fds));
+	if (!fds && nprogs)
+		return -ENOMEM;
+	a->prog_fds = fds;
+	for (j = 0; j < per; j++) {
+		if (!sl[j])
+			continue;
+		if (keep_link(a, sl[j], false)) {
+			/* keep_link() destroyed it; the object keeps the rest. */
+			sl[j] = NULL;
+			return -ENOMEM;
+		}
+		sl[j] = NULL;
+	}
+	/* A program whose fd cannot be copied only goes uncounted in "missed". */
+	bpf_object__for_each_program(prog, skel->obj)
+		if (bpf_program__fd(prog) >= 0 &&
+		    (fd = fcntl(bpf_program__fd(prog), F_DUPFD_CLOEXEC, 3)) >= 0)
+			a->prog_fds[a->nprog_fds++] = fd;
+	ksnoop_bpf__destroy(skel);
+	a->nskels--;
+	return 0;
+}
+
+/*
+ * A kprobe on SIG's function: by name, or by address where the name is
+ * several functions' (the kernel would take the first, or from 6.7 refuse
+ * the name: EADDRNOTAVAIL).  The kprobe PMU takes an address where the
+ * name would be (libbpf: no name, the address as the offset).
+ */
+static struct bpf_link *attach_kprobe(struct bpf_program *prog, bool retprobe,
+				      const struct signature *sig)
+{
+	/* Never libbpf's legacy tracefs kprobes, which would name the probe by a NULL. */
+	LIBBPF_OPTS(bpf_kprobe_opts, opts, .retprobe = retprobe, .offset = sig->addr,
+		    .attach_mode = sig->addr ? PROBE_ATTACH_MODE_LINK : PROBE_ATTACH_MODE_DEFAULT);
+
+	return bpf_program__attach_kprobe_opts(prog, sig->addr ? NULL : sig->attach, &opts);
+}
+
+/*
+ * Load an instance for PLAN and attach it as KIND.  Returns 0 or a
+ * negative errno, a runtime one (what the kernel said is in E's message).
+ */
+static int attach_single(struct attacher *a, const struct capture_plan *plan,
+			 enum attach_kind kind, struct ks_error *e)
+{
+	const char *target = plan->sig.attach;
+	char event[sizeof(plan->sig.attach) + 24];
+	struct ksnoop_bpf *skel;
+	struct bpf_link *link;
+
+	skel = load_instance(a, plan, kind, false, false, 0, e);
+	if (!skel)
+		return e->err;
+
+	switch (kind) {
+	case ATTACH_FENTRY:
+		if (side_attached(&plan->bpf, KSNOOP_ENTRY)) {
+			link = bpf_program__attach(skel->progs.ksnoop_fentry);
+			if (!link)
+				return attach_fail(e, -errno, "attach fentry to", target);
+			skel->links.ksnoop_fentry = link;
+		}
+		if (side_attached(&plan->bpf, KSNOOP_RETURN)) {
+			link = bpf_program__attach(skel->progs.ksnoop_fexit);
+			if (!link)
+				return attach_fail(e, -errno, "attach fexit to", target);
+			skel->links.ksnoop_fexit = link;
+		}
+		break;
+	case ATTACH_KPROBE:
+		if (plan->sig.addr)
+			snprintf(event, sizeof(event), "%s@%llx", target,
+				 (unsigned long long)plan->sig.addr);
+		if (side_attached(&plan->bpf, KSNOOP_ENTRY)) {
+			link = attach_kprobe(skel->progs.ksnoop_kprobe, false, &plan->sig);
+			if (!link)
+				return attach_fail(e, -errno, "attach a kprobe to",
+						   plan->sig.addr ? event : target);
+			skel->links.ksnoop_kprobe = link;
+		}
+		if (side_attached(&plan->bpf, KSNOOP_RETURN)) {
+			link = attach_kprobe(skel->progs.ksnoop_kretprobe, true, &plan->sig);
+			if (!link)
+				return attach_fail(e, -errno, "attach a kretprobe to",
+						   plan->sig.addr ? event : target);
+			skel->links.ksnoop_kretprobe = link;
+		}
+		break;
+	case ATTACH_TP:
+		link = bpf_program__attach_raw_tracepoint(skel->progs.ksnoop_tp, target);
+		if (!link)
+			return attach_fail(e, -errno, "attach to tracepoint", target);
+		skel->links.ksnoop_tp = link;
+		break;
+	case ATTACH_SYSCALL_TP:
+		link = bpf_program__attach_tracepoint(skel->progs.ksnoop_syscall_tp, "syscalls",
+						      target);
+		if (!link)
+			return attach_fail(e, -errno, "attach to tracepoint", target);
+		skel->links.ksnoop_syscall_tp = link;
+		break;
+	case ATTACH_SYSCALL:
+		if (side_attached(&plan->bpf, KSNOOP_ENTRY)) {
+			snprintf(event, sizeof(event), "sys_enter_%s", target);
+			link = bpf_program__attach_tracepoint(skel->progs.ksnoop_syscall_tp,
+							      "syscalls", event);
+			if (!link)
+				return attach_fail(e, -errno, "attach to tracepoint", event);
+			skel->links.ksnoop_syscall_tp = link;
+		}
+		if (side_attached(&plan->bpf, KSNOOP_RETURN)) {
+			snprintf(event, sizeof(event), "sys_exit_%s", target);
+			link = bpf_program__attach_tracepoint(skel->progs.ksnoop_syscall_exit,
+							      "syscalls", event);
+			if (!link)
+				return attach_fail(e, -errno, "attach to tracepoint", event);
+			skel->links.ksnoop_syscall_exit = link;
+		}
+		break;
+	case ATTACH_USDT:
+		return ks_fail(e, -EOPNOTSUPP, "USDT probes attach with attach_usdt_probes()");
+	}
+	if (release_instance(a))
+		return ks_fail(e, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* FOLLOWS: destroyed after the link kept before it, on the same thread. */
+static int keep_link(struct attacher *a, struct bpf_link *link, bool follows)
+{
+	struct bpf_link **l = realloc(a->links, (a->nlinks + 1) * sizeof(*l));
+	bool *f = l ? realloc(a->follows, (a->nlinks + 1) * sizeof(*f)) : NULL;
+
+	if (l)
+		a->links = l;
+	if (f)
+		a->follows = f;
+	if (!l || !f) {
+		bpf_link__destroy(link);
+		return -ENOMEM;
+	}
+	a->follows[a->nlinks] = follows;
+	a->links[a->nlinks++] = link;
+	return 0;
+}
+
+/*
+ * Probe P's call sites, attached by ksnoop rather than libbpf (usdt_specs.h):
+ * each site's spec written into libbpf's spec map at an id counted down
+ * from its end (*NEXT_ID; libbpf counts up from 0, and the map has a slot
+ * for every site of the program), then uprobes at the sites with those
+ * ids as cookies and the kernel counting the semaphores, as libbpf does:
+ * one uprobe.multi link where libbpf loaded the program for one (kernels
+ * from 6.6), else a uprobe per site.  FOLLOWS: the first link follows the
+ * one kept before it.
+ */
+/* BPF_TRACE_UPROBE_MULTI (6.6): newer than the build's linux/bpf.h may be. */
+#define ATTACH_UPROBE_MULTI	((enum bpf_attach_type)48)
+
+static int attach_own_sites(struct attacher *a, struct ksnoop_bpf *skel,
+			    const struct attach_usdt *p, int pid, int *next_id, bool follows,
+			    struct ks_error *e)
+{
+	struct bpf_program *prog = skel->progs.ksnoop_usdt;
+	struct bpf_map *specs = skel->maps.__bpf_usdt_specs;
+	bool multi = bpf_program__expected_attach_type(prog) == ATTACH_UPROBE_MULTI;
+	unsigned long *offs = NULL, *semas = NULL;
+	struct usdt_own_site *sites = NULL;
+	__u64 *cookies = NULL;
+	int fd, n, i, err = 0;
+
+	if (bpf_map__value_size(specs) != sizeof(sites->spec))
+		return ks_fail(e, -EOPNOTSUPP,
+			       "USDT probe %s:%s: libbpf's spec map holds %u-byte specs, ksnoop writes %zu",
+			       p->provider, p->name, bpf_map__value_size(specs), sizeof(sites->spec));
+	fd = usdt__open(p->path, e);
+	if (fd < 0)
+		return fd;
+	n = usdt_own__sites(fd, p->shown, p->provider, p->name, p->func_id, &sites, e);
+	close(fd);
+	if (n < 0)
+		return n;
+	log_info("%s:%s: %d call site(s) attached by ksnoop (libbpf does not parse an argument's location)",
+		 p->provider, p->name, n);
+	offs = calloc(n, sizeof(*offs));
+	semas = calloc(n, sizeof(*semas));
+	cookies = calloc(n, sizeof(*cookies));
+	if (!offs || !semas || !cookies) {
+		err = ks_fail(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int id = (*next_id)--;
+
+		if (id < 0) {
+			err = ks_fail(e, -ENOSPC, "USDT probe %s:%s: no room for its call sites' specs",
+				      p->provider, p->name);
+			goto out;
+		}
+		err = bpf_map__update_elem(specs, &id, sizeof(id), &sites[i].spec,
+					   sizeof(sites[i].spec), BPF_ANY);
+		if (err) {
+			err = ks_fail(e, ks_runtime_errno(err),
+				      "USDT probe %s:%s: cannot store a site's spec: %s",
+				      p->provider, p->name, strerror(-err));
+			goto out;
+		}
+		offs[i] = sites[i].file_off;
+		semas[i] = sites[i].sema_off;
+		cookies[i] = id;
+	}
+	for (i = 0; i < (multi ? 1 : n) && !err; i++) {
+		LIBBPF_OPTS(bpf_uprobe_multi_opts, mopts, .offsets = offs, .ref_ctr_offsets = semas,
+			    .cookies = cookies, .cnt = n);
+		LIBBPF_OPTS(bpf_uprobe_opts, opts, .ref_ctr_offset = semas[i],
+			    .bpf_cookie = cookies[i]);
+		struct bpf_link *link;
+
+		if (multi)
+			link = bpf_program__attach_uprobe_multi(prog, pid > 0 ? pid : -1, p->path,
+								NULL, &mopts);
+		else
+			link = bpf_program__attach_uprobe_opts(prog, pid > 0 ? pid : -1, p->path,
+							       offs[i], &opts);
+		if (!link) {
+			char buf[ERR_TEXT_MAX];
+
+			err = -errno;
+			err = ks_fail(e, ks_runtime_errno(err),
+				      "failed to attach to USDT probe %s:%s in '%s': %s",
+				      p->provider, p->name, p->shown, err_text(err, buf, sizeof(buf)));
+			break;
+		}
+		err = keep_link(a, link, follows || i > 0);
+		if (err)
+			err = ks_fail(e, err, "out of memory");
+	}
+out:
+	free(offs);
+	free(semas);
+	free(cookies);
+	free(sites);
+	return err;
+}
+
+/*
+ * The probes' own plans differ only in func_id: one program for them all,
+ * its USDT cookie naming the probe (one probe: the plan's func_id, as
+ * attach_single() has it): every call site (PID -1: in every process).
+ */
+static int attach_usdt_probes(struct attacher *a, const struct capture_plan *plan,
+			      const struct attach_usdt *probes, int n, int pid,
+			      struct ks_error *e)
+{
+	struct capture_plan *group = malloc(sizeof(*group));
+	bool sleepable = kfeatures__get()->have[FEAT_UPROBE_SLEEPABLE];
+	struct ksnoop_bpf *skel;
+	int i, err = 0, sites = 0, next_id;
+
+	if (!group)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	memcpy(group, plan, sizeof(*group));
+	if (n > 1)
+		group->bpf.flags |= KSNOOP_PLAN_COOKIE;
+	for (i = 0; i < n; i++)
+		sites += probes[i].nsites;
+	/*
+	 * Sleepable, so that user memory the program has not touched yet can
+	 * be paged in and read; kernels without sleepable uprobes, and a
+	 * sleepable program the verifier refuses, get the plain program.
+	 */
+	skel = sleepable ? load_instance(a, group, ATTACH_USDT, true, false, sites, e) : NULL;
+	if (skel) {
+		log_info("%s:%s%s: sleepable program (user memory is paged in to be read)",
+			 probes[0].provider, probes[0].name, n > 1 ? " and the others of its plan" : "");
+	} else {
+		log_info("%s:%s: %s%s; user memory not paged in yet reads as a fault",
+			 probes[0].provider, probes[0].name,
+			 sleepable ? "sleepable program refused: " : "this kernel has no sleepable uprobes",
+			 sleepable ? e->msg : "");
+		skel = load_instance(a, group, ATTACH_USDT, false, false, sites, e);
+	}
+	free(group);
+	if (!skel)
+		return e->err;
+	if (n > 1)
+		log_info("%s:%s and %d more probe(s): one program", probes[0].provider,
+			 probes[0].name, n - 1);
+	next_id = (int)bpf_map__max_entries(skel->maps.__bpf_usdt_specs) - 1;
+	for (i = 0; i < n && !err; i++) {
+		const struct attach_usdt *p = &probes[i];
+		LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = p->func_id);
+		struct bpf_link *link;
+
+		if (stop__requested())
+			return attach_stopped(e);
+		if (p->own) {
+			err = attach_own_sites(a, skel, p, pid, &next_id, i > 0, e);
+			if (err)
+				return err;
+			continue;
+		}
+		/* Every call site; the kernel counts the semaphore, if any. */
+		link = bpf_program__attach_usdt(skel->progs.ksnoop_usdt, pid > 0 ? pid : -1,
+						p->path, p->provider, p->name, &opts);
+		if (!link) {
+			char buf[ERR_TEXT_MAX];
+
+			err = -errno;
+			return ks_fail(e, ks_runtime_errno(err),
+				       "failed to attach to USDT probe %s:%s in '%s': %s",
+				       p->provider, p->name, p->shown, err_text(err, buf, sizeof(buf)));
+		}
+		err = keep_link(a, link, i > 0);
+		if (err)
+			return ks_fail(e, err, "out of memory");
+	}
+	return 0;
+}
+
+static time_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+#define GROUP_LABEL_MAX	(SPEC_MAX_NAME + 32)
+
+/* "NAME" or "NAME and N more": a group of N targets in -v lines. */
+static const char *group_label(char *buf, size_t sz, const struct attach_func *funcs, int n)
+{
+	if (n > 1)
+		snprintf(buf, sz, "%s and %d more", funcs[0].name, n - 1);
+	else
+		snprintf(buf, sz, "%s", funcs[0].name);
+	return buf;
+}
+
+/* The cookie of FUNCS[I]'s probes: its func_id, and where its values are. */
+static __u64 group_cookie(const struct attach_func *funcs, int i)
+{
+	return funcs[i].func_id | (__u64)i << KSNOOP_COOKIE_INDEX_SHIFT;
+}
+
+/*
+ * kprobe.multi: one link per side for the whole group; 0, or why not.
+ * *LOADED says whether the program itself loaded (if not, the plan is at
+ * fault, not kprobe.multi).
+ */
+static int attach_multi(struct attacher *a, const struct capture_plan *plan,
+			const struct attach_func *funcs, int n, bool *loaded, struct ks_error *e)
+{
+	struct ksnoop_bpf *skel;
+	const char **syms = calloc(n, sizeof(*syms));
+	__u64 *cookies = calloc(n, sizeof(*cookies));
+	int i, err = 0, side, nlinks = a->nlinks;
+
+	*loaded = false;
+	if (!syms || !cookies) {
+		free(syms);
+		free(cookies);
+		return ks_fail(e, -ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		syms[i] = funcs[i].name;
+		cookies[i] = group_cookie(funcs, i);
+	}
+	skel = load_group_instance(a, plan, ATTACH_KPROBE, false, true, 0, funcs, n, e);
+	if (!skel)
+		err = e->err;
+	*loaded = skel != NULL;
+	for (side = 0; skel && !err && side < KSNOOP_NR_KINDS; side++) {
+		LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = syms, .cookies = cookies,
+			    .cnt = n, .retprobe = side == KSNOOP_RETURN);
+		struct bpf_link *link;
+
+		if (!side_attached(&plan->bpf, side))
+			continue;
+		link = bpf_program__attach_kprobe_multi_opts(side == KSNOOP_ENTRY ?
+							     skel->progs.ksnoop_kprobe :
+							     skel->progs.ksnoop_kretprobe, NULL, &opts);
+		err = link ? keep_link(a, link, false) : ks_fail(e, -errno, "kprobe.multi: %s", strerror(errno));
+	}
+	free(syms);
+	free(cookies);
+	if (skel && err) {
+		/* Links first: they hold the programs. */
+		while (a->nlinks > nlinks)
+			bpf_link__destroy(a->links[--a->nlinks]);
+		drop_last_instance(a);
+	}
+	return err;
+}
+
+/* One raw_tp link per tracepoint of the group loaded as SKEL. */
+static int attach_tp_group(struct attacher *a, struct ksnoop_bpf *skel,
+			   const struct attach_func *funcs, int n, bool *failed, struct ks_error *e)
+{
+	char label[GROUP_LABEL_MAX];
+	int i, err, attached = 0;
+
+	for (i = 0; i < n; i++) {
+		LIBBPF_OPTS(bpf_raw_tracepoint_opts, opts, .cookie = group_cookie(funcs, i));
+		struct bpf_link *link;
+
+		if (stop__requested())
+			return attach_stopped(e);
+		link = bpf_program__attach_raw_tracepoint_opts(skel->progs.ksnoop_tp, funcs[i].name,
+							       &opts);
+		err = link ? keep_link(a, link, false) : -errno;
+		if (err && failed && !attacher__exhausted(err)) {
+			/* A glob's tracepoint the kernel refuses: left out, said by the caller. */
+			failed[i] = true;
+			continue;
+		}
+		if (err)
+			return attach_fail(e, err, "attach to tracepoint", funcs[i].name);
+		attached++;
+	}
+	log_info("%s: one program, %d tracepoint%s", group_label(label, sizeof(label), funcs, n),
+		 attached, attached == 1 ? "" : "s");
+	return 0;
+}
+
+/*
+ * A group of KIND: functions (ATTACH_KPROBE) or tracepoints (ATTACH_TP,
+ * where the kernel has raw_tp cookies) that share the program GROUP_BPF
+ * (PLAN is any member's, for its name), each probe's cookie naming its
+ * target (and its values' index).  kprobes attach through kprobe.multi
+ * where the kernel has it, else one kprobe per function; tracepoints with
+ * a raw_tp link each.  FAILED: a target the kernel refuses is marked there
+ * and left out instead of failing all.
+ */
+static int attach_shared(struct attacher *a, const struct capture_plan *plan,
+			 const struct ksnoop_plan *group_bpf, enum attach_kind kind,
+			 const struct attach_func *funcs, int n, bool *failed, struct ks_error *e)
+{
+	struct capture_plan *group = malloc(sizeof(*group));
+	char label[GROUP_LABEL_MAX];
+	struct ksnoop_bpf *skel;
+	int i, side, err = 0, attached = 0;
+	time_t next_note;
+
+	if (!group)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	memcpy(group, plan, sizeof(*group));
+	group->bpf = *group_bpf;
+	if (kind == ATTACH_KPROBE && kfeatures__get()->have[FEAT_KPROBE_MULTI]) {
+		bool loaded;
+
+		err = attach_multi(a, group, funcs, n, &loaded, e);
+		if (!err) {
+			log_info("%s: one program, kprobe.multi",
+				 group_label(label, sizeof(label), funcs, n));
+			free(group);
+			return 0;
+		}
+		if (loaded) {
+			/* This group's: a function kprobe.multi will not take, say. */
+			log_info("kprobe.multi refused (%s): one kprobe per function", strerror(-err));
+		} else {
+			log_info("%s: %s", group_label(label, sizeof(label), funcs, n), e->msg);
+		}
+	}
+	skel = load_group_instance(a, group, kind, false, false, 0, funcs, n, e);
+	if (!skel)
+		err = e->err;
+	free(group);
+	if (!skel && failed && !attacher__exhausted(err)) {
+		/* The plan of a glob's group does not load: its functions are left out. */
+		for (i = 0; i < n; i++)
+			failed[i] = true;
+		return 0;
+	}
+	if (!skel)
+		return err;
+	if (kind == ATTACH_TP)
+		return attach_tp_group(a, skel, funcs, n, failed, e);
+	next_note = now_s() + 1;
+	for (i = 0; i < n; i++) {
+		if (stop__requested())
+			return attach_stopped(e);
+		/* Hundreds of kprobes take a while: say how far it got, each second. */
+		if (now_s() >= next_note) {
+			log_info("attaching kprobes: %d of %d functions", i, n);
+			next_note = now_s() + 1;
+		}
+		for (side = 0; side < KSNOOP_NR_KINDS; side++) {
+			LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = group_cookie(funcs, i),
+				    .retprobe = side == KSNOOP_RETURN);
+			struct bpf_link *link;
+
+			if (!side_attached(&plan->bpf, side))
+				continue;
+			link = bpf_program__attach_kprobe_opts(side == KSNOOP_ENTRY ?
+							       skel->progs.ksnoop_kprobe :
+							       skel->progs.ksnoop_kretprobe,
+							       funcs[i].name, &opts);
+			err = link ? keep_link(a, link, false) : -errno;
+			if (err)
+				break;
+		}
+		if (err && failed && !attacher__exhausted(err)) {
+			/* A glob's function the kernel refuses: left out, said by the caller. */
+			failed[i] = true;
+			err = 0;
+			continue;
+		}
+		if (err)
+			return attach_fail(e, err, "attach a kprobe to", funcs[i].name);
+		attached++;
+	}
+	log_info("%s: one program, %d function%s with a kprobe each",
+		 group_label(label, sizeof(label), funcs, n), attached, attached == 1 ? "" : "s");
+	return 0;
+}
+
+void attacher__log_cost(const struct attacher *a)
+{
+	int i, j, per = sizeof(a->skels[0]->links) / sizeof(struct bpf_link *), nlinks = a->nlinks;
+
+	for (i = 0; i < a->nskels; i++)
+		for (j = 0; j < per; j++)
+			nlinks += ((struct bpf_link **)&a->skels[i]->links)[j] != NULL;
+	log_info("%d program instance(s) loaded in %.2f s; %d links; attached in %.2f s",
+		 a->nloaded, a->load_s, nlinks, now_mono() - a->start_s);
+}
+
+int attacher__ringbuf_fd(const struct attacher *a)
+{
+	return a->ringbuf_fd;
+}
+
+int attacher__counts_fd(const struct attacher *a)
+{
+	return a->counts_fd;
+}
+
+int attacher__stacks_fd(const struct attacher *a)
+{
+	return a->stacks_fd;
+}
+
+int attacher__by_counts_fd(const struct attacher *a)
+{
+	return a->by_counts_fd;
+}
+
+__u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 total = 0, *vals;
+	__u32 key = counter;
+	int i;
+
+	if (a->counters_fd < 0 || ncpu <= 0)
+		return 0;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return 0;
+	if (bpf_map_lookup_elem(a->counters_fd, &key, vals) == 0)
+		for (i = 0; i < ncpu; i++)
+			total += vals[i];
+	free(vals);
+	return total;
+}
+
+/* Calls program FD missed (it fired inside another BPF program); 0 if unknown. */
+static __u64 recursion_misses(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return fd >= 0 && bpf_prog_get_info_by_fd(fd, &info, &len) == 0 ? info.recursion_misses : 0;
+}
+
+__u64 attacher__missed(const struct attacher *a)
+{
+	struct bpf_program *prog;
+	__u64 total = 0;
+	int i;
+
+	for (i = 0; i < a->nskels; i++)
+		bpf_object__for_each_program(prog, a->skels[i]->obj)
+			total += recursion_misses(bpf_program__fd(prog));
+	for (i = 0; i < a->nprog_fds; i++)
+		total += recursion_misses(a->prog_fds[i]);
+	return total;
+}
+
+/* ---- every target of a list: groups first, then one by one ---- */
+
+/*
+ * The USDT probes of group G: one program, the USDT cookie naming each
+ * probe's target.
+ */
+static int attach_usdt_group(struct attacher *a, struct target_list *l,
+			     const struct target_group *g, int pid, struct ks_error *e)
+{
+	struct attach_usdt *probes = calloc(g->n, sizeof(*probes));
+	int k, err;
+
+	if (!probes)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (k = 0; k < g->n; k++) {
+		const struct usdt_match *u = &l->v[g->idx[k]].usdt;
+
+		probes[k] = (struct attach_usdt){ .path = u->attach_path, .shown = u->path,
+						  .provider = u->provider, .name = u->name,
+						  .func_id = (__u32)g->idx[k], .nsites = u->nsites,
+						  .own = u->own_attach };
+	}
+	err = attach_usdt_probes(a, &l->v[g->idx[0]].plan, probes, g->n, pid, e);
+	for (k = 0; k < g->n && !err; k++)
+		l->v[g->idx[k]].attached = true;
+	free(probes);
+	return err;
+}
+
+/*
+ * The functions or tracepoints of group G: left out, and said with -v,
+ * are those the kernel refuses.
+ */
+static int attach_func_group(struct attacher *a, struct target_list *l,
+			     const struct target_group *g, struct ks_error *e)
+{
+	const struct capture_plan *lead = &l->v[g->idx[0]].plan;
+	bool per_func = g->plan.flags & KSNOOP_PLAN_FUNC_VALUES;
+	struct attach_func *funcs = calloc(g->n, sizeof(*funcs));
+	struct ksnoop_func_values *fvs = per_func ? calloc(g->n, sizeof(*fvs)) : NULL;
+	bool *failed = calloc(g->n, sizeof(*failed));
+	int k, err;
+
+	if (!funcs || !failed || (per_func && !fvs)) {
+		err = ks_fail(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < g->n; k++) {
+		const struct capture_plan *p = &l->v[g->idx[k]].plan;
+
+		if (per_func)
+			resolver__func_values(p, &fvs[k]);
+		funcs[k] = (struct attach_func){ p->sig.attach, (__u32)g->idx[k],
+						 per_func ? &fvs[k] : NULL };
+	}
+	if (per_func)
+		log_info("%s and %d more: values per target, records of %u and %u bytes (entry, return)",
+			 lead->sig.attach, g->n - 1, g->plan.side[KSNOOP_ENTRY].rec_size,
+			 g->plan.side[KSNOOP_RETURN].rec_size);
+	ks_clear(e);
+	err = attach_shared(a, lead, &g->plan, g->kind, funcs, g->n, failed, e);
+	for (k = 0; k < g->n && !err; k++) {
+		l->v[g->idx[k]].attached = !failed[k];
+		if (failed[k])
+			log_info("%s: %s left out: the kernel refused its program or kprobe (%s)",
+				 l->v[g->idx[k]].spec->text, funcs[k].name,
+				 e->msg[0] ? e->msg : "-d shows why");
+	}
+out:
+	free(funcs);
+	free(fvs);
+	free(failed);
+	return err;
+}
+
+/*
+ * Targets grouped by plan (sharing.h), one program per group: a glob's
+ * kprobe targets and tracepoints (a target the kernel refuses is left out,
+ * not fatal) and USDT probes (all or nothing).  The USDT links of one
+ * program are detached one after another (see DETACH_THREADS): at most
+ * 1/DETACH_THREADS of the probes share a program, so that detaching them
+ * all takes no longer than with a program each.
+ */
+static int attach_groups(struct attacher *a, struct target_list *l, int pid, struct ks_error *e)
+{
+	struct target_groups g;
+	int i, nprogs = 0, err = groups__build(&g, l, DETACH_THREADS);
+
+	if (err)
+		return ks_fail(e, err, "out of memory");
+	for (i = 0; i < g.n && !err; i++) {
+		ks_clear(e);
+		if (g.v[i].kind == ATTACH_USDT) {
+			err = attach_usdt_group(a, l, &g.v[i], pid, e);
+			continue;
+		}
+		err = attach_func_group(a, l, &g.v[i], e);
+		nprogs++;
+	}
+	if (g.nfuncs)
+		log_info("%d glob matches in %d program(s)", g.nfuncs, nprogs);
+	groups__free(&g);
+	return err;
+}
+
+/*
+ * Globs whose every match the kernel refused attached nothing: an error
+ * (the last refusal says why), not a trace that waits for nothing.
+ */
+static int check_any_attached(const struct target_list *l, struct ks_error *e)
+{
+	char why[sizeof(e->msg)];
+	bool tps = true, probes = true;
+	int i;
+
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i].attached)
+			return 0;
+		tps &= l->v[i].kind == ATTACH_TP;
+		probes &= l->v[i].kind == ATTACH_USDT;
+	}
+	snprintf(why, sizeof(why), "%s", e->msg[0] ? e->msg : "every one was refused");
+	return ks_fail(e, ks_runtime_errno(e->err ? e->err : -EOPNOTSUPP),
+		       "none of the %d %s matched could be attached: %s", l->n,
+		       tps ? "tracepoint(s)" : probes ? "USDT probe(s)" : "function(s)", why);
+}
+
+int attacher__attach_targets(struct attacher *a, struct target_list *l, int pid,
+			     struct ks_error *e)
+{
+	int i, err;
+
+	err = attach_groups(a, l, pid, e);
+	for (i = 0; i < l->n && !err; i++) {
+		struct target *tg = &l->v[i];
+
+		/* Ctrl-C while attaching: stop here, detach what is attached. */
+		if (stop__requested()) {
+			err = ks_fail(e, -EINTR, "interrupted while attaching");
+			break;
+		}
+
+		if (tg->attached || groups__shared(l, tg))
+			continue;
+		err = attach_single(a, &tg->plan, tg->kind, e);
+		if (err && tg->from_glob && !attacher__exhausted(err)) {
+			/* fentry on a glob's match the kernel refuses: left out. */
+			log_info("%s: %s left out: %s", tg->spec->text, tg->plan.sig.attach, e->msg);
+			err = 0;
+			continue;
+		}
+		tg->attached = !err;
+	}
+	if (!err)
+		err = check_any_attached(l, e);
+	return err;
+}

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * `ksnoop info TARGET...`: what a target takes, as C would declare it.
+ * The declaration comes from libbpf's btf_dump, so function pointers,
+ * arrays and qualifiers are spelled exactly as in C.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "btf_util.h"
+#include "print.h"
+#include "report.h"
+#include "cli.h"
+#include "ks_error.h"
+#include "log.h"
+#include "kernel.h"
+#include "targets.h"
+#include "usdt_note.h"
+
+/* "sched_switch(bool preempt, struct task_struct *prev, ...)". */
+static void print_tp(struct report *r, const struct signature *sig)
+{
+	char decl[2048], buf[512];
+	size_t n;
+	int i;
+
+	/* sys:NAME returns what its sys_exit event gives. */
+	n = sig->has_return ? snprintf(decl, sizeof(decl), "%s ",
+				       btfu_type_str(sig->btf, sig->ret_type, NULL, buf, sizeof(buf))) : 0;
+	n += snprintf(decl + n, sizeof(decl) - n, "%s(", sig->name);
+	for (i = 0; i < sig->nparams && n < sizeof(decl); i++)
+		n += snprintf(decl + n, sizeof(decl) - n, "%s%s", i ? ", " : "",
+			      btfu_type_str(sig->btf, sig->params[i].type_id, sig->params[i].name,
+					    buf, sizeof(buf)));
+	if (n < sizeof(decl))
+		snprintf(decl + n, sizeof(decl) - n, ")");
+	report__info(r, &(struct report_info){ .kind = REPORT_INFO_TP, .sig = sig, .decl = decl });
+}
+
+/*
+ * One prototype; MODULE: shown before it (a glob's match); WHY: why it
+ * cannot be traced; M: which of several functions of its name it is.
+ */
+static void print_func(struct report *r, const struct signature *sig, const char *module,
+		       const char *why, const struct target_match *m)
+{
+	char decl[1024];
+
+	btfu_type_str(sig->btf, sig->proto_id, sig->name, decl, sizeof(decl));
+	/* C23 aside, "f()" is not "f(void)": say no arguments the C way. */
+	if (sig->nparams == 0 && !sig->variadic) {
+		size_t len = strlen(decl);
+
+		if (len >= 2 && strcmp(decl + len - 2, "()") == 0 && len + 4 < sizeof(decl))
+			strcpy(decl + len - 2, "(void)");
+	}
+	report__info(r, &(struct report_info){
+		.kind = REPORT_INFO_FUNC, .sig = sig, .decl = decl, .why = why,
+		.module = module ? module : sig->module, .show_module = module != NULL,
+		.instance = m->instance, .ninstances = m->ninstances,
+	});
+}
+
+/* The spec info shows, and how many functions it named. */
+struct info_ctx {
+	struct report *r;
+	const struct spec *s;
+	int n;
+};
+
+/* One thing a spec names: its prototype, and why it cannot be traced. */
+static int info_match(const struct target_match *m, void *ctx)
+{
+	struct info_ctx *ic = ctx;
+
+	if (ic->s->kind == SPEC_TP) {
+		print_tp(ic->r, m->sig);
+		return 0;
+	}
+	ic->n++;
+	if (!m->glob && !m->ninstances)
+		log_info("%s: BTF from %s", ic->s->text, m->module ? m->module : "vmlinux");
+	if (m->ninstances && (m->instance == 0 || ic->s->addr))
+		log_info("%s: %d functions of this name in kallsyms (static functions in several files or modules)",
+			 ic->s->text, m->ninstances);
+	/* Found but not traceable: shown, and why. */
+	print_func(ic->r, m->sig, m->glob ? m->module : NULL,
+		   m->refused ? m->refused : m->err ? m->e->msg : NULL, m);
+	return 0;
+}
+
+/*
+ * Spec S, parsed as tracing parses it, looked up as tracing looks it up
+ * (targets.h): the same error in the same words.
+ */
+static int info_spec(struct report *r, struct kernel *k, const struct spec *s)
+{
+	struct info_ctx ic = { .r = r, .s = s };
+	struct ks_error e;
+	int err;
+
+	err = targets__for_each_match(k, s, info_match, &ic, &e);
+	if (err) {
+		targets__log_error(s->text, &e);
+		return err;
+	}
+	if (s->kind == SPEC_KFUNC && (s->is_glob || s->module))
+		log_info("%s: %d function(s)", s->text, ic.n);
+	return 0;
+}
+
+/* Is the file ST already among SEEN[0..N) (a named file the process maps)? */
+static bool seen_file(const struct stat *seen, int n, const struct stat *st)
+{
+	for (int i = 0; i < n; i++)
+		if (seen[i].st_dev == st->st_dev && seen[i].st_ino == st->st_ino)
+			return true;
+	return false;
+}
+
+/* One file's probes; returns how many, or the error reading it. */
+static int list_usdt_file(struct report *r, const char *path, bool named, bool titled)
+{
+	struct usdt_file *f;
+	struct ks_error e;
+	int err = usdt__read(path, &f, &e), n;
+
+	if (err) {
+		/* A mapped file we cannot read is not the user's error. */
+		if (named)
+			log_ks_error(&e);
+		return named ? err : 0;
+	}
+	report__usdt(r, f, titled);
+	n = f->nprobes;
+	usdt__free(f);
+	return n;
+}
+
+/*
+ * `info usdt BINARY...` (and, with -p, the libraries the process maps).
+ * Every file is shown that can be, once (a named program is also in its
+ * process's maps); the error returned is the worse (ks_worse(): one the
+ * user must fix before a runtime failure).  With -p the named files and
+ * the process's are one listing: a program whose probes are all in its
+ * libraries is no error.
+ */
+static int info_usdt(struct report *r, int argc, char **argv, const struct options *opts)
+{
+	int i, n = 0, ret = 0, total = 0, nseen = 0, got;
+	struct stat *seen, st;
+	char **paths = NULL;
+
+	if (argc < 1 && !opts->pid) {
+		log_error("info usdt: expected a BINARY (or -p PID)");
+		return -EINVAL;
+	}
+	if (opts->pid) {
+		n = usdt__process_objects(opts->pid, &paths);
+		if (n < 0) {
+			log_error("info usdt: cannot read the maps of process %u: %s", opts->pid,
+				  strerror(-n));
+			/* No such process (-ENOENT) is the user's; -EACCES and the like are not. */
+			return n;
+		}
+	}
+	seen = calloc(argc + n + 1, sizeof(*seen));
+	for (i = 0; i < argc + n && seen; i++) {
+		const char *path = i < argc ? argv[i] : paths[i - argc];
+
+		if (!stat(path, &st)) {
+			if (seen_file(seen, nseen, &st))
+				continue;
+			seen[nseen++] = st;
+		}
+		got = list_usdt_file(r, path, i < argc, argc + n > 1);
+		if (got < 0)
+			ret = ks_worse(ret, got);
+		total += got > 0 ? got : 0;
+		if (!got && i < argc && !opts->pid) {
+			log_error("'%s' has no USDT probes", path);
+			ret = ks_worse(ret, -ESRCH);
+		} else if (!got && i < argc) {
+			log_info("'%s' has no USDT probes of its own", path);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	if (!seen) {
+		log_error("out of memory");
+		return -ENOMEM;
+	}
+	free(seen);
+	if (!ret && !total) {
+		if (argc)
+			log_error("no USDT probes in '%s' nor in the files process %u maps", argv[0],
+				  opts->pid);
+		else
+			log_error("no USDT probes in process %u", opts->pid);
+		ret = -ESRCH;
+	}
+	return ret;
+}
+
+/*
+ * Every target is shown that can be; the error returned is the worse
+ * (ks_worse(): one the user must fix before a runtime failure).
+ */
+int do_info(int argc, char **argv, const struct options *opts)
+{
+	struct kernel *k;
+	struct spec *specs;
+	struct report r;
+	struct ks_error e;
+	int i, n = 0, ret = 0, err;
+
+	if (argc < 1) {
+		log_error("info: expected at least one function or tp:TRACEPOINT");
+		return -EINVAL;
+	}
+	report__init(&r, stdout, opts->json ? REPORT_JSON : REPORT_TEXT);
+	if (strcmp(argv[0], "usdt") == 0)
+		return info_usdt(&r, argc - 1, argv + 1, opts);
+	specs = calloc(argc, sizeof(*specs));
+	k = kernel__new(opts->btf_dir);
+	if (!specs || !k) {
+		free(specs);
+		kernel__free(k);
+		log_error("out of memory");
+		return -ENOMEM;
+	}
+	/* A spec that does not parse is reported; the others are shown. */
+	for (i = 0; i < argc; i++) {
+		err = spec__parse(argv[i], SPEC_KFUNC, &specs[n], &e);
+		if (!err) {
+			n++;
+			continue;
+		}
+		e.err = err;	/* -ENOMEM comes without a message */
+		targets__log_error(argv[i], &e);
+		spec__free(&specs[n]);
+		ret = ks_worse(ret, err);
+	}
+	targets__prefetch(k, specs, n);
+	err = n ? kernel__open(k, &e) : 0;
+	if (err) {
+		log_ks_error(&e);
+		ret = ks_worse(ret, err);
+		n = 0;
+	}
+	for (i = 0; i < n; i++)
+		ret = ks_worse(ret, info_spec(&r, k, &specs[i]));
+	for (i = 0; i < argc; i++)
+		spec__free(&specs[i]);
+	free(specs);
+	kernel__free(k);
+	return ret;
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * `ksnoop record -o FILE SPEC...`: a trace (cmd_trace.c: the same specs,
+ * targets, attach and loop) whose events go to a record file (recfile.c)
+ * instead of the printer.  Here: what the trace's targets and kernel give
+ * the file, and the options that belong to `report` instead.
+ *
+ * Kernel symbols: when the records name kernel addresses (-s stacks,
+ * ':sym', function pointers in the values' types) the file takes the
+ * lines of /proc/kallsyms that ksnoop's symbol tables read, as they are
+ * after attaching (so the tracer's own frames have their names), and
+ * `report` names addresses from them exactly as the live run would have.
+ * User stacks (--ustack, a USDT probe's -s) would need the traced
+ * processes' objects: not recorded yet, and refused.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include "log.h"
+#include "cmd_record.h"
+#include "targets.h"
+
+#ifndef KSNOOP_VERSION
+#define KSNOOP_VERSION "unknown"
+#endif
+
+/* kallsyms is ~6 MB on a distribution kernel: read no more than a block holds. */
+#define KALLSYMS_MAX	RECFILE_MAX_BLOCK
+
+int record__check_options(const struct options *o, bool usdt)
+{
+	const char *refused = o->json ? "-j" : o->oneline ? "--oneline" :
+			      o->has_depth ? "--depth" : o->zeros ? "-z" : NULL;
+
+	if (!o->record_path) {
+		log_error("record: expected -o FILE (-o - for stdout)");
+		return -EINVAL;
+	}
+	if (refused) {
+		log_error("record: %s chooses how a recording prints: give %s to `ksnoop report`",
+			  refused, refused);
+		return -EINVAL;
+	}
+	if (o->output == OUTPUT_COUNT) {
+		log_error("record: --count counts in BPF and records nothing: record the events, then `ksnoop report --count FILE`");
+		return -EINVAL;
+	}
+	if (o->group) {
+		log_error("record: --group is not done for recordings yet (a recording of --track keeps each event's object: group them with jq)");
+		return -EINVAL;
+	}
+	if (o->output != OUTPUT_EVENTS || o->tree) {
+		log_error("record: %s not recorded yet", o->tree ? "--tree is" : "--hist is");
+		return -EINVAL;
+	}
+	if (!strcmp(o->record_path, "-") && isatty(STDOUT_FILENO)) {
+		log_error("record: -o - writes a binary file to stdout, which is a terminal; pipe it or name a file");
+		return -EINVAL;
+	}
+	if (o->ustack || (usdt && o->stack)) {
+		log_error("record: user stacks (--ustack, a USDT probe's -s) are not recorded yet");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The lines of kallsyms the symbol tables take (ksyms.c: text and data), in its order. */
+static char *read_kallsyms(size_t *len)
+{
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	size_t cap = 8 << 20, have = 0;
+	char *buf = fd >= 0 ? malloc(cap) : NULL;
+	ssize_t n;
+
+	while (buf && have < KALLSYMS_MAX) {
+		if (have == cap) {
+			char *p = realloc(buf, cap *= 2);
+
+			if (!p)
+				break;
+			buf = p;
+		}
+		n = read(fd, buf + have, cap - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		have += n;
+	}
+	if (fd >= 0)
+		close(fd);
+	/* A last line cut by the limit is left out. */
+	while (have && buf[have - 1] != '\n')
+		have--;
+	*len = have;
+	return buf;
+}
+
+static bool names_addresses(const struct target_list *tl, bool stack)
+{
+	int i, kind, v;
+
+	if (stack)
+		return true;
+	for (i = 0; i < tl->n; i++)
+		for (kind = 0; kind < KSNOOP_NR_KINDS; kind++)
+			for (v = 0; v < tl->v[i].plan.nvalues[kind]; v++)
+				if (tl->v[i].plan.values[kind][v].fmt == FMT_SYM)
+					return true;
+	return false;
+}
+
+int record__begin(struct recfile_writer *w, const struct target_list *tl,
+		  const struct spec *specs, int nspecs, bool usdt, bool stack,
+		  __s64 clock_offset_ns, struct ks_error *e)
+{
+	struct recfile_target *rt = calloc(tl->n ? tl->n : 1, sizeof(*rt));
+	char **texts = calloc(nspecs ? nspecs : 1, sizeof(*texts));
+	struct recfile_meta m = {
+		.version = KSNOOP_VERSION, .clock = "monotonic",
+		.clock_offset_ns = clock_offset_ns, .kind = usdt ? RECFILE_USDT : RECFILE_KERNEL,
+		.stack = stack, .nspecs = nspecs, .specs = texts,
+	};
+	struct utsname u = {};
+	struct timespec ts;
+	char *ksyms = NULL;
+	size_t ksyms_len = 0;
+	int i, err;
+
+	if (!rt || !texts) {
+		free(rt);
+		free(texts);
+		return ks_fail(e, -ENOMEM, "out of memory");
+	}
+	uname(&u);
+	m.release = u.release;
+	m.machine = u.machine;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	m.start_ns = (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	for (i = 0; i < nspecs; i++)
+		texts[i] = (char *)specs[i].text;
+	for (i = 0; i < tl->n; i++) {
+		rt[i].label = (char *)tl->v[i].label;
+		rt[i].plan = tl->v[i].plan;
+	}
+	/* Function pointers in the values' types are named too: the writer decides. */
+	if (!usdt)
+		ksyms = read_kallsyms(&ksyms_len);
+	err = recfile_writer__begin(w, &m, rt, tl->n, ksyms, ksyms_len,
+				    names_addresses(tl, stack), e);
+	free(ksyms);
+	free(rt);
+	free(texts);
+	return err;
+}
+
+int record__finish(struct recfile_writer *w, const char *path, const struct recfile_totals *t,
+		   struct ks_error *e)
+{
+	int err = recfile_writer__finish(w, t, e);
+
+	if (err)
+		return err;
+	log_note("%llu events recorded to %s (%llu bytes), %llu lost%s",
+		 (unsigned long long)recfile_writer__records(w),
+		 strcmp(path, "-") ? path : "stdout",
+		 (unsigned long long)recfile_writer__bytes(w), (unsigned long long)t->lost,
+		 t->unwritten ? ", some captured but not written (stopped first)" : "");
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * `ksnoop record`: the trace's sink when its events go to a file
+ * (cmd_record.c); the file format is recfile.h's.
+ */
+#ifndef KSNOOP_RECORD_H
+#define KSNOOP_RECORD_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "cli.h"
+#include "ks_error.h"
+#include "recfile.h"
+
+struct target_list;
+struct spec;
+
+/* The options that are report's, not record's, refused (reported); 0 or -EINVAL. */
+int record__check_options(const struct options *o, bool usdt);
+/* Once every target is attached: the header, the plans, their BTF and kallsyms. */
+int record__begin(struct recfile_writer *w, const struct target_list *tl,
+		  const struct spec *specs, int nspecs, bool usdt, bool stack,
+		  __s64 clock_offset_ns, struct ks_error *e);
+/* The run is over: END written, the file closed, one line said. */
+int record__finish(struct recfile_writer *w, const char *path, const struct recfile_totals *t,
+		   struct ks_error *e);
+
+#endif

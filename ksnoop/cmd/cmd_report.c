@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * `ksnoop report FILE`: a recording (recfile.c) printed by the printer a
+ * live trace uses (print.c), with the options that choose how a trace
+ * prints (-j, -z, --oneline, --depth) and which events it shows (-p,
+ * --tid, -c, -n), so that the output is the live run's, byte for byte.
+ * Kernel addresses are named from the file's copy of kallsyms, through
+ * the same tables and lookups (kernel.c's kernel__symbolize()) as live:
+ * the copy is handed to them as a memfd.  A file without one prints its
+ * addresses as addresses: the reporting machine's /proc/kallsyms belongs
+ * to another kernel, or another boot of it (KASLR), and would name them
+ * wrong.  The machine that reports needs no BTF and no privilege.
+ *
+ * `ksnoop report --info FILE`: what the file holds, without the events.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include "cli.h"
+#include "counts.h"
+#include "log.h"
+#include "print.h"
+#include "recfile.h"
+#include "report.h"
+#include "kernel.h"
+
+struct replay {
+	const struct options *opts;
+	struct recfile *r;
+	struct kernel *k;	/* names kernel addresses from the file's kallsyms */
+	int ksyms_fd;
+	char ksyms_path[32];
+	struct printer printer;
+	struct report report;
+	__u64 printed;
+	__u64 counted;		/* --count: calls counted */
+	bool printing;		/* printer and report set up */
+};
+
+static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	return kernel__symbolize(ctx, addr, buf, sz);
+}
+
+static int symbolize_any(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	return kernel__symbolize_any(ctx, addr, buf, sz);
+}
+
+/* The file's kallsyms lines where ksyms.c reads a path: a memfd.  1: set up; 0: none. */
+static int setup_ksyms(struct replay *rp)
+{
+	size_t len, off = 0;
+	const char *ks = recfile__ksyms(rp->r, &len);
+
+	rp->ksyms_fd = -1;
+	rp->k = kernel__new(NULL);
+	if (!rp->k)
+		return -ENOMEM;
+	if (!ks)
+		return 0;
+	rp->ksyms_fd = memfd_create("ksnoop-kallsyms", MFD_CLOEXEC);
+	if (rp->ksyms_fd < 0)
+		return -errno;
+	while (off < len) {
+		ssize_t n = write(rp->ksyms_fd, ks + off, len - off);
+
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		off += n;
+	}
+	snprintf(rp->ksyms_path, sizeof(rp->ksyms_path), "/proc/self/fd/%d", rp->ksyms_fd);
+	kernel__set_kallsyms_path(rp->k, rp->ksyms_path);
+	return 1;
+}
+
+/* -p, --tid, -c: applied here, as BPF applies them live. */
+static bool wanted(const struct options *o, const struct ksnoop_event *ev)
+{
+	if (o->pid && ev->tgid != o->pid)
+		return false;
+	if (o->tid && ev->tid != o->tid)
+		return false;
+	return !o->has_comm || !strncmp(ev->comm, o->comm, KSNOOP_COMM_LEN);
+}
+
+static int print_events(struct replay *rp, struct ks_error *e)
+{
+	const void *rec;
+	size_t size;
+	int ret;
+
+	while ((ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+		const struct ksnoop_event *ev = rec;
+
+		if (!wanted(rp->opts, ev))
+			continue;
+		printer__event(&rp->printer, &recfile__target(rp->r, ev->func_id)->plan, rec, size);
+		if (ferror(stdout))
+			return -EPIPE;
+		if (++rp->printed == rp->opts->max_events)
+			return 0;
+	}
+	return ret;
+}
+
+/* The live run's closing summary, from the END block's totals. */
+static void print_summary(struct replay *rp)
+{
+	const struct recfile_totals *t = recfile__totals(rp->r);
+	struct report_summary s = {
+		.counting = rp->opts->output == OUTPUT_COUNT,
+		.printed = rp->printed,
+		.counted = rp->counted,
+	};
+
+	if (t) {
+		s.lost = t->lost;
+		s.unprinted = t->unwritten;
+		s.stash_full = t->stash_full;
+		s.stack_lost = t->stack_lost;
+		s.missed = t->missed;
+	}
+	report__summary(&rp->report, &s);
+}
+
+static void say_cut(const struct replay *rp, const char *where)
+{
+	log_warn("report: '%s' is cut short: its last complete block ends at byte %llu (of %llu read); the events before it are printed",
+		 where, (unsigned long long)recfile__cut(rp->r),
+		 (unsigned long long)recfile__offset(rp->r));
+}
+
+/* ---- --count ---- */
+
+/*
+ * --count of a recording: the calls of each target (and stack, if it
+ * was recorded with -s), counted where BPF would have counted them live:
+ * at the entry, or at the return when the entry was stashed or is not
+ * reported (resolve_strategy.c, count_once()).  Rows are merged in a hash
+ * table, so memory grows with the distinct stacks, not with the events.
+ */
+struct count_table {
+	struct count_row *rows;
+	size_t n, cap;
+	__u32 *slots;		/* row index + 1; 0: empty */
+	size_t nslots;		/* a power of 2, at least twice n */
+};
+
+static int counted_kind(const struct capture_plan *plan)
+{
+	const struct ksnoop_side_plan *e = &plan->bpf.side[KSNOOP_ENTRY];
+
+	return e->enabled && !(e->flags & KSNOOP_SIDE_STASH) ? KSNOOP_ENTRY : KSNOOP_RETURN;
+}
+
+static __u64 row_hash(const struct count_row *r)
+{
+	__u64 h = r->func_id * 0x9e3779b97f4a7c15ULL ^ r->nframes;
+	__u32 i;
+
+	for (i = 0; i < r->nframes; i++)
+		h = (h ^ r->frames[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static bool same_row(const struct count_row *a, const struct count_row *b)
+{
+	return a->func_id == b->func_id && a->nframes == b->nframes &&
+	       !memcmp(a->frames, b->frames, a->nframes * sizeof(a->frames[0]));
+}
+
+static int table_grow(struct count_table *t)
+{
+	size_t n = t->nslots ? t->nslots * 2 : 1024, i;
+	__u32 *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < t->n; i++) {
+		size_t j = row_hash(&t->rows[i]) & (n - 1);
+
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = i + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = n;
+	return 0;
+}
+
+/* One more call of ROW's function and stack. */
+static int table_add(struct count_table *t, const struct count_row *row)
+{
+	size_t j;
+
+	if (2 * (t->n + 1) > t->nslots && table_grow(t))
+		return -ENOMEM;
+	for (j = row_hash(row) & (t->nslots - 1); t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
+		if (same_row(&t->rows[t->slots[j] - 1], row)) {
+			t->rows[t->slots[j] - 1].count++;
+			return 0;
+		}
+	}
+	if (t->n == t->cap) {
+		struct count_row *r = realloc(t->rows, (t->cap = t->cap ? 2 * t->cap : 64) * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		t->rows = r;
+	}
+	t->rows[t->n] = *row;
+	t->rows[t->n].count = 1;
+	t->slots[j] = ++t->n;
+	return 0;
+}
+
+/* REC's row: its function, and its stack if the plan took one. */
+static void row_of(const struct capture_plan *plan, const void *rec, bool stacks,
+		   struct count_row *row)
+{
+	const struct ksnoop_event *ev = rec;
+	int i;
+
+	memset(row, 0, sizeof(*row));
+	row->func_id = ev->func_id;
+	row->sub = -1;
+	row->usub = -1;
+	for (i = 0; stacks && i < plan->nvalues[ev->kind]; i++) {
+		const struct ksnoop_value *vh = (const void *)((const char *)rec +
+			plan->bpf.side[ev->kind].values[i].rec_off);
+
+		if (plan->values[ev->kind][i].how != PRINT_STACK)
+			continue;
+		if ((vh->status & KSNOOP_STATUS_MASK) == KSNOOP_OK) {
+			row->nframes = vh->len / 8 < KSNOOP_STACK_DEPTH ? vh->len / 8 : KSNOOP_STACK_DEPTH;
+			memcpy(row->frames, vh + 1, row->nframes * 8);
+			row->sub = 0;
+		}
+		break;
+	}
+}
+
+static const char *target_name(void *ctx, __u32 func_id)
+{
+	const struct recfile_target *t = recfile__target(ctx, func_id);
+
+	return !t ? "?" : t->label[0] ? t->label : t->plan.sig.name;
+}
+
+static int print_counts(struct replay *rp, struct ks_error *e)
+{
+	bool stacks = recfile__meta(rp->r)->stack;
+	struct counts_fmt fmt = {
+		.stacks = stacks, .func_name = target_name, .ctx = rp->r,
+		.symbolize = rp->printer.opts.symbolize, .sym_ctx = rp->printer.opts.sym_ctx,
+	};
+	struct count_table t = {};
+	struct count_row row;
+	const void *rec;
+	size_t size, i;
+	int ret;
+
+	while ((ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+		const struct ksnoop_event *ev = rec;
+		const struct capture_plan *plan = &recfile__target(rp->r, ev->func_id)->plan;
+
+		if (!wanted(rp->opts, ev) || ev->kind != counted_kind(plan))
+			continue;
+		row_of(plan, rec, stacks, &row);
+		if (table_add(&t, &row)) {
+			ret = ks_fail(e, -ENOMEM, "out of memory");
+			break;
+		}
+	}
+	if (ret >= 0) {
+		for (i = 0; i < t.n; i++)
+			rp->counted += t.rows[i].count;
+		counts__sort(t.rows, t.n);
+		counts__print(&rp->report, t.rows, t.n, &fmt);
+	}
+	free(t.rows);
+	free(t.slots);
+	return ret;
+}
+
+/* ---- --info ---- */
+
+struct info_totals {
+	__u64 events[KSNOOP_NR_KINDS];
+	__u64 first_ns, last_ns;
+};
+
+static void info_line(struct writer *w, const char *key, const char *value)
+{
+	writer__key(w, key);
+	writer__name(w, value ? value : "");
+}
+
+static void info_uint(struct writer *w, const char *key, __u64 v)
+{
+	writer__key(w, key);
+	writer__uint(w, v);
+}
+
+static void format_time(char *buf, size_t sz, __u64 ns)
+{
+	time_t secs = ns / 1000000000ULL;
+	struct tm tm;
+
+	if (!gmtime_r(&secs, &tm) || !strftime(buf, sz, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, sz, "%llu", (unsigned long long)ns);
+}
+
+static void info_targets(struct writer *w, const struct recfile *r)
+{
+	int i, n = recfile__ntargets(r);
+
+	writer__key(w, "targets");
+	writer__begin_array(w, WRITER_ROWS, 1);
+	for (i = 0; i < n; i++) {
+		const struct recfile_target *t = recfile__target(r, i);
+
+		writer__name(w, t->label[0] ? t->label : t->plan.sig.name);
+	}
+	writer__end_array(w);
+}
+
+static void info_specs(struct writer *w, const struct recfile_meta *m)
+{
+	int i;
+
+	writer__key(w, "specs");
+	writer__begin_array(w, WRITER_ROWS, 1);
+	for (i = 0; i < m->nspecs; i++)
+		writer__name(w, m->specs[i]);
+	writer__end_array(w);
+}
+
+static int print_info(struct replay *rp, const char *where, struct ks_error *e)
+{
+	const struct recfile_meta *m = recfile__meta(rp->r);
+	struct info_totals it = {};
+	struct writer w;
+	const void *rec;
+	size_t size;
+	char start[40];
+	int ret;
+
+	while ((ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+		const struct ksnoop_event *ev = rec;
+
+		if (!it.events[0] && !it.events[1])
+			it.first_ns = ev->time_ns;
+		it.last_ns = ev->time_ns;
+		it.events[ev->kind]++;
+	}
+	if (ret < 0)
+		return ret;
+	format_time(start, sizeof(start), m->start_ns);
+	writer__init(&w, stdout, rp->opts->json);
+	writer__begin_object(&w, rp->opts->json ? WRITER_STRUCT : WRITER_LINES, 0);
+	if (w.json) {
+		info_line(&w, "type", "info");
+		info_line(&w, "kind", "recording");
+	}
+	info_line(&w, "file", where);
+	info_uint(&w, "size", recfile__offset(rp->r));
+	info_line(&w, "ksnoop", m->version);
+	info_line(&w, "kernel", m->release);
+	info_line(&w, "machine", m->machine);
+	info_line(&w, "start", start);
+	info_line(&w, "clock", m->clock);
+	info_specs(&w, m);
+	info_targets(&w, rp->r);
+	info_uint(&w, "entries", it.events[KSNOOP_ENTRY]);
+	info_uint(&w, "returns", it.events[KSNOOP_RETURN]);
+	info_uint(&w, "span_ns", it.last_ns - it.first_ns);
+	if (recfile__totals(rp->r)) {
+		info_uint(&w, "lost", recfile__totals(rp->r)->lost);
+		info_uint(&w, "not_written", recfile__totals(rp->r)->unwritten);
+	} else {
+		info_uint(&w, "cut_at", recfile__cut(rp->r));
+	}
+	writer__end_object(&w);
+	obuf__putc(writer__obuf(&w), '\n');
+	writer__flush(&w);
+	return 0;
+}
+
+/* ---- the command ---- */
+
+/* What a recording fixed already, or what report does not do yet. */
+static int check_report_options(const struct options *o, int argc)
+{
+	const char *refused = o->output == OUTPUT_HIST ? "--hist of a recording is not done yet" :
+			      o->by ? "--by of a recording is not done yet" :
+			      o->interval_ms ? "--interval does not apply to a recording" :
+			      o->stack || o->ustack ? "-s and --ustack are chosen by record" :
+			      o->min_duration_ns ? "-L is chosen by record" :
+			      o->tree ? "--tree is not recorded yet" : NULL;
+
+	if (argc != 1) {
+		log_error("report: expected one FILE (- for stdin)");
+		return -EINVAL;
+	}
+	if (refused) {
+		log_error("report: %s", refused);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_error *e)
+{
+	const struct options *o = rp->opts;
+	bool named;
+	struct print_opts popts = {
+		.format = o->json ? FORMAT_JSON : FORMAT_TEXT,
+		.zeros = o->zeros,
+		.oneline = o->oneline,
+		.limit_depth = o->has_depth,
+		.max_depth = o->depth,
+	};
+	int ret;
+
+	rp->r = recfile__open(f, where, e);
+	if (!rp->r)
+		return e->err;
+	if (o->rec_info)
+		return print_info(rp, where, e);
+	ret = setup_ksyms(rp);
+	if (ret < 0)
+		return ks_fail(e, ret, "report: cannot set up the file's kernel symbols: %s",
+			       strerror(-ret));
+	named = ret && recfile__meta(rp->r)->kind == RECFILE_KERNEL;
+	popts.clock_offset_ns = recfile__meta(rp->r)->clock_offset_ns;
+	popts.symbolize = named ? symbolize : NULL;
+	popts.symbolize_any = named ? symbolize_any : NULL;
+	popts.sym_ctx = rp->k;
+	printer__init(&rp->printer, stdout, &popts);
+	rp->printing = true;
+	report__init(&rp->report, stdout, o->folded ? REPORT_FOLDED :
+					  o->json ? REPORT_JSON : REPORT_TEXT);
+	ret = o->output == OUTPUT_COUNT ? print_counts(rp, e) : print_events(rp, e);
+	if (ret < 0)
+		return ret == -EPIPE ? 0 : ret;
+	if (recfile__totals(rp->r) || (o->max_events && rp->printed >= o->max_events))
+		print_summary(rp);
+	else
+		say_cut(rp, where);
+	return 0;
+}
+
+int do_report(int argc, char **argv, const struct options *opts)
+{
+	struct replay rp = { .opts = opts, .ksyms_fd = -1 };
+	struct ks_error e = {};
+	const char *where;
+	FILE *f;
+	int ret;
+
+	ret = check_report_options(opts, argc);
+	if (ret)
+		return ret;
+	where = argv[0];
+	f = strcmp(where, "-") ? fopen(where, "re") : stdin;
+	if (!f) {
+		ret = -errno;
+		log_error("report: cannot open '%s': %s", where, strerror(-ret));
+		return ret == -ENOENT ? -ENOENT : ks_runtime_errno(ret);
+	}
+	ret = replay_main(&rp, f, where, &e);
+	if (ret)
+		log_ks_error(&e);
+	fflush(stdout);
+	if (rp.printing)
+		printer__fini(&rp.printer);
+	recfile__free(rp.r);
+	kernel__free(rp.k);
+	if (rp.ksyms_fd >= 0)
+		close(rp.ksyms_fd);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}

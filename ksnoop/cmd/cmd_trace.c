@@ -1,0 +1,1021 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * `ksnoop [trace] SPEC...`: parse every spec, expand them into targets
+ * (targets.c), attach all of them or none (attach.c), then print events
+ * until a count, a duration or a signal ends the run, and say how many
+ * were printed and lost (report.h: a line on stderr, or with -j the
+ * stream's last record).
+ *
+ * Attach mode: fentry/fexit are cheaper and see arguments at return; a
+ * kernel that refuses them (no BTF trampolines, restricted ftrace) gets
+ * kprobes, decided from the probed features before anything is resolved.
+ * A function the kernel will not trampoline still falls back: the run
+ * goes kprobes for every function, so one run uses one mode.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <linux/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "attach.h"
+#include "counts.h"
+#include "duration.h"
+#include "cli.h"
+#include "kfeatures.h"
+#include "ksyms.h"
+#include "ks_error.h"
+#include "log.h"
+#include "print.h"
+#include "cmd_record.h"
+#include "report.h"
+#include "resolve_int.h"
+#include "kernel.h"
+#include "targets.h"
+#include "stop.h"
+#include "usdt_front.h"
+#include "usym.h"
+#include "tree.h"
+#include "track.h"
+
+/* How often the loop wakes to check the clock and the lost-event counter. */
+#define POLL_INTERVAL_MS 100
+#define LOST_REPORT_INTERVAL_NS 1000000000ULL
+/* How long events already captured are still printed after a stop. */
+#define DRAIN_MAX_NS 1000000000ULL
+
+struct trace {
+	const struct options *opts;
+	enum attach_mode mode;	/* of kernel functions, from opts and the kernel's features */
+	int nspecs;
+	struct spec *specs;
+	struct target_list targets;	/* func_id i is targets.v[i] */
+	struct usdt_front *usdt;
+	struct printer printer;	/* events */
+	struct report report;	/* the rest: counts, notices, the summary */
+	__u64 printed;
+	__u64 check_at;		/* when handle_event() should hand back control */
+	__u64 pidns_dev;	/* ksnoop's pid namespace; 0: the initial one */
+	__u64 pidns_ino;
+	bool output_closed;
+	bool discarding;	/* stopped: events left in the buffer are counted, not printed */
+	__u64 unprinted;	/* events captured but not printed: the stop came first */
+	__u64 counted;		/* --count: calls counted so far */
+	__u32 intervals;	/* --interval: reports printed so far */
+	struct tree_pending tree;	/* --tree: inner calls waiting for their root */
+	struct track_run track;	/* --track: the object's type, its free paths and clones */
+	struct track_groups groups;	/* --group: events per object until it is freed */
+	/* record: events go to this file instead of the printer (cmd_record.c) */
+	struct recfile_writer *rec;
+	struct ks_error rec_err;	/* why writing stopped */
+};
+
+static __u64 now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* -n: as many events printed as were asked for. */
+static bool max_events_reached(const struct trace *t)
+{
+	return t->opts->max_events && t->printed >= t->opts->max_events;
+}
+
+static const struct capture_plan *plan_of(void *ctx, __u32 func_id)
+{
+	const struct trace *t = ctx;
+
+	return func_id < (__u32)t->targets.n ? &t->targets.v[func_id].plan : NULL;
+}
+
+/*
+ * --tree: an inner call waits for its session's root, whose record comes
+ * right after its calls (BPF sends a session only if the root's return
+ * predicates held) and prints the tree.
+ */
+static void tree_event(struct trace *t, const struct capture_plan *plan, const void *data,
+		       size_t size)
+{
+	const struct ksnoop_event *ev = data;
+	struct tree_call *calls;
+	int n, i, first;
+
+	if (plan->bpf.tree == KSNOOP_TREE_INNER) {
+		if (tree_pending__add(&t->tree, ev->tid, ev->session, data, size))
+			t->unprinted++;
+		return;
+	}
+	n = t->opts->tree_max_calls;
+	calls = calloc(n, sizeof(*calls));
+	if (!calls) {
+		t->unprinted++;
+		return;
+	}
+	n = tree_pending__take(&t->tree, ev->tid, ev->session, calls, n);
+	for (i = 0; i < n; i++) {
+		const struct ksnoop_event *c = calls[i].rec;
+		const struct capture_plan *cp = plan_of(t, c->func_id);
+
+		calls[i].depth = c->depth;
+		calls[i].ret = cp ? printer__call_return(cp, c, calls[i].size, &calls[i].code) :
+				    TREE_RET_NONE;
+	}
+	first = tree__assemble(calls, n);
+	{
+		int code;
+		enum tree_ret ret = printer__call_return(plan, data, size, &code);
+
+		tree__first_error(calls, n, ret, code);
+	}
+	printer__tree(&t->printer, plan, data, size, calls, first, plan_of, t);
+	for (i = 0; i < n; i++)
+		free((void *)calls[i].rec);
+	free(calls);
+}
+
+/* How a group ended, as text and JSON say it (enum track_end). */
+static const char *const group_end[][2] = {
+	[TRACK_END_FREED] = { "freed", "freed" },
+	[TRACK_END_EVICTED] = { "evicted", "evicted" },
+	[TRACK_END_STOPPED] = { "not freed when tracing stopped", "not_freed" },
+	[TRACK_END_CONTINUES] = { "continues", "continues" },
+};
+
+/*
+ * --group: object O's events, printed together after a line (JSON: a
+ * record) that says whose and how it ended, each with the time since the
+ * first; then the group goes (but a group that continues: its events).
+ */
+static void print_group(struct trace *t, struct track_object *o, enum track_end end)
+{
+	int j;
+
+	printer__object(&t->printer, o->addr, o->n, o->last_ns - o->first_ns,
+			group_end[end][0], group_end[end][1]);
+	t->printer.group_start_ns = o->first_ns;
+	for (j = 0; j < o->n; j++) {
+		const struct ksnoop_event *ev = o->ev[j].rec;
+
+		printer__event(&t->printer, &t->targets.v[ev->func_id].plan, ev, o->ev[j].size);
+	}
+	t->printer.group_start_ns = 0;
+	if (end == TRACK_END_CONTINUES)
+		track_groups__clear(&t->groups, o);
+	else
+		track_groups__remove(&t->groups, o);
+}
+
+/*
+ * --group: an object's event waits for its free (or the end).  A story
+ * the event ends (evicted) prints first; a late event of a story that
+ * ended (a CPU read it before BPF's set dropped it) is a group alone.
+ */
+static void group_event(struct trace *t, const struct ksnoop_event *ev, const void *data,
+			size_t size)
+{
+	struct track_object *o;
+	int err;
+
+	while ((o = track_groups__ended_by(&t->groups, ev->object, ev->session)))
+		print_group(t, o, TRACK_END_EVICTED);
+	err = track_groups__add(&t->groups, ev->object, ev->session, ev->time_ns, data, size);
+	if (err == -ESTALE) {
+		printer__object(&t->printer, ev->object, 1, 0, group_end[TRACK_END_EVICTED][0],
+				group_end[TRACK_END_EVICTED][1]);
+		t->printer.group_start_ns = ev->time_ns;
+		printer__event(&t->printer, &t->targets.v[ev->func_id].plan, data, size);
+		t->printer.group_start_ns = 0;
+		return;
+	}
+	if (err) {
+		t->unprinted++;
+		return;
+	}
+	o = track_groups__find(&t->groups, ev->object);
+	if (ev->flags & KSNOOP_EV_FREED)
+		print_group(t, o, TRACK_END_FREED);
+	else if (track_groups__print_now(&t->groups, o))
+		print_group(t, o, TRACK_END_CONTINUES);
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	struct trace *t = ctx;
+	const struct ksnoop_event *ev = data;
+
+	if (size < sizeof(*ev) || ev->func_id >= (__u32)t->targets.n)
+		return 0;
+	if (max_events_reached(t))
+		return -ECANCELED;
+	if (t->discarding) {
+		t->unprinted++;
+		if ((t->unprinted & 4095) == 0 && now_ns(CLOCK_MONOTONIC) >= t->check_at)
+			return -EAGAIN;
+		return 0;
+	}
+	if (t->rec) {
+		/* A write that failed (a full disk) ends the run; the file keeps what it has. */
+		if (recfile_writer__event(t->rec, data, size, &t->rec_err)) {
+			t->output_closed = true;
+			return -ECANCELED;
+		}
+	} else if (t->opts->group && (ev->flags & KSNOOP_EV_OBJECT)) {
+		group_event(t, ev, data, size);
+	} else if (t->opts->tree && t->targets.v[ev->func_id].plan.bpf.tree) {
+		tree_event(t, &t->targets.v[ev->func_id].plan, data, size);
+		if (t->targets.v[ev->func_id].plan.bpf.tree != KSNOOP_TREE_ROOT)
+			return 0;
+	} else {
+		printer__event(&t->printer, &t->targets.v[ev->func_id].plan, data, size);
+	}
+	t->printed++;
+	/*
+	 * Under a flood ring_buffer__poll() may not return for a long time:
+	 * look at the clock now and then, so a signal, --duration and the
+	 * lost-event warnings are acted on within about POLL_INTERVAL_MS.
+	 */
+	if ((t->printed & 255) == 0 && now_ns(CLOCK_MONOTONIC) >= t->check_at)
+		return -EAGAIN;
+	return 0;
+}
+
+/*
+ * pids as the pid namespace ksnoop runs in sees them, for filters and
+ * output.  In the initial namespace (its inode number is fixed) nothing
+ * needs translating.
+ */
+#define PROC_PID_INIT_INO 0xEFFFFFFCU
+
+static void find_pid_namespace(struct trace *t)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino == PROC_PID_INIT_INO)
+		return;
+	t->pidns_dev = st.st_dev;
+	t->pidns_ino = st.st_ino;
+	log_info("pid namespace %llu: pids are shown as it sees them",
+		 (unsigned long long)st.st_ino);
+}
+
+static enum attach_kind func_kind(enum attach_mode mode, bool glob)
+{
+	return kfeatures__func_kind(kfeatures__get(), mode, glob);
+}
+
+/* What every target's plan takes from the options, attaching kernel functions in MODE. */
+static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mode)
+{
+	const struct options *o = t->opts;
+
+	return (struct targets_cfg){
+		.resolve = {
+			.max_bytes = o->max_bytes,
+			.str_bytes = o->str_bytes,
+			.stack = o->stack,
+			.ustack = o->ustack,
+			.output = o->output,
+			.min_duration_ns = o->min_duration_ns,
+			.by = o->by,
+			.tree = o->tree,
+			.hist_min = o->hist_min,
+			.hist_step = o->hist_step,
+			.hist_nbuckets = o->hist_nbuckets,
+		},
+		.filter_pid = o->pid,
+		.filter_tid = o->tid,
+		.pidns_dev = t->pidns_dev,
+		.pidns_ino = t->pidns_ino,
+		.self_tgid = getpid(),
+		.comm = o->has_comm ? o->comm : NULL,
+		.func_kind = func_kind(mode, false),
+		.glob_kind = func_kind(mode, true),
+		.tp_cookies = kfeatures__get()->have[FEAT_TP_COOKIES],
+		.usdt_pid = o->pid,
+		.tree_root = o->tree ? &t->specs[0] : NULL,
+		.tree_max_calls = o->tree_max_calls,
+	};
+}
+
+/*
+ * --tree: where the CPU's preempt count is, for the programs' in_task():
+ * the per-CPU variable __preempt_count (6.1, and 6.15 on), or the member
+ * preempt_count of pcpu_hot (6.2 to 6.14), with the kernel's
+ * __per_cpu_offset[].  Not found (kallsyms without addresses): 0, and an
+ * interrupt's calls go in the session it interrupted (-v says so).
+ */
+static void tree_preempt_count(struct kernel *k, struct targets_cfg *cfg)
+{
+	const struct btf *btf = kernel__running_vmlinux(k);
+	__u32 type_id, bit_off, bit_size;
+	__u64 off, pc;
+	__s32 id;
+
+	if (kernel__symbol_addr(k, "__per_cpu_offset", &off))
+		goto unknown;
+	if (!kernel__symbol_addr(k, "__preempt_count", &pc)) {
+		cfg->preempt_count_addr = pc;
+		cfg->per_cpu_offset_addr = off;
+		log_info("--tree: the CPU's preempt count: __preempt_count (%#llx), __per_cpu_offset %#llx",
+			 (unsigned long long)pc, (unsigned long long)off);
+		return;
+	}
+	/* 6.12's pcpu_hot is a union of the members, in a struct, and padding. */
+	id = btf ? btf__find_by_name_kind(btf, "pcpu_hot", BTF_KIND_STRUCT) : -ENOENT;
+	if (id < 0 || kernel__symbol_addr(k, "pcpu_hot", &pc) ||
+	    chain__find_member(btf, id, "preempt_count", &type_id, &bit_off, &bit_size))
+		goto unknown;
+	cfg->preempt_count_addr = pc + bit_off / 8;
+	cfg->per_cpu_offset_addr = off;
+	log_info("--tree: the CPU's preempt count: pcpu_hot.preempt_count (%#llx), __per_cpu_offset %#llx",
+		 (unsigned long long)cfg->preempt_count_addr, (unsigned long long)off);
+	return;
+unknown:
+	log_info("--tree: the CPU's preempt count was not found: calls in interrupts go in the session they interrupt");
+}
+
+/*
+ * --tree: the inner calls' records wait in BPF in elements of one size,
+ * the largest record's (at most KSNOOP_TREE_REC_MAX): every plan of the
+ * tree gets it (tree_rec_size), for the map and for the verifier.
+ */
+static int tree_rec_size(struct trace *t)
+{
+	__u32 max = 0, size;
+	int i;
+
+	for (i = 0; i < t->targets.n; i++) {
+		const struct ksnoop_plan *bp = &t->targets.v[i].plan.bpf;
+
+		if (bp->tree != KSNOOP_TREE_INNER)
+			continue;
+		size = bp->side[KSNOOP_RETURN].rec_size > bp->side[KSNOOP_ENTRY].rec_size ?
+		       bp->side[KSNOOP_RETURN].rec_size : bp->side[KSNOOP_ENTRY].rec_size;
+		if (size > KSNOOP_TREE_REC_MAX) {
+			log_error("--tree: '%s': a call's record is %u bytes, more than %d; name fewer values, or lower --max-bytes or --str-bytes",
+				  t->targets.v[i].spec->text, size, KSNOOP_TREE_REC_MAX);
+			return -EINVAL;
+		}
+		if (size > max)
+			max = size;
+	}
+	for (i = 0; i < t->targets.n; i++)
+		if (t->targets.v[i].plan.bpf.tree)
+			t->targets.v[i].plan.bpf.tree_rec_size = (max + 7) & ~7u;
+	return 0;
+}
+
+/* Every spec's targets, kernel functions attached in MODE. */
+static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mode)
+{
+	struct targets_cfg cfg = targets_cfg(t, mode);
+	int err;
+
+	if (t->opts->tree)
+		tree_preempt_count(k, &cfg);
+	/* Built again after fentry was refused: the first plans go. */
+	targets__clear(&t->targets);
+	err = targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
+	if (!err && t->opts->track)
+		err = track_run__targets(&t->track, &t->targets, k, &cfg);
+	return err ?: tree_rec_size(t);
+}
+
+/* Attach every target; on failure nothing stays attached. */
+static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e)
+{
+	struct attacher *a = attacher__new(t->opts->buffer_bytes);
+	int err;
+
+	if (!a)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	if (t->opts->track_max)
+		attacher__set_track_entries(a, t->opts->track_max);
+	err = attacher__attach_targets(a, &t->targets, t->opts->pid, e);
+	if (err) {
+		attacher__free(a);
+		return err;
+	}
+	*out = a;
+	return 0;
+}
+
+/* Targets attached: a glob's refused matches are not among them. */
+static int count_attached(const struct trace *t)
+{
+	int i, n = 0;
+
+	for (i = 0; i < t->targets.n; i++)
+		n += t->targets.v[i].attached;
+	return n;
+}
+
+static bool has_kernel_funcs(const struct trace *t)
+{
+	int i;
+
+	for (i = 0; i < t->nspecs; i++)
+		if (t->specs[i].kind == SPEC_KFUNC)
+			return true;
+	return false;
+}
+
+static const char *target_name(void *ctx, __u32 func_id)
+{
+	const struct trace *t = ctx;
+
+	const struct target *tg = func_id < (__u32)t->targets.n ? &t->targets.v[func_id] : NULL;
+
+	return !tg ? "?" : tg->label[0] ? tg->label : tg->plan.sig.name;
+}
+
+static struct hist_value hist_value_of(void *ctx, __u32 func_id)
+{
+	const struct trace *t = ctx;
+	const struct capture_plan *p;
+
+	if (func_id >= (__u32)t->targets.n)
+		return (struct hist_value){ "?", "?", false };
+	p = &t->targets.v[func_id].plan;
+	return (struct hist_value){ p->hist_text, p->hist_label,
+				   p->bpf.output == KSNOOP_OUT_HIST_DURATION };
+}
+
+static struct by_kind by_kind_of(void *ctx, __u32 func_id)
+{
+	const struct trace *t = ctx;
+	const struct ksnoop_plan *bp;
+
+	if (func_id >= (__u32)t->targets.n)
+		return (struct by_kind){ KSNOOP_BY_NONE, false };
+	bp = &t->targets.v[func_id].plan.bpf;
+	return (struct by_kind){ bp->by, bp->by_value.is_signed };
+}
+
+/* --count, --hist: the counts so far (CLEAR: and start the next period afresh). */
+static int print_counts(struct trace *t, struct attacher *a, bool clear)
+{
+	struct counts_fmt fmt = {
+		.stacks = t->opts->stack,
+		.func_name = target_name,
+		.ctx = t,
+		.symbolize = t->printer.opts.symbolize,
+		.sym_ctx = t->printer.opts.sym_ctx,
+		.by = t->opts->by,
+		.by_kind = by_kind_of,
+		.exact_max = true,
+		.scale = {
+			.linear = t->opts->hist_step != 0,
+			.min = t->opts->hist_min,
+			.step = t->opts->hist_step,
+			.nbuckets = t->opts->hist_nbuckets,
+		},
+		.ustacks = t->opts->ustack,
+		.usymbolize = t->printer.opts.usymbolize,
+		.usym_ctx = t->printer.opts.usym_ctx,
+	};
+	struct count_row *rows;
+	size_t n, i;
+	int err;
+
+	if (t->opts->by)
+		err = counts__collect_by(attacher__by_counts_fd(a), clear, &rows, &n);
+	else
+		err = counts__collect(attacher__counts_fd(a), attacher__stacks_fd(a), clear,
+				      &rows, &n);
+	if (err) {
+		log_error("reading the counts failed: %s", strerror(-err));
+		return err;
+	}
+	for (i = 0; i < n; i++)
+		t->counted += rows[i].count;
+	if (t->opts->interval_ms)
+		report__interval(&t->report, ++t->intervals, now_ns(CLOCK_MONOTONIC));
+	if (t->opts->output == OUTPUT_HIST)
+		err = counts__print_hist(&t->report, rows, n, &fmt, hist_value_of);
+	else
+		counts__print(&t->report, rows, n, &fmt);
+	free(rows);
+	if (err) {
+		log_error("printing the counts failed: %s", strerror(-err));
+		return err;
+	}
+	if (fflush(stdout) || ferror(stdout))
+		t->output_closed = true;
+	return 0;
+}
+
+static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
+{
+	__u64 start = now_ns(CLOCK_MONOTONIC), last_lost_check = start, lost_seen = 0;
+	__u64 next_interval = start + t->opts->interval_ms * 1000000ULL;
+	int err = 0;
+
+	t->check_at = start + POLL_INTERVAL_MS * 1000000ULL;
+	while (!stop__requested()) {
+		__u64 now;
+
+		err = ring_buffer__poll(rb, POLL_INTERVAL_MS);
+		/*
+		 * The ring buffer wakes us only when we had caught up; should a
+		 * wakeup ever be missed, a quiet interval still reads what is
+		 * there rather than leaving it until the next event.
+		 */
+		if (err == 0)
+			err = ring_buffer__consume(rb);
+		if (err < 0 && err != -EINTR && err != -EAGAIN && err != -ECANCELED) {
+			log_error("reading events failed: %s", strerror(-err));
+			break;
+		}
+		err = 0;
+		/*
+		 * Flush per batch: prompt on a pipe, cheap under a flood.  A
+		 * recording's batch is a block of its own: a file cut short
+		 * loses at most what came since.
+		 */
+		if (t->rec && !t->output_closed && recfile_writer__flush(t->rec, &t->rec_err))
+			t->output_closed = true;
+		if (t->output_closed || fflush(stdout) || ferror(stdout)) {
+			t->output_closed = true;
+			break;
+		}
+		now = now_ns(CLOCK_MONOTONIC);
+		t->check_at = now + POLL_INTERVAL_MS * 1000000ULL;
+		if (now - last_lost_check >= LOST_REPORT_INTERVAL_NS) {
+			__u64 lost = attacher__counter(a, KSNOOP_CNT_LOST);
+
+			if (lost > lost_seen)
+				report__lost(&t->report, lost);
+			lost_seen = lost;
+			last_lost_check = now;
+		}
+		if (max_events_reached(t))
+			break;
+		if (t->opts->interval_ms && now >= next_interval) {
+			if (print_counts(t, a, true) || t->output_closed)
+				break;
+			next_interval = now + t->opts->interval_ms * 1000000ULL;
+		}
+		if (t->opts->duration_ns && now - start >= t->opts->duration_ns)
+			break;
+	}
+	return ks_runtime_errno(err);
+}
+
+/* Consume RB until it is empty or DRAIN_MAX_NS have passed. */
+static void drain(struct trace *t, struct ring_buffer *rb)
+{
+	t->check_at = now_ns(CLOCK_MONOTONIC) + DRAIN_MAX_NS;
+	while (ring_buffer__consume(rb) == -EAGAIN && now_ns(CLOCK_MONOTONIC) < t->check_at)
+		;
+}
+
+/*
+ * After the loop: print what the buffer already holds (up to a second:
+ * enough to empty it, bounded under a flood or a slow reader), then
+ * detach, so that nothing new comes, and count what is still there (each
+ * record once: cheap) as captured but not printed.  Then --count's totals,
+ * read once no probe can add to them.
+ */
+static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *rb)
+{
+	int err = 0;
+
+	if (!t->output_closed)
+		drain(t, rb);
+	attacher__detach(a);
+	if (!t->output_closed && !max_events_reached(t)) {
+		t->discarding = true;
+		drain(t, rb);
+	}
+	/* --group: objects not freed while traced, in the order they came. */
+	while (t->groups.n && !t->output_closed)
+		print_group(t, track_groups__oldest(&t->groups), TRACK_END_STOPPED);
+	/* Inner calls reach userspace only with a tree that prints: so 0 here. */
+	if (t->opts->tree)
+		log_info("--tree: %llu call(s) outside a printed tree reached userspace",
+			 (unsigned long long)(t->tree.dropped + t->tree.n));
+	/* --count: what is left (since the last --interval, or all). */
+	if (t->opts->output != OUTPUT_EVENTS && !t->output_closed)
+		err = print_counts(t, a, !!t->opts->interval_ms);
+	if (fflush(stdout) || ferror(stdout))
+		t->output_closed = true;
+	return ks_runtime_errno(err);
+}
+
+/*
+ * Every program, map and kprobe is a file descriptor: a glob over a few
+ * hundred functions needs more than the usual soft limit of 1024.
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/*
+ * Every record must fit the ring buffer with its header, or every event
+ * of that target would be lost: a usage error, before anything loads.
+ */
+static int check_buffer(const struct trace *t)
+{
+	int i, side;
+
+	for (i = 0; i < t->targets.n; i++) {
+		const struct ksnoop_plan *bp = &t->targets.v[i].plan.bpf;
+
+		for (side = 0; side < KSNOOP_NR_KINDS; side++) {
+			if (!bp->side[side].enabled ||
+			    bp->side[side].rec_size + (__u64)BPF_RINGBUF_HDR_SZ <= t->opts->buffer_bytes)
+				continue;
+			log_error("--buffer %u is smaller than one record of '%s' (%u bytes with its header)",
+				  t->opts->buffer_bytes, t->targets.v[i].spec->text,
+				  bp->side[side].rec_size + BPF_RINGBUF_HDR_SZ);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The run's totals: what was printed (or counted), then what was not, and why. */
+static void print_summary(struct trace *t, struct attacher *a)
+{
+	struct report_summary s = {
+		.counting = t->opts->output != OUTPUT_EVENTS,
+		.printed = t->printed,
+		.lost = attacher__counter(a, KSNOOP_CNT_LOST),
+		.counted = t->counted,
+		.unprinted = t->unprinted,
+		.count_full = attacher__counter(a, KSNOOP_CNT_COUNT_FULL),
+		.hist_unread = attacher__counter(a, KSNOOP_CNT_HIST_UNREAD),
+		.stack_lost = attacher__counter(a, KSNOOP_CNT_STACK_LOST),
+		.stash_full = attacher__counter(a, KSNOOP_CNT_STASH_DROP),
+		.missed = attacher__missed(a),
+		.own = attacher__counter(a, KSNOOP_CNT_SELF),
+		.tree = t->opts->tree,
+		.tree_dropped = attacher__counter(a, KSNOOP_CNT_TREE_DROP),
+		.tree_exited = attacher__counter(a, KSNOOP_CNT_TREE_EXIT),
+		.tree_exec = attacher__counter(a, KSNOOP_CNT_TREE_EXEC),
+		.tree_no_room = attacher__counter(a, KSNOOP_CNT_TREE_NO_ROOM),
+	};
+
+	if (t->opts->track) {
+		long alive = attacher__tracked_count(a);
+
+		s.tracking = true;
+		s.track_added = attacher__counter(a, KSNOOP_CNT_TRACK_ADDED);
+		s.track_freed = attacher__counter(a, KSNOOP_CNT_TRACK_FREED);
+		s.track_failed = attacher__counter(a, KSNOOP_CNT_TRACK_FAILED);
+		s.track_alive = alive > 0 ? alive : 0;
+		if (s.track_added > s.track_freed + s.track_alive)
+			s.track_evicted = s.track_added - s.track_freed - s.track_alive;
+	}
+
+	report__summary(&t->report, &s);
+	if (fflush(stdout) || ferror(stdout))
+		t->output_closed = true;
+}
+
+/* record: the file's END (or, after a write failed, why it has none). */
+static int finish_recording(struct trace *t, struct attacher *a)
+{
+	struct recfile_totals tot = {
+		.lost = attacher__counter(a, KSNOOP_CNT_LOST),
+		.unwritten = t->unprinted,
+		.stash_full = attacher__counter(a, KSNOOP_CNT_STASH_DROP),
+		.stack_lost = attacher__counter(a, KSNOOP_CNT_STACK_LOST),
+		.missed = attacher__missed(a),
+		.end_ns = now_ns(CLOCK_REALTIME),
+	};
+	int err = t->rec_err.err;
+
+	if (!err)
+		err = record__finish(t->rec, t->opts->record_path, &tot, &t->rec_err);
+	if (err)
+		log_ks_error(&t->rec_err);
+	return err;
+}
+
+/* After the targets are resolved: attach, run, summarise; 0 or a negative errno. */
+static int trace_run(struct trace *t, struct kernel *k)
+{
+	enum attach_mode mode = t->mode;
+	bool kprobes = kfeatures__get()->have[FEAT_KPROBES];
+	struct ks_error e, fentry_e = {};
+	struct attacher *a = NULL;
+	struct ring_buffer *rb;
+	int ret, err;
+
+	ret = check_buffer(t);
+	if (ret)
+		return ret;
+	ret = kfeatures__check_run(kfeatures__get(), has_kernel_funcs(t), mode, &e);
+	if (ret) {
+		log_ks_error(&e);
+		return ret;
+	}
+	raise_fd_limit();
+
+	err = attach_all(t, &a, &e);
+	/* Asked to stop before everything attached: nothing more to do. */
+	if (err == -EINTR)
+		return 0;
+	if ((err == -EPERM || err == -EACCES) && geteuid() != 0) {
+		log_error("%s: ksnoop needs root, or CAP_BPF and CAP_PERFMON", e.msg);
+		return err;
+	}
+	if (err && mode == MODE_AUTO && has_kernel_funcs(t)) {
+		/* fentry refused: try kprobes, which need plans without args at return. */
+		fentry_e = e;
+		log_info("fentry/fexit failed (%s); trying kprobes", e.msg);
+		mode = MODE_KPROBE;
+		ret = build_targets(t, k, mode);
+		if (ret)
+			return ret;
+		if (!kprobes) {
+			log_error("cannot trace kernel functions on this kernel: fentry was refused (%s) and kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work",
+				  fentry_e.msg);
+			return -EOPNOTSUPP;
+		}
+		err = attach_all(t, &a, &e);
+	}
+	if (err) {
+		if (mode == MODE_KPROBE && has_kernel_funcs(t) && !kprobes) {
+			log_error("cannot trace kernel functions on this kernel: kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work");
+			return -EOPNOTSUPP;
+		}
+		if (fentry_e.err)
+			log_error("%s (fentry was refused too: %s)", e.msg, fentry_e.msg);
+		else
+			log_ks_error(&e);
+		return err;
+	}
+	attacher__log_cost(a);
+	/*
+	 * Attaching made the tracer's own symbols (bpf_trampoline_*, bpf_prog_*
+	 * [bpf]): kernel stacks are named from a kallsyms read after it, or a
+	 * trampoline's frame takes the name of whatever symbol precedes it.
+	 */
+	if (t->opts->stack)
+		kernel__reread_ksyms(k);
+	if (has_kernel_funcs(t))
+		log_info("attached with %s%s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit",
+			 mode == MODE_AUTO && t->targets.glob_traced && kprobes ?
+			 " (globs: kprobes, a program per plan)" : "");
+	/* A process that exits at once still has its user stacks named by object and offset. */
+	if (t->opts->ustack && t->opts->pid && t->printer.opts.usym_ctx)
+		usym__remember(t->printer.opts.usym_ctx, t->opts->pid);
+	if (t->rec) {
+		ret = record__begin(t->rec, &t->targets, t->specs, t->nspecs,
+				    t->specs[0].kind == SPEC_USDT, t->opts->stack,
+				    t->printer.opts.clock_offset_ns, &e);
+		if (ret) {
+			log_ks_error(&e);
+			attacher__free(a);
+			return ret;
+		}
+	}
+	log_info("tracing %d target(s); Ctrl-C to stop", count_attached(t));
+
+	rb = ring_buffer__new(attacher__ringbuf_fd(a), handle_event, t, NULL);
+	if (!rb) {
+		ret = -errno;
+		log_error("failed to set up the ring buffer: %s", strerror(-ret));
+		attacher__free(a);
+		return ks_runtime_errno(ret);
+	}
+	ret = run_loop(t, a, rb);
+	ret = ks_worse(ret, finish_run(t, a, rb));
+	ring_buffer__free(rb);
+	/* After a failure, its message is the last word: no totals that look like a result. */
+	if (t->rec)
+		ret = ks_worse(ret, finish_recording(t, a));
+	else if (!t->output_closed && !ret)
+		print_summary(t, a);
+	attacher__free(a);
+	return ret;
+}
+
+static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	return kernel__symbolize(ctx, addr, buf, sz);
+}
+
+static int symbolize_any(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	return kernel__symbolize_any(ctx, addr, buf, sz);
+}
+
+static int usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
+{
+	return usym__symbolize(ctx, pid, addr, buf, sz);
+}
+
+/* What the kernel can do decides how targets attach: known before they resolve. */
+static int probe_features(struct trace *t, const struct btf *vmlinux)
+{
+	struct ks_error e;
+	int err = kfeatures__probe(vmlinux, has_kernel_funcs(t), &e);
+
+	if (err) {
+		log_ks_error(&e);
+		return err;
+	}
+	t->mode = kfeatures__attach_mode(kfeatures__get(), t->opts->mode);
+	return 0;
+}
+
+/*
+ * --tree: a root and at least one inner function, all kernel functions
+ * (sys: and tracepoints have no place in a tree yet; USDT probes are
+ * user code).
+ */
+static int check_tree(const struct trace *t, enum spec_kind kind)
+{
+	int i;
+
+	if (!t->opts->tree)
+		return 0;
+	if (kind == SPEC_USDT) {
+		log_error("--tree: USDT probes cannot be in a call tree; trees are of kernel functions");
+		return -EINVAL;
+	}
+	if (t->nspecs < 2) {
+		log_error("--tree: expected a ROOT function and at least one INNER function");
+		return -EINVAL;
+	}
+	for (i = 0; i < t->nspecs; i++) {
+		const struct spec *s = &t->specs[i];
+
+		/* Tracepoints are leaves; a sys: call's entry and exit, not yet. */
+		if (s->kind == SPEC_KFUNC || (i && s->kind == SPEC_TP && !spec__is_syscall(s)))
+			continue;
+		log_error("--tree: '%s' is not a kernel function%s; a tree's %s",
+			  s->text, i ? " or tracepoint" : "",
+			  i ? "INNER may be a function or a tracepoint" : "ROOT must be a function");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
+{
+	struct trace t = { .opts = opts, .nspecs = argc };
+	struct kernel *k;
+	struct print_opts popts = {
+		.format = opts->json ? FORMAT_JSON : FORMAT_TEXT,
+		.zeros = opts->zeros,
+		.oneline = opts->oneline,
+		.limit_depth = opts->has_depth,
+		.max_depth = opts->depth,
+		.clock_offset_ns = (__s64)(now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC)),
+		/* Kernel code addresses only: a USDT program's are its own. */
+		.symbolize = kind == SPEC_USDT ? NULL : symbolize,
+		.symbolize_any = kind == SPEC_USDT ? NULL : symbolize_any,
+		.usymbolize = usymbolize,
+	};
+	bool user_stacks = (kind == SPEC_USDT && opts->stack) || opts->ustack;
+	struct ks_error e;
+	int ret, i;
+
+	if (argc < 1) {
+		log_error("expected at least one %s (see --help)",
+			  kind == SPEC_USDT ? "BINARY:PROVIDER:NAME" : "SPEC");
+		return -EINVAL;
+	}
+	if (kind == SPEC_USDT && opts->ustack) {
+		log_error("--ustack: a USDT probe's stack (-s) is its program's user stack already");
+		return -EINVAL;
+	}
+	t.specs = calloc(argc, sizeof(*t.specs));
+	k = kernel__new(opts->btf_dir);
+	popts.sym_ctx = k;	/* kernel stacks and :sym are named from its kallsyms */
+	/* USDT stacks and --ustack are named from the traced processes' objects. */
+	if (user_stacks)
+		popts.usym_ctx = usym__new(NULL);
+	if (!t.specs || !k || (user_stacks && !popts.usym_ctx)) {
+		free(t.specs);
+		kernel__free(k);
+		usym__free(popts.usym_ctx);
+		log_error("out of memory");
+		return -ENOMEM;
+	}
+	printer__init(&t.printer, stdout, &popts);
+	/* As many open groups as BPF's set holds objects: past that, one left it. */
+	track_groups__init(&t.groups, opts->track_max ?: KSNOOP_TRACK_DEFAULT_ENTRIES);
+	report__init(&t.report, stdout, opts->folded ? REPORT_FOLDED :
+					opts->json ? REPORT_JSON : REPORT_TEXT);
+	find_pid_namespace(&t);
+
+	/* Spec errors first: they need no kernel at all. */
+	for (i = 0; i < argc; i++) {
+		ret = spec__parse(argv[i], kind, &t.specs[i], &e);
+		if (ret) {
+			e.err = ret;	/* -ENOMEM comes without a message */
+			targets__log_error(argv[i], &e);
+			goto out;
+		}
+	}
+	ret = targets__check_min_duration(t.specs, argc, opts->min_duration_ns);
+	if (ret)
+		goto out;
+	ret = check_tree(&t, kind);
+	if (ret)
+		goto out;
+	if (opts->track) {
+		t.track.name = opts->track;
+		ret = track__check_specs(opts->track, t.specs, argc, t.track.type,
+					 sizeof(t.track.type), &e);
+		if (ret) {
+			log_ks_error(&e);
+			goto out;
+		}
+	}
+	/* An existing file is refused before anything is loaded. */
+	if (opts->recording && !(t.rec = recfile_writer__open(opts->record_path, opts->force, &e))) {
+		log_ks_error(&e);
+		ret = e.err;
+		goto out;
+	}
+	if (kind == SPEC_USDT) {
+		t.usdt = usdt_front__new(opts->btf_file);
+		ret = t.usdt ? 0 : -ENOMEM;
+		if (ret)
+			log_error("out of memory");
+		else
+			ret = probe_features(&t, NULL);
+	} else {
+		targets__prefetch(k, t.specs, argc);
+		ret = kernel__open(k, &e);
+		if (ret)
+			log_ks_error(&e);
+		else
+			ret = probe_features(&t, kernel__running_vmlinux(k));
+		if (!ret && opts->track)
+			ret = track_run__extra_specs(&t.track, k, opts->untrack, opts->nuntrack,
+						     has_kernel_funcs(&t));
+	}
+	if (!ret)
+		ret = build_targets(&t, k, t.mode);
+	if (!ret)
+		ret = trace_run(&t, k);
+	/* Asked to stop before tracing began: nothing attached, nothing wrong. */
+	if (ret == -EINTR && stop__requested()) {
+		log_info("stopped before tracing began");
+		ret = 0;
+	}
+out:
+	for (i = 0; i < argc; i++)
+		spec__free(&t.specs[i]);
+	free(t.specs);
+	track_run__free(&t.track);
+	track_groups__free(&t.groups);
+	/* Plans may hold BTF on top of the targets' own: freed first. */
+	targets__free(&t.targets);
+	usdt_front__free(t.usdt);
+	tree_pending__free(&t.tree);
+	usym__free(popts.usym_ctx);
+	printer__fini(&t.printer);
+	kernel__free(k);
+	recfile_writer__free(t.rec);
+	return ret;
+}
+
+/* `record -o FILE [usdt] SPEC...`: a trace whose sink is the file. */
+int do_record(int argc, char **argv, const struct options *opts)
+{
+	struct options o = *opts;
+	enum spec_kind kind = SPEC_KFUNC;
+
+	if (argc && (!strcmp(argv[0], "usdt") || !strcmp(argv[0], "trace"))) {
+		kind = !strcmp(argv[0], "usdt") ? SPEC_USDT : SPEC_KFUNC;
+		argc--;
+		argv++;
+	}
+	o.recording = true;
+	if (record__check_options(&o, kind == SPEC_USDT))
+		return -EINVAL;
+	return trace_main(argc, argv, &o, kind);
+}
+
+int do_trace(int argc, char **argv, const struct options *opts)
+{
+	return trace_main(argc, argv, opts, SPEC_KFUNC);
+}
+
+int do_usdt(int argc, char **argv, const struct options *opts)
+{
+	return trace_main(argc, argv, opts, SPEC_USDT);
+}

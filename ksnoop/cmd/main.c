@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Command line: global options, then a command from cmds[] (bpftool's
+ * shape).  A first word that is not a command is a SPEC, so
+ * `ksnoop ip_send_skb` means `ksnoop trace ip_send_skb`.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "cli.h"
+#include "ksnoop.h"
+#include "ks_error.h"
+#include "duration.h"
+#include "log.h"
+#include "ksnoop.h"
+#include "btf_util.h"
+#include "cmd_complete.h"
+#include "spec.h"
+#include "stop.h"
+
+#ifndef KSNOOP_VERSION
+#define KSNOOP_VERSION "unknown"
+#endif
+
+/* The architecture built for, as uname -m says it (-V). */
+#if defined(__x86_64__)
+#define KSNOOP_ARCH "x86_64"
+#elif defined(__aarch64__)
+#define KSNOOP_ARCH "aarch64"
+#else
+#error "ksnoop is written for x86_64 and aarch64 (bpf/arch.bpf.h, ksnoop/usdt_<arch>.c)"
+#endif
+
+/* --tree: inner calls one tree records by default (issue #28). */
+#define TREE_DEFAULT_MAX_CALLS 4096
+
+/* Ring buffer default: room for bursts of large struct events. */
+#define DEFAULT_BUFFER_BYTES (8u << 20)
+
+static const char usage_text[] =
+"Usage: ksnoop [OPTIONS] [trace] SPEC...\n"
+"       ksnoop [OPTIONS] --tree ROOT INNER...\n"
+"       ksnoop [OPTIONS] usdt USPEC...\n"
+"       ksnoop [OPTIONS] info { TARGET... | usdt BINARY... }\n"
+"       ksnoop [OPTIONS] record -o FILE [--force] { SPEC... | usdt USPEC... }\n"
+"       ksnoop [OPTIONS] report { FILE | - }\n"
+"       ksnoop report --info { FILE | - }\n"
+"       ksnoop { -h | --help | -V | --version }\n"
+"\n"
+"SPEC     := { [MODULE:]FUNC[@ADDRESS] | [MODULE:]GLOB | tp:[CATEGORY:]TRACEPOINT | tp:[CATEGORY:]GLOB\n"
+"            | sys:SYSCALL | sys:GLOB } [ '(' [ ITEM {, ITEM} ] ')' ]\n"
+"USPEC    := BINARY:PROVIDER:NAME [ '(' [ ITEM {, ITEM} ] ')' ]\n"
+"ITEM     := { VALUE [ :FORMAT ] [ & MASK ] [ OP CONST ] | TYPE NAME }\n"
+"VALUE    := { ARG | return | argN[:TYPE] | *VALUE | (TYPE)VALUE | (VALUE) }\n"
+"            { ->MEMBER | .MEMBER | [INDEX] }\n"
+"FORMAT   := { hex | be | ip | sym | str | str(LEN) | tuple }\n"
+"OP       := { == | != | < | <= | > | >= }\n"
+"CONST    := { INTEGER | 'C' | \"STRING\" | NULL | ENUMERATOR }\n"
+"TARGET   := { [MODULE:]FUNC[@ADDRESS] | [MODULE:]GLOB | tp:[CATEGORY:]TRACEPOINT | tp:[CATEGORY:]GLOB\n"
+"            | sys:SYSCALL | sys:GLOB }\n"
+"ROOT     := { [MODULE:]FUNC[@ADDRESS] | [MODULE:]GLOB } [ '(' [ ITEM {, ITEM} ] ')' ]\n"
+"INNER    := { [MODULE:]FUNC[@ADDRESS] | [MODULE:]GLOB | tp:[CATEGORY:]TRACEPOINT | tp:[CATEGORY:]GLOB }\n"
+"            [ '(' [ ITEM {, ITEM} ] ')' ]\n"
+"\n"
+"Without a value list, a function shows every argument on entry and its\n"
+"return value on return; a tracepoint or USDT probe shows every argument.\n"
+"A GLOB (* ? [...]) traces every matching function its values fit (-v counts\n"
+"what is left out by reason, -vv lists each); MODULE: keeps to one module\n"
+"(vmlinux: the kernel's own).  TYPE NAME binds NAME to the argument of that\n"
+"type: "
+"\"*(struct sk_buff *s, s->len == 84)\" traces every function taking an skb.\n"
+"A FUNC that is several static functions of one name (info lists each, with\n"
+"its address) traces them all, each event naming its own (NAME@ADDRESS);\n"
+"FUNC@ADDRESS traces that one.\n"
+"tp:GLOB does the same over tracepoints; a CATEGORY (tp:sched:*) is\n"
+"tracefs's (events/CATEGORY/NAME), checked where tracefs is mounted.\n"
+"sys:SYSCALL traces a system call's entry and exit as one call (entry values\n"
+"with the return, durations); tp:syscalls:sys_enter_SYSCALL and\n"
+"sys_exit_SYSCALL are its events alone; arguments typed from tracefs.\n"
+"TYPE is any C type BTF has: vmlinux's, the function's module's, or the USDT\n"
+"binary's (or --btf); ((struct sockaddr_in *)uaddr)->sin_port as in C.  C's\n"
+"base types (char, int, long, unsigned ..., u8 ... s64) need no BTF.\n"
+"Formats: hex; be, a big-endian integer in host order; ip, a 4- or 16-byte\n"
+"address; sym, a kernel address by name; str, a pointer read as a C string;\n"
+"str(LEN), at most as many bytes as argument LEN says (buf:str(len)).\n"
+"tuple, a struct sk_buff * or struct sock * as \"10.0.0.1:5000 > 10.0.0.2:80 udp\".\n"
+"--tree: each call of ROOT (every match of a GLOB) that passes -p, -c and its\n"
+"entry predicates opens a session for its task; the INNER calls the task makes\n"
+"until that call returns are recorded, at any depth, with durations, returns\n"
+"and their values (a tracepoint's event as a leaf), and printed as a tree if\n"
+"ROOT's return predicates hold\n"
+"(\"do_sys_openat2(filename, return < 0)\": failing opens only); errors are\n"
+"marked, and the first failing call: the innermost that returned the error\n"
+"its callers returned (-s: with its kernel stack).\n"
+"--track NAME: the object every SPEC binds as NAME (TYPE NAME, a pointer) joins\n"
+"a set where a call's predicates hold; from then on every call passing it is\n"
+"shown, predicates or not, until it is freed (struct sk_buff: skb:kfree_skb,\n"
+"skb:consume_skb, __kfree_skb, kfree_skbmem; clones join at skb_clone,\n"
+"skb_copy, __pskb_copy_fclone, skb_copy_expand; other types: --untrack FUNC).\n"
+"record attaches as a trace would and writes the raw events, with the plans,\n"
+"the types they print and the kernel symbols they name, to FILE (-: stdout;\n"
+"an existing FILE only with --force); report prints them, on any machine, as\n"
+"the trace would have (-j, -p, --tid, -c, -n, -z, --oneline, --depth apply\n"
+"there), or --count (--folded) its calls; --info says what FILE holds.\n"
+"Not recorded yet: --tree, --hist, user stacks (--ustack, a USDT probe's -s).\n"
+"In a USPEC, PROVIDER and NAME may be globs; argN:TYPE reads argument N as\n"
+"a pointer to TYPE, argN:str as a C string, argN:str(argM) as argM bytes.\n"
+"\n"
+"Options:\n"
+"  -j, --json             stdout is JSON, one object a line, each with a \"type\":\n"
+"                         event, count, hist, info, lost, summary, warning, error\n"
+"  -p, --pid PID          only events of process PID\n"
+"      --tid TID          only events of thread TID\n"
+"  -c, --comm NAME        only events of tasks named NAME\n"
+"  -n, --max-events N     exit after N events\n"
+"      --duration TIME    exit after TIME (TIME := NUMBER[ns|us|ms|s], default s)\n"
+"  -L, --min-duration TIME\n"
+"                         only calls that took at least TIME (a unit is needed),\n"
+"                         entry values shown with the return; functions only\n"
+"      --mode MODE        MODE := { fentry | kprobe }; default: fentry,\n"
+"                         kprobe if the kernel refuses fentry\n"
+"      --max-bytes N      bytes captured per value (default 4096)\n"
+"      --str-bytes N      bytes captured per string (default 256)\n"
+"      --buffer BYTES     ring buffer size, a power of 2 (default 8 MiB)\n"
+"      --btf FILE         BTF for USDT argN:TYPE (default: the binary's .BTF)\n"
+"  -z, --zeros            show struct members that are zero\n"
+"      --oneline          an event a line: time comm pid/tid -> func a=1\n"
+"                         s={.len=84 ...}; a struct shows its first 4 members,\n"
+"                         nested ones left out; -s adds the stack, folded\n"
+"      --depth N          structs, unions and arrays nested deeper than N\n"
+"                         print as {...} (--oneline: left out)\n"
+"  -s, --stack            each event carries the stack at its probe, symbolised:\n"
+"                         the kernel's, or a USDT probe's user stack\n"
+"      --ustack           each event also carries the user stack of the task\n"
+"                         the kernel event ran in (functions, tp:, sys:),\n"
+"                         after the kernel's with -s; frames need frame pointers;\n"
+"                         with --count, counted per user stack and process too\n"
+"      --count            no events: calls per function, summed in BPF,\n"
+"                         busiest first, at exit; with -s per stack\n"
+"      --folded           with --count -s (or --ustack): folded stacks for\n"
+"                         flame graphs, user frames below the kernel's\n"
+"      --hist[=linear:MIN:MAX:STEP]\n"
+"                         no events: a log2 histogram per function of the one\n"
+"                         value the spec names (\"vfs_read(return)\"), in BPF;\n"
+"                         without one, of call durations (functions); linear:\n"
+"                         buckets of STEP from MIN to MAX; p50/p90/p99/max below\n"
+"      --by KEY           with --count or --hist: per KEY too, busiest first;\n"
+"                         KEY := { comm | pid | tid | cpu | VALUE }, VALUE one\n"
+"                         the spec names: an integer, a string (63 bytes) or\n"
+"                         a :tuple (per flow: --by 'skb:tuple')\n"
+"      --interval TIME    with --count or --hist: print and reset this often\n"
+"      --tree             the first SPEC is the ROOT of call trees, the others\n"
+"                         INNER functions or tracepoints (leaves)\n"
+"      --tree-max-calls N with --tree: inner calls one tree records (default\n"
+"                         4096); the others are counted in the tree\n"
+"      --track NAME       follow the object every SPEC binds as NAME from where\n"
+"                         its predicates hold to its free; events name it\n"
+"      --untrack FUNC     with --track: FUNC (or tp:NAME) frees the object\n"
+"                         (repeatable)\n"
+"      --track-max N      with --track: objects followed at once (default 16384)\n"
+"      --group            with --track: each object's events together, when it\n"
+"                         is freed, evicted or at exit, with the time since\n"
+"                         its first\n"
+"  -o, --output FILE      record: the file events go to (-: stdout)\n"
+"      --force            record: replace FILE if it is a regular file of ours\n"
+"      --info             report: what FILE holds (specs, targets, events,\n"
+"                         time span, lost events, size), not the events\n"
+"  -v, --verbose          say what is resolved and how it is attached;\n"
+"                         -vv: also every match a glob leaves out\n"
+"  -d, --debug            also show libbpf's debug output\n"
+"  -h, --help             show this help\n"
+"  -V, --version          show the version, the libbpf inside, the architecture\n"
+"\n"
+"Examples:\n"
+"  ksnoop info ip_send_skb\n"
+"  ksnoop \"ip_send_skb(skb->len == 84, skb)\"\n"
+"  ksnoop \"do_sys_openat2(filename, return)\"\n"
+"  ksnoop -L 10ms \"do_sys_openat2(filename, return)\"\n"
+"  ksnoop \"sys:openat(filename, return < 0)\"\n"
+"  ksnoop -s --ustack -p 1234 \"sys:openat(filename, return < 0)\"\n"
+"  ksnoop \"tcp_v4_connect(((struct sockaddr_in *)uaddr)->sin_port:be == 443)\"\n"
+"  ksnoop \"ip_*(skb->len == 84, skb->len)\"\n"
+"  ksnoop info \"tcp_v4_*\"\n"
+"  ksnoop --tree \"do_sys_openat2(filename, return < 0)\" do_filp_open path_openat \\\n"
+"         \"lookup_*(return)\" \"step_into(return)\"\n"
+"  ksnoop --track s \"*(struct sk_buff *s, s->len == 84, s->len)\"\n"
+"  ksnoop \"tp:sched_process_exec(p->comm, bprm->filename)\"\n"
+"  ksnoop \"tp:*(struct sk_buff *skb, skb->len > 1000)\"\n"
+"  ksnoop info usdt ./app\n"
+"  ksnoop usdt \"./app:myapp:req_start(arg0, arg1:str)\"\n"
+"  ksnoop -p PID usdt \"libjvm.so:hotspot:class__loaded(arg0:str(arg1))\"\n"
+"  ksnoop record -o - \"tp:sched_process_exec(p->comm)\" | ssh HOST ksnoop report -\n";
+
+enum {
+	OPT_TID = 256,
+	OPT_DURATION,
+	OPT_COUNT,
+	OPT_HIST,
+	OPT_FOLDED,
+	OPT_INTERVAL,
+	OPT_MODE,
+	OPT_MAX_BYTES,
+	OPT_STR_BYTES,
+	OPT_BUFFER,
+	OPT_BTF_DIR,
+	OPT_BTF,
+	OPT_ONELINE,
+	OPT_DEPTH,
+	OPT_BY,
+	OPT_USTACK,
+	OPT_TREE,
+	OPT_TREE_MAX_CALLS,
+	OPT_TRACK,
+	OPT_UNTRACK,
+	OPT_TRACK_MAX,
+	OPT_GROUP,
+	OPT_FORCE,
+	OPT_INFO,
+};
+
+static const struct option long_opts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "max-events", required_argument, NULL, 'n' },
+	{ "count", no_argument, NULL, OPT_COUNT },
+	{ "tree", no_argument, NULL, OPT_TREE },
+	{ "tree-max-calls", required_argument, NULL, OPT_TREE_MAX_CALLS },
+	{ "track", required_argument, NULL, OPT_TRACK },
+	{ "untrack", required_argument, NULL, OPT_UNTRACK },
+	{ "track-max", required_argument, NULL, OPT_TRACK_MAX },
+	{ "group", no_argument, NULL, OPT_GROUP },
+	{ "hist", optional_argument, NULL, OPT_HIST },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "min-duration", required_argument, NULL, 'L' },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
+	{ "str-bytes", required_argument, NULL, OPT_STR_BYTES },
+	{ "buffer", required_argument, NULL, OPT_BUFFER },
+	{ "zeros", no_argument, NULL, 'z' },
+	{ "oneline", no_argument, NULL, OPT_ONELINE },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "stack", no_argument, NULL, 's' },
+	{ "ustack", no_argument, NULL, OPT_USTACK },
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "info", no_argument, NULL, OPT_INFO },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "debug", no_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "btf", required_argument, NULL, OPT_BTF },
+	/* For tests: read BTF from another directory. Not documented. */
+	{ "btf-dir", required_argument, NULL, OPT_BTF_DIR },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* getopt's short options (':' first: a missing value is reported as such). */
+static const char short_opts[] = ":jp:c:n:L:o:zsvdhV";
+
+static const struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, const struct options *opts);
+} cmds[] = {
+	{ "info", do_info },
+	{ "trace", do_trace },
+	{ "usdt", do_usdt },
+	{ "record", do_record },
+	{ "report", do_report },
+};
+
+/* A whole decimal number in [MIN, MAX], or an error naming the option. */
+static int parse_uint(const char *opt, const char *arg, unsigned long long min,
+		      unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	/* strtoull() would skip spaces and accept a sign: insist on digits. */
+	if (!arg || !isdigit((unsigned char)*arg))
+		goto bad;
+	v = strtoull(arg, &end, 10);
+	if (errno || *end)
+		goto bad;
+	if (v < min || v > max) {
+		log_error("%s: %s is out of range (%llu to %llu)", opt, arg, min, max);
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+bad:
+	log_error("%s: '%s' is not a number", opt, arg);
+	return -EINVAL;
+}
+
+/* A time for OPT ("1.5ms"; a bare number counts DEFAULT_UNIT_NS, 0: refused). */
+static int parse_time(const char *opt, const char *arg, __u64 default_unit_ns, __u64 *ns)
+{
+	struct ks_error e;
+	int err = duration__parse(arg, default_unit_ns, ns, &e);
+
+	if (err)
+		log_error("%s: %s", opt, ks_message(&e));
+	return err;
+}
+
+/* The option that chooses each output mode (cli.h). */
+static const char *const output_option[] = {
+	[OUTPUT_EVENTS] = "events",
+	[OUTPUT_COUNT] = "--count",
+	[OUTPUT_HIST] = "--hist",
+};
+
+/* One bound of --hist=linear: an integer, or a TIME with its unit (in ns). */
+static int parse_hist_bound(const char *what, const char *arg, __s64 *out)
+{
+	struct ks_error e;
+	long long v;
+	__u64 ns;
+	char *end;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (*arg && !isspace((unsigned char)*arg) && !errno && !*end &&
+	    v > -(1LL << 62) && v < (1LL << 62)) {
+		*out = v;
+		return 0;
+	}
+	if (duration__parse(arg, 0, &ns, &e) == 0) {
+		*out = (__s64)ns;
+		return 0;
+	}
+	log_error("--hist=linear: %s '%s' is not an integer (below 2^62) or a time with its unit",
+		  what, arg);
+	return -EINVAL;
+}
+
+/*
+ * --hist=linear:MIN:MAX:STEP: STEP-wide buckets from MIN up to MAX, a
+ * whole number of them (at most KSNOOP_HIST_LINEAR_MAX); --hist=log2 is
+ * the default's name.
+ */
+static int parse_hist_scale(const char *arg, struct options *o)
+{
+	char buf[128], *f[3], *save = NULL;
+	__s64 min, max, step;
+	int i;
+
+	if (!arg || !strcmp(arg, "log2")) {
+		o->hist_step = 0;
+		return 0;
+	}
+	if (strncmp(arg, "linear:", 7) || strlen(arg) >= sizeof(buf)) {
+		log_error("--hist: '%s' is not log2 or linear:MIN:MAX:STEP", arg);
+		return -EINVAL;
+	}
+	strcpy(buf, arg + 7);
+	for (i = 0; i < 3; i++)
+		f[i] = strtok_r(i ? NULL : buf, ":", &save);
+	if (!f[2] || strtok_r(NULL, ":", &save)) {
+		log_error("--hist: '%s' is not linear:MIN:MAX:STEP", arg);
+		return -EINVAL;
+	}
+	if (parse_hist_bound("MIN", f[0], &min) || parse_hist_bound("MAX", f[1], &max) ||
+	    parse_hist_bound("STEP", f[2], &step))
+		return -EINVAL;
+	if (max <= min || step <= 0 || (max - min) % step) {
+		log_error("--hist=linear: MAX must be above MIN by a whole number of STEPs (STEP > 0): '%s'",
+			  arg);
+		return -EINVAL;
+	}
+	if ((max - min) / step > KSNOOP_HIST_LINEAR_MAX) {
+		log_error("--hist=linear: %lld buckets in '%s'; at most %d",
+			  (long long)((max - min) / step), arg, KSNOOP_HIST_LINEAR_MAX);
+		return -EINVAL;
+	}
+	o->hist_min = min;
+	o->hist_step = step;
+	o->hist_nbuckets = (max - min) / step;
+	return 0;
+}
+
+/* --by KEY: one word, or a value as the spec writes it (resolved per target). */
+static int parse_by(const char *arg, struct options *o)
+{
+	if (!*arg || strlen(arg) >= SPEC_MAX_NAME * 2) {
+		log_error("--by: '%s' is empty or longer than %d characters", arg, SPEC_MAX_NAME * 2 - 1);
+		return -EINVAL;
+	}
+	o->by = arg;
+	return 0;
+}
+
+/* One output mode per run: a second one is refused, naming both. */
+static int set_output(struct options *o, enum output_mode mode)
+{
+	if (o->output != OUTPUT_EVENTS && o->output != mode) {
+		log_error("%s and %s are two output modes; give one",
+			  output_option[o->output], output_option[mode]);
+		return -EINVAL;
+	}
+	o->output = mode;
+	return 0;
+}
+
+#define MODE(m)	(1u << (m))
+
+/*
+ * Options that apply to some output modes only.  One row per option (or
+ * pair of options) given, with the modes it goes with and the one line
+ * said when it is given with another; %s is the mode's option.
+ */
+struct mode_rule {
+	bool given;
+	unsigned int modes;	/* MODE(OUTPUT_...) bits; 0: goes with none */
+	const char *why;
+};
+
+static int check_output_options(const struct options *o)
+{
+	const struct mode_rule rules[] = {
+		{ o->folded, MODE(OUTPUT_COUNT), "--folded goes with --count (and -s)" },
+		{ o->tree, MODE(OUTPUT_EVENTS), "--tree prints call trees: not with %s" },
+		{ o->tree_max_calls && !o->tree, 0, "--tree-max-calls goes with --tree" },
+		{ o->tree && o->ustack, 0, "--tree does not take --ustack yet" },
+		{ o->tree && o->min_duration_ns, 0, "--tree does not take -L yet" },
+		{ o->tree && o->oneline, 0, "--tree prints trees: --oneline does not apply" },
+		{ o->track, MODE(OUTPUT_EVENTS), "--track prints an object's events: not with %s" },
+		{ o->track && o->tree, 0, "--track and --tree do not go together yet" },
+		{ o->track && o->min_duration_ns, 0,
+		  "--track follows objects at the calls' entry: -L does not apply" },
+		{ (o->nuntrack || o->track_max || o->group) && !o->track, 0,
+		  "--untrack, --track-max and --group go with --track" },
+		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
+		  "--interval goes with --count or --hist" },
+		{ o->stack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
+		  "%s counts by a value: not with -s" },
+		{ o->ustack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
+		  "%s counts by a value: not with --ustack" },
+		{ o->max_events, MODE(OUTPUT_EVENTS),
+		  "%s prints no events: -n/--max-events does not apply; use --duration" },
+		{ o->by, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
+		  "--by goes with --count or --hist" },
+		{ o->by && o->stack, 0, "--by and -s do not go together: count per stack or per key" },
+		{ o->by && o->ustack, 0,
+		  "--by and --ustack do not go together: count per stack or per key" },
+		{ o->folded && o->json, 0,
+		  "--folded is a text format; -j and --folded do not go together" },
+		{ o->oneline, MODE(OUTPUT_EVENTS), "%s prints no events: --oneline does not apply" },
+		{ o->has_depth, MODE(OUTPUT_EVENTS), "%s prints no events: --depth does not apply" },
+		{ o->oneline && o->json, 0,
+		  "--oneline is a text format; -j writes an event a line already" },
+		{ o->has_depth && o->json, 0,
+		  "--depth cuts text; -j keeps every member (name the members in the spec, or use jq)" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (rules[i].given && !(rules[i].modes & MODE(o->output))) {
+			log_error(rules[i].why, output_option[o->output]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* 0, or a negative errno once the error is reported. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	unsigned long long v;
+	int c, err;
+
+	opterr = 0;
+	/* GNU getopt permutes: options may come before or after the command. */
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'p':
+			err = parse_uint("--pid", optarg, 1, INT_MAX, &v);
+			if (err)
+				return err;
+			o->pid = v;
+			break;
+		case OPT_TID:
+			err = parse_uint("--tid", optarg, 1, INT_MAX, &v);
+			if (err)
+				return err;
+			o->tid = v;
+			break;
+		case 'c':
+			if (!*optarg || strlen(optarg) >= sizeof(o->comm)) {
+				log_error("--comm: '%s' must be 1 to %zu characters (the kernel's comm length)",
+					  optarg, sizeof(o->comm) - 1);
+				return -EINVAL;
+			}
+			memset(o->comm, 0, sizeof(o->comm));
+			memcpy(o->comm, optarg, strlen(optarg));
+			o->has_comm = true;
+			break;
+		case 'n':
+			err = parse_uint("--max-events", optarg, 1, ULLONG_MAX, &v);
+			if (err)
+				return err;
+			o->max_events = v;
+			break;
+		case OPT_DURATION:
+			if (parse_time("--duration", optarg, 1000000000ULL, &o->duration_ns))
+				return -EINVAL;
+			break;
+		case 'L':
+			/* A bare number could mean ms (retsnoop's -L) or s: say which. */
+			if (parse_time("--min-duration", optarg, 0, &o->min_duration_ns))
+				return -EINVAL;
+			break;
+		case OPT_MODE:
+			if (strcmp(optarg, "fentry") == 0) {
+				o->mode = MODE_FENTRY;
+			} else if (strcmp(optarg, "kprobe") == 0) {
+				o->mode = MODE_KPROBE;
+			} else {
+				log_error("--mode: '%s' is not one of fentry, kprobe", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_MAX_BYTES:
+			err = parse_uint("--max-bytes", optarg, 1, KSNOOP_MAX_VALUE_SIZE, &v);
+			if (err)
+				return err;
+			o->max_bytes = v;
+			break;
+		case OPT_STR_BYTES:
+			err = parse_uint("--str-bytes", optarg, 2, KSNOOP_MAX_VALUE_SIZE, &v);
+			if (err)
+				return err;
+			o->str_bytes = v;
+			break;
+		case OPT_BUFFER:
+			err = parse_uint("--buffer", optarg, 4096, 1ULL << 30, &v);
+			if (err)
+				return err;
+			if (v & (v - 1)) {
+				log_error("--buffer: %llu is not a power of 2", v);
+				return -EINVAL;
+			}
+			o->buffer_bytes = v;
+			break;
+		case OPT_BTF_DIR:
+			o->btf_dir = optarg;
+			break;
+		case OPT_BTF:
+			o->btf_file = optarg;
+			break;
+		case 'z':
+			o->zeros = true;
+			break;
+		case OPT_ONELINE:
+			o->oneline = true;
+			break;
+		case OPT_DEPTH:
+			err = parse_uint("--depth", optarg, 0, BTFU_MAX_DEPTH, &v);
+			if (err)
+				return err;
+			o->depth = v;
+			o->has_depth = true;
+			break;
+		case 's':
+			o->stack = true;
+			break;
+		case OPT_USTACK:
+			o->ustack = true;
+			break;
+		case OPT_COUNT:
+			err = set_output(o, OUTPUT_COUNT);
+			if (err)
+				return err;
+			break;
+		case OPT_HIST:
+			err = set_output(o, OUTPUT_HIST);
+			err = err ?: parse_hist_scale(optarg, o);
+			if (err)
+				return err;
+			break;
+		case OPT_TREE:
+			o->tree = true;
+			break;
+		case OPT_TREE_MAX_CALLS:
+			err = parse_uint("--tree-max-calls", optarg, 1, 1u << 20, &v);
+			if (err)
+				return err;
+			o->tree_max_calls = v;
+			break;
+		case OPT_TRACK:
+			o->track = optarg;
+			break;
+		case OPT_UNTRACK:
+			if (o->nuntrack == (int)(sizeof(o->untrack) / sizeof(o->untrack[0]))) {
+				log_error("--untrack: at most %d functions",
+					  (int)(sizeof(o->untrack) / sizeof(o->untrack[0])));
+				return -EINVAL;
+			}
+			o->untrack[o->nuntrack++] = optarg;
+			break;
+		case OPT_TRACK_MAX:
+			err = parse_uint("--track-max", optarg, 1, KSNOOP_TRACK_MAX_ENTRIES, &v);
+			if (err)
+				return err;
+			o->track_max = v;
+			break;
+		case OPT_GROUP:
+			o->group = true;
+			break;
+		case OPT_BY:
+			err = parse_by(optarg, o);
+			if (err)
+				return err;
+			break;
+		case OPT_FOLDED:
+			o->folded = true;
+			break;
+		case 'o':
+			o->record_path = optarg;
+			break;
+		case OPT_FORCE:
+			o->force = true;
+			break;
+		case OPT_INFO:
+			o->rec_info = true;
+			break;
+		case OPT_INTERVAL: {
+			__u64 ns;
+
+			if (parse_time("--interval", optarg, 1000000000ULL, &ns))
+				return -EINVAL;
+			if (ns < 1000000) {
+				log_error("--interval: '%s' is shorter than a millisecond", optarg);
+				return -EINVAL;
+			}
+			o->interval_ms = ns / 1000000;
+			break;
+		}
+		case 'v':
+			log_verbose++;
+			break;
+		case 'd':
+			log_debug = true;
+			log_verbose++;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(KSNOOP_EXIT_OK);
+		case 'V':
+			/* The libbpf linked in, not the headers compiled against. */
+			printf("ksnoop %s\nlibbpf %u.%u\narch %s\n", KSNOOP_VERSION,
+			       libbpf_major_version(), libbpf_minor_version(), KSNOOP_ARCH);
+			exit(KSNOOP_EXIT_OK);
+		case ':':
+			log_error("option '%s' needs a value", argv[optind - 1]);
+			return -EINVAL;
+		default:
+			/* A known long option given a value it does not take. */
+			if (strncmp(argv[optind - 1], "--", 2) == 0 && strchr(argv[optind - 1], '=') &&
+			    optopt)
+				log_error("option '%.*s' takes no value (see --help)",
+					  (int)(strchr(argv[optind - 1], '=') - argv[optind - 1]),
+					  argv[optind - 1]);
+			else if (optopt && optopt < 256 && argv[optind - 1][1] != '-')
+				log_error("unknown option '-%c' (see --help)", optopt);
+			else
+				log_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	return check_output_options(o);
+}
+
+/*
+ * -j decides the form of every error, including those about options that
+ * come before it on the command line: look for it first.
+ */
+static bool wants_json(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--json"))
+			return true;
+		/* A cluster of short options without values: -j, -jv, -vj. */
+		if (argv[i][0] == '-' && argv[i][1] != '-' &&
+		    strspn(argv[i] + 1, "jzvd") == strlen(argv[i] + 1) && strchr(argv[i], 'j'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * `ksnoop __complete WORD...`: what the last WORD may become, for the
+ * shell's completion (cmd_complete.h).  Hidden from --help, as a word no one
+ * types; ksnoop(8) documents it.  Before option parsing: the words are
+ * the user's half-typed command line, not ksnoop's options.
+ */
+#define COMPLETE_CMD "__complete"
+
+static int run_complete(int argc, char **argv)
+{
+	const char *names[sizeof(cmds) / sizeof(cmds[0]) + 1] = {};
+	struct complete_src src = {
+		.opts = long_opts,
+		.shortopts = short_opts,
+		.cmds = names,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		names[i] = cmds[i].name;
+	if (argc < 1) {
+		log_error(COMPLETE_CMD ": expected the words of a command line, the last one to complete");
+		return -EINVAL;
+	}
+	return complete__words(&src, argc, argv, stdout);
+}
+
+/* The command ARGV[0] names, or trace: 0 or a negative errno, reported. */
+static int run_command(int argc, char **argv, const struct options *opts)
+{
+	size_t i;
+
+	if (argc < 1) {
+		log_error("expected a command or a SPEC (see --help)");
+		return -EINVAL;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(argv[0], cmds[i].name) == 0)
+			break;
+	}
+	/* Options of record and report alone: elsewhere they would be silently ignored. */
+	if ((opts->record_path || opts->force) &&
+	    (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "record"))) {
+		log_error("%s goes with record", opts->force ? "--force" : "-o");
+		return -EINVAL;
+	}
+	if (opts->rec_info && (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {
+		log_error("--info goes with report (info TARGET is a command of its own)");
+		return -EINVAL;
+	}
+	if (i < sizeof(cmds) / sizeof(cmds[0]))
+		return cmds[i].fn(argc - 1, argv + 1, opts);
+	return do_trace(argc, argv, opts);
+}
+
+int main(int argc, char **argv)
+{
+	struct options opts = {
+		.max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+		.str_bytes = KSNOOP_DEFAULT_STR_SIZE,
+		.buffer_bytes = DEFAULT_BUFFER_BYTES,
+	};
+	int err;
+
+	if (argc > 1 && !strcmp(argv[1], COMPLETE_CMD))
+		return ks_exit_status(run_complete(argc - 2, argv + 2));
+	/* First: a Ctrl-C at any later point is seen (stop.h). */
+	stop__install();
+	log_json = wants_json(argc, argv);
+	err = parse_options(argc, argv, &opts);
+	if (!err && !opts.tree_max_calls)
+		opts.tree_max_calls = TREE_DEFAULT_MAX_CALLS;
+	if (!err) {
+		log_setup_libbpf();
+		err = run_command(argc - optind, argv + optind, &opts);
+	}
+	/*
+	 * Every error was reported where it happened, and its errno says
+	 * whose it is: here, and only here, it becomes the exit status.
+	 */
+	return ks_exit_status(err);
+}

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The report as JSON (-j): one object a line on stdout, "type" its first
+ * key (report.h lists the types), notices included, so that stdout is
+ * one NDJSON stream a script reads whole.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "btf_util.h"
+#include "report.h"
+#include "signature.h"
+#include "usdt_note.h"
+
+/* {"type":TYPE, ...: the record's other keys follow. */
+static struct writer *begin(struct report *r, const char *type)
+{
+	struct writer *w = &r->wr;
+
+	writer__begin_object(w, WRITER_STRUCT, 0);
+	writer__key(w, "type");
+	writer__name(w, type);
+	return w;
+}
+
+/* ...} and the line's end, to the FILE in one write. */
+static void end(struct writer *w)
+{
+	writer__end_object(w);
+	obuf__putc(writer__obuf(w), '\n');
+	writer__flush(w);
+}
+
+static void key_uint(struct writer *w, const char *key, __u64 v)
+{
+	writer__key(w, key);
+	writer__uint(w, v);
+}
+
+static void key_name(struct writer *w, const char *key, const char *s)
+{
+	writer__key(w, key);
+	if (s)
+		writer__name(w, s);
+	else
+		writer__null(w, NULL);
+}
+
+void report__json_message(FILE *out, const char *type, const char *msg)
+{
+	struct report r;
+
+	report__init(&r, out, REPORT_JSON);
+	key_name(begin(&r, type), type, msg);
+	end(&r.wr);
+	fflush(out);
+}
+
+/* The period a report closes: JSON rows carry it (text prints the time first). */
+static void json_interval(struct report *r)
+{
+	(void)r;
+}
+
+static void json_counts_begin(struct report *r, bool stacks, const char *by)
+{
+	(void)r;
+	(void)stacks;
+	(void)by;
+}
+
+static void period(struct report *r, struct writer *w)
+{
+	if (!r->interval)
+		return;
+	key_uint(w, "interval", r->interval);
+	key_uint(w, "time_ns", r->interval_ns);
+}
+
+/* --by: "by":NAME,"key":STRING|NUMBER|TUPLE (the object ':tuple' prints) */
+static void by_key(struct writer *w, const struct report_key *k)
+{
+	if (!k)
+		return;
+	key_name(w, "by", k->by);
+	writer__key(w, "key");
+	if (k->is_tuple)
+		tuple__write(w, &k->tuple, 0);
+	else if (k->is_str)
+		writer__name(w, k->str);
+	else if (k->is_signed)
+		writer__int(w, (__s64)k->num);
+	else
+		writer__uint(w, k->num);
+}
+
+/* {"type":"count",["interval","time_ns",]"func",["by","key",]["stack":[...]|null,]"count"} */
+static void json_count(struct report *r, const struct report_count *c)
+{
+	struct writer *w = begin(r, "count");
+	int i;
+
+	period(r, w);
+	key_name(w, "func", c->func);
+	by_key(w, c->key);
+	if (c->stacks) {
+		writer__key(w, "stack");
+		if (c->no_stack) {
+			writer__null(w, NULL);
+		} else {
+			writer__begin_array(w, WRITER_STRUCT, 0);
+			for (i = 0; i < c->nframes; i++)
+				writer__name(w, c->frames[i]);
+			writer__end_array(w);
+		}
+	}
+	/* --ustack: "pid":N,"ustack":[...], the process's frames, innermost first. */
+	if (c->ustacks) {
+		key_uint(w, "pid", c->pid);
+		writer__key(w, "ustack");
+		writer__begin_array(w, WRITER_STRUCT, 0);
+		for (i = 0; i < c->nuframes; i++)
+			writer__name(w, c->uframes[i]);
+		writer__end_array(w);
+	}
+	key_uint(w, "count", c->count);
+	end(w);
+}
+
+/* A bucket's bound: a number, or null where there is none (unbounded). */
+static void bound(struct writer *w, const char *key, bool inf, bool is_signed, __u64 v)
+{
+	writer__key(w, key);
+	if (inf)
+		writer__null(w, NULL);
+	else if (is_signed)
+		writer__int(w, (__s64)v);
+	else
+		writer__uint(w, v);
+}
+
+/*
+ * "p50", "p90", "p99": the largest value each one's bucket holds (null:
+ * no bound); "max": the largest value counted, or the top bucket's bound.
+ */
+static void percentiles(struct writer *w, const struct report_hist *h)
+{
+	static const unsigned int ps[] = { 50, 90, 99 };
+	struct hist_range rg;
+	char key[8];
+	size_t i, k;
+
+	for (i = 0; i <= sizeof(ps) / sizeof(ps[0]); i++) {
+		if (i < sizeof(ps) / sizeof(ps[0])) {
+			snprintf(key, sizeof(key), "p%u", ps[i]);
+			k = hist__percentile(h->buckets, h->nbuckets, h->total, ps[i]);
+		} else {
+			snprintf(key, sizeof(key), "max");
+			k = h->nbuckets - 1;
+		}
+		hist__range(&h->scale, h->buckets[k].bucket, &rg);
+		if (i == sizeof(ps) / sizeof(ps[0]) && h->has_max)
+			bound(w, key, false, rg.is_signed, h->max);
+		else
+			bound(w, key, rg.hi_inf, rg.is_signed, rg.hi);
+	}
+}
+
+/*
+ * {"type":"hist",...,"func",["by","key",]"value","count",
+ * "buckets":[{"min","max","count"}],"p50","p90","p99","max"}
+ */
+static void json_hist(struct report *r, const struct report_hist *h)
+{
+	struct writer *w = begin(r, "hist");
+	struct hist_range rg;
+	size_t k;
+
+	period(r, w);
+	key_name(w, "func", h->func);
+	by_key(w, h->key);
+	key_name(w, "value", h->value_name);
+	key_uint(w, "count", h->total);
+	writer__key(w, "buckets");
+	writer__begin_array(w, WRITER_STRUCT, 0);
+	for (k = 0; k < h->nbuckets; k++) {
+		hist__range(&h->scale, h->buckets[k].bucket, &rg);
+		writer__begin_object(w, WRITER_STRUCT, 0);
+		bound(w, "min", rg.lo_inf, rg.is_signed, rg.lo);
+		bound(w, "max", rg.hi_inf, rg.is_signed, rg.hi);
+		key_uint(w, "count", h->buckets[k].count);
+		writer__end_object(w);
+	}
+	writer__end_array(w);
+	if (h->nbuckets)
+		percentiles(w, h);
+	end(w);
+}
+
+/* Type ID as C spells it ("struct sk_buff *"). */
+static void key_type(struct writer *w, const char *key, const struct signature *sig, __u32 id)
+{
+	char buf[512];
+
+	key_name(w, key, btfu_type_str(sig->btf, id, NULL, buf, sizeof(buf)));
+}
+
+/*
+ * {"type":"info","kind":"func"|"tracepoint","name","module","decl",
+ * "return","params":[{"name","type"}],"traceable","why"}
+ */
+static void json_info(struct report *r, const struct report_info *info)
+{
+	const struct signature *sig = info->sig;
+	struct writer *w = begin(r, "info");
+	int i;
+
+	key_name(w, "kind", info->kind == REPORT_INFO_TP ? "tracepoint" : "func");
+	key_name(w, "name", sig->name);
+	if (info->kind == REPORT_INFO_FUNC)
+		key_name(w, "module", info->module);
+	if (info->ninstances) {
+		char at[24];
+
+		/* A string: JSON numbers past 2^53 lose digits in most readers (jq). */
+		snprintf(at, sizeof(at), "0x%llx", (unsigned long long)sig->addr);
+		/* null: kallsyms hides addresses but from root. */
+		key_name(w, "addr", sig->addr ? at : NULL);
+		writer__key(w, "instances");
+		writer__uint(w, info->ninstances);
+	}
+	key_name(w, "decl", info->decl);
+	if (info->kind == REPORT_INFO_FUNC) {
+		if (sig->btf && sig->ret_type)
+			key_type(w, "return", sig, sig->ret_type);
+		else
+			key_name(w, "return", "void");
+	}
+	writer__key(w, "params");
+	writer__begin_array(w, WRITER_STRUCT, 0);
+	for (i = 0; sig->btf && i < sig->nparams; i++) {
+		writer__begin_object(w, WRITER_STRUCT, 0);
+		key_name(w, "name", sig->params[i].name && *sig->params[i].name ?
+				    sig->params[i].name : signature__arg_name(i));
+		key_type(w, "type", sig, sig->params[i].type_id);
+		writer__end_object(w);
+	}
+	writer__end_array(w);
+	if (info->kind == REPORT_INFO_FUNC) {
+		writer__key(w, "variadic");
+		writer__bool(w, sig->variadic);
+	}
+	writer__key(w, "traceable");
+	writer__bool(w, !info->why);
+	key_name(w, "why", info->why);
+	end(w);
+}
+
+/* One probe's argument: how it is passed, and why libbpf cannot read it (or null). */
+static void usdt_arg(struct writer *w, const struct usdt_arg *a)
+{
+	char buf[USDT_WHY_MAX];
+
+	writer__begin_object(w, WRITER_STRUCT, 0);
+	writer__key(w, "size");
+	writer__int(w, a->size);
+	writer__key(w, "signed");
+	writer__bool(w, a->is_signed);
+	writer__key(w, "float");
+	writer__bool(w, a->is_float);
+	key_name(w, "location", a->loc);
+	key_name(w, "unreadable", usdt__arg_unreadable(a, buf));
+	writer__end_object(w);
+}
+
+/* {"type":"info","kind":"usdt","binary","provider","name","address","semaphore","args":[...]} */
+static void json_usdt(struct report *r, const struct usdt_file *f, bool titled)
+{
+	int i, j;
+
+	(void)titled;
+	for (i = 0; i < f->nprobes; i++) {
+		const struct usdt_probe *pr = &f->probes[i];
+		struct writer *w = begin(r, "info");
+
+		key_name(w, "kind", "usdt");
+		key_name(w, "binary", f->path);
+		key_name(w, "provider", pr->provider);
+		key_name(w, "name", pr->name);
+		writer__key(w, "address");
+		writer__hex(w, pr->pc);
+		writer__key(w, "semaphore");
+		if (pr->sema)
+			writer__hex(w, pr->sema);
+		else
+			writer__null(w, NULL);
+		writer__key(w, "args");
+		writer__begin_array(w, WRITER_STRUCT, 0);
+		for (j = 0; j < pr->nargs; j++)
+			usdt_arg(w, &pr->args[j]);
+		writer__end_array(w);
+		end(w);
+	}
+}
+
+/* {"type":"lost","lost":N}: events lost so far, the ring buffer full. */
+static void json_lost(struct report *r, __u64 lost)
+{
+	struct writer *w = begin(r, "lost");
+
+	key_uint(w, "lost", lost);
+	end(w);
+}
+
+/*
+ * Every total, 0 included, so a script can rely on the keys (--tree's with
+ * --tree); ksnoop's own calls left out only when there were some (a
+ * recording's report cannot know them).
+ */
+static void json_summary(struct report *r, const struct report_summary *s)
+{
+	struct writer *w = begin(r, "summary");
+
+	if (s->counting) {
+		key_uint(w, "counted", s->counted);
+	} else {
+		key_uint(w, "printed", s->printed);
+		key_uint(w, "lost", s->lost);
+	}
+	key_uint(w, "not_printed", s->unprinted);
+	key_uint(w, "not_counted", s->count_full);
+	key_uint(w, "unreadable", s->hist_unread);
+	key_uint(w, "stacks_not_taken", s->stack_lost);
+	key_uint(w, "not_followed", s->stash_full);
+	key_uint(w, "missed", s->missed);
+	if (s->own)
+		key_uint(w, "own_left_out", s->own);
+	if (s->tree) {
+		key_uint(w, "tree_calls_not_recorded", s->tree_dropped);
+		key_uint(w, "trees_task_exited", s->tree_exited);
+		key_uint(w, "trees_thread_exec", s->tree_exec);
+		key_uint(w, "trees_not_started", s->tree_no_room);
+	}
+	if (s->tracking) {
+		key_uint(w, "objects_tracked", s->track_added);
+		key_uint(w, "objects_freed", s->track_freed);
+		key_uint(w, "objects_alive", s->track_alive);
+		key_uint(w, "objects_evicted", s->track_evicted);
+		key_uint(w, "objects_not_tracked", s->track_failed);
+	}
+	end(w);
+}
+
+const struct report_ops report_json_ops = {
+	.interval = json_interval,
+	.counts_begin = json_counts_begin,
+	.count = json_count,
+	.hist = json_hist,
+	.info = json_info,
+	.usdt = json_usdt,
+	.lost = json_lost,
+	.summary = json_summary,
+};

@@ -1,0 +1,1218 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Record files: the format (recfile.h, docs/RECORD-FORMAT.md), its writer
+ * and its reader.  The writer knows nothing of how records were captured
+ * and the reader nothing of how they will be printed: `record` (cmd_record.c)
+ * hands the writer what cmd_trace.c's ring buffer delivers, and `report`
+ * (cmd_report.c) hands what the reader returns to the printer.
+ *
+ * Why blocks: zlib over the whole file would make a file cut short (ksnoop
+ * killed, a full disk) unreadable from the cut on and, worse, give no sign
+ * of where the damage is; a block is written whole or found incomplete,
+ * and each says how long it is and what its checksum is.
+ *
+ * Why a BTF of our own: the printer walks the types of the values, and a
+ * file read on another machine (another kernel, or none with BTF) must
+ * carry them.  vmlinux BTF is ~5 MB; the types a few values reach are a
+ * few KiB, once pointers stop the walk (a pointer prints as its address).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <zlib.h>
+#include <bpf/btf.h>
+#include "btf_util.h"
+#include "recfile.h"
+
+/* A block's header, as written (host byte order, see the HEADER's byte-order mark). */
+struct block_hdr {
+	__u32 type;
+	__u32 raw_len;
+	__u32 stored_len;
+	__u32 crc;
+};
+
+#define BYTE_ORDER_MARK	0x01020304u
+
+/* ---- a growing byte buffer, and a bounded cursor over one ---- */
+
+struct buf {
+	char *p;
+	size_t len, cap;
+	bool failed;		/* out of memory: every later put is dropped */
+};
+
+static void buf_put(struct buf *b, const void *data, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 4096;
+		char *p;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p) {
+			b->failed = true;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+static void buf_u32(struct buf *b, __u32 v) { buf_put(b, &v, sizeof(v)); }
+static void buf_u64(struct buf *b, __u64 v) { buf_put(b, &v, sizeof(v)); }
+
+static void buf_str(struct buf *b, const char *s)
+{
+	size_t n = s ? strnlen(s, RECFILE_MAX_STR - 1) : 0;
+
+	buf_u32(b, n);
+	buf_put(b, s, n);
+}
+
+struct cursor {
+	const char *p;
+	size_t left;
+	bool bad;		/* read past the end: every later read gives 0 */
+};
+
+static const void *cur_take(struct cursor *c, size_t n)
+{
+	const void *p = c->p;
+
+	if (c->bad || n > c->left) {
+		c->bad = true;
+		return NULL;
+	}
+	c->p += n;
+	c->left -= n;
+	return p;
+}
+
+static __u32 cur_u32(struct cursor *c)
+{
+	const void *p = cur_take(c, 4);
+	__u32 v = 0;
+
+	if (p)
+		memcpy(&v, p, 4);
+	return v;
+}
+
+static __u64 cur_u64(struct cursor *c)
+{
+	const void *p = cur_take(c, 8);
+	__u64 v = 0;
+
+	if (p)
+		memcpy(&v, p, 8);
+	return v;
+}
+
+/* A string into BUF of SZ bytes (NUL-terminated); too long or holding a NUL: bad. */
+static void cur_str_to(struct cursor *c, char *buf, size_t sz)
+{
+	__u32 n = cur_u32(c);
+	const char *p = n < sz ? cur_take(c, n) : NULL;
+
+	if (!p || memchr(p, 0, n)) {
+		c->bad = true;
+		buf[0] = 0;
+		return;
+	}
+	memcpy(buf, p, n);
+	buf[n] = 0;
+}
+
+static char *cur_str(struct cursor *c)
+{
+	char tmp[RECFILE_MAX_STR];
+
+	cur_str_to(c, tmp, sizeof(tmp));
+	return c->bad ? NULL : strdup(tmp);
+}
+
+/* ---- the minimal BTF ---- */
+
+/* Types a walk from one value may pass through, nested (libbpf's own bound is 32). */
+#define COPY_MAX_DEPTH	64
+#define ID_BUSY		0xffffffffu	/* being copied: a cycle in the source */
+
+struct btf_source {
+	const struct btf *btf;
+	__u32 *map;		/* source id -> new id (0: not copied yet) */
+	__u32 n;
+};
+
+struct btf_copier {
+	struct btf *dst;
+	struct btf_source *srcs;
+	int nsrcs;
+	__u32 fn_proto;		/* the empty prototype function pointers point at */
+};
+
+static struct btf_source *copier_source(struct btf_copier *c, const struct btf *btf)
+{
+	struct btf_source *s;
+	int i;
+
+	for (i = 0; i < c->nsrcs; i++)
+		if (c->srcs[i].btf == btf)
+			return &c->srcs[i];
+	s = realloc(c->srcs, (c->nsrcs + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	c->srcs = s;
+	s = &s[c->nsrcs];
+	s->btf = btf;
+	s->n = btf__type_cnt(btf);
+	s->map = calloc(s->n, sizeof(*s->map));
+	if (!s->map)
+		return NULL;
+	c->nsrcs++;
+	return s;
+}
+
+static int copy_type(struct btf_copier *c, struct btf_source *s, __u32 id, int depth);
+
+/* A pointer's new target: void, or the empty prototype for a function pointer. */
+static int pointee(struct btf_copier *c, struct btf_source *s, __u32 target)
+{
+	const struct btf_type *t = btf__type_by_id(s->btf, btfu_strip(s->btf, target));
+
+	if (!t || !btf_is_func_proto(t))
+		return 0;
+	if (!c->fn_proto) {
+		int id = btf__add_func_proto(c->dst, 0);
+
+		if (id < 0)
+			return id;
+		c->fn_proto = id;
+	}
+	return c->fn_proto;
+}
+
+/* Every type T refers to, copied first; their new ids in REFS (at most N). */
+static int copy_refs(struct btf_copier *c, struct btf_source *s, const struct btf_type *t,
+		     __u32 *refs, int n, int depth)
+{
+	int i, vlen = btf_vlen(t), id = 0;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+		id = pointee(c, s, t->type);
+		refs[0] = id;
+		return id < 0 ? id : 1;
+	case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+		id = copy_type(c, s, t->type, depth + 1);
+		refs[0] = id;
+		return id < 0 ? id : 1;
+	case BTF_KIND_ARRAY:
+		id = copy_type(c, s, btf_array(t)->type, depth + 1);
+		refs[0] = id;
+		if (id >= 0)
+			id = copy_type(c, s, btf_array(t)->index_type, depth + 1);
+		refs[1] = id;
+		return id < 0 ? id : 2;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		if (vlen > n)
+			return -E2BIG;
+		for (i = 0; i < vlen && id >= 0; i++)
+			refs[i] = id = copy_type(c, s, btf_members(t)[i].type, depth + 1);
+		return id < 0 ? id : vlen;
+	default:
+		return 0;
+	}
+}
+
+/* REFS written into the copy NT of T, in copy_refs()'s order. */
+static void patch_refs(struct btf_type *nt, const __u32 *refs)
+{
+	int i;
+
+	switch (btf_kind(nt)) {
+	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+		nt->type = refs[0];
+		break;
+	case BTF_KIND_ARRAY:
+		btf_array(nt)->type = refs[0];
+		btf_array(nt)->index_type = refs[1];
+		break;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		for (i = 0; i < btf_vlen(nt); i++)
+			btf_members(nt)[i].type = refs[i];
+		break;
+	}
+}
+
+/* Source type ID copied into c->dst (and what it reaches); its new id, or a negative errno. */
+static int copy_type(struct btf_copier *c, struct btf_source *s, __u32 id, int depth)
+{
+	const struct btf_type *t;
+	__u32 refs[BTF_MAX_VLEN + 1];
+	int nid, err;
+
+	if (!id)
+		return 0;
+	if (id >= s->n || depth > COPY_MAX_DEPTH || s->map[id] == ID_BUSY)
+		return -ELOOP;
+	if (s->map[id])
+		return s->map[id];
+	t = btf__type_by_id(s->btf, id);
+	/* A function (or anything a value cannot be) where a value's type was: void. */
+	if (!t || btf_is_func(t) || btf_is_var(t) || btf_is_datasec(t) || btf_is_decl_tag(t))
+		return 0;
+	if (btf_is_func_proto(t))
+		return pointee(c, s, id);
+	s->map[id] = ID_BUSY;
+	err = copy_refs(c, s, t, refs, BTF_MAX_VLEN, depth);
+	if (err < 0)
+		return err;
+	nid = btf__add_type(c->dst, s->btf, t);
+	if (nid < 0)
+		return nid;
+	patch_refs((struct btf_type *)btf__type_by_id(c->dst, nid), refs);
+	s->map[id] = nid;
+	return nid;
+}
+
+static int copy_value_types(struct btf_copier *c, const struct capture_plan *src,
+			    struct capture_plan *dst)
+{
+	struct btf_source *s = copier_source(c, src->sig.btf);
+	int kind, i, id;
+
+	if (!s)
+		return -ENOMEM;
+	for (kind = 0; kind < KSNOOP_NR_KINDS; kind++) {
+		for (i = 0; i < src->nvalues[kind]; i++) {
+			struct value_desc *vd = &dst->values[kind][i];
+
+			id = copy_type(c, s, vd->type_id, 0);
+			if (id < 0)
+				return id;
+			vd->type_id = id;
+			id = copy_type(c, s, vd->obj_id, 0);
+			if (id < 0)
+				return id;
+			vd->obj_id = id;
+		}
+	}
+	return 0;
+}
+
+struct btf *recfile__minimal_btf(const struct recfile_target *targets, int n,
+				 struct capture_plan *plans_out)
+{
+	struct btf_copier c = { .dst = btf__new_empty() };
+	int i, err = 0;
+
+	if (!c.dst)
+		return NULL;
+	for (i = 0; i < n && !err; i++) {
+		plans_out[i] = targets[i].plan;
+		if (i == 0 && targets[i].plan.sig.btf)
+			btf__set_pointer_size(c.dst, btf__pointer_size(targets[i].plan.sig.btf));
+		if (targets[i].plan.sig.btf)
+			err = copy_value_types(&c, &targets[i].plan, &plans_out[i]);
+	}
+	for (i = 0; i < c.nsrcs; i++)
+		free(c.srcs[i].map);
+	free(c.srcs);
+	if (err) {
+		btf__free(c.dst);
+		errno = -err;
+		return NULL;
+	}
+	return c.dst;
+}
+
+/* ---- writing ---- */
+
+struct recfile_writer {
+	int fd;
+	bool own_fd;
+	bool begun;		/* the header went out: the file is a recording */
+	char *path;		/* removed if the run ends before it began */
+	char *tmp;		/* --force: the new file, renamed over path when it begins */
+	bool failed;		/* a write failed: nothing more goes out */
+	__u64 bytes;
+	struct buf events;	/* raw records not yet written */
+	__u64 records;
+};
+
+/*
+ * A recording carries every captured value and the kernel's symbol
+ * addresses (which kptr_restrict hides from other users): it is created
+ * 0600, as perf creates its data files.  And -o may name a file in a
+ * directory others can write (/tmp), where someone else may have put a
+ * symbolic link (to a file of ours), a FIFO (open() would wait for a
+ * reader, forever) or a file of their own under that name.  So a new file
+ * is created with O_EXCL, which follows no link; --force replaces only a
+ * regular file this user owns, by renaming a new 0600 file over it when
+ * the recording begins: a run that fails first leaves the old file as it
+ * was, and a file with other hard links is not rewritten under them.
+ */
+
+static const char *file_kind(mode_t mode)
+{
+	return S_ISLNK(mode) ? "a symbolic link (not followed)" : S_ISFIFO(mode) ? "a FIFO" :
+	       S_ISDIR(mode) ? "a directory" : S_ISSOCK(mode) ? "a socket" :
+	       S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not a regular file";
+}
+
+/*
+ * May --force replace PATH?  0: yes (*EXISTS says whether it is there);
+ * else why not.  O_PATH opens nothing (a FIFO does not block, a device
+ * is not touched) and with O_NOFOLLOW gives the link itself.
+ */
+static int check_replaceable(const char *path, bool *exists, struct ks_error *e)
+{
+	int fd = open(path, O_PATH | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), err = 0;
+	struct stat st;
+
+	*exists = fd >= 0;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : ks_fail(e, ks_runtime_errno(-errno),
+					     "record: cannot check '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st))
+		err = ks_fail(e, ks_runtime_errno(-errno), "record: cannot check '%s': %s",
+			      path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		err = ks_fail(e, -EPERM, "record: '%s' is %s: --force replaces only a regular file",
+			      path, file_kind(st.st_mode));
+	else if (st.st_uid != geteuid())
+		err = ks_fail(e, -EPERM, "record: '%s' belongs to uid %u, not to this user (uid %u): not replaced",
+			      path, (unsigned int)st.st_uid, (unsigned int)geteuid());
+	close(fd);
+	return err;
+}
+
+/* --force: check PATH, then a new file beside it, renamed over it in begin. */
+static int open_replacement(struct recfile_writer *w, const char *path, struct ks_error *e)
+{
+	bool exists;
+	int err = check_replaceable(path, &exists, e);
+
+	if (err)
+		return err;
+	if (asprintf(&w->tmp, "%s.XXXXXX", path) < 0) {
+		w->tmp = NULL;
+		return ks_fail(e, -ENOMEM, "out of memory");
+	}
+	/* mkostemp: O_EXCL, mode 0600. */
+	w->fd = mkostemp(w->tmp, O_CLOEXEC);
+	if (w->fd < 0) {
+		err = -errno;
+		free(w->tmp);
+		w->tmp = NULL;
+		return ks_fail(e, ks_runtime_errno(err), "record: cannot create a file beside '%s': %s",
+			       path, strerror(-err));
+	}
+	return 0;
+}
+
+static int open_new(struct recfile_writer *w, const char *path, struct ks_error *e)
+{
+	int err;
+
+	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	if (w->fd >= 0)
+		return 0;
+	err = -errno;
+	if (err == -EEXIST)
+		return ks_fail(e, -EINVAL, "record: '%s' exists; --force overwrites it", path);
+	return ks_fail(e, err, "record: cannot create '%s': %s", path, strerror(-err));
+}
+
+struct recfile_writer *recfile_writer__open(const char *path, bool force, struct ks_error *e)
+{
+	struct recfile_writer *w = calloc(1, sizeof(*w));
+	int err;
+
+	if (!w) {
+		ks_fail(e, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (!strcmp(path, "-")) {
+		w->fd = STDOUT_FILENO;
+		return w;
+	}
+	w->own_fd = true;
+	w->path = strdup(path);
+	err = !w->path ? ks_fail(e, -ENOMEM, "out of memory") :
+	      force ? open_replacement(w, path, e) : open_new(w, path, e);
+	if (err) {
+		free(w->path);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* --force: the new file takes PATH's name, if PATH is still one --force may replace. */
+static int replace_file(struct recfile_writer *w, struct ks_error *e)
+{
+	bool exists;
+	int err = check_replaceable(w->path, &exists, e);
+
+	/* Nothing there at the check: nothing of anyone's is replaced if something came since. */
+	if (!err && renameat2(AT_FDCWD, w->tmp, AT_FDCWD, w->path, exists ? 0 : RENAME_NOREPLACE)) {
+		err = -errno;
+		err = ks_fail(e, err == -EEXIST ? -EPERM : ks_runtime_errno(err),
+			      "record: cannot rename the new file to '%s': %s", w->path, strerror(-err));
+	}
+	if (err)
+		return err;
+	free(w->tmp);
+	w->tmp = NULL;
+	return 0;
+}
+
+static int write_all(struct recfile_writer *w, const void *data, size_t n, struct ks_error *e)
+{
+	const char *p = data;
+
+	while (n && !w->failed) {
+		ssize_t k = write(w->fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			int err = k < 0 ? -errno : -EIO;
+
+			w->failed = true;
+			return ks_fail(e, ks_runtime_errno(err),
+				       "record: writing failed after %llu bytes: %s; the file holds what was written before",
+				       (unsigned long long)w->bytes, strerror(-err));
+		}
+		p += k;
+		n -= k;
+		w->bytes += k;
+	}
+	return w->failed ? -EIO : 0;
+}
+
+static int write_block(struct recfile_writer *w, __u32 type, const void *raw, size_t len,
+		       struct ks_error *e)
+{
+	uLongf stored = compressBound(len);
+	struct block_hdr h = { .type = type, .raw_len = len };
+	Bytef *z;
+	int err;
+
+	if (len > RECFILE_MAX_BLOCK)
+		return ks_fail(e, -E2BIG, "record: a block of %zu bytes is more than a reader takes (%u)",
+			       len, RECFILE_MAX_BLOCK);
+	z = malloc(sizeof(h) + stored);
+	if (!z)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	/* Level 1: events must go out faster than they come (zlib's best is 5x slower). */
+	if (compress2(z + sizeof(h), &stored, raw, len, Z_BEST_SPEED) != Z_OK) {
+		free(z);
+		return ks_fail(e, -EIO, "record: compressing a block failed");
+	}
+	h.stored_len = stored;
+	h.crc = crc32(0, z + sizeof(h), stored);
+	memcpy(z, &h, sizeof(h));
+	err = write_all(w, z, sizeof(h) + stored, e);
+	free(z);
+	return err;
+}
+
+static void put_meta(struct buf *b, const struct recfile_meta *m)
+{
+	int i;
+
+	buf_u32(b, BYTE_ORDER_MARK);
+	buf_u32(b, RECFILE_VERSION);
+	buf_str(b, m->version);
+	buf_str(b, m->release);
+	buf_str(b, m->machine);
+	buf_u64(b, m->start_ns);
+	buf_str(b, m->clock);
+	buf_u64(b, m->clock_offset_ns);
+	buf_u32(b, m->kind);
+	buf_u32(b, m->stack);
+	buf_u32(b, m->nspecs);
+	for (i = 0; i < m->nspecs; i++)
+		buf_str(b, m->specs[i]);
+}
+
+static void put_value(struct buf *b, const struct value_desc *vd)
+{
+	buf_str(b, vd->text);
+	buf_u32(b, vd->type_id);
+	buf_u32(b, vd->obj_id);
+	buf_u32(b, vd->how);
+	buf_u32(b, vd->size);
+	buf_u32(b, vd->obj_size);
+	buf_u32(b, vd->bit_off | vd->bit_size << 8 | vd->errno_names << 16);
+	buf_u32(b, vd->fmt);
+	buf_str(b, vd->obj_name);
+}
+
+/* PLAN of a target named LABEL (its BTF ids already the file's). */
+static void put_plan(struct buf *b, const char *label, const struct capture_plan *plan)
+{
+	int kind, i;
+
+	buf_str(b, label);
+	buf_str(b, plan->sig.name);
+	buf_u64(b, plan->sig.addr);
+	buf_u32(b, plan->sig.syscall);
+	buf_u32(b, sizeof(plan->bpf));
+	buf_put(b, &plan->bpf, sizeof(plan->bpf));
+	for (kind = 0; kind < KSNOOP_NR_KINDS; kind++) {
+		buf_u32(b, plan->nvalues[kind]);
+		for (i = 0; i < plan->nvalues[kind]; i++)
+			put_value(b, &plan->values[kind][i]);
+	}
+	buf_str(b, plan->hist_text);
+	buf_str(b, plan->hist_label);
+}
+
+/* Does BTF hold a function prototype (which only a function pointer reaches here)? */
+static bool has_func_proto(const struct btf *btf)
+{
+	__u32 id, n = btf__type_cnt(btf);
+
+	for (id = 1; id < n; id++)
+		if (btf_is_func_proto(btf__type_by_id(btf, id)))
+			return true;
+	return false;
+}
+
+static int write_btf_and_plans(struct recfile_writer *w, const struct recfile_target *targets,
+			       int n, bool *fn_ptrs, struct ks_error *e)
+{
+	struct capture_plan *plans = calloc(n ? n : 1, sizeof(*plans));
+	struct btf *btf = plans ? recfile__minimal_btf(targets, n, plans) : NULL;
+	struct buf b = {};
+	const void *raw;
+	__u32 size;
+	int i, err;
+
+	if (!btf) {
+		err = plans ? -errno : -ENOMEM;
+		free(plans);
+		return ks_fail(e, err, "record: cannot copy the plans' types: %s", strerror(-err));
+	}
+	*fn_ptrs = has_func_proto(btf);
+	raw = btf__raw_data(btf, &size);
+	err = raw ? write_block(w, RECFILE_BTF, raw, size, e) :
+		    ks_fail(e, -ENOMEM, "out of memory");
+	buf_u32(&b, n);
+	for (i = 0; i < n; i++)
+		put_plan(&b, targets[i].label, &plans[i]);
+	if (!err)
+		err = b.failed ? ks_fail(e, -ENOMEM, "out of memory") :
+				 write_block(w, RECFILE_PLANS, b.p, b.len, e);
+	free(b.p);
+	free(plans);
+	btf__free(btf);
+	return err;
+}
+
+int recfile_writer__begin(struct recfile_writer *w, const struct recfile_meta *meta,
+			  const struct recfile_target *targets, int n,
+			  const char *ksyms, size_t ksyms_len, bool names_addresses,
+			  struct ks_error *e)
+{
+	bool fn_ptrs = false;
+
+	struct buf b = {};
+	int err;
+
+	if (w->tmp) {
+		err = replace_file(w, e);
+		if (err)
+			return err;
+	}
+	w->begun = true;
+	put_meta(&b, meta);
+	err = write_all(w, RECFILE_MAGIC, RECFILE_MAGIC_LEN, e);
+	if (!err)
+		err = b.failed ? ks_fail(e, -ENOMEM, "out of memory") :
+				 write_block(w, RECFILE_HEADER, b.p, b.len, e);
+	free(b.p);
+	if (!err)
+		err = write_btf_and_plans(w, targets, n, &fn_ptrs, e);
+	if (!err && ksyms && (names_addresses || fn_ptrs))
+		err = write_block(w, RECFILE_KSYMS, ksyms, ksyms_len, e);
+	return err;
+}
+
+int recfile_writer__flush(struct recfile_writer *w, struct ks_error *e)
+{
+	int err;
+
+	if (!w->events.len)
+		return 0;
+	err = write_block(w, RECFILE_EVENTS, w->events.p, w->events.len, e);
+	w->events.len = 0;
+	return err;
+}
+
+int recfile_writer__event(struct recfile_writer *w, const void *rec, size_t size,
+			  struct ks_error *e)
+{
+	if (w->failed)
+		return -EIO;
+	static const char pad[8];
+
+	/* Each record 8-byte aligned, as in the ring buffer: the printer reads it in place. */
+	buf_u64(&w->events, size);
+	buf_put(&w->events, rec, size);
+	buf_put(&w->events, pad, -size & 7);
+	if (w->events.failed)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	w->records++;
+	return w->events.len >= RECFILE_EVENTS_BLOCK ? recfile_writer__flush(w, e) : 0;
+}
+
+int recfile_writer__finish(struct recfile_writer *w, const struct recfile_totals *t,
+			   struct ks_error *e)
+{
+	struct recfile_totals tot = *t;
+	int err = recfile_writer__flush(w, e);
+
+	tot.records = w->records;
+	if (!err)
+		err = write_block(w, RECFILE_END, &tot, sizeof(tot), e);
+	if (!err && w->own_fd && close(w->fd)) {
+		err = ks_fail(e, ks_runtime_errno(-errno), "record: closing the file failed: %s",
+			      strerror(errno));
+	}
+	if (w->own_fd)
+		w->fd = -1;
+	return err;
+}
+
+__u64 recfile_writer__bytes(const struct recfile_writer *w)
+{
+	return w->bytes;
+}
+
+__u64 recfile_writer__records(const struct recfile_writer *w)
+{
+	return w->records;
+}
+
+void recfile_writer__free(struct recfile_writer *w)
+{
+	if (!w)
+		return;
+	if (w->own_fd && w->fd >= 0)
+		close(w->fd);
+	/* Nothing attached (a function that does not exist ...): no empty file left to refuse next time. */
+	if (w->tmp)
+		unlink(w->tmp);
+	else if (w->own_fd && !w->begun && w->path)
+		unlink(w->path);
+	free(w->tmp);
+	free(w->path);
+	free(w->events.p);
+	free(w);
+}
+
+/* ---- reading ---- */
+
+struct recfile {
+	FILE *f;
+	const char *where;
+	__u64 off;		/* bytes read */
+	__u64 cut;		/* cut short: where the last complete block ends */
+	struct recfile_meta meta;
+	struct btf *btf;
+	int ntargets;
+	struct recfile_target *targets;
+	char *ksyms;
+	size_t ksyms_len;
+	char *block;		/* the current EVENTS block, inflated */
+	size_t block_len, pos;
+	bool ended;
+	bool has_totals;
+	struct recfile_totals totals;
+};
+
+/* A bad file: exit status 2 (ks_error.h: -ENOEXEC is "malformed input"). */
+#define BAD_FILE	(-ENOEXEC)
+
+static int bad(struct recfile *r, struct ks_error *e, __u64 at, const char *what)
+{
+	return ks_fail(e, BAD_FILE, "report: '%s': %s at byte %llu", r->where, what,
+		       (unsigned long long)at);
+}
+
+/*
+ * Read N bytes; 1 if the file ends before them (having read some or
+ * none: a cut), 0 if read, negative on a read error.
+ */
+static int read_exact(struct recfile *r, void *p, size_t n, struct ks_error *e)
+{
+	size_t got = fread(p, 1, n, r->f);
+
+	r->off += got;
+	if (got == n)
+		return 0;
+	if (ferror(r->f))
+		return ks_fail(e, -EIO, "report: reading '%s' failed at byte %llu", r->where,
+			       (unsigned long long)r->off);
+	return 1;
+}
+
+/*
+ * The next block, inflated into *OUT (malloc'd, *LEN bytes).  1: a
+ * block; 0: the file ends cleanly between blocks, or is cut inside one
+ * (r->cut set); negative: a bad block.
+ */
+static int read_block(struct recfile *r, __u32 *type, char **out, size_t *len,
+		      struct ks_error *e)
+{
+	__u64 start = r->off;
+	struct block_hdr h;
+	uLongf raw_len;
+	char *stored, *raw;
+	bool whole;
+	int err;
+
+	err = read_exact(r, &h, sizeof(h), e);
+	if (err < 0)
+		return err;
+	if (err) {
+		if (r->off != start)
+			r->cut = start;
+		return 0;
+	}
+	if (h.type < RECFILE_HEADER || h.type > RECFILE_END)
+		return bad(r, e, start, "unknown block type");
+	if (h.raw_len > RECFILE_MAX_BLOCK || h.stored_len > compressBound(RECFILE_MAX_BLOCK))
+		return bad(r, e, start, "block longer than a reader takes");
+	stored = malloc(h.stored_len ? h.stored_len : 1);
+	if (!stored)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	err = read_exact(r, stored, h.stored_len, e);
+	if (err) {
+		free(stored);
+		if (err > 0)
+			r->cut = start;
+		return err < 0 ? err : 0;
+	}
+	/* The checksum first: the inflated size is allocated only for a block that is whole. */
+	whole = crc32(0, (Bytef *)stored, h.stored_len) == h.crc;
+	raw = whole ? malloc(h.raw_len ? h.raw_len : 1) : NULL;
+	raw_len = h.raw_len;
+	if (!whole)
+		err = bad(r, e, start, "block checksum does not match");
+	else if (!raw)
+		err = ks_fail(e, -ENOMEM, "out of memory");
+	/* Inflating stops at raw_len bytes: a block that inflates to more is refused. */
+	else if (uncompress((Bytef *)raw, &raw_len, (Bytef *)stored, h.stored_len) != Z_OK ||
+		 raw_len != h.raw_len)
+		err = bad(r, e, start, "block does not inflate to its length");
+	free(stored);
+	if (err) {
+		free(raw);
+		return err;
+	}
+	*type = h.type;
+	*out = raw;
+	*len = h.raw_len;
+	return 1;
+}
+
+static int parse_meta(struct recfile *r, const char *p, size_t len, __u64 at, struct ks_error *e)
+{
+	struct cursor c = { .p = p, .left = len };
+	struct recfile_meta *m = &r->meta;
+	__u32 i;
+
+	if (cur_u32(&c) != BYTE_ORDER_MARK)
+		return bad(r, e, at, "header in another byte order, or not a header");
+	i = cur_u32(&c);
+	if (i != RECFILE_VERSION) {
+		return ks_fail(e, BAD_FILE, "report: '%s': format version %u; this ksnoop reads version %u",
+			       r->where, i, RECFILE_VERSION);
+	}
+	m->version = cur_str(&c);
+	m->release = cur_str(&c);
+	m->machine = cur_str(&c);
+	m->start_ns = cur_u64(&c);
+	m->clock = cur_str(&c);
+	m->clock_offset_ns = cur_u64(&c);
+	m->kind = cur_u32(&c);
+	m->stack = cur_u32(&c);
+	i = cur_u32(&c);
+	if (c.bad || i > RECFILE_MAX_SPECS || m->kind > RECFILE_USDT)
+		return bad(r, e, at, "header does not parse");
+	m->specs = calloc(i ? i : 1, sizeof(*m->specs));
+	if (!m->specs)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (; m->nspecs < (int)i && !c.bad; m->nspecs++)
+		m->specs[m->nspecs] = cur_str(&c);
+	return c.bad ? bad(r, e, at, "header does not parse") : 0;
+}
+
+static int parse_btf(struct recfile *r, const char *p, size_t len, __u64 at, struct ks_error *e)
+{
+	r->btf = btf__new(p, len);
+	if (!r->btf) {
+		r->btf = NULL;
+		return bad(r, e, at, "BTF does not parse");
+	}
+	if (!btfu_refs_valid(r->btf))
+		return bad(r, e, at, "BTF refers to types it does not have");
+	return 0;
+}
+
+/* Is the value VD, at PLAN's offset VP in a record of REC_SIZE bytes, one the printer can take? */
+static bool value_ok(const struct recfile *r, const struct value_desc *vd,
+		     const struct ksnoop_value_plan *vp, __u32 rec_size)
+{
+	__u32 n = btf__type_cnt(r->btf);
+
+	if (vd->type_id >= n || vd->obj_id >= n || vd->how > PRINT_USTACK || vd->fmt > FMT_TUPLE)
+		return false;
+	if (vp->rec_off < sizeof(struct ksnoop_event) || vp->rec_off % 8 ||
+	    vp->rec_off > rec_size - sizeof(struct ksnoop_value) ||
+	    vd->size > rec_size - sizeof(struct ksnoop_value) - vp->rec_off)
+		return false;
+	if (vd->bit_size > 64 || vd->bit_off + vd->bit_size > 8 * vd->size)
+		return false;
+	/* A stack's frames are read from its len: the slot must hold them all. */
+	if ((vd->how == PRINT_STACK || vd->how == PRINT_USTACK) &&
+	    vd->size < KSNOOP_STACK_DEPTH * 8)
+		return false;
+	return true;
+}
+
+static bool plan_ok(const struct recfile *r, const struct capture_plan *plan)
+{
+	const struct ksnoop_plan *bp = &plan->bpf;
+	int kind, i;
+
+	if (bp->tree || bp->output != KSNOOP_OUT_EVENTS || plan->sig.syscall > SIG_SYSCALL_PAIR)
+		return false;
+	for (kind = 0; kind < KSNOOP_NR_KINDS; kind++) {
+		const struct ksnoop_side_plan *side = &bp->side[kind];
+
+		/* A stashed entry side prints nothing itself (nvalues 0): fewer, never more. */
+		if (plan->nvalues[kind] > side->nvalues || side->nvalues > KSNOOP_MAX_VALUES ||
+		    side->rec_size > KSNOOP_MAX_RECORD)
+			return false;
+		if (!plan->nvalues[kind])
+			continue;
+		if (side->rec_size < sizeof(struct ksnoop_event))
+			return false;
+		for (i = 0; i < plan->nvalues[kind]; i++)
+			if (!value_ok(r, &plan->values[kind][i], &side->values[i], side->rec_size))
+				return false;
+	}
+	return true;
+}
+
+static int parse_value(struct cursor *c, struct value_desc *vd)
+{
+	__u32 bits;
+
+	vd->text = cur_str(c);
+	vd->type_id = cur_u32(c);
+	vd->obj_id = cur_u32(c);
+	vd->how = cur_u32(c);
+	vd->size = cur_u32(c);
+	vd->obj_size = cur_u32(c);
+	bits = cur_u32(c);
+	vd->bit_off = bits & 0xff;
+	vd->bit_size = bits >> 8 & 0xff;
+	vd->errno_names = bits >> 16 & 1;
+	vd->fmt = cur_u32(c);
+	cur_str_to(c, vd->obj_name, sizeof(vd->obj_name));
+	return c->bad || !vd->text ? -1 : 0;
+}
+
+static int parse_target(struct recfile *r, struct cursor *c, struct recfile_target *t)
+{
+	struct capture_plan *plan = &t->plan;
+	const void *bp;
+	__u32 n;
+	int kind, i;
+
+	t->label = cur_str(c);
+	cur_str_to(c, plan->sig.name, sizeof(plan->sig.name));
+	plan->sig.addr = cur_u64(c);
+	plan->sig.syscall = cur_u32(c);
+	plan->sig.btf = r->btf;
+	if (cur_u32(c) != sizeof(plan->bpf) || !(bp = cur_take(c, sizeof(plan->bpf))))
+		return -1;
+	memcpy(&plan->bpf, bp, sizeof(plan->bpf));
+	for (kind = 0; kind < KSNOOP_NR_KINDS; kind++) {
+		n = cur_u32(c);
+		if (n > KSNOOP_MAX_VALUES)
+			return -1;
+		/* Counted as soon as parsed, whole or not: recfile__free() frees its text. */
+		for (i = 0; i < (int)n; i++)
+			if (plan->nvalues[kind]++, parse_value(c, &plan->values[kind][i]))
+				return -1;
+	}
+	cur_str_to(c, plan->hist_text, sizeof(plan->hist_text));
+	cur_str_to(c, plan->hist_label, sizeof(plan->hist_label));
+	return c->bad || !t->label || !plan_ok(r, plan) ? -1 : 0;
+}
+
+static int parse_plans(struct recfile *r, const char *p, size_t len, __u64 at, struct ks_error *e)
+{
+	struct cursor c = { .p = p, .left = len };
+	__u32 n = cur_u32(&c);
+	char what[64];
+
+	/*
+	 * Each target holds its BPF plan: a count the block cannot hold is
+	 * refused before the targets are allocated (memory stays within a
+	 * small multiple of the block's size).
+	 */
+	if (c.bad || n > RECFILE_MAX_TARGETS || n > len / sizeof(struct ksnoop_plan))
+		return bad(r, e, at, "plans do not parse");
+	r->targets = calloc(n ? n : 1, sizeof(*r->targets));
+	if (!r->targets)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (; r->ntargets < (int)n; r->ntargets++) {
+		if (parse_target(r, &c, &r->targets[r->ntargets])) {
+			r->ntargets++;	/* freed with the others */
+			snprintf(what, sizeof(what), "plan %d does not parse or fit its BTF",
+				 r->ntargets - 1);
+			return bad(r, e, at, what);
+		}
+	}
+	return 0;
+}
+
+/* The blocks before the events, in their order. */
+static int read_preamble(struct recfile *r, struct ks_error *e)
+{
+	static const __u32 order[] = { RECFILE_HEADER, RECFILE_BTF, RECFILE_PLANS };
+	__u64 at;
+	__u32 type;
+	size_t len, i;
+	char *p;
+	int err;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		at = r->off;
+		err = read_block(r, &type, &p, &len, e);
+		if (err < 0)
+			return err;
+		if (!err)
+			return bad(r, e, at, "file ends before its plans");
+		if (type != order[i])
+			err = bad(r, e, at, "block out of order");
+		else if (type == RECFILE_HEADER)
+			err = parse_meta(r, p, len, at, e);
+		else if (type == RECFILE_BTF)
+			err = parse_btf(r, p, len, at, e);
+		else
+			err = parse_plans(r, p, len, at, e);
+		free(p);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int next_block(struct recfile *r, struct ks_error *e);
+
+struct recfile *recfile__open(FILE *f, const char *where, struct ks_error *e)
+{
+	struct recfile *r = calloc(1, sizeof(*r));
+	char magic[RECFILE_MAGIC_LEN];
+	int err;
+
+	if (!r) {
+		ks_fail(e, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	r->f = f;
+	r->where = where;
+	err = read_exact(r, magic, sizeof(magic), e);
+	if (!err && memcmp(magic, RECFILE_MAGIC, sizeof(magic)))
+		err = ks_fail(e, BAD_FILE, "report: '%s' is not a ksnoop recording", where);
+	else if (err > 0)
+		err = ks_fail(e, BAD_FILE, "report: '%s' is not a ksnoop recording (too short)", where);
+	if (!err)
+		err = read_preamble(r, e);
+	/* KSYMS, if there is one, before the first record is printed. */
+	if (!err && next_block(r, e) < 0)
+		err = -1;
+	if (err) {
+		recfile__free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void recfile__free(struct recfile *r)
+{
+	int i, kind, v;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->meta.nspecs; i++)
+		free(r->meta.specs[i]);
+	free(r->meta.specs);
+	free(r->meta.version);
+	free(r->meta.release);
+	free(r->meta.machine);
+	free(r->meta.clock);
+	for (i = 0; i < r->ntargets; i++) {
+		free(r->targets[i].label);
+		for (kind = 0; kind < KSNOOP_NR_KINDS; kind++)
+			for (v = 0; v < r->targets[i].plan.nvalues[kind]; v++)
+				free((char *)r->targets[i].plan.values[kind][v].text);
+	}
+	free(r->targets);
+	btf__free(r->btf);
+	free(r->ksyms);
+	free(r->block);
+	free(r);
+}
+
+const struct recfile_meta *recfile__meta(const struct recfile *r) { return &r->meta; }
+int recfile__ntargets(const struct recfile *r) { return r->ntargets; }
+const struct btf *recfile__btf(const struct recfile *r) { return r->btf; }
+__u64 recfile__cut(const struct recfile *r) { return r->cut; }
+__u64 recfile__offset(const struct recfile *r) { return r->off; }
+
+const struct recfile_target *recfile__target(const struct recfile *r, int i)
+{
+	return i >= 0 && i < r->ntargets ? &r->targets[i] : NULL;
+}
+
+const char *recfile__ksyms(const struct recfile *r, size_t *len)
+{
+	*len = r->ksyms_len;
+	return r->ksyms;
+}
+
+const struct recfile_totals *recfile__totals(const struct recfile *r)
+{
+	return r->has_totals ? &r->totals : NULL;
+}
+
+/* Does record REC of SIZE bytes fit its target's plan, value by value? */
+static bool record_ok(const struct recfile *r, const void *rec, size_t size)
+{
+	const struct ksnoop_event *ev = rec;
+	const struct ksnoop_side_plan *side;
+	const struct capture_plan *plan;
+	int i;
+
+	if (size < sizeof(*ev) || ev->func_id >= (__u32)r->ntargets || ev->kind >= KSNOOP_NR_KINDS)
+		return false;
+	plan = &r->targets[ev->func_id].plan;
+	side = &plan->bpf.side[ev->kind];
+	if (size < side->rec_size)
+		return false;
+	for (i = 0; i < plan->nvalues[ev->kind]; i++) {
+		struct ksnoop_value vh;
+
+		memcpy(&vh, (const char *)rec + side->values[i].rec_off, sizeof(vh));
+		if (vh.len > side->rec_size - side->values[i].rec_off - sizeof(vh))
+			return false;
+	}
+	return true;
+}
+
+/* A block after the plans: KSYMS kept, END's totals, EVENTS made current. */
+static int take_block(struct recfile *r, __u32 type, char *p, size_t len, __u64 at,
+		      struct ks_error *e)
+{
+	switch (type) {
+	case RECFILE_KSYMS:
+		if (r->ksyms || r->block) {
+			free(p);
+			return bad(r, e, at, "kernel symbols out of order");
+		}
+		r->ksyms = p;
+		r->ksyms_len = len;
+		return 0;
+	case RECFILE_EVENTS:
+		free(r->block);
+		r->block = p;
+		r->block_len = len;
+		r->pos = 0;
+		return 0;
+	case RECFILE_END:
+		if (len != sizeof(r->totals)) {
+			free(p);
+			return bad(r, e, at, "end block of the wrong size");
+		}
+		memcpy(&r->totals, p, len);
+		free(p);
+		r->has_totals = true;
+		r->ended = true;
+		return 0;
+	default:
+		free(p);
+		return bad(r, e, at, "block out of order");
+	}
+}
+
+/* The next block after the plans; 0: the file ended (cut or not). */
+static int next_block(struct recfile *r, struct ks_error *e)
+{
+	__u64 at = r->off;
+	__u32 type;
+	size_t len;
+	char *p;
+	int err = read_block(r, &type, &p, &len, e);
+
+	if (err <= 0) {
+		r->ended = true;
+		if (!err && !r->cut)
+			r->cut = at;	/* ended between blocks, without END */
+		return err;
+	}
+	err = take_block(r, type, p, len, at, e);
+	if (!err && r->ended && fgetc(r->f) != EOF)
+		err = bad(r, e, r->off, "data after the end block");
+	return err ? err : 1;
+}
+
+int recfile__next(struct recfile *r, const void **rec, size_t *size, struct ks_error *e)
+{
+	int err;
+
+	while (!r->ended) {
+		if (r->block && r->pos < r->block_len) {
+			__u64 n;
+
+			if (r->block_len - r->pos < 8)
+				return bad(r, e, r->off, "record length cut inside its block");
+			memcpy(&n, r->block + r->pos, 8);
+			if (n > r->block_len - r->pos - 8 || !record_ok(r, r->block + r->pos + 8, n))
+				return bad(r, e, r->off, "record does not fit its block or plan");
+			*rec = r->block + r->pos + 8;
+			*size = n;
+			/* The last record's padding may be left out. */
+			r->pos += 8 + (size_t)((n + 7) & ~7ULL);
+			if (r->pos > r->block_len)
+				r->pos = r->block_len;
+			return 1;
+		}
+		err = next_block(r, e);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Which targets share one program (sharing.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include "sharing.h"
+
+/*
+ * A glob's tracepoints share programs where the kernel has raw_tp cookies
+ * (6.10 on); a glob's functions when attached as kprobes (fentry loads a
+ * program per function anyway).
+ */
+bool groups__shared(const struct target_list *l, const struct target *tg)
+{
+	return (tg->from_glob && tg->kind == ATTACH_KPROBE) || tg->kind == ATTACH_USDT ||
+	       (tg->from_glob && tg->kind == ATTACH_TP && l->tp_cookies);
+}
+
+/*
+ * Can X and Y share a program?  USDT probes also need as many arguments:
+ * a program checks the types of its sites' arguments (KSNOOP_PLAN_USDT_SIG)
+ * up to nslots, and reads that many.  Tracepoints too: the kernel refuses
+ * to attach a raw_tp program that reads a word past the tracepoint's
+ * arguments, and a group reads every word one of its members does.
+ */
+static bool same_group(const struct target *x, const struct target *y)
+{
+	return x->kind == y->kind && resolver__same_program(&x->plan, &y->plan) &&
+	       (x->kind != ATTACH_USDT || x->plan.bpf.nslots == y->plan.bpf.nslots) &&
+	       (x->kind != ATTACH_TP || x->plan.sig.nslots == y->plan.sig.nslots);
+}
+
+struct hashed {
+	__u64 hash;
+	int target;
+};
+
+static int cmp_hashed(const void *a, const void *b)
+{
+	const struct hashed *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->target - y->target;
+}
+
+static void add_group(struct target_groups *g, enum attach_kind kind, const int *idx, int n)
+{
+	g->v[g->n++] = (struct target_group){ .kind = kind, .idx = idx, .n = n };
+}
+
+/*
+ * The targets IDX[0..M) of one plan: USDT probes PER to a program, functions
+ * and tracepoints as many as resolver__group() lets one program serve.
+ */
+static void split_group(struct target_groups *g, struct target_list *l, const int *idx, int m,
+			int per, struct capture_plan **plans)
+{
+	enum attach_kind kind = l->v[idx[0]].kind;
+	int j, k;
+
+	if (kind == ATTACH_USDT) {
+		for (j = 0; j < m; j += per)
+			add_group(g, kind, idx + j, m - j < per ? m - j : per);
+		return;
+	}
+	for (j = 0; j < m; j++)
+		plans[j] = &l->v[idx[j]].plan;
+	g->nfuncs += m;
+	for (j = 0; j < m; j += k) {
+		struct ksnoop_plan group;
+
+		k = resolver__group(plans + j, m - j, &group);
+		add_group(g, kind, idx + j, k);
+		g->v[g->n - 1].plan = group;
+	}
+}
+
+/* Of N USDT probes in all, how many one program serves. */
+static int usdt_per_program(int n, int spread)
+{
+	return spread > 0 && n > spread ? (n + spread - 1) / spread : 1;
+}
+
+int groups__build(struct target_groups *g, struct target_list *l, int usdt_spread)
+{
+	size_t cnt = l->n ? l->n : 1;
+	struct hashed *h = calloc(cnt, sizeof(*h));
+	struct capture_plan **plans = calloc(cnt, sizeof(*plans));
+	bool *done = calloc(cnt, sizeof(*done));
+	int n = 0, nusdt = 0, i, j, m, per;
+
+	*g = (struct target_groups){ .v = calloc(cnt, sizeof(*g->v)),
+				     .idx = calloc(cnt, sizeof(*g->idx)) };
+	if (!h || !plans || !done || !g->v || !g->idx) {
+		free(h);
+		free(plans);
+		free(done);
+		groups__free(g);
+		return -ENOMEM;
+	}
+	for (i = 0; i < l->n; i++) {
+		if (groups__shared(l, &l->v[i]))
+			h[n++] = (struct hashed){ resolver__program_hash(&l->v[i].plan), i };
+		nusdt += l->v[i].kind == ATTACH_USDT;
+	}
+	per = usdt_per_program(nusdt, usdt_spread);
+	qsort(h, n, sizeof(*h), cmp_hashed);
+	for (i = 0, m = 0; i < n; i++) {
+		const struct target *lead = &l->v[h[i].target];
+		int *idx = g->idx + m, k = 0;
+
+		if (done[h[i].target])
+			continue;
+		/* Equal hashes, then equal plans: a collision makes a group of its own. */
+		for (j = i; j < n && h[j].hash == h[i].hash; j++) {
+			if (done[h[j].target] || !same_group(lead, &l->v[h[j].target]))
+				continue;
+			done[h[j].target] = true;
+			idx[k++] = h[j].target;
+		}
+		m += k;
+		split_group(g, l, idx, k, per, plans);
+	}
+	free(h);
+	free(plans);
+	free(done);
+	return 0;
+}
+
+void groups__free(struct target_groups *g)
+{
+	free(g->v);
+	free(g->idx);
+	*g = (struct target_groups){};
+}
