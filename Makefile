@@ -261,6 +261,13 @@ $(BUILD)/usdt/usdt_sites: tests/usdt/usdt_sites.c | $(BUILD)
 $(BUILD)/usdt/usdt_libonly: tests/usdt/usdt_libonly.c $(BUILD)/usdt/libksnoop_usdt.so
 	$(CC) -O1 -g $< -L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -o $@
 
+# The capture program run by BPF_PROG_TEST_RUN (live/47-prog-test-run.sh):
+# the skeleton and the shared header only, under the sanitizers.
+LIVE_BINS := $(BUILD)/live/prog_test_run
+$(BUILD)/live/prog_test_run: tests/live/prog_test_run.c include/ksnoop.h $(BUILD)/ksnoop.skel.h $(LIBBPF_A)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) $< $(PKG_LIBS) -o $@
+
 # Workloads for the VM tests: static, so the VM needs no libraries for them.
 VM_BINS := $(BUILD)/vm/vmprog
 $(BUILD)/vm/vmprog: tests/vm/vmprog.c | $(BUILD)
@@ -283,7 +290,7 @@ demo: deps
 # What unit, live and VM tests run (tests/mutate builds these); check adds the fuzzers.
 # A cross build's test programs need the sysroot's <sys/sdt.h>.
 $(USDT_BINS) $(VM_BINS): $(CROSS_STAMP)
-TEST_BINS  := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS)
+TEST_BINS  := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS) $(LIVE_BINS)
 test-bins: $(TEST_BINS)
 
 CHECK_BINS := $(TEST_BINS) $(FUZZ_BINS)
@@ -303,7 +310,7 @@ check: deps
 unit: $(UNIT_BINS)
 	@tests/run --build $(BUILD) --only unit
 
-live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS) $(VM_BINS)
+live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS) $(VM_BINS) $(LIVE_BINS)
 	@tests/run --build $(BUILD) --only live
 
 # Rewrites the golden outputs (tests/golden/cases) from what ksnoop prints
