@@ -6,6 +6,7 @@
 #   make bench      measure against bcc's ksnoop and bpftrace (docs/PERFORMANCE.md)
 #   make fuzz       run the fuzzers for longer than make check does
 #   make test-bins  build what the unit, live and VM tests run (tests/mutate)
+#   make golden     rewrite tests/golden's expected outputs (on purpose only)
 #   make install    PREFIX=/usr/local DESTDIR= (make uninstall: the same files removed)
 #   make deb        the Debian package, built in a clean copy (scripts/make-deb)
 #   make ARCH=arm64 cross-build build-arm64/ksnoop for aarch64
@@ -120,7 +121,7 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 
-.PHONY: all deps demo check unit live vm vm-arm64 arm64-test-bins fuzz bench install uninstall deb clean test-bins
+.PHONY: all deps demo check unit golden live vm vm-arm64 arm64-test-bins fuzz bench install uninstall deb clean test-bins
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/ksnoop
@@ -188,10 +189,11 @@ $(BUILD)/san/ksnoop: $(CORE_SRCS:%.c=$(BUILD)/san/%.o) \
 		     $(APP_SRCS:%.c=$(BUILD)/san/%.o) $(LIBBPF_A)
 	$(CC) $(SAN_FLAGS) -pthread $(filter %.o,$^) $(PKG_LIBS) -o $@
 
-# The unit tests' and fuzzers' BTF, written in C (tests/fixture/types.h):
+# The unit tests' and fuzzers' BTF, written in C (tests/fixture/types.h;
+# info.h: functions and tracepoints for the golden outputs of info):
 # gcc's DWARF encoded by pahole, as the kernel's BTF is made, so that the
 # offsets are the compiler's.  Tests load it from FIXTURE_FLAGS' path.
-FIXTURE_BTF   := $(BUILD)/fixture/types.btf $(BUILD)/fixture/kernel.btf
+FIXTURE_BTF   := $(BUILD)/fixture/types.btf $(BUILD)/fixture/kernel.btf $(BUILD)/fixture/info.btf
 FIXTURE_FLAGS := -DKSNOOP_FIXTURE_DIR='"$(abspath $(BUILD)/fixture)"'
 $(FIXTURE_BTF): $(BUILD)/fixture/%.btf: tests/fixture/%.c tests/fixture/%.h
 	@mkdir -p $(@D)
@@ -264,6 +266,13 @@ $(BUILD)/usdt/usdt_sites: tests/usdt/usdt_sites.c | $(BUILD)
 $(BUILD)/usdt/usdt_libonly: tests/usdt/usdt_libonly.c $(BUILD)/usdt/libksnoop_usdt.so
 	$(CC) -O1 -g $< -L$(@D) -lksnoop_usdt -Wl,-rpath,'$$ORIGIN' -o $@
 
+# The capture program run by BPF_PROG_TEST_RUN (live/47-prog-test-run.sh):
+# the skeleton and the shared header only, under the sanitizers.
+LIVE_BINS := $(BUILD)/live/prog_test_run
+$(BUILD)/live/prog_test_run: tests/live/prog_test_run.c include/ksnoop.h $(BUILD)/ksnoop.skel.h $(LIBBPF_A)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) $< $(PKG_LIBS) -o $@
+
 # Workloads for the VM tests: static, so the VM needs no libraries for them.
 VM_BINS := $(BUILD)/vm/vmprog
 $(BUILD)/vm/vmprog: tests/vm/vmprog.c | $(BUILD)
@@ -286,7 +295,7 @@ demo: deps
 # What unit, live and VM tests run (tests/mutate builds these); check adds the fuzzers.
 # A cross build's test programs need the sysroot's <sys/sdt.h>.
 $(USDT_BINS) $(VM_BINS): $(CROSS_STAMP)
-TEST_BINS  := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS)
+TEST_BINS  := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS) $(LIVE_BINS)
 test-bins: $(TEST_BINS)
 
 CHECK_BINS := $(TEST_BINS) $(FUZZ_BINS)
@@ -306,8 +315,14 @@ check: deps
 unit: $(UNIT_BINS)
 	@tests/run --build $(BUILD) --only unit
 
-live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS) $(VM_BINS)
+live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS) $(VM_BINS) $(LIVE_BINS)
 	@tests/run --build $(BUILD) --only live
+
+# Rewrites the golden outputs (tests/golden/cases) from what ksnoop prints
+# now: only on purpose, after an output change you meant; read the diff
+# before committing it.  make check compares (tests/run --only golden).
+golden: $(BUILD)/san/ksnoop $(FIXTURE_BTF)
+	@tests/golden/run --build $(BUILD) --update
 
 vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(BUILD)/usdt/syscall_prog $(BUILD)/usdt/ustack_prog \
     $(BUILD)/usdt/usdt_sites $(VM_BINS)

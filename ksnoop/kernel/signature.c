@@ -172,7 +172,9 @@ struct tp_stubs *tp_stubs__new(const struct btf *btf)
 		}
 		s->v[s->n++] = (struct tp_stub){ fn + 12, (__s32)id };
 	}
-	qsort(s->v, s->n, sizeof(*s->v), stub_cmp);
+	/* A BTF without stubs leaves v NULL, which qsort() must not see. */
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), stub_cmp);
 	return s;
 }
 
@@ -194,6 +196,8 @@ static __s32 find_stub(const struct btf *btf, const struct tp_stubs *stubs, cons
 		snprintf(tname, sizeof(tname), "__bpf_trace_%s", name);
 		return btf__find_by_name_kind(btf, tname, BTF_KIND_FUNC);
 	}
+	if (!stubs->n)
+		return -ENOENT;
 	hit = bsearch(&key, stubs->v, stubs->n, sizeof(*stubs->v), stub_cmp);
 	return hit ? hit->fid : -ENOENT;
 }

@@ -1,0 +1,71 @@
+"""The report: every part, in order (each table its own module), and
+write_report(), which writes it or splices one part into an existing one."""
+
+import os
+
+from .base import ReportBase
+from .data import Results
+from .header import HeaderPart
+from .splice import splice_arm64, splice_record, splice_track, splice_tree
+from .summary import SummaryParts
+from .t1_kfunc import KfuncTable
+from .t2_usdt import UsdtTable
+from .t3_tracepoint import TracepointTables
+from .t4_throughput import ThroughputTable
+from .t4b_record import RecordTable
+from .t5_startup import StartupTable
+from .t6_globs import GlobsTable
+from .t7_tree import TreeTable
+from .t8_track import TrackTable
+from .t9_arm64 import Arm64Table
+
+
+class Report(ReportBase, HeaderPart, KfuncTable, UsdtTable, TracepointTables, ThroughputTable,
+             RecordTable, StartupTable, GlobsTable, TreeTable, TrackTable, Arm64Table, SummaryParts):
+    """docs/PERFORMANCE.md of one Results: the parts write into one list of
+    lines, and some read what an earlier one found (self.f_ks ...)."""
+
+    def write(self):
+        self.header()
+        self.kfunc()
+        self.usdt()
+        self.tracepoint()
+        self.tracepoint_filtered()
+        self.aggregation()
+        self.syscall_pair()
+        self.throughput()
+        self.recording()
+        self.startup()
+        self.globs()
+        self.tree()
+        self.track()
+        self.arm64()
+        self.trouble()
+        self.targets()
+        self.profiles()
+        self.findings_part()
+        self.raw()
+        return self.text()
+
+
+def write_report(data, out):
+    """Write the report of DATA (BenchData) to the file OUT; data of
+    bench/run --only-tree replaces table 7 of an existing OUT in place,
+    --only-arm64 table 9, --only-record table 4b."""
+    if data.meta.get("only") == "tree" and os.path.isfile(out):
+        with open(out, encoding="utf-8") as f:
+            text = splice_tree(f.read(), *Report(Results(data)).tree_only())
+    elif data.meta.get("only") == "arm64" and os.path.isfile(out):
+        with open(out, encoding="utf-8") as f:
+            text = splice_arm64(f.read(), *Report(Results(data)).arm64_only())
+    elif data.meta.get("only") == "track" and os.path.isfile(out):
+        with open(out, encoding="utf-8") as f:
+            text = splice_track(f.read(), *Report(Results(data)).track_only())
+    elif data.meta.get("only") == "record" and os.path.isfile(out):
+        with open(out, encoding="utf-8") as f:
+            text = splice_record(f.read(), *Report(Results(data)).recording_only())
+    else:
+        text = Report(Results(data)).write()
+    with open(out + ".tmp", "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(out + ".tmp", out)
