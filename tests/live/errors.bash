@@ -12,15 +12,15 @@
 # Each row runs `ksnoop ARGS` (the sanitizer build, bounded by `timeout`,
 # stdin from /dev/null; leading NAME=VALUE words are its environment) and
 # is one result, NAME, which passes when ksnoop
-#   - exited with STATUS, within 10 s, with no sanitizer report;
+#   - exited with STATUS, within ET_TIMEOUT (10) s, with no sanitizer report;
 #   - printed exactly one line: on stderr and nothing on stdout, or with
 #     --json on stdout (a {"type":"error",...} object) and nothing on stderr;
 #   - and that line is, byte for byte, the one GOLDEN holds for NAME.
 # GOLDEN (tests/golden/SCRIPT/errors) has one line a row, NAME, a tab, the
 # message; the scratch directory's name in it reads $TMP, and a kernel
 # address (0xffff and 12 hex digits: it moves with KASLR) 0xKADDR.  An entry of
-# GOLDEN that no row made fails too (golden_entries_used): a row renamed
-# or dropped leaves no expectation behind unseen.
+# GOLDEN that no row made fails too (golden_used_FILE, FILE the golden's
+# name): a row renamed or dropped leaves no expectation behind unseen.
 #
 # ARGS are expanded when the row runs ("$(long a 200)", $'\n' ...), in
 # the scratch directory $tmp: a file made there is ./NAME, so that the
@@ -34,6 +34,7 @@
 # reading the diff before committing it.
 
 PARALLEL=${PARALLEL:-4}
+ET_TIMEOUT=${ET_TIMEOUT:-10}
 
 # _et_norm: a message as the golden file holds it.
 _et_norm() {
@@ -52,7 +53,7 @@ _et_run() {
 	done
 	cd "$tmp" || return
 	ASAN_OPTIONS=$(san_opt asan "et-$n") UBSAN_OPTIONS=$(san_opt ubsan "et-$n") \
-		env "${envs[@]}" timeout -k 2 10 "$K" "$@" </dev/null \
+		env "${envs[@]}" timeout -k 2 "$ET_TIMEOUT" "$K" "$@" </dev/null \
 		>"$ET_DIR/$n.out" 2>"$ET_DIR/$n.err"
 	echo $? >"$ET_DIR/$n.rc"
 }
@@ -87,7 +88,7 @@ _et_judge() {
 		fail "$name" "sanitizer report (exit $rc): ${ET_ARGS[n]}
 $rep$(head -30 "$ET_DIR/$n.err")"
 	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		fail "$name" "no answer within 10 s (killed): ${ET_ARGS[n]}"
+		fail "$name" "no answer within $ET_TIMEOUT s (killed): ${ET_ARGS[n]}"
 	elif [ "$rc" != "$want" ]; then
 		fail "$name" "exit $rc, expected $want: ${ET_ARGS[n]}
 $(head -5 "$ET_DIR/$n.err")$(head -5 "$ET_DIR/$n.out")"
@@ -123,7 +124,7 @@ error_table() {
 	ET_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 	ET_GOLDEN=$ET_ROOT/$golden ET_JSON=$json
 	scratch_dir
-	ET_DIR=$tmp/errors
+	ET_DIR=$tmp/errors-${golden##*/}
 	mkdir -p "$ET_DIR"
 	ET_ARGS=()
 	rm -f "$ET_GOLDEN.new"
@@ -157,9 +158,9 @@ error_table() {
 	local stale
 	stale=$(cut -f1 "$ET_GOLDEN" 2>/dev/null | grep -vxF -f <(printf '%s\n' "${names[@]}"))
 	if [ -z "$stale" ]; then
-		pass golden_entries_used
+		pass "golden_used_${golden##*/}"
 	else
-		fail golden_entries_used "entries of $golden that no row made:
+		fail "golden_used_${golden##*/}" "entries of $golden that no row made:
 $stale"
 	fi
 }
