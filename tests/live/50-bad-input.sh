@@ -218,8 +218,13 @@ usdt_negative_for_u8               2  usdt "./prog:ksnoop_test:small(arg1 == -1)
 usdt_return                        2  usdt "./prog:ksnoop_test:req(return)"
 usdt_overlong_string               2  usdt "./prog:ksnoop_test:req(arg2:str == \"$L200\")"
 usdt_missing_paren                 2  usdt "./prog:ksnoop_test:req(arg2:str"
-usdt_btf_file_missing              2   --btf /nonexistent/types.btf usdt "./prog:ksnoop_test:obj(arg0:struct req *)"
+usdt_btf_file_missing              2  --btf /nonexistent/types.btf usdt "./prog:ksnoop_test:obj(arg0:struct req *)"
+# --btf FILE that is not BTF says so (libbpf's "Unknown error 4001",
+# EIO and ENODATA were what it said once).
 usdt_btf_file_not_btf              2  --btf "./text" usdt "./prog:ksnoop_test:obj(arg0:struct req *)"
+usdt_btf_file_empty                2  --btf ./empty usdt "./prog:ksnoop_test:obj(arg0:struct req *)"
+usdt_btf_file_elf_without_btf      2  --btf ./noprobes usdt "./prog:ksnoop_test:obj(arg0:struct req *)"
+usdt_btf_file_directory            2  --btf . usdt "./prog:ksnoop_test:obj(arg0:struct req *)"
 info_usdt_missing                  2  info usdt /nonexistent/app
 info_usdt_not_elf                  2  info usdt "./text"
 info_usdt_fifo                     2  info usdt "./fifo"
