@@ -1,7 +1,7 @@
 # Error messages as data: a table of ksnoop command lines, the exit status
 # each must end with, and the exact one-line message each must print, kept
-# in a golden file.  Sourced by the live scripts of bad input (20-errors,
-# 25-json-errors, 50-bad-input) after helpers.bash.
+# in a golden file.  Sourced after helpers.bash by the live scripts of
+# bad input (20-errors, 25-json-errors, 50-bad-input) and 30-tracepoint.
 #
 #   error_table [--json] GOLDEN <<'TABLE'
 #   # NAME                STATUS  ARGS (shell words)
@@ -16,11 +16,11 @@
 #   - printed exactly one line: on stderr and nothing on stdout, or with
 #     --json on stdout (a {"type":"error",...} object) and nothing on stderr;
 #   - and that line is, byte for byte, the one GOLDEN holds for NAME.
-# GOLDEN (tests/golden/SCRIPT/errors) has one line a row, NAME, a tab, the
+# GOLDEN (tests/golden/SCRIPT/FILE) has one line a row, NAME, a tab, the
 # message; the scratch directory's name in it reads $TMP, and a kernel
-# address (0xffff and 12 hex digits: it moves with KASLR) 0xKADDR.  An entry of
-# GOLDEN that no row made fails too (golden_used_FILE, FILE the golden's
-# name): a row renamed or dropped leaves no expectation behind unseen.
+# address (0xffff and 12 hex digits: it moves with KASLR) 0xKADDR.  An
+# entry of GOLDEN that no row made fails too (golden_used_FILE): a row
+# renamed or dropped leaves no expectation behind unseen.
 #
 # ARGS are expanded when the row runs ("$(long a 200)", $'\n' ...), in
 # the scratch directory $tmp: a file made there is ./NAME, so that the
