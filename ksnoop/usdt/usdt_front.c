@@ -113,6 +113,37 @@ static int find_in_maps(int pid, const char *lib, char *out, size_t sz)
 	return found ? 0 : -ENOENT;
 }
 
+/*
+ * --btf FILE: raw BTF, or an ELF file with a .BTF section (btf__parse()).
+ * What libbpf says of a file that is neither is no errno strerror() knows
+ * (its own codes from 4000, "Unknown error 4001" for a text file), or one
+ * that names something else (EIO for an empty file or a directory,
+ * ENODATA for an ELF file without .BTF): the message says what the file
+ * is not, and strerror() is kept for the file that cannot be opened.
+ */
+static struct btf *parse_btf_file(const char *path, struct ks_error *e)
+{
+	struct btf *btf;
+	struct stat st;
+	int err;
+
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		ks_fail(e, -EISDIR, "cannot read BTF from '%s': it is a directory", path);
+		return NULL;
+	}
+	btf = btf__parse(path, NULL);
+	if (btf)
+		return btf;
+	err = errno;
+	if (err == ENOENT || err == EACCES || err == EPERM || err == ENOMEM || err == ELOOP ||
+	    err == ENAMETOOLONG || err == ENOTDIR)
+		ks_fail(e, -ENOENT, "cannot read BTF from '%s': %s", path, strerror(err));
+	else
+		ks_fail(e, -ENOEXEC, "cannot read BTF from '%s': neither raw BTF nor an ELF file with a .BTF section",
+			path);
+	return NULL;
+}
+
 static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, struct ks_error *e)
 {
 	struct usdt_bin *b, *bins;
@@ -158,12 +189,9 @@ static struct usdt_bin *get_bin(struct usdt_front *fe, const char *path, struct 
 		return NULL;
 	}
 	if (fe->btf_file) {
-		b->base = btf__parse(fe->btf_file, NULL);
-		if (!b->base) {
-			ks_fail(e, -ENOENT, "cannot read BTF from '%s': %s", fe->btf_file,
-				strerror(errno));
+		b->base = parse_btf_file(fe->btf_file, e);
+		if (!b->base)
 			return NULL;
-		}
 	} else {
 		b->base = btf__parse_elf(b->fd_path, NULL);	/* NULL: no .BTF, casts fail */
 	}

@@ -67,90 +67,147 @@ expect_eq info_glob "tp:syscalls:sys_enter_open tp:syscalls:sys_enter_openat" \
 expect_eq mounts_unchanged "$(grep -c tracefs /proc/self/mounts)" \
 	"$(ks info sys:openat >/dev/null 2>&1; grep -c tracefs /proc/self/mounts)"
 
-# run_prog NAME ARGS...: ksnoop ARGS while syscall_prog makes its calls.
-run_prog() {
-	local name=$1
-	shift
-	start "$tmp/$name.out" "$tmp/$name.err" -c "$prog" "$@" || fail "${name}_attach" "$(cat "$tmp/$name.err")"
-	"$tmp/$prog" "$missing" $N "$existing" $M 9 >/dev/null 2>&1 &
-	PROG_PID=$!
-	wait $PROG_PID
-	stop
-	expect_eq "${name}_exits_0" 0 "$RC"
-	sanitizer_clean "${name}_sanitizers" "$tmp/$name.err"
-}
+# Each case runs ksnoop -c $prog while syscall_prog makes its calls
+# (run_calls); NAME_exits_0 and NAME_sanitizers (stderr) are its first two
+# results.
+run_calls() { "$tmp/$prog" "$missing" $N "$existing" $M 9 >/dev/null 2>&1 & PROG_PID=$!; wait $PROG_PID; }
 
 # --- sys:openat(filename, return < 0): the failing opens, exactly ---
-run_prog pair 'sys:openat(filename, return < 0)'
-o=$(cat "$tmp/pair.out")
-expect_eq pair_events $N "$(grep -c -- "<- sys:openat" <<<"$o")"
-expect_eq pair_failing_name $N "$(grep -c "^    filename = \"$missing\"" <<<"$o")"
-expect_eq pair_never_existing 0 "$(grep -c "$existing" <<<"$o")"
+ks_case <<'CASE'
+NAME     pair
+RUN      -c "$prog" 'sys:openat(filename, return < 0)'
+WORKLOAD run_calls
+EXPECT   pair_exits_0: exit 0
+EXPECT   pair_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   pair_events: count $N '<- sys:openat'
+EXPECT   pair_failing_name: count $N "^    filename = \"$missing\""
+EXPECT   pair_never_existing: count 0 "$existing"
 # A return code that is an errno is named (an argument never is).
-expect_eq pair_enoent $N "$(grep -c '^    return = -2 (ENOENT)$' <<<"$o")"
-expect_eq pair_durations $N "$(grep -Ec -- '<- sys:openat \([0-9.]+ [nuµm]?s\)' <<<"$o")"
-expect_eq pair_no_entries 0 "$(grep -c -- '-> sys:openat' <<<"$o")"
+EXPECT   pair_enoent: count $N '^    return = -2 \(ENOENT\)$'
+EXPECT   pair_durations: count $N '<- sys:openat \([0-9.]+ [nuµm]?s\)'
+EXPECT   pair_no_entries: count 0 '-> sys:openat'
+CASE
 
 # --- -p: the program's own process (it waits for its go) ---
-start "$tmp/pid.out" "$tmp/pid.err" -p $$ 'sys:openat(filename, return < 0)' ||
-	fail pid_attach "$(cat "$tmp/pid.err")"
-"$tmp/$prog" "$missing" $N "$existing" $M >/dev/null 2>&1
-: <"$missing-of-the-shell" 2>/dev/null
-stop
-expect_eq pid_exits_0 0 "$RC"
-expect_eq pid_only_ours 1 "$(grep -c -- "<- sys:openat" "$tmp/pid.out")"
-expect_eq pid_name 1 "$(grep -c "filename = \"$missing-of-the-shell\"" "$tmp/pid.out")"
+ks_case <<'CASE'
+NAME     pid
+RUN      -p $$ 'sys:openat(filename, return < 0)'
+WORKLOAD "$tmp/$prog" "$missing" $N "$existing" $M >/dev/null 2>&1
+WORKLOAD { : <"$missing-of-the-shell"; } 2>/dev/null
+EXPECT   pid_exits_0: exit 0
+EXPECT   pid_only_ours: count 1 '<- sys:openat'
+EXPECT   pid_name: count 1 "filename = \"$missing-of-the-shell\""
+CASE
 
 # --- the single events ---
-run_prog enter 'tp:syscalls:sys_enter_openat(filename)'
-expect_eq enter_missing $N "$(grep -c "^    filename = \"$missing\"$" "$tmp/enter.out")"
-expect_eq enter_existing $M "$(grep -c "^    filename = \"$existing\"$" "$tmp/enter.out")"
-run_prog exit 'tp:syscalls:sys_exit_openat(ret < 0)'
-expect_eq exit_enoent $N "$(grep -c '^    ret = -2 (ENOENT)$' "$tmp/exit.out")"
-expect_eq exit_only_failures $N "$(grep -c -- '-> tp:syscalls:sys_exit_openat' "$tmp/exit.out")"
+ks_case <<'CASE'
+NAME     enter
+RUN      -c "$prog" 'tp:syscalls:sys_enter_openat(filename)'
+WORKLOAD run_calls
+EXPECT   enter_exits_0: exit 0
+EXPECT   enter_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   enter_missing: count $N "^    filename = \"$missing\"$"
+EXPECT   enter_existing: count $M "^    filename = \"$existing\"$"
+CASE
+ks_case <<'CASE'
+NAME     exit
+RUN      -c "$prog" 'tp:syscalls:sys_exit_openat(ret < 0)'
+WORKLOAD run_calls
+EXPECT   exit_exits_0: exit 0
+EXPECT   exit_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   exit_enoent: count $N '^    ret = -2 \(ENOENT\)$'
+EXPECT   exit_only_failures: count $N '-> tp:syscalls:sys_exit_openat'
+CASE
 
 # --- return codes named, and nothing else: a successful open's fd, a
 # negative argument (AT_FDCWD, -100), ret on the entry event's side ---
-run_prog named -j 'sys:openat(dfd, filename, return)' 'tp:syscalls:sys_exit_openat(ret)'
-fds=$(events "$tmp/named.out" | jq -r 'select(.func == "sys:openat" and .kind == "return" and .values.return >= 0) | .values | keys | join(",")')
-expect_eq named_fd_seen 1 "$(( $(grep -c . <<<"$fds") >= M ))"
-expect_eq named_fd_plain "" "$(grep -v '^return$' <<<"$fds")"
-expect_eq named_arg_plain "" "$(events "$tmp/named.out" | jq -r '.values | keys[] | select(test("errno") and . != "return_errno" and . != "ret_errno")' | sort -u)"
-expect_eq named_dfd "-100" "$(events "$tmp/named.out" | jq -r 'select(.values.filename == "'"$missing"'") | .values.dfd' | sort -u)"
-expect_eq named_exit_ret "$N ENOENT" \
-	"$(events "$tmp/named.out" | jq -r 'select(.func == "tp:syscalls:sys_exit_openat" and .values.ret == -2) | .values.ret_errno' | sort | uniq -c | sed 's/^ *//')"
-run_prog named_text 'sys:openat(dfd, filename, return)'
-expect_eq named_text_dfd "$(grep -c '^    filename = ' "$tmp/named_text.out")" "$(grep -c '^    dfd = -100$' "$tmp/named_text.out")"
-expect_eq named_text_fd "" "$(grep -E '^    return = [0-9]+ \(' "$tmp/named_text.out")"
+returned_keys() { events "$OUT" | jq -r 'select(.func == "sys:openat" and .kind == "return" and .values.return >= 0) | .values | keys | join(",")'; }
+ks_case <<'CASE'
+NAME     named
+RUN      -c "$prog" -j 'sys:openat(dfd, filename, return)' 'tp:syscalls:sys_exit_openat(ret)'
+WORKLOAD run_calls
+EXPECT   named_exits_0: exit 0
+EXPECT   named_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   named_fd_seen: eq 1 "$(( $(returned_keys | grep -c .) >= M ))"
+EXPECT   named_fd_plain: eq '' "$(returned_keys | grep -v '^return$')"
+EXPECT   named_arg_plain: eq '' "$(events "$OUT" | jq -r '.values | keys[] | select(test("errno") and . != "return_errno" and . != "ret_errno")' | sort -u)"
+EXPECT   named_dfd: eq -100 "$(events "$OUT" | jq -r 'select(.values.filename == "'"$missing"'") | .values.dfd' | sort -u)"
+EXPECT   named_exit_ret: eq "$N ENOENT" \
+         "$(events "$OUT" | jq -r 'select(.func == "tp:syscalls:sys_exit_openat" and .values.ret == -2) | .values.ret_errno' | sort | uniq -c | sed 's/^ *//')"
+CASE
+ks_case <<'CASE'
+NAME     named_text
+RUN      -c "$prog" 'sys:openat(dfd, filename, return)'
+WORKLOAD run_calls
+EXPECT   named_text_exits_0: exit 0
+EXPECT   named_text_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   named_text_dfd: eq "$(grep -c '^    filename = ' "$OUT")" "$(grep -c '^    dfd = -100$' "$OUT")"
+EXPECT   named_text_fd: no_match '^    return = [0-9]+ \('
+CASE
 
 # --- globs ---
-run_prog glob_events 'tp:syscalls:sys_enter_opena*(filename)'
-expect_eq glob_events_missing $N "$(grep -c "^    filename = \"$missing\"$" "$tmp/glob_events.out")"
-run_prog glob_pair --count 'sys:opena*(return < 0)'
-expect_match glob_pair_count "^ +$N +sys:openat$" "$(cat "$tmp/glob_pair.out")"
+ks_case <<'CASE'
+NAME     glob_events
+RUN      -c "$prog" 'tp:syscalls:sys_enter_opena*(filename)'
+WORKLOAD run_calls
+EXPECT   glob_events_exits_0: exit 0
+EXPECT   glob_events_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   glob_events_missing: count $N "^    filename = \"$missing\"$"
+CASE
+ks_case <<'CASE'
+NAME     glob_pair
+RUN      -c "$prog" --count 'sys:opena*(return < 0)'
+WORKLOAD run_calls
+EXPECT   glob_pair_exits_0: exit 0
+EXPECT   glob_pair_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   glob_pair_count: match "^ +$N +sys:openat$"
+CASE
 
 # --- --hist of durations, -L ---
-run_prog hist --hist 'sys:openat(return < 0)'
-expect_match hist_header "^sys:openat: duration \($N calls\)$" "$(cat "$tmp/hist.out")"
-run_prog min_duration -L 1ns 'sys:openat(filename, return < 0)'
-expect_eq min_duration_all $N "$(grep -c "filename = \"$missing\"" "$tmp/min_duration.out")"
+ks_case <<'CASE'
+NAME     hist
+RUN      -c "$prog" --hist 'sys:openat(return < 0)'
+WORKLOAD run_calls
+EXPECT   hist_exits_0: exit 0
+EXPECT   hist_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   hist_header: match "^sys:openat: duration \\($N calls\\)$"
+CASE
+ks_case <<'CASE'
+NAME     min_duration
+RUN      -c "$prog" -L 1ns 'sys:openat(filename, return < 0)'
+WORKLOAD run_calls
+EXPECT   min_duration_exits_0: exit 0
+EXPECT   min_duration_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   min_duration_all: count $N "filename = \"$missing\""
+CASE
 
 # --- a struct pointer argument, cast and formatted ---
-run_prog connect 'sys:connect(((struct sockaddr_in *)uservaddr)->sin_port:be, ((struct sockaddr_in *)uservaddr)->sin_addr:ip, return)'
-expect_eq connect_port 1 "$(grep -c '^    ((struct sockaddr_in \*)uservaddr)->sin_port:be = 9$' "$tmp/connect.out")"
-expect_eq connect_addr 1 "$(grep -c '^    ((struct sockaddr_in \*)uservaddr)->sin_addr:ip = 127.0.0.1$' "$tmp/connect.out")"
-expect_eq connect_refused 1 "$(grep -c '^    return = -111 (ECONNREFUSED)$' "$tmp/connect.out")"
+ks_case <<'CASE'
+NAME     connect
+RUN      -c "$prog" 'sys:connect(((struct sockaddr_in *)uservaddr)->sin_port:be, ((struct sockaddr_in *)uservaddr)->sin_addr:ip, return)'
+WORKLOAD run_calls
+EXPECT   connect_exits_0: exit 0
+EXPECT   connect_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   connect_port: count 1 '^    \(\(struct sockaddr_in \*\)uservaddr\)->sin_port:be = 9$'
+EXPECT   connect_addr: count 1 '^    \(\(struct sockaddr_in \*\)uservaddr\)->sin_addr:ip = 127\.0\.0\.1$'
+EXPECT   connect_refused: count 1 '^    return = -111 \(ECONNREFUSED\)$'
+CASE
 
 # --- -j: NDJSON that parses ---
-run_prog json -j 'sys:openat(filename, return < 0)'
-if jq -e . "$tmp/json.out" >/dev/null 2>&1; then pass json_parses; else fail json_parses "$(cat "$tmp/json.out")"; fi
-expect_eq json_events $N "$(events "$tmp/json.out" | wc -l)"
-expect_eq json_filename "$missing" "$(events "$tmp/json.out" | jq -r '.values.filename' | sort -u)"
-expect_eq json_return "-2" "$(events "$tmp/json.out" | jq -r '.values.return' | sort -u)"
+ks_case <<'CASE'
+NAME     json
+RUN      -c "$prog" -j 'sys:openat(filename, return < 0)'
+WORKLOAD run_calls
+EXPECT   json_exits_0: exit 0
+EXPECT   json_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   json_parses: json
+EXPECT   json_events: eq $N "$(events "$OUT" | wc -l)"
+EXPECT   json_filename: eq "$missing" "$(events "$OUT" | jq -r '.values.filename' | sort -u)"
+EXPECT   json_return: eq -2 "$(events "$OUT" | jq -r '.values.return' | sort -u)"
 # JSON keeps the number and names it beside: "return_errno".
-expect_eq json_return_errno "$N number ENOENT" \
-	"$(events "$tmp/json.out" | jq -r '"\(.values.return | type) \(.values.return_errno)"' | sort | uniq -c | sed 's/^ *//')"
-expect_eq json_kind "return" "$(events "$tmp/json.out" | jq -r '.kind' | sort -u)"
-expect_eq json_summary summary "$(tail -1 "$tmp/json.out" | jq -r .type)"
-
-expect_eq nothing_left "" "$(left_progs "$PROGS")"
+EXPECT   json_return_errno: eq "$N number ENOENT" \
+         "$(events "$OUT" | jq -r '"\(.values.return | type) \(.values.return_errno)"' | sort | uniq -c | sed 's/^ *//')"
+EXPECT   json_kind: eq return "$(events "$OUT" | jq -r '.kind' | sort -u)"
+EXPECT   json_summary: eq summary "$(tail -1 "$OUT" | jq -r .type)"
+EXPECT   nothing_left: eq '' "$(left_progs "$PROGS")"
+CASE

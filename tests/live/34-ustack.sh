@@ -29,14 +29,14 @@ refused usdt_refused "^ksnoop: --ustack: a USDT probe's stack \(-s\) is its prog
 	--ustack usdt "$prog:nosuch:probe"
 refused hist_refused "^ksnoop: --hist counts by a value: not with --ustack$" --ustack --hist 'sys:openat'
 
-# traced NAME [-x] KSNOOP-ARGS...: ustack_prog waits on a pipe, ksnoop
-# traces its pid (@PID in ARGS), the prog makes its N calls and waits for
-# the end of the pipe (-x: it exits at once, before ksnoop prints).
-# USER: run the prog as that ("nobody": unprivileged).
-traced() {
-	local name=$1 exits=0 a args=() fifo=$tmp/fifo-$1 pid
-	shift
-	[ "$1" = -x ] && { exits=1; shift; }
+# Each case: BEFORE prog_waits (ustack_prog started, waiting on a pipe,
+# its pid in $pid for RUN's -p; USER_AS=nobody: unprivileged), RUN's
+# ksnoop must not hold the pipe open (6>&-: the prog waits for its end),
+# WORKLOAD prog_go [-x|-c] lets the prog make its N calls and waits for
+# the N events (at most 10 s; -c: counts, printed at exit only), then
+# for the end of the pipe (-x: it exits at once, before ksnoop prints).
+prog_waits() {
+	local fifo=$tmp/fifo-$1
 	mkfifo "$fifo"
 	if [ "${USER_AS:-}" = nobody ]; then
 		"${NOBODY[@]}" "$prog" "$missing" $N ${PROG_MODE:-} <"$fifo" >/dev/null 2>&1 &
@@ -45,98 +45,146 @@ traced() {
 	fi
 	pid=$!
 	exec 6>"$fifo"
-	for a in "$@"; do args+=("${a//@PID/$pid}"); done
-	# ksnoop must not hold the pipe open: the prog waits for its end.
-	start "$tmp/$name.out" "$tmp/$name.err" "${args[@]}" 6>&- || fail "${name}_attach" "$(cat "$tmp/$name.err")"
+}
+prog_go() {
 	echo go >&6
-	[ $exits = 1 ] && exec 6>&-
-	# The N events, printed while the prog waits (at most 10 s); counts
-	# (COUNTS=1) are printed at exit only.
-	[ "${COUNTS:-}" = 1 ] && sleep 1
-	for _ in $(seq $([ "${COUNTS:-}" = 1 ] && echo 0 || echo 100)); do
-		[ "$(grep -c '^{"type":"event"\|<- sys:openat\|-> tp:syscalls' "$tmp/$name.out")" -ge $N ] && break
+	[ "${1:-}" = -x ] && exec 6>&-
+	[ "${1:-}" = -c ] && sleep 1
+	for _ in $(seq $([ "${1:-}" = -c ] && echo 0 || echo 100)); do
+		[ "$(grep -c '^{"type":"event"\|<- sys:openat\|-> tp:syscalls' "$OUT")" -ge $N ] && break
 		sleep 0.1
 	done
 	exec 6>&-
 	wait "$pid" 2>/dev/null
-	stop
-	expect_eq "${name}_exits_0" 0 "$RC"
-	sanitizer_clean "${name}_sanitizers" "$tmp/$name.err"
 }
+# user_frames FILE: the first three frames of the first user stack, by name.
+user_frames() {
+	sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$1" | head -3 |
+		sed "s/^ *//; s/,\$//; s|^\([a-z_]*\)+0x[0-9a-f]* ($prog)\$|\1|" | joined
+}
+first() { grep -m1 "^{\"type\":\"$1\"" "$OUT"; }
+prog_frame="^        ([a-z_]+\+0x[0-9a-f]+ \($prog\)|0x[0-9a-f]+ \($prog\+0x[0-9a-f]+\)),?$"
 
 # --- text: kernel stack, then the user stack, exactly inner_fn, outer_fn, main ---
-traced text -s --ustack "sys:openat(filename, return < 0)" -p @PID
-o=$tmp/text.out
-expect_eq text_events $N "$(grep -c '<- sys:openat' "$o")"
-expect_eq text_user_frames "inner_fn outer_fn main" \
-	"$(sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$o" | head -3 |
-	   sed "s/^ *//; s/,\$//; s|^\([a-z_]*\)+0x[0-9a-f]* ($prog)\$|\1|" | joined)"
-expect_eq text_each_event_has_both "$N $N" \
-	"$(grep -c '^    stack = \[$' "$o") $(grep -c '^    ustack = \[$' "$o")"
+ks_case <<'CASE'
+NAME     text
+BEFORE   prog_waits text
+RUN      -s --ustack "sys:openat(filename, return < 0)" -p "$pid" 6>&-
+WORKLOAD prog_go
+EXPECT   text_exits_0: exit 0
+EXPECT   text_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   text_events: count $N '<- sys:openat'
+EXPECT   text_user_frames: eq 'inner_fn outer_fn main' "$(user_frames "$OUT")"
+EXPECT   text_each_event_has_both: eq "$N $N" "$(grep -c '^    stack = \[$' "$OUT") $(grep -c '^    ustack = \[$' "$OUT")"
 # Kernel frames first (as -s prints them), then the user stack.
-expect_eq text_kernel_then_user "stack ustack" \
-	"$(sed -n 's/^    \(u\{0,1\}stack\) = \[$/\1/p' "$o" | head -2 | joined)"
-expect_match text_kernel_frames '^        (do_syscall_64|entry_SYSCALL_64[a-z_]*)\+0x[0-9a-f]+,?$' "$(cat "$o")"
-expect_no_match text_no_user_in_kernel 'inner_fn|outer_fn' "$(sed -n '/^    stack = \[$/,/^    \]$/p' "$o")"
+EXPECT   text_kernel_then_user: eq 'stack ustack' "$(sed -n 's/^    \(u\{0,1\}stack\) = \[$/\1/p' "$OUT" | head -2 | joined)"
+EXPECT   text_kernel_frames: match '^        (do_syscall_64|entry_SYSCALL_64[a-z_]*)\+0x[0-9a-f]+,?$'
+EXPECT   text_no_user_in_kernel: eq '' "$(sed -n '/^    stack = \[$/,/^    \]$/p' "$OUT" | grep -E 'inner_fn|outer_fn')"
+CASE
 
 # --- JSON: "ustack" an array of its own beside "stack"; --ustack alone: no "stack" ---
-traced json -j --ustack "sys:openat(filename, return < 0)" -p @PID
-expect_eq json_user_frames '["inner_fn","outer_fn","main"]' \
-	"$(grep -m1 '^{"type":"event"' "$tmp/json.out" | jq -c '.ustack[0:3] | map(sub("\\+0x[0-9a-f]+ \\(.*\\)$"; ""))')"
-expect_eq json_object "\"$prog\"" \
-	"$(grep -m1 '^{"type":"event"' "$tmp/json.out" | jq -c '.ustack[0] | capture("\\((?<o>.*)\\)$").o')"
-expect_eq json_no_kernel_stack_without_s "false" \
-	"$(grep -m1 '^{"type":"event"' "$tmp/json.out" | jq -c 'has("stack")')"
-expect_eq json_return "-2" "$(grep -m1 '^{"type":"event"' "$tmp/json.out" | jq -c '.values.return')"
+ks_case <<'CASE'
+NAME     json
+BEFORE   prog_waits json
+RUN      -j --ustack "sys:openat(filename, return < 0)" -p "$pid" 6>&-
+WORKLOAD prog_go
+EXPECT   json_exits_0: exit 0
+EXPECT   json_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   json_user_frames: eq '["inner_fn","outer_fn","main"]' \
+         "$(first event | jq -c '.ustack[0:3] | map(sub("\\+0x[0-9a-f]+ \\(.*\\)$"; ""))')"
+EXPECT   json_object: eq "\"$prog\"" "$(first event | jq -c '.ustack[0] | capture("\\((?<o>.*)\\)$").o')"
+EXPECT   json_no_kernel_stack_without_s: eq false "$(first event | jq -c 'has("stack")')"
+EXPECT   json_return: eq -2 "$(first event | jq -c '.values.return')"
+CASE
 
 # --- a syscall tracepoint, and a process of another user (nobody) ---
-USER_AS=nobody traced tp --ustack "tp:syscalls:sys_enter_openat(filename)" -p @PID
-expect_eq tp_events $N "$(grep -c -- '-> tp:syscalls:sys_enter_openat$' "$tmp/tp.out")"
-expect_eq tp_user_frames "inner_fn outer_fn main" \
-	"$(sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$tmp/tp.out" | head -3 |
-	   sed "s/^ *//; s/,\$//; s|^\([a-z_]*\)+0x[0-9a-f]* ($prog)\$|\1|" | joined)"
+ks_case <<'CASE'
+NAME     tp
+BEFORE   USER_AS=nobody prog_waits tp
+RUN      --ustack "tp:syscalls:sys_enter_openat(filename)" -p "$pid" 6>&-
+WORKLOAD prog_go
+EXPECT   tp_exits_0: exit 0
+EXPECT   tp_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   tp_events: count $N '-> tp:syscalls:sys_enter_openat$'
+EXPECT   tp_user_frames: eq 'inner_fn outer_fn main' "$(user_frames "$OUT")"
+CASE
 
 # --- the process exits before its events are printed: with -p its maps
 # were read at attach, so each of its frames still names the program
 # (by symbol, or by offset where its file could no longer be opened) ---
-traced gone -x --ustack "sys:openat(return < 0)" -p @PID
-expect_eq gone_events $N "$(grep -c '<- sys:openat' "$tmp/gone.out")"
-expect_eq gone_frames_name_program 3 \
-	"$(sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$tmp/gone.out" | head -3 |
-	   grep -cE "^        ([a-z_]+\+0x[0-9a-f]+ \($prog\)|0x[0-9a-f]+ \($prog\+0x[0-9a-f]+\)),?$")"
+ks_case <<'CASE'
+NAME     gone
+BEFORE   prog_waits gone
+RUN      --ustack "sys:openat(return < 0)" -p "$pid" 6>&-
+WORKLOAD prog_go -x
+EXPECT   gone_exits_0: exit 0
+EXPECT   gone_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   gone_events: count $N '<- sys:openat'
+EXPECT   gone_frames_name_program: eq 3 \
+         "$(sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$OUT" | head -3 | grep -cE "$prog_frame")"
+CASE
 
 # --- the process becomes another program (exec: the same pid, other maps)
 # right after its calls: its frames are still named from the maps read at
 # attach (by symbol, or by offset once the mapped file is no longer its
 # own), never from cat's (whose own failing opens the file name leaves out) ---
-PROG_MODE=exec traced execd --ustack "sys:openat(filename == \"$missing\", return < 0)" -p @PID
-expect_eq execd_events $N "$(grep -c '<- sys:openat' "$tmp/execd.out")"
-expect_eq execd_frames_name_program $((3 * N)) \
-	"$(sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$tmp/execd.out" |
-	   grep -cE "^        ([a-z_]+\+0x[0-9a-f]+ \($prog\)|0x[0-9a-f]+ \($prog\+0x[0-9a-f]+\)),?$")"
-expect_no_match execd_not_cat 'cat|/usr/bin' "$(sed -n '/^    ustack = \[$/,/^    \]$/p' "$tmp/execd.out")"
+ks_case <<'CASE'
+NAME     execd
+BEFORE   PROG_MODE=exec prog_waits execd
+RUN      --ustack "sys:openat(filename == \"$missing\", return < 0)" -p "$pid" 6>&-
+WORKLOAD prog_go
+EXPECT   execd_exits_0: exit 0
+EXPECT   execd_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   execd_events: count $N '<- sys:openat'
+EXPECT   execd_frames_name_program: eq $((3 * N)) \
+         "$(sed -n '/^    ustack = \[$/,/^    \]$/{/^        /p}' "$OUT" | grep -cE "$prog_frame")"
+EXPECT   execd_not_cat: eq '' "$(sed -n '/^    ustack = \[$/,/^    \]$/p' "$OUT" | grep -E 'cat|/usr/bin')"
+CASE
 
 # --- --count: per kernel and user stack; folded with the user frames below ---
-COUNTS=1 traced count --count -s --ustack "sys:openat(return < 0)" -p @PID
-o=$tmp/count.out
-expect_eq count_header "sys:openat: $N calls" "$(head -1 "$o")"
-expect_match count_pid_line '^    -- pid [0-9]+, user stack:$' "$(cat "$o")"
-expect_eq count_user_frames "inner_fn outer_fn main" \
-	"$(sed -n '/^    -- pid/,$p' "$o" | sed -n '2,4p' |
-	   sed "s/^ *//; s|^\([a-z_]*\)+0x[0-9a-f]* ($prog)\$|\1|" | joined)"
-expect_match count_kernel_first '^    (do_syscall_64|entry_SYSCALL_64[a-z_]*)\+0x' "$(sed '/^    -- pid/,$d' "$o")"
-COUNTS=1 traced folded --count -s --ustack --folded "sys:openat(return < 0)" -p @PID
-expect_match folded_line "^(libc\.so\.6\+0x[0-9a-f]+;)*main;outer_fn;inner_fn;[^ ]*(entry_SYSCALL_64|do_syscall_64)[^ ]*;sys:openat $N\$" \
-	"$(cat "$tmp/folded.out")"
-expect_eq folded_one_line 1 "$(grep -c . "$tmp/folded.out")"
+ks_case <<'CASE'
+NAME     count
+BEFORE   prog_waits count
+RUN      --count -s --ustack "sys:openat(return < 0)" -p "$pid" 6>&-
+WORKLOAD prog_go -c
+EXPECT   count_exits_0: exit 0
+EXPECT   count_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   count_header: eq "sys:openat: $N calls" "$(head -1 "$OUT")"
+EXPECT   count_pid_line: match '^    -- pid [0-9]+, user stack:$'
+EXPECT   count_user_frames: eq 'inner_fn outer_fn main' \
+         "$(sed -n '/^    -- pid/,$p' "$OUT" | sed -n '2,4p' | sed "s/^ *//; s|^\([a-z_]*\)+0x[0-9a-f]* ($prog)\$|\1|" | joined)"
+EXPECT   count_kernel_first: text '^    (do_syscall_64|entry_SYSCALL_64[a-z_]*)\+0x' "$(sed '/^    -- pid/,$d' "$OUT")"
+CASE
+ks_case <<'CASE'
+NAME     folded
+BEFORE   prog_waits folded
+RUN      --count -s --ustack --folded "sys:openat(return < 0)" -p "$pid" 6>&-
+WORKLOAD prog_go -c
+EXPECT   folded_exits_0: exit 0
+EXPECT   folded_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   folded_line: match "^(libc\.so\.6\+0x[0-9a-f]+;)*main;outer_fn;inner_fn;[^ ]*(entry_SYSCALL_64|do_syscall_64)[^ ]*;sys:openat $N\$"
+EXPECT   folded_one_line: eq 1 "$(grep -c . "$OUT")"
+CASE
 # A process of nobody's whose frame is the symbol "evil;fake;frame" (an
 # asm label): ';' only ever separates frames, so it is one frame, ','s.
-PROG_MODE=evil USER_AS=nobody COUNTS=1 traced evil --count --ustack --folded "sys:openat(return < 0)" -p @PID
-expect_match folded_semicolon_one_frame "^(libc\.so\.6\+0x[0-9a-f]+;)*main;evil,fake,frame;outer_fn;inner_fn;sys:openat $N\$" \
-	"$(cat "$tmp/evil.out")"
-expect_eq folded_semicolon_not_split "1 0" "$(grep -c . "$tmp/evil.out") $(grep -c 'evil;fake' "$tmp/evil.out")"
-COUNTS=1 traced countj -j --count --ustack "sys:openat(return < 0)" -p @PID
-expect_eq count_json '["inner_fn","outer_fn","main"]' \
-	"$(grep -m1 '^{"type":"count"' "$tmp/countj.out" | jq -c '.ustack[0:3] | map(sub("\\+0x[0-9a-f]+ \\(.*\\)$"; ""))')"
-expect_eq count_json_no_kernel_stack "false $N" \
-	"$(grep -m1 '^{"type":"count"' "$tmp/countj.out" | jq -r '"\(has("stack")) \(.count)"')"
+ks_case <<'CASE'
+NAME     evil
+BEFORE   PROG_MODE=evil USER_AS=nobody prog_waits evil
+RUN      --count --ustack --folded "sys:openat(return < 0)" -p "$pid" 6>&-
+WORKLOAD prog_go -c
+EXPECT   evil_exits_0: exit 0
+EXPECT   evil_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   folded_semicolon_one_frame: match "^(libc\.so\.6\+0x[0-9a-f]+;)*main;evil,fake,frame;outer_fn;inner_fn;sys:openat $N\$"
+EXPECT   folded_semicolon_not_split: eq '1 0' "$(grep -c . "$OUT") $(grep -c 'evil;fake' "$OUT")"
+CASE
+ks_case <<'CASE'
+NAME     countj
+BEFORE   prog_waits countj
+RUN      -j --count --ustack "sys:openat(return < 0)" -p "$pid" 6>&-
+WORKLOAD prog_go -c
+EXPECT   countj_exits_0: exit 0
+EXPECT   countj_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   count_json: eq '["inner_fn","outer_fn","main"]' \
+         "$(first count | jq -c '.ustack[0:3] | map(sub("\\+0x[0-9a-f]+ \\(.*\\)$"; ""))')"
+EXPECT   count_json_no_kernel_stack: eq "false $N" "$(first count | jq -r '"\(has("stack")) \(.count)"')"
+CASE

@@ -49,9 +49,11 @@ done
 # A program named after this run: another run's execs do not count.
 probe=ksdur$$
 cp /bin/true "$tmp/$probe"
-start "$tmp/o1" "$tmp/e1" -j -n 1 --duration 10 -c "$probe" tp:sched_process_exec ||
-	fail attach_tp "$(cat "$tmp/e1")"
-"$tmp/$probe"
-finish
-expect_eq tp_event_printed 1 "$(grep -c '"kind":"entry"' "$tmp/o1")"
-expect_eq tp_event_has_no_duration 0 "$(grep -c duration_ns "$tmp/o1")"
+ks_case <<'CASE'
+NAME     tp_event
+RUN      -j -n 1 --duration 10 -c "$probe" tp:sched_process_exec
+WORKLOAD "$tmp/$probe"
+UNTIL    exit
+EXPECT   tp_event_printed: count 1 '"kind":"entry"'
+EXPECT   tp_event_has_no_duration: count 0 duration_ns
+CASE
