@@ -72,6 +72,9 @@
 #                instead of sending SIGINT after the workload
 #   TIMEOUT S    at most S seconds to attach, and S more to exit after the
 #                workload (default START_WAIT and KS_WAIT); then killed
+#   STOP_WAIT S  at most S seconds to exit after the SIGINT (or, with
+#                UNTIL exit, after the workload), whatever TIMEOUT says;
+#                then killed and RC is "timeout" (EXPECT exit 0 fails)
 #   EXPECT [R:] CHECK ARGS
 #                one result, named R (default NAME) and judged once ksnoop
 #                exited, OUT and ERR naming its stdout and stderr files:
@@ -288,7 +291,7 @@ $(cat "$ERR")" ;;
 
 ks_case() {
 	_ksc_name="" _ksc_before="" _ksc_run="" _ksc_work="" _ksc_until=sigint _ksc_limit=""
-	_ksc_expect="" _ksc_bad="" _ksc_line=""
+	_ksc_expect="" _ksc_bad="" _ksc_line="" _ksc_stopw=""
 	while IFS= read -r _ksc_part; do
 		# A backslash at the end goes on on the next line.
 		case $_ksc_part in
@@ -309,6 +312,7 @@ ks_case() {
 		WORKLOAD) _ksc_work=$_ksc_work$_ksc_val$_ks_nl ;;
 		UNTIL) _ks_words _ksc_until "$_ksc_val" ;;
 		TIMEOUT) _ks_words _ksc_limit "$_ksc_val" ;;
+		STOP_WAIT) _ks_words _ksc_stopw "$_ksc_val" ;;
 		EXPECT) _ksc_expect=$_ksc_expect$_ksc_val$_ks_nl ;;
 		*) _ksc_bad="$_ksc_bad unknown keyword '$_ksc_key';" ;;
 		esac
@@ -329,6 +333,7 @@ ks_case() {
 	eval "$_ksc_before"
 	if eval "start \"\$OUT\" \"\$ERR\" $_ksc_run"; then
 		eval "$_ksc_work"
+		[ -z "$_ksc_stopw" ] || KS_WAIT=$_ksc_stopw
 		if [ "$_ksc_until" = exit ]; then finish; else stop; fi
 		START_WAIT=$_ksc_wait KS_WAIT=$_ksc_exit
 		while IFS= read -r _ksc_line; do
