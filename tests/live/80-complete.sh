@@ -134,11 +134,20 @@ print(out.rsplit("LINE:", 1)[-1].split("\r")[0].strip() if "LINE:" in out else "
 PY
 }
 ks_name=$(basename "$K")
-expect_eq zsh_option "$ks_name --mode" "$(zsh_tab "$ks_name --mo")"
-expect_eq zsh_function "$ks_name ip_send_skb" "$(zsh_tab "$ks_name ip_send_s")"
-expect_eq zsh_tracepoint "$ks_name tp:sched:sched_switch" "$(zsh_tab "$ks_name tp:sched:sched_swi")"
-expect_eq zsh_member "$ks_name ip_send_skb(skb->len" "$(zsh_tab "$ks_name \"ip_send_skb(skb->le")"
-expect_eq zsh_usdt_probe "$ks_name usdt $P:ksnoop_test:req" "$(zsh_tab "$ks_name usdt $P:ksnoop_test:re")"
+# A row: NAME and what is typed after the program's name; tests/golden/
+# 80-complete/zsh the line after <Tab>, without the program's name.
+while read -r name typed; do
+	[ -n "$name" ] || continue
+	eval "typed=$typed"
+	want=$(awk -v n="$name" '$1 == n { sub(/^[^ ]+ ?/, ""); print; exit }' "$golden/zsh")
+	expect_eq "$name" "$ks_name ${want//\$P/$P}" "$(zsh_tab "$ks_name $typed")"
+done <<'ROWS'
+zsh_option     '--mo'
+zsh_function   'ip_send_s'
+zsh_tracepoint 'tp:sched:sched_swi'
+zsh_member     '"ip_send_skb(skb->le'
+zsh_usdt_probe "usdt $P:ksnoop_test:re"
+ROWS
 
 # A directory where nobody made files named with ESC and with a newline:
 # root's `ksnoop __complete` offers neither (raw, one would act on the
