@@ -35,6 +35,9 @@
 #                          histograms, notices and the closing summary
 #   events FILE...         record event FILE...: what was traced, without
 #                          the summary and notices
+#   ks_errors GOLDEN <<'ROWS' ... ROWS
+#                          ksnoop refusing, as data: a table of runs
+#                          checked against a golden file (below)
 #
 # The time limits, set before this file is sourced or at any time after:
 # START_WAIT (10 s), KS_WAIT (10 s), STOP_DELAY (0.3 s).  The VM's lib.sh
@@ -69,6 +72,9 @@
 #                instead of sending SIGINT after the workload
 #   TIMEOUT S    at most S seconds to attach, and S more to exit after the
 #                workload (default START_WAIT and KS_WAIT); then killed
+#   STOP_WAIT S  at most S seconds to exit after the SIGINT (or, with
+#                UNTIL exit, after the workload), whatever TIMEOUT says;
+#                then killed and RC is "timeout" (EXPECT exit 0 fails)
 #   EXPECT [R:] CHECK ARGS
 #                one result, named R (default NAME) and judged once ksnoop
 #                exited, OUT and ERR naming its stdout and stderr files:
@@ -87,6 +93,27 @@
 # that ends in a backslash goes on on the next.  OUT and ERR are
 # $tmp/NAME.out and .err, and stay set after the case with PROGS, RC and
 # KPID for what the script checks itself.
+#
+# ---- Errors as data: ks_errors ----
+#
+#     ks_errors "$golden/errors" <<'ROWS'
+#     missing_file  usdt /nonexistent/app:p:n
+#     not_elf       usdt "$tmp/text:p:n"
+#     ROWS
+#
+# Each row is a name and ksnoop's arguments (shell words, expanded when
+# the row runs; run in the foreground by `ks` where the script has one,
+# else $K).  The golden file has a line per row, NAME STATUS MESSAGE: the
+# run must exit STATUS (result NAME_status) and say MESSAGE, exactly, as
+# its one line on stderr (result NAME; more lines are joined with a
+# literal \n, and differ).  The value
+# of each variable KS_GOLDEN_VARS names (default: tmp) reads as $NAME in
+# the golden file, in that order (name the longer paths first).  A MESSAGE
+# that starts with ~ is an ERE the whole line must match instead, for what
+# the build decides (a register gcc chose).  A golden line without a row
+# fails under its name, as does a row without a golden line.
+# KS_GOLDEN_UPDATE=1 rewrites the file from what ran, keeping the ~ lines
+# that still match: read its diff before committing it.
 
 START_WAIT=${START_WAIT:-10}
 KS_WAIT=${KS_WAIT:-10}
@@ -264,7 +291,7 @@ $(cat "$ERR")" ;;
 
 ks_case() {
 	_ksc_name="" _ksc_before="" _ksc_run="" _ksc_work="" _ksc_until=sigint _ksc_limit=""
-	_ksc_expect="" _ksc_bad="" _ksc_line=""
+	_ksc_expect="" _ksc_bad="" _ksc_line="" _ksc_stopw=""
 	while IFS= read -r _ksc_part; do
 		# A backslash at the end goes on on the next line.
 		case $_ksc_part in
@@ -285,6 +312,7 @@ ks_case() {
 		WORKLOAD) _ksc_work=$_ksc_work$_ksc_val$_ks_nl ;;
 		UNTIL) _ks_words _ksc_until "$_ksc_val" ;;
 		TIMEOUT) _ks_words _ksc_limit "$_ksc_val" ;;
+		STOP_WAIT) _ks_words _ksc_stopw "$_ksc_val" ;;
 		EXPECT) _ksc_expect=$_ksc_expect$_ksc_val$_ks_nl ;;
 		*) _ksc_bad="$_ksc_bad unknown keyword '$_ksc_key';" ;;
 		esac
@@ -305,6 +333,7 @@ ks_case() {
 	eval "$_ksc_before"
 	if eval "start \"\$OUT\" \"\$ERR\" $_ksc_run"; then
 		eval "$_ksc_work"
+		[ -z "$_ksc_stopw" ] || KS_WAIT=$_ksc_stopw
 		if [ "$_ksc_until" = exit ]; then finish; else stop; fi
 		START_WAIT=$_ksc_wait KS_WAIT=$_ksc_exit
 		while IFS= read -r _ksc_line; do
@@ -322,5 +351,70 @@ _KS_EXPECT_
 		fail "$_ksc_name" "did not attach within ${_ksc_limit:-$START_WAIT} s: $KCMDLINE
 $(cat "$ERR")"
 	fi
+	return 0
+}
+
+# ---- ks_errors ----
+
+_ks_fg() {
+	if command -v ks >/dev/null 2>&1; then ks "$@"; else "${K:-ksnoop}" "$@"; fi
+}
+
+# _ks_golden_text TEXT: TEXT on one line (newlines as \n), each value
+# KS_GOLDEN_VARS names replaced by $NAME.
+_ks_golden_text() {
+	_ksg_text=$(printf '%s\n' "$1" | awk 'NR > 1 { printf "\\n" } { printf "%s", $0 }')
+	for _ksg_var in ${KS_GOLDEN_VARS:-tmp}; do
+		eval "_ksg_val=\${$_ksg_var:-}"
+		[ -n "$_ksg_val" ] || continue
+		_ksg_text=$(printf '%s\n' "$_ksg_text" | _KSG_F=$_ksg_val _KSG_T="\$$_ksg_var" awk '
+			{ f = ENVIRON["_KSG_F"]; o = ""
+			  while ((i = index($0, f)) > 0) { o = o substr($0, 1, i - 1) ENVIRON["_KSG_T"]; $0 = substr($0, i + length(f)) }
+			  print o $0 }')
+	done
+	printf '%s' "$_ksg_text"
+}
+
+# _ks_golden_judge NAME WANT ACTUAL: WANT is "STATUS MESSAGE" or
+# "STATUS ~ERE"; true when ACTUAL ("STATUS MESSAGE") is it.
+_ks_golden_judge() {
+	case ${2#* } in
+	"~"*) [ "${2%% *}" = "${3%% *}" ] && printf '%s\n' "${3#* }" | grep -Eq -- "^(${2#* ~})\$" ;;
+	*) [ "$2" = "$3" ] ;;
+	esac
+}
+
+ks_errors() {
+	_kse_golden=$1 _kse_seen=" " _kse_new=""
+	[ -r "$_kse_golden" ] || { fail ks_errors "no golden file $_kse_golden"; return 0; }
+	while IFS= read -r _kse_row; do
+		eval "set -- $_kse_row"
+		[ $# -gt 0 ] || continue
+		_kse_name=$1
+		shift
+		_kse_err=$(_ks_fg "$@" 2>&1 >/dev/null </dev/null)
+		_kse_got="$? $(_ks_golden_text "$_kse_err")"
+		_kse_want=$(awk -v n="$_kse_name" '$1 == n { sub(/^[^ ]+ +/, ""); print; exit }' "$_kse_golden")
+		_kse_seen="$_kse_seen$_kse_name "
+		_kse_why="ksnoop $*
+expected: ${_kse_want:-(no line in $_kse_golden)}
+actual:   $_kse_got"
+		if [ -n "$_kse_want" ] && [ "${_kse_want%% *}" = "${_kse_got%% *}" ]; then
+			pass "${_kse_name}_status"
+		else
+			fail "${_kse_name}_status" "$_kse_why"
+		fi
+		if [ -n "$_kse_want" ] && _ks_golden_judge "$_kse_name" "${_kse_got%% *} ${_kse_want#* }" "$_kse_got"; then
+			pass "$_kse_name"
+			_kse_new="$_kse_new$_kse_name ${_kse_got%% *} ${_kse_want#* }$_ks_nl"
+		else
+			fail "$_kse_name" "$_kse_why"
+			_kse_new="$_kse_new$_kse_name $_kse_got$_ks_nl"
+		fi
+	done
+	while read -r _kse_name _kse_want; do
+		case $_kse_seen in *" $_kse_name "*) ;; *) fail "$_kse_name" "a line of $_kse_golden without a row: $_kse_name $_kse_want" ;; esac
+	done <"$_kse_golden"
+	[ "${KS_GOLDEN_UPDATE:-}" != 1 ] || printf '%s' "$_kse_new" >"$_kse_golden"
 	return 0
 }

@@ -21,11 +21,10 @@ E=$tmp/usdt_edge
 
 # --- entry values kept for the return must fit the 32 KiB stash: said at
 #     resolve time, one line, exit 2 (was: E2BIG from map creation) ---
-err=$(timeout 20 "$K" --str-bytes 32768 "do_sys_openat2(filename, return < 0)" 2>&1 >/dev/null); rc=$?
-expect_eq stash_too_big_status 2 "$rc"
-expect_eq stash_too_big_one_line 1 "$(printf '%s\n' "$err" | wc -l)"
 # 64 (event header) + 16 (value header) + 32768 (the string): 32848.
-expect_match stash_too_big_message 'entry values kept for the return add up to 32848 bytes, more than 32768; lower --max-bytes or --str-bytes' "$err"
+ks_errors "$(cd "$(dirname "$0")/../golden/35-memory" && pwd)/errors" <<'ROWS'
+stash_too_big --str-bytes 32768 "do_sys_openat2(filename, return < 0)"
+ROWS
 
 # --- a USDT argument holding a kernel address is a fault, not a kernel read ---
 kaddr=$(awk '$3 == "_stext" { print $1; exit }' /proc/kallsyms)
@@ -198,12 +197,15 @@ mkdir -p "$tmp/cwd" "$tmp/bin"
 cp "$E" "$tmp/cwd/edgeprog"
 cp "$E" "$tmp/bin/edgeprog"
 cd "$tmp/cwd" || exit 1
-if PATH="$tmp/bin:$PATH" start "$tmp/o9" "$tmp/e9" --duration 10 -n 2 usdt "edgeprog:ksnoop_edge:mixed"; then
-	"$tmp/cwd/edgeprog" mixed
-	finish
-	count_is usdt_same_file_traced 2 '-> ksnoop_edge:mixed$' "$tmp/o9" "$tmp/e9"
-	expect_match usdt_file_named "USDT probe ksnoop_edge:mixed in edgeprog \\(device [0-9]+:[0-9]+, inode $(stat -c %i "$tmp/cwd/edgeprog")\\)" "$(cat "$tmp/e9")"
-else
-	fail usdt_same_file_attach "$(cat "$tmp/e9")"
-fi
+ks_case <<'CASE'
+NAME     usdt_same_file_attach
+BEFORE   path=$PATH PATH=$tmp/bin:$PATH
+RUN      --duration 10 -n 2 usdt "edgeprog:ksnoop_edge:mixed"
+WORKLOAD PATH=$path
+WORKLOAD "$tmp/cwd/edgeprog" mixed
+UNTIL    exit
+EXPECT   usdt_same_file_exit: exit 0
+EXPECT   usdt_same_file_traced: count 2 '-> ksnoop_edge:mixed$'
+EXPECT   usdt_file_named: stderr "USDT probe ksnoop_edge:mixed in edgeprog \\(device [0-9]+:[0-9]+, inode $(stat -c %i "$tmp/cwd/edgeprog")\\)"
+CASE
 cd / || exit 1

@@ -40,7 +40,8 @@ wait_hits() {
 	return 1
 }
 
-# stop_within NAME: SIGINT ends ksnoop within 2 s, status 0, nothing left.
+# stop_within NAME: SIGINT ends ksnoop within 2 s, status 0, nothing left
+# (the fuse case below; the others say it as ks_case STOP_WAIT 2).
 stop_within() {
 	local links=$LINKS progs=$PROGS
 	kill -INT "$KPID" 2>/dev/null
@@ -51,41 +52,80 @@ stop_within() {
 	expect_eq "$1"_no_prog_left "" "$(still_there prog "$progs")"
 }
 
-# crafted NAME KIND N: KIND fired N times as nobody; N events within 10 s,
-# ksnoop's peak memory up by less than 64 MB, its child's under 512 MB.
-crafted() {
-	local name=$1 o=$tmp/o-$1 e=$tmp/e-$1 hwm0
-	start "$o" "$e" -s usdt "$PROBE" || { fail "$name"_attach "$(cat "$e")"; return; }
+# fire KIND N: KIND fired N times as nobody; IN_TIME is "yes" when the N
+# events came within 10 s, MEM ksnoop's peak memory growth meanwhile and
+# CHILD_MEM its child's peak (kB).
+fire() {
+	local hwm0 c
 	hwm0=$(kb VmHWM "$KPID")
-	"${NOBODY[@]}" "$H" "$2" "$tmp/h" "$3" >/dev/null
-	if wait_hits "$o" "$3" 10; then
-		pass "$name"_printed_in_time
-	else
-		fail "$name"_printed_in_time "$(hits "$o") of $3 events after 10 s"
-	fi
-	expect_eq "$name"_memory_bounded true \
-		"$([ $(($(kb VmHWM "$KPID") - hwm0)) -lt 65536 ] && echo true || echo "VmHWM $hwm0 -> $(kb VmHWM "$KPID") kB")"
-	expect_eq "$name"_child_memory_bounded true \
-		"$(c=$(kid | head -1); [ -n "$c" ] && [ "$(kb VmHWM "$c")" -lt 524288 ] && echo true || echo "child ${c:-none}: $(kb VmHWM "${c:-0}") kB")"
-	stop_within "$name"
-	rm -f "$tmp/h/$2.so"
+	"${NOBODY[@]}" "$H" "$1" "$tmp/h" "$2" >/dev/null
+	IN_TIME=$(wait_hits "$OUT" "$2" 10 && echo yes || echo "$(hits "$OUT") of $2 events after 10 s")
+	MEM=$(($(kb VmHWM "$KPID") - hwm0))
+	c=$(kid | head -1)
+	CHILD_MEM=${c:+$(kb VmHWM "$c")}
 }
+# under LIMIT KB: "true" when KB (a peak memory growth) is below LIMIT.
+under() { [ -n "$2" ] && [ "$2" -lt "$1" ] && echo true || echo "${2:-no child}: ${3:-kB}"; }
 
-# --- 20,000 functions whose string table has no NUL: read once, named ---
-crafted nonul nonul 3
-expect_match nonul_named_cut "^        A{255}\\+0x0 \\($tmp/h/nonul.so\\),\$" "$(cat "$tmp/o-nonul")"
+# --- 20,000 functions whose string table has no NUL: read once, named;
+#     ksnoop grows by less than 64 MB, its child stays under 512 MB ---
+ks_case <<'CASE'
+NAME      nonul_attach
+RUN       -s usdt "$PROBE"
+WORKLOAD  fire nonul 3
+STOP_WAIT 2
+EXPECT    nonul_printed_in_time: eq yes "$IN_TIME"
+EXPECT    nonul_memory_bounded: eq true "$(under 65536 "$MEM")"
+EXPECT    nonul_child_memory_bounded: eq true "$(under 524288 "$CHILD_MEM")"
+EXPECT    nonul_sigint_exit_0: exit 0
+EXPECT    nonul_no_link_left: eq "" "$(still_there link "$LINKS")"
+EXPECT    nonul_no_prog_left: eq "" "$(still_there prog "$PROGS")"
+EXPECT    nonul_named_cut: match "^        A{255}\\+0x0 \\($tmp/h/nonul.so\\),\$"
+CASE
+rm -f "$tmp/h/nonul.so"
 # --- 100 headers over one table; 1,000 over a 48 MB hole: refused ---
-crafted overlap overlap 3
-expect_match overlap_unnamed "^        0x[0-9a-f]+ \\($tmp/h/overlap.so\\+0x1100\\),\$" "$(cat "$tmp/o-overlap")"
-crafted sparse sparse 3
+ks_case <<'CASE'
+NAME      overlap_attach
+RUN       -s usdt "$PROBE"
+WORKLOAD  fire overlap 3
+STOP_WAIT 2
+EXPECT    overlap_printed_in_time: eq yes "$IN_TIME"
+EXPECT    overlap_memory_bounded: eq true "$(under 65536 "$MEM")"
+EXPECT    overlap_child_memory_bounded: eq true "$(under 524288 "$CHILD_MEM")"
+EXPECT    overlap_sigint_exit_0: exit 0
+EXPECT    overlap_no_link_left: eq "" "$(still_there link "$LINKS")"
+EXPECT    overlap_no_prog_left: eq "" "$(still_there prog "$PROGS")"
+EXPECT    overlap_unnamed: match "^        0x[0-9a-f]+ \\($tmp/h/overlap.so\\+0x1100\\),\$"
+CASE
+rm -f "$tmp/h/overlap.so"
+ks_case <<'CASE'
+NAME      sparse_attach
+RUN       -s usdt "$PROBE"
+WORKLOAD  fire sparse 3
+STOP_WAIT 2
+EXPECT    sparse_printed_in_time: eq yes "$IN_TIME"
+EXPECT    sparse_memory_bounded: eq true "$(under 65536 "$MEM")"
+EXPECT    sparse_child_memory_bounded: eq true "$(under 524288 "$CHILD_MEM")"
+EXPECT    sparse_sigint_exit_0: exit 0
+EXPECT    sparse_no_link_left: eq "" "$(still_there link "$LINKS")"
+EXPECT    sparse_no_prog_left: eq "" "$(still_there prog "$PROGS")"
+CASE
+rm -f "$tmp/h/sparse.so"
 
 # --- the file cut to 4 KB while ksnoop may be reading it: no SIGBUS ---
-start "$tmp/o-trunc" "$tmp/e-trunc" -s usdt "$PROBE" || fail truncate_attach "$(cat "$tmp/e-trunc")"
-"${NOBODY[@]}" "$H" truncate "$tmp/h" 1 >/dev/null
-wait_hits "$tmp/o-trunc" 3 10 >/dev/null
-expect_eq truncate_events 3 "$(hits "$tmp/o-trunc")"
-expect_eq truncate_alive true "$(kill -0 "$KPID" 2>/dev/null && echo true || echo "ksnoop gone: $(tail -3 "$tmp/e-trunc")")"
-stop_within truncate
+ks_case <<'CASE'
+NAME      truncate_attach
+RUN       -s usdt "$PROBE"
+WORKLOAD  "${NOBODY[@]}" "$H" truncate "$tmp/h" 1 >/dev/null
+WORKLOAD  wait_hits "$OUT" 3 10
+WORKLOAD  alive=$(kill -0 "$KPID" 2>/dev/null && echo true || echo "ksnoop gone: $(tail -3 "$ERR")")
+STOP_WAIT 2
+EXPECT    truncate_events: eq 3 "$(hits "$OUT")"
+EXPECT    truncate_alive: eq true "$alive"
+EXPECT    truncate_sigint_exit_0: exit 0
+EXPECT    truncate_no_link_left: eq "" "$(still_there link "$LINKS")"
+EXPECT    truncate_no_prog_left: eq "" "$(still_there prog "$PROGS")"
+CASE
 rm -f "$tmp/h/truncate.so"
 
 # --- a deleted file's "X (deleted)" made a symlink to a root-only FIFO,
@@ -95,17 +135,31 @@ mkdir -m 700 "$tmp/root"
 mkfifo -m 600 "$tmp/root/fifo"
 ( exec 3>"$tmp/root/fifo"; echo opened >"$tmp/root/opened" ) &
 writer=$!
-start "$tmp/o-del" "$tmp/e-del" -s usdt "$PROBE" || fail deleted_attach "$(cat "$tmp/e-del")"
-"${NOBODY[@]}" "$H" deleted "$tmp/h" "$tmp/root/fifo" >/dev/null &
-hostile=$!
-wait_hits "$tmp/o-del" 1 10 >/dev/null || fail deleted_first_event "no event"
-touch "$tmp/h/go"
-wait "$hostile"
-wait_hits "$tmp/o-del" 2 10 >/dev/null || fail deleted_second_event "$(hits "$tmp/o-del") events"
-expect_match deleted_unnamed "^        0x[0-9a-f]+ \\($tmp/h/deleted.so \\(deleted\\)\\+0x1100\\),\$" "$(cat "$tmp/o-del")"
-sleep 0.5
-expect_eq deleted_fifo_not_opened "" "$(cat "$tmp/root/opened" 2>/dev/null)"
-stop_within deleted
+# deleted_go: the hostile program's first event, then the unmapping, then
+# its second event (each bounded by count).
+deleted_go() {
+	local hostile
+	"${NOBODY[@]}" "$H" deleted "$tmp/h" "$tmp/root/fifo" >/dev/null &
+	hostile=$!
+	FIRST=$(wait_hits "$OUT" 1 10 && echo yes || echo "no event")
+	touch "$tmp/h/go"
+	wait "$hostile"
+	SECOND=$(wait_hits "$OUT" 2 10 && echo yes || echo "$(hits "$OUT") events")
+	sleep 0.5
+}
+ks_case <<'CASE'
+NAME      deleted_attach
+RUN       -s usdt "$PROBE"
+WORKLOAD  deleted_go
+STOP_WAIT 2
+EXPECT    deleted_first_event: eq yes "$FIRST"
+EXPECT    deleted_second_event: eq yes "$SECOND"
+EXPECT    deleted_unnamed: match "^        0x[0-9a-f]+ \\($tmp/h/deleted.so \\(deleted\\)\\+0x1100\\),\$"
+EXPECT    deleted_fifo_not_opened: eq "" "$(cat "$tmp/root/opened" 2>/dev/null)"
+EXPECT    deleted_sigint_exit_0: exit 0
+EXPECT    deleted_no_link_left: eq "" "$(still_there link "$LINKS")"
+EXPECT    deleted_no_prog_left: eq "" "$(still_there prog "$PROGS")"
+CASE
 kill "$writer" 2>/dev/null
 
 # --- a file on FUSE whose server stops answering (fuse_stall: the traced

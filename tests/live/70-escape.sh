@@ -26,9 +26,9 @@ if [ -x "$P" ]; then
 	expect_eq info_usdt_json_no_raw_controls 0 "$(raw_controls "$tmp/i2")"
 	expect_eq info_usdt_json_provider "$(printf '\e[31m\nFORGE')" \
 		"$(jq -r 'select(.name == "\u009b2Jx") | .provider' "$tmp/i2" 2>&1)"
-	"$K" usdt "$tmp/usdt_prog:nope:*" >"$tmp/i3" 2>"$tmp/ie3"
-	expect_eq usdt_error_status 2 "$?"
-	expect_eq usdt_error_one_line 1 "$(wc -l <"$tmp/ie3")"
+	ks_errors "$(cd "$(dirname "$0")/../golden/70-escape" && pwd)/errors" <<'ROWS'
+usdt_error usdt "$tmp/usdt_prog:nope:*"
+ROWS
 else
 	fail info_usdt_escaped "missing $P (make build/usdt/usdt_prog)"
 fi
@@ -41,23 +41,28 @@ forged=F$$
 name=$'\e[31m\n'$forged
 cp /bin/true "$tmp/$name"
 spec="tp:sched_process_exec(p->comm == \"\\x1b[31m\\n$forged\", p->pid)"
-start "$tmp/o1" "$tmp/e1" -n 2 "$spec" || fail attach "$(cat "$tmp/e1")"
-"$tmp/$name"; "$tmp/$name"
-finish
-expect_eq text_exits_0 0 "$RC"
-expect_eq text_events 2 "$(grep -c -- '-> tp:sched_process_exec$' "$tmp/o1")"
-expect_eq text_no_raw_controls 0 "$(raw_controls "$tmp/o1")"
-expect_eq text_no_forged_line 0 "$(grep -c "^$forged" "$tmp/o1")"
-expect_eq text_comm_escaped 2 "$(grep -c " \\\\x1b\\[31m\\\\n$forged [0-9]*/[0-9]* -> " "$tmp/o1")"
-expect_eq text_comm_value 2 "$(grep -c "^    p->comm = \"\\\\x1b\\[31m\\\\n$forged\"\$" "$tmp/o1")"
-
-start "$tmp/o2" "$tmp/e2" -j -n 2 "$spec" || fail attach_json "$(cat "$tmp/e2")"
-"$tmp/$name"; "$tmp/$name"
-finish
-expect_eq json_exits_0 0 "$RC"
-expect_eq json_no_raw_controls 0 "$(raw_controls "$tmp/o2")"
-if jq -e . "$tmp/o2" >/dev/null 2>&1; then pass json_parses; else fail json_parses "$(cat -v "$tmp/o2")"; fi
-expect_eq json_comm "\"\\u001b[31m\\n$forged\"" "$(events "$tmp/o2" | jq -c .comm | sort -u)"
+ks_case <<'CASE'
+NAME     attach
+RUN      -n 2 "$spec"
+WORKLOAD "$tmp/$name"; "$tmp/$name"
+UNTIL    exit
+EXPECT   text_exits_0: exit 0
+EXPECT   text_events: count 2 '-> tp:sched_process_exec$'
+EXPECT   text_no_raw_controls: eq 0 "$(raw_controls "$OUT")"
+EXPECT   text_no_forged_line: count 0 "^$forged"
+EXPECT   text_comm_escaped: count 2 " \\\\x1b\\[31m\\\\n$forged [0-9]*/[0-9]* -> "
+EXPECT   text_comm_value: count 2 "^    p->comm = \"\\\\x1b\\[31m\\\\n$forged\"\$"
+CASE
+ks_case <<'CASE'
+NAME     attach_json
+RUN      -j -n 2 "$spec"
+WORKLOAD "$tmp/$name"; "$tmp/$name"
+UNTIL    exit
+EXPECT   json_exits_0: exit 0
+EXPECT   json_no_raw_controls: eq 0 "$(raw_controls "$OUT")"
+EXPECT   json_parses: json
+EXPECT   json_comm: eq "\"\\u001b[31m\\n$forged\"" "$(events "$OUT" | jq -c .comm | sort -u)"
+CASE
 
 # --- a process of nobody's names itself 'x 1/1 -> ok' (prctl PR_SET_NAME):
 #     root's text header shows it in quotes, never as a comm "x" followed by
@@ -76,33 +81,44 @@ for _ in range(2):
     except OSError:
         pass
 sys.stdin.read()'
-# spoofed NAME KSNOOP-ARGS...: the renaming process traced (-p) by ksnoop.
-spoofed() {
-	local name=$1 pid
-	shift
+# spoof_begin: the renaming process, blocked until spoof_go opens the
+# FIFO (after ksnoop started: ksnoop must not hold its writing end, or
+# the process would never see the end of its input); its pid in SPOOF_PID.
+spoof_begin() {
 	"${NOBODY[@]}" /usr/bin/python3 -c "$rename_and_open" "$spoof" "$missing" <"$tmp/cfifo" >/dev/null 2>&1 &
-	pid=$!
+	SPOOF_PID=$!
+}
+# spoof_go: let it rename itself and open MISSING twice; wait for both
+# events (bounded by count), then for its end.
+spoof_go() {
 	exec 6>"$tmp/cfifo"
-	start "$tmp/$name.out" "$tmp/$name.err" -p "$pid" "$@" 6>&- || fail "${name}_attach" "$(cat "$tmp/$name.err")"
 	# (a process that died before reading: a failure below, not SIGPIPE here)
 	trap '' PIPE
 	echo go >&6
 	trap - PIPE
 	for _ in $(seq 100); do
-		[ "$(grep -c -- "$missing" "$tmp/$name.out")" -ge 2 ] && break
+		[ "$(grep -c -- "$missing" "$OUT")" -ge 2 ] && break
 		sleep 0.1
 	done
 	exec 6>&-
-	wait "$pid" 2>/dev/null
-	stop
-	expect_eq "${name}_exits_0" 0 "$RC"
-	SPOOF_PID=$pid
+	wait "$SPOOF_PID" 2>/dev/null
 }
-spoofed spoof_text 'tp:syscalls:sys_enter_openat(filename)'
-expect_eq spoof_comm_quoted 2 \
-	"$(grep -B1 "^    filename = \"$missing\"\$" "$tmp/spoof_text.out" |
-	   grep -c "^[0-9:.]* cpu[0-9]* \"$spoof\" $SPOOF_PID/[0-9]* -> tp:syscalls:sys_enter_openat\$")"
-expect_eq spoof_no_bare_comm 0 "$(grep -c " cpu[0-9]* $spoof " "$tmp/spoof_text.out")"
-spoofed spoof_json -j 'tp:syscalls:sys_enter_openat(filename)'
-expect_eq spoof_json_comm "\"$spoof\"" \
-	"$(events "$tmp/spoof_json.out" | jq -c --arg m "$missing" 'select(.values.filename == $m) | .comm' | sort -u)"
+ks_case <<'CASE'
+NAME     spoof_text_attach
+BEFORE   spoof_begin
+RUN      -p "$SPOOF_PID" 'tp:syscalls:sys_enter_openat(filename)'
+WORKLOAD spoof_go
+EXPECT   spoof_text_exits_0: exit 0
+EXPECT   spoof_comm_quoted: eq 2 "$(grep -B1 "^    filename = \"$missing\"\$" "$OUT" | \
+           grep -c "^[0-9:.]* cpu[0-9]* \"$spoof\" $SPOOF_PID/[0-9]* -> tp:syscalls:sys_enter_openat\$")"
+EXPECT   spoof_no_bare_comm: eq 0 "$(grep -c " cpu[0-9]* $spoof " "$OUT")"
+CASE
+ks_case <<'CASE'
+NAME     spoof_json_attach
+BEFORE   spoof_begin
+RUN      -j -p "$SPOOF_PID" 'tp:syscalls:sys_enter_openat(filename)'
+WORKLOAD spoof_go
+EXPECT   spoof_json_exits_0: exit 0
+EXPECT   spoof_json_comm: eq "\"$spoof\"" \
+           "$(events "$OUT" | jq -c --arg m "$missing" 'select(.values.filename == $m) | .comm' | sort -u)"
+CASE

@@ -6,11 +6,12 @@
 #   ks ARGS...             run `ksnoop ARGS` with a time limit (KSNOOP_TIMEOUT,
 #                          30 s; status 124 when it hung); a sanitizer report
 #                          from the run fails the subtest sanitizer_report
-#   ks_case, start, stop, finish, wait_exit, read_held, held_ids, left_ids,
-#   still_there, left_progs, wait_lines, record, events
+#   ks_case, ks_errors, start, stop, finish, wait_exit, read_held, held_ids,
+#   left_ids, still_there, left_progs, wait_lines, record, events
 #                          from tests/lib/cases.sh, shared with the VM: ksnoop
-#                          in the background, a test case as data, and the
-#                          records of -j output
+#                          in the background, a test case as data, refusals
+#                          checked against a golden file, and the records of
+#                          -j output
 #   spawn OUT ERR ARGS...  (replaces cases.sh's) run `ksnoop ARGS` (through
 #                          KCMD, "$K" unless a leak checker comes first) in
 #                          the background, its sanitizer reports under SAN_TAG;
