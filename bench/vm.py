@@ -129,18 +129,15 @@ def show_failure(log):
         print(line, file=sys.stderr)
 
 
-def run_part(s, part, tcg, args=None):
+def run_part(s, part, tcg, extra=(), args=None):
     """One boot running PARTS=PART (tests/vm/run ARGS, default
-    bench_args()), run once more if it fails; its status and log."""
-def run_part(s, part, tcg, extra=()):
-    """One boot running PARTS=PART (EXTRA: more tests/vm/run arguments),
-    run once more if it fails; its status and log."""
+    bench_args() with EXTRA, more tests/vm/run arguments), run once more
+    if it fails; its status and log."""
     s.path("bench.conf").write_text(bench_conf(s, part))
     log = s.path("vm-%s.log" % part)
     env = {**os.environ, "KSNOOP_VM_TCG_THREAD": tcg}
     for attempt in (1, 2):
-        rc = watched(log, [str(a) for a in args or bench_args(s, part)], env)
-        rc = watched(log, [str(a) for a in bench_args(s, part, extra)], env)
+        rc = watched(log, [str(a) for a in args or bench_args(s, part, extra)], env)
         if rc == 0 or attempt == 2:
             break
         say("the VM run of %s failed (status %d, thread=%s); running it again. Its log ends:"
@@ -559,7 +556,7 @@ def measure_arm64(s, outcome):
         % s.opts.vm_rounds)
     s.phase("setup-arm64")
     outcome.arm64_tcg = os.environ.get("KSNOOP_VM_TCG_THREAD", "") or "multi"
-    rc, text = run_part(s, "arm64", outcome.arm64_tcg, arm64_args(s, ksnoop, loop, peers))
+    rc, text = run_part(s, "arm64", outcome.arm64_tcg, args=arm64_args(s, ksnoop, loop, peers))
     outcome.arm64_rc = str(rc) if rc == 0 else "tests/vm/run status %d" % rc
     record_arm64_log(s, text, outcome)
     s.phase("arm64")
