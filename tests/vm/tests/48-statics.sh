@@ -109,11 +109,14 @@ EXPECT   $from: eq "$want" "$(events "$OUT" | jq -r .addr | sort -u)"
 CASE
 
 # --- a glob attaches a match by name: -v says it is several functions' ---
-ks_case <<'CASE'
-NAME     glob_says_namesakes
-RUN      'modalias_sho?'
-EXPECT   stderr "modalias_sho\?: $F is the name of $n functions; a glob attaches it by name"
-CASE
+# Not a case: a case fails when ksnoop does not attach, and here it does
+# not: Debian's 6.1.192 refuses a kprobe on a name several functions have
+# (EADDRNOTAVAIL), and fentry is refused too, so the run ends with "none
+# of the 1 function(s) matched could be attached".  What is checked is
+# what -v says first.
+start "$tmp/out" "$tmp/err" 'modalias_sho?'
+stop
+expect_match glob_says_namesakes "modalias_sho\?: $F is the name of $n functions; a glob attaches it by name" "$(cat "$tmp/err")"
 
 # --- BTF with several prototypes for a name (6.1's m_show: two FUNC
 # records) cannot say which function has which: each says so, and
