@@ -411,6 +411,10 @@ ks_case() {
 		fail "${_ksc_name:-ks_case}" "case ${_ksc_name:-without a name}:$_ksc_bad"
 		return 0
 	fi
+	# Named before the gate: after a skipped case they name its files,
+	# which do not exist, not the case before's.
+	OUT=$tmp/$_ksc_name.out
+	ERR=$tmp/$_ksc_name.err
 	_ks_gate
 	if [ -n "$_ksc_bad" ]; then
 		fail "$_ksc_name" "case $_ksc_name:$_ksc_bad"
@@ -420,8 +424,6 @@ ks_case() {
 		_ks_skip_case
 		return 0
 	fi
-	OUT=$tmp/$_ksc_name.out
-	ERR=$tmp/$_ksc_name.err
 	_ksc_wait=$START_WAIT _ksc_exit=$KS_WAIT
 	[ -z "$_ksc_limit" ] || START_WAIT=$_ksc_limit KS_WAIT=$_ksc_limit
 	eval "$_ksc_before"
