@@ -134,7 +134,7 @@ WORKLOAD ping -c 1 127.0.0.1 >/dev/null 2>&1
 EXPECT   by_type_functions: eq yes "$(at_least 8 "$OUT")"
 EXPECT   by_type_predicate_everywhere: eq 0 "$(grep -E '^    s->len = ' "$OUT" | grep -vc ' = 84$')"
 CASE
-note "by type: $(grep -E 'function\(s\) match' "$ERR")"
+note "by type: $(grep -E 'function\(s\) match' "$ERR" 2>/dev/null)"
 ks_case <<'CASE'
 NAME     by_type_ip
 MAX_KERNEL 6.1
@@ -143,7 +143,7 @@ WORKLOAD ping -c 1 127.0.0.1 >/dev/null 2>&1
 EXPECT   by_type_ip_functions: eq yes "$(at_least 8 "$OUT")"
 EXPECT   by_type_ip_predicate_everywhere: eq 0 "$(grep -E '^    s->len = ' "$OUT" | grep -vc ' = 84$')"
 CASE
-note "by type ip*: $(grep -E 'function\(s\) match' "$ERR")"
+note "by type ip*: $(grep -E 'function\(s\) match' "$ERR" 2>/dev/null)"
 
 # at_least_n N WHAT: "yes" when the number WHAT is N or more, else WHAT.
 at_least_n() { if [ "${2:-0}" -ge "$1" ] 2>/dev/null; then echo yes; else echo "${2:-none}"; fi; }
