@@ -75,6 +75,20 @@
 #   STOP_WAIT S  at most S seconds to exit after the SIGINT (or, with
 #                UNTIL exit, after the workload), whatever TIMEOUT says;
 #                then killed and RC is "timeout" (EXPECT exit 0 fails)
+#   ARCH A[|B]   run only on these machines (uname -m: x86_64, aarch64)
+#   MIN_KERNEL X.Y  run only on kernel X.Y or later (uname -r)
+#   MAX_KERNEL X.Y  run only on kernel X.Y (any X.Y.z) or earlier
+#   REQUIRES F...   run only where ksnoop -v says "F yes" for each F
+#                (fentry, kprobes or kprobe, kprobe_multi, uprobe_sleepable,
+#                tp_cookies, ringbuf), probed once per KSNOOP_FEATURES; a
+#                name the line does not have fails the case
+#   KFUNC V F1 F2...  set V to the first of the kernel functions F1 F2 ...
+#                that /proc/kallsyms has (a function renamed between
+#                kernels: do_filp_open, later do_file_open), for RUN and
+#                EXPECT to use as $V
+#                A case whose gate does not hold is not run: each of its
+#                results is a SKIP and a NOTE says why, naming the kernel
+#                (or the machine), so that it is never silently left out
 #   EXPECT [R:] CHECK ARGS
 #                one result, named R (default NAME) and judged once ksnoop
 #                exited, OUT and ERR naming its stdout and stderr files:
@@ -289,9 +303,104 @@ $(cat "$ERR")" ;;
 	esac
 }
 
+# _ks_kernel_at_least X.Y: whether uname -r is X.Y or later.
+_ks_kernel_at_least() {
+	_ksk_r=$(uname -r)
+	_ksk_maj=${_ksk_r%%.*} _ksk_min=${_ksk_r#*.}
+	_ksk_min=${_ksk_min%%[!0-9]*}
+	[ $((${_ksk_maj:-0} * 1000 + ${_ksk_min:-0})) -ge $((${1%%.*} * 1000 + ${1#*.})) ]
+}
+
+# _ks_feature NAME: set _ksf to yes, no, or unknown (not a feature
+# ksnoop -v names), from ksnoop -v's features line (_ks_feat_line), probed
+# once per value of KSNOOP_FEATURES.
+_ks_feature() {
+	if [ "${_ks_feat_for-}" != "x${KSNOOP_FEATURES-}" ] || [ -z "${_ks_feat_line:-}" ]; then
+		_ks_feat_line=$("${K:-ksnoop}" -v 'vfs_read(ksnoop_no_such_argument)' 2>&1 >/dev/null |
+			grep -m1 '^ksnoop: kernel [^ ]*: fentry')
+		_ks_feat_for=x${KSNOOP_FEATURES-}
+	fi
+	case $1 in kprobe) set -- kprobes ;; esac
+	_ksf=unknown
+	printf '%s\n' "$_ks_feat_line" | grep -Eq "[:,] $1 no([,;]| \\()" && _ksf=no
+	printf '%s\n' "$_ks_feat_line" | grep -Eq "[:,] $1 yes([,;]| \\()" && _ksf=yes
+	return 0
+}
+
+# _ks_gate: why the case being read may not run here ("" when it may);
+# sets its KFUNC variables.  A gate that is wrong itself (a feature ksnoop
+# does not name, X.Y that is not a version) goes to _ksc_bad.
+_ks_gate() {
+	_ksg_why=""
+	if [ -n "$_ksc_arch" ]; then
+		_ksg_ok=n
+		for _ksg_a in $_ksc_arch; do
+			[ "$_ksg_a" = "$(uname -m)" ] && _ksg_ok=y
+		done
+		[ $_ksg_ok = y ] || { _ksg_why="the machine is $(uname -m), not$(printf " %s" $_ksc_arch)"; return; }
+	fi
+	for _ksg_v in $_ksc_min $_ksc_max; do
+		case $_ksg_v in
+		*[!0-9.]* | *.*.*) ;;
+		[0-9]*.[0-9]*) continue ;;
+		esac
+		_ksc_bad="$_ksc_bad '$_ksg_v' is not a kernel version X.Y;"
+		return
+	done
+	if [ -n "$_ksc_min" ] && ! _ks_kernel_at_least "$_ksc_min"; then
+		_ksg_why="kernel $(uname -r) is older than $_ksc_min"; return
+	fi
+	if [ -n "$_ksc_max" ] && _ks_kernel_at_least "${_ksc_max%%.*}.$((${_ksc_max#*.} + 1))"; then
+		_ksg_why="kernel $(uname -r) is newer than $_ksc_max"; return
+	fi
+	eval "set -- $_ksc_requires"
+	for _ksg_f in "$@"; do
+		_ks_feature "$_ksg_f"
+		case $_ksf in
+		yes) ;;
+		no) _ksg_why="no $_ksg_f: ${_ks_feat_line#ksnoop: }"; return ;;
+		*) _ksc_bad="$_ksc_bad REQUIRES '$_ksg_f': not a feature in ksnoop -v's line (${_ks_feat_line:-none});"; return ;;
+		esac
+	done
+	while IFS= read -r _ksg_line; do
+		[ -n "$_ksg_line" ] || continue
+		eval "set -- $_ksg_line"
+		_ksg_var=$1
+		shift
+		_ksg_found=""
+		for _ksg_f in "$@"; do
+			if grep -Eq " [tTwW] $_ksg_f(\$|[[:space:]])" /proc/kallsyms; then _ksg_found=$_ksg_f; break; fi
+		done
+		[ -n "$_ksg_found" ] || { _ksg_why="kernel $(uname -r) has none of $* (/proc/kallsyms)"; return; }
+		eval "$_ksg_var=\$_ksg_found"
+	done <<_KS_KFUNC_
+$_ksc_kfunc
+_KS_KFUNC_
+}
+
+# _ks_skip_case: each result the case would have given is a SKIP, and a
+# NOTE says why.
+_ks_skip_case() {
+	_kss_names=" "
+	while IFS= read -r _kss_line; do
+		[ -n "$_kss_line" ] || continue
+		_kss_name=$_ksc_name
+		_ks_words _kss_first "${_kss_line%%[ 	]*}"
+		case $_kss_first in *:) _kss_name=${_kss_first%:} ;; esac
+		case $_kss_names in *" $_kss_name "*) continue ;; esac
+		_kss_names="$_kss_names$_kss_name "
+		skip "$_kss_name" "$_ksg_why"
+	done <<_KS_EXPECT_
+$_ksc_expect
+_KS_EXPECT_
+	note "case $_ksc_name not run: $_ksg_why"
+}
+
 ks_case() {
 	_ksc_name="" _ksc_before="" _ksc_run="" _ksc_work="" _ksc_until=sigint _ksc_limit=""
 	_ksc_expect="" _ksc_bad="" _ksc_line="" _ksc_stopw=""
+	_ksc_expect="" _ksc_bad="" _ksc_line=""
+	_ksc_arch="" _ksc_min="" _ksc_max="" _ksc_requires="" _ksc_kfunc=""
 	while IFS= read -r _ksc_part; do
 		# A backslash at the end goes on on the next line.
 		case $_ksc_part in
@@ -314,6 +423,11 @@ ks_case() {
 		TIMEOUT) _ks_words _ksc_limit "$_ksc_val" ;;
 		STOP_WAIT) _ks_words _ksc_stopw "$_ksc_val" ;;
 		EXPECT) _ksc_expect=$_ksc_expect$_ksc_val$_ks_nl ;;
+		ARCH) _ksc_arch=$(printf "%s" "$_ksc_val" | tr "|" " ") ;;
+		MIN_KERNEL) _ks_words _ksc_min "$_ksc_val" ;;
+		MAX_KERNEL) _ks_words _ksc_max "$_ksc_val" ;;
+		REQUIRES) _ksc_requires="$_ksc_requires $_ksc_val" ;;
+		KFUNC) _ksc_kfunc=$_ksc_kfunc$_ksc_val$_ks_nl ;;
 		*) _ksc_bad="$_ksc_bad unknown keyword '$_ksc_key';" ;;
 		esac
 	done
@@ -326,8 +440,19 @@ ks_case() {
 		fail "${_ksc_name:-ks_case}" "case ${_ksc_name:-without a name}:$_ksc_bad"
 		return 0
 	fi
+	# Named before the gate: after a skipped case they name its files,
+	# which do not exist, not the case before's.
 	OUT=$tmp/$_ksc_name.out
 	ERR=$tmp/$_ksc_name.err
+	_ks_gate
+	if [ -n "$_ksc_bad" ]; then
+		fail "$_ksc_name" "case $_ksc_name:$_ksc_bad"
+		return 0
+	fi
+	if [ -n "$_ksg_why" ]; then
+		_ks_skip_case
+		return 0
+	fi
 	_ksc_wait=$START_WAIT _ksc_exit=$KS_WAIT
 	[ -z "$_ksc_limit" ] || START_WAIT=$_ksc_limit KS_WAIT=$_ksc_limit
 	eval "$_ksc_before"

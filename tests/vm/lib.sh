@@ -60,14 +60,14 @@ bpf_link_count() { bpftool -j link list | jq length; }
 ksnoop_progs() { bpftool prog show 2>/dev/null | grep -c 'name ksnoop_'; }
 tracefs_lines() { cat /sys/kernel/tracing/"$1" 2>/dev/null | wc -l; }
 
-# arm64's 6.1 has no BPF trampolines: ksnoop -v says "fentry no (...)".
+# arm64's 6.1 has no BPF trampolines: ksnoop -v says "fentry no (...)"
+# (cases.sh's probe, the one REQUIRES reads).
 vm_modes() {
-	# (a spec that fails to resolve: the features are probed first, nothing attaches)
-	_ksvm_feat=$(ksnoop -v 'vfs_read(ksnoop_no_such_argument)' 2>&1 >/dev/null | grep -m1 '^ksnoop: kernel [^ ]*: fentry')
-	case $_ksvm_feat in
-	*": fentry no "*)
+	_ks_feature fentry
+	case $_ksf in
+	no)
 		[ -n "${_ksvm_fentry_skipped:-}" ] ||
-			skip fentry_mode "$(uname -m): ${_ksvm_feat#ksnoop: }"
+			skip fentry_mode "$(uname -m): ${_ks_feat_line#ksnoop: }"
 		_ksvm_fentry_skipped=1
 		echo kprobe ;;
 	*) echo fentry kprobe ;;

@@ -9,6 +9,12 @@ echo hello > "$tmp/file-to-open"
 kmod_load dummy
 nl='
 '
+# How many ksnoop programs are left, once none are or after 15 s.
+progs_gone() {
+	_g=0
+	while [ $_g -lt 300 ] && [ "$(ksnoop_progs)" != 0 ]; do sleep 0.05; _g=$((_g + 1)); done
+	ksnoop_progs
+}
 # One ping gives two calls (request and reply); send more while ksnoop
 # (-n 2) waits for them, if one is lost.
 ping_until_done() {
@@ -97,7 +103,8 @@ for mode in $(vm_modes); do
 	# --- kernel string (char *) through a struct: struct filename ---
 	ks_case <<-'CASE'
 		NAME     ${T}_kernel_string
-		RUN      --mode $mode -n 1 -c cat 'do_filp_open(pathname->name, pathname->refcnt)'
+		KFUNC    F do_filp_open do_file_open
+		RUN      --mode $mode -n 1 -c cat "$F(pathname->name, pathname->refcnt)"
 		WORKLOAD cat /proc/version >/dev/null
 		UNTIL    exit
 		EXPECT   count 1 '^    pathname->name = "/proc/version"$'
@@ -145,26 +152,24 @@ for mode in $(vm_modes); do
 	# --- nothing left attached: after -n, SIGINT and SIGKILL ---
 	expect_eq ${T}_nothing_left_after_count 0 "$(ksnoop_progs)"
 	expect_eq ${T}_no_kprobe_events 0 "$(tracefs_lines kprobe_events)"
-	if start "$tmp/o7" "$tmp/e7" --mode $mode 'vfs_read' 'ip_output'; then
-		expect_eq ${T}_attached_while_running 4 "$(ksnoop_progs)"
-		kill -INT "$KPID"
-		finish
-		expect_eq ${T}_sigint_status 0 "$RC"
-		expect_eq ${T}_nothing_left_after_sigint 0 "$(ksnoop_progs)"
-	else
-		fail ${T}_attach_sigint "$(cat "$tmp/e7")"
-	fi
-	if start "$tmp/o8" "$tmp/e8" --mode $mode 'vfs_read(count)'; then
-		kill -KILL "$KPID"; wait "$KPID" 2>/dev/null
-		# The kernel frees them after an RCU grace period: wait for
-		# that (bounded by count), not for a second.
-		i=0
-		while [ $i -lt 300 ] && [ "$(ksnoop_progs)" != 0 ]; do sleep 0.05; i=$((i + 1)); done
-		expect_eq ${T}_nothing_left_after_sigkill 0 "$(ksnoop_progs)"
-		expect_eq ${T}_no_kprobe_events_after_sigkill 0 "$(tracefs_lines kprobe_events)"
-	else
-		fail ${T}_attach_sigkill "$(cat "$tmp/e8")"
-	fi
+	ks_case <<-'CASE'
+		NAME     ${T}_attach_sigint
+		RUN      --mode $mode 'vfs_read' 'ip_output'
+		WORKLOAD running=$(ksnoop_progs)
+		EXPECT   ${T}_attached_while_running: eq 4 "$running"
+		EXPECT   ${T}_sigint_status: exit 0
+		EXPECT   ${T}_nothing_left_after_sigint: eq 0 "$(ksnoop_progs)"
+	CASE
+	# The kernel frees them after an RCU grace period: progs_gone waits for
+	# that (bounded by count), not for a second.
+	ks_case <<-'CASE'
+		NAME     ${T}_attach_sigkill
+		RUN      --mode $mode 'vfs_read(count)'
+		WORKLOAD kill -KILL "$KPID"
+		EXPECT   ${T}_sigkill_status: exit 137
+		EXPECT   ${T}_nothing_left_after_sigkill: eq 0 "$(progs_gone)"
+		EXPECT   ${T}_no_kprobe_events_after_sigkill: eq 0 "$(tracefs_lines kprobe_events)"
+	CASE
 
 	# --- all or nothing: a second function that cannot attach ---
 	out=$(ksnoop --mode $mode vfs_read no_such_function_xyz 2>&1); rc=$?
@@ -177,12 +182,24 @@ done
 # (The stderr of the last kprobe_openat case above.)
 line=$(grep '^ksnoop: kernel [^ ]*: fentry' "$tmp/kprobe_openat.err")
 expect_eq features_said_once 1 "$(grep -c '^ksnoop: kernel [^ ]*: fentry' "$tmp/kprobe_openat.err")"
-case $(uname -m)-$(uname -r) in
-aarch64-6.1.*) expect_match features_arm64_6_1 ': fentry no \(no BPF trampolines in this kernel.s build for its architecture, ENOTSUPP\), kprobes yes, kprobe_multi no, uprobe_sleepable (yes|no), tp_cookies no, ringbuf yes; probed in [0-9.]+ ms$' "$line" ;;
-*-6.1.*) expect_match features_6_1 ': fentry yes, kprobes yes, kprobe_multi no, uprobe_sleepable (yes|no), tp_cookies no, ringbuf yes; probed in [0-9.]+ ms$' "$line" ;;
-*) expect_match features_all ': fentry yes, kprobes yes, kprobe_multi yes, uprobe_sleepable yes, tp_cookies yes, ringbuf yes; probed in [0-9.]+ ms$' "$line" ;;
-esac
 note "$line"
+feature_case() {
+	ks_case <<-CASE
+		NAME     $1
+		$2
+		$3
+		RUN      -n 2 -c cat 'do_sys_openat2(filename, return)'
+		WORKLOAD cat "\$tmp/file-to-open" >/dev/null
+		UNTIL    exit
+		EXPECT   stderr '^ksnoop: kernel [^ ]*: $4; probed in [0-9.]+ ms\$'
+	CASE
+}
+feature_case features_arm64_6_1 'ARCH aarch64' 'MAX_KERNEL 6.1' \
+	'fentry no \(no BPF trampolines in this kernel.s build for its architecture, ENOTSUPP\), kprobes yes, kprobe_multi no, uprobe_sleepable (yes|no), tp_cookies no, ringbuf yes'
+feature_case features_6_1 'ARCH x86_64' 'MAX_KERNEL 6.1' \
+	'fentry yes, kprobes yes, kprobe_multi no, uprobe_sleepable (yes|no), tp_cookies no, ringbuf yes'
+feature_case features_all '' 'MIN_KERNEL 6.2' \
+	'fentry yes, kprobes yes, kprobe_multi yes, uprobe_sleepable yes, tp_cookies yes, ringbuf yes'
 
 # A kernel without fentry (injected): kprobes are chosen before anything
 # resolves; nothing fails first and nothing is resolved twice.

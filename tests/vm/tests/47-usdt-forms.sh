@@ -10,27 +10,30 @@
 
 tmp=$(mktemp -d)
 F=$(command -v usdt_forms)
-if start "$tmp/o1" "$tmp/e1" -j usdt "$F:ksnoop_forms:ripsym" "$F:ksnoop_forms:indexed"; then
-	usdt_forms fire 3
-	stop
-	expect_match own_said 'ksnoop_forms:ripsym: 1 call site\(s\) attached by ksnoop' "$(cat "$tmp/e1")"
-	expect_eq own_rip_values "1000,2000,3000,0,-7 1001,2001,3001,1,-7 1002,2002,3002,2,-7" \
-		"$(events "$tmp/o1" | jq -r 'select(.func == "ksnoop_forms:ripsym") | [.values[]] | map(tostring) | join(",")' | tr '\n' ' ' | sed 's/ $//')"
-	expect_eq own_index_values "102,100,0,-1 103,101,1,-2 104,102,2,-3" \
-		"$(events "$tmp/o1" | jq -r 'select(.func == "ksnoop_forms:indexed") | [.values[]] | map(tostring) | join(",")' | tr '\n' ' ' | sed 's/ $//')"
-else
-	fail own_attach "$(cat "$tmp/e1")"
-fi
+# The values of each call, one line of comma-separated values per call.
+vals() {
+	events "$OUT" | jq -r --arg f "ksnoop_forms:$1" 'select(.func == $f) | [.values[]] | map(tostring) | join(",")' |
+		tr '\n' ' ' | sed 's/ $//'
+}
+# The notes are written by hand in x86-64's syntax.
+ks_case <<'CASE'
+NAME     own
+ARCH     x86_64
+RUN      -j usdt "$F:ksnoop_forms:ripsym" "$F:ksnoop_forms:indexed"
+WORKLOAD usdt_forms fire 3
+EXPECT   own_said: stderr 'ksnoop_forms:ripsym: 1 call site\(s\) attached by ksnoop'
+EXPECT   own_rip_values: eq "1000,2000,3000,0,-7 1001,2001,3001,1,-7 1002,2002,3002,2,-7" "$(vals ripsym)"
+EXPECT   own_index_values: eq "102,100,0,-1 103,101,1,-2 104,102,2,-3" "$(vals indexed)"
+CASE
 # r10, r11 and a scale of 2; a symbol where nothing is mapped: unreadable, not 0.
-if start "$tmp/o2" "$tmp/e2" -j usdt "$F:ksnoop_forms:scaled2" "$F:ksnoop_forms:unmapped"; then
-	usdt_forms fire 2
-	usdt_forms cold >/dev/null
-	stop
-	expect_eq scaled2_values "-300,0,401 401,1,-502" \
-		"$(events "$tmp/o2" | jq -r 'select(.func == "ksnoop_forms:scaled2") | [.values[]] | map(tostring) | join(",")' | tr '\n' ' ' | sed 's/ $//')"
-	expect_eq unmapped_unreadable "could not read memory" \
-		"$(events "$tmp/o2" | jq -r 'select(.func == "ksnoop_forms:unmapped") | .values.arg0.error')"
-else
-	fail scaled2_attach "$(cat "$tmp/e2")"
-fi
+ks_case <<'CASE'
+NAME     scaled2
+ARCH     x86_64
+RUN      -j usdt "$F:ksnoop_forms:scaled2" "$F:ksnoop_forms:unmapped"
+WORKLOAD usdt_forms fire 2
+WORKLOAD usdt_forms cold >/dev/null
+EXPECT   scaled2_values: eq "-300,0,401 401,1,-502" "$(vals scaled2)"
+EXPECT   unmapped_unreadable: eq "could not read memory" \
+         "$(events "$OUT" | jq -r 'select(.func == "ksnoop_forms:unmapped") | .values.arg0.error')"
+CASE
 rm -rf "$tmp"

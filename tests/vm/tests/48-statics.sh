@@ -44,60 +44,76 @@ read_both() {
 addr_of() { events "$1" | jq -r --arg c "$2" --arg k "$3" 'select(.comm == $c and .kind == $k) | .addr' | sort -u; }
 
 # --- every function of the name: each event names its own ---
-start "$tmp/out" "$tmp/err" -j "$F"
-read_both
-stop
-a_pci=$(addr_of "$tmp/out" cat entry)
-a_plat=$(addr_of "$tmp/out" head entry)
-expect_match all_attached_as_kprobes "$F: $n functions of this name .*, $n traced: kprobes" "$(cat "$tmp/err")"
-expect_eq pci_reads_one_function 1 "$(printf '%s\n' "$a_pci" | grep -c .)"
-expect_eq platform_reads_one_function 1 "$(printf '%s\n' "$a_plat" | grep -c .)"
-check two_buses_two_functions test -n "$a_pci" -a -n "$a_plat" -a "$a_pci" != "$a_plat"
-expect_match pci_address_in_kallsyms "^${a_pci#0x} t $F\$" "$(cat /proc/kallsyms)"
-expect_match platform_address_in_kallsyms "^${a_plat#0x} t $F\$" "$(cat /proc/kallsyms)"
-expect_eq pci_calls 2 "$(events "$tmp/out" | jq -r 'select(.comm == "cat" and .kind == "entry") | .func' | grep -c "^$F\$")"
-expect_eq return_same_function "$a_pci" "$(addr_of "$tmp/out" cat return)"
-expect_eq return_is_file_length "$(wc -c <"$pci")" \
-	"$(events "$tmp/out" | jq -r 'select(.comm == "cat" and .kind == "return") | .values.return' | sort -u)"
+ks_case <<'CASE'
+NAME     all
+RUN      -j "$F"
+WORKLOAD read_both
+EXPECT   all_attached_as_kprobes: stderr "$F: $n functions of this name .*, $n traced: kprobes"
+EXPECT   pci_reads_one_function: eq 1 "$(addr_of "$OUT" cat entry | grep -c .)"
+EXPECT   platform_reads_one_function: eq 1 "$(addr_of "$OUT" head entry | grep -c .)"
+EXPECT   two_buses_two_functions: eq yes \
+         "$(a=$(addr_of "$OUT" cat entry) b=$(addr_of "$OUT" head entry); [ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ] && echo yes || echo "'$a' '$b'")"
+EXPECT   pci_address_in_kallsyms: text "^$(addr_of "$OUT" cat entry | sed 's/^0x//') t $F\$" "$(cat /proc/kallsyms)"
+EXPECT   platform_address_in_kallsyms: text "^$(addr_of "$OUT" head entry | sed 's/^0x//') t $F\$" "$(cat /proc/kallsyms)"
+EXPECT   pci_calls: eq 2 "$(events "$OUT" | jq -r 'select(.comm == "cat" and .kind == "entry") | .func' | grep -c "^$F\$")"
+EXPECT   return_same_function: eq "$(addr_of "$OUT" cat entry)" "$(addr_of "$OUT" cat return)"
+EXPECT   return_is_file_length: eq "$(wc -c <"$pci")" \
+         "$(events "$OUT" | jq -r 'select(.comm == "cat" and .kind == "return") | .values.return' | sort -u)"
+CASE
+a_pci=$(addr_of "$OUT" cat entry)
+a_plat=$(addr_of "$OUT" head entry)
 
 # Text: the header names the function as NAME@ADDRESS picks it.
-start "$tmp/out" "$tmp/err" -c cat "$F"
-read_both
-stop
-expect_eq text_header_names_it 2 "$(grep -c " -> $F@${a_pci#0x}\$" "$tmp/out")"
+ks_case <<'CASE'
+NAME     text_header_names_it
+RUN      -c cat "$F"
+WORKLOAD read_both
+EXPECT   count 2 " -> $F@${a_pci#0x}\$"
+CASE
 
 # --count: a row per function, named as NAME@ADDRESS picks it.
-start "$tmp/out" "$tmp/err" -j --count -c cat "$F"
-read_both
-stop
-expect_eq count_row_names_it "$F@${a_pci#0x} 2" \
-	"$(record count "$tmp/out" | jq -r '"\(.func) \(.count)"')"
+ks_case <<'CASE'
+NAME     count_row_names_it
+RUN      -j --count -c cat "$F"
+WORKLOAD read_both
+EXPECT   eq "$F@${a_pci#0x} 2" "$(record count "$OUT" | jq -r '"\(.func) \(.count)"')"
+CASE
 
 # --- NAME@ADDRESS: that function alone ---
-start "$tmp/out" "$tmp/err" -j "$F@${a_plat#0x}"
-read_both
-stop
-expect_eq by_address_only_it "$a_plat" "$(events "$tmp/out" | jq -r .addr | sort -u | grep .)"
-expect_eq by_address_platform_calls 2 "$(events "$tmp/out" | jq -r 'select(.comm == "head" and .kind == "entry") | .comm' | grep -c .)"
-expect_eq by_address_not_pci 0 "$(events "$tmp/out" | jq -r 'select(.comm == "cat") | .comm' | grep -c .)"
+ks_case <<'CASE'
+NAME     by_address
+RUN      -j "$F@${a_plat#0x}"
+WORKLOAD read_both
+EXPECT   by_address_only_it: eq "$a_plat" "$(events "$OUT" | jq -r .addr | sort -u | grep .)"
+EXPECT   by_address_platform_calls: eq 2 "$(events "$OUT" | jq -r 'select(.comm == "head" and .kind == "entry") | .comm' | grep -c .)"
+EXPECT   by_address_not_pci: eq 0 "$(events "$OUT" | jq -r 'select(.comm == "cat") | .comm' | grep -c .)"
+CASE
 
 # --- fentry attaches by name: the kernel takes the first in kallsyms ---
-start "$tmp/out" "$tmp/err" -j --mode fentry "$F"
-read_both
-stop
-expect_match fentry_says_which "$F: function in vmlinux at 0x$first \(fentry: the one the kernel picks by name\)" "$(cat "$tmp/err")"
-expect_match fentry_others_left_out "$F: $F@[0-9a-f]* \(2 of $n of this name\) left out: fentry attaches by name" "$(cat "$tmp/err")"
-expect_eq fentry_warns_once "$((n - 1)) of the $n functions named '$F' left out" \
-	"$(record warning "$tmp/out" | jq -r .warning | grep -o "[0-9]* of the [0-9]* functions named '$F' left out")"
-got=$(events "$tmp/out" | jq -r .addr | sort -u)
+# Neither bus's first: fentry sees neither read.
 if [ "0x$first" = "$a_pci" ] || [ "0x$first" = "$a_plat" ]; then
-	expect_eq fentry_events_from_first "0x$first" "$got"
+	from=fentry_events_from_first want=0x$first
 else
-	# Neither bus's: fentry sees neither read.
-	expect_eq fentry_no_events_from_others "" "$got"
+	from=fentry_no_events_from_others want=
 fi
+ks_case <<'CASE'
+NAME     fentry
+REQUIRES fentry
+RUN      -j --mode fentry "$F"
+WORKLOAD read_both
+EXPECT   fentry_says_which: stderr "$F: function in vmlinux at 0x$first \(fentry: the one the kernel picks by name\)"
+EXPECT   fentry_others_left_out: stderr "$F: $F@[0-9a-f]* \(2 of $n of this name\) left out: fentry attaches by name"
+EXPECT   fentry_warns_once: eq "$((n - 1)) of the $n functions named '$F' left out" \
+         "$(record warning "$OUT" | jq -r .warning | grep -o "[0-9]* of the [0-9]* functions named '$F' left out")"
+EXPECT   $from: eq "$want" "$(events "$OUT" | jq -r .addr | sort -u)"
+CASE
 
 # --- a glob attaches a match by name: -v says it is several functions' ---
+# Not a case: a case fails when ksnoop does not attach, and here it does
+# not: Debian's 6.1.192 refuses a kprobe on a name several functions have
+# (EADDRNOTAVAIL), and fentry is refused too, so the run ends with "none
+# of the 1 function(s) matched could be attached".  What is checked is
+# what -v says first.
 start "$tmp/out" "$tmp/err" 'modalias_sho?'
 stop
 expect_match glob_says_namesakes "modalias_sho\?: $F is the name of $n functions; a glob attaches it by name" "$(cat "$tmp/err")"

@@ -37,10 +37,6 @@ multi_said() {
 	else echo no
 	fi
 }
-case $(uname -r) in
-6.1.*) MULTI=ip_glob_multi_not_tried MULTI_WANT=no ;;
-*) MULTI=ip_glob_multi MULTI_WANT=yes ;;
-esac
 # A ping through ip_*: at least 4 functions, ip_output and ip_finish_output
 # among them, and the predicate held in every one (in BPF, per function).
 ks_case <<'CASE'
@@ -53,7 +49,20 @@ EXPECT   ip_glob_ip_finish_output: match ' -> ip_finish_output$'
 EXPECT   ip_glob_predicate_everywhere: eq 0 "$(grep -E '^    skb->len = ' "$OUT" | grep -vc ' = 84$')"
 EXPECT   ip_glob_left_out_said: stderr 'left out'
 EXPECT   ip_glob_summary: stderr 'function\(s\) match, [0-9]+ traced, [0-9]+ left out'
-EXPECT   $MULTI: eq $MULTI_WANT "$(multi_said "$ERR")"
+CASE
+# kprobe.multi where the probe found it (6.2 on), not tried (and refused)
+# where not (6.1).
+ks_case <<'CASE'
+NAME     ip_glob_multi
+MIN_KERNEL 6.2
+RUN      'ip_*(skb->len == 84, skb->len)'
+EXPECT   eq yes "$(multi_said "$ERR")"
+CASE
+ks_case <<'CASE'
+NAME     ip_glob_multi_not_tried
+MAX_KERNEL 6.1
+RUN      'ip_*(skb->len == 84, skb->len)'
+EXPECT   eq no "$(multi_said "$ERR")"
 CASE
 
 # Without kprobe.multi (injected where the kernel has it): the same glob,
@@ -74,26 +83,21 @@ unset KSNOOP_FEATURES
 # links and programs open and nothing else (its maps and BTF were some
 # 17 fds a function: 14 functions held 257 on 6.1; now about 75).  A
 # kernel without fentry (arm64's 6.1) skips it, saying why (vm_modes).
-case $(vm_modes) in
-fentry*) fentry=yes ;;
-*) fentry=no ;;
-esac
-if [ "$fentry" = no ]; then
-	:
-elif start "$tmp/of" "$tmp/ef" --mode fentry -c ping 'ip_[fo]*(skb->len == 84, skb->len)'; then
-	fds=$(ls /proc/"$KPID"/fd | wc -l)
-	n=$(sed -n 's/.*tracing \([0-9]*\) target.*/\1/p' "$tmp/ef")
-	ping -c 2 127.0.0.1 >/dev/null 2>&1
-	stop
-	expect_match fentry_glob_attached 'attached with fentry/fexit' "$(cat "$tmp/ef")"
-	expect_eq fentry_glob_functions 3 "$(grep -oE ' -> (ip_output|ip_finish_output|ip_finish_output2)$' "$tmp/of" | sort -u | wc -l)"
-	if [ -n "$n" ] && [ "$n" -ge 3 ] && [ "$fds" -le $((24 + 5 * n)) ]; then pass fentry_glob_few_fds
-	else fail fentry_glob_few_fds "$fds fds for ${n:-?} functions"; fi
-	expect_eq fentry_glob_nothing_left "" "$(still_there prog "$PROGS")"
-	expect_eq fentry_glob_no_links_left "" "$(still_there link "$LINKS")"
-else
-	fail fentry_glob_attach "$(tail -5 "$tmp/ef")"
-fi
+ks_case <<'CASE'
+NAME     fentry_glob
+REQUIRES fentry
+RUN      --mode fentry -c ping 'ip_[fo]*(skb->len == 84, skb->len)'
+WORKLOAD fds=$(ls /proc/"$KPID"/fd | wc -l)
+WORKLOAD n=$(sed -n 's/.*tracing \([0-9]*\) target.*/\1/p' "$ERR")
+WORKLOAD ping -c 2 127.0.0.1 >/dev/null 2>&1
+EXPECT   fentry_glob_attached: stderr 'attached with fentry/fexit'
+EXPECT   fentry_glob_functions: eq 3 \
+         "$(grep -oE ' -> (ip_output|ip_finish_output|ip_finish_output2)$' "$OUT" | sort -u | wc -l)"
+EXPECT   fentry_glob_few_fds: eq yes \
+         "$([ -n "$n" ] && [ "$n" -ge 3 ] && [ "$fds" -le $((24 + 5 * ${n:-0})) ] && echo yes || echo "$fds fds for ${n:-?} functions")"
+EXPECT   fentry_glob_nothing_left: eq "" "$(still_there prog "$PROGS")"
+EXPECT   fentry_glob_no_links_left: eq "" "$(still_there link "$LINKS")"
+CASE
 
 # The same glob in JSON: every event names its function.
 ks_case <<'CASE'
@@ -122,71 +126,82 @@ CASE
 # ones there.  At least 8 functions means the receive path too, and that
 # runs in softirq, in ksoftirqd as often as in ping: no -c ping (only lo
 # is up, and only the pings are 84 bytes long).
-all='*'
-case $(uname -r) in 6.1.*) all='ip*' ;; esac
 ks_case <<'CASE'
 NAME     by_type
-RUN      "$all(struct sk_buff *s, s->len == 84, s->len)"
+REQUIRES kprobe_multi
+RUN      '*(struct sk_buff *s, s->len == 84, s->len)'
 WORKLOAD ping -c 1 127.0.0.1 >/dev/null 2>&1
 EXPECT   by_type_functions: eq yes "$(at_least 8 "$OUT")"
 EXPECT   by_type_predicate_everywhere: eq 0 "$(grep -E '^    s->len = ' "$OUT" | grep -vc ' = 84$')"
 CASE
-note "by type: $(grep -E 'function\(s\) match' "$ERR")"
+note "by type: $(grep -E 'function\(s\) match' "$ERR" 2>/dev/null)"
+ks_case <<'CASE'
+NAME     by_type_ip
+MAX_KERNEL 6.1
+RUN      'ip*(struct sk_buff *s, s->len == 84, s->len)'
+WORKLOAD ping -c 1 127.0.0.1 >/dev/null 2>&1
+EXPECT   by_type_ip_functions: eq yes "$(at_least 8 "$OUT")"
+EXPECT   by_type_ip_predicate_everywhere: eq 0 "$(grep -E '^    s->len = ' "$OUT" | grep -vc ' = 84$')"
+CASE
+note "by type ip*: $(grep -E 'function\(s\) match' "$ERR" 2>/dev/null)"
 
+# at_least_n N WHAT: "yes" when the number WHAT is N or more, else WHAT.
+at_least_n() { if [ "${2:-0}" -ge "$1" ] 2>/dev/null; then echo yes; else echo "${2:-none}"; fi; }
 # tcp_*: 300 and more functions; the kernel's own count while it runs,
 # nothing after.
-before=$(enabled)
-if start "$tmp/o5" "$tmp/e5" 'tcp_*'; then
-	during=$(enabled)
-	stop
-	after=$(enabled)
-	n=$(grep -oE '[0-9]+ traced' "$tmp/e5" | grep -oE '[0-9]+')
-	if [ "${n:-0}" -ge 300 ]; then pass tcp_glob_300; else fail tcp_glob_300 "$(grep -E 'match' "$tmp/e5")"; fi
-	if [ $((during - before)) -ge 300 ]; then pass tcp_glob_enabled_functions; else fail tcp_glob_enabled_functions "before $before, during $during"; fi
-	expect_eq tcp_glob_nothing_after "$before" "$after"
-	# Every argument of every function, but one program for many
-	# signatures (a value's way and size are the function's own, read
-	# from a map): a handful of programs, not one per signature (176).
-	progs=$(sed -nE 's/.* glob matches in ([0-9]+) program.*/\1/p' "$tmp/e5")
-	if [ "${progs:-999}" -le 8 ]; then pass tcp_glob_few_programs; else fail tcp_glob_few_programs "${progs:-?} programs: $(grep -E 'glob matches in' "$tmp/e5")"; fi
-	note "tcp_*: $(grep -E 'function\(s\) match|kprobe.multi refused|glob matches in|program instance|links detached' "$tmp/e5" | tr '\n' ' ')"
-else
-	fail tcp_glob_attach "$(tail -5 "$tmp/e5")"
-fi
+# Every argument of every function, but one program for many signatures
+# (a value's way and size are the function's own, read from a map): a
+# handful of programs, not one per signature (176).
+ks_case <<'CASE'
+NAME     tcp_glob
+BEFORE   before=$(enabled)
+RUN      'tcp_*'
+WORKLOAD during=$(enabled)
+EXPECT   tcp_glob_300: eq yes "$(at_least_n 300 "$(grep -oE '[0-9]+ traced' "$ERR" | grep -oE '[0-9]+')")"
+EXPECT   tcp_glob_enabled_functions: eq yes "$(at_least_n 300 $((during - before)))"
+EXPECT   tcp_glob_nothing_after: eq "$before" "$(enabled)"
+EXPECT   tcp_glob_few_programs: eq yes \
+         "$(at_least_n "$(sed -nE 's/.* glob matches in ([0-9]+) program.*/\1/p' "$ERR")" 8)"
+CASE
+note "tcp_*: $(grep -E 'function\(s\) match|kprobe.multi refused|glob matches in|program instance|links detached' "$ERR" | tr '\n' ' ')"
 
 # Functions of different signatures in one program, each value read as
 # its own function says: hrtimer_nanosleep's scalars and the syscall
 # wrapper's struct pt_regs (clock_nanosleep is system call 230, arm64's 115; vmprog is
 # static glibc, whose nanosleep is clock_nanosleep on CLOCK_REALTIME).
-if start "$tmp/o12" "$tmp/e12" -j -c vmprog '*_nanosleep'; then
-	vmprog sleep 300
-	stop
-	expect_eq glob_values_scalars 1 "$(jq -c 'select(.func == "hrtimer_nanosleep" and .kind == "entry" and .values.rqtp == 300000000 and .values.clockid == 0)' "$tmp/o12" | wc -l)"
-	expect_eq glob_values_struct 1 "$(jq -c "select(.func == \"${SYS}clock_nanosleep\" and .kind == \"entry\" and $NANOSLEEP_REGS)" "$tmp/o12" | wc -l)"
-	expect_eq glob_values_return 1 "$(jq -c 'select(.func == "hrtimer_nanosleep" and .kind == "return" and .values.return == 0)' "$tmp/o12" | wc -l)"
-	# do_nanosleep, where it is not inlined: its struct (the timer still
-	# relative at entry: 300 ms), the task in it, then its enum.
-	if grep -q '"func":"do_nanosleep"' "$tmp/o12"; then
-		expect_eq glob_values_do_nanosleep 1 "$(jq -c 'select(.func == "do_nanosleep" and .kind == "entry" and .values.t.timer._softexpires == 300000000 and (.values.t.task | startswith("0xff")) and .values.mode == "HRTIMER_MODE_REL")' "$tmp/o12" | wc -l)"
-	fi
-	note "nanosleep: $(grep -E 'glob matches in' "$tmp/e12") $(events "$tmp/o12" | jq -r '.func' | sort -u | tr '\n' ' ')"
-else
-	fail glob_values_attach "$(tail -5 "$tmp/e12")"
-fi
+# do_nanosleep, where it is not inlined: its struct (the timer still
+# relative at entry: 300 ms), the task in it, then its enum.
+entries() { jq -c "select($1)" "$OUT" | wc -l; }
+ks_case <<'CASE'
+NAME     glob_values
+RUN      -j -c vmprog '*_nanosleep'
+WORKLOAD vmprog sleep 300
+EXPECT   glob_values_scalars: eq 1 \
+         "$(entries '.func == "hrtimer_nanosleep" and .kind == "entry" and .values.rqtp == 300000000 and .values.clockid == 0')"
+EXPECT   glob_values_struct: eq 1 "$(entries ".func == \"${SYS}clock_nanosleep\" and .kind == \"entry\" and $NANOSLEEP_REGS")"
+EXPECT   glob_values_return: eq 1 \
+         "$(entries '.func == "hrtimer_nanosleep" and .kind == "return" and .values.return == 0')"
+EXPECT   glob_values_do_nanosleep: eq "$(entries '.func == "do_nanosleep" and .kind == "entry"')" \
+         "$(entries '.func == "do_nanosleep" and .kind == "entry" and .values.t.timer._softexpires == 300000000 and (.values.t.task | startswith("0xff")) and .values.mode == "HRTIMER_MODE_REL"')"
+CASE
+note "nanosleep: $(grep -E 'glob matches in' "$ERR") $(events "$OUT" | jq -r '.func' | sort -u | tr '\n' ' ')"
 
 # Nothing stays attached after SIGKILL either: every kprobe is a file.
-before=$(enabled)
-if start "$tmp/o11" "$tmp/e11" 'ip_*(skb->len == 84)'; then
-	during=$(enabled)
-	kill -9 "$KPID"; wait "$KPID" 2>/dev/null
-	# Gone once the kernel has closed its files: polled, bounded by count.
-	i=0
-	while [ $i -lt 300 ] && [ "$(enabled)" != "$before" ]; do sleep 0.05; i=$((i + 1)); done
-	if [ "$during" -gt "$before" ]; then pass kill9_was_attached; else fail kill9_was_attached "before $before, during $during"; fi
-	expect_eq kill9_nothing_after "$before" "$(enabled)"
-else
-	fail kill9_attach "$(tail -5 "$tmp/e11")"
-fi
+# Gone once the kernel has closed its files: polled, bounded by count.
+enabled_back() {
+	_i=0
+	while [ $_i -lt 300 ] && [ "$(enabled)" != "$1" ]; do sleep 0.05; _i=$((_i + 1)); done
+	enabled
+}
+ks_case <<'CASE'
+NAME     kill9
+BEFORE   before=$(enabled)
+RUN      'ip_*(skb->len == 84)'
+WORKLOAD during=$(enabled)
+WORKLOAD kill -9 "$KPID"
+EXPECT   kill9_was_attached: eq yes "$([ "$during" -gt "$before" ] && echo yes || echo "before $before, during $during")"
+EXPECT   kill9_nothing_after: eq "$before" "$(enabled_back "$before")"
+CASE
 
 # The skip and deny rules.
 ksnoop 'bpf_map_*' >"$tmp/o6" 2>"$tmp/e6"; rc=$?

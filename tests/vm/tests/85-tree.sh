@@ -20,6 +20,27 @@ open_some() {
 	done
 }
 
+# maps_now: tree_buf and sessions, how many entries the tree's maps hold now.
+maps_now() {
+	tree_buf=$(bpftool -j map dump name tree_buf 2>/dev/null | jq length)
+	sessions=$(bpftool -j map dump name sessions 2>/dev/null | jq length)
+}
+# kill_asleep: vmprog asleep (a session open), then SIGTERM: killed once it
+# is vmprog asleep, not a second after it started (under TCG on a loaded
+# host it may not have exec'ed by then).  Bounded by count.
+kill_asleep() {
+	vmprog sleep 20000 &
+	_v=$!
+	_i=0
+	while [ $_i -lt 600 ] && ! { [ "$(cat /proc/$_v/comm 2>/dev/null)" = vmprog ] &&
+		grep -q '^State:.*S' /proc/$_v/status 2>/dev/null; }; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	kill "$_v"
+	wait "$_v" 2>/dev/null
+}
+
 # summary_lost ERR, outside_trees ERR: the summary's lost events; the calls
 # that reached userspace outside a printed tree (-v).
 summary_lost() { sed -n 's/.* events printed, \([0-9]*\) lost.*/\1/p' "$1"; }
@@ -116,25 +137,16 @@ for mode in fentry kprobe; do
 
 	# --- a task that exits inside a session (SIGTERM: get_signal() ends in
 	#     do_group_exit() and never returns): its session and calls go ---
-	start "$tmp/$T.exit.out" "$tmp/$T.exit.err" --mode $mode --tree -c vmprog get_signal mmput
-	vmprog sleep 20000 &
-	vpid=$!
-	# Killed once it is vmprog asleep (a session open), not a second
-	# after it started: under TCG on a loaded host it may not have
-	# exec'ed by then.  Bounded by count.
-	i=0
-	while [ $i -lt 600 ] && ! { [ "$(cat /proc/$vpid/comm 2>/dev/null)" = vmprog ] &&
-		grep -q '^State:.*S' /proc/$vpid/status 2>/dev/null; }; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	kill "$vpid"
-	wait "$vpid" 2>/dev/null
-	expect_eq "${T}_exit_tree_buf_empty" 0 "$(bpftool -j map dump name tree_buf 2>/dev/null | jq length)"
-	expect_eq "${T}_exit_sessions_empty" 0 "$(bpftool -j map dump name sessions 2>/dev/null | jq length)"
-	stop
-	count_is "${T}_exit_no_tree" 0 '<- get_signal' "$tmp/$T.exit.out"
-	expect_match "${T}_exit_said" ', 1 trees dropped \(their task exited inside\)' "$(cat "$tmp/$T.exit.err")"
+	ks_case <<-'CASE'
+		NAME     ${T}_exit
+		RUN      --mode $mode --tree -c vmprog get_signal mmput
+		WORKLOAD kill_asleep
+		WORKLOAD maps_now
+		EXPECT   ${T}_exit_tree_buf_empty: eq 0 "$tree_buf"
+		EXPECT   ${T}_exit_sessions_empty: eq 0 "$sessions"
+		EXPECT   ${T}_exit_no_tree: count 0 '<- get_signal'
+		EXPECT   ${T}_exit_said: stderr ', 1 trees dropped \(their task exited inside\)'
+	CASE
 
 	# --- mkdir of an existing directory: EEXIST first from filename_create ---
 	ks_case <<-'CASE'
@@ -162,15 +174,17 @@ for mode in fentry kprobe; do
 	# --- a discarded session puts nothing in the ring buffer (the calls
 	#     wait in BPF and are deleted at the root's return): 5 successful
 	#     opens, 1 failing; between them and the stop, the maps are empty ---
-	start "$tmp/$T.disc.out" "$tmp/$T.disc.err" --mode $mode --tree -c cat \
-		'do_sys_openat2(filename, return < 0)' $INNER
-	cat /proc/version /proc/self/stat /proc/uptime /proc/loadavg /nope4 /proc/cpuinfo >/dev/null 2>&1
-	expect_eq "${T}_tree_buf_empty" 0 "$(bpftool -j map dump name tree_buf 2>/dev/null | jq length)"
-	expect_eq "${T}_sessions_empty" 0 "$(bpftool -j map dump name sessions 2>/dev/null | jq length)"
-	stop
-	count_is "${T}_discard_one_tree" 1 ' <- do_sys_openat2 \(' "$tmp/$T.disc.out"
-	expect_match "${T}_discard_nothing_reached" \
-		'^ksnoop: --tree: 0 call\(s\) outside a printed tree reached userspace$' "$(cat "$tmp/$T.disc.err")"
+	ks_case <<-'CASE'
+		NAME     ${T}_discard
+		RUN      --mode $mode --tree -c cat 'do_sys_openat2(filename, return < 0)' $INNER
+		WORKLOAD cat /proc/version /proc/self/stat /proc/uptime /proc/loadavg /nope4 /proc/cpuinfo >/dev/null 2>&1
+		WORKLOAD maps_now
+		EXPECT   ${T}_tree_buf_empty: eq 0 "$tree_buf"
+		EXPECT   ${T}_sessions_empty: eq 0 "$sessions"
+		EXPECT   ${T}_discard_one_tree: count 1 ' <- do_sys_openat2 \('
+		EXPECT   ${T}_discard_nothing_reached: \
+		         stderr '^ksnoop: --tree: 0 call\(s\) outside a printed tree reached userspace$'
+	CASE
 
 	# --- the limit on recorded calls: the first 2 of the 4 (do_filp_open,
 	#     path_openat; not lookup_fast, step_into), the others counted ---
@@ -197,15 +211,17 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_exec_main_getname: count 3 '^  → getname \('
 		EXPECT   ${T}_exec_main_none_dropped: eq 0 "$(grep -c 'trees dropped' "$ERR")"
 	CASE
-	start "$tmp/$T.texec.out" "$tmp/$T.texec.err" --mode $mode --tree -c vmprog $EXEC_TREE
-	vmprog thread-execs 10
-	expect_eq "${T}_texec_ran" 0 "$?"
-	expect_eq "${T}_texec_tree_buf_empty" 0 "$(bpftool -j map dump name tree_buf 2>/dev/null | jq length)"
-	expect_eq "${T}_texec_sessions_empty" 0 "$(bpftool -j map dump name sessions 2>/dev/null | jq length)"
-	stop
-	count_is "${T}_texec_no_tree" 0 '<- __x64_sys_execve' "$tmp/$T.texec.out"
-	expect_match "${T}_texec_said" ', 10 trees dropped \(their thread called exec inside\)' \
-		"$(cat "$tmp/$T.texec.err")"
+	ks_case <<-'CASE'
+		NAME     ${T}_texec
+		RUN      --mode $mode --tree -c vmprog $EXEC_TREE
+		WORKLOAD vmprog thread-execs 10; ran=$?
+		WORKLOAD maps_now
+		EXPECT   ${T}_texec_ran: eq 0 "$ran"
+		EXPECT   ${T}_texec_tree_buf_empty: eq 0 "$tree_buf"
+		EXPECT   ${T}_texec_sessions_empty: eq 0 "$sessions"
+		EXPECT   ${T}_texec_no_tree: count 0 '<- __x64_sys_execve'
+		EXPECT   ${T}_texec_said: stderr ', 10 trees dropped \(their thread called exec inside\)'
+	CASE
 
 	# --- a ring buffer too small for a tree (issue 41): 400 inner calls
 	#     of ~96 bytes into 4 KiB at the root's return.  Every call is
