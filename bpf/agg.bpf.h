@@ -19,6 +19,7 @@
 #include "task.bpf.h"
 #include "value.bpf.h"
 #include "pred.bpf.h"
+#include "scratch.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -88,28 +89,33 @@ static __always_inline __s32 hist_bucket(__u64 v, bool is_signed)
 }
 
 /*
- * --by: the key of this call into KEY (zeroed): the task's comm or ids,
- * the CPU, or the value by_value reads (a ':tuple' made its flow's key).
- * -1: the value could not be read.
+ * What --by's key is made of, found before a scratch frame is taken for it
+ * (walk() and pred_scalar() may page memory in, and sleep): a number (the
+ * task's ids, the CPU, an integer value), or where the value is (a string,
+ * a ':tuple').
  */
-static __always_inline int by_key(const __u64 *words, __u8 *key)
+struct by_src {
+	__u64 num;
+	__u64 addr;
+	bool user;
+};
+
+/* -1: the value could not be read. */
+static __always_inline int by_source(const __u64 *words, struct by_src *s)
 {
 	const volatile struct ksnoop_pred_plan *p = &plan.by_value;
-	__u32 tgid, tid, size;
-	__u64 v, addr;
-	bool user;
+	__u32 tgid, tid;
 
 	switch (plan.by) {
 	case KSNOOP_BY_COMM:
-		bpf_get_current_comm(key, KSNOOP_COMM_LEN);
 		return 0;
 	case KSNOOP_BY_PID:
 	case KSNOOP_BY_TID:
 		task_ids(&tgid, &tid);
-		*(__u64 *)key = plan.by == KSNOOP_BY_PID ? tgid : tid;
+		s->num = plan.by == KSNOOP_BY_PID ? tgid : tid;
 		return 0;
 	case KSNOOP_BY_CPU:
-		*(__u64 *)key = bpf_get_smp_processor_id();
+		s->num = bpf_get_smp_processor_id();
 		return 0;
 	default:
 		break;
@@ -117,33 +123,55 @@ static __always_inline int by_key(const __u64 *words, __u8 *key)
 	/* The rest read the value by_value names. */
 	if (src_unread(words, &p->acc))
 		return -1;
+	if (plan.by == KSNOOP_BY_INT)
+		return pred_scalar(p, src_word(words, &p->acc), &s->num);
+	if (walk(&p->acc, src_word(words, &p->acc), &s->addr, &s->user) != KSNOOP_OK)
+		return -1;
+	/* A user address is no skb or sock. */
+	return plan.by != KSNOOP_BY_STR && s->user ? -1 : 0;
+}
+
+/* KSNOOP_BY_STR: the bytes a char pointer's string, or a char array, gives the key. */
+static __always_inline __u32 by_str_size(const volatile struct ksnoop_pred_plan *p)
+{
+	if (p->acc.flags & KSNOOP_VAL_STR)
+		return KSNOOP_BY_SIZE;
+	return p->acc.size < KSNOOP_BY_SIZE - 1 ? p->acc.size : KSNOOP_BY_SIZE - 1;
+}
+
+/*
+ * --by: the key of this call into KEY (zeroed), from S: the task's comm, a
+ * number, a flow (the tuple with what varies per packet zeroed), or a
+ * string's bytes (never paged in here: a frame is held).  -1: not read.
+ */
+static __always_inline int by_key(const struct by_src *s, __u8 *key)
+{
+	const volatile struct ksnoop_pred_plan *p = &plan.by_value;
+	__u32 size = by_str_size(p);
+
 	switch (plan.by) {
-	case KSNOOP_BY_INT:
-		if (pred_scalar(p, src_word(words, &p->acc), &v))
-			return -1;
-		*(__u64 *)key = v;
+	case KSNOOP_BY_COMM:
+		bpf_get_current_comm(key, KSNOOP_COMM_LEN);
 		return 0;
 	case KSNOOP_BY_SKB_TUPLE:
-		/* A flow: the tuple with what varies per packet zeroed. */
-		if (walk(&p->acc, src_word(words, &p->acc), &addr, &user) != KSNOOP_OK || user ||
-		    copy_skb_tuple(&p->acc, addr, (struct ksnoop_skb_tuple *)key) != KSNOOP_OK)
+		if (copy_skb_tuple(&p->acc, s->addr, (struct ksnoop_skb_tuple *)key) != KSNOOP_OK)
 			return -1;
 		ksnoop_skb_tuple_key((struct ksnoop_skb_tuple *)key);
 		return 0;
 	case KSNOOP_BY_SOCK_TUPLE:
-		if (walk(&p->acc, src_word(words, &p->acc), &addr, &user) != KSNOOP_OK || user ||
-		    copy_sock_tuple(&p->acc, addr, (struct ksnoop_sock_tuple *)key) != KSNOOP_OK)
+		if (copy_sock_tuple(&p->acc, s->addr, (struct ksnoop_sock_tuple *)key) != KSNOOP_OK)
 			return -1;
 		ksnoop_sock_tuple_key((struct ksnoop_sock_tuple *)key);
 		return 0;
+	case KSNOOP_BY_STR:
+		if (p->acc.flags & KSNOOP_VAL_STR ? read_str_now(key, size, s->addr, s->user) < 0 :
+		    read_mem_now(key, size, s->addr, s->user) != 0)
+			return -1;
+		return 0;
+	default:
+		*(__u64 *)key = s->num;
+		return 0;
 	}
-	/* KSNOOP_BY_STR: a char pointer's string, or a char array's bytes. */
-	if (walk(&p->acc, src_word(words, &p->acc), &addr, &user) != KSNOOP_OK)
-		return -1;
-	if (p->acc.flags & KSNOOP_VAL_STR)
-		return read_str(key, KSNOOP_BY_SIZE, addr, user) < 0 ? -1 : 0;
-	size = p->acc.size < KSNOOP_BY_SIZE - 1 ? p->acc.size : KSNOOP_BY_SIZE - 1;
-	return read_mem(key, size, addr, user) ? -1 : 0;
 }
 
 /*
@@ -189,17 +217,44 @@ static __always_inline void add_one(void *map, const void *key, __u64 v)
 		keep_max(&n->max, v, plan.output == KSNOOP_OUT_HIST && plan.hist.is_signed);
 }
 
+/*
+ * --by: one more for (function, bucket SUB, S's key), of value V, the key
+ * built in a scratch frame; as by_key() says.
+ */
+static __always_inline int count_by_key(const struct call *c, __s32 sub, __u64 v,
+					const struct by_src *s)
+{
+	union locals *l;
+	__u32 f;
+	int err;
+
+	l = locals_take(&f);
+	if (!l)
+		return -1;
+	__builtin_memset(&l->by, 0, sizeof(l->by));
+	l->by.func_id = c->func_id;
+	l->by.sub = sub;
+	err = by_key(s, l->by.key);
+	if (!err)
+		add_one(&by_counts, &l->by, v);
+	locals_give(f);
+	return err;
+}
+
 /* --by: one more for (function, bucket SUB, this call's key), of value V. */
 static __always_inline void count_by(const struct call *c, __s32 sub, __u64 v,
 				     const __u64 *words)
 {
-	struct ksnoop_by_key bk = { .func_id = c->func_id, .sub = sub };
+	struct by_src s = {};
+	int err = by_source(words, &s);
 
-	if (by_key(words, bk.key)) {
+	/* Paged in first, where it may need to be: no frame is held while it sleeps. */
+	if (!err && plan.by == KSNOOP_BY_STR && may_fault_in(s.user))
+		fault_in(s.addr, by_str_size(&plan.by_value));
+	if (!err)
+		err = count_by_key(c, sub, v, &s);
+	if (err)
 		count(KSNOOP_CNT_HIST_UNREAD);
-		return;
-	}
-	add_one(&by_counts, &bk, v);
 }
 
 /* bpf_get_stackid() with BPF_F_USER_STACK: no user stack (a kernel thread's). */

@@ -14,6 +14,7 @@
 #include "plan.bpf.h"
 #include "words.bpf.h"
 #include "read.bpf.h"
+#include "scratch.bpf.h"
 
 /* Read the scalar a predicate tests, sign- or zero-extended to 64 bits. */
 static __always_inline int pred_scalar(const volatile struct ksnoop_pred_plan *p,
@@ -46,49 +47,85 @@ static __always_inline int pred_scalar(const volatile struct ksnoop_pred_plan *p
 	return 0;
 }
 
+/*
+ * A string predicate: the bytes to read for it, at most
+ * KSNOOP_MAX_PRED_STR + 1 (one more than the longest constant: a longer
+ * string differs).  ":str(LEN)": the characters LEN allows, and the NUL.
+ */
+static __always_inline __u64 pred_str_want(const volatile struct ksnoop_pred_plan *p,
+					   const __u64 *words)
+{
+	__u64 want = KSNOOP_MAX_PRED_STR + 1, nchars;
+
+	if (!(p->acc.flags & KSNOOP_VAL_STR))
+		return p->acc.size < want ? p->acc.size : want;
+	nchars = str_chars(&p->acc, words);
+	if (nchars < KSNOOP_MAX_PRED_STR)
+		want = nchars + 1;
+	barrier_var(want);
+	if (want > KSNOOP_MAX_PRED_STR + 1)
+		want = KSNOOP_MAX_PRED_STR + 1;
+	return want;
+}
+
+/*
+ * Read WANT bytes at ADDR into a scratch frame and compare them with P's
+ * constant: 1 equal, 0 not, -1 not read (no frame, or a fault; nothing is
+ * paged in here, since a frame is held).
+ */
+static __always_inline int pred_str_eq(const volatile struct ksnoop_pred_plan *p, __u64 want,
+				       __u64 addr, bool user)
+{
+	union locals *l;
+	char *buf;
+	__u32 f;
+	int i, eq = 1;
+
+	l = locals_take(&f);
+	if (!l)
+		return -1;
+	buf = l->pred_str;
+	/* What a char array leaves unread is zeroes, as a string's end. */
+	__builtin_memset(buf, 0, sizeof(l->pred_str));
+	if (p->acc.flags & KSNOOP_VAL_STR ? read_str_now(buf, want, addr, user) < 0 :
+	    read_mem_now(buf, want, addr, user) != 0) {
+		locals_give(f);
+		return -1;
+	}
+	for (i = 0; i < KSNOOP_MAX_PRED_STR; i++) {
+		if (buf[i] != p->str[i]) {
+			eq = 0;
+			break;
+		}
+		if (!buf[i])
+			break;
+	}
+	locals_give(f);
+	return eq;
+}
+
 static __always_inline bool pred_holds(const __u64 *words,
 				       const volatile struct ksnoop_pred_plan *p)
 {
 	__u64 word = src_word(words, &p->acc);
 	__u64 v, c = p->imm;
-	int i;
 
 	/* A value that cannot be read holds no predicate, as a fault below. */
 	if (src_unread(words, &p->acc))
 		return false;
 	if (p->is_str) {
-		/* One byte more than the longest constant: a longer string differs. */
-		char buf[KSNOOP_MAX_PRED_STR + 1] = {};
-		__u32 size = p->acc.size < sizeof(buf) ? p->acc.size : sizeof(buf);
-		__u64 addr;
-		bool eq = true, user;
+		__u64 addr, want = pred_str_want(p, words);
+		bool user;
+		int eq;
 
 		if (walk(&p->acc, word, &addr, &user) != KSNOOP_OK)
 			return false;
-		if (p->acc.flags & KSNOOP_VAL_STR) {
-			/* ":str(LEN)": the characters LEN allows, then the zeroes of buf. */
-			__u64 nchars = str_chars(&p->acc, words);
-
-			__u64 want = sizeof(buf);
-
-			if (nchars < sizeof(buf) - 1)
-				want = nchars + 1;
-			barrier_var(want);
-			if (want > sizeof(buf))
-				want = sizeof(buf);
-			if (read_str(buf, want, addr, user) < 0)
-				return false;
-		} else if (read_mem(buf, size, addr, user)) {
+		/* Paged in first, where it may need to be: no frame is held while it sleeps. */
+		if (may_fault_in(user))
+			fault_in(addr, want);
+		eq = pred_str_eq(p, want, addr, user);
+		if (eq < 0)
 			return false;
-		}
-		for (i = 0; i < KSNOOP_MAX_PRED_STR; i++) {
-			if (buf[i] != p->str[i]) {
-				eq = false;
-				break;
-			}
-			if (!buf[i])
-				break;
-		}
 		return p->op == KSNOOP_OP_EQ ? eq : !eq;
 	}
 

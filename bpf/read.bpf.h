@@ -50,6 +50,30 @@ static __always_inline void fault_in(__u64 addr, __u32 size)
 	}
 }
 
+/*
+ * Whether a user read that faulted may succeed after fault_in(): only a
+ * sleepable program may fault a page in.
+ */
+static __always_inline bool may_fault_in(bool user)
+{
+	return user && (plan.flags & KSNOOP_PLAN_SLEEPABLE);
+}
+
+/* One read, never paging anything in (it does not sleep). */
+static __always_inline long read_mem_now(void *dst, __u32 size, __u64 addr, bool user)
+{
+	if (!user)
+		return bpf_probe_read_kernel(dst, size, (const void *)addr);
+	return bpf_probe_read_user(dst, size, (const void *)addr);
+}
+
+static __always_inline long read_str_now(void *dst, __u32 size, __u64 addr, bool user)
+{
+	if (!user)
+		return bpf_probe_read_kernel_str(dst, size, (const void *)addr);
+	return bpf_probe_read_user_str(dst, size, (const void *)addr);
+}
+
 static __always_inline long read_mem(void *dst, __u32 size, __u64 addr, bool user)
 {
 	long err;

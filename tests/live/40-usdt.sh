@@ -122,6 +122,13 @@ stop
 expect_eq string_ne "/req/0 /req/1 /req/3 /req/4" \
 	"$(events "$tmp/o14" | jq -r 'select(.values.arg0 == null) | .values["arg2:str"]' | joined)"
 expect_eq string_eq "3" "$(events "$tmp/o14" | jq -r 'select(.values.arg0 != null) | .values.arg0' | joined)"
+# More calls than a CPU has scratch frames for the string (LOCALS_FRAMES in
+# bpf/scratch.bpf.h): each call gives its frame back.
+start "$tmp/o14b" "$tmp/e14b" -j usdt "$P:ksnoop_test:req(arg2:str != \"/req/none\", arg0)" ||
+	fail attach_string_many "$(cat "$tmp/e14b")"
+"$P" fire 20
+stop
+expect_eq string_pred_every_call 20 "$(events "$tmp/o14b" | jq -r .values.arg0 | sort -u | grep -c .)"
 
 # --- a NULL pointer along a chain: said, not read ---
 start "$tmp/o15" "$tmp/e15" usdt "$P:ksnoop_test:chain(arg0:struct node *->next->next->id, arg0:struct node *->next->id, arg1 == 0)" ||

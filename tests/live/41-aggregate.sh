@@ -102,6 +102,13 @@ stop
 expect_eq by_value_str "/req/0 2 /req/1 2 /req/2 1" \
 	"$(record count "$tmp/c6" | jq -r '"\(.key) \(.count)"' | joined)"
 expect_eq by_value_str_name "arg2:str" "$(record count "$tmp/c6" | jq -r .by | sort -u)"
+# More keys than a CPU has scratch frames (LOCALS_FRAMES in bpf/scratch.bpf.h):
+# each call gives its frame back.
+start "$tmp/c6b" "$tmp/e6b" -j --count --by arg2:str usdt "$P:ksnoop_test:req(arg2:str)" ||
+	fail attach_by_str_many "$(cat "$tmp/e6b")"
+"$P" fire 20
+stop
+expect_eq by_value_str_every_call "20 20" "$(record count "$tmp/c6b" | jq -s -r '"\(length) \(map(.count) | add)"')"
 start "$tmp/c7" "$tmp/e7" --count --by arg1 usdt "$P:ksnoop_test:req(arg1)" || fail attach_by_int "$(cat "$tmp/e7")"
 "$P" fire 3
 "$P" fire 1
