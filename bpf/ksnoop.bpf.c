@@ -5,7 +5,7 @@
  * Every traced target (kernel function, tracepoint, USDT probe) gets its own
  * instance of this object, with its own read-only `plan` written by
  * userspace before load.  The verifier treats a frozen .rodata as constants,
- * so each loop below over values, steps and predicates is explored only as
+ * so each loop over values, steps and predicates is explored only as
  * far as the plan reaches, and the branches a plan does not use are pruned:
  * the program that runs is, in effect, straight-line code for one target.
  *
