@@ -140,7 +140,7 @@ $(LIBBPF_A): scripts/build-libbpf scripts/trixie-apt $(CROSS_STAMP)
 $(BUILD) $(BUILD)/san:
 	@mkdir -p $@
 
-$(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c bpf/arch.bpf.h bpf/usdt_arg.bpf.h include/ksnoop.h \
+$(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c $(wildcard bpf/*.bpf.h) include/ksnoop.h \
 		       include/ksnoop_usdt.h include/ksnoop_tuple_key.h $(LIBBPF_A) scripts/bpf-stack-check | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	@scripts/bpf-stack-check $@

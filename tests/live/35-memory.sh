@@ -51,6 +51,22 @@ UNTIL    exit
 EXPECT   usdt_untouched_page_read: count 1 '^    arg0:str = "hello-untouched"$'
 EXPECT   usdt_sleepable_said: stderr 'sleepable program'
 CASE
+# A string predicate and a --by key read it too: paged in before a scratch
+# frame is taken (bpf/scratch.bpf.h), then read there.
+ks_case <<'CASE'
+NAME     usdt_untouched_pred
+RUN      --duration 10 -n 1 -j usdt "$E:ksnoop_edge:str(arg0:str == \"hello-untouched\", arg0:str)"
+WORKLOAD "$E" untouched "$tmp/untouched"
+UNTIL    exit
+EXPECT   usdt_untouched_pred_holds: eq 1 "$(events "$OUT" | grep -c .)"
+CASE
+ks_case <<'CASE'
+NAME     usdt_untouched_by
+RUN      -j --count --by arg0:str usdt "$E:ksnoop_edge:str(arg0:str)"
+WORKLOAD "$E" untouched "$tmp/untouched"
+WORKLOAD "$E" untouched "$tmp/untouched"
+EXPECT   usdt_untouched_by_key: eq "hello-untouched 2" "$(record count "$OUT" | jq -r '"\(.key) \(.count)"' | joined)"
+CASE
 
 # --- one probe, two call sites: an int32 and an int64, each typed as such ---
 ks_case <<'CASE'

@@ -133,6 +133,14 @@ EXPECT   string_ne: eq "/req/0 /req/1 /req/3 /req/4" \
            "$(events "$OUT" | jq -r 'select(.values.arg0 == null) | .values["arg2:str"]' | joined)"
 EXPECT   string_eq: eq "3" "$(events "$OUT" | jq -r 'select(.values.arg0 != null) | .values.arg0' | joined)"
 CASE
+# More calls than a CPU has scratch frames for the string (LOCALS_FRAMES in
+# bpf/scratch.bpf.h): each call gives its frame back.
+ks_case <<'CASE'
+NAME     attach_string_many
+RUN      -j usdt "$P:ksnoop_test:req(arg2:str != \"/req/none\", arg0)"
+WORKLOAD "$P" fire 20
+EXPECT   string_pred_every_call: eq 20 "$(events "$OUT" | jq -r .values.arg0 | sort -u | grep -c .)"
+CASE
 
 # --- a NULL pointer along a chain: said, not read ---
 ks_case <<'CASE'

@@ -107,6 +107,14 @@ WORKLOAD "$P" fire 3; "$P" fire 2
 EXPECT   by_value_str: eq '/req/0 2 /req/1 2 /req/2 1' "$(record count "$OUT" | jq -r '"\(.key) \(.count)"' | joined)"
 EXPECT   by_value_str_name: eq arg2:str "$(record count "$OUT" | jq -r .by | sort -u)"
 CASE
+# More keys than a CPU has scratch frames (LOCALS_FRAMES in bpf/scratch.bpf.h):
+# each call gives its frame back.
+ks_case <<'CASE'
+NAME     attach_by_str_many
+RUN      -j --count --by arg2:str usdt "$P:ksnoop_test:req(arg2:str)"
+WORKLOAD "$P" fire 20
+EXPECT   by_value_str_every_call: eq "20 20" "$(record count "$OUT" | jq -s -r '"\(length) \(map(.count) | add)"')"
+CASE
 # arg1 is -i - 1: -1 twice, -2 and -3 once (ties in the key's byte order).
 ks_case <<'CASE'
 NAME     by_int

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The stash: entry records kept until the return (KSNOOP_SIDE_STASH, and
+ * KSNOOP_SIDE_RETRY's held-back entries), and entry times
+ * (KSNOOP_SIDE_TIMED), both keyed per task and call frame (call_key()).
+ * Every entry replaces or clears its key, every return clears it.
+ */
+#ifndef KSNOOP_STASH_BPF_H
+#define KSNOOP_STASH_BPF_H
+
+#include <linux/bpf.h>
+#include <stdbool.h>
+#include <bpf/bpf_helpers.h>
+#include "ksnoop.h"
+#include "plan.bpf.h"
+#include "ringbuf.bpf.h"
+#include "scratch.bpf.h"
+#include "words.bpf.h"
+#include "call.bpf.h"
+#include "value.bpf.h"
+
+/*
+ * Entry records kept until the return.  The value size is the entry
+ * record's, set by userspace before load; elements are allocated as calls
+ * come, not preallocated for the worst case.  A record is built in
+ * `scratch` (scratch.bpf.h) before it is stored.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KSNOOP_STASH_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct ksnoop_stash_key);
+	__uint(value_size, 8);
+} stash SEC(".maps");
+
+/*
+ * When each call in flight began (KSNOOP_SIDE_TIMED), keyed like the stash.
+ * Only plans that print a return side without a stash have it (userspace
+ * shrinks it to one element otherwise); allocated as calls come.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KSNOOP_STASH_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct ksnoop_stash_key);
+	__type(value, __u64);
+} entry_times SEC(".maps");
+
+/* Emit the entry record stashed because of a user fault (KSNOOP_SIDE_RETRY). */
+static __always_inline void emit_retried_entry(struct ksnoop_stash_key *key,
+					       const struct ksnoop_func_values *fv)
+{
+	const volatile struct ksnoop_side_plan *entry = &plan.side[KSNOOP_ENTRY];
+	void *stashed = bpf_map_lookup_elem(&stash, key), *rec;
+
+	if (!stashed)
+		return;
+	rec = bpf_ringbuf_reserve(&events, entry->rec_size, 0);
+	if (!rec) {
+		count(KSNOOP_CNT_LOST);
+		bpf_map_delete_elem(&stash, key);
+		return;
+	}
+	bpf_probe_read_kernel(rec, entry->rec_size, stashed);
+	bpf_map_delete_elem(&stash, key);
+	reread_user_faults(rec, entry, fv, KSNOOP_MAX_VALUES);
+	submit(rec, entry->rec_size);
+}
+
+/* Keep a copy of record REC under KEY; false if it could not be kept. */
+static __always_inline bool stash_record(struct ksnoop_stash_key *key, void *rec, __u32 size)
+{
+	__u32 zero = 0;
+	void *buf = bpf_map_lookup_elem(&scratch, &zero);
+
+	if (!buf || bpf_probe_read_kernel(buf, size, rec))
+		return false;
+	if (bpf_map_update_elem(&stash, key, buf, BPF_ANY)) {
+		count(KSNOOP_CNT_STASH_DROP);
+		return false;
+	}
+	return true;
+}
+
+/* Forget what an earlier call left under KEY (its return was never seen). */
+static __always_inline void stash_clear(struct ksnoop_stash_key *key)
+{
+	if (bpf_map_lookup_elem(&stash, key))
+		bpf_map_delete_elem(&stash, key);
+}
+
+/* Entry, KSNOOP_SIDE_STASH: the record goes to the stash, for the return. */
+static __always_inline void stash_entry(void *ctx, enum word_source ws,
+					const volatile struct ksnoop_side_plan *side,
+					const __u64 *words, struct call *c)
+{
+	__u32 zero = 0;
+	void *rec = bpf_map_lookup_elem(&scratch, &zero);
+
+	if (!rec)
+		return;
+	fill_header(rec, KSNOOP_ENTRY, c);
+	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, NULL, words, 0);
+	if (bpf_map_update_elem(&stash, &c->key, rec, BPF_ANY)) {
+		count(KSNOOP_CNT_STASH_DROP);
+		stash_clear(&c->key);
+	}
+}
+
+/* Entry, KSNOOP_SIDE_TIMED: when this call began, for its return. */
+static __always_inline void entry_time_keep(struct ksnoop_stash_key *key, __u64 now)
+{
+	if (bpf_map_update_elem(&entry_times, key, &now, BPF_ANY)) {
+		count(KSNOOP_CNT_STASH_DROP);
+		bpf_map_delete_elem(&entry_times, key);
+	}
+}
+
+/* Entry, KSNOOP_SIDE_TIMED, a call not selected: no stale time for its return. */
+static __always_inline void entry_time_clear(struct ksnoop_stash_key *key)
+{
+	/* A lookup takes no lock; a delete does, even of nothing. */
+	if (bpf_map_lookup_elem(&entry_times, key))
+		bpf_map_delete_elem(&entry_times, key);
+}
+
+/* Return, KSNOOP_SIDE_TIMED: when this call began (0: not seen); the key goes. */
+static __always_inline __u64 entry_time_take(struct ksnoop_stash_key *key)
+{
+	__u64 *t = bpf_map_lookup_elem(&entry_times, key), start;
+
+	if (!t)
+		return 0;
+	start = *t;
+	bpf_map_delete_elem(&entry_times, key);
+	return start;
+}
+
+#endif /* KSNOOP_STASH_BPF_H */

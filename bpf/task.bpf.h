@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Task selection: the current task's ids in ksnoop's pid namespace, the
+ * -p/-t/-c filters, and ksnoop's own calls, which are left out.
+ */
+#ifndef KSNOOP_TASK_BPF_H
+#define KSNOOP_TASK_BPF_H
+
+#include <linux/bpf.h>
+#include <stdbool.h>
+#include <bpf/bpf_helpers.h>
+#include "ksnoop.h"
+#include "plan.bpf.h"
+#include "call.bpf.h"
+
+/*
+ * The current task's ids as ksnoop's pid namespace sees them (a task
+ * outside it has none: 0).  In the initial namespace the plain helper is
+ * cheaper and says the same.
+ */
+static __always_inline void task_ids(__u32 *tgid, __u32 *tid)
+{
+	struct bpf_pidns_info ns = {};
+	__u64 id;
+
+	if (plan.pidns_ino) {
+		if (bpf_get_ns_current_pid_tgid(plan.pidns_dev, plan.pidns_ino, &ns, sizeof(ns)))
+			ns.tgid = ns.pid = 0;
+		*tgid = ns.tgid;
+		*tid = ns.pid;
+		return;
+	}
+	id = bpf_get_current_pid_tgid();
+	*tgid = id >> 32;
+	*tid = (__u32)id;
+}
+
+static __always_inline bool task_selected(void)
+{
+	char comm[KSNOOP_COMM_LEN];
+	__u32 tgid, tid;
+	int i;
+
+	if (plan.filter_pid || plan.filter_tid) {
+		task_ids(&tgid, &tid);
+		if (plan.filter_pid && tgid != plan.filter_pid)
+			return false;
+		if (plan.filter_tid && tid != plan.filter_tid)
+			return false;
+	}
+	if (plan.filter_comm) {
+		bpf_get_current_comm(comm, sizeof(comm));
+		for (i = 0; i < KSNOOP_COMM_LEN; i++) {
+			if (comm[i] != plan.comm[i])
+				return false;
+			if (!comm[i])
+				break;
+		}
+	}
+	return true;
+}
+/*
+ * Whether the current task is ksnoop itself, whose calls are left out
+ * (printing them would make more: a loop) and counted, so the summary
+ * says so: on tp:sched_switch, which fires in the task switching out,
+ * every switch from ksnoop goes while those to it print.  Asked only of
+ * calls whose predicates held (a filtered-out call pays nothing for it);
+ * the ids it reads go into C for the record's header.
+ */
+static __always_inline bool task_is_self(struct call *c)
+{
+	if (!plan.self_tgid)
+		return false;
+	task_ids(&c->tgid, &c->tid);
+	c->have_ids = 1;
+	if (c->tgid != plan.self_tgid)
+		return false;
+	count(KSNOOP_CNT_SELF);
+	return true;
+}
+
+#endif /* KSNOOP_TASK_BPF_H */

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A record's contents: its header, and each value copied raw as the plan
+ * says (an object, a string, a ':tuple' of a skb or sock, a stack); at a
+ * return, the entry values whose user memory was not paged in at entry,
+ * read again.
+ */
+#ifndef KSNOOP_VALUE_BPF_H
+#define KSNOOP_VALUE_BPF_H
+
+#include <linux/bpf.h>
+#include <stdbool.h>
+#include <bpf/bpf_helpers.h>
+#include "ksnoop.h"
+#include "plan.bpf.h"
+#include "words.bpf.h"
+#include "read.bpf.h"
+#include "call.bpf.h"
+#include "task.bpf.h"
+
+/*
+ * Copy the object at ADDR, as ACC says, into the ROOM bytes at DST; returns
+ * its status, sets *len.  ACC is the plan's (then ROOM is its size) or, in a
+ * group with per-function values, the function's.  A string has at most
+ * NCHARS characters (":str(LEN)"; a fault keeps the bound in *len, for a
+ * read again at the return).
+ */
+static __always_inline int copy_object(const volatile struct ksnoop_access *acc,
+				       __u64 addr, bool user, void *dst, __u32 room, __u64 nchars,
+				       __u32 *len)
+{
+	__u32 size = acc->size;
+	__u32 ust = user ? KSNOOP_ST_USER : 0;
+	bool cut;
+	long n;
+
+	if (size > room)
+		size = room;
+	*len = 0;
+	if (acc->flags & KSNOOP_VAL_STR_LEN) {
+		__u64 want = str_size(nchars, size, room, &cut);
+
+		n = read_str(dst, want, addr, user);
+		if (n < 0) {
+			*len = nchars < room ? nchars : room;
+			return KSNOOP_FAULT | ust;
+		}
+		*len = n;
+		return (cut && n == (long)want ? KSNOOP_TRUNCATED : KSNOOP_OK) | ust;
+	}
+	if (acc->flags & KSNOOP_VAL_STR) {
+		n = read_str(dst, size, addr, user);
+		if (n < 0)
+			return KSNOOP_FAULT | ust;
+		*len = n;
+		return str_status(n, size, addr, user) | ust;
+	}
+	if (read_mem(dst, size, addr, user))
+		return KSNOOP_FAULT | ust;
+	*len = size;
+	return KSNOOP_OK | ust;
+}
+
+/*
+ * ':tuple': field I's offset in its struct (KSNOOP_TUPLE_NO_FIELD: none),
+ * from the access's last steps (ksnoop.h).
+ */
+static __always_inline __u32 tuple_off(const volatile struct ksnoop_access *acc, int i)
+{
+	return (acc->steps[KSNOOP_TUPLE_OFF_FIRST + i / 4] >> (16 * (i % 4))) & 0xffff;
+}
+
+/* One field of SIZE bytes at BASE + its offset; an absent one is 0. */
+static __always_inline long read_field(const volatile struct ksnoop_access *acc, int i,
+				       __u64 base, void *dst, __u32 size)
+{
+	__u32 off = tuple_off(acc, i);
+
+	if (off != KSNOOP_TUPLE_NO_FIELD)
+		return bpf_probe_read_kernel(dst, size, (const void *)(base + off));
+	__builtin_memset(dst, 0, size);
+	return 0;
+}
+
+/*
+ * A skb's tuple: its header offsets, then the bytes they point at.  The
+ * offsets are 16 bits, so no read lands past head + 64 KiB, and each is
+ * a non-faulting read; what the bytes say is for userspace to judge.
+ */
+static __always_inline int copy_skb_tuple(const volatile struct ksnoop_access *acc, __u64 skb,
+					  struct ksnoop_skb_tuple *t)
+{
+	__u64 head = 0;
+
+	if (read_field(acc, KSNOOP_SKB_HEAD, skb, &head, sizeof(head)) ||
+	    read_field(acc, KSNOOP_SKB_NETWORK_HEADER, skb, &t->network_header, 2) ||
+	    read_field(acc, KSNOOP_SKB_TRANSPORT_HEADER, skb, &t->transport_header, 2) ||
+	    read_field(acc, KSNOOP_SKB_PROTOCOL, skb, &t->protocol, 2))
+		return KSNOOP_FAULT;
+	t->read = 0;
+	t->pad = 0;
+	if (head && t->network_header != 0xffff &&
+	    !bpf_probe_read_kernel(t->l3, sizeof(t->l3), (const void *)(head + t->network_header)))
+		t->read |= KSNOOP_TUPLE_L3;
+	if (head && t->transport_header != 0xffff &&
+	    !bpf_probe_read_kernel(t->l4, sizeof(t->l4), (const void *)(head + t->transport_header)))
+		t->read |= KSNOOP_TUPLE_L4;
+	return KSNOOP_OK;
+}
+
+/* A sock's tuple: its __sk_common fields and sk_protocol, as stored. */
+static __always_inline int copy_sock_tuple(const volatile struct ksnoop_access *acc, __u64 sk,
+					   struct ksnoop_sock_tuple *t)
+{
+	if (read_field(acc, KSNOOP_SOCK_FAMILY, sk, &t->family, 2) ||
+	    read_field(acc, KSNOOP_SOCK_NUM, sk, &t->num, 2) ||
+	    read_field(acc, KSNOOP_SOCK_DPORT, sk, &t->dport, 2) ||
+	    read_field(acc, KSNOOP_SOCK_STATE, sk, &t->state, 1) ||
+	    read_field(acc, KSNOOP_SOCK_RCV_SADDR, sk, t->rcv_saddr, 4) ||
+	    read_field(acc, KSNOOP_SOCK_DADDR, sk, t->daddr, 4) ||
+	    read_field(acc, KSNOOP_SOCK_V6_RCV_SADDR, sk, t->v6_rcv_saddr, 16) ||
+	    read_field(acc, KSNOOP_SOCK_V6_DADDR, sk, t->v6_daddr, 16))
+		return KSNOOP_FAULT;
+	t->pad[0] = t->pad[1] = t->pad[2] = 0;
+	if (tuple_off(acc, KSNOOP_SOCK_PROTOCOL) == KSNOOP_TUPLE_NO_FIELD ||
+	    read_field(acc, KSNOOP_SOCK_PROTOCOL, sk, &t->protocol, 2))
+		t->protocol = KSNOOP_TUPLE_NO_FIELD;
+	return KSNOOP_OK;
+}
+
+/* ':tuple' of the struct at ADDR (kernel memory only) into DST. */
+static __always_inline int copy_tuple(const volatile struct ksnoop_access *acc, __u64 addr,
+				      bool user, void *dst, __u32 room, __u32 *len)
+{
+	int st;
+
+	*len = 0;
+	/* The resolver gives a tuple its room; a user address is no skb. */
+	if (user || room < sizeof(struct ksnoop_skb_tuple))
+		return KSNOOP_FAULT;
+	if (acc->flags & KSNOOP_VAL_SKB_TUPLE)
+		st = copy_skb_tuple(acc, addr, dst);
+	else
+		st = copy_sock_tuple(acc, addr, dst);
+	if (st == KSNOOP_OK)
+		*len = sizeof(struct ksnoop_skb_tuple);
+	return st;
+}
+
+/* Copy one value into the record; returns its status, sets *len. */
+static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
+				      const __u64 *words, void *dst, __u32 room, __u32 *len,
+				      __u64 *from)
+{
+	__u64 word = src_word(words, acc), addr;
+	bool user;
+	int st;
+
+	/* An argument that faulted: where it is, not a value. */
+	if (src_unread(words, acc)) {
+		__u32 slot = slot_unread(words, src_slot(acc)) ? src_slot(acc) : acc->len_slot;
+
+		*from = slot < KSNOOP_MAX_ARGS ? words[slot] : 0;
+		*len = 0;
+		return KSNOOP_FAULT | KSNOOP_ST_USER;
+	}
+	if (acc->flags & KSNOOP_VAL_REG) {
+		/* A value's room is at least 8 bytes (rounded up). */
+		*(__u64 *)dst = word;
+		*len = acc->size < room ? acc->size : room;
+		return KSNOOP_OK;
+	}
+	st = walk(acc, word, &addr, &user);
+	if (st != KSNOOP_OK) {
+		/* An error pointer is the value's address: the printer names its errno. */
+		if (st == KSNOOP_ERR_PTR)
+			*from = addr;
+		*len = 0;
+		return st;
+	}
+	*from = addr;
+	if ((plan.flags & KSNOOP_PLAN_TUPLE) &&
+	    (acc->flags & (KSNOOP_VAL_SKB_TUPLE | KSNOOP_VAL_SOCK_TUPLE)))
+		return copy_tuple(acc, addr, user, dst, room, len);
+	return copy_object(acc, addr, user, dst, room, str_chars(acc, words), len);
+}
+
+/* The header of one record at REC; a return with a known start has a duration. */
+static __always_inline void fill_header(void *rec, int kind, const struct call *c)
+{
+	struct ksnoop_event *ev = rec;
+
+	ev->time_ns = c->now;
+	ev->duration_ns = 0;
+	ev->flags = 0;
+	if (kind == KSNOOP_RETURN && c->start && c->start <= c->now) {
+		ev->duration_ns = c->now - c->start;
+		ev->flags = KSNOOP_EV_DURATION;
+	}
+	ev->cpu = bpf_get_smp_processor_id();
+	if (c->have_ids) {
+		ev->tgid = c->tgid;
+		ev->tid = c->tid;
+	} else {
+		task_ids(&ev->tgid, &ev->tid);
+	}
+	ev->func_id = c->func_id;
+	ev->kind = kind;
+	ev->depth = c->depth;
+	ev->session = c->session;
+	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	ev->object = c->object;
+	ev->flags |= c->track_flags;
+}
+
+/*
+ * How many values KIND's side has, and how to reach the I-th: the plan's,
+ * or in a group with per-function values (FV) the function's own.  Where
+ * each goes in the record, and how much room it has, is the plan's.
+ */
+static __always_inline int nvalues(const volatile struct ksnoop_side_plan *side, int kind,
+				   const struct ksnoop_func_values *fv)
+{
+	return fv ? fv->nvalues[kind] : side->nvalues;
+}
+
+static __always_inline const volatile struct ksnoop_access *
+value_access(const volatile struct ksnoop_side_plan *side, int kind, int i,
+	     const struct ksnoop_func_values *fv)
+{
+	if (fv)
+		return (const volatile struct ksnoop_access *)&fv->acc[kind][i];
+	return &side->values[i].acc;
+}
+
+/* The values of one record at REC, from the START-th on. */
+static __always_inline void fill_values(void *ctx, enum word_source ws, int kind, void *rec,
+					const volatile struct ksnoop_side_plan *side,
+					const struct ksnoop_func_values *fv,
+					const __u64 *words, int start)
+{
+	int i;
+
+	for (i = 0; i < KSNOOP_MAX_VALUES; i++) {
+		const volatile struct ksnoop_value_plan *vp;
+		const volatile struct ksnoop_access *acc;
+		struct ksnoop_value *vh;
+
+		if (i >= side->nvalues || i >= nvalues(side, kind, fv))
+			break;
+		if (i < start)
+			continue;
+		vp = &side->values[i];
+		vh = rec + vp->rec_off;
+		vh->addr = 0;
+		/*
+		 * -s: the stack at this probe, taken only once the predicates
+		 * held; a USDT probe's is the traced program's (user) stack.
+		 * --ustack: the current task's user stack at any probe.
+		 */
+		if (vp->acc.src == KSNOOP_SRC_STACK || vp->acc.src == KSNOOP_SRC_USTACK) {
+			long n = bpf_get_stack(ctx, (void *)(vh + 1), KSNOOP_STACK_DEPTH * 8,
+					       ws == WORDS_USDT || vp->acc.src == KSNOOP_SRC_USTACK ?
+					       BPF_F_USER_STACK : 0);
+
+			vh->status = n < 0 ? KSNOOP_FAULT : KSNOOP_OK;
+			vh->len = n < 0 ? 0 : n;
+			continue;
+		}
+		acc = value_access(side, kind, i, fv);
+		vh->status = copy_value(acc, words, (void *)(vh + 1), vp->acc.size, &vh->len,
+					&vh->addr);
+	}
+}
+
+/* A value whose final read was of user memory and faulted. */
+static __always_inline bool user_fault(const struct ksnoop_value *vh)
+{
+	return (vh->status & KSNOOP_STATUS_MASK) == KSNOOP_FAULT &&
+	       (vh->status & KSNOOP_ST_USER) && vh->addr;
+}
+
+static __always_inline bool has_user_fault(void *rec, const volatile struct ksnoop_side_plan *side,
+					   int kind, const struct ksnoop_func_values *fv)
+{
+	int i;
+
+	for (i = 0; i < KSNOOP_MAX_VALUES; i++) {
+		if (i >= side->nvalues || i >= nvalues(side, kind, fv))
+			break;
+		if (user_fault(rec + side->values[i].rec_off))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * At the return, read again the entry values (the first N of SIDE) whose
+ * user memory was not paged in at entry; by now the kernel has usually
+ * copied it in itself.
+ */
+static __always_inline void reread_user_faults(void *rec, const volatile struct ksnoop_side_plan *side,
+					       const struct ksnoop_func_values *fv, int n)
+{
+	int i;
+
+	for (i = 0; i < KSNOOP_MAX_VALUES; i++) {
+		const volatile struct ksnoop_value_plan *vp;
+		const volatile struct ksnoop_access *acc;
+		struct ksnoop_value *vh;
+
+		if (i >= side->nvalues || i >= n || i >= nvalues(side, KSNOOP_ENTRY, fv))
+			break;
+		vp = &side->values[i];
+		vh = rec + vp->rec_off;
+		if (!user_fault(vh))
+			continue;
+		acc = value_access(side, KSNOOP_ENTRY, i, fv);
+		vh->status = copy_object(acc, vh->addr, true, (void *)(vh + 1), vp->acc.size,
+					 acc->flags & KSNOOP_VAL_STR_LEN ? vh->len : STR_UNBOUNDED,
+					 &vh->len) |
+			     KSNOOP_ST_AT_RETURN;
+	}
+}
+
+#endif /* KSNOOP_VALUE_BPF_H */
