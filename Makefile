@@ -104,7 +104,7 @@ CORE_SRCS  := ksnoop/log.c ksnoop/ks_error.c ksnoop/spec.c ksnoop/syscall.c ksno
 	      ksnoop/duration.c ksnoop/kfeatures.c \
 	      ksnoop/resolve_chain.c ksnoop/resolve_value.c ksnoop/resolve_pred.c ksnoop/resolve_strategy.c ksnoop/resolve_group.c ksnoop/resolve_tuple.c ksnoop/tuple.c \
 	      ksnoop/target.c ksnoop/klookup.c ksnoop/usdt.c $(USDT_ARCH_SRC) ksnoop/usdt_own.c ksnoop/usdt_front.c ksnoop/counts.c ksnoop/hist.c ksnoop/usym.c ksnoop/usym_elf.c ksnoop/usym_cache.c \
-	      ksnoop/targets.c ksnoop/group.c ksnoop/stop.c ksnoop/tree.c ksnoop/complete.c \
+	      ksnoop/targets.c ksnoop/group.c ksnoop/stop.c ksnoop/stdout_lines.c ksnoop/tree.c ksnoop/complete.c \
 	      ksnoop/track.c ksnoop/recfile.c
 APP_SRCS   := ksnoop/main.c ksnoop/info.c ksnoop/trace.c ksnoop/attach.c ksnoop/record.c ksnoop/replay.c
 CORE_OBJS  := $(CORE_SRCS:ksnoop/%.c=$(BUILD)/%.o)
