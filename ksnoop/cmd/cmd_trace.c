@@ -221,6 +221,11 @@ static int handle_event(void *ctx, void *data, size_t size)
 			return -EAGAIN;
 		return 0;
 	}
+	/* A second signal: nothing more is printed, what is left is counted. */
+	if (stop__forced()) {
+		t->unprinted++;
+		return -ECANCELED;
+	}
 	if (t->rec) {
 		/* A write that failed (a full disk) ends the run; the file keeps what it has. */
 		if (recfile_writer__event(t->rec, data, size, &t->rec_err)) {
@@ -589,8 +594,10 @@ static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *r
 {
 	int err = 0;
 
-	if (!t->output_closed)
+	if (!t->output_closed && !stop__forced())
 		drain(t, rb);
+	if (stop__forced())
+		log_info("a second signal: not waiting for the reader; what it has no room for is dropped");
 	attacher__detach(a);
 	if (!t->output_closed && !max_events_reached(t)) {
 		t->discarding = true;

@@ -21,6 +21,7 @@
 #include "btf_util.h"
 #include "cmd_complete.h"
 #include "spec.h"
+#include "stdout_lines.h"
 #include "stop.h"
 
 #ifndef KSNOOP_VERSION
@@ -772,6 +773,7 @@ int main(int argc, char **argv)
 		return ks_exit_status(run_complete(argc - 2, argv + 2));
 	/* First: a Ctrl-C at any later point is seen (stop.h). */
 	stop__install();
+	stdout_lines__install();
 	log_json = wants_json(argc, argv);
 	err = parse_options(argc, argv, &opts);
 	if (!err && !opts.tree_max_calls)
@@ -784,5 +786,6 @@ int main(int argc, char **argv)
 	 * Every error was reported where it happened, and its errno says
 	 * whose it is: here, and only here, it becomes the exit status.
 	 */
+	stdout_lines__end();
 	return ks_exit_status(err);
 }

@@ -13,9 +13,17 @@
 
 /*
  * SIGINT/SIGTERM set the flag (SA_RESTART: a write to stdout is not cut);
- * the same signal again ends the process at once.  SIGPIPE ignored.
+ * the same signal again within 250 ms is the same request (timeout(1)
+ * sends it to ksnoop, then to its process group).  A later second signal
+ * forces the stop: standard output stops waiting for its reader
+ * (stop__forced()).  SIGPIPE ignored.  Standard output's flags are put
+ * back at exit.
  */
 void stop__install(void);
 bool stop__requested(void);
+/* A second request came: do not wait for standard output's reader. */
+bool stop__forced(void);
+/* Standard output blocking again, as it came (at exit; idempotent). */
+void stop__restore_output(void);
 
 #endif

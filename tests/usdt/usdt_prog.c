@@ -13,6 +13,9 @@
  *   usdt_prog signs N      fire `value` with -N, ..., -1, 0, 1, ..., N - 1
  *                          (an int), then exit
  *   usdt_prog values N     fire `value` with 1, 2, ..., N, then exit
+ *   usdt_prog flood S      fire `value` with 0, ..., 9999 over and over,
+ *                          as fast as it can for S seconds (a bound: the
+ *                          test kills it), resting 0.1 ms between rounds
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -147,6 +150,14 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "values")) {
 		for (i = 1; i <= n; i++)
 			fire_value(i);
+	} else if (!strcmp(argv[1], "flood")) {
+		int64_t end = now_ms() + 1000LL * n;
+
+		while (now_ms() < end) {
+			for (i = 0; i < 10000; i++)
+				fire_value(i);
+			usleep(100);
+		}
 	} else if (!strcmp(argv[1], "lib")) {
 		for (i = 0; i < n; i++)
 			usdt_lib_hit(i);
