@@ -422,7 +422,7 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_
 	const struct options *o = rp->opts;
 	bool named;
 	struct print_opts popts = {
-		.format = report__format(o->json, o->folded),
+		.format = o->format,
 		.zeros = o->zeros,
 		.oneline = o->oneline,
 		.limit_depth = o->has_depth,

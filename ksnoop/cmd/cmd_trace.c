@@ -875,7 +875,7 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 	struct trace t = { .opts = opts, .nspecs = argc };
 	struct kernel *k;
 	struct print_opts popts = {
-		.format = report__format(opts->json, opts->folded),
+		.format = opts->format,
 		.zeros = opts->zeros,
 		.oneline = opts->oneline,
 		.limit_depth = opts->has_depth,

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The report: everything ksnoop prints that is not an event (--count and
- * --hist reports, `info`, the lost-events notice, the closing summary),
- * one method per kind of record, each with a text and a JSON form
- * (bpftrace's Output is the model).  A command says what it reports; the
- * report's format decides how:
+ * The report: everything ksnoop prints (--count and --hist reports,
+ * `info`, the lost-events notice, the closing summary; and events, whose
+ * walker in print.c calls the same table), one method per kind of record,
+ * each with a text and a JSON form (bpftrace's Output is the model).  A
+ * command says what it reports; the format, chosen once
+ * (report__format()), decides how:
  *
  *   text    ksnoop's tables and C declarations on stdout; notices (lost
  *           events, the summary) one line on stderr, as they always were
