@@ -1593,6 +1593,115 @@ static void test_tree(void **state)
 			    "\"values\":{\"return\":-2,\"return_errno\":\"ENOENT\"},\"first_error\":true,\"calls\":[]}]}]}\n");
 }
 
+/*
+ * --tree: calls the root's session could not record (ev->dropped) are
+ * counted after the calls in text and as "calls_not_recorded" before
+ * them in JSON.
+ */
+static void test_tree_calls_not_recorded(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char root[RETURN_REC];
+	char want[160];
+
+	make_plan(&plan);
+	plan.values[KSNOOP_RETURN][0].errno_names = true;
+	plan.bpf.side[KSNOOP_RETURN].values[0].acc.src = KSNOOP_SRC_RET;
+	tree_plan = &plan;
+	make_tree_record(root, -2, 0, 0);
+	((struct ksnoop_event *)root)->dropped = 3;
+	snprintf(want, sizeof(want), "01:02:03.123456 cpu0 cat 7/8 <- ip_send_skb\n"
+		 "    return = -2 (ENOENT)\n"
+		 "  (3 calls not recorded: past --tree-max-calls or depth %d)\n",
+		 KSNOOP_TREE_MAX_DEPTH);
+	assert_string_equal(render_tree(REPORT_TEXT, root, NULL, -1), want);
+	assert_string_equal(render_tree(REPORT_JSON, root, NULL, -1),
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":0,\"pid\":7,\"tid\":8,"
+			    "\"comm\":\"cat\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
+			    "\"values\":{\"return\":-2,\"return_errno\":\"ENOENT\"},"
+			    "\"calls_not_recorded\":3,\"calls\":[]}\n");
+}
+
+/*
+ * An entry value whose user memory was paged in only by the return
+ * (KSNOOP_ST_AT_RETURN): a comment after it in text, "read_at_return"
+ * naming it after the values in JSON.
+ */
+static void test_event_read_at_return(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[ENTRY_REC];
+	uint64_t len = 84;
+
+	make_plan(&plan);
+	make_entry_record(rec);
+	put_value(rec, HDR, KSNOOP_OK | KSNOOP_ST_AT_RETURN, 8, 0, &len, 8);
+	assert_string_equal(render_event(REPORT_TEXT, &plan, rec, sizeof(rec)),
+			    "01:02:03.123456 cpu3 curl 100/101 -> ip_send_skb\n"
+			    "    len = 84 /* read at return */\n"
+			    "    dev->name = \"lo\"\n"
+			    "    skb = 0xffff888000001000 -> (struct pair){\n"
+			    "        .a = 1,\n"
+			    "        .b = 2,\n"
+			    "    }\n");
+	assert_string_equal(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":3,\"pid\":100,\"tid\":101,"
+			    "\"comm\":\"curl\",\"func\":\"ip_send_skb\",\"kind\":\"entry\","
+			    "\"values\":{\"len\":84,\"dev->name\":\"lo\",\"skb\":{\"a\":1,\"b\":2}},"
+			    "\"read_at_return\":[\"len\"]}\n");
+}
+
+/*
+ * Every format fills every method of its table (a NULL one would crash
+ * the first event that needs it), and -j / --folded choose the tables
+ * the printer and the report share.
+ */
+static void test_formats_fill_every_method(void **state)
+{
+	static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_FOLDED };
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		const struct report_ops *o = report__ops(formats[i]);
+
+		assert_non_null(o->interval);
+		assert_non_null(o->counts_begin);
+		assert_non_null(o->count);
+		assert_non_null(o->hist);
+		assert_non_null(o->info);
+		assert_non_null(o->usdt);
+		assert_non_null(o->lost);
+		assert_non_null(o->summary);
+		assert_non_null(o->event_begin);
+		assert_non_null(o->values_end);
+		assert_non_null(o->event_end);
+		assert_non_null(o->object_end);
+		assert_non_null(o->character);
+		assert_non_null(o->int128);
+		assert_non_null(o->func_ptr);
+		assert_non_null(o->addr_sym);
+		assert_non_null(o->error_code);
+		assert_non_null(o->failure);
+		assert_non_null(o->pointer_to);
+		assert_non_null(o->beside);
+		assert_non_null(o->tree_begin);
+		assert_non_null(o->tree_end);
+		assert_non_null(o->calls_begin);
+		assert_non_null(o->calls_end);
+		assert_non_null(o->call_begin);
+		assert_non_null(o->call_values_end);
+		assert_non_null(o->call_end);
+		assert_int_equal(o->writer_json, formats[i] == REPORT_JSON);
+		assert_int_equal(o->every_member, formats[i] == REPORT_JSON);
+	}
+	assert_int_equal(report__format(false, false), REPORT_TEXT);
+	assert_int_equal(report__format(true, false), REPORT_JSON);
+	assert_int_equal(report__format(false, true), REPORT_FOLDED);
+	assert_ptr_equal(report__ops(REPORT_JSON), &report_json_ops);
+	assert_ptr_equal(report__ops(REPORT_TEXT), &report_text_ops);
+	assert_ptr_equal(report__ops(REPORT_FOLDED), &report_folded_ops);
+}
+
 static void test_return_event(void **state)
 {
 	static struct capture_plan plan;
@@ -2009,6 +2118,9 @@ int main(void)
 		cmocka_unit_test(test_event_object_json),
 		cmocka_unit_test(test_return_event),
 		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_tree_calls_not_recorded),
+		cmocka_unit_test(test_event_read_at_return),
+		cmocka_unit_test(test_formats_fill_every_method),
 		cmocka_unit_test(test_return_event_errno),
 		cmocka_unit_test(test_return_event_with_duration),
 		cmocka_unit_test(test_event_with_fault),
