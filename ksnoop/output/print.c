@@ -22,10 +22,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <bpf/btf.h>
 #include "btf_util.h"
-#include "duration.h"
 #include "escape.h"
 #include "print.h"
 #include "tuple.h"
@@ -1247,7 +1245,7 @@ static void print_stack_folded(struct printer *p, const char *key, const __u64 *
 	__u32 i, end = n;
 
 	writer__key(&p->wr, key);
-	/* A user stack ends at the first 0 (print_stack() says why). */
+	/* A user stack ends at the first 0 (printer__stack() says why). */
 	for (i = first; user && i < n; i++)
 		if (!ips[i]) {
 			end = i;
