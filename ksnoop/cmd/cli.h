@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
+#include "report.h"
 
 enum attach_mode {
 	MODE_AUTO,	/* fentry/fexit, kprobes if the kernel refuses */
@@ -26,6 +27,8 @@ enum output_mode {
 
 struct options {
 	bool json;
+	/* What -j and --folded make of every record printed: report__format(), once. */
+	enum report_format format;
 	bool zeros;
 	bool oneline;		/* --oneline: an event a line (print.h) */
 	bool has_depth;		/* --depth N given: nested values deeper than N cut */

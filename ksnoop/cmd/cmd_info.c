@@ -221,7 +221,7 @@ int do_info(int argc, char **argv, const struct options *opts)
 		log_error("info: expected at least one function or tp:TRACEPOINT");
 		return -EINVAL;
 	}
-	report__init(&r, stdout, opts->json ? REPORT_JSON : REPORT_TEXT);
+	report__init(&r, stdout, opts->format);
 	if (strcmp(argv[0], "usdt") == 0)
 		return info_usdt(&r, argc - 1, argv + 1, opts);
 	specs = calloc(argc, sizeof(*specs));

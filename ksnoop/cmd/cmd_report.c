@@ -422,7 +422,7 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_
 	const struct options *o = rp->opts;
 	bool named;
 	struct print_opts popts = {
-		.format = o->json ? FORMAT_JSON : FORMAT_TEXT,
+		.format = o->format,
 		.zeros = o->zeros,
 		.oneline = o->oneline,
 		.limit_depth = o->has_depth,
@@ -446,8 +446,7 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_
 	popts.sym_ctx = rp->k;
 	printer__init(&rp->printer, stdout, &popts);
 	rp->printing = true;
-	report__init(&rp->report, stdout, o->folded ? REPORT_FOLDED :
-					  o->json ? REPORT_JSON : REPORT_TEXT);
+	report__init(&rp->report, stdout, popts.format);
 	ret = o->output == OUTPUT_COUNT ? print_counts(rp, e) : print_events(rp, e);
 	if (ret < 0)
 		return ret == -EPIPE ? 0 : ret;

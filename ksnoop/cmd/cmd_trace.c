@@ -882,7 +882,7 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 	struct trace t = { .opts = opts, .nspecs = argc };
 	struct kernel *k;
 	struct print_opts popts = {
-		.format = opts->json ? FORMAT_JSON : FORMAT_TEXT,
+		.format = opts->format,
 		.zeros = opts->zeros,
 		.oneline = opts->oneline,
 		.limit_depth = opts->has_depth,
@@ -922,8 +922,7 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 	printer__init(&t.printer, stdout, &popts);
 	/* As many open groups as BPF's set holds objects: past that, one left it. */
 	track_groups__init(&t.groups, opts->track_max ?: KSNOOP_TRACK_DEFAULT_ENTRIES);
-	report__init(&t.report, stdout, opts->folded ? REPORT_FOLDED :
-					opts->json ? REPORT_JSON : REPORT_TEXT);
+	report__init(&t.report, stdout, popts.format);
 	find_pid_namespace(&t);
 
 	/* Spec errors first: they need no kernel at all. */

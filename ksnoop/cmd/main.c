@@ -683,6 +683,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return -EINVAL;
 		}
 	}
+	o->format = report__format(o->json, o->folded);
 	return check_output_options(o);
 }
 

@@ -5,7 +5,7 @@
 #include <bpf/libbpf.h>
 #include "log.h"
 #include "escape.h"
-#include "report.h"
+#include "writer.h"
 
 int log_verbose;
 bool log_debug;
@@ -32,12 +32,28 @@ static void log_vprint(const char *prefix, const char *fmt, va_list ap)
  * script reading the events looks (bpftool's convention for errors):
  * {"type":"error","error":"MESSAGE"}, {"type":"warning","warning":...}.
  */
+void log_json_message(FILE *out, const char *type, const char *msg)
+{
+	struct writer w;
+
+	writer__init(&w, out, true);
+	writer__begin_object(&w, WRITER_STRUCT, 0);
+	writer__key(&w, "type");
+	writer__name(&w, type);
+	writer__key(&w, type);
+	writer__name(&w, msg);
+	writer__end_object(&w);
+	obuf__putc(writer__obuf(&w), '\n');
+	writer__flush(&w);
+	fflush(out);
+}
+
 static void log_vjson(const char *type, const char *fmt, va_list ap)
 {
 	char buf[2048];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	report__json_message(stdout, type, buf);
+	log_json_message(stdout, type, buf);
 }
 
 /* An error or a warning: a record of the -j stream, or a line on stderr. */

@@ -4,6 +4,7 @@
 #define KSNOOP_LOG_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include "ks_error.h"
 
 extern int log_verbose;	/* -v */
@@ -22,6 +23,13 @@ void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Printed only with -vv: one line per item of many (each match a glob left out). */
 void log_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * {"type":TYPE,TYPE:MESSAGE} on OUT, one line, flushed: an error or a
+ * warning with -j.  The log writes it through the writer (writer.h); the
+ * report (report_text.c) calls the log, never the other way round.
+ */
+void log_json_message(FILE *out, const char *type, const char *msg);
 
 /* E's message as log_error() prints one (no spec, no column: see targets__log_error()). */
 void log_ks_error(const struct ks_error *e);

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * One BTF walker, two outputs.
+ * One BTF walker for every output format.
  *
  * libbpf's btf_dump__dump_type_data() would do for text, but the libbpf we
  * build against (1.1) prints char arrays as lists of characters and has no
- * JSON form; a network engineer wants `dev->name = "lo"`, and a script
- * wants {"name":"lo"}.  So the walk over the bytes is ours, and text and
- * JSON differ only in punctuation.  libbpf's btf_dump still spells the
- * types (btfu_type_str).
+ * other form; a network engineer wants `dev->name = "lo"`, and a script
+ * wants {"name":"lo"}.  So the walk over the bytes is ours.  It says what
+ * it meets (a header, a struct, a member, an integer, a string, a cut, an
+ * error pointer ...) and the format's methods (report.h's report_ops, in
+ * report_text.c and report_json.c) and the writer say how; nothing here
+ * knows which format it writes.  libbpf's btf_dump still spells the types
+ * (btfu_type_str).
  *
  * Text skips members that are zero unless asked (as btf_dump and the kernel's
- * BTF show do); JSON always has every member, so a script can rely on keys.
+ * BTF show do); a format with every_member always has every member, so a
+ * script can rely on keys.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -18,10 +22,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <bpf/btf.h>
 #include "btf_util.h"
-#include "duration.h"
 #include "escape.h"
 #include "print.h"
 #include "tuple.h"
@@ -120,8 +122,8 @@ struct walk {
 	const struct print_opts *opts;
 	struct layout_cache **layouts;	/* the printer's, made on first use */
 	const struct btf *btf;
-	bool json;
-	bool zeros;
+	const struct report_ops *ops;	/* the format's */
+	bool zeros;		/* zero members shown too (-z, or every_member) */
 	bool truncated;		/* some member lay beyond the copied bytes */
 	bool cut;		/* BTF nested deeper or wider than we print */
 	bool worked_out;	/* ... or the value's steps ran out (cut too) */
@@ -175,10 +177,11 @@ void printer__init(struct printer *p, FILE *out, const struct print_opts *opts)
 {
 	p->out = out;
 	p->opts = *opts;
+	p->ops = report__ops(opts->format);
 	p->layouts = NULL;
 	p->steps = 0;
 	p->value_cut = PRINT_NOT_CUT;
-	writer__init(&p->wr, out, opts->format == FORMAT_JSON);
+	report__writer_init(&p->wr, out, p->ops);
 	writer__set_oneline(&p->wr, opts->oneline);
 }
 
@@ -225,7 +228,6 @@ static void emit_int(struct walk *w, const struct btf_type *t, __s64 size, const
 		     __u32 bit_off, __u32 bit_size)
 {
 	__u8 enc = btf_int_encoding(t);
-	char text[40], json[44];
 	__u64 v;
 
 	/* Hostile BTF may size an int 12 bytes: only 16 is an integer type. */
@@ -234,11 +236,7 @@ static void emit_int(struct walk *w, const struct btf_type *t, __s64 size, const
 		return;
 	}
 	if (size > 8 && !bit_size) {
-		/* __int128: hex, most significant half first (JSON: a string). */
-		snprintf(text, sizeof(text), "0x%016llx%016llx",
-			 load_uint((const char *)data + 8, 8), load_uint(data, 8));
-		snprintf(json, sizeof(json), "\"%s\"", text);
-		writer__raw(w->wr, text, json);
+		w->ops->int128(w->wr, load_uint((const char *)data + 8, 8), load_uint(data, 8));
 		return;
 	}
 	if (bit_size) {
@@ -260,15 +258,7 @@ static void emit_int(struct walk *w, const struct btf_type *t, __s64 size, const
 
 static void emit_char(struct walk *w, const void *data)
 {
-	unsigned char c = *(const unsigned char *)data;
-	char text[8], json[8];
-
-	snprintf(json, sizeof(json), "%d", (signed char)c);
-	if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
-		snprintf(text, sizeof(text), "'%c'", c);
-	else
-		snprintf(text, sizeof(text), "'\\x%02x'", c);
-	writer__raw(w->wr, text, json);
+	w->ops->character(w->wr, *(const unsigned char *)data);
 }
 
 static const struct struct_layout *cached_enum_index(struct walk *w, const struct btf_type *t,
@@ -322,31 +312,16 @@ static void emit_enum(struct walk *w, const struct btf_type *t, __u32 sid, __s64
 		writer__uint(w->wr, v);
 }
 
-/* An address and its symbol: text "sym" (the name ':sym' asks for), JSON {"addr","sym"}. */
-static void emit_addr_sym(struct walk *w, __u64 v, const char *sym)
-{
-	if (!w->json) {
-		writer__name(w->wr, sym);
-		return;
-	}
-	writer__begin_object(w->wr, WRITER_STRUCT, 0);
-	writer__key(w->wr, "addr");
-	writer__hex(w->wr, v);
-	writer__key(w->wr, "sym");
-	writer__name(w->wr, sym);
-	writer__end_object(w->wr);
-}
-
 /*
- * A pointer: its address.  A function pointer also names its function:
- * text "0xffffffff81a2b3c0 <sock_wfree>", JSON {"addr":"0x...","sym":"..."}.
+ * A pointer: its address.  A function pointer also names its function
+ * (the format's func_ptr: "0xffffffff81a2b3c0 <sock_wfree>" in text).
  * SIZE is the BTF's pointer size: 4 in BTF whose 'long' is 4 bytes.
  */
 static void emit_ptr(struct walk *w, const struct btf_type *t, __s64 size, const void *data)
 {
 	const struct btf_type *pt = btf__type_by_id(w->btf, btfu_strip(w->btf, t->type));
 	__u64 v = load_uint(data, size);
-	char sym[160], text[200];
+	char sym[160];
 
 	if (!v) {
 		writer__null(w->wr, "NULL");
@@ -357,15 +332,7 @@ static void emit_ptr(struct walk *w, const struct btf_type *t, __s64 size, const
 		writer__hex(w->wr, v);
 		return;
 	}
-	if (!w->json) {
-		char *esc = text_escaped_dup(sym);
-
-		snprintf(text, sizeof(text), "0x%llx <%s>", (unsigned long long)v, esc ? esc : "?");
-		free(esc);
-		writer__raw(w->wr, text, NULL);
-		return;
-	}
-	emit_addr_sym(w, v, sym);
+	w->ops->func_ptr(w->wr, v, sym);
 }
 
 static void emit_float(struct walk *w, __s64 size, const void *data)
@@ -385,7 +352,7 @@ static void emit_float(struct walk *w, __s64 size, const void *data)
 		memcpy(&d, data, 8);
 	}
 	snprintf(buf, sizeof(buf), size == 4 ? "%.9g" : "%.17g", d);
-	/* JSON has no NaN or infinity. */
+	/* NULL: a format without NaN or infinity writes no value (writer__raw()). */
 	writer__raw(w->wr, buf, isfinite(d) ? buf : NULL);
 }
 
@@ -819,7 +786,7 @@ static void emit_member_list(struct walk *w, const struct member_layout *m, __u3
 			continue;
 		}
 		/* Text leaves out zeros, and markers that hold no bytes at all. */
-		if (!w->json && (m->msize == 0 ||
+		if (!w->ops->every_member && (m->msize == 0 ||
 				 (!w->zeros &&
 				  (bsz ? !bitfield_value(data + off / 8, off % 8, bsz) :
 					 all_zero(data + off / 8, m->msize)))))
@@ -933,7 +900,7 @@ static void emit_formatted(struct walk *w, const struct value_desc *vd, __u32 id
 {
 	const struct btf_type *t = btf__type_by_id(w->btf, btfu_strip(w->btf, id));
 	__s64 size = btf__resolve_size(w->btf, id);
-	char text[64], json[80], sym[160];
+	char text[64], sym[160];
 	print_symbolize_fn symbolize;
 	__u64 v = 0;
 
@@ -986,11 +953,9 @@ static void emit_formatted(struct walk *w, const struct value_desc *vd, __u32 id
 		if (!v) {
 			writer__null(w->wr, "NULL");
 		} else if (symbolize && !symbolize(w->opts->sym_ctx, v, sym, sizeof(sym))) {
-			emit_addr_sym(w, v, sym);
+			w->ops->addr_sym(w->wr, v, sym);
 		} else {
-			snprintf(text, sizeof(text), "0x%llx", (unsigned long long)v);
-			snprintf(json, sizeof(json), "\"%s\"", text);
-			writer__raw(w->wr, text, json);
+			writer__hex(w->wr, v);
 			writer__comment(w->wr, "no symbol");
 		}
 		return;
@@ -1048,66 +1013,42 @@ static int return_errno(const struct value_desc *vd, const struct ksnoop_value *
 	return v < 0 && v >= -KSNOOP_MAX_ERRNO ? (int)-v : 0;
 }
 
-/* "ENOENT", or the number when it has no name. */
-static void format_errno(char *buf, size_t sz, const char *prefix, int err, const char *suffix)
-{
-	const char *name = errno_name(err);
-
-	if (name)
-		snprintf(buf, sz, "%s%s%s", prefix, name, suffix);
-	else
-		snprintf(buf, sz, "%s%d%s", prefix, err, suffix);
-}
-
 /*
- * A return code that is an error: an int "-2 (ENOENT)" (JSON: -2), a
- * pointer "ERR_PTR(-ENOENT)" (JSON: its address, as a pointer prints);
- * JSON names the errno beside (print_json_errno()).
+ * A return code that is an error: an int (-2) or a pointer (an ERR_PTR),
+ * its errno's name with it as the format puts it.
  */
-static void print_error_code(struct writer *wr, const struct btf *btf,
+static void print_error_code(struct printer *p, const struct btf *btf,
 			     const struct value_desc *vd, int err)
 {
 	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, vd->type_id));
-	const char *name = errno_name(err);
-	char text[48], json[24];
 
-	if (t && btf_is_ptr(t)) {
-		format_errno(text, sizeof(text), "ERR_PTR(-", err, ")");
-		snprintf(json, sizeof(json), "\"0x%llx\"", (unsigned long long)-(__s64)err);
-	} else {
-		snprintf(text, sizeof(text), name ? "-%d (%s)" : "-%d", err, name);
-		snprintf(json, sizeof(json), "-%d", err);
-	}
-	writer__raw(wr, text, json);
-}
-
-/* JSON: "NAME_errno":"ENOENT" beside a return code that is an error with a name. */
-static void print_json_errno(struct writer *wr, const struct value_desc *vd,
-			     const struct ksnoop_value *vh, const void *data)
-{
-	const char *name;
-	char key[SPEC_MAX_NAME * 2 + 8];
-
-	if (!wr->json || !vd->errno_names || !(name = errno_name(return_errno(vd, vh, data))))
-		return;
-	snprintf(key, sizeof(key), "%s_errno", vd->text);
-	writer__key(wr, key);
-	writer__name(wr, name);
+	p->ops->error_code(&p->wr, err, errno_name(err), t && btf_is_ptr(t));
 }
 
 /*
- * JSON: "NAME_cut":"work limit" (or "BTF limit": nested too deep, too many
- * values) beside a value a limit cut short; text says so in a comment.
+ * Beside a return code that is an error with a name, the name ("errno"),
+ * for a format that puts it there (text has it in the value).
  */
-static void print_json_cut(struct printer *p, const struct value_desc *vd)
+static void print_errno_beside(struct printer *p, const struct value_desc *vd,
+			       const struct ksnoop_value *vh, const void *data)
 {
-	char key[SPEC_MAX_NAME * 2 + 8];
+	const char *name;
 
-	if (!p->wr.json || p->value_cut == PRINT_NOT_CUT)
+	if (!vd->errno_names || !(name = errno_name(return_errno(vd, vh, data))))
 		return;
-	snprintf(key, sizeof(key), "%s_cut", vd->text);
-	writer__key(&p->wr, key);
-	writer__name(&p->wr, p->value_cut == PRINT_CUT_WORK ? "work limit" : "BTF limit");
+	p->ops->beside(&p->wr, vd->text, "errno", name);
+}
+
+/*
+ * Beside a value a limit cut short: "work limit" (or "BTF limit": nested
+ * too deep, too many values); text says so in a comment after the value.
+ */
+static void print_cut_beside(struct printer *p, const struct value_desc *vd)
+{
+	if (p->value_cut == PRINT_NOT_CUT)
+		return;
+	p->ops->beside(&p->wr, vd->text, "cut",
+		       p->value_cut == PRINT_CUT_WORK ? "work limit" : "BTF limit");
 }
 
 static const char *status_reason(__u32 status)
@@ -1120,35 +1061,25 @@ static const char *status_reason(__u32 status)
 }
 
 /* A value that could not be captured: why, and where from if known. */
-static void print_failure(struct writer *wr, const struct ksnoop_value *vh)
+static void print_failure(struct printer *p, const struct ksnoop_value *vh)
 {
 	const char *why = status_reason(vh->status);
 	bool err_ptr = (vh->status & KSNOOP_STATUS_MASK) == KSNOOP_ERR_PTR;
-	char text[160], reason[64];
+	char reason[64];
 
 	/* An error pointer before the value: its errno says all its address would. */
 	if (err_ptr) {
 		/* Unsigned: a record file's ERR_PTR may hold any address (INT64_MIN too). */
-		format_errno(reason, sizeof(reason), "ERR_PTR(-", (int)(0 - vh->addr),
-			     ") along the chain");
+		int err = (int)(0 - vh->addr);
+		const char *name = errno_name(err);
+
+		if (name)
+			snprintf(reason, sizeof(reason), "ERR_PTR(-%s) along the chain", name);
+		else
+			snprintf(reason, sizeof(reason), "ERR_PTR(-%d) along the chain", err);
 		why = reason;
 	}
-	if (wr->json) {
-		writer__begin_object(wr, WRITER_STRUCT, 0);
-		writer__key(wr, "error");
-		writer__name(wr, why);
-		if (vh->addr) {
-			writer__key(wr, "addr");
-			writer__hex(wr, vh->addr);
-		}
-		writer__end_object(wr);
-		return;
-	}
-	if (vh->addr && !err_ptr)
-		snprintf(text, sizeof(text), "0x%llx /* %s */", (__u64)vh->addr, why);
-	else
-		snprintf(text, sizeof(text), "/* %s */", why);
-	writer__raw(wr, text, NULL);
+	p->ops->failure(&p->wr, why, vh->addr, err_ptr);
 }
 
 /* ':tuple': the captured fields parsed (tuple.c), then written. */
@@ -1164,24 +1095,14 @@ static void print_tuple(struct writer *wr, const struct value_desc *vd, const vo
 	tuple__write(wr, &t, level);
 }
 
-/* Structs, unions and arrays shown around a value, at most (JSON: all). */
-static int print_max_depth(const struct print_opts *o, bool json)
+/* Structs, unions and arrays shown around a value, at most (every_member: all). */
+static int print_max_depth(const struct print_opts *o, bool every_member)
 {
-	if (json)
+	if (every_member)
 		return INT_MAX;
 	if (o->limit_depth)
 		return o->max_depth;
 	return o->oneline ? 1 : INT_MAX;
-}
-
-/* Text: "ADDR -> " before a pointer's target ("ADDR->" on one line). */
-static void print_arrow(struct printer *p, __u64 addr)
-{
-	char buf[32], *end = buf + sizeof(buf) - sizeof(" -> ");
-	const char *arrow = p->wr.oneline ? "->" : " -> ";
-
-	memcpy(end, arrow, strlen(arrow) + 1);
-	writer__text(&p->wr, writer__fmt_hex(end, addr));
 }
 
 void printer__value(struct printer *p, const struct btf *btf,
@@ -1189,19 +1110,18 @@ void printer__value(struct printer *p, const struct btf *btf,
 		    const void *data, int level)
 {
 	struct walk w = {
-		.wr = &p->wr, .opts = &p->opts, .layouts = &p->layouts, .btf = btf, .json = p->wr.json,
-		.zeros = p->opts.zeros, .max_shown = print_max_depth(&p->opts, p->wr.json),
-		.oneline = p->opts.oneline && !p->wr.json,
+		.wr = &p->wr, .opts = &p->opts, .layouts = &p->layouts, .btf = btf, .ops = p->ops,
+		.zeros = p->opts.zeros, .max_shown = print_max_depth(&p->opts, p->ops->every_member),
+		.oneline = p->opts.oneline && !p->ops->every_member,
 	};
 	size_t avail = vh->len < vd->size ? vh->len : vd->size;
 	__u32 st = vh->status & KSNOOP_STATUS_MASK;
 	int err = return_errno(vd, vh, data);
-	char tbuf[160];
 
 	w.max_steps = PRINT_STEPS_BASE + PRINT_STEPS_PER_BYTE * (__u64)avail;
 	p->value_cut = PRINT_NOT_CUT;
 	if (err) {
-		print_error_code(&p->wr, btf, vd, err);
+		print_error_code(p, btf, vd, err);
 		return;
 	}
 	/* A returned pointer that is NULL is just that, not a failed read. */
@@ -1210,7 +1130,7 @@ void printer__value(struct printer *p, const struct btf *btf,
 		return;
 	}
 	if (st != KSNOOP_OK && st != KSNOOP_TRUNCATED) {
-		print_failure(&p->wr, vh);
+		print_failure(p, vh);
 		return;
 	}
 	switch (vd->how) {
@@ -1227,9 +1147,7 @@ void printer__value(struct printer *p, const struct btf *btf,
 		}
 		break;
 	case PRINT_BYTES:
-		/* JSON: the bytes alone, as a struct pointer's object. */
-		if (!w.json)
-			print_arrow(p, vh->addr);
+		p->ops->pointer_to(p, vh->addr, btf, NULL);
 		writer__string(&p->wr, data, avail);
 		break;
 	case PRINT_DEREF:
@@ -1237,15 +1155,7 @@ void printer__value(struct printer *p, const struct btf *btf,
 			emit_formatted(&w, vd, vd->obj_id, data, avail);
 			break;
 		}
-		/* One line leaves the type out: the spec or `info` says it. */
-		if (!w.json)
-			print_arrow(p, vh->addr);
-		if (!w.json && !w.oneline) {
-			writer__text(&p->wr, "(");
-			writer__name(&p->wr, vd->obj_name[0] ? vd->obj_name :
-				     btfu_type_str(btf, vd->obj_id, NULL, tbuf, sizeof(tbuf)));
-			writer__text(&p->wr, ")");
-		}
+		p->ops->pointer_to(p, vh->addr, btf, vd);
 		emit(&w, vd->obj_id, data, avail, level, 0, 0);
 		break;
 	case PRINT_SKB_TUPLE:
@@ -1278,216 +1188,7 @@ void printer__value(struct printer *p, const struct btf *btf,
 		writer__comment(&p->wr, "read at return");
 }
 
-/* JSON: "read_at_return": the entry values read again at the return. */
-static void print_json_at_return(struct writer *wr, const struct capture_plan *plan,
-				 const struct ksnoop_side_plan *side, const void *rec, int kind)
-{
-	int i, n = 0;
-
-	for (i = 0; i < plan->nvalues[kind]; i++) {
-		const struct ksnoop_value *vh =
-			(const void *)((const char *)rec + side->values[i].rec_off);
-
-		if (!(vh->status & KSNOOP_ST_AT_RETURN))
-			continue;
-		if (!n++) {
-			writer__key(wr, "read_at_return");
-			writer__begin_array(wr, WRITER_STRUCT, 0);
-		}
-		writer__name(wr, plan->values[kind][i].text);
-	}
-	if (n)
-		writer__end_array(wr);
-}
-
-/* Append the LEN bytes at S to the line at *Q (the caller sized the line). */
-static char *append(char *q, const char *s, size_t len)
-{
-	memcpy(q, s, len);
-	return q + len;
-}
-
-static char *append_u64(char *q, __u64 v)
-{
-	char num[24], *end = num + sizeof(num), *d = writer__fmt_u64(end, v);
-
-	return append(q, d, end - d);
-}
-
-/*
- * --track: " object 0xADDR", why it was reported when not for its
- * predicates ("(tracked)", "(freed)", "(clone)"), and with --group the
- * time since the object's first event ("+1.5ms").
- */
-static void print_object_text(struct printer *p, const struct ksnoop_event *ev)
-{
-	struct obuf *ob = writer__obuf(&p->wr);
-	char buf[96];
-	int n;
-
-	n = snprintf(buf, sizeof(buf), " object 0x%llx%s%s%s", (unsigned long long)ev->object,
-		     ev->flags & KSNOOP_EV_TRACKED ? " (tracked)" : "",
-		     ev->flags & KSNOOP_EV_FREED ? " (freed)" : "",
-		     ev->flags & KSNOOP_EV_CLONED ? " (clone)" : "");
-	obuf__write(ob, buf, n);
-	if (p->group_start_ns && ev->time_ns >= p->group_start_ns) {
-		char dur[48];
-
-		duration__format(ev->time_ns - p->group_start_ns, dur, sizeof(dur));
-		obuf__write(ob, " +", 2);
-		obuf__write(ob, dur, strlen(dur));
-	}
-}
-
-static void print_object_json(struct writer *wr, const struct ksnoop_event *ev)
-{
-	/* Every event's writer is its printer's. */
-	const struct printer *p = (const void *)((const char *)wr - offsetof(struct printer, wr));
-	char at[24];
-
-	snprintf(at, sizeof(at), "0x%llx", (unsigned long long)ev->object);
-	writer__key(wr, "object");
-	writer__name(wr, at);
-	if (ev->flags & KSNOOP_EV_TRACKED) {
-		writer__key(wr, "tracked");
-		writer__bool(wr, true);
-	}
-	if (ev->flags & KSNOOP_EV_FREED) {
-		writer__key(wr, "freed");
-		writer__bool(wr, true);
-	}
-	if (ev->flags & KSNOOP_EV_CLONED) {
-		writer__key(wr, "clone");
-		writer__bool(wr, true);
-	}
-	if (p->group_start_ns && ev->time_ns >= p->group_start_ns) {
-		writer__key(wr, "since_first_ns");
-		writer__uint(wr, ev->time_ns - p->group_start_ns);
-	}
-}
-
-/*
- * comm, escaped; one with a space (or a '"') also in quotes: "x 1/1 -> ok"
- * bare would read as a comm "x" followed by the pid and arrow fields.
- */
-static void print_comm_text(struct obuf *ob, const char *comm)
-{
-	size_t n = strlen(comm);
-
-	if (strpbrk(comm, " \""))
-		text_quote(ob, comm, n);
-	else
-		text_escape(ob, comm, n);
-}
-
-/*
- * "12:34:56.789012 cpu0 COMM PID/TID -> FUNC (DURATION)" (--oneline: no
- * cpu, and the values follow on the same line): built in a buffer
- * and the clock time computed once a second (localtime is costly; events
- * come hundreds of thousands a second).  comm and the function name go
- * through the escaper: comm is the traced program's to choose
- * ("\e[31m\nFORGED" is one, "x 1/1 -> ok" another).
- */
-static void print_header_text(struct printer *p, const struct capture_plan *plan,
-			      const struct ksnoop_event *ev, const char *comm)
-{
-	__s64 ns = (__s64)ev->time_ns + p->opts.clock_offset_ns;
-	time_t secs = ns / 1000000000LL;
-	unsigned int usecs = (ns % 1000000000LL) / 1000;
-	struct obuf *ob = writer__obuf(&p->wr);
-	char *q, *line;
-	int i;
-
-	if (!p->hms[0] || secs != p->hms_secs) {
-		struct tm tm;
-
-		localtime_r(&secs, &tm);
-		snprintf(p->hms, sizeof(p->hms), "%02d:%02d:%02d",
-			 tm.tm_hour % 100, tm.tm_min % 100, tm.tm_sec % 100);
-		p->hms_secs = secs;
-	}
-	q = line = obuf__room(ob, 96);
-	q = append(q, p->hms, strlen(p->hms));
-	*q++ = '.';
-	for (i = 5; i >= 0; i--, usecs /= 10)
-		q[i] = '0' + usecs % 10;
-	q += 6;
-	if (!p->opts.oneline) {
-		q = append(q, " cpu", 4);
-		q = append_u64(q, ev->cpu);
-	}
-	*q++ = ' ';
-	obuf__commit(ob, q);
-	print_comm_text(ob, comm);
-	q = line = obuf__room(ob, 96);
-	*q++ = ' ';
-	q = append_u64(q, ev->tgid);
-	*q++ = '/';
-	q = append_u64(q, ev->tid);
-	q = append(q, ev->kind == KSNOOP_ENTRY ? " -> " : " <- ", 4);
-	obuf__commit(ob, q);
-	text_escape(ob, plan->sig.name, strlen(plan->sig.name));
-	/* One of several functions of this name: which, as NAME@ADDRESS would pick it. */
-	if (plan->sig.addr) {
-		char at[24];
-
-		obuf__write(ob, at, snprintf(at, sizeof(at), "@%llx", (unsigned long long)plan->sig.addr));
-	}
-	if (ev->flags & KSNOOP_EV_OBJECT)
-		print_object_text(p, ev);
-	if (ev->flags & KSNOOP_EV_DURATION) {
-		char dur[48];
-
-		duration__format(ev->duration_ns, dur, sizeof(dur));
-		obuf__write(ob, " (", 2);
-		obuf__write(ob, dur, strlen(dur));
-		obuf__putc(ob, ')');
-	}
-	if (!p->opts.oneline)
-		obuf__putc(ob, '\n');
-}
-
-static void print_header_json(struct writer *wr, const struct capture_plan *plan,
-			      const struct ksnoop_event *ev, const char *comm)
-{
-	/* A record of the -j stream (report.h lists the types). */
-	writer__key(wr, "type");
-	writer__name(wr, "event");
-	writer__key(wr, "time_ns");
-	writer__uint(wr, ev->time_ns);
-	writer__key(wr, "cpu");
-	writer__uint(wr, ev->cpu);
-	writer__key(wr, "pid");
-	writer__uint(wr, ev->tgid);
-	writer__key(wr, "tid");
-	writer__uint(wr, ev->tid);
-	writer__key(wr, "comm");
-	writer__name(wr, comm);
-	writer__key(wr, "func");
-	writer__name(wr, plan->sig.name);
-	if (plan->sig.addr) {
-		char at[24];
-
-		/* A string: JSON numbers past 2^53 lose digits in most readers (jq). */
-		snprintf(at, sizeof(at), "0x%llx", (unsigned long long)plan->sig.addr);
-		writer__key(wr, "addr");
-		writer__name(wr, at);
-	}
-	writer__key(wr, "kind");
-	writer__name(wr, ev->kind == KSNOOP_ENTRY ? "entry" : "return");
-	if (ev->flags & KSNOOP_EV_DURATION) {
-		writer__key(wr, "duration_ns");
-		writer__uint(wr, ev->duration_ns);
-	}
-	if (ev->flags & KSNOOP_EV_OBJECT)
-		print_object_json(wr, ev);
-	writer__key(wr, "values");
-}
-
-/*
- * One event.  Text: a header line, then "    NAME = VALUE" lines.  JSON:
- * {"type":"event","time_ns":...,"values":{"NAME":VALUE,...}} on one line.
- */
+/* A frame of the tracer's own (a BPF program, a trampoline), not the kernel's path. */
 static bool tracer_frame(const char *sym)
 {
 	static const char *const prefixes[] = {
@@ -1544,7 +1245,7 @@ static void print_stack_folded(struct printer *p, const char *key, const __u64 *
 	__u32 i, end = n;
 
 	writer__key(&p->wr, key);
-	/* A user stack ends at the first 0 (print_stack() says why). */
+	/* A user stack ends at the first 0 (printer__stack() says why). */
 	for (i = first; user && i < n; i++)
 		if (!ips[i]) {
 			end = i;
@@ -1564,20 +1265,10 @@ static void print_stack_folded(struct printer *p, const char *key, const __u64 *
 	}
 }
 
-static void print_stack(struct printer *p, const char *key, const struct ksnoop_value *vh,
-			bool user, __u32 pid);
-
 /*
  * An event's values (and stacks): text, "NAME = VALUE" lines at LEVEL;
- * JSON, the "values" object.  SKIP_RETURN: not the return value (a
- * tree's call line shows it).
+ * or the "values" object of report_json.c.  FLAGS: PRINT_VALUES_* (print.h).
  */
-/* print_values()'s FLAGS: the return value is on the tree's call line; stacks left out. */
-enum {
-	VALUES_NO_RETURN = 1,
-	VALUES_NO_STACKS = 2,
-};
-
 static void print_values(struct printer *p, const struct capture_plan *plan, const void *rec,
 			 int kind, int level, unsigned int flags)
 {
@@ -1585,7 +1276,6 @@ static void print_values(struct printer *p, const struct capture_plan *plan, con
 	const struct ksnoop_side_plan *side = &plan->bpf.side[kind];
 	const struct ksnoop_value *stack = NULL, *ustack = NULL;
 	struct writer *wr = &p->wr;
-	bool user;
 	int i;
 
 	writer__begin_object(wr, WRITER_LINES, level);
@@ -1593,9 +1283,9 @@ static void print_values(struct printer *p, const struct capture_plan *plan, con
 		const struct ksnoop_value *vh =
 			(const void *)((const char *)rec + side->values[i].rec_off);
 
-		if ((flags & VALUES_NO_RETURN) && side->values[i].acc.src == KSNOOP_SRC_RET)
+		if ((flags & PRINT_VALUES_NO_RETURN) && side->values[i].acc.src == KSNOOP_SRC_RET)
 			continue;
-		if ((flags & VALUES_NO_STACKS) && (plan->values[kind][i].how == PRINT_STACK ||
+		if ((flags & PRINT_VALUES_NO_STACKS) && (plan->values[kind][i].how == PRINT_STACK ||
 						   plan->values[kind][i].how == PRINT_USTACK))
 			continue;
 		if (plan->values[kind][i].how == PRINT_STACK) {
@@ -1608,31 +1298,25 @@ static void print_values(struct printer *p, const struct capture_plan *plan, con
 		}
 		writer__key(wr, plan->values[kind][i].text);
 		printer__value(p, plan->sig.btf, &plan->values[kind][i], vh, vh + 1, level + 1);
-		print_json_errno(wr, &plan->values[kind][i], vh, vh + 1);
-		print_json_cut(p, &plan->values[kind][i]);
+		print_errno_beside(p, &plan->values[kind][i], vh, vh + 1);
+		print_cut_beside(p, &plan->values[kind][i]);
 	}
 	/* USDT's stack is the program's; a syscall's reads are, its stack is the kernel's. */
-	user = (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) && plan->sig.syscall == SIG_NOT_SYSCALL;
-	if (stack && !wr->json)
-		print_stack(p, "stack", stack, user, ev->tgid);
-	if (ustack && !wr->json)
-		print_stack(p, "ustack", ustack, true, ev->tgid);
-	writer__end_object(wr);
-	if (stack && wr->json)
-		print_stack(p, "stack", stack, user, ev->tgid);
-	if (ustack && wr->json)
-		print_stack(p, "ustack", ustack, true, ev->tgid);
+	p->ops->values_end(p, stack, ustack,
+			   (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) && plan->sig.syscall == SIG_NOT_SYSCALL,
+			   ev->tgid);
 }
 
 /*
  * -s: the stack at the probe, innermost first, each return address named
  * from kallsyms (symbol+0xoff [module]) or in hex; a USDT probe's (USER)
  * from the objects process PID has mapped.  Text: one frame a line under
- * "stack:"; JSON: "stack":[...] beside "values".  --ustack: the same for
+ * "stack:", or an array beside "values" (the format's values_end says
+ * where).  --ustack: the same for
  * the task's user stack under KEY "ustack".
  */
-static void print_stack(struct printer *p, const char *key, const struct ksnoop_value *vh,
-			bool user, __u32 pid)
+void printer__stack(struct printer *p, const char *key, const struct ksnoop_value *vh,
+		    bool user, __u32 pid)
 {
 	struct writer *wr = &p->wr;
 	const __u64 *ips = (const __u64 *)(vh + 1);
@@ -1705,7 +1389,7 @@ static void print_stack(struct printer *p, const char *key, const struct ksnoop_
 	writer__end_array(wr);
 }
 
-/* An event's (or a tree's root's) header: its JSON object opened, or its text line. */
+/* An event's (or a tree's root's) header. */
 static void begin_event(struct printer *p, const struct capture_plan *plan,
 			const struct ksnoop_event *ev)
 {
@@ -1713,77 +1397,38 @@ static void begin_event(struct printer *p, const struct capture_plan *plan,
 
 	memcpy(comm, ev->comm, KSNOOP_COMM_LEN);
 	comm[KSNOOP_COMM_LEN] = 0;
-	if (p->wr.json) {
-		writer__begin_object(&p->wr, WRITER_STRUCT, 0);
-		print_header_json(&p->wr, plan, ev, comm);
-	} else {
-		print_header_text(p, plan, ev, comm);
-	}
+	p->ops->event_begin(p, plan, ev, comm);
 }
 
 void printer__event(struct printer *p, const struct capture_plan *plan,
 		    const void *rec, size_t size)
 {
 	const struct ksnoop_event *ev = rec;
-	const struct ksnoop_side_plan *side;
-	struct writer *wr = &p->wr;
 	int kind;
 
 	if (size < sizeof(*ev) || ev->kind >= KSNOOP_NR_KINDS)
 		return;
 	kind = ev->kind;
-	side = &plan->bpf.side[kind];
-	if (size < side->rec_size)
+	if (size < plan->bpf.side[kind].rec_size)
 		return;
 	/* The event gathers in the writer's buffer and goes out in one write. */
 	begin_event(p, plan, ev);
 	print_values(p, plan, rec, kind, 0, 0);
-	if (wr->json) {
-		print_json_at_return(wr, plan, side, rec, kind);
-		writer__end_object(wr);
-		obuf__putc(writer__obuf(wr), '\n');
-	}
-	writer__flush(wr);
+	p->ops->event_end(p, plan, rec, kind);
+	writer__flush(&p->wr);
 }
 
 void printer__object(struct printer *p, __u64 addr, int n, __u64 span_ns, const char *end,
-		     const char *end_json)
+		     const char *end_word)
 {
-	struct writer *wr = &p->wr;
-	char line[160];
-
-	if (wr->json) {
-		/* A record of the -j stream (report.h lists the types). */
-		writer__begin_object(wr, WRITER_STRUCT, 0);
-		writer__key(wr, "type");
-		writer__name(wr, "object");
-		snprintf(line, sizeof(line), "0x%llx", (unsigned long long)addr);
-		writer__key(wr, "object");
-		writer__name(wr, line);
-		writer__key(wr, "events");
-		writer__uint(wr, n);
-		writer__key(wr, "span_ns");
-		writer__uint(wr, span_ns);
-		writer__key(wr, "end");
-		writer__name(wr, end_json);
-		writer__end_object(wr);
-		obuf__putc(writer__obuf(wr), '\n');
-	} else {
-		char dur[48];
-		int len;
-
-		duration__format(span_ns, dur, sizeof(dur));
-		len = snprintf(line, sizeof(line), "object 0x%llx: %d event(s) in %s, %s\n",
-			       (unsigned long long)addr, n, dur, end);
-		obuf__write(writer__obuf(wr), line, len < (int)sizeof(line) ? len : (int)sizeof(line) - 1);
-	}
-	writer__flush(wr);
+	p->ops->object_end(p, addr, n, span_ns, end, end_word);
+	writer__flush(&p->wr);
 }
 
 /* ---- --tree ---- */
 
 /* The value of PLAN's return record REC that is the return value (-1: none). */
-static int return_index(const struct capture_plan *plan)
+int printer__return_index(const struct capture_plan *plan)
 {
 	const struct ksnoop_side_plan *side = &plan->bpf.side[KSNOOP_RETURN];
 	int i;
@@ -1805,7 +1450,7 @@ enum tree_ret printer__call_return(const struct capture_plan *plan, const void *
 				   int *code)
 {
 	const struct ksnoop_side_plan *side = &plan->bpf.side[KSNOOP_RETURN];
-	int i = return_index(plan), err;
+	int i = printer__return_index(plan), err;
 	const struct value_desc *vd;
 	const struct ksnoop_value *vh;
 	__u32 st;
@@ -1831,135 +1476,47 @@ enum tree_ret printer__call_return(const struct capture_plan *plan, const void *
 	return TREE_RET_OK;
 }
 
-/* Text: "  → NAME (DURATION) = RETURN  [error]", at its depth. */
-static void print_call_line(struct printer *p, const struct capture_plan *plan,
-			    const struct tree_call *c, int level)
+/* The calls from FIRST on, siblings, each with its values and its own calls, at LEVEL. */
+static void print_calls(struct printer *p, print_plan_fn plan_of, void *ctx,
+			const struct tree_call *calls, int first, int level)
 {
-	const struct ksnoop_event *ev = c->rec;
-	struct obuf *ob = writer__obuf(&p->wr);
-	int i = ev->kind == KSNOOP_RETURN ? return_index(plan) : -1;
-	char dur[48];
-
-	for (int l = 0; l < level; l++)
-		obuf__write(ob, "  ", 2);
-	obuf__write(ob, "\u2192 ", 4);
-	text_escape(ob, plan->sig.name, strlen(plan->sig.name));
-	if (ev->flags & KSNOOP_EV_DURATION) {
-		duration__format(ev->duration_ns, dur, sizeof(dur));
-		obuf__write(ob, " (", 2);
-		obuf__write(ob, dur, strlen(dur));
-		obuf__putc(ob, ')');
-	}
-	if (i >= 0) {
-		const struct ksnoop_value *vh = (const void *)((const char *)c->rec +
-					plan->bpf.side[KSNOOP_RETURN].values[i].rec_off);
-
-		const struct value_desc *vd = &plan->values[KSNOOP_RETURN][i];
-
-		obuf__write(ob, " = ", 3);
-		/* A pointer to a struct: its address on the line, not the struct. */
-		if (vd->how == PRINT_DEREF && (vh->status & KSNOOP_STATUS_MASK) == KSNOOP_OK) {
-			char hex[24], *s = writer__fmt_hex(hex + sizeof(hex), vh->addr);
-
-			obuf__write(ob, s, hex + sizeof(hex) - s);
-		} else {
-			/* The value alone, as its event would print it after "return = ". */
-			writer__begin_object(&p->wr, WRITER_LINES, level);
-			printer__value(p, plan->sig.btf, vd, vh, vh + 1, level + 1);
-			writer__end_object(&p->wr);
-		}
-	}
-	if (c->first_error)
-		obuf__write(ob, "  [first error]", 15);
-	/* Not NULL: walk_component() and step_into() return it when all went well. */
-	else if (c->ret == TREE_RET_ERRNO)
-		obuf__write(ob, "  [error]", 9);
-	obuf__putc(ob, '\n');
-}
-
-static void print_calls_text(struct printer *p, print_plan_fn plan_of, void *ctx,
-			     const struct tree_call *calls, int first, int level)
-{
+	const struct report_ops *ops = p->ops;
 	int i;
 
-	for (i = first; i >= 0; i = calls[i].next_sibling) {
-		const struct capture_plan *plan = plan_of(ctx, ((const struct ksnoop_event *)calls[i].rec)->func_id);
-
-		int kind = ((const struct ksnoop_event *)calls[i].rec)->kind;
-
-		if (!plan || kind >= KSNOOP_NR_KINDS || calls[i].size < plan->bpf.side[kind].rec_size)
-			continue;
-		print_call_line(p, plan, &calls[i], level);
-		/* -s: the stack of the first failing call only. */
-		print_values(p, plan, calls[i].rec, kind, level,
-			     VALUES_NO_RETURN | (calls[i].first_error ? 0 : VALUES_NO_STACKS));
-		print_calls_text(p, plan_of, ctx, calls, calls[i].first_child, level + 1);
-	}
-}
-
-static void print_calls_json(struct printer *p, print_plan_fn plan_of, void *ctx,
-			     const struct tree_call *calls, int first)
-{
-	struct writer *wr = &p->wr;
-	int i;
-
-	writer__key(wr, "calls");
-	writer__begin_array(wr, WRITER_STRUCT, 0);
 	for (i = first; i >= 0; i = calls[i].next_sibling) {
 		const struct ksnoop_event *ev = calls[i].rec;
 		const struct capture_plan *plan = plan_of(ctx, ev->func_id);
+		unsigned int flags;
 
 		if (!plan || ev->kind >= KSNOOP_NR_KINDS ||
 		    calls[i].size < plan->bpf.side[ev->kind].rec_size)
 			continue;
-		writer__begin_object(wr, WRITER_STRUCT, 0);
-		writer__key(wr, "func");
-		writer__name(wr, plan->sig.name);
-		if (ev->flags & KSNOOP_EV_DURATION) {
-			writer__key(wr, "duration_ns");
-			writer__uint(wr, ev->duration_ns);
-		}
-		writer__key(wr, "values");
-		print_values(p, plan, calls[i].rec, ev->kind, 0,
-			     calls[i].first_error ? 0 : VALUES_NO_STACKS);
-		if (calls[i].first_error) {
-			writer__key(wr, "first_error");
-			writer__bool(wr, true);
-		}
-		print_calls_json(p, plan_of, ctx, calls, calls[i].first_child);
-		writer__end_object(wr);
+		flags = ops->call_begin(p, plan, &calls[i], level);
+		/* -s: the stack of the first failing call only. */
+		print_values(p, plan, calls[i].rec, ev->kind, level,
+			     flags | (calls[i].first_error ? 0 : PRINT_VALUES_NO_STACKS));
+		ops->call_values_end(p, &calls[i]);
+		ops->calls_begin(p);
+		print_calls(p, plan_of, ctx, calls, calls[i].first_child, level + 1);
+		ops->calls_end(p);
+		ops->call_end(p);
 	}
-	writer__end_array(wr);
 }
 
 void printer__tree(struct printer *p, const struct capture_plan *root, const void *rec, size_t size,
 		   const struct tree_call *calls, int first, print_plan_fn plan_of, void *ctx)
 {
 	const struct ksnoop_event *ev = rec;
-	struct writer *wr = &p->wr;
 
 	if (size < sizeof(*ev) || ev->kind != KSNOOP_RETURN ||
 	    size < root->bpf.side[KSNOOP_RETURN].rec_size)
 		return;
 	begin_event(p, root, ev);
 	print_values(p, root, rec, KSNOOP_RETURN, 0, 0);
-	if (wr->json) {
-		if (ev->dropped) {
-			writer__key(wr, "calls_not_recorded");
-			writer__uint(wr, ev->dropped);
-		}
-		print_calls_json(p, plan_of, ctx, calls, first);
-		writer__end_object(wr);
-		obuf__putc(writer__obuf(wr), '\n');
-	} else {
-		print_calls_text(p, plan_of, ctx, calls, first, 1);
-		if (ev->dropped) {
-			char line[96];
-
-			obuf__write(writer__obuf(wr), line,
-				    snprintf(line, sizeof(line), "  (%u calls not recorded: past --tree-max-calls or depth %d)\n",
-					     ev->dropped, KSNOOP_TREE_MAX_DEPTH));
-		}
-	}
-	writer__flush(wr);
+	p->ops->tree_begin(p, ev->dropped);
+	p->ops->calls_begin(p);
+	print_calls(p, plan_of, ctx, calls, first, 1);
+	p->ops->calls_end(p);
+	p->ops->tree_end(p, ev->dropped);
+	writer__flush(&p->wr);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "ksnoop.h"
+#include "report.h"
 #include "writer.h"
 #include "resolve.h"
 #include "tree.h"
@@ -26,9 +27,10 @@ enum print_cut {
 	PRINT_CUT_WORK,		/* the value's work limit (print.c PRINT_STEPS_*) */
 };
 
-enum print_format {
-	FORMAT_TEXT,
-	FORMAT_JSON,
+/* print_values()'s flags: the return value is on the tree's call line; stacks left out. */
+enum {
+	PRINT_VALUES_NO_RETURN = 1,
+	PRINT_VALUES_NO_STACKS = 2,
 };
 
 /* Name the kernel code at ADDR into BUF ("sock_wfree"); nonzero: unknown. */
@@ -37,7 +39,7 @@ typedef int (*print_symbolize_fn)(void *ctx, __u64 addr, char *buf, size_t sz);
 typedef int (*print_usymbolize_fn)(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz);
 
 struct print_opts {
-	enum print_format format;
+	enum report_format format;	/* report__format(): the methods (report.h) */
 	bool zeros;		/* text: also show members that are zero */
 	/*
 	 * --oneline: an event a line, "time comm pid/tid -> func a=1
@@ -65,6 +67,7 @@ struct print_opts {
 
 struct printer {
 	FILE *out;
+	const struct report_ops *ops;	/* the format's (report__ops()) */
 	struct print_opts opts;
 	struct writer wr;
 	/* Struct layouts printed so far (print.c); freed by printer__fini(). */
@@ -93,16 +96,25 @@ void printer__event(struct printer *p, const struct capture_plan *plan,
 /*
  * --track --group: what comes before an object's N events, which span
  * SPAN_NS and ended as END says (text "freed", "evicted" ...; JSON
- * END_JSON).  Text: "object 0xADDR: N event(s) in TIME, END"; JSON: a
+ * END_WORD).  Text: "object 0xADDR: N event(s) in TIME, END"; JSON: a
  * record {"type":"object","object":"0x...","events":N,"span_ns":N,"end":...}.
  */
 void printer__object(struct printer *p, __u64 addr, int n, __u64 span_ns, const char *end,
-		     const char *end_json);
+		     const char *end_word);
 
 /* One value (text: "NAME = ..."; JSON: the value alone). */
 void printer__value(struct printer *p, const struct btf *btf,
 		    const struct value_desc *vd, const struct ksnoop_value *vh,
 		    const void *data, int indent);
+
+/*
+ * For the formats (report_text.c, report_json.c): -s's stack VH under
+ * KEY (USER: a program's, of process PID); the index of PLAN's return
+ * value among its return values (-1: none).
+ */
+void printer__stack(struct printer *p, const char *key, const struct ksnoop_value *vh,
+		    bool user, __u32 pid);
+int printer__return_index(const struct capture_plan *plan);
 
 /* --tree: what the call in PLAN's return record REC returned, errors-wise (tree.h). */
 enum tree_ret printer__call_return(const struct capture_plan *plan, const void *rec, size_t size,

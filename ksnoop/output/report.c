@@ -6,11 +6,26 @@
  */
 #include "report.h"
 
+enum report_format report__format(bool json, bool folded)
+{
+	return folded ? REPORT_FOLDED : json ? REPORT_JSON : REPORT_TEXT;
+}
+
+const struct report_ops *report__ops(enum report_format format)
+{
+	return format == REPORT_JSON ? &report_json_ops :
+	       format == REPORT_FOLDED ? &report_folded_ops : &report_text_ops;
+}
+
+void report__writer_init(struct writer *w, FILE *out, const struct report_ops *ops)
+{
+	writer__init(w, out, ops->writer_json);
+}
+
 void report__init(struct report *r, FILE *out, enum report_format format)
 {
-	r->ops = format == REPORT_JSON ? &report_json_ops :
-		 format == REPORT_FOLDED ? &report_folded_ops : &report_text_ops;
-	writer__init(&r->wr, out, format == REPORT_JSON);
+	r->ops = report__ops(format);
+	report__writer_init(&r->wr, out, r->ops);
 	r->interval = 0;
 	r->interval_ns = 0;
 	r->usdt_header = false;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The report: everything ksnoop prints that is not an event (--count and
- * --hist reports, `info`, the lost-events notice, the closing summary),
- * one method per kind of record, each with a text and a JSON form
- * (bpftrace's Output is the model).  A command says what it reports; the
- * report's format decides how:
+ * The report: everything ksnoop prints (--count and --hist reports,
+ * `info`, the lost-events notice, the closing summary; and events, whose
+ * walker in print.c calls the same table), one method per kind of record,
+ * each with a text and a JSON form (bpftrace's Output is the model).  A
+ * command says what it reports; the format, chosen once
+ * (report__format()), decides how:
  *
  *   text    ksnoop's tables and C declarations on stdout; notices (lost
  *           events, the summary) one line on stderr, as they always were
@@ -44,8 +45,15 @@
 #include "tuple.h"
 #include "writer.h"
 
+struct btf;
+struct capture_plan;
+struct ksnoop_event;
+struct ksnoop_value;
+struct printer;
 struct signature;
+struct tree_call;
 struct usdt_file;
+struct value_desc;
 
 /* Every "type" of a -j record, for tests and documentation. */
 #define REPORT_TYPES	"event object count hist info lost summary warning error"
@@ -167,6 +175,17 @@ struct report {
 	bool usdt_header;	/* text: the USDT listing's header is out */
 };
 
+/*
+ * The one place a format is chosen: -j is JSON, --folded folded, else
+ * text.  Reports, events and errors all follow it.
+ */
+enum report_format report__format(bool json, bool folded);
+/* FORMAT's methods, for the report and for the printer of events (print.c). */
+const struct report_ops *report__ops(enum report_format format);
+
+/* W writes to OUT with the writer's back end (writer.h) that OPS's format asks for. */
+void report__writer_init(struct writer *w, FILE *out, const struct report_ops *ops);
+
 /* R writes to OUT (stdout) in FORMAT; R must not be copied (its writer points into it). */
 void report__init(struct report *r, FILE *out, enum report_format format);
 bool report__json(const struct report *r);
@@ -192,17 +211,23 @@ void report__usdt(struct report *r, const struct usdt_file *f, bool titled);
 void report__lost(struct report *r, __u64 lost);
 void report__summary(struct report *r, const struct report_summary *s);
 
-/*
- * {"type":TYPE,TYPE:MESSAGE} on OUT, one line, flushed: log.c's errors
- * and warnings with -j.
- */
-void report__json_message(FILE *out, const char *type, const char *msg);
-
 /* Whatever the report's writer holds, to its FILE. */
 void report__flush(struct report *r);
 
-/* The formats, for report.c. */
+/*
+ * The formats, for report.c and print.c.  Events: print.c walks the
+ * record and the BTF and says what it meets (a header, a value of some
+ * kind, a cut, a stack, a call of a tree); these methods say how.  A
+ * walker's P and W are the printer's (print.h) and its writer.
+ */
 struct report_ops {
+	bool writer_json;	/* the writer's back end (writer.h) */
+	/*
+	 * Every member and every level of a value (JSON, so that a script
+	 * can rely on keys); else zero members left out unless -z, and
+	 * --depth and --oneline cut.
+	 */
+	bool every_member;
 	void (*interval)(struct report *r);
 	void (*counts_begin)(struct report *r, bool stacks, const char *by);
 	void (*count)(struct report *r, const struct report_count *c);
@@ -211,6 +236,56 @@ struct report_ops {
 	void (*usdt)(struct report *r, const struct usdt_file *f, bool titled);
 	void (*lost)(struct report *r, __u64 lost);
 	void (*summary)(struct report *r, const struct report_summary *s);
+
+	/* An event: the header (text: its line; JSON: "{...,"values":"). */
+	void (*event_begin)(struct printer *p, const struct capture_plan *plan,
+			    const struct ksnoop_event *ev, const char *comm);
+	/*
+	 * The values are out but their object is open: close it, with the
+	 * -s/--ustack stacks of process PID (NULL: none; USER: STACK is a
+	 * program's) inside (text) or beside (JSON).
+	 */
+	void (*values_end)(struct printer *p, const struct ksnoop_value *stack,
+			   const struct ksnoop_value *ustack, bool user, __u32 pid);
+	/* The event of PLAN's record REC, side KIND, is complete. */
+	void (*event_end)(struct printer *p, const struct capture_plan *plan, const void *rec,
+			  int kind);
+	/* --track --group: object ADDR's N events took SPAN_NS and ended so (printer__object()). */
+	void (*object_end)(struct printer *p, __u64 addr, int n, __u64 span_ns, const char *end,
+			   const char *end_word);
+	/* Scalars the writer has no one form for. */
+	void (*character)(struct writer *w, unsigned char c);
+	void (*int128)(struct writer *w, __u64 hi, __u64 lo);
+	/* A function pointer ADDR named SYM; a ':sym' address named SYM. */
+	void (*func_ptr)(struct writer *w, __u64 addr, const char *sym);
+	void (*addr_sym)(struct writer *w, __u64 addr, const char *sym);
+	/* A return code that is error ERR (NAME its errno's name, or NULL); PTR: an ERR_PTR. */
+	void (*error_code)(struct writer *w, int err, const char *name, bool ptr);
+	/* A value not captured: WHY, and where (ADDR, 0: unknown; ERR_PTR: ADDR is the error). */
+	void (*failure)(struct writer *w, const char *why, __u64 addr, bool err_ptr);
+	/*
+	 * Before the bytes a pointer at ADDR points to: of type VD->obj_id
+	 * in BTF (VD NULL: plain bytes).
+	 */
+	void (*pointer_to)(struct printer *p, __u64 addr, const struct btf *btf,
+			   const struct value_desc *vd);
+	/* Beside value NAME: what WHAT says of it ("errno" "ENOENT", "cut" "work limit"). */
+	void (*beside)(struct writer *w, const char *name, const char *what, const char *value);
+	/* --tree: after the root's values (DROPPED calls not recorded), and at its end. */
+	void (*tree_begin)(struct printer *p, __u32 dropped);
+	void (*tree_end)(struct printer *p, __u32 dropped);
+	/* Around a call's children. */
+	void (*calls_begin)(struct printer *p);
+	void (*calls_end)(struct printer *p);
+	/*
+	 * One call C of PLAN at depth LEVEL; returns print.c's values flags
+	 * (PRINT_VALUES_*) for its values.  call_values_end after them,
+	 * call_end after its children.
+	 */
+	unsigned int (*call_begin)(struct printer *p, const struct capture_plan *plan,
+				   const struct tree_call *c, int level);
+	void (*call_values_end)(struct printer *p, const struct tree_call *c);
+	void (*call_end)(struct printer *p);
 };
 
 extern const struct report_ops report_text_ops;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "btf_util.h"
+#include "print.h"
 #include "report.h"
 #include "signature.h"
 #include "usdt_note.h"
@@ -44,16 +45,6 @@ static void key_name(struct writer *w, const char *key, const char *s)
 		writer__name(w, s);
 	else
 		writer__null(w, NULL);
-}
-
-void report__json_message(FILE *out, const char *type, const char *msg)
-{
-	struct report r;
-
-	report__init(&r, out, REPORT_JSON);
-	key_name(begin(&r, type), type, msg);
-	end(&r.wr);
-	fflush(out);
 }
 
 /* The period a report closes: JSON rows carry it (text prints the time first). */
@@ -351,6 +342,238 @@ static void json_summary(struct report *r, const struct report_summary *s)
 	end(w);
 }
 
+/* ---- events: print.c's walk, as JSON ---- */
+
+static void key_hex_name(struct writer *w, const char *key, __u64 v)
+{
+	char at[24];
+
+	/* A string: JSON numbers past 2^53 lose digits in most readers (jq). */
+	snprintf(at, sizeof(at), "0x%llx", (unsigned long long)v);
+	key_name(w, key, at);
+}
+
+static void key_true(struct writer *w, const char *key)
+{
+	writer__key(w, key);
+	writer__bool(w, true);
+}
+
+/* --track: the object, why it was reported, and with --group the time since its first event. */
+static void event_object(struct printer *p, const struct ksnoop_event *ev)
+{
+	struct writer *w = &p->wr;
+
+	key_hex_name(w, "object", ev->object);
+	if (ev->flags & KSNOOP_EV_TRACKED)
+		key_true(w, "tracked");
+	if (ev->flags & KSNOOP_EV_FREED)
+		key_true(w, "freed");
+	if (ev->flags & KSNOOP_EV_CLONED)
+		key_true(w, "clone");
+	if (p->group_start_ns && ev->time_ns >= p->group_start_ns)
+		key_uint(w, "since_first_ns", ev->time_ns - p->group_start_ns);
+}
+
+/* {"type":"event","time_ns":...,"values": (the values' object follows) */
+static void json_event_begin(struct printer *p, const struct capture_plan *plan,
+			     const struct ksnoop_event *ev, const char *comm)
+{
+	struct writer *w = &p->wr;
+
+	writer__begin_object(w, WRITER_STRUCT, 0);
+	writer__key(w, "type");
+	writer__name(w, "event");
+	key_uint(w, "time_ns", ev->time_ns);
+	key_uint(w, "cpu", ev->cpu);
+	key_uint(w, "pid", ev->tgid);
+	key_uint(w, "tid", ev->tid);
+	key_name(w, "comm", comm);
+	key_name(w, "func", plan->sig.name);
+	if (plan->sig.addr)
+		key_hex_name(w, "addr", plan->sig.addr);
+	key_name(w, "kind", ev->kind == KSNOOP_ENTRY ? "entry" : "return");
+	if (ev->flags & KSNOOP_EV_DURATION)
+		key_uint(w, "duration_ns", ev->duration_ns);
+	if (ev->flags & KSNOOP_EV_OBJECT)
+		event_object(p, ev);
+	writer__key(w, "values");
+}
+
+/* "stack":[...] and "ustack":[...] beside "values". */
+static void json_values_end(struct printer *p, const struct ksnoop_value *stack,
+			    const struct ksnoop_value *ustack, bool user, __u32 pid)
+{
+	writer__end_object(&p->wr);
+	if (stack)
+		printer__stack(p, "stack", stack, user, pid);
+	if (ustack)
+		printer__stack(p, "ustack", ustack, true, pid);
+}
+
+/* "read_at_return": the entry values read again at the return; then the line's end. */
+static void json_event_end(struct printer *p, const struct capture_plan *plan, const void *rec,
+			   int kind)
+{
+	const struct ksnoop_side_plan *side = &plan->bpf.side[kind];
+	struct writer *w = &p->wr;
+	int i, n = 0;
+
+	for (i = 0; i < plan->nvalues[kind]; i++) {
+		const struct ksnoop_value *vh =
+			(const void *)((const char *)rec + side->values[i].rec_off);
+
+		if (!(vh->status & KSNOOP_ST_AT_RETURN))
+			continue;
+		if (!n++) {
+			writer__key(w, "read_at_return");
+			writer__begin_array(w, WRITER_STRUCT, 0);
+		}
+		writer__name(w, plan->values[kind][i].text);
+	}
+	if (n)
+		writer__end_array(w);
+	writer__end_object(w);
+	obuf__putc(writer__obuf(w), '\n');
+}
+
+/* {"type":"object","object":"0x...","events":N,"span_ns":N,"end":END_WORD} */
+static void json_object_end(struct printer *p, __u64 addr, int n, __u64 span_ns,
+			    const char *end, const char *end_word)
+{
+	struct writer *w = &p->wr;
+
+	(void)end;
+	writer__begin_object(w, WRITER_STRUCT, 0);
+	writer__key(w, "type");
+	writer__name(w, "object");
+	key_hex_name(w, "object", addr);
+	key_uint(w, "events", n);
+	key_uint(w, "span_ns", span_ns);
+	key_name(w, "end", end_word);
+	writer__end_object(w);
+	obuf__putc(writer__obuf(w), '\n');
+}
+
+/* A char is a number. */
+static void json_character(struct writer *w, unsigned char c)
+{
+	writer__int(w, (signed char)c);
+}
+
+/* __int128: "0x..." hex, most significant half first. */
+static void json_int128(struct writer *w, __u64 hi, __u64 lo)
+{
+	char quoted[44];
+
+	snprintf(quoted, sizeof(quoted), "\"0x%016llx%016llx\"", (unsigned long long)hi,
+		 (unsigned long long)lo);
+	writer__raw(w, NULL, quoted);
+}
+
+/* {"addr":"0x...","sym":"..."} */
+static void json_addr_sym(struct writer *w, __u64 addr, const char *sym)
+{
+	writer__begin_object(w, WRITER_STRUCT, 0);
+	writer__key(w, "addr");
+	writer__hex(w, addr);
+	key_name(w, "sym", sym);
+	writer__end_object(w);
+}
+
+/* -2, or an ERR_PTR's address as a pointer prints; the name goes beside ("NAME_errno"). */
+static void json_error_code(struct writer *w, int err, const char *name, bool ptr)
+{
+	(void)name;
+	if (ptr)
+		writer__hex(w, (__u64)-(__s64)err);
+	else
+		writer__int(w, -err);
+}
+
+/* {"error":WHY,"addr":"0x..."} */
+static void json_failure(struct writer *w, const char *why, __u64 addr, bool err_ptr)
+{
+	(void)err_ptr;
+	writer__begin_object(w, WRITER_STRUCT, 0);
+	key_name(w, "error", why);
+	if (addr) {
+		writer__key(w, "addr");
+		writer__hex(w, addr);
+	}
+	writer__end_object(w);
+}
+
+/* The bytes alone, as a struct pointer's object. */
+static void json_pointer_to(struct printer *p, __u64 addr, const struct btf *btf,
+			    const struct value_desc *vd)
+{
+	(void)p;
+	(void)addr;
+	(void)btf;
+	(void)vd;
+}
+
+/* "NAME_WHAT":VALUE ("ret_errno":"ENOENT", "skb_cut":"work limit") */
+static void json_beside(struct writer *w, const char *name, const char *what, const char *value)
+{
+	char key[SPEC_MAX_NAME * 2 + 8];
+
+	snprintf(key, sizeof(key), "%s_%s", name, what);
+	key_name(w, key, value);
+}
+
+static void json_tree_begin(struct printer *p, __u32 dropped)
+{
+	if (dropped)
+		key_uint(&p->wr, "calls_not_recorded", dropped);
+}
+
+static void json_tree_end(struct printer *p, __u32 dropped)
+{
+	(void)dropped;
+	writer__end_object(&p->wr);
+	obuf__putc(writer__obuf(&p->wr), '\n');
+}
+
+static void json_calls_begin(struct printer *p)
+{
+	writer__key(&p->wr, "calls");
+	writer__begin_array(&p->wr, WRITER_STRUCT, 0);
+}
+
+static void json_calls_end(struct printer *p)
+{
+	writer__end_array(&p->wr);
+}
+
+/* {"func":...,"duration_ns":...,"values":{...},"first_error":true,"calls":[...]} */
+static unsigned int json_call_begin(struct printer *p, const struct capture_plan *plan,
+				    const struct tree_call *c, int level)
+{
+	const struct ksnoop_event *ev = c->rec;
+	struct writer *w = &p->wr;
+
+	(void)level;
+	writer__begin_object(w, WRITER_STRUCT, 0);
+	key_name(w, "func", plan->sig.name);
+	if (ev->flags & KSNOOP_EV_DURATION)
+		key_uint(w, "duration_ns", ev->duration_ns);
+	writer__key(w, "values");
+	return 0;
+}
+
+static void json_call_values_end(struct printer *p, const struct tree_call *c)
+{
+	if (c->first_error)
+		key_true(&p->wr, "first_error");
+}
+
+static void json_call_end(struct printer *p)
+{
+	writer__end_object(&p->wr);
+}
+
 const struct report_ops report_json_ops = {
 	.interval = json_interval,
 	.counts_begin = json_counts_begin,
@@ -360,4 +583,25 @@ const struct report_ops report_json_ops = {
 	.usdt = json_usdt,
 	.lost = json_lost,
 	.summary = json_summary,
+	.writer_json = true,
+	.every_member = true,
+	.event_begin = json_event_begin,
+	.values_end = json_values_end,
+	.event_end = json_event_end,
+	.object_end = json_object_end,
+	.character = json_character,
+	.int128 = json_int128,
+	.func_ptr = json_addr_sym,
+	.addr_sym = json_addr_sym,
+	.error_code = json_error_code,
+	.failure = json_failure,
+	.pointer_to = json_pointer_to,
+	.beside = json_beside,
+	.tree_begin = json_tree_begin,
+	.tree_end = json_tree_end,
+	.calls_begin = json_calls_begin,
+	.calls_end = json_calls_end,
+	.call_begin = json_call_begin,
+	.call_values_end = json_call_values_end,
+	.call_end = json_call_end,
 };

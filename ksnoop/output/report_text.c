@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "btf_util.h"
+#include "duration.h"
 #include "escape.h"
 #include "log.h"
+#include "print.h"
 #include "report.h"
 #include "signature.h"
 #include "usdt_note.h"
@@ -451,6 +454,360 @@ static void text_summary(struct report *r, const struct report_summary *s)
 	log_note("%s", buf);
 }
 
+/* ---- events: print.c's walk, as text ---- */
+
+/* Append the LEN bytes at S to the line at *Q (the caller sized the line). */
+static char *append(char *q, const char *s, size_t len)
+{
+	memcpy(q, s, len);
+	return q + len;
+}
+
+static char *append_u64(char *q, __u64 v)
+{
+	char num[24], *end = num + sizeof(num), *d = writer__fmt_u64(end, v);
+
+	return append(q, d, end - d);
+}
+
+/*
+ * --track: " object 0xADDR", why it was reported when not for its
+ * predicates ("(tracked)", "(freed)", "(clone)"), and with --group the
+ * time since the object's first event ("+1.5ms").
+ */
+static void event_object(struct printer *p, const struct ksnoop_event *ev)
+{
+	struct obuf *ob = writer__obuf(&p->wr);
+	char buf[96];
+	int n;
+
+	n = snprintf(buf, sizeof(buf), " object 0x%llx%s%s%s", (unsigned long long)ev->object,
+		     ev->flags & KSNOOP_EV_TRACKED ? " (tracked)" : "",
+		     ev->flags & KSNOOP_EV_FREED ? " (freed)" : "",
+		     ev->flags & KSNOOP_EV_CLONED ? " (clone)" : "");
+	obuf__write(ob, buf, n);
+	if (p->group_start_ns && ev->time_ns >= p->group_start_ns) {
+		char dur[48];
+
+		duration__format(ev->time_ns - p->group_start_ns, dur, sizeof(dur));
+		obuf__write(ob, " +", 2);
+		obuf__write(ob, dur, strlen(dur));
+	}
+}
+
+/*
+ * comm, escaped; one with a space (or a '"') also in quotes: "x 1/1 -> ok"
+ * bare would read as a comm "x" followed by the pid and arrow fields.
+ */
+static void event_comm(struct obuf *ob, const char *comm)
+{
+	size_t n = strlen(comm);
+
+	if (strpbrk(comm, " \""))
+		text_quote(ob, comm, n);
+	else
+		text_escape(ob, comm, n);
+}
+
+/* " (DURATION)" */
+static void event_duration(struct obuf *ob, __u64 ns)
+{
+	char dur[48];
+
+	duration__format(ns, dur, sizeof(dur));
+	obuf__write(ob, " (", 2);
+	obuf__write(ob, dur, strlen(dur));
+	obuf__putc(ob, ')');
+}
+
+/*
+ * "12:34:56.789012 cpu0 COMM PID/TID -> FUNC (DURATION)" (--oneline: no
+ * cpu, and the values follow on the same line): built in a buffer
+ * and the clock time computed once a second (localtime is costly; events
+ * come hundreds of thousands a second).  comm and the function name go
+ * through the escaper: comm is the traced program's to choose
+ * ("\e[31m\nFORGED" is one, "x 1/1 -> ok" another).
+ */
+static void text_event_begin(struct printer *p, const struct capture_plan *plan,
+			     const struct ksnoop_event *ev, const char *comm)
+{
+	__s64 ns = (__s64)ev->time_ns + p->opts.clock_offset_ns;
+	time_t secs = ns / 1000000000LL;
+	unsigned int usecs = (ns % 1000000000LL) / 1000;
+	struct obuf *ob = writer__obuf(&p->wr);
+	char *q;
+	int i;
+
+	if (!p->hms[0] || secs != p->hms_secs) {
+		struct tm tm;
+
+		localtime_r(&secs, &tm);
+		snprintf(p->hms, sizeof(p->hms), "%02d:%02d:%02d",
+			 tm.tm_hour % 100, tm.tm_min % 100, tm.tm_sec % 100);
+		p->hms_secs = secs;
+	}
+	q = obuf__room(ob, 96);
+	q = append(q, p->hms, strlen(p->hms));
+	*q++ = '.';
+	for (i = 5; i >= 0; i--, usecs /= 10)
+		q[i] = '0' + usecs % 10;
+	q += 6;
+	if (!p->opts.oneline) {
+		q = append(q, " cpu", 4);
+		q = append_u64(q, ev->cpu);
+	}
+	*q++ = ' ';
+	obuf__commit(ob, q);
+	event_comm(ob, comm);
+	q = obuf__room(ob, 96);
+	*q++ = ' ';
+	q = append_u64(q, ev->tgid);
+	*q++ = '/';
+	q = append_u64(q, ev->tid);
+	q = append(q, ev->kind == KSNOOP_ENTRY ? " -> " : " <- ", 4);
+	obuf__commit(ob, q);
+	text_escape(ob, plan->sig.name, strlen(plan->sig.name));
+	/* One of several functions of this name: which, as NAME@ADDRESS would pick it. */
+	if (plan->sig.addr) {
+		char at[24];
+
+		obuf__write(ob, at, snprintf(at, sizeof(at), "@%llx", (unsigned long long)plan->sig.addr));
+	}
+	if (ev->flags & KSNOOP_EV_OBJECT)
+		event_object(p, ev);
+	if (ev->flags & KSNOOP_EV_DURATION)
+		event_duration(ob, ev->duration_ns);
+	if (!p->opts.oneline)
+		obuf__putc(ob, '\n');
+}
+
+/* The stacks are the last of the values' lines. */
+static void text_values_end(struct printer *p, const struct ksnoop_value *stack,
+			    const struct ksnoop_value *ustack, bool user, __u32 pid)
+{
+	if (stack)
+		printer__stack(p, "stack", stack, user, pid);
+	if (ustack)
+		printer__stack(p, "ustack", ustack, true, pid);
+	writer__end_object(&p->wr);
+}
+
+/* The values' lines ended the event (an entry value read at return says so beside it). */
+static void text_event_end(struct printer *p, const struct capture_plan *plan, const void *rec,
+			   int kind)
+{
+	(void)p;
+	(void)plan;
+	(void)rec;
+	(void)kind;
+}
+
+/* "object 0xADDR: N event(s) in TIME, END" */
+static void text_object_end(struct printer *p, __u64 addr, int n, __u64 span_ns,
+			    const char *end, const char *end_word)
+{
+	char line[160], dur[48];
+	int len;
+
+	(void)end_word;
+	duration__format(span_ns, dur, sizeof(dur));
+	len = snprintf(line, sizeof(line), "object 0x%llx: %d event(s) in %s, %s\n",
+		       (unsigned long long)addr, n, dur, end);
+	obuf__write(writer__obuf(&p->wr), line, len < (int)sizeof(line) ? len : (int)sizeof(line) - 1);
+}
+
+/* 'a', or '\xNN' for what is not printable (and quotes and backslashes). */
+static void text_character(struct writer *w, unsigned char c)
+{
+	char text[8];
+
+	if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
+		snprintf(text, sizeof(text), "'%c'", c);
+	else
+		snprintf(text, sizeof(text), "'\\x%02x'", c);
+	writer__raw(w, text, NULL);
+}
+
+/* __int128: hex, most significant half first. */
+static void text_int128(struct writer *w, __u64 hi, __u64 lo)
+{
+	char text[40];
+
+	snprintf(text, sizeof(text), "0x%016llx%016llx", (unsigned long long)hi,
+		 (unsigned long long)lo);
+	writer__raw(w, text, NULL);
+}
+
+/* "0xffffffff81a2b3c0 <sock_wfree>" */
+static void text_func_ptr(struct writer *w, __u64 addr, const char *sym)
+{
+	char *esc = text_escaped_dup(sym), text[200];
+
+	snprintf(text, sizeof(text), "0x%llx <%s>", (unsigned long long)addr, esc ? esc : "?");
+	free(esc);
+	writer__raw(w, text, NULL);
+}
+
+/* ':sym': the name it asks for. */
+static void text_addr_sym(struct writer *w, __u64 addr, const char *sym)
+{
+	(void)addr;
+	writer__name(w, sym);
+}
+
+/* "-2 (ENOENT)", "ERR_PTR(-ENOENT)" */
+static void text_error_code(struct writer *w, int err, const char *name, bool ptr)
+{
+	char text[48];
+
+	if (ptr && name)
+		snprintf(text, sizeof(text), "ERR_PTR(-%s)", name);
+	else if (ptr)
+		snprintf(text, sizeof(text), "ERR_PTR(-%d)", err);
+	else
+		snprintf(text, sizeof(text), name ? "-%d (%s)" : "-%d", err, name);
+	writer__raw(w, text, NULL);
+}
+
+/* "0xADDR" and WHY in a C comment after it, or the comment alone. */
+static void text_failure(struct writer *w, const char *why, __u64 addr, bool err_ptr)
+{
+	char text[160];
+
+	if (addr && !err_ptr)
+		snprintf(text, sizeof(text), "0x%llx /* %s */", (unsigned long long)addr, why);
+	else
+		snprintf(text, sizeof(text), "/* %s */", why);
+	writer__raw(w, text, NULL);
+}
+
+/*
+ * "ADDR -> " before a pointer's target ("ADDR->" on one line), and its
+ * type in parentheses; one line leaves the type out (the spec or `info`
+ * says it).
+ */
+static void text_pointer_to(struct printer *p, __u64 addr, const struct btf *btf,
+			    const struct value_desc *vd)
+{
+	char buf[32], *end = buf + sizeof(buf) - sizeof(" -> "), tbuf[160];
+	const char *arrow = p->wr.oneline ? "->" : " -> ";
+
+	memcpy(end, arrow, strlen(arrow) + 1);
+	writer__text(&p->wr, writer__fmt_hex(end, addr));
+	if (!vd || p->opts.oneline)
+		return;
+	writer__text(&p->wr, "(");
+	writer__name(&p->wr, vd->obj_name[0] ? vd->obj_name :
+		     btfu_type_str(btf, vd->obj_id, NULL, tbuf, sizeof(tbuf)));
+	writer__text(&p->wr, ")");
+}
+
+/* Text says it in the value (an errno) or in a comment after it (a cut). */
+static void text_beside(struct writer *w, const char *name, const char *what, const char *value)
+{
+	(void)w;
+	(void)name;
+	(void)what;
+	(void)value;
+}
+
+static void text_tree_begin(struct printer *p, __u32 dropped)
+{
+	(void)p;
+	(void)dropped;
+}
+
+static void text_tree_end(struct printer *p, __u32 dropped)
+{
+	char line[96];
+
+	if (!dropped)
+		return;
+	obuf__write(writer__obuf(&p->wr), line,
+		    snprintf(line, sizeof(line), "  (%u calls not recorded: past --tree-max-calls or depth %d)\n",
+			     dropped, KSNOOP_TREE_MAX_DEPTH));
+}
+
+/* A call's children follow its lines, one level deeper: nothing around them. */
+static void text_calls_none(struct printer *p)
+{
+	(void)p;
+}
+
+/* " = RETURN" on a call line: a pointer to a struct its address, else the value alone. */
+static void call_return(struct printer *p, const struct capture_plan *plan,
+			const struct tree_call *c, int i, int level)
+{
+	const struct ksnoop_value *vh = (const void *)((const char *)c->rec +
+				plan->bpf.side[KSNOOP_RETURN].values[i].rec_off);
+	const struct value_desc *vd = &plan->values[KSNOOP_RETURN][i];
+	struct obuf *ob = writer__obuf(&p->wr);
+
+	obuf__write(ob, " = ", 3);
+	if (vd->how == PRINT_DEREF && (vh->status & KSNOOP_STATUS_MASK) == KSNOOP_OK) {
+		char hex[24], *s = writer__fmt_hex(hex + sizeof(hex), vh->addr);
+
+		obuf__write(ob, s, hex + sizeof(hex) - s);
+		return;
+	}
+	/* The value alone, as its event would print it after "return = ". */
+	writer__begin_object(&p->wr, WRITER_LINES, level);
+	printer__value(p, plan->sig.btf, vd, vh, vh + 1, level + 1);
+	writer__end_object(&p->wr);
+}
+
+/* "  → NAME (DURATION) = RETURN  [error]", at its depth; the values then leave the return out. */
+static unsigned int text_call_begin(struct printer *p, const struct capture_plan *plan,
+				    const struct tree_call *c, int level)
+{
+	const struct ksnoop_event *ev = c->rec;
+	struct obuf *ob = writer__obuf(&p->wr);
+	int i = ev->kind == KSNOOP_RETURN ? printer__return_index(plan) : -1;
+
+	for (int l = 0; l < level; l++)
+		obuf__write(ob, "  ", 2);
+	obuf__write(ob, "\u2192 ", 4);
+	text_escape(ob, plan->sig.name, strlen(plan->sig.name));
+	if (ev->flags & KSNOOP_EV_DURATION)
+		event_duration(ob, ev->duration_ns);
+	if (i >= 0)
+		call_return(p, plan, c, i, level);
+	if (c->first_error)
+		obuf__write(ob, "  [first error]", 15);
+	/* Not NULL: walk_component() and step_into() return it when all went well. */
+	else if (c->ret == TREE_RET_ERRNO)
+		obuf__write(ob, "  [error]", 9);
+	obuf__putc(ob, '\n');
+	return PRINT_VALUES_NO_RETURN;
+}
+
+static void text_call_values_end(struct printer *p, const struct tree_call *c)
+{
+	(void)p;
+	(void)c;
+}
+
+#define TEXT_EVENT_METHODS \
+	.event_begin = text_event_begin, \
+	.values_end = text_values_end, \
+	.event_end = text_event_end, \
+	.object_end = text_object_end, \
+	.character = text_character, \
+	.int128 = text_int128, \
+	.func_ptr = text_func_ptr, \
+	.addr_sym = text_addr_sym, \
+	.error_code = text_error_code, \
+	.failure = text_failure, \
+	.pointer_to = text_pointer_to, \
+	.beside = text_beside, \
+	.tree_begin = text_tree_begin, \
+	.tree_end = text_tree_end, \
+	.calls_begin = text_calls_none, \
+	.calls_end = text_calls_none, \
+	.call_begin = text_call_begin, \
+	.call_values_end = text_call_values_end, \
+	.call_end = text_calls_none
+
 const struct report_ops report_text_ops = {
 	.interval = text_interval,
 	.counts_begin = text_counts_begin,
@@ -460,6 +817,7 @@ const struct report_ops report_text_ops = {
 	.usdt = text_usdt,
 	.lost = text_lost,
 	.summary = text_summary,
+	TEXT_EVENT_METHODS,
 };
 
 static void folded_none(struct report *r)
@@ -484,4 +842,5 @@ const struct report_ops report_folded_ops = {
 	.usdt = text_usdt,
 	.lost = text_lost,
 	.summary = text_summary,
+	TEXT_EVENT_METHODS,
 };

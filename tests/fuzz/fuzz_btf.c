@@ -45,7 +45,7 @@ static FILE *devnull;
 static void print_as(const struct btf *btf, __u32 id, const uint8_t *data, size_t size,
 		     size_t short_by, bool json, bool deref)
 {
-	struct print_opts opts = { .format = json ? FORMAT_JSON : FORMAT_TEXT, .zeros = true };
+	struct print_opts opts = { .format = json ? REPORT_JSON : REPORT_TEXT, .zeros = true };
 	__s64 tsize = btf__resolve_size(btf, id);
 	struct value_desc vd = { .text = "v", .type_id = id, .obj_id = id,
 				 .how = deref ? PRINT_DEREF : PRINT_VALUE };

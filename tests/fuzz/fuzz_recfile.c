@@ -103,9 +103,9 @@ static void print_records(struct recfile *r)
 	char path[32];
 	int fd;
 	struct kernel *k = file_ksyms(r, &fd, path, sizeof(path));
-	struct print_opts text = { .format = FORMAT_TEXT, .zeros = true, .symbolize = k ? symbolize : NULL,
+	struct print_opts text = { .format = REPORT_TEXT, .zeros = true, .symbolize = k ? symbolize : NULL,
 				   .symbolize_any = k ? symbolize_any : NULL, .sym_ctx = k };
-	struct print_opts json = { .format = FORMAT_JSON, .symbolize = k ? symbolize : NULL,
+	struct print_opts json = { .format = REPORT_JSON, .symbolize = k ? symbolize : NULL,
 				   .symbolize_any = k ? symbolize_any : NULL, .sym_ctx = k };
 	struct printer pt, pj;
 	struct ks_error e = {};

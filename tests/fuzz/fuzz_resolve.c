@@ -392,7 +392,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2)
 		return 0;
 	kind = data[0] % 3 == 2 ? SPEC_USDT : SPEC_KFUNC;
-	popts.format = data[1] & 2 ? FORMAT_JSON : FORMAT_TEXT;
+	popts.format = data[1] & 2 ? REPORT_JSON : REPORT_TEXT;
 	popts.zeros = data[1] & 4;
 	ropts.max_bytes = max_bytes[(data[1] >> 3) & 3];
 	ropts.str_bytes = str_bytes[(data[1] >> 5) & 3];

@@ -769,8 +769,8 @@ static void test_json_message(void **state)
 	FILE *out = open_memstream(&buf, &sz);
 
 	assert_non_null(out);
-	report__json_message(out, "error", "no \"x\"\n\x1b[2J");
-	report__json_message(out, "warning", "left out");
+	log_json_message(out, "error", "no \"x\"\n\x1b[2J");
+	log_json_message(out, "warning", "left out");
 	fclose(out);
 	assert_string_equal(buf, "{\"type\":\"error\",\"error\":\"no \\\"x\\\"\\n\\u001b[2J\"}\n"
 				 "{\"type\":\"warning\",\"warning\":\"left out\"}\n");

@@ -62,7 +62,7 @@ static void break_member_name(int id, int i)
 
 static char out[1 << 20];
 
-static const char *render(enum print_format format, int type, const void *data, __u32 size)
+static const char *render(enum report_format format, int type, const void *data, __u32 size)
 {
 	struct print_opts opts = { .format = format };
 	struct value_desc vd = { .text = "v", .type_id = type, .obj_id = type,
@@ -202,8 +202,8 @@ static void test_text_string_escapes_c1(void **state)
 	int arr = btf__add_array(btf, int_t, btf__add_int(btf, "char", 1, BTF_INT_SIGNED), 8);
 	char s[8] = "\x1b\xc2\x9b\x9b\x7f" "x";
 
-	assert_string_equal(render(FORMAT_TEXT, arr, s, 8), "\"\\x1b\\xc2\\x9b\\x9b\\x7fx\"");
-	assert_string_equal(render(FORMAT_JSON, arr, s, 8), "\"\\u001b\\u009b\\\\x9b\\u007fx\"");
+	assert_string_equal(render(REPORT_TEXT, arr, s, 8), "\"\\x1b\\xc2\\x9b\\x9b\\x7fx\"");
+	assert_string_equal(render(REPORT_JSON, arr, s, 8), "\"\\u001b\\u009b\\\\x9b\\u007fx\"");
 }
 
 static void test_btf_names_escaped(void **state)
@@ -215,9 +215,9 @@ static void test_btf_names_escaped(void **state)
 	st = btf__add_struct(btf, "s", 8);
 	field("\x1b[2J\nFAKE", int_t, 0);
 	field("e", e, 4);
-	assert_string_equal(render(FORMAT_TEXT, st, v, 8),
+	assert_string_equal(render(REPORT_TEXT, st, v, 8),
 			    "{\n        .\\x1b[2J\\nFAKE = 1,\n        .e = \\xc2\\x9b2J,\n    }");
-	assert_string_equal(render(FORMAT_JSON, st, v, 8),
+	assert_string_equal(render(REPORT_JSON, st, v, 8),
 			    "{\"\\u001b[2J\\nFAKE\":1,\"e\":\"\\u009b2J\"}");
 	assert_inert(out);
 }
@@ -225,7 +225,7 @@ static void test_btf_names_escaped(void **state)
 static void test_deref_type_name_escaped(void **state)
 {
 	int st = btf__add_struct(btf, FORGED, 4);
-	struct print_opts opts = { .format = FORMAT_TEXT };
+	struct print_opts opts = { .format = REPORT_TEXT };
 	struct value_desc vd = { .text = "p", .obj_id = st, .how = PRINT_DEREF,
 				 .size = 4, .obj_size = 4 };
 	struct ksnoop_value vh = { .status = KSNOOP_OK, .len = 4, .addr = 0x1000 };
@@ -255,7 +255,7 @@ static void test_event_header_escapes_comm_and_name(void **state)
 	_Alignas(8) unsigned char rec[64] = {};
 	struct ksnoop_event ev = { .kind = KSNOOP_ENTRY, .tgid = 1, .tid = 2,
 				   .comm = FORGED "\xc2\x9b" };
-	struct print_opts opts = { .format = FORMAT_TEXT };
+	struct print_opts opts = { .format = REPORT_TEXT };
 	struct printer p;
 	char *buf = NULL;
 	size_t sz = 0;
@@ -314,8 +314,8 @@ static void test_typedef_cycle(void **state)
 	assert_int_equal(btfu_strip(btf, a), 0);
 	assert_false(btfu_is_char(btf, a));
 	assert_false(btfu_is_scalar(btf, a));
-	assert_string_equal(render(FORMAT_TEXT, a, &v, 4), "void");
-	assert_string_equal(render(FORMAT_JSON, a, &v, 4), "null");
+	assert_string_equal(render(REPORT_TEXT, a, &v, 4), "void");
+	assert_string_equal(render(REPORT_JSON, a, &v, 4), "null");
 	assert_string_equal(btfu_type_str(btf, a, NULL, buf, sizeof(buf)), "A");
 }
 
@@ -382,9 +382,9 @@ static void test_self_containing_anonymous_struct(void **state)
 	assert_int_equal(resolve("f(o->x)", &e), 0);
 	assert_int_not_equal(resolve("f(o->nope)", &e), 0);
 	assert_non_null(strstr(e.msg, "no member 'nope' in struct outer"));
-	assert_non_null(strstr(render(FORMAT_TEXT, outer, &v, 4),
+	assert_non_null(strstr(render(REPORT_TEXT, outer, &v, 4),
 			       "/* cut: its BTF nests deeper than 32"));
-	render(FORMAT_JSON, outer, &v, 4);
+	render(REPORT_JSON, outer, &v, 4);
 	assert_int_equal(out[0], '{');
 	assert_int_equal(out[strlen(out) - 1], '}');
 	assert_string_equal(btfu_type_str(btf, outer, NULL, out, sizeof(out)), "struct outer");
@@ -414,7 +414,7 @@ static void test_anonymous_struct_around_a_struct_containing_itself(void **state
 	snprintf(want, sizeof(want), "<type %d>", anon);
 	assert_string_equal(btfu_type_str(btf, anon, NULL, out, sizeof(out)), want);
 	assert_string_equal(btfu_type_str(btf, named, NULL, out, sizeof(out)), "struct loop");
-	render(FORMAT_TEXT, anon, &v, 4);
+	render(REPORT_TEXT, anon, &v, 4);
 	assert_non_null(strstr(out, "cut"));
 }
 
@@ -436,8 +436,8 @@ static void test_anonymous_fan_out_is_bounded(void **state)
 	add_func_taking(type);
 	/* 4^20 paths to search without a bound on visits. */
 	assert_int_not_equal(resolve("f(o->nope)", &e), 0);
-	assert_non_null(strstr(render(FORMAT_TEXT, type, &v, 4), "cut"));
-	assert_true(strlen(render(FORMAT_JSON, type, &v, 4)) < sizeof(out) - 1);
+	assert_non_null(strstr(render(REPORT_TEXT, type, &v, 4), "cut"));
+	assert_true(strlen(render(REPORT_JSON, type, &v, 4)) < sizeof(out) - 1);
 }
 
 static void test_invalid_member_name_is_anonymous(void **state)
@@ -452,8 +452,8 @@ static void test_invalid_member_name_is_anonymous(void **state)
 	field("a", int_t, 0);
 	field("b", e, 4);
 	break_member_name(st, 0);
-	assert_string_equal(render(FORMAT_JSON, st, v, 8), "{\"\":9,\"b\":1}");
-	assert_string_equal(render(FORMAT_TEXT, st, v, 8),
+	assert_string_equal(render(REPORT_JSON, st, v, 8), "{\"\":9,\"b\":1}");
+	assert_string_equal(render(REPORT_TEXT, st, v, 8),
 			    "{\n        . = 9,\n        .b = 1,\n    }");
 	assert_string_equal(btfu_name(btf, 0x7ffffff), "");
 	/* An int named by a bad offset is no char, and no crash. */
@@ -494,7 +494,7 @@ static void test_anonymous_struct_with_0_byte_member(void **state)
  * VD's value, LEN bytes of DATA, rendered from a heap copy of exactly LEN
  * bytes: ASan reports a read past the value, whatever its BTF says.
  */
-static const char *render_exact(enum print_format format, struct value_desc *vd,
+static const char *render_exact(enum report_format format, struct value_desc *vd,
 				const void *data, __u32 len)
 {
 	struct print_opts opts = { .format = format, .zeros = true };
@@ -523,7 +523,7 @@ static const char *render_exact(enum print_format format, struct value_desc *vd,
 }
 
 /* struct { int a:8; TYPE m:8; }, two bytes, the member's one the last. */
-static const char *last_byte_bitfield(enum print_format format, int type)
+static const char *last_byte_bitfield(enum report_format format, int type)
 {
 	struct value_desc vd = {};
 	int st = btf__add_struct(btf, "s", 2);
@@ -547,12 +547,12 @@ static void test_pointer_float_int128_bitfields(void **state)
 	int ptr = btf__add_ptr(btf, int_t), flt = btf__add_float(btf, "double", 8);
 	int i128 = btf__add_int(btf, "__int128", 16, BTF_INT_SIGNED);
 
-	assert_string_equal(last_byte_bitfield(FORMAT_TEXT, ptr),
+	assert_string_equal(last_byte_bitfield(REPORT_TEXT, ptr),
 			    "{\n        .a = 1,\n        .m = /* ? */,\n    }");
-	assert_string_equal(last_byte_bitfield(FORMAT_JSON, ptr), "{\"a\":1,\"m\":null}");
-	assert_string_equal(last_byte_bitfield(FORMAT_TEXT, flt),
+	assert_string_equal(last_byte_bitfield(REPORT_JSON, ptr), "{\"a\":1,\"m\":null}");
+	assert_string_equal(last_byte_bitfield(REPORT_TEXT, flt),
 			    "{\n        .a = 1,\n        .m = /* ? */,\n    }");
-	assert_string_equal(last_byte_bitfield(FORMAT_JSON, i128), "{\"a\":1,\"m\":2}");
+	assert_string_equal(last_byte_bitfield(REPORT_JSON, i128), "{\"a\":1,\"m\":2}");
 }
 
 /*
@@ -571,15 +571,15 @@ static void test_pointer_of_4_bytes_at_the_end(void **state)
 	field("a", int_t, 0);
 	field("p", ptr, 4);
 	vd.type_id = vd.obj_id = st;
-	assert_string_equal(render_exact(FORMAT_JSON, &vd, v, 8), "{\"a\":7,\"p\":\"0x1234\"}");
+	assert_string_equal(render_exact(REPORT_JSON, &vd, v, 8), "{\"a\":7,\"p\":\"0x1234\"}");
 	vd.fmt = FMT_SYM;
 	vd.type_id = vd.obj_id = ptr;
-	assert_string_equal(render_exact(FORMAT_JSON, &vd, &v[1], 4), "\"0x1234\"");
+	assert_string_equal(render_exact(REPORT_JSON, &vd, &v[1], 4), "\"0x1234\"");
 	/* 7 bytes of a struct of 8: the pointer is not read at all. */
 	vd.fmt = FMT_NONE;
 	vd.type_id = vd.obj_id = st;
 	vd.obj_size = 8;
-	assert_string_equal(render_exact(FORMAT_TEXT, &vd, v, 7),
+	assert_string_equal(render_exact(REPORT_TEXT, &vd, v, 7),
 			    "{\n        .a = 7,\n    } /* truncated at 7 of 8 bytes */");
 }
 
@@ -596,13 +596,13 @@ static void test_short_bitfield_and_ip_values_are_not_read_past(void **state)
 
 	vd.type_id = vd.obj_id = int_t;
 	/* 0xcda, 12 bits signed */
-	assert_string_equal(render_exact(FORMAT_TEXT, &vd, v, 2), "-806");
-	assert_string_equal(render_exact(FORMAT_TEXT, &vd, v, 1),
+	assert_string_equal(render_exact(REPORT_TEXT, &vd, v, 2), "-806");
+	assert_string_equal(render_exact(REPORT_TEXT, &vd, v, 1),
 			    "/* truncated */ /* truncated at 1 of 2 bytes */");
 	memset(&vd, 0, sizeof(vd));
 	vd.fmt = FMT_IP;
 	vd.type_id = vd.obj_id = u64;
-	assert_string_equal(render_exact(FORMAT_TEXT, &vd, v, 8), "/* ? */");
+	assert_string_equal(render_exact(REPORT_TEXT, &vd, v, 8), "/* ? */");
 }
 
 int main(void)

@@ -130,7 +130,7 @@ static const char *out_close(FILE *f, char **buf)
 }
 
 struct value {
-	enum print_format format;
+	enum report_format format;
 	bool zeros;
 	int level;
 	struct value_desc vd;
@@ -159,14 +159,14 @@ static const char *render_value(const struct value *v, const void *data)
 /* V prints as TEXT in text and as JSON in JSON (V is left in JSON). */
 static void renders_as(struct value *v, const void *data, const char *text, const char *json)
 {
-	v->format = FORMAT_TEXT;
+	v->format = REPORT_TEXT;
 	assert_string_equal(render_value(v, data), text);
-	v->format = FORMAT_JSON;
+	v->format = REPORT_JSON;
 	assert_string_equal(render_value(v, data), json);
 }
 
 /* TYPE's SIZE bytes at DATA, captured whole, in FORMAT. */
-static const char *render(enum print_format format, int type, const void *data, __u32 size)
+static const char *render(enum report_format format, int type, const void *data, __u32 size)
 {
 	struct value v = {
 		.format = format,
@@ -181,8 +181,8 @@ static const char *render(enum print_format format, int type, const void *data, 
 /* The value must print as TEXT in text mode and JSON in JSON mode. */
 static void expect(int type, const void *data, __u32 size, const char *text, const char *json)
 {
-	assert_string_equal(render(FORMAT_TEXT, type, data, size), text);
-	assert_string_equal(render(FORMAT_JSON, type, data, size), json);
+	assert_string_equal(render(REPORT_TEXT, type, data, size), text);
+	assert_string_equal(render(REPORT_JSON, type, data, size), json);
 }
 
 static const char *json_string(const char *s, size_t n)
@@ -247,7 +247,7 @@ static void test_register_value_uses_declared_size(void **state)
 	/* A register holds 8 bytes; an int argument is its low 4. */
 	uint64_t reg = 0x12345678fffffffbULL;
 	struct value v = {
-		.format = FORMAT_TEXT,
+		.format = REPORT_TEXT,
 		.vd = { .text = "i", .type_id = T.ints.int_t, .obj_id = T.ints.int_t, .how = PRINT_VALUE,
 			.size = 4, .obj_size = 4 },
 		.vh = { .status = KSNOOP_OK, .len = 8 },
@@ -301,9 +301,9 @@ static void test_json_float_nan_and_inf(void **state)
 {
 	double nan = __builtin_nan(""), inf = __builtin_inf();
 
-	assert_string_equal(render(FORMAT_TEXT, T.double_t, &nan, 8), "nan");
-	assert_string_equal(render(FORMAT_JSON, T.double_t, &nan, 8), "null");
-	assert_string_equal(render(FORMAT_JSON, T.double_t, &inf, 8), "null");
+	assert_string_equal(render(REPORT_TEXT, T.double_t, &nan, 8), "nan");
+	assert_string_equal(render(REPORT_JSON, T.double_t, &nan, 8), "null");
+	assert_string_equal(render(REPORT_JSON, T.double_t, &inf, 8), "null");
 }
 
 static void test_enum_names(void **state)
@@ -416,10 +416,10 @@ static void test_function_pointer_symbol(void **state)
 	};
 
 	assert_true(fptr > 0);
-	v.format = FORMAT_TEXT;
+	v.format = REPORT_TEXT;
 	assert_string_equal(render_value(&v, &known), "0xffffffff81a2b3c0 <sock_wfree>");
 	assert_string_equal(render_value(&v, &unknown), "0xffffffff81000000");
-	v.format = FORMAT_JSON;
+	v.format = REPORT_JSON;
 	assert_string_equal(render_value(&v, &known),
 			    "{\"addr\":\"0xffffffff81a2b3c0\",\"sym\":\"sock_wfree\"}");
 	assert_string_equal(render_value(&v, &unknown), "\"0xffffffff81000000\"");
@@ -429,7 +429,7 @@ static void test_function_pointer_symbol(void **state)
 }
 
 /* A value with a ":FORMAT", rendered in FORMAT. */
-static const char *render_fmt(enum print_format format, enum spec_format fmt, int type,
+static const char *render_fmt(enum report_format format, enum spec_format fmt, int type,
 			      enum print_how how, const void *data, __u32 size)
 {
 	struct value v = {
@@ -448,12 +448,12 @@ static void test_format_hex(void **state)
 	uint32_t v = 0x1c0;
 	uint8_t mac[4] = { 0x00, 0x1b, 0xa0, 0xff };
 
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_HEX, T.u32_t, PRINT_VALUE, &v, 4), "0x1c0");
-	assert_string_equal(render_fmt(FORMAT_JSON, FMT_HEX, T.u32_t, PRINT_VALUE, &v, 4), "\"0x1c0\"");
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_HEX, T.u32_t, PRINT_VALUE, &v, 4), "0x1c0");
+	assert_string_equal(render_fmt(REPORT_JSON, FMT_HEX, T.u32_t, PRINT_VALUE, &v, 4), "\"0x1c0\"");
 	/* A byte array as one hex string. */
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_HEX, T.u8_arr4, PRINT_VALUE, mac, 4),
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_HEX, T.u8_arr4, PRINT_VALUE, mac, 4),
 			    "001ba0ff");
-	assert_string_equal(render_fmt(FORMAT_JSON, FMT_HEX, T.u8_arr4, PRINT_VALUE, mac, 4),
+	assert_string_equal(render_fmt(REPORT_JSON, FMT_HEX, T.u8_arr4, PRINT_VALUE, mac, 4),
 			    "\"001ba0ff\"");
 }
 
@@ -462,11 +462,11 @@ static void test_format_be(void **state)
 	uint8_t port[4] = { 0x00, 0x16, 0, 0 };	/* 22, network order */
 	uint8_t neg[4] = { 0xff, 0xff, 0xff, 0xfe };
 
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_BE, T.ints.ushort_t, PRINT_VALUE, port, 2), "22");
-	assert_string_equal(render_fmt(FORMAT_JSON, FMT_BE, T.u32_t, PRINT_VALUE, port, 4),
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_BE, T.ints.ushort_t, PRINT_VALUE, port, 2), "22");
+	assert_string_equal(render_fmt(REPORT_JSON, FMT_BE, T.u32_t, PRINT_VALUE, port, 4),
 			    "1441792");
 	/* Signed types keep their sign in host order. */
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_BE, T.ints.int_t, PRINT_VALUE, neg, 4), "-2");
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_BE, T.ints.int_t, PRINT_VALUE, neg, 4), "-2");
 }
 
 static void test_format_ip(void **state)
@@ -475,14 +475,14 @@ static void test_format_ip(void **state)
 	uint8_t v6[16] = { 0xfe, 0x80, [15] = 1 };
 	int u8_arr16 = T.u8_arr16;
 
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_IP, T.u32_t, PRINT_VALUE, v4, 4),
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_IP, T.u32_t, PRINT_VALUE, v4, 4),
 			    "127.0.0.1");
-	assert_string_equal(render_fmt(FORMAT_JSON, FMT_IP, T.u32_t, PRINT_VALUE, v4, 4),
+	assert_string_equal(render_fmt(REPORT_JSON, FMT_IP, T.u32_t, PRINT_VALUE, v4, 4),
 			    "\"127.0.0.1\"");
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_IP, u8_arr16, PRINT_DEREF, v6, 16),
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_IP, u8_arr16, PRINT_DEREF, v6, 16),
 			    "fe80::1");
 	/* Bytes missing (a short read): unknown, not a wrong address. */
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_IP, u8_arr16, PRINT_DEREF, v6, 8),
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_IP, u8_arr16, PRINT_DEREF, v6, 8),
 			    "/* ? */");
 }
 
@@ -490,15 +490,15 @@ static void test_format_sym(void **state)
 {
 	__u64 known = 0xffffffff81a2b3c0ULL, unknown = 0xffffffff81000000ULL, null = 0;
 
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &known, 8),
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &known, 8),
 			    "sock_wfree");
-	assert_string_equal(render_fmt(FORMAT_JSON, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &known, 8),
+	assert_string_equal(render_fmt(REPORT_JSON, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &known, 8),
 			    "{\"addr\":\"0xffffffff81a2b3c0\",\"sym\":\"sock_wfree\"}");
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &unknown, 8),
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &unknown, 8),
 			    "0xffffffff81000000 /* no symbol */");
-	assert_string_equal(render_fmt(FORMAT_JSON, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &unknown, 8),
+	assert_string_equal(render_fmt(REPORT_JSON, FMT_SYM, T.ints.ulong_t, PRINT_VALUE, &unknown, 8),
 			    "\"0xffffffff81000000\"");
-	assert_string_equal(render_fmt(FORMAT_TEXT, FMT_SYM, T.int_ptr, PRINT_VALUE, &null, 8),
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SYM, T.int_ptr, PRINT_VALUE, &null, 8),
 			    "NULL");
 }
 
@@ -515,7 +515,7 @@ static void test_format_sym_data(void **state)
 {
 	__u64 data = 0xffffffff82a00040ULL;
 	struct value v = {
-		.format = FORMAT_JSON,
+		.format = REPORT_JSON,
 		.vd = { .text = "v", .type_id = T.ints.ulong_t, .obj_id = T.ints.ulong_t,
 			.how = PRINT_VALUE, .size = 8, .obj_size = 8, .fmt = FMT_SYM },
 		.vh = { .status = KSNOOP_OK, .len = 8 },
@@ -525,7 +525,7 @@ static void test_format_sym_data(void **state)
 
 	assert_string_equal(render_value(&v, &data),
 			    "{\"addr\":\"0xffffffff82a00040\",\"sym\":\"tcp_prot\"}");
-	v.format = FORMAT_TEXT;
+	v.format = REPORT_TEXT;
 	assert_string_equal(render_value(&v, &data), "tcp_prot");
 	v.symbolize_any = NULL;
 	assert_string_equal(render_value(&v, &data), "0xffffffff82a00040 /* no symbol */");
@@ -585,7 +585,7 @@ static void test_array_cut_by_max_bytes(void **state)
 {
 	int32_t a[2] = { -1, 7 };
 	struct value v = {
-		.format = FORMAT_TEXT,
+		.format = REPORT_TEXT,
 		.vd = { .type_id = T.int_arr2, .obj_id = T.int_arr2, .how = PRINT_VALUE,
 			.size = 4, .obj_size = 8 },
 		.vh = { .status = KSNOOP_OK, .len = 4 },
@@ -598,7 +598,7 @@ static void test_array_of_structs_json(void **state)
 {
 	int64_t d[4] = { 1, 2, 3, 4 };
 
-	assert_string_equal(render(FORMAT_JSON, T.with_pairs, d, 32),
+	assert_string_equal(render(REPORT_JSON, T.with_pairs, d, 32),
 			    "{\"pairs\":[{\"a\":1,\"b\":2},{\"a\":3,\"b\":4}]}");
 }
 
@@ -607,7 +607,7 @@ static void test_array_of_structs_text(void **state)
 {
 	int64_t d[4] = { 1, 2, 3, 4 };
 
-	assert_string_equal(render(FORMAT_TEXT, T.with_pairs, d, 32),
+	assert_string_equal(render(REPORT_TEXT, T.with_pairs, d, 32),
 			    "{\n"
 			    "    .pairs = [\n"
 			    "        {\n"
@@ -640,7 +640,7 @@ static void test_nested_struct_text(void **state)
 	unsigned char d[OUTER_SIZE];
 
 	fill_outer(d);
-	assert_string_equal(render(FORMAT_TEXT, T.outer, d, OUTER_SIZE),
+	assert_string_equal(render(REPORT_TEXT, T.outer, d, OUTER_SIZE),
 			    "{\n"
 			    "    .a = 1,\n"
 			    "    .inner = {\n"
@@ -656,7 +656,7 @@ static void test_nested_struct_json_has_every_member(void **state)
 	unsigned char d[OUTER_SIZE];
 
 	fill_outer(d);
-	assert_string_equal(render(FORMAT_JSON, T.outer, d, OUTER_SIZE),
+	assert_string_equal(render(REPORT_JSON, T.outer, d, OUTER_SIZE),
 			    "{\"a\":1,\"inner\":{\"x\":2,\"name\":\"lo\"},\"arr\":[3,0],"
 			    "\"next\":null,\"u\":0,\"h\":[0,0]}");
 }
@@ -670,7 +670,7 @@ static void test_nested_struct_json_has_every_member(void **state)
 static void test_layout_cache_per_btf_and_past_its_bound(void **state)
 {
 	struct btf *b1 = btf__new_empty(), *b2 = btf__new_empty();
-	struct print_opts opts = { .format = FORMAT_JSON };
+	struct print_opts opts = { .format = REPORT_JSON };
 	struct ksnoop_value vh = { .status = KSNOOP_OK, .len = 8 };
 	struct value_desc vd = { .text = "v", .how = PRINT_VALUE, .size = 8, .obj_size = 8 };
 	int i1, i2, s1, s2, first, i;
@@ -737,7 +737,7 @@ static void test_struct_indentation_follows_level(void **state)
 {
 	int64_t d[2] = { 1, 2 };
 	struct value v = {
-		.format = FORMAT_TEXT,
+		.format = REPORT_TEXT,
 		.level = 2,
 		.vd = { .type_id = T.pair, .obj_id = T.pair, .how = PRINT_VALUE,
 			.size = 16, .obj_size = 16 },
@@ -755,9 +755,9 @@ static void test_zero_members_skipped_in_text(void **state)
 {
 	unsigned char d[20] = {};
 
-	assert_string_equal(render(FORMAT_TEXT, T.inner, d, 20), "{}");
+	assert_string_equal(render(REPORT_TEXT, T.inner, d, 20), "{}");
 	d[4] = 'x';
-	assert_string_equal(render(FORMAT_TEXT, T.inner, d, 20),
+	assert_string_equal(render(REPORT_TEXT, T.inner, d, 20),
 			    "{\n    .name = \"x\",\n}");
 }
 
@@ -765,7 +765,7 @@ static void test_zeros_option_shows_every_member(void **state)
 {
 	unsigned char d[20] = {};
 	struct value v = {
-		.format = FORMAT_TEXT,
+		.format = REPORT_TEXT,
 		.zeros = true,
 		.vd = { .type_id = T.inner, .obj_id = T.inner, .how = PRINT_VALUE,
 			.size = 20, .obj_size = 20 },
@@ -780,7 +780,7 @@ static void test_zero_struct_in_json(void **state)
 {
 	unsigned char d[20] = {};
 
-	assert_string_equal(render(FORMAT_JSON, T.inner, d, 20), "{\"x\":0,\"name\":\"\"}");
+	assert_string_equal(render(REPORT_JSON, T.inner, d, 20), "{\"x\":0,\"name\":\"\"}");
 }
 
 static void test_anonymous_union_is_flattened(void **state)
@@ -789,7 +789,7 @@ static void test_anonymous_union_is_flattened(void **state)
 	uint16_t h[2] = { 1, 2 };
 
 	memcpy(d + OUTER_U, h, 4);
-	assert_string_equal(render(FORMAT_TEXT, T.outer, d, OUTER_SIZE),
+	assert_string_equal(render(REPORT_TEXT, T.outer, d, OUTER_SIZE),
 			    "{\n    .u = 131073,\n    .h = [1, 2],\n}");
 }
 
@@ -807,7 +807,7 @@ static void test_pointer_member(void **state)
 	uint64_t p = 0xffff888000002000ULL;
 
 	memcpy(d + OUTER_NEXT, &p, 8);
-	assert_string_equal(render(FORMAT_TEXT, T.outer, d, OUTER_SIZE),
+	assert_string_equal(render(REPORT_TEXT, T.outer, d, OUTER_SIZE),
 			    "{\n    .next = 0xffff888000002000,\n}");
 }
 
@@ -818,7 +818,7 @@ static const uint32_t flags_word = 5 | (0xdu << 5) | (1u << 9) | (0xfffffu << 12
 
 static void test_bitfield_members_text(void **state)
 {
-	assert_string_equal(render(FORMAT_TEXT, T.flags, &flags_word, 4),
+	assert_string_equal(render(REPORT_TEXT, T.flags, &flags_word, 4),
 			    "{\n"
 			    "    .a = 5,\n"
 			    "    .s = -3,\n"
@@ -832,7 +832,7 @@ static void test_zero_bitfield_is_skipped(void **state)
 	/* Only wide's top bit is set: every other member is zero. */
 	uint32_t w = 1u << 31;
 
-	assert_string_equal(render(FORMAT_TEXT, T.flags, &w, 4),
+	assert_string_equal(render(REPORT_TEXT, T.flags, &w, 4),
 			    "{\n    .wide = 524288,\n}");
 }
 
@@ -841,8 +841,8 @@ static void test_enum_bitfield(void **state)
 {
 	uint32_t w = 2u << 3;	/* c = BLUE */
 
-	assert_string_equal(render(FORMAT_TEXT, T.flags, &w, 4), "{\n    .c = BLUE,\n}");
-	assert_string_equal(render(FORMAT_JSON, T.flags, &w, 4),
+	assert_string_equal(render(REPORT_TEXT, T.flags, &w, 4), "{\n    .c = BLUE,\n}");
+	assert_string_equal(render(REPORT_JSON, T.flags, &w, 4),
 			    "{\"a\":0,\"c\":\"BLUE\",\"s\":0,\"b\":false,\"wide\":0}");
 }
 
@@ -851,7 +851,7 @@ static void test_bitfield_value_desc(void **state)
 	/* u32 mark:12 at bit 4 of the captured bytes: 0xabc. */
 	unsigned char d[8] = { 0xc5, 0xab };
 	struct value v = {
-		.format = FORMAT_TEXT,
+		.format = REPORT_TEXT,
 		.vd = { .type_id = T.u32_t, .obj_id = T.u32_t, .how = PRINT_VALUE,
 			.size = 2, .obj_size = 2, .bit_off = 4, .bit_size = 12 },
 		.vh = { .status = KSNOOP_OK, .len = 2 },
@@ -864,7 +864,7 @@ static void test_signed_bitfield_value_desc(void **state)
 {
 	unsigned char d[8] = { 0xd0 };	/* int s:4 at bit 4: -3 */
 	struct value v = {
-		.format = FORMAT_TEXT,
+		.format = REPORT_TEXT,
 		.vd = { .type_id = T.ints.int_t, .obj_id = T.ints.int_t, .how = PRINT_VALUE,
 			.size = 1, .obj_size = 1, .bit_off = 4, .bit_size = 4 },
 		.vh = { .status = KSNOOP_OK, .len = 1 },
@@ -901,7 +901,7 @@ static void test_max_bytes_truncation_note(void **state)
 {
 	int64_t d[2] = { 1, 2 };
 	struct value v = {
-		.format = FORMAT_TEXT,
+		.format = REPORT_TEXT,
 		.vd = { .type_id = T.pair, .obj_id = T.pair, .how = PRINT_VALUE,
 			.size = 8, .obj_size = 16 },
 		.vh = { .status = KSNOOP_OK, .len = 8 },
@@ -919,7 +919,7 @@ static void test_short_data_truncation_note(void **state)
 {
 	unsigned char d[OUTER_SIZE];
 	struct value v = {
-		.format = FORMAT_TEXT,
+		.format = REPORT_TEXT,
 		.vd = { .type_id = T.outer, .obj_id = T.outer, .how = PRINT_VALUE,
 			.size = OUTER_SIZE, .obj_size = OUTER_SIZE },
 		.vh = { .status = KSNOOP_OK, .len = 30 },
@@ -940,7 +940,7 @@ static void test_short_data_json_stops_at_last_whole_member(void **state)
 {
 	unsigned char d[OUTER_SIZE];
 	struct value v = {
-		.format = FORMAT_JSON,
+		.format = REPORT_JSON,
 		.vd = { .type_id = T.outer, .obj_id = T.outer, .how = PRINT_VALUE,
 			.size = OUTER_SIZE, .obj_size = OUTER_SIZE },
 		.vh = { .status = KSNOOP_OK, .len = 30 },
@@ -955,7 +955,7 @@ static void test_truncated_scalar_json_is_null(void **state)
 {
 	int32_t x = 7;
 	struct value v = {
-		.format = FORMAT_JSON,
+		.format = REPORT_JSON,
 		.vd = { .type_id = T.ints.int_t, .obj_id = T.ints.int_t, .how = PRINT_VALUE,
 			.size = 4, .obj_size = 4 },
 		.vh = { .status = KSNOOP_OK, .len = 2 },
@@ -967,7 +967,7 @@ static void test_truncated_scalar_json_is_null(void **state)
 static void test_fault_text(void **state)
 {
 	struct value v = {
-		.format = FORMAT_TEXT,
+		.format = REPORT_TEXT,
 		.vd = { .type_id = T.ints.int_t, .obj_id = T.ints.int_t, .how = PRINT_VALUE,
 			.size = 4, .obj_size = 4 },
 		.vh = { .status = KSNOOP_FAULT, .len = 0, .addr = 0 },
@@ -987,7 +987,7 @@ static void test_fault_text(void **state)
 static void test_fault_json(void **state)
 {
 	struct value v = {
-		.format = FORMAT_JSON,
+		.format = REPORT_JSON,
 		.vd = { .type_id = T.ints.int_t, .obj_id = T.ints.int_t, .how = PRINT_VALUE,
 			.size = 4, .obj_size = 4 },
 		.vh = { .status = KSNOOP_FAULT, .len = 0, .addr = 0 },
@@ -1149,7 +1149,7 @@ static void test_err_ptr_along_the_chain(void **state)
 
 /* ---- strings behind pointers, and dereferenced structs ---- */
 
-static struct value string_value(enum print_format format, __u32 size, __u32 len, __u32 status)
+static struct value string_value(enum report_format format, __u32 size, __u32 len, __u32 status)
 {
 	struct value v = {
 		.format = format,
@@ -1164,7 +1164,7 @@ static struct value string_value(enum print_format format, __u32 size, __u32 len
 static void test_string_value(void **state)
 {
 	char s[16] = "eth0";
-	struct value v = string_value(FORMAT_TEXT, 16, 5, KSNOOP_OK);
+	struct value v = string_value(REPORT_TEXT, 16, 5, KSNOOP_OK);
 
 	renders_as(&v, s, "\"eth0\"", "\"eth0\"");
 }
@@ -1172,7 +1172,7 @@ static void test_string_value(void **state)
 static void test_string_value_escapes(void **state)
 {
 	char s[32] = "a\"b\\c\n\t\r\x01\xc3\xa9";
-	struct value v = string_value(FORMAT_TEXT, 32, 14, KSNOOP_OK);
+	struct value v = string_value(REPORT_TEXT, 32, 14, KSNOOP_OK);
 
 	renders_as(&v, s, "\"a\\\"b\\\\c\\n\\t\\r\\x01\\xc3\\xa9\"",
 		   "\"a\\\"b\\\\c\\n\\t\\r\\u0001\xc3\xa9\"");
@@ -1185,21 +1185,21 @@ static void test_string_value_escapes(void **state)
 static void test_bytes_value(void **state)
 {
 	unsigned char b[8] = { 'G', 'E', 'T', 0, 0x80, '\n', 0, 'x' };
-	struct value v = string_value(FORMAT_TEXT, 8, 8, KSNOOP_OK);
+	struct value v = string_value(REPORT_TEXT, 8, 8, KSNOOP_OK);
 
 	v.vd.how = PRINT_BYTES;
 	renders_as(&v, b, "0xffff888000003000 -> \"GET\\x00\\x80\\n\\x00x\"",
 		   "\"GET\\u0000\\\\x80\\n\\u0000x\"");
-	v = string_value(FORMAT_TEXT, 8, 0, KSNOOP_FAULT);
+	v = string_value(REPORT_TEXT, 8, 0, KSNOOP_FAULT);
 	v.vd.how = PRINT_BYTES;
-	v.format = FORMAT_TEXT;
+	v.format = REPORT_TEXT;
 	assert_non_null(strstr(render_value(&v, b), "0xffff888000003000"));
 }
 
 static void test_string_value_stops_at_len(void **state)
 {
 	char s[16] = "abcdef";
-	struct value v = string_value(FORMAT_TEXT, 16, 3, KSNOOP_OK);
+	struct value v = string_value(REPORT_TEXT, 16, 3, KSNOOP_OK);
 
 	assert_string_equal(render_value(&v, s), "\"abc\"");
 }
@@ -1207,7 +1207,7 @@ static void test_string_value_stops_at_len(void **state)
 static void test_string_value_truncated(void **state)
 {
 	char s[4] = "abc";
-	struct value v = string_value(FORMAT_TEXT, 4, 4, KSNOOP_TRUNCATED);
+	struct value v = string_value(REPORT_TEXT, 4, 4, KSNOOP_TRUNCATED);
 
 	renders_as(&v, s, "\"abc\"... /* truncated at 4 bytes */", "\"abc\"");
 }
@@ -1216,7 +1216,7 @@ static void test_dereferenced_struct(void **state)
 {
 	int64_t d[2] = { 1, -2 };
 	struct value v = {
-		.format = FORMAT_TEXT,
+		.format = REPORT_TEXT,
 		.vd = { .type_id = T.pair_ptr, .obj_id = T.pair, .how = PRINT_DEREF,
 			.size = 16, .obj_size = 16 },
 		.vh = { .status = KSNOOP_OK, .len = 16, .addr = 0xffff888000001000ULL },
@@ -1393,7 +1393,7 @@ static const char *render_event_with(const struct print_opts *opts,
 	return out_close(f, &buf);
 }
 
-static const char *render_event(enum print_format format, const struct capture_plan *plan,
+static const char *render_event(enum report_format format, const struct capture_plan *plan,
 				const void *rec, size_t size)
 {
 	struct print_opts opts = { .format = format, .clock_offset_ns = CLOCK_OFFSET_NS };
@@ -1415,7 +1415,7 @@ static void test_event_text(void **state)
 
 	make_plan(&plan);
 	make_entry_record(rec);
-	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_TEXT, &plan, rec, sizeof(rec)),
 			    "01:02:03.123456 cpu3 curl 100/101 -> ip_send_skb\n"
 			    "    len = 84\n"
 			    "    dev->name = \"lo\"\n"
@@ -1432,7 +1432,7 @@ static void test_event_json(void **state)
 
 	make_plan(&plan);
 	make_entry_record(rec);
-	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":3,\"pid\":100,\"tid\":101,"
 			    "\"comm\":\"curl\",\"func\":\"ip_send_skb\",\"kind\":\"entry\","
 			    "\"values\":{\"len\":84,\"dev->name\":\"lo\",\"skb\":{\"a\":1,\"b\":2}}}\n");
@@ -1453,7 +1453,7 @@ static void test_event_object_text(void **state)
 {
 	static struct capture_plan plan;
 	_Alignas(8) unsigned char rec[ENTRY_REC];
-	struct print_opts opts = { .format = FORMAT_TEXT, .clock_offset_ns = CLOCK_OFFSET_NS };
+	struct print_opts opts = { .format = REPORT_TEXT, .clock_offset_ns = CLOCK_OFFSET_NS };
 	struct printer p;
 	char *buf = NULL;
 	size_t sz = 0;
@@ -1463,7 +1463,7 @@ static void test_event_object_text(void **state)
 	plan.nvalues[KSNOOP_ENTRY] = 1;
 	plan.bpf.side[KSNOOP_ENTRY].nvalues = 1;
 	make_object_record(rec, 0, EVENT_TIME_NS);
-	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_TEXT, &plan, rec, sizeof(rec)),
 			    "01:02:03.123456 cpu3 curl 100/101 -> ip_send_skb object 0xffff888000002000\n"
 			    "    len = 84\n");
 	/* --group: each event with the time since the object's first; the reason it is there. */
@@ -1494,13 +1494,13 @@ static void test_event_object_json(void **state)
 	plan.nvalues[KSNOOP_ENTRY] = 1;
 	plan.bpf.side[KSNOOP_ENTRY].nvalues = 1;
 	make_object_record(rec, KSNOOP_EV_TRACKED, EVENT_TIME_NS);
-	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":3,\"pid\":100,\"tid\":101,"
 			    "\"comm\":\"curl\",\"func\":\"ip_send_skb\",\"kind\":\"entry\","
 			    "\"object\":\"0xffff888000002000\",\"tracked\":true,"
 			    "\"values\":{\"len\":84}}\n");
 	make_object_record(rec, KSNOOP_EV_FREED | KSNOOP_EV_CLONED, EVENT_TIME_NS);
-	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":3,\"pid\":100,\"tid\":101,"
 			    "\"comm\":\"curl\",\"func\":\"ip_send_skb\",\"kind\":\"entry\","
 			    "\"object\":\"0xffff888000002000\",\"freed\":true,\"clone\":true,"
@@ -1529,7 +1529,7 @@ static void make_tree_record(unsigned char *rec, int64_t ret, __u16 depth, __u64
 	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
 }
 
-static const char *render_tree(enum print_format format, const void *root,
+static const char *render_tree(enum report_format format, const void *root,
 			       const struct tree_call *calls, int first)
 {
 	struct print_opts opts = { .format = format, .clock_offset_ns = CLOCK_OFFSET_NS };
@@ -1571,7 +1571,7 @@ static void test_tree(void **state)
 	first = tree__assemble(calls, 3);
 	assert_int_equal(first, 2);
 	assert_int_equal(tree__first_error(calls, 3, TREE_RET_ERRNO, 2), 1);
-	assert_string_equal(render_tree(FORMAT_TEXT, root, calls, first),
+	assert_string_equal(render_tree(REPORT_TEXT, root, calls, first),
 			    "01:02:03.123456 cpu0 cat 7/8 <- ip_send_skb\n"
 			    "    return = -2 (ENOENT)\n"
 			    "  \u2192 ip_send_skb (5.000 us) = -2 (ENOENT)  [error]\n"
@@ -1579,10 +1579,10 @@ static void test_tree(void **state)
 			    "    \u2192 ip_send_skb (2.000 us) = -2 (ENOENT)  [first error]\n");
 	/* NULL is not marked: walk_component() returns it when all went well. */
 	calls[0].ret = TREE_RET_NULL;
-	assert_non_null(strstr(render_tree(FORMAT_TEXT, root, calls, first),
+	assert_non_null(strstr(render_tree(REPORT_TEXT, root, calls, first),
 			       "    \u2192 ip_send_skb (1.500 us) = 0\n"));
 	calls[0].ret = TREE_RET_OK;
-	assert_string_equal(render_tree(FORMAT_JSON, root, calls, first),
+	assert_string_equal(render_tree(REPORT_JSON, root, calls, first),
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":0,\"pid\":7,\"tid\":8,"
 			    "\"comm\":\"cat\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
 			    "\"values\":{\"return\":-2,\"return_errno\":\"ENOENT\"},"
@@ -1591,6 +1591,115 @@ static void test_tree(void **state)
 			    "\"calls\":[{\"func\":\"ip_send_skb\",\"duration_ns\":1500,\"values\":{\"return\":0},\"calls\":[]},"
 			    "{\"func\":\"ip_send_skb\",\"duration_ns\":2000,"
 			    "\"values\":{\"return\":-2,\"return_errno\":\"ENOENT\"},\"first_error\":true,\"calls\":[]}]}]}\n");
+}
+
+/*
+ * --tree: calls the root's session could not record (ev->dropped) are
+ * counted after the calls in text and as "calls_not_recorded" before
+ * them in JSON.
+ */
+static void test_tree_calls_not_recorded(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char root[RETURN_REC];
+	char want[160];
+
+	make_plan(&plan);
+	plan.values[KSNOOP_RETURN][0].errno_names = true;
+	plan.bpf.side[KSNOOP_RETURN].values[0].acc.src = KSNOOP_SRC_RET;
+	tree_plan = &plan;
+	make_tree_record(root, -2, 0, 0);
+	((struct ksnoop_event *)root)->dropped = 3;
+	snprintf(want, sizeof(want), "01:02:03.123456 cpu0 cat 7/8 <- ip_send_skb\n"
+		 "    return = -2 (ENOENT)\n"
+		 "  (3 calls not recorded: past --tree-max-calls or depth %d)\n",
+		 KSNOOP_TREE_MAX_DEPTH);
+	assert_string_equal(render_tree(REPORT_TEXT, root, NULL, -1), want);
+	assert_string_equal(render_tree(REPORT_JSON, root, NULL, -1),
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":0,\"pid\":7,\"tid\":8,"
+			    "\"comm\":\"cat\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
+			    "\"values\":{\"return\":-2,\"return_errno\":\"ENOENT\"},"
+			    "\"calls_not_recorded\":3,\"calls\":[]}\n");
+}
+
+/*
+ * An entry value whose user memory was paged in only by the return
+ * (KSNOOP_ST_AT_RETURN): a comment after it in text, "read_at_return"
+ * naming it after the values in JSON.
+ */
+static void test_event_read_at_return(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[ENTRY_REC];
+	uint64_t len = 84;
+
+	make_plan(&plan);
+	make_entry_record(rec);
+	put_value(rec, HDR, KSNOOP_OK | KSNOOP_ST_AT_RETURN, 8, 0, &len, 8);
+	assert_string_equal(render_event(REPORT_TEXT, &plan, rec, sizeof(rec)),
+			    "01:02:03.123456 cpu3 curl 100/101 -> ip_send_skb\n"
+			    "    len = 84 /* read at return */\n"
+			    "    dev->name = \"lo\"\n"
+			    "    skb = 0xffff888000001000 -> (struct pair){\n"
+			    "        .a = 1,\n"
+			    "        .b = 2,\n"
+			    "    }\n");
+	assert_string_equal(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
+			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":3,\"pid\":100,\"tid\":101,"
+			    "\"comm\":\"curl\",\"func\":\"ip_send_skb\",\"kind\":\"entry\","
+			    "\"values\":{\"len\":84,\"dev->name\":\"lo\",\"skb\":{\"a\":1,\"b\":2}},"
+			    "\"read_at_return\":[\"len\"]}\n");
+}
+
+/*
+ * Every format fills every method of its table (a NULL one would crash
+ * the first event that needs it), and -j / --folded choose the tables
+ * the printer and the report share.
+ */
+static void test_formats_fill_every_method(void **state)
+{
+	static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_FOLDED };
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		const struct report_ops *o = report__ops(formats[i]);
+
+		assert_non_null(o->interval);
+		assert_non_null(o->counts_begin);
+		assert_non_null(o->count);
+		assert_non_null(o->hist);
+		assert_non_null(o->info);
+		assert_non_null(o->usdt);
+		assert_non_null(o->lost);
+		assert_non_null(o->summary);
+		assert_non_null(o->event_begin);
+		assert_non_null(o->values_end);
+		assert_non_null(o->event_end);
+		assert_non_null(o->object_end);
+		assert_non_null(o->character);
+		assert_non_null(o->int128);
+		assert_non_null(o->func_ptr);
+		assert_non_null(o->addr_sym);
+		assert_non_null(o->error_code);
+		assert_non_null(o->failure);
+		assert_non_null(o->pointer_to);
+		assert_non_null(o->beside);
+		assert_non_null(o->tree_begin);
+		assert_non_null(o->tree_end);
+		assert_non_null(o->calls_begin);
+		assert_non_null(o->calls_end);
+		assert_non_null(o->call_begin);
+		assert_non_null(o->call_values_end);
+		assert_non_null(o->call_end);
+		assert_int_equal(o->writer_json, formats[i] == REPORT_JSON);
+		assert_int_equal(o->every_member, formats[i] == REPORT_JSON);
+	}
+	assert_int_equal(report__format(false, false), REPORT_TEXT);
+	assert_int_equal(report__format(true, false), REPORT_JSON);
+	assert_int_equal(report__format(false, true), REPORT_FOLDED);
+	assert_ptr_equal(report__ops(REPORT_JSON), &report_json_ops);
+	assert_ptr_equal(report__ops(REPORT_TEXT), &report_text_ops);
+	assert_ptr_equal(report__ops(REPORT_FOLDED), &report_folded_ops);
 }
 
 static void test_return_event(void **state)
@@ -1606,10 +1715,10 @@ static void test_return_event(void **state)
 	make_plan(&plan);
 	memcpy(rec, &ev, sizeof(ev));
 	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
-	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_TEXT, &plan, rec, sizeof(rec)),
 			    "01:02:03.123456 cpu0 0123456789abcdef 7/8 <- ip_send_skb\n"
 			    "    return = -22\n");
-	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":0,\"pid\":7,\"tid\":8,"
 			    "\"comm\":\"0123456789abcdef\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
 			    "\"values\":{\"return\":-22}}\n");
@@ -1630,26 +1739,26 @@ static void test_return_event_errno(void **state)
 	plan.values[KSNOOP_RETURN][0].errno_names = true;
 	memcpy(rec, &ev, sizeof(ev));
 	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
-	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_TEXT, &plan, rec, sizeof(rec)),
 			    "01:02:03.123456 cpu0 cat 7/8 <- ip_send_skb\n"
 			    "    return = -2 (ENOENT)\n");
-	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":0,\"pid\":7,\"tid\":8,"
 			    "\"comm\":\"cat\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
 			    "\"values\":{\"return\":-2,\"return_errno\":\"ENOENT\"}}\n");
 	/* No name, no key: the number alone. */
 	ret = -520;
 	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
-	assert_non_null(strstr(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+	assert_non_null(strstr(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
 			       "\"values\":{\"return\":-520}}"));
 	/* An error pointer: the pointer, and its errno's name beside. */
 	plan.values[KSNOOP_RETURN][0] = (struct value_desc){
 		.text = "return", .type_id = T.pair_ptr, .obj_id = T.pair, .how = PRINT_DEREF,
 		.size = 16, .obj_size = 16, .errno_names = true };
 	put_value(rec, HDR, KSNOOP_ERR_PTR, 0, (__u64)-2, &ret, 0);
-	assert_non_null(strstr(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+	assert_non_null(strstr(render_event(REPORT_TEXT, &plan, rec, sizeof(rec)),
 			       "\n    return = ERR_PTR(-ENOENT)\n"));
-	assert_non_null(strstr(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+	assert_non_null(strstr(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
 			       "\"values\":{\"return\":\"0xfffffffffffffffe\",\"return_errno\":\"ENOENT\"}}"));
 }
 
@@ -1668,23 +1777,23 @@ static void test_return_event_with_duration(void **state)
 	make_plan(&plan);
 	memcpy(rec, &ev, sizeof(ev));
 	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
-	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_TEXT, &plan, rec, sizeof(rec)),
 			    "01:02:03.123456 cpu1 sleep 7/8 <- ip_send_skb (200.107 ms)\n"
 			    "    return = 0\n");
-	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":1,\"pid\":7,\"tid\":8,"
 			    "\"comm\":\"sleep\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
 			    "\"duration_ns\":200107343,\"values\":{\"return\":0}}\n");
 
 	/* A duration of 0 ns is one too: the flag says, not the value. */
 	((struct ksnoop_event *)rec)->duration_ns = 0;
-	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_TEXT, &plan, rec, sizeof(rec)),
 			    "01:02:03.123456 cpu1 sleep 7/8 <- ip_send_skb (0 ns)\n"
 			    "    return = 0\n");
 	/* Without the flag (the entry was not seen), no duration at all. */
 	((struct ksnoop_event *)rec)->flags = 0;
 	((struct ksnoop_event *)rec)->duration_ns = 5;
-	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":1,\"pid\":7,\"tid\":8,"
 			    "\"comm\":\"sleep\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
 			    "\"values\":{\"return\":0}}\n");
@@ -1698,12 +1807,12 @@ static void test_event_with_fault(void **state)
 	make_plan(&plan);
 	make_entry_record(rec);
 	put_value(rec, HDR + 56, KSNOOP_FAULT, 0, 0xffff888000001000ULL, "", 0);
-	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_TEXT, &plan, rec, sizeof(rec)),
 			    "01:02:03.123456 cpu3 curl 100/101 -> ip_send_skb\n"
 			    "    len = 84\n"
 			    "    dev->name = \"lo\"\n"
 			    "    skb = 0xffff888000001000 /* could not read memory */\n");
-	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":3,\"pid\":100,\"tid\":101,"
 			    "\"comm\":\"curl\",\"func\":\"ip_send_skb\",\"kind\":\"entry\","
 			    "\"values\":{\"len\":84,\"dev->name\":\"lo\","
@@ -1720,7 +1829,7 @@ static void test_event_json_escapes_comm(void **state)
 	make_plan(&plan);
 	memcpy(rec, &ev, sizeof(ev));
 	put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
-	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, sizeof(rec)),
+	assert_string_equal(render_event(REPORT_JSON, &plan, rec, sizeof(rec)),
 			    "{\"type\":\"event\",\"time_ns\":0,\"cpu\":0,\"pid\":0,\"tid\":0,"
 			    "\"comm\":\"a\\\"b\\u0001\",\"func\":\"ip_send_skb\",\"kind\":\"return\","
 			    "\"values\":{\"return\":0}}\n");
@@ -1753,7 +1862,7 @@ static void test_event_text_quotes_comm(void **state)
 		snprintf(want, sizeof(want), "cpu0 %s 0/0 <- ip_send_skb\n"
 			 "    return = 0\n", comms[i][1]);
 		/* After the clock time, "HH:MM:SS.uuuuuu ". */
-		assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)) + 16, want);
+		assert_string_equal(render_event(REPORT_TEXT, &plan, rec, sizeof(rec)) + 16, want);
 	}
 }
 
@@ -1765,11 +1874,11 @@ static void test_short_or_bad_records_are_ignored(void **state)
 	make_plan(&plan);
 	make_entry_record(rec);
 	/* Shorter than the header, shorter than the plan's record, bad kind. */
-	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, HDR - 8), "");
-	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, ENTRY_REC - 1), "");
-	assert_string_equal(render_event(FORMAT_JSON, &plan, rec, ENTRY_REC - 1), "");
+	assert_string_equal(render_event(REPORT_TEXT, &plan, rec, HDR - 8), "");
+	assert_string_equal(render_event(REPORT_TEXT, &plan, rec, ENTRY_REC - 1), "");
+	assert_string_equal(render_event(REPORT_JSON, &plan, rec, ENTRY_REC - 1), "");
 	rec[offsetof(struct ksnoop_event, kind)] = KSNOOP_NR_KINDS;
-	assert_string_equal(render_event(FORMAT_TEXT, &plan, rec, sizeof(rec)), "");
+	assert_string_equal(render_event(REPORT_TEXT, &plan, rec, sizeof(rec)), "");
 }
 
 /* -s: the stack is printed after the values, tracer frames left out. */
@@ -1795,7 +1904,7 @@ static void test_event_with_stack(void **state)
 		.kind = KSNOOP_ENTRY, .comm = "ping",
 	};
 	__u64 ips[5] = { 0x1000, 0x2000, 0x3000, 0x4000, 0xffffffff81000000ULL };
-	struct print_opts opts = { .format = FORMAT_TEXT, .clock_offset_ns = CLOCK_OFFSET_NS,
+	struct print_opts opts = { .format = REPORT_TEXT, .clock_offset_ns = CLOCK_OFFSET_NS,
 				   .symbolize = stack_symbolize };
 	struct ksnoop_side_plan *e = &plan.bpf.side[KSNOOP_ENTRY];
 	uint32_t len = 84;
@@ -1826,7 +1935,7 @@ static void test_event_with_stack(void **state)
 			    "        dummy_xmit+0x10 [dummy],\n"
 			    "        0xffffffff81000000\n"
 			    "    ]\n");
-	opts.format = FORMAT_JSON;
+	opts.format = REPORT_JSON;
 	assert_string_equal(render_event_with(&opts, &plan, rec, sizeof(rec)),
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"ping\","
 			    "\"func\":\"ip_output\",\"kind\":\"entry\",\"values\":{\"len\":84},"
@@ -1846,7 +1955,7 @@ static void test_event_with_stack(void **state)
 	}
 	/* A stack the kernel could not take says so. */
 	put_value(rec, 72, KSNOOP_FAULT, 0, 0, ips, 0);
-	opts.format = FORMAT_TEXT;
+	opts.format = REPORT_TEXT;
 	assert_non_null(strstr(render_event_with(&opts, &plan, rec, sizeof(rec)),
 			       "    stack = /* could not be taken */\n"));
 }
@@ -1872,7 +1981,7 @@ static void test_event_with_user_stack(void **state)
 		.kind = KSNOOP_ENTRY, .comm = "app",
 	};
 	__u64 ips[3] = { 0x1000, 0x2000, 0x3000 };
-	struct print_opts opts = { .format = FORMAT_TEXT, .clock_offset_ns = CLOCK_OFFSET_NS,
+	struct print_opts opts = { .format = REPORT_TEXT, .clock_offset_ns = CLOCK_OFFSET_NS,
 				   .usymbolize = user_symbolize };
 	struct ksnoop_side_plan *e = &plan.bpf.side[KSNOOP_ENTRY];
 
@@ -1897,7 +2006,7 @@ static void test_event_with_user_stack(void **state)
 			    "        0x2000 (/usr/lib/libc.so.6+0x2724a),\n"
 			    "        0x3000\n"
 			    "    ]\n");
-	opts.format = FORMAT_JSON;
+	opts.format = REPORT_JSON;
 	assert_string_equal(render_event_with(&opts, &plan, rec, sizeof(rec)),
 			    "{\"type\":\"event\",\"time_ns\":5123456789,\"cpu\":1,\"pid\":5,\"tid\":6,\"comm\":\"app\","
 			    "\"func\":\"app:req\",\"kind\":\"entry\",\"values\":{},"
@@ -1914,7 +2023,7 @@ static void test_event_with_user_stack(void **state)
 	 * `report` of a recording names no user frame (no user symbolizer):
 	 * it says so, not that the process was gone before its maps were read.
 	 */
-	opts.format = FORMAT_TEXT;
+	opts.format = REPORT_TEXT;
 	opts.usymbolize = NULL;
 	put_value(rec, 48, KSNOOP_OK, sizeof(ips), 0, ips, sizeof(ips));
 	assert_string_equal(render_event_with(&opts, &plan, rec, sizeof(rec)),
@@ -2009,6 +2118,9 @@ int main(void)
 		cmocka_unit_test(test_event_object_json),
 		cmocka_unit_test(test_return_event),
 		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_tree_calls_not_recorded),
+		cmocka_unit_test(test_event_read_at_return),
+		cmocka_unit_test(test_formats_fill_every_method),
 		cmocka_unit_test(test_return_event_errno),
 		cmocka_unit_test(test_return_event_with_duration),
 		cmocka_unit_test(test_event_with_fault),

@@ -119,7 +119,7 @@ static struct value_desc value_of(int type, __u32 size)
  * Value DATA of type TYPE, AVAIL of its SIZE bytes captured, printed by a
  * new printer: what came out (in OUT), and the steps it took.
  */
-static __u64 render(enum print_format format, int type, const void *data, __u32 size,
+static __u64 render(enum report_format format, int type, const void *data, __u32 size,
 		    __u32 avail)
 {
 	struct print_opts opts = { .format = format };
@@ -144,7 +144,7 @@ static void render_event_json(int type, const void *data, __u32 size)
 {
 	static struct capture_plan plan;
 	struct ksnoop_side_plan *e = &plan.bpf.side[KSNOOP_ENTRY];
-	struct print_opts opts = { .format = FORMAT_JSON };
+	struct print_opts opts = { .format = REPORT_JSON };
 	size_t rec_size = HDR + sizeof(struct ksnoop_value) + size;
 	unsigned char *rec = calloc(1, rec_size);
 	struct ksnoop_event *ev = (void *)rec;
@@ -223,7 +223,7 @@ static void test_struct_group_search_is_linear_shared_types(void **state)
 
 	for (i = 0, n = 8; n <= 2048; i++, n *= 2) {
 		u = add_hostile_union(n, false);
-		work[i] = render(FORMAT_TEXT, u, &byte, 4 * n, 1);
+		work[i] = render(REPORT_TEXT, u, &byte, 4 * n, 1);
 		size[i] = n;
 		assert_non_null(strstr(out, "truncated"));
 	}
@@ -238,7 +238,7 @@ static void test_struct_group_search_is_linear_distinct_types(void **state)
 
 	for (i = 0, n = 4; n <= 128; i++, n *= 2) {
 		u = add_hostile_union(n, true);
-		work[i] = render(FORMAT_TEXT, u, &byte, 4 * n, 1);
+		work[i] = render(REPORT_TEXT, u, &byte, 4 * n, 1);
 		/* The members the union refers to, its own with them. */
 		size[i] = 2 * (__u64)n * n + 2 * n;
 		assert_non_null(strstr(out, "truncated"));
@@ -257,7 +257,7 @@ static void test_struct_group_search_is_bounded_per_type(void **state)
 	int u = add_hostile_union(N, true);
 	char byte = 0;
 
-	assert_true(render(FORMAT_TEXT, u, &byte, 4 * N, 1) <= (1 << 18) + 4 * N + 64);
+	assert_true(render(REPORT_TEXT, u, &byte, 4 * N, 1) <= (1 << 18) + 4 * N + 64);
 }
 
 /* The search still finds a struct_group among many anonymous structs, and one type used twice. */
@@ -278,7 +278,7 @@ static void test_struct_group_found_among_many(void **state)
 	/* struct_group_tagged(): one type, anonymous and named. */
 	assert_int_equal(btf__add_field(btf, NULL, tagged, 0, 0), 0);
 	assert_int_equal(btf__add_field(btf, "tg", tagged, 0, 0), 0);
-	render(FORMAT_JSON, u, d, 8, 8);
+	render(REPORT_JSON, u, d, 8, 8);
 	/* Twenty y's, once flattened each; x; the tagged one: never g or tg. */
 	assert_null(strstr(out, "\"g\""));
 	assert_null(strstr(out, "\"tg\""));
@@ -300,15 +300,15 @@ static void test_hostile_union_is_cut_with_a_note(void **state)
 	__u64 steps, layout;
 	int i;
 
-	layout = render(FORMAT_TEXT, u, d, sizeof(d), 1);
-	steps = render(FORMAT_TEXT, u, d, sizeof(d), sizeof(d));
+	layout = render(REPORT_TEXT, u, d, sizeof(d), 1);
+	steps = render(REPORT_TEXT, u, d, sizeof(d), sizeof(d));
 	assert_non_null(strstr(out, "/* output cut: work limit"));
 	assert_true(out_len < 4096);
 	/* The union's layout, then A's and B's at most, then the value's work (one step over each open level). */
 	assert_true(steps <= layout + 2 * N + STEPS_BASE + STEPS_PER_BYTE * sizeof(d) + 32);
 	for (i = 0; i < N; i++)
 		d[i] = i + 1;
-	render(FORMAT_TEXT, u, d, sizeof(d), sizeof(d));
+	render(REPORT_TEXT, u, d, sizeof(d), sizeof(d));
 	assert_non_null(strstr(out, "cut"));
 	assert_true(out_len < (8 << 20));
 	render_event_json(u, d, sizeof(d));
@@ -353,7 +353,7 @@ static void test_enum_array_is_named_in_linear_work(void **state)
 	arr = btf__add_array(btf, int_t, e, BYTES);
 	for (i = 0; i < BYTES; i++)
 		d[i] = i & 0xff;
-	steps = render(FORMAT_TEXT, arr, d, BYTES, BYTES);
+	steps = render(REPORT_TEXT, arr, d, BYTES, BYTES);
 	assert_null(strstr(out, "cut"));
 	assert_non_null(strstr(out, "[e0, e1, e2, "));
 	assert_true(out_len > 17);
@@ -375,7 +375,7 @@ static void test_enum_work_is_linear(void **state)
 	memset(d, 0, sizeof(d));	/* e0: the last enumerator */
 	for (i = 0, n = 128; n <= 8192; i++, n *= 2) {
 		e = add_wide_enum(n);
-		work[i] = render(FORMAT_TEXT, btf__add_array(btf, int_t, e, n / 2), d, n / 2, n / 2);
+		work[i] = render(REPORT_TEXT, btf__add_array(btf, int_t, e, n / 2), d, n / 2, n / 2);
 		size[i] = n;
 		assert_null(strstr(out, "cut"));
 	}
@@ -397,13 +397,13 @@ static void test_enum_index_finds_the_first_of_a_value(void **state)
 	assert_int_equal(btf__add_enum_value(btf, "second", 7), 0);
 	assert_int_equal(btf__add_enum_value(btf, "minus", -3), 0);
 	v = 7;
-	render(FORMAT_TEXT, e, &v, 4, 4);
+	render(REPORT_TEXT, e, &v, 4, 4);
 	assert_string_equal(out, "first");
 	v = -3;
-	render(FORMAT_TEXT, e, &v, 4, 4);
+	render(REPORT_TEXT, e, &v, 4, 4);
 	assert_string_equal(out, "minus");
 	v = 8;
-	render(FORMAT_TEXT, e, &v, 4, 4);
+	render(REPORT_TEXT, e, &v, 4, 4);
 	assert_string_equal(out, "8");
 }
 
@@ -478,7 +478,7 @@ static void write_hostile_recording(const char *path)
 static void test_hostile_recording_prints_bounded(void **state)
 {
 	char path[] = "/tmp/ksnoop-test-print-bound-XXXXXX";
-	struct print_opts opts = { .format = FORMAT_TEXT };
+	struct print_opts opts = { .format = REPORT_TEXT };
 	int fd = mkstemp(path);
 	const struct recfile_target *t;
 	struct ks_error e;

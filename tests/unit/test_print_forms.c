@@ -105,7 +105,7 @@ static void fill_outer(unsigned char *d)
 
 static void test_depth_cuts_nested_values(void **state)
 {
-	struct print_opts o = { .format = FORMAT_TEXT, .limit_depth = true, .max_depth = 1 };
+	struct print_opts o = { .format = REPORT_TEXT, .limit_depth = true, .max_depth = 1 };
 	unsigned char d[OUTER_SIZE];
 
 	fill_outer(d);
@@ -137,7 +137,7 @@ static void test_depth_cuts_nested_values(void **state)
 /* An array of structs: the array is a level, its structs the next. */
 static void test_depth_counts_arrays(void **state)
 {
-	struct print_opts o = { .format = FORMAT_TEXT, .limit_depth = true, .max_depth = 2 };
+	struct print_opts o = { .format = REPORT_TEXT, .limit_depth = true, .max_depth = 2 };
 	int64_t d[4] = { 1, 2, 3, 4 };
 
 	assert_string_equal(render(&o, T.with_pairs, d, 32),
@@ -152,7 +152,7 @@ static void test_depth_counts_arrays(void **state)
 /* JSON keeps every member whatever the depth (main.c refuses -j --depth). */
 static void test_depth_leaves_json_whole(void **state)
 {
-	struct print_opts o = { .format = FORMAT_JSON, .limit_depth = true, .max_depth = 0,
+	struct print_opts o = { .format = REPORT_JSON, .limit_depth = true, .max_depth = 0,
 				.oneline = true };
 	unsigned char d[OUTER_SIZE];
 
@@ -166,7 +166,7 @@ static void test_depth_leaves_json_whole(void **state)
 
 static void test_oneline_struct(void **state)
 {
-	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true };
+	struct print_opts o = { .format = REPORT_TEXT, .oneline = true };
 	unsigned char d[OUTER_SIZE];
 
 	fill_outer(d);
@@ -185,7 +185,7 @@ static void test_oneline_struct(void **state)
 /* At most PRINT_ONELINE_MEMBERS members; zeros left out as in text. */
 static void test_oneline_first_members(void **state)
 {
-	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true };
+	struct print_opts o = { .format = REPORT_TEXT, .oneline = true };
 	struct flags f = { .a = 5, .c = BLUE, .s = -3, .b = 1, .wide = 1000 };
 
 	assert_int_equal(PRINT_ONELINE_MEMBERS, 4);
@@ -201,7 +201,7 @@ static void test_oneline_first_members(void **state)
 /* An array: its first elements, then "...". */
 static void test_oneline_array(void **state)
 {
-	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true, .limit_depth = true,
+	struct print_opts o = { .format = REPORT_TEXT, .oneline = true, .limit_depth = true,
 				.max_depth = 3 };
 	int64_t d[4] = { 1, 2, 3, 4 };
 
@@ -213,7 +213,7 @@ static void test_oneline_array(void **state)
 
 static void test_oneline_long_array(void **state)
 {
-	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true };
+	struct print_opts o = { .format = REPORT_TEXT, .oneline = true };
 	static int32_t big[BIG_N];
 
 	for (int i = 0; i < BIG_N; i++)
@@ -270,7 +270,7 @@ static void test_oneline_event(void **state)
 		.time_ns = EVENT_TIME_NS, .cpu = 3, .tgid = 100, .tid = 101,
 		.kind = KSNOOP_ENTRY, .comm = "cu\x1b[1mrl",
 	};
-	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true,
+	struct print_opts o = { .format = REPORT_TEXT, .oneline = true,
 				.clock_offset_ns = CLOCK_OFFSET_NS };
 	uint64_t len = 84;
 	char name[16] = "l\"o\n";
@@ -302,7 +302,7 @@ static void test_oneline_return_with_duration(void **state)
 		.comm = "curl", .flags = KSNOOP_EV_DURATION, .duration_ns = 1500,
 	};
 	struct ksnoop_side_plan *x = &plan.bpf.side[KSNOOP_RETURN];
-	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true,
+	struct print_opts o = { .format = REPORT_TEXT, .oneline = true,
 				.clock_offset_ns = CLOCK_OFFSET_NS };
 	int32_t ret = -22;
 
@@ -342,7 +342,7 @@ static void test_oneline_stack_folded(void **state)
 		.kind = KSNOOP_ENTRY, .comm = "ping",
 	};
 	__u64 ips[5] = { 0x1000, 0x3000, 0x4000, 0x5000, 0xffffffff81000000ULL };
-	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true,
+	struct print_opts o = { .format = REPORT_TEXT, .oneline = true,
 				.clock_offset_ns = CLOCK_OFFSET_NS, .symbolize = stack_symbolize };
 	struct ksnoop_side_plan *e = &plan.bpf.side[KSNOOP_ENTRY];
 	uint32_t len = 84;
@@ -395,7 +395,7 @@ static void test_oneline_user_stack_folded(void **state)
 		.kind = KSNOOP_ENTRY, .comm = "app",
 	};
 	__u64 ips[5] = { 0x1000, 0x2000, 0x3000, 0, 0x2000 };
-	struct print_opts o = { .format = FORMAT_TEXT, .oneline = true,
+	struct print_opts o = { .format = REPORT_TEXT, .oneline = true,
 				.clock_offset_ns = CLOCK_OFFSET_NS, .usymbolize = user_symbolize };
 	struct ksnoop_side_plan *e = &plan.bpf.side[KSNOOP_ENTRY];
 

@@ -181,7 +181,7 @@ static void refused(struct file f, const char *msg)
 static char *print_to_string(const struct capture_plan *plan, const void *rec, size_t size,
 			     bool json)
 {
-	struct print_opts o = { .format = json ? FORMAT_JSON : FORMAT_TEXT, .clock_offset_ns = 7 };
+	struct print_opts o = { .format = json ? REPORT_JSON : REPORT_TEXT, .clock_offset_ns = 7 };
 	struct printer p;
 	char *buf = NULL;
 	size_t sz;

@@ -23,7 +23,7 @@
 static char out[4096];
 
 /* RAW's LEN bytes as a tuple of kind HOW, printed in FORMAT. */
-static const char *render(enum print_format format, enum print_how how, const void *raw,
+static const char *render(enum report_format format, enum print_how how, const void *raw,
 			  __u32 len, __u32 status)
 {
 	struct print_opts opts = { .format = format };
@@ -48,14 +48,14 @@ static const char *render(enum print_format format, enum print_how how, const vo
 
 static void skb_prints(const struct ksnoop_skb_tuple *s, const char *text, const char *json)
 {
-	assert_string_equal(render(FORMAT_TEXT, PRINT_SKB_TUPLE, s, sizeof(*s), KSNOOP_OK), text);
-	assert_string_equal(render(FORMAT_JSON, PRINT_SKB_TUPLE, s, sizeof(*s), KSNOOP_OK), json);
+	assert_string_equal(render(REPORT_TEXT, PRINT_SKB_TUPLE, s, sizeof(*s), KSNOOP_OK), text);
+	assert_string_equal(render(REPORT_JSON, PRINT_SKB_TUPLE, s, sizeof(*s), KSNOOP_OK), json);
 }
 
 static void sock_prints(const struct ksnoop_sock_tuple *s, const char *text, const char *json)
 {
-	assert_string_equal(render(FORMAT_TEXT, PRINT_SOCK_TUPLE, s, sizeof(*s), KSNOOP_OK), text);
-	assert_string_equal(render(FORMAT_JSON, PRINT_SOCK_TUPLE, s, sizeof(*s), KSNOOP_OK), json);
+	assert_string_equal(render(REPORT_TEXT, PRINT_SOCK_TUPLE, s, sizeof(*s), KSNOOP_OK), text);
+	assert_string_equal(render(REPORT_JSON, PRINT_SOCK_TUPLE, s, sizeof(*s), KSNOOP_OK), json);
 }
 
 /* An IPv4 packet 10.0.0.1:5000 > 10.0.0.2:80 of PROTO, its header at 64, IHL words. */
@@ -215,14 +215,14 @@ static void test_truncated(void **state)
 	struct ksnoop_skb_tuple s = ipv4(17, 5);
 	struct ksnoop_sock_tuple k = { .family = AF_INET };
 
-	assert_string_equal(render(FORMAT_TEXT, PRINT_SKB_TUPLE, &s, sizeof(s) - 1, KSNOOP_OK),
+	assert_string_equal(render(REPORT_TEXT, PRINT_SKB_TUPLE, &s, sizeof(s) - 1, KSNOOP_OK),
 			    "? /* captured bytes cut short */ /* truncated at 51 of 52 bytes */");
-	assert_string_equal(render(FORMAT_TEXT, PRINT_SOCK_TUPLE, &k, 8, KSNOOP_OK),
+	assert_string_equal(render(REPORT_TEXT, PRINT_SOCK_TUPLE, &k, 8, KSNOOP_OK),
 			    "? /* captured bytes cut short */ /* truncated at 8 of 52 bytes */");
-	assert_string_equal(render(FORMAT_JSON, PRINT_SKB_TUPLE, &s, 0, KSNOOP_OK),
+	assert_string_equal(render(REPORT_JSON, PRINT_SKB_TUPLE, &s, 0, KSNOOP_OK),
 			    NO_TUPLE_JSON("captured bytes cut short") "}");
 	/* The struct itself could not be read: the printer's failure, no tuple. */
-	assert_string_equal(render(FORMAT_TEXT, PRINT_SKB_TUPLE, &s, 0, KSNOOP_FAULT),
+	assert_string_equal(render(REPORT_TEXT, PRINT_SKB_TUPLE, &s, 0, KSNOOP_FAULT),
 			    "/* could not read memory */");
 }
 
@@ -321,9 +321,9 @@ static void test_parse_and_format(void **state)
 /* What the printer makes of RAW as a tuple of kind HOW, text and JSON, into OUT2. */
 static void both(enum print_how how, const void *raw, char *out2, size_t size)
 {
-	snprintf(out2, size, "%s\n", render(FORMAT_TEXT, how, raw, 52, KSNOOP_OK));
+	snprintf(out2, size, "%s\n", render(REPORT_TEXT, how, raw, 52, KSNOOP_OK));
 	snprintf(out2 + strlen(out2), size - strlen(out2), "%s",
-		 render(FORMAT_JSON, how, raw, 52, KSNOOP_OK));
+		 render(REPORT_JSON, how, raw, 52, KSNOOP_OK));
 }
 
 /* S made a --by key prints as S does: the key keeps all the parser reads. */
