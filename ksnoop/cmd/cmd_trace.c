@@ -34,7 +34,7 @@
 #include "print.h"
 #include "cmd_record.h"
 #include "report.h"
-#include "resolve_int.h"
+#include "resolve.h"
 #include "kernel.h"
 #include "targets.h"
 #include "stop.h"
@@ -315,7 +315,7 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 static void tree_preempt_count(struct kernel *k, struct targets_cfg *cfg)
 {
 	const struct btf *btf = kernel__running_vmlinux(k);
-	__u32 type_id, bit_off, bit_size;
+	__u32 bit_off;
 	__u64 off, pc;
 	__s32 id;
 
@@ -331,7 +331,7 @@ static void tree_preempt_count(struct kernel *k, struct targets_cfg *cfg)
 	/* 6.12's pcpu_hot is a union of the members, in a struct, and padding. */
 	id = btf ? btf__find_by_name_kind(btf, "pcpu_hot", BTF_KIND_STRUCT) : -ENOENT;
 	if (id < 0 || kernel__symbol_addr(k, "pcpu_hot", &pc) ||
-	    chain__find_member(btf, id, "preempt_count", &type_id, &bit_off, &bit_size))
+	    resolver__member_offset(btf, id, "preempt_count", &bit_off))
 		goto unknown;
 	cfg->preempt_count_addr = pc + bit_off / 8;
 	cfg->per_cpu_offset_addr = off;
@@ -340,37 +340,6 @@ static void tree_preempt_count(struct kernel *k, struct targets_cfg *cfg)
 	return;
 unknown:
 	log_info("--tree: the CPU's preempt count was not found: calls in interrupts go in the session they interrupt");
-}
-
-/*
- * --tree: the inner calls' records wait in BPF in elements of one size,
- * the largest record's (at most KSNOOP_TREE_REC_MAX): every plan of the
- * tree gets it (tree_rec_size), for the map and for the verifier.
- */
-static int tree_rec_size(struct trace *t)
-{
-	__u32 max = 0, size;
-	int i;
-
-	for (i = 0; i < t->targets.n; i++) {
-		const struct ksnoop_plan *bp = &t->targets.v[i].plan.bpf;
-
-		if (bp->tree != KSNOOP_TREE_INNER)
-			continue;
-		size = bp->side[KSNOOP_RETURN].rec_size > bp->side[KSNOOP_ENTRY].rec_size ?
-		       bp->side[KSNOOP_RETURN].rec_size : bp->side[KSNOOP_ENTRY].rec_size;
-		if (size > KSNOOP_TREE_REC_MAX) {
-			log_error("--tree: '%s': a call's record is %u bytes, more than %d; name fewer values, or lower --max-bytes or --str-bytes",
-				  t->targets.v[i].spec->text, size, KSNOOP_TREE_REC_MAX);
-			return -EINVAL;
-		}
-		if (size > max)
-			max = size;
-	}
-	for (i = 0; i < t->targets.n; i++)
-		if (t->targets.v[i].plan.bpf.tree)
-			t->targets.v[i].plan.bpf.tree_rec_size = (max + 7) & ~7u;
-	return 0;
 }
 
 /* Every spec's targets, kernel functions attached in MODE. */
@@ -386,7 +355,7 @@ static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mod
 	err = targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
 	if (!err && t->opts->track)
 		err = track_run__targets(&t->track, &t->targets, k, &cfg);
-	return err ?: tree_rec_size(t);
+	return err;
 }
 
 /* Attach every target; on failure nothing stays attached. */
