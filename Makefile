@@ -112,7 +112,7 @@ CORE_SRCS  := log.c ks_error.c spec.c syscall.c kbtf.c ksyms.c signature.c \
 	      resolve_tuple.c tuple.c kernel.c klookup.c usdt_note.c $(USDT_ARCH_SRC) usdt_specs.c \
 	      usdt_front.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
 	      targets.c sharing.c stop.c stdout_lines.c tree.c cmd_complete.c track.c recfile.c
-APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c cmd_record.c cmd_report.c
+APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c cmd_record.c cmd_report.c printing.c
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:%.c=$(BUILD)/%.o)
 HDRS       := $(wildcard ksnoop/*/*.h include/*.h)

@@ -6,12 +6,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include "report.h"
-
-enum attach_mode {
-	MODE_AUTO,	/* fentry/fexit, kprobes if the kernel refuses */
-	MODE_FENTRY,
-	MODE_KPROBE,
-};
+#include "attach_kind.h"
 
 /*
  * What a trace prints: one value, so that a new kind of output is one

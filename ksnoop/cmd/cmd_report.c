@@ -25,6 +25,7 @@
 #include "counts.h"
 #include "log.h"
 #include "print.h"
+#include "printing.h"
 #include "recfile.h"
 #include "report.h"
 #include "kernel.h"
@@ -41,16 +42,6 @@ struct replay {
 	__u64 counted;		/* --count: calls counted */
 	bool printing;		/* printer and report set up */
 };
-
-static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
-{
-	return kernel__symbolize(ctx, addr, buf, sz);
-}
-
-static int symbolize_any(void *ctx, __u64 addr, char *buf, size_t sz)
-{
-	return kernel__symbolize_any(ctx, addr, buf, sz);
-}
 
 /* The file's kallsyms lines where ksyms.c reads a path: a memfd.  1: set up; 0: none. */
 static int setup_ksyms(struct replay *rp)
@@ -420,14 +411,7 @@ static int check_report_options(const struct options *o, int argc)
 static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_error *e)
 {
 	const struct options *o = rp->opts;
-	bool named;
-	struct print_opts popts = {
-		.format = o->format,
-		.zeros = o->zeros,
-		.oneline = o->oneline,
-		.limit_depth = o->has_depth,
-		.max_depth = o->depth,
-	};
+	struct print_opts popts;
 	int ret;
 
 	rp->r = recfile__open(f, where, e);
@@ -439,14 +423,10 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_
 	if (ret < 0)
 		return ks_fail(e, ret, "report: cannot set up the file's kernel symbols: %s",
 			       strerror(-ret));
-	named = ret && recfile__meta(rp->r)->kind == RECFILE_KERNEL;
-	popts.clock_offset_ns = recfile__meta(rp->r)->clock_offset_ns;
-	popts.symbolize = named ? symbolize : NULL;
-	popts.symbolize_any = named ? symbolize_any : NULL;
-	popts.sym_ctx = rp->k;
-	printer__init(&rp->printer, stdout, &popts);
+	popts = printing__opts(o, rp->k, ret && recfile__meta(rp->r)->kind == RECFILE_KERNEL,
+			       recfile__meta(rp->r)->clock_offset_ns);
+	printing__init(&rp->printer, &rp->report, stdout, o, &popts);
 	rp->printing = true;
-	report__init(&rp->report, stdout, popts.format);
 	ret = o->output == OUTPUT_COUNT ? print_counts(rp, e) : print_events(rp, e);
 	if (ret < 0)
 		return ret == -EPIPE ? 0 : ret;

@@ -32,9 +32,10 @@
 #include "ks_error.h"
 #include "log.h"
 #include "print.h"
+#include "printing.h"
 #include "cmd_record.h"
 #include "report.h"
-#include "resolve_int.h"
+#include "resolve.h"
 #include "kernel.h"
 #include "targets.h"
 #include "stop.h"
@@ -320,7 +321,7 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 static void tree_preempt_count(struct kernel *k, struct targets_cfg *cfg)
 {
 	const struct btf *btf = kernel__running_vmlinux(k);
-	__u32 type_id, bit_off, bit_size;
+	__u32 bit_off;
 	__u64 off, pc;
 	__s32 id;
 
@@ -336,7 +337,7 @@ static void tree_preempt_count(struct kernel *k, struct targets_cfg *cfg)
 	/* 6.12's pcpu_hot is a union of the members, in a struct, and padding. */
 	id = btf ? btf__find_by_name_kind(btf, "pcpu_hot", BTF_KIND_STRUCT) : -ENOENT;
 	if (id < 0 || kernel__symbol_addr(k, "pcpu_hot", &pc) ||
-	    chain__find_member(btf, id, "preempt_count", &type_id, &bit_off, &bit_size))
+	    resolver__member_offset(btf, id, "preempt_count", &bit_off))
 		goto unknown;
 	cfg->preempt_count_addr = pc + bit_off / 8;
 	cfg->per_cpu_offset_addr = off;
@@ -345,37 +346,6 @@ static void tree_preempt_count(struct kernel *k, struct targets_cfg *cfg)
 	return;
 unknown:
 	log_info("--tree: the CPU's preempt count was not found: calls in interrupts go in the session they interrupt");
-}
-
-/*
- * --tree: the inner calls' records wait in BPF in elements of one size,
- * the largest record's (at most KSNOOP_TREE_REC_MAX): every plan of the
- * tree gets it (tree_rec_size), for the map and for the verifier.
- */
-static int tree_rec_size(struct trace *t)
-{
-	__u32 max = 0, size;
-	int i;
-
-	for (i = 0; i < t->targets.n; i++) {
-		const struct ksnoop_plan *bp = &t->targets.v[i].plan.bpf;
-
-		if (bp->tree != KSNOOP_TREE_INNER)
-			continue;
-		size = bp->side[KSNOOP_RETURN].rec_size > bp->side[KSNOOP_ENTRY].rec_size ?
-		       bp->side[KSNOOP_RETURN].rec_size : bp->side[KSNOOP_ENTRY].rec_size;
-		if (size > KSNOOP_TREE_REC_MAX) {
-			log_error("--tree: '%s': a call's record is %u bytes, more than %d; name fewer values, or lower --max-bytes or --str-bytes",
-				  t->targets.v[i].spec->text, size, KSNOOP_TREE_REC_MAX);
-			return -EINVAL;
-		}
-		if (size > max)
-			max = size;
-	}
-	for (i = 0; i < t->targets.n; i++)
-		if (t->targets.v[i].plan.bpf.tree)
-			t->targets.v[i].plan.bpf.tree_rec_size = (max + 7) & ~7u;
-	return 0;
 }
 
 /* Every spec's targets, kernel functions attached in MODE. */
@@ -391,7 +361,7 @@ static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mod
 	err = targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
 	if (!err && t->opts->track)
 		err = track_run__targets(&t->track, &t->targets, k, &cfg);
-	return err ?: tree_rec_size(t);
+	return err;
 }
 
 /* Attach every target; on failure nothing stays attached. */
@@ -716,59 +686,90 @@ static int finish_recording(struct trace *t, struct attacher *a)
 }
 
 /* After the targets are resolved: attach, run, summarise; 0 or a negative errno. */
-static int trace_run(struct trace *t, struct kernel *k)
+/* What must hold before anything loads: the buffer, and what this kernel can attach. */
+static int check_run(const struct trace *t)
 {
-	enum attach_mode mode = t->mode;
-	bool kprobes = kfeatures__get()->have[FEAT_KPROBES];
-	struct ks_error e, fentry_e = {};
-	struct attacher *a = NULL;
-	struct ring_buffer *rb;
-	int ret, err;
+	struct ks_error e;
+	int ret = check_buffer(t);
 
-	ret = check_buffer(t);
 	if (ret)
 		return ret;
-	ret = kfeatures__check_run(kfeatures__get(), has_kernel_funcs(t), mode, &e);
-	if (ret) {
+	ret = kfeatures__check_run(kfeatures__get(), has_kernel_funcs(t), t->mode, &e);
+	if (ret)
 		log_ks_error(&e);
-		return ret;
-	}
-	raise_fd_limit();
+	return ret;
+}
 
-	err = attach_all(t, &a, &e);
-	/* Asked to stop before everything attached: nothing more to do. */
+/* Attaching failed in MODE with E (FENTRY_E: why fentry was refused before): said once. */
+static int attach_failed(const struct trace *t, enum attach_mode mode, int err,
+			 const struct ks_error *e, const struct ks_error *fentry_e)
+{
+	if (mode == MODE_KPROBE && has_kernel_funcs(t) && !kfeatures__get()->have[FEAT_KPROBES]) {
+		log_error("cannot trace kernel functions on this kernel: kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work");
+		return -EOPNOTSUPP;
+	}
+	if (fentry_e && fentry_e->err)
+		log_error("%s (fentry was refused too: %s)", e->msg, fentry_e->msg);
+	else
+		log_ks_error(e);
+	return err;
+}
+
+/*
+ * fentry refused (FENTRY_E): the targets built again for kprobes, which
+ * need plans without args at return, and attached.  0 with *A set, or a
+ * negative errno, said.
+ */
+static int fall_back_to_kprobes(struct trace *t, struct kernel *k, const struct ks_error *fentry_e,
+				struct attacher **a)
+{
+	struct ks_error e;
+	int err;
+
+	log_info("fentry/fexit failed (%s); trying kprobes", fentry_e->msg);
+	err = build_targets(t, k, MODE_KPROBE);
+	if (err)
+		return err;
+	if (!kfeatures__get()->have[FEAT_KPROBES]) {
+		log_error("cannot trace kernel functions on this kernel: fentry was refused (%s) and kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work",
+			  fentry_e->msg);
+		return -EOPNOTSUPP;
+	}
+	err = attach_all(t, a, &e);
+	return err ? attach_failed(t, MODE_KPROBE, err, &e, fentry_e) : 0;
+}
+
+/*
+ * Every target attached, kernel functions in *MODE, or with kprobes
+ * where fentry was refused in MODE_AUTO (*MODE then says so).  0 with *A
+ * set; 1: asked to stop before everything attached (nothing to do); or
+ * a negative errno, said.
+ */
+static int attach_or_fall_back(struct trace *t, struct kernel *k, enum attach_mode *mode,
+			       struct attacher **a)
+{
+	struct ks_error e;
+	int err = attach_all(t, a, &e);
+
 	if (err == -EINTR)
-		return 0;
+		return 1;
 	if ((err == -EPERM || err == -EACCES) && geteuid() != 0) {
 		log_error("%s: ksnoop needs root, or CAP_BPF and CAP_PERFMON", e.msg);
 		return err;
 	}
-	if (err && mode == MODE_AUTO && has_kernel_funcs(t)) {
-		/* fentry refused: try kprobes, which need plans without args at return. */
-		fentry_e = e;
-		log_info("fentry/fexit failed (%s); trying kprobes", e.msg);
-		mode = MODE_KPROBE;
-		ret = build_targets(t, k, mode);
-		if (ret)
-			return ret;
-		if (!kprobes) {
-			log_error("cannot trace kernel functions on this kernel: fentry was refused (%s) and kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work",
-				  fentry_e.msg);
-			return -EOPNOTSUPP;
-		}
-		err = attach_all(t, &a, &e);
+	if (err && *mode == MODE_AUTO && has_kernel_funcs(t)) {
+		*mode = MODE_KPROBE;
+		return fall_back_to_kprobes(t, k, &e, a);
 	}
-	if (err) {
-		if (mode == MODE_KPROBE && has_kernel_funcs(t) && !kprobes) {
-			log_error("cannot trace kernel functions on this kernel: kprobes are not available (CONFIG_KPROBES is off); tracepoints (tp:NAME) and USDT probes still work");
-			return -EOPNOTSUPP;
-		}
-		if (fentry_e.err)
-			log_error("%s (fentry was refused too: %s)", e.msg, fentry_e.msg);
-		else
-			log_ks_error(&e);
-		return err;
-	}
+	return err ? attach_failed(t, *mode, err, &e, NULL) : 0;
+}
+
+/* Attached in MODE: what -v says, and what must be done before the first event. */
+static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum attach_mode mode)
+{
+	struct ks_error e;
+	int ret;
+
 	attacher__log_cost(a);
 	/*
 	 * Attaching made the tracer's own symbols (bpf_trampoline_*, bpf_prog_*
@@ -779,7 +780,7 @@ static int trace_run(struct trace *t, struct kernel *k)
 		kernel__reread_ksyms(k);
 	if (has_kernel_funcs(t))
 		log_info("attached with %s%s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit",
-			 mode == MODE_AUTO && t->targets.glob_traced && kprobes ?
+			 mode == MODE_AUTO && t->targets.glob_traced && kfeatures__get()->have[FEAT_KPROBES] ?
 			 " (globs: kprobes, a program per plan)" : "");
 	/* A process that exits at once still has its user stacks named by object and offset. */
 	if (t->opts->ustack && t->opts->pid && t->printer.opts.usym_ctx)
@@ -790,17 +791,22 @@ static int trace_run(struct trace *t, struct kernel *k)
 				    t->printer.opts.clock_offset_ns, &e);
 		if (ret) {
 			log_ks_error(&e);
-			attacher__free(a);
 			return ret;
 		}
 	}
 	log_info("tracing %d target(s); Ctrl-C to stop", count_attached(t));
+	return 0;
+}
 
-	rb = ring_buffer__new(attacher__ringbuf_fd(a), handle_event, t, NULL);
+/* Events read from A's ring buffer until the run ends, then the totals. */
+static int consume(struct trace *t, struct attacher *a)
+{
+	struct ring_buffer *rb = ring_buffer__new(attacher__ringbuf_fd(a), handle_event, t, NULL);
+	int ret;
+
 	if (!rb) {
 		ret = -errno;
 		log_error("failed to set up the ring buffer: %s", strerror(-ret));
-		attacher__free(a);
 		return ks_runtime_errno(ret);
 	}
 	ret = run_loop(t, a, rb);
@@ -811,18 +817,25 @@ static int trace_run(struct trace *t, struct kernel *k)
 		ret = ks_worse(ret, finish_recording(t, a));
 	else if (!t->output_closed && !ret)
 		print_summary(t, a);
-	attacher__free(a);
 	return ret;
 }
 
-static int symbolize(void *ctx, __u64 addr, char *buf, size_t sz)
+static int trace_run(struct trace *t, struct kernel *k)
 {
-	return kernel__symbolize(ctx, addr, buf, sz);
-}
+	enum attach_mode mode = t->mode;
+	struct attacher *a = NULL;
+	int ret;
 
-static int symbolize_any(void *ctx, __u64 addr, char *buf, size_t sz)
-{
-	return kernel__symbolize_any(ctx, addr, buf, sz);
+	ret = check_run(t);
+	if (ret)
+		return ret;
+	raise_fd_limit();
+	ret = attach_or_fall_back(t, k, &mode, &a);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	ret = attached(t, k, a, mode) ?: consume(t, a);
+	attacher__free(a);
+	return ret;
 }
 
 static int usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
@@ -877,26 +890,9 @@ static int check_tree(const struct trace *t, enum spec_kind kind)
 	return 0;
 }
 
-static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
+/* The command line's own errors, before anything is set up. */
+static int check_args(int argc, const struct options *opts, enum spec_kind kind)
 {
-	struct trace t = { .opts = opts, .nspecs = argc };
-	struct kernel *k;
-	struct print_opts popts = {
-		.format = opts->format,
-		.zeros = opts->zeros,
-		.oneline = opts->oneline,
-		.limit_depth = opts->has_depth,
-		.max_depth = opts->depth,
-		.clock_offset_ns = (__s64)(now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC)),
-		/* Kernel code addresses only: a USDT program's are its own. */
-		.symbolize = kind == SPEC_USDT ? NULL : symbolize,
-		.symbolize_any = kind == SPEC_USDT ? NULL : symbolize_any,
-		.usymbolize = usymbolize,
-	};
-	bool user_stacks = (kind == SPEC_USDT && opts->stack) || opts->ustack;
-	struct ks_error e;
-	int ret, i;
-
 	if (argc < 1) {
 		log_error("expected at least one %s (see --help)",
 			  kind == SPEC_USDT ? "BINARY:PROVIDER:NAME" : "SPEC");
@@ -906,96 +902,148 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		log_error("--ustack: a USDT probe's stack (-s) is its program's user stack already");
 		return -EINVAL;
 	}
-	t.specs = calloc(argc, sizeof(*t.specs));
-	k = kernel__new(opts->btf_dir);
-	popts.sym_ctx = k;	/* kernel stacks and :sym are named from its kallsyms */
-	/* USDT stacks and --ustack are named from the traced processes' objects. */
-	if (user_stacks)
-		popts.usym_ctx = usym__new(NULL);
-	if (!t.specs || !k || (user_stacks && !popts.usym_ctx)) {
-		free(t.specs);
-		kernel__free(k);
-		usym__free(popts.usym_ctx);
-		log_error("out of memory");
-		return -ENOMEM;
-	}
-	printer__init(&t.printer, stdout, &popts);
-	/* As many open groups as BPF's set holds objects: past that, one left it. */
-	track_groups__init(&t.groups, opts->track_max ?: KSNOOP_TRACK_DEFAULT_ENTRIES);
-	report__init(&t.report, stdout, popts.format);
-	find_pid_namespace(&t);
+	return 0;
+}
 
-	/* Spec errors first: they need no kernel at all. */
-	for (i = 0; i < argc; i++) {
-		ret = spec__parse(argv[i], kind, &t.specs[i], &e);
+/*
+ * The printer and the report (printing.h), and what the run keeps beside
+ * them.  Kernel stacks and :sym are named from K's kallsyms, for kernel
+ * targets only (a USDT program's code addresses are its own); USDT
+ * stacks and --ustack from the traced processes' objects.  0 or -ENOMEM.
+ */
+static int setup_output(struct trace *t, struct kernel *k, enum spec_kind kind)
+{
+	const struct options *o = t->opts;
+	struct print_opts popts = printing__opts(o, k, kind != SPEC_USDT,
+						 (__s64)(now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC)));
+
+	popts.usymbolize = usymbolize;
+	if (((kind == SPEC_USDT && o->stack) || o->ustack) && !(popts.usym_ctx = usym__new(NULL)))
+		return -ENOMEM;
+	printing__init(&t->printer, &t->report, stdout, o, &popts);
+	/* As many open groups as BPF's set holds objects: past that, one left it. */
+	track_groups__init(&t->groups, o->track_max ?: KSNOOP_TRACK_DEFAULT_ENTRIES);
+	find_pid_namespace(t);
+	return 0;
+}
+
+/* Spec errors first: they need no kernel at all.  0, or a negative errno, said. */
+static int check_specs(struct trace *t, char **argv, enum spec_kind kind)
+{
+	const struct options *o = t->opts;
+	struct ks_error e;
+	int i, ret;
+
+	for (i = 0; i < t->nspecs; i++) {
+		ret = spec__parse(argv[i], kind, &t->specs[i], &e);
 		if (ret) {
 			e.err = ret;	/* -ENOMEM comes without a message */
 			targets__log_error(argv[i], &e);
-			goto out;
+			return ret;
 		}
 	}
-	ret = targets__check_min_duration(t.specs, argc, opts->min_duration_ns);
+	ret = targets__check_min_duration(t->specs, t->nspecs, o->min_duration_ns) ?:
+	      check_tree(t, kind);
+	if (ret || !o->track)
+		return ret;
+	t->track.name = o->track;
+	ret = track__check_specs(o->track, t->specs, t->nspecs, t->track.type,
+				 sizeof(t->track.type), &e);
 	if (ret)
-		goto out;
-	ret = check_tree(&t, kind);
-	if (ret)
-		goto out;
-	if (opts->track) {
-		t.track.name = opts->track;
-		ret = track__check_specs(opts->track, t.specs, argc, t.track.type,
-					 sizeof(t.track.type), &e);
-		if (ret) {
-			log_ks_error(&e);
-			goto out;
-		}
-	}
-	/* An existing file is refused before anything is loaded. */
-	if (opts->recording && !(t.rec = recfile_writer__open(opts->record_path, opts->force, &e))) {
 		log_ks_error(&e);
-		ret = e.err;
-		goto out;
-	}
+	return ret;
+}
+
+/* record: an existing file is refused before anything is loaded. */
+static int open_recording(struct trace *t)
+{
+	struct ks_error e;
+
+	if (!t->opts->recording)
+		return 0;
+	t->rec = recfile_writer__open(t->opts->record_path, t->opts->force, &e);
+	if (t->rec)
+		return 0;
+	log_ks_error(&e);
+	return e.err;
+}
+
+/*
+ * Where the specs' names are looked up: USDT probes in their files, the
+ * rest in the running kernel (K opened); the kernel's features probed
+ * either way.  0, or a negative errno, said.
+ */
+static int open_sources(struct trace *t, struct kernel *k, enum spec_kind kind)
+{
+	const struct options *o = t->opts;
+	struct ks_error e;
+	int ret;
+
 	if (kind == SPEC_USDT) {
-		t.usdt = usdt_front__new(opts->btf_file);
-		ret = t.usdt ? 0 : -ENOMEM;
-		if (ret)
+		t->usdt = usdt_front__new(o->btf_file);
+		if (!t->usdt) {
 			log_error("out of memory");
-		else
-			ret = probe_features(&t, NULL);
-	} else {
-		targets__prefetch(k, t.specs, argc);
-		ret = kernel__open(k, &e);
-		if (ret)
-			log_ks_error(&e);
-		else
-			ret = probe_features(&t, kernel__running_vmlinux(k));
-		if (!ret && opts->track)
-			ret = track_run__extra_specs(&t.track, k, opts->untrack, opts->nuntrack,
-						     has_kernel_funcs(&t));
+			return -ENOMEM;
+		}
+		return probe_features(t, NULL);
 	}
-	if (!ret)
-		ret = build_targets(&t, k, t.mode);
-	if (!ret)
-		ret = trace_run(&t, k);
+	targets__prefetch(k, t->specs, t->nspecs);
+	ret = kernel__open(k, &e);
+	if (ret) {
+		log_ks_error(&e);
+		return ret;
+	}
+	ret = probe_features(t, kernel__running_vmlinux(k));
+	if (!ret && o->track)
+		ret = track_run__extra_specs(&t->track, k, o->untrack, o->nuntrack,
+					     has_kernel_funcs(t));
+	return ret;
+}
+
+static void trace_free(struct trace *t, struct kernel *k)
+{
+	int i;
+
+	for (i = 0; i < t->nspecs; i++)
+		spec__free(&t->specs[i]);
+	free(t->specs);
+	track_run__free(&t->track);
+	track_groups__free(&t->groups);
+	/* Plans may hold BTF on top of the targets' own: freed first. */
+	targets__free(&t->targets);
+	usdt_front__free(t->usdt);
+	tree_pending__free(&t->tree);
+	usym__free(t->printer.opts.usym_ctx);
+	printer__fini(&t->printer);
+	kernel__free(k);
+	recfile_writer__free(t->rec);
+}
+
+static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
+{
+	struct trace t = { .opts = opts, .nspecs = argc };
+	struct kernel *k;
+	int ret;
+
+	ret = check_args(argc, opts, kind);
+	if (ret)
+		return ret;
+	t.specs = calloc(argc, sizeof(*t.specs));
+	k = kernel__new(opts->btf_dir);
+	if (!t.specs || !k || setup_output(&t, k, kind)) {
+		free(t.specs);
+		kernel__free(k);
+		log_error("out of memory");
+		return -ENOMEM;
+	}
+	ret = check_specs(&t, argv, kind) ?: open_recording(&t) ?: open_sources(&t, k, kind) ?:
+	      build_targets(&t, k, t.mode) ?: trace_run(&t, k);
 	/* Asked to stop before tracing began: nothing attached, nothing wrong. */
 	if (ret == -EINTR && stop__requested()) {
 		log_info("stopped before tracing began");
 		ret = 0;
 	}
-out:
-	for (i = 0; i < argc; i++)
-		spec__free(&t.specs[i]);
-	free(t.specs);
-	track_run__free(&t.track);
-	track_groups__free(&t.groups);
-	/* Plans may hold BTF on top of the targets' own: freed first. */
-	targets__free(&t.targets);
-	usdt_front__free(t.usdt);
-	tree_pending__free(&t.tree);
-	usym__free(popts.usym_ctx);
-	printer__fini(&t.printer);
-	kernel__free(k);
-	recfile_writer__free(t.rec);
+	trace_free(&t, k);
 	return ret;
 }
 

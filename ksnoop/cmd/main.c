@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -476,212 +477,215 @@ static int check_output_options(const struct options *o)
 }
 
 /* 0, or a negative errno once the error is reported. */
+/* An option that takes a whole number: its range and where it goes. */
+struct numeric_opt {
+	int opt;
+	const char *name;
+	unsigned long long min, max;
+	size_t off, size;	/* the field of struct options: __u32, int or __u64 */
+	bool pow2;		/* a power of 2 only */
+};
+
+#define OPT_FIELD(f) offsetof(struct options, f), sizeof(((struct options *)0)->f)
+
+static const struct numeric_opt numeric_opts[] = {
+	{ 'p', "--pid", 1, INT_MAX, OPT_FIELD(pid), false },
+	{ OPT_TID, "--tid", 1, INT_MAX, OPT_FIELD(tid), false },
+	{ 'n', "--max-events", 1, ULLONG_MAX, OPT_FIELD(max_events), false },
+	{ OPT_MAX_BYTES, "--max-bytes", 1, KSNOOP_MAX_VALUE_SIZE, OPT_FIELD(max_bytes), false },
+	{ OPT_STR_BYTES, "--str-bytes", 2, KSNOOP_MAX_VALUE_SIZE, OPT_FIELD(str_bytes), false },
+	{ OPT_BUFFER, "--buffer", 4096, 1ULL << 30, OPT_FIELD(buffer_bytes), true },
+	{ OPT_DEPTH, "--depth", 0, BTFU_MAX_DEPTH, OPT_FIELD(depth), false },
+	{ OPT_TREE_MAX_CALLS, "--tree-max-calls", 1, 1u << 20, OPT_FIELD(tree_max_calls), false },
+	{ OPT_TRACK_MAX, "--track-max", 1, KSNOOP_TRACK_MAX_ENTRIES, OPT_FIELD(track_max), false },
+};
+
+_Static_assert(sizeof(int) == sizeof(__u32), "--depth is stored as a 32-bit field");
+
+static const struct numeric_opt *numeric_opt(int c)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(numeric_opts) / sizeof(numeric_opts[0]); i++)
+		if (numeric_opts[i].opt == c)
+			return &numeric_opts[i];
+	return NULL;
+}
+
+static int parse_numeric(const struct numeric_opt *n, const char *arg, struct options *o)
+{
+	void *field = (char *)o + n->off;
+	unsigned long long v;
+	int err = parse_uint(n->name, arg, n->min, n->max, &v);
+
+	if (err)
+		return err;
+	if (n->pow2 && (v & (v - 1))) {
+		log_error("%s: %llu is not a power of 2", n->name, v);
+		return -EINVAL;
+	}
+	if (n->size == sizeof(__u64))
+		*(__u64 *)field = v;
+	else
+		*(__u32 *)field = v;
+	if (n->opt == OPT_DEPTH)
+		o->has_depth = true;
+	return 0;
+}
+
+/* An option that sets a flag or keeps its value as given: true if C is one. */
+static bool set_plain(int c, const char *arg, struct options *o)
+{
+	switch (c) {
+	case 'j': o->json = true; break;
+	case 'z': o->zeros = true; break;
+	case OPT_ONELINE: o->oneline = true; break;
+	case 's': o->stack = true; break;
+	case OPT_USTACK: o->ustack = true; break;
+	case OPT_TREE: o->tree = true; break;
+	case OPT_GROUP: o->group = true; break;
+	case OPT_FOLDED: o->folded = true; break;
+	case OPT_FORCE: o->force = true; break;
+	case OPT_INFO: o->rec_info = true; break;
+	case OPT_BTF_DIR: o->btf_dir = arg; break;
+	case OPT_BTF: o->btf_file = arg; break;
+	case OPT_TRACK: o->track = arg; break;
+	case 'o': o->record_path = arg; break;
+	case 'v': log_verbose++; break;
+	case 'd': log_debug = true; log_verbose++; break;
+	default: return false;
+	}
+	return true;
+}
+
+static int parse_comm(const char *arg, struct options *o)
+{
+	if (!*arg || strlen(arg) >= sizeof(o->comm)) {
+		log_error("--comm: '%s' must be 1 to %zu characters (the kernel's comm length)",
+			  arg, sizeof(o->comm) - 1);
+		return -EINVAL;
+	}
+	memset(o->comm, 0, sizeof(o->comm));
+	memcpy(o->comm, arg, strlen(arg));
+	o->has_comm = true;
+	return 0;
+}
+
+static int parse_mode(const char *arg, struct options *o)
+{
+	if (strcmp(arg, "fentry") == 0)
+		o->mode = MODE_FENTRY;
+	else if (strcmp(arg, "kprobe") == 0)
+		o->mode = MODE_KPROBE;
+	else {
+		log_error("--mode: '%s' is not one of fentry, kprobe", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int add_untrack(const char *arg, struct options *o)
+{
+	const int max = sizeof(o->untrack) / sizeof(o->untrack[0]);
+
+	if (o->nuntrack == max) {
+		log_error("--untrack: at most %d functions", max);
+		return -EINVAL;
+	}
+	o->untrack[o->nuntrack++] = arg;
+	return 0;
+}
+
+static int parse_interval(const char *arg, struct options *o)
+{
+	__u64 ns;
+
+	if (parse_time("--interval", arg, 1000000000ULL, &ns))
+		return -EINVAL;
+	if (ns < 1000000) {
+		log_error("--interval: '%s' is shorter than a millisecond", arg);
+		return -EINVAL;
+	}
+	o->interval_ms = ns / 1000000;
+	return 0;
+}
+
+/* An option whose value is checked: 0, a negative errno (said), or 1 if C is none. */
+static int parse_checked(int c, const char *arg, struct options *o)
+{
+	switch (c) {
+	case 'c':
+		return parse_comm(arg, o);
+	case OPT_DURATION:
+		return parse_time("--duration", arg, 1000000000ULL, &o->duration_ns) ? -EINVAL : 0;
+	case 'L':
+		/* A bare number could mean ms (retsnoop's -L) or s: say which. */
+		return parse_time("--min-duration", arg, 0, &o->min_duration_ns) ? -EINVAL : 0;
+	case OPT_MODE:
+		return parse_mode(arg, o);
+	case OPT_COUNT:
+		return set_output(o, OUTPUT_COUNT);
+	case OPT_HIST:
+		return set_output(o, OUTPUT_HIST) ?: parse_hist_scale(arg, o);
+	case OPT_UNTRACK:
+		return add_untrack(arg, o);
+	case OPT_BY:
+		return parse_by(arg, o);
+	case OPT_INTERVAL:
+		return parse_interval(arg, o);
+	}
+	return 1;
+}
+
+/* -h, -V: printed, and that is the run. */
+static void print_and_exit(int c)
+{
+	if (c == 'h') {
+		fputs(usage_text, stdout);
+		exit(KSNOOP_EXIT_OK);
+	}
+	/* The libbpf linked in, not the headers compiled against. */
+	printf("ksnoop %s\nlibbpf %u.%u\narch %s\n", KSNOOP_VERSION,
+	       libbpf_major_version(), libbpf_minor_version(), KSNOOP_ARCH);
+	exit(KSNOOP_EXIT_OK);
+}
+
+/* What getopt refused (C ':' or '?'), said: -EINVAL. */
+static int bad_option(int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':')
+		log_error("option '%s' needs a value", arg);
+	/* A known long option given a value it does not take. */
+	else if (strncmp(arg, "--", 2) == 0 && strchr(arg, '=') && optopt)
+		log_error("option '%.*s' takes no value (see --help)",
+			  (int)(strchr(arg, '=') - arg), arg);
+	else if (optopt && optopt < 256 && arg[1] != '-')
+		log_error("unknown option '-%c' (see --help)", optopt);
+	else
+		log_error("unknown option '%s' (see --help)", arg);
+	return -EINVAL;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	unsigned long long v;
+	const struct numeric_opt *n;
 	int c, err;
 
 	opterr = 0;
 	/* GNU getopt permutes: options may come before or after the command. */
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case 'p':
-			err = parse_uint("--pid", optarg, 1, INT_MAX, &v);
-			if (err)
-				return err;
-			o->pid = v;
-			break;
-		case OPT_TID:
-			err = parse_uint("--tid", optarg, 1, INT_MAX, &v);
-			if (err)
-				return err;
-			o->tid = v;
-			break;
-		case 'c':
-			if (!*optarg || strlen(optarg) >= sizeof(o->comm)) {
-				log_error("--comm: '%s' must be 1 to %zu characters (the kernel's comm length)",
-					  optarg, sizeof(o->comm) - 1);
-				return -EINVAL;
-			}
-			memset(o->comm, 0, sizeof(o->comm));
-			memcpy(o->comm, optarg, strlen(optarg));
-			o->has_comm = true;
-			break;
-		case 'n':
-			err = parse_uint("--max-events", optarg, 1, ULLONG_MAX, &v);
-			if (err)
-				return err;
-			o->max_events = v;
-			break;
-		case OPT_DURATION:
-			if (parse_time("--duration", optarg, 1000000000ULL, &o->duration_ns))
-				return -EINVAL;
-			break;
-		case 'L':
-			/* A bare number could mean ms (retsnoop's -L) or s: say which. */
-			if (parse_time("--min-duration", optarg, 0, &o->min_duration_ns))
-				return -EINVAL;
-			break;
-		case OPT_MODE:
-			if (strcmp(optarg, "fentry") == 0) {
-				o->mode = MODE_FENTRY;
-			} else if (strcmp(optarg, "kprobe") == 0) {
-				o->mode = MODE_KPROBE;
-			} else {
-				log_error("--mode: '%s' is not one of fentry, kprobe", optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_MAX_BYTES:
-			err = parse_uint("--max-bytes", optarg, 1, KSNOOP_MAX_VALUE_SIZE, &v);
-			if (err)
-				return err;
-			o->max_bytes = v;
-			break;
-		case OPT_STR_BYTES:
-			err = parse_uint("--str-bytes", optarg, 2, KSNOOP_MAX_VALUE_SIZE, &v);
-			if (err)
-				return err;
-			o->str_bytes = v;
-			break;
-		case OPT_BUFFER:
-			err = parse_uint("--buffer", optarg, 4096, 1ULL << 30, &v);
-			if (err)
-				return err;
-			if (v & (v - 1)) {
-				log_error("--buffer: %llu is not a power of 2", v);
-				return -EINVAL;
-			}
-			o->buffer_bytes = v;
-			break;
-		case OPT_BTF_DIR:
-			o->btf_dir = optarg;
-			break;
-		case OPT_BTF:
-			o->btf_file = optarg;
-			break;
-		case 'z':
-			o->zeros = true;
-			break;
-		case OPT_ONELINE:
-			o->oneline = true;
-			break;
-		case OPT_DEPTH:
-			err = parse_uint("--depth", optarg, 0, BTFU_MAX_DEPTH, &v);
-			if (err)
-				return err;
-			o->depth = v;
-			o->has_depth = true;
-			break;
-		case 's':
-			o->stack = true;
-			break;
-		case OPT_USTACK:
-			o->ustack = true;
-			break;
-		case OPT_COUNT:
-			err = set_output(o, OUTPUT_COUNT);
-			if (err)
-				return err;
-			break;
-		case OPT_HIST:
-			err = set_output(o, OUTPUT_HIST);
-			err = err ?: parse_hist_scale(optarg, o);
-			if (err)
-				return err;
-			break;
-		case OPT_TREE:
-			o->tree = true;
-			break;
-		case OPT_TREE_MAX_CALLS:
-			err = parse_uint("--tree-max-calls", optarg, 1, 1u << 20, &v);
-			if (err)
-				return err;
-			o->tree_max_calls = v;
-			break;
-		case OPT_TRACK:
-			o->track = optarg;
-			break;
-		case OPT_UNTRACK:
-			if (o->nuntrack == (int)(sizeof(o->untrack) / sizeof(o->untrack[0]))) {
-				log_error("--untrack: at most %d functions",
-					  (int)(sizeof(o->untrack) / sizeof(o->untrack[0])));
-				return -EINVAL;
-			}
-			o->untrack[o->nuntrack++] = optarg;
-			break;
-		case OPT_TRACK_MAX:
-			err = parse_uint("--track-max", optarg, 1, KSNOOP_TRACK_MAX_ENTRIES, &v);
-			if (err)
-				return err;
-			o->track_max = v;
-			break;
-		case OPT_GROUP:
-			o->group = true;
-			break;
-		case OPT_BY:
-			err = parse_by(optarg, o);
-			if (err)
-				return err;
-			break;
-		case OPT_FOLDED:
-			o->folded = true;
-			break;
-		case 'o':
-			o->record_path = optarg;
-			break;
-		case OPT_FORCE:
-			o->force = true;
-			break;
-		case OPT_INFO:
-			o->rec_info = true;
-			break;
-		case OPT_INTERVAL: {
-			__u64 ns;
-
-			if (parse_time("--interval", optarg, 1000000000ULL, &ns))
-				return -EINVAL;
-			if (ns < 1000000) {
-				log_error("--interval: '%s' is shorter than a millisecond", optarg);
-				return -EINVAL;
-			}
-			o->interval_ms = ns / 1000000;
-			break;
-		}
-		case 'v':
-			log_verbose++;
-			break;
-		case 'd':
-			log_debug = true;
-			log_verbose++;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(KSNOOP_EXIT_OK);
-		case 'V':
-			/* The libbpf linked in, not the headers compiled against. */
-			printf("ksnoop %s\nlibbpf %u.%u\narch %s\n", KSNOOP_VERSION,
-			       libbpf_major_version(), libbpf_minor_version(), KSNOOP_ARCH);
-			exit(KSNOOP_EXIT_OK);
-		case ':':
-			log_error("option '%s' needs a value", argv[optind - 1]);
-			return -EINVAL;
-		default:
-			/* A known long option given a value it does not take. */
-			if (strncmp(argv[optind - 1], "--", 2) == 0 && strchr(argv[optind - 1], '=') &&
-			    optopt)
-				log_error("option '%.*s' takes no value (see --help)",
-					  (int)(strchr(argv[optind - 1], '=') - argv[optind - 1]),
-					  argv[optind - 1]);
-			else if (optopt && optopt < 256 && argv[optind - 1][1] != '-')
-				log_error("unknown option '-%c' (see --help)", optopt);
-			else
-				log_error("unknown option '%s' (see --help)", argv[optind - 1]);
-			return -EINVAL;
-		}
+		if (c == 'h' || c == 'V')
+			print_and_exit(c);
+		if (set_plain(c, optarg, o))
+			continue;
+		n = numeric_opt(c);
+		err = n ? parse_numeric(n, optarg, o) : parse_checked(c, optarg, o);
+		if (err > 0)
+			return bad_option(c, argv);
+		if (err)
+			return err;
 	}
 	o->format = report__format(o->json, o->folded);
 	return check_output_options(o);

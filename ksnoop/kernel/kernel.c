@@ -849,93 +849,150 @@ static int cmp_tp_match(const void *a, const void *b)
 	return strcmp(((const struct tp_match *)a)->name, ((const struct tp_match *)b)->name);
 }
 
-int kernel__tp_glob(struct kernel *k, const char *pattern,
-		    int (*fn)(const struct signature *sig, void *ctx), void *ctx,
+typedef int (*kernel_sig_fn)(const struct signature *sig, void *ctx);
+
+/* sys:GLOB: every system call it matches, and one at least. */
+static int sys_glob(struct kernel *k, const char *pattern, kernel_sig_fn fn, void *ctx,
 		    struct ks_error *e)
 {
-	const char *base = tp_base_name(pattern);
-	const char *dir = NULL;
-	struct tp_match *names = NULL;
-	struct tp_stubs *stubs;
-	char cat[NAME_MAX + 1] = "", found[NAME_MAX + 1], hint[KS_ERROR_MSG_MAX];
-	struct signature sig;
-	struct btf *btf;
+	int nsys = 0;
+	int err = syscall_glob(k, pattern + 4, false, fn, ctx, &nsys, e);
+
+	if (!err && !nsys)
+		return ks_fail(e, -ENOENT, "no system call matches '%s'", pattern);
+	return err;
+}
+
+/*
+ * CATEGORY:GLOB (BASE is the GLOB): the category in CAT and in *DIR the
+ * tracefs directory of events that says which category a match is in; a
+ * glob alone: *DIR NULL.  0, or a negative errno with E.
+ */
+static int tp_glob_category(const char *pattern, const char *base, char *cat, size_t sz,
+			    const char **dir, struct ks_error *e)
+{
+	*dir = NULL;
+	if (base == pattern)
+		return 0;
+	if ((size_t)(base - 1 - pattern) >= sz)
+		return ks_fail(e, -ENOENT, "no tracepoint category '%.*s'",
+			       (int)(base - 1 - pattern), pattern);
+	snprintf(cat, sz, "%.*s", (int)(base - 1 - pattern), pattern);
+	*dir = tp_events_dir();
+	/* Not the spec's fault, the machine's: a runtime failure. */
+	if (!*dir)
+		return ks_fail(e, -EOPNOTSUPP,
+			       "tracepoint categories are in tracefs, which is not mounted "
+			       "(mount -t tracefs tracefs /sys/kernel/tracing), or write tp:%s",
+			       base);
+	return 0;
+}
+
+struct tp_matches {
+	struct tp_match *v;
+	size_t n, cap;
+};
+
+static int tp_matches__add(struct tp_matches *m, const char *name, __u32 id)
+{
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 64;
+		struct tp_match *nv = realloc(m->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		m->v = nv;
+		m->cap = cap;
+	}
+	m->v[m->n++] = (struct tp_match){ name, id };
+	return 0;
+}
+
+/*
+ * The tracepoints of BTF whose names match BASE (in category CAT, with
+ * DIR), into M in name order, as a user scanning a list expects.  0, or
+ * a negative errno with E.
+ */
+static int find_tp_matches(const struct btf *btf, const char *base, const char *dir,
+			   const char *cat, struct tp_matches *m, struct ks_error *e)
+{
+	char found[NAME_MAX + 1];
 	const char *tn;
 	__u32 id;
-	size_t count = 0, cap = 0, i;
-	int err, nsys = 0;
+	int err;
 
-	err = kernel__open(k, e);
-	if (err)
-		return err;
-	if (!strncmp(pattern, "sys:", 4)) {
-		err = syscall_glob(k, pattern + 4, false, fn, ctx, &nsys, e);
-		if (!err && !nsys)
-			return ks_fail(e, -ENOENT, "no system call matches '%s'", pattern);
-		return err;
-	}
-	if (is_syscall_event(pattern) || !strncmp(pattern, "syscalls:", 9)) {
-		err = syscall_glob(k, base, true, fn, ctx, &nsys, e);
-		if (err)
-			return err;
-	}
-	if (base != pattern) {
-		if ((size_t)(base - 1 - pattern) >= sizeof(cat))
-			return ks_fail(e, -ENOENT, "no tracepoint category '%.*s'",
-				       (int)(base - 1 - pattern), pattern);
-		snprintf(cat, sizeof(cat), "%.*s", (int)(base - 1 - pattern), pattern);
-		dir = tp_events_dir();
-		/* Not the spec's fault, the machine's: a runtime failure. */
-		if (!dir)
-			return ks_fail(e, -EOPNOTSUPP,
-				       "tracepoint categories are in tracefs, which is not mounted "
-				       "(mount -t tracefs tracefs /sys/kernel/tracing), or write tp:%s",
-				       base);
-	}
-	btf = kbtf__vmlinux(k->kbtf);
 	for (id = 1; (tn = next_tp_name(btf, &id)); id++) {
 		if (fnmatch(base, tn, 0))
 			continue;
 		if (dir) {
 			err = tp_category(dir, cat, tn, found, sizeof(found));
-			if (err < 0) {
-				free(names);
+			if (err < 0)
 				return ks_fail(e, err, "cannot read %s: %s", dir, strerror(-err));
-			}
 			if (!err)
 				continue;
 		}
-		if (count == cap) {
-			struct tp_match *nn = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*nn));
-
-			if (!nn) {
-				free(names);
-				return ks_fail(e, -ENOMEM, "out of memory");
-			}
-			names = nn;
-		}
-		names[count++] = (struct tp_match){ tn, id };
+		if (tp_matches__add(m, tn, id))
+			return ks_fail(e, -ENOMEM, "out of memory");
 	}
-	/* In name order, as a user scanning a list expects. */
-	if (count)
-		qsort(names, count, sizeof(*names), cmp_tp_match);
-	/* Parameter names from the stubs, indexed once rather than looked up per match. */
-	stubs = count ? tp_stubs__new(btf) : NULL;
-	err = count && !stubs ? -ENOMEM : 0;
-	for (i = 0; i < count && !err; i++)
-		if (signature__from_tp_typedef(stubs, names[i].name, names[i].id, &sig) == 0)
+	if (m->n)
+		qsort(m->v, m->n, sizeof(*m->v), cmp_tp_match);
+	return 0;
+}
+
+/* FN on the signature of each of M: parameter names from the stubs, indexed once. */
+static int call_tp_matches(struct btf *btf, const struct tp_matches *m, kernel_sig_fn fn,
+			   void *ctx, struct ks_error *e)
+{
+	struct tp_stubs *stubs;
+	struct signature sig;
+	size_t i;
+	int err;
+
+	if (!m->n)
+		return 0;
+	stubs = tp_stubs__new(btf);
+	err = stubs ? 0 : -ENOMEM;
+	for (i = 0; i < m->n && !err; i++)
+		if (signature__from_tp_typedef(stubs, m->v[i].name, m->v[i].id, &sig) == 0)
 			err = fn(&sig, ctx);
 	tp_stubs__free(stubs);
-	free(names);
 	if (err)
 		return ks_fail(e, err, "%s", err == -ENOMEM ? "out of memory" : strerror(-err));
-	if (!count && nsys)
-		return 0;
-	if (!count && syscall_event_hint(pattern, hint, sizeof(hint)))
-		return ks_fail(e, -ENOENT, "no tracepoint matches 'tp:%s': %s", pattern, hint);
-	if (!count)
-		return ks_fail(e, -ENOENT, "no tracepoint matches 'tp:%s'", pattern);
 	return 0;
+}
+
+int kernel__tp_glob(struct kernel *k, const char *pattern,
+		    int (*fn)(const struct signature *sig, void *ctx), void *ctx,
+		    struct ks_error *e)
+{
+	const char *base = tp_base_name(pattern);
+	char cat[NAME_MAX + 1] = "", hint[KS_ERROR_MSG_MAX];
+	struct tp_matches m = {};
+	const char *dir;
+	struct btf *btf;
+	int err, nsys = 0;
+
+	err = kernel__open(k, e);
+	if (err)
+		return err;
+	if (!strncmp(pattern, "sys:", 4))
+		return sys_glob(k, pattern, fn, ctx, e);
+	if (is_syscall_event(pattern) || !strncmp(pattern, "syscalls:", 9)) {
+		err = syscall_glob(k, base, true, fn, ctx, &nsys, e);
+		if (err)
+			return err;
+	}
+	err = tp_glob_category(pattern, base, cat, sizeof(cat), &dir, e);
+	if (err)
+		return err;
+	btf = kbtf__vmlinux(k->kbtf);
+	err = find_tp_matches(btf, base, dir, cat, &m, e) ?: call_tp_matches(btf, &m, fn, ctx, e);
+	free(m.v);
+	if (err || m.n || nsys)
+		return err;
+	if (syscall_event_hint(pattern, hint, sizeof(hint)))
+		return ks_fail(e, -ENOENT, "no tracepoint matches 'tp:%s': %s", pattern, hint);
+	return ks_fail(e, -ENOENT, "no tracepoint matches 'tp:%s'", pattern);
 }
 
 /* ---- globs over kernel functions ---- */

@@ -16,8 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "attach.h"
-#include "cli.h"
+#include "attach_kind.h"
 #include "ks_error.h"
 
 struct btf;

@@ -16,6 +16,8 @@
 #include "signature.h"
 #include "spec.h"
 
+struct btf;
+
 enum print_how {
 	PRINT_VALUE,	/* the bytes are an object of type_id */
 	PRINT_DEREF,	/* type_id is a pointer; bytes are its pointee, obj_id */
@@ -125,6 +127,22 @@ bool resolver__takes_user_stack(const struct ksnoop_plan *bp);
 int resolver__group(struct capture_plan **plans, int n, struct ksnoop_plan *group);
 /* PLAN's values, as a KSNOOP_PLAN_FUNC_VALUES group's func_values map holds them. */
 void resolver__func_values(const struct capture_plan *plan, struct ksnoop_func_values *fv);
+
+/*
+ * --tree: the inner calls' records wait in BPF in elements of one size,
+ * the largest inner record's (at most KSNOOP_TREE_REC_MAX): every plan
+ * of the tree among PLANS[0..N) gets it as bpf.tree_rec_size, for the
+ * map and for the verifier.  0, or -EINVAL with E saying how big the
+ * record of PLANS[*BAD] is.
+ */
+int resolver__tree_sizes(struct capture_plan **plans, int n, int *bad, struct ks_error *e);
+
+/*
+ * Where member NAME of the struct or union ID of BTF is, looking into
+ * anonymous members as a spec's chain does: 0 with *BIT_OFF from the
+ * start of ID, or -ENOENT.
+ */
+int resolver__member_offset(const struct btf *btf, __u32 id, const char *name, __u32 *bit_off);
 
 /* Free what resolving allocated (a plan is otherwise plain memory). */
 void resolver__release(struct capture_plan *plan);

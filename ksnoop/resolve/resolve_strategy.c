@@ -606,3 +606,33 @@ int strategy__choose(struct rctx *r, const struct wants *w)
 	mark_timed(r->plan);
 	return count_key(r);
 }
+
+static __u32 larger_side(const struct ksnoop_plan *bp)
+{
+	__u32 entry = bp->side[KSNOOP_ENTRY].rec_size, ret = bp->side[KSNOOP_RETURN].rec_size;
+
+	return ret > entry ? ret : entry;
+}
+
+int resolver__tree_sizes(struct capture_plan **plans, int n, int *bad, struct ks_error *e)
+{
+	__u32 max = 0, size;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (plans[i]->bpf.tree != KSNOOP_TREE_INNER)
+			continue;
+		size = larger_side(&plans[i]->bpf);
+		if (size > KSNOOP_TREE_REC_MAX) {
+			*bad = i;
+			return ks_fail(e, -EINVAL, "a call's record is %u bytes, more than %d; name fewer values, or lower --max-bytes or --str-bytes",
+				       size, KSNOOP_TREE_REC_MAX);
+		}
+		if (size > max)
+			max = size;
+	}
+	for (i = 0; i < n; i++)
+		if (plans[i]->bpf.tree)
+			plans[i]->bpf.tree_rec_size = (max + 7) & ~7u;
+	return 0;
+}

@@ -897,6 +897,26 @@ static int add_usdt_spec(struct target_list *l, struct usdt_front *fe, const str
 	return err;
 }
 
+/* --tree: the one record size of the tree's plans, as the resolver decides it. */
+static int size_tree(struct target_list *l)
+{
+	struct capture_plan **plans = calloc(l->n ? l->n : 1, sizeof(*plans));
+	struct ks_error e = {};
+	int i, bad = 0, err;
+
+	if (!plans) {
+		log_error("out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < l->n; i++)
+		plans[i] = &l->v[i].plan;
+	err = resolver__tree_sizes(plans, l->n, &bad, &e);
+	if (err)
+		log_error("--tree: '%s': %s", l->v[bad].spec->text, ks_message(&e));
+	free(plans);
+	return err;
+}
+
 int targets__add(struct target_list *l, struct kernel *k, struct usdt_front *fe,
 		 const struct spec *specs, int n, const struct targets_cfg *cfg)
 {
@@ -908,5 +928,7 @@ int targets__add(struct target_list *l, struct kernel *k, struct usdt_front *fe,
 		else
 			err = add_kernel_spec(l, k, &specs[i], cfg);
 	}
+	if (!err && cfg->tree_root)
+		err = size_tree(l);
 	return err;
 }

@@ -24,20 +24,12 @@
 #define KSNOOP_TARGETS_H
 
 #include <stdbool.h>
+#include "attach_kind.h"
 #include "ks_error.h"
 #include "resolve.h"
 #include "spec.h"
 #include "kernel.h"
 #include "usdt_front.h"
-
-enum attach_kind {
-	ATTACH_FENTRY,		/* fentry + fexit */
-	ATTACH_KPROBE,		/* kprobe + kretprobe */
-	ATTACH_TP,		/* raw_tp, typed from the btf_trace_* prototype */
-	ATTACH_USDT,		/* uprobes at every call site of a USDT probe */
-	ATTACH_SYSCALL_TP,	/* a syscall event: tracepoint syscalls:sys_{enter,exit}_NAME */
-	ATTACH_SYSCALL,		/* sys:NAME: tracepoints sys_enter_NAME + sys_exit_NAME */
-};
 
 /* One attach point: a kernel function, a tracepoint, or one USDT probe. */
 struct target {
@@ -132,7 +124,8 @@ int targets__for_each_match(struct kernel *k, const struct spec *s,
  * that can be traced, a USDT spec (FE) one per probe and set of its call
  * sites' argument types.  What cannot be traced is left out (-v says
  * why), an error when nothing of a spec is left; sites of a probe named
- * alone left out are a warning.  Every error is reported here (log.h),
+ * alone left out are a warning.  With CFG's tree_root, the tree's record
+ * size is set in every plan of L (resolver__tree_sizes()).  Every error is reported here (log.h),
  * and -v says what each spec came to; 0 or a negative errno.
  */
 int targets__add(struct target_list *l, struct kernel *k, struct usdt_front *fe,

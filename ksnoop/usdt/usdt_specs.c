@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include "ksnoop_usdt.h"
 #include "usdt_specs.h"
-#include "usym_int.h"
+#include "usym_elf.h"
 
 /* libbpf's enum __bpf_usdt_arg_type (usdt.bpf.h). */
 enum { BPF_USDT_ARG_CONST, BPF_USDT_ARG_REG, BPF_USDT_ARG_REG_DEREF };

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "usym_int.h"
+#include "usym_elf.h"
 
 /* Symbols read per pread() of the symbol table. */
 #define CHUNK_SYMS		4096

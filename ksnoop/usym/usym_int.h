@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Inside the user stack symbolizer: the bounded ELF symbol reader
- * (usym_elf.c) and the cache of processes and files that names addresses
- * (usym_cache.c).  usym.c runs the cache in a child process; the unit
+ * Inside the user stack symbolizer: the cache of processes and files that
+ * names addresses (usym_cache.c), over the bounded ELF symbol reader
+ * (usym_elf.h).  usym.c runs the cache in a child process; the unit
  * tests and the fuzzer call these directly.
  */
 #ifndef KSNOOP_USYM_INT_H
@@ -12,67 +12,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "usym.h"
-
-struct usym_sym {
-	__u64 addr;
-	__u64 size;
-	__u32 name;		/* offset in strtab */
-};
-
-struct usym_load {
-	__u64 off, filesz, vaddr;
-};
-
-/* What one ELF file gives: its load segments and function symbols. */
-struct usym_obj {
-	__u64 dev, ino;
-	__u64 used;		/* cache tick of the last use */
-	struct usym_sym *syms;
-	size_t nsyms;
-	char *strtab;		/* a copy, its last byte forced to NUL */
-	size_t strtab_len;
-	int nloads;
-	struct usym_load loads[USYM_MAX_LOADS];
-};
-
-/*
- * Read the ELF file FD (SIZE bytes) or the buffer BUF (SIZE bytes, FD < 0)
- * into O, by pread() of the pieces needed, each size-checked before it is
- * read: never mapped, so a file cut short under us is an error, not a
- * SIGBUS.  0, or a negative errno: O then holds what could be used (maybe
- * nothing) and must be freed all the same.
- */
-int usym_obj__read(struct usym_obj *o, int fd, const void *buf, __u64 size);
-void usym_obj__free(struct usym_obj *o);
-/* Bytes O keeps (for the cache's limit). */
-size_t usym_obj__bytes(const struct usym_obj *o);
-bool usym_obj__vaddr(const struct usym_obj *o, __u64 off, __u64 *vaddr);
-/* The function holding VADDR, or NULL. */
-const struct usym_sym *usym_obj__find(const struct usym_obj *o, __u64 vaddr);
-/* A symbol's name, at most USYM_MAX_NAME - 1 bytes of it (see %.*s). */
-int usym_obj__name_len(const struct usym_obj *o, const struct usym_sym *s);
-
-/* The file offset of the link-time address VADDR in the file (a PT_LOAD of O's). */
-bool usym_obj__file_off(const struct usym_obj *o, __u64 vaddr, __u64 *off);
-
-/* A symbol looked up by name. */
-struct usym_named {
-	const char *name;
-	__u64 addr;		/* its link-time address, if found */
-	bool found;
-	bool ambiguous;		/* two symbols of the name, at two addresses */
-};
-
-/*
- * The load segments of the ELF file FD (SIZE bytes) into O, and the
- * symbols LOOK names (NLOOK of them, sorted by name, without duplicates)
- * looked up in its one symbol table (.symtab, else .dynsym), with the
- * limits and checks of usym_obj__read().  Defined data or code symbols
- * only (not TLS, not absolute).  0 or a negative errno; O is freed with
- * usym_obj__free() either way.
- */
-int usym_elf__lookup(int fd, __u64 size, struct usym_named *look, size_t nlook,
-		     struct usym_obj *o);
+#include "usym_elf.h"
 
 struct usym_cache;
 

@@ -396,6 +396,63 @@ static void test_group_stash_keeps_values(void **state)
 	resolved_free(c);
 }
 
+/*
+ * --tree: every plan of the tree gets the one record size of the inner
+ * calls, the largest (rounded to 8); a plan outside the tree none, and
+ * an inner record over KSNOOP_TREE_REC_MAX is refused, naming which.
+ */
+static void test_tree_record_size(void **state)
+{
+	struct resolve_opts o = default_opts;
+	struct resolved *root, *small, *large, *other, *huge;
+	struct ks_error e = {};
+	__u32 want = 0;
+	int bad = -1;
+
+	o.tree = true;
+	root = resolve_with("inet_fn(sk->sk_rcvbuf)", &o);
+	small = resolve_with("inet_fn(sk->sk_rcvbuf)", &o);
+	large = resolve_with("inet_fn(sk->sk_rcvbuf, uaddr, return)", &o);
+	other = resolve_with("inet_fn(uaddr)", &default_opts);
+	assert_int_equal(root->ret + small->ret + large->ret + other->ret, 0);
+	root->plan.bpf.tree = KSNOOP_TREE_ROOT;
+	small->plan.bpf.tree = KSNOOP_TREE_INNER;
+	large->plan.bpf.tree = KSNOOP_TREE_INNER;
+	for (int k = 0; k < KSNOOP_NR_KINDS; k++) {
+		assert_true(large->plan.bpf.side[k].rec_size >= small->plan.bpf.side[k].rec_size);
+		if (large->plan.bpf.side[k].rec_size > want)
+			want = large->plan.bpf.side[k].rec_size;
+	}
+	want = (want + 7) & ~7u;
+	assert_true(want > 0);
+	{
+		struct capture_plan *plans[] = { &root->plan, &small->plan, &other->plan, &large->plan };
+
+		assert_int_equal(resolver__tree_sizes(plans, 4, &bad, &e), 0);
+	}
+	assert_int_equal(root->plan.bpf.tree_rec_size, want);
+	assert_int_equal(small->plan.bpf.tree_rec_size, want);
+	assert_int_equal(large->plan.bpf.tree_rec_size, want);
+	assert_int_equal(other->plan.bpf.tree_rec_size, 0);
+
+	o.max_bytes = 20000;
+	huge = resolve_with("inet_fn((struct huge *)uaddr)", &o);
+	assert_int_equal(huge->ret, 0);
+	huge->plan.bpf.tree = KSNOOP_TREE_INNER;
+	{
+		struct capture_plan *plans[] = { &root->plan, &small->plan, &huge->plan };
+
+		assert_int_equal(resolver__tree_sizes(plans, 3, &bad, &e), -EINVAL);
+	}
+	assert_int_equal(bad, 2);
+	assert_non_null(strstr(ks_message(&e), "more than 4096"));
+	resolved_free(root);
+	resolved_free(small);
+	resolved_free(large);
+	resolved_free(other);
+	resolved_free(huge);
+}
+
 /* A group whose shared record would outgrow KSNOOP_MAX_GROUP_RECORD is split. */
 static void test_group_split_by_record_size(void **state)
 {
@@ -805,6 +862,7 @@ int main(void)
 		TEST(test_group_predicates_exact),
 		TEST(test_group_stash_keeps_values),
 		TEST(test_group_split_by_record_size),
+		TEST(test_tree_record_size),
 		TEST(test_same_type_through_typedefs),
 		TEST(test_stack_values),
 		TEST(test_ustack_values),
