@@ -102,11 +102,20 @@ $rep"
 	fi
 }
 
+# cases.sh's hooks for ks_errors' rows, and ks: a run's sanitizer
+# reports under TAG.
+ks_row_run() {
+	local tag=$1
+	shift
+	ASAN_OPTIONS=$(san_opt asan "$tag") UBSAN_OPTIONS=$(san_opt ubsan "$tag") \
+		timeout -k 2 "$KSNOOP_TIMEOUT" "$K" "$@"
+}
+ks_row_sanitizer() { san_take "$1"; }
+
 ks() {
 	local tag rc
 	tag=$(san_tag)
-	ASAN_OPTIONS=$(san_opt asan "$tag") UBSAN_OPTIONS=$(san_opt ubsan "$tag") \
-		timeout -k 2 "$KSNOOP_TIMEOUT" "$K" "$@"
+	ks_row_run "$tag" "$@"
 	rc=$?
 	san_check "$tag" "ksnoop $*"
 	return $rc
