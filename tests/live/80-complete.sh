@@ -42,7 +42,7 @@ completions() {
 		shift 2
 		got=$(complete_line "$@")
 		if [ "$mode" = all ]; then
-			want=$(KS_GOLDEN_VARS="P U" ks_golden_line "$golden" "$name" "$(printf '%s\n' "$got" | joined)")
+			want=$(KS_GOLDEN_VARS=U ks_golden_line "$golden" "$name" "$(printf '%s\n' "$got" | joined)")
 		else
 			want=$(ks_golden_line "$golden" "$name")
 		fi

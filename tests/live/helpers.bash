@@ -16,6 +16,9 @@
 #                          KCMD, "$K" unless a leak checker comes first) in
 #                          the background, its sanitizer reports under SAN_TAG;
 #                          sets KPID; finish then checks for a report as ks does
+#   ks_row_run TAG ARGS... / ks_row_sanitizer TAG
+#                          (replace cases.sh's) a ks_errors row's run, bounded
+#                          as ks is, and its sanitizer reports under TAG
 #   signal_and_wait SIG SECONDS
 #                          signal KPID, then wait_exit SECONDS
 #   sanitizer_clean NAME ERRFILE
