@@ -6,7 +6,7 @@
 #   make bench      measure against bcc's ksnoop and bpftrace (docs/PERFORMANCE.md)
 #   make fuzz       run the fuzzers for longer than make check does
 #   make test-bins  build what the unit, live and VM tests run (tests/mutate)
-#   make golden     rewrite tests/golden's expected outputs (on purpose only)
+#   make golden     rewrite every golden file (on purpose only; root, this kernel)
 #   make install    PREFIX=/usr/local DESTDIR= (make uninstall: the same files removed)
 #   make deb        the Debian package, built in a clean copy (scripts/make-deb)
 #   make ARCH=arm64 cross-build build-arm64/ksnoop for aarch64
@@ -318,11 +318,20 @@ unit: $(UNIT_BINS)
 live: $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS) $(VM_BINS) $(LIVE_BINS)
 	@tests/run --build $(BUILD) --only live
 
-# Rewrites the golden outputs (tests/golden/cases) from what ksnoop prints
-# now: only on purpose, after an output change you meant; read the diff
-# before committing it.  make check compares (tests/run --only golden).
-golden: $(BUILD)/san/ksnoop $(FIXTURE_BTF)
+# Rewrites every golden file of the tree from what ksnoop prints now: the
+# golden suite's (tests/golden/cases; no privileges), then, with
+# KS_GOLDEN_UPDATE=1, those of the live scripts that have a folder
+# tests/golden/NN-x/ (their messages name this kernel's functions: as root,
+# on this kernel only).  Only on purpose, after an output change you meant;
+# read git diff tests/golden before committing it.  make check compares.
+comma := ,
+empty :=
+space := $(empty) $(empty)
+GOLDEN_LIVE = $(subst $(space),$(comma),$(notdir $(wildcard tests/golden/[0-9]*)))
+golden: $(FIXTURE_BTF) $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(USDT_BINS) $(VM_BINS) $(LIVE_BINS)
 	@tests/golden/run --build $(BUILD) --update
+	@[ "$$(id -u)" = 0 ] || { echo "make golden: the live scripts' golden files need root (and this kernel): not rewritten" >&2; exit 1; }
+	@KS_GOLDEN_UPDATE=1 tests/run --build $(BUILD) --only live:$(GOLDEN_LIVE)
 
 vm: $(BUILD)/ksnoop $(BUILD)/usdt/usdt_edge $(BUILD)/usdt/usdt_forms $(BUILD)/usdt/syscall_prog $(BUILD)/usdt/ustack_prog \
     $(BUILD)/usdt/usdt_sites $(VM_BINS)

@@ -35,9 +35,13 @@
 #                          histograms, notices and the closing summary
 #   events FILE...         record event FILE...: what was traced, without
 #                          the summary and notices
-#   ks_errors GOLDEN <<'ROWS' ... ROWS
-#                          ksnoop refusing, as data: a table of runs
-#                          checked against a golden file (below)
+#   ks_errors [--json] [--in DIR] GOLDEN <<'ROWS' ... ROWS
+#                          ksnoop refusing, as data: a table of runs, each
+#                          exactly one line of a golden file (below)
+#   ks_golden_file GOLDEN FILE / ks_golden_line GOLDEN NAME [ACTUAL]
+#                          what GOLDEN holds (all of it, or line NAME), for
+#                          a script's own comparison; both rewritten under
+#                          KS_GOLDEN_UPDATE=1
 #
 # The time limits, set before this file is sourced or at any time after:
 # START_WAIT (10 s), KS_WAIT (10 s), STOP_DELAY (0.3 s).  The VM's lib.sh
@@ -108,26 +112,38 @@
 # $tmp/NAME.out and .err, and stay set after the case with PROGS, RC and
 # KPID for what the script checks itself.
 #
-# ---- Errors as data: ks_errors ----
+# ---- Errors as data: ks_errors, the one golden-line table ----
 #
-#     ks_errors "$golden/errors" <<'ROWS'
+#     ks_errors [--json] [--in DIR] GOLDEN <<'ROWS'
+#     # comments, blank lines; a backslash at the end goes on on the next
 #     missing_file  usdt /nonexistent/app:p:n
 #     not_elf       usdt "$tmp/text:p:n"
+#     no_ringbuf    KSNOOP_FEATURES=-ringbuf --duration 1 tp:sched_process_free
 #     ROWS
 #
-# Each row is a name and ksnoop's arguments (shell words, expanded when
-# the row runs; run in the foreground by `ks` where the script has one,
-# else $K).  The golden file has a line per row, NAME STATUS MESSAGE: the
-# run must exit STATUS (result NAME_status) and say MESSAGE, exactly, as
-# its one line on stderr (result NAME; more lines are joined with a
-# literal \n, and differ).  The value
-# of each variable KS_GOLDEN_VARS names (default: tmp) reads as $NAME in
-# the golden file, in that order (name the longer paths first).  A MESSAGE
-# that starts with ~ is an ERE the whole line must match instead, for what
-# the build decides (a register gcc chose).  A golden line without a row
-# fails under its name, as does a row without a golden line.
-# KS_GOLDEN_UPDATE=1 rewrites the file from what ran, keeping the ~ lines
-# that still match: read its diff before committing it.
+# Each row is a name and ksnoop's arguments, shell words expanded in
+# order when the table is read (leading NAME=VALUE words are ksnoop's
+# environment).  The rows then run KS_PARALLEL (4) at a time, in DIR
+# (default: here), stdin /dev/null, each bounded by KSNOOP_TIMEOUT (30 s)
+# through ks_row_run, and are judged in the order written.  GOLDEN has a
+# line a row, NAME STATUS MESSAGE; each row gives two results:
+#   NAME_status  ksnoop exited with STATUS;
+#   NAME         and printed exactly one line, MESSAGE: on stderr with
+#                nothing on stdout, or with --json a {"type":"error"}
+#                object on stdout with nothing on stderr; no sanitizer
+#                report, no time-out.
+# The line as the file holds it: each value KS_GOLDEN_VARS names (default
+# tmp; longer paths first) reads $NAME, a kernel address (KASLR)
+# 0xKADDR.  A MESSAGE starting with ~ is an ERE the whole line must match,
+# only for what the build decides (a register gcc chose, a record's size).
+# golden_used_FILE fails on a golden line no row made.  A row's files stay
+# as ROWS_DIR/NAME.out, .err and .rc ($tmp/rows-FILE).
+#
+# KS_GOLDEN_UPDATE=1 (make golden) rewrites GOLDEN from what ran, keeping
+# the ~ lines that still match, then judges against it (the status, one
+# line and sanitizer checks still bite): read its diff before committing.
+# ks_golden_file and ks_golden_line (below) do the same for a whole
+# output (a histogram) and for a line of the script's own (completions).
 
 START_WAIT=${START_WAIT:-10}
 KS_WAIT=${KS_WAIT:-10}
@@ -481,12 +497,35 @@ $(cat "$ERR")"
 
 # ---- ks_errors ----
 
-_ks_fg() {
-	if command -v ks >/dev/null 2>&1; then ks "$@"; else "${K:-ksnoop}" "$@"; fi
+KS_PARALLEL=${KS_PARALLEL:-4}
+
+# ks_row_run TAG ARGS...: one row's ksnoop, bounded.  The live helpers
+# replace it with one that logs sanitizer reports under TAG, and
+# ks_row_sanitizer TAG with one that prints them (false: none).
+ks_row_run() {
+	shift
+	timeout -k 2 "${KSNOOP_TIMEOUT:-30}" "${K:-ksnoop}" "$@"
+}
+ks_row_sanitizer() { return 1; }
+
+# _ks_row_exec FILE ARGS...: a row in a background subshell; its
+# environment words exported, its output FILE.out, .err and .rc.
+_ks_row_exec() {
+	_ksx_f=$1
+	shift
+	while [ $# -gt 0 ]; do
+		case ${1%%=*} in '' | *[!A-Z0-9_]* | "$1") break ;; esac
+		export "$1"
+		shift
+	done
+	[ -z "$_kse_in" ] || cd "$_kse_in" || exit
+	ks_row_run "$_kse_tag-${_ksx_f##*/}" "$@" </dev/null >"$_ksx_f.out" 2>"$_ksx_f.err"
+	echo $? >"$_ksx_f.rc"
 }
 
-# _ks_golden_text TEXT: TEXT on one line (newlines as \n), each value
-# KS_GOLDEN_VARS names replaced by $NAME.
+# _ks_golden_text TEXT: TEXT as a golden file holds it: on one line
+# (newlines as \n), each value KS_GOLDEN_VARS names replaced by $NAME, a
+# kernel address by 0xKADDR.
 _ks_golden_text() {
 	_ksg_text=$(printf '%s\n' "$1" | awk 'NR > 1 { printf "\\n" } { printf "%s", $0 }')
 	for _ksg_var in ${KS_GOLDEN_VARS:-tmp}; do
@@ -497,49 +536,169 @@ _ks_golden_text() {
 			  while ((i = index($0, f)) > 0) { o = o substr($0, 1, i - 1) ENVIRON["_KSG_T"]; $0 = substr($0, i + length(f)) }
 			  print o $0 }')
 	done
-	printf '%s' "$_ksg_text"
+	printf '%s\n' "$_ksg_text" | sed -E 's/0xffff[0-9a-f]{12}/0xKADDR/g'
 }
 
-# _ks_golden_judge NAME WANT ACTUAL: WANT is "STATUS MESSAGE" or
-# "STATUS ~ERE"; true when ACTUAL ("STATUS MESSAGE") is it.
+# _ks_row_line FILE: the row's one line, as the golden file holds it; why
+# not (status 1).
+_ks_row_line() {
+	_ksl_main=$1.err _ksl_other=$1.out
+	[ "$_kse_json" = 0 ] || { _ksl_main=$1.out _ksl_other=$1.err; }
+	_ksl_n=$(tr -cd '\n' <"$_ksl_main" | wc -c)
+	if [ "$_ksl_n" -ne 1 ] || [ "$(wc -c <"$_ksl_main")" -le 1 ]; then
+		printf 'expected exactly one line on %s, got %s newline(s):\n%s' \
+			"${_ksl_main##*.}" "$_ksl_n" "$(head -20 "$_ksl_main")"
+		return 1
+	fi
+	if [ -s "$_ksl_other" ]; then
+		printf 'output on %s besides the error:\n%s' "${_ksl_other##*.}" "$(head -5 "$_ksl_other")"
+		return 1
+	fi
+	if [ "$_kse_json" = 1 ] && ! jq -e 'select(.type == "error") | .error | strings' "$_ksl_main" >/dev/null 2>&1; then
+		printf 'not a {"type":"error","error":STRING} object:\n%s' "$(cat "$_ksl_main")"
+		return 1
+	fi
+	_ks_golden_text "$(cat "$_ksl_main")"
+}
+
+# _ks_golden_want NAME: GOLDEN's "STATUS MESSAGE" for NAME; false if none.
+_ks_golden_want() { ks_golden_line "$_kse_golden" "$1"; }
+
+# _ks_golden_judge WANT STATUS LINE: true when STATUS and LINE are WANT
+# ("STATUS MESSAGE" or "STATUS ~ERE").
 _ks_golden_judge() {
-	case ${2#* } in
-	"~"*) [ "${2%% *}" = "${3%% *}" ] && printf '%s\n' "${3#* }" | grep -Eq -- "^(${2#* ~})\$" ;;
-	*) [ "$2" = "$3" ] ;;
+	[ "${1%% *}" = "$2" ] || return 1
+	case ${1#* } in
+	"~"*) printf '%s\n' "$3" | grep -Eq -- "^(${1#* ~})\$" ;;
+	*) [ "${1#* }" = "$3" ] ;;
 	esac
 }
 
+# _ks_row_update NAME: the row's golden line from this run (the old one
+# while the run printed no single line, or a ~ line that still matches).
+_ks_row_update() {
+	_ksu_rc=$(cat "$ROWS_DIR/$1.rc")
+	_ksu_old=$(_ks_golden_want "$1")
+	if ! _ksu_line=$(_ks_row_line "$ROWS_DIR/$1"); then
+		[ -z "$_ksu_old" ] || printf '%s %s\n' "$1" "$_ksu_old"
+	elif [ -n "$_ksu_old" ] && _ks_golden_judge "$_ksu_rc ${_ksu_old#* }" "$_ksu_rc" "$_ksu_line"; then
+		printf '%s %s %s\n' "$1" "$_ksu_rc" "${_ksu_old#* }"
+	else
+		printf '%s %s %s\n' "$1" "$_ksu_rc" "$_ksu_line"
+	fi
+}
+
+# _ks_row_judge NAME ARGS: the row's two results.
+_ks_row_judge() {
+	_ksj_f=$ROWS_DIR/$1 _ksj_cmd="ksnoop $2"
+	_ksj_rc=$(cat "$_ksj_f.rc")
+	if ! _ksj_want=$(_ks_golden_want "$1"); then
+		fail "${1}_status" "$_ksj_cmd: no line in $_kse_golden (KS_GOLDEN_UPDATE=1 writes it); exit $_ksj_rc"
+		fail "$1" "$_ksj_cmd: no line in $_kse_golden; printed:
+$(head -5 "$_ksj_f.err")$(head -5 "$_ksj_f.out")"
+		return 0
+	fi
+	if [ "${_ksj_want%% *}" = "$_ksj_rc" ]; then
+		pass "${1}_status"
+	else
+		fail "${1}_status" "$_ksj_cmd: exit $_ksj_rc, expected ${_ksj_want%% *}
+$(head -5 "$_ksj_f.err")$(head -5 "$_ksj_f.out")"
+	fi
+	if _ksj_rep=$(ks_row_sanitizer "$_kse_tag-$1") || grep -Eq 'Sanitizer|runtime error:' "$_ksj_f.err"; then
+		fail "$1" "sanitizer report (exit $_ksj_rc): $_ksj_cmd
+$_ksj_rep$(head -30 "$_ksj_f.err")"
+	elif [ "$_ksj_rc" = 124 ] || [ "$_ksj_rc" = 137 ]; then
+		fail "$1" "no answer within ${KSNOOP_TIMEOUT:-30} s (killed): $_ksj_cmd"
+	elif ! _ksj_line=$(_ks_row_line "$_ksj_f"); then
+		fail "$1" "$_ksj_cmd: $_ksj_line"
+	elif _ks_golden_judge "$_ksj_want" "$_ksj_rc" "$_ksj_line"; then
+		pass "$1"
+	else
+		fail "$1" "$_ksj_cmd
+expected: $_ksj_want
+actual:   $_ksj_rc $_ksj_line"
+	fi
+}
+
 ks_errors() {
-	_kse_golden=$1 _kse_seen=" " _kse_new=""
-	[ -r "$_kse_golden" ] || { fail ks_errors "no golden file $_kse_golden"; return 0; }
-	while IFS= read -r _kse_row; do
+	_kse_json=0 _kse_in=""
+	while :; do
+		case ${1:-} in
+		--json) _kse_json=1; shift ;;
+		--in) _kse_in=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	_kse_golden=$1 _kse_names="" _kse_pids="" _kse_n=0 _kse_row=""
+	_kse_tag=rows$$-${_kse_golden##*/}
+	ROWS_DIR=${tmp:?ks_errors: \$tmp is not set}/rows-${_kse_golden##*/}
+	rm -rf "$ROWS_DIR" && mkdir -p "$ROWS_DIR"
+	while IFS= read -r _kse_part; do
+		case $_kse_part in *\\) _kse_row="$_kse_row${_kse_part%\\} "; continue ;; esac
+		_kse_row=$_kse_row$_kse_part
+		_kse_row=${_kse_row#"${_kse_row%%[! 	]*}"}
+		case $_kse_row in '' | '#'*) _kse_row=""; continue ;; esac
 		eval "set -- $_kse_row"
-		[ $# -gt 0 ] || continue
+		_kse_row=""
 		_kse_name=$1
 		shift
-		_kse_err=$(_ks_fg "$@" 2>&1 >/dev/null </dev/null)
-		_kse_got="$? $(_ks_golden_text "$_kse_err")"
-		_kse_want=$(awk -v n="$_kse_name" '$1 == n { sub(/^[^ ]+ +/, ""); print; exit }' "$_kse_golden")
-		_kse_seen="$_kse_seen$_kse_name "
-		_kse_why="ksnoop $*
-expected: ${_kse_want:-(no line in $_kse_golden)}
-actual:   $_kse_got"
-		if [ -n "$_kse_want" ] && [ "${_kse_want%% *}" = "${_kse_got%% *}" ]; then
-			pass "${_kse_name}_status"
-		else
-			fail "${_kse_name}_status" "$_kse_why"
-		fi
-		if [ -n "$_kse_want" ] && _ks_golden_judge "$_kse_name" "${_kse_got%% *} ${_kse_want#* }" "$_kse_got"; then
-			pass "$_kse_name"
-			_kse_new="$_kse_new$_kse_name ${_kse_got%% *} ${_kse_want#* }$_ks_nl"
-		else
-			fail "$_kse_name" "$_kse_why"
-			_kse_new="$_kse_new$_kse_name $_kse_got$_ks_nl"
-		fi
+		_kse_names="$_kse_names$_kse_name "
+		printf '%s\n' "$*" >"$ROWS_DIR/$_kse_name.args"
+		# At most KS_PARALLEL at a time: wait for the oldest.
+		while [ "$_kse_n" -ge "$KS_PARALLEL" ]; do
+			_kse_pids=${_kse_pids# }
+			wait "${_kse_pids%% *}"
+			_kse_pids=${_kse_pids#"${_kse_pids%% *}"}
+			_kse_n=$((_kse_n - 1))
+		done
+		_ks_row_exec "$ROWS_DIR/$_kse_name" "$@" &
+		_kse_pids="$_kse_pids $!"
+		_kse_n=$((_kse_n + 1))
 	done
-	while read -r _kse_name _kse_want; do
-		case $_kse_seen in *" $_kse_name "*) ;; *) fail "$_kse_name" "a line of $_kse_golden without a row: $_kse_name $_kse_want" ;; esac
-	done <"$_kse_golden"
-	[ "${KS_GOLDEN_UPDATE:-}" != 1 ] || printf '%s' "$_kse_new" >"$_kse_golden"
+	for _kse_pid in $_kse_pids; do wait "$_kse_pid"; done
+	if [ "${KS_GOLDEN_UPDATE:-}" = 1 ]; then
+		[ -f "$_kse_golden" ] || : >"$_kse_golden"
+		for _kse_name in $_kse_names; do
+			_ks_row_update "$_kse_name"
+		done >"$ROWS_DIR/golden.new"
+		cat "$ROWS_DIR/golden.new" >"$_kse_golden"
+		note "wrote $_kse_golden"
+	fi
+	if [ ! -r "$_kse_golden" ]; then
+		fail "golden_used_${_kse_golden##*/}" "no golden file $_kse_golden (KS_GOLDEN_UPDATE=1 writes it)"
+		return 0
+	fi
+	for _kse_name in $_kse_names; do
+		_ks_row_judge "$_kse_name" "$(cat "$ROWS_DIR/$_kse_name.args")"
+	done
+	_kse_stale=$(while read -r _kse_name _kse_rest; do
+		case " $_kse_names" in *" $_kse_name "*) ;; *) printf '%s %s\n' "$_kse_name" "$_kse_rest" ;; esac
+	done <"$_kse_golden")
+	if [ -z "$_kse_stale" ]; then
+		pass "golden_used_${_kse_golden##*/}"
+	else
+		fail "golden_used_${_kse_golden##*/}" "lines of $_kse_golden that no row made:
+$_kse_stale"
+	fi
 	return 0
+}
+
+# ks_golden_file GOLDEN FILE: print what GOLDEN holds (for an EXPECT eq
+# against FILE); KS_GOLDEN_UPDATE=1 first copies FILE to GOLDEN.
+ks_golden_file() {
+	[ "${KS_GOLDEN_UPDATE:-}" != 1 ] || cp "$2" "$1"
+	cat "$1" 2>/dev/null || echo "no golden file $1"
+}
+
+# ks_golden_line GOLDEN NAME [ACTUAL]: print the rest of GOLDEN's line
+# NAME (false if none); KS_GOLDEN_UPDATE=1 with ACTUAL first makes that
+# line NAME ACTUAL (ACTUAL as _ks_golden_text writes it).
+ks_golden_line() {
+	if [ "${KS_GOLDEN_UPDATE:-}" = 1 ] && [ $# -ge 3 ]; then
+		_ksn_new="$2 $(_ks_golden_text "$3")"
+		[ -f "$1" ] || : >"$1"
+		_KSN_L=$_ksn_new awk -v n="$2" '$1 == n { if (!f) print ENVIRON["_KSN_L"]; f = 1; next }
+			{ print } END { if (!f) print ENVIRON["_KSN_L"] }' "$1" >"$1.new" && mv "$1.new" "$1"
+	fi
+	awk -v n="$2" '$1 == n { sub(/^[^ ]+ ?/, ""); print; f = 1; exit } END { exit !f }' "$1" 2>/dev/null
 }

@@ -1,68 +1,68 @@
 #!/bin/bash
 # Bad input: one line on stderr naming the problem, exit 2 (usage/spec) or
-# 1 (runtime), never a crash.  The messages are tables (errors.bash): the
+# 1 (runtime), never a crash.  The messages are tables (ks_errors, tests/lib/cases.sh): the
 # exact line of each row is in tests/golden/20-errors/errors, and in
 # root-errors for what needs root.
 . "$(dirname "$0")/helpers.bash"
-. "$(dirname "$0")/errors.bash"
-ET_TIMEOUT=$KSNOOP_TIMEOUT
+golden=$(cd "$(dirname "$0")/../golden/20-errors" && pwd)
+scratch_dir
 
 # info looks a spec up as tracing does (targets.c): a spec that names
 # nothing is the same error, in the same words, with the same status
 # (info_NAME rows here, info_trace_same_NAME below).
-# NAME                           STATUS  ARGS
-error_table tests/golden/20-errors/errors <<'TABLE'
-unknown_function                 2  info ip_send_skbb
-unknown_function_trace           2  no_such_function_xyz
-unknown_tracepoint               2  tp:sched_process_exe
-unknown_option                   2  --bogus info ip_send_skb
-option_needs_value               2  info ip_send_skb --pid
-bad_pid                          2  -p abc ip_send_skb
-negative_count                   2  -n -1 ip_send_skb
-folded_alone                     2  --folded tp:sched_switch
-interval_alone                   2  --interval 1 tp:sched_switch
-hist_with_count                  2  --hist --count 'tp:sys_enter(id)'
-count_with_hist                  2  --count --hist 'tp:sys_enter(id)'
-hist_with_stack                  2  --hist -s 'tp:sys_enter(id)'
-hist_with_max_events             2  --hist -n 3 'tp:sys_enter(id)'
-hist_two_values                  2  --hist 'tp:sys_enter(id, args)'
-hist_no_value                    2  --hist tp:sys_enter
-count_with_max_events            2  --count -n 3 tp:sched_switch
-bad_mode                         2  --mode uprobe ip_send_skb
-buffer_not_pow2                  2  --buffer 5000 ip_send_skb
-no_command                       2  -v
-info_no_args                     2  info
-missing_paren                    2  "ip_send_skb(skb->len"
-trailing_junk                    2  "ip_send_skb(skb) x"
-bad_operator                     2  "ip_send_skb(skb->len = 3)"
-unknown_arg                      2  "ip_send_skb(sbk)"
-unknown_member                   2  "ip_send_skb(skb->lenx)"
-arrow_on_scalar                  2  "ip_send_skb(skb->len->x)"
-dot_on_pointer                   2  "ip_send_skb(skb.len)"
-index_on_scalar                  2  "ip_send_skb(skb->len[1])"
-return_on_tracepoint             2  "tp:sched_process_exec(return)"
-unterminated_string              2  'ip_send_skb(skb->len == "abc)'
-constant_out_of_range            2  "ip_send_skb(skb->mac_len == 70000)"
-negative_unsigned                2  "ip_send_skb(skb->len == -1)"
-unknown_enumerator               2  "tp:inet_sock_set_state(newstate == TCP_ESTABLISHED, oldstate == TCP_NOPE)"
-enumerator_out_of_range          2  "ip_send_skb(skb->sk->__sk_common.skc_state == IPPROTO_MPTCP)"
-constant_too_big_for_u8          2  "ip_send_skb(skb->len == 1, skb->sk->__sk_common.skc_state == 300)"
-predicate_on_bitfield_range      2  "ip_send_skb(skb->cloned == 2)"
-predicate_on_struct              2  "ip_send_skb(skb->cb == 1)"
-info_unknown_module              2  info 'nosuchmod_zz:foo*'
-info_glob_matches_nothing        2  info 'ksnoop_nosuch_zz*'
-info_module_glob_matches_nothing 2  info 'vmlinux:ksnoop_nosuch_zz*'
-info_unknown_tracepoint          2  info tp:sched_process_exe
+# NAME                           ARGS
+ks_errors --in "$tmp" "$golden/errors" <<'TABLE'
+unknown_function                 info ip_send_skbb
+unknown_function_trace           no_such_function_xyz
+unknown_tracepoint               tp:sched_process_exe
+unknown_option                   --bogus info ip_send_skb
+option_needs_value               info ip_send_skb --pid
+bad_pid                          -p abc ip_send_skb
+negative_count                   -n -1 ip_send_skb
+folded_alone                     --folded tp:sched_switch
+interval_alone                   --interval 1 tp:sched_switch
+hist_with_count                  --hist --count 'tp:sys_enter(id)'
+count_with_hist                  --count --hist 'tp:sys_enter(id)'
+hist_with_stack                  --hist -s 'tp:sys_enter(id)'
+hist_with_max_events             --hist -n 3 'tp:sys_enter(id)'
+hist_two_values                  --hist 'tp:sys_enter(id, args)'
+hist_no_value                    --hist tp:sys_enter
+count_with_max_events            --count -n 3 tp:sched_switch
+bad_mode                         --mode uprobe ip_send_skb
+buffer_not_pow2                  --buffer 5000 ip_send_skb
+no_command                       -v
+info_no_args                     info
+missing_paren                    "ip_send_skb(skb->len"
+trailing_junk                    "ip_send_skb(skb) x"
+bad_operator                     "ip_send_skb(skb->len = 3)"
+unknown_arg                      "ip_send_skb(sbk)"
+unknown_member                   "ip_send_skb(skb->lenx)"
+arrow_on_scalar                  "ip_send_skb(skb->len->x)"
+dot_on_pointer                   "ip_send_skb(skb.len)"
+index_on_scalar                  "ip_send_skb(skb->len[1])"
+return_on_tracepoint             "tp:sched_process_exec(return)"
+unterminated_string              'ip_send_skb(skb->len == "abc)'
+constant_out_of_range            "ip_send_skb(skb->mac_len == 70000)"
+negative_unsigned                "ip_send_skb(skb->len == -1)"
+unknown_enumerator               "tp:inet_sock_set_state(newstate == TCP_ESTABLISHED, oldstate == TCP_NOPE)"
+enumerator_out_of_range          "ip_send_skb(skb->sk->__sk_common.skc_state == IPPROTO_MPTCP)"
+constant_too_big_for_u8          "ip_send_skb(skb->len == 1, skb->sk->__sk_common.skc_state == 300)"
+predicate_on_bitfield_range      "ip_send_skb(skb->cloned == 2)"
+predicate_on_struct              "ip_send_skb(skb->cb == 1)"
+info_unknown_module              info 'nosuchmod_zz:foo*'
+info_glob_matches_nothing        info 'ksnoop_nosuch_zz*'
+info_module_glob_matches_nothing info 'vmlinux:ksnoop_nosuch_zz*'
+info_unknown_tracepoint          info tp:sched_process_exe
 info_tracepoint_glob_matches_nothing \
-                                 2  info 'tp:ksnoop_nosuch_zz*'
-info_unknown_function            2  info ip_send_skbb
-info_spec_syntax                 2  info 'ip_send_skb x'
+                                 info 'tp:ksnoop_nosuch_zz*'
+info_unknown_function            info ip_send_skbb
+info_spec_syntax                 info 'ip_send_skb x'
 TABLE
 
 # same_error NAME SPEC: tracing SPEC fails as its info row did.
 same_error() {
 	local name=$1 spec=$2 info_err trace_err info_rc trace_rc
-	info_err=$(cat "$ET_DIR/info_$name.err"); info_rc=$(cat "$ET_DIR/info_$name.rc")
+	info_err=$(cat "$ROWS_DIR/info_$name.err"); info_rc=$(cat "$ROWS_DIR/info_$name.rc")
 	trace_err=$(ks --duration 1 "$spec" 2>&1 >/dev/null); trace_rc=$?
 	expect_eq "info_trace_same_$name" "$trace_rc: $trace_err" "$info_rc: $info_err"
 }
@@ -84,29 +84,29 @@ same_error spec_syntax 'ip_send_skb x'
 # tracepoint has (an argument, or a member of the struct one points to;
 # it once said "(arg0)", which tracepoints refuse); below, that it runs.
 if [ "$(id -u)" = 0 ]; then
-	error_table tests/golden/20-errors/root-errors <<-'TABLE'
-	# NAME                           STATUS  ARGS
-	no_kprobes_no_fentry             1  -n 1 --duration 1 ip_send_skb
-	glob_no_kprobes_no_fentry        1  --duration 1 'ip_send_s*'
-	glob_nothing_attached_kprobe     1  --mode kprobe --duration 1 'ip_send_s*'
-	mode_fentry_refused              1  --mode fentry --duration 1 ip_send_skb
-	fentry_refused_falls_back        1  KSNOOP_FEATURES=+fentry --duration 1 ip_send_skb
-	glob_nothing_attached            1  KSNOOP_FEATURES=+fentry --duration 1 'ip_send_s*'
-	no_ringbuf                       1  KSNOOP_FEATURES=-ringbuf --duration 1 tp:sched_process_free
-	features_env_refused             2  KSNOOP_FEATURES=-fentry,nope --duration 1 tp:sched_process_free
-	hist_example_sched_process_exec  2  --hist tp:sched_process_exec
-	hist_example_sched_process_exit  2  --hist tp:sched_process_exit
-	hist_example_sched_switch        2  --hist tp:sched:sched_switch
+	ks_errors --in "$tmp" "$golden/root-errors" <<-'TABLE'
+	# NAME                           ARGS
+	no_kprobes_no_fentry             -n 1 --duration 1 ip_send_skb
+	glob_no_kprobes_no_fentry        --duration 1 'ip_send_s*'
+	glob_nothing_attached_kprobe     --mode kprobe --duration 1 'ip_send_s*'
+	mode_fentry_refused              --mode fentry --duration 1 ip_send_skb
+	fentry_refused_falls_back        KSNOOP_FEATURES=+fentry --duration 1 ip_send_skb
+	glob_nothing_attached            KSNOOP_FEATURES=+fentry --duration 1 'ip_send_s*'
+	no_ringbuf                       KSNOOP_FEATURES=-ringbuf --duration 1 tp:sched_process_free
+	features_env_refused             KSNOOP_FEATURES=-fentry,nope --duration 1 tp:sched_process_free
+	hist_example_sched_process_exec  --hist tp:sched_process_exec
+	hist_example_sched_process_exit  --hist tp:sched_process_exit
+	hist_example_sched_switch        --hist tp:sched:sched_switch
 	TABLE
 	for tp in tp:sched_process_exec tp:sched_process_exit tp:sched:sched_switch; do
 		name=hist_example_${tp##*:}
-		example=$(sed -n 's/.*, as in "\(.*\)"$/\1/p' "$ET_DIR/$name.err")
+		example=$(sed -n 's/.*, as in "\(.*\)"$/\1/p' "$ROWS_DIR/$name.err")
 		out=$( (for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.1; /bin/true; done) >/dev/null &
 			ks --hist --duration 1.5 "$example" 2>/dev/null); rc=$?
 		expect_eq "${name}_runs" "0 ${example/tp:sched:/tp:}" "$rc $(sed -n 's/^\(tp:[a-z_]*\): \([^ ]*\) (.*/\1(\2)/p' <<<"$out" | head -1)"
 	done
 	expect_eq hist_example_exec_argument "tp:sched_process_exec(old_pid)" \
-		"$(sed -n 's/.*, as in "\(.*\)"$/\1/p' "$ET_DIR/hist_example_sched_process_exec.err")"
+		"$(sed -n 's/.*, as in "\(.*\)"$/\1/p' "$ROWS_DIR/hist_example_sched_process_exec.err")"
 	# -v: one line describing the kernel, every feature named; an injected one marked.
 	out=$(ks -v --duration 0.1 ip_send_skb 2>&1 >/dev/null)
 	expect_match kernel_features_line "^ksnoop: kernel [^ ]+: fentry no \(.+\), kprobes no, kprobe_multi (yes|no), uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes; probed in [0-9.]+ ms$" "$out"

@@ -1,10 +1,10 @@
 #!/bin/bash
 # Tracepoint mode, live on this kernel (root): tp_btf works here even
 # though kprobes and fentry do not.  Each run of ksnoop is a case
-# (ks_case, tests/lib/cases.sh); the errors are a table (errors.bash)
+# (ks_case, tests/lib/cases.sh); the errors are a table (ks_errors)
 # whose exact messages are in tests/golden/30-tracepoint/.
 . "$(dirname "$0")/helpers.bash"
-. "$(dirname "$0")/errors.bash"
+golden=$(cd "$(dirname "$0")/../golden/30-tracepoint" && pwd)
 
 needs_root tracepoints
 
@@ -415,17 +415,16 @@ fi
 # tp:syscalls:sys_enter_X / sys_exit_X (typed from tracefs:
 # live/32-syscalls.sh); a name in that category that is neither says how
 # they are named.
-ET_TIMEOUT=$KSNOOP_TIMEOUT
-# NAME                       STATUS  ARGS
-error_table tests/golden/30-tracepoint/errors <<'TABLE'
-tp_glob_none                 2  --duration 1 'tp:nosuch_*'
-tp_glob_none_fit             2  --duration 1 'tp:sched_wake_idle*(p->pid)'
-tp_decl_glob_reason          2  --duration 1 'tp:*(struct sk_buff *s, s->len > "x")'
-pred_two_values              2  --duration 1 'tp:sched_switch(prev->pid == next->pid)'
-tp_decl_named_unknown        2  --duration 1 'tp:sched_swtch(struct task_struct *t, t->pid)'
-tp_decl_named_no_such_type   2  --duration 1 'tp:sched_switch(struct sk_buff *t, t->len)'
-syscall_event                2  --duration 1 'tp:syscalls:openat(filename)'
-syscall_event_glob           2  info 'tp:syscalls:open*'
+# NAME                       ARGS
+ks_errors --in "$tmp" "$golden/errors" <<'TABLE'
+tp_glob_none                 --duration 1 'tp:nosuch_*'
+tp_glob_none_fit             --duration 1 'tp:sched_wake_idle*(p->pid)'
+tp_decl_glob_reason          --duration 1 'tp:*(struct sk_buff *s, s->len > "x")'
+pred_two_values              --duration 1 'tp:sched_switch(prev->pid == next->pid)'
+tp_decl_named_unknown        --duration 1 'tp:sched_swtch(struct task_struct *t, t->pid)'
+tp_decl_named_no_such_type   --duration 1 'tp:sched_switch(struct sk_buff *t, t->len)'
+syscall_event                --duration 1 'tp:syscalls:openat(filename)'
+syscall_event_glob           info 'tp:syscalls:open*'
 TABLE
 
 # Tracepoints whose plans differ in where their values are share programs,
@@ -490,10 +489,10 @@ expect_no_match tp_category_only_its_own '^tp:(sys_enter|sched_update_nr_running
 expect_eq tp_category_all_in_tracefs "" "$(sed 's/^tp:\([a-z0-9_]*\)(.*/\1/' <<<"$out" | while read -r n; do grep -qx "$n" <<<"$sched_events" || echo "$n"; done)"
 out=$(ks info 'tp:sch?d:sched_switch' 2>&1)
 expect_match tp_category_itself_a_glob '^tp:sched_switch\(' "$out"
-# NAME                       STATUS  ARGS
-error_table tests/golden/30-tracepoint/tracefs-errors <<'TABLE'
-tp_wrong_category            2  info 'tp:irq:sched_switch'
-tp_wrong_category_glob       2  --duration 1 'tp:irq:sched_*'
+# NAME                       ARGS
+ks_errors --in "$tmp" "$golden/tracefs-errors" <<'TABLE'
+tp_wrong_category            info 'tp:irq:sched_switch'
+tp_wrong_category_glob       --duration 1 'tp:irq:sched_*'
 TABLE
 K=$host_k
 

@@ -261,13 +261,13 @@ ks_case <<'CASE'
 NAME     attach_hist_signed
 RUN      --hist usdt "$P:ksnoop_test:value(arg0)"
 WORKLOAD "$P" signs 4
-EXPECT   hist_signed: eq "$(cat "$golden/hist_signed")" "$(cat "$OUT")"
+EXPECT   hist_signed: eq "$(ks_golden_file "$golden/hist_signed" "$OUT")" "$(cat "$OUT")"
 CASE
 ks_case <<'CASE'
 NAME     attach_hist_signed_json
 RUN      -j --hist usdt "$P:ksnoop_test:value(arg0)"
 WORKLOAD "$P" signs 4
-EXPECT   hist_signed_json: eq "$(cat "$golden/hist_signed.json")" "$(cat "$OUT")"
+EXPECT   hist_signed_json: eq "$(ks_golden_file "$golden/hist_signed.json" "$OUT")" "$(cat "$OUT")"
 CASE
 
 # --- a struct pointer printed through the binary's BTF ---

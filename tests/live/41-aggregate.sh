@@ -129,26 +129,19 @@ CASE
 # --- --hist --by comm: 1..100 from one name, -2..1 from the other;
 #     percentiles off the buckets, the max exact; --hist=linear: 1..100
 #     in buckets of 10 from 0 to 100.  The whole text, golden:
-#     tests/golden/41-aggregate/NAME (KSNOOP_UPDATE_GOLDEN=1 writes them) ---
-golden() { printf '%s/tests/golden/41-aggregate/%s' "$(cd "$(dirname "$0")/../.." && pwd)" "$1"; }
-same_as_golden() {
-	if [ "${KSNOOP_UPDATE_GOLDEN:-}" = 1 ]; then
-		mkdir -p "$(dirname "$(golden "$1")")"
-		cp "$OUT" "$(golden "$1")"
-	fi
-	cat "$(golden "$1")" 2>/dev/null || echo "no $(golden "$1")"
-}
+#     tests/golden/41-aggregate/NAME (KS_GOLDEN_UPDATE=1 writes them) ---
+golden=$(cd "$(dirname "$0")/../golden/41-aggregate" && pwd)
 ks_case <<'CASE'
 NAME     hist_by_comm
 RUN      --hist --by comm usdt "$P:ksnoop_test:value(arg0)"
 WORKLOAD "$U/usdt_aaa" values 100; "$U/usdt_bbb" signs 2
-EXPECT   eq "$(same_as_golden hist_by_comm)" "$(cat "$OUT")"
+EXPECT   eq "$(ks_golden_file "$golden/hist_by_comm" "$OUT")" "$(cat "$OUT")"
 CASE
 ks_case <<'CASE'
 NAME     hist_linear
 RUN      --hist=linear:0:100:10 usdt "$P:ksnoop_test:value(arg0)"
 WORKLOAD "$P" values 100
-EXPECT   eq "$(same_as_golden hist_linear)" "$(cat "$OUT")"
+EXPECT   eq "$(ks_golden_file "$golden/hist_linear" "$OUT")" "$(cat "$OUT")"
 CASE
 # -30..29: ten below -20, eight buckets of five, ten at 20 and above;
 # the 54th of 60 (p90) is among those above, whose bound is unknown (null);

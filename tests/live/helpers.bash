@@ -16,6 +16,9 @@
 #                          KCMD, "$K" unless a leak checker comes first) in
 #                          the background, its sanitizer reports under SAN_TAG;
 #                          sets KPID; finish then checks for a report as ks does
+#   ks_row_run TAG ARGS... / ks_row_sanitizer TAG
+#                          (replace cases.sh's) a ks_errors row's run, bounded
+#                          as ks is, and its sanitizer reports under TAG
 #   signal_and_wait SIG SECONDS
 #                          signal KPID, then wait_exit SECONDS
 #   sanitizer_clean NAME ERRFILE
@@ -102,11 +105,20 @@ $rep"
 	fi
 }
 
+# cases.sh's hooks for ks_errors' rows, and ks: a run's sanitizer
+# reports under TAG.
+ks_row_run() {
+	local tag=$1
+	shift
+	ASAN_OPTIONS=$(san_opt asan "$tag") UBSAN_OPTIONS=$(san_opt ubsan "$tag") \
+		timeout -k 2 "$KSNOOP_TIMEOUT" "$K" "$@"
+}
+ks_row_sanitizer() { san_take "$1"; }
+
 ks() {
 	local tag rc
 	tag=$(san_tag)
-	ASAN_OPTIONS=$(san_opt asan "$tag") UBSAN_OPTIONS=$(san_opt ubsan "$tag") \
-		timeout -k 2 "$KSNOOP_TIMEOUT" "$K" "$@"
+	ks_row_run "$tag" "$@"
 	rc=$?
 	san_check "$tag" "ksnoop $*"
 	return $rc
