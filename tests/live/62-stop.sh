@@ -23,46 +23,6 @@ busy() {
 	WPID=$!
 }
 
-# wait_mark FILE TEXT: until TEXT is in FILE, or ksnoop ($KPID) has
-# ended.  Bounded by a count of polls (6000, minutes), not by a time the
-# mark should come in: under load 'tp:*' alone took more than 15 s to
-# resolve, and a signal sent "15 s or the mark" met the wrong phase.
-wait_mark() {
-	local i=0
-	while [ $i -lt 6000 ] && ! grep -q "$2" "$1" 2>/dev/null; do
-		kill -0 "$KPID" 2>/dev/null || break
-		sleep 0.05
-		i=$((i + 1))
-	done
-	grep -q "$2" "$1" 2>/dev/null
-}
-
-# wait_writing PID: until PID is blocked writing to a full pipe (its
-# reader not reading): the event a slow-reader test needs, rather than a
-# second or two in which the pipe should have filled.  Bounded by count.
-wait_writing() {
-	local i=0
-	while [ $i -lt 6000 ]; do
-		case $(cat "/proc/$1/wchan" 2>/dev/null) in *pipe_write*) return 0 ;; esac
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# ksnoop_of PATTERN: the pid of the ksnoop whose command line starts
-# PATTERN, once it has started (bounded by count); empty if none.
-ksnoop_of() {
-	local i=0 p=
-	while [ $i -lt 2000 ] && [ -z "$p" ]; do
-		p=$(pgrep -f "^$1" | head -1)
-		[ -n "$p" ] || sleep 0.05
-		i=$((i + 1))
-	done
-	echo "$p"
-}
-
 # all_json FILE: every line of FILE is one whole JSON object (with -j the
 # summary is the last).
 all_json() {
@@ -152,8 +112,8 @@ busy
 ( "$K" -j -p "$WPID" 'tp:sys_enter(id)' 2>"$tmp/s.err" |
 	{ while [ ! -e "$tmp/s.go" ]; do sleep 0.05; done; cat >"$tmp/s.out"; } ) &
 pipe_pid=$!
-KPID=$(ksnoop_of "$K -j -p $WPID ")
-wait_writing "$KPID" || note "slow reader: ksnoop ${KPID:-(not found)} never blocked on the pipe"
+KPID=$(pid_of "$K -j -p $WPID ")
+wait_writing "$KPID" 6000 || note "slow reader: ksnoop ${KPID:-(not found)} never blocked on the pipe"
 kill -INT "$KPID" 2>/dev/null
 : >"$tmp/s.go"
 for i in $(seq 100); do kill -0 "$pipe_pid" 2>/dev/null || break; sleep 0.1; done
@@ -175,11 +135,11 @@ expect_eq slow_reader_sigint_stderr_quiet "" "$(cat "$tmp/s.err")"
 busy
 ( "$K" -v -j -p "$WPID" 'tp:sys_enter(id)' 2>"$tmp/b.err" | sleep 600 ) &
 pipe_pid=$!
-KPID=$(ksnoop_of "$K -v -j -p $WPID ")
+KPID=$(pid_of "$K -v -j -p $WPID ")
 wait_mark "$tmp/b.err" 'tracing .* target'
 progs=$(held_ids "$KPID" prog)
 # Blocked on the full pipe: the first SIGINT must wait for the reader.
-wait_writing "$KPID" || note "second SIGINT: ksnoop never blocked on the pipe"
+wait_writing "$KPID" 6000 || note "second SIGINT: ksnoop never blocked on the pipe"
 kill -INT "$KPID"; sleep 0.5
 kill -0 "$KPID" 2>/dev/null && pass first_sigint_waits_for_reader ||
 	fail first_sigint_waits_for_reader "ksnoop ended on the first SIGINT while a write was pending"

@@ -31,30 +31,6 @@ FPID=$!
 kill -0 "$FPID" 2>/dev/null || { fail flood_runs "$FL flood 900 did not start"; exit 0; }
 SPEC="$FL:ksnoop_test:value(arg0)"
 
-# wait_mark FILE TEXT: until TEXT is in FILE or ksnoop ($KPID) ended; by count.
-wait_mark() {
-	local i=0
-	while [ $i -lt 6000 ] && ! grep -q "$2" "$1" 2>/dev/null; do
-		kill -0 "$KPID" 2>/dev/null || break
-		sleep 0.05
-		i=$((i + 1))
-	done
-	grep -q "$2" "$1" 2>/dev/null
-}
-
-# wait_writing PID: until PID is blocked writing to a full pipe; by count.
-# Not if PID or the flood ended.
-wait_writing() {
-	local i=0
-	while [ $i -lt 2000 ]; do
-		case $(cat "/proc/$1/wchan" 2>/dev/null) in *pipe_write*) return 0 ;; esac
-		kill -0 "$1" 2>/dev/null && kill -0 "$FPID" 2>/dev/null || return 1
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-
 # wait_taken PID SIG: until SIG is no longer pending for PID (its handler
 # has it); by count.
 wait_taken() {
@@ -85,17 +61,6 @@ taken_soon() {
 		i=$((i + 1))
 	done
 	return 1
-}
-
-# pid_of PATTERN: the pid of the process whose command line starts PATTERN; by count.
-pid_of() {
-	local i=0 p=
-	while [ $i -lt 2000 ] && [ -z "$p" ]; do
-		p=$(pgrep -f "^$1" | head -1)
-		[ -n "$p" ] || sleep 0.05
-		i=$((i + 1))
-	done
-	echo "$p"
 }
 
 # wait_file FILE: until FILE exists, END_POLLS at most; 0 if it does.
@@ -134,7 +99,7 @@ for run in $(seq $RUNS); do
 	TPID=$(pid_of "timeout --preserve-status -s INT 900 $K ")
 	KPID=$(pid_of "$K -v -j usdt $FL:")
 	wait_mark "$tmp/t.err" 'tracing .* target'
-	wait_writing "$KPID" || not_blocked=$((not_blocked + 1))
+	wait_writing "$KPID" 2000 "$FPID" || not_blocked=$((not_blocked + 1))
 	kill -ALRM "$TPID" 2>/dev/null
 	wait_taken "$KPID" INT
 	: >"$tmp/go"
@@ -179,7 +144,7 @@ for try in 1 2 3; do
 	pipe_pid=$!
 	KPID=$(pid_of "$K -v -j usdt $FL:")
 	wait_mark "$tmp/c.err" 'tracing .* target'
-	wait_writing "$KPID" || note "copy: ksnoop never blocked on the pipe"
+	wait_writing "$KPID" 2000 "$FPID" || note "copy: ksnoop never blocked on the pipe"
 	kill -INT "$KPID"
 	taken_soon "$KPID" INT
 	kill -INT "$KPID" 2>/dev/null
@@ -217,7 +182,7 @@ second_signal() {
 	KPID=$(pid_of "$K -v -j usdt $FL:")
 	wait_mark "$tmp/b.err" 'tracing .* target'
 	progs=$(held_ids "$KPID" prog) links=$(held_ids "$KPID" link) maps=$(held_ids "$KPID" map)
-	wait_writing "$KPID" || note "$name: ksnoop never blocked on the pipe"
+	wait_writing "$KPID" 2000 "$FPID" || note "$name: ksnoop never blocked on the pipe"
 	kill -"$sig1" "$KPID"
 	wait_taken "$KPID" "$sig1"
 	sleep 0.5

@@ -21,6 +21,13 @@
 #                          as ks is, and its sanitizer reports under TAG
 #   signal_and_wait SIG SECONDS
 #                          signal KPID, then wait_exit SECONDS
+#   pid_of PATTERN         the pid of the process whose command line starts
+#                          PATTERN, once it has started (by count); empty if none
+#   wait_mark FILE TEXT    until TEXT is in FILE or ksnoop (KPID) ended; by count
+#   wait_writing PID POLLS [ALIVE...]
+#                          until PID is blocked writing to a full pipe (its
+#                          reader not reading), at most POLLS polls of 0.05 s;
+#                          not if PID or one of ALIVE ended
 #   sanitizer_clean NAME ERRFILE
 #                          pass NAME if the last spawn made no sanitizer
 #                          report (in its log, or in ERRFILE outside tests/run)
@@ -287,6 +294,43 @@ signal_and_wait() {
 	kill -"$1" "$KPID"
 	wait_exit "$2"
 } 2>/dev/null
+
+pid_of() {
+	local i=0 p=
+	while [ $i -lt 2000 ] && [ -z "$p" ]; do
+		p=$(pgrep -f "^$1" | head -1)
+		[ -n "$p" ] || sleep 0.05
+		i=$((i + 1))
+	done
+	echo "$p"
+}
+
+# Bounded by a count of polls (6000, minutes), not by a time the mark
+# should come in: under load 'tp:*' alone took more than 15 s to resolve,
+# and a signal sent "15 s or the mark" met the wrong phase.
+wait_mark() {
+	local i=0
+	while [ $i -lt 6000 ] && ! grep -q "$2" "$1" 2>/dev/null; do
+		kill -0 "$KPID" 2>/dev/null || break
+		sleep 0.05
+		i=$((i + 1))
+	done
+	grep -q "$2" "$1" 2>/dev/null
+}
+
+# The event a slow-reader test needs, rather than a second or two in which
+# the pipe should have filled.
+wait_writing() {
+	local i=0 pid=$1 polls=$2
+	shift 2
+	while [ $i -lt "$polls" ]; do
+		case $(cat "/proc/$pid/wchan" 2>/dev/null) in *pipe_write*) return 0 ;; esac
+		kill -0 "$pid" "$@" 2>/dev/null || return 1
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
 
 sanitizer_clean() {
 	local rep
