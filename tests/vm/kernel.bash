@@ -4,7 +4,10 @@
 #   kernel_prepare RELEASE   "" or bookworm (the system's apt) or trixie
 #                            (scripts/trixie-apt's private configuration in
 #                            $KSNOOP_APT_DIR: its own sources, lists and
-#                            cache, the system's mirror); with karch=arm64
+#                            cache, the system's mirror) or trixie-backports
+#                            (the newest backport, 7.3 when written; its
+#                            own configuration in $KSNOOP_BACKPORTS_APT_DIR,
+#                            default $cache/apt-trixie-backports); with karch=arm64
 #                            the arm64 kernel of RELEASE (bookworm if "")
 #                            through a private configuration of that
 #                            release's arm64 archive (KSNOOP_ARM64_APT_DIR,
@@ -36,29 +39,44 @@ kernel_apt() {
 		apt_cache=("${arch_apt[@]}" apt-cache)
 		resolved=$cache/resolved-$rel-$karch
 		apt_lists=$aptdir/lists
-	elif [ "$1" = trixie ]; then
-		aptdir=${KSNOOP_APT_DIR:-$cache/apt-trixie}
+	elif [ "$1" = trixie ] || [ "$1" = trixie-backports ]; then
+		if [ "$1" = trixie ]; then
+			aptdir=${KSNOOP_APT_DIR:-$cache/apt-trixie}
+		else
+			aptdir=${KSNOOP_BACKPORTS_APT_DIR:-$cache/apt-trixie-backports}
+		fi
 		mkdir -p "$aptdir" && aptdir=$(cd "$aptdir" && pwd) || die "cannot create $aptdir"
+		# scripts/trixie-apt fixes a directory's release when it makes it
+		if [ -s "$aptdir/release" ] && [ "$(cat "$aptdir/release")" != "$1" ]; then
+			die "$aptdir is an apt configuration for $(cat "$aptdir/release"), not $1"
+		fi
 		trixie_apt=$here/../../scripts/trixie-apt
-		"$trixie_apt" "$aptdir" update || info "no fresh trixie lists; trying the cache"
+		KSNOOP_APT_RELEASE=$1 "$trixie_apt" "$aptdir" update || info "no fresh $1 lists; trying the cache"
 		apt_get=("$trixie_apt" "$aptdir" apt-get)
 		apt_cache=("$trixie_apt" "$aptdir" apt-cache)
-		resolved=$cache/resolved-trixie
+		resolved=$cache/resolved-$1
 		apt_lists=$aptdir/lists
 	fi
 }
 
 # kernel_resolve: kernel_pkg and kernel_ver, the package the meta-package
-# depends on, or both empty. apt-cache takes a second or two; its answer is
-# kept until the apt lists change (apt-get update).
+# depends on, or both empty, and kernel_parts, the packages that hold its
+# files: kernel_pkg itself, or, where kernel_pkg is a meta package too
+# (trixie-backports' 7.x), the linux-binary-VER (vmlinuz under
+# /usr/lib/modules/VER/) and linux-modules-VER it depends on, at the same
+# version. apt-cache takes a second or two; its answer is kept until the
+# apt lists change (apt-get update).
 kernel_resolve() {
+	local parts
 	kernel_pkg=
 	kernel_ver=
+	kernel_parts=
 	if [ -s "$resolved" ] && [ -d "$apt_lists" ] &&
 		[ -z "$(find "$apt_lists" -maxdepth 1 -newer "$resolved" -print -quit)" ]; then
-		read -r kernel_pkg kernel_ver <"$resolved" || true
+		read -r kernel_pkg kernel_ver kernel_parts <"$resolved" || true
 	fi
 	if [ -n "$kernel_pkg" ] && [ -n "$kernel_ver" ]; then
+		kernel_parts=${kernel_parts:-$kernel_pkg}
 		return 0
 	fi
 	kernel_pkg=$("${apt_cache[@]}" depends "$kernel_meta" 2>/dev/null |
@@ -67,33 +85,44 @@ kernel_resolve() {
 		kernel_ver=$("${apt_cache[@]}" show --no-all-versions "$kernel_pkg" 2>/dev/null |
 			awk '$1 == "Version:" { print $2; exit }') || true
 	fi
+	if [ -n "$kernel_pkg" ]; then
+		parts=$("${apt_cache[@]}" depends "$kernel_pkg" 2>/dev/null |
+			awk '$1 == "Depends:" && $2 ~ /^linux-(binary|modules)-/ { printf "%s ", $2 }') || true
+		case $parts in
+		*linux-binary-*) kernel_parts=${parts% } ;;
+		*) kernel_parts=$kernel_pkg ;;
+		esac
+	fi
 	if [ -n "$kernel_pkg" ] && [ -n "$kernel_ver" ]; then
-		echo "$kernel_pkg $kernel_ver" >"$resolved.$$"
+		echo "$kernel_pkg $kernel_ver $kernel_parts" >"$resolved.$$"
 		mv "$resolved.$$" "$resolved"
 	fi
 }
 
-# kernel_fetch: kdir, the package kernel_pkg=kernel_ver unpacked in the
-# cache, downloaded and unpacked first if it is not there yet
+# kernel_fetch: kdir, the packages kernel_parts=kernel_ver unpacked into
+# one directory of the cache named for kernel_pkg, downloaded and unpacked
+# first if it is not there yet
 kernel_fetch() {
-	local deb lock_fd
+	local deb lock_fd part
 	kdir=$cache/${kernel_pkg}_${kernel_ver}
-	deb=$cache/${kernel_pkg}_${kernel_ver//:/%3a}_$karch.deb
 	# Another run may be filling the cache at the same time.
 	exec {lock_fd}>"$cache/.lock"
 	flock "$lock_fd"
 	if [ ! -e "$kdir/.unpacked" ]; then
-		if [ ! -s "$deb" ]; then
-			info "downloading $kernel_pkg $kernel_ver into $cache"
-			# apt-get download writes to the current directory; as root it
-			# warns that _apt cannot reach it, which is harmless.
-			(cd "$cache" && "${apt_get[@]}" download -q "$kernel_pkg=$kernel_ver") >"$tmp/apt.log" 2>&1 ||
-				die "apt-get download $kernel_pkg=$kernel_ver failed: $(grep -m1 '^E:' "$tmp/apt.log" || tail -n 1 "$tmp/apt.log")"
-			[ -s "$deb" ] || die "apt-get download did not produce $deb"
-		fi
 		rm -rf "$kdir.tmp"
 		mkdir -p "$kdir.tmp"
-		dpkg-deb -x "$deb" "$kdir.tmp" || die "dpkg-deb -x $deb failed"
+		for part in $kernel_parts; do
+			deb=$cache/${part}_${kernel_ver//:/%3a}_$karch.deb
+			if [ ! -s "$deb" ]; then
+				info "downloading $part $kernel_ver into $cache"
+				# apt-get download writes to the current directory; as root
+				# it warns that _apt cannot reach it, which is harmless.
+				(cd "$cache" && "${apt_get[@]}" download -q "$part=$kernel_ver") >"$tmp/apt.log" 2>&1 ||
+					die "apt-get download $part=$kernel_ver failed: $(grep -m1 '^E:' "$tmp/apt.log" || tail -n 1 "$tmp/apt.log")"
+				[ -s "$deb" ] || die "apt-get download did not produce $deb"
+			fi
+			dpkg-deb -x "$deb" "$kdir.tmp" || die "dpkg-deb -x $deb failed"
+		done
 		touch "$kdir.tmp/.unpacked"
 		rm -rf "$kdir"
 		mv "$kdir.tmp" "$kdir"
@@ -103,11 +132,15 @@ kernel_fetch() {
 }
 
 # kernel_cached RELEASE: kdir, the newest kernel of RELEASE already
-# unpacked (no apt lists, offline?); trixie's are 6.12, "+deb13"
+# unpacked (no apt lists, offline?); trixie's are "+deb13" (6.12),
+# trixie-backports' "+deb13" with a "~bpo13" version, bookworm's neither
 kernel_cached() {
-	local pat="linux-image-*-cloud-${karch}_*"
-	[ "$1" != trixie ] || pat="linux-image-*+deb13*-cloud-${karch}_*"
-	kdir=$(ls -d "$cache"/$pat/.unpacked 2>/dev/null | sort -V | tail -n 1) ||
+	local pat="linux-image-*-cloud-${karch}_*" not='+deb1[3-9]'
+	case $1 in
+	trixie) pat="linux-image-*+deb13*-cloud-${karch}_*" not='~bpo' ;;
+	trixie-backports) pat="linux-image-*+deb13*-cloud-${karch}_*~bpo13*" not='^$' ;;
+	esac
+	kdir=$(ls -d "$cache"/$pat/.unpacked 2>/dev/null | grep -v -e "$not" | sort -V | tail -n 1) ||
 		true
 	[ -n "$kdir" ] ||
 		die "cannot resolve $kernel_meta with apt-cache (run apt-get update) and no kernel is cached in $cache"
@@ -123,14 +156,27 @@ kernel_prepare() {
 	else
 		kernel_cached "$1"
 	fi
+	kernel_locate
+	info "kernel $kver (${kdir##*/})"
+}
+
+# kernel_locate: vmlinuz, kver and moddir in the unpacked kdir: boot/vmlinuz-VER
+# (6.1, 6.12) or 7.x's usr/lib/modules/VER/vmlinuz
+kernel_locate() {
 	vmlinuz=$(ls "$kdir"/boot/vmlinuz-* 2>/dev/null | head -n 1) || true
-	[ -n "$vmlinuz" ] || die "no boot/vmlinuz-* in $kdir"
-	kver=${vmlinuz##*/vmlinuz-}
+	if [ -n "$vmlinuz" ]; then
+		kver=${vmlinuz##*/vmlinuz-}
+	else
+		# 7.x's linux-binary-VER: /usr/lib/modules/VER/vmlinuz
+		vmlinuz=$(ls "$kdir"/usr/lib/modules/*/vmlinuz 2>/dev/null | head -n 1) || true
+		[ -n "$vmlinuz" ] || die "no boot/vmlinuz-* or usr/lib/modules/*/vmlinuz in $kdir"
+		kver=${vmlinuz%/vmlinuz}
+		kver=${kver##*/}
+	fi
 	moddir=$kdir/lib/modules/$kver
 	# trixie's packages ship /usr/lib only (merged /usr)
 	[ -d "$moddir" ] || moddir=$kdir/usr/lib/modules/$kver
 	[ -d "$moddir" ] || die "no modules directory $moddir"
-	info "kernel $kver (${kdir##*/})"
 }
 
 # guest_prepare: for a kernel of another architecture (karch arm64), the
