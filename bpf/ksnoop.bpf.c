@@ -481,10 +481,18 @@ static __always_inline int capture_return(void *ctx, enum word_source ws)
 		return capture(ctx, words);			\
 	}
 
+/*
+ * KSNOOP_KPROBES_ONLY: the kprobe pair alone, for bench/lskel.c's light
+ * skeleton (a light skeleton loads every program of its object, and an
+ * fentry program cannot load without its target).
+ */
+#ifndef KSNOOP_KPROBES_ONLY
 CAPTURE_PROG("fentry", ksnoop_fentry, __u64, WORDS_FENTRY, capture_entry)
 CAPTURE_PROG("fexit", ksnoop_fexit, __u64, WORDS_FENTRY, capture_return)
+#endif
 CAPTURE_PROG("kprobe", ksnoop_kprobe, struct pt_regs, WORDS_REGS, capture_entry)
 CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, capture_return)
+#ifndef KSNOOP_KPROBES_ONLY
 CAPTURE_PROG("raw_tp", ksnoop_tp, __u64, WORDS_TP, capture_entry)
 CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, capture_entry)
 /* Syscall events: one of them (tp:syscalls:...), or a call's entry and exit (sys:). */
@@ -529,3 +537,4 @@ int ksnoop_tree_exec(__u64 *ctx)
 		tree_drop(old_tid, s, KSNOOP_CNT_TREE_EXEC);
 	return 0;
 }
+#endif /* KSNOOP_KPROBES_ONLY */
