@@ -485,6 +485,7 @@ static int bind_decls(const struct spec *s, struct signature *sig, struct ks_err
 /* What a kernel spec's matches came to: the counts and the first reason one was left out. */
 struct glob_tally {
 	struct target_list *l;
+	struct kernel *k;
 	const struct spec *s;
 	const struct targets_cfg *cfg;
 	int n, traced, skipped;
@@ -597,18 +598,48 @@ static const char *left_out_why(const struct target_match *m)
 	return m->refused;
 }
 
-/*
- * -v: a glob's match whose name is several static functions' attaches by
- * name, and the kernel takes one (the first in kallsyms); named alone,
- * each is traced.
- */
-static void log_namesakes(const struct glob_tally *g, const struct target_match *m)
-{
-	int n = m->namesakes;
+static int glob_match(const struct target_match *m, void *ctx);
 
-	if (n > 1)
-		log_info("%s: %s is the name of %d functions; a glob attaches it by name, to the one the kernel picks (name it alone to trace each)",
-			 g->s->text, m->name, n);
+/*
+ * A glob's match whose name is several static functions' (modalias_show):
+ * the kernel refuses a kprobe on such a name (EADDRNOTAVAIL, Debian's 6.1
+ * and 6.7 on) and fentry takes the one it picks by name, so each function
+ * is a match of its own, as for the name given alone (each_instance()):
+ * a kprobe at its address, or with fentry the one the kernel picks.  The
+ * instances of a module with its own FUNC of the name are that module's
+ * match.  0, or FN's error; -ENOENT when kallsyms does not list several.
+ */
+static int glob_namesakes(struct glob_tally *g, const struct target_match *m)
+{
+	struct func_instance in[KERNEL_MAX_INSTANCES];
+	struct ks_error e;
+	int n, shown, i, pick, err = 0;
+
+	n = kernel__func_instances(g->k, m->name, m->module ? m->module : g->s->module, in,
+				   KERNEL_MAX_INSTANCES, &e);
+	if (n < 2)
+		return -ENOENT;
+	shown = n < KERNEL_MAX_INSTANCES ? n : KERNEL_MAX_INSTANCES;
+	log_info("%s: %s is the name of %d functions; each is a match (kprobes attach by address, fentry by name to the one the kernel picks)",
+		 g->s->text, m->name, n);
+	pick = fentry_pick(in, shown, m->sig->module);
+	for (i = 0; i < shown && !err; i++) {
+		struct signature isig = *m->sig;
+		struct ks_error ie = {};
+		struct target_match tm = *m;
+
+		tm.e = &ie;
+		tm.sig = &isig;
+		tm.instance = i;
+		tm.ninstances = n;
+		tm.fentry_pick = i == pick;
+		tm.module = in[i].module;
+		tm.err = kernel__instance_sig(g->k, &in[i], &isig, &ie);
+		if (!m->module && in[i].module && isig.btf != m->sig->btf)
+			continue;
+		err = glob_match(&tm, g);
+	}
+	return err;
 }
 
 /*
@@ -623,17 +654,25 @@ static int glob_match(const struct target_match *m, void *ctx)
 	struct signature bound;
 	bool was_bound = false;
 	struct ks_error e;
+	int err;
 
 	/* Thousands of matches take a while: a Ctrl-C ends it here. */
 	if (stop__requested())
 		return -EINTR;
 	if (!m->glob)
 		return named_match(g, m);
+	if (!why && !m->err && m->namesakes > 1 && !m->ninstances) {
+		err = glob_namesakes(g, m);
+		if (err != -ENOENT)
+			return err;
+	}
 	g->n++;
 	if (why)
 		ks_fail(&e, -EOPNOTSUPP, "%s", why);
 	else if (m->err)
 		e = *m->e;
+	else if (m->ninstances && instance_kind(g, m, &kind, &e))
+		why = ks_message(&e);
 	if (!why && !m->err) {
 		bound = *m->sig;
 		if (!bind_decls(g->s, &bound, &e)) {
@@ -645,7 +684,9 @@ static int glob_match(const struct target_match *m, void *ctx)
 			if (!resolve_last(g->l, &bound, g->cfg, &e)) {
 				g->traced++;
 				g->l->glob_traced++;
-				log_namesakes(g, m);
+				if (m->ninstances)
+					snprintf(tg->label, sizeof(tg->label), "%s@%llx", m->name,
+						 (unsigned long long)m->sig->addr);
 				return 0;
 			}
 			drop_last(g->l);
@@ -749,7 +790,7 @@ static int add_kernel_matches(struct glob_tally *g, struct kernel *k)
 static int add_kernel_spec(struct target_list *l, struct kernel *k, const struct spec *s,
 			   const struct targets_cfg *cfg)
 {
-	struct glob_tally g = { .l = l, .s = s, .cfg = cfg };
+	struct glob_tally g = { .l = l, .k = k, .s = s, .cfg = cfg };
 	int err;
 
 	if (s->kind == SPEC_TP && s->is_glob)

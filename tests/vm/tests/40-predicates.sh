@@ -49,28 +49,32 @@ for mode in $(vm_modes); do
 		EXPECT   ${T}_no_entry_events: count 0 '-> do_sys_openat2$'
 	CASE
 
-	# --- return codes by name: a returned pointer that is an errno is
+	# --- return codes by name (do_filp_open, 7.3's do_file_open): a
+	#     returned pointer that is an errno is
 	#     ERR_PTR(-ENOENT), never read; 'return < 0' on it is IS_ERR(),
 	#     '>= 0' the opposite; an int's errno is named too ---
 	ks_case <<-'CASE'
 		NAME     ${T}_err_ptr
-		RUN      --mode $mode -c cat 'do_filp_open(pathname->name, return < 0)'
+		KFUNC    OPEN do_filp_open do_file_open
+		RUN      --mode $mode -c cat "$OPEN(pathname->name, return < 0)"
 		WORKLOAD open_some_missing
-		EXPECT   ${T}_err_ptr_only_errors: count 3 '<- do_filp_open \([0-9.]+ [nmu]?s\)$'
+		EXPECT   ${T}_err_ptr_only_errors: count 3 "<- $OPEN \\([0-9.]+ [nmu]?s\\)\$"
 		EXPECT   ${T}_err_ptr_named: count 3 '^    return = ERR_PTR\(-ENOENT\)$'
 		EXPECT   ${T}_err_ptr_entry_value: count 3 "^    pathname->name = \"$tmp/missing-[369]\"$"
 		EXPECT   ${T}_err_ptr_not_read: no_match 'could not read memory'
 	CASE
 	ks_case <<-'CASE'
 		NAME     ${T}_not_err_ptr
-		RUN      --mode $mode -c cat 'do_filp_open(pathname->name, return >= 0)'
+		KFUNC    OPEN do_filp_open do_file_open
+		RUN      --mode $mode -c cat "$OPEN(pathname->name, return >= 0)"
 		WORKLOAD open_some_missing
 		EXPECT   ${T}_not_err_ptr_all_opened: count 10 "^    pathname->name = \"$tmp/exists\"$"
 		EXPECT   ${T}_not_err_ptr_no_error: count 10 '^    return = 0x[0-9a-f]+ -> \(struct file\)\{$'
 	CASE
 	ks_case <<-'CASE'
 		NAME     ${T}_err_ptr_json
-		RUN      --mode $mode -j -c cat 'do_filp_open(pathname->name, return)'
+		KFUNC    OPEN do_filp_open do_file_open
+		RUN      --mode $mode -j -c cat "$OPEN(pathname->name, return)"
 		WORKLOAD open_some_missing
 		EXPECT   ${T}_err_ptr_json_named: eq "3 0xfffffffffffffffe ENOENT" \
 		         "$(events "$OUT" | jq -r 'select(.kind == "return" and .values.return_errno != null) | "\(.values.return) \(.values.return_errno)"' | sort | uniq -c | sed 's/^ *//')"
@@ -81,9 +85,10 @@ for mode in $(vm_modes); do
 	# never), beside those returning a long (do_sys_openat2).
 	ks_case <<-'CASE'
 		NAME     ${T}_glob_return_codes
+		KFUNC    OPEN do_filp_open do_file_open
 		RUN      --mode $mode -c cat 'do_*open*(return < 0)'
 		WORKLOAD open_some_missing
-		EXPECT   ${T}_glob_pointer_included: count 3 '<- do_filp_open \([0-9.]+ [nmu]?s\)$'
+		EXPECT   ${T}_glob_pointer_included: count 3 "<- $OPEN \\([0-9.]+ [nmu]?s\\)\$"
 		EXPECT   ${T}_glob_err_ptr: count 3 '^    return = ERR_PTR\(-ENOENT\)$'
 		EXPECT   ${T}_glob_long_named: count 3 '^    return = -2 \(ENOENT\)$'
 	CASE
@@ -130,14 +135,15 @@ for mode in $(vm_modes); do
 	#     every reported entry value must belong to its own call ---
 	ks_case <<-'CASE'
 		NAME     ${T}_stress
+		KFUNC    OPEN do_filp_open do_file_open
 		RUN      --mode $mode -j 'do_sys_openat2(filename, return < 0)' \
-		         'do_filp_open(pathname->name, return >= 0xfffffffffffff001)'
+		         "$OPEN(pathname->name, return >= 0xfffffffffffff001)"
 		WORKLOAD four_workers
 		EXPECT   ${T}_stress_all_failures: eq 100 \
 		         "$(events "$OUT" | jq -r 'select(.func=="do_sys_openat2") | .values.filename' | grep -c .)"
 		EXPECT   ${T}_stress_pairs_match: eq "" "$(stress_mismatches "$OUT")"
 		EXPECT   ${T}_stress_nested_function: eq 100 \
-		         "$(events "$OUT" | jq -r 'select(.func=="do_filp_open") | .values["pathname->name"]' | grep -c "/miss-")"
+		         "$(events "$OUT" | jq -r --arg f "$OPEN" 'select(.func==$f) | .values["pathname->name"]' | grep -c "/miss-")"
 		EXPECT   ${T}_stress_summary: eq '200 0' "$(record summary "$OUT" | jq -r '"\(.printed) \(.lost)"')"
 	CASE
 done
