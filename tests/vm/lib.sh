@@ -80,3 +80,10 @@ START_WAIT=${START_WAIT:-30}
 KS_WAIT=${KS_WAIT:-20}
 STOP_DELAY=${STOP_DELAY:-0.5}
 . /tests/cases.sh
+
+# vm_feature NAME: yes or no, as ksnoop -v's features line says of NAME
+# (fentry, kprobe_multi, ...), for a case that expects each side.
+vm_feature() {
+	_ks_feature "$1"
+	echo "$_ksf"
+}

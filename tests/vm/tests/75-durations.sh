@@ -113,7 +113,8 @@ for mode in $(vm_modes); do
 	CASE
 done
 
-# Tracepoints have no return: -L is refused, one line, exit 2.
+# Tracepoints have no return: -L is refused, one line, exit 2.  A refusal,
+# not a ks_case (a case waits for ksnoop to attach).
 err=$(ksnoop -L 10ms tp:sched_process_exec 2>&1 >/dev/null); rc=$?
 expect_eq min_duration_tracepoint_status 2 "$rc"
 expect_match min_duration_tracepoint_message 'is a tracepoint, which has no return' "$err"

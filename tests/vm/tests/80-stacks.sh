@@ -124,7 +124,8 @@ for mode in $(vm_modes); do
 		EXPECT   ${T}_hist_by_comm_bucket: match '^\[268ms, 537ms\) +2 \|@{52}\|$'
 	CASE
 done
-# No return, no duration: a tracepoint is refused before anything attaches.
+# No return, no duration: a tracepoint is refused before anything attaches
+# (a refusal, not a ks_case: a case waits for ksnoop to attach).
 err=$(ksnoop --hist tp:sched_switch 2>&1 >/dev/null); rc=$?
 expect_eq hist_duration_tracepoint_exit 2 "$rc"
 expect_match hist_duration_tracepoint_says_why 'has no return' "$err"
