@@ -1,5 +1,5 @@
 #!/bin/sh
-# vm-timeout: 240
+# vm-timeout: 480
 # SIGINT, SIGTERM and SIGKILL of ksnoop while it traces a hot kernel
 # function, in both attach modes: nothing may be left behind.  The
 # programs, links and maps ksnoop held (from its /proc/PID/fdinfo) must be
