@@ -1,4 +1,5 @@
 #!/bin/sh
+# vm-timeout: 900
 # -s: each event carries the kernel stack at its probe, symbolised, in both
 # attach modes; at a function's entry the stack still shows its caller.
 # --count: calls per function (and per stack) summed in BPF; --hist: a log2
