@@ -12,6 +12,22 @@ if ! command -v ustack_prog >/dev/null; then
 	exit 0
 fi
 tmp=$(mktemp -d)
+# linger_until_counted MISSING: ustack_prog opens MISSING once and waits
+# on its stdin until ksnoop has printed a line (bounded by wait_lines),
+# so that its maps are there when the count is named.  A helper, not
+# WORKLOAD lines: a fifo held open across the steps.
+linger_until_counted() {
+	rm -f "$tmp/go"
+	mkfifo "$tmp/go"
+	ustack_prog "$1" 1 <"$tmp/go" &
+	_up=$!
+	exec 8>"$tmp/go"
+	echo go >&8
+	wait_lines "$OUT" 1 60
+	echo done >&8
+	exec 8>&-
+	wait "$_up"
+}
 for mode in fentry kprobe; do
 	T=$mode
 	ks_case <<-'CASE'
@@ -34,11 +50,13 @@ for mode in fentry kprobe; do
 		         "$(jq -c 'select(.type == "event") | .ustack[0:3] | map(sub("\\+0x[0-9a-f]+ \\(/usr/bin/ustack_prog\\)$"; ""))' "$OUT" | head -1)"
 	CASE
 	# --count per user stack, folded below the kernel's; printed every
-	# 300 ms, while the program lingers (its frames are named then).
+	# 300 ms, while the program lingers (its frames are named then): it
+	# waits until the count is printed, not a fixed 3 s (6.12 under load
+	# printed it after the program had gone: frames in hex).
 	ks_case <<-'CASE'
 		NAME     ${T}_ustack_folded
 		RUN      --mode $mode --count -s --ustack --folded --interval 300ms -c ustack_prog "do_sys_openat2(filename == \"/nonexistent-ustack-f$mode\", return < 0)"
-		WORKLOAD ustack_prog /nonexistent-ustack-f$mode 1 3000 </dev/null
+		WORKLOAD linger_until_counted /nonexistent-ustack-f$mode
 		EXPECT   match '^([^;]*;)*main;outer_fn;inner_fn;[^ ]*do_syscall_64[^ ]*;do_sys_openat2 1$'
 	CASE
 done
