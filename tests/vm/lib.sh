@@ -89,3 +89,10 @@ kernel_in() {
 	[ -z "$1" ] || _ks_kernel_at_least "$1" || return 1
 	[ -z "$2" ] || ! _ks_kernel_at_least "${2%%.*}.$((${2#*.} + 1))"
 }
+
+# vm_feature NAME: yes or no, as ksnoop -v's features line says of NAME
+# (fentry, kprobe_multi, ...), for a case that expects each side.
+vm_feature() {
+	_ks_feature "$1"
+	echo "$_ksf"
+}
