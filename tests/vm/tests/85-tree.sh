@@ -178,15 +178,30 @@ for mode in fentry kprobe; do
 	CASE
 
 	# --- mkdir of an existing directory: EEXIST first from filename_create
-	#     (do_mkdirat is filename_mkdirat on 7.3: KFUNC) ---
+	#     (do_mkdirat is filename_mkdirat on 7.3: KFUNC).  From 6.15
+	#     lookup_one_qstr_excl() returns the EEXIST itself (before, it
+	#     returned the positive dentry and filename_create() made the
+	#     error): a case per kernel range, each asserting its kernel's
+	#     truth (one of the two runs) ---
 	ks_case <<-'CASE'
 		NAME     ${T}_mkdir_eexist
+		MAX_KERNEL 6.14
 		KFUNC    MKDIRAT do_mkdirat filename_mkdirat
 		RUN      --mode $mode -j --tree -c mkdir "$MKDIRAT(mode, return < 0)" 'filename_create(return)' 'lookup_one_qstr_excl(return)'
 		WORKLOAD mkdir "$tmp/there" 2>/dev/null; mkdir "$tmp/new_$mode" 2>/dev/null
 		EXPECT   ${T}_mkdir_one_tree: eq 1 "$(jq_count "$OUT" '.func == $mkdirat')"
 		EXPECT   ${T}_mkdir_values: eq 1 "$(jq_count "$OUT" '.values.mode == 511 and .values.return == -17 and .values.return_errno == "EEXIST"')"
 		EXPECT   ${T}_mkdir_first_error: eq 1 "$(jq_count "$OUT" '.calls[0].func == "filename_create" and .calls[0].first_error == true and .calls[0].values.return_errno == "EEXIST"')"
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_mkdir_eexist_excl
+		MIN_KERNEL 6.15
+		KFUNC    MKDIRAT do_mkdirat filename_mkdirat
+		RUN      --mode $mode -j --tree -c mkdir "$MKDIRAT(mode, return < 0)" 'filename_create(return)' 'lookup_one_qstr_excl(return)'
+		WORKLOAD mkdir "$tmp/there" 2>/dev/null; mkdir "$tmp/new_$mode" 2>/dev/null
+		EXPECT   ${T}_mkdir_excl_one_tree: eq 1 "$(jq_count "$OUT" '.func == $mkdirat')"
+		EXPECT   ${T}_mkdir_excl_values: eq 1 "$(jq_count "$OUT" '.values.mode == 511 and .values.return == -17 and .values.return_errno == "EEXIST"')"
+		EXPECT   ${T}_mkdir_excl_first_error: eq 1 "$(jq_count "$OUT" '.calls[0].func == "filename_create" and .calls[0].values.return_errno == "EEXIST" and ([.. | objects | select(.first_error == true) | .func] == ["lookup_one_qstr_excl"])')"
 	CASE
 
 	# --- a tracepoint is a leaf at its place: vmprog's nanosleep of 20 ms
