@@ -457,23 +457,41 @@ static void log_target(const struct target *tg, const struct signature *sig)
 }
 
 /*
+ * A declaration's type as one BTF has it: a glob's matches share a handful
+ * of BTF objects (vmlinux, a module's), and finding a type by name is a
+ * walk over all of vmlinux's (150,000 types and more): once per BTF, not
+ * once per match (53,000 matches of '*' on 7.3 took 5.9 s that way, not
+ * 0.2; 535 s under emulation).
+ */
+struct decl_type {
+	const struct btf *btf;	/* NULL: not looked up yet */
+	int err;
+	__u32 id;
+	int nptrs;
+};
+
+/*
  * "struct sk_buff *s": S becomes the name of SIG's first parameter of that
  * type.  0, or -ENOENT with E filled when SIG has none (the function is
- * left out).
+ * left out).  SEEN (s->ndecls of them) keeps each type found per BTF.
  */
-static int bind_decls(const struct spec *s, struct signature *sig, struct ks_error *e)
+static int bind_decls(const struct spec *s, struct decl_type *seen, struct signature *sig,
+		      struct ks_error *e)
 {
 	int d, i;
 
 	for (d = 0; d < s->ndecls; d++) {
 		const struct spec_decl *dc = &s->decls[d];
-		__u32 want;
-		int nptrs;
+		struct decl_type *t = &seen[d];
 
-		if (btfu_find_type(sig->btf, dc->type, &want, &nptrs))
+		if (t->btf != sig->btf) {
+			t->btf = sig->btf;
+			t->err = btfu_find_type(sig->btf, dc->type, &t->id, &t->nptrs);
+		}
+		if (t->err)
 			return ks_fail(e, -ENOENT, "no type '%s' in its BTF", dc->type);
 		for (i = 0; i < sig->nparams; i++)
-			if (btfu_same_type(sig->btf, sig->params[i].type_id, want, nptrs))
+			if (btfu_same_type(sig->btf, sig->params[i].type_id, t->id, t->nptrs))
 				break;
 		if (i == sig->nparams)
 			return ks_fail(e, -ENOENT, "no argument of type %s", dc->type);
@@ -500,6 +518,7 @@ struct glob_tally {
 	bool first_bound;
 	struct ks_error named_e;	/* why a match ended it: a named one's error, memory */
 	struct left_out *left_out;	/* by reason, for -v */
+	struct decl_type decl_types[SPEC_MAX_DECLS];
 };
 
 /* How a spec's match attaches: SIG says a syscall's events (syscall.h). */
@@ -675,7 +694,7 @@ static int glob_match(const struct target_match *m, void *ctx)
 		why = ks_message(&e);
 	if (!why && !m->err) {
 		bound = *m->sig;
-		if (!bind_decls(g->s, &bound, &e)) {
+		if (!bind_decls(g->s, g->decl_types, &bound, &e)) {
 			struct target *tg = add_target(g->l, g->s, kind);
 
 			if (!tg)
