@@ -250,6 +250,23 @@ static int no_such_instance(const struct spec *s, const struct func_instance *in
 }
 
 /*
+ * TM and ISIG (a copy of the name's signature) become the I-th of the N
+ * functions IN of one name, PICK the one fentry attaches by name; IE says
+ * why its signature could not be read.
+ */
+static void as_instance(struct kernel *k, const struct func_instance *in, int i, int n, int pick,
+			struct target_match *tm, struct signature *isig, struct ks_error *ie)
+{
+	tm->e = ie;
+	tm->sig = isig;
+	tm->instance = i;
+	tm->ninstances = n;
+	tm->fentry_pick = i == pick;
+	tm->module = in[i].module;
+	tm->err = kernel__instance_sig(k, &in[i], isig, ie);
+}
+
+/*
  * A function named alone whose name kallsyms lists more than once (static
  * functions in several files, or in vmlinux and a module), or one named
  * NAME@ADDRESS: FN for each (or the one), its signature that instance's.
@@ -274,12 +291,11 @@ static int each_instance(struct kernel *k, const struct spec *s, const struct si
 	for (i = 0; i < shown && !err; i++) {
 		struct signature isig = *sig;
 		struct ks_error ie = {};
-		struct target_match tm = { .e = &ie, .sig = &isig, .instance = i, .ninstances = n,
-					   .fentry_pick = i == pick, .module = in[i].module };
+		struct target_match tm = {};
 
 		if (s->addr && in[i].addr != s->addr)
 			continue;
-		tm.err = kernel__instance_sig(k, &in[i], &isig, &ie);
+		as_instance(k, in, i, n, pick, &tm, &isig, &ie);
 		tm.name = isig.name;
 		err = fn(&tm, ctx);
 		if (s->addr)
@@ -647,13 +663,7 @@ static int glob_namesakes(struct glob_tally *g, const struct target_match *m)
 		struct ks_error ie = {};
 		struct target_match tm = *m;
 
-		tm.e = &ie;
-		tm.sig = &isig;
-		tm.instance = i;
-		tm.ninstances = n;
-		tm.fentry_pick = i == pick;
-		tm.module = in[i].module;
-		tm.err = kernel__instance_sig(g->k, &in[i], &isig, &ie);
+		as_instance(g->k, in, i, n, pick, &tm, &isig, &ie);
 		if (!m->module && in[i].module && isig.btf != m->sig->btf)
 			continue;
 		err = glob_match(&tm, g);
