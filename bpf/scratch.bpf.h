@@ -41,10 +41,16 @@
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
-	__type(key, __u32);
 #ifdef KSNOOP_KPROBES_ONLY
+	__type(key, __u32);
 	__type(value, __u64);	/* a light skeleton creates it with its BTF as is */
 #else
+	/*
+	 * Sizes, not BTF types: the value is sized before load, and a map
+	 * with a key type but no value type is refused by the kernel (libbpf
+	 * then creates it again without BTF: a failed syscall per instance).
+	 */
+	__uint(key_size, sizeof(__u32));
 	__uint(value_size, 8);
 #endif
 } scratch SEC(".maps");

@@ -29,10 +29,12 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KSNOOP_STASH_ENTRIES);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct ksnoop_stash_key);
 #ifdef KSNOOP_KPROBES_ONLY
+	__type(key, struct ksnoop_stash_key);
 	__type(value, __u64);	/* a light skeleton creates it with its BTF as is */
 #else
+	/* Sizes, not BTF types, as scratch's (scratch.bpf.h). */
+	__uint(key_size, sizeof(struct ksnoop_stash_key));
 	__uint(value_size, 8);
 #endif
 } stash SEC(".maps");

@@ -43,6 +43,18 @@ CASE
 
 # --- JSON, parsed ---
 run_two() { "$tmp/$probe" & p1=$!; wait $p1; "$tmp/$probe" & p2=$!; wait $p2; }
+# Every map is created at the first try: libbpf's debug output (-d) names
+# none it had to create again without BTF (a key type without a value
+# type is refused by the kernel).
+ks_case <<'CASE'
+NAME     maps_first_try
+RUN      -d -n 1 -c "$probe" 'tp:sched_process_exec(p->comm)'
+WORKLOAD "$tmp/$probe" a
+UNTIL    exit
+EXPECT   maps_created: stderr "map '[a-z_]+': created successfully|Created map"
+EXPECT   maps_no_retry: eq 0 "$(grep -c 'Retrying without BTF' "$ERR")"
+CASE
+
 ks_case <<'CASE'
 NAME     json
 RUN      -j -n 2 -c "$probe" 'tp:sched_process_exec(p->comm, bprm->filename, old_pid, p)'
