@@ -46,10 +46,13 @@ CFLAGS     ?= -O2 -g
 WARNINGS   := -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS   += -Iinclude -I$(BUILD) $(SRC_INC) -DKSNOOP_VERSION='"$(VERSION)"' -D_GNU_SOURCE
 PKG_CFLAGS := -isystem $(LIBBPF_DIR)/include
-# Static archives for libbpf's own dependencies.  build/ksnoop is linked
+# Static archives for libbpf's own dependencies, and libdw (elfutils, the
+# version of libelf) for DWARF (ksnoop/dwarf/): only its core, not libdwfl,
+# so neither liblzma nor libbz2 is pulled in (nm: only libdwfl's objects
+# ask for them).  build/ksnoop is linked
 # fully static; the sanitizer builds (which cannot be) link libc and the
 # sanitizer runtimes dynamically.
-PKG_LIBS   := $(LIBBPF_A) -Wl,-Bstatic -lelf -lz -Wl,-Bdynamic
+PKG_LIBS   := $(LIBBPF_A) -Wl,-Bstatic -ldw -lelf -lz -Wl,-Bdynamic
 
 # Another architecture: make ARCH=arm64 on x86-64 cross-builds with Debian's
 # aarch64-linux-gnu-gcc into build-arm64/, linking bookworm's arm64 libelf.a
@@ -111,7 +114,8 @@ CORE_SRCS  := log.c ks_error.c spec.c syscall.c kbtf.c ksyms.c signature.c \
 	      resolve_chain.c resolve_value.c resolve_pred.c resolve_strategy.c resolve_sharing.c \
 	      resolve_tuple.c tuple.c kernel.c klookup.c usdt_note.c $(USDT_ARCH_SRC) usdt_specs.c \
 	      usdt_front.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
-	      targets.c sharing.c stop.c stdout_lines.c tree.c cmd_complete.c track.c recfile.c
+	      targets.c sharing.c stop.c stdout_lines.c tree.c cmd_complete.c track.c recfile.c \
+	      dwarf_btf.c
 APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c cmd_record.c cmd_report.c printing.c
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:%.c=$(BUILD)/%.o)
@@ -181,7 +185,7 @@ $(BUILD)/%.o: %.c | $(BUILD) $(SKELS)
 # test: an archive member that is not position independent (a toolchain
 # without default PIE) fails it, and then ksnoop is linked -static, said
 # in one line, the failed link's messages kept in ksnoop.static-pie.log.
-KSNOOP_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
+KSNOOP_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -ldw -lelf -lz -o $@
 $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
 ifneq ($(STATIC_PIE),)
 	@rm -f $@.static-pie.log
