@@ -226,6 +226,32 @@ $(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:%.c=$(BUILD)/san/%.o) $(HDRS) $(TEST_
 
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/%)
 
+# The DWARF converter's test programs (tests/unit/test_dwarf.c): types.c
+# by gcc and clang at -O0 and -O2, DWARF 5 (both compilers' default) and
+# DWARF 4; each with the BTF pahole makes of the same binary (.btf), which
+# the test compares with the converter's.  types.cc: C++ by g++ and clang++.
+UPROG_DIR   := $(BUILD)/uprog
+UPROG_C     := $(foreach c,gcc clang,$(foreach o,O0 O2,$(foreach v,5 4,$(UPROG_DIR)/types-$(c)-$(o)-dwarf$(v))))
+UPROG_CC    := $(foreach c,g++ clang++,$(foreach o,O0 O2,$(UPROG_DIR)/typescc-$(c)-$(o)))
+UPROG_BINS  := $(UPROG_C) $(UPROG_CC) $(UPROG_C:%=%.btf) $(UPROG_DIR)/types-gcc-O0-gz
+uprog_cc     = $(word 2,$(subst -, ,$(notdir $(1))))
+uprog_opt    = $(word 3,$(subst -, ,$(notdir $(1))))
+$(UPROG_C): tests/uprog/types.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(call uprog_cc,$@) -g$(subst dwarf,dwarf-,$(word 4,$(subst -, ,$(notdir $@)))) \
+		-$(call uprog_opt,$@) -Wall -Wextra -Werror $< -o $@
+$(UPROG_C:%=%.btf): %.btf: %
+	pahole -J --btf_gen_all --btf_encode_detached=$@ $<
+# Compressed debug sections (SHF_COMPRESSED), for the inflate limit.
+$(UPROG_DIR)/types-gcc-O0-gz: tests/uprog/types.c | $(BUILD)
+	@mkdir -p $(@D)
+	gcc -g -gz -O0 $< -o $@
+$(UPROG_CC): tests/uprog/types.cc | $(BUILD)
+	@mkdir -p $(@D)
+	$(call uprog_cc,$@) -g -$(call uprog_opt,$@) -Wall -Wextra -Werror $< -o $@
+$(BUILD)/san/test_dwarf: $(UPROG_BINS)
+FIXTURE_FLAGS += -DKSNOOP_UPROG_DIR='"$(abspath $(UPROG_DIR))"'
+
 # USDT test programs: probes from <sys/sdt.h>, BTF added from DWARF; frame
 # pointers, so that the kernel can walk their user stacks (-s).
 USDT_BINS := $(BUILD)/usdt/usdt_prog $(BUILD)/usdt/libksnoop_usdt.so $(BUILD)/usdt/usdt_edge \

@@ -774,7 +774,37 @@ static Dwarf_Off origin_of(struct dwbtf *d, Dwarf_Die *die)
 	return 0;
 }
 
-/* A variable's location: one DW_OP_addr, or a TLS offset. */
+/*
+ * An address or constant operation's value: inline (DW_OP_addr, constNu),
+ * or an index into .debug_addr (DWARF 5's DW_OP_addrx, DW_OP_constx:
+ * clang's choice).
+ */
+static bool op_value(Dwarf_Attribute *loc, Dwarf_Op *op, __u64 *v)
+{
+	Dwarf_Attribute a;
+	Dwarf_Addr addr;
+
+	switch (op->atom) {
+	case DW_OP_addr:
+	case DW_OP_const8u:
+	case DW_OP_const4u:
+	case DW_OP_constu:
+		*v = op->number;
+		return true;
+	case DW_OP_addrx:
+	case DW_OP_GNU_addr_index:
+	case DW_OP_constx:
+	case DW_OP_GNU_const_index:
+		if (dwarf_getlocation_attr(loc, op, &a) != 0 || dwarf_formaddr(&a, &addr) != 0)
+			return false;
+		*v = addr;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A variable's location: one address, or a TLS offset. */
 static bool var_location(Dwarf_Die *die, __u64 *addr, bool *tls)
 {
 	Dwarf_Attribute a;
@@ -783,20 +813,18 @@ static bool var_location(Dwarf_Die *die, __u64 *addr, bool *tls)
 
 	if (!dwarf_attr(die, DW_AT_location, &a) || dwarf_getlocation(&a, &ops, &n) != 0)
 		return false;
-	if (n == 1 && ops[0].atom == DW_OP_addr) {
-		*addr = ops[0].number;
-		*tls = false;
-		return true;
-	}
-	if (n == 2 && (ops[1].atom == DW_OP_form_tls_address ||
-		       ops[1].atom == DW_OP_GNU_push_tls_address) &&
-	    (ops[0].atom == DW_OP_const8u || ops[0].atom == DW_OP_const4u ||
-	     ops[0].atom == DW_OP_constu || ops[0].atom == DW_OP_addr)) {
-		*addr = ops[0].number;
-		*tls = true;
-		return true;
-	}
-	return false;
+	*tls = n == 2 && (ops[1].atom == DW_OP_form_tls_address ||
+			  ops[1].atom == DW_OP_GNU_push_tls_address);
+	if (n != 1 && !*tls)
+		return false;
+	/* A TLS offset is a constant; an address operation is no TLS offset. */
+	if (*tls && (ops[0].atom == DW_OP_addr || ops[0].atom == DW_OP_addrx ||
+		     ops[0].atom == DW_OP_GNU_addr_index))
+		return false;
+	if (!*tls && ops[0].atom != DW_OP_addr && ops[0].atom != DW_OP_addrx &&
+	    ops[0].atom != DW_OP_GNU_addr_index)
+		return false;
+	return op_value(&a, &ops[0], addr);
 }
 
 static int add_sym(struct dwbtf *d, Dwarf_Die *die, const char *scope)
@@ -1514,8 +1542,8 @@ static const struct sym *find_alias(struct dwbtf *d, const char *name)
 int dwbtf__func(struct dwbtf *d, const char *name, __u32 *func_id, struct ks_error *e)
 {
 	const struct sym *s;
+	int id, err;
 	bool seen;
-	int id;
 
 	budget_start(d, e);
 	if (!d->dw)
@@ -1528,9 +1556,15 @@ int dwbtf__func(struct dwbtf *d, const char *name, __u32 *func_id, struct ks_err
 			    name);
 	if (!s)
 		return fail(d, -ENOENT, "no function '%s' in its debug information", name);
-	id = conv_top(d, func_build(d, s, name));
-	if (id < 0)
-		return id;
+	/* A subprogram's DIE is no type's: its FUNC is memoised under it. */
+	id = memo_get(d, s->off);
+	if (id == (int)ID_NONE || id == (int)ID_BUILDING) {
+		id = conv_top(d, func_build(d, s, name));
+		if (id < 0)
+			return id;
+		if ((err = memo_set(d, s->off, id)))
+			return fail(d, err, "%s", strerror(-err));
+	}
 	*func_id = id;
 	return 0;
 }
