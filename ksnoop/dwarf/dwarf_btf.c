@@ -830,12 +830,13 @@ static bool var_location(Dwarf_Die *die, __u64 *addr, bool *tls)
 static int add_sym(struct dwbtf *d, Dwarf_Die *die, const char *scope)
 {
 	struct sym s = { .off = dwarf_dieoffset(die) }, *p;
+	const char *name = dwarf_hasattr(die, DW_AT_name) ? dwarf_diename(die) : NULL;
 	Dwarf_Attribute a;
 	Dwarf_Addr pc;
 
-	if (dwarf_hasattr(die, DW_AT_name) &&
-	    !(s.name = keep_name(d, scope, dwarf_diename(die))))
-		return -ENOMEM;
+	/* A name attribute of a form that is no string, or "": no name. */
+	if (name && name[0] && !(s.name = keep_name(d, scope, name)))
+		return fail(d, -ENOMEM, "%s", strerror(ENOMEM));
 	if (dwarf_attr(die, DW_AT_linkage_name, &a) ||
 	    dwarf_attr(die, DW_AT_MIPS_linkage_name, &a))
 		s.linkage = dwarf_formstring(&a);
@@ -921,6 +922,8 @@ static void resolve_names(struct dwbtf *d)
 	size_t i;
 	int hops;
 
+	if (!d->nsyms)		/* no table at all: qsort() wants one */
+		return;
 	qsort(d->syms, d->nsyms, sizeof(*d->syms), sym_by_off);
 	for (i = 0; i < d->nsyms; i++) {
 		struct sym *s = &d->syms[i];
@@ -1283,6 +1286,8 @@ static int open_buf(char *buf, size_t size, const char *name, const char *root,
 	}
 	err = build_index(d);
 out:
+	if (err && e && !e->err)	/* every failure is one line naming the file */
+		fail(d, err, "%s", strerror(-err));
 	if (err) {
 		dwbtf__close(d);
 		return err;
@@ -1539,13 +1544,20 @@ static const struct sym *find_alias(struct dwbtf *d, const char *name)
 	return NULL;
 }
 
-int dwbtf__func(struct dwbtf *d, const char *name, __u32 *func_id, struct ks_error *e)
+/* Every failure is one line naming the file, a bare errno too (-ENOMEM). */
+static int finish(struct dwbtf *d, int err)
+{
+	if (err < 0 && d->e && !d->e->err)
+		fail(d, err, "%s", strerror(-err));
+	return err < 0 ? err : 0;
+}
+
+static int func_lookup(struct dwbtf *d, const char *name, __u32 *func_id)
 {
 	const struct sym *s;
 	int id, err;
 	bool seen;
 
-	budget_start(d, e);
 	if (!d->dw)
 		return func_from_btf(d, name, func_id);
 	s = find_sym(d, name, false, &seen);
@@ -1569,15 +1581,20 @@ int dwbtf__func(struct dwbtf *d, const char *name, __u32 *func_id, struct ks_err
 	return 0;
 }
 
-int dwbtf__var(struct dwbtf *d, const char *name, __u32 *type_id, __u64 *addr, bool *tls,
-	       struct ks_error *e)
+int dwbtf__func(struct dwbtf *d, const char *name, __u32 *func_id, struct ks_error *e)
+{
+	budget_start(d, e);
+	return finish(d, func_lookup(d, name, func_id));
+}
+
+static int var_lookup(struct dwbtf *d, const char *name, __u32 *type_id, __u64 *addr,
+		      bool *tls)
 {
 	const struct sym *s;
 	Dwarf_Die die;
 	bool seen;
 	int id;
 
-	budget_start(d, e);
 	if (!d->dw)
 		return fail(d, -ENOENT, "'%s': only .BTF, which gives no variable's address", name);
 	s = find_sym(d, name, true, &seen);
@@ -1595,6 +1612,13 @@ int dwbtf__var(struct dwbtf *d, const char *name, __u32 *type_id, __u64 *addr, b
 	*addr = s->addr;
 	*tls = s->tls;
 	return 0;
+}
+
+int dwbtf__var(struct dwbtf *d, const char *name, __u32 *type_id, __u64 *addr, bool *tls,
+	       struct ks_error *e)
+{
+	budget_start(d, e);
+	return finish(d, var_lookup(d, name, type_id, addr, tls));
 }
 
 int dwbtf__each_func(struct dwbtf *d, int (*cb)(const char *name, __u64 addr, void *ctx),
