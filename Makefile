@@ -250,7 +250,8 @@ $(UPROG_CC): tests/uprog/types.cc | $(BUILD)
 	@mkdir -p $(@D)
 	$(call uprog_cc,$@) -g -$(call uprog_opt,$@) -Wall -Wextra -Werror $< -o $@
 $(BUILD)/san/test_dwarf: $(UPROG_BINS)
-FIXTURE_FLAGS += -DKSNOOP_UPROG_DIR='"$(abspath $(UPROG_DIR))"'
+FIXTURE_FLAGS += -DKSNOOP_UPROG_DIR='"$(abspath $(UPROG_DIR))"' \
+		 -DKSNOOP_FUZZ_REGRESSIONS='"$(abspath tests/fuzz/regressions)"'
 
 # USDT test programs: probes from <sys/sdt.h>, BTF added from DWARF; frame
 # pointers, so that the kernel can walk their user stacks (-s).

@@ -772,6 +772,51 @@ static void test_hostile_inflate(void **state)
 	image_free(&im);
 }
 
+static int names_nonempty(const char *name, __u64 addr, void *ctx)
+{
+	assert_true(name && name[0]);
+	return 0;
+}
+
+/*
+ * What fuzz_dwarf found (tests/fuzz/regressions/dwarf/), here too so that
+ * the unit suite and the mutation check see them: each file opened from
+ * memory, its functions listed and converted; every failure one line
+ * naming the file.  "no-functions-or-variables": qsort() of a NULL table;
+ * "name-of-no-string-form": -ENOMEM without a message; "empty-function-
+ * name": a function called "" listed.
+ */
+static void test_fuzz_regressions(void **state)
+{
+	static const char *const files[] = { "no-functions-or-variables",
+					     "name-of-no-string-form", "empty-function-name" };
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[PATH_MAX], *buf;
+		struct ks_error e = { 0 };
+		struct dwbtf *d = NULL;
+		struct stat st;
+		int fd, err;
+
+		snprintf(path, sizeof(path), "%s/dwarf/%s", KSNOOP_FUZZ_REGRESSIONS, files[i]);
+		fd = open(path, O_RDONLY);
+		assert_true(fd >= 0 && !fstat(fd, &st));
+		buf = malloc(st.st_size);
+		assert_int_equal(pread(fd, buf, st.st_size, 0), st.st_size);
+		close(fd);
+		err = dwbtf__open_mem(buf, st.st_size, "regression", &d, &e);
+		free(buf);
+		if (err) {
+			if (e.err != err || !strstr(e.msg, "'regression'") || strchr(e.msg, '\n'))
+				fail_msg("%s: %d '%s' is not one line naming the file", files[i], err,
+					 e.msg);
+			continue;
+		}
+		assert_int_equal(dwbtf__each_func(d, names_nonempty, NULL), 0);
+		dwbtf__close(d);
+	}
+}
+
 static void test_not_elf(void **state)
 {
 	struct ks_error e = { 0 };
@@ -800,6 +845,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_cycles),
 		cmocka_unit_test(test_hostile_depth),
 		cmocka_unit_test(test_hostile_inflate),
+		cmocka_unit_test(test_fuzz_regressions),
 		cmocka_unit_test(test_not_elf),
 	};
 
