@@ -9,10 +9,11 @@
  * variable against the ELF symbol table; what is refused.  types.cc: C++.
  * Separate debug files found by build-id and by .gnu_debuglink (made with
  * objcopy in a temporary tree), a wrong CRC refused, no debug anywhere
- * named; glibc through Debian's libc6-dbg.  Hostile DWARF: a binary's
- * own DWARF patched in memory (a typedef that is its own type, a struct
- * that contains itself, a reference out of range, a compressed section
- * that claims to inflate to terabytes, types nested too deep).
+ * named, a .BTF section the only types; glibc through Debian's libc6-dbg.
+ * Hostile DWARF: a binary's own DWARF patched in memory (a typedef that is
+ * its own type, a struct that contains itself, a reference out of range,
+ * a compressed section that claims to inflate to a terabyte, types nested
+ * too deep); fuzz_dwarf's regression inputs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -574,6 +575,33 @@ static void test_no_debug_anywhere(void **state)
 	remove_tree(&t);
 }
 
+/* No DWARF anywhere but a .BTF section (pahole -J): functions from it. */
+static void test_btf_section(void **state)
+{
+	struct ks_error e = { 0 };
+	char src[PATH_MAX];
+	struct dwbtf *d;
+	struct tree t;
+	__u64 addr;
+	__u32 id;
+	bool tls;
+
+	make_tree(&t, false);
+	uprog_path(src, sizeof(src), "types-gcc-O2-dwarf5");
+	run("rm -f '%s' && cp '%s' '%s' && pahole -J '%s' && objcopy --strip-debug '%s'", t.debug,
+	    src, t.bin, t.bin, t.bin);
+	d = open_ok(t.bin, t.root);
+	assert_non_null(strstr(dwbtf__source(d), "(.BTF)"));
+	id = func_ok(d, "node_visit");
+	assert_string_equal(name_of(dwbtf__btf(d), btf__type_by_id(dwbtf__btf(d), id)),
+			    "node_visit");
+	assert_int_equal(dwbtf__var(d, "g_counter", &id, &addr, &tls, &e), -ENOENT);
+	assert_non_null(strstr(e.msg, "only .BTF"));
+	assert_int_equal(dwbtf__func(d, "no_such_function", &id, &e), -ENOENT);
+	dwbtf__close(d);
+	remove_tree(&t);
+}
+
 static int find_libc(struct dl_phdr_info *info, size_t size, void *ctx)
 {
 	if (strstr(info->dlpi_name, "/libc.so.6")) {
@@ -841,6 +869,7 @@ int main(void)
 		cmocka_unit_test(test_by_build_id),
 		cmocka_unit_test(test_by_debuglink),
 		cmocka_unit_test(test_no_debug_anywhere),
+		cmocka_unit_test(test_btf_section),
 		cmocka_unit_test(test_glibc),
 		cmocka_unit_test(test_hostile_cycles),
 		cmocka_unit_test(test_hostile_depth),
