@@ -59,6 +59,7 @@ struct sym {
 
 struct pending_ptr {
 	__u32 id;
+	Dwarf_Off off;		/* the pointer's own DIE */
 	Dwarf_Die target;
 };
 
@@ -297,7 +298,8 @@ static int conv_ptr(struct dwbtf *d, Dwarf_Die *die)
 		d->ptrs = p;
 		d->ptrs_cap = cap;
 	}
-	d->ptrs[d->nptrs++] = (struct pending_ptr){ .id = id, .target = t };
+	d->ptrs[d->nptrs++] = (struct pending_ptr){ .id = id, .off = dwarf_dieoffset(die),
+						    .target = t };
 	return id;
 }
 
@@ -525,16 +527,18 @@ static int conv_struct(struct dwbtf *d, Dwarf_Die *die, int depth)
 			    (unsigned long long)dwarf_dieoffset(die), (unsigned long long)size);
 	if ((err = conv_members(d, die, depth, &ms, &n)))
 		return err;
-	err = add_bytes(d, 12 * (n + 1));
-	id = err ? err : is_union ? btf__add_union(d->btf, name, size) :
-		btf__add_struct(d->btf, name, size);
+	if ((err = add_bytes(d, 12 * (n + 1)))) {
+		free(ms);
+		return err;
+	}
+	id = is_union ? btf__add_union(d->btf, name, size) : btf__add_struct(d->btf, name, size);
 	for (i = 0; id > 0 && i < n; i++) {
 		err = btf__add_field(d->btf, ms[i].name, ms[i].type, ms[i].bit_off, ms[i].bit_size);
 		if (err)
 			id = err;
 	}
 	free(ms);
-	return id < 0 && id == err && err == -E2BIG ? err : added(d, id, die, name ?: "struct");
+	return added(d, id, die, name ?: "struct");
 }
 
 /* The enum's underlying type decides how its values read. */
@@ -727,12 +731,8 @@ static int conv_top(struct dwbtf *d, int id)
 	if (id >= 0 && (err = drain_ptrs(d)) < 0)
 		id = err;
 	if (id < 0) {
-		for (i = 0; i < d->nptrs; i++) {
-			/* Pointer DIEs are not kept: drop every pointer of this id. */
-			for (size_t s = 0; s < d->memo_cap; s++)
-				if (d->memo[s].key && d->memo[s].id == d->ptrs[i].id)
-					d->memo[s].id = ID_NONE;
-		}
+		for (i = 0; i < d->nptrs; i++)
+			memo_set(d, d->ptrs[i].off, ID_NONE);	/* the slot exists */
 		d->nptrs = 0;
 	}
 	return id;

@@ -402,6 +402,20 @@ static void expect_refused(struct dwbtf *d, const char *func, int err, const cha
 		fail_msg("%s: '%s' is not one line naming it and saying '%s'", func, e.msg, text);
 }
 
+/* What member MEMBER of struct SNAME points at, through const. */
+static const char *member_pointee(const struct btf *btf, const char *sname, const char *member)
+{
+	int id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	assert_true(id > 0);
+	for (int i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, btf_members(t)[i].name_off), member))
+			return pointee(btf, btf_members(t)[i].type);
+	fail_msg("no member %s in struct %s", member, sname);
+	return NULL;
+}
+
 static void test_refused(void **state)
 {
 	char path[PATH_MAX];
@@ -415,8 +429,13 @@ static void test_refused(void **state)
 		expect_refused(d, "log_fmt", -EINVAL, "variadic");
 		expect_refused(d, "twice", -ENOENT, "inlined everywhere");
 		expect_refused(d, "no_such_function", -ENOENT, "no function");
-		/* A refusal leaves the converter usable. */
+		/*
+		 * A refusal leaves the converter usable: log_fmt's `const char *`
+		 * was queued when the variadic tail refused it, and is struct
+		 * node's `name` too; it must point at char, not stay a void *.
+		 */
 		func_ok(d, "node_visit");
+		assert_string_equal(member_pointee(dwbtf__btf(d), "node", "name"), "char");
 		dwbtf__close(d);
 	}
 }
