@@ -880,7 +880,9 @@ static int index_scope(struct dwbtf *d, Dwarf_Die *parent, const char *scope, in
 		if ((err = visit(d)))
 			return err;
 		tag = dwarf_tag(&c);
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_variable) {
+		/* clang declares a class's static data members as members. */
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_variable ||
+		    (tag == DW_TAG_member && flag(&c, DW_AT_declaration))) {
 			if ((err = add_sym(d, &c, scope)))
 				return err;
 			continue;

@@ -448,6 +448,8 @@ static int find_name(const char *name, __u64 addr, void *ctx)
 static void test_cxx(void **state)
 {
 	char path[PATH_MAX];
+	__u64 addr, sym_addr;
+	bool tls, sym_tls;
 
 	for (size_t v = 0; v < sizeof(cc_variants) / sizeof(cc_variants[0]); v++) {
 		const struct btf_param *ps;
@@ -485,6 +487,11 @@ static void test_cxx(void **state)
 		assert_string_equal(pointee(btf, ps[0].type), "Conn");
 		assert_string_equal(pointee(btf, ps[1].type), "Conn");
 		assert_int_equal(dwbtf__each_func(d, find_name, "shop::Conn::read"), 1);
+		/* A static data member: its qualified name, at its symbol's address. */
+		var_ok(d, "shop::Conn::instances", &addr, &tls);
+		assert_true(elf_symbol(path, "_ZN4shop4Conn9instancesE", &sym_addr, &sym_tls));
+		assert_false(tls);
+		assert_int_equal(addr, sym_addr);
 		dwbtf__close(d);
 	}
 }
