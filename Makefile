@@ -46,10 +46,13 @@ CFLAGS     ?= -O2 -g
 WARNINGS   := -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS   += -Iinclude -I$(BUILD) $(SRC_INC) -DKSNOOP_VERSION='"$(VERSION)"' -D_GNU_SOURCE
 PKG_CFLAGS := -isystem $(LIBBPF_DIR)/include
-# Static archives for libbpf's own dependencies.  build/ksnoop is linked
+# Static archives for libbpf's own dependencies, and libdw (elfutils, the
+# version of libelf) for DWARF (ksnoop/dwarf/): only its core, not libdwfl,
+# so neither liblzma nor libbz2 is pulled in (nm: only libdwfl's objects
+# ask for them).  build/ksnoop is linked
 # fully static; the sanitizer builds (which cannot be) link libc and the
 # sanitizer runtimes dynamically.
-PKG_LIBS   := $(LIBBPF_A) -Wl,-Bstatic -lelf -lz -Wl,-Bdynamic
+PKG_LIBS   := $(LIBBPF_A) -Wl,-Bstatic -ldw -lelf -lz -Wl,-Bdynamic
 
 # Another architecture: make ARCH=arm64 on x86-64 cross-builds with Debian's
 # aarch64-linux-gnu-gcc into build-arm64/, linking bookworm's arm64 libelf.a
@@ -111,7 +114,8 @@ CORE_SRCS  := log.c ks_error.c spec.c syscall.c kbtf.c ksyms.c signature.c \
 	      resolve_chain.c resolve_value.c resolve_pred.c resolve_strategy.c resolve_sharing.c \
 	      resolve_tuple.c tuple.c kernel.c klookup.c usdt_note.c $(USDT_ARCH_SRC) usdt_specs.c \
 	      usdt_front.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
-	      targets.c sharing.c stop.c stdout_lines.c tree.c cmd_complete.c track.c recfile.c
+	      targets.c sharing.c stop.c stdout_lines.c tree.c cmd_complete.c track.c recfile.c \
+	      dwarf_btf.c
 APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c cmd_record.c cmd_report.c printing.c
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:%.c=$(BUILD)/%.o)
@@ -181,7 +185,7 @@ $(BUILD)/%.o: %.c | $(BUILD) $(SKELS)
 # test: an archive member that is not position independent (a toolchain
 # without default PIE) fails it, and then ksnoop is linked -static, said
 # in one line, the failed link's messages kept in ksnoop.static-pie.log.
-KSNOOP_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -lelf -lz -o $@
+KSNOOP_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -ldw -lelf -lz -o $@
 $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
 ifneq ($(STATIC_PIE),)
 	@rm -f $@.static-pie.log
@@ -221,6 +225,33 @@ $(BUILD)/san/%: tests/unit/%.c $(CORE_SRCS:%.c=$(BUILD)/san/%.o) $(HDRS) $(TEST_
 		$< $(CORE_SRCS:%.c=$(BUILD)/san/%.o) $(PKG_LIBS) -lcmocka -o $@
 
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/%)
+
+# The DWARF converter's test programs (tests/unit/test_dwarf.c): types.c
+# by gcc and clang at -O0 and -O2, DWARF 5 (both compilers' default) and
+# DWARF 4; each with the BTF pahole makes of the same binary (.btf), which
+# the test compares with the converter's.  types.cc: C++ by g++ and clang++.
+UPROG_DIR   := $(BUILD)/uprog
+UPROG_C     := $(foreach c,gcc clang,$(foreach o,O0 O2,$(foreach v,5 4,$(UPROG_DIR)/types-$(c)-$(o)-dwarf$(v))))
+UPROG_CC    := $(foreach c,g++ clang++,$(foreach o,O0 O2,$(UPROG_DIR)/typescc-$(c)-$(o)))
+UPROG_BINS  := $(UPROG_C) $(UPROG_CC) $(UPROG_C:%=%.btf) $(UPROG_DIR)/types-gcc-O0-gz
+uprog_cc     = $(word 2,$(subst -, ,$(notdir $(1))))
+uprog_opt    = $(word 3,$(subst -, ,$(notdir $(1))))
+$(UPROG_C): tests/uprog/types.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(call uprog_cc,$@) -g$(subst dwarf,dwarf-,$(word 4,$(subst -, ,$(notdir $@)))) \
+		-$(call uprog_opt,$@) -Wall -Wextra -Werror $< -o $@
+$(UPROG_C:%=%.btf): %.btf: %
+	pahole -J --btf_gen_all --btf_encode_detached=$@ $<
+# Compressed debug sections (SHF_COMPRESSED), for the inflate limit.
+$(UPROG_DIR)/types-gcc-O0-gz: tests/uprog/types.c | $(BUILD)
+	@mkdir -p $(@D)
+	gcc -g -gz -O0 $< -o $@
+$(UPROG_CC): tests/uprog/types.cc | $(BUILD)
+	@mkdir -p $(@D)
+	$(call uprog_cc,$@) -g -$(call uprog_opt,$@) -Wall -Wextra -Werror $< -o $@
+$(BUILD)/san/test_dwarf: $(UPROG_BINS)
+FIXTURE_FLAGS += -DKSNOOP_UPROG_DIR='"$(abspath $(UPROG_DIR))"' \
+		 -DKSNOOP_FUZZ_REGRESSIONS='"$(abspath tests/fuzz/regressions)"'
 
 # USDT test programs: probes from <sys/sdt.h>, BTF added from DWARF; frame
 # pointers, so that the kernel can walk their user stacks (-s).
