@@ -40,6 +40,7 @@
 #include "targets.h"
 #include "stop.h"
 #include "usdt_front.h"
+#include "ufunc.h"
 #include "usym.h"
 #include "tree.h"
 #include "track.h"
@@ -57,6 +58,7 @@ struct trace {
 	struct spec *specs;
 	struct target_list targets;	/* func_id i is targets.v[i] */
 	struct usdt_front *usdt;
+	struct ufunc_front *ufunc;	/* u: specs (NULL: none) */
 	struct printer printer;	/* events */
 	struct report report;	/* the rest: counts, notices, the summary */
 	__u64 printed;
@@ -306,6 +308,7 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 		.glob_kind = func_kind(mode, true),
 		.tp_cookies = kfeatures__get()->have[FEAT_TP_COOKIES],
 		.usdt_pid = o->pid,
+		.ufunc = t->ufunc,
 		.tree_root = o->tree ? &t->specs[0] : NULL,
 		.tree_max_calls = o->tree_max_calls,
 	};
@@ -987,6 +990,11 @@ static int open_sources(struct trace *t, struct kernel *k, enum spec_kind kind)
 		}
 		return probe_features(t, NULL);
 	}
+	for (int i = 0; i < t->nspecs && !t->ufunc; i++)
+		if (t->specs[i].kind == SPEC_UFUNC && !(t->ufunc = ufunc_front__new())) {
+			log_error("out of memory");
+			return -ENOMEM;
+		}
 	targets__prefetch(k, t->specs, t->nspecs);
 	ret = kernel__open(k, &e);
 	if (ret) {
@@ -1012,6 +1020,7 @@ static void trace_free(struct trace *t, struct kernel *k)
 	/* Plans may hold BTF on top of the targets' own: freed first. */
 	targets__free(&t->targets);
 	usdt_front__free(t->usdt);
+	ufunc_front__free(t->ufunc);
 	tree_pending__free(&t->tree);
 	usym__free(t->printer.opts.usym_ctx);
 	printer__fini(&t->printer);

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A program of our own whose functions tests/live/46-ufunc.sh traces as
+ * user functions (u:BINARY:FUNC): 0 to 6 integer and pointer arguments, a
+ * recursive function, threads, negative errors, a string on a page not
+ * touched before the call.  Built by gcc and clang at -O0 and -O2.
+ *
+ *   app [ROUNDS]    each round calls every function once, then
+ *                   reads a line from stdin when ROUNDS is 0 (held: -p)
+ *
+ * The functions are noinline and used, so every build has an out-of-line
+ * copy; the values they get are fixed, so the test knows them.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define NOINLINE __attribute__((noinline, used))
+
+/* Side effects the optimiser must keep, so calls are not folded away. */
+volatile long uf_sink;
+
+NOINLINE long uf_zero(void)
+{
+	return uf_sink + 7;
+}
+
+NOINLINE long uf_add(long a, long b)
+{
+	uf_sink += a;
+	return a + b;
+}
+
+NOINLINE long uf_six(long a, long b, long c, long d, long e, long f)
+{
+	uf_sink += f;
+	return a + b + c + d + e + f;
+}
+
+/* A negative errno for odd inputs. */
+NOINLINE int uf_fail(int x)
+{
+	uf_sink += x;
+	return x & 1 ? -22 : x;
+}
+
+NOINLINE long uf_depth(int n)
+{
+	if (n <= 0)
+		return 0;
+	uf_sink += n;
+	return 1 + uf_depth(n - 1);
+}
+
+NOINLINE size_t uf_name(int id, const char *name)
+{
+	uf_sink += id;
+	return strlen(name);
+}
+
+static NOINLINE long uf_static(long v)
+{
+	uf_sink += v;
+	return v * 2;
+}
+
+NOINLINE long uf_thread_work(long tag)
+{
+	uf_sink += tag;
+	return tag * 10;
+}
+
+static void *thread_main(void *arg)
+{
+	uf_thread_work((long)arg);
+	return NULL;
+}
+
+/* A string in a fresh mapping: its page is not touched before the call. */
+static const char *fresh_string(void)
+{
+	static const char text[] = "fresh-page-string";
+	char *p = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return text;
+	/* Written through a file, so the page is not faulted in by us. */
+	{
+		FILE *f = tmpfile();
+
+		if (!f)
+			return text;
+		fwrite(text, 1, sizeof(text), f);
+		rewind(f);
+		if (fread(p + 4096 * 8, 1, sizeof(text), f) != sizeof(text))
+			p[4096 * 8] = 0;
+		fclose(f);
+	}
+	return p + 4096 * 8;
+}
+
+static void round_once(int round)
+{
+	pthread_t t[3];
+	long i;
+
+	uf_zero();
+	uf_add(40 + round, 2);
+	uf_six(1, 2, 3, 4, 5, 6);
+	uf_fail(3);
+	uf_fail(4);
+	uf_depth(3);
+	uf_name(7, "hello-ufunc");
+	uf_name(8, fresh_string());
+	uf_static(21);
+	for (i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, thread_main, (void *)(i + 1));
+	for (i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	uf_sink += getpid() & 1;
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 1, i;
+	char line[64];
+
+	if (rounds == 0) {
+		/* Held: a round per line read, until stdin ends. */
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		for (i = 0; fgets(line, sizeof(line), stdin); i++)
+			round_once(i);
+		return 0;
+	}
+	for (i = 0; i < rounds; i++)
+		round_once(i);
+	return 0;
+}
