@@ -285,6 +285,14 @@ $(BUILD)/live/prog_test_run: tests/live/prog_test_run.c include/ksnoop.h $(BUILD
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) $< $(PKG_LIBS) -o $@
 
+# User functions traced as u:BINARY:FUNC (live/46-ufunc.sh): one program,
+# built by gcc and clang at -O0 and -O2, each build a copy to trace.
+UPROG_BINS := $(foreach cc,gcc clang,$(foreach o,O0 O2,$(BUILD)/uprog/app-$(cc)-$(o)))
+$(BUILD)/uprog/app-%: tests/uprog/app.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(word 1,$(subst -, ,$*)) -$(word 2,$(subst -, ,$*)) -g -fno-omit-frame-pointer $(WARNINGS) \
+		-pthread $< -o $@
+
 # Workloads for the VM tests: static, so the VM needs no libraries for them.
 VM_BINS := $(BUILD)/vm/vmprog
 $(BUILD)/vm/vmprog: tests/vm/vmprog.c | $(BUILD)
@@ -307,7 +315,8 @@ demo: deps
 # What unit, live and VM tests run (tests/mutate builds these); check adds the fuzzers.
 # A cross build's test programs need the sysroot's <sys/sdt.h>.
 $(USDT_BINS) $(VM_BINS): $(CROSS_STAMP)
-TEST_BINS  := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS) $(LIVE_BINS)
+TEST_BINS  := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS) $(LIVE_BINS) \
+	      $(UPROG_BINS)
 test-bins: $(TEST_BINS)
 
 CHECK_BINS := $(TEST_BINS) $(FUZZ_BINS)

@@ -959,10 +959,14 @@ static int attach_ufunc(struct attacher *a, const struct target *tg, int pid, st
 	int side;
 
 	skel = sleepable ? load_instance(a, &tg->plan, ATTACH_UPROBE, true, false, 0, e) : NULL;
-	if (skel)
+	if (skel) {
 		log_info("%s: sleepable programs (user memory is paged in to be read)", m->name);
-	else
+	} else {
+		log_info("%s: %s%s; user memory not paged in yet reads as a fault", m->name,
+			 sleepable ? "sleepable programs refused: " : "this kernel has no sleepable uprobes",
+			 sleepable ? e->msg : "");
 		skel = load_instance(a, &tg->plan, ATTACH_UPROBE, false, false, 0, e);
+	}
 	if (!skel)
 		return e->err;
 	for (side = KSNOOP_ENTRY; side <= KSNOOP_RETURN; side++) {

@@ -306,7 +306,12 @@ static int untyped_sig(struct ufunc_front *fe, struct ufunc_match *m, bool has_r
 	err = signature__from_func(fe->btf, id, &m->sig, e);
 	if (err)
 		return err;
-	snprintf(m->sig.name, sizeof(m->sig.name), "%s", m->name);
+	/* A probe inside the function is named by its offset, as the spec gave it. */
+	if (m->off)
+		snprintf(m->sig.name, sizeof(m->sig.name), "%.*s+0x%llx", SPEC_MAX_NAME - 20,
+			 m->name, (unsigned long long)m->off);
+	else
+		snprintf(m->sig.name, sizeof(m->sig.name), "%s", m->name);
 	snprintf(m->sig.attach, sizeof(m->sig.attach), "%s", m->name);
 	m->sig.has_return = has_return;
 	return 0;
@@ -340,6 +345,7 @@ static struct ufunc_match *add_match(struct match_list *l, const struct ufunc_bi
 	m->ino = b->ino;
 	m->name = sym_name(&b->obj, s);
 	m->addr = s->addr + off;
+	m->off = off;
 	return m;
 }
 
@@ -409,7 +415,7 @@ static int finish_matches(struct ufunc_front *fe, const struct ufunc_bin *b, con
 		m->glob = s->is_glob;
 		for (j = 0; j < l->n; j++)
 			m->namesakes += strcmp(l->v[j].name, m->name) == 0;
-		err = untyped_sig(fe, m, m->addr == sy->addr, e);
+		err = untyped_sig(fe, m, !m->off, e);
 		if (err)
 			return err;
 	}

@@ -47,12 +47,23 @@ NOINLINE int uf_fail(int x)
 	return x & 1 ? -22 : x;
 }
 
+/* Called through a pointer the optimiser cannot see through: real recursion at -O2 too. */
+/* A negative errno as a long, the whole register: -ENOENT for large keys. */
+NOINLINE long uf_lookup(long key)
+{
+	uf_sink += key;
+	return key > 100 ? -2 : key;
+}
+
+NOINLINE long uf_depth(int n);
+static long (*volatile depth_fn)(int) = uf_depth;
+
 NOINLINE long uf_depth(int n)
 {
 	if (n <= 0)
 		return 0;
 	uf_sink += n;
-	return 1 + uf_depth(n - 1);
+	return 1 + depth_fn(n - 1);
 }
 
 NOINLINE size_t uf_name(int id, const char *name)
@@ -112,6 +123,8 @@ static void round_once(int round)
 	uf_six(1, 2, 3, 4, 5, 6);
 	uf_fail(3);
 	uf_fail(4);
+	uf_lookup(5);
+	uf_lookup(200);
 	uf_depth(3);
 	uf_name(7, "hello-ufunc");
 	uf_name(8, fresh_string());
