@@ -119,7 +119,8 @@ static int info_ufunc(struct report *r, struct ufunc_front *fe, const struct spe
 /* `info u:BINARY`: one line per function (address, size, name), or a JSON record. */
 static int list_ufunc(const char *name, __u64 addr, __u64 size, void *ctx)
 {
-	const struct report *r = ctx;
+	struct report *r = ctx;
+	static bool titled;
 
 	if (report__json(r)) {
 		printf("{\"type\":\"function\",\"name\":");
@@ -127,6 +128,9 @@ static int list_ufunc(const char *name, __u64 addr, __u64 size, void *ctx)
 		printf(",\"address\":\"0x%llx\",\"size\":%llu}\n", (unsigned long long)addr,
 		       (unsigned long long)size);
 	} else {
+		if (!titled)
+			printf("%-18s %8s  %s\n", "ADDRESS", "SIZE", "FUNCTION");
+		titled = true;
 		printf("0x%016llx %8llu  ", (unsigned long long)addr, (unsigned long long)size);
 		text_write_escaped(stdout, name, strlen(name));
 		putchar('\n');
@@ -139,8 +143,6 @@ static int info_ufunc_list(struct report *r, struct ufunc_front *fe, const char 
 	struct ks_error e;
 	int err;
 
-	if (!report__json(r))
-		printf("%-18s %8s  %s\n", "ADDRESS", "SIZE", "FUNCTION");
 	err = ufunc_front__each(fe, binary, pid, list_ufunc, r, &e);
 	if (err)
 		log_error("u:%s: %s", binary, ks_message(&e));

@@ -36,9 +36,9 @@ struct ufunc_bin {
 struct ufunc_front {
 	struct ufunc_bin *bins;
 	int nbins;
-	/* The untyped signatures' BTF: long FUNC(unsigned long arg0, ...). */
-	struct btf *btf;
-	__u32 proto_id;
+	/* Each spec's untyped signatures' BTF (untyped_sigs()), kept for their plans. */
+	struct btf **btfs;
+	int nbtfs;
 };
 
 struct ufunc_front *ufunc_front__new(void)
@@ -60,7 +60,9 @@ void ufunc_front__free(struct ufunc_front *fe)
 		free(fe->bins[i].fd_path);
 	}
 	free(fe->bins);
-	btf__free(fe->btf);
+	for (i = 0; i < fe->nbtfs; i++)
+		btf__free(fe->btfs[i]);
+	free(fe->btfs);
 	free(fe);
 }
 
@@ -270,40 +272,11 @@ static struct ufunc_bin *get_bin(struct ufunc_front *fe, const char *path, struc
 
 /* ---- signatures ---- */
 
-/* long FUNC(unsigned long arg0, ..., unsigned long arg5), once per front end. */
-static int untyped_proto(struct ufunc_front *fe)
+/* M's signature from FUNC ID of BTF; a probe inside the function has no return. */
+static int untyped_sig(struct ufunc_match *m, const struct btf *btf, __u32 id, struct ks_error *e)
 {
-	int ulong, slong, proto, i, err = 0;
+	int err = signature__from_func(btf, id, &m->sig, e);
 
-	if (fe->btf)
-		return 0;
-	fe->btf = btf__new_empty();
-	if (!fe->btf)
-		return -ENOMEM;
-	ulong = btf__add_int(fe->btf, "unsigned long", 8, 0);
-	slong = btf__add_int(fe->btf, "long", 8, BTF_INT_SIGNED);
-	proto = slong > 0 ? btf__add_func_proto(fe->btf, slong) : slong;
-	for (i = 0; i < UFUNC_UNTYPED_ARGS && proto > 0 && !err; i++)
-		err = btf__add_func_param(fe->btf, signature__arg_name(i), ulong);
-	if (ulong < 0 || proto < 0 || err) {
-		btf__free(fe->btf);
-		fe->btf = NULL;
-		return -ENOMEM;
-	}
-	fe->proto_id = proto;
-	return 0;
-}
-
-/* M's signature, a FUNC of its name in the front end's BTF; no return for a probe inside it. */
-static int untyped_sig(struct ufunc_front *fe, struct ufunc_match *m, bool has_return,
-		       struct ks_error *e)
-{
-	int id, err = untyped_proto(fe);
-
-	id = err ? err : btf__add_func(fe->btf, m->name, BTF_FUNC_GLOBAL, fe->proto_id);
-	if (id < 0)
-		return ks_fail(e, -ENOMEM, "out of memory");
-	err = signature__from_func(fe->btf, id, &m->sig, e);
 	if (err)
 		return err;
 	/* A probe inside the function is named by its offset, as the spec gave it. */
@@ -313,8 +286,48 @@ static int untyped_sig(struct ufunc_front *fe, struct ufunc_match *m, bool has_r
 	else
 		snprintf(m->sig.name, sizeof(m->sig.name), "%s", m->name);
 	snprintf(m->sig.attach, sizeof(m->sig.attach), "%s", m->name);
-	m->sig.has_return = has_return;
+	m->sig.has_return = !m->off;
 	return 0;
+}
+
+/*
+ * The untyped signatures of one spec's matches, in a BTF of their own:
+ * long FUNC(unsigned long arg0, ..., unsigned long arg5).  Every FUNC is
+ * added before any signature is read: a signature's names point into the
+ * BTF's strings, which adding moves.
+ */
+static int untyped_sigs(struct ufunc_front *fe, struct ufunc_match *ms, int n,
+			struct ks_error *e)
+{
+	struct btf *btf = btf__new_empty(), **bv;
+	__u32 *ids = calloc(n, sizeof(*ids));
+	int ulong, slong, proto, i, err = 0;
+
+	bv = btf && ids ? realloc(fe->btfs, (fe->nbtfs + 1) * sizeof(*bv)) : NULL;
+	if (!bv) {
+		btf__free(btf);
+		free(ids);
+		return ks_fail(e, -ENOMEM, "out of memory");
+	}
+	fe->btfs = bv;
+	fe->btfs[fe->nbtfs++] = btf;
+	ulong = btf__add_int(btf, "unsigned long", 8, 0);
+	slong = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	proto = ulong > 0 && slong > 0 ? btf__add_func_proto(btf, slong) : -ENOMEM;
+	for (i = 0; i < UFUNC_UNTYPED_ARGS && proto > 0 && !err; i++)
+		err = btf__add_func_param(btf, signature__arg_name(i), ulong);
+	for (i = 0; i < n && proto > 0 && !err; i++) {
+		int id = btf__add_func(btf, ms[i].name, BTF_FUNC_GLOBAL, proto);
+
+		err = id < 0 ? id : 0;
+		ids[i] = id;
+	}
+	for (i = 0; i < n && proto > 0 && !err; i++)
+		err = untyped_sig(&ms[i], btf, ids[i], e);
+	free(ids);
+	if (proto < 0 || (err && !e->err))
+		return ks_fail(e, -ENOMEM, "out of memory");
+	return err;
 }
 
 /* ---- matching ---- */
@@ -346,6 +359,7 @@ static struct ufunc_match *add_match(struct match_list *l, const struct ufunc_bi
 	m->name = sym_name(&b->obj, s);
 	m->addr = s->addr + off;
 	m->off = off;
+	m->size = s->size;
 	return m;
 }
 
@@ -396,16 +410,14 @@ static int match_address(const struct ufunc_bin *b, const struct spec *s, struct
 static int finish_matches(struct ufunc_front *fe, const struct ufunc_bin *b, const struct spec *s,
 			  struct match_list *l, struct ks_error *e)
 {
-	int i, j, err;
+	int i, j;
 
 	for (i = 0; i < l->n; i++) {
 		struct ufunc_match *m = &l->v[i];
-		const struct usym_sym *sy = usym_obj__find(&b->obj, m->addr);
 
-		if (!sy || m->addr - sy->addr >= sy->size) {
+		if (m->off >= m->size) {
 			ks_fail(e, -ERANGE, "offset 0x%llx is past the end of '%s' (%llu bytes)",
-				(unsigned long long)s->uoffset, m->name,
-				(unsigned long long)(sy ? sy->size : 0));
+				(unsigned long long)m->off, m->name, (unsigned long long)m->size);
 			e->pos = s->target_pos;
 			return e->err;
 		}
@@ -415,18 +427,15 @@ static int finish_matches(struct ufunc_front *fe, const struct ufunc_bin *b, con
 		m->glob = s->is_glob;
 		for (j = 0; j < l->n; j++)
 			m->namesakes += strcmp(l->v[j].name, m->name) == 0;
-		err = untyped_sig(fe, m, !m->off, e);
-		if (err)
-			return err;
 	}
-	return 0;
+	return untyped_sigs(fe, l->v, l->n, e);
 }
 
 static int no_match(const struct ufunc_bin *b, const struct spec *s, struct ks_error *e)
 {
 	ks_fail(e, -ENOENT, s->is_glob ? "no function of '%s' matches '%s'" :
-		"no function '%2$s' in '%1$s' (its symbol table: %3$zu functions; 'ksnoop info u:%4$s' lists them)",
-		b->path, s->target, b->obj.nsyms, s->binary);
+		"no function '%2$s' in '%1$s' ('ksnoop info u:%3$s' lists its functions)",
+		b->path, s->target, s->binary);
 	e->pos = s->target_pos;
 	return e->err;
 }

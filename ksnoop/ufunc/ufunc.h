@@ -43,6 +43,7 @@ struct ufunc_match {
 	const char *name;	/* its symbol's name (owned by the front end) */
 	__u64 addr;		/* its link-time address (+OFFSET) */
 	__u64 off;		/* OFFSET: a probe inside it, which has no return */
+	__u64 size;		/* its symbol's size */
 	__u64 file_off;		/* where in the file the uprobe goes */
 	int namesakes;		/* functions of its name in the file (local statics) */
 	bool glob;		/* the spec names functions by a glob */

@@ -5,8 +5,10 @@
  * recursive function, threads, negative errors, a string on a page not
  * touched before the call.  Built by gcc and clang at -O0 and -O2.
  *
- *   app [ROUNDS]    each round calls every function once, then
- *                   reads a line from stdin when ROUNDS is 0 (held: -p)
+ *   app [ROUNDS]    each round calls every function once
+ *   app spin N      a round every 20 ms for N seconds (a process for -p)
+ *   app peek ADDR   uf_peek(ADDR): a pointer of the caller's choice (a
+ *                   kernel address: a tracer must not read it)
  *
  * The functions are noinline and used, so every build has an out-of-line
  * copy; the values they get are fixed, so the test knows them.
@@ -72,6 +74,13 @@ NOINLINE size_t uf_name(int id, const char *name)
 	return strlen(name);
 }
 
+/* A pointer it never reads: what the tracer does with it is the tracer's. */
+NOINLINE long uf_peek(const void *p)
+{
+	uf_sink += (long)p & 1;
+	return 0;
+}
+
 static NOINLINE long uf_static(long v)
 {
 	uf_sink += v;
@@ -90,10 +99,12 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+static const char fresh_text[] = "fresh-page-string";
+
 /* A string in a fresh mapping: its page is not touched before the call. */
 static const char *fresh_string(void)
 {
-	static const char text[] = "fresh-page-string";
+	const char *text = fresh_text;
 	char *p = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED)
@@ -104,9 +115,9 @@ static const char *fresh_string(void)
 
 		if (!f)
 			return text;
-		fwrite(text, 1, sizeof(text), f);
+		fwrite(text, 1, sizeof(fresh_text), f);
 		rewind(f);
-		if (fread(p + 4096 * 8, 1, sizeof(text), f) != sizeof(text))
+		if (fread(p + 4096 * 8, 1, sizeof(fresh_text), f) != sizeof(fresh_text))
 			p[4096 * 8] = 0;
 		fclose(f);
 	}
@@ -116,6 +127,7 @@ static const char *fresh_string(void)
 static void round_once(int round)
 {
 	pthread_t t[3];
+	const char *fresh;
 	long i;
 
 	uf_zero();
@@ -127,7 +139,10 @@ static void round_once(int round)
 	uf_lookup(200);
 	uf_depth(3);
 	uf_name(7, "hello-ufunc");
-	uf_name(8, fresh_string());
+	fresh = fresh_string();
+	uf_name(8, fresh);
+	if (fresh != fresh_text)
+		munmap((char *)fresh - 4096 * 8, 1 << 16);
 	uf_static(21);
 	for (i = 0; i < 3; i++)
 		pthread_create(&t[i], NULL, thread_main, (void *)(i + 1));
@@ -138,17 +153,19 @@ static void round_once(int round)
 
 int main(int argc, char **argv)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 1, i;
-	char line[64];
+	int rounds, i;
 
-	if (rounds == 0) {
-		/* Held: a round per line read, until stdin ends. */
-		printf("ready %d\n", getpid());
-		fflush(stdout);
-		for (i = 0; fgets(line, sizeof(line), stdin); i++)
-			round_once(i);
+	if (argc > 2 && strcmp(argv[1], "peek") == 0)
+		return (int)uf_peek((const void *)strtoull(argv[2], NULL, 0));
+	if (argc > 2 && strcmp(argv[1], "spin") == 0) {
+		rounds = atoi(argv[2]) * 50;
+		for (i = 0; i < rounds; i++) {
+			round_once(0);
+			usleep(20000);
+		}
 		return 0;
 	}
+	rounds = argc > 1 ? atoi(argv[1]) : 1;
 	for (i = 0; i < rounds; i++)
 		round_once(i);
 	return 0;
