@@ -893,6 +893,29 @@ static int check_tree(const struct trace *t, enum spec_kind kind)
 	return 0;
 }
 
+/*
+ * Stacks of user functions are not taken yet: -s would print a user stack
+ * named as the kernel's, --count would count without the stack asked for
+ * (their programs, sleepable, have no stack map).  Refused, in one line.
+ */
+static int check_ufunc_stacks(const struct trace *t)
+{
+	const struct options *o = t->opts;
+	int i;
+
+	for (i = 0; i < t->nspecs; i++) {
+		if (t->specs[i].kind != SPEC_UFUNC)
+			continue;
+		if (o->stack || (o->ustack && o->output != OUTPUT_EVENTS)) {
+			log_error("%s: '%s' is a user function, whose stacks are not taken yet%s",
+				  o->stack ? "-s" : "--ustack", t->specs[i].text,
+				  o->stack && o->output == OUTPUT_EVENTS ? "; --ustack shows its program's stack" : "");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* The command line's own errors, before anything is set up. */
 static int check_args(int argc, const struct options *opts, enum spec_kind kind)
 {
@@ -946,7 +969,7 @@ static int check_specs(struct trace *t, char **argv, enum spec_kind kind)
 		}
 	}
 	ret = targets__check_min_duration(t->specs, t->nspecs, o->min_duration_ns) ?:
-	      check_tree(t, kind);
+	      check_tree(t, kind) ?: check_ufunc_stacks(t);
 	if (ret || !o->track)
 		return ret;
 	t->track.name = o->track;

@@ -52,6 +52,8 @@ no_function_given  u:./app-gcc-O0
 unknown_value      'u:./app-gcc-O0:uf_add(nope)'
 info_no_such_file  info u:/nonexistent/app
 info_not_elf       info u:./text
+stack_refused      -s u:./app-gcc-O0:uf_add
+count_ustack_refused --count --ustack u:./app-gcc-O0:uf_add
 ROWS
 
 needs_root ufunc_tracing
