@@ -153,6 +153,17 @@ EXPECT   libc_getpid_called: eq 1 "$(events "$OUT" | jq -r 'select(.kind == "ret
 EXPECT   libc_getpid_returns_pid: eq "" "$(events "$OUT" | jq -r 'select(.kind == "return" and .values.return != .pid) | .pid')"
 CASE
 
+# --- -p: the library as that process maps it ---
+ks_case <<'CASE'
+NAME     ufunc_libc_pid
+BEFORE   "$A" spin 4 & sp3=$!
+RUN      -j -n 3 -p "$sp3" "u:libc:getpid(return)"
+WORKLOAD wait "$sp3" 2>/dev/null
+UNTIL    exit
+EXPECT   libc_in_maps: stderr 'user function getpid at 0x[0-9a-f]+ .* in /.*/libc\.so[.0-9]* \(device' 
+EXPECT   libc_pid_returns: eq "$sp3" "$(events "$OUT" | jq -r '.values.return' | sort -u)"
+CASE
+
 # --- -L, --oneline, --count --by ---
 ks_case <<'CASE'
 NAME     ufunc_min_duration
