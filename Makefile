@@ -113,7 +113,7 @@ CORE_SRCS  := log.c ks_error.c spec.c syscall.c kbtf.c ksyms.c signature.c \
 	      suggest.c btf_util.c duration.c kfeatures.c \
 	      resolve_chain.c resolve_value.c resolve_pred.c resolve_strategy.c resolve_sharing.c \
 	      resolve_tuple.c tuple.c kernel.c klookup.c usdt_note.c $(USDT_ARCH_SRC) usdt_specs.c \
-	      usdt_front.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
+	      usdt_front.c ufunc.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
 	      targets.c sharing.c stop.c stdout_lines.c tree.c cmd_complete.c track.c recfile.c \
 	      dwarf_btf.c
 APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c cmd_record.c cmd_report.c printing.c
@@ -316,6 +316,14 @@ $(BUILD)/live/prog_test_run: tests/live/prog_test_run.c include/ksnoop.h $(BUILD
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) $< $(PKG_LIBS) -o $@
 
+# User functions traced as u:BINARY:FUNC (live/46-ufunc.sh): one program,
+# built by gcc and clang at -O0 and -O2, each build a copy to trace.
+UPROG_BINS := $(foreach cc,gcc clang,$(foreach o,O0 O2,$(BUILD)/uprog/app-$(cc)-$(o)))
+$(BUILD)/uprog/app-%: tests/uprog/app.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(word 1,$(subst -, ,$*)) -$(word 2,$(subst -, ,$*)) -g -fno-omit-frame-pointer $(WARNINGS) \
+		-pthread $< -o $@
+
 # Workloads for the VM tests: static, so the VM needs no libraries for them.
 VM_BINS := $(BUILD)/vm/vmprog
 $(BUILD)/vm/vmprog: tests/vm/vmprog.c | $(BUILD)
@@ -338,7 +346,8 @@ demo: deps
 # What unit, live and VM tests run (tests/mutate builds these); check adds the fuzzers.
 # A cross build's test programs need the sysroot's <sys/sdt.h>.
 $(USDT_BINS) $(VM_BINS): $(CROSS_STAMP)
-TEST_BINS  := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS) $(LIVE_BINS)
+TEST_BINS  := $(BUILD)/ksnoop $(BUILD)/san/ksnoop $(UNIT_BINS) $(USDT_BINS) $(VM_BINS) $(LIVE_BINS) \
+	      $(UPROG_BINS)
 test-bins: $(TEST_BINS)
 
 CHECK_BINS := $(TEST_BINS) $(FUZZ_BINS)

@@ -11,6 +11,7 @@
 #define KSNOOP_ARCH_BPF_H
 
 #include <linux/ptrace.h>
+#include <stdbool.h>
 #include <bpf/bpf_helpers.h>
 #include "ksnoop.h"
 
@@ -29,9 +30,11 @@
 /*
  * SysV ABI: six argument words in registers, the rest on the stack.  At
  * function entry the return address is at sp and stack arguments follow;
- * after the return they are gone (NWORDS 0 then).
+ * after the return they are gone (NWORDS 0 then).  USER: a uprobe's, on
+ * the user stack.
  */
-static __always_inline void arch_reg_args(struct pt_regs *regs, __u64 *words, int nwords)
+static __always_inline void arch_reg_args(struct pt_regs *regs, __u64 *words, int nwords,
+					  bool user)
 {
 	int i;
 
@@ -44,8 +47,12 @@ static __always_inline void arch_reg_args(struct pt_regs *regs, __u64 *words, in
 	for (i = ARCH_REG_ARGS; i < KSNOOP_MAX_ARGS; i++) {
 		if (i >= nwords)
 			break;
-		bpf_probe_read_kernel(&words[i], sizeof(words[i]),
-				      (void *)(regs->rsp + 8 * (i - ARCH_REG_ARGS + 1)));
+		void *at = (void *)(regs->rsp + 8 * (i - ARCH_REG_ARGS + 1));
+
+		if (user)
+			bpf_probe_read_user(&words[i], sizeof(words[i]), at);
+		else
+			bpf_probe_read_kernel(&words[i], sizeof(words[i]), at);
 	}
 }
 
@@ -85,7 +92,8 @@ static __always_inline __u64 arch_call_frame(struct pt_regs *regs, bool at_retur
  * AAPCS64: eight argument words in x0-x7, the rest on the stack from sp
  * up (the return address is in the link register, not on the stack).
  */
-static __always_inline void arch_reg_args(struct pt_regs *regs, __u64 *words, int nwords)
+static __always_inline void arch_reg_args(struct pt_regs *regs, __u64 *words, int nwords,
+					  bool user)
 {
 	int i;
 
@@ -94,8 +102,12 @@ static __always_inline void arch_reg_args(struct pt_regs *regs, __u64 *words, in
 	for (i = ARCH_REG_ARGS; i < KSNOOP_MAX_ARGS; i++) {
 		if (i >= nwords)
 			break;
-		bpf_probe_read_kernel(&words[i], sizeof(words[i]),
-				      (void *)(ARCH_REGS(regs)->sp + 8 * (i - ARCH_REG_ARGS)));
+		void *at = (void *)(ARCH_REGS(regs)->sp + 8 * (i - ARCH_REG_ARGS));
+
+		if (user)
+			bpf_probe_read_user(&words[i], sizeof(words[i]), at);
+		else
+			bpf_probe_read_kernel(&words[i], sizeof(words[i]), at);
 	}
 }
 

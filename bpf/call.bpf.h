@@ -47,7 +47,8 @@ struct call {
 
 /*
  * The call frame, the same for the entry and the return of one call.
- * kprobes: from the stack pointer (arch_call_frame()).  fentry/fexit: both
+ * kprobes and uprobes: from the stack pointer (arch_call_frame()); a
+ * uprobe's ctx is the task's one user pt_regs, the same for every frame.  fentry/fexit: both
  * programs get the trampoline's frame (the saved arguments) as ctx.
  */
 static __always_inline void call_key(void *ctx, enum word_source ws, int kind, __u32 func_id,
@@ -55,7 +56,7 @@ static __always_inline void call_key(void *ctx, enum word_source ws, int kind, _
 {
 	key->tid = (__u32)bpf_get_current_pid_tgid();
 	key->func_id = func_id;
-	if (ws == WORDS_REGS)
+	if (ws == WORDS_REGS || ws == WORDS_UREGS)
 		key->frame = arch_call_frame(ctx, kind == KSNOOP_RETURN);
 	else if (ws == WORDS_SYSCALL)
 		key->frame = 0;	/* a task is in one syscall at a time */

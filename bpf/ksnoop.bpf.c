@@ -495,6 +495,13 @@ CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, capture_
 #ifndef KSNOOP_KPROBES_ONLY
 CAPTURE_PROG("raw_tp", ksnoop_tp, __u64, WORDS_TP, capture_entry)
 CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, capture_entry)
+/*
+ * User functions: the kprobe pair's capture on a uprobe's registers (one
+ * engine: the frame key, the stash, predicates), user memory only
+ * (KSNOOP_PLAN_USER_MEM), sleepable where the kernel allows it.
+ */
+CAPTURE_PROG("uprobe", ksnoop_uprobe, struct pt_regs, WORDS_UREGS, capture_entry)
+CAPTURE_PROG("uretprobe", ksnoop_uretprobe, struct pt_regs, WORDS_UREGS, capture_return)
 /* Syscall events: one of them (tp:syscalls:...), or a call's entry and exit (sys:). */
 CAPTURE_PROG("tp", ksnoop_syscall_tp, __u64, WORDS_SYSCALL, capture_entry)
 CAPTURE_PROG("tp", ksnoop_syscall_exit, __u64, WORDS_SYSCALL, capture_return)

@@ -255,11 +255,13 @@ static __always_inline void fill_values(void *ctx, enum word_source ws, int kind
 		vh->addr = 0;
 		/*
 		 * -s: the stack at this probe, taken only once the predicates
-		 * held; a USDT probe's is the traced program's (user) stack.
+		 * held; a USDT probe's or a user function's is the traced
+		 * program's (user) stack.
 		 * --ustack: the current task's user stack at any probe.
 		 */
 		if (vp->acc.src == KSNOOP_SRC_STACK || vp->acc.src == KSNOOP_SRC_USTACK) {
 			long n = bpf_get_stack(ctx, (void *)(vh + 1), KSNOOP_STACK_DEPTH * 8,
+					       ws == WORDS_UREGS ||
 					       ws == WORDS_USDT || vp->acc.src == KSNOOP_SRC_USTACK ?
 					       BPF_F_USER_STACK : 0);
 

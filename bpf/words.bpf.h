@@ -21,6 +21,7 @@ enum word_source {
 	WORDS_FENTRY,	/* fentry/fexit: bpf_get_func_arg() */
 	WORDS_TP,	/* raw_tp: ctx is an array of u64 */
 	WORDS_REGS,	/* kprobe/kretprobe: ctx is struct pt_regs */
+	WORDS_UREGS,	/* uprobe/uretprobe: ctx is the user's struct pt_regs */
 	WORDS_USDT,	/* USDT: argument specs decoded by usdt.bpf.h */
 	WORDS_SYSCALL,	/* syscall events (perf tracepoints): ctx is the record */
 };
@@ -169,7 +170,10 @@ static __always_inline void read_words(void *ctx, enum word_source ws, int kind,
 		tp_words(ctx, words);
 		break;
 	case WORDS_REGS:
-		arch_reg_args(ctx, words, kind == KSNOOP_ENTRY ? plan.nslots : 0);
+	case WORDS_UREGS:
+		/* A user function's stack arguments are on its user stack. */
+		arch_reg_args(ctx, words, kind == KSNOOP_ENTRY ? plan.nslots : 0,
+			      ws == WORDS_UREGS);
 		if (kind == KSNOOP_RETURN)
 			words[KSNOOP_MAX_ARGS] = arch_return_value(ctx);
 		break;

@@ -361,6 +361,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kretprobe, kind == ATTACH_KPROBE);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uprobe, kind == ATTACH_UPROBE);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uretprobe, kind == ATTACH_UPROBE);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_syscall_tp,
 					       kind == ATTACH_SYSCALL_TP || kind == ATTACH_SYSCALL);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_syscall_exit,
@@ -373,6 +375,14 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_usdt,
 						    bpf_program__flags(skel->progs.ksnoop_usdt) |
 						    BPF_F_SLEEPABLE);
+	if (kind == ATTACH_UPROBE && sleepable) {
+		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_uprobe,
+						    bpf_program__flags(skel->progs.ksnoop_uprobe) |
+						    BPF_F_SLEEPABLE);
+		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_uretprobe,
+						    bpf_program__flags(skel->progs.ksnoop_uretprobe) |
+						    BPF_F_SLEEPABLE);
+	}
 
 	/*
 	 * libbpf gives each call site of each USDT attached to this program a
@@ -533,6 +543,7 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 			    kind == ATTACH_FENTRY ? "load fentry/fexit programs for" :
 			    kind == ATTACH_KPROBE ? "load kprobe programs for" :
 			    kind == ATTACH_USDT ? "load the USDT program for" :
+			    kind == ATTACH_UPROBE ? "load uprobe programs for" :
 			    "load the tracepoint program for", target);
 		return NULL;
 	}
@@ -733,6 +744,8 @@ static int attach_single(struct attacher *a, const struct capture_plan *plan,
 		break;
 	case ATTACH_USDT:
 		return ks_fail(e, -EOPNOTSUPP, "USDT probes attach with attach_usdt_probes()");
+	case ATTACH_UPROBE:
+		return ks_fail(e, -EOPNOTSUPP, "user functions attach with attach_ufunc()");
 	}
 	if (release_instance(a))
 		return ks_fail(e, -ENOMEM, "out of memory");
@@ -930,6 +943,56 @@ static int attach_usdt_probes(struct attacher *a, const struct capture_plan *pla
 			return ks_fail(e, err, "out of memory");
 	}
 	return 0;
+}
+
+/*
+ * A user function: a uprobe at its entry and a uretprobe for its return,
+ * in PID (-1: every process), through the file the front end opened.
+ * Sleepable first, so that user memory not paged in yet can be read;
+ * the plain programs where the kernel or the verifier refuses that.
+ */
+static int attach_ufunc(struct attacher *a, const struct target *tg, int pid, struct ks_error *e)
+{
+	const struct ufunc_match *m = &tg->ufunc;
+	bool sleepable = kfeatures__get()->have[FEAT_UPROBE_SLEEPABLE];
+	struct ksnoop_bpf *skel;
+	int side;
+
+	skel = sleepable ? load_instance(a, &tg->plan, ATTACH_UPROBE, true, false, 0, e) : NULL;
+	if (skel) {
+		log_info("%s: sleepable programs (user memory is paged in to be read)", m->name);
+	} else {
+		log_info("%s: %s%s; user memory not paged in yet reads as a fault", m->name,
+			 sleepable ? "sleepable programs refused: " : "this kernel has no sleepable uprobes",
+			 sleepable ? e->msg : "");
+		skel = load_instance(a, &tg->plan, ATTACH_UPROBE, false, false, 0, e);
+	}
+	if (!skel)
+		return e->err;
+	for (side = KSNOOP_ENTRY; side <= KSNOOP_RETURN; side++) {
+		struct bpf_program *prog = side == KSNOOP_ENTRY ? skel->progs.ksnoop_uprobe :
+				      skel->progs.ksnoop_uretprobe;
+		LIBBPF_OPTS(bpf_uprobe_opts, opts, .retprobe = side == KSNOOP_RETURN);
+		struct bpf_link *link;
+		char buf[ERR_TEXT_MAX];
+		int err;
+
+		if (!side_attached(&tg->plan.bpf, side))
+			continue;
+		link = bpf_program__attach_uprobe_opts(prog, pid > 0 ? pid : -1, m->attach_path,
+						       m->file_off, &opts);
+		if (!link) {
+			err = -errno;
+			return ks_fail(e, ks_runtime_errno(err), "failed to attach a %s to %s in '%s': %s",
+				       side == KSNOOP_ENTRY ? "uprobe" : "uretprobe", m->name, m->path,
+				       err_text(err, buf, sizeof(buf)));
+		}
+		if (side == KSNOOP_ENTRY)
+			skel->links.ksnoop_uprobe = link;
+		else
+			skel->links.ksnoop_uretprobe = link;
+	}
+	return release_instance(a) ? ks_fail(e, -ENOMEM, "out of memory") : 0;
 }
 
 static time_t now_s(void)
@@ -1348,7 +1411,10 @@ int attacher__attach_targets(struct attacher *a, struct target_list *l, int pid,
 
 		if (tg->attached || groups__shared(l, tg))
 			continue;
-		err = attach_single(a, &tg->plan, tg->kind, e);
+		if (tg->kind == ATTACH_UPROBE)
+			err = attach_ufunc(a, tg, pid, e);
+		else
+			err = attach_single(a, &tg->plan, tg->kind, e);
 		if (err && tg->from_glob && !attacher__exhausted(err)) {
 			/* fentry on a glob's match the kernel refuses: left out. */
 			log_info("%s: %s left out: %s", tg->spec->text, tg->plan.sig.attach, e->msg);

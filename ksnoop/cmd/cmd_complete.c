@@ -26,6 +26,7 @@
 #include "signature.h"
 #include "kernel.h"
 #include "usdt_note.h"
+#include "ufunc.h"
 
 /* Members followed after NAME-> in one word: more is not C anyone types. */
 #define COMPLETE_MAX_CHAIN 8
@@ -80,21 +81,25 @@ static void add(struct cands *c, const char *s)
 
 /* ---- files, processes ---- */
 
-/* Paths that complete WORD: a directory's entries, directories with '/', files with FILE_END. */
-static void add_files(struct cands *c, const char *file_end)
+/*
+ * Paths that complete WORD after its first LEAD characters ("u:"): a
+ * directory's entries, directories with '/', files with FILE_END.
+ */
+static void add_files(struct cands *c, size_t lead, const char *file_end)
 {
-	const char *slash = strrchr(c->word, '/');
+	const char *path = c->word + lead, *slash = strrchr(path, '/');
 	char dir[4096], prefix[4096];
 	struct dirent *de;
 	DIR *d;
 
-	snprintf(prefix, sizeof(prefix), "%.*s", slash ? (int)(slash - c->word + 1) : 0, c->word);
-	snprintf(dir, sizeof(dir), "%s", slash ? prefix : ".");
+	snprintf(prefix, sizeof(prefix), "%.*s", slash ? (int)(slash - c->word + 1) : (int)lead,
+		 c->word);
+	snprintf(dir, sizeof(dir), "%s", slash ? prefix + lead : ".");
 	d = opendir(dir);
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		const char *base = slash ? slash + 1 : c->word;
+		const char *base = slash ? slash + 1 : path;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -193,7 +198,7 @@ static void add_option_values(struct cands *c, const struct complete_src *src,
 		add3(c, prefix, "log2", "");
 		add3(c, prefix, "linear:", "");
 	} else if ((!strcmp(name, "btf") || !strcmp(name, "btf-dir")) && !*prefix) {
-		add_files(c, "");
+		add_files(c, 0, "");
 	}
 }
 
@@ -330,7 +335,38 @@ static void add_syscalls(struct cands *c, const struct complete_src *src)
 	add_dirs(c, dir, "sys:", "sys_enter_", "");
 }
 
-/* A SPEC's name: functions, MODULE:, MODULE:FUNC, tp:, sys:. */
+/* u:BINARY:NAME for each function of the file BINARY names. */
+static int add_ufunc(const char *name, __u64 addr, __u64 size, void *ctx)
+{
+	struct cands *c = ctx;
+	const char *colon = strchr(c->word + 2, ':');
+	char prefix[4096];
+
+	snprintf(prefix, sizeof(prefix), "%.*s", (int)(colon - c->word + 1), c->word);
+	add3(c, prefix, name, "");
+	return 0;
+}
+
+/* u:BINARY, then u:BINARY:FUNC: files, then the file's functions. */
+static void add_ufunc_names(struct cands *c)
+{
+	const char *colon = strchr(c->word + 2, ':');
+	struct ufunc_front *fe;
+	char binary[4096];
+	struct ks_error e;
+
+	if (!colon) {
+		add_files(c, 2, ":");
+		return;
+	}
+	fe = ufunc_front__new();
+	snprintf(binary, sizeof(binary), "%.*s", (int)(colon - c->word - 2), c->word + 2);
+	if (fe)
+		ufunc_front__each(fe, binary, 0, add_ufunc, c, &e);
+	ufunc_front__free(fe);
+}
+
+/* A SPEC's name: functions, MODULE:, MODULE:FUNC, tp:, sys:, u:. */
 static void add_spec_names(struct cands *c, const struct complete_src *src, struct kbtf *kb)
 {
 	const char *colon = strchr(c->word, ':');
@@ -340,6 +376,8 @@ static void add_spec_names(struct cands *c, const struct complete_src *src, stru
 		add_tps(c, src, kb);
 	} else if (!strncmp(c->word, "sys:", 4)) {
 		add_syscalls(c, src);
+	} else if (!strncmp(c->word, "u:", 2)) {
+		add_ufunc_names(c);
 	} else if (colon) {
 		snprintf(module, sizeof(module), "%.*s", (int)(colon - c->word), c->word);
 		if (kb && !strcmp(module, "vmlinux"))
@@ -349,6 +387,7 @@ static void add_spec_names(struct cands *c, const struct complete_src *src, stru
 	} else {
 		add(c, "tp:");
 		add(c, "sys:");
+		add(c, "u:");
 		if (kb) {
 			add_funcs(c, kbtf__vmlinux(kb), NULL);
 			add_modules(c, src->btf_dir ?: "/sys/kernel/btf");
@@ -619,11 +658,11 @@ static void add_candidates(struct cands *c, const struct complete_src *src, int 
 	if (x.usdt) {
 		/* `usdt BINARY:` goes on to the probes; `info usdt` takes binaries. */
 		if (strcmp(x.cmd, "usdt"))
-			add_files(c, "");
+			add_files(c, 0, "");
 		else if (strchr(c->word, ':'))
 			add_usdt_probes(c);
 		else
-			add_files(c, ":");
+			add_files(c, 0, ":");
 		return;
 	}
 	if (!x.cmd)

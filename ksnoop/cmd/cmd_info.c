@@ -18,6 +18,8 @@
 #include "kernel.h"
 #include "targets.h"
 #include "usdt_note.h"
+#include "ufunc.h"
+#include "escape.h"
 
 /* "sched_switch(bool preempt, struct task_struct *prev, ...)". */
 static void print_tp(struct report *r, const struct signature *sig)
@@ -89,6 +91,68 @@ static int info_match(const struct target_match *m, void *ctx)
 	print_func(ic->r, m->sig, m->glob ? m->module : NULL,
 		   m->refused ? m->refused : m->err ? m->e->msg : NULL, m);
 	return 0;
+}
+
+/*
+ * u:BINARY:FUNC: each function it names, its prototype (untyped until
+ * debug info is read: arg0..arg5, the registers the ABI passes them in).
+ */
+static int info_ufunc(struct report *r, struct ufunc_front *fe, const struct spec *s, int pid)
+{
+	struct ufunc_match *ms;
+	struct ks_error e;
+	int n, i;
+
+	n = ufunc_front__match(fe, s, pid, &ms, &e);
+	if (n < 0) {
+		targets__log_error(s->text, &e);
+		return n;
+	}
+	for (i = 0; i < n; i++)
+		print_func(r, &ms[i].sig, NULL, NULL, &(struct target_match){ .name = ms[i].name });
+	log_warn("%s: %d function(s) in %s; %s", s->text, n, ms[0].path,
+		 ufunc_match__types_where(&ms[0]));
+	free(ms);
+	return 0;
+}
+
+/* `info u:BINARY`: one line per function (address, size, name), or a JSON record. */
+static int list_ufunc(const char *name, __u64 addr, __u64 size, void *ctx)
+{
+	struct report *r = ctx;
+	static bool titled;
+
+	if (report__json(r)) {
+		printf("{\"type\":\"function\",\"name\":");
+		json_write_string(stdout, name, strlen(name));
+		printf(",\"address\":\"0x%llx\",\"size\":%llu}\n", (unsigned long long)addr,
+		       (unsigned long long)size);
+	} else {
+		if (!titled)
+			printf("%-18s %8s  %s\n", "ADDRESS", "SIZE", "FUNCTION");
+		titled = true;
+		printf("0x%016llx %8llu  ", (unsigned long long)addr, (unsigned long long)size);
+		text_write_escaped(stdout, name, strlen(name));
+		putchar('\n');
+	}
+	return 0;
+}
+
+static int info_ufunc_list(struct report *r, struct ufunc_front *fe, const char *binary, int pid)
+{
+	struct ks_error e;
+	int err;
+
+	err = ufunc_front__each(fe, binary, pid, list_ufunc, r, &e);
+	if (err)
+		log_error("u:%s: %s", binary, ks_message(&e));
+	return err;
+}
+
+/* "u:BINARY" alone: a file to list, not a spec. */
+static bool is_ufunc_file(const char *arg)
+{
+	return strncmp(arg, "u:", 2) == 0 && arg[2] && !strchr(arg + 2, ':');
 }
 
 /*
@@ -205,6 +269,34 @@ static int info_usdt(struct report *r, int argc, char **argv, const struct optio
 	return ret;
 }
 
+/* A u: argument of info: a file's functions, or a spec's prototypes. */
+static int info_user(struct report *r, const char *arg, const struct options *opts)
+{
+	struct ufunc_front *fe = ufunc_front__new();
+	struct ks_error e;
+	struct spec s;
+	int err;
+
+	if (!fe) {
+		log_error("out of memory");
+		return -ENOMEM;
+	}
+	if (is_ufunc_file(arg)) {
+		err = info_ufunc_list(r, fe, arg + 2, opts->pid);
+	} else {
+		err = spec__parse(arg, SPEC_KFUNC, &s, &e);
+		if (err) {
+			e.err = err;
+			targets__log_error(arg, &e);
+		} else {
+			err = info_ufunc(r, fe, &s, opts->pid);
+		}
+		spec__free(&s);
+	}
+	ufunc_front__free(fe);
+	return err;
+}
+
 /*
  * Every target is shown that can be; the error returned is the worse
  * (ks_worse(): one the user must fix before a runtime failure).
@@ -234,6 +326,10 @@ int do_info(int argc, char **argv, const struct options *opts)
 	}
 	/* A spec that does not parse is reported; the others are shown. */
 	for (i = 0; i < argc; i++) {
+		if (is_ufunc_file(argv[i]) || strncmp(argv[i], "u:", 2) == 0) {
+			ret = ks_worse(ret, info_user(&r, argv[i], opts));
+			continue;
+		}
 		err = spec__parse(argv[i], SPEC_KFUNC, &specs[n], &e);
 		if (!err) {
 			n++;

@@ -40,6 +40,7 @@
 #include "targets.h"
 #include "stop.h"
 #include "usdt_front.h"
+#include "ufunc.h"
 #include "usym.h"
 #include "tree.h"
 #include "track.h"
@@ -57,6 +58,7 @@ struct trace {
 	struct spec *specs;
 	struct target_list targets;	/* func_id i is targets.v[i] */
 	struct usdt_front *usdt;
+	struct ufunc_front *ufunc;	/* u: specs (NULL: none) */
 	struct printer printer;	/* events */
 	struct report report;	/* the rest: counts, notices, the summary */
 	__u64 printed;
@@ -306,6 +308,7 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 		.glob_kind = func_kind(mode, true),
 		.tp_cookies = kfeatures__get()->have[FEAT_TP_COOKIES],
 		.usdt_pid = o->pid,
+		.ufunc = t->ufunc,
 		.tree_root = o->tree ? &t->specs[0] : NULL,
 		.tree_max_calls = o->tree_max_calls,
 	};
@@ -890,6 +893,29 @@ static int check_tree(const struct trace *t, enum spec_kind kind)
 	return 0;
 }
 
+/*
+ * Stacks of user functions are not taken yet: -s would print a user stack
+ * named as the kernel's, --count would count without the stack asked for
+ * (their programs, sleepable, have no stack map).  Refused, in one line.
+ */
+static int check_ufunc_stacks(const struct trace *t)
+{
+	const struct options *o = t->opts;
+	int i;
+
+	for (i = 0; i < t->nspecs; i++) {
+		if (t->specs[i].kind != SPEC_UFUNC)
+			continue;
+		if (o->stack || (o->ustack && o->output != OUTPUT_EVENTS)) {
+			log_error("%s: '%s' is a user function, whose stacks are not taken yet%s",
+				  o->stack ? "-s" : "--ustack", t->specs[i].text,
+				  o->stack && o->output == OUTPUT_EVENTS ? "; --ustack shows its program's stack" : "");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* The command line's own errors, before anything is set up. */
 static int check_args(int argc, const struct options *opts, enum spec_kind kind)
 {
@@ -943,7 +969,7 @@ static int check_specs(struct trace *t, char **argv, enum spec_kind kind)
 		}
 	}
 	ret = targets__check_min_duration(t->specs, t->nspecs, o->min_duration_ns) ?:
-	      check_tree(t, kind);
+	      check_tree(t, kind) ?: check_ufunc_stacks(t);
 	if (ret || !o->track)
 		return ret;
 	t->track.name = o->track;
@@ -987,6 +1013,11 @@ static int open_sources(struct trace *t, struct kernel *k, enum spec_kind kind)
 		}
 		return probe_features(t, NULL);
 	}
+	for (int i = 0; i < t->nspecs && !t->ufunc; i++)
+		if (t->specs[i].kind == SPEC_UFUNC && !(t->ufunc = ufunc_front__new())) {
+			log_error("out of memory");
+			return -ENOMEM;
+		}
 	targets__prefetch(k, t->specs, t->nspecs);
 	ret = kernel__open(k, &e);
 	if (ret) {
@@ -1012,6 +1043,7 @@ static void trace_free(struct trace *t, struct kernel *k)
 	/* Plans may hold BTF on top of the targets' own: freed first. */
 	targets__free(&t->targets);
 	usdt_front__free(t->usdt);
+	ufunc_front__free(t->ufunc);
 	tree_pending__free(&t->tree);
 	usym__free(t->printer.opts.usym_ctx);
 	printer__fini(&t->printer);

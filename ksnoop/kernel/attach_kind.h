@@ -22,6 +22,7 @@ enum attach_kind {
 	ATTACH_USDT,		/* uprobes at every call site of a USDT probe */
 	ATTACH_SYSCALL_TP,	/* a syscall event: tracepoint syscalls:sys_{enter,exit}_NAME */
 	ATTACH_SYSCALL,		/* sys:NAME: tracepoints sys_enter_NAME + sys_exit_NAME */
+	ATTACH_UPROBE,		/* u:BINARY:FUNC: uprobe + uretprobe on a user function */
 };
 
 #endif

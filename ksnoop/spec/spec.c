@@ -822,10 +822,114 @@ static int parse_address(struct parser *p, struct spec *spec)
 	return 0;
 }
 
+/* Longest BINARY of a u: spec, and of its function's name (C++ names run long). */
+#define SPEC_MAX_PATH		4096
+#define SPEC_MAX_UFUNC		1024
+
+/* A number of a u: spec, decimal or 0x hex: 0, or fail() at its column. */
+static int parse_unumber(struct parser *p, uint64_t *out, const char *what)
+{
+	size_t start = p->i;
+	bool hex = p->s[p->i] == '0' && (p->s[p->i + 1] == 'x' || p->s[p->i + 1] == 'X');
+	uint64_t v = 0;
+
+	if (hex)
+		p->i += 2;
+	while (hex ? isxdigit((unsigned char)p->s[p->i]) : isdigit((unsigned char)p->s[p->i])) {
+		unsigned d = isdigit((unsigned char)p->s[p->i]) ? p->s[p->i] - '0' :
+			     tolower((unsigned char)p->s[p->i]) - 'a' + 10;
+
+		if (v > (UINT64_MAX - d) / (hex ? 16 : 10))
+			return fail(p, start, "%s too large for 64 bits", what);
+		v = v * (hex ? 16 : 10) + d;
+		p->i++;
+	}
+	if (p->i == start + (hex ? 2 : 0) || is_ident_char((unsigned char)p->s[p->i]))
+		return fail(p, start, "expected %s (decimal, or hex after 0x)", what);
+	*out = v;
+	return 0;
+}
+
+/* The function of u:BINARY:FUNC: a name, a glob, 'QUOTED', NAME+OFFSET or 0xADDRESS. */
+static int parse_ufunc_name(struct parser *p, struct spec *spec)
+{
+	size_t start = p->i, end;
+
+	if (p->s[p->i] == '\'') {
+		start = ++p->i;
+		while (p->s[p->i] && p->s[p->i] != '\'')
+			p->i++;
+		if (!p->s[p->i])
+			return fail(p, start - 1, "missing the closing ' of the function's name");
+		end = p->i++;
+	} else {
+		/* '(' opens the values; C++ names with one are quoted. */
+		while (p->s[p->i] && p->s[p->i] != '(' && p->s[p->i] != '+' &&
+		       !isspace((unsigned char)p->s[p->i]))
+			p->i++;
+		end = p->i;
+	}
+	if (end == start)
+		return fail(p, start, "expected a function name, a glob or 0xADDRESS after 'u:BINARY:'");
+	if (end - start > SPEC_MAX_UFUNC)
+		return fail(p, start, "name is too long");
+	spec->target_pos = (int)start + 1;
+	spec->target = strndup(p->s + start, end - start);
+	if (!spec->target)
+		return -ENOMEM;
+	spec->is_glob = p->s[start - 1] != '\'' && strpbrk(spec->target, "*?[") != NULL;
+	if (p->s[start - 1] != '\'' && spec->target[0] == '0' &&
+	    (spec->target[1] == 'x' || spec->target[1] == 'X')) {
+		size_t save = p->i;
+
+		p->i = start;
+		if (parse_unumber(p, &spec->uaddr, "an address"))
+			return -EINVAL;
+		if (p->i != end)
+			return fail(p, p->i, "expected hex digits in the address");
+		p->i = save;
+		if (!spec->uaddr)
+			return fail(p, start, "address 0 names no function");
+	}
+	if (p->s[p->i] != '+')
+		return 0;
+	if (spec->is_glob || spec->uaddr)
+		return fail(p, p->i, "'+OFFSET' follows one function's name, not a glob or an address");
+	p->i++;
+	return parse_unumber(p, &spec->uoffset, "an offset");
+}
+
+/*
+ * u:BINARY:FUNC.  BINARY ends at the first ':' (a path with a ':' in it
+ * cannot be named: a link to it can), so a C++ name keeps its '::'.
+ */
+static int parse_ufunc_target(struct parser *p, struct spec *spec)
+{
+	size_t start = p->i;
+
+	while (p->s[p->i] && p->s[p->i] != ':' && p->s[p->i] != '(')
+		p->i++;
+	if (p->s[p->i] != ':')
+		return fail(p, p->i, "expected 'u:BINARY:FUNC' (BINARY a path or a library's name, then ':' and the function)");
+	if (p->i == start)
+		return fail(p, start, "expected a program's path or a library's name after 'u:'");
+	if (p->i - start > SPEC_MAX_PATH)
+		return fail(p, start, "path is too long");
+	spec->binary_pos = (int)start + 1;
+	spec->binary = strndup(p->s + start, p->i - start);
+	if (!spec->binary)
+		return -ENOMEM;
+	p->i++;
+	return parse_ufunc_name(p, spec);
+}
+
 static int parse_target(struct parser *p, struct spec *spec)
 {
 	size_t start = p->i, end;
 	char buf[16];
+
+	if (spec->kind == SPEC_UFUNC)
+		return parse_ufunc_target(p, spec);
 
 	if (spec->kind == SPEC_USDT) {
 		/* BINARY:PROVIDER:NAME; the path may hold almost anything. */
@@ -908,8 +1012,9 @@ static int parse_decl(struct parser *p, struct spec *spec)
 	char buf[16];
 	int err;
 
-	if (spec->kind == SPEC_USDT)
-		return fail(p, p->i, "declarations (TYPE NAME) select kernel functions and tracepoints by argument type; not USDT probes");
+	if (spec->kind == SPEC_USDT || spec->kind == SPEC_UFUNC)
+		return fail(p, p->i, "declarations (TYPE NAME) select kernel functions and tracepoints by argument type; not %s",
+			    spec->kind == SPEC_USDT ? "USDT probes" : "user functions");
 	if (spec->ndecls >= SPEC_MAX_DECLS)
 		return fail(p, p->i, "more than %d declarations in one spec", SPEC_MAX_DECLS);
 	/* The name is the last word before the item ends. */
@@ -967,6 +1072,10 @@ int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
 	} else if (kind == SPEC_KFUNC && strncmp(text + p.i, "sys:", 4) == 0) {
 		/* A syscall: a tracepoint pair, named "sys:NAME" (kernel.h). */
 		spec->kind = SPEC_TP;
+	} else if (kind == SPEC_KFUNC && strncmp(text + p.i, "u:", 2) == 0) {
+		/* A user function: "u" is no kernel module's name. */
+		spec->kind = SPEC_UFUNC;
+		p.i += 2;
 	}
 	ret = parse_target(&p, spec);
 	if (ret)
@@ -1038,6 +1147,7 @@ void spec__free(struct spec *spec)
 	free(spec->text);
 	free(spec->target);
 	free(spec->module);
+	free(spec->binary);
 	memset(spec, 0, sizeof(*spec));
 }
 

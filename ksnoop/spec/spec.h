@@ -3,6 +3,12 @@
  * The spec language, parsed.  Knows nothing of BTF or libbpf: it turns
  *
  *     SPEC    := [tp:|sys:|MODULE:]TARGET ['@' ADDRESS] [ '(' [ITEM {',' ITEM}] ')' ]
+ *              | 'u:' BINARY ':' UFUNC [ '(' [ITEM {',' ITEM}] ')' ]
+ *     BINARY  := a path (with a '/'), or a library's name ("libc": as the
+ *                dynamic loader finds it, or as -p PID maps it); no ':'
+ *     UFUNC   := NAME ['+' OFFSET] | GLOB | '0x' HEX | "'" NAME "'"
+ *                (a user function: a symbol of BINARY; quoted, a C++
+ *                name with '::', '(' or spaces; OFFSET decimal or 0x hex)
  *     TARGET  := name, or a glob (fnmatch: * ? [...]) for kernel functions
  *     ADDRESS := hex digits, 0x optional: which of the kernel functions
  *                of that name (static ones in several files), as
@@ -44,6 +50,7 @@ enum spec_kind {
 	SPEC_KFUNC,	/* kernel function */
 	SPEC_TP,	/* tp:NAME, a tracepoint; also sys:NAME, its target "sys:NAME" */
 	SPEC_USDT,	/* BINARY:PROVIDER:NAME */
+	SPEC_UFUNC,	/* u:BINARY:FUNC, a function of a user program or library */
 };
 
 enum spec_step_kind {
@@ -127,6 +134,11 @@ struct spec {
 	int addr_pos;
 	int ndecls;
 	struct spec_decl decls[SPEC_MAX_DECLS];
+	/* SPEC_UFUNC: the file, FUNC+OFFSET's offset, 0xADDRESS's address */
+	char *binary;
+	int binary_pos;
+	uint64_t uoffset;
+	uint64_t uaddr;		/* 0: the target is a name or a glob */
 	bool has_list;		/* parentheses given: only the named values */
 	int nitems;
 	struct spec_item items[SPEC_MAX_ITEMS];

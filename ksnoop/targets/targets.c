@@ -48,7 +48,8 @@ int targets__check_min_duration(const struct spec *specs, int n, __u64 min_ns)
 	int i;
 
 	for (i = 0; i < n && min_ns; i++) {
-		if (specs[i].kind == SPEC_KFUNC || spec__is_syscall(&specs[i]))
+		if (specs[i].kind == SPEC_KFUNC || specs[i].kind == SPEC_UFUNC ||
+		    spec__is_syscall(&specs[i]))
 			continue;
 		log_error("--min-duration: '%s' is %s, which has no return and so no duration; only kernel functions and system calls (sys:NAME) have one",
 			  specs[i].text, specs[i].kind == SPEC_TP ? "a tracepoint" : "a USDT probe");
@@ -399,7 +400,7 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 	int err;
 
 	ropts.types_where = types_where;
-	ropts.user_space = tg->kind == ATTACH_USDT;
+	ropts.user_space = tg->kind == ATTACH_USDT || tg->kind == ATTACH_UPROBE;
 	/* --tree: a tracepoint is a leaf, its event recorded as it is. */
 	if (tg->kind == ATTACH_TP || tg->kind == ATTACH_SYSCALL_TP)
 		ropts.tree = false;
@@ -411,6 +412,9 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 			 tg->usdt.has_btf ? "the BTF of '%s'" :
 			 "'%s', which has no BTF (.BTF section); give one with --btf FILE",
 			 tg->usdt.path);
+	else if (tg->kind == ATTACH_UPROBE)
+		snprintf(types_where, sizeof(types_where), "'%s' (%s)", tg->ufunc.path,
+			 ufunc_match__types_where(&tg->ufunc));
 	else
 		snprintf(types_where, sizeof(types_where), "%s%s BTF",
 			 sig->module ? sig->module : "vmlinux", sig->module ? " and vmlinux" : "");
@@ -432,7 +436,9 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 	}
 	/* A traced program chooses its USDT arguments: user memory only. */
 	/* A syscall's pointer arguments are the calling program's addresses. */
-	if (tg->kind == ATTACH_USDT || tg->kind == ATTACH_SYSCALL_TP || tg->kind == ATTACH_SYSCALL)
+	/* A user function's values are its program's memory, whatever they point at. */
+	if (tg->kind == ATTACH_USDT || tg->kind == ATTACH_SYSCALL_TP || tg->kind == ATTACH_SYSCALL ||
+	    tg->kind == ATTACH_UPROBE)
 		bp->flags |= KSNOOP_PLAN_USER_MEM;
 	if (tg->kind == ATTACH_USDT)
 		bp->flags |= KSNOOP_PLAN_USDT;
@@ -460,6 +466,13 @@ static void log_target(const struct target *tg, const struct signature *sig)
 			 arg, tg->usdt.provider, tg->usdt.name, tg->usdt.path,
 			 major(tg->usdt.dev), minor(tg->usdt.dev),
 			 (unsigned long long)tg->usdt.ino, tg->plan.nvalues[KSNOOP_ENTRY]);
+	else if (tg->kind == ATTACH_UPROBE)
+		log_info("%s: user function %s at 0x%llx (file offset 0x%llx) in %s (device %u:%u, inode %llu), %d entry value(s), %d return value(s)",
+			 arg, tg->ufunc.name, (unsigned long long)tg->ufunc.addr,
+			 (unsigned long long)tg->ufunc.file_off, tg->ufunc.path,
+			 major(tg->ufunc.dev), minor(tg->ufunc.dev),
+			 (unsigned long long)tg->ufunc.ino, tg->plan.nvalues[KSNOOP_ENTRY],
+			 tg->plan.nvalues[KSNOOP_RETURN]);
 	else
 		log_info("%s: %s%s%s%.0llx%s, %d entry value(s), %d return value(s)", arg,
 			 tg->kind == ATTACH_TP || tg->kind == ATTACH_SYSCALL_TP ? "tracepoint" :
@@ -967,6 +980,71 @@ static int add_usdt_spec(struct target_list *l, struct usdt_front *fe, const str
 	return err;
 }
 
+/* ---- user functions ---- */
+
+/*
+ * u:BINARY:FUNC: a target per function it names (a glob's matches, or the
+ * functions of one name at several addresses).  A glob's match the values
+ * do not fit is left out and counted; a function named alone is all or
+ * nothing.
+ */
+static int add_ufunc_spec(struct target_list *l, const struct spec *s,
+			  const struct targets_cfg *cfg)
+{
+	struct ufunc_match *ms;
+	struct ks_error e, first = {};
+	int j, n, traced = 0, err = 0;
+
+	if (!cfg->ufunc)
+		return -EINVAL;
+	n = ufunc_front__match(cfg->ufunc, s, cfg->usdt_pid, &ms, &e);
+	if (n < 0) {
+		targets__log_error(s->text, &e);
+		return n;
+	}
+	for (j = 0; j < n && !err; j++) {
+		struct target *tg = add_target(l, s, ATTACH_UPROBE);
+
+		if (!tg) {
+			err = -ENOMEM;
+			log_error("out of memory");
+			break;
+		}
+		tg->ufunc = ms[j];
+		tg->from_glob = s->is_glob;
+		if (ms[j].namesakes > 1 || s->uoffset || s->uaddr)
+			snprintf(tg->label, sizeof(tg->label), "%.*s@%llx", SPEC_MAX_NAME,
+				 ms[j].name, (unsigned long long)ms[j].addr);
+		if (!resolve_last(l, &ms[j].sig, cfg, &e)) {
+			traced++;
+			l->glob_traced += s->is_glob;
+			if (!s->is_glob)
+				log_target(tg, &ms[j].sig);
+			continue;
+		}
+		drop_last(l);
+		if (!s->is_glob) {
+			targets__log_error(s->text, &e);
+			err = e.err;
+		} else {
+			log_detail("%s: %s left out: %s", s->text, ms[j].name, ks_message(&e));
+			if (!first.err)
+				first = e;
+		}
+	}
+	if (!err && !traced) {
+		ks_fail(&e, -EINVAL, "'%s' matches %d function(s), none of them traceable with these values (%s)",
+			s->target, n, ks_message(&first));
+		targets__log_error(s->text, &e);
+		err = e.err;
+	} else if (!err && s->is_glob) {
+		log_info("%s: %d function(s) match, %d traced, %d left out", s->text, n, traced,
+			 n - traced);
+	}
+	free(ms);
+	return err;
+}
+
 /* --tree: the one record size of the tree's plans, as the resolver decides it. */
 static int size_tree(struct target_list *l)
 {
@@ -995,6 +1073,8 @@ int targets__add(struct target_list *l, struct kernel *k, struct usdt_front *fe,
 	for (i = 0; i < n && !err; i++) {
 		if (specs[i].kind == SPEC_USDT)
 			err = add_usdt_spec(l, fe, &specs[i], cfg);
+		else if (specs[i].kind == SPEC_UFUNC)
+			err = add_ufunc_spec(l, &specs[i], cfg);
 		else
 			err = add_kernel_spec(l, k, &specs[i], cfg);
 	}

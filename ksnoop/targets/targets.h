@@ -30,6 +30,7 @@
 #include "spec.h"
 #include "kernel.h"
 #include "usdt_front.h"
+#include "ufunc.h"
 
 /* One attach point: a kernel function, a tracepoint, or one USDT probe. */
 struct target {
@@ -39,6 +40,7 @@ struct target {
 	bool attached;
 	struct capture_plan plan;	/* plan.bpf.func_id: its index in the list */
 	struct usdt_match usdt;	/* ATTACH_USDT */
+	struct ufunc_match ufunc;	/* ATTACH_UPROBE */
 	/*
 	 * How --count and --hist name it where plan.sig.name does not say
 	 * which: "NAME@ADDRESS" for one of several functions of a name; "" else.
@@ -66,6 +68,7 @@ struct targets_cfg {
 	enum attach_kind glob_kind;	/* a kernel function a glob matched */
 	bool tp_cookies;		/* raw_tp links take a BPF cookie (kfeatures.h) */
 	int usdt_pid;		/* > 0: USDT binaries may be named as that process maps them */
+	struct ufunc_front *ufunc;	/* u: specs' front end (NULL: none given) */
 	/* --tree: the root's spec (the others' targets are inner functions); NULL: none */
 	const struct spec *tree_root;
 	__u32 tree_max_calls;

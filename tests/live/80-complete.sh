@@ -66,7 +66,7 @@ golden=$(cd "$(dirname "$0")/../golden/80-complete" && pwd)
 # tp: and a category: the piece after the last ':' is replaced.  Inside an
 # opening quote the whole word is replaced; a pointer to a struct comes
 # also with ->, where its members are next.  A USDT program: BINARY: then
-# its probes.
+# its probes; a user function: u:BINARY: then its functions.
 completions "$golden/bash" <<'ROWS'
 option                 all '--mo' --mo
 option_values          all '--mode ' --mode ''
@@ -86,6 +86,9 @@ tracepoint_argument    has '"tp:sched_switch(pre' '"tp:sched_switch(pre'
 usdt_binary            all "usdt $U/usdt_pr" usdt "$U/usdt_pr"
 usdt_probe             all "usdt $P:ksnoop_test:re" usdt "$P" : ksnoop_test : re
 info_usdt_binary       all "info usdt $U/usdt_pr" info usdt "$U/usdt_pr"
+ufunc_prefix           has 'u' u
+ufunc_binary           all "u:$U/usdt_pr" u : "$U/usdt_pr"
+ufunc_function         all "u:$P:guarded_f" u : "$P" : guarded_f
 ROWS
 expect_eq function_prefix_only_matches "" "$(complete_line 'ip_send_s' ip_send_s | grep -v '^ip_send_s')"
 

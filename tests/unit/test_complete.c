@@ -188,7 +188,7 @@ static void test_commands_and_functions(void **state)
 	EXPECT("", "nosuchmodule:x");
 	/* After the command: specs, and no command again. */
 	EXPECT("ip_send_skb\n", "trace", "i");
-	EXPECT("__bpf_trace_kfree_skb\ndummy:\nip_send_skb\nsys:\ntp:\nusdt\nvmlinux:\n", "info", "");
+	EXPECT("__bpf_trace_kfree_skb\ndummy:\nip_send_skb\nsys:\ntp:\nu:\nusdt\nvmlinux:\n", "info", "");
 	EXPECT("", "info", "ip_send_skb", "us");
 }
 

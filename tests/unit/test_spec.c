@@ -300,6 +300,80 @@ static void test_tracepoint_globs_and_declarations(void **state)
 	spec__free(&s);
 }
 
+/* u:BINARY:FUNC: a user function, its file up to the first ':'. */
+static void test_ufunc_target(void **state)
+{
+	struct spec s;
+
+	parse_ok("u:./app:uf_add(arg0, return < 0)", &s);
+	assert_int_equal(s.kind, SPEC_UFUNC);
+	assert_string_equal(s.binary, "./app");
+	assert_int_equal(s.binary_pos, 3);
+	assert_string_equal(s.target, "uf_add");
+	assert_int_equal(s.target_pos, 9);
+	assert_false(s.is_glob);
+	assert_null(s.module);
+	assert_int_equal(s.nitems, 2);
+	spec__free(&s);
+	/* A library by name, a glob. */
+	parse_ok("u:libc:get*", &s);
+	assert_string_equal(s.binary, "libc");
+	assert_true(s.is_glob);
+	assert_false(s.has_list);
+	spec__free(&s);
+	/* C++: quoted, '::' and '(' kept; unquoted, '::' too. */
+	parse_ok("u:./app:'ns::Conn::read(int)'(arg1)", &s);
+	assert_string_equal(s.target, "ns::Conn::read(int)");
+	assert_int_equal(s.target_pos, 10);
+	assert_int_equal(s.nitems, 1);
+	spec__free(&s);
+	parse_ok("u:/bin/app:ns::f", &s);
+	assert_string_equal(s.binary, "/bin/app");
+	assert_string_equal(s.target, "ns::f");
+	spec__free(&s);
+	/* "u" as a module's name was never one: ordinary specs are unchanged. */
+	parse_ok("uf:func", &s);
+	assert_int_equal(s.kind, SPEC_KFUNC);
+	assert_string_equal(s.module, "uf");
+	spec__free(&s);
+}
+
+static void test_ufunc_offset_and_address(void **state)
+{
+	struct spec s;
+
+	parse_ok("u:./app:uf_add+0x10(arg0)", &s);
+	assert_string_equal(s.target, "uf_add");
+	assert_int_equal(s.uoffset, 0x10);
+	assert_int_equal(s.uaddr, 0);
+	spec__free(&s);
+	parse_ok("u:./app:uf_add+12", &s);
+	assert_int_equal(s.uoffset, 12);
+	spec__free(&s);
+	parse_ok("u:./app:0x1139", &s);
+	assert_int_equal(s.uaddr, 0x1139);
+	assert_false(s.is_glob);
+	spec__free(&s);
+}
+
+static void test_ufunc_errors(void **state)
+{
+	parse_err("u:", 3, "expected 'u:BINARY:FUNC'");
+	parse_err("u:./app", 8, "expected 'u:BINARY:FUNC'");
+	parse_err("u::f", 3, "after 'u:'");
+	parse_err("u:./app:", 9, "expected a function name");
+	parse_err("u:./app:(arg0)", 9, "expected a function name");
+	parse_err("u:./app:'f(arg0)", 9, "missing the closing '");
+	parse_err("u:./app:f+", 11, "expected an offset");
+	parse_err("u:./app:f+0x", 11, "expected an offset");
+	parse_err("u:./app:f+1x", 11, "expected an offset");
+	parse_err("u:./app:f*+4", 11, "'+OFFSET' follows one function's name");
+	parse_err("u:./app:0x12g4", 9, "expected an address");
+	parse_err("u:./app:0x0", 9, "address 0 names no function");
+	parse_err("u:./app:f+99999999999999999999", 11, "too large for 64 bits");
+	parse_err("u:./app:f(struct req *r)", 11, "not user functions");
+}
+
 static void test_usdt_target(void **state)
 {
 	struct ks_error err;
@@ -1313,6 +1387,9 @@ int main(void)
 		cmocka_unit_test(test_class_only_globs),
 		cmocka_unit_test(test_declarations),
 		cmocka_unit_test(test_tracepoint_globs_and_declarations),
+		cmocka_unit_test(test_ufunc_target),
+		cmocka_unit_test(test_ufunc_offset_and_address),
+		cmocka_unit_test(test_ufunc_errors),
 		cmocka_unit_test(test_usdt_target),
 		cmocka_unit_test(test_usdt_target_without_list),
 		cmocka_unit_test(test_str_len),

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The user-function front end: turns `u:BINARY:FUNC(...)` into targets the
+ * shared resolver understands, as the USDT front end does for probes.
+ * BINARY is a path, or a library's name found as the dynamic loader finds
+ * it (/etc/ld.so.cache, then the standard directories) or, with -p PID,
+ * as that process maps it.  FUNC is looked up in the file's one symbol
+ * table (.symtab, else .dynsym) through the bounded ELF reader (usym_elf.h):
+ * defined functions with a size.
+ *
+ * A function's signature is a (struct btf *, BTF_KIND_FUNC id) pair, as a
+ * kernel function's is.  Without debug info read yet it is untyped:
+ * `long FUNC(unsigned long arg0, ..., unsigned long arg5)` in a BTF of
+ * ours, built in memory, so that casts, formats, predicates, the printer,
+ * JSON and record files work on it unchanged.  A DWARF reader gives typed
+ * pairs instead, through the same match.
+ */
+#ifndef KSNOOP_UFUNC_H
+#define KSNOOP_UFUNC_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <linux/types.h>
+#include "ks_error.h"
+#include "signature.h"
+#include "spec.h"
+
+/* Parameters of an untyped user function: the ABI's register arguments. */
+#define UFUNC_UNTYPED_ARGS	6
+/* Functions of one spec (a glob's matches), at most. */
+#define UFUNC_MAX_MATCHES	4096
+/* Bytes of /etc/ld.so.cache read, at most (a real one is ~100 KiB). */
+#define UFUNC_MAX_LDCACHE	(16u << 20)
+
+struct ufunc_front;
+
+/* One function of a file: one uprobe (and uretprobe) at FILE_OFF. */
+struct ufunc_match {
+	const char *path;	/* the file as found (owned by the front end) */
+	const char *attach_path;	/* the same file, opened once: /proc/self/fd/N */
+	dev_t dev;
+	ino_t ino;
+	const char *name;	/* its symbol's name (owned by the front end) */
+	__u64 addr;		/* its link-time address (+OFFSET) */
+	__u64 off;		/* OFFSET: a probe inside it, which has no return */
+	__u64 size;		/* its symbol's size */
+	__u64 file_off;		/* where in the file the uprobe goes */
+	int namesakes;		/* functions of its name in the file (local statics) */
+	bool glob;		/* the spec names functions by a glob */
+	bool typed;		/* the signature comes from debug info */
+	/* Its signature: (sig.btf, sig.func_id) */
+	struct signature sig;
+};
+
+struct ufunc_front *ufunc_front__new(void);
+void ufunc_front__free(struct ufunc_front *fe);
+
+/*
+ * The functions SPEC (a SPEC_UFUNC) names: a name (each function of it,
+ * one per address), a glob (one per address), NAME+OFFSET or 0xADDRESS.
+ * PID > 0: a library's name is looked up in that process's maps first.
+ * Returns the count (at least 1), *OUT freed with free(), or a negative
+ * errno with E (its column where the spec is at fault): -ENOENT (no such
+ * file, function), -EISDIR, -ENOEXEC (not ELF, no symbols), -ERANGE (an
+ * offset past the function) are the user's; -ENOMEM is not.
+ */
+int ufunc_front__match(struct ufunc_front *fe, const struct spec *spec, int pid,
+		       struct ufunc_match **out, struct ks_error *e);
+
+/*
+ * `info u:BINARY`: FN for each defined function of BINARY with a size,
+ * in address order, one per address.  0, FN's error, or an errno with E.
+ */
+int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
+		      int (*fn)(const char *name, __u64 addr, __u64 size, void *ctx), void *ctx,
+		      struct ks_error *e);
+
+/* Where the function's types came from, for `info` and -v. */
+const char *ufunc_match__types_where(const struct ufunc_match *m);
+
+#endif

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A program of our own whose functions tests/live/46-ufunc.sh traces as
+ * user functions (u:BINARY:FUNC): 0 to 6 integer and pointer arguments, a
+ * recursive function, threads, negative errors, a string on a page not
+ * touched before the call.  Built by gcc and clang at -O0 and -O2.
+ *
+ *   app [ROUNDS]    each round calls every function once
+ *   app spin N      a round every 20 ms for N seconds (a process for -p)
+ *   app peek ADDR   uf_peek(ADDR): a pointer of the caller's choice (a
+ *                   kernel address: a tracer must not read it)
+ *
+ * The functions are noinline and used, so every build has an out-of-line
+ * copy; the values they get are fixed, so the test knows them.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define NOINLINE __attribute__((noinline, used))
+
+/* Side effects the optimiser must keep, so calls are not folded away. */
+volatile long uf_sink;
+
+NOINLINE long uf_zero(void)
+{
+	return uf_sink + 7;
+}
+
+NOINLINE long uf_add(long a, long b)
+{
+	uf_sink += a;
+	return a + b;
+}
+
+NOINLINE long uf_six(long a, long b, long c, long d, long e, long f)
+{
+	uf_sink += f;
+	return a + b + c + d + e + f;
+}
+
+/* A negative errno for odd inputs. */
+NOINLINE int uf_fail(int x)
+{
+	uf_sink += x;
+	return x & 1 ? -22 : x;
+}
+
+/* Called through a pointer the optimiser cannot see through: real recursion at -O2 too. */
+/* A negative errno as a long, the whole register: -ENOENT for large keys. */
+NOINLINE long uf_lookup(long key)
+{
+	uf_sink += key;
+	return key > 100 ? -2 : key;
+}
+
+NOINLINE long uf_depth(int n);
+static long (*volatile depth_fn)(int) = uf_depth;
+
+NOINLINE long uf_depth(int n)
+{
+	if (n <= 0)
+		return 0;
+	uf_sink += n;
+	return 1 + depth_fn(n - 1);
+}
+
+NOINLINE size_t uf_name(int id, const char *name)
+{
+	uf_sink += id;
+	return strlen(name);
+}
+
+/* A pointer it never reads: what the tracer does with it is the tracer's. */
+NOINLINE long uf_peek(const void *p)
+{
+	uf_sink += (long)p & 1;
+	return 0;
+}
+
+static NOINLINE long uf_static(long v)
+{
+	uf_sink += v;
+	return v * 2;
+}
+
+NOINLINE long uf_thread_work(long tag)
+{
+	uf_sink += tag;
+	return tag * 10;
+}
+
+static void *thread_main(void *arg)
+{
+	uf_thread_work((long)arg);
+	return NULL;
+}
+
+static const char fresh_text[] = "fresh-page-string";
+
+/* A string in a fresh mapping: its page is not touched before the call. */
+static const char *fresh_string(void)
+{
+	const char *text = fresh_text;
+	char *p = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return text;
+	/* Written through a file, so the page is not faulted in by us. */
+	{
+		FILE *f = tmpfile();
+
+		if (!f)
+			return text;
+		fwrite(text, 1, sizeof(fresh_text), f);
+		rewind(f);
+		if (fread(p + 4096 * 8, 1, sizeof(fresh_text), f) != sizeof(fresh_text))
+			p[4096 * 8] = 0;
+		fclose(f);
+	}
+	return p + 4096 * 8;
+}
+
+static void round_once(int round)
+{
+	pthread_t t[3];
+	const char *fresh;
+	long i;
+
+	uf_zero();
+	uf_add(40 + round, 2);
+	uf_six(1, 2, 3, 4, 5, 6);
+	uf_fail(3);
+	uf_fail(4);
+	uf_lookup(5);
+	uf_lookup(200);
+	uf_depth(3);
+	uf_name(7, "hello-ufunc");
+	fresh = fresh_string();
+	uf_name(8, fresh);
+	if (fresh != fresh_text)
+		munmap((char *)fresh - 4096 * 8, 1 << 16);
+	uf_static(21);
+	for (i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, thread_main, (void *)(i + 1));
+	for (i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	uf_sink += getpid() & 1;
+}
+
+int main(int argc, char **argv)
+{
+	int rounds, i;
+
+	if (argc > 2 && strcmp(argv[1], "peek") == 0)
+		return (int)uf_peek((const void *)strtoull(argv[2], NULL, 0));
+	if (argc > 2 && strcmp(argv[1], "spin") == 0) {
+		rounds = atoi(argv[2]) * 50;
+		for (i = 0; i < rounds; i++) {
+			round_once(0);
+			usleep(20000);
+		}
+		return 0;
+	}
+	rounds = argc > 1 ? atoi(argv[1]) : 1;
+	for (i = 0; i < rounds; i++)
+		round_once(i);
+	return 0;
+}
