@@ -165,7 +165,7 @@ left_ids() {
 	for _ksl_id in $2; do
 		if _ksl_out=$(bpftool "$1" show id "$_ksl_id" 2>&1); then
 			printf '%s ' "$_ksl_id"
-		elif ! printf '%s\n' "$_ksl_out" | grep -q 'No such file or directory'; then
+		elif ! has_line 'No such file or directory' "$_ksl_out"; then
 			printf '%s ' "bpftool-failed($_ksl_id: $_ksl_out)"
 		fi
 	done
@@ -297,7 +297,7 @@ _ks_expect() {
 	stderr) _ksx_ok=$(_ks_has "$1" "$ERR") ;;
 	eq) [ "$1" = "$2" ] && _ksx_ok=y || _ksx_ok="expected: '$1'
 actual:   '$2'" ;;
-	text) printf '%s\n' "$2" | grep -Eq -- "$1" && _ksx_ok=y || _ksx_ok="no line matches /$1/ in:
+	text) has_line "$1" "$2" && _ksx_ok=y || _ksx_ok="no line matches /$1/ in:
 $2" ;;
 	exit) [ "$1" = "$RC" ] && _ksx_ok=y || _ksx_ok="exit status $RC, expected $1" ;;
 	json) jq -e . "$OUT" >/dev/null 2>&1 && _ksx_ok=y || _ksx_ok=n ;;
@@ -338,8 +338,8 @@ _ks_feature() {
 	fi
 	case $1 in kprobe) set -- kprobes ;; esac
 	_ksf=unknown
-	printf '%s\n' "$_ks_feat_line" | grep -Eq "[:,] $1 no([,;]| \\()" && _ksf=no
-	printf '%s\n' "$_ks_feat_line" | grep -Eq "[:,] $1 yes([,;]| \\()" && _ksf=yes
+	has_line "[:,] $1 no([,;]| \\()" "$_ks_feat_line" && _ksf=no
+	has_line "[:,] $1 yes([,;]| \\()" "$_ks_feat_line" && _ksf=yes
 	return 0
 }
 
@@ -569,7 +569,7 @@ _ks_golden_want() { ks_golden_line "$_kse_golden" "$1"; }
 _ks_golden_judge() {
 	[ "${1%% *}" = "$2" ] || return 1
 	case ${1#* } in
-	"~"*) printf '%s\n' "$3" | grep -Eq -- "^(${1#* ~})\$" ;;
+	"~"*) has_line "^(${1#* ~})\$" "$3" ;;
 	*) [ "${1#* }" = "$3" ] ;;
 	esac
 }

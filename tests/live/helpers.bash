@@ -243,7 +243,7 @@ $err"
 	elif [ "$(printf '%s\n' "$err" | wc -l)" != 1 ]; then
 		fail "$name" "expected one line on stderr, got:
 $err"
-	elif ! printf '%s\n' "$err" | grep -Eq -- "$re"; then
+	elif ! has_line "$re" "$err"; then
 		fail "$name" "stderr does not match /$re/:
 $err"
 	else
