@@ -644,6 +644,31 @@ struct ksnoop_value {
 /* Calls in flight with a stashed entry (or an entry time), per traced function. */
 #define KSNOOP_STASH_ENTRIES	8192
 
+/*
+ * kprobe.session (kernels with it, KEEP_SESSION): a task's entry records
+ * of calls in flight, in a ring of slots in task storage instead of the
+ * stash.  The kernel keeps a 64-bit cookie per call from its entry to its
+ * return: the entry writes the slot's sequence number there, the return
+ * finds its record by it.  A slot reused before its call returned (more
+ * than KSNOOP_SESSION_SLOTS calls of one program nested in one task, or
+ * entries that never returned) no longer matches its cookie: counted as
+ * KSNOOP_CNT_STASH_DROP.  16 slots of 512 bytes: 8 KiB per task that
+ * calls a traced function, an entry record of one string at the default
+ * --str-bytes and a few values fits; larger records use the stash.
+ */
+#define KSNOOP_SESSION_SLOTS	16
+#define KSNOOP_SESSION_REC_MAX	512
+
+struct ksnoop_session_slot {
+	__u64 seq;		/* the cookie of the call whose record this is; 0: free */
+	__u8 rec[KSNOOP_SESSION_REC_MAX];
+};
+
+struct ksnoop_session_slots {
+	__u64 next;		/* the last sequence number given */
+	struct ksnoop_session_slot slot[KSNOOP_SESSION_SLOTS];
+};
+
 /* Counters in a shared per-CPU array. */
 enum ksnoop_counter {
 	KSNOOP_CNT_LOST = 0,	/* ring buffer full */
@@ -673,6 +698,7 @@ struct ksnoop_stash_key {
 };
 
 _Static_assert(sizeof(struct ksnoop_event) == 64, "event header layout");
+_Static_assert((KSNOOP_SESSION_SLOTS & (KSNOOP_SESSION_SLOTS - 1)) == 0, "session slots: a power of 2");
 _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
 _Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) == 52, "skb tuple layout");
