@@ -18,6 +18,7 @@
 #include "words.bpf.h"
 #include "call.bpf.h"
 #include "value.bpf.h"
+#include "session.bpf.h"
 
 /*
  * Entry records kept until the return.  The value size is the entry
@@ -89,7 +90,10 @@ static __always_inline void stash_clear(struct ksnoop_stash_key *key)
 		bpf_map_delete_elem(&stash, key);
 }
 
-/* Entry, KSNOOP_SIDE_STASH: the record goes to the stash, for the return. */
+/*
+ * Entry, KSNOOP_SIDE_STASH: the record goes to the stash, for the return;
+ * under kprobe.session to the task's session slots.
+ */
 static __always_inline void stash_entry(void *ctx, enum word_source ws,
 					const volatile struct ksnoop_side_plan *side,
 					const __u64 *words, struct call *c)
@@ -101,10 +105,27 @@ static __always_inline void stash_entry(void *ctx, enum word_source ws,
 		return;
 	fill_header(rec, KSNOOP_ENTRY, c);
 	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, NULL, words, 0);
+	if (c->cookie) {
+		session_keep(c, rec, side->rec_size);
+		return;
+	}
 	if (bpf_map_update_elem(&stash, &c->key, rec, BPF_ANY)) {
 		count(KSNOOP_CNT_STASH_DROP);
 		stash_clear(&c->key);
 	}
+}
+
+/* Return, KSNOOP_SIDE_UNSTASH: the entry record for this call; NULL: none. */
+static __always_inline void *stash_take(struct call *c)
+{
+	return c->cookie ? session_take(c) : bpf_map_lookup_elem(&stash, &c->key);
+}
+
+/* Return: the record stash_take() gave is done with (a session's is free already). */
+static __always_inline void stash_forget(struct call *c)
+{
+	if (!c->cookie)
+		bpf_map_delete_elem(&stash, &c->key);
 }
 
 /* Entry, KSNOOP_SIDE_TIMED: when this call began, for its return. */

@@ -367,7 +367,7 @@ enum entry_keep kfeatures__entry_keep(const struct kernel_features *f, enum atta
 		return (entry->flags & KSNOOP_SIDE_RETRY) ? KEEP_STASH : KEEP_NONE;
 	if (kind != ATTACH_KPROBE)
 		*why = kind == ATTACH_FENTRY ? "fentry/fexit (fsession needs a libbpf newer than 1.5)" :
-		       "not a kprobe";
+		       "tracepoints have no session cookie";
 	else if (!f->have[FEAT_KPROBE_SESSION])
 		*why = f->injected[FEAT_KPROBE_SESSION] ? "kprobe_session turned off by " FEATURES_ENV :
 		       "no kprobe.session in this kernel (6.10 on)";
