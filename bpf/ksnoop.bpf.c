@@ -364,7 +364,8 @@ static __always_inline int emit_return(void *ctx, enum word_source ws,
 	}
 	rec = inner ? tree_rec_begin(side, c) : reserve(side, c, keyed);
 	if (!rec) {
-		if (inner && stashed)
+		/* reserve() cleared a keyed call's; a session's falls to us */
+		if (stashed && (inner || !keyed))
 			stash_forget(c);
 		return 0;
 	}
@@ -441,6 +442,8 @@ static __always_inline int capture_return_call(void *ctx, enum word_source ws, s
 	if (!preds_hold(side, words) || (!stashed && task_is_self(c))) {
 		if (keyed)
 			stash_clear(&c->key);
+		else if (stashed)
+			stash_forget(c);
 		return 0;
 	}
 	/* --count, --hist: counted, nothing recorded. */

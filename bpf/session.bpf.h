@@ -16,6 +16,11 @@
  * that a later call takes over.  An entry that returns non-zero has no
  * return run: calls not kept cost no second run.
  *
+ * Where the task's storage cannot be had (7.3 refuses to create it from
+ * a kprobe.session entry: bpf_task_storage_get() returns NULL), the
+ * record goes to the stash under a key the cookie holds (the entry's
+ * time, its top bit set): correct, at the stash's cost.
+ *
  * The kfuncs took no argument until fsession (7.0) gave them the context;
  * both are declared, weak, and libbpf resolves the one whose prototype
  * is the kernel's (a "___" suffix is ignored in its name).
@@ -39,6 +44,9 @@ extern __u64 *bpf_session_cookie___void(void) __ksym __weak;
 #ifndef BPF_LOCAL_STORAGE_GET_F_CREATE
 #define BPF_LOCAL_STORAGE_GET_F_CREATE 1
 #endif
+
+/* A cookie that names a stash entry (its time), not a slot. */
+#define SESSION_IN_STASH (1ULL << 63)
 
 /* Each task's entry records of calls in flight (created only for KEEP_SESSION). */
 struct {
@@ -67,6 +75,14 @@ static __always_inline __u64 *session_cookie(void *ctx)
 	return NULL;
 }
 
+/* The stash's key for a call whose cookie is SEQ (SESSION_IN_STASH). */
+static __always_inline void session_stash_key(struct call *c, __u64 seq)
+{
+	c->key.tid = (__u32)bpf_get_current_pid_tgid();
+	c->key.func_id = c->func_id;
+	c->key.frame = seq;
+}
+
 /*
  * Entry: keep record REC (SIZE bytes) in the task's next slot and name it
  * in the call's cookie; the cookie stays 0 if it could not be kept.
@@ -82,7 +98,13 @@ static __always_inline void session_keep(struct call *c, const void *rec, __u32 
 	s = bpf_task_storage_get(&session_slots, bpf_get_current_task_btf(), NULL,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!s) {
-		count(KSNOOP_CNT_STASH_DROP);
+		seq = bpf_ktime_get_ns() | SESSION_IN_STASH;
+		session_stash_key(c, seq);
+		if (bpf_map_update_elem(&stash, &c->key, rec, BPF_ANY)) {
+			count(KSNOOP_CNT_STASH_DROP);
+			return;
+		}
+		*c->cookie = seq;
 		return;
 	}
 	seq = ++s->next;
@@ -108,6 +130,10 @@ static __always_inline void *session_take(struct call *c)
 
 	if (!seq)
 		return NULL;
+	if (seq & SESSION_IN_STASH) {
+		session_stash_key(c, seq);
+		return bpf_map_lookup_elem(&stash, &c->key);
+	}
 	s = bpf_task_storage_get(&session_slots, bpf_get_current_task_btf(), NULL, 0);
 	if (!s || s->slot[i].seq != seq) {
 		count(KSNOOP_CNT_STASH_DROP);

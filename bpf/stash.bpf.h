@@ -18,7 +18,6 @@
 #include "words.bpf.h"
 #include "call.bpf.h"
 #include "value.bpf.h"
-#include "session.bpf.h"
 
 /*
  * Entry records kept until the return.  The value size is the entry
@@ -46,6 +45,9 @@ struct {
 	__type(key, struct ksnoop_stash_key);
 	__type(value, __u64);
 } entry_times SEC(".maps");
+
+/* kprobe.session: entry records in the task's slots (or, failing those, the stash). */
+#include "session.bpf.h"
 
 /* Emit the entry record stashed because of a user fault (KSNOOP_SIDE_RETRY). */
 static __always_inline void emit_retried_entry(struct ksnoop_stash_key *key,
@@ -124,7 +126,7 @@ static __always_inline void *stash_take(struct call *c)
 /* Return: the record stash_take() gave is done with (a session's is free already). */
 static __always_inline void stash_forget(struct call *c)
 {
-	if (!c->cookie)
+	if (!c->cookie || (*c->cookie & SESSION_IN_STASH))
 		bpf_map_delete_elem(&stash, &c->key);
 }
 
