@@ -22,7 +22,8 @@
 # 6.12 with thread=single, hundreds of functions being patched) and/or
 # "arm64" (table 9, table 1's kprobe rows in the arm64 VM: tests/vm/run
 # --arch arm64, where bench/run puts arm64 builds of ksnoop, ksb-loop, bash
-# and Debian's bpftrace). Tracers run on CPU 0 (taskset) and
+# and Debian's bpftrace) and/or "session" (table 10, kprobe.session's slots
+# against the stash, table 1's loop, multi-threaded TCG). Tracers run on CPU 0 (taskset) and
 # the workload on CPU 1 (-C 1), so that the scheduler cannot put them on
 # one CPU in some runs and not in others. Every traced run is preceded by an untraced run of the same loop
 # ("base=", ns per call): the added cost is taken against that neighbour.
@@ -38,6 +39,7 @@ set -u
 export LC_ALL=C
 TREE_ROUNDS=$ROUNDS
 ARM64_ROUNDS=$ROUNDS
+ROUNDS_SESSION=$ROUNDS
 TRACK_ROUNDS=$ROUNDS
 W=/tmp/ksb
 mkdir -p "$W"
@@ -167,6 +169,14 @@ run_kfunc() {
 	ksnoop-filtered-kprobe) bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe "$PRED" ;;
 	bare-kprobe) bt_run "$BT_BARE_KPROBE" ;;
 	bare-kfunc) bt_run "$BT_BARE_KFUNC" ;;
+	# Table 10: entry values in kprobe.session slots against the stash (forced).
+	ksnoop-session) bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe "$SPEC" ;;
+	ksnoop-stash) bg_tracer "$1" ksnoop_ready env KSNOOP_FEATURES=-kprobe_session \
+		ksnoop -v --mode kprobe "$SPEC" ;;
+	ksnoop-session-stopped) STOPPED=1 bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe \
+		--buffer $((64 << 20)) "$SPEC" ;;
+	ksnoop-stash-stopped) STOPPED=1 bg_tracer "$1" ksnoop_ready env KSNOOP_FEATURES=-kprobe_session \
+		ksnoop -v --mode kprobe --buffer $((64 << 20)) "$SPEC" ;;
 	esac
 }
 
@@ -587,6 +597,32 @@ for ((r = 0; r < ${TRACK_ATTACH_ROUNDS:-0} && TRACK_ROUNDS > 0; r++)); do
 		skb-pwru) out=$(track_skb_pwru "$([ "$r" = 0 ] && echo first)") ;;
 		esac
 		result track-attach "$v" "$r" "$out"
+	done
+done
+
+# ---- 10. session cookies: ns per open+close, kprobe.session against the stash
+# The same spec, entry values reported with the return, in kprobe mode:
+# where the kernel has kprobe.session the entry record waits in the task's
+# session slots; KSNOOP_FEATURES=-kprobe_session forces the stash's hash
+# map, in the same rounds.  The -stopped rows stop the tracer (SIGSTOP)
+# while the loop runs: the BPF side alone.  Where the kernel has no
+# kprobe.session both rows are the stash, and the INFO line says so.
+SESSION_VARIANTS=(untraced ksnoop-session ksnoop-stash ksnoop-session-stopped ksnoop-stash-stopped)
+SESSION_ROUNDS=$ROUNDS_SESSION
+case " ${PARTS:-kfunc startup} " in *" session "*) ;; *) SESSION_ROUNDS=0 ;; esac
+if [ "$SESSION_ROUNDS" -gt 0 ]; then
+	cmdline session-ksnoop-session "$T0 ksnoop -v --mode kprobe '$SPEC' >/dev/null"
+	cmdline session-ksnoop-stash "$T0 env KSNOOP_FEATURES=-kprobe_session ksnoop -v --mode kprobe '$SPEC' >/dev/null"
+	note "INFO session $(ksnoop -v --mode kprobe --duration 0.1 "$SPEC" 2>&1 >/dev/null | grep -o 'kprobe_session [a-z]*' | tr ' ' '_')"
+fi
+n=${#SESSION_VARIANTS[@]}
+for ((r = 0; r < SESSION_ROUNDS; r++)); do
+	for ((k = 0; k < n; k++)); do
+		v=${SESSION_VARIANTS[$(((k + r) % n))]}
+		base=
+		[ "$v" != untraced ] && base="base=$(untraced)"
+		out=$(run_kfunc "$v")
+		result session "$v" "$r" "$out $base"
 	done
 done
 
