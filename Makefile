@@ -156,6 +156,18 @@ $(BUILD)/klookup.skel.h: $(BUILD)/klookup.bpf.o
 
 SKELS      := $(BUILD)/ksnoop.skel.h $(BUILD)/klookup.skel.h
 
+# bench/lskel.c: the kprobe pair loaded through libbpf against a light
+# skeleton of the same source (docs/PERFORMANCE.md, "Light skeleton").
+$(BUILD)/bench/ksnoop_kprobe.bpf.o: bpf/ksnoop.bpf.c $(BUILD)/ksnoop.bpf.o
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DKSNOOP_KPROBES_ONLY -c $< -o $@
+
+$(BUILD)/bench/ksnoop_kprobe.lskel.h: $(BUILD)/bench/ksnoop_kprobe.bpf.o
+	$(BPFTOOL) gen skeleton -L $< name ksnoop_kprobe > $@
+
+$(BUILD)/bench/ksb-lskel: bench/lskel.c $(BUILD)/bench/ksnoop_kprobe.lskel.h $(BUILD)/ksnoop.skel.h $(LIBBPF_A)
+	$(CC) $(CFLAGS) -Iinclude -I$(BUILD) -I$(BUILD)/bench $(PKG_CFLAGS) $(WARNINGS) $< $(LIBBPF_A) -lelf -lz -static -o $@
+
 # Header dependencies are generated (-MMD -MP): an object is rebuilt when a
 # header it includes changes, and only then.  The skeleton must exist
 # before the first compile (attach.c and klookup.c include them).

@@ -496,11 +496,18 @@ static __always_inline int capture_return(void *ctx, enum word_source ws)
 		return capture(ctx, words);			\
 	}
 
+/*
+ * KSNOOP_KPROBES_ONLY: the kprobe pair alone, for bench/lskel.c's light
+ * skeleton (a light skeleton loads every program of its object, and an
+ * fentry program cannot load without its target).
+ */
+#ifndef KSNOOP_KPROBES_ONLY
 CAPTURE_PROG("fentry", ksnoop_fentry, __u64, WORDS_FENTRY, capture_entry)
 CAPTURE_PROG("fexit", ksnoop_fexit, __u64, WORDS_FENTRY, capture_return)
+#endif
 CAPTURE_PROG("kprobe", ksnoop_kprobe, struct pt_regs, WORDS_REGS, capture_entry)
 CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, capture_return)
-
+#ifndef KSNOOP_KPROBES_ONLY
 /*
  * kprobe.session (KEEP_SESSION: plans with a stash, no tree, no track):
  * the entry and the return of a call in one program, the entry record in
@@ -576,3 +583,4 @@ int ksnoop_tree_exec(__u64 *ctx)
 		tree_drop(old_tid, s, KSNOOP_CNT_TREE_EXEC);
 	return 0;
 }
+#endif /* KSNOOP_KPROBES_ONLY */

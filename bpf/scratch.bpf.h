@@ -42,7 +42,11 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
+#ifdef KSNOOP_KPROBES_ONLY
+	__type(value, __u64);	/* a light skeleton creates it with its BTF as is */
+#else
 	__uint(value_size, 8);
+#endif
 } scratch SEC(".maps");
 
 /*

@@ -30,7 +30,11 @@ struct {
 	__uint(max_entries, KSNOOP_STASH_ENTRIES);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct ksnoop_stash_key);
+#ifdef KSNOOP_KPROBES_ONLY
+	__type(value, __u64);	/* a light skeleton creates it with its BTF as is */
+#else
 	__uint(value_size, 8);
+#endif
 } stash SEC(".maps");
 
 /*

@@ -36,6 +36,7 @@ class Report(ReportBase, HeaderPart, KfuncTable, UsdtTable, TracepointTables, Th
         self.throughput()
         self.recording()
         self.startup()
+        self.light_skeleton()
         self.globs()
         self.tree()
         self.track()

@@ -1,5 +1,7 @@
 """Table 5: start-up and memory."""
 
+import os
+
 from .stats import DASH, stat, derived, med, errors_of, fmt, cell, ratio, pct_over
 
 
@@ -168,4 +170,12 @@ after SIGINT* is how long the tracer took to detach and exit when asked.
                    % (label, cell(s), cell(stat(res, "startup-kfunc", v, "rss_kb"), 1, 1024),
                       cell(stat(res, "startup-kfunc", v, "stop_ms")), rt,
                       "informational (TCG)" if v == "ksnoop" else "reference"))
+        self.w()
+
+    def light_skeleton(self):
+        """5c: measured by hand with bench/vm-lskel.sh, not by bench/run;
+        the text is bench/lskel.md's, as it is."""
+        path = os.path.join(os.path.dirname(__file__), os.pardir, "lskel.md")
+        with open(path, encoding="utf-8") as f:
+            self.w(f.read().rstrip("\n"))
         self.w()

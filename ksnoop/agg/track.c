@@ -4,9 +4,11 @@
  * clones known per type, and --group's events per object.
  *
  * Known free paths of struct sk_buff: the functions that free the
- * memory (__kfree_skb, kfree_skbmem) and the tracepoints the kernel
- * fires once the last reference is dropped (skb:kfree_skb,
- * skb:consume_skb).  Not kfree_skb_reason() or consume_skb() entered:
+ * memory (__kfree_skb, kfree_skbmem, and napi_skb_cache_put, where the
+ * NAPI paths put it back in the per-CPU cache: 7.x's UDP receive frees
+ * through skb_attempt_defer_free() there, with no tracepoint and no
+ * kfree_skbmem) and the tracepoints the kernel fires once the last
+ * reference is dropped (skb:kfree_skb, skb:consume_skb).  Not kfree_skb_reason() or consume_skb() entered:
  * they drop a reference, and an skb still referenced elsewhere (a TCP
  * clone, a queue) lives on, so its tracking would end early.  Clones
  * and copies: skb_clone, skb_copy, __pskb_copy_fclone (pskb_copy() is
@@ -25,6 +27,7 @@ static const struct track_known skb_known[] = {
 	{ "tp:consume_skb", false },
 	{ "__kfree_skb", false },
 	{ "kfree_skbmem", false },
+	{ "napi_skb_cache_put", false },
 	{ "skb_clone", true },
 	{ "skb_copy", true },
 	{ "__pskb_copy_fclone", true },

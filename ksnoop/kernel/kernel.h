@@ -135,7 +135,7 @@ const char *kernel__func_refused(struct kernel *k, const struct func_match *m);
 /*
  * How many functions are named as glob match M (static ones in several
  * files), from what is already read (ftrace's list, or kallsyms); 0 when
- * neither is.  A glob attaches M by name: the kernel takes one of them.
+ * neither is.  A glob makes each a match of its own (targets.c).
  */
 int kernel__func_namesakes(struct kernel *k, const struct func_match *m);
 

@@ -6,7 +6,9 @@
  * number (an int, padded to 8) and then every argument as one 8-byte word
  * (sys_exit: ret).  A perf tracepoint program gets that record as ctx, so
  * the word at offset O is ctx word O / 8: the same reading as a raw
- * tracepoint's arguments, from word 2 on.  Names come from the file; they
+ * tracepoint's arguments, from word 2 on.  Fields past the arguments that
+ * are not words (7.3's __data_loc copies of user strings) are left out.
+ * Names come from the file; they
  * live as long as the process (a signature is copied by value).
  */
 #include <ctype.h>
@@ -116,6 +118,16 @@ int syscall_format__parse(const char *text, struct syscall_field *fields, int ma
 			return -EINVAL;
 		f.is_signed = sgn;
 		if (!strncmp(f.name, "common_", 7) || !strcmp(f.name, "__syscall_nr"))
+			continue;
+		/*
+		 * Not an argument: the kernel's copy of a user string argument
+		 * (7.3's sys_enter_openat: "__data_loc char[] __filename_val"),
+		 * 4 bytes of offset and length into the record's end.  The
+		 * argument itself is shown, read from the caller's memory; as
+		 * a word of the record (or a raw_tp's sixth argument) this
+		 * would be a number, or another register.
+		 */
+		if (!strncmp(f.ctype, "__data_loc ", 11))
 			continue;
 		if (n == max)
 			return -EINVAL;

@@ -7,11 +7,12 @@
 /*
  * A glob's tracepoints share programs where the kernel has raw_tp cookies
  * (6.10 on); a glob's functions when attached as kprobes (fentry loads a
- * program per function anyway).
+ * program per function anyway), except one of several functions of a name:
+ * a group attaches by name, and that one only by its address.
  */
 bool groups__shared(const struct target_list *l, const struct target *tg)
 {
-	return (tg->from_glob && tg->kind == ATTACH_KPROBE) || tg->kind == ATTACH_USDT ||
+	return (tg->from_glob && tg->kind == ATTACH_KPROBE && !tg->plan.sig.addr) || tg->kind == ATTACH_USDT ||
 	       (tg->from_glob && tg->kind == ATTACH_TP && l->tp_cookies);
 }
 

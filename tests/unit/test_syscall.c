@@ -97,6 +97,32 @@ static void test_format_fields_past_common(void **state)
 	assert_int_equal(fl[3].offset, 40);
 }
 
+/*
+ * 7.3's sys_enter_openat ends with the kernel's copy of the filename, a
+ * __data_loc field of 4 bytes: not an argument, left out (the prototype
+ * is openat(2)'s, and a raw_tp's sixth word would be another register).
+ */
+static const char openat_enter_7_3[] =
+	"format:\n"
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int dfd;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:const char * filename;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:int flags;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:umode_t mode;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\tfield:__data_loc char[] __filename_val;\toffset:48;\tsize:4;\tsigned:0;\n"
+	"\n";
+
+static void test_format_string_copy_left_out(void **state)
+{
+	struct syscall_field fl[SYSCALL_MAX_FIELDS];
+
+	(void)state;
+	assert_int_equal(syscall_format__parse(openat_enter_7_3, fl, SYSCALL_MAX_FIELDS), 4);
+	assert_string_equal(fl[1].name, "filename");
+	assert_string_equal(fl[3].name, "mode");
+	assert_int_equal(fl[3].offset, 40);
+}
+
 static void test_format_exit_is_ret(void **state)
 {
 	struct syscall_field fl[SYSCALL_MAX_FIELDS];
@@ -207,6 +233,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_fields_past_common),
+		cmocka_unit_test(test_format_string_copy_left_out),
 		cmocka_unit_test(test_format_exit_is_ret),
 		cmocka_unit_test(test_format_refused),
 		cmocka_unit_test(test_types_mapped),

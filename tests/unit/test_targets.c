@@ -358,7 +358,7 @@ static void test_same_name_prototypes_differ(void **state)
 	assert_int_equal(x->l.n, 0);
 }
 
-/* A glob attaches a match by name; how many functions have that name is known from ftrace's list. */
+/* A glob's match: how many functions have its name is known from ftrace's list. */
 static int namesakes(const struct target_match *m, void *ctx)
 {
 	char *out = ctx;
@@ -371,7 +371,9 @@ static int namesakes(const struct target_match *m, void *ctx)
 static void test_same_name_in_a_glob(void **state)
 {
 	struct kernel *k = kernel__new(dir);
-	char out[512] = "";
+	struct targets_cfg c = cfg;
+	const char *texts[] = { "dup_sho?", NULL };
+	char out[512] = "", addrs[256];
 	struct ks_error e;
 	struct spec s;
 
@@ -381,15 +383,31 @@ static void test_same_name_in_a_glob(void **state)
 	assert_int_equal(spec__parse("*_show", SPEC_KFUNC, &s, &e), 0);
 	assert_int_equal(targets__for_each_match(k, &s, namesakes, out, &e), 0);
 	/*
-	 * A glob attaches by name: twin_show's two FUNCs are one match (the
-	 * lowest id, as kbtf__find_func() finds), with both its namesakes.
+	 * twin_show's two FUNCs are one match (the lowest id, as
+	 * kbtf__find_func() finds), with both its namesakes.
 	 */
 	assert_string_equal(out, "dup_show 3; twin_show 2; ");
 	spec__free(&s);
 	kernel__free(k);
+	/*
+	 * Traced, each is a match of its own: the kernel refuses a kprobe on
+	 * a name several functions have, so one at each address, in no group
+	 * (a group attaches by name), labelled NAME@ADDRESS.
+	 */
 	assert_int_equal(expand("dup_sho?"), 0);
-	assert_string_equal(x->names, "dup_show kprobe glob; ");
-	assert_true(x->l.v[0].plan.sig.addr == 0);
+	assert_string_equal(x->names, "dup_show kprobe glob; dup_show kprobe glob; dummy:dup_show kprobe glob; ");
+	addrs_of(addrs, sizeof(addrs));
+	assert_string_equal(addrs, "ffffffff81005000 ffffffff81006000 ffffffffc0002000 ");
+	assert_int_equal(x->l.glob_traced, 3);
+	for (int i = 0; i < x->l.n; i++)
+		assert_false(groups__shared(&x->l, &x->l.v[i]));
+	assert_string_equal(x->l.v[1].label, "dup_show@ffffffff81006000");
+	/* fentry attaches by name: the one the kernel picks, the others left out. */
+	c.glob_kind = ATTACH_FENTRY;
+	assert_int_equal(expand_with(&c, texts), 0);
+	assert_string_equal(x->names, "dup_show fentry glob; ");
+	addrs_of(addrs, sizeof(addrs));
+	assert_string_equal(addrs, "ffffffff81005000 ");
 }
 
 /* Sorted by name; vfs_notrace (not in ftrace's list) and vfs_kprobe_hook (denied) left out. */

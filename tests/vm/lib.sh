@@ -80,3 +80,19 @@ START_WAIT=${START_WAIT:-30}
 KS_WAIT=${KS_WAIT:-20}
 STOP_DELAY=${STOP_DELAY:-0.5}
 . /tests/cases.sh
+
+# kernel_in MIN MAX: whether uname -r is MIN (X.Y) or later and MAX or
+# earlier (any X.Y.z); an empty bound is none.  For what a kernel's BTF
+# says and a case cannot be (ksnoop info): each kernel's truth beside the
+# others', the kernels between them a SKIP with a NOTE.
+kernel_in() {
+	[ -z "$1" ] || _ks_kernel_at_least "$1" || return 1
+	[ -z "$2" ] || ! _ks_kernel_at_least "${2%%.*}.$((${2#*.} + 1))"
+}
+
+# vm_feature NAME: yes or no, as ksnoop -v's features line says of NAME
+# (fentry, kprobe_multi, ...), for a case that expects each side.
+vm_feature() {
+	_ks_feature "$1"
+	echo "$_ksf"
+}

@@ -65,11 +65,21 @@ for mode in fentry kprobe; do
 		EXPECT   eq '["skb->len"]' "$(events "$OUT" | jq -c '.values | keys' | sort -u)"
 		CASE
 	# sockaddr's sa_data_min (sa_data) holds the port and the address after a NUL byte.
+	# 7.3's tcp_v4_connect takes a struct sockaddr_unsized (sa_data[0]),
+	# and its struct sockaddr has sa_data[14] again (no sa_data_min).
 	ks_case <<-'CASE'
 		NAME     ${T}_char_array_after_nul
+		MAX_KERNEL 6.12
 		RUN      --mode $mode -c nc 'tcp_v4_connect(uaddr->sa_data_min)'
 		WORKLOAD nc 127.0.0.1 1 </dev/null >/dev/null 2>&1
 		EXPECT   count 1 '^    uaddr->sa_data_min = "\\x00\\x01\\x7f\\x00\\x00\\x01"$'
+		CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_char_array_after_nul_sockaddr
+		MIN_KERNEL 7.3
+		RUN      --mode $mode -c nc 'tcp_v4_connect(((struct sockaddr *)uaddr)->sa_data)'
+		WORKLOAD nc 127.0.0.1 1 </dev/null >/dev/null 2>&1
+		EXPECT   count 1 '^    \(\(struct sockaddr \*\)uaddr\)->sa_data = "\\x00\\x01\\x7f\\x00\\x00\\x01"$'
 		CASE
 	# Casts to a type the function does not take, and formats: connect()
 	# passes a struct sockaddr *; the port and address are sockaddr_in's.

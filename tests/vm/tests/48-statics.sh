@@ -2,8 +2,9 @@
 # Static functions of one name in several files (modalias_show: the PCI
 # bus's, the platform bus's, ...): `info` lists each with its kallsyms
 # address, tracing the name takes each (a kprobe at its address) and
-# names it in every event, NAME@ADDRESS takes that one alone, and fentry
-# (which attaches by name) takes the one the kernel picks, the first.
+# names it in every event, NAME@ADDRESS takes that one alone, fentry
+# (which attaches by name) takes the one the kernel picks, the first, and
+# a glob matching the name takes each as a name given alone does.
 . /tests/lib.sh
 
 tmp=$(mktemp -d)
@@ -108,15 +109,21 @@ EXPECT   fentry_warns_once: eq "$((n - 1)) of the $n functions named '$F' left o
 EXPECT   $from: eq "$want" "$(events "$OUT" | jq -r .addr | sort -u)"
 CASE
 
-# --- a glob attaches a match by name: -v says it is several functions' ---
-# Not a case: a case fails when ksnoop does not attach, and here it does
-# not: Debian's 6.1.192 refuses a kprobe on a name several functions have
-# (EADDRNOTAVAIL), and fentry is refused too, so the run ends with "none
-# of the 1 function(s) matched could be attached".  What is checked is
-# what -v says first.
-start "$tmp/out" "$tmp/err" 'modalias_sho?'
-stop
-expect_match glob_says_namesakes "modalias_sho\?: $F is the name of $n functions; a glob attaches it by name" "$(cat "$tmp/err")"
+# --- a glob's match whose name is several functions': each is a match
+# of its own, a kprobe at its address (the kernel refuses a kprobe on the
+# name, EADDRNOTAVAIL, and fentry takes the one it picks) ---
+ks_case <<'CASE'
+NAME     glob
+RUN      -j 'modalias_sho?'
+WORKLOAD read_both
+EXPECT   glob_says_namesakes: stderr "modalias_sho\\?: $F is the name of $n functions; each is a match"
+EXPECT   glob_traces_each: stderr "modalias_sho\\?: $n function\\(s\\) match, $n traced, 0 left out"
+EXPECT   glob_pci_function: eq "$a_pci" "$(addr_of "$OUT" cat entry)"
+EXPECT   glob_platform_function: eq "$a_plat" "$(addr_of "$OUT" head entry)"
+EXPECT   glob_pci_calls: eq 2 "$(events "$OUT" | jq -r 'select(.comm == "cat" and .kind == "entry") | .func' | grep -c "^$F\$")"
+EXPECT   glob_return_is_file_length: eq "$(wc -c <"$pci")" \
+         "$(events "$OUT" | jq -r 'select(.comm == "cat" and .kind == "return") | .values.return' | sort -u)"
+CASE
 
 # --- BTF with several prototypes for a name (6.1's m_show: two FUNC
 # records) cannot say which function has which: each says so, and

@@ -16,6 +16,20 @@ jq_count() {
 	jq -c "select($2)" "$1" 2>/dev/null | wc -l
 }
 
+# -L keeps the calls that took that long; a 1 ms sleep can take longer
+# than that on a loaded emulator (7.3 under load printed it at -L 50ms),
+# so the cases assert that nothing shorter is printed, and that the long
+# call is, not that exactly one is.
+# shorter_than MS FILE: how many lines of FILE are not a hrtimer_nanosleep
+# return of MS milliseconds or more (a text header or an --oneline line).
+shorter_than() {
+	awk -v ms="$1" '!/<- hrtimer_nanosleep \(/ { if (/hrtimer_nanosleep/) n++; next }
+		{ d = $0; sub(/.*<- hrtimer_nanosleep \(/, "", d); split(d, a, " ")
+		  v = a[1] * (a[2] ~ /^s\)/ ? 1000 : a[2] ~ /^ms\)/ ? 1 : 0)
+		  if (v < ms) n++ }
+		END { print n + 0 }' "$2"
+}
+
 for mode in $(vm_modes); do
 	T=$mode
 	# --- -L 150ms on sleeps of 50, 300 and 50 ms: one call, the long one,
@@ -24,7 +38,8 @@ for mode in $(vm_modes); do
 		NAME     ${T}_min_duration
 		RUN      --mode $mode -j -c vmprog -L 150ms 'hrtimer_nanosleep(rqtp)'
 		WORKLOAD vmprog sleep 50 300 50
-		EXPECT   ${T}_min_duration_one_event: count 1 '"func":"hrtimer_nanosleep"'
+		EXPECT   ${T}_min_duration_none_shorter: eq 0 \
+		         "$(jq_count "$OUT" '.func == "hrtimer_nanosleep" and (.duration_ns // 0) < 150000000')"
 		EXPECT   ${T}_min_duration_long_call: eq 1 \
 		         "$(jq_count "$OUT" '.kind == "return" and .values.rqtp == 300000000')"
 		EXPECT   ${T}_min_duration_at_least_300ms: eq 1 \
@@ -37,7 +52,7 @@ for mode in $(vm_modes); do
 		NAME     ${T}_text
 		RUN      --mode $mode -c vmprog -L 50ms hrtimer_nanosleep
 		WORKLOAD vmprog sleep 200 1
-		EXPECT   ${T}_text_one_event: count 1 'hrtimer_nanosleep'
+		EXPECT   ${T}_text_none_shorter: eq 0 "$(shorter_than 50 "$OUT")"
 		EXPECT   ${T}_text_duration_in_header: \
 		         count 1 ' <- hrtimer_nanosleep \((2[0-9][0-9]|[3-9][0-9][0-9])\.[0-9]{3} ms\)$'
 		EXPECT   ${T}_text_entry_value_on_return: count 1 '^    rqtp = 200000000$'
@@ -109,11 +124,12 @@ for mode in $(vm_modes); do
 		WORKLOAD vmprog sleep 200 1
 		EXPECT   ${T}_oneline_min_duration_line: \
 		         count 1 ' <- hrtimer_nanosleep \((2[0-9][0-9]|[3-9][0-9][0-9])\.[0-9]{3} ms\) rqtp=200000000 .*return=0$'
-		EXPECT   ${T}_oneline_min_duration_one_line: eq 1 "$(wc -l <"$OUT")"
+		EXPECT   ${T}_oneline_min_duration_none_shorter: eq 0 "$(shorter_than 50 "$OUT")"
 	CASE
 done
 
-# Tracepoints have no return: -L is refused, one line, exit 2.
+# Tracepoints have no return: -L is refused, one line, exit 2.  A refusal,
+# not a ks_case (a case waits for ksnoop to attach).
 err=$(ksnoop -L 10ms tp:sched_process_exec 2>&1 >/dev/null); rc=$?
 expect_eq min_duration_tracepoint_status 2 "$rc"
 expect_match min_duration_tracepoint_message 'is a tracepoint, which has no return' "$err"

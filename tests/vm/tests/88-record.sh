@@ -11,21 +11,6 @@
 
 tmp=$(mktemp -d)
 
-# bg OUT ERR ARGS...: ksnoop in the background until it traces; pid in BGPID.
-bg() {
-	_bg_out=$1 _bg_err=$2
-	shift 2
-	spawn "$_bg_out" "$_bg_err" -v "$@"
-	BGPID=$KPID
-	i=0
-	while [ $i -lt $((START_WAIT * 10)) ]; do
-		grep -q "tracing .* target" "$_bg_err" 2>/dev/null && return 0
-		kill -0 "$BGPID" 2>/dev/null || break
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 # Times and durations are each process's own: the rest must be equal.
 norm() {
 	sed -E 's/^[0-9:.]+ cpu/TIME cpu/; s/ \([0-9.]+ [nmu]?s\)$/ (D)/
@@ -35,12 +20,13 @@ norm() {
 
 # same NAME ARGS...: a live text run, a live -j run and a recording of
 # ARGS at once, around $WORKLOAD; the recording's report equals both.
+# Not a ks_case: three ksnoops traced the same calls (a case runs one).
 same() {
 	name=$1
 	shift
-	bg "$tmp/$name.lt" "$tmp/$name.elt" "$@" >/dev/null && lt=$BGPID || { fail "${name}_attach" "$(cat "$tmp/$name.elt")"; return; }
-	bg "$tmp/$name.lj" "$tmp/$name.elj" -j "$@" >/dev/null && lj=$BGPID
-	bg "$tmp/$name.ro" "$tmp/$name.er" record -o "$tmp/$name.ksr" "$@" >/dev/null && rec=$BGPID
+	start "$tmp/$name.lt" "$tmp/$name.elt" "$@" && lt=$KPID || { fail "${name}_attach" "$(cat "$tmp/$name.elt")"; return; }
+	start "$tmp/$name.lj" "$tmp/$name.elj" -j "$@"; lj=$KPID
+	start "$tmp/$name.ro" "$tmp/$name.er" record -o "$tmp/$name.ksr" "$@"; rec=$KPID
 	sh -c "$WORKLOAD"
 	sleep "$STOP_DELAY"
 	kill -INT $lt $lj $rec 2>/dev/null
