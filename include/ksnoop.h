@@ -652,11 +652,17 @@ struct ksnoop_value {
  * finds its record by it.  A slot reused before its call returned (more
  * than KSNOOP_SESSION_SLOTS calls of one program nested in one task, or
  * entries that never returned) no longer matches its cookie: counted as
- * KSNOOP_CNT_STASH_DROP.  16 slots of 512 bytes: 8 KiB per task that
+ * KSNOOP_CNT_STASH_DROP.  8 slots of 512 bytes: 4 KiB per task that
  * calls a traced function, an entry record of one string at the default
  * --str-bytes and a few values fits; larger records use the stash.
+ * Not more: measured on 7.3.4, 16 slots (8,328 bytes) were refused
+ * (bpf_task_storage_get() NULL at every entry), 8 (4,168) are not.  7.x
+ * allocates local storage without locks (its BTF has
+ * bpf_map_kmalloc_nolock, and bpf_selem_alloc lost its gfp argument), and
+ * kmalloc_nolock() serves no more than its largest slab cache, 8 KiB,
+ * the storage's own header included.
  */
-#define KSNOOP_SESSION_SLOTS	16
+#define KSNOOP_SESSION_SLOTS	8
 #define KSNOOP_SESSION_REC_MAX	512
 
 struct ksnoop_session_slot {
@@ -699,6 +705,8 @@ struct ksnoop_stash_key {
 
 _Static_assert(sizeof(struct ksnoop_event) == 64, "event header layout");
 _Static_assert((KSNOOP_SESSION_SLOTS & (KSNOOP_SESSION_SLOTS - 1)) == 0, "session slots: a power of 2");
+_Static_assert(sizeof(struct ksnoop_session_slots) <= 8192 - 512,
+	       "session slots: 7.x allocates task storage from slab caches of at most 8 KiB");
 _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
 _Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) == 52, "skb tuple layout");

@@ -88,9 +88,6 @@ int kfeatures__parse(const char *spec, struct kernel_features *f, struct ks_erro
 	return 0;
 }
 
-/* Why a kernel with kprobe.session does not use it (session_kfuncs_take_ctx()). */
-#define SESSION_CTX_WHY "its session kfuncs take the context (7.x): not used yet"
-
 /* The kernel's own ENOTSUPP, which no C library names. */
 #define KERNEL_ENOTSUPP 524
 
@@ -126,8 +123,6 @@ void kfeatures__describe(const struct kernel_features *f, const char *release, c
 			n += snprintf(buf + n, sz - n, " (" FEATURES_ENV ")");
 		else if (i == FEAT_FENTRY && f->probed[i] && !f->have[i])
 			n += snprintf(buf + n, sz - n, " (%s)", fentry_why(f));
-		else if (i == FEAT_KPROBE_SESSION && f->session_ctx_kfuncs)
-			n += snprintf(buf + n, sz - n, " (" SESSION_CTX_WHY ")");
 	}
 }
 
@@ -228,32 +223,6 @@ static bool probe_kprobe_session(void)
 	return err == 0 || err == -ESRCH || err == -ENOENT;
 }
 
-/*
- * 7.x gave bpf_session_cookie() and bpf_session_is_return() the context
- * as an argument (for fsession).  On 7.3 ksnoop's session path loads and
- * attaches there and prints nothing: the entry cannot create the task's
- * storage (bpf_task_storage_get() returns NULL, counted), and the stash
- * fallback under the cookie was not found either; the cause is not
- * known yet.  Until it is, a kernel whose kfunc takes an argument (read
- * from its BTF: a fact of the kernel, not its version) keeps the stash.
- */
-static bool session_kfuncs_take_ctx(const struct btf *vmlinux)
-{
-	struct btf *own = vmlinux ? NULL : btf__load_vmlinux_btf();
-	const struct btf *btf = vmlinux ?: own;
-	const struct btf_type *t;
-	__s32 id;
-	bool ctx = false;
-
-	if (!btf)
-		return false;
-	id = btf__find_by_name_kind(btf, "bpf_session_cookie", BTF_KIND_FUNC);
-	t = id > 0 ? btf__type_by_id(btf, btf__type_by_id(btf, id)->type) : NULL;
-	ctx = t && btf_is_func_proto(t) && btf_vlen(t) > 0;
-	btf__free(own);
-	return ctx;
-}
-
 /* The verifier refuses BPF_F_SLEEPABLE on a kprobe program where uprobes cannot sleep. */
 static bool probe_uprobe_sleepable(void)
 {
@@ -304,10 +273,6 @@ static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool
 		f->have[FEAT_FENTRY] = f->fentry_err == 0;
 		f->have[FEAT_KPROBE_MULTI] = probe_kprobe_multi();
 		f->have[FEAT_KPROBE_SESSION] = f->have[FEAT_KPROBE_MULTI] && probe_kprobe_session();
-		if (f->have[FEAT_KPROBE_SESSION] && session_kfuncs_take_ctx(vmlinux)) {
-			f->have[FEAT_KPROBE_SESSION] = false;
-			f->session_ctx_kfuncs = true;
-		}
 	}
 	f->have[FEAT_KPROBES] = probe_kprobes();
 	f->have[FEAT_UPROBE_SLEEPABLE] = probe_uprobe_sleepable();
@@ -405,7 +370,6 @@ enum entry_keep kfeatures__entry_keep(const struct kernel_features *f, enum atta
 		       "tracepoints have no session cookie";
 	else if (!f->have[FEAT_KPROBE_SESSION])
 		*why = f->injected[FEAT_KPROBE_SESSION] ? "kprobe_session turned off by " FEATURES_ENV :
-		       f->session_ctx_kfuncs ? "kprobe.session: " SESSION_CTX_WHY :
 		       "no kprobe.session in this kernel (6.10 on)";
 	else if (entry->flags & (KSNOOP_SIDE_RETRY | KSNOOP_SIDE_TIMED))
 		*why = "its entry is read again at the return";

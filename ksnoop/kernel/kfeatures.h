@@ -43,8 +43,6 @@ enum kernel_feature {
 struct kernel_features {
 	bool have[FEAT__COUNT];
 	int fentry_err;		/* why fentry was refused: the probe's errno; 0: injected */
-	/* kprobe.session is there but its kfuncs take the context (7.x): not used */
-	bool session_ctx_kfuncs;
 	bool probed[FEAT__COUNT];	/* asked of the kernel (not all are, for every run) */
 	bool injected[FEAT__COUNT];	/* set by KSNOOP_FEATURES, not probed */
 	bool unprivileged;	/* no program loads at all (not root): nothing is known */

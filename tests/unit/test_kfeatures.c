@@ -342,15 +342,6 @@ static void test_entry_keep(void **state)
 	keeps(&all, ATTACH_KPROBE, &big, KEEP_STASH, "larger than a session slot");
 	big = stash_plan(KSNOOP_SESSION_REC_MAX);
 	keeps(&all, ATTACH_KPROBE, &big, KEEP_SESSION, NULL);
-	/* 7.x's session kfuncs (the context as argument): the stash, said in -v too. */
-	no_session.session_ctx_kfuncs = true;
-	keeps(&no_session, ATTACH_KPROBE, &bp, KEEP_STASH, "session kfuncs take the context");
-	{
-		char line[512];
-
-		kfeatures__describe(&no_session, "7.3.4", line, sizeof(line));
-		assert_non_null(strstr(line, "kprobe_session no (its session kfuncs take the context (7.x): not used yet)"));
-	}
 	tree = bp;
 	tree.tree = KSNOOP_TREE_ROOT;
 	keeps(&all, ATTACH_KPROBE, &tree, KEEP_STASH, "--tree");
