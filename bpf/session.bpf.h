@@ -16,8 +16,12 @@
  * that a later call takes over.  An entry that returns non-zero has no
  * return run: calls not kept cost no second run.
  *
- * Where the task's storage cannot be had (no memory), the entry is not
- * kept and counted as the stash counts a full map (KSNOOP_CNT_STASH_DROP).
+ * Where the task's storage cannot be had, the record goes to the stash
+ * under a key the cookie holds (the entry's time, its top bit set):
+ * correct, at the stash's cost, and counted (KSNOOP_CNT_SESSION_STASHED,
+ * said in the summary).  7.x allocates task storage with kmalloc_nolock(),
+ * which needs the CPU's cmpxchg16b: the test VMs' emulated CPU has none
+ * (tests/vm/boot.bash), so there every entry takes this way.
  *
  * The kfuncs took no argument until fsession (7.0) gave them the context;
  * both are declared, weak, and libbpf resolves the one whose prototype
@@ -42,6 +46,9 @@ extern __u64 *bpf_session_cookie___void(void) __ksym __weak;
 #ifndef BPF_LOCAL_STORAGE_GET_F_CREATE
 #define BPF_LOCAL_STORAGE_GET_F_CREATE 1
 #endif
+
+/* A cookie that names a stash entry (its time), not a slot. */
+#define SESSION_IN_STASH (1ULL << 63)
 
 /* Each task's entry records of calls in flight (created only for KEEP_SESSION). */
 struct {
@@ -70,6 +77,14 @@ static __always_inline __u64 *session_cookie(void *ctx)
 	return NULL;
 }
 
+/* The stash's key for a call whose cookie is SEQ (SESSION_IN_STASH). */
+static __always_inline void session_stash_key(struct call *c, __u64 seq)
+{
+	c->key.tid = (__u32)bpf_get_current_pid_tgid();
+	c->key.func_id = c->func_id;
+	c->key.frame = seq;
+}
+
 /*
  * Entry: keep record REC (SIZE bytes) in the task's next slot and name it
  * in the call's cookie; the cookie stays 0 if it could not be kept.
@@ -85,7 +100,14 @@ static __always_inline void session_keep(struct call *c, const void *rec, __u32 
 	s = bpf_task_storage_get(&session_slots, bpf_get_current_task_btf(), NULL,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!s) {
-		count(KSNOOP_CNT_STASH_DROP);
+		seq = bpf_ktime_get_ns() | SESSION_IN_STASH;
+		session_stash_key(c, seq);
+		if (bpf_map_update_elem(&stash, &c->key, rec, BPF_ANY)) {
+			count(KSNOOP_CNT_STASH_DROP);
+			return;
+		}
+		count(KSNOOP_CNT_SESSION_STASHED);
+		*c->cookie = seq;
 		return;
 	}
 	seq = ++s->next;
@@ -111,6 +133,10 @@ static __always_inline void *session_take(struct call *c)
 
 	if (!seq)
 		return NULL;
+	if (seq & SESSION_IN_STASH) {
+		session_stash_key(c, seq);
+		return bpf_map_lookup_elem(&stash, &c->key);
+	}
 	s = bpf_task_storage_get(&session_slots, bpf_get_current_task_btf(), NULL, 0);
 	if (!s || s->slot[i].seq != seq) {
 		count(KSNOOP_CNT_STASH_DROP);

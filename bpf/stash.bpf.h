@@ -130,7 +130,7 @@ static __always_inline void *stash_take(struct call *c)
 /* Return: the record stash_take() gave is done with (a session's is free already). */
 static __always_inline void stash_forget(struct call *c)
 {
-	if (!c->cookie)
+	if (!c->cookie || (*c->cookie & SESSION_IN_STASH))
 		bpf_map_delete_elem(&stash, &c->key);
 }
 

@@ -655,12 +655,11 @@ struct ksnoop_value {
  * KSNOOP_CNT_STASH_DROP.  8 slots of 512 bytes: 4 KiB per task that
  * calls a traced function, an entry record of one string at the default
  * --str-bytes and a few values fits; larger records use the stash.
- * Not more: measured on 7.3.4, 16 slots (8,328 bytes) were refused
- * (bpf_task_storage_get() NULL at every entry), 8 (4,168) are not.  7.x
- * allocates local storage without locks (its BTF has
- * bpf_map_kmalloc_nolock, and bpf_selem_alloc lost its gfp argument), and
- * kmalloc_nolock() serves no more than its largest slab cache, 8 KiB,
- * the storage's own header included.
+ * Not more: 7.x allocates local storage with kmalloc_nolock() (its BTF
+ * has bpf_map_kmalloc_nolock, and bpf_selem_alloc lost its gfp
+ * argument), which serves nothing larger than its largest slab cache,
+ * 8 KiB with the storage's own header: 16 slots (8,328 bytes) would be
+ * refused at every entry.
  */
 #define KSNOOP_SESSION_SLOTS	8
 #define KSNOOP_SESSION_REC_MAX	512
@@ -690,6 +689,7 @@ enum ksnoop_counter {
 	KSNOOP_CNT_TREE_EXEC,	/* --tree: a session whose thread called exec inside it (dropped) */
 	KSNOOP_CNT_TREE_NO_ROOM,	/* --tree: a root's call that found no room for a session */
 	KSNOOP_CNT_SELF,	/* a selected call made by ksnoop itself, left out */
+	KSNOOP_CNT_SESSION_STASHED,	/* kprobe.session: an entry kept in the stash, task storage refused */
 	KSNOOP_NR_COUNTERS,
 };
 
