@@ -45,11 +45,15 @@ class SessionTable:
     def session_med(self, kernel, variant):
         return med(stats(self.session_added(kernel, variant).values()))
 
-    def session_ratio(self, kernel, a, b):
+    def session_ratios(self, kernel, a, b):
         """A's added cost ÷ B's, round by round (the same round: neighbours in
-        time), over the rounds where B added something; Stats or None."""
+        time), over the rounds where B added something."""
         ra, rb = self.session_added(kernel, a), self.session_added(kernel, b)
-        return stats(ra[k] / rb[k] for k in ra if k in rb and rb[k] > 0)
+        return [ra[k] / rb[k] for k in ra if k in rb and rb[k] > 0]
+
+    def session_ratio(self, kernel, a, b):
+        """session_ratios() as Stats, or None."""
+        return stats(self.session_ratios(kernel, a, b))
 
     def session_kept(self, kernel, variant):
         """Where ksnoop -v said the entry values waited, over the rounds:
@@ -87,6 +91,12 @@ class SessionTable:
             return ("cannot be judged in the VM: the stash's added cost, %s ns, is not above the run-to-run "
                     "noise" % cell(sb))
         spread = "per round %s–%s" % (fmt(rt.min, 2), fmt(rt.max, 2))
+        each = self.session_ratios(kernel, a, b)
+        below = sum(x <= limit for x in each)
+        if min(below, len(each) - below) * 4 >= len(each):
+            return ("unsettled: %s× by the median, but %d of %d rounds at or below %s× and %d above "
+                    "(%s): the noise is larger than the difference" % (fmt(rt.median, 2), below, len(each),
+                                                                       limit, len(each) - below, spread))
         if rt.median <= limit:
             return "≤ %s× the stash: **met** (%s×, %s)" % (limit, fmt(rt.median, 2), spread)
         return ("≤ %s× the stash: **missed** (%s×, %s %% over %s×; %s)"
@@ -229,8 +239,8 @@ Commands (in the VM; `ksb-loop` is `bench/loop.c`):
             lost = self.session_printed(k, "kept-session", "not_followed")
             if calls and lost is not None and lost >= 0.9 * calls:
                 self.w(f"""**{k}: the session path followed no call.** With kprobe.session every
-`do_sys_openat2()` of the loop was counted as not followed ({fmt(lost)} a
-run, of {fmt(calls)} calls) and nothing was printed, while the stash printed
+call was counted as not followed ({fmt(lost)} a run; the loop makes
+{fmt(calls)}) and nothing was printed, while the stash printed
 every call. `bpf/session.bpf.h` counts `KSNOOP_CNT_STASH_DROP` in two places:
 `session_keep()`, when `bpf_task_storage_get(..., F_CREATE)` gives no
 storage for the task at the entry (the cookie stays 0, the entry returns 1,
