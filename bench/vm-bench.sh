@@ -49,6 +49,9 @@ NCPU=$(grep -c '^processor' /proc/cpuinfo)
 SPEC='do_sys_openat2(filename, return)'
 PRED='do_sys_openat2(dfd == 12345)'
 RET_ONLY='do_sys_openat2(return)'
+# Table 10: a predicate on return keeps the entry values until the return
+# (one event per call, both values in it): the path kprobe.session serves.
+KEPT='do_sys_openat2(filename, return >= 0)'
 # bpftrace: the same values, printed the way ksnoop prints them. The
 # filename is a user pointer: uptr() makes bpftrace read user memory (plain
 # str(arg1) prints an empty string on this kernel).
@@ -106,6 +109,15 @@ summary() { # the "ksnoop: N events printed, M lost[, K captured but not printed
 	# line -> "printed=N lost=M[ unprinted=K]"
 	sed -n -e 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost, \([0-9]*\) captured but not printed.*/printed=\1 lost=\2 unprinted=\3/p' \
 		-e 't' -e 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost.*/printed=\1 lost=\2/p' "$W/err" | tail -n 1
+}
+# the same line's calls not followed (stash full, or no session slot) and
+# calls missed (the probe fired inside a BPF program): " not_followed=N missed=M"
+followed() {
+	local line
+	line=$(grep '^ksnoop: [0-9]* events printed' "$W/err" | tail -n 1)
+	printf ' not_followed=%s missed=%s' \
+		"$(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) calls not followed.*/\1/p' | grep . || echo 0)" \
+		"$(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) calls missed.*/\1/p' | grep . || echo 0)"
 }
 
 # bg_tracer VARIANT READY-FUNC CMD...: run CMD on CPU 0 in the background with
@@ -169,14 +181,18 @@ run_kfunc() {
 	ksnoop-filtered-kprobe) bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe "$PRED" ;;
 	bare-kprobe) bt_run "$BT_BARE_KPROBE" ;;
 	bare-kfunc) bt_run "$BT_BARE_KFUNC" ;;
-	# Table 10: entry values in kprobe.session slots against the stash (forced).
+	# Table 10: kprobe.session's slots against the stash (forced): table 1's
+	# spec as issue #43 names it, and the spec whose entry values wait ($KEPT)
 	ksnoop-session) bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe "$SPEC" ;;
 	ksnoop-stash) bg_tracer "$1" ksnoop_ready env KSNOOP_FEATURES=-kprobe_session \
 		ksnoop -v --mode kprobe "$SPEC" ;;
-	ksnoop-session-stopped) STOPPED=1 bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe \
-		--buffer $((64 << 20)) "$SPEC" ;;
-	ksnoop-stash-stopped) STOPPED=1 bg_tracer "$1" ksnoop_ready env KSNOOP_FEATURES=-kprobe_session \
-		ksnoop -v --mode kprobe --buffer $((64 << 20)) "$SPEC" ;;
+	kept-session) bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe "$KEPT" ;;
+	kept-stash) bg_tracer "$1" ksnoop_ready env KSNOOP_FEATURES=-kprobe_session \
+		ksnoop -v --mode kprobe "$KEPT" ;;
+	kept-session-stopped) STOPPED=1 bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe \
+		--buffer $((64 << 20)) "$KEPT" ;;
+	kept-stash-stopped) STOPPED=1 bg_tracer "$1" ksnoop_ready env KSNOOP_FEATURES=-kprobe_session \
+		ksnoop -v --mode kprobe --buffer $((64 << 20)) "$KEPT" ;;
 	esac
 }
 
@@ -601,19 +617,30 @@ for ((r = 0; r < ${TRACK_ATTACH_ROUNDS:-0} && TRACK_ROUNDS > 0; r++)); do
 done
 
 # ---- 10. session cookies: ns per open+close, kprobe.session against the stash
-# The same spec, entry values reported with the return, in kprobe mode:
-# where the kernel has kprobe.session the entry record waits in the task's
-# session slots; KSNOOP_FEATURES=-kprobe_session forces the stash's hash
-# map, in the same rounds.  The -stopped rows stop the tracer (SIGSTOP)
-# while the loop runs: the BPF side alone.  Where the kernel has no
-# kprobe.session both rows are the stash, and the INFO line says so.
-SESSION_VARIANTS=(untraced ksnoop-session ksnoop-stash ksnoop-session-stopped ksnoop-stash-stopped)
+# In kprobe mode, where the kernel has kprobe.session, an entry record that
+# waits for the return waits in the task's session slots;
+# KSNOOP_FEATURES=-kprobe_session forces the stash's hash map, in the same
+# rounds.  ksnoop-*: table 1's spec as issue #43 names it ($SPEC: the entry
+# and the return are two events, nothing waits, unless the filename faults
+# at entry); kept-*: $KEPT, whose entry values wait for the return's
+# predicate.  The -stopped rows stop the tracer (SIGSTOP) while the loop
+# runs: the BPF side alone.  Each traced row says where ksnoop -v said the
+# entry values waited (keep=session|stash; none: it said nothing, nothing
+# waits), and the INFO line whether the kernel has kprobe.session.
+SESSION_VARIANTS=(untraced ksnoop-session ksnoop-stash kept-session kept-stash kept-session-stopped
+	kept-stash-stopped)
 SESSION_ROUNDS=$ROUNDS_SESSION
+KVER=$(uname -r | cut -d. -f1,2)
 case " ${PARTS:-kfunc startup} " in *" session "*) ;; *) SESSION_ROUNDS=0 ;; esac
 if [ "$SESSION_ROUNDS" -gt 0 ]; then
 	cmdline session-ksnoop-session "$T0 ksnoop -v --mode kprobe '$SPEC' >/dev/null"
+	cmdline session-untraced "$LOOPCMD open $OPEN_N $F"
 	cmdline session-ksnoop-stash "$T0 env KSNOOP_FEATURES=-kprobe_session ksnoop -v --mode kprobe '$SPEC' >/dev/null"
-	note "INFO session $(ksnoop -v --mode kprobe --duration 0.1 "$SPEC" 2>&1 >/dev/null | grep -o 'kprobe_session [a-z]*' | tr ' ' '_')"
+	cmdline session-kept-session "$T0 ksnoop -v --mode kprobe '$KEPT' >/dev/null"
+	cmdline session-kept-stash "$T0 env KSNOOP_FEATURES=-kprobe_session ksnoop -v --mode kprobe '$KEPT' >/dev/null"
+	cmdline session-kept-session-stopped "$T0 ksnoop -v --mode kprobe --buffer $((64 << 20)) '$KEPT' >/dev/null   # SIGSTOP while the loop runs"
+	cmdline session-kept-stash-stopped "$T0 env KSNOOP_FEATURES=-kprobe_session ksnoop -v --mode kprobe --buffer $((64 << 20)) '$KEPT' >/dev/null   # SIGSTOP while the loop runs"
+	note "INFO session $(ksnoop -v --mode kprobe --duration 0.1 "$SPEC" 2>&1 >/dev/null | grep -o 'kprobe_session [^,;]*' | tr ' ' '_')"
 fi
 n=${#SESSION_VARIANTS[@]}
 for ((r = 0; r < SESSION_ROUNDS; r++)); do
@@ -622,7 +649,13 @@ for ((r = 0; r < SESSION_ROUNDS; r++)); do
 		base=
 		[ "$v" != untraced ] && base="base=$(untraced)"
 		out=$(run_kfunc "$v")
-		result session "$v" "$r" "$out $base"
+		# where the entry record waited, as this run's ksnoop -v said
+		keep=
+		grep -q 'wait for the return in kprobe.session' "$W/err" 2>/dev/null && keep=" keep=session"
+		grep -q 'wait for the return in the stash' "$W/err" 2>/dev/null && keep=" keep=stash"
+		[ "$v" != untraced ] && keep="$keep$(followed)"
+		[ "$v" = untraced ] && keep=
+		result session "$v" "$r" "$out$keep $base kernel=$KVER"
 	done
 done
 
