@@ -110,14 +110,17 @@ summary() { # the "ksnoop: N events printed, M lost[, K captured but not printed
 	sed -n -e 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost, \([0-9]*\) captured but not printed.*/printed=\1 lost=\2 unprinted=\3/p' \
 		-e 't' -e 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost.*/printed=\1 lost=\2/p' "$W/err" | tail -n 1
 }
-# the same line's calls not followed (stash full, or no session slot) and
-# calls missed (the probe fired inside a BPF program): " not_followed=N missed=M"
+# the same line's calls not followed (stash full, or no session slot),
+# calls missed (the probe fired inside a BPF program) and entries kept in
+# the stash under the cookie (the kernel refused kprobe.session's task
+# storage): " not_followed=N missed=M in_stash=K"
 followed() {
 	local line
 	line=$(grep '^ksnoop: [0-9]* events printed' "$W/err" | tail -n 1)
-	printf ' not_followed=%s missed=%s' \
+	printf ' not_followed=%s missed=%s in_stash=%s' \
 		"$(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) calls not followed.*/\1/p' | grep . || echo 0)" \
-		"$(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) calls missed.*/\1/p' | grep . || echo 0)"
+		"$(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) calls missed.*/\1/p' | grep . || echo 0)" \
+		"$(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) entries kept in the stash.*/\1/p' | grep . || echo 0)"
 }
 
 # bg_tracer VARIANT READY-FUNC CMD...: run CMD on CPU 0 in the background with
@@ -626,7 +629,9 @@ done
 # predicate.  The -stopped rows stop the tracer (SIGSTOP) while the loop
 # runs: the BPF side alone.  Each traced row says where ksnoop -v said the
 # entry values waited (keep=session|stash; none: it said nothing, nothing
-# waits), and the INFO line whether the kernel has kprobe.session.
+# waits), how many entries the summary says waited in the stash under the
+# cookie instead (in_stash=: the kernel refused the task storage), and the
+# INFO line whether the kernel has kprobe.session.
 SESSION_VARIANTS=(untraced ksnoop-session ksnoop-stash kept-session kept-stash kept-session-stopped
 	kept-stash-stopped)
 SESSION_ROUNDS=$ROUNDS_SESSION
