@@ -285,7 +285,7 @@ the target.
             st = self.session_in_stash(k)
             if st:
                 self.w(f"""**{k}: the session rows measure the fallback, not the slots.** `ksnoop -v`
-said the entries would wait in kprobe.session's slots, but its summary
+said the entries would wait in kprobe.session, but its summary
 counted {fmt(st[0])} entries a run (the loop makes {fmt(st[1])} calls) kept
 in the stash under the cookie: `bpf_task_storage_get(..., F_CREATE)` gave
 no storage, so `session_keep()` (`bpf/session.bpf.h`) put the record in the
@@ -295,20 +295,22 @@ CPU has none (`tests/vm/boot.bash`: `-cpu max,-cx16`); real x86-64 CPUs
 have it. So on {k} the session path's rows are the session program, the
 refused storage and the stash together, and the target is not judged here.
 """)
-            a = {v: self.session_med(k, v) for v in ("kept-session", "kept-stash",
-                                                     "kept-session-stopped", "kept-stash-stopped")}
+            rows = ("kept-session", "kept-stash", "kept-session-stopped", "kept-stash-stopped")
+            a = {v: self.session_med(k, v) for v in rows}
             if any(x is None for x in a.values()):
                 continue
+            ss, sb = (stats(self.session_added(k, v).values()) for v in ("kept-session-stopped", "kept-stash-stopped"))
+            overlap = ss.min <= sb.max and sb.min <= ss.max
             self.w("%s, `%s`: with the tracer stopped (the BPF side alone) the session path%s adds %s ns "
-                   "per call and the stash %s ns (%s× by the medians); printing adds %s ns more to the "
-                   "session path's call and %s ns more to the stash's (the reader runs on the other "
-                   "vCPU: what it costs the loop is its wake-ups and the cache lines it shares with "
-                   "the writer)."
+                   "per call and the stash %s ns (medians, per-round min–max; %s× by the medians); by the "
+                   "medians, printing adds %s ns more to the session path's call and %s ns more to the "
+                   "stash's.%s"
                    % (k, KEPT, " (here: its fallback to the stash)" if st else "",
-                      sgn(a["kept-session-stopped"]), sgn(a["kept-stash-stopped"]),
-                      ratio(a["kept-session-stopped"], a["kept-stash-stopped"]),
+                      cell(ss), cell(sb), ratio(a["kept-session-stopped"], a["kept-stash-stopped"]),
                       sgn(a["kept-session"] - a["kept-session-stopped"]),
-                      sgn(a["kept-stash"] - a["kept-stash-stopped"])))
+                      sgn(a["kept-stash"] - a["kept-stash-stopped"]),
+                      " The two stopped rows' per-round ranges overlap: under this load the medians "
+                      "do not establish which path costs more." if overlap else ""))
             self.w()
 
     def session_only(self):
