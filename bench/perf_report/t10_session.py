@@ -270,7 +270,8 @@ Commands (in the VM; `ksb-loop` is `bench/loop.c`):
     def session_notes(self, kernels):
         """Where the time goes, from the rows: per kernel, the BPF side alone
         (stopped) of both paths, and what printing adds to each; a kernel
-        where the session path followed (almost) no call, said so."""
+        where the session path followed (almost) no call, or kept its
+        entries in the stash under the cookie, said so."""
         for k in kernels:
             calls = med(stats(r.num("iters") for r in self.session_runs(k, "kept-session") if not r.failed))
             lost = self.session_printed(k, "kept-session", "not_followed")
