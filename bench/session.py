@@ -36,6 +36,8 @@ class Options:
     track_native: bool = True   # table 8's native tracepoint rows (off with --no-native)
     record: bool = True         # table 4b, recording against printing (native)
     only_record: bool = False   # --only-record: the report's table 4b is replaced in place
+    session: bool = True        # table 10, kprobe.session against the stash (7.3 and 6.12 VMs)
+    only_session: bool = False  # --only-session: the report's table 10 is replaced in place
     glob_vm: bool = True        # table 6's VM part (--no-vm turns it off, info stays)
     glob_kernels: tuple = ("bookworm", "trixie")
     out: str = "docs/PERFORMANCE.md"

@@ -22,7 +22,8 @@
 # 6.12 with thread=single, hundreds of functions being patched) and/or
 # "arm64" (table 9, table 1's kprobe rows in the arm64 VM: tests/vm/run
 # --arch arm64, where bench/run puts arm64 builds of ksnoop, ksb-loop, bash
-# and Debian's bpftrace). Tracers run on CPU 0 (taskset) and
+# and Debian's bpftrace) and/or "session" (table 10, kprobe.session's slots
+# against the stash, table 1's loop, multi-threaded TCG). Tracers run on CPU 0 (taskset) and
 # the workload on CPU 1 (-C 1), so that the scheduler cannot put them on
 # one CPU in some runs and not in others. Every traced run is preceded by an untraced run of the same loop
 # ("base=", ns per call): the added cost is taken against that neighbour.
@@ -38,6 +39,7 @@ set -u
 export LC_ALL=C
 TREE_ROUNDS=$ROUNDS
 ARM64_ROUNDS=$ROUNDS
+ROUNDS_SESSION=$ROUNDS
 TRACK_ROUNDS=$ROUNDS
 W=/tmp/ksb
 mkdir -p "$W"
@@ -47,6 +49,9 @@ NCPU=$(grep -c '^processor' /proc/cpuinfo)
 SPEC='do_sys_openat2(filename, return)'
 PRED='do_sys_openat2(dfd == 12345)'
 RET_ONLY='do_sys_openat2(return)'
+# Table 10: a predicate on return keeps the entry values until the return
+# (one event per call, both values in it): the path kprobe.session serves.
+KEPT='do_sys_openat2(filename, return >= 0)'
 # bpftrace: the same values, printed the way ksnoop prints them. The
 # filename is a user pointer: uptr() makes bpftrace read user memory (plain
 # str(arg1) prints an empty string on this kernel).
@@ -104,6 +109,18 @@ summary() { # the "ksnoop: N events printed, M lost[, K captured but not printed
 	# line -> "printed=N lost=M[ unprinted=K]"
 	sed -n -e 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost, \([0-9]*\) captured but not printed.*/printed=\1 lost=\2 unprinted=\3/p' \
 		-e 't' -e 's/^ksnoop: \([0-9]*\) events printed, \([0-9]*\) lost.*/printed=\1 lost=\2/p' "$W/err" | tail -n 1
+}
+# the same line's calls not followed (stash full, or no session slot),
+# calls missed (the probe fired inside a BPF program) and entries kept in
+# the stash under the cookie (the kernel refused kprobe.session's task
+# storage): " not_followed=N missed=M in_stash=K"
+followed() {
+	local line
+	line=$(grep '^ksnoop: [0-9]* events printed' "$W/err" | tail -n 1)
+	printf ' not_followed=%s missed=%s in_stash=%s' \
+		"$(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) calls not followed.*/\1/p' | grep . || echo 0)" \
+		"$(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) calls missed.*/\1/p' | grep . || echo 0)" \
+		"$(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) entries kept in the stash.*/\1/p' | grep . || echo 0)"
 }
 
 # bg_tracer VARIANT READY-FUNC CMD...: run CMD on CPU 0 in the background with
@@ -167,6 +184,18 @@ run_kfunc() {
 	ksnoop-filtered-kprobe) bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe "$PRED" ;;
 	bare-kprobe) bt_run "$BT_BARE_KPROBE" ;;
 	bare-kfunc) bt_run "$BT_BARE_KFUNC" ;;
+	# Table 10: kprobe.session's slots against the stash (forced): table 1's
+	# spec as issue #43 names it, and the spec whose entry values wait ($KEPT)
+	ksnoop-session) bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe "$SPEC" ;;
+	ksnoop-stash) bg_tracer "$1" ksnoop_ready env KSNOOP_FEATURES=-kprobe_session \
+		ksnoop -v --mode kprobe "$SPEC" ;;
+	kept-session) bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe "$KEPT" ;;
+	kept-stash) bg_tracer "$1" ksnoop_ready env KSNOOP_FEATURES=-kprobe_session \
+		ksnoop -v --mode kprobe "$KEPT" ;;
+	kept-session-stopped) STOPPED=1 bg_tracer "$1" ksnoop_ready ksnoop -v --mode kprobe \
+		--buffer $((64 << 20)) "$KEPT" ;;
+	kept-stash-stopped) STOPPED=1 bg_tracer "$1" ksnoop_ready env KSNOOP_FEATURES=-kprobe_session \
+		ksnoop -v --mode kprobe --buffer $((64 << 20)) "$KEPT" ;;
 	esac
 }
 
@@ -587,6 +616,51 @@ for ((r = 0; r < ${TRACK_ATTACH_ROUNDS:-0} && TRACK_ROUNDS > 0; r++)); do
 		skb-pwru) out=$(track_skb_pwru "$([ "$r" = 0 ] && echo first)") ;;
 		esac
 		result track-attach "$v" "$r" "$out"
+	done
+done
+
+# ---- 10. session cookies: ns per open+close, kprobe.session against the stash
+# In kprobe mode, where the kernel has kprobe.session, an entry record that
+# waits for the return waits in the task's session slots;
+# KSNOOP_FEATURES=-kprobe_session forces the stash's hash map, in the same
+# rounds.  ksnoop-*: table 1's spec as issue #43 names it ($SPEC: the entry
+# and the return are two events, nothing waits, unless the filename faults
+# at entry); kept-*: $KEPT, whose entry values wait for the return's
+# predicate.  The -stopped rows stop the tracer (SIGSTOP) while the loop
+# runs: the BPF side alone.  Each traced row says where ksnoop -v said the
+# entry values waited (keep=session|stash; none: it said nothing, nothing
+# waits), how many entries the summary says waited in the stash under the
+# cookie instead (in_stash=: the kernel refused the task storage), and the
+# INFO line whether the kernel has kprobe.session.
+SESSION_VARIANTS=(untraced ksnoop-session ksnoop-stash kept-session kept-stash kept-session-stopped
+	kept-stash-stopped)
+SESSION_ROUNDS=$ROUNDS_SESSION
+KVER=$(uname -r | cut -d. -f1,2)
+case " ${PARTS:-kfunc startup} " in *" session "*) ;; *) SESSION_ROUNDS=0 ;; esac
+if [ "$SESSION_ROUNDS" -gt 0 ]; then
+	cmdline session-ksnoop-session "$T0 ksnoop -v --mode kprobe '$SPEC' >/dev/null"
+	cmdline session-untraced "$LOOPCMD open $OPEN_N $F"
+	cmdline session-ksnoop-stash "$T0 env KSNOOP_FEATURES=-kprobe_session ksnoop -v --mode kprobe '$SPEC' >/dev/null"
+	cmdline session-kept-session "$T0 ksnoop -v --mode kprobe '$KEPT' >/dev/null"
+	cmdline session-kept-stash "$T0 env KSNOOP_FEATURES=-kprobe_session ksnoop -v --mode kprobe '$KEPT' >/dev/null"
+	cmdline session-kept-session-stopped "$T0 ksnoop -v --mode kprobe --buffer $((64 << 20)) '$KEPT' >/dev/null   # SIGSTOP while the loop runs"
+	cmdline session-kept-stash-stopped "$T0 env KSNOOP_FEATURES=-kprobe_session ksnoop -v --mode kprobe --buffer $((64 << 20)) '$KEPT' >/dev/null   # SIGSTOP while the loop runs"
+	note "INFO session $(ksnoop -v --mode kprobe --duration 0.1 "$SPEC" 2>&1 >/dev/null | grep -o 'kprobe_session [^,;]*' | tr ' ' '_')"
+fi
+n=${#SESSION_VARIANTS[@]}
+for ((r = 0; r < SESSION_ROUNDS; r++)); do
+	for ((k = 0; k < n; k++)); do
+		v=${SESSION_VARIANTS[$(((k + r) % n))]}
+		base=
+		[ "$v" != untraced ] && base="base=$(untraced)"
+		out=$(run_kfunc "$v")
+		# where the entry record waited, as this run's ksnoop -v said
+		keep=
+		grep -q 'wait for the return in kprobe.session' "$W/err" 2>/dev/null && keep=" keep=session"
+		grep -q 'wait for the return in the stash' "$W/err" 2>/dev/null && keep=" keep=stash"
+		[ "$v" != untraced ] && keep="$keep$(followed)"
+		[ "$v" = untraced ] && keep=
+		result session "$v" "$r" "$out$keep $base kernel=$KVER"
 	done
 done
 

@@ -18,7 +18,9 @@ Debian bookworm's arm64 bash and bpftrace, fetched with apt-get download
 through the arm64 VM's private apt configuration (scripts/trixie-apt, as
 tests/vm/kernel.bash) with the shared libraries their ELF headers name.
 Table 8, --track (PARTS=track), boots Debian's 6.12 with thread=single:
-its attach-time runs patch hundreds of functions.
+its attach-time runs patch hundreds of functions. Table 10, kprobe.session's
+slots against the stash (PARTS=session), boots trixie-backports' 7.3, then
+trixie's 6.12, multi-threaded TCG as table 1, ksnoop alone in the guest.
 
 The scripts in the guest print one line per result on the host:
 "NOTE vm/vm-bench: RESULT TABLE VARIANT ROUND key=value...", and CMD,
@@ -30,7 +32,7 @@ import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import proc
@@ -52,6 +54,8 @@ TRACK_KERNEL = "trixie"    # table 8 (--track): Debian's 6.12
 TREE_DIRS = 12              # table 7: directories above the missing file: 3 inner calls each, 49 in all
 GLOBS_NOTE = re.compile(r"^NOTE vm[-0-9.]*/vm-globs: (.*)")
 BOOTED = re.compile(r"^vm: (booted in [0-9.]* s)")
+SESSION_KERNELS = ("trixie-backports", "trixie")   # table 10: 7.3 (the target's kernel), then 6.12
+SESSION_APT = (("KSNOOP_BACKPORTS_APT_DIR", "build/apt-trixie-backports"), ("KSNOOP_APT_DIR", "build/apt"))
 
 
 @dataclass
@@ -78,6 +82,18 @@ class VmOutcome:
     pwru: str = ""              # packaged("pwru")
     track_info: str = ""
     pwru_why: str = ""          # why pwru was not run, if it was not
+    session_rc: str = "skipped"  # table 10: "0", or which boots failed
+    session_tcg: str = ""
+    session: dict = field(default_factory=dict)   # per guest kernel (7.3 ...): release, boot, uname, info
+
+    def session_meta(self):
+        """Table 10's meta: session_kernels (the guest kernels, in the
+        order booted) and per kernel K session_{release,boot,uname,info}_K."""
+        meta = {"session_rc": self.session_rc, "session_tcg": self.session_tcg,
+                "session_kernels": " ".join(self.session)}
+        for k, about in self.session.items():
+            meta.update(("session_%s_%s" % (key, k), value) for key, value in about.items())
+        return meta
 
 
 def watched(log, args, env):
@@ -110,9 +126,10 @@ def bench_conf(s, part):
 
 def bench_args(s, part, extra=()):
     """tests/vm/run's arguments; table 7 (PARTS=tree) runs ksnoop alone,
-    so its initramfs goes without the peers (bpftrace is ~200 MB)."""
+    and table 10 (PARTS=session) run ksnoop alone, so their initramfs goes
+    without the peers (bpftrace is ~200 MB)."""
     t = s.tools
-    peers = [] if part == "tree" else [
+    peers = [] if part in ("tree", "session") else [
         "--bin", "%s:bcc-ksnoop" % t.bcc_ksnoop, "--bin", "%s:bpftrace" % t.bpftrace,
         "--bin", t.startup, "--bin", "/usr/bin/time:time"]
     if part == "track":     # table 8: 6.12, bpftrace its only peer
@@ -129,13 +146,15 @@ def show_failure(log):
         print(line, file=sys.stderr)
 
 
-def run_part(s, part, tcg, extra=(), args=None):
+def run_part(s, part, tcg, extra=(), args=None, env=None, name=None):
     """One boot running PARTS=PART (tests/vm/run ARGS, default
-    bench_args() with EXTRA, more tests/vm/run arguments), run once more
-    if it fails; its status and log."""
+    bench_args() with EXTRA, more tests/vm/run arguments; ENV more
+    environment), run once more if it fails; its status and log (vm-NAME.log,
+    NAME default PART)."""
     s.path("bench.conf").write_text(bench_conf(s, part))
-    log = s.path("vm-%s.log" % part)
-    env = {**os.environ, "KSNOOP_VM_TCG_THREAD": tcg}
+    name = name or part
+    log = s.path("vm-%s.log" % name)
+    env = {**os.environ, **(env or {}), "KSNOOP_VM_TCG_THREAD": tcg}
     for attempt in (1, 2):
         rc = watched(log, [str(a) for a in args or bench_args(s, part, extra)], env)
         if rc == 0 or attempt == 2:
@@ -143,7 +162,7 @@ def run_part(s, part, tcg, extra=(), args=None):
         say("the VM run of %s failed (status %d, thread=%s); running it again. Its log ends:"
             % (part, rc, tcg))
         show_failure(log)
-        log.rename(s.path("vm-%s.failed.log" % part))
+        log.rename(s.path("vm-%s.failed.log" % name))
     return rc, log.read_text(errors="replace")
 
 
@@ -563,3 +582,63 @@ def measure_arm64(s, outcome):
     if rc != 0:
         say("the arm64 VM run failed (status %d); its log ends:" % rc)
         print("\n".join(text.splitlines()[-30:]), file=sys.stderr)
+
+
+# ---- table 10: kprobe.session's slots against the stash ---------------------------
+
+def session_env():
+    """The private apt configurations tests/run gives tests/vm/run (7.3 is
+    trixie-backports' kernel): the environment's, else build/'s when there."""
+    env = {}
+    for var, default in SESSION_APT:
+        where = os.environ.get(var) or (os.path.abspath(default) if os.path.isdir(default) else "")
+        if where:
+            env[var] = where
+    return env
+
+
+def record_session_log(s, text, outcome, release):
+    """Table 10's RESULT and CMD lines of one boot (the rows carry
+    kernel=MAJOR.MINOR); its INFO lines (the guest kernel, and whether
+    ksnoop -v found kprobe.session there) into outcome.session; the
+    guest kernel's label (MAJOR.MINOR)."""
+    booted = next(filter(None, map(BOOTED.match, text.splitlines())), None)
+    about = {"release": release, "boot": booted.group(1) if booted else ""}
+    for _, kind, rest in vm_notes(text, BENCH_NOTE):
+        if take_result(s, kind, rest):
+            continue
+        if kind == "CMD" and rest.startswith("session-") and " " in rest:
+            key, _, cmd = rest.partition(" ")
+            s.command("vm-" + key, cmd)
+        elif kind == "INFO" and rest.startswith("session "):
+            # "kprobe_session_yes", "kprobe_session_no_(KSNOOP_FEATURES)" ...: yes, no ...
+            said = rest.partition(" ")[2].removeprefix("kprobe_session_").split(";")[0]
+            about["info"] = said.replace("_", " ") or "not said"
+        elif kind == "INFO" and rest.startswith("kernel "):
+            about["uname"] = rest.split()[1]
+    uname = about.get("uname", "")
+    rows = [r.fields.get("kernel") for r in s.data.runs if r.table == "session"]
+    label = ".".join(uname.split(".")[:2]) if uname else (rows[-1] if rows else release)
+    outcome.session[label] = about
+    return label
+
+
+def measure_session(s, outcome):
+    """Table 10: bench/vm-bench.sh with PARTS=session, a boot of 7.3, then
+    one of 6.12, multi-threaded TCG as table 1."""
+    outcome.session_tcg = os.environ.get("KSNOOP_VM_TCG_THREAD", "") or "multi"
+    failed = []
+    for release in SESSION_KERNELS:
+        say("VM (%s): kprobe.session's slots against the stash, printing and stopped (%d rounds)"
+            % (release, s.opts.vm_rounds))
+        s.phase("setup-session-" + release)
+        rc, text = run_part(s, "session", outcome.session_tcg, ["--kernel", release], env=session_env(),
+                            name="session-" + release)
+        label = record_session_log(s, text, outcome, release)
+        outcome.session[label]["load"] = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+        s.phase("session-" + release)
+        if rc != 0:
+            failed.append("%s: tests/vm/run status %d" % (release, rc))
+            say("the %s session VM run failed (status %d); its log ends:" % (release, rc))
+            print("\n".join(text.splitlines()[-30:]), file=sys.stderr)
+    outcome.session_rc = "; ".join(failed) or "0"

@@ -43,6 +43,8 @@ struct call {
 	/* --track: the object this call reports (0: none) and how (KSNOOP_EV_*) */
 	__u64 object;
 	__u32 track_flags;
+	/* kprobe.session: the call's cookie (session.bpf.h); NULL: the stash */
+	__u64 *cookie;
 };
 
 /*

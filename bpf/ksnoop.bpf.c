@@ -29,6 +29,7 @@
  *   task.bpf.h      task ids and selection (-p, -t, -c, ksnoop itself)
  *   value.bpf.h     a record's header and values
  *   pred.bpf.h      predicates
+ *   session.bpf.h   kprobe.session: entry records in the task's slots
  *   stash.bpf.h     entry records and times kept until the return
  *   agg.bpf.h       --count, --hist, --by
  *   tree.bpf.h      --tree's sessions
@@ -262,14 +263,15 @@ static __always_inline int emit_entry(void *ctx, enum word_source ws,
  * record for the return, count it, or emit it.  Every entry replaces or
  * clears its key.
  */
-static __always_inline int capture_entry(void *ctx, enum word_source ws)
+static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __u64 *cookie)
 {
 	const volatile struct ksnoop_side_plan *side = &plan.side[KSNOOP_ENTRY];
-	bool keyed = side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY);
+	/* Under kprobe.session (COOKIE) the stash is not used: no key. */
+	bool keyed = !cookie && (side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY));
 	bool timed = side->flags & KSNOOP_SIDE_TIMED;
 	bool durations = plan.output == KSNOOP_OUT_HIST_DURATION;
 	__u64 words[NWORDS] = {};
-	struct call c = {};
+	struct call c = { .cookie = cookie };
 
 	if (plan.tree == KSNOOP_TREE_INNER) {
 		if (ws == WORDS_TP || ws == WORDS_SYSCALL) {
@@ -339,6 +341,11 @@ static __always_inline int capture_entry(void *ctx, enum word_source ws)
 	return emit_entry(ctx, ws, side, words, &c, keyed);
 }
 
+static __always_inline int capture_entry(void *ctx, enum word_source ws)
+{
+	return capture_entry_call(ctx, ws, NULL);
+}
+
 /*
  * Return, an event: one ring-buffer record, behind the stashed entry's
  * values (KSNOOP_SIDE_UNSTASH) read again where they faulted.
@@ -357,8 +364,9 @@ static __always_inline int emit_return(void *ctx, enum word_source ws,
 	}
 	rec = inner ? tree_rec_begin(side, c) : reserve(side, c, keyed);
 	if (!rec) {
-		if (inner && stashed)
-			bpf_map_delete_elem(&stash, &c->key);
+		/* reserve() cleared a keyed call's; a session's falls to us */
+		if (stashed && (inner || !keyed))
+			stash_forget(c);
 		return 0;
 	}
 	if (stashed) {
@@ -366,7 +374,7 @@ static __always_inline int emit_return(void *ctx, enum word_source ws,
 		bpf_probe_read_kernel(rec + sizeof(struct ksnoop_event),
 				      side->stash_size - sizeof(struct ksnoop_event),
 				      stashed + sizeof(struct ksnoop_event));
-		bpf_map_delete_elem(&stash, &c->key);
+		stash_forget(c);
 		reread_user_faults(rec, side, c->fv, side->nstashed);
 	}
 	fill_header(rec, KSNOOP_RETURN, c);
@@ -396,7 +404,7 @@ static __always_inline bool long_enough(const struct call *c)
 static __always_inline int capture_return_call(void *ctx, enum word_source ws, struct call *c)
 {
 	const volatile struct ksnoop_side_plan *side = &plan.side[KSNOOP_RETURN];
-	bool keyed = side->flags & (KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY);
+	bool keyed = !c->cookie && (side->flags & (KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY));
 	__u64 words[NWORDS] = {};
 	void *stashed = NULL;
 
@@ -413,7 +421,7 @@ static __always_inline int capture_return_call(void *ctx, enum word_source ws, s
 	if (!side->enabled)
 		return 0;
 	if (side->flags & KSNOOP_SIDE_UNSTASH) {
-		stashed = bpf_map_lookup_elem(&stash, &c->key);
+		stashed = stash_take(c);
 		if (!stashed)
 			return 0;	/* entry filtered out, dropped, or before attach */
 		c->start = ((struct ksnoop_event *)stashed)->time_ns;
@@ -426,7 +434,7 @@ static __always_inline int capture_return_call(void *ctx, enum word_source ws, s
 		c->now = bpf_ktime_get_ns();
 		if (!long_enough(c)) {
 			if (stashed)
-				bpf_map_delete_elem(&stash, &c->key);
+				stash_forget(c);
 			return 0;
 		}
 	}
@@ -434,6 +442,8 @@ static __always_inline int capture_return_call(void *ctx, enum word_source ws, s
 	if (!preds_hold(side, words) || (!stashed && task_is_self(c))) {
 		if (keyed)
 			stash_clear(&c->key);
+		else if (stashed)
+			stash_forget(c);
 		return 0;
 	}
 	/* --count, --hist: counted, nothing recorded. */
@@ -442,7 +452,7 @@ static __always_inline int capture_return_call(void *ctx, enum word_source ws, s
 			c->now = bpf_ktime_get_ns();
 		count_call(ctx, ws, c, words);
 		if (stashed)
-			bpf_map_delete_elem(&stash, &c->key);
+			stash_forget(c);
 		return 0;
 	}
 	return emit_return(ctx, ws, side, words, c, stashed, keyed);
@@ -453,9 +463,9 @@ static __always_inline int capture_return_call(void *ctx, enum word_source ws, s
  * is done; the root's return closes it, and the calls it kept go to the
  * ring buffer before the root's record, or are dropped with the root).
  */
-static __always_inline int capture_return(void *ctx, enum word_source ws)
+static __always_inline int capture_return_cookie(void *ctx, enum word_source ws, __u64 *cookie)
 {
-	struct call c = {};
+	struct call c = { .cookie = cookie };
 	int ret;
 
 	if (plan.track & KSNOOP_TRACK_CLONE)
@@ -468,6 +478,11 @@ static __always_inline int capture_return(void *ctx, enum word_source ws)
 	if (plan.tree == KSNOOP_TREE_ROOT && !c.tree_flushed)
 		tree_flush((__u32)bpf_get_current_pid_tgid(), c.tree_kept, false);
 	return ret;
+}
+
+static __always_inline int capture_return(void *ctx, enum word_source ws)
+{
+	return capture_return_cookie(ctx, ws, NULL);
 }
 
 /*
@@ -493,6 +508,37 @@ CAPTURE_PROG("fexit", ksnoop_fexit, __u64, WORDS_FENTRY, capture_return)
 CAPTURE_PROG("kprobe", ksnoop_kprobe, struct pt_regs, WORDS_REGS, capture_entry)
 CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, capture_return)
 #ifndef KSNOOP_KPROBES_ONLY
+/*
+ * kprobe.session (KEEP_SESSION: plans with a stash, no tree, no track):
+ * the entry and the return of a call in one program, the entry record in
+ * the task's session slots.  An entry that kept nothing returns 1: the
+ * kernel then runs nothing at its return.  Each side is a function of
+ * its own (a BPF subprogram): inlined together, the two sides' stacks
+ * would not fit the 512 bytes of one.
+ */
+static __noinline int ksession_entry(struct pt_regs *ctx, __u64 *cookie)
+{
+	*cookie = 0;
+	capture_entry_call(ctx, WORDS_REGS, cookie);
+	return *cookie ? 0 : 1;
+}
+
+static __noinline int ksession_return(struct pt_regs *ctx, __u64 *cookie)
+{
+	return capture_return_cookie(ctx, WORDS_REGS, cookie);
+}
+
+SEC("kprobe.session")
+int ksnoop_ksession(struct pt_regs *ctx)
+{
+	__u64 *cookie = session_cookie(ctx);
+
+	if (!cookie)
+		return 1;
+	if (session_is_return(ctx))
+		return ksession_return(ctx, cookie);
+	return ksession_entry(ctx, cookie);
+}
 CAPTURE_PROG("raw_tp", ksnoop_tp, __u64, WORDS_TP, capture_entry)
 CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, capture_entry)
 /*

@@ -52,6 +52,9 @@ struct {
 	__type(value, __u64);
 } entry_times SEC(".maps");
 
+/* kprobe.session: entry records in the task's slots (or, failing those, the stash). */
+#include "session.bpf.h"
+
 /* Emit the entry record stashed because of a user fault (KSNOOP_SIDE_RETRY). */
 static __always_inline void emit_retried_entry(struct ksnoop_stash_key *key,
 					       const struct ksnoop_func_values *fv)
@@ -95,7 +98,10 @@ static __always_inline void stash_clear(struct ksnoop_stash_key *key)
 		bpf_map_delete_elem(&stash, key);
 }
 
-/* Entry, KSNOOP_SIDE_STASH: the record goes to the stash, for the return. */
+/*
+ * Entry, KSNOOP_SIDE_STASH: the record goes to the stash, for the return;
+ * under kprobe.session to the task's session slots.
+ */
 static __always_inline void stash_entry(void *ctx, enum word_source ws,
 					const volatile struct ksnoop_side_plan *side,
 					const __u64 *words, struct call *c)
@@ -107,10 +113,27 @@ static __always_inline void stash_entry(void *ctx, enum word_source ws,
 		return;
 	fill_header(rec, KSNOOP_ENTRY, c);
 	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, NULL, words, 0);
+	if (c->cookie) {
+		session_keep(c, rec, side->rec_size);
+		return;
+	}
 	if (bpf_map_update_elem(&stash, &c->key, rec, BPF_ANY)) {
 		count(KSNOOP_CNT_STASH_DROP);
 		stash_clear(&c->key);
 	}
+}
+
+/* Return, KSNOOP_SIDE_UNSTASH: the entry record for this call; NULL: none. */
+static __always_inline void *stash_take(struct call *c)
+{
+	return c->cookie ? session_take(c) : bpf_map_lookup_elem(&stash, &c->key);
+}
+
+/* Return: the record stash_take() gave is done with (a session's is free already). */
+static __always_inline void stash_forget(struct call *c)
+{
+	if (!c->cookie || (*c->cookie & SESSION_IN_STASH))
+		bpf_map_delete_elem(&stash, &c->key);
 }
 
 /* Entry, KSNOOP_SIDE_TIMED: when this call began, for its return. */

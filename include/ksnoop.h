@@ -644,6 +644,36 @@ struct ksnoop_value {
 /* Calls in flight with a stashed entry (or an entry time), per traced function. */
 #define KSNOOP_STASH_ENTRIES	8192
 
+/*
+ * kprobe.session (kernels with it, KEEP_SESSION): a task's entry records
+ * of calls in flight, in a ring of slots in task storage instead of the
+ * stash.  The kernel keeps a 64-bit cookie per call from its entry to its
+ * return: the entry writes the slot's sequence number there, the return
+ * finds its record by it.  A slot reused before its call returned (more
+ * than KSNOOP_SESSION_SLOTS calls of one program nested in one task, or
+ * entries that never returned) no longer matches its cookie: counted as
+ * KSNOOP_CNT_STASH_DROP.  8 slots of 512 bytes: 4 KiB per task that
+ * calls a traced function, an entry record of one string at the default
+ * --str-bytes and a few values fits; larger records use the stash.
+ * Not more: 7.x allocates local storage with kmalloc_nolock() (its BTF
+ * has bpf_map_kmalloc_nolock, and bpf_selem_alloc lost its gfp
+ * argument), which serves nothing larger than its largest slab cache,
+ * 8 KiB with the storage's own header: 16 slots (8,328 bytes) would be
+ * refused at every entry.
+ */
+#define KSNOOP_SESSION_SLOTS	8
+#define KSNOOP_SESSION_REC_MAX	512
+
+struct ksnoop_session_slot {
+	__u64 seq;		/* the cookie of the call whose record this is; 0: free */
+	__u8 rec[KSNOOP_SESSION_REC_MAX];
+};
+
+struct ksnoop_session_slots {
+	__u64 next;		/* the last sequence number given */
+	struct ksnoop_session_slot slot[KSNOOP_SESSION_SLOTS];
+};
+
 /* Counters in a shared per-CPU array. */
 enum ksnoop_counter {
 	KSNOOP_CNT_LOST = 0,	/* ring buffer full */
@@ -659,6 +689,7 @@ enum ksnoop_counter {
 	KSNOOP_CNT_TREE_EXEC,	/* --tree: a session whose thread called exec inside it (dropped) */
 	KSNOOP_CNT_TREE_NO_ROOM,	/* --tree: a root's call that found no room for a session */
 	KSNOOP_CNT_SELF,	/* a selected call made by ksnoop itself, left out */
+	KSNOOP_CNT_SESSION_STASHED,	/* kprobe.session: an entry kept in the stash, task storage refused */
 	KSNOOP_NR_COUNTERS,
 };
 
@@ -673,6 +704,9 @@ struct ksnoop_stash_key {
 };
 
 _Static_assert(sizeof(struct ksnoop_event) == 64, "event header layout");
+_Static_assert((KSNOOP_SESSION_SLOTS & (KSNOOP_SESSION_SLOTS - 1)) == 0, "session slots: a power of 2");
+_Static_assert(sizeof(struct ksnoop_session_slots) <= 8192 - 512,
+	       "session slots: 7.x allocates task storage from slab caches of at most 8 KiB");
 _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
 _Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) == 52, "skb tuple layout");

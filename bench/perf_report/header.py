@@ -53,7 +53,8 @@ picks the binary; `--rounds N` (native, default 5), `--vm-rounds N` (default 7),
 `--quick`, `--no-vm`, `--no-native`, `--no-profile`, `--no-tree`, `--keep` (keep the raw
 results and perf data), `--report-from DIR` (rewrite this file from a kept
 run), `--only-tree` (table 7 alone, replaced in this file in place), `--only-arm64`
-(table 9, the arm64 VM, likewise), `--only-record` (table 4b, natively, likewise). It takes about 8–15 minutes. Benchmarks are not tests: `make check`
+(table 9, the arm64 VM, likewise), `--only-record` (table 4b, natively, likewise),
+`--only-session` (table 10, the 7.3 and 6.12 VMs, likewise). It takes about 8–15 minutes. Benchmarks are not tests: `make check`
 does not run them. Run it on a quiet machine: it reports how much CPU
 other processes took while each table was measured.
 

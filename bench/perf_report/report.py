@@ -6,7 +6,7 @@ import os
 from .base import ReportBase
 from .data import Results
 from .header import HeaderPart
-from .splice import splice_arm64, splice_record, splice_track, splice_tree
+from .splice import splice_arm64, splice_record, splice_session, splice_track, splice_tree
 from .summary import SummaryParts
 from .t1_kfunc import KfuncTable
 from .t2_usdt import UsdtTable
@@ -18,10 +18,12 @@ from .t6_globs import GlobsTable
 from .t7_tree import TreeTable
 from .t8_track import TrackTable
 from .t9_arm64 import Arm64Table
+from .t10_session import SessionTable
 
 
 class Report(ReportBase, HeaderPart, KfuncTable, UsdtTable, TracepointTables, ThroughputTable,
-             RecordTable, StartupTable, GlobsTable, TreeTable, TrackTable, Arm64Table, SummaryParts):
+             RecordTable, StartupTable, GlobsTable, TreeTable, TrackTable, Arm64Table, SessionTable,
+             SummaryParts):
     """docs/PERFORMANCE.md of one Results: the parts write into one list of
     lines, and some read what an earlier one found (self.f_ks ...)."""
 
@@ -41,6 +43,7 @@ class Report(ReportBase, HeaderPart, KfuncTable, UsdtTable, TracepointTables, Th
         self.tree()
         self.track()
         self.arm64()
+        self.session()
         self.trouble()
         self.targets()
         self.profiles()
@@ -52,7 +55,7 @@ class Report(ReportBase, HeaderPart, KfuncTable, UsdtTable, TracepointTables, Th
 def write_report(data, out):
     """Write the report of DATA (BenchData) to the file OUT; data of
     bench/run --only-tree replaces table 7 of an existing OUT in place,
-    --only-arm64 table 9, --only-record table 4b."""
+    --only-arm64 table 9, --only-record table 4b, --only-session table 10."""
     if data.meta.get("only") == "tree" and os.path.isfile(out):
         with open(out, encoding="utf-8") as f:
             text = splice_tree(f.read(), *Report(Results(data)).tree_only())
@@ -65,6 +68,9 @@ def write_report(data, out):
     elif data.meta.get("only") == "record" and os.path.isfile(out):
         with open(out, encoding="utf-8") as f:
             text = splice_record(f.read(), *Report(Results(data)).recording_only())
+    elif data.meta.get("only") == "session" and os.path.isfile(out):
+        with open(out, encoding="utf-8") as f:
+            text = splice_session(f.read(), *Report(Results(data)).session_only())
     else:
         text = Report(Results(data)).write()
     with open(out + ".tmp", "w", encoding="utf-8") as f:

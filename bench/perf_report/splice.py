@@ -1,11 +1,12 @@
 """Data of one part alone (bench/run --only-tree, --only-track,
---only-arm64, --only-record) spliced into an existing report: its
+--only-arm64, --only-record, --only-session) spliced into an existing report: its
 section, its rows of "Targets at a glance" and its raw results."""
 
 from .t4b_record import RecordTable, is_record_run
 from .t7_tree import TreeTable, is_tree_run
 from .t8_track import TrackTable, is_track_run
 from .t9_arm64 import Arm64Table, is_arm64_run
+from .t10_session import SessionTable, is_session_run
 
 
 def splice_track(old, section, verdicts, raw):
@@ -87,3 +88,11 @@ def splice_record(old, section, verdicts, raw):
     return splice_part(old, RecordTable.RECORD_HEADING, ends_with(RecordTable.RECORD_MARK), is_record_run,
                        section, verdicts, raw,
                        before=("## 5. ", "## Targets at a glance", "## Raw results"))
+
+
+def splice_session(old, section, verdicts, raw):
+    """The report OLD with table 10 replaced by SECTION (inserted before
+    "Targets at a glance" if it had none), its "kprobe.session:" rows of
+    the targets replaced by VERDICTS and its raw results by RAW."""
+    return splice_part(old, SessionTable.SESSION_HEADING, lambda x: x.startswith(SessionTable.SESSION_MARK),
+                       is_session_run, section, verdicts, raw)

@@ -68,6 +68,7 @@ struct attacher {
 	/* What attaching cost, for -v: programs loaded, and the time in it. */
 	int nloaded;
 	double load_s;
+	bool keep_said;		/* -v said where entry values wait (once a run) */
 	double start_s;		/* when the attacher was made */
 };
 
@@ -267,6 +268,35 @@ static bool uses_stash(const struct ksnoop_plan *bp)
 	return bp->side[KSNOOP_ENTRY].flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY);
 }
 
+/*
+ * Entry values wait for the return in kprobe.session's slots: a kprobe
+ * plan with a stash, attached through a kprobe.multi link (MULTI), where
+ * the kernel has kprobe.session and the plan fits (kfeatures.h).
+ */
+static bool uses_session(const struct capture_plan *plan, enum attach_kind kind, bool multi)
+{
+	const char *why;
+
+	return kind == ATTACH_KPROBE && multi &&
+	       kfeatures__entry_keep(kfeatures__get(), kind, &plan->bpf, &why) == KEEP_SESSION;
+}
+
+/* -v, once a run: where entry values reported with the return wait, and why there. */
+static void say_entry_keep(struct attacher *a, const struct capture_plan *plan,
+			   enum attach_kind kind)
+{
+	const char *why;
+	enum entry_keep keep = kfeatures__entry_keep(kfeatures__get(), kind, &plan->bpf, &why);
+
+	if (a->keep_said || keep == KEEP_NONE || (keep == KEEP_STASH && !why))
+		return;
+	a->keep_said = true;
+	if (keep == KEEP_SESSION)
+		log_info("entry values wait for the return in kprobe.session cookies (task storage slots)");
+	else
+		log_info("entry values wait for the return in the stash (a hash map): %s", why);
+}
+
 /* Entry times are kept for the return's duration (no stash to carry them). */
 static bool uses_entry_times(const struct ksnoop_plan *bp)
 {
@@ -343,6 +373,7 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 {
 	const struct ksnoop_side_plan *entry = &plan->bpf.side[KSNOOP_ENTRY];
 	const char *target = plan->sig.attach;
+	bool session = uses_session(plan, kind, multi);
 	int err = 0;
 
 	memcpy((void *)&skel->rodata->plan, &plan->bpf, sizeof(plan->bpf));
@@ -357,8 +388,10 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fentry, kind == ATTACH_FENTRY);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fexit, kind == ATTACH_FENTRY);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kprobe, kind == ATTACH_KPROBE);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kretprobe, kind == ATTACH_KPROBE);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kprobe, kind == ATTACH_KPROBE && !session);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kretprobe,
+					       kind == ATTACH_KPROBE && !session);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_ksession, session);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uprobe, kind == ATTACH_UPROBE);
@@ -394,7 +427,7 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_max_entries(skel->maps.__bpf_usdt_ip_to_spec_id,
 						      usdt_sites);
 	}
-	if (kind == ATTACH_KPROBE && multi) {
+	if (kind == ATTACH_KPROBE && multi && !session) {
 		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_kprobe,
 								   BPF_TRACE_KPROBE_MULTI);
 		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_kretprobe,
@@ -433,6 +466,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	 */
 	if (!uses_entry_times(&plan->bpf))
 		err = err ?: bpf_map__set_autocreate(skel->maps.entry_times, false);
+	if (!session)
+		err = err ?: bpf_map__set_autocreate(skel->maps.session_slots, false);
 	/* A group's functions' values, one element each (filled after load). */
 	if (plan->bpf.flags & KSNOOP_PLAN_FUNC_VALUES)
 		err = err ?: bpf_map__set_max_entries(skel->maps.func_values, nfuncs);
@@ -662,6 +697,40 @@ static struct bpf_link *attach_kprobe(struct bpf_program *prog, bool retprobe,
 }
 
 /*
+ * kprobe.session for one function: a kprobe.multi link of one, by name
+ * or by address (as attach_kprobe()).  Where the kernel will not take it
+ * (fprobe wants a function ftrace can patch; a plain kprobe does not),
+ * the instance goes and the caller attaches kprobes with the stash:
+ * -ENOENT, said with -v.  Else 0, or what loading the instance failed
+ * with.
+ */
+static int attach_single_session(struct attacher *a, const struct capture_plan *plan,
+				 struct ks_error *e)
+{
+	const char *syms[] = { plan->sig.attach };
+	unsigned long addrs[] = { plan->sig.addr };
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .cnt = 1, .session = true);
+	struct ksnoop_bpf *skel = load_instance(a, plan, ATTACH_KPROBE, false, true, 0, e);
+	struct bpf_link *link;
+
+	if (!skel)
+		return e->err;
+	if (plan->sig.addr)
+		opts.addrs = addrs;
+	else
+		opts.syms = syms;
+	link = bpf_program__attach_kprobe_multi_opts(skel->progs.ksnoop_ksession, NULL, &opts);
+	if (!link) {
+		log_info("%s: kprobe.session refused (%s): kprobes, entry values in the stash",
+			 plan->sig.attach, strerror(errno));
+		drop_last_instance(a);
+		return -ENOENT;
+	}
+	skel->links.ksnoop_ksession = link;
+	return 0;
+}
+
+/*
  * Load an instance for PLAN and attach it as KIND.  Returns 0 or a
  * negative errno, a runtime one (what the kernel said is in E's message).
  */
@@ -672,7 +741,14 @@ static int attach_single(struct attacher *a, const struct capture_plan *plan,
 	char event[sizeof(plan->sig.attach) + 24];
 	struct ksnoop_bpf *skel;
 	struct bpf_link *link;
+	int err;
 
+	say_entry_keep(a, plan, kind);
+	if (uses_session(plan, kind, true)) {
+		err = attach_single_session(a, plan, e);
+		if (err != -ENOENT)
+			return err;
+	}
 	skel = load_instance(a, plan, kind, false, false, 0, e);
 	if (!skel)
 		return e->err;
@@ -1048,11 +1124,23 @@ static int attach_multi(struct attacher *a, const struct capture_plan *plan,
 	if (!skel)
 		err = e->err;
 	*loaded = skel != NULL;
+	if (skel && !err && uses_session(plan, ATTACH_KPROBE, true)) {
+		/* One link for both sides. */
+		LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = syms, .cookies = cookies,
+			    .cnt = n, .session = true);
+		struct bpf_link *link = bpf_program__attach_kprobe_multi_opts(skel->progs.ksnoop_ksession,
+									  NULL, &opts);
+
+		err = link ? keep_link(a, link, false) :
+		      ks_fail(e, -errno, "kprobe.session: %s", strerror(errno));
+	}
 	for (side = 0; skel && !err && side < KSNOOP_NR_KINDS; side++) {
 		LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = syms, .cookies = cookies,
 			    .cnt = n, .retprobe = side == KSNOOP_RETURN);
 		struct bpf_link *link;
 
+		if (bpf_program__autoload(skel->progs.ksnoop_ksession))
+			break;
 		if (!side_attached(&plan->bpf, side))
 			continue;
 		link = bpf_program__attach_kprobe_multi_opts(side == KSNOOP_ENTRY ?
@@ -1124,13 +1212,14 @@ static int attach_shared(struct attacher *a, const struct capture_plan *plan,
 		return ks_fail(e, -ENOMEM, "out of memory");
 	memcpy(group, plan, sizeof(*group));
 	group->bpf = *group_bpf;
+	say_entry_keep(a, group, kind);
 	if (kind == ATTACH_KPROBE && kfeatures__get()->have[FEAT_KPROBE_MULTI]) {
 		bool loaded;
 
 		err = attach_multi(a, group, funcs, n, &loaded, e);
 		if (!err) {
-			log_info("%s: one program, kprobe.multi",
-				 group_label(label, sizeof(label), funcs, n));
+			log_info("%s: one program, %s", group_label(label, sizeof(label), funcs, n),
+				 uses_session(group, kind, true) ? "kprobe.session" : "kprobe.multi");
 			free(group);
 			return 0;
 		}

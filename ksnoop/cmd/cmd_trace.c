@@ -644,6 +644,7 @@ static void print_summary(struct trace *t, struct attacher *a)
 		.stash_full = attacher__counter(a, KSNOOP_CNT_STASH_DROP),
 		.missed = attacher__missed(a),
 		.own = attacher__counter(a, KSNOOP_CNT_SELF),
+		.session_stashed = attacher__counter(a, KSNOOP_CNT_SESSION_STASHED),
 		.tree = t->opts->tree,
 		.tree_dropped = attacher__counter(a, KSNOOP_CNT_TREE_DROP),
 		.tree_exited = attacher__counter(a, KSNOOP_CNT_TREE_EXIT),

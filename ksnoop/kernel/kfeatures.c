@@ -6,10 +6,12 @@
  * load and an attach where only the attach can tell (fentry needs BTF
  * trampolines and ftrace direct calls), or an attach to nothing where the
  * kernel's answer tells (kprobe.multi looks the symbol up, a raw_tp cookie
- * is an attribute 6.10 added).  Programs are "return 0"; the fentry one
+ * is an attribute 6.10 added, kprobe.session an attach type it added).
+ * Programs are "return 0"; the fentry one
  * is attached for the moment it takes to close it, to bpf_fentry_test1
- * (present wherever BPF is, called only by BPF_PROG_TEST_RUN).  fentry and
- * kprobe.multi are probed only for runs that trace kernel functions.
+ * (present wherever BPF is, called only by BPF_PROG_TEST_RUN).  fentry,
+ * kprobe.multi and kprobe.session are probed only for runs that trace
+ * kernel functions.
  *
  * Before this, fentry was learned by failing a whole attach and resolving
  * every target again for kprobes, kprobe.multi by a refused attach and
@@ -27,6 +29,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "kfeatures.h"
+#include "ksnoop.h"
 #include "log.h"
 
 /* Harmless to attach to for a moment: no caller but BPF_PROG_TEST_RUN. */
@@ -44,6 +47,7 @@ static const char *const feature_names[FEAT__COUNT] = {
 	[FEAT_UPROBE_SLEEPABLE] = "uprobe_sleepable",
 	[FEAT_TP_COOKIES] = "tp_cookies",
 	[FEAT_RINGBUF] = "ringbuf",
+	[FEAT_KPROBE_SESSION] = "kprobe_session",
 };
 
 const char *kfeatures__name(enum kernel_feature feat)
@@ -73,7 +77,7 @@ int kfeatures__parse(const char *spec, struct kernel_features *f, struct ks_erro
 
 		if (feat < 0)
 			return ks_fail(e, -EINVAL,
-				       FEATURES_ENV ": '%.*s' is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf",
+				       FEATURES_ENV ": '%.*s' is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session",
 				       (int)len, p);
 		f->have[feat] = on;
 		f->injected[feat] = true;
@@ -197,6 +201,28 @@ static bool probe_kprobe_multi(void)
 	return err == 0 || err == -ESRCH || err == -ENOENT;
 }
 
+/*
+ * kprobe.session the same way: a kernel with it looks the symbol up and
+ * finds none; one without refuses the attach type (EINVAL: 6.1's
+ * kprobe.multi takes only its own).  The attach type is libbpf's, for
+ * its "kprobe.session" section: the system's uapi header (6.1) has no
+ * name for it.
+ */
+static bool probe_kprobe_session(void)
+{
+	const char *syms[] = { PROBE_NO_FUNC };
+	enum bpf_prog_type type;
+	enum bpf_attach_type session;
+	int err;
+
+	if (libbpf_prog_type_by_name("kprobe.session", &type, &session))
+		return false;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = session);
+	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.syms = syms, .kprobe_multi.cnt = 1);
+	err = load_and_link(type, &opts, session, &lopts);
+	return err == 0 || err == -ESRCH || err == -ENOENT;
+}
+
 /* The verifier refuses BPF_F_SLEEPABLE on a kprobe program where uprobes cannot sleep. */
 static bool probe_uprobe_sleepable(void)
 {
@@ -239,12 +265,14 @@ static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool
 	int i;
 
 	for (i = 0; i < FEAT__COUNT; i++)
-		f->probed[i] = funcs || (i != FEAT_FENTRY && i != FEAT_KPROBE_MULTI);
+		f->probed[i] = funcs || (i != FEAT_FENTRY && i != FEAT_KPROBE_MULTI &&
+					 i != FEAT_KPROBE_SESSION);
 	f->have[FEAT_TP_COOKIES] = probe_tp_cookies(f);
 	if (funcs) {
 		f->fentry_err = probe_fentry(vmlinux);
 		f->have[FEAT_FENTRY] = f->fentry_err == 0;
 		f->have[FEAT_KPROBE_MULTI] = probe_kprobe_multi();
+		f->have[FEAT_KPROBE_SESSION] = f->have[FEAT_KPROBE_MULTI] && probe_kprobe_session();
 	}
 	f->have[FEAT_KPROBES] = probe_kprobes();
 	f->have[FEAT_UPROBE_SLEEPABLE] = probe_uprobe_sleepable();
@@ -327,4 +355,29 @@ int kfeatures__check_run(const struct kernel_features *f, bool funcs, enum attac
 			       "fentry/fexit are refused (%s) and " NO_KPROBES "; " STILL_WORKS,
 			       fentry_why(f));
 	return 0;
+}
+
+enum entry_keep kfeatures__entry_keep(const struct kernel_features *f, enum attach_kind kind,
+				      const struct ksnoop_plan *bp, const char **why)
+{
+	const struct ksnoop_side_plan *entry = &bp->side[KSNOOP_ENTRY];
+
+	*why = NULL;
+	if (!(entry->flags & KSNOOP_SIDE_STASH))
+		return (entry->flags & KSNOOP_SIDE_RETRY) ? KEEP_STASH : KEEP_NONE;
+	if (kind != ATTACH_KPROBE)
+		*why = kind == ATTACH_FENTRY ? "fentry/fexit (fsession needs a libbpf newer than 1.5)" :
+		       "tracepoints have no session cookie";
+	else if (!f->have[FEAT_KPROBE_SESSION])
+		*why = f->injected[FEAT_KPROBE_SESSION] ? "kprobe_session turned off by " FEATURES_ENV :
+		       "no kprobe.session in this kernel (6.10 on)";
+	else if (entry->flags & (KSNOOP_SIDE_RETRY | KSNOOP_SIDE_TIMED))
+		*why = "its entry is read again at the return";
+	else if (bp->tree)
+		*why = "--tree";
+	else if (bp->track)
+		*why = "--track";
+	else if (entry->rec_size > KSNOOP_SESSION_REC_MAX)
+		*why = "its entry record is larger than a session slot";
+	return *why ? KEEP_STASH : KEEP_SESSION;
 }

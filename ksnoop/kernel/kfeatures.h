@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * What the running kernel can do, probed once before anything is resolved:
- * whether fentry/fexit attach, whether kprobes and kprobe.multi links
- * exist, whether uprobe programs may sleep, whether raw_tp links carry a
+ * whether fentry/fexit attach, whether kprobes, kprobe.multi and
+ * kprobe.session links exist, whether uprobe programs may sleep, whether raw_tp links carry a
  * BPF cookie, whether there is a BPF ring buffer.  The attach mode, the
  * program sharing and the USDT program kind are decided from this set,
  * not learned by a load or an attach failing halfway through a run.
@@ -20,6 +20,7 @@
 #include "ks_error.h"
 
 struct btf;
+struct ksnoop_plan;
 
 /* The names KSNOOP_FEATURES and the -v line use, in this order. */
 enum kernel_feature {
@@ -29,6 +30,13 @@ enum kernel_feature {
 	FEAT_UPROBE_SLEEPABLE,	/* sleepable uprobe programs, uprobe.s (6.0 on) */
 	FEAT_TP_COOKIES,	/* raw_tp links with a BPF cookie (6.10 on) */
 	FEAT_RINGBUF,		/* BPF ring buffer maps (5.8 on) */
+	/*
+	 * kprobe.session: one program at a function's entry and return over
+	 * kprobe.multi, with a cookie for the call (6.10 on).  Last, so that
+	 * the -v line grew at its end.  uprobe.session (6.13) and fsession
+	 * (7.0) are not here: libbpf 1.5 has no way to attach either.
+	 */
+	FEAT_KPROBE_SESSION,
 	FEAT__COUNT,
 };
 
@@ -90,5 +98,21 @@ enum attach_kind kfeatures__func_kind(const struct kernel_features *f, enum atta
  */
 int kfeatures__check_run(const struct kernel_features *f, bool funcs, enum attach_mode mode,
 			struct ks_error *e);
+
+/* Where a call's entry record waits for its return. */
+enum entry_keep {
+	KEEP_NONE,	/* nowhere: nothing of the entry is reported with the return */
+	KEEP_STASH,	/* the stash, a hash map keyed by task and call frame */
+	KEEP_SESSION,	/* the task's session slots, named by the kprobe.session cookie */
+};
+
+/*
+ * Where plan BP's entry records wait when it attaches as KIND: in
+ * kprobe.session slots where the kernel has kprobe.session and the plan
+ * fits them, else the stash, with *WHY saying why not the session (for
+ * -v; NULL otherwise).
+ */
+enum entry_keep kfeatures__entry_keep(const struct kernel_features *f, enum attach_kind kind,
+				      const struct ksnoop_plan *bp, const char **why);
 
 #endif

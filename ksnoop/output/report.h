@@ -149,6 +149,7 @@ struct report_summary {
 	__u64 stash_full;	/* calls not followed: the stash was full */
 	__u64 missed;		/* the probe fired inside a BPF program */
 	__u64 own;		/* calls of ksnoop itself, left out */
+	__u64 session_stashed;	/* kprobe.session entries kept in the stash: task storage refused */
 	bool tree;		/* --tree: the four below are the run's */
 	__u64 tree_dropped;	/* inner calls not recorded (limits, or no room in BPF) */
 	/* trees dropped, by why: their task exited or their thread exec'd inside them */

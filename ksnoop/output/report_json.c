@@ -305,8 +305,9 @@ static void json_lost(struct report *r, __u64 lost)
 
 /*
  * Every total, 0 included, so a script can rely on the keys (--tree's with
- * --tree); ksnoop's own calls left out only when there were some (a
- * recording's report cannot know them).
+ * --tree); ksnoop's own calls left out, and kprobe.session's entries kept
+ * in the stash, only when there were some (a recording's report cannot
+ * know them).
  */
 static void json_summary(struct report *r, const struct report_summary *s)
 {
@@ -326,6 +327,8 @@ static void json_summary(struct report *r, const struct report_summary *s)
 	key_uint(w, "missed", s->missed);
 	if (s->own)
 		key_uint(w, "own_left_out", s->own);
+	if (s->session_stashed)
+		key_uint(w, "session_in_stash", s->session_stashed);
 	if (s->tree) {
 		key_uint(w, "tree_calls_not_recorded", s->tree_dropped);
 		key_uint(w, "trees_task_exited", s->tree_exited);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "kfeatures.h"
+#include "ksnoop.h"
 
 /* A kernel that has everything; tests take features away. */
 static struct kernel_features everything(void)
@@ -115,7 +116,8 @@ static void test_parse_errors(void **state)
 	refused(",fentry", "'' is not");
 	refused("fentry,,kprobes", "'' is not");
 	refused("fentry,", "after the last ','");
-	refused("-kprobe", "is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf");
+	refused("-kprobe", "is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session");
+	refused("-kprobe_sessions", "'-kprobe_sessions' is not");
 }
 
 /* ---- the -v line ---- */
@@ -128,11 +130,13 @@ static void test_describe(void **state)
 
 	kfeatures__describe(&f, "6.1.0-test", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.1.0-test: fentry no (Operation not supported), kprobes yes, "
-			    "kprobe_multi no, uprobe_sleepable yes, tp_cookies yes, ringbuf yes");
+			    "kprobe_multi no, uprobe_sleepable yes, tp_cookies yes, ringbuf yes, "
+			    "kprobe_session yes");
 	assert_int_equal(kfeatures__parse("-uprobe_sleepable,-fentry", &f, &e), 0);
 	kfeatures__describe(&f, "6.12", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.12: fentry no (KSNOOP_FEATURES), kprobes yes, kprobe_multi no, "
-			    "uprobe_sleepable no (KSNOOP_FEATURES), tp_cookies yes, ringbuf yes");
+			    "uprobe_sleepable no (KSNOOP_FEATURES), tp_cookies yes, ringbuf yes, "
+			    "kprobe_session yes");
 }
 
 /* arm64's 6.1 refuses fentry with the kernel's own ENOTSUPP (524), which libc does not name. */
@@ -145,7 +149,7 @@ static void test_describe_no_trampolines(void **state)
 	kfeatures__describe(&f, "6.1.0-50-cloud-arm64", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.1.0-50-cloud-arm64: fentry no (no BPF trampolines in this "
 			    "kernel's build for its architecture, ENOTSUPP), kprobes yes, kprobe_multi no, "
-			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes");
+			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session yes");
 }
 
 /* A run that traces no kernel function does not ask about fentry or kprobe.multi. */
@@ -155,11 +159,11 @@ static void test_describe_not_probed(void **state)
 	struct ks_error e = { 0 };
 	char line[512];
 
-	f.probed[FEAT_FENTRY] = f.probed[FEAT_KPROBE_MULTI] = false;
-	f.have[FEAT_FENTRY] = f.have[FEAT_KPROBE_MULTI] = false;
+	f.probed[FEAT_FENTRY] = f.probed[FEAT_KPROBE_MULTI] = f.probed[FEAT_KPROBE_SESSION] = false;
+	f.have[FEAT_FENTRY] = f.have[FEAT_KPROBE_MULTI] = f.have[FEAT_KPROBE_SESSION] = false;
 	kfeatures__describe(&f, "6.12", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.12: fentry not probed, kprobes yes, kprobe_multi not probed, "
-			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes");
+			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session not probed");
 	/* Injected: said as injected, probed or not. */
 	assert_int_equal(kfeatures__parse("-kprobe_multi", &f, &e), 0);
 	kfeatures__describe(&f, "6.12", line, sizeof(line));
@@ -281,6 +285,71 @@ static void test_check_run(void **state)
 	assert_int_equal(kfeatures__check_run(&neither, true, MODE_AUTO, &e), 0);
 }
 
+/* ---- where entry values wait for the return ---- */
+
+/* A plan whose entry values print with the return (a return predicate, -L). */
+static struct ksnoop_plan stash_plan(__u32 entry_bytes)
+{
+	struct ksnoop_plan bp = { 0 };
+
+	bp.side[KSNOOP_ENTRY].flags = KSNOOP_SIDE_STASH;
+	bp.side[KSNOOP_ENTRY].rec_size = entry_bytes;
+	bp.side[KSNOOP_RETURN].flags = KSNOOP_SIDE_UNSTASH;
+	bp.side[KSNOOP_RETURN].enabled = 1;
+	return bp;
+}
+
+/* KEEP, and a WHY holding WANT (NULL: none). */
+static void keeps(const struct kernel_features *f, enum attach_kind kind, const struct ksnoop_plan *bp,
+		  enum entry_keep keep, const char *want)
+{
+	const char *why = "unset";
+
+	assert_int_equal(kfeatures__entry_keep(f, kind, bp, &why), keep);
+	if (!want) {
+		assert_null(why);
+		return;
+	}
+	assert_non_null(why);
+	if (!strstr(why, want))
+		fail_msg("why '%s' lacks '%s'", why, want);
+}
+
+static void test_entry_keep(void **state)
+{
+	struct kernel_features all = everything(),
+			       no_session = without(FEAT_KPROBE_SESSION, FEAT_KPROBE_SESSION),
+			       injected = everything();
+	struct ksnoop_plan bp = stash_plan(64 + 16 + 256), none = { 0 }, retry = { 0 }, big, tree, track;
+	struct ks_error e = { 0 };
+
+	/* A kernel with kprobe.session (6.10 on): kprobes keep entries in session slots. */
+	keeps(&all, ATTACH_KPROBE, &bp, KEEP_SESSION, NULL);
+	/* 6.1 (probed): the stash, and why. */
+	keeps(&no_session, ATTACH_KPROBE, &bp, KEEP_STASH, "no kprobe.session in this kernel");
+	/* Forced for comparison: KSNOOP_FEATURES=-kprobe_session, whatever --mode says. */
+	assert_int_equal(kfeatures__parse("-kprobe_session", &injected, &e), 0);
+	keeps(&injected, ATTACH_KPROBE, &bp, KEEP_STASH, "kprobe_session turned off by KSNOOP_FEATURES");
+	/* fentry/fexit: fsession needs a newer libbpf; the stash. */
+	keeps(&all, ATTACH_FENTRY, &bp, KEEP_STASH, "fsession");
+	/* Nothing of the entry with the return: no stash at all. */
+	keeps(&all, ATTACH_KPROBE, &none, KEEP_NONE, NULL);
+	/* An entry held back for a user fault: the stash, said nowhere (not a choice). */
+	retry.side[KSNOOP_ENTRY].flags = KSNOOP_SIDE_RETRY;
+	keeps(&all, ATTACH_KPROBE, &retry, KEEP_STASH, NULL);
+	/* What a session slot cannot hold, or the stash's other users: the stash. */
+	big = stash_plan(KSNOOP_SESSION_REC_MAX + 8);
+	keeps(&all, ATTACH_KPROBE, &big, KEEP_STASH, "larger than a session slot");
+	big = stash_plan(KSNOOP_SESSION_REC_MAX);
+	keeps(&all, ATTACH_KPROBE, &big, KEEP_SESSION, NULL);
+	tree = bp;
+	tree.tree = KSNOOP_TREE_ROOT;
+	keeps(&all, ATTACH_KPROBE, &tree, KEEP_STASH, "--tree");
+	track = bp;
+	track.track = 1;
+	keeps(&all, ATTACH_KPROBE, &track, KEEP_STASH, "--track");
+}
+
 int main(void)
 {
 	const struct CMUnitTest parse_tests[] = {
@@ -299,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_attach_mode),
 		cmocka_unit_test(test_func_kind),
 		cmocka_unit_test(test_check_run),
+		cmocka_unit_test(test_entry_keep),
 	};
 	int failed = 0;
 

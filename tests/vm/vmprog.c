@@ -43,11 +43,21 @@
  *                         together (no skb tracepoint says so), their
  *                         addresses used again by later rounds'
  *                         (--track --track-max tests)
+ *   vmprog epoll-nest N   N epoll instances, each added to the next: adding
+ *                         the K-th runs the kernel's loop check through the
+ *                         K-1 below it, recursively (ep_loop_check_proc
+ *                         calls itself once per level)
+ *   vmprog open-threads N ROUNDS PATH
+ *                         N threads at once, each opening and closing PATH
+ *                         ROUNDS times (calls of many tasks in flight
+ *                         together)
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -281,6 +291,63 @@ static int queue_rounds(long n, long rounds)
 	return err;
 }
 
+/* Each of N epoll instances added to the next one: a chain N deep. */
+static int epoll_nest(long n)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int prev = -1, fd;
+	long i;
+
+	if (n < 1 || n > 4)	/* the kernel refuses a chain deeper than 4 (EPOLL_MAX_NESTS) */
+		return 2;
+	for (i = 0; i < n; i++) {
+		fd = epoll_create1(0);
+		if (fd < 0)
+			return 1;
+		if (prev >= 0 && epoll_ctl(fd, EPOLL_CTL_ADD, prev, &ev))
+			return 1;
+		prev = fd;
+	}
+	return 0;
+}
+
+static const char *open_path;
+static long open_rounds;
+
+static void *open_rounds_thread(void *arg)
+{
+	long i;
+	int fd;
+
+	for (i = 0; i < open_rounds; i++) {
+		fd = open(open_path, O_RDONLY);
+		if (fd < 0)
+			return (void *)open_path;	/* failed: anything but NULL */
+		close(fd);
+	}
+	return NULL;
+}
+
+/* N threads at once, each opening PATH ROUNDS times. */
+static int open_threads(long n, long rounds, const char *path)
+{
+	pthread_t t[16];
+	void *ret;
+	int err = 0;
+	long i;
+
+	if (n < 1 || n > 16 || rounds < 1)
+		return 2;
+	open_path = path;
+	open_rounds = rounds;
+	for (i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, open_rounds_thread, NULL))
+			return 1;
+	for (i = 0; i < n; i++)
+		err |= pthread_join(t[i], &ret) || ret;
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	long n, i;
@@ -297,6 +364,10 @@ int main(int argc, char **argv)
 		return tcp(argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "queue"))
 		return queue_rounds(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10));
+	if (argc == 5 && !strcmp(argv[1], "open-threads"))
+		return open_threads(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10), argv[4]);
+	if (argc == 3 && !strcmp(argv[1], "epoll-nest"))
+		return epoll_nest(strtol(argv[2], NULL, 10));
 	if (argc == 4 && !strcmp(argv[1], "udp"))
 		return datagrams(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10));
 	if (argc != 3)
