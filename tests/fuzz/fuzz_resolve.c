@@ -433,6 +433,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	case SPEC_USDT:
+	case SPEC_UFUNC:	/* untyped as USDT's (no ELF here): user memory */
 		usdt_signature(&sig);
 		ropts.user_space = true;
 		break;

@@ -121,9 +121,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret == 0) {
 		const char *t = text + strspn(text, " \t");
 
-		/* tp:NAME and sys:NAME are tracepoints (sys: a pair of them). */
+		/* tp:NAME and sys:NAME are tracepoints (sys: a pair of them), u: user functions. */
 		check(kind == SPEC_USDT ? spec.kind == SPEC_USDT :
-		      spec.kind == (strncmp(t, "tp:", 3) && strncmp(t, "sys:", 4) ? SPEC_KFUNC : SPEC_TP));
+		      spec.kind == (!strncmp(t, "tp:", 3) || !strncmp(t, "sys:", 4) ? SPEC_TP :
+				    !strncmp(t, "u:", 2) ? SPEC_UFUNC : SPEC_KFUNC));
 		check_spec(&spec, text);
 	} else {
 		check(ret == -EINVAL || ret == -ENOMEM);
