@@ -72,9 +72,10 @@ for mode in $(vm_modes); do
 		WORKLOAD dd if=/dev/zero of=/dev/null bs=4096 count=3 2>/dev/null
 		EXPECT   eq '{"type":"hist","func":"vfs_read","value":"return","count":3,"buckets":[{"min":4096,"max":8191,"count":3}],"p50":8191,"p90":8191,"p99":8191,"max":4096}' \
 		         "$(record hist "$OUT")"
+		# (session_in_stash: where kprobe.session's entries waited, 89-session)
 		EXPECT   ${T}_hist_return_summary: \
 		         eq '{"type":"summary","counted":3,"not_printed":0,"not_counted":0,"unreadable":0,"stacks_not_taken":0,"not_followed":0,"missed":0}' \
-		         "$(record summary "$OUT")"
+		         "$(record summary "$OUT" | jq -c 'del(.session_in_stash)')"
 		EXPECT   ${T}_hist_return_two_records: eq 2 "$(wc -l < "$OUT")"
 	CASE
 	# --hist without a value: durations, counted at the return; three
