@@ -146,6 +146,18 @@ for path in session stash; do
 done
 unset KSNOOP_FEATURES
 
+# --- a kernel without kprobe.session (6.1): the stash, and -v says why ---
+ks_case <<-'CASE'
+	NAME     no_session_stash
+	MAX_KERNEL 6.9
+	REQUIRES kprobes
+	RUN      --mode kprobe -j -n 1 -c cat 'do_sys_openat2(filename, return >= 0)'
+	WORKLOAD cat "$tmp/file-to-open" >/dev/null
+	UNTIL    exit
+	EXPECT   no_session_stash_said: stderr 'entry values wait for the return in the stash \(a hash map\): no kprobe\.session in this kernel'
+	EXPECT   no_session_stash_one: eq 1 "$(jq_count "$OUT" ".values.filename == \"$tmp/file-to-open\"")"
+CASE
+
 # --- where the session path's entries waited: the task's slots where the
 #     kernel gives BPF task storage from a probe (6.12); on 7.x in this VM
 #     the stash under the cookie, counted: 7.x allocates task storage with
