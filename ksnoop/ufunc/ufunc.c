@@ -188,28 +188,6 @@ static int stddirs_lookup(const char *name, char *out, size_t sz)
 	return -ENOENT;
 }
 
-/* A library named by PID's maps: the first object whose file name NAME names. */
-static int maps_lookup(int pid, const char *name, char *out, size_t sz)
-{
-	char **paths = NULL;
-	int n, i, found = 0;
-
-	n = usdt__process_objects(pid, &paths);
-	if (n < 0)
-		return n;
-	for (i = 0; i < n; i++) {
-		const char *base = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
-
-		if (!found && lib_name_matches(base, name) && strlen(paths[i]) < sz) {
-			snprintf(out, sz, "%s", paths[i]);
-			found = 1;
-		}
-		free(paths[i]);
-	}
-	free(paths);
-	return found ? 0 : -ENOENT;
-}
-
 /* BINARY as a file: a path as given, a library's name where the loader (or PID) has it. */
 static int find_binary(const struct spec *s, int pid, char *out, size_t sz, struct ks_error *e)
 {
@@ -217,7 +195,8 @@ static int find_binary(const struct spec *s, int pid, char *out, size_t sz, stru
 		snprintf(out, sz, "%s", s->binary);
 		return 0;
 	}
-	if (pid > 0 && !maps_lookup(pid, s->binary, out, sz))
+	/* With PID: the first object it maps whose file name is NAME or NAME.so*. */
+	if (pid > 0 && !usdt__process_object_named(pid, s->binary, lib_name_matches, out, sz))
 		return 0;
 	if (!ldcache_lookup(s->binary, out, sz) || !stddirs_lookup(s->binary, out, sz))
 		return 0;

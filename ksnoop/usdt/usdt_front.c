@@ -90,27 +90,12 @@ static int split_target(const char *t, char *bin, size_t bsz, char *prov, size_t
 	return 0;
 }
 
-/* A library named without a '/' is looked up in PID's maps by file name. */
-static int find_in_maps(int pid, const char *lib, char *out, size_t sz)
+/* A library named without a '/' names a mapped file: LIB itself, or LIB.anything. */
+static bool lib_file_named(const char *file, const char *lib)
 {
-	char **paths = NULL;
-	int n, i, found = 0;
+	size_t n = strlen(lib);
 
-	n = usdt__process_objects(pid, &paths);
-	if (n < 0)
-		return n;
-	for (i = 0; i < n; i++) {
-		const char *base = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
-
-		if (!found && (strcmp(base, lib) == 0 ||
-			       (strncmp(base, lib, strlen(lib)) == 0 && base[strlen(lib)] == '.'))) {
-			snprintf(out, sz, "%s", paths[i]);
-			found = 1;
-		}
-		free(paths[i]);
-	}
-	free(paths);
-	return found ? 0 : -ENOENT;
+	return strcmp(file, lib) == 0 || (strncmp(file, lib, n) == 0 && file[n] == '.');
 }
 
 /*
@@ -417,7 +402,7 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 	snprintf(path, sizeof(path), "%s", bin);
 	/* With -p, a library may be named as the process has it mapped. */
 	if (pid > 0 && !strchr(bin, '/'))
-		find_in_maps(pid, bin, path, sizeof(path));
+		usdt__process_object_named(pid, bin, lib_file_named, path, sizeof(path));
 	b = get_bin(fe, path, e);
 	if (!b)
 		return e->err;

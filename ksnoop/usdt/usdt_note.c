@@ -358,6 +358,29 @@ int usdt__process_objects(int pid, char ***paths)
 	return n;
 }
 
+int usdt__process_object_named(int pid, const char *name,
+			       bool (*matches)(const char *file, const char *name),
+			       char *out, size_t sz)
+{
+	char **paths = NULL;
+	int n, i, found = 0;
+
+	n = usdt__process_objects(pid, &paths);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		const char *base = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
+
+		if (!found && matches(base, name) && strlen(paths[i]) < sz) {
+			snprintf(out, sz, "%s", paths[i]);
+			found = 1;
+		}
+		free(paths[i]);
+	}
+	free(paths);
+	return found ? 0 : -ENOENT;
+}
+
 const char *usdt__skip_number(const char *p)
 {
 	if (*p == '-' || *p == '+')

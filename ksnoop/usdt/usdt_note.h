@@ -129,6 +129,15 @@ bool usdt__arg_is_int(const struct usdt_arg *arg);
  */
 int usdt__process_objects(int pid, char ***paths);
 
+/*
+ * The first of them (usdt__process_objects()) whose file name MATCHES
+ * says NAME names, its path in OUT (SZ bytes; a longer path is not
+ * taken).  0, -ENOENT, or the negative errno of reading the maps.
+ */
+int usdt__process_object_named(int pid, const char *name,
+			       bool (*matches)(const char *file, const char *name),
+			       char *out, size_t sz);
+
 /* Past a decimal number as libbpf's "%ld" reads it (a sign, digits); NULL: none. */
 const char *usdt__skip_number(const char *p);
 
