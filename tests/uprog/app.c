@@ -98,6 +98,17 @@ NOINLINE int uf_req(const struct req *r)
 	return r->path[0] == '/' ? r->id : -1;
 }
 
+/* A struct by value: where the ABI puts it a uprobe does not read (refused). */
+struct pair {
+	long x, y;
+};
+
+NOINLINE long uf_byval(struct pair p)
+{
+	uf_sink += p.y;
+	return p.x + p.y;
+}
+
 /* A pointer it never reads: what the tracer does with it is the tracer's. */
 NOINLINE long uf_peek(const void *p)
 {
@@ -174,6 +185,7 @@ static void round_once(int round)
 		struct req r = { .id = 17, .flags = 3, .path = "/srv/req-path", .next = &inner };
 
 		uf_req(&r);
+		uf_byval((struct pair){ 1, 2 });
 	}
 	for (i = 0; i < 3; i++)
 		pthread_create(&t[i], NULL, thread_main, (void *)(i + 1));
