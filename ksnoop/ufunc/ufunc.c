@@ -37,6 +37,7 @@ struct ufunc_bin {
 	struct dwbtf *dw;
 	bool dw_tried;
 	char *dw_where;		/* where the types came from, or why there are none */
+	char *dw_why;		/* dwbtf's error where there are none: where it looked */
 };
 
 struct ufunc_front {
@@ -69,6 +70,7 @@ void ufunc_front__free(struct ufunc_front *fe)
 		free(fe->bins[i].fd_path);
 		dwbtf__close(fe->bins[i].dw);
 		free(fe->bins[i].dw_where);
+		free(fe->bins[i].dw_why);
 	}
 	free(fe->bins);
 	for (i = 0; i < fe->nbtfs; i++)
@@ -387,6 +389,7 @@ static struct dwbtf *bin_dwarf(struct ufunc_bin *b)
 	b->dw_tried = true;
 	if (dwbtf__open_fd(b->fd, b->path, NULL, &b->dw, &e)) {
 		b->dw = NULL;
+		b->dw_why = strdup(e.msg);
 		n = asprintf(&b->dw_where, "no debug info (%s): arguments arg0..arg5 are integers",
 			     e.msg);
 	} else {
@@ -676,6 +679,71 @@ int ufunc_front__match(struct ufunc_front *fe, const struct spec *s, int pid,
 	return l.n;
 }
 
+/* `info u:BINARY` of a stripped file: its debug info's functions, by address. */
+struct dwarf_func {
+	const char *name;	/* owned by the dwbtf */
+	__u64 addr;
+};
+
+struct dwarf_funcs {
+	struct dwarf_func *v;
+	size_t n;
+};
+
+static int add_dwarf_func(const char *name, __u64 addr, void *ctx)
+{
+	struct dwarf_funcs *l = ctx;
+	struct dwarf_func *v;
+
+	if (l->n >= UFUNC_MAX_DWARF_FUNCS)
+		return -E2BIG;
+	v = realloc(l->v, (l->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
+	l->v[l->n++] = (struct dwarf_func){ .name = name, .addr = addr };
+	return 0;
+}
+
+static int dwarf_func_cmp(const void *a, const void *b)
+{
+	const struct dwarf_func *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * FN for each function B's debug info has an out-of-line copy of, in
+ * address order, one per address; its size is not known (0).  -ENOENT
+ * with E where B has no debug info either.
+ */
+static int each_dwarf_func(struct ufunc_bin *b,
+			   int (*fn)(const char *name, __u64 addr, __u64 size, void *ctx),
+			   void *ctx, struct ks_error *e)
+{
+	struct dwarf_funcs l = {};
+	struct dwbtf *dw = bin_dwarf(b);
+	size_t i;
+	int err;
+
+	if (!dw)
+		return ks_fail(e, -ENOENT, "'%s' defines no function symbols, and no debug info names them (%s)",
+			       b->path, b->dw_why ?: "none found");
+	err = dwbtf__each_func(dw, add_dwarf_func, &l);
+	if (err == -E2BIG)
+		ks_fail(e, err, "'%s': more than %d functions in its debug info", b->path,
+			UFUNC_MAX_DWARF_FUNCS);
+	else if (err)
+		ks_fail(e, err, "out of memory");
+	if (!err && l.n)
+		qsort(l.v, l.n, sizeof(*l.v), dwarf_func_cmp);
+	for (i = 0; i < l.n && !err; i++)
+		if (l.v[i].addr && (i == 0 || l.v[i].addr != l.v[i - 1].addr))
+			err = fn(l.v[i].name, l.v[i].addr, 0, ctx);
+	free(l.v);
+	return err;
+}
+
 int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 		      int (*fn)(const char *name, __u64 addr, __u64 size, void *ctx), void *ctx,
 		      struct ks_error *e)
@@ -686,7 +754,7 @@ int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 	char path[4096];
 	__u64 last = 0;
 	size_t i;
-	int err = find_binary(&s, pid, path, sizeof(path), e);
+	int err = find_binary(&s, pid, path, sizeof(path), e), listed = 0;
 
 	if (err)
 		return err;
@@ -698,7 +766,11 @@ int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 		if (!o->syms[i].size || o->syms[i].addr == last)
 			continue;
 		last = o->syms[i].addr;
+		listed++;
 		err = fn(sym_name(o, &o->syms[i]), o->syms[i].addr, o->syms[i].size, ctx);
 	}
+	/* Stripped (strip keeps .dynsym, which defines none of a program's own). */
+	if (!err && !listed)
+		err = each_dwarf_func(b, fn, ctx, e);
 	return err;
 }

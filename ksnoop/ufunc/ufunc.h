@@ -37,6 +37,8 @@
 #define UFUNC_UNTYPED_ARGS	6
 /* Functions of one spec (a glob's matches), at most. */
 #define UFUNC_MAX_MATCHES	4096
+/* Functions listed from debug info (a stripped file's), at most: libc's has 3,000. */
+#define UFUNC_MAX_DWARF_FUNCS	(1 << 20)
 /* Bytes of /etc/ld.so.cache read, at most (a real one is ~100 KiB). */
 #define UFUNC_MAX_LDCACHE	(16u << 20)
 
@@ -81,7 +83,9 @@ int ufunc_front__match(struct ufunc_front *fe, const struct spec *spec, int pid,
 
 /*
  * `info u:BINARY`: FN for each defined function of BINARY with a size,
- * in address order, one per address.  0, FN's error, or an errno with E.
+ * in address order, one per address; where its symbol table defines none
+ * (stripped), each function its debug info has (a separate debug file's),
+ * size 0.  0, FN's error, or an errno with E.
  */
 int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 		      int (*fn)(const char *name, __u64 addr, __u64 size, void *ctx), void *ctx,

@@ -54,6 +54,16 @@ expect_match info_libc_debug_file 'types from /usr/lib/debug/\.build-id/' "$out"
 # getpid is a system call wrapper in assembly: gas's DWARF gives it no type; untyped, not "void getpid(void)".
 out=$(ks info u:libc:getpid 2>&1)
 expect_match info_libc_asm_untyped '^long getpid\(unsigned long arg0, ' "$out"
+# Stripped, its DWARF in a separate file named by .gnu_debuglink: the
+# functions listed from the debug info (size unknown: 0), typed too.
+objcopy --only-keep-debug "$A" "$U/app-split.debug"
+cp "$A" "$U/app-split"
+strip -s "$U/app-split"
+objcopy --add-gnu-debuglink="$U/app-split.debug" "$U/app-split"
+out=$(ks info "u:$U/app-split" 2>&1)
+expect_match info_stripped_from_dwarf '^0x[0-9a-f]{16} +0  uf_add$' "$out"
+expect_eq info_stripped_same_functions "$(ks info "u:$A" | awk '$3 ~ /^uf_/ { print $1, $3 }' | sort)" \
+	"$(printf '%s\n' "$out" | awk '$3 ~ /^uf_/ { print $1, $3 }' | sort)"
 out=$(ks -j info "u:$A" 2>&1)
 expect_eq info_json_function '"uf_add"' "$(printf '%s\n' "$out" | jq -c 'select(.name == "uf_add") | .name' 2>/dev/null)"
 
@@ -76,6 +86,7 @@ no_function_given  u:./app-gcc-O0
 unknown_value      'u:./app-gcc-O0:uf_add(nope)'
 info_no_such_file  info u:/nonexistent/app
 info_not_elf       info u:./text
+info_stripped      info u:./stripped
 byval_refused      u:./app-gcc-O0:uf_byval
 stack_refused      -s u:./app-gcc-O0:uf_add
 count_ustack_refused --count --ustack u:./app-gcc-O0:uf_add
