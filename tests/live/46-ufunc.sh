@@ -277,3 +277,16 @@ CASE
 out=$(ks report "$tmp/u.rec" 2>&1)
 expect_eq report_entry 1 "$(printf '%s\n' "$out" | grep -c '^    arg0 = 40$')"
 expect_eq report_return 1 "$(printf '%s\n' "$out" | grep -c '^    return = 42$')"
+
+# --- record, then report, typed: the struct printed from the record's own BTF ---
+ks_case <<'CASE'
+NAME     ufunc_record_typed
+RUN      record -o "$tmp/ut.rec" "u:$G:uf_req(r, r->path:str, return)"
+WORKLOAD "$G" 1
+EXPECT   record_typed_exit: exit 0
+CASE
+out=$(ks report "$tmp/ut.rec" 2>&1)
+expect_match report_typed_struct '^    r = 0x[0-9a-f]+ -> \(const struct req\)\{$' "$out"
+expect_match report_typed_member '^        \.id = 17,$' "$out"
+expect_match report_typed_str '^    r->path:str = "/srv/req-path"$' "$out"
+expect_match report_typed_return '^    return = 17$' "$out"
