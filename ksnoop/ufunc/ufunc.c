@@ -435,7 +435,7 @@ static bool unplaceable(const struct btf *btf, __u32 func_id, char *why, size_t 
 /*
  * M typed from B's debug info: 1 with *ID its FUNC in the debug info's
  * BTF; 0 untyped (M->where says why: no debug info, none for M, a probe
- * inside a function, a compiler's clone); or a negative errno with E, the
+ * inside a function, a compiler's clone, static namesakes); or a negative errno with E, the
  * debug info refusing it (a struct by value, a variadic tail ...).
  */
 static int type_match(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_match *m,
@@ -453,6 +453,12 @@ static int type_match(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_
 	if (strchr(m->name, '.')) {
 		m->where = keep_note(fe, "'%s' is a compiler's copy whose arguments need not be its declaration's: arguments arg0..arg5 are integers",
 				     m->name);
+		return 0;
+	}
+	/* Static functions of one name: dwbtf finds one by name, maybe the other. */
+	if (m->namesakes > 1) {
+		m->where = keep_note(fe, "%d functions are named '%s' and its debug info is looked up by name: arguments arg0..arg5 are integers",
+				     m->namesakes, m->name);
 		return 0;
 	}
 	dw = bin_dwarf(b);

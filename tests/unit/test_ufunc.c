@@ -239,6 +239,37 @@ static void test_clone_untyped(void **state)
 	free(path);
 }
 
+/*
+ * Two functions of one name (statics of two files; here a copy whose
+ * ufunc_test_beta is renamed ufunc_test_alpha): the debug info is looked
+ * up by name, which could give one the other's prototype (beta's two
+ * arguments typed as alpha's one), so both are untyped.
+ */
+static void test_namesakes_untyped(void **state)
+{
+	char *path = copy_self("objcopy --redefine-sym ufunc_test_beta=ufunc_test_alpha %1$s");
+	struct ufunc_front *fe = NULL;
+	struct ufunc_match *ms;
+	struct ks_error e;
+	struct spec s;
+	char text[128];
+	int i;
+
+	snprintf(text, sizeof(text), "u:%s:ufunc_test_alpha", path);
+	assert_int_equal(match(text, &fe, &s, &ms, &e), 2);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(ms[i].namesakes, 2);
+		assert_false(ms[i].typed);
+		assert_int_equal(ms[i].sig.nparams, UFUNC_UNTYPED_ARGS);
+		assert_non_null(strstr(ufunc_match__types_where(&ms[i]), "2 functions are named"));
+	}
+	free(ms);
+	spec__free(&s);
+	ufunc_front__free(fe);
+	unlink(path);
+	free(path);
+}
+
 /* FUNC named alone is refused (-EINVAL, MSG); in a glob it is left out with MSG, the rest typed. */
 static void refused_typed(const char *func, const char *msg)
 {
@@ -355,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_typed_function),
 		cmocka_unit_test(test_signatures_outlive_later_matches),
 		cmocka_unit_test(test_clone_untyped),
+		cmocka_unit_test(test_namesakes_untyped),
 		cmocka_unit_test(test_typed_refusals),
 		cmocka_unit_test(test_offset_and_address),
 		cmocka_unit_test(test_refusals),
