@@ -94,8 +94,9 @@ static int info_match(const struct target_match *m, void *ctx)
 }
 
 /*
- * u:BINARY:FUNC: each function it names, its prototype (untyped until
- * debug info is read: arg0..arg5, the registers the ABI passes them in).
+ * u:BINARY:FUNC: each function it names, its prototype: from its debug
+ * info where the file has it, else untyped (arg0..arg5, the registers the
+ * ABI passes them in); a glob's match the debug info refuses, and why.
  */
 static int info_ufunc(struct report *r, struct ufunc_front *fe, const struct spec *s, int pid)
 {
@@ -109,7 +110,8 @@ static int info_ufunc(struct report *r, struct ufunc_front *fe, const struct spe
 		return n;
 	}
 	for (i = 0; i < n; i++)
-		print_func(r, &ms[i].sig, NULL, NULL, &(struct target_match){ .name = ms[i].name });
+		print_func(r, &ms[i].sig, NULL, ms[i].refused,
+			   &(struct target_match){ .name = ms[i].name });
 	log_warn("%s: %d function(s) in %s; %s", s->text, n, ms[0].path,
 		 ufunc_match__types_where(&ms[0]));
 	free(ms);

@@ -951,7 +951,13 @@ static int build_index(struct dwbtf *d)
 	while (dwarf_nextcu(d->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		if ((err = visit(d)))
 			return err;
+		/*
+		 * An assembler's unit (gas -g: glibc's memcpy, its system
+		 * call wrappers such as getpid) names its functions with no
+		 * type and no parameters: "void getpid(void)" would be a lie.
+		 */
 		if (dwarf_offdie(d->dw, off + hsize, &cu) &&
+		    dwarf_srclang(&cu) != DW_LANG_Mips_Assembler &&
 		    (err = index_scope(d, &cu, "", 0)))
 			return err;
 		off = next;

@@ -467,12 +467,12 @@ static void log_target(const struct target *tg, const struct signature *sig)
 			 major(tg->usdt.dev), minor(tg->usdt.dev),
 			 (unsigned long long)tg->usdt.ino, tg->plan.nvalues[KSNOOP_ENTRY]);
 	else if (tg->kind == ATTACH_UPROBE)
-		log_info("%s: user function %s at 0x%llx (file offset 0x%llx) in %s (device %u:%u, inode %llu), %d entry value(s), %d return value(s)",
+		log_info("%s: user function %s at 0x%llx (file offset 0x%llx) in %s (device %u:%u, inode %llu), %d entry value(s), %d return value(s); %s",
 			 arg, tg->ufunc.name, (unsigned long long)tg->ufunc.addr,
 			 (unsigned long long)tg->ufunc.file_off, tg->ufunc.path,
 			 major(tg->ufunc.dev), minor(tg->ufunc.dev),
 			 (unsigned long long)tg->ufunc.ino, tg->plan.nvalues[KSNOOP_ENTRY],
-			 tg->plan.nvalues[KSNOOP_RETURN]);
+			 tg->plan.nvalues[KSNOOP_RETURN], ufunc_match__types_where(&tg->ufunc));
 	else
 		log_info("%s: %s%s%s%.0llx%s, %d entry value(s), %d return value(s)", arg,
 			 tg->kind == ATTACH_TP || tg->kind == ATTACH_SYSCALL_TP ? "tracepoint" :
@@ -1003,7 +1003,16 @@ static int add_ufunc_spec(struct target_list *l, const struct spec *s,
 		return n;
 	}
 	for (j = 0; j < n && !err; j++) {
-		struct target *tg = add_target(l, s, ATTACH_UPROBE);
+		struct target *tg;
+
+		/* A glob's match its debug info refuses (a struct by value ...). */
+		if (ms[j].refused) {
+			log_detail("%s: %s left out: %s", s->text, ms[j].name, ms[j].refused);
+			if (!first.err)
+				ks_fail(&first, -EINVAL, "%s", ms[j].refused);
+			continue;
+		}
+		tg = add_target(l, s, ATTACH_UPROBE);
 
 		if (!tg) {
 			err = -ENOMEM;

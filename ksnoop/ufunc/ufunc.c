@@ -11,12 +11,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <bpf/btf.h>
+#include "dwarf_btf.h"
 #include "ufunc.h"
 #include "usdt_note.h"
 #include "usym_elf.h"
@@ -31,14 +33,22 @@ struct ufunc_bin {
 	dev_t dev;
 	ino_t ino;
 	struct usym_obj obj;
+	/* Its debug information (dwarf_btf.h), opened at the first function typed. */
+	struct dwbtf *dw;
+	bool dw_tried;
+	char *dw_where;		/* where the types came from, or why there are none */
+	char *dw_why;		/* dwbtf's error where there are none: where it looked */
 };
 
 struct ufunc_front {
 	struct ufunc_bin *bins;
 	int nbins;
-	/* Each spec's untyped signatures' BTF (untyped_sigs()), kept for their plans. */
+	/* Each spec's signatures' BTF (untyped_sigs(), typed_btf()), kept for their plans. */
 	struct btf **btfs;
 	int nbtfs;
+	/* Why functions are untyped or refused (ufunc_match's where, refused), kept. */
+	char **notes;
+	int nnotes;
 };
 
 struct ufunc_front *ufunc_front__new(void)
@@ -58,16 +68,24 @@ void ufunc_front__free(struct ufunc_front *fe)
 			close(fe->bins[i].fd);
 		free(fe->bins[i].path);
 		free(fe->bins[i].fd_path);
+		dwbtf__close(fe->bins[i].dw);
+		free(fe->bins[i].dw_where);
+		free(fe->bins[i].dw_why);
 	}
 	free(fe->bins);
 	for (i = 0; i < fe->nbtfs; i++)
 		btf__free(fe->btfs[i]);
 	free(fe->btfs);
+	for (i = 0; i < fe->nnotes; i++)
+		free(fe->notes[i]);
+	free(fe->notes);
 	free(fe);
 }
 
 const char *ufunc_match__types_where(const struct ufunc_match *m)
 {
+	if (m->where)
+		return m->where;
 	return m->typed ? "its debug info" : "no debug info read yet: arguments arg0..arg5 are integers";
 }
 
@@ -251,8 +269,8 @@ static struct ufunc_bin *get_bin(struct ufunc_front *fe, const char *path, struc
 
 /* ---- signatures ---- */
 
-/* M's signature from FUNC ID of BTF; a probe inside the function has no return. */
-static int untyped_sig(struct ufunc_match *m, const struct btf *btf, __u32 id, struct ks_error *e)
+/* M's signature from FUNC ID of BTF, named as the user named it; a probe inside has no return. */
+static int match_sig(struct ufunc_match *m, const struct btf *btf, __u32 id, struct ks_error *e)
 {
 	int err = signature__from_func(btf, id, &m->sig, e);
 
@@ -269,44 +287,235 @@ static int untyped_sig(struct ufunc_match *m, const struct btf *btf, __u32 id, s
 	return 0;
 }
 
+/* A BTF the front end keeps for its plans; NULL when out of memory (BTF freed). */
+static struct btf *keep_btf(struct ufunc_front *fe, struct btf *btf)
+{
+	struct btf **bv = btf ? realloc(fe->btfs, (fe->nbtfs + 1) * sizeof(*bv)) : NULL;
+
+	if (!bv) {
+		btf__free(btf);
+		return NULL;
+	}
+	fe->btfs = bv;
+	fe->btfs[fe->nbtfs++] = btf;
+	return btf;
+}
+
 /*
- * The untyped signatures of one spec's matches, in a BTF of their own:
- * long FUNC(unsigned long arg0, ..., unsigned long arg5).  Every FUNC is
- * added before any signature is read: a signature's names point into the
- * BTF's strings, which adding moves.
+ * The untyped signatures of one spec's matches (those debug info did not
+ * type), in a BTF of their own: long FUNC(unsigned long arg0, ..., unsigned
+ * long arg5).  Every FUNC is added before any signature is read: a
+ * signature's names point into the BTF's strings, which adding moves.
  */
 static int untyped_sigs(struct ufunc_front *fe, struct ufunc_match *ms, int n,
 			struct ks_error *e)
 {
-	struct btf *btf = btf__new_empty(), **bv;
-	__u32 *ids = calloc(n, sizeof(*ids));
+	struct btf *btf = keep_btf(fe, btf__new_empty());
+	__u32 *ids = calloc(n > 0 ? n : 1, sizeof(*ids));
 	int ulong, slong, proto, i, err = 0;
 
-	bv = btf && ids ? realloc(fe->btfs, (fe->nbtfs + 1) * sizeof(*bv)) : NULL;
-	if (!bv) {
-		btf__free(btf);
+	if (!btf || !ids) {
 		free(ids);
 		return ks_fail(e, -ENOMEM, "out of memory");
 	}
-	fe->btfs = bv;
-	fe->btfs[fe->nbtfs++] = btf;
 	ulong = btf__add_int(btf, "unsigned long", 8, 0);
 	slong = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
 	proto = ulong > 0 && slong > 0 ? btf__add_func_proto(btf, slong) : -ENOMEM;
 	for (i = 0; i < UFUNC_UNTYPED_ARGS && proto > 0 && !err; i++)
 		err = btf__add_func_param(btf, signature__arg_name(i), ulong);
 	for (i = 0; i < n && proto > 0 && !err; i++) {
-		int id = btf__add_func(btf, ms[i].name, BTF_FUNC_GLOBAL, proto);
+		int id = ms[i].typed ? 0 : btf__add_func(btf, ms[i].name, BTF_FUNC_GLOBAL, proto);
 
 		err = id < 0 ? id : 0;
 		ids[i] = id;
 	}
 	for (i = 0; i < n && proto > 0 && !err; i++)
-		err = untyped_sig(&ms[i], btf, ids[i], e);
+		if (!ms[i].typed)
+			err = match_sig(&ms[i], btf, ids[i], e);
 	free(ids);
 	if (proto < 0 || (err && !e->err))
 		return ks_fail(e, -ENOMEM, "out of memory");
 	return err;
+}
+
+/* A line of text the front end keeps (a match's where or refused); NULL when out of memory. */
+static const char *keep_note(struct ufunc_front *fe, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static const char *keep_note(struct ufunc_front *fe, const char *fmt, ...)
+{
+	char **notes = realloc(fe->notes, (fe->nnotes + 1) * sizeof(*notes));
+	va_list ap;
+	int n;
+
+	if (!notes)
+		return NULL;
+	fe->notes = notes;
+	va_start(ap, fmt);
+	n = vasprintf(&notes[fe->nnotes], fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : notes[fe->nnotes++];
+}
+
+/* B's debug information, opened once; NULL where it has none (B->dw_where says where it looked). */
+static struct dwbtf *bin_dwarf(struct ufunc_bin *b)
+{
+	struct ks_error e = {};
+	int n;
+
+	if (b->dw_tried)
+		return b->dw;
+	b->dw_tried = true;
+	if (dwbtf__open_fd(b->fd, b->path, NULL, &b->dw, &e)) {
+		b->dw = NULL;
+		b->dw_why = strdup(e.msg);
+		n = asprintf(&b->dw_where, "no debug info (%s): arguments arg0..arg5 are integers",
+			     e.msg);
+	} else {
+		n = asprintf(&b->dw_where, "types from %s", dwbtf__source(b->dw));
+	}
+	if (n < 0)
+		b->dw_where = NULL;
+	return b->dw;
+}
+
+/*
+ * What the ABI puts where a uprobe does not read (x86-64 and arm64: a
+ * struct, union or floating-point return is not in rax/x0, an argument
+ * wider than a register takes a pair or the stack by rules of its own):
+ * WHY filled and true, or false.  dwbtf refuses such parameters by value
+ * already; the return and the width are ours to check.
+ */
+static bool unplaceable(const struct btf *btf, __u32 func_id, char *why, size_t sz)
+{
+	const struct btf_type *fn = btf__type_by_id(btf, func_id);
+	const struct btf_type *proto = fn ? btf__type_by_id(btf, fn->type) : NULL;
+	const struct btf_type *t;
+	const struct btf_param *p;
+	int i, ret;
+
+	if (!proto || !btf_is_func_proto(proto))
+		return snprintf(why, sz, "has no prototype"), true;
+	ret = proto->type ? btf__resolve_type(btf, proto->type) : 0;
+	t = ret > 0 ? btf__type_by_id(btf, ret) : NULL;
+	if (t && (btf_is_struct(t) || btf_is_union(t) || btf_is_float(t)))
+		return snprintf(why, sz, "returns a %s by value, which the ABI does not return in %s",
+				btf_is_float(t) ? "floating-point value" : "struct or union",
+				"the integer register a uretprobe reads"), true;
+	p = btf_params(proto);
+	for (i = 0; i < btf_vlen(proto); i++)
+		if (p[i].type && btf__resolve_size(btf, p[i].type) > 8)
+			return snprintf(why, sz, "parameter %d '%s' is wider than a register (%lld bytes)",
+					i + 1, btf__name_by_offset(btf, p[i].name_off) ?: "",
+					(long long)btf__resolve_size(btf, p[i].type)), true;
+	return false;
+}
+
+/*
+ * M typed from B's debug info: 1 with *ID its FUNC in the debug info's
+ * BTF; 0 untyped (M->where says why: no debug info, none for M, a probe
+ * inside a function, a compiler's clone, static namesakes); or a negative errno with E, the
+ * debug info refusing it (a struct by value, a variadic tail ...).
+ */
+static int type_match(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_match *m,
+		      __u32 *id, struct ks_error *e)
+{
+	struct dwbtf *dw;
+	char why[200];
+	int err;
+
+	if (m->off) {
+		m->where = "a probe inside a function: arguments arg0..arg5 are integers, the registers there";
+		return 0;
+	}
+	/* gcc's f.constprop.0, f.isra.0, f.part.0, f.cold: not the declaration's ABI. */
+	if (strchr(m->name, '.')) {
+		m->where = keep_note(fe, "'%s' is a compiler's copy whose arguments need not be its declaration's: arguments arg0..arg5 are integers",
+				     m->name);
+		return 0;
+	}
+	/* Static functions of one name: dwbtf finds one by name, maybe the other. */
+	if (m->namesakes > 1) {
+		m->where = keep_note(fe, "%d functions are named '%s' and its debug info is looked up by name: arguments arg0..arg5 are integers",
+				     m->namesakes, m->name);
+		return 0;
+	}
+	dw = bin_dwarf(b);
+	if (!dw) {
+		m->where = b->dw_where;
+		return 0;
+	}
+	err = dwbtf__func(dw, m->name, id, e);
+	if (err == -ENOENT) {
+		m->where = keep_note(fe, "%s: arguments arg0..arg5 are integers", e->msg);
+		memset(e, 0, sizeof(*e));
+		return 0;
+	}
+	if (err)
+		return err;
+	if (unplaceable(dwbtf__btf(dw), *id, why, sizeof(why)))
+		return ks_fail(e, -EINVAL, "'%s': '%s' %s: not traced", b->path, m->name, why);
+	m->where = b->dw_where;
+	return 1;
+}
+
+/*
+ * A copy of the debug info's BTF as it is now: the signatures point into
+ * its strings, which the next function converted (another spec's) would
+ * move in the original.
+ */
+static struct btf *typed_btf(struct ufunc_front *fe, struct dwbtf *dw)
+{
+	__u32 size;
+	const void *raw = btf__raw_data(dwbtf__btf(dw), &size);
+
+	return keep_btf(fe, raw ? btf__new(raw, size) : NULL);
+}
+
+/* A glob's match refused: left out with why (add_ufunc_spec()), not the spec's error. */
+static int refuse_match(struct ufunc_front *fe, struct ufunc_match *m, struct ks_error *e)
+{
+	if (!m->glob || e->err == -ENOMEM)
+		return e->err;
+	m->refused = keep_note(fe, "%s", e->msg) ?: "refused by its debug info";
+	m->typed = false;
+	memset(e, 0, sizeof(*e));
+	return 0;
+}
+
+/*
+ * Each match's signature: typed where B's debug info has the function,
+ * else untyped (all of a spec's typed ones from one copy of the BTF).
+ */
+static int match_sigs(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_match *ms, int n,
+		      struct ks_error *e)
+{
+	__u32 *ids = calloc(n > 0 ? n : 1, sizeof(*ids));
+	struct btf *btf = NULL;
+	int i, r, ntyped = 0, err = 0;
+
+	if (!ids)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (i = 0; i < n && !err; i++) {
+		r = type_match(fe, b, &ms[i], &ids[i], e);
+		ms[i].typed = r > 0;
+		ntyped += r > 0;
+		err = r < 0 ? refuse_match(fe, &ms[i], e) : 0;
+	}
+	if (!err && ntyped && !(btf = typed_btf(fe, b->dw)))
+		err = ks_fail(e, -ENOMEM, "out of memory");
+	for (i = 0; i < n && btf && !err; i++) {
+		if (!ms[i].typed || !(r = match_sig(&ms[i], btf, ids[i], e)))
+			continue;
+		if (r == -EINVAL) {
+			struct ks_error why = *e;
+
+			ks_fail(e, r, "'%s': '%s' %s", b->path, ms[i].name, ks_message(&why));
+		}
+		err = refuse_match(fe, &ms[i], e);
+	}
+	free(ids);
+	return err ?: untyped_sigs(fe, ms, n, e);
 }
 
 /* ---- matching ---- */
@@ -386,7 +595,7 @@ static int match_address(const struct ufunc_bin *b, const struct spec *s, struct
 }
 
 /* Each match's file offset and signature; a +OFFSET past its function is refused. */
-static int finish_matches(struct ufunc_front *fe, const struct ufunc_bin *b, const struct spec *s,
+static int finish_matches(struct ufunc_front *fe, struct ufunc_bin *b, const struct spec *s,
 			  struct match_list *l, struct ks_error *e)
 {
 	int i, j;
@@ -407,7 +616,7 @@ static int finish_matches(struct ufunc_front *fe, const struct ufunc_bin *b, con
 		for (j = 0; j < l->n; j++)
 			m->namesakes += strcmp(l->v[j].name, m->name) == 0;
 	}
-	return untyped_sigs(fe, l->v, l->n, e);
+	return match_sigs(fe, b, l->v, l->n, e);
 }
 
 static int no_match(const struct ufunc_bin *b, const struct spec *s, struct ks_error *e)
@@ -455,6 +664,71 @@ int ufunc_front__match(struct ufunc_front *fe, const struct spec *s, int pid,
 	return l.n;
 }
 
+/* `info u:BINARY` of a stripped file: its debug info's functions, by address. */
+struct dwarf_func {
+	const char *name;	/* owned by the dwbtf */
+	__u64 addr;
+};
+
+struct dwarf_funcs {
+	struct dwarf_func *v;
+	size_t n;
+};
+
+static int add_dwarf_func(const char *name, __u64 addr, void *ctx)
+{
+	struct dwarf_funcs *l = ctx;
+	struct dwarf_func *v;
+
+	if (l->n >= UFUNC_MAX_DWARF_FUNCS)
+		return -E2BIG;
+	v = realloc(l->v, (l->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
+	l->v[l->n++] = (struct dwarf_func){ .name = name, .addr = addr };
+	return 0;
+}
+
+static int dwarf_func_cmp(const void *a, const void *b)
+{
+	const struct dwarf_func *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * FN for each function B's debug info has an out-of-line copy of, in
+ * address order, one per address; its size is not known (0).  -ENOENT
+ * with E where B has no debug info either.
+ */
+static int each_dwarf_func(struct ufunc_bin *b,
+			   int (*fn)(const char *name, __u64 addr, __u64 size, void *ctx),
+			   void *ctx, struct ks_error *e)
+{
+	struct dwarf_funcs l = {};
+	struct dwbtf *dw = bin_dwarf(b);
+	size_t i;
+	int err;
+
+	if (!dw)
+		return ks_fail(e, -ENOENT, "'%s' defines no function symbols, and no debug info names them (%s)",
+			       b->path, b->dw_why ?: "none found");
+	err = dwbtf__each_func(dw, add_dwarf_func, &l);
+	if (err == -E2BIG)
+		ks_fail(e, err, "'%s': more than %d functions in its debug info", b->path,
+			UFUNC_MAX_DWARF_FUNCS);
+	else if (err)
+		ks_fail(e, err, "out of memory");
+	if (!err && l.n)
+		qsort(l.v, l.n, sizeof(*l.v), dwarf_func_cmp);
+	for (i = 0; i < l.n && !err; i++)
+		if (l.v[i].addr && (i == 0 || l.v[i].addr != l.v[i - 1].addr))
+			err = fn(l.v[i].name, l.v[i].addr, 0, ctx);
+	free(l.v);
+	return err;
+}
+
 int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 		      int (*fn)(const char *name, __u64 addr, __u64 size, void *ctx), void *ctx,
 		      struct ks_error *e)
@@ -465,7 +739,7 @@ int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 	char path[4096];
 	__u64 last = 0;
 	size_t i;
-	int err = find_binary(&s, pid, path, sizeof(path), e);
+	int err = find_binary(&s, pid, path, sizeof(path), e), listed = 0;
 
 	if (err)
 		return err;
@@ -477,7 +751,11 @@ int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 		if (!o->syms[i].size || o->syms[i].addr == last)
 			continue;
 		last = o->syms[i].addr;
+		listed++;
 		err = fn(sym_name(o, &o->syms[i]), o->syms[i].addr, o->syms[i].size, ctx);
 	}
+	/* Stripped (strip keeps .dynsym, which defines none of a program's own). */
+	if (!err && !listed)
+		err = each_dwarf_func(b, fn, ctx, e);
 	return err;
 }

@@ -9,11 +9,19 @@
  * defined functions with a size.
  *
  * A function's signature is a (struct btf *, BTF_KIND_FUNC id) pair, as a
- * kernel function's is.  Without debug info read yet it is untyped:
- * `long FUNC(unsigned long arg0, ..., unsigned long arg5)` in a BTF of
- * ours, built in memory, so that casts, formats, predicates, the printer,
- * JSON and record files work on it unchanged.  A DWARF reader gives typed
- * pairs instead, through the same match.
+ * kernel function's is.  Where the file (or its separate debug file, or a
+ * .BTF section: dwarf_btf.h) describes the function, the pair is the one
+ * its DWARF converts to: parameters by name and type, the return typed,
+ * arguments in the ABI's registers and then on the user stack.  Where
+ * nothing describes it (no debug info, an assembly function, a compiler's
+ * clone such as "f.constprop.0" whose arguments are not its declaration's,
+ * a probe at +OFFSET) it is untyped: `long FUNC(unsigned long arg0, ...,
+ * unsigned long arg5)` in a BTF of ours, built in memory.  Either way
+ * casts, formats, predicates, the printer, JSON and record files work on
+ * it unchanged.  What debug info says the ABI puts where a uprobe does not
+ * read (a struct, union or floating-point value passed or returned by
+ * value, a variadic tail, an argument wider than a register) is refused:
+ * a function named alone with an error, a glob's match left out.
  */
 #ifndef KSNOOP_UFUNC_H
 #define KSNOOP_UFUNC_H
@@ -29,6 +37,8 @@
 #define UFUNC_UNTYPED_ARGS	6
 /* Functions of one spec (a glob's matches), at most. */
 #define UFUNC_MAX_MATCHES	4096
+/* Functions listed from debug info (a stripped file's), at most: libc's has 3,000. */
+#define UFUNC_MAX_DWARF_FUNCS	(1 << 20)
 /* Bytes of /etc/ld.so.cache read, at most (a real one is ~100 KiB). */
 #define UFUNC_MAX_LDCACHE	(16u << 20)
 
@@ -48,6 +58,10 @@ struct ufunc_match {
 	int namesakes;		/* functions of its name in the file (local statics) */
 	bool glob;		/* the spec names functions by a glob */
 	bool typed;		/* the signature comes from debug info */
+	/* Where its types came from, or why it has none (owned by the front end) */
+	const char *where;
+	/* A glob's match its debug info refuses (a struct by value...): why; else NULL */
+	const char *refused;
 	/* Its signature: (sig.btf, sig.func_id) */
 	struct signature sig;
 };
@@ -69,13 +83,15 @@ int ufunc_front__match(struct ufunc_front *fe, const struct spec *spec, int pid,
 
 /*
  * `info u:BINARY`: FN for each defined function of BINARY with a size,
- * in address order, one per address.  0, FN's error, or an errno with E.
+ * in address order, one per address; where its symbol table defines none
+ * (stripped), each function its debug info has (a separate debug file's),
+ * size 0.  0, FN's error, or an errno with E.
  */
 int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 		      int (*fn)(const char *name, __u64 addr, __u64 size, void *ctx), void *ctx,
 		      struct ks_error *e);
 
-/* Where the function's types came from, for `info` and -v. */
+/* Where the function's types came from (or why it has none), for `info` and -v. */
 const char *ufunc_match__types_where(const struct ufunc_match *m);
 
 #endif

@@ -2,12 +2,15 @@
 /*
  * Unit tests for the user-function front end (ksnoop/ufunc/ufunc.c):
  * u:BINARY:FUNC specs looked up in this test program itself
- * (/proc/self/exe), each match's address, file offset and untyped
- * signature; refusals with their errno and column.
+ * (/proc/self/exe, built with -g: typed from its DWARF) or in copies of it
+ * (stripped of debug info: untyped; a symbol renamed as a compiler's
+ * clone: untyped), each match's address, file offset and signature;
+ * refusals with their errno and column, or a glob's match left out.
  */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +33,70 @@ __attribute__((noinline, used)) long ufunc_test_beta(long a, long b)
 	return a ^ b;
 }
 
+/* What the ABI puts where a uprobe does not read: refused. */
+struct ufunc_pair {
+	long x, y;
+};
+
+__attribute__((noinline, used)) long ufunc_bad_byval(struct ufunc_pair p)
+{
+	return p.x + p.y;
+}
+
+__attribute__((noinline, used)) double ufunc_bad_half(long v)
+{
+	return v / 2.0;
+}
+
+__attribute__((noinline, used)) long ufunc_bad_wide(__int128 v)
+{
+	return (long)(v >> 3);
+}
+
+__attribute__((noinline, used)) long ufunc_bad_many(long a, long b, long c, long d, long e, long f,
+						     long g, long h, long i, long j, long k, long l,
+						     long m)
+{
+	return a + b + c + d + e + f + g + h + i + j + k + l + m;
+}
+
+/* Typed, and converted only by a later spec than the one before it. */
+struct ufunc_conn {
+	int fd;
+	const char *peer;
+	struct ufunc_conn *next;
+};
+
+__attribute__((noinline, used)) int ufunc_late_gamma(const struct ufunc_conn *c, unsigned short port)
+{
+	return c->fd + port;
+}
+
+/* A copy of this program at a new temporary path, made by CMD ("%1$s" the copy); freed by the caller. */
+static char *copy_self(const char *cmd)
+{
+	char *path = strdup("/tmp/ksnoop-test-ufunc-XXXXXX"), line[1024], self[512];
+	int fd = path ? mkstemp(path) : -1;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	assert_true(fd >= 0 && n > 0);
+	close(fd);
+	self[n] = 0;
+	/* The shell's /proc/self/exe would be the shell. */
+	snprintf(line, sizeof(line), "cp '%s' %s && ", self, path);
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), cmd, path);
+	assert_int_equal(system(line), 0);
+	return path;
+}
+
+static bool is_int(const struct btf *btf, __u32 id, __u32 size, bool is_signed)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+
+	return t && btf_is_int(t) && t->size == size &&
+	       !!(btf_int_encoding(t) & BTF_INT_SIGNED) == is_signed;
+}
+
 /* SPEC's matches in a new front end, which *FE keeps (their names and BTF live there). */
 static int match(const char *text, struct ufunc_front **fe, struct spec *s,
 		 struct ufunc_match **ms, struct ks_error *e)
@@ -44,15 +111,19 @@ static int match(const char *text, struct ufunc_front **fe, struct spec *s,
 	return ufunc_front__match(*fe, s, 0, ms, e);
 }
 
-static void test_named_function(void **state)
+/* Without debug info (a copy stripped of it): untyped, and where dwbtf looked is said. */
+static void test_untyped_function(void **state)
 {
+	char *path = copy_self("objcopy --strip-debug %1$s"), text[128];
 	struct ufunc_front *fe = NULL;
 	struct ufunc_match *ms;
 	struct ks_error e;
 	struct spec s;
 	const struct btf_type *t;
-	int n = match("u:/proc/self/exe:ufunc_test_alpha(arg0, return)", &fe, &s, &ms, &e);
+	int n;
 
+	snprintf(text, sizeof(text), "u:%s:ufunc_test_alpha(arg0, return)", path);
+	n = match(text, &fe, &s, &ms, &e);
 	assert_int_equal(n, 1);
 	assert_string_equal(ms[0].name, "ufunc_test_alpha");
 	assert_string_equal(ms[0].sig.name, "ufunc_test_alpha");
@@ -60,26 +131,59 @@ static void test_named_function(void **state)
 	assert_int_equal(ms[0].off, 0);
 	assert_true(ms[0].size > 0);
 	assert_false(ms[0].glob);
+	assert_false(ms[0].typed);
+	assert_non_null(strstr(ufunc_match__types_where(&ms[0]), "no debug info ("));
+	assert_non_null(strstr(ufunc_match__types_where(&ms[0]), "/usr/lib/debug"));
 	/* Untyped: six unsigned 64-bit arguments named argN, a signed 64-bit return. */
 	assert_int_equal(ms[0].sig.nparams, UFUNC_UNTYPED_ARGS);
 	assert_string_equal(ms[0].sig.params[0].name, "arg0");
 	assert_string_equal(ms[0].sig.params[5].name, "arg5");
-	t = btf__type_by_id(ms[0].sig.btf, ms[0].sig.params[0].type_id);
-	assert_true(btf_is_int(t) && t->size == 8 && !(btf_int_encoding(t) & BTF_INT_SIGNED));
-	t = btf__type_by_id(ms[0].sig.btf, ms[0].sig.ret_type);
-	assert_true(btf_is_int(t) && t->size == 8 && (btf_int_encoding(t) & BTF_INT_SIGNED));
+	assert_true(is_int(ms[0].sig.btf, ms[0].sig.params[0].type_id, 8, false));
+	assert_true(is_int(ms[0].sig.btf, ms[0].sig.ret_type, 8, true));
 	t = btf__type_by_id(ms[0].sig.btf, ms[0].sig.func_id);
 	assert_true(btf_is_func(t));
 	assert_string_equal(btf__name_by_offset(ms[0].sig.btf, t->name_off), "ufunc_test_alpha");
 	free(ms);
 	spec__free(&s);
 	ufunc_front__free(fe);
+	unlink(path);
+	free(path);
+}
+
+/* With DWARF: the parameters' names and types, the return's, where from. */
+static void test_typed_function(void **state)
+{
+	struct ufunc_front *fe = NULL;
+	struct ufunc_match *ms;
+	struct ks_error e;
+	struct spec s;
+	int n = match("u:/proc/self/exe:ufunc_late_gamma(c->peer:str, port, return)", &fe, &s, &ms, &e);
+
+	if (n != 1)
+		print_message("%d %s\n", n, e.msg);
+	assert_int_equal(n, 1);
+	assert_true(ms[0].typed);
+	assert_null(ms[0].refused);
+	assert_string_equal(ms[0].sig.name, "ufunc_late_gamma");
+	assert_true(ms[0].sig.has_return);
+	assert_int_equal(ms[0].sig.nparams, 2);
+	assert_string_equal(ms[0].sig.params[0].name, "c");
+	assert_string_equal(ms[0].sig.params[1].name, "port");
+	assert_int_equal(ms[0].sig.params[1].slot, 1);
+	assert_true(is_int(ms[0].sig.btf, ms[0].sig.params[1].type_id, 2, false));
+	/* An int return is signed: `return < 0` needs no cast. */
+	assert_true(is_int(ms[0].sig.btf, ms[0].sig.ret_type, 4, true));
+	assert_non_null(strstr(ufunc_match__types_where(&ms[0]), "types from /proc/self/exe"));
+	free(ms);
+	spec__free(&s);
+	ufunc_front__free(fe);
 }
 
 /*
- * Regression (fixed): a spec's signatures pointed into BTF strings that
- * the next FUNC added moved (ASan: heap-use-after-free printing a glob's
- * first match).  Every signature of two specs' matches keeps its names.
+ * A spec's typed signatures live in a BTF no later spec changes: the
+ * second spec converts a function (and its struct) the first did not,
+ * into the debug info's BTF; the first's stays as it was, its names
+ * readable (ASan: a use after free where they moved).
  */
 static void test_signatures_outlive_later_matches(void **state)
 {
@@ -87,25 +191,127 @@ static void test_signatures_outlive_later_matches(void **state)
 	struct ufunc_match *ms1, *ms2;
 	struct ks_error e;
 	struct spec s1, s2;
+	__u32 types;
 	int n1, n2, i;
 
 	n1 = match("u:/proc/self/exe:ufunc_test_*", &fe, &s1, &ms1, &e);
-	n2 = match("u:/proc/self/exe:ufunc_test_beta", &fe, &s2, &ms2, &e);
 	assert_int_equal(n1, 2);
+	types = btf__type_cnt(ms1[0].sig.btf);
+	n2 = match("u:/proc/self/exe:ufunc_late_gamma", &fe, &s2, &ms2, &e);
 	assert_int_equal(n2, 1);
+	assert_int_equal(btf__type_cnt(ms1[0].sig.btf), types);
+	assert_ptr_not_equal(ms1[0].sig.btf, ms2[0].sig.btf);
 	for (i = 0; i < n1; i++) {
 		assert_true(ms1[i].glob);
-		assert_string_equal(ms1[i].sig.params[0].name, "arg0");
-		assert_string_equal(ms1[i].sig.params[3].name, "arg3");
+		assert_true(ms1[i].typed);
+		assert_string_equal(ms1[i].sig.params[0].name, "a");
 	}
 	assert_string_equal(ms1[0].name, "ufunc_test_alpha");
 	assert_string_equal(ms1[1].name, "ufunc_test_beta");
-	assert_string_equal(ms2[0].sig.params[1].name, "arg1");
+	assert_string_equal(ms1[1].sig.params[1].name, "b");
+	assert_string_equal(ms2[0].sig.params[0].name, "c");
 	free(ms1);
 	free(ms2);
 	spec__free(&s1);
 	spec__free(&s2);
 	ufunc_front__free(fe);
+}
+
+/* A compiler's clone (f.constprop.0) found through its address is not typed as f. */
+static void test_clone_untyped(void **state)
+{
+	char *path = copy_self("objcopy --redefine-sym ufunc_test_beta=ufunc_test_beta.constprop.0 %1$s");
+	struct ufunc_front *fe = NULL;
+	struct ufunc_match *ms;
+	struct ks_error e;
+	struct spec s;
+	char text[128];
+
+	snprintf(text, sizeof(text), "u:%s:ufunc_test_beta.constprop.0", path);
+	assert_int_equal(match(text, &fe, &s, &ms, &e), 1);
+	assert_false(ms[0].typed);
+	assert_string_equal(ms[0].sig.params[1].name, "arg1");
+	assert_non_null(strstr(ufunc_match__types_where(&ms[0]), "compiler's copy"));
+	free(ms);
+	spec__free(&s);
+	ufunc_front__free(fe);
+	unlink(path);
+	free(path);
+}
+
+/*
+ * Two functions of one name (statics of two files; here a copy whose
+ * ufunc_test_beta is renamed ufunc_test_alpha): the debug info is looked
+ * up by name, which could give one the other's prototype (beta's two
+ * arguments typed as alpha's one), so both are untyped.
+ */
+static void test_namesakes_untyped(void **state)
+{
+	char *path = copy_self("objcopy --redefine-sym ufunc_test_beta=ufunc_test_alpha %1$s");
+	struct ufunc_front *fe = NULL;
+	struct ufunc_match *ms;
+	struct ks_error e;
+	struct spec s;
+	char text[128];
+	int i;
+
+	snprintf(text, sizeof(text), "u:%s:ufunc_test_alpha", path);
+	assert_int_equal(match(text, &fe, &s, &ms, &e), 2);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(ms[i].namesakes, 2);
+		assert_false(ms[i].typed);
+		assert_int_equal(ms[i].sig.nparams, UFUNC_UNTYPED_ARGS);
+		assert_non_null(strstr(ufunc_match__types_where(&ms[i]), "2 functions are named"));
+	}
+	free(ms);
+	spec__free(&s);
+	ufunc_front__free(fe);
+	unlink(path);
+	free(path);
+}
+
+/* FUNC named alone is refused (-EINVAL, MSG); in a glob it is left out with MSG, the rest typed. */
+static void refused_typed(const char *func, const char *msg)
+{
+	struct ufunc_front *fe = NULL;
+	struct ufunc_match *ms = (void *)1;
+	struct ks_error e = {};
+	struct spec s;
+	char text[128];
+	int n, i, left_out = 0;
+
+	snprintf(text, sizeof(text), "u:/proc/self/exe:%s", func);
+	n = match(text, &fe, &s, &ms, &e);
+	if (n != -EINVAL || !strstr(e.msg, msg))
+		print_message("%s: %d \"%s\"\n", func, n, e.msg);
+	assert_int_equal(n, -EINVAL);
+	assert_non_null(strstr(e.msg, msg));
+	assert_non_null(strstr(e.msg, func));
+	assert_null(ms);
+	spec__free(&s);
+	assert_int_equal(match("u:/proc/self/exe:ufunc_[bt]*", &fe, &s, &ms, &e), 6);
+	for (i = 0; i < 6; i++) {
+		if (strcmp(ms[i].name, func) == 0) {
+			assert_non_null(ms[i].refused);
+			assert_non_null(strstr(ms[i].refused, msg));
+			left_out++;
+		} else if (strncmp(ms[i].name, "ufunc_test_", 11) == 0) {
+			assert_null(ms[i].refused);
+			assert_true(ms[i].typed);
+		}
+	}
+	assert_int_equal(left_out, 1);
+	free(ms);
+	spec__free(&s);
+	ufunc_front__free(fe);
+}
+
+static void test_typed_refusals(void **state)
+{
+	refused_typed("ufunc_bad_byval", "struct passed by value");
+	refused_typed("ufunc_bad_half", "returns a floating-point value by value");
+	refused_typed("ufunc_bad_wide", "parameter 1 'v' is wider than a register (16 bytes)");
+	refused_typed("ufunc_bad_many", "takes 13 argument words");
 }
 
 /* +OFFSET and 0xADDRESS: inside a function, entry only; the same place. */
@@ -176,8 +382,12 @@ static void test_refusals(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_named_function),
+		cmocka_unit_test(test_untyped_function),
+		cmocka_unit_test(test_typed_function),
 		cmocka_unit_test(test_signatures_outlive_later_matches),
+		cmocka_unit_test(test_clone_untyped),
+		cmocka_unit_test(test_namesakes_untyped),
+		cmocka_unit_test(test_typed_refusals),
 		cmocka_unit_test(test_offset_and_address),
 		cmocka_unit_test(test_refusals),
 	};

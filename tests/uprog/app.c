@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * A program of our own whose functions tests/live/46-ufunc.sh traces as
- * user functions (u:BINARY:FUNC): 0 to 6 integer and pointer arguments, a
- * recursive function, threads, negative errors, a string on a page not
- * touched before the call.  Built by gcc and clang at -O0 and -O2.
+ * user functions (u:BINARY:FUNC): 0 to 8 integer and pointer arguments (the
+ * last two on the stack), a struct by pointer, a recursive function,
+ * threads, negative errors, a string on a page not touched before the
+ * call.  Built by gcc and clang at -O0 and -O2, with -g: typed from DWARF.
  *
  *   app [ROUNDS]    each round calls every function once
  *   app spin N      a round every 20 ms for N seconds (a process for -p)
  *   app peek ADDR   uf_peek(ADDR): a pointer of the caller's choice (a
  *                   kernel address: a tracer must not read it)
+ *   app libc SIZE PATH   malloc(SIZE) and fopen(PATH, "r"): glibc's own
+ *                   functions, typed from libc6-dbg
  *
  * The functions are noinline and used, so every build has an out-of-line
  * copy; the values they get are fixed, so the test knows them.
@@ -72,6 +75,38 @@ NOINLINE size_t uf_name(int id, const char *name)
 {
 	uf_sink += id;
 	return strlen(name);
+}
+
+/* Eight arguments: x86-64 passes the last two on the stack (arm64: x0-x7). */
+NOINLINE long uf_eight(long a, long b, long c, long d, long e, long f, long g, long h)
+{
+	uf_sink += h;
+	return a + b + c + d + e + f + g + h;
+}
+
+struct req {
+	int id;
+	unsigned short flags;
+	const char *path;
+	struct req *next;
+};
+
+/* A struct by pointer: its members read through it. */
+NOINLINE int uf_req(const struct req *r)
+{
+	uf_sink += r->id;
+	return r->path[0] == '/' ? r->id : -1;
+}
+
+/* A struct by value: where the ABI puts it a uprobe does not read (refused). */
+struct pair {
+	long x, y;
+};
+
+NOINLINE long uf_byval(struct pair p)
+{
+	uf_sink += p.y;
+	return p.x + p.y;
 }
 
 /* A pointer it never reads: what the tracer does with it is the tracer's. */
@@ -144,6 +179,14 @@ static void round_once(int round)
 	if (fresh != fresh_text)
 		munmap((char *)fresh - 4096 * 8, 1 << 16);
 	uf_static(21);
+	uf_eight(1, 2, 3, 4, 5, 6, 7, 8);
+	{
+		struct req inner = { .id = 5, .path = "inner" };
+		struct req r = { .id = 17, .flags = 3, .path = "/srv/req-path", .next = &inner };
+
+		uf_req(&r);
+		uf_byval((struct pair){ 1, 2 });
+	}
 	for (i = 0; i < 3; i++)
 		pthread_create(&t[i], NULL, thread_main, (void *)(i + 1));
 	for (i = 0; i < 3; i++)
@@ -157,6 +200,15 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && strcmp(argv[1], "peek") == 0)
 		return (int)uf_peek((const void *)strtoull(argv[2], NULL, 0));
+	if (argc > 3 && strcmp(argv[1], "libc") == 0) {
+		void *p = malloc(strtoul(argv[2], NULL, 0));
+		FILE *f = fopen(argv[3], "r");
+
+		free(p);
+		if (f)
+			fclose(f);
+		return 0;
+	}
 	if (argc > 2 && strcmp(argv[1], "spin") == 0) {
 		rounds = atoi(argv[2]) * 50;
 		for (i = 0; i < rounds; i++) {
