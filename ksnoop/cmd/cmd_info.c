@@ -109,7 +109,7 @@ static int info_ufunc(struct report *r, struct ufunc_front *fe, const struct spe
 		return n;
 	}
 	for (i = 0; i < n; i++)
-		print_func(r, &ms[i].sig, NULL, NULL, &(struct target_match){ .name = ms[i].name });
+		print_func(r, &ms[i].sig, NULL, NULL, &(struct target_match){ .name = ms[i].shown });
 	log_warn("%s: %d function(s) in %s; %s", s->text, n, ms[0].path,
 		 ufunc_match__types_where(&ms[0]));
 	free(ms);

@@ -10,13 +10,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <bpf/btf.h>
+#include "demangle.h"
 #include "ufunc.h"
 #include "usdt_note.h"
 #include "usym_elf.h"
@@ -31,6 +31,9 @@ struct ufunc_bin {
 	dev_t dev;
 	ino_t ino;
 	struct usym_obj obj;
+	/* Each symbol's C++ names (demangle.h), NULL where it has none: symbol i's at i. */
+	char **plain;
+	char **full;
 };
 
 struct ufunc_front {
@@ -40,6 +43,18 @@ struct ufunc_front {
 	struct btf **btfs;
 	int nbtfs;
 };
+
+static void free_names(struct ufunc_bin *b)
+{
+	size_t i;
+
+	for (i = 0; b->plain && i < b->obj.nsyms; i++) {
+		free(b->plain[i]);
+		free(b->full[i]);
+	}
+	free(b->plain);
+	free(b->full);
+}
 
 struct ufunc_front *ufunc_front__new(void)
 {
@@ -58,6 +73,7 @@ void ufunc_front__free(struct ufunc_front *fe)
 			close(fe->bins[i].fd);
 		free(fe->bins[i].path);
 		free(fe->bins[i].fd_path);
+		free_names(&fe->bins[i]);
 	}
 	free(fe->bins);
 	for (i = 0; i < fe->nbtfs; i++)
@@ -227,6 +243,46 @@ static int find_binary(const struct spec *s, int pid, char *out, size_t sz, stru
 	return e->err;
 }
 
+/*
+ * B's C++ names, each symbol's demangled once (names a spec matches, names
+ * shown); functions only, as the matching reads them.  0 or -ENOMEM.
+ */
+static int demangle_names(struct ufunc_bin *b)
+{
+	const struct usym_obj *o = &b->obj;
+	char buf[DEMANGLE_MAX_OUT];
+	size_t i;
+
+	if (!demangle__available() || !o->nsyms)
+		return 0;
+	b->plain = calloc(o->nsyms, sizeof(*b->plain));
+	b->full = calloc(o->nsyms, sizeof(*b->full));
+	if (!b->plain || !b->full)
+		return -ENOMEM;
+	for (i = 0; i < o->nsyms; i++) {
+		const char *name = o->strtab + o->syms[i].name;
+
+		if (!o->syms[i].size || !demangle__cxx(name, false, buf, sizeof(buf)))
+			continue;
+		b->plain[i] = strdup(buf);
+		if (!b->plain[i])
+			return -ENOMEM;
+		if (demangle__cxx(name, true, buf, sizeof(buf)) && !(b->full[i] = strdup(buf)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Symbol I of B as shown: its C++ name with its parameters, else its own. */
+static const char *shown_name(const struct ufunc_bin *b, size_t i)
+{
+	if (b->full && b->full[i])
+		return b->full[i];
+	if (b->plain && b->plain[i])
+		return b->plain[i];
+	return b->obj.strtab + b->obj.syms[i].name;
+}
+
 /* The file at PATH, opened and its symbols read once. */
 static struct ufunc_bin *get_bin(struct ufunc_front *fe, const char *path, struct ks_error *e)
 {
@@ -260,6 +316,7 @@ static struct ufunc_bin *get_bin(struct ufunc_front *fe, const char *path, struc
 		return NULL;
 	}
 	err = usym_obj__read(&b->obj, fd, NULL, st.st_size);
+	err = err ?: demangle_names(b);
 	if (err == -ENOMEM)
 		ks_fail(e, err, "out of memory");
 	else if (err == -ENOENT)
@@ -282,9 +339,9 @@ static int untyped_sig(struct ufunc_match *m, const struct btf *btf, __u32 id, s
 	/* A probe inside the function is named by its offset, as the spec gave it. */
 	if (m->off)
 		snprintf(m->sig.name, sizeof(m->sig.name), "%.*s+0x%llx", SPEC_MAX_NAME - 20,
-			 m->name, (unsigned long long)m->off);
+			 m->shown, (unsigned long long)m->off);
 	else
-		snprintf(m->sig.name, sizeof(m->sig.name), "%s", m->name);
+		snprintf(m->sig.name, sizeof(m->sig.name), "%s", m->shown);
 	snprintf(m->sig.attach, sizeof(m->sig.attach), "%s", m->name);
 	m->sig.has_return = !m->off;
 	return 0;
@@ -317,7 +374,7 @@ static int untyped_sigs(struct ufunc_front *fe, struct ufunc_match *ms, int n,
 	for (i = 0; i < UFUNC_UNTYPED_ARGS && proto > 0 && !err; i++)
 		err = btf__add_func_param(btf, signature__arg_name(i), ulong);
 	for (i = 0; i < n && proto > 0 && !err; i++) {
-		int id = btf__add_func(btf, ms[i].name, BTF_FUNC_GLOBAL, proto);
+		int id = btf__add_func(btf, ms[i].shown, BTF_FUNC_GLOBAL, proto);
 
 		err = id < 0 ? id : 0;
 		ids[i] = id;
@@ -345,6 +402,7 @@ static const char *sym_name(const struct usym_obj *o, const struct usym_sym *s)
 static struct ufunc_match *add_match(struct match_list *l, const struct ufunc_bin *b,
 				     const struct usym_sym *s, __u64 off)
 {
+	size_t i = s - b->obj.syms;
 	struct ufunc_match *v = realloc(l->v, (l->n + 1) * sizeof(*v)), *m;
 
 	if (!v)
@@ -357,6 +415,7 @@ static struct ufunc_match *add_match(struct match_list *l, const struct ufunc_bi
 	m->dev = b->dev;
 	m->ino = b->ino;
 	m->name = sym_name(&b->obj, s);
+	m->shown = shown_name(b, i);
 	m->addr = s->addr + off;
 	m->off = off;
 	m->size = s->size;
@@ -380,7 +439,8 @@ static int match_names(const struct ufunc_bin *b, const struct spec *s, struct m
 
 		if (!sy->size || sy->addr == last)
 			continue;
-		if (s->is_glob ? fnmatch(s->target, name, 0) : strcmp(s->target, name))
+		if (!demangle__name_matches(s->target, s->is_glob, name,
+					    b->plain ? b->plain[i] : NULL, b->full ? b->full[i] : NULL))
 			continue;
 		if (l->n >= UFUNC_MAX_MATCHES)
 			return -E2BIG;
@@ -498,7 +558,7 @@ int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 		if (!o->syms[i].size || o->syms[i].addr == last)
 			continue;
 		last = o->syms[i].addr;
-		err = fn(sym_name(o, &o->syms[i]), o->syms[i].addr, o->syms[i].size, ctx);
+		err = fn(shown_name(b, i), o->syms[i].addr, o->syms[i].size, ctx);
 	}
 	return err;
 }

@@ -6,7 +6,8 @@
  * it (/etc/ld.so.cache, then the standard directories) or, with -p PID,
  * as that process maps it.  FUNC is looked up in the file's one symbol
  * table (.symtab, else .dynsym) through the bounded ELF reader (usym_elf.h):
- * defined functions with a size.
+ * defined functions with a size.  A C++ function is named by its mangled
+ * name or either demangled form, and shown demangled (demangle.h).
  *
  * A function's signature is a (struct btf *, BTF_KIND_FUNC id) pair, as a
  * kernel function's is.  Without debug info read yet it is untyped:
@@ -41,6 +42,7 @@ struct ufunc_match {
 	dev_t dev;
 	ino_t ino;
 	const char *name;	/* its symbol's name (owned by the front end) */
+	const char *shown;	/* its name as shown: demangled where C++ (demangle.h), else NAME */
 	__u64 addr;		/* its link-time address (+OFFSET) */
 	__u64 off;		/* OFFSET: a probe inside it, which has no return */
 	__u64 size;		/* its symbol's size */
@@ -69,7 +71,7 @@ int ufunc_front__match(struct ufunc_front *fe, const struct spec *spec, int pid,
 
 /*
  * `info u:BINARY`: FN for each defined function of BINARY with a size,
- * in address order, one per address.  0, FN's error, or an errno with E.
+ * in address order, one per address, NAME as shown (C++ demangled).  0, FN's error, or an errno with E.
  */
 int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 		      int (*fn)(const char *name, __u64 addr, __u64 size, void *ctx), void *ctx,
