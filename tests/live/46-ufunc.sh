@@ -150,12 +150,13 @@ EXPECT   glob_each_nothing_left_attached: eq "" "$(left_progs "$PROGS")"
 CASE
 unset KSNOOP_FEATURES
 
-# --- 1,000 functions of one file: one uprobe.multi link per side, every
-#     function's calls (twice each) ---
+# --- 1,000 functions of one file: one uprobe.multi link per side (every
+#     kernel from 6.6 has it: the probe must say so), every function's
+#     calls (twice each) ---
 M=$U/many
 ks_case <<'CASE'
 NAME     ufunc_glob_1000
-REQUIRES uprobe_multi
+MIN_KERNEL 6.6
 RUN      -j "u:$M:mf_*(arg0, return)"
 WORKLOAD "$M" 2
 EXPECT   glob_1000_multi_said: stderr 'mf_[0-9]+ and 999 more: one program, uprobe.multi$'
@@ -164,6 +165,17 @@ EXPECT   glob_1000_every_function_twice: eq '1000 functions, 2 returns each' \
            "$(events "$OUT" | jq -r 'select(.kind == "return") | .func' | sort | uniq -c | awk '{ c[$1]++ } END { for (k in c) printf "%d functions, %s returns each\n", c[k], k }' | paste -sd';')"
 EXPECT   glob_1000_entry_values: eq '0,1' "$(events "$OUT" | jq -r 'select(.kind == "entry") | .values.arg0' | sort -u | paste -sd,)"
 EXPECT   glob_1000_own_returns: eq "" "$(events "$OUT" | jq -r 'select(.kind == "return" and .func == "mf_0999" and .values.return != 999 and .values.return != 1000) | .values.return')"
+CASE
+
+# --- globs over two files of one plan: a program (a link) per file, each
+#     function's calls from the file that made them ---
+ks_case <<'CASE'
+NAME     ufunc_glob_two_files
+RUN      -j "u:$U/app-gcc-O0:uf_*(return)" "u:$U/app-clang-O0:uf_*(return)"
+WORKLOAD "$U/app-clang-O0" 1
+EXPECT   glob_two_files_programs: stderr '^ksnoop: 20 glob matches in 2 program\(s\)$'
+EXPECT   glob_two_files_each_function: eq 'uf_add=1 uf_depth=4 uf_fail=2 uf_lookup=2 uf_name=2 uf_six=1 uf_static=1 uf_thread_work=3 uf_zero=1' \
+           "$(events "$OUT" | jq -r 'select(.kind == "return") | .func' | sort | uniq -c | awk '{ printf "%s%s=%s", sep, $2, $1; sep = " " }')"
 CASE
 
 # --- C++ by name: a method by its qualified name, overloads by one glob
