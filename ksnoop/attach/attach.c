@@ -1422,6 +1422,12 @@ static int attach_ufunc_group(struct attacher *a, const struct capture_plan *pla
 	err = skel ? attach_ufunc_each(a, skel, plan, path, funcs, offs, cookies, n, pid, failed, e) :
 	      e->err;
 	free(cookies);
+	if (!skel && !attacher__exhausted(err)) {
+		/* The group's plan does not load: its functions are left out, said by the caller. */
+		for (i = 0; i < n; i++)
+			failed[i] = true;
+		return 0;
+	}
 	for (i = 0; i < n && !err; i++)
 		attached += !failed[i];
 	if (!err)

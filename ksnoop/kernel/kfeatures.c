@@ -6,7 +6,8 @@
  * load and an attach where only the attach can tell (fentry needs BTF
  * trampolines and ftrace direct calls), or an attach to nothing where the
  * kernel's answer tells (kprobe.multi looks the symbol up, a raw_tp cookie
- * is an attribute 6.10 added, kprobe.session an attach type it added).
+ * is an attribute 6.10 added, kprobe.session an attach type it added,
+ * uprobe.multi refuses a path that is no regular file).
  * Programs are "return 0"; the fentry one
  * is attached for the moment it takes to close it, to bpf_fentry_test1
  * (present wherever BPF is, called only by BPF_PROG_TEST_RUN).  fentry,
