@@ -1563,9 +1563,11 @@ static int attach_func_group(struct attacher *a, struct target_list *l,
 
 		if (per_func)
 			resolver__func_values(p, &fvs[k]);
-		funcs[k] = (struct attach_func){ p->sig.attach, (__u32)g->idx[k],
+		/* A user function by the name it is shown by (C++: demangled). */
+		funcs[k] = (struct attach_func){ ufunc ? l->v[g->idx[k]].ufunc.shown : p->sig.attach,
+						 (__u32)g->idx[k],
 						 per_func ? &fvs[k] : NULL };
-	if (ufunc)
+		if (ufunc)
 			offs[k] = l->v[g->idx[k]].ufunc.file_off;
 	}
 	if (per_func)
