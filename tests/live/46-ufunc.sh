@@ -55,6 +55,8 @@ out=$(ks info "u:$P:ns::f*" 2>&1)
 expect_eq info_cxx_overloads 'ns::f(double),ns::f(int)' "$(printf '%s\n' "$out" | sed -n 's/^long \(ns::f([a-z]*)\)(.*/\1/p' | sort | paste -sd,)"
 out=$(ks info "u:$P:ns::Conn::*" 2>&1)
 expect_eq info_cxx_class_glob 1 "$(printf '%s\n' "$out" | grep -c '^long ns::Conn::read(char\*, unsigned long)(')"
+# Completion offers C++ names without their parameters ('(' would open the values), overloads once.
+expect_eq complete_cxx "u:$P:ns::Conn::read,u:$P:ns::add<long>,u:$P:ns::f" "$(ks __complete "u:$P:ns::" 2>&1 | paste -sd,)"
 
 # --- bad specs: one line, exit 2 (golden/46-ufunc/errors) ---
 golden=$(cd "$(dirname "$0")/../golden/46-ufunc" && pwd)
