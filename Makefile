@@ -52,7 +52,13 @@ PKG_CFLAGS := -isystem $(LIBBPF_DIR)/include
 # ask for them).  build/ksnoop is linked
 # fully static; the sanitizer builds (which cannot be) link libc and the
 # sanitizer runtimes dynamically.
-PKG_LIBS   := $(LIBBPF_A) -Wl,-Bstatic -ldw -lelf -lz -Wl,-Bdynamic
+# libiberty (binutils' and gcc's, Debian's libiberty-dev): its C++
+# demangler only (ksnoop/ufunc/demangle.c), a static archive of plain C,
+# no C++ runtime.  DEMANGLE=0 builds without it (names are shown mangled).
+DEMANGLE   ?= 1
+DEMANGLE_LIB := $(if $(filter 1,$(DEMANGLE)),-liberty)
+CPPFLAGS   += $(if $(filter 1,$(DEMANGLE)),-DKSNOOP_HAVE_DEMANGLE)
+PKG_LIBS   := $(LIBBPF_A) -Wl,-Bstatic -ldw -lelf -lz $(DEMANGLE_LIB) -Wl,-Bdynamic
 
 # Another architecture: make ARCH=arm64 on x86-64 cross-builds with Debian's
 # aarch64-linux-gnu-gcc into build-arm64/, linking bookworm's arm64 libelf.a
@@ -113,7 +119,7 @@ CORE_SRCS  := log.c ks_error.c spec.c syscall.c kbtf.c ksyms.c signature.c \
 	      suggest.c btf_util.c duration.c kfeatures.c \
 	      resolve_chain.c resolve_value.c resolve_pred.c resolve_strategy.c resolve_sharing.c \
 	      resolve_tuple.c tuple.c kernel.c klookup.c usdt_note.c $(USDT_ARCH_SRC) usdt_specs.c \
-	      usdt_front.c ufunc.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
+	      usdt_front.c ufunc.c demangle.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
 	      targets.c sharing.c stop.c stdout_lines.c tree.c cmd_complete.c track.c recfile.c \
 	      dwarf_btf.c
 APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c cmd_record.c cmd_report.c printing.c
@@ -185,7 +191,8 @@ $(BUILD)/%.o: %.c | $(BUILD) $(SKELS)
 # test: an archive member that is not position independent (a toolchain
 # without default PIE) fails it, and then ksnoop is linked -static, said
 # in one line, the failed link's messages kept in ksnoop.static-pie.log.
-KSNOOP_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -ldw -lelf -lz -o $@
+KSNOOP_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -ldw -lelf -lz \
+	      $(DEMANGLE_LIB) -o $@
 $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
 ifneq ($(STATIC_PIE),)
 	@rm -f $@.static-pie.log
@@ -323,6 +330,35 @@ $(BUILD)/uprog/app-%: tests/uprog/app.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(word 1,$(subst -, ,$*)) -$(word 2,$(subst -, ,$*)) -g -fno-omit-frame-pointer $(WARNINGS) \
 		-pthread $< -o $@
+
+# C++ user functions by their demangled names (live/46-ufunc.sh): one
+# program, built by g++ and clang++ at -O0 and -O2.
+UPROG_BINS += $(foreach cc,g++ clang++,$(foreach o,O0 O2,$(BUILD)/uprog/appcc-$(cc)-$(o)))
+$(BUILD)/uprog/appcc-%: tests/uprog/app.cc | $(BUILD)
+	@mkdir -p $(@D)
+	$(word 1,$(subst -, ,$*)) -$(word 2,$(subst -, ,$*)) -g $(WARNINGS) $< -o $@
+
+# A glob over 1,000 functions of one file (live/46-ufunc.sh, the attach
+# and detach times of uprobe.multi against a uprobe each): mf_0000 ..
+# mf_0999, generated; `many N` calls each N times.
+UPROG_BINS += $(BUILD)/uprog/many
+$(BUILD)/uprog/many.c: Makefile | $(BUILD)
+	@mkdir -p $(@D)
+	@awk 'BEGIN { \
+		print "#include <stdio.h>"; print "#include <stdlib.h>"; \
+		for (i = 0; i < 1000; i++) \
+			printf "__attribute__((noinline)) long mf_%04d(long x) { return x + %d; }\n", i, i; \
+		print "static long (*const mf_all[])(long) = {"; \
+		for (i = 0; i < 1000; i++) printf "\tmf_%04d,\n", i; \
+		print "};"; \
+		print "int main(int argc, char **argv)"; print "{"; \
+		print "\tlong n = argc > 1 ? strtol(argv[1], NULL, 10) : 1, sum = 0;"; \
+		print "\tfor (long r = 0; r < n; r++)"; \
+		print "\t\tfor (unsigned i = 0; i < sizeof(mf_all) / sizeof(mf_all[0]); i++)"; \
+		print "\t\t\tsum += mf_all[i](r);"; \
+		print "\tprintf(\"%ld\\n\", sum);"; print "\treturn 0;"; print "}" }' > $@
+$(BUILD)/uprog/many: $(BUILD)/uprog/many.c
+	$(CC) -O1 -g $(WARNINGS) $< -o $@
 
 # Workloads for the VM tests: static, so the VM needs no libraries for them.
 VM_BINS := $(BUILD)/vm/vmprog

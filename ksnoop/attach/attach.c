@@ -367,6 +367,9 @@ long attacher__tracked_count(const struct attacher *a)
  * call is checked: an instance that kept its own ring buffer would write
  * where nobody reads.
  */
+/* BPF_TRACE_UPROBE_MULTI (6.6): newer than the build's linux/bpf.h may be. */
+#define ATTACH_UPROBE_MULTI	((enum bpf_attach_type)48)
+
 static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 			      const struct capture_plan *plan, enum attach_kind kind,
 			      bool sleepable, bool multi, int usdt_sites, int nfuncs)
@@ -432,6 +435,12 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 								   BPF_TRACE_KPROBE_MULTI);
 		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_kretprobe,
 								   BPF_TRACE_KPROBE_MULTI);
+	}
+	if (kind == ATTACH_UPROBE && multi) {
+		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_uprobe,
+								   ATTACH_UPROBE_MULTI);
+		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_uretprobe,
+								   ATTACH_UPROBE_MULTI);
 	}
 	if (kind == ATTACH_FENTRY) {
 		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fentry, 0, target);
@@ -857,9 +866,6 @@ static int keep_link(struct attacher *a, struct bpf_link *link, bool follows)
  * from 6.6), else a uprobe per site.  FOLLOWS: the first link follows the
  * one kept before it.
  */
-/* BPF_TRACE_UPROBE_MULTI (6.6): newer than the build's linux/bpf.h may be. */
-#define ATTACH_UPROBE_MULTI	((enum bpf_attach_type)48)
-
 static int attach_own_sites(struct attacher *a, struct ksnoop_bpf *skel,
 			    const struct attach_usdt *p, int pid, int *next_id, bool follows,
 			    struct ks_error *e)
@@ -1283,6 +1289,153 @@ static int attach_shared(struct attacher *a, const struct capture_plan *plan,
 	return 0;
 }
 
+/*
+ * A group of user functions of one file (sharing.h): one program, sleepable
+ * where the kernel and the verifier allow it (as attach_ufunc()); MULTI:
+ * its programs load for uprobe.multi links.
+ */
+static struct ksnoop_bpf *load_ufunc_group(struct attacher *a, const struct capture_plan *plan,
+					   bool multi, const struct attach_func *funcs, int n,
+					   struct ks_error *e)
+{
+	bool sleepable = kfeatures__get()->have[FEAT_UPROBE_SLEEPABLE];
+	struct ksnoop_bpf *skel;
+
+	skel = sleepable ? load_group_instance(a, plan, ATTACH_UPROBE, true, multi, 0, funcs, n, e) :
+	       NULL;
+	if (skel)
+		return skel;
+	log_info("%s and the others of its group: %s%s; user memory not paged in yet reads as a fault",
+		 funcs[0].name, sleepable ? "sleepable programs refused: " :
+		 "this kernel has no sleepable uprobes", sleepable ? e->msg : "");
+	ks_clear(e);
+	return load_group_instance(a, plan, ATTACH_UPROBE, false, multi, 0, funcs, n, e);
+}
+
+/* One uprobe.multi link per side for every function of the group: 0, or why not. */
+static int attach_ufunc_multi(struct attacher *a, struct ksnoop_bpf *skel,
+			      const struct capture_plan *plan, const char *path,
+			      const unsigned long *offs, const __u64 *cookies, int n, int pid,
+			      struct ks_error *e)
+{
+	int side, err = 0;
+
+	for (side = 0; side < KSNOOP_NR_KINDS && !err; side++) {
+		LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .offsets = offs, .cookies = cookies,
+			    .cnt = n, .retprobe = side == KSNOOP_RETURN);
+		struct bpf_link *link;
+
+		if (!side_attached(&plan->bpf, side))
+			continue;
+		link = bpf_program__attach_uprobe_multi(side == KSNOOP_ENTRY ? skel->progs.ksnoop_uprobe :
+							skel->progs.ksnoop_uretprobe,
+							pid > 0 ? pid : -1, path, NULL, &opts);
+		err = link ? keep_link(a, link, false) :
+		      ks_fail(e, -errno, "uprobe.multi: %s", strerror(errno));
+	}
+	return err;
+}
+
+/*
+ * A uprobe (and a uretprobe) per function, each with its function's
+ * cookie; FAILED marks one the kernel refuses, left out.
+ */
+static int attach_ufunc_each(struct attacher *a, struct ksnoop_bpf *skel,
+			     const struct capture_plan *plan, const char *path,
+			     const struct attach_func *funcs, const unsigned long *offs,
+			     const __u64 *cookies, int n, int pid, bool *failed, struct ks_error *e)
+{
+	time_t next_note = now_s() + 1;
+	int i, side, err = 0;
+
+	for (i = 0; i < n; i++) {
+		if (stop__requested())
+			return attach_stopped(e);
+		if (now_s() >= next_note) {
+			log_info("attaching uprobes: %d of %d functions", i, n);
+			next_note = now_s() + 1;
+		}
+		for (side = 0; side < KSNOOP_NR_KINDS && !err; side++) {
+			LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = cookies[i],
+				    .retprobe = side == KSNOOP_RETURN);
+			struct bpf_link *link;
+
+			if (!side_attached(&plan->bpf, side))
+				continue;
+			link = bpf_program__attach_uprobe_opts(side == KSNOOP_ENTRY ?
+							       skel->progs.ksnoop_uprobe :
+							       skel->progs.ksnoop_uretprobe,
+							       pid > 0 ? pid : -1, path, offs[i], &opts);
+			err = link ? keep_link(a, link, false) : -errno;
+		}
+		if (err && !attacher__exhausted(err)) {
+			failed[i] = true;
+			err = 0;
+			continue;
+		}
+		if (err)
+			return attach_fail(e, err, "attach a uprobe to", funcs[i].name);
+	}
+	return 0;
+}
+
+/*
+ * The user functions FUNCS of the file PATH (through its /proc/self/fd
+ * link; OFFS their file offsets), one program for all of them, the
+ * cookie naming each: one uprobe.multi link per side where the kernel has
+ * it (and KSNOOP_FEATURES leaves it on), else, or where the kernel
+ * refuses the link, a uprobe per function and side.  uprobe.multi costs
+ * one link and one pass over the file's pages where the uprobes cost 2N
+ * links and perf events (the commit that added this measured both).
+ */
+static int attach_ufunc_group(struct attacher *a, const struct capture_plan *plan,
+			      const struct attach_func *funcs, const unsigned long *offs,
+			      const char *path, int n, int pid, bool *failed, struct ks_error *e)
+{
+	bool multi = kfeatures__ufunc_multi(kfeatures__get());
+	__u64 *cookies = calloc(n, sizeof(*cookies));
+	char label[GROUP_LABEL_MAX];
+	struct ksnoop_bpf *skel;
+	int i, err, nlinks = a->nlinks, attached = 0;
+
+	if (!cookies)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		cookies[i] = group_cookie(funcs, i);
+	group_label(label, sizeof(label), funcs, n);
+	skel = multi ? load_ufunc_group(a, plan, true, funcs, n, e) : NULL;
+	err = skel ? attach_ufunc_multi(a, skel, plan, path, offs, cookies, n, pid, e) : -1;
+	if (!err) {
+		log_info("%s: one program, uprobe.multi", label);
+		free(cookies);
+		return 0;
+	}
+	if (multi) {
+		log_info("%s: uprobe.multi refused (%s): a uprobe per function", label, e->msg);
+		while (a->nlinks > nlinks)
+			bpf_link__destroy(a->links[--a->nlinks]);
+		if (skel)
+			drop_last_instance(a);
+	}
+	ks_clear(e);
+	skel = load_ufunc_group(a, plan, false, funcs, n, e);
+	err = skel ? attach_ufunc_each(a, skel, plan, path, funcs, offs, cookies, n, pid, failed, e) :
+	      e->err;
+	free(cookies);
+	if (!skel && !attacher__exhausted(err)) {
+		/* The group's plan does not load: its functions are left out, said by the caller. */
+		for (i = 0; i < n; i++)
+			failed[i] = true;
+		return 0;
+	}
+	for (i = 0; i < n && !err; i++)
+		attached += !failed[i];
+	if (!err)
+		log_info("%s: one program, %d function%s with a uprobe each", label, attached,
+			 attached == 1 ? "" : "s");
+	return err;
+}
+
 void attacher__log_cost(const struct attacher *a)
 {
 	int i, j, per = sizeof(a->skels[0]->links) / sizeof(struct bpf_link *), nlinks = a->nlinks;
@@ -1390,16 +1543,18 @@ static int attach_usdt_group(struct attacher *a, struct target_list *l,
  * are those the kernel refuses.
  */
 static int attach_func_group(struct attacher *a, struct target_list *l,
-			     const struct target_group *g, struct ks_error *e)
+			     const struct target_group *g, int pid, struct ks_error *e)
 {
 	const struct capture_plan *lead = &l->v[g->idx[0]].plan;
 	bool per_func = g->plan.flags & KSNOOP_PLAN_FUNC_VALUES;
 	struct attach_func *funcs = calloc(g->n, sizeof(*funcs));
 	struct ksnoop_func_values *fvs = per_func ? calloc(g->n, sizeof(*fvs)) : NULL;
 	bool *failed = calloc(g->n, sizeof(*failed));
+	bool ufunc = g->kind == ATTACH_UPROBE;
+	unsigned long *offs = ufunc ? calloc(g->n, sizeof(*offs)) : NULL;
 	int k, err;
 
-	if (!funcs || !failed || (per_func && !fvs)) {
+	if (!funcs || !failed || (per_func && !fvs) || (ufunc && !offs)) {
 		err = ks_fail(e, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -1408,25 +1563,43 @@ static int attach_func_group(struct attacher *a, struct target_list *l,
 
 		if (per_func)
 			resolver__func_values(p, &fvs[k]);
-		funcs[k] = (struct attach_func){ p->sig.attach, (__u32)g->idx[k],
+		/* A user function by the name it is shown by (C++: demangled). */
+		funcs[k] = (struct attach_func){ ufunc ? l->v[g->idx[k]].ufunc.shown : p->sig.attach,
+						 (__u32)g->idx[k],
 						 per_func ? &fvs[k] : NULL };
+		if (ufunc)
+			offs[k] = l->v[g->idx[k]].ufunc.file_off;
 	}
 	if (per_func)
 		log_info("%s and %d more: values per target, records of %u and %u bytes (entry, return)",
 			 lead->sig.attach, g->n - 1, g->plan.side[KSNOOP_ENTRY].rec_size,
 			 g->plan.side[KSNOOP_RETURN].rec_size);
 	ks_clear(e);
-	err = attach_shared(a, lead, &g->plan, g->kind, funcs, g->n, failed, e);
+	if (ufunc) {
+		struct capture_plan *group = malloc(sizeof(*group));
+
+		if (group) {
+			memcpy(group, lead, sizeof(*group));
+			group->bpf = g->plan;
+		}
+		err = group ? attach_ufunc_group(a, group, funcs, offs,
+						 l->v[g->idx[0]].ufunc.attach_path, g->n, pid, failed, e) :
+		      ks_fail(e, -ENOMEM, "out of memory");
+		free(group);
+	} else {
+		err = attach_shared(a, lead, &g->plan, g->kind, funcs, g->n, failed, e);
+	}
 	for (k = 0; k < g->n && !err; k++) {
 		l->v[g->idx[k]].attached = !failed[k];
 		if (failed[k])
-			log_info("%s: %s left out: the kernel refused its program or kprobe (%s)",
+			log_info("%s: %s left out: the kernel refused its program or probe (%s)",
 				 l->v[g->idx[k]].spec->text, funcs[k].name,
 				 e->msg[0] ? e->msg : "-d shows why");
 	}
 out:
 	free(funcs);
 	free(fvs);
+	free(offs);
 	free(failed);
 	return err;
 }
@@ -1452,7 +1625,7 @@ static int attach_groups(struct attacher *a, struct target_list *l, int pid, str
 			err = attach_usdt_group(a, l, &g.v[i], pid, e);
 			continue;
 		}
-		err = attach_func_group(a, l, &g.v[i], e);
+		err = attach_func_group(a, l, &g.v[i], pid, e);
 		nprogs++;
 	}
 	if (g.nfuncs)

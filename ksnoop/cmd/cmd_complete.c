@@ -335,15 +335,20 @@ static void add_syscalls(struct cands *c, const struct complete_src *src)
 	add_dirs(c, dir, "sys:", "sys_enter_", "");
 }
 
-/* u:BINARY:NAME for each function of the file BINARY names. */
+/*
+ * u:BINARY:NAME for each function of the file BINARY names; a C++ name
+ * without its parameters (ns::f for ns::f(int)), which a spec takes
+ * unquoted where '(' would open its values.
+ */
 static int add_ufunc(const char *name, __u64 addr, __u64 size, void *ctx)
 {
 	struct cands *c = ctx;
 	const char *colon = strchr(c->word + 2, ':');
-	char prefix[4096];
+	char prefix[4096], plain[4096];
 
 	snprintf(prefix, sizeof(prefix), "%.*s", (int)(colon - c->word + 1), c->word);
-	add3(c, prefix, name, "");
+	snprintf(plain, sizeof(plain), "%.*s", (int)strcspn(name, "("), name);
+	add3(c, prefix, plain, "");
 	return 0;
 }
 

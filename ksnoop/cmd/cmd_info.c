@@ -109,9 +109,14 @@ static int info_ufunc(struct report *r, struct ufunc_front *fe, const struct spe
 		targets__log_error(s->text, &e);
 		return n;
 	}
-	for (i = 0; i < n; i++)
-		print_func(r, &ms[i].sig, NULL, ms[i].refused,
-			   &(struct target_match){ .name = ms[i].name });
+	for (i = 0; i < n; i++) {
+		struct signature sig = ms[i].sig;
+
+		/* A typed C++ prototype has its parameters: the name without them. */
+		if (ms[i].typed)
+			snprintf(sig.name, sizeof(sig.name), "%s", ms[i].plain);
+		print_func(r, &sig, NULL, ms[i].refused, &(struct target_match){ .name = ms[i].shown });
+	}
 	log_warn("%s: %d function(s) in %s; %s", s->text, n, ms[0].path,
 		 ufunc_match__types_where(&ms[0]));
 	free(ms);

@@ -6,7 +6,8 @@
  * load and an attach where only the attach can tell (fentry needs BTF
  * trampolines and ftrace direct calls), or an attach to nothing where the
  * kernel's answer tells (kprobe.multi looks the symbol up, a raw_tp cookie
- * is an attribute 6.10 added, kprobe.session an attach type it added).
+ * is an attribute 6.10 added, kprobe.session an attach type it added,
+ * uprobe.multi refuses a path that is no regular file).
  * Programs are "return 0"; the fentry one
  * is attached for the moment it takes to close it, to bpf_fentry_test1
  * (present wherever BPF is, called only by BPF_PROG_TEST_RUN).  fentry,
@@ -48,6 +49,7 @@ static const char *const feature_names[FEAT__COUNT] = {
 	[FEAT_TP_COOKIES] = "tp_cookies",
 	[FEAT_RINGBUF] = "ringbuf",
 	[FEAT_KPROBE_SESSION] = "kprobe_session",
+	[FEAT_UPROBE_MULTI] = "uprobe_multi",
 };
 
 const char *kfeatures__name(enum kernel_feature feat)
@@ -77,7 +79,7 @@ int kfeatures__parse(const char *spec, struct kernel_features *f, struct ks_erro
 
 		if (feat < 0)
 			return ks_fail(e, -EINVAL,
-				       FEATURES_ENV ": '%.*s' is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session",
+				       FEATURES_ENV ": '%.*s' is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session, uprobe_multi",
 				       (int)len, p);
 		f->have[feat] = on;
 		f->injected[feat] = true;
@@ -223,6 +225,27 @@ static bool probe_kprobe_session(void)
 	return err == 0 || err == -ESRCH || err == -ENOENT;
 }
 
+/*
+ * uprobe.multi: a kernel with it loads the program, then refuses to
+ * attach it to a path that is not a regular file ("/": EBADF) before
+ * placing any uprobe; one without refuses the program's attach type
+ * (EINVAL).  The attach type is libbpf's for its "uprobe.multi" section:
+ * the system's uapi header (6.1) has no name for it.
+ */
+static bool probe_uprobe_multi(void)
+{
+	unsigned long offset = 0;
+	enum bpf_prog_type type;
+	enum bpf_attach_type multi;
+
+	if (libbpf_prog_type_by_name("uprobe.multi", &type, &multi))
+		return false;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = multi);
+	LIBBPF_OPTS(bpf_link_create_opts, lopts, .uprobe_multi.path = "/",
+		    .uprobe_multi.offsets = &offset, .uprobe_multi.cnt = 1);
+	return load_and_link(type, &opts, multi, &lopts) == -EBADF;
+}
+
 /* The verifier refuses BPF_F_SLEEPABLE on a kprobe program where uprobes cannot sleep. */
 static bool probe_uprobe_sleepable(void)
 {
@@ -276,6 +299,7 @@ static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool
 	}
 	f->have[FEAT_KPROBES] = probe_kprobes();
 	f->have[FEAT_UPROBE_SLEEPABLE] = probe_uprobe_sleepable();
+	f->have[FEAT_UPROBE_MULTI] = probe_uprobe_multi();
 	f->have[FEAT_RINGBUF] = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 1;
 }
 
@@ -355,6 +379,11 @@ int kfeatures__check_run(const struct kernel_features *f, bool funcs, enum attac
 			       "fentry/fexit are refused (%s) and " NO_KPROBES "; " STILL_WORKS,
 			       fentry_why(f));
 	return 0;
+}
+
+bool kfeatures__ufunc_multi(const struct kernel_features *f)
+{
+	return f->have[FEAT_UPROBE_MULTI] && !f->unprivileged;
 }
 
 enum entry_keep kfeatures__entry_keep(const struct kernel_features *f, enum attach_kind kind,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * What the running kernel can do, probed once before anything is resolved:
- * whether fentry/fexit attach, whether kprobes, kprobe.multi and
- * kprobe.session links exist, whether uprobe programs may sleep, whether raw_tp links carry a
+ * whether fentry/fexit attach, whether kprobes, kprobe.multi,
+ * kprobe.session and uprobe.multi links exist, whether uprobe programs may sleep, whether raw_tp links carry a
  * BPF cookie, whether there is a BPF ring buffer.  The attach mode, the
  * program sharing and the USDT program kind are decided from this set,
  * not learned by a load or an attach failing halfway through a run.
@@ -37,6 +37,12 @@ enum kernel_feature {
 	 * (7.0) are not here: libbpf 1.5 has no way to attach either.
 	 */
 	FEAT_KPROBE_SESSION,
+	/*
+	 * One uprobe.multi link for many offsets of one file (6.6 on): a
+	 * glob's user functions attach with a link per side, not a uprobe
+	 * each.  After kprobe_session, for the same reason.
+	 */
+	FEAT_UPROBE_MULTI,
 	FEAT__COUNT,
 };
 
@@ -98,6 +104,13 @@ enum attach_kind kfeatures__func_kind(const struct kernel_features *f, enum atta
  */
 int kfeatures__check_run(const struct kernel_features *f, bool funcs, enum attach_mode mode,
 			struct ks_error *e);
+
+/*
+ * How a group of user functions of one file attaches: one uprobe.multi
+ * link per side where the kernel has it (and KSNOOP_FEATURES leaves it
+ * on), else a uprobe per function and side.
+ */
+bool kfeatures__ufunc_multi(const struct kernel_features *f);
 
 /* Where a call's entry record waits for its return. */
 enum entry_keep {

@@ -8,12 +8,22 @@
  * A glob's tracepoints share programs where the kernel has raw_tp cookies
  * (6.10 on); a glob's functions when attached as kprobes (fentry loads a
  * program per function anyway), except one of several functions of a name:
- * a group attaches by name, and that one only by its address.
+ * a group attaches by name, and that one only by its address.  A glob's
+ * user functions too, one group per file (a uprobe.multi link, or a
+ * uprobe each with a cookie: attach.c).
  */
 bool groups__shared(const struct target_list *l, const struct target *tg)
 {
 	return (tg->from_glob && tg->kind == ATTACH_KPROBE && !tg->plan.sig.addr) || tg->kind == ATTACH_USDT ||
-	       (tg->from_glob && tg->kind == ATTACH_TP && l->tp_cookies);
+	       (tg->from_glob && tg->kind == ATTACH_TP && l->tp_cookies) ||
+	       (tg->from_glob && tg->kind == ATTACH_UPROBE);
+}
+
+/* User functions share a program only within one file: a uprobe.multi link has one path. */
+static bool same_file(const struct target *x, const struct target *y)
+{
+	return x->kind != ATTACH_UPROBE ||
+	       (x->ufunc.dev == y->ufunc.dev && x->ufunc.ino == y->ufunc.ino);
 }
 
 /*
@@ -27,7 +37,8 @@ static bool same_group(const struct target *x, const struct target *y)
 {
 	return x->kind == y->kind && resolver__same_program(&x->plan, &y->plan) &&
 	       (x->kind != ATTACH_USDT || x->plan.bpf.nslots == y->plan.bpf.nslots) &&
-	       (x->kind != ATTACH_TP || x->plan.sig.nslots == y->plan.sig.nslots);
+	       (x->kind != ATTACH_TP || x->plan.sig.nslots == y->plan.sig.nslots) &&
+	       same_file(x, y);
 }
 
 struct hashed {

@@ -4,7 +4,8 @@
  * anything loads and without libbpf, so that it can be tested alone.
  *
  * A glob's kprobe targets, a glob's tracepoints where the kernel has
- * raw_tp cookies, and USDT probes are grouped by plan: equal programs
+ * raw_tp cookies, a glob's user functions (by file) and USDT probes are
+ * grouped by plan: equal programs
  * (resolver__same_program()) are one program, the BPF cookie of each probe
  * naming its target.  A group whose records would grow too large is split
  * (resolver__group()); USDT probes of one plan are spread over several
@@ -23,7 +24,7 @@ struct target_group {
 	enum attach_kind kind;
 	const int *idx;		/* its targets: indexes into the list, ascending */
 	int n;
-	/* ATTACH_KPROBE, ATTACH_TP: the program's plan (resolver__group()). */
+	/* ATTACH_KPROBE, ATTACH_TP, ATTACH_UPROBE: the program's plan (resolver__group()). */
 	struct ksnoop_plan plan;
 };
 

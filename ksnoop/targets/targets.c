@@ -1023,7 +1023,7 @@ static int add_ufunc_spec(struct target_list *l, const struct spec *s,
 		tg->from_glob = s->is_glob;
 		if (ms[j].namesakes > 1 || s->uoffset || s->uaddr)
 			snprintf(tg->label, sizeof(tg->label), "%.*s@%llx", SPEC_MAX_NAME,
-				 ms[j].name, (unsigned long long)ms[j].addr);
+				 ms[j].shown, (unsigned long long)ms[j].addr);
 		if (!resolve_last(l, &ms[j].sig, cfg, &e)) {
 			traced++;
 			l->glob_traced += s->is_glob;
@@ -1036,7 +1036,7 @@ static int add_ufunc_spec(struct target_list *l, const struct spec *s,
 			targets__log_error(s->text, &e);
 			err = e.err;
 		} else {
-			log_detail("%s: %s left out: %s", s->text, ms[j].name, ks_message(&e));
+			log_detail("%s: %s left out: %s", s->text, ms[j].shown, ks_message(&e));
 			if (!first.err)
 				first = e;
 		}

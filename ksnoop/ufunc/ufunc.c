@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <bpf/btf.h>
 #include "dwarf_btf.h"
+#include "demangle.h"
 #include "ufunc.h"
 #include "usdt_note.h"
 #include "usym_elf.h"
@@ -38,6 +39,9 @@ struct ufunc_bin {
 	bool dw_tried;
 	char *dw_where;		/* where the types came from, or why there are none */
 	char *dw_why;		/* dwbtf's error where there are none: where it looked */
+	/* Each symbol's C++ names (demangle.h), NULL where it has none: symbol i's at i. */
+	char **plain;
+	char **full;
 };
 
 struct ufunc_front {
@@ -50,6 +54,18 @@ struct ufunc_front {
 	char **notes;
 	int nnotes;
 };
+
+static void free_names(struct ufunc_bin *b)
+{
+	size_t i;
+
+	for (i = 0; b->plain && i < b->obj.nsyms; i++) {
+		free(b->plain[i]);
+		free(b->full[i]);
+	}
+	free(b->plain);
+	free(b->full);
+}
 
 struct ufunc_front *ufunc_front__new(void)
 {
@@ -71,6 +87,7 @@ void ufunc_front__free(struct ufunc_front *fe)
 		dwbtf__close(fe->bins[i].dw);
 		free(fe->bins[i].dw_where);
 		free(fe->bins[i].dw_why);
+		free_names(&fe->bins[i]);
 	}
 	free(fe->bins);
 	for (i = 0; i < fe->nbtfs; i++)
@@ -224,6 +241,54 @@ static int find_binary(const struct spec *s, int pid, char *out, size_t sz, stru
 	return e->err;
 }
 
+/*
+ * B's C++ names, each symbol's demangled once (names a spec matches, names
+ * shown); functions only, as the matching reads them.  0 or -ENOMEM.
+ */
+static int demangle_names(struct ufunc_bin *b)
+{
+	const struct usym_obj *o = &b->obj;
+	char buf[DEMANGLE_MAX_OUT];
+	size_t i;
+
+	if (!demangle__available() || !o->nsyms)
+		return 0;
+	b->plain = calloc(o->nsyms, sizeof(*b->plain));
+	b->full = calloc(o->nsyms, sizeof(*b->full));
+	if (!b->plain || !b->full)
+		return -ENOMEM;
+	for (i = 0; i < o->nsyms; i++) {
+		const char *name = o->strtab + o->syms[i].name;
+
+		if (!o->syms[i].size || !demangle__cxx(name, false, buf, sizeof(buf)))
+			continue;
+		b->plain[i] = strdup(buf);
+		if (!b->plain[i])
+			return -ENOMEM;
+		if (demangle__cxx(name, true, buf, sizeof(buf)) && !(b->full[i] = strdup(buf)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Symbol I of B as shown: its C++ name with its parameters, else its own. */
+static const char *shown_name(const struct ufunc_bin *b, size_t i)
+{
+	if (b->full && b->full[i])
+		return b->full[i];
+	if (b->plain && b->plain[i])
+		return b->plain[i];
+	return b->obj.strtab + b->obj.syms[i].name;
+}
+
+/* Symbol I of B named as a typed prototype names it: C++ without its parameters. */
+static const char *plain_name(const struct ufunc_bin *b, size_t i)
+{
+	if (b->plain && b->plain[i])
+		return b->plain[i];
+	return b->obj.strtab + b->obj.syms[i].name;
+}
+
 /* The file at PATH, opened and its symbols read once. */
 static struct ufunc_bin *get_bin(struct ufunc_front *fe, const char *path, struct ks_error *e)
 {
@@ -257,6 +322,7 @@ static struct ufunc_bin *get_bin(struct ufunc_front *fe, const char *path, struc
 		return NULL;
 	}
 	err = usym_obj__read(&b->obj, fd, NULL, st.st_size);
+	err = err ?: demangle_names(b);
 	if (err == -ENOMEM)
 		ks_fail(e, err, "out of memory");
 	else if (err == -ENOENT)
@@ -279,9 +345,9 @@ static int match_sig(struct ufunc_match *m, const struct btf *btf, __u32 id, str
 	/* A probe inside the function is named by its offset, as the spec gave it. */
 	if (m->off)
 		snprintf(m->sig.name, sizeof(m->sig.name), "%.*s+0x%llx", SPEC_MAX_NAME - 20,
-			 m->name, (unsigned long long)m->off);
+			 m->shown, (unsigned long long)m->off);
 	else
-		snprintf(m->sig.name, sizeof(m->sig.name), "%s", m->name);
+		snprintf(m->sig.name, sizeof(m->sig.name), "%s", m->shown);
 	snprintf(m->sig.attach, sizeof(m->sig.attach), "%s", m->name);
 	m->sig.has_return = !m->off;
 	return 0;
@@ -324,7 +390,7 @@ static int untyped_sigs(struct ufunc_front *fe, struct ufunc_match *ms, int n,
 	for (i = 0; i < UFUNC_UNTYPED_ARGS && proto > 0 && !err; i++)
 		err = btf__add_func_param(btf, signature__arg_name(i), ulong);
 	for (i = 0; i < n && proto > 0 && !err; i++) {
-		int id = ms[i].typed ? 0 : btf__add_func(btf, ms[i].name, BTF_FUNC_GLOBAL, proto);
+		int id = ms[i].typed ? 0 : btf__add_func(btf, ms[i].shown, BTF_FUNC_GLOBAL, proto);
 
 		err = id < 0 ? id : 0;
 		ids[i] = id;
@@ -411,6 +477,20 @@ static bool unplaceable(const struct btf *btf, __u32 func_id, char *why, size_t 
 	return false;
 }
 
+/* E, dwbtf's refusal naming M by its symbol: named as shown instead (C++ demangled). */
+static int shown_in_error(struct ks_error *e, const struct ufunc_match *m)
+{
+	char sym[SPEC_MAX_NAME + 3], *at;
+	struct ks_error named = *e;
+
+	snprintf(sym, sizeof(sym), "'%s'", m->name);
+	at = strcmp(m->name, m->shown) ? strstr(e->msg, sym) : NULL;
+	if (!at)
+		return e->err;
+	return ks_fail(e, named.err, "%.*s'%s'%s", (int)(at - e->msg), named.msg, m->shown,
+		       named.msg + (at - e->msg) + strlen(sym));
+}
+
 /*
  * M typed from B's debug info: 1 with *ID its FUNC in the debug info's
  * BTF; 0 untyped (M->where says why: no debug info, none for M, a probe
@@ -431,13 +511,13 @@ static int type_match(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_
 	/* gcc's f.constprop.0, f.isra.0, f.part.0, f.cold: not the declaration's ABI. */
 	if (strchr(m->name, '.')) {
 		m->where = keep_note(fe, "'%s' is a compiler's copy whose arguments need not be its declaration's: arguments arg0..arg5 are integers",
-				     m->name);
+				     m->shown);
 		return 0;
 	}
 	/* Static functions of one name: dwbtf finds one by name, maybe the other. */
 	if (m->namesakes > 1) {
 		m->where = keep_note(fe, "%d functions are named '%s' and its debug info is looked up by name: arguments arg0..arg5 are integers",
-				     m->namesakes, m->name);
+				     m->namesakes, m->shown);
 		return 0;
 	}
 	dw = bin_dwarf(b);
@@ -452,9 +532,9 @@ static int type_match(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_
 		return 0;
 	}
 	if (err)
-		return err;
+		return shown_in_error(e, m);
 	if (unplaceable(dwbtf__btf(dw), *id, why, sizeof(why)))
-		return ks_fail(e, -EINVAL, "'%s': '%s' %s: not traced", b->path, m->name, why);
+		return ks_fail(e, -EINVAL, "'%s': '%s' %s: not traced", b->path, m->shown, why);
 	m->where = b->dw_where;
 	return 1;
 }
@@ -510,7 +590,7 @@ static int match_sigs(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_
 		if (r == -EINVAL) {
 			struct ks_error why = *e;
 
-			ks_fail(e, r, "'%s': '%s' %s", b->path, ms[i].name, ks_message(&why));
+			ks_fail(e, r, "'%s': '%s' %s", b->path, ms[i].shown, ks_message(&why));
 		}
 		err = refuse_match(fe, &ms[i], e);
 	}
@@ -533,6 +613,7 @@ static const char *sym_name(const struct usym_obj *o, const struct usym_sym *s)
 static struct ufunc_match *add_match(struct match_list *l, const struct ufunc_bin *b,
 				     const struct usym_sym *s, __u64 off)
 {
+	size_t i = s - b->obj.syms;
 	struct ufunc_match *v = realloc(l->v, (l->n + 1) * sizeof(*v)), *m;
 
 	if (!v)
@@ -545,6 +626,8 @@ static struct ufunc_match *add_match(struct match_list *l, const struct ufunc_bi
 	m->dev = b->dev;
 	m->ino = b->ino;
 	m->name = sym_name(&b->obj, s);
+	m->shown = shown_name(b, i);
+	m->plain = plain_name(b, i);
 	m->addr = s->addr + off;
 	m->off = off;
 	m->size = s->size;
@@ -568,7 +651,8 @@ static int match_names(const struct ufunc_bin *b, const struct spec *s, struct m
 
 		if (!sy->size || sy->addr == last)
 			continue;
-		if (s->is_glob ? fnmatch(s->target, name, 0) : strcmp(s->target, name))
+		if (!demangle__name_matches(s->target, s->is_glob, name,
+					    b->plain ? b->plain[i] : NULL, b->full ? b->full[i] : NULL))
 			continue;
 		if (l->n >= UFUNC_MAX_MATCHES)
 			return -E2BIG;
@@ -752,7 +836,7 @@ int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 			continue;
 		last = o->syms[i].addr;
 		listed++;
-		err = fn(sym_name(o, &o->syms[i]), o->syms[i].addr, o->syms[i].size, ctx);
+		err = fn(shown_name(b, i), o->syms[i].addr, o->syms[i].size, ctx);
 	}
 	/* Stripped (strip keeps .dynsym, which defines none of a program's own). */
 	if (!err && !listed)

@@ -6,7 +6,8 @@
  * it (/etc/ld.so.cache, then the standard directories) or, with -p PID,
  * as that process maps it.  FUNC is looked up in the file's one symbol
  * table (.symtab, else .dynsym) through the bounded ELF reader (usym_elf.h):
- * defined functions with a size.
+ * defined functions with a size.  A C++ function is named by its mangled
+ * name or either demangled form, and shown demangled (demangle.h).
  *
  * A function's signature is a (struct btf *, BTF_KIND_FUNC id) pair, as a
  * kernel function's is.  Where the file (or its separate debug file, or a
@@ -51,6 +52,8 @@ struct ufunc_match {
 	dev_t dev;
 	ino_t ino;
 	const char *name;	/* its symbol's name (owned by the front end) */
+	const char *shown;	/* its name as shown: demangled where C++ (demangle.h), else NAME */
+	const char *plain;	/* SHOWN without its C++ parameters: a typed prototype's name */
 	__u64 addr;		/* its link-time address (+OFFSET) */
 	__u64 off;		/* OFFSET: a probe inside it, which has no return */
 	__u64 size;		/* its symbol's size */
@@ -83,9 +86,9 @@ int ufunc_front__match(struct ufunc_front *fe, const struct spec *spec, int pid,
 
 /*
  * `info u:BINARY`: FN for each defined function of BINARY with a size,
- * in address order, one per address; where its symbol table defines none
- * (stripped), each function its debug info has (a separate debug file's),
- * size 0.  0, FN's error, or an errno with E.
+ * in address order, one per address, NAME as shown (C++ demangled); where
+ * its symbol table defines none (stripped), each function its debug info
+ * has (a separate debug file's), size 0.  0, FN's error, or an errno with E.
  */
 int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 		      int (*fn)(const char *name, __u64 addr, __u64 size, void *ctx), void *ctx,

@@ -116,7 +116,7 @@ static void test_parse_errors(void **state)
 	refused(",fentry", "'' is not");
 	refused("fentry,,kprobes", "'' is not");
 	refused("fentry,", "after the last ','");
-	refused("-kprobe", "is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session");
+	refused("-kprobe", "is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session, uprobe_multi");
 	refused("-kprobe_sessions", "'-kprobe_sessions' is not");
 }
 
@@ -131,12 +131,12 @@ static void test_describe(void **state)
 	kfeatures__describe(&f, "6.1.0-test", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.1.0-test: fentry no (Operation not supported), kprobes yes, "
 			    "kprobe_multi no, uprobe_sleepable yes, tp_cookies yes, ringbuf yes, "
-			    "kprobe_session yes");
+			    "kprobe_session yes, uprobe_multi yes");
 	assert_int_equal(kfeatures__parse("-uprobe_sleepable,-fentry", &f, &e), 0);
 	kfeatures__describe(&f, "6.12", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.12: fentry no (KSNOOP_FEATURES), kprobes yes, kprobe_multi no, "
 			    "uprobe_sleepable no (KSNOOP_FEATURES), tp_cookies yes, ringbuf yes, "
-			    "kprobe_session yes");
+			    "kprobe_session yes, uprobe_multi yes");
 }
 
 /* arm64's 6.1 refuses fentry with the kernel's own ENOTSUPP (524), which libc does not name. */
@@ -149,7 +149,7 @@ static void test_describe_no_trampolines(void **state)
 	kfeatures__describe(&f, "6.1.0-50-cloud-arm64", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.1.0-50-cloud-arm64: fentry no (no BPF trampolines in this "
 			    "kernel's build for its architecture, ENOTSUPP), kprobes yes, kprobe_multi no, "
-			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session yes");
+			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session yes, uprobe_multi yes");
 }
 
 /* A run that traces no kernel function does not ask about fentry or kprobe.multi. */
@@ -163,7 +163,8 @@ static void test_describe_not_probed(void **state)
 	f.have[FEAT_FENTRY] = f.have[FEAT_KPROBE_MULTI] = f.have[FEAT_KPROBE_SESSION] = false;
 	kfeatures__describe(&f, "6.12", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.12: fentry not probed, kprobes yes, kprobe_multi not probed, "
-			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session not probed");
+			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session not probed, "
+			    "uprobe_multi yes");
 	/* Injected: said as injected, probed or not. */
 	assert_int_equal(kfeatures__parse("-kprobe_multi", &f, &e), 0);
 	kfeatures__describe(&f, "6.12", line, sizeof(line));
@@ -191,6 +192,34 @@ static void test_describe_unprivileged(void **state)
 }
 
 /* ---- decisions ---- */
+
+/*
+ * A glob's user functions attach through uprobe.multi where the kernel
+ * has it, and not where KSNOOP_FEATURES turns it off (the fallback's
+ * test), nor where nothing could be probed.
+ */
+static void test_ufunc_multi(void **state)
+{
+	struct kernel_features f = everything(), unpriv = everything();
+	struct ks_error e = { 0 };
+	char line[512];
+
+	assert_true(kfeatures__ufunc_multi(&f));
+	assert_int_equal(kfeatures__parse("-uprobe_multi", &f, &e), 0);
+	assert_false(f.have[FEAT_UPROBE_MULTI]);
+	assert_false(kfeatures__ufunc_multi(&f));
+	kfeatures__describe(&f, "6.12", line, sizeof(line));
+	assert_non_null(strstr(line, ", uprobe_multi no (KSNOOP_FEATURES)"));
+	assert_int_equal(kfeatures__parse("+uprobe_multi", &f, &e), 0);
+	assert_true(kfeatures__ufunc_multi(&f));
+	/* 6.1 has no uprobe.multi: probed and absent. */
+	f.have[FEAT_UPROBE_MULTI] = f.injected[FEAT_UPROBE_MULTI] = false;
+	assert_false(kfeatures__ufunc_multi(&f));
+	kfeatures__describe(&f, "6.1", line, sizeof(line));
+	assert_non_null(strstr(line, "kprobe_session yes, uprobe_multi no"));
+	unpriv.unprivileged = true;
+	assert_false(kfeatures__ufunc_multi(&unpriv));
+}
 
 /* The mode of a run, for each kernel and each --mode. */
 static void test_attach_mode(void **state)
@@ -365,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_describe_unprivileged),
 	};
 	const struct CMUnitTest decision_tests[] = {
+		cmocka_unit_test(test_ufunc_multi),
 		cmocka_unit_test(test_attach_mode),
 		cmocka_unit_test(test_func_kind),
 		cmocka_unit_test(test_check_run),

@@ -732,6 +732,41 @@ static void test_group_usdt_spread(void **state)
 	assert_int_equal(g.n, 16);
 }
 
+/*
+ * A glob's user functions share a program per file (one uprobe.multi link
+ * has one path): two files' functions of one plan are two groups, each
+ * of one file's; a function named alone is a program of its own.
+ */
+static void test_group_ufuncs_by_file(void **state)
+{
+	struct target *v = calloc(7, sizeof(*v));
+	struct target_list l = { .v = v, .n = 7 };
+	int i, k;
+
+	assert_non_null(v);
+	assert_int_equal(expand("vfs_read"), 0);
+	for (i = 0; i < 7; i++) {
+		v[i] = x->l.v[0];
+		v[i].kind = ATTACH_UPROBE;
+		v[i].from_glob = i < 6;
+		v[i].ufunc.dev = 8;
+		v[i].ufunc.ino = i % 2 ? 100 : 200;	/* interleaved: 0 2 4 and 1 3 5 */
+		v[i].plan.bpf.func_id = i;
+	}
+	assert_true(groups__shared(&l, &v[0]));
+	assert_false(groups__shared(&l, &v[6]));
+	assert_int_equal(groups__build(&g, &l, 16), 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.nfuncs, 6);
+	for (i = 0; i < g.n; i++) {
+		assert_int_equal(g.v[i].kind, ATTACH_UPROBE);
+		assert_int_equal(g.v[i].n, 3);
+		for (k = 1; k < g.v[i].n; k++)
+			assert_int_equal(v[g.v[i].idx[k]].ufunc.ino, v[g.v[i].idx[0]].ufunc.ino);
+	}
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest expand_tests[] = {
@@ -758,6 +793,7 @@ int main(void)
 	const struct CMUnitTest group_tests[] = {
 		cmocka_unit_test_teardown(test_group_glob_kprobes_share, free_groups),
 		cmocka_unit_test_teardown(test_group_by_plan, free_groups),
+		cmocka_unit_test_teardown(test_group_ufuncs_by_file, free_groups),
 		cmocka_unit_test_teardown(test_group_not_fentry, free_groups),
 		cmocka_unit_test_teardown(test_group_tracepoints, free_groups),
 		cmocka_unit_test_teardown(test_group_usdt_spread, free_groups),
