@@ -47,10 +47,11 @@ struct buf {
 	bool failed;		/* out of memory: every later put is dropped */
 };
 
-static void buf_put(struct buf *b, const void *data, size_t n)
+/* N more bytes at the end of B, uninitialised; NULL once out of memory. */
+static char *buf_reserve(struct buf *b, size_t n)
 {
 	if (b->failed)
-		return;
+		return NULL;
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 4096;
 		char *p;
@@ -60,13 +61,21 @@ static void buf_put(struct buf *b, const void *data, size_t n)
 		p = realloc(b->p, cap);
 		if (!p) {
 			b->failed = true;
-			return;
+			return NULL;
 		}
 		b->p = p;
 		b->cap = cap;
 	}
-	memcpy(b->p + b->len, data, n);
 	b->len += n;
+	return b->p + b->len - n;
+}
+
+static void buf_put(struct buf *b, const void *data, size_t n)
+{
+	char *p = buf_reserve(b, n);
+
+	if (p && n)
+		memcpy(p, data, n);
 }
 
 static void buf_u32(struct buf *b, __u32 v) { buf_put(b, &v, sizeof(v)); }
@@ -349,9 +358,11 @@ struct recfile_writer {
 	char *tmp;		/* --force: the new file, renamed over path when it begins */
 	bool failed;		/* a write failed: nothing more goes out */
 	__u64 bytes;
-	struct buf events;	/* records not yet written, each XORed with the one before */
+	struct buf events;	/* records not yet written, delta-coded (RECFILE_BLOCK_DELTA) */
+	size_t events_raw;	/* their bytes as records: a block's size as the reader decodes it */
 	__u64 records;
 	char *prev;		/* the last record as it came, padded: what the next one is XORed with */
+	char *prev_next;	/* the record being written, padded: prev's next value */
 	size_t prev_len, prev_cap;	/* prev_len 0: the block's first record */
 	ZSTD_CCtx *zc;		/* one compression context for every block */
 	char *zbuf;		/* a block as written: its header, then the zstd frame */
@@ -545,21 +556,6 @@ static int write_block(struct recfile_writer *w, __u32 type, const void *raw, si
 	return write_all(w, w->zbuf, sizeof(h) + stored, e);
 }
 
-/* DST ^= SRC over N bytes, a multiple of 8 (records are padded to 8). */
-static void xor_words(char *dst, const char *src, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i += 8) {
-		__u64 a, b;
-
-		memcpy(&a, dst + i, 8);
-		memcpy(&b, src + i, 8);
-		a ^= b;
-		memcpy(dst + i, &a, 8);
-	}
-}
-
 static void put_meta(struct buf *b, const struct recfile_meta *m)
 {
 	int i;
@@ -691,6 +687,7 @@ int recfile_writer__flush(struct recfile_writer *w, struct ks_error *e)
 		return 0;
 	err = write_block(w, RECFILE_EVENTS | RECFILE_BLOCK_DELTA, w->events.p, w->events.len, e);
 	w->events.len = 0;
+	w->events_raw = 0;
 	w->prev_len = 0;	/* a block decodes on its own: a file cut after it still reports */
 	return err;
 }
@@ -698,34 +695,59 @@ int recfile_writer__flush(struct recfile_writer *w, struct ks_error *e)
 int recfile_writer__event(struct recfile_writer *w, const void *rec, size_t size,
 			  struct ks_error *e)
 {
+	size_t padded = (size + 7) & ~(size_t)7, nwords = padded / 8, nmask = (nwords + 7) / 8;
+	size_t prev_words = w->prev_len / 8, k;
+	unsigned char *mask;
+	char *out;
+
 	if (w->failed)
 		return -EIO;
-	static const char pad[8];
-
-	size_t padded = (size + 7) & ~(size_t)7, at;
-
-	/* Each record 8-byte aligned, as in the ring buffer: the printer reads it in place. */
-	buf_u64(&w->events, size);
-	at = w->events.len;
-	buf_put(&w->events, rec, size);
-	buf_put(&w->events, pad, -size & 7);
 	if (padded > w->prev_cap) {
-		char *p = realloc(w->prev, padded);
+		char *p = realloc(w->prev, padded), *q = p ? realloc(w->prev_next, padded) : NULL;
 
-		if (!p)
-			w->events.failed = true;
-		else
-			w->prev = p, w->prev_cap = padded;
+		if (p)
+			w->prev = p;
+		if (!q)
+			return ks_fail(e, -ENOMEM, "out of memory");
+		w->prev_next = q;
+		w->prev_cap = padded;
 	}
-	if (w->events.failed)
+	/*
+	 * RECFILE_BLOCK_DELTA: the size, a bit per 8-byte word of the record
+	 * (padded), set where the word differs from the record before's, and
+	 * those words XORed with it.  Of a USDT event's 11 words 2 or 3 differ.
+	 */
+	out = buf_reserve(&w->events, 8 + nmask + padded);	/* at most; trimmed below */
+	if (!out)
 		return ks_fail(e, -ENOMEM, "out of memory");
-	/* As its difference from the record before (RECFILE_BLOCK_DELTA), which is kept as it came. */
-	xor_words(w->events.p + at, w->prev, padded < w->prev_len ? padded : w->prev_len);
-	memcpy(w->prev, rec, size);
-	memset(w->prev + size, 0, padded - size);
+	memcpy(out, &(__u64){ size }, 8);
+	mask = (unsigned char *)out + 8;
+	memset(mask, 0, nmask);
+	/* The record padded, in the kept copy: whole words from here on. */
+	memcpy(w->prev_next, rec, size);
+	memset(w->prev_next + size, 0, padded - size);
+	out += 8 + nmask;
+	for (k = 0; k < nwords; k++) {
+		__u64 v, pv = 0;
+
+		memcpy(&v, w->prev_next + 8 * k, 8);
+		if (k < prev_words)
+			memcpy(&pv, w->prev + 8 * k, 8);
+		if (v != pv) {
+			v ^= pv;
+			mask[k / 8] |= 1 << (k % 8);
+			memcpy(out, &v, 8);
+			out += 8;
+		}
+	}
+	w->events.len = out - w->events.p;
+	out = w->prev;
+	w->prev = w->prev_next;
+	w->prev_next = out;
 	w->prev_len = padded;
+	w->events_raw += 8 + padded;
 	w->records++;
-	return w->events.len >= RECFILE_EVENTS_BLOCK ? recfile_writer__flush(w, e) : 0;
+	return w->events_raw >= RECFILE_EVENTS_BLOCK ? recfile_writer__flush(w, e) : 0;
 }
 
 int recfile_writer__finish(struct recfile_writer *w, const struct recfile_totals *t,
@@ -771,6 +793,7 @@ void recfile_writer__free(struct recfile_writer *w)
 	free(w->path);
 	free(w->events.p);
 	free(w->prev);
+	free(w->prev_next);
 	free(w->zbuf);
 	ZSTD_freeCCtx(w->zc);
 	free(w);
@@ -791,8 +814,6 @@ struct recfile {
 	size_t ksyms_len;
 	char *block;		/* the current EVENTS block, decompressed */
 	size_t block_len, pos;
-	bool delta;		/* its records are XORed with the one before (decoded in place) */
-	size_t prev_off, prev_len;	/* the record before, decoded; prev_len 0: none */
 	ZSTD_DCtx *zd;
 	bool ended;
 	bool has_totals;
@@ -1202,6 +1223,70 @@ static bool record_ok(const struct recfile *r, const void *rec, size_t size)
 	return true;
 }
 
+/*
+ * A RECFILE_BLOCK_DELTA events block (*P, *LEN) decoded into records as
+ * version 2 stores them (size, record, padding), in place of it: each
+ * record's words that its mask marks XORed with the record before's, the
+ * others the record before's.  Bounded: the decoded block no longer than
+ * a block a reader takes, every mask and word inside the block.
+ */
+static int undelta(struct recfile *r, char **p, size_t *len, __u64 at, struct ks_error *e)
+{
+	const unsigned char *in = (const unsigned char *)*p, *end = in + *len;
+	struct buf out = {};
+	size_t prev_off = 0, prev_words = 0;
+
+	while (in < end) {
+		__u64 size, nwords, nmask, k;
+		const unsigned char *mask;
+		size_t off;
+
+		if (end - in < 8)
+			goto bad_block;
+		memcpy(&size, in, 8);
+		in += 8;
+		nwords = (size + 7) / 8;
+		nmask = (nwords + 7) / 8;
+		if (size > RECFILE_MAX_BLOCK || (__u64)(end - in) < nmask ||
+		    out.len + 8 + nwords * 8 > RECFILE_MAX_BLOCK)
+			goto bad_block;
+		mask = in;
+		in += nmask;
+		buf_u64(&out, size);
+		off = out.len;
+		if (!buf_reserve(&out, nwords * 8))
+			break;
+		for (k = 0; k < nwords; k++) {
+			__u64 v = 0, pv;
+
+			if (mask[k / 8] >> (k % 8) & 1) {
+				if (end - in < 8)
+					goto bad_block;
+				memcpy(&v, in, 8);
+				in += 8;
+			}
+			if (k < prev_words) {
+				memcpy(&pv, out.p + prev_off + 8 * k, 8);
+				v ^= pv;
+			}
+			memcpy(out.p + off + 8 * k, &v, 8);
+		}
+		prev_off = off;
+		prev_words = nwords;
+	}
+	if (out.failed) {
+		free(out.p);
+		return ks_fail(e, -ENOMEM, "out of memory");
+	}
+	free(*p);
+	*p = out.p ? out.p : calloc(1, 1);
+	*len = out.len;
+	return *p ? 0 : ks_fail(e, -ENOMEM, "out of memory");
+bad_block:
+	free(out.p);
+	return bad(r, e, at, "delta-coded records do not fit their block");
+}
+
 /* A block after the plans: KSYMS kept, END's totals, EVENTS made current. */
 static int take_block(struct recfile *r, __u32 type, char *p, size_t len, __u64 at,
 		      struct ks_error *e)
@@ -1216,12 +1301,18 @@ static int take_block(struct recfile *r, __u32 type, char *p, size_t len, __u64 
 		r->ksyms_len = len;
 		return 0;
 	case RECFILE_EVENTS:
+		if (type & RECFILE_BLOCK_DELTA) {
+			int err = undelta(r, &p, &len, at, e);
+
+			if (err) {
+				free(p);
+				return err;
+			}
+		}
 		free(r->block);
 		r->block = p;
 		r->block_len = len;
 		r->pos = 0;
-		r->delta = type & RECFILE_BLOCK_DELTA;
-		r->prev_len = 0;
 		return 0;
 	case RECFILE_END:
 		if (len != sizeof(r->totals)) {
@@ -1260,25 +1351,6 @@ static int next_block(struct recfile *r, struct ks_error *e)
 	return err ? err : 1;
 }
 
-/*
- * The record of N bytes at the block's position, XORed back with the one
- * before it (decoded already, in place): over both records' padded
- * lengths, as the writer did, and never past the block.
- */
-static void undelta(struct recfile *r, __u64 n)
-{
-	size_t at = r->pos + 8, len = r->block_len - at, both, i;
-
-	if ((n + 7) / 8 * 8 < len)
-		len = (n + 7) / 8 * 8;
-	both = len < r->prev_len ? len : r->prev_len;
-	xor_words(r->block + at, r->block + r->prev_off, both & ~(size_t)7);
-	for (i = both & ~(size_t)7; i < both; i++)
-		r->block[at + i] ^= r->block[r->prev_off + i];
-	r->prev_off = at;
-	r->prev_len = len;
-}
-
 int recfile__next(struct recfile *r, const void **rec, size_t *size, struct ks_error *e)
 {
 	int err;
@@ -1290,11 +1362,7 @@ int recfile__next(struct recfile *r, const void **rec, size_t *size, struct ks_e
 			if (r->block_len - r->pos < 8)
 				return bad(r, e, r->off, "record length cut inside its block");
 			memcpy(&n, r->block + r->pos, 8);
-			if (n > r->block_len - r->pos - 8)
-				return bad(r, e, r->off, "record does not fit its block or plan");
-			if (r->delta)
-				undelta(r, n);
-			if (!record_ok(r, r->block + r->pos + 8, n))
+			if (n > r->block_len - r->pos - 8 || !record_ok(r, r->block + r->pos + 8, n))
 				return bad(r, e, r->off, "record does not fit its block or plan");
 			*rec = r->block + r->pos + 8;
 			*size = n;

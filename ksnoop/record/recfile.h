@@ -12,9 +12,10 @@
  * which is still read) of stored_len bytes that decompresses to exactly
  * raw_len bytes; the CRC-32 is of the stored bytes, so a damaged block is
  * found before it is decompressed.  The type word's high bits say how:
- * RECFILE_BLOCK_ZSTD, and for EVENTS RECFILE_BLOCK_DELTA (each record
- * XORed with the one before it in its block, so that the header fields
- * that repeat from event to event are zeros to the compressor).  Blocks come in this order:
+ * RECFILE_BLOCK_ZSTD, and for EVENTS RECFILE_BLOCK_DELTA (each record's
+ * 8-byte words that differ from the record before's, XORed with them, and
+ * a mask of which: the header fields that repeat from event to event are
+ * left out; docs/RECORD-FORMAT.md).  Blocks come in this order:
  * HEADER, BTF, PLANS, KSYMS (kernel targets that name addresses), EVENTS
  * (any number), END.  A file cut short (ksnoop killed, disk full) has no
  * END: every complete block before the cut still reports.
@@ -67,7 +68,7 @@ enum recfile_block {
 /* A block type word's high bits: how its bytes are stored. */
 #define RECFILE_BLOCK_TYPE	0xffffu
 #define RECFILE_BLOCK_ZSTD	(1u << 16)	/* a zstd frame; else a zlib stream */
-#define RECFILE_BLOCK_DELTA	(1u << 17)	/* EVENTS: records XORed with the one before */
+#define RECFILE_BLOCK_DELTA	(1u << 17)	/* EVENTS: records as changed words */
 
 enum recfile_kind {
 	RECFILE_KERNEL = 0,	/* functions, tracepoints, system calls */

@@ -10,7 +10,7 @@
  *         which the target compresses (zlib, version 2's codec: the
  *         cheaper to fuzz; zstd frames come in the even form) and
  *         checksums into a well-formed file; the type's bit 7 is
- *         RECFILE_BLOCK_DELTA (records XORed with the one before).  A mutation of a zlib stream almost never survives its
+ *         RECFILE_BLOCK_DELTA (records as changed words).  A mutation of a zlib stream almost never survives its
  *         checksum, so this is how the fuzzer reaches what the blocks
  *         hold: the header, the BTF, the plans and the records.
  * Seeds (corpus/recfile/) are real recordings (tests/fixture/record/)

@@ -55,7 +55,7 @@ bg() {
 	BGPID=$KPID
 	local i
 	for i in $(seq 100); do
-		grep -q "tracing .* target" "$2" && return 0
+		grep -qs "tracing .* target" "$2" && return 0
 		kill -0 "$BGPID" 2>/dev/null || break
 		sleep 0.1
 	done
