@@ -52,13 +52,15 @@ PKG_CFLAGS := -isystem $(LIBBPF_DIR)/include
 # ask for them).  build/ksnoop is linked
 # fully static; the sanitizer builds (which cannot be) link libc and the
 # sanitizer runtimes dynamically.
+# libzstd (Debian's libzstd-dev): record files' blocks (ksnoop/record/);
+# zlib still reads version-2 files.
 # libiberty (binutils' and gcc's, Debian's libiberty-dev): its C++
 # demangler only (ksnoop/ufunc/demangle.c), a static archive of plain C,
 # no C++ runtime.  DEMANGLE=0 builds without it (names are shown mangled).
 DEMANGLE   ?= 1
 DEMANGLE_LIB := $(if $(filter 1,$(DEMANGLE)),-liberty)
 CPPFLAGS   += $(if $(filter 1,$(DEMANGLE)),-DKSNOOP_HAVE_DEMANGLE)
-PKG_LIBS   := $(LIBBPF_A) -Wl,-Bstatic -ldw -lelf -lz $(DEMANGLE_LIB) -Wl,-Bdynamic
+PKG_LIBS   := $(LIBBPF_A) -Wl,-Bstatic -ldw -lelf -lz -lzstd $(DEMANGLE_LIB) -Wl,-Bdynamic
 
 # Another architecture: make ARCH=arm64 on x86-64 cross-builds with Debian's
 # aarch64-linux-gnu-gcc into build-arm64/, linking bookworm's arm64 libelf.a
@@ -191,7 +193,7 @@ $(BUILD)/%.o: %.c | $(BUILD) $(SKELS)
 # test: an archive member that is not position independent (a toolchain
 # without default PIE) fails it, and then ksnoop is linked -static, said
 # in one line, the failed link's messages kept in ksnoop.static-pie.log.
-KSNOOP_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -ldw -lelf -lz \
+KSNOOP_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -ldw -lelf -lz -lzstd \
 	      $(DEMANGLE_LIB) -o $@
 $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
 ifneq ($(STATIC_PIE),)

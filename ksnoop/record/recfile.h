@@ -8,9 +8,14 @@
  *   MAGIC  := "KSNOOPR\n"
  *   BLOCK  := type u32, raw_len u32, stored_len u32, crc32 u32, stored bytes
  *
- * Every block is one zlib stream (stored_len bytes) that inflates to
- * exactly raw_len bytes; the CRC-32 is of the stored bytes, so a damaged
- * block is found before it is inflated.  Blocks come in this order:
+ * Every block is one zstd frame (version 3; a zlib stream in version 2,
+ * which is still read) of stored_len bytes that decompresses to exactly
+ * raw_len bytes; the CRC-32 is of the stored bytes, so a damaged block is
+ * found before it is decompressed.  The type word's high bits say how:
+ * RECFILE_BLOCK_ZSTD, and for EVENTS RECFILE_BLOCK_DELTA (each record's
+ * 8-byte words that differ from the record before's, XORed with them, and
+ * a mask of which: the header fields that repeat from event to event are
+ * left out; docs/RECORD-FORMAT.md).  Blocks come in this order:
  * HEADER, BTF, PLANS, KSYMS (kernel targets that name addresses), EVENTS
  * (any number), END.  A file cut short (ksnoop killed, disk full) has no
  * END: every complete block before the cut still reports.
@@ -34,7 +39,9 @@
 
 #define RECFILE_MAGIC		"KSNOOPR\n"
 #define RECFILE_MAGIC_LEN	8
-#define RECFILE_VERSION		2
+#define RECFILE_VERSION		3
+/* The oldest version a reader takes: 2 has the same records, zlib blocks. */
+#define RECFILE_OLDEST_VERSION	2
 /* Events are written in blocks of about this much raw data. */
 #define RECFILE_EVENTS_BLOCK	(1u << 20)
 /*
@@ -57,6 +64,11 @@ enum recfile_block {
 	RECFILE_EVENTS = 5,
 	RECFILE_END = 6,
 };
+
+/* A block type word's high bits: how its bytes are stored. */
+#define RECFILE_BLOCK_TYPE	0xffffu
+#define RECFILE_BLOCK_ZSTD	(1u << 16)	/* a zstd frame; else a zlib stream */
+#define RECFILE_BLOCK_DELTA	(1u << 17)	/* EVENTS: records as changed words */
 
 enum recfile_kind {
 	RECFILE_KERNEL = 0,	/* functions, tracepoints, system calls */

@@ -7,8 +7,10 @@
  *   even  the file's bytes, as they are (magic, block headers, checksums,
  *         zlib streams: the container);
  *   odd   blocks before they are stored: [type u8][length u32][bytes]...,
- *         which the target compresses and checksums into a well-formed
- *         file.  A mutation of a zlib stream almost never survives its
+ *         which the target compresses (zlib, version 2's codec: the
+ *         cheaper to fuzz; zstd frames come in the even form) and
+ *         checksums into a well-formed file; the type's bit 7 is
+ *         RECFILE_BLOCK_DELTA (records as changed words).  A mutation of a zlib stream almost never survives its
  *         checksum, so this is how the fuzzer reaches what the blocks
  *         hold: the header, the BTF, the plans and the records.
  * Seeds (corpus/recfile/) are real recordings (tests/fixture/record/)
@@ -58,7 +60,7 @@ static size_t build_file(const uint8_t *in, size_t n, uint8_t **out)
 		}
 		if (compress2(f + len + 16, &stored, in + 5, blen, 1) != Z_OK)
 			break;
-		hdr[0] = in[0];
+		hdr[0] = (in[0] & 0x7f) | (in[0] & 0x80 ? RECFILE_BLOCK_DELTA : 0);
 		hdr[1] = blen;
 		hdr[2] = stored;
 		hdr[3] = crc32(0, f + len + 16, stored);

@@ -55,7 +55,7 @@ bg() {
 	BGPID=$KPID
 	local i
 	for i in $(seq 100); do
-		grep -q "tracing .* target" "$2" && return 0
+		grep -qs "tracing .* target" "$2" && return 0
 		kill -0 "$BGPID" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -269,7 +269,7 @@ head -c 8 "$tmp/t.ksr" >"$tmp/nok.ksr"
 while [ "$off" -lt "$size" ]; do
 	type=$(od -An -tu4 -j "$off" -N4 "$tmp/t.ksr" | tr -d ' ')
 	stored=$(od -An -tu4 -j $((off + 8)) -N4 "$tmp/t.ksr" | tr -d ' ')
-	[ "$type" = 4 ] || tail -c +$((off + 1)) "$tmp/t.ksr" | head -c $((16 + stored)) >>"$tmp/nok.ksr"
+	[ $((type & 0xffff)) = 4 ] || tail -c +$((off + 1)) "$tmp/t.ksr" | head -c $((16 + stored)) >>"$tmp/nok.ksr"
 	off=$((off + 16 + stored))
 done
 check no_ksyms_block_removed test "$(stat -c %s "$tmp/nok.ksr")" -lt "$size"
