@@ -12,11 +12,14 @@
  *                               ENOENT, and is the only syscall per iteration)
  *   ksb-loop usdt N             N hits of the USDT probe ksb:tick (arg0 = i,
  *                               arg1 = a short string, arg2 = a struct pointer)
+ *   ksb-loop ufunc N            N calls of ksb_ufunc(i, tag), a function of
+ *                               two typed arguments (a user function target:
+ *                               build with -g for its DWARF)
  *   ksb-loop flood SECS [RATE]  getppid() for SECS seconds, paced at RATE
  *                               calls per second (0 or absent: as fast as
  *                               possible)
  *
- * open, syscall, openat and usdt print one line "ns_per_iter=X iters=N secs=S";
+ * open, syscall, openat, usdt and ufunc print one line "ns_per_iter=X iters=N secs=S";
  * flood prints "calls=N secs=S rate=R" (rate = calls per second achieved).
  * -o FILE writes that line to FILE instead of stdout (for `bpftrace -c`,
  * whose child shares bpftrace's stdout). -C CPU pins the program to one CPU
@@ -148,6 +151,28 @@ static int do_usdt(long n)
 	return 0;
 }
 
+/* Not inlined, not elided: each call is a call a uprobe can see. */
+__attribute__((noinline)) long ksb_ufunc(long seq, int tag)
+{
+	__asm__ volatile("" ::: "memory");
+	return seq + tag;
+}
+
+volatile long ksb_sink;
+
+static int do_ufunc(long n)
+{
+	uint64_t t0, t1;
+	long i;
+
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		ksb_sink = ksb_ufunc(i, 7);
+	t1 = now_ns();
+	report(t0, t1, n);
+	return 0;
+}
+
 /* getppid() for SECS seconds at RATE per second (0: unpaced). */
 static int do_flood(double secs, long rate)
 {
@@ -215,10 +240,12 @@ int main(int argc, char **argv)
 		return do_openat(parse_long(argv[2], "N"), argv[3]);
 	if (argc >= 3 && !strcmp(argv[1], "usdt"))
 		return do_usdt(parse_long(argv[2], "N"));
+	if (argc >= 3 && !strcmp(argv[1], "ufunc"))
+		return do_ufunc(parse_long(argv[2], "N"));
 	if (argc >= 3 && !strcmp(argv[1], "flood"))
 		return do_flood(atof(argv[2]), argc >= 4 ? parse_long(argv[3], "RATE") : 0);
 	fprintf(stderr,
 		"usage: ksb-loop [-C CPU] [-o FILE] { open N PATH | syscall N | openat N PATH |\n"
-		"                                    usdt N | flood SECS [RATE] }\n");
+		"                                    usdt N | ufunc N | flood SECS [RATE] }\n");
 	return 2;
 }

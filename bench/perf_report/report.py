@@ -19,11 +19,12 @@ from .t7_tree import TreeTable
 from .t8_track import TrackTable
 from .t9_arm64 import Arm64Table
 from .t10_session import SessionTable
+from .t11_ufunc import UfuncTable
 
 
 class Report(ReportBase, HeaderPart, KfuncTable, UsdtTable, TracepointTables, ThroughputTable,
              RecordTable, StartupTable, GlobsTable, TreeTable, TrackTable, Arm64Table, SessionTable,
-             SummaryParts):
+             UfuncTable, SummaryParts):
     """docs/PERFORMANCE.md of one Results: the parts write into one list of
     lines, and some read what an earlier one found (self.f_ks ...)."""
 
@@ -44,6 +45,7 @@ class Report(ReportBase, HeaderPart, KfuncTable, UsdtTable, TracepointTables, Th
         self.track()
         self.arm64()
         self.session()
+        self.ufunc()
         self.trouble()
         self.targets()
         self.profiles()

@@ -1126,6 +1126,14 @@ static bool try_debug(struct found *f, const char *path, const unsigned char *id
 	}
 	err = read_whole(fd, &buf, &size);
 	close(fd);
+	if (err == -ENOEXEC) {
+		looked(f, "%s (not a regular file)", path);
+		return false;
+	}
+	if (err == -E2BIG) {
+		looked(f, "%s (larger than %llu MB)", path, DWBTF_MAX_FILE >> 20);
+		return false;
+	}
 	if (err) {
 		looked(f, "%s (%s)", path, strerror(-err));
 		return false;

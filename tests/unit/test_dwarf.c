@@ -832,6 +832,86 @@ static void test_hostile_inflate(void **state)
 	image_free(&im);
 }
 
+/*
+ * tests/live/66-ufunc-hostile.sh: the same shapes as files, each reached
+ * from a function's parameter (what `u:FILE:FUNC(...)` converts), for
+ * ksnoop as root against files nobody owns.  Each NAME written into DIR:
+ *   cycle         node_visit's depth: a typedef that is its own type
+ *   self_struct   bits_sum's b: struct bits holding itself by value
+ *   out_of_range  node_visit's depth: a reference past the end of the CU
+ *   deep          node_visit's depth: deep80_t, 80 typedefs (clang -O2)
+ *   inflate       compressed sections, one claiming 1 TB inflated
+ */
+static void param_of(struct image *im, const char *func, const char *param, Dwarf_Die *out)
+{
+	Dwarf_Die fn;
+
+	assert_true(find_die(im, DW_TAG_subprogram, func, &fn));
+	assert_int_equal(dwarf_child(&fn, out), 0);
+	do {
+		const char *n = dwarf_diename(out);
+
+		if (dwarf_tag(out) == DW_TAG_formal_parameter && n && !strcmp(n, param))
+			return;
+	} while (dwarf_siblingof(out, out) == 0);
+	fail_msg("no parameter %s of %s", param, func);
+}
+
+static void image_write(struct image *im, const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, im->buf, im->size), (ssize_t)im->size);
+	close(fd);
+	image_free(im);
+}
+
+static void write_hostile(const char *dir)
+{
+	struct image im;
+	Dwarf_Die p, td, st, m;
+
+	image_load(&im, "types-gcc-O0-dwarf5");
+	param_of(&im, "node_visit", "depth", &p);
+	assert_true(find_die(&im, DW_TAG_typedef, "id_t2", &td));
+	set_type_ref(&im, &td, cu_offset(&td));
+	set_type_ref(&im, &p, cu_offset(&td));
+	image_write(&im, dir, "cycle");
+
+	image_load(&im, "types-gcc-O0-dwarf5");
+	assert_true(find_die(&im, DW_TAG_structure_type, "bits", &st));
+	assert_int_equal(dwarf_child(&st, &m), 0);
+	set_type_ref(&im, &m, cu_offset(&st));
+	image_write(&im, dir, "self_struct");
+
+	image_load(&im, "types-gcc-O0-dwarf5");
+	param_of(&im, "node_visit", "depth", &p);
+	set_type_ref(&im, &p, 0x7ffffff0);
+	image_write(&im, dir, "out_of_range");
+
+	image_load(&im, "types-clang-O2-dwarf5");
+	param_of(&im, "node_visit", "depth", &p);
+	assert_true(find_die(&im, DW_TAG_typedef, "deep80_t", &td));
+	set_type_ref(&im, &p, cu_offset(&td));
+	image_write(&im, dir, "deep");
+
+	image_load_raw(&im, "types-gcc-O0-gz");
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(im.elf, scn));) {
+		GElf_Shdr sh;
+
+		assert_non_null(gelf_getshdr(scn, &sh));
+		if (sh.sh_flags & SHF_COMPRESSED) {
+			((Elf64_Chdr *)(im.buf + sh.sh_offset))->ch_size = 1ULL << 40;
+			break;
+		}
+	}
+	image_write(&im, dir, "inflate");
+}
+
 static int names_nonempty(const char *name, __u64 addr, void *ctx)
 {
 	assert_true(name && name[0]);
@@ -890,7 +970,7 @@ static void test_not_elf(void **state)
 	assert_non_null(strstr(e.msg, "/dev/null"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_pahole),
@@ -910,5 +990,9 @@ int main(void)
 		cmocka_unit_test(test_not_elf),
 	};
 
+	if (argc == 3 && strcmp(argv[1], "--write-hostile") == 0) {
+		write_hostile(argv[2]);
+		return 0;
+	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
