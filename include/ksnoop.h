@@ -338,6 +338,12 @@ enum ksnoop_plan_flags {
 	 * callback, inside the verifier's 512).
 	 */
 	KSNOOP_PLAN_USDT = 1 << 8,
+	/*
+	 * --stats: the --hist value (or duration) is summed, not bucketed:
+	 * every call of a function (and --by key) lands in sub 0, whose
+	 * count_val keeps the count, sum, min and max.
+	 */
+	KSNOOP_PLAN_STATS = 1 << 9,
 };
 
 /* BPF cookie of a group's probe: its function's func_id | index << 32. */
@@ -370,12 +376,16 @@ struct ksnoop_count_key {
 };
 /*
  * A counts (and by_counts) map value: the calls counted at its key, and
- * for --hist the largest value among them (as __s64 for a signed value),
- * so that a histogram's max is exact, not a bucket's bound.
+ * for --hist and --stats the largest and smallest value among them (as
+ * __s64 for a signed value), so that a histogram's max is exact, not a
+ * bucket's bound, and their sum (wrapping modulo 2^64, as __s64 for a
+ * signed value: 2^63 ns is 292 years of durations).
  */
 struct ksnoop_count_val {
 	__u64 count;
 	__u64 max;
+	__u64 min;
+	__u64 sum;
 };
 /* Tries of the compare-and-swap that raises a max while other CPUs raise it too. */
 #define KSNOOP_MAX_CAS_TRIES	8

@@ -54,7 +54,8 @@ int record__check_options(const struct options *o, bool usdt)
 		return -EINVAL;
 	}
 	if (o->output != OUTPUT_EVENTS || o->tree) {
-		log_error("record: %s not recorded yet", o->tree ? "--tree is" : "--hist is");
+		log_error("record: %s not recorded yet", o->tree ? "--tree is" :
+			  o->output == OUTPUT_STATS ? "--stats is" : "--hist is");
 		return -EINVAL;
 	}
 	if (!strcmp(o->record_path, "-") && isatty(STDOUT_FILENO)) {

@@ -421,10 +421,10 @@ static struct hist_value hist_value_of(void *ctx, __u32 func_id)
 	const struct capture_plan *p;
 
 	if (func_id >= (__u32)t->targets.n)
-		return (struct hist_value){ "?", "?", false };
+		return (struct hist_value){ "?", "?", false, false };
 	p = &t->targets.v[func_id].plan;
 	return (struct hist_value){ p->hist_text, p->hist_label,
-				   p->bpf.output == KSNOOP_OUT_HIST_DURATION };
+				   p->bpf.output == KSNOOP_OUT_HIST_DURATION, p->bpf.hist.is_signed };
 }
 
 static struct by_kind by_kind_of(void *ctx, __u32 func_id)
@@ -479,6 +479,8 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 		report__interval(&t->report, ++t->intervals, now_ns(CLOCK_MONOTONIC));
 	if (t->opts->output == OUTPUT_HIST)
 		err = counts__print_hist(&t->report, rows, n, &fmt, hist_value_of);
+	else if (t->opts->output == OUTPUT_STATS)
+		counts__print_stats(&t->report, rows, n, &fmt, hist_value_of);
 	else
 		counts__print(&t->report, rows, n, &fmt);
 	free(rows);

@@ -128,7 +128,8 @@ static const char usage_text[] =
 "\n"
 "Options:\n"
 "  -j, --json             stdout is JSON, one object a line, each with a \"type\":\n"
-"                         event, count, hist, info, lost, summary, warning, error\n"
+"                         event, count, hist, stats, info, lost, summary,\n"
+"                         warning, error\n"
 "  -p, --pid PID          only events of process PID\n"
 "      --tid TID          only events of thread TID\n"
 "  -c, --comm NAME        only events of tasks named NAME\n"
@@ -164,11 +165,16 @@ static const char usage_text[] =
 "                         value the spec names (\"vfs_read(return)\"), in BPF;\n"
 "                         without one, of call durations (functions); linear:\n"
 "                         buckets of STEP from MIN to MAX; p50/p90/p99/max below\n"
-"      --by KEY           with --count or --hist: per KEY too, busiest first;\n"
+"      --stats            no events: count, sum, min, max and average per\n"
+"                         function of the value --hist would count (or of\n"
+"                         call durations), summed in BPF, a table at exit\n"
+"      --by KEY           with --count, --hist or --stats: per KEY too,\n"
+"                         busiest first;\n"
 "                         KEY := { comm | pid | tid | cpu | VALUE }, VALUE one\n"
 "                         the spec names: an integer, a string (63 bytes) or\n"
 "                         a :tuple (per flow: --by 'skb:tuple')\n"
-"      --interval TIME    with --count or --hist: print and reset this often\n"
+"      --interval TIME    with --count, --hist or --stats: print and reset\n"
+"                         this often\n"
 "      --tree             the first SPEC is the ROOT of call trees, the others\n"
 "                         INNER functions or tracepoints (leaves)\n"
 "      --tree-max-calls N with --tree: inner calls one tree records (default\n"
@@ -216,6 +222,7 @@ enum {
 	OPT_DURATION,
 	OPT_COUNT,
 	OPT_HIST,
+	OPT_STATS,
 	OPT_FOLDED,
 	OPT_INTERVAL,
 	OPT_MODE,
@@ -252,6 +259,7 @@ static const struct option long_opts[] = {
 	{ "track-max", required_argument, NULL, OPT_TRACK_MAX },
 	{ "group", no_argument, NULL, OPT_GROUP },
 	{ "hist", optional_argument, NULL, OPT_HIST },
+	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "by", required_argument, NULL, OPT_BY },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
@@ -334,6 +342,7 @@ static const char *const output_option[] = {
 	[OUTPUT_EVENTS] = "events",
 	[OUTPUT_COUNT] = "--count",
 	[OUTPUT_HIST] = "--hist",
+	[OUTPUT_STATS] = "--stats",
 };
 
 /* One bound of --hist=linear: an integer, or a TIME with its unit (in ns). */
@@ -456,16 +465,16 @@ static int check_output_options(const struct options *o)
 		  "--track follows objects at the calls' entry: -L does not apply" },
 		{ (o->nuntrack || o->track_max || o->group) && !o->track, 0,
 		  "--untrack, --track-max and --group go with --track" },
-		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
-		  "--interval goes with --count or --hist" },
+		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST) | MODE(OUTPUT_STATS),
+		  "--interval goes with --count, --hist or --stats" },
 		{ o->stack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
 		  "%s counts by a value: not with -s" },
 		{ o->ustack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
 		  "%s counts by a value: not with --ustack" },
 		{ o->max_events, MODE(OUTPUT_EVENTS),
 		  "%s prints no events: -n/--max-events does not apply; use --duration" },
-		{ o->by, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
-		  "--by goes with --count or --hist" },
+		{ o->by, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST) | MODE(OUTPUT_STATS),
+		  "--by goes with --count, --hist or --stats" },
 		{ o->by && o->stack, 0, "--by and -s do not go together: count per stack or per key" },
 		{ o->by && o->ustack, 0,
 		  "--by and --ustack do not go together: count per stack or per key" },
@@ -640,6 +649,8 @@ static int parse_checked(int c, const char *arg, struct options *o)
 		return set_output(o, OUTPUT_COUNT);
 	case OPT_HIST:
 		return set_output(o, OUTPUT_HIST) ?: parse_hist_scale(arg, o);
+	case OPT_STATS:
+		return set_output(o, OUTPUT_STATS);
 	case OPT_UNTRACK:
 		return add_untrack(arg, o);
 	case OPT_BY:

@@ -188,6 +188,39 @@ static void json_hist(struct report *r, const struct report_hist *h)
 	end(w);
 }
 
+static void json_stats_begin(struct report *r, const char *by)
+{
+	(void)r;
+	(void)by;
+}
+
+/* A number as the values are: signed or not. */
+static void key_num(struct writer *w, const char *key, bool is_signed, __u64 v)
+{
+	bound(w, key, false, is_signed, v);
+}
+
+/* {"type":"stats",...,"func",["by","key",]"value","count","sum","min","max","avg"} */
+static void json_stats(struct report *r, const struct report_stats *s)
+{
+	struct writer *w = begin(r, "stats");
+	char avg[64];
+
+	period(r, w);
+	key_name(w, "func", s->func);
+	by_key(w, s->key);
+	key_name(w, "value", s->value_name);
+	key_uint(w, "count", s->count);
+	key_num(w, "sum", s->is_signed, s->sum);
+	key_num(w, "min", s->is_signed, s->min);
+	key_num(w, "max", s->is_signed, s->max);
+	/* A sum is below 2^64: a plain decimal, three places (the values are integers). */
+	snprintf(avg, sizeof(avg), "%.3f", report_stats_avg(s));
+	writer__key(w, "avg");
+	writer__raw(w, avg, avg);
+	end(w);
+}
+
 /* Type ID as C spells it ("struct sk_buff *"). */
 static void key_type(struct writer *w, const char *key, const struct signature *sig, __u32 id)
 {
@@ -582,6 +615,8 @@ const struct report_ops report_json_ops = {
 	.counts_begin = json_counts_begin,
 	.count = json_count,
 	.hist = json_hist,
+	.stats_begin = json_stats_begin,
+	.stats = json_stats,
 	.info = json_info,
 	.usdt = json_usdt,
 	.lost = json_lost,

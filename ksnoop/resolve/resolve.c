@@ -100,8 +100,8 @@ static int pick_hist_item(struct rctx *r, struct wants *w)
 			continue;
 		if (w->hist_item >= 0)
 			return rctx__fail(r, r->spec->items[i].base_pos,
-					  "--hist counts by one value; '%s' is a second (make it a predicate)",
-					  r->spec->items[i].text);
+					  "%s counts by one value; '%s' is a second (make it a predicate)",
+					  rctx__value_option(r), r->spec->items[i].text);
 		w->hist_item = i;
 	}
 	return w->hist_item < 0 ? strategy__check_durations(r) : 0;
@@ -121,7 +121,7 @@ static int resolve_items(struct rctx *r, struct wants *w)
 		else
 			w->entry_values = true;
 	}
-	if (r->opts->output == OUTPUT_HIST)
+	if (output_by_value(r->opts->output))
 		err = pick_hist_item(r, w);
 	for (i = 0; i < spec->nitems && !err; i++)
 		err = resolve_item(r, &spec->items[i]);
@@ -166,7 +166,7 @@ static int resolve_defaults(struct rctx *r, struct wants *w)
 {
 	int err;
 
-	if (r->opts->output == OUTPUT_HIST)
+	if (output_by_value(r->opts->output))
 		return 0;
 	err = default_entry_values(r);
 	if (!err)

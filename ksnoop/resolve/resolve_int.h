@@ -57,6 +57,12 @@ int rctx__fail(struct rctx *r, int pos, const char *fmt, ...)
 /* Type ID spelled as C, in r->tbuf. */
 const char *rctx__type_str(struct rctx *r, __u32 id);
 
+/* The option that counts by the spec's one value, for messages: "--hist", "--stats". */
+static inline const char *rctx__value_option(const struct rctx *r)
+{
+	return r->opts->output == OUTPUT_STATS ? "--stats" : "--hist";
+}
+
 /* resolve_chain.c: walk IT's chain (argument or return, then its steps). */
 int chain__walk(struct rctx *r, const struct spec_item *it, struct chain *c);
 /* Start one more dereference level (load the pointer the chain is at). */

@@ -326,10 +326,10 @@ int strategy__check_durations(struct rctx *r)
 	}
 	hist_example(&r->plan->sig, example, sizeof(example));
 	if (!example[0])
-		return rctx__fail(r, 0, "--hist without a value counts call durations, and %s has no return; name the numeric value to count by (an argument, or a member of one)",
-				  what);
-	return rctx__fail(r, 0, "--hist without a value counts call durations, and %s has no return; name the numeric value to count by, as in \"%.*s(%s)\"",
-			  what, len, target, example);
+		return rctx__fail(r, 0, "%s without a value counts call durations, and %s has no return; name the numeric value to count by (an argument, or a member of one)",
+				  rctx__value_option(r), what);
+	return rctx__fail(r, 0, "%s without a value counts call durations, and %s has no return; name the numeric value to count by, as in \"%.*s(%s)\"",
+			  rctx__value_option(r), what, len, target, example);
 }
 
 /*
@@ -367,23 +367,24 @@ static int hist_value(struct rctx *r, const struct spec_item *it, bool stash)
 	int width, err;
 
 	if (side == KSNOOP_ENTRY && stash)
-		return rctx__fail(r, it->base_pos, "--hist of an entry value with a predicate on 'return' is not supported yet");
+		return rctx__fail(r, it->base_pos, "%s of an entry value with a predicate on 'return' is not supported yet",
+				  rctx__value_option(r));
 	memset(pp, 0, sizeof(*pp));
 	err = chain__walk(r, it, &c);
 	if (err)
 		return err;
 	if (it->fmt)
-		return rctx__fail(r, it->fmt_pos, "--hist counts by the number itself: '%s' takes no format (leave out ':%s')",
-				  it->text, spec_format__str(it->fmt));
+		return rctx__fail(r, it->fmt_pos, "%s counts by the number itself: '%s' takes no format (leave out ':%s')",
+				  rctx__value_option(r), it->text, spec_format__str(it->fmt));
 	if (!btfu_is_scalar(r->btf, c.type_id))
-		return rctx__fail(r, it->base_pos, "--hist counts by a number; '%s' is %s",
-				  it->text, rctx__type_str(r, c.type_id));
+		return rctx__fail(r, it->base_pos, "%s counts by a number; '%s' is %s",
+				  rctx__value_option(r), it->text, rctx__type_str(r, c.type_id));
 	width = pred__width(r, &c, pp);
 	if (c.bit_size && width > 8)
 		return rctx__fail(r, it->base_pos, "'%s': a bitfield across more than 8 bytes", it->text);
 	if (width <= 0 || width > 8)
-		return rctx__fail(r, it->base_pos, "--hist counts by a number of at most 8 bytes; '%s' is %d",
-				  it->text, width);
+		return rctx__fail(r, it->base_pos, "%s counts by a number of at most 8 bytes; '%s' is %d",
+				  rctx__value_option(r), it->text, width);
 	pred__access(&c, pp, width);
 	pp->is_signed = btfu_is_signed(r->btf, c.type_id);
 	snprintf(r->plan->hist_text, sizeof(r->plan->hist_text), "%s", it->text);
@@ -558,6 +559,7 @@ static __u8 program_output(const struct resolve_opts *opts, const struct wants *
 	case OUTPUT_COUNT:
 		return opts->stack ? KSNOOP_OUT_COUNT_STACKS : KSNOOP_OUT_COUNT;
 	case OUTPUT_HIST:
+	case OUTPUT_STATS:
 		return w->hist_item < 0 ? KSNOOP_OUT_HIST_DURATION : KSNOOP_OUT_HIST;
 	case OUTPUT_EVENTS:
 		break;
@@ -594,7 +596,7 @@ int strategy__choose(struct rctx *r, const struct wants *w)
 {
 	int ret;
 
-	if (r->opts->output == OUTPUT_HIST && w->hist_item < 0)
+	if (output_by_value(r->opts->output) && w->hist_item < 0)
 		ret = hist_durations(r);
 	else
 		ret = capture_values(r, w);
@@ -603,6 +605,8 @@ int strategy__choose(struct rctx *r, const struct wants *w)
 	r->plan->bpf.output = program_output(r->opts, w);
 	if (r->opts->output == OUTPUT_COUNT && r->opts->ustack)
 		r->plan->bpf.flags |= KSNOOP_PLAN_COUNT_USTACK;
+	if (r->opts->output == OUTPUT_STATS)
+		r->plan->bpf.flags |= KSNOOP_PLAN_STATS;
 	mark_timed(r->plan);
 	return count_key(r);
 }

@@ -11,7 +11,7 @@ usdt_paths
 FORMS=$U/usdt_forms
 usdt_programs
 
-TYPES="event object count hist info lost summary warning error"
+TYPES="event object count hist stats info lost summary warning error"
 
 # check_stream: stdin is -j output.  Writes every record but the events
 # (for the checks that follow), then "#types T..." (the types seen, sorted),
@@ -96,6 +96,9 @@ expect_eq count_interval_numbered "1 2 3" \
 	"$(of count_interval | jq -r 'select(.type == "count") | .interval' | head -3 | joined)"
 stream hist 0 "hist summary" --hist --duration 0.5 -p "$WPID" 'tp:sys_enter(id)'
 expect_eq hist_buckets true "$(of hist | jq 'select(.type == "hist") | .buckets | length > 0')"
+stream stats 0 "stats summary" --stats --duration 0.5 -p "$WPID" 'tp:sys_enter(id)'
+expect_eq stats_row true \
+	"$(of stats | jq 'select(.type == "stats") | .count > 0 and .min <= .max and .avg >= .min and .avg <= .max')"
 
 # --- a flood into a ring buffer of one page: the lost-events notice and
 #     the summary's losses are records, not text on stderr ---

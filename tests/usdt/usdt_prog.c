@@ -13,6 +13,8 @@
  *   usdt_prog signs N      fire `value` with -N, ..., -1, 0, 1, ..., N - 1
  *                          (an int), then exit
  *   usdt_prog values N     fire `value` with 1, 2, ..., N, then exit
+ *   usdt_prog downs N      fire `value` with N - 1, ..., 0, ..., -N: the
+ *                          smallest last, then exit
  *   usdt_prog flood S      fire `value` with 0, ..., 9999 over and over,
  *                          as fast as it can for S seconds (a bound: the
  *                          test kills it), resting 0.1 ms between rounds
@@ -146,6 +148,9 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 	} else if (!strcmp(argv[1], "signs")) {
 		for (i = -n; i < n; i++)
+			fire_value(i);
+	} else if (!strcmp(argv[1], "downs")) {
+		for (i = n - 1; i >= -n; i--)
 			fire_value(i);
 	} else if (!strcmp(argv[1], "values")) {
 		for (i = 1; i <= n; i++)
