@@ -64,6 +64,8 @@ struct options {
 	__s64 hist_min;
 	__u64 hist_step;
 	__u32 hist_nbuckets;
+	/* --pair: the first SPEC starts what the second ends, paired by a key */
+	bool pair;
 	/* --tree: the first SPEC is the root of call trees, the others inner functions */
 	bool tree;
 	__u32 tree_max_calls;	/* --tree-max-calls: inner calls one tree records */

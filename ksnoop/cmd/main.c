@@ -175,6 +175,11 @@ static const char usage_text[] =
 "                         a :tuple (per flow: --by 'skb:tuple')\n"
 "      --interval TIME    with --count, --hist or --stats: print and reset\n"
 "                         this often\n"
+"      --pair             two SPECs, START and END (tracepoints or USDT\n"
+"                         probes), paired by the value each names (none:\n"
+"                         the thread): each END event with the latency since\n"
+"                         its START; with --hist or --stats the latencies,\n"
+"                         with -L only the END events at least that late\n"
 "      --tree             the first SPEC is the ROOT of call trees, the others\n"
 "                         INNER functions or tracepoints (leaves)\n"
 "      --tree-max-calls N with --tree: inner calls one tree records (default\n"
@@ -223,6 +228,7 @@ enum {
 	OPT_COUNT,
 	OPT_HIST,
 	OPT_STATS,
+	OPT_PAIR,
 	OPT_FOLDED,
 	OPT_INTERVAL,
 	OPT_MODE,
@@ -260,6 +266,7 @@ static const struct option long_opts[] = {
 	{ "group", no_argument, NULL, OPT_GROUP },
 	{ "hist", optional_argument, NULL, OPT_HIST },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "pair", no_argument, NULL, OPT_PAIR },
 	{ "by", required_argument, NULL, OPT_BY },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
@@ -461,6 +468,9 @@ static int check_output_options(const struct options *o)
 		{ o->tree && o->oneline, 0, "--tree prints trees: --oneline does not apply" },
 		{ o->track, MODE(OUTPUT_EVENTS), "--track prints an object's events: not with %s" },
 		{ o->track && o->tree, 0, "--track and --tree do not go together yet" },
+		{ o->pair, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_HIST) | MODE(OUTPUT_STATS),
+		  "--pair measures latencies: not with %s (use --hist or --stats)" },
+		{ o->pair && (o->tree || o->track), 0, "--pair does not go with --tree or --track" },
 		{ o->track && o->min_duration_ns, 0,
 		  "--track follows objects at the calls' entry: -L does not apply" },
 		{ (o->nuntrack || o->track_max || o->group) && !o->track, 0,
@@ -565,6 +575,7 @@ static bool set_plain(int c, const char *arg, struct options *o)
 	case 's': o->stack = true; break;
 	case OPT_USTACK: o->ustack = true; break;
 	case OPT_TREE: o->tree = true; break;
+	case OPT_PAIR: o->pair = true; break;
 	case OPT_GROUP: o->group = true; break;
 	case OPT_FOLDED: o->folded = true; break;
 	case OPT_FORCE: o->force = true; break;

@@ -181,6 +181,10 @@ struct report_summary {
 	__u64 track_alive;
 	__u64 track_evicted;	/* pushed out of the full set (--track-max) */
 	__u64 track_failed;	/* could not join it */
+	/* --pair: STARTs not kept (pair map full), events whose key was unreadable */
+	bool pairing;
+	__u64 pair_full;
+	__u64 pair_unread;
 };
 
 struct report_ops;

@@ -362,6 +362,10 @@ static void json_summary(struct report *r, const struct report_summary *s)
 		key_uint(w, "own_left_out", s->own);
 	if (s->session_stashed)
 		key_uint(w, "session_in_stash", s->session_stashed);
+	if (s->pairing) {
+		key_uint(w, "starts_not_paired", s->pair_full);
+		key_uint(w, "key_unreadable", s->pair_unread);
+	}
 	if (s->tree) {
 		key_uint(w, "tree_calls_not_recorded", s->tree_dropped);
 		key_uint(w, "trees_task_exited", s->tree_exited);

@@ -497,6 +497,8 @@ static void text_summary(struct report *r, const struct report_summary *s)
 	n = add_total(buf, sizeof(buf), n, s->own, "of ksnoop's own calls left out");
 	n = add_total(buf, sizeof(buf), n, s->session_stashed,
 		      "entries kept in the stash (the kernel refused kprobe.session's task storage)");
+	n = add_total(buf, sizeof(buf), n, s->pair_full, "STARTs not paired (pair map full)");
+	n = add_total(buf, sizeof(buf), n, s->pair_unread, "events whose pairing key could not be read");
 	if (s->tracking && n < sizeof(buf))
 		n += snprintf(buf + n, sizeof(buf) - n,
 			      "; %llu objects tracked, %llu freed, %llu still tracked",

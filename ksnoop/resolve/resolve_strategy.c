@@ -115,7 +115,8 @@ static bool wants_stash(const struct rctx *r, const struct wants *w)
 	bool hist_of_return = w->hist_item >= 0 &&
 			      spec_item__is_return(&r->spec->items[w->hist_item]);
 
-	if (!w->entry_values)
+	/* --pair: tracepoints and USDT probes, one side; the pair map keeps the time. */
+	if (!w->entry_values || r->opts->pair_start)
 		return false;
 	return w->return_pred || r->opts->min_duration_ns || hist_of_return || r->opts->tree;
 }
@@ -575,7 +576,7 @@ static int capture_values(struct rctx *r, const struct wants *w)
 	bool stash = wants_stash(r, w), counted = r->opts->output != OUTPUT_EVENTS;
 	int ret;
 
-	if ((r->opts->min_duration_ns || r->opts->tree) && !stash)
+	if ((r->opts->min_duration_ns || r->opts->tree) && !stash && !r->opts->pair_start)
 		report_on_return(r->plan);
 	ret = add_stacks(r, stash);
 	if (!ret && w->hist_item >= 0)
@@ -592,11 +593,47 @@ static int capture_values(struct rctx *r, const struct wants *w)
 	return ret;
 }
 
+/* --pair --hist/--stats: the latencies alone; the events keep no values. */
+static int pair_durations(struct rctx *r)
+{
+	struct capture_plan *plan = r->plan;
+	int k;
+
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		plan->nvalues[k] = 0;
+		plan->bpf.side[k].nvalues = 0;
+		plan->bpf.side[k].enabled = 0;
+	}
+	plan->bpf.side[KSNOOP_ENTRY].enabled = 1;
+	return lay_out_sides(r);
+}
+
+/*
+ * --pair: this spec's role, and its key: the value it names, read as
+ * --hist reads its value (plan.hist), or the thread's id.
+ */
+static int pair_key(struct rctx *r, const struct wants *w)
+{
+	struct ksnoop_plan *bp = &r->plan->bpf;
+	int ret = 0;
+
+	bp->pair = r->spec == r->opts->pair_start ? KSNOOP_PAIR_START : KSNOOP_PAIR_END;
+	if (w->pair_item < 0)
+		bp->flags |= KSNOOP_PLAN_PAIR_TID;
+	else
+		ret = hist_value(r, &r->spec->items[w->pair_item], false);
+	snprintf(r->plan->hist_text, sizeof(r->plan->hist_text), "latency_ns");
+	snprintf(r->plan->hist_label, sizeof(r->plan->hist_label), "latency");
+	return ret;
+}
+
 int strategy__choose(struct rctx *r, const struct wants *w)
 {
 	int ret;
 
-	if (output_by_value(r->opts->output) && w->hist_item < 0)
+	if (r->opts->pair_start && output_by_value(r->opts->output))
+		ret = pair_durations(r);
+	else if (output_by_value(r->opts->output) && w->hist_item < 0)
 		ret = hist_durations(r);
 	else
 		ret = capture_values(r, w);
@@ -607,6 +644,11 @@ int strategy__choose(struct rctx *r, const struct wants *w)
 		r->plan->bpf.flags |= KSNOOP_PLAN_COUNT_USTACK;
 	if (r->opts->output == OUTPUT_STATS)
 		r->plan->bpf.flags |= KSNOOP_PLAN_STATS;
+	if (r->opts->pair_start) {
+		ret = pair_key(r, w);
+		if (ret)
+			return ret;
+	}
 	mark_timed(r->plan);
 	return count_key(r);
 }

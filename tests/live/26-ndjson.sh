@@ -135,7 +135,7 @@ expect_eq info_func_glob_all "$(printf '%s\n' "$text" | wc -l)" "$(of info_func_
 expect_eq info_func_glob_untraceable "$(printf '%s\n' "$text" | grep -c 'cannot be traced')" \
 	"$(of info_func_glob | jq -r 'select(.traceable == false and (.why | length > 0)) | .name' | wc -l)"
 stream info_usdt 0 info info usdt "$P"
-expect_eq info_usdt_probes 10 "$(of info_usdt | jq -r 'select(.kind == "usdt") | .name' | wc -l)"
+expect_eq info_usdt_probes 12 "$(of info_usdt | jq -r 'select(.kind == "usdt") | .name' | wc -l)"
 "$P" spin 5 >/dev/null &
 spid=$!
 sleep 0.3
