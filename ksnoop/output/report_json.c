@@ -205,6 +205,7 @@ static void json_stats(struct report *r, const struct report_stats *s)
 {
 	struct writer *w = begin(r, "stats");
 	char avg[64];
+	int n;
 
 	period(r, w);
 	key_name(w, "func", s->func);
@@ -214,8 +215,15 @@ static void json_stats(struct report *r, const struct report_stats *s)
 	key_num(w, "sum", s->is_signed, s->sum);
 	key_num(w, "min", s->is_signed, s->min);
 	key_num(w, "max", s->is_signed, s->max);
-	/* A sum is below 2^64: a plain decimal, three places (the values are integers). */
-	snprintf(avg, sizeof(avg), "%.3f", report_stats_avg(s));
+	/*
+	 * A sum is below 2^64: a plain decimal, at most three places, no
+	 * trailing zeros (the values are integers: 4096, 50.5, -0.5).
+	 */
+	n = snprintf(avg, sizeof(avg), "%.3f", report_stats_avg(s));
+	while (n > 0 && avg[n - 1] == '0')
+		avg[--n] = 0;
+	if (n > 0 && avg[n - 1] == '.')
+		avg[--n] = 0;
 	writer__key(w, "avg");
 	writer__raw(w, avg, avg);
 	end(w);

@@ -22,8 +22,9 @@ refused pair_not_recorded "record: --pair is not recorded yet" \
 	record -o "$tmp/pair.rec" --pair tp:sched_wakeup tp:sched_switch
 
 needs_root pair
-# A helper: are all of the numbers on stdin at least $1?
-all_at_least() { awk -v m="$1" 'BEGIN { ok = 1; n = 0 } { n++; if ($1 < m) ok = 0 } END { print (ok && n) ? "yes" : "no" }'; }
+# A helper: are there lines on stdin, each a number of at least $1 ("null", a
+# missing latency, is none)?
+all_at_least() { awk -v m="$1" 'BEGIN { ok = 1; n = 0 } { n++; if ($1 !~ /^[0-9]+$/ || $1 + 0 < m) ok = 0 } END { print (ok && n) ? "yes" : "no" }'; }
 
 # --- by id: each done pairs with its own start ---
 ks_case <<'CASE'

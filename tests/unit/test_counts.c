@@ -404,11 +404,11 @@ static void test_stats(void **state)
 	s = render_stats(rows, 3, REPORT_JSON);
 	assert_string_equal(s,
 		"{\"type\":\"stats\",\"func\":\"ip_output\",\"value\":\"skb->len\",\"count\":100,"
-		"\"sum\":5050,\"min\":1,\"max\":100,\"avg\":50.500}\n"
+		"\"sum\":5050,\"min\":1,\"max\":100,\"avg\":50.5}\n"
 		"{\"type\":\"stats\",\"func\":\"tcp_v4_connect\",\"value\":\"return\",\"count\":4,"
-		"\"sum\":-2,\"min\":-2,\"max\":1,\"avg\":-0.500}\n"
+		"\"sum\":-2,\"min\":-2,\"max\":1,\"avg\":-0.5}\n"
 		"{\"type\":\"stats\",\"func\":\"tp:sched_switch\",\"value\":\"duration_ns\",\"count\":2,"
-		"\"sum\":3000000,\"min\":1000000,\"max\":2000000,\"avg\":1500000.000}\n");
+		"\"sum\":3000000,\"min\":1000000,\"max\":2000000,\"avg\":1500000}\n");
 	free(s);
 	/* An unsigned value is never read as negative: 2^64 - 2 stays as large. */
 	stats_row(&rows[0], 1, 1, -2, -2, -2);

@@ -726,7 +726,13 @@ static void test_pair_plan(void **state)
 	struct ksnoop_plan *bp;
 	struct resolved *r;
 
+	/* A predicate stays where it was. */
 	r = resolve_with("tp:kfree_skb(skb->len == 84, skb->len)", &pair);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].npreds, 1);
+	resolved_free(r);
+
+	r = resolve_with("tp:kfree_skb(skb->len)", &pair);
 	assert_int_equal(r->ret, 0);
 	bp = &r->plan.bpf;
 	assert_int_equal(bp->pair, KSNOOP_PAIR_END);
@@ -737,7 +743,6 @@ static void test_pair_plan(void **state)
 	/* The key's word is read although no value is kept. */
 	assert_true(bp->slot_mask & (1u << bp->hist.acc.slot));
 	assert_int_equal(bp->side[KSNOOP_ENTRY].nvalues, 0);
-	assert_int_equal(bp->side[KSNOOP_ENTRY].npreds, 1);
 	assert_true(bp->side[KSNOOP_ENTRY].enabled);
 	assert_false(bp->side[KSNOOP_RETURN].enabled);
 	assert_false(bp->side[KSNOOP_ENTRY].flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_TIMED));
