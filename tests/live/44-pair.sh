@@ -75,6 +75,16 @@ EXPECT   pair_hist_count: eq 'latency_ns 3' "$(record hist "$OUT" | jq -r '"\(.v
 EXPECT   pair_hist_buckets: eq yes "$(record hist "$OUT" | jq -r '.buckets[].max' | all_at_least 20000000)"
 CASE
 
+# --- the pair map is bounded (KSNOOP_PAIR_ENTRIES, 16,384): 16 STARTs
+#     more than it holds are not kept, counted; the others pair ---
+ks_case <<'CASE'
+NAME     pair_map_full
+RUN      -j --pair --stats usdt "$P:ksnoop_test:start(arg0)" "$P:ksnoop_test:done(arg0)"
+WORKLOAD "$P" pairs 16400
+EXPECT   pair_full_paired: eq 16384 "$(record stats "$OUT" | jq -r .count)"
+EXPECT   pair_full_counted: eq 16 "$(record summary "$OUT" | jq -r .starts_not_paired)"
+CASE
+
 # --- tracepoints: wakeup to switch by pid (runqlat's pairing); this
 #     program's sleeps wake it up, and the machine's other tasks too ---
 ks_case <<'CASE'
