@@ -175,31 +175,36 @@ static __always_inline int by_key(const struct by_src *s, __u8 *key)
 }
 
 /*
- * --hist: *MAX = V if V is larger, in one atomic step; a CPU that raced
- * another looks again (KSNOOP_MAX_CAS_TRIES times: each failure means
- * the max rose meanwhile).
+ * --hist, --stats: *BOUND = V if V is beyond it (LOWER: below, else
+ * above), in one atomic step; a CPU that raced another looks again
+ * (KSNOOP_MAX_CAS_TRIES times: each failure means the bound moved on
+ * meanwhile).
  */
-static __always_inline void keep_max(__u64 *max, __u64 v, bool is_signed)
+static __always_inline void keep_bound(__u64 *bound, __u64 v, bool is_signed, bool lower)
 {
 	__u64 old;
 	int i;
 
 	for (i = 0; i < KSNOOP_MAX_CAS_TRIES; i++) {
-		old = *(volatile __u64 *)max;
-		if (is_signed ? (__s64)v <= (__s64)old : v <= old)
+		old = *(volatile __u64 *)bound;
+		if (old == v)
 			return;
-		if (__sync_val_compare_and_swap(max, old, v) == old)
+		if (lower ? (is_signed ? (__s64)v > (__s64)old : v > old) :
+			    (is_signed ? (__s64)v < (__s64)old : v < old))
+			return;
+		if (__sync_val_compare_and_swap(bound, old, v) == old)
 			return;
 	}
 }
 
 /*
- * One more in MAP at KEY (made if new), and for --hist V its max if
- * larger; a full map is counted.
+ * One more in MAP at KEY (made if new), and for --hist (--stats) V its
+ * max and min if beyond them, and its sum; a full map is counted.
  */
 static __always_inline void add_one(void *map, const void *key, __u64 v)
 {
-	struct ksnoop_count_val one = { .count = 1, .max = v };
+	struct ksnoop_count_val one = { .count = 1, .max = v, .min = v, .sum = v };
+	bool is_signed = plan.output == KSNOOP_OUT_HIST && plan.hist.is_signed;
 	struct ksnoop_count_val *n = bpf_map_lookup_elem(map, key);
 
 	if (!n) {
@@ -213,8 +218,19 @@ static __always_inline void add_one(void *map, const void *key, __u64 v)
 		}
 	}
 	__sync_fetch_and_add(&n->count, 1);
-	if (plan.output == KSNOOP_OUT_HIST || plan.output == KSNOOP_OUT_HIST_DURATION)
-		keep_max(&n->max, v, plan.output == KSNOOP_OUT_HIST && plan.hist.is_signed);
+	if (plan.output == KSNOOP_OUT_HIST || plan.output == KSNOOP_OUT_HIST_DURATION) {
+		keep_bound(&n->max, v, is_signed, false);
+		keep_bound(&n->min, v, is_signed, true);
+		__sync_fetch_and_add(&n->sum, v);
+	}
+}
+
+/* --hist's bucket of V, or with --stats the one row every value is summed in. */
+static __always_inline __s32 value_sub(__u64 v, bool is_signed)
+{
+	if (plan.flags & KSNOOP_PLAN_STATS)
+		return 0;
+	return hist_bucket(v, is_signed);
 }
 
 /*
@@ -273,7 +289,7 @@ static __always_inline void count_call(void *ctx, enum word_source ws, const str
 		if (!c->start || c->now < c->start)
 			return;
 		v = c->now - c->start;
-		key.sub = hist_bucket(v, false);
+		key.sub = value_sub(v, false);
 	} else if (plan.output == KSNOOP_OUT_HIST) {
 		/* A value that cannot be read is no bucket: counted as a fault. */
 		if (src_unread(words, &plan.hist.acc) ||
@@ -281,7 +297,7 @@ static __always_inline void count_call(void *ctx, enum word_source ws, const str
 			count(KSNOOP_CNT_HIST_UNREAD);
 			return;
 		}
-		key.sub = hist_bucket(v, plan.hist.is_signed);
+		key.sub = value_sub(v, plan.hist.is_signed);
 	} else if (ws != WORDS_USDT && ws != WORDS_UREGS &&
 		   plan.output == KSNOOP_OUT_COUNT_STACKS) {
 		/*

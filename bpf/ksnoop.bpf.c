@@ -56,6 +56,7 @@
 #include "agg.bpf.h"
 #include "tree.bpf.h"
 #include "track.bpf.h"
+#include "pair.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -322,6 +323,18 @@ static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __
 	}
 	if (plan.tree == KSNOOP_TREE_ROOT)
 		tree_open(&c);
+	/* --pair: a START keeps its time; an END reports with its START's. */
+	if (plan.pair) {
+		if (!pair_event(&c, words))
+			return 0;
+		if (plan.min_duration_ns && c.now - c.start < plan.min_duration_ns)
+			return 0;
+		if (plan.output != KSNOOP_OUT_EVENTS) {
+			count_call(ctx, ws, &c, words);
+			return 0;
+		}
+		return emit_entry(ctx, ws, side, words, &c, keyed);
+	}
 	/* --hist of durations: the entry only says when a selected call began. */
 	if (durations) {
 		if (timed)

@@ -185,7 +185,10 @@ static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
 	return copy_object(acc, addr, user, dst, room, str_chars(acc, words), len);
 }
 
-/* The header of one record at REC; a return with a known start has a duration. */
+/*
+ * The header of one record at REC; a return with a known start has a
+ * duration, and so has a --pair END (its START's time).
+ */
 static __always_inline void fill_header(void *rec, int kind, const struct call *c)
 {
 	struct ksnoop_event *ev = rec;
@@ -193,7 +196,8 @@ static __always_inline void fill_header(void *rec, int kind, const struct call *
 	ev->time_ns = c->now;
 	ev->duration_ns = 0;
 	ev->flags = 0;
-	if (kind == KSNOOP_RETURN && c->start && c->start <= c->now) {
+	if ((kind == KSNOOP_RETURN || plan.pair == KSNOOP_PAIR_END) && c->start &&
+	    c->start <= c->now) {
 		ev->duration_ns = c->now - c->start;
 		ev->flags = KSNOOP_EV_DURATION;
 	}

@@ -338,7 +338,31 @@ enum ksnoop_plan_flags {
 	 * callback, inside the verifier's 512).
 	 */
 	KSNOOP_PLAN_USDT = 1 << 8,
+	/*
+	 * --stats: the --hist value (or duration) is summed, not bucketed:
+	 * every call of a function (and --by key) lands in sub 0, whose
+	 * count_val keeps the count, sum, min and max.
+	 */
+	KSNOOP_PLAN_STATS = 1 << 9,
+	/* --pair: the key is the thread's id (the spec names no value). */
+	KSNOOP_PLAN_PAIR_TID = 1 << 10,
 };
+
+/*
+ * --pair: a plan's role (plan.pair).  START keeps its time under the key
+ * plan.hist reads (or the tid), END takes it back as its start (pair.bpf.h).
+ */
+enum ksnoop_pair_role {
+	KSNOOP_PAIR_NONE = 0,
+	KSNOOP_PAIR_START,
+	KSNOOP_PAIR_END,
+};
+/*
+ * --pair: STARTs waiting for their END at once (a block queue's requests
+ * in flight, the runnable tasks of a machine): a START that finds the map
+ * full is counted and never paired.
+ */
+#define KSNOOP_PAIR_ENTRIES	16384
 
 /* BPF cookie of a group's probe: its function's func_id | index << 32. */
 #define KSNOOP_COOKIE_INDEX_SHIFT	32
@@ -370,12 +394,16 @@ struct ksnoop_count_key {
 };
 /*
  * A counts (and by_counts) map value: the calls counted at its key, and
- * for --hist the largest value among them (as __s64 for a signed value),
- * so that a histogram's max is exact, not a bucket's bound.
+ * for --hist and --stats the largest and smallest value among them (as
+ * __s64 for a signed value), so that a histogram's max is exact, not a
+ * bucket's bound, and their sum (wrapping modulo 2^64, as __s64 for a
+ * signed value: 2^63 ns is 292 years of durations).
  */
 struct ksnoop_count_val {
 	__u64 count;
 	__u64 max;
+	__u64 min;
+	__u64 sum;
 };
 /* Tries of the compare-and-swap that raises a max while other CPUs raise it too. */
 #define KSNOOP_MAX_CAS_TRIES	8
@@ -462,7 +490,7 @@ struct ksnoop_plan {
 	 */
 	__u8 hist_linear;
 	__u8 tree;		/* --tree: enum ksnoop_tree_role */
-	__u8 pad_by;
+	__u8 pair;		/* --pair: enum ksnoop_pair_role; its key read as plan.hist */
 	__u32 hist_nbuckets;
 	__s64 hist_min;
 	__u64 hist_step;
@@ -690,6 +718,8 @@ enum ksnoop_counter {
 	KSNOOP_CNT_TREE_NO_ROOM,	/* --tree: a root's call that found no room for a session */
 	KSNOOP_CNT_SELF,	/* a selected call made by ksnoop itself, left out */
 	KSNOOP_CNT_SESSION_STASHED,	/* kprobe.session: an entry kept in the stash, task storage refused */
+	KSNOOP_CNT_PAIR_FULL,	/* --pair: a START not kept (the pair map was full) */
+	KSNOOP_CNT_PAIR_UNREAD,	/* --pair: an event whose key could not be read */
 	KSNOOP_NR_COUNTERS,
 };
 

@@ -133,6 +133,8 @@ static int collect_rows(int fd, int stacks_fd, bool clear, const struct row_kind
 		kind->row(r, &key, stacks_fd);
 		r->count = v.count;
 		r->max = v.max;
+		r->min = v.min;
+		r->sum = v.sum;
 	}
 	/*
 	 * --interval: this period's counts only.  Deleting while walking could
@@ -375,4 +377,41 @@ int counts__print_hist(struct report *r, struct count_row *rows, size_t n,
 	free(groups);
 	free(buckets);
 	return 0;
+}
+
+void counts__stats(const struct count_row *row, const struct counts_fmt *f,
+		   struct hist_value value, struct report_key *key, char str[KSNOOP_BY_SIZE + 1],
+		   struct report_stats *s)
+{
+	*s = (struct report_stats){
+		.func = f->func_name(f->ctx, row->func_id),
+		.value_name = value.name,
+		.value_label = value.label,
+		.duration = value.duration,
+		.is_signed = value.is_signed && !value.duration,
+		.count = row->count,
+		.sum = row->sum,
+		.min = row->min,
+		.max = row->max,
+	};
+	if (row->has_key) {
+		counts__key(row, f->by_kind(f->ctx, row->func_id), f->by, key, str);
+		s->key = key;
+	}
+}
+
+void counts__print_stats(struct report *r, const struct count_row *rows, size_t n,
+			 const struct counts_fmt *f,
+			 struct hist_value (*value_of)(void *ctx, __u32 func_id))
+{
+	struct report_stats s;
+	struct report_key key;
+	char str[KSNOOP_BY_SIZE + 1];
+	size_t i;
+
+	report__stats_begin(r, f->by);
+	for (i = 0; i < n; i++) {
+		counts__stats(&rows[i], f, value_of(f->ctx, rows[i].func_id), &key, str, &s);
+		report__stats(r, &s);
+	}
 }

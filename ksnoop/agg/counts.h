@@ -20,6 +20,8 @@ struct count_row {
 	__s32 sub;		/* -1: no stack */
 	__u64 count;
 	__u64 max;		/* --hist: the largest value in this bucket */
+	__u64 min;		/* --hist, --stats: the smallest */
+	__u64 sum;		/* --hist, --stats: their sum (mod 2^64) */
 	__u32 nframes;
 	__u64 frames[KSNOOP_STACK_DEPTH];	/* innermost first */
 	bool has_key;		/* --by: key holds the row's key */
@@ -86,6 +88,7 @@ struct hist_value {
 	const char *name;
 	const char *label;
 	bool duration;		/* the values are durations in ns */
+	bool is_signed;		/* --stats: the values are __s64 */
 };
 
 /*
@@ -97,5 +100,18 @@ struct hist_value {
 int counts__print_hist(struct report *r, struct count_row *rows, size_t n,
 		       const struct counts_fmt *fmt,
 		       struct hist_value (*value_of)(void *ctx, __u32 func_id));
+
+/*
+ * --stats: ROWS are (function[, key]) rows of sub 0, each the count, sum,
+ * min and max of one function's values (VALUE_OF: which, and whether
+ * durations), the busiest first, to R as one table.
+ */
+void counts__print_stats(struct report *r, const struct count_row *rows, size_t n,
+			 const struct counts_fmt *fmt,
+			 struct hist_value (*value_of)(void *ctx, __u32 func_id));
+/* ROW as --stats reports it (KEY, STR: room for --by's key). */
+void counts__stats(const struct count_row *row, const struct counts_fmt *fmt,
+		   struct hist_value value, struct report_key *key, char str[KSNOOP_BY_SIZE + 1],
+		   struct report_stats *s);
 
 #endif

@@ -46,6 +46,7 @@ struct attacher {
 	int counts_fd;		/* --count: calls per function (and stack) */
 	int stacks_fd;
 	int by_counts_fd;	/* --by: counts per (function, key, bucket) */
+	int pair_starts_fd;	/* --pair: the STARTs' times, by key (pair.bpf.h) */
 	int sessions_fd;	/* --tree: the session of each task in one */
 	int tree_buf_fd;	/* --tree: their calls, until their roots return */
 	bool tree_exit;		/* --tree: the programs that end an exiting (exec'ing) task's session are attached */
@@ -93,6 +94,7 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	a->counts_fd = -1;
 	a->stacks_fd = -1;
 	a->by_counts_fd = -1;
+	a->pair_starts_fd = -1;
 	a->sessions_fd = a->tree_buf_fd = -1;
 	a->tracked_fd = -1;
 	a->track_stories_fd = -1;
@@ -494,6 +496,11 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_autocreate(skel->maps.by_counts, false);
 	else if (a->by_counts_fd >= 0)
 		err = err ?: bpf_map__reuse_fd(skel->maps.by_counts, a->by_counts_fd);
+	/* --pair's times: one map for the START's instances and the END's. */
+	if (!plan->bpf.pair)
+		err = err ?: bpf_map__set_autocreate(skel->maps.pair_starts, false);
+	else if (a->pair_starts_fd >= 0)
+		err = err ?: bpf_map__reuse_fd(skel->maps.pair_starts, a->pair_starts_fd);
 	/* --tree's sessions: one map for the root's and every inner instance. */
 	if (!plan->bpf.tree) {
 		err = err ?: bpf_map__set_autocreate(skel->maps.sessions, false);
@@ -523,6 +530,7 @@ static void drop_last_instance(struct attacher *a)
 	if (a->nskels == 0) {
 		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
 		a->by_counts_fd = -1;
+		a->pair_starts_fd = -1;
 		a->sessions_fd = a->tree_buf_fd = -1;
 		a->tracked_fd = a->track_stories_fd = -1;
 	}
@@ -606,6 +614,8 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 	}
 	if (plan->bpf.by && a->by_counts_fd < 0)
 		a->by_counts_fd = bpf_map__fd(skel->maps.by_counts);
+	if (plan->bpf.pair && a->pair_starts_fd < 0)
+		a->pair_starts_fd = bpf_map__fd(skel->maps.pair_starts);
 	if (plan->bpf.tree && a->sessions_fd < 0) {
 		a->sessions_fd = bpf_map__fd(skel->maps.sessions);
 		a->tree_buf_fd = bpf_map__fd(skel->maps.tree_buf);

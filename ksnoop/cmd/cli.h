@@ -18,7 +18,14 @@ enum output_mode {
 	OUTPUT_EVENTS,	/* a record per call: the values, as text or JSON */
 	OUTPUT_COUNT,	/* --count: calls per function (with -s, per stack), summed in BPF */
 	OUTPUT_HIST,	/* --hist: a log2 histogram per function of one value, or durations */
+	OUTPUT_STATS,	/* --stats: count, sum, min, max and average of that value */
 };
+
+/* --hist and --stats: the calls are counted by one value the spec names, or durations. */
+static inline bool output_by_value(enum output_mode m)
+{
+	return m == OUTPUT_HIST || m == OUTPUT_STATS;
+}
 
 struct options {
 	bool json;
@@ -57,6 +64,8 @@ struct options {
 	__s64 hist_min;
 	__u64 hist_step;
 	__u32 hist_nbuckets;
+	/* --pair: the first SPEC starts what the second ends, paired by a key */
+	bool pair;
 	/* --tree: the first SPEC is the root of call trees, the others inner functions */
 	bool tree;
 	__u32 tree_max_calls;	/* --tree-max-calls: inner calls one tree records */

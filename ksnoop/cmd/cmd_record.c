@@ -53,8 +53,13 @@ int record__check_options(const struct options *o, bool usdt)
 		log_error("record: --group is not done for recordings yet (a recording of --track keeps each event's object: group them with jq)");
 		return -EINVAL;
 	}
+	if (o->pair) {
+		log_error("record: --pair is not recorded yet");
+		return -EINVAL;
+	}
 	if (o->output != OUTPUT_EVENTS || o->tree) {
-		log_error("record: %s not recorded yet", o->tree ? "--tree is" : "--hist is");
+		log_error("record: %s not recorded yet", o->tree ? "--tree is" :
+			  o->output == OUTPUT_STATS ? "--stats is" : "--hist is");
 		return -EINVAL;
 	}
 	if (!strcmp(o->record_path, "-") && isatty(STDOUT_FILENO)) {

@@ -391,7 +391,9 @@ static int print_info(struct replay *rp, const char *where, struct ks_error *e)
 static int check_report_options(const struct options *o, int argc)
 {
 	const char *refused = o->output == OUTPUT_HIST ? "--hist of a recording is not done yet" :
+			      o->output == OUTPUT_STATS ? "--stats of a recording is not done yet" :
 			      o->by ? "--by of a recording is not done yet" :
+			      o->pair ? "--pair is not recorded yet" :
 			      o->interval_ms ? "--interval does not apply to a recording" :
 			      o->stack || o->ustack ? "-s and --ustack are chosen by record" :
 			      o->min_duration_ns ? "-L is chosen by record" :

@@ -297,6 +297,7 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 			.hist_min = o->hist_min,
 			.hist_step = o->hist_step,
 			.hist_nbuckets = o->hist_nbuckets,
+			.pair_start = o->pair ? &t->specs[0] : NULL,
 		},
 		.filter_pid = o->pid,
 		.filter_tid = o->tid,
@@ -421,10 +422,10 @@ static struct hist_value hist_value_of(void *ctx, __u32 func_id)
 	const struct capture_plan *p;
 
 	if (func_id >= (__u32)t->targets.n)
-		return (struct hist_value){ "?", "?", false };
+		return (struct hist_value){ "?", "?", false, false };
 	p = &t->targets.v[func_id].plan;
 	return (struct hist_value){ p->hist_text, p->hist_label,
-				   p->bpf.output == KSNOOP_OUT_HIST_DURATION };
+				   p->bpf.output == KSNOOP_OUT_HIST_DURATION, p->bpf.hist.is_signed };
 }
 
 static struct by_kind by_kind_of(void *ctx, __u32 func_id)
@@ -479,6 +480,8 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 		report__interval(&t->report, ++t->intervals, now_ns(CLOCK_MONOTONIC));
 	if (t->opts->output == OUTPUT_HIST)
 		err = counts__print_hist(&t->report, rows, n, &fmt, hist_value_of);
+	else if (t->opts->output == OUTPUT_STATS)
+		counts__print_stats(&t->report, rows, n, &fmt, hist_value_of);
 	else
 		counts__print(&t->report, rows, n, &fmt);
 	free(rows);
@@ -650,6 +653,9 @@ static void print_summary(struct trace *t, struct attacher *a)
 		.tree_exited = attacher__counter(a, KSNOOP_CNT_TREE_EXIT),
 		.tree_exec = attacher__counter(a, KSNOOP_CNT_TREE_EXEC),
 		.tree_no_room = attacher__counter(a, KSNOOP_CNT_TREE_NO_ROOM),
+		.pairing = t->opts->pair,
+		.pair_full = attacher__counter(a, KSNOOP_CNT_PAIR_FULL),
+		.pair_unread = attacher__counter(a, KSNOOP_CNT_PAIR_UNREAD),
 	};
 
 	if (t->opts->track) {
@@ -955,6 +961,33 @@ static int setup_output(struct trace *t, struct kernel *k, enum spec_kind kind)
 }
 
 /* Spec errors first: they need no kernel at all.  0, or a negative errno, said. */
+/*
+ * --pair: two specs, START and END, each an event without a return (a
+ * tracepoint, a USDT probe): a function's own entry and return are paired
+ * already (-L, --hist).
+ */
+static int check_pair(const struct trace *t)
+{
+	int i;
+
+	if (!t->opts->pair)
+		return 0;
+	if (t->nspecs != 2) {
+		log_error("--pair: expected two specs, START and END; %d given", t->nspecs);
+		return -EINVAL;
+	}
+	for (i = 0; i < t->nspecs; i++) {
+		const struct spec *s = &t->specs[i];
+
+		if (s->kind == SPEC_USDT || (s->kind == SPEC_TP && !spec__is_syscall(s)))
+			continue;
+		log_error("--pair: '%s' is not a tracepoint or USDT probe; a function's entry and return are paired already (-L, --hist)",
+			  s->text);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_specs(struct trace *t, char **argv, enum spec_kind kind)
 {
 	const struct options *o = t->opts;
@@ -969,7 +1002,9 @@ static int check_specs(struct trace *t, char **argv, enum spec_kind kind)
 			return ret;
 		}
 	}
-	ret = targets__check_min_duration(t->specs, t->nspecs, o->min_duration_ns) ?:
+	/* --pair: -L is the latency between its two events. */
+	ret = check_pair(t) ?:
+	      targets__check_min_duration(t->specs, t->nspecs, o->pair ? 0 : o->min_duration_ns) ?:
 	      check_tree(t, kind) ?: check_ufunc_stacks(t);
 	if (ret || !o->track)
 		return ret;

@@ -130,7 +130,8 @@ static const char usage_text[] =
 "\n"
 "Options:\n"
 "  -j, --json             stdout is JSON, one object a line, each with a \"type\":\n"
-"                         event, count, hist, info, lost, summary, warning, error\n"
+"                         event, count, hist, stats, info, lost, summary,\n"
+"                         warning, error\n"
 "  -p, --pid PID          only events of process PID\n"
 "      --tid TID          only events of thread TID\n"
 "  -c, --comm NAME        only events of tasks named NAME\n"
@@ -138,7 +139,8 @@ static const char usage_text[] =
 "      --duration TIME    exit after TIME (TIME := NUMBER[ns|us|ms|s], default s)\n"
 "  -L, --min-duration TIME\n"
 "                         only calls that took at least TIME (a unit is needed),\n"
-"                         entry values shown with the return; functions only\n"
+"                         entry values shown with the return; functions only,\n"
+"                         or the latency of a --pair\n"
 "      --mode MODE        MODE := { fentry | kprobe }; default: fentry,\n"
 "                         kprobe if the kernel refuses fentry\n"
 "      --max-bytes N      bytes captured per value (default 4096)\n"
@@ -166,11 +168,21 @@ static const char usage_text[] =
 "                         value the spec names (\"vfs_read(return)\"), in BPF;\n"
 "                         without one, of call durations (functions); linear:\n"
 "                         buckets of STEP from MIN to MAX; p50/p90/p99/max below\n"
-"      --by KEY           with --count or --hist: per KEY too, busiest first;\n"
+"      --stats            no events: count, sum, min, max and average per\n"
+"                         function of the value --hist would count (or of\n"
+"                         call durations), summed in BPF, a table at exit\n"
+"      --by KEY           with --count, --hist or --stats: per KEY too,\n"
+"                         busiest first;\n"
 "                         KEY := { comm | pid | tid | cpu | VALUE }, VALUE one\n"
 "                         the spec names: an integer, a string (63 bytes) or\n"
 "                         a :tuple (per flow: --by 'skb:tuple')\n"
-"      --interval TIME    with --count or --hist: print and reset this often\n"
+"      --interval TIME    with --count, --hist or --stats: print and reset\n"
+"                         this often\n"
+"      --pair             two SPECs, START and END (tracepoints or USDT\n"
+"                         probes), paired by the value each names (none:\n"
+"                         the thread): each END event with the latency since\n"
+"                         its START; with --hist or --stats the latencies,\n"
+"                         with -L only the END events at least that late\n"
 "      --tree             the first SPEC is the ROOT of call trees, the others\n"
 "                         INNER functions or tracepoints (leaves)\n"
 "      --tree-max-calls N with --tree: inner calls one tree records (default\n"
@@ -218,6 +230,8 @@ enum {
 	OPT_DURATION,
 	OPT_COUNT,
 	OPT_HIST,
+	OPT_STATS,
+	OPT_PAIR,
 	OPT_FOLDED,
 	OPT_INTERVAL,
 	OPT_MODE,
@@ -254,6 +268,8 @@ static const struct option long_opts[] = {
 	{ "track-max", required_argument, NULL, OPT_TRACK_MAX },
 	{ "group", no_argument, NULL, OPT_GROUP },
 	{ "hist", optional_argument, NULL, OPT_HIST },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "pair", no_argument, NULL, OPT_PAIR },
 	{ "by", required_argument, NULL, OPT_BY },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
@@ -336,6 +352,7 @@ static const char *const output_option[] = {
 	[OUTPUT_EVENTS] = "events",
 	[OUTPUT_COUNT] = "--count",
 	[OUTPUT_HIST] = "--hist",
+	[OUTPUT_STATS] = "--stats",
 };
 
 /* One bound of --hist=linear: an integer, or a TIME with its unit (in ns). */
@@ -454,20 +471,23 @@ static int check_output_options(const struct options *o)
 		{ o->tree && o->oneline, 0, "--tree prints trees: --oneline does not apply" },
 		{ o->track, MODE(OUTPUT_EVENTS), "--track prints an object's events: not with %s" },
 		{ o->track && o->tree, 0, "--track and --tree do not go together yet" },
+		{ o->pair, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_HIST) | MODE(OUTPUT_STATS),
+		  "--pair measures latencies: not with %s (use --hist or --stats)" },
+		{ o->pair && (o->tree || o->track), 0, "--pair does not go with --tree or --track" },
 		{ o->track && o->min_duration_ns, 0,
 		  "--track follows objects at the calls' entry: -L does not apply" },
 		{ (o->nuntrack || o->track_max || o->group) && !o->track, 0,
 		  "--untrack, --track-max and --group go with --track" },
-		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
-		  "--interval goes with --count or --hist" },
+		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST) | MODE(OUTPUT_STATS),
+		  "--interval goes with --count, --hist or --stats" },
 		{ o->stack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
 		  "%s counts by a value: not with -s" },
 		{ o->ustack, MODE(OUTPUT_EVENTS) | MODE(OUTPUT_COUNT),
 		  "%s counts by a value: not with --ustack" },
 		{ o->max_events, MODE(OUTPUT_EVENTS),
 		  "%s prints no events: -n/--max-events does not apply; use --duration" },
-		{ o->by, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST),
-		  "--by goes with --count or --hist" },
+		{ o->by, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST) | MODE(OUTPUT_STATS),
+		  "--by goes with --count, --hist or --stats" },
 		{ o->by && o->stack, 0, "--by and -s do not go together: count per stack or per key" },
 		{ o->by && o->ustack, 0,
 		  "--by and --ustack do not go together: count per stack or per key" },
@@ -558,6 +578,7 @@ static bool set_plain(int c, const char *arg, struct options *o)
 	case 's': o->stack = true; break;
 	case OPT_USTACK: o->ustack = true; break;
 	case OPT_TREE: o->tree = true; break;
+	case OPT_PAIR: o->pair = true; break;
 	case OPT_GROUP: o->group = true; break;
 	case OPT_FOLDED: o->folded = true; break;
 	case OPT_FORCE: o->force = true; break;
@@ -642,6 +663,8 @@ static int parse_checked(int c, const char *arg, struct options *o)
 		return set_output(o, OUTPUT_COUNT);
 	case OPT_HIST:
 		return set_output(o, OUTPUT_HIST) ?: parse_hist_scale(arg, o);
+	case OPT_STATS:
+		return set_output(o, OUTPUT_STATS);
 	case OPT_UNTRACK:
 		return add_untrack(arg, o);
 	case OPT_BY:

@@ -53,6 +53,25 @@ void report__counts_begin(struct report *r, bool stacks, const char *by)
 	r->ops->counts_begin(r, stacks, by);
 }
 
+double report_stats_avg(const struct report_stats *s)
+{
+	if (!s->count)
+		return 0;
+	if (s->is_signed)
+		return (double)(__s64)s->sum / (double)s->count;
+	return (double)s->sum / (double)s->count;
+}
+
+void report__stats_begin(struct report *r, const char *by)
+{
+	r->ops->stats_begin(r, by);
+}
+
+void report__stats(struct report *r, const struct report_stats *s)
+{
+	r->ops->stats(r, s);
+}
+
 void report__count(struct report *r, const struct report_count *c)
 {
 	r->ops->count(r, c);

@@ -20,6 +20,7 @@
  *   object   --track --group: an object's events follow (print.c)
  *   count    --count: calls of one function (and stack with -s)
  *   hist     --hist: one function's log2 histogram
+ *   stats    --stats: one function's count, sum, min, max and average
  *   info     `info`: a kernel function, a tracepoint or a USDT probe
  *   lost     events lost so far (the ring buffer was full)
  *   summary  the run's totals, last
@@ -56,7 +57,7 @@ struct usdt_file;
 struct value_desc;
 
 /* Every "type" of a -j record, for tests and documentation. */
-#define REPORT_TYPES	"event object count hist info lost summary warning error"
+#define REPORT_TYPES	"event object count hist stats info lost summary warning error"
 
 enum report_format {
 	REPORT_TEXT,
@@ -119,6 +120,23 @@ struct report_hist {
 	__u64 max;
 };
 
+/*
+ * --stats: FUNC's (and KEY's) COUNT values of VALUE, their SUM, MIN and
+ * MAX (as __s64 if IS_SIGNED; ns if DURATION) and AVG (report_stats_avg()).
+ */
+struct report_stats {
+	const char *func;
+	const struct report_key *key;	/* --by: the row's key; NULL: none */
+	const char *value_name;		/* JSON: "return", "duration_ns" */
+	const char *value_label;	/* text: "duration" */
+	bool duration;
+	bool is_signed;
+	__u64 count, sum, min, max;
+};
+
+/* S's average: the sum over the count, signed as the values are; 0 for none. */
+double report_stats_avg(const struct report_stats *s);
+
 enum report_info_kind {
 	REPORT_INFO_FUNC,	/* a kernel function */
 	REPORT_INFO_TP,		/* a tracepoint */
@@ -163,6 +181,10 @@ struct report_summary {
 	__u64 track_alive;
 	__u64 track_evicted;	/* pushed out of the full set (--track-max) */
 	__u64 track_failed;	/* could not join it */
+	/* --pair: STARTs not kept (pair map full), events whose key was unreadable */
+	bool pairing;
+	__u64 pair_full;
+	__u64 pair_unread;
 };
 
 struct report_ops;
@@ -200,6 +222,9 @@ void report__interval(struct report *r, __u32 n, __u64 time_ns);
 void report__counts_begin(struct report *r, bool stacks, const char *by);
 void report__count(struct report *r, const struct report_count *c);
 void report__hist(struct report *r, const struct report_hist *h);
+/* --stats: the table's header (text), then one row per function (and key). */
+void report__stats_begin(struct report *r, const char *by);
+void report__stats(struct report *r, const struct report_stats *s);
 
 void report__info(struct report *r, const struct report_info *info);
 /*
@@ -233,6 +258,8 @@ struct report_ops {
 	void (*counts_begin)(struct report *r, bool stacks, const char *by);
 	void (*count)(struct report *r, const struct report_count *c);
 	void (*hist)(struct report *r, const struct report_hist *h);
+	void (*stats_begin)(struct report *r, const char *by);
+	void (*stats)(struct report *r, const struct report_stats *s);
 	void (*info)(struct report *r, const struct report_info *info);
 	void (*usdt)(struct report *r, const struct usdt_file *f, bool titled);
 	void (*lost)(struct report *r, __u64 lost);

@@ -188,6 +188,47 @@ static void json_hist(struct report *r, const struct report_hist *h)
 	end(w);
 }
 
+static void json_stats_begin(struct report *r, const char *by)
+{
+	(void)r;
+	(void)by;
+}
+
+/* A number as the values are: signed or not. */
+static void key_num(struct writer *w, const char *key, bool is_signed, __u64 v)
+{
+	bound(w, key, false, is_signed, v);
+}
+
+/* {"type":"stats",...,"func",["by","key",]"value","count","sum","min","max","avg"} */
+static void json_stats(struct report *r, const struct report_stats *s)
+{
+	struct writer *w = begin(r, "stats");
+	char avg[64];
+	int n;
+
+	period(r, w);
+	key_name(w, "func", s->func);
+	by_key(w, s->key);
+	key_name(w, "value", s->value_name);
+	key_uint(w, "count", s->count);
+	key_num(w, "sum", s->is_signed, s->sum);
+	key_num(w, "min", s->is_signed, s->min);
+	key_num(w, "max", s->is_signed, s->max);
+	/*
+	 * A sum is below 2^64: a plain decimal, at most three places, no
+	 * trailing zeros (the values are integers: 4096, 50.5, -0.5).
+	 */
+	n = snprintf(avg, sizeof(avg), "%.3f", report_stats_avg(s));
+	while (n > 0 && avg[n - 1] == '0')
+		avg[--n] = 0;
+	if (n > 0 && avg[n - 1] == '.')
+		avg[--n] = 0;
+	writer__key(w, "avg");
+	writer__raw(w, avg, avg);
+	end(w);
+}
+
 /* Type ID as C spells it ("struct sk_buff *"). */
 static void key_type(struct writer *w, const char *key, const struct signature *sig, __u32 id)
 {
@@ -329,6 +370,10 @@ static void json_summary(struct report *r, const struct report_summary *s)
 		key_uint(w, "own_left_out", s->own);
 	if (s->session_stashed)
 		key_uint(w, "session_in_stash", s->session_stashed);
+	if (s->pairing) {
+		key_uint(w, "starts_not_paired", s->pair_full);
+		key_uint(w, "key_unreadable", s->pair_unread);
+	}
 	if (s->tree) {
 		key_uint(w, "tree_calls_not_recorded", s->tree_dropped);
 		key_uint(w, "trees_task_exited", s->tree_exited);
@@ -582,6 +627,8 @@ const struct report_ops report_json_ops = {
 	.counts_begin = json_counts_begin,
 	.count = json_count,
 	.hist = json_hist,
+	.stats_begin = json_stats_begin,
+	.stats = json_stats,
 	.info = json_info,
 	.usdt = json_usdt,
 	.lost = json_lost,

@@ -294,6 +294,58 @@ static void text_hist(struct report *r, const struct report_hist *h)
 	writer__flush(&r->wr);
 }
 
+/* --stats: "CALLS SUM MIN MAX AVG [KEY] FUNCTION(VALUE)", a row each. */
+static void text_stats_begin(struct report *r, const char *by)
+{
+	char col[KEY_COLUMN + 1];
+
+	put(r, "%12s %14s %14s %14s %14s  ", "CALLS", "SUM", "MIN", "MAX", "AVG");
+	if (by) {
+		/* --by's name is the user's own text: escaped, then cut to the column. */
+		snprintf(col, sizeof(col), "%s", by);
+		put_escaped(r, col);
+		put(r, "%*s  ", (int)(KEY_COLUMN - strlen(col)), "");
+	}
+	put(r, "FUNCTION(VALUE)\n");
+	writer__flush(&r->wr);
+}
+
+/* One number of a --stats row: signed or not, durations in units ("1.02ms"). */
+static void stats_cell(struct report *r, const struct report_stats *s, __u64 v)
+{
+	struct hist_scale scale = { .duration = s->duration };
+	char buf[48];
+
+	hist__value_str(&scale, s->is_signed, v, buf, sizeof(buf));
+	put(r, " %14s", buf);
+}
+
+static void text_stats(struct report *r, const struct report_stats *s)
+{
+	double avg = report_stats_avg(s);
+	char buf[48];
+	size_t w;
+
+	put(r, "%12llu", (unsigned long long)s->count);
+	stats_cell(r, s, s->sum);
+	stats_cell(r, s, s->min);
+	stats_cell(r, s, s->max);
+	if (s->duration)
+		stats_cell(r, s, (__u64)(avg + 0.5));
+	else
+		put(r, " %14s", (snprintf(buf, sizeof(buf), "%.1f", avg), buf));
+	put(r, "  ");
+	if (s->key) {
+		w = put_key(r, s->key);
+		put(r, "%*s  ", w < KEY_COLUMN ? (int)(KEY_COLUMN - w) : 0, "");
+	}
+	put_escaped(r, s->func);
+	put(r, "(");
+	put_escaped(r, s->value_label);
+	put(r, ")\n");
+	writer__flush(&r->wr);
+}
+
 static void text_info(struct report *r, const struct report_info *info)
 {
 	if (info->show_module && info->module) {
@@ -445,6 +497,8 @@ static void text_summary(struct report *r, const struct report_summary *s)
 	n = add_total(buf, sizeof(buf), n, s->own, "of ksnoop's own calls left out");
 	n = add_total(buf, sizeof(buf), n, s->session_stashed,
 		      "entries kept in the stash (the kernel refused kprobe.session's task storage)");
+	n = add_total(buf, sizeof(buf), n, s->pair_full, "STARTs not paired (pair map full)");
+	n = add_total(buf, sizeof(buf), n, s->pair_unread, "events whose pairing key could not be read");
 	if (s->tracking && n < sizeof(buf))
 		n += snprintf(buf + n, sizeof(buf) - n,
 			      "; %llu objects tracked, %llu freed, %llu still tracked",
@@ -815,6 +869,8 @@ const struct report_ops report_text_ops = {
 	.counts_begin = text_counts_begin,
 	.count = text_count,
 	.hist = text_hist,
+	.stats_begin = text_stats_begin,
+	.stats = text_stats,
 	.info = text_info,
 	.usdt = text_usdt,
 	.lost = text_lost,
@@ -840,6 +896,8 @@ const struct report_ops report_folded_ops = {
 	.counts_begin = folded_counts_begin,
 	.count = folded_count,
 	.hist = text_hist,
+	.stats_begin = text_stats_begin,
+	.stats = text_stats,
 	.info = text_info,
 	.usdt = text_usdt,
 	.lost = text_lost,

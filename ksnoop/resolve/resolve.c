@@ -100,11 +100,31 @@ static int pick_hist_item(struct rctx *r, struct wants *w)
 			continue;
 		if (w->hist_item >= 0)
 			return rctx__fail(r, r->spec->items[i].base_pos,
-					  "--hist counts by one value; '%s' is a second (make it a predicate)",
-					  r->spec->items[i].text);
+					  "%s counts by one value; '%s' is a second (make it a predicate)",
+					  rctx__value_option(r), r->spec->items[i].text);
 		w->hist_item = i;
 	}
 	return w->hist_item < 0 ? strategy__check_durations(r) : 0;
+}
+
+/*
+ * --pair: the one value that is not a predicate is the key (read on the
+ * entry: tracepoints and USDT probes have nothing else); none: the thread.
+ */
+static int pick_pair_item(struct rctx *r, struct wants *w)
+{
+	int i;
+
+	for (i = 0; i < r->spec->nitems; i++) {
+		if (r->spec->items[i].has_pred || strategy__is_by_item(r, &r->spec->items[i]))
+			continue;
+		if (w->pair_item >= 0)
+			return rctx__fail(r, r->spec->items[i].base_pos,
+					  "--pair pairs by one value; '%s' is a second (make it a predicate)",
+					  r->spec->items[i].text);
+		w->pair_item = i;
+	}
+	return 0;
 }
 
 /* The spec's value list: "f()" traces the calls themselves, with no values. */
@@ -121,7 +141,9 @@ static int resolve_items(struct rctx *r, struct wants *w)
 		else
 			w->entry_values = true;
 	}
-	if (r->opts->output == OUTPUT_HIST)
+	if (r->opts->pair_start)
+		err = pick_pair_item(r, w);
+	else if (output_by_value(r->opts->output))
 		err = pick_hist_item(r, w);
 	for (i = 0; i < spec->nitems && !err; i++)
 		err = resolve_item(r, &spec->items[i]);
@@ -166,7 +188,7 @@ static int resolve_defaults(struct rctx *r, struct wants *w)
 {
 	int err;
 
-	if (r->opts->output == OUTPUT_HIST)
+	if (output_by_value(r->opts->output))
 		return 0;
 	err = default_entry_values(r);
 	if (!err)
@@ -189,7 +211,7 @@ static int plan_begin(struct rctx *r, const struct signature *sig)
 	r->sig = &plan->sig;
 	plan->bpf.ret_slot = nslots;
 	plan->bpf.nslots = nslots;
-	if (r->opts->min_duration_ns && !sig->has_return)
+	if (r->opts->min_duration_ns && !sig->has_return && !r->opts->pair_start)
 		return rctx__fail(r, 0, "--min-duration needs a function's return; tracepoints and USDT probes have none");
 	plan->bpf.min_duration_ns = r->opts->min_duration_ns;
 	return 0;
@@ -223,6 +245,9 @@ static void compute_slot_mask(struct ksnoop_plan *bp)
 	if (bp->by >= KSNOOP_BY_INT &&
 	    bp->by_value.acc.src == KSNOOP_SRC_ARG)
 		bp->slot_mask |= 1u << bp->by_value.acc.slot;
+	/* --pair: its key, the same (latencies keep no values either). */
+	if (bp->pair && !(bp->flags & KSNOOP_PLAN_PAIR_TID) && bp->hist.acc.src == KSNOOP_SRC_ARG)
+		bp->slot_mask |= 1u << bp->hist.acc.slot;
 }
 
 int resolver__resolve(const struct spec *spec, const struct signature *sig,
@@ -231,7 +256,7 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 {
 	struct rctx r = { .spec = spec, .sig = sig, .opts = opts, .err = err, .plan = plan,
 			  .btf = sig->btf };
-	struct wants w = { .hist_item = -1 };
+	struct wants w = { .hist_item = -1, .pair_item = -1 };
 	int ret;
 
 	ret = plan_begin(&r, sig);

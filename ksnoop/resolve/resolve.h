@@ -71,6 +71,11 @@ struct resolve_opts {
 	__s64 hist_min;
 	__u64 hist_step;
 	__u32 hist_nbuckets;
+	/*
+	 * --pair: the START's spec (every other spec is the END); its one
+	 * value (or the thread) is the key; NULL: no pairing.
+	 */
+	const struct spec *pair_start;
 };
 
 /* Member names resolved through embedded structs, said with -v. */

@@ -49,6 +49,7 @@ struct wants {
 	bool entry_values;	/* an item on the entry side (value or predicate) */
 	bool return_pred;	/* a predicate on 'return' */
 	int hist_item;		/* --hist: the item counted by; -1: call durations */
+	int pair_item;		/* --pair: the item that is the key; -1: the thread */
 };
 
 /* Fail at column POS of the spec: always -EINVAL. */
@@ -56,6 +57,12 @@ int rctx__fail(struct rctx *r, int pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Type ID spelled as C, in r->tbuf. */
 const char *rctx__type_str(struct rctx *r, __u32 id);
+
+/* The option that counts by the spec's one value, for messages: "--hist", "--stats". */
+static inline const char *rctx__value_option(const struct rctx *r)
+{
+	return r->opts->pair_start ? "--pair" : r->opts->output == OUTPUT_STATS ? "--stats" : "--hist";
+}
 
 /* resolve_chain.c: walk IT's chain (argument or return, then its steps). */
 int chain__walk(struct rctx *r, const struct spec_item *it, struct chain *c);

@@ -115,7 +115,8 @@ static bool wants_stash(const struct rctx *r, const struct wants *w)
 	bool hist_of_return = w->hist_item >= 0 &&
 			      spec_item__is_return(&r->spec->items[w->hist_item]);
 
-	if (!w->entry_values)
+	/* --pair: tracepoints and USDT probes, one side; the pair map keeps the time. */
+	if (!w->entry_values || r->opts->pair_start)
 		return false;
 	return w->return_pred || r->opts->min_duration_ns || hist_of_return || r->opts->tree;
 }
@@ -326,10 +327,10 @@ int strategy__check_durations(struct rctx *r)
 	}
 	hist_example(&r->plan->sig, example, sizeof(example));
 	if (!example[0])
-		return rctx__fail(r, 0, "--hist without a value counts call durations, and %s has no return; name the numeric value to count by (an argument, or a member of one)",
-				  what);
-	return rctx__fail(r, 0, "--hist without a value counts call durations, and %s has no return; name the numeric value to count by, as in \"%.*s(%s)\"",
-			  what, len, target, example);
+		return rctx__fail(r, 0, "%s without a value counts call durations, and %s has no return; name the numeric value to count by (an argument, or a member of one)",
+				  rctx__value_option(r), what);
+	return rctx__fail(r, 0, "%s without a value counts call durations, and %s has no return; name the numeric value to count by, as in \"%.*s(%s)\"",
+			  rctx__value_option(r), what, len, target, example);
 }
 
 /*
@@ -367,23 +368,24 @@ static int hist_value(struct rctx *r, const struct spec_item *it, bool stash)
 	int width, err;
 
 	if (side == KSNOOP_ENTRY && stash)
-		return rctx__fail(r, it->base_pos, "--hist of an entry value with a predicate on 'return' is not supported yet");
+		return rctx__fail(r, it->base_pos, "%s of an entry value with a predicate on 'return' is not supported yet",
+				  rctx__value_option(r));
 	memset(pp, 0, sizeof(*pp));
 	err = chain__walk(r, it, &c);
 	if (err)
 		return err;
 	if (it->fmt)
-		return rctx__fail(r, it->fmt_pos, "--hist counts by the number itself: '%s' takes no format (leave out ':%s')",
-				  it->text, spec_format__str(it->fmt));
+		return rctx__fail(r, it->fmt_pos, "%s counts by the number itself: '%s' takes no format (leave out ':%s')",
+				  rctx__value_option(r), it->text, spec_format__str(it->fmt));
 	if (!btfu_is_scalar(r->btf, c.type_id))
-		return rctx__fail(r, it->base_pos, "--hist counts by a number; '%s' is %s",
-				  it->text, rctx__type_str(r, c.type_id));
+		return rctx__fail(r, it->base_pos, "%s counts by a number; '%s' is %s",
+				  rctx__value_option(r), it->text, rctx__type_str(r, c.type_id));
 	width = pred__width(r, &c, pp);
 	if (c.bit_size && width > 8)
 		return rctx__fail(r, it->base_pos, "'%s': a bitfield across more than 8 bytes", it->text);
 	if (width <= 0 || width > 8)
-		return rctx__fail(r, it->base_pos, "--hist counts by a number of at most 8 bytes; '%s' is %d",
-				  it->text, width);
+		return rctx__fail(r, it->base_pos, "%s counts by a number of at most 8 bytes; '%s' is %d",
+				  rctx__value_option(r), it->text, width);
 	pred__access(&c, pp, width);
 	pp->is_signed = btfu_is_signed(r->btf, c.type_id);
 	snprintf(r->plan->hist_text, sizeof(r->plan->hist_text), "%s", it->text);
@@ -558,6 +560,7 @@ static __u8 program_output(const struct resolve_opts *opts, const struct wants *
 	case OUTPUT_COUNT:
 		return opts->stack ? KSNOOP_OUT_COUNT_STACKS : KSNOOP_OUT_COUNT;
 	case OUTPUT_HIST:
+	case OUTPUT_STATS:
 		return w->hist_item < 0 ? KSNOOP_OUT_HIST_DURATION : KSNOOP_OUT_HIST;
 	case OUTPUT_EVENTS:
 		break;
@@ -573,7 +576,7 @@ static int capture_values(struct rctx *r, const struct wants *w)
 	bool stash = wants_stash(r, w), counted = r->opts->output != OUTPUT_EVENTS;
 	int ret;
 
-	if ((r->opts->min_duration_ns || r->opts->tree) && !stash)
+	if ((r->opts->min_duration_ns || r->opts->tree) && !stash && !r->opts->pair_start)
 		report_on_return(r->plan);
 	ret = add_stacks(r, stash);
 	if (!ret && w->hist_item >= 0)
@@ -590,11 +593,47 @@ static int capture_values(struct rctx *r, const struct wants *w)
 	return ret;
 }
 
+/* --pair --hist/--stats: the latencies alone; the events keep no values. */
+static int pair_durations(struct rctx *r)
+{
+	struct capture_plan *plan = r->plan;
+	int k;
+
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		plan->nvalues[k] = 0;
+		plan->bpf.side[k].nvalues = 0;
+		plan->bpf.side[k].enabled = 0;
+	}
+	plan->bpf.side[KSNOOP_ENTRY].enabled = 1;
+	return lay_out_sides(r);
+}
+
+/*
+ * --pair: this spec's role, and its key: the value it names, read as
+ * --hist reads its value (plan.hist), or the thread's id.
+ */
+static int pair_key(struct rctx *r, const struct wants *w)
+{
+	struct ksnoop_plan *bp = &r->plan->bpf;
+	int ret = 0;
+
+	bp->pair = r->spec == r->opts->pair_start ? KSNOOP_PAIR_START : KSNOOP_PAIR_END;
+	if (w->pair_item < 0)
+		bp->flags |= KSNOOP_PLAN_PAIR_TID;
+	else
+		ret = hist_value(r, &r->spec->items[w->pair_item], false);
+	snprintf(r->plan->hist_text, sizeof(r->plan->hist_text), "latency_ns");
+	snprintf(r->plan->hist_label, sizeof(r->plan->hist_label), "latency");
+	return ret;
+}
+
 int strategy__choose(struct rctx *r, const struct wants *w)
 {
 	int ret;
 
-	if (r->opts->output == OUTPUT_HIST && w->hist_item < 0)
+	if (r->opts->pair_start && output_by_value(r->opts->output))
+		ret = pair_durations(r);
+	else if (output_by_value(r->opts->output) && w->hist_item < 0)
 		ret = hist_durations(r);
 	else
 		ret = capture_values(r, w);
@@ -603,6 +642,13 @@ int strategy__choose(struct rctx *r, const struct wants *w)
 	r->plan->bpf.output = program_output(r->opts, w);
 	if (r->opts->output == OUTPUT_COUNT && r->opts->ustack)
 		r->plan->bpf.flags |= KSNOOP_PLAN_COUNT_USTACK;
+	if (r->opts->output == OUTPUT_STATS)
+		r->plan->bpf.flags |= KSNOOP_PLAN_STATS;
+	if (r->opts->pair_start) {
+		ret = pair_key(r, w);
+		if (ret)
+			return ret;
+	}
 	mark_timed(r->plan);
 	return count_key(r);
 }

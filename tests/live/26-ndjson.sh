@@ -11,7 +11,7 @@ usdt_paths
 FORMS=$U/usdt_forms
 usdt_programs
 
-TYPES="event object count hist info lost summary warning error"
+TYPES="event object count hist stats info lost summary warning error"
 
 # check_stream: stdin is -j output.  Writes every record but the events
 # (for the checks that follow), then "#types T..." (the types seen, sorted),
@@ -96,6 +96,9 @@ expect_eq count_interval_numbered "1 2 3" \
 	"$(of count_interval | jq -r 'select(.type == "count") | .interval' | head -3 | joined)"
 stream hist 0 "hist summary" --hist --duration 0.5 -p "$WPID" 'tp:sys_enter(id)'
 expect_eq hist_buckets true "$(of hist | jq 'select(.type == "hist") | .buckets | length > 0')"
+stream stats 0 "stats summary" --stats --duration 0.5 -p "$WPID" 'tp:sys_enter(id)'
+expect_eq stats_row true \
+	"$(of stats | jq 'select(.type == "stats") | .count > 0 and .min <= .max and .avg >= .min and .avg <= .max')"
 
 # --- a flood into a ring buffer of one page: the lost-events notice and
 #     the summary's losses are records, not text on stderr ---
@@ -132,7 +135,7 @@ expect_eq info_func_glob_all "$(printf '%s\n' "$text" | wc -l)" "$(of info_func_
 expect_eq info_func_glob_untraceable "$(printf '%s\n' "$text" | grep -c 'cannot be traced')" \
 	"$(of info_func_glob | jq -r 'select(.traceable == false and (.why | length > 0)) | .name' | wc -l)"
 stream info_usdt 0 info info usdt "$P"
-expect_eq info_usdt_probes 10 "$(of info_usdt | jq -r 'select(.kind == "usdt") | .name' | wc -l)"
+expect_eq info_usdt_probes 12 "$(of info_usdt | jq -r 'select(.kind == "usdt") | .name' | wc -l)"
 "$P" spin 5 >/dev/null &
 spid=$!
 sleep 0.3

@@ -9,9 +9,9 @@ expect_match list_header '^PROVIDER +NAME +ADDRESS +SEMAPHORE +ARGS$' "$out"
 expect_match list_small '^ksnoop_test +small +0x[0-9a-f]{16} +- +arg0:s8@\S+ arg1:u8@\S+ arg2:s16@\S+ arg3:u16@\S+$' "$out"
 expect_match list_wide '^ksnoop_test +wide .* arg0:s32@\S+ arg1:u32@\S+ arg2:s64@\S+ arg3:u64@\S+$' "$out"
 expect_match list_semaphore '^ksnoop_test +guarded +0x[0-9a-f]{16} 0x[0-9a-f]{16} arg0:s64@' "$out"
-expect_eq list_count 10 "$(printf '%s\n' "$out" | grep -c '^ksnoop_test ')"
+expect_eq list_count 12 "$(printf '%s\n' "$out" | grep -c '^ksnoop_test ')"
 out=$(ks -j info usdt "$P" 2>&1)
-expect_eq list_json_parses 10 "$(printf '%s\n' "$out" | jq -r .name 2>/dev/null | wc -l)"
+expect_eq list_json_parses 12 "$(printf '%s\n' "$out" | jq -r .name 2>/dev/null | wc -l)"
 expect_eq list_json_semaphore "guarded" "$(printf '%s\n' "$out" | jq -r 'select(.semaphore != null) | .name')"
 expect_eq list_json_args "1 true" "$(printf '%s\n' "$out" | jq -r 'select(.name == "small") | .args[0] | "\(.size) \(.signed)"')"
 out=$(ks info usdt "$L" 2>&1)

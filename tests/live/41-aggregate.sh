@@ -9,7 +9,7 @@ S=$U/syscall_prog
 usdt_programs
 
 # --- usage errors: one line, exit 2 ---
-refused by_needs_count "--by goes with --count or --hist" --by comm usdt "$P:ksnoop_test:value"
+refused by_needs_count "--by goes with --count, --hist or --stats" --by comm usdt "$P:ksnoop_test:value"
 refused by_empty "--by: '' is empty or longer than 255 characters" --count --by '' tp:sched_switch
 refused by_not_with_stack "--by and -s do not go together" --count -s --by comm tp:sched_switch
 refused by_not_named "--by 'arg3' is not comm, pid, tid, cpu or a value the spec names; name it in the spec, as in \"ksnoop_test:value\(arg3\)\"" \

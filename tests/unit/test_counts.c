@@ -253,9 +253,9 @@ static void test_folded_semicolon_in_names(void **state)
 static struct hist_value value_of(void *ctx, __u32 id)
 {
 	if (id == 2)
-		return (struct hist_value){ "duration_ns", "duration", true };
-	return id == 0 ? (struct hist_value){ "return", "return", false } :
-			 (struct hist_value){ "skb->len", "skb->len", false };
+		return (struct hist_value){ "duration_ns", "duration", true, false };
+	return id == 0 ? (struct hist_value){ "return", "return", false, true } :
+			 (struct hist_value){ "skb->len", "skb->len", false, false };
 }
 
 static char *render_hist_max(struct count_row *rows, size_t n, enum report_format style,
@@ -355,6 +355,70 @@ static void test_hist(void **state)
 			       "\"p50\":18446744073709551615,\"p90\":18446744073709551615,"
 			       "\"p99\":18446744073709551615,\"max\":18446744073709551615}\n");
 	free(s);
+}
+
+/* --stats: a row of sub 0 with its count, sum, min and max. */
+static void stats_row(struct count_row *r, __u32 func, __u64 count, __s64 sum, __s64 min, __s64 max)
+{
+	row(r, func, 0, count, 0);
+	r->sum = (__u64)sum;
+	r->min = (__u64)min;
+	r->max = (__u64)max;
+}
+
+static char *render_stats(const struct count_row *rows, size_t n, enum report_format style)
+{
+	struct counts_fmt f = { .func_name = name_of };
+	struct report r;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *out = open_memstream(&buf, &sz);
+
+	assert_non_null(out);
+	report__init(&r, out, style);
+	counts__print_stats(&r, rows, n, &f, value_of);
+	fclose(out);
+	return buf;
+}
+
+/*
+ * --stats: a signed value's sum, min and average below zero (-2..1), an
+ * unsigned one's (1..100: 5050, 50.5), durations in units; JSON exact.
+ */
+static void test_stats(void **state)
+{
+	struct count_row rows[3];
+	struct report_stats st;
+	char *s;
+
+	stats_row(&rows[0], 1, 100, 5050, 1, 100);
+	stats_row(&rows[1], 0, 4, -2, -2, 1);
+	stats_row(&rows[2], 2, 2, 3000000, 1000000, 2000000);
+	s = render_stats(rows, 3, REPORT_TEXT);
+	assert_string_equal(s,
+		"       CALLS            SUM            MIN            MAX            AVG  FUNCTION(VALUE)\n"
+		"         100           5050              1            100           50.5  ip_output(skb->len)\n"
+		"           4             -2             -2              1           -0.5  tcp_v4_connect(return)\n"
+		"           2            3ms            1ms            2ms          1.5ms  tp:sched_switch(duration)\n");
+	free(s);
+	s = render_stats(rows, 3, REPORT_JSON);
+	assert_string_equal(s,
+		"{\"type\":\"stats\",\"func\":\"ip_output\",\"value\":\"skb->len\",\"count\":100,"
+		"\"sum\":5050,\"min\":1,\"max\":100,\"avg\":50.5}\n"
+		"{\"type\":\"stats\",\"func\":\"tcp_v4_connect\",\"value\":\"return\",\"count\":4,"
+		"\"sum\":-2,\"min\":-2,\"max\":1,\"avg\":-0.5}\n"
+		"{\"type\":\"stats\",\"func\":\"tp:sched_switch\",\"value\":\"duration_ns\",\"count\":2,"
+		"\"sum\":3000000,\"min\":1000000,\"max\":2000000,\"avg\":1500000}\n");
+	free(s);
+	/* An unsigned value is never read as negative: 2^64 - 2 stays as large. */
+	stats_row(&rows[0], 1, 1, -2, -2, -2);
+	counts__stats(&rows[0], &(struct counts_fmt){ .func_name = name_of },
+		      value_of(NULL, 1), NULL, NULL, &st);
+	assert_false(st.is_signed);
+	assert_true(report_stats_avg(&st) > 1e19);
+	/* No calls: an average of 0, not a division by zero. */
+	st.count = 0;
+	assert_true(report_stats_avg(&st) == 0);
 }
 
 /* The top buckets' labels: [2^61, 2^62), [2^62, 2^63), and from 2^63 on, open. */
@@ -791,6 +855,7 @@ int main(void)
 		cmocka_unit_test(test_hist_durations),
 		cmocka_unit_test(test_hist_labels),
 		cmocka_unit_test(test_hist_percentiles),
+		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_by_rows),
 		cmocka_unit_test(test_by_tuple_rows),
 		cmocka_unit_test(test_notices_text),

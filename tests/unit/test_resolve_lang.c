@@ -712,6 +712,73 @@ static void test_hist_plan(void **state)
 }
 
 /*
+ * --pair: the START's spec keeps its time, any other is the END; the one
+ * value each names is the key, read as --hist reads its value (none: the
+ * thread); with --hist the END counts latencies and keeps no values, its
+ * predicates where they were; with events it prints its values.
+ */
+static void test_pair_plan(void **state)
+{
+	static const struct spec other;	/* the START: not the spec resolved */
+	struct resolve_opts pair = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+				     .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .output = OUTPUT_HIST,
+				     .pair_start = &other };
+	struct ksnoop_plan *bp;
+	struct resolved *r;
+
+	/* A predicate stays where it was. */
+	r = resolve_with("tp:kfree_skb(skb->len == 84, skb->len)", &pair);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].npreds, 1);
+	resolved_free(r);
+
+	r = resolve_with("tp:kfree_skb(skb->len)", &pair);
+	assert_int_equal(r->ret, 0);
+	bp = &r->plan.bpf;
+	assert_int_equal(bp->pair, KSNOOP_PAIR_END);
+	assert_int_equal(bp->output, KSNOOP_OUT_HIST_DURATION);
+	assert_false(bp->flags & KSNOOP_PLAN_PAIR_TID);
+	assert_int_equal(bp->hist.acc.src, KSNOOP_SRC_ARG);
+	assert_int_equal(bp->hist.width, 4);
+	/* The key's word is read although no value is kept. */
+	assert_true(bp->slot_mask & (1u << bp->hist.acc.slot));
+	assert_int_equal(bp->side[KSNOOP_ENTRY].nvalues, 0);
+	assert_true(bp->side[KSNOOP_ENTRY].enabled);
+	assert_false(bp->side[KSNOOP_RETURN].enabled);
+	assert_false(bp->side[KSNOOP_ENTRY].flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_TIMED));
+	assert_string_equal(r->plan.hist_text, "latency_ns");
+	/* The same spec as the START. */
+	pair.pair_start = &r->spec;
+	r->ret = resolver__resolve(&r->spec, &r->sig, &pair, &r->plan, &r->err);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(bp->pair, KSNOOP_PAIR_START);
+	resolved_free(r);
+	pair.pair_start = &other;
+
+	/* No value: by thread. */
+	r = resolve_with("tp:kfree_skb", &pair);
+	assert_int_equal(r->ret, 0);
+	assert_true(r->plan.bpf.flags & KSNOOP_PLAN_PAIR_TID);
+	resolved_free(r);
+
+	/* Events: the END prints its values; -L is the pair's, not a return's. */
+	pair.output = OUTPUT_EVENTS;
+	pair.min_duration_ns = 1000000;
+	r = resolve_with("tp:kfree_skb(skb->len)", &pair);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.output, KSNOOP_OUT_EVENTS);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].nvalues, 1);
+	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].enabled);
+	assert_false(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH);
+	resolved_free(r);
+
+	r = resolve_with("tp:kfree_skb(skb->len, skb->protocol)", &pair);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_string_equal(r->err.msg, "--pair pairs by one value; 'skb->protocol' is a second (make it a predicate)");
+	resolved_free(r);
+}
+
+/*
  * --by KEY: a word (comm, pid, tid, cpu), or a value the spec names, an
  * integer (read as a predicate's) or a string (pointer or array), on the
  * side that counts; anything else refused, at the value's column.
@@ -868,6 +935,7 @@ int main(void)
 		TEST(test_ustack_values),
 		TEST(test_count_one_side),
 		TEST(test_hist_plan),
+		TEST(test_pair_plan),
 		TEST(test_hist_duration_plan),
 		TEST(test_by_plan),
 	};

@@ -13,6 +13,13 @@
  *   usdt_prog signs N      fire `value` with -N, ..., -1, 0, 1, ..., N - 1
  *                          (an int), then exit
  *   usdt_prog values N     fire `value` with 1, 2, ..., N, then exit
+ *   usdt_prog downs N      fire `value` with N - 1, ..., 0, ..., -N: the
+ *                          smallest last, then exit
+ *   usdt_prog pairs N      fire `start` with 0, ..., N - 1, sleep 20 ms,
+ *                          then fire `done` with N - 1, ..., 0: every
+ *                          request takes at least 20 ms, done in the
+ *                          reverse order (a pairing by thread would not
+ *                          tell them apart; by id it does)
  *   usdt_prog flood S      fire `value` with 0, ..., 9999 over and over,
  *                          as fast as it can for S seconds (a bound: the
  *                          test kills it), resting 0.1 ms between rounds
@@ -86,6 +93,17 @@ static __attribute__((noinline)) void fire_value(int v)
 	DTRACE_PROBE1(ksnoop_test, value, v);
 }
 
+/* `pairs`: a request's start and done, the id each fires with. */
+static __attribute__((noinline)) void pair_start(int id)
+{
+	DTRACE_PROBE1(ksnoop_test, start, id);
+}
+
+static __attribute__((noinline)) void pair_done(int id)
+{
+	DTRACE_PROBE1(ksnoop_test, done, id);
+}
+
 static int64_t threads_end;
 
 /*
@@ -146,6 +164,15 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 	} else if (!strcmp(argv[1], "signs")) {
 		for (i = -n; i < n; i++)
+			fire_value(i);
+	} else if (!strcmp(argv[1], "pairs")) {
+		for (i = 0; i < n; i++)
+			pair_start(i);
+		usleep(20000);
+		for (i = n - 1; i >= 0; i--)
+			pair_done(i);
+	} else if (!strcmp(argv[1], "downs")) {
+		for (i = n - 1; i >= -n; i--)
 			fire_value(i);
 	} else if (!strcmp(argv[1], "values")) {
 		for (i = 1; i <= n; i++)

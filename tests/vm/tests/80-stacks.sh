@@ -131,6 +131,26 @@ for mode in $(vm_modes); do
 		EXPECT   ${T}_hist_by_comm_bucket: match '^\[268ms, 537ms\) +2 \|@{52}\|$'
 	CASE
 done
+# --stats, in the first mode only (both modes' cases take most of the
+# script's 900 s under TCG): a return (selected at the entry, stashed)
+# summed exactly; durations against the sleeps' lower bounds.
+set -- $(vm_modes)
+mode=$1
+T=$mode
+ks_case <<-'CASE'
+	NAME     ${T}_stats_return
+	RUN      --mode $mode -j --stats -c dd 'vfs_read(count == 4096, return)'
+	WORKLOAD dd if=/dev/zero of=/dev/null bs=4096 count=3 2>/dev/null
+	EXPECT   eq '{"type":"stats","func":"vfs_read","value":"return","count":3,"sum":12288,"min":4096,"max":4096,"avg":4096}' \
+	         "$(record stats "$OUT")"
+CASE
+ks_case <<-'CASE'
+	NAME     ${T}_stats_duration
+	RUN      --mode $mode -j --stats -c vmprog hrtimer_nanosleep
+	WORKLOAD vmprog sleep 300 20 300
+	EXPECT   eq 'duration_ns 3 true' \
+	         "$(record stats "$OUT" | jq -r '"\(.value) \(.count) \(.min >= 20000000 and .max >= 300000000 and .sum >= 620000000 and .min <= .avg and .avg <= .max)"')"
+CASE
 # No return, no duration: a tracepoint is refused before anything attaches
 # (a refusal, not a ks_case: a case waits for ksnoop to attach).
 err=$(ksnoop --hist tp:sched_switch 2>&1 >/dev/null); rc=$?
