@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +237,7 @@ enum {
 	OPT_GROUP,
 	OPT_FORCE,
 	OPT_INFO,
+	OPT_LAST	/* above every option's code, short ones included */
 };
 
 static const struct option long_opts[] = {
@@ -681,9 +683,48 @@ static int bad_option(int c, char **argv)
 	return -EINVAL;
 }
 
+/* The name an option is known by ("--pid", for -p too). */
+static const char *option_name(int c)
+{
+	static char buf[32];
+	const struct option *l;
+
+	for (l = long_opts; l->name; l++) {
+		if (l->val == c) {
+			snprintf(buf, sizeof(buf), "--%s", l->name);
+			return buf;
+		}
+	}
+	snprintf(buf, sizeof(buf), "-%c", c);
+	return buf;
+}
+
+/*
+ * An option that holds one value, given again: refused rather than the
+ * last one silently taken (-n 1 -n 2).  Flags may repeat (they say the
+ * same thing twice); -v and -d count; --untrack adds to a list.
+ */
+static int check_repeated(int c, const char *arg, bool seen[OPT_LAST])
+{
+	bool valued = arg || c == OPT_HIST;
+
+	if (c < 0 || c >= OPT_LAST || !valued || c == OPT_UNTRACK)
+		return 0;
+	if (seen[c]) {
+		if (c == OPT_BY)
+			log_error("--by given twice: one key per run (several keys are not supported yet)");
+		else
+			log_error("%s given twice; give it once", option_name(c));
+		return -EINVAL;
+	}
+	seen[c] = true;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	const struct numeric_opt *n;
+	bool seen[OPT_LAST] = {};
 	int c, err;
 
 	opterr = 0;
@@ -691,6 +732,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		if (c == 'h' || c == 'V')
 			print_and_exit(c);
+		if (check_repeated(c, optarg, seen))
+			return -EINVAL;
 		if (set_plain(c, optarg, o))
 			continue;
 		n = numeric_opt(c);
@@ -750,6 +793,24 @@ static int run_complete(int argc, char **argv)
 	return complete__words(&src, argc, argv, stdout);
 }
 
+/*
+ * -p, --tid: a process or thread that is not there would make a trace
+ * that never prints; refused at once.  Not for report: the events of a
+ * recording belong to processes long gone.
+ */
+static int check_ids_exist(const struct options *opts)
+{
+	if (opts->pid && kill(opts->pid, 0) && errno == ESRCH) {
+		log_error("--pid: no process %u", opts->pid);
+		return -EINVAL;
+	}
+	if (opts->tid && kill(opts->tid, 0) && errno == ESRCH) {
+		log_error("--tid: no thread %u", opts->tid);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The command ARGV[0] names, or trace: 0 or a negative errno, reported. */
 static int run_command(int argc, char **argv, const struct options *opts)
 {
@@ -773,6 +834,9 @@ static int run_command(int argc, char **argv, const struct options *opts)
 		log_error("--info goes with report (info TARGET is a command of its own)");
 		return -EINVAL;
 	}
+	if ((i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report")) &&
+	    check_ids_exist(opts))
+		return -EINVAL;
 	if (i < sizeof(cmds) / sizeof(cmds[0]))
 		return cmds[i].fn(argc - 1, argv + 1, opts);
 	return do_trace(argc, argv, opts);

@@ -57,6 +57,15 @@ info_tracepoint_glob_matches_nothing \
                                  info 'tp:ksnoop_nosuch_zz*'
 info_unknown_function            info ip_send_skbb
 info_spec_syntax                 info 'ip_send_skb x'
+# An option holding one value, given twice: refused, not the last taken.
+repeated_max_events              -n 1 -n 2 tp:sched_switch
+repeated_min_duration            -L 1ms --min-duration 2ms sys:read
+repeated_pid                     -p 1 -p 1 tp:sched_switch
+repeated_by                      --count --by comm --by pid tp:sched_switch
+repeated_hist                    --hist --hist=log2 'tp:sys_enter(id)'
+# A process or thread that is not there: refused before anything is loaded.
+pid_not_there                    --duration 1 -p 2147483647 tp:sched_switch
+tid_not_there                    --duration 1 --tid 2147483647 tp:sched_switch
 TABLE
 
 # same_error NAME SPEC: tracing SPEC fails as its info row did.
