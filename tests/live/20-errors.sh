@@ -49,6 +49,8 @@ enumerator_out_of_range          "ip_send_skb(skb->sk->__sk_common.skc_state == 
 constant_too_big_for_u8          "ip_send_skb(skb->len == 1, skb->sk->__sk_common.skc_state == 300)"
 predicate_on_bitfield_range      "ip_send_skb(skb->cloned == 2)"
 predicate_on_struct              "ip_send_skb(skb->cb == 1)"
+predicate_string_with_number     "tp:sched_switch(prev->comm == 5)"
+predicate_on_struct_value        "tp:sched_switch(prev->se == 1)"
 info_unknown_module              info 'nosuchmod_zz:foo*'
 info_glob_matches_nothing        info 'ksnoop_nosuch_zz*'
 info_module_glob_matches_nothing info 'vmlinux:ksnoop_nosuch_zz*'
