@@ -59,6 +59,12 @@ info_tracepoint_glob_matches_nothing \
                                  info 'tp:ksnoop_nosuch_zz*'
 info_unknown_function            info ip_send_skbb
 info_spec_syntax                 info 'ip_send_skb x'
+# A function of a program or library, written as a kernel target or a
+# USDT probe: pointed to u:BINARY:FUNC.
+usdt_function_not_probe          usdt /bin/bash:readline
+library_as_module                libc:getaddrinfo
+library_file_as_module           libc.so.6:getaddrinfo
+path_as_function                 /bin/bash:readline
 # An option holding one value, given twice: refused, not the last taken.
 repeated_max_events              -n 1 -n 2 tp:sched_switch
 repeated_min_duration            -L 1ms --min-duration 2ms sys:read
