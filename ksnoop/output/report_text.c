@@ -218,10 +218,15 @@ static void folded_count(struct report *r, const struct report_count *c)
 
 #define HIST_BAR	52
 
+/*
+ * A bar as long as COUNT is to the largest bucket's MOST, rounded down as
+ * bpftrace draws them: a bucket of 1 beside one of 10,000 shows no '@'
+ * (rounding up gave every non-zero bucket one, whatever its share).
+ */
 static void hist_row(struct report *r, const struct hist_scale *scale, __s32 bucket,
 		     __u64 count, __u64 most)
 {
-	int w = most ? (int)((count * HIST_BAR + most - 1) / most) : 0;
+	int w = most ? (int)(count * HIST_BAR / most) : 0;
 	char label[64], bar[HIST_BAR + 1];
 
 	hist__label(scale, bucket, label, sizeof(label));

@@ -314,6 +314,29 @@ static void test_interval_rows(void **state)
 	free(buf);
 }
 
+/*
+ * Bars are scaled to the largest bucket and rounded down, as bpftrace
+ * draws them: 1 call beside 10,000 is no '@', half of them half a bar.
+ */
+static void test_hist_bars_scaled(void **state)
+{
+	struct count_row rows[3];
+	char *s;
+
+	row(&rows[0], 1, 1, 1, 0);
+	row(&rows[1], 1, 2, 10000, 0);
+	row(&rows[2], 1, 3, 5000, 0);
+	s = render_hist(rows, 3, REPORT_TEXT);
+	assert_string_equal(s,
+		"ip_output: skb->len (15001 calls)\n"
+		"[1]                               1 |                                                    |\n"
+		"[2, 4)                        10000 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"[4, 8)                         5000 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+		"p50 < 4  p90 < 8  p99 < 8  max < 8\n"
+		"\n");
+	free(s);
+}
+
 static void test_hist(void **state)
 {
 	struct count_row rows[5];
@@ -394,7 +417,7 @@ static void test_hist_durations(void **state)
 	free(s);
 	s = render_hist(rows, 2, REPORT_TEXT);
 	assert_non_null(strstr(s, "tp:sched_switch: duration (4 calls)\n"
-				  "[1.02us, 2.05us)                  1 |@@@@@@@@@@@@@@@@@@                                  |\n"
+				  "[1.02us, 2.05us)                  1 |@@@@@@@@@@@@@@@@@                                   |\n"
 				  "[2.05us, 4.1us)                   0 |"));
 	assert_non_null(strstr(s, "\n[268ms, 537ms)                    3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
 				  "p50 < 537ms  p90 < 537ms  p99 < 537ms  max < 537ms\n\n"));
@@ -787,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_user_stacks),
 		cmocka_unit_test(test_folded_semicolon_in_names),
 		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_hist_bars_scaled),
 		cmocka_unit_test(test_hist_top_bucket_labels),
 		cmocka_unit_test(test_hist_durations),
 		cmocka_unit_test(test_hist_labels),
