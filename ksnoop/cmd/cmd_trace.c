@@ -430,12 +430,14 @@ static struct hist_value hist_value_of(void *ctx, __u32 func_id)
 static struct by_kind by_kind_of(void *ctx, __u32 func_id)
 {
 	const struct trace *t = ctx;
-	const struct ksnoop_plan *bp;
+	const struct capture_plan *p;
 
 	if (func_id >= (__u32)t->targets.n)
-		return (struct by_kind){ KSNOOP_BY_NONE, false };
-	bp = &t->targets.v[func_id].plan.bpf;
-	return (struct by_kind){ bp->by, bp->by_value.is_signed };
+		return (struct by_kind){ KSNOOP_BY_NONE, false, NULL, NULL };
+	p = &t->targets.v[func_id].plan;
+	return (struct by_kind){ p->bpf.by, p->bpf.by_value.is_signed,
+				 p->ext_btf ? p->ext_btf : p->sig.btf,
+				 p->by_desc.type_id ? &p->by_desc : NULL };
 }
 
 /* --count, --hist: the counts so far (CLEAR: and start the next period afresh). */

@@ -73,6 +73,13 @@ struct report_key {
 	__u64 num;		/* else: the number (as __s64 if is_signed) */
 	bool is_tuple;		/* a flow: TUPLE (text as ':tuple' prints, JSON its object) */
 	struct tuple tuple;
+	/*
+	 * A number as an event prints its value (printer__key()): text
+	 * "SKB_DROP_REASON_NO_SOCKET", "-2 (ENOENT)" (NULL: the number);
+	 * JSON keeps the number and puts NAME beside it ("key_name").
+	 */
+	const char *text;
+	const char *name;
 };
 
 /* One --count row: calls of FUNC (per stack with -s). */

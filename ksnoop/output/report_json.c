@@ -83,6 +83,8 @@ static void by_key(struct writer *w, const struct report_key *k)
 		writer__int(w, (__s64)k->num);
 	else
 		writer__uint(w, k->num);
+	if (k->name && !k->is_tuple && !k->is_str)
+		key_name(w, "key_name", k->name);
 }
 
 /* {"type":"count",["interval","time_ns",]"func",["by","key",]["stack":[...]|null,]"count"} */

@@ -100,6 +100,8 @@ static size_t put_key(struct report *r, const struct report_key *k)
 
 	if (k->is_tuple)
 		key_tuple(&k->tuple, num, sizeof(num));
+	else if (k->text)
+		s = k->text;	/* the printer's text: escaped there */
 	else if (k->is_str)
 		s = (esc = text_escaped_dup(k->str)) ? esc : "?";
 	else if (k->is_signed)
