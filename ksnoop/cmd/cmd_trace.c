@@ -367,6 +367,36 @@ static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mod
 	return err;
 }
 
+/*
+ * --hist of a spec whose items are all predicates ("sys:read(return > 0)"):
+ * it names no value, so durations are counted; said once per spec, with
+ * the spec that would count the predicate's value instead.
+ */
+static void note_hist_durations(const struct trace *t)
+{
+	const struct spec *s;
+	const struct target *tg;
+	int i, j;
+
+	for (i = 0; i < t->targets.n; i++) {
+		tg = &t->targets.v[i];
+		s = tg->spec;
+		if (tg->plan.bpf.output != KSNOOP_OUT_HIST_DURATION || !s || s->nitems < 1)
+			continue;
+		for (j = 0; j < i && t->targets.v[j].spec != s; j++)
+			;
+		if (j < i)
+			continue;	/* said for this spec */
+		for (j = 0; j < s->nitems && !s->items[j].has_pred; j++)
+			;
+		if (j == s->nitems)
+			continue;
+		log_note("--hist: '%s' names no value, only predicates: counting call durations (to count '%s', name it too: \"%.*s, %s)\")",
+			 s->text, s->items[j].text, (int)(strrchr(s->text, ')') - s->text), s->text,
+			 s->items[j].text);
+	}
+}
+
 /* Attach every target; on failure nothing stays attached. */
 static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e)
 {
@@ -777,6 +807,7 @@ static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum 
 	int ret;
 
 	attacher__log_cost(a);
+	note_hist_durations(t);
 	/*
 	 * Attaching made the tracer's own symbols (bpf_trampoline_*, bpf_prog_*
 	 * [bpf]): kernel stacks are named from a kallsyms read after it, or a

@@ -212,6 +212,15 @@ if [ -x "$S" ]; then
 	WORKLOAD "$tmp/$sa" "$tmp/missing" 3 "$S" 0
 	EXPECT   eq '-2 ENOENT 3' "$(record count "$OUT" | jq -r 'select(.key == -2) | "\(.key) \(.key_name) \(.count)"')"
 	CASE
+	# --hist of a spec that names only predicates counts durations, and
+	# says so (it once did silently), naming the spec that counts the value.
+	ks_case <<-'CASE'
+	NAME     hist_predicates_only_said
+	RUN      --hist -c "$sa" 'sys:openat(return < 0)'
+	WORKLOAD "$tmp/$sa" "$tmp/missing" 2 "$S" 0
+	EXPECT   stderr "^ksnoop: --hist: 'sys:openat\\(return < 0\\)' names no value, only predicates: counting call durations \\(to count 'return', name it too: \"sys:openat\\(return < 0, return\\)\"\\)$"
+	EXPECT   hist_predicates_only_durations: match '^sys:openat: duration \(2 calls\)$'
+	CASE
 	# An enumerator by name: a UDP datagram to a closed port is dropped
 	# with SKB_DROP_REASON_NO_SOCKET (its value in the key, 3 or so).
 	ks_case <<-'CASE'
