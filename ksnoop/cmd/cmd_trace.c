@@ -397,6 +397,35 @@ static void note_hist_durations(const struct trace *t)
 	}
 }
 
+/*
+ * -v: how the kernel functions were attached, as the targets were (a
+ * glob's matches may take kprobes where single functions took fentry):
+ * "attached with fentry/fexit (2 functions), kprobe/kretprobe (356 functions)".
+ */
+static void say_attach_modes(const struct trace *t)
+{
+	int i, nfentry = 0, nkprobe = 0;
+	char text[128];
+
+	for (i = 0; i < t->targets.n; i++) {
+		if (!t->targets.v[i].attached)
+			continue;
+		nfentry += t->targets.v[i].kind == ATTACH_FENTRY;
+		nkprobe += t->targets.v[i].kind == ATTACH_KPROBE;
+	}
+	if (!nfentry && !nkprobe)
+		return;
+	text[0] = 0;
+	if (nfentry)
+		snprintf(text, sizeof(text), "fentry/fexit (%d function%s)", nfentry,
+			 nfentry == 1 ? "" : "s");
+	if (nkprobe)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			 "%skprobe/kretprobe (%d function%s)", nfentry ? ", " : "", nkprobe,
+			 nkprobe == 1 ? "" : "s");
+	log_info("attached with %s", text);
+}
+
 /* Attach every target; on failure nothing stays attached. */
 static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e)
 {
@@ -815,10 +844,7 @@ static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum 
 	 */
 	if (t->opts->stack)
 		kernel__reread_ksyms(k);
-	if (has_kernel_funcs(t))
-		log_info("attached with %s%s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit",
-			 mode == MODE_AUTO && t->targets.glob_traced && kfeatures__get()->have[FEAT_KPROBES] ?
-			 " (globs: kprobes, a program per plan)" : "");
+	say_attach_modes(t);
 	/* A process that exits at once still has its user stacks named by object and offset. */
 	if (t->opts->ustack && t->opts->pid && t->printer.opts.usym_ctx)
 		usym__remember(t->printer.opts.usym_ctx, t->opts->pid);

@@ -102,6 +102,11 @@ const struct btf *kernel__running_vmlinux(struct kernel *k)
 	return k->kbtf && !k->btf_dir ? kbtf__vmlinux(k->kbtf) : NULL;
 }
 
+const struct btf *kernel__vmlinux(struct kernel *k)
+{
+	return k->kbtf ? kbtf__vmlinux(k->kbtf) : NULL;
+}
+
 static void read_ftrace(struct kernel *k);
 
 /*

@@ -143,6 +143,30 @@ struct report_info {
 	int instance, ninstances;
 };
 
+/*
+ * `info "struct NAME"`: a member of the type, at DEPTH inside anonymous
+ * structs and unions (which are members too: DECL "union", their own
+ * members follow one deeper).  Offsets from the type's start.
+ */
+struct report_member {
+	const char *decl;	/* "__be32 skc_daddr", "unsigned char skc_reuse:4", "union" */
+	/* A struct or union of no type name: its members follow; NAME its member's ("": none) */
+	bool anonymous;
+	const char *name;
+	__u32 bit_off;
+	__u32 bit_size;		/* a bitfield's width; 0: not one */
+	__s64 size;		/* bytes (a bitfield: its type's) */
+	int depth;
+};
+
+struct report_type {
+	const char *name;	/* "struct sock_common" */
+	__s64 size;
+	int nmembers;
+	const struct report_member *members;
+	bool cut;		/* more members (or deeper) than shown */
+};
+
 /* The run's totals, printed once at the end. */
 struct report_summary {
 	bool counting;		/* --count/--hist: calls counted, not events printed */
@@ -209,6 +233,8 @@ void report__count(struct report *r, const struct report_count *c);
 void report__hist(struct report *r, const struct report_hist *h);
 
 void report__info(struct report *r, const struct report_info *info);
+/* `info "struct NAME"`: its members, offsets and sizes (as pahole shows them). */
+void report__type(struct report *r, const struct report_type *t);
 /*
  * `info usdt`: every probe of F (text: one row each, the header once per
  * report, and with TITLED the file's path before its rows).
@@ -241,6 +267,7 @@ struct report_ops {
 	void (*count)(struct report *r, const struct report_count *c);
 	void (*hist)(struct report *r, const struct report_hist *h);
 	void (*info)(struct report *r, const struct report_info *info);
+	void (*type)(struct report *r, const struct report_type *t);
 	void (*usdt)(struct report *r, const struct usdt_file *f, bool titled);
 	void (*lost)(struct report *r, __u64 lost);
 	void (*summary)(struct report *r, const struct report_summary *s);
