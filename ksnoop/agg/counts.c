@@ -162,17 +162,31 @@ int counts__collect_by(int by_fd, bool clear, struct count_row **out, size_t *n)
 	return collect_rows(by_fd, -1, clear, &by_rows, out, n);
 }
 
-void counts__key(const struct count_row *row, struct by_kind kind, const char *by,
-		 struct report_key *key, char str[KSNOOP_BY_SIZE + 1])
+/* A number key as its value prints in an event (printer__key()). */
+static void key_as_value(const struct counts_fmt *f, struct by_kind kind,
+			 struct report_key *key, struct key_text *buf)
+{
+	const struct print_opts o = {
+		.symbolize = f->symbolize, .sym_ctx = f->sym_ctx,
+	};
+
+	printer__key(&o, kind.btf, kind.desc, key->num, buf->text, sizeof(buf->text),
+		     buf->name, sizeof(buf->name));
+	key->text = buf->text[0] ? buf->text : NULL;
+	key->name = buf->name[0] ? buf->name : NULL;
+}
+
+void counts__key(const struct counts_fmt *f, const struct count_row *row, struct by_kind kind,
+		 struct report_key *key, struct key_text *buf)
 {
 	memset(key, 0, sizeof(*key));
-	key->by = by;
+	key->by = f->by;
 	if (kind.by == KSNOOP_BY_COMM || kind.by == KSNOOP_BY_STR) {
 		/* Bounded: a char array's bytes need not end in a NUL. */
-		memcpy(str, row->key, KSNOOP_BY_SIZE);
-		str[KSNOOP_BY_SIZE] = 0;
+		memcpy(buf->str, row->key, KSNOOP_BY_SIZE);
+		buf->str[KSNOOP_BY_SIZE] = 0;
 		key->is_str = true;
-		key->str = str;
+		key->str = buf->str;
 		return;
 	}
 	if (kind.by == KSNOOP_BY_SKB_TUPLE || kind.by == KSNOOP_BY_SOCK_TUPLE) {
@@ -185,6 +199,8 @@ void counts__key(const struct count_row *row, struct by_kind kind, const char *b
 	}
 	memcpy(&key->num, row->key, sizeof(key->num));
 	key->is_signed = kind.by == KSNOOP_BY_INT && kind.is_signed;
+	if (kind.by == KSNOOP_BY_INT && kind.desc && kind.btf)
+		key_as_value(f, kind, key, buf);
 }
 
 /* Frame I of ROW as a name, or in hex. */
@@ -237,7 +253,7 @@ void counts__print(struct report *r, const struct count_row *rows, size_t n,
 	for (i = 0; i < n; i++) {
 		const struct count_row *row = &rows[i];
 		struct report_key key;
-		char str[KSNOOP_BY_SIZE + 1];
+		struct key_text kt;
 		struct report_count c = {
 			.func = f->func_name(f->ctx, row->func_id),
 			.count = row->count,
@@ -247,7 +263,7 @@ void counts__print(struct report *r, const struct count_row *rows, size_t n,
 		};
 
 		if (row->has_key) {
-			counts__key(row, f->by_kind(f->ctx, row->func_id), f->by, &key, str);
+			counts__key(f, row, f->by_kind(f->ctx, row->func_id), &key, &kt);
 			c.key = &key;
 		}
 
@@ -327,7 +343,7 @@ static void print_one_hist(struct report *r, const struct count_row *rows,
 	const struct count_row *row = &rows[g->first];
 	struct hist_value value = value_of(f->ctx, row->func_id);
 	struct report_key key;
-	char str[KSNOOP_BY_SIZE + 1];
+	struct key_text kt;
 	struct report_hist h = {
 		.func = f->func_name(f->ctx, row->func_id),
 		.scale = f->scale,
@@ -344,7 +360,7 @@ static void print_one_hist(struct report *r, const struct count_row *rows,
 	h.has_max = f->exact_max;
 	h.max = row[g->n - 1].max;
 	if (row->has_key) {
-		counts__key(row, f->by_kind(f->ctx, row->func_id), f->by, &key, str);
+		counts__key(f, row, f->by_kind(f->ctx, row->func_id), &key, &kt);
 		h.key = &key;
 	}
 	for (j = 0; j < g->n; j++) {

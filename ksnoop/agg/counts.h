@@ -37,6 +37,16 @@ struct count_row {
 struct by_kind {
 	enum ksnoop_by by;
 	bool is_signed;
+	/* KSNOOP_BY_INT: the value, printed as an event prints it (NULL: a number) */
+	const struct btf *btf;
+	const struct value_desc *desc;
+};
+
+/* The room a key's forms need (counts__key()). */
+struct key_text {
+	char str[KSNOOP_BY_SIZE + 1];	/* a string key, NUL-terminated */
+	char text[192];			/* a number as its value prints */
+	char name[160];			/* JSON: the name beside the number */
 };
 
 struct counts_fmt {
@@ -68,9 +78,9 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 		    size_t *n);
 /* The same from --by's map (struct ksnoop_by_key): rows with keys. */
 int counts__collect_by(int by_fd, bool clear, struct count_row **out, size_t *n);
-/* ROW's key as the report prints it (STR: room for its string). */
-void counts__key(const struct count_row *row, struct by_kind kind, const char *by,
-		 struct report_key *key, char str[KSNOOP_BY_SIZE + 1]);
+/* ROW's key as the report prints it (BUF: room for its forms; F: its symbols). */
+void counts__key(const struct counts_fmt *f, const struct count_row *row, struct by_kind kind,
+		 struct report_key *key, struct key_text *buf);
 
 /* Sort ROWS: the busiest first, then by function and stack. */
 void counts__sort(struct count_row *rows, size_t n);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <bpf/btf.h>
 #include "btf_util.h"
 #include "print.h"
 #include "report.h"
@@ -276,6 +277,108 @@ static int info_usdt(struct report *r, int argc, char **argv, const struct optio
 	return ret;
 }
 
+/*
+ * `info "struct NAME"` (or "union NAME"): its members with their offsets
+ * and sizes, as pahole lists them; anonymous structs and unions opened.
+ * Bounded: INFO_TYPE_MAX_MEMBERS rows, BTFU_MAX_DEPTH levels (BTF is
+ * input: a cycle or a huge type ends there, said as cut).
+ */
+#define INFO_TYPE_MAX_MEMBERS	4096
+#define INFO_TYPE_DECL_MAX	160
+
+struct type_walk {
+	const struct btf *btf;
+	struct report_member *m;
+	char (*decls)[INFO_TYPE_DECL_MAX];
+	int n;
+	bool cut;
+};
+
+static void walk_members(struct type_walk *w, const struct btf_type *t, __u32 base_bits,
+			 int depth)
+{
+	const struct btf_member *mem = btf_members(t);
+	int i, vlen = btf_vlen(t);
+
+	for (i = 0; i < vlen; i++, mem++) {
+		const struct btf_type *mt = btf__type_by_id(w->btf, mem->type);
+		const char *name = btf__name_by_offset(w->btf, mem->name_off);
+		struct report_member *m = &w->m[w->n];
+		char *decl = w->decls[w->n];
+
+		if (w->n == INFO_TYPE_MAX_MEMBERS) {
+			w->cut = true;
+			return;
+		}
+		w->n++;
+		m->decl = decl;
+		m->depth = depth;
+		m->bit_off = base_bits + btf_member_bit_offset(t, i);
+		m->bit_size = btf_member_bitfield_size(t, i);
+		m->size = btf__resolve_size(w->btf, mem->type);
+		/* A struct or union of no name is opened, as pahole does (struct_group()'s too). */
+		m->anonymous = mt && btf_is_composite(mt) && !mt->name_off;
+		m->name = name;
+		if (m->anonymous) {
+			snprintf(decl, INFO_TYPE_DECL_MAX, "%s", btf_is_union(mt) ? "union" : "struct");
+			if (depth + 1 < BTFU_MAX_DEPTH)
+				walk_members(w, mt, m->bit_off, depth + 1);
+			else
+				w->cut = true;
+			continue;
+		}
+		btfu_type_str(w->btf, mem->type, name, decl, INFO_TYPE_DECL_MAX);
+		if (m->bit_size)
+			snprintf(decl + strlen(decl), INFO_TYPE_DECL_MAX - strlen(decl), ":%u",
+				 m->bit_size);
+	}
+}
+
+static bool is_type_arg(const char *arg)
+{
+	return !strncmp(arg, "struct ", 7) || !strncmp(arg, "union ", 6);
+}
+
+static int info_type(struct report *r, struct kernel *k, const char *arg)
+{
+	bool is_union = arg[0] == 'u';
+	const char *name = arg + (is_union ? 6 : 7);
+	struct type_walk w = {};
+	const struct btf_type *t;
+	struct ks_error e;
+	int id, err;
+
+	while (*name == ' ')
+		name++;
+	err = kernel__open(k, &e);
+	if (err) {
+		log_ks_error(&e);
+		return err;
+	}
+	w.btf = kernel__vmlinux(k);
+	id = w.btf ? btf__find_by_name_kind(w.btf, name, is_union ? BTF_KIND_UNION :
+							      BTF_KIND_STRUCT) : -ENOENT;
+	if (id <= 0) {
+		log_error("info: no %s '%s' in vmlinux BTF", is_union ? "union" : "struct", name);
+		return -EINVAL;
+	}
+	t = btf__type_by_id(w.btf, id);
+	w.m = calloc(INFO_TYPE_MAX_MEMBERS, sizeof(*w.m));
+	w.decls = calloc(INFO_TYPE_MAX_MEMBERS, sizeof(*w.decls));
+	if (!w.m || !w.decls) {
+		free(w.m);
+		free(w.decls);
+		log_error("out of memory");
+		return -ENOMEM;
+	}
+	walk_members(&w, t, 0, 0);
+	report__type(r, &(struct report_type){ .name = arg, .size = t->size, .nmembers = w.n,
+					       .members = w.m, .cut = w.cut });
+	free(w.m);
+	free(w.decls);
+	return 0;
+}
+
 /* A u: argument of info: a file's functions, or a spec's prototypes. */
 static int info_user(struct report *r, const char *arg, const struct options *opts)
 {
@@ -335,6 +438,10 @@ int do_info(int argc, char **argv, const struct options *opts)
 	for (i = 0; i < argc; i++) {
 		if (is_ufunc_file(argv[i]) || strncmp(argv[i], "u:", 2) == 0) {
 			ret = ks_worse(ret, info_user(&r, argv[i], opts));
+			continue;
+		}
+		if (is_type_arg(argv[i])) {
+			ret = ks_worse(ret, info_type(&r, k, argv[i]));
 			continue;
 		}
 		err = spec__parse(argv[i], SPEC_KFUNC, &specs[n], &e);

@@ -368,6 +368,65 @@ static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mod
 	return err;
 }
 
+/*
+ * --hist of a spec whose items are all predicates ("sys:read(return > 0)"):
+ * it names no value, so durations are counted; said once per spec, with
+ * the spec that would count the predicate's value instead.
+ */
+static void note_hist_durations(const struct trace *t)
+{
+	const struct spec *s;
+	const struct target *tg;
+	int i, j;
+
+	for (i = 0; i < t->targets.n; i++) {
+		tg = &t->targets.v[i];
+		s = tg->spec;
+		if (tg->plan.bpf.output != KSNOOP_OUT_HIST_DURATION || !s || s->nitems < 1)
+			continue;
+		for (j = 0; j < i && t->targets.v[j].spec != s; j++)
+			;
+		if (j < i)
+			continue;	/* said for this spec */
+		for (j = 0; j < s->nitems && !s->items[j].has_pred; j++)
+			;
+		if (j == s->nitems)
+			continue;
+		log_note("--hist: '%s' names no value, only predicates: counting call durations (to count '%s', name it too: \"%.*s, %s)\")",
+			 s->text, s->items[j].text, (int)(strrchr(s->text, ')') - s->text), s->text,
+			 s->items[j].text);
+	}
+}
+
+/*
+ * -v: how the kernel functions were attached, as the targets were (a
+ * glob's matches may take kprobes where single functions took fentry):
+ * "attached with fentry/fexit (2 functions), kprobe/kretprobe (356 functions)".
+ */
+static void say_attach_modes(const struct trace *t)
+{
+	int i, nfentry = 0, nkprobe = 0;
+	char text[128];
+
+	for (i = 0; i < t->targets.n; i++) {
+		if (!t->targets.v[i].attached)
+			continue;
+		nfentry += t->targets.v[i].kind == ATTACH_FENTRY;
+		nkprobe += t->targets.v[i].kind == ATTACH_KPROBE;
+	}
+	if (!nfentry && !nkprobe)
+		return;
+	text[0] = 0;
+	if (nfentry)
+		snprintf(text, sizeof(text), "fentry/fexit (%d function%s)", nfentry,
+			 nfentry == 1 ? "" : "s");
+	if (nkprobe)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			 "%skprobe/kretprobe (%d function%s)", nfentry ? ", " : "", nkprobe,
+			 nkprobe == 1 ? "" : "s");
+	log_info("attached with %s", text);
+}
+
 /* Attach every target; on failure nothing stays attached. */
 static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e)
 {
@@ -431,12 +490,14 @@ static struct hist_value hist_value_of(void *ctx, __u32 func_id)
 static struct by_kind by_kind_of(void *ctx, __u32 func_id)
 {
 	const struct trace *t = ctx;
-	const struct ksnoop_plan *bp;
+	const struct capture_plan *p;
 
 	if (func_id >= (__u32)t->targets.n)
-		return (struct by_kind){ KSNOOP_BY_NONE, false };
-	bp = &t->targets.v[func_id].plan.bpf;
-	return (struct by_kind){ bp->by, bp->by_value.is_signed };
+		return (struct by_kind){ KSNOOP_BY_NONE, false, NULL, NULL };
+	p = &t->targets.v[func_id].plan;
+	return (struct by_kind){ p->bpf.by, p->bpf.by_value.is_signed,
+				 p->ext_btf ? p->ext_btf : p->sig.btf,
+				 p->by_desc.type_id ? &p->by_desc : NULL };
 }
 
 /* --count, --hist: the counts so far (CLEAR: and start the next period afresh). */
@@ -781,6 +842,7 @@ static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum 
 	int ret;
 
 	attacher__log_cost(a);
+	note_hist_durations(t);
 	/*
 	 * Attaching made the tracer's own symbols (bpf_trampoline_*, bpf_prog_*
 	 * [bpf]): kernel stacks are named from a kallsyms read after it, or a
@@ -788,10 +850,7 @@ static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum 
 	 */
 	if (t->opts->stack)
 		kernel__reread_ksyms(k);
-	if (has_kernel_funcs(t))
-		log_info("attached with %s%s", mode == MODE_KPROBE ? "kprobe/kretprobe" : "fentry/fexit",
-			 mode == MODE_AUTO && t->targets.glob_traced && kfeatures__get()->have[FEAT_KPROBES] ?
-			 " (globs: kprobes, a program per plan)" : "");
+	say_attach_modes(t);
 	/* A process that exits at once still has its user stacks named by object and offset. */
 	if (t->opts->ustack && t->opts->pid && t->printer.opts.usym_ctx)
 		usym__remember(t->printer.opts.usym_ctx, t->opts->pid);

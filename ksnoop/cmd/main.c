@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +80,8 @@ static const char usage_text[] =
 "\"*(struct sk_buff *s, s->len == 84)\" traces every function taking an skb.\n"
 "A FUNC that is several static functions of one name (info lists each, with\n"
 "its address) traces them all, each event naming its own (NAME@ADDRESS);\n"
-"FUNC@ADDRESS traces that one.\n"
+"FUNC@ADDRESS traces that one.  info \"struct NAME\" (or union) lists a\n"
+"type's members with their offsets and sizes, as pahole does.\n"
 "tp:GLOB does the same over tracepoints; a CATEGORY (tp:sched:*) is\n"
 "tracefs's (events/CATEGORY/NAME), checked where tracefs is mounted.\n"
 "sys:SYSCALL traces a system call's entry and exit as one call (entry values\n"
@@ -139,8 +141,9 @@ static const char usage_text[] =
 "      --duration TIME    exit after TIME (TIME := NUMBER[ns|us|ms|s], default s)\n"
 "  -L, --min-duration TIME\n"
 "                         only calls that took at least TIME (a unit is needed),\n"
-"                         entry values shown with the return; functions only,\n"
-"                         or the latency of a --pair\n"
+"                         entry values shown with the return; kernel functions\n"
+"                         and system calls (sys:NAME) only, or the latency\n"
+"                         of a --pair\n"
 "      --mode MODE        MODE := { fentry | kprobe }; default: fentry,\n"
 "                         kprobe if the kernel refuses fentry\n"
 "      --max-bytes N      bytes captured per value (default 4096)\n"
@@ -166,8 +169,10 @@ static const char usage_text[] =
 "      --hist[=linear:MIN:MAX:STEP]\n"
 "                         no events: a log2 histogram per function of the one\n"
 "                         value the spec names (\"vfs_read(return)\"), in BPF;\n"
-"                         without one, of call durations (functions); linear:\n"
-"                         buckets of STEP from MIN to MAX; p50/p90/p99/max below\n"
+"                         without one, of call durations (kernel functions,\n"
+"                         sys:NAME; said when the spec names only predicates);\n"
+"                         linear: buckets of STEP from MIN to MAX;\n"
+"                         p50/p90/p99/max below\n"
 "      --stats            no events: count, sum, min, max and average per\n"
 "                         function of the value --hist would count (or of\n"
 "                         call durations), summed in BPF, a table at exit\n"
@@ -175,7 +180,9 @@ static const char usage_text[] =
 "                         busiest first;\n"
 "                         KEY := { comm | pid | tid | cpu | VALUE }, VALUE one\n"
 "                         the spec names: an integer, a string (63 bytes) or\n"
-"                         a :tuple (per flow: --by 'skb:tuple')\n"
+"                         a :tuple (per flow: --by 'skb:tuple'); printed as\n"
+"                         events print it (enumerators, errno names, formats);\n"
+"                         one KEY, one --by\n"
 "      --interval TIME    with --count, --hist or --stats: print and reset\n"
 "                         this often\n"
 "      --pair             two SPECs, START and END (tracepoints or USDT\n"
@@ -252,6 +259,7 @@ enum {
 	OPT_GROUP,
 	OPT_FORCE,
 	OPT_INFO,
+	OPT_LAST	/* above every option's code, short ones included */
 };
 
 static const struct option long_opts[] = {
@@ -706,9 +714,48 @@ static int bad_option(int c, char **argv)
 	return -EINVAL;
 }
 
+/* The name an option is known by ("--pid", for -p too). */
+static const char *option_name(int c)
+{
+	static char buf[32];
+	const struct option *l;
+
+	for (l = long_opts; l->name; l++) {
+		if (l->val == c) {
+			snprintf(buf, sizeof(buf), "--%s", l->name);
+			return buf;
+		}
+	}
+	snprintf(buf, sizeof(buf), "-%c", c);
+	return buf;
+}
+
+/*
+ * An option that holds one value, given again: refused rather than the
+ * last one silently taken (-n 1 -n 2).  Flags may repeat (they say the
+ * same thing twice); -v and -d count; --untrack adds to a list.
+ */
+static int check_repeated(int c, const char *arg, bool seen[OPT_LAST])
+{
+	bool valued = arg || c == OPT_HIST;
+
+	if (c < 0 || c >= OPT_LAST || !valued || c == OPT_UNTRACK)
+		return 0;
+	if (seen[c]) {
+		if (c == OPT_BY)
+			log_error("--by given twice: one key per run (several keys are not supported yet)");
+		else
+			log_error("%s given twice; give it once", option_name(c));
+		return -EINVAL;
+	}
+	seen[c] = true;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	const struct numeric_opt *n;
+	bool seen[OPT_LAST] = {};
 	int c, err;
 
 	opterr = 0;
@@ -716,6 +763,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		if (c == 'h' || c == 'V')
 			print_and_exit(c);
+		if (check_repeated(c, optarg, seen))
+			return -EINVAL;
 		if (set_plain(c, optarg, o))
 			continue;
 		n = numeric_opt(c);
@@ -775,6 +824,24 @@ static int run_complete(int argc, char **argv)
 	return complete__words(&src, argc, argv, stdout);
 }
 
+/*
+ * -p, --tid: a process or thread that is not there would make a trace
+ * that never prints; refused at once.  Not for report: the events of a
+ * recording belong to processes long gone.
+ */
+static int check_ids_exist(const struct options *opts)
+{
+	if (opts->pid && kill(opts->pid, 0) && errno == ESRCH) {
+		log_error("--pid: no process %u", opts->pid);
+		return -EINVAL;
+	}
+	if (opts->tid && kill(opts->tid, 0) && errno == ESRCH) {
+		log_error("--tid: no thread %u", opts->tid);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The command ARGV[0] names, or trace: 0 or a negative errno, reported. */
 static int run_command(int argc, char **argv, const struct options *opts)
 {
@@ -798,6 +865,9 @@ static int run_command(int argc, char **argv, const struct options *opts)
 		log_error("--info goes with report (info TARGET is a command of its own)");
 		return -EINVAL;
 	}
+	if ((i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report")) &&
+	    check_ids_exist(opts))
+		return -EINVAL;
 	if (i < sizeof(cmds) / sizeof(cmds[0]))
 		return cmds[i].fn(argc - 1, argv + 1, opts);
 	return do_trace(argc, argv, opts);

@@ -102,6 +102,11 @@ const struct btf *kernel__running_vmlinux(struct kernel *k)
 	return k->kbtf && !k->btf_dir ? kbtf__vmlinux(k->kbtf) : NULL;
 }
 
+const struct btf *kernel__vmlinux(struct kernel *k)
+{
+	return k->kbtf ? kbtf__vmlinux(k->kbtf) : NULL;
+}
+
 static void read_ftrace(struct kernel *k);
 
 /*
@@ -1067,8 +1072,8 @@ int kernel__match_funcs(struct kernel *k, const char *module, const char *patter
 	if (err) {
 		free(mc.v);
 		if (err == -ENOENT)
-			return ks_fail(e, -ENOENT, "no module '%s' with BTF in %s (for a tracepoint CATEGORY:NAME, write tp:CATEGORY:NAME)",
-				       module, k->btf_dir ? k->btf_dir : "/sys/kernel/btf");
+			return ks_fail(e, -ENOENT, "no module '%s' with BTF in %s (for a tracepoint CATEGORY:NAME, write tp:CATEGORY:NAME; for a function of a program or library, u:%s:%s)",
+				       module, k->btf_dir ? k->btf_dir : "/sys/kernel/btf", module, pattern);
 		return ks_fail(e, -ENOMEM, "out of memory");
 	}
 	if (mc.n) {

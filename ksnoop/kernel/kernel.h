@@ -148,6 +148,8 @@ int kernel__func_sig(struct kernel *k, const struct func_match *m, struct signat
  * it is loaded (kernel__open()); else NULL.
  */
 const struct btf *kernel__running_vmlinux(struct kernel *k);
+/* K's vmlinux BTF (its btf_dir's), once kernel__open() loaded it; else NULL. */
+const struct btf *kernel__vmlinux(struct kernel *k);
 /*
  * The address of kernel symbol NAME (data too), looked up in the kernel
  * where it can (klookup.h), else in K's kallsyms file: 0, or -ENOENT.

@@ -17,10 +17,12 @@
  * script can rely on keys.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <bpf/btf.h>
 #include "btf_util.h"
@@ -1186,6 +1188,43 @@ void printer__value(struct printer *p, const struct btf *btf,
 	/* An entry value whose user memory was paged in only by the return. */
 	if (vh->status & KSNOOP_ST_AT_RETURN)
 		writer__comment(&p->wr, "read at return");
+}
+
+/*
+ * The key's text is the event's text for the value, written by
+ * printer__value() itself: one formatter for both.  The name beside a
+ * JSON key is that text where it names the number (an enumerator, a
+ * symbol, an address), the errno's name for an error code.
+ */
+void printer__key(const struct print_opts *opts, const struct btf *btf,
+		  const struct value_desc *vd, __u64 num, char *text, size_t text_sz,
+		  char *name, size_t name_sz)
+{
+	struct print_opts o = *opts;
+	struct ksnoop_value vh = { .status = KSNOOP_OK, .len = sizeof(num) };
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, vd->type_id));
+	struct printer p;
+	FILE *f;
+	int err;
+
+	text[0] = name[0] = 0;
+	o.format = REPORT_TEXT;
+	o.oneline = true;
+	f = fmemopen(text, text_sz, "w");
+	if (!f)
+		return;
+	printer__init(&p, f, &o);
+	printer__value(&p, btf, vd, &vh, &num, 0);
+	writer__flush(&p.wr);
+	printer__fini(&p);
+	fclose(f);
+	text[text_sz - 1] = 0;
+	err = return_errno(vd, &vh, &num);
+	if (err && errno_name(err))
+		snprintf(name, name_sz, "%s", errno_name(err));
+	else if ((vd->fmt == FMT_SYM || vd->fmt == FMT_IP || (t && btf_is_any_enum(t))) &&
+		 !isdigit((unsigned char)text[0]) && text[0] != '-')
+		snprintf(name, name_sz, "%s", text);
 }
 
 /* A frame of the tracer's own (a BPF program, a trampoline), not the kernel's path. */

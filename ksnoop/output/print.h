@@ -108,6 +108,17 @@ void printer__value(struct printer *p, const struct btf *btf,
 		    const void *data, int indent);
 
 /*
+ * A --by key NUM, the value VD describes (its bits alone, sign-extended
+ * to 8 bytes), as an event prints that value: into TEXT the text form
+ * ("SKB_DROP_REASON_NO_SOCKET", "-2 (ENOENT)", "tcp_prot"), into NAME
+ * what JSON puts beside the number (the enumerator, the errno's name,
+ * the symbol, the address; "" when the number says it all).
+ */
+void printer__key(const struct print_opts *opts, const struct btf *btf,
+		  const struct value_desc *vd, __u64 num, char *text, size_t text_sz,
+		  char *name, size_t name_sz);
+
+/*
  * For the formats (report_text.c, report_json.c): -s's stack VH under
  * KEY (USER: a program's, of process PID); the index of PLAN's return
  * value among its return values (-1: none).

@@ -87,6 +87,11 @@ void report__info(struct report *r, const struct report_info *info)
 	r->ops->info(r, info);
 }
 
+void report__type(struct report *r, const struct report_type *t)
+{
+	r->ops->type(r, t);
+}
+
 void report__usdt(struct report *r, const struct usdt_file *f, bool titled)
 {
 	r->ops->usdt(r, f, titled);

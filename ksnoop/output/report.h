@@ -74,6 +74,13 @@ struct report_key {
 	__u64 num;		/* else: the number (as __s64 if is_signed) */
 	bool is_tuple;		/* a flow: TUPLE (text as ':tuple' prints, JSON its object) */
 	struct tuple tuple;
+	/*
+	 * A number as an event prints its value (printer__key()): text
+	 * "SKB_DROP_REASON_NO_SOCKET", "-2 (ENOENT)" (NULL: the number);
+	 * JSON keeps the number and puts NAME beside it ("key_name").
+	 */
+	const char *text;
+	const char *name;
 };
 
 /* One --count row: calls of FUNC (per stack with -s). */
@@ -154,6 +161,30 @@ struct report_info {
 	int instance, ninstances;
 };
 
+/*
+ * `info "struct NAME"`: a member of the type, at DEPTH inside anonymous
+ * structs and unions (which are members too: DECL "union", their own
+ * members follow one deeper).  Offsets from the type's start.
+ */
+struct report_member {
+	const char *decl;	/* "__be32 skc_daddr", "unsigned char skc_reuse:4", "union" */
+	/* A struct or union of no type name: its members follow; NAME its member's ("": none) */
+	bool anonymous;
+	const char *name;
+	__u32 bit_off;
+	__u32 bit_size;		/* a bitfield's width; 0: not one */
+	__s64 size;		/* bytes (a bitfield: its type's) */
+	int depth;
+};
+
+struct report_type {
+	const char *name;	/* "struct sock_common" */
+	__s64 size;
+	int nmembers;
+	const struct report_member *members;
+	bool cut;		/* more members (or deeper) than shown */
+};
+
 /* The run's totals, printed once at the end. */
 struct report_summary {
 	bool counting;		/* --count/--hist: calls counted, not events printed */
@@ -227,6 +258,8 @@ void report__stats_begin(struct report *r, const char *by);
 void report__stats(struct report *r, const struct report_stats *s);
 
 void report__info(struct report *r, const struct report_info *info);
+/* `info "struct NAME"`: its members, offsets and sizes (as pahole shows them). */
+void report__type(struct report *r, const struct report_type *t);
 /*
  * `info usdt`: every probe of F (text: one row each, the header once per
  * report, and with TITLED the file's path before its rows).
@@ -261,6 +294,7 @@ struct report_ops {
 	void (*stats_begin)(struct report *r, const char *by);
 	void (*stats)(struct report *r, const struct report_stats *s);
 	void (*info)(struct report *r, const struct report_info *info);
+	void (*type)(struct report *r, const struct report_type *t);
 	void (*usdt)(struct report *r, const struct usdt_file *f, bool titled);
 	void (*lost)(struct report *r, __u64 lost);
 	void (*summary)(struct report *r, const struct report_summary *s);

@@ -83,6 +83,8 @@ static void by_key(struct writer *w, const struct report_key *k)
 		writer__int(w, (__s64)k->num);
 	else
 		writer__uint(w, k->num);
+	if (k->name && !k->is_tuple && !k->is_str)
+		key_name(w, "key_name", k->name);
 }
 
 /* {"type":"count",["interval","time_ns",]"func",["by","key",]["stack":[...]|null,]"count"} */
@@ -241,6 +243,39 @@ static void key_type(struct writer *w, const char *key, const struct signature *
  * {"type":"info","kind":"func"|"tracepoint","name","module","decl",
  * "return","params":[{"name","type"}],"traceable","why"}
  */
+/* {"type":"info","kind":"type","name","size","members":[{"decl","depth","offset","size"[,"bit_offset","bit_size"]}...]} */
+static void json_type(struct report *r, const struct report_type *t)
+{
+	struct writer *w = begin(r, "info");
+	int i;
+
+	key_name(w, "kind", "type");
+	key_name(w, "name", t->name);
+	writer__key(w, "size");
+	writer__int(w, t->size);
+	writer__key(w, "members");
+	writer__begin_array(w, WRITER_STRUCT, 0);
+	for (i = 0; i < t->nmembers; i++) {
+		const struct report_member *m = &t->members[i];
+
+		writer__begin_object(w, WRITER_STRUCT, 0);
+		key_name(w, "decl", m->decl);
+		key_uint(w, "depth", m->depth);
+		key_uint(w, "offset", m->bit_off / 8);
+		writer__key(w, "size");
+		writer__int(w, m->size);
+		if (m->bit_size) {
+			key_uint(w, "bit_offset", m->bit_off);
+			key_uint(w, "bit_size", m->bit_size);
+		}
+		writer__end_object(w);
+	}
+	writer__end_array(w);
+	writer__key(w, "cut");
+	writer__bool(w, t->cut);
+	end(w);
+}
+
 static void json_info(struct report *r, const struct report_info *info)
 {
 	const struct signature *sig = info->sig;
@@ -630,6 +665,7 @@ const struct report_ops report_json_ops = {
 	.stats_begin = json_stats_begin,
 	.stats = json_stats,
 	.info = json_info,
+	.type = json_type,
 	.usdt = json_usdt,
 	.lost = json_lost,
 	.summary = json_summary,

@@ -100,6 +100,8 @@ static size_t put_key(struct report *r, const struct report_key *k)
 
 	if (k->is_tuple)
 		key_tuple(&k->tuple, num, sizeof(num));
+	else if (k->text)
+		s = k->text;	/* the printer's text: escaped there */
 	else if (k->is_str)
 		s = (esc = text_escaped_dup(k->str)) ? esc : "?";
 	else if (k->is_signed)
@@ -218,10 +220,15 @@ static void folded_count(struct report *r, const struct report_count *c)
 
 #define HIST_BAR	52
 
+/*
+ * A bar as long as COUNT is to the largest bucket's MOST, rounded down as
+ * bpftrace draws them: a bucket of 1 beside one of 10,000 shows no '@'
+ * (rounding up gave every non-zero bucket one, whatever its share).
+ */
 static void hist_row(struct report *r, const struct hist_scale *scale, __s32 bucket,
 		     __u64 count, __u64 most)
 {
-	int w = most ? (int)((count * HIST_BAR + most - 1) / most) : 0;
+	int w = most ? (int)(count * HIST_BAR / most) : 0;
 	char label[64], bar[HIST_BAR + 1];
 
 	hist__label(scale, bucket, label, sizeof(label));
@@ -380,6 +387,66 @@ static void text_info(struct report *r, const struct report_info *info)
 	} else {
 		put(r, ";\n");
 	}
+	writer__flush(&r->wr);
+}
+
+/* The braces of anonymous members left open at DEPTH and deeper, closed ("} headers;"). */
+static void close_members(struct report *r, const char *const *names, int *open, int depth)
+{
+	while (*open > depth) {
+		(*open)--;
+		put(r, "%*s}", 8 * (*open + 1), "");
+		if (names[*open] && *names[*open]) {
+			put(r, " ");
+			put_escaped(r, names[*open]);
+		}
+		put(r, ";\n");
+	}
+}
+
+/*
+ * As pahole lays it out: each member with "offset size" in a comment
+ * ("offset:bit size" for a bitfield, the size its type's), anonymous ones
+ * around theirs.
+ */
+static void text_type(struct report *r, const struct report_type *t)
+{
+	const char *names[BTFU_MAX_DEPTH + 1] = {};
+	const struct report_member *m;
+	char where[48];
+	int i, open = 0, w;
+
+	put_escaped(r, t->name);
+	put(r, " {\t/* size %lld */\n", (long long)t->size);
+	for (i = 0; i < t->nmembers; i++) {
+		m = &t->members[i];
+		if (m->depth > BTFU_MAX_DEPTH)
+			continue;	/* the walker stops there; never written past */
+		close_members(r, names, &open, m->depth);
+		/* A bitfield: the offset of its type's storage unit and its bit there, as pahole. */
+		if (m->bit_size && m->size > 0 && m->size <= 16)
+			snprintf(where, sizeof(where), "/* %5llu:%2llu %2lld */",
+				 (unsigned long long)(m->bit_off / (8 * m->size) * m->size),
+				 (unsigned long long)(m->bit_off % (8 * m->size)), (long long)m->size);
+		else if (m->bit_size)
+			snprintf(where, sizeof(where), "/* %5u:%2u %2lld */", m->bit_off / 8,
+				 m->bit_off % 8, (long long)m->size);
+		else
+			snprintf(where, sizeof(where), "/* %5u %5lld */", m->bit_off / 8,
+				 (long long)m->size);
+		put(r, "%*s", 8 * (m->depth + 1), "");
+		w = 8 * (m->depth + 1) + (int)strlen(m->decl) + (m->anonymous ? 2 : 1);
+		put_escaped(r, m->decl);
+		put(r, "%s%*s%s\n", m->anonymous ? " {" : ";", w < 56 ? 56 - w : 1, "", where);
+		if (m->anonymous && m->depth < BTFU_MAX_DEPTH) {
+			names[m->depth] = m->name;
+			open = m->depth + 1;
+		}
+	}
+	close_members(r, names, &open, 0);
+	if (t->cut)
+		put(r, "\t/* ... more members than shown */\n");
+	put(r, "};\n");
 	writer__flush(&r->wr);
 }
 
@@ -872,6 +939,7 @@ const struct report_ops report_text_ops = {
 	.stats_begin = text_stats_begin,
 	.stats = text_stats,
 	.info = text_info,
+	.type = text_type,
 	.usdt = text_usdt,
 	.lost = text_lost,
 	.summary = text_summary,
@@ -899,6 +967,7 @@ const struct report_ops report_folded_ops = {
 	.stats_begin = text_stats_begin,
 	.stats = text_stats,
 	.info = text_info,
+	.type = text_type,
 	.usdt = text_usdt,
 	.lost = text_lost,
 	.summary = text_summary,

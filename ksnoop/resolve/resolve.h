@@ -95,6 +95,12 @@ struct capture_plan {
 	int naliases;
 	char aliases[PLAN_MAX_ALIASES][160];
 	char hist_text[SPEC_MAX_NAME * 2];	/* --hist: the value counted by ("duration_ns") */
+	/*
+	 * --by VALUE, an integer: the key as an event prints the value (its
+	 * type, format, errno names; bit_off 0: BPF keeps the bits alone).
+	 * type_id 0: none.
+	 */
+	struct value_desc by_desc;
 	char hist_label[SPEC_MAX_NAME * 2];	/* the same, for text ("duration": its labels carry units) */
 };
 

@@ -313,8 +313,11 @@ static int pred_number(struct rctx *r, const struct spec_item *it, struct chain 
 	__u64 imm = 0;
 	bool sgn;
 
+	if (btfu_is_char_array(r->btf, c->type_id))
+		return rctx__fail(r, it->op_pos, "'%s' is a char array (%s): it compares with a string, as in %s == \"...\"",
+				  it->text, rctx__type_str(r, c->type_id), it->text);
 	if (!btfu_is_scalar(r->btf, c->type_id))
-		return rctx__fail(r, it->op_pos, "'%s' has type %s; predicates compare integers, enums, chars, bools and pointers",
+		return rctx__fail(r, it->op_pos, "'%s' has type %s; predicates compare numbers (integers, enums, chars, bools, pointers) and strings (char arrays, char pointers)",
 				  it->text, rctx__type_str(r, c->type_id));
 	/* A bitfield: read the bytes that hold it, compare its bits. */
 	width = pred__width(r, c, pp);

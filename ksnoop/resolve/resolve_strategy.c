@@ -478,15 +478,34 @@ static int by_string(struct rctx *r, const struct spec_item *it, struct chain *c
 	return 0;
 }
 
-/* An integer key: read as a predicate reads its value. */
+/*
+ * An integer key: read as a predicate reads its value, printed as an
+ * event prints it (by_desc: enumerators, errno names, ':sym', ':ip' ...).
+ */
 static int by_integer(struct rctx *r, const struct spec_item *it, struct chain *c)
 {
 	struct ksnoop_pred_plan *pp = &r->plan->bpf.by_value;
+	struct value_desc *vd = &r->plan->by_desc;
 	int width = pred__width(r, c, pp);
+	struct chain shown = *c;
+	int err;
 
 	if (width <= 0 || width > 8)
 		return rctx__fail(r, it->base_pos, "--by counts by an integer of at most 8 bytes or a string; '%s' is %s",
 				  it->text, rctx__type_str(r, c->type_id));
+	err = value__from_chain(r, &shown, it, it->text, it->base_pos, vd);
+	if (err)
+		return err;
+	/* A pointer that an event would follow: the key is its address. */
+	if (vd->how != PRINT_VALUE && it->fmt)
+		return rctx__fail(r, it->fmt_pos, "--by '%s': a key is the pointer itself; ':%s' reads what it points to",
+				  it->text, spec_format__str(it->fmt));
+	if (vd->how != PRINT_VALUE) {
+		vd->how = PRINT_VALUE;
+		vd->obj_id = vd->type_id;
+		vd->size = vd->obj_size = width;
+	}
+	vd->bit_off = 0;
 	pred__access(c, pp, width);
 	pp->is_signed = btfu_is_signed(r->btf, c->type_id);
 	r->plan->bpf.by = KSNOOP_BY_INT;
@@ -519,16 +538,15 @@ static int by_value(struct rctx *r)
 		return rctx__fail(r, it->base_pos, "--by '%s': calls are counted at their %s, where '%s' is not read; not supported yet",
 				  it->text, counting_side(r->plan) == KSNOOP_RETURN ? "return" : "entry",
 				  it->text);
-	if (it->fmt && it->fmt != FMT_STR && it->fmt != FMT_TUPLE)
-		return rctx__fail(r, it->fmt_pos, "--by '%s' takes no format but :str or :tuple", it->text);
 	memset(&r->plan->bpf.by_value, 0, sizeof(r->plan->bpf.by_value));
 	err = chain__walk(r, it, &c);
 	if (err)
 		return err;
 	if (it->fmt == FMT_TUPLE)
 		return by__tuple(r, it, &c);
-	if (it->fmt == FMT_STR || btfu_is_char_ptr(r->btf, c.type_id) ||
-	    btfu_is_char_array(r->btf, c.type_id))
+	/* ':hex', ':be', ':ip', ':sym': a number, printed so. */
+	if (it->fmt == FMT_STR || (it->fmt == FMT_NONE && (btfu_is_char_ptr(r->btf, c.type_id) ||
+							  btfu_is_char_array(r->btf, c.type_id))))
 		return by_string(r, it, &c);
 	if (!btfu_is_scalar(r->btf, c.type_id))
 		return rctx__fail(r, it->base_pos, "--by counts by an integer or a string; '%s' is %s",

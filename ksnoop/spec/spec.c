@@ -950,7 +950,7 @@ static int parse_target(struct parser *p, struct spec *spec)
 		if (p->s[p->i] == ':' && p->i > start) {
 			for (size_t j = start; j < p->i; j++)
 				if (!is_ident_char((unsigned char)p->s[j]))
-					return fail(p, j, "a module name is letters, digits and '_'");
+					return fail(p, j, "a module name is letters, digits and '_' (a function of a program or library is u:BINARY:FUNC)");
 			if (p->i - start > SPEC_MAX_NAME)
 				return fail(p, start, "name is too long");
 			spec->module = strndup(p->s + start, p->i - start);
@@ -963,10 +963,12 @@ static int parse_target(struct parser *p, struct spec *spec)
 		end = p->i;
 	}
 	if (end == start)
-		return fail(p, start, "expected a %s name, found %s",
+		return fail(p, start, "expected a %s name, found %s%s",
 			    spec->kind == SPEC_TP ? "tracepoint" :
 			    spec->kind == SPEC_USDT ? "probe" : "function",
-			    what_is(p, buf, sizeof(buf)));
+			    what_is(p, buf, sizeof(buf)),
+			    spec->kind == SPEC_KFUNC && strchr("/.", p->s[start]) && p->s[start] ?
+			    " (a function of a program or library is u:BINARY:FUNC)" : "");
 	if (end - start > (spec->kind == SPEC_USDT ? 4096 : SPEC_MAX_NAME))
 		return fail(p, start, "name is too long");
 	spec->target_pos = (int)start + 1;

@@ -397,6 +397,10 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 		return ks_fail(e, -EINVAL, "the probe name is longer than %d characters",
 			       SPEC_MAX_NAME);
 	default:
+		/* BINARY:FUNC is a function of the binary, not a probe. */
+		if (strchr(spec->target, ':') && strchr(spec->target, ':') == strrchr(spec->target, ':'))
+			return ks_fail(e, -EINVAL, "expected BINARY:PROVIDER:NAME, got '%s'; a function of a program or library is traced as \"u:%s\"",
+				       spec->target, spec->target);
 		return ks_fail(e, -EINVAL, "expected BINARY:PROVIDER:NAME, got '%s'", spec->target);
 	}
 	snprintf(path, sizeof(path), "%s", bin);

@@ -65,3 +65,12 @@ tree=$(cd "$root" && find ksnoop bpf include tests bench -type f | sort |
 		echo "${d:-$f}"
 	done | sort -u)
 expect_eq architecture_file_map "" "$(diff <(echo "$map") <(echo "$tree"))"
+
+# The man page renders as man(1) shows it on an 80-column terminal
+# without groff's warnings ("can't break line", "cannot adjust line"):
+# warnings are errors here.
+if command -v groff >/dev/null; then
+	expect_eq man_renders_clean "" "$(groff -man -Tutf8 -z -rLL=78n -wbreak "$man" 2>&1)"
+else
+	fail man_renders_clean "groff is not installed"
+fi

@@ -116,3 +116,37 @@ out=$(ks info 'tp:sched_process_*' 2>&1)
 expect_match tp_glob_exec '^tp:sched_process_exec\(' "$out"
 expect_match tp_glob_fork '^tp:sched_process_fork\(' "$out"
 expect_no_match tp_glob_only_matches '^tp:sched_switch' "$out"
+
+# info "struct NAME": the members with offsets and sizes, the same as
+# pahole reads them from this kernel's BTF (it once said "unexpected 's'
+# after the spec").  Compared as "name offset[:bit] size" lines, each
+# member pahole lists with its offset (anonymous unions' members too).
+members_of() {
+	awk '/^[ \t]*}/ { next }
+	match($0, /;[ \t]*\/\*[ \t]*[0-9]+(:[ \t]*[0-9]+)?[ \t]+[0-9]+[ \t]*\*\/$/) {
+		decl = substr($0, 1, RSTART - 1); c = substr($0, RSTART + 1)
+		gsub(/\/\*|\*\//, "", c); gsub(/:[ \t]*/, ":", c); split(c, f, " ")
+		gsub(/\[[0-9]*\]/, "", decl); sub(/:[0-9]+$/, "", decl)
+		sub(/[ \t]*__attribute__.*$/, "", decl)
+		if (match(decl, /\(\*[ \t]*[A-Za-z0-9_]+\)/))
+			decl = substr(decl, RSTART + 2, RLENGTH - 3)
+		sub(/.*[^A-Za-z0-9_]/, "", decl)
+		print decl, f[1], f[2]
+	}'
+}
+if command -v pahole >/dev/null; then
+	for type in sock_common sock sk_buff task_struct net_device; do
+		want=$(pahole -C "$type" /sys/kernel/btf/vmlinux 2>/dev/null | members_of)
+		got=$(ks info "struct $type" 2>&1)
+		expect_match "info_struct_${type}_head" "^struct $type \{	/\* size [0-9]+ \*/$" "$(head -1 <<<"$got")"
+		if [ -z "$want" ]; then
+			fail "info_struct_${type}_pahole" "pahole lists no members of struct $type"
+		else
+			expect_eq "info_struct_${type}_as_pahole" "$want" "$(members_of <<<"$got")"
+		fi
+	done
+else
+	fail info_struct_pahole "pahole (dwarves) is not installed"
+fi
+error_is info_struct_unknown 2 "^ksnoop: info: no struct 'ksnoop_no_such_zz' in vmlinux BTF$" \
+	"$(ks info 'struct ksnoop_no_such_zz' >/dev/null 2>&1; echo $?)" "$(ks info 'struct ksnoop_no_such_zz' 2>&1)"

@@ -49,6 +49,8 @@ enumerator_out_of_range          "ip_send_skb(skb->sk->__sk_common.skc_state == 
 constant_too_big_for_u8          "ip_send_skb(skb->len == 1, skb->sk->__sk_common.skc_state == 300)"
 predicate_on_bitfield_range      "ip_send_skb(skb->cloned == 2)"
 predicate_on_struct              "ip_send_skb(skb->cb == 1)"
+predicate_string_with_number     "tp:sched_switch(prev->comm == 5)"
+predicate_on_struct_value        "tp:sched_switch(prev->se == 1)"
 info_unknown_module              info 'nosuchmod_zz:foo*'
 info_glob_matches_nothing        info 'ksnoop_nosuch_zz*'
 info_module_glob_matches_nothing info 'vmlinux:ksnoop_nosuch_zz*'
@@ -57,6 +59,21 @@ info_tracepoint_glob_matches_nothing \
                                  info 'tp:ksnoop_nosuch_zz*'
 info_unknown_function            info ip_send_skbb
 info_spec_syntax                 info 'ip_send_skb x'
+# A function of a program or library, written as a kernel target or a
+# USDT probe: pointed to u:BINARY:FUNC.
+usdt_function_not_probe          usdt /bin/bash:readline
+library_as_module                libc:getaddrinfo
+library_file_as_module           libc.so.6:getaddrinfo
+path_as_function                 /bin/bash:readline
+# An option holding one value, given twice: refused, not the last taken.
+repeated_max_events              -n 1 -n 2 tp:sched_switch
+repeated_min_duration            -L 1ms --min-duration 2ms sys:read
+repeated_pid                     -p 1 -p 1 tp:sched_switch
+repeated_by                      --count --by comm --by pid tp:sched_switch
+repeated_hist                    --hist --hist=log2 'tp:sys_enter(id)'
+# A process or thread that is not there: refused before anything is loaded.
+pid_not_there                    --duration 1 -p 2147483647 tp:sched_switch
+tid_not_there                    --duration 1 --tid 2147483647 tp:sched_switch
 TABLE
 
 # same_error NAME SPEC: tracing SPEC fails as its info row did.

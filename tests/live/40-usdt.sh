@@ -48,12 +48,11 @@ ROWS
 
 needs_root usdt_tracing
 
-# --- an attach the kernel refuses is the machine's failure (1), whatever
-#     its errno: no process has pid pid_max, so the uprobe's is ESRCH,
-#     which elsewhere would mean a usage error (2) ---
+# --- no process has pid pid_max: refused before anything is attached, a
+#     usage error (2); it once reached the uprobe's attach, ESRCH (1) ---
 spawn "$tmp/or" "$tmp/er" -p "$(cat /proc/sys/kernel/pid_max)" usdt "$P:ksnoop_test:tick"
 finish
-error_is attach_refused "1" "^ksnoop: failed to attach to USDT probe ksnoop_test:tick in '$P': No such process$" \
+error_is attach_refused "2" "^ksnoop: --pid: no process $(cat /proc/sys/kernel/pid_max)$" \
 	"$RC" "$(cat "$tmp/er")" "$KCMDLINE"
 # Nothing left: libbpf's uprobe events in tracefs, were it to fall back on
 # them, carry ksnoop's pid (tracefs mounted in a namespace of our own).

@@ -16,8 +16,8 @@ refused by_not_named "--by 'arg3' is not comm, pid, tid, cpu or a value the spec
 	--count --by arg3 usdt "$P:ksnoop_test:value(arg0)"
 refused by_struct "--by counts by an integer or a string; '\*p' is struct task_struct" \
 	--count --by '*p' 'tp:sched_process_exec(*p)'
-refused by_format "--by 'arg0:hex' takes no format but :str" \
-	--count --by arg0 usdt "$P:ksnoop_test:value(arg0:hex)"
+refused by_format "':str' does not apply to 'arg0:str' \\(__s32\\)" \
+	--count --by arg0 usdt "$P:ksnoop_test:value(arg0:str)"
 refused hist_scale_word "--hist: 'log3' is not log2 or linear:MIN:MAX:STEP" --hist=log3 usdt "$P:ksnoop_test:value(arg0)"
 refused hist_linear_fields "--hist: 'linear:0:10' is not linear:MIN:MAX:STEP" --hist=linear:0:10 usdt "$P:ksnoop_test:value(arg0)"
 refused hist_linear_step "MAX must be above MIN by a whole number of STEPs" --hist=linear:0:10:3 usdt "$P:ksnoop_test:value(arg0)"
@@ -197,6 +197,39 @@ if [ -x "$S" ]; then
 	WORKLOAD "$tmp/$sa" "$tmp/missing-a" 4 "$tmp/missing-a" 0; "$tmp/$sb" "$tmp/missing-b" 2 "$tmp/missing-b" 0
 	EXPECT   eq "$tmp/missing-a 4 $tmp/missing-b 2" \
 	            "$(record count "$OUT" | jq -r --arg d "$tmp/missing" 'select(.key | startswith($d)) | "\(.key) \(.count)"' | joined)"
+	CASE
+	# A key prints as its value prints in an event: the errno's name
+	# beside an error code (JSON: the number, and the name beside it).
+	ks_case <<-'CASE'
+	NAME     sys_by_return_named
+	RUN      -c "$sa" --count --by return 'sys:openat(return < 0)'
+	WORKLOAD "$tmp/$sa" "$tmp/missing" 6 "$S" 0
+	EXPECT   eq '           6  -2 (ENOENT)       sys:openat' "$(grep -- '-2 (ENOENT)' "$OUT")"
+	CASE
+	ks_case <<-'CASE'
+	NAME     sys_by_return_named_json
+	RUN      -j -c "$sa" --count --by return 'sys:openat(return < 0)'
+	WORKLOAD "$tmp/$sa" "$tmp/missing" 3 "$S" 0
+	EXPECT   eq '-2 ENOENT 3' "$(record count "$OUT" | jq -r 'select(.key == -2) | "\(.key) \(.key_name) \(.count)"')"
+	CASE
+	# --hist of a spec that names only predicates counts durations, and
+	# says so (it once did silently), naming the spec that counts the value.
+	ks_case <<-'CASE'
+	NAME     hist_predicates_only_said
+	RUN      --hist -c "$sa" 'sys:openat(return < 0)'
+	WORKLOAD "$tmp/$sa" "$tmp/missing" 2 "$S" 0
+	EXPECT   stderr "^ksnoop: --hist: 'sys:openat\\(return < 0\\)' names no value, only predicates: counting call durations \\(to count 'return', name it too: \"sys:openat\\(return < 0, return\\)\"\\)$"
+	EXPECT   hist_predicates_only_durations: match '^sys:openat: duration \(2 calls\)$'
+	CASE
+	# An enumerator by name: a UDP datagram to a closed port is dropped
+	# with SKB_DROP_REASON_NO_SOCKET (its value in the key, 3 or so).
+	ks_case <<-'CASE'
+	NAME     tp_by_enum_named
+	MIN_KERNEL 6.0
+	RUN      --count --by reason 'tp:kfree_skb(reason)'
+	WORKLOAD for i in 1 2 3; do echo x >/dev/udp/127.0.0.1/9; done 2>/dev/null
+	EXPECT   match '^ +[0-9]+  SKB_DROP_REASON_NO_SOCKET +tp:kfree_skb$'
+	EXPECT   tp_by_enum_no_number: no_match '^ +[0-9]+  [0-9]+ +tp:kfree_skb$'
 	CASE
 else
 	fail syscall_program "missing $S (make build/usdt/syscall_prog)"

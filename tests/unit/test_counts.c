@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <bpf/btf.h>
 #include "counts.h"
 #include "hist.h"
 #include "ksnoop_tuple_key.h"
@@ -314,6 +315,29 @@ static void test_interval_rows(void **state)
 	free(buf);
 }
 
+/*
+ * Bars are scaled to the largest bucket and rounded down, as bpftrace
+ * draws them: 1 call beside 10,000 is no '@', half of them half a bar.
+ */
+static void test_hist_bars_scaled(void **state)
+{
+	struct count_row rows[3];
+	char *s;
+
+	row(&rows[0], 1, 1, 1, 0);
+	row(&rows[1], 1, 2, 10000, 0);
+	row(&rows[2], 1, 3, 5000, 0);
+	s = render_hist(rows, 3, REPORT_TEXT);
+	assert_string_equal(s,
+		"ip_output: skb->len (15001 calls)\n"
+		"[1]                               1 |                                                    |\n"
+		"[2, 4)                        10000 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"[4, 8)                         5000 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+		"p50 < 4  p90 < 8  p99 < 8  max < 8\n"
+		"\n");
+	free(s);
+}
+
 static void test_hist(void **state)
 {
 	struct count_row rows[5];
@@ -458,7 +482,7 @@ static void test_hist_durations(void **state)
 	free(s);
 	s = render_hist(rows, 2, REPORT_TEXT);
 	assert_non_null(strstr(s, "tp:sched_switch: duration (4 calls)\n"
-				  "[1.02us, 2.05us)                  1 |@@@@@@@@@@@@@@@@@@                                  |\n"
+				  "[1.02us, 2.05us)                  1 |@@@@@@@@@@@@@@@@@                                   |\n"
 				  "[2.05us, 4.1us)                   0 |"));
 	assert_non_null(strstr(s, "\n[268ms, 537ms)                    3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
 				  "p50 < 537ms  p90 < 537ms  p99 < 537ms  max < 537ms\n\n"));
@@ -559,7 +583,7 @@ static void test_hist_percentiles(void **state)
 
 static struct by_kind by_comm(void *ctx, __u32 id)
 {
-	return (struct by_kind){ id == 1 ? KSNOOP_BY_INT : KSNOOP_BY_COMM, true };
+	return (struct by_kind){ .by = id == 1 ? KSNOOP_BY_INT : KSNOOP_BY_COMM, .is_signed = true };
 }
 
 static void key_row(struct count_row *r, __u32 func, __s32 sub, __u64 count, const char *comm,
@@ -627,9 +651,106 @@ static void test_by_rows(void **state)
 	free(buf);
 }
 
+/*
+ * --by VALUE: a number key prints as the event prints its value (the
+ * printer's own formatting): an enumerator by name, an error code with
+ * its errno's name, ':sym' as a symbol; JSON keeps the number and puts
+ * the name beside it.  Types built in memory: enum drop_reason, int.
+ */
+static struct btf *key_btf;
+static struct value_desc key_desc[3];
+
+static struct by_kind by_value_key(void *ctx, __u32 id)
+{
+	return (struct by_kind){ KSNOOP_BY_INT, id == 1, key_btf, &key_desc[id] };
+}
+
+static int sym_of(void *ctx, __u64 addr, char *buf, size_t sz)
+{
+	if (addr != 0xffffffff81000040ULL)
+		return -1;
+	snprintf(buf, sz, "tcp_prot");
+	return 0;
+}
+
+static const char *key_func(void *ctx, __u32 id)
+{
+	static const char *const names[] = { "tp:kfree_skb", "sys:openat", "tp:sched_switch" };
+
+	return names[id];
+}
+
+static void test_by_keys_print_as_values(void **state)
+{
+	struct counts_fmt f = { .func_name = key_func, .by = "reason", .by_kind = by_value_key,
+				.symbolize = sym_of };
+	struct count_row rows[2];
+	struct report r;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *out = open_memstream(&buf, &sz);
+	int e, i, ul;
+
+	key_btf = btf__new_empty();
+	assert_non_null(key_btf);
+	i = btf__add_int(key_btf, "int", 4, BTF_INT_SIGNED);
+	ul = btf__add_int(key_btf, "unsigned long", 8, 0);
+	e = btf__add_enum(key_btf, "skb_drop_reason", 4);
+	assert_int_equal(btf__add_enum_value(key_btf, "SKB_DROP_REASON_NOT_SPECIFIED", 2), 0);
+	assert_int_equal(btf__add_enum_value(key_btf, "SKB_DROP_REASON_NO_SOCKET", 3), 0);
+	assert_true(i > 0 && e > 0);
+	key_desc[0] = (struct value_desc){ .text = "reason", .type_id = e, .obj_id = e,
+					   .how = PRINT_VALUE, .size = 4, .obj_size = 4 };
+	key_desc[1] = (struct value_desc){ .text = "return", .type_id = i, .obj_id = i,
+					   .how = PRINT_VALUE, .size = 4, .obj_size = 4,
+					   .errno_names = true };
+	key_desc[2] = (struct value_desc){ .text = "prot", .type_id = ul, .obj_id = ul,
+					   .how = PRINT_VALUE, .size = 8, .obj_size = 8,
+					   .fmt = FMT_SYM };
+	assert_non_null(out);
+	key_row(&rows[0], 0, -1, 5, NULL, 3);
+	key_row(&rows[1], 0, -1, 2, NULL, 9);	/* no enumerator: the number */
+	report__init(&r, out, REPORT_TEXT);
+	counts__print(&r, rows, 2, &f);
+	report__init(&r, out, REPORT_JSON);
+	counts__print(&r, rows, 2, &f);
+	f.by = "return";
+	key_row(&rows[0], 1, -1, 4, NULL, -2);
+	key_row(&rows[1], 1, -1, 1, NULL, 7);
+	report__init(&r, out, REPORT_TEXT);
+	counts__print(&r, rows, 2, &f);
+	report__init(&r, out, REPORT_JSON);
+	counts__print(&r, rows, 1, &f);
+	f.by = "prot:sym";
+	key_row(&rows[0], 2, -1, 3, NULL, (__s64)0xffffffff81000040ULL);
+	report__init(&r, out, REPORT_TEXT);
+	counts__print(&r, rows, 1, &f);
+	report__init(&r, out, REPORT_JSON);
+	counts__print(&r, rows, 1, &f);
+	fclose(out);
+	assert_string_equal(buf,
+		"       CALLS  reason            FUNCTION\n"
+		"           5  SKB_DROP_REASON_NO_SOCKET  tp:kfree_skb\n"
+		"           2  9                 tp:kfree_skb\n"
+		"{\"type\":\"count\",\"func\":\"tp:kfree_skb\",\"by\":\"reason\",\"key\":3,"
+		"\"key_name\":\"SKB_DROP_REASON_NO_SOCKET\",\"count\":5}\n"
+		"{\"type\":\"count\",\"func\":\"tp:kfree_skb\",\"by\":\"reason\",\"key\":9,\"count\":2}\n"
+		"       CALLS  return            FUNCTION\n"
+		"           4  -2 (ENOENT)       sys:openat\n"
+		"           1  7                 sys:openat\n"
+		"{\"type\":\"count\",\"func\":\"sys:openat\",\"by\":\"return\",\"key\":-2,"
+		"\"key_name\":\"ENOENT\",\"count\":4}\n"
+		"       CALLS  prot:sym          FUNCTION\n"
+		"           3  tcp_prot          tp:sched_switch\n"
+		"{\"type\":\"count\",\"func\":\"tp:sched_switch\",\"by\":\"prot:sym\",\"key\":18446744071578845248,"
+		"\"key_name\":\"tcp_prot\",\"count\":3}\n");
+	free(buf);
+	btf__free(key_btf);
+}
+
 static struct by_kind by_flow(void *ctx, __u32 id)
 {
-	return (struct by_kind){ id == 2 ? KSNOOP_BY_SOCK_TUPLE : KSNOOP_BY_SKB_TUPLE, false };
+	return (struct by_kind){ .by = id == 2 ? KSNOOP_BY_SOCK_TUPLE : KSNOOP_BY_SKB_TUPLE };
 }
 
 /* A row of FUNC keyed by the UDP flow 10.0.0.1:SPORT > 10.0.0.2:53 (ipv6: [::1]), as BPF keys it. */
@@ -851,6 +972,8 @@ int main(void)
 		cmocka_unit_test(test_user_stacks),
 		cmocka_unit_test(test_folded_semicolon_in_names),
 		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_hist_bars_scaled),
+		cmocka_unit_test(test_by_keys_print_as_values),
 		cmocka_unit_test(test_hist_top_bucket_labels),
 		cmocka_unit_test(test_hist_durations),
 		cmocka_unit_test(test_hist_labels),

@@ -320,6 +320,9 @@ static void test_pred_string_errors(void **state)
 	/* 16 characters and the NUL do not fit char[16]. */
 	t = "ip_send_skb(skb->sk->sk_prot_name == \"0123456789abcdef\")";
 	resolve_err(t, col(t, "\"0123"), "is longer than char[16]");
+	/* A char array compared with a number: pointed to the string form. */
+	t = "ip_send_skb(skb->sk->sk_prot_name == 5)";
+	resolve_err(t, col(t, "=="), "'skb->sk->sk_prot_name' is a char array (char[16]): it compares with a string, as in skb->sk->sk_prot_name == \"...\"");
 }
 
 static void test_pred_string_fills_char_array(void **state)
@@ -335,7 +338,7 @@ static void test_pred_on_struct(void **state)
 {
 	const char *t = "ip_send_skb(skb->sk->__sk_common == 1)";
 
-	resolve_err(t, col(t, "=="), "'skb->sk->__sk_common' has type struct sock_common; predicates compare integers, enums, chars, bools and pointers");
+	resolve_err(t, col(t, "=="), "'skb->sk->__sk_common' has type struct sock_common; predicates compare numbers (integers, enums, chars, bools, pointers) and strings (char arrays, char pointers)");
 	t = "ip_send_skb(skb->arr == 1)";
 	resolve_err(t, col(t, "=="), "'skb->arr' has type int[4]");
 }

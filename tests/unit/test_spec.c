@@ -174,6 +174,9 @@ static void test_module_prefix(void **state)
 	assert_true(s.is_glob);
 	spec__free(&s);
 	parse_err("a-b:f", 2, "a module name is letters, digits and '_'");
+	/* A library or a program's path: pointed to u:BINARY:FUNC. */
+	parse_err("libc.so.6:getaddrinfo", 5, "a module name is letters, digits and '_' (a function of a program or library is u:BINARY:FUNC)");
+	parse_err("/bin/bash:readline", 1, "expected a function name, found '/' (a function of a program or library is u:BINARY:FUNC)");
 	parse_err("a-b", 2, "'-' in a function name");
 }
 

@@ -469,7 +469,8 @@ static void test_unknown_module(void **state)
 	assert_int_equal(expand("nosuchmod:foo*"), -ENOENT);
 	assert_int_equal(x->l.n, 0);
 	assert_int_equal(match_error("nosuchmod:foo*", msg, sizeof(msg)), -ENOENT);
-	snprintf(want, sizeof(want), "no module 'nosuchmod' with BTF in %s (for a tracepoint CATEGORY:NAME, write tp:CATEGORY:NAME)", dir);
+	/* A library's name taken for a module's: pointed to u: too. */
+	snprintf(want, sizeof(want), "no module 'nosuchmod' with BTF in %s (for a tracepoint CATEGORY:NAME, write tp:CATEGORY:NAME; for a function of a program or library, u:nosuchmod:foo*)", dir);
 	assert_string_equal(msg, want);
 }
 

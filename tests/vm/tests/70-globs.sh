@@ -76,6 +76,17 @@ EXPECT   no_multi_predicate_everywhere: eq 0 "$(grep -E '^    skb->len = ' "$OUT
 CASE
 unset KSNOOP_FEATURES
 
+# -v says the mode the targets took, per kind: in the default mode a
+# glob's matches take kprobes while a single function takes fentry (it
+# once said "attached with fentry/fexit" for all of them).
+ks_case <<'CASE'
+NAME     auto_mode_said
+REQUIRES fentry kprobes
+RUN      -c ping 'ip_[fo]*(skb->len == 84)' 'do_sys_openat2'
+WORKLOAD ping -c 1 127.0.0.1 >/dev/null 2>&1
+EXPECT   auto_mode_said_per_kind: stderr '^ksnoop: attached with fentry/fexit \(1 function\), kprobe/kretprobe \([0-9]+ functions\)$'
+CASE
+
 # --mode fentry: a program per function; once attached, each keeps its
 # links and programs open and nothing else (its maps and BTF were some
 # 17 fds a function: 14 functions held 257 on 6.1; now about 75).  A
