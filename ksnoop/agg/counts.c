@@ -396,7 +396,7 @@ int counts__print_hist(struct report *r, struct count_row *rows, size_t n,
 }
 
 void counts__stats(const struct count_row *row, const struct counts_fmt *f,
-		   struct hist_value value, struct report_key *key, char str[KSNOOP_BY_SIZE + 1],
+		   struct hist_value value, struct report_key *key, struct key_text *kt,
 		   struct report_stats *s)
 {
 	*s = (struct report_stats){
@@ -411,7 +411,7 @@ void counts__stats(const struct count_row *row, const struct counts_fmt *f,
 		.max = row->max,
 	};
 	if (row->has_key) {
-		counts__key(row, f->by_kind(f->ctx, row->func_id), f->by, key, str);
+		counts__key(f, row, f->by_kind(f->ctx, row->func_id), key, kt);
 		s->key = key;
 	}
 }
@@ -422,12 +422,12 @@ void counts__print_stats(struct report *r, const struct count_row *rows, size_t 
 {
 	struct report_stats s;
 	struct report_key key;
-	char str[KSNOOP_BY_SIZE + 1];
+	struct key_text kt;
 	size_t i;
 
 	report__stats_begin(r, f->by);
 	for (i = 0; i < n; i++) {
-		counts__stats(&rows[i], f, value_of(f->ctx, rows[i].func_id), &key, str, &s);
+		counts__stats(&rows[i], f, value_of(f->ctx, rows[i].func_id), &key, &kt, &s);
 		report__stats(r, &s);
 	}
 }

@@ -119,9 +119,9 @@ int counts__print_hist(struct report *r, struct count_row *rows, size_t n,
 void counts__print_stats(struct report *r, const struct count_row *rows, size_t n,
 			 const struct counts_fmt *fmt,
 			 struct hist_value (*value_of)(void *ctx, __u32 func_id));
-/* ROW as --stats reports it (KEY, STR: room for --by's key). */
+/* ROW as --stats reports it (KEY, KT: room for --by's key). */
 void counts__stats(const struct count_row *row, const struct counts_fmt *fmt,
-		   struct hist_value value, struct report_key *key, char str[KSNOOP_BY_SIZE + 1],
+		   struct hist_value value, struct report_key *key, struct key_text *kt,
 		   struct report_stats *s);
 
 #endif
