@@ -86,6 +86,20 @@ for fam in 4 6; do
 	CASE
 done
 
+# A refused connect from a port the kernel picked: by the tracepoint of
+# its CLOSE the port is back in the pool (skc_num 0) while inet_sport,
+# which the kernel's own tracepoint prints, still holds it.  The port is
+# the one getsockname gave the program.
+T=sock_refused
+ks_case <<'CASE'
+NAME     sock_refused
+RUN      --duration 10 -c "$prog" "tp:sock:inet_sock_set_state(sk:tuple, newstate)"
+WORKLOAD net refused 127.0.0.1 5061 >"$tmp/refused.port"
+EXPECT   sock_refused_port_known: text '^[1-9][0-9]*$' "$(cat "$tmp/refused.port")"
+EXPECT   sock_refused_close_sport: eq 1 "$(grep -B1 '^    newstate = 7$' "$OUT" | grep -c "^    sk:tuple = 127\.0\.0\.1:$(cat "$tmp/refused.port") > 127\.0\.0\.1:5061 tcp\$")"
+EXPECT   sock_refused_no_port_0: no_match '^    sk:tuple = 127\.0\.0\.1:0 > 127\.0\.0\.1:5061 tcp$'
+CASE
+
 # What does not take ':tuple'.
 refused tuple_not_a_skb "':tuple' does not apply to 'skb->len:tuple' \(unsigned int\); it takes a struct sk_buff \* or a struct sock \*" \
 	"tp:net:net_dev_queue(skb->len:tuple)"
