@@ -61,7 +61,7 @@ static const char usage_text[] =
 "ITEM     := { VALUE [ :FORMAT ] [ & MASK ] [ OP CONST ] | TYPE NAME }\n"
 "VALUE    := { ARG | return | argN[:TYPE] | *VALUE | (TYPE)VALUE | (VALUE) }\n"
 "            { ->MEMBER | .MEMBER | [INDEX] }\n"
-"FORMAT   := { hex | be | ip | sym | str | str(LEN) | tuple }\n"
+"FORMAT   := { hex | be | ip | sym | str | str(LEN) | tuple | signal | tcpstate }\n"
 "OP       := { == | != | < | <= | > | >= }\n"
 "CONST    := { INTEGER | 'C' | \"STRING\" | NULL | ENUMERATOR }\n"
 "TARGET   := { [MODULE:]FUNC[@ADDRESS] | [MODULE:]GLOB | tp:[CATEGORY:]TRACEPOINT | tp:[CATEGORY:]GLOB\n"

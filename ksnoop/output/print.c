@@ -20,6 +20,8 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
@@ -889,6 +891,38 @@ static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid, __s64
 }
 
 /*
+ * ":signal": 1 to 31 by glibc's names (sigabbrev_np(), the kernel's
+ * numbers on x86 and arm64), 32 to 64 as the kernel's real-time signals
+ * SIGRT_N (strace's spelling: glibc's SIGRTMIN moves with the threads
+ * library), anything else as the number.
+ */
+#define SIG_KERNEL_RTMIN	32
+#define SIG_KERNEL_RTMAX	64
+
+static void emit_signal(struct walk *w, __u32 id, const void *data, __s64 size)
+{
+	__u64 u = load_uint(data, size);
+	__s64 v = (__s64)u;
+	const char *abbrev;
+	char name[32];
+
+	if (btfu_is_signed(w->btf, id) && size < 8 && (u >> (8 * size - 1)))
+		v = (__s64)(u | ~0ULL << (8 * size));
+	abbrev = v > 0 && v < SIG_KERNEL_RTMIN ? sigabbrev_np((int)v) : NULL;
+	if (abbrev)
+		snprintf(name, sizeof(name), "SIG%s", abbrev);
+	else if (v >= SIG_KERNEL_RTMIN && v <= SIG_KERNEL_RTMAX)
+		snprintf(name, sizeof(name), "SIGRT_%d", (int)(v - SIG_KERNEL_RTMIN));
+	else {
+		writer__int(w->wr, v);
+		if (v)
+			writer__comment(w->wr, "no such signal");
+		return;
+	}
+	writer__name(w->wr, name);
+}
+
+/*
  * A value with a ":FORMAT" (the resolver checked that it fits): ":hex" an
  * integer, pointer or byte array in hex, ":be" a big-endian integer in host
  * order, ":ip" 4 or 16 bytes as an address, ":sym" a kernel address by
@@ -959,8 +993,12 @@ static void emit_formatted(struct walk *w, const struct value_desc *vd, __u32 id
 			writer__comment(w->wr, "no symbol");
 		}
 		return;
+	case FMT_SIGNAL:
+		emit_signal(w, id, data, size);
+		return;
 	case FMT_STR:
 	case FMT_TUPLE:		/* PRINT_*_TUPLE: print_tuple() */
+	case FMT_TCPSTATE:	/* the resolver made it the kernel's enum */
 	case FMT_NONE:
 		break;
 	}

@@ -70,6 +70,8 @@ enum spec_format {
 	FMT_SYM,	/* a kernel address as symbol+0xoff [module] */
 	FMT_STR,	/* a pointer to a NUL-terminated string */
 	FMT_TUPLE,	/* a struct sk_buff * or struct sock *: addresses, ports, protocol */
+	FMT_SIGNAL,	/* an integer signal number as its name: SIGKILL */
+	FMT_TCPSTATE,	/* an integer TCP state as the kernel's enumerator: TCP_SYN_SENT */
 };
 
 struct spec_step {

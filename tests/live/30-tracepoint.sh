@@ -228,6 +228,37 @@ EXPECT   attached_while_running: eq 1 "$(echo $PROGS | wc -w)"
 EXPECT   nothing_left_after_sigkill: eq '' "$(left_progs "$PROGS")"
 CASE
 
+# --- ':signal': a signal number by its name, at the tracepoint of its sending ---
+victim=kssig$$
+cp /bin/sleep "$tmp/$victim"
+# signal_child SIG: start the victim, wait until it runs as itself (before
+# its exec it is a copy of this shell, named so), send it SIG, reap it.
+signal_child() {
+	local pid i
+	"$tmp/$victim" 30 &
+	pid=$!
+	for i in $(seq 500); do
+		[ "$(cat /proc/$pid/comm 2>/dev/null)" = "$victim" ] && break
+		sleep 0.01
+	done
+	kill -"$1" "$pid"
+	wait "$pid" 2>/dev/null
+	return 0
+}
+ks_case <<'CASE'
+NAME     signal_name
+RUN      "tp:signal:signal_generate(sig:signal, task->comm == \"$victim\")"
+WORKLOAD signal_child KILL
+EXPECT   signal_name_kill: count 1 '^    sig:signal = SIGKILL$'
+EXPECT   signal_name_only_kill: count 1 '^    sig:signal = '
+CASE
+ks_case <<'CASE'
+NAME     signal_name_json
+RUN      -j "tp:signal:signal_generate(sig:signal, task->comm == \"$victim\")"
+WORKLOAD signal_child USR1
+EXPECT   eq '"SIGUSR1"' "$(events "$OUT" | jq -c '.values["sig:signal"]')"
+CASE
+
 # --- stdout closed early: quiet, status 0 (a pipeline, not a case) ---
 out=$( { ks 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9"; } | head -1)
 expect_match pipe_head_got_line '^[0-9:.]+ cpu' "$out"

@@ -469,6 +469,29 @@ static void test_format_be(void **state)
 	assert_string_equal(render_fmt(REPORT_TEXT, FMT_BE, T.ints.int_t, PRINT_VALUE, neg, 4), "-2");
 }
 
+static void test_format_signal(void **state)
+{
+	int32_t kill = 9, rt = 34, none = 0, big = 99, neg = -1;
+	uint8_t usr1 = 10;
+
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SIGNAL, T.ints.int_t, PRINT_VALUE, &kill, 4),
+			    "SIGKILL");
+	assert_string_equal(render_fmt(REPORT_JSON, FMT_SIGNAL, T.ints.int_t, PRINT_VALUE, &kill, 4),
+			    "\"SIGKILL\"");
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SIGNAL, T.u8_t, PRINT_VALUE, &usr1, 1),
+			    "SIGUSR1");
+	/* Real-time signals by the kernel's numbering: 34 is SIGRTMIN+2. */
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SIGNAL, T.ints.int_t, PRINT_VALUE, &rt, 4),
+			    "SIGRT_2");
+	/* 0 (kill's probe) is no signal; out of range and negative say so. */
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SIGNAL, T.ints.int_t, PRINT_VALUE, &none, 4),
+			    "0");
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SIGNAL, T.ints.int_t, PRINT_VALUE, &big, 4),
+			    "99 /* no such signal */");
+	assert_string_equal(render_fmt(REPORT_JSON, FMT_SIGNAL, T.ints.int_t, PRINT_VALUE, &neg, 4),
+			    "-1");
+}
+
 static void test_format_ip(void **state)
 {
 	uint8_t v4[4] = { 127, 0, 0, 1 };
@@ -2068,6 +2091,7 @@ int main(void)
 		cmocka_unit_test(test_event_with_stack),
 		cmocka_unit_test(test_event_with_user_stack),
 		cmocka_unit_test(test_format_be),
+		cmocka_unit_test(test_format_signal),
 		cmocka_unit_test(test_format_ip),
 		cmocka_unit_test(test_format_sym),
 		cmocka_unit_test(test_format_sym_data),
