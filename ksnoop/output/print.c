@@ -1000,6 +1000,7 @@ static void emit_formatted(struct walk *w, const struct value_desc *vd, __u32 id
 	case FMT_TUPLE:		/* PRINT_*_TUPLE: print_tuple() */
 	case FMT_TCPSTATE:	/* the resolver made it the kernel's enum */
 	case FMT_NONE:
+	case FMT_NR:
 		break;
 	}
 	writer__null(w->wr, "/* ? */");

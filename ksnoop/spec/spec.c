@@ -727,7 +727,7 @@ static int parse_format(struct parser *p, struct spec_item *it)
 	skip_space(p);
 	start = p->i;
 	if (!is_ident_start((unsigned char)p->s[p->i]))
-		return fail(p, p->i, "expected a format after ':' (hex, be, ip, sym, str, tuple), found %s",
+		return fail(p, p->i, "expected a format after ':' (hex, be, ip, sym, str, tuple, signal, tcpstate), found %s",
 			    what_is(p, buf, sizeof(buf)));
 	while (is_ident_char((unsigned char)p->s[p->i]))
 		p->i++;

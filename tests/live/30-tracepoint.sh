@@ -258,6 +258,13 @@ RUN      -j "tp:signal:signal_generate(sig:signal, task->comm == \"$victim\")"
 WORKLOAD signal_child USR1
 EXPECT   eq '"SIGUSR1"' "$(events "$OUT" | jq -c '.values["sig:signal"]')"
 CASE
+# A record file keeps the format: report prints the name too.
+ks_case <<'CASE'
+NAME     signal_name_recorded
+RUN      record -o "$tmp/signal.ksr" "tp:signal:signal_generate(sig:signal, task->comm == \"$victim\")"
+WORKLOAD signal_child TERM
+EXPECT   eq 'SIGTERM' "$("$KSNOOP" report "$tmp/signal.ksr" 2>&1 | sed -n 's/^    sig:signal = //p')"
+CASE
 
 # --- stdout closed early: quiet, status 0 (a pipeline, not a case) ---
 out=$( { ks 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9"; } | head -1)

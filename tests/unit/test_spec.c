@@ -677,7 +677,7 @@ static void test_cast_and_format_errors(void **state)
 {
 	/*         123456789012345 */
 	parse_err("f(a:dec)", 5, "unknown format 'dec' (formats: hex, be, ip, sym, str, tuple, signal, tcpstate)");
-	parse_err("f(a:)", 5, "expected a format after ':' (hex, be, ip, sym, str, tuple), found ')'");
+	parse_err("f(a:)", 5, "expected a format after ':' (hex, be, ip, sym, str, tuple, signal, tcpstate), found ')'");
 	parse_err("f(a:hex:be)", 9, "a value takes one format; it already has ':hex'");
 	parse_err("f((struct)a)", 10, "expected a name after 'struct'");
 	parse_err("f((struct *)a)", 11, "expected a name after 'struct'");
