@@ -58,7 +58,7 @@ static const char usage_text[] =
 "            | sys:SYSCALL | sys:GLOB | u:BINARY:UFUNC } [ '(' [ ITEM {, ITEM} ] ')' ]\n"
 "UFUNC    := { FUNC[+OFFSET] | GLOB | 0xADDRESS | 'NAME' }\n"
 "USPEC    := BINARY:PROVIDER:NAME [ '(' [ ITEM {, ITEM} ] ')' ]\n"
-"ITEM     := { VALUE [ :FORMAT ] [ & MASK ] [ OP CONST ] | TYPE NAME }\n"
+"ITEM     := { VALUE [ :FORMAT ] [ >> BITS | & MASK ] [ OP CONST ] | TYPE NAME }\n"
 "VALUE    := { ARG | return | argN[:TYPE] | *VALUE | (TYPE)VALUE | (VALUE) }\n"
 "            { ->MEMBER | .MEMBER | [INDEX] }\n"
 "FORMAT   := { hex | be | ip | sym | str | str(LEN) | tuple | signal | tcpstate }\n"

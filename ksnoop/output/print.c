@@ -890,6 +890,33 @@ static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid, __s64
 	}
 }
 
+/* "VALUE >> N": the integer shifted as C shifts its type; in hex with :hex. */
+static void emit_shifted(struct walk *w, const struct value_desc *vd, const void *data,
+			 size_t avail)
+{
+	__s64 size = btf__resolve_size(w->btf, vd->type_id);
+	bool is_signed = btfu_is_signed(w->btf, vd->type_id);
+	__u64 u;
+
+	if (vd->bit_size)
+		size = (vd->bit_off + vd->bit_size + 7) / 8;
+	if (size <= 0 || size > 8 || (size_t)size > avail) {
+		writer__null(w->wr, "/* ? */");
+		return;
+	}
+	u = vd->bit_size ? bitfield_value(data, vd->bit_off, vd->bit_size) : load_uint(data, size);
+	if (vd->bit_size)
+		size = 0;	/* a bitfield's value is its bits: no sign to extend */
+	if (is_signed && size && size < 8 && (u >> (8 * size - 1)))
+		u |= ~0ULL << (8 * size);
+	if (vd->fmt == FMT_HEX)
+		writer__hex(w->wr, u >> vd->shift);
+	else if (is_signed)
+		writer__int(w->wr, (__s64)u >> vd->shift);
+	else
+		writer__uint(w->wr, u >> vd->shift);
+}
+
 /*
  * ":signal": 1 to 31 by glibc's names (sigabbrev_np(), the kernel's
  * numbers on x86 and arm64), 32 to 64 as the kernel's real-time signals
@@ -1202,6 +1229,10 @@ void printer__value(struct printer *p, const struct btf *btf,
 		print_tuple(&p->wr, vd, data, avail, level);
 		break;
 	case PRINT_VALUE:
+		if (vd->shift) {
+			emit_shifted(&w, vd, data, avail);
+			break;
+		}
 		if (vd->fmt) {
 			emit_formatted(&w, vd, vd->type_id, data, avail);
 			break;

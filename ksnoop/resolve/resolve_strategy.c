@@ -375,6 +375,9 @@ static int hist_value(struct rctx *r, const struct spec_item *it, bool stash)
 	if (it->fmt)
 		return rctx__fail(r, it->fmt_pos, "--hist counts by the number itself: '%s' takes no format (leave out ':%s')",
 				  it->text, spec_format__str(it->fmt));
+	if (it->shift)
+		return rctx__fail(r, it->shift_pos, "--hist counts by the number itself: '%s' takes no shift",
+				  it->text);
 	if (!btfu_is_scalar(r->btf, c.type_id))
 		return rctx__fail(r, it->base_pos, "--hist counts by a number; '%s' is %s",
 				  it->text, rctx__type_str(r, c.type_id));
@@ -519,6 +522,9 @@ static int by_value(struct rctx *r)
 				  it->text);
 	if (it->fmt && it->fmt != FMT_STR && it->fmt != FMT_TUPLE)
 		return rctx__fail(r, it->fmt_pos, "--by '%s' takes no format but :str or :tuple", it->text);
+	if (it->shift)
+		return rctx__fail(r, it->shift_pos, "--by '%s': keys are the values as read; a shift is not supported there",
+				  it->text);
 	memset(&r->plan->bpf.by_value, 0, sizeof(r->plan->bpf.by_value));
 	err = chain__walk(r, it, &c);
 	if (err)

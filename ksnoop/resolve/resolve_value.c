@@ -362,6 +362,23 @@ static int value_tcpstate(struct rctx *r, struct chain *c, const struct spec_ite
 	return err;
 }
 
+/* "VALUE >> N": an integer or enum, shown as a number or in hex. */
+static int check_shift(struct rctx *r, const struct spec_item *it, const struct chain *c,
+		       struct value_desc *vd)
+{
+	const struct btf_type *t = btf__type_by_id(r->btf, btfu_strip(r->btf, c->type_id));
+
+	if (!t || !(btf_is_any_enum(t) || (btf_is_int(t) && !(btf_int_encoding(t) & BTF_INT_BOOL))))
+		return rctx__fail(r, it->shift_pos, "'%s': a shift applies to an integer or enum, not %s",
+				  it->text, rctx__type_str(r, c->type_id));
+	if (it->fmt && it->fmt != FMT_HEX)
+		return rctx__fail(r, it->shift_pos, "'%s': a shifted value prints as a number, or in hex (:hex); not ':%s'",
+				  it->text, spec_format__str(it->fmt));
+	vd->shift = it->shift;
+	vd->errno_names = false;
+	return 0;
+}
+
 int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *it,
 		      const char *text, int pos, struct value_desc *vd)
 {
@@ -378,6 +395,8 @@ int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *i
 	vd->errno_names = !it->fmt && value__is_error_code(r, c, it->base);
 
 	err = value__check_format(r, it, c);
+	if (!err && it->shift)
+		err = check_shift(r, it, c, vd);
 	if (err)
 		return err;
 	if (it->fmt == FMT_STR || (it->fmt == FMT_IP && t && btf_is_ptr(t)))

@@ -113,6 +113,9 @@ struct spec_item {
 	enum ksnoop_op op;
 	int op_pos;
 	struct spec_const cst;
+	/* "VALUE >> N": the printed value shifted right N bits, in userspace */
+	unsigned int shift;
+	int shift_pos;
 	/* "VALUE & MASK [OP CONST]": alone, true when any bit of MASK is set */
 	bool has_mask;
 	uint64_t mask;

@@ -266,6 +266,30 @@ WORKLOAD signal_child TERM
 EXPECT   eq 'SIGTERM' "$("$KSNOOP" report "$tmp/signal.ksr" 2>&1 | sed -n 's/^    sig:signal = //p')"
 CASE
 
+# --- 'VALUE >> N': a shift where values are printed (exit_code >> 8: the status) ---
+exiter=ksexit$$
+cp /bin/sh "$tmp/$exiter"
+ks_case <<'CASE'
+NAME     shift_exit_status
+RUN      -c "$exiter" "tp:sched_process_exit(p->exit_code >> 8, p->exit_code)"
+WORKLOAD "$tmp/$exiter" -c 'exit 3'
+EXPECT   shift_exit_status_3: count 1 '^    p->exit_code >> 8 = 3$'
+EXPECT   shift_exit_code_raw: count 1 '^    p->exit_code = 768$'
+CASE
+ks_case <<'CASE'
+NAME     shift_exit_status_json
+RUN      -j -c "$exiter" "tp:sched_process_exit(p->exit_code >> 8)"
+WORKLOAD "$tmp/$exiter" -c 'exit 5'
+EXPECT   eq 5 "$(events "$OUT" | jq -c '.values["p->exit_code >> 8"]')"
+CASE
+# A record file keeps the shift: report prints the status too.
+ks_case <<'CASE'
+NAME     shift_recorded
+RUN      record -o "$tmp/shift.ksr" -c "$exiter" "tp:sched_process_exit(p->exit_code >> 8)"
+WORKLOAD "$tmp/$exiter" -c 'exit 7'
+EXPECT   eq '7' "$("$KSNOOP" report "$tmp/shift.ksr" 2>&1 | sed -n 's/^    p->exit_code >> 8 = //p')"
+CASE
+
 # --- stdout closed early: quiet, status 0 (a pipeline, not a case) ---
 out=$( { ks 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9"; } | head -1)
 expect_match pipe_head_got_line '^[0-9:.]+ cpu' "$out"
