@@ -32,22 +32,22 @@ struct tuple_field {
 };
 
 static const struct tuple_field skb_fields[KSNOOP_SKB_NR_FIELDS] = {
-	[KSNOOP_SKB_HEAD] = { "head", 8, false },
-	[KSNOOP_SKB_NETWORK_HEADER] = { "network_header", 2, false },
-	[KSNOOP_SKB_TRANSPORT_HEADER] = { "transport_header", 2, false },
-	[KSNOOP_SKB_PROTOCOL] = { "protocol", 2, true },
+	[KSNOOP_SKB_HEAD] = { "head", 8, false, NULL },
+	[KSNOOP_SKB_NETWORK_HEADER] = { "network_header", 2, false, NULL },
+	[KSNOOP_SKB_TRANSPORT_HEADER] = { "transport_header", 2, false, NULL },
+	[KSNOOP_SKB_PROTOCOL] = { "protocol", 2, true, NULL },
 };
 
 static const struct tuple_field sock_fields[KSNOOP_SOCK_NR_FIELDS] = {
-	[KSNOOP_SOCK_FAMILY] = { "__sk_common.skc_family", 2, false },
-	[KSNOOP_SOCK_NUM] = { "__sk_common.skc_num", 2, false },
-	[KSNOOP_SOCK_DPORT] = { "__sk_common.skc_dport", 2, false },
-	[KSNOOP_SOCK_PROTOCOL] = { "sk_protocol", 2, true },
-	[KSNOOP_SOCK_STATE] = { "__sk_common.skc_state", 1, false },
-	[KSNOOP_SOCK_RCV_SADDR] = { "__sk_common.skc_rcv_saddr", 4, false },
-	[KSNOOP_SOCK_DADDR] = { "__sk_common.skc_daddr", 4, false },
-	[KSNOOP_SOCK_V6_RCV_SADDR] = { "__sk_common.skc_v6_rcv_saddr", 16, true },
-	[KSNOOP_SOCK_V6_DADDR] = { "__sk_common.skc_v6_daddr", 16, true },
+	[KSNOOP_SOCK_FAMILY] = { "__sk_common.skc_family", 2, false, NULL },
+	[KSNOOP_SOCK_NUM] = { "__sk_common.skc_num", 2, false, NULL },
+	[KSNOOP_SOCK_DPORT] = { "__sk_common.skc_dport", 2, false, NULL },
+	[KSNOOP_SOCK_PROTOCOL] = { "sk_protocol", 2, true, NULL },
+	[KSNOOP_SOCK_STATE] = { "__sk_common.skc_state", 1, false, NULL },
+	[KSNOOP_SOCK_RCV_SADDR] = { "__sk_common.skc_rcv_saddr", 4, false, NULL },
+	[KSNOOP_SOCK_DADDR] = { "__sk_common.skc_daddr", 4, false, NULL },
+	[KSNOOP_SOCK_V6_RCV_SADDR] = { "__sk_common.skc_v6_rcv_saddr", 16, true, NULL },
+	[KSNOOP_SOCK_V6_DADDR] = { "__sk_common.skc_v6_daddr", 16, true, NULL },
 	[KSNOOP_SOCK_SPORT] = { "inet_sport", 2, true, "inet_sock" },
 };
 
