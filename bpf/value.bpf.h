@@ -11,7 +11,9 @@
 #include <linux/bpf.h>
 #include <stdbool.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
 #include "ksnoop.h"
+#include "ksnoop_tuple_key.h"
 #include "plan.bpf.h"
 #include "words.bpf.h"
 #include "read.bpf.h"
@@ -112,6 +114,8 @@ static __always_inline int copy_skb_tuple(const volatile struct ksnoop_access *a
 static __always_inline int copy_sock_tuple(const volatile struct ksnoop_access *acc, __u64 sk,
 					   struct ksnoop_sock_tuple *t)
 {
+	__u16 sport = 0;
+
 	if (read_field(acc, KSNOOP_SOCK_FAMILY, sk, &t->family, 2) ||
 	    read_field(acc, KSNOOP_SOCK_NUM, sk, &t->num, 2) ||
 	    read_field(acc, KSNOOP_SOCK_DPORT, sk, &t->dport, 2) ||
@@ -122,6 +126,10 @@ static __always_inline int copy_sock_tuple(const volatile struct ksnoop_access *
 	    read_field(acc, KSNOOP_SOCK_V6_DADDR, sk, t->v6_daddr, 16))
 		return KSNOOP_FAULT;
 	t->pad[0] = t->pad[1] = t->pad[2] = 0;
+	/* A timewait or request sock is no inet_sock: its num is its port. */
+	if (t->state != KSNOOP_KEY_TCP_TIME_WAIT && t->state != KSNOOP_KEY_TCP_NEW_SYN_RECV &&
+	    !read_field(acc, KSNOOP_SOCK_SPORT, sk, &sport, 2) && sport)
+		t->num = bpf_ntohs(sport);
 	if (tuple_off(acc, KSNOOP_SOCK_PROTOCOL) == KSNOOP_TUPLE_NO_FIELD ||
 	    read_field(acc, KSNOOP_SOCK_PROTOCOL, sk, &t->protocol, 2))
 		t->protocol = KSNOOP_TUPLE_NO_FIELD;

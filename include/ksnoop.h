@@ -181,6 +181,7 @@ enum ksnoop_sock_field {
 	KSNOOP_SOCK_DADDR,		/* __sk_common.skc_daddr */
 	KSNOOP_SOCK_V6_RCV_SADDR,	/* __sk_common.skc_v6_rcv_saddr */
 	KSNOOP_SOCK_V6_DADDR,		/* __sk_common.skc_v6_daddr */
+	KSNOOP_SOCK_SPORT,		/* inet_sock's inet_sport: network order */
 	KSNOOP_SOCK_NR_FIELDS,
 };
 
@@ -210,7 +211,11 @@ struct ksnoop_skb_tuple {
 	__u8 l4[KSNOOP_TUPLE_L4_BYTES];	/* from head + transport_header */
 };
 
-/* A sock's tuple as captured: its __sk_common fields, as stored. */
+/*
+ * A sock's tuple as captured: its __sk_common fields, as stored, but NUM:
+ * a full inet sock's inet_sport (host order) where it is not 0, as the
+ * kernel's tracepoints report it, else skc_num (resolve_tuple.c says why).
+ */
 struct ksnoop_sock_tuple {
 	__u16 family;
 	__u16 num;

@@ -21,6 +21,8 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -890,6 +892,65 @@ static void emit_kind(struct walk *w, const struct btf_type *t, __u32 sid, __s64
 	}
 }
 
+/* "VALUE >> N": the integer shifted as C shifts its type; in hex with :hex. */
+static void emit_shifted(struct walk *w, const struct value_desc *vd, const void *data,
+			 size_t avail)
+{
+	__s64 size = btf__resolve_size(w->btf, vd->type_id);
+	bool is_signed = btfu_is_signed(w->btf, vd->type_id);
+	__u64 u;
+
+	if (vd->bit_size)
+		size = (vd->bit_off + vd->bit_size + 7) / 8;
+	if (size <= 0 || size > 8 || (size_t)size > avail) {
+		writer__null(w->wr, "/* ? */");
+		return;
+	}
+	u = vd->bit_size ? bitfield_value(data, vd->bit_off, vd->bit_size) : load_uint(data, size);
+	if (vd->bit_size)
+		size = 0;	/* a bitfield's value is its bits: no sign to extend */
+	if (is_signed && size && size < 8 && (u >> (8 * size - 1)))
+		u |= ~0ULL << (8 * size);
+	if (vd->fmt == FMT_HEX)
+		writer__hex(w->wr, u >> vd->shift);
+	else if (is_signed)
+		writer__int(w->wr, (__s64)u >> vd->shift);
+	else
+		writer__uint(w->wr, u >> vd->shift);
+}
+
+/*
+ * ":signal": 1 to 31 by glibc's names (sigabbrev_np(), the kernel's
+ * numbers on x86 and arm64), 32 to 64 as the kernel's real-time signals
+ * SIGRT_N (strace's spelling: glibc's SIGRTMIN moves with the threads
+ * library), anything else as the number.
+ */
+#define SIG_KERNEL_RTMIN	32
+#define SIG_KERNEL_RTMAX	64
+
+static void emit_signal(struct walk *w, __u32 id, const void *data, __s64 size)
+{
+	__u64 u = load_uint(data, size);
+	__s64 v = (__s64)u;
+	const char *abbrev;
+	char name[32];
+
+	if (btfu_is_signed(w->btf, id) && size < 8 && (u >> (8 * size - 1)))
+		v = (__s64)(u | ~0ULL << (8 * size));
+	abbrev = v > 0 && v < SIG_KERNEL_RTMIN ? sigabbrev_np((int)v) : NULL;
+	if (abbrev)
+		snprintf(name, sizeof(name), "SIG%s", abbrev);
+	else if (v >= SIG_KERNEL_RTMIN && v <= SIG_KERNEL_RTMAX)
+		snprintf(name, sizeof(name), "SIGRT_%d", (int)(v - SIG_KERNEL_RTMIN));
+	else {
+		writer__int(w->wr, v);
+		if (v)
+			writer__comment(w->wr, "no such signal");
+		return;
+	}
+	writer__name(w->wr, name);
+}
+
 /*
  * A value with a ":FORMAT" (the resolver checked that it fits): ":hex" an
  * integer, pointer or byte array in hex, ":be" a big-endian integer in host
@@ -961,9 +1022,14 @@ static void emit_formatted(struct walk *w, const struct value_desc *vd, __u32 id
 			writer__comment(w->wr, "no symbol");
 		}
 		return;
+	case FMT_SIGNAL:
+		emit_signal(w, id, data, size);
+		return;
 	case FMT_STR:
 	case FMT_TUPLE:		/* PRINT_*_TUPLE: print_tuple() */
+	case FMT_TCPSTATE:	/* the resolver made it the kernel's enum */
 	case FMT_NONE:
+	case FMT_NR:
 		break;
 	}
 	writer__null(w->wr, "/* ? */");
@@ -1165,6 +1231,10 @@ void printer__value(struct printer *p, const struct btf *btf,
 		print_tuple(&p->wr, vd, data, avail, level);
 		break;
 	case PRINT_VALUE:
+		if (vd->shift) {
+			emit_shifted(&w, vd, data, avail);
+			break;
+		}
 		if (vd->fmt) {
 			emit_formatted(&w, vd, vd->type_id, data, avail);
 			break;

@@ -583,7 +583,7 @@ static void put_value(struct buf *b, const struct value_desc *vd)
 	buf_u32(b, vd->how);
 	buf_u32(b, vd->size);
 	buf_u32(b, vd->obj_size);
-	buf_u32(b, vd->bit_off | vd->bit_size << 8 | vd->errno_names << 16);
+	buf_u32(b, vd->bit_off | vd->bit_size << 8 | vd->errno_names << 16 | (__u32)vd->shift << 24);
 	buf_u32(b, vd->fmt);
 	buf_str(b, vd->obj_name);
 }
@@ -972,13 +972,15 @@ static bool value_ok(const struct recfile *r, const struct value_desc *vd,
 {
 	__u32 n = btf__type_cnt(r->btf);
 
-	if (vd->type_id >= n || vd->obj_id >= n || vd->how > PRINT_USTACK || vd->fmt > FMT_TUPLE)
+	if (vd->type_id >= n || vd->obj_id >= n || vd->how > PRINT_USTACK || vd->fmt >= FMT_NR)
 		return false;
 	if (vp->rec_off < sizeof(struct ksnoop_event) || vp->rec_off % 8 ||
 	    vp->rec_off > rec_size - sizeof(struct ksnoop_value) ||
 	    vd->size > rec_size - sizeof(struct ksnoop_value) - vp->rec_off)
 		return false;
 	if (vd->bit_size > 64 || vd->bit_off + vd->bit_size > 8 * vd->size)
+		return false;
+	if (vd->shift > 63)
 		return false;
 	/* A stack's frames are read from its len: the slot must hold them all. */
 	if ((vd->how == PRINT_STACK || vd->how == PRINT_USTACK) &&
@@ -1026,6 +1028,7 @@ static int parse_value(struct cursor *c, struct value_desc *vd)
 	vd->bit_off = bits & 0xff;
 	vd->bit_size = bits >> 8 & 0xff;
 	vd->errno_names = bits >> 16 & 1;
+	vd->shift = bits >> 24;
 	vd->fmt = cur_u32(c);
 	cur_str_to(c, vd->obj_name, sizeof(vd->obj_name));
 	return c->bad || !vd->text ? -1 : 0;

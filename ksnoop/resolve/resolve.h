@@ -45,6 +45,7 @@ struct value_desc {
 	 * -4095 print as an errno's name, a pointer there as ERR_PTR().
 	 */
 	bool errno_names;
+	__u8 shift;		/* "VALUE >> N": printed shifted right N bits */
 	char obj_name[96];	/* PRINT_DEREF: the pointee's type, spelled once */
 };
 

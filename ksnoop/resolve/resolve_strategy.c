@@ -377,6 +377,9 @@ static int hist_value(struct rctx *r, const struct spec_item *it, bool stash)
 	if (it->fmt)
 		return rctx__fail(r, it->fmt_pos, "%s counts by the number itself: '%s' takes no format (leave out ':%s')",
 				  rctx__value_option(r), it->text, spec_format__str(it->fmt));
+	if (it->shift)
+		return rctx__fail(r, it->shift_pos, "%s counts by the number itself: '%s' takes no shift",
+				  rctx__value_option(r), it->text);
 	if (!btfu_is_scalar(r->btf, c.type_id))
 		return rctx__fail(r, it->base_pos, "%s counts by a number; '%s' is %s",
 				  rctx__value_option(r), it->text, rctx__type_str(r, c.type_id));
@@ -537,6 +540,9 @@ static int by_value(struct rctx *r)
 	if ((spec_item__is_return(it) ? KSNOOP_RETURN : KSNOOP_ENTRY) != counting_side(r->plan))
 		return rctx__fail(r, it->base_pos, "--by '%s': calls are counted at their %s, where '%s' is not read; not supported yet",
 				  it->text, counting_side(r->plan) == KSNOOP_RETURN ? "return" : "entry",
+				  it->text);
+	if (it->shift)
+		return rctx__fail(r, it->shift_pos, "--by '%s': keys are the values as read; a shift is not supported there",
 				  it->text);
 	memset(&r->plan->bpf.by_value, 0, sizeof(r->plan->bpf.by_value));
 	err = chain__walk(r, it, &c);

@@ -8,7 +8,11 @@
  * header offsets point at) and userspace parses them (tuple.c).
  *
  * A struct that holds a struct sock first (inet_sock, tcp_sock,
- * udp_sock ...) is a sock: the kernel casts between them.
+ * udp_sock ...) is a sock: the kernel casts between them.  So the source
+ * port is read where the kernel's own tracepoints read it (inet_sock_set_state,
+ * tcp_*: inet_sk(sk)->inet_sport): skc_num is 0 again once a failed connect
+ * has put its port back (tcp_set_state(TCP_CLOSE) before the tracepoint),
+ * while inet_sport still holds the port the SYN left from.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,25 +28,27 @@ struct tuple_field {
 	const char *path;	/* "__sk_common.skc_num" */
 	__u32 size;
 	bool optional;		/* kernels may lack it (no IPv6) */
+	const char *in;		/* the struct (beginning with the sock) it is in; NULL: the sock's */
 };
 
 static const struct tuple_field skb_fields[KSNOOP_SKB_NR_FIELDS] = {
-	[KSNOOP_SKB_HEAD] = { "head", 8, false },
-	[KSNOOP_SKB_NETWORK_HEADER] = { "network_header", 2, false },
-	[KSNOOP_SKB_TRANSPORT_HEADER] = { "transport_header", 2, false },
-	[KSNOOP_SKB_PROTOCOL] = { "protocol", 2, true },
+	[KSNOOP_SKB_HEAD] = { "head", 8, false, NULL },
+	[KSNOOP_SKB_NETWORK_HEADER] = { "network_header", 2, false, NULL },
+	[KSNOOP_SKB_TRANSPORT_HEADER] = { "transport_header", 2, false, NULL },
+	[KSNOOP_SKB_PROTOCOL] = { "protocol", 2, true, NULL },
 };
 
 static const struct tuple_field sock_fields[KSNOOP_SOCK_NR_FIELDS] = {
-	[KSNOOP_SOCK_FAMILY] = { "__sk_common.skc_family", 2, false },
-	[KSNOOP_SOCK_NUM] = { "__sk_common.skc_num", 2, false },
-	[KSNOOP_SOCK_DPORT] = { "__sk_common.skc_dport", 2, false },
-	[KSNOOP_SOCK_PROTOCOL] = { "sk_protocol", 2, true },
-	[KSNOOP_SOCK_STATE] = { "__sk_common.skc_state", 1, false },
-	[KSNOOP_SOCK_RCV_SADDR] = { "__sk_common.skc_rcv_saddr", 4, false },
-	[KSNOOP_SOCK_DADDR] = { "__sk_common.skc_daddr", 4, false },
-	[KSNOOP_SOCK_V6_RCV_SADDR] = { "__sk_common.skc_v6_rcv_saddr", 16, true },
-	[KSNOOP_SOCK_V6_DADDR] = { "__sk_common.skc_v6_daddr", 16, true },
+	[KSNOOP_SOCK_FAMILY] = { "__sk_common.skc_family", 2, false, NULL },
+	[KSNOOP_SOCK_NUM] = { "__sk_common.skc_num", 2, false, NULL },
+	[KSNOOP_SOCK_DPORT] = { "__sk_common.skc_dport", 2, false, NULL },
+	[KSNOOP_SOCK_PROTOCOL] = { "sk_protocol", 2, true, NULL },
+	[KSNOOP_SOCK_STATE] = { "__sk_common.skc_state", 1, false, NULL },
+	[KSNOOP_SOCK_RCV_SADDR] = { "__sk_common.skc_rcv_saddr", 4, false, NULL },
+	[KSNOOP_SOCK_DADDR] = { "__sk_common.skc_daddr", 4, false, NULL },
+	[KSNOOP_SOCK_V6_RCV_SADDR] = { "__sk_common.skc_v6_rcv_saddr", 16, true, NULL },
+	[KSNOOP_SOCK_V6_DADDR] = { "__sk_common.skc_v6_daddr", 16, true, NULL },
+	[KSNOOP_SOCK_SPORT] = { "inet_sport", 2, true, "inet_sock" },
 };
 
 /* Nested structs followed to find a struct sock at offset 0 (tcp_sock: 3). */
@@ -100,6 +106,13 @@ static int field_offset(const struct btf *btf, __u32 sid, const struct tuple_fie
 	const char *p = f->path, *dot;
 	__u32 id = sid, bits = 0, mtype, bit_off, bit_size;
 
+	if (f->in) {
+		int in = btf__find_by_name_kind(btf, f->in, BTF_KIND_STRUCT);
+
+		if (in <= 0)
+			return -ENOENT;
+		id = in;
+	}
 	for (;;) {
 		dot = strchr(p, '.');
 		snprintf(name, sizeof(name), "%.*s", dot ? (int)(dot - p) : (int)strlen(p), p);

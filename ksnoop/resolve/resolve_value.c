@@ -47,6 +47,14 @@ static bool fits_be(const struct fmt_subject *v)
 	return number && (v->size == 1 || v->size == 2 || v->size == 4 || v->size == 8);
 }
 
+/* An integer or enum that is not a bool, as a signal or TCP state is. */
+static bool fits_number(const struct fmt_subject *v)
+{
+	const struct btf_type *t = v->t;
+
+	return t && (btf_is_any_enum(t) || (btf_is_int(t) && !(btf_int_encoding(t) & BTF_INT_BOOL)));
+}
+
 static bool fits_sym(const struct fmt_subject *v)
 {
 	return v->ptr || v->word_int;
@@ -66,6 +74,8 @@ static const struct {
 	[FMT_BE] = { fits_be, "an integer or enum of 1, 2, 4 or 8 bytes" },
 	[FMT_SYM] = { fits_sym, "a pointer or 64-bit integer" },
 	[FMT_STR] = { fits_str, "a pointer, a 64-bit integer or a byte array" },
+	[FMT_SIGNAL] = { fits_number, "an integer or enum" },
+	[FMT_TCPSTATE] = { fits_number, "an integer or enum" },
 };
 
 /* ":ip": a 4- or 16-byte address, or a pointer to one, within --max-bytes. */
@@ -303,6 +313,72 @@ bool value__is_error_code(const struct rctx *r, const struct chain *c, const cha
 	       (btf_int_encoding(t) & BTF_INT_SIGNED);
 }
 
+/*
+ * ":tcpstate": the kernel's own enum of TCP states (include/net/tcp_states.h,
+ * anonymous in BTF), found by the enumerator TCP_ESTABLISHED; the value is
+ * then printed as that enum, so a state a later kernel adds is named too.
+ * One pass over the types, once per value of the spec.
+ */
+#define TCP_STATE_ENUMERATOR	"TCP_ESTABLISHED"
+
+static __u32 tcp_state_enum(const struct btf *btf)
+{
+	__u32 id, n = btf__type_cnt(btf);
+	const char *name;
+	int i;
+
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!btf_is_any_enum(t))
+			continue;
+		for (i = 0; i < btf_vlen(t); i++) {
+			btfu_enumerator(btf, t, i, &name);
+			if (strcmp(name, TCP_STATE_ENUMERATOR) == 0)
+				return id;
+		}
+	}
+	return 0;
+}
+
+/* VD prints as the TCP state enum, of its own size; 0 or the error. */
+static int value_tcpstate(struct rctx *r, struct chain *c, const struct spec_item *it, int pos,
+			  struct value_desc *vd)
+{
+	__u32 id = tcp_state_enum(r->btf);
+	int err;
+
+	if (!id)
+		return rctx__fail(r, it->fmt_pos, "':tcpstate' on '%s': %s has no enum with %s",
+				  it->text, r->opts->types_where ? r->opts->types_where : "this BTF",
+				  TCP_STATE_ENUMERATOR);
+	if (btf__resolve_size(r->btf, id) != btf__resolve_size(r->btf, c->type_id))
+		return rctx__fail(r, it->fmt_pos, "':tcpstate' on '%s' (%s): the kernel's TCP states are %lld bytes",
+				  it->text, rctx__type_str(r, c->type_id),
+				  (long long)btf__resolve_size(r->btf, id));
+	err = value_plain(r, c, it->text, pos, vd);
+	vd->type_id = vd->obj_id = id;
+	vd->fmt = FMT_NONE;
+	return err;
+}
+
+/* "VALUE >> N": an integer or enum, shown as a number or in hex. */
+static int check_shift(struct rctx *r, const struct spec_item *it, const struct chain *c,
+		       struct value_desc *vd)
+{
+	const struct btf_type *t = btf__type_by_id(r->btf, btfu_strip(r->btf, c->type_id));
+
+	if (!t || !(btf_is_any_enum(t) || (btf_is_int(t) && !(btf_int_encoding(t) & BTF_INT_BOOL))))
+		return rctx__fail(r, it->shift_pos, "'%s': a shift applies to an integer or enum, not %s",
+				  it->text, rctx__type_str(r, c->type_id));
+	if (it->fmt && it->fmt != FMT_HEX)
+		return rctx__fail(r, it->shift_pos, "'%s': a shifted value prints as a number, or in hex (:hex); not ':%s'",
+				  it->text, spec_format__str(it->fmt));
+	vd->shift = it->shift;
+	vd->errno_names = false;
+	return 0;
+}
+
 int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *it,
 		      const char *text, int pos, struct value_desc *vd)
 {
@@ -319,14 +395,18 @@ int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *i
 	vd->errno_names = !it->fmt && value__is_error_code(r, c, it->base);
 
 	err = value__check_format(r, it, c);
+	if (!err && it->shift)
+		err = check_shift(r, it, c, vd);
 	if (err)
 		return err;
 	if (it->fmt == FMT_STR || (it->fmt == FMT_IP && t && btf_is_ptr(t)))
 		return finish_format(r, c, it, pos, vd);
 	if (it->fmt == FMT_TUPLE)
 		return value__tuple(r, c, it, pos, vd);
+	if (it->fmt == FMT_TCPSTATE)
+		return value_tcpstate(r, c, it, pos, vd);
 	/* ":hex" and ":sym" show a pointer itself, not what it points to. */
-	if (it->fmt == FMT_HEX || it->fmt == FMT_SYM)
+	if (it->fmt == FMT_HEX || it->fmt == FMT_SYM || it->fmt == FMT_SIGNAL)
 		return value_plain(r, c, text, pos, vd);
 	if (btfu_is_char_ptr(r->btf, c->type_id))
 		return value_string(r, c, it, pos, vd);

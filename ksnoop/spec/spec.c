@@ -254,6 +254,43 @@ static int parse_op(struct parser *p, enum ksnoop_op *op)
 }
 
 /*
+ * ">> N": the value as printed, shifted right N (1 to 63) bits, as C
+ * shifts its type (arithmetic for a signed one): "exit_code >> 8" is
+ * the status exit() was given.  Done where values are printed, in
+ * userspace; the spelling joins the value's text ("exit_code >> 8").
+ */
+#define SPEC_MAX_SHIFT	63
+
+static int parse_shift(struct parser *p, struct spec_item *it)
+{
+	struct spec_const c = {};
+	char buf[16], *text;
+	int err;
+
+	p->i += 2;
+	skip_space(p);
+	it->shift_pos = (int)p->i + 1;
+	if (!isdigit((unsigned char)p->s[p->i]))
+		return fail(p, p->i, "expected a number of bits after '>>', found %s",
+			    what_is(p, buf, sizeof(buf)));
+	err = parse_number(p, &c);
+	if (err)
+		return err;
+	if (!c.mag || c.mag > SPEC_MAX_SHIFT)
+		return fail(p, it->shift_pos - 1, "a shift is 1 to %d bits", SPEC_MAX_SHIFT);
+	it->shift = (unsigned int)c.mag;
+	if (asprintf(&text, "%s >> %u", it->text, it->shift) < 0)
+		return fail(p, it->shift_pos - 1, "out of memory");
+	free(it->text);
+	it->text = text;
+	skip_space(p);
+	if (p->s[p->i] && strchr("&=!<>", p->s[p->i]))
+		return fail(p, p->i, "'%s' is printed, not compared or masked: a shift applies where values are printed",
+			    it->text);
+	return 0;
+}
+
+/*
  * "& MASK": a flag test.  Alone it is true when any bit of MASK is set
  * (VALUE & MASK != 0); before an operator the masked value is compared.
  */
@@ -512,7 +549,8 @@ static int parse_type_name(struct parser *p, size_t end, char **out)
 
 static const char *const format_names[] = {
 	[FMT_HEX] = "hex", [FMT_BE] = "be", [FMT_IP] = "ip", [FMT_SYM] = "sym",
-	[FMT_STR] = "str", [FMT_TUPLE] = "tuple",
+	[FMT_STR] = "str", [FMT_TUPLE] = "tuple", [FMT_SIGNAL] = "signal",
+	[FMT_TCPSTATE] = "tcpstate",
 };
 
 static enum spec_format format_by_name(const char *s, size_t n)
@@ -726,7 +764,7 @@ static int parse_format(struct parser *p, struct spec_item *it)
 	skip_space(p);
 	start = p->i;
 	if (!is_ident_start((unsigned char)p->s[p->i]))
-		return fail(p, p->i, "expected a format after ':' (hex, be, ip, sym, str, tuple), found %s",
+		return fail(p, p->i, "expected a format after ':' (hex, be, ip, sym, str, tuple, signal, tcpstate), found %s",
 			    what_is(p, buf, sizeof(buf)));
 	while (is_ident_char((unsigned char)p->s[p->i]))
 		p->i++;
@@ -735,7 +773,7 @@ static int parse_format(struct parser *p, struct spec_item *it)
 			    spec_format__str(it->fmt));
 	it->fmt = format_by_name(p->s + start, p->i - start);
 	if (!it->fmt)
-		return fail(p, start, "unknown format '%.*s' (formats: hex, be, ip, sym, str, tuple)",
+		return fail(p, start, "unknown format '%.*s' (formats: hex, be, ip, sym, str, tuple, signal, tcpstate)",
 			    (int)(p->i - start > 32 ? 32 : p->i - start), p->s + start);
 	it->fmt_pos = (int)start + 1;
 	start = p->i;
@@ -764,6 +802,11 @@ static int parse_item(struct parser *p, struct spec_item *it)
 	err = render_text(it);
 	if (err)
 		return err;
+	if (p->s[p->i] == '>' && p->s[p->i + 1] == '>') {
+		err = parse_shift(p, it);
+		if (err)
+			return err;
+	}
 	if (p->s[p->i] == '&') {
 		err = parse_mask(p, it);
 		if (err)

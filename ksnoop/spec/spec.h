@@ -70,6 +70,9 @@ enum spec_format {
 	FMT_SYM,	/* a kernel address as symbol+0xoff [module] */
 	FMT_STR,	/* a pointer to a NUL-terminated string */
 	FMT_TUPLE,	/* a struct sk_buff * or struct sock *: addresses, ports, protocol */
+	FMT_SIGNAL,	/* an integer signal number as its name: SIGKILL */
+	FMT_TCPSTATE,	/* an integer TCP state as the kernel's enumerator: TCP_SYN_SENT */
+	FMT_NR,		/* how many there are (a record file's bound) */
 };
 
 struct spec_step {
@@ -110,6 +113,9 @@ struct spec_item {
 	enum ksnoop_op op;
 	int op_pos;
 	struct spec_const cst;
+	/* "VALUE >> N": the printed value shifted right N bits, in userspace */
+	unsigned int shift;
+	int shift_pos;
 	/* "VALUE & MASK [OP CONST]": alone, true when any bit of MASK is set */
 	bool has_mask;
 	uint64_t mask;

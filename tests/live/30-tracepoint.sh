@@ -228,6 +228,68 @@ EXPECT   attached_while_running: eq 1 "$(echo $PROGS | wc -w)"
 EXPECT   nothing_left_after_sigkill: eq '' "$(left_progs "$PROGS")"
 CASE
 
+# --- ':signal': a signal number by its name, at the tracepoint of its sending ---
+victim=kssig$$
+cp /bin/sleep "$tmp/$victim"
+# signal_child SIG: start the victim, wait until it runs as itself (before
+# its exec it is a copy of this shell, named so), send it SIG, reap it.
+signal_child() {
+	local pid i
+	"$tmp/$victim" 30 &
+	pid=$!
+	for i in $(seq 500); do
+		[ "$(cat /proc/$pid/comm 2>/dev/null)" = "$victim" ] && break
+		sleep 0.01
+	done
+	kill -"$1" "$pid"
+	wait "$pid" 2>/dev/null
+	return 0
+}
+ks_case <<'CASE'
+NAME     signal_name
+RUN      "tp:signal:signal_generate(sig:signal, task->comm == \"$victim\")"
+WORKLOAD signal_child KILL
+EXPECT   signal_name_kill: count 1 '^    sig:signal = SIGKILL$'
+EXPECT   signal_name_only_kill: count 1 '^    sig:signal = '
+CASE
+ks_case <<'CASE'
+NAME     signal_name_json
+RUN      -j "tp:signal:signal_generate(sig:signal, task->comm == \"$victim\")"
+WORKLOAD signal_child USR1
+EXPECT   eq '"SIGUSR1"' "$(events "$OUT" | jq -c '.values["sig:signal"]')"
+CASE
+# A record file keeps the format: report prints the name too.
+ks_case <<'CASE'
+NAME     signal_name_recorded
+RUN      record -o "$tmp/signal.ksr" "tp:signal:signal_generate(sig:signal, task->comm == \"$victim\")"
+WORKLOAD signal_child TERM
+EXPECT   eq 'SIGTERM' "$("$KSNOOP" report "$tmp/signal.ksr" 2>&1 | sed -n 's/^    sig:signal = //p')"
+CASE
+
+# --- 'VALUE >> N': a shift where values are printed (exit_code >> 8: the status) ---
+exiter=ksexit$$
+cp /bin/sh "$tmp/$exiter"
+ks_case <<'CASE'
+NAME     shift_exit_status
+RUN      -c "$exiter" "tp:sched_process_exit(p->exit_code >> 8, p->exit_code)"
+WORKLOAD "$tmp/$exiter" -c 'exit 3'
+EXPECT   shift_exit_status_3: count 1 '^    p->exit_code >> 8 = 3$'
+EXPECT   shift_exit_code_raw: count 1 '^    p->exit_code = 768$'
+CASE
+ks_case <<'CASE'
+NAME     shift_exit_status_json
+RUN      -j -c "$exiter" "tp:sched_process_exit(p->exit_code >> 8)"
+WORKLOAD "$tmp/$exiter" -c 'exit 5'
+EXPECT   eq 5 "$(events "$OUT" | jq -c '.values["p->exit_code >> 8"]')"
+CASE
+# A record file keeps the shift: report prints the status too.
+ks_case <<'CASE'
+NAME     shift_recorded
+RUN      record -o "$tmp/shift.ksr" -c "$exiter" "tp:sched_process_exit(p->exit_code >> 8)"
+WORKLOAD "$tmp/$exiter" -c 'exit 7'
+EXPECT   eq '7' "$("$KSNOOP" report "$tmp/shift.ksr" 2>&1 | sed -n 's/^    p->exit_code >> 8 = //p')"
+CASE
+
 # --- stdout closed early: quiet, status 0 (a pipeline, not a case) ---
 out=$( { ks 'tp:sched_switch(prev->comm)' 2>"$tmp/e9"; echo "rc=$?" >"$tmp/rc9"; } | head -1)
 expect_match pipe_head_got_line '^[0-9:.]+ cpu' "$out"

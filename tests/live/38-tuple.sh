@@ -86,11 +86,48 @@ for fam in 4 6; do
 	CASE
 done
 
+# A refused connect from a port the kernel picked: by the tracepoint of
+# its CLOSE the port is back in the pool (skc_num 0) while inet_sport,
+# which the kernel's own tracepoint prints, still holds it.  The port is
+# the one getsockname gave the program.
+T=sock_refused
+ks_case <<'CASE'
+NAME     sock_refused
+RUN      --duration 10 -c "$prog" "tp:sock:inet_sock_set_state(sk:tuple, newstate)"
+WORKLOAD net refused 127.0.0.1 5061 >"$tmp/refused.port"
+EXPECT   sock_refused_port_known: text '^[1-9][0-9]*$' "$(cat "$tmp/refused.port")"
+EXPECT   sock_refused_close_sport: eq 1 "$(grep -B1 '^    newstate = 7$' "$OUT" | grep -c "^    sk:tuple = 127\.0\.0\.1:$(cat "$tmp/refused.port") > 127\.0\.0\.1:5061 tcp\$")"
+EXPECT   sock_refused_no_port_0: no_match '^    sk:tuple = 127\.0\.0\.1:0 > 127\.0\.0\.1:5061 tcp$'
+CASE
+
+# ':tcpstate': the states the tracepoint passes as ints, by the kernel's
+# own enumerators (its enum in BTF), on the same refused connect.
+T=tcpstate
+ks_case <<'CASE'
+NAME     tcpstate
+RUN      --duration 10 -c "$prog" "tp:sock:inet_sock_set_state(oldstate:tcpstate, newstate:tcpstate)"
+WORKLOAD net refused 127.0.0.1 5062 >/dev/null
+EXPECT   tcpstate_syn_sent: eq 1 "$(grep -A1 '^    oldstate:tcpstate = TCP_CLOSE$' "$OUT" | grep -c '^    newstate:tcpstate = TCP_SYN_SENT$')"
+EXPECT   tcpstate_closed: eq 1 "$(grep -A1 '^    oldstate:tcpstate = TCP_SYN_SENT$' "$OUT" | grep -c '^    newstate:tcpstate = TCP_CLOSE$')"
+EXPECT   tcpstate_no_numbers: no_match '^    (old|new)state:tcpstate = [0-9]'
+CASE
+T=tcpstate_json
+ks_case <<'CASE'
+NAME     tcpstate_json
+RUN      --duration 10 -j -c "$prog" "tp:sock:inet_sock_set_state(oldstate:tcpstate, newstate:tcpstate)"
+WORKLOAD net refused 127.0.0.1 5063 >/dev/null
+EXPECT   eq 'TCP_CLOSE>TCP_SYN_SENT TCP_SYN_SENT>TCP_CLOSE' "$(events "$OUT" | jq -r '"\(.values["oldstate:tcpstate"])>\(.values["newstate:tcpstate"])"' | joined)"
+CASE
+refused tcpstate_not_a_number "':tcpstate' does not apply to 'sk:tcpstate' \(const struct sock \*\); it takes an integer or enum" \
+	"tp:sock:inet_sock_set_state(sk:tcpstate)"
+refused signal_not_a_number "':signal' does not apply to 'sk:signal' \(const struct sock \*\); it takes an integer or enum" \
+	"tp:sock:inet_sock_set_state(sk:signal)"
+
 # What does not take ':tuple'.
 refused tuple_not_a_skb "':tuple' does not apply to 'skb->len:tuple' \(unsigned int\); it takes a struct sk_buff \* or a struct sock \*" \
 	"tp:net:net_dev_queue(skb->len:tuple)"
 refused tuple_not_compared "':tuple' is printed, not compared" "tp:net:net_dev_queue(skb:tuple == 0)"
-refused tuple_unknown_format "unknown format 'tupel' \(formats: hex, be, ip, sym, str, tuple\)" \
+refused tuple_unknown_format "unknown format 'tupel' \(formats: hex, be, ip, sym, str, tuple, signal, tcpstate\)" \
 	"tp:net:net_dev_queue(skb:tupel)"
 
 # --- --by 'skb:tuple': one row per flow.  Each flow is one socket pair

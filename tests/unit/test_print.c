@@ -469,6 +469,56 @@ static void test_format_be(void **state)
 	assert_string_equal(render_fmt(REPORT_TEXT, FMT_BE, T.ints.int_t, PRINT_VALUE, neg, 4), "-2");
 }
 
+static const char *render_shifted(enum report_format format, enum spec_format fmt, int type,
+				  const void *data, __u32 size, __u8 shift)
+{
+	struct value v = {
+		.format = format,
+		.vd = { .text = "v", .type_id = type, .obj_id = type, .how = PRINT_VALUE,
+			.size = size, .obj_size = size, .fmt = fmt, .shift = shift },
+		.vh = { .status = KSNOOP_OK, .len = size },
+	};
+
+	return render_value(&v, data);
+}
+
+static void test_shift(void **state)
+{
+	int32_t status = 3 << 8 | 0x7f, neg = -256;
+	uint32_t big = 0xf0000000;
+
+	/* exit_code >> 8: the status exit() was given. */
+	assert_string_equal(render_shifted(REPORT_TEXT, FMT_NONE, T.ints.int_t, &status, 4, 8), "3");
+	assert_string_equal(render_shifted(REPORT_JSON, FMT_NONE, T.ints.int_t, &status, 4, 8), "3");
+	/* As C shifts: arithmetic for a signed type, logical for an unsigned one. */
+	assert_string_equal(render_shifted(REPORT_TEXT, FMT_NONE, T.ints.int_t, &neg, 4, 4), "-16");
+	assert_string_equal(render_shifted(REPORT_TEXT, FMT_NONE, T.u32_t, &big, 4, 28), "15");
+	assert_string_equal(render_shifted(REPORT_TEXT, FMT_HEX, T.u32_t, &big, 4, 4), "0xf000000");
+}
+
+static void test_format_signal(void **state)
+{
+	int32_t kill = 9, rt = 34, none = 0, big = 99, neg = -1;
+	uint8_t usr1 = 10;
+
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SIGNAL, T.ints.int_t, PRINT_VALUE, &kill, 4),
+			    "SIGKILL");
+	assert_string_equal(render_fmt(REPORT_JSON, FMT_SIGNAL, T.ints.int_t, PRINT_VALUE, &kill, 4),
+			    "\"SIGKILL\"");
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SIGNAL, T.u8_t, PRINT_VALUE, &usr1, 1),
+			    "SIGUSR1");
+	/* Real-time signals by the kernel's numbering: 34 is SIGRTMIN+2. */
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SIGNAL, T.ints.int_t, PRINT_VALUE, &rt, 4),
+			    "SIGRT_2");
+	/* 0 (kill's probe) is no signal; out of range and negative say so. */
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SIGNAL, T.ints.int_t, PRINT_VALUE, &none, 4),
+			    "0");
+	assert_string_equal(render_fmt(REPORT_TEXT, FMT_SIGNAL, T.ints.int_t, PRINT_VALUE, &big, 4),
+			    "99 /* no such signal */");
+	assert_string_equal(render_fmt(REPORT_JSON, FMT_SIGNAL, T.ints.int_t, PRINT_VALUE, &neg, 4),
+			    "-1");
+}
+
 static void test_format_ip(void **state)
 {
 	uint8_t v4[4] = { 127, 0, 0, 1 };
@@ -2068,6 +2118,8 @@ int main(void)
 		cmocka_unit_test(test_event_with_stack),
 		cmocka_unit_test(test_event_with_user_stack),
 		cmocka_unit_test(test_format_be),
+		cmocka_unit_test(test_format_signal),
+		cmocka_unit_test(test_shift),
 		cmocka_unit_test(test_format_ip),
 		cmocka_unit_test(test_format_sym),
 		cmocka_unit_test(test_format_sym_data),

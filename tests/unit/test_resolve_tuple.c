@@ -14,7 +14,7 @@ enum {
 	TSKB_HEAD = 200, TSKB_SIZE = 232,
 	TSKC_DADDR = 0, TSKC_RCV_SADDR = 4, TSKC_DPORT = 12, TSKC_NUM = 14, TSKC_FAMILY = 16,
 	TSKC_STATE = 18, TSKC_SIZE = 136,
-	TSK_PROTOCOL = 516, TSK_SIZE = 760,
+	TSK_PROTOCOL = 516, TSK_SIZE = 760, TINET_SPORT = TSK_SIZE + 4,
 };
 
 static int add_struct(const char *name, int size)
@@ -52,6 +52,7 @@ static int build(void **state)
 	sk_ptr = btf__add_ptr(btf, sk);
 	inet = add_struct("inet_sock", TSK_SIZE + 8);
 	field("sk", sk, 0);
+	field("inet_sport", T.u16_t, TINET_SPORT);
 	tcp = add_struct("tcp_sock", TSK_SIZE + 64);
 	field("inet", inet, 0);
 
@@ -112,6 +113,8 @@ static void test_sock_tuple(void **state)
 		assert_int_equal(off_of(acc, KSNOOP_SOCK_RCV_SADDR), TSKC_RCV_SADDR);
 		assert_int_equal(off_of(acc, KSNOOP_SOCK_DADDR), TSKC_DADDR);
 		assert_int_equal(off_of(acc, KSNOOP_SOCK_PROTOCOL), TSK_PROTOCOL);
+		/* inet_sport is inet_sock's, whatever sock struct the value is. */
+		assert_int_equal(off_of(acc, KSNOOP_SOCK_SPORT), TINET_SPORT);
 		/* A kernel without IPv6: those fields are absent, not refused. */
 		assert_int_equal(off_of(acc, KSNOOP_SOCK_V6_RCV_SADDR), KSNOOP_TUPLE_NO_FIELD);
 		assert_int_equal(off_of(acc, KSNOOP_SOCK_V6_DADDR), KSNOOP_TUPLE_NO_FIELD);

@@ -679,8 +679,8 @@ static void test_formats(void **state)
 static void test_cast_and_format_errors(void **state)
 {
 	/*         123456789012345 */
-	parse_err("f(a:dec)", 5, "unknown format 'dec' (formats: hex, be, ip, sym, str, tuple)");
-	parse_err("f(a:)", 5, "expected a format after ':' (hex, be, ip, sym, str, tuple), found ')'");
+	parse_err("f(a:dec)", 5, "unknown format 'dec' (formats: hex, be, ip, sym, str, tuple, signal, tcpstate)");
+	parse_err("f(a:)", 5, "expected a format after ':' (hex, be, ip, sym, str, tuple, signal, tcpstate), found ')'");
 	parse_err("f(a:hex:be)", 9, "a value takes one format; it already has ':hex'");
 	parse_err("f((struct)a)", 10, "expected a name after 'struct'");
 	parse_err("f((struct *)a)", 11, "expected a name after 'struct'");
@@ -1203,6 +1203,39 @@ static void test_mask(void **state)
 	spec__free(&s);
 }
 
+static void test_shift(void **state)
+{
+	struct spec s;
+	struct ks_error e;
+
+	assert_int_equal(spec__parse("f(p->exit_code >> 8, x:hex>>4, y)", SPEC_KFUNC, &s, &e), 0);
+	assert_int_equal(s.items[0].shift, 8);
+	assert_string_equal(s.items[0].text, "p->exit_code >> 8");
+	assert_int_equal(s.items[0].shift_pos, 19);
+	assert_false(s.items[0].has_pred);
+	assert_int_equal(s.items[1].shift, 4);
+	assert_int_equal(s.items[1].fmt, FMT_HEX);
+	assert_string_equal(s.items[1].text, "x:hex >> 4");
+	assert_int_equal(s.items[2].shift, 0);
+	spec__free(&s);
+}
+
+static void test_err_shift(void **state)
+{
+	struct spec s;
+
+	parse_err("f(x >> y)", 8, "expected a number of bits after '>>', found 'y'");
+	parse_err("f(x >> 0)", 8, "a shift is 1 to 63 bits");
+	parse_err("f(x >> 64)", 8, "a shift is 1 to 63 bits");
+	parse_err("f(x >> 8 == 1)", 10, "'x >> 8' is printed, not compared or masked: a shift applies where values are printed");
+	parse_err("f(x >> 8 & 1)", 10, "'x >> 8' is printed, not compared or masked: a shift applies where values are printed");
+	/* A comparison '>' stays one. */
+	parse_ok("f(x > 8)", &s);
+	assert_true(s.items[0].has_pred);
+	assert_int_equal(s.items[0].shift, 0);
+	spec__free(&s);
+}
+
 static void test_err_mask(void **state)
 {
 	parse_err("f(x & y)", 7, "expected a number after '&', found 'y'");
@@ -1456,6 +1489,8 @@ int main(void)
 		cmocka_unit_test(test_err_string_too_long),
 		cmocka_unit_test(test_mask),
 		cmocka_unit_test(test_err_mask),
+		cmocka_unit_test(test_shift),
+		cmocka_unit_test(test_err_shift),
 		cmocka_unit_test(test_err_nul_in_string),
 		cmocka_unit_test(test_err_nul_in_string_hex_escape_column),
 		cmocka_unit_test(test_err_unterminated_char),

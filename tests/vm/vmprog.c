@@ -26,6 +26,12 @@
  *   vmprog tcp ADDR SPORT DPORT
  *                         connect from ADDR:SPORT to a listener on
  *                         ADDR:DPORT, accept, close (':tuple' tests)
+ *   vmprog refused ADDR DPORT
+ *                         connect from a port the kernel picks (bound to
+ *                         ADDR:0, so not locked) to ADDR:DPORT where nobody
+ *                         listens; print that port and succeed when the
+ *                         connect was refused (the kernel gives the port
+ *                         back before the tracepoint of the CLOSE)
  *   vmprog unix           one byte through an AF_UNIX datagram socket pair:
  *                         a skb with no network header
  *   vmprog execs N        N times: a child process execs vmprog (this
@@ -52,7 +58,9 @@
  *                         ROUNDS times (calls of many tasks in flight
  *                         together)
  */
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -194,6 +202,22 @@ static int tcp(char **argv)
 	if (afd >= 0)
 		close(afd);
 	close(lfd);
+	return err;
+}
+
+static int refused(char **argv)
+{
+	struct sockaddr_in6 to, me;
+	socklen_t len = sockaddr_of(argv[0], argv[1], &to), mlen = sizeof(me);
+	int fd = bound(SOCK_STREAM, argv[0], "0");	/* port 0: the kernel picks one */
+	int err = !len || fd < 0 || getsockname(fd, (struct sockaddr *)&me, &mlen) ||
+		  !connect(fd, (struct sockaddr *)&to, len) || errno != ECONNREFUSED;
+
+	/* sin_port and sin6_port are at the same offset */
+	if (!err)
+		printf("%u\n", ntohs(me.sin6_port));
+	if (fd >= 0)
+		close(fd);
 	return err;
 }
 
@@ -362,6 +386,8 @@ int main(int argc, char **argv)
 		return unix_pair();
 	if (argc == 5 && !strcmp(argv[1], "tcp"))
 		return tcp(argv + 2);
+	if (argc == 4 && !strcmp(argv[1], "refused"))
+		return refused(argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "queue"))
 		return queue_rounds(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10));
 	if (argc == 5 && !strcmp(argv[1], "open-threads"))
