@@ -545,17 +545,21 @@ int ksnoop_ksession(struct pt_regs *ctx)
  * entry record waits in the task's session slots as kprobe.session's
  * does (a cookie is 8 bytes).  libbpf 1.5 has no "fsession" section: the
  * program is an fentry one, loaded with fsession's attach type (attach.c).
+ * Unlike kprobe.session, the verifier wants 0 from both runs (7.3: "R0
+ * ... should have been in [0, 0]"), so every call has its return run; a
+ * cookie left 0 (nothing kept) makes it return at once.
  */
 static __noinline int fsession_entry(__u64 *ctx, __u64 *cookie)
 {
 	*cookie = 0;
 	capture_entry_call(ctx, WORDS_FENTRY, cookie);
-	return *cookie ? 0 : 1;
+	return 0;
 }
 
 static __noinline int fsession_return(__u64 *ctx, __u64 *cookie)
 {
-	return capture_return_cookie(ctx, WORDS_FENTRY, cookie);
+	capture_return_cookie(ctx, WORDS_FENTRY, cookie);
+	return 0;
 }
 
 SEC("fentry")
@@ -564,7 +568,7 @@ int ksnoop_fsession(__u64 *ctx)
 	__u64 *cookie = session_cookie(ctx);
 
 	if (!cookie)
-		return 1;
+		return 0;
 	if (session_is_return(ctx))
 		return fsession_return(ctx, cookie);
 	return fsession_entry(ctx, cookie);
