@@ -117,12 +117,13 @@ class SessionTable:
                     "`-v` names no entry store in either row), so both rows take one path (%s×, per "
                     "round %s–%s)" % (fmt(rt.median, 2), fmt(rt.min, 2), fmt(rt.max, 2)))
         if kept != {"session"}:
-            return ("does not apply: with kprobe.session the entry values waited in %s, with the stash "
-                    "forced in %s (`-v`)" % (" and ".join(sorted(KEEP_WORDS.get(k, k) for k in kept)),
+            return ("does not apply: with %s the entry values waited in %s, with the stash "
+                    "forced in %s (`-v`)" % ("fsession" if a.startswith("fkept-") else "kprobe.session",
+                                             " and ".join(sorted(KEEP_WORDS.get(k, k) for k in kept)),
                                              " and ".join(sorted(KEEP_WORDS.get(k, k) for k in kept_b))))
         pa, pb = self.session_printed(kernel, a), self.session_printed(kernel, b)
         if pa < 0.9 * pb:
-            return ("cannot be judged: with kprobe.session ksnoop printed %s events a run (%s calls not "
+            return ("cannot be judged: with the session path ksnoop printed %s events a run (%s calls not "
                     "followed), with the stash %s: the two rows did not do the same work"
                     % (fmt(pa), fmt(self.session_printed(kernel, a, "not_followed")), fmt(pb)))
         if sb.median <= 0 or sb.min <= 0:
@@ -219,8 +220,9 @@ Commands (in the VM; `ksb-loop` is `bench/loop.c`):
                 if k != self.SESSION_TARGET_KERNEL:
                     verdict = "no target on %s (set for %s): %s" % (k, self.SESSION_TARGET_KERNEL,
                                                                    verdict.replace("**", ""))
-                self.verdict("kprobe.session: `%s` ≤ %s× the stash per call (kprobe, printing, VM %s)"
-                             % (spec, self.SESSION_MAX, k),
+                what, mode = ("fsession", "fentry") if v.startswith("fkept-") else ("kprobe.session", "kprobe")
+                self.verdict("%s: `%s` ≤ %s× the stash per call (%s, printing, VM %s)"
+                             % (what, spec, self.SESSION_MAX, mode, k),
                              "session %s ns; stash %s ns" % (sgn(self.session_med(k, v)),
                                                             sgn(self.session_med(k, SESSION_PAIRS[v]))),
                              verdict)
@@ -250,7 +252,8 @@ Commands (in the VM; `ksb-loop` is `bench/loop.c`):
                     pl += "; %s %s" % (what, intmed(stats(r.num(key) for r in good)))
             if len(runs) > len(good):
                 pl += " (%d of %d rounds failed)" % (len(runs) - len(good), len(runs))
-            kept = "; ".join("%s: %d of %d" % (KEEP_WORDS.get(x, x), sum(r.fields.get("keep", "") == x for r in good),
+            words = dict(KEEP_WORDS, session="fsession's session slots") if v.startswith("fkept-") else KEEP_WORDS
+            kept = "; ".join("%s: %d of %d" % (words.get(x, x), sum(r.fields.get("keep", "") == x for r in good),
                                                len(good)) for x in sorted(self.session_kept(k, v)))
             stashed = [r.num("in_stash") for r in good if r.fields.get("in_stash", "0") != "0"]
             if stashed:
