@@ -284,7 +284,8 @@ ks_case <<-'CASE'
 	EXPECT   fsession_where_kept: eq 0 "$(record summary "$OUT" | jq -r '.not_followed')"
 	EXPECT   fsession_where_one: eq 1 "$(jq_count "$OUT" ".values.filename == \"$tmp/file-to-open\"")"
 CASE
-note "$(uname -r): fsession entries kept in the stash under the cookie: $(record summary "$OUT" 2>/dev/null | jq -r '.session_in_stash // 0' 2>/dev/null)"
+[ "$fneed" = fentry ] &&
+	note "$(uname -r): fsession entries kept in the stash under the cookie: $(record summary "$OUT" 2>/dev/null | jq -r '.session_in_stash // 0' 2>/dev/null)"
 
 if ksnoop -v --mode fentry --duration 0.1 'do_sys_openat2(filename, return >= 0)' 2>&1 >/dev/null |
 	grep -q 'fsession yes'; then
