@@ -196,6 +196,14 @@ run_kfunc() {
 		--buffer $((64 << 20)) "$KEPT" ;;
 	kept-stash-stopped) STOPPED=1 bg_tracer "$1" ksnoop_ready env KSNOOP_FEATURES=-kprobe_session \
 		ksnoop -v --mode kprobe --buffer $((64 << 20)) "$KEPT" ;;
+	# and fsession's (7.0 on) against fentry/fexit with the stash, fentry mode
+	fkept-session) bg_tracer "$1" ksnoop_ready ksnoop -v --mode fentry "$KEPT" ;;
+	fkept-stash) bg_tracer "$1" ksnoop_ready env KSNOOP_FEATURES=-fsession \
+		ksnoop -v --mode fentry "$KEPT" ;;
+	fkept-session-stopped) STOPPED=1 bg_tracer "$1" ksnoop_ready ksnoop -v --mode fentry \
+		--buffer $((64 << 20)) "$KEPT" ;;
+	fkept-stash-stopped) STOPPED=1 bg_tracer "$1" ksnoop_ready env KSNOOP_FEATURES=-fsession \
+		ksnoop -v --mode fentry --buffer $((64 << 20)) "$KEPT" ;;
 	esac
 }
 
@@ -620,6 +628,7 @@ for ((r = 0; r < ${TRACK_ATTACH_ROUNDS:-0} && TRACK_ROUNDS > 0; r++)); do
 done
 
 # ---- 10. session cookies: ns per open+close, kprobe.session against the stash
+# (fkept-*: fsession against fentry/fexit with the stash, KSNOOP_FEATURES=-fsession)
 # In kprobe mode, where the kernel has kprobe.session, an entry record that
 # waits for the return waits in the task's session slots;
 # KSNOOP_FEATURES=-kprobe_session forces the stash's hash map, in the same
@@ -633,7 +642,7 @@ done
 # cookie instead (in_stash=: the kernel refused the task storage), and the
 # INFO line whether the kernel has kprobe.session.
 SESSION_VARIANTS=(untraced ksnoop-session ksnoop-stash kept-session kept-stash kept-session-stopped
-	kept-stash-stopped)
+	kept-stash-stopped fkept-session fkept-stash fkept-session-stopped fkept-stash-stopped)
 SESSION_ROUNDS=$ROUNDS_SESSION
 KVER=$(uname -r | cut -d. -f1,2)
 case " ${PARTS:-kfunc startup} " in *" session "*) ;; *) SESSION_ROUNDS=0 ;; esac
@@ -645,7 +654,12 @@ if [ "$SESSION_ROUNDS" -gt 0 ]; then
 	cmdline session-kept-stash "$T0 env KSNOOP_FEATURES=-kprobe_session ksnoop -v --mode kprobe '$KEPT' >/dev/null"
 	cmdline session-kept-session-stopped "$T0 ksnoop -v --mode kprobe --buffer $((64 << 20)) '$KEPT' >/dev/null   # SIGSTOP while the loop runs"
 	cmdline session-kept-stash-stopped "$T0 env KSNOOP_FEATURES=-kprobe_session ksnoop -v --mode kprobe --buffer $((64 << 20)) '$KEPT' >/dev/null   # SIGSTOP while the loop runs"
+	cmdline session-fkept-session "$T0 ksnoop -v --mode fentry '$KEPT' >/dev/null"
+	cmdline session-fkept-stash "$T0 env KSNOOP_FEATURES=-fsession ksnoop -v --mode fentry '$KEPT' >/dev/null"
+	cmdline session-fkept-session-stopped "$T0 ksnoop -v --mode fentry --buffer $((64 << 20)) '$KEPT' >/dev/null   # SIGSTOP while the loop runs"
+	cmdline session-fkept-stash-stopped "$T0 env KSNOOP_FEATURES=-fsession ksnoop -v --mode fentry --buffer $((64 << 20)) '$KEPT' >/dev/null   # SIGSTOP while the loop runs"
 	note "INFO session $(ksnoop -v --mode kprobe --duration 0.1 "$SPEC" 2>&1 >/dev/null | grep -o 'kprobe_session [^,;]*' | tr ' ' '_')"
+	note "INFO fsession $(ksnoop -v --mode fentry --duration 0.1 "$SPEC" 2>&1 >/dev/null | grep -o 'fsession [^,;]*' | tr ' ' '_')"
 fi
 n=${#SESSION_VARIANTS[@]}
 for ((r = 0; r < SESSION_ROUNDS; r++)); do
@@ -656,7 +670,7 @@ for ((r = 0; r < SESSION_ROUNDS; r++)); do
 		out=$(run_kfunc "$v")
 		# where the entry record waited, as this run's ksnoop -v said
 		keep=
-		grep -q 'wait for the return in kprobe.session' "$W/err" 2>/dev/null && keep=" keep=session"
+		grep -q 'wait for the return in \(kprobe.session\|fsession\)' "$W/err" 2>/dev/null && keep=" keep=session"
 		grep -q 'wait for the return in the stash' "$W/err" 2>/dev/null && keep=" keep=stash"
 		[ "$v" != untraced ] && keep="$keep$(followed)"
 		[ "$v" = untraced ] && keep=

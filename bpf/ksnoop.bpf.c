@@ -29,7 +29,7 @@
  *   task.bpf.h      task ids and selection (-p, -t, -c, ksnoop itself)
  *   value.bpf.h     a record's header and values
  *   pred.bpf.h      predicates
- *   session.bpf.h   kprobe.session: entry records in the task's slots
+ *   session.bpf.h   kprobe.session, fsession: entry records in the task's slots
  *   stash.bpf.h     entry records and times kept until the return
  *   agg.bpf.h       --count, --hist, --by
  *   tree.bpf.h      --tree's sessions
@@ -551,6 +551,40 @@ int ksnoop_ksession(struct pt_regs *ctx)
 	if (session_is_return(ctx))
 		return ksession_return(ctx, cookie);
 	return ksession_entry(ctx, cookie);
+}
+/*
+ * fsession (KEEP_SESSION on fentry, 7.0 on): fentry and fexit of a call as
+ * one program, whose cookie the trampoline keeps on its own stack; the
+ * entry record waits in the task's session slots as kprobe.session's
+ * does (a cookie is 8 bytes).  libbpf 1.5 has no "fsession" section: the
+ * program is an fentry one, loaded with fsession's attach type (attach.c).
+ * Unlike kprobe.session, the verifier wants 0 from both runs (7.3: "R0
+ * ... should have been in [0, 0]"), so every call has its return run; a
+ * cookie left 0 (nothing kept) makes it return at once.
+ */
+static __noinline int fsession_entry(__u64 *ctx, __u64 *cookie)
+{
+	*cookie = 0;
+	capture_entry_call(ctx, WORDS_FENTRY, cookie);
+	return 0;
+}
+
+static __noinline int fsession_return(__u64 *ctx, __u64 *cookie)
+{
+	capture_return_cookie(ctx, WORDS_FENTRY, cookie);
+	return 0;
+}
+
+SEC("fentry")
+int ksnoop_fsession(__u64 *ctx)
+{
+	__u64 *cookie = session_cookie(ctx);
+
+	if (!cookie)
+		return 0;
+	if (session_is_return(ctx))
+		return fsession_return(ctx, cookie);
+	return fsession_entry(ctx, cookie);
 }
 CAPTURE_PROG("raw_tp", ksnoop_tp, __u64, WORDS_TP, capture_entry)
 CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, capture_entry)

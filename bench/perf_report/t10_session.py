@@ -19,10 +19,15 @@ SESSION_ROWS = (
     ("kept-stash", "the same, `KSNOOP_FEATURES=-kprobe_session` (the stash)"),
     ("kept-session-stopped", "**ksnoop `%s`**, tracer stopped" % KEPT),
     ("kept-stash-stopped", "the same, `KSNOOP_FEATURES=-kprobe_session`, tracer stopped"),
+    ("fkept-session", "**ksnoop --mode fentry `%s`** (fsession), printing" % KEPT),
+    ("fkept-stash", "the same, `KSNOOP_FEATURES=-fsession` (fentry/fexit, the stash)"),
+    ("fkept-session-stopped", "**ksnoop --mode fentry `%s`** (fsession), tracer stopped" % KEPT),
+    ("fkept-stash-stopped", "the same, `KSNOOP_FEATURES=-fsession`, tracer stopped"),
 )
 # each row with kprobe.session and the row it is compared with, in the same round
 SESSION_PAIRS = {"ksnoop-session": "ksnoop-stash", "kept-session": "kept-stash",
-                 "kept-session-stopped": "kept-stash-stopped"}
+                 "kept-session-stopped": "kept-stash-stopped",
+                 "fkept-session": "fkept-stash", "fkept-session-stopped": "fkept-stash-stopped"}
 KEEP_WORDS = {"session": "kprobe.session slots", "stash": "the stash", "": "nothing waits (`-v` said nothing)"}
 # why a kernel whose session rows kept their entries in the stash under the
 # cookie (in_stash=, from ksnoop's summary) is not judged: the test VM's CPU
@@ -68,22 +73,25 @@ class SessionTable:
         """The median of a recorded count (printed, not_followed ...) over the rounds."""
         return med(stats(r.num(key) for r in self.session_runs(kernel, variant) if not r.failed))
 
-    def session_in_stash(self, kernel):
+    def session_in_stash(self, kernel, rows=("kept-session", "kept-session-stopped", "ksnoop-session")):
         """Whether KERNEL's session rows kept entries in the stash under the
         cookie (the kernel refused kprobe.session's task storage): (N, M,
         row) of the first such row, the printing one first, N its median
         entries a run so kept and M the loop's calls a run; None where no
         run kept any."""
-        for v in ("kept-session", "kept-session-stopped", "ksnoop-session"):
+        for v in rows:
             good = [r for r in self.session_runs(kernel, v) if not r.failed]
             if any(r.num("in_stash") for r in good):
                 return (med(stats(r.num("in_stash") for r in good)),
                         med(stats(r.num("iters") for r in good)), v)
         return None
 
-    def session_in_stash_why(self, kernel):
-        """The verdict of a kernel session_in_stash() names, or None."""
-        st = self.session_in_stash(kernel)
+    def session_in_stash_why(self, kernel, row="kept-session"):
+        """The verdict of a kernel session_in_stash() names (for ROW's
+        kind: fkept-* rows are fsession's, the others kprobe.session's), or None."""
+        rows = (("fkept-session", "fkept-session-stopped") if row.startswith("fkept-") else
+                ("kept-session", "kept-session-stopped", "ksnoop-session"))
+        st = self.session_in_stash(kernel, rows)
         if st is None:
             return None
         n, m, v = st
@@ -101,7 +109,7 @@ class SessionTable:
         kept, kept_b = self.session_kept(kernel, a), self.session_kept(kernel, b)
         if not sa or not sb or not rt:
             return "not measured"
-        why = self.session_in_stash_why(kernel)
+        why = self.session_in_stash_why(kernel, a)
         if why:
             return why
         if kept == kept_b == {""}:
@@ -109,12 +117,13 @@ class SessionTable:
                     "`-v` names no entry store in either row), so both rows take one path (%s×, per "
                     "round %s–%s)" % (fmt(rt.median, 2), fmt(rt.min, 2), fmt(rt.max, 2)))
         if kept != {"session"}:
-            return ("does not apply: with kprobe.session the entry values waited in %s, with the stash "
-                    "forced in %s (`-v`)" % (" and ".join(sorted(KEEP_WORDS.get(k, k) for k in kept)),
+            return ("does not apply: with %s the entry values waited in %s, with the stash "
+                    "forced in %s (`-v`)" % ("fsession" if a.startswith("fkept-") else "kprobe.session",
+                                             " and ".join(sorted(KEEP_WORDS.get(k, k) for k in kept)),
                                              " and ".join(sorted(KEEP_WORDS.get(k, k) for k in kept_b))))
         pa, pb = self.session_printed(kernel, a), self.session_printed(kernel, b)
         if pa < 0.9 * pb:
-            return ("cannot be judged: with kprobe.session ksnoop printed %s events a run (%s calls not "
+            return ("cannot be judged: with the session path ksnoop printed %s events a run (%s calls not "
                     "followed), with the stash %s: the two rows did not do the same work"
                     % (fmt(pa), fmt(self.session_printed(kernel, a, "not_followed")), fmt(pb)))
         if sb.median <= 0 or sb.min <= 0:
@@ -206,13 +215,14 @@ Commands (in the VM; `ksb-loop` is `bench/loop.c`):
         self.w()
         self.session_notes(kernels)
         for k in kernels:
-            for v, spec in (("ksnoop-session", SPEC), ("kept-session", KEPT)):
+            for v, spec in (("ksnoop-session", SPEC), ("kept-session", KEPT), ("fkept-session", KEPT)):
                 verdict = self.session_verdict(k, v)
                 if k != self.SESSION_TARGET_KERNEL:
                     verdict = "no target on %s (set for %s): %s" % (k, self.SESSION_TARGET_KERNEL,
                                                                    verdict.replace("**", ""))
-                self.verdict("kprobe.session: `%s` ≤ %s× the stash per call (kprobe, printing, VM %s)"
-                             % (spec, self.SESSION_MAX, k),
+                what, mode = ("fsession", "fentry") if v.startswith("fkept-") else ("kprobe.session", "kprobe")
+                self.verdict("%s: `%s` ≤ %s× the stash per call (%s, printing, VM %s)"
+                             % (what, spec, self.SESSION_MAX, mode, k),
                              "session %s ns; stash %s ns" % (sgn(self.session_med(k, v)),
                                                             sgn(self.session_med(k, SESSION_PAIRS[v]))),
                              verdict)
@@ -242,7 +252,8 @@ Commands (in the VM; `ksb-loop` is `bench/loop.c`):
                     pl += "; %s %s" % (what, intmed(stats(r.num(key) for r in good)))
             if len(runs) > len(good):
                 pl += " (%d of %d rounds failed)" % (len(runs) - len(good), len(runs))
-            kept = "; ".join("%s: %d of %d" % (KEEP_WORDS.get(x, x), sum(r.fields.get("keep", "") == x for r in good),
+            words = dict(KEEP_WORDS, session="fsession's session slots") if v.startswith("fkept-") else KEEP_WORDS
+            kept = "; ".join("%s: %d of %d" % (words.get(x, x), sum(r.fields.get("keep", "") == x for r in good),
                                                len(good)) for x in sorted(self.session_kept(k, v)))
             stashed = [r.num("in_stash") for r in good if r.fields.get("in_stash", "0") != "0"]
             if stashed:

@@ -271,15 +271,16 @@ static bool uses_stash(const struct ksnoop_plan *bp)
 }
 
 /*
- * Entry values wait for the return in kprobe.session's slots: a kprobe
- * plan with a stash, attached through a kprobe.multi link (MULTI), where
- * the kernel has kprobe.session and the plan fits (kfeatures.h).
+ * Entry values wait for the return in session slots: a kprobe plan with
+ * a stash, attached through a kprobe.multi link (MULTI), where the kernel
+ * has kprobe.session, or an fentry plan where it has fsession, and the
+ * plan fits (kfeatures.h).
  */
 static bool uses_session(const struct capture_plan *plan, enum attach_kind kind, bool multi)
 {
 	const char *why;
 
-	return kind == ATTACH_KPROBE && multi &&
+	return ((kind == ATTACH_KPROBE && multi) || kind == ATTACH_FENTRY) &&
 	       kfeatures__entry_keep(kfeatures__get(), kind, &plan->bpf, &why) == KEEP_SESSION;
 }
 
@@ -294,7 +295,8 @@ static void say_entry_keep(struct attacher *a, const struct capture_plan *plan,
 		return;
 	a->keep_said = true;
 	if (keep == KEEP_SESSION)
-		log_info("entry values wait for the return in kprobe.session cookies (task storage slots)");
+		log_info("entry values wait for the return in %s cookies (task storage slots)",
+			 kind == ATTACH_FENTRY ? "fsession" : "kprobe.session");
 	else
 		log_info("entry values wait for the return in the stash (a hash map): %s", why);
 }
@@ -391,12 +393,13 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	if (sleepable)
 		skel->rodata->plan.flags |= KSNOOP_PLAN_SLEEPABLE;
 
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fentry, kind == ATTACH_FENTRY);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fexit, kind == ATTACH_FENTRY);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fentry, kind == ATTACH_FENTRY && !session);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fexit, kind == ATTACH_FENTRY && !session);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fsession, kind == ATTACH_FENTRY && session);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kprobe, kind == ATTACH_KPROBE && !session);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kretprobe,
 					       kind == ATTACH_KPROBE && !session);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_ksession, session);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_ksession, kind == ATTACH_KPROBE && session);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uprobe, kind == ATTACH_UPROBE);
@@ -447,7 +450,12 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	if (kind == ATTACH_FENTRY) {
 		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fentry, 0, target);
 		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fexit, 0, target);
+		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fsession, 0, target);
 	}
+	/* fsession: an "fentry" program of fsession's type; libbpf's attach links it by that type. */
+	if (kind == ATTACH_FENTRY && session)
+		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_fsession,
+								   KSNOOP_BPF_TRACE_FSESSION);
 
 	/* The stash holds whole entry records; unused, it stays tiny. */
 	if (uses_stash(&plan->bpf))
@@ -763,7 +771,7 @@ static int attach_single(struct attacher *a, const struct capture_plan *plan,
 	int err;
 
 	say_entry_keep(a, plan, kind);
-	if (uses_session(plan, kind, true)) {
+	if (kind == ATTACH_KPROBE && uses_session(plan, kind, true)) {
 		err = attach_single_session(a, plan, e);
 		if (err != -ENOENT)
 			return err;
@@ -774,6 +782,13 @@ static int attach_single(struct attacher *a, const struct capture_plan *plan,
 
 	switch (kind) {
 	case ATTACH_FENTRY:
+		if (uses_session(plan, kind, false)) {
+			link = bpf_program__attach(skel->progs.ksnoop_fsession);
+			if (!link)
+				return attach_fail(e, -errno, "attach fsession to", target);
+			skel->links.ksnoop_fsession = link;
+			break;
+		}
 		if (side_attached(&plan->bpf, KSNOOP_ENTRY)) {
 			link = bpf_program__attach(skel->progs.ksnoop_fentry);
 			if (!link)

@@ -7,12 +7,12 @@
  * trampolines and ftrace direct calls), or an attach to nothing where the
  * kernel's answer tells (kprobe.multi looks the symbol up, a raw_tp cookie
  * is an attribute 6.10 added, kprobe.session an attach type it added,
- * uprobe.multi refuses a path that is no regular file).
- * Programs are "return 0"; the fentry one
- * is attached for the moment it takes to close it, to bpf_fentry_test1
- * (present wherever BPF is, called only by BPF_PROG_TEST_RUN).  fentry,
- * kprobe.multi and kprobe.session are probed only for runs that trace
- * kernel functions.
+ * uprobe.multi refuses a path that is no regular file, uprobe.session an
+ * attach type 6.13 added).  Programs are "return 0"; the fentry
+ * and fsession ones are attached for the moment it takes to close them,
+ * to bpf_fentry_test1 (present wherever BPF is, called only by
+ * BPF_PROG_TEST_RUN).  fentry, fsession, kprobe.multi and kprobe.session
+ * are probed only for runs that trace kernel functions.
  *
  * Before this, fentry was learned by failing a whole attach and resolving
  * every target again for kprobes, kprobe.multi by a refused attach and
@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
@@ -38,6 +39,7 @@
 /* No tracepoint, no kernel function is named so. */
 #define PROBE_NO_TP "ksnoop_no_such_tracepoint"
 #define PROBE_NO_FUNC "ksnoop_no_such_function"
+#define PROBE_NO_FILE "/ksnoop-no-such-file"
 
 #define FEATURES_ENV "KSNOOP_FEATURES"
 
@@ -50,6 +52,8 @@ static const char *const feature_names[FEAT__COUNT] = {
 	[FEAT_RINGBUF] = "ringbuf",
 	[FEAT_KPROBE_SESSION] = "kprobe_session",
 	[FEAT_UPROBE_MULTI] = "uprobe_multi",
+	[FEAT_FSESSION] = "fsession",
+	[FEAT_UPROBE_SESSION] = "uprobe_session",
 };
 
 const char *kfeatures__name(enum kernel_feature feat)
@@ -79,7 +83,7 @@ int kfeatures__parse(const char *spec, struct kernel_features *f, struct ks_erro
 
 		if (feat < 0)
 			return ks_fail(e, -EINVAL,
-				       FEATURES_ENV ": '%.*s' is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session, uprobe_multi",
+				       FEATURES_ENV ": '%.*s' is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session, uprobe_multi, fsession, uprobe_session",
 				       (int)len, p);
 		f->have[feat] = on;
 		f->injected[feat] = true;
@@ -246,6 +250,87 @@ static bool probe_uprobe_multi(void)
 	return load_and_link(type, &opts, multi, &lopts) == -EBADF;
 }
 
+/*
+ * fsession as fentry is: a load and an attach to PROBE_FUNC.  A kernel
+ * before 7.0 may load the program (its verifier takes an unknown tracing
+ * attach type as fentry's kind) but refuses the link (EINVAL); one whose
+ * architecture has no fsession trampoline refuses it too (EOPNOTSUPP).
+ */
+static bool probe_fsession(const struct btf *vmlinux)
+{
+	struct btf *own = vmlinux ? NULL : btf__load_vmlinux_btf();
+	__s32 id;
+
+	if (!vmlinux && !own)
+		return false;
+	id = btf__find_by_name_kind(vmlinux ?: own, PROBE_FUNC, BTF_KIND_FUNC);
+	btf__free(own);
+	if (id < 0)
+		return false;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = KSNOOP_BPF_TRACE_FSESSION,
+		    .attach_btf_id = id);
+	return load_and_link(BPF_PROG_TYPE_TRACING, &opts, KSNOOP_BPF_TRACE_FSESSION, NULL) == 0;
+}
+
+/*
+ * BPF_LINK_CREATE's attributes for uprobe.multi and uprobe.session, as the
+ * kernel lays them out (union bpf_attr's link_create; 6.6 on).
+ */
+struct uprobe_link_attr {
+	__u32 prog_fd;
+	__u32 target_fd;
+	__u32 attach_type;
+	__u32 link_flags;
+	__u64 path;
+	__u64 offsets;
+	__u64 ref_ctr_offsets;
+	__u64 cookies;
+	__u32 cnt;
+	__u32 flags;
+	__u32 pid;
+};
+
+int kfeatures__uprobe_session_link(int prog, const char *path, const unsigned long *offsets,
+				   const __u64 *cookies, __u32 cnt, int pid)
+{
+	struct uprobe_link_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_fd = prog;
+	attr.attach_type = KSNOOP_BPF_TRACE_UPROBE_SESSION;
+	attr.path = (__u64)(unsigned long)path;
+	attr.offsets = (__u64)(unsigned long)offsets;
+	attr.cookies = (__u64)(unsigned long)cookies;
+	attr.cnt = cnt;
+	attr.pid = pid;
+	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/*
+ * uprobe.session: an attach to a file that does not exist.  A kernel with
+ * it looks the path up and finds none (ENOENT); one without refuses the
+ * attach type first (EINVAL).  libbpf 1.5's bpf_link_create() passes
+ * uprobe.multi's attributes only for BPF_TRACE_UPROBE_MULTI, so the
+ * attributes are written here (uprobe_link_attr, kfeatures.h).
+ */
+static bool probe_uprobe_session(void)
+{
+	const char *path = PROBE_NO_FILE;
+	unsigned long offset = 0x1000;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = KSNOOP_BPF_TRACE_UPROBE_SESSION);
+	int prog = load_ret0(BPF_PROG_TYPE_KPROBE, &opts), link;
+
+	if (prog < 0)
+		return false;
+	link = kfeatures__uprobe_session_link(prog, path, &offset, NULL, 1, 0);
+	if (link >= 0)
+		close(link);
+	close(prog);
+	return link == -ENOENT || link >= 0;
+}
+
 /* The verifier refuses BPF_F_SLEEPABLE on a kprobe program where uprobes cannot sleep. */
 static bool probe_uprobe_sleepable(void)
 {
@@ -289,14 +374,16 @@ static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool
 
 	for (i = 0; i < FEAT__COUNT; i++)
 		f->probed[i] = funcs || (i != FEAT_FENTRY && i != FEAT_KPROBE_MULTI &&
-					 i != FEAT_KPROBE_SESSION);
+					 i != FEAT_KPROBE_SESSION && i != FEAT_FSESSION);
 	f->have[FEAT_TP_COOKIES] = probe_tp_cookies(f);
 	if (funcs) {
 		f->fentry_err = probe_fentry(vmlinux);
 		f->have[FEAT_FENTRY] = f->fentry_err == 0;
 		f->have[FEAT_KPROBE_MULTI] = probe_kprobe_multi();
 		f->have[FEAT_KPROBE_SESSION] = f->have[FEAT_KPROBE_MULTI] && probe_kprobe_session();
+		f->have[FEAT_FSESSION] = f->have[FEAT_FENTRY] && probe_fsession(vmlinux);
 	}
+	f->have[FEAT_UPROBE_SESSION] = probe_uprobe_session();
 	f->have[FEAT_KPROBES] = probe_kprobes();
 	f->have[FEAT_UPROBE_SLEEPABLE] = probe_uprobe_sleepable();
 	f->have[FEAT_UPROBE_MULTI] = probe_uprobe_multi();
@@ -386,20 +473,50 @@ bool kfeatures__ufunc_multi(const struct kernel_features *f)
 	return f->have[FEAT_UPROBE_MULTI] && !f->unprivileged;
 }
 
+/* The session feature of attach kind KIND; FEAT__COUNT: the kind has none. */
+static enum kernel_feature session_feature(enum attach_kind kind)
+{
+	switch (kind) {
+	case ATTACH_KPROBE:
+		return FEAT_KPROBE_SESSION;
+	case ATTACH_FENTRY:
+		return FEAT_FSESSION;
+	default:
+		return FEAT__COUNT;
+	}
+}
+
+/* Why KIND's session is not there, for -v (FEAT: its feature). */
+static const char *session_missing(const struct kernel_features *f, enum kernel_feature feat)
+{
+	static const char *const since[FEAT__COUNT] = {
+		[FEAT_KPROBE_SESSION] = "no kprobe.session in this kernel (6.10 on)",
+		[FEAT_FSESSION] = "no fsession in this kernel (7.0 on)",
+		[FEAT_UPROBE_SESSION] = "no uprobe.session in this kernel (6.13 on)",
+	};
+	static const char *const off[FEAT__COUNT] = {
+		[FEAT_KPROBE_SESSION] = "kprobe_session turned off by " FEATURES_ENV,
+		[FEAT_FSESSION] = "fsession turned off by " FEATURES_ENV,
+		[FEAT_UPROBE_SESSION] = "uprobe_session turned off by " FEATURES_ENV,
+	};
+
+	return f->injected[feat] ? off[feat] : since[feat];
+}
+
 enum entry_keep kfeatures__entry_keep(const struct kernel_features *f, enum attach_kind kind,
 				      const struct ksnoop_plan *bp, const char **why)
 {
 	const struct ksnoop_side_plan *entry = &bp->side[KSNOOP_ENTRY];
+	enum kernel_feature feat = session_feature(kind);
 
 	*why = NULL;
 	if (!(entry->flags & KSNOOP_SIDE_STASH))
 		return (entry->flags & KSNOOP_SIDE_RETRY) ? KEEP_STASH : KEEP_NONE;
-	if (kind != ATTACH_KPROBE)
-		*why = kind == ATTACH_FENTRY ? "fentry/fexit (fsession needs a libbpf newer than 1.5)" :
+	if (feat == FEAT__COUNT)
+		*why = kind == ATTACH_UPROBE ? "user functions attach as uprobe/uretprobe pairs" :
 		       "tracepoints have no session cookie";
-	else if (!f->have[FEAT_KPROBE_SESSION])
-		*why = f->injected[FEAT_KPROBE_SESSION] ? "kprobe_session turned off by " FEATURES_ENV :
-		       "no kprobe.session in this kernel (6.10 on)";
+	else if (!f->have[feat])
+		*why = session_missing(f, feat);
 	else if (entry->flags & (KSNOOP_SIDE_RETRY | KSNOOP_SIDE_TIMED))
 		*why = "its entry is read again at the return";
 	else if (bp->tree)

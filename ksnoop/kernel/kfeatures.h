@@ -2,7 +2,8 @@
 /*
  * What the running kernel can do, probed once before anything is resolved:
  * whether fentry/fexit attach, whether kprobes, kprobe.multi,
- * kprobe.session and uprobe.multi links exist, whether uprobe programs may sleep, whether raw_tp links carry a
+ * kprobe.session, uprobe.multi, fsession and uprobe.session links exist,
+ * whether uprobe programs may sleep, whether raw_tp links carry a
  * BPF cookie, whether there is a BPF ring buffer.  The attach mode, the
  * program sharing and the USDT program kind are decided from this set,
  * not learned by a load or an attach failing halfway through a run.
@@ -16,11 +17,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 #include "attach_kind.h"
 #include "ks_error.h"
 
 struct btf;
 struct ksnoop_plan;
+
+/*
+ * Attach types the system's uapi header (bookworm's, 6.1) does not name,
+ * as the kernel numbers them (include/uapi/linux/bpf.h: 57 since 6.13,
+ * 58 since 7.0).
+ */
+#define KSNOOP_BPF_TRACE_UPROBE_SESSION	((enum bpf_attach_type)57)
+#define KSNOOP_BPF_TRACE_FSESSION	((enum bpf_attach_type)58)
 
 /* The names KSNOOP_FEATURES and the -v line use, in this order. */
 enum kernel_feature {
@@ -33,8 +43,7 @@ enum kernel_feature {
 	/*
 	 * kprobe.session: one program at a function's entry and return over
 	 * kprobe.multi, with a cookie for the call (6.10 on).  Last, so that
-	 * the -v line grew at its end.  uprobe.session (6.13) and fsession
-	 * (7.0) are not here: libbpf 1.5 has no way to attach either.
+	 * the -v line grew at its end.
 	 */
 	FEAT_KPROBE_SESSION,
 	/*
@@ -43,6 +52,17 @@ enum kernel_feature {
 	 * each.  After kprobe_session, for the same reason.
 	 */
 	FEAT_UPROBE_MULTI,
+	/*
+	 * fsession: fentry and fexit as one program, with a cookie for the
+	 * call on the trampoline's stack (7.0 on).  libbpf 1.5 has no section
+	 * for it; an fentry program loads as one by its expected attach type.
+	 */
+	FEAT_FSESSION,
+	/*
+	 * uprobe.session: the same over uprobe.multi (6.13 on).  libbpf 1.5's
+	 * uprobe.multi attach asks for its own type: ksnoop makes the link.
+	 */
+	FEAT_UPROBE_SESSION,
 	FEAT__COUNT,
 };
 
@@ -111,17 +131,25 @@ int kfeatures__check_run(const struct kernel_features *f, bool funcs, enum attac
  * on), else a uprobe per function and side.
  */
 bool kfeatures__ufunc_multi(const struct kernel_features *f);
+/*
+ * A uprobe.session link of program PROG at the CNT OFFSETS of file PATH,
+ * with COOKIES (NULL: none), in process PID (0: every process): its fd,
+ * or a negative errno.  libbpf 1.5 makes uprobe.multi links only.
+ */
+int kfeatures__uprobe_session_link(int prog, const char *path, const unsigned long *offsets,
+				   const __u64 *cookies, __u32 cnt, int pid);
 
 /* Where a call's entry record waits for its return. */
 enum entry_keep {
 	KEEP_NONE,	/* nowhere: nothing of the entry is reported with the return */
 	KEEP_STASH,	/* the stash, a hash map keyed by task and call frame */
-	KEEP_SESSION,	/* the task's session slots, named by the kprobe.session cookie */
+	KEEP_SESSION,	/* the task's session slots, named by the session cookie */
 };
 
 /*
  * Where plan BP's entry records wait when it attaches as KIND: in
- * kprobe.session slots where the kernel has kprobe.session and the plan
+ * session slots where the kernel has the session of KIND (kprobe.session,
+ * fsession for fentry, uprobe.session for user functions) and the plan
  * fits them, else the stash, with *WHY saying why not the session (for
  * -v; NULL otherwise).
  */

@@ -84,8 +84,9 @@
 #   MAX_KERNEL X.Y  run only on kernel X.Y (any X.Y.z) or earlier
 #   REQUIRES F...   run only where ksnoop -v says "F yes" for each F
 #                (fentry, kprobes or kprobe, kprobe_multi, uprobe_sleepable,
-#                tp_cookies, ringbuf, kprobe_session, uprobe_multi), probed
-#                once per KSNOOP_FEATURES; a
+#                tp_cookies, ringbuf, kprobe_session, uprobe_multi,
+#                fsession, uprobe_session), probed once per
+#                KSNOOP_FEATURES; a
 #                name the line does not have fails the case
 #   KFUNC V F1 F2...  set V to the first of the kernel functions F1 F2 ...
 #                that /proc/kallsyms has (a function renamed between

@@ -116,8 +116,31 @@ static void test_parse_errors(void **state)
 	refused(",fentry", "'' is not");
 	refused("fentry,,kprobes", "'' is not");
 	refused("fentry,", "after the last ','");
-	refused("-kprobe", "is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session, uprobe_multi");
+	refused("-kprobe", "is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session, uprobe_multi, fsession, uprobe_session");
 	refused("-kprobe_sessions", "'-kprobe_sessions' is not");
+	refused("-fsessions", "'-fsessions' is not");
+	refused("-uprobe.session", "'-uprobe.session' is not");
+}
+
+/* The session features by the names -v and 89-session.sh use, each on its own. */
+static void test_parse_sessions(void **state)
+{
+	struct kernel_features f = everything();
+	struct ks_error e = { 0 };
+
+	assert_int_equal(kfeatures__parse("-fsession", &f, &e), 0);
+	assert_false(f.have[FEAT_FSESSION]);
+	assert_true(f.injected[FEAT_FSESSION]);
+	assert_true(f.have[FEAT_KPROBE_SESSION]);
+	assert_true(f.have[FEAT_UPROBE_SESSION]);
+	assert_false(f.injected[FEAT_UPROBE_SESSION]);
+	assert_int_equal(kfeatures__parse("-uprobe_session,+fsession", &f, &e), 0);
+	assert_true(f.have[FEAT_FSESSION]);
+	assert_false(f.have[FEAT_UPROBE_SESSION]);
+	assert_true(f.injected[FEAT_UPROBE_SESSION]);
+	assert_true(f.have[FEAT_KPROBE_SESSION]);
+	assert_string_equal(kfeatures__name(FEAT_FSESSION), "fsession");
+	assert_string_equal(kfeatures__name(FEAT_UPROBE_SESSION), "uprobe_session");
 }
 
 /* ---- the -v line ---- */
@@ -131,12 +154,12 @@ static void test_describe(void **state)
 	kfeatures__describe(&f, "6.1.0-test", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.1.0-test: fentry no (Operation not supported), kprobes yes, "
 			    "kprobe_multi no, uprobe_sleepable yes, tp_cookies yes, ringbuf yes, "
-			    "kprobe_session yes, uprobe_multi yes");
+			    "kprobe_session yes, uprobe_multi yes, fsession yes, uprobe_session yes");
 	assert_int_equal(kfeatures__parse("-uprobe_sleepable,-fentry", &f, &e), 0);
 	kfeatures__describe(&f, "6.12", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.12: fentry no (KSNOOP_FEATURES), kprobes yes, kprobe_multi no, "
 			    "uprobe_sleepable no (KSNOOP_FEATURES), tp_cookies yes, ringbuf yes, "
-			    "kprobe_session yes, uprobe_multi yes");
+			    "kprobe_session yes, uprobe_multi yes, fsession yes, uprobe_session yes");
 }
 
 /* arm64's 6.1 refuses fentry with the kernel's own ENOTSUPP (524), which libc does not name. */
@@ -149,7 +172,8 @@ static void test_describe_no_trampolines(void **state)
 	kfeatures__describe(&f, "6.1.0-50-cloud-arm64", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.1.0-50-cloud-arm64: fentry no (no BPF trampolines in this "
 			    "kernel's build for its architecture, ENOTSUPP), kprobes yes, kprobe_multi no, "
-			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session yes, uprobe_multi yes");
+			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session yes, "
+			    "uprobe_multi yes, fsession yes, uprobe_session yes");
 }
 
 /* A run that traces no kernel function does not ask about fentry or kprobe.multi. */
@@ -161,10 +185,12 @@ static void test_describe_not_probed(void **state)
 
 	f.probed[FEAT_FENTRY] = f.probed[FEAT_KPROBE_MULTI] = f.probed[FEAT_KPROBE_SESSION] = false;
 	f.have[FEAT_FENTRY] = f.have[FEAT_KPROBE_MULTI] = f.have[FEAT_KPROBE_SESSION] = false;
+	f.probed[FEAT_FSESSION] = f.have[FEAT_FSESSION] = false;
+	f.have[FEAT_UPROBE_SESSION] = false;
 	kfeatures__describe(&f, "6.12", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.12: fentry not probed, kprobes yes, kprobe_multi not probed, "
 			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session not probed, "
-			    "uprobe_multi yes");
+			    "uprobe_multi yes, fsession not probed, uprobe_session no");
 	/* Injected: said as injected, probed or not. */
 	assert_int_equal(kfeatures__parse("-kprobe_multi", &f, &e), 0);
 	kfeatures__describe(&f, "6.12", line, sizeof(line));
@@ -348,6 +374,7 @@ static void test_entry_keep(void **state)
 {
 	struct kernel_features all = everything(),
 			       no_session = without(FEAT_KPROBE_SESSION, FEAT_KPROBE_SESSION),
+			       no_fsession = without(FEAT_FSESSION, FEAT_FSESSION),
 			       injected = everything();
 	struct ksnoop_plan bp = stash_plan(64 + 16 + 256), none = { 0 }, retry = { 0 }, big, tree, track;
 	struct ks_error e = { 0 };
@@ -359,8 +386,25 @@ static void test_entry_keep(void **state)
 	/* Forced for comparison: KSNOOP_FEATURES=-kprobe_session, whatever --mode says. */
 	assert_int_equal(kfeatures__parse("-kprobe_session", &injected, &e), 0);
 	keeps(&injected, ATTACH_KPROBE, &bp, KEEP_STASH, "kprobe_session turned off by KSNOOP_FEATURES");
-	/* fentry/fexit: fsession needs a newer libbpf; the stash. */
-	keeps(&all, ATTACH_FENTRY, &bp, KEEP_STASH, "fsession");
+	/* fentry/fexit: fsession's cookie where the kernel has it (7.0 on), else the stash. */
+	keeps(&all, ATTACH_FENTRY, &bp, KEEP_SESSION, NULL);
+	keeps(&no_fsession, ATTACH_FENTRY, &bp, KEEP_STASH, "no fsession in this kernel (7.0 on)");
+	/* fsession's and kprobe.session's features are each their kind's alone. */
+	keeps(&no_fsession, ATTACH_KPROBE, &bp, KEEP_SESSION, NULL);
+	keeps(&no_session, ATTACH_FENTRY, &bp, KEEP_SESSION, NULL);
+	keeps(&injected, ATTACH_FENTRY, &bp, KEEP_SESSION, NULL);
+	assert_int_equal(kfeatures__parse("-fsession", &injected, &e), 0);
+	keeps(&injected, ATTACH_FENTRY, &bp, KEEP_STASH, "fsession turned off by KSNOOP_FEATURES");
+	/* fsession takes what kprobe.session takes: not a record larger than a slot, not --tree. */
+	big = stash_plan(KSNOOP_SESSION_REC_MAX + 8);
+	keeps(&all, ATTACH_FENTRY, &big, KEEP_STASH, "larger than a session slot");
+	tree = bp;
+	tree.tree = KSNOOP_TREE_ROOT;
+	keeps(&all, ATTACH_FENTRY, &tree, KEEP_STASH, "--tree");
+	/* User functions: uprobe/uretprobe pairs whatever the kernel has (not wired). */
+	keeps(&all, ATTACH_UPROBE, &bp, KEEP_STASH, "uprobe/uretprobe");
+	/* Tracepoints: no cookie at all. */
+	keeps(&all, ATTACH_SYSCALL, &bp, KEEP_STASH, "tracepoints have no session cookie");
 	/* Nothing of the entry with the return: no stash at all. */
 	keeps(&all, ATTACH_KPROBE, &none, KEEP_NONE, NULL);
 	/* An entry held back for a user fault: the stash, said nowhere (not a choice). */
@@ -387,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_parse_every_name),
 		cmocka_unit_test(test_parse_empty),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_parse_sessions),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_describe_no_trampolines),
 		cmocka_unit_test(test_describe_not_probed),

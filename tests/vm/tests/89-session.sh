@@ -188,6 +188,118 @@ ks_case <<-'CASE'
 	         "$(jq_count "$OUT" ".values.filename == \"$tmp/file-to-open\"")"
 CASE
 
+# --- fsession against the stash (7.0 on): fentry and fexit as one
+#     program with a cookie for the call; its entry record waits in the
+#     same session slots (or, where task storage is refused, the stash
+#     under the cookie).  The same calls print the same on both paths
+#     (KSNOOP_FEATURES=-fsession forces fentry/fexit with the stash). ---
+# The stash side needs fentry where the kernel has fsession (it is turned
+# off there), and skips, as the session side does, where it has none.
+fneed=fsession
+ksnoop -v --mode fentry --duration 0.1 'do_sys_openat2(filename, return >= 0)' 2>&1 >/dev/null |
+	grep -q 'fsession yes' && fneed=fentry
+for path in fsession fstash; do
+	P=$path
+	if [ $path = fstash ]; then
+		export KSNOOP_FEATURES=-fsession
+		said='in the stash \(a hash map\): fsession turned off by KSNOOP_FEATURES'
+		need=$fneed
+	else
+		unset KSNOOP_FEATURES
+		said='in fsession cookies'
+		need=fsession
+	fi
+
+	ks_case <<-'CASE'
+		NAME     ${P}_entry_values
+		REQUIRES $need
+		RUN      --mode fentry -j -n 1 -c cat 'do_sys_openat2(filename, how->flags, return >= 0)'
+		WORKLOAD cat "$tmp/file-to-open" >/dev/null
+		UNTIL    exit
+		EXPECT   ${P}_entry_values_path: stderr "entry values wait for the return $said"
+		EXPECT   ${P}_entry_values_one: eq 1 \
+		         "$(jq_count "$OUT" ".values.filename == \"$tmp/file-to-open\"")"
+		EXPECT   ${P}_entry_values_kept: eq 0 "$(record summary "$OUT" | jq -r '.not_followed')"
+	CASE
+	events "$OUT" | jq -c "select(.values.filename == \"$tmp/file-to-open\") | .values" \
+		> "$tmp/$P-entry_values" 2>/dev/null
+
+	ks_case <<-'CASE'
+		NAME     ${P}_recursion
+		REQUIRES $need
+		KFUNC    EPC ep_loop_check_proc
+		RUN      --mode fentry -j -c vmprog "$EPC(depth, return >= 0)"
+		WORKLOAD vmprog epoll-nest 4
+		EXPECT   ${P}_recursion_innermost_first: text '2 1 0' \
+		         "$(events "$OUT" | jq -r '.values.depth' | tr '\n' ' ')"
+	CASE
+	events "$OUT" | jq -c '.values' > "$tmp/$P-recursion" 2>/dev/null
+
+	ks_case <<-'CASE'
+		NAME     ${P}_threads
+		REQUIRES $need
+		RUN      --mode fentry -j -c vmprog 'do_sys_openat2(filename, return >= 0)'
+		WORKLOAD vmprog open-threads 4 25 "$tmp/file-to-open"
+		EXPECT   ${P}_threads_all: eq 100 \
+		         "$(jq_count "$OUT" ".values.filename == \"$tmp/file-to-open\"")"
+		EXPECT   ${P}_threads_tasks: eq 4 \
+		         "$(events "$OUT" | jq -r "select(.values.filename == \"$tmp/file-to-open\") | .tid" | sort -u | wc -l)"
+	CASE
+	events "$OUT" | jq -c "select(.values.filename == \"$tmp/file-to-open\") | [.values.filename, .values.return >= 0]" \
+		2>/dev/null | sort > "$tmp/$P-threads"
+
+	ks_case <<-'CASE'
+		NAME     ${P}_in_flight
+		REQUIRES $need
+		BEFORE   in_flight_before
+		RUN      --mode fentry -j -c cat 'vfs_read(count, return >= 0)'
+		WORKLOAD touch "$tmp/go"; i=0; while pidof cat >/dev/null && [ $i -lt 3000 ]; do usleep 10000; i=$((i + 1)); done
+		EXPECT   ${P}_in_flight_not_reported: eq 0 "$(jq_count "$OUT" '.values.return == 2')"
+		EXPECT   ${P}_in_flight_next_read: eq 1 "$(jq_count "$OUT" '.values.return == 0')"
+	CASE
+	events "$OUT" | jq -c '.values' > "$tmp/$P-in_flight" 2>/dev/null
+done
+unset KSNOOP_FEATURES
+
+# --- 7.0 on (x86-64): -v finds fsession, so the cases above ran ---
+ks_case <<-'CASE'
+	NAME     fsession_probed
+	MIN_KERNEL 7.0
+	ARCH     x86_64
+	RUN      --mode fentry --duration 0.1 'do_sys_openat2(filename, return >= 0)'
+	UNTIL    exit
+	EXPECT   fsession_probed_yes: stderr 'fentry yes, .*, fsession yes'
+CASE
+
+# --- where fsession's entries waited: as kprobe.session's, the stash
+#     under the cookie on 7.x in this VM (no cmpxchg16b, so no task
+#     storage: the cookie itself is on the trampoline's stack and needs
+#     none), counted; nothing lost ---
+ks_case <<-'CASE'
+	NAME     fsession_where
+	REQUIRES fsession
+	RUN      --mode fentry -j -n 1 -c cat 'do_sys_openat2(filename, return >= 0)'
+	WORKLOAD cat "$tmp/file-to-open" >/dev/null
+	UNTIL    exit
+	EXPECT   fsession_where_kept: eq 0 "$(record summary "$OUT" | jq -r '.not_followed')"
+	EXPECT   fsession_where_one: eq 1 "$(jq_count "$OUT" ".values.filename == \"$tmp/file-to-open\"")"
+CASE
+[ "$fneed" = fentry ] &&
+	note "$(uname -r): fsession entries kept in the stash under the cookie: $(record summary "$OUT" 2>/dev/null | jq -r '.session_in_stash // 0' 2>/dev/null)"
+
+if ksnoop -v --mode fentry --duration 0.1 'do_sys_openat2(filename, return >= 0)' 2>&1 >/dev/null |
+	grep -q 'fsession yes'; then
+	for c in entry_values recursion threads in_flight; do
+		if [ -s "$tmp/fsession-$c" ] && cmp -s "$tmp/fsession-$c" "$tmp/fstash-$c"; then
+			pass "same_fsession_$c"
+		else
+			fail "same_fsession_$c" "fsession: $(head -c 300 "$tmp/fsession-$c" | tr '\n' ' ') stash: $(head -c 300 "$tmp/fstash-$c" | tr '\n' ' ')"
+		fi
+	done
+else
+	note "$(uname -r): no fsession ($(ksnoop -v --mode fentry --duration 0.1 'do_sys_openat2(filename, return >= 0)' 2>&1 >/dev/null | grep -o 'fsession no[^;,]*')): nothing to compare"
+fi
+
 case $(uname -r) in
 [0-5].* | 6.[0-9].* | 6.[0-9]-*) note "$(uname -r): no kprobe.session before 6.10; nothing to compare" ;;
 *)
