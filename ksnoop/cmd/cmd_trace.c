@@ -971,7 +971,14 @@ static int check_specs(struct trace *t, char **argv, enum spec_kind kind)
 	}
 	ret = targets__check_min_duration(t->specs, t->nspecs, o->min_duration_ns) ?:
 	      check_tree(t, kind);
-	/* A user function's -s is its user stack, named as --ustack's are. */
+	/*
+	 * A user function's -s is its user stack, named as --ustack's are,
+	 * and like them not recorded yet (a recording keeps no process's maps).
+	 */
+	if (!ret && o->stack && o->recording && has_ufunc(t)) {
+		log_error("record: user stacks (--ustack, a USDT probe's or a user function's -s) are not recorded yet");
+		ret = -EINVAL;
+	}
 	if (!ret && o->stack && !t->printer.opts.usym_ctx && has_ufunc(t) &&
 	    !(t->printer.opts.usym_ctx = usym__new(NULL))) {
 		log_error("out of memory");
