@@ -298,11 +298,12 @@ static __always_inline void count_call(void *ctx, enum word_source ws, const str
 			return;
 		}
 		key.sub = value_sub(v, plan.hist.is_signed);
-	} else if (ws != WORDS_USDT && ws != WORDS_UREGS &&
+	} else if (ws != WORDS_USDT && ws != WORDS_UREGS && ws != WORDS_UREGS_COUNT &&
 		   plan.output == KSNOOP_OUT_COUNT_STACKS) {
 		/*
-		 * Not in the USDT or uprobe programs at all (ws is known when
-		 * it is compiled): a sleepable program may not use a stack map.
+		 * Not in the USDT or sleepable uprobe programs at all (ws is
+		 * known when it is compiled): a sleepable program may not use
+		 * a stack map.  A user function's -s is its user stack, below.
 		 */
 		key.sub = bpf_get_stackid(ctx, &stacks, 0);
 		if (key.sub < 0) {
@@ -310,7 +311,10 @@ static __always_inline void count_call(void *ctx, enum word_source ws, const str
 			key.sub = -1;
 		}
 	}
-	/* --count --ustack: and per user stack, of its process. */
+	/*
+	 * --count --ustack: and per user stack, of its process (a user
+	 * function's -s too: the resolver asks for it so).
+	 */
 	if (ws != WORDS_USDT && ws != WORDS_UREGS && (plan.flags & KSNOOP_PLAN_COUNT_USTACK)) {
 		key.usub = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 		if (key.usub < 0 && key.usub != STACKID_NO_USER_STACK)

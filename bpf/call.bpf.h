@@ -58,7 +58,7 @@ static __always_inline void call_key(void *ctx, enum word_source ws, int kind, _
 {
 	key->tid = (__u32)bpf_get_current_pid_tgid();
 	key->func_id = func_id;
-	if (ws == WORDS_REGS || ws == WORDS_UREGS)
+	if (ws == WORDS_REGS || ws == WORDS_UREGS || ws == WORDS_UREGS_COUNT)
 		key->frame = arch_call_frame(ctx, kind == KSNOOP_RETURN);
 	else if (ws == WORDS_SYSCALL)
 		key->frame = 0;	/* a task is in one syscall at a time */

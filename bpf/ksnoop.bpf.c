@@ -595,6 +595,9 @@ CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, capture_entry)
  */
 CAPTURE_PROG("uprobe", ksnoop_uprobe, struct pt_regs, WORDS_UREGS, capture_entry)
 CAPTURE_PROG("uretprobe", ksnoop_uretprobe, struct pt_regs, WORDS_UREGS, capture_return)
+/* --count by user stack: the same, never sleepable, with the stack map. */
+CAPTURE_PROG("uprobe", ksnoop_uprobe_count, struct pt_regs, WORDS_UREGS_COUNT, capture_entry)
+CAPTURE_PROG("uretprobe", ksnoop_uretprobe_count, struct pt_regs, WORDS_UREGS_COUNT, capture_return)
 /* Syscall events: one of them (tp:syscalls:...), or a call's entry and exit (sys:). */
 CAPTURE_PROG("tp", ksnoop_syscall_tp, __u64, WORDS_SYSCALL, capture_entry)
 CAPTURE_PROG("tp", ksnoop_syscall_exit, __u64, WORDS_SYSCALL, capture_return)

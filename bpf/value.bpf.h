@@ -273,7 +273,7 @@ static __always_inline void fill_values(void *ctx, enum word_source ws, int kind
 		 */
 		if (vp->acc.src == KSNOOP_SRC_STACK || vp->acc.src == KSNOOP_SRC_USTACK) {
 			long n = bpf_get_stack(ctx, (void *)(vh + 1), KSNOOP_STACK_DEPTH * 8,
-					       ws == WORDS_UREGS ||
+					       ws == WORDS_UREGS || ws == WORDS_UREGS_COUNT ||
 					       ws == WORDS_USDT || vp->acc.src == KSNOOP_SRC_USTACK ?
 					       BPF_F_USER_STACK : 0);
 

@@ -22,6 +22,12 @@ enum word_source {
 	WORDS_TP,	/* raw_tp: ctx is an array of u64 */
 	WORDS_REGS,	/* kprobe/kretprobe: ctx is struct pt_regs */
 	WORDS_UREGS,	/* uprobe/uretprobe: ctx is the user's struct pt_regs */
+	/*
+	 * The same, in programs that are never sleepable: --count by user
+	 * stack (-s, --ustack) needs the stack map, which a sleepable
+	 * program may not use.
+	 */
+	WORDS_UREGS_COUNT,
 	WORDS_USDT,	/* USDT: argument specs decoded by usdt.bpf.h */
 	WORDS_SYSCALL,	/* syscall events (perf tracepoints): ctx is the record */
 };
@@ -171,9 +177,10 @@ static __always_inline void read_words(void *ctx, enum word_source ws, int kind,
 		break;
 	case WORDS_REGS:
 	case WORDS_UREGS:
+	case WORDS_UREGS_COUNT:
 		/* A user function's stack arguments are on its user stack. */
 		arch_reg_args(ctx, words, kind == KSNOOP_ENTRY ? plan.nslots : 0,
-			      ws == WORDS_UREGS);
+			      ws != WORDS_REGS);
 		if (kind == KSNOOP_RETURN)
 			words[KSNOOP_MAX_ARGS] = arch_return_value(ctx);
 		break;

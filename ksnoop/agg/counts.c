@@ -252,12 +252,14 @@ void counts__print(struct report *r, const struct count_row *rows, size_t n,
 	report__counts_begin(r, f->stacks || f->ustacks, f->by);
 	for (i = 0; i < n; i++) {
 		const struct count_row *row = &rows[i];
+		/* A user function's -s: its rows are per user stack, no kernel stack. */
+		bool user = f->user_func && f->user_func(f->ctx, row->func_id);
 		struct report_key key;
 		struct key_text kt;
 		struct report_count c = {
 			.func = f->func_name(f->ctx, row->func_id),
 			.count = row->count,
-			.stacks = f->stacks,
+			.stacks = f->stacks && !user,
 			.no_stack = row->sub < 0,
 			.frames = frames,
 		};
@@ -272,7 +274,7 @@ void counts__print(struct report *r, const struct count_row *rows, size_t n,
 			frames[c.nframes] = names[c.nframes];
 			c.nframes++;
 		}
-		if (f->ustacks)
+		if (f->ustacks || (f->stacks && user))
 			user_frames(f, row, unames, uframes, &c);
 		report__count(r, &c);
 	}

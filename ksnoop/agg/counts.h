@@ -65,6 +65,11 @@ struct counts_fmt {
 	void *sym_ctx;
 	/* --count --ustack: rows are per user stack too, named in their process */
 	bool ustacks;
+	/*
+	 * Whether FUNC_ID is a user function, whose -s stack is its user
+	 * stack (NULL: none is).
+	 */
+	bool (*user_func)(void *ctx, __u32 func_id);
 	print_usymbolize_fn usymbolize;
 	void *usym_ctx;
 };

@@ -371,6 +371,40 @@ long attacher__tracked_count(const struct attacher *a)
  * call is checked: an instance that kept its own ring buffer would write
  * where nobody reads.
  */
+/*
+ * --count by user stack (a user function's -s, or --ustack): its uprobes
+ * take the stack map, which a sleepable program may not use; the pair of
+ * programs that are never sleepable (ksnoop.bpf.c's *_count).
+ */
+static bool ufunc_counts_stacks(const struct capture_plan *plan)
+{
+	return plan->bpf.flags & KSNOOP_PLAN_COUNT_USTACK;
+}
+
+/* A user function's program for SIDE, as its plan wants it. */
+static struct bpf_program *uprobe_prog(struct ksnoop_bpf *skel, const struct capture_plan *plan,
+				       int side)
+{
+	bool count = ufunc_counts_stacks(plan);
+
+	if (side == KSNOOP_ENTRY)
+		return count ? skel->progs.ksnoop_uprobe_count : skel->progs.ksnoop_uprobe;
+	return count ? skel->progs.ksnoop_uretprobe_count : skel->progs.ksnoop_uretprobe;
+}
+
+/* Uprobes may sleep (to page user memory in) where the kernel has it and PLAN allows. */
+static bool ufunc_sleepable(const struct capture_plan *plan)
+{
+	return kfeatures__get()->have[FEAT_UPROBE_SLEEPABLE] && !ufunc_counts_stacks(plan);
+}
+
+/* Why a user function's program is not sleepable: for -v. */
+static const char *ufunc_not_sleepable(const struct capture_plan *plan)
+{
+	return ufunc_counts_stacks(plan) ? "counted by user stack (the stack map: not sleepable)" :
+	       "this kernel has no sleepable uprobes";
+}
+
 /* BPF_TRACE_UPROBE_MULTI (6.6): newer than the build's linux/bpf.h may be. */
 #define ATTACH_UPROBE_MULTI	((enum bpf_attach_type)48)
 
@@ -402,8 +436,14 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_ksession, kind == ATTACH_KPROBE && session);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uprobe, kind == ATTACH_UPROBE);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uretprobe, kind == ATTACH_UPROBE);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uprobe,
+					       kind == ATTACH_UPROBE && !ufunc_counts_stacks(plan));
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uretprobe,
+					       kind == ATTACH_UPROBE && !ufunc_counts_stacks(plan));
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uprobe_count,
+					       kind == ATTACH_UPROBE && ufunc_counts_stacks(plan));
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uretprobe_count,
+					       kind == ATTACH_UPROBE && ufunc_counts_stacks(plan));
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_syscall_tp,
 					       kind == ATTACH_SYSCALL_TP || kind == ATTACH_SYSCALL);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_syscall_exit,
@@ -417,11 +457,11 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 						    bpf_program__flags(skel->progs.ksnoop_usdt) |
 						    BPF_F_SLEEPABLE);
 	if (kind == ATTACH_UPROBE && sleepable) {
-		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_uprobe,
-						    bpf_program__flags(skel->progs.ksnoop_uprobe) |
+		err = err ?: bpf_program__set_flags(uprobe_prog(skel, plan, KSNOOP_ENTRY),
+						    bpf_program__flags(uprobe_prog(skel, plan, KSNOOP_ENTRY)) |
 						    BPF_F_SLEEPABLE);
-		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_uretprobe,
-						    bpf_program__flags(skel->progs.ksnoop_uretprobe) |
+		err = err ?: bpf_program__set_flags(uprobe_prog(skel, plan, KSNOOP_RETURN),
+						    bpf_program__flags(uprobe_prog(skel, plan, KSNOOP_RETURN)) |
 						    BPF_F_SLEEPABLE);
 	}
 
@@ -442,9 +482,9 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 								   BPF_TRACE_KPROBE_MULTI);
 	}
 	if (kind == ATTACH_UPROBE && multi) {
-		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_uprobe,
+		err = err ?: bpf_program__set_expected_attach_type(uprobe_prog(skel, plan, KSNOOP_ENTRY),
 								   ATTACH_UPROBE_MULTI);
-		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_uretprobe,
+		err = err ?: bpf_program__set_expected_attach_type(uprobe_prog(skel, plan, KSNOOP_RETURN),
 								   ATTACH_UPROBE_MULTI);
 	}
 	if (kind == ATTACH_FENTRY) {
@@ -1061,7 +1101,7 @@ static int attach_usdt_probes(struct attacher *a, const struct capture_plan *pla
 static int attach_ufunc(struct attacher *a, const struct target *tg, int pid, struct ks_error *e)
 {
 	const struct ufunc_match *m = &tg->ufunc;
-	bool sleepable = kfeatures__get()->have[FEAT_UPROBE_SLEEPABLE];
+	bool sleepable = ufunc_sleepable(&tg->plan);
 	struct ksnoop_bpf *skel;
 	int side;
 
@@ -1070,15 +1110,14 @@ static int attach_ufunc(struct attacher *a, const struct target *tg, int pid, st
 		log_info("%s: sleepable programs (user memory is paged in to be read)", m->name);
 	} else {
 		log_info("%s: %s%s; user memory not paged in yet reads as a fault", m->name,
-			 sleepable ? "sleepable programs refused: " : "this kernel has no sleepable uprobes",
+			 sleepable ? "sleepable programs refused: " : ufunc_not_sleepable(&tg->plan),
 			 sleepable ? e->msg : "");
 		skel = load_instance(a, &tg->plan, ATTACH_UPROBE, false, false, 0, e);
 	}
 	if (!skel)
 		return e->err;
 	for (side = KSNOOP_ENTRY; side <= KSNOOP_RETURN; side++) {
-		struct bpf_program *prog = side == KSNOOP_ENTRY ? skel->progs.ksnoop_uprobe :
-				      skel->progs.ksnoop_uretprobe;
+		struct bpf_program *prog = uprobe_prog(skel, &tg->plan, side);
 		LIBBPF_OPTS(bpf_uprobe_opts, opts, .retprobe = side == KSNOOP_RETURN);
 		struct bpf_link *link;
 		char buf[ERR_TEXT_MAX];
@@ -1094,10 +1133,14 @@ static int attach_ufunc(struct attacher *a, const struct target *tg, int pid, st
 				       side == KSNOOP_ENTRY ? "uprobe" : "uretprobe", m->name, m->path,
 				       err_text(err, buf, sizeof(buf)));
 		}
-		if (side == KSNOOP_ENTRY)
+		if (prog == skel->progs.ksnoop_uprobe)
 			skel->links.ksnoop_uprobe = link;
-		else
+		else if (prog == skel->progs.ksnoop_uretprobe)
 			skel->links.ksnoop_uretprobe = link;
+		else if (prog == skel->progs.ksnoop_uprobe_count)
+			skel->links.ksnoop_uprobe_count = link;
+		else
+			skel->links.ksnoop_uretprobe_count = link;
 	}
 	return release_instance(a) ? ks_fail(e, -ENOMEM, "out of memory") : 0;
 }
@@ -1323,7 +1366,7 @@ static struct ksnoop_bpf *load_ufunc_group(struct attacher *a, const struct capt
 					   bool multi, const struct attach_func *funcs, int n,
 					   struct ks_error *e)
 {
-	bool sleepable = kfeatures__get()->have[FEAT_UPROBE_SLEEPABLE];
+	bool sleepable = ufunc_sleepable(plan);
 	struct ksnoop_bpf *skel;
 
 	skel = sleepable ? load_group_instance(a, plan, ATTACH_UPROBE, true, multi, 0, funcs, n, e) :
@@ -1332,7 +1375,7 @@ static struct ksnoop_bpf *load_ufunc_group(struct attacher *a, const struct capt
 		return skel;
 	log_info("%s and the others of its group: %s%s; user memory not paged in yet reads as a fault",
 		 funcs[0].name, sleepable ? "sleepable programs refused: " :
-		 "this kernel has no sleepable uprobes", sleepable ? e->msg : "");
+		 ufunc_not_sleepable(plan), sleepable ? e->msg : "");
 	ks_clear(e);
 	return load_group_instance(a, plan, ATTACH_UPROBE, false, multi, 0, funcs, n, e);
 }
@@ -1352,8 +1395,7 @@ static int attach_ufunc_multi(struct attacher *a, struct ksnoop_bpf *skel,
 
 		if (!side_attached(&plan->bpf, side))
 			continue;
-		link = bpf_program__attach_uprobe_multi(side == KSNOOP_ENTRY ? skel->progs.ksnoop_uprobe :
-							skel->progs.ksnoop_uretprobe,
+		link = bpf_program__attach_uprobe_multi(uprobe_prog(skel, plan, side),
 							pid > 0 ? pid : -1, path, NULL, &opts);
 		err = link ? keep_link(a, link, false) :
 		      ks_fail(e, -errno, "uprobe.multi: %s", strerror(errno));
@@ -1387,9 +1429,7 @@ static int attach_ufunc_each(struct attacher *a, struct ksnoop_bpf *skel,
 
 			if (!side_attached(&plan->bpf, side))
 				continue;
-			link = bpf_program__attach_uprobe_opts(side == KSNOOP_ENTRY ?
-							       skel->progs.ksnoop_uprobe :
-							       skel->progs.ksnoop_uretprobe,
+			link = bpf_program__attach_uprobe_opts(uprobe_prog(skel, plan, side),
 							       pid > 0 ? pid : -1, path, offs[i], &opts);
 			err = link ? keep_link(a, link, false) : -errno;
 		}

@@ -500,6 +500,14 @@ static struct by_kind by_kind_of(void *ctx, __u32 func_id)
 				 p->by_desc.type_id ? &p->by_desc : NULL };
 }
 
+/* Whether FUNC_ID is a user function: its -s stack is its user stack. */
+static bool target_is_ufunc(void *ctx, __u32 func_id)
+{
+	const struct trace *t = ctx;
+
+	return func_id < (__u32)t->targets.n && t->targets.v[func_id].kind == ATTACH_UPROBE;
+}
+
 /* --count, --hist: the counts so far (CLEAR: and start the next period afresh). */
 static int print_counts(struct trace *t, struct attacher *a, bool clear)
 {
@@ -519,6 +527,7 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 			.nbuckets = t->opts->hist_nbuckets,
 		},
 		.ustacks = t->opts->ustack,
+		.user_func = target_is_ufunc,
 		.usymbolize = t->printer.opts.usymbolize,
 		.usym_ctx = t->printer.opts.usym_ctx,
 	};
@@ -852,7 +861,7 @@ static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum 
 		kernel__reread_ksyms(k);
 	say_attach_modes(t);
 	/* A process that exits at once still has its user stacks named by object and offset. */
-	if (t->opts->ustack && t->opts->pid && t->printer.opts.usym_ctx)
+	if ((t->opts->ustack || t->opts->stack) && t->opts->pid && t->printer.opts.usym_ctx)
 		usym__remember(t->printer.opts.usym_ctx, t->opts->pid);
 	if (t->rec) {
 		ret = record__begin(t->rec, &t->targets, t->specs, t->nspecs,
@@ -948,10 +957,15 @@ static int check_tree(const struct trace *t, enum spec_kind kind)
 	for (i = 0; i < t->nspecs; i++) {
 		const struct spec *s = &t->specs[i];
 
-		/* Tracepoints are leaves; a sys: call's entry and exit, not yet. */
-		if (s->kind == SPEC_KFUNC || (i && s->kind == SPEC_TP && !spec__is_syscall(s)))
+		/*
+		 * Functions, kernel or user (a user function's uprobes run in
+		 * its task, as the kernel functions it calls do); tracepoints
+		 * are leaves; a sys: call's entry and exit, not yet.
+		 */
+		if (s->kind == SPEC_KFUNC || s->kind == SPEC_UFUNC ||
+		    (i && s->kind == SPEC_TP && !spec__is_syscall(s)))
 			continue;
-		log_error("--tree: '%s' is not a kernel function%s; a tree's %s",
+		log_error("--tree: '%s' is not a kernel or user function%s; a tree's %s",
 			  s->text, i ? " or tracepoint" : "",
 			  i ? "INNER may be a function or a tracepoint" : "ROOT must be a function");
 		return -EINVAL;
@@ -959,27 +973,13 @@ static int check_tree(const struct trace *t, enum spec_kind kind)
 	return 0;
 }
 
-/*
- * Stacks of user functions are not taken yet: -s would print a user stack
- * named as the kernel's, --count would count without the stack asked for
- * (their programs, sleepable, have no stack map).  Refused, in one line.
- */
-static int check_ufunc_stacks(const struct trace *t)
+/* Whether a spec is a user function's (whose -s is its user stack). */
+static bool has_ufunc(const struct trace *t)
 {
-	const struct options *o = t->opts;
-	int i;
-
-	for (i = 0; i < t->nspecs; i++) {
-		if (t->specs[i].kind != SPEC_UFUNC)
-			continue;
-		if (o->stack || (o->ustack && o->output != OUTPUT_EVENTS)) {
-			log_error("%s: '%s' is a user function, whose stacks are not taken yet%s",
-				  o->stack ? "-s" : "--ustack", t->specs[i].text,
-				  o->stack && o->output == OUTPUT_EVENTS ? "; --ustack shows its program's stack" : "");
-			return -EINVAL;
-		}
-	}
-	return 0;
+	for (int i = 0; i < t->nspecs; i++)
+		if (t->specs[i].kind == SPEC_UFUNC)
+			return true;
+	return false;
 }
 
 /* The command line's own errors, before anything is set up. */
@@ -1064,7 +1064,20 @@ static int check_specs(struct trace *t, char **argv, enum spec_kind kind)
 	/* --pair: -L is the latency between its two events. */
 	ret = check_pair(t) ?:
 	      targets__check_min_duration(t->specs, t->nspecs, o->pair ? 0 : o->min_duration_ns) ?:
-	      check_tree(t, kind) ?: check_ufunc_stacks(t);
+	      check_tree(t, kind);
+	/*
+	 * A user function's -s is its user stack, named as --ustack's are,
+	 * and like them not recorded yet (a recording keeps no process's maps).
+	 */
+	if (!ret && o->stack && o->recording && has_ufunc(t)) {
+		log_error("record: user stacks (--ustack, a USDT probe's or a user function's -s) are not recorded yet");
+		ret = -EINVAL;
+	}
+	if (!ret && o->stack && !t->printer.opts.usym_ctx && has_ufunc(t) &&
+	    !(t->printer.opts.usym_ctx = usym__new(NULL))) {
+		log_error("out of memory");
+		ret = -ENOMEM;
+	}
 	if (ret || !o->track)
 		return ret;
 	t->track.name = o->track;

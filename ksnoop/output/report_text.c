@@ -200,6 +200,9 @@ static void folded_count(struct report *r, const struct report_count *c)
 
 	for (i = c->ustacks ? c->nuframes : 0; i-- > 0;) {
 		folded_user_frame(c->uframes[i], sym, sizeof(sym));
+		/* A user function's own stack starts at the function itself: it is the leaf. */
+		if (i == 0 && !c->nframes && strcmp(sym, c->func) == 0)
+			break;
 		put_folded_frame(r, sym);
 		put(r, ";");
 	}

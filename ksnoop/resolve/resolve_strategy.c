@@ -73,16 +73,27 @@ static int add_stack(struct rctx *r, struct capture_plan *plan, int kind, bool u
 	return 0;
 }
 
+/*
+ * A user function's -s is its program's stack, as a USDT probe's: the
+ * user stack, which --ustack would only repeat.
+ */
+static bool ufunc_stack(const struct rctx *r)
+{
+	return r->spec->kind == SPEC_UFUNC && (r->opts->stack || r->opts->ustack);
+}
+
 /* Every side that emits events gets the stack (a stashed entry carries its own). */
 static int add_stacks(struct rctx *r, bool stash)
 {
+	bool ufunc = r->spec->kind == SPEC_UFUNC;
 	int k, err;
 
 	/*
 	 * --count -s counts by stack id in a stack map, which the USDT
-	 * program, sleepable so that it can fault user memory in, may not use.
+	 * program, sleepable so that it can fault user memory in, may not
+	 * use.  A user function's counting programs are not sleepable.
 	 */
-	if (r->opts->stack && r->opts->output == OUTPUT_COUNT && r->opts->user_space)
+	if (r->opts->stack && r->opts->output == OUTPUT_COUNT && r->opts->user_space && !ufunc)
 		return rctx__fail(r, 0, "--count -s: USDT probes run sleepable programs, which may not use the stack map it counts by; -s alone shows each event's user stack");
 	if ((!r->opts->stack && !r->opts->ustack) || r->opts->output != OUTPUT_EVENTS)
 		return 0;
@@ -93,7 +104,8 @@ static int add_stacks(struct rctx *r, bool stash)
 		if (r->opts->tree ? k == KSNOOP_ENTRY : stash && k == KSNOOP_RETURN)
 			continue;
 		err = r->opts->stack ? add_stack(r, r->plan, k, false) : 0;
-		err = err ?: (r->opts->ustack ? add_stack(r, r->plan, k, true) : 0);
+		err = err ?: (r->opts->ustack && !(ufunc && r->opts->stack) ?
+			      add_stack(r, r->plan, k, true) : 0);
 		if (err)
 			return err;
 	}
@@ -578,11 +590,15 @@ static int count_key(struct rctx *r)
 }
 
 /* The program's output (ksnoop.h): the mode, as specific as BPF must be. */
-static __u8 program_output(const struct resolve_opts *opts, const struct wants *w)
+static __u8 program_output(const struct rctx *r, const struct wants *w)
 {
+	const struct resolve_opts *opts = r->opts;
+
 	switch (opts->output) {
 	case OUTPUT_COUNT:
-		return opts->stack ? KSNOOP_OUT_COUNT_STACKS : KSNOOP_OUT_COUNT;
+		/* A user function counts by its user stack (KSNOOP_PLAN_COUNT_USTACK). */
+		return opts->stack && r->spec->kind != SPEC_UFUNC ? KSNOOP_OUT_COUNT_STACKS :
+		       KSNOOP_OUT_COUNT;
 	case OUTPUT_HIST:
 	case OUTPUT_STATS:
 		return w->hist_item < 0 ? KSNOOP_OUT_HIST_DURATION : KSNOOP_OUT_HIST;
@@ -663,8 +679,8 @@ int strategy__choose(struct rctx *r, const struct wants *w)
 		ret = capture_values(r, w);
 	if (ret)
 		return ret;
-	r->plan->bpf.output = program_output(r->opts, w);
-	if (r->opts->output == OUTPUT_COUNT && r->opts->ustack)
+	r->plan->bpf.output = program_output(r, w);
+	if (r->opts->output == OUTPUT_COUNT && (r->opts->ustack || ufunc_stack(r)))
 		r->plan->bpf.flags |= KSNOOP_PLAN_COUNT_USTACK;
 	if (r->opts->output == OUTPUT_STATS)
 		r->plan->bpf.flags |= KSNOOP_PLAN_STATS;

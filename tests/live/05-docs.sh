@@ -40,6 +40,11 @@ for rule in SPEC USPEC ITEM VALUE FORMAT OP CONST; do
 done
 t=$(printf '%s\n' "$help" | rule_of TARGET)
 expect_eq synopsis_TARGET "$t" "$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$man" | sed 's/\\-/-/g; s/\\f[BIR]//g' | rule_of TARGET)"
+# A call tree's ROOT and INNER (user functions among them): --help's as the man page's.
+for rule in ROOT INNER; do
+	expect_eq "synopsis_$rule" "$(printf '%s\n' "$help" | rule_of "$rule")" \
+		"$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$man" | sed 's/\\-/-/g; s/\\f[BIR]//g' | rule_of "$rule")"
+done
 
 # The README's two set-up commands come first.
 first=$(grep -m2 -E '^ *make (demo|check)$' "$root/README.md" | sed 's/^ *//' | tr '\n' ' ')

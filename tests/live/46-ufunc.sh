@@ -115,8 +115,6 @@ info_no_such_file  info u:/nonexistent/app
 info_not_elf       info u:./text
 info_stripped      info u:./stripped
 byval_refused      u:./app-gcc-O0:uf_byval
-stack_refused      -s u:./app-gcc-O0:uf_add
-count_ustack_refused --count --ustack u:./app-gcc-O0:uf_add
 ROWS
 
 needs_root ufunc_tracing

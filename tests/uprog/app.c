@@ -12,6 +12,12 @@
  *                   kernel address: a tracer must not read it)
  *   app libc SIZE PATH   malloc(SIZE) and fopen(PATH, "r"): glibc's own
  *                   functions, typed from libc6-dbg
+ *   app tree        after a line on stdin (a tracer attaches with -p
+ *                   first), tree_request(1), which succeeds, then
+ *                   tree_request(2), which fails; then "done" on stdout:
+ *                   user functions and a tracepoint (task_rename) inside
+ *                   each, for --tree with a user function as ROOT, and
+ *                   a user function's stacks (-s)
  *
  * The functions are noinline and used, so every build has an out-of-line
  * copy; the values they get are fixed, so the test knows them.
@@ -21,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #define NOINLINE __attribute__((noinline, used))
@@ -69,6 +76,19 @@ NOINLINE long uf_depth(int n)
 		return 0;
 	uf_sink += n;
 	return 1 + depth_fn(n - 1);
+}
+
+/*
+ * --tree's ROOT: user functions (uf_depth recursing) and a tracepoint of
+ * the kernel (task:task_rename, from prctl) inside; -ENOENT where X > 1,
+ * as uf_lookup's -ENOENT (its first failing call) says.
+ */
+NOINLINE int tree_request(int x)
+{
+	uf_add(x, 1);
+	uf_depth(2);
+	prctl(PR_SET_NAME, x > 1 ? "kstree-fail" : "kstree-ok");
+	return uf_lookup(x > 1 ? 200 : 5) < 0 ? -2 : 0;
 }
 
 NOINLINE size_t uf_name(int id, const char *name)
@@ -208,6 +228,17 @@ int main(int argc, char **argv)
 		if (f)
 			fclose(f);
 		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "tree") == 0) {
+		char line[16];
+		int ok;
+
+		if (!fgets(line, sizeof(line), stdin))
+			return 1;
+		ok = tree_request(1) == 0 && tree_request(2) == -2;
+		printf("done\n");
+		fflush(stdout);
+		return ok ? 0 : 1;
 	}
 	if (argc > 2 && strcmp(argv[1], "spin") == 0) {
 		rounds = atoi(argv[2]) * 50;

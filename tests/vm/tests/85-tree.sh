@@ -298,7 +298,7 @@ refused tree_with_count '^ksnoop: --tree prints call trees: not with --count$' \
 refused tree_with_hist '^ksnoop: --tree prints call trees: not with --hist$' \
 	--tree --hist do_sys_openat2 do_filp_open
 refused tree_usdt 'USDT probes cannot be in a call tree' --tree usdt /bin/busybox:a:b /bin/busybox:a:c
-refused tree_tp_root "'tp:sched:sched_switch' is not a kernel function; a tree's ROOT must be a function" \
+refused tree_tp_root "'tp:sched:sched_switch' is not a kernel or user function; a tree's ROOT must be a function" \
 	--tree tp:sched:sched_switch do_filp_open
-refused tree_sys "'sys:openat' is not a kernel function or tracepoint" --tree do_sys_openat2 sys:openat
+refused tree_sys "'sys:openat' is not a kernel or user function or tracepoint" --tree do_sys_openat2 sys:openat
 refused tree_alone 'expected a ROOT function and at least one INNER' --tree do_sys_openat2

@@ -1,0 +1,157 @@
+#!/bin/bash
+# A user function's stacks and call trees, live on this machine (uprobes,
+# tracepoints), as root.  tests/uprog/app.c's `app tree` (held on a pipe
+# until ksnoop has attached with -p, so its maps are read at attach) calls
+# tree_request(1), which succeeds, then tree_request(2), which fails with
+# -ENOENT; each calls uf_add, uf_depth (recursing twice), prctl(PR_SET_NAME)
+# (the kernel's tracepoint task:task_rename) and uf_lookup.
+#   -s on a user function: its program's user stack (as a USDT probe's),
+#     named from the file: uf_add, tree_request, main; --ustack beside it
+#     adds no second copy.
+#   --count -s (and --ustack): counts per user stack and process (the
+#     uprobes' programs then not sleepable: they use the stack map), as
+#     text, JSON and folded stacks (the function once, as the leaf).
+#   --tree with a user function as ROOT: the user functions it calls and
+#     the kernel's tracepoint in that task nest by depth, with their
+#     values and returns; the root's return predicate prints only the
+#     failing call's tree; uf_lookup's -ENOENT is its first failing call;
+#     with -s that call's user stack.
+# (Kernel functions as INNER need kprobes or fentry: not on this kernel.)
+. "$(dirname "$0")/helpers.bash"
+usdt_paths
+UP=${KSNOOP_UPROG_DIR:-$(dirname "$U")/uprog}
+needs_root ufunc_tree
+scratch_dir
+chmod 755 "$tmp"
+for b in gcc-O0 clang-O2; do
+	if [ ! -x "$UP/app-$b" ]; then
+		fail ufunc_tree_programs "missing $UP/app-$b (make build/uprog/app-$b)"
+		exit 0
+	fi
+	cp "$UP/app-$b" "$tmp/"
+done
+
+# A user function's -s is a user stack: not recorded yet, as --ustack is not.
+refused record_stack_refused "^ksnoop: record: user stacks \(--ustack, a USDT probe's or a user function's -s\) are not recorded yet$" \
+	record -o "$tmp/u.rec" -s "u:$tmp/app-gcc-O0:uf_add"
+expect_eq record_stack_no_file "" "$(ls "$tmp/u.rec" 2>/dev/null)"
+
+# app_waits NAME: `app tree` of $A started, held on a pipe (its pid in $pid
+# for RUN's -p; ksnoop must not hold the pipe: 6>&-); app_go lets it make
+# its calls and waits (bounded, by count) for its "done".
+app_waits() {
+	local fifo=$tmp/fifo-$1
+	done_file=$tmp/done-$1
+	mkfifo "$fifo"
+	"$A" tree <"$fifo" >"$done_file" 2>/dev/null &
+	pid=$!
+	exec 6>"$fifo"
+}
+app_go() {
+	echo go >&6
+	exec 6>&-
+	for _ in $(seq 200); do
+		grep -q '^done$' "$done_file" && break
+		sleep 0.05
+	done
+	wait "$pid" 2>/dev/null
+}
+# The functions of a JSON stack, without offsets and objects: "a b c".
+frames() { jq -r '[.[] | sub("\\+0x[0-9a-f]+ \\(.*\\)$"; "")] | join(" ")'; }
+
+for b in gcc-O0 clang-O2; do
+	A=$tmp/app-$b
+	T=${b/-/_}
+	# --- the tree of the failing call only, text: nesting by indent ---
+	ks_case <<'CASE'
+NAME     ${T}_tree_text
+BEFORE   app_waits ${T}_text
+RUN      --tree -p "$pid" "u:$A:tree_request(x, return < 0)" "u:$A:uf_add(a, b, return)" "u:$A:uf_depth(n, return)" "u:$A:uf_lookup(key, return)" "tp:task:task_rename(comm:str)" 6>&-
+WORKLOAD app_go
+EXPECT   ${T}_tree_one: count 1 ' <- tree_request \('
+EXPECT   ${T}_tree_root_values: eq 'x = 2,return = -2 (ENOENT)' "$(sed -n '/<- tree_request/,/→/p' "$OUT" | sed -n 's/^    \([a-z].*\)$/\1/p' | paste -sd,)"
+EXPECT   ${T}_tree_add: count 1 '^  → uf_add \([0-9.]+ [mun]?s\) = 3$'
+EXPECT   ${T}_tree_depth_nested: eq '  → uf_depth = 2,    → uf_depth = 1,      → uf_depth = 0' \
+           "$(grep -E '→ uf_depth' "$OUT" | sed -E 's/ \([0-9.]+ [mun]?s\)//' | paste -sd,)"
+EXPECT   ${T}_tree_depth_values: eq '        n = 2,            n = 1,                n = 0' "$(grep -E '^ +n = ' "$OUT" | paste -sd,)"
+EXPECT   ${T}_tree_tracepoint_leaf: eq '  → tp:task_rename,        comm:str = "kstree-fail"' "$(grep -A1 '→ tp:task_rename' "$OUT" | paste -sd,)"
+EXPECT   ${T}_tree_first_error: count 1 '^  → uf_lookup \([0-9.]+ [mun]?s\) = -2 \(ENOENT\)  \[first error\]$'
+EXPECT   ${T}_tree_order: eq 'uf_add uf_depth uf_depth uf_depth tp:task_rename uf_lookup' "$(sed -n 's/^ *→ \([a-z_:]*\).*/\1/p' "$OUT" | paste -sd' ')"
+EXPECT   ${T}_tree_no_success: count 0 'kstree-ok|x = 1$'
+EXPECT   ${T}_tree_said: stderr '1 events printed, 0 lost'
+EXPECT   ${T}_tree_nothing_reached: stderr '^ksnoop: --tree: 0 call\(s\) outside a printed tree reached userspace$'
+EXPECT   ${T}_tree_nothing_left: eq "" "$(left_progs "$PROGS")"
+CASE
+	# --- JSON: the same tree as nested objects; -s: the first failing call's user stack ---
+	ks_case <<'CASE'
+NAME     ${T}_tree_json
+BEFORE   app_waits ${T}_json
+RUN      -j -s --tree -p "$pid" "u:$A:tree_request(x, return < 0)" "u:$A:uf_add(a, b, return)" "u:$A:uf_depth(n, return)" "u:$A:uf_lookup(key, return)" "tp:task:task_rename(comm:str)" 6>&-
+WORKLOAD app_go
+EXPECT   ${T}_json_one_tree: eq 1 "$(events "$OUT" | wc -l)"
+EXPECT   ${T}_json_root: eq '2 -2 ENOENT' "$(events "$OUT" | jq -r '"\(.values.x) \(.values.return) \(.values.return_errno)"')"
+EXPECT   ${T}_json_calls: eq 'uf_add uf_depth tp:task_rename uf_lookup' "$(events "$OUT" | jq -r '[.calls[].func] | join(" ")')"
+EXPECT   ${T}_json_add_values: eq '{"a":2,"b":1,"return":3}' "$(events "$OUT" | jq -c '.calls[0].values')"
+EXPECT   ${T}_json_recursion: eq '2=2 1=1 0=0' "$(events "$OUT" | jq -r '[.calls[1] | recurse(.calls[]) | "\(.values.n)=\(.values.return)"] | join(" ")')"
+EXPECT   ${T}_json_tracepoint: eq '"kstree-fail"' "$(events "$OUT" | jq -c '.calls[2].values["comm:str"]')"
+EXPECT   ${T}_json_first_error: eq '["uf_lookup"]' "$(events "$OUT" | jq -c '[.. | objects | select(.first_error == true) | .func]')"
+EXPECT   ${T}_json_durations: eq true "$(events "$OUT" | jq '[.. | objects | select(has("duration_ns")) | .duration_ns > 0] | all')"
+EXPECT   ${T}_json_stack_only_first: eq '["uf_lookup"]' "$(events "$OUT" | jq -c '[.. | objects | select(has("stack")) | .func]')"
+EXPECT   ${T}_json_stack_user: eq 'tree_request main' "$(events "$OUT" | jq -c '.calls[3].stack[0:2]' | frames)"
+CASE
+done
+
+A=$tmp/app-gcc-O0
+# --- -s on a user function: its user stack, named; --ustack adds no copy ---
+ks_case <<'CASE'
+NAME     stack_events
+BEFORE   app_waits stack
+RUN      -j -s --ustack -p "$pid" "u:$A:uf_add(a)" 6>&-
+WORKLOAD app_go
+EXPECT   stack_events_two: eq '1 2' "$(events "$OUT" | jq -r .values.a | paste -sd' ')"
+EXPECT   stack_events_frames: eq 'uf_add tree_request main,uf_add tree_request main' "$(events "$OUT" | jq -c '.stack[0:3]' | frames | paste -sd,)"
+EXPECT   stack_events_object: eq "\"$A\"" "$(events "$OUT" | jq -c '.stack[0] | capture("\\((?<o>.*)\\)$").o' | sort -u)"
+EXPECT   stack_events_no_second_copy: eq 0 "$(events "$OUT" | jq -c 'select(has("ustack"))' | wc -l)"
+CASE
+ks_case <<'CASE'
+NAME     stack_text
+BEFORE   app_waits stack_text
+RUN      -s -p "$pid" "u:$A:uf_lookup(key)" 6>&-
+WORKLOAD app_go
+EXPECT   stack_text_two: count 2 '^    stack = \[$'
+EXPECT   stack_text_named: count 2 "^        uf_lookup\\+0x0 \\($A\\),$"
+EXPECT   stack_text_caller: count 2 "^        tree_request\\+0x[0-9a-f]+ \\($A\\),$"
+CASE
+
+# --- --count -s: per user stack and process, not sleepable (the stack map) ---
+ks_case <<'CASE'
+NAME     count_stack
+BEFORE   app_waits count
+RUN      --count -s -p "$pid" "u:$A:uf_add" "u:$A:uf_depth" 6>&-
+WORKLOAD app_go
+EXPECT   count_stack_rows: count 2 '^uf_add: 1 call$'
+EXPECT   count_stack_user: count 8 "^    -- pid $pid, user stack:\$"
+EXPECT   count_stack_frames: eq 'uf_add+0x0 tree_request main' "$(grep -m1 -A4 '^uf_add: ' "$OUT" | sed -n 's/^    \([a-z_]*+0x[0-9a-f]*\) (.*)$/\1/p' | sed 's/+0x[1-9a-f][0-9a-f]*$//' | head -3 | paste -sd' ')"
+# uf_depth(2) recursing: a stack per depth (0, 1, 2) and call of tree_request.
+EXPECT   count_stack_depths: count 6 '^uf_depth: 1 call$'
+EXPECT   count_stack_recursion_frames: count 6 "^    uf_depth\\+0x[1-9a-f][0-9a-f]* \\($A\\)\$"
+EXPECT   count_stack_not_sleepable: stderr 'uf_add: counted by user stack \(the stack map: not sleepable\)'
+EXPECT   count_stack_none_lost: no_match 'not taken'
+CASE
+ks_case <<'CASE'
+NAME     count_stack_json
+BEFORE   app_waits count_json
+RUN      -j --count -s --ustack -p "$pid" "u:$A:uf_lookup" 6>&-
+WORKLOAD app_go
+EXPECT   count_json_rows: eq 2 "$(record count "$OUT" | wc -l)"
+EXPECT   count_json_pid: eq "$pid" "$(record count "$OUT" | jq -r .pid | sort -u)"
+EXPECT   count_json_frames: eq 'uf_lookup tree_request main' "$(record count "$OUT" | head -1 | jq -c '.ustack[0:3]' | frames)"
+EXPECT   count_json_no_kernel_stack: eq 0 "$(record count "$OUT" | jq -c 'select(has("stack"))' | wc -l)"
+CASE
+ks_case <<'CASE'
+NAME     count_folded
+BEFORE   app_waits folded
+RUN      --count -s --folded -p "$pid" "u:$A:uf_add" 6>&-
+WORKLOAD app_go
+EXPECT   count_folded_leaf_once: count 2 '^libc\.so\.6\+0x[0-9a-f]+;main;tree_request;uf_add 1$'
+CASE
