@@ -43,6 +43,7 @@ struct attacher {
 	__u32 ringbuf_bytes;
 	int ringbuf_fd;		/* from the first instance, -1 before */
 	int counters_fd;
+	int gate_fd;		/* open: every link attached, the run not stopped (plan.bpf.h) */
 	int counts_fd;		/* --count: calls per function (and stack) */
 	int stacks_fd;
 	int by_counts_fd;	/* --by: counts per (function, key, bucket) */
@@ -68,6 +69,7 @@ struct attacher {
 	/* What attaching cost, for -v: programs loaded, and the time in it. */
 	int nloaded;
 	double load_s;
+	int nattached;		/* targets attached so far (a Ctrl-C's "150 of 1451") */
 	bool keep_said;		/* -v said where entry values wait (once a run) */
 	double start_s;		/* when the attacher was made */
 };
@@ -90,6 +92,7 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	a->start_s = now_mono();
 	a->ringbuf_fd = -1;
 	a->counters_fd = -1;
+	a->gate_fd = -1;
 	a->counts_fd = -1;
 	a->stacks_fd = -1;
 	a->by_counts_fd = -1;
@@ -497,6 +500,7 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	if (a->ringbuf_fd >= 0) {
 		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.counters, a->counters_fd);
+		err = err ?: bpf_map__reuse_fd(skel->maps.gate, a->gate_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.counts, a->counts_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.stacks, a->stacks_fd);
 	} else {
@@ -513,6 +517,7 @@ static void drop_last_instance(struct attacher *a)
 	ksnoop_bpf__destroy(a->skels[--a->nskels]);
 	if (a->nskels == 0) {
 		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
+		a->gate_fd = -1;
 		a->by_counts_fd = -1;
 		a->sessions_fd = a->tree_buf_fd = -1;
 		a->tracked_fd = a->track_stories_fd = -1;
@@ -592,6 +597,7 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 	if (a->ringbuf_fd < 0) {
 		a->ringbuf_fd = bpf_map__fd(skel->maps.events);
 		a->counters_fd = bpf_map__fd(skel->maps.counters);
+		a->gate_fd = bpf_map__fd(skel->maps.gate);
 		a->counts_fd = bpf_map__fd(skel->maps.counts);
 		a->stacks_fd = bpf_map__fd(skel->maps.stacks);
 	}
@@ -1183,6 +1189,7 @@ static int attach_tp_group(struct attacher *a, struct ksnoop_bpf *skel,
 		if (err)
 			return attach_fail(e, err, "attach to tracepoint", funcs[i].name);
 		attached++;
+		a->nattached++;
 	}
 	log_info("%s: one program, %d tracepoint%s", group_label(label, sizeof(label), funcs, n),
 		 attached, attached == 1 ? "" : "s");
@@ -1218,6 +1225,7 @@ static int attach_shared(struct attacher *a, const struct capture_plan *plan,
 
 		err = attach_multi(a, group, funcs, n, &loaded, e);
 		if (!err) {
+			a->nattached += n;
 			log_info("%s: one program, %s", group_label(label, sizeof(label), funcs, n),
 				 uses_session(group, kind, true) ? "kprobe.session" : "kprobe.multi");
 			free(group);
@@ -1277,10 +1285,25 @@ static int attach_shared(struct attacher *a, const struct capture_plan *plan,
 		if (err)
 			return attach_fail(e, err, "attach a kprobe to", funcs[i].name);
 		attached++;
+		a->nattached++;
 	}
 	log_info("%s: one program, %d function%s with a kprobe each",
 		 group_label(label, sizeof(label), funcs, n), attached, attached == 1 ? "" : "s");
 	return 0;
+}
+
+int attacher__attached_so_far(const struct attacher *a)
+{
+	return a->nattached;
+}
+
+int attacher__set_gate(struct attacher *a, bool open)
+{
+	__u32 zero = 0, value = open;
+
+	if (a->gate_fd < 0)
+		return -EBADF;
+	return bpf_map_update_elem(a->gate_fd, &zero, &value, BPF_ANY) ? -errno : 0;
 }
 
 void attacher__log_cost(const struct attacher *a)
@@ -1381,6 +1404,8 @@ static int attach_usdt_group(struct attacher *a, struct target_list *l,
 	err = attach_usdt_probes(a, &l->v[g->idx[0]].plan, probes, g->n, pid, e);
 	for (k = 0; k < g->n && !err; k++)
 		l->v[g->idx[k]].attached = true;
+	if (!err)
+		a->nattached += g->n;
 	free(probes);
 	return err;
 }
@@ -1511,6 +1536,7 @@ int attacher__attach_targets(struct attacher *a, struct target_list *l, int pid,
 			continue;
 		}
 		tg->attached = !err;
+		a->nattached += !err;
 	}
 	if (!err)
 		err = check_any_attached(l, e);

@@ -381,7 +381,7 @@ BEFORE   ulimit_was=$(ulimit -Sn); ulimit -Sn 256
 RUN      --count --duration 1 'tp:sched_*'
 WORKLOAD ulimit -Sn "$ulimit_was"
 UNTIL    exit
-EXPECT   stderr "tracing $n target\(s\)"
+EXPECT   stderr "tracing $n targets?;"
 CASE
 # sched_wake_idle_without_ipi has no 'p': left out, the others traced
 # (... the 3 others take p alone: one program where raw_tp has cookies).
