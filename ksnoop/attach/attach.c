@@ -1292,6 +1292,47 @@ static int attach_shared(struct attacher *a, const struct capture_plan *plan,
 	return 0;
 }
 
+/*
+ * Descriptors a run holds once attached, estimated from above (measured
+ * against -v's "N links" on 6.1: a kprobe is a perf event and its link,
+ * two descriptors a side): a kprobe or uprobe per side, each two; a
+ * program of its own keeps a copy of each program (release_instance());
+ * a tracepoint or kprobe.multi group's member one link or none; the
+ * instance being loaded and the first one's maps, and stdio, the rest.
+ */
+#define FDS_BASE	64
+#define FDS_PER_PROBE	2
+
+static long target_fds(const struct target_list *l, const struct target *tg)
+{
+	int sides = side_attached(&tg->plan.bpf, KSNOOP_ENTRY) +
+		    side_attached(&tg->plan.bpf, KSNOOP_RETURN);
+	bool shared = groups__shared(l, tg);
+
+	switch (tg->kind) {
+	case ATTACH_USDT:
+		return (long)FDS_PER_PROBE * (tg->usdt.nsites > 0 ? tg->usdt.nsites : 1);
+	case ATTACH_TP:
+		return shared ? 1 : 2;
+	case ATTACH_KPROBE:
+		if (shared && kfeatures__get()->have[FEAT_KPROBE_MULTI])
+			return 0;
+		return (long)FDS_PER_PROBE * sides + (shared ? 0 : 2);
+	default:
+		return (long)FDS_PER_PROBE * (sides ? sides : 1) + 2;
+	}
+}
+
+long attacher__fds_needed(const struct target_list *l)
+{
+	long n = FDS_BASE;
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		n += target_fds(l, &l->v[i]);
+	return n;
+}
+
 int attacher__attached_so_far(const struct attacher *a)
 {
 	return a->nattached;

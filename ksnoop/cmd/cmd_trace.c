@@ -627,16 +627,40 @@ static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *r
 
 /*
  * Every program, map and kprobe is a file descriptor: a glob over a few
- * hundred functions needs more than the usual soft limit of 1024.
+ * hundred functions needs more than the usual soft limit of 1024.  The
+ * soft limit goes up to the hard one; a run that needs more than that
+ * (attacher__fds_needed()) is refused before anything loads, naming the
+ * number, rather than failing after minutes of attaching.
  */
-static void raise_fd_limit(void)
+/* A glob's kernel functions attached with kprobes. */
+static bool kprobe_glob(const struct trace *t)
 {
+	int i;
+
+	for (i = 0; i < t->targets.n; i++)
+		if (t->targets.v[i].from_glob && t->targets.v[i].kind == ATTACH_KPROBE)
+			return true;
+	return false;
+}
+
+static int raise_fd_limit(const struct trace *t)
+{
+	long need = attacher__fds_needed(&t->targets);
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
+	if (rl.rlim_max == RLIM_INFINITY || (rlim_t)need <= rl.rlim_max)
+		return 0;
+	log_error("%d target%s need about %ld file descriptors, more than the hard limit of %llu (ulimit -Hn): raise it%s",
+		  t->targets.n, t->targets.n == 1 ? "" : "s", need, (unsigned long long)rl.rlim_max,
+		  kprobe_glob(t) && !kfeatures__get()->have[FEAT_KPROBE_MULTI] ?
+		  " (a kprobe is two; with kprobe.multi, not on this kernel, a glob is one link a side)" : "");
+	return -EMFILE;
 }
 
 /*
@@ -795,7 +819,8 @@ static int attach_or_fall_back(struct trace *t, struct kernel *k, enum attach_mo
 		log_error("%s: ksnoop needs root, or CAP_BPF and CAP_PERFMON", e.msg);
 		return err;
 	}
-	if (err && *mode == MODE_AUTO && has_kernel_funcs(t)) {
+	/* Out of descriptors or memory: the mode is not at fault, another would fail too. */
+	if (err && *mode == MODE_AUTO && has_kernel_funcs(t) && !attacher__exhausted(err)) {
 		*mode = MODE_KPROBE;
 		return fall_back_to_kprobes(t, k, &e, a);
 	}
@@ -879,7 +904,9 @@ static int trace_run(struct trace *t, struct kernel *k)
 	ret = check_run(t);
 	if (ret)
 		return ret;
-	raise_fd_limit();
+	ret = raise_fd_limit(t);
+	if (ret)
+		return ret;
 	ret = attach_or_fall_back(t, k, &mode, &a);
 	if (ret)
 		return ret > 0 ? 0 : ret;

@@ -274,9 +274,10 @@ fi
 expect_eq drain_printed_is_lines "$(printed_total "$tmp/d.out" "$tmp/d.err")" "$(grep -c '^{"type":"event"' "$tmp/d.out")"
 all_json "$tmp/d.out" && pass drain_whole_records || fail drain_whole_records "$(tail -c 200 "$tmp/d.out")"
 
-# --- out of file descriptors while a glob attaches: the run fails and
-#     says so (it used to count nothing and exit 0); no totals after it.
-# Where the glob ran out (which tracepoint) is this kernel's: EREs.
+# --- a hard limit of file descriptors below what a glob needs: the run
+#     is refused before anything attaches, naming the number (issue 45:
+#     it used to run out after minutes of attaching); no totals after it.
+# The counts are this kernel's: EREs.
 golden=$(cd "$(dirname "$0")/../golden/62-stop" && pwd)
 for lim in 32 64; do
 	(ulimit -n $lim; ks_errors "$golden/fd-limit-$lim") <<'ROWS'
