@@ -91,14 +91,4 @@ else
 	kill -9 "$KPID" 2>/dev/null
 fi
 
-# A glob that needs more file descriptors than the hard limit (issue 45:
-# 6.1 without kprobe.multi, some 350 tcp_* functions, a kprobe each is a
-# perf event and a link): refused at once, naming the number, not after
-# attaching until the descriptors ran out, and never tried again in
-# another attach mode ("fentry was refused too").
-(ulimit -n 200; KSNOOP_FEATURES=-kprobe_multi exec ksnoop -v 'tcp_*(sk)') >"$tmp/f.out" 2>"$tmp/f.err"
-expect_eq fd_limit_refused_status 1 "$?"
-expect_match fd_limit_refused_names_need 'ksnoop: [0-9]+ targets need about [0-9]+ file descriptors, more than the hard limit of 200 \(ulimit -Hn\): raise it \(a kprobe is two' "$(cat "$tmp/f.err")"
-expect_no_match fd_limit_no_mode_retry 'trying kprobes|fentry was refused too|fentry/fexit failed' "$(cat "$tmp/f.err")"
-expect_no_match fd_limit_nothing_attached 'one program|attaching kprobes' "$(cat "$tmp/f.err")"
 rm -rf "$tmp"
