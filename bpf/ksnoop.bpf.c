@@ -506,6 +506,8 @@ static __always_inline int capture_return(void *ctx, enum word_source ws)
 	SEC(sec)						\
 	int name(ctx_type *ctx)					\
 	{							\
+		if (!gate_open())				\
+			return 0;				\
 		return capture(ctx, words);			\
 	}
 
@@ -544,8 +546,11 @@ static __noinline int ksession_return(struct pt_regs *ctx, __u64 *cookie)
 SEC("kprobe.session")
 int ksnoop_ksession(struct pt_regs *ctx)
 {
-	__u64 *cookie = session_cookie(ctx);
+	__u64 *cookie;
 
+	if (!gate_open())
+		return 1;
+	cookie = session_cookie(ctx);
 	if (!cookie)
 		return 1;
 	if (session_is_return(ctx))

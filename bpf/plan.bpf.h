@@ -5,7 +5,8 @@
  * `plan` is written by userspace into a frozen .rodata before load: the
  * verifier takes its values as constants, so what a plan does not use is
  * pruned from each program.  `counters` are what the summary prints: drops,
- * losses, skips (enum ksnoop_counter).
+ * losses, skips (enum ksnoop_counter).  `gate` is open (1) only between
+ * the moment every link of a run is attached and the moment it stops.
  */
 #ifndef KSNOOP_PLAN_BPF_H
 #define KSNOOP_PLAN_BPF_H
@@ -23,6 +24,29 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } counters SEC(".maps");
+
+/*
+ * One map for every instance of a run (userspace shares the first's).
+ * Closed while the rest attaches, so that no call tree or tracked object
+ * starts from a half-attached set (a free whose tracepoint is not yet
+ * attached, a tree without its inner functions); closed again when the
+ * run stops, so that counts, histograms and the summary are final before
+ * the links detach (which takes seconds for hundreds of them).  The cost
+ * is an array lookup (inlined by the verifier) per call.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} gate SEC(".maps");
+
+static __always_inline bool gate_open(void)
+{
+	__u32 zero = 0, *open = bpf_map_lookup_elem(&gate, &zero);
+
+	return open && *open;
+}
 
 static __always_inline void count(__u32 counter)
 {

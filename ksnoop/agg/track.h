@@ -107,6 +107,7 @@ enum track_end {
 	TRACK_END_EVICTED,
 	TRACK_END_STOPPED,	/* open when tracing stopped */
 	TRACK_END_CONTINUES,	/* past a bound above: printed, still open */
+	TRACK_END_FREED_UNPRINTED,	/* freed, but past -n or the stop: not printed */
 };
 
 /* The lists every open group is on: by its first event, by its last. */
@@ -119,6 +120,7 @@ struct track_object {
 	__u64 first_ns;		/* its first event's time */
 	__u64 last_ns;		/* its last event's */
 	int printed;		/* events printed before (TRACK_END_CONTINUES) */
+	bool freed;		/* its free came after the stop (not printed) */
 	struct track_event *ev;
 	int n, cap;
 	struct track_object *next_in_bucket;

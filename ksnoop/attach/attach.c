@@ -43,6 +43,7 @@ struct attacher {
 	__u32 ringbuf_bytes;
 	int ringbuf_fd;		/* from the first instance, -1 before */
 	int counters_fd;
+	int gate_fd;		/* open: every link attached, the run not stopped (plan.bpf.h) */
 	int counts_fd;		/* --count: calls per function (and stack) */
 	int stacks_fd;
 	int by_counts_fd;	/* --by: counts per (function, key, bucket) */
@@ -69,6 +70,7 @@ struct attacher {
 	/* What attaching cost, for -v: programs loaded, and the time in it. */
 	int nloaded;
 	double load_s;
+	int nattached;		/* targets attached so far (a Ctrl-C's "150 of 1451") */
 	bool keep_said;		/* -v said where entry values wait (once a run) */
 	double start_s;		/* when the attacher was made */
 };
@@ -91,6 +93,7 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	a->start_s = now_mono();
 	a->ringbuf_fd = -1;
 	a->counters_fd = -1;
+	a->gate_fd = -1;
 	a->counts_fd = -1;
 	a->stacks_fd = -1;
 	a->by_counts_fd = -1;
@@ -561,6 +564,7 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	if (a->ringbuf_fd >= 0) {
 		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.counters, a->counters_fd);
+		err = err ?: bpf_map__reuse_fd(skel->maps.gate, a->gate_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.counts, a->counts_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.stacks, a->stacks_fd);
 	} else {
@@ -577,6 +581,7 @@ static void drop_last_instance(struct attacher *a)
 	ksnoop_bpf__destroy(a->skels[--a->nskels]);
 	if (a->nskels == 0) {
 		a->ringbuf_fd = a->counters_fd = a->counts_fd = a->stacks_fd = -1;
+		a->gate_fd = -1;
 		a->by_counts_fd = -1;
 		a->pair_starts_fd = -1;
 		a->sessions_fd = a->tree_buf_fd = -1;
@@ -657,6 +662,7 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 	if (a->ringbuf_fd < 0) {
 		a->ringbuf_fd = bpf_map__fd(skel->maps.events);
 		a->counters_fd = bpf_map__fd(skel->maps.counters);
+		a->gate_fd = bpf_map__fd(skel->maps.gate);
 		a->counts_fd = bpf_map__fd(skel->maps.counts);
 		a->stacks_fd = bpf_map__fd(skel->maps.stacks);
 	}
@@ -1257,6 +1263,7 @@ static int attach_tp_group(struct attacher *a, struct ksnoop_bpf *skel,
 		if (err)
 			return attach_fail(e, err, "attach to tracepoint", funcs[i].name);
 		attached++;
+		a->nattached++;
 	}
 	log_info("%s: one program, %d tracepoint%s", group_label(label, sizeof(label), funcs, n),
 		 attached, attached == 1 ? "" : "s");
@@ -1292,6 +1299,7 @@ static int attach_shared(struct attacher *a, const struct capture_plan *plan,
 
 		err = attach_multi(a, group, funcs, n, &loaded, e);
 		if (!err) {
+			a->nattached += n;
 			log_info("%s: one program, %s", group_label(label, sizeof(label), funcs, n),
 				 uses_session(group, kind, true) ? "kprobe.session" : "kprobe.multi");
 			free(group);
@@ -1351,6 +1359,7 @@ static int attach_shared(struct attacher *a, const struct capture_plan *plan,
 		if (err)
 			return attach_fail(e, err, "attach a kprobe to", funcs[i].name);
 		attached++;
+		a->nattached++;
 	}
 	log_info("%s: one program, %d function%s with a kprobe each",
 		 group_label(label, sizeof(label), funcs, n), attached, attached == 1 ? "" : "s");
@@ -1501,6 +1510,66 @@ static int attach_ufunc_group(struct attacher *a, const struct capture_plan *pla
 	return err;
 }
 
+/*
+ * Descriptors a run holds once attached, estimated from above (measured
+ * against -v's "N links" on 6.1: a kprobe is a perf event and its link,
+ * two descriptors a side): a kprobe or uprobe per side, each two; a
+ * program of its own keeps a copy of each program (release_instance());
+ * a tracepoint or kprobe.multi group's member one link or none; the
+ * instance being loaded and the first one's maps, and stdio, the rest.
+ */
+#define FDS_BASE	64
+#define FDS_PER_PROBE	2
+
+static long target_fds(const struct target_list *l, const struct target *tg)
+{
+	int sides = side_attached(&tg->plan.bpf, KSNOOP_ENTRY) +
+		    side_attached(&tg->plan.bpf, KSNOOP_RETURN);
+	bool shared = groups__shared(l, tg);
+
+	switch (tg->kind) {
+	case ATTACH_USDT:
+		return (long)FDS_PER_PROBE * (tg->usdt.nsites > 0 ? tg->usdt.nsites : 1);
+	case ATTACH_TP:
+		return shared ? 1 : 2;
+	case ATTACH_KPROBE:
+		if (shared && kfeatures__get()->have[FEAT_KPROBE_MULTI])
+			return 0;
+		return (long)FDS_PER_PROBE * sides + (shared ? 0 : 2);
+	case ATTACH_UPROBE:
+		/* A glob's user functions through one uprobe.multi link per side. */
+		if (shared && kfeatures__ufunc_multi(kfeatures__get()))
+			return 0;
+		return (long)FDS_PER_PROBE * sides + (shared ? 0 : 2);
+	default:
+		return (long)FDS_PER_PROBE * (sides ? sides : 1) + 2;
+	}
+}
+
+long attacher__fds_needed(const struct target_list *l)
+{
+	long n = FDS_BASE;
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		n += target_fds(l, &l->v[i]);
+	return n;
+}
+
+int attacher__attached_so_far(const struct attacher *a)
+{
+	return a->nattached;
+}
+
+int attacher__set_gate(struct attacher *a, bool open)
+{
+	__u32 zero = 0, value = open;
+
+	if (a->gate_fd < 0)
+		return -EBADF;
+	return bpf_map_update_elem(a->gate_fd, &zero, &value, BPF_ANY) ? -errno : 0;
+}
+
 void attacher__log_cost(const struct attacher *a)
 {
 	int i, j, per = sizeof(a->skels[0]->links) / sizeof(struct bpf_link *), nlinks = a->nlinks;
@@ -1599,6 +1668,8 @@ static int attach_usdt_group(struct attacher *a, struct target_list *l,
 	err = attach_usdt_probes(a, &l->v[g->idx[0]].plan, probes, g->n, pid, e);
 	for (k = 0; k < g->n && !err; k++)
 		l->v[g->idx[k]].attached = true;
+	if (!err)
+		a->nattached += g->n;
 	free(probes);
 	return err;
 }
@@ -1749,6 +1820,7 @@ int attacher__attach_targets(struct attacher *a, struct target_list *l, int pid,
 			continue;
 		}
 		tg->attached = !err;
+		a->nattached += !err;
 	}
 	if (!err)
 		err = check_any_attached(l, e);

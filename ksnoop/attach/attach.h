@@ -40,6 +40,23 @@ bool attacher__exhausted(int err);
 int attacher__attach_targets(struct attacher *a, struct target_list *l, int pid,
 			     struct ks_error *e);
 
+/*
+ * File descriptors attaching L's targets will hold, estimated from above
+ * before anything is loaded: the run raises its limit to it, or refuses
+ * at once (a glob of a kprobe each ran out after minutes).
+ */
+long attacher__fds_needed(const struct target_list *l);
+
+/* Targets attached so far: how far a stopped attacher__attach_targets() got. */
+int attacher__attached_so_far(const struct attacher *a);
+
+/*
+ * The programs do nothing until the gate opens (plan.bpf.h): opened once
+ * every target is attached, closed when the run stops, before the
+ * results are read and the links detached.  0 or a negative errno.
+ */
+int attacher__set_gate(struct attacher *a, bool open);
+
 /* -v: programs loaded and the time it took, links made, time since attacher__new(). */
 void attacher__log_cost(const struct attacher *a);
 

@@ -150,6 +150,7 @@ static const char *const group_end[][2] = {
 	[TRACK_END_EVICTED] = { "evicted", "evicted" },
 	[TRACK_END_STOPPED] = { "not freed when tracing stopped", "not_freed" },
 	[TRACK_END_CONTINUES] = { "continues", "continues" },
+	[TRACK_END_FREED_UNPRINTED] = { "freed (its free is not printed: tracing stopped)", "freed" },
 };
 
 /*
@@ -209,6 +210,19 @@ static void group_event(struct trace *t, const struct ksnoop_event *ev, const vo
 		print_group(t, o, TRACK_END_CONTINUES);
 }
 
+/*
+ * --group, events past the end (-n, a stop): an open group's free is not
+ * printed, but its group says it was freed, as the summary's count does.
+ */
+static void group_freed_unprinted(struct trace *t, const struct ksnoop_event *ev)
+{
+	struct track_object *o = track_groups__find(&t->groups, ev->object);
+
+	if (o && o->story == ev->session)
+		o->freed = true;
+	t->unprinted++;
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	struct trace *t = ctx;
@@ -216,13 +230,20 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*ev) || ev->func_id >= (__u32)t->targets.n)
 		return 0;
-	if (max_events_reached(t))
-		return -ECANCELED;
 	if (t->discarding) {
-		t->unprinted++;
+		if (t->opts->group && (ev->flags & KSNOOP_EV_FREED))
+			group_freed_unprinted(t, ev);
+		else
+			t->unprinted++;
 		if ((t->unprinted & 4095) == 0 && now_ns(CLOCK_MONOTONIC) >= t->check_at)
 			return -EAGAIN;
 		return 0;
+	}
+	if (max_events_reached(t)) {
+		/* This record is consumed: --group's free is noted first. */
+		if (t->opts->group && (ev->flags & KSNOOP_EV_FREED))
+			group_freed_unprinted(t, ev);
+		return -ECANCELED;
 	}
 	/* A second signal: nothing more is printed, what is left is counted. */
 	if (stop__forced()) {
@@ -438,6 +459,9 @@ static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e
 	if (t->opts->track_max)
 		attacher__set_track_entries(a, t->opts->track_max);
 	err = attacher__attach_targets(a, &t->targets, t->opts->pid, e);
+	if (err == -EINTR)
+		log_note("stopped while attaching (%d of %d)", attacher__attached_so_far(a),
+			 t->targets.n);
 	if (err) {
 		attacher__free(a);
 		return err;
@@ -630,28 +654,38 @@ static void drain(struct trace *t, struct ring_buffer *rb)
 }
 
 /*
- * After the loop: print what the buffer already holds (up to a second:
- * enough to empty it, bounded under a flood or a slow reader), then
- * detach, so that nothing new comes, and count what is still there (each
- * record once: cheap) as captured but not printed.  Then --count's totals,
- * read once no probe can add to them.
+ * After the loop: the gate closes (nothing new is captured, counters
+ * stay as they are), what the buffer already holds is printed (up to a
+ * second: enough to empty it, bounded under a flood or a slow reader),
+ * what the programs still running wrote is counted (each record once:
+ * cheap) as captured but not printed, then --count's totals.  The links
+ * detach after the summary: hundreds take seconds, and nothing waits
+ * for them.
  */
 static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 {
-	int err = 0;
+	int err = attacher__set_gate(a, false);
 
+	if (err)
+		log_error("closing the programs' gate failed: %s; detaching first", strerror(-err));
+	if (err)
+		attacher__detach(a);
+	err = 0;
 	if (!t->output_closed && !stop__forced())
 		drain(t, rb);
 	if (stop__forced())
 		log_info("a second signal: not waiting for the reader; what it has no room for is dropped");
-	attacher__detach(a);
-	if (!t->output_closed && !max_events_reached(t)) {
+	/* After -n only --group's frees: the rest are past what was asked for. */
+	if (!t->output_closed && (!max_events_reached(t) || t->opts->group)) {
 		t->discarding = true;
 		drain(t, rb);
 	}
 	/* --group: objects not freed while traced, in the order they came. */
-	while (t->groups.n && !t->output_closed)
-		print_group(t, track_groups__oldest(&t->groups), TRACK_END_STOPPED);
+	while (t->groups.n && !t->output_closed) {
+		struct track_object *o = track_groups__oldest(&t->groups);
+
+		print_group(t, o, o->freed ? TRACK_END_FREED_UNPRINTED : TRACK_END_STOPPED);
+	}
 	/* Inner calls reach userspace only with a tree that prints: so 0 here. */
 	if (t->opts->tree)
 		log_info("--tree: %llu call(s) outside a printed tree reached userspace",
@@ -666,16 +700,40 @@ static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *r
 
 /*
  * Every program, map and kprobe is a file descriptor: a glob over a few
- * hundred functions needs more than the usual soft limit of 1024.
+ * hundred functions needs more than the usual soft limit of 1024.  The
+ * soft limit goes up to the hard one; a run that needs more than that
+ * (attacher__fds_needed()) is refused before anything loads, naming the
+ * number, rather than failing after minutes of attaching.
  */
-static void raise_fd_limit(void)
+/* A glob's kernel functions attached with kprobes. */
+static bool kprobe_glob(const struct trace *t)
 {
+	int i;
+
+	for (i = 0; i < t->targets.n; i++)
+		if (t->targets.v[i].from_glob && t->targets.v[i].kind == ATTACH_KPROBE)
+			return true;
+	return false;
+}
+
+static int raise_fd_limit(const struct trace *t)
+{
+	long need = attacher__fds_needed(&t->targets);
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
+	if (rl.rlim_max == RLIM_INFINITY || (rlim_t)need <= rl.rlim_max)
+		return 0;
+	log_error("%d target%s need about %ld file descriptors, more than the hard limit of %llu (ulimit -Hn): raise it%s",
+		  t->targets.n, t->targets.n == 1 ? "" : "s", need, (unsigned long long)rl.rlim_max,
+		  kprobe_glob(t) && !kfeatures__get()->have[FEAT_KPROBE_MULTI] ?
+		  " (a kprobe is two; with kprobe.multi, not on this kernel, a glob is one link a side)" : "");
+	return -EMFILE;
 }
 
 /*
@@ -837,7 +895,8 @@ static int attach_or_fall_back(struct trace *t, struct kernel *k, enum attach_mo
 		log_error("%s: ksnoop needs root, or CAP_BPF and CAP_PERFMON", e.msg);
 		return err;
 	}
-	if (err && *mode == MODE_AUTO && has_kernel_funcs(t)) {
+	/* Out of descriptors or memory: the mode is not at fault, another would fail too. */
+	if (err && *mode == MODE_AUTO && has_kernel_funcs(t) && !attacher__exhausted(err)) {
 		*mode = MODE_KPROBE;
 		return fall_back_to_kprobes(t, k, &e, a);
 	}
@@ -848,7 +907,7 @@ static int attach_or_fall_back(struct trace *t, struct kernel *k, enum attach_mo
 static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum attach_mode mode)
 {
 	struct ks_error e;
-	int ret;
+	int ret, n;
 
 	attacher__log_cost(a);
 	note_hist_durations(t);
@@ -872,7 +931,18 @@ static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum 
 			return ret;
 		}
 	}
-	log_info("tracing %d target(s); Ctrl-C to stop", count_attached(t));
+	ret = attacher__set_gate(a, true);
+	if (ret) {
+		log_error("opening the programs' gate failed: %s", strerror(-ret));
+		return ks_runtime_errno(ret);
+	}
+	/* Every link attached: what comes now is whole (a tree, an object's story). */
+	n = count_attached(t);
+	/* With -j, stdout is the one stream and stderr stays quiet but for -v. */
+	if (log_json)
+		log_info("tracing %d target%s; Ctrl-C to stop", n, n == 1 ? "" : "s");
+	else
+		log_note("tracing %d target%s; Ctrl-C to stop", n, n == 1 ? "" : "s");
 	return 0;
 }
 
@@ -895,6 +965,7 @@ static int consume(struct trace *t, struct attacher *a)
 		ret = ks_worse(ret, finish_recording(t, a));
 	else if (!t->output_closed && !ret)
 		print_summary(t, a);
+	attacher__detach(a);
 	return ret;
 }
 
@@ -907,7 +978,9 @@ static int trace_run(struct trace *t, struct kernel *k)
 	ret = check_run(t);
 	if (ret)
 		return ret;
-	raise_fd_limit();
+	ret = raise_fd_limit(t);
+	if (ret)
+		return ret;
 	ret = attach_or_fall_back(t, k, &mode, &a);
 	if (ret)
 		return ret > 0 ? 0 : ret;

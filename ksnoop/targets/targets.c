@@ -642,7 +642,7 @@ static int named_match(struct glob_tally *g, const struct target_match *m)
 static const char *left_out_why(const struct target_match *m)
 {
 	if (m->denied)
-		return "tracing it would recurse into the tracer";
+		return "a probe there would recurse into the tracer";
 	return m->refused;
 }
 

@@ -235,6 +235,14 @@ static int load(struct ksnoop_bpf **out, const struct ksnoop_plan *plan)
 	return 0;
 }
 
+/* The run's gate (bpf/plan.bpf.h) open, as ksnoop opens it after attaching. */
+static int open_gate(struct ksnoop_bpf *skel)
+{
+	__u32 zero = 0, open = 1;
+
+	return bpf_map_update_elem(bpf_map__fd(skel->maps.gate), &zero, &open, BPF_ANY) ? -errno : 0;
+}
+
 /* One run on WORDS; the records it left in R; -errno if the kernel refused. */
 static int run(struct ksnoop_bpf *skel, struct ring_buffer *rb, __u64 *words, int nwords,
 	       struct records *r, __u64 *t0, __u64 *t1)
@@ -356,7 +364,15 @@ static int load_and_run(const char *name, const struct ksnoop_plan *plan, __u64 
 		result("FAIL", name, "ring_buffer__new: %s", strerror(errno));
 		return -1;
 	}
+	/*
+	 * The gate (ksnoop opens it once every link is attached, closes it
+	 * when the run stops): closed, the program writes nothing.
+	 */
 	err = run(*skelp, rb, words, 5, r, t0, t1);
+	if (!err && !strcmp(name, "capture"))
+		check("gate_closed_no_record", r->n == 0, "%d records", r->n);
+	err = err ?: open_gate(*skelp);
+	err = err ?: run(*skelp, rb, words, 5, r, t0, t1);
 	if (err == 0 && arg0 == PRED_IMM) {
 		/* The same program, the predicate false: nothing written. */
 		struct records none;

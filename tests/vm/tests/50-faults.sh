@@ -80,6 +80,8 @@ if grep -q 'attaching kprobes: ' "$tmp/g.err"; then
 	expect_eq glob_attach_sigterm_no_programs_left "" "$(still_there prog "$PROGS")"
 	expect_eq glob_attach_sigterm_no_ksnoop_programs 0 "$(ksnoop_progs)"
 	expect_no_match glob_attach_sigterm_no_multi 'kprobe\.multi' "$(cat "$tmp/g.err")"
+	# Issue 45: how far it got, said without -v.
+	expect_match glob_attach_sigterm_says_how_far 'ksnoop: stopped while attaching \([0-9]+ of [0-9]+\)' "$(cat "$tmp/g.err")"
 elif grep -q 'tracing .* target' "$tmp/g.err"; then
 	# Every kprobe attached within a second: nothing left to cut.
 	expect_match glob_attach_one_by_one 'with a kprobe each' "$(cat "$tmp/g.err")"
@@ -88,4 +90,5 @@ else
 	fail glob_attach_sigterm_started "$(tail -5 "$tmp/g.err")"
 	kill -9 "$KPID" 2>/dev/null
 fi
+
 rm -rf "$tmp"
