@@ -118,6 +118,18 @@ static int read_shdr(const struct src *s, const struct ehdr *h, __u32 i, struct 
 	return 0;
 }
 
+/* What a user function's variables need: the TLS segment, and an interpreter (an executable). */
+static void note_phdr(struct usym_obj *o, __u32 type, __u64 memsz, __u64 align)
+{
+	if (type == PT_INTERP)
+		o->has_interp = true;
+	if (type == PT_TLS && !o->has_tls) {
+		o->has_tls = true;
+		o->tls_memsz = memsz;
+		o->tls_align = align;
+	}
+}
+
 static void read_loads(const struct src *s, const struct ehdr *h, struct usym_obj *o)
 {
 	Elf64_Phdr p64;
@@ -133,12 +145,14 @@ static void read_loads(const struct src *s, const struct ehdr *h, struct usym_ob
 		if (s->is64) {
 			if (h->phentsize < sizeof(p64) || src_read(s, &p64, sizeof(p64), off))
 				return;
+			note_phdr(o, p64.p_type, p64.p_memsz, p64.p_align);
 			if (p64.p_type != PT_LOAD)
 				continue;
 			l = (struct usym_load){ p64.p_offset, p64.p_filesz, p64.p_vaddr };
 		} else {
 			if (h->phentsize < sizeof(p32) || src_read(s, &p32, sizeof(p32), off))
 				return;
+			note_phdr(o, p32.p_type, p32.p_memsz, p32.p_align);
 			if (p32.p_type != PT_LOAD)
 				continue;
 			l = (struct usym_load){ p32.p_offset, p32.p_filesz, p32.p_vaddr };
