@@ -586,8 +586,8 @@ static int tls_delta(const struct ufunc_bin *b, __s64 *delta, struct ks_error *e
 {
 	__u64 align = b->obj.tls_align ? b->obj.tls_align : 1;
 
-	if (!b->obj.has_interp)
-		return ks_fail(e, -EINVAL, "'%s' is not a dynamically linked executable: where a library's (or a static program's) TLS block lies is decided at run time, so its thread-local variables are not read",
+	if (!b->obj.is_exec)
+		return ks_fail(e, -EINVAL, "'%s' is a library, not an executable: where the loader puts a library's TLS block is decided at run time, so its thread-local variables are not read",
 			       b->path);
 	if (!b->obj.has_tls)
 		return ks_fail(e, -ENOEXEC, "'%s' has no TLS segment (PT_TLS)", b->path);
@@ -628,7 +628,7 @@ static int type_var(struct ufunc_front *fe, struct ufunc_bin *b, const struct sp
 		err = ks_fail(e, -EINVAL, "'%s': '%s' has no debug info, which its variables are typed from (%s)",
 			      it->base, b->path, b->dw_why ?: "none found");
 	else if ((err = dwbtf__var(b->dw, name, &v->type_id, &v->addr, &tls, &why)))
-		err = ks_fail(e, err == -ENOMEM ? err : -EINVAL, "'%s': %s: %s", it->base, b->path,
+		err = ks_fail(e, err == -ENOMEM ? err : -EINVAL, "'%s': %s", it->base,
 			      ks_message(&why));
 	else if (tls != want_tls)
 		err = ks_fail(e, -EINVAL, "'%s': '%s' is %sa thread-local variable of '%s': write '@%s%s'",

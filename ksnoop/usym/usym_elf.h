@@ -33,8 +33,8 @@ struct usym_obj {
 	size_t strtab_len;
 	int nloads;
 	struct usym_load loads[USYM_MAX_LOADS];
-	/* Its PT_INTERP (an executable, not a library), its PT_TLS (the first) */
-	bool has_interp, has_tls;
+	/* An executable (ET_EXEC, or a PIE), not a library; its PT_TLS (the first) */
+	bool is_exec, has_tls;
 	__u64 tls_memsz, tls_align;
 };
 
