@@ -9,7 +9,7 @@
  *   vars [ROUNDS]   each round: uv_work(0) in main, uv_work(1..3) in threads
  *
  * Before each call it prints what the tracer should read, one line:
- *   call ARG counter=N cfg.level=L cfg.name=S tls.id=I tls.req=R tls.tag=T &counter=0xADDR
+ *   call ARG counter=N cfg.level=L cfg.name=S cfg.lim2=M tls.id=I tls.req=R tls.tag=T &counter=0xADDR
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -47,9 +47,9 @@ static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
 static void call(long arg)
 {
 	pthread_mutex_lock(&print_lock);
-	printf("call %ld counter=%ld cfg.level=%d cfg.name=%s tls.id=%d tls.req=%d tls.tag=%s &counter=%p\n",
-	       arg, uv_counter, uv_config.level, uv_config.name, uv_tls_id, uv_tls_state.req_id,
-	       uv_tls_state.tag, (void *)&uv_counter);
+	printf("call %ld counter=%ld cfg.level=%d cfg.name=%s cfg.lim2=%ld tls.id=%d tls.req=%d tls.tag=%s &counter=%p\n",
+	       arg, uv_counter, uv_config.level, uv_config.name, uv_cfgp->limits[2], uv_tls_id,
+	       uv_tls_state.req_id, uv_tls_state.tag, (void *)&uv_counter);
 	fflush(stdout);
 	uv_work(arg);
 	pthread_mutex_unlock(&print_lock);
@@ -77,6 +77,7 @@ int main(int argc, char **argv)
 	for (; rounds > 0; rounds--) {
 		uv_counter++;
 		uv_config.level++;
+		uv_config.limits[2] += 5;
 		call(0);
 		for (i = 0; i < 3; i++)
 			pthread_create(&t[i], NULL, thread_main, (void *)(i + 1));
