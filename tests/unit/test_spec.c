@@ -1038,7 +1038,7 @@ static void test_ufunc_variables(void **state)
 	assert_int_equal(s.items[0].nsteps, 1);
 	assert_string_equal(s.items[0].steps[0].member, "name");
 	assert_int_equal(s.items[0].fmt, FMT_STR);
-	assert_string_equal(s.items[0].text, "@config->name");
+	assert_string_equal(s.items[0].text, "@config->name:str");
 	assert_string_equal(s.items[1].base, "@tls:req");
 	assert_string_equal(s.items[1].text, "@tls:req.id");
 	assert_true(s.items[1].has_pred);
