@@ -333,6 +333,14 @@ $(BUILD)/uprog/app-%: tests/uprog/app.c | $(BUILD)
 	$(word 1,$(subst -, ,$*)) -$(word 2,$(subst -, ,$*)) -g -fno-omit-frame-pointer $(WARNINGS) \
 		-pthread $< -o $@
 
+# Globals and thread-locals read at a user function (live/46-ufunc-vars.sh):
+# one program by gcc and clang at -O0 and -O2, PIE and not.
+UPROG_BINS += $(foreach cc,gcc clang,$(foreach o,O0 O2,$(foreach p,pie nopie,$(BUILD)/uprog/vars-$(cc)-$(o)-$(p))))
+$(BUILD)/uprog/vars-%: tests/uprog/vars.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(word 1,$(subst -, ,$*)) -$(word 2,$(subst -, ,$*)) -g $(WARNINGS) \
+		$(if $(filter nopie,$(word 3,$(subst -, ,$*))),-fno-pie -no-pie,-fPIE -pie) -pthread $< -o $@
+
 # C++ user functions by their demangled names (live/46-ufunc.sh): one
 # program, built by g++ and clang++ at -O0 and -O2.
 UPROG_BINS += $(foreach cc,g++ clang++,$(foreach o,O0 O2,$(BUILD)/uprog/appcc-$(cc)-$(o)))

@@ -13,6 +13,7 @@
 #include <linux/ptrace.h>
 #include <stdbool.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 #include "ksnoop.h"
 
 #if defined(__TARGET_ARCH_x86)
@@ -59,6 +60,27 @@ static __always_inline void arch_reg_args(struct pt_regs *regs, __u64 *words, in
 static __always_inline __u64 arch_return_value(struct pt_regs *regs)
 {
 	return regs->rax;
+}
+
+/* The address the probe fired at: a uprobe's is the function's (+OFFSET). */
+static __always_inline __u64 arch_ip(struct pt_regs *regs)
+{
+	return regs->rip;
+}
+
+/* The current thread's pointer as its user code sees it: fs_base (TLS variant II). */
+struct thread_struct___ksnoop {
+	unsigned long fsbase;
+} __attribute__((preserve_access_index));
+struct task_struct___ksnoop {
+	struct thread_struct___ksnoop thread;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u64 arch_thread_pointer(void)
+{
+	struct task_struct___ksnoop *t = (void *)bpf_get_current_task();
+
+	return BPF_CORE_READ(t, thread.fsbase);
 }
 
 /*
@@ -114,6 +136,28 @@ static __always_inline void arch_reg_args(struct pt_regs *regs, __u64 *words, in
 static __always_inline __u64 arch_return_value(struct pt_regs *regs)
 {
 	return ARCH_REGS(regs)->regs[0];
+}
+
+static __always_inline __u64 arch_ip(struct pt_regs *regs)
+{
+	return ARCH_REGS(regs)->pc;
+}
+
+/* The current thread's pointer as its user code sees it: tpidr_el0 (TLS variant I). */
+struct thread_struct___ksnoop {
+	struct {
+		unsigned long tp_value;
+	} uw;
+} __attribute__((preserve_access_index));
+struct task_struct___ksnoop {
+	struct thread_struct___ksnoop thread;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u64 arch_thread_pointer(void)
+{
+	struct task_struct___ksnoop *t = (void *)bpf_get_current_task();
+
+	return BPF_CORE_READ(t, thread.uw.tp_value);
 }
 
 /* The call's frame, the same at entry and at return: the return leaves

@@ -146,7 +146,8 @@ static __always_inline int walk(const volatile struct ksnoop_access *acc,
 			break;
 		if (i > 0 && read_mem(&a, sizeof(a), a, read_user(acc, i - 1, a)))
 			return KSNOOP_FAULT;
-		if (!a)
+		/* A non-PIE file's load bias is 0: a base, not a NULL pointer. */
+		if (!a && !(i == 0 && acc->src == KSNOOP_SRC_UGLOBAL))
 			return KSNOOP_NULL;
 		if (is_err_ptr(a)) {
 			*addr = a;

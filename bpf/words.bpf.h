@@ -139,9 +139,14 @@ static __always_inline bool slot_unread(const __u64 *words, __u32 slot)
 	       (words[WORD_UNREAD] & (1ULL << slot));
 }
 
+/*
+ * The word an access starts from.  A user function's entry has no return
+ * value: its return word holds the file's load bias (KSNOOP_SRC_UGLOBAL).
+ */
 static __always_inline __u32 src_slot(const volatile struct ksnoop_access *acc)
 {
-	return acc->src == KSNOOP_SRC_RET ? KSNOOP_MAX_ARGS : acc->slot;
+	return acc->src == KSNOOP_SRC_RET || acc->src == KSNOOP_SRC_UGLOBAL ? KSNOOP_MAX_ARGS :
+									       acc->slot;
 }
 
 /*
@@ -161,6 +166,9 @@ static __always_inline __u64 src_word(const __u64 *words,
 {
 	__u32 slot = src_slot(acc);
 
+	if (acc->src == KSNOOP_SRC_UTLS)
+		return (plan.flags & KSNOOP_PLAN_UVARS) ?
+		       arch_thread_pointer() + plan.uvar_tls_delta : 0;
 	if (slot > KSNOOP_MAX_ARGS || slot_unread(words, slot))
 		return 0;
 	return words[slot];
@@ -183,6 +191,8 @@ static __always_inline void read_words(void *ctx, enum word_source ws, int kind,
 			      ws != WORDS_REGS);
 		if (kind == KSNOOP_RETURN)
 			words[KSNOOP_MAX_ARGS] = arch_return_value(ctx);
+		else if (ws == WORDS_UREGS && (plan.flags & KSNOOP_PLAN_UVARS))
+			words[KSNOOP_MAX_ARGS] = arch_ip(ctx) - plan.uvar_ip;
 		break;
 	case WORDS_USDT:
 		usdt_words(ctx, words, plan.nslots);

@@ -72,6 +72,18 @@ enum ksnoop_src {
 	KSNOOP_SRC_RET = 1,	/* return value */
 	KSNOOP_SRC_STACK = 2,	/* the kernel stack at the probe (-s): return addresses */
 	KSNOOP_SRC_USTACK = 3,	/* the current task's user stack (--ustack): return addresses */
+	/*
+	 * A user function's entry: a global variable of its file (@NAME).  The
+	 * word is the file's load bias (the probe's address less its link-time
+	 * address, plan.uvar_ip); steps[0] adds the variable's link-time one.
+	 */
+	KSNOOP_SRC_UGLOBAL = 4,
+	/*
+	 * A thread-local variable of the executable (@tls:NAME): the word is
+	 * where its TLS block starts (the thread pointer + plan.uvar_tls_delta);
+	 * steps[0] adds the variable's offset in the block.
+	 */
+	KSNOOP_SRC_UTLS = 5,
 };
 
 enum ksnoop_value_flags {
@@ -351,6 +363,8 @@ enum ksnoop_plan_flags {
 	KSNOOP_PLAN_STATS = 1 << 9,
 	/* --pair: the key is the thread's id (the spec names no value). */
 	KSNOOP_PLAN_PAIR_TID = 1 << 10,
+	/* A user function's values read its file's variables (uvar_ip, uvar_tls_delta). */
+	KSNOOP_PLAN_UVARS = 1 << 11,
 };
 
 /*
@@ -516,6 +530,10 @@ struct ksnoop_plan {
 	__u8 track_slot;
 	__u16 pad_track;
 	__u32 pad_track_u64;
+	/* KSNOOP_PLAN_UVARS: the probe's link-time address (its IP less the load bias) */
+	__u64 uvar_ip;
+	/* KSNOOP_PLAN_UVARS: the executable's TLS block from the thread pointer */
+	__s64 uvar_tls_delta;
 };
 
 enum ksnoop_event_flags {
@@ -750,7 +768,7 @@ _Static_assert(KSNOOP_SOCK_NR_FIELDS <= 4 * KSNOOP_TUPLE_OFF_STEPS, "tuple offse
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
 _Static_assert(sizeof(struct ksnoop_side_plan) == 2768, "side plan layout");
-_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8 + 16 + 8, "plan layout");
+_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8 + 16 + 8 + 16, "plan layout");
 _Static_assert(sizeof(struct ksnoop_by_key) == 8 + KSNOOP_BY_SIZE, "by key layout");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) <= KSNOOP_BY_SIZE &&
 	       sizeof(struct ksnoop_sock_tuple) <= KSNOOP_BY_SIZE, "a tuple fits a --by key");

@@ -28,6 +28,17 @@ enum sig_syscall {
 	SIG_SYSCALL_PAIR,	/* sys:NAME: sys_enter_NAME and sys_exit_NAME */
 };
 
+/*
+ * A variable of a user function's file an item names (@NAME, @tls:NAME),
+ * typed in the signature's BTF (ufunc.h).
+ */
+struct sig_var {
+	const char *name;	/* as the item names it: "@NAME" or "@tls:NAME" */
+	__u32 type_id;
+	__u64 addr;		/* link-time address; TLS: offset in the TLS block */
+	bool tls;
+};
+
 /* What a target takes and returns, from BTF. */
 struct signature {
 	const struct btf *btf;
@@ -50,6 +61,11 @@ struct signature {
 	bool user_tags;			/* BTF marks user pointers (__user tags) */
 	int nslots;			/* ctx words the arguments use */
 	enum sig_syscall syscall;	/* a syscall's tracefs events (perf tracepoints) */
+	/* A user function: the variables its spec names (owned by the front end) */
+	const struct sig_var *vars;
+	int nvars;
+	__u64 uvar_ip;			/* the probe's link-time address */
+	__s64 uvar_tls_delta;		/* the executable's TLS block from the thread pointer */
 };
 
 /*

@@ -250,6 +250,42 @@ static void compute_slot_mask(struct ksnoop_plan *bp)
 		bp->slot_mask |= 1u << bp->hist.acc.slot;
 }
 
+static bool reads_uvar(const struct ksnoop_access *acc)
+{
+	return acc->src == KSNOOP_SRC_UGLOBAL || acc->src == KSNOOP_SRC_UTLS;
+}
+
+/*
+ * A user function's variables (@NAME, @tls:NAME): the probe needs where
+ * it is in the file (its IP less that is the load bias) and where the TLS
+ * block is.  Only its entry has the bias (a return's IP is the caller's).
+ */
+static int plan_uvars(struct rctx *r, struct ksnoop_plan *bp)
+{
+	bool uses = reads_uvar(&bp->hist.acc) || reads_uvar(&bp->by_value.acc);
+	int k, i;
+
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		const struct ksnoop_side_plan *sd = &bp->side[k];
+		bool side = false;
+
+		for (i = 0; i < sd->nvalues; i++)
+			side |= reads_uvar(&sd->values[i].acc);
+		for (i = 0; i < sd->npreds; i++)
+			side |= reads_uvar(&sd->preds[i].acc);
+		if (side && k == KSNOOP_RETURN)
+			return rctx__fail(r, 0, "%s: a variable (@NAME) would be read at the return, where the file's load bias is not known: only at the entry",
+					  r->sig->name);
+		uses |= side;
+	}
+	if (!uses)
+		return 0;
+	bp->flags |= KSNOOP_PLAN_UVARS;
+	bp->uvar_ip = r->sig->uvar_ip;
+	bp->uvar_tls_delta = r->sig->uvar_tls_delta;
+	return 0;
+}
+
 int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		      const struct resolve_opts *opts, struct capture_plan *plan,
 		      struct ks_error *err)
@@ -264,6 +300,8 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 		ret = spec->has_list ? resolve_items(&r, &w) : resolve_defaults(&r, &w);
 	if (!ret)
 		ret = strategy__choose(&r, &w);
+	if (!ret)
+		ret = plan_uvars(&r, &plan->bpf);
 	if (ret)
 		return ret;
 	compute_slot_mask(&plan->bpf);

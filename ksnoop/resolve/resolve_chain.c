@@ -302,6 +302,33 @@ static int step_index(struct rctx *r, struct chain *c, __s64 index, int pos, boo
 	return 0;
 }
 
+/*
+ * A variable of a user function's file (@NAME, @tls:NAME): its address is
+ * a base word the probe computes (the load bias, the TLS block) plus its
+ * link-time address or TLS offset, one read as through a pointer to it.
+ */
+static int chain_start_var(struct rctx *r, const struct spec_item *it, struct chain *c)
+{
+	const struct signature *sig = r->sig;
+	int i, err;
+
+	for (i = 0; i < sig->nvars; i++) {
+		const struct sig_var *v = &sig->vars[i];
+
+		if (strcmp(v->name, it->base))
+			continue;
+		c->acc.src = v->tls ? KSNOOP_SRC_UTLS : KSNOOP_SRC_UGLOBAL;
+		c->type_id = v->type_id;
+		err = chain__push_deref(r, c, it->base_pos);
+		if (err)
+			return err;
+		c->acc.steps[c->acc.nsteps - 1] = (__s64)v->addr;
+		return 0;
+	}
+	return rctx__fail(r, it->base_pos, "'%s': variables (@NAME, @tls:NAME) are read at a user function's entry from its file's debug info; %s has none of that name",
+			  it->base, sig->name);
+}
+
 /* The argument or return value an item starts from. */
 static int chain_start(struct rctx *r, const struct spec_item *it, struct chain *c)
 {
@@ -319,6 +346,8 @@ static int chain_start(struct rctx *r, const struct spec_item *it, struct chain 
 		c->type_id = sig->ret_type;
 		return 0;
 	}
+	if (it->base[0] == '@')
+		return chain_start_var(r, it, c);
 	for (i = 0; i < sig->nparams; i++) {
 		if (strcmp(sig->params[i].name, it->base) == 0) {
 			if (sig->params[i].slot >= KSNOOP_MAX_ARGS)

@@ -630,6 +630,30 @@ static int parse_usdt_type(struct parser *p, struct spec_item *it)
 
 static int parse_unary(struct parser *p, struct spec_item *it, int depth);
 
+/*
+ * '@NAME' or '@tls:NAME': a global or thread-local variable of the
+ * traced file (a user function's), its base spelled so ("@tls:NAME").
+ */
+static int parse_uvar(struct parser *p, struct spec_item *it)
+{
+	size_t at = p->i++;
+	bool tls = strncmp(p->s + p->i, "tls:", 4) == 0;
+	char *name = NULL;
+	int err;
+
+	if (p->kind != SPEC_UFUNC)
+		return fail(p, at, "'@NAME' (a variable of the traced program) is for user functions (u:BINARY:FUNC) only");
+	p->i += tls ? 4 : 0;
+	err = parse_ident(p, &name, tls ? "a thread-local variable's name after '@tls:'" :
+				     "a variable's name after '@'");
+	if (err)
+		return err;
+	if (asprintf(&it->base, "@%s%s", tls ? "tls:" : "", name) < 0)
+		it->base = NULL;
+	free(name);
+	return it->base ? 0 : -ENOMEM;
+}
+
 static int parse_postfix(struct parser *p, struct spec_item *it, int depth)
 {
 	char buf[16];
@@ -649,7 +673,10 @@ static int parse_postfix(struct parser *p, struct spec_item *it, int depth)
 		p->i++;
 	} else {
 		it->base_pos = (int)p->i + 1;
-		err = parse_ident(p, &it->base, "a value (argument name or 'return')");
+		if (p->s[p->i] == '@')
+			err = parse_uvar(p, it);
+		else
+			err = parse_ident(p, &it->base, "a value (argument name or 'return')");
 		if (err)
 			return err;
 		if (p->kind == SPEC_USDT && p->s[p->i] == ':') {
@@ -1120,6 +1147,7 @@ int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
 	} else if (kind == SPEC_KFUNC && strncmp(text + p.i, "u:", 2) == 0) {
 		/* A user function: "u" is no kernel module's name. */
 		spec->kind = SPEC_UFUNC;
+		p.kind = SPEC_UFUNC;
 		p.i += 2;
 	}
 	ret = parse_target(&p, spec);

@@ -10,13 +10,15 @@
  * program per function anyway), except one of several functions of a name:
  * a group attaches by name, and that one only by its address.  A glob's
  * user functions too, one group per file (a uprobe.multi link, or a
- * uprobe each with a cookie: attach.c).
+ * uprobe each with a cookie: attach.c), but not where their values read
+ * the file's variables: each program knows its one function's address.
  */
 bool groups__shared(const struct target_list *l, const struct target *tg)
 {
 	return (tg->from_glob && tg->kind == ATTACH_KPROBE && !tg->plan.sig.addr) || tg->kind == ATTACH_USDT ||
 	       (tg->from_glob && tg->kind == ATTACH_TP && l->tp_cookies) ||
-	       (tg->from_glob && tg->kind == ATTACH_UPROBE);
+	       (tg->from_glob && tg->kind == ATTACH_UPROBE &&
+		!(tg->plan.bpf.flags & KSNOOP_PLAN_UVARS));
 }
 
 /* User functions share a program only within one file: a uprobe.multi link has one path. */

@@ -423,6 +423,18 @@ static const char *keep_note(struct ufunc_front *fe, const char *fmt, ...)
 	return n < 0 ? NULL : notes[fe->nnotes++];
 }
 
+/* SIZE zeroed bytes the front end keeps with its notes; NULL when out of memory. */
+static void *keep_zeroed(struct ufunc_front *fe, size_t size)
+{
+	char **notes = realloc(fe->notes, (fe->nnotes + 1) * sizeof(*notes));
+
+	if (!notes)
+		return NULL;
+	fe->notes = notes;
+	notes[fe->nnotes] = calloc(1, size);
+	return notes[fe->nnotes] ? notes[fe->nnotes++] : NULL;
+}
+
 /* B's debug information, opened once; NULL where it has none (B->dw_where says where it looked). */
 static struct dwbtf *bin_dwarf(struct ufunc_bin *b)
 {
@@ -563,16 +575,140 @@ static int refuse_match(struct ufunc_front *fe, struct ufunc_match *m, struct ks
 	return 0;
 }
 
+/* ---- variables (@NAME, @tls:NAME) ---- */
+
+/*
+ * Where the executable's TLS block starts from the thread pointer, from
+ * its PT_TLS: the loader gives the executable the first block, at a place
+ * the ABI fixes; a library's block it places at run time (not known here).
+ */
+static int tls_delta(const struct ufunc_bin *b, __s64 *delta, struct ks_error *e)
+{
+	__u64 align = b->obj.tls_align ? b->obj.tls_align : 1;
+
+	if (!b->obj.is_exec)
+		return ks_fail(e, -EINVAL, "'%s' is a library, not an executable: where the loader puts a library's TLS block is decided at run time, so its thread-local variables are not read",
+			       b->path);
+	if (!b->obj.has_tls)
+		return ks_fail(e, -ENOEXEC, "'%s' has no TLS segment (PT_TLS)", b->path);
+	if ((align & (align - 1)) || align > UFUNC_MAX_TLS_ALIGN || b->obj.tls_memsz > UFUNC_MAX_TLS)
+		return ks_fail(e, -ENOEXEC, "'%s': its TLS segment (%llu bytes, aligned to %llu) is not one a loader accepts",
+			       b->path, (unsigned long long)b->obj.tls_memsz, (unsigned long long)align);
+#if defined(__x86_64__)
+	/* Variant II: the block ends at the thread pointer (fs_base). */
+	*delta = -(__s64)((b->obj.tls_memsz + align - 1) & ~(align - 1));
+#elif defined(__aarch64__)
+	/* Variant I: after the 16-byte thread control block at tpidr_el0, aligned. */
+	*delta = (__s64)((16 + align - 1) & ~(align - 1));
+#else
+#error "ksnoop knows where the executable's TLS block is on x86-64 and arm64 only"
+#endif
+	return 0;
+}
+
+/* An item's variable, or NULL: "@NAME" or "@tls:NAME". */
+static const char *item_var(const struct spec_item *it, bool *tls)
+{
+	if (!it->base || it->base[0] != '@')
+		return NULL;
+	*tls = strncmp(it->base, "@tls:", 5) == 0;
+	return it->base + (*tls ? 5 : 1);
+}
+
+/* VAR of S's item IT, typed from B's debug info into *V. */
+static int type_var(struct ufunc_front *fe, struct ufunc_bin *b, const struct spec_item *it,
+		    struct sig_var *v, __s64 *delta, struct ks_error *e)
+{
+	bool want_tls = false, tls = false;
+	const char *name = item_var(it, &want_tls);
+	struct ks_error why = {};
+	int err;
+
+	if (!bin_dwarf(b))
+		err = ks_fail(e, -EINVAL, "'%s': '%s' has no debug info, which its variables are typed from (%s)",
+			      it->base, b->path, b->dw_why ?: "none found");
+	else if ((err = dwbtf__var(b->dw, name, &v->type_id, &v->addr, &tls, &why)))
+		err = ks_fail(e, err == -ENOMEM ? err : -EINVAL, "'%s': %s", it->base,
+			      ks_message(&why));
+	else if (tls != want_tls)
+		err = ks_fail(e, -EINVAL, "'%s': '%s' is %sa thread-local variable of '%s': write '@%s%s'",
+			      it->base, name, tls ? "" : "not ", b->path, tls ? "tls:" : "", name);
+	else if (tls)
+		err = tls_delta(b, delta, e);
+	if (err) {
+		e->pos = it->base_pos;
+		return err;
+	}
+	v->tls = tls;
+	v->name = keep_note(fe, "%s", it->base);
+	return v->name ? 0 : ks_fail(e, -ENOMEM, "out of memory");
+}
+
+/*
+ * S's variables, each once, typed in B's debug info (before its BTF is
+ * copied for the signatures): *OUT kept by the front end, *N of them.
+ */
+static int spec_vars(struct ufunc_front *fe, struct ufunc_bin *b, const struct spec *s,
+		     struct sig_var **out, int *n, __s64 *delta, struct ks_error *e)
+{
+	struct sig_var *v;
+	bool tls;
+	int i, j, err;
+
+	*n = 0;
+	for (i = 0; i < s->nitems && !item_var(&s->items[i], &tls); i++)
+		;
+	if (i == s->nitems)
+		return 0;
+	v = keep_zeroed(fe, SPEC_MAX_ITEMS * sizeof(*v));
+	if (!v)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	*out = v;
+	for (i = 0; i < s->nitems; i++) {
+		if (!item_var(&s->items[i], &tls))
+			continue;
+		for (j = 0; j < *n && strcmp(v[j].name, s->items[i].base); j++)
+			;
+		if (j < *n)
+			continue;
+		err = type_var(fe, b, &s->items[i], &v[*n], delta, e);
+		if (err)
+			return err;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* M's signature reads the spec's variables: typed in the same BTF, at M's address. */
+static int match_vars(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_match *m,
+		      const struct sig_var *vars, int nvars, __s64 delta, struct ks_error *e)
+{
+	if (!nvars || m->refused)
+		return 0;
+	if (!m->typed) {
+		ks_fail(e, -EINVAL, "'%s': '%s' is not typed from debug info (%s): variables (@NAME) are read only with typed arguments",
+			b->path, m->shown, m->where ?: "no debug info");
+		return refuse_match(fe, m, e);
+	}
+	m->sig.vars = vars;
+	m->sig.nvars = nvars;
+	m->sig.uvar_ip = m->addr + m->off;
+	m->sig.uvar_tls_delta = delta;
+	return 0;
+}
+
 /*
  * Each match's signature: typed where B's debug info has the function,
  * else untyped (all of a spec's typed ones from one copy of the BTF).
  */
-static int match_sigs(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_match *ms, int n,
-		      struct ks_error *e)
+static int match_sigs(struct ufunc_front *fe, struct ufunc_bin *b, const struct spec *s,
+		      struct ufunc_match *ms, int n, struct ks_error *e)
 {
 	__u32 *ids = calloc(n > 0 ? n : 1, sizeof(*ids));
+	struct sig_var *vars = NULL;
 	struct btf *btf = NULL;
-	int i, r, ntyped = 0, err = 0;
+	int i, r, ntyped = 0, nvars = 0, err = 0;
+	__s64 delta = 0;
 
 	if (!ids)
 		return ks_fail(e, -ENOMEM, "out of memory");
@@ -582,6 +718,8 @@ static int match_sigs(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_
 		ntyped += r > 0;
 		err = r < 0 ? refuse_match(fe, &ms[i], e) : 0;
 	}
+	if (!err)
+		err = spec_vars(fe, b, s, &vars, &nvars, &delta, e);
 	if (!err && ntyped && !(btf = typed_btf(fe, b->dw)))
 		err = ks_fail(e, -ENOMEM, "out of memory");
 	for (i = 0; i < n && btf && !err; i++) {
@@ -595,7 +733,10 @@ static int match_sigs(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_
 		err = refuse_match(fe, &ms[i], e);
 	}
 	free(ids);
-	return err ?: untyped_sigs(fe, ms, n, e);
+	err = err ?: untyped_sigs(fe, ms, n, e);
+	for (i = 0; i < n && !err; i++)
+		err = match_vars(fe, b, &ms[i], vars, nvars, delta, e);
+	return err;
 }
 
 /* ---- matching ---- */
@@ -700,7 +841,7 @@ static int finish_matches(struct ufunc_front *fe, struct ufunc_bin *b, const str
 		for (j = 0; j < l->n; j++)
 			m->namesakes += strcmp(l->v[j].name, m->name) == 0;
 	}
-	return match_sigs(fe, b, l->v, l->n, e);
+	return match_sigs(fe, b, s, l->v, l->n, e);
 }
 
 static int no_match(const struct ufunc_bin *b, const struct spec *s, struct ks_error *e)

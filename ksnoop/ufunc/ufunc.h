@@ -40,6 +40,9 @@
 #define UFUNC_MAX_MATCHES	4096
 /* Functions listed from debug info (a stripped file's), at most: libc's has 3,000. */
 #define UFUNC_MAX_DWARF_FUNCS	(1 << 20)
+/* An executable's TLS segment, at most (glibc's static TLS is a few KiB). */
+#define UFUNC_MAX_TLS		(1ULL << 30)
+#define UFUNC_MAX_TLS_ALIGN	(1ULL << 20)
 /* Bytes of /etc/ld.so.cache read, at most (a real one is ~100 KiB). */
 #define UFUNC_MAX_LDCACHE	(16u << 20)
 

@@ -29,6 +29,7 @@ struct usym;
 #define USYM_MAX_SECTIONS	65535	/* section headers looked at */
 #define USYM_MAX_PHDRS		4096	/* program headers looked at */
 #define USYM_MAX_LOADS		64	/* PT_LOAD segments kept */
+#define USYM_MAX_DYNAMIC	4096	/* dynamic entries looked at for DF_1_PIE (glibc's ~40) */
 #define USYM_MAX_NAME		256	/* bytes of a symbol name printed */
 #define USYM_MAX_ALIASES	16	/* symbols at one address looked at */
 /* The files kept, least recently used dropped first: two or three huge

@@ -71,6 +71,7 @@ struct shdr {
 struct ehdr {
 	__u64 phoff, shoff;
 	__u32 phnum, shnum, phentsize, shentsize;
+	__u32 type;
 };
 
 static int read_ehdr(struct src *s, struct ehdr *h)
@@ -88,12 +89,12 @@ static int read_ehdr(struct src *s, struct ehdr *h)
 		if (src_read(s, &e64, sizeof(e64), 0))
 			return -ENOEXEC;
 		*h = (struct ehdr){ e64.e_phoff, e64.e_shoff, e64.e_phnum, e64.e_shnum,
-				    e64.e_phentsize, e64.e_shentsize };
+				    e64.e_phentsize, e64.e_shentsize, e64.e_type };
 	} else {
 		if (src_read(s, &e32, sizeof(e32), 0))
 			return -ENOEXEC;
 		*h = (struct ehdr){ e32.e_phoff, e32.e_shoff, e32.e_phnum, e32.e_shnum,
-				    e32.e_phentsize, e32.e_shentsize };
+				    e32.e_phentsize, e32.e_shentsize, e32.e_type };
 	}
 	return 0;
 }
@@ -118,7 +119,59 @@ static int read_shdr(const struct src *s, const struct ehdr *h, __u32 i, struct 
 	return 0;
 }
 
-static void read_loads(const struct src *s, const struct ehdr *h, struct usym_obj *o)
+/* Where the dynamic section is, for is_executable(). */
+struct dyn_seg {
+	__u64 off, size;
+};
+
+/* What a user function's variables need: the TLS segment, and the dynamic one. */
+static void note_phdr(struct usym_obj *o, struct dyn_seg *dyn, __u32 type, __u64 off,
+		      __u64 filesz, __u64 memsz, __u64 align)
+{
+	if (type == PT_DYNAMIC && !dyn->size)
+		*dyn = (struct dyn_seg){ off, filesz };
+	if (type == PT_TLS && !o->has_tls) {
+		o->has_tls = true;
+		o->tls_memsz = memsz;
+		o->tls_align = align;
+	}
+}
+
+/*
+ * An executable, not a library: ET_EXEC, or ET_DYN marked DF_1_PIE (a
+ * PT_INTERP does not tell: glibc's libc.so.6 has one, to run as a program).
+ */
+static bool is_executable(const struct src *s, const struct ehdr *h, const struct dyn_seg *dyn)
+{
+	__u64 i, n, tag, val;
+	Elf64_Dyn d64;
+	Elf32_Dyn d32;
+
+	if (h->type == ET_EXEC)
+		return true;
+	n = dyn->size / (s->is64 ? sizeof(d64) : sizeof(d32));
+	for (i = 0; h->type == ET_DYN && i < n && i < USYM_MAX_DYNAMIC; i++) {
+		if (s->is64) {
+			if (src_read(s, &d64, sizeof(d64), dyn->off + i * sizeof(d64)))
+				return false;
+			tag = d64.d_tag;
+			val = d64.d_un.d_val;
+		} else {
+			if (src_read(s, &d32, sizeof(d32), dyn->off + i * sizeof(d32)))
+				return false;
+			tag = d32.d_tag;
+			val = d32.d_un.d_val;
+		}
+		if (tag == DT_NULL)
+			return false;
+		if (tag == DT_FLAGS_1)
+			return val & DF_1_PIE;
+	}
+	return false;
+}
+
+static void read_phdrs(const struct src *s, const struct ehdr *h, struct usym_obj *o,
+		       struct dyn_seg *dyn)
 {
 	Elf64_Phdr p64;
 	Elf32_Phdr p32;
@@ -133,18 +186,30 @@ static void read_loads(const struct src *s, const struct ehdr *h, struct usym_ob
 		if (s->is64) {
 			if (h->phentsize < sizeof(p64) || src_read(s, &p64, sizeof(p64), off))
 				return;
+			note_phdr(o, dyn, p64.p_type, p64.p_offset, p64.p_filesz, p64.p_memsz,
+				  p64.p_align);
 			if (p64.p_type != PT_LOAD)
 				continue;
 			l = (struct usym_load){ p64.p_offset, p64.p_filesz, p64.p_vaddr };
 		} else {
 			if (h->phentsize < sizeof(p32) || src_read(s, &p32, sizeof(p32), off))
 				return;
+			note_phdr(o, dyn, p32.p_type, p32.p_offset, p32.p_filesz, p32.p_memsz,
+				  p32.p_align);
 			if (p32.p_type != PT_LOAD)
 				continue;
 			l = (struct usym_load){ p32.p_offset, p32.p_filesz, p32.p_vaddr };
 		}
 		o->loads[o->nloads++] = l;
 	}
+}
+
+static void read_loads(const struct src *s, const struct ehdr *h, struct usym_obj *o)
+{
+	struct dyn_seg dyn = {};
+
+	read_phdrs(s, h, o, &dyn);
+	o->is_exec = is_executable(s, h, &dyn);
 }
 
 /* The number of sections: e_shnum, or section 0's size when that is 0. */

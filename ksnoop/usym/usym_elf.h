@@ -33,6 +33,9 @@ struct usym_obj {
 	size_t strtab_len;
 	int nloads;
 	struct usym_load loads[USYM_MAX_LOADS];
+	/* An executable (ET_EXEC, or a PIE), not a library; its PT_TLS (the first) */
+	bool is_exec, has_tls;
+	__u64 tls_memsz, tls_align;
 };
 
 /*

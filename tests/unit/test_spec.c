@@ -1029,6 +1029,42 @@ static void test_predicates_on_several_items(void **state)
 
 /* ---- errors ---- */
 
+/* @NAME, @tls:NAME: a user function's variables, as bases with steps after them. */
+static void test_ufunc_variables(void **state)
+{
+	struct spec s;
+
+	parse_ok("u:./app:f(@config->name:str, @tls:req.id == 7, @count, arg0)", &s);
+	assert_int_equal(s.nitems, 4);
+	assert_string_equal(s.items[0].base, "@config");
+	assert_int_equal(s.items[0].base_pos, 11);
+	assert_int_equal(s.items[0].nsteps, 1);
+	assert_string_equal(s.items[0].steps[0].member, "name");
+	assert_int_equal(s.items[0].fmt, FMT_STR);
+	assert_string_equal(s.items[0].text, "@config->name:str");
+	assert_string_equal(s.items[1].base, "@tls:req");
+	assert_string_equal(s.items[1].text, "@tls:req.id");
+	assert_true(s.items[1].has_pred);
+	assert_string_equal(s.items[2].base, "@count");
+	assert_false(spec_item__is_return(&s.items[2]));
+	assert_string_equal(s.items[3].base, "arg0");
+	spec__free(&s);
+	/* Casts and '*' around them, as around arguments. */
+	parse_ok("u:./app:f(*(long *)@p)", &s);
+	assert_string_equal(s.items[0].base, "@p");
+	assert_int_equal(s.items[0].nsteps, 2);
+	spec__free(&s);
+}
+
+static void test_err_ufunc_variables(void **state)
+{
+	parse_err("u:./app:f(@)", 12, "expected a variable's name after '@', found ')'");
+	parse_err("u:./app:f(@tls:)", 16, "expected a thread-local variable's name after '@tls:'");
+	parse_err("u:./app:f(@1x)", 12, "expected a variable's name after '@'");
+	parse_err("vfs_read(@x)", 10, "'@NAME' (a variable of the traced program) is for user functions");
+	parse_err("tp:sched:sched_switch(@x)", 23, "is for user functions");
+}
+
 static void test_err_empty_spec(void **state)
 {
 	parse_err("", 1, "expected a function name, found end of spec");
@@ -1465,6 +1501,8 @@ int main(void)
 		cmocka_unit_test(test_null_constant),
 		cmocka_unit_test(test_enumerator_constant),
 		cmocka_unit_test(test_predicates_on_several_items),
+		cmocka_unit_test(test_ufunc_variables),
+		cmocka_unit_test(test_err_ufunc_variables),
 		cmocka_unit_test(test_err_empty_spec),
 		cmocka_unit_test(test_err_no_function_name),
 		cmocka_unit_test(test_err_no_tracepoint_name),

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <bpf/btf.h>
+#include "resolve.h"
 #include "spec.h"
 #include "ufunc.h"
 
@@ -70,6 +71,26 @@ struct ufunc_conn {
 __attribute__((noinline, used)) int ufunc_late_gamma(const struct ufunc_conn *c, unsigned short port)
 {
 	return c->fd + port;
+}
+
+/* Variables read at a user function (@NAME, @tls:NAME): ours, typed from our DWARF. */
+long ufunc_var_counter = 41;
+struct ufunc_conn ufunc_var_conn = { .fd = 3, .peer = "peer-name" };
+__thread long ufunc_var_tls = 7;
+
+/* The thread pointer, as a TLS variable's address is computed from (ufunc.c tls_delta()). */
+static unsigned long thread_pointer(void)
+{
+	unsigned long tp;
+
+#if defined(__x86_64__)
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+#elif defined(__aarch64__)
+	__asm__("mrs %0, tpidr_el0" : "=r"(tp));
+#else
+#error "the thread pointer of this architecture"
+#endif
+	return tp;
 }
 
 /* A copy of this program at a new temporary path, made by CMD ("%1$s" the copy); freed by the caller. */
@@ -177,6 +198,124 @@ static void test_typed_function(void **state)
 	free(ms);
 	spec__free(&s);
 	ufunc_front__free(fe);
+}
+
+/*
+ * @NAME and @tls:NAME: each variable once, typed in the signature's BTF,
+ * at the link-time address that the load bias (the function's runtime
+ * address less its link-time one) makes this process's; a TLS variable at
+ * its offset from the block that uvar_tls_delta puts at the thread
+ * pointer; the probe's link-time address for the BPF side's bias.  The
+ * resolver reads them from a base word plus that address, at the entry.
+ */
+static void test_variables(void **state)
+{
+	struct ufunc_front *fe = NULL;
+	struct ufunc_match *ms;
+	struct capture_plan plan = {};
+	struct resolve_opts opts = { .max_bytes = 64, .str_bytes = 64 };
+	struct ks_error e;
+	struct spec s;
+	unsigned long bias;
+	const struct ksnoop_access *acc;
+	int n = match("u:/proc/self/exe:ufunc_test_alpha(@ufunc_var_counter, @ufunc_var_conn.peer:str, @tls:ufunc_var_tls, @ufunc_var_counter > 40, a)",
+		      &fe, &s, &ms, &e);
+
+	if (n != 1)
+		print_message("%d %s\n", n, e.msg);
+	assert_int_equal(n, 1);
+	assert_int_equal(ms[0].sig.nvars, 3);
+	assert_int_equal(ms[0].sig.uvar_ip, ms[0].addr);
+	bias = (unsigned long)ufunc_test_alpha - ms[0].addr;
+	assert_string_equal(ms[0].sig.vars[0].name, "@ufunc_var_counter");
+	assert_false(ms[0].sig.vars[0].tls);
+	assert_int_equal(ms[0].sig.vars[0].addr + bias, (unsigned long)&ufunc_var_counter);
+	assert_true(is_int(ms[0].sig.btf, ms[0].sig.vars[0].type_id, 8, true));
+	assert_string_equal(ms[0].sig.vars[1].name, "@ufunc_var_conn");
+	assert_int_equal(ms[0].sig.vars[1].addr + bias, (unsigned long)&ufunc_var_conn);
+	assert_string_equal(ms[0].sig.vars[2].name, "@tls:ufunc_var_tls");
+	assert_true(ms[0].sig.vars[2].tls);
+	assert_int_equal(thread_pointer() + ms[0].sig.uvar_tls_delta + ms[0].sig.vars[2].addr,
+			 (unsigned long)&ufunc_var_tls);
+
+	assert_int_equal(resolver__resolve(&s, &ms[0].sig, &opts, &plan, &e), 0);
+	assert_true(plan.bpf.flags & KSNOOP_PLAN_UVARS);
+	assert_int_equal(plan.bpf.uvar_ip, ms[0].addr);
+	assert_int_equal(plan.bpf.uvar_tls_delta, ms[0].sig.uvar_tls_delta);
+	acc = &plan.bpf.side[KSNOOP_ENTRY].values[0].acc;
+	assert_int_equal(acc->src, KSNOOP_SRC_UGLOBAL);
+	assert_int_equal(acc->nsteps, 1);
+	assert_int_equal(acc->steps[0], ms[0].sig.vars[0].addr);
+	acc = &plan.bpf.side[KSNOOP_ENTRY].values[1].acc;
+	assert_int_equal(acc->src, KSNOOP_SRC_UGLOBAL);
+	assert_int_equal(acc->nsteps, 2);	/* the global holds a pointer: loaded, then +peer */
+	assert_int_equal(acc->steps[0], ms[0].sig.vars[1].addr + offsetof(struct ufunc_conn, peer));
+	acc = &plan.bpf.side[KSNOOP_ENTRY].values[2].acc;
+	assert_int_equal(acc->src, KSNOOP_SRC_UTLS);
+	assert_int_equal(acc->steps[0], ms[0].sig.vars[2].addr);
+	assert_int_equal(plan.bpf.side[KSNOOP_ENTRY].preds[0].acc.src, KSNOOP_SRC_UGLOBAL);
+	/* The argument still reads its register. */
+	assert_int_equal(plan.bpf.side[KSNOOP_ENTRY].values[3].acc.src, KSNOOP_SRC_ARG);
+	resolver__release(&plan);
+	free(ms);
+	spec__free(&s);
+	ufunc_front__free(fe);
+}
+
+/* What variables cannot do: each refused with its column, the file or the reason named. */
+static void test_variable_refusals(void **state)
+{
+	static const struct {
+		const char *spec;
+		int err, pos;
+		const char *says;
+	} rows[] = {
+		{ "u:/proc/self/exe:ufunc_test_alpha(@ufunc_var_tls)", -EINVAL, 35, "write '@tls:ufunc_var_tls'" },
+		{ "u:/proc/self/exe:ufunc_test_alpha(@tls:ufunc_var_counter)", -EINVAL, 35, "is not a thread-local variable" },
+		{ "u:/proc/self/exe:ufunc_test_alpha(@ufunc_var_nope)", -EINVAL, 35, "no variable 'ufunc_var_nope'" },
+		{ "u:/proc/self/exe:ufunc_test_alpha+1(@ufunc_var_counter)", -EINVAL, 0, "variables (@NAME) are read only with typed arguments" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct ufunc_front *fe = NULL;
+		struct ufunc_match *ms = NULL;
+		struct ks_error e = {};
+		struct spec s;
+		int n = match(rows[i].spec, &fe, &s, &ms, &e);
+
+		if (n != rows[i].err || e.pos != rows[i].pos || !strstr(e.msg, rows[i].says))
+			print_message("%s: %d at %d: %s\n", rows[i].spec, n, e.pos, e.msg);
+		assert_int_equal(n, rows[i].err);
+		assert_int_equal(e.pos, rows[i].pos);
+		assert_non_null(strstr(e.msg, rows[i].says));
+		free(ms);
+		spec__free(&s);
+		ufunc_front__free(fe);
+	}
+}
+
+/* Without debug info: a variable has no type, refused naming where dwbtf looked. */
+static void test_variable_without_dwarf(void **state)
+{
+	char *path = copy_self("objcopy --strip-debug %1$s");
+	struct ufunc_front *fe = NULL;
+	struct ufunc_match *ms = NULL;
+	struct ks_error e = {};
+	char text[256];
+	struct spec s;
+	int n;
+
+	snprintf(text, sizeof(text), "u:%s:ufunc_test_alpha(a, @ufunc_var_counter)", path);
+	n = match(text, &fe, &s, &ms, &e);
+	assert_int_equal(n, -EINVAL);
+	assert_int_equal(e.pos, (int)(strstr(text, "@") - text) + 1);
+	assert_non_null(strstr(e.msg, "has no debug info, which its variables are typed from"));
+	free(ms);
+	spec__free(&s);
+	ufunc_front__free(fe);
+	unlink(path);
+	free(path);
 }
 
 /*
@@ -390,6 +529,9 @@ int main(void)
 		cmocka_unit_test(test_typed_refusals),
 		cmocka_unit_test(test_offset_and_address),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_variables),
+		cmocka_unit_test(test_variable_refusals),
+		cmocka_unit_test(test_variable_without_dwarf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
