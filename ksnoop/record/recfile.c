@@ -1038,7 +1038,7 @@ static int parse_target(struct recfile *r, struct cursor *c, struct recfile_targ
 {
 	struct capture_plan *plan = &t->plan;
 	const void *bp;
-	__u32 n;
+	__u32 n, size;
 	int kind, i;
 
 	t->label = cur_str(c);
@@ -1046,9 +1046,16 @@ static int parse_target(struct recfile *r, struct cursor *c, struct recfile_targ
 	plan->sig.addr = cur_u64(c);
 	plan->sig.syscall = cur_u32(c);
 	plan->sig.btf = r->btf;
-	if (cur_u32(c) != sizeof(plan->bpf) || !(bp = cur_take(c, sizeof(plan->bpf))))
+	/*
+	 * A plan of an older ksnoop is shorter: what it lacks is zero (the
+	 * variables of user functions, which only BPF reads), down to the plan
+	 * of the first version 2 files.
+	 */
+	size = cur_u32(c);
+	if (size > sizeof(plan->bpf) || size < RECFILE_MIN_PLAN || !(bp = cur_take(c, size)))
 		return -1;
-	memcpy(&plan->bpf, bp, sizeof(plan->bpf));
+	memset(&plan->bpf, 0, sizeof(plan->bpf));
+	memcpy(&plan->bpf, bp, size);
 	for (kind = 0; kind < KSNOOP_NR_KINDS; kind++) {
 		n = cur_u32(c);
 		if (n > KSNOOP_MAX_VALUES)

@@ -52,6 +52,8 @@
 #define RECFILE_MAX_BLOCK	(64u << 20)
 /* Targets a file may describe (a glob over every kernel function fits). */
 #define RECFILE_MAX_TARGETS	(1u << 17)
+/* The shortest struct ksnoop_plan a reader takes: version 2's first, before uvar_ip. */
+#define RECFILE_MIN_PLAN	offsetof(struct ksnoop_plan, uvar_ip)
 /* A string in the header or a plan (spec texts, names). */
 #define RECFILE_MAX_STR		4096
 #define RECFILE_MAX_SPECS	256
