@@ -903,6 +903,15 @@ static int attach_or_fall_back(struct trace *t, struct kernel *k, enum attach_mo
 	return err ? attach_failed(t, *mode, err, &e, NULL) : 0;
 }
 
+/* Whether a spec is a user function's (whose -s is its user stack). */
+static bool has_ufunc(const struct trace *t)
+{
+	for (int i = 0; i < t->nspecs; i++)
+		if (t->specs[i].kind == SPEC_UFUNC)
+			return true;
+	return false;
+}
+
 /* Attached in MODE: what -v says, and what must be done before the first event. */
 static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum attach_mode mode)
 {
@@ -920,7 +929,8 @@ static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum 
 		kernel__reread_ksyms(k);
 	say_attach_modes(t);
 	/* A process that exits at once still has its user stacks named by object and offset. */
-	if ((t->opts->ustack || t->opts->stack) && t->opts->pid && t->printer.opts.usym_ctx)
+	if ((t->opts->ustack || (t->opts->stack && has_ufunc(t))) && t->opts->pid &&
+	    t->printer.opts.usym_ctx)
 		usym__remember(t->printer.opts.usym_ctx, t->opts->pid);
 	if (t->rec) {
 		ret = record__begin(t->rec, &t->targets, t->specs, t->nspecs,
@@ -1046,14 +1056,6 @@ static int check_tree(const struct trace *t, enum spec_kind kind)
 	return 0;
 }
 
-/* Whether a spec is a user function's (whose -s is its user stack). */
-static bool has_ufunc(const struct trace *t)
-{
-	for (int i = 0; i < t->nspecs; i++)
-		if (t->specs[i].kind == SPEC_UFUNC)
-			return true;
-	return false;
-}
 
 /* The command line's own errors, before anything is set up. */
 static int check_args(int argc, const struct options *opts, enum spec_kind kind)
