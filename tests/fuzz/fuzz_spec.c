@@ -54,7 +54,7 @@ static void check_spec(const struct spec *s, const char *text)
 		check_pos(it->base_pos, len);
 		check(it->text && *it->text);
 		check(it->nsteps >= 0 && it->nsteps <= SPEC_MAX_STEPS);
-		check((unsigned)it->fmt <= FMT_TUPLE);
+		check((unsigned)it->fmt < FMT_NR);
 		/* ':str(LEN)': a length argument goes with ':str' only. */
 		check(!it->str_len || (it->fmt == FMT_STR && *it->str_len));
 		if (it->str_len)
