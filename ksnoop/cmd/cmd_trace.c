@@ -62,6 +62,7 @@ struct trace {
 	struct printer printer;	/* events */
 	struct report report;	/* the rest: counts, notices, the summary */
 	__u64 printed;
+	__u64 lost_seen;	/* the lost count the last notice gave */
 	__u64 check_at;		/* when handle_event() should hand back control */
 	__u64 pidns_dev;	/* ksnoop's pid namespace; 0: the initial one */
 	__u64 pidns_ino;
@@ -590,7 +591,7 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 
 static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 {
-	__u64 start = now_ns(CLOCK_MONOTONIC), last_lost_check = start, lost_seen = 0;
+	__u64 start = now_ns(CLOCK_MONOTONIC), last_lost_check = start;
 	__u64 next_interval = start + t->opts->interval_ms * 1000000ULL;
 	int err = 0;
 
@@ -627,9 +628,9 @@ static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 		if (now - last_lost_check >= LOST_REPORT_INTERVAL_NS) {
 			__u64 lost = attacher__counter(a, KSNOOP_CNT_LOST);
 
-			if (lost > lost_seen)
+			if (lost > t->lost_seen)
 				report__lost(&t->report, lost);
-			lost_seen = lost;
+			t->lost_seen = lost;
 			last_lost_check = now;
 		}
 		if (max_events_reached(t))
@@ -798,6 +799,13 @@ static void print_summary(struct trace *t, struct attacher *a)
 			s.track_evicted = s.track_added - s.track_freed - s.track_alive;
 	}
 
+	/*
+	 * Losses since the last notice get theirs now: a run shorter than the
+	 * notices' interval, or a loaded machine, must not lose it.
+	 */
+	if (s.lost > t->lost_seen)
+		report__lost(&t->report, s.lost);
+	t->lost_seen = s.lost;
 	report__summary(&t->report, &s);
 	if (fflush(stdout) || ferror(stdout))
 		t->output_closed = true;
