@@ -6,6 +6,7 @@
 # from a throwaway root (dpkg -x); dpkg installs and purges it in a root
 # of its own.  make install and make uninstall are
 # checked against the same file list.  About a minute and a half on 2 CPUs.
+# live-timeout: 2400
 . "$(dirname "$0")/helpers.bash"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "$(dirname "$K")/.." && pwd)
