@@ -1,5 +1,7 @@
 """Table 4b: recording against printing (native)."""
 
+import os
+
 from .stats import DASH, stats, stat, derived, med, errors_of, fmt, cell, intmed, ratio, cut
 
 
@@ -188,6 +190,7 @@ Commands:
                   fmt(cap_r) if cap_r else DASH, ratio(cap_r, cap_t), fmt(lg_t) if lg_t else DASH,
                   fmt(lg_r) if lg_r else DASH, ratio(lg_r, lg_t)))
         self.w()
+        self.record_cost()
         self.verdict("recording sustains ≥ %d× the small events/s text printing does, nothing lost where "
                      "printing loses %s" % (self.RECORD_GOAL, self.RECORD_MARK),
                      "capacity: text %s/s, record %s/s; paced, lossless: %s; %s"
@@ -210,6 +213,16 @@ Commands:
         self.verdict("`ksnoop report` events per second %s" % self.RECORD_MARK,
                      "%s events/s (text to /dev/null, %s events a file)" % (cell(rps), intmed(events)),
                      "measured (issue #30 sets no number)")
+
+    def record_cost(self):
+        """CPU per event, recording against printing (issue #46), measured
+        by bench/reccost.py, not by bench/run: bench/reccost.md's text, as it is."""
+        path = os.path.join(os.path.dirname(__file__), os.pardir, "reccost.md")
+        if not os.path.isfile(path):
+            return
+        with open(path, encoding="utf-8") as f:
+            self.w(f.read().rstrip("\n"))
+        self.w()
 
     def recording_only(self):
         """Table 4b alone, for splice_record(): its section, its verdicts

@@ -48,6 +48,13 @@
 /* How often the loop wakes to check the clock and the lost-event counter. */
 #define POLL_INTERVAL_MS 100
 #define LOST_REPORT_INTERVAL_NS 1000000000ULL
+/*
+ * A recording's events go out as a block when it fills (1 MiB of records,
+ * recfile.h) or this long after the last block: a file cut short loses at
+ * most that much.  A block per wake-up made blocks of a few hundred small
+ * events, and zstd's per-block tables were over half of recording one.
+ */
+#define REC_BLOCK_INTERVAL_NS (POLL_INTERVAL_MS * 1000000ULL)
 /* How long events already captured are still printed after a stop. */
 #define DRAIN_MAX_NS 1000000000ULL
 
@@ -592,6 +599,7 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 {
 	__u64 start = now_ns(CLOCK_MONOTONIC), last_lost_check = start;
+	__u64 last_block = start;
 	__u64 next_interval = start + t->opts->interval_ms * 1000000ULL;
 	int err = 0;
 
@@ -612,18 +620,17 @@ static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 			break;
 		}
 		err = 0;
-		/*
-		 * Flush per batch: prompt on a pipe, cheap under a flood.  A
-		 * recording's batch is a block of its own: a file cut short
-		 * loses at most what came since.
-		 */
-		if (t->rec && !t->output_closed && recfile_writer__flush(t->rec, &t->rec_err))
-			t->output_closed = true;
+		/* Flush per batch: prompt on a pipe, cheap under a flood. */
+		now = now_ns(CLOCK_MONOTONIC);
+		if (t->rec && !t->output_closed && now - last_block >= REC_BLOCK_INTERVAL_NS) {
+			if (recfile_writer__flush(t->rec, &t->rec_err))
+				t->output_closed = true;
+			last_block = now;
+		}
 		if (t->output_closed || fflush(stdout) || ferror(stdout)) {
 			t->output_closed = true;
 			break;
 		}
-		now = now_ns(CLOCK_MONOTONIC);
 		t->check_at = now + POLL_INTERVAL_MS * 1000000ULL;
 		if (now - last_lost_check >= LOST_REPORT_INTERVAL_NS) {
 			__u64 lost = attacher__counter(a, KSNOOP_CNT_LOST);

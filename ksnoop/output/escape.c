@@ -210,14 +210,27 @@ enum text_mode {
 	TEXT_MESSAGE,
 };
 
+/*
+ * Per byte, the modes that take it as it is (a bit per mode): printable
+ * ASCII, 0x20-0x7e, not isprint(), which would follow the locale; '"'
+ * but in quotes, '\\' only in messages.  One load a byte in the loop.
+ */
+#define TEXT_ALL_MODES	(1u << TEXT_NAME | 1u << TEXT_QUOTED | 1u << TEXT_MESSAGE)
+static const unsigned char text_plain[256] = {
+	[0x20 ... 0x21] = TEXT_ALL_MODES,
+	['"'] = 1u << TEXT_NAME | 1u << TEXT_MESSAGE,
+	[0x23 ... 0x5b] = TEXT_ALL_MODES,
+	['\\'] = 1u << TEXT_MESSAGE,
+	[0x5d ... 0x7e] = TEXT_ALL_MODES,
+};
+
 /* Bytes at the start of S (N) that text takes as they are. */
 static size_t text_plain_run(const unsigned char *s, size_t n, enum text_mode mode)
 {
+	unsigned char bit = 1u << mode;
 	size_t i = 0;
 
-	/* Printable ASCII, not isprint(): that would follow the locale. */
-	while (i < n && s[i] >= 0x20 && s[i] < 0x7f &&
-	       !(s[i] == '\\' && mode != TEXT_MESSAGE) && !(s[i] == '"' && mode == TEXT_QUOTED))
+	while (i < n && (text_plain[s[i]] & bit))
 		i++;
 	return i;
 }

@@ -185,6 +185,7 @@ void printer__init(struct printer *p, FILE *out, const struct print_opts *opts)
 	p->layouts = NULL;
 	p->steps = 0;
 	p->value_cut = PRINT_NOT_CUT;
+	memset(p->labels, 0, sizeof(p->labels));
 	report__writer_init(&p->wr, out, p->ops);
 	writer__set_oneline(&p->wr, opts->oneline);
 }
@@ -1372,6 +1373,54 @@ static void print_stack_folded(struct printer *p, const char *key, const __u64 *
 		if (i > first)
 			obuf__putc(ob, ';');
 	}
+}
+
+_Static_assert(sizeof(((struct print_label *)0)->text) >= OBUF_MAX_PIECE,
+	       "a label's text is an obuf (obuf.h)");
+_Static_assert(PRINT_LABELS == 32, "label_slot() takes 5 bits");
+
+/* A slot for S (N bytes): its first and last 8 bytes and length, mixed. */
+static size_t label_slot(const char *s, size_t n)
+{
+	__u64 a = 0, b = 0;
+
+	if (n >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+	} else {
+		memcpy(&a, s, n);
+	}
+	a ^= (b << 29 | b >> 35) ^ n;
+	return (a * 0x9e3779b97f4a7c15ULL) >> 59;	/* 5 bits: PRINT_LABELS */
+}
+
+/*
+ * Events come hundreds of thousands a second from a few tasks and
+ * functions: escaping comm and function name byte by byte on every event
+ * was a third of printing one (with the values' names, which the faster
+ * escaper takes: a label costs as much as escaping a short name).  A slot is
+ * taken for S only when its bytes and escaper are S's: exact.
+ */
+const struct print_label *printer__label(struct printer *p, const char *s, size_t n,
+					 void (*escape)(struct obuf *b, const char *s, size_t n))
+{
+	struct print_label *l;
+
+	if (n > PRINT_LABEL_RAW)
+		return NULL;
+	l = &p->labels[label_slot(s, n)];
+	if (!l->used || l->raw_len != n || l->escape != escape || memcmp(l->raw, s, n)) {
+		/* Never flushed: S escapes to at most sizeof(l->text) bytes. */
+		struct obuf b = OBUF_INIT(NULL, l->text);
+
+		escape(&b, s, n);
+		memcpy(l->raw, s, n);
+		l->raw_len = n;
+		l->len = b.len;
+		l->escape = escape;
+		l->used = true;
+	}
+	return l;
 }
 
 /*

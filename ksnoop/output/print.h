@@ -65,6 +65,24 @@ struct print_opts {
 	void *usym_ctx;
 };
 
+/*
+ * A comm or function name as an event's header writes it, escaped
+ * (and quoted) once, kept by its bytes (printer__label()).  A name longer
+ * than PRINT_LABEL_RAW is escaped every time: the memory is fixed.
+ */
+#define PRINT_LABELS		32
+#define PRINT_LABEL_RAW		64
+
+struct print_label {
+	bool used;
+	unsigned char raw_len;
+	unsigned short len;
+	/* How RAW was escaped: comm and function names are not escaped alike. */
+	void (*escape)(struct obuf *b, const char *s, size_t n);
+	char raw[PRINT_LABEL_RAW];
+	char text[4 * PRINT_LABEL_RAW + 2];	/* "\xNN" a byte, and quotes */
+};
+
 struct printer {
 	FILE *out;
 	const struct report_ops *ops;	/* the format's (report__ops()) */
@@ -84,10 +102,18 @@ struct printer {
 	__u64 steps;
 	/* How the last printer__value() ended. */
 	enum print_cut value_cut;
+	struct print_label labels[PRINT_LABELS];
 };
 
 void printer__init(struct printer *p, FILE *out, const struct print_opts *opts);
 void printer__fini(struct printer *p);
+
+/*
+ * S (N bytes) as ESCAPE (escape.h) writes it, kept in P's labels by its
+ * bytes (print.c); NULL when S is longer than a label takes.
+ */
+const struct print_label *printer__label(struct printer *p, const char *s, size_t n,
+					 void (*escape)(struct obuf *b, const char *s, size_t n));
 
 /* One event: header, then its values as the plan describes them. */
 void printer__event(struct printer *p, const struct capture_plan *plan,

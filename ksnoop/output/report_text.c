@@ -625,14 +625,25 @@ static void event_object(struct printer *p, const struct ksnoop_event *ev)
  * comm, escaped; one with a space (or a '"') also in quotes: "x 1/1 -> ok"
  * bare would read as a comm "x" followed by the pid and arrow fields.
  */
-static void event_comm(struct obuf *ob, const char *comm)
+static void comm_escape(struct obuf *ob, const char *comm, size_t n)	/* COMM ends in a NUL */
 {
-	size_t n = strlen(comm);
-
 	if (strpbrk(comm, " \""))
 		text_quote(ob, comm, n);
 	else
 		text_escape(ob, comm, n);
+}
+
+/* S (N bytes) as ESCAPE writes it, from the printer's labels when it fits one. */
+static void put_label(struct printer *p, const char *s, size_t n,
+		      void (*escape)(struct obuf *b, const char *s, size_t n))
+{
+	struct obuf *ob = writer__obuf(&p->wr);
+	const struct print_label *l = printer__label(p, s, n, escape);
+
+	if (l)
+		obuf__write(ob, l->text, l->len);
+	else
+		escape(ob, s, n);
 }
 
 /* " (DURATION)" */
@@ -684,7 +695,7 @@ static void text_event_begin(struct printer *p, const struct capture_plan *plan,
 	}
 	*q++ = ' ';
 	obuf__commit(ob, q);
-	event_comm(ob, comm);
+	put_label(p, comm, strlen(comm), comm_escape);
 	q = obuf__room(ob, 96);
 	*q++ = ' ';
 	q = append_u64(q, ev->tgid);
@@ -692,7 +703,7 @@ static void text_event_begin(struct printer *p, const struct capture_plan *plan,
 	q = append_u64(q, ev->tid);
 	q = append(q, ev->kind == KSNOOP_ENTRY ? " -> " : " <- ", 4);
 	obuf__commit(ob, q);
-	text_escape(ob, plan->sig.name, strlen(plan->sig.name));
+	put_label(p, plan->sig.name, strlen(plan->sig.name), text_escape);
 	/* One of several functions of this name: which, as NAME@ADDRESS would pick it. */
 	if (plan->sig.addr) {
 		char at[24];

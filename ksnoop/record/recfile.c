@@ -361,8 +361,12 @@ struct recfile_writer {
 	struct buf events;	/* records not yet written, delta-coded (RECFILE_BLOCK_DELTA) */
 	size_t events_raw;	/* their bytes as records: a block's size as the reader decodes it */
 	__u64 records;
-	char *prev;		/* the last record as it came, padded: what the next one is XORed with */
-	char *prev_next;	/* the record being written, padded: prev's next value */
+	/*
+	 * The last record as it came, padded, as words: what the next one is
+	 * XORed with.  Words from prev_len on are zero (a shorter record and
+	 * a block's start XOR with zeros); prev_cap words are allocated.
+	 */
+	__u64 *prev;
 	size_t prev_len, prev_cap;	/* prev_len 0: the block's first record */
 	ZSTD_CCtx *zc;		/* one compression context for every block */
 	char *zbuf;		/* a block as written: its header, then the zstd frame */
@@ -688,62 +692,96 @@ int recfile_writer__flush(struct recfile_writer *w, struct ks_error *e)
 	err = write_block(w, RECFILE_EVENTS | RECFILE_BLOCK_DELTA, w->events.p, w->events.len, e);
 	w->events.len = 0;
 	w->events_raw = 0;
-	w->prev_len = 0;	/* a block decodes on its own: a file cut after it still reports */
+	/* A block decodes on its own: a file cut after it still reports. */
+	if (w->prev_len)
+		memset(w->prev, 0, w->prev_len);
+	w->prev_len = 0;
 	return err;
+}
+
+/* PREV grown to NWORDS words, the new ones zero. */
+static int prev_reserve(struct recfile_writer *w, size_t nwords)
+{
+	__u64 *p;
+
+	if (nwords <= w->prev_cap)
+		return 0;
+	p = realloc(w->prev, nwords * 8);
+	if (!p)
+		return -ENOMEM;
+	memset(p + w->prev_cap, 0, (nwords - w->prev_cap) * 8);
+	w->prev = p;
+	w->prev_cap = nwords;
+	return 0;
+}
+
+/*
+ * Eight words of a record at REC against PREV: the changed ones XORed to
+ * OUT (PREV takes their new value), a bit each in the mask byte returned.
+ * Of a small event's words nearly all are unchanged: a group that is the
+ * same costs its loads, XORs and ORs (unrolled), and only a changed group
+ * is looked at word by word.
+ */
+static inline unsigned int delta_group(const unsigned char *rec, __u64 *prev, unsigned char **out)
+{
+	__u64 x[8], any = 0;
+	unsigned int m = 0, j;
+
+#pragma GCC unroll 8
+	for (j = 0; j < 8; j++) {
+		__u64 v;
+
+		memcpy(&v, rec + 8 * j, 8);
+		x[j] = v ^ prev[j];
+		any |= x[j];
+	}
+	if (!any)
+		return 0;
+	for (j = 0; j < 8; j++) {
+		if (!x[j])
+			continue;
+		memcpy(*out, &x[j], 8);
+		*out += 8;
+		prev[j] ^= x[j];
+		m |= 1u << j;
+	}
+	return m;
 }
 
 int recfile_writer__event(struct recfile_writer *w, const void *rec, size_t size,
 			  struct ks_error *e)
 {
 	size_t padded = (size + 7) & ~(size_t)7, nwords = padded / 8, nmask = (nwords + 7) / 8;
-	size_t prev_words = w->prev_len / 8, k;
-	unsigned char *mask;
-	char *out;
+	size_t groups = size / 64, k;
+	unsigned char *mask, *out, tail[64] = { 0 };
+	char *o;
 
 	if (w->failed)
 		return -EIO;
-	if (padded > w->prev_cap) {
-		char *p = realloc(w->prev, padded), *q = p ? realloc(w->prev_next, padded) : NULL;
-
-		if (p)
-			w->prev = p;
-		if (!q)
-			return ks_fail(e, -ENOMEM, "out of memory");
-		w->prev_next = q;
-		w->prev_cap = padded;
-	}
+	if (prev_reserve(w, nmask * 8))
+		return ks_fail(e, -ENOMEM, "out of memory");
+	/* A shorter record than the last: the words past it XOR with zeros. */
+	if (w->prev_len > padded)
+		memset((char *)w->prev + padded, 0, w->prev_len - padded);
 	/*
 	 * RECFILE_BLOCK_DELTA: the size, a bit per 8-byte word of the record
 	 * (padded), set where the word differs from the record before's, and
-	 * those words XORed with it.  Of a USDT event's 11 words 2 or 3 differ.
+	 * those words XORed with it.  Of a USDT event's 48 words 2 or 3 differ.
 	 */
-	out = buf_reserve(&w->events, 8 + nmask + padded);	/* at most; trimmed below */
-	if (!out)
+	o = buf_reserve(&w->events, 8 + nmask + padded);	/* at most; trimmed below */
+	if (!o)
 		return ks_fail(e, -ENOMEM, "out of memory");
-	memcpy(out, &(__u64){ size }, 8);
-	mask = (unsigned char *)out + 8;
-	memset(mask, 0, nmask);
-	/* The record padded, in the kept copy: whole words from here on. */
-	memcpy(w->prev_next, rec, size);
-	memset(w->prev_next + size, 0, padded - size);
-	out += 8 + nmask;
-	for (k = 0; k < nwords; k++) {
-		__u64 v, pv = 0;
-
-		memcpy(&v, w->prev_next + 8 * k, 8);
-		if (k < prev_words)
-			memcpy(&pv, w->prev + 8 * k, 8);
-		if (v != pv) {
-			v ^= pv;
-			mask[k / 8] |= 1 << (k % 8);
-			memcpy(out, &v, 8);
-			out += 8;
-		}
+	memcpy(o, &(__u64){ size }, 8);
+	mask = (unsigned char *)o + 8;
+	out = mask + nmask;
+	for (k = 0; k < groups; k++)
+		mask[k] = delta_group((const unsigned char *)rec + 64 * k, w->prev + 8 * k, &out);
+	if (k < nmask) {
+		/* The last words, padded with zeros to a group, as PREV is past them. */
+		memcpy(tail, (const unsigned char *)rec + 64 * k, size - 64 * k);
+		mask[k] = delta_group(tail, w->prev + 8 * k, &out);
 	}
-	w->events.len = out - w->events.p;
-	out = w->prev;
-	w->prev = w->prev_next;
-	w->prev_next = out;
+	w->events.len = (char *)out - w->events.p;
 	w->prev_len = padded;
 	w->events_raw += 8 + padded;
 	w->records++;
@@ -793,7 +831,6 @@ void recfile_writer__free(struct recfile_writer *w)
 	free(w->path);
 	free(w->events.p);
 	free(w->prev);
-	free(w->prev_next);
 	free(w->zbuf);
 	ZSTD_freeCCtx(w->zc);
 	free(w);

@@ -1916,6 +1916,70 @@ static void test_event_text_quotes_comm(void **state)
 	}
 }
 
+/*
+ * Text: comm and function name are escaped once and kept by their bytes
+ * (the printer's labels): over one printer, 40 comms (half quoted, one
+ * escaped) and 40 function names of one length, the names changed in
+ * the same plan between events, each printed twice in two orders: every
+ * event's header names its own task and function; and a comm and a
+ * function of the same bytes, each escaped its own way.
+ */
+static void test_event_text_labels_by_bytes(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[RETURN_REC] = {};
+	struct ksnoop_event ev = { .kind = KSNOOP_RETURN };
+	struct print_opts opts = { .format = REPORT_TEXT, .clock_offset_ns = CLOCK_OFFSET_NS };
+	struct printer p;
+	char *buf = NULL, *line, want[128];
+	size_t sz = 0;
+	int64_t ret = 0;
+	FILE *f = out_open(&buf, &sz);
+	int i, n;
+
+	make_plan(&plan);
+	printer__init(&p, f, &opts);
+	for (n = 0; n < 80; n++) {
+		i = n < 40 ? n : 79 - n;
+		snprintf(ev.comm, sizeof(ev.comm), i % 2 ? "t %02d" : i == 8 ? "t\\x%02d" : "task%02d", i);
+		snprintf(plan.sig.name, sizeof(plan.sig.name), "fn_%02d", i);
+		memcpy(rec, &ev, sizeof(ev));
+		put_value(rec, HDR, KSNOOP_OK, 8, 0, &ret, 8);
+		printer__event(&p, &plan, rec, sizeof(rec));
+	}
+	/* The same bytes as comm (quoted) and as function name (bare): two labels. */
+	snprintf(ev.comm, sizeof(ev.comm), "x y");
+	snprintf(plan.sig.name, sizeof(plan.sig.name), "x y");
+	memcpy(rec, &ev, sizeof(ev));
+	printer__event(&p, &plan, rec, sizeof(rec));
+	printer__fini(&p);
+	buf = strdup(out_close(f, &buf));
+	assert_non_null(buf);
+	line = buf;
+	for (n = 0; n < 80; n++) {
+		char *end = strchr(line, '\n');
+
+		i = n < 40 ? n : 79 - n;
+		if (i % 2)
+			snprintf(want, sizeof(want), "cpu0 \"t %02d\" 0/0 <- fn_%02d", i, i);
+		else if (i == 8)
+			snprintf(want, sizeof(want), "cpu0 t\\\\x%02d 0/0 <- fn_%02d", i, i);
+		else
+			snprintf(want, sizeof(want), "cpu0 task%02d 0/0 <- fn_%02d", i, i);
+		assert_non_null(end);
+		*end = 0;
+		/* After the clock time, "HH:MM:SS.uuuuuu ". */
+		assert_true(strlen(line) > 16);
+		assert_string_equal(line + 16, want);
+		line = strchr(end + 1, '\n');	/* the return value's line */
+		assert_non_null(line);
+		line++;
+	}
+	assert_true(strlen(line) > 16);
+	assert_string_equal(line + 16, "cpu0 \"x y\" 0/0 <- x y\n    return = 0\n");
+	free(buf);
+}
+
 static void test_short_or_bad_records_are_ignored(void **state)
 {
 	static struct capture_plan plan;
@@ -2178,6 +2242,7 @@ int main(void)
 		cmocka_unit_test(test_event_with_fault),
 		cmocka_unit_test(test_event_json_escapes_comm),
 		cmocka_unit_test(test_event_text_quotes_comm),
+		cmocka_unit_test(test_event_text_labels_by_bytes),
 		cmocka_unit_test(test_short_or_bad_records_are_ignored),
 	};
 

@@ -616,6 +616,76 @@ static void test_delta_round_trip(void **state)
 	resolved_free(r);
 }
 
+/*
+ * Records whose sizes go up and down within a block (any multiple of a
+ * byte, shorter and longer than the record before, past a 64-byte group
+ * and short of one), their tails pseudo-random with runs of repeats, in
+ * blocks of 40: read back byte for byte.  The encoder's words past a
+ * shorter record must count as zero again for the next longer one.
+ */
+static void test_delta_sizes_vary(void **state)
+{
+	enum { NREC = 300, MAXTAIL = 150 };
+	struct resolved *r = resolve_ok(SPEC_TEXT);
+	char path[] = "/tmp/ksnoop-test-recfile-XXXXXX";
+	struct recfile_target t = { .label = "", .plan = r->plan };
+	char *specs[] = { SPEC_TEXT };
+	struct recfile_meta m = { .version = "test", .release = "6.1.0", .machine = "x86_64",
+				  .clock = "monotonic", .nspecs = 1, .specs = specs };
+	struct recfile_totals tot = {};
+	static void *want[NREC], *got[NREC + 1];
+	static size_t want_size[NREC], got_size[NREC + 1];
+	size_t one;
+	void *base = make_event(&r->plan, &one);
+	struct recfile_writer *w;
+	struct file f = {};
+	struct ks_error e;
+	__u32 x = 12345;
+	int fd = mkstemp(path), i, k;
+	FILE *in;
+
+	assert_true(fd >= 0);
+	close(fd);
+	w = recfile_writer__open(path, true, &e);
+	assert_non_null(w);
+	assert_int_equal(recfile_writer__begin(w, &m, &t, 1, NULL, 0, false, &e), 0);
+	for (i = 0; i < NREC; i++) {
+		size_t tail = (i * 37 + i / 7) % MAXTAIL;
+		unsigned char *rec = malloc(one + MAXTAIL);
+
+		memcpy(rec, base, one);
+		for (k = 0; k < MAXTAIL; k++) {
+			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+			/* Every third record repeats the tail of the one before. */
+			rec[one + k] = i % 3 && i ? ((unsigned char *)want[i - 1])[one + k] : x | 1;
+		}
+		((struct ksnoop_event *)rec)->time_ns += i;
+		want[i] = rec;
+		want_size[i] = one + tail;
+		assert_int_equal(recfile_writer__event(w, rec, want_size[i], &e), 0);
+		if (i % 40 == 39)
+			assert_int_equal(recfile_writer__flush(w, &e), 0);
+	}
+	assert_int_equal(recfile_writer__finish(w, &tot, &e), 0);
+	recfile_writer__free(w);
+	in = fopen(path, "r");
+	assert_non_null(in);
+	f.bytes = malloc(1 << 20);
+	f.len = fread(f.bytes, 1, 1 << 20, in);
+	fclose(in);
+	unlink(path);
+	assert_int_equal(read_all(&f, got, got_size, NREC + 1), NREC);
+	for (i = 0; i < NREC; i++) {
+		assert_int_equal(got_size[i], want_size[i]);
+		assert_memory_equal(got[i], want[i], want_size[i]);
+		free(got[i]);
+		free(want[i]);
+	}
+	free(f.bytes);
+	free(base);
+	resolved_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -624,6 +694,7 @@ int main(void)
 		TEST(test_bad_files),
 		TEST(test_bad_blocks),
 		TEST(test_delta_round_trip),
+		TEST(test_delta_sizes_vary),
 	};
 
 	return cmocka_run_group_tests(tests, build_btf, free_btf);
