@@ -111,10 +111,15 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
  * milliseconds), one after another on one thread: 42 USDT probes took a
  * second and a half to let go.  Links are independent, and waits that
  * overlap share grace periods, so they are destroyed from a few threads
- * at once.  Not so the USDT links of one program: libbpf hands their spec
- * ids back to the program's USDT manager without a lock, so they go one
- * after another on one thread (a unit).  The threads take no signals:
- * SIGINT stays the main thread's.
+ * at once.  Not so the USDT links of one program: libbpf hands their
+ * spec ids back to the program's USDT manager without a lock, so they go
+ * one after another on one thread (a unit).  The threads take no
+ * signals: SIGINT stays the main thread's.  Links of perf events (a
+ * syscall tracepoint, or a kprobe or uprobe each where the kernel has no
+ * .multi) gain little: the kernel closes those one at a time under its
+ * event_mutex, each waiting for tracepoint_synchronize_unregister() (360
+ * syscall links: 16-19 s from 17 threads, 24 s from 2; 200 uprobes no
+ * faster: bench/syscalls.md).  Only fewer links help there.
  */
 #define DETACH_THREADS	16
 
