@@ -20,11 +20,12 @@ from .t8_track import TrackTable
 from .t9_arm64 import Arm64Table
 from .t10_session import SessionTable
 from .t11_ufunc import UfuncTable
+from .t12_syscalls import SyscallsTable
 
 
 class Report(ReportBase, HeaderPart, KfuncTable, UsdtTable, TracepointTables, ThroughputTable,
              RecordTable, StartupTable, GlobsTable, TreeTable, TrackTable, Arm64Table, SessionTable,
-             UfuncTable, SummaryParts):
+             UfuncTable, SyscallsTable, SummaryParts):
     """docs/PERFORMANCE.md of one Results: the parts write into one list of
     lines, and some read what an earlier one found (self.f_ks ...)."""
 
@@ -46,6 +47,7 @@ class Report(ReportBase, HeaderPart, KfuncTable, UsdtTable, TracepointTables, Th
         self.arm64()
         self.session()
         self.ufunc()
+        self.syscalls_all()
         self.trouble()
         self.targets()
         self.profiles()

@@ -111,10 +111,15 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
  * milliseconds), one after another on one thread: 42 USDT probes took a
  * second and a half to let go.  Links are independent, and waits that
  * overlap share grace periods, so they are destroyed from a few threads
- * at once.  Not so the USDT links of one program: libbpf hands their spec
- * ids back to the program's USDT manager without a lock, so they go one
- * after another on one thread (a unit).  The threads take no signals:
- * SIGINT stays the main thread's.
+ * at once.  Not so the USDT links of one program: libbpf hands their
+ * spec ids back to the program's USDT manager without a lock, so they go
+ * one after another on one thread (a unit).  The threads take no
+ * signals: SIGINT stays the main thread's.  Links of perf events (a
+ * syscall tracepoint, or a kprobe or uprobe each where the kernel has no
+ * .multi) gain little: the kernel closes those one at a time under its
+ * event_mutex, each waiting for tracepoint_synchronize_unregister() (360
+ * syscall links: 16-19 s from 17 threads, 24 s from 2; 200 uprobes no
+ * faster: bench/syscalls.md).  Only fewer links help there.
  */
 #define DETACH_THREADS	16
 
@@ -1160,6 +1165,8 @@ static time_t now_s(void)
 }
 
 #define GROUP_LABEL_MAX	(SPEC_MAX_NAME + 32)
+/* "sys_enter_" or "sys_exit_" and a system call's name. */
+#define SYSCALL_EVENT_MAX	(SPEC_MAX_NAME + 16)
 
 /* "NAME" or "NAME and N more": a group of N targets in -v lines. */
 static const char *group_label(char *buf, size_t sz, const struct attach_func *funcs, int n)
@@ -1271,6 +1278,54 @@ static int attach_tp_group(struct attacher *a, struct ksnoop_bpf *skel,
 }
 
 /*
+ * One tracepoint link per side and system call of the group loaded as
+ * SKEL (sys:): syscalls:sys_enter_NAME and sys_exit_NAME, each through a
+ * perf link with the call's cookie.
+ */
+static int attach_syscall_group(struct attacher *a, struct ksnoop_bpf *skel,
+				const struct ksnoop_plan *bp, const struct attach_func *funcs,
+				int n, bool *failed, struct ks_error *e)
+{
+	char label[GROUP_LABEL_MAX], event[SYSCALL_EVENT_MAX];
+	int i, side, err = 0, attached = 0, nlinks;
+
+	for (i = 0; i < n; i++) {
+		if (stop__requested())
+			return attach_stopped(e);
+		nlinks = a->nlinks;
+		for (side = 0; side < KSNOOP_NR_KINDS && !err; side++) {
+			LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = group_cookie(funcs, i));
+			struct bpf_link *link;
+
+			if (!side_attached(bp, side))
+				continue;
+			snprintf(event, sizeof(event), "sys_%s_%s",
+				 side == KSNOOP_ENTRY ? "enter" : "exit", funcs[i].name);
+			link = bpf_program__attach_tracepoint_opts(side == KSNOOP_ENTRY ?
+								   skel->progs.ksnoop_syscall_tp :
+								   skel->progs.ksnoop_syscall_exit,
+								   "syscalls", event, &opts);
+			err = link ? keep_link(a, link, false) : -errno;
+		}
+		if (err && failed && !attacher__exhausted(err)) {
+			/* Left out, said by the caller: its entry without its exit goes too. */
+			while (a->nlinks > nlinks)
+				bpf_link__destroy(a->links[--a->nlinks]);
+			failed[i] = true;
+			err = 0;
+			continue;
+		}
+		if (err)
+			return attach_fail(e, err, "attach to tracepoint", event);
+		attached++;
+		a->nattached++;
+	}
+	log_info("%s: one program, %d system call%s", group_label(label, sizeof(label), funcs, n),
+		 attached, attached == 1 ? "" : "s");
+	return 0;
+}
+
+/*
  * A group of KIND: functions (ATTACH_KPROBE) or tracepoints (ATTACH_TP,
  * where the kernel has raw_tp cookies) that share the program GROUP_BPF
  * (PLAN is any member's, for its name), each probe's cookie naming its
@@ -1326,6 +1381,8 @@ static int attach_shared(struct attacher *a, const struct capture_plan *plan,
 		return err;
 	if (kind == ATTACH_TP)
 		return attach_tp_group(a, skel, funcs, n, failed, e);
+	if (kind == ATTACH_SYSCALL)
+		return attach_syscall_group(a, skel, group_bpf, funcs, n, failed, e);
 	next_note = now_s() + 1;
 	for (i = 0; i < n; i++) {
 		if (stop__requested())
@@ -1535,6 +1592,8 @@ static long target_fds(const struct target_list *l, const struct target *tg)
 	case ATTACH_KPROBE:
 		if (shared && kfeatures__get()->have[FEAT_KPROBE_MULTI])
 			return 0;
+		return (long)FDS_PER_PROBE * sides + (shared ? 0 : 2);
+	case ATTACH_SYSCALL:
 		return (long)FDS_PER_PROBE * sides + (shared ? 0 : 2);
 	case ATTACH_UPROBE:
 		/* A glob's user functions through one uprobe.multi link per side. */

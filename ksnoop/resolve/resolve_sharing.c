@@ -54,28 +54,51 @@ static bool values_may_vary(const struct ksnoop_plan *bp)
 }
 
 /*
- * The BPF half of a plan as a kprobe program of a group sees it: func_id
- * comes from the cookie, the words to read from slot_mask (a kprobe reads
- * registers, so how many words the function has does not matter), and
- * ret_slot is fexit's.  Where values may vary, neither they nor the
- * record's layout nor the words they read are the program's.
+ * Does the program copy values into records?  --count and --hist only
+ * count (ksnoop.bpf.c: no record, no stash), unless a stash, a retry, a
+ * --pair, a --tree or --track uses them: their values and layout are then
+ * none of the program's, and the words they read only the predicates'.
  */
-static void program_of(const struct capture_plan *plan, struct ksnoop_plan *bp)
+static bool records_values(const struct ksnoop_plan *bp)
 {
 	int k;
 
-	*bp = plan->bpf;
-	bp->func_id = 0;
-	bp->nslots = 0;
-	bp->ret_slot = 0;
-	if (!values_may_vary(bp))
-		return;
+	if (bp->output == KSNOOP_OUT_EVENTS || bp->pair || bp->tree || bp->track)
+		return true;
+	for (k = 0; k < KSNOOP_NR_KINDS; k++)
+		if (bp->side[k].flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH | KSNOOP_SIDE_RETRY))
+			return true;
+	return false;
+}
+
+static void drop_values(struct ksnoop_plan *bp)
+{
+	int k;
+
 	bp->slot_mask = 0;
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 		bp->side[k].nvalues = 0;
 		bp->side[k].rec_size = 0;
 		memset(bp->side[k].values, 0, sizeof(bp->side[k].values));
 	}
+}
+
+/*
+ * The BPF half of a plan as a kprobe program of a group sees it: func_id
+ * comes from the cookie, the words to read from slot_mask (a kprobe reads
+ * registers, so how many words the function has does not matter), and
+ * ret_slot is fexit's.  Where values may vary, or are not recorded,
+ * neither they nor the record's layout nor the words they read are the
+ * program's.
+ */
+static void program_of(const struct capture_plan *plan, struct ksnoop_plan *bp)
+{
+	*bp = plan->bpf;
+	bp->func_id = 0;
+	bp->nslots = 0;
+	bp->ret_slot = 0;
+	if (values_may_vary(bp) || !records_values(bp))
+		drop_values(bp);
 }
 
 /* Each value's room in a shared layout: at least a register's 8 bytes. */

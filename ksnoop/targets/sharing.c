@@ -12,11 +12,15 @@
  * user functions too, one group per file (a uprobe.multi link, or a
  * uprobe each with a cookie: attach.c), but not where their values read
  * the file's variables: each program knows its one function's address.
+ * A glob's system calls (sys:) too: their syscalls:sys_{enter,exit}_*
+ * events take a BPF cookie through their perf links (5.15 on); one
+ * program per plan rather than per call ('sys:*': 360 loads).
  */
 bool groups__shared(const struct target_list *l, const struct target *tg)
 {
 	return (tg->from_glob && tg->kind == ATTACH_KPROBE && !tg->plan.sig.addr) || tg->kind == ATTACH_USDT ||
 	       (tg->from_glob && tg->kind == ATTACH_TP && l->tp_cookies) ||
+	       (tg->from_glob && tg->kind == ATTACH_SYSCALL) ||
 	       (tg->from_glob && tg->kind == ATTACH_UPROBE &&
 		!(tg->plan.bpf.flags & KSNOOP_PLAN_UVARS));
 }
@@ -34,12 +38,15 @@ static bool same_file(const struct target *x, const struct target *y)
  * up to nslots, and reads that many.  Tracepoints too: the kernel refuses
  * to attach a raw_tp program that reads a word past the tracepoint's
  * arguments, and a group reads every word one of its members does.
+ * System calls likewise: a perf link refuses (EACCES) a program that
+ * reads past the record of the syscall's event.
  */
 static bool same_group(const struct target *x, const struct target *y)
 {
 	return x->kind == y->kind && resolver__same_program(&x->plan, &y->plan) &&
 	       (x->kind != ATTACH_USDT || x->plan.bpf.nslots == y->plan.bpf.nslots) &&
-	       (x->kind != ATTACH_TP || x->plan.sig.nslots == y->plan.sig.nslots) &&
+	       ((x->kind != ATTACH_TP && x->kind != ATTACH_SYSCALL) ||
+		x->plan.sig.nslots == y->plan.sig.nslots) &&
 	       same_file(x, y);
 }
 

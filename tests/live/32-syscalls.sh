@@ -163,6 +163,43 @@ EXPECT   glob_pair_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR"
 EXPECT   glob_pair_count: match "^ +$N +sys:openat$"
 CASE
 
+# --- every system call: 'sys:*' attaches each one tracefs lists, in a
+# program per plan and record size (perf-link cookies), and a Ctrl-C
+# detaches every link (360 here, entries alone) and program ---
+NSYS=$(ks info 'sys:*' 2>/dev/null | grep -c '^.* sys:')
+nprogs() { echo $PROGS | wc -w; }
+ks_case <<'CASE'
+NAME     all_count
+RUN      -c "$prog" --count 'sys:*'
+WORKLOAD run_calls
+TIMEOUT  240
+EXPECT   all_count_exits_0: exit 0
+EXPECT   all_count_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   all_count_listed: eq 1 "$(( NSYS > 100 ))"
+EXPECT   all_count_every_call: stderr "^ksnoop: tracing $NSYS targets;"
+EXPECT   all_count_openat: match "^ +[0-9]+ +sys:openat$"
+# Counted, no values: a program (and its unused exit twin) per number of
+# argument words, 0 to 6; a program a call held 2 x NSYS.
+EXPECT   all_count_shared: eq 1 "$(( $(nprogs) >= 1 && $(nprogs) <= 14 ))"
+EXPECT   all_count_progs_gone: eq '' "$(left_progs "$PROGS")"
+EXPECT   all_count_links_gone: eq '' "$(still_there link "$LINKS")"
+CASE
+# Events: a program per plan (values differ: fewer share), every link gone.
+NAT=$(ks info 'sys:*at' 2>/dev/null | grep -c '^.* sys:')
+ks_case <<'CASE'
+NAME     at_events
+RUN      -c "$prog" 'sys:*at'
+WORKLOAD run_calls
+TIMEOUT  120
+EXPECT   at_events_exits_0: exit 0
+EXPECT   at_events_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   at_events_every_call: stderr "^ksnoop: tracing $NAT targets;"
+EXPECT   at_events_failing_opens: count $N "^    filename = \"$missing\""
+EXPECT   at_events_fewer_programs: eq 1 "$(( $(nprogs) < 2 * NAT ))"
+EXPECT   at_events_progs_gone: eq '' "$(left_progs "$PROGS")"
+EXPECT   at_events_links_gone: eq '' "$(still_there link "$LINKS")"
+CASE
+
 # --- --hist of durations, -L ---
 ks_case <<'CASE'
 NAME     hist

@@ -768,6 +768,61 @@ static void test_group_ufuncs_by_file(void **state)
 	free(v);
 }
 
+/*
+ * A glob's system calls (sys:) share a program per plan, told apart by
+ * their perf links' cookies, and per record size (a perf link refuses a
+ * program reading past its event's record: as many argument words).
+ * --count and --hist record no values: the values a plan lists do not
+ * keep calls apart ('sys:*': 360 programs became 7).  Events do.
+ */
+static void test_group_syscalls(void **state)
+{
+	struct target *v = calloc(7, sizeof(*v));
+	struct target_list l = { .v = v, .n = 7 };
+	int i, k;
+
+	assert_non_null(v);
+	assert_int_equal(expand("vfs_read"), 0);
+	for (i = 0; i < 7; i++) {
+		v[i] = x->l.v[0];
+		v[i].kind = ATTACH_SYSCALL;
+		v[i].from_glob = i < 6;
+		v[i].plan.bpf.func_id = i;
+		v[i].plan.bpf.flags |= KSNOOP_PLAN_USER_MEM;
+		v[i].plan.bpf.output = KSNOOP_OUT_COUNT;
+		for (k = 0; k < KSNOOP_NR_KINDS; k++)
+			v[i].plan.bpf.side[k].flags &= ~(KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH |
+							 KSNOOP_SIDE_RETRY);
+		/* 0 1 2 of 3 words and 3 4 5 of 5, each with values of its own. */
+		v[i].plan.sig.nslots = i < 3 ? 3 : 5;
+		v[i].plan.bpf.side[KSNOOP_ENTRY].nvalues = 1 + i % 3;
+		v[i].plan.bpf.side[KSNOOP_ENTRY].rec_size = 64 + 8 * (i % 3);
+		v[i].plan.bpf.slot_mask = (1u << (1 + i % 3)) - 1;
+	}
+	assert_true(groups__shared(&l, &v[0]));
+	assert_false(groups__shared(&l, &v[6]));
+	assert_int_equal(groups__build(&g, &l, 16), 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.nfuncs, 6);
+	for (i = 0; i < g.n; i++) {
+		assert_int_equal(g.v[i].kind, ATTACH_SYSCALL);
+		assert_int_equal(g.v[i].n, 3);
+		assert_true(g.v[i].plan.flags & KSNOOP_PLAN_COOKIE);
+		for (k = 1; k < g.v[i].n; k++)
+			assert_int_equal(v[g.v[i].idx[k]].plan.sig.nslots,
+					 v[g.v[i].idx[0]].plan.sig.nslots);
+	}
+	groups__free(&g);
+	/* Printed events: the values are the program's, a program each. */
+	for (i = 0; i < 7; i++)
+		v[i].plan.bpf.output = KSNOOP_OUT_EVENTS;
+	assert_int_equal(groups__build(&g, &l, 16), 0);
+	free(v);
+	assert_int_equal(g.n, 6);
+	for (i = 0; i < g.n; i++)
+		assert_int_equal(g.v[i].n, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest expand_tests[] = {
@@ -795,6 +850,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_group_glob_kprobes_share, free_groups),
 		cmocka_unit_test_teardown(test_group_by_plan, free_groups),
 		cmocka_unit_test_teardown(test_group_ufuncs_by_file, free_groups),
+		cmocka_unit_test_teardown(test_group_syscalls, free_groups),
 		cmocka_unit_test_teardown(test_group_not_fentry, free_groups),
 		cmocka_unit_test_teardown(test_group_tracepoints, free_groups),
 		cmocka_unit_test_teardown(test_group_usdt_spread, free_groups),
