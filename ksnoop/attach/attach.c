@@ -197,28 +197,38 @@ static int take_links(struct attacher *a, struct detach_work *w)
 	return 0;
 }
 
+/* The uprobe.session links: closed one after another (each waits for its uprobes' readers). */
+static int close_session_links(struct attacher *a)
+{
+	int i, n = a->nsession_fds;
+
+	for (i = n - 1; i >= 0; i--)
+		close(a->session_fds[i]);
+	a->nsession_fds = 0;
+	return n;
+}
+
 void attacher__detach(struct attacher *a)
 {
 	double t0 = now_mono();
 	struct detach_work w;
-	int i;
+	int i, n;
 
 	if (!a)
 		return;
+	n = close_session_links(a);
 	if (take_links(a, &w) == 0) {
 		destroy_units(&w);
-		if (w.units[w.nunits] > 1)
-			log_info("%d links detached in %.2f s", w.units[w.nunits], now_mono() - t0);
+		n += w.units[w.nunits];
 		free(w.links);
 		free(w.units);
 	}
+	if (n > 1)
+		log_info("%d links detached in %.2f s", n, now_mono() - t0);
 	/* Out of memory: the skeletons destroy their own links, one by one. */
 	for (i = a->nlinks - 1; i >= 0; i--)
 		bpf_link__destroy(a->links[i]);
 	a->nlinks = 0;
-	for (i = a->nsession_fds - 1; i >= 0; i--)
-		close(a->session_fds[i]);
-	a->nsession_fds = 0;
 }
 
 void attacher__free(struct attacher *a)
