@@ -25,6 +25,8 @@ runs of one spec in one round) and its median reported.  Tracer on CPU 0,
 the loop on CPU 1.
 """
 import argparse
+import ctypes
+import json
 import os
 import shutil
 import statistics
@@ -40,6 +42,40 @@ SPECS = {
     "kept": "u:{bin}:ksb_ufunc(seq, return >= 0)",
     "filtered": "u:{bin}:ksb_ufunc(seq < 0, seq, return >= 0)",
 }
+BPF_ENABLE_STATS = 32     # the bpf() command; its attribute 0: BPF_STATS_RUN_TIME
+NR_BPF = {"x86_64": 321, "aarch64": 280}
+
+
+def stats_on():
+    """BPF programs' run time counted while the fd this returns is open."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    attr = ctypes.create_string_buffer(16)
+    fd = libc.syscall(NR_BPF[os.uname().machine], BPF_ENABLE_STATS, attr, 16)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "BPF_ENABLE_STATS")
+    return fd
+
+
+def prog_ids(pid):
+    """The ids of the BPF programs process PID holds (its fds' fdinfo)."""
+    ids = set()
+    for fd in os.listdir(f"/proc/{pid}/fdinfo"):
+        try:
+            with open(f"/proc/{pid}/fdinfo/{fd}") as f:
+                ids.update(int(l.split()[1]) for l in f if l.startswith("prog_id:"))
+        except OSError:
+            pass
+    return ids
+
+
+def bpf_ns(pid):
+    """The run time of the programs process PID holds, in ns (bpftool)."""
+    ids = prog_ids(pid)
+    progs = json.loads(subprocess.run(["bpftool", "-j", "prog", "show"], check=True,
+                                      capture_output=True, text=True).stdout)
+    return sum(p.get("run_time_ns", 0) for p in progs if p.get("id") in ids)
+
+
 PATHS = {
     "session": "uprobe.session cookies",
     "stash": "in the stash (a hash map)",
@@ -54,7 +90,13 @@ def run_variant(a, work, loop, spec, path):
     base = loop_ns(loop, a.calls)
     t = Tracer(work, f"{spec}-{path}", [a.ksnoop, "-v", SPECS[spec].format(bin=loop)],
                ["tracing"], env=env)
-    traced = loop_ns(loop, a.calls)
+    fd = stats_on()
+    try:
+        ns0 = bpf_ns(t.proc.pid)
+        traced = loop_ns(loop, a.calls)
+        ns1 = bpf_ns(t.proc.pid)
+    finally:
+        os.close(fd)
     want = a.calls if spec == "kept" else 0
     # Every event printed before the stop: bounded by count, not by time.
     for _ in range(int(READY_TIMEOUT / 0.01)):
@@ -66,7 +108,7 @@ def run_variant(a, work, loop, spec, path):
         said = f.read()
     if PATHS[path] not in said:
         raise RuntimeError(f"{spec}/{path}: ksnoop -v did not say '{PATHS[path]}':\n{said}")
-    return traced - base, base, t.lines("<- ksb_ufunc")
+    return traced - base, base, t.lines("<- ksb_ufunc"), (ns1 - ns0) / a.calls
 
 
 def main():
@@ -93,18 +135,23 @@ def main():
         shutil.rmtree(work)
     print(f"Machine: {os.cpu_count()} CPUs, {os.uname().release}, load average {load0} before, "
           f"{load1} after; {a.rounds} rounds of {a.calls} calls.\n")
-    print("| spec | path | added ns per call (median, min–max) | events | session ÷ stash (median of rounds, min–max) |")
-    print("| --- | --- | --- | --- | --- |")
-    base = med([b for rows in res.values() for _, b, _ in rows])
-    print(f"| untraced | | {base[0]:.1f} ns per call ({base[1]:.1f}–{base[2]:.1f}) | — | — |")
+    print("| spec | path | added ns per call (median, min–max) | session ÷ stash, added | "
+          "BPF programs' ns per call (median, min–max) | session ÷ stash, BPF | events |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    base = med([r[1] for rows in res.values() for r in rows])
+    print(f"| untraced | | {base[0]:.1f} ({base[1]:.1f}–{base[2]:.1f}) | — | — | — | — |")
     for spec in SPECS:
-        ratios = [s[0] / x[0] for s, x in zip(res[(spec, "session")], res[(spec, "stash")])]
+        ses, sta = res[(spec, "session")], res[(spec, "stash")]
+        added = med([s[0] / x[0] for s, x in zip(ses, sta)])
+        bpf = med([s[3] / x[3] for s, x in zip(ses, sta) if x[3] > 0])
         for path in PATHS:
-            m = med([c for c, _, _ in res[(spec, path)]])
-            ev = min(e for _, _, e in res[(spec, path)])
-            q = med(ratios)
-            col = f"**{q[0]:.2f}** ({q[1]:.2f}–{q[2]:.2f})" if path == "session" else "reference"
-            print(f"| {spec} | {path} | {m[0]:,.0f} ({m[1]:,.0f}–{m[2]:,.0f}) | {ev} of {a.calls} | {col} |")
+            rows = res[(spec, path)]
+            m, b = med([r[0] for r in rows]), med([r[3] for r in rows])
+            ev = min(r[2] for r in rows)
+            q = [f"**{x[0]:.2f}** ({x[1]:.2f}–{x[2]:.2f})" if path == "session" else "reference"
+                 for x in (added, bpf)]
+            print(f"| {spec} | {path} | {m[0]:,.0f} ({m[1]:,.0f}–{m[2]:,.0f}) | {q[0]} | "
+                  f"{b[0]:,.0f} ({b[1]:,.0f}–{b[2]:,.0f}) | {q[1]} | {ev} of {a.calls} |")
 
 
 if __name__ == "__main__":
