@@ -29,7 +29,7 @@
  *   task.bpf.h      task ids and selection (-p, -t, -c, ksnoop itself)
  *   value.bpf.h     a record's header and values
  *   pred.bpf.h      predicates
- *   session.bpf.h   kprobe.session, fsession: entry records in the task's slots
+ *   session.bpf.h   kprobe.session, fsession, uprobe.session: entry records in the task's slots
  *   stash.bpf.h     entry records and times kept until the return
  *   agg.bpf.h       --count, --hist, --by
  *   tree.bpf.h      --tree's sessions
@@ -600,6 +600,41 @@ CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, capture_entry)
  */
 CAPTURE_PROG("uprobe", ksnoop_uprobe, struct pt_regs, WORDS_UREGS, capture_entry)
 CAPTURE_PROG("uretprobe", ksnoop_uretprobe, struct pt_regs, WORDS_UREGS, capture_return)
+/*
+ * uprobe.session (KEEP_SESSION on a user function, 6.13 on): the entry and
+ * the return of a call in one program over a uprobe.multi link, the entry
+ * record in the task's session slots as kprobe.session's (the kernel keeps
+ * the cookie in the call's return instance).  An entry that kept nothing
+ * returns 1: no return run.  libbpf 1.5 has no "uprobe.session" section:
+ * the program is a uprobe.multi one loaded with uprobe.session's attach
+ * type and linked by attach.c (kfeatures__uprobe_session_link()).
+ */
+static __noinline int usession_entry(struct pt_regs *ctx, __u64 *cookie)
+{
+	*cookie = 0;
+	capture_entry_call(ctx, WORDS_UREGS, cookie);
+	return *cookie ? 0 : 1;
+}
+
+static __noinline int usession_return(struct pt_regs *ctx, __u64 *cookie)
+{
+	return capture_return_cookie(ctx, WORDS_UREGS, cookie);
+}
+
+SEC("uprobe.multi")
+int ksnoop_usession(struct pt_regs *ctx)
+{
+	__u64 *cookie;
+
+	if (!gate_open())
+		return 1;
+	cookie = session_cookie(ctx);
+	if (!cookie)
+		return 1;
+	if (session_is_return(ctx))
+		return usession_return(ctx, cookie);
+	return usession_entry(ctx, cookie);
+}
 /* --count by user stack: the same, never sleepable, with the stack map. */
 CAPTURE_PROG("uprobe", ksnoop_uprobe_count, struct pt_regs, WORDS_UREGS_COUNT, capture_entry)
 CAPTURE_PROG("uretprobe", ksnoop_uretprobe_count, struct pt_regs, WORDS_UREGS_COUNT, capture_return)

@@ -62,6 +62,12 @@ struct attacher {
 	bool *follows;
 	int nlinks;
 	/*
+	 * uprobe.session links, as the kernel's fds: libbpf 1.5 makes none
+	 * (kfeatures__uprobe_session_link()); closing one detaches it.
+	 */
+	int *session_fds;
+	int nsession_fds;
+	/*
 	 * Programs of released instances (release_instance()): their fds,
 	 * kept for the missed-calls count; their links are in links.
 	 */
@@ -196,21 +202,34 @@ static int take_links(struct attacher *a, struct detach_work *w)
 	return 0;
 }
 
+/* The uprobe.session links: closed one after another (each waits for its uprobes' readers). */
+static int close_session_links(struct attacher *a)
+{
+	int i, n = a->nsession_fds;
+
+	for (i = n - 1; i >= 0; i--)
+		close(a->session_fds[i]);
+	a->nsession_fds = 0;
+	return n;
+}
+
 void attacher__detach(struct attacher *a)
 {
 	double t0 = now_mono();
 	struct detach_work w;
-	int i;
+	int i, n;
 
 	if (!a)
 		return;
+	n = close_session_links(a);
 	if (take_links(a, &w) == 0) {
 		destroy_units(&w);
-		if (w.units[w.nunits] > 1)
-			log_info("%d links detached in %.2f s", w.units[w.nunits], now_mono() - t0);
+		n += w.units[w.nunits];
 		free(w.links);
 		free(w.units);
 	}
+	if (n > 1)
+		log_info("%d links detached in %.2f s", n, now_mono() - t0);
 	/* Out of memory: the skeletons destroy their own links, one by one. */
 	for (i = a->nlinks - 1; i >= 0; i--)
 		bpf_link__destroy(a->links[i]);
@@ -226,6 +245,7 @@ void attacher__free(struct attacher *a)
 	attacher__detach(a);
 	free(a->links);
 	free(a->follows);
+	free(a->session_fds);
 	for (i = a->nskels - 1; i >= 0; i--)
 		ksnoop_bpf__destroy(a->skels[i]);
 	free(a->skels);
@@ -281,15 +301,23 @@ static bool uses_stash(const struct ksnoop_plan *bp)
 /*
  * Entry values wait for the return in session slots: a kprobe plan with
  * a stash, attached through a kprobe.multi link (MULTI), where the kernel
- * has kprobe.session, or an fentry plan where it has fsession, and the
- * plan fits (kfeatures.h).
+ * has kprobe.session, an fentry plan where it has fsession, or a user
+ * function's through a uprobe.multi link (MULTI) where it has
+ * uprobe.session, and the plan fits (kfeatures.h).
  */
 static bool uses_session(const struct capture_plan *plan, enum attach_kind kind, bool multi)
 {
 	const char *why;
 
-	return ((kind == ATTACH_KPROBE && multi) || kind == ATTACH_FENTRY) &&
+	return (((kind == ATTACH_KPROBE || kind == ATTACH_UPROBE) && multi) || kind == ATTACH_FENTRY) &&
 	       kfeatures__entry_keep(kfeatures__get(), kind, &plan->bpf, &why) == KEEP_SESSION;
+}
+
+/* The name of KIND's session, for -v. */
+static const char *session_name(enum attach_kind kind)
+{
+	return kind == ATTACH_FENTRY ? "fsession" :
+	       kind == ATTACH_UPROBE ? "uprobe.session" : "kprobe.session";
 }
 
 /* -v, once a run: where entry values reported with the return wait, and why there. */
@@ -304,7 +332,7 @@ static void say_entry_keep(struct attacher *a, const struct capture_plan *plan,
 	a->keep_said = true;
 	if (keep == KEEP_SESSION)
 		log_info("entry values wait for the return in %s cookies (task storage slots)",
-			 kind == ATTACH_FENTRY ? "fsession" : "kprobe.session");
+			 session_name(kind));
 	else
 		log_info("entry values wait for the return in the stash (a hash map): %s", why);
 }
@@ -445,9 +473,10 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uprobe,
-					       kind == ATTACH_UPROBE && !ufunc_counts_stacks(plan));
+					       kind == ATTACH_UPROBE && !ufunc_counts_stacks(plan) && !session);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uretprobe,
-					       kind == ATTACH_UPROBE && !ufunc_counts_stacks(plan));
+					       kind == ATTACH_UPROBE && !ufunc_counts_stacks(plan) && !session);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_usession, kind == ATTACH_UPROBE && session);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uprobe_count,
 					       kind == ATTACH_UPROBE && ufunc_counts_stacks(plan));
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uretprobe_count,
@@ -464,7 +493,11 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_usdt,
 						    bpf_program__flags(skel->progs.ksnoop_usdt) |
 						    BPF_F_SLEEPABLE);
-	if (kind == ATTACH_UPROBE && sleepable) {
+	if (kind == ATTACH_UPROBE && sleepable && session)
+		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_usession,
+						    bpf_program__flags(skel->progs.ksnoop_usession) |
+						    BPF_F_SLEEPABLE);
+	if (kind == ATTACH_UPROBE && sleepable && !session) {
 		err = err ?: bpf_program__set_flags(uprobe_prog(skel, plan, KSNOOP_ENTRY),
 						    bpf_program__flags(uprobe_prog(skel, plan, KSNOOP_ENTRY)) |
 						    BPF_F_SLEEPABLE);
@@ -489,7 +522,11 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_kretprobe,
 								   BPF_TRACE_KPROBE_MULTI);
 	}
-	if (kind == ATTACH_UPROBE && multi) {
+	/* uprobe.session: a "uprobe.multi" program of uprobe.session's type (libbpf 1.5 has no such section). */
+	if (kind == ATTACH_UPROBE && session)
+		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_usession,
+								   KSNOOP_BPF_TRACE_UPROBE_SESSION);
+	if (kind == ATTACH_UPROBE && multi && !session) {
 		err = err ?: bpf_program__set_expected_attach_type(uprobe_prog(skel, plan, KSNOOP_ENTRY),
 								   ATTACH_UPROBE_MULTI);
 		err = err ?: bpf_program__set_expected_attach_type(uprobe_prog(skel, plan, KSNOOP_RETURN),
@@ -1104,27 +1141,102 @@ static int attach_usdt_probes(struct attacher *a, const struct capture_plan *pla
 }
 
 /*
- * A user function: a uprobe at its entry and a uretprobe for its return,
- * in PID (-1: every process), through the file the front end opened.
- * Sleepable first, so that user memory not paged in yet can be read;
- * the plain programs where the kernel or the verifier refuses that.
+ * uprobe.session at the N offsets OFFS of PATH, each with its cookie
+ * (COOKIES; NULL: none), in PID (-1: every process), SKEL's session
+ * program: the link kept, 0; or a negative errno.
  */
-static int attach_ufunc(struct attacher *a, const struct target *tg, int pid, struct ks_error *e)
+static int attach_usession(struct attacher *a, struct ksnoop_bpf *skel, const char *path,
+			   const unsigned long *offs, const __u64 *cookies, int n, int pid)
+{
+	int fd = kfeatures__uprobe_session_link(bpf_program__fd(skel->progs.ksnoop_usession), path,
+						offs, cookies, n, pid > 0 ? pid : 0);
+	int *fds;
+
+	if (fd < 0)
+		return fd;
+	fds = realloc(a->session_fds, (a->nsession_fds + 1) * sizeof(*fds));
+	if (!fds) {
+		close(fd);
+		return -ENOMEM;
+	}
+	a->session_fds = fds;
+	a->session_fds[a->nsession_fds++] = fd;
+	return 0;
+}
+
+/*
+ * A user function's instance, MULTI: for a uprobe.session link (which is
+ * a uprobe.multi one).  Sleepable first, so that user memory not paged in
+ * yet can be read; the plain programs where the kernel or the verifier
+ * refuses that.
+ */
+static struct ksnoop_bpf *load_ufunc(struct attacher *a, const struct target *tg, bool multi,
+				     struct ks_error *e)
 {
 	const struct ufunc_match *m = &tg->ufunc;
 	bool sleepable = ufunc_sleepable(&tg->plan);
 	struct ksnoop_bpf *skel;
-	int side;
 
-	skel = sleepable ? load_instance(a, &tg->plan, ATTACH_UPROBE, true, false, 0, e) : NULL;
+	skel = sleepable ? load_instance(a, &tg->plan, ATTACH_UPROBE, true, multi, 0, e) : NULL;
 	if (skel) {
 		log_info("%s: sleepable programs (user memory is paged in to be read)", m->name);
-	} else {
-		log_info("%s: %s%s; user memory not paged in yet reads as a fault", m->name,
-			 sleepable ? "sleepable programs refused: " : ufunc_not_sleepable(&tg->plan),
-			 sleepable ? e->msg : "");
-		skel = load_instance(a, &tg->plan, ATTACH_UPROBE, false, false, 0, e);
+		return skel;
 	}
+	log_info("%s: %s%s; user memory not paged in yet reads as a fault", m->name,
+		 sleepable ? "sleepable programs refused: " : ufunc_not_sleepable(&tg->plan),
+		 sleepable ? e->msg : "");
+	ks_clear(e);
+	return load_instance(a, &tg->plan, ATTACH_UPROBE, false, multi, 0, e);
+}
+
+/*
+ * A user function through uprobe.session: one program, one link, the
+ * entry record in the task's session slots.  Where the kernel will not
+ * take the link, the instance goes and the caller attaches the
+ * uprobe/uretprobe pair with the stash: -ENOENT, said with -v.  Else 0,
+ * or what loading the instance failed with.
+ */
+static int attach_ufunc_session(struct attacher *a, const struct target *tg, int pid,
+				struct ks_error *e)
+{
+	const struct ufunc_match *m = &tg->ufunc;
+	unsigned long off = m->file_off;
+	struct ksnoop_bpf *skel = load_ufunc(a, tg, true, e);
+	int err;
+
+	if (!skel)
+		return e->err;
+	err = attach_usession(a, skel, m->attach_path, &off, NULL, 1, pid);
+	if (err == -ENOMEM)
+		return ks_fail(e, err, "out of memory");
+	if (err) {
+		log_info("%s: uprobe.session refused (%s): a uprobe and a uretprobe, entry values in the stash",
+			 m->name, strerror(-err));
+		drop_last_instance(a);
+		return -ENOENT;
+	}
+	return release_instance(a) ? ks_fail(e, -ENOMEM, "out of memory") : 0;
+}
+
+/*
+ * A user function: through uprobe.session where the kernel has it and
+ * the plan fits; else a uprobe at its entry and a uretprobe for its
+ * return, in PID (-1: every process), through the file the front end
+ * opened.
+ */
+static int attach_ufunc(struct attacher *a, const struct target *tg, int pid, struct ks_error *e)
+{
+	const struct ufunc_match *m = &tg->ufunc;
+	struct ksnoop_bpf *skel;
+	int side, err;
+
+	say_entry_keep(a, &tg->plan, ATTACH_UPROBE);
+	if (uses_session(&tg->plan, ATTACH_UPROBE, true)) {
+		err = attach_ufunc_session(a, tg, pid, e);
+		if (err != -ENOENT)
+			return err;
+	}
+	skel = load_ufunc(a, tg, false, e);
 	if (!skel)
 		return e->err;
 	for (side = KSNOOP_ENTRY; side <= KSNOOP_RETURN; side++) {
@@ -1132,7 +1244,6 @@ static int attach_ufunc(struct attacher *a, const struct target *tg, int pid, st
 		LIBBPF_OPTS(bpf_uprobe_opts, opts, .retprobe = side == KSNOOP_RETURN);
 		struct bpf_link *link;
 		char buf[ERR_TEXT_MAX];
-		int err;
 
 		if (!side_attached(&tg->plan.bpf, side))
 			continue;
@@ -1446,7 +1557,10 @@ static struct ksnoop_bpf *load_ufunc_group(struct attacher *a, const struct capt
 	return load_group_instance(a, plan, ATTACH_UPROBE, false, multi, 0, funcs, n, e);
 }
 
-/* One uprobe.multi link per side for every function of the group: 0, or why not. */
+/*
+ * One uprobe.multi link per side for every function of the group, or one
+ * uprobe.session link where SKEL was loaded for it: 0, or why not.
+ */
 static int attach_ufunc_multi(struct attacher *a, struct ksnoop_bpf *skel,
 			      const struct capture_plan *plan, const char *path,
 			      const unsigned long *offs, const __u64 *cookies, int n, int pid,
@@ -1454,6 +1568,10 @@ static int attach_ufunc_multi(struct attacher *a, struct ksnoop_bpf *skel,
 {
 	int side, err = 0;
 
+	if (bpf_program__autoload(skel->progs.ksnoop_usession)) {
+		err = attach_usession(a, skel, path, offs, cookies, n, pid);
+		return err ? ks_fail(e, err, "uprobe.session: %s", strerror(-err)) : 0;
+	}
 	for (side = 0; side < KSNOOP_NR_KINDS && !err; side++) {
 		LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .offsets = offs, .cookies = cookies,
 			    .cnt = n, .retprobe = side == KSNOOP_RETURN);
@@ -1534,10 +1652,12 @@ static int attach_ufunc_group(struct attacher *a, const struct capture_plan *pla
 	for (i = 0; i < n; i++)
 		cookies[i] = group_cookie(funcs, i);
 	group_label(label, sizeof(label), funcs, n);
+	say_entry_keep(a, plan, ATTACH_UPROBE);
 	skel = multi ? load_ufunc_group(a, plan, true, funcs, n, e) : NULL;
 	err = skel ? attach_ufunc_multi(a, skel, plan, path, offs, cookies, n, pid, e) : -1;
 	if (!err) {
-		log_info("%s: one program, uprobe.multi", label);
+		log_info("%s: one program, %s", label,
+			 bpf_program__autoload(skel->progs.ksnoop_usession) ? "uprobe.session" : "uprobe.multi");
 		free(cookies);
 		return 0;
 	}
@@ -1631,7 +1751,8 @@ int attacher__set_gate(struct attacher *a, bool open)
 
 void attacher__log_cost(const struct attacher *a)
 {
-	int i, j, per = sizeof(a->skels[0]->links) / sizeof(struct bpf_link *), nlinks = a->nlinks;
+	int i, j, per = sizeof(a->skels[0]->links) / sizeof(struct bpf_link *);
+	int nlinks = a->nlinks + a->nsession_fds;
 
 	for (i = 0; i < a->nskels; i++)
 		for (j = 0; j < per; j++)

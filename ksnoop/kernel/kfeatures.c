@@ -481,6 +481,8 @@ static enum kernel_feature session_feature(enum attach_kind kind)
 		return FEAT_KPROBE_SESSION;
 	case ATTACH_FENTRY:
 		return FEAT_FSESSION;
+	case ATTACH_UPROBE:
+		return FEAT_UPROBE_SESSION;
 	default:
 		return FEAT__COUNT;
 	}
@@ -513,10 +515,13 @@ enum entry_keep kfeatures__entry_keep(const struct kernel_features *f, enum atta
 	if (!(entry->flags & KSNOOP_SIDE_STASH))
 		return (entry->flags & KSNOOP_SIDE_RETRY) ? KEEP_STASH : KEEP_NONE;
 	if (feat == FEAT__COUNT)
-		*why = kind == ATTACH_UPROBE ? "user functions attach as uprobe/uretprobe pairs" :
-		       "tracepoints have no session cookie";
+		*why = "tracepoints have no session cookie";
 	else if (!f->have[feat])
 		*why = session_missing(f, feat);
+	else if (feat == FEAT_UPROBE_SESSION && !kfeatures__ufunc_multi(f))
+		*why = "no uprobe.multi links (a uprobe.session link is one)";
+	else if (bp->flags & KSNOOP_PLAN_COUNT_USTACK)
+		*why = "counted by user stack (its programs are not the session's)";
 	else if (entry->flags & (KSNOOP_SIDE_RETRY | KSNOOP_SIDE_TIMED))
 		*why = "its entry is read again at the return";
 	else if (bp->tree)

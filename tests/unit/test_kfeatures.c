@@ -375,8 +375,11 @@ static void test_entry_keep(void **state)
 	struct kernel_features all = everything(),
 			       no_session = without(FEAT_KPROBE_SESSION, FEAT_KPROBE_SESSION),
 			       no_fsession = without(FEAT_FSESSION, FEAT_FSESSION),
-			       injected = everything();
-	struct ksnoop_plan bp = stash_plan(64 + 16 + 256), none = { 0 }, retry = { 0 }, big, tree, track;
+			       injected = everything(),
+			       no_usession = without(FEAT_UPROBE_SESSION, FEAT_UPROBE_SESSION),
+			       no_umulti = without(FEAT_UPROBE_MULTI, FEAT_UPROBE_MULTI), uinjected;
+	struct ksnoop_plan bp = stash_plan(64 + 16 + 256), none = { 0 }, retry = { 0 }, big, tree, track,
+			   ustack;
 	struct ks_error e = { 0 };
 
 	/* A kernel with kprobe.session (6.10 on): kprobes keep entries in session slots. */
@@ -401,8 +404,32 @@ static void test_entry_keep(void **state)
 	tree = bp;
 	tree.tree = KSNOOP_TREE_ROOT;
 	keeps(&all, ATTACH_FENTRY, &tree, KEEP_STASH, "--tree");
-	/* User functions: uprobe/uretprobe pairs whatever the kernel has (not wired). */
-	keeps(&all, ATTACH_UPROBE, &bp, KEEP_STASH, "uprobe/uretprobe");
+	/* User functions: uprobe.session where the kernel has it (6.13 on), else the stash. */
+	keeps(&all, ATTACH_UPROBE, &bp, KEEP_SESSION, NULL);
+	keeps(&no_usession, ATTACH_UPROBE, &bp, KEEP_STASH, "no uprobe.session in this kernel (6.13 on)");
+	/* A uprobe.session link is a uprobe.multi one: none without them. */
+	keeps(&no_umulti, ATTACH_UPROBE, &bp, KEEP_STASH, "no uprobe.multi links");
+	no_umulti.unprivileged = true;
+	no_umulti.have[FEAT_UPROBE_MULTI] = true;
+	keeps(&no_umulti, ATTACH_UPROBE, &bp, KEEP_STASH, "no uprobe.multi links");
+	/* uprobe.session's feature is its kind's alone. */
+	keeps(&no_usession, ATTACH_KPROBE, &bp, KEEP_SESSION, NULL);
+	keeps(&no_session, ATTACH_UPROBE, &bp, KEEP_SESSION, NULL);
+	/* Forced for comparison: KSNOOP_FEATURES=-uprobe_session. */
+	uinjected = everything();
+	assert_int_equal(kfeatures__parse("-uprobe_session", &uinjected, &e), 0);
+	keeps(&uinjected, ATTACH_UPROBE, &bp, KEEP_STASH, "uprobe_session turned off by KSNOOP_FEATURES");
+	keeps(&uinjected, ATTACH_KPROBE, &bp, KEEP_SESSION, NULL);
+	/* Counted by user stack (-s, --ustack): the pair of programs with the stack map. */
+	ustack = bp;
+	ustack.flags |= KSNOOP_PLAN_COUNT_USTACK;
+	keeps(&all, ATTACH_UPROBE, &ustack, KEEP_STASH, "counted by user stack");
+	/* What a slot cannot hold, --tree: the stash, as for kernel functions. */
+	big = stash_plan(KSNOOP_SESSION_REC_MAX + 8);
+	keeps(&all, ATTACH_UPROBE, &big, KEEP_STASH, "larger than a session slot");
+	tree = bp;
+	tree.tree = KSNOOP_TREE_ROOT;
+	keeps(&all, ATTACH_UPROBE, &tree, KEEP_STASH, "--tree");
 	/* Tracepoints: no cookie at all. */
 	keeps(&all, ATTACH_SYSCALL, &bp, KEEP_STASH, "tracepoints have no session cookie");
 	/* Nothing of the entry with the return: no stash at all. */

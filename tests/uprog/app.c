@@ -18,6 +18,10 @@
  *                   user functions and a tracepoint (task_rename) inside
  *                   each, for --tree with a user function as ROOT, and
  *                   a user function's stacks (-s)
+ *   app inflight    inflight_work(2, 1), held inside on a line of stdin
+ *                   (a tracer attaches with -p meanwhile: a call in
+ *                   flight when tracing starts), then a round; then
+ *                   "done 35" on stdout
  *
  * The functions are noinline and used, so every build has an out-of-line
  * copy; the values they get are fixed, so the test knows them.
@@ -89,6 +93,25 @@ NOINLINE int tree_request(int x)
 	uf_depth(2);
 	prctl(PR_SET_NAME, x > 1 ? "kstree-fail" : "kstree-ok");
 	return uf_lookup(x > 1 ? 200 : 5) < 0 ? -2 : 0;
+}
+
+/*
+ * A call in flight when tracing starts: inflight_work(2, 1) waits inside
+ * for a line on stdin (a tracer attaches meanwhile), then calls
+ * inflight_work(1, 0), which calls inflight_work(0, 0): their entries run
+ * traced, the outer call's did not.  Returns 35, 15 and 5.
+ */
+NOINLINE long inflight_work(long n, int wait);
+static long (*volatile inflight_fn)(long, int) = inflight_work;
+
+NOINLINE long inflight_work(long n, int wait)
+{
+	char line[16];
+
+	if (wait && !fgets(line, sizeof(line), stdin))
+		return -1;
+	uf_sink += n;
+	return n <= 0 ? 5 : 10 * n + inflight_fn(n - 1, 0);
 }
 
 NOINLINE size_t uf_name(int id, const char *name)
@@ -239,6 +262,14 @@ int main(int argc, char **argv)
 		printf("done\n");
 		fflush(stdout);
 		return ok ? 0 : 1;
+	}
+	if (argc > 1 && strcmp(argv[1], "inflight") == 0) {
+		long outer = inflight_work(2, 1);
+
+		round_once(0);
+		printf("done %ld\n", outer);
+		fflush(stdout);
+		return outer == 35 ? 0 : 1;
 	}
 	if (argc > 2 && strcmp(argv[1], "spin") == 0) {
 		rounds = atoi(argv[2]) * 50;

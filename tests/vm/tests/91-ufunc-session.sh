@@ -1,0 +1,64 @@
+#!/bin/sh
+# User functions through uprobe.session against the stash: where the
+# kernel has uprobe.session (6.13 on), a user function whose return
+# reports entry values keeps its entry record in the task's session slots
+# (in the test VMs, whose CPU has no cmpxchg16b, 7.x refuses the task
+# storage: the record waits in the stash under the cookie, counted as
+# session_in_stash); KSNOOP_FEATURES=-uprobe_session forces the
+# uprobe/uretprobe pair and the stash.  Both paths must print the same
+# for the same calls of tests/uprog/app.c (in the VM as /usr/bin/app):
+# entry values, uf_depth's recursion, three threads.  Kernels without
+# uprobe.session (6.1, 6.12) skip the session case with a NOTE.
+. /tests/lib.sh
+
+if ! command -v app >/dev/null; then
+	fail ufunc_session_program "app is not in the VM (--bin build/uprog/app-gcc-O0:app)"
+	exit 0
+fi
+A=$(command -v app)
+tmp=$(mktemp -d)
+
+# The events of -j output FILE without what differs between runs, sorted.
+calls() {
+	events "$1" | jq -r '"\(.func) \(if .tid == .pid then "main" else "thread" end) \(.values | tojson)"' | sort
+}
+WANT='uf_add main {"a":40,"b":2,"return":42}
+uf_depth main {"n":0,"return":0}
+uf_depth main {"n":1,"return":1}
+uf_depth main {"n":2,"return":2}
+uf_depth main {"n":3,"return":3}
+uf_thread_work thread {"tag":1,"return":10}
+uf_thread_work thread {"tag":2,"return":20}
+uf_thread_work thread {"tag":3,"return":30}'
+
+for path in session stash; do
+	P=$path
+	if [ $path = stash ]; then
+		export KSNOOP_FEATURES=-uprobe_session
+		said='in the stash \(a hash map\): uprobe_session turned off by KSNOOP_FEATURES'
+		need=
+	else
+		unset KSNOOP_FEATURES
+		said='in uprobe\.session cookies'
+		need=uprobe_session
+	fi
+	ks_case <<-'CASE'
+		NAME     ${P}_ufunc
+		REQUIRES $need
+		RUN      -j "u:$A:uf_add(a, b, return >= 0)" "u:$A:uf_depth(n, return >= 0)" "u:$A:uf_thread_work(tag, return > 0)"
+		WORKLOAD app 1
+		EXPECT   ${P}_ufunc_path: stderr "entry values wait for the return $said"
+		EXPECT   ${P}_ufunc_values: eq "$WANT" "$(calls "$OUT")"
+		EXPECT   ${P}_ufunc_kept: eq 0 "$(record summary "$OUT" | jq -r '.not_followed')"
+	CASE
+	if [ -s "$OUT" ]; then
+		calls "$OUT" > "$tmp/$P"
+		[ $P = session ] && note "kernel $(uname -r): uprobe.session entries kept in the stash (task storage refused): $(record summary "$OUT" | jq -r '.session_in_stash // 0')"
+	fi
+done
+unset KSNOOP_FEATURES
+if [ -s "$tmp/session" ] && [ -s "$tmp/stash" ]; then
+	expect_eq same_ufunc "$(cat "$tmp/stash")" "$(cat "$tmp/session")"
+else
+	skip same_ufunc "kernel $(uname -r): no uprobe.session run to compare"
+fi
