@@ -111,6 +111,23 @@ KS_GOLDEN_VARS=tmp ks_errors "$golden/errors-count" <<'ROWS'
 report_hist           report --hist "$tmp/c.ksr"
 ROWS
 
+# --stats at report time: what live --stats runs of the same calls summed
+# (1..20, then 1 down to -2: count 24, sum 208, min -2, max 20).
+sspec="$P:ksnoop_test:value(arg0)"
+bg "$tmp/st" "$tmp/est" --stats usdt "$sspec" && st=$BGPID
+bg "$tmp/sj" "$tmp/esj" -j --stats usdt "$sspec" && sj=$BGPID
+bg "$tmp/o" "$tmp/esr" record -o "$tmp/s.ksr" usdt "$sspec" && rec=$BGPID
+"$P" values 20 >/dev/null
+"$P" downs 2 >/dev/null
+end $st $sj $rec
+ks report --stats "$tmp/s.ksr" >"$tmp/rst" 2>"$tmp/erst"
+expect_eq stats_report_status 0 "$?"
+check stats_text_identical cmp "$tmp/st" "$tmp/rst"
+expect_eq stats_summary "$(grep ' calls counted$' "$tmp/est")" "$(cat "$tmp/erst")"
+check stats_json_identical cmp "$tmp/sj" <(ks report -j --stats "$tmp/s.ksr" 2>/dev/null)
+expect_eq stats_json_values '24 208 -2 20' \
+	"$(ks report -j --stats "$tmp/s.ksr" 2>/dev/null | jq -r 'select(.type == "stats") | "\(.count) \(.sum) \(.min) \(.max)"')"
+
 # Filters and -n at report time, as they would have been live.
 expect_eq report_n 2 "$(ks report -j -n 2 "$tmp/u.ksr" 2>/dev/null | grep -c '"type":"event"')"
 expect_eq report_n_summary 2 "$(ks report -j -n 2 "$tmp/u.ksr" 2>/dev/null | jq -r 'select(.type == "summary") | .printed')"
