@@ -45,6 +45,7 @@ struct replay {
 	struct report report;
 	__u64 printed;
 	__u64 counted;		/* --count: calls counted */
+	__u64 pair_full, pair_unread;	/* --pair: STARTs not kept, keys not read */
 	bool printing;		/* printer and report set up */
 };
 
@@ -111,6 +112,9 @@ static void print_summary(struct replay *rp)
 	const struct recfile_totals *t = recfile__totals(rp->r);
 	struct report_summary s = {
 		.counting = rp->opts->output != OUTPUT_EVENTS,
+		.pairing = rp->opts->pair,
+		.pair_full = rp->pair_full,
+		.pair_unread = rp->pair_unread,
 		.printed = rp->printed,
 		.counted = rp->counted,
 	};
@@ -396,6 +400,113 @@ static const char *stats_target_name(void *ctx, __u32 func_id)
 	return target_name(((struct stats_table *)ctx)->r, func_id);
 }
 
+/*
+ * --pair of a recording: START's times by key (its one value, or the
+ * thread), bounded as the live map is (KSNOOP_PAIR_ENTRIES: a START that
+ * finds it full is counted); the latest START of a key wins, an END takes
+ * it back.  Open addressing at most 3/4 full: deleted slots are marked,
+ * and the table is rebuilt when they are a quarter of it (a lookup's
+ * walk stays short, whatever order a file's events come in).
+ */
+#define PAIR_SLOTS	(2 * KSNOOP_PAIR_ENTRIES)
+
+struct pair_slot {
+	__u64 key, time;
+	__u8 state;	/* 0 empty, 1 used, 2 deleted */
+};
+
+struct pairing {
+	struct pair_slot *slots;
+	size_t used, dead;
+};
+
+static struct pair_slot *pair_find(struct pairing *pg, __u64 key, bool add);
+
+/* The deleted slots dropped: the live ones put into an empty table again. */
+static void pair_rebuild(struct pairing *pg)
+{
+	struct pair_slot *old = pg->slots;
+	struct pair_slot *fresh = calloc(PAIR_SLOTS, sizeof(*fresh));
+
+	if (!fresh)
+		return;
+	pg->slots = fresh;
+	pg->used = pg->dead = 0;
+	for (size_t i = 0; i < PAIR_SLOTS; i++)
+		if (old[i].state == 1)
+			pair_find(pg, old[i].key, true)->time = old[i].time;
+	free(old);
+}
+
+static struct pair_slot *pair_find(struct pairing *pg, __u64 key, bool add)
+{
+	size_t j = (key * 0x9e3779b97f4a7c15ULL) >> 49, n;	/* 15 bits: PAIR_SLOTS */
+	struct pair_slot *free_slot = NULL;
+
+	for (n = 0; n < PAIR_SLOTS; n++, j = (j + 1) % PAIR_SLOTS) {
+		struct pair_slot *sl = &pg->slots[j];
+
+		if (sl->state == 1 && sl->key == key)
+			return sl;
+		if (sl->state != 1 && !free_slot)
+			free_slot = sl;
+		if (!sl->state)
+			break;
+	}
+	if (!add || !free_slot || pg->used >= KSNOOP_PAIR_ENTRIES)
+		return NULL;
+	pg->used++;
+	*free_slot = (struct pair_slot){ .key = key, .state = 1 };
+	return free_slot;
+}
+
+/* The pairing key of REC (its spec's value SP, or the thread); false: not read. */
+static bool pair_key_of(const struct capture_plan *p, const struct stats_pick *sp,
+			const void *rec, __u64 *key)
+{
+	const struct ksnoop_event *ev = rec;
+
+	if (sp->duration) {
+		*key = ev->tid;
+		return true;
+	}
+	return stats_value(p, sp, rec, key);
+}
+
+/* One START or END event: an END with its START gives a latency in *V. */
+static bool pair_step(struct replay *rp, struct pairing *pg, const struct stats_table *st,
+		      const void *rec, __u64 *v)
+{
+	const struct ksnoop_event *ev = rec;
+	const struct recfile_target *t = recfile__target(rp->r, ev->func_id);
+	struct pair_slot *sl;
+	__u64 key;
+	bool ok;
+
+	if (!pair_key_of(&t->plan, &st->picks[ev->func_id], rec, &key)) {
+		rp->pair_unread++;
+		return false;
+	}
+	if (ev->func_id == 0) {
+		sl = pair_find(pg, key, true);
+		if (sl)
+			sl->time = ev->time_ns;
+		else
+			rp->pair_full++;
+		return false;
+	}
+	sl = pair_find(pg, key, false);
+	if (!sl)
+		return false;
+	sl->state = 2;
+	pg->used--;
+	*v = ev->time_ns - sl->time;
+	ok = sl->time <= ev->time_ns;
+	if (++pg->dead > PAIR_SLOTS / 4)
+		pair_rebuild(pg);
+	return ok;
+}
+
 static int stats_setup(struct replay *rp, struct stats_table *st, struct ks_error *e)
 {
 	int n = recfile__ntargets(rp->r), i, ret = 0;
@@ -405,6 +516,9 @@ static int stats_setup(struct replay *rp, struct stats_table *st, struct ks_erro
 	st->rows = calloc(n ?: 1, sizeof(*st->rows));
 	if (!st->picks || !st->rows)
 		return ks_fail(e, -ENOMEM, "out of memory");
+	if (rp->opts->pair && (n != 2 || recfile__meta(rp->r)->nspecs != 2))
+		return ks_fail(e, -EINVAL, "report: --pair pairs a recording of two specs, START and END, one target each; this one has %d spec(s), %d target(s)",
+			       recfile__meta(rp->r)->nspecs, n);
 	for (i = 0; i < n && !ret; i++) {
 		st->rows[i] = (struct count_row){ .func_id = i, .sub = 0, .usub = -1 };
 		ret = pick_value(recfile__target(rp->r, i), &st->picks[i], e);
@@ -412,22 +526,45 @@ static int stats_setup(struct replay *rp, struct stats_table *st, struct ks_erro
 	return ret;
 }
 
+/* REC's value for --stats (with --pair: a latency, END's events only). */
+static bool stats_next(struct replay *rp, struct pairing *pg, const struct stats_table *st,
+		       const void *rec, __u64 *v)
+{
+	const struct ksnoop_event *ev = rec;
+
+	if (!wanted(rp->opts, ev))
+		return false;
+	if (pg->slots)
+		return pair_step(rp, pg, st, rec, v);
+	return stats_value(&recfile__target(rp->r, ev->func_id)->plan, &st->picks[ev->func_id],
+			   rec, v);
+}
+
 static int print_stats(struct replay *rp, struct ks_error *e)
 {
 	struct stats_table st = {};
 	struct counts_fmt fmt = { .func_name = stats_target_name, .ctx = &st };
+	struct pairing pg = {};
 	const void *rec;
 	size_t size, n = 0;
 	int ret = stats_setup(rp, &st, e), i;
 	__u64 v;
 
+	if (!ret && rp->opts->pair) {
+		pg.slots = calloc(PAIR_SLOTS, sizeof(*pg.slots));
+		if (!pg.slots)
+			ret = ks_fail(e, -ENOMEM, "out of memory");
+		/* END's row: the latencies, as a live --pair --stats names them. */
+		st.picks[1].value = (struct hist_value){ "latency_ns", "latency", true, false };
+	}
 	while (ret >= 0 && (ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
 		const struct ksnoop_event *ev = rec;
-		const struct recfile_target *t = recfile__target(rp->r, ev->func_id);
 
-		if (wanted(rp->opts, ev) && stats_value(&t->plan, &st.picks[ev->func_id], rec, &v))
-			stats_add(&st.rows[ev->func_id], v, st.picks[ev->func_id].is_signed);
+		if (stats_next(rp, &pg, &st, rec, &v))
+			stats_add(&st.rows[ev->func_id], v,
+				  !pg.slots && st.picks[ev->func_id].is_signed);
 	}
+	free(pg.slots);
 	if (ret >= 0) {
 		/* Rows of the targets called, as BPF's map holds them. */
 		for (i = 0; i < recfile__ntargets(rp->r); i++)
@@ -554,7 +691,8 @@ static int check_report_options(const struct options *o, int argc)
 {
 	const char *refused = o->output == OUTPUT_HIST ? "--hist of a recording is not done yet" :
 			      o->by ? "--by of a recording is not done yet" :
-			      o->pair ? "--pair is not recorded yet" :
+			      o->pair && o->output != OUTPUT_STATS ?
+				"--pair of a recording is done with --stats only yet" :
 			      o->interval_ms ? "--interval does not apply to a recording" :
 			      o->stack || o->ustack ? "-s and --ustack are chosen by record" :
 			      o->min_duration_ns ? "-L is chosen by record" :
