@@ -11,6 +11,10 @@
  * to another kernel, or another boot of it (KASLR), and would name them
  * wrong.  The machine that reports needs no BTF and no privilege.
  *
+ * `ksnoop report --stats FILE`: the count, sum, min and max per target of
+ * the one value its spec names (else of its calls' durations), as a live
+ * --stats run sums them in BPF.
+ *
  * `ksnoop report --info FILE`: what the file holds, without the events.
  */
 #include <errno.h>
@@ -21,6 +25,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include "btf_util.h"
 #include "cli.h"
 #include "counts.h"
 #include "log.h"
@@ -40,6 +45,7 @@ struct replay {
 	struct report report;
 	__u64 printed;
 	__u64 counted;		/* --count: calls counted */
+	__u64 pair_full, pair_unread;	/* --pair: STARTs not kept, keys not read */
 	bool printing;		/* printer and report set up */
 };
 
@@ -105,7 +111,10 @@ static void print_summary(struct replay *rp)
 {
 	const struct recfile_totals *t = recfile__totals(rp->r);
 	struct report_summary s = {
-		.counting = rp->opts->output == OUTPUT_COUNT,
+		.counting = rp->opts->output != OUTPUT_EVENTS,
+		.pairing = rp->opts->pair,
+		.pair_full = rp->pair_full,
+		.pair_unread = rp->pair_unread,
 		.printed = rp->printed,
 		.counted = rp->counted,
 	};
@@ -281,6 +290,296 @@ static int print_counts(struct replay *rp, struct ks_error *e)
 	return ret;
 }
 
+/* ---- --stats ---- */
+
+/*
+ * What --stats sums for a target: the one integer value its spec names,
+ * on the side it is read (as a live run's plan.hist), or with none the
+ * durations of its returns whose entry was seen (a live run's
+ * KSNOOP_OUT_HIST_DURATION).
+ */
+struct stats_pick {
+	bool duration;
+	int kind, idx;
+	bool is_signed;
+	struct hist_value value;
+};
+
+struct stats_table {
+	struct recfile *r;
+	struct stats_pick *picks;	/* per target */
+	struct count_row *rows;		/* per target: count, sum, min, max */
+};
+
+static int pick_value(const struct recfile_target *t, struct stats_pick *sp, struct ks_error *e)
+{
+	const struct capture_plan *p = &t->plan;
+	const char *name = t->label[0] ? t->label : p->sig.name;
+	int k, i, n = 0;
+
+	*sp = (struct stats_pick){ .duration = true,
+				   .value = { "duration_ns", "duration", true, false } };
+	for (k = 0; k < KSNOOP_NR_KINDS; k++)
+		for (i = 0; i < p->nvalues[k]; i++) {
+			const struct value_desc *vd = &p->values[k][i];
+
+			if (vd->how == PRINT_STACK || vd->how == PRINT_USTACK)
+				continue;
+			if (n++)
+				return ks_fail(e, -EINVAL, "report: --stats counts by one value; '%s' recorded '%s' and '%s'",
+					       name, sp->value.name, vd->text);
+			if (vd->how != PRINT_VALUE || vd->fmt || vd->shift || vd->size > 8 ||
+			    !btfu_is_scalar(p->sig.btf, vd->type_id))
+				return ks_fail(e, -EINVAL, "report: --stats counts by a number; '%s' of '%s' is not one",
+					       vd->text, name);
+			*sp = (struct stats_pick){
+				.kind = k, .idx = i,
+				.is_signed = btfu_is_signed(p->sig.btf, vd->type_id),
+			};
+			sp->value = (struct hist_value){ vd->text, vd->text, false, sp->is_signed };
+		}
+	return 0;
+}
+
+/* REC's value as SP picks it; false: none (not read, no duration). */
+static bool stats_value(const struct capture_plan *p, const struct stats_pick *sp,
+			const void *rec, __u64 *v)
+{
+	const struct ksnoop_event *ev = rec;
+	const struct value_desc *vd = &p->values[sp->kind][sp->idx];
+	const struct ksnoop_value *vh;
+	const __u8 *data;
+	__u64 u = 0;
+
+	if (sp->duration) {
+		*v = ev->duration_ns;
+		return ev->kind == KSNOOP_RETURN && (ev->flags & KSNOOP_EV_DURATION);
+	}
+	if (ev->kind != sp->kind)
+		return false;
+	vh = (const void *)((const char *)rec + p->bpf.side[sp->kind].values[sp->idx].rec_off);
+	if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK || vh->len < vd->size)
+		return false;
+	data = (const __u8 *)(vh + 1);
+	if (vd->bit_size) {
+		memcpy(&u, data, vd->size);
+		u = (u >> vd->bit_off) & (vd->bit_size < 64 ? (1ULL << vd->bit_size) - 1 : ~0ULL);
+		if (sp->is_signed && vd->bit_size < 64 && (u >> (vd->bit_size - 1)) & 1)
+			u |= ~0ULL << vd->bit_size;
+	} else {
+		memcpy(&u, data, vd->size);
+		if (sp->is_signed && vd->size < 8 && (u >> (8 * vd->size - 1)) & 1)
+			u |= ~0ULL << (8 * vd->size);
+	}
+	*v = u;
+	return true;
+}
+
+static void stats_add(struct count_row *row, __u64 v, bool is_signed)
+{
+	if (!row->count++) {
+		row->min = row->max = row->sum = v;
+		return;
+	}
+	row->sum += v;
+	if (is_signed ? (__s64)v < (__s64)row->min : v < row->min)
+		row->min = v;
+	if (is_signed ? (__s64)v > (__s64)row->max : v > row->max)
+		row->max = v;
+}
+
+static struct hist_value stats_value_of(void *ctx, __u32 func_id)
+{
+	struct stats_table *st = ctx;
+
+	return st->picks[func_id].value;
+}
+
+static const char *stats_target_name(void *ctx, __u32 func_id)
+{
+	return target_name(((struct stats_table *)ctx)->r, func_id);
+}
+
+/*
+ * --pair of a recording: START's times by key (its one value, or the
+ * thread), bounded as the live map is (KSNOOP_PAIR_ENTRIES: a START that
+ * finds it full is counted); the latest START of a key wins, an END takes
+ * it back.  Open addressing at most 3/4 full: deleted slots are marked,
+ * and the table is rebuilt when they are a quarter of it (a lookup's
+ * walk stays short, whatever order a file's events come in).
+ */
+#define PAIR_SLOTS	(2 * KSNOOP_PAIR_ENTRIES)
+
+struct pair_slot {
+	__u64 key, time;
+	__u8 state;	/* 0 empty, 1 used, 2 deleted */
+};
+
+struct pairing {
+	struct pair_slot *slots;
+	size_t used, dead;
+};
+
+static struct pair_slot *pair_find(struct pairing *pg, __u64 key, bool add);
+
+/* The deleted slots dropped: the live ones put into an empty table again. */
+static void pair_rebuild(struct pairing *pg)
+{
+	struct pair_slot *old = pg->slots;
+	struct pair_slot *fresh = calloc(PAIR_SLOTS, sizeof(*fresh));
+
+	if (!fresh)
+		return;
+	pg->slots = fresh;
+	pg->used = pg->dead = 0;
+	for (size_t i = 0; i < PAIR_SLOTS; i++)
+		if (old[i].state == 1)
+			pair_find(pg, old[i].key, true)->time = old[i].time;
+	free(old);
+}
+
+static struct pair_slot *pair_find(struct pairing *pg, __u64 key, bool add)
+{
+	size_t j = (key * 0x9e3779b97f4a7c15ULL) >> 49, n;	/* 15 bits: PAIR_SLOTS */
+	struct pair_slot *free_slot = NULL;
+
+	for (n = 0; n < PAIR_SLOTS; n++, j = (j + 1) % PAIR_SLOTS) {
+		struct pair_slot *sl = &pg->slots[j];
+
+		if (sl->state == 1 && sl->key == key)
+			return sl;
+		if (sl->state != 1 && !free_slot)
+			free_slot = sl;
+		if (!sl->state)
+			break;
+	}
+	if (!add || !free_slot || pg->used >= KSNOOP_PAIR_ENTRIES)
+		return NULL;
+	pg->used++;
+	*free_slot = (struct pair_slot){ .key = key, .state = 1 };
+	return free_slot;
+}
+
+/* The pairing key of REC (its spec's value SP, or the thread); false: not read. */
+static bool pair_key_of(const struct capture_plan *p, const struct stats_pick *sp,
+			const void *rec, __u64 *key)
+{
+	const struct ksnoop_event *ev = rec;
+
+	if (sp->duration) {
+		*key = ev->tid;
+		return true;
+	}
+	return stats_value(p, sp, rec, key);
+}
+
+/* One START or END event: an END with its START gives a latency in *V. */
+static bool pair_step(struct replay *rp, struct pairing *pg, const struct stats_table *st,
+		      const void *rec, __u64 *v)
+{
+	const struct ksnoop_event *ev = rec;
+	const struct recfile_target *t = recfile__target(rp->r, ev->func_id);
+	struct pair_slot *sl;
+	__u64 key;
+	bool ok;
+
+	if (!pair_key_of(&t->plan, &st->picks[ev->func_id], rec, &key)) {
+		rp->pair_unread++;
+		return false;
+	}
+	if (ev->func_id == 0) {
+		sl = pair_find(pg, key, true);
+		if (sl)
+			sl->time = ev->time_ns;
+		else
+			rp->pair_full++;
+		return false;
+	}
+	sl = pair_find(pg, key, false);
+	if (!sl)
+		return false;
+	sl->state = 2;
+	pg->used--;
+	*v = ev->time_ns - sl->time;
+	ok = sl->time <= ev->time_ns;
+	if (++pg->dead > PAIR_SLOTS / 4)
+		pair_rebuild(pg);
+	return ok;
+}
+
+static int stats_setup(struct replay *rp, struct stats_table *st, struct ks_error *e)
+{
+	int n = recfile__ntargets(rp->r), i, ret = 0;
+
+	st->r = rp->r;
+	st->picks = calloc(n ?: 1, sizeof(*st->picks));
+	st->rows = calloc(n ?: 1, sizeof(*st->rows));
+	if (!st->picks || !st->rows)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	if (rp->opts->pair && (n != 2 || recfile__meta(rp->r)->nspecs != 2))
+		return ks_fail(e, -EINVAL, "report: --pair pairs a recording of two specs, START and END, one target each; this one has %d spec(s), %d target(s)",
+			       recfile__meta(rp->r)->nspecs, n);
+	for (i = 0; i < n && !ret; i++) {
+		st->rows[i] = (struct count_row){ .func_id = i, .sub = 0, .usub = -1 };
+		ret = pick_value(recfile__target(rp->r, i), &st->picks[i], e);
+	}
+	return ret;
+}
+
+/* REC's value for --stats (with --pair: a latency, END's events only). */
+static bool stats_next(struct replay *rp, struct pairing *pg, const struct stats_table *st,
+		       const void *rec, __u64 *v)
+{
+	const struct ksnoop_event *ev = rec;
+
+	if (!wanted(rp->opts, ev))
+		return false;
+	if (pg->slots)
+		return pair_step(rp, pg, st, rec, v);
+	return stats_value(&recfile__target(rp->r, ev->func_id)->plan, &st->picks[ev->func_id],
+			   rec, v);
+}
+
+static int print_stats(struct replay *rp, struct ks_error *e)
+{
+	struct stats_table st = {};
+	struct counts_fmt fmt = { .func_name = stats_target_name, .ctx = &st };
+	struct pairing pg = {};
+	const void *rec;
+	size_t size, n = 0;
+	int ret = stats_setup(rp, &st, e), i;
+	__u64 v;
+
+	if (!ret && rp->opts->pair) {
+		pg.slots = calloc(PAIR_SLOTS, sizeof(*pg.slots));
+		if (!pg.slots)
+			ret = ks_fail(e, -ENOMEM, "out of memory");
+		/* END's row: the latencies, as a live --pair --stats names them. */
+		st.picks[1].value = (struct hist_value){ "latency_ns", "latency", true, false };
+	}
+	while (ret >= 0 && (ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+		const struct ksnoop_event *ev = rec;
+
+		if (stats_next(rp, &pg, &st, rec, &v))
+			stats_add(&st.rows[ev->func_id], v,
+				  !pg.slots && st.picks[ev->func_id].is_signed);
+	}
+	free(pg.slots);
+	if (ret >= 0) {
+		/* Rows of the targets called, as BPF's map holds them. */
+		for (i = 0; i < recfile__ntargets(rp->r); i++)
+			if (st.rows[i].count) {
+				rp->counted += st.rows[i].count;
+				st.rows[n++] = st.rows[i];
+			}
+		counts__sort(st.rows, n);
+		counts__print_stats(&rp->report, st.rows, n, &fmt, stats_value_of);
+	}
+	free(st.picks);
+	free(st.rows);
+	return ret;
+}
+
 /* ---- --info ---- */
 
 struct info_totals {
@@ -391,9 +690,9 @@ static int print_info(struct replay *rp, const char *where, struct ks_error *e)
 static int check_report_options(const struct options *o, int argc)
 {
 	const char *refused = o->output == OUTPUT_HIST ? "--hist of a recording is not done yet" :
-			      o->output == OUTPUT_STATS ? "--stats of a recording is not done yet" :
 			      o->by ? "--by of a recording is not done yet" :
-			      o->pair ? "--pair is not recorded yet" :
+			      o->pair && o->output != OUTPUT_STATS ?
+				"--pair of a recording is done with --stats only yet" :
 			      o->interval_ms ? "--interval does not apply to a recording" :
 			      o->stack || o->ustack ? "-s and --ustack are chosen by record" :
 			      o->min_duration_ns ? "-L is chosen by record" :
@@ -429,7 +728,8 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_
 			       recfile__meta(rp->r)->clock_offset_ns);
 	printing__init(&rp->printer, &rp->report, stdout, o, &popts);
 	rp->printing = true;
-	ret = o->output == OUTPUT_COUNT ? print_counts(rp, e) : print_events(rp, e);
+	ret = o->output == OUTPUT_COUNT ? print_counts(rp, e) :
+	      o->output == OUTPUT_STATS ? print_stats(rp, e) : print_events(rp, e);
 	if (ret < 0)
 		return ret == -EPIPE ? 0 : ret;
 	if (recfile__totals(rp->r) || (o->max_events && rp->printed >= o->max_events))

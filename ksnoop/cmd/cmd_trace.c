@@ -944,8 +944,7 @@ static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum 
 		kernel__reread_ksyms(k);
 	say_attach_modes(t);
 	/* A process that exits at once still has its user stacks named by object and offset. */
-	if ((t->opts->ustack || (t->opts->stack && has_ufunc(t))) && t->opts->pid &&
-	    t->printer.opts.usym_ctx)
+	if ((t->opts->ustack || t->opts->stack) && t->opts->pid && t->printer.opts.usym_ctx)
 		usym__remember(t->printer.opts.usym_ctx, t->opts->pid);
 	if (t->rec) {
 		ret = record__begin(t->rec, &t->targets, t->specs, t->nspecs,

@@ -32,6 +32,12 @@ struct usym;
 #define USYM_MAX_DYNAMIC	4096	/* dynamic entries looked at for DF_1_PIE (glibc's ~40) */
 #define USYM_MAX_NAME		256	/* bytes of a symbol name printed */
 #define USYM_MAX_ALIASES	16	/* symbols at one address looked at */
+#define USYM_MAX_BUILD_ID	64	/* bytes of a build-id (GNU's: 20) */
+#define USYM_MAX_NOTES		8	/* PT_NOTE segments looked at for it */
+#define USYM_MAX_NOTE_BYTES	4096	/* bytes of one read (glibc's: 0x44) */
+/* Where a stripped file's symbols are looked for by build-id (libc6-dbg). */
+#define USYM_DEBUG_ROOT		"/usr/lib/debug"
+
 /* The files kept, least recently used dropped first: two or three huge
  * programs, or hundreds of libraries. */
 #define USYM_MAX_OBJECTS	256

@@ -16,6 +16,21 @@
  * not hold, at most once a second.  They are kept with the process's start
  * time (/proc/PID/stat, field 22), checked at every address: a pid reused
  * by another process starts a new entry, never names from the old one.
+ * An exec keeps the pid and the start time but maps another program: the
+ * start of its code and of its stack (fields 26 and 28, new at every exec)
+ * are kept beside the start time, and when they change the maps are read
+ * at once (for -p they were read at attach, maybe of the shell that then
+ * became the traced program: live/45-apps' PostgreSQL).  An event's time
+ * is not compared with the exec's, so the program before the exec keeps
+ * its mappings behind the new ones (looked up after them; one program
+ * back): its events printed after the exec are still named.
+ *
+ * A stripped file (.dynsym only: glibc's libc.so.6 names no static
+ * function) takes its symbols from its debug file when one is installed,
+ * USYM_DEBUG_ROOT/.build-id/NN/REST.debug by its build-id note (the
+ * debug file's own build-id must match): __libc_start_call_main, not
+ * libc.so.6+0x2724a.  The path is made of hex digits only; the file,
+ * root's, is read with the same bounded reader.
  *
  * Symbols are read once per file, keyed by the device and inode the maps
  * give, through /proc/PID/map_files (the very file mapped, even deleted or
@@ -44,11 +59,19 @@ struct usym_map {
 	__u64 start, end, pgoff;
 	__u64 dev, ino;
 	__u32 path;		/* offset in the process's paths */
+	bool before_exec;	/* the program's before the last exec */
+};
+
+/* Which process, and which program it runs: all 0 when unknown (gone). */
+struct usym_ident {
+	__u64 start_time;	/* clock ticks after boot */
+	__u64 start_code;	/* changed by every exec */
+	__u64 start_stack;
 };
 
 struct usym_proc {
 	__u32 pid;
-	__u64 start_time;	/* clock ticks after boot; 0: unknown */
+	struct usym_ident id;
 	int nmaps;
 	struct usym_map *maps;
 	char *paths;		/* "" first: anonymous mappings */
@@ -126,30 +149,40 @@ static void set_stage(struct usym_cache *c, __u32 stage, __u32 pid, __u64 dev, _
 
 /* ---- processes ---- */
 
-/* PID's start time (field 22 of its stat, after the comm in parentheses); 0 if gone. */
-static __u64 start_time(struct usym_cache *c, __u32 pid)
+/*
+ * PID's start time, start of code and of stack (fields 22, 26 and 28 of
+ * its stat, after the comm in parentheses) into ID; all 0 if it is gone.
+ */
+static void proc_ident(struct usym_cache *c, __u32 pid, struct usym_ident *id)
 {
+	unsigned long long t, code = 0, stack = 0;
 	char path[PATH_MAX], buf[1024], *p;
-	unsigned long long t;
 	ssize_t n;
 	int fd, i;
 
+	*id = (struct usym_ident){};
 	snprintf(path, sizeof(path), "%s/%u/stat", c->proc_dir, pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return 0;
+		return;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return 0;
+		return;
 	buf[n] = 0;
 	p = strrchr(buf, ')');
 	/* Fields 3 to 21 skipped: 19 spaces after the ')'. */
 	for (i = 0; p && i < 20; i++)
 		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p, " %llu", &t) != 1)
-		return 0;
-	return t;
+	if (!p || sscanf(p, " %llu %*s %*s %*s %llu %*s %llu", &t, &code, &stack) < 1)
+		return;
+	*id = (struct usym_ident){ t, code, stack };
+}
+
+static bool same_ident(const struct usym_ident *a, const struct usym_ident *b)
+{
+	return a->start_time == b->start_time && a->start_code == b->start_code &&
+	       a->start_stack == b->start_stack;
 }
 
 static int add_path(struct usym_proc *p, size_t *cap, const char *path, size_t len, __u32 *off)
@@ -174,6 +207,19 @@ static int add_path(struct usym_proc *p, size_t *cap, const char *path, size_t l
 	return 0;
 }
 
+static int push_map(struct usym_proc *p, const struct usym_map *m)
+{
+	if (!(p->nmaps & (p->nmaps - 1))) {
+		struct usym_map *nm = realloc(p->maps, (p->nmaps ? 2 * p->nmaps : 1) * sizeof(*nm));
+
+		if (!nm)
+			return -ENOMEM;
+		p->maps = nm;
+	}
+	p->maps[p->nmaps++] = *m;
+	return 0;
+}
+
 /* One line of maps into P; 0, 1 if not an executable mapping, or -errno. */
 static int parse_map_line(const char *line, struct usym_proc *p, size_t *cap)
 {
@@ -187,19 +233,37 @@ static int parse_map_line(const char *line, struct usym_proc *p, size_t *cap)
 	if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
 		   &maj, &min, &ino, &n) < 7 || !n || start >= end || perms[2] != 'x')
 		return 1;
-	m = (struct usym_map){ start, end, pgoff, makedev(maj, min), ino, 0 };
+	m = (struct usym_map){ start, end, pgoff, makedev(maj, min), ino, 0, false };
 	path = line + n;
 	if (*path && *path != '\n' && add_path(p, cap, path, strcspn(path, "\n"), &m.path))
 		return -ENOMEM;
-	if (!(p->nmaps & (p->nmaps - 1))) {
-		struct usym_map *nm = realloc(p->maps, (p->nmaps ? 2 * p->nmaps : 1) * sizeof(*nm));
+	return push_map(p, &m);
+}
 
-		if (!nm)
-			return -ENOMEM;
-		p->maps = nm;
+/*
+ * The mappings of OLD (PID's entry before this read) that FRESH keeps
+ * behind its own: after an exec (EXECD) OLD's program's, marked before the
+ * exec; else those OLD kept from before the last exec.  0 or -ENOMEM.
+ */
+static int carry_maps(struct usym_proc *fresh, const struct usym_proc *old, bool execd)
+{
+	size_t cap = fresh->paths_len;
+	struct usym_map m;
+	int err = 0;
+
+	for (int i = 0; !err && i < old->nmaps && fresh->nmaps < 2 * USYM_MAX_MAPS; i++) {
+		if (old->maps[i].before_exec == execd)
+			continue;
+		m = old->maps[i];
+		m.before_exec = true;
+		m.path = 0;
+		if (old->paths[old->maps[i].path])
+			err = add_path(fresh, &cap, old->paths + old->maps[i].path,
+				       strlen(old->paths + old->maps[i].path), &m.path);
+		if (!err)
+			err = push_map(fresh, &m);
 	}
-	p->maps[p->nmaps++] = m;
-	return 0;
+	return err;
 }
 
 /* PID's executable mappings into P (empty); 0 or -errno (gone: -ENOENT). */
@@ -280,12 +344,13 @@ static void make_room(struct usym_cache *c, size_t new)
 }
 
 /* P (PID's slot, maybe of another process before) read anew. */
-static void refresh_proc(struct usym_cache *c, struct usym_proc *p, __u32 pid, __u64 start,
-			 __u64 now)
+static void refresh_proc(struct usym_cache *c, struct usym_proc *p, __u32 pid,
+			 const struct usym_ident *id, __u64 now)
 {
-	struct usym_proc fresh = { .pid = pid, .start_time = start, .read_ns = now };
+	struct usym_proc fresh = { .pid = pid, .id = *id, .read_ns = now };
+	bool execd = p->pid == pid && !same_ident(id, &p->id);
 
-	if (read_maps(c, pid, &fresh)) {
+	if (read_maps(c, pid, &fresh) || (p->pid == pid && carry_maps(&fresh, p, execd))) {
 		free(fresh.maps);
 		free(fresh.paths);
 		/* Gone (or unreadable): what was read while it lived stays. */
@@ -304,9 +369,13 @@ static const struct usym_map *proc_map(struct usym_cache *c, __u32 pid, __u64 ad
 				       struct usym_proc **pp)
 {
 	struct usym_proc *p = proc_slot(c, pid);
-	__u64 start = start_time(c, pid), now;
+	struct usym_ident id;
 	const struct usym_map *m;
-	bool same = p->pid == pid && (!start || start == p->start_time);
+	__u64 now;
+	bool same;
+
+	proc_ident(c, pid, &id);
+	same = p->pid == pid && (!id.start_time || same_ident(&id, &p->id));
 
 	*pp = p;
 	if (same) {
@@ -318,10 +387,10 @@ static const struct usym_map *proc_map(struct usym_cache *c, __u32 pid, __u64 ad
 	} else {
 		now = usym__mono_ns();
 		/* Another process under this pid: nothing of the old one is used. */
-		if (p->pid == pid)
+		if (p->pid == pid && id.start_time != p->id.start_time)
 			drop_proc(c, p);
 	}
-	refresh_proc(c, p, pid, start, now);
+	refresh_proc(c, p, pid, &id, now);
 	p->used = ++c->tick;
 	return p->pid == pid ? find_map(p, addr) : NULL;
 }
@@ -424,6 +493,28 @@ static void trim_objs(struct usym_cache *c, struct usym_obj *keep)
 	}
 }
 
+/* A stripped O's symbols from its debug file by build-id, if one is installed. */
+static void read_debug_file(struct usym_obj *o)
+{
+	char path[sizeof(USYM_DEBUG_ROOT) + 2 * USYM_MAX_BUILD_ID + 32], *p;
+	struct stat st;
+	int fd;
+
+	if (o->full_symtab || o->build_id_len < 2)
+		return;
+	p = path + snprintf(path, sizeof(path), "%s/.build-id/%02x/", USYM_DEBUG_ROOT,
+			    o->build_id[0]);
+	for (int i = 1; i < o->build_id_len; i++)
+		p += sprintf(p, "%02x", o->build_id[i]);
+	strcpy(p, ".debug");
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		usym_obj__read_debug(o, fd, st.st_size);
+	close(fd);
+}
+
 static struct usym_obj *obj_of(struct usym_cache *c, __u32 pid, const struct usym_map *m,
 			       const char *path)
 {
@@ -449,6 +540,7 @@ static struct usym_obj *obj_of(struct usym_cache *c, __u32 pid, const struct usy
 	if (fd >= 0) {
 		usym_obj__read(o, fd, NULL, st.st_size);
 		close(fd);
+		read_debug_file(o);
 	}
 	c->obj_bytes += usym_obj__bytes(o);
 	trim_objs(c, o);

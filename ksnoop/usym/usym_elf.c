@@ -4,8 +4,9 @@
  * hostile process chose (see issue 25 for what broke libelf's use here).
  *
  * Only what naming needs is read: the program headers (file offset to
- * address) and ONE symbol table, .symtab, else .dynsym, with its string
- * table.  Each piece is checked against the file's size and a limit
+ * address), the GNU build-id note, and ONE symbol table, .symtab, else
+ * .dynsym, with its string table.  A stripped file's .symtab may be in a
+ * separate debug file found by its build-id (usym_obj__read_debug()).  Each piece is checked against the file's size and a limit
  * (usym.h) before it is read with pread() into memory of our own; nothing
  * is mapped, so a file truncated while we read it gives a short read and
  * an error, never a SIGBUS.  The string table is copied once and its last
@@ -119,17 +120,25 @@ static int read_shdr(const struct src *s, const struct ehdr *h, __u32 i, struct 
 	return 0;
 }
 
-/* Where the dynamic section is, for is_executable(). */
+/* Where the dynamic section is, for is_executable(); the notes, for the build-id. */
 struct dyn_seg {
 	__u64 off, size;
+	int nnotes;
+	struct { __u64 off, size; } notes[USYM_MAX_NOTES];
 };
 
 /* What a user function's variables need: the TLS segment, and the dynamic one. */
 static void note_phdr(struct usym_obj *o, struct dyn_seg *dyn, __u32 type, __u64 off,
 		      __u64 filesz, __u64 memsz, __u64 align)
 {
-	if (type == PT_DYNAMIC && !dyn->size)
-		*dyn = (struct dyn_seg){ off, filesz };
+	if (type == PT_DYNAMIC && !dyn->size) {
+		dyn->off = off;
+		dyn->size = filesz;
+	}
+	if (type == PT_NOTE && dyn->nnotes < USYM_MAX_NOTES) {
+		dyn->notes[dyn->nnotes].off = off;
+		dyn->notes[dyn->nnotes++].size = filesz;
+	}
 	if (type == PT_TLS && !o->has_tls) {
 		o->has_tls = true;
 		o->tls_memsz = memsz;
@@ -204,12 +213,51 @@ static void read_phdrs(const struct src *s, const struct ehdr *h, struct usym_ob
 	}
 }
 
+/* The GNU build-id among the notes of BUF (LEN bytes) into ID; its length or 0. */
+static size_t find_build_id(const __u8 *buf, size_t len, __u8 *id)
+{
+	size_t at = 0, name, desc;
+	Elf64_Nhdr nh;	/* the same layout for 32-bit files */
+
+	while (len - at >= sizeof(nh)) {
+		memcpy(&nh, buf + at, sizeof(nh));
+		at += sizeof(nh);
+		name = ((size_t)nh.n_namesz + 3) & ~(size_t)3;
+		desc = ((size_t)nh.n_descsz + 3) & ~(size_t)3;
+		if (name > len - at || desc > len - at - name)
+			return 0;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp(buf + at, "GNU", 4) && nh.n_descsz && nh.n_descsz <= USYM_MAX_BUILD_ID) {
+			memcpy(id, buf + at + name, nh.n_descsz);
+			return nh.n_descsz;
+		}
+		at += name + desc;
+	}
+	return 0;
+}
+
+/* The build-id of the PT_NOTE segments DYN found into O, each read up to USYM_MAX_NOTE_BYTES. */
+static void read_build_id(const struct src *s, const struct dyn_seg *dyn, struct usym_obj *o)
+{
+	__u8 *buf = malloc(USYM_MAX_NOTE_BYTES);
+
+	for (int i = 0; buf && i < dyn->nnotes && !o->build_id_len; i++) {
+		size_t len = dyn->notes[i].size < USYM_MAX_NOTE_BYTES ? dyn->notes[i].size :
+									  USYM_MAX_NOTE_BYTES;
+
+		if (!src_read(s, buf, len, dyn->notes[i].off))
+			o->build_id_len = find_build_id(buf, len, o->build_id);
+	}
+	free(buf);
+}
+
 static void read_loads(const struct src *s, const struct ehdr *h, struct usym_obj *o)
 {
 	struct dyn_seg dyn = {};
 
 	read_phdrs(s, h, o, &dyn);
 	o->is_exec = is_executable(s, h, &dyn);
+	read_build_id(s, &dyn, o);
 }
 
 /* The number of sections: e_shnum, or section 0's size when that is 0. */
@@ -367,25 +415,20 @@ static int read_strings(const struct src *s, const struct shdr *str, struct usym
 	return 0;
 }
 
-int usym_obj__read(struct usym_obj *o, int fd, const void *buf, __u64 size)
+/* O's symbols from the file S (its header H): all or nothing. */
+static int read_symbols(struct src *s, struct ehdr *h, struct usym_obj *o)
 {
-	struct src s = { .fd = fd, .buf = buf, .size = size };
 	struct shdr sym, str;
-	struct ehdr h;
-	int err = read_ehdr(&s, &h);
+	int err = find_symtab(s, h, &sym, &str);
 
-	if (err)
-		return err;
-	read_loads(&s, &h, o);
-	err = find_symtab(&s, &h, &sym, &str);
 	if (!err)
-		err = check_tables(&s, &sym, &str);
+		err = check_tables(s, &sym, &str);
 	if (!err)
-		err = read_strings(&s, &str, o);
+		err = read_strings(s, &str, o);
 	if (!err)
-		err = read_syms(&s, &sym, o);
+		err = read_syms(s, &sym, o);
 	if (err) {
-		/* All or nothing: a table cut short names nothing. */
+		/* A table cut short names nothing. */
 		free(o->syms);
 		free(o->strtab);
 		o->syms = NULL;
@@ -393,8 +436,50 @@ int usym_obj__read(struct usym_obj *o, int fd, const void *buf, __u64 size)
 		o->nsyms = o->strtab_len = 0;
 		return err;
 	}
+	o->full_symtab = sym.type == SHT_SYMTAB;
 	if (o->nsyms)
 		qsort(o->syms, o->nsyms, sizeof(*o->syms), cmp_sym);
+	return 0;
+}
+
+int usym_obj__read(struct usym_obj *o, int fd, const void *buf, __u64 size)
+{
+	struct src s = { .fd = fd, .buf = buf, .size = size };
+	struct ehdr h;
+	int err = read_ehdr(&s, &h);
+
+	if (err)
+		return err;
+	read_loads(&s, &h, o);
+	return read_symbols(&s, &h, o);
+}
+
+int usym_obj__read_debug(struct usym_obj *o, int fd, __u64 size)
+{
+	struct src s = { .fd = fd, .size = size };
+	struct usym_obj d = {};
+	struct ehdr h;
+	int err = read_ehdr(&s, &h);
+
+	if (err)
+		return err;
+	read_loads(&s, &h, &d);
+	if (!o->build_id_len || d.build_id_len != o->build_id_len ||
+	    memcmp(d.build_id, o->build_id, o->build_id_len))
+		return -ESTALE;
+	err = read_symbols(&s, &h, &d);
+	if (!err && (!d.full_symtab || !d.nsyms))
+		err = -ENOENT;
+	if (err) {
+		usym_obj__free(&d);
+		return err;
+	}
+	usym_obj__free(o);
+	o->syms = d.syms;
+	o->nsyms = d.nsyms;
+	o->strtab = d.strtab;
+	o->strtab_len = d.strtab_len;
+	o->full_symtab = true;
 	return 0;
 }
 

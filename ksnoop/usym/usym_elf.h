@@ -33,6 +33,10 @@ struct usym_obj {
 	size_t strtab_len;
 	int nloads;
 	struct usym_load loads[USYM_MAX_LOADS];
+	/* Its symbols are .symtab's (else .dynsym's: stripped); its GNU build-id */
+	bool full_symtab;
+	__u8 build_id_len;
+	__u8 build_id[USYM_MAX_BUILD_ID];
 	/* An executable (ET_EXEC, or a PIE), not a library; its PT_TLS (the first) */
 	bool is_exec, has_tls;
 	__u64 tls_memsz, tls_align;
@@ -47,6 +51,16 @@ struct usym_obj {
  */
 int usym_obj__read(struct usym_obj *o, int fd, const void *buf, __u64 size);
 void usym_obj__free(struct usym_obj *o);
+
+/*
+ * The symbols of O's separate debug file FD (SIZE bytes: the file
+ * /usr/lib/debug/.build-id/NN/REST.debug names by O's build-id, libc6-dbg's
+ * for glibc), with the same checks and limits: used in place of O's own
+ * when its build-id is O's and it has a .symtab.  O keeps its own load
+ * segments (the debug file's hold no bytes).  0, or a negative errno and O
+ * unchanged.
+ */
+int usym_obj__read_debug(struct usym_obj *o, int fd, __u64 size);
 /* Bytes O keeps (for the cache's limit). */
 size_t usym_obj__bytes(const struct usym_obj *o);
 bool usym_obj__vaddr(const struct usym_obj *o, __u64 off, __u64 *vaddr);

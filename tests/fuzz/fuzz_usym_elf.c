@@ -7,7 +7,9 @@
  * agree; what is kept is bounded by the input (the string table copied
  * once, one entry per function symbol, nothing else); every symbol's
  * name lies inside the strings, which end in a NUL; lookups stay inside;
- * lookups by name (usym_elf__lookup()) end and keep their strings ended.
+ * lookups by name (usym_elf__lookup()) end and keep their strings ended;
+ * the file read again as its own debug file (build-id matched, .symtab
+ * taken: usym_obj__read_debug()) keeps the same bounds.
  * libFuzzer's -timeout and -rss_limit_mb catch work or memory that grows
  * faster than the file.
  */
@@ -107,8 +109,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(ea <= 0 && ea == eb && a.nsyms == b.nsyms && a.nloads == b.nloads);
 	check(!a.nsyms || !memcmp(a.syms, b.syms, a.nsyms * sizeof(*a.syms)));
 	check(ea == 0 || (a.nsyms == 0 && !a.strtab));
+	check(a.build_id_len <= USYM_MAX_BUILD_ID && a.build_id_len == b.build_id_len);
 	check_obj(&a, size);
 	check_lookups(&a);
+	/* The file as its own debug file: same build-id, its .symtab (if any) taken. */
+	if (!usym_obj__read_debug(&b, memfd_of(data, size), size)) {
+		check(b.full_symtab && b.nsyms);
+		check_obj(&b, size);
+		check_lookups(&b);
+	}
 	usym_obj__free(&a);
 	usym_obj__free(&b);
 	check_named(data, size);

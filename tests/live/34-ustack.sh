@@ -93,6 +93,9 @@ EXPECT   json_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
 EXPECT   json_user_frames: eq '["inner_fn","outer_fn","main"]' \
          "$(first event | jq -c '.ustack[0:3] | map(sub("\\+0x[0-9a-f]+ \\(.*\\)$"; ""))')"
 EXPECT   json_object: eq "\"$prog\"" "$(first event | jq -c '.ustack[0] | capture("\\((?<o>.*)\\)$").o')"
+# main's caller, in glibc (stripped): named from libc6-dbg's debug file by build-id.
+EXPECT   json_libc_frame_named: text '^__libc_start_call_main\+0x[0-9a-f]+ \(.*/libc\.so\.6\)$' \
+         "$(first event | jq -r '.ustack[]')"
 EXPECT   json_no_kernel_stack_without_s: eq false "$(first event | jq -c 'has("stack")')"
 EXPECT   json_return: eq -2 "$(first event | jq -c '.values.return')"
 CASE
@@ -162,7 +165,7 @@ RUN      --count -s --ustack --folded "sys:openat(return < 0)" -p "$pid" 6>&-
 WORKLOAD prog_go -c
 EXPECT   folded_exits_0: exit 0
 EXPECT   folded_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
-EXPECT   folded_line: match "^(libc\.so\.6\+0x[0-9a-f]+;)*main;outer_fn;inner_fn;[^ ]*(entry_SYSCALL_64|do_syscall_64)[^ ]*;sys:openat $N\$"
+EXPECT   folded_line: match "^__libc_start_call_main;main;outer_fn;inner_fn;[^ ]*(entry_SYSCALL_64|do_syscall_64)[^ ]*;sys:openat $N\$"
 EXPECT   folded_one_line: eq 1 "$(grep -c . "$OUT")"
 CASE
 # A process of nobody's whose frame is the symbol "evil;fake;frame" (an
@@ -174,7 +177,7 @@ RUN      --count --ustack --folded "sys:openat(return < 0)" -p "$pid" 6>&-
 WORKLOAD prog_go -c
 EXPECT   evil_exits_0: exit 0
 EXPECT   evil_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
-EXPECT   folded_semicolon_one_frame: match "^(libc\.so\.6\+0x[0-9a-f]+;)*main;evil,fake,frame;outer_fn;inner_fn;sys:openat $N\$"
+EXPECT   folded_semicolon_one_frame: match "^__libc_start_call_main;main;evil,fake,frame;outer_fn;inner_fn;sys:openat $N\$"
 EXPECT   folded_semicolon_not_split: eq '1 0' "$(grep -c . "$OUT") $(grep -c 'evil;fake' "$OUT")"
 CASE
 ks_case <<'CASE'

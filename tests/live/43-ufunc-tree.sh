@@ -153,5 +153,5 @@ NAME     count_folded
 BEFORE   app_waits folded
 RUN      --count -s --folded -p "$pid" "u:$A:uf_add" 6>&-
 WORKLOAD app_go
-EXPECT   count_folded_leaf_once: count 2 '^libc\.so\.6\+0x[0-9a-f]+;main;tree_request;uf_add 1$'
+EXPECT   count_folded_leaf_once: count 2 '^__libc_start_call_main;main;tree_request;uf_add 1$'
 CASE

@@ -119,6 +119,7 @@ RUN      -j -s -p "$PGPID" usdt "$PG:postgresql:query__start"
 WORKLOAD pg_query
 EXPECT   pg_stack_main_loop: text "^PostgresMain\+0x[0-9a-f]+ \($PG\)$" "$(events "$OUT" | jq -r '.stack[]' 2>/dev/null)"
 EXPECT   pg_stack_main: text "^main\+0x[0-9a-f]+ \($PG\)$" "$(events "$OUT" | jq -r '.stack[]' 2>/dev/null)"
+EXPECT   pg_stack_libc: text '^__libc_start_call_main\+0x[0-9a-f]+ \(.*/libc\.so\.6\)$' "$(events "$OUT" | jq -r '.stack[]' 2>/dev/null)"
 EXPECT   pg_stack_innermost: text "\($PG(\+0x[0-9a-f]+)?\)$" "$(events "$OUT" | jq -r '.stack[]' 2>/dev/null | head -1)"
 CASE
 fi

@@ -111,6 +111,41 @@ KS_GOLDEN_VARS=tmp ks_errors "$golden/errors-count" <<'ROWS'
 report_hist           report --hist "$tmp/c.ksr"
 ROWS
 
+# --stats at report time: what live --stats runs of the same calls summed
+# (1..20, then 1 down to -2: count 24, sum 208, min -2, max 20).
+sspec="$P:ksnoop_test:value(arg0)"
+bg "$tmp/st" "$tmp/est" --stats usdt "$sspec" && st=$BGPID
+bg "$tmp/sj" "$tmp/esj" -j --stats usdt "$sspec" && sj=$BGPID
+bg "$tmp/o" "$tmp/esr" record -o "$tmp/s.ksr" usdt "$sspec" && rec=$BGPID
+"$P" values 20 >/dev/null
+"$P" downs 2 >/dev/null
+end $st $sj $rec
+ks report --stats "$tmp/s.ksr" >"$tmp/rst" 2>"$tmp/erst"
+expect_eq stats_report_status 0 "$?"
+check stats_text_identical cmp "$tmp/st" "$tmp/rst"
+expect_eq stats_summary "$(grep ' calls counted$' "$tmp/est")" "$(cat "$tmp/erst")"
+check stats_json_identical cmp "$tmp/sj" <(ks report -j --stats "$tmp/s.ksr" 2>/dev/null)
+expect_eq stats_json_values '24 208 -2 20' \
+	"$(ks report -j --stats "$tmp/s.ksr" 2>/dev/null | jq -r 'select(.type == "stats") | "\(.count) \(.sum) \(.min) \(.max)"')"
+
+# --pair --stats at report time: a recording of START and END (usdt_prog
+# pairs 4: each done 20 ms or more after its start) paired by arg0 as a live
+# --pair --stats pairs them: the same row (times differ by the programs'
+# own clock readings), each latency at least 20 ms, the same summary.
+pspecs=("$P:ksnoop_test:start(arg0)" "$P:ksnoop_test:done(arg0)")
+bg "$tmp/pj" "$tmp/epj" -j --pair --stats usdt "${pspecs[@]}" && pj=$BGPID
+bg "$tmp/o" "$tmp/epr" record -o "$tmp/p.ksr" usdt "${pspecs[@]}" && rec=$BGPID
+"$P" pairs 4 >/dev/null
+end $pj $rec
+ks report -j --pair --stats "$tmp/p.ksr" >"$tmp/rpj" 2>"$tmp/erpj"
+expect_eq pair_report_status 0 "$?"
+row='select(.type == "stats") | "\(.func) \(.value) \(.count)"'
+expect_eq pair_row_as_live "$(jq -r "$row" "$tmp/pj")" "$(jq -r "$row" "$tmp/rpj")"
+expect_eq pair_row 'ksnoop_test:done latency_ns 4' "$(jq -r "$row" "$tmp/rpj")"
+expect_eq pair_min_at_least_20ms true "$(jq 'select(.type == "stats") | .min >= 20000000' "$tmp/rpj")"
+summ='select(.type == "summary") | "\(.counted) \(.starts_not_paired) \(.key_unreadable)"'
+expect_eq pair_summary_as_live "$(jq -r "$summ" "$tmp/pj")" "$(jq -r "$summ" "$tmp/rpj")"
+
 # Filters and -n at report time, as they would have been live.
 expect_eq report_n 2 "$(ks report -j -n 2 "$tmp/u.ksr" 2>/dev/null | grep -c '"type":"event"')"
 expect_eq report_n_summary 2 "$(ks report -j -n 2 "$tmp/u.ksr" 2>/dev/null | jq -r 'select(.type == "summary") | .printed')"

@@ -378,6 +378,61 @@ static void test_pid_reuse(void **state)
 	remove_proc(4242);
 }
 
+/* A stat line of a process started at START running a program whose code starts at CODE. */
+static void write_stat_exec(int pid, unsigned long long start, unsigned long long code)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text),
+		 "%d (sh) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 %llu 4096 1 "
+		 "18446744073709551615 %llu %llu %llu 0\n", pid, start, code, code + 0x1000,
+		 0x7ffc0000ULL + code);
+	write_proc(pid, "stat", text);
+}
+
+/*
+ * Maps read before the process execs (usym__remember at attach, -p of a
+ * shell that becomes the traced program: live/45-apps' PostgreSQL) are
+ * read again at the exec, which keeps pid and start time: the new
+ * program's addresses are named at once, not left unknown until a re-read
+ * is due; the old program's (events printed after the exec) still are.
+ */
+static void test_exec_after_remember(void **state)
+{
+	uintptr_t at = (uintptr_t)usym_target + 3;
+	char line[PATH_MAX + 256], buf[PATH_MAX + 128], want[PATH_MAX + 128];
+	unsigned long long s, e;
+	struct usym *u;
+
+	own_map_line(at, line, sizeof(line));
+	assert_int_equal(sscanf(line, "%llx-%llx", &s, &e), 2);
+	snprintf(want, sizeof(want), "usym_target+0x3 (%s)", exe);
+	u = usym__new(dir);
+	assert_non_null(u);
+	/* 4244 execs this program; 4245 execs another one from it. */
+	write_proc(4244, "maps", "1000-2000 r-xp 00000000 00:00 0 \n");
+	write_stat_exec(4244, 100, 0x1000);
+	write_proc(4245, "maps", line);
+	write_stat_exec(4245, 100, s);
+	usym__remember(u, 4244);
+	usym__remember(u, 4245);
+	/* The execs: same pids, same start time, other programs. */
+	write_proc(4244, "maps", line);
+	write_stat_exec(4244, 100, s);
+	write_proc(4245, "maps", "1000-2000 r-xp 00000000 00:00 0 \n");
+	write_stat_exec(4245, 100, 0x1000);
+	assert_int_equal(usym__symbolize(u, 4244, at, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, want);
+	/* 4245: its new program's address, and its old one's, each in its maps. */
+	assert_int_equal(usym__symbolize(u, 4245, 0x1010, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "0x1010");
+	assert_int_equal(usym__symbolize(u, 4245, at, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, want);
+	usym__free(u);
+	remove_proc(4244);
+	remove_proc(4245);
+}
+
 #define MANY_PROCS	100
 #define MANY_MAPS	2000
 
@@ -621,9 +676,34 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Where main() returns to: in glibc's __libc_start_call_main, a static function. */
+static uintptr_t main_caller;
+
+/*
+ * A frame in a stripped library is named from its debug file, found by
+ * build-id under /usr/lib/debug (libc6-dbg: make deps installs it), as
+ * bpftrace names it: main's caller in glibc's .symtab, not its .dynsym.
+ */
+static void test_debug_file_by_build_id(void **state)
+{
+	struct usym *u = usym__new(NULL);
+	char buf[PATH_MAX + 128];
+
+	if (access("/usr/lib/debug/.build-id", X_OK))
+		fail_msg("no /usr/lib/debug/.build-id: install libc6-dbg (make deps)");
+	assert_non_null(u);
+	assert_int_equal(usym__symbolize(u, getpid(), main_caller, buf, sizeof(buf)), 0);
+	if (strncmp(buf, "__libc_start_call_main+0x", 25) || !strstr(buf, "libc.so.6)"))
+		fail_msg("main's caller named '%s', not __libc_start_call_main+0x... (libc.so.6)",
+			 buf);
+	usym__free(u);
+}
+
 int main(void)
 {
+	main_caller = (uintptr_t)__builtin_return_address(0) - 1;
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_debug_file_by_build_id),
 		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_symbol_start),
 		cmocka_unit_test(test_lookup_by_name),
@@ -631,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_not_the_mapped_file),
 		cmocka_unit_test(test_damaged_elf),
 		cmocka_unit_test(test_pid_reuse),
+		cmocka_unit_test(test_exec_after_remember),
 		cmocka_unit_test(test_many_processes),
 		cmocka_unit_test(test_stuck_child),
 		cmocka_unit_test(test_paths_not_followed),
