@@ -22,7 +22,11 @@
  * it unchanged.  What debug info says the ABI puts where a uprobe does not
  * read (a struct, union or floating-point value passed or returned by
  * value, a variadic tail, an argument wider than a register) is refused:
- * a function named alone with an error, a glob's match left out.
+ * a function named alone with an error, a glob's match left out.  So is
+ * an IFUNC (its resolver, not what calls run: the refusal names the
+ * implementations, __NAME_*, which a separate debug file's symbols find)
+ * and a Go program's return (a uretprobe corrupts Go's stacks): its
+ * functions are traced at their entry only.
  */
 #ifndef KSNOOP_UFUNC_H
 #define KSNOOP_UFUNC_H
@@ -43,6 +47,8 @@
 /* An executable's TLS segment, at most (glibc's static TLS is a few KiB). */
 #define UFUNC_MAX_TLS		(1ULL << 30)
 #define UFUNC_MAX_TLS_ALIGN	(1ULL << 20)
+/* An IFUNC's implementations named in its refusal, at most (glibc's strlen has 5). */
+#define UFUNC_IFUNC_LISTED	8
 /* Bytes of /etc/ld.so.cache read, at most (a real one is ~100 KiB). */
 #define UFUNC_MAX_LDCACHE	(16u << 20)
 
@@ -64,6 +70,7 @@ struct ufunc_match {
 	int namesakes;		/* functions of its name in the file (local statics) */
 	bool glob;		/* the spec names functions by a glob */
 	bool typed;		/* the signature comes from debug info */
+	bool ifunc;		/* an IFUNC's resolver (STT_GNU_IFUNC): refused */
 	/* Where its types came from, or why it has none (owned by the front end) */
 	const char *where;
 	/* A glob's match its debug info refuses (a struct by value...): why; else NULL */

@@ -64,14 +64,14 @@ static int src_read(const struct src *s, void *dst, size_t len, __u64 off)
 }
 
 struct shdr {
-	__u32 type, link;
+	__u32 name, type, link;
 	__u64 off, size, entsize;
 };
 
 struct ehdr {
 	__u64 phoff, shoff;
 	__u32 phnum, shnum, phentsize, shentsize;
-	__u32 type;
+	__u32 type, shstrndx;
 };
 
 static int read_ehdr(struct src *s, struct ehdr *h)
@@ -89,12 +89,12 @@ static int read_ehdr(struct src *s, struct ehdr *h)
 		if (src_read(s, &e64, sizeof(e64), 0))
 			return -ENOEXEC;
 		*h = (struct ehdr){ e64.e_phoff, e64.e_shoff, e64.e_phnum, e64.e_shnum,
-				    e64.e_phentsize, e64.e_shentsize, e64.e_type };
+				    e64.e_phentsize, e64.e_shentsize, e64.e_type, e64.e_shstrndx };
 	} else {
 		if (src_read(s, &e32, sizeof(e32), 0))
 			return -ENOEXEC;
 		*h = (struct ehdr){ e32.e_phoff, e32.e_shoff, e32.e_phnum, e32.e_shnum,
-				    e32.e_phentsize, e32.e_shentsize, e32.e_type };
+				    e32.e_phentsize, e32.e_shentsize, e32.e_type, e32.e_shstrndx };
 	}
 	return 0;
 }
@@ -108,13 +108,13 @@ static int read_shdr(const struct src *s, const struct ehdr *h, __u32 i, struct 
 	if (s->is64) {
 		if (h->shentsize < sizeof(s64) || src_read(s, &s64, sizeof(s64), off))
 			return -EIO;
-		*sh = (struct shdr){ s64.sh_type, s64.sh_link, s64.sh_offset, s64.sh_size,
-				     s64.sh_entsize };
+		*sh = (struct shdr){ s64.sh_name, s64.sh_type, s64.sh_link, s64.sh_offset,
+				     s64.sh_size, s64.sh_entsize };
 	} else {
 		if (h->shentsize < sizeof(s32) || src_read(s, &s32, sizeof(s32), off))
 			return -EIO;
-		*sh = (struct shdr){ s32.sh_type, s32.sh_link, s32.sh_offset, s32.sh_size,
-				     s32.sh_entsize };
+		*sh = (struct shdr){ s32.sh_name, s32.sh_type, s32.sh_link, s32.sh_offset,
+				     s32.sh_size, s32.sh_entsize };
 	}
 	return 0;
 }
@@ -233,25 +233,65 @@ static int count_sections(const struct src *s, struct ehdr *h)
 }
 
 /*
- * The one symbol table to read (.symtab, else .dynsym) and its strings.
+ * The section names, for is_go_section(): at most USYM_MAX_SHSTRTAB bytes
+ * of them (a real file's are a few hundred), its last byte forced to NUL.
+ * NULL where there are none or they cannot be read: nothing is named.
+ */
+static char *read_section_names(const struct src *s, const struct ehdr *h, __u64 *len)
+{
+	struct shdr str;
+	char *names;
+
+	if (!h->shstrndx || h->shstrndx >= h->shnum || read_shdr(s, h, h->shstrndx, &str) ||
+	    str.type != SHT_STRTAB || !str.size || str.size > USYM_MAX_SHSTRTAB)
+		return NULL;
+	names = malloc(str.size);
+	if (names && src_read(s, names, str.size, str.off)) {
+		free(names);
+		return NULL;
+	}
+	if (names)
+		names[str.size - 1] = 0;
+	*len = str.size;
+	return names;
+}
+
+/* A section only Go's linker writes: its build information, its build id. */
+static bool is_go_section(const char *names, __u64 len, const struct shdr *sh)
+{
+	const char *name = names && sh->name < len ? names + sh->name : "";
+
+	return strcmp(name, ".go.buildinfo") == 0 || strcmp(name, ".note.go.buildid") == 0;
+}
+
+/*
+ * The one symbol table to read (.symtab, else .dynsym) and its strings;
+ * O->is_go where a section says Go's linker wrote the file.
  * Two tables of a kind: refused (a real file has one; a hostile one has
  * a hundred headers over one table to make us read it a hundred times).
  */
-static int find_symtab(const struct src *s, struct ehdr *h, struct shdr *sym, struct shdr *str)
+static int find_symtab(const struct src *s, struct ehdr *h, struct shdr *sym, struct shdr *str,
+		       struct usym_obj *o)
 {
 	__u32 i, nsymtab = 0, ndynsym = 0;
 	struct shdr sh, dyn = {}, tab = {};
 	int err = count_sections(s, h);
+	char *names = NULL;
+	__u64 nameslen = 0;
 
+	if (!err)
+		names = read_section_names(s, h, &nameslen);
 	for (i = 0; !err && i < h->shnum; i++) {
 		err = read_shdr(s, h, i, &sh);
 		if (err)
 			break;
+		o->is_go |= is_go_section(names, nameslen, &sh);
 		if (sh.type == SHT_SYMTAB && !nsymtab++)
 			tab = sh;
 		else if (sh.type == SHT_DYNSYM && !ndynsym++)
 			dyn = sh;
 	}
+	free(names);
 	if (err)
 		return err;
 	if (nsymtab > 1 || ndynsym > 1)
@@ -288,7 +328,8 @@ static bool is_function(unsigned char info, __u16 shndx, __u64 value)
 	return (type == STT_FUNC || type == STT_GNU_IFUNC) && shndx != SHN_UNDEF && value;
 }
 
-static int add_sym(struct usym_obj *o, size_t *cap, __u64 addr, __u64 size, __u32 name)
+static int add_sym(struct usym_obj *o, size_t *cap, __u64 addr, __u64 size, __u32 name,
+		   bool ifunc)
 {
 	struct usym_sym *n;
 
@@ -299,7 +340,7 @@ static int add_sym(struct usym_obj *o, size_t *cap, __u64 addr, __u64 size, __u3
 			return -ENOMEM;
 		o->syms = n;
 	}
-	o->syms[o->nsyms++] = (struct usym_sym){ addr, size, name };
+	o->syms[o->nsyms++] = (struct usym_sym){ addr, size, name, ifunc };
 	return 0;
 }
 
@@ -321,7 +362,7 @@ static int keep_functions(const struct src *s, struct usym_obj *o, const void *b
 		/* Name 0 is "", a name past the strings is no name. */
 		if (!is_function(info, shndx, value) || !name || name >= o->strtab_len)
 			continue;
-		err = add_sym(o, cap, value, size, name);
+		err = add_sym(o, cap, value, size, name, ELF64_ST_TYPE(info) == STT_GNU_IFUNC);
 	}
 	return err;
 }
@@ -377,7 +418,7 @@ int usym_obj__read(struct usym_obj *o, int fd, const void *buf, __u64 size)
 	if (err)
 		return err;
 	read_loads(&s, &h, o);
-	err = find_symtab(&s, &h, &sym, &str);
+	err = find_symtab(&s, &h, &sym, &str, o);
 	if (!err)
 		err = check_tables(&s, &sym, &str);
 	if (!err)
@@ -519,7 +560,7 @@ int usym_elf__lookup(int fd, __u64 size, struct usym_named *look, size_t nlook,
 	read_loads(&s, &h, o);
 	if (!nlook)
 		return 0;
-	err = find_symtab(&s, &h, &sym, &str);
+	err = find_symtab(&s, &h, &sym, &str, o);
 	if (!err)
 		err = check_tables(&s, &sym, &str);
 	if (!err)
