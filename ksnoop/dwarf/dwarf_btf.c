@@ -1637,6 +1637,18 @@ int dwbtf__var(struct dwbtf *d, const char *name, __u32 *type_id, __u64 *addr, b
 	return finish(d, var_lookup(d, name, type_id, addr, tls));
 }
 
+int dwbtf__each_var(struct dwbtf *d, int (*cb)(const char *name, bool tls, void *ctx),
+		    void *ctx)
+{
+	int err;
+
+	for (size_t k = 0; d->dw && k < d->nsyms; k++)
+		if (d->syms[k].var && d->syms[k].name &&
+		    (err = cb(d->syms[k].name, d->syms[k].tls, ctx)))
+			return err;
+	return 0;
+}
+
 int dwbtf__each_func(struct dwbtf *d, int (*cb)(const char *name, __u64 addr, void *ctx),
 		     void *ctx)
 {

@@ -1124,3 +1124,39 @@ int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 		err = each_dwarf_func(b, fn, ctx, e);
 	return err;
 }
+
+/* What ufunc_front__each_var() passes on: FN, for the variables B reads. */
+struct var_walk {
+	const struct ufunc_bin *b;
+	int (*fn)(const char *name, bool tls, void *ctx);
+	void *ctx;
+};
+
+static int each_readable_var(const char *name, bool tls, void *ctx)
+{
+	struct var_walk *w = ctx;
+
+	return tls && !w->b->obj.is_exec ? 0 : w->fn(name, tls, w->ctx);
+}
+
+int ufunc_front__each_var(struct ufunc_front *fe, const char *binary, int pid,
+			  int (*fn)(const char *name, bool tls, void *ctx), void *ctx,
+			  struct ks_error *e)
+{
+	struct spec s = { .binary = (char *)binary };
+	struct var_walk w = { .fn = fn, .ctx = ctx };
+	struct ufunc_bin *b;
+	char path[4096];
+	int err = find_binary(&s, pid, path, sizeof(path), e);
+
+	if (err)
+		return err;
+	b = get_bin(fe, path, e);
+	if (!b)
+		return e->err;
+	if (!bin_dwarf(b))
+		return ks_fail(e, -ENOENT, "'%s' has no debug info (%s)", b->path,
+			       b->dw_why ?: "none found");
+	w.b = b;
+	return dwbtf__each_var(b->dw, each_readable_var, &w);
+}

@@ -104,6 +104,15 @@ int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 		      int (*fn)(const char *name, __u64 addr, __u64 size, void *ctx), void *ctx,
 		      struct ks_error *e);
 
+/*
+ * Completion of @NAME and @tls:NAME: FN for each variable BINARY's debug
+ * info has (TLS ones only where BINARY is an executable: a library's are
+ * not read).  0, FN's error, or an errno with E (no debug info: -ENOENT).
+ */
+int ufunc_front__each_var(struct ufunc_front *fe, const char *binary, int pid,
+			  int (*fn)(const char *name, bool tls, void *ctx), void *ctx,
+			  struct ks_error *e);
+
 /* Where the function's types came from (or why it has none), for `info` and -v. */
 const char *ufunc_match__types_where(const struct ufunc_match *m);
 
