@@ -689,6 +689,29 @@ static const char *item_var(const struct spec_item *it, bool *tls)
 	return it->base + (*tls ? 5 : 1);
 }
 
+/*
+ * The thread-local NAME whose DWARF has no location (gcc 12 on aarch64
+ * writes none): its type from the DWARF, its offset in the TLS segment
+ * from B's STT_TLS symbol of the name.  0, or -ENOENT.
+ */
+static int tls_from_symtab(struct ufunc_bin *b, const char *name, struct sig_var *v)
+{
+	struct usym_named look = { .name = name, .tls = true };
+	struct usym_obj o = {};
+	struct ks_error e = {};
+	struct stat st;
+	int err;
+
+	if (dwbtf__var_type(b->dw, name, &v->type_id, &e) || fstat(b->fd, &st))
+		return -ENOENT;
+	err = usym_elf__lookup(b->fd, st.st_size, &look, 1, &o);
+	usym_obj__free(&o);
+	if (err || !look.found || look.ambiguous)
+		return -ENOENT;
+	v->addr = look.addr;
+	return 0;
+}
+
 /* VAR of S's item IT, typed from B's debug info into *V. */
 static int type_var(struct ufunc_front *fe, struct ufunc_bin *b, const struct spec_item *it,
 		    struct sig_var *v, __s64 *delta, struct ks_error *e)
@@ -701,13 +724,16 @@ static int type_var(struct ufunc_front *fe, struct ufunc_bin *b, const struct sp
 	if (!bin_dwarf(b))
 		err = ks_fail(e, -EINVAL, "'%s': '%s' has no debug info, which its variables are typed from (%s)",
 			      it->base, b->path, b->dw_why ?: "none found");
-	else if ((err = dwbtf__var(b->dw, name, &v->type_id, &v->addr, &tls, &why)))
+	else if ((err = dwbtf__var(b->dw, name, &v->type_id, &v->addr, &tls, &why)) &&
+		 want_tls && err == -ENOENT && !tls_from_symtab(b, name, v))
+		err = 0, tls = true;
+	else if (err)
 		err = ks_fail(e, err == -ENOMEM ? err : -EINVAL, "'%s': %s", it->base,
 			      ks_message(&why));
-	else if (tls != want_tls)
+	if (!err && tls != want_tls)
 		err = ks_fail(e, -EINVAL, "'%s': '%s' is %sa thread-local variable of '%s': write '@%s%s'",
 			      it->base, name, tls ? "" : "not ", b->path, tls ? "tls:" : "", name);
-	else if (tls)
+	else if (!err && tls)
 		err = tls_delta(b, delta, e);
 	if (err) {
 		e->pos = it->base_pos;

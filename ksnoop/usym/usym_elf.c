@@ -530,12 +530,12 @@ static void match_names(const struct src *s, const struct usym_obj *o, const voi
 		__u16 shndx = s->is64 ? s64[i].st_shndx : s32[i].st_shndx;
 		struct usym_named *l;
 
-		/* Defined, and an address (not a TLS offset, not absolute). */
-		if (shndx == SHN_UNDEF || shndx == SHN_ABS || type == STT_TLS || type == STT_SECTION ||
+		/* Defined, and an address (or a TLS offset where asked: not absolute). */
+		if (shndx == SHN_UNDEF || shndx == SHN_ABS || type == STT_SECTION ||
 		    type == STT_FILE || !name || name >= o->strtab_len)
 			continue;
 		l = bsearch(o->strtab + name, look, nlook, sizeof(*look), cmp_name);
-		if (!l)
+		if (!l || (type == STT_TLS) != l->tls)
 			continue;
 		/* Two symbols of one name at two addresses: which is meant is not known. */
 		if (l->found && l->addr != value)

@@ -67,6 +67,7 @@ struct usym_named {
 	__u64 addr;		/* its link-time address, if found */
 	bool found;
 	bool ambiguous;		/* two symbols of the name, at two addresses */
+	bool tls;		/* a TLS symbol: its value, the offset in the TLS segment */
 };
 
 /*
