@@ -376,6 +376,14 @@ $(BUILD)/vm/vmprog: tests/vm/vmprog.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARNINGS) -static -pthread $< -o $@
 
+# A user function's globals and thread-locals in the VMs, arm64's TLS
+# (variant I) among them (vm/91-uvars.sh): vars.c by the target's
+# compiler, static (the guest's libc is another build's).
+VM_BINS += $(BUILD)/uprog/uvars
+$(BUILD)/uprog/uvars: tests/uprog/vars.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O0 -g $(WARNINGS) -static -pthread $< -o $@
+
 # Fuzzing (libFuzzer): targets and rules live in tests/fuzz/fuzz.mk.  It is
 # included before `check` so that FUZZ_BINS is set when check's
 # prerequisites are read.
@@ -402,7 +410,7 @@ CHECK_BINS := $(TEST_BINS) $(FUZZ_BINS)
 ARM64_BUILD := $(BUILD)-arm64
 ARM64_MAKE  = $(MAKE) --no-print-directory ARCH=arm64 BUILD=$(ARM64_BUILD) \
 	      LIBBPF_DIR=$(ARM64_BUILD)/libbpf-$(LIBBPF_VERSION) APT_DIR=$(APT_DIR)
-ARM64_TEST_BINS = $(addprefix $(BUILD)/,ksnoop vm/vmprog usdt/usdt_edge usdt/syscall_prog usdt/usdt_sites)
+ARM64_TEST_BINS = $(addprefix $(BUILD)/,ksnoop vm/vmprog usdt/usdt_edge usdt/syscall_prog usdt/usdt_sites uprog/uvars)
 arm64-test-bins: $(ARM64_TEST_BINS)
 
 check: deps

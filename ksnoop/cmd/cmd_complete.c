@@ -497,9 +497,47 @@ static bool is_ident(int ch)
 	return isalnum(ch) || ch == '_';
 }
 
+/* What add_uvar() adds to: the candidates, after PREFIX (the word up to the item). */
+struct uvar_cands {
+	struct cands *c;
+	const char *prefix;
+};
+
+static int add_uvar(const char *name, bool tls, void *ctx)
+{
+	struct uvar_cands *u = ctx;
+
+	add3(u->c, u->prefix, tls ? "@tls:" : "@", name);
+	return 0;
+}
+
+/*
+ * "u:BINARY:FUNC(...@": the variables of BINARY's debug info, "@NAME"
+ * and "@tls:NAME" (each once: candidates are deduplicated when printed).
+ */
+static void add_uvars(struct cands *c, const char *item)
+{
+	const char *colon = strchr(c->word + 2, ':');
+	struct uvar_cands u = { .c = c };
+	char binary[4096], prefix[4096];
+	struct ufunc_front *fe;
+	struct ks_error e;
+
+	if (!colon)
+		return;
+	snprintf(binary, sizeof(binary), "%.*s", (int)(colon - c->word - 2), c->word + 2);
+	snprintf(prefix, sizeof(prefix), "%.*s", (int)(item - c->word), c->word);
+	u.prefix = prefix;
+	fe = ufunc_front__new();
+	if (fe)
+		ufunc_front__each_var(fe, binary, 0, add_uvar, &u, &e);
+	ufunc_front__free(fe);
+}
+
 /*
  * Inside "NAME(...": the item being typed (after the last '(' or ','),
- * an argument name, or NAME->MEMBER... whose last member is completed.
+ * an argument name, or NAME->MEMBER... whose last member is completed;
+ * in a user function's, a variable (@NAME, @tls:NAME).
  */
 static void add_items(struct cands *c, struct kbtf *kb, const char *paren)
 {
@@ -509,14 +547,16 @@ static void add_items(struct cands *c, struct kbtf *kb, const char *paren)
 	__u32 type = 0;
 	int i, depth;
 
-	/* FUNC@ADDRESS: one of several functions of the name, all of one prototype here. */
-	snprintf(name, sizeof(name), "%.*s", (int)strcspn(c->word, "@("), c->word);
-	if (!kb || find_sig(kb, name, &sig))
-		return;
 	for (item = c->word + strlen(c->word); item > paren + 1 && !strchr("(,", item[-1]); item--)
 		;
 	while (*item && strchr(" *!(", *item))
 		item++;
+	if (!strncmp(c->word, "u:", 2) && *item == '@' && !strpbrk(item, ".-["))
+		return add_uvars(c, item);
+	/* FUNC@ADDRESS: one of several functions of the name, all of one prototype here. */
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(c->word, "@("), c->word);
+	if (!kb || find_sig(kb, name, &sig))
+		return;
 	for (p = item; is_ident(*p); p++)
 		;
 	snprintf(prefix, sizeof(prefix), "%.*s", (int)(item - c->word), c->word);

@@ -95,6 +95,32 @@ static int info_match(const struct target_match *m, void *ctx)
 }
 
 /*
+ * Where the N functions' types came from: a typed match's source, or why
+ * all of them were refused (a glob whose every function its debug info
+ * refuses).
+ */
+static void log_ufunc_where(const struct spec *s, const struct ufunc_match *ms, int n)
+{
+	int i, shown = 0, refused = 0;
+	char note[48] = "";
+
+	for (i = 0; i < n; i++) {
+		refused += ms[i].refused != NULL;
+		if (ms[shown].refused && !ms[i].refused)
+			shown = i;
+	}
+	if (refused == n) {
+		log_warn("%s: %d function(s) in %s, all %d refused (%s)", s->text, n, ms[0].path, n,
+			 ms[0].refused);
+		return;
+	}
+	if (refused)
+		snprintf(note, sizeof(note), ", %d refused", refused);
+	log_warn("%s: %d function(s) in %s%s; %s", s->text, n, ms[0].path, note,
+		 ufunc_match__types_where(&ms[shown]));
+}
+
+/*
  * u:BINARY:FUNC: each function it names, its prototype: from its debug
  * info where the file has it, else untyped (arg0..arg5, the registers the
  * ABI passes them in); a glob's match the debug info refuses, and why.
@@ -118,8 +144,7 @@ static int info_ufunc(struct report *r, struct ufunc_front *fe, const struct spe
 			snprintf(sig.name, sizeof(sig.name), "%s", ms[i].plain);
 		print_func(r, &sig, NULL, ms[i].refused, &(struct target_match){ .name = ms[i].shown });
 	}
-	log_warn("%s: %d function(s) in %s; %s", s->text, n, ms[0].path,
-		 ufunc_match__types_where(&ms[0]));
+	log_ufunc_where(s, ms, n);
 	free(ms);
 	return 0;
 }

@@ -1637,6 +1637,54 @@ int dwbtf__var(struct dwbtf *d, const char *name, __u32 *type_id, __u64 *addr, b
 	return finish(d, var_lookup(d, name, type_id, addr, tls));
 }
 
+/* The definition of variable NAME that has no location (not a declaration). */
+static const struct sym *find_unlocated_var(struct dwbtf *d, const char *name)
+{
+	for (size_t i = 0; i < d->nsyms; i++) {
+		const struct sym *s = &d->syms[i];
+
+		if (!s->func && !s->decl && !s->var && s->name && !strcmp(s->name, name))
+			return s;
+	}
+	return NULL;
+}
+
+static int var_type_lookup(struct dwbtf *d, const char *name, __u32 *type_id)
+{
+	const struct sym *s = d->dw ? find_unlocated_var(d, name) : NULL;
+	Dwarf_Die die;
+	int id;
+
+	if (!s)
+		return fail(d, -ENOENT, "no variable '%s' without a location in its debug information",
+			    name);
+	if (!dwarf_offdie(d->dw, s->off, &die))
+		return fail(d, -ENOEXEC, "DIE 0x%llx out of range", (unsigned long long)s->off);
+	id = conv_top(d, conv_ref(d, &die, 0));
+	if (id < 0)
+		return id;
+	*type_id = id;
+	return 0;
+}
+
+int dwbtf__var_type(struct dwbtf *d, const char *name, __u32 *type_id, struct ks_error *e)
+{
+	budget_start(d, e);
+	return finish(d, var_type_lookup(d, name, type_id));
+}
+
+int dwbtf__each_var(struct dwbtf *d, int (*cb)(const char *name, bool tls, void *ctx),
+		    void *ctx)
+{
+	int err;
+
+	for (size_t k = 0; d->dw && k < d->nsyms; k++)
+		if (d->syms[k].var && d->syms[k].name &&
+		    (err = cb(d->syms[k].name, d->syms[k].tls, ctx)))
+			return err;
+	return 0;
+}
+
 int dwbtf__each_func(struct dwbtf *d, int (*cb)(const char *name, __u64 addr, void *ctx),
 		     void *ctx)
 {

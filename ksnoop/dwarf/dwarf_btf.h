@@ -111,4 +111,20 @@ int dwbtf__var(struct dwbtf *d, const char *name, __u32 *type_id, __u64 *addr, b
 int dwbtf__each_func(struct dwbtf *d, int (*cb)(const char *name, __u64 addr, void *ctx),
 		     void *ctx);
 
+/*
+ * The type of the variable NAME whose definition has no location: gcc 12
+ * on aarch64 writes none for a thread-local variable (it has no DWARF
+ * form for the TLS offset there), which the symbol table's STT_TLS
+ * symbol gives instead.  0, or -ENOENT with E.
+ */
+int dwbtf__var_type(struct dwbtf *d, const char *name, __u32 *type_id, struct ks_error *e);
+
+/*
+ * CB for every global or thread-local (TLS) variable with a location
+ * dwbtf__var() reads, in DWARF's order (a name may come twice); a
+ * non-zero return stops the walk and is returned.  None from a .BTF.
+ */
+int dwbtf__each_var(struct dwbtf *d, int (*cb)(const char *name, bool tls, void *ctx),
+		    void *ctx);
+
 #endif

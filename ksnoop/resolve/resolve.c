@@ -136,10 +136,13 @@ static int resolve_items(struct rctx *r, struct wants *w)
 	if (spec->nitems == 0)
 		r->plan->bpf.side[KSNOOP_ENTRY].enabled = 1;
 	for (i = 0; i < spec->nitems; i++) {
-		if (spec_item__is_return(&spec->items[i]))
+		if (spec_item__is_return(&spec->items[i])) {
 			w->return_pred |= spec->items[i].has_pred;
-		else
+			w->return_values |= !spec->items[i].has_pred;
+		} else {
 			w->entry_values = true;
+			w->entry_pred |= spec->items[i].has_pred;
+		}
 	}
 	if (r->opts->pair_start)
 		err = pick_pair_item(r, w);

@@ -48,6 +48,8 @@ struct rctx {
 struct wants {
 	bool entry_values;	/* an item on the entry side (value or predicate) */
 	bool return_pred;	/* a predicate on 'return' */
+	bool entry_pred;	/* a predicate on an entry value */
+	bool return_values;	/* 'return' among the values (not only a predicate) */
 	int hist_item;		/* --hist: the item counted by; -1: call durations */
 	int pair_item;		/* --pair: the item that is the key; -1: the thread */
 };

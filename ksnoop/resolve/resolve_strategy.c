@@ -115,6 +115,18 @@ static int add_stacks(struct rctx *r, bool stash)
 /* ---- stash ---- */
 
 /*
+ * A user function's entry predicate selects the whole call: its return
+ * prints only where the entry's predicates held, with the entry values,
+ * in one event.  (A kernel function's return prints whatever its entry's
+ * predicates said: see capture_entry_call().)
+ */
+static bool ufunc_call_selected(const struct rctx *r, const struct wants *w)
+{
+	return r->spec->kind == SPEC_UFUNC && w->entry_pred && w->return_values &&
+	       r->opts->output == OUTPUT_EVENTS;
+}
+
+/*
  * A predicate on 'return' or a minimum duration, with entry values:
  * report the entry values only when the return says so.  Entry values
  * are what they were at entry (fexit would see the argument words, but
@@ -130,7 +142,8 @@ static bool wants_stash(const struct rctx *r, const struct wants *w)
 	/* --pair: tracepoints and USDT probes, one side; the pair map keeps the time. */
 	if (!w->entry_values || r->opts->pair_start)
 		return false;
-	return w->return_pred || r->opts->min_duration_ns || hist_of_return || r->opts->tree;
+	return w->return_pred || r->opts->min_duration_ns || hist_of_return || r->opts->tree ||
+	       ufunc_call_selected(r, w);
 }
 
 /*

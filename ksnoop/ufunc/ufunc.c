@@ -39,6 +39,9 @@ struct ufunc_bin {
 	bool dw_tried;
 	char *dw_where;		/* where the types came from, or why there are none */
 	char *dw_why;		/* dwbtf's error where there are none: where it looked */
+	/* Its separate debug file's symbols (debug_syms()), read once where named. */
+	struct usym_obj dbg;
+	bool dbg_tried, has_dbg;
 	/* Each symbol's C++ names (demangle.h), NULL where it has none: symbol i's at i. */
 	char **plain;
 	char **full;
@@ -80,6 +83,7 @@ void ufunc_front__free(struct ufunc_front *fe)
 		return;
 	for (i = 0; i < fe->nbins; i++) {
 		usym_obj__free(&fe->bins[i].obj);
+		usym_obj__free(&fe->bins[i].dbg);
 		if (fe->bins[i].fd >= 0)
 			close(fe->bins[i].fd);
 		free(fe->bins[i].path);
@@ -103,7 +107,9 @@ const char *ufunc_match__types_where(const struct ufunc_match *m)
 {
 	if (m->where)
 		return m->where;
-	return m->typed ? "its debug info" : "no debug info read yet: arguments arg0..arg5 are integers";
+	if (m->refused)
+		return m->refused;
+	return m->typed ? "its debug info" : "untyped: arguments arg0..arg5 are integers";
 }
 
 /* ---- finding BINARY ---- */
@@ -458,6 +464,72 @@ static struct dwbtf *bin_dwarf(struct ufunc_bin *b)
 }
 
 /*
+ * The symbols of B's separate debug file, read once by the same bounded
+ * reader: Debian's libc6-dbg has the .symtab whose local functions (the
+ * implementations an IFUNC picks from, __strlen_avx2 ...) the library's
+ * .dynsym leaves out.  Its addresses are the library's.  NULL where B has
+ * no separate debug file, or it cannot be read.
+ */
+static const struct usym_obj *debug_syms(struct ufunc_bin *b)
+{
+	struct ks_error e = {};
+	const char *src;
+	struct stat st;
+	int fd;
+
+	if (b->dbg_tried)
+		return b->has_dbg ? &b->dbg : NULL;
+	b->dbg_tried = true;
+	src = bin_dwarf(b) ? dwbtf__source(b->dw) : NULL;
+	if (!src || strcmp(src, b->path) == 0 || strstr(src, " (.BTF)"))
+		return NULL;
+	fd = usdt__open(src, &e);
+	if (fd < 0)
+		return NULL;
+	b->has_dbg = !fstat(fd, &st) && !usym_obj__read(&b->dbg, fd, NULL, st.st_size);
+	close(fd);
+	return b->has_dbg ? &b->dbg : NULL;
+}
+
+/* Up to UFUNC_IFUNC_LISTED names of O's functions named __NAME_*, ", "-joined onto BUF. */
+static int ifunc_candidates(const struct usym_obj *o, const char *name, char *buf, size_t sz,
+			    int found)
+{
+	size_t i, n = strlen(name), len;
+
+	for (i = 0; o && i < o->nsyms; i++) {
+		const char *s = o->strtab + o->syms[i].name;
+
+		if (!o->syms[i].size || o->syms[i].ifunc || strncmp(s, "__", 2) ||
+		    strncmp(s + 2, name, n) || s[2 + n] != '_')
+			continue;
+		len = strlen(buf);
+		if (found < UFUNC_IFUNC_LISTED)
+			snprintf(buf + len, sz - len, "%s%s", found ? ", " : "", s);
+		found++;
+	}
+	return found;
+}
+
+/*
+ * M, an IFUNC: a uprobe there fires once, when the loader runs its
+ * resolver, never for a call (calls go where the resolver pointed them).
+ * Refused, naming the implementations found (__NAME_*) to trace instead.
+ */
+static int refuse_ifunc(struct ufunc_bin *b, const struct ufunc_match *m, struct ks_error *e)
+{
+	char cands[512] = "";
+	int n = ifunc_candidates(&b->obj, m->name, cands, sizeof(cands), 0);
+
+	n = ifunc_candidates(debug_syms(b), m->name, cands, sizeof(cands), n);
+	if (!n)
+		return ks_fail(e, -EINVAL, "'%s' is an IFUNC in '%s': its resolver runs once, at load, and picks the implementation calls go to; trace that implementation (no function '__%s_*' found in the file or its debug file)",
+			       m->shown, b->path, m->name);
+	return ks_fail(e, -EINVAL, "'%s' is an IFUNC in '%s': its resolver runs once, at load, and picks the implementation calls go to; trace that implementation: %s%s",
+		       m->shown, b->path, cands, n > UFUNC_IFUNC_LISTED ? ", ..." : "");
+}
+
+/*
  * What the ABI puts where a uprobe does not read (x86-64 and arm64: a
  * struct, union or floating-point return is not in rax/x0, an argument
  * wider than a register takes a pair or the stack by rules of its own):
@@ -516,6 +588,8 @@ static int type_match(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_
 	char why[200];
 	int err;
 
+	if (m->ifunc)
+		return refuse_ifunc(b, m, e);
 	if (m->off) {
 		m->where = "a probe inside a function: arguments arg0..arg5 are integers, the registers there";
 		return 0;
@@ -615,6 +689,29 @@ static const char *item_var(const struct spec_item *it, bool *tls)
 	return it->base + (*tls ? 5 : 1);
 }
 
+/*
+ * The thread-local NAME whose DWARF has no location (gcc 12 on aarch64
+ * writes none): its type from the DWARF, its offset in the TLS segment
+ * from B's STT_TLS symbol of the name.  0, or -ENOENT.
+ */
+static int tls_from_symtab(struct ufunc_bin *b, const char *name, struct sig_var *v)
+{
+	struct usym_named look = { .name = name, .tls = true };
+	struct usym_obj o = {};
+	struct ks_error e = {};
+	struct stat st;
+	int err;
+
+	if (dwbtf__var_type(b->dw, name, &v->type_id, &e) || fstat(b->fd, &st))
+		return -ENOENT;
+	err = usym_elf__lookup(b->fd, st.st_size, &look, 1, &o);
+	usym_obj__free(&o);
+	if (err || !look.found || look.ambiguous)
+		return -ENOENT;
+	v->addr = look.addr;
+	return 0;
+}
+
 /* VAR of S's item IT, typed from B's debug info into *V. */
 static int type_var(struct ufunc_front *fe, struct ufunc_bin *b, const struct spec_item *it,
 		    struct sig_var *v, __s64 *delta, struct ks_error *e)
@@ -627,13 +724,16 @@ static int type_var(struct ufunc_front *fe, struct ufunc_bin *b, const struct sp
 	if (!bin_dwarf(b))
 		err = ks_fail(e, -EINVAL, "'%s': '%s' has no debug info, which its variables are typed from (%s)",
 			      it->base, b->path, b->dw_why ?: "none found");
-	else if ((err = dwbtf__var(b->dw, name, &v->type_id, &v->addr, &tls, &why)))
+	else if ((err = dwbtf__var(b->dw, name, &v->type_id, &v->addr, &tls, &why)) &&
+		 want_tls && err == -ENOENT && !tls_from_symtab(b, name, v))
+		err = 0, tls = true;
+	else if (err)
 		err = ks_fail(e, err == -ENOMEM ? err : -EINVAL, "'%s': %s", it->base,
 			      ks_message(&why));
-	else if (tls != want_tls)
+	if (!err && tls != want_tls)
 		err = ks_fail(e, -EINVAL, "'%s': '%s' is %sa thread-local variable of '%s': write '@%s%s'",
 			      it->base, name, tls ? "" : "not ", b->path, tls ? "tls:" : "", name);
-	else if (tls)
+	else if (!err && tls)
 		err = tls_delta(b, delta, e);
 	if (err) {
 		e->pos = it->base_pos;
@@ -751,10 +851,11 @@ static const char *sym_name(const struct usym_obj *o, const struct usym_sym *s)
 	return o->strtab + s->name;
 }
 
-static struct ufunc_match *add_match(struct match_list *l, const struct ufunc_bin *b,
-				     const struct usym_sym *s, __u64 off)
+/* A match of symbol S (of B, or of its debug file), named NAME, SHOWN and PLAIN. */
+static struct ufunc_match *add_match_named(struct match_list *l, const struct ufunc_bin *b,
+					   const struct usym_sym *s, __u64 off, const char *name,
+					   const char *shown, const char *plain)
 {
-	size_t i = s - b->obj.syms;
 	struct ufunc_match *v = realloc(l->v, (l->n + 1) * sizeof(*v)), *m;
 
 	if (!v)
@@ -766,13 +867,49 @@ static struct ufunc_match *add_match(struct match_list *l, const struct ufunc_bi
 	m->attach_path = b->fd_path;
 	m->dev = b->dev;
 	m->ino = b->ino;
-	m->name = sym_name(&b->obj, s);
-	m->shown = shown_name(b, i);
-	m->plain = plain_name(b, i);
+	m->name = name;
+	m->shown = shown;
+	m->plain = plain;
 	m->addr = s->addr + off;
 	m->off = off;
 	m->size = s->size;
+	m->ifunc = s->ifunc;
 	return m;
+}
+
+static struct ufunc_match *add_match(struct match_list *l, const struct ufunc_bin *b,
+				     const struct usym_sym *s, __u64 off)
+{
+	size_t i = s - b->obj.syms;
+
+	return add_match_named(l, b, s, off, sym_name(&b->obj, s), shown_name(b, i),
+			       plain_name(b, i));
+}
+
+/*
+ * S's functions in B's debug file, where B's own table names none: a
+ * library's local functions (libc's __strlen_avx2), C names as they are.
+ */
+static int match_debug_names(struct ufunc_bin *b, const struct spec *s, struct match_list *l)
+{
+	const struct usym_obj *o = debug_syms(b);
+	__u64 last = 0;
+	size_t i;
+
+	for (i = 0; o && i < o->nsyms; i++) {
+		const struct usym_sym *sy = &o->syms[i];
+		const char *name = sym_name(o, sy);
+
+		if (!sy->size || sy->addr == last ||
+		    !demangle__name_matches(s->target, s->is_glob, name, NULL, NULL))
+			continue;
+		if (l->n >= UFUNC_MAX_MATCHES)
+			return -E2BIG;
+		if (!add_match_named(l, b, sy, s->uoffset, name, name, name))
+			return -ENOMEM;
+		last = sy->addr;
+	}
+	return 0;
 }
 
 /*
@@ -853,6 +990,27 @@ static int no_match(const struct ufunc_bin *b, const struct spec *s, struct ks_e
 	return e->err;
 }
 
+/*
+ * A Go program's functions have no return to trace: Go grows a goroutine's
+ * stack by copying it elsewhere and walks it for the garbage collector and
+ * panics, and the return address a uretprobe puts there breaks both (the
+ * program crashes).  Its entries are traced.  0, or -EINVAL at S's 'return'.
+ */
+static int refuse_go_return(const struct ufunc_bin *b, const struct spec *s, struct ks_error *e)
+{
+	int i;
+
+	for (i = 0; b->obj.is_go && i < s->nitems; i++) {
+		if (!spec_item__is_return(&s->items[i]))
+			continue;
+		ks_fail(e, -EINVAL, "'%s' is a Go program: a uretprobe corrupts a goroutine's stack (Go moves and walks its stacks), so no return of its functions is traced; their entry is (leave out 'return')",
+			b->path);
+		e->pos = s->items[i].base_pos;
+		return e->err;
+	}
+	return 0;
+}
+
 int ufunc_front__match(struct ufunc_front *fe, const struct spec *s, int pid,
 		       struct ufunc_match **out, struct ks_error *e)
 {
@@ -871,7 +1029,12 @@ int ufunc_front__match(struct ufunc_front *fe, const struct spec *s, int pid,
 			e->pos = s->binary_pos;
 		return e->err;
 	}
+	err = refuse_go_return(b, s, e);
+	if (err)
+		return err;
 	err = s->uaddr ? match_address(b, s, &l, e) : match_names(b, s, &l);
+	if (!err && !l.n && !s->uaddr)
+		err = match_debug_names(b, s, &l);
 	if (err == -E2BIG)
 		ks_fail(e, err, "'%s' matches more than %d functions of '%s'", s->target,
 			UFUNC_MAX_MATCHES, b->path);
@@ -881,6 +1044,9 @@ int ufunc_front__match(struct ufunc_front *fe, const struct spec *s, int pid,
 		err = no_match(b, s, e);
 	if (!err)
 		err = finish_matches(fe, b, s, &l, e);
+	/* A Go program's function: its entry only (refuse_go_return()). */
+	for (int i = 0; !err && b->obj.is_go && i < l.n; i++)
+		l.v[i].sig.has_return = false;
 	if (err) {
 		free(l.v);
 		return err;
@@ -983,4 +1149,40 @@ int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 	if (!err && !listed)
 		err = each_dwarf_func(b, fn, ctx, e);
 	return err;
+}
+
+/* What ufunc_front__each_var() passes on: FN, for the variables B reads. */
+struct var_walk {
+	const struct ufunc_bin *b;
+	int (*fn)(const char *name, bool tls, void *ctx);
+	void *ctx;
+};
+
+static int each_readable_var(const char *name, bool tls, void *ctx)
+{
+	struct var_walk *w = ctx;
+
+	return tls && !w->b->obj.is_exec ? 0 : w->fn(name, tls, w->ctx);
+}
+
+int ufunc_front__each_var(struct ufunc_front *fe, const char *binary, int pid,
+			  int (*fn)(const char *name, bool tls, void *ctx), void *ctx,
+			  struct ks_error *e)
+{
+	struct spec s = { .binary = (char *)binary };
+	struct var_walk w = { .fn = fn, .ctx = ctx };
+	struct ufunc_bin *b;
+	char path[4096];
+	int err = find_binary(&s, pid, path, sizeof(path), e);
+
+	if (err)
+		return err;
+	b = get_bin(fe, path, e);
+	if (!b)
+		return e->err;
+	if (!bin_dwarf(b))
+		return ks_fail(e, -ENOENT, "'%s' has no debug info (%s)", b->path,
+			       b->dw_why ?: "none found");
+	w.b = b;
+	return dwbtf__each_var(b->dw, each_readable_var, &w);
 }

@@ -22,7 +22,11 @@
  * it unchanged.  What debug info says the ABI puts where a uprobe does not
  * read (a struct, union or floating-point value passed or returned by
  * value, a variadic tail, an argument wider than a register) is refused:
- * a function named alone with an error, a glob's match left out.
+ * a function named alone with an error, a glob's match left out.  So is
+ * an IFUNC (its resolver, not what calls run: the refusal names the
+ * implementations, __NAME_*, which a separate debug file's symbols find)
+ * and a Go program's return (a uretprobe corrupts Go's stacks): its
+ * functions are traced at their entry only.
  */
 #ifndef KSNOOP_UFUNC_H
 #define KSNOOP_UFUNC_H
@@ -43,6 +47,8 @@
 /* An executable's TLS segment, at most (glibc's static TLS is a few KiB). */
 #define UFUNC_MAX_TLS		(1ULL << 30)
 #define UFUNC_MAX_TLS_ALIGN	(1ULL << 20)
+/* An IFUNC's implementations named in its refusal, at most (glibc's strlen has 5). */
+#define UFUNC_IFUNC_LISTED	8
 /* Bytes of /etc/ld.so.cache read, at most (a real one is ~100 KiB). */
 #define UFUNC_MAX_LDCACHE	(16u << 20)
 
@@ -64,6 +70,7 @@ struct ufunc_match {
 	int namesakes;		/* functions of its name in the file (local statics) */
 	bool glob;		/* the spec names functions by a glob */
 	bool typed;		/* the signature comes from debug info */
+	bool ifunc;		/* an IFUNC's resolver (STT_GNU_IFUNC): refused */
 	/* Where its types came from, or why it has none (owned by the front end) */
 	const char *where;
 	/* A glob's match its debug info refuses (a struct by value...): why; else NULL */
@@ -96,6 +103,15 @@ int ufunc_front__match(struct ufunc_front *fe, const struct spec *spec, int pid,
 int ufunc_front__each(struct ufunc_front *fe, const char *binary, int pid,
 		      int (*fn)(const char *name, __u64 addr, __u64 size, void *ctx), void *ctx,
 		      struct ks_error *e);
+
+/*
+ * Completion of @NAME and @tls:NAME: FN for each variable BINARY's debug
+ * info has (TLS ones only where BINARY is an executable: a library's are
+ * not read).  0, FN's error, or an errno with E (no debug info: -ENOENT).
+ */
+int ufunc_front__each_var(struct ufunc_front *fe, const char *binary, int pid,
+			  int (*fn)(const char *name, bool tls, void *ctx), void *ctx,
+			  struct ks_error *e);
 
 /* Where the function's types came from (or why it has none), for `info` and -v. */
 const char *ufunc_match__types_where(const struct ufunc_match *m);

@@ -27,6 +27,7 @@ struct usym;
 #define USYM_MAX_SYMS		(1 << 21)	/* symbols in the one table read */
 #define USYM_MAX_STRTAB		(128u << 20)	/* bytes of its string table */
 #define USYM_MAX_SECTIONS	65535	/* section headers looked at */
+#define USYM_MAX_SHSTRTAB	(1u << 20)	/* bytes of section names read (a real file's: ~300) */
 #define USYM_MAX_PHDRS		4096	/* program headers looked at */
 #define USYM_MAX_LOADS		64	/* PT_LOAD segments kept */
 #define USYM_MAX_DYNAMIC	4096	/* dynamic entries looked at for DF_1_PIE (glibc's ~40) */

@@ -65,14 +65,14 @@ static int src_read(const struct src *s, void *dst, size_t len, __u64 off)
 }
 
 struct shdr {
-	__u32 type, link;
+	__u32 name, type, link;
 	__u64 off, size, entsize;
 };
 
 struct ehdr {
 	__u64 phoff, shoff;
 	__u32 phnum, shnum, phentsize, shentsize;
-	__u32 type;
+	__u32 type, shstrndx;
 };
 
 static int read_ehdr(struct src *s, struct ehdr *h)
@@ -90,12 +90,12 @@ static int read_ehdr(struct src *s, struct ehdr *h)
 		if (src_read(s, &e64, sizeof(e64), 0))
 			return -ENOEXEC;
 		*h = (struct ehdr){ e64.e_phoff, e64.e_shoff, e64.e_phnum, e64.e_shnum,
-				    e64.e_phentsize, e64.e_shentsize, e64.e_type };
+				    e64.e_phentsize, e64.e_shentsize, e64.e_type, e64.e_shstrndx };
 	} else {
 		if (src_read(s, &e32, sizeof(e32), 0))
 			return -ENOEXEC;
 		*h = (struct ehdr){ e32.e_phoff, e32.e_shoff, e32.e_phnum, e32.e_shnum,
-				    e32.e_phentsize, e32.e_shentsize, e32.e_type };
+				    e32.e_phentsize, e32.e_shentsize, e32.e_type, e32.e_shstrndx };
 	}
 	return 0;
 }
@@ -109,13 +109,13 @@ static int read_shdr(const struct src *s, const struct ehdr *h, __u32 i, struct 
 	if (s->is64) {
 		if (h->shentsize < sizeof(s64) || src_read(s, &s64, sizeof(s64), off))
 			return -EIO;
-		*sh = (struct shdr){ s64.sh_type, s64.sh_link, s64.sh_offset, s64.sh_size,
-				     s64.sh_entsize };
+		*sh = (struct shdr){ s64.sh_name, s64.sh_type, s64.sh_link, s64.sh_offset,
+				     s64.sh_size, s64.sh_entsize };
 	} else {
 		if (h->shentsize < sizeof(s32) || src_read(s, &s32, sizeof(s32), off))
 			return -EIO;
-		*sh = (struct shdr){ s32.sh_type, s32.sh_link, s32.sh_offset, s32.sh_size,
-				     s32.sh_entsize };
+		*sh = (struct shdr){ s32.sh_name, s32.sh_type, s32.sh_link, s32.sh_offset,
+				     s32.sh_size, s32.sh_entsize };
 	}
 	return 0;
 }
@@ -281,25 +281,65 @@ static int count_sections(const struct src *s, struct ehdr *h)
 }
 
 /*
- * The one symbol table to read (.symtab, else .dynsym) and its strings.
+ * The section names, for is_go_section(): at most USYM_MAX_SHSTRTAB bytes
+ * of them (a real file's are a few hundred), its last byte forced to NUL.
+ * NULL where there are none or they cannot be read: nothing is named.
+ */
+static char *read_section_names(const struct src *s, const struct ehdr *h, __u64 *len)
+{
+	struct shdr str;
+	char *names;
+
+	if (!h->shstrndx || h->shstrndx >= h->shnum || read_shdr(s, h, h->shstrndx, &str) ||
+	    str.type != SHT_STRTAB || !str.size || str.size > USYM_MAX_SHSTRTAB)
+		return NULL;
+	names = malloc(str.size);
+	if (names && src_read(s, names, str.size, str.off)) {
+		free(names);
+		return NULL;
+	}
+	if (names)
+		names[str.size - 1] = 0;
+	*len = str.size;
+	return names;
+}
+
+/* A section only Go's linker writes: its build information, its build id. */
+static bool is_go_section(const char *names, __u64 len, const struct shdr *sh)
+{
+	const char *name = names && sh->name < len ? names + sh->name : "";
+
+	return strcmp(name, ".go.buildinfo") == 0 || strcmp(name, ".note.go.buildid") == 0;
+}
+
+/*
+ * The one symbol table to read (.symtab, else .dynsym) and its strings;
+ * O->is_go where a section says Go's linker wrote the file.
  * Two tables of a kind: refused (a real file has one; a hostile one has
  * a hundred headers over one table to make us read it a hundred times).
  */
-static int find_symtab(const struct src *s, struct ehdr *h, struct shdr *sym, struct shdr *str)
+static int find_symtab(const struct src *s, struct ehdr *h, struct shdr *sym, struct shdr *str,
+		       struct usym_obj *o)
 {
 	__u32 i, nsymtab = 0, ndynsym = 0;
 	struct shdr sh, dyn = {}, tab = {};
 	int err = count_sections(s, h);
+	char *names = NULL;
+	__u64 nameslen = 0;
 
+	if (!err)
+		names = read_section_names(s, h, &nameslen);
 	for (i = 0; !err && i < h->shnum; i++) {
 		err = read_shdr(s, h, i, &sh);
 		if (err)
 			break;
+		o->is_go |= is_go_section(names, nameslen, &sh);
 		if (sh.type == SHT_SYMTAB && !nsymtab++)
 			tab = sh;
 		else if (sh.type == SHT_DYNSYM && !ndynsym++)
 			dyn = sh;
 	}
+	free(names);
 	if (err)
 		return err;
 	if (nsymtab > 1 || ndynsym > 1)
@@ -336,7 +376,8 @@ static bool is_function(unsigned char info, __u16 shndx, __u64 value)
 	return (type == STT_FUNC || type == STT_GNU_IFUNC) && shndx != SHN_UNDEF && value;
 }
 
-static int add_sym(struct usym_obj *o, size_t *cap, __u64 addr, __u64 size, __u32 name)
+static int add_sym(struct usym_obj *o, size_t *cap, __u64 addr, __u64 size, __u32 name,
+		   bool ifunc)
 {
 	struct usym_sym *n;
 
@@ -347,7 +388,7 @@ static int add_sym(struct usym_obj *o, size_t *cap, __u64 addr, __u64 size, __u3
 			return -ENOMEM;
 		o->syms = n;
 	}
-	o->syms[o->nsyms++] = (struct usym_sym){ addr, size, name };
+	o->syms[o->nsyms++] = (struct usym_sym){ addr, size, name, ifunc };
 	return 0;
 }
 
@@ -369,7 +410,7 @@ static int keep_functions(const struct src *s, struct usym_obj *o, const void *b
 		/* Name 0 is "", a name past the strings is no name. */
 		if (!is_function(info, shndx, value) || !name || name >= o->strtab_len)
 			continue;
-		err = add_sym(o, cap, value, size, name);
+		err = add_sym(o, cap, value, size, name, ELF64_ST_TYPE(info) == STT_GNU_IFUNC);
 	}
 	return err;
 }
@@ -419,7 +460,7 @@ static int read_strings(const struct src *s, const struct shdr *str, struct usym
 static int read_symbols(struct src *s, struct ehdr *h, struct usym_obj *o)
 {
 	struct shdr sym, str;
-	int err = find_symtab(s, h, &sym, &str);
+	int err = find_symtab(s, h, &sym, &str, o);
 
 	if (!err)
 		err = check_tables(s, &sym, &str);
@@ -574,12 +615,12 @@ static void match_names(const struct src *s, const struct usym_obj *o, const voi
 		__u16 shndx = s->is64 ? s64[i].st_shndx : s32[i].st_shndx;
 		struct usym_named *l;
 
-		/* Defined, and an address (not a TLS offset, not absolute). */
-		if (shndx == SHN_UNDEF || shndx == SHN_ABS || type == STT_TLS || type == STT_SECTION ||
+		/* Defined, and an address (or a TLS offset where asked: not absolute). */
+		if (shndx == SHN_UNDEF || shndx == SHN_ABS || type == STT_SECTION ||
 		    type == STT_FILE || !name || name >= o->strtab_len)
 			continue;
 		l = bsearch(o->strtab + name, look, nlook, sizeof(*look), cmp_name);
-		if (!l)
+		if (!l || (type == STT_TLS) != l->tls)
 			continue;
 		/* Two symbols of one name at two addresses: which is meant is not known. */
 		if (l->found && l->addr != value)
@@ -604,7 +645,7 @@ int usym_elf__lookup(int fd, __u64 size, struct usym_named *look, size_t nlook,
 	read_loads(&s, &h, o);
 	if (!nlook)
 		return 0;
-	err = find_symtab(&s, &h, &sym, &str);
+	err = find_symtab(&s, &h, &sym, &str, o);
 	if (!err)
 		err = check_tables(&s, &sym, &str);
 	if (!err)

@@ -17,6 +17,7 @@ struct usym_sym {
 	__u64 addr;
 	__u64 size;
 	__u32 name;		/* offset in strtab */
+	bool ifunc;		/* STT_GNU_IFUNC: the resolver, not what calls run */
 };
 
 struct usym_load {
@@ -40,6 +41,8 @@ struct usym_obj {
 	/* An executable (ET_EXEC, or a PIE), not a library; its PT_TLS (the first) */
 	bool is_exec, has_tls;
 	__u64 tls_memsz, tls_align;
+	/* Written by Go's linker (a .go.buildinfo or .note.go.buildid section) */
+	bool is_go;
 };
 
 /*
@@ -78,6 +81,7 @@ struct usym_named {
 	__u64 addr;		/* its link-time address, if found */
 	bool found;
 	bool ambiguous;		/* two symbols of the name, at two addresses */
+	bool tls;		/* a TLS symbol: its value, the offset in the TLS segment */
 };
 
 /*

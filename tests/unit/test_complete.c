@@ -284,6 +284,27 @@ static void test_unsafe_names_left_out(void **state)
 }
 
 /* --opt=VALUE holds its value: the next word is a SPEC, not the option's value. */
+/*
+ * A user function's variables after '@': the globals and thread-local
+ * variables of the file's debug info (tests/uprog/vars.c), "@NAME" and
+ * "@tls:NAME", filtered by what is typed.
+ */
+static void test_ufunc_variables(void **state)
+{
+	char word[4096], want[8192];
+	const char *v = KSNOOP_UPROG_DIR "/vars-gcc-O0-pie";
+
+	snprintf(word, sizeof(word), "u:%s:uv_work(arg, @uv_c", v);
+	snprintf(want, sizeof(want), "u:%1$s:uv_work(arg, @uv_cfgp\nu:%1$s:uv_work(arg, @uv_config\nu:%1$s:uv_work(arg, @uv_counter\n", v);
+	EXPECT(want, word);
+	snprintf(word, sizeof(word), "u:%s:uv_work(@tls:", v);
+	snprintf(want, sizeof(want), "u:%1$s:uv_work(@tls:uv_tls_id\nu:%1$s:uv_work(@tls:uv_tls_state\n", v);
+	EXPECT(want, word);
+	/* A member after the name is not a variable's name. */
+	snprintf(word, sizeof(word), "u:%s:uv_work(@uv_config.", v);
+	EXPECT("", word);
+}
+
 static void test_option_with_value_in_word(void **state)
 {
 	EXPECT("ip_send_skb\n", "--mode=kprobe", "ip_send_s");
@@ -298,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_option_values),
 		cmocka_unit_test(test_commands_and_functions),
 		cmocka_unit_test(test_tracepoints),
+		cmocka_unit_test(test_ufunc_variables),
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_members),
 		cmocka_unit_test(test_dot_files),
