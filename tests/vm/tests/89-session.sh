@@ -1,4 +1,5 @@
 #!/bin/sh
+# vm-timeout: 900
 # Session cookies against the stash.  kprobe.session (6.10 on): a kprobe
 # plan whose entry values are reported with the return keeps its entry
 # record in the task's session slots, named by the call's session cookie,
