@@ -1800,7 +1800,11 @@ __u64 attacher__counter(const struct attacher *a, enum ksnoop_counter counter)
 	return total;
 }
 
-/* Calls program FD missed (it fired inside another BPF program); 0 if unknown. */
+/*
+ * Calls the kernel skipped program FD for (recursion_misses): it fired inside
+ * a BPF program, or, an fentry/fexit one, on a CPU where a preempted run of
+ * it had not ended (the trampoline's guard is per CPU); 0 if unknown.
+ */
 static __u64 recursion_misses(int fd)
 {
 	struct bpf_prog_info info = {};

@@ -196,7 +196,7 @@ struct report_summary {
 	__u64 hist_unread;	/* calls whose --hist value could not be read */
 	__u64 stack_lost;	/* stacks not taken: the stacks map was full */
 	__u64 stash_full;	/* calls not followed: the stash was full */
-	__u64 missed;		/* the probe fired inside a BPF program */
+	__u64 missed;		/* the kernel skipped the program (recursion_misses) */
 	__u64 own;		/* calls of ksnoop itself, left out */
 	__u64 session_stashed;	/* kprobe.session entries kept in the stash: task storage refused */
 	bool tree;		/* --tree: the four below are the run's */

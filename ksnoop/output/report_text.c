@@ -563,7 +563,8 @@ static void text_summary(struct report *r, const struct report_summary *s)
 	n = add_total(buf, sizeof(buf), n, s->tree_no_room,
 		      "trees not started (too many tasks in trees at once)");
 	n = add_total(buf, sizeof(buf), n, s->missed,
-		  "calls missed (the probe fired inside a BPF program)");
+		      "calls missed (the kernel skipped the program: it fired inside a BPF "
+		      "program, or on a CPU where a preempted run of it had not ended)");
 	n = add_total(buf, sizeof(buf), n, s->own, "of ksnoop's own calls left out");
 	n = add_total(buf, sizeof(buf), n, s->session_stashed,
 		      "entries kept in the stash (the kernel refused kprobe.session's task storage)");

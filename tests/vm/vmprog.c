@@ -53,12 +53,22 @@
  *                         the K-th runs the kernel's loop check through the
  *                         K-1 below it, recursively (ep_loop_check_proc
  *                         calls itself once per level)
- *   vmprog open-threads N ROUNDS PATH
+ *   vmprog open-threads N ROUNDS PATH [pinned]
  *                         N threads at once, each opening and closing PATH
  *                         ROUNDS times (calls of many tasks in flight
- *                         together)
+ *                         together); pinned: thread K on the K-th CPU it
+ *                         may run on, one thread a CPU (N at most that
+ *                         many), so that no two of them share a CPU.  An
+ *                         fentry/fexit program that is preempted (7.x:
+ *                         preempt=lazy) holds its per-CPU recursion guard
+ *                         until it runs again, and the kernel skips every
+ *                         other task's call on that CPU meanwhile (counted
+ *                         as the program's recursion misses): threads that
+ *                         share a CPU lose each other's calls there
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,6 +353,12 @@ static void *open_rounds_thread(void *arg)
 	long i;
 	int fd;
 
+	cpu_set_t mine;
+
+	/* pinned: may run on its CPU alone, or it fails before opening */
+	if (arg && (pthread_getaffinity_np(pthread_self(), sizeof(mine), &mine) ||
+		    CPU_COUNT(&mine) != 1 || !CPU_ISSET((long)arg - 1, &mine)))
+		return (void *)open_path;
 	for (i = 0; i < open_rounds; i++) {
 		fd = open(open_path, O_RDONLY);
 		if (fd < 0)
@@ -352,21 +368,43 @@ static void *open_rounds_thread(void *arg)
 	return NULL;
 }
 
-/* N threads at once, each opening PATH ROUNDS times. */
-static int open_threads(long n, long rounds, const char *path)
+/*
+ * N threads at once, each opening PATH ROUNDS times; PINNED: thread K
+ * bound to the K-th CPU of the process's set before it starts (its
+ * argument is that CPU + 1).
+ */
+static int open_threads(long n, long rounds, const char *path, int pinned)
 {
+	pthread_attr_t attr;
 	pthread_t t[16];
+	cpu_set_t all, one;
+	long i, cpu = -1;
 	void *ret;
 	int err = 0;
-	long i;
 
 	if (n < 1 || n > 16 || rounds < 1)
 		return 2;
+	if (pinned && (sched_getaffinity(0, sizeof(all), &all) || CPU_COUNT(&all) < n)) {
+		fprintf(stderr, "vmprog: open-threads %ld pinned: fewer CPUs\n", n);
+		return 2;
+	}
 	open_path = path;
 	open_rounds = rounds;
-	for (i = 0; i < n; i++)
-		if (pthread_create(&t[i], NULL, open_rounds_thread, NULL))
+	for (i = 0; i < n; i++) {
+		if (pthread_attr_init(&attr))
 			return 1;
+		if (pinned) {
+			while (!CPU_ISSET(++cpu, &all))
+				;
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			if (pthread_attr_setaffinity_np(&attr, sizeof(one), &one))
+				return 1;
+		}
+		if (pthread_create(&t[i], &attr, open_rounds_thread, pinned ? (void *)(cpu + 1) : NULL))
+			return 1;
+		pthread_attr_destroy(&attr);
+	}
 	for (i = 0; i < n; i++)
 		err |= pthread_join(t[i], &ret) || ret;
 	return err;
@@ -390,8 +428,10 @@ int main(int argc, char **argv)
 		return refused(argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "queue"))
 		return queue_rounds(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10));
-	if (argc == 5 && !strcmp(argv[1], "open-threads"))
-		return open_threads(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10), argv[4]);
+	if ((argc == 5 || (argc == 6 && !strcmp(argv[5], "pinned"))) &&
+	    !strcmp(argv[1], "open-threads"))
+		return open_threads(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10), argv[4],
+				    argc == 6);
 	if (argc == 3 && !strcmp(argv[1], "epoll-nest"))
 		return epoll_nest(strtol(argv[2], NULL, 10));
 	if (argc == 4 && !strcmp(argv[1], "udp"))
