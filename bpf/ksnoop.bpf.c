@@ -587,6 +587,16 @@ int ksnoop_fsession(__u64 *ctx)
 
 	if (!cookie)
 		return 0;
+	/*
+	 * The gate, as every program's: a call entered while it is shut
+	 * keeps nothing (its return finds the cookie 0), and a return run
+	 * after it shut prints nothing.
+	 */
+	if (!gate_open()) {
+		if (!session_is_return(ctx))
+			*cookie = 0;
+		return 0;
+	}
 	if (session_is_return(ctx))
 		return fsession_return(ctx, cookie);
 	return fsession_entry(ctx, cookie);
