@@ -340,6 +340,9 @@ $(BUILD)/uprog/vars-%: tests/uprog/vars.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(word 1,$(subst -, ,$*)) -$(word 2,$(subst -, ,$*)) -g $(WARNINGS) \
 		$(if $(filter nopie,$(word 3,$(subst -, ,$*))),-fno-pie -no-pie,-fPIE -pie) -pthread $< -o $@
+# test_complete offers @NAME from this one's debug info (`make unit`
+# alone, as the Debian package's build runs it, must build it first).
+$(BUILD)/san/test_complete: $(BUILD)/uprog/vars-gcc-O0-pie
 
 # C++ user functions by their demangled names (live/46-ufunc.sh): one
 # program, built by g++ and clang++ at -O0 and -O2.
