@@ -60,7 +60,8 @@ class RecordTable:
 minutes, {m("rounds")} rounds{", --quick sizes" if m("quick") == "1" else ""}; tree at commit {m("commit")},
 ksnoop sha256 {m("ks_sha")}), not in the run the header describes.
 """)
-        self.w(f"""Issue #30: `ksnoop record -o FILE` writes the raw records (zlib blocks)
+        self.w(f"""Issue #30: `ksnoop record -o FILE` writes the raw records (zlib blocks in this
+run, which predates format 3's zstd blocks: 4c measures today's recorder)
 instead of printing them. The source is table 4's generator, `ksb-loop flood
 {m("flood_secs")} RATE` (`getppid()` on CPU 1, paced at RATE calls per second; RATE 0:
 as fast as it goes), traced by `{m("rec_spec")}` (table 4's small event) with ksnoop on
