@@ -596,6 +596,14 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 	return 0;
 }
 
+/* The lost-events notice, when LOST is more than the last one gave. */
+static void notice_lost(struct trace *t, __u64 lost)
+{
+	if (lost > t->lost_seen)
+		report__lost(&t->report, lost);
+	t->lost_seen = lost;
+}
+
 static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 {
 	__u64 start = now_ns(CLOCK_MONOTONIC), last_lost_check = start;
@@ -633,11 +641,7 @@ static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 		}
 		t->check_at = now + POLL_INTERVAL_MS * 1000000ULL;
 		if (now - last_lost_check >= LOST_REPORT_INTERVAL_NS) {
-			__u64 lost = attacher__counter(a, KSNOOP_CNT_LOST);
-
-			if (lost > t->lost_seen)
-				report__lost(&t->report, lost);
-			t->lost_seen = lost;
+			notice_lost(t, attacher__counter(a, KSNOOP_CNT_LOST));
 			last_lost_check = now;
 		}
 		if (max_events_reached(t))
@@ -810,9 +814,7 @@ static void print_summary(struct trace *t, struct attacher *a)
 	 * Losses since the last notice get theirs now: a run shorter than the
 	 * notices' interval, or a loaded machine, must not lose it.
 	 */
-	if (s.lost > t->lost_seen)
-		report__lost(&t->report, s.lost);
-	t->lost_seen = s.lost;
+	notice_lost(t, s.lost);
 	report__summary(&t->report, &s);
 	if (fflush(stdout) || ferror(stdout))
 		t->output_closed = true;
