@@ -529,34 +529,38 @@ CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, capture_
  * the task's session slots.  An entry that kept nothing returns 1: the
  * kernel then runs nothing at its return.  Each side is a function of
  * its own (a BPF subprogram): inlined together, the two sides' stacks
- * would not fit the 512 bytes of one.
+ * would not fit the 512 bytes of one.  SESSION_PROG makes such a
+ * program, NAME over SEC with its argument words WORDS, each side a
+ * subprogram NAME_entry / NAME_return: kprobe.session's here,
+ * uprobe.session's below.
  */
-static __noinline int ksession_entry(struct pt_regs *ctx, __u64 *cookie)
-{
-	*cookie = 0;
-	capture_entry_call(ctx, WORDS_REGS, cookie);
-	return *cookie ? 0 : 1;
-}
+#define SESSION_PROG(sec, name, words)					\
+	static __noinline int name##_entry(struct pt_regs *ctx, __u64 *cookie)	\
+	{								\
+		*cookie = 0;						\
+		capture_entry_call(ctx, words, cookie);			\
+		return *cookie ? 0 : 1;					\
+	}								\
+	static __noinline int name##_return(struct pt_regs *ctx, __u64 *cookie) \
+	{								\
+		return capture_return_cookie(ctx, words, cookie);	\
+	}								\
+	SEC(sec)							\
+	int name(struct pt_regs *ctx)					\
+	{								\
+		__u64 *cookie;						\
+									\
+		if (!gate_open())					\
+			return 1;					\
+		cookie = session_cookie(ctx);				\
+		if (!cookie)						\
+			return 1;					\
+		if (session_is_return(ctx))				\
+			return name##_return(ctx, cookie);		\
+		return name##_entry(ctx, cookie);			\
+	}
 
-static __noinline int ksession_return(struct pt_regs *ctx, __u64 *cookie)
-{
-	return capture_return_cookie(ctx, WORDS_REGS, cookie);
-}
-
-SEC("kprobe.session")
-int ksnoop_ksession(struct pt_regs *ctx)
-{
-	__u64 *cookie;
-
-	if (!gate_open())
-		return 1;
-	cookie = session_cookie(ctx);
-	if (!cookie)
-		return 1;
-	if (session_is_return(ctx))
-		return ksession_return(ctx, cookie);
-	return ksession_entry(ctx, cookie);
-}
+SESSION_PROG("kprobe.session", ksnoop_ksession, WORDS_REGS)
 /*
  * fsession (KEEP_SESSION on fentry, 7.0 on): fentry and fexit of a call as
  * one program, whose cookie the trampoline keeps on its own stack; the
@@ -619,32 +623,7 @@ CAPTURE_PROG("uretprobe", ksnoop_uretprobe, struct pt_regs, WORDS_UREGS, capture
  * the program is a uprobe.multi one loaded with uprobe.session's attach
  * type and linked by attach.c (kfeatures__uprobe_session_link()).
  */
-static __noinline int usession_entry(struct pt_regs *ctx, __u64 *cookie)
-{
-	*cookie = 0;
-	capture_entry_call(ctx, WORDS_UREGS, cookie);
-	return *cookie ? 0 : 1;
-}
-
-static __noinline int usession_return(struct pt_regs *ctx, __u64 *cookie)
-{
-	return capture_return_cookie(ctx, WORDS_UREGS, cookie);
-}
-
-SEC("uprobe.multi")
-int ksnoop_usession(struct pt_regs *ctx)
-{
-	__u64 *cookie;
-
-	if (!gate_open())
-		return 1;
-	cookie = session_cookie(ctx);
-	if (!cookie)
-		return 1;
-	if (session_is_return(ctx))
-		return usession_return(ctx, cookie);
-	return usession_entry(ctx, cookie);
-}
+SESSION_PROG("uprobe.multi", ksnoop_usession, WORDS_UREGS)
 /* --count by user stack: the same, never sleepable, with the stack map. */
 CAPTURE_PROG("uprobe", ksnoop_uprobe_count, struct pt_regs, WORDS_UREGS_COUNT, capture_entry)
 CAPTURE_PROG("uretprobe", ksnoop_uretprobe_count, struct pt_regs, WORDS_UREGS_COUNT, capture_return)
