@@ -459,8 +459,8 @@ enum ksnoop_by {
 #define KSNOOP_BY_KEY_SIZE	(KSNOOP_BY_SIZE + 2 * KSNOOP_COMM_LEN)
 /*
  * Keys --by may hold at once, counted as (function, key, bucket): a
- * hash map of about 150 bytes per element, allocated as keys come.  A
- * key that finds it full is counted (KSNOOP_CNT_COUNT_FULL).
+ * hash map of about 190 bytes per element (its key 104), allocated as
+ * keys come.  A key that finds it full is counted (KSNOOP_CNT_COUNT_FULL).
  */
 #define KSNOOP_BY_ENTRIES	16384
 
