@@ -89,10 +89,9 @@ static __always_inline __s32 hist_bucket(__u64 v, bool is_signed)
 }
 
 /*
- * What --by's key is made of, found before a scratch frame is taken for it
- * (walk() and pred_scalar() may page memory in, and sleep): a number (the
- * task's ids, the CPU, an integer value), or where the value is (a string,
- * a ':tuple').
+ * What --by's VALUE part is made of, found before a scratch frame is taken
+ * for it (walk() and pred_scalar() may page memory in, and sleep): an
+ * integer, or where the value is (a string, a ':tuple').
  */
 struct by_src {
 	__u64 num;
@@ -100,27 +99,13 @@ struct by_src {
 	bool user;
 };
 
-/* -1: the value could not be read. */
+/* -1: the value could not be read; 0 too when no part is a value. */
 static __always_inline int by_source(const __u64 *words, struct by_src *s)
 {
 	const volatile struct ksnoop_pred_plan *p = &plan.by_value;
-	__u32 tgid, tid;
 
-	switch (plan.by) {
-	case KSNOOP_BY_COMM:
+	if (plan.by == KSNOOP_BY_NONE)
 		return 0;
-	case KSNOOP_BY_PID:
-	case KSNOOP_BY_TID:
-		task_ids(&tgid, &tid);
-		s->num = plan.by == KSNOOP_BY_PID ? tgid : tid;
-		return 0;
-	case KSNOOP_BY_CPU:
-		s->num = bpf_get_smp_processor_id();
-		return 0;
-	default:
-		break;
-	}
-	/* The rest read the value by_value names. */
 	if (src_unread(words, &p->acc))
 		return -1;
 	if (plan.by == KSNOOP_BY_INT)
@@ -140,19 +125,16 @@ static __always_inline __u32 by_str_size(const volatile struct ksnoop_pred_plan 
 }
 
 /*
- * --by: the key of this call into KEY (zeroed), from S: the task's comm, a
- * number, a flow (the tuple with what varies per packet zeroed), or a
- * string's bytes (never paged in here: a frame is held).  -1: not read.
+ * --by's VALUE part into KEY (zeroed), from S: a number, a flow (the tuple
+ * with what varies per packet zeroed), or a string's bytes (never paged in
+ * here: a frame is held).  -1: not read.
  */
-static __always_inline int by_key(const struct by_src *s, __u8 *key)
+static __always_inline int by_value_part(const struct by_src *s, __u8 *key)
 {
 	const volatile struct ksnoop_pred_plan *p = &plan.by_value;
 	__u32 size = by_str_size(p);
 
 	switch (plan.by) {
-	case KSNOOP_BY_COMM:
-		bpf_get_current_comm(key, KSNOOP_COMM_LEN);
-		return 0;
 	case KSNOOP_BY_SKB_TUPLE:
 		if (copy_skb_tuple(&p->acc, s->addr, (struct ksnoop_skb_tuple *)key) != KSNOOP_OK)
 			return -1;
@@ -172,6 +154,50 @@ static __always_inline int by_key(const struct by_src *s, __u8 *key)
 		*(__u64 *)key = s->num;
 		return 0;
 	}
+}
+
+/* Part KIND of --by's key into KEY: the task's comm, ids or CPU, or the VALUE part. */
+static __always_inline int by_part(__u8 kind, const struct by_src *s, __u8 *key)
+{
+	__u32 tgid, tid;
+
+	switch (kind) {
+	case KSNOOP_BY_COMM:
+		bpf_get_current_comm(key, KSNOOP_COMM_LEN);
+		return 0;
+	case KSNOOP_BY_PID:
+	case KSNOOP_BY_TID:
+		task_ids(&tgid, &tid);
+		*(__u64 *)key = kind == KSNOOP_BY_PID ? tgid : tid;
+		return 0;
+	case KSNOOP_BY_CPU:
+		*(__u64 *)key = bpf_get_smp_processor_id();
+		return 0;
+	default:
+		return by_value_part(s, key);
+	}
+}
+
+/*
+ * --by: the key of this call into KEY (zeroed), each part at its offset
+ * in the order given (plan.by_part, plan.by_off); -1: one not read.
+ */
+static __always_inline int by_key(const struct by_src *s, __u8 *key)
+{
+	__u32 room;
+	int i;
+
+	for (i = 0; i < KSNOOP_BY_PARTS; i++) {
+		if (plan.by_part[i] == KSNOOP_BY_NONE)
+			break;
+		/* The offsets are the resolver's: bounded here for the verifier too. */
+		room = plan.by_part[i] >= KSNOOP_BY_INT ? KSNOOP_BY_SIZE : KSNOOP_COMM_LEN;
+		if (plan.by_off[i] > KSNOOP_BY_KEY_SIZE - room)
+			return -1;
+		if (by_part(plan.by_part[i], s, key + plan.by_off[i]))
+			return -1;
+	}
+	return 0;
 }
 
 /*
@@ -323,7 +349,7 @@ static __always_inline void count_call(void *ctx, enum word_source ws, const str
 			key.usub = -1;
 		task_ids(&key.tgid, &tid);
 	}
-	if (plan.by) {
+	if (plan.by_part[0]) {
 		count_by(c, key.sub, v, words);
 		return;
 	}

@@ -449,9 +449,18 @@ enum ksnoop_by {
 /* Bytes of a --by key: a string's first 63 and its NUL, as bpftrace's default of 64. */
 #define KSNOOP_BY_SIZE		64
 /*
+ * --by comm,return: a key of up to this many parts, each where plan.by_off
+ * says: a comm's KSNOOP_COMM_LEN bytes, a number's 8, a value's
+ * KSNOOP_BY_SIZE (its kind varies by target; its room does not).  At most
+ * one part is a value, and no word twice: a value, a comm and one number
+ * fill 88 bytes of the key's 96.
+ */
+#define KSNOOP_BY_PARTS		3
+#define KSNOOP_BY_KEY_SIZE	(KSNOOP_BY_SIZE + 2 * KSNOOP_COMM_LEN)
+/*
  * Keys --by may hold at once, counted as (function, key, bucket): a
- * hash map of about 150 bytes per element, allocated as keys come.  A
- * key that finds it full is counted (KSNOOP_CNT_COUNT_FULL).
+ * hash map of about 190 bytes per element (its key 104), allocated as
+ * keys come.  A key that finds it full is counted (KSNOOP_CNT_COUNT_FULL).
  */
 #define KSNOOP_BY_ENTRIES	16384
 
@@ -459,7 +468,7 @@ enum ksnoop_by {
 struct ksnoop_by_key {
 	__u32 func_id;
 	__s32 sub;		/* as ksnoop_count_key.sub */
-	__u8 key[KSNOOP_BY_SIZE];
+	__u8 key[KSNOOP_BY_KEY_SIZE];
 };
 
 /* --hist=linear: at most this many buckets between MIN and MAX. */
@@ -501,7 +510,7 @@ struct ksnoop_plan {
 	struct ksnoop_side_plan side[KSNOOP_NR_KINDS];
 	/* --hist: the value whose log2 is counted, read as a predicate's is */
 	struct ksnoop_pred_plan hist;
-	/* --by: enum ksnoop_by; KSNOOP_BY_INT and _STR read by_value */
+	/* --by: the kind of its VALUE part (KSNOOP_BY_INT ...: read by_value); by_part: all */
 	__u8 by;
 	/*
 	 * --hist=linear: buckets of hist_step from hist_min, hist_nbuckets
@@ -528,8 +537,14 @@ struct ksnoop_plan {
 	/* --track: enum ksnoop_track_role, and the argument word of the object */
 	__u8 track;
 	__u8 track_slot;
-	__u16 pad_track;
-	__u32 pad_track_u64;
+	/*
+	 * --by: each part of the key in the order given (enum ksnoop_by;
+	 * NONE: no more parts), and where its bytes start in the key
+	 * (ksnoop_by_key.key).  by names the kind of the one part that is a
+	 * value the spec names (read through by_value), NONE if none is.
+	 */
+	__u8 by_part[KSNOOP_BY_PARTS];
+	__u8 by_off[KSNOOP_BY_PARTS];
 	/* KSNOOP_PLAN_UVARS: the probe's link-time address (its IP less the load bias) */
 	__u64 uvar_ip;
 	/* KSNOOP_PLAN_UVARS: the executable's TLS block from the thread pointer */
@@ -769,7 +784,8 @@ _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
 _Static_assert(sizeof(struct ksnoop_side_plan) == 2768, "side plan layout");
 _Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8 + 16 + 8 + 16, "plan layout");
-_Static_assert(sizeof(struct ksnoop_by_key) == 8 + KSNOOP_BY_SIZE, "by key layout");
+_Static_assert(sizeof(struct ksnoop_by_key) == 8 + KSNOOP_BY_KEY_SIZE, "by key layout");
+_Static_assert(KSNOOP_BY_SIZE + KSNOOP_COMM_LEN + 8 <= KSNOOP_BY_KEY_SIZE, "a --by key fits its parts");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) <= KSNOOP_BY_SIZE &&
 	       sizeof(struct ksnoop_sock_tuple) <= KSNOOP_BY_SIZE, "a tuple fits a --by key");
 

@@ -176,31 +176,59 @@ static void key_as_value(const struct counts_fmt *f, struct by_kind kind,
 	key->name = buf->name[0] ? buf->name : NULL;
 }
 
-void counts__key(const struct counts_fmt *f, const struct count_row *row, struct by_kind kind,
-		 struct report_key *key, struct key_text *buf)
+/* One part of kind BY of ROW's key, its bytes at KB, into KEY. */
+static void key_part(const struct counts_fmt *f, const __u8 *kb, size_t room, enum ksnoop_by by,
+		     struct by_kind kind, struct report_key *key, struct key_text *buf)
 {
 	memset(key, 0, sizeof(*key));
-	key->by = f->by;
-	if (kind.by == KSNOOP_BY_COMM || kind.by == KSNOOP_BY_STR) {
+	if (by == KSNOOP_BY_COMM || by == KSNOOP_BY_STR) {
 		/* Bounded: a char array's bytes need not end in a NUL. */
-		memcpy(buf->str, row->key, KSNOOP_BY_SIZE);
-		buf->str[KSNOOP_BY_SIZE] = 0;
+		room = room < KSNOOP_BY_SIZE ? room : KSNOOP_BY_SIZE;
+		memcpy(buf->str, kb, room);
+		buf->str[room] = 0;
 		key->is_str = true;
 		key->str = buf->str;
 		return;
 	}
-	if (kind.by == KSNOOP_BY_SKB_TUPLE || kind.by == KSNOOP_BY_SOCK_TUPLE) {
+	if (by == KSNOOP_BY_SKB_TUPLE || by == KSNOOP_BY_SOCK_TUPLE) {
 		key->is_tuple = true;
-		if (kind.by == KSNOOP_BY_SKB_TUPLE)
-			tuple__from_skb(row->key, sizeof(row->key), &key->tuple);
+		if (by == KSNOOP_BY_SKB_TUPLE)
+			tuple__from_skb(kb, room, &key->tuple);
 		else
-			tuple__from_sock(row->key, sizeof(row->key), &key->tuple);
+			tuple__from_sock(kb, room, &key->tuple);
 		return;
 	}
-	memcpy(&key->num, row->key, sizeof(key->num));
-	key->is_signed = kind.by == KSNOOP_BY_INT && kind.is_signed;
-	if (kind.by == KSNOOP_BY_INT && kind.desc && kind.btf)
+	if (room >= sizeof(key->num))
+		memcpy(&key->num, kb, sizeof(key->num));
+	key->is_signed = by == KSNOOP_BY_INT && kind.is_signed;
+	if (by == KSNOOP_BY_INT && kind.desc && kind.btf)
 		key_as_value(f, kind, key, buf);
+}
+
+int counts__key(const struct counts_fmt *f, const struct count_row *row, struct by_kind kind,
+		struct report_key *keys, struct key_text *buf)
+{
+	int i, n = kind.nparts ? kind.nparts : 1;
+	enum ksnoop_by by;
+	size_t off;
+
+	if (n > KSNOOP_BY_PARTS)
+		n = KSNOOP_BY_PARTS;
+	for (i = 0; i < n; i++) {
+		by = kind.nparts ? kind.part[i] : kind.by;
+		off = kind.nparts ? kind.off[i] : 0;
+		if (off >= sizeof(row->key))
+			off = sizeof(row->key) - 1;
+		key_part(f, row->key + off, sizeof(row->key) - off, by, kind, &keys[i], &buf[i]);
+		keys[i].by = f->nby ? f->by_names[i < f->nby ? i : 0] : f->by;
+	}
+	return n;
+}
+
+/* --by's names, a column each: its parts', or BY, the one. */
+static const char *const *counts_by_names(const struct counts_fmt *f)
+{
+	return f->nby ? f->by_names : &f->by;
 }
 
 /* Frame I of ROW as a name, or in hex. */
@@ -249,13 +277,13 @@ void counts__print(struct report *r, const struct count_row *rows, size_t n,
 	size_t i;
 	__u32 j;
 
-	report__counts_begin(r, f->stacks || f->ustacks, f->by);
+	report__counts_begin(r, f->stacks || f->ustacks, counts_by_names(f), f->nby ? f->nby : !!f->by);
 	for (i = 0; i < n; i++) {
 		const struct count_row *row = &rows[i];
 		/* A user function's -s: its rows are per user stack, no kernel stack. */
 		bool user = f->user_func && f->user_func(f->ctx, row->func_id);
-		struct report_key key;
-		struct key_text kt;
+		struct report_key key[KSNOOP_BY_PARTS];
+		struct key_text kt[KSNOOP_BY_PARTS];
 		struct report_count c = {
 			.func = f->func_name(f->ctx, row->func_id),
 			.count = row->count,
@@ -265,8 +293,8 @@ void counts__print(struct report *r, const struct count_row *rows, size_t n,
 		};
 
 		if (row->has_key) {
-			counts__key(f, row, f->by_kind(f->ctx, row->func_id), &key, &kt);
-			c.key = &key;
+			c.nkeys = counts__key(f, row, f->by_kind(f->ctx, row->func_id), key, kt);
+			c.key = key;
 		}
 
 		for (j = f->stacks ? first_frame(f, row) : row->nframes; j < row->nframes; j++) {
@@ -344,8 +372,8 @@ static void print_one_hist(struct report *r, const struct count_row *rows,
 {
 	const struct count_row *row = &rows[g->first];
 	struct hist_value value = value_of(f->ctx, row->func_id);
-	struct report_key key;
-	struct key_text kt;
+	struct report_key key[KSNOOP_BY_PARTS];
+	struct key_text kt[KSNOOP_BY_PARTS];
 	struct report_hist h = {
 		.func = f->func_name(f->ctx, row->func_id),
 		.scale = f->scale,
@@ -362,8 +390,8 @@ static void print_one_hist(struct report *r, const struct count_row *rows,
 	h.has_max = f->exact_max;
 	h.max = row[g->n - 1].max;
 	if (row->has_key) {
-		counts__key(f, row, f->by_kind(f->ctx, row->func_id), &key, &kt);
-		h.key = &key;
+		h.nkeys = counts__key(f, row, f->by_kind(f->ctx, row->func_id), key, kt);
+		h.key = key;
 	}
 	for (j = 0; j < g->n; j++) {
 		buckets[j].bucket = row[j].sub;
@@ -413,7 +441,7 @@ void counts__stats(const struct count_row *row, const struct counts_fmt *f,
 		.max = row->max,
 	};
 	if (row->has_key) {
-		counts__key(f, row, f->by_kind(f->ctx, row->func_id), key, kt);
+		s->nkeys = counts__key(f, row, f->by_kind(f->ctx, row->func_id), key, kt);
 		s->key = key;
 	}
 }
@@ -423,13 +451,13 @@ void counts__print_stats(struct report *r, const struct count_row *rows, size_t 
 			 struct hist_value (*value_of)(void *ctx, __u32 func_id))
 {
 	struct report_stats s;
-	struct report_key key;
-	struct key_text kt;
+	struct report_key key[KSNOOP_BY_PARTS];
+	struct key_text kt[KSNOOP_BY_PARTS];
 	size_t i;
 
-	report__stats_begin(r, f->by);
+	report__stats_begin(r, counts_by_names(f), f->nby ? f->nby : !!f->by);
 	for (i = 0; i < n; i++) {
-		counts__stats(&rows[i], f, value_of(f->ctx, rows[i].func_id), &key, &kt, &s);
+		counts__stats(&rows[i], f, value_of(f->ctx, rows[i].func_id), key, kt, &s);
 		report__stats(r, &s);
 	}
 }

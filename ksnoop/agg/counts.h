@@ -25,7 +25,7 @@ struct count_row {
 	__u32 nframes;
 	__u64 frames[KSNOOP_STACK_DEPTH];	/* innermost first */
 	bool has_key;		/* --by: key holds the row's key */
-	__u8 key[KSNOOP_BY_SIZE];
+	__u8 key[KSNOOP_BY_KEY_SIZE];
 	/* --count --ustack: the user stack (usub -1: none) of process TGID */
 	__s32 usub;
 	__u32 tgid;
@@ -33,13 +33,21 @@ struct count_row {
 	__u64 uframes[KSNOOP_STACK_DEPTH];	/* innermost first */
 };
 
-/* --by: what a function's keys are (plan.by), and whether a number is signed. */
+/*
+ * --by: what a function's keys are: the kind of their VALUE part (plan.by)
+ * and whether a number is signed; with several parts, each part's kind and
+ * where it is in the key (plan.by_part, plan.by_off; nparts 0: one part,
+ * BY, at 0).
+ */
 struct by_kind {
 	enum ksnoop_by by;
 	bool is_signed;
 	/* KSNOOP_BY_INT: the value, printed as an event prints it (NULL: a number) */
 	const struct btf *btf;
 	const struct value_desc *desc;
+	int nparts;
+	__u8 part[KSNOOP_BY_PARTS];
+	__u8 off[KSNOOP_BY_PARTS];
 };
 
 /* The room a key's forms need (counts__key()). */
@@ -52,6 +60,9 @@ struct key_text {
 struct counts_fmt {
 	bool stacks;		/* rows are per stack */
 	const char *by;		/* --by's name (NULL: none) */
+	/* --by KEY,KEY...: each part's name, a column each (nby 0: BY is the one part) */
+	int nby;
+	const char *by_names[KSNOOP_BY_PARTS];
 	/* --by: what FUNC_ID's keys are. */
 	struct by_kind (*by_kind)(void *ctx, __u32 func_id);
 	/* --hist: buckets linear (and their bounds) or log2 */
@@ -83,9 +94,13 @@ int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row *
 		    size_t *n);
 /* The same from --by's map (struct ksnoop_by_key): rows with keys. */
 int counts__collect_by(int by_fd, bool clear, struct count_row **out, size_t *n);
-/* ROW's key as the report prints it (BUF: room for its forms; F: its symbols). */
-void counts__key(const struct counts_fmt *f, const struct count_row *row, struct by_kind kind,
-		 struct report_key *key, struct key_text *buf);
+/*
+ * ROW's key as the report prints it, a report_key per part in KEYS (BUF:
+ * room for their forms; both KSNOOP_BY_PARTS long; F: its symbols): how
+ * many parts.
+ */
+int counts__key(const struct counts_fmt *f, const struct count_row *row, struct by_kind kind,
+		struct report_key *keys, struct key_text *buf);
 
 /* Sort ROWS: the busiest first, then by function and stack. */
 void counts__sort(struct count_row *rows, size_t n);
@@ -124,7 +139,7 @@ int counts__print_hist(struct report *r, struct count_row *rows, size_t n,
 void counts__print_stats(struct report *r, const struct count_row *rows, size_t n,
 			 const struct counts_fmt *fmt,
 			 struct hist_value (*value_of)(void *ctx, __u32 func_id));
-/* ROW as --stats reports it (KEY, KT: room for --by's key). */
+/* ROW as --stats reports it (KEY, KT: room for --by's key, KSNOOP_BY_PARTS long). */
 void counts__stats(const struct count_row *row, const struct counts_fmt *fmt,
 		   struct hist_value value, struct report_key *key, struct key_text *kt,
 		   struct report_stats *s);

@@ -585,7 +585,7 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	    !(plan->bpf.flags & KSNOOP_PLAN_COUNT_USTACK))
 		err = err ?: bpf_map__set_max_entries(skel->maps.stacks, 1);
 	/* --by's map: created only with --by (every plan has it or none). */
-	if (!plan->bpf.by)
+	if (!plan->bpf.by_part[0])
 		err = err ?: bpf_map__set_autocreate(skel->maps.by_counts, false);
 	else if (a->by_counts_fd >= 0)
 		err = err ?: bpf_map__reuse_fd(skel->maps.by_counts, a->by_counts_fd);
@@ -708,7 +708,7 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 		a->counts_fd = bpf_map__fd(skel->maps.counts);
 		a->stacks_fd = bpf_map__fd(skel->maps.stacks);
 	}
-	if (plan->bpf.by && a->by_counts_fd < 0)
+	if (plan->bpf.by_part[0] && a->by_counts_fd < 0)
 		a->by_counts_fd = bpf_map__fd(skel->maps.by_counts);
 	if (plan->bpf.pair && a->pair_starts_fd < 0)
 		a->pair_starts_fd = bpf_map__fd(skel->maps.pair_starts);

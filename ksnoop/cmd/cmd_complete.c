@@ -176,13 +176,56 @@ static bool takes_next(const struct complete_src *src, const char *word)
 	return s && s[1] == ':';
 }
 
+/* Whether KEY is a part of LIST ("comm,pid") before its last comma. */
+static bool by_has_key(const char *list, size_t len, const char *key)
+{
+	size_t k = strlen(key);
+	const char *p = list, *end = list + len;
+
+	while (p < end) {
+		const char *comma = memchr(p, ',', end - p);
+		size_t n = comma ? (size_t)(comma - p) : (size_t)(end - p);
+
+		if (n == k && !strncmp(p, key, k))
+			return true;
+		p += n + 1;
+	}
+	return false;
+}
+
+/*
+ * --by's words after PREFIX, and after the keys typed before a comma
+ * ("comm,p": comm,pid), each key once, at most KSNOOP_BY_PARTS of them.
+ */
+static void add_by_keys(struct cands *c, const char *prefix)
+{
+	static const char *const by_keys[] = { "comm", "pid", "tid", "cpu", NULL };
+	size_t plen = strlen(prefix), len, parts = 1;
+	const char *last = c->word, *p;
+	char head[512];
+	int i;
+
+	if (c->wlen >= plen && !strncmp(c->word, prefix, plen))
+		for (p = c->word + plen; *p; p++)
+			if (*p == ',') {
+				last = p + 1;
+				parts++;
+			}
+	len = last > c->word ? (size_t)(last - c->word) : 0;
+	if (parts > KSNOOP_BY_PARTS || len >= sizeof(head))
+		return;
+	if (len)
+		snprintf(head, sizeof(head), "%.*s", (int)len, c->word);
+	for (i = 0; by_keys[i]; i++)
+		if (!len || !by_has_key(c->word + plen, len - plen - 1, by_keys[i]))
+			add3(c, len ? head : prefix, by_keys[i], "");
+}
+
 /* The values of option O, offered after PREFIX ("" or "--hist="). */
 static void add_option_values(struct cands *c, const struct complete_src *src,
 			      const struct option *o, const char *prefix)
 {
-	static const char *const by_keys[] = { "comm", "pid", "tid", "cpu", NULL };
 	const char *name = o->name;
-	int i;
 
 	if (!strcmp(name, "mode")) {
 		add3(c, prefix, "fentry", "");
@@ -192,8 +235,7 @@ static void add_option_values(struct cands *c, const struct complete_src *src,
 	} else if (!strcmp(name, "comm")) {
 		add_procs(c, src->proc ?: "/proc", true, prefix);
 	} else if (!strcmp(name, "by")) {
-		for (i = 0; by_keys[i]; i++)
-			add3(c, prefix, by_keys[i], "");
+		add_by_keys(c, prefix);
 	} else if (!strcmp(name, "hist")) {
 		add3(c, prefix, "log2", "");
 		add3(c, prefix, "linear:", "");

@@ -523,13 +523,23 @@ static struct by_kind by_kind_of(void *ctx, __u32 func_id)
 {
 	const struct trace *t = ctx;
 	const struct capture_plan *p;
+	struct by_kind k;
 
 	if (func_id >= (__u32)t->targets.n)
-		return (struct by_kind){ KSNOOP_BY_NONE, false, NULL, NULL };
+		return (struct by_kind){ .by = KSNOOP_BY_NONE };
 	p = &t->targets.v[func_id].plan;
-	return (struct by_kind){ p->bpf.by, p->bpf.by_value.is_signed,
-				 p->ext_btf ? p->ext_btf : p->sig.btf,
-				 p->by_desc.type_id ? &p->by_desc : NULL };
+	k = (struct by_kind){
+		.by = p->bpf.by,
+		.is_signed = p->bpf.by_value.is_signed,
+		.btf = p->ext_btf ? p->ext_btf : p->sig.btf,
+		.desc = p->by_desc.type_id ? &p->by_desc : NULL,
+	};
+	while (k.nparts < KSNOOP_BY_PARTS && p->bpf.by_part[k.nparts]) {
+		k.part[k.nparts] = p->bpf.by_part[k.nparts];
+		k.off[k.nparts] = p->bpf.by_off[k.nparts];
+		k.nparts++;
+	}
+	return k;
 }
 
 /* Whether FUNC_ID is a user function: its -s stack is its user stack. */
@@ -564,9 +574,16 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 		.usym_ctx = t->printer.opts.usym_ctx,
 	};
 	struct count_row *rows;
+	struct spec_by by;
+	struct ks_error e;
 	size_t n, i;
 	int err;
 
+	/* Checked when the option was parsed: its parts name the columns. */
+	if (t->opts->by && spec__parse_by(t->opts->by, &by, &e) == 0) {
+		for (fmt.nby = 0; fmt.nby < by.n; fmt.nby++)
+			fmt.by_names[fmt.nby] = by.part[fmt.nby];
+	}
 	if (t->opts->by)
 		err = counts__collect_by(attacher__by_counts_fd(a), clear, &rows, &n);
 	else

@@ -187,13 +187,14 @@ static const char usage_text[] =
 "                         call durations), summed in BPF, a table at exit;\n"
 "                         report --stats sums a recording's the same way\n"
 "                         (with --pair: its START-to-END latencies)\n"
-"      --by KEY           with --count, --hist or --stats: per KEY too,\n"
-"                         busiest first;\n"
+"      --by KEY[,KEY]...  with --count, --hist or --stats: per key too,\n"
+"                         busiest first; up to 3 KEYs, a column each in the\n"
+"                         order given (--by comm,return), one --by;\n"
 "                         KEY := { comm | pid | tid | cpu | VALUE }, VALUE one\n"
-"                         the spec names: an integer, a string (63 bytes) or\n"
-"                         a :tuple (per flow: --by 'skb:tuple'); printed as\n"
-"                         events print it (enumerators, errno names, formats);\n"
-"                         one KEY, one --by\n"
+"                         the spec names (at most one): an integer, a string\n"
+"                         (63 bytes) or a :tuple (per flow: --by 'skb:tuple');\n"
+"                         printed as events print it (enumerators, errno\n"
+"                         names, formats)\n"
 "      --interval TIME    with --count, --hist or --stats: print and reset\n"
 "                         this often\n"
 "      --pair             two SPECs, START and END (tracepoints or USDT\n"
@@ -444,11 +445,14 @@ static int parse_hist_scale(const char *arg, struct options *o)
 	return 0;
 }
 
-/* --by KEY: one word, or a value as the spec writes it (resolved per target). */
+/* --by KEY[,KEY]...: words, and a value as the spec writes it (resolved per target). */
 static int parse_by(const char *arg, struct options *o)
 {
-	if (!*arg || strlen(arg) >= SPEC_MAX_NAME * 2) {
-		log_error("--by: '%s' is empty or longer than %d characters", arg, SPEC_MAX_NAME * 2 - 1);
+	struct spec_by by;
+	struct ks_error e = {};
+
+	if (spec__parse_by(arg, &by, &e)) {
+		log_error("%s", e.msg);
 		return -EINVAL;
 	}
 	o->by = arg;
@@ -755,7 +759,7 @@ static int check_repeated(int c, const char *arg, bool seen[OPT_LAST])
 		return 0;
 	if (seen[c]) {
 		if (c == OPT_BY)
-			log_error("--by given twice: one key per run (several keys are not supported yet)");
+			log_error("--by given twice: give its keys once, separated by commas (--by comm,return)");
 		else
 			log_error("%s given twice; give it once", option_name(c));
 		return -EINVAL;

@@ -48,9 +48,9 @@ void report__interval(struct report *r, __u32 n, __u64 time_ns)
 	r->ops->interval(r);
 }
 
-void report__counts_begin(struct report *r, bool stacks, const char *by)
+void report__counts_begin(struct report *r, bool stacks, const char *const *by, int nby)
 {
-	r->ops->counts_begin(r, stacks, by);
+	r->ops->counts_begin(r, stacks, by, nby);
 }
 
 double report_stats_avg(const struct report_stats *s)
@@ -62,9 +62,9 @@ double report_stats_avg(const struct report_stats *s)
 	return (double)s->sum / (double)s->count;
 }
 
-void report__stats_begin(struct report *r, const char *by)
+void report__stats_begin(struct report *r, const char *const *by, int nby)
 {
-	r->ops->stats_begin(r, by);
+	r->ops->stats_begin(r, by, nby);
 }
 
 void report__stats(struct report *r, const struct report_stats *s)

@@ -86,7 +86,8 @@ struct report_key {
 /* One --count row: calls of FUNC (per stack with -s). */
 struct report_count {
 	const char *func;
-	const struct report_key *key;	/* --by: the row's key; NULL: none */
+	const struct report_key *key;	/* --by: the row's key, NKEYS parts; NULL: none */
+	int nkeys;
 	__u64 count;
 	bool stacks;		/* rows are per stack */
 	bool no_stack;		/* stacks: this row's was not taken (map full) */
@@ -115,7 +116,8 @@ struct report_bucket {
 /* --hist: FUNC's values by log2 bucket, buckets sorted. */
 struct report_hist {
 	const char *func;
-	const struct report_key *key;	/* --by: the histogram's key; NULL: none */
+	const struct report_key *key;	/* --by: the histogram's key, NKEYS parts; NULL: none */
+	int nkeys;
 	struct hist_scale scale;	/* the buckets' bounds, labels and units */
 	const char *value_name;		/* JSON: "return", "duration_ns" */
 	const char *value_label;	/* text: "duration" */
@@ -133,7 +135,8 @@ struct report_hist {
  */
 struct report_stats {
 	const char *func;
-	const struct report_key *key;	/* --by: the row's key; NULL: none */
+	const struct report_key *key;	/* --by: the row's key, NKEYS parts; NULL: none */
+	int nkeys;
 	const char *value_name;		/* JSON: "return", "duration_ns" */
 	const char *value_label;	/* text: "duration" */
 	bool duration;
@@ -249,12 +252,15 @@ bool report__json(const struct report *r);
  * TIME_NS; text starts them with the wall-clock time, as bcc's tools.
  */
 void report__interval(struct report *r, __u32 n, __u64 time_ns);
-/* Before one --count report's rows (text: the column header; BY: --by's name, or NULL). */
-void report__counts_begin(struct report *r, bool stacks, const char *by);
+/*
+ * Before one --count report's rows (text: the column header; BY: the names
+ * of --by's NBY parts, a column each; NBY 0: none).
+ */
+void report__counts_begin(struct report *r, bool stacks, const char *const *by, int nby);
 void report__count(struct report *r, const struct report_count *c);
 void report__hist(struct report *r, const struct report_hist *h);
 /* --stats: the table's header (text), then one row per function (and key). */
-void report__stats_begin(struct report *r, const char *by);
+void report__stats_begin(struct report *r, const char *const *by, int nby);
 void report__stats(struct report *r, const struct report_stats *s);
 
 void report__info(struct report *r, const struct report_info *info);
@@ -288,10 +294,10 @@ struct report_ops {
 	 */
 	bool every_member;
 	void (*interval)(struct report *r);
-	void (*counts_begin)(struct report *r, bool stacks, const char *by);
+	void (*counts_begin)(struct report *r, bool stacks, const char *const *by, int nby);
 	void (*count)(struct report *r, const struct report_count *c);
 	void (*hist)(struct report *r, const struct report_hist *h);
-	void (*stats_begin)(struct report *r, const char *by);
+	void (*stats_begin)(struct report *r, const char *const *by, int nby);
 	void (*stats)(struct report *r, const struct report_stats *s);
 	void (*info)(struct report *r, const struct report_info *info);
 	void (*type)(struct report *r, const struct report_type *t);

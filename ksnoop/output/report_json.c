@@ -53,11 +53,12 @@ static void json_interval(struct report *r)
 	(void)r;
 }
 
-static void json_counts_begin(struct report *r, bool stacks, const char *by)
+static void json_counts_begin(struct report *r, bool stacks, const char *const *by, int nby)
 {
 	(void)r;
 	(void)stacks;
 	(void)by;
+	(void)nby;
 }
 
 static void period(struct report *r, struct writer *w)
@@ -68,13 +69,9 @@ static void period(struct report *r, struct writer *w)
 	key_uint(w, "time_ns", r->interval_ns);
 }
 
-/* --by: "by":NAME,"key":STRING|NUMBER|TUPLE (the object ':tuple' prints) */
-static void by_key(struct writer *w, const struct report_key *k)
+/* A key's value: STRING|NUMBER|TUPLE (the object ':tuple' prints). */
+static void key_value(struct writer *w, const struct report_key *k)
 {
-	if (!k)
-		return;
-	key_name(w, "by", k->by);
-	writer__key(w, "key");
 	if (k->is_tuple)
 		tuple__write(w, &k->tuple, 0);
 	else if (k->is_str)
@@ -83,8 +80,43 @@ static void by_key(struct writer *w, const struct report_key *k)
 		writer__int(w, (__s64)k->num);
 	else
 		writer__uint(w, k->num);
-	if (k->name && !k->is_tuple && !k->is_str)
-		key_name(w, "key_name", k->name);
+}
+
+/*
+ * --by: "by":NAME,"key":VALUE[,"key_name":NAME] for one part (the name an
+ * event prints beside a number: an enumerator, an errno's); for several,
+ * "by":"NAME,NAME","key":{NAME:VALUE[,NAME_name:NAME],...}, in their order.
+ */
+static void by_key(struct writer *w, const struct report_key *k, int n)
+{
+	char by[KSNOOP_BY_PARTS * 256 + 8], name[256 + 8];
+	size_t len = 0;
+	int i;
+
+	if (!k || n <= 0)
+		return;
+	if (n == 1) {
+		key_name(w, "by", k->by);
+		writer__key(w, "key");
+		key_value(w, k);
+		if (k->name && !k->is_tuple && !k->is_str)
+			key_name(w, "key_name", k->name);
+		return;
+	}
+	for (i = 0; i < n && len < sizeof(by); i++)
+		len += snprintf(by + len, sizeof(by) - len, "%s%s", i ? "," : "", k[i].by);
+	key_name(w, "by", by);
+	writer__key(w, "key");
+	writer__begin_object(w, WRITER_STRUCT, 0);
+	for (i = 0; i < n; i++) {
+		writer__key(w, k[i].by);
+		key_value(w, &k[i]);
+		if (k[i].name && !k[i].is_tuple && !k[i].is_str) {
+			snprintf(name, sizeof(name), "%s_name", k[i].by);
+			key_name(w, name, k[i].name);
+		}
+	}
+	writer__end_object(w);
 }
 
 /* {"type":"count",["interval","time_ns",]"func",["by","key",]["stack":[...]|null,]"count"} */
@@ -95,7 +127,7 @@ static void json_count(struct report *r, const struct report_count *c)
 
 	period(r, w);
 	key_name(w, "func", c->func);
-	by_key(w, c->key);
+	by_key(w, c->key, c->nkeys);
 	if (c->stacks) {
 		writer__key(w, "stack");
 		if (c->no_stack) {
@@ -171,7 +203,7 @@ static void json_hist(struct report *r, const struct report_hist *h)
 
 	period(r, w);
 	key_name(w, "func", h->func);
-	by_key(w, h->key);
+	by_key(w, h->key, h->nkeys);
 	key_name(w, "value", h->value_name);
 	key_uint(w, "count", h->total);
 	writer__key(w, "buckets");
@@ -190,10 +222,11 @@ static void json_hist(struct report *r, const struct report_hist *h)
 	end(w);
 }
 
-static void json_stats_begin(struct report *r, const char *by)
+static void json_stats_begin(struct report *r, const char *const *by, int nby)
 {
 	(void)r;
 	(void)by;
+	(void)nby;
 }
 
 /* A number as the values are: signed or not. */
@@ -211,7 +244,7 @@ static void json_stats(struct report *r, const struct report_stats *s)
 
 	period(r, w);
 	key_name(w, "func", s->func);
-	by_key(w, s->key);
+	by_key(w, s->key, s->nkeys);
 	key_name(w, "value", s->value_name);
 	key_uint(w, "count", s->count);
 	key_num(w, "sum", s->is_signed, s->sum);

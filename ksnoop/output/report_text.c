@@ -60,16 +60,26 @@ static void text_interval(struct report *r)
 /* --by's key column is this wide (a comm's 15 characters and a space). */
 #define KEY_COLUMN	16
 
-static void text_counts_begin(struct report *r, bool stacks, const char *by)
+/* --by's names, a column each in the order given. */
+static void key_columns(struct report *r, const char *const *by, int nby)
 {
 	char col[KEY_COLUMN + 1];
+	int i;
 
-	if (!stacks && by) {
+	for (i = 0; i < nby; i++) {
 		/* --by's name is the user's own text: escaped, then cut to the column. */
-		snprintf(col, sizeof(col), "%s", by);
-		put(r, "%12s  ", "CALLS");
+		snprintf(col, sizeof(col), "%s", by[i]);
 		put_escaped(r, col);
-		put(r, "%*s  %s\n", (int)(KEY_COLUMN - strlen(col)), "", "FUNCTION");
+		put(r, "%*s  ", (int)(KEY_COLUMN - strlen(col)), "");
+	}
+}
+
+static void text_counts_begin(struct report *r, bool stacks, const char *const *by, int nby)
+{
+	if (!stacks && nby) {
+		put(r, "%12s  ", "CALLS");
+		key_columns(r, by, nby);
+		put(r, "%s\n", "FUNCTION");
 	} else if (!stacks) {
 		put(r, "%12s  %s\n", "CALLS", "FUNCTION");
 	}
@@ -114,17 +124,26 @@ static size_t put_key(struct report *r, const struct report_key *k)
 	return n;
 }
 
-static void text_count(struct report *r, const struct report_count *c)
+/* A row's key, N parts, a column each (wider keys push the rest on). */
+static void put_key_columns(struct report *r, const struct report_key *k, int n)
 {
 	size_t w;
 	int i;
 
+	for (i = 0; i < n; i++) {
+		w = put_key(r, &k[i]);
+		put(r, "%*s  ", w < KEY_COLUMN ? (int)(KEY_COLUMN - w) : 0, "");
+	}
+}
+
+static void text_count(struct report *r, const struct report_count *c)
+{
+	int i;
+
 	if (!c->stacks && !c->ustacks) {
 		put(r, "%12llu  ", (unsigned long long)c->count);
-		if (c->key) {
-			w = put_key(r, c->key);
-			put(r, "%*s  ", w < KEY_COLUMN ? (int)(KEY_COLUMN - w) : 0, "");
-		}
+		if (c->key)
+			put_key_columns(r, c->key, c->nkeys);
 		put_escaped(r, c->func);
 		put(r, "\n");
 	} else {
@@ -277,17 +296,18 @@ static void text_hist(struct report *r, const struct report_hist *h)
 	const struct report_bucket *b = h->buckets;
 	__u64 most = 0;
 	size_t k;
+	int i;
 
 	for (k = 0; k < h->nbuckets; k++)
 		if (b[k].count > most)
 			most = b[k].count;
 	put_escaped(r, h->func);
-	if (h->key) {
-		put(r, " [");
-		put_escaped(r, h->key->by);
+	for (i = 0; h->key && i < h->nkeys; i++) {
+		put(r, i ? ", " : " [");
+		put_escaped(r, h->key[i].by);
 		put(r, " ");
-		put_key(r, h->key);
-		put(r, "]");
+		put_key(r, &h->key[i]);
+		put(r, i == h->nkeys - 1 ? "]" : "");
 	}
 	put(r, ": ");
 	put_escaped(r, h->value_label);
@@ -305,17 +325,10 @@ static void text_hist(struct report *r, const struct report_hist *h)
 }
 
 /* --stats: "CALLS SUM MIN MAX AVG [KEY] FUNCTION(VALUE)", a row each. */
-static void text_stats_begin(struct report *r, const char *by)
+static void text_stats_begin(struct report *r, const char *const *by, int nby)
 {
-	char col[KEY_COLUMN + 1];
-
 	put(r, "%12s %14s %14s %14s %14s  ", "CALLS", "SUM", "MIN", "MAX", "AVG");
-	if (by) {
-		/* --by's name is the user's own text: escaped, then cut to the column. */
-		snprintf(col, sizeof(col), "%s", by);
-		put_escaped(r, col);
-		put(r, "%*s  ", (int)(KEY_COLUMN - strlen(col)), "");
-	}
+	key_columns(r, by, nby);
 	put(r, "FUNCTION(VALUE)\n");
 	writer__flush(&r->wr);
 }
@@ -334,7 +347,6 @@ static void text_stats(struct report *r, const struct report_stats *s)
 {
 	double avg = report_stats_avg(s);
 	char buf[48];
-	size_t w;
 
 	put(r, "%12llu", (unsigned long long)s->count);
 	stats_cell(r, s, s->sum);
@@ -345,10 +357,8 @@ static void text_stats(struct report *r, const struct report_stats *s)
 	else
 		put(r, " %14s", (snprintf(buf, sizeof(buf), "%.1f", avg), buf));
 	put(r, "  ");
-	if (s->key) {
-		w = put_key(r, s->key);
-		put(r, "%*s  ", w < KEY_COLUMN ? (int)(KEY_COLUMN - w) : 0, "");
-	}
+	if (s->key)
+		put_key_columns(r, s->key, s->nkeys);
 	put_escaped(r, s->func);
 	put(r, "(");
 	put_escaped(r, s->value_label);
@@ -966,11 +976,12 @@ static void folded_none(struct report *r)
 	(void)r;
 }
 
-static void folded_counts_begin(struct report *r, bool stacks, const char *by)
+static void folded_counts_begin(struct report *r, bool stacks, const char *const *by, int nby)
 {
 	(void)r;
 	(void)stacks;
 	(void)by;
+	(void)nby;
 }
 
 /* Flame-graph tools read nothing but the rows: no header, no times. */

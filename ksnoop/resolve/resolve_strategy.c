@@ -423,24 +423,14 @@ static int hist_value(struct rctx *r, const struct spec_item *it, bool stash)
 
 /* ---- by ---- */
 
-static const struct {
-	const char *name;
-	enum ksnoop_by by;
-} by_words[] = {
-	{ "comm", KSNOOP_BY_COMM },
-	{ "pid", KSNOOP_BY_PID },
-	{ "tid", KSNOOP_BY_TID },
-	{ "cpu", KSNOOP_BY_CPU },
-};
-
-static enum ksnoop_by by_word(const char *by)
+/* --by's VALUE part, as written (NULL: none is a value). */
+static const char *by_value_text(const struct rctx *r, struct spec_by *by)
 {
-	size_t i;
+	struct ks_error e;
 
-	for (i = 0; i < sizeof(by_words) / sizeof(by_words[0]); i++)
-		if (!strcmp(by, by_words[i].name))
-			return by_words[i].by;
-	return KSNOOP_BY_NONE;
+	if (!r->opts->by || spec__parse_by(r->opts->by, by, &e) || by->value < 0)
+		return NULL;
+	return by->part[by->value];
 }
 
 /* BY is IT's text, with its ":FORMAT" or without. */
@@ -463,13 +453,14 @@ static bool same_text(const char *by, const struct spec_item *it)
  */
 bool strategy__is_by_item(const struct rctx *r, const struct spec_item *it)
 {
-	const char *by = r->opts->by;
 	char text[SPEC_MAX_NAME * 2 + 8];
+	struct spec_by parts;
+	const char *by = by_value_text(r, &parts);
 	struct ks_error e;
 	struct spec s;
 	bool same;
 
-	if (!by || by_word(by) != KSNOOP_BY_NONE)
+	if (!by)
 		return false;
 	if (same_text(by, it))
 		return true;
@@ -550,7 +541,7 @@ static int counting_side(const struct capture_plan *plan)
 }
 
 /* --by VALUE: the item the spec names, an integer or a string on the counting side. */
-static int by_value(struct rctx *r)
+static int by_value(struct rctx *r, const char *by)
 {
 	const struct spec_item *it = NULL;
 	struct chain c;
@@ -561,7 +552,7 @@ static int by_value(struct rctx *r)
 			it = &r->spec->items[i];
 	if (!it)
 		return rctx__fail(r, 0, "--by '%s' is not comm, pid, tid, cpu or a value the spec names; name it in the spec, as in \"%s(%s)\"",
-				  r->opts->by, r->plan->sig.name, r->opts->by);
+				  by, r->plan->sig.name, by);
 	if ((spec_item__is_return(it) ? KSNOOP_RETURN : KSNOOP_ENTRY) != counting_side(r->plan))
 		return rctx__fail(r, it->base_pos, "--by '%s': calls are counted at their %s, where '%s' is not read; not supported yet",
 				  it->text, counting_side(r->plan) == KSNOOP_RETURN ? "return" : "entry",
@@ -585,6 +576,37 @@ static int by_value(struct rctx *r)
 	return by_integer(r, it, &c);
 }
 
+/*
+ * --by's parts into the plan, each at its offset in the key: the VALUE
+ * first (its room is the same whatever its kind), then the words, so that
+ * the key's layout does not depend on the order given (only the columns do).
+ */
+static int by_parts(struct rctx *r, struct ksnoop_plan *bp)
+{
+	struct spec_by by;
+	struct ks_error e;
+	__u8 off = 0;
+	int i, err;
+
+	if (spec__parse_by(r->opts->by, &by, &e))
+		return rctx__fail(r, 0, "%s", e.msg);
+	if (by.value >= 0) {
+		err = by_value(r, by.part[by.value]);
+		if (err)
+			return err;
+		bp->by_part[by.value] = bp->by;
+		off = KSNOOP_BY_SIZE;
+	}
+	for (i = 0; i < by.n; i++) {
+		if (by.word[i] == KSNOOP_BY_NONE)
+			continue;
+		bp->by_part[i] = by.word[i];
+		bp->by_off[i] = off;
+		off += by.word[i] == KSNOOP_BY_COMM ? KSNOOP_COMM_LEN : sizeof(__u64);
+	}
+	return 0;
+}
+
 /* --by and --hist=linear, into the program's plan. */
 static int count_key(struct rctx *r)
 {
@@ -598,8 +620,7 @@ static int count_key(struct rctx *r)
 	}
 	if (!r->opts->by || r->opts->output == OUTPUT_EVENTS)
 		return 0;
-	bp->by = by_word(r->opts->by);
-	return bp->by ? 0 : by_value(r);
+	return by_parts(r, bp);
 }
 
 /* The program's output (ksnoop.h): the mode, as specific as BPF must be. */

@@ -1250,3 +1250,71 @@ bool spec__is_syscall(const struct spec *s)
 {
 	return s->kind == SPEC_TP && s->target && strncmp(s->target, "sys:", 4) == 0;
 }
+
+/* ---- --by ---- */
+
+static const struct {
+	const char *name;
+	enum ksnoop_by by;
+} by_words[] = {
+	{ "comm", KSNOOP_BY_COMM },
+	{ "pid", KSNOOP_BY_PID },
+	{ "tid", KSNOOP_BY_TID },
+	{ "cpu", KSNOOP_BY_CPU },
+};
+
+enum ksnoop_by spec__by_word(const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(by_words) / sizeof(by_words[0]); i++)
+		if (!strcmp(w, by_words[i].name))
+			return by_words[i].by;
+	return KSNOOP_BY_NONE;
+}
+
+/* Part I of BY (LEN bytes at P) checked against the parts before it. */
+static int by_add_part(struct spec_by *by, const char *arg, const char *p, size_t len,
+		       struct ks_error *e)
+{
+	char *part = by->part[by->n];
+	int i;
+
+	if (!len || len >= sizeof(by->part[0]))
+		return ks_fail(e, -EINVAL, "--by '%s': a key is empty or longer than %zu characters",
+			       arg, sizeof(by->part[0]) - 1);
+	memcpy(part, p, len);
+	part[len] = 0;
+	for (i = 0; i < by->n; i++)
+		if (!strcmp(by->part[i], part))
+			return ks_fail(e, -EINVAL, "--by '%s': '%s' is given twice", arg, part);
+	by->word[by->n] = spec__by_word(part);
+	if (by->word[by->n] == KSNOOP_BY_NONE && by->value >= 0)
+		return ks_fail(e, -EINVAL, "--by '%s': one key may be a value the spec names; '%s' is a second (comm, pid, tid and cpu go beside it)",
+			       arg, part);
+	if (by->word[by->n] == KSNOOP_BY_NONE)
+		by->value = by->n;
+	by->n++;
+	return 0;
+}
+
+int spec__parse_by(const char *arg, struct spec_by *by, struct ks_error *e)
+{
+	const char *p = arg, *comma;
+	int err;
+
+	memset(by, 0, sizeof(*by));
+	by->value = -1;
+	for (;;) {
+		comma = strchr(p, ',');
+		if (by->n == KSNOOP_BY_PARTS)
+			return ks_fail(e, -EINVAL, "--by '%s': at most %d keys (KEY[,KEY[,KEY]])",
+				       arg, KSNOOP_BY_PARTS);
+		err = by_add_part(by, arg, p, comma ? (size_t)(comma - p) : strlen(p), e);
+		if (err)
+			return err;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}

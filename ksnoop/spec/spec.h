@@ -159,6 +159,22 @@ int spec__parse(const char *text, enum spec_kind kind, struct spec *spec,
 		struct ks_error *err);
 void spec__free(struct spec *spec);
 
+/*
+ * --by KEY[,KEY]...: the parts of a count's key, in the order given (its
+ * columns), at most KSNOOP_BY_PARTS: words (comm, pid, tid, cpu), each
+ * once, and at most one VALUE the spec names (resolved per target).
+ */
+struct spec_by {
+	int n;
+	char part[KSNOOP_BY_PARTS][SPEC_MAX_NAME * 2];
+	__u8 word[KSNOOP_BY_PARTS];	/* enum ksnoop_by; NONE: the VALUE */
+	int value;			/* the VALUE's part, -1: none */
+};
+/* ARG into BY; 0, or -EINVAL with E's one line naming the part at fault. */
+int spec__parse_by(const char *arg, struct spec_by *by, struct ks_error *e);
+/* The word W names (comm ...), KSNOOP_BY_NONE for a VALUE. */
+enum ksnoop_by spec__by_word(const char *w);
+
 /* True if ITEM refers to the return value. */
 bool spec_item__is_return(const struct spec_item *item);
 

@@ -7,7 +7,8 @@
  * the rest, up to a NUL, is
  * the text, as it would come from argv.  Besides the sanitizers, the parse
  * must keep the promises the resolver relies on: limits held, every column
- * inside the text, an error always has a message.
+ * inside the text, an error always has a message.  The text is also
+ * read as --by's list of keys (spec__parse_by()).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -95,6 +96,32 @@ static void check_spec(const struct spec *s, const char *text)
 	}
 }
 
+/*
+ * The same text as --by's KEY[,KEY]...: at most KSNOOP_BY_PARTS parts,
+ * none empty, none twice, one VALUE at most; or one line why.
+ */
+static void check_by(const char *text)
+{
+	struct ks_error err;
+	struct spec_by by;
+	int i, j, values = 0;
+
+	if (spec__parse_by(text, &by, &err)) {
+		check(err.msg[0] && memchr(err.msg, 0, sizeof(err.msg)));
+		return;
+	}
+	check(by.n >= 1 && by.n <= KSNOOP_BY_PARTS);
+	for (i = 0; i < by.n; i++) {
+		check(by.part[i][0] && !strchr(by.part[i], ','));
+		check(by.word[i] == spec__by_word(by.part[i]));
+		values += by.word[i] == KSNOOP_BY_NONE;
+		check(by.word[i] != KSNOOP_BY_NONE || by.value == i);
+		for (j = 0; j < i; j++)
+			check(strcmp(by.part[i], by.part[j]));
+	}
+	check(values <= 1 && (values == 1) == (by.value >= 0));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const prefix[] = { "", "tp:", "", "sys:" };
@@ -117,6 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text + plen, data + 1, n);
 	text[plen + n] = 0;
 
+	check_by(text);
 	ret = spec__parse(text, kind, &spec, &err);
 	if (ret == 0) {
 		const char *t = text + strspn(text, " \t");

@@ -10,7 +10,20 @@ usdt_programs
 
 # --- usage errors: one line, exit 2 ---
 refused by_needs_count "--by goes with --count, --hist or --stats" --by comm usdt "$P:ksnoop_test:value"
-refused by_empty "--by: '' is empty or longer than 255 characters" --count --by '' tp:sched_switch
+refused by_empty "--by '': a key is empty or longer than 255 characters" --count --by '' tp:sched_switch
+# --by KEY,KEY...: at most 3 keys, each once, one of them a value; a key
+# the spec does not capture refused as one key is.
+refused by_parts_many "--by 'comm,pid,tid,cpu': at most 3 keys \\(KEY\\[,KEY\\[,KEY\\]\\]\\)" \
+	--count --by comm,pid,tid,cpu tp:sched_switch
+refused by_parts_twice "--by 'comm,pid,comm': 'comm' is given twice" --count --by comm,pid,comm tp:sched_switch
+refused by_parts_two_values "--by 'arg0,arg1': one key may be a value the spec names; 'arg1' is a second" \
+	--count --by arg0,arg1 usdt "$P:ksnoop_test:value(arg0, arg1)"
+refused by_parts_not_named "--by 'arg3' is not comm, pid, tid, cpu or a value the spec names; name it in the spec, as in \"ksnoop_test:value\\(arg3\\)\"" \
+	--count --by comm,arg3 usdt "$P:ksnoop_test:value(arg0)"
+refused by_parts_repeated "--by given twice: give its keys once, separated by commas \\(--by comm,return\\)" \
+	--count --by comm --by return "sys:openat(return < 0)"
+# report does not key a recording by --by yet: refused as for one key.
+refused by_parts_report "report: --by of a recording is not done yet" report --count --by comm,return /nonexistent
 refused by_not_with_stack "--by and -s do not go together" --count -s --by comm tp:sched_switch
 refused by_not_named "--by 'arg3' is not comm, pid, tid, cpu or a value the spec names; name it in the spec, as in \"ksnoop_test:value\(arg3\)\"" \
 	--count --by arg3 usdt "$P:ksnoop_test:value(arg0)"
@@ -211,6 +224,27 @@ if [ -x "$S" ]; then
 	RUN      -j -c "$sa" --count --by return 'sys:openat(return < 0)'
 	WORKLOAD "$tmp/$sa" "$tmp/missing" 3 "$S" 0
 	EXPECT   eq '-2 ENOENT 3' "$(record count "$OUT" | jq -r 'select(.key == -2) | "\(.key) \(.key_name) \(.count)"')"
+	CASE
+	# --by comm,return: failing opens per comm and errno, two errnos
+	# (ENOENT: a missing file; ENOTDIR: a path through a regular file)
+	# under two comms, each row exact; JSON: a field per key.
+	ks_case <<-'CASE'
+	NAME     sys_by_comm_return
+	RUN      --count --by comm,return 'sys:openat(return < 0)'
+	WORKLOAD "$tmp/$sa" "$tmp/missing" 3 "$S" 0; "$tmp/$sa" "$S/x" 2 "$S" 0; "$tmp/$sb" "$S/x" 4 "$S" 0; "$tmp/$sb" "$tmp/missing" 1 "$S" 0
+	EXPECT   sys_by_comm_return_header: eq '       CALLS  comm              return            FUNCTION' "$(head -1 "$OUT")"
+	EXPECT   sys_by_comm_return_rows: eq "$(printf '%12d  %-16s  %-16s  %s\n' 4 "$sb" '-20 (ENOTDIR)' sys:openat \
+	                                            3 "$sa" '-2 (ENOENT)' sys:openat \
+	                                            2 "$sa" '-20 (ENOTDIR)' sys:openat \
+	                                            1 "$sb" '-2 (ENOENT)' sys:openat)" \
+	            "$(grep -E "^ +[0-9]+  ($sa|$sb) " "$OUT")"
+	CASE
+	ks_case <<-'CASE'
+	NAME     sys_by_return_comm_json
+	RUN      -j --count --by return,comm 'sys:openat(return < 0)'
+	WORKLOAD "$tmp/$sa" "$S/x" 2 "$S" 0; "$tmp/$sb" "$tmp/missing" 3 "$S" 0
+	EXPECT   eq "-2 ENOENT $sb 3 -20 ENOTDIR $sa 2" \
+	            "$(record count "$OUT" | jq -r --arg a "$sa" --arg b "$sb" 'select(.by == "return,comm" and (.key.comm == $a or .key.comm == $b)) | "\(.key.return) \(.key.return_name) \(.key.comm) \(.count)"' | joined)"
 	CASE
 	# --hist of a spec that names only predicates counts durations, and
 	# says so (it once did silently), naming the spec that counts the value.

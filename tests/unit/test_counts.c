@@ -662,7 +662,7 @@ static struct value_desc key_desc[3];
 
 static struct by_kind by_value_key(void *ctx, __u32 id)
 {
-	return (struct by_kind){ KSNOOP_BY_INT, id == 1, key_btf, &key_desc[id] };
+	return (struct by_kind){ .by = KSNOOP_BY_INT, .is_signed = id == 1, .btf = key_btf, .desc = &key_desc[id] };
 }
 
 static int sym_of(void *ctx, __u64 addr, char *buf, size_t sz)
@@ -746,6 +746,106 @@ static void test_by_keys_print_as_values(void **state)
 		"\"key_name\":\"tcp_prot\",\"count\":3}\n");
 	free(buf);
 	btf__free(key_btf);
+}
+
+/*
+ * --by comm,return and return,comm,pid: a key of several parts, each where
+ * the plan put it in the key's bytes (the value first), printed in the
+ * order given: a text column each, and in JSON one named field each in a
+ * "key" object, the errno's name beside the number as for one key.
+ */
+static struct btf *parts_btf;
+static struct value_desc parts_desc;
+
+static struct by_kind by_parts2(void *ctx, __u32 id)
+{
+	return (struct by_kind){ .by = KSNOOP_BY_INT, .is_signed = true, .btf = parts_btf,
+				 .desc = &parts_desc, .nparts = 2,
+				 .part = { KSNOOP_BY_COMM, KSNOOP_BY_INT }, .off = { 64, 0 } };
+}
+
+static struct by_kind by_parts3(void *ctx, __u32 id)
+{
+	return (struct by_kind){ .by = KSNOOP_BY_INT, .is_signed = true, .btf = parts_btf,
+				 .desc = &parts_desc, .nparts = 3,
+				 .part = { KSNOOP_BY_INT, KSNOOP_BY_COMM, KSNOOP_BY_PID },
+				 .off = { 0, 64, 80 } };
+}
+
+/* A row of sys:openat (function 1) keyed by RET, COMM and PID as the plan lays them out. */
+static void parts_row(struct count_row *r, __s32 sub, __u64 count, __s64 ret, const char *comm,
+		      __u64 pid)
+{
+	row(r, 1, sub, count, 0);
+	r->has_key = true;
+	memcpy(r->key, &ret, sizeof(ret));
+	memcpy(r->key + 64, comm, strlen(comm));
+	memcpy(r->key + 80, &pid, sizeof(pid));
+}
+
+static void test_by_parts(void **state)
+{
+	struct counts_fmt f = { .func_name = key_func, .by = "comm,return", .by_kind = by_parts2,
+				.nby = 2, .by_names = { "comm", "return" } };
+	struct count_row rows[3];
+	struct report r;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *out = open_memstream(&buf, &sz);
+	int i;
+
+	parts_btf = btf__new_empty();
+	assert_non_null(parts_btf);
+	i = btf__add_int(parts_btf, "int", 4, BTF_INT_SIGNED);
+	assert_true(i > 0);
+	parts_desc = (struct value_desc){ .text = "return", .type_id = i, .obj_id = i,
+					  .how = PRINT_VALUE, .size = 4, .obj_size = 4,
+					  .errno_names = true };
+	assert_non_null(out);
+	parts_row(&rows[0], -1, 3, -2, "kbya", 0);
+	parts_row(&rows[1], -1, 4, -20, "kbyb", 0);
+	parts_row(&rows[2], -1, 2, -20, "kbya", 0);
+	counts__sort(rows, 3);
+	report__init(&r, out, REPORT_TEXT);
+	counts__print(&r, rows, 3, &f);
+	report__init(&r, out, REPORT_JSON);
+	counts__print(&r, rows, 1, &f);
+	/* Three parts, the value first. */
+	f.by_kind = by_parts3;
+	f.nby = 3;
+	f.by_names[0] = "return";
+	f.by_names[1] = "comm";
+	f.by_names[2] = "pid";
+	parts_row(&rows[0], -1, 4, -20, "kbyb", 4242);
+	report__init(&r, out, REPORT_TEXT);
+	counts__print(&r, rows, 1, &f);
+	report__init(&r, out, REPORT_JSON);
+	counts__print(&r, rows, 1, &f);
+	/* A histogram's key, every part in its title; --stats a column each. */
+	parts_row(&rows[0], 1, 2, -2, "kbya", 7);
+	report__init(&r, out, REPORT_TEXT);
+	assert_int_equal(counts__print_hist(&r, rows, 1, &f, value_of), 0);
+	counts__print_stats(&r, rows, 1, &f, value_of);
+	fclose(out);
+	assert_string_equal(buf,
+		"       CALLS  comm              return            FUNCTION\n"
+		"           4  kbyb              -20 (ENOTDIR)     sys:openat\n"
+		"           3  kbya              -2 (ENOENT)       sys:openat\n"
+		"           2  kbya              -20 (ENOTDIR)     sys:openat\n"
+		"{\"type\":\"count\",\"func\":\"sys:openat\",\"by\":\"comm,return\","
+		"\"key\":{\"comm\":\"kbyb\",\"return\":-20,\"return_name\":\"ENOTDIR\"},\"count\":4}\n"
+		"       CALLS  return            comm              pid               FUNCTION\n"
+		"           4  -20 (ENOTDIR)     kbyb              4242              sys:openat\n"
+		"{\"type\":\"count\",\"func\":\"sys:openat\",\"by\":\"return,comm,pid\","
+		"\"key\":{\"return\":-20,\"return_name\":\"ENOTDIR\",\"comm\":\"kbyb\",\"pid\":4242},\"count\":4}\n"
+		"sys:openat [return -2 (ENOENT), comm kbya, pid 7]: skb->len (2 calls)\n"
+		"[1]                               2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"p50 = 1  p90 = 1  p99 = 1  max = 1\n"
+		"\n"
+		"       CALLS            SUM            MIN            MAX            AVG  return            comm              pid               FUNCTION(VALUE)\n"
+		"           2              0              0              0            0.0  -2 (ENOENT)       kbya              7                 sys:openat(skb->len)\n");
+	free(buf);
+	btf__free(parts_btf);
 }
 
 static struct by_kind by_flow(void *ctx, __u32 id)
@@ -975,6 +1075,7 @@ int main(void)
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_hist_bars_scaled),
 		cmocka_unit_test(test_by_keys_print_as_values),
+		cmocka_unit_test(test_by_parts),
 		cmocka_unit_test(test_hist_top_bucket_labels),
 		cmocka_unit_test(test_hist_durations),
 		cmocka_unit_test(test_hist_labels),

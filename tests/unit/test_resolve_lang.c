@@ -792,7 +792,10 @@ static void test_by_plan(void **state)
 	count.by = "comm";
 	r = resolve_with("ip_send_skb", &count);
 	assert_int_equal(r->ret, 0);
-	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_COMM);
+	/* No part is a value: by_value is not read. */
+	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_NONE);
+	assert_int_equal(r->plan.bpf.by_part[0], KSNOOP_BY_COMM);
+	assert_int_equal(r->plan.bpf.by_part[1], KSNOOP_BY_NONE);
 	resolved_free(r);
 	count.by = "skb->len";
 	r = resolve_with("ip_send_skb(skb -> len)", &count);
@@ -842,6 +845,52 @@ static void test_by_plan(void **state)
 	r = resolve_with("ip_send_skb(skb)", &count);
 	assert_int_equal(r->ret, -EINVAL);
 	assert_string_equal(r->err.msg, "--by 'skb->len' is not comm, pid, tid, cpu or a value the spec names; name it in the spec, as in \"ip_send_skb(skb->len)\"");
+	resolved_free(r);
+}
+
+/*
+ * --by comm,VALUE,pid: the parts in the order given, the value's bytes
+ * first in the key (its room the same whatever its kind), the words after
+ * it; a part naming what the spec does not capture refused as one key is.
+ */
+static void test_by_parts_plan(void **state)
+{
+	struct resolve_opts count = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+				      .str_bytes = KSNOOP_DEFAULT_STR_SIZE, .output = OUTPUT_COUNT };
+	struct resolved *r;
+
+	count.by = "comm,skb->len,pid";
+	r = resolve_with("ip_send_skb(skb->len)", &count);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_INT);
+	assert_int_equal(r->plan.bpf.by_part[0], KSNOOP_BY_COMM);
+	assert_int_equal(r->plan.bpf.by_part[1], KSNOOP_BY_INT);
+	assert_int_equal(r->plan.bpf.by_part[2], KSNOOP_BY_PID);
+	assert_int_equal(r->plan.bpf.by_off[0], KSNOOP_BY_SIZE);
+	assert_int_equal(r->plan.bpf.by_off[1], 0);
+	assert_int_equal(r->plan.bpf.by_off[2], KSNOOP_BY_SIZE + KSNOOP_COMM_LEN);
+	assert_chain(&r->plan.bpf.by_value.acc, KSNOOP_SRC_ARG, 1, 1, (long long)SKB_LEN);
+	resolved_free(r);
+	count.by = "tid,cpu";
+	r = resolve_with("ip_send_skb", &count);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.by, KSNOOP_BY_NONE);
+	assert_int_equal(r->plan.bpf.by_part[0], KSNOOP_BY_TID);
+	assert_int_equal(r->plan.bpf.by_part[1], KSNOOP_BY_CPU);
+	assert_int_equal(r->plan.bpf.by_part[2], KSNOOP_BY_NONE);
+	assert_int_equal(r->plan.bpf.by_off[0], 0);
+	assert_int_equal(r->plan.bpf.by_off[1], 8);
+	resolved_free(r);
+	count.by = "comm,skb->len";
+	r = resolve_with("ip_send_skb(skb)", &count);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_string_equal(r->err.msg, "--by 'skb->len' is not comm, pid, tid, cpu or a value the spec names; name it in the spec, as in \"ip_send_skb(skb->len)\"");
+	resolved_free(r);
+	/* The option's own refusals hold here too. */
+	count.by = "comm,pid,tid,cpu";
+	r = resolve_with("ip_send_skb", &count);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_string_equal(r->err.msg, "--by 'comm,pid,tid,cpu': at most 3 keys (KEY[,KEY[,KEY]])");
 	resolved_free(r);
 }
 
@@ -938,6 +987,7 @@ int main(void)
 		TEST(test_pair_plan),
 		TEST(test_hist_duration_plan),
 		TEST(test_by_plan),
+		TEST(test_by_parts_plan),
 	};
 
 	return cmocka_run_group_tests_name("resolve_lang", tests, build_btf, free_btf);

@@ -1444,6 +1444,46 @@ static void test_error_resets_previous_state(void **state)
 	spec__free(NULL);
 }
 
+/*
+ * --by KEY[,KEY]...: up to three parts in the order given, words known
+ * as such, one VALUE at most; each refusal one line naming the part.
+ */
+static void test_by_parts(void **state)
+{
+	struct spec_by by;
+	struct ks_error e = {};
+
+	assert_int_equal(spec__parse_by("comm,return", &by, &e), 0);
+	assert_int_equal(by.n, 2);
+	assert_string_equal(by.part[0], "comm");
+	assert_string_equal(by.part[1], "return");
+	assert_int_equal(by.word[0], KSNOOP_BY_COMM);
+	assert_int_equal(by.word[1], KSNOOP_BY_NONE);
+	assert_int_equal(by.value, 1);
+	assert_int_equal(spec__parse_by("pid,skb->len,cpu", &by, &e), 0);
+	assert_int_equal(by.n, 3);
+	assert_int_equal(by.word[0], KSNOOP_BY_PID);
+	assert_string_equal(by.part[1], "skb->len");
+	assert_int_equal(by.word[2], KSNOOP_BY_CPU);
+	assert_int_equal(by.value, 1);
+	assert_int_equal(spec__parse_by("tid", &by, &e), 0);
+	assert_int_equal(by.n, 1);
+	assert_int_equal(by.word[0], KSNOOP_BY_TID);
+	assert_int_equal(by.value, -1);
+	/* Refused. */
+	assert_int_equal(spec__parse_by("comm,pid,tid,cpu", &by, &e), -EINVAL);
+	assert_string_equal(e.msg, "--by 'comm,pid,tid,cpu': at most 3 keys (KEY[,KEY[,KEY]])");
+	assert_int_equal(spec__parse_by("comm,,pid", &by, &e), -EINVAL);
+	assert_string_equal(e.msg, "--by 'comm,,pid': a key is empty or longer than 255 characters");
+	assert_int_equal(spec__parse_by("comm,", &by, &e), -EINVAL);
+	assert_string_equal(e.msg, "--by 'comm,': a key is empty or longer than 255 characters");
+	assert_int_equal(spec__parse_by("", &by, &e), -EINVAL);
+	assert_int_equal(spec__parse_by("pid,comm,pid", &by, &e), -EINVAL);
+	assert_string_equal(e.msg, "--by 'pid,comm,pid': 'pid' is given twice");
+	assert_int_equal(spec__parse_by("return,arg1", &by, &e), -EINVAL);
+	assert_string_equal(e.msg, "--by 'return,arg1': one key may be a value the spec names; 'arg1' is a second (comm, pid, tid and cpu go beside it)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1549,6 +1589,7 @@ int main(void)
 		cmocka_unit_test(test_err_bad_index),
 		cmocka_unit_test(test_err_index_too_large),
 		cmocka_unit_test(test_error_resets_previous_state),
+		cmocka_unit_test(test_by_parts),
 	};
 
 	return cmocka_run_group_tests_name("spec", tests, NULL, NULL);
