@@ -1009,7 +1009,7 @@ static bool value_ok(const struct recfile *r, const struct value_desc *vd,
 {
 	__u32 n = btf__type_cnt(r->btf);
 
-	if (vd->type_id >= n || vd->obj_id >= n || vd->how > PRINT_USTACK || vd->fmt >= FMT_NR)
+	if (vd->type_id >= n || vd->obj_id >= n || vd->how > PRINT_STRV || vd->fmt >= FMT_NR)
 		return false;
 	if (vp->rec_off < sizeof(struct ksnoop_event) || vp->rec_off % 8 ||
 	    vp->rec_off > rec_size - sizeof(struct ksnoop_value) ||
