@@ -1019,6 +1019,9 @@ static bool value_ok(const struct recfile *r, const struct value_desc *vd,
 		return false;
 	if (vd->shift > 63)
 		return false;
+	/* ':strv' is one struct ksnoop_strv, as this ksnoop lays it out (version 4). */
+	if (vd->how == PRINT_STRV && vd->size != sizeof(struct ksnoop_strv))
+		return false;
 	/* A stack's frames are read from its len: the slot must hold them all. */
 	if ((vd->how == PRINT_STACK || vd->how == PRINT_USTACK) &&
 	    vd->size < KSNOOP_STACK_DEPTH * 8)
