@@ -268,6 +268,9 @@ static void test_format_sym_for_kernel_only(void **state)
 static void test_format_strv(void **state)
 {
 	const struct resolve_opts small = { .max_bytes = 1024, .str_bytes = KSNOOP_DEFAULT_STR_SIZE };
+	const struct resolve_opts count = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+					    .str_bytes = KSNOOP_DEFAULT_STR_SIZE,
+					    .output = OUTPUT_COUNT, .by = "argv:strv" };
 	struct resolved *r = resolve_ok("argv_fn(argv:strv, envp:strv)");
 	const char *t;
 	int i;
@@ -299,6 +302,12 @@ static void test_format_strv(void **state)
 	assert_int_equal(r->err.pos, col(t, "strv"));
 	assert_non_null(strstr(r->err.msg, "':strv' on 'argv:strv' copies 2280 bytes, more than --max-bytes (1024)"));
 	assert_null(strchr(r->err.msg, '\n'));
+	resolved_free(r);
+	/* A list is no --by key (a pointer's value would be counted). */
+	r = resolve_with(t, &count);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_int_equal(r->err.pos, col(t, "strv"));
+	assert_string_equal(r->err.msg, "--by 'argv:strv': a list of strings is no key; count by one of them (argv[1])");
 	resolved_free(r);
 }
 
