@@ -92,6 +92,12 @@ static __noinline int copy_strv(volatile struct ksnoop_strv *sv)
 {
 	int i;
 
+	/*
+	 * Unrolled: 6.1's verifier takes a loop back to the instruction after
+	 * a call for a back-edge ("back-edge from insn N to N+1"), bounded or
+	 * not.
+	 */
+#pragma clang loop unroll(full)
 	for (i = 0; i <= KSNOOP_STRV_MAX; i++) {
 		if (read_mem_now((void *)&sv->ptr[i], sizeof(sv->ptr[i]),
 				 sv->ptr[KSNOOP_STRV_MAX] + 8 * i, sv->flags & STRV_ARRAY_USER)) {
