@@ -21,6 +21,118 @@
 #include "task.bpf.h"
 
 /*
+ * ':strv': whose memory its strings are, as copy_strv() takes it with the
+ * array's: a user program's always; a kernel function's as its array's
+ * where the BTF tags say, else by the address.  Kept in ksnoop_strv.flags
+ * while it is copied (bits above enum ksnoop_strv_flags).
+ */
+#define STRV_ARRAY_USER		(1 << 4)
+#define STRV_STR_USER		(1 << 5)
+#define STRV_STR_KERNEL		(1 << 6)
+#define STRV_MODE		(STRV_ARRAY_USER | STRV_STR_USER | STRV_STR_KERNEL)
+
+static __always_inline __u8 strv_mode(const volatile struct ksnoop_access *acc, bool user)
+{
+	if (plan.flags & KSNOOP_PLAN_USER_MEM)
+		return STRV_ARRAY_USER | STRV_STR_USER;
+	if (acc->flags & KSNOOP_VAL_TAGGED)
+		return user ? STRV_ARRAY_USER | STRV_STR_USER : STRV_STR_KERNEL;
+	return user ? STRV_ARRAY_USER : 0;
+}
+
+static __always_inline bool strv_str_user(volatile struct ksnoop_strv *sv, __u64 p)
+{
+	if (sv->flags & (STRV_STR_USER | STRV_STR_KERNEL))
+		return sv->flags & STRV_STR_USER;
+	return p < ARCH_USER_ADDR_LIMIT;
+}
+
+/*
+ * String I of SV, at its pointer, packed at SV->used; false when the area
+ * is full.  Reads that do not page anything in: what is not paged in
+ * prints as unreadable.
+ */
+static __always_inline bool copy_strv_one(volatile struct ksnoop_strv *sv, int i)
+{
+	__u32 at = sv->used;
+	long n;
+
+	if (at > KSNOOP_STRV_BYTES - KSNOOP_STRV_STR)
+		return false;
+	barrier_var(at);
+	if (at > KSNOOP_STRV_BYTES - KSNOOP_STRV_STR)
+		return false;
+	n = read_str_now((void *)sv->bytes + at, KSNOOP_STRV_STR, sv->ptr[i],
+			 strv_str_user(sv, sv->ptr[i]));
+	if (n < 0) {
+		sv->st[i] = KSNOOP_FAULT;
+		return true;
+	}
+	sv->len[i] = n;
+	sv->used = at + n;
+	/* A full buffer: the byte after it says whether the string went on. */
+	if (n == KSNOOP_STRV_STR &&
+	    (read_mem_now(&n, 1, sv->ptr[i] + n - 1, strv_str_user(sv, sv->ptr[i])) ||
+	     (n & 0xff)))
+		sv->st[i] = KSNOOP_TRUNCATED;
+	return true;
+}
+
+/*
+ * ':strv': the NULL-terminated array of string pointers (argv) at
+ * SV->ptr[KSNOOP_STRV_MAX] (until that slot is read) into SV (at least
+ * sizeof(*SV) bytes), bounded by ksnoop.h's KSNOOP_STRV_*, its flags
+ * holding strv_mode().  Returns FAULT when not even the first pointer
+ * could be read.  A function of its own, its state in the record, read
+ * through a volatile pointer: the programs that inline copy_value() have
+ * 32 bytes of stack left for it (bpf-stack-check), too few for the
+ * compiler's own copies.
+ */
+static __noinline int copy_strv(volatile struct ksnoop_strv *sv)
+{
+	int i;
+
+	/*
+	 * Unrolled: 6.1's verifier takes a loop back to the instruction after
+	 * a call for a back-edge ("back-edge from insn N to N+1"), bounded or
+	 * not.
+	 */
+#pragma clang loop unroll(full)
+	for (i = 0; i <= KSNOOP_STRV_MAX; i++) {
+		if (read_mem_now((void *)&sv->ptr[i], sizeof(sv->ptr[i]),
+				 sv->ptr[KSNOOP_STRV_MAX] + 8 * i, sv->flags & STRV_ARRAY_USER)) {
+			if (!i)
+				return KSNOOP_FAULT;
+			sv->flags |= KSNOOP_STRV_UNREAD;
+			break;
+		}
+		if (!sv->ptr[i])
+			break;
+		/* All kept, and there is one more. */
+		if (i == KSNOOP_STRV_MAX || !copy_strv_one(sv, i)) {
+			sv->flags |= KSNOOP_STRV_MORE;
+			break;
+		}
+		sv->n = i + 1;
+	}
+	sv->flags &= ~STRV_MODE;
+	return KSNOOP_OK;
+}
+
+/* The status of a copied SV: TRUNCATED where a bound was hit. */
+static __always_inline int strv_status(const struct ksnoop_strv *sv)
+{
+	int i;
+
+	if (sv->flags & KSNOOP_STRV_MORE)
+		return KSNOOP_TRUNCATED;
+	for (i = 0; i < KSNOOP_STRV_MAX; i++)
+		if (sv->st[i] == KSNOOP_TRUNCATED)
+			return KSNOOP_TRUNCATED;
+	return KSNOOP_OK;
+}
+
+/*
  * Copy the object at ADDR, as ACC says, into the ROOM bytes at DST; returns
  * its status, sets *len.  ACC is the plan's (then ROOM is its size) or, in a
  * group with per-function values, the function's.  A string has at most
@@ -39,6 +151,19 @@ static __always_inline int copy_object(const volatile struct ksnoop_access *acc,
 	if (size > room)
 		size = room;
 	*len = 0;
+	if (acc->flags & KSNOOP_VAL_STRV) {
+		struct ksnoop_strv *sv = dst;
+
+		if (room < sizeof(*sv))
+			return KSNOOP_FAULT | ust;
+		__builtin_memset(sv, 0, __builtin_offsetof(struct ksnoop_strv, bytes));
+		sv->ptr[KSNOOP_STRV_MAX] = addr;
+		sv->flags = strv_mode(acc, user);
+		if (copy_strv(sv) != KSNOOP_OK)
+			return KSNOOP_FAULT | ust;
+		*len = __builtin_offsetof(struct ksnoop_strv, bytes) + sv->used;
+		return strv_status(sv) | ust;
+	}
 	if (acc->flags & KSNOOP_VAL_STR_LEN) {
 		__u64 want = str_size(nchars, size, room, &cut);
 

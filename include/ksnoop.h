@@ -110,6 +110,11 @@ enum ksnoop_value_flags {
 	 * so below 0 is none and more than the buffer is cut there.
 	 */
 	KSNOOP_VAL_STR_LEN = 1 << 3,
+	/*
+	 * ':strv': the final pointer is a NULL-terminated array of string
+	 * pointers (a char **, argv); copy a struct ksnoop_strv.
+	 */
+	KSNOOP_VAL_STRV = 1 << 4,
 };
 
 /* ksnoop_access.len_width: the length argument's bytes, | this if signed. */
@@ -221,6 +226,40 @@ struct ksnoop_skb_tuple {
 	__u8 pad;
 	__u8 l3[KSNOOP_TUPLE_L3_BYTES];	/* from head + network_header */
 	__u8 l4[KSNOOP_TUPLE_L4_BYTES];	/* from head + transport_header */
+};
+
+/*
+ * ':strv' (argv): at most KSNOOP_STRV_MAX strings, each at most
+ * KSNOOP_STRV_STR bytes (its NUL included), packed in KSNOOP_STRV_BYTES;
+ * a string is read only while KSNOOP_STRV_STR bytes are left, so the total
+ * never exceeds the area.  execve's argv of a shell command fits; a long
+ * argv is cut, and says so.  One read a pointer and one a string: 41 reads
+ * at most, each a non-faulting helper.
+ */
+#define KSNOOP_STRV_MAX		20
+#define KSNOOP_STRV_STR		256
+#define KSNOOP_STRV_BYTES	2048
+
+/* ksnoop_strv.flags */
+enum ksnoop_strv_flags {
+	KSNOOP_STRV_MORE = 1 << 0,	/* more strings than kept (a bound was hit) */
+	KSNOOP_STRV_UNREAD = 1 << 1,	/* the pointer after the n kept could not be read */
+};
+
+/*
+ * A string array as captured: N strings, the i-th LEN[i] bytes (its NUL
+ * included when it fits) at the sum of the lengths before it, from
+ * PTR[i], and its status ST[i] (OK, TRUNCATED: longer than
+ * KSNOOP_STRV_STR; FAULT: its memory could not be read, len 0).
+ */
+struct ksnoop_strv {
+	__u8 n;
+	__u8 flags;		/* enum ksnoop_strv_flags */
+	__u8 st[KSNOOP_STRV_MAX];	/* enum ksnoop_status */
+	__u16 len[KSNOOP_STRV_MAX];
+	__u16 used;		/* bytes of BYTES used: the lengths' sum */
+	__u64 ptr[KSNOOP_STRV_MAX + 1];	/* the last: the pointer after them, if read */
+	char bytes[KSNOOP_STRV_BYTES];
 };
 
 /*
@@ -779,6 +818,9 @@ _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
 _Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) == 52, "skb tuple layout");
 _Static_assert(sizeof(struct ksnoop_sock_tuple) == 52, "sock tuple layout");
+_Static_assert(sizeof(struct ksnoop_strv) == 64 + 8 * (KSNOOP_STRV_MAX + 1) + KSNOOP_STRV_BYTES,
+	       "strv layout");
+_Static_assert(KSNOOP_STRV_STR <= KSNOOP_STRV_BYTES, "a strv string fits its area");
 _Static_assert(KSNOOP_SOCK_NR_FIELDS <= 4 * KSNOOP_TUPLE_OFF_STEPS, "tuple offsets fit their steps");
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");

@@ -62,7 +62,7 @@ static const char usage_text[] =
 "ITEM     := { VALUE [ :FORMAT ] [ >> BITS | & MASK ] [ OP CONST ] | TYPE NAME }\n"
 "VALUE    := { ARG | return | argN[:TYPE] | @VAR | @tls:VAR | *VALUE | (TYPE)VALUE | (VALUE) }\n"
 "            { ->MEMBER | .MEMBER | [INDEX] }\n"
-"FORMAT   := { hex | be | ip | sym | str | str(LEN) | tuple | signal | tcpstate }\n"
+"FORMAT   := { hex | be | ip | sym | str | str(LEN) | tuple | signal | tcpstate | strv }\n"
 "OP       := { == | != | < | <= | > | >= }\n"
 "CONST    := { INTEGER | 'C' | \"STRING\" | NULL | ENUMERATOR }\n"
 "TARGET   := { [MODULE:]FUNC[@ADDRESS] | [MODULE:]GLOB | tp:[CATEGORY:]TRACEPOINT | tp:[CATEGORY:]GLOB\n"

@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -1027,6 +1028,7 @@ static void emit_formatted(struct walk *w, const struct value_desc *vd, __u32 id
 		emit_signal(w, id, data, size);
 		return;
 	case FMT_STR:
+	case FMT_STRV:		/* PRINT_STRV: print_strv() */
 	case FMT_TUPLE:		/* PRINT_*_TUPLE: print_tuple() */
 	case FMT_TCPSTATE:	/* the resolver made it the kernel's enum */
 	case FMT_NONE:
@@ -1164,6 +1166,70 @@ static void print_tuple(struct writer *wr, const struct value_desc *vd, const vo
 	tuple__write(wr, &t, level);
 }
 
+/*
+ * ':strv': the kept strings of a struct ksnoop_strv as a list, each
+ * escaped, "..." after one cut at KSNOOP_STRV_STR bytes, an unreadable
+ * one (or pointer) as any unreadable memory prints.  The record may come
+ * from a file: N and every length are bounded by the AVAIL bytes.
+ */
+static void print_strv(struct printer *p, const struct ksnoop_value *vh, const void *data,
+		       size_t avail)
+{
+	const size_t hdr = offsetof(struct ksnoop_strv, bytes);
+	const struct ksnoop_strv *sv = data;
+	size_t off = 0, room = avail > hdr ? avail - hdr : 0, len;
+	unsigned int i, n, cut = 0;
+
+	if (avail < hdr) {
+		writer__null(&p->wr, "/* truncated */");
+		return;
+	}
+	n = sv->n < KSNOOP_STRV_MAX ? sv->n : KSNOOP_STRV_MAX;
+	writer__begin_array(&p->wr, WRITER_STRUCT, 0);
+	for (i = 0; i < n && off <= room; i++) {
+		if ((sv->st[i] & KSNOOP_STATUS_MASK) == KSNOOP_FAULT) {
+			p->ops->failure(&p->wr, status_reason(KSNOOP_FAULT), sv->ptr[i], false);
+			continue;
+		}
+		len = sv->len[i] < room - off ? sv->len[i] : room - off;
+		writer__string(&p->wr, sv->bytes + off, strnlen(sv->bytes + off, len));
+		if ((sv->st[i] & KSNOOP_STATUS_MASK) == KSNOOP_TRUNCATED) {
+			writer__text(&p->wr, "...");
+			cut++;
+		}
+		off += len;
+	}
+	if (sv->flags & KSNOOP_STRV_UNREAD)
+		p->ops->failure(&p->wr, status_reason(KSNOOP_FAULT), vh->addr + 8ULL * n, false);
+	if (sv->flags & KSNOOP_STRV_MORE)
+		writer__ellipsis(&p->wr);
+	writer__end_array(&p->wr);
+	if (sv->flags & KSNOOP_STRV_MORE)
+		writer__comment(&p->wr, "truncated after %u strings", n);
+	if (cut)
+		writer__comment(&p->wr, "%u cut at %u bytes", cut, KSNOOP_STRV_STR - 1);
+}
+
+/* ':strv' cut by a bound, beside it: "strings" (more of them), "bytes" (a long one). */
+static void print_strv_beside(struct printer *p, const struct value_desc *vd,
+			      const struct ksnoop_value *vh, const void *data)
+{
+	const struct ksnoop_strv *sv = data;
+	size_t avail = vh->len < vd->size ? vh->len : vd->size;
+	bool more, cut = false;
+	unsigned int i;
+
+	if (vd->how != PRINT_STRV || avail < offsetof(struct ksnoop_strv, bytes) ||
+	    (vh->status & KSNOOP_STATUS_MASK) != KSNOOP_TRUNCATED)
+		return;
+	more = sv->flags & KSNOOP_STRV_MORE;
+	for (i = 0; i < sv->n && i < KSNOOP_STRV_MAX; i++)
+		cut |= (sv->st[i] & KSNOOP_STATUS_MASK) == KSNOOP_TRUNCATED;
+	if (more || cut)
+		p->ops->beside(&p->wr, vd->text, "truncated",
+			       more && cut ? "strings, bytes" : more ? "strings" : "bytes");
+}
+
 /* Structs, unions and arrays shown around a value, at most (every_member: all). */
 static int print_max_depth(const struct print_opts *o, bool every_member)
 {
@@ -1215,6 +1281,9 @@ void printer__value(struct printer *p, const struct btf *btf,
 			writer__comment(&p->wr, "truncated at %u bytes", vd->size);
 		}
 		break;
+	case PRINT_STRV:
+		print_strv(p, vh, data, avail);
+		break;
 	case PRINT_BYTES:
 		p->ops->pointer_to(p, vh->addr, btf, NULL);
 		writer__string(&p->wr, data, avail);
@@ -1243,7 +1312,7 @@ void printer__value(struct printer *p, const struct btf *btf,
 		emit(&w, vd->type_id, data, avail, level, vd->bit_off, vd->bit_size);
 		break;
 	}
-	if (vd->how != PRINT_STRING && vd->how != PRINT_BYTES &&
+	if (vd->how != PRINT_STRING && vd->how != PRINT_BYTES && vd->how != PRINT_STRV &&
 	    (w.truncated || vd->obj_size > avail))
 		writer__comment(&p->wr, "truncated at %zu of %u bytes", avail, vd->obj_size);
 	p->steps += w.steps + w.type_steps;
@@ -1457,6 +1526,7 @@ static void print_values(struct printer *p, const struct capture_plan *plan, con
 		writer__key(wr, plan->values[kind][i].text);
 		printer__value(p, plan->sig.btf, &plan->values[kind][i], vh, vh + 1, level + 1);
 		print_errno_beside(p, &plan->values[kind][i], vh, vh + 1);
+		print_strv_beside(p, &plan->values[kind][i], vh, vh + 1);
 		print_cut_beside(p, &plan->values[kind][i]);
 	}
 	/* USDT's stack is the program's; a syscall's reads are, its stack is the kernel's. */

@@ -1009,7 +1009,7 @@ static bool value_ok(const struct recfile *r, const struct value_desc *vd,
 {
 	__u32 n = btf__type_cnt(r->btf);
 
-	if (vd->type_id >= n || vd->obj_id >= n || vd->how > PRINT_USTACK || vd->fmt >= FMT_NR)
+	if (vd->type_id >= n || vd->obj_id >= n || vd->how > PRINT_STRV || vd->fmt >= FMT_NR)
 		return false;
 	if (vp->rec_off < sizeof(struct ksnoop_event) || vp->rec_off % 8 ||
 	    vp->rec_off > rec_size - sizeof(struct ksnoop_value) ||
@@ -1018,6 +1018,9 @@ static bool value_ok(const struct recfile *r, const struct value_desc *vd,
 	if (vd->bit_size > 64 || vd->bit_off + vd->bit_size > 8 * vd->size)
 		return false;
 	if (vd->shift > 63)
+		return false;
+	/* ':strv' is one struct ksnoop_strv, as this ksnoop lays it out (version 4). */
+	if (vd->how == PRINT_STRV && vd->size != sizeof(struct ksnoop_strv))
 		return false;
 	/* A stack's frames are read from its len: the slot must hold them all. */
 	if ((vd->how == PRINT_STACK || vd->how == PRINT_USTACK) &&

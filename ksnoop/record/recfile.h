@@ -39,7 +39,7 @@
 
 #define RECFILE_MAGIC		"KSNOOPR\n"
 #define RECFILE_MAGIC_LEN	8
-#define RECFILE_VERSION		3
+#define RECFILE_VERSION		4
 /* The oldest version a reader takes: 2 has the same records, zlib blocks. */
 #define RECFILE_OLDEST_VERSION	2
 /* Events are written in blocks of about this much raw data. */

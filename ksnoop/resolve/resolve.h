@@ -27,6 +27,7 @@ enum print_how {
 	PRINT_SKB_TUPLE,	/* ':tuple': a struct ksnoop_skb_tuple (tuple.h) */
 	PRINT_SOCK_TUPLE,	/* ':tuple': a struct ksnoop_sock_tuple */
 	PRINT_USTACK,	/* --ustack: the task's user return addresses, innermost first */
+	PRINT_STRV,	/* ':strv': a struct ksnoop_strv, the strings of a char ** */
 };
 
 /* What userspace needs to print one captured value. */

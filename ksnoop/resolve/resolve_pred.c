@@ -368,6 +368,8 @@ int pred__make(struct rctx *r, const struct spec_item *it, struct ksnoop_pred_pl
 	pp->op = it->op;
 	if (it->fmt == FMT_TUPLE)
 		return rctx__fail(r, it->op_pos, "':tuple' is printed, not compared; compare the fields it is made of (skb->protocol, sk->__sk_common.skc_num ...)");
+	if (it->fmt == FMT_STRV)
+		return rctx__fail(r, it->op_pos, "':strv' is printed, not compared; compare one string (argv[1] == \"-l\")");
 	if (it->cst.kind == CONST_STR && it->has_mask)
 		return rctx__fail(r, it->mask_pos, "'&' on '%s', compared with a string: masks apply to integers and enums",
 				  it->text);

@@ -566,6 +566,9 @@ static int by_value(struct rctx *r, const char *by)
 		return err;
 	if (it->fmt == FMT_TUPLE)
 		return by__tuple(r, it, &c);
+	if (it->fmt == FMT_STRV)
+		return rctx__fail(r, it->fmt_pos, "--by '%s': a list of strings is no key; count by one of them (argv[1])",
+				  it->text);
 	/* ':hex', ':be', ':ip', ':sym': a number, printed so. */
 	if (it->fmt == FMT_STR || (it->fmt == FMT_NONE && (btfu_is_char_ptr(r->btf, c.type_id) ||
 							  btfu_is_char_array(r->btf, c.type_id))))

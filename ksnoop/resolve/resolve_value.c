@@ -65,6 +65,12 @@ static bool fits_str(const struct fmt_subject *v)
 	return v->ptr || v->word_int || value__is_byte_array(v->btf, v->id);
 }
 
+/* A char ** (const or not, as execve's argv): a pointer to a char pointer. */
+static bool fits_strv(const struct fmt_subject *v)
+{
+	return v->ptr && btfu_is_char_ptr(v->btf, v->t->type);
+}
+
 /* The formats a type decides (":ip" has errors of its own: check_ip()). */
 static const struct {
 	bool (*fits)(const struct fmt_subject *v);
@@ -76,6 +82,7 @@ static const struct {
 	[FMT_STR] = { fits_str, "a pointer, a 64-bit integer or a byte array" },
 	[FMT_SIGNAL] = { fits_number, "an integer or enum" },
 	[FMT_TCPSTATE] = { fits_number, "an integer or enum" },
+	[FMT_STRV] = { fits_strv, "a char ** (a NULL-terminated array of strings, as argv)" },
 };
 
 /* ":ip": a 4- or 16-byte address, or a pointer to one, within --max-bytes. */
@@ -180,6 +187,28 @@ static int value_string(struct rctx *r, struct chain *c, const struct spec_item 
 	c->acc.flags |= KSNOOP_VAL_STR;
 	c->acc.size = r->opts->str_bytes;
 	vd->how = PRINT_STRING;
+	vd->size = vd->obj_size = c->acc.size;
+	return 0;
+}
+
+/*
+ * ':strv': the array a char ** points to, then each string, as ksnoop.h's
+ * struct ksnoop_strv bounds them (KSNOOP_STRV_*), within --max-bytes.
+ */
+static int value_strv(struct rctx *r, struct chain *c, const struct spec_item *it, int pos,
+		      struct value_desc *vd)
+{
+	int err;
+
+	if (sizeof(struct ksnoop_strv) > r->opts->max_bytes)
+		return rctx__fail(r, it->fmt_pos, "':strv' on '%s' copies %zu bytes, more than --max-bytes (%u)",
+				  it->text, sizeof(struct ksnoop_strv), r->opts->max_bytes);
+	err = chain__push_deref(r, c, pos);
+	if (err)
+		return err;
+	c->acc.flags |= KSNOOP_VAL_STRV;
+	c->acc.size = sizeof(struct ksnoop_strv);
+	vd->how = PRINT_STRV;
 	vd->size = vd->obj_size = c->acc.size;
 	return 0;
 }
@@ -405,6 +434,8 @@ int value__from_chain(struct rctx *r, struct chain *c, const struct spec_item *i
 		return value__tuple(r, c, it, pos, vd);
 	if (it->fmt == FMT_TCPSTATE)
 		return value_tcpstate(r, c, it, pos, vd);
+	if (it->fmt == FMT_STRV)
+		return value_strv(r, c, it, pos, vd);
 	/* ":hex" and ":sym" show a pointer itself, not what it points to. */
 	if (it->fmt == FMT_HEX || it->fmt == FMT_SYM || it->fmt == FMT_SIGNAL)
 		return value_plain(r, c, text, pos, vd);

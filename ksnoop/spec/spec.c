@@ -550,7 +550,7 @@ static int parse_type_name(struct parser *p, size_t end, char **out)
 static const char *const format_names[] = {
 	[FMT_HEX] = "hex", [FMT_BE] = "be", [FMT_IP] = "ip", [FMT_SYM] = "sym",
 	[FMT_STR] = "str", [FMT_TUPLE] = "tuple", [FMT_SIGNAL] = "signal",
-	[FMT_TCPSTATE] = "tcpstate",
+	[FMT_TCPSTATE] = "tcpstate", [FMT_STRV] = "strv",
 };
 
 static enum spec_format format_by_name(const char *s, size_t n)
@@ -791,7 +791,7 @@ static int parse_format(struct parser *p, struct spec_item *it)
 	skip_space(p);
 	start = p->i;
 	if (!is_ident_start((unsigned char)p->s[p->i]))
-		return fail(p, p->i, "expected a format after ':' (hex, be, ip, sym, str, tuple, signal, tcpstate), found %s",
+		return fail(p, p->i, "expected a format after ':' (hex, be, ip, sym, str, tuple, signal, tcpstate, strv), found %s",
 			    what_is(p, buf, sizeof(buf)));
 	while (is_ident_char((unsigned char)p->s[p->i]))
 		p->i++;
@@ -800,7 +800,7 @@ static int parse_format(struct parser *p, struct spec_item *it)
 			    spec_format__str(it->fmt));
 	it->fmt = format_by_name(p->s + start, p->i - start);
 	if (!it->fmt)
-		return fail(p, start, "unknown format '%.*s' (formats: hex, be, ip, sym, str, tuple, signal, tcpstate)",
+		return fail(p, start, "unknown format '%.*s' (formats: hex, be, ip, sym, str, tuple, signal, tcpstate, strv)",
 			    (int)(p->i - start > 32 ? 32 : p->i - start), p->s + start);
 	it->fmt_pos = (int)start + 1;
 	start = p->i;

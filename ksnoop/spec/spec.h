@@ -72,6 +72,7 @@ enum spec_format {
 	FMT_TUPLE,	/* a struct sk_buff * or struct sock *: addresses, ports, protocol */
 	FMT_SIGNAL,	/* an integer signal number as its name: SIGKILL */
 	FMT_TCPSTATE,	/* an integer TCP state as the kernel's enumerator: TCP_SYN_SENT */
+	FMT_STRV,	/* a char ** (argv): its NULL-terminated list of strings */
 	FMT_NR,		/* how many there are (a record file's bound) */
 };
 

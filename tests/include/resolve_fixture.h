@@ -336,6 +336,10 @@ static void build_functions(void)
 	trace_typedef("nostub", proto(0, "", T.void_ptr, "", T.ints.int_t, "", T.skb_ptr, NULL));
 	/* A btf_trace_ typedef that is not a function pointer. */
 	assert_true(btf__add_typedef(btf, "btf_trace_notptr", T.ints.int_t) > 0);
+	/* String arrays (':strv'): execve's argv, a plain char **, and what is not one. */
+	func("argv_fn", proto(T.ints.int_t, "argv", btf__add_ptr(btf, T.const_char_ptr),
+			      "envp", btf__add_ptr(btf, T.char_ptr), "name", T.const_char_ptr,
+			      "pp", T.int_ptr_ptr, "word", T.ints.ulong_t, NULL));
 }
 
 static int build_btf(void **state)

@@ -248,3 +248,48 @@ EXPECT   json_kind: eq return "$(events "$OUT" | jq -r '.kind' | sort -u)"
 EXPECT   json_summary: eq summary "$(tail -1 "$OUT" | jq -r .type)"
 EXPECT   nothing_left: eq '' "$(left_progs "$PROGS")"
 CASE
+
+# --- ':strv': execve's argv as a list of strings (execsnoop).  An env of
+# our own name makes the calls (-c selects them): an argument with a
+# newline, a quote and a control byte, an empty one; 25 arguments (20 are
+# kept); one of 300 bytes (255 are kept). ---
+execer=ksexec$$
+cp "$(command -v env)" "$tmp/$execer"
+long=$(printf 'x%.0s' $(seq 300))
+run_execs() {
+	"$tmp/$execer" -- /bin/true a $'b\n"c\x01' '' d
+	"$tmp/$execer" -- /bin/true $(seq 25)
+	"$tmp/$execer" -- /bin/true "$long" y
+}
+strv_many='"/bin/true"'
+for i in $(seq 19); do strv_many="$strv_many, \"$i\""; done
+strv_want=$(printf '%s\n' \
+	'    argv:strv = ["/bin/true", "a", "b\n\"c\x01", "", "d"]' \
+	"    argv:strv = [$strv_many ...] /* truncated after 20 strings */" \
+	"    argv:strv = [\"/bin/true\", \"${long:0:255}\"..., \"y\"] /* 1 cut at 255 bytes */")
+ks_case <<'CASE'
+NAME     strv
+RUN      -c "$execer" 'sys:execve(filename, argv:strv)'
+WORKLOAD run_execs
+EXPECT   strv_exits_0: exit 0
+EXPECT   strv_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   strv_lists: eq "$strv_want" "$(grep -F 'argv:strv = ' "$OUT")"
+EXPECT   strv_filename: count 3 '^    filename = "/bin/true"$'
+CASE
+ks_case <<'CASE'
+NAME     strv_json
+RUN      -j -c "$execer" 'sys:execve(argv:strv)'
+WORKLOAD run_execs
+EXPECT   strv_json_parses: json
+EXPECT   strv_json_first: eq '["/bin/true","a","b\n\"c\u0001","","d"]' "$(events "$OUT" | jq -c '.values["argv:strv"]' | head -1)"
+EXPECT   strv_json_counts: eq '5 20 3' "$(events "$OUT" | jq -r '.values["argv:strv"] | length' | joined)"
+EXPECT   strv_json_truncated: eq 'null strings bytes' "$(events "$OUT" | jq -r '.values["argv:strv_truncated"]' | joined)"
+CASE
+# A record file keeps the format: report prints the same lists.
+ks_case <<'CASE'
+NAME     strv_recorded
+RUN      record -o "$tmp/strv.ksr" -c "$execer" 'sys:execve(filename, argv:strv)'
+WORKLOAD run_execs
+EXPECT   strv_recorded_lists: eq "$strv_want" "$("$KSNOOP" report "$tmp/strv.ksr" 2>/dev/null | grep -F 'argv:strv = ')"
+EXPECT   strv_recorded_json: eq '5 20 3' "$("$KSNOOP" report -j "$tmp/strv.ksr" 2>/dev/null | jq -r 'select(.type == "event") | .values["argv:strv"] | length' | joined)"
+CASE

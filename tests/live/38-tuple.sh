@@ -127,7 +127,7 @@ refused signal_not_a_number "':signal' does not apply to 'sk:signal' \(const str
 refused tuple_not_a_skb "':tuple' does not apply to 'skb->len:tuple' \(unsigned int\); it takes a struct sk_buff \* or a struct sock \*" \
 	"tp:net:net_dev_queue(skb->len:tuple)"
 refused tuple_not_compared "':tuple' is printed, not compared" "tp:net:net_dev_queue(skb:tuple == 0)"
-refused tuple_unknown_format "unknown format 'tupel' \(formats: hex, be, ip, sym, str, tuple, signal, tcpstate\)" \
+refused tuple_unknown_format "unknown format 'tupel' \(formats: hex, be, ip, sym, str, tuple, signal, tcpstate, strv\)" \
 	"tp:net:net_dev_queue(skb:tupel)"
 
 # --- --by 'skb:tuple': one row per flow.  Each flow is one socket pair

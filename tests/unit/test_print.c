@@ -496,6 +496,86 @@ static void test_shift(void **state)
 	assert_string_equal(render_shifted(REPORT_TEXT, FMT_HEX, T.u32_t, &big, 4, 4), "0xf000000");
 }
 
+/* A struct ksnoop_strv as BPF packs it: strings S[0..N) with their statuses. */
+static __u32 strv_pack(struct ksnoop_strv *sv, const char *const *s, const __u8 *st, int n)
+{
+	__u32 off = 0;
+	int i;
+
+	memset(sv, 0, sizeof(*sv));
+	for (i = 0; i < n; i++) {
+		size_t len = st[i] == KSNOOP_FAULT ? 0 : strlen(s[i]) + (st[i] == KSNOOP_OK);
+
+		memcpy(sv->bytes + off, s[i], len);
+		sv->ptr[i] = 0x7ffc0000 + 16 * i;
+		sv->st[i] = st[i];
+		sv->len[i] = len;
+		off += len;
+	}
+	sv->n = n;
+	sv->used = off;
+	return offsetof(struct ksnoop_strv, bytes) + off;
+}
+
+static const char *render_strv(enum report_format format, const struct ksnoop_strv *sv, __u32 len,
+			       __u32 status)
+{
+	struct value v = {
+		.format = format,
+		.vd = { .text = "argv:strv", .type_id = T.u8_t, .obj_id = T.u8_t, .how = PRINT_STRV,
+			.size = sizeof(*sv), .obj_size = sizeof(*sv), .fmt = FMT_STRV },
+		.vh = { .status = status, .len = len, .addr = 0x7ffd1000 },
+	};
+
+	return render_value(&v, sv);
+}
+
+/*
+ * ':strv': the strings escaped as any traced string, an empty one kept,
+ * one cut at its bound followed by "...", an unreadable one and the
+ * unreadable pointer after them as unreadable memory, more than kept
+ * said; a record whose lengths claim more than it holds stays inside it.
+ */
+static void test_format_strv(void **state)
+{
+	static const char *const s[] = { "ls", "a\n\"b\x01\xff", "", "long", "gone" };
+	static const __u8 ok[] = { KSNOOP_OK, KSNOOP_OK, KSNOOP_OK, KSNOOP_TRUNCATED, KSNOOP_FAULT };
+	static struct ksnoop_strv strv;
+	struct ksnoop_strv *sv = &strv;
+	__u32 len = strv_pack(sv, s, ok, 3);
+
+	assert_string_equal(render_strv(REPORT_TEXT, sv, len, KSNOOP_OK),
+			    "[\"ls\", \"a\\n\\\"b\\x01\\xff\", \"\"]");
+	assert_string_equal(render_strv(REPORT_JSON, sv, len, KSNOOP_OK),
+			    "[\"ls\",\"a\\n\\\"b\\u0001\\\\xff\",\"\"]");
+	len = strv_pack(sv, s, ok, 5);
+	sv->flags = KSNOOP_STRV_MORE;
+	assert_string_equal(render_strv(REPORT_TEXT, sv, len, KSNOOP_TRUNCATED),
+			    "[\"ls\", \"a\\n\\\"b\\x01\\xff\", \"\", \"long\"..., "
+			    "0x7ffc0040 /* could not read memory */ ...] "
+			    "/* truncated after 5 strings */ /* 1 cut at 255 bytes */");
+	assert_string_equal(render_strv(REPORT_JSON, sv, len, KSNOOP_TRUNCATED),
+			    "[\"ls\",\"a\\n\\\"b\\u0001\\\\xff\",\"\",\"long\","
+			    "{\"error\":\"could not read memory\",\"addr\":\"0x7ffc0040\"}]");
+	/* The pointer after the first two could not be read. */
+	len = strv_pack(sv, s, ok, 2);
+	sv->flags = KSNOOP_STRV_UNREAD;
+	assert_string_equal(render_strv(REPORT_TEXT, sv, len, KSNOOP_OK),
+			    "[\"ls\", \"a\\n\\\"b\\x01\\xff\", 0x7ffd1010 /* could not read memory */]");
+	/* Hostile: N and lengths past the bytes the record holds (20 at most, each cut there). */
+	sv->n = 250;
+	sv->len[0] = 60000;
+	sv->flags = 0;
+	assert_string_equal(render_strv(REPORT_TEXT, sv, len, KSNOOP_OK),
+			    "[\"ls\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", "
+			    "\"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\"]");
+	/* Shorter than its header: no list at all. */
+	assert_string_equal(render_strv(REPORT_TEXT, sv, 10, KSNOOP_OK), "/* truncated */");
+	/* The array itself unreadable: as any value. */
+	assert_string_equal(render_strv(REPORT_TEXT, sv, 0, KSNOOP_FAULT),
+			    "0x7ffd1000 /* could not read memory */");
+}
+
 static void test_format_signal(void **state)
 {
 	int32_t kill = 9, rt = 34, none = 0, big = 99, neg = -1;
@@ -2183,6 +2263,7 @@ int main(void)
 		cmocka_unit_test(test_event_with_user_stack),
 		cmocka_unit_test(test_format_be),
 		cmocka_unit_test(test_format_signal),
+		cmocka_unit_test(test_format_strv),
 		cmocka_unit_test(test_shift),
 		cmocka_unit_test(test_format_ip),
 		cmocka_unit_test(test_format_sym),

@@ -424,6 +424,13 @@ static void set_bits(struct block *b, int i, __u32 bit_off, __u32 bit_size)
 
 	memcpy(b->raw + value_bits_off(b, i), &v, 4);
 }
+/* skb->len (4 bytes) said to be a ':strv': not the size of a struct ksnoop_strv. */
+static void strv_of_wrong_size(struct block *b)
+{
+	__u32 how = PRINT_STRV;
+
+	memcpy(b->raw + value_bits_off(b, 0) - 3 * 4, &how, 4);
+}
 /* skb (a struct of more than 9 bytes): 65 bits fit its size, not a word. */
 static void bitfield_wider_than_64(struct block *b) { set_bits(b, 1, 0, 65); }
 /* skb->len (4 bytes): bits 30..37 end past its 32. */
@@ -446,8 +453,8 @@ static void test_bad_files(void **state)
 	memcpy(f.bytes, "NOTKSNOOP-and-more", 18);
 	f.len = 18;
 	refused(f, "'t.ksr' is not a ksnoop recording");
-	refused(edited(0, bump_version), "format version 99; this ksnoop reads versions 2 to 3");
-	refused(edited(0, version_1), "report: 't.ksr': format version 1; this ksnoop reads versions 2 to 3");
+	refused(edited(0, bump_version), "format version 99; this ksnoop reads versions 2 to 4");
+	refused(edited(0, version_1), "report: 't.ksr': format version 1; this ksnoop reads versions 2 to 4");
 	refused(edited(0, swap_order), "header in another byte order, or not a header at byte 8");
 	refused(edited(0, header_cut_short), "header does not parse at byte 8");
 	refused(edited(1, garbage), "BTF does not parse");
@@ -456,6 +463,7 @@ static void test_bad_files(void **state)
 	refused(edited(2, value_off_past_record), "plan 0 does not parse or fit its BTF");
 	refused(edited(2, bitfield_wider_than_64), "plan 0 does not parse or fit its BTF");
 	refused(edited(2, bitfield_past_value), "plan 0 does not parse or fit its BTF");
+	refused(edited(2, strv_of_wrong_size), "plan 0 does not parse or fit its BTF");
 	refused(edited(3, record_func_id_unknown), "record does not fit its block or plan");
 	refused(edited(3, record_value_len_past_end), "record does not fit its block or plan");
 	refused(edited(3, record_longer_than_block), "record does not fit its block or plan");

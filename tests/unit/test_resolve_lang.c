@@ -259,6 +259,58 @@ static void test_format_sym_for_kernel_only(void **state)
 	resolved_free(r);
 }
 
+/*
+ * ':strv' on a char ** (const or not): the array it points to, walked to
+ * it as a char pointer is (one dereference), copied as a struct
+ * ksnoop_strv.  Anything else, a comparison, or less room than the struct
+ * is refused in one line at the format.
+ */
+static void test_format_strv(void **state)
+{
+	const struct resolve_opts small = { .max_bytes = 1024, .str_bytes = KSNOOP_DEFAULT_STR_SIZE };
+	const struct resolve_opts count = { .max_bytes = KSNOOP_DEFAULT_VALUE_SIZE,
+					    .str_bytes = KSNOOP_DEFAULT_STR_SIZE,
+					    .output = OUTPUT_COUNT, .by = "argv:strv" };
+	struct resolved *r = resolve_ok("argv_fn(argv:strv, envp:strv)");
+	const char *t;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const struct ksnoop_access *acc = acc_of(r, KSNOOP_ENTRY, i);
+
+		assert_int_equal(vd_of(r, KSNOOP_ENTRY, i)->how, PRINT_STRV);
+		assert_int_equal(vd_of(r, KSNOOP_ENTRY, i)->fmt, FMT_STRV);
+		assert_int_equal(vd_of(r, KSNOOP_ENTRY, i)->size, sizeof(struct ksnoop_strv));
+		assert_true(acc->flags & KSNOOP_VAL_STRV);
+		assert_false(acc->flags & (KSNOOP_VAL_STR | KSNOOP_VAL_REG));
+		/* The argument, then the array it points to. */
+		assert_int_equal(acc->nsteps, 1);
+		assert_int_equal(acc->size, sizeof(struct ksnoop_strv));
+	}
+	resolved_free(r);
+	t = "argv_fn(name:strv)";
+	resolve_err(t, col(t, "strv"), "':strv' does not apply to 'name:strv' (const char *); it takes a char ** (a NULL-terminated array of strings, as argv)");
+	t = "argv_fn(pp:strv)";
+	resolve_err(t, col(t, "strv"), "':strv' does not apply to 'pp:strv' (int **)");
+	t = "argv_fn(word:strv)";
+	resolve_err(t, col(t, "strv"), "':strv' does not apply to 'word:strv' (long unsigned int)");
+	t = "argv_fn(argv:strv == 0)";
+	resolve_err(t, col(t, "=="), "':strv' is printed, not compared; compare one string (argv[1] == \"-l\")");
+	t = "argv_fn(argv:strv)";
+	r = resolve_with(t, &small);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_int_equal(r->err.pos, col(t, "strv"));
+	assert_non_null(strstr(r->err.msg, "':strv' on 'argv:strv' copies 2280 bytes, more than --max-bytes (1024)"));
+	assert_null(strchr(r->err.msg, '\n'));
+	resolved_free(r);
+	/* A list is no --by key (a pointer's value would be counted). */
+	r = resolve_with(t, &count);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_int_equal(r->err.pos, col(t, "strv"));
+	assert_string_equal(r->err.msg, "--by 'argv:strv': a list of strings is no key; count by one of them (argv[1])");
+	resolved_free(r);
+}
+
 static void test_format_errors(void **state)
 {
 	const char *t;
@@ -972,6 +1024,7 @@ int main(void)
 		TEST(test_format_be_predicate_swaps_constant),
 		TEST(test_format_ip_predicate),
 		TEST(test_format_sym_for_kernel_only),
+		TEST(test_format_strv),
 		TEST(test_format_errors),
 		TEST(test_same_program_groups_plans),
 		TEST(test_group_shares_program_across_values),

@@ -676,11 +676,27 @@ static void test_formats(void **state)
 	spec__free(&s);
 }
 
+/* ':strv' is a format like the others: its column, the text kept, one format only. */
+static void test_format_strv(void **state)
+{
+	struct spec s;
+
+	/*        123456789012345678901234567890 */
+	parse_ok("sys:execve(filename, argv : strv)", &s);
+	assert_int_equal(s.items[1].fmt, FMT_STRV);
+	assert_int_equal(s.items[1].fmt_pos, 29);
+	assert_string_equal(s.items[1].text, "argv:strv");
+	assert_false(s.items[1].has_pred);
+	spec__free(&s);
+	parse_err("f(argv:strv:str)", 13, "a value takes one format; it already has ':strv'");
+	parse_err("f(argv:strvx)", 8, "unknown format 'strvx'");
+}
+
 static void test_cast_and_format_errors(void **state)
 {
 	/*         123456789012345 */
-	parse_err("f(a:dec)", 5, "unknown format 'dec' (formats: hex, be, ip, sym, str, tuple, signal, tcpstate)");
-	parse_err("f(a:)", 5, "expected a format after ':' (hex, be, ip, sym, str, tuple, signal, tcpstate), found ')'");
+	parse_err("f(a:dec)", 5, "unknown format 'dec' (formats: hex, be, ip, sym, str, tuple, signal, tcpstate, strv)");
+	parse_err("f(a:)", 5, "expected a format after ':' (hex, be, ip, sym, str, tuple, signal, tcpstate, strv), found ')'");
 	parse_err("f(a:hex:be)", 9, "a value takes one format; it already has ':hex'");
 	parse_err("f((struct)a)", 10, "expected a name after 'struct'");
 	parse_err("f((struct *)a)", 11, "expected a name after 'struct'");
@@ -1518,6 +1534,7 @@ int main(void)
 		cmocka_unit_test(test_cast_typedef_and_words),
 		cmocka_unit_test(test_deref_in_parentheses),
 		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_format_strv),
 		cmocka_unit_test(test_cast_and_format_errors),
 		cmocka_unit_test(test_display_text),
 		cmocka_unit_test(test_whitespace_tolerated),
