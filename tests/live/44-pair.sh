@@ -20,9 +20,16 @@ refused pair_not_tree "--pair does not go with --tree or --track" \
 	--pair --tree tp:sched_wakeup tp:sched_switch
 refused pair_not_recorded "record: --pair is not recorded yet" \
 	record -o "$tmp/pair.rec" --pair tp:sched_wakeup tp:sched_switch
-# report --pair --stats pairs a recording (48-record compares it with a live run); its events not yet.
-refused pair_of_recording "^ksnoop: report: --pair of a recording is done with --stats only yet$" \
+# report --pair pairs a recording's events (48-record compares them with a
+# live run) by one value each spec names: this recording's req names two.
+refused pair_of_recording "^ksnoop: report: --pair pairs by one value; 'ksnoop_test:req' recorded 'arg0' and 'arg2:str'$" \
 	report --pair "$(dirname "$0")/../fixture/record/usdt.ksr"
+refused pair_of_recording_stats "^ksnoop: report: --pair pairs by one value; 'ksnoop_test:req' recorded 'arg0' and 'arg2:str'$" \
+	report --pair --stats "$(dirname "$0")/../fixture/record/usdt.ksr"
+# -L of a recording: only --pair's latencies (a function's durations are
+# chosen by record); the one line says so.
+refused report_min_latency_not_pair "^ksnoop: report: -L is chosen by record \(report takes it with --pair\)$" \
+	report -L 1ms "$(dirname "$0")/../fixture/record/usdt.ksr"
 
 needs_root pair
 # A helper: are there lines on stdin, each a number of at least $1 ("null", a
