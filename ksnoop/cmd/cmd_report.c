@@ -39,6 +39,7 @@
 #include "recfile.h"
 #include "report.h"
 #include "kernel.h"
+#include "spec.h"
 
 struct replay {
 	const struct options *opts;
@@ -515,6 +516,22 @@ static bool pair_step(struct replay *rp, struct pairing *pg, const struct stats_
 	return ok;
 }
 
+/*
+ * --pair: does the recording's spec I name no value?  Then, as live
+ * (resolve.c's pick_pair_item()), the thread is its key, although the
+ * recording printed every argument of it ("p:start" records arg0...).
+ */
+static int pair_by_thread(const struct recfile *r, int i, bool *by_thread, struct ks_error *e)
+{
+	const struct recfile_meta *m = recfile__meta(r);
+	struct spec s;
+	int ret = spec__parse(m->specs[i], m->kind == RECFILE_USDT ? SPEC_USDT : SPEC_KFUNC, &s, e);
+
+	*by_thread = !ret && !s.has_list;
+	spec__free(&s);
+	return ret;
+}
+
 static int stats_setup(struct replay *rp, struct stats_table *st, struct ks_error *e)
 {
 	int n = recfile__ntargets(rp->r), i, ret = 0;
@@ -528,8 +545,15 @@ static int stats_setup(struct replay *rp, struct stats_table *st, struct ks_erro
 		return ks_fail(e, -EINVAL, "report: --pair pairs a recording of two specs, START and END, one target each; this one has %d spec(s), %d target(s)",
 			       recfile__meta(rp->r)->nspecs, n);
 	for (i = 0; i < n && !ret; i++) {
+		bool by_thread = false;
+
 		st->rows[i] = (struct count_row){ .func_id = i, .sub = 0, .usub = -1 };
-		ret = pick_value(recfile__target(rp->r, i), rp->opts->pair, &st->picks[i], e);
+		if (rp->opts->pair)
+			ret = pair_by_thread(rp->r, i, &by_thread, e);
+		if (!ret && by_thread)	/* pair_key_of(): a duration pick's key is the thread */
+			st->picks[i] = (struct stats_pick){ .duration = true };
+		else if (!ret)
+			ret = pick_value(recfile__target(rp->r, i), rp->opts->pair, &st->picks[i], e);
 	}
 	return ret;
 }

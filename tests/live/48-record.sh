@@ -182,6 +182,21 @@ expect_eq pair_events_min_latency_text 2 \
 	"$(ks report --pair -L "${lat1}ns" "$tmp/pe.ksr" 2>/dev/null | grep -c 'ksnoop_test:done')"
 expect_eq pair_events_min_latency_summary 2 \
 	"$(ks report -j --pair -L "${lat1}ns" "$tmp/pe.ksr" 2>/dev/null | record summary | jq -r .printed)"
+# Specs that name no value pair by thread, live and at report time, although
+# the recording printed their arguments (a USDT probe's, all of them): the
+# latest start wins, the first done takes it, the two dones after it have
+# no start left.  Keyed by the recorded arg0 instead, all three would pair.
+tspecs=("$P:ksnoop_test:start" "$P:ksnoop_test:done")
+bg "$tmp/ptj" "$tmp/eptj" -j --pair usdt "${tspecs[@]}" && ptj=$BGPID
+bg "$tmp/o" "$tmp/eptr" record -o "$tmp/pt.ksr" usdt "${tspecs[@]}" && rec=$BGPID
+"$P" pairs 3 >/dev/null
+wait_lines "$tmp/ptj" 1
+end $ptj $rec
+ks report -j --pair "$tmp/pt.ksr" >"$tmp/rptj" 2>"$tmp/erptj"
+expect_eq pair_thread_status 0 "$?"
+expect_eq pair_thread_as_live "$(jq -c "$pev" "$tmp/ptj")" "$(jq -c "$pev" "$tmp/rptj")"
+expect_eq pair_thread_one 2 "$(events "$tmp/rptj" | jq -r '.values.arg0' | joined)"
+expect_eq pair_thread_stats 1 "$(ks report -j --pair --stats "$tmp/pt.ksr" 2>/dev/null | record stats | jq -r .count)"
 
 # Filters and -n at report time, as they would have been live.
 expect_eq report_n 2 "$(ks report -j -n 2 "$tmp/u.ksr" 2>/dev/null | grep -c '"type":"event"')"
