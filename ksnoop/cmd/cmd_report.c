@@ -15,6 +15,11 @@
  * the one value its spec names (else of its calls' durations), as a live
  * --stats run sums them in BPF.
  *
+ * `ksnoop report --pair FILE`: a recording of two specs, START and END,
+ * paired by key as a live --pair pairs them in BPF (pair.bpf.h): each END
+ * event with its latency since its START (-L: the late ones), or with
+ * --stats the latencies summed.
+ *
  * `ksnoop report --info FILE`: what the file holds, without the events.
  */
 #include <errno.h>
@@ -34,6 +39,7 @@
 #include "recfile.h"
 #include "report.h"
 #include "kernel.h"
+#include "spec.h"
 
 struct replay {
 	const struct options *opts;
@@ -311,10 +317,12 @@ struct stats_table {
 	struct count_row *rows;		/* per target: count, sum, min, max */
 };
 
-static int pick_value(const struct recfile_target *t, struct stats_pick *sp, struct ks_error *e)
+static int pick_value(const struct recfile_target *t, bool pair, struct stats_pick *sp,
+		      struct ks_error *e)
 {
 	const struct capture_plan *p = &t->plan;
 	const char *name = t->label[0] ? t->label : p->sig.name;
+	const char *by = pair ? "--pair pairs by" : "--stats counts by";
 	int k, i, n = 0;
 
 	*sp = (struct stats_pick){ .duration = true,
@@ -326,12 +334,12 @@ static int pick_value(const struct recfile_target *t, struct stats_pick *sp, str
 			if (vd->how == PRINT_STACK || vd->how == PRINT_USTACK)
 				continue;
 			if (n++)
-				return ks_fail(e, -EINVAL, "report: --stats counts by one value; '%s' recorded '%s' and '%s'",
-					       name, sp->value.name, vd->text);
+				return ks_fail(e, -EINVAL, "report: %s one value; '%s' recorded '%s' and '%s'",
+					       by, name, sp->value.name, vd->text);
 			if (vd->how != PRINT_VALUE || vd->fmt || vd->shift || vd->size > 8 ||
 			    !btfu_is_scalar(p->sig.btf, vd->type_id))
-				return ks_fail(e, -EINVAL, "report: --stats counts by a number; '%s' of '%s' is not one",
-					       vd->text, name);
+				return ks_fail(e, -EINVAL, "report: %s a number; '%s' of '%s' is not one",
+					       by, vd->text, name);
 			*sp = (struct stats_pick){
 				.kind = k, .idx = i,
 				.is_signed = btfu_is_signed(p->sig.btf, vd->type_id),
@@ -501,10 +509,27 @@ static bool pair_step(struct replay *rp, struct pairing *pg, const struct stats_
 	sl->state = 2;
 	pg->used--;
 	*v = ev->time_ns - sl->time;
-	ok = sl->time <= ev->time_ns;
+	/* -L: as live, an END sooner than that takes its START and is no event. */
+	ok = sl->time <= ev->time_ns && *v >= rp->opts->min_duration_ns;
 	if (++pg->dead > PAIR_SLOTS / 4)
 		pair_rebuild(pg);
 	return ok;
+}
+
+/*
+ * --pair: does the recording's spec I name no value?  Then, as live
+ * (resolve.c's pick_pair_item()), the thread is its key, although the
+ * recording printed every argument of it ("p:start" records arg0...).
+ */
+static int pair_by_thread(const struct recfile *r, int i, bool *by_thread, struct ks_error *e)
+{
+	const struct recfile_meta *m = recfile__meta(r);
+	struct spec s;
+	int ret = spec__parse(m->specs[i], m->kind == RECFILE_USDT ? SPEC_USDT : SPEC_KFUNC, &s, e);
+
+	*by_thread = !ret && !s.has_list;
+	spec__free(&s);
+	return ret;
 }
 
 static int stats_setup(struct replay *rp, struct stats_table *st, struct ks_error *e)
@@ -520,8 +545,15 @@ static int stats_setup(struct replay *rp, struct stats_table *st, struct ks_erro
 		return ks_fail(e, -EINVAL, "report: --pair pairs a recording of two specs, START and END, one target each; this one has %d spec(s), %d target(s)",
 			       recfile__meta(rp->r)->nspecs, n);
 	for (i = 0; i < n && !ret; i++) {
+		bool by_thread = false;
+
 		st->rows[i] = (struct count_row){ .func_id = i, .sub = 0, .usub = -1 };
-		ret = pick_value(recfile__target(rp->r, i), &st->picks[i], e);
+		if (rp->opts->pair)
+			ret = pair_by_thread(rp->r, i, &by_thread, e);
+		if (!ret && by_thread)	/* pair_key_of(): a duration pick's key is the thread */
+			st->picks[i] = (struct stats_pick){ .duration = true };
+		else if (!ret)
+			ret = pick_value(recfile__target(rp->r, i), rp->opts->pair, &st->picks[i], e);
 	}
 	return ret;
 }
@@ -540,6 +572,21 @@ static bool stats_next(struct replay *rp, struct pairing *pg, const struct stats
 			   rec, v);
 }
 
+/* --pair: the table of STARTs, and END's row named as a live --pair names it. */
+static int pair_setup(struct replay *rp, struct stats_table *st, struct pairing *pg,
+		      struct ks_error *e)
+{
+	int ret = stats_setup(rp, st, e);
+
+	if (ret || !rp->opts->pair)
+		return ret;
+	pg->slots = calloc(PAIR_SLOTS, sizeof(*pg->slots));
+	if (!pg->slots)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	st->picks[1].value = (struct hist_value){ "latency_ns", "latency", true, false };
+	return 0;
+}
+
 static int print_stats(struct replay *rp, struct ks_error *e)
 {
 	struct stats_table st = {};
@@ -547,16 +594,9 @@ static int print_stats(struct replay *rp, struct ks_error *e)
 	struct pairing pg = {};
 	const void *rec;
 	size_t size, n = 0;
-	int ret = stats_setup(rp, &st, e), i;
+	int ret = pair_setup(rp, &st, &pg, e), i;
 	__u64 v;
 
-	if (!ret && rp->opts->pair) {
-		pg.slots = calloc(PAIR_SLOTS, sizeof(*pg.slots));
-		if (!pg.slots)
-			ret = ks_fail(e, -ENOMEM, "out of memory");
-		/* END's row: the latencies, as a live --pair --stats names them. */
-		st.picks[1].value = (struct hist_value){ "latency_ns", "latency", true, false };
-	}
 	while (ret >= 0 && (ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
 		const struct ksnoop_event *ev = rec;
 
@@ -575,6 +615,59 @@ static int print_stats(struct replay *rp, struct ks_error *e)
 		counts__sort(st.rows, n);
 		counts__print_stats(&rp->report, st.rows, n, &fmt, stats_value_of);
 	}
+	free(st.picks);
+	free(st.rows);
+	return ret;
+}
+
+/*
+ * --pair of a recording, its events: each END that takes back a START,
+ * printed as the live --pair prints it (pair.bpf.h: the END's record with
+ * its START-to-END latency as its duration); STARTs print nothing.  The
+ * record is copied to carry the latency: the file's stays as read.
+ */
+static int print_pair_event(struct replay *rp, const void *rec, size_t size, __u64 latency,
+			    void **copy, size_t *cap)
+{
+	struct ksnoop_event *ev;
+
+	if (size > *cap) {
+		void *p = realloc(*copy, size);
+
+		if (!p)
+			return -ENOMEM;
+		*copy = p;
+		*cap = size;
+	}
+	memcpy(*copy, rec, size);
+	ev = *copy;
+	ev->duration_ns = latency;
+	ev->flags |= KSNOOP_EV_DURATION;
+	printer__event(&rp->printer, &recfile__target(rp->r, ev->func_id)->plan, ev, size);
+	return ferror(stdout) ? -EPIPE : 0;
+}
+
+static int print_pairs(struct replay *rp, struct ks_error *e)
+{
+	struct stats_table st = {};
+	struct pairing pg = {};
+	void *copy = NULL;
+	size_t size, cap = 0;
+	const void *rec;
+	int ret = pair_setup(rp, &st, &pg, e);
+	__u64 v;
+
+	while (ret >= 0 && (ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+		if (!stats_next(rp, &pg, &st, rec, &v))
+			continue;
+		ret = print_pair_event(rp, rec, size, v, &copy, &cap);
+		if (ret == -ENOMEM)
+			ret = ks_fail(e, -ENOMEM, "out of memory");
+		if (!ret && ++rp->printed == rp->opts->max_events)
+			break;
+	}
+	free(copy);
+	free(pg.slots);
 	free(st.picks);
 	free(st.rows);
 	return ret;
@@ -691,11 +784,10 @@ static int check_report_options(const struct options *o, int argc)
 {
 	const char *refused = o->output == OUTPUT_HIST ? "--hist of a recording is not done yet" :
 			      o->by ? "--by of a recording is not done yet" :
-			      o->pair && o->output != OUTPUT_STATS ?
-				"--pair of a recording is done with --stats only yet" :
 			      o->interval_ms ? "--interval does not apply to a recording" :
 			      o->stack || o->ustack ? "-s and --ustack are chosen by record" :
-			      o->min_duration_ns ? "-L is chosen by record" :
+			      o->min_duration_ns && !o->pair ?
+				"-L is chosen by record (report takes it with --pair)" :
 			      o->tree ? "--tree is not recorded yet" : NULL;
 
 	if (argc != 1) {
@@ -729,7 +821,8 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_
 	printing__init(&rp->printer, &rp->report, stdout, o, &popts);
 	rp->printing = true;
 	ret = o->output == OUTPUT_COUNT ? print_counts(rp, e) :
-	      o->output == OUTPUT_STATS ? print_stats(rp, e) : print_events(rp, e);
+	      o->output == OUTPUT_STATS ? print_stats(rp, e) :
+	      o->pair ? print_pairs(rp, e) : print_events(rp, e);
 	if (ret < 0)
 		return ret == -EPIPE ? 0 : ret;
 	if (recfile__totals(rp->r) || (o->max_events && rp->printed >= o->max_events))

@@ -146,6 +146,58 @@ expect_eq pair_min_at_least_20ms true "$(jq 'select(.type == "stats") | .min >= 
 summ='select(.type == "summary") | "\(.counted) \(.starts_not_paired) \(.key_unreadable)"'
 expect_eq pair_summary_as_live "$(jq -r "$summ" "$tmp/pj")" "$(jq -r "$summ" "$tmp/rpj")"
 
+# --pair's events at report time: a recording of START and END prints each
+# END with its latency since its START, as the live --pair runs (text and
+# JSON) printed them at the same time: the same lines but for the times
+# and latencies (each program reads its own clock).  usdt_prog pairs 3:
+# done 2, 1, 0, each paired by arg0 with its own start.
+bg "$tmp/plt" "$tmp/eplt" --pair usdt "${pspecs[@]}" && plt=$BGPID
+bg "$tmp/plj" "$tmp/eplj" -j --pair usdt "${pspecs[@]}" && plj=$BGPID
+bg "$tmp/o" "$tmp/epr2" record -o "$tmp/pe.ksr" usdt "${pspecs[@]}" && rec=$BGPID
+"$P" pairs 3 >/dev/null
+wait_lines "$tmp/plt" 6 && wait_lines "$tmp/plj" 3
+end $plt $plj $rec
+nolat() { notime | sed -E 's/^(TIME cpu.*) \([0-9.]+ [mun]?s\)$/\1 (LATENCY)/'; }
+ks report --pair "$tmp/pe.ksr" >"$tmp/rplt" 2>"$tmp/erplt"
+expect_eq pair_events_status 0 "$?"
+check pair_events_text_as_live cmp <(nolat <"$tmp/plt") <(nolat <"$tmp/rplt")
+expect_eq pair_events_text_lines 3 "$(grep -Ec '^[0-9:.]+ cpu[0-9]+ usdt_prog [0-9/]+ -> ksnoop_test:done \([0-9.]+ ms\)$' "$tmp/rplt")"
+expect_eq pair_events_text_summary_as_live "$(grep "events printed" "$tmp/eplt")" "$(cat "$tmp/erplt")"
+ks report -j --pair "$tmp/pe.ksr" >"$tmp/rplj" 2>"$tmp/erplj"
+expect_eq pair_events_json_status 0 "$?"
+pev='select(.type == "event") | del(.time_ns, .duration_ns)'
+expect_eq pair_events_json_as_live "$(jq -c "$pev" "$tmp/plj")" "$(jq -c "$pev" "$tmp/rplj")"
+expect_eq pair_events_json_ends '2 1 0' "$(events "$tmp/rplj" | jq -r '.values.arg0' | joined)"
+expect_eq pair_events_json_at_least_20ms true \
+	"$(events "$tmp/rplj" | jq -s 'length == 3 and all(.duration_ns >= 20000000)')"
+expect_eq pair_events_json_summary_as_live "$(record summary "$tmp/plj")" "$(record summary "$tmp/rplj")"
+# -L at report time: the END events at least that late.  done(1)'s latency
+# is above done(2)'s and below done(0)'s (its done fired after done(2)'s,
+# its start before start(2); done(0) the other way round), whatever the
+# load: with it as -L, done 1 and 0 print, done 2 does not.
+lat1=$(events "$tmp/rplj" | jq -r 'select(.values.arg0 == 1) | .duration_ns')
+expect_eq pair_events_min_latency '1 0' \
+	"$(ks report -j --pair -L "${lat1}ns" "$tmp/pe.ksr" 2>/dev/null | events | jq -r '.values.arg0' | joined)"
+expect_eq pair_events_min_latency_text 2 \
+	"$(ks report --pair -L "${lat1}ns" "$tmp/pe.ksr" 2>/dev/null | grep -c 'ksnoop_test:done')"
+expect_eq pair_events_min_latency_summary 2 \
+	"$(ks report -j --pair -L "${lat1}ns" "$tmp/pe.ksr" 2>/dev/null | record summary | jq -r .printed)"
+# Specs that name no value pair by thread, live and at report time, although
+# the recording printed their arguments (a USDT probe's, all of them): the
+# latest start wins, the first done takes it, the two dones after it have
+# no start left.  Keyed by the recorded arg0 instead, all three would pair.
+tspecs=("$P:ksnoop_test:start" "$P:ksnoop_test:done")
+bg "$tmp/ptj" "$tmp/eptj" -j --pair usdt "${tspecs[@]}" && ptj=$BGPID
+bg "$tmp/o" "$tmp/eptr" record -o "$tmp/pt.ksr" usdt "${tspecs[@]}" && rec=$BGPID
+"$P" pairs 3 >/dev/null
+wait_lines "$tmp/ptj" 1
+end $ptj $rec
+ks report -j --pair "$tmp/pt.ksr" >"$tmp/rptj" 2>"$tmp/erptj"
+expect_eq pair_thread_status 0 "$?"
+expect_eq pair_thread_as_live "$(jq -c "$pev" "$tmp/ptj")" "$(jq -c "$pev" "$tmp/rptj")"
+expect_eq pair_thread_one 2 "$(events "$tmp/rptj" | jq -r '.values.arg0' | joined)"
+expect_eq pair_thread_stats 1 "$(ks report -j --pair --stats "$tmp/pt.ksr" 2>/dev/null | record stats | jq -r .count)"
+
 # Filters and -n at report time, as they would have been live.
 expect_eq report_n 2 "$(ks report -j -n 2 "$tmp/u.ksr" 2>/dev/null | grep -c '"type":"event"')"
 expect_eq report_n_summary 2 "$(ks report -j -n 2 "$tmp/u.ksr" 2>/dev/null | jq -r 'select(.type == "summary") | .printed')"
