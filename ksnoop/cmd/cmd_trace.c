@@ -87,6 +87,7 @@ struct trace {
 	struct recfile_writer *rec;
 	struct ks_error rec_err;	/* why writing stopped */
 	struct pcap_events *pcap;	/* --pcap: the events' packets go there too */
+	int pcap_err;		/* --pcap: the write that failed (the run's status) */
 };
 
 static __u64 now_ns(clockid_t clk)
@@ -248,6 +249,7 @@ static int write_packets(struct trace *t, const struct ksnoop_event *ev, const v
 		return 0;
 	log_ks_error(&e);
 	t->output_closed = true;
+	t->pcap_err = err;
 	return err;
 }
 
@@ -1310,7 +1312,7 @@ static int close_pcap(struct trace *t)
 	t->pcap = NULL;
 	if (err)
 		log_ks_error(&e);
-	return err;
+	return ks_worse(t->pcap_err, err);
 }
 
 static void trace_free(struct trace *t, struct kernel *k)

@@ -106,6 +106,23 @@ EXPECT   pcap_live_read_while_running: eq '1,running' "$(paste -sd, "$F4.count")
 EXPECT   pcap_live_after_stop: eq 1 "$(fields "$F4" 'udp.dstport == 5007' frame.number | wc -l)"
 CASE
 
+# A disk that fills while tracing: one line, exit 1 (a runtime failure).
+T=pcap_full
+mkdir "$tmp/small"
+if mount -t tmpfs -o size=8k tmpfs "$tmp/small"; then
+	at_exit umount "$tmp/small"
+	ks_case <<'CASE'
+NAME     pcap_full
+RUN      --duration 60 -c "$prog" --pcap "$tmp/small/full.pcapng" "tp:net:net_dev_queue(skb)"
+WORKLOAD net dgrams 127.0.0.1 5010 5011 200
+UNTIL    exit
+EXPECT   pcap_full_exit: exit 1
+EXPECT   pcap_full_said: stderr '^ksnoop: --pcap: writing failed: No space left on device$'
+CASE
+else
+	fail pcap_full "cannot mount a tmpfs of 8 KiB on $tmp/small"
+fi
+
 # Refused: one line on stderr, exit 2, nothing attached.
 KSNOOP_TIMEOUT=20 ks_errors --in "$tmp" "$golden/errors" <<'TABLE'
 pcap_no_skb           --pcap out.pcapng tp:sched:sched_process_exec
