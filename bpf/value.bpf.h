@@ -280,6 +280,61 @@ static __always_inline int copy_tuple(const volatile struct ksnoop_access *acc, 
 	return st;
 }
 
+/* --pcap: the device's index, type and name (a skb without one: 0, 0xffff, ""). */
+static __always_inline void read_packet_dev(const volatile struct ksnoop_access *acc, __u64 dev,
+					    struct ksnoop_skb_packet *p)
+{
+	p->ifindex = 0;
+	p->dev_type = 0xffff;
+	__builtin_memset(p->dev_name, 0, sizeof(p->dev_name));
+	if (!dev || read_field(acc, KSNOOP_PKT_DEV_IFINDEX, dev, &p->ifindex, 4) ||
+	    read_field(acc, KSNOOP_PKT_DEV_TYPE, dev, &p->dev_type, 2) ||
+	    read_field(acc, KSNOOP_PKT_DEV_NAME, dev, p->dev_name, sizeof(p->dev_name)))
+		p->dev_type = 0xffff;
+}
+
+/*
+ * --pcap: the skb's fields, then its first bytes from the MAC header
+ * (else the network header) to the end of its linear data, at most the
+ * value's room (the snap length): one non-faulting read of a bounded size.
+ */
+static __always_inline int copy_packet(const volatile struct ksnoop_access *acc, __u64 skb,
+				       bool user, void *dst, __u32 room, __u32 *len)
+{
+	struct ksnoop_skb_packet *p = dst;
+	__u64 dev = 0, start, end;
+	__u32 n = 0;
+
+	*len = 0;
+	if (user || room < sizeof(*p))
+		return KSNOOP_FAULT;
+	if (read_field(acc, KSNOOP_PKT_HEAD, skb, &p->head, 8) ||
+	    read_field(acc, KSNOOP_PKT_DATA, skb, &p->data, 8) ||
+	    read_field(acc, KSNOOP_PKT_LEN, skb, &p->len, 4) ||
+	    read_field(acc, KSNOOP_PKT_DATA_LEN, skb, &p->data_len, 4) ||
+	    read_field(acc, KSNOOP_PKT_MAC_HEADER, skb, &p->mac_header, 2) ||
+	    read_field(acc, KSNOOP_PKT_NETWORK_HEADER, skb, &p->network_header, 2) ||
+	    read_field(acc, KSNOOP_PKT_DEV, skb, &dev, 8))
+		return KSNOOP_FAULT;
+	read_packet_dev(acc, dev, p);
+	p->pad = 0;
+	p->caplen = 0;
+	p->from = p->mac_header != 0xffff ? KSNOOP_PKT_FROM_MAC :
+		  p->network_header != 0xffff ? KSNOOP_PKT_FROM_NETWORK : KSNOOP_PKT_FROM_NONE;
+	start = p->head + (p->from == KSNOOP_PKT_FROM_MAC ? p->mac_header : p->network_header);
+	end = p->data + (p->data_len < p->len ? p->len - p->data_len : 0);
+	if (p->head && p->from != KSNOOP_PKT_FROM_NONE && end > start)
+		n = end - start < room - sizeof(*p) ? end - start : room - sizeof(*p);
+	if (n > KSNOOP_MAX_SNAPLEN)
+		n = KSNOOP_MAX_SNAPLEN;
+	*len = sizeof(*p);
+	if (n && bpf_probe_read_kernel(p + 1, n, (const void *)start))
+		return KSNOOP_FAULT;
+	p->caplen = n;
+	*len = sizeof(*p) + n;
+	return KSNOOP_OK;
+}
+
 /* Copy one value into the record; returns its status, sets *len. */
 static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
 				      const __u64 *words, void *dst, __u32 room, __u32 *len,
@@ -315,6 +370,8 @@ static __always_inline int copy_value(const volatile struct ksnoop_access *acc,
 	if ((plan.flags & KSNOOP_PLAN_TUPLE) &&
 	    (acc->flags & (KSNOOP_VAL_SKB_TUPLE | KSNOOP_VAL_SOCK_TUPLE)))
 		return copy_tuple(acc, addr, user, dst, room, len);
+	if ((plan.flags & KSNOOP_PLAN_PACKET) && (acc->flags & KSNOOP_VAL_SKB_PACKET))
+		return copy_packet(acc, addr, user, dst, room, len);
 	return copy_object(acc, addr, user, dst, room, str_chars(acc, words), len);
 }
 

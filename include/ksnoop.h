@@ -115,6 +115,12 @@ enum ksnoop_value_flags {
 	 * pointers (a char **, argv); copy a struct ksnoop_strv.
 	 */
 	KSNOOP_VAL_STRV = 1 << 4,
+	/*
+	 * --pcap: the chain ends at a struct sk_buff; copy a struct
+	 * ksnoop_skb_packet (its fields from the offsets in the access's
+	 * last steps, as ':tuple's) and the packet's first bytes after it.
+	 */
+	KSNOOP_VAL_SKB_PACKET = 1 << 5,
 };
 
 /* ksnoop_access.len_width: the length argument's bytes, | this if signed. */
@@ -200,6 +206,63 @@ enum ksnoop_sock_field {
 	KSNOOP_SOCK_V6_DADDR,		/* __sk_common.skc_v6_daddr */
 	KSNOOP_SOCK_SPORT,		/* inet_sock's inet_sport: network order */
 	KSNOOP_SOCK_NR_FIELDS,
+};
+
+/*
+ * --pcap: the fields of a struct sk_buff (and of its struct net_device)
+ * a packet's capture reads, packed as a tuple's (KSNOOP_TUPLE_OFF_*).
+ */
+enum ksnoop_packet_field {
+	KSNOOP_PKT_HEAD,		/* unsigned char *head */
+	KSNOOP_PKT_DATA,		/* unsigned char *data */
+	KSNOOP_PKT_LEN,			/* __u32 len: bytes from data on */
+	KSNOOP_PKT_DATA_LEN,		/* __u32 data_len: of those, in fragments */
+	KSNOOP_PKT_MAC_HEADER,		/* __u16, from head (~0: not set) */
+	KSNOOP_PKT_NETWORK_HEADER,	/* __u16, from head (~0: not set) */
+	KSNOOP_PKT_DEV,			/* struct net_device *dev */
+	KSNOOP_PKT_DEV_IFINDEX,		/* net_device's int ifindex */
+	KSNOOP_PKT_DEV_TYPE,		/* net_device's unsigned short type: ARPHRD_* */
+	KSNOOP_PKT_DEV_NAME,		/* net_device's char name[IFNAMSIZ] */
+	KSNOOP_PKT_NR_FIELDS,
+};
+
+/*
+ * --snaplen: bytes of a packet copied by default, as pwru's and
+ * tcpdump's short captures; at most KSNOOP_MAX_SNAPLEN, so that a record
+ * with its packet still fits the 32 KiB per-CPU buffer a stashed or
+ * retried entry is built in, with room for the spec's other values.
+ */
+#define KSNOOP_DEFAULT_SNAPLEN	256
+#define KSNOOP_MAX_SNAPLEN	16384
+#define KSNOOP_IFNAMSIZ		16
+
+/* ksnoop_skb_packet.from: where the bytes start. */
+enum ksnoop_packet_from {
+	KSNOOP_PKT_FROM_NONE = 0,	/* no header set: no bytes */
+	KSNOOP_PKT_FROM_MAC = 1,	/* head + mac_header */
+	KSNOOP_PKT_FROM_NETWORK = 2,	/* head + network_header */
+};
+
+/*
+ * --pcap: a packet as captured, the fields as the skb holds them and
+ * CAPLEN bytes after this header, from the MAC header where it is set,
+ * else the network header; only the linear part (len - data_len bytes
+ * from data) is read.  Userspace judges the rest (traced memory).
+ */
+struct ksnoop_skb_packet {
+	__u64 head;
+	__u64 data;
+	__u32 len;
+	__u32 data_len;
+	__s32 ifindex;		/* 0: no device */
+	__u32 caplen;		/* bytes that follow */
+	__u16 dev_type;		/* ARPHRD_* (0xffff: no device) */
+	__u16 mac_header;
+	__u16 network_header;
+	__u8 from;		/* enum ksnoop_packet_from */
+	__u8 pad;
+	char dev_name[KSNOOP_IFNAMSIZ];	/* unterminated if 16 long */
+	/* __u8 bytes[caplen] */
 };
 
 /* Bytes of the network header a skb's tuple copies: IPv6's fixed header. */
@@ -404,6 +467,8 @@ enum ksnoop_plan_flags {
 	KSNOOP_PLAN_PAIR_TID = 1 << 10,
 	/* A user function's values read its file's variables (uvar_ip, uvar_tls_delta). */
 	KSNOOP_PLAN_UVARS = 1 << 11,
+	/* --pcap: some value is a packet (KSNOOP_VAL_SKB_PACKET): as PLAN_TUPLE. */
+	KSNOOP_PLAN_PACKET = 1 << 12,
 };
 
 /*
@@ -818,6 +883,8 @@ _Static_assert(sizeof(struct ksnoop_value) == 16, "value header layout");
 _Static_assert(sizeof(struct ksnoop_access) == 80, "access layout");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) == 52, "skb tuple layout");
 _Static_assert(sizeof(struct ksnoop_sock_tuple) == 52, "sock tuple layout");
+_Static_assert(sizeof(struct ksnoop_skb_packet) == 56, "skb packet layout");
+_Static_assert(KSNOOP_PKT_NR_FIELDS <= 4 * KSNOOP_TUPLE_OFF_STEPS, "packet offsets fit their steps");
 _Static_assert(sizeof(struct ksnoop_strv) == 64 + 8 * (KSNOOP_STRV_MAX + 1) + KSNOOP_STRV_BYTES,
 	       "strv layout");
 _Static_assert(KSNOOP_STRV_STR <= KSNOOP_STRV_BYTES, "a strv string fits its area");

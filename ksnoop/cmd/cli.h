@@ -80,6 +80,9 @@ struct options {
 	bool force;
 	bool rec_info;
 	bool recording;		/* `record`: events go to record_path, not the printer */
+	/* --pcap FILE: the packets of specs binding a struct sk_buff *, as pcapng (NULL: none) */
+	const char *pcap_path;
+	__u32 snaplen;		/* --snaplen: bytes of each packet (0: the default) */
 };
 
 /*

@@ -239,7 +239,8 @@ static void add_option_values(struct cands *c, const struct complete_src *src,
 	} else if (!strcmp(name, "hist")) {
 		add3(c, prefix, "log2", "");
 		add3(c, prefix, "linear:", "");
-	} else if ((!strcmp(name, "btf") || !strcmp(name, "btf-dir")) && !*prefix) {
+	} else if ((!strcmp(name, "btf") || !strcmp(name, "btf-dir") || !strcmp(name, "pcap")) &&
+		   !*prefix) {
 		add_files(c, 0, "");
 	}
 }

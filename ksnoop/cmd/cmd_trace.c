@@ -44,6 +44,8 @@
 #include "usym.h"
 #include "tree.h"
 #include "track.h"
+#include "pcap_events.h"
+#include "pcapng.h"
 
 /* How often the loop wakes to check the clock and the lost-event counter. */
 #define POLL_INTERVAL_MS 100
@@ -84,6 +86,8 @@ struct trace {
 	/* record: events go to this file instead of the printer (cmd_record.c) */
 	struct recfile_writer *rec;
 	struct ks_error rec_err;	/* why writing stopped */
+	struct pcap_events *pcap;	/* --pcap: the events' packets go there too */
+	int pcap_err;		/* --pcap: the write that failed (the run's status) */
 };
 
 static __u64 now_ns(clockid_t clk)
@@ -231,6 +235,24 @@ static void group_freed_unprinted(struct trace *t, const struct ksnoop_event *ev
 	t->unprinted++;
 }
 
+static const char *target_name(void *ctx, __u32 func_id);
+
+/* --pcap: EV's packets to the file; a write that failed ends the run (said). */
+static int write_packets(struct trace *t, const struct ksnoop_event *ev, const void *data,
+			 size_t size)
+{
+	struct ks_error e;
+	int err = pcap_events__event(t->pcap, &t->targets.v[ev->func_id].plan,
+				     target_name(t, ev->func_id), data, size, &e);
+
+	if (!err)
+		return 0;
+	log_ks_error(&e);
+	t->output_closed = true;
+	t->pcap_err = err;
+	return err;
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	struct trace *t = ctx;
@@ -258,6 +280,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 		t->unprinted++;
 		return -ECANCELED;
 	}
+	if (t->pcap && write_packets(t, ev, data, size))
+		return -ECANCELED;
 	if (t->rec) {
 		/* A write that failed (a full disk) ends the run; the file keeps what it has. */
 		if (recfile_writer__event(t->rec, data, size, &t->rec_err)) {
@@ -327,6 +351,7 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 			.hist_step = o->hist_step,
 			.hist_nbuckets = o->hist_nbuckets,
 			.pair_start = o->pair ? &t->specs[0] : NULL,
+			.snaplen = o->pcap_path ? o->snaplen ?: KSNOOP_DEFAULT_SNAPLEN : 0,
 		},
 		.filter_pid = o->pid,
 		.filter_tid = o->tid,
@@ -1247,6 +1272,49 @@ static int open_sources(struct trace *t, struct kernel *k, enum spec_kind kind)
 	return ret;
 }
 
+/*
+ * --pcap: some target must have a packet to write (a struct sk_buff *
+ * the resolver found); then the file, before anything is loaded.
+ */
+static int open_pcap(struct trace *t)
+{
+	struct ks_error e;
+	int i;
+
+	if (!t->opts->pcap_path)
+		return 0;
+	for (i = 0; i < t->targets.n; i++)
+		if (t->targets.v[i].plan.bpf.flags & KSNOOP_PLAN_PACKET)
+			break;
+	if (i == t->targets.n) {
+		log_error("--pcap: no spec binds a struct sk_buff * (a function or tracepoint taking one: \"tp:net_dev_queue(skb)\", \"*(struct sk_buff *s)\")");
+		return -EINVAL;
+	}
+	t->pcap = pcap_events__open(t->opts->pcap_path, t->printer.opts.clock_offset_ns, &e);
+	if (t->pcap)
+		return 0;
+	log_ks_error(&e);
+	return e.err;
+}
+
+/* --pcap: the file closed (after the last event), and what went into it said with -v. */
+static int close_pcap(struct trace *t)
+{
+	struct ks_error e;
+	int err;
+
+	if (!t->pcap)
+		return 0;
+	log_info("--pcap: %llu packets written to '%s'; %llu left out (no header set, or more than %d interfaces)",
+		 (unsigned long long)pcap_events__written(t->pcap), t->opts->pcap_path,
+		 (unsigned long long)pcap_events__skipped(t->pcap), PCAPNG_MAX_IFACES);
+	err = pcap_events__close(t->pcap, &e);
+	t->pcap = NULL;
+	if (err)
+		log_ks_error(&e);
+	return ks_worse(t->pcap_err, err);
+}
+
 static void trace_free(struct trace *t, struct kernel *k)
 {
 	int i;
@@ -1285,7 +1353,8 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		return -ENOMEM;
 	}
 	ret = check_specs(&t, argv, kind) ?: open_recording(&t) ?: open_sources(&t, k, kind) ?:
-	      build_targets(&t, k, t.mode) ?: trace_run(&t, k);
+	      build_targets(&t, k, t.mode) ?: open_pcap(&t) ?: trace_run(&t, k);
+	ret = ks_worse(ret, close_pcap(&t));
 	/* Asked to stop before tracing began: nothing attached, nothing wrong. */
 	if (ret == -EINTR && stop__requested()) {
 		log_info("stopped before tracing began");

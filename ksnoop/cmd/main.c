@@ -216,6 +216,15 @@ static const char usage_text[] =
 "      --group            with --track: each object's events together, when it\n"
 "                         is freed, evicted or at exit, with the time since\n"
 "                         its first\n"
+"      --pcap FILE        also write each event's packet to FILE as pcapng\n"
+"                         (Wireshark, tshark): the target's first struct\n"
+"                         sk_buff * argument, read at its entry from the MAC\n"
+"                         header (else the network header), one block per\n"
+"                         packet with a comment naming the function or\n"
+"                         tracepoint, the task and with --track the object;\n"
+"                         not recorded yet (record and report refuse it)\n"
+"      --snaplen N        with --pcap: bytes of each packet (default 256,\n"
+"                         at most 16384)\n"
 "  -o, --output FILE      record: the file events go to (-: stdout)\n"
 "      --force            record: replace FILE if it is a regular file of ours\n"
 "      --info             report: what FILE holds (specs, targets, events,\n"
@@ -241,6 +250,7 @@ static const char usage_text[] =
 "  ksnoop --track s \"*(struct sk_buff *s, s->len == 84, s->len)\"\n"
 "  ksnoop \"tp:sched_process_exec(p->comm, bprm->filename)\"\n"
 "  ksnoop \"tp:*(struct sk_buff *skb, skb->len > 1000)\"\n"
+"  ksnoop --pcap out.pcapng \"tp:net_dev_queue(skb->len == 98)\" \"tp:netif_receive_skb(skb->len == 84)\"\n"
 "  ksnoop info usdt ./app\n"
 "  ksnoop usdt \"./app:myapp:req_start(arg0, arg1:str)\"\n"
 "  ksnoop -p PID usdt \"libjvm.so:hotspot:class__loaded(arg0:str(arg1))\"\n"
@@ -273,6 +283,8 @@ enum {
 	OPT_GROUP,
 	OPT_FORCE,
 	OPT_INFO,
+	OPT_PCAP,
+	OPT_SNAPLEN,
 	OPT_LAST	/* above every option's code, short ones included */
 };
 
@@ -309,6 +321,8 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "info", no_argument, NULL, OPT_INFO },
+	{ "pcap", required_argument, NULL, OPT_PCAP },
+	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
@@ -501,6 +515,8 @@ static int check_output_options(const struct options *o)
 		{ o->pair && (o->tree || o->track), 0, "--pair does not go with --tree or --track" },
 		{ o->track && o->min_duration_ns, 0,
 		  "--track follows objects at the calls' entry: -L does not apply" },
+		{ o->pcap_path, MODE(OUTPUT_EVENTS), "--pcap writes each event's packet: not with %s" },
+		{ o->snaplen && !o->pcap_path, 0, "--snaplen goes with --pcap" },
 		{ (o->nuntrack || o->track_max || o->group) && !o->track, 0,
 		  "--untrack, --track-max and --group go with --track" },
 		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST) | MODE(OUTPUT_STATS),
@@ -558,6 +574,7 @@ static const struct numeric_opt numeric_opts[] = {
 	{ OPT_DEPTH, "--depth", 0, BTFU_MAX_DEPTH, OPT_FIELD(depth), false },
 	{ OPT_TREE_MAX_CALLS, "--tree-max-calls", 1, 1u << 20, OPT_FIELD(tree_max_calls), false },
 	{ OPT_TRACK_MAX, "--track-max", 1, KSNOOP_TRACK_MAX_ENTRIES, OPT_FIELD(track_max), false },
+	{ OPT_SNAPLEN, "--snaplen", 1, KSNOOP_MAX_SNAPLEN, OPT_FIELD(snaplen), false },
 };
 
 _Static_assert(sizeof(int) == sizeof(__u32), "--depth is stored as a 32-bit field");
@@ -611,6 +628,7 @@ static bool set_plain(int c, const char *arg, struct options *o)
 	case OPT_BTF_DIR: o->btf_dir = arg; break;
 	case OPT_BTF: o->btf_file = arg; break;
 	case OPT_TRACK: o->track = arg; break;
+	case OPT_PCAP: o->pcap_path = arg; break;
 	case 'o': o->record_path = arg; break;
 	case 'v': log_verbose++; break;
 	case 'd': log_debug = true; log_verbose++; break;
@@ -876,6 +894,14 @@ static int run_command(int argc, char **argv, const struct options *opts)
 	if ((opts->record_path || opts->force) &&
 	    (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "record"))) {
 		log_error("%s goes with record", opts->force ? "--force" : "-o");
+		return -EINVAL;
+	}
+	/* A recording keeps no packet bytes yet: --pcap is a live trace's alone. */
+	if (opts->pcap_path && i < sizeof(cmds) / sizeof(cmds[0]) && cmds[i].fn != do_trace &&
+	    cmds[i].fn != do_usdt) {
+		log_error("--pcap goes with a trace (%s: %s)", cmds[i].name,
+			  strcmp(cmds[i].name, "info") ? "recordings keep no packet bytes yet" :
+			  "it traces nothing");
 		return -EINVAL;
 	}
 	if (opts->rec_info && (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {

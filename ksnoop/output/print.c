@@ -1274,6 +1274,10 @@ void printer__value(struct printer *p, const struct btf *btf,
 		/* printer__event() prints stacks; here only a placeholder. */
 		writer__null(&p->wr, "/* stack */");
 		return;
+	case PRINT_SKB_PACKET:
+		/* --pcap's packets go to its file (print_values() leaves them out). */
+		writer__null(&p->wr, "/* packet */");
+		return;
 	case PRINT_STRING:
 		writer__string(&p->wr, data, strnlen(data, avail));
 		if (st == KSNOOP_TRUNCATED) {
@@ -1514,6 +1518,9 @@ static void print_values(struct printer *p, const struct capture_plan *plan, con
 			continue;
 		if ((flags & PRINT_VALUES_NO_STACKS) && (plan->values[kind][i].how == PRINT_STACK ||
 						   plan->values[kind][i].how == PRINT_USTACK))
+			continue;
+		/* --pcap's packet goes to the file (pcapng.h), not to the output. */
+		if (plan->values[kind][i].how == PRINT_SKB_PACKET)
 			continue;
 		if (plan->values[kind][i].how == PRINT_STACK) {
 			stack = vh;

@@ -28,6 +28,7 @@ enum print_how {
 	PRINT_SOCK_TUPLE,	/* ':tuple': a struct ksnoop_sock_tuple */
 	PRINT_USTACK,	/* --ustack: the task's user return addresses, innermost first */
 	PRINT_STRV,	/* ':strv': a struct ksnoop_strv, the strings of a char ** */
+	PRINT_SKB_PACKET,	/* --pcap: a struct ksnoop_skb_packet, written to the file, not printed */
 };
 
 /* What userspace needs to print one captured value. */
@@ -78,6 +79,8 @@ struct resolve_opts {
 	 * value (or the thread) is the key; NULL: no pairing.
 	 */
 	const struct spec *pair_start;
+	/* --pcap: bytes of each skb's packet copied (0: no packets) */
+	__u32 snaplen;
 };
 
 /* Member names resolved through embedded structs, said with -v. */
@@ -156,6 +159,12 @@ int resolver__tree_sizes(struct capture_plan **plans, int n, int *bad, struct ks
  * start of ID, or -ENOENT.
  */
 int resolver__member_offset(const struct btf *btf, __u32 id, const char *name, __u32 *bit_off);
+
+/*
+ * --pcap: the first parameter of SIG that is a struct sk_buff * (its
+ * index, *SID the struct), or -1: where a target's packet comes from.
+ */
+int resolver__skb_param(const struct signature *sig, __u32 *sid);
 
 /* Free what resolving allocated (a plan is otherwise plain memory). */
 void resolver__release(struct capture_plan *plan);

@@ -91,6 +91,8 @@ int value__check_tuple(struct rctx *r, const struct spec_item *it, const struct 
 /* ... and the fields it copies from the struct the chain points at. */
 int value__tuple(struct rctx *r, struct chain *c, const struct spec_item *it, int pos,
 		 struct value_desc *vd);
+/* --pcap: the packet of the target's first struct sk_buff * as one more entry value. */
+int value__packet(struct rctx *r, struct wants *w);
 /* ... and --by VALUE:tuple: the flow's key, into plan.by_value. */
 int by__tuple(struct rctx *r, const struct spec_item *it, struct chain *c);
 

@@ -51,6 +51,23 @@ static const struct tuple_field sock_fields[KSNOOP_SOCK_NR_FIELDS] = {
 	[KSNOOP_SOCK_SPORT] = { "inet_sport", 2, true, "inet_sock" },
 };
 
+/*
+ * --pcap: the skb's fields a packet's capture reads, and its device's
+ * (offsets in struct net_device, read from the skb's dev).
+ */
+static const struct tuple_field packet_fields[KSNOOP_PKT_NR_FIELDS] = {
+	[KSNOOP_PKT_HEAD] = { "head", 8, false, NULL },
+	[KSNOOP_PKT_DATA] = { "data", 8, false, NULL },
+	[KSNOOP_PKT_LEN] = { "len", 4, false, NULL },
+	[KSNOOP_PKT_DATA_LEN] = { "data_len", 4, false, NULL },
+	[KSNOOP_PKT_MAC_HEADER] = { "mac_header", 2, false, NULL },
+	[KSNOOP_PKT_NETWORK_HEADER] = { "network_header", 2, false, NULL },
+	[KSNOOP_PKT_DEV] = { "dev", 8, false, NULL },
+	[KSNOOP_PKT_DEV_IFINDEX] = { "ifindex", 4, true, "net_device" },
+	[KSNOOP_PKT_DEV_TYPE] = { "type", 2, true, "net_device" },
+	[KSNOOP_PKT_DEV_NAME] = { "name", KSNOOP_IFNAMSIZ, true, "net_device" },
+};
+
 /* Nested structs followed to find a struct sock at offset 0 (tcp_sock: 3). */
 #define TUPLE_MAX_EMBED	6
 
@@ -133,7 +150,7 @@ static int field_offset(const struct btf *btf, __u32 sid, const struct tuple_fie
 /* Each field's offset into the access's last steps (ksnoop.h). */
 static int pack_offsets(struct rctx *r, const struct spec_item *it, __u32 sid,
 			const struct tuple_field *fields, int n, const char *sname,
-			struct ksnoop_access *acc)
+			struct ksnoop_access *acc, const char *what)
 {
 	__u32 off;
 	int i;
@@ -146,8 +163,8 @@ static int pack_offsets(struct rctx *r, const struct spec_item *it, __u32 sid,
 		if (field_offset(r->btf, sid, &fields[i], &off)) {
 			if (fields[i].optional)
 				continue;
-			return rctx__fail(r, it->fmt_pos, "':tuple' on '%s': this kernel's struct %s has no %s of %u bytes",
-					  it->text, sname, fields[i].path, fields[i].size);
+			return rctx__fail(r, it->fmt_pos, "%s on '%s': this kernel's struct %s has no %s of %u bytes",
+					  what, it->text, sname, fields[i].path, fields[i].size);
 		}
 		*word &= ~(0xffffULL << (16 * (i % 4)));
 		*word |= (__u64)off << (16 * (i % 4));
@@ -168,8 +185,10 @@ static int tuple_access(struct rctx *r, struct chain *c, const struct spec_item 
 	err = chain__push_deref(r, c, pos);
 	if (err)
 		return err;
-	err = skb ? pack_offsets(r, it, *sid, skb_fields, KSNOOP_SKB_NR_FIELDS, "sk_buff", &c->acc) :
-		    pack_offsets(r, it, *sid, sock_fields, KSNOOP_SOCK_NR_FIELDS, "sock", &c->acc);
+	err = skb ? pack_offsets(r, it, *sid, skb_fields, KSNOOP_SKB_NR_FIELDS, "sk_buff", &c->acc,
+				 "':tuple'") :
+		    pack_offsets(r, it, *sid, sock_fields, KSNOOP_SOCK_NR_FIELDS, "sock", &c->acc,
+				 "':tuple'");
 	if (err)
 		return err;
 	c->acc.flags |= skb ? KSNOOP_VAL_SKB_TUPLE : KSNOOP_VAL_SOCK_TUPLE;
@@ -211,5 +230,62 @@ int by__tuple(struct rctx *r, const struct spec_item *it, struct chain *c)
 	r->plan->bpf.by_value.acc = c->acc;
 	r->plan->bpf.by = c->acc.flags & KSNOOP_VAL_SKB_TUPLE ? KSNOOP_BY_SKB_TUPLE :
 								  KSNOOP_BY_SOCK_TUPLE;
+	return 0;
+}
+
+/* --pcap: the first parameter of SIG that is a struct sk_buff *, or -1. */
+int resolver__skb_param(const struct signature *sig, __u32 *sid)
+{
+	int i;
+
+	for (i = 0; i < sig->nparams; i++)
+		if (sig->params[i].slot < KSNOOP_MAX_ARGS &&
+		    tuple_kind_of(sig->btf, sig->params[i].type_id, sid) == TUPLE_SKB)
+			return i;
+	return -1;
+}
+
+int value__packet(struct rctx *r, struct wants *w)
+{
+	struct capture_plan *plan = r->plan;
+	struct ksnoop_side_plan *side = &plan->bpf.side[KSNOOP_ENTRY];
+	int n = plan->nvalues[KSNOOP_ENTRY], i, err;
+	struct ksnoop_access *acc;
+	struct value_desc *vd;
+	struct spec_item it;
+	__u32 sid;
+
+	if (!r->opts->snaplen || r->opts->user_space || r->opts->output != OUTPUT_EVENTS)
+		return 0;
+	i = resolver__skb_param(r->sig, &sid);
+	if (i < 0)
+		return 0;
+	if (n >= KSNOOP_MAX_VALUES)
+		return rctx__fail(r, 0, "more than %d values on one side, with --pcap's packet",
+				  KSNOOP_MAX_VALUES - 1);
+	memset(&it, 0, sizeof(it));
+	it.text = (char *)r->sig->params[i].name;
+	acc = &side->values[n].acc;
+	memset(&side->values[n], 0, sizeof(side->values[n]));
+	acc->src = KSNOOP_SRC_ARG;
+	acc->slot = r->sig->params[i].slot;
+	acc->nsteps = 1;	/* the skb's own address: its fields are at offsets from it */
+	err = pack_offsets(r, &it, sid, packet_fields, KSNOOP_PKT_NR_FIELDS, "sk_buff", acc,
+			   "--pcap");
+	if (err)
+		return err;
+	acc->flags = KSNOOP_VAL_SKB_PACKET;
+	acc->size = sizeof(struct ksnoop_skb_packet) + r->opts->snaplen;
+	vd = &plan->values[KSNOOP_ENTRY][n];
+	memset(vd, 0, sizeof(*vd));
+	vd->text = r->sig->params[i].name;
+	vd->type_id = r->sig->params[i].type_id;
+	vd->obj_id = sid;
+	vd->how = PRINT_SKB_PACKET;
+	vd->size = vd->obj_size = acc->size;
+	side->nvalues = ++plan->nvalues[KSNOOP_ENTRY];
+	side->enabled = 1;
+	plan->bpf.flags |= KSNOOP_PLAN_PACKET;
+	w->entry_values = true;
 	return 0;
 }

@@ -15,6 +15,9 @@ enum {
 	TSKC_DADDR = 0, TSKC_RCV_SADDR = 4, TSKC_DPORT = 12, TSKC_NUM = 14, TSKC_FAMILY = 16,
 	TSKC_STATE = 18, TSKC_SIZE = 136,
 	TSK_PROTOCOL = 516, TSK_SIZE = 760, TINET_SPORT = TSK_SIZE + 4,
+	/* --pcap's: the skb's device, lengths and data, and the device's */
+	TSKB_DEV = 16, TSKB_LEN = 112, TSKB_DATA_LEN = 116, TSKB_MAC = 186, TSKB_DATA = 208,
+	TND_NAME = 0, TND_IFINDEX = 256, TND_TYPE = 562, TND_SIZE = 1024,
 };
 
 static int add_struct(const char *name, int size)
@@ -27,9 +30,14 @@ static int add_struct(const char *name, int size)
 
 static int build(void **state)
 {
-	int skb, skb_ptr, common, sk, sk_ptr, inet, tcp;
+	int skb, skb_ptr, common, sk, sk_ptr, inet, tcp, ndev;
 
 	build_btf(state);
+	ndev = add_struct("net_device", TND_SIZE);
+	field("name", T.char_arr16, TND_NAME);
+	field("ifindex", T.ints.int_t, TND_IFINDEX);
+	field("type", T.u16_t, TND_TYPE);
+	ndev = btf__add_ptr(btf, ndev);
 	skb_ptr = btf__add_ptr(btf, btf__type_cnt(btf) + 1);
 	skb = add_struct("sk_buff", TSKB_SIZE);
 	assert_int_equal(skb, skb_ptr + 1);
@@ -38,6 +46,11 @@ static int build(void **state)
 	field("transport_header", T.u16_t, TSKB_TRANSPORT);
 	field("network_header", T.u16_t, TSKB_NETWORK);
 	field("head", T.uchar_ptr, TSKB_HEAD);
+	field("dev", ndev, TSKB_DEV);
+	field("len", T.u32_t, TSKB_LEN);
+	field("data_len", T.u32_t, TSKB_DATA_LEN);
+	field("mac_header", T.u16_t, TSKB_MAC);
+	field("data", T.uchar_ptr, TSKB_DATA);
 
 	common = add_struct("sock_common", TSKC_SIZE);
 	field("skc_daddr", T.u32_t, TSKC_DADDR);
@@ -203,6 +216,61 @@ static void test_by_tuple(void **state)
 	assert_non_null(strstr(r->err.msg, "--by 'skb:tuple' is not comm, pid, tid, cpu or a value the spec names"));
 }
 
+/*
+ * --pcap: a target with a struct sk_buff * gets one more entry value, the
+ * packet, read from that argument with the skb's and its device's field
+ * offsets; without --pcap, or counting, none.
+ */
+static void test_packet(void **state)
+{
+	struct resolve_opts o = default_opts;
+	const struct ksnoop_access *acc;
+	const struct value_desc *vd;
+	struct resolved *r;
+
+	o.snaplen = 128;
+	r = resolve_with("tuple_fn(n == 3)", &o);
+	assert_int_equal(r->ret, 0);
+	/* n (a predicate's value is shown too), then the packet */
+	assert_int_equal(r->plan.nvalues[KSNOOP_ENTRY], 2);
+	vd = vd_of(r, KSNOOP_ENTRY, 1);
+	assert_int_equal(vd->how, PRINT_SKB_PACKET);
+	assert_string_equal(vd->text, "skb");
+	acc = acc_of(r, KSNOOP_ENTRY, 1);
+	assert_int_equal(acc->src, KSNOOP_SRC_ARG);
+	assert_int_equal(acc->slot, 0);
+	assert_int_equal(acc->nsteps, 1);
+	assert_int_equal(acc->steps[0], 0);
+	assert_int_equal(acc->flags, KSNOOP_VAL_SKB_PACKET);
+	assert_int_equal(acc->size, sizeof(struct ksnoop_skb_packet) + 128);
+	assert_int_equal(off_of(acc, KSNOOP_PKT_HEAD), TSKB_HEAD);
+	assert_int_equal(off_of(acc, KSNOOP_PKT_DATA), TSKB_DATA);
+	assert_int_equal(off_of(acc, KSNOOP_PKT_LEN), TSKB_LEN);
+	assert_int_equal(off_of(acc, KSNOOP_PKT_DATA_LEN), TSKB_DATA_LEN);
+	assert_int_equal(off_of(acc, KSNOOP_PKT_MAC_HEADER), TSKB_MAC);
+	assert_int_equal(off_of(acc, KSNOOP_PKT_NETWORK_HEADER), TSKB_NETWORK);
+	assert_int_equal(off_of(acc, KSNOOP_PKT_DEV), TSKB_DEV);
+	assert_int_equal(off_of(acc, KSNOOP_PKT_DEV_IFINDEX), TND_IFINDEX);
+	assert_int_equal(off_of(acc, KSNOOP_PKT_DEV_TYPE), TND_TYPE);
+	assert_int_equal(off_of(acc, KSNOOP_PKT_DEV_NAME), TND_NAME);
+	assert_true(r->plan.bpf.flags & KSNOOP_PLAN_PACKET);
+	assert_true(r->plan.bpf.slot_mask & 1u);
+	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].enabled);
+	/* Beside the spec's own values, after them. */
+	r = resolve_with("tuple_fn(skb:tuple, n)", &o);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.nvalues[KSNOOP_ENTRY], 3);
+	assert_int_equal(vd_of(r, KSNOOP_ENTRY, 2)->how, PRINT_SKB_PACKET);
+	/* Without --pcap, and when calls are counted: no packet. */
+	r = resolve_ok("tuple_fn(n == 3)");
+	assert_int_equal(r->plan.nvalues[KSNOOP_ENTRY], 1);
+	assert_false(r->plan.bpf.flags & KSNOOP_PLAN_PACKET);
+	o.output = OUTPUT_COUNT;
+	r = resolve_with("tuple_fn(n == 3)", &o);
+	assert_int_equal(r->ret, 0);
+	assert_false(r->plan.bpf.flags & KSNOOP_PLAN_PACKET);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +278,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_sock_tuple, free_leftovers),
 		cmocka_unit_test_teardown(test_tuple_errors, free_leftovers),
 		cmocka_unit_test_teardown(test_by_tuple, free_leftovers),
+		cmocka_unit_test_teardown(test_packet, free_leftovers),
 	};
 
 	return cmocka_run_group_tests_name("resolve_tuple", tests, build, free_btf);
