@@ -272,6 +272,8 @@ enum {
 	OPT_GROUP,
 	OPT_FORCE,
 	OPT_INFO,
+	OPT_SINCE,
+	OPT_UNTIL,
 	OPT_LAST	/* above every option's code, short ones included */
 };
 
@@ -308,6 +310,8 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "info", no_argument, NULL, OPT_INFO },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "until", required_argument, NULL, OPT_UNTIL },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
@@ -607,6 +611,8 @@ static bool set_plain(int c, const char *arg, struct options *o)
 	case OPT_FOLDED: o->folded = true; break;
 	case OPT_FORCE: o->force = true; break;
 	case OPT_INFO: o->rec_info = true; break;
+	case OPT_SINCE: o->since = arg; break;
+	case OPT_UNTIL: o->until = arg; break;
 	case OPT_BTF_DIR: o->btf_dir = arg; break;
 	case OPT_BTF: o->btf_file = arg; break;
 	case OPT_TRACK: o->track = arg; break;
@@ -879,6 +885,12 @@ static int run_command(int argc, char **argv, const struct options *opts)
 	}
 	if (opts->rec_info && (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {
 		log_error("--info goes with report (info TARGET is a command of its own)");
+		return -EINVAL;
+	}
+	if ((opts->since || opts->until) &&
+	    (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {
+		log_error("%s goes with report (a live run's is --duration)",
+			  opts->since ? "--since" : "--until");
 		return -EINVAL;
 	}
 	if ((i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report")) &&
