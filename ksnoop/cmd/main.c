@@ -51,7 +51,7 @@ static const char usage_text[] =
 "       ksnoop [OPTIONS] usdt USPEC...\n"
 "       ksnoop [OPTIONS] info { TARGET... | usdt BINARY... }\n"
 "       ksnoop [OPTIONS] record -o FILE [--force] { SPEC... | usdt USPEC... }\n"
-"       ksnoop [OPTIONS] report { FILE | - }\n"
+"       ksnoop [OPTIONS] report { FILE | - } [SPEC... | USPEC...]\n"
 "       ksnoop report --info { FILE | - }\n"
 "       ksnoop { -h | --help | -V | --version }\n"
 "\n"
@@ -114,8 +114,12 @@ static const char usage_text[] =
 "the types they print and the kernel symbols they name, to FILE (-: stdout;\n"
 "an existing FILE only with --force); report prints them, on any machine, as\n"
 "the trace would have (-j, -p, --tid, -c, -n, -z, --oneline, --depth apply\n"
-"there), or --count (--folded) its calls, --stats (--pair) its values or\n"
-"latencies; --info says what FILE holds.\n"
+"there), or --count (--folded, --by) its calls, --stats (--pair) its values or\n"
+"latencies; --info says what FILE holds.  report's SPECs ask questions of\n"
+"the recording: only the events of the targets they name (globs too; a USDT\n"
+"probe as PROVIDER:NAME) whose predicates hold over the recorded values\n"
+"(report f.ksr 'sys:openat(return == -2)'); a value not recorded is refused.\n"
+"--since and --until keep a time window, -L the returns that took that long.\n"
 "Not recorded yet: --tree, --hist, user stacks (--ustack, -s of a USDT probe\n"
 "or a user function).\n"
 "u:BINARY:FUNC traces a function of a program or library (uprobe, uretprobe):\n"
@@ -219,6 +223,11 @@ static const char usage_text[] =
 "      --force            record: replace FILE if it is a regular file of ours\n"
 "      --info             report: what FILE holds (specs, targets, events,\n"
 "                         time span, lost events, size), not the events\n"
+"      --since TIME       report: only events from TIME on: an offset from the\n"
+"                         recording's start (2s, 150ms) or a wall time as the\n"
+"                         events print it (HH:MM:SS[.FRACTION], that day) or\n"
+"                         YYYY-MM-DDTHH:MM:SS[.FRACTION][Z] (Z: UTC)\n"
+"      --until TIME       report: only events up to TIME (as --since)\n"
 "  -v, --verbose          say what is resolved and how it is attached;\n"
 "                         -vv: also every match a glob leaves out\n"
 "  -d, --debug            also show libbpf's debug output\n"
@@ -243,7 +252,9 @@ static const char usage_text[] =
 "  ksnoop info usdt ./app\n"
 "  ksnoop usdt \"./app:myapp:req_start(arg0, arg1:str)\"\n"
 "  ksnoop -p PID usdt \"libjvm.so:hotspot:class__loaded(arg0:str(arg1))\"\n"
-"  ksnoop record -o - \"tp:sched_process_exec(p->comm)\" | ssh HOST ksnoop report -\n";
+"  ksnoop record -o - \"tp:sched_process_exec(p->comm)\" | ssh HOST ksnoop report -\n"
+"  ksnoop report --since 2s f.ksr \"sys:openat(return == -2)\"\n"
+"  ksnoop report --count --by comm,return f.ksr\n";
 
 enum {
 	OPT_TID = 256,

@@ -227,8 +227,15 @@ static int add_spec(struct rec_query *q, const char *text, struct ks_error *e)
 	int ret;
 
 	ret = spec__parse(text, kind, s, e);
+	if (ret == -EINVAL) {
+		char msg[KS_ERROR_MSG_MAX];
+
+		snprintf(msg, sizeof(msg), "%s", e->msg);
+		return ks_fail(e, ret, "report: spec '%.100s%s': column %d: %s", text,
+			       strlen(text) > 100 ? "..." : "", e->pos, msg);
+	}
 	if (ret)
-		return ret;
+		return ks_fail(e, ret, "out of memory");
 	if (s->ndecls)
 		return ks_fail(e, -EINVAL, "report: spec '%s': TYPE NAME was bound when recording; name the value as recorded",
 			       text);

@@ -27,7 +27,7 @@ record_ustack         record --ustack -o "$tmp/x" tp:sched_process_exec
 record_no_such_tp     record -o "$tmp/nope.ksr" tp:nope_nope
 output_without_record -o "$tmp/x" tp:sched_process_exec
 info_without_report   --info info tp:sched_process_exec
-report_two_files      report a b
+report_no_file        report
 report_missing        report /nonexistent
 report_not_a_recording report "$tmp/exists"
 report_bad_block      report "$tmp/garbage"
