@@ -28,6 +28,7 @@
 #include "btf_util.h"
 #include "cli.h"
 #include "counts.h"
+#include "hist.h"
 #include "log.h"
 #include "print.h"
 #include "printing.h"
@@ -38,6 +39,7 @@
 #include "kernel.h"
 
 struct by_table;
+struct stats_pick;
 
 struct replay {
 	const struct options *opts;
@@ -53,6 +55,7 @@ struct replay {
 	bool printing;		/* printer and report set up */
 	struct rec_query *query;	/* SPEC...: the events asked for (NULL: all) */
 	struct by_table *by;		/* --by: each target's key (NULL: none) */
+	struct stats_pick *picks;	/* --hist: what each target counts by */
 	__u64 since_ns, until_ns;	/* --since, --until: records' clock (0: none) */
 };
 
@@ -261,7 +264,7 @@ static int counted_kind(const struct capture_plan *plan)
 
 static __u64 row_hash(const struct count_row *r)
 {
-	__u64 h = r->func_id * 0x9e3779b97f4a7c15ULL ^ r->nframes;
+	__u64 h = (r->func_id * 0x9e3779b97f4a7c15ULL ^ r->nframes) + (__u32)r->sub;
 	__u32 i;
 
 	for (i = 0; i < r->nframes; i++)
@@ -273,7 +276,7 @@ static __u64 row_hash(const struct count_row *r)
 
 static bool same_row(const struct count_row *a, const struct count_row *b)
 {
-	return a->func_id == b->func_id && a->nframes == b->nframes &&
+	return a->func_id == b->func_id && a->sub == b->sub && a->nframes == b->nframes &&
 	       !memcmp(a->frames, b->frames, a->nframes * sizeof(a->frames[0])) &&
 	       a->has_key == b->has_key && !memcmp(a->key, b->key, sizeof(a->key));
 }
@@ -298,30 +301,30 @@ static int table_grow(struct count_table *t)
 	return 0;
 }
 
-/* One more call of ROW's function and stack. */
-static int table_add(struct count_table *t, const struct count_row *row)
+/* One more call of ROW's function, stack, key and bucket: its row, NULL without memory. */
+static struct count_row *table_add(struct count_table *t, const struct count_row *row)
 {
 	size_t j;
 
 	if (2 * (t->n + 1) > t->nslots && table_grow(t))
-		return -ENOMEM;
+		return NULL;
 	for (j = row_hash(row) & (t->nslots - 1); t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
 		if (same_row(&t->rows[t->slots[j] - 1], row)) {
 			t->rows[t->slots[j] - 1].count++;
-			return 0;
+			return &t->rows[t->slots[j] - 1];
 		}
 	}
 	if (t->n == t->cap) {
 		struct count_row *r = realloc(t->rows, (t->cap = t->cap ? 2 * t->cap : 64) * sizeof(*r));
 
 		if (!r)
-			return -ENOMEM;
+			return NULL;
 		t->rows = r;
 	}
 	t->rows[t->n] = *row;
 	t->rows[t->n].count = 1;
 	t->slots[j] = ++t->n;
-	return 0;
+	return &t->rows[t->n - 1];
 }
 
 /* REC's row: its function, and its stack if the plan took one. */
@@ -564,7 +567,7 @@ static int print_counts(struct replay *rp, struct ks_error *e)
 		row_of(plan, rec, stacks, &row);
 		if (rp->by && !by_key(rp->by, plan, rec, &row))
 			continue;
-		if (table_add(&t, &row)) {
+		if (!table_add(&t, &row)) {
 			ret = ks_fail(e, -ENOMEM, "out of memory");
 			break;
 		}
@@ -601,11 +604,32 @@ struct stats_table {
 	struct count_row *rows;		/* per target: count, sum, min, max */
 };
 
-static int pick_value(const struct recfile_target *t, struct stats_pick *sp, struct ks_error *e)
+/* Value I of side K of T as what OPT counts by, into SP; -EINVAL with E: not a number. */
+static int pick_one(const struct recfile_target *t, int k, int i, const char *opt,
+		    struct stats_pick *sp, struct ks_error *e)
+{
+	const struct capture_plan *p = &t->plan;
+	const struct value_desc *vd = &p->values[k][i];
+
+	if (vd->how != PRINT_VALUE || vd->fmt || vd->shift || vd->size > 8 ||
+	    !btfu_is_scalar(p->sig.btf, vd->type_id))
+		return ks_fail(e, -EINVAL, "report: %s counts by a number; '%s' of '%s' is not one",
+			       opt, vd->text, t->label[0] ? t->label : p->sig.name);
+	*sp = (struct stats_pick){
+		.kind = k, .idx = i,
+		.is_signed = btfu_is_signed(p->sig.btf, vd->type_id),
+	};
+	sp->value = (struct hist_value){ vd->text, vd->text, false, sp->is_signed };
+	return 0;
+}
+
+/* What OPT (--stats, --hist) counts by for T: its one recorded value, or durations. */
+static int pick_value(const struct recfile_target *t, const char *opt, struct stats_pick *sp,
+		      struct ks_error *e)
 {
 	const struct capture_plan *p = &t->plan;
 	const char *name = t->label[0] ? t->label : p->sig.name;
-	int k, i, n = 0;
+	int k, i, n = 0, ret;
 
 	*sp = (struct stats_pick){ .duration = true,
 				   .value = { "duration_ns", "duration", true, false } };
@@ -616,17 +640,12 @@ static int pick_value(const struct recfile_target *t, struct stats_pick *sp, str
 			if (vd->how == PRINT_STACK || vd->how == PRINT_USTACK)
 				continue;
 			if (n++)
-				return ks_fail(e, -EINVAL, "report: --stats counts by one value; '%s' recorded '%s' and '%s'",
-					       name, sp->value.name, vd->text);
-			if (vd->how != PRINT_VALUE || vd->fmt || vd->shift || vd->size > 8 ||
-			    !btfu_is_scalar(p->sig.btf, vd->type_id))
-				return ks_fail(e, -EINVAL, "report: --stats counts by a number; '%s' of '%s' is not one",
-					       vd->text, name);
-			*sp = (struct stats_pick){
-				.kind = k, .idx = i,
-				.is_signed = btfu_is_signed(p->sig.btf, vd->type_id),
-			};
-			sp->value = (struct hist_value){ vd->text, vd->text, false, sp->is_signed };
+				return ks_fail(e, -EINVAL, "report: %s counts by one value; '%s' recorded '%s' and '%s'%s",
+					       opt, name, sp->value.name, vd->text,
+					       !strcmp(opt, "--hist") ? " (name one in a SPEC: report --hist FILE 'TARGET(VALUE)')" : "");
+			ret = pick_one(t, k, i, opt, sp, e);
+			if (ret)
+				return ret;
 		}
 	return 0;
 }
@@ -811,7 +830,7 @@ static int stats_setup(struct replay *rp, struct stats_table *st, struct ks_erro
 			       recfile__meta(rp->r)->nspecs, n);
 	for (i = 0; i < n && !ret; i++) {
 		st->rows[i] = (struct count_row){ .func_id = i, .sub = 0, .usub = -1 };
-		ret = pick_value(recfile__target(rp->r, i), &st->picks[i], e);
+		ret = pick_value(recfile__target(rp->r, i), "--stats", &st->picks[i], e);
 	}
 	return ret;
 }
@@ -867,6 +886,123 @@ static int print_stats(struct replay *rp, struct ks_error *e)
 	}
 	free(st.picks);
 	free(st.rows);
+	return ret;
+}
+
+/* ---- --hist ---- */
+
+/*
+ * --hist of a recording: per target (and --by key) a histogram of the
+ * value its SPEC names without a predicate (report --hist FILE
+ * 'sys:openat(return)'), else of the one value it recorded, else of its
+ * calls' durations; buckets as BPF cuts them live (hist__bucket()), each
+ * with the count, min, max and sum BPF keeps, through the live printer.
+ */
+static int pick_hist(struct replay *rp, int i, struct stats_pick *sp, struct ks_error *e)
+{
+	const struct recfile_target *t = recfile__target(rp->r, i);
+	const char *text = NULL;
+	int n = rec_query__values(rp->query, i, &text), k, idx;
+
+	if (n < 0)
+		return pick_value(t, "--hist", sp, e);
+	if (n > 1)
+		return ks_fail(e, -EINVAL, "report: --hist counts by one value; the spec of '%s' names %d",
+			       t->label[0] ? t->label : t->plan.sig.name, n);
+	if (!n) {
+		*sp = (struct stats_pick){ .duration = true,
+					   .value = { "duration_ns", "duration", true, false } };
+		return 0;
+	}
+	if (!rec_query__value(&t->plan, text, &k, &idx))
+		return ks_fail(e, -EINVAL, "report: --hist: '%s' of '%s' was not recorded",
+			       text, t->label[0] ? t->label : t->plan.sig.name);
+	return pick_one(t, k, idx, "--hist", sp, e);
+}
+
+static struct hist_value hist_value_of(void *ctx, __u32 func_id)
+{
+	return ((struct replay *)ctx)->picks[func_id].value;
+}
+
+static void keep_bounds(struct count_row *row, __u64 v, bool is_signed)
+{
+	if (row->count == 1) {
+		row->min = row->max = row->sum = v;
+		return;
+	}
+	row->sum += v;
+	if (is_signed ? (__s64)v < (__s64)row->min : v < row->min)
+		row->min = v;
+	if (is_signed ? (__s64)v > (__s64)row->max : v > row->max)
+		row->max = v;
+}
+
+static int hist_setup(struct replay *rp, struct ks_error *e)
+{
+	int n = recfile__ntargets(rp->r), i, ret = rp->opts->by ? by_setup(rp, e) : 0;
+
+	rp->picks = calloc(n ?: 1, sizeof(*rp->picks));
+	if (!rp->picks)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (i = 0; i < n && !ret; i++)
+		if (!rp->query || rec_query__names(rp->query, i))
+			ret = pick_hist(rp, i, &rp->picks[i], e);
+	return ret;
+}
+
+/* REC's histogram row (bucket and key) and value; false: not counted. */
+static bool hist_row(struct replay *rp, const struct hist_scale *scale, const void *rec,
+		     struct count_row *row, __u64 *v)
+{
+	const struct ksnoop_event *ev = rec;
+	const struct capture_plan *plan = &recfile__target(rp->r, ev->func_id)->plan;
+	const struct stats_pick *sp = &rp->picks[ev->func_id];
+
+	if (!wanted(rp, ev) || !stats_value(plan, sp, rec, v))
+		return false;
+	memset(row, 0, sizeof(*row));
+	row->func_id = ev->func_id;
+	row->usub = -1;
+	row->sub = hist__bucket(scale, *v, sp->is_signed);
+	return !rp->by || by_key(rp->by, plan, rec, row);
+}
+
+static int print_hist(struct replay *rp, struct ks_error *e)
+{
+	const struct options *o = rp->opts;
+	struct counts_fmt fmt = {
+		.func_name = count_target_name, .ctx = rp, .exact_max = true,
+		.symbolize = rp->printer.opts.symbolize, .sym_ctx = rp->printer.opts.sym_ctx,
+		.scale = { .linear = o->hist_step != 0, .min = o->hist_min, .step = o->hist_step,
+			   .nbuckets = o->hist_nbuckets },
+	};
+	struct count_table t = {};
+	struct count_row row, *r;
+	const void *rec;
+	size_t size, i;
+	int ret = hist_setup(rp, e);
+	__u64 v;
+
+	by_fmt(rp, &fmt);
+	while (ret >= 0 && (ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+		if (!hist_row(rp, &fmt.scale, rec, &row, &v))
+			continue;
+		r = table_add(&t, &row);
+		if (!r) {
+			ret = ks_fail(e, -ENOMEM, "out of memory");
+			break;
+		}
+		keep_bounds(r, v, rp->picks[row.func_id].is_signed);
+	}
+	if (ret >= 0) {
+		for (i = 0; i < t.n; i++)
+			rp->counted += t.rows[i].count;
+		if (counts__print_hist(&rp->report, t.rows, t.n, &fmt, hist_value_of))
+			ret = ks_fail(e, -ENOMEM, "out of memory");
+	}
+	free(t.rows);
+	free(t.slots);
 	return ret;
 }
 
@@ -979,9 +1115,8 @@ static int print_info(struct replay *rp, const char *where, struct ks_error *e)
 /* What a recording fixed already, or what report does not do yet. */
 static int check_report_options(const struct options *o, int argc)
 {
-	const char *refused = o->output == OUTPUT_HIST ? "--hist of a recording is not done yet" :
-			      o->by && o->output != OUTPUT_COUNT ?
-				"--by of a recording is done with --count only yet" :
+	const char *refused = o->by && o->output == OUTPUT_STATS ?
+				"--by of a recording is done with --count and --hist only yet" :
 			      o->pair && o->output != OUTPUT_STATS ?
 				"--pair of a recording is done with --stats only yet" :
 			      o->interval_ms ? "--interval does not apply to a recording" :
@@ -1032,6 +1167,7 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, char **spe
 	printing__init(&rp->printer, &rp->report, stdout, o, &popts);
 	rp->printing = true;
 	ret = o->output == OUTPUT_COUNT ? print_counts(rp, e) :
+	      o->output == OUTPUT_HIST ? print_hist(rp, e) :
 	      o->output == OUTPUT_STATS ? print_stats(rp, e) : print_events(rp, e);
 	if (ret < 0)
 		return ret == -EPIPE ? 0 : ret;
@@ -1067,6 +1203,7 @@ int do_report(int argc, char **argv, const struct options *opts)
 	if (rp.printing)
 		printer__fini(&rp.printer);
 	rec_query__free(rp.query);
+	free(rp.picks);
 	if (rp.by)
 		free(rp.by->t);
 	free(rp.by);

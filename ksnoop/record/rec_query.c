@@ -34,6 +34,9 @@ struct rq_target {
 	bool named;
 	int side;		/* the side its predicates read (-1: none) */
 	const char *side_text;	/* the first predicate's value there */
+	bool has_list;		/* the spec named values: */
+	int nvalues;		/* those without a predicate */
+	const char *value;	/* the first of them */
 	int npreds;
 	struct rq_pred preds[SPEC_MAX_ITEMS];
 };
@@ -185,11 +188,15 @@ static int bind_spec(struct rec_query *q, const struct spec *s, const char *patt
 		named = 1;
 		qt->named = true;
 		qt->side = -1;
+		qt->has_list = s->has_list;
 		for (j = 0; j < s->nitems; j++) {
 			struct rq_pred *pr = &qt->preds[qt->npreds];
 
-			if (!s->items[j].has_pred)
+			if (!s->items[j].has_pred) {
+				if (!qt->nvalues++)
+					qt->value = s->items[j].text;
 				continue;
+			}
 			ret = bind_pred(&s->items[j], t, btf, pr, e);
 			if (ret)
 				return ret;
@@ -367,6 +374,17 @@ static bool pred_holds(const struct capture_plan *plan, const struct rq_pred *pr
 bool rec_query__names(const struct rec_query *q, __u32 func_id)
 {
 	return func_id < (__u32)q->ntargets && q->t[func_id].named;
+}
+
+int rec_query__values(const struct rec_query *q, __u32 func_id, const char **first)
+{
+	const struct rq_target *qt;
+
+	if (!q || func_id >= (__u32)q->ntargets || !q->t[func_id].named || !q->t[func_id].has_list)
+		return -1;
+	qt = &q->t[func_id];
+	*first = qt->value;
+	return qt->nvalues;
 }
 
 int rec_query__side(const struct rec_query *q, __u32 func_id)

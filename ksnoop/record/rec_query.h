@@ -35,6 +35,12 @@ struct rec_query *rec_query__new(const struct recfile *r, char *const *specs, in
 /* Whether the record REC (checked by recfile__next()) answers Q. */
 bool rec_query__keep(const struct rec_query *q, const void *rec);
 void rec_query__free(struct rec_query *q);
+/*
+ * The values the SPEC naming FUNC_ID names without a predicate (what
+ * --hist counts by), *FIRST the first: how many; -1 when no SPEC with a
+ * value list names it.
+ */
+int rec_query__values(const struct rec_query *q, __u32 func_id, const char **first);
 /* Whether a SPEC of Q names target FUNC_ID. */
 bool rec_query__names(const struct rec_query *q, __u32 func_id);
 /*

@@ -50,9 +50,12 @@ headers() { grep -E '^[0-9]{2}:[0-9]{2}:' "$1"; }
 bg "$tmp/ct" "$tmp/ect" -c "$prog" --count --by return 'sys:openat(return)' && ct=$BGPID
 bg "$tmp/cj" "$tmp/ecj" -c "$prog" -j --count --by return 'sys:openat(return)' && cj=$BGPID
 bg "$tmp/cc" "$tmp/ecc" -c "$prog" --count --by comm,return 'sys:openat(return < 0)' && cc=$BGPID
+bg "$tmp/ht" "$tmp/eht" -c "$prog" --hist 'sys:openat(return)' && ht=$BGPID
+bg "$tmp/hj" "$tmp/ehj" -c "$prog" -j --hist 'sys:openat(return)' && hj=$BGPID
+bg "$tmp/hl" "$tmp/ehl" -c "$prog" --hist=linear:-4:4:2 --by comm 'sys:openat(return)' && hl=$BGPID
 bg "$tmp/ro" "$tmp/er" record -o "$tmp/s.ksr" -c "$prog" 'sys:openat(filename, return)' && rec=$BGPID
 "$tmp/$prog" "$missing" $N "$existing" $M 9 >/dev/null 2>&1
-end $ct $cj $cc $rec
+end $ct $cj $cc $ht $hj $hl $rec
 expect_match sys_recorded "^ksnoop: [0-9]+ events recorded to $tmp/s.ksr" "$(cat "$tmp/er")"
 
 # Exactly the failing opens: N returns of -2, nothing else.
@@ -79,6 +82,18 @@ expect_eq sys_count_by_summary "$(grep ' calls counted$' "$tmp/ect")" "$(cat "$t
 check sys_count_by_json_identical cmp "$tmp/cj" <(ks report -j --count --by return "$tmp/s.ksr" 2>/dev/null)
 check sys_count_by_pred_identical cmp "$tmp/cc" \
 	<(ks report --count --by comm,return "$tmp/s.ksr" 'sys:openat(return < 0)' 2>/dev/null)
+
+# --hist at report time: of the value the SPEC names, as the live runs printed it.
+ks report --hist "$tmp/s.ksr" 'sys:openat(return)' >"$tmp/rht" 2>"$tmp/erht"
+check sys_hist_text_identical cmp "$tmp/ht" "$tmp/rht"
+expect_eq sys_hist_summary "$(grep ' calls counted$' "$tmp/eht")" "$(cat "$tmp/erht")"
+check sys_hist_json_identical cmp "$tmp/hj" <(ks report -j --hist "$tmp/s.ksr" 'sys:openat(return)' 2>/dev/null)
+check sys_hist_linear_by_identical cmp "$tmp/hl" \
+	<(ks report --hist=linear:-4:4:2 --by comm "$tmp/s.ksr" 'sys:openat(return)' 2>/dev/null)
+expect_match sys_hist_enoent_bucket "^\(\.\.\., 0\) +$N \|" "$(cat "$tmp/rht")"
+# Of durations where the SPEC names no value: one per return (each run times its own calls).
+expect_eq sys_hist_durations "$(ks report "$tmp/s.ksr" 2>/dev/null | grep -c '<- sys:openat')" \
+	"$(ks report -j --hist "$tmp/s.ksr" 'sys:openat()' 2>/dev/null | jq -r 'select(.type == "hist" and .value == "duration_ns") | .count')"
 
 # -L: the calls at least that long, their returns alone.
 total_returns=$(ks report "$tmp/s.ksr" 2>/dev/null | grep -c '<- sys:openat')
@@ -140,6 +155,9 @@ string_order          report "$tmp/s.ksr" 'sys:openat(filename < "x")'
 not_a_number          report "$tmp/s.ksr" 'sys:openat(return == "x")'
 bad_spec              report "$tmp/s.ksr" 'sys:openat(return ==)'
 by_not_recorded       report --count --by flags "$tmp/s.ksr"
+hist_two_values       report --hist "$tmp/s.ksr" 'sys:openat(filename, return)'
+hist_not_recorded     report --hist "$tmp/s.ksr" 'sys:openat(flags)'
+hist_not_a_number     report --hist "$tmp/s.ksr" 'sys:openat(filename)'
 bad_since             report --since yesterday "$tmp/s.ksr"
 until_before_since    report --since 2s --until 1s "$tmp/s.ksr"
 info_with_spec        report --info "$tmp/s.ksr" sys:openat

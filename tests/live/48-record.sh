@@ -108,7 +108,7 @@ expect_match count_text_pred '^ +3  ksnoop_test:req$' "$(cat "$tmp/rct")"
 expect_eq count_summary "$(grep ' calls counted$' "$tmp/ect")" "$(cat "$tmp/erct")"
 check count_json_identical cmp "$tmp/cj" <(ks report -j --count "$tmp/c.ksr" 2>/dev/null)
 KS_GOLDEN_VARS=tmp ks_errors "$golden/errors-count" <<'ROWS'
-report_hist           report --hist "$tmp/c.ksr"
+report_stats_by       report --stats --by comm "$tmp/c.ksr"
 ROWS
 
 # --stats at report time: what live --stats runs of the same calls summed
