@@ -18,6 +18,7 @@
  * `ksnoop report --info FILE`: what the file holds, without the events.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,11 @@
 #include "btf_util.h"
 #include "cli.h"
 #include "counts.h"
+#include "duration.h"
 #include "hist.h"
 #include "log.h"
 #include "print.h"
 #include "printing.h"
-#include "duration.h"
 #include "rec_query.h"
 #include "recfile.h"
 #include "report.h"
@@ -150,7 +151,8 @@ static int parse_wall(const char *text, const struct recfile_meta *m, __u64 *wal
 	}
 	tm.tm_isdst = -1;
 	t = utc ? timegm(&tm) : mktime(&tm);
-	if (t == (time_t)-1 || t < 0)
+	/* Before 1970 or past 2262 (nanoseconds in 63 bits): no recording's. */
+	if (t == (time_t)-1 || t < 0 || (__u64)t > (__u64)INT64_MAX / 1000000000ULL - 1)
 		return -EINVAL;
 	*wall_ns = (__u64)t * 1000000000ULL + frac;
 	return 0;

@@ -38,7 +38,7 @@ struct rq_target {
 	int nvalues;		/* those without a predicate */
 	const char *value;	/* the first of them */
 	int npreds;
-	struct rq_pred preds[SPEC_MAX_ITEMS];
+	struct rq_pred *preds;	/* the spec's predicates: only named targets hold them */
 };
 
 struct rec_query {
@@ -189,6 +189,9 @@ static int bind_spec(struct rec_query *q, const struct spec *s, const char *patt
 		qt->named = true;
 		qt->side = -1;
 		qt->has_list = s->has_list;
+		qt->preds = calloc(s->nitems ?: 1, sizeof(*qt->preds));
+		if (!qt->preds)
+			return ks_fail(e, -ENOMEM, "out of memory");
 		for (j = 0; j < s->nitems; j++) {
 			struct rq_pred *pr = &qt->preds[qt->npreds];
 
@@ -293,6 +296,8 @@ void rec_query__free(struct rec_query *q)
 		return;
 	for (i = 0; i < q->nspecs; i++)
 		spec__free(&q->specs[i]);
+	for (i = 0; i < q->ntargets && q->t; i++)
+		free(q->t[i].preds);
 	free(q->specs);
 	free(q->t);
 	free(q);

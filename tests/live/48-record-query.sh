@@ -159,6 +159,7 @@ hist_two_values       report --hist "$tmp/s.ksr" 'sys:openat(filename, return)'
 hist_not_recorded     report --hist "$tmp/s.ksr" 'sys:openat(flags)'
 hist_not_a_number     report --hist "$tmp/s.ksr" 'sys:openat(filename)'
 bad_since             report --since yesterday "$tmp/s.ksr"
+since_year_9999       report --since 9999-01-01T00:00:00Z "$tmp/s.ksr"
 until_before_since    report --since 2s --until 1s "$tmp/s.ksr"
 info_with_spec        report --info "$tmp/s.ksr" sys:openat
 since_without_report  --since 1s tp:sched_process_exec
