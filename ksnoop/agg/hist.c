@@ -29,6 +29,26 @@ void hist__range(const struct hist_scale *s, __s32 b, struct hist_range *r)
 	}
 }
 
+__s32 hist__bucket(const struct hist_scale *s, __u64 v, bool is_signed)
+{
+	__u64 off;
+	__s32 b = 1;
+
+	if (s->linear) {
+		if (is_signed ? (__s64)v < s->min : s->min >= 0 && v < (__u64)s->min)
+			return -1;
+		off = v - (__u64)s->min;
+		return off / s->step >= s->nbuckets ? (__s32)s->nbuckets : (__s32)(off / s->step);
+	}
+	if (is_signed && (__s64)v < 0)
+		return -1;
+	if (!v)
+		return 0;
+	while (v >>= 1)
+		b++;
+	return b;
+}
+
 /* NS in the largest unit it reaches, three significant digits: "1.02us", "131us". */
 static void duration_str(__u64 ns, char *buf, size_t sz)
 {

@@ -41,6 +41,15 @@ struct hist_range {
 
 void hist__range(const struct hist_scale *s, __s32 b, struct hist_range *r);
 
+/*
+ * The bucket of V (IS_SIGNED: an __s64) as BPF's hist_bucket() makes it
+ * live (bpf/agg.bpf.h): log2, 0 for 0 and k for [2^(k-1), 2^k), -1 for
+ * a negative number; linear, -1 below min, k for [min + k * step, min +
+ * (k + 1) * step), nbuckets at or above the last.  For values counted in
+ * userspace (report --hist of a recording).
+ */
+__s32 hist__bucket(const struct hist_scale *s, __u64 v, bool is_signed);
+
 /* V as a label shows it: "131072", or for durations "131us". */
 void hist__value_str(const struct hist_scale *s, bool is_signed, __u64 v, char *buf, size_t sz);
 

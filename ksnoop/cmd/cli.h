@@ -79,6 +79,8 @@ struct options {
 	const char *record_path;
 	bool force;
 	bool rec_info;
+	/* report: --since, --until TIME (an offset from the start, or a wall time) */
+	const char *since, *until;
 	bool recording;		/* `record`: events go to record_path, not the printer */
 	/* --pcap FILE: the packets of specs binding a struct sk_buff *, as pcapng (NULL: none) */
 	const char *pcap_path;

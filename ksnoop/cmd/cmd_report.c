@@ -23,6 +23,7 @@
  * `ksnoop report --info FILE`: what the file holds, without the events.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +34,19 @@
 #include "btf_util.h"
 #include "cli.h"
 #include "counts.h"
+#include "duration.h"
+#include "hist.h"
 #include "log.h"
 #include "print.h"
 #include "printing.h"
+#include "rec_query.h"
 #include "recfile.h"
 #include "report.h"
 #include "kernel.h"
 #include "spec.h"
+
+struct by_table;
+struct stats_pick;
 
 struct replay {
 	const struct options *opts;
@@ -53,6 +60,10 @@ struct replay {
 	__u64 counted;		/* --count: calls counted */
 	__u64 pair_full, pair_unread;	/* --pair: STARTs not kept, keys not read */
 	bool printing;		/* printer and report set up */
+	struct rec_query *query;	/* SPEC...: the events asked for (NULL: all) */
+	struct by_table *by;		/* --by: each target's key (NULL: none) */
+	struct stats_pick *picks;	/* --hist: what each target counts by */
+	__u64 since_ns, until_ns;	/* --since, --until: records' clock (0: none) */
 };
 
 /* The file's kallsyms lines where ksyms.c reads a path: a memfd.  1: set up; 0: none. */
@@ -82,14 +93,109 @@ static int setup_ksyms(struct replay *rp)
 	return 1;
 }
 
-/* -p, --tid, -c: applied here, as BPF applies them live. */
-static bool wanted(const struct options *o, const struct ksnoop_event *ev)
+/*
+ * -p, --tid, -c: applied here, as BPF applies them live; then the time
+ * window and the SPECs' questions (rec_query.c).
+ */
+static bool wanted(const struct replay *rp, const struct ksnoop_event *ev)
 {
+	const struct options *o = rp->opts;
+
 	if (o->pid && ev->tgid != o->pid)
 		return false;
 	if (o->tid && ev->tid != o->tid)
 		return false;
-	return !o->has_comm || !strncmp(ev->comm, o->comm, KSNOOP_COMM_LEN);
+	if (o->has_comm && strncmp(ev->comm, o->comm, KSNOOP_COMM_LEN))
+		return false;
+	if (ev->time_ns < rp->since_ns || (rp->until_ns && ev->time_ns > rp->until_ns))
+		return false;
+	/* -L: the returns of calls at least that long (their entries were seen);
+	 * with --pair, the latencies (pair_step()) */
+	if (o->min_duration_ns && !o->pair && (ev->kind != KSNOOP_RETURN || !(ev->flags & KSNOOP_EV_DURATION) ||
+				   ev->duration_ns < o->min_duration_ns))
+		return false;
+	return rec_query__keep(rp->query, ev);
+}
+
+/*
+ * --since, --until TEXT into the records' clock (monotonic): a length of
+ * time is an offset from the recording's start ("2s", "150ms"); else a
+ * wall time as the events print it, "HH:MM:SS[.FRACTION]" on the day the
+ * recording started, or "YYYY-MM-DDTHH:MM:SS[.FRACTION][Z]" (Z: UTC;
+ * else local time, as the events print).
+ */
+static int parse_frac(const char *p, __u64 *ns)
+{
+	__u64 scale = 100000000ULL;
+
+	*ns = 0;
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+			*ns += (*p - '0') * scale;
+	}
+	return *p;
+}
+
+static int parse_wall(const char *text, const struct recfile_meta *m, __u64 *wall_ns)
+{
+	time_t start = m->start_ns / 1000000000ULL, t;
+	struct tm tm = {};
+	const char *p;
+	__u64 frac;
+	int utc = 0, end;
+
+	if ((p = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm))) {
+		end = parse_frac(p, &frac);
+		utc = end == 'Z';
+		if (end && !(utc && !p[strcspn(p, "Z") + 1]))
+			return -EINVAL;
+	} else {
+		if (!localtime_r(&start, &tm))
+			return -EINVAL;
+		p = strptime(text, "%H:%M:%S", &tm);
+		if (!p || parse_frac(p, &frac))
+			return -EINVAL;
+	}
+	tm.tm_isdst = -1;
+	t = utc ? timegm(&tm) : mktime(&tm);
+	/* Before 1970 or past 2262 (nanoseconds in 63 bits): no recording's. */
+	if (t == (time_t)-1 || t < 0 || (__u64)t > (__u64)INT64_MAX / 1000000000ULL - 1)
+		return -EINVAL;
+	*wall_ns = (__u64)t * 1000000000ULL + frac;
+	return 0;
+}
+
+/* TEXT (OPTION's) as a time on the records' clock into *NS. */
+static int window_bound(const struct replay *rp, const char *option, const char *text,
+			__u64 *ns, struct ks_error *e)
+{
+	const struct recfile_meta *m = recfile__meta(rp->r);
+	struct ks_error ignored = {};
+	__u64 off, wall;
+
+	if (!duration__parse(text, 0, &off, &ignored))
+		wall = m->start_ns + off;
+	else if (parse_wall(text, m, &wall))
+		return ks_fail(e, -EINVAL, "report: %s '%s': expected an offset from the recording's start (2s, 150ms) or a wall time (HH:MM:SS[.FRACTION], YYYY-MM-DDTHH:MM:SS[Z])",
+			       option, text);
+	/* wall = monotonic + clock_offset; before the clock's zero: its first ns */
+	*ns = (__s64)wall - m->clock_offset_ns > 0 ? (__u64)((__s64)wall - m->clock_offset_ns) : 1;
+	return 0;
+}
+
+static int setup_window(struct replay *rp, struct ks_error *e)
+{
+	const struct options *o = rp->opts;
+	int ret = 0;
+
+	if (o->since)
+		ret = window_bound(rp, "--since", o->since, &rp->since_ns, e);
+	if (!ret && o->until)
+		ret = window_bound(rp, "--until", o->until, &rp->until_ns, e);
+	if (!ret && rp->until_ns && rp->until_ns < rp->since_ns)
+		ret = ks_fail(e, -EINVAL, "report: --until '%s' is before --since '%s'",
+			      o->until, o->since);
+	return ret;
 }
 
 static int print_events(struct replay *rp, struct ks_error *e)
@@ -101,7 +207,7 @@ static int print_events(struct replay *rp, struct ks_error *e)
 	while ((ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
 		const struct ksnoop_event *ev = rec;
 
-		if (!wanted(rp->opts, ev))
+		if (!wanted(rp, ev))
 			continue;
 		printer__event(&rp->printer, &recfile__target(rp->r, ev->func_id)->plan, rec, size);
 		if (ferror(stdout))
@@ -167,18 +273,21 @@ static int counted_kind(const struct capture_plan *plan)
 
 static __u64 row_hash(const struct count_row *r)
 {
-	__u64 h = r->func_id * 0x9e3779b97f4a7c15ULL ^ r->nframes;
+	__u64 h = (r->func_id * 0x9e3779b97f4a7c15ULL ^ r->nframes) + (__u32)r->sub;
 	__u32 i;
 
 	for (i = 0; i < r->nframes; i++)
 		h = (h ^ r->frames[i]) * 0x100000001b3ULL;
+	for (i = 0; r->has_key && i < sizeof(r->key); i++)
+		h = (h ^ r->key[i]) * 0x100000001b3ULL;
 	return h;
 }
 
 static bool same_row(const struct count_row *a, const struct count_row *b)
 {
-	return a->func_id == b->func_id && a->nframes == b->nframes &&
-	       !memcmp(a->frames, b->frames, a->nframes * sizeof(a->frames[0]));
+	return a->func_id == b->func_id && a->sub == b->sub && a->nframes == b->nframes &&
+	       !memcmp(a->frames, b->frames, a->nframes * sizeof(a->frames[0])) &&
+	       a->has_key == b->has_key && !memcmp(a->key, b->key, sizeof(a->key));
 }
 
 static int table_grow(struct count_table *t)
@@ -201,30 +310,30 @@ static int table_grow(struct count_table *t)
 	return 0;
 }
 
-/* One more call of ROW's function and stack. */
-static int table_add(struct count_table *t, const struct count_row *row)
+/* One more call of ROW's function, stack, key and bucket: its row, NULL without memory. */
+static struct count_row *table_add(struct count_table *t, const struct count_row *row)
 {
 	size_t j;
 
 	if (2 * (t->n + 1) > t->nslots && table_grow(t))
-		return -ENOMEM;
+		return NULL;
 	for (j = row_hash(row) & (t->nslots - 1); t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
 		if (same_row(&t->rows[t->slots[j] - 1], row)) {
 			t->rows[t->slots[j] - 1].count++;
-			return 0;
+			return &t->rows[t->slots[j] - 1];
 		}
 	}
 	if (t->n == t->cap) {
 		struct count_row *r = realloc(t->rows, (t->cap = t->cap ? 2 * t->cap : 64) * sizeof(*r));
 
 		if (!r)
-			return -ENOMEM;
+			return NULL;
 		t->rows = r;
 	}
 	t->rows[t->n] = *row;
 	t->rows[t->n].count = 1;
 	t->slots[j] = ++t->n;
-	return 0;
+	return &t->rows[t->n - 1];
 }
 
 /* REC's row: its function, and its stack if the plan took one. */
@@ -253,6 +362,161 @@ static void row_of(const struct capture_plan *plan, const void *rec, bool stacks
 	}
 }
 
+/* ---- --by ---- */
+
+/*
+ * --count --by KEY,... of a recording: each event's key made from what
+ * was recorded, laid out as counts__key() reads a live key (a number in
+ * 8 bytes, a comm in KSNOOP_COMM_LEN, a string in KSNOOP_BY_SIZE), so
+ * that the live run's printer prints it.  A VALUE part is a value the
+ * recording captured, an integer or a string; it decides the side
+ * counted, as live (the event that carries it).
+ */
+struct by_target {
+	struct by_kind kind;
+	int vkind, vidx;	/* the VALUE part's recorded value (vidx -1: none) */
+};
+
+struct by_table {
+	struct spec_by by;
+	struct recfile *r;
+	struct by_target *t;	/* per target */
+};
+
+/* counts_fmt's by_kind, its ctx the replay. */
+static struct by_kind by_kind_of(void *ctx, __u32 func_id)
+{
+	const struct replay *rp = ctx;
+
+	return rp->by->t[func_id].kind;
+}
+
+/* The VALUE part NAME of target T: its kind, into BT's KIND; -EINVAL with E. */
+static int by_value_part(const struct recfile *r, const struct recfile_target *t,
+			 const char *name, struct by_target *bt, enum ksnoop_by *part,
+			 struct ks_error *e)
+{
+	const struct capture_plan *p = &t->plan;
+	const struct btf *btf = recfile__btf(r);
+	const struct value_desc *vd;
+
+	if (!rec_query__value(p, name, &bt->vkind, &bt->vidx))
+		return ks_fail(e, -EINVAL, "report: --by '%s': '%s' of '%s' was not recorded",
+			       name, name, t->label[0] ? t->label : p->sig.name);
+	vd = &p->values[bt->vkind][bt->vidx];
+	if (vd->how == PRINT_STRING ||
+	    (vd->how == PRINT_VALUE && btfu_is_char_array(btf, vd->type_id))) {
+		*part = KSNOOP_BY_STR;
+		return 0;
+	}
+	if (vd->how != PRINT_VALUE || vd->fmt == FMT_TUPLE || vd->size > 8 ||
+	    !btfu_is_scalar(btf, vd->type_id))
+		return ks_fail(e, -EINVAL, "report: --by '%s' of '%s' is not an integer or a string",
+			       name, t->label[0] ? t->label : p->sig.name);
+	*part = KSNOOP_BY_INT;
+	bt->kind.is_signed = btfu_is_signed(btf, vd->type_id);
+	bt->kind.btf = btf;
+	bt->kind.desc = vd;
+	return 0;
+}
+
+static int by_target_setup(struct by_table *bt, int i, struct ks_error *e)
+{
+	const struct recfile_target *t = recfile__target(bt->r, i);
+	struct by_target *b = &bt->t[i];
+	int j, off = 0, ret;
+
+	b->vidx = -1;
+	for (j = 0; j < bt->by.n; j++) {
+		enum ksnoop_by part = bt->by.word[j];
+
+		if (part == KSNOOP_BY_NONE) {
+			ret = by_value_part(bt->r, t, bt->by.part[j], b, &part, e);
+			if (ret)
+				return ret;
+		}
+		b->kind.part[j] = part;
+		b->kind.off[j] = off;
+		off += part == KSNOOP_BY_STR ? KSNOOP_BY_SIZE :
+		       part == KSNOOP_BY_COMM ? KSNOOP_COMM_LEN : 8;
+		if (bt->by.word[j] == KSNOOP_BY_NONE || !b->kind.by)
+			b->kind.by = part;
+	}
+	b->kind.nparts = bt->by.n;
+	return 0;
+}
+
+static int by_setup(struct replay *rp, struct ks_error *e)
+{
+	struct by_table *bt = calloc(1, sizeof(*bt));
+	int i, n = recfile__ntargets(rp->r), ret;
+
+	if (!bt)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	rp->by = bt;
+	bt->r = rp->r;
+	ret = spec__parse_by(rp->opts->by, &bt->by, e);
+	if (ret)
+		return ret;
+	bt->t = calloc(n ?: 1, sizeof(*bt->t));
+	if (!bt->t)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	/* The targets the SPECs name (all without SPECs): the others are not counted. */
+	for (i = 0; i < n && !ret; i++)
+		if (!rp->query || rec_query__names(rp->query, i))
+			ret = by_target_setup(bt, i, e);
+	return ret;
+}
+
+/* A string VALUE part: its first KSNOOP_BY_SIZE - 1 bytes, as BPF keeps them. */
+static bool by_str(const struct capture_plan *plan, const struct by_target *b, const void *rec,
+		   char *k)
+{
+	const struct ksnoop_value *vh;
+
+	if (((const struct ksnoop_event *)rec)->kind != b->vkind)
+		return false;
+	vh = (const void *)((const char *)rec + plan->bpf.side[b->vkind].values[b->vidx].rec_off);
+	if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK)
+		return false;
+	memcpy(k, vh + 1, strnlen((const char *)(vh + 1),
+				  vh->len < KSNOOP_BY_SIZE - 1 ? vh->len : KSNOOP_BY_SIZE - 1));
+	return true;
+}
+
+/* REC's key into ROW; false: its VALUE part was not read. */
+static bool by_key(const struct by_table *bt, const struct capture_plan *plan,
+		   const void *rec, struct count_row *row)
+{
+	const struct ksnoop_event *ev = rec;
+	const struct by_target *b = &bt->t[ev->func_id];
+	int j;
+
+	row->has_key = true;
+	for (j = 0; j < b->kind.nparts; j++) {
+		__u8 *k = row->key + b->kind.off[j];
+		__u64 v = 0;
+
+		switch (b->kind.part[j]) {
+		case KSNOOP_BY_COMM:
+			memcpy(k, ev->comm, KSNOOP_COMM_LEN);
+			continue;
+		case KSNOOP_BY_STR:
+			if (!by_str(plan, b, rec, (char *)k))
+				return false;
+			continue;
+		case KSNOOP_BY_PID: v = ev->tgid; break;
+		case KSNOOP_BY_TID: v = ev->tid; break;
+		case KSNOOP_BY_CPU: v = ev->cpu; break;
+		default:
+			if (!rec_query__int(plan, b->vkind, b->vidx, rec, b->kind.is_signed, &v))
+				return false;
+		}
+		memcpy(k, &v, sizeof(v));
+	}
+	return true;
+}
+
 static const char *target_name(void *ctx, __u32 func_id)
 {
 	const struct recfile_target *t = recfile__target(ctx, func_id);
@@ -260,27 +524,59 @@ static const char *target_name(void *ctx, __u32 func_id)
 	return !t ? "?" : t->label[0] ? t->label : t->plan.sig.name;
 }
 
+/*
+ * The side a call of FUNC_ID is counted at: the one a --by VALUE or the
+ * predicates read (the event that carries them), else as BPF counts live.
+ */
+static int count_side(const struct replay *rp, const struct capture_plan *plan, __u32 func_id)
+{
+	int side = rec_query__side(rp->query, func_id);
+
+	if (rp->by && rp->by->t[func_id].vidx >= 0)
+		return rp->by->t[func_id].vkind;
+	return side >= 0 ? side : counted_kind(plan);
+}
+
+static const char *count_target_name(void *ctx, __u32 func_id)
+{
+	return target_name(((struct replay *)ctx)->r, func_id);
+}
+
+/* --by: the names of its parts, a column each. */
+static void by_fmt(const struct replay *rp, struct counts_fmt *fmt)
+{
+	if (!rp->by)
+		return;
+	fmt->by = rp->opts->by;
+	fmt->by_kind = by_kind_of;
+	for (fmt->nby = 0; fmt->nby < rp->by->by.n; fmt->nby++)
+		fmt->by_names[fmt->nby] = rp->by->by.part[fmt->nby];
+}
+
 static int print_counts(struct replay *rp, struct ks_error *e)
 {
 	bool stacks = recfile__meta(rp->r)->stack;
 	struct counts_fmt fmt = {
-		.stacks = stacks, .func_name = target_name, .ctx = rp->r,
+		.stacks = stacks, .func_name = count_target_name, .ctx = rp,
 		.symbolize = rp->printer.opts.symbolize, .sym_ctx = rp->printer.opts.sym_ctx,
 	};
 	struct count_table t = {};
 	struct count_row row;
 	const void *rec;
 	size_t size, i;
-	int ret;
+	int ret = rp->opts->by ? by_setup(rp, e) : 0;
 
-	while ((ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+	by_fmt(rp, &fmt);
+	while (ret >= 0 && (ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
 		const struct ksnoop_event *ev = rec;
 		const struct capture_plan *plan = &recfile__target(rp->r, ev->func_id)->plan;
 
-		if (!wanted(rp->opts, ev) || ev->kind != counted_kind(plan))
+		if (!wanted(rp, ev) || ev->kind != count_side(rp, plan, ev->func_id))
 			continue;
 		row_of(plan, rec, stacks, &row);
-		if (table_add(&t, &row)) {
+		if (rp->by && !by_key(rp->by, plan, rec, &row))
+			continue;
+		if (!table_add(&t, &row)) {
 			ret = ks_fail(e, -ENOMEM, "out of memory");
 			break;
 		}
@@ -317,13 +613,38 @@ struct stats_table {
 	struct count_row *rows;		/* per target: count, sum, min, max */
 };
 
-static int pick_value(const struct recfile_target *t, bool pair, struct stats_pick *sp,
+/* What OPT does with its value: --pair pairs by it, --stats and --hist count by it. */
+static const char *verb_of(const char *opt)
+{
+	return strcmp(opt, "--pair") ? "counts by" : "pairs by";
+}
+
+/* Value I of side K of T as what OPT counts by, into SP; -EINVAL with E: not a number. */
+static int pick_one(const struct recfile_target *t, int k, int i, const char *opt,
+		    struct stats_pick *sp, struct ks_error *e)
+{
+	const struct capture_plan *p = &t->plan;
+	const struct value_desc *vd = &p->values[k][i];
+
+	if (vd->how != PRINT_VALUE || vd->fmt || vd->shift || vd->size > 8 ||
+	    !btfu_is_scalar(p->sig.btf, vd->type_id))
+		return ks_fail(e, -EINVAL, "report: %s %s a number; '%s' of '%s' is not one",
+			       opt, verb_of(opt), vd->text, t->label[0] ? t->label : p->sig.name);
+	*sp = (struct stats_pick){
+		.kind = k, .idx = i,
+		.is_signed = btfu_is_signed(p->sig.btf, vd->type_id),
+	};
+	sp->value = (struct hist_value){ vd->text, vd->text, false, sp->is_signed };
+	return 0;
+}
+
+/* What OPT (--stats, --hist, --pair) counts by for T: its one recorded value, or durations. */
+static int pick_value(const struct recfile_target *t, const char *opt, struct stats_pick *sp,
 		      struct ks_error *e)
 {
 	const struct capture_plan *p = &t->plan;
 	const char *name = t->label[0] ? t->label : p->sig.name;
-	const char *by = pair ? "--pair pairs by" : "--stats counts by";
-	int k, i, n = 0;
+	int k, i, n = 0, ret;
 
 	*sp = (struct stats_pick){ .duration = true,
 				   .value = { "duration_ns", "duration", true, false } };
@@ -334,17 +655,12 @@ static int pick_value(const struct recfile_target *t, bool pair, struct stats_pi
 			if (vd->how == PRINT_STACK || vd->how == PRINT_USTACK)
 				continue;
 			if (n++)
-				return ks_fail(e, -EINVAL, "report: %s one value; '%s' recorded '%s' and '%s'",
-					       by, name, sp->value.name, vd->text);
-			if (vd->how != PRINT_VALUE || vd->fmt || vd->shift || vd->size > 8 ||
-			    !btfu_is_scalar(p->sig.btf, vd->type_id))
-				return ks_fail(e, -EINVAL, "report: %s a number; '%s' of '%s' is not one",
-					       by, vd->text, name);
-			*sp = (struct stats_pick){
-				.kind = k, .idx = i,
-				.is_signed = btfu_is_signed(p->sig.btf, vd->type_id),
-			};
-			sp->value = (struct hist_value){ vd->text, vd->text, false, sp->is_signed };
+				return ks_fail(e, -EINVAL, "report: %s %s one value; '%s' recorded '%s' and '%s'%s",
+					       opt, verb_of(opt), name, sp->value.name, vd->text,
+					       !strcmp(opt, "--hist") ? " (name one in a SPEC: report --hist FILE 'TARGET(VALUE)')" : "");
+			ret = pick_one(t, k, i, opt, sp, e);
+			if (ret)
+				return ret;
 		}
 	return 0;
 }
@@ -553,7 +869,8 @@ static int stats_setup(struct replay *rp, struct stats_table *st, struct ks_erro
 		if (!ret && by_thread)	/* pair_key_of(): a duration pick's key is the thread */
 			st->picks[i] = (struct stats_pick){ .duration = true };
 		else if (!ret)
-			ret = pick_value(recfile__target(rp->r, i), rp->opts->pair, &st->picks[i], e);
+			ret = pick_value(recfile__target(rp->r, i),
+					 rp->opts->pair ? "--pair" : "--stats", &st->picks[i], e);
 	}
 	return ret;
 }
@@ -564,7 +881,7 @@ static bool stats_next(struct replay *rp, struct pairing *pg, const struct stats
 {
 	const struct ksnoop_event *ev = rec;
 
-	if (!wanted(rp->opts, ev))
+	if (!wanted(rp, ev))
 		return false;
 	if (pg->slots)
 		return pair_step(rp, pg, st, rec, v);
@@ -670,6 +987,120 @@ static int print_pairs(struct replay *rp, struct ks_error *e)
 	free(pg.slots);
 	free(st.picks);
 	free(st.rows);
+/* ---- --hist ---- */
+
+/*
+ * --hist of a recording: per target (and --by key) a histogram of the
+ * value its SPEC names without a predicate (report --hist FILE
+ * 'sys:openat(return)'), else of the one value it recorded, else of its
+ * calls' durations; buckets as BPF cuts them live (hist__bucket()), each
+ * with the count, min, max and sum BPF keeps, through the live printer.
+ */
+static int pick_hist(struct replay *rp, int i, struct stats_pick *sp, struct ks_error *e)
+{
+	const struct recfile_target *t = recfile__target(rp->r, i);
+	const char *text = NULL;
+	int n = rec_query__values(rp->query, i, &text), k, idx;
+
+	if (n < 0)
+		return pick_value(t, "--hist", sp, e);
+	if (n > 1)
+		return ks_fail(e, -EINVAL, "report: --hist counts by one value; the spec of '%s' names %d",
+			       t->label[0] ? t->label : t->plan.sig.name, n);
+	if (!n) {
+		*sp = (struct stats_pick){ .duration = true,
+					   .value = { "duration_ns", "duration", true, false } };
+		return 0;
+	}
+	if (!rec_query__value(&t->plan, text, &k, &idx))
+		return ks_fail(e, -EINVAL, "report: --hist: '%s' of '%s' was not recorded",
+			       text, t->label[0] ? t->label : t->plan.sig.name);
+	return pick_one(t, k, idx, "--hist", sp, e);
+}
+
+static struct hist_value hist_value_of(void *ctx, __u32 func_id)
+{
+	return ((struct replay *)ctx)->picks[func_id].value;
+}
+
+static void keep_bounds(struct count_row *row, __u64 v, bool is_signed)
+{
+	if (row->count == 1) {
+		row->min = row->max = row->sum = v;
+		return;
+	}
+	row->sum += v;
+	if (is_signed ? (__s64)v < (__s64)row->min : v < row->min)
+		row->min = v;
+	if (is_signed ? (__s64)v > (__s64)row->max : v > row->max)
+		row->max = v;
+}
+
+static int hist_setup(struct replay *rp, struct ks_error *e)
+{
+	int n = recfile__ntargets(rp->r), i, ret = rp->opts->by ? by_setup(rp, e) : 0;
+
+	rp->picks = calloc(n ?: 1, sizeof(*rp->picks));
+	if (!rp->picks)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (i = 0; i < n && !ret; i++)
+		if (!rp->query || rec_query__names(rp->query, i))
+			ret = pick_hist(rp, i, &rp->picks[i], e);
+	return ret;
+}
+
+/* REC's histogram row (bucket and key) and value; false: not counted. */
+static bool hist_row(struct replay *rp, const struct hist_scale *scale, const void *rec,
+		     struct count_row *row, __u64 *v)
+{
+	const struct ksnoop_event *ev = rec;
+	const struct capture_plan *plan = &recfile__target(rp->r, ev->func_id)->plan;
+	const struct stats_pick *sp = &rp->picks[ev->func_id];
+
+	if (!wanted(rp, ev) || !stats_value(plan, sp, rec, v))
+		return false;
+	memset(row, 0, sizeof(*row));
+	row->func_id = ev->func_id;
+	row->usub = -1;
+	row->sub = hist__bucket(scale, *v, sp->is_signed);
+	return !rp->by || by_key(rp->by, plan, rec, row);
+}
+
+static int print_hist(struct replay *rp, struct ks_error *e)
+{
+	const struct options *o = rp->opts;
+	struct counts_fmt fmt = {
+		.func_name = count_target_name, .ctx = rp, .exact_max = true,
+		.symbolize = rp->printer.opts.symbolize, .sym_ctx = rp->printer.opts.sym_ctx,
+		.scale = { .linear = o->hist_step != 0, .min = o->hist_min, .step = o->hist_step,
+			   .nbuckets = o->hist_nbuckets },
+	};
+	struct count_table t = {};
+	struct count_row row, *r;
+	const void *rec;
+	size_t size, i;
+	int ret = hist_setup(rp, e);
+	__u64 v;
+
+	by_fmt(rp, &fmt);
+	while (ret >= 0 && (ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+		if (!hist_row(rp, &fmt.scale, rec, &row, &v))
+			continue;
+		r = table_add(&t, &row);
+		if (!r) {
+			ret = ks_fail(e, -ENOMEM, "out of memory");
+			break;
+		}
+		keep_bounds(r, v, rp->picks[row.func_id].is_signed);
+	}
+	if (ret >= 0) {
+		for (i = 0; i < t.n; i++)
+			rp->counted += t.rows[i].count;
+		if (counts__print_hist(&rp->report, t.rows, t.n, &fmt, hist_value_of))
+			ret = ks_fail(e, -ENOMEM, "out of memory");
+	}
+	free(t.rows);
+	free(t.slots);
 	return ret;
 }
 
@@ -782,16 +1213,20 @@ static int print_info(struct replay *rp, const char *where, struct ks_error *e)
 /* What a recording fixed already, or what report does not do yet. */
 static int check_report_options(const struct options *o, int argc)
 {
-	const char *refused = o->output == OUTPUT_HIST ? "--hist of a recording is not done yet" :
-			      o->by ? "--by of a recording is not done yet" :
+	const char *refused = o->by && o->output == OUTPUT_STATS ?
+				"--by of a recording is done with --count and --hist only yet" :
+			      o->pair && o->output != OUTPUT_STATS && o->output != OUTPUT_EVENTS ?
+				"--pair of a recording is done with its events and --stats only yet" :
 			      o->interval_ms ? "--interval does not apply to a recording" :
 			      o->stack || o->ustack ? "-s and --ustack are chosen by record" :
-			      o->min_duration_ns && !o->pair ?
-				"-L is chosen by record (report takes it with --pair)" :
 			      o->tree ? "--tree is not recorded yet" : NULL;
 
-	if (argc != 1) {
-		log_error("report: expected one FILE (- for stdin)");
+	if (argc < 1) {
+		log_error("report: expected a FILE (- for stdin), then the SPECs asked of it");
+		return -EINVAL;
+	}
+	if (o->rec_info && (argc > 1 || o->since || o->until)) {
+		log_error("report: --info describes the whole file, without SPECs, --since or --until");
 		return -EINVAL;
 	}
 	if (refused) {
@@ -801,7 +1236,8 @@ static int check_report_options(const struct options *o, int argc)
 	return 0;
 }
 
-static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_error *e)
+static int replay_main(struct replay *rp, FILE *f, const char *where, char **specs,
+		       int nspecs, struct ks_error *e)
 {
 	const struct options *o = rp->opts;
 	struct print_opts popts;
@@ -812,6 +1248,14 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_
 		return e->err;
 	if (o->rec_info)
 		return print_info(rp, where, e);
+	if (nspecs) {
+		rp->query = rec_query__new(rp->r, specs, nspecs, e);
+		if (!rp->query)
+			return e->err;
+	}
+	ret = setup_window(rp, e);
+	if (ret)
+		return ret;
 	ret = setup_ksyms(rp);
 	if (ret < 0)
 		return ks_fail(e, ret, "report: cannot set up the file's kernel symbols: %s",
@@ -821,6 +1265,7 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, struct ks_
 	printing__init(&rp->printer, &rp->report, stdout, o, &popts);
 	rp->printing = true;
 	ret = o->output == OUTPUT_COUNT ? print_counts(rp, e) :
+	      o->output == OUTPUT_HIST ? print_hist(rp, e) :
 	      o->output == OUTPUT_STATS ? print_stats(rp, e) :
 	      o->pair ? print_pairs(rp, e) : print_events(rp, e);
 	if (ret < 0)
@@ -850,12 +1295,17 @@ int do_report(int argc, char **argv, const struct options *opts)
 		log_error("report: cannot open '%s': %s", where, strerror(-ret));
 		return ret == -ENOENT ? -ENOENT : ks_runtime_errno(ret);
 	}
-	ret = replay_main(&rp, f, where, &e);
+	ret = replay_main(&rp, f, where, argv + 1, argc - 1, &e);
 	if (ret)
 		log_ks_error(&e);
 	fflush(stdout);
 	if (rp.printing)
 		printer__fini(&rp.printer);
+	rec_query__free(rp.query);
+	free(rp.picks);
+	if (rp.by)
+		free(rp.by->t);
+	free(rp.by);
 	recfile__free(rp.r);
 	kernel__free(rp.k);
 	if (rp.ksyms_fd >= 0)

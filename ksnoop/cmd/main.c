@@ -51,7 +51,7 @@ static const char usage_text[] =
 "       ksnoop [OPTIONS] usdt USPEC...\n"
 "       ksnoop [OPTIONS] info { TARGET... | usdt BINARY... }\n"
 "       ksnoop [OPTIONS] record -o FILE [--force] { SPEC... | usdt USPEC... }\n"
-"       ksnoop [OPTIONS] report { FILE | - }\n"
+"       ksnoop [OPTIONS] report { FILE | - } [SPEC... | USPEC...]\n"
 "       ksnoop report --info { FILE | - }\n"
 "       ksnoop { -h | --help | -V | --version }\n"
 "\n"
@@ -114,9 +114,14 @@ static const char usage_text[] =
 "the types they print and the kernel symbols they name, to FILE (-: stdout;\n"
 "an existing FILE only with --force); report prints them, on any machine, as\n"
 "the trace would have (-j, -p, --tid, -c, -n, -z, --oneline, --depth apply\n"
-"there), or --count (--folded) its calls, --stats (--pair) its values or\n"
-"latencies; --pair (-L) a recording of START and END as a live --pair prints\n"
-"them; --info says what FILE holds.\n"
+"there), or --count (--folded, --by) its calls, --hist (--by) and --stats\n"
+"(--pair) its values or latencies; --pair (-L) a recording of START and END\n"
+"as a live --pair prints them; --info says what FILE holds.  report's\n"
+"SPECs ask the recording questions: only the events of the targets they name\n"
+"(globs too; a USDT probe as PROVIDER:NAME) whose predicates hold over the\n"
+"recorded values (report f.ksr 'sys:openat(return == -2)'); a value not\n"
+"recorded is refused; --hist counts by the value a SPEC names (or durations).\n"
+"--since and --until keep a time window, -L the returns that took that long.\n"
 "Not recorded yet: --tree, --hist, user stacks (--ustack, -s of a USDT probe\n"
 "or a user function).\n"
 "u:BINARY:FUNC traces a function of a program or library (uprobe, uretprobe):\n"
@@ -229,6 +234,11 @@ static const char usage_text[] =
 "      --force            record: replace FILE if it is a regular file of ours\n"
 "      --info             report: what FILE holds (specs, targets, events,\n"
 "                         time span, lost events, size), not the events\n"
+"      --since TIME       report: only events from TIME on: an offset from the\n"
+"                         recording's start (2s, 150ms) or a wall time as the\n"
+"                         events print it (HH:MM:SS[.FRACTION], that day) or\n"
+"                         YYYY-MM-DDTHH:MM:SS[.FRACTION][Z] (Z: UTC)\n"
+"      --until TIME       report: only events up to TIME (as --since)\n"
 "  -v, --verbose          say what is resolved and how it is attached;\n"
 "                         -vv: also every match a glob leaves out\n"
 "  -d, --debug            also show libbpf's debug output\n"
@@ -254,7 +264,9 @@ static const char usage_text[] =
 "  ksnoop info usdt ./app\n"
 "  ksnoop usdt \"./app:myapp:req_start(arg0, arg1:str)\"\n"
 "  ksnoop -p PID usdt \"libjvm.so:hotspot:class__loaded(arg0:str(arg1))\"\n"
-"  ksnoop record -o - \"tp:sched_process_exec(p->comm)\" | ssh HOST ksnoop report -\n";
+"  ksnoop record -o - \"tp:sched_process_exec(p->comm)\" | ssh HOST ksnoop report -\n"
+"  ksnoop report --since 2s f.ksr \"sys:openat(return == -2)\"\n"
+"  ksnoop report --count --by comm,return f.ksr\n";
 
 enum {
 	OPT_TID = 256,
@@ -285,6 +297,8 @@ enum {
 	OPT_INFO,
 	OPT_PCAP,
 	OPT_SNAPLEN,
+	OPT_SINCE,
+	OPT_UNTIL,
 	OPT_LAST	/* above every option's code, short ones included */
 };
 
@@ -323,6 +337,8 @@ static const struct option long_opts[] = {
 	{ "info", no_argument, NULL, OPT_INFO },
 	{ "pcap", required_argument, NULL, OPT_PCAP },
 	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "until", required_argument, NULL, OPT_UNTIL },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
@@ -625,6 +641,8 @@ static bool set_plain(int c, const char *arg, struct options *o)
 	case OPT_FOLDED: o->folded = true; break;
 	case OPT_FORCE: o->force = true; break;
 	case OPT_INFO: o->rec_info = true; break;
+	case OPT_SINCE: o->since = arg; break;
+	case OPT_UNTIL: o->until = arg; break;
 	case OPT_BTF_DIR: o->btf_dir = arg; break;
 	case OPT_BTF: o->btf_file = arg; break;
 	case OPT_TRACK: o->track = arg; break;
@@ -906,6 +924,12 @@ static int run_command(int argc, char **argv, const struct options *opts)
 	}
 	if (opts->rec_info && (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {
 		log_error("--info goes with report (info TARGET is a command of its own)");
+		return -EINVAL;
+	}
+	if ((opts->since || opts->until) &&
+	    (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {
+		log_error("%s goes with report (a live run's is --duration)",
+			  opts->since ? "--since" : "--until");
 		return -EINVAL;
 	}
 	if ((i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report")) &&

@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "print.h"
+#include "rec_query.h"
 #include "recfile.h"
 #include "kernel.h"
 
@@ -115,6 +116,12 @@ static void print_records(struct recfile *r)
 	size_t size;
 	int n = 0, ret;
 
+	/* Report-time questions over the same records: every target, and a predicate on returns. */
+	char *every[] = { "*" }, *failing[] = { "*(return < 0)" };
+	struct ks_error qe = {};
+	struct rec_query *qa = rec_query__new(r, every, 1, &qe);
+	struct rec_query *qf = rec_query__new(r, failing, 1, &qe);
+
 	printer__init(&pt, devnull, &text);
 	printer__init(&pj, devnull, &json);
 	while (n++ < MAX_RECORDS && (ret = recfile__next(r, &rec, &size, &e)) > 0) {
@@ -126,10 +133,16 @@ static void print_records(struct recfile *r)
 		memcpy(copy, rec, size);
 		printer__event(&pt, &recfile__target(r, ev->func_id)->plan, copy, size);
 		printer__event(&pj, &recfile__target(r, ev->func_id)->plan, copy, size);
+		if (qa)
+			check(rec_query__keep(qa, copy));
+		if (qf)
+			rec_query__keep(qf, copy);
 		free(copy);
 	}
 	if (n <= MAX_RECORDS && ret < 0)
 		check(e.msg[0] && memchr(e.msg, 0, sizeof(e.msg)));
+	rec_query__free(qa);
+	rec_query__free(qf);
 	printer__fini(&pt);
 	printer__fini(&pj);
 	kernel__free(k);

@@ -22,8 +22,8 @@ refused by_parts_not_named "--by 'arg3' is not comm, pid, tid, cpu or a value th
 	--count --by comm,arg3 usdt "$P:ksnoop_test:value(arg0)"
 refused by_parts_repeated "--by given twice: give its keys once, separated by commas \\(--by comm,return\\)" \
 	--count --by comm --by return "sys:openat(return < 0)"
-# report does not key a recording by --by yet: refused as for one key.
-refused by_parts_report "report: --by of a recording is not done yet" report --count --by comm,return /nonexistent
+# report keys a recording by --by with --count only yet (48-record-query).
+refused by_parts_report "report: --by of a recording is done with --count and --hist only yet" report --stats --by comm,return /nonexistent
 refused by_not_with_stack "--by and -s do not go together" --count -s --by comm tp:sched_switch
 refused by_not_named "--by 'arg3' is not comm, pid, tid, cpu or a value the spec names; name it in the spec, as in \"ksnoop_test:value\(arg3\)\"" \
 	--count --by arg3 usdt "$P:ksnoop_test:value(arg0)"

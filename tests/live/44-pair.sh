@@ -26,10 +26,9 @@ refused pair_of_recording "^ksnoop: report: --pair pairs by one value; 'ksnoop_t
 	report --pair "$(dirname "$0")/../fixture/record/usdt.ksr"
 refused pair_of_recording_stats "^ksnoop: report: --pair pairs by one value; 'ksnoop_test:req' recorded 'arg0' and 'arg2:str'$" \
 	report --pair --stats "$(dirname "$0")/../fixture/record/usdt.ksr"
-# -L of a recording: only --pair's latencies (a function's durations are
-# chosen by record); the one line says so.
-refused report_min_latency_not_pair "^ksnoop: report: -L is chosen by record \(report takes it with --pair\)$" \
-	report -L 1ms "$(dirname "$0")/../fixture/record/usdt.ksr"
+# report --pair: its events, or --stats; --hist of the latencies not yet.
+refused report_pair_hist "^ksnoop: report: --pair of a recording is done with its events and --stats only yet$" \
+	report --pair --hist "$(dirname "$0")/../fixture/record/usdt.ksr"
 
 needs_root pair
 # A helper: are there lines on stdin, each a number of at least $1 ("null", a

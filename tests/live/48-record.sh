@@ -27,7 +27,7 @@ record_ustack         record --ustack -o "$tmp/x" tp:sched_process_exec
 record_no_such_tp     record -o "$tmp/nope.ksr" tp:nope_nope
 output_without_record -o "$tmp/x" tp:sched_process_exec
 info_without_report   --info info tp:sched_process_exec
-report_two_files      report a b
+report_no_file        report
 report_missing        report /nonexistent
 report_not_a_recording report "$tmp/exists"
 report_bad_block      report "$tmp/garbage"
@@ -108,7 +108,7 @@ expect_match count_text_pred '^ +3  ksnoop_test:req$' "$(cat "$tmp/rct")"
 expect_eq count_summary "$(grep ' calls counted$' "$tmp/ect")" "$(cat "$tmp/erct")"
 check count_json_identical cmp "$tmp/cj" <(ks report -j --count "$tmp/c.ksr" 2>/dev/null)
 KS_GOLDEN_VARS=tmp ks_errors "$golden/errors-count" <<'ROWS'
-report_hist           report --hist "$tmp/c.ksr"
+report_stats_by       report --stats --by comm "$tmp/c.ksr"
 ROWS
 
 # --stats at report time: what live --stats runs of the same calls summed

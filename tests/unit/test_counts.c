@@ -465,6 +465,53 @@ static void test_hist_top_bucket_labels(void **state)
 	free(s);
 }
 
+/*
+ * hist__bucket() (report --hist of a recording) cuts values as BPF's
+ * hist_bucket() does live: every value lies in the range hist__range()
+ * gives its bucket, log2 and linear, at the edges of each bucket.
+ */
+static void in_its_bucket(const struct hist_scale *sc, __u64 v, bool is_signed, __s32 want)
+{
+	__s32 b = hist__bucket(sc, v, is_signed);
+	struct hist_range r;
+
+	if (want != INT32_MIN && b != want) {
+		print_error("value %lld: bucket %d, expected %d\n", (long long)v, b, want);
+		fail();
+	}
+	hist__range(sc, b, &r);
+	if (!r.lo_inf)
+		assert_true(r.is_signed || is_signed ? (__s64)v >= (__s64)r.lo : v >= r.lo);
+	if (!r.hi_inf)
+		assert_true(r.is_signed || is_signed ? (__s64)v <= (__s64)r.hi : v <= r.hi);
+}
+
+static void test_hist_bucket_of_value(void **state)
+{
+	struct hist_scale log2 = {}, lin = { .linear = true, .min = -4, .step = 2, .nbuckets = 4 };
+	int k;
+
+	in_its_bucket(&log2, 0, false, 0);
+	in_its_bucket(&log2, 1, false, 1);
+	in_its_bucket(&log2, 2, false, 2);
+	in_its_bucket(&log2, 3, false, 2);
+	in_its_bucket(&log2, 4, false, 3);
+	in_its_bucket(&log2, (__u64)-2, true, -1);
+	in_its_bucket(&log2, (__u64)-2, false, 64);
+	in_its_bucket(&log2, ~0ULL, false, 64);
+	for (k = 1; k < 64; k++) {
+		in_its_bucket(&log2, 1ULL << k, false, k + 1);
+		in_its_bucket(&log2, (1ULL << k) - 1, false, k);
+	}
+	in_its_bucket(&lin, (__u64)-5, true, -1);
+	in_its_bucket(&lin, (__u64)-4, true, 0);
+	in_its_bucket(&lin, (__u64)-3, true, 0);
+	in_its_bucket(&lin, (__u64)-2, true, 1);
+	in_its_bucket(&lin, 3, true, 3);
+	in_its_bucket(&lin, 4, true, 4);
+	in_its_bucket(&lin, 1000, true, 4);
+}
+
 /* --hist of durations: the labels say the unit, JSON names the value duration_ns (in ns). */
 static void test_hist_durations(void **state)
 {
@@ -1087,6 +1134,7 @@ int main(void)
 		cmocka_unit_test(test_summary_tree),
 		cmocka_unit_test(test_notices_json),
 		cmocka_unit_test(test_json_message),
+		cmocka_unit_test(test_hist_bucket_of_value),
 	};
 
 	return cmocka_run_group_tests_name("counts", tests, NULL, NULL);

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Questions asked of a recording at report time: `ksnoop report FILE
+ * SPEC...` keeps the events of the targets the SPECs name (names and
+ * globs, as the live run names its targets) whose predicates hold over
+ * the values the recording captured.  The SPECs are parsed by the live
+ * parser (spec.c); a predicate is evaluated here, in userspace, over the
+ * recorded bytes and the recorded plan (the value of the same text, its
+ * type from the file's BTF).  Nothing is read that was not recorded: a
+ * predicate on a value the recording did not capture is refused, naming
+ * it, before any event is read.
+ *
+ * An event is kept when its target is named and every predicate of that
+ * spec holds over the event; an event that does not carry a predicate's
+ * value (a call's entry event, for a predicate on its return) is not
+ * kept.  A spec without predicates keeps every event of its targets.
+ */
+#ifndef KSNOOP_REC_QUERY_H
+#define KSNOOP_REC_QUERY_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "ks_error.h"
+#include "recfile.h"
+
+struct rec_query;
+
+/*
+ * The N SPECS asked of R; NULL and E (-EINVAL: a spec that does not
+ * parse, names no recorded target, or a predicate on a value not
+ * captured or not comparable; -ENOMEM) on failure.
+ */
+struct rec_query *rec_query__new(const struct recfile *r, char *const *specs, int n,
+				 struct ks_error *e);
+/* Whether the record REC (checked by recfile__next()) answers Q. */
+bool rec_query__keep(const struct rec_query *q, const void *rec);
+void rec_query__free(struct rec_query *q);
+/*
+ * The values the SPEC naming FUNC_ID names without a predicate (what
+ * --hist counts by), *FIRST the first: how many; -1 when no SPEC with a
+ * value list names it.
+ */
+int rec_query__values(const struct rec_query *q, __u32 func_id, const char **first);
+/* Whether a SPEC of Q names target FUNC_ID. */
+bool rec_query__names(const struct rec_query *q, __u32 func_id);
+/*
+ * The side (KSNOOP_ENTRY, KSNOOP_RETURN) whose events the predicates on
+ * target FUNC_ID read: a call is counted there; -1: no predicate.
+ */
+int rec_query__side(const struct rec_query *q, __u32 func_id);
+
+/* The value of TEXT that plan P recorded, on either side; false: none. */
+bool rec_query__value(const struct capture_plan *p, const char *text, int *kind, int *idx);
+
+/*
+ * Value IDX of side KIND of PLAN in REC as a 64-bit integer (IS_SIGNED:
+ * sign-extended; a bitfield's bits alone, as the printer reads them):
+ * false when it is not an integer of at most 8 bytes or was not read.
+ */
+bool rec_query__int(const struct capture_plan *plan, int kind, int idx, const void *rec,
+		    bool is_signed, __u64 *v);
+
+#endif

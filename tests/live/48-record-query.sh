@@ -1,0 +1,166 @@
+#!/bin/bash
+# Questions asked of a recording at report time, live on this machine
+# (system calls, USDT, tracepoints), as root: `ksnoop report FILE SPEC...`
+# keeps exactly the events whose recorded values satisfy the SPECs'
+# predicates (syscall_prog's failing opens; usdt_prog's requests; our own
+# exec among every exec of the machine), and report --count --by prints
+# what live --count --by runs printed for the same events, run beside the
+# recording.  --since/--until select by offset and by wall time, -L by
+# duration; a predicate on a value not recorded is refused in one line.
+. "$(dirname "$0")/helpers.bash"
+usdt_paths
+S=$U/syscall_prog
+usdt_programs
+needs_root record_query
+if [ ! -x "$S" ]; then
+	fail syscall_program "missing $S (make build/usdt/syscall_prog)"
+	exit 0
+fi
+umask 022
+# A copy named after this run: -c and the comm predicate select our calls alone.
+prog=kssq$$
+cp "$S" "$tmp/$prog"
+missing=$tmp/missing-file
+existing=$tmp/existing-file
+: >"$existing"
+N=3 M=2
+
+# bg OUT ERR ARGS...: ksnoop in the background until it says it traces; its pid in BGPID.
+bg() {
+	spawn "$1" "$2" -v "${@:3}"
+	BGPID=$KPID
+	local i
+	for i in $(seq 300); do
+		grep -qs "tracing .* target" "$2" && return 0
+		kill -0 "$BGPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	fail "attach_$(basename "$1")" "$(cat "$2")"
+	return 1
+}
+# end PID...: SIGINT each (each drains its ring buffer before it exits), then wait for all.
+end() {
+	local p
+	for p in "$@"; do kill -INT "$p" 2>/dev/null; done
+	for p in "$@"; do wait "$p" 2>/dev/null; done
+}
+headers() { grep -E '^[0-9]{2}:[0-9]{2}:' "$1"; }
+
+# --- system calls: a recording beside live --count --by runs of the same calls ---
+bg "$tmp/ct" "$tmp/ect" -c "$prog" --count --by return 'sys:openat(return)' && ct=$BGPID
+bg "$tmp/cj" "$tmp/ecj" -c "$prog" -j --count --by return 'sys:openat(return)' && cj=$BGPID
+bg "$tmp/cc" "$tmp/ecc" -c "$prog" --count --by comm,return 'sys:openat(return < 0)' && cc=$BGPID
+bg "$tmp/ht" "$tmp/eht" -c "$prog" --hist 'sys:openat(return)' && ht=$BGPID
+bg "$tmp/hj" "$tmp/ehj" -c "$prog" -j --hist 'sys:openat(return)' && hj=$BGPID
+bg "$tmp/hl" "$tmp/ehl" -c "$prog" --hist=linear:-4:4:2 --by comm 'sys:openat(return)' && hl=$BGPID
+bg "$tmp/ro" "$tmp/er" record -o "$tmp/s.ksr" -c "$prog" 'sys:openat(filename, return)' && rec=$BGPID
+"$tmp/$prog" "$missing" $N "$existing" $M 9 >/dev/null 2>&1
+end $ct $cj $cc $ht $hj $hl $rec
+expect_match sys_recorded "^ksnoop: [0-9]+ events recorded to $tmp/s.ksr" "$(cat "$tmp/er")"
+
+# Exactly the failing opens: N returns of -2, nothing else.
+ks report "$tmp/s.ksr" 'sys:openat(return == -2)' >"$tmp/q" 2>"$tmp/eq"
+expect_eq sys_query_status 0 "$?"
+expect_eq sys_query_events $N "$(headers "$tmp/q" | grep -c '<- sys:openat')"
+expect_eq sys_query_only_returns $N "$(headers "$tmp/q" | wc -l)"
+expect_eq sys_query_enoent $N "$(grep -c '^    return = -2 (ENOENT)$' "$tmp/q")"
+expect_eq sys_query_summary "ksnoop: $N events printed, 0 lost" "$(cat "$tmp/eq")"
+# Entry values: the opens of the existing file (its N failing ones are not).
+expect_eq sys_query_filename $M \
+	"$(ks report "$tmp/s.ksr" "sys:openat(filename == \"$existing\")" 2>/dev/null | grep -c '^    filename = ')"
+# A glob, and -c at report time: the same failing opens.
+expect_eq sys_query_glob $N \
+	"$(ks report -c "$prog" "$tmp/s.ksr" 'sys:open*(return < 0)' 2>/dev/null | grep -c '<- sys:openat')"
+expect_eq sys_query_other_comm 0 \
+	"$(ks report -c other "$tmp/s.ksr" 'sys:openat(return < 0)' 2>/dev/null | grep -c '<- sys:openat')"
+
+# --count --by at report time: what the live runs printed, byte for byte.
+ks report --count --by return "$tmp/s.ksr" >"$tmp/rct" 2>"$tmp/erct"
+check sys_count_by_text_identical cmp "$tmp/ct" "$tmp/rct"
+expect_match sys_count_by_enoent "^ +$N  -2 \(ENOENT\) +sys:openat$" "$(cat "$tmp/rct")"
+expect_eq sys_count_by_summary "$(grep ' calls counted$' "$tmp/ect")" "$(cat "$tmp/erct")"
+check sys_count_by_json_identical cmp "$tmp/cj" <(ks report -j --count --by return "$tmp/s.ksr" 2>/dev/null)
+check sys_count_by_pred_identical cmp "$tmp/cc" \
+	<(ks report --count --by comm,return "$tmp/s.ksr" 'sys:openat(return < 0)' 2>/dev/null)
+
+# --hist at report time: of the value the SPEC names, as the live runs printed it.
+ks report --hist "$tmp/s.ksr" 'sys:openat(return)' >"$tmp/rht" 2>"$tmp/erht"
+check sys_hist_text_identical cmp "$tmp/ht" "$tmp/rht"
+expect_eq sys_hist_summary "$(grep ' calls counted$' "$tmp/eht")" "$(cat "$tmp/erht")"
+check sys_hist_json_identical cmp "$tmp/hj" <(ks report -j --hist "$tmp/s.ksr" 'sys:openat(return)' 2>/dev/null)
+check sys_hist_linear_by_identical cmp "$tmp/hl" \
+	<(ks report --hist=linear:-4:4:2 --by comm "$tmp/s.ksr" 'sys:openat(return)' 2>/dev/null)
+expect_match sys_hist_enoent_bucket "^\(\.\.\., 0\) +$N \|" "$(cat "$tmp/rht")"
+# Of durations where the SPEC names no value: one per return (each run times its own calls).
+expect_eq sys_hist_durations "$(ks report "$tmp/s.ksr" 2>/dev/null | grep -c '<- sys:openat')" \
+	"$(ks report -j --hist "$tmp/s.ksr" 'sys:openat()' 2>/dev/null | jq -r 'select(.type == "hist" and .value == "duration_ns") | .count')"
+
+# -L: the calls at least that long, their returns alone.
+total_returns=$(ks report "$tmp/s.ksr" 2>/dev/null | grep -c '<- sys:openat')
+expect_eq sys_min_duration_all "$total_returns" \
+	"$(ks report -L 1ns "$tmp/s.ksr" 2>/dev/null | headers /dev/stdin | grep -c '<- sys:openat')"
+expect_eq sys_min_duration_none 0 \
+	"$(ks report -L 1000s "$tmp/s.ksr" 2>/dev/null | headers /dev/stdin | wc -l)"
+
+# --since/--until: offsets from the start, then wall times as the events print them.
+TZ=UTC ks report "$tmp/s.ksr" >"$tmp/all" 2>/dev/null
+total=$(headers "$tmp/all" | wc -l)
+expect_eq window_until_far "$total" "$(TZ=UTC ks report --until 1000s "$tmp/s.ksr" 2>/dev/null | headers /dev/stdin | wc -l)"
+expect_eq window_since_far 0 "$(TZ=UTC ks report --since 1000s "$tmp/s.ksr" 2>/dev/null | headers /dev/stdin | wc -l)"
+start=$(ks report --info "$tmp/s.ksr" | sed -n 's/^    start = //p')
+expect_eq window_since_start "$total" "$(ks report --since "$start" "$tmp/s.ksr" 2>/dev/null | headers /dev/stdin | wc -l)"
+expect_eq window_until_start 0 "$(ks report --until "$start" "$tmp/s.ksr" 2>/dev/null | headers /dev/stdin | wc -l)"
+# The first event K printed in a later microsecond than the one before it:
+# --since its printed time keeps it and every later one, none before.
+k=$(headers "$tmp/all" | cut -d' ' -f1 | awk 'NR > 1 && $0 != prev { print NR; exit } { prev = $0 }')
+if [ -n "$k" ]; then
+	at=$(headers "$tmp/all" | sed -n "${k}p" | cut -d' ' -f1)
+	TZ=UTC ks report --since "$at" "$tmp/s.ksr" >"$tmp/since" 2>/dev/null
+	expect_eq window_since_wall "$(headers "$tmp/all" | tail -n +"$k")" "$(headers "$tmp/since")"
+	TZ=UTC ks report --until "$at" "$tmp/s.ksr" >"$tmp/until" 2>/dev/null
+	expect_eq window_until_wall_first "$(headers "$tmp/all" | head -1)" "$(headers "$tmp/until" | head -1)"
+	check window_until_wall_before test "$(headers "$tmp/until" | wc -l)" -lt "$total"
+else
+	fail window_since_wall "every event in one microsecond: $(headers "$tmp/all" | head -3)"
+fi
+
+# --- USDT: the requests asked for by value ---
+bg "$tmp/ut" "$tmp/eut" --count --by arg0 usdt "$P:ksnoop_test:req(arg0, arg2:str)" && ut=$BGPID
+bg "$tmp/o" "$tmp/eur" record -o "$tmp/u.ksr" usdt "$P:ksnoop_test:req(arg0, arg2:str)" "$P:ksnoop_test:small" && rec=$BGPID
+"$P" fire 4 >/dev/null
+end $ut $rec
+ks report "$tmp/u.ksr" 'ksnoop_test:req(arg0 == 1)' >"$tmp/uq" 2>/dev/null
+expect_eq usdt_query_one 1 "$(headers "$tmp/uq" | wc -l)"
+expect_eq usdt_query_value '    arg0 = 1' "$(grep '^    arg0 = ' "$tmp/uq")"
+expect_eq usdt_query_string '    arg2:str = "/req/2"' \
+	"$(ks report "$tmp/u.ksr" "$P:ksnoop_test:r*(arg2:str == \"/req/2\")" 2>/dev/null | grep '^    arg2:str')"
+check usdt_count_by_identical cmp "$tmp/ut" <(ks report --count --by arg0 "$tmp/u.ksr" 'ksnoop_test:req' 2>/dev/null)
+
+# --- tracepoints: our exec among the machine's, by a char array's value ---
+bg "$tmp/o" "$tmp/etr" record -o "$tmp/t.ksr" 'tp:sched_process_exec(p->comm, p->pid)' && rec=$BGPID
+"$tmp/$prog" "$missing" 1 "$existing" 1 >/dev/null 2>&1
+"$tmp/$prog" "$missing" 1 "$existing" 1 >/dev/null 2>&1
+end $rec
+ks report "$tmp/t.ksr" "tp:sched_*(p->comm == \"$prog\")" >"$tmp/tq" 2>/dev/null
+expect_eq tp_query_ours 2 "$(headers "$tmp/tq" | wc -l)"
+expect_eq tp_query_comm 2 "$(grep -c "^    p->comm = \"$prog\"$" "$tmp/tq")"
+
+# --- refusals: one line each, exit 2 ---
+golden=$(cd "$(dirname "$0")/../golden/48-record-query" && pwd)
+KS_GOLDEN_VARS=tmp ks_errors "$golden/errors" <<'ROWS'
+not_recorded          report "$tmp/s.ksr" 'sys:openat(flags == 0)'
+no_such_target        report "$tmp/s.ksr" 'sys:close(return < 0)'
+two_sides             report "$tmp/s.ksr" 'sys:openat(filename == "x", return < 0)'
+string_order          report "$tmp/s.ksr" 'sys:openat(filename < "x")'
+not_a_number          report "$tmp/s.ksr" 'sys:openat(return == "x")'
+bad_spec              report "$tmp/s.ksr" 'sys:openat(return ==)'
+by_not_recorded       report --count --by flags "$tmp/s.ksr"
+hist_two_values       report --hist "$tmp/s.ksr" 'sys:openat(filename, return)'
+hist_not_recorded     report --hist "$tmp/s.ksr" 'sys:openat(flags)'
+hist_not_a_number     report --hist "$tmp/s.ksr" 'sys:openat(filename)'
+bad_since             report --since yesterday "$tmp/s.ksr"
+since_year_9999       report --since 9999-01-01T00:00:00Z "$tmp/s.ksr"
+until_before_since    report --since 2s --until 1s "$tmp/s.ksr"
+info_with_spec        report --info "$tmp/s.ksr" sys:openat
+since_without_report  --since 1s tp:sched_process_exec
+ROWS
