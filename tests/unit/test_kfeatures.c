@@ -116,7 +116,7 @@ static void test_parse_errors(void **state)
 	refused(",fentry", "'' is not");
 	refused("fentry,,kprobes", "'' is not");
 	refused("fentry,", "after the last ','");
-	refused("-kprobe", "is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session, uprobe_multi, fsession, uprobe_session");
+	refused("-kprobe", "is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session, uprobe_multi, fsession, uprobe_session, raw_syscalls");
 	refused("-kprobe_sessions", "'-kprobe_sessions' is not");
 	refused("-fsessions", "'-fsessions' is not");
 	refused("-uprobe.session", "'-uprobe.session' is not");
