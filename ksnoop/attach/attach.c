@@ -488,8 +488,10 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 					       kind == ATTACH_SYSCALL);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_rawsys_enter,
 					       kind == ATTACH_SYSCALL_RAW);
+	/* Not its return's program where only entries count: one load less. */
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_rawsys_exit,
-					       kind == ATTACH_SYSCALL_RAW);
+					       kind == ATTACH_SYSCALL_RAW &&
+					       side_attached(&plan->bpf, KSNOOP_RETURN));
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tree_exit,
 					       plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tree_exec,
