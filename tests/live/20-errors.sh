@@ -130,10 +130,12 @@ if [ "$(id -u)" = 0 ]; then
 	expect_eq kernel_features_once 1 "$(grep -c '^ksnoop: kernel [^ ]*: fentry' <<<"$out")"
 	# uprobe.session (6.13 on) is probed by an attach to a missing file: found here.
 	if _ks_kernel_at_least 6.13; then
-		expect_match kernel_features_uprobe_session 'uprobe_session yes;' "$out"
+		expect_match kernel_features_uprobe_session 'uprobe_session yes,' "$out"
 	else
 		note "kernel $(uname -r): no uprobe.session before 6.13"
 	fi
+	# The raw_syscalls tracepoints: every kernel with syscall tracepoints, as this one.
+	expect_match kernel_features_raw_syscalls 'raw_syscalls yes;' "$out"
 	# No kernel function traced: fentry and kprobe.multi are not asked.
 	out=$(ks -v --duration 0.1 tp:sched_process_free 2>&1 >/dev/null)
 	expect_match kernel_features_tp_only "^ksnoop: kernel [^ ]+: fentry not probed, kprobes no, kprobe_multi not probed, uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes, kprobe_session not probed, uprobe_multi (yes|no), fsession not probed, uprobe_session (yes|no), raw_syscalls (yes|no); probed in [0-9.]+ ms$" "$out"
