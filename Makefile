@@ -122,7 +122,7 @@ CORE_SRCS  := log.c ks_error.c spec.c syscall.c kbtf.c ksyms.c signature.c \
 	      resolve_chain.c resolve_value.c resolve_pred.c resolve_strategy.c resolve_sharing.c \
 	      resolve_tuple.c tuple.c pcapng.c pcap_events.c kernel.c klookup.c usdt_note.c $(USDT_ARCH_SRC) usdt_specs.c \
 	      usdt_front.c ufunc.c demangle.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
-	      targets.c sharing.c stop.c stdout_lines.c tree.c cmd_complete.c track.c recfile.c rec_query.c \
+	      targets.c sharing.c sysnr.c stop.c stdout_lines.c tree.c cmd_complete.c track.c recfile.c rec_query.c \
 	      dwarf_btf.c
 APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c cmd_record.c cmd_report.c printing.c
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
@@ -179,6 +179,16 @@ $(BUILD)/bench/ksnoop_kprobe.lskel.h: $(BUILD)/bench/ksnoop_kprobe.bpf.o
 
 $(BUILD)/bench/ksb-lskel: bench/lskel.c $(BUILD)/bench/ksnoop_kprobe.lskel.h $(BUILD)/ksnoop.skel.h $(LIBBPF_A)
 	$(CC) $(CFLAGS) -Iinclude -I$(BUILD) -I$(BUILD)/bench $(PKG_CFLAGS) $(WARNINGS) $< $(LIBBPF_A) -lelf -lz -static -o $@
+
+# The build architecture's system call numbers by name (sysnr.c): every
+# __NR_ macro its <asm/unistd.h> defines, through the compiler that builds
+# ksnoop (arm64's table when cross-building).
+$(BUILD)/sysnr_names.h: Makefile | $(BUILD)
+	printf '#include <asm/unistd.h>\n' | $(CC) $(CPPFLAGS) -E -dM -x c - | \
+		sed -n 's/^#define __NR_\([a-z0-9_]*\) .*/SYSNR(\1)/p' | \
+		grep -v -e '^SYSNR(syscalls)$$' -e '^SYSNR(arch_specific_syscall)$$' | sort > $@
+
+$(BUILD)/sysnr.o $(BUILD)/san/sysnr.o: $(BUILD)/sysnr_names.h
 
 # Header dependencies are generated (-MMD -MP): an object is rebuilt when a
 # header it includes changes, and only then.  The skeleton must exist

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every system call (sys:*): attaching and detaching, ksnoop against bpftrace 0.27.
 
-    bench/syscalls.py --sid DIR [--rounds R] [--ksnoop PATH]
+    bench/syscalls.py [--sid DIR] [--rounds R] [--ksnoop PATH] [--before PATH]
 
 Not part of bench/run yet: it prints the rows of docs/PERFORMANCE.md's
 "Every system call" table (markdown) and the machine's load before and
@@ -15,14 +15,20 @@ runs every variant once, in an order rotated by one.  Nothing is
 printed per call: ksnoop -c and bpftrace's filter name a command that
 never runs, and the --count rows count every call (a table at exit).
 
-  ksnoop --count 'sys:*'          entries: 360 links here
+  ksnoop --count 'sys:*'          entries: one raw_syscalls link (360
+                                  perf links before s56)
+  --before PATH: the same with another ksnoop (the one before a change),
+                                  interleaved with the others
   ksnoop -c NONE 'sys:*'          entry and exit, values printed: 720
   bpftrace sys_enter_* count()    360 probes
   bpftrace syscalls:* (comm)      720 probes, counted where comm matches
+
+Without --sid the bpftrace rows are left out.
 """
 import argparse
 import os
 import statistics
+import tempfile
 
 from ufunc import Tracer, in_chroot
 
@@ -34,7 +40,7 @@ NONE = "ksb-nocomm"  # at most 15 characters: a comm
 def variants(a):
     bt = lambda name, prog: (lambda: Tracer(a.work, name, in_chroot(a.sid, ["bpftrace", "-e", prog]),
                                             ["Attached"]))
-    return {
+    v = {
         "ksnoop --count 'sys:*'": lambda: Tracer(a.work, "kc", [a.ksnoop, "-v", "--count", "sys:*"],
                                                  ["tracing"]),
         "ksnoop 'sys:*' (entry and exit)": lambda: Tracer(a.work, "ke", [a.ksnoop, "-v", "-c", NONE,
@@ -43,13 +49,19 @@ def variants(a):
         "bpftrace syscalls:* (entry and exit)": bt("be", "tracepoint:syscalls:* /comm == \"%s\"/ "
                                                    "{ @[probe] = count(); }" % NONE),
     }
+    if a.before:
+        v["ksnoop --count 'sys:*' (before)"] = lambda: Tracer(a.work, "kb", [a.before, "-v", "--count",
+                                                                            "sys:*"], ["tracing"])
+    if not a.sid:
+        v = {k: f for k, f in v.items() if not k.startswith("bpftrace")}
+    return v
 
 
 def said(path):
     """ksnoop -v's lines on instances, links and detaching; bpftrace's probe count."""
     with open(path, errors="replace") as f:
         return [l.strip().replace("ksnoop: ", "") for l in f
-                if "loaded in" in l or "detached in" in l or "Attached" in l]
+                if "loaded in" in l or "detached in" in l or "Attached" in l or "raw_syscalls (" in l]
 
 
 def run(a):
@@ -82,12 +94,16 @@ def report(a, res, load0, load1):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--sid", required=True, help="the chroot bench/sid-chroot made")
+    p.add_argument("--sid", help="the chroot bench/sid-chroot made (none: no bpftrace rows)")
+    p.add_argument("--before", help="another ksnoop, measured beside (the one before a change)")
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--ksnoop", default=os.path.join(ROOT, "build", "ksnoop"))
     a = p.parse_args()
-    a.sid = os.path.abspath(a.sid)
-    a.work = os.path.join(a.sid, "tmp")
+    if a.sid:
+        a.sid = os.path.abspath(a.sid)
+        a.work = os.path.join(a.sid, "tmp")
+    else:
+        a.work = tempfile.mkdtemp(prefix="ksb-syscalls-")
     load0 = " ".join(open("/proc/loadavg").read().split()[:3])
     res = run(a)
     load1 = " ".join(open("/proc/loadavg").read().split()[:3])

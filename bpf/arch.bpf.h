@@ -84,6 +84,60 @@ static __always_inline __u64 arch_thread_pointer(void)
 }
 
 /*
+ * A system call as the raw_syscalls tracepoints see it (their first
+ * argument is the task's struct pt_regs): its number and its six
+ * argument words where the kernel's syscall_get_arguments() finds them.
+ */
+struct pt_regs___ksnoop {
+	unsigned long di, si, dx, r10, r8, r9, orig_ax;
+} __attribute__((preserve_access_index));
+
+static __always_inline long arch_syscall_nr(const void *regs)
+{
+	const struct pt_regs___ksnoop *r = regs;
+
+	return BPF_CORE_READ(r, orig_ax);
+}
+
+static __always_inline void arch_syscall_args(const void *regs, __u64 *args, __u32 mask)
+{
+	const struct pt_regs___ksnoop *r = regs;
+
+	if (mask & 1)
+		args[0] = BPF_CORE_READ(r, di);
+	if (mask & 2)
+		args[1] = BPF_CORE_READ(r, si);
+	if (mask & 4)
+		args[2] = BPF_CORE_READ(r, dx);
+	if (mask & 8)
+		args[3] = BPF_CORE_READ(r, r10);
+	if (mask & 16)
+		args[4] = BPF_CORE_READ(r, r8);
+	if (mask & 32)
+		args[5] = BPF_CORE_READ(r, r9);
+}
+
+/*
+ * A 32-bit task's call (int 0x80, sysenter: TS_COMPAT, numbered by the
+ * ia32 table).  The per-call events leave those out
+ * (arch_trace_is_compat_syscall()), and so do we.
+ */
+struct thread_info___ksnoop {
+	__u32 status;
+} __attribute__((preserve_access_index));
+struct task_struct___ksnoop_ti {
+	struct thread_info___ksnoop thread_info;
+} __attribute__((preserve_access_index));
+#define ARCH_TS_COMPAT	0x0002
+
+static __always_inline bool arch_compat_syscall(const void *regs)
+{
+	struct task_struct___ksnoop_ti *t = (void *)bpf_get_current_task();
+
+	return BPF_CORE_READ(t, thread_info.status) & ARCH_TS_COMPAT;
+}
+
+/*
  * The call's frame, the same at entry and at return: at entry sp points
  * at the return address; when the kretprobe runs it is 8 bytes higher.
  */
@@ -158,6 +212,58 @@ static __always_inline __u64 arch_thread_pointer(void)
 	struct task_struct___ksnoop *t = (void *)bpf_get_current_task();
 
 	return BPF_CORE_READ(t, thread.uw.tp_value);
+}
+
+/*
+ * A system call as the raw_syscalls tracepoints see it (their first
+ * argument is the task's struct pt_regs): its number and its six
+ * argument words where the kernel's syscall_get_arguments() finds them
+ * (the first in orig_x0: x0 takes the return value).
+ */
+struct pt_regs___ksnoop {
+	__u64 regs[31];
+	__u64 pstate;
+	__u64 orig_x0;
+	__s32 syscallno;
+} __attribute__((preserve_access_index));
+
+static __always_inline long arch_syscall_nr(const void *regs)
+{
+	const struct pt_regs___ksnoop *r = regs;
+
+	return BPF_CORE_READ(r, syscallno);
+}
+
+static __always_inline void arch_syscall_args(const void *regs, __u64 *args, __u32 mask)
+{
+	const struct pt_regs___ksnoop *r = regs;
+
+	if (mask & 1)
+		args[0] = BPF_CORE_READ(r, orig_x0);
+	if (mask & 2)
+		args[1] = BPF_CORE_READ(r, regs[1]);
+	if (mask & 4)
+		args[2] = BPF_CORE_READ(r, regs[2]);
+	if (mask & 8)
+		args[3] = BPF_CORE_READ(r, regs[3]);
+	if (mask & 16)
+		args[4] = BPF_CORE_READ(r, regs[4]);
+	if (mask & 32)
+		args[5] = BPF_CORE_READ(r, regs[5]);
+}
+
+/*
+ * An AArch32 task's call (PSR_MODE32_BIT in pstate, numbered by the
+ * compat table).  The per-call events leave those out
+ * (arch_trace_is_compat_syscall()), and so do we.
+ */
+#define ARCH_PSR_MODE32	0x10
+
+static __always_inline bool arch_compat_syscall(const void *regs)
+{
+	const struct pt_regs___ksnoop *r = regs;
+
+	return BPF_CORE_READ(r, pstate) & ARCH_PSR_MODE32;
 }
 
 /* The call's frame, the same at entry and at return: the return leaves

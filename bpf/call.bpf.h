@@ -60,7 +60,7 @@ static __always_inline void call_key(void *ctx, enum word_source ws, int kind, _
 	key->func_id = func_id;
 	if (ws == WORDS_REGS || ws == WORDS_UREGS || ws == WORDS_UREGS_COUNT)
 		key->frame = arch_call_frame(ctx, kind == KSNOOP_RETURN);
-	else if (ws == WORDS_SYSCALL)
+	else if (ws == WORDS_SYSCALL || ws == WORDS_RAWSYS)
 		key->frame = 0;	/* a task is in one syscall at a time */
 	else
 		key->frame = (__u64)ctx;

@@ -72,6 +72,35 @@ struct {
 	__type(value, struct ksnoop_func_values);
 } func_values SEC(".maps");
 
+/* sys: through raw_syscalls: number -> cookie (KSNOOP_SYSNR_TRACED). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, KSNOOP_SYSNR_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} sys_cookies SEC(".maps");
+
+/*
+ * The cookie of a call seen on raw_syscalls: its number (as the per-call
+ * events read it, from the registers) in sys_cookies; false for a call
+ * not traced by this program, or a 32-bit task's.
+ */
+static __always_inline bool rawsys_cookie(__u64 *ctx, __u64 *cookie)
+{
+	const void *regs = (const void *)ctx[0];
+	long nr = arch_syscall_nr(regs);
+	__u32 key = nr;
+	__u64 *v;
+
+	if (nr < 0 || nr >= KSNOOP_SYSNR_MAX)
+		return false;
+	v = bpf_map_lookup_elem(&sys_cookies, &key);
+	if (!v || !(*v & KSNOOP_SYSNR_TRACED) || arch_compat_syscall(regs))
+		return false;
+	*cookie = *v & ~KSNOOP_SYSNR_TRACED;
+	return true;
+}
+
 /*
  * USDT: does this call site pass the arguments this instance was planned
  * for?  libbpf's spec for the site says how many there are, how wide each
@@ -126,9 +155,14 @@ static __always_inline bool identify(void *ctx, enum word_source ws, struct call
 			c->func_id = (__u32)bpf_usdt_cookie(ctx);
 		return true;
 	}
-	if (ws == WORDS_FENTRY || !(plan.flags & KSNOOP_PLAN_COOKIE))
+	if (ws == WORDS_RAWSYS) {
+		if (!rawsys_cookie(ctx, &cookie))
+			return false;
+	} else if (ws == WORDS_FENTRY || !(plan.flags & KSNOOP_PLAN_COOKIE)) {
 		return true;
-	cookie = bpf_get_attach_cookie(ctx);
+	} else {
+		cookie = bpf_get_attach_cookie(ctx);
+	}
 	index = cookie >> KSNOOP_COOKIE_INDEX_SHIFT;
 	c->func_id = (__u32)cookie;
 	if (!(plan.flags & KSNOOP_PLAN_FUNC_VALUES))
@@ -275,7 +309,7 @@ static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __
 	struct call c = { .cookie = cookie };
 
 	if (plan.tree == KSNOOP_TREE_INNER) {
-		if (ws == WORDS_TP || ws == WORDS_SYSCALL) {
+		if (ws == WORDS_TP || ws == WORDS_SYSCALL || ws == WORDS_RAWSYS) {
 			if (!tree_inner_event(&c))
 				return 0;
 		} else if (!tree_inner_enter()) {
@@ -630,6 +664,12 @@ CAPTURE_PROG("uretprobe", ksnoop_uretprobe_count, struct pt_regs, WORDS_UREGS_CO
 /* Syscall events: one of them (tp:syscalls:...), or a call's entry and exit (sys:). */
 CAPTURE_PROG("tp", ksnoop_syscall_tp, __u64, WORDS_SYSCALL, capture_entry)
 CAPTURE_PROG("tp", ksnoop_syscall_exit, __u64, WORDS_SYSCALL, capture_return)
+/*
+ * A glob's many system calls (sys:) on the raw_syscalls tracepoints: one
+ * link per side whatever their number, the call told by sys_cookies.
+ */
+CAPTURE_PROG("raw_tp/sys_enter", ksnoop_rawsys_enter, __u64, WORDS_RAWSYS, capture_entry)
+CAPTURE_PROG("raw_tp/sys_exit", ksnoop_rawsys_exit, __u64, WORDS_RAWSYS, capture_return)
 
 /*
  * --tree: a task that exits inside a session (its root never returns: a

@@ -30,7 +30,15 @@ enum word_source {
 	WORDS_UREGS_COUNT,
 	WORDS_USDT,	/* USDT: argument specs decoded by usdt.bpf.h */
 	WORDS_SYSCALL,	/* syscall events (perf tracepoints): ctx is the record */
+	WORDS_RAWSYS,	/* raw_syscalls sys_enter/sys_exit: ctx is (regs, id or ret) */
 };
+
+/*
+ * A system call's argument N is slot N + 2 in either source: the word it
+ * has in its event's record, after the common fields and __syscall_nr
+ * (signature__from_syscall()).
+ */
+#define SYSCALL_FIRST_SLOT	2
 
 /*
  * The argument words of a call: the arguments, then the return value or,
@@ -206,6 +214,14 @@ static __always_inline void read_words(void *ctx, enum word_source ws, int kind,
 			tp_words(ctx, words);
 		else
 			words[KSNOOP_MAX_ARGS] = ((__u64 *)ctx)[2];
+		break;
+	case WORDS_RAWSYS:
+		/* The registers at entry; the return is the tracepoint's second word. */
+		if (kind == KSNOOP_ENTRY)
+			arch_syscall_args((void *)((__u64 *)ctx)[0], &words[SYSCALL_FIRST_SLOT],
+					  plan.slot_mask >> SYSCALL_FIRST_SLOT);
+		else
+			words[KSNOOP_MAX_ARGS] = ((__u64 *)ctx)[1];
 		break;
 	}
 }

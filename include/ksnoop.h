@@ -490,6 +490,15 @@ enum ksnoop_pair_role {
 /* BPF cookie of a group's probe: its function's func_id | index << 32. */
 #define KSNOOP_COOKIE_INDEX_SHIFT	32
 
+/*
+ * sys: through the raw_syscalls tracepoints: the program's map from a
+ * system call's number (below KSNOOP_SYSNR_MAX: ksnoop/kernel/sysnr.h)
+ * to the cookie its own events would have had, KSNOOP_SYSNR_TRACED set
+ * (a cookie may be 0); 0: not this program's.
+ */
+#define KSNOOP_SYSNR_MAX	1024
+#define KSNOOP_SYSNR_TRACED	(1ULL << 63)
+
 /* One function's values in a KSNOOP_PLAN_FUNC_VALUES group. */
 struct ksnoop_func_values {
 	__u8 nvalues[KSNOOP_NR_KINDS];

@@ -15,6 +15,7 @@
 #include "log.h"
 #include "stop.h"
 #include "sharing.h"
+#include "sysnr.h"
 #include "usdt_specs.h"
 #include "ksnoop.skel.h"
 
@@ -485,6 +486,12 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 					       kind == ATTACH_SYSCALL_TP || kind == ATTACH_SYSCALL);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_syscall_exit,
 					       kind == ATTACH_SYSCALL);
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_rawsys_enter,
+					       kind == ATTACH_SYSCALL_RAW);
+	/* Not its return's program where only entries count: one load less. */
+	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_rawsys_exit,
+					       kind == ATTACH_SYSCALL_RAW &&
+					       side_attached(&plan->bpf, KSNOOP_RETURN));
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tree_exit,
 					       plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tree_exec,
@@ -572,6 +579,9 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_autocreate(skel->maps.entry_times, false);
 	if (!session)
 		err = err ?: bpf_map__set_autocreate(skel->maps.session_slots, false);
+	/* sys: on raw_syscalls: the numbers of its calls (filled after load). */
+	if (kind != ATTACH_SYSCALL_RAW)
+		err = err ?: bpf_map__set_autocreate(skel->maps.sys_cookies, false);
 	/* A group's functions' values, one element each (filled after load). */
 	if (plan->bpf.flags & KSNOOP_PLAN_FUNC_VALUES)
 		err = err ?: bpf_map__set_max_entries(skel->maps.func_values, nfuncs);
@@ -944,6 +954,8 @@ static int attach_single(struct attacher *a, const struct capture_plan *plan,
 		return ks_fail(e, -EOPNOTSUPP, "USDT probes attach with attach_usdt_probes()");
 	case ATTACH_UPROBE:
 		return ks_fail(e, -EOPNOTSUPP, "user functions attach with attach_ufunc()");
+	case ATTACH_SYSCALL_RAW:
+		return ks_fail(e, -EOPNOTSUPP, "raw_syscalls attach a group (attach_rawsys_group())");
 	}
 	if (release_instance(a))
 		return ks_fail(e, -ENOMEM, "out of memory");
@@ -1437,6 +1449,52 @@ static int attach_syscall_group(struct attacher *a, struct ksnoop_bpf *skel,
 }
 
 /*
+ * The group loaded as SKEL (sys: on raw_syscalls): each call's number
+ * names its cookie in the program's sys_cookies, then one raw tracepoint
+ * link per side for them all.  A call without a number (sharing.c left
+ * none in the group) would be marked in FAILED.
+ */
+static int attach_rawsys_group(struct attacher *a, struct ksnoop_bpf *skel,
+			       const struct ksnoop_plan *bp, const struct attach_func *funcs,
+			       int n, bool *failed, struct ks_error *e)
+{
+	int fd = bpf_map__fd(skel->maps.sys_cookies);
+	char label[GROUP_LABEL_MAX];
+	int i, side, err = 0, attached = 0;
+
+	for (i = 0; i < n; i++) {
+		__u64 cookie = group_cookie(funcs, i) | KSNOOP_SYSNR_TRACED;
+		int nr = sysnr__of(funcs[i].name);
+		__u32 key = nr;
+
+		if (nr < 0) {
+			failed[i] = true;
+			continue;
+		}
+		if (bpf_map_update_elem(fd, &key, &cookie, BPF_ANY))
+			return attach_fail(e, -errno, "fill the system call numbers for", funcs[i].name);
+		attached++;
+	}
+	for (side = 0; side < KSNOOP_NR_KINDS; side++) {
+		const char *tp = side == KSNOOP_ENTRY ? "sys_enter" : "sys_exit";
+		struct bpf_link *link;
+
+		if (!side_attached(bp, side))
+			continue;
+		link = bpf_program__attach_raw_tracepoint(side == KSNOOP_ENTRY ?
+							  skel->progs.ksnoop_rawsys_enter :
+							  skel->progs.ksnoop_rawsys_exit, tp);
+		err = link ? keep_link(a, link, false) : -errno;
+		if (err)
+			return attach_fail(e, err, "attach to raw_syscalls tracepoint", tp);
+	}
+	a->nattached += attached;
+	log_info("%s: one program on raw_syscalls, %d system call%s",
+		 group_label(label, sizeof(label), funcs, n), attached, attached == 1 ? "" : "s");
+	return 0;
+}
+
+/*
  * A group of KIND: functions (ATTACH_KPROBE) or tracepoints (ATTACH_TP,
  * where the kernel has raw_tp cookies) that share the program GROUP_BPF
  * (PLAN is any member's, for its name), each probe's cookie naming its
@@ -1494,6 +1552,8 @@ static int attach_shared(struct attacher *a, const struct capture_plan *plan,
 		return attach_tp_group(a, skel, funcs, n, failed, e);
 	if (kind == ATTACH_SYSCALL)
 		return attach_syscall_group(a, skel, group_bpf, funcs, n, failed, e);
+	if (kind == ATTACH_SYSCALL_RAW)
+		return attach_rawsys_group(a, skel, group_bpf, funcs, n, failed, e);
 	next_note = now_s() + 1;
 	for (i = 0; i < n; i++) {
 		if (stop__requested())
@@ -1950,6 +2010,11 @@ static int attach_groups(struct attacher *a, struct target_list *l, int pid, str
 	}
 	if (g.nfuncs)
 		log_info("%d glob matches in %d program(s)", g.nfuncs, nprogs);
+	if (g.nraw || g.nsys_own)
+		log_info("sys: %d system call(s) on raw_syscalls (a glob of more than %d calls in at "
+			 "most %d programs), %d on their own events (%d of a glob of more programs; "
+			 "the rest of a smaller glob, or with no number known here)",
+			 g.nraw, l->sys_raw_min, SYS_RAW_MAX_PROGRAMS, g.nsys_own, g.nsys_plans);
 	groups__free(&g);
 	return err;
 }

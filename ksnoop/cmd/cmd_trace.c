@@ -13,6 +13,7 @@
  * goes kprobes for every function, so one run uses one mode.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@
 #include "resolve.h"
 #include "kernel.h"
 #include "targets.h"
+#include "sharing.h"
 #include "stop.h"
 #include "usdt_front.h"
 #include "ufunc.h"
@@ -63,6 +65,7 @@
 struct trace {
 	const struct options *opts;
 	enum attach_mode mode;	/* of kernel functions, from opts and the kernel's features */
+	int sys_raw_min;	/* a sys: glob of more calls goes on raw_syscalls (sharing.h) */
 	int nspecs;
 	struct spec *specs;
 	struct target_list targets;	/* func_id i is targets.v[i] */
@@ -362,6 +365,8 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 		.func_kind = func_kind(mode, false),
 		.glob_kind = func_kind(mode, true),
 		.tp_cookies = kfeatures__get()->have[FEAT_TP_COOKIES],
+		.raw_syscalls = kfeatures__get()->have[FEAT_RAW_SYSCALLS],
+		.sys_raw_min = t->sys_raw_min,
 		.usdt_pid = o->pid,
 		.ufunc = t->ufunc,
 		.tree_root = o->tree ? &t->specs[0] : NULL,
@@ -1062,11 +1067,33 @@ static int usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
 	return usym__symbolize(ctx, pid, addr, buf, sz);
 }
 
+/*
+ * KSNOOP_SYS_RAW_MIN=N: how many calls a sys: glob must exceed to attach
+ * on raw_syscalls (groups__raw_syscalls()); unset: SYS_RAW_MIN_DEFAULT.
+ */
+static int sys_raw_min(struct trace *t, struct ks_error *e)
+{
+	const char *env = getenv(SYS_RAW_MIN_ENV);
+	char *end;
+	long v;
+
+	t->sys_raw_min = SYS_RAW_MIN_DEFAULT;
+	if (!env)
+		return 0;
+	errno = 0;
+	v = strtol(env, &end, 10);
+	if (errno || end == env || *end || v < 0 || v > INT_MAX)
+		return ks_fail(e, -EINVAL, SYS_RAW_MIN_ENV ": '%.32s' is not a number of calls (0 or more)",
+			       env);
+	t->sys_raw_min = v;
+	return 0;
+}
+
 /* What the kernel can do decides how targets attach: known before they resolve. */
 static int probe_features(struct trace *t, const struct btf *vmlinux)
 {
 	struct ks_error e;
-	int err = kfeatures__probe(vmlinux, has_kernel_funcs(t), &e);
+	int err = kfeatures__probe(vmlinux, has_kernel_funcs(t), &e) ?: sys_raw_min(t, &e);
 
 	if (err) {
 		log_ks_error(&e);

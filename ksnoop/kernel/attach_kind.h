@@ -22,6 +22,11 @@ enum attach_kind {
 	ATTACH_USDT,		/* uprobes at every call site of a USDT probe */
 	ATTACH_SYSCALL_TP,	/* a syscall event: tracepoint syscalls:sys_{enter,exit}_NAME */
 	ATTACH_SYSCALL,		/* sys:NAME: tracepoints sys_enter_NAME + sys_exit_NAME */
+	/*
+	 * A group of a sys: glob's many calls (a group's kind, never a
+	 * target's): raw_syscalls sys_enter + sys_exit, told by number.
+	 */
+	ATTACH_SYSCALL_RAW,
 	ATTACH_UPROBE,		/* u:BINARY:FUNC: uprobe + uretprobe on a user function */
 };
 

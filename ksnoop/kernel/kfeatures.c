@@ -54,6 +54,7 @@ static const char *const feature_names[FEAT__COUNT] = {
 	[FEAT_UPROBE_MULTI] = "uprobe_multi",
 	[FEAT_FSESSION] = "fsession",
 	[FEAT_UPROBE_SESSION] = "uprobe_session",
+	[FEAT_RAW_SYSCALLS] = "raw_syscalls",
 };
 
 const char *kfeatures__name(enum kernel_feature feat)
@@ -83,7 +84,7 @@ int kfeatures__parse(const char *spec, struct kernel_features *f, struct ks_erro
 
 		if (feat < 0)
 			return ks_fail(e, -EINVAL,
-				       FEATURES_ENV ": '%.*s' is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session, uprobe_multi, fsession, uprobe_session",
+				       FEATURES_ENV ": '%.*s' is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session, uprobe_multi, fsession, uprobe_session, raw_syscalls",
 				       (int)len, p);
 		f->have[feat] = on;
 		f->injected[feat] = true;
@@ -367,6 +368,16 @@ static bool probe_tp_cookies(struct kernel_features *f)
 	return link >= 0 || link == -ENOENT;
 }
 
+/*
+ * A raw tracepoint's BTF type (btf_trace_NAME) is there for each one the
+ * kernel has: a raw_tp program attaches to it by name.
+ */
+static bool probe_raw_syscalls(const struct btf *vmlinux)
+{
+	return vmlinux && btf__find_by_name_kind(vmlinux, "btf_trace_sys_enter", BTF_KIND_TYPEDEF) > 0 &&
+	       btf__find_by_name_kind(vmlinux, "btf_trace_sys_exit", BTF_KIND_TYPEDEF) > 0;
+}
+
 /* FUNCS: kernel functions are traced; else fentry and kprobe.multi are not asked. */
 static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool funcs)
 {
@@ -388,6 +399,7 @@ static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool
 	f->have[FEAT_UPROBE_SLEEPABLE] = probe_uprobe_sleepable();
 	f->have[FEAT_UPROBE_MULTI] = probe_uprobe_multi();
 	f->have[FEAT_RINGBUF] = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 1;
+	f->have[FEAT_RAW_SYSCALLS] = probe_raw_syscalls(vmlinux);
 }
 
 static struct kernel_features probed;

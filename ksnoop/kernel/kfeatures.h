@@ -63,6 +63,12 @@ enum kernel_feature {
 	 * uprobe.multi attach asks for its own type: ksnoop makes the link.
 	 */
 	FEAT_UPROBE_SESSION,
+	/*
+	 * The raw_syscalls:sys_enter/sys_exit tracepoints, which see every
+	 * system call by its number (CONFIG_HAVE_SYSCALL_TRACEPOINTS): a
+	 * sys: glob of many calls attaches there, two links in all.
+	 */
+	FEAT_RAW_SYSCALLS,
 	FEAT__COUNT,
 };
 

@@ -21,7 +21,7 @@
 
 /* One program and the targets it serves. */
 struct target_group {
-	enum attach_kind kind;
+	enum attach_kind kind;	/* ATTACH_SYSCALL_RAW: its targets are ATTACH_SYSCALL */
 	const int *idx;		/* its targets: indexes into the list, ascending */
 	int n;
 	/* ATTACH_KPROBE, ATTACH_TP, ATTACH_UPROBE: the program's plan (resolver__group()). */
@@ -32,8 +32,28 @@ struct target_groups {
 	struct target_group *v;
 	int n;
 	int nfuncs;		/* glob matches (functions, tracepoints) in groups */
+	int nraw;		/* of them, system calls on raw_syscalls */
+	int nsys_own;		/* of them, system calls on their own events */
+	int nsys_plans;		/* of those, a glob's whose plans make too many programs */
 	int *idx;		/* what the groups' idx point into */
 };
+
+/*
+ * A sys: glob of more than this many calls attaches them on the
+ * raw_syscalls tracepoints: a program per plan and side there runs for
+ * every system call of the machine (a map lookup for those not traced),
+ * where a call's own events run only for it, so a few calls keep theirs.
+ * KSNOOP_SYS_RAW_MIN in the environment changes it (cmd_trace.c).
+ */
+#define SYS_RAW_MIN_DEFAULT	16
+/*
+ * ... and when their plans make at most this many programs (each runs on
+ * every system call, per side; values that differ per call and are kept
+ * for the return split 'sys:*' into 112 plans here: those keep their
+ * calls' own events).
+ */
+#define SYS_RAW_MAX_PROGRAMS	8
+#define SYS_RAW_MIN_ENV		"KSNOOP_SYS_RAW_MIN"
 
 /* Is TG attached with others of its plan, or through a program of its own? */
 bool groups__shared(const struct target_list *l, const struct target *tg);

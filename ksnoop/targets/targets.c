@@ -837,6 +837,8 @@ static int add_kernel_spec(struct target_list *l, struct kernel *k, const struct
 
 	if (s->kind == SPEC_TP && s->is_glob)
 		l->tp_cookies = cfg->tp_cookies;
+	l->raw_syscalls = cfg->raw_syscalls;
+	l->sys_raw_min = cfg->sys_raw_min;
 	g.left_out = left_out__new();
 	err = add_kernel_matches(&g, k);
 	free(g.left_out);

@@ -54,6 +54,12 @@ struct target_list {
 	int n;
 	int glob_traced;	/* glob matches among them */
 	bool tp_cookies;	/* a tracepoint glob's matches can share programs */
+	/*
+	 * A sys: glob of more than sys_raw_min calls attaches them on the
+	 * raw_syscalls tracepoints (sharing.c); raw_syscalls: the kernel has them.
+	 */
+	bool raw_syscalls;
+	int sys_raw_min;
 };
 
 /* What every plan gets besides its values. */
@@ -67,6 +73,8 @@ struct targets_cfg {
 	enum attach_kind func_kind;	/* a kernel function named alone */
 	enum attach_kind glob_kind;	/* a kernel function a glob matched */
 	bool tp_cookies;		/* raw_tp links take a BPF cookie (kfeatures.h) */
+	bool raw_syscalls;		/* the raw_syscalls tracepoints (kfeatures.h) */
+	int sys_raw_min;		/* see struct target_list */
 	int usdt_pid;		/* > 0: USDT binaries may be named as that process maps them */
 	struct ufunc_front *ufunc;	/* u: specs' front end (NULL: none given) */
 	/* --tree: the root's spec (the others' targets are inner functions); NULL: none */

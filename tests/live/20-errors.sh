@@ -126,17 +126,19 @@ if [ "$(id -u)" = 0 ]; then
 		"$(sed -n 's/.*, as in "\(.*\)"$/\1/p' "$ROWS_DIR/hist_example_sched_process_exec.err")"
 	# -v: one line describing the kernel, every feature named; an injected one marked.
 	out=$(ks -v --duration 0.1 ip_send_skb 2>&1 >/dev/null)
-	expect_match kernel_features_line "^ksnoop: kernel [^ ]+: fentry no \(.+\), kprobes no, kprobe_multi (yes|no), uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes, kprobe_session no, uprobe_multi (yes|no), fsession no, uprobe_session (yes|no); probed in [0-9.]+ ms$" "$out"
+	expect_match kernel_features_line "^ksnoop: kernel [^ ]+: fentry no \(.+\), kprobes no, kprobe_multi (yes|no), uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes, kprobe_session no, uprobe_multi (yes|no), fsession no, uprobe_session (yes|no), raw_syscalls (yes|no); probed in [0-9.]+ ms$" "$out"
 	expect_eq kernel_features_once 1 "$(grep -c '^ksnoop: kernel [^ ]*: fentry' <<<"$out")"
 	# uprobe.session (6.13 on) is probed by an attach to a missing file: found here.
 	if _ks_kernel_at_least 6.13; then
-		expect_match kernel_features_uprobe_session 'uprobe_session yes;' "$out"
+		expect_match kernel_features_uprobe_session 'uprobe_session yes,' "$out"
 	else
 		note "kernel $(uname -r): no uprobe.session before 6.13"
 	fi
+	# The raw_syscalls tracepoints: every kernel with syscall tracepoints, as this one.
+	expect_match kernel_features_raw_syscalls 'raw_syscalls yes;' "$out"
 	# No kernel function traced: fentry and kprobe.multi are not asked.
 	out=$(ks -v --duration 0.1 tp:sched_process_free 2>&1 >/dev/null)
-	expect_match kernel_features_tp_only "^ksnoop: kernel [^ ]+: fentry not probed, kprobes no, kprobe_multi not probed, uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes, kprobe_session not probed, uprobe_multi (yes|no), fsession not probed, uprobe_session (yes|no); probed in [0-9.]+ ms$" "$out"
+	expect_match kernel_features_tp_only "^ksnoop: kernel [^ ]+: fentry not probed, kprobes no, kprobe_multi not probed, uprobe_sleepable (yes|no), tp_cookies (yes|no), ringbuf yes, kprobe_session not probed, uprobe_multi (yes|no), fsession not probed, uprobe_session (yes|no), raw_syscalls (yes|no); probed in [0-9.]+ ms$" "$out"
 	out=$(KSNOOP_FEATURES=-uprobe_sleepable,+kprobes ks -v --mode nope tp:sched_process_free 2>&1 >/dev/null)
 	expect_no_match kernel_features_not_before_options '^ksnoop: kernel [^ ]*: fentry' "$out"
 	out=$(KSNOOP_FEATURES=-uprobe_sleepable ks -v --duration 0.1 tp:sched_process_free 2>&1 >/dev/null)

@@ -116,7 +116,7 @@ static void test_parse_errors(void **state)
 	refused(",fentry", "'' is not");
 	refused("fentry,,kprobes", "'' is not");
 	refused("fentry,", "after the last ','");
-	refused("-kprobe", "is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session, uprobe_multi, fsession, uprobe_session");
+	refused("-kprobe", "is not [+|-]NAME, NAME one of fentry, kprobes, kprobe_multi, uprobe_sleepable, tp_cookies, ringbuf, kprobe_session, uprobe_multi, fsession, uprobe_session, raw_syscalls");
 	refused("-kprobe_sessions", "'-kprobe_sessions' is not");
 	refused("-fsessions", "'-fsessions' is not");
 	refused("-uprobe.session", "'-uprobe.session' is not");
@@ -154,12 +154,12 @@ static void test_describe(void **state)
 	kfeatures__describe(&f, "6.1.0-test", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.1.0-test: fentry no (Operation not supported), kprobes yes, "
 			    "kprobe_multi no, uprobe_sleepable yes, tp_cookies yes, ringbuf yes, "
-			    "kprobe_session yes, uprobe_multi yes, fsession yes, uprobe_session yes");
+			    "kprobe_session yes, uprobe_multi yes, fsession yes, uprobe_session yes, raw_syscalls yes");
 	assert_int_equal(kfeatures__parse("-uprobe_sleepable,-fentry", &f, &e), 0);
 	kfeatures__describe(&f, "6.12", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.12: fentry no (KSNOOP_FEATURES), kprobes yes, kprobe_multi no, "
 			    "uprobe_sleepable no (KSNOOP_FEATURES), tp_cookies yes, ringbuf yes, "
-			    "kprobe_session yes, uprobe_multi yes, fsession yes, uprobe_session yes");
+			    "kprobe_session yes, uprobe_multi yes, fsession yes, uprobe_session yes, raw_syscalls yes");
 }
 
 /* arm64's 6.1 refuses fentry with the kernel's own ENOTSUPP (524), which libc does not name. */
@@ -173,7 +173,7 @@ static void test_describe_no_trampolines(void **state)
 	assert_string_equal(line, "kernel 6.1.0-50-cloud-arm64: fentry no (no BPF trampolines in this "
 			    "kernel's build for its architecture, ENOTSUPP), kprobes yes, kprobe_multi no, "
 			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session yes, "
-			    "uprobe_multi yes, fsession yes, uprobe_session yes");
+			    "uprobe_multi yes, fsession yes, uprobe_session yes, raw_syscalls yes");
 }
 
 /* A run that traces no kernel function does not ask about fentry or kprobe.multi. */
@@ -190,7 +190,7 @@ static void test_describe_not_probed(void **state)
 	kfeatures__describe(&f, "6.12", line, sizeof(line));
 	assert_string_equal(line, "kernel 6.12: fentry not probed, kprobes yes, kprobe_multi not probed, "
 			    "uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session not probed, "
-			    "uprobe_multi yes, fsession not probed, uprobe_session no");
+			    "uprobe_multi yes, fsession not probed, uprobe_session no, raw_syscalls yes");
 	/* Injected: said as injected, probed or not. */
 	assert_int_equal(kfeatures__parse("-kprobe_multi", &f, &e), 0);
 	kfeatures__describe(&f, "6.12", line, sizeof(line));

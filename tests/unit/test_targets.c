@@ -5,6 +5,7 @@
  * two functions globs leave out, a module "dummy" (split BTF), kallsyms
  * and ftrace's list of what it can hook.  No privileges, no tracefs.
  */
+#include <asm/unistd.h>
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "log.h"
 #include "kernel.h"
 #include "targets.h"
+#include "sysnr.h"
 
 static char top[64], dir[80];	/* dir: the BTF, TOP/btf */
 static char kallsyms_path[128], ftrace_path[128];
@@ -823,6 +825,120 @@ static void test_group_syscalls(void **state)
 		assert_int_equal(g.v[i].n, 1);
 }
 
+/*
+ * A sys: glob of more than sys_raw_min calls with numbers goes on
+ * raw_syscalls, in one program whatever its calls' record sizes; a
+ * smaller glob, a call without a number, or plans that would make more
+ * than SYS_RAW_MAX_PROGRAMS programs keep their own events.
+ */
+static const char *const raw_names[] = {
+	"read", "write", "openat", "close", "getpid", "mmap", "munmap", "brk", "ioctl",
+	"pread64", "pwrite64", "readv", "writev", "dup", "dup3", "socket", "connect",
+	"accept4", "newuname", "umount",
+};
+#define NRAW	((int)(sizeof(raw_names) / sizeof(raw_names[0])))
+
+static void raw_targets(struct target *v, bool printed)
+{
+	int i, k;
+
+	for (i = 0; i < NRAW; i++) {
+		v[i] = x->l.v[0];
+		v[i].kind = ATTACH_SYSCALL;
+		v[i].from_glob = true;
+		snprintf(v[i].plan.sig.attach, sizeof(v[i].plan.sig.attach), "%s", raw_names[i]);
+		v[i].plan.bpf.func_id = i;
+		v[i].plan.bpf.output = printed ? KSNOOP_OUT_EVENTS : KSNOOP_OUT_COUNT;
+		for (k = 0; k < KSNOOP_NR_KINDS; k++)
+			v[i].plan.bpf.side[k].flags &= ~(KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH |
+							 KSNOOP_SIDE_RETRY);
+		if (printed)
+			v[i].plan.bpf.side[KSNOOP_ENTRY].flags |= KSNOOP_SIDE_STASH;
+		v[i].plan.sig.nslots = 2 + i % 7;
+		v[i].plan.bpf.side[KSNOOP_ENTRY].nvalues = 1 + i % 7;
+		v[i].plan.bpf.side[KSNOOP_ENTRY].rec_size = 64 + 8 * (i % 7);
+		v[i].plan.bpf.slot_mask = ((1u << (1 + i % 7)) - 1) << 2;
+	}
+}
+
+static void test_group_raw_syscalls(void **state)
+{
+	struct target *v = calloc(NRAW, sizeof(*v));
+	struct target_list l = { .v = v, .n = NRAW, .raw_syscalls = true, .sys_raw_min = 16 };
+	int i;
+
+	assert_non_null(v);
+	assert_int_equal(expand("vfs_read"), 0);
+	raw_targets(v, false);
+	/* Counted: one program on raw_syscalls for all, 2 to 8 words alike. */
+	assert_int_equal(groups__build(&g, &l, 16), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.v[0].kind, ATTACH_SYSCALL_RAW);
+	assert_int_equal(g.v[0].n, NRAW);
+	assert_int_equal(g.nraw, NRAW);
+	assert_int_equal(g.nsys_own, 0);
+	groups__free(&g);
+	/* A glob of sys_raw_min calls or fewer: their own events, by record size. */
+	l.sys_raw_min = NRAW;
+	assert_int_equal(groups__build(&g, &l, 16), 0);
+	assert_int_equal(g.n, 7);
+	for (i = 0; i < g.n; i++)
+		assert_int_equal(g.v[i].kind, ATTACH_SYSCALL);
+	assert_int_equal(g.nraw, 0);
+	assert_int_equal(g.nsys_own, NRAW);
+	groups__free(&g);
+	/* A call without a number keeps its events; the others are still enough. */
+	l.sys_raw_min = 16;
+	snprintf(v[3].plan.sig.attach, sizeof(v[3].plan.sig.attach), "no_such_call");
+	assert_int_equal(groups__build(&g, &l, 16), 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.nraw, NRAW - 1);
+	assert_int_equal(g.nsys_own, 1);
+	for (i = 0; i < g.n; i++)
+		assert_int_equal(g.v[i].kind, g.v[i].n == 1 ? ATTACH_SYSCALL : ATTACH_SYSCALL_RAW);
+	groups__free(&g);
+	/* Without the tracepoints, nothing changes. */
+	l.raw_syscalls = false;
+	assert_int_equal(groups__build(&g, &l, 16), 0);
+	assert_int_equal(g.nraw, 0);
+	for (i = 0; i < g.n; i++)
+		assert_int_equal(g.v[i].kind, ATTACH_SYSCALL);
+	groups__free(&g);
+	/* Printed, values kept for the return: 7 plans, within the limit... */
+	l.raw_syscalls = true;
+	raw_targets(v, true);
+	assert_int_equal(groups__build(&g, &l, 16), 0);
+	assert_int_equal(g.n, 7);
+	assert_int_equal(g.nraw, NRAW);
+	for (i = 0; i < g.n; i++)
+		assert_int_equal(g.v[i].kind, ATTACH_SYSCALL_RAW);
+	groups__free(&g);
+	/* ... and past it: every call keeps its own events, said. */
+	for (i = 0; i < NRAW; i++)
+		v[i].plan.bpf.side[KSNOOP_ENTRY].nvalues = 1 + i % (SYS_RAW_MAX_PROGRAMS + 1);
+	assert_int_equal(groups__build(&g, &l, 16), 0);
+	free(v);
+	assert_int_equal(g.nraw, 0);
+	assert_int_equal(g.nsys_plans, NRAW);
+	for (i = 0; i < g.n; i++)
+		assert_int_equal(g.v[i].kind, ATTACH_SYSCALL);
+}
+
+/* Numbers by event name: the headers', renamed events', and none. */
+static void test_sysnr(void **state)
+{
+	assert_int_equal(sysnr__of("openat"), __NR_openat);
+	assert_int_equal(sysnr__of("getpid"), __NR_getpid);
+	assert_int_equal(sysnr__of("newuname"), __NR_uname);
+	assert_int_equal(sysnr__of("umount"), __NR_umount2);
+	assert_int_equal(sysnr__of("newfstat"), __NR_fstat);
+	assert_int_equal(sysnr__of("sendfile64"), __NR_sendfile);
+	assert_int_equal(sysnr__of("mseal"), 462);
+	assert_int_equal(sysnr__of("no_such_call"), -1);
+	assert_int_equal(sysnr__of(""), -1);
+	assert_int_equal(sysnr__of("syscalls"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest expand_tests[] = {
@@ -851,6 +967,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_group_by_plan, free_groups),
 		cmocka_unit_test_teardown(test_group_ufuncs_by_file, free_groups),
 		cmocka_unit_test_teardown(test_group_syscalls, free_groups),
+		cmocka_unit_test_teardown(test_group_raw_syscalls, free_groups),
+		cmocka_unit_test(test_sysnr),
 		cmocka_unit_test_teardown(test_group_not_fentry, free_groups),
 		cmocka_unit_test_teardown(test_group_tracepoints, free_groups),
 		cmocka_unit_test_teardown(test_group_usdt_spread, free_groups),

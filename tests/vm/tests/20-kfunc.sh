@@ -198,14 +198,14 @@ feature_case() {
 	CASE
 }
 feature_case features_arm64_6_1 'ARCH aarch64' 'MAX_KERNEL 6.1' \
-	'fentry no \(no BPF trampolines in this kernel.s build for its architecture, ENOTSUPP\), kprobes yes, kprobe_multi no, uprobe_sleepable (yes|no), tp_cookies no, ringbuf yes, kprobe_session no, uprobe_multi no, fsession no, uprobe_session no'
+	'fentry no \(no BPF trampolines in this kernel.s build for its architecture, ENOTSUPP\), kprobes yes, kprobe_multi no, uprobe_sleepable (yes|no), tp_cookies no, ringbuf yes, kprobe_session no, uprobe_multi no, fsession no, uprobe_session no, raw_syscalls yes'
 feature_case features_6_1 'ARCH x86_64' 'MAX_KERNEL 6.1' \
-	'fentry yes, kprobes yes, kprobe_multi no, uprobe_sleepable (yes|no), tp_cookies no, ringbuf yes, kprobe_session no, uprobe_multi no, fsession no, uprobe_session no'
+	'fentry yes, kprobes yes, kprobe_multi no, uprobe_sleepable (yes|no), tp_cookies no, ringbuf yes, kprobe_session no, uprobe_multi no, fsession no, uprobe_session no, raw_syscalls yes'
 feature_case features_all 'ARCH x86_64' 'MIN_KERNEL 6.2' \
-	'fentry yes, kprobes yes, kprobe_multi yes, uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session (yes|no), uprobe_multi yes, fsession (yes|no), uprobe_session (yes|no)'
+	'fentry yes, kprobes yes, kprobe_multi yes, uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session (yes|no), uprobe_multi yes, fsession (yes|no), uprobe_session (yes|no), raw_syscalls yes'
 feature_case features_arm64_6_12 'ARCH aarch64' 'MIN_KERNEL 6.2
 		MAX_KERNEL 6.12' \
-	'fentry yes, kprobes yes, kprobe_multi no, uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session no, uprobe_multi yes, fsession no, uprobe_session no'
+	'fentry yes, kprobes yes, kprobe_multi no, uprobe_sleepable yes, tp_cookies yes, ringbuf yes, kprobe_session no, uprobe_multi yes, fsession no, uprobe_session no, raw_syscalls yes'
 
 # A kernel without fentry (injected): kprobes are chosen before anything
 # resolves; nothing fails first and nothing is resolved twice.

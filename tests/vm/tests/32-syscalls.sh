@@ -50,4 +50,36 @@ EXPECT   connect_port: count 1 '^    \(\(struct sockaddr_in \*\)uservaddr\)->sin
 EXPECT   connect_addr: count 1 '^    \(\(struct sockaddr_in \*\)uservaddr\)->sin_addr:ip = 127.0.0.1$'
 EXPECT   connect_refused: count 1 '^    return = -111 \(ECONNREFUSED\)$'
 CASE
+
+# The raw_syscalls path (a sys: glob of more than KSNOOP_SYS_RAW_MIN
+# calls; 0: any glob): the arguments from the task's registers, where
+# this architecture passes them (x86-64 di si dx..., arm64 orig_x0 x1...),
+# and the number told apart per call.
+export KSNOOP_SYS_RAW_MIN=0
+ks_case <<'CASE'
+NAME     raw_pair
+RUN      -c syscall_prog 'sys:opena*(dfd, filename, flags, return < 0)'
+WORKLOAD syscall_prog "$missing" 3 "$existing" 2 >/dev/null 2>&1
+EXPECT   raw_pair_exit_status: exit 0
+EXPECT   raw_pair_raw: stderr '^ksnoop: sys: [1-9][0-9]* system call\(s\) on raw_syscalls'
+EXPECT   raw_pair_name: count 3 "^    filename = \"$missing\""
+EXPECT   raw_pair_dfd: eq "$(grep -c '^    filename = ' "$OUT")" "$(grep -c '^    dfd = -100$' "$OUT")"
+EXPECT   raw_pair_enoent: eq "$(grep -c -- '<- sys:openat' "$pair_out")" "$(grep -c '^    return = -2 (ENOENT)$' "$OUT")"
+EXPECT   raw_pair_never_existing: count 0 "$existing"
+CASE
+unset KSNOOP_SYS_RAW_MIN
+# Every call counted on raw_syscalls: syscall_prog's 3 getpid exactly,
+# and (x86-64) none of the 4 it makes as a 32-bit task (int 0x80: ia32
+# number 20, writev's in the 64-bit table).
+ks_case <<'CASE'
+NAME     raw_count
+RUN      -c syscall_prog --count 'sys:*'
+WORKLOAD syscall_prog "$missing" 3 "$existing" 2 9 3 4 >/dev/null 2>&1
+TIMEOUT  600
+EXPECT   raw_count_exit_status: exit 0
+EXPECT   raw_count_raw: stderr '^ksnoop: sys: [1-9][0-9]* system call\(s\) on raw_syscalls'
+EXPECT   raw_count_getpid: match '^ +3 +sys:getpid$'
+EXPECT   raw_count_connect: match '^ +1 +sys:connect$'
+EXPECT   raw_count_no_compat: no_match 'sys:writev$'
+CASE
 rm -rf "$tmp"
