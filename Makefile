@@ -157,14 +157,9 @@ $(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c $(wildcard bpf/*.bpf.h) include/ksnoop.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	@scripts/bpf-stack-check $@
 
-# What the skeleton embeds, and libbpf opens for every program instance:
-# the object without what only tools read (DWARF; the relocations of
-# .BTF.ext and the 21,000 basic-block labels they name, for a linker),
-# 6.9 MB -> 3.0 MB.  libbpf walks every symbol for each global variable
-# it places (docs/PERFORMANCE.md, start-up).  .BTF and .BTF.ext (line
-# info for the verifier's messages) stay.
-$(BUILD)/ksnoop.min.bpf.o: $(BUILD)/ksnoop.bpf.o
-	llvm-objcopy --strip-debug --remove-section=.rel.BTF.ext --wildcard --strip-symbol='LBB*' $< $@
+# What the skeleton embeds: the object without what only tools read.
+$(BUILD)/ksnoop.min.bpf.o: $(BUILD)/ksnoop.bpf.o scripts/bpf-skel-object
+	scripts/bpf-skel-object $< $@
 
 $(BUILD)/ksnoop.skel.h: $(BUILD)/ksnoop.min.bpf.o
 	$(BPFTOOL) gen skeleton $< name ksnoop_bpf > $@
