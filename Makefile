@@ -124,7 +124,7 @@ CORE_SRCS  := log.c ks_error.c spec.c syscall.c kbtf.c ksyms.c signature.c \
 	      usdt_front.c ufunc.c demangle.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
 	      targets.c sharing.c sysnr.c stop.c stdout_lines.c tree.c cmd_complete.c track.c recfile.c rec_query.c \
 	      dwarf_btf.c
-APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c cmd_record.c cmd_report.c printing.c
+APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c btf_lend.c cmd_record.c cmd_report.c printing.c
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:%.c=$(BUILD)/%.o)
 HDRS       := $(wildcard ksnoop/*/*.h include/*.h)
@@ -157,7 +157,11 @@ $(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c $(wildcard bpf/*.bpf.h) include/ksnoop.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	@scripts/bpf-stack-check $@
 
-$(BUILD)/ksnoop.skel.h: $(BUILD)/ksnoop.bpf.o
+# What the skeleton embeds: the object without what only tools read.
+$(BUILD)/ksnoop.min.bpf.o: $(BUILD)/ksnoop.bpf.o scripts/bpf-skel-object
+	scripts/bpf-skel-object $< $@
+
+$(BUILD)/ksnoop.skel.h: $(BUILD)/ksnoop.min.bpf.o
 	$(BPFTOOL) gen skeleton $< name ksnoop_bpf > $@
 
 $(BUILD)/klookup.bpf.o: bpf/klookup.bpf.c include/ksnoop.h $(LIBBPF_A) | $(BUILD)
@@ -203,8 +207,11 @@ $(BUILD)/%.o: %.c | $(BUILD) $(SKELS)
 # test: an archive member that is not position independent (a toolchain
 # without default PIE) fails it, and then ksnoop is linked -static, said
 # in one line, the failed link's messages kept in ksnoop.static-pie.log.
+# libbpf's vmlinux BTF calls go through ksnoop/attach/btf_lend.c (one
+# parse of vmlinux BTF a run: see there).
+LEND_WRAP  := -Wl,--wrap=btf__load_vmlinux_btf,--wrap=btf__free
 KSNOOP_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -ldw -lelf -lz -lzstd \
-	      $(DEMANGLE_LIB) -o $@
+	      $(DEMANGLE_LIB) $(LEND_WRAP) -o $@
 $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
 ifneq ($(STATIC_PIE),)
 	@rm -f $@.static-pie.log
@@ -222,7 +229,7 @@ $(BUILD)/san/%.o: %.c | $(BUILD)/san $(SKELS)
 
 $(BUILD)/san/ksnoop: $(CORE_SRCS:%.c=$(BUILD)/san/%.o) \
 		     $(APP_SRCS:%.c=$(BUILD)/san/%.o) $(LIBBPF_A)
-	$(CC) $(SAN_FLAGS) -pthread $(filter %.o,$^) $(PKG_LIBS) -o $@
+	$(CC) $(SAN_FLAGS) -pthread $(filter %.o,$^) $(PKG_LIBS) $(LEND_WRAP) -o $@
 
 # The unit tests' and fuzzers' BTF, written in C (tests/fixture/types.h;
 # info.h: functions and tracepoints for the golden outputs of info):

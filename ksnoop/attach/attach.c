@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "btf_lend.h"
 #include "kfeatures.h"
 #include "log.h"
 #include "stop.h"
@@ -80,6 +81,7 @@ struct attacher {
 	int nattached;		/* targets attached so far (a Ctrl-C's "150 of 1451") */
 	bool keep_said;		/* -v said where entry values wait (once a run) */
 	double start_s;		/* when the attacher was made */
+	const struct btf *vmlinux;	/* lent to libbpf's loads (btf_lend.h), or NULL */
 };
 
 static double now_mono(void)
@@ -683,9 +685,12 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 		attach_fail(e, -errno, "open the BPF object for", target);
 		return NULL;
 	}
+	/* libbpf holds vmlinux BTF from set_attach_target() until the load ends. */
+	btf_lend__begin(a->vmlinux);
 	err = configure_instance(a, skel, plan, kind, sleepable, multi, usdt_sites, n);
 	if (err) {
 		ksnoop_bpf__destroy(skel);
+		btf_lend__end();
 		attach_fail(e, err, "set up the BPF object for", target);
 		return NULL;
 	}
@@ -694,8 +699,10 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 	err = ksnoop_bpf__load(skel);
 	a->load_s += now_mono() - t0;
 	a->nloaded++;
-	if (err) {
+	if (err)
 		ksnoop_bpf__destroy(skel);
+	btf_lend__end();
+	if (err) {
 		attach_fail(e, err,
 			    kind == ATTACH_FENTRY ? "load fentry/fexit programs for" :
 			    kind == ATTACH_KPROBE ? "load kprobe programs for" :
@@ -1819,6 +1826,13 @@ void attacher__log_cost(const struct attacher *a)
 			nlinks += ((struct bpf_link **)&a->skels[i]->links)[j] != NULL;
 	log_info("%d program instance(s) loaded in %.2f s; %d links; attached in %.2f s",
 		 a->nloaded, a->load_s, nlinks, now_mono() - a->start_s);
+	log_info("vmlinux BTF: ksnoop's lent to libbpf %d time(s), libbpf's own parsed %d time(s)",
+		 btf_lend__lent(), btf_lend__parsed());
+}
+
+void attacher__lend_vmlinux(struct attacher *a, const struct btf *vmlinux)
+{
+	a->vmlinux = vmlinux;
 }
 
 int attacher__ringbuf_fd(const struct attacher *a)

@@ -57,6 +57,13 @@ int attacher__attached_so_far(const struct attacher *a);
  */
 int attacher__set_gate(struct attacher *a, bool open);
 
+/*
+ * VMLINUX, the running kernel's vmlinux BTF that ksnoop parsed (or NULL),
+ * is what libbpf gets for each load instead of parsing its own
+ * (btf_lend.h); the caller keeps it until attacher__free().
+ */
+void attacher__lend_vmlinux(struct attacher *a, const struct btf *vmlinux);
+
 /* -v: programs loaded and the time it took, links made, time since attacher__new(). */
 void attacher__log_cost(const struct attacher *a);
 

@@ -487,7 +487,8 @@ static void say_attach_modes(const struct trace *t)
 }
 
 /* Attach every target; on failure nothing stays attached. */
-static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e)
+static int attach_all(struct trace *t, struct kernel *k, struct attacher **out,
+		      struct ks_error *e)
 {
 	struct attacher *a = attacher__new(t->opts->buffer_bytes);
 	int err;
@@ -496,6 +497,7 @@ static int attach_all(struct trace *t, struct attacher **out, struct ks_error *e
 		return ks_fail(e, -ENOMEM, "out of memory");
 	if (t->opts->track_max)
 		attacher__set_track_entries(a, t->opts->track_max);
+	attacher__lend_vmlinux(a, kernel__running_vmlinux(k));
 	err = attacher__attach_targets(a, &t->targets, t->opts->pid, e);
 	if (err == -EINTR)
 		log_note("stopped while attaching (%d of %d)", attacher__attached_so_far(a),
@@ -937,7 +939,7 @@ static int fall_back_to_kprobes(struct trace *t, struct kernel *k, const struct 
 			  fentry_e->msg);
 		return -EOPNOTSUPP;
 	}
-	err = attach_all(t, a, &e);
+	err = attach_all(t, k, a, &e);
 	return err ? attach_failed(t, MODE_KPROBE, err, &e, fentry_e) : 0;
 }
 
@@ -951,7 +953,7 @@ static int attach_or_fall_back(struct trace *t, struct kernel *k, enum attach_mo
 			       struct attacher **a)
 {
 	struct ks_error e;
-	int err = attach_all(t, a, &e);
+	int err = attach_all(t, k, a, &e);
 
 	if (err == -EINTR)
 		return 1;
