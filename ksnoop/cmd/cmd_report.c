@@ -987,6 +987,9 @@ static int print_pairs(struct replay *rp, struct ks_error *e)
 	free(pg.slots);
 	free(st.picks);
 	free(st.rows);
+	return ret;
+}
+
 /* ---- --hist ---- */
 
 /*
