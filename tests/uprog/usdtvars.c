@@ -40,6 +40,21 @@ __thread long uv_tls = 7;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Two sites of one probe: the load bias is each site's IP less its address. */
+volatile int uv_site;
+
+__attribute__((noinline)) static void site_odd(long arg)
+{
+	uv_site = 1;
+	DTRACE_PROBE1(uvapp, hit, arg);
+}
+
+__attribute__((noinline)) static void site_even(long arg)
+{
+	uv_site = 2;
+	DTRACE_PROBE1(uvapp, hit, arg);
+}
+
 static void hit(long arg)
 {
 	long lib;
@@ -53,11 +68,10 @@ static void hit(long arg)
 	printf("hit %ld counter=%ld state.id=%d state.tag=%s tls=%ld lib.counter=%ld\n", arg,
 	       uv_counter, uv_state.id, uv_state.tag, uv_tls, lib);
 	fflush(stdout);
-	/* Two sites of one probe: the load bias is each site's IP less its address. */
 	if (arg & 1)
-		DTRACE_PROBE1(uvapp, hit, arg);
+		site_odd(arg);
 	else
-		DTRACE_PROBE1(uvapp, hit, arg);
+		site_even(arg);
 	pthread_mutex_unlock(&lock);
 }
 
