@@ -5,6 +5,8 @@
  * by the size and signedness in its note, in a BTF of ours on top of the
  * binary's own .BTF (or --btf), where casts (`argN:TYPE`) find their types.
  * Globs in PROVIDER and NAME match several probes: one target each.
+ * Variables (@NAME) are typed from the file's DWARF by the user functions'
+ * front end; usdt_front__type_vars() retypes the signatures on top of them.
  */
 #ifndef KSNOOP_USDT_FRONT_H
 #define KSNOOP_USDT_FRONT_H
