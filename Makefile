@@ -353,7 +353,7 @@ $(BUILD)/uprog/usdtvars-%: tests/uprog/usdtvars.c $(BUILD)/uprog/libusdtvars.so 
 		$< -L$(BUILD)/uprog -lusdtvars -Wl,-rpath,'$$ORIGIN' -o $@
 # test_complete offers @NAME from this one's debug info (`make unit`
 # alone, as the Debian package's build runs it, must build it first).
-$(BUILD)/san/test_complete: $(BUILD)/uprog/vars-gcc-O0-pie
+$(BUILD)/san/test_complete: $(BUILD)/uprog/vars-gcc-O0-pie $(BUILD)/uprog/usdtvars-gcc-O2
 
 # C++ user functions by their demangled names (live/46-ufunc.sh): one
 # program, built by g++ and clang++ at -O0 and -O2.
