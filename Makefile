@@ -357,9 +357,20 @@ $(BUILD)/uprog/vars-%: tests/uprog/vars.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(word 1,$(subst -, ,$*)) -$(word 2,$(subst -, ,$*)) -g $(WARNINGS) \
 		$(if $(filter nopie,$(word 3,$(subst -, ,$*))),-fno-pie -no-pie,-fPIE -pie) -pthread $< -o $@
+# Variables read at a USDT probe (live/42-usdt-vars.sh): PIE executables by
+# gcc and clang and the shared library they load (its own probe and global),
+# found beside them ($$ORIGIN).
+UPROG_BINS += $(BUILD)/uprog/libusdtvars.so $(BUILD)/uprog/usdtvars-gcc-O2 $(BUILD)/uprog/usdtvars-clang-O0
+$(BUILD)/uprog/libusdtvars.so: tests/uprog/usdtvars.c | $(BUILD)
+	@mkdir -p $(@D)
+	gcc -O2 -g $(WARNINGS) -fPIC -shared -DUSDTVARS_LIB $< -o $@
+$(BUILD)/uprog/usdtvars-%: tests/uprog/usdtvars.c $(BUILD)/uprog/libusdtvars.so | $(BUILD)
+	@mkdir -p $(@D)
+	$(word 1,$(subst -, ,$*)) -$(word 2,$(subst -, ,$*)) -g $(WARNINGS) -fPIE -pie -pthread \
+		$< -L$(BUILD)/uprog -lusdtvars -Wl,-rpath,'$$ORIGIN' -o $@
 # test_complete offers @NAME from this one's debug info (`make unit`
 # alone, as the Debian package's build runs it, must build it first).
-$(BUILD)/san/test_complete: $(BUILD)/uprog/vars-gcc-O0-pie
+$(BUILD)/san/test_complete: $(BUILD)/uprog/vars-gcc-O0-pie $(BUILD)/uprog/usdtvars-gcc-O2
 
 # C++ user functions by their demangled names (live/46-ufunc.sh): one
 # program, built by g++ and clang++ at -O0 and -O2.

@@ -41,13 +41,15 @@ enum word_source {
 #define SYSCALL_FIRST_SLOT	2
 
 /*
- * The argument words of a call: the arguments, then the return value or,
- * for USDT (KSNOOP_PLAN_USDT: a probe returns nothing), a mask of the
+ * The argument words of a call: the arguments, then the return value (a
+ * user function's or USDT probe's entry: the file's load bias, for
+ * KSNOOP_SRC_UGLOBAL), then for USDT (KSNOOP_PLAN_USDT) a mask of the
  * argument slots that could not be read (an argument in memory that
- * faulted): such a slot's word is where it is, never a value.
+ * faulted): such a slot's word is where it is, never a value.  Its bit
+ * KSNOOP_MAX_ARGS: the load bias is not known (usdt_bias()).
  */
-#define WORD_UNREAD	KSNOOP_MAX_ARGS
-#define NWORDS		(KSNOOP_MAX_ARGS + 1)
+#define WORD_UNREAD	(KSNOOP_MAX_ARGS + 1)
+#define NWORDS		(KSNOOP_MAX_ARGS + 2)
 /*
  * The argument words, as plain numbers.  fentry/fexit type their ctx words
  * from BTF, so a pointer argument would arrive as a typed kernel pointer on
@@ -108,6 +110,30 @@ static __always_inline void tp_words(__u64 *ctx, __u64 *words)
  */
 __u64 usdt_unread_none;
 
+/*
+ * KSNOOP_PLAN_UVARS: each call site's link-time address, at its spec's id
+ * (attach.c writes it; the sites are ksnoop's own then, one spec each).
+ * A probe's sites share one program, so its IP less the site's address is
+ * the load bias of the file, whichever site fired (PIE, a library).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} usdt_site_pcs SEC(".maps");
+
+static __always_inline void usdt_bias(struct pt_regs *ctx, __u64 *words)
+{
+	int id = __bpf_usdt_spec_id(ctx);
+	__u64 *pc = id >= 0 ? bpf_map_lookup_elem(&usdt_site_pcs, &id) : NULL;
+
+	if (pc && *pc)
+		words[KSNOOP_MAX_ARGS] = arch_ip(ctx) - *pc;
+	else
+		words[WORD_UNREAD] |= 1ULL << KSNOOP_MAX_ARGS;
+}
+
 static __always_inline void usdt_words(struct pt_regs *ctx, __u64 *words, int nwords)
 {
 	__u64 addr;
@@ -138,12 +164,14 @@ static __always_inline void usdt_words(struct pt_regs *ctx, __u64 *words, int nw
 		}
 		words[i] = val;
 	}
+	if (plan.flags & KSNOOP_PLAN_UVARS)
+		usdt_bias(ctx, words);
 }
 
 /* Whether argument slot SLOT could not be read (usdt_words()). */
 static __always_inline bool slot_unread(const __u64 *words, __u32 slot)
 {
-	return (plan.flags & KSNOOP_PLAN_USDT) && slot < KSNOOP_MAX_ARGS &&
+	return (plan.flags & KSNOOP_PLAN_USDT) && slot <= KSNOOP_MAX_ARGS &&
 	       (words[WORD_UNREAD] & (1ULL << slot));
 }
 

@@ -75,7 +75,8 @@ enum ksnoop_src {
 	/*
 	 * A user function's entry: a global variable of its file (@NAME).  The
 	 * word is the file's load bias (the probe's address less its link-time
-	 * address, plan.uvar_ip); steps[0] adds the variable's link-time one.
+	 * address, plan.uvar_ip; a USDT probe's: the call site's, from the
+	 * usdt_site_pcs map); steps[0] adds the variable's link-time one.
 	 */
 	KSNOOP_SRC_UGLOBAL = 4,
 	/*

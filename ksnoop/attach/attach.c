@@ -525,6 +525,10 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_max_entries(skel->maps.__bpf_usdt_ip_to_spec_id,
 						      usdt_sites);
 	}
+	/* Variables: each site's address, at its spec's id (attach_own_sites()). */
+	if (kind == ATTACH_USDT && (plan->bpf.flags & KSNOOP_PLAN_UVARS))
+		err = err ?: bpf_map__set_max_entries(skel->maps.usdt_site_pcs,
+						      usdt_sites > 256 ? usdt_sites : 256);
 	if (kind == ATTACH_KPROBE && multi && !session) {
 		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_kprobe,
 								   BPF_TRACE_KPROBE_MULTI);
@@ -1000,7 +1004,7 @@ static int keep_link(struct attacher *a, struct bpf_link *link, bool follows)
  */
 static int attach_own_sites(struct attacher *a, struct ksnoop_bpf *skel,
 			    const struct attach_usdt *p, int pid, int *next_id, bool follows,
-			    struct ks_error *e)
+			    bool uvars, struct ks_error *e)
 {
 	struct bpf_program *prog = skel->progs.ksnoop_usdt;
 	struct bpf_map *specs = skel->maps.__bpf_usdt_specs;
@@ -1021,8 +1025,9 @@ static int attach_own_sites(struct attacher *a, struct ksnoop_bpf *skel,
 	close(fd);
 	if (n < 0)
 		return n;
-	log_info("%s:%s: %d call site(s) attached by ksnoop (libbpf does not parse an argument's location)",
-		 p->provider, p->name, n);
+	log_info("%s:%s: %d call site(s) attached by ksnoop (%s)", p->provider, p->name, n,
+		 uvars ? "its variables' load bias is the site's" :
+			 "libbpf does not parse an argument's location");
 	offs = calloc(n, sizeof(*offs));
 	semas = calloc(n, sizeof(*semas));
 	cookies = calloc(n, sizeof(*cookies));
@@ -1043,6 +1048,14 @@ static int attach_own_sites(struct attacher *a, struct ksnoop_bpf *skel,
 		if (err) {
 			err = ks_fail(e, ks_runtime_errno(err),
 				      "USDT probe %s:%s: cannot store a site's spec: %s",
+				      p->provider, p->name, strerror(-err));
+			goto out;
+		}
+		err = uvars ? bpf_map__update_elem(skel->maps.usdt_site_pcs, &id, sizeof(id),
+						   &sites[i].pc, sizeof(sites[i].pc), BPF_ANY) : 0;
+		if (err) {
+			err = ks_fail(e, ks_runtime_errno(err),
+				      "USDT probe %s:%s: cannot store a site's address: %s",
 				      p->provider, p->name, strerror(-err));
 			goto out;
 		}
@@ -1095,6 +1108,7 @@ static int attach_usdt_probes(struct attacher *a, const struct capture_plan *pla
 {
 	struct capture_plan *group = malloc(sizeof(*group));
 	bool sleepable = kfeatures__get()->have[FEAT_UPROBE_SLEEPABLE];
+	bool uvars = plan->bpf.flags & KSNOOP_PLAN_UVARS;
 	struct ksnoop_bpf *skel;
 	int i, err = 0, sites = 0, next_id;
 
@@ -1135,8 +1149,9 @@ static int attach_usdt_probes(struct attacher *a, const struct capture_plan *pla
 
 		if (stop__requested())
 			return attach_stopped(e);
-		if (p->own) {
-			err = attach_own_sites(a, skel, p, pid, &next_id, i > 0, e);
+		/* Variables need each site's address: ksnoop's own attach knows it. */
+		if (p->own || uvars) {
+			err = attach_own_sites(a, skel, p, pid, &next_id, i > 0, uvars, e);
 			if (err)
 				return err;
 			continue;

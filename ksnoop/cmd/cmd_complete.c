@@ -555,20 +555,19 @@ static int add_uvar(const char *name, bool tls, void *ctx)
 }
 
 /*
- * "u:BINARY:FUNC(...@": the variables of BINARY's debug info, "@NAME"
- * and "@tls:NAME" (each once: candidates are deduplicated when printed).
+ * "u:BINARY:FUNC(...@" and "BINARY:PROVIDER:NAME(...@" (a USDT probe's):
+ * the variables of BINARY's debug info, "@NAME" and "@tls:NAME" (each
+ * once: candidates are deduplicated when printed).  BINARY is LEN bytes
+ * from FROM.
  */
-static void add_uvars(struct cands *c, const char *item)
+static void add_uvars(struct cands *c, const char *from, size_t len, const char *item)
 {
-	const char *colon = strchr(c->word + 2, ':');
 	struct uvar_cands u = { .c = c };
 	char binary[4096], prefix[4096];
 	struct ufunc_front *fe;
 	struct ks_error e;
 
-	if (!colon)
-		return;
-	snprintf(binary, sizeof(binary), "%.*s", (int)(colon - c->word - 2), c->word + 2);
+	snprintf(binary, sizeof(binary), "%.*s", (int)len, from);
 	snprintf(prefix, sizeof(prefix), "%.*s", (int)(item - c->word), c->word);
 	u.prefix = prefix;
 	fe = ufunc_front__new();
@@ -594,8 +593,11 @@ static void add_items(struct cands *c, struct kbtf *kb, const char *paren)
 		;
 	while (*item && strchr(" *!(", *item))
 		item++;
-	if (!strncmp(c->word, "u:", 2) && *item == '@' && !strpbrk(item, ".-["))
-		return add_uvars(c, item);
+	if (!strncmp(c->word, "u:", 2) && *item == '@' && !strpbrk(item, ".-[")) {
+		if (strchr(c->word + 2, ':'))
+			add_uvars(c, c->word + 2, strchr(c->word + 2, ':') - c->word - 2, item);
+		return;
+	}
 	/* FUNC@ADDRESS: one of several functions of the name, all of one prototype here. */
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(c->word, "@("), c->word);
 	if (!kb || find_sig(kb, name, &sig))
@@ -651,6 +653,28 @@ static void add_usdt_probes(struct cands *c)
 		add3(c, path, probe, "");
 	}
 	usdt__free(f);
+}
+
+/*
+ * Inside "BINARY:PROVIDER:NAME(...": after '@', BINARY's variables (the
+ * file is what is left of the word before '(' less its last two ":X").
+ */
+static void add_usdt_items(struct cands *c, const char *paren)
+{
+	const char *item, *c1, *c2;
+
+	for (item = c->word + strlen(c->word); item > paren + 1 && !strchr("(,", item[-1]); item--)
+		;
+	while (*item && strchr(" *!(", *item))
+		item++;
+	if (*item != '@' || strpbrk(item, ".-["))
+		return;
+	for (c2 = paren; c2 > c->word && *c2 != ':'; c2--)
+		;
+	for (c1 = c2 > c->word ? c2 - 1 : c2; c1 > c->word && *c1 != ':'; c1--)
+		;
+	if (c1 > c->word)
+		add_uvars(c, c->word, c1 - c->word, item);
 }
 
 /* ---- the words before the cursor ---- */
@@ -747,6 +771,8 @@ static void add_candidates(struct cands *c, const struct complete_src *src, int 
 		/* `usdt BINARY:` goes on to the probes; `info usdt` takes binaries. */
 		if (strcmp(x.cmd, "usdt"))
 			add_files(c, 0, "");
+		else if (strchr(c->word, '('))
+			add_usdt_items(c, strchr(c->word, '('));
 		else if (strchr(c->word, ':'))
 			add_usdt_probes(c);
 		else

@@ -1275,6 +1275,13 @@ static int open_sources(struct trace *t, struct kernel *k, enum spec_kind kind)
 	struct ks_error e;
 	int ret;
 
+	/* u: specs, and USDT specs' variables, are typed by the user functions' front end. */
+	for (int i = 0; i < t->nspecs && !t->ufunc; i++)
+		if ((t->specs[i].kind == SPEC_UFUNC || spec__reads_vars(&t->specs[i])) &&
+		    !(t->ufunc = ufunc_front__new())) {
+			log_error("out of memory");
+			return -ENOMEM;
+		}
 	if (kind == SPEC_USDT) {
 		t->usdt = usdt_front__new(o->btf_file);
 		if (!t->usdt) {
@@ -1283,11 +1290,6 @@ static int open_sources(struct trace *t, struct kernel *k, enum spec_kind kind)
 		}
 		return probe_features(t, NULL);
 	}
-	for (int i = 0; i < t->nspecs && !t->ufunc; i++)
-		if (t->specs[i].kind == SPEC_UFUNC && !(t->ufunc = ufunc_front__new())) {
-			log_error("out of memory");
-			return -ENOMEM;
-		}
 	targets__prefetch(k, t->specs, t->nspecs);
 	ret = kernel__open(k, &e);
 	if (ret) {

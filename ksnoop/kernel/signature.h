@@ -39,6 +39,17 @@ struct sig_var {
 	bool tls;
 };
 
+/*
+ * The variables one spec names, typed from a file's debug info: their
+ * types are in BTF, a copy the front end that typed them owns.
+ */
+struct sig_vars {
+	const struct btf *btf;
+	const struct sig_var *v;
+	int n;
+	__s64 tls_delta;		/* the executable's TLS block from the thread pointer */
+};
+
 /* What a target takes and returns, from BTF. */
 struct signature {
 	const struct btf *btf;

@@ -632,7 +632,8 @@ static int parse_unary(struct parser *p, struct spec_item *it, int depth);
 
 /*
  * '@NAME' or '@tls:NAME': a global or thread-local variable of the
- * traced file (a user function's), its base spelled so ("@tls:NAME").
+ * traced file (a user function's or USDT probe's), its base spelled so
+ * ("@tls:NAME").
  */
 static int parse_uvar(struct parser *p, struct spec_item *it)
 {
@@ -641,8 +642,8 @@ static int parse_uvar(struct parser *p, struct spec_item *it)
 	char *name = NULL;
 	int err;
 
-	if (p->kind != SPEC_UFUNC)
-		return fail(p, at, "'@NAME' (a variable of the traced program) is for user functions (u:BINARY:FUNC) only");
+	if (p->kind != SPEC_UFUNC && p->kind != SPEC_USDT)
+		return fail(p, at, "'@NAME' (a variable of the traced program) is for user functions (u:BINARY:FUNC) and USDT probes only");
 	p->i += tls ? 4 : 0;
 	err = parse_ident(p, &name, tls ? "a thread-local variable's name after '@tls:'" :
 				     "a variable's name after '@'");
@@ -679,7 +680,8 @@ static int parse_postfix(struct parser *p, struct spec_item *it, int depth)
 			err = parse_ident(p, &it->base, "a value (argument name or 'return')");
 		if (err)
 			return err;
-		if (p->kind == SPEC_USDT && p->s[p->i] == ':') {
+		/* argN:TYPE; a variable has its type, and its format after the chain. */
+		if (p->kind == SPEC_USDT && it->base[0] != '@' && p->s[p->i] == ':') {
 			err = parse_usdt_type(p, it);
 			if (err)
 				return err;
@@ -1249,6 +1251,16 @@ const char *spec_format__str(enum spec_format fmt)
 bool spec__is_syscall(const struct spec *s)
 {
 	return s->kind == SPEC_TP && s->target && strncmp(s->target, "sys:", 4) == 0;
+}
+
+bool spec__reads_vars(const struct spec *s)
+{
+	int i;
+
+	for (i = 0; i < s->nitems; i++)
+		if (s->items[i].base && s->items[i].base[0] == '@')
+			return true;
+	return false;
 }
 
 /* ---- --by ---- */

@@ -185,4 +185,7 @@ const char *spec_format__str(enum spec_format fmt);
 /* A system call's paired events, sys:NAME (a SPEC_TP whose target says "sys:"). */
 bool spec__is_syscall(const struct spec *s);
 
+/* Whether an item reads a variable of the traced file (@NAME, @tls:NAME). */
+bool spec__reads_vars(const struct spec *s);
+
 #endif

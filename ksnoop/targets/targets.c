@@ -941,6 +941,24 @@ static int usdt_none_traced(struct usdt_tally *u, int n, const struct spec *s)
 }
 
 /*
+ * USDT: the variables (@NAME, @tls:NAME) a spec's items read, typed from
+ * its file's debug info as a user function's are (ufunc.h).
+ */
+static int usdt_vars(struct usdt_front *fe, const struct spec *s, struct usdt_match *ms, int n,
+		     const struct targets_cfg *cfg, struct ks_error *e)
+{
+	struct sig_vars vars;
+	int err;
+
+	if (!spec__reads_vars(s))
+		return 0;
+	if (!cfg->ufunc)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	err = ufunc_front__vars(cfg->ufunc, ms[0].path, s, &vars, e);
+	return err ?: usdt_front__type_vars(fe, ms, n, &vars, e);
+}
+
+/*
  * USDT: a spec may name several probes (globs), and a probe's call sites
  * may pass different arguments: one target per probe and set of argument
  * types.  One that cannot be traced (libbpf cannot attach to the probe, or
@@ -961,6 +979,12 @@ static int add_usdt_spec(struct target_list *l, struct usdt_front *fe, const str
 	if (n < 0) {
 		targets__log_error(s->text, &e);
 		return n;
+	}
+	err = usdt_vars(fe, s, ms, n, cfg, &e);
+	if (err) {
+		targets__log_error(s->text, &e);
+		free(ms);
+		return err;
 	}
 	u.left_out = ms[0].glob ? left_out__new() : NULL;
 	for (j = 0; j < n && !err; j++)

@@ -779,6 +779,24 @@ static int spec_vars(struct ufunc_front *fe, struct ufunc_bin *b, const struct s
 	return 0;
 }
 
+int ufunc_front__vars(struct ufunc_front *fe, const char *path, const struct spec *spec,
+		      struct sig_vars *out, struct ks_error *e)
+{
+	struct ufunc_bin *b = get_bin(fe, path, e);
+	struct sig_var *v = NULL;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!b)
+		return e->err;
+	err = spec_vars(fe, b, spec, &v, &out->n, &out->tls_delta, e);
+	if (err || !out->n)
+		return err;
+	out->v = v;
+	out->btf = typed_btf(fe, b->dw);
+	return out->btf ? 0 : ks_fail(e, -ENOMEM, "out of memory");
+}
+
 /* M's signature reads the spec's variables: typed in the same BTF, at M's address. */
 static int match_vars(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_match *m,
 		      const struct sig_var *vars, int nvars, __s64 delta, struct ks_error *e)

@@ -113,6 +113,15 @@ int ufunc_front__each_var(struct ufunc_front *fe, const char *binary, int pid,
 			  int (*fn)(const char *name, bool tls, void *ctx), void *ctx,
 			  struct ks_error *e);
 
+/*
+ * The variables (@NAME, @tls:NAME) SPEC's items name, typed from the
+ * debug info of the file at PATH (a USDT probe's: usdt_front.h), into
+ * *OUT: OUT->n 0 when it names none.  0, or a negative errno with E (its
+ * column the item's): no debug info, no such variable, a library's TLS.
+ */
+int ufunc_front__vars(struct ufunc_front *fe, const char *path, const struct spec *spec,
+		      struct sig_vars *out, struct ks_error *e);
+
 /* Where the function's types came from (or why it has none), for `info` and -v. */
 const char *ufunc_match__types_where(const struct ufunc_match *m);
 

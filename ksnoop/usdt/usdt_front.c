@@ -34,6 +34,8 @@ struct usdt_front {
 	char *btf_file;
 	struct usdt_bin *bins;
 	int nbins;
+	struct btf **var_btfs;	/* usdt_front__type_vars()'s, split on a variables' BTF */
+	int nvar_btfs;
 };
 
 struct usdt_front *usdt_front__new(const char *btf_file)
@@ -62,6 +64,9 @@ void usdt_front__free(struct usdt_front *fe)
 		btf__free(fe->bins[i].base);
 	}
 	free(fe->bins);
+	for (i = 0; i < fe->nvar_btfs; i++)
+		btf__free(fe->var_btfs[i]);
+	free(fe->var_btfs);
 	free(fe->btf_file);
 	free(fe);
 }
@@ -444,4 +449,47 @@ int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 		return ks_fail(e, -ESRCH, "no USDT probe '%s:%s' in '%s'", prov, name, path);
 	*out = ms;
 	return n;
+}
+
+/* A BTF of ours on top of VARS' (the front end keeps it), or NULL. */
+static struct btf *var_btf(struct usdt_front *fe, const struct sig_vars *vars)
+{
+	struct btf **v = realloc(fe->var_btfs, (fe->nvar_btfs + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	fe->var_btfs = v;
+	v[fe->nvar_btfs] = btf__new_empty_split((struct btf *)vars->btf);
+	return v[fe->nvar_btfs] ? v[fe->nvar_btfs++] : NULL;
+}
+
+int usdt_front__type_vars(struct usdt_front *fe, struct usdt_match *ms, int n,
+			  const struct sig_vars *vars, struct ks_error *e)
+{
+	struct usdt_bin b = {};
+	int i, k, id;
+
+	if (!vars->n)
+		return 0;
+	b.btf = var_btf(fe, vars);
+	if (!b.btf)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		struct signature *sig = &ms[i].sig;
+
+		for (k = 0; k < sig->nparams; k++) {
+			const struct btf_type *t = btf__type_by_id(sig->btf, sig->params[k].type_id);
+
+			id = t ? int_type(&b, t->size, btf_int_encoding(t) & BTF_INT_SIGNED) : 0;
+			if (!id)
+				return ks_fail(e, -ENOMEM, "out of memory");
+			sig->params[k].type_id = id;
+		}
+		sig->btf = b.btf;
+		sig->vars = vars->v;
+		sig->nvars = vars->n;
+		sig->uvar_tls_delta = vars->tls_delta;
+		ms[i].has_btf = true;
+	}
+	return 0;
 }

@@ -5,6 +5,8 @@
  * by the size and signedness in its note, in a BTF of ours on top of the
  * binary's own .BTF (or --btf), where casts (`argN:TYPE`) find their types.
  * Globs in PROVIDER and NAME match several probes: one target each.
+ * Variables (@NAME) are typed from the file's DWARF by the user functions'
+ * front end; usdt_front__type_vars() retypes the signatures on top of them.
  */
 #ifndef KSNOOP_USDT_FRONT_H
 #define KSNOOP_USDT_FRONT_H
@@ -59,5 +61,14 @@ void usdt_front__free(struct usdt_front *fe);
  */
 int usdt_front__match(struct usdt_front *fe, const struct spec *spec, int pid,
 		      struct usdt_match **out, struct ks_error *e);
+
+/*
+ * The matches of one spec read VARS (typed from the file's debug info,
+ * ufunc_front__vars()): each signature is retyped in a BTF of ours on top
+ * of VARS->btf, where casts find the debug info's types (not .BTF's or
+ * --btf's), and reads them at the probe.  0, or -ENOMEM with E.
+ */
+int usdt_front__type_vars(struct usdt_front *fe, struct usdt_match *ms, int n,
+			  const struct sig_vars *vars, struct ks_error *e);
 
 #endif

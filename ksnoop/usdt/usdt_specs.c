@@ -147,6 +147,7 @@ static int fill_site(const struct usdt_probe *pr, const struct usym_obj *o,
 		return ks_fail(e, -ENOEXEC,
 			       "'%s': the semaphore of USDT probe %s:%s at 0x%llx is in no loaded segment",
 			       path, pr->provider, pr->name, (unsigned long long)pr->sema);
+	s->pc = pr->pc;
 	s->spec.usdt_cookie = cookie;
 	s->spec.arg_cnt = pr->nargs;
 	for (a = 0; a < pr->nargs; a++) {

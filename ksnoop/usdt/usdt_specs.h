@@ -39,6 +39,7 @@ struct usdt_bpf_spec {
 struct usdt_own_site {
 	__u64 file_off;		/* the call site's offset in the file (the uprobe's) */
 	__u64 sema_off;		/* its semaphore's offset in the file, 0 if none */
+	__u64 pc;		/* its link-time address (a variable's load bias from the IP) */
 	struct usdt_bpf_spec spec;
 };
 

@@ -311,6 +311,29 @@ static void test_ufunc_variables(void **state)
 	EXPECT("", word);
 }
 
+/*
+ * A USDT probe's variables after '@' (tests/uprog/usdtvars.c), the file
+ * taken from BINARY:PROVIDER:NAME; a probe's library, its own.
+ */
+static void test_usdt_variables(void **state)
+{
+	char word[4096], want[8192];
+	const char *v = KSNOOP_UPROG_DIR "/usdtvars-gcc-O2";
+
+	snprintf(word, sizeof(word), "%s:uvapp:hit(arg0, @uv_", v);
+	snprintf(want, sizeof(want), "%1$s:uvapp:hit(arg0, @uv_counter\n%1$s:uvapp:hit(arg0, @uv_site\n%1$s:uvapp:hit(arg0, @uv_state\n", v);
+	EXPECT(want, "usdt", word);
+	snprintf(word, sizeof(word), "%s:uvapp:hit(@tls:", v);
+	snprintf(want, sizeof(want), "%s:uvapp:hit(@tls:uv_tls\n", v);
+	EXPECT(want, "usdt", word);
+	snprintf(word, sizeof(word), "%s:uvapp:hit(@uv_state.", v);
+	EXPECT("", "usdt", word);
+	/* A library's thread-local variables are not read: not offered. */
+	snprintf(word, sizeof(word), "%s/libusdtvars.so:uvlib:hit(@", KSNOOP_UPROG_DIR);
+	snprintf(want, sizeof(want), "%s/libusdtvars.so:uvlib:hit(@uvl_counter\n", KSNOOP_UPROG_DIR);
+	EXPECT(want, "usdt", word);
+}
+
 static void test_option_with_value_in_word(void **state)
 {
 	EXPECT("ip_send_skb\n", "--mode=kprobe", "ip_send_s");
@@ -326,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_commands_and_functions),
 		cmocka_unit_test(test_tracepoints),
 		cmocka_unit_test(test_ufunc_variables),
+		cmocka_unit_test(test_usdt_variables),
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_members),
 		cmocka_unit_test(test_dot_files),

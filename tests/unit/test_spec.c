@@ -1072,6 +1072,32 @@ static void test_ufunc_variables(void **state)
 	spec__free(&s);
 }
 
+/* A USDT probe's variables: '@tls:' is the variable's, ':' after the chain a format. */
+static void test_usdt_variables(void **state)
+{
+	struct ks_error err;
+	struct spec s;
+
+	assert_int_equal(spec__parse("./app:p:n(arg0, @cfg.tag:str, @tls:req_id == 7, @n)",
+				     SPEC_USDT, &s, &err), 0);
+	assert_int_equal(s.nitems, 4);
+	assert_string_equal(s.items[1].base, "@cfg");
+	assert_int_equal(s.items[1].fmt, FMT_STR);
+	assert_int_equal(s.items[1].nsteps, 1);
+	assert_string_equal(s.items[2].base, "@tls:req_id");
+	assert_true(s.items[2].has_pred);
+	assert_string_equal(s.items[3].base, "@n");
+	assert_true(spec__reads_vars(&s));
+	spec__free(&s);
+	assert_int_equal(spec__parse("./app:p:n(arg0:struct x *)", SPEC_USDT, &s, &err), 0);
+	assert_false(spec__reads_vars(&s));
+	spec__free(&s);
+	/* Not argN:TYPE: a variable's type is its own, so only a format follows. */
+	assert_int_equal(spec__parse("./app:p:n(@n:u32)", SPEC_USDT, &s, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "unknown format 'u32'"));
+	spec__free(&s);
+}
+
 static void test_err_ufunc_variables(void **state)
 {
 	parse_err("u:./app:f(@)", 12, "expected a variable's name after '@', found ')'");
@@ -1560,6 +1586,7 @@ int main(void)
 		cmocka_unit_test(test_predicates_on_several_items),
 		cmocka_unit_test(test_ufunc_variables),
 		cmocka_unit_test(test_err_ufunc_variables),
+		cmocka_unit_test(test_usdt_variables),
 		cmocka_unit_test(test_err_empty_spec),
 		cmocka_unit_test(test_err_no_function_name),
 		cmocka_unit_test(test_err_no_tracepoint_name),
