@@ -699,9 +699,10 @@ static bool stats_value(const struct capture_plan *p, const struct stats_pick *s
 	return true;
 }
 
-static void stats_add(struct count_row *row, __u64 v, bool is_signed)
+/* V into ROW's sum, min and max, V already counted (ROW->count). */
+static void keep_bounds(struct count_row *row, __u64 v, bool is_signed)
 {
-	if (!row->count++) {
+	if (row->count == 1) {
 		row->min = row->max = row->sum = v;
 		return;
 	}
@@ -710,6 +711,12 @@ static void stats_add(struct count_row *row, __u64 v, bool is_signed)
 		row->min = v;
 	if (is_signed ? (__s64)v > (__s64)row->max : v > row->max)
 		row->max = v;
+}
+
+static void stats_add(struct count_row *row, __u64 v, bool is_signed)
+{
+	row->count++;
+	keep_bounds(row, v, is_signed);
 }
 
 static struct hist_value stats_value_of(void *ctx, __u32 func_id)
@@ -1024,19 +1031,6 @@ static int pick_hist(struct replay *rp, int i, struct stats_pick *sp, struct ks_
 static struct hist_value hist_value_of(void *ctx, __u32 func_id)
 {
 	return ((struct replay *)ctx)->picks[func_id].value;
-}
-
-static void keep_bounds(struct count_row *row, __u64 v, bool is_signed)
-{
-	if (row->count == 1) {
-		row->min = row->max = row->sum = v;
-		return;
-	}
-	row->sum += v;
-	if (is_signed ? (__s64)v < (__s64)row->min : v < row->min)
-		row->min = v;
-	if (is_signed ? (__s64)v > (__s64)row->max : v > row->max)
-		row->max = v;
 }
 
 static int hist_setup(struct replay *rp, struct ks_error *e)
