@@ -670,33 +670,12 @@ static bool stats_value(const struct capture_plan *p, const struct stats_pick *s
 			const void *rec, __u64 *v)
 {
 	const struct ksnoop_event *ev = rec;
-	const struct value_desc *vd = &p->values[sp->kind][sp->idx];
-	const struct ksnoop_value *vh;
-	const __u8 *data;
-	__u64 u = 0;
 
 	if (sp->duration) {
 		*v = ev->duration_ns;
 		return ev->kind == KSNOOP_RETURN && (ev->flags & KSNOOP_EV_DURATION);
 	}
-	if (ev->kind != sp->kind)
-		return false;
-	vh = (const void *)((const char *)rec + p->bpf.side[sp->kind].values[sp->idx].rec_off);
-	if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK || vh->len < vd->size)
-		return false;
-	data = (const __u8 *)(vh + 1);
-	if (vd->bit_size) {
-		memcpy(&u, data, vd->size);
-		u = (u >> vd->bit_off) & (vd->bit_size < 64 ? (1ULL << vd->bit_size) - 1 : ~0ULL);
-		if (sp->is_signed && vd->bit_size < 64 && (u >> (vd->bit_size - 1)) & 1)
-			u |= ~0ULL << vd->bit_size;
-	} else {
-		memcpy(&u, data, vd->size);
-		if (sp->is_signed && vd->size < 8 && (u >> (8 * vd->size - 1)) & 1)
-			u |= ~0ULL << (8 * vd->size);
-	}
-	*v = u;
-	return true;
+	return rec_query__int(p, sp->kind, sp->idx, rec, sp->is_signed, v);
 }
 
 /* V into ROW's sum, min and max, V already counted (ROW->count). */
