@@ -98,21 +98,24 @@ bool rec_query__value(const struct capture_plan *p, const char *text, int *kind,
 	return false;
 }
 
-/* An enumerator NAME of the enum TYPE_ID is (through typedefs); false: none. */
+/*
+ * An enumerator NAME of the enum TYPE_ID is (through typedefs), as the
+ * enum's values read (btfu_enumerator: a 4-byte enum without the signed
+ * flag is unsigned); false: none.
+ */
 static bool enumerator(const struct btf *btf, __u32 type_id, const char *name, __u64 *v)
 {
 	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, type_id));
 	int i;
 
-	if (!t || !(btf_is_enum(t) || btf_is_enum64(t)))
+	if (!t || !btf_is_any_enum(t))
 		return false;
 	for (i = 0; i < btf_vlen(t); i++) {
-		if (btf_is_enum(t) && !strcmp(btfu_name(btf, btf_enum(t)[i].name_off), name)) {
-			*v = (__u64)(__s64)btf_enum(t)[i].val;
-			return true;
-		}
-		if (btf_is_enum64(t) && !strcmp(btfu_name(btf, btf_enum64(t)[i].name_off), name)) {
-			*v = btf_enum64_value(&btf_enum64(t)[i]);
+		const char *en;
+		__s64 ev = btfu_enumerator(btf, t, i, &en);
+
+		if (!strcmp(en, name)) {
+			*v = (__u64)ev;
 			return true;
 		}
 	}

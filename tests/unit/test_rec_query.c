@@ -25,13 +25,14 @@ static const struct {
 	__u32 len;
 	const char *name;
 	int ret;
+	__u32 reason;	/* skb->reason, an unsigned enum (resolve_fixture.h) */
 } calls[NREC] = {
-	{ KSNOOP_ENTRY, 10, "eth0", 0 },
-	{ KSNOOP_RETURN, 0, NULL, 0 },
-	{ KSNOOP_ENTRY, 84, "lo", 0 },
-	{ KSNOOP_RETURN, 0, NULL, -2 },
-	{ KSNOOP_ENTRY, 84, "eth0", 0 },
-	{ KSNOOP_ENTRY, 200, "eth1", 0 },
+	{ KSNOOP_ENTRY, 10, "eth0", 0, 2 },
+	{ KSNOOP_RETURN, 0, NULL, 0, 0 },
+	{ KSNOOP_ENTRY, 84, "lo", 0, 0x80000000u },
+	{ KSNOOP_RETURN, 0, NULL, -2, 0 },
+	{ KSNOOP_ENTRY, 84, "eth0", 0, 0 },
+	{ KSNOOP_ENTRY, 200, "eth1", 0, 0x80000000u },
 };
 
 /* Call I's record for PLAN, its values set as calls[] says. */
@@ -58,6 +59,8 @@ static void *make_record(const struct capture_plan *plan, int i, size_t *size)
 			memcpy(data, &calls[i].len, 4);
 		else if (!strcmp(vd->text, "return"))
 			memcpy(data, &calls[i].ret, 4);
+		else if (!strcmp(vd->text, "skb->reason"))
+			memcpy(data, &calls[i].reason, 4);
 		else if (vd->how == PRINT_STRING)
 			vh->len = strlen(calls[i].name) + 1, memcpy(data, calls[i].name, vh->len);
 	}
@@ -199,6 +202,23 @@ static void test_predicates_over_recorded_values(void **state)
 	resolved_free(r);
 }
 
+/*
+ * Enumerators compare as their enum's values: SKB_DROP_REASON_HUGE is
+ * 0x80000000 in an unsigned 4-byte enum, recorded as those 4 bytes, and
+ * must not be taken as the negative int its 32 bits would be.
+ */
+static void test_enumerators(void **state)
+{
+	struct resolved *r = resolve_ok("ip_send_skb(skb->reason)");
+	const struct capture_plan *p = &r->plan;
+
+	kept(p, "ip_send_skb(skb->reason == SKB_DROP_REASON_HUGE)", "2,5");
+	kept(p, "ip_send_skb(skb->reason == SKB_DROP_REASON_NOT_SPECIFIED)", "0");
+	kept(p, "ip_send_skb(skb->reason != SKB_NOT_DROPPED_YET)", "0,2,5");
+	kept(p, "ip_send_skb(skb->reason > SKB_DROP_REASON_NOT_SPECIFIED)", "2,5");
+	resolved_free(r);
+}
+
 static void test_refused(void **state)
 {
 	struct resolved *r = resolve_ok(REC_SPEC);
@@ -249,6 +269,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TEST(test_predicates_over_recorded_values),
+		TEST(test_enumerators),
 		TEST(test_refused),
 		TEST(test_side),
 	};
