@@ -39,6 +39,8 @@
  * must fit the ring buffer many times over (its default is 8 MiB).
  */
 #define KSNOOP_MAX_RECORD	(256 * 1024)
+/* --tree-max-calls at most: a tree's calls are an array in userspace. */
+#define KSNOOP_TREE_CALLS_LIMIT	(1u << 20)
 /*
  * Largest record of a group whose functions share one layout
  * (KSNOOP_PLAN_FUNC_VALUES: each value's room is the most any of them
@@ -637,7 +639,7 @@ struct ksnoop_plan {
 	__s64 hist_min;
 	__u64 hist_step;
 	struct ksnoop_pred_plan by_value;
-	/* --tree, the root: the most inner calls one session records */
+	/* --tree, the root: the most inner calls one session records (at most KSNOOP_TREE_CALLS_LIMIT) */
 	__u32 tree_max_calls;
 	/* --tree: the largest inner record (tree_buf's values: 8 bytes more) */
 	__u32 tree_rec_size;

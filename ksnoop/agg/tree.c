@@ -71,76 +71,163 @@ int tree__first_error(struct tree_call *calls, int n, enum tree_ret root_ret, in
 	return cur;
 }
 
-/* TID's records of sessions other than SESSION go (those sessions ended unprinted). */
-static void drop_older(struct tree_pending *p, __u32 tid, __u32 session)
+/* Fibonacci hashing of a tid into a table of 2^bits slots. */
+static __u32 tid_slot(__u32 tid, int cap)
 {
-	int i, kept = 0;
+	return (__u32)(tid * 2654435769u) & (cap - 1);
+}
 
-	for (i = 0; i < p->n; i++) {
-		if (p->v[i].tid == tid && p->v[i].session != session) {
-			free(p->v[i].rec);
-			p->dropped++;
-		} else {
-			p->v[kept++] = p->v[i];
-		}
+/* TID's slot in P, or NULL (a slot is taken while it has a buffer, v). */
+static struct tree_task *find_task(const struct tree_pending *p, __u32 tid)
+{
+	__u32 i;
+
+	if (!p->cap)
+		return NULL;
+	for (i = tid_slot(tid, p->cap); p->tasks[i].v; i = (i + 1) & (p->cap - 1))
+		if (p->tasks[i].tid == tid)
+			return &p->tasks[i];
+	return NULL;
+}
+
+/* Drop task T's records (counted as dropped when COUNTED). */
+static void task_clear(struct tree_pending *p, struct tree_task *t, bool counted)
+{
+	int i;
+
+	for (i = 0; i < t->n; i++) {
+		p->bytes -= t->v[i].size;
+		free(t->v[i].rec);
 	}
-	p->n = kept;
+	if (counted)
+		p->dropped += t->n;
+	p->n -= t->n;
+	t->n = 0;
+}
+
+/*
+ * Room for one more task: at half full the table is rebuilt with only the
+ * tasks that have records kept (the others' slots go), at least four
+ * times their number, so a rebuild comes after a quarter of the table's
+ * slots were taken again: as many tasks as come and go, O(1) a record.
+ */
+static int grow(struct tree_pending *p)
+{
+	struct tree_task *old = p->tasks;
+	int old_cap = p->cap, cap = 64, live = 0, i;
+
+	if (p->cap && p->used + 1 <= p->cap / 2)
+		return 0;
+	for (i = 0; i < old_cap; i++)
+		live += old[i].n > 0;
+	while (4 * (live + 1) > cap)
+		cap *= 2;
+	p->tasks = calloc(cap, sizeof(*p->tasks));
+	if (!p->tasks) {
+		p->tasks = old;
+		return -ENOMEM;
+	}
+	p->cap = cap;
+	p->used = 0;
+	for (i = 0; i < old_cap; i++) {
+		__u32 j;
+
+		if (!old[i].n) {
+			free(old[i].v);
+			continue;
+		}
+		for (j = tid_slot(old[i].tid, cap); p->tasks[j].v; j = (j + 1) & (cap - 1))
+			;
+		p->tasks[j] = old[i];
+		p->used++;
+	}
+	free(old);
+	return 0;
+}
+
+/* TID's slot, made if it has none; NULL: out of memory. */
+static struct tree_task *task_of(struct tree_pending *p, __u32 tid)
+{
+	struct tree_task *t = find_task(p, tid);
+	__u32 i;
+
+	if (t)
+		return t;
+	if (grow(p))
+		return NULL;
+	for (i = tid_slot(tid, p->cap); p->tasks[i].v; i = (i + 1) & (p->cap - 1))
+		;
+	t = &p->tasks[i];
+	t->v = calloc(4, sizeof(*t->v));
+	if (!t->v)
+		return NULL;
+	t->tid = tid;
+	t->cap = 4;
+	t->n = 0;
+	p->used++;
+	return t;
 }
 
 int tree_pending__add(struct tree_pending *p, __u32 tid, __u32 session,
 		      const void *rec, size_t size)
 {
-	struct tree_pending_rec *v;
+	struct tree_task *t = task_of(p, tid);
 	void *copy;
 
-	/* The common case, records of one session in a row, costs no scan. */
-	if (p->n && (tid != p->last_tid || session != p->last_session))
-		drop_older(p, tid, session);
-	p->last_tid = tid;
-	p->last_session = session;
-	if (p->n >= TREE_PENDING_MAX) {
+	if (!t)
+		return -ENOMEM;
+	/* A record of a new session: the task's older one ended unprinted. */
+	if (t->n && t->session != session)
+		task_clear(p, t, true);
+	t->session = session;
+	if (p->n >= TREE_PENDING_MAX || size > TREE_PENDING_MAX_BYTES - p->bytes) {
 		p->dropped++;
 		return -ENOSPC;
 	}
-	if (p->n == p->cap) {
-		int cap = p->cap ? p->cap * 2 : 64;
+	if (t->n == t->cap) {
+		struct tree_pending_rec *v = realloc(t->v, 2 * t->cap * sizeof(*v));
 
-		v = realloc(p->v, cap * sizeof(*v));
 		if (!v)
 			return -ENOMEM;
-		p->v = v;
-		p->cap = cap;
+		t->v = v;
+		t->cap *= 2;
 	}
 	copy = malloc(size);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, rec, size);
-	p->v[p->n++] = (struct tree_pending_rec){ tid, session, copy, size };
+	t->v[t->n++] = (struct tree_pending_rec){ copy, size };
+	p->n++;
+	p->bytes += size;
 	return 0;
 }
 
 int tree_pending__take(struct tree_pending *p, __u32 tid, __u32 session,
 		       struct tree_call *calls, int max)
 {
-	int i, kept = 0, taken = 0;
+	struct tree_task *t = find_task(p, tid);
+	int i, taken = 0;
 
-	for (i = 0; i < p->n; i++) {
-		struct tree_pending_rec *r = &p->v[i];
-
-		if (r->tid != tid) {
-			p->v[kept++] = *r;
-		} else if (r->session == session && taken < max) {
-			memset(&calls[taken], 0, sizeof(calls[taken]));
-			calls[taken].rec = r->rec;
-			calls[taken].size = r->size;
-			calls[taken].parent = -1;
-			taken++;
-		} else {
-			free(r->rec);
-			p->dropped++;
-		}
+	if (!t || t->session != session) {
+		if (t)
+			task_clear(p, t, true);
+		return 0;
 	}
-	p->n = kept;
+	for (i = 0; i < t->n && taken < max; i++, taken++) {
+		memset(&calls[taken], 0, sizeof(calls[taken]));
+		calls[taken].rec = t->v[i].rec;
+		calls[taken].size = t->v[i].size;
+		calls[taken].parent = -1;
+		p->bytes -= t->v[i].size;
+	}
+	/* Past MAX: freed and counted; the taken ones are the caller's now. */
+	for (; i < t->n; i++) {
+		p->bytes -= t->v[i].size;
+		free(t->v[i].rec);
+		p->dropped++;
+	}
+	p->n -= t->n;
+	t->n = 0;
 	return taken;
 }
 
@@ -148,8 +235,10 @@ void tree_pending__free(struct tree_pending *p)
 {
 	int i;
 
-	for (i = 0; i < p->n; i++)
-		free(p->v[i].rec);
-	free(p->v);
+	for (i = 0; i < p->cap; i++) {
+		task_clear(p, &p->tasks[i], false);
+		free(p->tasks[i].v);
+	}
+	free(p->tasks);
 	memset(p, 0, sizeof(*p));
 }

@@ -63,32 +63,41 @@ int tree__first_error(struct tree_call *calls, int n, enum tree_ret root_ret, in
 /*
  * Records waiting for their session's root: BPF sends a printed session's
  * calls just before its root's record (ksnoop.h, enum ksnoop_tree_role).
- * Copies, per task and session.
+ * Copies, per task (an open-addressed table by tid: a task's records are
+ * found without looking at other tasks', so a recording that interleaves
+ * many tasks costs no more per record than one task's).
  */
 struct tree_pending {
-	struct tree_pending_rec {
+	struct tree_task {
 		__u32 tid;
-		__u32 session;
-		void *rec;
-		size_t size;
-	} *v;
-	int n, cap;
+		__u32 session;		/* of the records kept */
+		struct tree_pending_rec {
+			void *rec;
+			size_t size;
+		} *v;
+		int n, cap;
+	} *tasks;
+	int cap;		/* slots, a power of 2 (0: none yet) */
+	int used;		/* slots holding a tid */
+	int n;			/* records kept, all tasks */
+	size_t bytes;		/* their sizes */
 	__u64 dropped;		/* records of sessions never printed, dropped */
-	__u32 last_tid, last_session;	/* of the record kept last */
 };
 
 /*
- * Records kept at most: past it a record is dropped (counted).  A
- * session's records wait for its root's return; a task has one session
- * at a time, so a record of a new session drops the task's older ones
- * (a session whose root's record the ring buffer lost), and what waits is
- * about one session per task.
+ * Records and bytes kept at most: past either a record is dropped
+ * (counted).  A session's records wait for its root's return; a task has
+ * one session at a time, so a record of a new session drops the task's
+ * older ones (a session whose root's record the ring buffer lost), and
+ * what waits is about one session per task.  The bytes bound a recording
+ * whose roots never come (report reads files anyone may have written).
  */
 #define TREE_PENDING_MAX	(1 << 20)
+#define TREE_PENDING_MAX_BYTES	(256u << 20)
 
 /*
- * Keep a copy of REC: 0, -ENOSPC (TREE_PENDING_MAX, counted as dropped)
- * or -ENOMEM.
+ * Keep a copy of REC: 0, -ENOSPC (TREE_PENDING_MAX or _MAX_BYTES,
+ * counted as dropped) or -ENOMEM.
  */
 int tree_pending__add(struct tree_pending *p, __u32 tid, __u32 session,
 		      const void *rec, size_t size);

@@ -57,8 +57,8 @@ int record__check_options(const struct options *o, bool usdt)
 		log_error("record: --pair is not recorded yet");
 		return -EINVAL;
 	}
-	if (o->output != OUTPUT_EVENTS || o->tree) {
-		log_error("record: %s not recorded yet", o->tree ? "--tree is" :
+	if (o->output != OUTPUT_EVENTS) {
+		log_error("record: %s not recorded yet",
 			  o->output == OUTPUT_STATS ? "--stats is" : "--hist is");
 		return -EINVAL;
 	}

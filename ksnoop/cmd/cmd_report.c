@@ -64,6 +64,7 @@ struct replay {
 	struct by_table *by;		/* --by: each target's key (NULL: none) */
 	struct stats_pick *picks;	/* --hist: what each target counts by */
 	__u64 since_ns, until_ns;	/* --since, --until: records' clock (0: none) */
+	struct tree_print tree;	/* a recording of --tree: calls waiting for their root */
 };
 
 /* The file's kallsyms lines where ksyms.c reads a path: a memfd.  1: set up; 0: none. */
@@ -198,6 +199,19 @@ static int setup_window(struct replay *rp, struct ks_error *e)
 	return ret;
 }
 
+static const struct capture_plan *replay_plan_of(void *ctx, __u32 func_id)
+{
+	const struct replay *rp = ctx;
+
+	return func_id < (__u32)recfile__ntargets(rp->r) ?
+	       &recfile__target(rp->r, func_id)->plan : NULL;
+}
+
+/*
+ * Events as the live run printed them; a recording of --tree prints its
+ * trees as the live run did (printing.c): a tree when its root's record
+ * is kept, its calls' records waiting until then.
+ */
 static int print_events(struct replay *rp, struct ks_error *e)
 {
 	const void *rec;
@@ -206,10 +220,16 @@ static int print_events(struct replay *rp, struct ks_error *e)
 
 	while ((ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
 		const struct ksnoop_event *ev = rec;
+		const struct capture_plan *plan;
 
 		if (!wanted(rp, ev))
 			continue;
-		printer__event(&rp->printer, &recfile__target(rp->r, ev->func_id)->plan, rec, size);
+		plan = &recfile__target(rp->r, ev->func_id)->plan;
+		if (!plan->bpf.tree)
+			printer__event(&rp->printer, plan, rec, size);
+		else if (!tree_print__event(&rp->tree, &rp->printer, plan, rec, size,
+					       replay_plan_of, rp))
+			continue;
 		if (ferror(stdout))
 			return -EPIPE;
 		if (++rp->printed == rp->opts->max_events)
@@ -222,6 +242,7 @@ static int print_events(struct replay *rp, struct ks_error *e)
 static void print_summary(struct replay *rp)
 {
 	const struct recfile_totals *t = recfile__totals(rp->r);
+	int i;
 	struct report_summary s = {
 		.counting = rp->opts->output != OUTPUT_EVENTS,
 		.pairing = rp->opts->pair,
@@ -231,13 +252,21 @@ static void print_summary(struct replay *rp)
 		.counted = rp->counted,
 	};
 
+	for (i = 0; i < recfile__ntargets(rp->r); i++)
+		s.tree |= recfile__target(rp->r, i)->plan.bpf.tree != KSNOOP_TREE_NONE;
 	if (t) {
 		s.lost = t->lost;
 		s.unprinted = t->unwritten;
 		s.stash_full = t->stash_full;
 		s.stack_lost = t->stack_lost;
 		s.missed = t->missed;
+		s.tree_dropped = t->tree_dropped;
+		s.tree_exited = t->tree_exited;
+		s.tree_exec = t->tree_exec;
+		s.tree_no_room = t->tree_no_room;
 	}
+	/* A tree's records that could not be kept for it: not printed, as live. */
+	s.unprinted += rp->tree.unprinted;
 	report__summary(&rp->report, &s);
 }
 
@@ -1195,7 +1224,8 @@ static int check_report_options(const struct options *o, int argc)
 				"--pair of a recording is done with its events and --stats only yet" :
 			      o->interval_ms ? "--interval does not apply to a recording" :
 			      o->stack || o->ustack ? "-s and --ustack are chosen by record" :
-			      o->tree ? "--tree is not recorded yet" : NULL;
+			      o->tree ? "--tree is chosen by record (a recording of --tree prints its trees)" :
+			      NULL;
 
 	if (argc < 1) {
 		log_error("report: expected a FILE (- for stdin), then the SPECs asked of it");
@@ -1282,6 +1312,7 @@ int do_report(int argc, char **argv, const struct options *opts)
 	if (rp.by)
 		free(rp.by->t);
 	free(rp.by);
+	tree_print__free(&rp.tree);
 	recfile__free(rp.r);
 	kernel__free(rp.k);
 	if (rp.ksyms_fd >= 0)

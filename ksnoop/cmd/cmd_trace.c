@@ -83,7 +83,7 @@ struct trace {
 	__u64 unprinted;	/* events captured but not printed: the stop came first */
 	__u64 counted;		/* --count: calls counted so far */
 	__u32 intervals;	/* --interval: reports printed so far */
-	struct tree_pending tree;	/* --tree: inner calls waiting for their root */
+	struct tree_print tree;	/* --tree: inner calls waiting for their root */
 	struct track_run track;	/* --track: the object's type, its free paths and clones */
 	struct track_groups groups;	/* --group: events per object until it is freed */
 	/* record: events go to this file instead of the printer (cmd_record.c) */
@@ -114,49 +114,13 @@ static const struct capture_plan *plan_of(void *ctx, __u32 func_id)
 	return func_id < (__u32)t->targets.n ? &t->targets.v[func_id].plan : NULL;
 }
 
-/*
- * --tree: an inner call waits for its session's root, whose record comes
- * right after its calls (BPF sends a session only if the root's return
- * predicates held) and prints the tree.
- */
+/* --tree: printing.c keeps a session's calls until its root prints them. */
 static void tree_event(struct trace *t, const struct capture_plan *plan, const void *data,
 		       size_t size)
 {
-	const struct ksnoop_event *ev = data;
-	struct tree_call *calls;
-	int n, i, first;
-
-	if (plan->bpf.tree == KSNOOP_TREE_INNER) {
-		if (tree_pending__add(&t->tree, ev->tid, ev->session, data, size))
-			t->unprinted++;
-		return;
-	}
-	n = t->opts->tree_max_calls;
-	calls = calloc(n, sizeof(*calls));
-	if (!calls) {
-		t->unprinted++;
-		return;
-	}
-	n = tree_pending__take(&t->tree, ev->tid, ev->session, calls, n);
-	for (i = 0; i < n; i++) {
-		const struct ksnoop_event *c = calls[i].rec;
-		const struct capture_plan *cp = plan_of(t, c->func_id);
-
-		calls[i].depth = c->depth;
-		calls[i].ret = cp ? printer__call_return(cp, c, calls[i].size, &calls[i].code) :
-				    TREE_RET_NONE;
-	}
-	first = tree__assemble(calls, n);
-	{
-		int code;
-		enum tree_ret ret = printer__call_return(plan, data, size, &code);
-
-		tree__first_error(calls, n, ret, code);
-	}
-	printer__tree(&t->printer, plan, data, size, calls, first, plan_of, t);
-	for (i = 0; i < n; i++)
-		free((void *)calls[i].rec);
-	free(calls);
+	tree_print__event(&t->tree, &t->printer, plan, data, size, plan_of, t);
+	t->unprinted += t->tree.unprinted;
+	t->tree.unprinted = 0;
 }
 
 /* How a group ended, as text and JSON say it (enum track_end). */
@@ -750,7 +714,7 @@ static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *r
 	/* Inner calls reach userspace only with a tree that prints: so 0 here. */
 	if (t->opts->tree)
 		log_info("--tree: %llu call(s) outside a printed tree reached userspace",
-			 (unsigned long long)(t->tree.dropped + t->tree.n));
+			 (unsigned long long)(t->tree.pending.dropped + t->tree.pending.n));
 	/* --count: what is left (since the last --interval, or all). */
 	if (t->opts->output != OUTPUT_EVENTS && !t->output_closed)
 		err = print_counts(t, a, !!t->opts->interval_ms);
@@ -879,6 +843,10 @@ static int finish_recording(struct trace *t, struct attacher *a)
 		.stack_lost = attacher__counter(a, KSNOOP_CNT_STACK_LOST),
 		.missed = attacher__missed(a),
 		.end_ns = now_ns(CLOCK_REALTIME),
+		.tree_dropped = attacher__counter(a, KSNOOP_CNT_TREE_DROP),
+		.tree_exited = attacher__counter(a, KSNOOP_CNT_TREE_EXIT),
+		.tree_exec = attacher__counter(a, KSNOOP_CNT_TREE_EXEC),
+		.tree_no_room = attacher__counter(a, KSNOOP_CNT_TREE_NO_ROOM),
 	};
 	int err = t->rec_err.err;
 
@@ -1359,7 +1327,7 @@ static void trace_free(struct trace *t, struct kernel *k)
 	targets__free(&t->targets);
 	usdt_front__free(t->usdt);
 	ufunc_front__free(t->ufunc);
-	tree_pending__free(&t->tree);
+	tree_print__free(&t->tree);
 	usym__free(t->printer.opts.usym_ctx);
 	printer__fini(&t->printer);
 	kernel__free(k);

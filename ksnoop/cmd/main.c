@@ -591,7 +591,7 @@ static const struct numeric_opt numeric_opts[] = {
 	{ OPT_STR_BYTES, "--str-bytes", 2, KSNOOP_MAX_VALUE_SIZE, OPT_FIELD(str_bytes), false },
 	{ OPT_BUFFER, "--buffer", 4096, 1ULL << 30, OPT_FIELD(buffer_bytes), true },
 	{ OPT_DEPTH, "--depth", 0, BTFU_MAX_DEPTH, OPT_FIELD(depth), false },
-	{ OPT_TREE_MAX_CALLS, "--tree-max-calls", 1, 1u << 20, OPT_FIELD(tree_max_calls), false },
+	{ OPT_TREE_MAX_CALLS, "--tree-max-calls", 1, KSNOOP_TREE_CALLS_LIMIT, OPT_FIELD(tree_max_calls), false },
 	{ OPT_TRACK_MAX, "--track-max", 1, KSNOOP_TRACK_MAX_ENTRIES, OPT_FIELD(track_max), false },
 	{ OPT_SNAPLEN, "--snaplen", 1, KSNOOP_MAX_SNAPLEN, OPT_FIELD(snaplen), false },
 };

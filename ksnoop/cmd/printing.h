@@ -15,6 +15,7 @@
 #include "kernel.h"
 #include "print.h"
 #include "report.h"
+#include "tree_print.h"
 
 /*
  * The printer's options from O (-j, -z, --oneline, --depth), event

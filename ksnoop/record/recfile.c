@@ -368,6 +368,7 @@ struct recfile_writer {
 	 */
 	__u64 *prev;
 	size_t prev_len, prev_cap;	/* prev_len 0: the block's first record */
+	bool tree;		/* a recording of --tree: END carries its counters */
 	ZSTD_CCtx *zc;		/* one compression context for every block */
 	char *zbuf;		/* a block as written: its header, then the zstd frame */
 	size_t zcap;
@@ -662,8 +663,10 @@ int recfile_writer__begin(struct recfile_writer *w, const struct recfile_meta *m
 	bool fn_ptrs = false;
 
 	struct buf b = {};
-	int err;
+	int err, i;
 
+	for (i = 0; i < n; i++)
+		w->tree |= targets[i].plan.bpf.tree != KSNOOP_TREE_NONE;
 	if (w->tmp) {
 		err = replace_file(w, e);
 		if (err)
@@ -796,7 +799,7 @@ int recfile_writer__finish(struct recfile_writer *w, const struct recfile_totals
 
 	tot.records = w->records;
 	if (!err)
-		err = write_block(w, RECFILE_END, &tot, sizeof(tot), e);
+		err = write_block(w, RECFILE_END, &tot, w->tree ? sizeof(tot) : RECFILE_END_SIZE, e);
 	if (!err && w->own_fd && close(w->fd)) {
 		err = ks_fail(e, ks_runtime_errno(-errno), "record: closing the file failed: %s",
 			      strerror(errno));
@@ -1034,7 +1037,10 @@ static bool plan_ok(const struct recfile *r, const struct capture_plan *plan)
 	const struct ksnoop_plan *bp = &plan->bpf;
 	int kind, i;
 
-	if (bp->tree || bp->output != KSNOOP_OUT_EVENTS || plan->sig.syscall > SIG_SYSCALL_PAIR)
+	if (bp->output != KSNOOP_OUT_EVENTS || plan->sig.syscall > SIG_SYSCALL_PAIR)
+		return false;
+	/* --tree: a role, and no more calls a tree than the option takes. */
+	if (bp->tree > KSNOOP_TREE_INNER || bp->tree_max_calls > KSNOOP_TREE_CALLS_LIMIT)
 		return false;
 	for (kind = 0; kind < KSNOOP_NR_KINDS; kind++) {
 		const struct ksnoop_side_plan *side = &bp->side[kind];
@@ -1263,6 +1269,9 @@ static bool record_ok(const struct recfile *r, const void *rec, size_t size)
 	side = &plan->bpf.side[ev->kind];
 	if (size < side->rec_size)
 		return false;
+	/* A tree's inner call is 1 to KSNOOP_TREE_MAX_DEPTH below its root, as BPF keeps them. */
+	if (plan->bpf.tree == KSNOOP_TREE_INNER && (!ev->depth || ev->depth > KSNOOP_TREE_MAX_DEPTH))
+		return false;
 	for (i = 0; i < plan->nvalues[ev->kind]; i++) {
 		struct ksnoop_value vh;
 
@@ -1365,10 +1374,11 @@ static int take_block(struct recfile *r, __u32 type, char *p, size_t len, __u64 
 		r->pos = 0;
 		return 0;
 	case RECFILE_END:
-		if (len != sizeof(r->totals)) {
+		if (len != RECFILE_END_SIZE && len != sizeof(r->totals)) {
 			free(p);
 			return bad(r, e, at, "end block of the wrong size");
 		}
+		memset(&r->totals, 0, sizeof(r->totals));
 		memcpy(&r->totals, p, len);
 		free(p);
 		r->has_totals = true;

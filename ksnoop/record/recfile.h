@@ -100,7 +100,15 @@ struct recfile_totals {
 	__u64 stack_lost;
 	__u64 missed;
 	__u64 end_ns;		/* CLOCK_REALTIME when recording ended */
+	/* --tree's counters (the live summary's), in a recording of --tree only */
+	__u64 tree_dropped;
+	__u64 tree_exited;
+	__u64 tree_exec;
+	__u64 tree_no_room;
 };
+
+/* END without --tree's counters: every recording but one of --tree. */
+#define RECFILE_END_SIZE	offsetof(struct recfile_totals, tree_dropped)
 
 /* One target of the recording, as PLANS gives it back (func_id is its index). */
 struct recfile_target {

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include "print.h"
 #include "rec_query.h"
+#include "tree_print.h"
 #include "recfile.h"
 #include "kernel.h"
 
@@ -101,6 +102,13 @@ static struct kernel *file_ksyms(struct recfile *r, int *fd, char *path, size_t 
 	return k;
 }
 
+static const struct capture_plan *plan_of(void *ctx, __u32 func_id)
+{
+	struct recfile *r = ctx;
+
+	return func_id < (__u32)recfile__ntargets(r) ? &recfile__target(r, func_id)->plan : NULL;
+}
+
 static void print_records(struct recfile *r)
 {
 	char path[32];
@@ -111,6 +119,7 @@ static void print_records(struct recfile *r)
 	struct print_opts json = { .format = REPORT_JSON, .symbolize = k ? symbolize : NULL,
 				   .symbolize_any = k ? symbolize_any : NULL, .sym_ctx = k };
 	struct printer pt, pj;
+	struct tree_print tt = {}, tj = {};	/* a recording of --tree: as report prints it */
 	struct ks_error e = {};
 	const void *rec;
 	size_t size;
@@ -131,8 +140,15 @@ static void print_records(struct recfile *r)
 
 		check(copy);
 		memcpy(copy, rec, size);
-		printer__event(&pt, &recfile__target(r, ev->func_id)->plan, copy, size);
-		printer__event(&pj, &recfile__target(r, ev->func_id)->plan, copy, size);
+		const struct capture_plan *plan = &recfile__target(r, ev->func_id)->plan;
+
+		if (plan->bpf.tree) {
+			tree_print__event(&tt, &pt, plan, copy, size, plan_of, r);
+			tree_print__event(&tj, &pj, plan, copy, size, plan_of, r);
+		} else {
+			printer__event(&pt, plan, copy, size);
+			printer__event(&pj, plan, copy, size);
+		}
 		if (qa)
 			check(rec_query__keep(qa, copy));
 		if (qf)
@@ -143,6 +159,8 @@ static void print_records(struct recfile *r)
 		check(e.msg[0] && memchr(e.msg, 0, sizeof(e.msg)));
 	rec_query__free(qa);
 	rec_query__free(qf);
+	tree_print__free(&tt);
+	tree_print__free(&tj);
 	printer__fini(&pt);
 	printer__fini(&pj);
 	kernel__free(k);

@@ -99,6 +99,22 @@ EXPECT   ${T}_json_durations: eq true "$(events "$OUT" | jq '[.. | objects | sel
 EXPECT   ${T}_json_stack_only_first: eq '["uf_lookup"]' "$(events "$OUT" | jq -c '[.. | objects | select(has("stack")) | .func]')"
 EXPECT   ${T}_json_stack_user: eq 'tree_request main' "$(events "$OUT" | jq -c '.calls[3].stack[0:2]' | frames)"
 CASE
+	# --- recorded with --tree, reported later: the same tree (text and JSON) ---
+	ks_case <<'CASE'
+NAME     ${T}_tree_record
+BEFORE   app_waits ${T}_record
+RUN      record -o "$tmp/tree-$T.ksr" --tree -p "$pid" "u:$A:tree_request(x, return < 0)" "u:$A:uf_add(a, b, return)" "u:$A:uf_depth(n, return)" "u:$A:uf_lookup(key, return)" "tp:task:task_rename(comm:str)" 6>&-
+WORKLOAD app_go
+EXPECT   ${T}_record_said: stderr '^ksnoop: [0-9]+ events recorded to '
+EXPECT   ${T}_record_text_tree: eq '  → uf_add = 3,  → uf_depth = 2,    → uf_depth = 1,      → uf_depth = 0,  → tp:task_rename,  → uf_lookup = -2 (ENOENT)  [first error]' \
+           "$(ks report "$tmp/tree-$T.ksr" 2>/dev/null | grep -E '^ *→ ' | sed -E 's/ \([0-9.]+ [mun]?s\)//' | paste -sd,)"
+EXPECT   ${T}_record_text_root: eq 'x = 2,return = -2 (ENOENT)' "$(ks report "$tmp/tree-$T.ksr" 2>/dev/null | sed -n '/<- tree_request/,/→/p' | sed -n 's/^    \([a-z].*\)$/\1/p' | paste -sd,)"
+EXPECT   ${T}_record_one_tree: eq 1 "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -c 'select(.calls)' | wc -l)"
+EXPECT   ${T}_record_json_calls: eq 'uf_add uf_depth tp:task_rename uf_lookup' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -r 'select(.calls) | [.calls[].func] | join(" ")')"
+EXPECT   ${T}_record_json_recursion: eq '2=2 1=1 0=0' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -r 'select(.calls) | [.calls[1] | recurse(.calls[]) | "\(.values.n)=\(.values.return)"] | join(" ")')"
+EXPECT   ${T}_record_first_error: eq '["uf_lookup"]' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -c 'select(.calls) | [.. | objects | select(.first_error == true) | .func]')"
+EXPECT   ${T}_record_summary_tree: eq '0 0 0 0' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -r 'select(.type == "summary") | "\(.tree_calls_not_recorded) \(.trees_task_exited) \(.trees_thread_exec) \(.trees_not_started)"')"
+CASE
 done
 
 A=$tmp/app-gcc-O0

@@ -20,7 +20,8 @@ KS_GOLDEN_VARS=tmp ks_errors "$golden/errors" <<'ROWS'
 record_needs_output   record tp:sched_process_exec
 record_exists         record -o "$tmp/exists" tp:sched_process_exec
 record_zeros          record -z -o "$tmp/x" tp:sched_process_exec
-record_tree           record --tree -o "$tmp/x" f g
+record_tree           record --tree -o "$tmp/x" do_sys_openat2
+report_tree           report --tree "$tmp/exists"
 record_count          record --count -o "$tmp/x" f
 record_hist           record --hist -o "$tmp/x" f
 record_ustack         record --ustack -o "$tmp/x" tp:sched_process_exec

@@ -4,6 +4,7 @@
  * on synthetic calls, in the order BPF reports them (at their returns),
  * and for the records waiting for their session's root.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -196,6 +197,57 @@ static void test_pending_take_stops_at_max(void **state)
 	free(c);
 }
 
+/*
+ * Many tasks, interleaved a record each in turn, as a recording (or a busy
+ * machine) may give them: each task's records come back in order, the
+ * table forgets tasks that left, and the bytes kept are counted exactly.
+ */
+static void test_pending_many_tasks(void **state)
+{
+	enum { TASKS = 5000, EACH = 3 };
+	struct tree_pending p = {};
+	struct tree_call c[EACH];
+	int i, k, round;
+
+	for (round = 0; round < 2; round++) {
+		for (k = 0; k < EACH; k++)
+			for (i = 0; i < TASKS; i++) {
+				int v = i * 10 + k;
+
+				assert_int_equal(tree_pending__add(&p, round * TASKS + i, 1, &v, sizeof(v)), 0);
+			}
+		assert_int_equal(p.n, TASKS * EACH);
+		assert_int_equal(p.bytes, TASKS * EACH * sizeof(int));
+		for (i = TASKS - 1; i >= 0; i--) {
+			assert_int_equal(tree_pending__take(&p, round * TASKS + i, 1, c, EACH), EACH);
+			for (k = 0; k < EACH; k++) {
+				assert_int_equal(*(const int *)c[k].rec, i * 10 + k);
+				free((void *)c[k].rec);
+			}
+		}
+		assert_int_equal(p.n, 0);
+		assert_int_equal(p.bytes, 0);
+	}
+	/* The second round's tasks replaced the first's: the table did not double for them. */
+	assert_true(p.cap <= 4 * 2 * (TASKS + 1));
+	assert_int_equal(p.dropped, 0);
+	tree_pending__free(&p);
+}
+
+/* Past TREE_PENDING_MAX_BYTES a record is dropped, counted, and not read. */
+static void test_pending_bytes_bound(void **state)
+{
+	struct tree_pending p = {};
+	int v = 7;
+
+	assert_int_equal(tree_pending__add(&p, 1, 1, &v, sizeof(v)), 0);
+	assert_int_equal(tree_pending__add(&p, 1, 1, &v, TREE_PENDING_MAX_BYTES), -ENOSPC);
+	assert_int_equal(p.dropped, 1);
+	assert_int_equal(p.n, 1);
+	assert_int_equal(p.bytes, sizeof(v));
+	tree_pending__free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +260,8 @@ int main(void)
 		cmocka_unit_test(test_pending),
 		cmocka_unit_test(test_pending_new_session),
 		cmocka_unit_test(test_pending_take_stops_at_max),
+		cmocka_unit_test(test_pending_many_tasks),
+		cmocka_unit_test(test_pending_bytes_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

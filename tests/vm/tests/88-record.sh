@@ -11,14 +11,15 @@
 
 tmp=$(mktemp -d)
 
-# Times and durations are each process's own: the rest must be equal.
+# Times and durations are each process's own (a tree's calls' too): the
+# rest must be equal.
 # A recording does not know how many kprobe.session entries waited in the
 # stash (the live summary's session_in_stash, on 7.x in this VM: no
 # cmpxchg16b), as it does not know ksnoop's own calls left out.
 norm() {
-	sed -E 's/^[0-9:.]+ cpu/TIME cpu/; s/ \([0-9.]+ [nmu]?s\)$/ (D)/
-		s/^\{"type":"event","time_ns":[0-9]+,/{"type":"event","time_ns":T,/
-		s/"duration_ns":[0-9]+/"duration_ns":D/
+	sed -E 's/^[0-9:.]+ cpu/TIME cpu/; s/ \([0-9.]+ [nmu]?s\)/ (D)/g
+		s/"time_ns":[0-9]+/"time_ns":T/g
+		s/"duration_ns":[0-9]+/"duration_ns":D/g
 		s/,"session_in_stash":[0-9]+//'
 }
 
@@ -42,7 +43,9 @@ same() {
 	check "${name}_events" test "$n" -ge 1
 	expect_eq "${name}_json_same" "$(norm <"$tmp/$name.lj")" "$(norm <"$tmp/$name.rj")"
 	expect_eq "${name}_text_same" "$(norm <"$tmp/$name.lt")" "$(norm <"$tmp/$name.rt")"
-	expect_match "${name}_recorded" "^ksnoop: $n events recorded to " "$(cat "$tmp/$name.er")"
+	# A tree is its root's record and one per call in it.
+	nrec=$(( n + $(events "$tmp/$name.lj" | jq '[.calls // [] | .. | objects | select(has("func"))] | length' | awk '{s += $1} END {print s + 0}') ))
+	expect_match "${name}_recorded" "^ksnoop: $nrec events recorded to " "$(cat "$tmp/$name.er")"
 }
 
 for mode in fentry kprobe; do
@@ -52,6 +55,12 @@ for mode in fentry kprobe; do
 		"$(events "$tmp/${mode}_stash.rj" | jq -r '"\(.values.filename) \(.values.return)"' | sort | uniq -c |
 		   awk '{print $2, $3, $1}')"
 	expect_match ${mode}_stash_errno_text '^    return = -2 \(ENOENT\)$' "$(cat "$tmp/${mode}_stash.rt")"
+
+	# --tree recorded: the report prints the trees the live runs printed.
+	WORKLOAD="cat /nonexistent-tree-$mode 2>/dev/null"
+	same ${mode}_tree --mode $mode --tree -c cat 'do_sys_openat2(filename, return < 0)' 'path_openat(return)'
+	expect_eq ${mode}_tree_calls "path_openat ENOENT" \
+		"$(events "$tmp/${mode}_tree.rj" | jq -r '.calls[] | "\(.func) \(.values.return_errno)"' | sort -u)"
 
 	WORKLOAD="ping -c 2 127.0.0.1 >/dev/null 2>&1"
 	same ${mode}_struct --mode $mode -c ping 'ip_output(skb->len, *skb)'

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * --tree, live and from a recording alike: an inner call's record waits
+ * for its session's root, whose record comes right after its calls (BPF
+ * sends a session only if the root's return predicates held) and prints
+ * the tree (print.h, printer__tree()).
+ */
+#ifndef KSNOOP_TREE_PRINT_H
+#define KSNOOP_TREE_PRINT_H
+
+#include "print.h"
+#include "tree.h"
+
+struct tree_print {
+	struct tree_pending pending;
+	__u64 unprinted;	/* records that could not be kept or printed */
+};
+
+/*
+ * Take the record DATA of PLAN, a tree's root or inner call (plan->bpf.tree
+ * set): 1 if it was a root and its tree printed through P, 0 if kept.
+ * PLAN_OF(CTX, id) gives the plans of the inner calls.
+ */
+int tree_print__event(struct tree_print *tp, struct printer *p,
+		      const struct capture_plan *plan, const void *data, size_t size,
+		      print_plan_fn plan_of, void *ctx);
+void tree_print__free(struct tree_print *tp);
+
+#endif
