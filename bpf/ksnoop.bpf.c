@@ -34,6 +34,7 @@
  *   agg.bpf.h       --count, --hist, --by
  *   tree.bpf.h      --tree's sessions
  *   track.bpf.h     --track's objects
+ *   taskstack.bpf.h uprobe programs kept off a per-CPU private stack
  */
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
@@ -56,6 +57,7 @@
 #include "agg.bpf.h"
 #include "tree.bpf.h"
 #include "track.bpf.h"
+#include "taskstack.bpf.h"
 #include "pair.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
@@ -532,14 +534,23 @@ static __always_inline int capture_return(void *ctx, enum word_source ws)
 	return capture_return_cookie(ctx, ws, NULL);
 }
 
+/* A uprobe's words (USDT, user functions): its program may be preempted. */
+static __always_inline bool words_of_uprobe(enum word_source ws)
+{
+	return ws == WORDS_UREGS || ws == WORDS_UREGS_COUNT || ws == WORDS_USDT;
+}
+
 /*
  * The programs, one per attach type: each is the capture of its side
- * (capture_entry() or capture_return()) with where its argument words are.
+ * (capture_entry() or capture_return()) with where its argument words are;
+ * a uprobe's on the task's stack (taskstack.bpf.h).
  */
 #define CAPTURE_PROG(sec, name, ctx_type, words, capture)	\
 	SEC(sec)						\
 	int name(ctx_type *ctx)					\
 	{							\
+		if (words_of_uprobe(words))			\
+			task_stack_only(ctx);			\
 		if (!gate_open())				\
 			return 0;				\
 		return capture(ctx, words);			\
@@ -584,6 +595,8 @@ CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, capture_
 	{								\
 		__u64 *cookie;						\
 									\
+		if (words_of_uprobe(words))				\
+			task_stack_only(ctx);				\
 		if (!gate_open())					\
 			return 1;					\
 		cookie = session_cookie(ctx);				\

@@ -53,6 +53,7 @@ struct attacher {
 	int sessions_fd;	/* --tree: the session of each task in one */
 	int tree_buf_fd;	/* --tree: their calls, until their roots return */
 	bool tree_exit;		/* --tree: the programs that end an exiting (exec'ing) task's session are attached */
+	bool uprobe_stack_said;	/* -v told where uprobe programs' stack is (kfeatures__uprobe_stack()) */
 	int tracked_fd;		/* --track: the objects followed */
 	int track_stories_fd;	/* --track: the next story's number */
 	__u32 track_entries;	/* --track-max: the set's size */
@@ -716,6 +717,13 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 		return NULL;
 	}
 	a->skels[a->nskels++] = skel;
+	if ((kind == ATTACH_USDT || kind == ATTACH_UPROBE) && !a->uprobe_stack_said) {
+		const char *said = kfeatures__uprobe_stack(kfeatures__get());
+
+		a->uprobe_stack_said = true;
+		if (said)
+			log_info("%s", said);
+	}
 	err = fill_func_values(skel, plan, funcs, n);
 	if (err) {
 		drop_last_instance(a);

@@ -378,6 +378,52 @@ static bool probe_raw_syscalls(const struct btf *vmlinux)
 	       btf__find_by_name_kind(vmlinux, "btf_trace_sys_exit", BTF_KIND_TYPEDEF) > 0;
 }
 
+/*
+ * Private stacks (kernel/bpf/verifier.c, 6.13 on where the JIT has them:
+ * x86-64): a subprogram whose own frame is BPF_PRIV_STACK_MIN_SIZE (64)
+ * bytes or more runs on a per-CPU stack of its own, and its frame no
+ * longer counts towards the 512 bytes of the calls' combined stack.  So a
+ * kprobe program of two frames of PRIV_PROBE_FRAME bytes each, one
+ * calling the other, loads only where private stacks are given: without
+ * them the verifier refuses it ("combined stack size of 2 calls is 1024.
+ * Too large"), on every kernel.  A runtime probe, not a version and an
+ * architecture: arm64's JIT may gain them, and a kernel that stops giving
+ * them to uprobe programs answers no.
+ */
+#define PRIV_PROBE_FRAME 504
+
+static const struct bpf_insn priv_stack_prog[] = {
+	/* *(u64 *)(r10 - 504) = 0; call 4f; r0 = 0; exit */
+	{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -PRIV_PROBE_FRAME },
+	{ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_CALL, .imm = 2 },
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+	/* 4: *(u64 *)(r10 - 504) = 0; r0 = 0; exit */
+	{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -PRIV_PROBE_FRAME },
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+static bool probe_priv_stack(void)
+{
+	int fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "ksnoop_feature", "GPL", priv_stack_prog,
+			       sizeof(priv_stack_prog) / sizeof(priv_stack_prog[0]), NULL);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+const char *kfeatures__uprobe_stack(const struct kernel_features *f)
+{
+	if (!f->priv_stack)
+		return NULL;
+	return "uprobe programs run on the task's stack: this kernel gives kprobe-type programs "
+	       "a per-CPU private stack, which threads preempted on one CPU would share "
+	       "(calls lost), and a tail call the verifier removes as never taken turns it off";
+}
+
 /* FUNCS: kernel functions are traced; else fentry and kprobe.multi are not asked. */
 static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool funcs)
 {
@@ -400,6 +446,7 @@ static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool
 	f->have[FEAT_UPROBE_MULTI] = probe_uprobe_multi();
 	f->have[FEAT_RINGBUF] = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 1;
 	f->have[FEAT_RAW_SYSCALLS] = probe_raw_syscalls(vmlinux);
+	f->priv_stack = probe_priv_stack();
 }
 
 static struct kernel_features probed;

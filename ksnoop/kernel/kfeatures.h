@@ -78,6 +78,13 @@ struct kernel_features {
 	bool probed[FEAT__COUNT];	/* asked of the kernel (not all are, for every run) */
 	bool injected[FEAT__COUNT];	/* set by KSNOOP_FEATURES, not probed */
 	bool unprivileged;	/* no program loads at all (not root): nothing is known */
+	/*
+	 * The verifier gives BPF_PROG_TYPE_KPROBE programs, uprobes' too, a
+	 * per-CPU private stack (x86-64 from 6.13): ksnoop's uprobe programs
+	 * are kept off it (bpf/taskstack.bpf.h).  Not a KSNOOP_FEATURES
+	 * name: it chooses nothing, it says what -v tells.
+	 */
+	bool priv_stack;
 };
 
 /* The feature's name as KSNOOP_FEATURES and -v spell it. */
@@ -92,6 +99,12 @@ int kfeatures__parse(const char *spec, struct kernel_features *f, struct ks_erro
 /* One line for -v: "kernel 6.1.0: fentry yes, kprobes yes, ...". */
 void kfeatures__describe(const struct kernel_features *f, const char *release,
 			char *buf, size_t sz);
+
+/*
+ * What -v says of the stack uprobe programs run on, where this kernel
+ * would have given them a private stack; NULL elsewhere (nothing to say).
+ */
+const char *kfeatures__uprobe_stack(const struct kernel_features *f);
 
 /*
  * Probe the running kernel (once; later calls return at once), then

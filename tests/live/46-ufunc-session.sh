@@ -125,6 +125,16 @@ EXPECT   ${T}_nothing_lost: eq '13 0 0' "$(record summary "$OUT" | jq -r '"\(.pr
 EXPECT   ${T}_nothing_left: eq "" "$(left_progs "$PROGS")"
 CASE
 		cp "$OUT" "$tmp/$T.calls.json" 2>/dev/null
+		# Where the kernel gives kprobe-type programs a private stack
+		# (x86-64, 6.13 on), -v says uprobe programs run on the task's
+		# (bpf/taskstack.bpf.h, issue #43); elsewhere it says nothing.
+		if [ -s "$ERR" ]; then
+			if [ "$(uname -m)" = x86_64 ] && _ks_kernel_at_least 6.13; then
+				expect_match ${T}_task_stack "uprobe programs run on the task's stack: .*private stack" "$(cat "$ERR")"
+			else
+				expect_no_match ${T}_task_stack "uprobe programs run on the task's stack" "$(cat "$ERR")"
+			fi
+		fi
 		# --- a glob: one program for its functions, a cookie each ---
 		ks_case <<'CASE'
 NAME     ${T}_glob

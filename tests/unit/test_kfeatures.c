@@ -450,6 +450,30 @@ static void test_entry_keep(void **state)
 	keeps(&all, ATTACH_KPROBE, &track, KEEP_STASH, "--track");
 }
 
+/*
+ * Where the kernel would give kprobe-type programs a private stack, -v
+ * says uprobe programs run on the task's (bpf/taskstack.bpf.h) and why;
+ * elsewhere nothing.  The features line stays as it was either way.
+ */
+static void test_uprobe_stack(void **state)
+{
+	struct kernel_features f = everything();
+	const char *said;
+	char line[512];
+
+	assert_null(kfeatures__uprobe_stack(&f));
+	f.priv_stack = true;
+	said = kfeatures__uprobe_stack(&f);
+	assert_non_null(said);
+	assert_non_null(strstr(said, "uprobe programs run on the task's stack"));
+	assert_non_null(strstr(said, "per-CPU private stack"));
+	assert_non_null(strstr(said, "tail call"));
+	kfeatures__describe(&f, "7.3", line, sizeof(line));
+	assert_null(strstr(line, "stack"));
+	assert_non_null(strstr(line, "raw_syscalls yes"));
+	assert_int_equal(line[strlen(line) - 1], 's');
+}
+
 int main(void)
 {
 	const struct CMUnitTest parse_tests[] = {
@@ -471,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_func_kind),
 		cmocka_unit_test(test_check_run),
 		cmocka_unit_test(test_entry_keep),
+		cmocka_unit_test(test_uprobe_stack),
 	};
 	int failed = 0;
 
