@@ -590,6 +590,34 @@ static void test_perfetto_nesting(void **state)
 	free(doc);
 }
 
+/*
+ * An X (a return alone, back from its duration) that began before a call
+ * still open on its thread: that call began and so ended inside it, its
+ * return not recorded: closed (u) before the X is written, at its end.
+ */
+static void test_perfetto_x_closes_inner(void **state)
+{
+	static struct capture_plan f, g;
+	struct ksnoop_event ev[2] = {
+		{ .time_ns = 2000, .tgid = 5, .tid = 5, .func_id = 0, .kind = KSNOOP_ENTRY,
+		  .comm = "x" },
+		{ .time_ns = 3000, .tgid = 5, .tid = 5, .func_id = 1, .kind = KSNOOP_RETURN,
+		  .comm = "x", .flags = KSNOOP_EV_DURATION, .duration_ns = 1500 },
+	};
+	struct pf_rec r[2] = { { &f, &ev[0], sizeof(ev[0]) }, { &g, &ev[1], sizeof(ev[1]) } };
+	struct perfetto_stats st;
+	char *doc;
+
+	make_call_plan(&f, "f");
+	make_call_plan(&g, "g");
+	doc = render_perfetto(r, 2, &st);
+	assert_string_equal(call_phases(doc), "B u X");
+	assert_non_null(strstr(doc, "{\"name\":\"f\",\"cat\":\"call\",\"ph\":\"E\",\"ts\":3.000,"));
+	assert_non_null(strstr(doc, "{\"name\":\"g\",\"cat\":\"call\",\"ph\":\"X\",\"ts\":1.500,\"dur\":1.500,"));
+	assert_int_equal(st.unfinished, 1);
+	free(doc);
+}
+
 /* Past PERFETTO_MAX_OPEN open calls on a thread, an entry is an instant; counted. */
 static void test_perfetto_open_bound(void **state)
 {
@@ -665,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_oneline_user_stack_folded),
 		cmocka_unit_test(test_perfetto_hostile_bytes),
 		cmocka_unit_test(test_perfetto_nesting),
+		cmocka_unit_test(test_perfetto_x_closes_inner),
 		cmocka_unit_test(test_perfetto_open_bound),
 		cmocka_unit_test(test_perfetto_flows),
 	};
