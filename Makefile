@@ -117,7 +117,7 @@ SRC_INC    := $(addprefix -I,$(SRC_DIRS))
 vpath %.c $(SRC_DIRS)
 USDT_ARCH_SRC := usdt_arm64.c $(filter-out usdt_arm64.c,usdt_$(ARCH).c)
 CORE_SRCS  := log.c ks_error.c spec.c syscall.c kbtf.c ksyms.c signature.c \
-	      resolve.c print.c escape.c obuf.c writer.c report.c report_text.c report_json.c \
+	      resolve.c print.c escape.c obuf.c writer.c report.c report_text.c report_json.c report_perfetto.c \
 	      suggest.c btf_util.c duration.c kfeatures.c \
 	      resolve_chain.c resolve_value.c resolve_pred.c resolve_strategy.c resolve_sharing.c \
 	      resolve_tuple.c tuple.c pcapng.c pcap_events.c kernel.c klookup.c usdt_note.c $(USDT_ARCH_SRC) usdt_specs.c \

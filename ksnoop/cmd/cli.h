@@ -45,6 +45,7 @@ struct options {
 	 * printing differs.
 	 */
 	bool folded;
+	bool perfetto;		/* report --format=perfetto: a timeline (report_perfetto.h) */
 	__u64 interval_ms;	/* --interval: print (and reset) counts this often */
 	__u32 pid, tid;
 	char comm[16];

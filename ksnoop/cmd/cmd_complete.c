@@ -236,6 +236,8 @@ static void add_option_values(struct cands *c, const struct complete_src *src,
 		add_procs(c, src->proc ?: "/proc", true, prefix);
 	} else if (!strcmp(name, "by")) {
 		add_by_keys(c, prefix);
+	} else if (!strcmp(name, "format")) {
+		add3(c, prefix, "perfetto", "");
 	} else if (!strcmp(name, "hist")) {
 		add3(c, prefix, "log2", "");
 		add3(c, prefix, "linear:", "");

@@ -42,6 +42,7 @@
 #include "rec_query.h"
 #include "recfile.h"
 #include "report.h"
+#include "report_perfetto.h"
 #include "kernel.h"
 #include "spec.h"
 
@@ -209,7 +210,7 @@ static const struct capture_plan *replay_plan_of(void *ctx, __u32 func_id)
 
 /*
  * Events as the live run printed them; a recording of --tree prints its
- * trees as the live run did (printing.c): a tree when its root's record
+ * trees as the live run did (tree_print.c): a tree when its root's record
  * is kept, its calls' records waiting until then.
  */
 static int print_events(struct replay *rp, struct ks_error *e)
@@ -238,8 +239,8 @@ static int print_events(struct replay *rp, struct ks_error *e)
 	return ret;
 }
 
-/* The live run's closing summary, from the END block's totals. */
-static void print_summary(struct replay *rp)
+/* The live run's totals, from the END block's. */
+static struct report_summary summary_of(const struct replay *rp)
 {
 	const struct recfile_totals *t = recfile__totals(rp->r);
 	int i;
@@ -267,7 +268,62 @@ static void print_summary(struct replay *rp)
 	}
 	/* A tree's records that could not be kept for it: not printed, as live. */
 	s.unprinted += rp->tree.unprinted;
+	return s;
+}
+
+/* The live run's closing summary. */
+static void print_summary(struct replay *rp)
+{
+	struct report_summary s = summary_of(rp);
+
 	report__summary(&rp->report, &s);
+}
+
+/*
+ * --format=perfetto: the events print_events() would print, as one
+ * trace-event document (report_perfetto.c), closed whatever ends the
+ * loop but a closed stdout: a file cut short or damaged midway still
+ * opens in a viewer, its end marked "cut" (and reported as before).
+ */
+static int print_timeline(struct replay *rp, struct ks_error *e)
+{
+	struct perfetto *pf;
+	struct report_summary s;
+	const void *rec;
+	size_t size;
+	int ret, i;
+
+	/* A tree's calls come before their root: slices out of order on their track. */
+	for (i = 0; i < recfile__ntargets(rp->r); i++)
+		if (recfile__target(rp->r, i)->plan.bpf.tree)
+			return ks_fail(e, -EINVAL, "report: --format=perfetto of a recording of --tree is not done yet (report prints its trees as text or -j)");
+	pf = perfetto__new(&rp->printer);
+	if (!pf)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	perfetto__begin(pf);
+	while ((ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+		const struct ksnoop_event *ev = rec;
+
+		if (!wanted(rp, ev))
+			continue;
+		perfetto__event(pf, &recfile__target(rp->r, ev->func_id)->plan, rec, size);
+		if (ferror(stdout)) {
+			ret = -EPIPE;
+			break;
+		}
+		if (++rp->printed == rp->opts->max_events) {
+			ret = 0;
+			break;
+		}
+	}
+	if (ret != -EPIPE) {
+		s = summary_of(rp);
+		perfetto__end(pf, &s, ret < 0 || (!recfile__totals(rp->r) &&
+						 !(rp->opts->max_events &&
+						   rp->printed >= rp->opts->max_events)));
+	}
+	perfetto__free(pf);
+	return ret;
 }
 
 static void say_cut(const struct replay *rp, const char *where)
@@ -1231,6 +1287,10 @@ static int check_report_options(const struct options *o, int argc)
 		log_error("report: expected a FILE (- for stdin), then the SPECs asked of it");
 		return -EINVAL;
 	}
+	if (o->rec_info && o->perfetto) {
+		log_error("report: --info describes the file; --format=perfetto writes its events");
+		return -EINVAL;
+	}
 	if (o->rec_info && (argc > 1 || o->since || o->until)) {
 		log_error("report: --info describes the whole file, without SPECs, --since or --until");
 		return -EINVAL;
@@ -1273,7 +1333,8 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, char **spe
 	ret = o->output == OUTPUT_COUNT ? print_counts(rp, e) :
 	      o->output == OUTPUT_HIST ? print_hist(rp, e) :
 	      o->output == OUTPUT_STATS ? print_stats(rp, e) :
-	      o->pair ? print_pairs(rp, e) : print_events(rp, e);
+	      o->pair ? print_pairs(rp, e) :
+	      o->perfetto ? print_timeline(rp, e) : print_events(rp, e);
 	if (ret < 0)
 		return ret == -EPIPE ? 0 : ret;
 	if (recfile__totals(rp->r) || (o->max_events && rp->printed >= o->max_events))

@@ -124,6 +124,10 @@ static const char usage_text[] =
 "recorded values (report f.ksr 'sys:openat(return == -2)'); a value not\n"
 "recorded is refused; --hist counts by the value a SPEC names (or durations).\n"
 "--since and --until keep a time window, -L the returns that took that long.\n"
+"report --format=perfetto writes the events as a timeline: Chrome trace-event\n"
+"JSON that Perfetto's UI and chrome://tracing open, a track per thread and\n"
+"per CPU, calls as slices nested by time, events as instants with their\n"
+"values, --track objects as flows.\n"
 "Not recorded yet: --tree, --hist, user stacks (--ustack, -s of a USDT probe\n"
 "or a user function).\n"
 "u:BINARY:FUNC traces a function of a program or library (uprobe, uretprobe):\n"
@@ -242,6 +246,8 @@ static const char usage_text[] =
 "                         events print it (HH:MM:SS[.FRACTION], that day) or\n"
 "                         YYYY-MM-DDTHH:MM:SS[.FRACTION][Z] (Z: UTC)\n"
 "      --until TIME       report: only events up to TIME (as --since)\n"
+"      --format perfetto  report: the events as one Chrome trace-event JSON\n"
+"                         document (Perfetto's UI, chrome://tracing)\n"
 "  -v, --verbose          say what is resolved and how it is attached;\n"
 "                         -vv: also every match a glob leaves out\n"
 "  -d, --debug            also show libbpf's debug output\n"
@@ -269,7 +275,8 @@ static const char usage_text[] =
 "  ksnoop -p PID usdt \"libjvm.so:hotspot:class__loaded(arg0:str(arg1))\"\n"
 "  ksnoop record -o - \"tp:sched_process_exec(p->comm)\" | ssh HOST ksnoop report -\n"
 "  ksnoop report --since 2s f.ksr \"sys:openat(return == -2)\"\n"
-"  ksnoop report --count --by comm,return f.ksr\n";
+"  ksnoop report --count --by comm,return f.ksr\n"
+"  ksnoop report --format=perfetto f.ksr > f.json\n";
 
 enum {
 	OPT_TID = 256,
@@ -302,6 +309,7 @@ enum {
 	OPT_SNAPLEN,
 	OPT_SINCE,
 	OPT_UNTIL,
+	OPT_FORMAT,
 	OPT_LAST	/* above every option's code, short ones included */
 };
 
@@ -342,6 +350,7 @@ static const struct option long_opts[] = {
 	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
 	{ "since", required_argument, NULL, OPT_SINCE },
 	{ "until", required_argument, NULL, OPT_UNTIL },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
@@ -553,6 +562,10 @@ static int check_output_options(const struct options *o)
 		  "--by and --ustack do not go together: count per stack or per key" },
 		{ o->folded && o->json, 0,
 		  "--folded is a text format; -j and --folded do not go together" },
+		{ o->perfetto, MODE(OUTPUT_EVENTS),
+		  "--format=perfetto writes events as a timeline: not with %s" },
+		{ o->perfetto && (o->json || o->folded || o->oneline || o->has_depth || o->pair), 0,
+		  "--format=perfetto is a JSON document of its own: not with -j, --folded, --oneline, --depth or --pair" },
 		{ o->oneline, MODE(OUTPUT_EVENTS), "%s prints no events: --oneline does not apply" },
 		{ o->has_depth, MODE(OUTPUT_EVENTS), "%s prints no events: --depth does not apply" },
 		{ o->oneline && o->json, 0,
@@ -684,6 +697,17 @@ static int parse_mode(const char *arg, struct options *o)
 	return 0;
 }
 
+/* --format FORMAT: perfetto only yet (text is the default, -j JSON). */
+static int parse_format(const char *arg, struct options *o)
+{
+	if (strcmp(arg, "perfetto")) {
+		log_error("--format: '%s' is not perfetto (text is the default, -j is JSON)", arg);
+		return -EINVAL;
+	}
+	o->perfetto = true;
+	return 0;
+}
+
 static int add_untrack(const char *arg, struct options *o)
 {
 	const int max = sizeof(o->untrack) / sizeof(o->untrack[0]);
@@ -735,6 +759,8 @@ static int parse_checked(int c, const char *arg, struct options *o)
 		return parse_by(arg, o);
 	case OPT_INTERVAL:
 		return parse_interval(arg, o);
+	case OPT_FORMAT:
+		return parse_format(arg, o);
 	}
 	return 1;
 }
@@ -830,7 +856,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		if (err)
 			return err;
 	}
-	o->format = report__format(o->json, o->folded);
+	o->format = report__format(o->json, o->folded, o->perfetto);
 	return check_output_options(o);
 }
 
@@ -927,6 +953,10 @@ static int run_command(int argc, char **argv, const struct options *opts)
 	}
 	if (opts->rec_info && (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {
 		log_error("--info goes with report (info TARGET is a command of its own)");
+		return -EINVAL;
+	}
+	if (opts->perfetto && (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {
+		log_error("--format goes with report (a live run prints text or -j)");
 		return -EINVAL;
 	}
 	if ((opts->since || opts->until) &&

@@ -187,6 +187,7 @@ void printer__init(struct printer *p, FILE *out, const struct print_opts *opts)
 	p->steps = 0;
 	p->value_cut = PRINT_NOT_CUT;
 	memset(p->labels, 0, sizeof(p->labels));
+	p->perfetto = NULL;
 	report__writer_init(&p->wr, out, p->ops);
 	writer__set_oneline(&p->wr, opts->oneline);
 }

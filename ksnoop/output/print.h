@@ -16,6 +16,7 @@
 #include "tree.h"
 
 struct layout_cache;
+struct perfetto;
 
 /* --oneline: members (or elements) a struct (or array) shows, at most. */
 #define PRINT_ONELINE_MEMBERS	4
@@ -103,6 +104,8 @@ struct printer {
 	/* How the last printer__value() ended. */
 	enum print_cut value_cut;
 	struct print_label labels[PRINT_LABELS];
+	/* --format=perfetto: the tracks' state its methods write from (report_perfetto.h) */
+	struct perfetto *perfetto;
 };
 
 void printer__init(struct printer *p, FILE *out, const struct print_opts *opts);

@@ -6,14 +6,15 @@
  */
 #include "report.h"
 
-enum report_format report__format(bool json, bool folded)
+enum report_format report__format(bool json, bool folded, bool perfetto)
 {
-	return folded ? REPORT_FOLDED : json ? REPORT_JSON : REPORT_TEXT;
+	return perfetto ? REPORT_PERFETTO : folded ? REPORT_FOLDED : json ? REPORT_JSON : REPORT_TEXT;
 }
 
 const struct report_ops *report__ops(enum report_format format)
 {
 	return format == REPORT_JSON ? &report_json_ops :
+	       format == REPORT_PERFETTO ? &report_perfetto_ops :
 	       format == REPORT_FOLDED ? &report_folded_ops : &report_text_ops;
 }
 

@@ -63,6 +63,11 @@ enum report_format {
 	REPORT_TEXT,
 	REPORT_JSON,
 	REPORT_FOLDED,		/* "outer;...;inner COUNT" per --count row */
+	/*
+	 * report --format=perfetto: a recording's events as Chrome trace
+	 * events, one JSON document (report_perfetto.h); events only
+	 */
+	REPORT_PERFETTO,
 };
 
 /* --by: the key a count or a histogram is kept per. */
@@ -233,10 +238,11 @@ struct report {
 };
 
 /*
- * The one place a format is chosen: -j is JSON, --folded folded, else
- * text.  Reports, events and errors all follow it.
+ * The one place a format is chosen: --format=perfetto is Perfetto's, -j
+ * JSON, --folded folded, else text.  Reports, events and errors all
+ * follow it.
  */
-enum report_format report__format(bool json, bool folded);
+enum report_format report__format(bool json, bool folded, bool perfetto);
 /* FORMAT's methods, for the report and for the printer of events (print.c). */
 const struct report_ops *report__ops(enum report_format format);
 
@@ -359,5 +365,6 @@ struct report_ops {
 extern const struct report_ops report_text_ops;
 extern const struct report_ops report_folded_ops;
 extern const struct report_ops report_json_ops;
+extern const struct report_ops report_perfetto_ops;
 
 #endif

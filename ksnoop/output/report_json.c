@@ -10,6 +10,7 @@
 #include "btf_util.h"
 #include "print.h"
 #include "report.h"
+#include "report_json.h"
 #include "signature.h"
 #include "usdt_note.h"
 
@@ -572,13 +573,13 @@ static void json_object_end(struct printer *p, __u64 addr, int n, __u64 span_ns,
 }
 
 /* A char is a number. */
-static void json_character(struct writer *w, unsigned char c)
+void report_json__character(struct writer *w, unsigned char c)
 {
 	writer__int(w, (signed char)c);
 }
 
 /* __int128: "0x..." hex, most significant half first. */
-static void json_int128(struct writer *w, __u64 hi, __u64 lo)
+void report_json__int128(struct writer *w, __u64 hi, __u64 lo)
 {
 	char quoted[44];
 
@@ -588,7 +589,7 @@ static void json_int128(struct writer *w, __u64 hi, __u64 lo)
 }
 
 /* {"addr":"0x...","sym":"..."} */
-static void json_addr_sym(struct writer *w, __u64 addr, const char *sym)
+void report_json__addr_sym(struct writer *w, __u64 addr, const char *sym)
 {
 	writer__begin_object(w, WRITER_STRUCT, 0);
 	writer__key(w, "addr");
@@ -598,7 +599,7 @@ static void json_addr_sym(struct writer *w, __u64 addr, const char *sym)
 }
 
 /* -2, or an ERR_PTR's address as a pointer prints; the name goes beside ("NAME_errno"). */
-static void json_error_code(struct writer *w, int err, const char *name, bool ptr)
+void report_json__error_code(struct writer *w, int err, const char *name, bool ptr)
 {
 	(void)name;
 	if (ptr)
@@ -608,7 +609,7 @@ static void json_error_code(struct writer *w, int err, const char *name, bool pt
 }
 
 /* {"error":WHY,"addr":"0x..."} */
-static void json_failure(struct writer *w, const char *why, __u64 addr, bool err_ptr)
+void report_json__failure(struct writer *w, const char *why, __u64 addr, bool err_ptr)
 {
 	(void)err_ptr;
 	writer__begin_object(w, WRITER_STRUCT, 0);
@@ -621,7 +622,7 @@ static void json_failure(struct writer *w, const char *why, __u64 addr, bool err
 }
 
 /* The bytes alone, as a struct pointer's object. */
-static void json_pointer_to(struct printer *p, __u64 addr, const struct btf *btf,
+void report_json__pointer_to(struct printer *p, __u64 addr, const struct btf *btf,
 			    const struct value_desc *vd)
 {
 	(void)p;
@@ -631,7 +632,7 @@ static void json_pointer_to(struct printer *p, __u64 addr, const struct btf *btf
 }
 
 /* "NAME_WHAT":VALUE ("ret_errno":"ENOENT", "skb_cut":"work limit") */
-static void json_beside(struct writer *w, const char *name, const char *what, const char *value)
+void report_json__beside(struct writer *w, const char *name, const char *what, const char *value)
 {
 	char key[SPEC_MAX_NAME * 2 + 8];
 
@@ -708,14 +709,14 @@ const struct report_ops report_json_ops = {
 	.values_end = json_values_end,
 	.event_end = json_event_end,
 	.object_end = json_object_end,
-	.character = json_character,
-	.int128 = json_int128,
-	.func_ptr = json_addr_sym,
-	.addr_sym = json_addr_sym,
-	.error_code = json_error_code,
-	.failure = json_failure,
-	.pointer_to = json_pointer_to,
-	.beside = json_beside,
+	.character = report_json__character,
+	.int128 = report_json__int128,
+	.func_ptr = report_json__addr_sym,
+	.addr_sym = report_json__addr_sym,
+	.error_code = report_json__error_code,
+	.failure = report_json__failure,
+	.pointer_to = report_json__pointer_to,
+	.beside = report_json__beside,
 	.tree_begin = json_tree_begin,
 	.tree_end = json_tree_end,
 	.calls_begin = json_calls_begin,

@@ -16,6 +16,7 @@ for o in $help_opts; do
 	--help|--version) continue ;;
 	--json|--zeros|--verbose|--debug) args=("$o") ;;
 	--mode) args=("$o" fentry) ;;
+	--format) args=("$o" perfetto) ;;
 	--comm) args=("$o" x) ;;
 	--btf) args=("$o" /dev/null) ;;
 	--buffer) args=("$o" 4096) ;;

@@ -114,6 +114,8 @@ EXPECT   ${T}_record_json_calls: eq 'uf_add uf_depth tp:task_rename uf_lookup' "
 EXPECT   ${T}_record_json_recursion: eq '2=2 1=1 0=0' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -r 'select(.calls) | [.calls[1] | recurse(.calls[]) | "\(.values.n)=\(.values.return)"] | join(" ")')"
 EXPECT   ${T}_record_first_error: eq '["uf_lookup"]' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -c 'select(.calls) | [.. | objects | select(.first_error == true) | .func]')"
 EXPECT   ${T}_record_summary_tree: eq '0 0 0 0' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -r 'select(.type == "summary") | "\(.tree_calls_not_recorded) \(.trees_task_exited) \(.trees_thread_exec) \(.trees_not_started)"')"
+EXPECT   ${T}_record_no_perfetto: eq 'ksnoop: report: --format=perfetto of a recording of --tree is not done yet (report prints its trees as text or -j)' "$(ks report --format=perfetto "$tmp/tree-$T.ksr" 2>&1 >/dev/null)"
+EXPECT   ${T}_record_no_perfetto_status: eq 2 "$(ks report --format=perfetto "$tmp/tree-$T.ksr" >/dev/null 2>&1; echo $?)"
 CASE
 done
 

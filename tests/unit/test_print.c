@@ -1788,7 +1788,8 @@ static void test_event_read_at_return(void **state)
  */
 static void test_formats_fill_every_method(void **state)
 {
-	static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_FOLDED };
+	static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_FOLDED,
+						      REPORT_PERFETTO };
 	size_t i;
 
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
@@ -1821,12 +1822,16 @@ static void test_formats_fill_every_method(void **state)
 		assert_non_null(o->call_begin);
 		assert_non_null(o->call_values_end);
 		assert_non_null(o->call_end);
-		assert_int_equal(o->writer_json, formats[i] == REPORT_JSON);
-		assert_int_equal(o->every_member, formats[i] == REPORT_JSON);
+		assert_int_equal(o->writer_json, formats[i] == REPORT_JSON ||
+						 formats[i] == REPORT_PERFETTO);
+		assert_int_equal(o->every_member, formats[i] == REPORT_JSON ||
+						  formats[i] == REPORT_PERFETTO);
 	}
-	assert_int_equal(report__format(false, false), REPORT_TEXT);
-	assert_int_equal(report__format(true, false), REPORT_JSON);
-	assert_int_equal(report__format(false, true), REPORT_FOLDED);
+	assert_int_equal(report__format(false, false, false), REPORT_TEXT);
+	assert_int_equal(report__format(true, false, false), REPORT_JSON);
+	assert_int_equal(report__format(false, true, false), REPORT_FOLDED);
+	assert_int_equal(report__format(false, false, true), REPORT_PERFETTO);
+	assert_ptr_equal(report__ops(REPORT_PERFETTO), &report_perfetto_ops);
 	assert_ptr_equal(report__ops(REPORT_JSON), &report_json_ops);
 	assert_ptr_equal(report__ops(REPORT_TEXT), &report_text_ops);
 	assert_ptr_equal(report__ops(REPORT_FOLDED), &report_folded_ops);

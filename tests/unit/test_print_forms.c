@@ -19,6 +19,7 @@
 #include "../include/btf_fixture.h"
 #include "../fixture/types.h"
 #include "print.h"
+#include "report_perfetto.h"
 
 #define HDR ((__u32)sizeof(struct ksnoop_event))
 #define BIG_N FX_BIG_N
@@ -423,6 +424,259 @@ static void test_oneline_user_stack_folded(void **state)
 			    "01:02:03.123456 app 5/6 -> app:req stack=-\n");
 }
 
+/* ---- report --format=perfetto (report_perfetto.c) ---- */
+
+struct pf_rec {
+	const struct capture_plan *plan;
+	const void *rec;
+	size_t size;
+};
+
+/* The document of records R[0..N), whole (free() it); its stats into *ST. */
+static char *render_perfetto(const struct pf_rec *r, int n, struct perfetto_stats *st)
+{
+	struct print_opts o = { .format = REPORT_PERFETTO };
+	struct report_summary s = {};
+	struct perfetto *pf;
+	struct printer p;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f = open_memstream(&buf, &sz);
+	int i;
+
+	assert_non_null(f);
+	printer__init(&p, f, &o);
+	pf = perfetto__new(&p);
+	assert_non_null(pf);
+	perfetto__begin(pf);
+	for (i = 0; i < n; i++)
+		perfetto__event(pf, r[i].plan, r[i].rec, r[i].size);
+	perfetto__end(pf, &s, false);
+	*st = *perfetto__stats(pf);
+	perfetto__free(pf);
+	printer__fini(&p);
+	fclose(f);
+	return buf;
+}
+
+/* Each "call" trace event's phase, in order ('u': an unfinished E), space-separated. */
+static const char *call_phases(const char *doc)
+{
+	static char ph[512];
+	const char *line = doc;
+	size_t n = 0;
+
+	while (line && *line && n + 3 < sizeof(ph)) {
+		const char *end = strchr(line, '\n'), *c = strstr(line, "\"cat\":\"call\",\"ph\":\"");
+
+		if (c && (!end || c < end)) {
+			const char *u = strstr(line, "unfinished");
+
+			ph[n++] = u && (!end || u < end) ? 'u' : c[strlen("\"cat\":\"call\",\"ph\":\"")];
+			ph[n++] = ' ';
+		}
+		line = end ? end + 1 : NULL;
+	}
+	ph[n ? n - 1 : 0] = 0;
+	return ph;
+}
+
+/* A function with an entry and a return, no values: records are headers. */
+static void make_call_plan(struct capture_plan *plan, const char *name)
+{
+	memset(plan, 0, sizeof(*plan));
+	snprintf(plan->sig.name, sizeof(plan->sig.name), "%s", name);
+	plan->sig.btf = btf;
+	plan->bpf.side[KSNOOP_ENTRY].enabled = 1;
+	plan->bpf.side[KSNOOP_ENTRY].rec_size = HDR;
+	plan->bpf.side[KSNOOP_RETURN].enabled = 1;
+	plan->bpf.side[KSNOOP_RETURN].rec_size = HDR;
+}
+
+/*
+ * What a traced program chose (its comm, a string it passed) is escaped
+ * by the JSON writer in every place it lands: the thread's and process's
+ * names, the CPU track's args, the values.  The whole document.
+ */
+static void test_perfetto_hostile_bytes(void **state)
+{
+	static struct capture_plan plan;
+	_Alignas(8) unsigned char rec[ENTRY_REC] = {};
+	struct ksnoop_event ev = {
+		.time_ns = 1234567, .cpu = 2, .tgid = 100, .tid = 100,
+		.kind = KSNOOP_ENTRY, .comm = "c\"u\\\x01\x1b[1m\xff",
+	};
+	struct pf_rec r = { &plan, rec, sizeof(rec) };
+	struct perfetto_stats st;
+	uint64_t len = 84;
+	char name[16] = "l\"o\n\x7f";
+	int64_t pair[2] = { 1, 2 };
+	char *doc;
+
+	make_plan(&plan);
+	memcpy(rec, &ev, sizeof(ev));
+	put_value(rec, HDR, KSNOOP_OK, 8, 0, &len, 8);
+	put_value(rec, HDR + 24, KSNOOP_OK, 16, 0xffff888000004000ULL, name, 16);
+	put_value(rec, HDR + 56, KSNOOP_OK, 16, 0xffff888000001000ULL, pair, 16);
+	doc = render_perfetto(&r, 1, &st);
+	assert_string_equal(doc,
+		"{\"traceEvents\":[\n"
+		"{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":100,\"tid\":100,\"args\":{\"name\":\"c\\\"u\\\\\\u0001\\u001b[1m\\\\xff\"}},\n"
+		"{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":100,\"tid\":100,\"args\":{\"name\":\"c\\\"u\\\\\\u0001\\u001b[1m\\\\xff\"}},\n"
+		"{\"name\":\"ip_send_skb\",\"cat\":\"event\",\"ph\":\"i\",\"ts\":1234.567,\"s\":\"t\",\"pid\":100,\"tid\":100,"
+		"\"args\":{\"len\":84,\"dev->name\":\"l\\\"o\\n\\u007f\",\"skb\":{\"a\":1,\"b\":2},\"ksnoop\":{\"kind\":\"entry\"}}},\n"
+		"{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":4194304,\"tid\":4194307,\"args\":{\"name\":\"CPUs\"}},\n"
+		"{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":4194304,\"tid\":4194307,\"args\":{\"name\":\"CPU 2\"}},\n"
+		"{\"name\":\"ip_send_skb\",\"cat\":\"cpu\",\"ph\":\"i\",\"s\":\"t\",\"ts\":1234.567,\"pid\":4194304,\"tid\":4194307,"
+		"\"args\":{\"comm\":\"c\\\"u\\\\\\u0001\\u001b[1m\\\\xff\",\"pid\":100,\"tid\":100,\"kind\":\"entry\"}}\n"
+		"],\n\"displayTimeUnit\":\"ns\",\n"
+		"\"otherData\":{\"source\":\"ksnoop report --format=perfetto\",\"events\":1,\"lost\":0,"
+		"\"not_written\":0,\"missed\":0,\"cut\":false,\"unfinished\":0,\"not_nested\":0,"
+		"\"threads_not_named\":0,\"objects_not_linked\":0,\"cpus_left_out\":0}}\n");
+	free(doc);
+}
+
+/*
+ * Calls nest by time, B and E in LIFO order on their thread: recursion;
+ * a return that closes a call opened inside it without its return (u);
+ * a return alone, an X back from its duration; a call open at the end,
+ * closed at the last time (u).  Another thread's calls are its own.
+ */
+static void test_perfetto_nesting(void **state)
+{
+	static struct capture_plan f, g;
+	struct ksnoop_event ev[10];
+	struct pf_rec r[10];
+	static const struct { int plan, kind; __u64 t; __u32 tid; } seq[10] = {
+		{ 0, KSNOOP_ENTRY, 1000, 8 }, { 0, KSNOOP_ENTRY, 2000, 8 },
+		{ 0, KSNOOP_ENTRY, 2500, 9 },	/* another thread */
+		{ 0, KSNOOP_RETURN, 3000, 8 }, { 0, KSNOOP_RETURN, 4000, 8 },
+		{ 1, KSNOOP_ENTRY, 5000, 8 }, { 0, KSNOOP_ENTRY, 6000, 8 },
+		{ 1, KSNOOP_RETURN, 7000, 8 },	/* closes f's, unfinished, then its own */
+		{ 0, KSNOOP_RETURN, 9000, 8 },	/* no open call: X */
+		{ 0, KSNOOP_ENTRY, 10000, 8 },	/* open at the end */
+	};
+	struct perfetto_stats st;
+	char *doc;
+	int i;
+
+	make_call_plan(&f, "f");
+	make_call_plan(&g, "g");
+	for (i = 0; i < 10; i++) {
+		ev[i] = (struct ksnoop_event){ .time_ns = seq[i].t, .tgid = 8, .tid = seq[i].tid,
+					       .func_id = seq[i].plan, .kind = seq[i].kind,
+					       .comm = "t" };
+		if (i == 8) {
+			ev[i].flags = KSNOOP_EV_DURATION;
+			ev[i].duration_ns = 500;
+		}
+		r[i] = (struct pf_rec){ seq[i].plan ? &g : &f, &ev[i], sizeof(ev[i]) };
+	}
+	doc = render_perfetto(r, 10, &st);
+	/* Thread 9's B comes third, closed at the end (u) after thread 8's. */
+	assert_string_equal(call_phases(doc), "B B B E E B B u E X B u u");
+	assert_non_null(strstr(doc, "{\"name\":\"f\",\"cat\":\"call\",\"ph\":\"X\",\"ts\":8.500,\"dur\":0.500,"
+				    "\"pid\":8,\"tid\":8,"));
+	/* f opened at 6.000 inside g, closed with g's return at 7.000. */
+	assert_non_null(strstr(doc, "{\"name\":\"f\",\"cat\":\"call\",\"ph\":\"E\",\"ts\":7.000,\"pid\":8,\"tid\":8,"
+				    "\"args\":{\"ksnoop\":{\"unfinished\":"));
+	assert_non_null(strstr(doc, "{\"name\":\"g\",\"cat\":\"call\",\"ph\":\"E\",\"ts\":7.000,"));
+	/* Both threads' open calls close at the last recorded time. */
+	assert_non_null(strstr(doc, "{\"name\":\"f\",\"cat\":\"call\",\"ph\":\"E\",\"ts\":10.000,\"pid\":8,\"tid\":9,"));
+	assert_non_null(strstr(doc, "{\"name\":\"f\",\"cat\":\"call\",\"ph\":\"E\",\"ts\":10.000,\"pid\":8,\"tid\":8,"));
+	assert_int_equal(st.events, 10);
+	assert_int_equal(st.unfinished, 3);
+	assert_int_equal(st.not_nested, 0);
+	free(doc);
+}
+
+/*
+ * An X (a return alone, back from its duration) that began before a call
+ * still open on its thread: that call began and so ended inside it, its
+ * return not recorded: closed (u) before the X is written, at its end.
+ */
+static void test_perfetto_x_closes_inner(void **state)
+{
+	static struct capture_plan f, g;
+	struct ksnoop_event ev[2] = {
+		{ .time_ns = 2000, .tgid = 5, .tid = 5, .func_id = 0, .kind = KSNOOP_ENTRY,
+		  .comm = "x" },
+		{ .time_ns = 3000, .tgid = 5, .tid = 5, .func_id = 1, .kind = KSNOOP_RETURN,
+		  .comm = "x", .flags = KSNOOP_EV_DURATION, .duration_ns = 1500 },
+	};
+	struct pf_rec r[2] = { { &f, &ev[0], sizeof(ev[0]) }, { &g, &ev[1], sizeof(ev[1]) } };
+	struct perfetto_stats st;
+	char *doc;
+
+	make_call_plan(&f, "f");
+	make_call_plan(&g, "g");
+	doc = render_perfetto(r, 2, &st);
+	assert_string_equal(call_phases(doc), "B u X");
+	assert_non_null(strstr(doc, "{\"name\":\"f\",\"cat\":\"call\",\"ph\":\"E\",\"ts\":3.000,"));
+	assert_non_null(strstr(doc, "{\"name\":\"g\",\"cat\":\"call\",\"ph\":\"X\",\"ts\":1.500,\"dur\":1.500,"));
+	assert_int_equal(st.unfinished, 1);
+	free(doc);
+}
+
+/* Past PERFETTO_MAX_OPEN open calls on a thread, an entry is an instant; counted. */
+static void test_perfetto_open_bound(void **state)
+{
+	static struct capture_plan f;
+	enum { N = PERFETTO_MAX_OPEN + 1 };
+	static struct ksnoop_event ev[N];
+	static struct pf_rec r[N];
+	struct perfetto_stats st;
+	const char *p;
+	char *doc;
+	int i, b = 0;
+
+	make_call_plan(&f, "deep");
+	for (i = 0; i < N; i++) {
+		ev[i] = (struct ksnoop_event){ .time_ns = 1000 + i, .tgid = 3, .tid = 3,
+					       .kind = KSNOOP_ENTRY, .comm = "d" };
+		r[i] = (struct pf_rec){ &f, &ev[i], sizeof(ev[i]) };
+	}
+	doc = render_perfetto(r, N, &st);
+	for (p = doc; (p = strstr(p, "\"cat\":\"call\",\"ph\":\"B\"")); p++)
+		b++;
+	assert_int_equal(b, PERFETTO_MAX_OPEN);
+	assert_non_null(strstr(doc, "{\"name\":\"deep\",\"cat\":\"call\",\"ph\":\"i\",\"ts\":1.064,"));
+	assert_int_equal(st.not_nested, 1);
+	assert_int_equal(st.unfinished, PERFETTO_MAX_OPEN);
+	free(doc);
+}
+
+/* --track: one flow per object's story, s at its first event, t, f at its free. */
+static void test_perfetto_flows(void **state)
+{
+	static struct capture_plan f;
+	struct ksnoop_event ev[4];
+	struct pf_rec r[4];
+	struct perfetto_stats st;
+	char *doc;
+	int i;
+
+	make_call_plan(&f, "tp:x");
+	f.bpf.side[KSNOOP_RETURN].enabled = 0;
+	for (i = 0; i < 4; i++) {
+		ev[i] = (struct ksnoop_event){ .time_ns = 1000 * (i + 1), .tgid = 4, .tid = 4,
+					       .kind = KSNOOP_ENTRY, .comm = "n",
+					       .flags = KSNOOP_EV_OBJECT, .object = 0xffff1000,
+					       .session = 7 };
+		r[i] = (struct pf_rec){ &f, &ev[i], sizeof(ev[i]) };
+	}
+	ev[2].flags |= KSNOOP_EV_FREED;
+	ev[3].session = 8;	/* the address reused: a new story, a new flow */
+	doc = render_perfetto(r, 4, &st);
+	assert_non_null(strstr(doc, "{\"name\":\"object 0xffff1000\",\"cat\":\"object\",\"ph\":\"s\",\"id\":1,\"ts\":1.000,"));
+	assert_non_null(strstr(doc, "{\"name\":\"object 0xffff1000\",\"cat\":\"object\",\"ph\":\"t\",\"id\":1,\"ts\":2.000,"));
+	assert_non_null(strstr(doc, "{\"name\":\"object 0xffff1000\",\"cat\":\"object\",\"ph\":\"f\",\"id\":1,\"ts\":3.000,"
+				    "\"pid\":4,\"tid\":4,\"bp\":\"e\"}"));
+	assert_non_null(strstr(doc, "{\"name\":\"object 0xffff1000\",\"cat\":\"object\",\"ph\":\"s\",\"id\":2,\"ts\":4.000,"));
+	assert_non_null(strstr(doc, "\"ksnoop\":{\"kind\":\"entry\",\"object\":\"0xffff1000\",\"freed\":true}"));
+	free(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -437,6 +691,11 @@ int main(void)
 		cmocka_unit_test(test_oneline_return_with_duration),
 		cmocka_unit_test(test_oneline_stack_folded),
 		cmocka_unit_test(test_oneline_user_stack_folded),
+		cmocka_unit_test(test_perfetto_hostile_bytes),
+		cmocka_unit_test(test_perfetto_nesting),
+		cmocka_unit_test(test_perfetto_x_closes_inner),
+		cmocka_unit_test(test_perfetto_open_bound),
+		cmocka_unit_test(test_perfetto_flows),
 	};
 
 	return cmocka_run_group_tests_name("print_forms", tests, build_btf, free_btf);

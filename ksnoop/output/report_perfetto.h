@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * `ksnoop report --format=perfetto FILE`: a recording's events as one
+ * Chrome trace-event JSON document ({"traceEvents":[...],
+ * "displayTimeUnit":"ns","otherData":{...}}), the format Perfetto's UI
+ * and chrome://tracing open.  report_perfetto.c says what each record
+ * becomes; the events' values are the printer's, written as -j writes
+ * them (report_json.h), through the printer's writer.
+ */
+#ifndef KSNOOP_REPORT_PERFETTO_H
+#define KSNOOP_REPORT_PERFETTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+struct capture_plan;
+struct printer;
+struct report_summary;
+
+/*
+ * Calls open at once on one thread, nested (a kernel's call chains are a
+ * few dozen deep at most).  Past it an entry is an instant, and its
+ * return a slice back from its duration ("X") or an instant.
+ */
+#define PERFETTO_MAX_OPEN	64
+/*
+ * Threads and processes named (an "M" event each) and followed (their
+ * open calls), 16384 in all: more tracks than a viewer shows usefully.
+ * Past it a thread's events are written without names or open calls (as
+ * past PERFETTO_MAX_OPEN), and counted: "otherData" "threads_not_named".
+ */
+#define PERFETTO_MAX_THREADS	16384
+/* --track objects whose story is open (a flow), at once; past it no flow. */
+#define PERFETTO_MAX_FLOWS	65536
+/* CPUs with a track; an event of a CPU past it is on its thread's track only. */
+#define PERFETTO_MAX_CPUS	4096
+/*
+ * The "CPUs" process: a pid no task has (the kernel's PID_MAX_LIMIT,
+ * 4194304, is above every pid); CPU N is its thread PERFETTO_CPU_PID + 1 + N.
+ */
+#define PERFETTO_CPU_PID	4194304U
+
+/* What could not be drawn as it was recorded (the document's "otherData"). */
+struct perfetto_stats {
+	__u64 events;		/* records written (each once on its thread's track) */
+	__u64 unfinished;	/* calls closed without their return ("unfinished") */
+	__u64 not_nested;	/* entries past PERFETTO_MAX_OPEN: instants */
+	__u64 threads_not_named;	/* events of threads past PERFETTO_MAX_THREADS */
+	__u64 objects_not_linked;	/* --track events past PERFETTO_MAX_FLOWS: no flow */
+	__u64 cpus_left_out;	/* events of CPUs past PERFETTO_MAX_CPUS: no CPU track */
+};
+
+struct perfetto;
+
+/*
+ * The document's writer over printer P (its format REPORT_PERFETTO);
+ * NULL without memory.  perfetto__begin() writes the document's head.
+ */
+struct perfetto *perfetto__new(struct printer *p);
+void perfetto__begin(struct perfetto *pf);
+/* One record REC (SIZE bytes) of PLAN: its trace events, in order. */
+void perfetto__event(struct perfetto *pf, const struct capture_plan *plan, const void *rec,
+		     size_t size);
+/*
+ * The end: every call still open closed at the last recorded time, then
+ * the document's tail with S's totals and whether the file was CUT.
+ */
+void perfetto__end(struct perfetto *pf, const struct report_summary *s, bool cut);
+const struct perfetto_stats *perfetto__stats(const struct perfetto *pf);
+void perfetto__free(struct perfetto *pf);
+
+#endif
