@@ -426,6 +426,11 @@ static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mod
 	/* Built again after fentry was refused: the first plans go. */
 	targets__clear(&t->targets);
 	err = targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
+	/*
+	 * --track's free paths and clones: an object the filter let in is
+	 * followed there whatever its packet has become; not judged again.
+	 */
+	cfg.resolve.filter = NULL;
 	if (!err && t->opts->track)
 		err = track_run__targets(&t->track, &t->targets, k, &cfg);
 	return err;
