@@ -500,13 +500,11 @@ static int attach_all(struct trace *t, struct kernel *k, struct attacher **out,
 		      struct ks_error *e)
 {
 	struct attacher *a = attacher__new(t->opts->buffer_bytes);
-
-	if (a)
-		attacher__set_filter(a, t->filter);
 	int err;
 
 	if (!a)
 		return ks_fail(e, -ENOMEM, "out of memory");
+	attacher__set_filter(a, t->filter);
 	if (t->opts->track_max)
 		attacher__set_track_entries(a, t->opts->track_max);
 	attacher__lend_vmlinux(a, kernel__running_vmlinux(k));
