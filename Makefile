@@ -60,7 +60,16 @@ PKG_CFLAGS := -isystem $(LIBBPF_DIR)/include
 DEMANGLE   ?= 1
 DEMANGLE_LIB := $(if $(filter 1,$(DEMANGLE)),-liberty)
 CPPFLAGS   += $(if $(filter 1,$(DEMANGLE)),-DKSNOOP_HAVE_DEMANGLE)
-PKG_LIBS   := $(LIBBPF_A) -Wl,-Bstatic -ldw -lelf -lz -lzstd $(DEMANGLE_LIB) -Wl,-Bdynamic
+# libpcap (Debian's libpcap0.8-dev, static libpcap.a): --filter's
+# pcap_compile() alone (ksnoop/spec/pfilter.c).  Its D-Bus module would
+# need libdbus, of which Debian has no static archive: pcap_nodbus.c
+# defines the module's two entry points so the archive's is never linked.
+# glibc warns that getaddrinfo() and friends, which libpcap's name lookups
+# call, need its shared NSS modules at run time: true, and only for host
+# names in a filter (addresses need nothing); the link filters that noise.
+PCAP_LIB   := -lpcap
+LINK_NOISE := statically linked applications requires\|libpcap\.a([a-z0-9_-]*\.o): in function
+PKG_LIBS   := $(LIBBPF_A) -Wl,-Bstatic -ldw -lelf -lz -lzstd $(PCAP_LIB) $(DEMANGLE_LIB) -Wl,-Bdynamic
 
 # Another architecture: make ARCH=arm64 on x86-64 cross-builds with Debian's
 # aarch64-linux-gnu-gcc into build-arm64/, linking bookworm's arm64 libelf.a
@@ -123,7 +132,7 @@ CORE_SRCS  := log.c ks_error.c spec.c syscall.c kbtf.c ksyms.c signature.c \
 	      resolve_tuple.c tuple.c pcapng.c pcap_events.c kernel.c klookup.c usdt_note.c $(USDT_ARCH_SRC) usdt_specs.c \
 	      usdt_front.c ufunc.c demangle.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
 	      targets.c sharing.c sysnr.c stop.c stdout_lines.c tree.c tree_print.c cmd_complete.c track.c recfile.c rec_query.c \
-	      dwarf_btf.c
+	      dwarf_btf.c pfilter.c pcap_nodbus.c
 APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c btf_lend.c cmd_record.c cmd_report.c printing.c
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:%.c=$(BUILD)/%.o)
@@ -153,7 +162,7 @@ $(BUILD) $(BUILD)/san:
 	@mkdir -p $@
 
 $(BUILD)/ksnoop.bpf.o: bpf/ksnoop.bpf.c $(wildcard bpf/*.bpf.h) include/ksnoop.h \
-		       include/ksnoop_usdt.h include/ksnoop_tuple_key.h $(LIBBPF_A) scripts/bpf-stack-check | $(BUILD)
+		       include/ksnoop_usdt.h include/ksnoop_tuple_key.h include/ksnoop_cbpf.h $(LIBBPF_A) scripts/bpf-stack-check | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	@scripts/bpf-stack-check $@
 
@@ -211,13 +220,14 @@ $(BUILD)/%.o: %.c | $(BUILD) $(SKELS)
 # parse of vmlinux BTF a run: see there).
 LEND_WRAP  := -Wl,--wrap=btf__load_vmlinux_btf,--wrap=btf__free
 KSNOOP_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -ldw -lelf -lz -lzstd \
-	      $(DEMANGLE_LIB) $(LEND_WRAP) -o $@
+	      $(PCAP_LIB) $(DEMANGLE_LIB) $(LEND_WRAP) -o $@
 $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
 ifneq ($(STATIC_PIE),)
 	@rm -f $@.static-pie.log
 	$(KSNOOP_LINK) -static-pie 2>$@.static-pie.log || { \
 	  echo "ksnoop: -static-pie does not link here (see $@.static-pie.log): linking -static, no ASLR" >&2; \
 	  $(KSNOOP_LINK) -static; }
+	@sed -i '/$(LINK_NOISE)/d' $@.static-pie.log
 	@[ -s $@.static-pie.log ] || rm -f $@.static-pie.log
 else
 	$(KSNOOP_LINK) -static

@@ -29,6 +29,7 @@
  *   task.bpf.h      task ids and selection (-p, -t, -c, ksnoop itself)
  *   value.bpf.h     a record's header and values
  *   pred.bpf.h      predicates
+ *   filter.bpf.h    --filter: a pcap filter's classic BPF over the skb's packet
  *   session.bpf.h   kprobe.session, fsession, uprobe.session: entry records in the task's slots
  *   stash.bpf.h     entry records and times kept until the return
  *   agg.bpf.h       --count, --hist, --by
@@ -53,6 +54,7 @@
 #include "task.bpf.h"
 #include "value.bpf.h"
 #include "pred.bpf.h"
+#include "filter.bpf.h"
 #include "stash.bpf.h"
 #include "agg.bpf.h"
 #include "tree.bpf.h"
@@ -213,11 +215,14 @@ static __always_inline void *reserve(const volatile struct ksnoop_side_plan *sid
 	return rec;
 }
 
-/* The predicates of SIDE, then --track's set: does this call report? */
+/*
+ * The predicates of SIDE, then --filter's packet (the entry's), then
+ * --track's set: does this call report?
+ */
 static __always_inline bool call_selected(const volatile struct ksnoop_side_plan *side,
 					  const __u64 *words, struct call *c)
 {
-	bool held = preds_hold(side, words);
+	bool held = preds_hold(side, words) && filter_pass(words);
 
 	if (!plan.track)
 		return held;

@@ -32,6 +32,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include "ksnoop.h"
+#include "ksnoop_cbpf.h"
 
 /*
  * One record: where the stash builds an entry before storing it, and where
@@ -67,6 +68,8 @@ union locals {
 	char pred_str[KSNOOP_MAX_PRED_STR + 1];
 	/* --by: the key of this call. */
 	struct ksnoop_by_key by;
+	/* --filter: the classic BPF machine judging this call's packet */
+	struct ksnoop_cbpf_run filter;
 };
 
 struct locals_cpu {

@@ -268,6 +268,23 @@ struct ksnoop_skb_packet {
 	/* __u8 bytes[caplen] */
 };
 
+/*
+ * --filter: the struct sk_buff * a target's packet filter judges (an
+ * argument word, its fields reached as --pcap's: KSNOOP_PKT_* offsets),
+ * the bytes it may load from the packet's start (--snaplen) and each link
+ * type's program length in the filter_insns map (enum ksnoop_cbpf_link;
+ * 0: none compiled, a packet of that type is rejected).  A .rodata
+ * global of its own, beside the plan: record files keep the plan, and a
+ * filter is the capture's business alone.  enabled 0: no filter.
+ */
+struct ksnoop_filter_plan {
+	struct ksnoop_access skb;
+	__u32 snaplen;
+	__u16 ninsns[2];
+	__u8 enabled;
+	__u8 pad[7];
+};
+
 /* Bytes of the network header a skb's tuple copies: IPv6's fixed header. */
 #define KSNOOP_TUPLE_L3_BYTES	40
 /* ... and of the transport header: the two ports of TCP, UDP, SCTP, DCCP. */

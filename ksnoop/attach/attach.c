@@ -18,6 +18,7 @@
 #include "sharing.h"
 #include "sysnr.h"
 #include "usdt_specs.h"
+#include "pfilter.h"
 #include "ksnoop.skel.h"
 
 /* One USDT probe of a group: PROVIDER:NAME in the file at PATH. */
@@ -57,6 +58,8 @@ struct attacher {
 	int tracked_fd;		/* --track: the objects followed */
 	int track_stories_fd;	/* --track: the next story's number */
 	__u32 track_entries;	/* --track-max: the set's size */
+	int filter_fd;		/* --filter: its instructions (filter.bpf.h), -1 before */
+	const struct pfilter *filter;	/* --filter: what fills them (NULL: none) */
 	struct ksnoop_bpf **skels;
 	int nskels;
 	/* Links of groups: one program, a link per function (or one multi link). */
@@ -112,6 +115,7 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	a->tracked_fd = -1;
 	a->track_stories_fd = -1;
 	a->track_entries = KSNOOP_TRACK_DEFAULT_ENTRIES;
+	a->filter_fd = -1;
 	return a;
 }
 
@@ -458,6 +462,7 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	int err = 0;
 
 	memcpy((void *)&skel->rodata->plan, &plan->bpf, sizeof(plan->bpf));
+	memcpy((void *)&skel->rodata->filter_plan, &plan->filter, sizeof(plan->filter));
 	/*
 	 * The reader wakes for a sixteenth of the ring buffer, or at its
 	 * poll's timeout; for user stacks at once, while the process whose
@@ -619,6 +624,11 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__reuse_fd(skel->maps.sessions, a->sessions_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.tree_buf, a->tree_buf_fd);
 	}
+	/* --filter's instructions: one map for every instance, made with --filter only. */
+	if (!plan->filter.enabled)
+		err = err ?: bpf_map__set_autocreate(skel->maps.filter_insns, false);
+	else if (a->filter_fd >= 0)
+		err = err ?: bpf_map__reuse_fd(skel->maps.filter_insns, a->filter_fd);
 	err = err ?: configure_track(a, skel, plan);
 	if (a->ringbuf_fd >= 0) {
 		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
@@ -645,7 +655,37 @@ static void drop_last_instance(struct attacher *a)
 		a->pair_starts_fd = -1;
 		a->sessions_fd = a->tree_buf_fd = -1;
 		a->tracked_fd = a->track_stories_fd = -1;
+		a->filter_fd = -1;
 	}
+}
+
+/*
+ * --filter: each link type's instructions at its KSNOOP_CBPF_MAX_INSNS
+ * slice of the map, once, in the first instance that has the map (the
+ * others reuse it); its fd kept from then on.
+ */
+static int fill_filter(struct attacher *a, int fd)
+{
+	__u32 link, i, key;
+	int err;
+
+	if (!a->filter)
+		return -EINVAL;
+	for (link = 0; link < KSNOOP_CBPF_NR_LINKS; link++) {
+		for (i = 0; i < a->filter->ninsns[link]; i++) {
+			key = link * KSNOOP_CBPF_MAX_INSNS + i;
+			err = bpf_map_update_elem(fd, &key, &a->filter->insns[link][i], BPF_ANY);
+			if (err)
+				return -errno;
+		}
+	}
+	a->filter_fd = fd;
+	return 0;
+}
+
+void attacher__set_filter(struct attacher *a, const struct pfilter *f)
+{
+	a->filter = f;
 }
 
 /* KSNOOP_PLAN_FUNC_VALUES: element i is FUNCS[i]'s values (its cookie says i). */
@@ -741,6 +781,14 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 		a->by_counts_fd = bpf_map__fd(skel->maps.by_counts);
 	if (plan->bpf.pair && a->pair_starts_fd < 0)
 		a->pair_starts_fd = bpf_map__fd(skel->maps.pair_starts);
+	if (plan->filter.enabled && a->filter_fd < 0) {
+		err = fill_filter(a, bpf_map__fd(skel->maps.filter_insns));
+		if (err) {
+			drop_last_instance(a);
+			attach_fail(e, err, "fill --filter's map for", target);
+			return NULL;
+		}
+	}
 	if (plan->bpf.tree && a->sessions_fd < 0) {
 		a->sessions_fd = bpf_map__fd(skel->maps.sessions);
 		a->tree_buf_fd = bpf_map__fd(skel->maps.tree_buf);

@@ -86,6 +86,8 @@ struct options {
 	/* --pcap FILE: the packets of specs binding a struct sk_buff *, as pcapng (NULL: none) */
 	const char *pcap_path;
 	__u32 snaplen;		/* --snaplen: bytes of each packet (0: the default) */
+	/* --filter EXPR: a pcap-filter expression each skb's packet must pass (NULL: none) */
+	const char *filter;
 };
 
 /*

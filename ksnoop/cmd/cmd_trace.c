@@ -48,6 +48,7 @@
 #include "track.h"
 #include "pcap_events.h"
 #include "pcapng.h"
+#include "pfilter.h"
 
 /* How often the loop wakes to check the clock and the lost-event counter. */
 #define POLL_INTERVAL_MS 100
@@ -91,6 +92,7 @@ struct trace {
 	struct ks_error rec_err;	/* why writing stopped */
 	struct pcap_events *pcap;	/* --pcap: the events' packets go there too */
 	int pcap_err;		/* --pcap: the write that failed (the run's status) */
+	struct pfilter *filter;	/* --filter: compiled once (NULL: none) */
 };
 
 static __u64 now_ns(clockid_t clk)
@@ -319,6 +321,8 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 			.hist_nbuckets = o->hist_nbuckets,
 			.pair_start = o->pair ? &t->specs[0] : NULL,
 			.snaplen = o->pcap_path ? o->snaplen ?: KSNOOP_DEFAULT_SNAPLEN : 0,
+			.filter = t->filter,
+			.filter_snaplen = o->snaplen ?: KSNOOP_DEFAULT_SNAPLEN,
 		},
 		.filter_pid = o->pid,
 		.filter_tid = o->tid,
@@ -386,6 +390,11 @@ static int build_targets(struct trace *t, struct kernel *k, enum attach_mode mod
 	/* Built again after fentry was refused: the first plans go. */
 	targets__clear(&t->targets);
 	err = targets__add(&t->targets, k, t->usdt, t->specs, t->nspecs, &cfg);
+	/*
+	 * --track's free paths and clones: an object the filter let in is
+	 * followed there whatever its packet has become; not judged again.
+	 */
+	cfg.resolve.filter = NULL;
 	if (!err && t->opts->track)
 		err = track_run__targets(&t->track, &t->targets, k, &cfg);
 	return err;
@@ -459,6 +468,7 @@ static int attach_all(struct trace *t, struct kernel *k, struct attacher **out,
 
 	if (!a)
 		return ks_fail(e, -ENOMEM, "out of memory");
+	attacher__set_filter(a, t->filter);
 	if (t->opts->track_max)
 		attacher__set_track_entries(a, t->opts->track_max);
 	attacher__lend_vmlinux(a, kernel__running_vmlinux(k));
@@ -1272,6 +1282,37 @@ static int open_sources(struct trace *t, struct kernel *k, enum spec_kind kind)
 }
 
 /*
+ * --filter: compiled once, before anything of the kernel is read (a
+ * filter libpcap refuses is the user's to fix first); what packets
+ * without an Ethernet header meet said with -v.
+ */
+static int compile_filter(struct trace *t)
+{
+	__u32 snaplen = t->opts->snaplen ?: KSNOOP_DEFAULT_SNAPLEN;
+	struct ks_error e = {};
+
+	if (!t->opts->filter)
+		return 0;
+	t->filter = calloc(1, sizeof(*t->filter));
+	if (!t->filter) {
+		log_error("out of memory");
+		return -ENOMEM;
+	}
+	if (pfilter__compile(t->opts->filter, snaplen, t->filter, &e)) {
+		log_ks_error(&e);
+		return e.err;
+	}
+	if (t->filter->ninsns[KSNOOP_CBPF_RAW])
+		log_info("--filter: %u instructions for Ethernet frames, %u for raw IP, over %u bytes",
+			 t->filter->ninsns[KSNOOP_CBPF_ETHERNET], t->filter->ninsns[KSNOOP_CBPF_RAW],
+			 snaplen);
+	else
+		log_info("--filter: %u instructions for Ethernet frames; packets without an Ethernet header never pass (raw IP: %s)",
+			 t->filter->ninsns[KSNOOP_CBPF_ETHERNET], t->filter->raw_why);
+	return 0;
+}
+
+/*
  * --pcap: some target must have a packet to write (a struct sk_buff *
  * the resolver found); then the file, before anything is loaded.
  */
@@ -1332,6 +1373,7 @@ static void trace_free(struct trace *t, struct kernel *k)
 	printer__fini(&t->printer);
 	kernel__free(k);
 	recfile_writer__free(t->rec);
+	free(t->filter);
 }
 
 static int trace_main(int argc, char **argv, const struct options *opts, enum spec_kind kind)
@@ -1351,7 +1393,8 @@ static int trace_main(int argc, char **argv, const struct options *opts, enum sp
 		log_error("out of memory");
 		return -ENOMEM;
 	}
-	ret = check_specs(&t, argv, kind) ?: open_recording(&t) ?: open_sources(&t, k, kind) ?:
+	ret = check_specs(&t, argv, kind) ?: compile_filter(&t) ?: open_recording(&t) ?:
+	      open_sources(&t, k, kind) ?:
 	      build_targets(&t, k, t.mode) ?: open_pcap(&t) ?: trace_run(&t, k);
 	ret = ks_worse(ret, close_pcap(&t));
 	/* Asked to stop before tracing began: nothing attached, nothing wrong. */

@@ -235,8 +235,14 @@ static const char usage_text[] =
 "                         packet with a comment naming the function or\n"
 "                         tracepoint, the task and with --track the object;\n"
 "                         not recorded yet (record and report refuse it)\n"
-"      --snaplen N        with --pcap: bytes of each packet (default 256,\n"
-"                         at most 16384)\n"
+"      --snaplen N        with --pcap or --filter: bytes of each packet\n"
+"                         (default 256, at most 16384)\n"
+"      --filter EXPR      only packets a pcap-filter expression EXPR passes\n"
+"                         (libpcap's syntax, as tcpdump's: 'udp port 53'),\n"
+"                         judged in BPF at the entry on the target's first\n"
+"                         struct sk_buff * (a target without one is refused),\n"
+"                         ANDed with the predicates; not 'protochain', nor\n"
+"                         loads past --snaplen\n"
 "  -o, --output FILE      record: the file events go to (-: stdout)\n"
 "      --force            record: replace FILE if it is a regular file of ours\n"
 "      --info             report: what FILE holds (specs, targets, events,\n"
@@ -307,6 +313,7 @@ enum {
 	OPT_INFO,
 	OPT_PCAP,
 	OPT_SNAPLEN,
+	OPT_FILTER,
 	OPT_SINCE,
 	OPT_UNTIL,
 	OPT_FORMAT,
@@ -348,6 +355,7 @@ static const struct option long_opts[] = {
 	{ "info", no_argument, NULL, OPT_INFO },
 	{ "pcap", required_argument, NULL, OPT_PCAP },
 	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
+	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "since", required_argument, NULL, OPT_SINCE },
 	{ "until", required_argument, NULL, OPT_UNTIL },
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -544,7 +552,7 @@ static int check_output_options(const struct options *o)
 		{ o->track && o->min_duration_ns, 0,
 		  "--track follows objects at the calls' entry: -L does not apply" },
 		{ o->pcap_path, MODE(OUTPUT_EVENTS), "--pcap writes each event's packet: not with %s" },
-		{ o->snaplen && !o->pcap_path, 0, "--snaplen goes with --pcap" },
+		{ o->snaplen && !o->pcap_path && !o->filter, 0, "--snaplen goes with --pcap or --filter" },
 		{ (o->nuntrack || o->track_max || o->group) && !o->track, 0,
 		  "--untrack, --track-max and --group go with --track" },
 		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST) | MODE(OUTPUT_STATS),
@@ -663,6 +671,7 @@ static bool set_plain(int c, const char *arg, struct options *o)
 	case OPT_BTF: o->btf_file = arg; break;
 	case OPT_TRACK: o->track = arg; break;
 	case OPT_PCAP: o->pcap_path = arg; break;
+	case OPT_FILTER: o->filter = arg; break;
 	case 'o': o->record_path = arg; break;
 	case 'v': log_verbose++; break;
 	case 'd': log_debug = true; log_verbose++; break;
@@ -949,6 +958,12 @@ static int run_command(int argc, char **argv, const struct options *opts)
 		log_error("--pcap goes with a trace (%s: %s)", cmds[i].name,
 			  strcmp(cmds[i].name, "info") ? "recordings keep no packet bytes yet" :
 			  "it traces nothing");
+		return -EINVAL;
+	}
+	/* --filter selects what is traced: a trace's or a recording's, never report's or info's. */
+	if (opts->filter && i < sizeof(cmds) / sizeof(cmds[0]) && cmds[i].fn != do_trace &&
+	    cmds[i].fn != do_usdt && cmds[i].fn != do_record) {
+		log_error("--filter goes with a trace or a recording (%s traces nothing)", cmds[i].name);
 		return -EINVAL;
 	}
 	if (opts->rec_info && (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {

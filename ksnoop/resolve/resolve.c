@@ -302,14 +302,21 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	if (!ret)
 		ret = spec->has_list ? resolve_items(&r, &w) : resolve_defaults(&r, &w);
 	if (!ret)
+		ret = value__filter(&r);
+	if (!ret)
 		ret = value__packet(&r, &w);
 	if (!ret)
 		ret = strategy__choose(&r, &w);
+	if (!ret)
+		ret = value__filter_side(&r);
 	if (!ret)
 		ret = plan_uvars(&r, &plan->bpf);
 	if (ret)
 		return ret;
 	compute_slot_mask(&plan->bpf);
+	/* --filter reads its skb's word at the entry. */
+	if (plan->filter.enabled)
+		plan->bpf.slot_mask |= 1u << plan->filter.skb.slot;
 	return 0;
 }
 

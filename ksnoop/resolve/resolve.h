@@ -17,6 +17,7 @@
 #include "spec.h"
 
 struct btf;
+struct pfilter;
 
 enum print_how {
 	PRINT_VALUE,	/* the bytes are an object of type_id */
@@ -81,6 +82,12 @@ struct resolve_opts {
 	const struct spec *pair_start;
 	/* --pcap: bytes of each skb's packet copied (0: no packets) */
 	__u32 snaplen;
+	/*
+	 * --filter: the compiled filter (NULL: none), judging each target's
+	 * first struct sk_buff * at the entry, up to filter_snaplen bytes
+	 */
+	const struct pfilter *filter;
+	__u32 filter_snaplen;
 };
 
 /* Member names resolved through embedded structs, said with -v. */
@@ -107,6 +114,8 @@ struct capture_plan {
 	 */
 	struct value_desc by_desc;
 	char hist_label[SPEC_MAX_NAME * 2];	/* the same, for text ("duration": its labels carry units) */
+	/* --filter: the skb it judges (enabled 0: no filter), for filter_plan in .rodata */
+	struct ksnoop_filter_plan filter;
 };
 
 /*

@@ -91,6 +91,10 @@ int value__check_tuple(struct rctx *r, const struct spec_item *it, const struct 
 /* ... and the fields it copies from the struct the chain points at. */
 int value__tuple(struct rctx *r, struct chain *c, const struct spec_item *it, int pos,
 		 struct value_desc *vd);
+/* --filter: the target's first struct sk_buff * is the one its filter judges. */
+int value__filter(struct rctx *r);
+/* --filter: judged at the entry, which must then run (after the strategy). */
+int value__filter_side(struct rctx *r);
 /* --pcap: the packet of the target's first struct sk_buff * as one more entry value. */
 int value__packet(struct rctx *r, struct wants *w);
 /* ... and --by VALUE:tuple: the flow's key, into plan.by_value. */

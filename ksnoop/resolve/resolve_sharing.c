@@ -218,6 +218,10 @@ __u64 resolver__program_hash(const struct capture_plan *plan)
 	program_of(plan, &bp);
 	for (i = 0; i < sizeof(bp); i++)
 		h = (h ^ b[i]) * 0x100000001b3ULL;
+	/* --filter: which skb is judged is the program's too. */
+	b = (const unsigned char *)&plan->filter;
+	for (i = 0; i < sizeof(plan->filter); i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
 	return h;
 }
 
@@ -227,5 +231,6 @@ bool resolver__same_program(const struct capture_plan *a, const struct capture_p
 
 	program_of(a, &x);
 	program_of(b, &y);
-	return memcmp(&x, &y, sizeof(x)) == 0;
+	return memcmp(&x, &y, sizeof(x)) == 0 &&
+	       memcmp(&a->filter, &b->filter, sizeof(a->filter)) == 0;
 }

@@ -20,6 +20,7 @@
 #include <bpf/btf.h>
 #include "btf_util.h"
 #include "resolve_int.h"
+#include "pfilter.h"
 
 enum tuple_kind { TUPLE_NONE, TUPLE_SKB, TUPLE_SOCK };
 
@@ -243,6 +244,45 @@ int resolver__skb_param(const struct signature *sig, __u32 *sid)
 		    tuple_kind_of(sig->btf, sig->params[i].type_id, sid) == TUPLE_SKB)
 			return i;
 	return -1;
+}
+
+int value__filter(struct rctx *r)
+{
+	struct ksnoop_filter_plan *fp = &r->plan->filter;
+	struct spec_item it;
+	__u32 sid;
+	int i, err;
+
+	memset(fp, 0, sizeof(*fp));
+	if (!r->opts->filter)
+		return 0;
+	i = resolver__skb_param(r->sig, &sid);
+	if (i < 0 || r->opts->user_space)
+		return rctx__fail(r, 0, "--filter judges a packet: %s takes no struct sk_buff *",
+				  r->sig->name);
+	memset(&it, 0, sizeof(it));
+	it.text = (char *)r->sig->params[i].name;
+	fp->skb.src = KSNOOP_SRC_ARG;
+	fp->skb.slot = r->sig->params[i].slot;
+	fp->skb.nsteps = 1;
+	err = pack_offsets(r, &it, sid, packet_fields, KSNOOP_PKT_NR_FIELDS, "sk_buff", &fp->skb,
+			   "--filter");
+	if (err)
+		return err;
+	fp->snaplen = r->opts->filter_snaplen;
+	fp->ninsns[KSNOOP_CBPF_ETHERNET] = r->opts->filter->ninsns[KSNOOP_CBPF_ETHERNET];
+	fp->ninsns[KSNOOP_CBPF_RAW] = r->opts->filter->ninsns[KSNOOP_CBPF_RAW];
+	fp->enabled = 1;
+	return 0;
+}
+
+int value__filter_side(struct rctx *r)
+{
+	if (!r->plan->filter.enabled || r->plan->bpf.side[KSNOOP_ENTRY].enabled)
+		return 0;
+	return rctx__fail(r, 0, "--filter judges the packet at the entry of %s, which reports nothing here: name an entry value too (\"%s(%s, return)\")",
+			  r->sig->name, r->sig->name,
+			  r->sig->params[resolver__skb_param(r->sig, &(__u32){0})].name);
 }
 
 int value__packet(struct rctx *r, struct wants *w)

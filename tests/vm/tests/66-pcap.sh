@@ -11,8 +11,8 @@ tmp=$(mktemp -d)
 
 # hexof FILE: FILE's bytes as one line of hex.
 hexof() { od -An -v -tx1 "$1" | tr -d ' \n'; }
-# ports FILE: how many times UDP 5020 > 5021 (139c 139d) is in FILE.
-ports() { hexof "$1" | grep -o 139c139d | wc -l; }
+# ports FILE [PAIR]: how many times UDP 5020 > 5021 (139c 139d), or PAIR, is in FILE.
+ports() { hexof "$1" | grep -o "${2:-139c139d}" | wc -l; }
 # texts FILE: FILE's bytes, a line between NULs (busybox grep reads a
 # line only up to its first NUL).
 texts() { tr '\000' '\n' <"$1"; }
@@ -44,5 +44,28 @@ for mode in fentry kprobe; do
 		UNTIL    exit
 		EXPECT   ${T}_pcap_track_ports: eq 2 "$(ports $F2)"
 		EXPECT   ${T}_pcap_track_objects: eq 2 "$(texts $F2 | grep -c ' object=0x[0-9a-f]* story=[1-9]')"
+	CASE
+	F3=$tmp/$mode-filter.pcapng
+	ks_case <<-'CASE'
+		NAME     ${T}_filter
+		RUN      --mode $mode -n 2 -c vmprog --filter 'udp dst port 5021' --pcap $F3 'ip_finish_output2(skb->len)' 'ip_rcv(skb->len)'
+		WORKLOAD vmprog dgram 127.0.0.1 5020 5023
+		WORKLOAD vmprog dgram 127.0.0.1 5020 5021 recv
+		UNTIL    exit
+		EXPECT   ${T}_filter_exit: exit 0
+		EXPECT   ${T}_filter_written: stderr '--pcap: 2 packets written'
+		EXPECT   ${T}_filter_passed: eq 2 "$(ports $F3)"
+		EXPECT   ${T}_filter_rejected: eq 0 "$(ports $F3 139c139f)"
+		EXPECT   ${T}_filter_raw_then_eth: eq 'raw eth ' "$(frames $F3)"
+	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_filter_track
+		RUN      --mode $mode -n 2 -c vmprog --track s --filter 'udp port 5021' 'ip_finish_output2(struct sk_buff *s, s->len)' 'ip_rcv(struct sk_buff *s, s->len)'
+		WORKLOAD vmprog dgram 127.0.0.1 5020 5023
+		WORKLOAD vmprog dgram 127.0.0.1 5020 5021 recv
+		UNTIL    exit
+		EXPECT   ${T}_filter_track_exit: exit 0
+		EXPECT   ${T}_filter_track_events: count 2 ' object 0x[0-9a-f]+$'
+		EXPECT   ${T}_filter_track_len: count 2 's->len = 29'
 	CASE
 done

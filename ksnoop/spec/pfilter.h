@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * --filter EXPR: a pcap-filter expression compiled by libpcap into
+ * classic BPF, once per link type a packet may have (Ethernet, raw IP),
+ * and checked for what ksnoop's BPF side runs (include/ksnoop_cbpf.h).
+ * Knows nothing of BTF, targets or libbpf: the resolver binds each target's
+ * skb, the attacher loads the instructions.
+ */
+#ifndef KSNOOP_PFILTER_H
+#define KSNOOP_PFILTER_H
+
+#include <linux/types.h>
+#include "ksnoop_cbpf.h"
+
+struct ks_error;
+
+struct pfilter {
+	/* each link type's program (ninsns 0: libpcap could not compile it there) */
+	struct ksnoop_cbpf_insn insns[KSNOOP_CBPF_NR_LINKS][KSNOOP_CBPF_MAX_INSNS];
+	__u16 ninsns[KSNOOP_CBPF_NR_LINKS];
+	/* why there is no raw-IP program ("ethernet addresses supported only on ..."): for -v */
+	char raw_why[256];
+};
+
+/*
+ * Compile EXPR for packets of at most SNAPLEN bytes into F.  Returns 0,
+ * or -EINVAL with E saying what is wrong: libpcap's message, or what
+ * pfilter__check() refuses.  Raw IP may have no program (an expression
+ * about Ethernet addresses): such packets never pass.
+ */
+int pfilter__compile(const char *expr, __u32 snaplen, struct pfilter *f, struct ks_error *e);
+
+/*
+ * Is program INSNS (N instructions, as libpcap made it) one the BPF side
+ * runs?  At most KSNOOP_CBPF_MAX_INSNS, every jump forward and inside it,
+ * the last instruction a return, no ancillary loads (SKF_AD_*: a negative
+ * offset), no constant load past SNAPLEN, scratch words below 16, no
+ * division by a constant 0, only known instructions.  0 or -EINVAL.
+ */
+int pfilter__check(const struct ksnoop_cbpf_insn *insns, __u32 n, __u32 snaplen,
+		   struct ks_error *e);
+
+#endif
