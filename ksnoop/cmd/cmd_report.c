@@ -1289,6 +1289,14 @@ static int print_info(struct replay *rp, const char *where, struct ks_error *e)
 	info_line(&w, "ksnoop", m->version);
 	info_line(&w, "kernel", m->release);
 	info_line(&w, "machine", m->machine);
+	if (m->format >= 5) {	/* older files name no host, and print their events */
+		static const char *const output[] = { "events", "count", "hist" };
+
+		info_line(&w, "host", m->host);
+		info_line(&w, "output", output[m->output]);
+		if (m->by[0])
+			info_line(&w, "by", m->by);
+	}
 	info_line(&w, "start", start);
 	info_line(&w, "clock", m->clock);
 	info_specs(&w, m);

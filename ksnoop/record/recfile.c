@@ -1001,6 +1001,7 @@ static int parse_meta(struct recfile *r, const char *p, size_t len, __u64 at, st
 		return ks_fail(e, BAD_FILE, "report: '%s': format version %u; this ksnoop reads versions %u to %u",
 			       r->where, version, RECFILE_OLDEST_VERSION, RECFILE_VERSION);
 	}
+	m->format = version;
 	m->version = cur_str(&c);
 	m->release = cur_str(&c);
 	m->machine = cur_str(&c);

@@ -90,6 +90,7 @@ enum recfile_output {
 
 /* What the HEADER block says. */
 struct recfile_meta {
+	__u32 format;		/* the file's format version (the reader's; the writer writes its own) */
 	char *version;		/* ksnoop's */
 	char *release;		/* uname -r of the traced machine */
 	char *machine;		/* uname -m: the architecture */
