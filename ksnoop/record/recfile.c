@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -1020,8 +1021,10 @@ static int parse_meta(struct recfile *r, const char *p, size_t len, __u64 at, st
 		m->specs[m->nspecs] = cur_str(&c);
 	if (!c.bad)
 		parse_meta_v5(r, &c, version);
+	/* --hist=linear's range as the command line bounds it: its top fits 64 bits. */
 	if (c.bad || m->output > RECFILE_OUT_HIST ||
-	    m->hist_nbuckets > KSNOOP_HIST_LINEAR_MAX || (m->hist_step && !m->hist_nbuckets))
+	    m->hist_nbuckets > KSNOOP_HIST_LINEAR_MAX || (m->hist_step && !m->hist_nbuckets) ||
+	    (__int128)m->hist_min + (__int128)m->hist_step * m->hist_nbuckets > INT64_MAX)
 		return bad(r, e, at, "header does not parse");
 	return 0;
 }

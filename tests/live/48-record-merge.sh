@@ -112,6 +112,9 @@ fx=$(cd "$(dirname "$0")/../fixture/record" && pwd)
 nu=$(ks report -j "$fx/usdt.ksr" 2>/dev/null | jq -r "$ev | .kind" | wc -l)
 expect_eq merge_old_host "$nu" \
 	"$(ks report -j "$fx/usdt.ksr" "$tmp/a.ksr" 2>/dev/null | jq -r "$ev | select(.host == \"$fx/usdt.ksr\") | .kind" | wc -l)"
+# Each event prints through its own file's plans: a's after usdt's targets are still sys:openat.
+expect_eq merge_own_plans sys:openat \
+	"$(ks report -j "$fx/usdt.ksr" "$tmp/a.ksr" 2>/dev/null | jq -r "$ev | select(.host == \"$hosta\") | .func" | sort -u)"
 expect_match info_host "^    host = $hostb$" "$(ks report --info "$tmp/b.ksr")"
 
 # --- record --count, record --hist: a plain report prints the live table ---

@@ -461,6 +461,8 @@ static void header_cut_short(struct block *b) { b->len -= 3; }
 #define V5_TAIL		(4 + 5 + 4 + 4 + 4 + 8 + 8 + 4)
 static void output_unknown(struct block *b) { b->raw[b->len - 32] = 7; }
 static void buckets_too_many(struct block *b) { memset(b->raw + b->len - 4, 0xff, 4); }
+/* hist_step so large that the linear range's top passes INT64_MAX. */
+static void range_past_64_bits(struct block *b) { memset(b->raw + b->len - 12, 0xff, 8); }
 /* A version 4 header: without format 5's fields. */
 static void version_4(struct block *b) { b->raw[4] = 4; b->len -= V5_TAIL; }
 
@@ -494,6 +496,7 @@ static void test_bad_files(void **state)
 	refused(edited(0, header_cut_short), "header does not parse at byte 8");
 	refused(edited(0, output_unknown), "header does not parse at byte 8");
 	refused(edited(0, buckets_too_many), "header does not parse at byte 8");
+	refused(edited(0, range_past_64_bits), "header does not parse at byte 8");
 	refused(edited(1, garbage), "BTF does not parse");
 	refused(edited(2, garbage), "plans do not parse");
 	refused(edited(2, first_type_id_huge), "plan 0 does not parse or fit its BTF");
