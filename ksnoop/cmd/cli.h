@@ -83,6 +83,12 @@ struct options {
 	/* report: --since, --until TIME (an offset from the start, or a wall time) */
 	const char *since, *until;
 	bool recording;		/* `record`: events go to record_path, not the printer */
+	/*
+	 * record --count/--hist: the events are recorded, and these say what
+	 * a plain `report FILE` prints of them (the HEADER's output and by).
+	 */
+	enum output_mode record_output;
+	const char *record_by;
 	/* --pcap FILE: the packets of specs binding a struct sk_buff *, as pcapng (NULL: none) */
 	const char *pcap_path;
 	__u32 snaplen;		/* --snaplen: bytes of each packet (0: the default) */

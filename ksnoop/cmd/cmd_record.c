@@ -45,8 +45,9 @@ int record__check_options(const struct options *o, bool usdt)
 			  refused, refused);
 		return -EINVAL;
 	}
-	if (o->output == OUTPUT_COUNT) {
-		log_error("record: --count counts in BPF and records nothing: record the events, then `ksnoop report --count FILE`");
+	if (o->interval_ms || o->folded) {
+		log_error("record: %s chooses how a recording prints: give it to `ksnoop report`",
+			  o->interval_ms ? "--interval" : "--folded");
 		return -EINVAL;
 	}
 	if (o->group) {
@@ -57,9 +58,8 @@ int record__check_options(const struct options *o, bool usdt)
 		log_error("record: --pair is not recorded yet");
 		return -EINVAL;
 	}
-	if (o->output != OUTPUT_EVENTS) {
-		log_error("record: %s not recorded yet",
-			  o->output == OUTPUT_STATS ? "--stats is" : "--hist is");
+	if (o->output == OUTPUT_STATS) {
+		log_error("record: --stats is not recorded yet");
 		return -EINVAL;
 	}
 	if (!strcmp(o->record_path, "-") && isatty(STDOUT_FILENO)) {
@@ -119,16 +119,36 @@ static bool names_addresses(const struct target_list *tl, bool stack)
 	return false;
 }
 
+/*
+ * record --count, record --hist: BPF captures the events as a plain
+ * record would (O's output becomes OUTPUT_EVENTS, its --by goes), and
+ * the HEADER says what `report FILE` makes of them: the table the live
+ * run would have printed, counted at report time (cmd_report.c).
+ */
+void record__aggregate_later(struct options *o)
+{
+	if (o->output != OUTPUT_COUNT && o->output != OUTPUT_HIST)
+		return;
+	o->record_output = o->output;
+	o->record_by = o->by;
+	o->output = OUTPUT_EVENTS;
+	o->by = NULL;
+}
+
 int record__begin(struct recfile_writer *w, const struct target_list *tl,
-		  const struct spec *specs, int nspecs, bool usdt, bool stack,
+		  const struct spec *specs, int nspecs, const struct options *o, bool usdt,
 		  __s64 clock_offset_ns, struct ks_error *e)
 {
+	bool stack = o->stack;
 	struct recfile_target *rt = calloc(tl->n ? tl->n : 1, sizeof(*rt));
 	char **texts = calloc(nspecs ? nspecs : 1, sizeof(*texts));
 	struct recfile_meta m = {
 		.version = KSNOOP_VERSION, .clock = "monotonic",
 		.clock_offset_ns = clock_offset_ns, .kind = usdt ? RECFILE_USDT : RECFILE_KERNEL,
 		.stack = stack, .nspecs = nspecs, .specs = texts,
+		.output = o->record_output == OUTPUT_COUNT ? RECFILE_OUT_COUNT :
+			  o->record_output == OUTPUT_HIST ? RECFILE_OUT_HIST : RECFILE_OUT_EVENTS,
+		.by = (char *)o->record_by,
 	};
 	struct utsname u = {};
 	struct timespec ts;
@@ -144,6 +164,12 @@ int record__begin(struct recfile_writer *w, const struct target_list *tl,
 	uname(&u);
 	m.release = u.release;
 	m.machine = u.machine;
+	m.host = u.nodename;
+	if (m.output == RECFILE_OUT_HIST) {
+		m.hist_min = o->hist_min;
+		m.hist_step = o->hist_step;
+		m.hist_nbuckets = o->hist_nbuckets;
+	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	m.start_ns = (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 	for (i = 0; i < nspecs; i++)

@@ -17,9 +17,14 @@ struct spec;
 
 /* The options that are report's, not record's, refused (reported); 0 or -EINVAL. */
 int record__check_options(const struct options *o, bool usdt);
-/* Once every target is attached: the header, the plans, their BTF and kallsyms. */
+/* --count/--hist: record the events, and say in O what report makes of them. */
+void record__aggregate_later(struct options *o);
+/*
+ * Once every target is attached: the header (the host, -s, what O's
+ * record_output asks report to print), the plans, their BTF and kallsyms.
+ */
 int record__begin(struct recfile_writer *w, const struct target_list *tl,
-		  const struct spec *specs, int nspecs, bool usdt, bool stack,
+		  const struct spec *specs, int nspecs, const struct options *o, bool usdt,
 		  __s64 clock_offset_ns, struct ks_error *e);
 /* The run is over: END written, the file closed, one line said. */
 int record__finish(struct recfile_writer *w, const char *path, const struct recfile_totals *t,

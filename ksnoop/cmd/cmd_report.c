@@ -39,6 +39,7 @@
 #include "log.h"
 #include "print.h"
 #include "printing.h"
+#include "rec_merge.h"
 #include "rec_query.h"
 #include "recfile.h"
 #include "report.h"
@@ -48,6 +49,7 @@
 
 struct by_table;
 struct stats_pick;
+struct replay_file;
 
 struct replay {
 	const struct options *opts;
@@ -66,33 +68,136 @@ struct replay {
 	struct stats_pick *picks;	/* --hist: what each target counts by */
 	__u64 since_ns, until_ns;	/* --since, --until: records' clock (0: none) */
 	struct tree_print tree;	/* a recording of --tree: calls waiting for their root */
+	struct options defaults;	/* the options with what the file asks (record --count) */
+	bool hist_durations;		/* its --hist: a spec naming no value counts durations */
+	/*
+	 * Several recordings (report_merge()): each file's own reader, plans,
+	 * query and symbols; targets numbered across them (file F's target I
+	 * is files[F].base + I), and the records handed on with that number.
+	 */
+	struct replay_file *files;
+	int nfiles;			/* 0: one recording, rp->r */
+	int ntargets;
+	__u32 *canon;			/* per target: the first of its name (one row) */
+	struct rec_merge *merge;
+	void *copy;			/* the record handed on */
+	size_t copy_cap;
+	struct recfile_totals sum;	/* the files' END totals added up */
 };
 
-/* The file's kallsyms lines where ksyms.c reads a path: a memfd.  1: set up; 0: none. */
-static int setup_ksyms(struct replay *rp)
+struct replay_file {
+	const char *where;
+	FILE *f;
+	struct recfile *r;
+	struct rec_query *query;
+	struct kernel *k;
+	int ksyms_fd;
+	char ksyms_path[32];
+	bool named;			/* kernel addresses named from its kallsyms */
+	__u64 since_ns, until_ns;
+	__u32 base;
+};
+
+/* Target ID across the files: its file (-1: one recording), ID made its index there. */
+static int file_of(const struct replay *rp, __u32 *id)
+{
+	int f = rp->nfiles - 1;
+
+	if (!rp->nfiles)
+		return -1;
+	while (f > 0 && *id < rp->files[f].base)
+		f--;
+	*id -= rp->files[f].base;
+	return f;
+}
+
+static const struct recfile_target *rp_target(const struct replay *rp, __u32 id)
+{
+	int f = file_of(rp, &id);
+
+	return recfile__target(f < 0 ? rp->r : rp->files[f].r, id);
+}
+
+static int rp_ntargets(const struct replay *rp)
+{
+	return rp->nfiles ? rp->ntargets : recfile__ntargets(rp->r);
+}
+
+/* The query that asks target ID's file (NULL: every event), ID made its index there. */
+static const struct rec_query *rp_query(const struct replay *rp, __u32 *id)
+{
+	int f = file_of(rp, id);
+
+	return f < 0 ? rp->query : rp->files[f].query;
+}
+
+static bool rp_names(const struct replay *rp, __u32 id)
+{
+	const struct rec_query *q = rp_query(rp, &id);
+
+	return !q || rec_query__names(q, id);
+}
+
+static int rp_values(const struct replay *rp, __u32 id, const char **first)
+{
+	const struct rec_query *q = rp_query(rp, &id);
+
+	return rec_query__values(q, id, first);
+}
+
+static int rp_side(const struct replay *rp, __u32 id)
+{
+	const struct rec_query *q = rp_query(rp, &id);
+
+	return rec_query__side(q, id);
+}
+
+/* The row target ID counts in: of several recordings, one per name. */
+static __u32 rp_canon(const struct replay *rp, __u32 id)
+{
+	return rp->canon ? rp->canon[id] : id;
+}
+
+static int merged_next(struct replay *rp, const void **rec, size_t *size, struct ks_error *e);
+static const struct recfile_totals *merged_totals(struct replay *rp);
+
+/* The next record to report: the file's, or the merge's (with its number across files). */
+static int replay_next(struct replay *rp, const void **rec, size_t *size, struct ks_error *e)
+{
+	return rp->merge ? merged_next(rp, rec, size, e) : recfile__next(rp->r, rec, size, e);
+}
+
+/* R's kallsyms lines where ksyms.c reads a path: a memfd.  1: set up; 0: none. */
+static int ksyms_setup(const struct recfile *r, struct kernel **k, int *fd, char *path,
+		       size_t path_sz)
 {
 	size_t len, off = 0;
-	const char *ks = recfile__ksyms(rp->r, &len);
+	const char *ks = recfile__ksyms(r, &len);
 
-	rp->ksyms_fd = -1;
-	rp->k = kernel__new(NULL);
-	if (!rp->k)
+	*fd = -1;
+	*k = kernel__new(NULL);
+	if (!*k)
 		return -ENOMEM;
 	if (!ks)
 		return 0;
-	rp->ksyms_fd = memfd_create("ksnoop-kallsyms", MFD_CLOEXEC);
-	if (rp->ksyms_fd < 0)
+	*fd = memfd_create("ksnoop-kallsyms", MFD_CLOEXEC);
+	if (*fd < 0)
 		return -errno;
 	while (off < len) {
-		ssize_t n = write(rp->ksyms_fd, ks + off, len - off);
+		ssize_t n = write(*fd, ks + off, len - off);
 
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
 		off += n;
 	}
-	snprintf(rp->ksyms_path, sizeof(rp->ksyms_path), "/proc/self/fd/%d", rp->ksyms_fd);
-	kernel__set_kallsyms_path(rp->k, rp->ksyms_path);
+	snprintf(path, path_sz, "/proc/self/fd/%d", *fd);
+	kernel__set_kallsyms_path(*k, path);
 	return 1;
+}
+
+static int setup_ksyms(struct replay *rp)
+{
+	return ksyms_setup(rp->r, &rp->k, &rp->ksyms_fd, rp->ksyms_path, sizeof(rp->ksyms_path));
 }
 
 /*
@@ -167,22 +272,38 @@ static int parse_wall(const char *text, const struct recfile_meta *m, __u64 *wal
 	return 0;
 }
 
+/* TEXT (OPTION's) as a wall time into *WALL, an offset being from M's start. */
+static int window_wall(const struct recfile_meta *m, const char *option, const char *text,
+		       __u64 *wall, struct ks_error *e)
+{
+	struct ks_error ignored = {};
+	__u64 off;
+
+	if (!duration__parse(text, 0, &off, &ignored))
+		*wall = m->start_ns + off;
+	else if (parse_wall(text, m, wall))
+		return ks_fail(e, -EINVAL, "report: %s '%s': expected an offset from the recording's start (2s, 150ms) or a wall time (HH:MM:SS[.FRACTION], YYYY-MM-DDTHH:MM:SS[Z])",
+			       option, text);
+	return 0;
+}
+
+/* WALL on the clock of M's records: wall = monotonic + clock_offset; before its zero, its first ns. */
+static __u64 window_mono(const struct recfile_meta *m, __u64 wall)
+{
+	return (__s64)wall - m->clock_offset_ns > 0 ? (__u64)((__s64)wall - m->clock_offset_ns) : 1;
+}
+
 /* TEXT (OPTION's) as a time on the records' clock into *NS. */
 static int window_bound(const struct replay *rp, const char *option, const char *text,
 			__u64 *ns, struct ks_error *e)
 {
 	const struct recfile_meta *m = recfile__meta(rp->r);
-	struct ks_error ignored = {};
-	__u64 off, wall;
+	__u64 wall;
+	int ret = window_wall(m, option, text, &wall, e);
 
-	if (!duration__parse(text, 0, &off, &ignored))
-		wall = m->start_ns + off;
-	else if (parse_wall(text, m, &wall))
-		return ks_fail(e, -EINVAL, "report: %s '%s': expected an offset from the recording's start (2s, 150ms) or a wall time (HH:MM:SS[.FRACTION], YYYY-MM-DDTHH:MM:SS[Z])",
-			       option, text);
-	/* wall = monotonic + clock_offset; before the clock's zero: its first ns */
-	*ns = (__s64)wall - m->clock_offset_ns > 0 ? (__u64)((__s64)wall - m->clock_offset_ns) : 1;
-	return 0;
+	if (!ret)
+		*ns = window_mono(m, wall);
+	return ret;
 }
 
 static int setup_window(struct replay *rp, struct ks_error *e)
@@ -204,8 +325,7 @@ static const struct capture_plan *replay_plan_of(void *ctx, __u32 func_id)
 {
 	const struct replay *rp = ctx;
 
-	return func_id < (__u32)recfile__ntargets(rp->r) ?
-	       &recfile__target(rp->r, func_id)->plan : NULL;
+	return func_id < (__u32)rp_ntargets(rp) ? &rp_target(rp, func_id)->plan : NULL;
 }
 
 /*
@@ -219,13 +339,13 @@ static int print_events(struct replay *rp, struct ks_error *e)
 	size_t size;
 	int ret;
 
-	while ((ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+	while ((ret = replay_next(rp, &rec, &size, e)) > 0) {
 		const struct ksnoop_event *ev = rec;
 		const struct capture_plan *plan;
 
 		if (!wanted(rp, ev))
 			continue;
-		plan = &recfile__target(rp->r, ev->func_id)->plan;
+		plan = &rp_target(rp, ev->func_id)->plan;
 		if (!plan->bpf.tree)
 			printer__event(&rp->printer, plan, rec, size);
 		else if (!tree_print__event(&rp->tree, &rp->printer, plan, rec, size,
@@ -240,9 +360,9 @@ static int print_events(struct replay *rp, struct ks_error *e)
 }
 
 /* The live run's totals, from the END block's. */
-static struct report_summary summary_of(const struct replay *rp)
+static struct report_summary summary_of(struct replay *rp)
 {
-	const struct recfile_totals *t = recfile__totals(rp->r);
+	const struct recfile_totals *t = rp->nfiles ? merged_totals(rp) : recfile__totals(rp->r);
 	int i;
 	struct report_summary s = {
 		.counting = rp->opts->output != OUTPUT_EVENTS,
@@ -253,8 +373,8 @@ static struct report_summary summary_of(const struct replay *rp)
 		.counted = rp->counted,
 	};
 
-	for (i = 0; i < recfile__ntargets(rp->r); i++)
-		s.tree |= recfile__target(rp->r, i)->plan.bpf.tree != KSNOOP_TREE_NONE;
+	for (i = 0; i < rp_ntargets(rp); i++)
+		s.tree |= rp_target(rp, i)->plan.bpf.tree != KSNOOP_TREE_NONE;
 	if (t) {
 		s.lost = t->lost;
 		s.unprinted = t->unwritten;
@@ -293,6 +413,9 @@ static int print_timeline(struct replay *rp, struct ks_error *e)
 	size_t size;
 	int ret, i;
 
+	/* Several hosts' pids and tids would share tracks: one recording a timeline. */
+	if (rp->nfiles)
+		return ks_fail(e, -EINVAL, "report: --format=perfetto takes one FILE (several are merged as text or -j)");
 	/* A tree's calls come before their root: slices out of order on their track. */
 	for (i = 0; i < recfile__ntargets(rp->r); i++)
 		if (recfile__target(rp->r, i)->plan.bpf.tree)
@@ -464,7 +587,7 @@ struct by_target {
 
 struct by_table {
 	struct spec_by by;
-	struct recfile *r;
+	const struct replay *rp;
 	struct by_target *t;	/* per target */
 };
 
@@ -477,12 +600,12 @@ static struct by_kind by_kind_of(void *ctx, __u32 func_id)
 }
 
 /* The VALUE part NAME of target T: its kind, into BT's KIND; -EINVAL with E. */
-static int by_value_part(const struct recfile *r, const struct recfile_target *t,
+static int by_value_part(const struct recfile_target *t,
 			 const char *name, struct by_target *bt, enum ksnoop_by *part,
 			 struct ks_error *e)
 {
 	const struct capture_plan *p = &t->plan;
-	const struct btf *btf = recfile__btf(r);
+	const struct btf *btf = p->sig.btf;	/* the file's */
 	const struct value_desc *vd;
 
 	if (!rec_query__value(p, name, &bt->vkind, &bt->vidx))
@@ -507,7 +630,7 @@ static int by_value_part(const struct recfile *r, const struct recfile_target *t
 
 static int by_target_setup(struct by_table *bt, int i, struct ks_error *e)
 {
-	const struct recfile_target *t = recfile__target(bt->r, i);
+	const struct recfile_target *t = rp_target(bt->rp, i);
 	struct by_target *b = &bt->t[i];
 	int j, off = 0, ret;
 
@@ -516,7 +639,7 @@ static int by_target_setup(struct by_table *bt, int i, struct ks_error *e)
 		enum ksnoop_by part = bt->by.word[j];
 
 		if (part == KSNOOP_BY_NONE) {
-			ret = by_value_part(bt->r, t, bt->by.part[j], b, &part, e);
+			ret = by_value_part(t, bt->by.part[j], b, &part, e);
 			if (ret)
 				return ret;
 		}
@@ -534,12 +657,12 @@ static int by_target_setup(struct by_table *bt, int i, struct ks_error *e)
 static int by_setup(struct replay *rp, struct ks_error *e)
 {
 	struct by_table *bt = calloc(1, sizeof(*bt));
-	int i, n = recfile__ntargets(rp->r), ret;
+	int i, n = rp_ntargets(rp), ret;
 
 	if (!bt)
 		return ks_fail(e, -ENOMEM, "out of memory");
 	rp->by = bt;
-	bt->r = rp->r;
+	bt->rp = rp;
 	ret = spec__parse_by(rp->opts->by, &bt->by, e);
 	if (ret)
 		return ret;
@@ -548,7 +671,7 @@ static int by_setup(struct replay *rp, struct ks_error *e)
 		return ks_fail(e, -ENOMEM, "out of memory");
 	/* The targets the SPECs name (all without SPECs): the others are not counted. */
 	for (i = 0; i < n && !ret; i++)
-		if (!rp->query || rec_query__names(rp->query, i))
+		if (rp_names(rp, i))
 			ret = by_target_setup(bt, i, e);
 	return ret;
 }
@@ -615,7 +738,7 @@ static const char *target_name(void *ctx, __u32 func_id)
  */
 static int count_side(const struct replay *rp, const struct capture_plan *plan, __u32 func_id)
 {
-	int side = rec_query__side(rp->query, func_id);
+	int side = rp_side(rp, func_id);
 
 	if (rp->by && rp->by->t[func_id].vidx >= 0)
 		return rp->by->t[func_id].vkind;
@@ -624,7 +747,9 @@ static int count_side(const struct replay *rp, const struct capture_plan *plan, 
 
 static const char *count_target_name(void *ctx, __u32 func_id)
 {
-	return target_name(((struct replay *)ctx)->r, func_id);
+	const struct recfile_target *t = rp_target(ctx, func_id);
+
+	return !t ? "?" : t->label[0] ? t->label : t->plan.sig.name;
 }
 
 /* --by: the names of its parts, a column each. */
@@ -652,13 +777,14 @@ static int print_counts(struct replay *rp, struct ks_error *e)
 	int ret = rp->opts->by ? by_setup(rp, e) : 0;
 
 	by_fmt(rp, &fmt);
-	while (ret >= 0 && (ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+	while (ret >= 0 && (ret = replay_next(rp, &rec, &size, e)) > 0) {
 		const struct ksnoop_event *ev = rec;
-		const struct capture_plan *plan = &recfile__target(rp->r, ev->func_id)->plan;
+		const struct capture_plan *plan = &rp_target(rp, ev->func_id)->plan;
 
 		if (!wanted(rp, ev) || ev->kind != count_side(rp, plan, ev->func_id))
 			continue;
 		row_of(plan, rec, stacks, &row);
+		row.func_id = rp_canon(rp, ev->func_id);
 		if (rp->by && !by_key(rp->by, plan, rec, &row))
 			continue;
 		if (!table_add(&t, &row)) {
@@ -1072,16 +1198,16 @@ static int print_pairs(struct replay *rp, struct ks_error *e)
  */
 static int pick_hist(struct replay *rp, int i, struct stats_pick *sp, struct ks_error *e)
 {
-	const struct recfile_target *t = recfile__target(rp->r, i);
+	const struct recfile_target *t = rp_target(rp, i);
 	const char *text = NULL;
-	int n = rec_query__values(rp->query, i, &text), k, idx;
+	int n = rp_values(rp, i, &text), k, idx;
 
-	if (n < 0)
+	if (n < 0 && !rp->hist_durations)
 		return pick_value(t, "--hist", sp, e);
 	if (n > 1)
 		return ks_fail(e, -EINVAL, "report: --hist counts by one value; the spec of '%s' names %d",
 			       t->label[0] ? t->label : t->plan.sig.name, n);
-	if (!n) {
+	if (n <= 0) {
 		*sp = (struct stats_pick){ .duration = true,
 					   .value = { "duration_ns", "duration", true, false } };
 		return 0;
@@ -1099,13 +1225,13 @@ static struct hist_value hist_value_of(void *ctx, __u32 func_id)
 
 static int hist_setup(struct replay *rp, struct ks_error *e)
 {
-	int n = recfile__ntargets(rp->r), i, ret = rp->opts->by ? by_setup(rp, e) : 0;
+	int n = rp_ntargets(rp), i, ret = rp->opts->by ? by_setup(rp, e) : 0;
 
 	rp->picks = calloc(n ?: 1, sizeof(*rp->picks));
 	if (!rp->picks)
 		return ks_fail(e, -ENOMEM, "out of memory");
 	for (i = 0; i < n && !ret; i++)
-		if (!rp->query || rec_query__names(rp->query, i))
+		if (rp_names(rp, i))
 			ret = pick_hist(rp, i, &rp->picks[i], e);
 	return ret;
 }
@@ -1115,13 +1241,13 @@ static bool hist_row(struct replay *rp, const struct hist_scale *scale, const vo
 		     struct count_row *row, __u64 *v)
 {
 	const struct ksnoop_event *ev = rec;
-	const struct capture_plan *plan = &recfile__target(rp->r, ev->func_id)->plan;
+	const struct capture_plan *plan = &rp_target(rp, ev->func_id)->plan;
 	const struct stats_pick *sp = &rp->picks[ev->func_id];
 
 	if (!wanted(rp, ev) || !stats_value(plan, sp, rec, v))
 		return false;
 	memset(row, 0, sizeof(*row));
-	row->func_id = ev->func_id;
+	row->func_id = rp_canon(rp, ev->func_id);
 	row->usub = -1;
 	row->sub = hist__bucket(scale, *v, sp->is_signed);
 	return !rp->by || by_key(rp->by, plan, rec, row);
@@ -1144,7 +1270,7 @@ static int print_hist(struct replay *rp, struct ks_error *e)
 	__u64 v;
 
 	by_fmt(rp, &fmt);
-	while (ret >= 0 && (ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+	while (ret >= 0 && (ret = replay_next(rp, &rec, &size, e)) > 0) {
 		if (!hist_row(rp, &fmt.scale, rec, &row, &v))
 			continue;
 		r = table_add(&t, &row);
@@ -1250,6 +1376,14 @@ static int print_info(struct replay *rp, const char *where, struct ks_error *e)
 	info_line(&w, "ksnoop", m->version);
 	info_line(&w, "kernel", m->release);
 	info_line(&w, "machine", m->machine);
+	if (m->format >= 5) {	/* older files name no host, and print their events */
+		static const char *const output[] = { "events", "count", "hist" };
+
+		info_line(&w, "host", m->host);
+		info_line(&w, "output", output[m->output]);
+		if (m->by[0])
+			info_line(&w, "by", m->by);
+	}
 	info_line(&w, "start", start);
 	info_line(&w, "clock", m->clock);
 	info_specs(&w, m);
@@ -1302,16 +1436,383 @@ static int check_report_options(const struct options *o, int argc)
 	return 0;
 }
 
+/* ---- what the file asks: record --count, record --hist ---- */
+
+/*
+ * A recording made by `record --count` or `record --hist` holds the
+ * events; without an output option, report prints of them the table the
+ * live run would have printed: the file's output, --by and --hist scale
+ * become the report's (an option given to report wins), and without
+ * SPECs the recorded specs are the questions (so that, as live, --hist
+ * of a spec that names no value counts durations).
+ */
+static void file_defaults(struct replay *rp, const struct recfile_meta *m, char ***specs,
+			  int *nspecs)
+{
+	const struct options *o = rp->opts;
+
+	if (m->output == RECFILE_OUT_EVENTS || o->output != OUTPUT_EVENTS || o->pair ||
+	    o->rec_info)
+		return;
+	rp->defaults = *o;
+	rp->defaults.output = m->output == RECFILE_OUT_COUNT ? OUTPUT_COUNT : OUTPUT_HIST;
+	if (!o->by && m->by[0])
+		rp->defaults.by = m->by;
+	if (m->output == RECFILE_OUT_HIST) {
+		rp->defaults.hist_min = m->hist_min;
+		rp->defaults.hist_step = m->hist_step;
+		rp->defaults.hist_nbuckets = m->hist_nbuckets;
+	}
+	rp->opts = &rp->defaults;
+	if (!*nspecs) {
+		*specs = m->specs;
+		*nspecs = m->nspecs;
+		rp->hist_durations = true;
+	}
+}
+
+/* What the output asks of the recordings; then the closing summary, or where a file is cut. */
+static int replay_print(struct replay *rp, const char *where, struct ks_error *e)
+{
+	const struct options *o = rp->opts;
+	int ret, i;
+
+	ret = o->output == OUTPUT_COUNT ? print_counts(rp, e) :
+	      o->output == OUTPUT_HIST ? print_hist(rp, e) :
+	      o->output == OUTPUT_STATS ? print_stats(rp, e) :
+	      o->pair ? print_pairs(rp, e) :
+	      o->perfetto ? print_timeline(rp, e) : print_events(rp, e);
+	if (ret < 0)
+		return ret == -EPIPE ? 0 : ret;
+	if (rp->nfiles) {
+		/* Several: the summary of all, and a line for each file cut short. */
+		print_summary(rp);
+		for (i = 0; i < rp->nfiles; i++)
+			if (!recfile__totals(rp->files[i].r) && recfile__cut(rp->files[i].r))
+				log_warn("report: '%s' is cut short: its last complete block ends at byte %llu; the events before it are printed",
+					 rp->files[i].where,
+					 (unsigned long long)recfile__cut(rp->files[i].r));
+		return 0;
+	}
+	if (recfile__totals(rp->r) || (o->max_events && rp->printed >= o->max_events))
+		print_summary(rp);
+	else
+		say_cut(rp, where);
+	return 0;
+}
+
+/* ---- several recordings, merged by wall time ---- */
+
+/*
+ * `ksnoop report a.ksr b.ksr ... [SPEC...]`: each file keeps its own
+ * reader, plans, BTF, kernel symbols, clock offset and query (a SPEC must
+ * name a target of one file at least); rec_merge.c hands their events
+ * on by wall time, and each is printed through its own file's plan with
+ * its host (text: after the time; JSON: "host" and "wall_ns").  Targets
+ * are numbered across the files (file F's target I is F's base + I), so
+ * --count and --hist tables are one table: a row per target name (and
+ * key), the calls of every host added up.
+ */
+static int merged_next(struct replay *rp, const void **rec, size_t *size, struct ks_error *e)
+{
+	const void *r;
+	size_t sz;
+	int f, ret;
+
+	while ((ret = rec_merge__next(rp->merge, &r, &sz, &f, e)) > 0) {
+		struct replay_file *rf = &rp->files[f];
+		const struct ksnoop_event *ev = r;
+		struct print_opts po;
+
+		if (ev->time_ns < rf->since_ns || (rf->until_ns && ev->time_ns > rf->until_ns) ||
+		    !rec_query__keep(rf->query, ev))
+			continue;
+		if (sz > rp->copy_cap) {
+			void *p = realloc(rp->copy, sz);
+
+			if (!p)
+				return ks_fail(e, -ENOMEM, "out of memory");
+			rp->copy = p;
+			rp->copy_cap = sz;
+		}
+		memcpy(rp->copy, r, sz);
+		((struct ksnoop_event *)rp->copy)->func_id += rf->base;
+		/* Printed as its own file's: its host, wall clock and kernel symbols. */
+		po = printing__opts(rp->opts, rf->k, rf->named, recfile__meta(rf->r)->clock_offset_ns);
+		rp->printer.opts.host = recfile__meta(rf->r)->host;
+		rp->printer.opts.clock_offset_ns = po.clock_offset_ns;
+		rp->printer.opts.symbolize = po.symbolize;
+		rp->printer.opts.symbolize_any = po.symbolize_any;
+		rp->printer.opts.sym_ctx = po.sym_ctx;
+		*rec = rp->copy;
+		*size = sz;
+		return 1;
+	}
+	return ret;
+}
+
+/* The END totals of every file that has one, added up; NULL: none has. */
+static const struct recfile_totals *merged_totals(struct replay *rp)
+{
+	bool any = false;
+	int i;
+
+	memset(&rp->sum, 0, sizeof(rp->sum));
+	for (i = 0; i < rp->nfiles; i++) {
+		const struct recfile_totals *t = recfile__totals(rp->files[i].r);
+
+		if (!t)
+			continue;
+		any = true;
+		rp->sum.records += t->records;
+		rp->sum.lost += t->lost;
+		rp->sum.unwritten += t->unwritten;
+		rp->sum.stash_full += t->stash_full;
+		rp->sum.stack_lost += t->stack_lost;
+		rp->sum.missed += t->missed;
+		rp->sum.tree_dropped += t->tree_dropped;
+		rp->sum.tree_exited += t->tree_exited;
+		rp->sum.tree_exec += t->tree_exec;
+		rp->sum.tree_no_room += t->tree_no_room;
+	}
+	return any ? &rp->sum : NULL;
+}
+
+static int cmp_by_name(const void *a, const void *b, void *ctx)
+{
+	const struct replay *rp = ctx;
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+	int c = strcmp(count_target_name((void *)rp, x), count_target_name((void *)rp, y));
+
+	return c ? c : x < y ? -1 : x > y;
+}
+
+/* Each target's row: the first target of its name, in any file. */
+static int merge_canon(struct replay *rp, struct ks_error *e)
+{
+	__u32 *order = calloc(rp->ntargets ?: 1, sizeof(*order));
+	int i;
+
+	rp->canon = calloc(rp->ntargets ?: 1, sizeof(*rp->canon));
+	if (!order || !rp->canon) {
+		free(order);
+		return ks_fail(e, -ENOMEM, "out of memory");
+	}
+	for (i = 0; i < rp->ntargets; i++)
+		order[i] = i;
+	qsort_r(order, rp->ntargets, sizeof(*order), cmp_by_name, rp);
+	for (i = 0; i < rp->ntargets; i++)
+		rp->canon[order[i]] = i && !strcmp(count_target_name(rp, order[i]),
+						   count_target_name(rp, order[i - 1])) ?
+				      rp->canon[order[i - 1]] : order[i];
+	free(order);
+	return 0;
+}
+
+/* Every file opened and read up to its events: a bad one is named before anything prints. */
+static int merge_open(struct replay *rp, char **paths, int n, struct ks_error *e)
+{
+	int i, ret;
+
+	rp->files = calloc(n, sizeof(*rp->files));
+	if (!rp->files)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		rp->files[i].ksyms_fd = -1;
+	rp->nfiles = n;
+	for (i = 0; i < n; i++) {
+		struct replay_file *rf = &rp->files[i];
+
+		rf->where = paths[i];
+		if (!strcmp(rf->where, "-"))
+			return ks_fail(e, -EINVAL, "report: - (stdin) is reported alone, not merged with other recordings");
+		rf->f = fopen(rf->where, "re");
+		if (!rf->f) {
+			ret = -errno;
+			return ks_fail(e, ret == -ENOENT ? -ENOENT : ks_runtime_errno(ret),
+				       "report: cannot open '%s': %s", rf->where, strerror(-ret));
+		}
+		rf->r = recfile__open(rf->f, rf->where, e);
+		if (!rf->r)
+			return e->err;
+		rf->base = rp->ntargets;
+		rp->ntargets += recfile__ntargets(rf->r);
+	}
+	rp->r = rp->files[0].r;
+	return 0;
+}
+
+/* What one report of several recordings does not do, or files that ask for different tables. */
+static int merge_check(struct replay *rp, struct ks_error *e)
+{
+	const struct options *o = rp->opts;
+	const struct recfile_meta *m0 = recfile__meta(rp->r);
+	/* An output option given to report: the files' own do not matter. */
+	bool chosen = rp->opts != &rp->defaults && o->output != OUTPUT_EVENTS;
+	int i;
+
+	if (o->rec_info || o->pair || o->output == OUTPUT_STATS)
+		return ks_fail(e, -EINVAL, "report: %s describes one recording; give one FILE",
+			       o->rec_info ? "--info" : o->pair ? "--pair" : "--stats");
+	for (i = 1; i < rp->nfiles; i++) {
+		const struct recfile_meta *m = recfile__meta(rp->files[i].r);
+
+		if (!chosen && (m->output != m0->output || strcmp(m->by, m0->by)))
+			return ks_fail(e, -EINVAL, "report: '%s' and '%s' were recorded for different tables (--count, --hist, --by): name one with report's options",
+				       rp->files[0].where, rp->files[i].where);
+	}
+	for (i = 0; i < rp->nfiles; i++)
+		if (o->output == OUTPUT_COUNT && recfile__meta(rp->files[i].r)->stack)
+			return ks_fail(e, -EINVAL, "report: --count of several recordings with stacks (-s) is not done: '%s' has them, and each kernel names its own",
+				       rp->files[i].where);
+	return 0;
+}
+
+/* Each file's questions; a SPEC must name a target of one of them at least. */
+static int merge_queries(struct replay *rp, char **specs, int nspecs, struct ks_error *e)
+{
+	bool *any = calloc(nspecs ?: 1, sizeof(*any)), *here = calloc(nspecs ?: 1, sizeof(*here));
+	int i, j, ret = 0;
+
+	if (!any || !here)
+		ret = ks_fail(e, -ENOMEM, "out of memory");
+	for (i = 0; !ret && nspecs && i < rp->nfiles; i++) {
+		rp->files[i].query = rec_query__new_some(rp->files[i].r, specs, nspecs, here, e);
+		if (!rp->files[i].query)
+			ret = e->err;
+		for (j = 0; !ret && j < nspecs; j++)
+			any[j] |= here[j];
+	}
+	for (j = 0; !ret && j < nspecs; j++)
+		if (!any[j])
+			ret = ks_fail(e, -EINVAL, "report: spec '%s' names no target of any of the recordings (ksnoop report --info FILE lists them)",
+				      specs[j]);
+	free(any);
+	free(here);
+	return ret;
+}
+
+/*
+ * --since, --until over several recordings: an offset is from the
+ * earliest start, a wall time is one for all; each file's bounds on its
+ * own clock.
+ */
+static int merge_window(struct replay *rp, struct ks_error *e)
+{
+	const struct options *o = rp->opts;
+	const struct recfile_meta *first = recfile__meta(rp->r);
+	__u64 since = 0, until = 0;
+	int i, ret = 0;
+
+	for (i = 1; i < rp->nfiles; i++)
+		if (recfile__meta(rp->files[i].r)->start_ns < first->start_ns)
+			first = recfile__meta(rp->files[i].r);
+	if (o->since)
+		ret = window_wall(first, "--since", o->since, &since, e);
+	if (!ret && o->until)
+		ret = window_wall(first, "--until", o->until, &until, e);
+	if (!ret && o->since && o->until && until < since)
+		return ks_fail(e, -EINVAL, "report: --until '%s' is before --since '%s'",
+			       o->until, o->since);
+	for (i = 0; !ret && i < rp->nfiles; i++) {
+		const struct recfile_meta *m = recfile__meta(rp->files[i].r);
+
+		rp->files[i].since_ns = o->since ? window_mono(m, since) : 0;
+		rp->files[i].until_ns = o->until ? window_mono(m, until) : 0;
+	}
+	return ret;
+}
+
+static int merge_sources(struct replay *rp, struct ks_error *e)
+{
+	struct rec_merge_source *src = calloc(rp->nfiles, sizeof(*src));
+	int i, ret;
+
+	if (!src)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	for (i = 0; i < rp->nfiles; i++) {
+		struct replay_file *rf = &rp->files[i];
+
+		ret = ksyms_setup(rf->r, &rf->k, &rf->ksyms_fd, rf->ksyms_path,
+				  sizeof(rf->ksyms_path));
+		if (ret < 0) {
+			free(src);
+			return ks_fail(e, ret, "report: cannot set up the kernel symbols of '%s': %s",
+				       rf->where, strerror(-ret));
+		}
+		rf->named = ret && recfile__meta(rf->r)->kind == RECFILE_KERNEL;
+		src[i] = (struct rec_merge_source){ rec_merge__recfile_next, rf->r,
+						    recfile__meta(rf->r)->clock_offset_ns };
+	}
+	rp->merge = rec_merge__new(src, rp->nfiles, e);
+	free(src);
+	return rp->merge ? 0 : e->err;
+}
+
+static int report_merge(struct replay *rp, char **paths, int nfiles, char **specs, int nspecs,
+			struct ks_error *e)
+{
+	struct print_opts popts;
+	int ret;
+
+	if (nfiles > REC_MERGE_MAX_SOURCES)
+		return ks_fail(e, -EINVAL, "report: %d recordings; a report merges at most %d",
+			       nfiles, REC_MERGE_MAX_SOURCES);
+	ret = merge_open(rp, paths, nfiles, e);
+	if (ret)
+		return ret;
+	file_defaults(rp, recfile__meta(rp->r), &specs, &nspecs);
+	ret = merge_check(rp, e);
+	if (!ret)
+		ret = merge_queries(rp, specs, nspecs, e);
+	if (!ret)
+		ret = merge_window(rp, e);
+	if (!ret)
+		ret = merge_canon(rp, e);
+	if (!ret)
+		ret = merge_sources(rp, e);
+	if (ret)
+		return ret;
+	popts = printing__opts(rp->opts, rp->files[0].k, rp->files[0].named,
+			       recfile__meta(rp->r)->clock_offset_ns);
+	printing__init(&rp->printer, &rp->report, stdout, rp->opts, &popts);
+	rp->printing = true;
+	return replay_print(rp, NULL, e);
+}
+
+static void merge_free(struct replay *rp)
+{
+	int i;
+
+	rec_merge__free(rp->merge);
+	for (i = 0; i < rp->nfiles; i++) {
+		struct replay_file *rf = &rp->files[i];
+
+		rec_query__free(rf->query);
+		recfile__free(rf->r);
+		kernel__free(rf->k);
+		if (rf->ksyms_fd >= 0)
+			close(rf->ksyms_fd);
+		if (rf->f)
+			fclose(rf->f);
+	}
+	free(rp->files);
+	free(rp->canon);
+	free(rp->copy);
+}
+
 static int replay_main(struct replay *rp, FILE *f, const char *where, char **specs,
 		       int nspecs, struct ks_error *e)
 {
-	const struct options *o = rp->opts;
+	const struct options *o;
 	struct print_opts popts;
 	int ret;
 
 	rp->r = recfile__open(f, where, e);
 	if (!rp->r)
 		return e->err;
+	file_defaults(rp, recfile__meta(rp->r), &specs, &nspecs);
+	o = rp->opts;
 	if (o->rec_info)
 		return print_info(rp, where, e);
 	if (nspecs) {
@@ -1330,18 +1831,41 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, char **spe
 			       recfile__meta(rp->r)->clock_offset_ns);
 	printing__init(&rp->printer, &rp->report, stdout, o, &popts);
 	rp->printing = true;
-	ret = o->output == OUTPUT_COUNT ? print_counts(rp, e) :
-	      o->output == OUTPUT_HIST ? print_hist(rp, e) :
-	      o->output == OUTPUT_STATS ? print_stats(rp, e) :
-	      o->pair ? print_pairs(rp, e) :
-	      o->perfetto ? print_timeline(rp, e) : print_events(rp, e);
-	if (ret < 0)
-		return ret == -EPIPE ? 0 : ret;
-	if (recfile__totals(rp->r) || (o->max_events && rp->printed >= o->max_events))
-		print_summary(rp);
-	else
-		say_cut(rp, where);
-	return 0;
+	return replay_print(rp, where, e);
+}
+
+/*
+ * FILE... [SPEC...]: the first argument is a FILE; each one after it
+ * that ends in ".ksr" or names an existing file (not a directory) is one
+ * more; the first that is neither begins the SPECs.
+ */
+static int count_files(int argc, char **argv)
+{
+	struct stat st;
+	size_t len;
+	int n = 1;
+
+	for (; n < argc; n++) {
+		len = strlen(argv[n]);
+		if (!(len > 4 && !strcmp(argv[n] + len - 4, ".ksr")) &&
+		    (stat(argv[n], &st) || S_ISDIR(st.st_mode)))
+			break;
+	}
+	return n;
+}
+
+/* What the report held, but its file(s). */
+static void replay_free(struct replay *rp)
+{
+	rec_query__free(rp->query);
+	free(rp->picks);
+	if (rp->by)
+		free(rp->by->t);
+	free(rp->by);
+	tree_print__free(&rp->tree);
+	kernel__free(rp->k);
+	if (rp->ksyms_fd >= 0)
+		close(rp->ksyms_fd);
 }
 
 int do_report(int argc, char **argv, const struct options *opts)
@@ -1349,12 +1873,25 @@ int do_report(int argc, char **argv, const struct options *opts)
 	struct replay rp = { .opts = opts, .ksyms_fd = -1 };
 	struct ks_error e = {};
 	const char *where;
+	int ret, nfiles;
 	FILE *f;
-	int ret;
 
 	ret = check_report_options(opts, argc);
 	if (ret)
 		return ret;
+	nfiles = count_files(argc, argv);
+	if (nfiles > 1) {
+		ret = report_merge(&rp, argv, nfiles, argv + nfiles, argc - nfiles, &e);
+		if (ret)
+			log_ks_error(&e);
+		fflush(stdout);
+		if (rp.printing)
+			printer__fini(&rp.printer);
+		replay_free(&rp);
+		rp.r = NULL;	/* the first file's, freed with the others */
+		merge_free(&rp);
+		return ret;
+	}
 	where = argv[0];
 	f = strcmp(where, "-") ? fopen(where, "re") : stdin;
 	if (!f) {
@@ -1368,16 +1905,8 @@ int do_report(int argc, char **argv, const struct options *opts)
 	fflush(stdout);
 	if (rp.printing)
 		printer__fini(&rp.printer);
-	rec_query__free(rp.query);
-	free(rp.picks);
-	if (rp.by)
-		free(rp.by->t);
-	free(rp.by);
-	tree_print__free(&rp.tree);
+	replay_free(&rp);
 	recfile__free(rp.r);
-	kernel__free(rp.k);
-	if (rp.ksyms_fd >= 0)
-		close(rp.ksyms_fd);
 	if (f != stdin)
 		fclose(f);
 	return ret;

@@ -976,8 +976,8 @@ static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum 
 	if ((t->opts->ustack || t->opts->stack) && t->opts->pid && t->printer.opts.usym_ctx)
 		usym__remember(t->printer.opts.usym_ctx, t->opts->pid);
 	if (t->rec) {
-		ret = record__begin(t->rec, &t->targets, t->specs, t->nspecs,
-				    t->specs[0].kind == SPEC_USDT, t->opts->stack,
+		ret = record__begin(t->rec, &t->targets, t->specs, t->nspecs, t->opts,
+				    t->specs[0].kind == SPEC_USDT,
 				    t->printer.opts.clock_offset_ns, &e);
 		if (ret) {
 			log_ks_error(&e);
@@ -1420,6 +1420,7 @@ int do_record(int argc, char **argv, const struct options *opts)
 	o.recording = true;
 	if (record__check_options(&o, kind == SPEC_USDT))
 		return -EINVAL;
+	record__aggregate_later(&o);
 	return trace_main(argc, argv, &o, kind);
 }
 

@@ -51,7 +51,7 @@ static const char usage_text[] =
 "       ksnoop [OPTIONS] usdt USPEC...\n"
 "       ksnoop [OPTIONS] info { TARGET... | usdt BINARY... }\n"
 "       ksnoop [OPTIONS] record -o FILE [--force] { SPEC... | usdt USPEC... }\n"
-"       ksnoop [OPTIONS] report { FILE | - } [SPEC... | USPEC...]\n"
+"       ksnoop [OPTIONS] report { FILE... | - } [SPEC... | USPEC...]\n"
 "       ksnoop report --info { FILE | - }\n"
 "       ksnoop { -h | --help | -V | --version }\n"
 "\n"
@@ -128,8 +128,12 @@ static const char usage_text[] =
 "JSON that Perfetto's UI and chrome://tracing open, a track per thread and\n"
 "per CPU, calls as slices nested by time, events as instants with their\n"
 "values, --track objects as flows.\n"
-"Not recorded yet: --tree, --hist, user stacks (--ustack, -s of a USDT probe\n"
-"or a user function).\n"
+"Several FILEs (after the first, each argument ending in .ksr or naming an\n"
+"existing file; the rest are SPECs) are merged by wall-clock time, each\n"
+"event marked with its host (text: after the time; -j: \"host\", \"wall_ns\").\n"
+"record --count and --hist record the events; a plain report prints the\n"
+"table; a recording of --tree prints its trees.  Not recorded yet: --stats,\n"
+"user stacks (--ustack, -s of a USDT probe or a user function).\n"
 "u:BINARY:FUNC traces a function of a program or library (uprobe, uretprobe):\n"
 "BINARY a path (./app), or a library's name as the loader finds it (libc),\n"
 "with -p as that process maps it; FUNC from its symbols (.symtab, else\n"
@@ -282,6 +286,7 @@ static const char usage_text[] =
 "  ksnoop record -o - \"tp:sched_process_exec(p->comm)\" | ssh HOST ksnoop report -\n"
 "  ksnoop report --since 2s f.ksr \"sys:openat(return == -2)\"\n"
 "  ksnoop report --count --by comm,return f.ksr\n"
+"  ksnoop report db1.ksr db2.ksr \"sys:openat(return < 0)\"\n"
 "  ksnoop report --format=perfetto f.ksr > f.json\n";
 
 enum {

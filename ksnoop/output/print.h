@@ -56,6 +56,11 @@ struct print_opts {
 	bool limit_depth;
 	int max_depth;
 	__s64 clock_offset_ns;	/* added to event times for wall-clock text */
+	/*
+	 * report of several recordings: the host of the event printed now
+	 * (text: after the time; JSON: "host" and "wall_ns"); NULL: none.
+	 */
+	const char *host;
 	/* Function pointers name their function (kernel targets only). */
 	print_symbolize_fn symbolize;
 	/* ':sym' names data too (tcp_prot); NULL: as symbolize.  SYM_CTX for both. */

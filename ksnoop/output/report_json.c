@@ -502,6 +502,10 @@ static void json_event_begin(struct printer *p, const struct capture_plan *plan,
 	writer__key(w, "type");
 	writer__name(w, "event");
 	key_uint(w, "time_ns", ev->time_ns);
+	if (p->opts.host) {	/* several recordings: whose, and when on the wall clock */
+		key_name(w, "host", p->opts.host);
+		key_num(w, "wall_ns", true, ev->time_ns + p->opts.clock_offset_ns);
+	}
 	key_uint(w, "cpu", ev->cpu);
 	key_uint(w, "pid", ev->tgid);
 	key_uint(w, "tid", ev->tid);

@@ -700,6 +700,12 @@ static void text_event_begin(struct printer *p, const struct capture_plan *plan,
 	for (i = 5; i >= 0; i--, usecs /= 10)
 		q[i] = '0' + usecs % 10;
 	q += 6;
+	if (p->opts.host) {
+		*q++ = ' ';
+		obuf__commit(ob, q);
+		put_label(p, p->opts.host, strlen(p->opts.host), comm_escape);
+		q = obuf__room(ob, 96);
+	}
 	if (!p->opts.oneline) {
 		q = append(q, " cpu", 4);
 		q = append_u64(q, ev->cpu);

@@ -47,6 +47,7 @@ struct rec_query {
 	struct rq_target *t;	/* per func_id */
 	int nspecs;
 	struct spec *specs;
+	bool *matched;	/* rec_query__new_some(): per SPEC, named a target here */
 };
 
 static const char *target_name(const struct recfile_target *t)
@@ -257,14 +258,18 @@ static int add_spec(struct rec_query *q, const char *text, struct ks_error *e)
 		return ks_fail(e, -ENOMEM, "out of memory");
 	ret = bind_spec(q, s, pattern, e);
 	free(pattern);
+	if (q->matched && ret >= 0) {	/* one of several recordings: another may have it */
+		q->matched[q->nspecs - 1] = ret > 0;
+		return 0;
+	}
 	if (!ret)
 		return ks_fail(e, -EINVAL, "report: spec '%s' names no target of the recording (ksnoop report --info lists them)",
 			       text);
 	return ret < 0 ? ret : 0;
 }
 
-struct rec_query *rec_query__new(const struct recfile *r, char *const *specs, int n,
-				 struct ks_error *e)
+static struct rec_query *query_new(const struct recfile *r, char *const *specs, int n,
+				   bool *matched, struct ks_error *e)
 {
 	struct rec_query *q = calloc(1, sizeof(*q));
 	int i;
@@ -274,6 +279,7 @@ struct rec_query *rec_query__new(const struct recfile *r, char *const *specs, in
 		return NULL;
 	}
 	q->r = r;
+	q->matched = matched;
 	q->ntargets = recfile__ntargets(r);
 	q->t = calloc(q->ntargets ?: 1, sizeof(*q->t));
 	q->specs = calloc(n ?: 1, sizeof(*q->specs));
@@ -289,6 +295,18 @@ struct rec_query *rec_query__new(const struct recfile *r, char *const *specs, in
 		}
 	}
 	return q;
+}
+
+struct rec_query *rec_query__new(const struct recfile *r, char *const *specs, int n,
+				 struct ks_error *e)
+{
+	return query_new(r, specs, n, NULL, e);
+}
+
+struct rec_query *rec_query__new_some(const struct recfile *r, char *const *specs, int n,
+				      bool *matched, struct ks_error *e)
+{
+	return query_new(r, specs, n, matched, e);
 }
 
 void rec_query__free(struct rec_query *q)

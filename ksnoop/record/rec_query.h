@@ -32,6 +32,13 @@ struct rec_query;
  */
 struct rec_query *rec_query__new(const struct recfile *r, char *const *specs, int n,
 				 struct ks_error *e);
+/*
+ * As rec_query__new(), for one of several recordings merged: a SPEC that
+ * names no target of R is no error (another recording may have it);
+ * MATCHED (N of them) says which SPECs named one here.
+ */
+struct rec_query *rec_query__new_some(const struct recfile *r, char *const *specs, int n,
+				      bool *matched, struct ks_error *e);
 /* Whether the record REC (checked by recfile__next()) answers Q. */
 bool rec_query__keep(const struct rec_query *q, const void *rec);
 void rec_query__free(struct rec_query *q);

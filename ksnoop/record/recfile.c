@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -578,6 +579,13 @@ static void put_meta(struct buf *b, const struct recfile_meta *m)
 	buf_u32(b, m->nspecs);
 	for (i = 0; i < m->nspecs; i++)
 		buf_str(b, m->specs[i]);
+	/* Format 5: after the specs, so that everything before reads as in 4. */
+	buf_str(b, m->host);
+	buf_u32(b, m->output);
+	buf_str(b, m->by);
+	buf_u64(b, m->hist_min);
+	buf_u64(b, m->hist_step);
+	buf_u32(b, m->hist_nbuckets);
 }
 
 static void put_value(struct buf *b, const struct value_desc *vd)
@@ -962,19 +970,42 @@ static int read_block(struct recfile *r, __u32 *type, char **out, size_t *len,
 	return 1;
 }
 
+/*
+ * Format 5's fields after the specs: the host and what a plain report
+ * prints.  An older file's host is its file name (as given to report).
+ */
+static void parse_meta_v5(struct recfile *r, struct cursor *c, __u32 version)
+{
+	struct recfile_meta *m = &r->meta;
+
+	if (version < 5) {
+		m->host = strdup(r->where);
+		m->by = strdup("");
+		c->bad = !m->host || !m->by;
+		return;
+	}
+	m->host = cur_str(c);
+	m->output = cur_u32(c);
+	m->by = cur_str(c);
+	m->hist_min = cur_u64(c);
+	m->hist_step = cur_u64(c);
+	m->hist_nbuckets = cur_u32(c);
+}
+
 static int parse_meta(struct recfile *r, const char *p, size_t len, __u64 at, struct ks_error *e)
 {
 	struct cursor c = { .p = p, .left = len };
 	struct recfile_meta *m = &r->meta;
-	__u32 i;
+	__u32 i, version;
 
 	if (cur_u32(&c) != BYTE_ORDER_MARK)
 		return bad(r, e, at, "header in another byte order, or not a header");
-	i = cur_u32(&c);
-	if (i < RECFILE_OLDEST_VERSION || i > RECFILE_VERSION) {
+	version = cur_u32(&c);
+	if (version < RECFILE_OLDEST_VERSION || version > RECFILE_VERSION) {
 		return ks_fail(e, BAD_FILE, "report: '%s': format version %u; this ksnoop reads versions %u to %u",
-			       r->where, i, RECFILE_OLDEST_VERSION, RECFILE_VERSION);
+			       r->where, version, RECFILE_OLDEST_VERSION, RECFILE_VERSION);
 	}
+	m->format = version;
 	m->version = cur_str(&c);
 	m->release = cur_str(&c);
 	m->machine = cur_str(&c);
@@ -991,7 +1022,14 @@ static int parse_meta(struct recfile *r, const char *p, size_t len, __u64 at, st
 		return ks_fail(e, -ENOMEM, "out of memory");
 	for (; m->nspecs < (int)i && !c.bad; m->nspecs++)
 		m->specs[m->nspecs] = cur_str(&c);
-	return c.bad ? bad(r, e, at, "header does not parse") : 0;
+	if (!c.bad)
+		parse_meta_v5(r, &c, version);
+	/* --hist=linear's range as the command line bounds it: its top fits 64 bits. */
+	if (c.bad || m->output > RECFILE_OUT_HIST ||
+	    m->hist_nbuckets > KSNOOP_HIST_LINEAR_MAX || (m->hist_step && !m->hist_nbuckets) ||
+	    (__int128)m->hist_min + (__int128)m->hist_step * m->hist_nbuckets > INT64_MAX)
+		return bad(r, e, at, "header does not parse");
+	return 0;
 }
 
 static int parse_btf(struct recfile *r, const char *p, size_t len, __u64 at, struct ks_error *e)
@@ -1219,6 +1257,8 @@ void recfile__free(struct recfile *r)
 	free(r->meta.version);
 	free(r->meta.release);
 	free(r->meta.machine);
+	free(r->meta.host);
+	free(r->meta.by);
 	free(r->meta.clock);
 	for (i = 0; i < r->ntargets; i++) {
 		free(r->targets[i].label);

@@ -39,7 +39,7 @@
 
 #define RECFILE_MAGIC		"KSNOOPR\n"
 #define RECFILE_MAGIC_LEN	8
-#define RECFILE_VERSION		4
+#define RECFILE_VERSION		5
 /* The oldest version a reader takes: 2 has the same records, zlib blocks. */
 #define RECFILE_OLDEST_VERSION	2
 /* Events are written in blocks of about this much raw data. */
@@ -77,11 +77,29 @@ enum recfile_kind {
 	RECFILE_USDT = 1,
 };
 
+/*
+ * What `report FILE` prints without an output option (format 5): the
+ * events, or the table `record --count` / `record --hist` asked for,
+ * made at report time from the recorded events.
+ */
+enum recfile_output {
+	RECFILE_OUT_EVENTS = 0,
+	RECFILE_OUT_COUNT = 1,
+	RECFILE_OUT_HIST = 2,
+};
+
 /* What the HEADER block says. */
 struct recfile_meta {
+	__u32 format;		/* the file's format version (the reader's; the writer writes its own) */
 	char *version;		/* ksnoop's */
 	char *release;		/* uname -r of the traced machine */
-	char *machine;		/* uname -m */
+	char *machine;		/* uname -m: the architecture */
+	/*
+	 * The recording machine's name (uname -n; format 5).  A file of an
+	 * older format has none: the reader puts its file name here, which
+	 * is what a merged report marks its events with.
+	 */
+	char *host;
 	__u64 start_ns;		/* CLOCK_REALTIME when recording began */
 	char *clock;		/* of the records' times: "monotonic" (bpf_ktime_get_ns) */
 	__s64 clock_offset_ns;	/* realtime - monotonic, for wall-clock text */
@@ -89,6 +107,12 @@ struct recfile_meta {
 	bool stack;		/* -s */
 	int nspecs;
 	char **specs;
+	/* Format 5: what a plain report prints (record --count, --hist). */
+	__u32 output;		/* enum recfile_output */
+	char *by;		/* --by KEY,... ("": none) */
+	__s64 hist_min;		/* --hist=linear (hist_step 0: log2) */
+	__u64 hist_step;
+	__u32 hist_nbuckets;
 };
 
 /* What the END block says: the recording's own totals. */

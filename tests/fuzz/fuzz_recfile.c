@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "print.h"
+#include "rec_merge.h"
 #include "rec_query.h"
 #include "tree_print.h"
 #include "recfile.h"
@@ -168,6 +169,54 @@ static void print_records(struct recfile *r)
 		close(fd);
 }
 
+/*
+ * The file merged with itself (report f.ksr f.ksr): every record of both
+ * readers, each once, printed with its host (format 5's, or the name).
+ */
+static void merge_records(uint8_t *file, size_t len)
+{
+	FILE *f[2] = { fmemopen(file, len, "r"), fmemopen(file, len, "r") };
+	struct recfile *r[2] = {};
+	struct rec_merge_source src[2];
+	struct print_opts text = { .format = REPORT_TEXT };
+	struct rec_merge *m = NULL;
+	struct printer pt;
+	struct ks_error e = {};
+	const void *rec;
+	size_t size;
+	int i, which, n = 0, ret = 0, seen[2] = {};
+
+	for (i = 0; i < 2 && f[i]; i++) {
+		r[i] = recfile__open(f[i], "fuzz", &e);
+		if (!r[i])
+			break;
+		src[i] = (struct rec_merge_source){ rec_merge__recfile_next, r[i],
+						    recfile__meta(r[i])->clock_offset_ns };
+	}
+	if (i == 2)
+		m = rec_merge__new(src, 2, &e);
+	printer__init(&pt, devnull, &text);
+	while (m && n++ < 2 * MAX_RECORDS && (ret = rec_merge__next(m, &rec, &size, &which, &e)) > 0) {
+		const struct ksnoop_event *ev = rec;
+
+		check(which == 0 || which == 1);
+		seen[which]++;
+		pt.opts.host = recfile__meta(r[which])->host;
+		pt.opts.clock_offset_ns = recfile__meta(r[which])->clock_offset_ns;
+		printer__event(&pt, &recfile__target(r[which], ev->func_id)->plan, rec, size);
+	}
+	/* Both readers read the same bytes: neither ends before the other has its records. */
+	if (m && n <= 2 * MAX_RECORDS && ret == 0)
+		check(seen[0] == seen[1]);
+	printer__fini(&pt);
+	rec_merge__free(m);
+	for (i = 0; i < 2; i++) {
+		recfile__free(r[i]);
+		if (f[i])
+			fclose(f[i]);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ks_error e = {};
@@ -198,6 +247,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			print_records(r);
 		else
 			check(e.err < 0 && e.msg[0] && memchr(e.msg, 0, sizeof(e.msg)));
+		if (r)
+			merge_records(file, len);
 		recfile__free(r);
 		fclose(f);
 	}

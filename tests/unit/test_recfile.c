@@ -75,6 +75,8 @@ static struct file write_events(const struct capture_plan *plan, bool with_end, 
 	struct recfile_meta m = {
 		.version = "test", .release = "6.1.0", .machine = "x86_64", .start_ns = 5,
 		.clock = "monotonic", .clock_offset_ns = 7, .nspecs = 1, .specs = specs,
+		.host = "hostA", .output = RECFILE_OUT_HIST, .by = "comm", .hist_min = -4,
+		.hist_step = 2, .hist_nbuckets = 4,
 	};
 	struct recfile_totals tot = { .lost = 3 };
 	struct recfile_writer *w;
@@ -299,6 +301,13 @@ static void test_round_trip_prints_the_same(void **state)
 	assert_string_equal(recfile__meta(rf)->release, "6.1.0");
 	assert_string_equal(recfile__meta(rf)->specs[0], SPEC_TEXT);
 	assert_int_equal(recfile__meta(rf)->clock_offset_ns, 7);
+	/* Format 5: the host and what a plain report prints. */
+	assert_string_equal(recfile__meta(rf)->host, "hostA");
+	assert_int_equal(recfile__meta(rf)->output, RECFILE_OUT_HIST);
+	assert_string_equal(recfile__meta(rf)->by, "comm");
+	assert_int_equal(recfile__meta(rf)->hist_min, -4);
+	assert_int_equal(recfile__meta(rf)->hist_step, 2);
+	assert_int_equal(recfile__meta(rf)->hist_nbuckets, 4);
 	assert_int_equal(recfile__ntargets(rf), 1);
 	t = recfile__target(rf, 0);
 	assert_string_equal(t->plan.sig.name, "ip_send_skb");
@@ -445,6 +454,34 @@ static void record_value_len_past_end(struct block *b)
 static void record_longer_than_block(struct block *b) { b->raw[0] = 0xff; b->raw[1] = 0xff; }
 /* The header's last 3 bytes gone (its length says so): its last string is cut. */
 static void header_cut_short(struct block *b) { b->len -= 3; }
+/*
+ * Format 5's fields after the specs: STR host ("hostA"), output u32,
+ * STR by ("comm"), hist_min, hist_step u64, hist_nbuckets u32.
+ */
+#define V5_TAIL		(4 + 5 + 4 + 4 + 4 + 8 + 8 + 4)
+static void output_unknown(struct block *b) { b->raw[b->len - 32] = 7; }
+static void buckets_too_many(struct block *b) { memset(b->raw + b->len - 4, 0xff, 4); }
+/* hist_step so large that the linear range's top passes INT64_MAX. */
+static void range_past_64_bits(struct block *b) { memset(b->raw + b->len - 12, 0xff, 8); }
+/* A version 4 header: without format 5's fields. */
+static void version_4(struct block *b) { b->raw[4] = 4; b->len -= V5_TAIL; }
+
+/* A version 4 file reads; its host is its file name, its output the events. */
+static void test_version_4_host(void **state)
+{
+	struct file f = edited(0, version_4);
+	struct ks_error e = {};
+	FILE *in;
+	struct recfile *rf = open_file(&f, &in, &e);
+
+	assert_non_null(rf);
+	assert_string_equal(recfile__meta(rf)->host, "t.ksr");
+	assert_int_equal(recfile__meta(rf)->output, RECFILE_OUT_EVENTS);
+	assert_string_equal(recfile__meta(rf)->by, "");
+	recfile__free(rf);
+	fclose(in);
+	free(f.bytes);
+}
 
 static void test_bad_files(void **state)
 {
@@ -453,10 +490,13 @@ static void test_bad_files(void **state)
 	memcpy(f.bytes, "NOTKSNOOP-and-more", 18);
 	f.len = 18;
 	refused(f, "'t.ksr' is not a ksnoop recording");
-	refused(edited(0, bump_version), "format version 99; this ksnoop reads versions 2 to 4");
-	refused(edited(0, version_1), "report: 't.ksr': format version 1; this ksnoop reads versions 2 to 4");
+	refused(edited(0, bump_version), "format version 99; this ksnoop reads versions 2 to 5");
+	refused(edited(0, version_1), "report: 't.ksr': format version 1; this ksnoop reads versions 2 to 5");
 	refused(edited(0, swap_order), "header in another byte order, or not a header at byte 8");
 	refused(edited(0, header_cut_short), "header does not parse at byte 8");
+	refused(edited(0, output_unknown), "header does not parse at byte 8");
+	refused(edited(0, buckets_too_many), "header does not parse at byte 8");
+	refused(edited(0, range_past_64_bits), "header does not parse at byte 8");
 	refused(edited(1, garbage), "BTF does not parse");
 	refused(edited(2, garbage), "plans do not parse");
 	refused(edited(2, first_type_id_huge), "plan 0 does not parse or fit its BTF");
@@ -700,6 +740,7 @@ int main(void)
 		TEST(test_round_trip_prints_the_same),
 		TEST(test_cut_short),
 		TEST(test_bad_files),
+		TEST(test_version_4_host),
 		TEST(test_bad_blocks),
 		TEST(test_delta_round_trip),
 		TEST(test_delta_sizes_vary),
