@@ -223,6 +223,17 @@ guest_prepare() {
 			dpkg-deb -x "$debs" "$guest_root.tmp/root" || die "dpkg-deb -x $debs failed"
 		done
 		rm -rf "$guest_root.tmp/root/usr/share" "$guest_root.tmp/root"/usr/lib/*/gconv
+		# A merged-/usr release (trixie) ships /bin, /sbin and /lib as
+		# links in base-files, which the guest does not unpack: a link
+		# for each entry instead (the initramfs has those directories;
+		# the loader must be at /lib/ld-linux-aarch64.so.1).
+		for p in bin sbin lib; do
+			[ ! -e "$guest_root.tmp/root/$p" ] && [ -d "$guest_root.tmp/root/usr/$p" ] || continue
+			mkdir "$guest_root.tmp/root/$p"
+			for v in "$guest_root.tmp/root/usr/$p"/*; do
+				ln -s "../usr/$p/${v##*/}" "$guest_root.tmp/root/$p/${v##*/}"
+			done
+		done
 		touch "$guest_root.tmp/root/.unpacked"
 		rm -rf "$guest_root"
 		mv "$guest_root.tmp/root" "$guest_root"
