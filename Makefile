@@ -286,6 +286,7 @@ $(UPROG_CC): tests/uprog/types.cc | $(BUILD)
 	@mkdir -p $(@D)
 	$(call uprog_cc,$@) -g -$(call uprog_opt,$@) -Wall -Wextra -Werror $< -o $@
 $(BUILD)/san/test_dwarf: $(UPROG_BINS)
+$(BUILD)/san/test_ufunc: $(BUILD)/uprog/uvars
 FIXTURE_FLAGS += -DKSNOOP_UPROG_DIR='"$(abspath $(UPROG_DIR))"' \
 		 -DKSNOOP_FUZZ_REGRESSIONS='"$(abspath tests/fuzz/regressions)"'
 

@@ -68,7 +68,12 @@ static __always_inline __u64 arch_ip(struct pt_regs *regs)
 	return regs->rip;
 }
 
-/* The current thread's pointer as its user code sees it: fs_base (TLS variant II). */
+/*
+ * The current thread's pointer as its user code sees it: fs_base (TLS
+ * variant II).  glibc sets it through arch_prctl(ARCH_SET_FS), which
+ * writes the task's copy: never stale while the thread runs.
+ */
+#define ARCH_TP_SAVED_LATE 0
 struct thread_struct___ksnoop {
 	unsigned long fsbase;
 } __attribute__((preserve_access_index));
@@ -197,7 +202,20 @@ static __always_inline __u64 arch_ip(struct pt_regs *regs)
 	return ARCH_REGS(regs)->pc;
 }
 
-/* The current thread's pointer as its user code sees it: tpidr_el0 (TLS variant I). */
+/*
+ * The current thread's pointer as its user code sees it: tpidr_el0 (TLS
+ * variant I), as the kernel last saved it.  User code writes the register
+ * itself (glibc: "msr tpidr_el0" at start-up), and the kernel copies it
+ * into the task only when the thread leaves the CPU (the context switch's
+ * tls_preserve_current_state()), at clone (CLONE_SETTLS) or for ptrace;
+ * exec clears the register but not a native task's copy.  So until the
+ * main thread of a new program first leaves the CPU, this is the value
+ * of the process before exec (its parent's thread pointer, copied at
+ * fork: an address in the parent's memory, "could not read memory" at
+ * the first calls).  words.bpf.h's thread_pointer() takes it from glibc's
+ * rseq registration where it can (ARCH_TP_SAVED_LATE).
+ */
+#define ARCH_TP_SAVED_LATE 1
 struct thread_struct___ksnoop {
 	struct {
 		unsigned long tp_value;

@@ -196,6 +196,55 @@ static __always_inline bool src_unread(const __u64 *words,
 	       ((acc->flags & KSNOOP_VAL_STR_LEN) && slot_unread(words, acc->len_slot));
 }
 
+/* The task's rseq area (struct rseq __user *): task->rseq, or task->rseq.usrptr since the rseq rework (6.19). */
+struct task_struct___rseq_ptr {
+	void *rseq;
+} __attribute__((preserve_access_index));
+struct rseq_data___ksnoop {
+	void *usrptr;
+} __attribute__((preserve_access_index));
+struct task_struct___rseq_data {
+	struct rseq_data___ksnoop rseq;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u64 task_rseq_area(void)
+{
+	void *t = (void *)bpf_get_current_task();
+
+	/* A kind that differs (a pointer, a struct) is a field that does not exist. */
+	if (bpf_core_field_exists(((struct task_struct___rseq_data *)0)->rseq.usrptr))
+		return (__u64)BPF_CORE_READ((struct task_struct___rseq_data *)t, rseq.usrptr);
+	if (bpf_core_field_exists(((struct task_struct___rseq_ptr *)0)->rseq))
+		return (__u64)BPF_CORE_READ((struct task_struct___rseq_ptr *)t, rseq);
+	return 0;
+}
+
+/*
+ * The thread pointer of the current thread, for @tls:NAME.  Where the
+ * kernel's copy may be stale (arm64: the pre-exec value until the thread
+ * first leaves the CPU, which nothing here can tell from a right one),
+ * glibc's own bookkeeping gives it: every thread registers its rseq area
+ * with the kernel (the task's rseq pointer, cleared at exec and for a new
+ * thread until it registers) at __rseq_offset bytes from its thread
+ * pointer, a constant glibc stores at start-up.  The resolver found that
+ * variable's link-time address in the executable (plan.uvar_rseq_off, 0
+ * if none) and WORDS has the file's load bias.  Without either, or before
+ * the thread registered, the kernel's copy.
+ */
+static __always_inline __u64 thread_pointer(const __u64 *words)
+{
+	__u64 rseq;
+	__s64 off = 0;
+
+	if (!ARCH_TP_SAVED_LATE || !plan.uvar_rseq_off || slot_unread(words, KSNOOP_MAX_ARGS))
+		return arch_thread_pointer();
+	rseq = task_rseq_area();
+	if (!rseq || bpf_probe_read_user(&off, sizeof(off),
+					 (void *)(words[KSNOOP_MAX_ARGS] + plan.uvar_rseq_off)))
+		return arch_thread_pointer();
+	return rseq - off;
+}
+
 /* ACC's source word; 0 for one not read (callers check src_unread() first). */
 static __always_inline __u64 src_word(const __u64 *words,
 				      const volatile struct ksnoop_access *acc)
@@ -204,7 +253,7 @@ static __always_inline __u64 src_word(const __u64 *words,
 
 	if (acc->src == KSNOOP_SRC_UTLS)
 		return (plan.flags & KSNOOP_PLAN_UVARS) ?
-		       arch_thread_pointer() + plan.uvar_tls_delta : 0;
+		       thread_pointer(words) + plan.uvar_tls_delta : 0;
 	if (slot > KSNOOP_MAX_ARGS || slot_unread(words, slot))
 		return 0;
 	return words[slot];

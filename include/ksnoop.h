@@ -682,6 +682,13 @@ struct ksnoop_plan {
 	__u64 uvar_ip;
 	/* KSNOOP_PLAN_UVARS: the executable's TLS block from the thread pointer */
 	__s64 uvar_tls_delta;
+	/*
+	 * KSNOOP_PLAN_UVARS, @tls:NAME: the link-time address of glibc's
+	 * __rseq_offset in the executable, 0 if it has none: where the
+	 * kernel's copy of the thread pointer may be stale (arm64), the
+	 * task's rseq area less that is the thread pointer (words.bpf.h).
+	 */
+	__u64 uvar_rseq_off;
 };
 
 enum ksnoop_event_flags {
@@ -921,7 +928,7 @@ _Static_assert(KSNOOP_SOCK_NR_FIELDS <= 4 * KSNOOP_TUPLE_OFF_STEPS, "tuple offse
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
 _Static_assert(sizeof(struct ksnoop_side_plan) == 2768, "side plan layout");
-_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8 + 16 + 8 + 16, "plan layout");
+_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8 + 16 + 8 + 16 + 8, "plan layout");
 _Static_assert(sizeof(struct ksnoop_by_key) == 8 + KSNOOP_BY_KEY_SIZE, "by key layout");
 _Static_assert(KSNOOP_BY_SIZE + KSNOOP_COMM_LEN + 8 <= KSNOOP_BY_KEY_SIZE, "a --by key fits its parts");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) <= KSNOOP_BY_SIZE &&

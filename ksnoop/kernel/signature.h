@@ -48,6 +48,7 @@ struct sig_vars {
 	const struct sig_var *v;
 	int n;
 	__s64 tls_delta;		/* the executable's TLS block from the thread pointer */
+	__u64 rseq_off;			/* glibc's __rseq_offset in the executable, 0: none */
 };
 
 /* What a target takes and returns, from BTF. */
@@ -77,6 +78,7 @@ struct signature {
 	int nvars;
 	__u64 uvar_ip;			/* the probe's link-time address */
 	__s64 uvar_tls_delta;		/* the executable's TLS block from the thread pointer */
+	__u64 uvar_rseq_off;		/* glibc's __rseq_offset in the executable, 0: none */
 };
 
 /*

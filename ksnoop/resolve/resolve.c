@@ -286,6 +286,7 @@ static int plan_uvars(struct rctx *r, struct ksnoop_plan *bp)
 	bp->flags |= KSNOOP_PLAN_UVARS;
 	bp->uvar_ip = r->sig->uvar_ip;
 	bp->uvar_tls_delta = r->sig->uvar_tls_delta;
+	bp->uvar_rseq_off = r->sig->uvar_rseq_off;
 	return 0;
 }
 

@@ -651,12 +651,40 @@ static int refuse_match(struct ufunc_front *fe, struct ufunc_match *m, struct ks
 
 /* ---- variables (@NAME, @tls:NAME) ---- */
 
+/* Where the executable's thread-local variables are (sig_vars). */
+struct tls_place {
+	__s64 delta;		/* its TLS block from the thread pointer */
+	__u64 rseq_off;		/* glibc's __rseq_offset, 0: none */
+};
+
+/*
+ * The link-time address of glibc's __rseq_offset in B (a static glibc's;
+ * a dynamic one keeps it in the loader), or 0: the distance from a
+ * thread's pointer to the rseq area it registers with the kernel, which
+ * the capture program reads where the kernel's copy of the thread pointer
+ * may be stale (arm64's tpidr_el0: the pre-exec value until the thread
+ * first leaves the CPU).
+ */
+static __u64 rseq_offset_var(const struct ufunc_bin *b)
+{
+	struct usym_named look = { .name = "__rseq_offset" };
+	struct usym_obj o = {};
+	struct stat st;
+	int err;
+
+	if (fstat(b->fd, &st))
+		return 0;
+	err = usym_elf__lookup(b->fd, st.st_size, &look, 1, &o);
+	usym_obj__free(&o);
+	return !err && look.found && !look.ambiguous && !look.tls ? look.addr : 0;
+}
+
 /*
  * Where the executable's TLS block starts from the thread pointer, from
  * its PT_TLS: the loader gives the executable the first block, at a place
  * the ABI fixes; a library's block it places at run time (not known here).
  */
-static int tls_delta(const struct ufunc_bin *b, __s64 *delta, struct ks_error *e)
+static int tls_place(const struct ufunc_bin *b, struct tls_place *place, struct ks_error *e)
 {
 	__u64 align = b->obj.tls_align ? b->obj.tls_align : 1;
 
@@ -670,13 +698,14 @@ static int tls_delta(const struct ufunc_bin *b, __s64 *delta, struct ks_error *e
 			       b->path, (unsigned long long)b->obj.tls_memsz, (unsigned long long)align);
 #if defined(__x86_64__)
 	/* Variant II: the block ends at the thread pointer (fs_base). */
-	*delta = -(__s64)((b->obj.tls_memsz + align - 1) & ~(align - 1));
+	place->delta = -(__s64)((b->obj.tls_memsz + align - 1) & ~(align - 1));
 #elif defined(__aarch64__)
 	/* Variant I: after the 16-byte thread control block at tpidr_el0, aligned. */
-	*delta = (__s64)((16 + align - 1) & ~(align - 1));
+	place->delta = (__s64)((16 + align - 1) & ~(align - 1));
 #else
 #error "ksnoop knows where the executable's TLS block is on x86-64 and arm64 only"
 #endif
+	place->rseq_off = rseq_offset_var(b);
 	return 0;
 }
 
@@ -714,7 +743,7 @@ static int tls_from_symtab(struct ufunc_bin *b, const char *name, struct sig_var
 
 /* VAR of S's item IT, typed from B's debug info into *V. */
 static int type_var(struct ufunc_front *fe, struct ufunc_bin *b, const struct spec_item *it,
-		    struct sig_var *v, __s64 *delta, struct ks_error *e)
+		    struct sig_var *v, struct tls_place *place, struct ks_error *e)
 {
 	bool want_tls = false, tls = false;
 	const char *name = item_var(it, &want_tls);
@@ -734,7 +763,7 @@ static int type_var(struct ufunc_front *fe, struct ufunc_bin *b, const struct sp
 		err = ks_fail(e, -EINVAL, "'%s': '%s' is %sa thread-local variable of '%s': write '@%s%s'",
 			      it->base, name, tls ? "" : "not ", b->path, tls ? "tls:" : "", name);
 	else if (!err && tls)
-		err = tls_delta(b, delta, e);
+		err = tls_place(b, place, e);
 	if (err) {
 		e->pos = it->base_pos;
 		return err;
@@ -749,7 +778,7 @@ static int type_var(struct ufunc_front *fe, struct ufunc_bin *b, const struct sp
  * copied for the signatures): *OUT kept by the front end, *N of them.
  */
 static int spec_vars(struct ufunc_front *fe, struct ufunc_bin *b, const struct spec *s,
-		     struct sig_var **out, int *n, __s64 *delta, struct ks_error *e)
+		     struct sig_var **out, int *n, struct tls_place *place, struct ks_error *e)
 {
 	struct sig_var *v;
 	bool tls;
@@ -771,7 +800,7 @@ static int spec_vars(struct ufunc_front *fe, struct ufunc_bin *b, const struct s
 			;
 		if (j < *n)
 			continue;
-		err = type_var(fe, b, &s->items[i], &v[*n], delta, e);
+		err = type_var(fe, b, &s->items[i], &v[*n], place, e);
 		if (err)
 			return err;
 		(*n)++;
@@ -783,13 +812,16 @@ int ufunc_front__vars(struct ufunc_front *fe, const char *path, const struct spe
 		      struct sig_vars *out, struct ks_error *e)
 {
 	struct ufunc_bin *b = get_bin(fe, path, e);
+	struct tls_place place = {};
 	struct sig_var *v = NULL;
 	int err;
 
 	memset(out, 0, sizeof(*out));
 	if (!b)
 		return e->err;
-	err = spec_vars(fe, b, spec, &v, &out->n, &out->tls_delta, e);
+	err = spec_vars(fe, b, spec, &v, &out->n, &place, e);
+	out->tls_delta = place.delta;
+	out->rseq_off = place.rseq_off;
 	if (err || !out->n)
 		return err;
 	out->v = v;
@@ -799,7 +831,8 @@ int ufunc_front__vars(struct ufunc_front *fe, const char *path, const struct spe
 
 /* M's signature reads the spec's variables: typed in the same BTF, at M's address. */
 static int match_vars(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_match *m,
-		      const struct sig_var *vars, int nvars, __s64 delta, struct ks_error *e)
+		      const struct sig_var *vars, int nvars, const struct tls_place *place,
+		      struct ks_error *e)
 {
 	if (!nvars || m->refused)
 		return 0;
@@ -811,7 +844,8 @@ static int match_vars(struct ufunc_front *fe, struct ufunc_bin *b, struct ufunc_
 	m->sig.vars = vars;
 	m->sig.nvars = nvars;
 	m->sig.uvar_ip = m->addr + m->off;
-	m->sig.uvar_tls_delta = delta;
+	m->sig.uvar_tls_delta = place->delta;
+	m->sig.uvar_rseq_off = place->rseq_off;
 	return 0;
 }
 
@@ -826,7 +860,7 @@ static int match_sigs(struct ufunc_front *fe, struct ufunc_bin *b, const struct 
 	struct sig_var *vars = NULL;
 	struct btf *btf = NULL;
 	int i, r, ntyped = 0, nvars = 0, err = 0;
-	__s64 delta = 0;
+	struct tls_place place = {};
 
 	if (!ids)
 		return ks_fail(e, -ENOMEM, "out of memory");
@@ -837,7 +871,7 @@ static int match_sigs(struct ufunc_front *fe, struct ufunc_bin *b, const struct 
 		err = r < 0 ? refuse_match(fe, &ms[i], e) : 0;
 	}
 	if (!err)
-		err = spec_vars(fe, b, s, &vars, &nvars, &delta, e);
+		err = spec_vars(fe, b, s, &vars, &nvars, &place, e);
 	if (!err && ntyped && !(btf = typed_btf(fe, b->dw)))
 		err = ks_fail(e, -ENOMEM, "out of memory");
 	for (i = 0; i < n && btf && !err; i++) {
@@ -853,7 +887,7 @@ static int match_sigs(struct ufunc_front *fe, struct ufunc_bin *b, const struct 
 	free(ids);
 	err = err ?: untyped_sigs(fe, ms, n, e);
 	for (i = 0; i < n && !err; i++)
-		err = match_vars(fe, b, &ms[i], vars, nvars, delta, e);
+		err = match_vars(fe, b, &ms[i], vars, nvars, &place, e);
 	return err;
 }
 

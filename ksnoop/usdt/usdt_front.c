@@ -489,6 +489,7 @@ int usdt_front__type_vars(struct usdt_front *fe, struct usdt_match *ms, int n,
 		sig->vars = vars->v;
 		sig->nvars = vars->n;
 		sig->uvar_tls_delta = vars->tls_delta;
+		sig->uvar_rseq_off = vars->rseq_off;
 		ms[i].has_btf = true;
 	}
 	return 0;

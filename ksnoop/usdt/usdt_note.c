@@ -237,8 +237,41 @@ int usdt__read(const char *path, struct usdt_file **out, struct ks_error *e)
 	return err;
 }
 
+/*
+ * Where SCN says .stapsdt.base is now, if it is that section: prelink moved
+ * a library's sections and left the notes as the linker wrote them, so
+ * each note records the base it was linked against beside its site.
+ */
+static bool stapsdt_base_addr(Elf *elf, size_t shstrndx, const GElf_Shdr *sh, __u64 *addr)
+{
+	const char *name = elf_strptr(elf, shstrndx, sh->sh_name);
+
+	if (!name || strcmp(name, ".stapsdt.base"))
+		return false;
+	*addr = sh->sh_addr;
+	return true;
+}
+
+/*
+ * Each site where the file has it now: moved by .stapsdt.base's address
+ * less the note's base, when both are known, as libbpf moves the sites it
+ * attaches (usdt.c, collect_usdt_targets()), so that ksnoop's own sites,
+ * the load bias of a probe's variables and libbpf's uprobes agree.  The
+ * semaphore stays as the note has it, as libbpf leaves it.
+ */
+static void apply_stapsdt_base(struct usdt_file *f, __u64 base_addr)
+{
+	int i;
+
+	for (i = 0; i < f->nprobes && base_addr; i++)
+		if (f->probes[i].base)
+			f->probes[i].pc += base_addr - f->probes[i].base;
+}
+
 int usdt__read_fd(int fd, const char *path, struct usdt_file **out, struct ks_error *e)
 {
+	__u64 base_addr = 0;
+	size_t shstrndx = 0;
 	struct usdt_file *f = NULL;
 	Elf_Scn *scn = NULL;
 	Elf *elf = NULL;
@@ -264,6 +297,8 @@ int usdt__read_fd(int fd, const char *path, struct usdt_file **out, struct ks_er
 		goto out;
 	}
 	cls = gelf_getclass(elf);
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		shstrndx = 0;	/* no names: no .stapsdt.base, the notes as written */
 	f = calloc(1, sizeof(*f));
 	if (!f || !(f->path = strdup(path))) {
 		err = -ENOMEM;
@@ -275,7 +310,12 @@ int usdt__read_fd(int fd, const char *path, struct usdt_file **out, struct ks_er
 		GElf_Nhdr nh;
 		size_t off = 0, noff, doff;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (shstrndx && sh.sh_type == SHT_PROGBITS &&
+		    stapsdt_base_addr(elf, shstrndx, &sh, &base_addr))
+			continue;
+		if (sh.sh_type != SHT_NOTE)
 			continue;
 		data = elf_getdata(scn, NULL);
 		if (!data) {
@@ -306,6 +346,7 @@ int usdt__read_fd(int fd, const char *path, struct usdt_file **out, struct ks_er
 			}
 		}
 	}
+	apply_stapsdt_base(f, base_addr);
 out:
 	if (elf)
 		elf_end(elf);

@@ -6,10 +6,9 @@
  * name (usym_elf.c's bounded reader).  What is x86-64 about a location is
  * decoded by usdt_arch__parse_loc(); this file only places the pieces.
  *
- * Addresses are taken as the note has them: libbpf also moves them by
- * .stapsdt.base's address minus the note's base, which only prelink ever
- * made differ; a prelinked file's %rip symbols would be read at the wrong
- * place (the site, the semaphore and the symbol move together otherwise).
+ * Sites are where usdt__read_fd() says: moved, as libbpf moves them, by
+ * .stapsdt.base's address less the note's base (only prelink made them
+ * differ), so a %rip symbol is found from the site where the file has it.
  */
 #include <errno.h>
 #include <stdint.h>

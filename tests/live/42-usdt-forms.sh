@@ -28,7 +28,7 @@ expect_match notes_have_float_arg 'Arguments: -4@%edi 8f@' "$notes"
 # --- info: every probe listed, the unreadable arguments said why ---
 out=$(ks info usdt "$F" 2>&1); rc=$?
 expect_eq info_status 0 "$rc"
-expect_eq info_every_probe 13 "$(printf '%s\n' "$out" | grep -c '^ksnoop_forms ')"
+expect_eq info_every_probe 15 "$(printf '%s\n' "$out" | grep -c '^ksnoop_forms ')"
 expect_match info_struct_args \
 	'^ksnoop_forms +bystruct .* arg0:s32@%edi arg1:u128@\S+ arg2:u192@8\(%rsp\) arg3:s32@\S+  # not readable by libbpf: arg1, a 16-byte value \(a struct or __int128 passed by value\); arg2, a 24-byte value \(a struct passed by value\)$' \
 	"$out"
@@ -126,7 +126,7 @@ WORKLOAD "$F" fire 1
 EXPECT   glob_arg1_status: exit 0
 EXPECT   glob_arg1_events: eq "ksnoop_forms:indexed=100 ksnoop_forms:mixed=1 ksnoop_forms:mixed=101 ksnoop_forms:plain=0 ksnoop_forms:ripsym=2000 ksnoop_forms:scaled2=0" \
            "$(events "$OUT" | jq -r '"\(.func)=\(.values.arg1)"' 2>&1 | sort | joined)"
-EXPECT   glob_arg1_counted: stderr '\*:\*\(arg1\): 13 probe\(s\) match, 6 traced, 7 left out$'
+EXPECT   glob_arg1_counted: stderr '\*:\*\(arg1\): 15 probe\(s\) match, 8 traced, 7 left out$'
 EXPECT   glob_arg1_none_why: stderr "ksnoop_forms:none left out: 'arg1' is not an argument of ksnoop_forms:none \(no arguments\)"
 EXPECT   glob_arg1_struct_why: stderr "ksnoop_forms:bystruct left out: arg1 is at '[^']+', a 16-byte value"
 EXPECT   glob_arg1_nothing_left: eq "" "$(left_progs "$PROGS")"
@@ -158,6 +158,35 @@ EXPECT   own_rip_values: eq "1000,2000,3000,0,-7 1001,2001,3001,1,-7 1002,2002,3
 EXPECT   own_index_values: eq "102,100,0,-1 103,101,1,-2 104,102,2,-3 105,103,3,-4 102,100,0,-1" \
            "$(events "$OUT" | jq -r 'select(.func == "ksnoop_forms:indexed") | [.values[]] | map(tostring) | join(",")' 2>&1 | joined)"
 EXPECT   own_nothing_left: eq "" "$(left_progs "$PROGS")"
+CASE
+
+# --- notes as prelink leaves them: site and base 0x1000 below where the
+#     file has them (.stapsdt.base's address); libbpf's sites and ksnoop's
+#     own are moved by the difference alike, and so is the load bias of
+#     a variable (@NAME). ---
+site=$(readelf -n "$F" 2>/dev/null | awk '/Name: prelinked$/ { getline; sub(/,$/, "", $2); print $2; exit }')
+expect_match info_prelinked_note_below '^0x[0-9a-f]+$' "$site"
+out=$(ks -j info usdt "$F" 2>&1)
+expect_eq info_prelinked_site_moved "$(printf '0x%x' $((site + 0x1000)))" \
+	"$(printf '%s\n' "$out" | jq -r 'select(.name == "prelinked") | .address' 2>&1)"
+ks_case <<'CASE'
+NAME     attach_prelinked
+RUN      -j usdt "$F:ksnoop_forms:prelinked" "$F:ksnoop_forms:prelinked_rip"
+WORKLOAD "$F" prelinked 3
+EXPECT   prelinked_status: exit 0
+EXPECT   prelinked_own_said: stderr 'ksnoop_forms:prelinked_rip: 1 call site\(s\) attached by ksnoop'
+EXPECT   prelinked_libbpf_values: eq "0,-9 1,-9 2,-9" \
+           "$(events "$OUT" | jq -r 'select(.func == "ksnoop_forms:prelinked") | [.values[]] | map(tostring) | join(",")' 2>&1 | joined)"
+EXPECT   prelinked_own_values: eq "5000,0 5001,1 5002,2" \
+           "$(events "$OUT" | jq -r 'select(.func == "ksnoop_forms:prelinked_rip") | [.values[]] | map(tostring) | join(",")' 2>&1 | joined)"
+EXPECT   prelinked_nothing_left: eq "" "$(left_progs "$PROGS")"
+CASE
+ks_case <<'CASE'
+NAME     attach_prelinked_var
+RUN      -j usdt "$F:ksnoop_forms:prelinked(arg0, @ksnoop_counter)"
+WORKLOAD "$F" prelinked 2
+EXPECT   prelinked_var_values: eq "0,5000 1,5001" \
+           "$(events "$OUT" | jq -r '[.values[]] | map(tostring) | join(",")' 2>&1 | joined)"
 CASE
 
 # A predicate on such an argument.

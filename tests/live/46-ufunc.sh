@@ -5,7 +5,7 @@
 # struct pointer, a signed int return, 8 arguments: two on the stack)
 # traced with their entry values, returns, recursion, threads, strings on
 # pages not touched yet, predicates; a copy without debug info (untyped:
-# arg0..arg5) with -p, globs, +OFFSET, 0xADDRESS, -L, --count --by, record
+# arg0..arg5) with -p, globs, +OFFSET, 0xADDRESS, -L, --count --by, --hist, record
 # and report; libc's functions found by the library's name and typed from
 # libc6-dbg; bad specs and what the ABI puts out of reach refused in one line.
 # C++ (app.cc by g++ and clang++ at -O0 and -O2) by demangled names; a
@@ -353,6 +353,13 @@ RUN      --count --by arg0 "u:$A:uf_fail(arg0)"
 WORKLOAD "$A" 2
 EXPECT   count_by_arg0_3: count 1 '^ +2 +3 +uf_fail$'
 EXPECT   count_by_arg0_4: count 1 '^ +2 +4 +uf_fail$'
+CASE
+ks_case <<'CASE'
+NAME     ufunc_hist
+RUN      -j --hist "u:$A:uf_fail(arg0)"
+WORKLOAD "$A" 2
+EXPECT   hist_counted: eq 4 "$(record hist "$OUT" | jq -r '.count' 2>&1)"
+EXPECT   hist_buckets: eq "2-3:2 4-7:2" "$(record hist "$OUT" | jq -r '.buckets[] | "\(.min)-\(.max):\(.count)"' 2>&1 | joined)"
 CASE
 
 # --- record, then report: the same values ---

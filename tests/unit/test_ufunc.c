@@ -8,6 +8,7 @@
  * refusals with their errno and column, or a glob's match left out.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -22,6 +23,10 @@
 #include "resolve.h"
 #include "spec.h"
 #include "ufunc.h"
+
+#ifndef KSNOOP_UPROG_DIR
+#error "KSNOOP_UPROG_DIR: the Makefile passes build/uprog's path"
+#endif
 
 /* Functions of ours to find: out of line, kept. */
 __attribute__((noinline, used)) long ufunc_test_alpha(long a)
@@ -242,6 +247,9 @@ static void test_variables(void **state)
 	assert_true(plan.bpf.flags & KSNOOP_PLAN_UVARS);
 	assert_int_equal(plan.bpf.uvar_ip, ms[0].addr);
 	assert_int_equal(plan.bpf.uvar_tls_delta, ms[0].sig.uvar_tls_delta);
+	/* A dynamic glibc keeps __rseq_offset in its loader, not here. */
+	assert_int_equal(ms[0].sig.uvar_rseq_off, 0);
+	assert_int_equal(plan.bpf.uvar_rseq_off, 0);
 	acc = &plan.bpf.side[KSNOOP_ENTRY].values[0].acc;
 	assert_int_equal(acc->src, KSNOOP_SRC_UGLOBAL);
 	assert_int_equal(acc->nsteps, 1);
@@ -256,6 +264,57 @@ static void test_variables(void **state)
 	assert_int_equal(plan.bpf.side[KSNOOP_ENTRY].preds[0].acc.src, KSNOOP_SRC_UGLOBAL);
 	/* The argument still reads its register. */
 	assert_int_equal(plan.bpf.side[KSNOOP_ENTRY].values[3].acc.src, KSNOOP_SRC_ARG);
+	resolver__release(&plan);
+	free(ms);
+	spec__free(&s);
+	ufunc_front__free(fe);
+}
+
+/* The link-time address of SYM in the file PATH, as nm says; 0 if none. */
+static unsigned long nm_addr(const char *path, const char *sym)
+{
+	char cmd[PATH_MAX + 64], line[512], name[256], type;
+	unsigned long addr = 0, a;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "nm -- '%s' 2>/dev/null", path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, "%lx %c %255s", &a, &type, name) == 3 && !strcmp(name, sym))
+			addr = a;
+	pclose(p);
+	return addr;
+}
+
+/*
+ * @tls:NAME in a static glibc program (vars.c, linked static): the plan
+ * carries where its __rseq_offset is, which the capture program reads
+ * where the kernel's copy of the thread pointer may be stale (arm64's
+ * main thread before it first leaves the CPU: vm/91-uvars.sh).
+ */
+static void test_tls_rseq_offset(void **state)
+{
+	const char *path = KSNOOP_UPROG_DIR "/uvars";
+	struct resolve_opts opts = { .max_bytes = 64, .str_bytes = 64 };
+	unsigned long want = nm_addr(path, "__rseq_offset");
+	struct capture_plan plan = {};
+	struct ufunc_front *fe = NULL;
+	struct ufunc_match *ms;
+	struct ks_error e;
+	struct spec s;
+	char text[PATH_MAX + 64];
+	int n;
+
+	assert_true(want != 0);
+	snprintf(text, sizeof(text), "u:%s:uv_work(@tls:uv_tls_id, @uv_counter)", path);
+	n = match(text, &fe, &s, &ms, &e);
+	if (n != 1)
+		print_message("%d %s\n", n, e.msg);
+	assert_int_equal(n, 1);
+	assert_int_equal(ms[0].sig.uvar_rseq_off, want);
+	assert_int_equal(resolver__resolve(&s, &ms[0].sig, &opts, &plan, &e), 0);
+	assert_int_equal(plan.bpf.uvar_rseq_off, want);
 	resolver__release(&plan);
 	free(ms);
 	spec__free(&s);
@@ -530,6 +589,7 @@ int main(void)
 		cmocka_unit_test(test_offset_and_address),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_variables),
+		cmocka_unit_test(test_tls_rseq_offset),
 		cmocka_unit_test(test_variable_refusals),
 		cmocka_unit_test(test_variable_without_dwarf),
 	};

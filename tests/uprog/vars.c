@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/sdt.h>
 
 #define NOINLINE __attribute__((noinline, used))
 
@@ -38,6 +39,8 @@ volatile long uv_sink;
 /* The probe: what it reads is the program's, not its arguments'. */
 NOINLINE long uv_work(long arg)
 {
+	/* The same, as a USDT probe (vm/91-uvars.sh): uvars:work(arg0 = arg). */
+	DTRACE_PROBE1(uvars, work, arg);
 	uv_sink += arg + uv_tls_id + uv_tls_state.req_id;
 	return arg * 2;
 }

@@ -33,6 +33,11 @@
  *   usdt_forms fire N    call every probe but cold, unmapped and dupsym N
  *                        times (mixed: each of its three sites once per round,
  *                        in that order), then exit
+ *   prelinked "8@%REG -4@$-9", prelinked_rip "-4@ksnoop_counter(%rip) 8@%REG"
+ *            notes as prelink leaves them (base and site 0x1000 below the
+ *            file's), one site each: I, -9 and 5000 + I, I
+ *
+ *   usdt_forms prelinked N   call prelinked N times, then exit
  *   usdt_forms cold      fire cold, unmapped and dupsym once; print "cold page present
  *                        before B after A" (/proc/self/pagemap: 1 mapped in)
  */
@@ -77,15 +82,23 @@ __attribute__((noinline)) static void mixed(int n)
  * address (the nop), the .stapsdt.base it was linked against, no
  * semaphore, then provider, name and arguments.
  */
-#define HAND_PROBE(provider, name, args)					\
+#define HAND_PROBE(provider, name, args) HAND_PROBE_MOVED(provider, name, args, "0")
+
+/*
+ * The same, its note as prelink leaves one: the site and .stapsdt.base
+ * written SHIFT bytes below where the file has them (prelink moves the
+ * sections, never the notes); a reader adds .stapsdt.base's address less
+ * the note's base to the site.
+ */
+#define HAND_PROBE_MOVED(provider, name, args, shift)				\
 	"990: nop\n"								\
 	".pushsection .note.stapsdt,\"?\",\"note\"\n"			\
 	".balign 4\n"								\
 	".4byte 992f-991f, 994f-993f, 3\n"					\
 	"991: .asciz \"stapsdt\"\n"						\
 	"992: .balign 4\n"							\
-	"993: .8byte 990b\n"							\
-	".8byte _.stapsdt.base\n"						\
+	"993: .8byte 990b - " shift "\n"					\
+	".8byte _.stapsdt.base - " shift "\n"					\
 	".8byte 0\n"								\
 	".asciz \"" provider "\"\n"						\
 	".asciz \"" name "\"\n"							\
@@ -143,6 +156,24 @@ __attribute__((noinline)) static void scaled2(int n)
 }
 
 /*
+ * Notes whose base differs from .stapsdt.base's address (PRELINK_SHIFT
+ * below it): one in a form libbpf attaches, one ksnoop attaches itself.
+ * At the notes' own addresses, 4 KiB before the sites, an unadjusted
+ * reader would attach to code that never runs this probe.
+ */
+#define PRELINK_SHIFT "0x1000"
+
+__attribute__((noinline)) static void prelinked(int n)
+{
+	ksnoop_counter = 5000 + n;
+	__asm__ __volatile__(HAND_PROBE_MOVED("ksnoop_forms", "prelinked", "8@%0 -4@$-9",
+					      PRELINK_SHIFT)
+			     HAND_PROBE_MOVED("ksnoop_forms", "prelinked_rip",
+					      "-4@ksnoop_counter(%%rip) 8@%0", PRELINK_SHIFT)
+			     : : "r"((long)n) : "memory");
+}
+
+/*
  * 55 at the start of 64 KiB of its own, which nothing here reads or
  * writes: the kernel maps a file's pages in around a fault, 64 KiB at
  * most, so a fault elsewhere leaves this page out as well.
@@ -196,8 +227,13 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "cold"))
 		return cold();
 	if (argc != 3 || sscanf(argv[2], "%d", &n) != 1) {
-		fprintf(stderr, "usage: usdt_forms fire N | usdt_forms cold\n");
+		fprintf(stderr, "usage: usdt_forms fire N | usdt_forms prelinked N | usdt_forms cold\n");
 		return 2;
+	}
+	if (!strcmp(argv[1], "prelinked")) {
+		for (i = 0; i < n; i++)
+			prelinked(i);
+		return 0;
 	}
 	for (i = 0; i < n; i++) {
 		struct pair p = { i, 2 };

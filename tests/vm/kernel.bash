@@ -185,14 +185,23 @@ kernel_locate() {
 # Sets guest_root, the packages unpacked in the cache (no documentation,
 # locales or gconv modules), and busybox_bin, its busybox. Cached by the
 # packages' versions.
-GUEST_PACKAGES="busybox-static bpftool jq libjq1 libonig5 libc6 libgcc-s1 libcap2 libelf1 zlib1g"
+# A|B: the first of the names the archive has a version of (trixie's
+# t64 transition renamed libelf1 to libelf1t64, which provides the old
+# name: a virtual package has no version to download).
+GUEST_PACKAGES="busybox-static bpftool jq libjq1 libonig5 libc6 libgcc-s1 libcap2 libelf1t64|libelf1 zlib1g"
 guest_prepare() {
-	local key p v debs lock_fd
+	local key p v debs lock_fd names alt
 	key=
+	names=
 	for p in $GUEST_PACKAGES; do
-		v=$("${apt_cache[@]}" show --no-all-versions "$p" 2>/dev/null | awk '$1 == "Version:" { print $2; exit }') || true
+		v=
+		for alt in ${p//|/ }; do
+			v=$("${apt_cache[@]}" show --no-all-versions "$alt" 2>/dev/null | awk '$1 == "Version:" { print $2; exit }') || true
+			[ -z "$v" ] || break
+		done
 		[ -n "$v" ] || { key=; break; }
-		key="$key${p}_$v "
+		key="$key${alt}_$v "
+		names="$names $alt"
 	done
 	if [ -n "$key" ]; then
 		guest_root=$cache/guest-$karch-$(echo "$key" | md5sum | cut -c1-12)
@@ -204,16 +213,27 @@ guest_prepare() {
 	exec {lock_fd}>"$cache/.lock"
 	flock "$lock_fd"
 	if [ ! -e "$guest_root/.unpacked" ]; then
-		info "downloading the $karch guest's $GUEST_PACKAGES"
+		info "downloading the $karch guest's$names"
 		rm -rf "$guest_root.tmp"
 		mkdir -p "$guest_root.tmp/debs" "$guest_root.tmp/root"
 		# shellcheck disable=SC2086
-		(cd "$guest_root.tmp/debs" && "${apt_get[@]}" download -q $GUEST_PACKAGES) >"$tmp/apt.log" 2>&1 ||
+		(cd "$guest_root.tmp/debs" && "${apt_get[@]}" download -q $names) >"$tmp/apt.log" 2>&1 ||
 			die "apt-get download of the $karch guest's packages failed: $(grep -m1 '^E:' "$tmp/apt.log" || tail -n 1 "$tmp/apt.log")"
 		for debs in "$guest_root.tmp"/debs/*.deb; do
 			dpkg-deb -x "$debs" "$guest_root.tmp/root" || die "dpkg-deb -x $debs failed"
 		done
 		rm -rf "$guest_root.tmp/root/usr/share" "$guest_root.tmp/root"/usr/lib/*/gconv
+		# A merged-/usr release (trixie) ships /bin, /sbin and /lib as
+		# links in base-files, which the guest does not unpack: a link
+		# for each entry instead (the initramfs has those directories;
+		# the loader must be at /lib/ld-linux-aarch64.so.1).
+		for p in bin sbin lib; do
+			[ ! -e "$guest_root.tmp/root/$p" ] && [ -d "$guest_root.tmp/root/usr/$p" ] || continue
+			mkdir "$guest_root.tmp/root/$p"
+			for v in "$guest_root.tmp/root/usr/$p"/*; do
+				ln -s "../usr/$p/${v##*/}" "$guest_root.tmp/root/$p/${v##*/}"
+			done
+		done
 		touch "$guest_root.tmp/root/.unpacked"
 		rm -rf "$guest_root"
 		mv "$guest_root.tmp/root" "$guest_root"
