@@ -119,7 +119,18 @@ EXPECT   ${T}_record_no_perfetto_status: eq 2 "$(ks report --format=perfetto "$t
 CASE
 done
 
+# --- a recording's END keeps the tree counters: 2 of each tree's 6 calls kept, so
+#     4 dropped in each of the two sessions (the succeeding one's too) ---
 A=$tmp/app-gcc-O0
+ks_case <<'CASE'
+NAME     tree_record_counters
+BEFORE   app_waits record_counters
+RUN      record -o "$tmp/tree-max.ksr" --tree --tree-max-calls 2 -p "$pid" "u:$A:tree_request(x, return < 0)" "u:$A:uf_add(a, b, return)" "u:$A:uf_depth(n, return)" "u:$A:uf_lookup(key, return)" "tp:task:task_rename(comm:str)" 6>&-
+WORKLOAD app_go
+EXPECT   tree_record_counters_kept: eq 2 "$(ks report -j "$tmp/tree-max.ksr" 2>/dev/null | jq -r 'select(.calls) | .calls | length')"
+EXPECT   tree_record_counters_dropped: eq 8 "$(ks report -j "$tmp/tree-max.ksr" 2>/dev/null | jq -r 'select(.type == "summary") | .tree_calls_not_recorded')"
+CASE
+
 # --- -s on a user function: its user stack, named; --ustack adds no copy ---
 ks_case <<'CASE'
 NAME     stack_events
