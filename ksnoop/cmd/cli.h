@@ -85,6 +85,12 @@ struct options {
 	/* --pcap FILE: the packets of specs binding a struct sk_buff *, as pcapng (NULL: none) */
 	const char *pcap_path;
 	__u32 snaplen;		/* --snaplen: bytes of each packet (0: the default) */
+	/* --cgroup PATH: only tasks in that cgroup v2 or below (id 0: any) */
+	const char *cgroup_path;
+	__u64 cgroup_id;
+	__u32 cgroup_level;
+	/* --netns INODE|PATH: only skbs and socks of that network namespace (0: any) */
+	__u32 netns_ino;
 };
 
 /*

@@ -25,6 +25,7 @@
 #include "spec.h"
 #include "stdout_lines.h"
 #include "stop.h"
+#include "container.h"
 
 #ifndef KSNOOP_VERSION
 #define KSNOOP_VERSION "unknown"
@@ -302,6 +303,8 @@ enum {
 	OPT_SNAPLEN,
 	OPT_SINCE,
 	OPT_UNTIL,
+	OPT_CGROUP,
+	OPT_NETNS,
 	OPT_LAST	/* above every option's code, short ones included */
 };
 
@@ -342,6 +345,8 @@ static const struct option long_opts[] = {
 	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
 	{ "since", required_argument, NULL, OPT_SINCE },
 	{ "until", required_argument, NULL, OPT_UNTIL },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "netns", required_argument, NULL, OPT_NETNS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
@@ -710,6 +715,34 @@ static int parse_interval(const char *arg, struct options *o)
 	return 0;
 }
 
+/* --cgroup PATH: its id and level, for BPF; said in one line if it is none. */
+static int parse_cgroup(const char *arg, struct options *o)
+{
+	struct cgroup_target t;
+	struct ks_error e = {};
+	int err = container__cgroup(arg, &t, &e);
+
+	if (err) {
+		log_error("%s", ks_message(&e));
+		return err;
+	}
+	o->cgroup_path = arg;
+	o->cgroup_id = t.id;
+	o->cgroup_level = t.level;
+	return 0;
+}
+
+/* --netns INODE|PATH: the namespace's inode number. */
+static int parse_netns(const char *arg, struct options *o)
+{
+	struct ks_error e = {};
+	int err = container__netns(arg, &o->netns_ino, &e);
+
+	if (err)
+		log_error("%s", ks_message(&e));
+	return err;
+}
+
 /* An option whose value is checked: 0, a negative errno (said), or 1 if C is none. */
 static int parse_checked(int c, const char *arg, struct options *o)
 {
@@ -735,6 +768,10 @@ static int parse_checked(int c, const char *arg, struct options *o)
 		return parse_by(arg, o);
 	case OPT_INTERVAL:
 		return parse_interval(arg, o);
+	case OPT_CGROUP:
+		return parse_cgroup(arg, o);
+	case OPT_NETNS:
+		return parse_netns(arg, o);
 	}
 	return 1;
 }
@@ -923,6 +960,15 @@ static int run_command(int argc, char **argv, const struct options *opts)
 		log_error("--pcap goes with a trace (%s: %s)", cmds[i].name,
 			  strcmp(cmds[i].name, "info") ? "recordings keep no packet bytes yet" :
 			  "it traces nothing");
+		return -EINVAL;
+	}
+	/* Decided in BPF: a recording's events were chosen when it was made. */
+	if ((opts->cgroup_path || opts->netns_ino) && i < sizeof(cmds) / sizeof(cmds[0]) &&
+	    (cmds[i].fn == do_info || cmds[i].fn == do_report)) {
+		log_error("%s goes with a trace or record (%s: %s)",
+			  opts->cgroup_path ? "--cgroup" : "--netns", cmds[i].name,
+			  cmds[i].fn == do_info ? "it traces nothing" :
+			  "a recording's events were chosen when it was made");
 		return -EINVAL;
 	}
 	if (opts->rec_info && (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {

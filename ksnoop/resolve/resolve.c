@@ -302,6 +302,8 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	if (!ret)
 		ret = spec->has_list ? resolve_items(&r, &w) : resolve_defaults(&r, &w);
 	if (!ret)
+		ret = pred__netns(&r, &w);
+	if (!ret)
 		ret = value__packet(&r, &w);
 	if (!ret)
 		ret = strategy__choose(&r, &w);
