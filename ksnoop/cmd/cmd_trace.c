@@ -1188,7 +1188,7 @@ static int setup_output(struct trace *t, struct kernel *k, enum spec_kind kind)
 	t->cgroups = cgroup_names__new();
 	if (!t->cgroups)
 		return -ENOMEM;
-	if (log_verbose && !o->json) {
+	if (o->show_cgroup) {
 		popts.cgroup_name = cgroup_name;
 		popts.cgroup_ctx = t->cgroups;
 	}

@@ -64,7 +64,7 @@ struct print_opts {
 	print_usymbolize_fn usymbolize;
 	void *usym_ctx;
 	/*
-	 * Text (-v): each event names its task's cgroup (KSNOOP_EV_CGROUP)
+	 * Text (--show-cgroup): each event names its task's cgroup (KSNOOP_EV_CGROUP)
 	 * by this path; NULL: not named.  JSON always has its id.
 	 */
 	const char *(*cgroup_name)(void *ctx, __u64 id);

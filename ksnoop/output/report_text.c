@@ -668,7 +668,7 @@ static void event_duration(struct obuf *ob, __u64 ns)
 	obuf__putc(ob, ')');
 }
 
-/* " cgroup=PATH" (-v): the task's cgroup, its path escaped (a directory's names are anyone's). */
+/* " cgroup=PATH" (--show-cgroup): the task's cgroup, its path escaped (a directory's names are anyone's). */
 static void event_cgroup(struct printer *p, __u64 id)
 {
 	struct obuf *ob = writer__obuf(&p->wr);

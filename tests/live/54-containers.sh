@@ -1,7 +1,7 @@
 #!/bin/bash
 # Containers live: --cgroup on a cgroup v2 made here (a shell moved into
 # it through cgroup.procs, another into a child of it, a third left
-# outside), each event's cgroup (JSON's id, -v's path), --by cgroup;
+# outside), each event's cgroup (JSON's id, --show-cgroup's path), --by cgroup;
 # --netns on one of two network namespaces joined by a veth pair;
 # --by reason's enumerators; the refusals (one line, exit 2).
 # Tracepoints and system calls, as root.
@@ -59,10 +59,10 @@ EXPECT   cgroup_json_ids: eq "$CG_ID,$CHILD_ID" \
 	"$(events "$tmp/cgroup_json.out" | jq -r '.cgroup' | sort -n -u | paste -sd,)"
 CASE
 
-# The child alone: its events name its path (-v), the parent's are left out.
+# The child alone: its events name its path (--show-cgroup), the parent's are left out.
 ks_case <<'CASE'
 NAME     cgroup_child
-RUN      --oneline --cgroup "$CG/child" 'sys:openat(filename)'
+RUN      --oneline --show-cgroup --cgroup "$CG/child" 'sys:openat(filename)'
 WORKLOAD three_shells
 EXPECT   cgroup_child_exit: exit 0
 EXPECT   cgroup_child_in_child: match "cgroup=/ks-cg$$/child filename=\"/nonexistent/ks-cg-child-$$\""
@@ -170,4 +170,5 @@ netns_missing         --netns /nonexistent/ns tp:net:net_dev_queue
 netns_zero            --netns 0 tp:net:net_dev_queue
 netns_report          --netns 1 report rec.ksnoop
 by_cgroup_twice       --count --by cgroup,cgroup sys:openat
+show_cgroup_count     --count --show-cgroup sys:openat
 TABLE
