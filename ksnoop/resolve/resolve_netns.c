@@ -11,6 +11,8 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <bpf/btf.h>
+#include "btf_util.h"
 #include "resolve_int.h"
 
 /* The chain from the argument to the namespace's inode number, as the spec language writes it. */
@@ -31,6 +33,18 @@ static const struct spec_step sock_chain[] = {
 	{ .kind = STEP_ARROW, .member = "ns" },
 	{ .kind = STEP_DOT, .member = "inum" },
 };
+
+/* Whether parameter I is a struct sock * itself (no cast needed to reach __sk_common). */
+static bool is_sock_ptr(const struct rctx *r, int i)
+{
+	const struct btf *btf = r->sig->btf;
+	const struct btf_type *t = btf__type_by_id(btf, btfu_strip(btf, r->sig->params[i].type_id));
+
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(btf, btfu_strip(btf, t->type));
+	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(btf, t->name_off), "sock");
+}
 
 int pred__netns(struct rctx *r, struct wants *w)
 {
@@ -54,8 +68,13 @@ int pred__netns(struct rctx *r, struct wants *w)
 	memset(&it, 0, sizeof(it));
 	it.base = (char *)r->sig->params[i].name;
 	it.text = is_sock ? "sk->__sk_common.skc_net.net->ns.inum" : "skb->dev->nd_net.net->ns.inum";
-	it.nsteps = n;
+	/* A struct sock * as it is; a tcp_sock * or inet_sock * cast to one. */
+	if (is_sock && is_sock_ptr(r, i)) {
+		steps++;
+		n--;
+	}
 	memcpy(it.steps, steps, n * sizeof(steps[0]));
+	it.nsteps = n;
 	it.has_pred = true;
 	it.op = KSNOOP_OP_EQ;
 	it.cst.kind = CONST_INT;
