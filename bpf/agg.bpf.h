@@ -173,6 +173,9 @@ static __always_inline int by_part(__u8 kind, const struct by_src *s, __u8 *key)
 	case KSNOOP_BY_CPU:
 		*(__u64 *)key = bpf_get_smp_processor_id();
 		return 0;
+	case KSNOOP_BY_CGROUP:
+		*(__u64 *)key = bpf_get_current_cgroup_id();
+		return 0;
 	default:
 		return by_value_part(s, key);
 	}
@@ -191,7 +194,8 @@ static __always_inline int by_key(const struct by_src *s, __u8 *key)
 		if (plan.by_part[i] == KSNOOP_BY_NONE)
 			break;
 		/* The offsets are the resolver's: bounded here for the verifier too. */
-		room = plan.by_part[i] >= KSNOOP_BY_INT ? KSNOOP_BY_SIZE : KSNOOP_COMM_LEN;
+		room = plan.by_part[i] >= KSNOOP_BY_INT && plan.by_part[i] != KSNOOP_BY_CGROUP ?
+		       KSNOOP_BY_SIZE : KSNOOP_COMM_LEN;
 		if (plan.by_off[i] > KSNOOP_BY_KEY_SIZE - room)
 			return -1;
 		if (by_part(plan.by_part[i], s, key + plan.by_off[i]))

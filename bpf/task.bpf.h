@@ -35,12 +35,26 @@ static __always_inline void task_ids(__u32 *tgid, __u32 *tid)
 	*tid = (__u32)id;
 }
 
+/*
+ * --cgroup: the task is in the cgroup or below it when its ancestor at
+ * the cgroup's level is the cgroup (a task in the cgroup itself is its
+ * own ancestor there).  A task above that level has none: 0, no match.
+ * Both helpers are the tracing programs' on 6.1 (fentry/fexit, tp_btf,
+ * raw_tp, kprobes and uprobes alike).
+ */
+static __always_inline bool task_in_cgroup(void)
+{
+	return bpf_get_current_ancestor_cgroup_id(plan.cgroup_level) == plan.cgroup_id;
+}
+
 static __always_inline bool task_selected(void)
 {
 	char comm[KSNOOP_COMM_LEN];
 	__u32 tgid, tid;
 	int i;
 
+	if (plan.cgroup_id && !task_in_cgroup())
+		return false;
 	if (plan.filter_pid || plan.filter_tid) {
 		task_ids(&tgid, &tid);
 		if (plan.filter_pid && tgid != plan.filter_pid)

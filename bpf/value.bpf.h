@@ -405,6 +405,11 @@ static __always_inline void fill_header(void *rec, int kind, const struct call *
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 	ev->object = c->object;
 	ev->flags |= c->track_flags;
+	/* Without --track the object word carries the task's cgroup. */
+	if (plan.event_cgroup && !(ev->flags & KSNOOP_EV_OBJECT)) {
+		ev->object = bpf_get_current_cgroup_id();
+		ev->flags |= KSNOOP_EV_CGROUP;
+	}
 }
 
 /*

@@ -578,6 +578,8 @@ enum ksnoop_by {
 	/* a value the spec names with ':tuple': its flow (ksnoop_tuple_key.h) */
 	KSNOOP_BY_SKB_TUPLE,
 	KSNOOP_BY_SOCK_TUPLE,
+	/* the task's cgroup v2 id (printed as its path); a number's 8 bytes, as pid's */
+	KSNOOP_BY_CGROUP,
 };
 /* Bytes of a --by key: a string's first 63 and its NUL, as bpftrace's default of 64. */
 #define KSNOOP_BY_SIZE		64
@@ -689,6 +691,16 @@ struct ksnoop_plan {
 	 * task's rseq area less that is the thread pointer (words.bpf.h).
 	 */
 	__u64 uvar_rseq_off;
+	/*
+	 * --cgroup: only tasks in the cgroup v2 of this id or below it, the
+	 * cgroup being at cgroup_level (the root's is 0): the task's
+	 * ancestor at that level is it.  0: any task.
+	 */
+	__u64 cgroup_id;
+	__u32 cgroup_level;
+	/* Each event's header carries the task's cgroup id (KSNOOP_EV_CGROUP). */
+	__u8 event_cgroup;
+	__u8 pad_cgroup[3];
 };
 
 enum ksnoop_event_flags {
@@ -701,6 +713,11 @@ enum ksnoop_event_flags {
 	KSNOOP_EV_FREED = 1 << 3,
 	/* --track: the object was made here from a tracked one (a clone, a copy) */
 	KSNOOP_EV_CLONED = 1 << 4,
+	/*
+	 * Without --track: object holds the task's cgroup v2 id (the word is
+	 * --track's object otherwise, and then no cgroup is carried).
+	 */
+	KSNOOP_EV_CGROUP = 1 << 5,
 };
 
 /*
@@ -928,7 +945,7 @@ _Static_assert(KSNOOP_SOCK_NR_FIELDS <= 4 * KSNOOP_TUPLE_OFF_STEPS, "tuple offse
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
 _Static_assert(sizeof(struct ksnoop_side_plan) == 2768, "side plan layout");
-_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8 + 16 + 8 + 16 + 8, "plan layout");
+_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8 + 16 + 8 + 16 + 8 + 16, "plan layout");
 _Static_assert(sizeof(struct ksnoop_by_key) == 8 + KSNOOP_BY_KEY_SIZE, "by key layout");
 _Static_assert(KSNOOP_BY_SIZE + KSNOOP_COMM_LEN + 8 <= KSNOOP_BY_KEY_SIZE, "a --by key fits its parts");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) <= KSNOOP_BY_SIZE &&

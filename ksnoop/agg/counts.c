@@ -200,6 +200,13 @@ static void key_part(const struct counts_fmt *f, const __u8 *kb, size_t room, en
 	}
 	if (room >= sizeof(key->num))
 		memcpy(&key->num, kb, sizeof(key->num));
+	/* A cgroup prints as its path: a string key, cut to the room a number's text has. */
+	if (by == KSNOOP_BY_CGROUP && f->cgroup_name) {
+		snprintf(buf->text, sizeof(buf->text), "%s", f->cgroup_name(f->cgroup_ctx, key->num));
+		key->is_str = true;
+		key->str = buf->text;
+		return;
+	}
 	key->is_signed = by == KSNOOP_BY_INT && kind.is_signed;
 	if (by == KSNOOP_BY_INT && kind.desc && kind.btf)
 		key_as_value(f, kind, key, buf);

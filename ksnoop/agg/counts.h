@@ -63,6 +63,9 @@ struct counts_fmt {
 	/* --by KEY,KEY...: each part's name, a column each (nby 0: BY is the one part) */
 	int nby;
 	const char *by_names[KSNOOP_BY_PARTS];
+	/* --by cgroup: a cgroup id's path (NULL: the id, as a number) */
+	const char *(*cgroup_name)(void *ctx, __u64 id);
+	void *cgroup_ctx;
 	/* --by: what FUNC_ID's keys are. */
 	struct by_kind (*by_kind)(void *ctx, __u32 func_id);
 	/* --hist: buckets linear (and their bounds) or log2 */

@@ -94,6 +94,14 @@ struct options {
 	__u32 snaplen;		/* --snaplen: bytes of each packet (0: the default) */
 	/* --filter EXPR: a pcap-filter expression each skb's packet must pass (NULL: none) */
 	const char *filter;
+	/* --cgroup PATH: only tasks in that cgroup v2 or below (id 0: any) */
+	const char *cgroup_path;
+	bool show_cgroup;	/* --show-cgroup: text events name their task's cgroup */
+	__u64 cgroup_id;
+	__u32 cgroup_level;
+	/* --netns INODE|PATH: only skbs and socks of that network namespace (0: any) */
+	const char *netns_arg;
+	__u32 netns_ino;
 };
 
 /*

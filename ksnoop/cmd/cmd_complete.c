@@ -199,7 +199,7 @@ static bool by_has_key(const char *list, size_t len, const char *key)
  */
 static void add_by_keys(struct cands *c, const char *prefix)
 {
-	static const char *const by_keys[] = { "comm", "pid", "tid", "cpu", NULL };
+	static const char *const by_keys[] = { "comm", "pid", "tid", "cpu", "cgroup", NULL };
 	size_t plen = strlen(prefix), len, parts = 1;
 	const char *last = c->word, *p;
 	char head[512];
@@ -241,8 +241,8 @@ static void add_option_values(struct cands *c, const struct complete_src *src,
 	} else if (!strcmp(name, "hist")) {
 		add3(c, prefix, "log2", "");
 		add3(c, prefix, "linear:", "");
-	} else if ((!strcmp(name, "btf") || !strcmp(name, "btf-dir") || !strcmp(name, "pcap")) &&
-		   !*prefix) {
+	} else if ((!strcmp(name, "btf") || !strcmp(name, "btf-dir") || !strcmp(name, "pcap") ||
+		    !strcmp(name, "cgroup") || !strcmp(name, "netns")) && !*prefix) {
 		add_files(c, 0, "");
 	}
 }

@@ -716,6 +716,12 @@ static bool by_key(const struct by_table *bt, const struct capture_plan *plan,
 		case KSNOOP_BY_PID: v = ev->tgid; break;
 		case KSNOOP_BY_TID: v = ev->tid; break;
 		case KSNOOP_BY_CPU: v = ev->cpu; break;
+		case KSNOOP_BY_CGROUP:
+			/* Recorded with the event (its id: paths are the recording machine's). */
+			if (!(ev->flags & KSNOOP_EV_CGROUP))
+				return false;
+			v = ev->object;
+			break;
 		default:
 			if (!rec_query__int(plan, b->vkind, b->vidx, rec, b->kind.is_signed, &v))
 				return false;

@@ -49,6 +49,7 @@
 #include "pcap_events.h"
 #include "pcapng.h"
 #include "pfilter.h"
+#include "container.h"
 
 /* How often the loop wakes to check the clock and the lost-event counter. */
 #define POLL_INTERVAL_MS 100
@@ -73,6 +74,7 @@ struct trace {
 	struct usdt_front *usdt;
 	struct ufunc_front *ufunc;	/* u: specs (NULL: none) */
 	struct printer printer;	/* events */
+	struct cgroup_names *cgroups;	/* --by cgroup's rows, -v's events: paths of cgroup ids */
 	struct report report;	/* the rest: counts, notices, the summary */
 	__u64 printed;
 	__u64 lost_seen;	/* the lost count the last notice gave */
@@ -323,7 +325,11 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 			.snaplen = o->pcap_path ? o->snaplen ?: KSNOOP_DEFAULT_SNAPLEN : 0,
 			.filter = t->filter,
 			.filter_snaplen = o->snaplen ?: KSNOOP_DEFAULT_SNAPLEN,
+			.netns_ino = o->netns_ino,
 		},
+		.cgroup_id = o->cgroup_id,
+		.cgroup_level = o->cgroup_level,
+		.event_cgroup = true,
 		.filter_pid = o->pid,
 		.filter_tid = o->tid,
 		.pidns_dev = t->pidns_dev,
@@ -556,6 +562,11 @@ static bool target_is_ufunc(void *ctx, __u32 func_id)
 	return func_id < (__u32)t->targets.n && t->targets.v[func_id].kind == ATTACH_UPROBE;
 }
 
+static const char *cgroup_name(void *ctx, __u64 id)
+{
+	return cgroup_names__get(ctx, id);
+}
+
 /* --count, --hist: the counts so far (CLEAR: and start the next period afresh). */
 static int print_counts(struct trace *t, struct attacher *a, bool clear)
 {
@@ -567,6 +578,8 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 		.sym_ctx = t->printer.opts.sym_ctx,
 		.by = t->opts->by,
 		.by_kind = by_kind_of,
+		.cgroup_name = cgroup_name,
+		.cgroup_ctx = t->cgroups,
 		.exact_max = true,
 		.scale = {
 			.linear = t->opts->hist_step != 0,
@@ -1150,6 +1163,13 @@ static int setup_output(struct trace *t, struct kernel *k, enum spec_kind kind)
 						 (__s64)(now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC)));
 
 	popts.usymbolize = usymbolize;
+	t->cgroups = cgroup_names__new();
+	if (!t->cgroups)
+		return -ENOMEM;
+	if (o->show_cgroup) {
+		popts.cgroup_name = cgroup_name;
+		popts.cgroup_ctx = t->cgroups;
+	}
 	if (((kind == SPEC_USDT && o->stack) || o->ustack) && !(popts.usym_ctx = usym__new(NULL)))
 		return -ENOMEM;
 	printing__init(&t->printer, &t->report, stdout, o, &popts);
@@ -1371,6 +1391,7 @@ static void trace_free(struct trace *t, struct kernel *k)
 	tree_print__free(&t->tree);
 	usym__free(t->printer.opts.usym_ctx);
 	printer__fini(&t->printer);
+	cgroup_names__free(t->cgroups);
 	kernel__free(k);
 	recfile_writer__free(t->rec);
 	free(t->filter);

@@ -25,6 +25,7 @@
 #include "spec.h"
 #include "stdout_lines.h"
 #include "stop.h"
+#include "container.h"
 
 #ifndef KSNOOP_VERSION
 #define KSNOOP_VERSION "unknown"
@@ -207,11 +208,12 @@ static const char usage_text[] =
 "      --by KEY[,KEY]...  with --count, --hist or --stats: per key too,\n"
 "                         busiest first; up to 3 KEYs, a column each in the\n"
 "                         order given (--by comm,return), one --by;\n"
-"                         KEY := { comm | pid | tid | cpu | VALUE }, VALUE one\n"
-"                         the spec names (at most one): an integer, a string\n"
-"                         (63 bytes) or a :tuple (per flow: --by 'skb:tuple');\n"
-"                         printed as events print it (enumerators, errno\n"
-"                         names, formats)\n"
+"                         KEY := { comm | pid | tid | cpu | cgroup | VALUE },\n"
+"                         cgroup the task's (cgroup v2, shown as its path),\n"
+"                         VALUE one the spec names (at most one): an integer,\n"
+"                         a string (63 bytes) or a :tuple (per flow:\n"
+"                         --by 'skb:tuple'); printed as events print it\n"
+"                         (enumerators: --by reason, errno names, formats)\n"
 "      --interval TIME    with --count, --hist or --stats: print and reset\n"
 "                         this often\n"
 "      --pair             two SPECs, START and END (tracepoints or USDT\n"
@@ -247,6 +249,17 @@ static const char usage_text[] =
 "                         struct sk_buff * (a target without one is refused),\n"
 "                         ANDed with the predicates; not 'protochain', nor\n"
 "                         loads past --snaplen\n"
+"      --cgroup PATH      only events of tasks in cgroup v2 PATH or below it,\n"
+"                         decided in BPF; a kernel event (functions, tp:,\n"
+"                         sys:) carries its task's cgroup: -j's \"cgroup\" id\n"
+"      --show-cgroup      text: each event's header names its task's cgroup\n"
+"                         (cgroup=PATH, under the cgroup2 mount)\n"
+"      --netns NS         only calls whose packet (the first struct sk_buff *\n"
+"                         argument's device) or socket (struct sock *) is in\n"
+"                         network namespace NS: an inode number,\n"
+"                         /run/netns/NAME or /proc/PID/ns/net; a SPEC with\n"
+"                         neither is refused; a function's entry values then\n"
+"                         print with its return\n"
 "  -o, --output FILE      record: the file events go to (-: stdout)\n"
 "      --force            record: replace FILE if it is a regular file of ours\n"
 "      --info             report: what FILE holds (specs, targets, events,\n"
@@ -279,7 +292,9 @@ static const char usage_text[] =
 "  ksnoop --track s \"*(struct sk_buff *s, s->len == 84, s->len)\"\n"
 "  ksnoop \"tp:sched_process_exec(p->comm, bprm->filename)\"\n"
 "  ksnoop \"tp:*(struct sk_buff *skb, skb->len > 1000)\"\n"
-"  ksnoop --pcap out.pcapng \"tp:net_dev_queue(skb->len == 98)\" \"tp:netif_receive_skb(skb->len == 84)\"\n"
+"  ksnoop --pcap out.pcapng \"tp:net_dev_queue(skb->len == 98)\" \"tp:netif_receive_skb(skb->len == 84)\"\n""  ksnoop --cgroup /sys/fs/cgroup/system.slice/nginx.service \"sys:openat(filename, return < 0)\"\n"
+"  ksnoop --netns /run/netns/blue --oneline -s \"tp:kfree_skb(location:sym, skb:tuple, reason)\"\n"
+"  ksnoop --count --by reason \"tp:kfree_skb(reason)\"\n"
 "  ksnoop info usdt ./app\n"
 "  ksnoop usdt \"./app:myapp:req_start(arg0, arg1:str)\"\n"
 "  ksnoop -p PID usdt \"libjvm.so:hotspot:class__loaded(arg0:str(arg1))\"\n"
@@ -322,6 +337,9 @@ enum {
 	OPT_SINCE,
 	OPT_UNTIL,
 	OPT_FORMAT,
+	OPT_CGROUP,
+	OPT_SHOW_CGROUP,
+	OPT_NETNS,
 	OPT_LAST	/* above every option's code, short ones included */
 };
 
@@ -364,6 +382,9 @@ static const struct option long_opts[] = {
 	{ "since", required_argument, NULL, OPT_SINCE },
 	{ "until", required_argument, NULL, OPT_UNTIL },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "show-cgroup", no_argument, NULL, OPT_SHOW_CGROUP },
+	{ "netns", required_argument, NULL, OPT_NETNS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
@@ -580,6 +601,10 @@ static int check_output_options(const struct options *o)
 		{ o->perfetto && (o->json || o->folded || o->oneline || o->has_depth || o->pair), 0,
 		  "--format=perfetto is a JSON document of its own: not with -j, --folded, --oneline, --depth or --pair" },
 		{ o->oneline, MODE(OUTPUT_EVENTS), "%s prints no events: --oneline does not apply" },
+		{ o->show_cgroup, MODE(OUTPUT_EVENTS),
+		  "%s prints no events: --show-cgroup does not apply (--by cgroup counts per cgroup)" },
+		{ o->show_cgroup && o->json, 0,
+		  "--show-cgroup is a text format; -j gives each event's \"cgroup\" id already" },
 		{ o->has_depth, MODE(OUTPUT_EVENTS), "%s prints no events: --depth does not apply" },
 		{ o->oneline && o->json, 0,
 		  "--oneline is a text format; -j writes an event a line already" },
@@ -668,6 +693,7 @@ static bool set_plain(int c, const char *arg, struct options *o)
 	case OPT_PAIR: o->pair = true; break;
 	case OPT_GROUP: o->group = true; break;
 	case OPT_FOLDED: o->folded = true; break;
+	case OPT_SHOW_CGROUP: o->show_cgroup = true; break;
 	case OPT_FORCE: o->force = true; break;
 	case OPT_INFO: o->rec_info = true; break;
 	case OPT_SINCE: o->since = arg; break;
@@ -775,6 +801,12 @@ static int parse_checked(int c, const char *arg, struct options *o)
 		return parse_interval(arg, o);
 	case OPT_FORMAT:
 		return parse_format(arg, o);
+	case OPT_CGROUP:
+		o->cgroup_path = arg;
+		return 0;
+	case OPT_NETNS:
+		o->netns_arg = arg;
+		return 0;
 	}
 	return 1;
 }
@@ -848,6 +880,29 @@ static int check_repeated(int c, const char *arg, bool seen[OPT_LAST])
 	return 0;
 }
 
+/*
+ * --cgroup PATH: its id and level, for BPF; --netns INODE|PATH: the
+ * namespace's inode number.  Looked up once every option is read (so
+ * that --help after them is help); said in one line if it is none.
+ */
+static int resolve_containers(struct options *o)
+{
+	struct cgroup_target t = {};
+	struct ks_error e = {};
+	int err = 0;
+
+	if (o->cgroup_path) {
+		err = container__cgroup(o->cgroup_path, &t, &e);
+		o->cgroup_id = t.id;
+		o->cgroup_level = t.level;
+	}
+	if (!err && o->netns_arg)
+		err = container__netns(o->netns_arg, &o->netns_ino, &e);
+	if (err)
+		log_error("%s", ks_message(&e));
+	return err;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	const struct numeric_opt *n;
@@ -871,7 +926,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return err;
 	}
 	o->format = report__format(o->json, o->folded, o->perfetto);
-	return check_output_options(o);
+	return check_output_options(o) ?: resolve_containers(o);
 }
 
 /*
@@ -969,6 +1024,13 @@ static int run_command(int argc, char **argv, const struct options *opts)
 	if (opts->filter && i < sizeof(cmds) / sizeof(cmds[0]) && cmds[i].fn != do_trace &&
 	    cmds[i].fn != do_usdt && cmds[i].fn != do_record) {
 		log_error("--filter goes with a trace or a recording (%s traces nothing)", cmds[i].name);
+	/* Decided in BPF: a recording's events were chosen when it was made. */
+	if ((opts->cgroup_path || opts->netns_arg) && i < sizeof(cmds) / sizeof(cmds[0]) &&
+	    (cmds[i].fn == do_info || cmds[i].fn == do_report)) {
+		log_error("%s goes with a trace or record (%s: %s)",
+			  opts->cgroup_path ? "--cgroup" : "--netns", cmds[i].name,
+			  cmds[i].fn == do_info ? "it traces nothing" :
+			  "a recording's events were chosen when it was made");
 		return -EINVAL;
 	}
 	if (opts->rec_info && (i == sizeof(cmds) / sizeof(cmds[0]) || strcmp(cmds[i].name, "report"))) {

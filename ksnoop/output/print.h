@@ -69,6 +69,12 @@ struct print_opts {
 	/* USDT stacks (-s): user addresses, named in the process's objects. */
 	print_usymbolize_fn usymbolize;
 	void *usym_ctx;
+	/*
+	 * Text (--show-cgroup): each event names its task's cgroup (KSNOOP_EV_CGROUP)
+	 * by this path; NULL: not named.  JSON always has its id.
+	 */
+	const char *(*cgroup_name)(void *ctx, __u64 id);
+	void *cgroup_ctx;
 };
 
 /*

@@ -509,6 +509,8 @@ static void json_event_begin(struct printer *p, const struct capture_plan *plan,
 	key_uint(w, "cpu", ev->cpu);
 	key_uint(w, "pid", ev->tgid);
 	key_uint(w, "tid", ev->tid);
+	if (ev->flags & KSNOOP_EV_CGROUP)
+		key_uint(w, "cgroup", ev->object);
 	key_name(w, "comm", comm);
 	key_name(w, "func", plan->sig.name);
 	if (plan->sig.addr)

@@ -668,6 +668,16 @@ static void event_duration(struct obuf *ob, __u64 ns)
 	obuf__putc(ob, ')');
 }
 
+/* " cgroup=PATH" (--show-cgroup): the task's cgroup, its path escaped (a directory's names are anyone's). */
+static void event_cgroup(struct printer *p, __u64 id)
+{
+	struct obuf *ob = writer__obuf(&p->wr);
+	const char *path = p->opts.cgroup_name(p->opts.cgroup_ctx, id);
+
+	obuf__write(ob, " cgroup=", 8);
+	text_escape(ob, path, strlen(path));
+}
+
 /*
  * "12:34:56.789012 cpu0 COMM PID/TID -> FUNC (DURATION)" (--oneline: no
  * cpu, and the values follow on the same line): built in a buffer
@@ -729,6 +739,8 @@ static void text_event_begin(struct printer *p, const struct capture_plan *plan,
 	}
 	if (ev->flags & KSNOOP_EV_OBJECT)
 		event_object(p, ev);
+	if ((ev->flags & KSNOOP_EV_CGROUP) && p->opts.cgroup_name)
+		event_cgroup(p, ev->object);
 	if (ev->flags & KSNOOP_EV_DURATION)
 		event_duration(ob, ev->duration_ns);
 	if (!p->opts.oneline)

@@ -305,6 +305,8 @@ int resolver__resolve(const struct spec *spec, const struct signature *sig,
 	if (!ret)
 		ret = value__filter(&r);
 	if (!ret)
+		ret = pred__netns(&r, &w);
+	if (!ret)
 		ret = value__packet(&r, &w);
 	if (!ret)
 		ret = strategy__choose(&r, &w);

@@ -88,6 +88,12 @@ struct resolve_opts {
 	 */
 	const struct pfilter *filter;
 	__u32 filter_snaplen;
+	/*
+	 * --netns: only calls whose skb (its device's) or sock is in the
+	 * network namespace of this inode number (0: any): a predicate on
+	 * the first struct sk_buff * or struct sock * argument.
+	 */
+	__u32 netns_ino;
 };
 
 /* Member names resolved through embedded structs, said with -v. */

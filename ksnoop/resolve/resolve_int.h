@@ -97,6 +97,10 @@ int value__filter(struct rctx *r);
 int value__filter_side(struct rctx *r);
 /* --pcap: the packet of the target's first struct sk_buff * as one more entry value. */
 int value__packet(struct rctx *r, struct wants *w);
+/* The first parameter of SIG that is a struct sk_buff * or a sock's pointer (*IS_SOCK), or -1. */
+int value__skb_or_sock_param(const struct signature *sig, bool *is_sock);
+/* resolve_netns.c: --netns, a predicate on that parameter's namespace. */
+int pred__netns(struct rctx *r, struct wants *w);
 /* ... and --by VALUE:tuple: the flow's key, into plan.by_value. */
 int by__tuple(struct rctx *r, const struct spec_item *it, struct chain *c);
 

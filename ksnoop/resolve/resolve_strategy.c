@@ -126,6 +126,13 @@ static bool ufunc_call_selected(const struct rctx *r, const struct wants *w)
 	       r->opts->output == OUTPUT_EVENTS;
 }
 
+/* --netns selects a kernel function's whole call at its entry: its return is stashed. */
+static bool netns_call_selected(const struct rctx *r)
+{
+	return r->opts->netns_ino && r->plan->bpf.side[KSNOOP_RETURN].enabled &&
+	       r->opts->output == OUTPUT_EVENTS;
+}
+
 /*
  * A predicate on 'return' or a minimum duration, with entry values:
  * report the entry values only when the return says so.  Entry values
@@ -143,7 +150,7 @@ static bool wants_stash(const struct rctx *r, const struct wants *w)
 	if (!w->entry_values || r->opts->pair_start)
 		return false;
 	return w->return_pred || r->opts->min_duration_ns || hist_of_return || r->opts->tree ||
-	       ufunc_call_selected(r, w);
+	       ufunc_call_selected(r, w) || netns_call_selected(r);
 }
 
 /*

@@ -329,3 +329,22 @@ int value__packet(struct rctx *r, struct wants *w)
 	w->entry_values = true;
 	return 0;
 }
+
+int value__skb_or_sock_param(const struct signature *sig, bool *is_sock)
+{
+	__u32 sid;
+	int i;
+
+	for (i = 0; i < sig->nparams; i++) {
+		enum tuple_kind k;
+
+		if (sig->params[i].slot >= KSNOOP_MAX_ARGS)
+			continue;
+		k = tuple_kind_of(sig->btf, sig->params[i].type_id, &sid);
+		if (k != TUPLE_NONE) {
+			*is_sock = k == TUPLE_SOCK;
+			return i;
+		}
+	}
+	return -1;
+}

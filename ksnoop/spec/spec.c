@@ -1273,6 +1273,7 @@ static const struct {
 	{ "pid", KSNOOP_BY_PID },
 	{ "tid", KSNOOP_BY_TID },
 	{ "cpu", KSNOOP_BY_CPU },
+	{ "cgroup", KSNOOP_BY_CGROUP },
 };
 
 enum ksnoop_by spec__by_word(const char *w)
@@ -1302,7 +1303,7 @@ static int by_add_part(struct spec_by *by, const char *arg, const char *p, size_
 			return ks_fail(e, -EINVAL, "--by '%s': '%s' is given twice", arg, part);
 	by->word[by->n] = spec__by_word(part);
 	if (by->word[by->n] == KSNOOP_BY_NONE && by->value >= 0)
-		return ks_fail(e, -EINVAL, "--by '%s': one key may be a value the spec names; '%s' is a second (comm, pid, tid and cpu go beside it)",
+		return ks_fail(e, -EINVAL, "--by '%s': one key may be a value the spec names; '%s' is a second (comm, pid, tid, cpu and cgroup go beside it)",
 			       arg, part);
 	if (by->word[by->n] == KSNOOP_BY_NONE)
 		by->value = by->n;

@@ -68,6 +68,11 @@ struct targets_cfg {
 	struct resolve_opts resolve;
 	__u32 filter_pid, filter_tid;
 	__u64 pidns_dev, pidns_ino;
+	/* --cgroup: the cgroup's id and level (0: any task) */
+	__u64 cgroup_id;
+	__u32 cgroup_level;
+	/* each event carries its task's cgroup id (KSNOOP_EV_CGROUP) */
+	bool event_cgroup;
 	__u32 self_tgid;
 	const char *comm;	/* KSNOOP_COMM_LEN bytes; NULL: any */
 	enum attach_kind func_kind;	/* a kernel function named alone */

@@ -88,7 +88,7 @@ EXPECT   json_filename: eq "$tmp/$probe" "$(events "$OUT" | jq -r '.values["bprm
 EXPECT   json_struct_is_object: eq object "$(events "$OUT" | jq -r '.values.p | type' | sort -u)"
 EXPECT   json_struct_member: eq "$p1 $p2" "$(events "$OUT" | jq -r '.values.p.pid' | joined)"
 EXPECT   json_char_array_string: eq "$probe" "$(events "$OUT" | jq -r '.values.p.comm' | sort -u)"
-EXPECT   json_keys: eq 'comm cpu func kind pid tid time_ns type values' \
+EXPECT   json_keys: eq 'cgroup comm cpu func kind pid tid time_ns type values' \
                    "$(events "$OUT" | jq -r 'keys | join(" ")' | sort -u)"
 CASE
 

@@ -165,12 +165,12 @@ static void test_option_values(void **state)
 	EXPECT("fentry\nkprobe\n", "--mode", "");
 	EXPECT("kprobe\n", "-j", "--mode", "k");
 	EXPECT("--hist=linear:\n--hist=log2\n", "--hist=");
-	EXPECT("comm\ncpu\n", "--by", "c");
+	EXPECT("cgroup\ncomm\ncpu\n", "--by", "c");
 	/* --by KEY,KEY: after a comma, the words not given yet, at most three keys. */
-	EXPECT("comm,cpu\ncomm,pid\ncomm,tid\n", "--by", "comm,");
+	EXPECT("comm,cgroup\ncomm,cpu\ncomm,pid\ncomm,tid\n", "--by", "comm,");
 	EXPECT("comm,pid\n", "--by", "comm,p");
 	EXPECT("skb->len,pid,tid\n", "--by", "skb->len,pid,t");
-	EXPECT("--by=tid,comm\n--by=tid,cpu\n", "--by=tid,c");
+	EXPECT("--by=tid,cgroup\n--by=tid,comm\n--by=tid,cpu\n", "--by=tid,c");
 	EXPECT("", "--by", "comm,pid,tid,");
 	EXPECT("1\n4242\n", "-p", "");
 	EXPECT("4242\n", "--pid", "4");

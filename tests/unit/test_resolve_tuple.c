@@ -18,6 +18,8 @@ enum {
 	/* --pcap's: the skb's device, lengths and data, and the device's */
 	TSKB_DEV = 16, TSKB_LEN = 112, TSKB_DATA_LEN = 116, TSKB_MAC = 186, TSKB_DATA = 208,
 	TND_NAME = 0, TND_IFINDEX = 256, TND_TYPE = 562, TND_SIZE = 1024,
+	/* --netns's: the device's and sock's possible_net_t, the net's ns.inum */
+	TND_NET = 600, TSKC_NET = 48, TNET_NS = 8, TNS_INUM = 16,
 };
 
 static int add_struct(const char *name, int size)
@@ -30,13 +32,23 @@ static int add_struct(const char *name, int size)
 
 static int build(void **state)
 {
-	int skb, skb_ptr, common, sk, sk_ptr, inet, tcp, ndev;
+	int skb, skb_ptr, common, sk, sk_ptr, inet, tcp, ndev, ns, net, pnet;
 
 	build_btf(state);
+	ns = add_struct("ns_common", 24);
+	field("inum", T.ints.uint_t, TNS_INUM);
+	net = add_struct("net", 64);
+	field("ns", ns, TNET_NS);
+	net = btf__add_ptr(btf, net);
+	pnet = btf__add_struct(btf, NULL, 8);
+	assert_true(pnet > 0);
+	field("net", net, 0);
+	pnet = btf__add_typedef(btf, "possible_net_t", pnet);
 	ndev = add_struct("net_device", TND_SIZE);
 	field("name", T.char_arr16, TND_NAME);
 	field("ifindex", T.ints.int_t, TND_IFINDEX);
 	field("type", T.u16_t, TND_TYPE);
+	field("nd_net", pnet, TND_NET);
 	ndev = btf__add_ptr(btf, ndev);
 	skb_ptr = btf__add_ptr(btf, btf__type_cnt(btf) + 1);
 	skb = add_struct("sk_buff", TSKB_SIZE);
@@ -59,6 +71,7 @@ static int build(void **state)
 	field("skc_num", T.u16_t, TSKC_NUM);
 	field("skc_family", T.u16_t, TSKC_FAMILY);
 	field("skc_state", T.u8_t, TSKC_STATE);
+	field("skc_net", pnet, TSKC_NET);
 	sk = add_struct("sock", TSK_SIZE);
 	field("__sk_common", common, 0);
 	field("sk_protocol", T.u16_t, TSK_PROTOCOL);
@@ -71,6 +84,8 @@ static int build(void **state)
 
 	func("tuple_fn", proto(T.ints.int_t, "skb", skb_ptr, "sk", sk_ptr,
 			       "tp", btf__add_ptr(btf, tcp), "n", T.ints.int_t, NULL));
+	func("sock_fn", proto(T.ints.int_t, "n", T.ints.int_t, "sk", sk_ptr, NULL));
+	func("int_fn", proto(T.ints.int_t, "n", T.ints.int_t, NULL));
 	return 0;
 }
 
@@ -271,6 +286,55 @@ static void test_packet(void **state)
 	assert_false(r->plan.bpf.flags & KSNOOP_PLAN_PACKET);
 }
 
+/*
+ * --netns: a predicate on the first skb's device's namespace (or a
+ * sock's), on the entry, before the spec's own; a function's return
+ * then carries its entry (stashed); no skb or sock: refused.
+ */
+static void test_netns(void **state)
+{
+	struct resolve_opts o = default_opts;
+	const struct ksnoop_pred_plan *p;
+	struct resolved *r;
+
+	o.netns_ino = 4026531840u;
+	r = resolve_with("tuple_fn(n)", &o);
+	assert_int_equal(r->ret, 0);
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].npreds, 1);
+	p = &r->plan.bpf.side[KSNOOP_ENTRY].preds[0];
+	assert_int_equal(p->acc.src, KSNOOP_SRC_ARG);
+	assert_int_equal(p->acc.slot, 0);
+	/* skb->dev, ->nd_net.net, ->ns.inum: two loads, then 4 bytes read */
+	assert_int_equal(p->acc.nsteps, 3);
+	assert_int_equal(p->acc.steps[0], TSKB_DEV);
+	assert_int_equal(p->acc.steps[1], TND_NET);
+	assert_int_equal(p->acc.steps[2], TNET_NS + TNS_INUM);
+	assert_int_equal(p->op, KSNOOP_OP_EQ);
+	assert_int_equal(p->width, 4);
+	assert_int_equal(p->imm, 4026531840u);
+	assert_true(r->plan.bpf.slot_mask & 1u);
+	/* A sock's: its __sk_common's (a tcp_sock * would be cast to a struct sock * first). */
+	r = resolve_with("sock_fn(n)", &o);
+	assert_int_equal(r->ret, 0);
+	p = &r->plan.bpf.side[KSNOOP_ENTRY].preds[0];
+	assert_int_equal(p->acc.slot, 1);
+	assert_int_equal(p->acc.nsteps, 2);
+	assert_int_equal(p->acc.steps[0], TSKC_NET);
+	assert_int_equal(p->acc.steps[1], TNET_NS + TNS_INUM);
+	/* A return printed: selected with its entry, which is stashed. */
+	r = resolve_with("tuple_fn(return)", &o);
+	assert_int_equal(r->ret, 0);
+	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH);
+	assert_true(r->plan.bpf.side[KSNOOP_RETURN].flags & KSNOOP_SIDE_UNSTASH);
+	/* Refused: nothing to read a namespace from. */
+	r = resolve_with("int_fn(n)", &o);
+	assert_int_equal(r->ret, -EINVAL);
+	assert_string_equal(r->err.msg, "--netns: int_fn has no struct sk_buff * or struct sock * argument");
+	/* Without --netns: no predicate. */
+	r = resolve_ok("tuple_fn(n)");
+	assert_int_equal(r->plan.bpf.side[KSNOOP_ENTRY].npreds, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +343,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tuple_errors, free_leftovers),
 		cmocka_unit_test_teardown(test_by_tuple, free_leftovers),
 		cmocka_unit_test_teardown(test_packet, free_leftovers),
+		cmocka_unit_test_teardown(test_netns, free_leftovers),
 	};
 
 	return cmocka_run_group_tests_name("resolve_tuple", tests, build, free_btf);

@@ -1523,7 +1523,12 @@ static void test_by_parts(void **state)
 	assert_int_equal(spec__parse_by("pid,comm,pid", &by, &e), -EINVAL);
 	assert_string_equal(e.msg, "--by 'pid,comm,pid': 'pid' is given twice");
 	assert_int_equal(spec__parse_by("return,arg1", &by, &e), -EINVAL);
-	assert_string_equal(e.msg, "--by 'return,arg1': one key may be a value the spec names; 'arg1' is a second (comm, pid, tid and cpu go beside it)");
+	assert_string_equal(e.msg, "--by 'return,arg1': one key may be a value the spec names; 'arg1' is a second (comm, pid, tid, cpu and cgroup go beside it)");
+	/* cgroup: a word (the task's cgroup v2 id), beside a value. */
+	assert_int_equal(spec__parse_by("cgroup,reason", &by, &e), 0);
+	assert_int_equal(by.word[0], KSNOOP_BY_CGROUP);
+	assert_int_equal(by.word[1], KSNOOP_BY_NONE);
+	assert_int_equal(by.value, 1);
 }
 
 int main(void)
