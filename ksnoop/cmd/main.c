@@ -292,7 +292,8 @@ static const char usage_text[] =
 "  ksnoop --track s \"*(struct sk_buff *s, s->len == 84, s->len)\"\n"
 "  ksnoop \"tp:sched_process_exec(p->comm, bprm->filename)\"\n"
 "  ksnoop \"tp:*(struct sk_buff *skb, skb->len > 1000)\"\n"
-"  ksnoop --pcap out.pcapng \"tp:net_dev_queue(skb->len == 98)\" \"tp:netif_receive_skb(skb->len == 84)\"\n""  ksnoop --cgroup /sys/fs/cgroup/system.slice/nginx.service \"sys:openat(filename, return < 0)\"\n"
+"  ksnoop --pcap out.pcapng \"tp:net_dev_queue(skb->len == 98)\" \"tp:netif_receive_skb(skb->len == 84)\"\n"
+"  ksnoop --cgroup /sys/fs/cgroup/system.slice/nginx.service \"sys:openat(filename, return < 0)\"\n"
 "  ksnoop --netns /run/netns/blue --oneline -s \"tp:kfree_skb(location:sym, skb:tuple, reason)\"\n"
 "  ksnoop --count --by reason \"tp:kfree_skb(reason)\"\n"
 "  ksnoop info usdt ./app\n"
@@ -1024,6 +1025,8 @@ static int run_command(int argc, char **argv, const struct options *opts)
 	if (opts->filter && i < sizeof(cmds) / sizeof(cmds[0]) && cmds[i].fn != do_trace &&
 	    cmds[i].fn != do_usdt && cmds[i].fn != do_record) {
 		log_error("--filter goes with a trace or a recording (%s traces nothing)", cmds[i].name);
+		return -EINVAL;
+	}
 	/* Decided in BPF: a recording's events were chosen when it was made. */
 	if ((opts->cgroup_path || opts->netns_arg) && i < sizeof(cmds) / sizeof(cmds[0]) &&
 	    (cmds[i].fn == do_info || cmds[i].fn == do_report)) {
