@@ -221,16 +221,18 @@ $(BUILD)/%.o: %.c | $(BUILD) $(SKELS)
 LEND_WRAP  := -Wl,--wrap=btf__load_vmlinux_btf,--wrap=btf__free
 KSNOOP_LINK = $(CC) $(CFLAGS) $(LDFLAGS) -pthread $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A) -ldw -lelf -lz -lzstd \
 	      $(PCAP_LIB) $(DEMANGLE_LIB) $(LEND_WRAP) -o $@
+# KSNOOP_LINK with $(1), its LINK_NOISE filtered out of what it says, its status kept.
+quiet_link = $(KSNOOP_LINK) $(1) 2>$@.link.log; st=$$?; sed '/$(LINK_NOISE)/d' $@.link.log >&2; rm -f $@.link.log; exit $$st
 $(BUILD)/ksnoop: $(CORE_OBJS) $(APP_OBJS) $(LIBBPF_A)
 ifneq ($(STATIC_PIE),)
 	@rm -f $@.static-pie.log
 	$(KSNOOP_LINK) -static-pie 2>$@.static-pie.log || { \
 	  echo "ksnoop: -static-pie does not link here (see $@.static-pie.log): linking -static, no ASLR" >&2; \
-	  $(KSNOOP_LINK) -static; }
+	  $(call quiet_link,-static); }
 	@sed -i '/$(LINK_NOISE)/d' $@.static-pie.log
 	@[ -s $@.static-pie.log ] || rm -f $@.static-pie.log
 else
-	$(KSNOOP_LINK) -static
+	$(call quiet_link,-static)
 endif
 
 # The same binary under AddressSanitizer and UBSan, for the live tests.
