@@ -10,6 +10,7 @@
 # live --count/--hist runs beside them printed.  Bad files among several:
 # one line naming the file, exit 2, nothing on stdout.
 . "$(dirname "$0")/helpers.bash"
+. "$(dirname "$0")/record.bash"
 usdt_paths
 S=$U/syscall_prog
 scratch_dir
@@ -28,25 +29,6 @@ N=3 M=2
 hostb=ksmerge-b$$
 hosta=$(uname -n)
 
-# bg OUT ERR ARGS...: ksnoop in the background until it says it traces; its pid in BGPID.
-bg() {
-	spawn "$1" "$2" -v "${@:3}"
-	BGPID=$KPID
-	local i
-	for i in $(seq 300); do
-		grep -qs "tracing .* target" "$2" && return 0
-		kill -0 "$BGPID" 2>/dev/null || break
-		sleep 0.1
-	done
-	fail "attach_$(basename "$1")" "$(cat "$2")"
-	return 1
-}
-end() {
-	local p
-	for p in "$@"; do kill -INT "$p" 2>/dev/null; done
-	for p in "$@"; do wait "$p" 2>/dev/null; done
-}
-headers() { grep -E '^[0-9]{2}:[0-9]{2}:' "$1"; }
 
 spec='sys:openat(filename, return)'
 bg "$tmp/oa" "$tmp/ea" record -o "$tmp/a.ksr" -c "$prog" "$spec" && ra=$BGPID

@@ -9,6 +9,7 @@
 # time); the filters, -n, a file cut short; refusals.  First the checker
 # itself: it must reject files broken one way each.
 . "$(dirname "$0")/helpers.bash"
+. "$(dirname "$0")/record.bash"
 usdt_programs
 UP=${KSNOOP_UPROG_DIR:-$(cd "$(dirname "$0")/../.." && pwd)/build/uprog}
 CHECK=$(cd "$(dirname "$0")" && pwd)/trace_events.py
@@ -76,24 +77,6 @@ comm=$(printf 'ks"\\\001%s' $$)
 app=$tmp/$comm
 cp "$UP/app-gcc-O0" "$app"
 
-# bg OUT ERR ARGS...: ksnoop in the background until it says it traces; its pid in BGPID.
-bg() {
-	spawn "$1" "$2" -v "${@:3}"
-	BGPID=$KPID
-	local i
-	for i in $(seq 300); do
-		grep -qs "tracing .* target" "$2" && return 0
-		kill -0 "$BGPID" 2>/dev/null || break
-		sleep 0.1
-	done
-	fail "attach_$(basename "$1")" "$(cat "$2")"
-	return 1
-}
-end() {
-	local p
-	for p in "$@"; do kill -INT "$p" 2>/dev/null; done
-	for p in "$@"; do wait "$p" 2>/dev/null; done
-}
 # timeline NAME FILE [REPORT OPTIONS...]: the trace and -j of the same, checked.
 timeline() {
 	local name=$1 f=$2

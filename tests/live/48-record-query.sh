@@ -8,6 +8,7 @@
 # recording.  --since/--until select by offset and by wall time, -L by
 # duration; a predicate on a value not recorded is refused in one line.
 . "$(dirname "$0")/helpers.bash"
+. "$(dirname "$0")/record.bash"
 usdt_paths
 S=$U/syscall_prog
 usdt_programs
@@ -25,26 +26,6 @@ existing=$tmp/existing-file
 : >"$existing"
 N=3 M=2
 
-# bg OUT ERR ARGS...: ksnoop in the background until it says it traces; its pid in BGPID.
-bg() {
-	spawn "$1" "$2" -v "${@:3}"
-	BGPID=$KPID
-	local i
-	for i in $(seq 300); do
-		grep -qs "tracing .* target" "$2" && return 0
-		kill -0 "$BGPID" 2>/dev/null || break
-		sleep 0.1
-	done
-	fail "attach_$(basename "$1")" "$(cat "$2")"
-	return 1
-}
-# end PID...: SIGINT each (each drains its ring buffer before it exits), then wait for all.
-end() {
-	local p
-	for p in "$@"; do kill -INT "$p" 2>/dev/null; done
-	for p in "$@"; do wait "$p" 2>/dev/null; done
-}
-headers() { grep -E '^[0-9]{2}:[0-9]{2}:' "$1"; }
 
 # --- system calls: a recording beside live --count --by runs of the same calls ---
 bg "$tmp/ct" "$tmp/ect" -c "$prog" --count --by return 'sys:openat(return)' && ct=$BGPID

@@ -8,6 +8,9 @@
 # recording is 0600, and --force in a directory others can write replaces
 # only a regular file of ours.
 . "$(dirname "$0")/helpers.bash"
+. "$(dirname "$0")/record.bash"
+# Each ksnoop stopped 0.3 s after the workload: its last events read.
+END_SETTLE=0.3
 usdt_paths
 S=$U/syscall_prog
 usdt_programs
@@ -50,26 +53,6 @@ needs_root record_live
 # The mode a file would get from the umask alone: 0644.
 umask 022
 
-# bg OUT ERR ARGS...: ksnoop in the background until it says it traces; its pid in BGPID.
-bg() {
-	spawn "$1" "$2" -v "${@:3}"
-	BGPID=$KPID
-	local i
-	for i in $(seq 100); do
-		grep -qs "tracing .* target" "$2" && return 0
-		kill -0 "$BGPID" 2>/dev/null || break
-		sleep 0.1
-	done
-	fail "attach_$(basename "$1")" "$(cat "$2")"
-	return 1
-}
-# end PID...: SIGINT each, then wait for all.
-end() {
-	local p
-	sleep 0.3
-	for p in "$@"; do kill -INT "$p" 2>/dev/null; done
-	for p in "$@"; do wait "$p" 2>/dev/null; done
-}
 notime() { sed -E 's/^[0-9:.]+ cpu/TIME cpu/; s/^\{"type":"event","time_ns":[0-9]+,/{"type":"event","time_ns":T,/'; }
 
 # --- USDT: two live runs (text, JSON) and a recording of the same events ---
