@@ -29,7 +29,7 @@ deb=$(ls "$out"/ksnoop_*_amd64.deb)
 # The version is ksnoop -V's; no Depends: the binary is static.
 expect_eq deb_version "$("$S" -V | sed -n 's/^ksnoop //p')" "$(dpkg-deb -f "$deb" Version | sed 's/-[^-]*$//')"
 expect_eq deb_no_depends "" "$(dpkg-deb -f "$deb" Depends)"
-expect_match deb_built_using '^elfutils \(= [^)]+\), glibc \(= [^)]+\), zlib \(= [^)]+\)$' \
+expect_match deb_built_using '^elfutils \(= [^)]+\), glibc \(= [^)]+\), libiberty \(= [^)]+\), libpcap \(= [^)]+\), libzstd \(= [^)]+\), zlib \(= [^)]+\)$' \
 	"$(dpkg-deb -f "$deb" Built-Using)"
 expect_match dsc_has_libbpf_component "ksnoop_${version}\.orig-libbpf\.tar\.gz" "$(cat "$out"/ksnoop_*.dsc)"
 expect_match build_ran_unit_tests '^[0-9]+ passed, 0 failed$' "$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out/build.log")"
