@@ -145,7 +145,10 @@ NAME     netns_drop_reason
 RUN      --count --by reason --netns "/run/netns/$NB" 'tp:skb:kfree_skb(reason)'
 WORKLOAD datagrams
 EXPECT   netns_drop_reason_name: match '^ +3  SKB_DROP_REASON_NO_SOCKET +tp:kfree_skb$'
-EXPECT   netns_drop_reason_rows: count 1 '^ +[0-9]+  SKB_DROP_REASON_'
+# Other drops in the namespace may come too (a fresh veth's own IPv6 or
+# ARP traffic, seen as SKB_DROP_REASON_NOT_SPECIFIED in CI): every row is
+# named, none a bare number.
+EXPECT   netns_drop_reason_rows_named: no_match '^ +[0-9]+  -?[0-9]+ +tp:kfree_skb$'
 CASE
 
 ks_case <<'CASE'
@@ -153,7 +156,7 @@ NAME     netns_drop_reason_json
 RUN      -j --count --by reason --netns "/run/netns/$NB" 'tp:skb:kfree_skb(reason)'
 WORKLOAD datagrams
 EXPECT   netns_drop_reason_json_name: eq 'SKB_DROP_REASON_NO_SOCKET 3' \
-	"$(record count "$tmp/netns_drop_reason_json.out" | jq -r '"\(.key_name) \(.count)"')"
+	"$(record count "$tmp/netns_drop_reason_json.out" | jq -r 'select(.key_name | startswith("SKB_DROP_REASON_NO_")) | "\(.key_name) \(.count)"')"
 CASE
 else
 	fail netns_setup "cannot make network namespaces $NA and $NB with a veth pair"
