@@ -28,7 +28,7 @@ for mode in fentry kprobe; do
 	F=$tmp/$mode.pcapng
 	ks_case <<-'CASE'
 		NAME     ${T}_pcap
-		RUN      --mode $mode -n 2 -c vmprog --pcap $F 'ip_finish_output2(skb->len == 29)' 'ip_rcv(skb->len == 29)'
+		RUN      --mode $mode -n 2 --pcap $F 'ip_finish_output2(skb->len == 29)' 'ip_rcv(skb->len == 29)'
 		WORKLOAD vmprog dgram 127.0.0.1 5020 5021 recv
 		UNTIL    exit
 		EXPECT   ${T}_pcap_written: stderr '--pcap: 2 packets written'
@@ -39,7 +39,7 @@ for mode in fentry kprobe; do
 	F2=$tmp/$mode-track.pcapng
 	ks_case <<-'CASE'
 		NAME     ${T}_pcap_track
-		RUN      --mode $mode -n 2 -c vmprog --track s --pcap $F2 'ip_finish_output2(struct sk_buff *s, s->len == 29)' 'ip_rcv(struct sk_buff *s)'
+		RUN      --mode $mode -n 2 --track s --pcap $F2 'ip_finish_output2(struct sk_buff *s, s->len == 29)' 'ip_rcv(struct sk_buff *s)'
 		WORKLOAD vmprog dgram 127.0.0.1 5020 5021 recv
 		UNTIL    exit
 		EXPECT   ${T}_pcap_track_ports: eq 2 "$(ports $F2)"
@@ -48,7 +48,7 @@ for mode in fentry kprobe; do
 	F3=$tmp/$mode-filter.pcapng
 	ks_case <<-'CASE'
 		NAME     ${T}_filter
-		RUN      --mode $mode -n 2 -c vmprog --filter 'udp dst port 5021' --pcap $F3 'ip_finish_output2(skb->len)' 'ip_rcv(skb->len)'
+		RUN      --mode $mode -n 2 --filter 'udp dst port 5021' --pcap $F3 'ip_finish_output2(skb->len)' 'ip_rcv(skb->len)'
 		WORKLOAD vmprog dgram 127.0.0.1 5020 5023
 		WORKLOAD vmprog dgram 127.0.0.1 5020 5021 recv
 		UNTIL    exit
@@ -60,7 +60,7 @@ for mode in fentry kprobe; do
 	CASE
 	ks_case <<-'CASE'
 		NAME     ${T}_filter_track
-		RUN      --mode $mode -n 2 -c vmprog --track s --filter 'udp port 5021' 'ip_finish_output2(struct sk_buff *s, s->len)' 'ip_rcv(struct sk_buff *s, s->len)'
+		RUN      --mode $mode -n 2 --track s --filter 'udp port 5021' 'ip_finish_output2(struct sk_buff *s, s->len)' 'ip_rcv(struct sk_buff *s, s->len)'
 		WORKLOAD vmprog dgram 127.0.0.1 5020 5023
 		WORKLOAD vmprog dgram 127.0.0.1 5020 5021 recv
 		UNTIL    exit
