@@ -187,8 +187,9 @@ kernel_locate() {
 # packages' versions.
 # A|B: the first of the names the archive has a version of (trixie's
 # t64 transition renamed libelf1 to libelf1t64, which provides the old
-# name: a virtual package has no version to download).
-GUEST_PACKAGES="busybox-static bpftool jq libjq1 libonig5 libc6 libgcc-s1 libcap2 libelf1t64|libelf1 zlib1g"
+# name: a virtual package has no version to download); trixie's libelf needs
+# libzstd1.
+GUEST_PACKAGES="busybox-static bpftool jq libjq1 libonig5 libc6 libgcc-s1 libcap2 libelf1t64|libelf1 zlib1g libzstd1"
 guest_prepare() {
 	local key p v debs lock_fd names alt
 	key=
