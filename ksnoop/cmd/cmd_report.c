@@ -1860,9 +1860,17 @@ static int count_files(int argc, char **argv)
 	return n;
 }
 
-/* What the report held, but its file(s). */
-static void replay_free(struct replay *rp)
+/*
+ * The end of a report, one file or several: RET's error said, what was
+ * printed flushed, and what the report held, but its file(s), freed.
+ */
+static void replay_end(struct replay *rp, int ret, struct ks_error *e)
 {
+	if (ret)
+		log_ks_error(e);
+	fflush(stdout);
+	if (rp->printing)
+		printer__fini(&rp->printer);
 	rec_query__free(rp->query);
 	free(rp->picks);
 	if (rp->by)
@@ -1888,12 +1896,7 @@ int do_report(int argc, char **argv, const struct options *opts)
 	nfiles = count_files(argc, argv);
 	if (nfiles > 1) {
 		ret = report_merge(&rp, argv, nfiles, argv + nfiles, argc - nfiles, &e);
-		if (ret)
-			log_ks_error(&e);
-		fflush(stdout);
-		if (rp.printing)
-			printer__fini(&rp.printer);
-		replay_free(&rp);
+		replay_end(&rp, ret, &e);
 		rp.r = NULL;	/* the first file's, freed with the others */
 		merge_free(&rp);
 		return ret;
@@ -1906,12 +1909,7 @@ int do_report(int argc, char **argv, const struct options *opts)
 		return ret == -ENOENT ? -ENOENT : ks_runtime_errno(ret);
 	}
 	ret = replay_main(&rp, f, where, argv + 1, argc - 1, &e);
-	if (ret)
-		log_ks_error(&e);
-	fflush(stdout);
-	if (rp.printing)
-		printer__fini(&rp.printer);
-	replay_free(&rp);
+	replay_end(&rp, ret, &e);
 	recfile__free(rp.r);
 	if (f != stdin)
 		fclose(f);
