@@ -429,13 +429,8 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 	bp->pidns_ino = cfg->pidns_ino;
 	bp->cgroup_id = cfg->cgroup_id;
 	bp->cgroup_level = cfg->cgroup_level;
-	/*
-	 * USDT probes and user functions (sleepable uprobe programs) carry
-	 * none yet: with the helper in their header's fill and no --cgroup,
-	 * this kernel (6.18) delivered no event of theirs at all; not
-	 * understood yet, so left out rather than guessed at.
-	 */
-	bp->event_cgroup = cfg->event_cgroup && tg->kind != ATTACH_USDT && tg->kind != ATTACH_UPROBE;
+	/* USDT probes and user functions too (live/54-containers, sleepable). */
+	bp->event_cgroup = cfg->event_cgroup;
 	bp->self_tgid = cfg->self_tgid;
 	if (cfg->tree_root) {
 		bp->tree = tg->spec == cfg->tree_root ? KSNOOP_TREE_ROOT : KSNOOP_TREE_INNER;

@@ -89,6 +89,32 @@ WORKLOAD three_shells
 EXPECT   cgroup_by_json_keys: eq "/ks-cg$$,/ks-cg$$/child" \
 	"$(record count "$tmp/cgroup_by_json.out" | jq -r '.key.cgroup' | sort -u | paste -sd,)"
 CASE
+
+# USDT probes (uprobe programs, sleepable or not) carry the task's cgroup
+# too: 3 hits in the child, 2 outside; --cgroup keeps the child's, each
+# naming the child (JSON's id, --show-cgroup's path).
+usdt_programs
+usdt_in_child() {
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" fire 3' sh "$CG/child" "$P" >/dev/null
+	"$P" fire 2 >/dev/null
+	return 0
+}
+ks_case <<'CASE'
+NAME     cgroup_usdt_json
+RUN      -j --cgroup "$CG" usdt "$P:ksnoop_test:small(arg0)"
+WORKLOAD usdt_in_child
+EXPECT   cgroup_usdt_json_exit: exit 0
+EXPECT   cgroup_usdt_json_ids: eq "3 $CHILD_ID" \
+	"$(events "$tmp/cgroup_usdt_json.out" | jq -r '.cgroup' | sort | uniq -c | awk '{ print $1, $2 }' | paste -sd,)"
+CASE
+ks_case <<'CASE'
+NAME     cgroup_usdt_text
+RUN      --oneline --show-cgroup usdt "$P:ksnoop_test:small(arg0)"
+WORKLOAD usdt_in_child
+EXPECT   cgroup_usdt_text_exit: exit 0
+EXPECT   cgroup_usdt_text_child: count 3 "ksnoop_test:small cgroup=/ks-cg$$/child arg0="
+EXPECT   cgroup_usdt_text_all: count 5 "ksnoop_test:small"
+CASE
 fi
 
 # ---- network namespaces ----
