@@ -141,7 +141,7 @@ expect_eq info_func_glob_untraceable "$(printf '%s\n' "$text" | grep -c 'cannot 
 	"$(of info_func_glob | jq -r 'select(.traceable == false and (.why | length > 0)) | .name' | wc -l)"
 stream info_usdt 0 info info usdt "$P"
 expect_eq info_usdt_probes 12 "$(of info_usdt | jq -r 'select(.kind == "usdt") | .name' | wc -l)"
-"$P" spin 5 >/dev/null &
+"$P" spin 300 >/dev/null &  # killed below; long enough for any load
 spid=$!
 sleep 0.3
 stream info_usdt_pid 0 info -p "$spid" info usdt
