@@ -43,3 +43,38 @@ class ReportBase:
 
     def text(self):
         return "\n".join(self.out) + "\n"
+
+    def bt_name(self):
+        """The native bpftrace as the report names it: "bpftrace 0.27"
+        (major.minor of the version the run printed)."""
+        ver = self.res.m("bt_ver").lstrip("v").split(".")
+        return "bpftrace " + ".".join(ver[:2]) if ver[0] else "bpftrace"
+
+    def half_bt(self, ks, bt):
+        """Issue #46's target for a traced call: at most half the native
+        bpftrace's added cost. The verdict cell."""
+        name = self.bt_name()
+        if ks is None or bt is None:
+            return "not measured"
+        if bt <= 0:
+            return "cannot be judged: %s's added cost is not above zero" % name
+        r = ks / bt
+        if r <= 0.5:
+            return "≤ ½ %s: **met** (%.2f×)" % (name, r)
+        more = "; %s is cheaper here (why: below the table)" % name if r > 1 else ""
+        return "≤ ½ %s: **missed** (%.2f×)%s" % (name, r, more)
+
+    def bt_cheaper(self, what, ks, bt, why):
+        """The line under a table where the native bpftrace's added cost
+        (BT, Stats) is below ksnoop's (KS): WHY, and whether this run's
+        rounds settle it."""
+        if not ks or not bt or ks.median <= bt.median:
+            return
+        name = self.bt_name()
+        text = ("**%s is cheaper than ksnoop here** (%s: %.0f against %.0f ns added, medians). Why: %s"
+                % (name, what, bt.median, ks.median, why))
+        if ks.min <= bt.max:
+            text += (" The rounds overlap (ksnoop %.0f–%.0f, %s %.0f–%.0f ns): at this run's load the "
+                     "difference is not settled." % (ks.min, ks.max, name, bt.min, bt.max))
+        self.w(text)
+        self.w()
