@@ -38,7 +38,7 @@ Commands:
             elif u_ks is None:
                 t = "not measured"
             else:
-                t = self.half_bt(u_ks, u_bt)
+                t = self.half_bt(padd(res, "usdt", "ksnoop"), padd(res, "usdt", "bpftrace"))
             self.w("| **ksnoop** `usdt` | %s | %s | %s | %s |"
                    % (cell(measured), cell(padd(res, "usdt", "ksnoop")), ratio(u_ks, u_bt), t))
             self.bt_cheaper("a hit", padd(res, "usdt", "ksnoop"), padd(res, "usdt", "bpftrace"),

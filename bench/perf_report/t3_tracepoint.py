@@ -34,7 +34,7 @@ Commands:
         self.w()
         t_ks = med(padd(res, "tp", "ksnoop"))
         t_bt = med(padd(res, "tp", "bpftrace"))
-        t = self.half_bt(t_ks, t_bt)
+        t = self.half_bt(padd(res, "tp", "ksnoop"), padd(res, "tp", "bpftrace"))
         self.w("| variant | ns per call | added ns per call | ksnoop events printed / lost "
                "| ksnoop ÷ bpftrace (added) | target |")
         self.w("| --- | --- | --- | --- | --- | --- |")
@@ -116,16 +116,16 @@ Commands:
         for ks, bt, what in (("ksnoop-stack", "bpftrace-kstack", "-s per event (kernel stack)"),
                              ("ksnoop-count", "bpftrace-count", "--count per call"),
                              ("ksnoop-hist", "bpftrace-hist", "--hist per call")):
-            t = self.half_bt(a[ks], a[bt])
+            t = self.half_bt(padd(res, "agg", ks), padd(res, "agg", bt))
             self.verdict("%s ≤ ½ %s (tracepoint, native)" % (what, self.bt_name()),
                          "ksnoop %s ns; bpftrace %s" % (sgn(a[ks]), sgn(a[bt])), t)
         for ks, bt, what in (("ksnoop-stack", "bpftrace-kstack", "-s against `printf(kstack)`"),
                              ("ksnoop-count", "bpftrace-count", "--count against `count()`"),
                              ("ksnoop-hist", "bpftrace-hist", "--hist against `hist()`")):
             self.bt_cheaper(what, padd(res, "agg", ks), padd(res, "agg", bt),
-                            "both update a map in BPF (a kernel stack: both walk it in BPF); no "
-                            "difference in the work is known, so this is the run's noise or "
-                            "bpftrace's per-CPU map against ksnoop's.")
+                            "both do the same work in BPF (a map update; for -s both also walk the "
+                            "kernel stack); no difference in that work is known here, so this is "
+                            "this run's noise or the maps' kinds (not measured apart).")
         e = "".join(errors_of(res, "agg", v) for v in variants)
         if e:
             self.w("Errors in some rounds: `%s`" % e)
@@ -176,7 +176,8 @@ Commands:
         self.w()
         s_ks = med(padd(res, "sys", "ksnoop-pred"))
         self.verdict("`sys:` call, entry values with the return, one event ≤ ½ %s (native)" % self.bt_name(),
-                     "ksnoop %s ns; bpftrace %s" % (sgn(s_ks), sgn(s_bt)), self.half_bt(s_ks, s_bt))
+                     "ksnoop %s ns; bpftrace %s" % (sgn(s_ks), sgn(s_bt)), self.half_bt(padd(res, "sys", "ksnoop-pred"),
+                                                                           padd(res, "sys", "bpftrace")))
         self.bt_cheaper("`sys:openat` with a predicate on return, one event a call", padd(res, "sys", "ksnoop-pred"),
                         padd(res, "sys", "bpftrace"),
                         "bpftrace keeps the file name's pointer on entry, reads the string (`str()`) "
