@@ -123,7 +123,7 @@ INFO_MAX = 1000
 
 def record_commands(s):
     """Every native command line, for the report (as bench/run ran them)."""
-    z, loop = s.sizes, s.tools.loop
+    z, loop, bt = s.sizes, s.tools.loop, s.tools.bt_shown
 
     def bt_loop(args):
         return "-c 'ksb-loop -C 1 -o RES %s' >/dev/null" % args
@@ -131,7 +131,7 @@ def record_commands(s):
     cmds = [
         ("tp-untraced", "ksb-loop -C 1 syscall %d" % z.tp_n),
         ("tp-ksnoop", "taskset -c 0 ksnoop -v -p PID '%s' >/dev/null   # PID: the ksb-loop process" % TP_SPEC),
-        ("tp-bpftrace", "taskset -c 0 bpftrace -e '%s' %s" % (BT_TP, bt_loop("syscall %d" % z.tp_n))),
+        ("tp-bpftrace", "taskset -c 0 %s -e '%s' %s" % (bt, BT_TP, bt_loop("syscall %d" % z.tp_n))),
         ("tpfilt-untraced", "ksb-loop -C 1 syscall %d" % z.filt_n),
         ("tpfilt-bare", "taskset -c 0 ksb-bare bare.bpf.o   # bench/bare.c loading bench/bare.bpf.c: "
                         'SEC("tp_btf/sys_enter") { return 0; }'),
@@ -142,22 +142,22 @@ def record_commands(s):
         cmds.append(("agg-" + v, "taskset -c 0 ksnoop -v -p PID %s >/dev/null"
                      % " ".join(a if a.startswith("-") else "'%s'" % a for a in args)))
     for v, prog in AGG_BPFTRACE.items():
-        cmds.append(("agg-" + v, "taskset -c 0 bpftrace -e '%s' %s" % (prog, bt_loop("syscall %d" % z.tp_n))))
+        cmds.append(("agg-" + v, "taskset -c 0 %s -e '%s' %s" % (bt, prog, bt_loop("syscall %d" % z.tp_n))))
     sys_loop = "openat %d WORK/%s" % (z.sys_n, SYS_MISSING)
     cmds += [
         ("sys-untraced", "ksb-loop -C 1 %s   # WORK: bench/run's work directory; the file does not exist"
          % sys_loop),
         ("sys-ksnoop", "taskset -c 0 ksnoop -v -p PID '%s' >/dev/null   # PID: the ksb-loop process" % SYS_SPEC),
         ("sys-ksnoop-pred", "taskset -c 0 ksnoop -v -p PID '%s' >/dev/null" % SYS_PRED_SPEC),
-        ("sys-bpftrace", "taskset -c 0 bpftrace -e '%s' %s" % (BT_SYS, bt_loop(sys_loop))),
+        ("sys-bpftrace", "taskset -c 0 %s -e '%s' %s" % (bt, BT_SYS, bt_loop(sys_loop))),
     ]
     usdt_loop = "usdt %d" % z.usdt_n
     cmds += [
         ("usdt-untraced", "ksb-loop -C 1 " + usdt_loop),
-        ("usdt-bpftrace", "taskset -c 0 bpftrace -e '%s' %s"
-         % (bt_usdt(loop).replace(str(loop), "ksb-loop"), bt_loop(usdt_loop))),
-        ("usdt-bpftrace-bare", "taskset -c 0 bpftrace -e '%s' %s"
-         % (bt_usdt_bare(loop).replace(str(loop), "ksb-loop"), bt_loop(usdt_loop))),
+        ("usdt-bpftrace", "taskset -c 0 %s -e '%s' %s"
+         % (bt, bt_usdt(loop).replace(str(loop), "ksb-loop"), bt_loop(usdt_loop))),
+        ("usdt-bpftrace-bare", "taskset -c 0 %s -e '%s' %s"
+         % (bt, bt_usdt_bare(loop).replace(str(loop), "ksb-loop"), bt_loop(usdt_loop))),
         ("usdt-ksnoop", "taskset -c 0 ksnoop -v usdt '%s' >/dev/null"
          % ks_usdt_spec(loop).replace(str(loop), "ksb-loop")),
     ]
@@ -174,10 +174,10 @@ def record_commands(s):
         ("su-attach-ksnoop", "ksb-startup -a 'tracing ' -w none -- ksnoop -v -p PID '%s'   "
                              "# until ksnoop's stderr says 'tracing'" % TP_SPEC),
         ("su-tp-ksnoop", "ksnoop -p PID '%s'" % TP_SPEC),
-        ("su-tp-bpftrace", "bpftrace -e '%s'" % BT_TP_SU.replace("{PID}", "PID")),
+        ("su-tp-bpftrace", "%s -e '%s'" % (bt, BT_TP_SU.replace("{PID}", "PID"))),
         ("bulk-ksnoop-all", "ksnoop usdt --duration 1 '%s'" % BULK_ALL),
         ("bulk-ksnoop-one", "ksnoop usdt --duration 1 '%s'" % BULK_ONE),
-        ("bulk-bpftrace-all", "bpftrace -e '%s'" % BT_BULK),
+        ("bulk-bpftrace-all", "%s -e '%s'" % (bt, BT_BULK)),
     ]
     for key, text in cmds:
         s.command(key, text)
@@ -247,7 +247,7 @@ def bpftrace_loop(s, prog, res, *loop_args):
     res.unlink(missing_ok=True)
     child = " ".join(str(a) for a in s.tools.loop_cmd("-o", res, *loop_args))
     with open(s.path("bt.err"), "w") as err:
-        proc.run([*TASKSET_TRACER, s.tools.bpftrace, "-e", prog, "-c", child],
+        proc.run([*TASKSET_TRACER, *s.tools.bt, "-e", prog, "-c", child],
                  limit=BPFTRACE_LIMIT_S, stderr=err)
     text = proc.file_text(res)
     if not text:
@@ -431,7 +431,7 @@ def startup_native(s, v, r):
         startup_attach(s, r)
         return
     tracer = {"ksnoop": [s.tools.ksnoop, "-p", "{PID}", TP_SPEC],
-              "bpftrace": [s.tools.bpftrace, "-e", BT_TP_SU]}[v]
+              "bpftrace": [*s.tools.bt, "-e", BT_TP_SU]}[v]
     err = s.path("su.err")
     out = proc.output([s.tools.startup, "-m", "sys_enter", "-w", "syscall", "-t", STARTUP_LIMIT_S,
                        "-r", s.path("rss"), "-e", err, "--", *tracer], limit=3 * STARTUP_LIMIT_S)
@@ -447,7 +447,7 @@ def bulk_variant(s, v, r):
     """Wall time of a whole one-second run: attach, one second, detach, exit."""
     argv = {"ksnoop-all": [s.tools.ksnoop, "usdt", "--duration", "1", BULK_ALL],
             "ksnoop-one": [s.tools.ksnoop, "usdt", "--duration", "1", BULK_ONE],
-            "bpftrace-all": [s.tools.bpftrace, "-e", BT_BULK]}[v]
+            "bpftrace-all": [*s.tools.bt, "-e", BT_BULK]}[v]
     t0 = time.monotonic()
     with open(s.path("bulk.err"), "w") as err:
         rc = proc.run(argv, limit=BULK_LIMIT_S, stderr=err)
@@ -667,7 +667,7 @@ TP_LIST_SH = ('mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/
 def tp_list_variant(s, v, r):
     """One listing of every tracepoint, by ksnoop or by bpftrace."""
     argv = {"ksnoop": [s.tools.ksnoop, "info", "tp:*"],
-            "bpftrace": [s.tools.bpftrace, "-l", "tracepoint:*"]}[v]
+            "bpftrace": [*s.tools.bt, "-l", "tracepoint:*"]}[v]
     out = proc.output(["unshare", "-m", "--propagation", "private", "sh", "-c", TP_LIST_SH,
                        "sh", *argv], stderr=subprocess.DEVNULL)
     fields = parse_fields(out)
@@ -677,10 +677,10 @@ def tp_list_variant(s, v, r):
 
 
 def measure_tp_list(s):
-    variants = ["ksnoop"] + (["bpftrace"] if Path(s.tools.bpftrace).is_file() else [])
+    variants = ["ksnoop"] + (["bpftrace"] if s.tools.bt else [])
     say("native: ksnoop info 'tp:*' against bpftrace -l 'tracepoint:*' (%d rounds)" % s.opts.rounds)
     s.command("tplist-ksnoop", "ksnoop info 'tp:*'")
-    s.command("tplist-bpftrace", "bpftrace -l 'tracepoint:*'")
+    s.command("tplist-bpftrace", "%s -l 'tracepoint:*'" % s.tools.bt_shown)
     for r in range(s.opts.rounds):
         for v in rotate(variants, r):
             tp_list_variant(s, v, r)

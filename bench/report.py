@@ -43,7 +43,9 @@ data of bench/run --only-arm64 (meta "only" = "arm64") does the same for
 table 9.
 data of --only-track (meta "only" = "track") does the same for table 8.
 table 9, and of bench/run --only-record (meta "only" = "record") for
-table 4b.
+table 4b. Data of bench/run --only-native (meta "only" = "native")
+replaces the native tables and their targets, and keeps every section it
+did not measure (the VM tables), each marked as kept from the earlier run.
 """
 
 import sys

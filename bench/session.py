@@ -39,6 +39,8 @@ class Options:
     session: bool = True        # table 10, kprobe.session against the stash (7.3 and 6.12 VMs)
     only_session: bool = False  # --only-session: the report's table 10 is replaced in place
     glob_vm: bool = True        # table 6's VM part (--no-vm turns it off, info stays)
+    only_native: bool = False   # --only-native: the VM tables of the existing report stay
+    sid: str = "/var/cache/ksnoop-sid"   # the native bpftrace's sid chroot ("": the system's)
     glob_kernels: tuple = ("bookworm", "trixie")
     out: str = "docs/PERFORMANCE.md"
     keep: bool = False
@@ -70,10 +72,12 @@ class Tools:
     """The programs measured and the workloads, as paths."""
     ksnoop: Path                # a private copy: a rebuild during the run cannot mix versions
     ksnoop_src: Path            # the binary it was copied from
-    bpftrace: Path
+    bpftrace: Path              # the system's (bookworm, 0.17): carried into the VMs
     bcc_ksnoop: Path
     loop: Path                  # bench/loop.c, static
     startup: Path               # bench/startup.c, static
+    bt: tuple = ()              # the native bpftrace's argv: sid's 0.27 through chroot, or (bpftrace,)
+    bt_shown: str = "bpftrace"  # how the report's command lines name it
 
     def loop_cmd(self, *args):
         """ksb-loop on CPU 1 (-C 1) with ARGS."""

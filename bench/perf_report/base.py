@@ -43,3 +43,44 @@ class ReportBase:
 
     def text(self):
         return "\n".join(self.out) + "\n"
+
+    def bt_name(self):
+        """The native bpftrace as the report names it: "bpftrace 0.27"
+        (major.minor of the version the run printed)."""
+        ver = self.res.m("bt_ver").lstrip("v").split(".")
+        return "bpftrace " + ".".join(ver[:2]) if ver[0] else "bpftrace"
+
+    def half_bt(self, ks_st, bt_st):
+        """Issue #46's target for a traced call: at most half the native
+        bpftrace's added cost (KS_ST and BT_ST: Stats of the added cost).
+        The verdict cell; a miss whose rounds reach the target is said to
+        be unsettled."""
+        name = self.bt_name()
+        ks, bt = (s.median if s else None for s in (ks_st, bt_st))
+        if ks is None or bt is None:
+            return "not measured"
+        if bt <= 0:
+            return "cannot be judged: %s's added cost is not above zero" % name
+        r = ks / bt
+        if r <= 0.5:
+            return "≤ ½ %s: **met** (%.2f×)" % (name, r)
+        more = "; %s is cheaper here (why: below the table)" % name if r > 1 else ""
+        if ks_st.min <= 0.5 * bt_st.max:
+            more += ("; unsettled at this run's load: ksnoop's cheapest round (%.0f ns) is within ½ of "
+                     "%s's dearest (%.0f ns)" % (ks_st.min, name, bt_st.max))
+        return "≤ ½ %s: **missed** (%.2f×)%s" % (name, r, more)
+
+    def bt_cheaper(self, what, ks, bt, why):
+        """The line under a table where the native bpftrace's added cost
+        (BT, Stats) is below ksnoop's (KS): WHY, and whether this run's
+        rounds settle it."""
+        if not ks or not bt or ks.median <= bt.median:
+            return
+        name = self.bt_name()
+        text = ("**%s is cheaper than ksnoop here** (%s: %.0f against %.0f ns added, medians). Why: %s"
+                % (name, what, bt.median, ks.median, why))
+        if ks.min <= bt.max:
+            text += (" The rounds overlap (ksnoop %.0f–%.0f, %s %.0f–%.0f ns): at this run's load the "
+                     "difference is not settled." % (ks.min, ks.max, name, bt.min, bt.max))
+        self.w(text)
+        self.w()

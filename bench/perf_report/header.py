@@ -45,7 +45,7 @@ class HeaderPart:
 Measured by `bench/run` ({m("run_date")}, {elapsed:.1f} minutes) on
 this machine: {m("cpu_model")}, {m("ncpu")} CPUs, Linux {m("kernel")}. ksnoop {m("ks_ver")}
 (`{m("ksnoop")}`, sha256 {m("ks_sha")}, tree at commit {m("commit")}); peers: bcc's ksnoop from Debian's libbpf-tools {m("bcc_ver")},
-bpftrace {m("bt_ver")}. {m("rounds")} rounds natively, {m("vm_rounds")} in the VM{quick}.
+{self.bt_versions()}. {m("rounds")} rounds natively, {m("vm_rounds")} in the VM{quick}.
 
 Run it with `bench/run` (as root; it installs what is missing from Debian,
 builds the workloads with `gcc -static`, boots the test VM once); `KSNOOP=path`
@@ -54,7 +54,9 @@ picks the binary; `--rounds N` (native, default 5), `--vm-rounds N` (default 7),
 results and perf data), `--report-from DIR` (rewrite this file from a kept
 run), `--only-tree` (table 7 alone, replaced in this file in place), `--only-arm64`
 (table 9, the arm64 VM, likewise), `--only-record` (table 4b, natively, likewise),
-`--only-session` (table 10, the 7.3 and 6.12 VMs, likewise). It takes about 8–15 minutes. Benchmarks are not tests: `make check`
+`--only-session` (table 10, the 7.3 and 6.12 VMs, likewise), `--only-native` (the native tables;
+the VM tables stay as an earlier run measured them), `--sid DIR` (the sid chroot whose
+bpftrace 0.27 runs natively; `bench/sid-chroot` makes it once), `--no-sid` (the system's bpftrace). It takes about 8–15 minutes. Benchmarks are not tests: `make check`
 does not run them. Run it on a quiet machine: it reports how much CPU
 other processes took while each table was measured.
 
@@ -85,3 +87,17 @@ other processes took while each table was measured.
   Load average at the start of this run: {m("load_start")}; at the end: {m("load_end")}
   (anything else running on the machine shows up as spread).{busy}
 """)
+
+    def bt_versions(self):
+        """Which bpftrace ran where: natively sid's (0.27, through chroot)
+        and in the VMs the system's (bookworm's 0.17), or one for both."""
+        m = self.res.m
+        native, vm = m("bt_ver"), m("bt_vm_ver")
+        if not m("bt_sid"):
+            return "bpftrace %s" % native
+        where = ("Debian sid's, run as `chroot SID bpftrace` in the chroot `bench/sid-chroot` makes "
+                 "(%s); the command lines below say `chroot SID bpftrace`" % m("bt_sid"))
+        if m("only_native") == "1" or not vm or vm == native:
+            return "bpftrace %s natively (%s)" % (native, where)
+        return "bpftrace %s natively (%s), %s in the VMs (bookworm's, carried in by tests/vm/run)" \
+            % (native, where, vm)

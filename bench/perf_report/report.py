@@ -6,7 +6,7 @@ import os
 from .base import ReportBase
 from .data import Results
 from .header import HeaderPart
-from .splice import splice_arm64, splice_record, splice_session, splice_track, splice_tree
+from .splice import splice_arm64, splice_native, splice_record, splice_session, splice_track, splice_tree
 from .summary import SummaryParts
 from .t1_kfunc import KfuncTable
 from .t2_usdt import UsdtTable
@@ -75,6 +75,9 @@ def write_report(data, out):
     elif data.meta.get("only") == "session" and os.path.isfile(out):
         with open(out, encoding="utf-8") as f:
             text = splice_session(f.read(), *Report(Results(data)).session_only())
+    elif data.meta.get("only") == "native" and os.path.isfile(out):
+        with open(out, encoding="utf-8") as f:
+            text = splice_native(f.read(), Report(Results(data)).write())
     else:
         text = Report(Results(data)).write()
     with open(out + ".tmp", "w", encoding="utf-8") as f:

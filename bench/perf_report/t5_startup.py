@@ -58,7 +58,7 @@ after SIGINT* is how long the tracer took to detach and exit when asked.
         self.w("| --- | --- | --- | --- | --- |")
         for v, label, target in (("ksnoop-all", "**ksnoop**, hotspot:*", t),
                                  ("ksnoop-one", "ksnoop, one probe", "reference"),
-                                 ("bpftrace-all", "bpftrace, hotspot:*", "reference")):
+                                 ("bpftrace-all", self.bt_name() + ", hotspot:*", "reference")):
             st = stat(res, "usdt-bulk", v, "wall_ms")
             if not st:
                 self.w("| %s | failed: `%s` | | | |" % (label, errors_of(res, "usdt-bulk", v)))
@@ -92,7 +92,7 @@ after SIGINT* is how long the tracer took to detach and exit when asked.
         self.w("| tracer | start-up ms | peak RSS MiB | exit after SIGINT, ms | ksnoop ÷ bpftrace (start-up) | target |")
         self.w("| --- | --- | --- | --- | --- | --- |")
         for tracer, label, rt, target in (("ksnoop", "**ksnoop**", ratio(s_ks, s_bt), t),
-                                          ("bpftrace", "bpftrace", DASH, "reference")):
+                                          ("bpftrace", self.bt_name(), DASH, "reference")):
             self.w("| %s | %s | %s | %s | %s | %s |"
                    % (label, cell(stat(res, "startup-tp", tracer, "startup_ms"), 1),
                       cell(stat(res, "startup-tp", tracer, "rss_kb"), 1, 1024),
