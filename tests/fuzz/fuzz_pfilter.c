@@ -17,7 +17,9 @@
  * the last instruction a return), never reading outside the captured
  * bytes (the packet is a heap copy of exactly caplen bytes, for ASan, and
  * the read hook traps past it).  Where libpcap's own bpf_validate() also
- * takes the program, libpcap's bpf_filter() must give the same verdict.
+ * takes the program (and it stores each scratch word before loading it:
+ * libpcap's are uninitialized), libpcap's bpf_filter() must give the
+ * same verdict.
  *
  * First byte odd: the rest, up to a NUL, is a pcap-filter expression,
  * through pfilter__compile() (libpcap, then the checker) at snaplen 256;
@@ -59,11 +61,55 @@ static int run(const struct ksnoop_cbpf_insn *insns, __u32 n, const unsigned cha
 	return -1;
 }
 
+/*
+ * Is every scratch word the program loads stored first on every path?
+ * libpcap's bpf_filter() leaves M[] uninitialized (ours starts at 0), so
+ * a load of a word never stored has no verdict to compare.  Jumps only go
+ * forward (checked): one pass in order, each instruction's set the
+ * intersection of what its predecessors stored.
+ */
+static bool scratch_stored_first(const struct ksnoop_cbpf_insn *insns, __u32 n)
+{
+	__u32 in[KSNOOP_CBPF_MAX_INSNS], out, i, code, k;
+	bool reached[KSNOOP_CBPF_MAX_INSNS] = { true };
+
+	in[0] = 0;
+	for (i = 0; i < n; i++) {
+		if (!reached[i])
+			continue;
+		code = insns[i].code;
+		k = insns[i].k;
+		if ((BPF_CLASS(code) == BPF_LD || BPF_CLASS(code) == BPF_LDX) &&
+		    BPF_MODE(code) == BPF_MEM && !(in[i] & 1u << k))
+			return false;
+		out = in[i] | (BPF_CLASS(code) == BPF_ST || BPF_CLASS(code) == BPF_STX ? 1u << k : 0);
+		if (BPF_CLASS(code) == BPF_RET)
+			continue;
+		if (BPF_CLASS(code) != BPF_JMP) {
+			in[i + 1] = reached[i + 1] ? in[i + 1] & out : out;
+			reached[i + 1] = true;
+		} else if (BPF_OP(code) == BPF_JA) {
+			in[i + 1 + k] = reached[i + 1 + k] ? in[i + 1 + k] & out : out;
+			reached[i + 1 + k] = true;
+		} else {
+			in[i + 1 + insns[i].jt] = reached[i + 1 + insns[i].jt] ?
+						  in[i + 1 + insns[i].jt] & out : out;
+			reached[i + 1 + insns[i].jt] = true;
+			in[i + 1 + insns[i].jf] = reached[i + 1 + insns[i].jf] ?
+						  in[i + 1 + insns[i].jf] & out : out;
+			reached[i + 1 + insns[i].jf] = true;
+		}
+	}
+	return true;
+}
+
 /* Whether libpcap's bpf_filter() defines the program's result as ours does. */
 static bool pcap_comparable(const struct ksnoop_cbpf_insn *insns, __u32 n)
 {
 	__u32 i;
 
+	if (!scratch_stored_first(insns, n))
+		return false;
 	for (i = 0; i < n; i++) {
 		/* a constant shift of 32 or more: undefined in C, in libpcap */
 		if (BPF_CLASS(insns[i].code) == BPF_ALU && BPF_SRC(insns[i].code) == BPF_K &&
