@@ -37,6 +37,8 @@
 #include "duration.h"
 #include "hist.h"
 #include "log.h"
+#include "pcap_events.h"
+#include "pcapng.h"
 #include "print.h"
 #include "printing.h"
 #include "rec_merge.h"
@@ -83,6 +85,7 @@ struct replay {
 	void *copy;			/* the record handed on */
 	size_t copy_cap;
 	struct recfile_totals sum;	/* the files' END totals added up */
+	struct pcap_events *pcap;	/* --pcap: the events' packets go there too */
 };
 
 struct replay_file {
@@ -328,6 +331,65 @@ static const struct capture_plan *replay_plan_of(void *ctx, __u32 func_id)
 	return func_id < (__u32)rp_ntargets(rp) ? &rp_target(rp, func_id)->plan : NULL;
 }
 
+/* A target's name as the live run wrote it into --pcap's comments (cmd_trace.c). */
+static const char *replay_name_of(const struct replay *rp, __u32 func_id)
+{
+	const struct recfile_target *tg = rp_target(rp, func_id);
+
+	return tg->label && tg->label[0] ? tg->label : tg->plan.sig.name;
+}
+
+/* Does a target of the recording keep its packets (record --pcap)? */
+static bool has_packets(const struct replay *rp)
+{
+	const struct capture_plan *plan;
+	int i, kind, v;
+
+	for (i = 0; i < rp_ntargets(rp); i++) {
+		plan = &rp_target(rp, i)->plan;
+		for (kind = 0; kind < KSNOOP_NR_KINDS; kind++)
+			for (v = 0; v < plan->nvalues[kind] && v < KSNOOP_MAX_VALUES; v++)
+				if (plan->values[kind][v].how == PRINT_SKB_PACKET)
+					return true;
+	}
+	return false;
+}
+
+/*
+ * report --pcap FILE: the recording's packets (record --pcap kept them in
+ * its events) written as the live run wrote them, for the events printed.
+ */
+static int open_pcap(struct replay *rp, const char *where, struct ks_error *e)
+{
+	const struct options *o = rp->opts;
+
+	if (!o->pcap_path)
+		return 0;
+	if (o->output != OUTPUT_EVENTS || o->pair || o->perfetto)
+		return ks_fail(e, -EINVAL, "report: --pcap writes the events' packets: not with %s",
+			       o->output != OUTPUT_EVENTS ? "--count, --hist or --stats (given, or the recording's own)" :
+			       o->pair ? "--pair" : "--format=perfetto");
+	if (!has_packets(rp))
+		return ks_fail(e, -EINVAL, "report: '%s' keeps no packets (record it with --pcap)", where);
+	rp->pcap = pcap_events__open(o->pcap_path, rp->printer.opts.clock_offset_ns, e);
+	return rp->pcap ? 0 : e->err;
+}
+
+/* --pcap: the file closed, and what went into it said with -v. */
+static int close_pcap(struct replay *rp, struct ks_error *e)
+{
+	int err;
+
+	if (!rp->pcap)
+		return 0;
+	log_info("--pcap: %llu packets written to '%s'; %llu left out (no header set, or more than %d interfaces)",
+		 (unsigned long long)pcap_events__written(rp->pcap), rp->opts->pcap_path,
+		 (unsigned long long)pcap_events__skipped(rp->pcap), PCAPNG_MAX_IFACES);
+	err = pcap_events__close(rp->pcap, e);
+	rp->pcap = NULL;
+	return err;
+}
+
 /*
  * Events as the live run printed them; a recording of --tree prints its
  * trees as the live run did (tree_print.c): a tree when its root's record
@@ -346,6 +408,9 @@ static int print_events(struct replay *rp, struct ks_error *e)
 		if (!wanted(rp, ev))
 			continue;
 		plan = &rp_target(rp, ev->func_id)->plan;
+		if (rp->pcap && pcap_events__event(rp->pcap, plan, replay_name_of(rp, ev->func_id),
+						   rec, size, e))
+			return e->err;
 		if (!plan->bpf.tree)
 			printer__event(&rp->printer, plan, rec, size);
 		else if (!tree_print__event(&rp->tree, &rp->printer, plan, rec, size,
@@ -1761,6 +1826,9 @@ static int report_merge(struct replay *rp, char **paths, int nfiles, char **spec
 	struct print_opts popts;
 	int ret;
 
+	if (rp->opts->pcap_path)
+		return ks_fail(e, -EINVAL, "report: --pcap writes one recording's packets, not %d merged",
+			       nfiles);
 	if (nfiles > REC_MERGE_MAX_SOURCES)
 		return ks_fail(e, -EINVAL, "report: %d recordings; a report merges at most %d",
 			       nfiles, REC_MERGE_MAX_SOURCES);
@@ -1837,7 +1905,12 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, char **spe
 			       recfile__meta(rp->r)->clock_offset_ns);
 	printing__init(&rp->printer, &rp->report, stdout, o, &popts);
 	rp->printing = true;
-	return replay_print(rp, where, e);
+	ret = open_pcap(rp, where, e);
+	if (!ret)
+		ret = replay_print(rp, where, e);
+	if (!ret)
+		ret = close_pcap(rp, e);
+	return ret;
 }
 
 /*
@@ -1869,6 +1942,10 @@ static void replay_end(struct replay *rp, int ret, struct ks_error *e)
 	if (ret)
 		log_ks_error(e);
 	fflush(stdout);
+	if (rp->pcap) {
+		pcap_events__close(rp->pcap, NULL);
+		rp->pcap = NULL;
+	}
 	if (rp->printing)
 		printer__fini(&rp->printer);
 	rec_query__free(rp->query);

@@ -240,7 +240,8 @@ static const char usage_text[] =
 "                         header (else the network header), one block per\n"
 "                         packet with a comment naming the function or\n"
 "                         tracepoint, the task and with --track the object;\n"
-"                         not recorded yet (record and report refuse it)\n"
+"                         record --pcap keeps the packets in the recording\n"
+"                         too, report --pcap writes them again from it\n"
 "      --snaplen N        with --pcap or --filter: bytes of each packet\n"
 "                         (default 256, at most 16384)\n"
 "      --filter EXPR      only packets a pcap-filter expression EXPR passes\n"
@@ -1013,12 +1014,16 @@ static int run_command(int argc, char **argv, const struct options *opts)
 		log_error("%s goes with record", opts->force ? "--force" : "-o");
 		return -EINVAL;
 	}
-	/* A recording keeps no packet bytes yet: --pcap is a live trace's alone. */
-	if (opts->pcap_path && i < sizeof(cmds) / sizeof(cmds[0]) && cmds[i].fn != do_trace &&
-	    cmds[i].fn != do_usdt) {
-		log_error("--pcap goes with a trace (%s: %s)", cmds[i].name,
-			  strcmp(cmds[i].name, "info") ? "recordings keep no packet bytes yet" :
-			  "it traces nothing");
+	/*
+	 * --pcap: a trace's packets; a recording's too (record keeps the bytes
+	 * in its events and writes the file live, report writes it again).
+	 */
+	if (opts->pcap_path && i < sizeof(cmds) / sizeof(cmds[0]) && cmds[i].fn == do_info) {
+		log_error("--pcap goes with a trace, record or report (info: it traces nothing)");
+		return -EINVAL;
+	}
+	if (opts->snaplen && i < sizeof(cmds) / sizeof(cmds[0]) && cmds[i].fn == do_report) {
+		log_error("--snaplen goes with a trace or record (report: the recording's packets were cut when it was made)");
 		return -EINVAL;
 	}
 	/* --filter selects what is traced: a trace's or a recording's, never report's or info's. */

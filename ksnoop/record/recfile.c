@@ -1050,7 +1050,11 @@ static bool value_ok(const struct recfile *r, const struct value_desc *vd,
 {
 	__u32 n = btf__type_cnt(r->btf);
 
-	if (vd->type_id >= n || vd->obj_id >= n || vd->how > PRINT_STRV || vd->fmt >= FMT_NR)
+	if (vd->type_id >= n || vd->obj_id >= n || vd->how > PRINT_SKB_PACKET || vd->fmt >= FMT_NR)
+		return false;
+	/* A packet (version 6): its header at least; pcap_events.c bounds the bytes after it. */
+	if (vd->how == PRINT_SKB_PACKET &&
+	    (r->meta.format < 6 || vd->size < sizeof(struct ksnoop_skb_packet)))
 		return false;
 	if (vp->rec_off < sizeof(struct ksnoop_event) || vp->rec_off % 8 ||
 	    vp->rec_off > rec_size - sizeof(struct ksnoop_value) ||

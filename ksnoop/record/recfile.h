@@ -39,7 +39,8 @@
 
 #define RECFILE_MAGIC		"KSNOOPR\n"
 #define RECFILE_MAGIC_LEN	8
-#define RECFILE_VERSION		5
+/* 6: a value may be a packet (PRINT_SKB_PACKET: record --pcap, report --pcap). */
+#define RECFILE_VERSION		6
 /* The oldest version a reader takes: 2 has the same records, zlib blocks. */
 #define RECFILE_OLDEST_VERSION	2
 /* Events are written in blocks of about this much raw data. */

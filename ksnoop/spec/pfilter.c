@@ -112,9 +112,41 @@ static int check_jump(const struct ksnoop_cbpf_insn *in, __u32 pc, __u32 n, stru
 	return 0;
 }
 
+/*
+ * Is CODE one of classic BPF's opcodes, spelled as libpcap and the kernel
+ * spell it?  The checks below look at the class, mode, size and operation
+ * fields only; without this, bits they ignore (above 0xff, a size on an
+ * immediate load, a source on NEG or JA, a mode on a return) would pass an
+ * instruction that libpcap's bpf_filter() and the kernel refuse
+ * (fuzz_pfilter found 0x1500, run here as a load of K).
+ */
+static bool known_code(__u16 code)
+{
+	if (code > 0xff)
+		return false;
+	switch (code) {
+	case BPF_LD | BPF_W | BPF_ABS: case BPF_LD | BPF_H | BPF_ABS: case BPF_LD | BPF_B | BPF_ABS:
+	case BPF_LD | BPF_W | BPF_IND: case BPF_LD | BPF_H | BPF_IND: case BPF_LD | BPF_B | BPF_IND:
+	case BPF_LD | BPF_W | BPF_LEN: case BPF_LD | BPF_IMM: case BPF_LD | BPF_MEM:
+	case BPF_LDX | BPF_W | BPF_IMM: case BPF_LDX | BPF_W | BPF_MEM: case BPF_LDX | BPF_W | BPF_LEN:
+	case BPF_LDX | BPF_B | BPF_MSH:
+	case BPF_ST: case BPF_STX:
+	case BPF_ALU | BPF_NEG:
+	case BPF_JMP | BPF_JA:
+	case BPF_RET | BPF_K: case BPF_RET | BPF_A:
+	case BPF_MISC | BPF_TAX: case BPF_MISC | BPF_TXA:
+		return true;
+	}
+	/* the rest: an operation on K or X (check_alu(), check_jump() know which) */
+	return (BPF_CLASS(code) == BPF_ALU && BPF_OP(code) != BPF_NEG) ||
+	       (BPF_CLASS(code) == BPF_JMP && BPF_OP(code) != BPF_JA);
+}
+
 static int check_insn(const struct ksnoop_cbpf_insn *in, __u32 pc, __u32 n, __u32 snaplen,
 		      struct ks_error *e)
 {
+	if (!known_code(in->code))
+		return bad_insn(e, pc, in->code);
 	switch (BPF_CLASS(in->code)) {
 	case BPF_LD:
 	case BPF_LDX:

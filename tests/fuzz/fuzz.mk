@@ -9,12 +9,13 @@
 #   $(BUILD)/fuzz/fuzz_usym_elf    the user stack symbolizer's ELF reader, whole files
 #   $(BUILD)/fuzz/fuzz_recfile     record files, through the reader and the printer
 #   $(BUILD)/fuzz/fuzz_dwarf       whole ELF files' DWARF into BTF (ksnoop/dwarf/)
+#   $(BUILD)/fuzz/fuzz_pfilter     --filter's classic BPF checker and interpreter step
 #
 # `make check` runs each for a bounded time (tests/fuzz/run --check);
 # `make fuzz` runs them for longer.  The ksnoop sources are compiled again
 # here, with clang and the fuzzer's instrumentation, into $(BUILD)/fuzz/.
 
-FUZZ_TARGETS := spec resolve usdt_arg usdt_note usdt_elf btf usym_elf recfile dwarf
+FUZZ_TARGETS := spec resolve usdt_arg usdt_note usdt_elf btf usym_elf recfile dwarf pfilter
 FUZZ_BINS    += $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 
 FUZZ_CC      ?= $(CLANG)

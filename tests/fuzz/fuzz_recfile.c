@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * libFuzzer target: a record file, as `ksnoop report FILE` reads it,
- * through the reader (recfile.c) and the printer (text and JSON).
+ * through the reader (recfile.c) and the printer (text and JSON), and
+ * its packets (format 6) through report --pcap's writer (pcap_events.c).
  *
  * Input: a first byte, then
  *   even  the file's bytes, as they are (magic, block headers, checksums,
@@ -14,7 +15,8 @@
  *         checksum, so this is how the fuzzer reaches what the blocks
  *         hold: the header, the BTF, the plans and the records.
  * Seeds (corpus/recfile/) are real recordings (tests/fixture/record/)
- * in the odd form (tests/fuzz/gen-corpus).  What must hold: no crash, no read outside a
+ * in the odd form (tests/fuzz/gen-corpus); pcap-v6 is one of record
+ * --pcap (two packets, its KSYMS block left out), kept as committed.  What must hold: no crash, no read outside a
  * record (ASan), a bounded walk (-timeout), and every refusal a message.
  */
 #include <stdint.h>
@@ -24,6 +26,7 @@
 #include <zlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "pcap_events.h"
 #include "print.h"
 #include "rec_merge.h"
 #include "rec_query.h"
@@ -132,6 +135,10 @@ static void print_records(struct recfile *r)
 	struct rec_query *qa = rec_query__new(r, every, 1, &qe);
 	struct rec_query *qf = rec_query__new(r, failing, 1, &qe);
 
+	/* report --pcap: a recording's packets (format 6) written as pcapng, to nowhere. */
+	struct pcap_events *pcap = pcap_events__open("/dev/null", 0, &e);
+
+	check(pcap);
 	printer__init(&pt, devnull, &text);
 	printer__init(&pj, devnull, &json);
 	while (n++ < MAX_RECORDS && (ret = recfile__next(r, &rec, &size, &e)) > 0) {
@@ -150,6 +157,7 @@ static void print_records(struct recfile *r)
 			printer__event(&pt, plan, copy, size);
 			printer__event(&pj, plan, copy, size);
 		}
+		pcap_events__event(pcap, plan, "fuzz", copy, size, &qe);
 		if (qa)
 			check(rec_query__keep(qa, copy));
 		if (qf)
@@ -158,6 +166,7 @@ static void print_records(struct recfile *r)
 	}
 	if (n <= MAX_RECORDS && ret < 0)
 		check(e.msg[0] && memchr(e.msg, 0, sizeof(e.msg)));
+	pcap_events__close(pcap, NULL);
 	rec_query__free(qa);
 	rec_query__free(qf);
 	tree_print__free(&tt);

@@ -124,12 +124,41 @@ else
 fi
 
 # Refused: one line on stderr, exit 2, nothing attached.
+# record --pcap keeps each event's packet in the recording as well as
+# writing the file; report --pcap writes it again from the recording:
+# the same file, byte for byte, and tshark reads the same packets.
+T=pcap_report
+F5=$tmp/rec-live.pcapng
+F6=$tmp/rec-report.pcapng
+R=$tmp/pcap.ksr
+ks_case <<'CASE'
+NAME     pcap_record
+RUN      -n 2 -c "$prog" --pcap "$F5" record -o "$R" "tp:net:net_dev_queue(skb->len == 43)" "tp:net:netif_receive_skb(skb->len == 29)"
+WORKLOAD net dgram 127.0.0.1 5006 5007 recv
+UNTIL    exit
+EXPECT   pcap_record_exit: exit 0
+EXPECT   pcap_record_written: stderr '--pcap: 2 packets written'
+CASE
+ks report -v --pcap "$F6" "$R" >"$tmp/pcap_report.out" 2>"$tmp/pcap_report.err"
+expect_eq pcap_report_exit 0 "$?"
+expect_match pcap_report_written '--pcap: 2 packets written' "$(cat "$tmp/pcap_report.err")"
+expect_eq pcap_report_decoded '5006 5007 78,5006 5007 78' "$(fields "$F6" '' udp.srcport udp.dstport udp.payload | paste -sd,)"
+expect_eq pcap_report_as_live "$(fields "$F5" '' frame.time_epoch frame.interface_name frame.len frame.comment)" \
+	"$(fields "$F6" '' frame.time_epoch frame.interface_name frame.len frame.comment)"
+if cmp -s "$F5" "$F6"; then pass pcap_report_same_bytes; else fail pcap_report_same_bytes "$F6 differs from the live $F5"; fi
+expect_eq pcap_report_events 2 "$(grep -cE '^[0-9:.]+ cpu[0-9]+ ' "$tmp/pcap_report.out")"
+
+# A recording without packets for report --pcap to refuse (the fixture's).
+cp "$(dirname "$0")/../fixture/record/tp.ksr" "$tmp/tp.ksr"
 KSNOOP_TIMEOUT=20 ks_errors --in "$tmp" "$golden/errors" <<'TABLE'
 pcap_no_skb           --pcap out.pcapng tp:sched:sched_process_exec
 pcap_dir_missing      --pcap no/such/dir/out.pcapng tp:net:net_dev_queue
 pcap_unwritable       --pcap /proc/version tp:net:net_dev_queue
-pcap_record           record -o rec.ksnoop --pcap out.pcapng tp:net:net_dev_queue
-pcap_report           report --pcap out.pcapng rec.ksnoop
+pcap_info             info --pcap out.pcapng ip_rcv
+pcap_report_no_packets report --pcap out.pcapng tp.ksr
+pcap_report_merged    report --pcap out.pcapng tp.ksr tp.ksr
+pcap_report_count     report --count --pcap out.pcapng tp.ksr
+pcap_report_snaplen   report --snaplen 64 --pcap out.pcapng tp.ksr
 pcap_count            --count --pcap out.pcapng tp:net:net_dev_queue
 snaplen_without_pcap  --snaplen 64 tp:net:net_dev_queue
 snaplen_zero          --snaplen 0 --pcap out.pcapng tp:net:net_dev_queue

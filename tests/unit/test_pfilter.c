@@ -299,6 +299,12 @@ static void hostile_programs(void **state)
 	struct ksnoop_cbpf_insn mem[] = { { BPF_ST, 0, 0, 16 }, { RET_K, 0, 0, 1 } };
 	struct ksnoop_cbpf_insn ldxabs[] = { { BPF_LDX | BPF_W | BPF_ABS, 0, 0, 0 }, { RET_K, 0, 0, 1 } };
 	struct ksnoop_cbpf_insn misc[] = { { BPF_MISC | 0x40, 0, 0, 0 }, { RET_K, 0, 0, 1 } };
+	/* bits the fields ignore: above 0xff, a size on an immediate, a source on NEG and JA */
+	struct ksnoop_cbpf_insn high[] = { { 0x1500, 0, 0, 1 }, { RET_K, 0, 0, 1 } };
+	struct ksnoop_cbpf_insn immh[] = { { BPF_LD | BPF_H | BPF_IMM, 0, 0, 1 }, { RET_K, 0, 0, 1 } };
+	struct ksnoop_cbpf_insn negx[] = { { BPF_ALU | BPF_NEG | BPF_X, 0, 0, 0 }, { RET_K, 0, 0, 1 } };
+	struct ksnoop_cbpf_insn jax[] = { { BPF_JMP | BPF_JA | BPF_X, 0, 0, 0 }, { RET_K, 0, 0, 1 } };
+	struct ksnoop_cbpf_insn retw[] = { { RET_K | BPF_ABS, 0, 0, 1 } };
 	struct ks_error e = {};
 
 	assert_int_equal(pfilter__check(ok, 2, SNAPLEN, &e), 0);
@@ -311,6 +317,11 @@ static void hostile_programs(void **state)
 	check(mem, 2, "not classic BPF");
 	check(ldxabs, 2, "not classic BPF");
 	check(misc, 2, "not classic BPF");
+	check(high, 2, "code 0x1500) is not classic BPF");
+	check(immh, 2, "not classic BPF");
+	check(negx, 2, "not classic BPF");
+	check(jax, 2, "not classic BPF");
+	check(retw, 1, "not classic BPF");
 	check(ok, 0, "empty");
 	check(ok, KSNOOP_CBPF_MAX_INSNS + 1, "more than");
 }
