@@ -20,8 +20,8 @@
  * under a key the cookie holds (the entry's time, its top bit set):
  * correct, at the stash's cost, and counted (KSNOOP_CNT_SESSION_STASHED,
  * said in the summary).  7.x allocates task storage with kmalloc_nolock(),
- * which needs the CPU's cmpxchg16b: the test VMs' emulated CPU has none
- * (tests/vm/boot.bash), so there every entry takes this way.
+ * which needs the CPU's cmpxchg16b: in a test VM without it
+ * (tests/vm/boot.bash, KSNOOP_VM_CX16=off) every entry takes this way.
  *
  * The kfuncs took no argument until fsession (7.0) gave them the context;
  * both are declared, weak, and libbpf resolves the one whose prototype

@@ -2,9 +2,9 @@
 # User functions through uprobe.session against the stash: where the
 # kernel has uprobe.session (6.13 on), a user function whose return
 # reports entry values keeps its entry record in the task's session slots
-# (in the test VMs, whose CPU has no cmpxchg16b, 7.x refuses the task
-# storage: the record waits in the stash under the cookie, counted as
-# session_in_stash); KSNOOP_FEATURES=-uprobe_session forces the
+# (where the CPU has no cmpxchg16b, 7.x refuses the task storage: the
+# record waits in the stash under the cookie, counted as
+# session_in_stash; the 7.x VM has it, KSNOOP_VM_CX16=off takes it away); KSNOOP_FEATURES=-uprobe_session forces the
 # uprobe/uretprobe pair and the stash.  Both paths must print the same
 # for the same calls of tests/uprog/app.c (in the VM as /usr/bin/app):
 # entry values, uf_depth's recursion, three threads.  Kernels without
