@@ -147,9 +147,10 @@ accel_choose() {
 		esac
 		# 7.x gets cmpxchg16b: without it 7.x refuses BPF task storage
 		# (kmalloc_nolock() needs it), and session slots fall back to the
-		# stash.  7.3.4 booted with it 3 times of 3 (s58), each running
-		# vm:20-kfunc (hundreds of attaches and detaches), 89-session and
-		# 91-ufunc-session clean, task storage given.  6.1 and 6.12 keep
+		# stash.  7.3.4 booted with it 3 times of 3 (s58) and ran
+		# vm:20-kfunc twice (hundreds of attaches and detaches),
+		# 89-session twice and 91-ufunc-session three times with no
+		# crash, task storage given.  6.1 and 6.12 keep
 		# -cx16 (6.12 crashed as above).  KSNOOP_VM_CX16=on|off overrides.
 		case ${KSNOOP_VM_CX16:-auto} in
 		auto) case $kver in [7-9].*) tcg_cpu=max ;; *) tcg_cpu=max,-cx16 ;; esac ;;
