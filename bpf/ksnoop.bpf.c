@@ -22,7 +22,7 @@
  *
  *   plan.bpf.h      the plan, the counters
  *   ringbuf.bpf.h   the ring buffer and its reader's wake-ups
- *   scratch.bpf.h   per-CPU scratch for what does not fit the stack
+ *   scratch.bpf.h   per-CPU frames for what does not fit the stack, zeroes
  *   words.bpf.h     a call's argument words, by attach type
  *   read.bpf.h      reads of traced memory, access chains, string bounds
  *   call.bpf.h      struct call and its key
@@ -269,8 +269,8 @@ static __always_inline int track_clone_return(void *ctx, enum word_source ws)
  * Entry, an event: one ring-buffer record.  KSNOOP_SIDE_RETRY: an entry
  * whose user memory was not paged in yet waits in the stash instead, for
  * the return to read again and emit.  (Ring-buffer memory cannot be a map
- * value on older kernels: the record goes through the scratch buffer, on
- * this path only.)
+ * value on older kernels: the record is copied into its stash element,
+ * on this path only.)
  */
 static __always_inline int emit_entry(void *ctx, enum word_source ws,
 				      const volatile struct ksnoop_side_plan *side,

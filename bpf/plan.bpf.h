@@ -52,8 +52,13 @@ static __always_inline void count(__u32 counter)
 {
 	__u64 *c = bpf_map_lookup_elem(&counters, &counter);
 
+	/*
+	 * Atomic: counters are shared by every instance of a run, and a
+	 * preemptible program (uprobes; fentry on a preemptible kernel) may
+	 * be preempted between a load and a store by another on its CPU.
+	 */
 	if (c)
-		*c += 1;
+		__sync_fetch_and_add(c, 1);
 }
 
 #endif /* KSNOOP_PLAN_BPF_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Per-CPU scratch: where what does not fit on the 512-byte BPF stack is
- * built.
+ * built, and `blank`, the zeroes new map elements start from.
  *
  * A CPU may run one of ksnoop's programs inside another: a hard interrupt,
  * a softirq or an NMI that fires a traced function or tracepoint while a
@@ -25,6 +25,21 @@
  * through a whole program, sleeps included (a USDT program faults pages in
  * with them), so a frame would be held for as long as a task sleeps and
  * tasks asleep on one CPU could take every frame.
+
+ *
+ * Which programs can be preempted, 6.1 to 7.3 (issue #43): uprobe ones
+ * (USDT, user functions and their returns, uprobe.multi, uprobe.session;
+ * sleepable or not) run with migration disabled only, and the kernel lets
+ * other tasks' runs of the same program come between their instructions
+ * on that CPU (preempted: 7.3 is PREEMPT_LAZY; asleep paging user memory
+ * in: every kernel).  fentry, fexit and fsession run with migration
+ * disabled too, but the trampoline skips (counts as missed) a second run
+ * of one program on a CPU.  kprobes and tracepoints run with preemption
+ * disabled.  So nothing per CPU keeps a value across a point where a
+ * program may be preempted or sleep: a frame is taken atomically, an
+ * entry record is built in the call's own storage (stash.bpf.h), a
+ * counter is added to atomically (plan.bpf.h), and `blank` is never
+ * written.
  */
 #ifndef KSNOOP_SCRATCH_BPF_H
 #define KSNOOP_SCRATCH_BPF_H
@@ -35,12 +50,14 @@
 #include "ksnoop_cbpf.h"
 
 /*
- * One record: where the stash builds an entry before storing it, and where
- * --tree finds the first bytes of a new tree_buf element; userspace sizes
- * it to the record before load.
+ * One record's worth of zero bytes, never written: the first bytes of a
+ * new stash or tree_buf element (bpf_map_update_elem() copies a value in;
+ * the record is then built in the element itself, stash.bpf.h).  Not per
+ * CPU: nothing writes it, so one copy serves every CPU.  Userspace sizes
+ * it to the largest such element before load.
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 #ifdef KSNOOP_KPROBES_ONLY
 	__type(key, __u32);
@@ -54,7 +71,7 @@ struct {
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, 8);
 #endif
-} scratch SEC(".maps");
+} blank SEC(".maps");
 
 /*
  * Frames per CPU: a task, a softirq, a hard interrupt and an NMI, each in

@@ -20,8 +20,8 @@
  * under a key the cookie holds (the entry's time, its top bit set):
  * correct, at the stash's cost, and counted (KSNOOP_CNT_SESSION_STASHED,
  * said in the summary).  7.x allocates task storage with kmalloc_nolock(),
- * which needs the CPU's cmpxchg16b: the test VMs' emulated CPU has none
- * (tests/vm/boot.bash), so there every entry takes this way.
+ * which needs the CPU's cmpxchg16b: in a test VM without it
+ * (tests/vm/boot.bash, KSNOOP_VM_CX16=off) every entry takes this way.
  *
  * The kfuncs took no argument until fsession (7.0) gave them the context;
  * both are declared, weak, and libbpf resolves the one whose prototype
@@ -86,38 +86,38 @@ static __always_inline void session_stash_key(struct call *c, __u64 seq)
 }
 
 /*
- * Entry: keep record REC (SIZE bytes) in the task's next slot and name it
- * in the call's cookie; the cookie stays 0 if it could not be kept.
+ * Entry: room for this call's record (SIZE bytes) in the task's next
+ * slot, named in the call's cookie, or where the task's storage cannot be
+ * had, in the stash under a key the cookie holds; NULL (the cookie left
+ * 0): nowhere.  The record is built there, after: only this task's
+ * programs write its slots, and its return runs once the entry is done.
  */
-static __always_inline void session_keep(struct call *c, const void *rec, __u32 size)
+static __always_inline void *session_room(struct call *c, __u32 size)
 {
 	struct ksnoop_session_slots *s;
+	void *rec;
 	__u64 seq;
 	__u32 i;
 
 	if (size > KSNOOP_SESSION_REC_MAX)
-		return;
+		return NULL;
 	s = bpf_task_storage_get(&session_slots, bpf_get_current_task_btf(), NULL,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!s) {
 		seq = bpf_ktime_get_ns() | SESSION_IN_STASH;
 		session_stash_key(c, seq);
-		if (bpf_map_update_elem(&stash, &c->key, rec, BPF_ANY)) {
-			count(KSNOOP_CNT_STASH_DROP);
-			return;
-		}
+		rec = stash_room(&c->key);
+		if (!rec)
+			return NULL;
 		count(KSNOOP_CNT_SESSION_STASHED);
 		*c->cookie = seq;
-		return;
+		return rec;
 	}
 	seq = ++s->next;
 	i = seq & (KSNOOP_SESSION_SLOTS - 1);
 	s->slot[i].seq = seq;
-	if (bpf_probe_read_kernel(s->slot[i].rec, size, rec)) {
-		s->slot[i].seq = 0;
-		return;
-	}
 	*c->cookie = seq;
+	return s->slot[i].rec;
 }
 
 /*

@@ -4,6 +4,18 @@
  * KSNOOP_SIDE_RETRY's held-back entries), and entry times
  * (KSNOOP_SIDE_TIMED), both keyed per task and call frame (call_key()).
  * Every entry replaces or clears its key, every return clears it.
+ *
+ * An entry record is built where it is kept: in the call's own stash
+ * element (stash_room()) or session slot (session_room()), never in a
+ * per-CPU buffer copied from afterwards.  uprobe programs (USDT, user
+ * functions and their returns, uprobe.multi, uprobe.session; sleepable
+ * or not) run with migration disabled only, so another task's run of the
+ * same program can come between two of their instructions on one CPU
+ * (preempted, or asleep in bpf_copy_from_user()), and nothing in the
+ * kernel stops it: a record built in a per-CPU buffer was then the next
+ * task's by the time it was kept (issue #43: a thread's return with
+ * another thread's entry value, on 7.3).  A call's own element is
+ * written by that task alone.
  */
 #ifndef KSNOOP_STASH_BPF_H
 #define KSNOOP_STASH_BPF_H
@@ -22,8 +34,8 @@
 /*
  * Entry records kept until the return.  The value size is the entry
  * record's, set by userspace before load; elements are allocated as calls
- * come, not preallocated for the worst case.  A record is built in
- * `scratch` (scratch.bpf.h) before it is stored.
+ * come, not preallocated for the worst case.  A record is built in its
+ * element (stash_room()).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -33,7 +45,7 @@ struct {
 	__type(key, struct ksnoop_stash_key);
 	__type(value, __u64);	/* a light skeleton creates it with its BTF as is */
 #else
-	/* Sizes, not BTF types, as scratch's (scratch.bpf.h). */
+	/* Sizes, not BTF types, as blank's (scratch.bpf.h). */
 	__uint(key_size, sizeof(struct ksnoop_stash_key));
 	__uint(value_size, 8);
 #endif
@@ -51,6 +63,32 @@ struct {
 	__type(key, struct ksnoop_stash_key);
 	__type(value, __u64);
 } entry_times SEC(".maps");
+
+/* Forget what an earlier call left under KEY (its return was never seen). */
+static __always_inline void stash_clear(struct ksnoop_stash_key *key)
+{
+	if (bpf_map_lookup_elem(&stash, key))
+		bpf_map_delete_elem(&stash, key);
+}
+
+/*
+ * Entry: KEY's element, new (its bytes `blank`'s zeroes, scratch.bpf.h) or
+ * replacing what an earlier call left, for this call's record to be built
+ * in; NULL: the stash is full (counted, the key cleared).  Only this task
+ * writes it: its return, or a later entry of the same frame, comes after.
+ */
+static __always_inline void *stash_room(struct ksnoop_stash_key *key)
+{
+	__u32 zero = 0;
+	void *blank_rec = bpf_map_lookup_elem(&blank, &zero);
+
+	if (!blank_rec || bpf_map_update_elem(&stash, key, blank_rec, BPF_ANY)) {
+		count(KSNOOP_CNT_STASH_DROP);
+		stash_clear(key);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&stash, key);
+}
 
 /* kprobe.session: entry records in the task's slots (or, failing those, the stash). */
 #include "session.bpf.h"
@@ -76,51 +114,39 @@ static __always_inline void emit_retried_entry(struct ksnoop_stash_key *key,
 	submit(rec, entry->rec_size);
 }
 
-/* Keep a copy of record REC under KEY; false if it could not be kept. */
+/*
+ * Keep a copy of ring-buffer record REC under KEY (a ring buffer's memory
+ * is no map value for bpf_map_update_elem() on older kernels: copied into
+ * the element); false if it could not be kept.
+ */
 static __always_inline bool stash_record(struct ksnoop_stash_key *key, void *rec, __u32 size)
 {
-	__u32 zero = 0;
-	void *buf = bpf_map_lookup_elem(&scratch, &zero);
+	void *kept = stash_room(key);
 
-	if (!buf || bpf_probe_read_kernel(buf, size, rec))
+	if (!kept)
 		return false;
-	if (bpf_map_update_elem(&stash, key, buf, BPF_ANY)) {
-		count(KSNOOP_CNT_STASH_DROP);
+	if (bpf_probe_read_kernel(kept, size, rec)) {
+		stash_clear(key);
 		return false;
 	}
 	return true;
 }
 
-/* Forget what an earlier call left under KEY (its return was never seen). */
-static __always_inline void stash_clear(struct ksnoop_stash_key *key)
-{
-	if (bpf_map_lookup_elem(&stash, key))
-		bpf_map_delete_elem(&stash, key);
-}
-
 /*
- * Entry, KSNOOP_SIDE_STASH: the record goes to the stash, for the return;
- * under kprobe.session to the task's session slots.
+ * Entry, KSNOOP_SIDE_STASH: the record is built in the stash, for the
+ * return; under a session (kprobe.session, fsession, uprobe.session) in
+ * the task's next session slot.
  */
 static __always_inline void stash_entry(void *ctx, enum word_source ws,
 					const volatile struct ksnoop_side_plan *side,
 					const __u64 *words, struct call *c)
 {
-	__u32 zero = 0;
-	void *rec = bpf_map_lookup_elem(&scratch, &zero);
+	void *rec = c->cookie ? session_room(c, side->rec_size) : stash_room(&c->key);
 
 	if (!rec)
 		return;
 	fill_header(rec, KSNOOP_ENTRY, c);
 	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, NULL, words, 0);
-	if (c->cookie) {
-		session_keep(c, rec, side->rec_size);
-		return;
-	}
-	if (bpf_map_update_elem(&stash, &c->key, rec, BPF_ANY)) {
-		count(KSNOOP_CNT_STASH_DROP);
-		stash_clear(&c->key);
-	}
 }
 
 /* Return, KSNOOP_SIDE_UNSTASH: the entry record for this call; NULL: none. */

@@ -204,7 +204,7 @@ static __always_inline bool tree_inner_leave(struct call *c)
 /*
  * An inner call's record, built in place in its tree_buf element (NULL:
  * not recorded, and counted).  Its index is taken first, atomically, and
- * the record is not built in the scratch buffer and copied: a hard
+ * the record is not built in a per-CPU buffer and copied: a hard
  * interrupt taken while the task is in its session runs the session's
  * programs too (a timer's tp:timer:hrtimer_start, say), on this CPU, and
  * would take the same index, or build its record in the same buffer, in
@@ -225,8 +225,8 @@ static __always_inline void *tree_rec_begin(const volatile struct ksnoop_side_pl
 		return NULL;
 	key.tid = (__u32)bpf_get_current_pid_tgid();
 	key.index = __sync_fetch_and_add(&s->kept, 1);
-	/* The new element's first bytes come from anywhere: scratch. */
-	any = bpf_map_lookup_elem(&scratch, &zero);
+	/* The new element's first bytes: blank's zeroes. */
+	any = bpf_map_lookup_elem(&blank, &zero);
 	if (any && !bpf_map_update_elem(&tree_buf, &key, any, BPF_ANY))
 		t = bpf_map_lookup_elem(&tree_buf, &key);
 	if (!t) {

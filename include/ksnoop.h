@@ -44,17 +44,18 @@
 /*
  * Largest record of a group whose functions share one layout
  * (KSNOOP_PLAN_FUNC_VALUES: each value's room is the most any of them
- * copies there): a retried entry is built in the 32 KiB per-CPU scratch
- * buffer, and a group whose rooms add up to more is split.
+ * copies there): a retried entry is stashed (KSNOOP_MAX_STASH_RECORD),
+ * and a group whose rooms add up to more is split.
  */
 #define KSNOOP_MAX_GROUP_RECORD	(32 * 1024)
 /* Default bytes copied for a string behind a char pointer. */
 #define KSNOOP_DEFAULT_STR_SIZE	256
 #define KSNOOP_COMM_LEN		16
 /*
- * Largest entry record that can be stashed for the return: it is built in a
- * per-CPU array first, and the kernel caps per-CPU values at 32 KiB
- * (PCPU_MIN_UNIT_SIZE).
+ * Largest entry record that can be stashed for the return.  It was built
+ * in a per-CPU array first, which the kernel caps at 32 KiB
+ * (PCPU_MIN_UNIT_SIZE); built in its stash element since (issue #43),
+ * the limit stays, as tested.
  */
 #define KSNOOP_MAX_STASH_RECORD	(32 * 1024)
 /* A kernel symbol name the klookup program looks up, NUL included (KSYM_NAME_LEN). */

@@ -577,11 +577,11 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_map_flags(skel->maps.tree_buf, 0);
 	}
 	if (plan->bpf.tree == KSNOOP_TREE_INNER)	/* tree_buf's new elements start as a copy */
-		err = err ?: bpf_map__set_value_size(skel->maps.scratch,
+		err = err ?: bpf_map__set_value_size(skel->maps.blank,
 						     8 + plan->bpf.tree_rec_size > entry->rec_size ?
 						     8 + plan->bpf.tree_rec_size : entry->rec_size);
 	else if (uses_stash(&plan->bpf))
-		err = err ?: bpf_map__set_value_size(skel->maps.scratch, entry->rec_size);
+		err = err ?: bpf_map__set_value_size(skel->maps.blank, entry->rec_size);
 	/*
 	 * Not created at all when unused: a glob in fentry mode loads an
 	 * instance per function, and every map is a file descriptor.  The

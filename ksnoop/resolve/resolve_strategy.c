@@ -229,7 +229,7 @@ static void mark_retry(struct capture_plan *plan)
 	struct ksnoop_side_plan *e = &plan->bpf.side[KSNOOP_ENTRY];
 	int i;
 
-	/* The record is copied through the per-CPU scratch buffer. */
+	/* The record is copied into a stash element: as large as a stashed one. */
 	if (!plan->sig.has_return || e->rec_size > KSNOOP_MAX_STASH_RECORD)
 		return;
 	for (i = 0; i < e->nvalues; i++) {

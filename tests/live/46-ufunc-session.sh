@@ -15,6 +15,11 @@
 #     the calls it makes after are, each with its own entry values;
 #   - a glob's functions through one program (uprobe.session's link, or
 #     uprobe.multi's pair), their cookies naming each;
+#   - a call whose sleepable entry program sleeps mid-record (`app
+#     asleep`: its string on a page userfaultfd holds back) while another
+#     thread's call runs whole on the same CPU: each return with its own
+#     entry values (issue #43: records were built in a per-CPU buffer,
+#     and the first call printed the second's id);
 #   - -v says which path and why; nothing stays attached.
 . "$(dirname "$0")/helpers.bash"
 usdt_paths
@@ -86,6 +91,9 @@ uf_fail main {"arg0":3,"return":4294967274}
 uf_fail main {"arg0":4,"return":4}
 uf_lookup main {"arg0":200,"return":-2,"return_errno":"ENOENT"}
 uf_lookup main {"arg0":5,"return":5}'
+# app asleep's two calls, each in a thread of its own.
+WANT_ASLEEP='uf_name thread {"id":1,"name":"asleep-page","return":11}
+uf_name thread {"id":2,"name":"bee","return":3}'
 
 for b in gcc-O0 clang-O2; do
 	A=$tmp/app-$b
@@ -146,6 +154,16 @@ EXPECT   ${T}_glob_values: eq "$WANT_GLOB" "$(calls "$OUT" | sort)"
 EXPECT   ${T}_glob_nothing_left: eq "" "$(left_progs "$PROGS")"
 CASE
 		cp "$OUT" "$tmp/$T.glob.json" 2>/dev/null
+		# --- asleep in the entry program while another thread's call runs on its CPU ---
+		[ "$b" = gcc-O0 ] && ks_case <<'CASE'
+NAME     ${T}_asleep
+REQUIRES $GATE uprobe_sleepable
+RUN      -j "u:$A:uf_name(id, name, return > 0)"
+WORKLOAD "$A" asleep >"$tmp/asleep-$T" 2>&1
+EXPECT   ${T}_asleep_app: eq 'asleep 11 3' "$(cat "$tmp/asleep-$T")"
+EXPECT   ${T}_asleep_values: eq "$WANT_ASLEEP" "$(calls "$OUT" | sort)"
+EXPECT   ${T}_asleep_kept: eq '2 0 0' "$(record summary "$OUT" | jq -r '"\(.printed) \(.lost) \(.not_followed)"')"
+CASE
 	done
 	unset KSNOOP_FEATURES
 	# --- both paths, the same calls: the same events ---

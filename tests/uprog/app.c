@@ -22,11 +22,24 @@
  *                   (a tracer attaches with -p meanwhile: a call in
  *                   flight when tracing starts), then a round; then
  *                   "done 35" on stdout
+ *   app asleep      two threads on one CPU: uf_name(1, P), where P is
+ *                   a page userfaultfd holds back, so that a sleepable
+ *                   entry program paging it in sleeps there, mid-record;
+ *                   meanwhile uf_name(2, "bee") runs whole; then P is
+ *                   given ("asleep-page").  Prints "asleep 11 3" (the
+ *                   returns); exits 3 where userfaultfd is refused
  *
  * The functions are noinline and used, so every build has an out-of-line
  * copy; the values they get are fixed, so the test knows them.
  */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,6 +250,88 @@ static void round_once(int round)
 	uf_sink += getpid() & 1;
 }
 
+struct asleep_call {
+	int id;
+	const char *name;
+	size_t ret;
+};
+
+static void *asleep_thread(void *arg)
+{
+	struct asleep_call *c = arg;
+
+	c->ret = uf_name(c->id, c->name);
+	return NULL;
+}
+
+/* A page that faults to userfaultfd UFFD until given (NULL: refused). */
+static char *held_page(int *uffd, long page)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	char *p;
+
+	*uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (*uffd < 0 || ioctl(*uffd, UFFDIO_API, &api))
+		return NULL;
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	reg.range.start = (unsigned long)p;
+	reg.range.len = page;
+	return ioctl(*uffd, UFFDIO_REGISTER, &reg) ? NULL : p;
+}
+
+/*
+ * app asleep: the first call waits inside for its page (in a tracer's
+ * entry program, or in strlen() untraced) while the second, on the same
+ * CPU, runs whole: a tracer that builds records in a per-CPU buffer gives
+ * the first call the second's entry values.  The order is told by the
+ * fault's message, not by time.
+ */
+static int run_asleep(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct asleep_call a = { .id = 1 }, b = { .id = 2, .name = "bee" };
+	struct uffdio_copy copy = { .len = page };
+	struct pollfd pfd = { .events = POLLIN };
+	struct uffd_msg msg;
+	pthread_attr_t attr;
+	cpu_set_t all, one;
+	pthread_t ta, tb;
+	char *src;
+	int cpu, seen;
+
+	a.name = held_page(&pfd.fd, page);
+	src = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!a.name || src == MAP_FAILED || sched_getaffinity(0, sizeof(all), &all)) {
+		perror("app: userfaultfd");
+		return 3;
+	}
+	strcpy(src, "asleep-page");
+	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &all); cpu++)
+		;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	pthread_attr_init(&attr);
+	if (pthread_attr_setaffinity_np(&attr, sizeof(one), &one) ||
+	    pthread_create(&ta, &attr, asleep_thread, &a))
+		return 1;
+	seen = poll(&pfd, 1, 30000) == 1 && read(pfd.fd, &msg, sizeof(msg)) == sizeof(msg) &&
+	       msg.event == UFFD_EVENT_PAGEFAULT;
+	if (pthread_create(&tb, &attr, asleep_thread, &b))
+		return 1;
+	pthread_join(tb, NULL);
+	copy.dst = (unsigned long)a.name;
+	copy.src = (unsigned long)src;
+	if (ioctl(pfd.fd, UFFDIO_COPY, &copy))
+		perror("app: UFFDIO_COPY");
+	pthread_join(ta, NULL);
+	printf("asleep %zu %zu%s\n", a.ret, b.ret, seen ? "" : " (no fault seen)");
+	fflush(stdout);
+	return seen ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds, i;
@@ -271,6 +366,8 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		return outer == 35 ? 0 : 1;
 	}
+	if (argc > 1 && strcmp(argv[1], "asleep") == 0)
+		return run_asleep();
 	if (argc > 2 && strcmp(argv[1], "spin") == 0) {
 		rounds = atoi(argv[2]) * 50;
 		for (i = 0; i < rounds; i++) {

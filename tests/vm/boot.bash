@@ -145,8 +145,21 @@ accel_choose() {
 		single | multi) ;;
 		*) die "KSNOOP_VM_TCG_THREAD must be single or multi" ;;
 		esac
-		accel_args=(-accel "tcg,thread=$tcg_thread" -cpu max,-cx16)
-		accel_desc="tcg (software emulation, thread=$tcg_thread)"
+		# 7.x gets cmpxchg16b: without it 7.x refuses BPF task storage
+		# (kmalloc_nolock() needs it), and session slots fall back to the
+		# stash.  7.3.4 booted with it 3 times of 3 (s58) and ran
+		# vm:20-kfunc twice (hundreds of attaches and detaches),
+		# 89-session twice and 91-ufunc-session three times with no
+		# crash, task storage given.  6.1 and 6.12 keep
+		# -cx16 (6.12 crashed as above).  KSNOOP_VM_CX16=on|off overrides.
+		case ${KSNOOP_VM_CX16:-auto} in
+		auto) case $kver in [7-9].*) tcg_cpu=max ;; *) tcg_cpu=max,-cx16 ;; esac ;;
+		on) tcg_cpu=max ;;
+		off) tcg_cpu=max,-cx16 ;;
+		*) die "KSNOOP_VM_CX16 must be auto, on or off" ;;
+		esac
+		accel_args=(-accel "tcg,thread=$tcg_thread" -cpu "$tcg_cpu")
+		accel_desc="tcg (software emulation, thread=$tcg_thread, -cpu $tcg_cpu)"
 	fi
 	info "accel $accel_desc"
 }
