@@ -399,6 +399,25 @@ static void print_summary(struct replay *rp)
 	report__summary(&rp->report, &s);
 }
 
+/* One wanted record drawn: 1, or 0 if it is a tree's call kept for its root. */
+static int timeline_record(struct replay *rp, struct perfetto *pf, const void *rec, size_t size)
+{
+	const struct ksnoop_event *ev = rec;
+	const struct capture_plan *plan = &rp_target(rp, ev->func_id)->plan;
+	struct tree_session s;
+
+	if (!plan->bpf.tree) {
+		perfetto__event(pf, plan, rec, size);
+		return 1;
+	}
+	/* A tree's calls wait for their root, as print_events() prints them. */
+	if (!tree_print__take(&rp->tree, plan, rec, size, replay_plan_of, rp, &s))
+		return 0;
+	perfetto__tree(pf, plan, rec, size, &s, replay_plan_of, rp);
+	tree_print__done(&s);
+	return 1;
+}
+
 /*
  * --format=perfetto: the events print_events() would print, as one
  * trace-event document (report_perfetto.c), closed whatever ends the
@@ -411,15 +430,11 @@ static int print_timeline(struct replay *rp, struct ks_error *e)
 	struct report_summary s;
 	const void *rec;
 	size_t size;
-	int ret, i;
+	int ret;
 
 	/* Several hosts' pids and tids would share tracks: one recording a timeline. */
 	if (rp->nfiles)
 		return ks_fail(e, -EINVAL, "report: --format=perfetto takes one FILE (several are merged as text or -j)");
-	/* A tree's calls come before their root: slices out of order on their track. */
-	for (i = 0; i < recfile__ntargets(rp->r); i++)
-		if (recfile__target(rp->r, i)->plan.bpf.tree)
-			return ks_fail(e, -EINVAL, "report: --format=perfetto of a recording of --tree is not done yet (report prints its trees as text or -j)");
 	pf = perfetto__new(&rp->printer);
 	if (!pf)
 		return ks_fail(e, -ENOMEM, "out of memory");
@@ -429,7 +444,8 @@ static int print_timeline(struct replay *rp, struct ks_error *e)
 
 		if (!wanted(rp, ev))
 			continue;
-		perfetto__event(pf, &recfile__target(rp->r, ev->func_id)->plan, rec, size);
+		if (!timeline_record(rp, pf, rec, size))
+			continue;
 		if (ferror(stdout)) {
 			ret = -EPIPE;
 			break;
