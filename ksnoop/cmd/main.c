@@ -231,9 +231,9 @@ static const char usage_text[] =
 "      --untrack FUNC     with --track: FUNC (or tp:NAME) frees the object\n"
 "                         (repeatable)\n"
 "      --track-max N      with --track: objects followed at once (default 16384)\n"
-"      --group            with --track: each object's events together, when it\n"
-"                         is freed, evicted or at exit, with the time since\n"
-"                         its first\n"
+"      --group            with --track (or report of a recording of it): each\n"
+"                         object's events together, when it is freed,\n"
+"                         evicted or at exit, with the time since its first\n"
 "      --pcap FILE        also write each event's packet to FILE as pcapng\n"
 "                         (Wireshark, tshark): the target's first struct\n"
 "                         sk_buff * argument, read at its entry from the MAC\n"
@@ -562,7 +562,8 @@ struct mode_rule {
 	const char *why;
 };
 
-static int check_output_options(const struct options *o)
+/* REPORT: the command is report (--group of a recording of --track). */
+static int check_output_options(const struct options *o, bool report)
 {
 	const struct mode_rule rules[] = {
 		{ o->folded, MODE(OUTPUT_COUNT), "--folded goes with --count (and -s)" },
@@ -580,7 +581,7 @@ static int check_output_options(const struct options *o)
 		  "--track follows objects at the calls' entry: -L does not apply" },
 		{ o->pcap_path, MODE(OUTPUT_EVENTS), "--pcap writes each event's packet: not with %s" },
 		{ o->snaplen && !o->pcap_path && !o->filter, 0, "--snaplen goes with --pcap or --filter" },
-		{ (o->nuntrack || o->track_max || o->group) && !o->track, 0,
+		{ (o->nuntrack || o->track_max || (o->group && !report)) && !o->track, 0,
 		  "--untrack, --track-max and --group go with --track" },
 		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST) | MODE(OUTPUT_STATS),
 		  "--interval goes with --count, --hist or --stats" },
@@ -927,7 +928,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return err;
 	}
 	o->format = report__format(o->json, o->folded, o->perfetto);
-	return check_output_options(o) ?: resolve_containers(o);
+	/* getopt_long() moved the operands last: the first is the command. */
+	return check_output_options(o, optind < argc && !strcmp(argv[optind], "report")) ?:
+	       resolve_containers(o);
 }
 
 /*
