@@ -45,13 +45,9 @@ int record__check_options(const struct options *o, bool usdt)
 			  refused, refused);
 		return -EINVAL;
 	}
-	if (o->interval_ms || o->folded) {
+	if (o->interval_ms || o->folded || o->group) {
 		log_error("record: %s chooses how a recording prints: give it to `ksnoop report`",
-			  o->interval_ms ? "--interval" : "--folded");
-		return -EINVAL;
-	}
-	if (o->group) {
-		log_error("record: --group is not done for recordings yet (a recording of --track keeps each event's object: group them with jq)");
+			  o->interval_ms ? "--interval" : o->folded ? "--folded" : "--group");
 		return -EINVAL;
 	}
 	if (o->pair) {

@@ -70,6 +70,7 @@ struct replay {
 	struct stats_pick *picks;	/* --hist: what each target counts by */
 	__u64 since_ns, until_ns;	/* --since, --until: records' clock (0: none) */
 	struct tree_print tree;	/* a recording of --tree: calls waiting for their root */
+	struct group_print groups;	/* --group: a --track recording's events per object */
 	struct options defaults;	/* the options with what the file asks (record --count) */
 	bool hist_durations;		/* its --hist: a spec naming no value counts durations */
 	/*
@@ -393,35 +394,60 @@ static int close_pcap(struct replay *rp, struct ks_error *e)
 /*
  * Events as the live run printed them; a recording of --tree prints its
  * trees as the live run did (tree_print.c): a tree when its root's record
- * is kept, its calls' records waiting until then.
+ * is kept, its calls' records waiting until then.  --group: a recording
+ * of --track prints each object's events together as a live --group run
+ * does (group_print.c); past -n, the frees still read say a group was
+ * freed, and the groups still open print at the end.
  */
 static int print_events(struct replay *rp, struct ks_error *e)
 {
+	bool group = rp->opts->group, done = false;
 	const void *rec;
 	size_t size;
 	int ret;
 
+	if (group)
+		group_print__init(&rp->groups, KSNOOP_TRACK_DEFAULT_ENTRIES);
 	while ((ret = replay_next(rp, &rec, &size, e)) > 0) {
 		const struct ksnoop_event *ev = rec;
 		const struct capture_plan *plan;
 
 		if (!wanted(rp, ev))
 			continue;
+		if (done) {
+			if (ev->flags & KSNOOP_EV_FREED)
+				group_print__freed_unprinted(&rp->groups, ev);
+			continue;
+		}
 		plan = &rp_target(rp, ev->func_id)->plan;
 		if (rp->pcap && pcap_events__event(rp->pcap, plan, replay_name_of(rp, ev->func_id),
 						   rec, size, e))
 			return e->err;
-		if (!plan->bpf.tree)
-			printer__event(&rp->printer, plan, rec, size);
-		else if (!tree_print__event(&rp->tree, &rp->printer, plan, rec, size,
+		if (plan->bpf.tree) {
+			if (!tree_print__event(&rp->tree, &rp->printer, plan, rec, size,
 					       replay_plan_of, rp))
-			continue;
+				continue;
+		} else if (group && (ev->flags & KSNOOP_EV_OBJECT)) {
+			group_print__event(&rp->groups, &rp->printer, rec, size, replay_plan_of, rp);
+		} else {
+			printer__event(&rp->printer, plan, rec, size);
+		}
 		if (ferror(stdout))
 			return -EPIPE;
-		if (++rp->printed == rp->opts->max_events)
-			return 0;
+		if (++rp->printed == rp->opts->max_events) {
+			ret = 0;
+			if (!group)
+				break;
+			done = true;
+		}
 	}
-	return ret;
+	/* Past -n the rest was read for its frees only: a damaged end is not the report's. */
+	if (done && ret < 0)
+		ret = 0;
+	while (group && !ferror(stdout) &&
+	       group_print__end_one(&rp->groups, &rp->printer, replay_plan_of, rp))
+		;
+	return ferror(stdout) ? -EPIPE : ret;
 }
 
 /* The live run's totals, from the END block's. */
@@ -452,7 +478,7 @@ static struct report_summary summary_of(struct replay *rp)
 		s.tree_no_room = t->tree_no_room;
 	}
 	/* A tree's records that could not be kept for it: not printed, as live. */
-	s.unprinted += rp->tree.unprinted;
+	s.unprinted += rp->tree.unprinted + rp->groups.unprinted;
 	return s;
 }
 
@@ -462,6 +488,25 @@ static void print_summary(struct replay *rp)
 	struct report_summary s = summary_of(rp);
 
 	report__summary(&rp->report, &s);
+}
+
+/* One wanted record drawn: 1, or 0 if it is a tree's call kept for its root. */
+static int timeline_record(struct replay *rp, struct perfetto *pf, const void *rec, size_t size)
+{
+	const struct ksnoop_event *ev = rec;
+	const struct capture_plan *plan = &rp_target(rp, ev->func_id)->plan;
+	struct tree_session s;
+
+	if (!plan->bpf.tree) {
+		perfetto__event(pf, plan, rec, size);
+		return 1;
+	}
+	/* A tree's calls wait for their root, as print_events() prints them. */
+	if (!tree_print__take(&rp->tree, plan, rec, size, replay_plan_of, rp, &s))
+		return 0;
+	perfetto__tree(pf, plan, rec, size, &s, replay_plan_of, rp);
+	tree_print__done(&s);
+	return 1;
 }
 
 /*
@@ -476,15 +521,11 @@ static int print_timeline(struct replay *rp, struct ks_error *e)
 	struct report_summary s;
 	const void *rec;
 	size_t size;
-	int ret, i;
+	int ret;
 
 	/* Several hosts' pids and tids would share tracks: one recording a timeline. */
 	if (rp->nfiles)
 		return ks_fail(e, -EINVAL, "report: --format=perfetto takes one FILE (several are merged as text or -j)");
-	/* A tree's calls come before their root: slices out of order on their track. */
-	for (i = 0; i < recfile__ntargets(rp->r); i++)
-		if (recfile__target(rp->r, i)->plan.bpf.tree)
-			return ks_fail(e, -EINVAL, "report: --format=perfetto of a recording of --tree is not done yet (report prints its trees as text or -j)");
 	pf = perfetto__new(&rp->printer);
 	if (!pf)
 		return ks_fail(e, -ENOMEM, "out of memory");
@@ -494,7 +535,8 @@ static int print_timeline(struct replay *rp, struct ks_error *e)
 
 		if (!wanted(rp, ev))
 			continue;
-		perfetto__event(pf, &recfile__target(rp->r, ev->func_id)->plan, rec, size);
+		if (!timeline_record(rp, pf, rec, size))
+			continue;
 		if (ferror(stdout)) {
 			ret = -EPIPE;
 			break;
@@ -1486,6 +1528,8 @@ static int check_report_options(const struct options *o, int argc)
 			      o->interval_ms ? "--interval does not apply to a recording" :
 			      o->stack || o->ustack ? "-s and --ustack are chosen by record" :
 			      o->tree ? "--tree is chosen by record (a recording of --tree prints its trees)" :
+			      o->group && (o->output != OUTPUT_EVENTS || o->pair || o->perfetto) ?
+				"--group prints each object's events together: not with --count, --hist, --stats, --pair or --format=perfetto" :
 			      NULL;
 
 	if (argc < 1) {
@@ -1954,6 +1998,7 @@ static void replay_end(struct replay *rp, int ret, struct ks_error *e)
 		free(rp->by->t);
 	free(rp->by);
 	tree_print__free(&rp->tree);
+	group_print__free(&rp->groups);
 	kernel__free(rp->k);
 	if (rp->ksyms_fd >= 0)
 		close(rp->ksyms_fd);

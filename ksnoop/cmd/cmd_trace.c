@@ -88,7 +88,7 @@ struct trace {
 	__u32 intervals;	/* --interval: reports printed so far */
 	struct tree_print tree;	/* --tree: inner calls waiting for their root */
 	struct track_run track;	/* --track: the object's type, its free paths and clones */
-	struct track_groups groups;	/* --group: events per object until it is freed */
+	struct group_print groups;	/* --group: events per object until it is freed */
 	/* record: events go to this file instead of the printer (cmd_record.c) */
 	struct recfile_writer *rec;
 	struct ks_error rec_err;	/* why writing stopped */
@@ -127,70 +127,12 @@ static void tree_event(struct trace *t, const struct capture_plan *plan, const v
 	t->tree.unprinted = 0;
 }
 
-/* How a group ended, as text and JSON say it (enum track_end). */
-static const char *const group_end[][2] = {
-	[TRACK_END_FREED] = { "freed", "freed" },
-	[TRACK_END_EVICTED] = { "evicted", "evicted" },
-	[TRACK_END_STOPPED] = { "not freed when tracing stopped", "not_freed" },
-	[TRACK_END_CONTINUES] = { "continues", "continues" },
-	[TRACK_END_FREED_UNPRINTED] = { "freed (its free is not printed: tracing stopped)", "freed" },
-};
-
-/*
- * --group: object O's events, printed together after a line (JSON: a
- * record) that says whose and how it ended, each with the time since the
- * first; then the group goes (but a group that continues: its events).
- */
-static void print_group(struct trace *t, struct track_object *o, enum track_end end)
+/* --group: group_print.c keeps an object's events until its group ends. */
+static void group_event(struct trace *t, const void *data, size_t size)
 {
-	int j;
-
-	printer__object(&t->printer, o->addr, o->n, o->last_ns - o->first_ns,
-			group_end[end][0], group_end[end][1]);
-	t->printer.group_start_ns = o->first_ns;
-	for (j = 0; j < o->n; j++) {
-		const struct ksnoop_event *ev = o->ev[j].rec;
-
-		printer__event(&t->printer, &t->targets.v[ev->func_id].plan, ev, o->ev[j].size);
-	}
-	t->printer.group_start_ns = 0;
-	if (end == TRACK_END_CONTINUES)
-		track_groups__clear(&t->groups, o);
-	else
-		track_groups__remove(&t->groups, o);
-}
-
-/*
- * --group: an object's event waits for its free (or the end).  A story
- * the event ends (evicted) prints first; a late event of a story that
- * ended (a CPU read it before BPF's set dropped it) is a group alone.
- */
-static void group_event(struct trace *t, const struct ksnoop_event *ev, const void *data,
-			size_t size)
-{
-	struct track_object *o;
-	int err;
-
-	while ((o = track_groups__ended_by(&t->groups, ev->object, ev->session)))
-		print_group(t, o, TRACK_END_EVICTED);
-	err = track_groups__add(&t->groups, ev->object, ev->session, ev->time_ns, data, size);
-	if (err == -ESTALE) {
-		printer__object(&t->printer, ev->object, 1, 0, group_end[TRACK_END_EVICTED][0],
-				group_end[TRACK_END_EVICTED][1]);
-		t->printer.group_start_ns = ev->time_ns;
-		printer__event(&t->printer, &t->targets.v[ev->func_id].plan, data, size);
-		t->printer.group_start_ns = 0;
-		return;
-	}
-	if (err) {
-		t->unprinted++;
-		return;
-	}
-	o = track_groups__find(&t->groups, ev->object);
-	if (ev->flags & KSNOOP_EV_FREED)
-		print_group(t, o, TRACK_END_FREED);
-	else if (track_groups__print_now(&t->groups, o))
-		print_group(t, o, TRACK_END_CONTINUES);
+	group_print__event(&t->groups, &t->printer, data, size, plan_of, t);
+	t->unprinted += t->groups.unprinted;
+	t->groups.unprinted = 0;
 }
 
 /*
@@ -199,10 +141,7 @@ static void group_event(struct trace *t, const struct ksnoop_event *ev, const vo
  */
 static void group_freed_unprinted(struct trace *t, const struct ksnoop_event *ev)
 {
-	struct track_object *o = track_groups__find(&t->groups, ev->object);
-
-	if (o && o->story == ev->session)
-		o->freed = true;
+	group_print__freed_unprinted(&t->groups, ev);
 	t->unprinted++;
 }
 
@@ -260,7 +199,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 			return -ECANCELED;
 		}
 	} else if (t->opts->group && (ev->flags & KSNOOP_EV_OBJECT)) {
-		group_event(t, ev, data, size);
+		group_event(t, data, size);
 	} else if (t->opts->tree && t->targets.v[ev->func_id].plan.bpf.tree) {
 		tree_event(t, &t->targets.v[ev->func_id].plan, data, size);
 		if (t->targets.v[ev->func_id].plan.bpf.tree != KSNOOP_TREE_ROOT)
@@ -729,11 +668,8 @@ static int finish_run(struct trace *t, struct attacher *a, struct ring_buffer *r
 		drain(t, rb);
 	}
 	/* --group: objects not freed while traced, in the order they came. */
-	while (t->groups.n && !t->output_closed) {
-		struct track_object *o = track_groups__oldest(&t->groups);
-
-		print_group(t, o, o->freed ? TRACK_END_FREED_UNPRINTED : TRACK_END_STOPPED);
-	}
+	while (!t->output_closed && group_print__end_one(&t->groups, &t->printer, plan_of, t))
+		;
 	/* Inner calls reach userspace only with a tree that prints: so 0 here. */
 	if (t->opts->tree)
 		log_info("--tree: %llu call(s) outside a printed tree reached userspace",
@@ -1174,7 +1110,7 @@ static int setup_output(struct trace *t, struct kernel *k, enum spec_kind kind)
 		return -ENOMEM;
 	printing__init(&t->printer, &t->report, stdout, o, &popts);
 	/* As many open groups as BPF's set holds objects: past that, one left it. */
-	track_groups__init(&t->groups, o->track_max ?: KSNOOP_TRACK_DEFAULT_ENTRIES);
+	group_print__init(&t->groups, o->track_max ?: KSNOOP_TRACK_DEFAULT_ENTRIES);
 	find_pid_namespace(t);
 	return 0;
 }
@@ -1383,7 +1319,7 @@ static void trace_free(struct trace *t, struct kernel *k)
 		spec__free(&t->specs[i]);
 	free(t->specs);
 	track_run__free(&t->track);
-	track_groups__free(&t->groups);
+	group_print__free(&t->groups);
 	/* Plans may hold BTF on top of the targets' own: freed first. */
 	targets__free(&t->targets);
 	usdt_front__free(t->usdt);

@@ -127,8 +127,8 @@ static const char usage_text[] =
 "--since and --until keep a time window, -L the returns that took that long.\n"
 "report --format=perfetto writes the events as a timeline: Chrome trace-event\n"
 "JSON that Perfetto's UI and chrome://tracing open, a track per thread and\n"
-"per CPU, calls as slices nested by time, events as instants with their\n"
-"values, --track objects as flows.\n"
+"per CPU, calls as slices nested by time (--tree's trees too), events as\n"
+"instants with their values, --track objects as flows.\n"
 "Several FILEs (after the first, each argument ending in .ksr or naming an\n"
 "existing file; the rest are SPECs) are merged by wall-clock time, each\n"
 "event marked with its host (text: after the time; -j: \"host\", \"wall_ns\").\n"
@@ -231,9 +231,9 @@ static const char usage_text[] =
 "      --untrack FUNC     with --track: FUNC (or tp:NAME) frees the object\n"
 "                         (repeatable)\n"
 "      --track-max N      with --track: objects followed at once (default 16384)\n"
-"      --group            with --track: each object's events together, when it\n"
-"                         is freed, evicted or at exit, with the time since\n"
-"                         its first\n"
+"      --group            with --track (or report of a recording of it): each\n"
+"                         object's events together, when it is freed,\n"
+"                         evicted or at exit, with the time since its first\n"
 "      --pcap FILE        also write each event's packet to FILE as pcapng\n"
 "                         (Wireshark, tshark): the target's first struct\n"
 "                         sk_buff * argument, read at its entry from the MAC\n"
@@ -563,7 +563,8 @@ struct mode_rule {
 	const char *why;
 };
 
-static int check_output_options(const struct options *o)
+/* REPORT: the command is report (--group of a recording of --track). */
+static int check_output_options(const struct options *o, bool report)
 {
 	const struct mode_rule rules[] = {
 		{ o->folded, MODE(OUTPUT_COUNT), "--folded goes with --count (and -s)" },
@@ -581,7 +582,7 @@ static int check_output_options(const struct options *o)
 		  "--track follows objects at the calls' entry: -L does not apply" },
 		{ o->pcap_path, MODE(OUTPUT_EVENTS), "--pcap writes each event's packet: not with %s" },
 		{ o->snaplen && !o->pcap_path && !o->filter, 0, "--snaplen goes with --pcap or --filter" },
-		{ (o->nuntrack || o->track_max || o->group) && !o->track, 0,
+		{ (o->nuntrack || o->track_max || (o->group && !report)) && !o->track, 0,
 		  "--untrack, --track-max and --group go with --track" },
 		{ o->interval_ms, MODE(OUTPUT_COUNT) | MODE(OUTPUT_HIST) | MODE(OUTPUT_STATS),
 		  "--interval goes with --count, --hist or --stats" },
@@ -928,7 +929,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return err;
 	}
 	o->format = report__format(o->json, o->folded, o->perfetto);
-	return check_output_options(o) ?: resolve_containers(o);
+	/* getopt_long() moved the operands last: the first is the command. */
+	return check_output_options(o, optind < argc && !strcmp(argv[optind], "report")) ?:
+	       resolve_containers(o);
 }
 
 /*

@@ -15,6 +15,7 @@
 #include "kernel.h"
 #include "print.h"
 #include "report.h"
+#include "group_print.h"
 #include "tree_print.h"
 
 /*

@@ -40,6 +40,15 @@
  * it were unfinished, and are closed first.  Times are the recorded
  * monotonic ones in microseconds to the nanosecond: a -j event's
  * time_ns is its trace event's ts times 1000.
+ *
+ * Trees.  A --tree session's records come when its root returned, its
+ * calls first, in the order they returned (tree_print.c keeps them): the
+ * whole tree is drawn then, in the order the calls were made, each a
+ * B/E slice nested in its caller's (the B at its return's time less its
+ * duration, marked "ksnoop":{"tree":"root"|"call"}; the E its record),
+ * so the root's slice opens before its calls' (a viewer reads the file
+ * in order).  A call without duration (a tracepoint in the tree) is an
+ * instant; the first failing call is marked "first_error".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -50,6 +59,7 @@
 #include "report.h"
 #include "report_json.h"
 #include "report_perfetto.h"
+#include "tree_print.h"
 #include "writer.h"
 
 /* A call open on a thread: its B was written. */
@@ -84,6 +94,8 @@ struct pf_event {
 	const char *cat;
 	__u64 ts, dur;
 	const struct ksnoop_event *ev;
+	const char *tree;	/* a --tree session's "root" or "call" (NULL: none) */
+	bool first_error;	/* the session's first failing call */
 };
 
 struct perfetto {
@@ -536,6 +548,36 @@ void perfetto__begin(struct perfetto *pf)
 	put_text(wr(pf), "{\"traceEvents\":[\n");
 }
 
+/* Whether REC (SIZE bytes) holds what PLAN says a record of its kind holds. */
+static bool record_fits(const struct capture_plan *plan, const void *rec, size_t size)
+{
+	const struct ksnoop_event *ev = rec;
+
+	return size >= sizeof(*ev) && ev->kind < KSNOOP_NR_KINDS &&
+	       size >= plan->bpf.side[ev->kind].rec_size;
+}
+
+/*
+ * The record as pf->cur decided (its flow step FLOW, ID around it), then
+ * again on its CPU's track.
+ */
+static void record_written(struct perfetto *pf, const struct capture_plan *plan, const void *rec,
+			   size_t size, char flow, __u64 id)
+{
+	const struct ksnoop_event *ev = rec;
+
+	/* A flow binds to the slice around its time: before E, while its call is open. */
+	if (flow && pf->cur.ph == 'E')
+		flow_event(pf, ev, flow, id, pf->cur.ts);
+	if (pf->written++)
+		put_text(wr(pf), ",\n");
+	printer__event(pf->p, plan, rec, size);
+	if (flow && pf->cur.ph != 'E')
+		flow_event(pf, ev, flow, id, pf->cur.ts);
+	cpu_event(pf, plan, ev, ev->time_ns);
+	pf->st.events++;
+}
+
 void perfetto__event(struct perfetto *pf, const struct capture_plan *plan, const void *rec,
 		     size_t size)
 {
@@ -544,8 +586,7 @@ void perfetto__event(struct perfetto *pf, const struct capture_plan *plan, const
 	char flow;
 	__u64 ts, id = 0;
 
-	if (size < sizeof(*ev) || ev->kind >= KSNOOP_NR_KINDS ||
-	    size < plan->bpf.side[ev->kind].rec_size)
+	if (!record_fits(plan, rec, size))
 		return;
 	if (ev->time_ns > pf->last_ns)
 		pf->last_ns = ev->time_ns;
@@ -559,16 +600,93 @@ void perfetto__event(struct perfetto *pf, const struct capture_plan *plan, const
 	if (th)
 		th->last_ts = ts;
 	flow = flow_phase(pf, ev, &id);
-	/* A flow binds to the slice around its time: before E, while its call is open. */
-	if (flow && pf->cur.ph == 'E')
-		flow_event(pf, ev, flow, id, ts);
-	if (pf->written++)
-		put_text(wr(pf), ",\n");
-	printer__event(pf->p, plan, rec, size);
-	if (flow && pf->cur.ph != 'E')
-		flow_event(pf, ev, flow, id, ts);
-	cpu_event(pf, plan, ev, ev->time_ns);
-	pf->st.events++;
+	record_written(pf, plan, rec, size, flow, id);
+}
+
+/* ---- --tree: a session drawn when its root's record came ---- */
+
+/* NS, or TH's last time if later: its track never goes back. */
+static __u64 track_time(struct pf_thread *th, __u64 ns)
+{
+	if (th && th->last_ts > ns)
+		ns = th->last_ts;
+	if (th)
+		th->last_ts = ns;
+	return ns;
+}
+
+/* The "B" of a tree's call CALL (ROLE), at TS: no record, no values. */
+static void tree_open(struct perfetto *pf, const struct pf_thread *th, const char *name,
+		      const char *role, __u64 ts)
+{
+	struct writer *w = event_open(pf, name, "call", 'B');
+
+	key_ts(w, "ts", ts);
+	event_ids(w, th->pid, th->tid);
+	writer__key(w, "args");
+	writer__begin_object(w, WRITER_STRUCT, 0);
+	writer__key(w, "ksnoop");
+	writer__begin_object(w, WRITER_STRUCT, 0);
+	key_name(w, "tree", role);
+	writer__end_object(w);
+	writer__end_object(w);
+	writer__end_object(w);
+}
+
+struct pf_tree {
+	const struct tree_call *calls;
+	print_plan_fn plan_of;
+	void *ctx;
+};
+
+/*
+ * One call of a tree (REC of PLAN, ROLE; FIRST_ERROR) and below it its
+ * callees from FIRST on: its B at its entry, theirs, its record as E.
+ * Past PERFETTO_MAX_OPEN (or without duration) the record is an instant.
+ */
+static void tree_call(struct perfetto *pf, struct pf_thread *th, const struct pf_tree *t,
+		      const struct capture_plan *plan, const void *rec, size_t size,
+		      const char *role, bool first_error, int first)
+{
+	const struct ksnoop_event *ev = rec;
+	bool open = false;
+	__u64 dur;
+	int i;
+
+	if (ev->time_ns > pf->last_ns)
+		pf->last_ns = ev->time_ns;
+	if (ev->kind == KSNOOP_RETURN && (ev->flags & KSNOOP_EV_DURATION)) {
+		dur = ev->duration_ns < ev->time_ns ? ev->duration_ns : ev->time_ns;
+		open = th && push_open(th, ev->time_ns - dur, ev->func_id, plan->sig.name);
+		if (open)
+			tree_open(pf, th, plan->sig.name, role, track_time(th, ev->time_ns - dur));
+		else
+			pf->st.not_nested++;
+	}
+	for (i = first; i >= 0; i = t->calls[i].next_sibling) {
+		const struct tree_call *c = &t->calls[i];
+		const struct capture_plan *cp = t->plan_of(t->ctx, ((const struct ksnoop_event *)c->rec)->func_id);
+
+		if (cp && record_fits(cp, c->rec, c->size))
+			tree_call(pf, th, t, cp, c->rec, c->size, "call", c->first_error,
+				  c->first_child);
+	}
+	if (open)
+		th->nopen--;
+	pf->cur = (struct pf_event){ .ph = open ? 'E' : 'i', .cat = open ? "call" : "event",
+				     .ts = track_time(th, ev->time_ns), .ev = ev, .tree = role,
+				     .first_error = first_error };
+	record_written(pf, plan, rec, size, 0, 0);
+}
+
+void perfetto__tree(struct perfetto *pf, const struct capture_plan *root, const void *rec,
+		    size_t size, const struct tree_session *s, print_plan_fn plan_of, void *ctx)
+{
+	struct pf_tree t = { .calls = s->calls, .plan_of = plan_of, .ctx = ctx };
+
+	if (!record_fits(root, rec, size))
+		return;
+	tree_call(pf, thread_named(pf, rec), &t, root, rec, size, "root", false, s->first);
 }
 
 /* "otherData": the run's totals and what could not be drawn as recorded. */
@@ -662,6 +780,10 @@ static void pf_values_end(struct printer *p, const struct ksnoop_value *stack,
 		if (ev->flags & KSNOOP_EV_CLONED)
 			key_true(w, "clone");
 	}
+	if (p->perfetto->cur.tree)
+		key_name(w, "tree", p->perfetto->cur.tree);
+	if (p->perfetto->cur.first_error)
+		key_true(w, "first_error");
 	writer__end_object(w);
 	writer__end_object(w);
 }
@@ -677,8 +799,9 @@ static void pf_event_end(struct printer *p, const struct capture_plan *plan, con
 
 /*
  * What a timeline does not hold: report refuses --count, --hist,
- * --stats, --info with it, and a recording has no trees or groups yet;
- * the totals go in "otherData" (perfetto__end()).
+ * --stats, --info with it, a tree is drawn by perfetto__tree() and not
+ * printed as one, and a recording has no groups yet; the totals go in
+ * "otherData" (perfetto__end()).
  */
 static void pf_none(struct report *r)
 {

@@ -13,10 +13,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "print.h"
 
 struct capture_plan;
 struct printer;
 struct report_summary;
+struct tree_session;
 
 /*
  * Calls open at once on one thread, nested (a kernel's call chains are a
@@ -62,6 +64,16 @@ void perfetto__begin(struct perfetto *pf);
 /* One record REC (SIZE bytes) of PLAN: its trace events, in order. */
 void perfetto__event(struct perfetto *pf, const struct capture_plan *plan, const void *rec,
 		     size_t size);
+/*
+ * A --tree session, ended by its root's record REC (SIZE bytes) of ROOT
+ * (S: its calls, tree_print.h; PLAN_OF(CTX, id) their plans): each call
+ * a slice nested in its caller's, opened ("B", no record of its own:
+ * args "ksnoop":{"tree":...}) at its entry, its start being its return's
+ * time less its duration, and closed ("E") by its record, in the order
+ * they were called; a call without duration (a tracepoint) an instant.
+ */
+void perfetto__tree(struct perfetto *pf, const struct capture_plan *root, const void *rec,
+		    size_t size, const struct tree_session *s, print_plan_fn plan_of, void *ctx);
 /*
  * The end: every call still open closed at the last recorded time, then
  * the document's tail with S's totals and whether the file was CUT.

@@ -2,13 +2,11 @@
 #include <stdlib.h>
 #include "tree_print.h"
 
-int tree_print__event(struct tree_print *tp, struct printer *p,
-		      const struct capture_plan *plan, const void *data, size_t size,
-		      print_plan_fn plan_of, void *ctx)
+int tree_print__take(struct tree_print *tp, const struct capture_plan *plan, const void *data,
+		     size_t size, print_plan_fn plan_of, void *ctx, struct tree_session *s)
 {
 	const struct ksnoop_event *ev = data;
-	struct tree_call *calls;
-	int n, i, first, code;
+	int n, i, code;
 	enum tree_ret ret;
 
 	if (plan->bpf.tree == KSNOOP_TREE_INNER) {
@@ -18,27 +16,48 @@ int tree_print__event(struct tree_print *tp, struct printer *p,
 	}
 	/* The root's plan says how many calls its sessions keep at most. */
 	n = plan->bpf.tree_max_calls ? plan->bpf.tree_max_calls : 1;
-	calls = calloc(n, sizeof(*calls));
-	if (!calls) {
+	s->calls = calloc(n, sizeof(*s->calls));
+	if (!s->calls) {
 		tp->unprinted++;
 		return 0;
 	}
-	n = tree_pending__take(&tp->pending, ev->tid, ev->session, calls, n);
+	n = tree_pending__take(&tp->pending, ev->tid, ev->session, s->calls, n);
 	for (i = 0; i < n; i++) {
-		const struct ksnoop_event *c = calls[i].rec;
+		const struct ksnoop_event *c = s->calls[i].rec;
 		const struct capture_plan *cp = plan_of(ctx, c->func_id);
 
-		calls[i].depth = c->depth;
-		calls[i].ret = cp ? printer__call_return(cp, c, calls[i].size, &calls[i].code) :
-				    TREE_RET_NONE;
+		s->calls[i].depth = c->depth;
+		s->calls[i].ret = cp ? printer__call_return(cp, c, s->calls[i].size,
+							     &s->calls[i].code) : TREE_RET_NONE;
 	}
-	first = tree__assemble(calls, n);
+	s->n = n;
+	s->first = tree__assemble(s->calls, n);
 	ret = printer__call_return(plan, data, size, &code);
-	tree__first_error(calls, n, ret, code);
-	printer__tree(p, plan, data, size, calls, first, plan_of, ctx);
-	for (i = 0; i < n; i++)
-		free((void *)calls[i].rec);
-	free(calls);
+	tree__first_error(s->calls, n, ret, code);
+	return 1;
+}
+
+void tree_print__done(struct tree_session *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		free((void *)s->calls[i].rec);
+	free(s->calls);
+	s->calls = NULL;
+	s->n = 0;
+}
+
+int tree_print__event(struct tree_print *tp, struct printer *p,
+		      const struct capture_plan *plan, const void *data, size_t size,
+		      print_plan_fn plan_of, void *ctx)
+{
+	struct tree_session s;
+
+	if (!tree_print__take(tp, plan, data, size, plan_of, ctx, &s))
+		return 0;
+	printer__tree(p, plan, data, size, s.calls, s.first, plan_of, ctx);
+	tree_print__done(&s);
 	return 1;
 }
 

@@ -16,6 +16,24 @@ struct tree_print {
 	__u64 unprinted;	/* records that could not be kept or printed */
 };
 
+/* A session ended by its root's record: its calls assembled (tree.h). */
+struct tree_session {
+	struct tree_call *calls;	/* the records, in the order they came */
+	int n;
+	int first;			/* the root's first callee (-1: none) */
+};
+
+/*
+ * The engine under every output of a tree: take the record DATA of PLAN
+ * (plan->bpf.tree set).  An inner call's is kept: 0.  A root's: 1, its
+ * session's calls into S, assembled, the first failing one marked, for
+ * the caller to draw and give back with tree_print__done(); 0 without
+ * memory (counted in unprinted).
+ */
+int tree_print__take(struct tree_print *tp, const struct capture_plan *plan, const void *data,
+		     size_t size, print_plan_fn plan_of, void *ctx, struct tree_session *s);
+void tree_print__done(struct tree_session *s);
+
 /*
  * Take the record DATA of PLAN, a tree's root or inner call (plan->bpf.tree
  * set): 1 if it was a root and its tree printed through P, 0 if kept.

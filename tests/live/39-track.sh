@@ -221,6 +221,41 @@ EXPECT   track_max_alive: eq 2 "$(record summary "$OUT" | jq .objects_alive)"
 EXPECT   track_max_evicted: eq 1 "$(record summary "$OUT" | jq '.objects_evicted >= 4 and .objects_evicted == .objects_tracked - .objects_freed - .objects_alive' | grep -c true)"
 CASE
 
+# --group at report time (issue 47): a recording of --track, reported with
+# --group, prints what a live --track --group run printed for the same
+# events, text and -j, byte for byte but for the times (each ksnoop's own
+# BPF program reads the clock) and the summary's object counters (the
+# END block does not keep them); -n 2 as live -n 2 says (issue 45).
+. "$(dirname "$0")/record.bash"
+specs=("tp:net:net_dev_queue(struct sk_buff *s, s->len == 98, s->len)"
+       "tp:net:netif_receive_skb(struct sk_buff *s, s->len == 98, s->len)")
+T=track_group_report
+bg "$tmp/glt" "$tmp/eglt" -c "$prog" --track s --group "${specs[@]}" && glt=$BGPID
+bg "$tmp/glj" "$tmp/eglj" -j -c "$prog" --track s --group "${specs[@]}" && glj=$BGPID
+bg "$tmp/grout" "$tmp/egr" record -o "$tmp/g.ksr" -c "$prog" --track s "${specs[@]}" && grec=$BGPID
+rounds
+end $glt $glj $grec
+expect_match track_group_recorded "^ksnoop: 9 events recorded to $tmp/g.ksr" "$(cat "$tmp/egr")"
+gnorm() {
+	sed -E 's/^[0-9:.]+ cpu/TIME cpu/; s/ in [0-9.]+ [mun]?s, / in T, /; s/ \+[0-9.]+ [mun]?s$/ +T/
+		s/"(time_ns|since_first_ns|span_ns)":[0-9]+/"\1":T/g; /^\{"type":"summary"/d'
+}
+ks report --group "$tmp/g.ksr" >"$tmp/grt" 2>"$tmp/egrt"
+expect_eq track_group_report_status 0 "$?"
+check track_group_report_text_as_live cmp <(gnorm <"$tmp/glt") <(gnorm <"$tmp/grt")
+ks report -j --group "$tmp/g.ksr" >"$tmp/grj" 2>/dev/null
+check track_group_report_json_as_live cmp <(gnorm <"$tmp/glj") <(gnorm <"$tmp/grj")
+expect_eq track_group_report_groups 3 "$(grep -cE '^object 0x[0-9a-f]+: 3 event\(s\) in [0-9.]+ [mun]?s, freed$' "$tmp/grt")"
+# -n 2: the second event ends what prints; the free read after it says how the group ended.
+expect_match track_group_report_n '^object 0x[0-9a-f]+: 2 event\(s\) in [0-9.]+ [mun]?s, freed \(its free is not printed: tracing stopped\)$' \
+	"$(ks report --group -n 2 "$tmp/g.ksr" 2>/dev/null | head -n 1)"
+# Without --group, the recording prints its events in order, as live --track.
+expect_eq track_group_report_plain 0 "$(ks report "$tmp/g.ksr" 2>/dev/null | grep -c '^object ')"
+refused track_group_report_count "--group prints each object's events together: not with --count" \
+	report --group --count "$tmp/g.ksr"
+refused track_group_record "record: --group chooses how a recording prints: give it to .ksnoop report." \
+	record --group -o "$tmp/g2.ksr" --track s "${specs[@]}"
+
 # What --track refuses, in one line each, exit 2.
 refused track_unbound "--track s: 'tp:net:net_dev_queue\(skb->len\)' does not bind s by type" \
 	--track s "tp:net:net_dev_queue(skb->len)"

@@ -16,6 +16,9 @@
 #     values and returns; the root's return predicate prints only the
 #     failing call's tree; uf_lookup's -ENOENT is its first failing call;
 #     with -s that call's user stack.
+#   --tree recorded and reported later: the same tree as text and -j, and
+#     as a timeline (--format=perfetto): the root's slice opened first,
+#     the calls nested in call order, trace_events.py's rules kept.
 # (Kernel functions as INNER need kprobes or fentry: not on this kernel.)
 . "$(dirname "$0")/helpers.bash"
 usdt_paths
@@ -46,6 +49,13 @@ app_waits() {
 	"$A" tree <"$fifo" >"$done_file" 2>/dev/null &
 	pid=$!
 	exec 6>"$fifo"
+}
+# tree_timeline FILE: report --format=perfetto of FILE into FILE.json, and
+# what trace_events.py says of it against report -j (nothing: valid).
+tree_timeline() {
+	ks report --format=perfetto "$1" >"$1.json" 2>/dev/null || echo "status $?"
+	ks report -j "$1" >"$1.ndjson" 2>/dev/null
+	python3 "$(dirname "$0")/trace_events.py" "$1.json" --events "$1.ndjson" 2>&1
 }
 app_go() {
 	echo go >&6
@@ -114,8 +124,11 @@ EXPECT   ${T}_record_json_calls: eq 'uf_add uf_depth tp:task_rename uf_lookup' "
 EXPECT   ${T}_record_json_recursion: eq '2=2 1=1 0=0' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -r 'select(.calls) | [.calls[1] | recurse(.calls[]) | "\(.values.n)=\(.values.return)"] | join(" ")')"
 EXPECT   ${T}_record_first_error: eq '["uf_lookup"]' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -c 'select(.calls) | [.. | objects | select(.first_error == true) | .func]')"
 EXPECT   ${T}_record_summary_tree: eq '0 0 0 0' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -r 'select(.type == "summary") | "\(.tree_calls_not_recorded) \(.trees_task_exited) \(.trees_thread_exec) \(.trees_not_started)"')"
-EXPECT   ${T}_record_no_perfetto: eq 'ksnoop: report: --format=perfetto of a recording of --tree is not done yet (report prints its trees as text or -j)' "$(ks report --format=perfetto "$tmp/tree-$T.ksr" 2>&1 >/dev/null)"
-EXPECT   ${T}_record_no_perfetto_status: eq 2 "$(ks report --format=perfetto "$tmp/tree-$T.ksr" >/dev/null 2>&1; echo $?)"
+EXPECT   ${T}_record_perfetto_valid: eq '' "$(tree_timeline "$tmp/tree-$T.ksr")"
+EXPECT   ${T}_record_perfetto_nested: eq 'B:tree_request B:uf_add E:uf_add B:uf_depth B:uf_depth B:uf_depth E:uf_depth E:uf_depth E:uf_depth i:tp:task_rename B:uf_lookup E:uf_lookup E:tree_request' \
+           "$(jq -r '[.traceEvents[] | select(.cat != "cpu" and .ph != "M") | "\(.ph):\(.name)"] | join(" ")' "$tmp/tree-$T.ksr.json")"
+EXPECT   ${T}_record_perfetto_values: eq '0 1 2' "$(jq -r '[.traceEvents[] | select(.name == "uf_depth" and .ph == "E") | .args.n] | map(tostring) | join(" ")' "$tmp/tree-$T.ksr.json")"
+EXPECT   ${T}_record_perfetto_first_error: eq 'uf_lookup' "$(jq -r '.traceEvents[] | select(.args.ksnoop.first_error == true) | .name' "$tmp/tree-$T.ksr.json")"
 CASE
 done
 

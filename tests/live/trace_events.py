@@ -26,6 +26,10 @@ With --events (ksnoop report -j of the same recording, same options):
 every "event" record there is one trace event on its thread's track
 (B, E, X or i) of the same name, pid, tid and time (ts * 1000 ==
 time_ns; an X by its end), and there is no other: counts and names.
+A --tree event's calls (its "calls", at every depth, without a time of
+their own) are each one trace event marked "ksnoop":{"tree":"call"} (E
+or i) on the root's track, by name; the B that opens a tree's slice
+(marked "tree", no record of its own) is no event of -j.
 Python 3, standard library only.
 """
 import collections
@@ -151,6 +155,20 @@ def check(events):
         nesting(track, sl)
 
 
+def tree_role(e):
+    """A --tree trace event's "tree" mark (root, call), or None."""
+    a = e.get("args")
+    k = a.get("ksnoop") if isinstance(a, dict) else None
+    return k.get("tree") if isinstance(k, dict) else None
+
+
+def tree_calls(want, r, calls):
+    """A -j tree event's calls, at every depth, counted by name on its track."""
+    for c in calls if isinstance(calls, list) else []:
+        want[(c["func"], r["pid"], r["tid"], "call")] += 1
+        tree_calls(want, r, c.get("calls"))
+
+
 def compare(events, path):
     """Every -j event is one trace event on its thread's track, and no more."""
     want = collections.Counter()
@@ -159,14 +177,18 @@ def compare(events, path):
             r = json.loads(line)
             if r.get("type") == "event":
                 want[(r["func"], r["pid"], r["tid"], r["time_ns"])] += 1
+                tree_calls(want, r, r.get("calls"))
     have = collections.Counter()
     for e in events:
         if not isinstance(e, dict) or e.get("ph") not in ("B", "E", "X", "i") or \
            e.get("cat") in ("cpu", "object") or unfinished(e):
             continue
+        role = tree_role(e)
+        if e["ph"] == "B" and role:
+            continue
         try:
             t = ns(e["ts"]) + (ns(e["dur"]) if e["ph"] == "X" else 0)
-            have[(e["name"], e["pid"], e["tid"], t)] += 1
+            have[(e["name"], e["pid"], e["tid"], "call" if role == "call" else t)] += 1
         except (KeyError, TypeError, decimal.InvalidOperation):
             continue
     for k in sorted(set(want) | set(have), key=str):

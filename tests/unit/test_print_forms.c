@@ -20,6 +20,7 @@
 #include "../fixture/types.h"
 #include "print.h"
 #include "report_perfetto.h"
+#include "tree_print.h"
 
 #define HDR ((__u32)sizeof(struct ksnoop_event))
 #define BIG_N FX_BIG_N
@@ -646,6 +647,90 @@ static void test_perfetto_open_bound(void **state)
 	free(doc);
 }
 
+/* ---- --tree as a timeline: the engine of tree_print.c, drawn by perfetto__tree() ---- */
+
+static struct capture_plan tree_plans[3];
+
+static const struct capture_plan *tree_plan_of(void *ctx, __u32 id)
+{
+	(void)ctx;
+	return id < 3 ? &tree_plans[id] : NULL;
+}
+
+/*
+ * A session's records come in return order, the root's last: a(depth 2),
+ * a(depth 1), a tracepoint (depth 1), the root.  Drawn when the root's
+ * record comes: the root's B first (its return's time less its duration),
+ * then its calls in call order, nested, each closed by its record (E),
+ * the tracepoint an instant inside the root; the B's marked "tree", no
+ * record of their own.
+ */
+static void test_perfetto_tree_order(void **state)
+{
+	static const struct { __u32 id; int kind; __u64 t, d; __u16 depth; } seq[4] = {
+		{ 1, KSNOOP_RETURN, 3000, 1000, 2 }, { 1, KSNOOP_RETURN, 5000, 4000, 1 },
+		{ 2, KSNOOP_ENTRY, 6000, 0, 1 }, { 0, KSNOOP_RETURN, 9000, 8500, 0 },
+	};
+	struct print_opts o = { .format = REPORT_PERFETTO };
+	struct tree_print tp = {};
+	struct tree_session ts;
+	struct report_summary s = {};
+	struct ksnoop_event ev[4];
+	struct perfetto *pf;
+	struct printer p;
+	char *doc = NULL, *r, *a1, *a2, *e2, *e1, *i1, *er;
+	size_t sz = 0;
+	FILE *f = open_memstream(&doc, &sz);
+	int i, kept = 0;
+
+	make_call_plan(&tree_plans[0], "root");
+	make_call_plan(&tree_plans[1], "a");
+	make_call_plan(&tree_plans[2], "tp:x");
+	tree_plans[0].bpf.tree = KSNOOP_TREE_ROOT;
+	tree_plans[0].bpf.tree_max_calls = 8;
+	tree_plans[1].bpf.tree = tree_plans[2].bpf.tree = KSNOOP_TREE_INNER;
+	tree_plans[2].bpf.side[KSNOOP_RETURN].enabled = 0;
+	printer__init(&p, f, &o);
+	pf = perfetto__new(&p);
+	perfetto__begin(pf);
+	for (i = 0; i < 4; i++) {
+		ev[i] = (struct ksnoop_event){ .time_ns = seq[i].t, .duration_ns = seq[i].d,
+					       .tgid = 7, .tid = 7, .func_id = seq[i].id,
+					       .kind = seq[i].kind, .depth = seq[i].depth,
+					       .flags = seq[i].d ? KSNOOP_EV_DURATION : 0,
+					       .session = 1, .comm = "t" };
+		if (!tree_print__take(&tp, &tree_plans[seq[i].id], &ev[i], sizeof(ev[i]),
+				      tree_plan_of, NULL, &ts))
+			continue;
+		kept++;
+		assert_int_equal(ts.n, 3);
+		perfetto__tree(pf, &tree_plans[0], &ev[i], sizeof(ev[i]), &ts, tree_plan_of, NULL);
+		tree_print__done(&ts);
+	}
+	perfetto__end(pf, &s, false);
+	assert_int_equal(perfetto__stats(pf)->events, 4);
+	assert_int_equal(perfetto__stats(pf)->unfinished, 0);
+	perfetto__free(pf);
+	printer__fini(&p);
+	tree_print__free(&tp);
+	fclose(f);
+	assert_int_equal(kept, 1);
+	assert_string_equal(call_phases(doc), "B B B E E E");
+	r = strstr(doc, "{\"name\":\"root\",\"cat\":\"call\",\"ph\":\"B\",\"ts\":0.500,\"pid\":7,\"tid\":7,"
+			"\"args\":{\"ksnoop\":{\"tree\":\"root\"}}}");
+	a1 = strstr(doc, "{\"name\":\"a\",\"cat\":\"call\",\"ph\":\"B\",\"ts\":1.000,");
+	a2 = strstr(doc, "{\"name\":\"a\",\"cat\":\"call\",\"ph\":\"B\",\"ts\":2.000,");
+	e2 = strstr(doc, "{\"name\":\"a\",\"cat\":\"call\",\"ph\":\"E\",\"ts\":3.000,");
+	e1 = strstr(doc, "{\"name\":\"a\",\"cat\":\"call\",\"ph\":\"E\",\"ts\":5.000,");
+	i1 = strstr(doc, "{\"name\":\"tp:x\",\"cat\":\"event\",\"ph\":\"i\",\"ts\":6.000,");
+	er = strstr(doc, "{\"name\":\"root\",\"cat\":\"call\",\"ph\":\"E\",\"ts\":9.000,");
+	assert_true(r && a1 && a2 && e2 && e1 && i1 && er);
+	assert_true(r < a1 && a1 < a2 && a2 < e2 && e2 < e1 && e1 < i1 && i1 < er);
+	assert_non_null(strstr(i1, "\"ksnoop\":{\"kind\":\"entry\",\"tree\":\"call\"}"));
+	assert_non_null(strstr(er, "\"ksnoop\":{\"kind\":\"return\",\"duration_ns\":8500,\"tree\":\"root\"}"));
+	free(doc);
+}
+
 /* --track: one flow per object's story, s at its first event, t, f at its free. */
 static void test_perfetto_flows(void **state)
 {
@@ -696,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_perfetto_x_closes_inner),
 		cmocka_unit_test(test_perfetto_open_bound),
 		cmocka_unit_test(test_perfetto_flows),
+		cmocka_unit_test(test_perfetto_tree_order),
 	};
 
 	return cmocka_run_group_tests_name("print_forms", tests, build_btf, free_btf);
