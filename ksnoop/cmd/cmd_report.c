@@ -167,6 +167,18 @@ static int replay_next(struct replay *rp, const void **rec, size_t *size, struct
 	return rp->merge ? merged_next(rp, rec, size, e) : recfile__next(rp->r, rec, size, e);
 }
 
+/*
+ * User stack frames are named from the names recorded with them (format
+ * 6's USYMS), as the live run named them; an older file has none.
+ */
+static void report_usyms(struct print_opts *po, struct recfile *r)
+{
+	bool has = recfile__meta(r)->format >= 6;
+
+	po->usymbolize = has ? recfile__usymbolize : NULL;
+	po->usym_ctx = has ? r : NULL;
+}
+
 /* R's kallsyms lines where ksyms.c reads a path: a memfd.  1: set up; 0: none. */
 static int ksyms_setup(const struct recfile *r, struct kernel **k, int *fd, char *path,
 		       size_t path_sz)
@@ -1550,6 +1562,7 @@ static int merged_next(struct replay *rp, const void **rec, size_t *size, struct
 		rp->printer.opts.symbolize = po.symbolize;
 		rp->printer.opts.symbolize_any = po.symbolize_any;
 		rp->printer.opts.sym_ctx = po.sym_ctx;
+		report_usyms(&rp->printer.opts, rf->r);
 		*rec = rp->copy;
 		*size = sz;
 		return 1;
@@ -1835,6 +1848,7 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, char **spe
 			       strerror(-ret));
 	popts = printing__opts(o, rp->k, ret && recfile__meta(rp->r)->kind == RECFILE_KERNEL,
 			       recfile__meta(rp->r)->clock_offset_ns);
+	report_usyms(&popts, rp->r);
 	printing__init(&rp->printer, &rp->report, stdout, o, &popts);
 	rp->printing = true;
 	return replay_print(rp, where, e);

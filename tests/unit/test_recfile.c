@@ -490,8 +490,8 @@ static void test_bad_files(void **state)
 	memcpy(f.bytes, "NOTKSNOOP-and-more", 18);
 	f.len = 18;
 	refused(f, "'t.ksr' is not a ksnoop recording");
-	refused(edited(0, bump_version), "format version 99; this ksnoop reads versions 2 to 5");
-	refused(edited(0, version_1), "report: 't.ksr': format version 1; this ksnoop reads versions 2 to 5");
+	refused(edited(0, bump_version), "format version 99; this ksnoop reads versions 2 to 6");
+	refused(edited(0, version_1), "report: 't.ksr': format version 1; this ksnoop reads versions 2 to 6");
 	refused(edited(0, swap_order), "header in another byte order, or not a header at byte 8");
 	refused(edited(0, header_cut_short), "header does not parse at byte 8");
 	refused(edited(0, output_unknown), "header does not parse at byte 8");
