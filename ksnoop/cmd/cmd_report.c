@@ -498,6 +498,9 @@ static __u64 row_hash(const struct count_row *r)
 
 	for (i = 0; i < r->nframes; i++)
 		h = (h ^ r->frames[i]) * 0x100000001b3ULL;
+	h = (h ^ r->tgid ^ (__u64)r->nuframes << 32) * 0x100000001b3ULL;
+	for (i = 0; i < r->nuframes; i++)
+		h = (h ^ r->uframes[i]) * 0x100000001b3ULL;
 	for (i = 0; r->has_key && i < sizeof(r->key); i++)
 		h = (h ^ r->key[i]) * 0x100000001b3ULL;
 	return h;
@@ -507,6 +510,8 @@ static bool same_row(const struct count_row *a, const struct count_row *b)
 {
 	return a->func_id == b->func_id && a->sub == b->sub && a->nframes == b->nframes &&
 	       !memcmp(a->frames, b->frames, a->nframes * sizeof(a->frames[0])) &&
+	       a->tgid == b->tgid && a->nuframes == b->nuframes &&
+	       !memcmp(a->uframes, b->uframes, a->nuframes * sizeof(a->uframes[0])) &&
 	       a->has_key == b->has_key && !memcmp(a->key, b->key, sizeof(a->key));
 }
 
@@ -556,6 +561,30 @@ static struct count_row *table_add(struct count_table *t, const struct count_row
 	return &t->rows[t->n - 1];
 }
 
+/* Is PLAN's -s a user stack (a USDT probe's, a user function's)?  As print.c decides. */
+static bool user_stack_plan(const struct capture_plan *plan)
+{
+	return (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) && plan->sig.syscall == SIG_NOT_SYSCALL;
+}
+
+/* A user stack of process TGID as a row's, up to its first 0 (print.c): per process too. */
+static void user_row(struct count_row *row, __u32 tgid, const __u64 *ips, __u32 n)
+{
+	row->tgid = tgid;
+	row->usub = 0;
+	while (row->nuframes < n && row->nuframes < KSNOOP_STACK_DEPTH && ips[row->nuframes])
+		row->nuframes++;
+	memcpy(row->uframes, ips, row->nuframes * 8);
+}
+
+/* --count's rows of a user stack are printed as such (counts.h). */
+static bool target_is_user(void *ctx, __u32 func_id)
+{
+	const struct recfile_target *t = rp_target(ctx, func_id);
+
+	return t && user_stack_plan(&t->plan);
+}
+
 /* REC's row: its function, and its stack if the plan took one. */
 static void row_of(const struct capture_plan *plan, const void *rec, bool stacks,
 		   struct count_row *row)
@@ -573,11 +602,15 @@ static void row_of(const struct capture_plan *plan, const void *rec, bool stacks
 
 		if (plan->values[ev->kind][i].how != PRINT_STACK)
 			continue;
-		if ((vh->status & KSNOOP_STATUS_MASK) == KSNOOP_OK) {
-			row->nframes = vh->len / 8 < KSNOOP_STACK_DEPTH ? vh->len / 8 : KSNOOP_STACK_DEPTH;
-			memcpy(row->frames, vh + 1, row->nframes * 8);
-			row->sub = 0;
+		if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK)
+			break;
+		row->sub = 0;
+		if (user_stack_plan(plan)) {
+			user_row(row, ev->tgid, (const __u64 *)(vh + 1), vh->len / 8);
+			break;
 		}
+		row->nframes = vh->len / 8 < KSNOOP_STACK_DEPTH ? vh->len / 8 : KSNOOP_STACK_DEPTH;
+		memcpy(row->frames, vh + 1, row->nframes * 8);
 		break;
 	}
 }
@@ -787,6 +820,8 @@ static int print_counts(struct replay *rp, struct ks_error *e)
 	struct counts_fmt fmt = {
 		.stacks = stacks, .func_name = count_target_name, .ctx = rp,
 		.symbolize = rp->printer.opts.symbolize, .sym_ctx = rp->printer.opts.sym_ctx,
+		.user_func = target_is_user,
+		.usymbolize = rp->printer.opts.usymbolize, .usym_ctx = rp->printer.opts.usym_ctx,
 	};
 	struct count_table t = {};
 	struct count_row row;

@@ -48,6 +48,12 @@ run() {
 	bg "$tmp/$name.t" "$tmp/$name.et" -p "$pid" "$@" 6>&- && lt=$BGPID
 	bg "$tmp/$name.j" "$tmp/$name.ej" -j -p "$pid" "$@" 6>&- && lj=$BGPID
 	bg "$tmp/$name.o" "$tmp/$name.er" record -o "$tmp/$name.ksr" -p "$pid" "$@" 6>&- && rec=$BGPID
+	# COUNTED=1: a live --count (text, -j) too, which report --count must equal.
+	lc= lcj=
+	if [ -n "${COUNTED:-}" ]; then
+		bg "$tmp/$name.c" "$tmp/$name.ec" --count -p "$pid" "$@" 6>&- && lc=$BGPID
+		bg "$tmp/$name.cj" "$tmp/$name.ecj" -j --count -p "$pid" "$@" 6>&- && lcj=$BGPID
+	fi
 	echo go >&6
 	exec 6>&-
 	wait "$pid" 2>/dev/null
@@ -55,13 +61,18 @@ run() {
 		[ "$(events "$tmp/$name.j" | grep -c .)" -ge "$want" ] && break
 		sleep 0.1
 	done
-	end $lt $lj $rec
+	end $lt $lj $rec $lc $lcj
 	ks report "$tmp/$name.ksr" >"$tmp/$name.rt" 2>"$tmp/$name.ert"
 	expect_eq "${name}_report_status" 0 "$?"
 	ks report -j "$tmp/$name.ksr" >"$tmp/$name.rj" 2>/dev/null
 	expect_eq "${name}_events" "$want $want" "$(events "$tmp/$name.j" | grep -c .) $(events "$tmp/$name.rj" | grep -c .)"
 	check "${name}_text_as_live" cmp <(notime <"$tmp/$name.t") <(notime <"$tmp/$name.rt")
 	check "${name}_json_as_live" cmp <(events "$tmp/$name.j" | notime) <(events "$tmp/$name.rj" | notime)
+	[ -n "${COUNTED:-}" ] || return 0
+	check "${name}_count_as_live" cmp "$tmp/$name.c" <(ks report --count "$tmp/$name.ksr" 2>/dev/null)
+	check "${name}_count_json_as_live" cmp "$tmp/$name.cj" <(ks report -j --count "$tmp/$name.ksr" 2>/dev/null)
+	expect_eq "${name}_count_frames" 'inner_fn outer_fn main' \
+		"$(record count "$tmp/$name.cj" | head -1 | jq -r '.ustack[0:3][]' | sed -E 's/\+0x[0-9a-f]+ \(.*\)$//' | joined)"
 }
 
 # --- a system call: the kernel's stack (-s, KSYMS), then the user's (--ustack) ---
@@ -77,7 +88,7 @@ run usdt $N -s usdt "$prog:ksnoop_ustack:inner(arg0:str)"
 expect_eq usdt_user_frames 'inner_fn outer_fn main' "$(frames "$tmp/usdt.rj" stack)"
 
 # --- a user function's -s: its entries and returns ---
-run ufunc $((2 * N)) -s "u:$prog:inner_fn"
+COUNTED=1 run ufunc $((2 * N)) -s "u:$prog:inner_fn"
 expect_eq ufunc_user_frames 'inner_fn outer_fn main' "$(frames "$tmp/ufunc.rj" stack)"
 
 # The names are in the file: the program gone, they print the same.

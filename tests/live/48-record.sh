@@ -41,7 +41,7 @@ check record_no_file_left_behind test ! -e "$tmp/nope.ksr"
 # Recordings made on this machine's 6.18 kernel print as they did then
 # (vm/tests/88-record.sh checks the same on 6.1 and 6.12): no BTF, no root.
 fx=$(cd "$(dirname "$0")/../fixture/record" && pwd)
-for f in usdt tp tp-stack; do
+for f in usdt tp tp-stack usdt-ustack; do
 	expect_eq "fixture_${f}_text" "$(cat "$fx/$f.txt")" "$(TZ=UTC "${NOBODY[@]}" "$K" report "$fx/$f.ksr" 2>/dev/null)"
 	expect_eq "fixture_${f}_json" "$(cat "$fx/$f.json")" "$(TZ=UTC ks report -j "$fx/$f.ksr" 2>/dev/null)"
 done
