@@ -23,6 +23,8 @@
 #include <string.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <time.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -168,12 +170,28 @@ struct usym_entry {
 struct usym_table {
 	struct usym_entry *v;
 	size_t cap, n;		/* cap: a power of two, or 0 */
+	__u64 seed;		/* random, per table: see usym_slot() */
 	struct buf names;	/* the reader's: NUL-terminated names */
 };
 
+/*
+ * A file chooses its pids and addresses: with a fixed hash it could put
+ * a million names on one chain (a million squared probes).  Every bit of
+ * the key reaches the slot's (splitmix64's finalizer) and the key is
+ * XORed with a seed the file cannot know.
+ */
+static size_t usym_hash(const struct usym_table *t, __u32 pid, __u64 addr)
+{
+	__u64 h = addr ^ t->seed ^ (pid * 0x9e3779b97f4a7c15ULL);
+
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
 static struct usym_entry *usym_slot(const struct usym_table *t, __u32 pid, __u64 addr)
 {
-	size_t i = ((addr ^ (__u64)pid << 47) * 0x9e3779b97f4a7c15ULL) >> 20;
+	size_t i = usym_hash(t, pid, addr);
 
 	for (i &= t->cap - 1; t->v[i].name; i = (i + 1) & (t->cap - 1))
 		if (t->v[i].addr == addr && t->v[i].pid == pid)
@@ -196,6 +214,9 @@ static int usym_grow(struct usym_table *t)
 
 	if ((t->n + 1) * 2 <= t->cap)
 		return 0;
+	if (!t->cap && getrandom(&t->seed, sizeof(t->seed), GRND_NONBLOCK) != sizeof(t->seed))
+		t->seed = (__u64)(uintptr_t)t ^ (__u64)time(NULL) * 0x9e3779b97f4a7c15ULL;
+	n.seed = t->seed;
 	n.v = calloc(n.cap, sizeof(*n.v));
 	if (!n.v)
 		return -ENOMEM;
@@ -435,6 +456,7 @@ struct recfile_writer {
 	struct usym_table usyms;	/* the user frames named so far */
 	struct buf usym_block;	/* USYMS not written yet: count u32, then the entries */
 	__u32 usym_pending;
+	size_t usym_bytes;	/* of the names written, each counted with a NUL (the reader's) */
 	ZSTD_CCtx *zc;		/* one compression context for every block */
 	char *zbuf;		/* a block as written: its header, then the zstd frame */
 	size_t zcap;
@@ -769,7 +791,7 @@ int recfile_writer__usym(struct recfile_writer *w, __u32 pid, __u64 addr, const 
 {
 	size_t n = strnlen(name, RECFILE_MAX_USYM_NAME - 1);
 
-	if (w->usyms.n >= RECFILE_MAX_USYMS)
+	if (w->usyms.n >= RECFILE_MAX_USYMS || w->usym_bytes + n + 1 > RECFILE_MAX_USYM_BYTES)
 		return -E2BIG;
 	if (!n)
 		return 0;
@@ -785,6 +807,7 @@ int recfile_writer__usym(struct recfile_writer *w, __u32 pid, __u64 addr, const 
 		return ks_fail(e, -ENOMEM, "out of memory");
 	*usym_slot(&w->usyms, pid, addr) = (struct usym_entry){ addr, pid, 1 };
 	w->usyms.n++;
+	w->usym_bytes += n + 1;
 	w->usym_pending++;
 	return 0;
 }
@@ -1513,7 +1536,7 @@ static bool take_usym(struct recfile *r, struct cursor *c)
 	char *at;
 
 	if (!name || memchr(name, 0, n) || usym_find(&r->usyms, pid, addr) ||
-	    usym_grow(&r->usyms))
+	    r->usyms.names.len + n + 1 > RECFILE_MAX_USYM_BYTES || usym_grow(&r->usyms))
 		return false;
 	at = buf_reserve(&r->usyms.names, n + 1);
 	if (!at)

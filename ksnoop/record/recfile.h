@@ -65,6 +65,8 @@
  */
 #define RECFILE_MAX_USYM_NAME	512
 #define RECFILE_MAX_USYMS	(1u << 20)
+/* Bytes of all names (each with its NUL), what a reader keeps: 64 bytes a name of the million. */
+#define RECFILE_MAX_USYM_BYTES	(64u << 20)
 
 enum recfile_block {
 	RECFILE_HEADER = 1,
@@ -176,7 +178,8 @@ int recfile_writer__event(struct recfile_writer *w, const void *rec, size_t size
  * User stacks are named when they are recorded (cmd_record.c): has
  * (PID, ADDR) a name in the file already?  And give it NAME, which goes
  * out before the events that use it.  0 or a negative errno (past
- * RECFILE_MAX_USYMS names: -E2BIG, and the address stays unnamed).
+ * RECFILE_MAX_USYMS names or RECFILE_MAX_USYM_BYTES of them: -E2BIG,
+ * and the address stays unnamed).
  */
 bool recfile_writer__has_usym(const struct recfile_writer *w, __u32 pid, __u64 addr);
 int recfile_writer__usym(struct recfile_writer *w, __u32 pid, __u64 addr, const char *name,
