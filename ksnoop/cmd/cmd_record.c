@@ -10,8 +10,12 @@
  * lines of /proc/kallsyms that ksnoop's symbol tables read, as they are
  * after attaching (so the tracer's own frames have their names), and
  * `report` names addresses from them exactly as the live run would have.
- * User stacks (--ustack, a USDT probe's -s) would need the traced
- * processes' objects: not recorded yet, and refused.
+ * User stacks (--ustack, a USDT probe's or a user function's -s) are
+ * named here, as they come, by the same lookup (usym.c) the live run
+ * prints them with: the file carries each (process, address)'s name, not
+ * the processes' objects, so `report` on another machine, long after the
+ * processes exited, prints the live run's frames (docs/RECORD-FORMAT.md,
+ * USYMS).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,8 +66,9 @@ int record__check_options(const struct options *o, bool usdt)
 		log_error("record: -o - writes a binary file to stdout, which is a terminal; pipe it or name a file");
 		return -EINVAL;
 	}
-	if (o->ustack || (usdt && o->stack)) {
-		log_error("record: user stacks (--ustack, a USDT probe's -s) are not recorded yet");
+	/* report counts by kernel stacks only: a user stack's rows are the live run's alone. */
+	if (o->output == OUTPUT_COUNT && (o->ustack || (usdt && o->stack))) {
+		log_error("record: --count by user stacks (--ustack, a USDT probe's -s) is not recorded yet; record the events (without --count)");
 		return -EINVAL;
 	}
 	return 0;
@@ -197,5 +202,63 @@ int record__finish(struct recfile_writer *w, const char *path, const struct recf
 		 strcmp(path, "-") ? path : "stdout",
 		 (unsigned long long)recfile_writer__bytes(w), (unsigned long long)t->lost,
 		 t->unwritten ? ", some captured but not written (stopped first)" : "");
+	return 0;
+}
+
+/* Is value VD of PLAN a user stack?  As print.c's print_values() decides. */
+static bool user_stack(const struct capture_plan *plan, const struct value_desc *vd)
+{
+	return vd->how == PRINT_USTACK ||
+	       (vd->how == PRINT_STACK && (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) &&
+		plan->sig.syscall == SIG_NOT_SYSCALL);
+}
+
+/* The frames of one user stack VH, up to its first 0 (print.c), named if new. */
+static int name_frames(struct recfile_writer *w, const struct ksnoop_value *vh, __u32 pid,
+		       print_usymbolize_fn usymbolize, void *ctx, struct ks_error *e)
+{
+	const __u64 *ips = (const __u64 *)(vh + 1);
+	__u32 n = vh->len / 8, i;
+	char sym[RECFILE_MAX_USYM_NAME];
+	int err;
+
+	if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK)
+		return 0;
+	for (i = 0; i < n && i < KSNOOP_STACK_DEPTH && ips[i]; i++) {
+		if (recfile_writer__has_usym(w, pid, ips[i]) ||
+		    usymbolize(ctx, pid, ips[i], sym, sizeof(sym)))
+			continue;
+		err = recfile_writer__usym(w, pid, ips[i], sym, e);
+		if (err)
+			return err == -E2BIG ? 0 : err;
+	}
+	return 0;
+}
+
+int record__name_ustacks(struct recfile_writer *w, const struct capture_plan *plan,
+			 const void *rec, size_t size, print_usymbolize_fn usymbolize, void *ctx,
+			 struct ks_error *e)
+{
+	const struct ksnoop_event *ev = rec;
+	const struct ksnoop_side_plan *side;
+	int i, err;
+
+	if (!usymbolize || size < sizeof(*ev) || ev->kind >= KSNOOP_NR_KINDS)
+		return 0;
+	side = &plan->bpf.side[ev->kind];
+	for (i = 0; i < plan->nvalues[ev->kind]; i++) {
+		const struct ksnoop_value *vh;
+		size_t off = side->values[i].rec_off;
+
+		if (!user_stack(plan, &plan->values[ev->kind][i]) ||
+		    off + sizeof(*vh) > size)
+			continue;
+		vh = (const void *)((const char *)rec + off);
+		if (vh->len > size - off - sizeof(*vh))
+			continue;
+		err = name_frames(w, vh, ev->tgid, usymbolize, ctx, e);
+		if (err)
+			return err;
+	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <linux/types.h>
 #include "cli.h"
 #include "ks_error.h"
+#include "print.h"
 #include "recfile.h"
 
 struct target_list;
@@ -26,6 +27,14 @@ void record__aggregate_later(struct options *o);
 int record__begin(struct recfile_writer *w, const struct target_list *tl,
 		  const struct spec *specs, int nspecs, const struct options *o, bool usdt,
 		  __s64 clock_offset_ns, struct ks_error *e);
+/*
+ * Record REC (SIZE bytes, of PLAN): the frames of its user stacks that
+ * the file names not yet, named by USYMBOLIZE (CTX) as the live printer
+ * names them, go to W before the record.  0 or a negative errno (E).
+ */
+int record__name_ustacks(struct recfile_writer *w, const struct capture_plan *plan,
+			 const void *rec, size_t size, print_usymbolize_fn usymbolize, void *ctx,
+			 struct ks_error *e);
 /* The run is over: END written, the file closed, one line said. */
 int record__finish(struct recfile_writer *w, const char *path, const struct recfile_totals *t,
 		   struct ks_error *e);

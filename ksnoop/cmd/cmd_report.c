@@ -171,6 +171,18 @@ static int replay_next(struct replay *rp, const void **rec, size_t *size, struct
 	return rp->merge ? merged_next(rp, rec, size, e) : recfile__next(rp->r, rec, size, e);
 }
 
+/*
+ * User stack frames are named from the names recorded with them (format
+ * 6's USYMS), as the live run named them; an older file has none.
+ */
+static void report_usyms(struct print_opts *po, struct recfile *r)
+{
+	bool has = recfile__meta(r)->format >= 6;
+
+	po->usymbolize = has ? recfile__usymbolize : NULL;
+	po->usym_ctx = has ? r : NULL;
+}
+
 /* R's kallsyms lines where ksyms.c reads a path: a memfd.  1: set up; 0: none. */
 static int ksyms_setup(const struct recfile *r, struct kernel **k, int *fd, char *path,
 		       size_t path_sz)
@@ -593,6 +605,9 @@ static __u64 row_hash(const struct count_row *r)
 
 	for (i = 0; i < r->nframes; i++)
 		h = (h ^ r->frames[i]) * 0x100000001b3ULL;
+	h = (h ^ r->tgid ^ (__u64)r->nuframes << 32) * 0x100000001b3ULL;
+	for (i = 0; i < r->nuframes; i++)
+		h = (h ^ r->uframes[i]) * 0x100000001b3ULL;
 	for (i = 0; r->has_key && i < sizeof(r->key); i++)
 		h = (h ^ r->key[i]) * 0x100000001b3ULL;
 	return h;
@@ -602,6 +617,8 @@ static bool same_row(const struct count_row *a, const struct count_row *b)
 {
 	return a->func_id == b->func_id && a->sub == b->sub && a->nframes == b->nframes &&
 	       !memcmp(a->frames, b->frames, a->nframes * sizeof(a->frames[0])) &&
+	       a->tgid == b->tgid && a->nuframes == b->nuframes &&
+	       !memcmp(a->uframes, b->uframes, a->nuframes * sizeof(a->uframes[0])) &&
 	       a->has_key == b->has_key && !memcmp(a->key, b->key, sizeof(a->key));
 }
 
@@ -651,6 +668,30 @@ static struct count_row *table_add(struct count_table *t, const struct count_row
 	return &t->rows[t->n - 1];
 }
 
+/* Is PLAN's -s a user stack (a USDT probe's, a user function's)?  As print.c decides. */
+static bool user_stack_plan(const struct capture_plan *plan)
+{
+	return (plan->bpf.flags & KSNOOP_PLAN_USER_MEM) && plan->sig.syscall == SIG_NOT_SYSCALL;
+}
+
+/* A user stack of process TGID as a row's, up to its first 0 (print.c): per process too. */
+static void user_row(struct count_row *row, __u32 tgid, const __u64 *ips, __u32 n)
+{
+	row->tgid = tgid;
+	row->usub = 0;
+	while (row->nuframes < n && row->nuframes < KSNOOP_STACK_DEPTH && ips[row->nuframes])
+		row->nuframes++;
+	memcpy(row->uframes, ips, row->nuframes * 8);
+}
+
+/* --count's rows of a user stack are printed as such (counts.h). */
+static bool target_is_user(void *ctx, __u32 func_id)
+{
+	const struct recfile_target *t = rp_target(ctx, func_id);
+
+	return t && user_stack_plan(&t->plan);
+}
+
 /* REC's row: its function, and its stack if the plan took one. */
 static void row_of(const struct capture_plan *plan, const void *rec, bool stacks,
 		   struct count_row *row)
@@ -668,11 +709,15 @@ static void row_of(const struct capture_plan *plan, const void *rec, bool stacks
 
 		if (plan->values[ev->kind][i].how != PRINT_STACK)
 			continue;
-		if ((vh->status & KSNOOP_STATUS_MASK) == KSNOOP_OK) {
-			row->nframes = vh->len / 8 < KSNOOP_STACK_DEPTH ? vh->len / 8 : KSNOOP_STACK_DEPTH;
-			memcpy(row->frames, vh + 1, row->nframes * 8);
-			row->sub = 0;
+		if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK)
+			break;
+		row->sub = 0;
+		if (user_stack_plan(plan)) {
+			user_row(row, ev->tgid, (const __u64 *)(vh + 1), vh->len / 8);
+			break;
 		}
+		row->nframes = vh->len / 8 < KSNOOP_STACK_DEPTH ? vh->len / 8 : KSNOOP_STACK_DEPTH;
+		memcpy(row->frames, vh + 1, row->nframes * 8);
 		break;
 	}
 }
@@ -882,6 +927,8 @@ static int print_counts(struct replay *rp, struct ks_error *e)
 	struct counts_fmt fmt = {
 		.stacks = stacks, .func_name = count_target_name, .ctx = rp,
 		.symbolize = rp->printer.opts.symbolize, .sym_ctx = rp->printer.opts.sym_ctx,
+		.user_func = target_is_user,
+		.usymbolize = rp->printer.opts.usymbolize, .usym_ctx = rp->printer.opts.usym_ctx,
 	};
 	struct count_table t = {};
 	struct count_row row;
@@ -1659,6 +1706,7 @@ static int merged_next(struct replay *rp, const void **rec, size_t *size, struct
 		rp->printer.opts.symbolize = po.symbolize;
 		rp->printer.opts.symbolize_any = po.symbolize_any;
 		rp->printer.opts.sym_ctx = po.sym_ctx;
+		report_usyms(&rp->printer.opts, rf->r);
 		*rec = rp->copy;
 		*size = sz;
 		return 1;
@@ -1947,6 +1995,7 @@ static int replay_main(struct replay *rp, FILE *f, const char *where, char **spe
 			       strerror(-ret));
 	popts = printing__opts(o, rp->k, ret && recfile__meta(rp->r)->kind == RECFILE_KERNEL,
 			       recfile__meta(rp->r)->clock_offset_ns);
+	report_usyms(&popts, rp->r);
 	printing__init(&rp->printer, &rp->report, stdout, o, &popts);
 	rp->printing = true;
 	ret = open_pcap(rp, where, e);

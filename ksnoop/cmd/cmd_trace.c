@@ -194,7 +194,11 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return -ECANCELED;
 	if (t->rec) {
 		/* A write that failed (a full disk) ends the run; the file keeps what it has. */
-		if (recfile_writer__event(t->rec, data, size, &t->rec_err)) {
+		if ((t->printer.opts.usym_ctx &&
+		     record__name_ustacks(t->rec, &t->targets.v[ev->func_id].plan, data, size,
+					  t->printer.opts.usymbolize, t->printer.opts.usym_ctx,
+					  &t->rec_err)) ||
+		    recfile_writer__event(t->rec, data, size, &t->rec_err)) {
 			t->output_closed = true;
 			return -ECANCELED;
 		}
@@ -1161,12 +1165,9 @@ static int check_specs(struct trace *t, char **argv, enum spec_kind kind)
 	ret = check_pair(t) ?:
 	      targets__check_min_duration(t->specs, t->nspecs, o->pair ? 0 : o->min_duration_ns) ?:
 	      check_tree(t, kind);
-	/*
-	 * A user function's -s is its user stack, named as --ustack's are,
-	 * and like them not recorded yet (a recording keeps no process's maps).
-	 */
-	if (!ret && o->stack && o->recording && has_ufunc(t)) {
-		log_error("record: user stacks (--ustack, a USDT probe's or a user function's -s) are not recorded yet");
+	/* A user function's -s is its user stack, named as --ustack's are. */
+	if (!ret && o->stack && o->record_output == OUTPUT_COUNT && has_ufunc(t)) {
+		log_error("record: --count by user stacks (a user function's -s) is not recorded yet; record the events (without --count)");
 		ret = -EINVAL;
 	}
 	if (!ret && o->stack && !t->printer.opts.usym_ctx && has_ufunc(t) &&

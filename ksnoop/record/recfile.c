@@ -23,6 +23,8 @@
 #include <string.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <time.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -150,6 +152,87 @@ static char *cur_str(struct cursor *c)
 
 	cur_str_to(c, tmp, sizeof(tmp));
 	return c->bad ? NULL : strdup(tmp);
+}
+
+/* ---- user frames' names: one per (process, address) ---- */
+
+/*
+ * An open-addressed table of (pid, addr): the writer's says which frames
+ * the file names already, the reader's holds their names (NAME: an
+ * offset + 1 into NAMES; 0, an empty slot).  At most half full.
+ */
+struct usym_entry {
+	__u64 addr;
+	__u32 pid;
+	__u32 name;
+};
+
+struct usym_table {
+	struct usym_entry *v;
+	size_t cap, n;		/* cap: a power of two, or 0 */
+	__u64 seed;		/* random, per table: see usym_slot() */
+	struct buf names;	/* the reader's: NUL-terminated names */
+};
+
+/*
+ * A file chooses its pids and addresses: with a fixed hash it could put
+ * a million names on one chain (a million squared probes).  Every bit of
+ * the key reaches the slot's (splitmix64's finalizer) and the key is
+ * XORed with a seed the file cannot know.
+ */
+static size_t usym_hash(const struct usym_table *t, __u32 pid, __u64 addr)
+{
+	__u64 h = addr ^ t->seed ^ (pid * 0x9e3779b97f4a7c15ULL);
+
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
+static struct usym_entry *usym_slot(const struct usym_table *t, __u32 pid, __u64 addr)
+{
+	size_t i = usym_hash(t, pid, addr);
+
+	for (i &= t->cap - 1; t->v[i].name; i = (i + 1) & (t->cap - 1))
+		if (t->v[i].addr == addr && t->v[i].pid == pid)
+			break;
+	return &t->v[i];
+}
+
+static const struct usym_entry *usym_find(const struct usym_table *t, __u32 pid, __u64 addr)
+{
+	const struct usym_entry *u = t->cap ? usym_slot(t, pid, addr) : NULL;
+
+	return u && u->name ? u : NULL;
+}
+
+/* Room for one more entry: -ENOMEM, or 0. */
+static int usym_grow(struct usym_table *t)
+{
+	struct usym_table n = { .cap = t->cap ? t->cap * 2 : 1024 };
+	size_t i;
+
+	if ((t->n + 1) * 2 <= t->cap)
+		return 0;
+	if (!t->cap && getrandom(&t->seed, sizeof(t->seed), GRND_NONBLOCK) != sizeof(t->seed))
+		t->seed = (__u64)(uintptr_t)t ^ (__u64)time(NULL) * 0x9e3779b97f4a7c15ULL;
+	n.seed = t->seed;
+	n.v = calloc(n.cap, sizeof(*n.v));
+	if (!n.v)
+		return -ENOMEM;
+	for (i = 0; i < t->cap; i++)
+		if (t->v[i].name)
+			*usym_slot(&n, t->v[i].pid, t->v[i].addr) = t->v[i];
+	free(t->v);
+	t->v = n.v;
+	t->cap = n.cap;
+	return 0;
+}
+
+static void usym_free(struct usym_table *t)
+{
+	free(t->v);
+	free(t->names.p);
 }
 
 /* ---- the minimal BTF ---- */
@@ -370,6 +453,10 @@ struct recfile_writer {
 	__u64 *prev;
 	size_t prev_len, prev_cap;	/* prev_len 0: the block's first record */
 	bool tree;		/* a recording of --tree: END carries its counters */
+	struct usym_table usyms;	/* the user frames named so far */
+	struct buf usym_block;	/* USYMS not written yet: count u32, then the entries */
+	__u32 usym_pending;
+	size_t usym_bytes;	/* of the names written, each counted with a NUL (the reader's) */
 	ZSTD_CCtx *zc;		/* one compression context for every block */
 	char *zbuf;		/* a block as written: its header, then the zstd frame */
 	size_t zcap;
@@ -694,12 +781,60 @@ int recfile_writer__begin(struct recfile_writer *w, const struct recfile_meta *m
 	return err;
 }
 
+bool recfile_writer__has_usym(const struct recfile_writer *w, __u32 pid, __u64 addr)
+{
+	return usym_find(&w->usyms, pid, addr);
+}
+
+int recfile_writer__usym(struct recfile_writer *w, __u32 pid, __u64 addr, const char *name,
+			 struct ks_error *e)
+{
+	size_t n = strnlen(name, RECFILE_MAX_USYM_NAME - 1);
+
+	if (w->usyms.n >= RECFILE_MAX_USYMS || w->usym_bytes + n + 1 > RECFILE_MAX_USYM_BYTES)
+		return -E2BIG;
+	if (!n)
+		return 0;
+	if (usym_grow(&w->usyms))
+		return ks_fail(e, -ENOMEM, "out of memory");
+	if (!w->usym_pending)
+		buf_u32(&w->usym_block, 0);
+	buf_u32(&w->usym_block, pid);
+	buf_u64(&w->usym_block, addr);
+	buf_u32(&w->usym_block, n);
+	buf_put(&w->usym_block, name, n);
+	if (w->usym_block.failed)
+		return ks_fail(e, -ENOMEM, "out of memory");
+	*usym_slot(&w->usyms, pid, addr) = (struct usym_entry){ addr, pid, 1 };
+	w->usyms.n++;
+	w->usym_bytes += n + 1;
+	w->usym_pending++;
+	return 0;
+}
+
+/* The names given since the last block, before the events that use them. */
+static int flush_usyms(struct recfile_writer *w, struct ks_error *e)
+{
+	int err;
+
+	if (!w->usym_pending)
+		return 0;
+	memcpy(w->usym_block.p, &w->usym_pending, 4);
+	err = write_block(w, RECFILE_USYMS, w->usym_block.p, w->usym_block.len, e);
+	w->usym_block.len = 0;
+	w->usym_pending = 0;
+	return err;
+}
+
 int recfile_writer__flush(struct recfile_writer *w, struct ks_error *e)
 {
 	int err;
 
 	if (!w->events.len)
 		return 0;
+	err = flush_usyms(w, e);
+	if (err)
+		return err;
 	err = write_block(w, RECFILE_EVENTS | RECFILE_BLOCK_DELTA, w->events.p, w->events.len, e);
 	w->events.len = 0;
 	w->events_raw = 0;
@@ -841,6 +976,8 @@ void recfile_writer__free(struct recfile_writer *w)
 	free(w->tmp);
 	free(w->path);
 	free(w->events.p);
+	usym_free(&w->usyms);
+	free(w->usym_block.p);
 	free(w->prev);
 	free(w->zbuf);
 	ZSTD_freeCCtx(w->zc);
@@ -860,6 +997,7 @@ struct recfile {
 	struct recfile_target *targets;
 	char *ksyms;
 	size_t ksyms_len;
+	struct usym_table usyms;	/* USYMS: user frames' names (format 6) */
 	char *block;		/* the current EVENTS block, decompressed */
 	size_t block_len, pos;
 	ZSTD_DCtx *zd;
@@ -928,7 +1066,7 @@ static int read_block(struct recfile *r, __u32 *type, char **out, size_t *len,
 	}
 	how = h.type & ~RECFILE_BLOCK_TYPE;
 	h.type &= RECFILE_BLOCK_TYPE;
-	if (h.type < RECFILE_HEADER || h.type > RECFILE_END ||
+	if (h.type < RECFILE_HEADER || h.type > RECFILE_USYMS ||
 	    (how & ~(RECFILE_BLOCK_ZSTD | RECFILE_BLOCK_DELTA)) ||
 	    ((how & RECFILE_BLOCK_DELTA) && h.type != RECFILE_EVENTS))
 		return bad(r, e, start, "unknown block type");
@@ -1273,6 +1411,7 @@ void recfile__free(struct recfile *r)
 	free(r->targets);
 	btf__free(r->btf);
 	free(r->ksyms);
+	usym_free(&r->usyms);
 	free(r->block);
 	free(r);
 }
@@ -1390,19 +1529,82 @@ bad_block:
 	return bad(r, e, at, "delta-coded records do not fit their block");
 }
 
-/* A block after the plans: KSYMS kept, END's totals, EVENTS made current. */
+/* One name of a USYMS block into R's table; false: it does not fit. */
+static bool take_usym(struct recfile *r, struct cursor *c)
+{
+	__u32 pid = cur_u32(c);
+	__u64 addr = cur_u64(c);
+	__u32 n = cur_u32(c);
+	const char *name = n && n < RECFILE_MAX_USYM_NAME ? cur_take(c, n) : NULL;
+	struct usym_entry *u;
+	char *at;
+
+	if (!name || memchr(name, 0, n) || usym_find(&r->usyms, pid, addr) ||
+	    r->usyms.names.len + n + 1 > RECFILE_MAX_USYM_BYTES || usym_grow(&r->usyms))
+		return false;
+	at = buf_reserve(&r->usyms.names, n + 1);
+	if (!at)
+		return false;
+	memcpy(at, name, n);
+	at[n] = 0;
+	u = usym_slot(&r->usyms, pid, addr);
+	*u = (struct usym_entry){ addr, pid, (__u32)(at - r->usyms.names.p) + 1 };
+	r->usyms.n++;
+	return true;
+}
+
+/*
+ * USYMS: a count, then per name pid u32, addr u64, STR name (1 to 511
+ * bytes, no NUL); every (pid, addr) named once in a file, at most
+ * RECFILE_MAX_USYMS in all, nothing after the last.
+ */
+static int take_usyms(struct recfile *r, const char *p, size_t len, __u64 at,
+		      struct ks_error *e)
+{
+	struct cursor c = { .p = p, .left = len };
+	__u32 n = cur_u32(&c), i;
+
+	if (r->meta.format < 6)
+		return bad(r, e, at, "user symbols in a file of a format before 6");
+	if (!n || n > RECFILE_MAX_USYMS - r->usyms.n)
+		return bad(r, e, at, "user symbols: no name, or more than a reader takes");
+	for (i = 0; i < n; i++)
+		if (!take_usym(r, &c))
+			return r->usyms.names.failed ? ks_fail(e, -ENOMEM, "out of memory") :
+			       bad(r, e, at, "user symbol that does not fit, or named twice");
+	return c.left ? bad(r, e, at, "data after the user symbols") : 0;
+}
+
+int recfile__usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz)
+{
+	const struct recfile *r = ctx;
+	const struct usym_entry *u = usym_find(&r->usyms, pid, addr);
+
+	if (!u || !sz)
+		return -ENOENT;
+	snprintf(buf, sz, "%s", r->usyms.names.p + u->name - 1);
+	return 0;
+}
+
+/* A block after the plans: KSYMS kept, USYMS' names, END's totals, EVENTS made current. */
 static int take_block(struct recfile *r, __u32 type, char *p, size_t len, __u64 at,
 		      struct ks_error *e)
 {
 	switch (type & RECFILE_BLOCK_TYPE) {
 	case RECFILE_KSYMS:
-		if (r->ksyms || r->block) {
+		if (r->ksyms || r->block || r->usyms.n) {
 			free(p);
 			return bad(r, e, at, "kernel symbols out of order");
 		}
 		r->ksyms = p;
 		r->ksyms_len = len;
 		return 0;
+	case RECFILE_USYMS: {
+		int err = take_usyms(r, p, len, at, e);
+
+		free(p);
+		return err;
+	}
 	case RECFILE_EVENTS:
 		if (type & RECFILE_BLOCK_DELTA) {
 			int err = undelta(r, &p, &len, at, e);

@@ -17,7 +17,8 @@
  * a mask of which: the header fields that repeat from event to event are
  * left out; docs/RECORD-FORMAT.md).  Blocks come in this order:
  * HEADER, BTF, PLANS, KSYMS (kernel targets that name addresses), EVENTS
- * (any number), END.  A file cut short (ksnoop killed, disk full) has no
+ * (any number, each after the USYMS block that names its user stacks'
+ * new frames, if any), END.  A file cut short (ksnoop killed, disk full) has no
  * END: every complete block before the cut still reports.
  *
  * A record file is untrusted input: the reader bounds every length
@@ -39,7 +40,10 @@
 
 #define RECFILE_MAGIC		"KSNOOPR\n"
 #define RECFILE_MAGIC_LEN	8
-/* 6: a value may be a packet (PRINT_SKB_PACKET: record --pcap, report --pcap). */
+/*
+ * 6: a value may be a packet (PRINT_SKB_PACKET: record --pcap, report
+ * --pcap), and USYMS blocks name user stacks' frames.
+ */
 #define RECFILE_VERSION		6
 /* The oldest version a reader takes: 2 has the same records, zlib blocks. */
 #define RECFILE_OLDEST_VERSION	2
@@ -58,6 +62,15 @@
 /* A string in the header or a plan (spec texts, names). */
 #define RECFILE_MAX_STR		4096
 #define RECFILE_MAX_SPECS	256
+/*
+ * USYMS (format 6): the user stack frames' names, each (process, address)
+ * named once.  A name is what usym.c gives the printer (its buffer:
+ * under 512 bytes); a million names cover a long run over many processes.
+ */
+#define RECFILE_MAX_USYM_NAME	512
+#define RECFILE_MAX_USYMS	(1u << 20)
+/* Bytes of all names (each with its NUL), what a reader keeps: 64 bytes a name of the million. */
+#define RECFILE_MAX_USYM_BYTES	(64u << 20)
 
 enum recfile_block {
 	RECFILE_HEADER = 1,
@@ -66,6 +79,7 @@ enum recfile_block {
 	RECFILE_KSYMS = 4,
 	RECFILE_EVENTS = 5,
 	RECFILE_END = 6,
+	RECFILE_USYMS = 7,	/* format 6: names of user stack frames, before their events */
 };
 
 /* A block type word's high bits: how its bytes are stored. */
@@ -164,6 +178,16 @@ int recfile_writer__begin(struct recfile_writer *w, const struct recfile_meta *m
 /* One record as it left the ring buffer; a full block goes out. */
 int recfile_writer__event(struct recfile_writer *w, const void *rec, size_t size,
 			  struct ks_error *e);
+/*
+ * User stacks are named when they are recorded (cmd_record.c): has
+ * (PID, ADDR) a name in the file already?  And give it NAME, which goes
+ * out before the events that use it.  0 or a negative errno (past
+ * RECFILE_MAX_USYMS names or RECFILE_MAX_USYM_BYTES of them: -E2BIG,
+ * and the address stays unnamed).
+ */
+bool recfile_writer__has_usym(const struct recfile_writer *w, __u32 pid, __u64 addr);
+int recfile_writer__usym(struct recfile_writer *w, __u32 pid, __u64 addr, const char *name,
+			 struct ks_error *e);
 /* The events given so far, as a block (none: nothing written).  0 or a negative errno. */
 int recfile_writer__flush(struct recfile_writer *w, struct ks_error *e);
 /* The last events and END; the file is closed.  0 or a negative errno. */
@@ -203,6 +227,13 @@ const struct recfile_target *recfile__target(const struct recfile *r, int i);
 /* KSYMS: kallsyms lines (NULL: none in the file). */
 const char *recfile__ksyms(const struct recfile *r, size_t *len);
 const struct btf *recfile__btf(const struct recfile *r);
+/*
+ * A user stack frame's name as it was recorded (USYMS), into BUF: CTX is
+ * the struct recfile (print.h's print_usymbolize_fn).  0, or -ENOENT when
+ * the recording named no such frame (print its address).  Names come
+ * with the blocks that use them: ask once their records are read.
+ */
+int recfile__usymbolize(void *ctx, __u32 pid, __u64 addr, char *buf, size_t sz);
 
 /*
  * The next record, checked against its target's plan (REC stays valid

@@ -15,8 +15,10 @@
  *         checksum, so this is how the fuzzer reaches what the blocks
  *         hold: the header, the BTF, the plans and the records.
  * Seeds (corpus/recfile/) are real recordings (tests/fixture/record/)
- * in the odd form (tests/fuzz/gen-corpus); pcap-v6 is one of record
- * --pcap (two packets, its KSYMS block left out), kept as committed.  What must hold: no crash, no read outside a
+ * in the odd form (tests/fuzz/gen-corpus), usdt-ustack's with a USYMS
+ * block (format 6: user frames' names, which the printers look up);
+ * pcap-v6 is one of record --pcap (two packets, its KSYMS block left
+ * out), kept as committed.  What must hold: no crash, no read outside a
  * record (ASan), a bounded walk (-timeout), and every refusal a message.
  */
 #include <stdint.h>
@@ -118,10 +120,13 @@ static void print_records(struct recfile *r)
 	char path[32];
 	int fd;
 	struct kernel *k = file_ksyms(r, &fd, path, sizeof(path));
+	/* User stacks named from the file's USYMS, as report names them (format 6). */
 	struct print_opts text = { .format = REPORT_TEXT, .zeros = true, .symbolize = k ? symbolize : NULL,
-				   .symbolize_any = k ? symbolize_any : NULL, .sym_ctx = k };
+				   .symbolize_any = k ? symbolize_any : NULL, .sym_ctx = k,
+				   .usymbolize = recfile__usymbolize, .usym_ctx = r };
 	struct print_opts json = { .format = REPORT_JSON, .symbolize = k ? symbolize : NULL,
-				   .symbolize_any = k ? symbolize_any : NULL, .sym_ctx = k };
+				   .symbolize_any = k ? symbolize_any : NULL, .sym_ctx = k,
+				   .usymbolize = recfile__usymbolize, .usym_ctx = r };
 	struct printer pt, pj;
 	struct tree_print tt = {}, tj = {};	/* a recording of --tree: as report prints it */
 	struct ks_error e = {};
@@ -212,6 +217,8 @@ static void merge_records(uint8_t *file, size_t len)
 		seen[which]++;
 		pt.opts.host = recfile__meta(r[which])->host;
 		pt.opts.clock_offset_ns = recfile__meta(r[which])->clock_offset_ns;
+		pt.opts.usymbolize = recfile__usymbolize;
+		pt.opts.usym_ctx = r[which];
 		printer__event(&pt, &recfile__target(r[which], ev->func_id)->plan, rec, size);
 	}
 	/* Both readers read the same bytes: neither ends before the other has its records. */

@@ -27,7 +27,7 @@ record_tree           record --tree -o "$tmp/x" do_sys_openat2
 report_tree           report --tree "$tmp/exists"
 record_stats          record --stats -o "$tmp/x" f
 record_interval       record --count --interval 1s -o "$tmp/x" f
-record_ustack         record --ustack -o "$tmp/x" tp:sched_process_exec
+record_ustack         record --count --ustack -o "$tmp/x" tp:sched_process_exec
 record_no_such_tp     record -o "$tmp/nope.ksr" tp:nope_nope
 output_without_record -o "$tmp/x" tp:sched_process_exec
 info_without_report   --info info tp:sched_process_exec
@@ -41,7 +41,7 @@ check record_no_file_left_behind test ! -e "$tmp/nope.ksr"
 # Recordings made on this machine's 6.18 kernel print as they did then
 # (vm/tests/88-record.sh checks the same on 6.1 and 6.12): no BTF, no root.
 fx=$(cd "$(dirname "$0")/../fixture/record" && pwd)
-for f in usdt tp tp-stack; do
+for f in usdt tp tp-stack usdt-ustack; do
 	expect_eq "fixture_${f}_text" "$(cat "$fx/$f.txt")" "$(TZ=UTC "${NOBODY[@]}" "$K" report "$fx/$f.ksr" 2>/dev/null)"
 	expect_eq "fixture_${f}_json" "$(cat "$fx/$f.json")" "$(TZ=UTC ks report -j "$fx/$f.ksr" 2>/dev/null)"
 done

@@ -734,6 +734,196 @@ static void test_delta_sizes_vary(void **state)
 	resolved_free(r);
 }
 
+/* ---- USYMS: user stack frames' names, taken at record time (format 6) ---- */
+
+/* A recording of PLAN's event twice, a block each, with names given before each. */
+static struct file write_with_usyms(const struct capture_plan *plan)
+{
+	char path[] = "/tmp/ksnoop-test-recfile-XXXXXX";
+	struct recfile_target t = { .label = "", .plan = *plan };
+	struct recfile_meta m = { .version = "test", .release = "6.1.0", .machine = "x86_64",
+				  .clock = "monotonic", .host = "h", .by = "" };
+	struct recfile_totals tot = {};
+	struct recfile_writer *w;
+	struct ks_error e;
+	struct file f = {};
+	size_t size;
+	void *rec = make_event(plan, &size);
+	int fd = mkstemp(path);
+	FILE *in;
+
+	assert_true(fd >= 0);
+	close(fd);
+	w = recfile_writer__open(path, true, &e);
+	assert_non_null(w);
+	assert_int_equal(recfile_writer__begin(w, &m, &t, 1, NULL, 0, false, &e), 0);
+	assert_false(recfile_writer__has_usym(w, 42, 0x401000));
+	assert_int_equal(recfile_writer__usym(w, 42, 0x401000, "main+0x10 (/app)", &e), 0);
+	assert_int_equal(recfile_writer__usym(w, 43, 0x401000, "other+0x10 (/other)", &e), 0);
+	assert_true(recfile_writer__has_usym(w, 42, 0x401000));
+	assert_false(recfile_writer__has_usym(w, 42, 0x401001));
+	assert_int_equal(recfile_writer__event(w, rec, size, &e), 0);
+	assert_int_equal(recfile_writer__flush(w, &e), 0);
+	assert_int_equal(recfile_writer__usym(w, 42, 0x402000, "f+0x8 (/app)", &e), 0);
+	assert_int_equal(recfile_writer__event(w, rec, size, &e), 0);
+	assert_int_equal(recfile_writer__finish(w, &tot, &e), 0);
+	recfile_writer__free(w);
+	in = fopen(path, "r");
+	assert_non_null(in);
+	f.bytes = malloc(1 << 20);
+	f.len = fread(f.bytes, 1, 1 << 20, in);
+	fclose(in);
+	unlink(path);
+	free(rec);
+	return f;
+}
+
+static void expect_usym(struct recfile *r, __u32 pid, __u64 addr, const char *want)
+{
+	char buf[RECFILE_MAX_USYM_NAME] = "";
+	int ret = recfile__usymbolize(r, pid, addr, buf, sizeof(buf));
+
+	if (!want) {
+		assert_int_equal(ret, -ENOENT);
+		return;
+	}
+	assert_int_equal(ret, 0);
+	assert_string_equal(buf, want);
+}
+
+static void test_usyms_round_trip(void **state)
+{
+	struct resolved *res = resolve_ok(SPEC_TEXT);
+	struct file f = write_with_usyms(&res->plan);
+	struct block b[8];
+	struct ks_error e;
+	const void *rec;
+	size_t size;
+	FILE *in;
+	struct recfile *r;
+	int n = split(&f, b, 8), i;
+
+	resolved_free(res);
+	/* HEADER BTF PLANS USYMS EVENTS USYMS EVENTS END: names before their events. */
+	assert_int_equal(n, 8);
+	assert_int_equal(b[3].type & RECFILE_BLOCK_TYPE, RECFILE_USYMS);
+	assert_int_equal(b[4].type & RECFILE_BLOCK_TYPE, RECFILE_EVENTS);
+	assert_int_equal(b[5].type & RECFILE_BLOCK_TYPE, RECFILE_USYMS);
+	assert_int_equal(b[0].raw[4], RECFILE_VERSION);
+	for (i = 0; i < n; i++)
+		free(b[i].raw);
+	r = open_file(&f, &in, &e);
+	assert_non_null(r);
+	assert_int_equal(recfile__next(r, &rec, &size, &e), 1);
+	expect_usym(r, 42, 0x401000, "main+0x10 (/app)");
+	expect_usym(r, 43, 0x401000, "other+0x10 (/other)");
+	expect_usym(r, 44, 0x401000, NULL);
+	expect_usym(r, 42, 0x402000, NULL);	/* its block is not read yet */
+	assert_int_equal(recfile__next(r, &rec, &size, &e), 1);
+	expect_usym(r, 42, 0x402000, "f+0x8 (/app)");
+	assert_int_equal(recfile__next(r, &rec, &size, &e), 0);
+	/* A name cut to the caller's buffer, as usym.c's would be. */
+	{
+		char small[5];
+
+		assert_int_equal(recfile__usymbolize(r, 42, 0x401000, small, sizeof(small)), 0);
+		assert_string_equal(small, "main");
+	}
+	recfile__free(r);
+	fclose(in);
+	free(f.bytes);
+}
+
+/* A USYMS block of N names, each (pid 42, addr 0x1000 + i, NAME) unless EDIT changes it. */
+static struct block usyms_of(__u32 count, int n, const char *name, size_t name_len)
+{
+	struct block u = { .type = RECFILE_USYMS | RECFILE_BLOCK_ZSTD };
+	unsigned char *p = u.raw = malloc(4 + n * (16 + name_len) + 1);
+	int i;
+
+	memcpy(p, &count, 4);
+	p += 4;
+	for (i = 0; i < n; i++) {
+		__u32 pid = 42, len = name_len;
+		__u64 addr = 0x1000 + i;
+
+		memcpy(p, &pid, 4);
+		memcpy(p + 4, &addr, 8);
+		memcpy(p + 12, &len, 4);
+		memcpy(p + 16, name, name_len);
+		p += 16 + name_len;
+	}
+	u.len = p - u.raw;
+	return u;
+}
+
+/* F (HEADER BTF PLANS EVENTS END) with block U before its EVENTS; VERSION in its header. */
+static struct file with_block(const struct file *f, struct block u, int version)
+{
+	struct block b[8];
+	int n = split_stored(f, b, 7);
+
+	assert_int_equal(n, 5);
+	b[0].raw[4] = version;
+	memmove(&b[4], &b[3], 2 * sizeof(b[0]));
+	b[3] = u;
+	return join(b, n + 1);
+}
+
+static void test_usyms_refused(void **state)
+{
+	struct resolved *res = resolve_ok(SPEC_TEXT);
+	struct file f = write_file(&res->plan, true), g;
+	char big[RECFILE_MAX_USYM_NAME];
+	struct block u;
+	struct ks_error e;
+	const void *rec;
+	size_t size;
+	FILE *in;
+	struct recfile *r;
+
+	resolved_free(res);
+	memset(big, 'x', sizeof(big));
+	/* The well-formed block is read, and its name is there. */
+	g = with_block(&f, usyms_of(2, 2, "f (/a)", 6), RECFILE_VERSION);
+	r = open_file(&g, &in, &e);
+	assert_non_null(r);
+	assert_int_equal(recfile__next(r, &rec, &size, &e), 1);
+	expect_usym(r, 42, 0x1001, "f (/a)");
+	recfile__free(r);
+	fclose(in);
+	free(g.bytes);
+	/* The longest name a reader takes, and one byte more. */
+	g = with_block(&f, usyms_of(1, 1, big, sizeof(big) - 1), RECFILE_VERSION);
+	r = open_file(&g, &in, &e);
+	assert_non_null(r);
+	recfile__free(r);
+	fclose(in);
+	free(g.bytes);
+	refused(with_block(&f, usyms_of(1, 1, big, sizeof(big)), RECFILE_VERSION),
+		"user symbol that does not fit, or named twice");
+	refused(with_block(&f, usyms_of(1, 1, "", 0), RECFILE_VERSION),
+		"user symbol that does not fit, or named twice");
+	refused(with_block(&f, usyms_of(1, 1, "a\0b", 3), RECFILE_VERSION),
+		"user symbol that does not fit, or named twice");
+	/* Named twice: two entries of one (pid, addr). */
+	u = usyms_of(2, 2, "f", 1);
+	memcpy(u.raw + 4 + 17 + 4, u.raw + 4 + 4, 8);
+	refused(with_block(&f, u, RECFILE_VERSION), "user symbol that does not fit, or named twice");
+	/* Counts: none, more than a reader takes, more than the block holds, fewer. */
+	refused(with_block(&f, usyms_of(0, 0, "", 0), RECFILE_VERSION),
+		"user symbols: no name, or more than a reader takes");
+	refused(with_block(&f, usyms_of(RECFILE_MAX_USYMS + 1, 1, "f", 1), RECFILE_VERSION),
+		"user symbols: no name, or more than a reader takes");
+	refused(with_block(&f, usyms_of(3, 2, "f", 1), RECFILE_VERSION),
+		"user symbol that does not fit, or named twice");
+	refused(with_block(&f, usyms_of(1, 2, "f", 1), RECFILE_VERSION),
+		"data after the user symbols");
+	/* In a file of format 5, which has no such block. */
+	refused(with_block(&f, usyms_of(1, 1, "f", 1), 5), "user symbols in a file of a format before 6");
+	free(f.bytes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -744,6 +934,8 @@ int main(void)
 		TEST(test_bad_blocks),
 		TEST(test_delta_round_trip),
 		TEST(test_delta_sizes_vary),
+		TEST(test_usyms_round_trip),
+		TEST(test_usyms_refused),
 	};
 
 	return cmocka_run_group_tests(tests, build_btf, free_btf);

@@ -11,7 +11,9 @@
  * there to read.  With "exec" it waits for the line, makes its calls and
  * becomes cat(1) reading the rest of stdin: the same process, other maps.
  * With "evil" it is main -> "evil;fake;frame" -> outer_fn -> inner_fn: a
- * symbol (asm label) a folded stack must keep one frame.
+ * symbol (asm label) a folded stack must keep one frame.  inner_fn has a
+ * USDT probe, ksnoop_ustack:inner(path), before its call: a probe's -s
+ * (live/48-record-ustack.sh) is the same user stack.
  *
  *	ustack_prog MISSING N [LINGER_MS | exec | evil]
  */
@@ -22,11 +24,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/sdt.h>
 
 __attribute__((noinline)) long inner_fn(const char *path)
 {
 	long ret;
 
+	DTRACE_PROBE1(ksnoop_ustack, inner, path);
 	/* x86-64: openat(AT_FDCWD, path, O_RDONLY) */
 	asm volatile("syscall"
 		     : "=a"(ret)

@@ -77,7 +77,7 @@ done
 # Recordings made on another machine (tests/fixture/record: 6.18, another
 # kernel, its own BTF) print here as they did there (tests/run copies them in).
 if [ -d /tests/record ]; then
-	for f in usdt tp tp-stack; do
+	for f in usdt tp tp-stack usdt-ustack; do
 		expect_eq "fixture_${f}_text" "$(cat /tests/record/$f.txt)" \
 			"$(TZ=UTC ksnoop report /tests/record/$f.ksr 2>/dev/null)"
 		expect_eq "fixture_${f}_json" "$(cat /tests/record/$f.json)" \
