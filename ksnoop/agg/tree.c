@@ -71,21 +71,21 @@ int tree__first_error(struct tree_call *calls, int n, enum tree_ret root_ret, in
 	return cur;
 }
 
-/* Fibonacci hashing of a tid into a table of 2^bits slots. */
-static __u32 tid_slot(__u32 tid, int cap)
+/* Fibonacci hashing of a task's key into a table of 2^bits slots. */
+static __u32 task_slot(__u64 task, int cap)
 {
-	return (__u32)(tid * 2654435769u) & (cap - 1);
+	return (__u32)((task * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
 }
 
-/* TID's slot in P, or NULL (a slot is taken while it has a buffer, v). */
-static struct tree_task *find_task(const struct tree_pending *p, __u32 tid)
+/* TASK's slot in P, or NULL (a slot is taken while it has a buffer, v). */
+static struct tree_task *find_task(const struct tree_pending *p, __u64 task)
 {
 	__u32 i;
 
 	if (!p->cap)
 		return NULL;
-	for (i = tid_slot(tid, p->cap); p->tasks[i].v; i = (i + 1) & (p->cap - 1))
-		if (p->tasks[i].tid == tid)
+	for (i = task_slot(task, p->cap); p->tasks[i].v; i = (i + 1) & (p->cap - 1))
+		if (p->tasks[i].task == task)
 			return &p->tasks[i];
 	return NULL;
 }
@@ -136,7 +136,7 @@ static int grow(struct tree_pending *p)
 			free(old[i].v);
 			continue;
 		}
-		for (j = tid_slot(old[i].tid, cap); p->tasks[j].v; j = (j + 1) & (cap - 1))
+		for (j = task_slot(old[i].task, cap); p->tasks[j].v; j = (j + 1) & (cap - 1))
 			;
 		p->tasks[j] = old[i];
 		p->used++;
@@ -145,33 +145,33 @@ static int grow(struct tree_pending *p)
 	return 0;
 }
 
-/* TID's slot, made if it has none; NULL: out of memory. */
-static struct tree_task *task_of(struct tree_pending *p, __u32 tid)
+/* TASK's slot, made if it has none; NULL: out of memory. */
+static struct tree_task *task_of(struct tree_pending *p, __u64 task)
 {
-	struct tree_task *t = find_task(p, tid);
+	struct tree_task *t = find_task(p, task);
 	__u32 i;
 
 	if (t)
 		return t;
 	if (grow(p))
 		return NULL;
-	for (i = tid_slot(tid, p->cap); p->tasks[i].v; i = (i + 1) & (p->cap - 1))
+	for (i = task_slot(task, p->cap); p->tasks[i].v; i = (i + 1) & (p->cap - 1))
 		;
 	t = &p->tasks[i];
 	t->v = calloc(4, sizeof(*t->v));
 	if (!t->v)
 		return NULL;
-	t->tid = tid;
+	t->task = task;
 	t->cap = 4;
 	t->n = 0;
 	p->used++;
 	return t;
 }
 
-int tree_pending__add(struct tree_pending *p, __u32 tid, __u32 session,
+int tree_pending__add(struct tree_pending *p, __u64 task, __u32 session,
 		      const void *rec, size_t size)
 {
-	struct tree_task *t = task_of(p, tid);
+	struct tree_task *t = task_of(p, task);
 	void *copy;
 
 	if (!t)
@@ -202,10 +202,10 @@ int tree_pending__add(struct tree_pending *p, __u32 tid, __u32 session,
 	return 0;
 }
 
-int tree_pending__take(struct tree_pending *p, __u32 tid, __u32 session,
+int tree_pending__take(struct tree_pending *p, __u64 task, __u32 session,
 		       struct tree_call *calls, int max)
 {
-	struct tree_task *t = find_task(p, tid);
+	struct tree_task *t = find_task(p, task);
 	int i, taken = 0;
 
 	if (!t || t->session != session) {

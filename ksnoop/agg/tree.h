@@ -63,13 +63,15 @@ int tree__first_error(struct tree_call *calls, int n, enum tree_ret root_ret, in
 /*
  * Records waiting for their session's root: BPF sends a printed session's
  * calls just before its root's record (ksnoop.h, enum ksnoop_tree_role).
- * Copies, per task (an open-addressed table by tid: a task's records are
+ * Copies, per task (an open-addressed table by task: a task's records are
  * found without looking at other tasks', so a recording that interleaves
- * many tasks costs no more per record than one task's).
+ * many tasks costs no more per record than one task's).  A task is its
+ * tid and, in a report merging recordings, its recording's number above
+ * it (tree_task_key()): two hosts' tids are not one task.
  */
 struct tree_pending {
 	struct tree_task {
-		__u32 tid;
+		__u64 task;		/* tree_task_key() */
 		__u32 session;		/* of the records kept */
 		struct tree_pending_rec {
 			void *rec;
@@ -99,15 +101,19 @@ struct tree_pending {
  * Keep a copy of REC: 0, -ENOSPC (TREE_PENDING_MAX or _MAX_BYTES,
  * counted as dropped) or -ENOMEM.
  */
-int tree_pending__add(struct tree_pending *p, __u32 tid, __u32 session,
+static inline __u64 tree_task_key(__u32 source, __u32 tid)
+{
+	return (__u64)source << 32 | tid;
+}
+int tree_pending__add(struct tree_pending *p, __u64 task, __u32 session,
 		      const void *rec, size_t size);
 /*
- * TID's session SESSION has ended: its records, in order, into CALLS (at
- * most MAX; rec and size set, the rest zeroed), and every record of TID
+ * TASK's session SESSION has ended: its records, in order, into CALLS (at
+ * most MAX; rec and size set, the rest zeroed), and every record of TASK
  * gone from P (an older session of the task's was discarded in BPF).
  * Returns how many; the caller frees each calls[i].rec.
  */
-int tree_pending__take(struct tree_pending *p, __u32 tid, __u32 session,
+int tree_pending__take(struct tree_pending *p, __u64 task, __u32 session,
 		       struct tree_call *calls, int max);
 void tree_pending__free(struct tree_pending *p);
 

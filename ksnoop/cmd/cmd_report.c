@@ -1707,6 +1707,8 @@ static int merged_next(struct replay *rp, const void **rec, size_t *size, struct
 		rp->printer.opts.symbolize_any = po.symbolize_any;
 		rp->printer.opts.sym_ctx = po.sym_ctx;
 		report_usyms(&rp->printer.opts, rf->r);
+		/* A tree's calls wait for their root by task in this file, not another host's. */
+		rp->tree.source = (__u32)f;
 		*rec = rp->copy;
 		*size = sz;
 		return 1;

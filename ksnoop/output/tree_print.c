@@ -10,7 +10,8 @@ int tree_print__take(struct tree_print *tp, const struct capture_plan *plan, con
 	enum tree_ret ret;
 
 	if (plan->bpf.tree == KSNOOP_TREE_INNER) {
-		if (tree_pending__add(&tp->pending, ev->tid, ev->session, data, size))
+		if (tree_pending__add(&tp->pending, tree_task_key(tp->source, ev->tid), ev->session,
+				      data, size))
 			tp->unprinted++;
 		return 0;
 	}
@@ -21,7 +22,8 @@ int tree_print__take(struct tree_print *tp, const struct capture_plan *plan, con
 		tp->unprinted++;
 		return 0;
 	}
-	n = tree_pending__take(&tp->pending, ev->tid, ev->session, s->calls, n);
+	n = tree_pending__take(&tp->pending, tree_task_key(tp->source, ev->tid), ev->session,
+			       s->calls, n);
 	for (i = 0; i < n; i++) {
 		const struct ksnoop_event *c = s->calls[i].rec;
 		const struct capture_plan *cp = plan_of(ctx, c->func_id);

@@ -14,6 +14,7 @@
 struct tree_print {
 	struct tree_pending pending;
 	__u64 unprinted;	/* records that could not be kept or printed */
+	__u32 source;		/* the next record's recording, of several merged (else 0) */
 };
 
 /* A session ended by its root's record: its calls assembled (tree.h). */

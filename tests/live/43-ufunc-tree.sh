@@ -124,6 +124,7 @@ EXPECT   ${T}_record_one_tree: eq 1 "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/nu
 EXPECT   ${T}_record_json_calls: eq 'uf_add uf_depth tp:task_rename uf_lookup' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -r 'select(.calls) | [.calls[].func] | join(" ")')"
 EXPECT   ${T}_record_json_recursion: eq '2=2 1=1 0=0' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -r 'select(.calls) | [.calls[1] | recurse(.calls[]) | "\(.values.n)=\(.values.return)"] | join(" ")')"
 EXPECT   ${T}_record_first_error: eq '["uf_lookup"]' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -c 'select(.calls) | [.. | objects | select(.first_error == true) | .func]')"
+EXPECT   ${T}_record_merged_self: eq 'uf_add uf_depth tp:task_rename uf_lookup,uf_add uf_depth tp:task_rename uf_lookup' "$(ks report -j "$tmp/tree-$T.ksr" "$tmp/tree-$T.ksr" 2>/dev/null | jq -r 'select(.calls) | [.calls[].func] | join(" ")' | paste -sd,)"
 EXPECT   ${T}_record_summary_tree: eq '0 0 0 0' "$(ks report -j "$tmp/tree-$T.ksr" 2>/dev/null | jq -r 'select(.type == "summary") | "\(.tree_calls_not_recorded) \(.trees_task_exited) \(.trees_thread_exec) \(.trees_not_started)"')"
 EXPECT   ${T}_record_perfetto_valid: eq '' "$(tree_timeline "$tmp/tree-$T.ksr")"
 EXPECT   ${T}_record_perfetto_nested: eq 'B:tree_request B:uf_add E:uf_add B:uf_depth B:uf_depth B:uf_depth E:uf_depth E:uf_depth E:uf_depth i:tp:task_rename B:uf_lookup E:uf_lookup E:tree_request' \

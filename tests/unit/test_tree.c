@@ -144,6 +144,25 @@ static void test_pending(void **state)
 	tree_pending__free(&p);
 }
 
+/* One tid in two merged recordings is two tasks: neither drops the other's. */
+static void test_pending_sources(void **state)
+{
+	struct tree_pending p = {};
+	struct tree_call c[4];
+	int a = 1, b = 2;
+
+	assert_int_equal(tree_pending__add(&p, tree_task_key(0, 10), 5, &a, sizeof(a)), 0);
+	assert_int_equal(tree_pending__add(&p, tree_task_key(1, 10), 9, &b, sizeof(b)), 0);
+	assert_int_equal(p.dropped, 0);
+	assert_int_equal(tree_pending__take(&p, tree_task_key(0, 10), 5, c, 4), 1);
+	assert_int_equal(*(const int *)c[0].rec, 1);
+	free((void *)c[0].rec);
+	assert_int_equal(tree_pending__take(&p, tree_task_key(1, 10), 9, c, 4), 1);
+	assert_int_equal(*(const int *)c[0].rec, 2);
+	free((void *)c[0].rec);
+	tree_pending__free(&p);
+}
+
 /* A task's new session drops its older one's records, not other tasks'. */
 static void test_pending_new_session(void **state)
 {
@@ -259,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_siblings_and_gaps),
 		cmocka_unit_test(test_pending),
 		cmocka_unit_test(test_pending_new_session),
+		cmocka_unit_test(test_pending_sources),
 		cmocka_unit_test(test_pending_take_stops_at_max),
 		cmocka_unit_test(test_pending_many_tasks),
 		cmocka_unit_test(test_pending_bytes_bound),
