@@ -224,11 +224,14 @@ static void metadata(struct perfetto *pf, const char *kind, __u32 pid, __u64 tid
 	writer__end_object(w);
 }
 
-/* An open call closed at TS without its return: "E" marked unfinished. */
-static void unfinished(struct perfetto *pf, const struct pf_thread *th, const struct pf_open *o,
-		       __u64 ts)
+/*
+ * A "call" event PH of NAME on TH's track at TS with no record behind it:
+ * its only argument "ksnoop":{KEY: VALUE}.
+ */
+static void mark_event(struct perfetto *pf, const struct pf_thread *th, const char *name,
+		       char ph, __u64 ts, const char *key, const char *value)
 {
-	struct writer *w = event_open(pf, o->name, "call", 'E');
+	struct writer *w = event_open(pf, name, "call", ph);
 
 	key_ts(w, "ts", ts);
 	event_ids(w, th->pid, th->tid);
@@ -236,10 +239,17 @@ static void unfinished(struct perfetto *pf, const struct pf_thread *th, const st
 	writer__begin_object(w, WRITER_STRUCT, 0);
 	writer__key(w, "ksnoop");
 	writer__begin_object(w, WRITER_STRUCT, 0);
-	key_name(w, "unfinished", "its return was not recorded");
+	key_name(w, key, value);
 	writer__end_object(w);
 	writer__end_object(w);
 	writer__end_object(w);
+}
+
+/* An open call closed at TS without its return: "E" marked unfinished. */
+static void unfinished(struct perfetto *pf, const struct pf_thread *th, const struct pf_open *o,
+		       __u64 ts)
+{
+	mark_event(pf, th, o->name, 'E', ts, "unfinished", "its return was not recorded");
 	pf->st.unfinished++;
 }
 
@@ -619,18 +629,7 @@ static __u64 track_time(struct pf_thread *th, __u64 ns)
 static void tree_open(struct perfetto *pf, const struct pf_thread *th, const char *name,
 		      const char *role, __u64 ts)
 {
-	struct writer *w = event_open(pf, name, "call", 'B');
-
-	key_ts(w, "ts", ts);
-	event_ids(w, th->pid, th->tid);
-	writer__key(w, "args");
-	writer__begin_object(w, WRITER_STRUCT, 0);
-	writer__key(w, "ksnoop");
-	writer__begin_object(w, WRITER_STRUCT, 0);
-	key_name(w, "tree", role);
-	writer__end_object(w);
-	writer__end_object(w);
-	writer__end_object(w);
+	mark_event(pf, th, name, 'B', ts, "tree", role);
 }
 
 struct pf_tree {

@@ -11,18 +11,7 @@
 # symbol holding ";" one folded frame.
 . "$(dirname "$0")/helpers.bash"
 
-usdt_paths
-needs_root ustack
-S=$U/ustack_prog
-if [ ! -x "$S" ]; then
-	fail ustack_program "missing $S (make build/usdt/ustack_prog)"
-	exit 0
-fi
-scratch_dir
-chmod 755 "$tmp"
-prog=$tmp/ustack_prog
-cp "$S" "$prog"
-missing=$tmp/missing-file
+ustack_program ustack
 N=2
 
 refused usdt_refused "^ksnoop: --ustack: a USDT probe's stack \(-s\) is its program's user stack already$" \

@@ -12,18 +12,7 @@
 . "$(dirname "$0")/helpers.bash"
 . "$(dirname "$0")/record.bash"
 END_SETTLE=0.3
-usdt_paths
-needs_root record_ustack
-S=$U/ustack_prog
-if [ ! -x "$S" ]; then
-	fail ustack_program "missing $S (make build/usdt/ustack_prog)"
-	exit 0
-fi
-scratch_dir
-chmod 755 "$tmp"
-prog=$tmp/ustack_prog
-cp "$S" "$prog"
-missing=$tmp/missing-file
+ustack_program record_ustack
 N=3
 
 # Times and durations are each run's own (its BPF program reads the clock).

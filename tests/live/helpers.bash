@@ -157,6 +157,23 @@ usdt_paths() {
 	E=$U/usdt_edge
 }
 
+# ustack_program NAME: as root (else a SKIP of NAME and exit), a copy of
+# ustack_prog in a world-readable scratch directory: $prog, and $missing,
+# the file it opens (and fails to: none exists).
+ustack_program() {
+	usdt_paths
+	needs_root "$1"
+	if [ ! -x "$U/ustack_prog" ]; then
+		fail ustack_program "missing $U/ustack_prog (make build/usdt/ustack_prog)"
+		exit 0
+	fi
+	scratch_dir
+	chmod 755 "$tmp"
+	prog=$tmp/ustack_prog
+	cp "$U/ustack_prog" "$prog"
+	missing=$tmp/missing-file
+}
+
 # usdt_programs: copies of the USDT test programs, the script's own.
 # Uprobes and semaphores belong to a file: another run tracing the build's
 # programs at the same time (two suites on one machine) can neither add
