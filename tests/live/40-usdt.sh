@@ -337,11 +337,11 @@ CASE
 
 ks_case <<'CASE'
 NAME     attach_pid
-BEFORE   "$P" spin 3 & sp1=$!
-BEFORE   "$P" spin 3 & sp2=$!
+BEFORE   "$P" spin 300 & sp1=$!
+BEFORE   "$P" spin 300 & sp2=$!
 BEFORE   sleep 0.3
 RUN      -j -n 20 -p "$sp1" usdt "$P:ksnoop_test:tick"
-WORKLOAD wait "$sp1" "$sp2" 2>/dev/null
+WORKLOAD wait_lines "$OUT" 20 60; kill "$sp1" "$sp2"; wait "$sp1" "$sp2" 2>/dev/null
 UNTIL    exit
 EXPECT   pid_filter_count: eq 20 "$(events "$OUT" | wc -l)"
 EXPECT   pid_filter_only: eq "$sp1" "$(events "$OUT" | jq -r .pid | sort -u)"
@@ -352,13 +352,13 @@ CASE
 # The other process calls it but is not traced.
 ks_case <<'CASE'
 NAME     attach_library_by_name
-BEFORE   "$P" spin 2 & sp3=$!
+BEFORE   "$P" spin 300 & sp3=$!
 BEFORE   sleep 0.3
 BEFORE   "$P" lib 1 >/dev/null
 RUN      -n 1 -p "$sp3" usdt "libksnoop_usdt:ksnoop_lib:*"
 EXPECT   library_by_name_in_maps: stderr "USDT probe ksnoop_lib:hit in /.*libksnoop_usdt.so"
 CASE
-wait "$sp3" 2>/dev/null
+kill "$sp3"; wait "$sp3" 2>/dev/null
 
 # --- every probe of a glob, each event with its own probe's arguments ---
 # obj, bad and chain all pass (pointer, int), small and wide four
@@ -381,13 +381,13 @@ EXPECT   glob_small_arg0: eq '-128' "$(events "$OUT" | jq -r 'select(.func == "k
 CASE
 
 # --- info usdt -p: the program's probes and its libraries' ---
-"$P" spin 2 & sp4=$!
+"$P" spin 300 & sp4=$!
 sleep 0.3
 out=$(ks info usdt -p "$sp4" 2>&1)
 expect_match info_pid_program '^ksnoop_test +tick ' "$out"
 expect_match info_pid_library '^ksnoop_lib +hit ' "$out"
 expect_match info_pid_names_files "^# .*libksnoop_usdt.so$" "$out"
-wait "$sp4" 2>/dev/null
+kill "$sp4"; wait "$sp4" 2>/dev/null
 
 # --- the target exits while traced; ksnoop carries on and exits cleanly ---
 ks_case <<'CASE'

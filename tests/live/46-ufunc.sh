@@ -179,10 +179,10 @@ A=$N
 # --- -p: one process of two running the same program ---
 ks_case <<'CASE'
 NAME     ufunc_pid
-BEFORE   "$A" spin 4 & sp1=$!
-BEFORE   "$A" spin 4 & sp2=$!
+BEFORE   "$A" spin 300 & sp1=$!
+BEFORE   "$A" spin 300 & sp2=$!
 RUN      -j -n 6 -p "$sp1" "u:$A:uf_add(arg0, return)"
-WORKLOAD wait "$sp1" "$sp2" 2>/dev/null
+WORKLOAD wait_lines "$OUT" 6 60; kill "$sp1" "$sp2"; wait "$sp1" "$sp2" 2>/dev/null
 UNTIL    exit
 EXPECT   pid_filter_count: eq 6 "$(events "$OUT" | wc -l)"
 EXPECT   pid_filter_only: eq "$sp1" "$(events "$OUT" | jq -r .pid | sort -u)"
@@ -330,9 +330,9 @@ CASE
 # --- -p: the library as that process maps it ---
 ks_case <<'CASE'
 NAME     ufunc_libc_pid
-BEFORE   "$A" spin 4 & sp3=$!
+BEFORE   "$A" spin 300 & sp3=$!
 RUN      -j -n 3 -p "$sp3" "u:libc:getpid(return)"
-WORKLOAD wait "$sp3" 2>/dev/null
+WORKLOAD wait_lines "$OUT" 3 60; kill "$sp3"; wait "$sp3" 2>/dev/null
 UNTIL    exit
 EXPECT   libc_in_maps: stderr 'user function getpid at 0x[0-9a-f]+ .* in /.*/libc\.so[.0-9]* \(device' 
 EXPECT   libc_pid_returns: eq "$sp3" "$(events "$OUT" | jq -r '.values.return' | sort -u)"
