@@ -61,6 +61,36 @@ static void *make_event(const struct capture_plan *plan, size_t *size)
 	return rec;
 }
 
+/* A writer of PATH (made from its XXXXXX), its header M and one target T written. */
+static struct recfile_writer *begin_writer(char *path, const struct recfile_meta *m,
+					   const struct recfile_target *t)
+{
+	struct recfile_writer *w;
+	struct ks_error e;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	w = recfile_writer__open(path, true, &e);
+	assert_non_null(w);
+	assert_int_equal(recfile_writer__begin(w, m, t, 1, NULL, 0, false, &e), 0);
+	return w;
+}
+
+/* What PATH holds (at most 1 MiB), and PATH gone. */
+static struct file read_back(const char *path)
+{
+	struct file f = {};
+	FILE *in = fopen(path, "r");
+
+	assert_non_null(in);
+	f.bytes = malloc(1 << 20);
+	f.len = fread(f.bytes, 1, 1 << 20, in);
+	fclose(in);
+	unlink(path);
+	return f;
+}
+
 /*
  * A recording of PLAN and NREC events, as the writer writes it: the event
  * of make_event(), each after the first a microsecond later, on CPU (I+1)%2,
@@ -81,17 +111,10 @@ static struct file write_events(const struct capture_plan *plan, bool with_end, 
 	struct recfile_totals tot = { .lost = 3 };
 	struct recfile_writer *w;
 	struct ks_error e;
-	struct file f = {};
 	size_t size;
 	void *rec = make_event(plan, &size);
-	int fd = mkstemp(path);
-	FILE *in;
 
-	assert_true(fd >= 0);
-	close(fd);
-	w = recfile_writer__open(path, true, &e);
-	assert_non_null(w);
-	assert_int_equal(recfile_writer__begin(w, &m, &t, 1, NULL, 0, false, &e), 0);
+	w = begin_writer(path, &m, &t);
 	for (int i = 0; i < nrec; i++) {
 		unsigned char *r = malloc(size + 13);
 
@@ -109,14 +132,8 @@ static struct file write_events(const struct capture_plan *plan, bool with_end, 
 	if (with_end)
 		assert_int_equal(recfile_writer__finish(w, &tot, &e), 0);
 	recfile_writer__free(w);
-	in = fopen(path, "r");
-	assert_non_null(in);
-	f.bytes = malloc(1 << 20);
-	f.len = fread(f.bytes, 1, 1 << 20, in);
-	fclose(in);
-	unlink(path);
 	free(rec);
-	return f;
+	return read_back(path);
 }
 
 /* A recording of PLAN and its one event, as the writer writes it. */
@@ -746,17 +763,10 @@ static struct file write_with_usyms(const struct capture_plan *plan)
 	struct recfile_totals tot = {};
 	struct recfile_writer *w;
 	struct ks_error e;
-	struct file f = {};
 	size_t size;
 	void *rec = make_event(plan, &size);
-	int fd = mkstemp(path);
-	FILE *in;
 
-	assert_true(fd >= 0);
-	close(fd);
-	w = recfile_writer__open(path, true, &e);
-	assert_non_null(w);
-	assert_int_equal(recfile_writer__begin(w, &m, &t, 1, NULL, 0, false, &e), 0);
+	w = begin_writer(path, &m, &t);
 	assert_false(recfile_writer__has_usym(w, 42, 0x401000));
 	assert_int_equal(recfile_writer__usym(w, 42, 0x401000, "main+0x10 (/app)", &e), 0);
 	assert_int_equal(recfile_writer__usym(w, 43, 0x401000, "other+0x10 (/other)", &e), 0);
@@ -768,14 +778,8 @@ static struct file write_with_usyms(const struct capture_plan *plan)
 	assert_int_equal(recfile_writer__event(w, rec, size, &e), 0);
 	assert_int_equal(recfile_writer__finish(w, &tot, &e), 0);
 	recfile_writer__free(w);
-	in = fopen(path, "r");
-	assert_non_null(in);
-	f.bytes = malloc(1 << 20);
-	f.len = fread(f.bytes, 1, 1 << 20, in);
-	fclose(in);
-	unlink(path);
 	free(rec);
-	return f;
+	return read_back(path);
 }
 
 static void expect_usym(struct recfile *r, __u32 pid, __u64 addr, const char *want)
