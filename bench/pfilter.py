@@ -111,6 +111,8 @@ def traced(ksnoop, loop, args, n, err_path):
         before = prog_stats(p.pid)
         ns = workload(loop, n)
         after = prog_stats(p.pid)
+        busy = {i: after[i][1] - before.get(i, (0, 0))[1] for i in after}
+        insns = xlated(max(busy, key=busy.get)) if busy else 0     # while it is loaded
         time.sleep(0.3)
         p.send_signal(signal.SIGINT)
         p.wait()
@@ -122,13 +124,13 @@ def traced(ksnoop, loop, args, n, err_path):
     ran = {i: v for i, v in ran.items() if v[1] > 0}
     t = sum(v[0] for v in ran.values())
     c = sum(v[1] for v in ran.values())
-    busiest = max(ran, key=lambda i: ran[i][1]) if ran else 0
-    ev = re.search(r"(\d+) events", text)
-    lost = re.search(r"(\d+) lost", text)
+    # The closing line; "N events lost so far" lines come before it.
+    ev = re.search(r"(\d+) events printed", text)
+    lost = re.search(r"events printed, (\d+) lost", text)
     # Another process that sets kernel.bpf_stats_enabled to 0 stops the
     # counting for everyone (the sysctl drops the count this fd raised):
     # time and count stop together, so their ratio holds while enough ran.
-    return (ns, t / c if c >= n // 10 else None, c / n, xlated(busiest) if busiest else 0,
+    return (ns, t / c if c >= n // 10 else None, c / n, insns,
             int(ev.group(1)) if ev else 0, int(lost.group(1)) if lost else 0)
 
 
