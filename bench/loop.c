@@ -15,11 +15,16 @@
  *   ksb-loop ufunc N            N calls of ksb_ufunc(i, tag), a function of
  *                               two typed arguments (a user function target:
  *                               build with -g for its DWARF)
+ *   ksb-loop udp N PORT         N one-byte UDP datagrams to 127.0.0.1:PORT
+ *                               (net:net_dev_queue once each, on lo); the
+ *                               program binds PORT itself and never reads
+ *                               it: once the receive buffer is full each
+ *                               datagram is dropped there, with no ICMP
  *   ksb-loop flood SECS [RATE]  getppid() for SECS seconds, paced at RATE
  *                               calls per second (0 or absent: as fast as
  *                               possible)
  *
- * open, syscall, openat, usdt and ufunc print one line "ns_per_iter=X iters=N secs=S";
+ * open, syscall, openat, usdt, ufunc and udp print one line "ns_per_iter=X iters=N secs=S";
  * flood prints "calls=N secs=S rate=R" (rate = calls per second achieved).
  * -o FILE writes that line to FILE instead of stdout (for `bpftrace -c`,
  * whose child shares bpftrace's stdout). -C CPU pins the program to one CPU
@@ -39,7 +44,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/sdt.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -173,6 +181,29 @@ static int do_ufunc(long n)
 	return 0;
 }
 
+static int do_udp(long n, long port)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	uint64_t t0, t1;
+	int rx, tx;
+	long i;
+
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	rx = socket(AF_INET, SOCK_DGRAM, 0);
+	tx = socket(AF_INET, SOCK_DGRAM, 0);
+	if (rx < 0 || tx < 0 || bind(rx, (struct sockaddr *)&to, sizeof(to)) ||
+	    connect(tx, (struct sockaddr *)&to, sizeof(to))) {
+		perror("udp");
+		return 1;
+	}
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		send(tx, "x", 1, 0);
+	t1 = now_ns();
+	report(t0, t1, n);
+	return 0;
+}
+
 /* getppid() for SECS seconds at RATE per second (0: unpaced). */
 static int do_flood(double secs, long rate)
 {
@@ -242,10 +273,13 @@ int main(int argc, char **argv)
 		return do_usdt(parse_long(argv[2], "N"));
 	if (argc >= 3 && !strcmp(argv[1], "ufunc"))
 		return do_ufunc(parse_long(argv[2], "N"));
+	if (argc >= 4 && !strcmp(argv[1], "udp"))
+		return do_udp(parse_long(argv[2], "N"), parse_long(argv[3], "PORT"));
 	if (argc >= 3 && !strcmp(argv[1], "flood"))
 		return do_flood(atof(argv[2]), argc >= 4 ? parse_long(argv[3], "RATE") : 0);
 	fprintf(stderr,
 		"usage: ksb-loop [-C CPU] [-o FILE] { open N PATH | syscall N | openat N PATH |\n"
-		"                                    usdt N | ufunc N | flood SECS [RATE] }\n");
+		"                                    usdt N | ufunc N | udp N PORT |\n"
+		"                                    flood SECS [RATE] }\n");
 	return 2;
 }

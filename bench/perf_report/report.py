@@ -37,6 +37,7 @@ class Report(ReportBase, HeaderPart, KfuncTable, UsdtTable, TracepointTables, Th
         self.tracepoint_filtered()
         self.aggregation()
         self.syscall_pair()
+        self.pfilter_cost()
         self.throughput()
         self.recording()
         self.startup()

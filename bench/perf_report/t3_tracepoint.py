@@ -1,5 +1,6 @@
-"""Tables 3, 3b, 3c and the system call pair: tracepoints' cost per call (native)."""
+"""Tables 3, 3b, 3c, the system call pair and 3e (--filter): tracepoints' cost per call (native)."""
 
+import os
 import re
 
 from .stats import DASH, stats, stat, padd, med, errors_of, fmt, cell, sgn, intmed, ratio, pct_over
@@ -188,6 +189,18 @@ Commands:
         if e:
             self.w("Errors in some rounds: `%s`" % e)
             self.w()
+
+    # ---- 3e
+
+    def pfilter_cost(self):
+        """--filter against a typed predicate (issue #48), measured by
+        bench/pfilter.py, not by bench/run: bench/pfilter.md's text, as it is."""
+        path = os.path.join(os.path.dirname(__file__), os.pardir, "pfilter.md")
+        if not os.path.isfile(path):
+            return
+        with open(path, encoding="utf-8") as f:
+            self.w(f.read().rstrip("\n"))
+        self.w()
 
     def loss_note(self, table, variants):
         """A sentence for each of ksnoop's VARIANTS in TABLE that lost
