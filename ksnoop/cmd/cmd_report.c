@@ -83,6 +83,7 @@ struct replay {
 	int ntargets;
 	__u32 *canon;			/* per target: the first of its name (one row) */
 	struct rec_merge *merge;
+	int file;			/* the file of the record handed on */
 	void *copy;			/* the record handed on */
 	size_t copy_cap;
 	struct recfile_totals sum;	/* the files' END totals added up */
@@ -521,11 +522,42 @@ static int timeline_record(struct replay *rp, struct perfetto *pf, const void *r
 	return 1;
 }
 
+_Static_assert(REC_MERGE_MAX_SOURCES <= PERFETTO_MAX_HOSTS, "every merged file a host's tracks");
+
+/* Several recordings: each file's host and clock offset, its tracks its own. */
+static int timeline_hosts(struct replay *rp, struct perfetto *pf, struct ks_error *e)
+{
+	const char *names[REC_MERGE_MAX_SOURCES];
+	__s64 offsets[REC_MERGE_MAX_SOURCES];
+	int i;
+
+	for (i = 0; i < rp->nfiles; i++) {
+		names[i] = recfile__meta(rp->files[i].r)->host;
+		offsets[i] = recfile__meta(rp->files[i].r)->clock_offset_ns;
+	}
+	if (perfetto__hosts(pf, rp->nfiles, names, offsets))
+		return ks_fail(e, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Whether every file read to its END (not cut short, not damaged). */
+static bool replay_complete(const struct replay *rp)
+{
+	int i;
+
+	for (i = 0; i < rp->nfiles; i++)
+		if (!recfile__totals(rp->files[i].r))
+			return false;
+	return rp->nfiles || recfile__totals(rp->r);
+}
+
 /*
  * --format=perfetto: the events print_events() would print, as one
  * trace-event document (report_perfetto.c), closed whatever ends the
  * loop but a closed stdout: a file cut short or damaged midway still
  * opens in a viewer, its end marked "cut" (and reported as before).
+ * Several recordings: one document, their events by wall time, each
+ * file's tracks its own (report_perfetto.h).
  */
 static int print_timeline(struct replay *rp, struct ks_error *e)
 {
@@ -535,18 +567,20 @@ static int print_timeline(struct replay *rp, struct ks_error *e)
 	size_t size;
 	int ret;
 
-	/* Several hosts' pids and tids would share tracks: one recording a timeline. */
-	if (rp->nfiles)
-		return ks_fail(e, -EINVAL, "report: --format=perfetto takes one FILE (several are merged as text or -j)");
 	pf = perfetto__new(&rp->printer);
 	if (!pf)
 		return ks_fail(e, -ENOMEM, "out of memory");
+	if (rp->nfiles && timeline_hosts(rp, pf, e)) {
+		perfetto__free(pf);
+		return e->err;
+	}
 	perfetto__begin(pf);
-	while ((ret = recfile__next(rp->r, &rec, &size, e)) > 0) {
+	while ((ret = replay_next(rp, &rec, &size, e)) > 0) {
 		const struct ksnoop_event *ev = rec;
 
 		if (!wanted(rp, ev))
 			continue;
+		perfetto__host(pf, rp->file);
 		if (!timeline_record(rp, pf, rec, size))
 			continue;
 		if (ferror(stdout)) {
@@ -560,7 +594,7 @@ static int print_timeline(struct replay *rp, struct ks_error *e)
 	}
 	if (ret != -EPIPE) {
 		s = summary_of(rp);
-		perfetto__end(pf, &s, ret < 0 || (!recfile__totals(rp->r) &&
+		perfetto__end(pf, &s, ret < 0 || (!replay_complete(rp) &&
 						 !(rp->opts->max_events &&
 						   rp->printed >= rp->opts->max_events)));
 	}
@@ -1709,6 +1743,7 @@ static int merged_next(struct replay *rp, const void **rec, size_t *size, struct
 		report_usyms(&rp->printer.opts, rf->r);
 		/* A tree's calls wait for their root by task in this file, not another host's. */
 		rp->tree.source = (__u32)f;
+		rp->file = f;
 		*rec = rp->copy;
 		*size = sz;
 		return 1;

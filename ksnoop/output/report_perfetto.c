@@ -41,6 +41,20 @@
  * monotonic ones in microseconds to the nanosecond: a -j event's
  * time_ns is its trace event's ts times 1000.
  *
+ * Hosts.  A report of several recordings (perfetto__hosts()) draws them
+ * on one clock and keeps their tracks apart.  The clock is the wall
+ * clock less the smallest of the files' clock offsets (realtime minus
+ * monotonic): the monotonic clock of the host booted first, the others'
+ * events shifted onto it by the difference of their offsets, so times
+ * stay small enough for a viewer's doubles (a wall time in microseconds
+ * has 16 digits) and a -j event's wall_ns is ts times 1000 plus that
+ * smallest offset ("otherData" "clock_offset_ns").  Recording I's pids
+ * and tids are written plus I * PERFETTO_HOST_PIDS, its CPUs' process
+ * too, so the same pid on two hosts is two processes; the process's
+ * name says the host and the pid as recorded ("HOST: comm (pid)",
+ * "HOST: CPUs"), and each event's "ksnoop" args its host.  The records
+ * come by wall time (rec_merge.c), each file's in its own order.
+ *
  * Trees.  A --tree session's records come when its root returned, its
  * calls first, in the order they returned (tree_print.c keeps them): the
  * whole tree is drawn then, in the order the calls were made, each a
@@ -80,12 +94,23 @@ struct pf_thread {
 	struct pf_open *open;
 };
 
-/* A --track object's story with a flow open. */
+/* A --track object's story with a flow open (STORY: its host's index << 32 | session). */
 struct pf_flow {
 	bool used;
-	__u32 story;
+	__u64 story;
 	__u64 object;
 	__u64 id;
+};
+
+/* A recording's place in the document: its ids, its clock, its CPUs' tracks. */
+struct pf_host {
+	const char *name;	/* NULL: one recording, written as recorded */
+	__u32 index;
+	__u32 pid_base;		/* its pids and tids are written plus this */
+	__u64 shift_ns;		/* and its times plus this */
+	bool cpus_named;
+	unsigned char cpu_seen[PERFETTO_MAX_CPUS / 8];
+	__u64 cpu_last[PERFETTO_MAX_CPUS];
 };
 
 /* The trace event being written through the printer (its methods read it). */
@@ -108,9 +133,11 @@ struct perfetto {
 	struct pf_flow *flows;
 	size_t nflows, fslots;
 	__u64 next_flow;
-	bool cpus_named;
-	unsigned char cpu_seen[PERFETTO_MAX_CPUS / 8];
-	__u64 cpu_last[PERFETTO_MAX_CPUS];
+	struct pf_host one;	/* a report of one recording */
+	struct pf_host *hosts;	/* of several (perfetto__hosts()) */
+	int nhosts;
+	struct pf_host *host;	/* the records' now */
+	__s64 clock_offset_ns;	/* several: the smallest of the files' offsets */
 	struct pf_event cur;
 };
 
@@ -121,8 +148,39 @@ struct perfetto *perfetto__new(struct printer *p)
 	if (!pf)
 		return NULL;
 	pf->p = p;
+	pf->host = &pf->one;
 	p->perfetto = pf;
 	return pf;
+}
+
+int perfetto__hosts(struct perfetto *pf, int n, const char *const *names,
+		    const __s64 *offsets)
+{
+	__s64 min;
+	int i;
+
+	if (n < 1 || n > PERFETTO_MAX_HOSTS)
+		return -EINVAL;
+	pf->hosts = calloc(n, sizeof(*pf->hosts));
+	if (!pf->hosts)
+		return -ENOMEM;
+	for (min = offsets[0], i = 1; i < n; i++)
+		if (offsets[i] < min)
+			min = offsets[i];
+	for (i = 0; i < n; i++)
+		pf->hosts[i] = (struct pf_host){ .name = names[i], .index = i,
+						 .pid_base = i * PERFETTO_HOST_PIDS,
+						 .shift_ns = (__u64)offsets[i] - (__u64)min };
+	pf->nhosts = n;
+	pf->clock_offset_ns = min;
+	pf->host = &pf->hosts[0];
+	return 0;
+}
+
+void perfetto__host(struct perfetto *pf, int i)
+{
+	if (i >= 0 && i < pf->nhosts)
+		pf->host = &pf->hosts[i];
 }
 
 void perfetto__free(struct perfetto *pf)
@@ -135,6 +193,7 @@ void perfetto__free(struct perfetto *pf)
 		free(pf->threads[i].open);
 	free(pf->threads);
 	free(pf->flows);
+	free(pf->hosts);
 	pf->p->perfetto = NULL;
 	free(pf);
 }
@@ -149,6 +208,20 @@ const struct perfetto_stats *perfetto__stats(const struct perfetto *pf)
 static struct writer *wr(struct perfetto *pf)
 {
 	return &pf->p->wr;
+}
+
+/* A pid or tid of the records' host as the document has it. */
+static __u32 doc_id(const struct perfetto *pf, __u32 id)
+{
+	return id + pf->host->pid_base;
+}
+
+/* A recorded time NS on the document's clock (a hostile offset stops at the end). */
+static __u64 doc_time(const struct perfetto *pf, __u64 ns)
+{
+	__u64 t = ns + pf->host->shift_ns;
+
+	return t < ns ? ~0ULL : t;
 }
 
 /* TS ns as microseconds: "631546.373357" (no float printed: exact). */
@@ -172,6 +245,13 @@ static void key_name(struct writer *w, const char *key, const char *s)
 {
 	writer__key(w, key);
 	writer__name(w, s);
+}
+
+/* "host":NAME, a recording's (untrusted: escaped, at most PERFETTO_HOST_NAME_LEN bytes). */
+static void key_host(struct writer *w, const char *name)
+{
+	writer__key(w, "host");
+	writer__string(w, name, strnlen(name, PERFETTO_HOST_NAME_LEN));
 }
 
 static void key_true(struct writer *w, const char *key)
@@ -240,6 +320,8 @@ static void mark_event(struct perfetto *pf, const struct pf_thread *th, const ch
 	writer__key(w, "ksnoop");
 	writer__begin_object(w, WRITER_STRUCT, 0);
 	key_name(w, key, value);
+	if (pf->host->name)
+		key_host(w, pf->host->name);
 	writer__end_object(w);
 	writer__end_object(w);
 	writer__end_object(w);
@@ -312,26 +394,43 @@ static struct pf_thread *thread_get(struct perfetto *pf, __u32 pid, __u32 tid, b
 	return th;
 }
 
+/* EV's process named: its comm; of several hosts "HOST: comm (pid)". */
+static void process_named(struct perfetto *pf, const struct ksnoop_event *ev)
+{
+	char name[PERFETTO_HOST_NAME_LEN + KSNOOP_COMM_LEN + 16];
+	int n;
+
+	if (!pf->host->name) {
+		metadata(pf, "process_name", ev->tgid, ev->tid, ev->comm, KSNOOP_COMM_LEN);
+		return;
+	}
+	n = snprintf(name, sizeof(name), "%.*s: %.*s (%u)", PERFETTO_HOST_NAME_LEN,
+		     pf->host->name, (int)strnlen(ev->comm, KSNOOP_COMM_LEN), ev->comm, ev->tgid);
+	metadata(pf, "process_name", doc_id(pf, ev->tgid), doc_id(pf, ev->tid), name,
+		 n < 0 ? 0 : (size_t)n);
+}
+
 /* EV's thread, named ("M" events) when new or renamed; NULL: past the bound. */
 static struct pf_thread *thread_named(struct perfetto *pf, const struct ksnoop_event *ev)
 {
+	__u32 pid = doc_id(pf, ev->tgid), tid = doc_id(pf, ev->tid);
 	struct pf_thread *proc, *th;
 	bool is_new;
 
-	proc = thread_get(pf, ev->tgid, 0, true, &is_new);
+	proc = thread_get(pf, pid, 0, true, &is_new);
 	if (proc && (is_new || (ev->tid == ev->tgid &&
 				memcmp(proc->comm, ev->comm, KSNOOP_COMM_LEN)))) {
 		memcpy(proc->comm, ev->comm, KSNOOP_COMM_LEN);
-		metadata(pf, "process_name", ev->tgid, ev->tid, ev->comm, KSNOOP_COMM_LEN);
+		process_named(pf, ev);
 	}
-	th = thread_get(pf, ev->tgid, ev->tid, false, &is_new);
+	th = thread_get(pf, pid, tid, false, &is_new);
 	if (!th || !proc) {
 		pf->st.threads_not_named++;
 		return NULL;
 	}
 	if (is_new || memcmp(th->comm, ev->comm, KSNOOP_COMM_LEN)) {
 		memcpy(th->comm, ev->comm, KSNOOP_COMM_LEN);
-		metadata(pf, "thread_name", ev->tgid, ev->tid, ev->comm, KSNOOP_COMM_LEN);
+		metadata(pf, "thread_name", pid, tid, ev->comm, KSNOOP_COMM_LEN);
 	}
 	return th;
 }
@@ -413,9 +512,14 @@ static void decide_return(struct perfetto *pf, struct pf_thread *th,
 
 /* ---- --track: flows ---- */
 
-static struct pf_flow *flow_slot(struct pf_flow *f, size_t nslots, __u64 object, __u32 story)
+static size_t flow_hash(__u64 object, __u64 story)
 {
-	size_t j = ((object ^ ((__u64)story << 40)) * 0x9e3779b97f4a7c15ULL >> 17) & (nslots - 1);
+	return (object ^ (story << 40) ^ (story >> 24)) * 0x9e3779b97f4a7c15ULL >> 17;
+}
+
+static struct pf_flow *flow_slot(struct pf_flow *f, size_t nslots, __u64 object, __u64 story)
+{
+	size_t j = flow_hash(object, story) & (nslots - 1);
 
 	while (f[j].used && (f[j].object != object || f[j].story != story))
 		j = (j + 1) & (nslots - 1);
@@ -445,8 +549,7 @@ static void flow_remove(struct perfetto *pf, struct pf_flow *f)
 		j = (j + 1) & (n - 1);
 		if (!pf->flows[j].used)
 			return;
-		k = ((pf->flows[j].object ^ ((__u64)pf->flows[j].story << 40)) *
-		     0x9e3779b97f4a7c15ULL >> 17) & (n - 1);
+		k = flow_hash(pf->flows[j].object, pf->flows[j].story) & (n - 1);
 		/* Stays if its home K lies cyclically in (i, j]. */
 		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
 			continue;
@@ -463,6 +566,7 @@ static void flow_remove(struct perfetto *pf, struct pf_flow *f)
  */
 static char flow_phase(struct perfetto *pf, const struct ksnoop_event *ev, __u64 *id)
 {
+	__u64 story = (__u64)pf->host->index << 32 | ev->session;
 	struct pf_flow *f;
 
 	if (!(ev->flags & KSNOOP_EV_OBJECT))
@@ -471,7 +575,7 @@ static char flow_phase(struct perfetto *pf, const struct ksnoop_event *ev, __u64
 		pf->st.objects_not_linked++;
 		return 0;
 	}
-	f = flow_slot(pf->flows, pf->fslots, ev->object, ev->session);
+	f = flow_slot(pf->flows, pf->fslots, ev->object, story);
 	if (f->used) {
 		*id = f->id;
 		if (!(ev->flags & KSNOOP_EV_FREED))
@@ -485,7 +589,7 @@ static char flow_phase(struct perfetto *pf, const struct ksnoop_event *ev, __u64
 		pf->st.objects_not_linked++;
 		return 0;
 	}
-	*f = (struct pf_flow){ .used = true, .object = ev->object, .story = ev->session,
+	*f = (struct pf_flow){ .used = true, .object = ev->object, .story = story,
 			       .id = ++pf->next_flow };
 	pf->nflows++;
 	*id = f->id;
@@ -503,7 +607,7 @@ static void flow_event(struct perfetto *pf, const struct ksnoop_event *ev, char 
 	w = event_open(pf, name, "object", ph);
 	key_uint(w, "id", id);
 	key_ts(w, "ts", ts);
-	event_ids(w, ev->tgid, ev->tid);
+	event_ids(w, doc_id(pf, ev->tgid), doc_id(pf, ev->tid));
 	if (ph == 'f')
 		key_name(w, "bp", "e");
 	writer__end_object(w);
@@ -515,31 +619,36 @@ static void flow_event(struct perfetto *pf, const struct ksnoop_event *ev, char 
 static void cpu_event(struct perfetto *pf, const struct capture_plan *plan,
 		      const struct ksnoop_event *ev, __u64 ts)
 {
-	__u32 cpu = ev->cpu;
-	__u64 tid = (__u64)PERFETTO_CPU_PID + 1 + cpu;
+	struct pf_host *h = pf->host;
+	__u32 cpu = ev->cpu, pid = doc_id(pf, PERFETTO_CPU_PID);
+	__u64 tid = (__u64)pid + 1 + cpu;
+	char name[PERFETTO_HOST_NAME_LEN + 16];
 	struct writer *w;
-	char name[24];
 
 	if (cpu >= PERFETTO_MAX_CPUS) {
 		pf->st.cpus_left_out++;
 		return;
 	}
-	if (!pf->cpus_named) {
-		pf->cpus_named = true;
-		metadata(pf, "process_name", PERFETTO_CPU_PID, tid, "CPUs", sizeof("CPUs"));
+	if (!h->cpus_named) {
+		h->cpus_named = true;
+		if (h->name)
+			snprintf(name, sizeof(name), "%.*s: CPUs", PERFETTO_HOST_NAME_LEN, h->name);
+		else
+			snprintf(name, sizeof(name), "CPUs");
+		metadata(pf, "process_name", pid, tid, name, sizeof(name));
 	}
-	if (!(pf->cpu_seen[cpu / 8] & (1u << (cpu % 8)))) {
-		pf->cpu_seen[cpu / 8] |= 1u << (cpu % 8);
+	if (!(h->cpu_seen[cpu / 8] & (1u << (cpu % 8)))) {
+		h->cpu_seen[cpu / 8] |= 1u << (cpu % 8);
 		snprintf(name, sizeof(name), "CPU %u", cpu);
-		metadata(pf, "thread_name", PERFETTO_CPU_PID, tid, name, sizeof(name));
+		metadata(pf, "thread_name", pid, tid, name, sizeof(name));
 	}
-	if (ts < pf->cpu_last[cpu])
-		ts = pf->cpu_last[cpu];
-	pf->cpu_last[cpu] = ts;
+	if (ts < h->cpu_last[cpu])
+		ts = h->cpu_last[cpu];
+	h->cpu_last[cpu] = ts;
 	w = event_open(pf, plan->sig.name, "cpu", 'i');
 	key_name(w, "s", "t");
 	key_ts(w, "ts", ts);
-	event_ids(w, PERFETTO_CPU_PID, tid);
+	event_ids(w, pid, tid);
 	writer__key(w, "args");
 	writer__begin_object(w, WRITER_STRUCT, 0);
 	writer__key(w, "comm");
@@ -547,6 +656,8 @@ static void cpu_event(struct perfetto *pf, const struct capture_plan *plan,
 	key_uint(w, "pid", ev->tgid);
 	key_uint(w, "tid", ev->tid);
 	key_name(w, "kind", ev->kind == KSNOOP_ENTRY ? "entry" : "return");
+	if (h->name)
+		key_host(w, h->name);
 	writer__end_object(w);
 	writer__end_object(w);
 }
@@ -584,7 +695,7 @@ static void record_written(struct perfetto *pf, const struct capture_plan *plan,
 	printer__event(pf->p, plan, rec, size);
 	if (flow && pf->cur.ph != 'E')
 		flow_event(pf, ev, flow, id, pf->cur.ts);
-	cpu_event(pf, plan, ev, ev->time_ns);
+	cpu_event(pf, plan, ev, doc_time(pf, ev->time_ns));
 	pf->st.events++;
 }
 
@@ -594,14 +705,15 @@ void perfetto__event(struct perfetto *pf, const struct capture_plan *plan, const
 	const struct ksnoop_event *ev = rec;
 	struct pf_thread *th;
 	char flow;
-	__u64 ts, id = 0;
+	__u64 ts, t, id = 0;
 
 	if (!record_fits(plan, rec, size))
 		return;
-	if (ev->time_ns > pf->last_ns)
-		pf->last_ns = ev->time_ns;
+	t = doc_time(pf, ev->time_ns);
+	if (t > pf->last_ns)
+		pf->last_ns = t;
 	th = thread_named(pf, ev);
-	ts = th && th->last_ts > ev->time_ns ? th->last_ts : ev->time_ns;
+	ts = th && th->last_ts > t ? th->last_ts : t;
 	pf->cur = (struct pf_event){ .ts = ts, .ev = ev };
 	if (ev->kind == KSNOOP_ENTRY)
 		decide_entry(pf, th, plan, ev, ts);
@@ -648,17 +760,17 @@ static void tree_call(struct perfetto *pf, struct pf_thread *th, const struct pf
 		      const char *role, bool first_error, int first)
 {
 	const struct ksnoop_event *ev = rec;
+	__u64 dur, now = doc_time(pf, ev->time_ns);
 	bool open = false;
-	__u64 dur;
 	int i;
 
-	if (ev->time_ns > pf->last_ns)
-		pf->last_ns = ev->time_ns;
+	if (now > pf->last_ns)
+		pf->last_ns = now;
 	if (ev->kind == KSNOOP_RETURN && (ev->flags & KSNOOP_EV_DURATION)) {
-		dur = ev->duration_ns < ev->time_ns ? ev->duration_ns : ev->time_ns;
-		open = th && push_open(th, ev->time_ns - dur, ev->func_id, plan->sig.name);
+		dur = ev->duration_ns < now ? ev->duration_ns : now;
+		open = th && push_open(th, now - dur, ev->func_id, plan->sig.name);
 		if (open)
-			tree_open(pf, th, plan->sig.name, role, track_time(th, ev->time_ns - dur));
+			tree_open(pf, th, plan->sig.name, role, track_time(th, now - dur));
 		else
 			pf->st.not_nested++;
 	}
@@ -673,7 +785,7 @@ static void tree_call(struct perfetto *pf, struct pf_thread *th, const struct pf
 	if (open)
 		th->nopen--;
 	pf->cur = (struct pf_event){ .ph = open ? 'E' : 'i', .cat = open ? "call" : "event",
-				     .ts = track_time(th, ev->time_ns), .ev = ev, .tree = role,
+				     .ts = track_time(th, now), .ev = ev, .tree = role,
 				     .first_error = first_error };
 	record_written(pf, plan, rec, size, 0, 0);
 }
@@ -686,6 +798,28 @@ void perfetto__tree(struct perfetto *pf, const struct capture_plan *root, const 
 	if (!record_fits(root, rec, size))
 		return;
 	tree_call(pf, thread_named(pf, rec), &t, root, rec, size, "root", false, s->first);
+}
+
+/*
+ * Several recordings: "clock_offset_ns" (a ts in ns plus it is the wall
+ * time) and "hosts", each file's host and the base of its pids and tids.
+ */
+static void other_hosts(struct perfetto *pf)
+{
+	struct writer *w = wr(pf);
+	int i;
+
+	writer__key(w, "clock_offset_ns");
+	writer__int(w, pf->clock_offset_ns);
+	writer__key(w, "hosts");
+	writer__begin_array(w, WRITER_STRUCT, 0);
+	for (i = 0; i < pf->nhosts; i++) {
+		writer__begin_object(w, WRITER_STRUCT, 0);
+		key_host(w, pf->hosts[i].name);
+		key_uint(w, "pid_base", pf->hosts[i].pid_base);
+		writer__end_object(w);
+	}
+	writer__end_array(w);
 }
 
 /* "otherData": the run's totals and what could not be drawn as recorded. */
@@ -707,6 +841,8 @@ static void other_data(struct perfetto *pf, const struct report_summary *s, bool
 	key_uint(w, "threads_not_named", pf->st.threads_not_named);
 	key_uint(w, "objects_not_linked", pf->st.objects_not_linked);
 	key_uint(w, "cpus_left_out", pf->st.cpus_left_out);
+	if (pf->nhosts)
+		other_hosts(pf);
 	writer__end_object(w);
 	put_text(w, "}\n");
 	writer__flush(w);
@@ -748,7 +884,7 @@ static void pf_event_begin(struct printer *p, const struct capture_plan *plan,
 		key_ts(w, "dur", pf->cur.dur);
 	if (pf->cur.ph == 'i')
 		key_name(w, "s", "t");
-	event_ids(w, ev->tgid, ev->tid);
+	event_ids(w, doc_id(pf, ev->tgid), doc_id(pf, ev->tid));
 	writer__key(w, "args");
 }
 
@@ -779,6 +915,8 @@ static void pf_values_end(struct printer *p, const struct ksnoop_value *stack,
 		if (ev->flags & KSNOOP_EV_CLONED)
 			key_true(w, "clone");
 	}
+	if (p->perfetto->host->name)
+		key_host(w, p->perfetto->host->name);
 	if (p->perfetto->cur.tree)
 		key_name(w, "tree", p->perfetto->cur.tree);
 	if (p->perfetto->cur.first_error)

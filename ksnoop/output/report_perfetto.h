@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * `ksnoop report --format=perfetto FILE`: a recording's events as one
+ * `ksnoop report --format=perfetto FILE...`: recordings' events as one
  * Chrome trace-event JSON document ({"traceEvents":[...],
  * "displayTimeUnit":"ns","otherData":{...}}), the format Perfetto's UI
  * and chrome://tracing open.  report_perfetto.c says what each record
@@ -43,6 +43,23 @@ struct tree_session;
  */
 #define PERFETTO_CPU_PID	4194304U
 
+/*
+ * Several recordings in one document (report a.ksr b.ksr ...): at most
+ * as many as a report merges (rec_merge.h).  Recording I's pids and tids
+ * (and its "CPUs" process) are written plus I * PERFETTO_HOST_PIDS, a
+ * space above every pid and PERFETTO_CPU_PID's CPUs, so the same pid on
+ * two hosts is two processes; 64 such spaces stay below 2^31 (a viewer
+ * reads pids as 32-bit integers).  A host's name is written to
+ * PERFETTO_HOST_NAME_LEN bytes (an older file's host is its path).
+ */
+#define PERFETTO_MAX_HOSTS	64
+#define PERFETTO_HOST_PIDS	(1U << 23)
+#define PERFETTO_HOST_NAME_LEN	256
+_Static_assert(PERFETTO_CPU_PID + 1 + PERFETTO_MAX_CPUS < PERFETTO_HOST_PIDS,
+	       "a host's CPUs within its pid space");
+_Static_assert((unsigned long long)PERFETTO_MAX_HOSTS * PERFETTO_HOST_PIDS <= 1ULL << 31,
+	       "every host's pids below 2^31");
+
 /* What could not be drawn as it was recorded (the document's "otherData"). */
 struct perfetto_stats {
 	__u64 events;		/* records written (each once on its thread's track) */
@@ -61,6 +78,18 @@ struct perfetto;
  */
 struct perfetto *perfetto__new(struct printer *p);
 void perfetto__begin(struct perfetto *pf);
+/*
+ * Several recordings (N, at most PERFETTO_MAX_HOSTS): recording I's host
+ * NAMES[I] (kept, not copied) and clock offset OFFSETS[I] (realtime minus
+ * monotonic).  The document's clock is the wall clock less the smallest
+ * offset ("otherData" "clock_offset_ns"); each host's tracks its own.
+ * 0, -EINVAL past the bound, -ENOMEM.  Without it: one recording, its
+ * times and ids as recorded.
+ */
+int perfetto__hosts(struct perfetto *pf, int n, const char *const *names,
+		    const __s64 *offsets);
+/* The records given from now on are recording I's. */
+void perfetto__host(struct perfetto *pf, int i);
 /* One record REC (SIZE bytes) of PLAN: its trace events, in order. */
 void perfetto__event(struct perfetto *pf, const struct capture_plan *plan, const void *rec,
 		     size_t size);

@@ -18,7 +18,8 @@
 #     with -s that call's user stack.
 #   --tree recorded and reported later: the same tree as text and -j, and
 #     as a timeline (--format=perfetto): the root's slice opened first,
-#     the calls nested in call order, trace_events.py's rules kept.
+#     the calls nested in call order, trace_events.py's rules kept; the
+#     recording merged with itself: a tree on each one's own tracks.
 # (Kernel functions as INNER need kprobes or fentry: not on this kernel.)
 . "$(dirname "$0")/helpers.bash"
 usdt_paths
@@ -57,6 +58,13 @@ tree_timeline() {
 	ks report --format=perfetto "$1" >"$1.json" 2>/dev/null || echo "status $?"
 	ks report -j "$1" >"$1.ndjson" 2>/dev/null
 	python3 "$(dirname "$0")/trace_events.py" "$1.json" --events "$1.ndjson" 2>&1
+}
+# tree_timeline_twice FILE: the same of FILE merged with itself (two
+# recordings: each one's tracks its own) into FILE.2.json.
+tree_timeline_twice() {
+	ks report --format=perfetto "$1" "$1" >"$1.2.json" 2>/dev/null || echo "status $?"
+	ks report -j "$1" "$1" >"$1.2.ndjson" 2>/dev/null
+	python3 "$(dirname "$0")/trace_events.py" "$1.2.json" --events "$1.2.ndjson" 2>&1
 }
 app_go() {
 	echo go >&6
@@ -131,6 +139,8 @@ EXPECT   ${T}_record_perfetto_nested: eq 'B:tree_request B:uf_add E:uf_add B:uf_
            "$(jq -r '[.traceEvents[] | select(.cat != "cpu" and .ph != "M") | "\(.ph):\(.name)"] | join(" ")' "$tmp/tree-$T.ksr.json")"
 EXPECT   ${T}_record_perfetto_values: eq '0 1 2' "$(jq -r '[.traceEvents[] | select(.name == "uf_depth" and .ph == "E") | .args.n] | map(tostring) | join(" ")' "$tmp/tree-$T.ksr.json")"
 EXPECT   ${T}_record_perfetto_first_error: eq 'uf_lookup' "$(jq -r '.traceEvents[] | select(.args.ksnoop.first_error == true) | .name' "$tmp/tree-$T.ksr.json")"
+EXPECT   ${T}_record_perfetto_merged_valid: eq '' "$(tree_timeline_twice "$tmp/tree-$T.ksr")"
+EXPECT   ${T}_record_perfetto_merged_trees: eq '2 2' "$(jq -r '[.traceEvents[] | select(.name == "tree_request" and .ph == "B" and .args.ksnoop.tree == "root") | .pid] | "\(length) \(unique | length)"' "$tmp/tree-$T.ksr.2.json")"
 CASE
 done
 

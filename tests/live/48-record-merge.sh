@@ -6,7 +6,8 @@
 # host (text: after the time; JSON: "host" and "wall_ns"); --count rows
 # the sum of the files'; SPECs, --since/--until over the merge; one file
 # alone prints as before (no host column); a version 4 file's host is its
-# file name.  record --count and record --hist: a plain report prints what
+# file name; --format=perfetto of both: one timeline, each host's pids on
+# tracks of their own.  record --count and record --hist: a plain report prints what
 # live --count/--hist runs beside them printed.  Bad files among several:
 # one line naming the file, exit 2, nothing on stdout.
 . "$(dirname "$0")/helpers.bash"
@@ -74,6 +75,30 @@ expect_eq json_wall_order true "$(jq -s "[.[] | $ev | .wall_ns] | . == sort" "$t
 check json_interleaved test "$(jq -r "$ev | .host" "$tmp/m.json" | uniq | wc -l)" -gt 2
 # wall_ns is the event's time and its file's clock offset.
 expect_eq json_wall_ns true "$(jq -s "[.[] | $ev | select(.host == \"$hostb\")] | length > 0 and all(.wall_ns > .time_ns)" "$tmp/m.json")"
+
+# --format=perfetto: one document, the events by wall time, each host's
+# tracks its own (trace_events.py against -j of the merge); both hosts
+# recorded the same processes, so a pid is two processes there, named by
+# their hosts.
+CHECK=$(cd "$(dirname "$0")" && pwd)/trace_events.py
+ks report --format=perfetto "$tmp/a.ksr" "$tmp/b.ksr" >"$tmp/m.pf" 2>"$tmp/epf"
+expect_eq perfetto_status 0 "$?"
+python3 "$CHECK" "$tmp/m.pf" --events "$tmp/m.json" 2>"$tmp/pf.check"
+expect_eq perfetto_valid "" "$(cat "$tmp/pf.check")"
+expect_eq perfetto_events $((na + nb)) "$(jq '.otherData.events' "$tmp/m.pf")"
+expect_eq perfetto_hosts "$hosta 0 $hostb 8388608" "$(jq -r '[.otherData.hosts[] | .host, .pid_base] | join(" ")' "$tmp/m.pf")"
+expect_eq perfetto_wall_order true "$(jq '[.traceEvents[] | select(.cat == "cpu") | .ts] | . == sort' "$tmp/m.pf")"
+pid=$(jq -r "$ev | .pid" "$tmp/m.json" | head -n 1)
+# pfproc SUFFIX: the trace's processes whose names end in SUFFIX, "NAME PID" a line, sorted.
+pfproc() {
+	jq -r --arg s "$1" '.traceEvents[] | select(.ph == "M" and .name == "process_name" and (.args.name | endswith($s))) | "\(.args.name)|\(.pid)"' "$tmp/m.pf" | sort
+}
+expect_eq perfetto_pid_named "$(printf '%s\n' "$hosta: $prog ($pid)" "$hostb: $prog ($pid)" | sort)" \
+	"$(pfproc " ($pid)" | cut -d'|' -f1)"
+expect_eq perfetto_pid_two_tracks 2 "$(pfproc " ($pid)" | cut -d'|' -f2 | sort -u | wc -l)"
+expect_eq perfetto_cpus_named "$(printf '%s\n' "$hosta: CPUs" "$hostb: CPUs" | sort)" \
+	"$(pfproc ": CPUs" | cut -d'|' -f1)"
+expect_eq perfetto_cpus_two_tracks 2 "$(pfproc ": CPUs" | cut -d'|' -f2 | sort -u | wc -l)"
 
 # --count: one row per target, the files' calls added up.
 ca=$(ks report -j --count "$tmp/a.ksr" 2>/dev/null | jq -r 'select(.type == "count") | .count')

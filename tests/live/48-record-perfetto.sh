@@ -40,10 +40,14 @@ doc '{"name":"f","cat":"call","ph":"B","ts":1.000,"pid":1,"tid":1},
 {"name":"h","cat":"call","ph":"X","ts":2.000,"dur":2.000,"pid":1,"tid":1}' overlap
 doc '{"name":"e","cat":"event","ph":"i","s":"t","ts":1.000,"pid":1,"tid":2}' unnamed_thread
 head -c 120 "$tmp/good.json" >"$tmp/not_json.json"
+# Two recordings merged: a thread of host b (pid_base 8388608) in a process of host a.
+printf '{"traceEvents":[%s],"displayTimeUnit":"ns","otherData":{"clock_offset_ns":0,"hosts":[%s]}}\n' \
+	'{"name":"process_name","ph":"M","pid":1,"tid":8388609,"args":{"name":"a: p (1)"}}' \
+	'{"host":"a","pid_base":0},{"host":"b","pid_base":8388608}' >"$tmp/mixed_hosts.json"
 python3 "$CHECK" "$tmp/good.json" --events "$tmp/good.ndjson" 2>"$tmp/cerr"
 expect_eq checker_accepts_good 0 "$?"
 for c in unclosed:'never closed' not_lifo:'not LIFO' time_back:'goes back' overlap:'without nesting' \
-	 unnamed_thread:'not named' not_json:'not valid JSON'; do
+	 unnamed_thread:'not named' not_json:'not valid JSON' mixed_hosts:"not of one host's tracks"; do
 	python3 "$CHECK" "$tmp/${c%%:*}.json" 2>"$tmp/cerr"
 	expect_eq "checker_rejects_${c%%:*}" 1 "$?"
 	expect_match "checker_says_${c%%:*}" "${c#*:}" "$(cat "$tmp/cerr")"

@@ -30,6 +30,13 @@ A --tree event's calls (its "calls", at every depth, without a time of
 their own) are each one trace event marked "ksnoop":{"tree":"call"} (E
 or i) on the root's track, by name; the B that opens a tree's slice
 (marked "tree", no record of its own) is no event of -j.
+
+Several recordings merged (otherData "hosts": each one's "host" and
+"pid_base", and "clock_offset_ns"): a track's pid and tid lie in one
+host's space (the largest pid_base at or below them; each event's
+"ksnoop" args name that host), and, with --events, a -j event's host,
+pid, tid and wall_ns are its trace event's host, pid and tid less the
+host's pid_base, and ts * 1000 + clock_offset_ns.
 Python 3, standard library only.
 """
 import collections
@@ -62,7 +69,33 @@ def load(path):
         return None
     if doc.get("displayTimeUnit") not in ("ms", "ns"):
         err("displayTimeUnit is not 'ms' or 'ns'")
-    return doc["traceEvents"]
+    return doc
+
+
+class Hosts:
+    """A merged document's hosts (otherData "hosts"), or one recording's none."""
+
+    def __init__(self, doc):
+        other = doc.get("otherData") if isinstance(doc.get("otherData"), dict) else {}
+        hosts = other.get("hosts")
+        self.merged = isinstance(hosts, list)
+        self.offset = int(other.get("clock_offset_ns", 0)) if self.merged else 0
+        self.bases = sorted((h["pid_base"], h["host"]) for h in hosts) if self.merged else []
+        if self.merged and len({b for b, _ in self.bases}) != len(self.bases):
+            err("otherData hosts: two hosts share a pid_base")
+
+    def of(self, pid):
+        """(host, pid_base) of a pid or tid as written; (None, 0) for one recording."""
+        found = (None, 0)
+        for base, name in self.bases:
+            if base <= pid:
+                found = (name, base)
+        return found
+
+    def key(self, e):
+        """A trace event's (host, pid, tid) as recorded."""
+        host, base = self.of(e["pid"])
+        return host, e["pid"] - base, e["tid"] - base
 
 
 def well_formed(i, e):
@@ -98,7 +131,24 @@ def nesting(track, slices):
         stack.append((s, t, name))
 
 
-def check(events):
+def host_of_track(i, e, hosts):
+    """A merged document's event: its pid and tid one host's, and its args say that host."""
+    host = hosts.of(e["pid"])[0]
+    if host is None or hosts.of(e["tid"])[0] != host:
+        err(f"event {i}: pid {e['pid']} and tid {e['tid']} are not of one host's tracks")
+        return
+    a = e.get("args")
+    k = a.get("ksnoop") if isinstance(a, dict) else None
+    if e["ph"] == "M" and e["name"] == "process_name":
+        if not str((a or {}).get("name", "")).startswith(host + ": "):
+            err(f"event {i}: process {e['pid']} of host {host} named {(a or {}).get('name')}")
+    elif isinstance(k, dict) and "host" in k and k["host"] != host:
+        err(f"event {i}: on host {host}'s track, its args say host {k['host']}")
+    elif e["ph"] in "BEXi" and e.get("cat") != "cpu" and not (isinstance(k, dict) and "host" in k):
+        err(f"event {i}: on host {host}'s track without its host in args")
+
+
+def check(events, hosts):
     threads, procs = set(), set()
     open_ = collections.defaultdict(list)
     last = {}
@@ -108,6 +158,8 @@ def check(events):
         if not well_formed(i, e):
             continue
         track, ph = (e["pid"], e["tid"]), e["ph"]
+        if hosts.merged:
+            host_of_track(i, e, hosts)
         if ph == "M":
             name = (e.get("args") or {}).get("name")
             if not isinstance(name, str) or not name:
@@ -165,18 +217,19 @@ def tree_role(e):
 def tree_calls(want, r, calls):
     """A -j tree event's calls, at every depth, counted by name on its track."""
     for c in calls if isinstance(calls, list) else []:
-        want[(c["func"], r["pid"], r["tid"], "call")] += 1
+        want[(c["func"], r.get("host"), r["pid"], r["tid"], "call")] += 1
         tree_calls(want, r, c.get("calls"))
 
 
-def compare(events, path):
+def compare(events, path, hosts):
     """Every -j event is one trace event on its thread's track, and no more."""
     want = collections.Counter()
     with open(path, encoding="utf-8") as f:
         for line in f:
             r = json.loads(line)
             if r.get("type") == "event":
-                want[(r["func"], r["pid"], r["tid"], r["time_ns"])] += 1
+                t = r["wall_ns"] - hosts.offset if hosts.merged else r["time_ns"]
+                want[(r["func"], r.get("host"), r["pid"], r["tid"], t)] += 1
                 tree_calls(want, r, r.get("calls"))
     have = collections.Counter()
     for e in events:
@@ -188,7 +241,7 @@ def compare(events, path):
             continue
         try:
             t = ns(e["ts"]) + (ns(e["dur"]) if e["ph"] == "X" else 0)
-            have[(e["name"], e["pid"], e["tid"], "call" if role == "call" else t)] += 1
+            have[(e["name"], *hosts.key(e), "call" if role == "call" else t)] += 1
         except (KeyError, TypeError, decimal.InvalidOperation):
             continue
     for k in sorted(set(want) | set(have), key=str):
@@ -202,11 +255,12 @@ def main(argv):
     if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--events"):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
-    events = load(argv[1])
-    if events is not None:
-        check(events)
+    doc = load(argv[1])
+    if doc is not None:
+        hosts = Hosts(doc)
+        check(doc["traceEvents"], hosts)
         if len(argv) == 4:
-            compare(events, argv[3])
+            compare(doc["traceEvents"], argv[3], hosts)
     for m in errors[:20]:
         print(f"trace_events: {m}", file=sys.stderr)
     if len(errors) > 20:

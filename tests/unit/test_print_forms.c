@@ -647,6 +647,73 @@ static void test_perfetto_open_bound(void **state)
 	free(doc);
 }
 
+/*
+ * Two recordings merged: host b's clock offset 500 ns above a's, so b's
+ * times are shifted 500 ns onto the document's clock (a's monotonic);
+ * the same pid 8 on both is two processes (b's plus PERFETTO_HOST_PIDS),
+ * named with its host, and so are the CPUs; b's call nests on its own
+ * track, not inside a's.
+ */
+static void test_perfetto_hosts(void **state)
+{
+	static const char *const names[] = { "a", "b" };
+	static const __s64 offsets[] = { 1000000, 1000500 };
+	static const struct { int host, kind; __u64 t; } seq[4] = {
+		{ 0, KSNOOP_ENTRY, 1000 }, { 1, KSNOOP_ENTRY, 600 },
+		{ 0, KSNOOP_RETURN, 2000 }, { 1, KSNOOP_RETURN, 1800 },
+	};
+	struct print_opts o = { .format = REPORT_PERFETTO };
+	struct report_summary s = {};
+	static struct capture_plan f;
+	struct ksnoop_event ev[4];
+	struct perfetto *pf;
+	struct printer p;
+	char *doc = NULL;
+	size_t sz = 0;
+	FILE *out = open_memstream(&doc, &sz);
+	int i;
+
+	assert_non_null(out);
+	make_call_plan(&f, "f");
+	printer__init(&p, out, &o);
+	pf = perfetto__new(&p);
+	assert_non_null(pf);
+	assert_int_equal(perfetto__hosts(pf, 2, names, offsets), 0);
+	perfetto__begin(pf);
+	for (i = 0; i < 4; i++) {
+		ev[i] = (struct ksnoop_event){ .time_ns = seq[i].t, .tgid = 8, .tid = 8,
+					       .kind = seq[i].kind, .cpu = 1, .comm = "t" };
+		perfetto__host(pf, seq[i].host);
+		perfetto__event(pf, &f, &ev[i], sizeof(ev[i]));
+	}
+	perfetto__end(pf, &s, false);
+	assert_int_equal(perfetto__stats(pf)->unfinished, 0);
+	perfetto__free(pf);
+	printer__fini(&p);
+	fclose(out);
+	assert_string_equal(call_phases(doc), "B B E E");
+	assert_non_null(strstr(doc, "\"args\":{\"name\":\"a: t (8)\"}"));
+	assert_non_null(strstr(doc, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":8388616,"
+				    "\"tid\":8388616,\"args\":{\"name\":\"b: t (8)\"}}"));
+	assert_non_null(strstr(doc, "\"pid\":4194304,\"tid\":4194306,\"args\":{\"name\":\"a: CPUs\"}"));
+	assert_non_null(strstr(doc, "\"pid\":12582912,\"tid\":12582914,\"args\":{\"name\":\"b: CPUs\"}"));
+	assert_non_null(strstr(doc, "{\"name\":\"f\",\"cat\":\"call\",\"ph\":\"B\",\"ts\":1.100,"
+				    "\"pid\":8388616,\"tid\":8388616,"));
+	assert_non_null(strstr(doc, "{\"name\":\"f\",\"cat\":\"call\",\"ph\":\"E\",\"ts\":2.000,"
+				    "\"pid\":8,\"tid\":8,"));
+	assert_non_null(strstr(doc, "{\"name\":\"f\",\"cat\":\"call\",\"ph\":\"E\",\"ts\":2.300,"
+				    "\"pid\":8388616,\"tid\":8388616,"));
+	assert_non_null(strstr(doc, "\"ksnoop\":{\"kind\":\"return\",\"host\":\"b\"}"));
+	assert_non_null(strstr(doc, "\"clock_offset_ns\":1000000,\"hosts\":[{\"host\":\"a\",\"pid_base\":0},"
+				    "{\"host\":\"b\",\"pid_base\":8388608}]}"));
+	free(doc);
+	pf = perfetto__new(&p);
+	assert_non_null(pf);
+	assert_int_equal(perfetto__hosts(pf, 0, names, offsets), -EINVAL);
+	assert_int_equal(perfetto__hosts(pf, PERFETTO_MAX_HOSTS + 1, names, offsets), -EINVAL);
+	perfetto__free(pf);
+}
+
 /* ---- --tree as a timeline: the engine of tree_print.c, drawn by perfetto__tree() ---- */
 
 static struct capture_plan tree_plans[3];
@@ -780,6 +847,7 @@ int main(void)
 		cmocka_unit_test(test_perfetto_nesting),
 		cmocka_unit_test(test_perfetto_x_closes_inner),
 		cmocka_unit_test(test_perfetto_open_bound),
+		cmocka_unit_test(test_perfetto_hosts),
 		cmocka_unit_test(test_perfetto_flows),
 		cmocka_unit_test(test_perfetto_tree_order),
 	};
