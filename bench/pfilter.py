@@ -30,14 +30,17 @@ then medians with min-max. Not run by bench/run: bench/pfilter.md holds
 what it measured, copied into PERFORMANCE.md by perf_report."""
 
 import argparse
-import ctypes
 import glob
 import os
 import re
 import signal
 import statistics
 import subprocess
+import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from proc import stats_on  # noqa: E402
 
 READY_POLLS = 3000      # 0.02 s each: a minute for ksnoop to attach
 PORT = 5999             # the workload's own namespace: no one else's port
@@ -49,18 +52,6 @@ VARIANTS = {
     "filter-accept": ["--filter", "udp", "%s(skb->len)" % TP],
     "typed-accept": ["%s(skb->len != 1)" % TP],
 }
-BPF_ENABLE_STATS = 32     # the bpf() command; its attribute 0: BPF_STATS_RUN_TIME
-NR_BPF = {"x86_64": 321, "aarch64": 280}
-
-
-def stats_on():
-    """BPF programs' run time counted while the fd this returns is open."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    attr = ctypes.create_string_buffer(16)
-    fd = libc.syscall(NR_BPF[os.uname().machine], BPF_ENABLE_STATS, attr, 16)
-    if fd < 0:
-        raise OSError(ctypes.get_errno(), "BPF_ENABLE_STATS")
-    return fd
 
 
 def workload(loop, n):

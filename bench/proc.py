@@ -7,6 +7,7 @@ stderr goes to a file in the work directory: bench/run polls it for
 ksnoop -v's "tracing" line, and --keep keeps it.
 """
 
+import ctypes
 import json
 import os
 import re
@@ -276,3 +277,17 @@ def stop_group(proc, grace):
             return
         if sig == signal.SIGTERM:
             time.sleep(grace)
+
+
+BPF_ENABLE_STATS = 32     # the bpf() command; its attribute 0: BPF_STATS_RUN_TIME
+NR_BPF = {"x86_64": 321, "aarch64": 280}
+
+
+def stats_on():
+    """BPF programs' run time counted while the fd this returns is open."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    attr = ctypes.create_string_buffer(16)
+    fd = libc.syscall(NR_BPF[os.uname().machine], BPF_ENABLE_STATS, attr, 16)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "BPF_ENABLE_STATS")
+    return fd

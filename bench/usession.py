@@ -25,7 +25,6 @@ runs of one spec in one round) and its median reported.  Tracer on CPU 0,
 the loop on CPU 1.
 """
 import argparse
-import ctypes
 import json
 import os
 import shutil
@@ -36,24 +35,13 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from proc import stats_on  # noqa: E402
 from ufunc import READY_TIMEOUT, Tracer, loop_ns, med  # noqa: E402
 
 SPECS = {
     "kept": "u:{bin}:ksb_ufunc(seq, return >= 0)",
     "filtered": "u:{bin}:ksb_ufunc(seq < 0, seq, return >= 0)",
 }
-BPF_ENABLE_STATS = 32     # the bpf() command; its attribute 0: BPF_STATS_RUN_TIME
-NR_BPF = {"x86_64": 321, "aarch64": 280}
-
-
-def stats_on():
-    """BPF programs' run time counted while the fd this returns is open."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    attr = ctypes.create_string_buffer(16)
-    fd = libc.syscall(NR_BPF[os.uname().machine], BPF_ENABLE_STATS, attr, 16)
-    if fd < 0:
-        raise OSError(ctypes.get_errno(), "BPF_ENABLE_STATS")
-    return fd
 
 
 def prog_ids(pid):
