@@ -25,7 +25,6 @@
  * through a whole program, sleeps included (a USDT program faults pages in
  * with them), so a frame would be held for as long as a task sleeps and
  * tasks asleep on one CPU could take every frame.
-
  *
  * Which programs can be preempted, 6.1 to 7.3 (issue #43): uprobe ones
  * (USDT, user functions and their returns, uprobe.multi, uprobe.session;
