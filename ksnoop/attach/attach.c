@@ -2156,6 +2156,8 @@ int attacher__attach_targets(struct attacher *a, struct target_list *l, int pid,
 		tg->attached = !err;
 		a->nattached += !err;
 	}
+	/* The loads are over: a parse of vmlinux BTF kept for them goes. */
+	btf_lend__release();
 	if (!err)
 		err = check_any_attached(l, e);
 	return err;

@@ -9,7 +9,11 @@
  * sys:*).  libbpf 1.5 takes no parsed BTF (btf_custom_path is a file, and
  * only for CO-RE), so the two calls are wrapped at link time; libbpf only
  * reads the BTF it gets (type and name lookups, the base of module BTF).
+ * Where ksnoop has no parse of its own to lend (USDT probes and user
+ * functions do not open vmlinux BTF), the first load's parse by libbpf is
+ * kept and lent to the loads after it: hotspot:* loads 19 instances.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <bpf/btf.h>
 #include "btf_lend.h"
@@ -19,17 +23,27 @@ void __real_btf__free(struct btf *btf);
 struct btf *__wrap_btf__load_vmlinux_btf(void);
 void __wrap_btf__free(struct btf *btf);
 
-static const struct btf *lent;
+static const struct btf *lent;	/* ksnoop's, between begin and end */
+static struct btf *kept;	/* libbpf's first parse, between begin and end */
+static bool lending;
 static int nlent, nparsed;
 
 void btf_lend__begin(const struct btf *btf)
 {
 	lent = btf;
+	lending = true;
 }
 
 void btf_lend__end(void)
 {
 	lent = NULL;
+	lending = false;
+}
+
+void btf_lend__release(void)
+{
+	__real_btf__free(kept);
+	kept = NULL;
 }
 
 int btf_lend__lent(void)
@@ -48,13 +62,22 @@ struct btf *__wrap_btf__load_vmlinux_btf(void)
 		nlent++;
 		return (struct btf *)lent;
 	}
+	if (!lending) {
+		nparsed++;
+		return __real_btf__load_vmlinux_btf();
+	}
+	if (kept) {
+		nlent++;
+		return kept;
+	}
 	nparsed++;
-	return __real_btf__load_vmlinux_btf();
+	kept = __real_btf__load_vmlinux_btf();
+	return kept;
 }
 
 void __wrap_btf__free(struct btf *btf)
 {
-	if (btf && btf == lent)
+	if (btf && (btf == lent || btf == kept))
 		return;
 	__real_btf__free(btf);
 }

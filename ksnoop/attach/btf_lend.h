@@ -7,7 +7,9 @@
  * -Wl,--wrap=btf__load_vmlinux_btf,--wrap=btf__free (Makefile): between
  * btf_lend__begin() and btf_lend__end() libbpf's btf__load_vmlinux_btf()
  * returns the lent BTF and its btf__free() of it does nothing; outside,
- * both are libbpf's own.
+ * both are libbpf's own.  Lent NULL (ksnoop parsed none), the first
+ * parse libbpf makes between begin and end is kept and lent from then on,
+ * until btf_lend__release().
  */
 #ifndef KSNOOP_BTF_LEND_H
 #define KSNOOP_BTF_LEND_H
@@ -21,7 +23,13 @@ struct btf;
 void btf_lend__begin(const struct btf *btf);
 void btf_lend__end(void);
 
-/* How often libbpf asked for vmlinux BTF and got the lent one, and how often it parsed its own. */
+/* Free the parse kept for lending (after the last load). */
+void btf_lend__release(void);
+
+/*
+ * How often libbpf asked for vmlinux BTF and got the lent one (or the kept
+ * one), and how often it parsed its own.
+ */
 int btf_lend__lent(void);
 int btf_lend__parsed(void);
 

@@ -64,7 +64,7 @@ expect_eq attach_refused_no_uprobe_events "" "$(unshare -m --propagation private
 # --- every size and signedness, extremes, exact count ---
 ks_case <<'CASE'
 NAME     attach_sizes
-RUN      usdt "$P:ksnoop_test:small" "$P:ksnoop_test:wide"
+RUN      -v usdt "$P:ksnoop_test:small" "$P:ksnoop_test:wide"
 WORKLOAD "$P" fire 3
 EXPECT   exit_status: exit 0
 EXPECT   exact_count_small: count 3 '-> ksnoop_test:small$'
@@ -78,6 +78,10 @@ EXPECT   u32_max: count 3 '^    arg1 = 4294967295$'
 EXPECT   s64_min: count 3 '^    arg2 = -9223372036854775808$'
 EXPECT   u64_max: count 3 '^    arg3 = 18446744073709551615$'
 EXPECT   summary: stderr '^ksnoop: 6 events printed, 0 lost$'
+EXPECT   two_instances: stderr '^ksnoop: 2 program instance\(s\) loaded'
+# Nothing of ksnoop's own to lend (a USDT run reads no vmlinux BTF): the
+# first load's parse by libbpf serves the second.
+EXPECT   vmlinux_btf_parsed_once: stderr "^ksnoop: vmlinux BTF: ksnoop's lent to libbpf 1 time\(s\), libbpf's own parsed 1 time\(s\)$"
 CASE
 
 # --- predicates at each width and signedness, evaluated in BPF ---
