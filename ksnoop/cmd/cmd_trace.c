@@ -163,6 +163,20 @@ static int write_packets(struct trace *t, const struct ksnoop_event *ev, const v
 	return err;
 }
 
+/* --pcap: the batch's packets out to the file; a write that failed ends the run (said). */
+static int flush_pcap(struct trace *t)
+{
+	struct ks_error e;
+	int err = pcap_events__flush(t->pcap, &e);
+
+	if (!err)
+		return 0;
+	log_ks_error(&e);
+	t->output_closed = true;
+	t->pcap_err = err;
+	return err;
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	struct trace *t = ctx;
@@ -618,6 +632,8 @@ static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 			t->output_closed = true;
 			break;
 		}
+		if (t->pcap && flush_pcap(t))
+			break;
 		t->check_at = now + POLL_INTERVAL_MS * 1000000ULL;
 		if (now - last_lost_check >= LOST_REPORT_INTERVAL_NS) {
 			notice_lost(t, attacher__counter(a, KSNOOP_CNT_LOST));

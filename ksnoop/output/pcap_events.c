@@ -6,6 +6,7 @@
  * pcapng__from_skb() checks the packet's own.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,14 +56,17 @@ void pcap_events__comment(const struct ksnoop_event *ev, const char *name, char 
 			  size_t size)
 {
 	char comm[KSNOOP_COMM_LEN + 1], *esc;
+	bool plain;
 	int n;
 
 	memcpy(comm, ev->comm, KSNOOP_COMM_LEN);
 	comm[KSNOOP_COMM_LEN] = '\0';
-	esc = text_escaped_dup(comm);
+	/* Escaped only when escaping changes it: no allocation per packet. */
+	plain = text_is_printable(comm, strlen(comm));
+	esc = plain ? NULL : text_escaped_dup(comm);
 	n = snprintf(buf, size, "%s%s comm=%s pid=%u tid=%u", name,
 		     ev->kind == KSNOOP_RETURN ? " (entry, reported at the return)" : "",
-		     esc ? esc : "?", ev->tgid, ev->tid);
+		     plain ? comm : esc ? esc : "?", ev->tgid, ev->tid);
 	free(esc);
 	if (n >= 0 && (size_t)n < size && (ev->flags & KSNOOP_EV_OBJECT))
 		snprintf(buf + n, size - n, " object=0x%llx story=%u",
@@ -128,14 +132,25 @@ __u64 pcap_events__skipped(const struct pcap_events *pe)
 	return pe->skipped + pcapng__refused(pe->w);
 }
 
+int pcap_events__flush(struct pcap_events *pe, struct ks_error *e)
+{
+	int err = pcapng__flush(pe->w);
+
+	if (err)
+		return ks_fail(e, ks_runtime_errno(err), "--pcap: writing failed: %s",
+			       strerror(-err));
+	return 0;
+}
+
 int pcap_events__close(struct pcap_events *pe, struct ks_error *e)
 {
-	int err = 0;
+	int err;
 
 	if (!pe)
 		return 0;
+	err = pcap_events__flush(pe, e);
 	pcapng__free(pe->w);
-	if (fclose(pe->f))
+	if (fclose(pe->f) && !err)
 		err = ks_fail(e, ks_runtime_errno(-errno), "--pcap: closing failed: %s",
 			      strerror(errno));
 	free(pe);

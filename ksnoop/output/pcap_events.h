@@ -33,6 +33,11 @@ int pcap_events__event(struct pcap_events *pe, const struct capture_plan *plan,
 /* Packets written so far; packets not written (no header set, too many interfaces). */
 __u64 pcap_events__written(const struct pcap_events *pe);
 __u64 pcap_events__skipped(const struct pcap_events *pe);
+/*
+ * The packets so far written out (after every batch of events: they wait
+ * in a buffer until then); 0, or a negative errno with E set.
+ */
+int pcap_events__flush(struct pcap_events *pe, struct ks_error *e);
 /* Flushed and closed: 0, or a negative errno with E set. */
 int pcap_events__close(struct pcap_events *pe, struct ks_error *e);
 

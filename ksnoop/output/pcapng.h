@@ -7,8 +7,9 @@
  * the kernel it was seen.  A writer of our own: libpcap's writes the
  * older pcap format, which has no comments.
  *
- * The file is flushed after every packet, so a reader opening it while
- * ksnoop runs sees whole blocks only.
+ * Blocks wait in the writer's buffer until pcapng__flush() (after every
+ * batch of events) or until it is full; the file only ever grows by whole
+ * blocks, so a reader opening it while ksnoop runs sees whole blocks only.
  */
 #ifndef KSNOOP_PCAPNG_H
 #define KSNOOP_PCAPNG_H
@@ -52,6 +53,9 @@ struct pcapng_writer *pcapng__new(FILE *out);
 int pcapng__packet(struct pcapng_writer *w, const struct pcapng_packet *p);
 /* Packets refused because PCAPNG_MAX_IFACES interfaces were described already. */
 __u64 pcapng__refused(const struct pcapng_writer *w);
+/* The blocks built so far to the file, flushed; 0 or -errno. */
+int pcapng__flush(struct pcapng_writer *w);
+/* Frees W; what was not flushed is lost. */
 void pcapng__free(struct pcapng_writer *w);
 
 /*

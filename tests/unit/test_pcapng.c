@@ -192,6 +192,7 @@ static void one_idb_per_interface(void **state)
 	/* The same index with another link type is another interface. */
 	p = packet(1, PCAPNG_LINKTYPE_RAW, NULL);
 	assert_int_equal(pcapng__packet(w, &p), 0);
+	assert_int_equal(pcapng__flush(w), 0);
 	block_at(&fl, &off, &body, &len);
 	idb_is(&fl, &off, PCAPNG_LINKTYPE_ETHERNET, "lo");
 	epb_is(&fl, &off, 0, "ip_rcv comm=x");
@@ -220,6 +221,7 @@ static void long_comment_cut(void **state)
 	w = pcapng__new(fl.f);
 	p = packet(2, PCAPNG_LINKTYPE_ETHERNET, comment);
 	assert_int_equal(pcapng__packet(w, &p), 0);
+	assert_int_equal(pcapng__flush(w), 0);
 	block_at(&fl, &off, &body, &len);
 	block_at(&fl, &off, &body, &len);
 	assert_int_equal(block_at(&fl, &off, &body, &len), 6);
@@ -228,6 +230,49 @@ static void long_comment_cut(void **state)
 	assert_int_equal(n, PCAPNG_MAX_COMMENT);
 	assert_int_equal(option_at(&fl, &opt, &val, &n), 0);
 	assert_int_equal(off, fl.size);
+	pcapng__free(w);
+	file_close(&fl);
+}
+
+/* Whole blocks in the file after every write: TYPE's count among them. */
+static int blocks_whole(const struct file *fl, __u32 type)
+{
+	size_t off = 0, body;
+	__u32 len;
+	int n = 0;
+
+	while (off < fl->size)
+		n += block_at(fl, &off, &body, &len) == type;
+	assert_int_equal(off, fl->size);
+	return n;
+}
+
+/*
+ * Packets wait in the writer until pcapng__flush(), or until the buffer
+ * cannot hold another block: then whole blocks go out, never part of one.
+ */
+static void buffered_whole_blocks(void **state)
+{
+	struct file fl;
+	struct pcapng_writer *w;
+	struct pcapng_packet p;
+	int i, n;
+
+	file_open(&fl);
+	w = pcapng__new(fl.f);
+	assert_non_null(w);
+	assert_int_equal(blocks_whole(&fl, 0x0A0D0D0A), 1);	/* the SHB at once */
+	p = packet(1, PCAPNG_LINKTYPE_ETHERNET, "ip_rcv comm=x pid=1 tid=1");
+	assert_int_equal(pcapng__packet(w, &p), 0);
+	assert_int_equal(blocks_whole(&fl, 6), 0);
+	/* Far more than the buffer holds: written out as it fills, whole. */
+	for (i = 1; i < 5000; i++)
+		assert_int_equal(pcapng__packet(w, &p), 0);
+	n = blocks_whole(&fl, 6);
+	assert_true(n > 0 && n < 5000);
+	assert_int_equal(pcapng__flush(w), 0);
+	assert_int_equal(blocks_whole(&fl, 6), 5000);
+	assert_int_equal(blocks_whole(&fl, 1), 1);
 	pcapng__free(w);
 	file_close(&fl);
 }
@@ -394,6 +439,7 @@ int main(void)
 		cmocka_unit_test(one_idb_per_interface),
 		cmocka_unit_test(long_comment_cut),
 		cmocka_unit_test(interfaces_bounded),
+		cmocka_unit_test(buffered_whole_blocks),
 		cmocka_unit_test(skb_from_mac),
 		cmocka_unit_test(skb_from_network),
 		cmocka_unit_test(skb_unknown_link),
