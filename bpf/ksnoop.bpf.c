@@ -328,7 +328,7 @@ static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __
 		return 0;
 	if (!begin_call(ctx, ws, KSNOOP_ENTRY, &c, keyed))
 		return 0;
-	if (!task_selected()) {
+	if (!task_selected(&c)) {
 		if (keyed)
 			stash_clear(&c.key);
 		if (timed)
@@ -479,7 +479,7 @@ static __always_inline int capture_return_call(void *ctx, enum word_source ws, s
 		if (!stashed)
 			return 0;	/* entry filtered out, dropped, or before attach */
 		c->start = ((struct ksnoop_event *)stashed)->time_ns;
-	} else if (!task_selected()) {
+	} else if (!task_selected(c)) {
 		if (keyed)
 			stash_clear(&c->key);
 		return 0;
