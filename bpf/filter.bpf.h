@@ -140,12 +140,13 @@ static __always_inline bool filter_run(const struct filter_skb *s, __u32 link, _
 /* --filter: does the packet of the target's skb pass?  Always, without one. */
 static __always_inline bool filter_pass(const __u64 *words)
 {
-	struct filter_skb s = {};
+	struct filter_skb s;
 	__u64 start = 0;
 	__u32 link = 0;
 
 	if (!filter_plan.enabled)
 		return true;
+	__builtin_memset(&s, 0, sizeof(s));
 	if (src_unread(words, &filter_plan.skb))
 		return false;
 	if (!filter_read_skb(src_word(words, &filter_plan.skb), &s) ||

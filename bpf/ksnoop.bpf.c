@@ -312,7 +312,7 @@ static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __
 	bool keyed = !cookie && (side->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY));
 	bool timed = side->flags & KSNOOP_SIDE_TIMED;
 	bool durations = plan.output == KSNOOP_OUT_HIST_DURATION;
-	__u64 words[NWORDS] = {};
+	__u64 words[NWORDS];
 	struct call c = { .cookie = cookie };
 
 	if (plan.tree == KSNOOP_TREE_INNER) {
@@ -328,7 +328,7 @@ static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __
 		return 0;
 	if (!begin_call(ctx, ws, KSNOOP_ENTRY, &c, keyed))
 		return 0;
-	if (!task_selected()) {
+	if (!task_selected(&c)) {
 		if (keyed)
 			stash_clear(&c.key);
 		if (timed)
@@ -348,6 +348,8 @@ static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __
 			tree_open(&c);
 		return 0;
 	}
+	/* Zeroed only now: a call of another task never pays for it. */
+	__builtin_memset(words, 0, sizeof(words));
 	read_words(ctx, ws, KSNOOP_ENTRY, words);
 	if (plan.track & KSNOOP_TRACK_CLONE)
 		track_clone_entry(ctx, ws, words, &c);
@@ -479,7 +481,7 @@ static __always_inline int capture_return_call(void *ctx, enum word_source ws, s
 		if (!stashed)
 			return 0;	/* entry filtered out, dropped, or before attach */
 		c->start = ((struct ksnoop_event *)stashed)->time_ns;
-	} else if (!task_selected()) {
+	} else if (!task_selected(c)) {
 		if (keyed)
 			stash_clear(&c->key);
 		return 0;

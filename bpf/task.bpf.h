@@ -47,19 +47,20 @@ static __always_inline bool task_in_cgroup(void)
 	return bpf_get_current_ancestor_cgroup_id(plan.cgroup_level) == plan.cgroup_id;
 }
 
-static __always_inline bool task_selected(void)
+static __always_inline bool task_selected(struct call *c)
 {
 	char comm[KSNOOP_COMM_LEN];
-	__u32 tgid, tid;
 	int i;
 
 	if (plan.cgroup_id && !task_in_cgroup())
 		return false;
 	if (plan.filter_pid || plan.filter_tid) {
-		task_ids(&tgid, &tid);
-		if (plan.filter_pid && tgid != plan.filter_pid)
+		/* Kept in C: task_is_self() and the record's header need them too. */
+		task_ids(&c->tgid, &c->tid);
+		c->have_ids = 1;
+		if (plan.filter_pid && c->tgid != plan.filter_pid)
 			return false;
-		if (plan.filter_tid && tid != plan.filter_tid)
+		if (plan.filter_tid && c->tid != plan.filter_tid)
 			return false;
 	}
 	if (plan.filter_comm) {
@@ -79,14 +80,17 @@ static __always_inline bool task_selected(void)
  * says so: on tp:sched_switch, which fires in the task switching out,
  * every switch from ksnoop goes while those to it print.  Asked only of
  * calls whose predicates held (a filtered-out call pays nothing for it);
- * the ids it reads go into C for the record's header.
+ * the ids, read here unless task_selected() did, go into C for the
+ * record's header.
  */
 static __always_inline bool task_is_self(struct call *c)
 {
 	if (!plan.self_tgid)
 		return false;
-	task_ids(&c->tgid, &c->tid);
-	c->have_ids = 1;
+	if (!c->have_ids) {
+		task_ids(&c->tgid, &c->tid);
+		c->have_ids = 1;
+	}
 	if (c->tgid != plan.self_tgid)
 		return false;
 	count(KSNOOP_CNT_SELF);

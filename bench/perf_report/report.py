@@ -36,6 +36,7 @@ class Report(ReportBase, HeaderPart, KfuncTable, UsdtTable, TracepointTables, Th
         self.tracepoint()
         self.tracepoint_filtered()
         self.aggregation()
+        self.prog_cost()
         self.syscall_pair()
         self.pfilter_cost()
         self.throughput()

@@ -190,6 +190,18 @@ Commands:
             self.w("Errors in some rounds: `%s`" % e)
             self.w()
 
+    # ---- 3c, the BPF programs' own time
+
+    def prog_cost(self):
+        """Tables 3 and 3c's programs' own time per call, measured by
+        bench/tpcost.py, not by bench/run: bench/tpcost.md's text, as it is."""
+        path = os.path.join(os.path.dirname(__file__), os.pardir, "tpcost.md")
+        if not os.path.isfile(path):
+            return
+        with open(path, encoding="utf-8") as f:
+            self.w(f.read().rstrip("\n"))
+        self.w()
+
     # ---- 3e
 
     def pfilter_cost(self):

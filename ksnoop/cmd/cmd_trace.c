@@ -286,7 +286,11 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 		},
 		.cgroup_id = o->cgroup_id,
 		.cgroup_level = o->cgroup_level,
-		.event_cgroup = true,
+		/*
+		 * Only JSON, recordings and --show-cgroup use an event's
+		 * cgroup: text output without it saves the helper per event.
+		 */
+		.event_cgroup = o->json || o->recording || o->record_path || o->show_cgroup,
 		.filter_pid = o->pid,
 		.filter_tid = o->tid,
 		.pidns_dev = t->pidns_dev,
