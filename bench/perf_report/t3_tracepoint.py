@@ -1,4 +1,4 @@
-"""Tables 3, 3b, 3c, the system call pair and 3e (--filter): tracepoints' cost per call (native)."""
+"""Tables 3, 3b, 3c, the system call pair, 3e (--filter), 3f (programs' own time) and 3g (--pcap): tracepoints' cost per call (native)."""
 
 import os
 import re
@@ -192,27 +192,28 @@ Commands:
 
     # ---- 3c, the BPF programs' own time
 
-    def prog_cost(self):
-        """Tables 3 and 3c's programs' own time per call, measured by
-        bench/tpcost.py, not by bench/run: bench/tpcost.md's text, as it is."""
-        path = os.path.join(os.path.dirname(__file__), os.pardir, "tpcost.md")
+    def kept_text(self, name):
+        """bench/NAME's text, as it is, if it is there: what a script that
+        bench/run does not run measured (tpcost.py, pfilter.py, pcap.py)."""
+        path = os.path.join(os.path.dirname(__file__), os.pardir, name)
         if not os.path.isfile(path):
             return
         with open(path, encoding="utf-8") as f:
             self.w(f.read().rstrip("\n"))
         self.w()
+
+    def prog_cost(self):
+        """Tables 3 and 3c's programs' own time per call (3f), measured by
+        bench/tpcost.py."""
+        self.kept_text("tpcost.md")
 
     # ---- 3e
 
     def pfilter_cost(self):
-        """--filter against a typed predicate (issue #48), measured by
-        bench/pfilter.py, not by bench/run: bench/pfilter.md's text, as it is."""
-        path = os.path.join(os.path.dirname(__file__), os.pardir, "pfilter.md")
-        if not os.path.isfile(path):
-            return
-        with open(path, encoding="utf-8") as f:
-            self.w(f.read().rstrip("\n"))
-        self.w()
+        """--filter against a typed predicate (3e, issue #48), measured by
+        bench/pfilter.py; then --pcap against dumpcap (3g), by bench/pcap.py."""
+        self.kept_text("pfilter.md")
+        self.kept_text("pcap.md")
 
     def loss_note(self, table, variants):
         """A sentence for each of ksnoop's VARIANTS in TABLE that lost
