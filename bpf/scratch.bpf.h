@@ -78,14 +78,31 @@ struct {
  */
 #define LOCALS_FRAMES	4
 
+/*
+ * --filter: the bytes of struct sk_buff from the first field the filter
+ * reads to the end of the last, read at once (6.1 to 7.3: from dev, at
+ * 16, to data, at about 216); a wider span reads field by field.
+ */
+#define FILTER_SKB_WINDOW	256
+
 /* One frame: the locals of one stretch (they never overlap in a program). */
 union locals {
 	/* A string predicate's bytes: one more than the longest constant. */
 	char pred_str[KSNOOP_MAX_PRED_STR + 1];
 	/* --by: the key of this call. */
 	struct ksnoop_by_key by;
-	/* --filter: the classic BPF machine judging this call's packet */
-	struct ksnoop_cbpf_run filter;
+	/*
+	 * --filter: the classic BPF machine judging this call's packet (first:
+	 * its loads find the copy from the machine, bpf/filter.bpf.h), the
+	 * packet's first bytes, copied once, and the skb's fields, read in one
+	 * window.
+	 */
+	struct {
+		struct ksnoop_cbpf_run run;
+		__u32 copied;
+		__u8 pkt[KSNOOP_CBPF_COPY];
+		__u8 skb[FILTER_SKB_WINDOW + 8];
+	} filter;
 };
 
 struct locals_cpu {

@@ -274,7 +274,8 @@ struct ksnoop_skb_packet {
  * argument word, its fields reached as --pcap's: KSNOOP_PKT_* offsets),
  * the bytes it may load from the packet's start (--snaplen) and each link
  * type's program length in the filter_insns map (enum ksnoop_cbpf_link;
- * 0: none compiled, a packet of that type is rejected).  A .rodata
+ * 0: none compiled, a packet of that type is rejected) and the bytes of
+ * the packet copied once before it runs (pfilter__need()).  A .rodata
  * global of its own, beside the plan: record files keep the plan, and a
  * filter is the capture's business alone.  enabled 0: no filter.
  */
@@ -282,8 +283,9 @@ struct ksnoop_filter_plan {
 	struct ksnoop_access skb;
 	__u32 snaplen;
 	__u16 ninsns[2];
+	__u16 need[2];
 	__u8 enabled;
-	__u8 pad[7];
+	__u8 pad[3];
 };
 
 /* Bytes of the network header a skb's tuple copies: IPv6's fixed header. */

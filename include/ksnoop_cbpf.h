@@ -53,6 +53,14 @@
  * --filter.
  */
 #define KSNOOP_CBPF_MAX_INSNS	128
+/*
+ * The packet's first bytes the BPF side copies once, at most, so that
+ * loads read a copy and not the packet, one read each (pfilter__need()):
+ * Ethernet, IPv6 and TCP headers with options fit.  A power of two.
+ */
+#define KSNOOP_CBPF_COPY	128
+/* An indexed load's X, as libpcap's ldxb 4*([k]&0xf) sets it: at most 60. */
+#define KSNOOP_CBPF_MSH_MAX	60
 /* classic BPF's scratch memory: M[0] to M[15] */
 #define KSNOOP_CBPF_MEMWORDS	16
 

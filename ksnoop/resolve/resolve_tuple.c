@@ -272,6 +272,8 @@ int value__filter(struct rctx *r)
 	fp->snaplen = r->opts->filter_snaplen;
 	fp->ninsns[KSNOOP_CBPF_ETHERNET] = r->opts->filter->ninsns[KSNOOP_CBPF_ETHERNET];
 	fp->ninsns[KSNOOP_CBPF_RAW] = r->opts->filter->ninsns[KSNOOP_CBPF_RAW];
+	fp->need[KSNOOP_CBPF_ETHERNET] = r->opts->filter->need[KSNOOP_CBPF_ETHERNET];
+	fp->need[KSNOOP_CBPF_RAW] = r->opts->filter->need[KSNOOP_CBPF_RAW];
 	fp->enabled = 1;
 	return 0;
 }

@@ -190,6 +190,29 @@ int pfilter__check(const struct ksnoop_cbpf_insn *insns, __u32 n, __u32 snaplen,
 	return 0;
 }
 
+__u16 pfilter__need(const struct ksnoop_cbpf_insn *insns, __u32 n)
+{
+	__u64 need = 0, end;
+	__u32 pc, size;
+
+	for (pc = 0; pc < n; pc++) {
+		__u16 code = insns[pc].code;
+
+		size = BPF_SIZE(code) == BPF_W ? 4 : BPF_SIZE(code) == BPF_H ? 2 : 1;
+		if (BPF_CLASS(code) == BPF_LD && BPF_MODE(code) == BPF_ABS)
+			end = (__u64)insns[pc].k + size;
+		else if (BPF_CLASS(code) == BPF_LD && BPF_MODE(code) == BPF_IND)
+			end = (__u64)insns[pc].k + size + KSNOOP_CBPF_MSH_MAX;
+		else if (BPF_CLASS(code) == BPF_LDX && BPF_MODE(code) == BPF_MSH)
+			end = (__u64)insns[pc].k + 1;
+		else
+			continue;
+		if (end > need)
+			need = end;
+	}
+	return need < KSNOOP_CBPF_COPY ? need : KSNOOP_CBPF_COPY;
+}
+
 /* EXPR for link type LINK into F; libpcap's message in MSG on failure (-EINVAL). */
 static int compile_link(const char *expr, __u32 snaplen, int link, struct pfilter *f,
 			char *msg, size_t msg_size)
@@ -256,6 +279,7 @@ int pfilter__compile(const char *expr, __u32 snaplen, struct pfilter *f, struct 
 			ks_prefix(e, EXPR_FMT, EXPR_ARGS(expr));
 			return err;
 		}
+		f->need[link] = pfilter__need(f->insns[link], f->ninsns[link]);
 	}
 	return 0;
 }

@@ -18,6 +18,8 @@ struct pfilter {
 	/* each link type's program (ninsns 0: libpcap could not compile it there) */
 	struct ksnoop_cbpf_insn insns[KSNOOP_CBPF_NR_LINKS][KSNOOP_CBPF_MAX_INSNS];
 	__u16 ninsns[KSNOOP_CBPF_NR_LINKS];
+	/* each program's pfilter__need() */
+	__u16 need[KSNOOP_CBPF_NR_LINKS];
 	/* why there is no raw-IP program ("ethernet addresses supported only on ..."): for -v */
 	char raw_why[256];
 };
@@ -39,5 +41,15 @@ int pfilter__compile(const char *expr, __u32 snaplen, struct pfilter *f, struct 
  */
 int pfilter__check(const struct ksnoop_cbpf_insn *insns, __u32 n, __u32 snaplen,
 		   struct ks_error *e);
+
+/*
+ * The packet's first bytes the BPF side copies once before it runs
+ * program INSNS (N instructions, checked), at most KSNOOP_CBPF_COPY: one
+ * past the furthest byte an absolute load reads, or an indexed one with
+ * X up to 60 (an IPv4 header's length, as ldxb 4*([k]&0xf) sets it).  A
+ * load past the copy still reads the packet itself: the copy saves
+ * reads, it never changes a verdict.
+ */
+__u16 pfilter__need(const struct ksnoop_cbpf_insn *insns, __u32 n);
 
 #endif

@@ -359,6 +359,35 @@ static void step_rejects_at_run_time(void **state)
 	assert_int_equal(r.verdict, 1);
 }
 
+/*
+ * The bytes the BPF side copies before a run: past every absolute load,
+ * and an indexed one's with X up to an IPv4 header's 60; at most
+ * KSNOOP_CBPF_COPY.  (Too few would only cost reads, so a wrong need
+ * shows here and in no verdict.)
+ */
+static void copy_covers_loads(void **state)
+{
+	struct pfilter *f = calloc(1, sizeof(*f));
+	struct ks_error e = {};
+
+	assert_non_null(f);
+	/* ldh [12]: the EtherType; raw IP: ldb [0], the version */
+	assert_int_equal(pfilter__compile("ip", SNAPLEN, f, &e), 0);
+	assert_int_equal(f->need[KSNOOP_CBPF_ETHERNET], 14);
+	assert_int_equal(f->need[KSNOOP_CBPF_RAW], 1);
+	/* ldh [x + 16]: the destination port behind an IPv4 header */
+	assert_int_equal(pfilter__compile("udp dst port 5000", SNAPLEN, f, &e), 0);
+	assert_int_equal(f->need[KSNOOP_CBPF_ETHERNET], 16 + 2 + 60);
+	assert_int_equal(f->need[KSNOOP_CBPF_RAW], 2 + 2 + 60);
+	/* ldb [200]: past the copy's size, which caps it */
+	assert_int_equal(pfilter__compile("ether[200] = 1", SNAPLEN, f, &e), 0);
+	assert_int_equal(f->need[KSNOOP_CBPF_ETHERNET], KSNOOP_CBPF_COPY);
+	assert_int_equal(pfilter__compile("ether[2:4] = 1", SNAPLEN, f, &e), 0);
+	assert_int_equal(f->need[KSNOOP_CBPF_ETHERNET], 6);
+	free(f);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +396,7 @@ int main(void)
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(hostile_programs),
 		cmocka_unit_test(step_rejects_at_run_time),
+		cmocka_unit_test(copy_covers_loads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
