@@ -125,10 +125,11 @@ followed() {
 
 # prog_stats PID: the run time (ns) and run count of the BPF programs PID
 # holds, summed from its fds' fdinfo (run_time_ns, run_cnt: counted while
-# kernel.bpf_stats_enabled is 1): "NS RUNS"
+# kernel.bpf_stats_enabled is 1): "NS RUNS" (%.0f: busybox awk's %d wraps
+# at 2^31, about two seconds of run time)
 prog_stats() {
 	cat "/proc/$1/fdinfo/"* 2>/dev/null |
-		awk '/^run_time_ns:/ { t += $2 } /^run_cnt:/ { c += $2 } END { printf "%d %d", t, c }'
+		awk '/^run_time_ns:/ { t += $2 } /^run_cnt:/ { c += $2 } END { printf "%.0f %.0f", t, c }'
 }
 
 # bg_tracer VARIANT READY-FUNC CMD...: run CMD on CPU 0 in the background with
