@@ -123,13 +123,24 @@ followed() {
 		"$(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) entries kept in the stash.*/\1/p' | grep . || echo 0)"
 }
 
+# prog_stats PID: the run time (ns) and run count of the BPF programs PID
+# holds, summed from its fds' fdinfo (run_time_ns, run_cnt: counted while
+# kernel.bpf_stats_enabled is 1): "NS RUNS" (%.0f: busybox awk's %d wraps
+# at 2^31, about two seconds of run time)
+prog_stats() {
+	cat "/proc/$1/fdinfo/"* 2>/dev/null |
+		awk '/^run_time_ns:/ { t += $2 } /^run_cnt:/ { c += $2 } END { printf "%.0f %.0f", t, c }'
+}
+
 # bg_tracer VARIANT READY-FUNC CMD...: run CMD on CPU 0 in the background with
 # stdout on /dev/null, wait until READY-FUNC says it is attached, run the
 # workload, stop CMD with SIGINT; prints the workload's result line, or
 # error=... With STOPPED=1 the tracer is stopped (SIGSTOP) while the
-# workload runs: only the BPF side of tracing is measured.
+# workload runs: only the BPF side of tracing is measured.  With
+# PROG_STATS=1 the line adds the tracer's BPF programs' own run time and
+# runs during the workload (prog_ns=, prog_runs=; prog_stats()).
 bg_tracer() {
-	local variant=$1 ready=$2 pid out rc
+	local variant=$1 ready=$2 pid out rc p0 p1 stats=""
 	shift 2
 	: >"$W/err"
 	$T0 "$@" >/dev/null 2>"$W/err" &
@@ -141,8 +152,13 @@ bg_tracer() {
 		return
 	fi
 	[ "${STOPPED:-0}" = 1 ] && kill -STOP "$pid"
+	[ "${PROG_STATS:-0}" = 1 ] && p0=$(prog_stats "$pid")
 	# WORK: the workload's arguments (table 7's openat loop), else table 1's
 	out=$($LOOPCMD ${WORK:-open $OPEN_N $F})
+	if [ "${PROG_STATS:-0}" = 1 ]; then
+		p1=$(prog_stats "$pid")
+		stats=" prog_ns=$((${p1% *} - ${p0% *})) prog_runs=$((${p1#* } - ${p0#* }))"
+	fi
 	[ "${STOPPED:-0}" = 1 ] && kill -CONT "$pid"
 	kill -INT "$pid"
 	# bcc's ksnoop and ksnoop drain their buffers: allow time for it
@@ -154,7 +170,7 @@ bg_tracer() {
 	fi
 	wait "$pid" 2>/dev/null
 	rc=$?
-	echo "$out $(summary) rc=$rc"
+	echo "$out $(summary) rc=$rc$stats"
 }
 
 # bt_run PROGRAM: bpftrace runs the workload itself (-c), after attaching
@@ -640,7 +656,11 @@ done
 # entry values waited (keep=session|stash; none: it said nothing, nothing
 # waits), how many entries the summary says waited in the stash under the
 # cookie instead (in_stash=: the kernel refused the task storage), and the
-# INFO line whether the kernel has kprobe.session.
+# INFO line whether the kernel has kprobe.session.  kernel.bpf_stats_enabled
+# is 1 for these rounds (each run of a program reads the clock twice more,
+# in every row alike): each traced row says its BPF programs' own run time
+# during the loop (prog_ns=, prog_runs=), which the guest's load and the
+# host's do not stretch as they stretch the loop's wall-clock time.
 SESSION_VARIANTS=(untraced ksnoop-session ksnoop-stash kept-session kept-stash kept-session-stopped
 	kept-stash-stopped fkept-session fkept-stash fkept-session-stopped fkept-stash-stopped)
 SESSION_ROUNDS=$ROUNDS_SESSION
@@ -662,6 +682,10 @@ if [ "$SESSION_ROUNDS" -gt 0 ]; then
 	note "INFO fsession $(ksnoop -v --mode fentry --duration 0.1 "$SPEC" 2>&1 >/dev/null | grep -o 'fsession [^,;]*' | tr ' ' '_')"
 fi
 n=${#SESSION_VARIANTS[@]}
+if [ "$SESSION_ROUNDS" -gt 0 ]; then
+	echo 1 >/proc/sys/kernel/bpf_stats_enabled || note "INFO bpf_stats_enabled could not be set"
+	export PROG_STATS=1
+fi
 for ((r = 0; r < SESSION_ROUNDS; r++)); do
 	for ((k = 0; k < n; k++)); do
 		v=${SESSION_VARIANTS[$(((k + r) % n))]}
@@ -677,6 +701,10 @@ for ((r = 0; r < SESSION_ROUNDS; r++)); do
 		result session "$v" "$r" "$out$keep $base kernel=$KVER"
 	done
 done
+if [ "$SESSION_ROUNDS" -gt 0 ]; then
+	unset PROG_STATS
+	echo 0 >/proc/sys/kernel/bpf_stats_enabled
+fi
 
 # What each tracer prints for one open (for the report).
 SAMPLE_WAIT=4

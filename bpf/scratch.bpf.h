@@ -73,6 +73,21 @@ struct {
 } blank SEC(".maps");
 
 /*
+ * MAP's element under KEY, new or replacing what was there, its first
+ * bytes `blank`'s zeroes, for a record to be built in place (stash_room(),
+ * tree_rec_begin()); NULL: no room (the map is full, or it failed).
+ */
+static __always_inline void *new_elem(void *map, const void *key)
+{
+	__u32 zero = 0;
+	void *zeroes = bpf_map_lookup_elem(&blank, &zero);
+
+	if (!zeroes || bpf_map_update_elem(map, key, zeroes, BPF_ANY))
+		return NULL;
+	return bpf_map_lookup_elem(map, key);
+}
+
+/*
  * Frames per CPU: a task, a softirq, a hard interrupt and an NMI, each in
  * one stretch at a time.
  */

@@ -79,15 +79,13 @@ static __always_inline void stash_clear(struct ksnoop_stash_key *key)
  */
 static __always_inline void *stash_room(struct ksnoop_stash_key *key)
 {
-	__u32 zero = 0;
-	void *blank_rec = bpf_map_lookup_elem(&blank, &zero);
+	void *rec = new_elem(&stash, key);
 
-	if (!blank_rec || bpf_map_update_elem(&stash, key, blank_rec, BPF_ANY)) {
+	if (!rec) {
 		count(KSNOOP_CNT_STASH_DROP);
 		stash_clear(key);
-		return NULL;
 	}
-	return bpf_map_lookup_elem(&stash, key);
+	return rec;
 }
 
 /* kprobe.session: entry records in the task's slots (or, failing those, the stash). */

@@ -215,9 +215,7 @@ static __always_inline void *tree_rec_begin(const volatile struct ksnoop_side_pl
 {
 	struct ksnoop_tree_session *s = c->tree;
 	struct ksnoop_tree_buf_key key;
-	struct ksnoop_tree_rec *t = NULL;
-	__u32 zero = 0;
-	void *any;
+	struct ksnoop_tree_rec *t;
 
 	if (!c->now)
 		c->now = bpf_ktime_get_ns();
@@ -225,10 +223,7 @@ static __always_inline void *tree_rec_begin(const volatile struct ksnoop_side_pl
 		return NULL;
 	key.tid = (__u32)bpf_get_current_pid_tgid();
 	key.index = __sync_fetch_and_add(&s->kept, 1);
-	/* The new element's first bytes: blank's zeroes. */
-	any = bpf_map_lookup_elem(&blank, &zero);
-	if (any && !bpf_map_update_elem(&tree_buf, &key, any, BPF_ANY))
-		t = bpf_map_lookup_elem(&tree_buf, &key);
+	t = new_elem(&tree_buf, &key);
 	if (!t) {
 		__sync_fetch_and_add(&s->dropped, 1);
 		count(KSNOOP_CNT_TREE_DROP);
