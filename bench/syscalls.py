@@ -19,7 +19,12 @@ never runs, and the --count rows count every call (a table at exit).
                                   perf links before s56)
   --before PATH: the same with another ksnoop (the one before a change),
                                   interleaved with the others
-  ksnoop -c NONE 'sys:*'          entry and exit, values printed: 720
+  ksnoop -c NONE 'sys:*'          entry and exit, values printed: 2
+                                  raw_syscalls links (720 perf links
+                                  before s59)
+  ksnoop -c NONE -L 1ns 'sys:*'   entry values kept for the return:
+                                  4 links (2 programs)
+  --before: all three again with the other ksnoop
   bpftrace sys_enter_* count()    360 probes
   bpftrace syscalls:* (comm)      720 probes, counted where comm matches
 
@@ -49,9 +54,15 @@ def variants(a):
         "bpftrace syscalls:* (entry and exit)": bt("be", "tracepoint:syscalls:* /comm == \"%s\"/ "
                                                    "{ @[probe] = count(); }" % NONE),
     }
+    v["ksnoop -L 1ns 'sys:*' (entry values kept for the return)"] = \
+        lambda: Tracer(a.work, "kl", [a.ksnoop, "-v", "-c", NONE, "-L", "1ns", "sys:*"], ["tracing"])
     if a.before:
         v["ksnoop --count 'sys:*' (before)"] = lambda: Tracer(a.work, "kb", [a.before, "-v", "--count",
                                                                             "sys:*"], ["tracing"])
+        v["ksnoop 'sys:*' (entry and exit, before)"] = \
+            lambda: Tracer(a.work, "keb", [a.before, "-v", "-c", NONE, "sys:*"], ["tracing"])
+        v["ksnoop -L 1ns 'sys:*' (before)"] = \
+            lambda: Tracer(a.work, "klb", [a.before, "-v", "-c", NONE, "-L", "1ns", "sys:*"], ["tracing"])
     if not a.sid:
         v = {k: f for k, f in v.items() if not k.startswith("bpftrace")}
     return v

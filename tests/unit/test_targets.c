@@ -909,7 +909,8 @@ static void test_group_raw_syscalls(void **state)
 	 * Printed, values kept for the return: one program whatever each
 	 * call's values, read as its func_values say; their entry values
 	 * at the same offsets on both sides (the return copies the entry
-	 * record), and each a user read to retry where one of them is...
+	 * record) however wide a return value at the same index, and each a
+	 * user read to retry where one of them is...
 	 */
 	l.raw_syscalls = true;
 	raw_targets(v, true);
@@ -926,7 +927,8 @@ static void test_group_raw_syscalls(void **state)
 			e->values[k].acc.size = k == 1 && i % 3 == 0 ? 256 : 8;
 			x->values[k].acc.size = e->values[k].acc.size;
 		}
-		x->values[e->nvalues].acc.size = 8;
+		/* a return value wider than others' entry value at its index */
+		x->values[e->nvalues].acc.size = i == 4 ? 64 : 8;
 		if (i == 5) {
 			e->flags |= KSNOOP_SIDE_RETRY;
 			x->flags |= KSNOOP_SIDE_RETRY;
@@ -951,6 +953,7 @@ static void test_group_raw_syscalls(void **state)
 			assert_int_equal(x->values[i].acc.size, e->values[i].acc.size);
 		}
 		assert_int_equal(x->values[1].acc.size, 256);
+		assert_int_equal(e->values[5].acc.size, 64);
 		resolver__func_values(&v[2].plan, &fv);
 		assert_int_equal(fv.nstashed, 3);
 		assert_int_equal(v[2].plan.bpf.side[KSNOOP_RETURN].values[3].rec_off, x->values[3].rec_off);
