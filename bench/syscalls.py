@@ -40,6 +40,8 @@ from ufunc import Tracer, in_chroot
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 NONE = "ksb-nocomm"  # at most 15 characters: a comm
+# -v's "tracing N targets" line ("tracing" alone is in the tracefs line too)
+READY = ["ksnoop: tracing "]
 
 
 def variants(a):
@@ -47,22 +49,22 @@ def variants(a):
                                             ["Attached"]))
     v = {
         "ksnoop --count 'sys:*'": lambda: Tracer(a.work, "kc", [a.ksnoop, "-v", "--count", "sys:*"],
-                                                 ["tracing"]),
+                                                 READY),
         "ksnoop 'sys:*' (entry and exit)": lambda: Tracer(a.work, "ke", [a.ksnoop, "-v", "-c", NONE,
-                                                                         "sys:*"], ["tracing"]),
+                                                                         "sys:*"], READY),
         "bpftrace sys_enter_* count()": bt("bc", "tracepoint:syscalls:sys_enter_* { @[probe] = count(); }"),
         "bpftrace syscalls:* (entry and exit)": bt("be", "tracepoint:syscalls:* /comm == \"%s\"/ "
                                                    "{ @[probe] = count(); }" % NONE),
     }
     v["ksnoop -L 1ns 'sys:*' (entry values kept for the return)"] = \
-        lambda: Tracer(a.work, "kl", [a.ksnoop, "-v", "-c", NONE, "-L", "1ns", "sys:*"], ["tracing"])
+        lambda: Tracer(a.work, "kl", [a.ksnoop, "-v", "-c", NONE, "-L", "1ns", "sys:*"], READY)
     if a.before:
         v["ksnoop --count 'sys:*' (before)"] = lambda: Tracer(a.work, "kb", [a.before, "-v", "--count",
-                                                                            "sys:*"], ["tracing"])
+                                                                            "sys:*"], READY)
         v["ksnoop 'sys:*' (entry and exit, before)"] = \
-            lambda: Tracer(a.work, "keb", [a.before, "-v", "-c", NONE, "sys:*"], ["tracing"])
+            lambda: Tracer(a.work, "keb", [a.before, "-v", "-c", NONE, "sys:*"], READY)
         v["ksnoop -L 1ns 'sys:*' (before)"] = \
-            lambda: Tracer(a.work, "klb", [a.before, "-v", "-c", NONE, "-L", "1ns", "sys:*"], ["tracing"])
+            lambda: Tracer(a.work, "klb", [a.before, "-v", "-c", NONE, "-L", "1ns", "sys:*"], READY)
     if not a.sid:
         v = {k: f for k, f in v.items() if not k.startswith("bpftrace")}
     return v
