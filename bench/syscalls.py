@@ -19,7 +19,12 @@ never runs, and the --count rows count every call (a table at exit).
                                   perf links before s56)
   --before PATH: the same with another ksnoop (the one before a change),
                                   interleaved with the others
-  ksnoop -c NONE 'sys:*'          entry and exit, values printed: 720
+  ksnoop -c NONE 'sys:*'          entry and exit, values printed: 2
+                                  raw_syscalls links (720 perf links
+                                  before s59)
+  ksnoop -c NONE -L 1ns 'sys:*'   entry values kept for the return:
+                                  4 links (2 programs)
+  --before: all three again with the other ksnoop
   bpftrace sys_enter_* count()    360 probes
   bpftrace syscalls:* (comm)      720 probes, counted where comm matches
 
@@ -35,6 +40,8 @@ from ufunc import Tracer, in_chroot
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 NONE = "ksb-nocomm"  # at most 15 characters: a comm
+# -v's "tracing N targets" line ("tracing" alone is in the tracefs line too)
+READY = ["ksnoop: tracing "]
 
 
 def variants(a):
@@ -42,16 +49,22 @@ def variants(a):
                                             ["Attached"]))
     v = {
         "ksnoop --count 'sys:*'": lambda: Tracer(a.work, "kc", [a.ksnoop, "-v", "--count", "sys:*"],
-                                                 ["tracing"]),
+                                                 READY),
         "ksnoop 'sys:*' (entry and exit)": lambda: Tracer(a.work, "ke", [a.ksnoop, "-v", "-c", NONE,
-                                                                         "sys:*"], ["tracing"]),
+                                                                         "sys:*"], READY),
         "bpftrace sys_enter_* count()": bt("bc", "tracepoint:syscalls:sys_enter_* { @[probe] = count(); }"),
         "bpftrace syscalls:* (entry and exit)": bt("be", "tracepoint:syscalls:* /comm == \"%s\"/ "
                                                    "{ @[probe] = count(); }" % NONE),
     }
+    v["ksnoop -L 1ns 'sys:*' (entry values kept for the return)"] = \
+        lambda: Tracer(a.work, "kl", [a.ksnoop, "-v", "-c", NONE, "-L", "1ns", "sys:*"], READY)
     if a.before:
         v["ksnoop --count 'sys:*' (before)"] = lambda: Tracer(a.work, "kb", [a.before, "-v", "--count",
-                                                                            "sys:*"], ["tracing"])
+                                                                            "sys:*"], READY)
+        v["ksnoop 'sys:*' (entry and exit, before)"] = \
+            lambda: Tracer(a.work, "keb", [a.before, "-v", "-c", NONE, "sys:*"], READY)
+        v["ksnoop -L 1ns 'sys:*' (before)"] = \
+            lambda: Tracer(a.work, "klb", [a.before, "-v", "-c", NONE, "-L", "1ns", "sys:*"], READY)
     if not a.sid:
         v = {k: f for k, f in v.items() if not k.startswith("bpftrace")}
     return v

@@ -412,6 +412,8 @@ static __always_inline int emit_return(void *ctx, enum word_source ws,
 				       bool keyed)
 {
 	bool inner = plan.tree == KSNOOP_TREE_INNER;
+	/* A stash's group (sys:): how many values each call stashed is its own. */
+	int nstashed = c->fv ? c->fv->nstashed : side->nstashed;
 	void *rec;
 
 	if (plan.tree == KSNOOP_TREE_ROOT) {
@@ -431,10 +433,10 @@ static __always_inline int emit_return(void *ctx, enum word_source ws,
 				      side->stash_size - sizeof(struct ksnoop_event),
 				      stashed + sizeof(struct ksnoop_event));
 		stash_forget(c);
-		reread_user_faults(rec, side, c->fv, side->nstashed);
+		reread_user_faults(rec, side, c->fv, nstashed);
 	}
 	fill_header(rec, KSNOOP_RETURN, c);
-	fill_values(ctx, ws, KSNOOP_RETURN, rec, side, c->fv, words, side->nstashed);
+	fill_values(ctx, ws, KSNOOP_RETURN, rec, side, c->fv, words, nstashed);
 	if (inner)
 		tree_rec_keep(side, c);
 	else

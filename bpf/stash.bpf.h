@@ -144,7 +144,7 @@ static __always_inline void stash_entry(void *ctx, enum word_source ws,
 	if (!rec)
 		return;
 	fill_header(rec, KSNOOP_ENTRY, c);
-	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, NULL, words, 0);
+	fill_values(ctx, ws, KSNOOP_ENTRY, rec, side, c->fv, words, 0);
 }
 
 /* Return, KSNOOP_SIDE_UNSTASH: the entry record for this call; NULL: none. */

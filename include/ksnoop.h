@@ -525,7 +525,8 @@ enum ksnoop_pair_role {
 /* One function's values in a KSNOOP_PLAN_FUNC_VALUES group. */
 struct ksnoop_func_values {
 	__u8 nvalues[KSNOOP_NR_KINDS];
-	__u8 pad[6];
+	__u8 nstashed;		/* a stash's group (sys:): the return's stashed values */
+	__u8 pad[5];
 	struct ksnoop_access acc[KSNOOP_NR_KINDS][KSNOOP_MAX_VALUES];
 };
 

@@ -15,6 +15,13 @@
  * and none takes the stack (bpf_get_stack() needs its room fixed).  Not
  * USDT probes (user memory only): their programs read arguments through
  * libbpf's per-site specs, and their groups share values too.
+ *
+ * System calls (sys:) may vary with a stash too: their group's entry and
+ * return layouts give each stashed value the same room (align_stashed()),
+ * so a return record still takes the entry record's bytes as they are,
+ * and each call's func_values say how many of its values are stashed.
+ * 'sys:*' printed is then one program per side (112 before: a plan and
+ * record size each), on the raw_syscalls tracepoints.
  */
 bool resolver__takes_stack(const struct ksnoop_plan *bp)
 {
@@ -41,14 +48,14 @@ bool resolver__takes_user_stack(const struct ksnoop_plan *bp)
 	return false;
 }
 
-static bool values_may_vary(const struct ksnoop_plan *bp)
+static bool values_may_vary(const struct ksnoop_plan *bp, bool syscall)
 {
 	int k;
 
-	if (bp->flags & (KSNOOP_PLAN_USER_MEM | KSNOOP_PLAN_USDT_SIG))
+	if ((bp->flags & KSNOOP_PLAN_USDT_SIG) || (!syscall && (bp->flags & KSNOOP_PLAN_USER_MEM)))
 		return false;
 	for (k = 0; k < KSNOOP_NR_KINDS; k++)
-		if (bp->side[k].flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH))
+		if (!syscall && (bp->side[k].flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_UNSTASH)))
 			return false;
 	return !resolver__takes_stack(bp);
 }
@@ -79,6 +86,8 @@ static void drop_values(struct ksnoop_plan *bp)
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 		bp->side[k].nvalues = 0;
 		bp->side[k].rec_size = 0;
+		bp->side[k].nstashed = 0;
+		bp->side[k].stash_size = 0;
 		memset(bp->side[k].values, 0, sizeof(bp->side[k].values));
 	}
 }
@@ -93,11 +102,18 @@ static void drop_values(struct ksnoop_plan *bp)
  */
 static void program_of(const struct capture_plan *plan, struct ksnoop_plan *bp)
 {
+	bool syscall = plan->sig.syscall == SIG_SYSCALL_PAIR;
+
 	*bp = plan->bpf;
 	bp->func_id = 0;
 	bp->nslots = 0;
 	bp->ret_slot = 0;
-	if (values_may_vary(bp) || !records_values(bp))
+	/* A system call's entry values that may fault: a group reads them again for all. */
+	if (syscall && values_may_vary(bp, syscall)) {
+		bp->side[KSNOOP_ENTRY].flags &= ~KSNOOP_SIDE_RETRY;
+		bp->side[KSNOOP_RETURN].flags &= ~KSNOOP_SIDE_RETRY;
+	}
+	if (values_may_vary(bp, syscall) || !records_values(bp))
 		drop_values(bp);
 }
 
@@ -122,6 +138,28 @@ static __u64 lay_out_rooms(struct ksnoop_side_plan *side)
 }
 
 /*
+ * A stash's group: the entry's values are the return's first ones, each
+ * with the same room on both sides (the most either needs), so that they
+ * sit at the same offsets; the return copies the whole entry record.
+ */
+static void align_stashed(struct ksnoop_plan *g)
+{
+	struct ksnoop_side_plan *e = &g->side[KSNOOP_ENTRY], *x = &g->side[KSNOOP_RETURN];
+	int i;
+
+	if (!(e->flags & KSNOOP_SIDE_STASH))
+		return;
+	for (i = 0; i < e->nvalues && i < KSNOOP_MAX_VALUES; i++) {
+		if (x->values[i].acc.size > e->values[i].acc.size)
+			e->values[i].acc.size = x->values[i].acc.size;
+		x->values[i].acc.size = e->values[i].acc.size;
+	}
+	if (e->nvalues > x->nvalues)
+		x->nvalues = e->nvalues;
+	x->nstashed = e->nvalues;
+}
+
+/*
  * Widen GROUP's rooms to PLAN's values; false if a record would grow past
  * KSNOOP_MAX_GROUP_RECORD (unless it is already past it: the lead's own).
  */
@@ -133,7 +171,6 @@ static bool widen_rooms(struct ksnoop_plan *group, const struct ksnoop_plan *pla
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 		struct ksnoop_side_plan *gs = &g.side[k];
 		const struct ksnoop_side_plan *ps = &plan->side[k];
-		__u32 was = group->side[k].rec_size;
 
 		for (i = 0; i < ps->nvalues; i++) {
 			__u32 room = value_room(ps, i);
@@ -143,6 +180,12 @@ static bool widen_rooms(struct ksnoop_plan *group, const struct ksnoop_plan *pla
 		}
 		if (ps->nvalues > gs->nvalues)
 			gs->nvalues = ps->nvalues;
+	}
+	align_stashed(&g);
+	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
+		struct ksnoop_side_plan *gs = &g.side[k];
+		__u32 was = group->side[k].rec_size;
+
 		if (lay_out_rooms(gs) > was && gs->rec_size > KSNOOP_MAX_GROUP_RECORD && was)
 			return false;
 	}
@@ -172,7 +215,7 @@ int resolver__group(struct capture_plan **plans, int n, struct ksnoop_plan *grou
 	group->ret_slot = 0;
 	group->flags |= KSNOOP_PLAN_COOKIE;
 	/* A group of one keeps its values in the program: no map lookup per call. */
-	if (n > 1 && values_may_vary(group)) {
+	if (n > 1 && values_may_vary(group, plans[0]->sig.syscall == SIG_SYSCALL_PAIR)) {
 		group->flags |= KSNOOP_PLAN_FUNC_VALUES;
 		for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 			group->side[k].nvalues = 0;
@@ -183,8 +226,14 @@ int resolver__group(struct capture_plan **plans, int n, struct ksnoop_plan *grou
 		widen_rooms(group, &plans[0]->bpf);
 		while (m < n && widen_rooms(group, &plans[m]->bpf))
 			m++;
-		for (i = 0; i < m; i++)
+		for (i = 0; i < m; i++) {
 			use_layout(&plans[i]->bpf, group);
+			for (k = 0; k < KSNOOP_NR_KINDS; k++)
+				group->side[k].flags |= plans[i]->bpf.side[k].flags & KSNOOP_SIDE_RETRY;
+		}
+		/* A stash's: the return copies the entry record, as laid out here. */
+		if (group->side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_STASH)
+			group->side[KSNOOP_RETURN].stash_size = group->side[KSNOOP_ENTRY].rec_size;
 	} else {
 		m = n;
 	}
@@ -201,6 +250,7 @@ void resolver__func_values(const struct capture_plan *plan, struct ksnoop_func_v
 	int k, i;
 
 	memset(fv, 0, sizeof(*fv));
+	fv->nstashed = plan->bpf.side[KSNOOP_RETURN].nstashed;
 	for (k = 0; k < KSNOOP_NR_KINDS; k++) {
 		fv->nvalues[k] = plan->bpf.side[k].nvalues;
 		for (i = 0; i < plan->bpf.side[k].nvalues; i++)

@@ -48,9 +48,9 @@ struct target_groups {
 #define SYS_RAW_MIN_DEFAULT	16
 /*
  * ... and when their plans make at most this many programs (each runs on
- * every system call, per side; values that differ per call and are kept
- * for the return split 'sys:*' into 112 plans here: those keep their
- * calls' own events).
+ * every system call, per side).  Values that differ per call do not
+ * split them, kept for the return or not (resolver__group(): printed
+ * 'sys:*' is one program, -L two); predicates that differ per call do.
  */
 #define SYS_RAW_MAX_PROGRAMS	8
 #define SYS_RAW_MIN_ENV		"KSNOOP_SYS_RAW_MIN"

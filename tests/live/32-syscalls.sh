@@ -254,6 +254,38 @@ EXPECT   own_printed_failing_opens: count $N "^    filename = \"$missing\"$"
 EXPECT   own_printed_same: eq "$(cat "$tmp/raw.printed")" "$(printed "$OUT")"
 CASE
 unset KSNOOP_FEATURES
+# Every call printed, -L: each call's entry values wait in the stash for
+# its return, as many as it has.  On raw_syscalls that is one program per
+# side for the calls with arguments and one for those without (their
+# values per call in func_values), where each call's own events needed a
+# program per plan (112 here); the opens print the same either way.
+opens() { printed "$1" | awk '/^<- sys:/ { keep = /^<- sys:openat$/ } keep'; }
+keep_opens() { opens "$1" >"$2"; [ -s "$2" ] && echo kept; }
+ks_case <<'CASE'
+NAME     all_printed
+RUN      -c "$prog" -L 1ns 'sys:*'
+WORKLOAD run_calls
+TIMEOUT  240
+EXPECT   all_printed_exits_0: exit 0
+EXPECT   all_printed_sanitizers: eq '' "$(grep -E 'Sanitizer|runtime error' "$ERR")"
+EXPECT   all_printed_raw: stderr "^ksnoop: sys: [1-9][0-9]* system call\(s\) on raw_syscalls \(.*\), [0-9]+ on their own events \(0 of a glob of more programs"
+EXPECT   all_printed_few_programs: eq 1 "$(( $(nprogs) >= 2 && $(nprogs) <= 4 ))"
+EXPECT   all_printed_few_links: eq 1 "$(( $(echo $LINKS | wc -w) <= 4 ))"
+EXPECT   all_printed_failing_opens: count $N "^    filename = \"$missing\"$"
+EXPECT   all_printed_progs_gone: eq '' "$(left_progs "$PROGS")"
+EXPECT   all_printed_links_gone: eq '' "$(still_there link "$LINKS")"
+EXPECT   all_printed_kept: eq kept "$(keep_opens "$OUT" "$tmp/raw.opens")"
+CASE
+export KSNOOP_FEATURES=-raw_syscalls
+ks_case <<'CASE'
+NAME     all_printed_own
+RUN      -c "$prog" -L 1ns 'sys:*'
+WORKLOAD run_calls
+TIMEOUT  240
+EXPECT   all_printed_own_exits_0: exit 0
+EXPECT   all_printed_own_same: eq "$(cat "$tmp/raw.opens")" "$(opens "$OUT")"
+CASE
+unset KSNOOP_FEATURES
 # Bad KSNOOP_SYS_RAW_MIN: one line, exit 2.
 out=$(KSNOOP_SYS_RAW_MIN=many ks --count 'sys:*' 2>&1); rc=$?
 error_is sys_raw_min_bad 2 "^ksnoop: KSNOOP_SYS_RAW_MIN: 'many' is not a number of calls \(0 or more\)$" "$rc" "$out" "KSNOOP_SYS_RAW_MIN=many"

@@ -846,6 +846,7 @@ static void raw_targets(struct target *v, bool printed)
 		v[i] = x->l.v[0];
 		v[i].kind = ATTACH_SYSCALL;
 		v[i].from_glob = true;
+		v[i].plan.sig.syscall = SIG_SYSCALL_PAIR;
 		snprintf(v[i].plan.sig.attach, sizeof(v[i].plan.sig.attach), "%s", raw_names[i]);
 		v[i].plan.bpf.func_id = i;
 		v[i].plan.bpf.output = printed ? KSNOOP_OUT_EVENTS : KSNOOP_OUT_COUNT;
@@ -904,18 +905,63 @@ static void test_group_raw_syscalls(void **state)
 	for (i = 0; i < g.n; i++)
 		assert_int_equal(g.v[i].kind, ATTACH_SYSCALL);
 	groups__free(&g);
-	/* Printed, values kept for the return: 7 plans, within the limit... */
+	/*
+	 * Printed, values kept for the return: one program whatever each
+	 * call's values, read as its func_values say; their entry values
+	 * at the same offsets on both sides (the return copies the entry
+	 * record) however wide a return value at the same index, and each a
+	 * user read to retry where one of them is...
+	 */
 	l.raw_syscalls = true;
 	raw_targets(v, true);
+	for (i = 0; i < NRAW; i++) {
+		struct ksnoop_side_plan *e = &v[i].plan.bpf.side[KSNOOP_ENTRY];
+		struct ksnoop_side_plan *x = &v[i].plan.bpf.side[KSNOOP_RETURN];
+		int k;
+
+		v[i].plan.bpf.flags |= KSNOOP_PLAN_USER_MEM;
+		x->flags |= KSNOOP_SIDE_UNSTASH;
+		x->nvalues = e->nvalues + 1;
+		x->nstashed = e->nvalues;
+		for (k = 0; k < e->nvalues; k++) {
+			e->values[k].acc.size = k == 1 && i % 3 == 0 ? 256 : 8;
+			x->values[k].acc.size = e->values[k].acc.size;
+		}
+		/* a return value wider than others' entry value at its index */
+		x->values[e->nvalues].acc.size = i == 4 ? 64 : 8;
+		if (i == 5) {
+			e->flags |= KSNOOP_SIDE_RETRY;
+			x->flags |= KSNOOP_SIDE_RETRY;
+		}
+	}
 	assert_int_equal(groups__build(&g, &l, 16), 0);
-	assert_int_equal(g.n, 7);
+	assert_int_equal(g.n, 1);
 	assert_int_equal(g.nraw, NRAW);
-	for (i = 0; i < g.n; i++)
-		assert_int_equal(g.v[i].kind, ATTACH_SYSCALL_RAW);
+	assert_int_equal(g.v[0].kind, ATTACH_SYSCALL_RAW);
+	assert_true(g.v[0].plan.flags & KSNOOP_PLAN_FUNC_VALUES);
+	assert_true(g.v[0].plan.side[KSNOOP_ENTRY].flags & KSNOOP_SIDE_RETRY);
+	{
+		const struct ksnoop_side_plan *e = &g.v[0].plan.side[KSNOOP_ENTRY];
+		const struct ksnoop_side_plan *x = &g.v[0].plan.side[KSNOOP_RETURN];
+		struct ksnoop_func_values fv;
+
+		assert_int_equal(e->nvalues, 7);
+		assert_int_equal(x->nvalues, 8);
+		assert_int_equal(x->stash_size, e->rec_size);
+		for (i = 0; i < e->nvalues; i++) {
+			assert_int_equal(x->values[i].rec_off, e->values[i].rec_off);
+			assert_int_equal(x->values[i].acc.size, e->values[i].acc.size);
+		}
+		assert_int_equal(x->values[1].acc.size, 256);
+		assert_int_equal(e->values[5].acc.size, 64);
+		resolver__func_values(&v[2].plan, &fv);
+		assert_int_equal(fv.nstashed, 3);
+		assert_int_equal(v[2].plan.bpf.side[KSNOOP_RETURN].values[3].rec_off, x->values[3].rec_off);
+	}
 	groups__free(&g);
-	/* ... and past it: every call keeps its own events, said. */
+	/* ... unless their predicates differ: past the limit, their own events, said. */
 	for (i = 0; i < NRAW; i++)
-		v[i].plan.bpf.side[KSNOOP_ENTRY].nvalues = 1 + i % (SYS_RAW_MAX_PROGRAMS + 1);
+		v[i].plan.bpf.side[KSNOOP_ENTRY].npreds = i % (SYS_RAW_MAX_PROGRAMS + 1);
 	assert_int_equal(groups__build(&g, &l, 16), 0);
 	free(v);
 	assert_int_equal(g.nraw, 0);

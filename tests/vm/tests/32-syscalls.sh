@@ -82,4 +82,29 @@ EXPECT   raw_count_getpid: match '^ +3 +sys:getpid$'
 EXPECT   raw_count_connect: match '^ +1 +sys:connect$'
 EXPECT   raw_count_no_compat: no_match 'sys:writev$'
 CASE
+# Every call printed on raw_syscalls: one program whatever each call's
+# values (func_values per number), and with -L each call's entry values
+# kept in the stash for its return, as many as it has.  The verifier of
+# each kernel takes the per-call values and the retried user reads.
+ks_case <<'CASE'
+NAME     raw_printed
+RUN      -c syscall_prog 'sys:*'
+WORKLOAD syscall_prog "$missing" 3 "$existing" 2 >/dev/null 2>&1
+TIMEOUT  600
+EXPECT   raw_printed_exit_status: exit 0
+EXPECT   raw_printed_raw: stderr '^ksnoop: sys: [1-9][0-9]* system call\(s\) on raw_syscalls \(.*\), [0-9]+ on their own events \(0 of a glob of more programs'
+EXPECT   raw_printed_name: count 3 "^    filename = \"$missing\"$"
+EXPECT   raw_printed_enoent: match '^    return = -2 \(ENOENT\)$'
+CASE
+ks_case <<'CASE'
+NAME     raw_stashed
+RUN      -c syscall_prog -L 1ns 'sys:*'
+WORKLOAD syscall_prog "$missing" 3 "$existing" 2 >/dev/null 2>&1
+TIMEOUT  600
+EXPECT   raw_stashed_exit_status: exit 0
+EXPECT   raw_stashed_raw: stderr '^ksnoop: sys: [1-9][0-9]* system call\(s\) on raw_syscalls \(.*\), [0-9]+ on their own events \(0 of a glob of more programs'
+EXPECT   raw_stashed_name: count 3 "^    filename = \"$missing\"$"
+EXPECT   raw_stashed_one_event: eq 0 "$(grep -c -- '^.* -> sys:openat$' "$OUT")"
+EXPECT   raw_stashed_with_return: eq 3 "$(awk -v f="    filename = \"$missing\"" '$0 == f { m = 1 } /^    return = -2 \(ENOENT\)$/ { n += m; m = 0 } /^[^ ]/ { m = 0 } END { print n + 0 }' "$OUT")"
+CASE
 rm -rf "$tmp"
