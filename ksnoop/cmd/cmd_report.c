@@ -463,6 +463,32 @@ static int print_events(struct replay *rp, struct ks_error *e)
 	return ferror(stdout) ? -EPIPE : ret;
 }
 
+/* Did some file record --track's counters (a --track recording of format 7)? */
+static bool track_counted(const struct replay *rp)
+{
+	int i, n = rp->nfiles ? rp->nfiles : 1;
+	bool track = false;
+
+	for (i = 0; i < rp_ntargets(rp); i++)
+		track |= rp_target(rp, i)->plan.bpf.track != KSNOOP_TRACK_NONE;
+	for (i = 0; track && i < n; i++)
+		if (recfile__meta(rp->nfiles ? rp->files[i].r : rp->r)->format >= 7)
+			return true;
+	return false;
+}
+
+/* --track's part of the summary, as the live run's print_summary() makes it. */
+static void track_summary(struct report_summary *s, const struct recfile_totals *t)
+{
+	s->tracking = true;
+	s->track_added = t->track_added;
+	s->track_freed = t->track_freed;
+	s->track_failed = t->track_failed;
+	s->track_alive = t->track_alive;
+	if (t->track_added > t->track_freed + t->track_alive)
+		s->track_evicted = t->track_added - t->track_freed - t->track_alive;
+}
+
 /* The live run's totals, from the END block's. */
 static struct report_summary summary_of(struct replay *rp)
 {
@@ -489,6 +515,8 @@ static struct report_summary summary_of(struct replay *rp)
 		s.tree_exited = t->tree_exited;
 		s.tree_exec = t->tree_exec;
 		s.tree_no_room = t->tree_no_room;
+		if (track_counted(rp))
+			track_summary(&s, t);
 	}
 	/* A tree's records that could not be kept for it: not printed, as live. */
 	s.unprinted += rp->tree.unprinted + rp->groups.unprinted;
@@ -1822,6 +1850,10 @@ static const struct recfile_totals *merged_totals(struct replay *rp)
 		rp->sum.tree_exited += t->tree_exited;
 		rp->sum.tree_exec += t->tree_exec;
 		rp->sum.tree_no_room += t->tree_no_room;
+		rp->sum.track_added += t->track_added;
+		rp->sum.track_freed += t->track_freed;
+		rp->sum.track_failed += t->track_failed;
+		rp->sum.track_alive += t->track_alive;
 	}
 	return any ? &rp->sum : NULL;
 }

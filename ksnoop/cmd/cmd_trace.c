@@ -813,6 +813,16 @@ static int finish_recording(struct trace *t, struct attacher *a)
 	};
 	int err = t->rec_err.err;
 
+	/* --track: the live summary's object counters, for report's (format 7). */
+	if (t->opts->track) {
+		long alive = attacher__tracked_count(a);
+
+		tot.track_added = attacher__counter(a, KSNOOP_CNT_TRACK_ADDED);
+		tot.track_freed = attacher__counter(a, KSNOOP_CNT_TRACK_FREED);
+		tot.track_failed = attacher__counter(a, KSNOOP_CNT_TRACK_FAILED);
+		tot.track_alive = alive > 0 ? alive : 0;
+	}
+
 	if (!err)
 		err = record__finish(t->rec, t->opts->record_path, &tot, &t->rec_err);
 	if (err)
