@@ -19,6 +19,8 @@ static int cmp_row(const void *a, const void *b)
 		return x->sub < y->sub ? -1 : 1;
 	if (x->tgid != y->tgid)
 		return x->tgid < y->tgid ? -1 : 1;
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
 	return (x->usub > y->usub) - (x->usub < y->usub);
 }
 
@@ -260,6 +262,7 @@ static __u32 first_frame(const struct counts_fmt *f, const struct count_row *row
 static void user_frames(const struct counts_fmt *f, const struct count_row *row,
 			char (*names)[FRAME_NAME_MAX], const char **frames, struct report_count *c)
 {
+	void *uctx = f->usym_ctx_of ? f->usym_ctx_of(f->ctx, row->source) : f->usym_ctx;
 	__u32 j;
 
 	c->ustacks = true;
@@ -267,7 +270,7 @@ static void user_frames(const struct counts_fmt *f, const struct count_row *row,
 	c->uframes = frames;
 	for (j = 0; j < row->nuframes; j++) {
 		if (!f->usymbolize ||
-		    f->usymbolize(f->usym_ctx, row->tgid, row->uframes[j], names[j], FRAME_NAME_MAX))
+		    f->usymbolize(uctx, row->tgid, row->uframes[j], names[j], FRAME_NAME_MAX))
 			snprintf(names[j], FRAME_NAME_MAX, "0x%llx", (unsigned long long)row->uframes[j]);
 		frames[j] = names[j];
 	}

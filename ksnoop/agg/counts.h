@@ -31,6 +31,11 @@ struct count_row {
 	__u32 tgid;
 	__u32 nuframes;
 	__u64 uframes[KSNOOP_STACK_DEPTH];	/* innermost first */
+	/*
+	 * report of several recordings: the row's recording, which names its
+	 * user frames (two hosts' processes are not one; else 0)
+	 */
+	__u32 source;
 };
 
 /*
@@ -86,6 +91,8 @@ struct counts_fmt {
 	bool (*user_func)(void *ctx, __u32 func_id);
 	print_usymbolize_fn usymbolize;
 	void *usym_ctx;
+	/* Of several recordings: the usym_ctx of a row's SOURCE (NULL: usym_ctx for all). */
+	void *(*usym_ctx_of)(void *ctx, __u32 source);
 };
 
 /*

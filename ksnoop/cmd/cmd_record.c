@@ -35,7 +35,7 @@
 /* kallsyms is ~6 MB on a distribution kernel: read no more than a block holds. */
 #define KALLSYMS_MAX	RECFILE_MAX_BLOCK
 
-int record__check_options(const struct options *o, bool usdt)
+int record__check_options(const struct options *o)
 {
 	const char *refused = o->json ? "-j" : o->oneline ? "--oneline" :
 			      o->has_depth ? "--depth" : o->zeros ? "-z" : NULL;
@@ -64,11 +64,6 @@ int record__check_options(const struct options *o, bool usdt)
 	}
 	if (!strcmp(o->record_path, "-") && isatty(STDOUT_FILENO)) {
 		log_error("record: -o - writes a binary file to stdout, which is a terminal; pipe it or name a file");
-		return -EINVAL;
-	}
-	/* report counts by kernel stacks only: a user stack's rows are the live run's alone. */
-	if (o->output == OUTPUT_COUNT && (o->ustack || (usdt && o->stack))) {
-		log_error("record: --count by user stacks (--ustack, a USDT probe's -s) is not recorded yet; record the events (without --count)");
 		return -EINVAL;
 	}
 	return 0;

@@ -17,7 +17,7 @@ struct target_list;
 struct spec;
 
 /* The options that are report's, not record's, refused (reported); 0 or -EINVAL. */
-int record__check_options(const struct options *o, bool usdt);
+int record__check_options(const struct options *o);
 /* --count/--hist: record the events, and say in O what report makes of them. */
 void record__aggregate_later(struct options *o);
 /*

@@ -437,7 +437,7 @@ static int print_events(struct replay *rp, struct ks_error *e)
 						   rec, size, e))
 			return e->err;
 		if (plan->bpf.tree) {
-			if (!tree_print__event(&rp->tree, &rp->printer, plan, rec, size,
+			if (!tree_print__event(&rp->tree, rp->file, &rp->printer, plan, rec, size,
 					       replay_plan_of, rp))
 				continue;
 		} else if (group && (ev->flags & KSNOOP_EV_OBJECT)) {
@@ -461,6 +461,32 @@ static int print_events(struct replay *rp, struct ks_error *e)
 	       group_print__end_one(&rp->groups, &rp->printer, replay_plan_of, rp))
 		;
 	return ferror(stdout) ? -EPIPE : ret;
+}
+
+/* Did some file record --track's counters (a --track recording of format 7)? */
+static bool track_counted(const struct replay *rp)
+{
+	int i, n = rp->nfiles ? rp->nfiles : 1;
+	bool track = false;
+
+	for (i = 0; i < rp_ntargets(rp); i++)
+		track |= rp_target(rp, i)->plan.bpf.track != KSNOOP_TRACK_NONE;
+	for (i = 0; track && i < n; i++)
+		if (recfile__meta(rp->nfiles ? rp->files[i].r : rp->r)->format >= 7)
+			return true;
+	return false;
+}
+
+/* --track's part of the summary, as the live run's print_summary() makes it. */
+static void track_summary(struct report_summary *s, const struct recfile_totals *t)
+{
+	s->tracking = true;
+	s->track_added = t->track_added;
+	s->track_freed = t->track_freed;
+	s->track_failed = t->track_failed;
+	s->track_alive = t->track_alive;
+	if (t->track_added > t->track_freed + t->track_alive)
+		s->track_evicted = t->track_added - t->track_freed - t->track_alive;
 }
 
 /* The live run's totals, from the END block's. */
@@ -489,6 +515,8 @@ static struct report_summary summary_of(struct replay *rp)
 		s.tree_exited = t->tree_exited;
 		s.tree_exec = t->tree_exec;
 		s.tree_no_room = t->tree_no_room;
+		if (track_counted(rp))
+			track_summary(&s, t);
 	}
 	/* A tree's records that could not be kept for it: not printed, as live. */
 	s.unprinted += rp->tree.unprinted + rp->groups.unprinted;
@@ -515,7 +543,7 @@ static int timeline_record(struct replay *rp, struct perfetto *pf, const void *r
 		return 1;
 	}
 	/* A tree's calls wait for their root, as print_events() prints them. */
-	if (!tree_print__take(&rp->tree, plan, rec, size, replay_plan_of, rp, &s))
+	if (!tree_print__take(&rp->tree, rp->file, plan, rec, size, replay_plan_of, rp, &s))
 		return 0;
 	perfetto__tree(pf, plan, rec, size, &s, replay_plan_of, rp);
 	tree_print__done(&s);
@@ -639,7 +667,7 @@ static __u64 row_hash(const struct count_row *r)
 
 	for (i = 0; i < r->nframes; i++)
 		h = (h ^ r->frames[i]) * 0x100000001b3ULL;
-	h = (h ^ r->tgid ^ (__u64)r->nuframes << 32) * 0x100000001b3ULL;
+	h = (h ^ r->tgid ^ (__u64)r->nuframes << 32 ^ (__u64)r->source << 48) * 0x100000001b3ULL;
 	for (i = 0; i < r->nuframes; i++)
 		h = (h ^ r->uframes[i]) * 0x100000001b3ULL;
 	for (i = 0; r->has_key && i < sizeof(r->key); i++)
@@ -651,7 +679,7 @@ static bool same_row(const struct count_row *a, const struct count_row *b)
 {
 	return a->func_id == b->func_id && a->sub == b->sub && a->nframes == b->nframes &&
 	       !memcmp(a->frames, b->frames, a->nframes * sizeof(a->frames[0])) &&
-	       a->tgid == b->tgid && a->nuframes == b->nuframes &&
+	       a->tgid == b->tgid && a->source == b->source && a->nuframes == b->nuframes &&
 	       !memcmp(a->uframes, b->uframes, a->nuframes * sizeof(a->uframes[0])) &&
 	       a->has_key == b->has_key && !memcmp(a->key, b->key, sizeof(a->key));
 }
@@ -726,7 +754,24 @@ static bool target_is_user(void *ctx, __u32 func_id)
 	return t && user_stack_plan(&t->plan);
 }
 
-/* REC's row: its function, and its stack if the plan took one. */
+/* Does PLAN take --ustack's user stack (on either side)? */
+static bool plan_has_ustack(const struct capture_plan *plan)
+{
+	int kind, i;
+
+	for (kind = 0; kind < KSNOOP_NR_KINDS; kind++)
+		for (i = 0; i < plan->nvalues[kind]; i++)
+			if (plan->values[kind][i].how == PRINT_USTACK)
+				return true;
+	return false;
+}
+
+/*
+ * REC's row: its function, and its stacks if the plan took them: -s's
+ * (a kernel stack, or a user function's or USDT probe's user stack) and
+ * --ustack's.  A user stack's row is per process even when the stack
+ * could not be read, as BPF keys it live (agg.bpf.h, count_call()).
+ */
 static void row_of(const struct capture_plan *plan, const void *rec, bool stacks,
 		   struct count_row *row)
 {
@@ -737,22 +782,26 @@ static void row_of(const struct capture_plan *plan, const void *rec, bool stacks
 	row->func_id = ev->func_id;
 	row->sub = -1;
 	row->usub = -1;
-	for (i = 0; stacks && i < plan->nvalues[ev->kind]; i++) {
+	for (i = 0; i < plan->nvalues[ev->kind]; i++) {
 		const struct ksnoop_value *vh = (const void *)((const char *)rec +
 			plan->bpf.side[ev->kind].values[i].rec_off);
+		enum print_how how = plan->values[ev->kind][i].how;
+		bool user = how == PRINT_USTACK || (how == PRINT_STACK && user_stack_plan(plan));
 
-		if (plan->values[ev->kind][i].how != PRINT_STACK)
+		if (how != PRINT_USTACK && (how != PRINT_STACK || !stacks))
 			continue;
+		if (user)
+			row->tgid = ev->tgid;
 		if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK)
-			break;
-		row->sub = 0;
-		if (user_stack_plan(plan)) {
+			continue;
+		if (how == PRINT_STACK)
+			row->sub = 0;
+		if (user) {
 			user_row(row, ev->tgid, (const __u64 *)(vh + 1), vh->len / 8);
-			break;
+			continue;
 		}
 		row->nframes = vh->len / 8 < KSNOOP_STACK_DEPTH ? vh->len / 8 : KSNOOP_STACK_DEPTH;
 		memcpy(row->frames, vh + 1, row->nframes * 8);
-		break;
 	}
 }
 
@@ -955,6 +1004,27 @@ static void by_fmt(const struct replay *rp, struct counts_fmt *fmt)
 		fmt->by_names[fmt->nby] = rp->by->by.part[fmt->nby];
 }
 
+/* The recording SOURCE's user frame names (counts_fmt's usym_ctx_of), of several. */
+static void *count_usyms_of(void *ctx, __u32 source)
+{
+	const struct replay *rp = ctx;
+
+	return rp->files[source].r;
+}
+
+/*
+ * A row's user frames are named from its own recording's USYMS: of
+ * several, each row keeps its recording (two hosts' pids are not one
+ * process either); an older file names none (recfile__usymbolize()).
+ */
+static void count_usyms(const struct replay *rp, struct counts_fmt *fmt)
+{
+	if (!rp->merge)
+		return;
+	fmt->usymbolize = recfile__usymbolize;
+	fmt->usym_ctx_of = count_usyms_of;
+}
+
 static int print_counts(struct replay *rp, struct ks_error *e)
 {
 	bool stacks = recfile__meta(rp->r)->stack;
@@ -970,6 +1040,10 @@ static int print_counts(struct replay *rp, struct ks_error *e)
 	size_t size, i;
 	int ret = rp->opts->by ? by_setup(rp, e) : 0;
 
+	/* --ustack recorded: rows per user stack too, as a live --count --ustack. */
+	for (i = 0; i < (size_t)rp_ntargets(rp); i++)
+		fmt.ustacks |= plan_has_ustack(&rp_target(rp, i)->plan);
+	count_usyms(rp, &fmt);
 	by_fmt(rp, &fmt);
 	while (ret >= 0 && (ret = replay_next(rp, &rec, &size, e)) > 0) {
 		const struct ksnoop_event *ev = rec;
@@ -979,6 +1053,9 @@ static int print_counts(struct replay *rp, struct ks_error *e)
 			continue;
 		row_of(plan, rec, stacks, &row);
 		row.func_id = rp_canon(rp, ev->func_id);
+		/* A user stack's row is per process, so per recording; the others add up. */
+		if (row.tgid)
+			row.source = rp->file;
 		if (rp->by && !by_key(rp->by, plan, rec, &row))
 			continue;
 		if (!table_add(&t, &row)) {
@@ -1741,8 +1818,7 @@ static int merged_next(struct replay *rp, const void **rec, size_t *size, struct
 		rp->printer.opts.symbolize_any = po.symbolize_any;
 		rp->printer.opts.sym_ctx = po.sym_ctx;
 		report_usyms(&rp->printer.opts, rf->r);
-		/* A tree's calls wait for their root by task in this file, not another host's. */
-		rp->tree.source = (__u32)f;
+		/* Its tree's calls wait for their root by task in this file, not another host's. */
 		rp->file = f;
 		*rec = rp->copy;
 		*size = sz;
@@ -1774,6 +1850,10 @@ static const struct recfile_totals *merged_totals(struct replay *rp)
 		rp->sum.tree_exited += t->tree_exited;
 		rp->sum.tree_exec += t->tree_exec;
 		rp->sum.tree_no_room += t->tree_no_room;
+		rp->sum.track_added += t->track_added;
+		rp->sum.track_freed += t->track_freed;
+		rp->sum.track_failed += t->track_failed;
+		rp->sum.track_alive += t->track_alive;
 	}
 	return any ? &rp->sum : NULL;
 }

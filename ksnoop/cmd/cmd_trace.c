@@ -122,7 +122,7 @@ static const struct capture_plan *plan_of(void *ctx, __u32 func_id)
 static void tree_event(struct trace *t, const struct capture_plan *plan, const void *data,
 		       size_t size)
 {
-	tree_print__event(&t->tree, &t->printer, plan, data, size, plan_of, t);
+	tree_print__event(&t->tree, 0, &t->printer, plan, data, size, plan_of, t);
 	t->unprinted += t->tree.unprinted;
 	t->tree.unprinted = 0;
 }
@@ -833,6 +833,16 @@ static int finish_recording(struct trace *t, struct attacher *a)
 	};
 	int err = t->rec_err.err;
 
+	/* --track: the live summary's object counters, for report's (format 7). */
+	if (t->opts->track) {
+		long alive = attacher__tracked_count(a);
+
+		tot.track_added = attacher__counter(a, KSNOOP_CNT_TRACK_ADDED);
+		tot.track_freed = attacher__counter(a, KSNOOP_CNT_TRACK_FREED);
+		tot.track_failed = attacher__counter(a, KSNOOP_CNT_TRACK_FAILED);
+		tot.track_alive = alive > 0 ? alive : 0;
+	}
+
 	if (!err)
 		err = record__finish(t->rec, t->opts->record_path, &tot, &t->rec_err);
 	if (err)
@@ -1186,10 +1196,6 @@ static int check_specs(struct trace *t, char **argv, enum spec_kind kind)
 	      targets__check_min_duration(t->specs, t->nspecs, o->pair ? 0 : o->min_duration_ns) ?:
 	      check_tree(t, kind);
 	/* A user function's -s is its user stack, named as --ustack's are. */
-	if (!ret && o->stack && o->record_output == OUTPUT_COUNT && has_ufunc(t)) {
-		log_error("record: --count by user stacks (a user function's -s) is not recorded yet; record the events (without --count)");
-		ret = -EINVAL;
-	}
 	if (!ret && o->stack && !t->printer.opts.usym_ctx && has_ufunc(t) &&
 	    !(t->printer.opts.usym_ctx = usym__new(NULL))) {
 		log_error("out of memory");
@@ -1396,7 +1402,7 @@ int do_record(int argc, char **argv, const struct options *opts)
 		argv++;
 	}
 	o.recording = true;
-	if (record__check_options(&o, kind == SPEC_USDT))
+	if (record__check_options(&o))
 		return -EINVAL;
 	record__aggregate_later(&o);
 	return trace_main(argc, argv, &o, kind);

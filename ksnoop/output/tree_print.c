@@ -2,15 +2,16 @@
 #include <stdlib.h>
 #include "tree_print.h"
 
-int tree_print__take(struct tree_print *tp, const struct capture_plan *plan, const void *data,
-		     size_t size, print_plan_fn plan_of, void *ctx, struct tree_session *s)
+int tree_print__take(struct tree_print *tp, __u32 source, const struct capture_plan *plan,
+		     const void *data, size_t size, print_plan_fn plan_of, void *ctx,
+		     struct tree_session *s)
 {
 	const struct ksnoop_event *ev = data;
 	int n, i, code;
 	enum tree_ret ret;
 
 	if (plan->bpf.tree == KSNOOP_TREE_INNER) {
-		if (tree_pending__add(&tp->pending, tree_task_key(tp->source, ev->tid), ev->session,
+		if (tree_pending__add(&tp->pending, tree_task_key(source, ev->tid), ev->session,
 				      data, size))
 			tp->unprinted++;
 		return 0;
@@ -22,7 +23,7 @@ int tree_print__take(struct tree_print *tp, const struct capture_plan *plan, con
 		tp->unprinted++;
 		return 0;
 	}
-	n = tree_pending__take(&tp->pending, tree_task_key(tp->source, ev->tid), ev->session,
+	n = tree_pending__take(&tp->pending, tree_task_key(source, ev->tid), ev->session,
 			       s->calls, n);
 	for (i = 0; i < n; i++) {
 		const struct ksnoop_event *c = s->calls[i].rec;
@@ -50,13 +51,13 @@ void tree_print__done(struct tree_session *s)
 	s->n = 0;
 }
 
-int tree_print__event(struct tree_print *tp, struct printer *p,
+int tree_print__event(struct tree_print *tp, __u32 source, struct printer *p,
 		      const struct capture_plan *plan, const void *data, size_t size,
 		      print_plan_fn plan_of, void *ctx)
 {
 	struct tree_session s;
 
-	if (!tree_print__take(tp, plan, data, size, plan_of, ctx, &s))
+	if (!tree_print__take(tp, source, plan, data, size, plan_of, ctx, &s))
 		return 0;
 	printer__tree(p, plan, data, size, s.calls, s.first, plan_of, ctx);
 	tree_print__done(&s);

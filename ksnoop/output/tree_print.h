@@ -14,7 +14,6 @@
 struct tree_print {
 	struct tree_pending pending;
 	__u64 unprinted;	/* records that could not be kept or printed */
-	__u32 source;		/* the next record's recording, of several merged (else 0) */
 };
 
 /* A session ended by its root's record: its calls assembled (tree.h). */
@@ -26,21 +25,24 @@ struct tree_session {
 
 /*
  * The engine under every output of a tree: take the record DATA of PLAN
- * (plan->bpf.tree set).  An inner call's is kept: 0.  A root's: 1, its
+ * (plan->bpf.tree set), of recording SOURCE (of several merged; else 0:
+ * two hosts' tids are not one task).  An inner call's is kept: 0.  A root's: 1, its
  * session's calls into S, assembled, the first failing one marked, for
  * the caller to draw and give back with tree_print__done(); 0 without
  * memory (counted in unprinted).
  */
-int tree_print__take(struct tree_print *tp, const struct capture_plan *plan, const void *data,
-		     size_t size, print_plan_fn plan_of, void *ctx, struct tree_session *s);
+int tree_print__take(struct tree_print *tp, __u32 source, const struct capture_plan *plan,
+		     const void *data, size_t size, print_plan_fn plan_of, void *ctx,
+		     struct tree_session *s);
 void tree_print__done(struct tree_session *s);
 
 /*
  * Take the record DATA of PLAN, a tree's root or inner call (plan->bpf.tree
- * set): 1 if it was a root and its tree printed through P, 0 if kept.
+ * set), of recording SOURCE: 1 if it was a root and its tree printed
+ * through P, 0 if kept.
  * PLAN_OF(CTX, id) gives the plans of the inner calls.
  */
-int tree_print__event(struct tree_print *tp, struct printer *p,
+int tree_print__event(struct tree_print *tp, __u32 source, struct printer *p,
 		      const struct capture_plan *plan, const void *data, size_t size,
 		      print_plan_fn plan_of, void *ctx);
 void tree_print__free(struct tree_print *tp);

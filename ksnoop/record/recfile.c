@@ -453,6 +453,7 @@ struct recfile_writer {
 	__u64 *prev;
 	size_t prev_len, prev_cap;	/* prev_len 0: the block's first record */
 	bool tree;		/* a recording of --tree: END carries its counters */
+	bool track;		/* of --track: END carries the tree's and its own */
 	struct usym_table usyms;	/* the user frames named so far */
 	struct buf usym_block;	/* USYMS not written yet: count u32, then the entries */
 	__u32 usym_pending;
@@ -760,8 +761,10 @@ int recfile_writer__begin(struct recfile_writer *w, const struct recfile_meta *m
 	struct buf b = {};
 	int err, i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		w->tree |= targets[i].plan.bpf.tree != KSNOOP_TREE_NONE;
+		w->track |= targets[i].plan.bpf.track != KSNOOP_TRACK_NONE;
+	}
 	if (w->tmp) {
 		err = replace_file(w, e);
 		if (err)
@@ -942,7 +945,8 @@ int recfile_writer__finish(struct recfile_writer *w, const struct recfile_totals
 
 	tot.records = w->records;
 	if (!err)
-		err = write_block(w, RECFILE_END, &tot, w->tree ? sizeof(tot) : RECFILE_END_SIZE, e);
+		err = write_block(w, RECFILE_END, &tot, w->track ? sizeof(tot) :
+					       w->tree ? RECFILE_END_TREE_SIZE : RECFILE_END_SIZE, e);
 	if (!err && w->own_fd && close(w->fd)) {
 		err = ks_fail(e, ks_runtime_errno(-errno), "record: closing the file failed: %s",
 			      strerror(errno));
@@ -1620,7 +1624,9 @@ static int take_block(struct recfile *r, __u32 type, char *p, size_t len, __u64 
 		r->pos = 0;
 		return 0;
 	case RECFILE_END:
-		if (len != RECFILE_END_SIZE && len != sizeof(r->totals)) {
+		/* --track's counters came with format 7. */
+		if (len != RECFILE_END_SIZE && len != RECFILE_END_TREE_SIZE &&
+		    (len != sizeof(r->totals) || r->meta.format < 7)) {
 			free(p);
 			return bad(r, e, at, "end block of the wrong size");
 		}

@@ -42,9 +42,10 @@
 #define RECFILE_MAGIC_LEN	8
 /*
  * 6: a value may be a packet (PRINT_SKB_PACKET: record --pcap, report
- * --pcap), and USYMS blocks name user stacks' frames.
+ * --pcap), and USYMS blocks name user stacks' frames.  7: the END of a
+ * --track recording holds the live summary's object counters.
  */
-#define RECFILE_VERSION		6
+#define RECFILE_VERSION		7
 /* The oldest version a reader takes: 2 has the same records, zlib blocks. */
 #define RECFILE_OLDEST_VERSION	2
 /* Events are written in blocks of about this much raw data. */
@@ -144,10 +145,21 @@ struct recfile_totals {
 	__u64 tree_exited;
 	__u64 tree_exec;
 	__u64 tree_no_room;
+	/*
+	 * --track's counters (the live summary's), in a recording of --track
+	 * only (format 7): objects that joined the set, were freed, could
+	 * not join, and were still tracked at the end.
+	 */
+	__u64 track_added;
+	__u64 track_freed;
+	__u64 track_failed;
+	__u64 track_alive;
 };
 
-/* END without --tree's counters: every recording but one of --tree. */
+/* END without --tree's counters: every recording but one of --tree or --track. */
 #define RECFILE_END_SIZE	offsetof(struct recfile_totals, tree_dropped)
+/* END of a recording of --tree (not of --track): with the tree counters. */
+#define RECFILE_END_TREE_SIZE	offsetof(struct recfile_totals, track_added)
 
 /* One target of the recording, as PLANS gives it back (func_id is its index). */
 struct recfile_target {

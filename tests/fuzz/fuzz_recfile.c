@@ -156,8 +156,8 @@ static void print_records(struct recfile *r)
 		const struct capture_plan *plan = &recfile__target(r, ev->func_id)->plan;
 
 		if (plan->bpf.tree) {
-			tree_print__event(&tt, &pt, plan, copy, size, plan_of, r);
-			tree_print__event(&tj, &pj, plan, copy, size, plan_of, r);
+			tree_print__event(&tt, 0, &pt, plan, copy, size, plan_of, r);
+			tree_print__event(&tj, 0, &pj, plan, copy, size, plan_of, r);
 		} else {
 			printer__event(&pt, plan, copy, size);
 			printer__event(&pj, plan, copy, size);

@@ -224,8 +224,8 @@ CASE
 # --group at report time (issue 47): a recording of --track, reported with
 # --group, prints what a live --track --group run printed for the same
 # events, text and -j, byte for byte but for the times (each ksnoop's own
-# BPF program reads the clock) and the summary's object counters (the
-# END block does not keep them); -n 2 as live -n 2 says (issue 45).
+# BPF program reads the clock), the summary too: its object counters
+# are kept in END (format 7); -n 2 as live -n 2 says (issue 45).
 . "$(dirname "$0")/record.bash"
 specs=("tp:net:net_dev_queue(struct sk_buff *s, s->len == 98, s->len)"
        "tp:net:netif_receive_skb(struct sk_buff *s, s->len == 98, s->len)")
@@ -238,13 +238,18 @@ end $glt $glj $grec
 expect_match track_group_recorded "^ksnoop: 9 events recorded to $tmp/g.ksr" "$(cat "$tmp/egr")"
 gnorm() {
 	sed -E 's/^[0-9:.]+ cpu/TIME cpu/; s/ in [0-9.]+ [mun]?s, / in T, /; s/ \+[0-9.]+ [mun]?s$/ +T/
-		s/"(time_ns|since_first_ns|span_ns)":[0-9]+/"\1":T/g; /^\{"type":"summary"/d'
+		s/"(time_ns|since_first_ns|span_ns)":[0-9]+/"\1":T/g'
 }
 ks report --group "$tmp/g.ksr" >"$tmp/grt" 2>"$tmp/egrt"
 expect_eq track_group_report_status 0 "$?"
 check track_group_report_text_as_live cmp <(gnorm <"$tmp/glt") <(gnorm <"$tmp/grt")
 ks report -j --group "$tmp/g.ksr" >"$tmp/grj" 2>/dev/null
 check track_group_report_json_as_live cmp <(gnorm <"$tmp/glj") <(gnorm <"$tmp/grj")
+# The text summary (stderr, after the live run's attach notes); JSON's is compared above.
+expect_eq track_group_report_summary_as_live "$(grep '^ksnoop: 9 events printed' "$tmp/eglt")" \
+	"$(grep '^ksnoop: [0-9]* events printed' "$tmp/egrt")"
+expect_match track_group_report_summary_objects '; 3 objects tracked, 3 freed, 0 still tracked$' \
+	"$(cat "$tmp/egrt")"
 expect_eq track_group_report_groups 3 "$(grep -cE '^object 0x[0-9a-f]+: 3 event\(s\) in [0-9.]+ [mun]?s, freed$' "$tmp/grt")"
 # -n 2: the second event ends what prints; the free read after it says how the group ended.
 expect_match track_group_report_n '^object 0x[0-9a-f]+: 2 event\(s\) in [0-9.]+ [mun]?s, freed \(its free is not printed: tracing stopped\)$' \

@@ -35,12 +35,6 @@ for b in gcc-O0 clang-O2; do
 	cp "$UP/app-$b" "$tmp/"
 done
 
-# A user function's -s is a user stack: recorded (48-record-ustack), but
-# report counts by kernel stacks only, so record --count -s is refused.
-refused record_stack_refused "^ksnoop: record: --count by user stacks \(a user function's -s\) is not recorded yet; record the events \(without --count\)$" \
-	record --count -o "$tmp/u.rec" -s "u:$tmp/app-gcc-O0:uf_add"
-expect_eq record_stack_no_file "" "$(ls "$tmp/u.rec" 2>/dev/null)"
-
 # app_waits NAME: `app tree` of $A started, held on a pipe (its pid in $pid
 # for RUN's -p; ksnoop must not hold the pipe: 6>&-); app_go lets it make
 # its calls and waits (bounded, by count) for its "done".

@@ -27,7 +27,6 @@ record_tree           record --tree -o "$tmp/x" do_sys_openat2
 report_tree           report --tree "$tmp/exists"
 record_stats          record --stats -o "$tmp/x" f
 record_interval       record --count --interval 1s -o "$tmp/x" f
-record_ustack         record --count --ustack -o "$tmp/x" tp:sched_process_exec
 record_no_such_tp     record -o "$tmp/nope.ksr" tp:nope_nope
 output_without_record -o "$tmp/x" tp:sched_process_exec
 info_without_report   --info info tp:sched_process_exec

@@ -766,7 +766,7 @@ static void test_perfetto_tree_order(void **state)
 					       .kind = seq[i].kind, .depth = seq[i].depth,
 					       .flags = seq[i].d ? KSNOOP_EV_DURATION : 0,
 					       .session = 1, .comm = "t" };
-		if (!tree_print__take(&tp, &tree_plans[seq[i].id], &ev[i], sizeof(ev[i]),
+		if (!tree_print__take(&tp, 0, &tree_plans[seq[i].id], &ev[i], sizeof(ev[i]),
 				      tree_plan_of, NULL, &ts))
 			continue;
 		kept++;

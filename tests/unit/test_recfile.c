@@ -507,8 +507,8 @@ static void test_bad_files(void **state)
 	memcpy(f.bytes, "NOTKSNOOP-and-more", 18);
 	f.len = 18;
 	refused(f, "'t.ksr' is not a ksnoop recording");
-	refused(edited(0, bump_version), "format version 99; this ksnoop reads versions 2 to 6");
-	refused(edited(0, version_1), "report: 't.ksr': format version 1; this ksnoop reads versions 2 to 6");
+	refused(edited(0, bump_version), "format version 99; this ksnoop reads versions 2 to 7");
+	refused(edited(0, version_1), "report: 't.ksr': format version 1; this ksnoop reads versions 2 to 7");
 	refused(edited(0, swap_order), "header in another byte order, or not a header at byte 8");
 	refused(edited(0, header_cut_short), "header does not parse at byte 8");
 	refused(edited(0, output_unknown), "header does not parse at byte 8");
@@ -874,6 +874,69 @@ static struct file with_block(const struct file *f, struct block u, int version)
 	return join(b, n + 1);
 }
 
+/* F with an END of LEN bytes (its totals T, zeros past them) and VERSION in its header. */
+static struct file with_end(const struct file *f, const struct recfile_totals *t, size_t len,
+			    int version)
+{
+	struct block b[8];
+	int n = split_stored(f, b, 7);
+
+	assert_int_equal(n, 5);
+	b[0].raw[4] = version;
+	free(b[4].raw);
+	b[4].raw = calloc(1, sizeof(*t) + 8);
+	memcpy(b[4].raw, t, len < sizeof(*t) ? len : sizeof(*t));
+	b[4].len = len;
+	return join(b, n);
+}
+
+/* Format 7: a --track recording's END keeps the live summary's object counters. */
+static void test_track_end(void **state)
+{
+	struct resolved *res = resolve_ok(SPEC_TEXT);
+	struct file f = write_file(&res->plan, true), g;
+	struct recfile_totals t = { .records = 1, .track_added = 5, .track_freed = 3,
+				    .track_failed = 1, .track_alive = 2 };
+	const struct recfile_totals *got;
+	struct ks_error e;
+	const void *rec;
+	size_t size;
+	FILE *in;
+	struct recfile *r;
+
+	resolved_free(res);
+	g = with_end(&f, &t, sizeof(t), RECFILE_VERSION);
+	r = open_file(&g, &in, &e);
+	assert_non_null(r);
+	while (recfile__next(r, &rec, &size, &e) > 0)
+		;
+	got = recfile__totals(r);
+	assert_non_null(got);
+	assert_int_equal(got->track_added, 5);
+	assert_int_equal(got->track_freed, 3);
+	assert_int_equal(got->track_failed, 1);
+	assert_int_equal(got->track_alive, 2);
+	recfile__free(r);
+	fclose(in);
+	free(g.bytes);
+	/* A --tree END (format 6's) is read still, its track counters 0. */
+	g = with_end(&f, &t, RECFILE_END_TREE_SIZE, 6);
+	r = open_file(&g, &in, &e);
+	assert_non_null(r);
+	while (recfile__next(r, &rec, &size, &e) > 0)
+		;
+	assert_non_null(recfile__totals(r));
+	assert_int_equal(recfile__totals(r)->track_added, 0);
+	recfile__free(r);
+	fclose(in);
+	free(g.bytes);
+	/* The counters in a format 6 file, or an END of another size: refused. */
+	refused(with_end(&f, &t, sizeof(t), 6), "end block of the wrong size");
+	refused(with_end(&f, &t, sizeof(t) - 8, RECFILE_VERSION), "end block of the wrong size");
+	refused(with_end(&f, &t, sizeof(t) + 8, RECFILE_VERSION), "end block of the wrong size");
+	free(f.bytes);
+}
+
 static void test_usyms_refused(void **state)
 {
 	struct resolved *res = resolve_ok(SPEC_TEXT);
@@ -940,6 +1003,7 @@ int main(void)
 		TEST(test_delta_sizes_vary),
 		TEST(test_usyms_round_trip),
 		TEST(test_usyms_refused),
+		TEST(test_track_end),
 	};
 
 	return cmocka_run_group_tests(tests, build_btf, free_btf);
