@@ -147,7 +147,18 @@ static void group_freed_unprinted(struct trace *t, const struct ksnoop_event *ev
 
 static const char *target_name(void *ctx, __u32 func_id);
 
-/* --pcap: EV's packets to the file; a write that failed ends the run (said). */
+/* --pcap: ERR from writing the file (E said what); a failed write ends the run (said). */
+static int pcap_written(struct trace *t, int err, const struct ks_error *e)
+{
+	if (!err)
+		return 0;
+	log_ks_error(e);
+	t->output_closed = true;
+	t->pcap_err = err;
+	return err;
+}
+
+/* --pcap: EV's packets to the file. */
 static int write_packets(struct trace *t, const struct ksnoop_event *ev, const void *data,
 			 size_t size)
 {
@@ -155,26 +166,16 @@ static int write_packets(struct trace *t, const struct ksnoop_event *ev, const v
 	int err = pcap_events__event(t->pcap, &t->targets.v[ev->func_id].plan,
 				     target_name(t, ev->func_id), data, size, &e);
 
-	if (!err)
-		return 0;
-	log_ks_error(&e);
-	t->output_closed = true;
-	t->pcap_err = err;
-	return err;
+	return pcap_written(t, err, &e);
 }
 
-/* --pcap: the batch's packets out to the file; a write that failed ends the run (said). */
+/* --pcap: the batch's packets out to the file. */
 static int flush_pcap(struct trace *t)
 {
 	struct ks_error e;
 	int err = pcap_events__flush(t->pcap, &e);
 
-	if (!err)
-		return 0;
-	log_ks_error(&e);
-	t->output_closed = true;
-	t->pcap_err = err;
-	return err;
+	return pcap_written(t, err, &e);
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
