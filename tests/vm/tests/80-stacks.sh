@@ -74,10 +74,13 @@ for mode in $(vm_modes); do
 		WORKLOAD dd if=/dev/zero of=/dev/null bs=4096 count=3 2>/dev/null
 		EXPECT   eq '{"type":"hist","func":"vfs_read","value":"return","count":3,"buckets":[{"min":4096,"max":8191,"count":3}],"p50":8191,"p90":8191,"p99":8191,"max":4096}' \
 		         "$(record hist "$OUT")"
-		# (session_in_stash: where kprobe.session's entries waited, 89-session)
+		# (session_in_stash: where kprobe.session's entries waited, 89-session;
+		# missed: the kernel's recursion misses, another task's vfs_read on a
+		# CPU where the program was preempted (fentry on 7.3, PREEMPT_LAZY:
+		# once in s59's CI under load), not dd's: counted is 3.)
 		EXPECT   ${T}_hist_return_summary: \
-		         eq '{"type":"summary","counted":3,"not_printed":0,"not_counted":0,"unreadable":0,"stacks_not_taken":0,"not_followed":0,"missed":0}' \
-		         "$(record summary "$OUT" | jq -c 'del(.session_in_stash)')"
+		         eq '{"type":"summary","counted":3,"not_printed":0,"not_counted":0,"unreadable":0,"stacks_not_taken":0,"not_followed":0}' \
+		         "$(record summary "$OUT" | jq -c 'del(.session_in_stash, .missed)')"
 		EXPECT   ${T}_hist_return_two_records: eq 2 "$(wc -l < "$OUT")"
 	CASE
 	# --hist without a value: durations, counted at the return; three
