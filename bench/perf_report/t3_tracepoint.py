@@ -194,12 +194,20 @@ Commands:
 
     def kept_text(self, name):
         """bench/NAME's text, as it is, if it is there: what a script that
-        bench/run does not run measured (tpcost.py, pfilter.py, pcap.py)."""
+        bench/run does not run measured (tpcost.py, pfilter.py, pcap.py).
+        A line `<!-- glance: | TARGET | MEASURED | VERDICT | -->` is not
+        printed there but goes to the targets at a glance."""
         path = os.path.join(os.path.dirname(__file__), os.pardir, name)
         if not os.path.isfile(path):
             return
         with open(path, encoding="utf-8") as f:
-            self.w(f.read().rstrip("\n"))
+            text = f.read().rstrip("\n")
+        for line in text.split("\n"):
+            m = re.match(r"^<!-- glance: (\|.*\|) -->$", line)
+            if m:
+                self.verdicts.append(m.group(1))
+            else:
+                self.w(line)
         self.w()
 
     def prog_cost(self):
