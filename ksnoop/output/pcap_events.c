@@ -73,6 +73,12 @@ void pcap_events__comment(const struct ksnoop_event *ev, const char *name, char 
 			 (unsigned long long)ev->object, ev->session);
 }
 
+/* ERR (-errno) from writing the file, said in E: a runtime failure. */
+static int write_failed(int err, struct ks_error *e)
+{
+	return ks_fail(e, ks_runtime_errno(err), "--pcap: writing failed: %s", strerror(-err));
+}
+
 /* One packet value VH (with AVAIL bytes after its header) of event EV. */
 static int write_packet(struct pcap_events *pe, const struct ksnoop_event *ev, const char *name,
 			const struct ksnoop_value *vh, size_t avail, struct ks_error *e)
@@ -91,7 +97,7 @@ static int write_packet(struct pcap_events *pe, const struct ksnoop_event *ev, c
 	p.time_ns = ev->time_ns + pe->clock_offset_ns;
 	err = pcapng__packet(pe->w, &p);
 	if (err)
-		return ks_fail(e, ks_runtime_errno(err), "--pcap: writing failed: %s", strerror(-err));
+		return write_failed(err, e);
 	pe->written++;
 	return 0;
 }
@@ -136,10 +142,7 @@ int pcap_events__flush(struct pcap_events *pe, struct ks_error *e)
 {
 	int err = pcapng__flush(pe->w);
 
-	if (err)
-		return ks_fail(e, ks_runtime_errno(err), "--pcap: writing failed: %s",
-			       strerror(-err));
-	return 0;
+	return err ? write_failed(err, e) : 0;
 }
 
 int pcap_events__close(struct pcap_events *pe, struct ks_error *e)
