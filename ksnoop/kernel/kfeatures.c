@@ -434,11 +434,16 @@ static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool
 					 i != FEAT_KPROBE_SESSION && i != FEAT_FSESSION);
 	f->have[FEAT_TP_COOKIES] = probe_tp_cookies(f);
 	if (funcs) {
-		f->fentry_err = probe_fentry(vmlinux);
+		/*
+		 * An fsession link is a trampoline as fentry's is: where it
+		 * attaches, fentry does too, and the one attach is the
+		 * probe's cost (some 130 ms each under emulation, 7.3).
+		 */
+		f->have[FEAT_FSESSION] = probe_fsession(vmlinux);
+		f->fentry_err = f->have[FEAT_FSESSION] ? 0 : probe_fentry(vmlinux);
 		f->have[FEAT_FENTRY] = f->fentry_err == 0;
 		f->have[FEAT_KPROBE_MULTI] = probe_kprobe_multi();
 		f->have[FEAT_KPROBE_SESSION] = f->have[FEAT_KPROBE_MULTI] && probe_kprobe_session();
-		f->have[FEAT_FSESSION] = f->have[FEAT_FENTRY] && probe_fsession(vmlinux);
 	}
 	f->have[FEAT_UPROBE_SESSION] = probe_uprobe_session();
 	f->have[FEAT_KPROBES] = probe_kprobes();

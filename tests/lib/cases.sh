@@ -9,11 +9,13 @@
 #   spawn OUT ERR ARGS...  run `ksnoop ARGS` in the background; sets KPID and
 #                          KCMDLINE (the live helpers replace it with one
 #                          that gives each run its sanitizer logs)
-#   start OUT ERR ARGS...  spawn `ksnoop -v ARGS`, wait (at most START_WAIT s)
-#                          until it has attached; sets KPID, and PROGS, LINKS
-#                          and MAPS (the ids it holds then)
+#   start OUT ERR ARGS...  spawn `ksnoop -v ARGS`, wait until it has
+#                          attached (given up after START_WAIT s without
+#                          progress, _ks_stalled); sets KPID, and PROGS,
+#                          LINKS and MAPS (the ids it holds then)
 #   read_held              set PROGS, LINKS and MAPS to the ids KPID holds now
-#   wait_exit SECONDS      wait for KPID to exit; sets RC ("timeout" if it
+#   wait_exit SECONDS      wait for KPID to exit (killed after SECONDS
+#                          without progress); sets RC ("timeout" if it
 #                          had to be killed)
 #   finish                 wait_exit KS_WAIT, then ks_after_run (the live
 #                          helpers check for a sanitizer report there)
@@ -210,6 +212,35 @@ spawn() {
 	KPID=$!
 }
 
+# _ks_progress PID FILE: what changes while PID works: its CPU time and
+# page faults (/proc/PID/stat) and FILE's size.  A starved machine (a
+# loaded host, a guest under TCG whose vCPU waits its turn) slows a
+# ksnoop down without stopping it; a hung one changes none of them.
+_ks_progress() {
+	_ksg_stat=""
+	read -r _ksg_stat <"/proc/$1/stat" 2>/dev/null
+	_ksg_size=$(wc -c <"$2" 2>/dev/null)
+	# Past "(comm) ": field 3 (state) is $1, so minflt is $8, utime $12, stime $13.
+	set -- ${_ksg_stat##*) }
+	echo "${8:-} ${12:-} ${13:-} $_ksg_size"
+}
+
+# _ks_stalled LIMIT: after a 0.1 s step, whether KPID has shown no
+# progress for LIMIT seconds, or spent 10 times LIMIT in all (a ksnoop
+# that spins).  The limits count steps, not the clock: a guest that got
+# no CPU for a while has not waited.  _ks_steps and _ks_idle start at 0.
+_ks_stalled() {
+	sleep 0.1
+	_ks_steps=$((_ks_steps + 1))
+	_ksz_now=$(_ks_progress "$KPID" "$_ks_watch")
+	if [ "$_ksz_now" = "${_ks_seen:-}" ]; then
+		_ks_idle=$((_ks_idle + 1))
+	else
+		_ks_idle=0 _ks_seen=$_ksz_now
+	fi
+	[ $_ks_idle -ge $(($1 * 10)) ] || [ $_ks_steps -ge $(($1 * 100)) ]
+}
+
 start() {
 	_kst_out=$1 _kst_err=$2
 	shift 2
@@ -221,8 +252,8 @@ start() {
 	: >"$_kst_err"
 	spawn "$_kst_out" "$_kst_err" -v "$@"
 	PROGS="" LINKS="" MAPS=""
-	_kst_i=0
-	while [ $_kst_i -lt $((START_WAIT * 10)) ]; do
+	_ks_steps=0 _ks_idle=0 _ks_seen="" _ks_watch=$_kst_err
+	while :; do
 		if grep -q "tracing .* target" "$_kst_err" 2>/dev/null; then
 			read_held
 			return 0
@@ -232,19 +263,14 @@ start() {
 			grep -q "tracing .* target" "$_kst_err" 2>/dev/null
 			return
 		fi
-		sleep 0.1
-		_kst_i=$((_kst_i + 1))
+		_ks_stalled "$START_WAIT" && return 1
 	done
-	return 1
 }
 
 # The shell's "Killed" notice for the job goes nowhere.
 wait_exit() {
-	_kse_i=0
-	while [ $_kse_i -lt $(($1 * 10)) ] && kill -0 "$KPID" 2>/dev/null; do
-		sleep 0.1
-		_kse_i=$((_kse_i + 1))
-	done
+	_ks_steps=0 _ks_idle=0 _ks_seen="" _ks_watch=${_kst_err:-/dev/null}
+	while kill -0 "$KPID" 2>/dev/null && ! _ks_stalled "$1"; do :; done
 	if kill -0 "$KPID" 2>/dev/null; then
 		{ kill -9 "$KPID"; wait "$KPID"; } 2>/dev/null
 		RC=timeout
@@ -491,7 +517,7 @@ _KS_EXPECT_
 		wait_exit 1
 		ks_after_run
 		eval "$_ksc_work"
-		fail "$_ksc_name" "did not attach within ${_ksc_limit:-$START_WAIT} s: $KCMDLINE
+		fail "$_ksc_name" "did not attach within ${_ksc_limit:-$START_WAIT} s of no progress: $KCMDLINE
 $(cat "$ERR")"
 	fi
 	return 0
