@@ -21,6 +21,21 @@
 #include "pred.bpf.h"
 #include "scratch.bpf.h"
 
+/*
+ * --count, --hist, --stats: a count_val per key.  Per CPU where the run
+ * has no uprobe program (KSNOOP_PLAN_COUNTS_PERCPU; userspace makes the
+ * map BPF_MAP_TYPE_PERCPU_HASH, not preallocated, and sums the CPUs'):
+ * no cache line goes from CPU to CPU, and a CPU's value is added to with
+ * plain instructions, no `lock`.  That is safe where no other run can
+ * come between a program's load and its store on that CPU: kprobes and
+ * tracepoints run with preemption disabled, and the kernel skips a run
+ * of a program nested in another run of it on one CPU (bpf_prog_active
+ * for kprobes, the program's own `active` count for tracepoints and
+ * fentry's trampolines, which are preemptible); a key is one function's,
+ * whose calls one program counts.  A uprobe program may be preempted by
+ * another task's run of it on the same CPU (scratch.bpf.h): a run with
+ * one keeps one value per key, added to atomically.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KSNOOP_COUNT_ENTRIES);
@@ -204,6 +219,14 @@ static __always_inline int by_key(const struct by_src *s, __u8 *key)
 	return 0;
 }
 
+/* --hist, --stats: whether V is above (LOWER: below) BOUND. */
+static __always_inline bool beyond(__u64 bound, __u64 v, bool is_signed, bool lower)
+{
+	if (lower)
+		return is_signed ? (__s64)v < (__s64)bound : v < bound;
+	return is_signed ? (__s64)v > (__s64)bound : v > bound;
+}
+
 /*
  * --hist, --stats: *BOUND = V if V is beyond it (LOWER: below, else
  * above), in one atomic step; a CPU that raced another looks again
@@ -217,10 +240,7 @@ static __always_inline void keep_bound(__u64 *bound, __u64 v, bool is_signed, bo
 
 	for (i = 0; i < KSNOOP_MAX_CAS_TRIES; i++) {
 		old = *(volatile __u64 *)bound;
-		if (old == v)
-			return;
-		if (lower ? (is_signed ? (__s64)v > (__s64)old : v > old) :
-			    (is_signed ? (__s64)v < (__s64)old : v < old))
+		if (!beyond(old, v, is_signed, lower))
 			return;
 		if (__sync_val_compare_and_swap(bound, old, v) == old)
 			return;
@@ -229,12 +249,15 @@ static __always_inline void keep_bound(__u64 *bound, __u64 v, bool is_signed, bo
 
 /*
  * One more in MAP at KEY (made if new), and for --hist (--stats) V its
- * max and min if beyond them, and its sum; a full map is counted.
+ * max and min if beyond them, and its sum; a full map is counted.  Per
+ * CPU (KSNOOP_PLAN_COUNTS_PERCPU), a key made on another CPU is zero on
+ * this one until its first call here.
  */
 static __always_inline void add_one(void *map, const void *key, __u64 v)
 {
 	struct ksnoop_count_val one = { .count = 1, .max = v, .min = v, .sum = v };
 	bool is_signed = plan.output == KSNOOP_OUT_HIST && plan.hist.is_signed;
+	bool values = plan.output == KSNOOP_OUT_HIST || plan.output == KSNOOP_OUT_HIST_DURATION;
 	struct ksnoop_count_val *n = bpf_map_lookup_elem(map, key);
 
 	if (!n) {
@@ -247,8 +270,19 @@ static __always_inline void add_one(void *map, const void *key, __u64 v)
 			return;
 		}
 	}
+	if (plan.flags & KSNOOP_PLAN_COUNTS_PERCPU) {
+		if (values) {
+			if (!n->count || beyond(n->max, v, is_signed, false))
+				n->max = v;
+			if (!n->count || beyond(n->min, v, is_signed, true))
+				n->min = v;
+			n->sum += v;
+		}
+		n->count++;
+		return;
+	}
 	__sync_fetch_and_add(&n->count, 1);
-	if (plan.output == KSNOOP_OUT_HIST || plan.output == KSNOOP_OUT_HIST_DURATION) {
+	if (values) {
 		keep_bound(&n->max, v, is_signed, false);
 		keep_bound(&n->min, v, is_signed, true);
 		__sync_fetch_and_add(&n->sum, v);

@@ -492,6 +492,12 @@ enum ksnoop_plan_flags {
 	KSNOOP_PLAN_UVARS = 1 << 11,
 	/* --pcap: some value is a packet (KSNOOP_VAL_SKB_PACKET): as PLAN_TUPLE. */
 	KSNOOP_PLAN_PACKET = 1 << 12,
+	/*
+	 * --count, --hist, --stats: the counts and by_counts maps are per CPU
+	 * (summed by userspace), added to with plain stores: no program of
+	 * the run is a uprobe one (agg.bpf.h says why that matters).
+	 */
+	KSNOOP_PLAN_COUNTS_PERCPU = 1 << 13,
 };
 
 /*

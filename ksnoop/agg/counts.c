@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "counts.h"
 
 static int cmp_row(const void *a, const void *b)
@@ -107,37 +108,83 @@ static void by_key(union count_map_key *k, const struct count_row *r)
 static const struct row_kind plain_rows = { plain_row, plain_key };
 static const struct row_kind by_rows = { by_row, by_key };
 
+struct ksnoop_count_val counts__combine(const struct ksnoop_count_val *v, int n, bool is_signed)
+{
+	struct ksnoop_count_val all = { 0 };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!v[i].count)
+			continue;
+		if (!all.count || (is_signed ? (__s64)v[i].max > (__s64)all.max : v[i].max > all.max))
+			all.max = v[i].max;
+		if (!all.count || (is_signed ? (__s64)v[i].min < (__s64)all.min : v[i].min < all.min))
+			all.min = v[i].min;
+		all.count += v[i].count;
+		all.sum += v[i].sum;
+	}
+	return all;
+}
+
+/*
+ * How many values a lookup in map FD gives: one, or the possible CPUs' of
+ * a per-CPU map (agg.bpf.h); negative: an errno.
+ */
+static int values_per_key(int fd)
+{
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_map_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	if (info.type != BPF_MAP_TYPE_PERCPU_HASH)
+		return 1;
+	return libbpf_num_possible_cpus();
+}
+
 /* Every key of map FD as a row of KIND, the busiest first; CLEAR: deleted. */
-static int collect_rows(int fd, int stacks_fd, bool clear, const struct row_kind *kind,
-			struct count_row **out, size_t *n)
+static int collect_rows(int fd, int stacks_fd, bool clear, const struct counts_src *src,
+			const struct row_kind *kind, struct count_row **out, size_t *n)
 {
 	union count_map_key key, next;
 	struct count_row *rows = NULL, *r;
-	struct ksnoop_count_val v;
+	struct ksnoop_count_val *v, one;
+	int ncpus = values_per_key(fd);
 	void *prev = NULL;
 	size_t cap = 0, i;
 
 	*out = NULL;
 	*n = 0;
+	if (ncpus < 0)
+		return ncpus;
+	v = calloc(ncpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
 	memset(&key, 0, sizeof(key));
 	memset(&next, 0, sizeof(next));
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &v))
+		if (bpf_map_lookup_elem(fd, &key, v))
 			continue;	/* deleted meanwhile */
 		r = add_row(&rows, n, &cap);
 		if (!r) {
 			free(rows);
+			free(v);
 			*n = 0;
 			return -ENOMEM;
 		}
 		kind->row(r, &key, stacks_fd);
-		r->count = v.count;
-		r->max = v.max;
-		r->min = v.min;
-		r->sum = v.sum;
+		one = ncpus == 1 ? v[0] :
+		      counts__combine(v, ncpus, src && src->value_of &&
+						    src->value_of(src->ctx, r->func_id).is_signed);
+		r->count = one.count;
+		r->max = one.max;
+		r->min = one.min;
+		r->sum = one.sum;
 	}
+	free(v);
 	/*
 	 * --interval: this period's counts only.  Deleting while walking could
 	 * skip keys, so the rows read are deleted afterwards; a call counted in
@@ -153,15 +200,16 @@ static int collect_rows(int fd, int stacks_fd, bool clear, const struct row_kind
 	return 0;
 }
 
-int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row **out,
-		    size_t *n)
+int counts__collect(int counts_fd, int stacks_fd, bool clear, const struct counts_src *src,
+		    struct count_row **out, size_t *n)
 {
-	return collect_rows(counts_fd, stacks_fd, clear, &plain_rows, out, n);
+	return collect_rows(counts_fd, stacks_fd, clear, src, &plain_rows, out, n);
 }
 
-int counts__collect_by(int by_fd, bool clear, struct count_row **out, size_t *n)
+int counts__collect_by(int by_fd, bool clear, const struct counts_src *src,
+		       struct count_row **out, size_t *n)
 {
-	return collect_rows(by_fd, -1, clear, &by_rows, out, n);
+	return collect_rows(by_fd, -1, clear, src, &by_rows, out, n);
 }
 
 /* A number key as its value prints in an event (printer__key()). */

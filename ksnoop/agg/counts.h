@@ -96,14 +96,43 @@ struct counts_fmt {
 };
 
 /*
+ * What a function's histogram counts by: NAME for JSON ("return",
+ * "duration_ns"), LABEL for text ("duration"; its buckets are labelled in
+ * units when DURATION is set).
+ */
+struct hist_value {
+	const char *name;
+	const char *label;
+	bool duration;		/* the values are durations in ns */
+	bool is_signed;		/* --stats: the values are __s64 */
+};
+
+/*
+ * Whose values a map's rows hold: VALUE_OF(CTX, func_id).is_signed says
+ * how the CPUs' min and max of a per-CPU map (agg.bpf.h) compare; NULL:
+ * unsigned.
+ */
+struct counts_src {
+	struct hist_value (*value_of)(void *ctx, __u32 func_id);
+	void *ctx;
+};
+
+/*
  * Read every (function, stack) count from COUNTS_FD, with each stack from
  * STACKS_FD (-1: none); CLEAR empties the map as it goes (for --interval).
+ * A per-CPU map's values are summed (SRC: how their bounds compare).
  * Rows come sorted, the busiest first.  0 or a negative errno.
  */
-int counts__collect(int counts_fd, int stacks_fd, bool clear, struct count_row **out,
-		    size_t *n);
+int counts__collect(int counts_fd, int stacks_fd, bool clear, const struct counts_src *src,
+		    struct count_row **out, size_t *n);
 /* The same from --by's map (struct ksnoop_by_key): rows with keys. */
-int counts__collect_by(int by_fd, bool clear, struct count_row **out, size_t *n);
+int counts__collect_by(int by_fd, bool clear, const struct counts_src *src,
+		       struct count_row **out, size_t *n);
+/*
+ * A per-CPU map's N values of one key as one: counts and sums added, the
+ * bounds of the CPUs that counted any (IS_SIGNED: as __s64).
+ */
+struct ksnoop_count_val counts__combine(const struct ksnoop_count_val *v, int n, bool is_signed);
 /*
  * ROW's key as the report prints it, a report_key per part in KEYS (BUF:
  * room for their forms; both KSNOOP_BY_PARTS long; F: its symbols): how
@@ -119,17 +148,6 @@ void counts__sort(struct count_row *rows, size_t n);
 void counts__print(struct report *r, const struct count_row *rows, size_t n,
 		   const struct counts_fmt *fmt);
 
-/*
- * What a function's histogram counts by: NAME for JSON ("return",
- * "duration_ns"), LABEL for text ("duration"; its buckets are labelled in
- * units when DURATION is set).
- */
-struct hist_value {
-	const char *name;
-	const char *label;
-	bool duration;		/* the values are durations in ns */
-	bool is_signed;		/* --stats: the values are __s64 */
-};
 
 /*
  * --hist: ROWS are (function, bucket) counts, with --by (function, key,

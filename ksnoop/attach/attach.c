@@ -50,6 +50,7 @@ struct attacher {
 	int counts_fd;		/* --count: calls per function (and stack) */
 	int stacks_fd;
 	int by_counts_fd;	/* --by: counts per (function, key, bucket) */
+	bool counts_percpu;	/* those two per CPU: no uprobe program in the run (agg.bpf.h) */
 	int pair_starts_fd;	/* --pair: the STARTs' times, by key (pair.bpf.h) */
 	int sessions_fd;	/* --tree: the session of each task in one */
 	int tree_buf_fd;	/* --tree: their calls, until their roots return */
@@ -471,6 +472,13 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	skel->rodata->wakeup_bytes = resolver__takes_user_stack(&plan->bpf) ? 0 : a->ringbuf_bytes / 16;
 	if (sleepable)
 		skel->rodata->plan.flags |= KSNOOP_PLAN_SLEEPABLE;
+	/* The run's choice, the same for every instance: they share the maps. */
+	if (a->counts_percpu && plan->bpf.output != KSNOOP_OUT_EVENTS) {
+		skel->rodata->plan.flags |= KSNOOP_PLAN_COUNTS_PERCPU;
+		err = err ?: bpf_map__set_type(skel->maps.counts, BPF_MAP_TYPE_PERCPU_HASH);
+		err = err ?: bpf_map__set_map_flags(skel->maps.counts, BPF_F_NO_PREALLOC);
+		err = err ?: bpf_map__set_type(skel->maps.by_counts, BPF_MAP_TYPE_PERCPU_HASH);
+	}
 
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fentry, kind == ATTACH_FENTRY && !session);
 	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fexit, kind == ATTACH_FENTRY && !session);
@@ -2126,11 +2134,29 @@ static int check_any_attached(const struct target_list *l, struct ks_error *e)
 		       tps ? "tracepoint(s)" : probes ? "USDT probe(s)" : "function(s)", why);
 }
 
+/*
+ * Whether the run's count maps can be per CPU: not where a uprobe program
+ * adds to them (agg.bpf.h), and decided before the first instance makes
+ * them.
+ */
+static bool counts_percpu(const struct target_list *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i].kind == ATTACH_USDT || l->v[i].kind == ATTACH_UPROBE)
+			return false;
+	}
+	return true;
+}
+
 int attacher__attach_targets(struct attacher *a, struct target_list *l, int pid,
 			     struct ks_error *e)
 {
 	int i, err;
 
+	if (a->counts_fd < 0)
+		a->counts_percpu = counts_percpu(l);
 	err = attach_groups(a, l, pid, e);
 	for (i = 0; i < l->n && !err; i++) {
 		struct target *tg = &l->v[i];

@@ -554,6 +554,7 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 		.usymbolize = t->printer.opts.usymbolize,
 		.usym_ctx = t->printer.opts.usym_ctx,
 	};
+	const struct counts_src src = { hist_value_of, t };
 	struct count_row *rows;
 	struct spec_by by;
 	struct ks_error e;
@@ -566,9 +567,9 @@ static int print_counts(struct trace *t, struct attacher *a, bool clear)
 			fmt.by_names[fmt.nby] = by.part[fmt.nby];
 	}
 	if (t->opts->by)
-		err = counts__collect_by(attacher__by_counts_fd(a), clear, &rows, &n);
+		err = counts__collect_by(attacher__by_counts_fd(a), clear, &src, &rows, &n);
 	else
-		err = counts__collect(attacher__counts_fd(a), attacher__stacks_fd(a), clear,
+		err = counts__collect(attacher__counts_fd(a), attacher__stacks_fd(a), clear, &src,
 				      &rows, &n);
 	if (err) {
 		log_error("reading the counts failed: %s", strerror(-err));

@@ -102,6 +102,21 @@ if command -v taskset >/dev/null; then
 	CASE
 fi
 
+# --- a tracepoint run's counts are per CPU (agg.bpf.h), summed by
+#     ksnoop: failed opens on CPU 0 (-2), good ones on CPU 1 (fd 3), so
+#     the bounds come from two CPUs and compare as signed ---
+if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+	ks_case <<-'CASE'
+	NAME     stats_two_cpus
+	RUN      -j --stats -c syscall_prog 'sys:openat(return)'
+	WORKLOAD taskset -c 0 "$S" /nonexistent 3 /etc/hostname 0
+	WORKLOAD taskset -c 1 "$S" /nonexistent 0 /etc/hostname 3
+	EXPECT   eq '-2 3' "$(record stats "$OUT" | jq -r '"\(.min) \(.max)"')"
+	CASE
+else
+	skip stats_two_cpus "needs taskset and two CPUs ($(nproc) here)"
+fi
+
 # --- --by tid: `threads` prints its second thread's tid first ---
 # Each thread fires with its own tid as arg0: a key of each, both named.
 ks_case <<'CASE'

@@ -83,6 +83,38 @@ static void test_sorted_busiest_first(void **state)
 	assert_int_equal(rows[2].func_id, 2);
 }
 
+/*
+ * A per-CPU map's values of one key (agg.bpf.h): counts and sums added;
+ * the bounds only of CPUs that counted (an idle CPU's zeros are none),
+ * compared as the values are signed or not.
+ */
+static void test_combine_cpus(void **state)
+{
+	const struct ksnoop_count_val cpus[] = {
+		{ .count = 2, .max = 7, .min = 3, .sum = 10 },
+		{ 0 },
+		{ .count = 1, .max = (__u64)-5, .min = (__u64)-5, .sum = (__u64)-5 },
+		{ .count = 3, .max = 9, .min = 1, .sum = 15 },
+	};
+	struct ksnoop_count_val v;
+
+	v = counts__combine(cpus, 4, true);
+	assert_int_equal(v.count, 6);
+	assert_int_equal(v.sum, 20);
+	assert_int_equal((__s64)v.max, 9);
+	assert_int_equal((__s64)v.min, -5);
+	v = counts__combine(cpus, 4, false);
+	assert_int_equal(v.max, (__u64)-5);
+	assert_int_equal(v.min, 1);
+	/* Only the idle CPU's zeros: nothing counted, no bounds. */
+	v = counts__combine(&cpus[1], 1, false);
+	assert_int_equal(v.count, 0);
+	assert_int_equal(v.max, 0);
+	/* Only values above zero: zeros of other CPUs are not a minimum. */
+	v = counts__combine(cpus, 2, false);
+	assert_int_equal(v.min, 3);
+}
+
 static void test_text_and_json(void **state)
 {
 	struct count_row rows[2];
@@ -1114,6 +1146,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sorted_busiest_first),
+		cmocka_unit_test(test_combine_cpus),
 		cmocka_unit_test(test_text_and_json),
 		cmocka_unit_test(test_interval_rows),
 		cmocka_unit_test(test_stacks),
