@@ -15,6 +15,10 @@
  *   ksb-loop ufunc N            N calls of ksb_ufunc(i, tag), a function of
  *                               two typed arguments (a user function target:
  *                               build with -g for its DWARF)
+ *   ksb-loop ustruct N          N calls of ksb_ustruct(p), p a pointer to a
+ *                               struct ksb_payload (seq, kind, name[20]) whose
+ *                               seq is i: a struct event when traced as
+ *                               u:LOOP:ksb_ustruct(p) (build with -g)
  *   ksb-loop udp N PORT         N one-byte UDP datagrams to 127.0.0.1:PORT
  *                               (net:net_dev_queue once each, on lo); the
  *                               program binds PORT itself and never reads
@@ -24,7 +28,7 @@
  *                               calls per second (0 or absent: as fast as
  *                               possible)
  *
- * open, syscall, openat, usdt, ufunc and udp print one line "ns_per_iter=X iters=N secs=S";
+ * open, syscall, openat, usdt, ufunc, ustruct and udp print one line "ns_per_iter=X iters=N secs=S";
  * flood prints "calls=N secs=S rate=R" (rate = calls per second achieved).
  * -o FILE writes that line to FILE instead of stdout (for `bpftrace -c`,
  * whose child shares bpftrace's stdout). -C CPU pins the program to one CPU
@@ -181,6 +185,29 @@ static int do_ufunc(long n)
 	return 0;
 }
 
+/* A struct pointer argument: its members are dumped from the DWARF. */
+__attribute__((noinline)) long ksb_ustruct(const struct ksb_payload *p)
+{
+	__asm__ volatile("" ::: "memory");
+	return p->seq;
+}
+
+static int do_ustruct(long n)
+{
+	struct ksb_payload p = { .kind = 7, .name = "payload" };
+	uint64_t t0, t1;
+	long i;
+
+	t0 = now_ns();
+	for (i = 0; i < n; i++) {
+		p.seq = i;
+		ksb_sink = ksb_ustruct(&p);
+	}
+	t1 = now_ns();
+	report(t0, t1, n);
+	return 0;
+}
+
 static int do_udp(long n, long port)
 {
 	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
@@ -273,13 +300,15 @@ int main(int argc, char **argv)
 		return do_usdt(parse_long(argv[2], "N"));
 	if (argc >= 3 && !strcmp(argv[1], "ufunc"))
 		return do_ufunc(parse_long(argv[2], "N"));
+	if (argc >= 3 && !strcmp(argv[1], "ustruct"))
+		return do_ustruct(parse_long(argv[2], "N"));
 	if (argc >= 4 && !strcmp(argv[1], "udp"))
 		return do_udp(parse_long(argv[2], "N"), parse_long(argv[3], "PORT"));
 	if (argc >= 3 && !strcmp(argv[1], "flood"))
 		return do_flood(atof(argv[2]), argc >= 4 ? parse_long(argv[3], "RATE") : 0);
 	fprintf(stderr,
 		"usage: ksb-loop [-C CPU] [-o FILE] { open N PATH | syscall N | openat N PATH |\n"
-		"                                    usdt N | ufunc N | udp N PORT |\n"
+		"                                    usdt N | ufunc N | ustruct N | udp N PORT |\n"
 		"                                    flood SECS [RATE] }\n");
 	return 2;
 }

@@ -1,7 +1,5 @@
 """Table 4b: recording against printing (native)."""
 
-import os
-
 from .stats import DASH, stats, stat, derived, med, errors_of, fmt, cell, intmed, ratio, cut
 
 
@@ -214,16 +212,19 @@ Commands:
         self.verdict("`ksnoop report` events per second %s" % self.RECORD_MARK,
                      "%s events/s (text to /dev/null, %s events a file)" % (cell(rps), intmed(events)),
                      "measured (issue #30 sets no number)")
+        self.record_rows()
 
     def record_cost(self):
-        """CPU per event, recording against printing (issue #46), measured
-        by bench/reccost.py, not by bench/run: bench/reccost.md's text, as it is."""
-        path = os.path.join(os.path.dirname(__file__), os.pardir, "reccost.md")
-        if not os.path.isfile(path):
-            return
-        with open(path, encoding="utf-8") as f:
-            self.w(f.read().rstrip("\n"))
-        self.w()
+        """CPU per event, recording against printing (4c, issue #46),
+        measured by bench/reccost.py, not by bench/run: bench/reccost.md's
+        text, as it is."""
+        self.kept_text("reccost.md")
+
+    def record_rows(self):
+        """Record, text and JSON per event, and report's events per second
+        (4d, issue #47), measured by bench/recbench.py: bench/recbench.md's
+        text, its glance rows after table 4b's."""
+        self.kept_text("recbench.md")
 
     def recording_only(self):
         """Table 4b alone, for splice_record(): its section, its verdicts
