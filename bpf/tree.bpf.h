@@ -49,17 +49,17 @@ struct {
  * The kernel's in_task(): not in a hard interrupt, an NMI or a softirq
  * being served (a task's own calls with softirqs only disabled are its).
  * The CPU's preempt count is read where userspace found it (kallsyms and
- * BTF: a per-CPU int on 6.1, a member of pcpu_hot from 6.2 to 6.14), as
- * per_cpu_ptr() does; typed ksyms would not load where the kernel keeps
- * BTF for the variable but no address.  The masks are linux/preempt.h's.
+ * BTF: a per-CPU variable on 6.1 and from 6.15, a member of pcpu_hot from
+ * 6.2 to 6.14), as per_cpu_ptr() does; typed ksyms would not load where
+ * the kernel keeps BTF for the variable but no address.  Which bits mean
+ * "not the task's" depends on the kernel (7.3 moved HARDIRQ and NMI up
+ * by 8 bits): userspace says, in plan.preempt_not_task.  Its low 32 bits
+ * hold them all (7.3's count is a long).
  */
-#define PREEMPT_NOT_TASK	(0x00f00000 /* NMI */ | 0x000f0000 /* HARDIRQ */ | \
-				 0x00000100 /* SOFTIRQ_OFFSET */)
-
 static __always_inline bool in_task(void)
 {
 	__u64 off;
-	int count;
+	__u32 count;
 
 	if (!plan.per_cpu_offset_addr)
 		return true;
@@ -67,7 +67,7 @@ static __always_inline bool in_task(void)
 				  8 * (__u64)bpf_get_smp_processor_id())) ||
 	    bpf_probe_read_kernel(&count, sizeof(count), (void *)(plan.preempt_count_addr + off)))
 		return true;
-	return !(count & PREEMPT_NOT_TASK);
+	return !(count & plan.preempt_not_task);
 }
 
 /* bpf_loop()'s context at a session's end: whose calls, and emit or drop. */

@@ -711,6 +711,14 @@ struct ksnoop_plan {
 	/* Each event's header carries the task's cgroup id (KSNOOP_EV_CGROUP). */
 	__u8 event_cgroup;
 	__u8 pad_cgroup[3];
+	/*
+	 * --tree: the preempt count's bits that say "not the task's" (a hard
+	 * interrupt, an NMI, a softirq being served), for this kernel's
+	 * layout (cmd_trace.c, tree_preempt_count()).  Here, at the end: a
+	 * record file's plan from before reads as 0 (not used by report).
+	 */
+	__u32 preempt_not_task;
+	__u32 pad_preempt;
 };
 
 enum ksnoop_event_flags {
@@ -955,7 +963,7 @@ _Static_assert(KSNOOP_SOCK_NR_FIELDS <= 4 * KSNOOP_TUPLE_OFF_STEPS, "tuple offse
 _Static_assert(sizeof(struct ksnoop_pred_plan) == 168, "pred layout");
 _Static_assert(sizeof(struct ksnoop_func_values) == 8 + 2 * 16 * 80, "func values layout");
 _Static_assert(sizeof(struct ksnoop_side_plan) == 2768, "side plan layout");
-_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8 + 16 + 8 + 16 + 8 + 16, "plan layout");
+_Static_assert(sizeof(struct ksnoop_plan) == 5784 + 24 + 168 + 8 + 16 + 8 + 16 + 8 + 16 + 8, "plan layout");
 _Static_assert(sizeof(struct ksnoop_by_key) == 8 + KSNOOP_BY_KEY_SIZE, "by key layout");
 _Static_assert(KSNOOP_BY_SIZE + KSNOOP_COMM_LEN + 8 <= KSNOOP_BY_KEY_SIZE, "a --by key fits its parts");
 _Static_assert(sizeof(struct ksnoop_skb_tuple) <= KSNOOP_BY_SIZE &&

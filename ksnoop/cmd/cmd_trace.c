@@ -311,37 +311,70 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
 }
 
 /*
+ * --tree: the preempt count's bits of a hard interrupt, an NMI and a
+ * softirq being served (linux/preempt.h's HARDIRQ_MASK, NMI_MASK and
+ * SOFTIRQ_OFFSET).  Up to 6.x: HARDIRQ 16-19, NMI 20-23.  7.3 counts
+ * local_interrupt_disable()'s nesting in bits 16-23 (the task's own, a
+ * count of its per-CPU local_interrupt_disable_state) and moved HARDIRQ
+ * to 24-27, NMI to 28 (28-31 where NEED_RESCHED has a word of its own;
+ * an NMI adds HARDIRQ_OFFSET too).  Read with 6.x's bits there, a tick's
+ * hrtimer_start in its interrupt (count 0x1000002) went in the task's
+ * session it interrupted.  Bit 31 stays out: the inverted NEED_RESCHED
+ * of a 32-bit count.
+ */
+#define PREEMPT_NOT_TASK_6	(0x00f00000 /* NMI */ | 0x000f0000 /* HARDIRQ */ | \
+				 0x00000100 /* SOFTIRQ_OFFSET */)
+#define PREEMPT_NOT_TASK_IRQ_RC	(0x10000000 /* NMI */ | 0x0f000000 /* HARDIRQ */ | \
+				 0x00000100 /* SOFTIRQ_OFFSET */)
+
+/*
+ * The layout of the preempt count: does the kernel count interrupt
+ * disabling in it (7.3's refcounted local_interrupt_disable(), whose
+ * per-CPU state BTF or kallsyms name)?  Probed, not told by the version.
+ */
+static __u32 preempt_not_task_bits(struct kernel *k, const struct btf *btf)
+{
+	const char *rc = "local_interrupt_disable_state";
+	__u64 addr;
+
+	if ((btf && btf__find_by_name_kind(btf, rc, BTF_KIND_VAR) >= 0) ||
+	    !kernel__symbol_addr(k, rc, &addr))
+		return PREEMPT_NOT_TASK_IRQ_RC;
+	return PREEMPT_NOT_TASK_6;
+}
+
+/*
  * --tree: where the CPU's preempt count is, for the programs' in_task():
  * the per-CPU variable __preempt_count (6.1, and 6.15 on), or the member
  * preempt_count of pcpu_hot (6.2 to 6.14), with the kernel's
- * __per_cpu_offset[].  Not found (kallsyms without addresses): 0, and an
- * interrupt's calls go in the session it interrupted (-v says so).
+ * __per_cpu_offset[]; and which of its bits are not the task's.  Not
+ * found (kallsyms without addresses): 0, and an interrupt's calls go in
+ * the session they interrupt (-v says so).
  */
 static void tree_preempt_count(struct kernel *k, struct targets_cfg *cfg)
 {
 	const struct btf *btf = kernel__running_vmlinux(k);
+	const char *where = "__preempt_count";
 	__u32 bit_off;
 	__u64 off, pc;
 	__s32 id;
 
 	if (kernel__symbol_addr(k, "__per_cpu_offset", &off))
 		goto unknown;
-	if (!kernel__symbol_addr(k, "__preempt_count", &pc)) {
-		cfg->preempt_count_addr = pc;
-		cfg->per_cpu_offset_addr = off;
-		log_info("--tree: the CPU's preempt count: __preempt_count (%#llx), __per_cpu_offset %#llx",
-			 (unsigned long long)pc, (unsigned long long)off);
-		return;
+	if (kernel__symbol_addr(k, "__preempt_count", &pc)) {
+		/* 6.12's pcpu_hot is a union of the members, in a struct, and padding. */
+		id = btf ? btf__find_by_name_kind(btf, "pcpu_hot", BTF_KIND_STRUCT) : -ENOENT;
+		if (id < 0 || kernel__symbol_addr(k, "pcpu_hot", &pc) ||
+		    resolver__member_offset(btf, id, "preempt_count", &bit_off))
+			goto unknown;
+		pc += bit_off / 8;
+		where = "pcpu_hot.preempt_count";
 	}
-	/* 6.12's pcpu_hot is a union of the members, in a struct, and padding. */
-	id = btf ? btf__find_by_name_kind(btf, "pcpu_hot", BTF_KIND_STRUCT) : -ENOENT;
-	if (id < 0 || kernel__symbol_addr(k, "pcpu_hot", &pc) ||
-	    resolver__member_offset(btf, id, "preempt_count", &bit_off))
-		goto unknown;
-	cfg->preempt_count_addr = pc + bit_off / 8;
+	cfg->preempt_count_addr = pc;
 	cfg->per_cpu_offset_addr = off;
-	log_info("--tree: the CPU's preempt count: pcpu_hot.preempt_count (%#llx), __per_cpu_offset %#llx",
-		 (unsigned long long)cfg->preempt_count_addr, (unsigned long long)off);
+	cfg->preempt_not_task = preempt_not_task_bits(k, btf);
+	log_info("--tree: the CPU's preempt count: %s (%#llx), __per_cpu_offset %#llx, not the task's: %#x",
+		 where, (unsigned long long)pc, (unsigned long long)off, cfg->preempt_not_task);
 	return;
 unknown:
 	log_info("--tree: the CPU's preempt count was not found: calls in interrupts go in the session they interrupt");

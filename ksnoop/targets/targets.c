@@ -437,6 +437,7 @@ static int resolve_last(struct target_list *l, const struct signature *sig,
 		bp->tree_max_calls = cfg->tree_max_calls;
 		bp->preempt_count_addr = cfg->preempt_count_addr;
 		bp->per_cpu_offset_addr = cfg->per_cpu_offset_addr;
+		bp->preempt_not_task = cfg->preempt_not_task;
 	}
 	/* A traced program chooses its USDT arguments: user memory only. */
 	/* A syscall's pointer arguments are the calling program's addresses. */

@@ -87,6 +87,7 @@ struct targets_cfg {
 	__u32 tree_max_calls;
 	/* --tree: the CPU's preempt count (ksnoop.h, struct ksnoop_plan); 0: not known */
 	__u64 preempt_count_addr, per_cpu_offset_addr;
+	__u32 preempt_not_task;
 };
 
 /*

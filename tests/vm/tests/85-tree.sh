@@ -52,6 +52,15 @@ flush_seen() {
 		$(grep -c '<- __x64_sys_close_range' "$1")))
 }
 
+# The preempt count's bits in_task() takes for an interrupt's: 7.3's
+# layout where the kernel counts interrupt disabling in it (its per-CPU
+# local_interrupt_disable_state), else 6.x's.
+if grep -q ' local_interrupt_disable_state$' /proc/kallsyms; then
+	NOT_TASK=0x1f000100
+else
+	NOT_TASK=0xff0100
+fi
+
 # jq_count FILE FILTER: how many events FILTER selects ($open, $mkdirat:
 # the case's OPEN and MKDIRAT).
 jq_count() {
@@ -214,31 +223,29 @@ for mode in fentry kprobe; do
 		WORKLOAD vmprog sleep 20
 		EXPECT   ${T}_tp_leaf_tree: eq 1 "$(jq_count "$OUT" '.func == "hrtimer_nanosleep" and .values.rqtp == 20000000')"
 		EXPECT   ${T}_tp_leaf_rel_once: eq 1 "$(jq_count "$OUT" '[.. | objects | select(.func == "tp:hrtimer_start" and (has("duration_ns") | not) and .values.mode == "HRTIMER_MODE_REL")] | length == 1')"
+		EXPECT   ${T}_tp_leaf_place: eq 1 "$(jq_count "$OUT" '[.calls[] | select(.func == "do_nanosleep" and .values.return == 0) | .calls[] | select(.func == "tp:hrtimer_start" and (has("duration_ns") | not) and .values.mode == "HRTIMER_MODE_REL")] | length == 1')"
+		EXPECT   ${T}_tp_leaf_bits: stderr "not the task.s: $NOT_TASK\$"
 	CASE
-	# Up to 6.12 (60 runs) the tick re-arms in interrupts stay out.  On
-	# 7.3, hrtimer starts of mode ABS (the tick's, tick_nohz_handler) show
-	# in the task's tree in both attach modes: inside hrtimer_nanosleep
-	# before do_nanosleep, and after the sleeper's REL, ABS_PINNED_HARD.
-	# The CPU's preempt count (__preempt_count there) is read as on 6.1.
-	# s59 (7.3.4, -s on the same specs, both modes): those starts are the
-	# tick's (hrtimer->function tick_nohz_handler) on hrtimer_interrupt's
-	# stack under sysvec_apic_timer_interrupt, so in a hard interrupt, and
-	# ksnoop's in_task() (bpf/tree.bpf.h) took them for the task's: it
-	# misreads the count on 7.3 (the read or the address, not yet found;
-	# 6.18 here has no kallsyms addresses to try it on).  Skipped on 7.x
-	# with this NOTE, not weakened, until in_task() is fixed.  So is the
-	# sleeper's REL start's place inside do_nanosleep: on 7.3 (s57, three
-	# runs of three) a tick's ABS start, recorded after the REL one at
-	# do_nanosleep's own depth, adopts it (tree.c: a shallower record
-	# adopts the deeper ones before it), and do_nanosleep is left with no
-	# calls; 7.x checks above only that the REL start is in the tree once,
-	# as a leaf.
+	# Only the task's: no tick's ABS start, and the REL start inside
+	# do_nanosleep.  On 7.3 (s59, s60) the tick's ABS starts (the
+	# tick_nohz_handler's re-arm in hrtimer_interrupt under
+	# sysvec_apic_timer_interrupt) were in the tree, in both modes, and
+	# one at do_nanosleep's depth adopted the REL start (tree.c).  The
+	# count was read right (__preempt_count; 0x1000002 at those starts,
+	# printed from in_task() in a 7.3.4 guest), but with 6.x's bits:
+	# 7.3 counts local_interrupt_disable() nesting in bits 16-23 and
+	# moved HARDIRQ to 24-27, NMI to 28.  ksnoop now takes the bits from
+	# the kernel (cmd_trace.c, preempt_not_task_bits(); -v prints them),
+	# and the REL start's place and the bits are checked above on every
+	# kernel.  With that fixed, one run of about 22 on 7.3 (s60, kprobe
+	# mode) still had another start in the tree, not yet seen (the run's
+	# JSON was not kept): so the whole list of starts is checked up to
+	# 6.12 only, a SKIP with this case's NOTE on 7.x, until that is found.
 	ks_case <<-'CASE'
 		NAME     ${T}_tp_leaf_only_task
 		MAX_KERNEL 6.12
 		RUN      --mode $mode -j --tree -c vmprog 'hrtimer_nanosleep(rqtp)' 'do_nanosleep(return)' 'tp:timer:hrtimer_start(mode)'
 		WORKLOAD vmprog sleep 20
-		EXPECT   ${T}_tp_leaf_place: eq 1 "$(jq_count "$OUT" '[.calls[] | select(.func == "do_nanosleep" and .values.return == 0) | .calls[] | select(.func == "tp:hrtimer_start" and (has("duration_ns") | not) and .values.mode == "HRTIMER_MODE_REL")] | length == 1')"
 		EXPECT   ${T}_tp_leaf_only_task: eq HRTIMER_MODE_REL "$(jq -r 'select(.type == "event") | [.. | objects | select(.func == "tp:hrtimer_start") | .values.mode] | join(" ")' "$OUT" 2>&1)"
 	CASE
 
