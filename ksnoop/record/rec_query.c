@@ -15,11 +15,12 @@
 #include <bpf/btf.h>
 #include "btf_util.h"
 #include "rec_query.h"
+#include "resolve.h"
 #include "spec.h"
 
 /* One predicate, bound to a recorded value of one target. */
 struct rq_pred {
-	int kind, idx;		/* the value: plan.values[kind][idx] */
+	struct rec_loc loc;	/* the value, or a member of it */
 	bool is_str;
 	bool is_signed;
 	enum ksnoop_op op;
@@ -100,6 +101,200 @@ bool rec_query__value(const struct capture_plan *p, const char *text, int *kind,
 }
 
 /*
+ * Members inside recorded bytes.  A struct recorded whole (a pointer's
+ * pointee dumped, a struct passed by value) holds its members' bytes: a
+ * report may ask about them although the recording named only the
+ * struct.  The rest of the text after the recorded prefix is walked in
+ * the file's BTF (the resolver's member lookup, anonymous members
+ * included) to an offset, a size and a bitfield inside those bytes.  A
+ * pointer inside them is an address, not what it points to: a '->' or an
+ * index through it is refused.
+ */
+#define RQ_MAX_STEPS	BTFU_MAX_DEPTH	/* members and indexes after the prefix */
+
+struct member_walk {
+	const struct btf *btf;
+	const char *text, *tname;	/* for messages */
+	const char *prefix;		/* the recorded value's text */
+	size_t at;			/* TEXT up to here is walked */
+	bool deref;			/* the prefix's pointee is in the bytes: */
+	__u32 obj_id;			/* its type */
+	__u32 type_id;
+	__u64 off;			/* bytes from the start of the recorded bytes */
+	__u32 bit_off, bit_size;
+	__u32 limit;			/* bytes the plan records */
+	struct ks_error *e;
+};
+
+/* The recorded value whose text TEXT starts with, followed by a step. */
+static bool recorded_prefix(const struct capture_plan *p, const char *text, int *kind, int *idx,
+			    size_t *at)
+{
+	size_t best = 0, n;
+	int k, i;
+
+	for (k = 0; k < KSNOOP_NR_KINDS; k++)
+		for (i = 0; i < p->nvalues[k]; i++) {
+			const char *vt = p->values[k][i].text;
+			size_t skip = 0;
+
+			if (!vt)
+				continue;
+			n = strlen(vt);
+			if (text[0] == '(' && !strncmp(text + 1, vt, n) && text[n + 1] == ')')
+				skip = 2;	/* "(*p)->x": the prefix ends in a '*' or a cast */
+			else if (strncmp(text, vt, n))
+				continue;
+			n += skip;
+			if (n > best && (text[n] == '.' || text[n] == '[' ||
+					 (text[n] == '-' && text[n + 1] == '>'))) {
+				best = n;
+				*kind = k;
+				*idx = i;
+			}
+		}
+	*at = best;
+	return best > 0;
+}
+
+static int walk_fail(struct member_walk *w, const char *fmt, const char *what)
+{
+	return ks_fail(w->e, -EINVAL, fmt, w->text, w->tname, w->prefix, (int)w->at, w->text, what);
+}
+
+/* '->NAME' or '.NAME' at W's place: into the member. */
+static int walk_member(struct member_walk *w, bool arrow)
+{
+	const struct btf_type *t = btf__type_by_id(w->btf, btfu_strip(w->btf, w->type_id));
+	const char *name = w->text + w->at + (arrow ? 2 : 1);
+	size_t len = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+	__u32 mtype, bit_off, bit_size;
+	char mname[SPEC_MAX_NAME], tbuf[128];
+
+	if (arrow && t && btf_is_ptr(t) && w->deref) {
+		w->deref = false;
+		w->type_id = w->obj_id;	/* the pointee as recorded */
+		t = btf__type_by_id(w->btf, btfu_strip(w->btf, w->type_id));
+	} else if (arrow && t && btf_is_ptr(t)) {
+		return walk_fail(w, "report: '%s' of '%s' was not recorded: '%s' was, and '%.*s' is a pointer whose target was not%s", "");
+	}
+	if (t && btf_is_ptr(t) && !arrow)
+		return walk_fail(w, "report: '%s' of '%s' was not recorded: '%s' was, and '%.*s' is a pointer: '->'%s, not '.'", "");
+	if (!t || !btf_is_composite(t) || w->bit_size)
+		return walk_fail(w, "report: '%s' of '%s' was not recorded: '%s' was, and '%.*s' is %s, not a struct or union",
+				 btfu_type_str(w->btf, w->type_id, NULL, tbuf, sizeof(tbuf)));
+	if (!len || len >= sizeof(mname))
+		return walk_fail(w, "report: '%s' of '%s': '%s' was recorded, and '%.*s' is followed by %s, not a member name",
+				 "something else");
+	snprintf(mname, sizeof(mname), "%.*s", (int)len, name);
+	if (resolver__member(w->btf, w->type_id, mname, &mtype, &bit_off, &bit_size))
+		return ks_fail(w->e, -EINVAL, "report: '%s' of '%s': no member '%s' in %s",
+			       w->text, w->tname, mname,
+			       btfu_type_str(w->btf, btfu_strip(w->btf, w->type_id), NULL, tbuf, sizeof(tbuf)));
+	w->off += bit_off / 8;
+	w->bit_off = bit_size ? bit_off % 8 : 0;
+	w->bit_size = bit_size;
+	w->type_id = mtype;
+	w->at = name + len - w->text;
+	return 0;
+}
+
+/* '[N]' at W's place: into the element of an array in the bytes. */
+static int walk_index(struct member_walk *w)
+{
+	const struct btf_type *t = btf__type_by_id(w->btf, btfu_strip(w->btf, w->type_id));
+	const char *s = w->text + w->at + 1;
+	unsigned long long index = 0;
+	__s64 esize;
+	char tbuf[128];
+
+	if (t && btf_is_ptr(t) && !w->bit_size)
+		return walk_fail(w, "report: '%s' of '%s' was not recorded: '%s' was, and '%.*s' is a pointer whose target was not%s", "");
+	if (!t || !btf_is_array(t) || w->bit_size)
+		return walk_fail(w, "report: '%s' of '%s' was not recorded: '%s' was, and '%.*s' is %s, not an array",
+				 btfu_type_str(w->btf, w->type_id, NULL, tbuf, sizeof(tbuf)));
+	for (; *s >= '0' && *s <= '9' && index <= w->limit; s++)
+		index = index * 10 + (*s - '0');
+	esize = btf__resolve_size(w->btf, btf_array(t)->type);
+	if (*s != ']' || index >= btf_array(t)->nelems || esize <= 0 || index > w->limit ||
+	    index * esize > w->limit)
+		return ks_fail(w->e, -EINVAL, "report: '%s' of '%s': the index is beyond %s",
+			       w->text, w->tname, btfu_type_str(w->btf, w->type_id, NULL, tbuf, sizeof(tbuf)));
+	w->off += index * esize;
+	w->type_id = btf_array(t)->type;
+	w->at = s + 1 - w->text;
+	return 0;
+}
+
+/* The rest of W's text, step by step, then its size within W's limit. */
+static int walk_rest(struct member_walk *w, struct rec_loc *loc)
+{
+	int steps, err = 0;
+	__s64 size;
+
+	for (steps = 0; w->text[w->at] && !err; steps++) {
+		const char *s = w->text + w->at;
+
+		if (steps >= RQ_MAX_STEPS)
+			return ks_fail(w->e, -EINVAL, "report: '%s' of '%s': more than %d members deep",
+				       w->text, w->tname, RQ_MAX_STEPS);
+		if (s[0] == '-' && s[1] == '>')
+			err = walk_member(w, true);
+		else if (s[0] == '.')
+			err = walk_member(w, false);
+		else if (s[0] == '[')
+			err = walk_index(w);
+		else
+			return ks_fail(w->e, -EINVAL, "report: '%s' of '%s' was not recorded: '%s' was, but '%s' is not a member of it",
+				       w->text, w->tname, w->prefix, s);
+		if (!err && w->off > w->limit)
+			break;
+	}
+	if (err)
+		return err;
+	size = w->bit_size ? (w->bit_off + w->bit_size + 7) / 8 : btf__resolve_size(w->btf, w->type_id);
+	if (size <= 0 || w->off + size > w->limit || w->bit_off + w->bit_size > 64)
+		return ks_fail(w->e, -EINVAL, "report: '%s' of '%s' lies beyond the %u bytes recorded of '%s'",
+			       w->text, w->tname, w->limit, w->prefix);
+	loc->member = true;
+	loc->type_id = w->type_id;
+	loc->off = w->off;
+	loc->size = size;
+	loc->bit_off = w->bit_off;
+	loc->bit_size = w->bit_size;
+	return 0;
+}
+
+int rec_query__locate(const struct capture_plan *p, const struct btf *btf, const char *text,
+		      const char *tname, struct rec_loc *loc, struct ks_error *e)
+{
+	const struct value_desc *vd;
+	struct member_walk w = { .btf = btf, .text = text, .tname = tname, .e = e };
+
+	memset(loc, 0, sizeof(*loc));
+	if (rec_query__value(p, text, &loc->kind, &loc->idx)) {
+		vd = &p->values[loc->kind][loc->idx];
+		loc->type_id = vd->type_id;
+		loc->size = vd->size;
+		loc->bit_off = vd->bit_off;
+		loc->bit_size = vd->bit_size;
+		return 0;
+	}
+	if (!recorded_prefix(p, text, &loc->kind, &loc->idx, &w.at))
+		return -ENOENT;
+	vd = &p->values[loc->kind][loc->idx];
+	w.prefix = vd->text;
+	if ((vd->how != PRINT_VALUE && vd->how != PRINT_DEREF) || vd->fmt || vd->bit_size)
+		return ks_fail(e, -EINVAL, "report: '%s' of '%s' was not recorded: '%s' was, but not as a struct whose members it holds",
+			       text, tname, vd->text);
+	w.deref = vd->how == PRINT_DEREF;
+	w.obj_id = vd->obj_id;
+	w.type_id = vd->type_id;
+	w.limit = vd->size;
+	return walk_rest(&w, loc);
+}
+
+/*
  * An enumerator NAME of the enum TYPE_ID is (through typedefs), as the
  * enum's values read (btfu_enumerator: a 4-byte enum without the signed
  * flag is unsigned); false: none.
@@ -124,8 +319,7 @@ static bool enumerator(const struct btf *btf, __u32 type_id, const char *name, _
 }
 
 /* The constant of IT as an integer for VD's type; -EINVAL with E. */
-static int int_const(const struct spec_item *it, const struct value_desc *vd,
-		     const struct btf *btf, const char *tname, __u64 *imm, struct ks_error *e)
+static int int_const(const struct spec_item *it, __u32 type_id, const struct btf *btf, const char *tname, __u64 *imm, struct ks_error *e)
 {
 	const struct spec_const *c = &it->cst;
 
@@ -137,11 +331,23 @@ static int int_const(const struct spec_item *it, const struct value_desc *vd,
 		*imm = 0;
 		return 0;
 	}
-	if (c->kind == CONST_NAME && enumerator(btf, vd->type_id, c->str, imm))
+	if (c->kind == CONST_NAME && enumerator(btf, type_id, c->str, imm))
 		return 0;
 	return ks_fail(e, -EINVAL, "report: '%s' of '%s' compares with %s%s%s, which is not a number or an enumerator of its type",
 		       it->text, tname, c->kind == CONST_STR ? "\"" : "'", c->str,
 		       c->kind == CONST_STR ? "\"" : "'");
+}
+
+/* Whether a member at LOC is a string: a char array. */
+static bool member_is_str(const struct btf *btf, const struct rec_loc *loc)
+{
+	return loc->member && btfu_is_char_array(btf, loc->type_id);
+}
+
+/* Whether a member at LOC is a number a predicate compares. */
+static bool member_is_int(const struct btf *btf, const struct rec_loc *loc)
+{
+	return loc->member && loc->size <= 8 && btfu_is_scalar(btf, loc->type_id);
 }
 
 /* Predicate IT bound to target T's recorded value, into PR; -EINVAL with E. */
@@ -150,16 +356,21 @@ static int bind_pred(const struct spec_item *it, const struct recfile_target *t,
 {
 	const struct capture_plan *p = &t->plan;
 	const struct value_desc *vd;
+	int err;
 
-	if (!rec_query__value(p, it->text, &pr->kind, &pr->idx))
+	err = rec_query__locate(p, btf, it->text, target_name(t), &pr->loc, e);
+	if (err == -ENOENT)
 		return ks_fail(e, -EINVAL, "report: '%s' of '%s' was not recorded; the predicates of a report compare recorded values only",
 			       it->text, target_name(t));
-	vd = &p->values[pr->kind][pr->idx];
+	if (err)
+		return err;
+	vd = &p->values[pr->loc.kind][pr->loc.idx];
 	pr->op = it->op;
 	pr->mask = it->has_mask ? it->mask : 0;
-	pr->shift = vd->shift;
-	if ((vd->how == PRINT_STRING ||
-	     (vd->how == PRINT_VALUE && btfu_is_char_array(btf, vd->type_id))) &&
+	pr->shift = pr->loc.member ? it->shift : vd->shift;
+	if ((member_is_str(btf, &pr->loc) ||
+	     (!pr->loc.member && (vd->how == PRINT_STRING ||
+				  (vd->how == PRINT_VALUE && btfu_is_char_array(btf, vd->type_id))))) &&
 	    it->cst.kind == CONST_STR) {
 		pr->is_str = true;
 		pr->str = it->cst.str;
@@ -168,12 +379,13 @@ static int bind_pred(const struct spec_item *it, const struct recfile_target *t,
 				       it->text, target_name(t));
 		return 0;
 	}
-	if (vd->how != PRINT_VALUE || vd->fmt == FMT_TUPLE || vd->size > 8 ||
-	    !btfu_is_scalar(btf, vd->type_id))
+	if (!member_is_int(btf, &pr->loc) &&
+	    (pr->loc.member || vd->how != PRINT_VALUE || vd->fmt == FMT_TUPLE || vd->size > 8 ||
+	     !btfu_is_scalar(btf, vd->type_id)))
 		return ks_fail(e, -EINVAL, "report: '%s' of '%s' is not a number or a string a predicate can compare",
 			       it->text, target_name(t));
-	pr->is_signed = btfu_is_signed(btf, vd->type_id);
-	return int_const(it, vd, btf, target_name(t), &pr->imm, e);
+	pr->is_signed = btfu_is_signed(btf, pr->loc.type_id);
+	return int_const(it, pr->loc.type_id, btf, target_name(t), &pr->imm, e);
 }
 
 /* Spec S (its targets by PATTERN) into Q: 1 if it named a target. */
@@ -207,13 +419,13 @@ static int bind_spec(struct rec_query *q, const struct spec *s, const char *patt
 			ret = bind_pred(&s->items[j], t, btf, pr, e);
 			if (ret)
 				return ret;
-			if (qt->side >= 0 && qt->side != pr->kind)
+			if (qt->side >= 0 && qt->side != pr->loc.kind)
 				return ks_fail(e, -EINVAL, "report: the predicates of '%s' read '%s' of its entry and '%s' of its return, two events in this recording",
 					       target_name(t),
-					       pr->kind == KSNOOP_ENTRY ? s->items[j].text : qt->side_text,
-					       pr->kind == KSNOOP_ENTRY ? qt->side_text : s->items[j].text);
+					       pr->loc.kind == KSNOOP_ENTRY ? s->items[j].text : qt->side_text,
+					       pr->loc.kind == KSNOOP_ENTRY ? qt->side_text : s->items[j].text);
 			qt->side_text = s->items[j].text;
-			qt->side = pr->kind;
+			qt->side = pr->loc.kind;
 			qt->npreds++;
 		}
 	}
@@ -324,28 +536,55 @@ void rec_query__free(struct rec_query *q)
 	free(q);
 }
 
+/*
+ * The bytes of LOC's value in REC, when they hold all of LOC: its own
+ * bytes read whole (KSNOOP_OK), a member's wherever the record has them
+ * (a struct cut at the size limit still holds its first members).
+ */
+static const char *loc_bytes(const struct capture_plan *plan, const struct rec_loc *loc,
+			     const void *rec)
+{
+	const struct ksnoop_value *vh;
+	__u32 status;
+
+	if (((const struct ksnoop_event *)rec)->kind != loc->kind)
+		return NULL;
+	vh = (const void *)((const char *)rec + plan->bpf.side[loc->kind].values[loc->idx].rec_off);
+	status = vh->status & KSNOOP_STATUS_MASK;
+	if (!(status == KSNOOP_OK || (loc->member && status == KSNOOP_TRUNCATED)) ||
+	    vh->len < loc->size || vh->len - loc->size < loc->off)
+		return NULL;
+	return (const char *)(vh + 1) + loc->off;
+}
+
+bool rec_query__loc_int(const struct capture_plan *plan, const struct rec_loc *loc,
+			const void *rec, bool is_signed, __u64 *v)
+{
+	const char *data = loc_bytes(plan, loc, rec);
+	__u64 u = 0;
+
+	if (!data || loc->size > 8 || !loc->size)
+		return false;
+	memcpy(&u, data, loc->size);
+	if (loc->bit_size) {
+		u = (u >> loc->bit_off) & (loc->bit_size < 64 ? (1ULL << loc->bit_size) - 1 : ~0ULL);
+		if (is_signed && loc->bit_size < 64 && (u >> (loc->bit_size - 1)) & 1)
+			u |= ~0ULL << loc->bit_size;
+	} else if (is_signed && loc->size < 8 && (u >> (8 * loc->size - 1)) & 1) {
+		u |= ~0ULL << (8 * loc->size);
+	}
+	*v = u;
+	return true;
+}
+
 bool rec_query__int(const struct capture_plan *plan, int kind, int idx, const void *rec,
 		    bool is_signed, __u64 *v)
 {
 	const struct value_desc *vd = &plan->values[kind][idx];
-	const struct ksnoop_value *vh;
-	__u64 u = 0;
+	struct rec_loc loc = { .kind = kind, .idx = idx, .size = vd->size,
+			       .bit_off = vd->bit_off, .bit_size = vd->bit_size };
 
-	if (((const struct ksnoop_event *)rec)->kind != kind || vd->size > 8 || !vd->size)
-		return false;
-	vh = (const void *)((const char *)rec + plan->bpf.side[kind].values[idx].rec_off);
-	if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK || vh->len < vd->size)
-		return false;
-	memcpy(&u, vh + 1, vd->size);
-	if (vd->bit_size) {
-		u = (u >> vd->bit_off) & (vd->bit_size < 64 ? (1ULL << vd->bit_size) - 1 : ~0ULL);
-		if (is_signed && vd->bit_size < 64 && (u >> (vd->bit_size - 1)) & 1)
-			u |= ~0ULL << vd->bit_size;
-	} else if (is_signed && vd->size < 8 && (u >> (8 * vd->size - 1)) & 1) {
-		u |= ~0ULL << (8 * vd->size);
-	}
-	*v = u;
-	return true;
+	return rec_query__loc_int(plan, &loc, rec, is_signed, v);
 }
 
 static bool compare(enum ksnoop_op op, __u64 a, __u64 b, bool is_signed)
@@ -363,7 +602,10 @@ static bool compare(enum ksnoop_op op, __u64 a, __u64 b, bool is_signed)
 	return false;
 }
 
-/* A recorded string (its bytes up to the first NUL, within len) against PR's. */
+/*
+ * A recorded string (its bytes up to the first NUL, within len; a
+ * member's within its array) against PR's.
+ */
 static bool str_holds(const struct capture_plan *plan, const struct rq_pred *pr, const void *rec)
 {
 	const struct ksnoop_value *vh;
@@ -371,13 +613,21 @@ static bool str_holds(const struct capture_plan *plan, const struct rq_pred *pr,
 	size_t n, want = strlen(pr->str);
 	bool eq;
 
-	if (((const struct ksnoop_event *)rec)->kind != pr->kind)
-		return false;
-	vh = (const void *)((const char *)rec + plan->bpf.side[pr->kind].values[pr->idx].rec_off);
-	if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK)
-		return false;
-	data = (const char *)(vh + 1);
-	n = strnlen(data, vh->len);
+	if (pr->loc.member) {
+		data = loc_bytes(plan, &pr->loc, rec);
+		if (!data)
+			return false;
+		n = strnlen(data, pr->loc.size);
+	} else {
+		if (((const struct ksnoop_event *)rec)->kind != pr->loc.kind)
+			return false;
+		vh = (const void *)((const char *)rec +
+				    plan->bpf.side[pr->loc.kind].values[pr->loc.idx].rec_off);
+		if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK)
+			return false;
+		data = (const char *)(vh + 1);
+		n = strnlen(data, vh->len);
+	}
 	eq = n == want && !memcmp(data, pr->str, n);
 	return pr->op == KSNOOP_OP_EQ ? eq : !eq;
 }
@@ -388,7 +638,7 @@ static bool pred_holds(const struct capture_plan *plan, const struct rq_pred *pr
 
 	if (pr->is_str)
 		return str_holds(plan, pr, rec);
-	if (!rec_query__int(plan, pr->kind, pr->idx, rec, pr->is_signed, &v))
+	if (!rec_query__loc_int(plan, &pr->loc, rec, pr->is_signed, &v))
 		return false;
 	if (pr->shift)
 		v = pr->is_signed ? (__u64)((__s64)v >> pr->shift) : v >> pr->shift;

@@ -60,11 +60,44 @@ int rec_query__side(const struct rec_query *q, __u32 func_id);
 bool rec_query__value(const struct capture_plan *p, const char *text, int *kind, int *idx);
 
 /*
+ * Where a value lies in what a plan recorded: a recorded value itself, or
+ * a member inside a recorded struct's bytes ("p->seq", "p->a.b[2]" when
+ * "p" was recorded, dumped whole).
+ */
+struct rec_loc {
+	int kind, idx;		/* the recorded value: plan.values[kind][idx] */
+	bool member;		/* a member inside it, not the value itself */
+	__u32 type_id;		/* the type read there (typedefs kept) */
+	__u32 off, size;	/* its bytes, from the start of the recorded bytes */
+	__u8 bit_off;		/* a bitfield: its bits from the first of those bytes, */
+	__u8 bit_size;		/* and how many (0: not a bitfield) */
+};
+
+/*
+ * TEXT (a canonical spec value: "p->seq") in plan P, whose types are
+ * BTF's (the file's), into LOC: 0; -ENOENT when neither TEXT nor a prefix
+ * of it is recorded (E untouched: the caller names what asked); -EINVAL
+ * with E when a prefix was recorded but the rest is not in its bytes (a
+ * pointer followed, no such member, beyond the bytes the plan records).
+ * TNAME names the target in messages.
+ */
+int rec_query__locate(const struct capture_plan *p, const struct btf *btf, const char *text,
+		      const char *tname, struct rec_loc *loc, struct ks_error *e);
+
+/*
  * Value IDX of side KIND of PLAN in REC as a 64-bit integer (IS_SIGNED:
  * sign-extended; a bitfield's bits alone, as the printer reads them):
  * false when it is not an integer of at most 8 bytes or was not read.
  */
 bool rec_query__int(const struct capture_plan *plan, int kind, int idx, const void *rec,
 		    bool is_signed, __u64 *v);
+
+/*
+ * As rec_query__int(), for what LOC locates: a member is read only where
+ * REC's bytes of its value hold all of it (a record shorter than its plan
+ * says, truncated or hostile, does not hold it: false).
+ */
+bool rec_query__loc_int(const struct capture_plan *plan, const struct rec_loc *loc,
+			const void *rec, bool is_signed, __u64 *v);
 
 #endif

@@ -174,6 +174,12 @@ int resolver__tree_sizes(struct capture_plan **plans, int n, int *bad, struct ks
  * start of ID, or -ENOENT.
  */
 int resolver__member_offset(const struct btf *btf, __u32 id, const char *name, __u32 *bit_off);
+/*
+ * As resolver__member_offset(), with the member's type (typedefs kept)
+ * and its bitfield width in *BIT_SIZE (0: not a bitfield).
+ */
+int resolver__member(const struct btf *btf, __u32 id, const char *name, __u32 *type_id,
+		     __u32 *bit_off, __u32 *bit_size);
 
 /*
  * --pcap: the first parameter of SIG that is a struct sk_buff * (its

@@ -88,6 +88,12 @@ int chain__find_member(const struct btf *btf, __u32 id, const char *name,
 	return find_member_in(btf, id, name, 0, &visits, type_id, bit_off, bit_size);
 }
 
+int resolver__member(const struct btf *btf, __u32 id, const char *name, __u32 *type_id,
+		     __u32 *bit_off, __u32 *bit_size)
+{
+	return chain__find_member(btf, id, name, type_id, bit_off, bit_size);
+}
+
 int resolver__member_offset(const struct btf *btf, __u32 id, const char *name, __u32 *bit_off)
 {
 	__u32 type_id, bit_size;

@@ -11,6 +11,7 @@
 . "$(dirname "$0")/record.bash"
 usdt_paths
 S=$U/syscall_prog
+UP=${KSNOOP_UPROG_DIR:-$(dirname "$U")/uprog}
 usdt_programs
 needs_root record_query
 if [ ! -x "$S" ]; then
@@ -126,6 +127,36 @@ ks report "$tmp/t.ksr" "tp:sched_*(p->comm == \"$prog\")" >"$tmp/tq" 2>/dev/null
 expect_eq tp_query_ours 2 "$(headers "$tmp/tq" | wc -l)"
 expect_eq tp_query_comm 2 "$(grep -c "^    p->comm = \"$prog\"$" "$tmp/tq")"
 
+# --- members inside a recorded struct's bytes: usdt_prog's obj probe dumps
+# a struct req (id 0..3, flags 5, path "/srv/a", size 1 << 40); types'
+# node_visit and bits_sum dump a struct node and a struct bits, all zero
+# but their name: 2-D arrays, anonymous members, enums, bitfields ---
+bg "$tmp/o" "$tmp/emr" record -o "$tmp/m.ksr" usdt "$P:ksnoop_test:obj(arg0:struct req *, arg1)" && rec=$BGPID
+"$P" fire 4 >/dev/null
+end $rec
+req='arg0:struct req *'
+obj_kept() { ks report "$tmp/m.ksr" "ksnoop_test:obj($1)" 2>/dev/null | headers /dev/stdin | wc -l; }
+expect_eq member_int_ge 2 "$(obj_kept "$req->id >= 2")"
+expect_eq member_int_eq 1 "$(obj_kept "$req->id == 3")"
+expect_eq member_string 4 "$(obj_kept "$req->path == \"/srv/a\"")"
+expect_eq member_string_other 0 "$(obj_kept "$req->path == \"/srv\"")"
+expect_eq member_index 4 "$(obj_kept "$req->path[1] == 's'")"
+expect_eq member_mask 4 "$(obj_kept "$req->flags & 4")"
+expect_eq member_wide 4 "$(obj_kept "$req->size == 0x10000000000")"
+expect_eq member_and_value 1 "$(obj_kept "$req->id < 2, arg1 == 1")"
+T=$UP/types-gcc-O0-dwarf5
+bg "$tmp/o" "$tmp/ety" record -o "$tmp/y.ksr" "u:$T:node_visit(n, depth)" "u:$T:bits_sum(b, c)" && rec=$BGPID
+"$T"; "$T" a; "$T" a b
+end $rec
+y_kept() { ks report "$tmp/y.ksr" "$1" 2>/dev/null | headers /dev/stdin | wc -l; }
+expect_eq member_enum 3 "$(y_kept 'node_visit(n->color == RED)')"
+expect_eq member_enum_other 0 "$(y_kept 'node_visit(n->color == BLUE)')"
+expect_eq member_matrix 3 "$(y_kept 'node_visit(n->matrix[1][2] == 0)')"
+expect_eq member_anonymous 2 "$(y_kept 'node_visit(n->lo == 0, depth >= 2)')"
+expect_eq member_bitfield_signed 3 "$(y_kept 'bits_sum(b->c == 0)')"
+expect_eq member_bitfield_wide 3 "$(y_kept 'bits_sum(b->wide <= 0)')"
+expect_eq member_bitfield_flag 0 "$(y_kept 'bits_sum(b->flag != 0)')"
+
 # --- refusals: one line each, exit 2 ---
 golden=$(cd "$(dirname "$0")/../golden/48-record-query" && pwd)
 KS_GOLDEN_VARS=tmp ks_errors "$golden/errors" <<'ROWS'
@@ -144,4 +175,10 @@ since_year_9999       report --since 9999-01-01T00:00:00Z "$tmp/s.ksr"
 until_before_since    report --since 2s --until 1s "$tmp/s.ksr"
 info_with_spec        report --info "$tmp/s.ksr" sys:openat
 since_without_report  --since 1s tp:sched_process_exec
+member_through_pointer report "$tmp/y.ksr" 'node_visit(n->next->hits == 0)'
+member_missing        report "$tmp/y.ksr" 'node_visit(n->nope == 0)'
+member_index_beyond   report "$tmp/y.ksr" 'node_visit(n->matrix[2][0] == 0)'
+member_dot_on_pointer report "$tmp/y.ksr" 'node_visit(n.id == 0)'
+member_not_comparable report "$tmp/y.ksr" 'node_visit(n->matrix == 0)'
+member_of_a_number    report "$tmp/y.ksr" 'node_visit(depth.x == 0)'
 ROWS

@@ -35,6 +35,23 @@ static const struct {
 	{ KSNOOP_ENTRY, 200, "eth1", 0, 0x80000000u },
 };
 
+/*
+ * A struct sk_buff dumped whole: skb->len inside its bytes; call 5's
+ * bytes end before skb->len (a record shorter than its plan, as a
+ * truncated or hostile file has it).
+ */
+static void skb_bytes(const struct capture_plan *plan, const struct value_desc *vd,
+		      struct ksnoop_value *vh, int i)
+{
+	__u32 bit_off;
+
+	assert_int_equal(resolver__member_offset(plan->sig.btf, vd->obj_id, "len", &bit_off), 0);
+	assert_true(bit_off / 8 + 4 <= vd->size);
+	memcpy((char *)(vh + 1) + bit_off / 8, &calls[i].len, 4);
+	if (i == 5)
+		vh->len = bit_off / 8 + 3;
+}
+
 /* Call I's record for PLAN, its values set as calls[] says. */
 static void *make_record(const struct capture_plan *plan, int i, size_t *size)
 {
@@ -61,6 +78,8 @@ static void *make_record(const struct capture_plan *plan, int i, size_t *size)
 			memcpy(data, &calls[i].ret, 4);
 		else if (!strcmp(vd->text, "skb->reason"))
 			memcpy(data, &calls[i].reason, 4);
+		else if (vd->how == PRINT_DEREF)
+			skb_bytes(plan, vd, vh, i);
 		else if (vd->how == PRINT_STRING)
 			vh->len = strlen(calls[i].name) + 1, memcpy(data, calls[i].name, vh->len);
 	}
@@ -265,6 +284,22 @@ static void test_side(void **state)
 	resolved_free(r);
 }
 
+/*
+ * Members inside a struct recorded whole: compared where the record's
+ * bytes hold them, refused where the bytes cannot (a pointer followed).
+ */
+static void test_members(void **state)
+{
+	struct resolved *r = resolve_ok("ip_send_skb(skb, return)");
+	const struct capture_plan *p = &r->plan;
+
+	kept(p, "ip_send_skb(skb->len == 84)", "2,4");
+	kept(p, "ip_send_skb(skb->len >= 10)", "0,2,4");
+	kept(p, "ip_send_skb(skb->len == 200)", "");
+	refused(p, "ip_send_skb(skb->nope == 1)", "no member 'nope' in struct sk_buff");
+	resolved_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +307,7 @@ int main(void)
 		TEST(test_enumerators),
 		TEST(test_refused),
 		TEST(test_side),
+		TEST(test_members),
 	};
 
 	return cmocka_run_group_tests(tests, build_btf, free_btf);
