@@ -17,9 +17,11 @@ jq_count() {
 }
 
 # -L keeps the calls that took that long; a 1 ms sleep can take longer
-# than that on a loaded emulator (7.3 under load printed it at -L 50ms),
-# so the cases assert that nothing shorter is printed, and that the long
-# call is, not that exactly one is.
+# than that on a loaded emulator (7.3 under load printed it at -L 50ms,
+# and took 58 ms over it in s60's CI), so the cases assert that nothing
+# shorter is printed, and that the long call is, not that exactly one
+# is; a call's duration is checked from below only (a sleep never ends
+# early, a starved guest may end it late: up to seconds).
 # shorter_than MS FILE: how many lines of FILE are not a hrtimer_nanosleep
 # return of MS milliseconds or more (a text header or an --oneline line).
 shorter_than() {
@@ -54,9 +56,10 @@ for mode in $(vm_modes); do
 		WORKLOAD vmprog sleep 200 1
 		EXPECT   ${T}_text_none_shorter: eq 0 "$(shorter_than 50 "$OUT")"
 		EXPECT   ${T}_text_duration_in_header: \
-		         count 1 ' <- hrtimer_nanosleep \((2[0-9][0-9]|[3-9][0-9][0-9])\.[0-9]{3} ms\)$'
+		         count 1 ' <- hrtimer_nanosleep \(((2[0-9][0-9]|[3-9][0-9][0-9])\.[0-9]{3} ms|[0-9]+\.[0-9]{3} s)\)$'
 		EXPECT   ${T}_text_entry_value_on_return: count 1 '^    rqtp = 200000000$'
-		EXPECT   ${T}_text_return_value: count 1 '^    return = 0$'
+		EXPECT   ${T}_text_return_value: eq "$(grep -c ' <- hrtimer_nanosleep ' "$OUT")" \
+		         "$(grep -c '^    return = 0$' "$OUT")"
 	CASE
 
 	# --- no -L: every return has a duration, no entry has one ---
@@ -69,7 +72,8 @@ for mode in $(vm_modes); do
 		         "$(jq_count "$OUT" '.kind == "entry" and has("duration_ns")')"
 		EXPECT   ${T}_returns_with_duration: eq 2 \
 		         "$(jq_count "$OUT" '.kind == "return" and .duration_ns >= 1000000 and .duration_ns < 3000000000')"
-		EXPECT   ${T}_the_20ms_call: eq 1 "$(jq_count "$OUT" '.kind == "return" and .duration_ns >= 20000000')"
+		EXPECT   ${T}_the_20ms_call: eq true \
+		         "$(jq -s '[.[] | select(.kind == "return")][0].duration_ns >= 20000000' "$OUT")"
 	CASE
 
 	# --- only the return printed: the entry side runs just to keep the time ---
@@ -78,7 +82,7 @@ for mode in $(vm_modes); do
 		RUN      --mode $mode -c vmprog -L 100ms 'hrtimer_nanosleep(return)'
 		WORKLOAD vmprog sleep 10 150 10
 		EXPECT   ${T}_return_only_one_event: \
-		         count 1 ' <- hrtimer_nanosleep \((1[5-9][0-9]|[2-9][0-9][0-9])\.[0-9]{3} ms\)$'
+		         count 1 ' <- hrtimer_nanosleep \(((1[5-9][0-9]|[2-9][0-9][0-9])\.[0-9]{3} ms|[0-9]+\.[0-9]{3} s)\)$'
 		EXPECT   ${T}_return_only_no_entry: count 0 ' -> hrtimer_nanosleep'
 	CASE
 
@@ -115,7 +119,7 @@ for mode in $(vm_modes); do
 		WORKLOAD vmprog sleep 20
 		EXPECT   ${T}_oneline_entry: count 1 ' vmprog [0-9]+/[0-9]+ -> hrtimer_nanosleep rqtp=20000000$'
 		EXPECT   ${T}_oneline_return: \
-		         count 1 ' vmprog [0-9]+/[0-9]+ <- hrtimer_nanosleep \(([2-9][0-9]|[1-9][0-9][0-9])\.[0-9]{3} ms\) return=0$'
+		         count 1 ' vmprog [0-9]+/[0-9]+ <- hrtimer_nanosleep \((([2-9][0-9]|[1-9][0-9][0-9])\.[0-9]{3} ms|[0-9]+\.[0-9]{3} s)\) return=0$'
 		EXPECT   ${T}_oneline_two_lines: eq 2 "$(wc -l <"$OUT")"
 	CASE
 	ks_case <<-'CASE'
@@ -123,7 +127,7 @@ for mode in $(vm_modes); do
 		RUN      --mode $mode --oneline -c vmprog -L 50ms hrtimer_nanosleep
 		WORKLOAD vmprog sleep 200 1
 		EXPECT   ${T}_oneline_min_duration_line: \
-		         count 1 ' <- hrtimer_nanosleep \((2[0-9][0-9]|[3-9][0-9][0-9])\.[0-9]{3} ms\) rqtp=200000000 .*return=0$'
+		         count 1 ' <- hrtimer_nanosleep \(((2[0-9][0-9]|[3-9][0-9][0-9])\.[0-9]{3} ms|[0-9]+\.[0-9]{3} s)\) rqtp=200000000 .*return=0$'
 		EXPECT   ${T}_oneline_min_duration_none_shorter: eq 0 "$(shorter_than 50 "$OUT")"
 	CASE
 done
