@@ -536,6 +536,15 @@ void rec_query__free(struct rec_query *q)
 	free(q);
 }
 
+/* LOC's recorded value in REC, or NULL when REC is of the other kind. */
+static const struct ksnoop_value *value_at(const struct capture_plan *plan,
+					   const struct rec_loc *loc, const void *rec)
+{
+	if (((const struct ksnoop_event *)rec)->kind != loc->kind)
+		return NULL;
+	return (const void *)((const char *)rec + plan->bpf.side[loc->kind].values[loc->idx].rec_off);
+}
+
 /*
  * The bytes of LOC's value in REC, when they hold all of LOC: its own
  * bytes read whole (KSNOOP_OK), a member's wherever the record has them
@@ -544,12 +553,11 @@ void rec_query__free(struct rec_query *q)
 static const char *loc_bytes(const struct capture_plan *plan, const struct rec_loc *loc,
 			     const void *rec)
 {
-	const struct ksnoop_value *vh;
+	const struct ksnoop_value *vh = value_at(plan, loc, rec);
 	__u32 status;
 
-	if (((const struct ksnoop_event *)rec)->kind != loc->kind)
+	if (!vh)
 		return NULL;
-	vh = (const void *)((const char *)rec + plan->bpf.side[loc->kind].values[loc->idx].rec_off);
 	status = vh->status & KSNOOP_STATUS_MASK;
 	if (!(status == KSNOOP_OK || (loc->member && status == KSNOOP_TRUNCATED)) ||
 	    vh->len < loc->size || vh->len - loc->size < loc->off)
@@ -619,11 +627,8 @@ static bool str_holds(const struct capture_plan *plan, const struct rq_pred *pr,
 			return false;
 		n = strnlen(data, pr->loc.size);
 	} else {
-		if (((const struct ksnoop_event *)rec)->kind != pr->loc.kind)
-			return false;
-		vh = (const void *)((const char *)rec +
-				    plan->bpf.side[pr->loc.kind].values[pr->loc.idx].rec_off);
-		if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK)
+		vh = value_at(plan, &pr->loc, rec);
+		if (!vh || (vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK)
 			return false;
 		data = (const char *)(vh + 1);
 		n = strnlen(data, vh->len);
