@@ -331,16 +331,21 @@ static struct targets_cfg targets_cfg(const struct trace *t, enum attach_mode mo
  * The layout of the preempt count: does the kernel count interrupt
  * disabling in it (7.3's refcounted local_interrupt_disable(), whose
  * per-CPU state BTF or kallsyms name)?  Probed, not told by the version.
+ * A BTF that names the preempt count's own per-CPU variable (WHERE) has
+ * the kernel's per-CPU variables: its "no" is the answer, without a scan
+ * of kallsyms (klookup finds only what exists; a miss there reads all of
+ * /proc/kallsyms, 0.66 s in a TCG guest).
  */
-static __u32 preempt_not_task_bits(struct kernel *k, const struct btf *btf)
+static __u32 preempt_not_task_bits(struct kernel *k, const struct btf *btf, const char *where)
 {
 	const char *rc = "local_interrupt_disable_state";
 	__u64 addr;
 
-	if ((btf && btf__find_by_name_kind(btf, rc, BTF_KIND_VAR) >= 0) ||
-	    !kernel__symbol_addr(k, rc, &addr))
+	if (btf && btf__find_by_name_kind(btf, rc, BTF_KIND_VAR) >= 0)
 		return PREEMPT_NOT_TASK_IRQ_RC;
-	return PREEMPT_NOT_TASK_6;
+	if (btf && btf__find_by_name_kind(btf, where, BTF_KIND_VAR) >= 0)
+		return PREEMPT_NOT_TASK_6;
+	return kernel__symbol_addr(k, rc, &addr) ? PREEMPT_NOT_TASK_6 : PREEMPT_NOT_TASK_IRQ_RC;
 }
 
 /*
@@ -354,7 +359,7 @@ static __u32 preempt_not_task_bits(struct kernel *k, const struct btf *btf)
 static void tree_preempt_count(struct kernel *k, struct targets_cfg *cfg)
 {
 	const struct btf *btf = kernel__running_vmlinux(k);
-	const char *where = "__preempt_count";
+	const char *where = "__preempt_count", *var = where;
 	__u32 bit_off;
 	__u64 off, pc;
 	__s32 id;
@@ -369,10 +374,11 @@ static void tree_preempt_count(struct kernel *k, struct targets_cfg *cfg)
 			goto unknown;
 		pc += bit_off / 8;
 		where = "pcpu_hot.preempt_count";
+		var = "pcpu_hot";
 	}
 	cfg->preempt_count_addr = pc;
 	cfg->per_cpu_offset_addr = off;
-	cfg->preempt_not_task = preempt_not_task_bits(k, btf);
+	cfg->preempt_not_task = preempt_not_task_bits(k, btf, var);
 	log_info("--tree: the CPU's preempt count: %s (%#llx), __per_cpu_offset %#llx, not the task's: %#x",
 		 where, (unsigned long long)pc, (unsigned long long)off, cfg->preempt_not_task);
 	return;
