@@ -46,6 +46,17 @@ struct kernel {
 	size_t nmodnames;
 	int text_scans;		/* names searched for in kallsyms' text so far */
 	/*
+	 * The functions the specs name one by one (kernel__want_instances()),
+	 * searched for all at once in kallsyms' text at the first ask: name
+	 * I's first instances at want_found[I * KERNEL_MAX_INSTANCES...],
+	 * want_counts[I] of them.
+	 */
+	char **want;
+	int nwant;
+	bool want_scanned;
+	struct ksym_found *want_found;
+	int *want_counts;
+	/*
 	 * ftrace's available_filter_functions, sorted; read for globs only.
 	 * Where it can be read it alone decides what a glob can trace: every
 	 * function in it is in kallsyms (ftrace names its call sites from
@@ -273,6 +284,11 @@ void kernel__free(struct kernel *k)
 	for (i = 0; i < k->nmodnames; i++)
 		free(k->modnames[i]);
 	free(k->modnames);
+	for (i = 0; i < (size_t)k->nwant; i++)
+		free(k->want[i]);
+	free(k->want);
+	free(k->want_found);
+	free(k->want_counts);
 	kbtf__free(k->kbtf);
 	ksyms__free(k->ksyms);
 	ksyms__free(k->old_ksyms);
@@ -406,20 +422,14 @@ static const char *keep_module_name(struct kernel *k, const char *module)
 	return v[k->nmodnames] ? v[k->nmodnames++] : NULL;
 }
 
-/*
- * kernel__func_instances() for a function named alone, whose symbol the
- * kernel gave by name: kallsyms' text searched for the name, not read
- * into a table.  The count, or a negative errno.
- */
-static int instances_in_text(struct kernel *k, const char *name, const char *module,
-			     struct func_instance *out, int max)
+/* FOUND[0..N), what kallsyms' text gave for one name, as instances in MODULE's (NULL: anyone's). */
+static int found_instances(struct kernel *k, const struct ksym_found *found, int n,
+			   const char *module, struct func_instance *out, int max)
 {
-	static struct ksym_found found[KERNEL_MAX_INSTANCES];
-	int n, i, count = 0;
+	int i, count = 0;
 
-	n = ksyms__scan_name(k->kallsyms_path, name, found, KERNEL_MAX_INSTANCES);
 	for (i = 0; i < n && i < KERNEL_MAX_INSTANCES; i++) {
-		struct ksym sym = { name, keep_module_name(k, found[i].module), found[i].addr };
+		struct ksym sym = { NULL, keep_module_name(k, found[i].module), found[i].addr };
 
 		if (found[i].module[0] && !sym.module)
 			return -ENOMEM;
@@ -429,7 +439,79 @@ static int instances_in_text(struct kernel *k, const char *name, const char *mod
 			out[count] = (struct func_instance){ sym.module, sym.addr };
 		count++;
 	}
-	return n < 0 ? n : count;
+	return count;
+}
+
+/*
+ * kernel__func_instances() for a function named alone, whose symbol the
+ * kernel gave by name: kallsyms' text searched for the name, not read
+ * into a table.  The count, or a negative errno.
+ */
+static int instances_in_text(struct kernel *k, const char *name, const char *module,
+			     struct func_instance *out, int max)
+{
+	static struct ksym_found found[KERNEL_MAX_INSTANCES];
+	int n = ksyms__scan_name(k->kallsyms_path, name, found, KERNEL_MAX_INSTANCES);
+
+	return n < 0 ? n : found_instances(k, found, n, module, out, max);
+}
+
+/* The most names searched for together: beyond, one by one, then the table. */
+#define KERNEL_MAX_WANT		64
+
+void kernel__want_instances(struct kernel *k, const char *name)
+{
+	char **v;
+	int i;
+
+	if (k->want_scanned || k->nwant >= KERNEL_MAX_WANT || !*name)
+		return;
+	for (i = 0; i < k->nwant; i++)
+		if (strcmp(k->want[i], name) == 0)
+			return;
+	v = realloc(k->want, (k->nwant + 1) * sizeof(*v));
+	if (!v)
+		return;
+	k->want = v;
+	if ((v[k->nwant] = strdup(name)))
+		k->nwant++;
+}
+
+/*
+ * kernel__func_instances() for a name kernel__want_instances() was told:
+ * all those names searched for in one read of kallsyms' text (each read
+ * costs the kernel's walk of every symbol: 0.56 s in a TCG guest), the
+ * first time one is asked.  The count; -ENOENT when NAME was not told
+ * (or the search could not be made: the caller reads the table).
+ */
+static int wanted_instances(struct kernel *k, const char *name, const char *module,
+			    struct func_instance *out, int max)
+{
+	int i, err;
+
+	for (i = 0; i < k->nwant && strcmp(k->want[i], name); i++)
+		;
+	if (i == k->nwant || k->nwant < 2)
+		return -ENOENT;
+	if (!k->want_scanned) {
+		k->want_found = calloc((size_t)k->nwant * KERNEL_MAX_INSTANCES, sizeof(*k->want_found));
+		k->want_counts = calloc(k->nwant, sizeof(*k->want_counts));
+		if (!k->want_found || !k->want_counts) {
+			free(k->want_found);
+			free(k->want_counts);
+			k->want_found = NULL;
+			k->want_counts = NULL;
+			return -ENOMEM;
+		}
+		err = ksyms__scan_names(k->kallsyms_path, (const char *const *)k->want, k->nwant,
+					"tTwW", k->want_found, KERNEL_MAX_INSTANCES, k->want_counts);
+		if (err)
+			return err;
+		k->want_scanned = true;
+		k->text_scans++;
+	}
+	return found_instances(k, k->want_found + (size_t)i * KERNEL_MAX_INSTANCES,
+			       k->want_counts[i], module, out, max);
 }
 
 int kernel__func_instances(struct kernel *k, const char *name, const char *module,
@@ -439,9 +521,11 @@ int kernel__func_instances(struct kernel *k, const char *name, const char *modul
 	size_t n, i;
 	int err, count = 0;
 
-	/* A few names are searched for; for more, one read of the table is cheaper. */
-	if (!k->ksyms && !k->ksyms_reading && !k->ksyms_err && ++k->text_scans <= KERNEL_TEXT_SCANS) {
-		err = instances_in_text(k, name, module, out, max);
+	if (!k->ksyms && !k->ksyms_reading && !k->ksyms_err) {
+		/* The specs' names at once; a few others one by one; for more, the table. */
+		err = wanted_instances(k, name, module, out, max);
+		if (err == -ENOENT && ++k->text_scans <= KERNEL_TEXT_SCANS)
+			err = instances_in_text(k, name, module, out, max);
 		if (err >= 0 || err == -ENOMEM)
 			return err == -ENOMEM ? ks_fail(e, err, "out of memory") : err;
 	}

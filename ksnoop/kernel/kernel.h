@@ -101,6 +101,12 @@ int kernel__func_instances(struct kernel *k, const char *name, const char *modul
 			   struct func_instance *out, int max, struct ks_error *e);
 
 /*
+ * NAME will be asked of kernel__func_instances(): the names told before
+ * the first ask are searched for together, in one read of kallsyms.
+ */
+void kernel__want_instances(struct kernel *k, const char *name);
+
+/*
  * SIG, the signature kernel__func() gave NAME, made instance IN's: its
  * prototype from the BTF of its module (or vmlinux's, where the module
  * has none of its own), its address.  0, or -EINVAL with E (and SIG

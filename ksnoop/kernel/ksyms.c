@@ -265,20 +265,22 @@ static bool name_line(const char *lines, const char *p, size_t len, const char *
 	return true;
 }
 
-int ksyms__scan_name_types(const char *path, const char *name, const char *types,
-			   struct ksym_found *out, int max)
+int ksyms__scan_names(const char *path, const char *const *names, int nnames, const char *types,
+		      struct ksym_found *out, int max, int *counts)
 {
-	size_t have = 0, len = strlen(name);
+	size_t have = 0, len;
 	char *buf = malloc(KSYMS_CHUNK + 1), *end, *p;
-	int fd, n = 0, err = 0;
+	int fd, i, err = 0;
 	ssize_t r;
 
 	if (!buf)
 		return -ENOMEM;
+	for (i = 0; i < nnames; i++)
+		counts[i] = 0;
 	fd = open(path ? path : "/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		err = -errno;
-	while (!err && len) {
+	while (!err) {
 		r = read(fd, buf + have, KSYMS_CHUNK - have);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -291,11 +293,14 @@ int ksyms__scan_name_types(const char *path, const char *name, const char *types
 		/* Complete lines only (the last one may lack its newline); the rest waits. */
 		end = r ? memrchr(buf, '\n', have) : buf + have;
 		end = end ? end + (r != 0) : buf;
-		for (p = buf; (p = memmem(p, end - p, name, len)); p += len) {
-			struct ksym_found f;
+		for (i = 0; i < nnames; i++) {
+			len = strlen(names[i]);
+			for (p = buf; len && (p = memmem(p, end - p, names[i], len)); p += len) {
+				struct ksym_found f;
 
-			if (name_line(buf, p, len, types, &f) && n++ < max)
-				out[n - 1] = f;
+				if (name_line(buf, p, len, types, &f) && counts[i]++ < max)
+					out[(size_t)i * max + counts[i] - 1] = f;
+			}
 		}
 		/* A buffer without a newline holds no line of kallsyms: dropped. */
 		if (end == buf && have == KSYMS_CHUNK)
@@ -308,6 +313,14 @@ int ksyms__scan_name_types(const char *path, const char *name, const char *types
 	free(buf);
 	if (fd >= 0)
 		close(fd);
+	return err;
+}
+
+int ksyms__scan_name_types(const char *path, const char *name, const char *types,
+			   struct ksym_found *out, int max)
+{
+	int n, err = ksyms__scan_names(path, &name, 1, types, out, max, &n);
+
 	return err ? err : n;
 }
 

@@ -54,6 +54,13 @@ int ksyms__scan_name(const char *path, const char *name, struct ksym_found *out,
 /* The same for symbols of the kallsyms TYPES ("dD": data). */
 int ksyms__scan_name_types(const char *path, const char *name, const char *types,
 			   struct ksym_found *out, int max);
+/*
+ * The same for NNAMES names in one read of the file: name I's first MAX
+ * in OUT[I * MAX...], how many there are in COUNTS[I].  0 or a negative
+ * errno.
+ */
+int ksyms__scan_names(const char *path, const char *const *names, int nnames, const char *types,
+		      struct ksym_found *out, int max, int *counts);
 
 size_t ksyms__count(const struct ksyms *ks);
 const struct ksym *ksyms__at(const struct ksyms *ks, size_t i);

@@ -149,8 +149,11 @@ void targets__prefetch(struct kernel *k, const struct spec *specs, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (specs[i].kind == SPEC_KFUNC)
+		if (specs[i].kind == SPEC_KFUNC) {
 			kernel__prefetch_ksyms(k, spec_is_glob(&specs[i]));
+			if (!spec_is_glob(&specs[i]))
+				kernel__want_instances(k, specs[i].target);
+		}
 	if (kernel__by_name(k))
 		log_info("kernel functions: looked up by name in the kernel (BPF), not in /proc/kallsyms");
 }

@@ -118,8 +118,8 @@ struct target_match {
 /*
  * Before kernel__open(): the kernel's symbols are read for the kernel
  * function specs of SPECS[0..N) (kernel__prefetch_ksyms(): for a glob,
- * all of them; a function named alone is asked for by name), and -v says
- * which.
+ * all of them; a function named alone is asked for by name, and the named
+ * ones' instances are searched for together), and -v says which.
  */
 void targets__prefetch(struct kernel *k, const struct spec *specs, int n);
 

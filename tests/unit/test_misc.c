@@ -378,6 +378,37 @@ static void test_ksyms_scan_name(void **state)
 	ksyms__free(ks);
 }
 
+/*
+ * Names searched for together (ksyms__scan_names(), one read of the file)
+ * find what each finds alone: counts beyond MAX, each name's own slots,
+ * a name twice, and "" (nothing).
+ */
+static void test_ksyms_scan_names(void **state)
+{
+	static const char *const names[] = {
+		"dup_static", "do_one_initcall", "weak", "e1000_probe", "dup_static", "",
+		"last_without_newline", "not_a_type",
+	};
+	enum { NN = sizeof(names) / sizeof(names[0]), MAX = 2 };
+	struct ksym_found all[NN * MAX], one[MAX];
+	const char *path = write_tmp(kallsyms);
+	int counts[NN];
+
+	assert_int_equal(ksyms__scan_names(path, names, NN, "tTwW", all, MAX, counts), 0);
+	assert_int_equal(counts[0], 3);
+	for (int i = 0; i < NN; i++) {
+		int n = ksyms__scan_name(path, names[i], one, MAX);
+
+		assert_int_equal(counts[i], n);
+		for (int j = 0; j < n && j < MAX; j++) {
+			assert_true(all[i * MAX + j].addr == one[j].addr);
+			assert_string_equal(all[i * MAX + j].module, one[j].module);
+		}
+	}
+	assert_int_equal(ksyms__scan_names("/nonexistent/kallsyms", names, NN, "tT", all, MAX, counts),
+			 -ENOENT);
+}
+
 /* A line longer than a chunk is dropped whole: its tail is no symbol of its own. */
 static void test_ksyms_overlong_line(void **state)
 {
@@ -1123,6 +1154,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_ksyms_text_symbols_only, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_many_chunks, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_scan_name, remove_tmp),
+		cmocka_unit_test_teardown(test_ksyms_scan_names, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_overlong_line, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_by_addr, remove_tmp),
 		cmocka_unit_test_teardown(test_ksyms_modules, remove_tmp),
