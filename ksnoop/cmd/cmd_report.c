@@ -812,12 +812,15 @@ static void row_of(const struct capture_plan *plan, const void *rec, bool stacks
  * was recorded, laid out as counts__key() reads a live key (a number in
  * 8 bytes, a comm in KSNOOP_COMM_LEN, a string in KSNOOP_BY_SIZE), so
  * that the live run's printer prints it.  A VALUE part is a value the
- * recording captured, an integer or a string; it decides the side
- * counted, as live (the event that carries it).
+ * recording captured, an integer or a string, or a member inside a
+ * recorded struct's bytes (rec_query__locate(), as a predicate finds
+ * it); it decides the side counted, as live (the event that carries it).
  */
 struct by_target {
 	struct by_kind kind;
-	int vkind, vidx;	/* the VALUE part's recorded value (vidx -1: none) */
+	bool has_value;		/* a VALUE part, at LOC: */
+	struct rec_loc loc;
+	struct value_desc member;	/* a member's key printed as the member prints */
 };
 
 struct by_table {
@@ -834,6 +837,33 @@ static struct by_kind by_kind_of(void *ctx, __u32 func_id)
 	return rp->by->t[func_id].kind;
 }
 
+/*
+ * TEXT of target T, a recorded value or a member inside one, located for
+ * OPT (--by, --hist) into LOC; -EINVAL with E naming both, -ENOENT (E
+ * untouched) when nothing of TEXT was recorded.
+ */
+static int locate_value(const struct recfile_target *t, const char *text, const char *opt,
+			struct rec_loc *loc, struct ks_error *e)
+{
+	const char *name = t->label[0] ? t->label : t->plan.sig.name;
+	char msg[KS_ERROR_MSG_MAX];
+	int ret = rec_query__locate(&t->plan, t->plan.sig.btf, text, name, loc, e);
+
+	if (ret != -EINVAL)
+		return ret;
+	/* "report: '%s' of '%s' ...": said of OPT */
+	snprintf(msg, sizeof(msg), "%s", e->msg + (strncmp(e->msg, "report: ", 8) ? 0 : 8));
+	return ks_fail(e, ret, "report: %s: %s", opt, msg);
+}
+
+/* A member's key printed as an event prints the member (printer__key()). */
+static void member_desc(const struct rec_loc *loc, const char *text, struct value_desc *vd)
+{
+	*vd = (struct value_desc){ .text = text, .type_id = loc->type_id, .obj_id = loc->type_id,
+				   .how = PRINT_VALUE, .size = loc->size, .obj_size = loc->size,
+				   .bit_size = loc->bit_size };
+}
+
 /* The VALUE part NAME of target T: its kind, into BT's KIND; -EINVAL with E. */
 static int by_value_part(const struct recfile_target *t,
 			 const char *name, struct by_target *bt, enum ksnoop_by *part,
@@ -841,25 +871,31 @@ static int by_value_part(const struct recfile_target *t,
 {
 	const struct capture_plan *p = &t->plan;
 	const struct btf *btf = p->sig.btf;	/* the file's */
-	const struct value_desc *vd;
+	enum rec_loc_form form;
+	int ret = locate_value(t, name, "--by", &bt->loc, e);
 
-	if (!rec_query__value(p, name, &bt->vkind, &bt->vidx))
+	if (ret == -ENOENT)
 		return ks_fail(e, -EINVAL, "report: --by '%s': '%s' of '%s' was not recorded",
 			       name, name, t->label[0] ? t->label : p->sig.name);
-	vd = &p->values[bt->vkind][bt->vidx];
-	if (vd->how == PRINT_STRING ||
-	    (vd->how == PRINT_VALUE && btfu_is_char_array(btf, vd->type_id))) {
+	if (ret)
+		return ret;
+	bt->has_value = true;
+	form = rec_query__loc_form(p, btf, &bt->loc);
+	if (form == REC_LOC_STR) {
 		*part = KSNOOP_BY_STR;
 		return 0;
 	}
-	if (vd->how != PRINT_VALUE || vd->fmt == FMT_TUPLE || vd->size > 8 ||
-	    !btfu_is_scalar(btf, vd->type_id))
+	if (form != REC_LOC_INT)
 		return ks_fail(e, -EINVAL, "report: --by '%s' of '%s' is not an integer or a string",
 			       name, t->label[0] ? t->label : p->sig.name);
 	*part = KSNOOP_BY_INT;
-	bt->kind.is_signed = btfu_is_signed(btf, vd->type_id);
+	bt->kind.is_signed = btfu_is_signed(btf, bt->loc.type_id);
 	bt->kind.btf = btf;
-	bt->kind.desc = vd;
+	bt->kind.desc = &p->values[bt->loc.kind][bt->loc.idx];
+	if (bt->loc.member) {
+		member_desc(&bt->loc, name, &bt->member);
+		bt->kind.desc = &bt->member;
+	}
 	return 0;
 }
 
@@ -869,7 +905,6 @@ static int by_target_setup(struct by_table *bt, int i, struct ks_error *e)
 	struct by_target *b = &bt->t[i];
 	int j, off = 0, ret;
 
-	b->vidx = -1;
 	for (j = 0; j < bt->by.n; j++) {
 		enum ksnoop_by part = bt->by.word[j];
 
@@ -915,15 +950,12 @@ static int by_setup(struct replay *rp, struct ks_error *e)
 static bool by_str(const struct capture_plan *plan, const struct by_target *b, const void *rec,
 		   char *k)
 {
-	const struct ksnoop_value *vh;
+	const char *data;
+	size_t len;
 
-	if (((const struct ksnoop_event *)rec)->kind != b->vkind)
+	if (!rec_query__loc_str(plan, &b->loc, rec, &data, &len))
 		return false;
-	vh = (const void *)((const char *)rec + plan->bpf.side[b->vkind].values[b->vidx].rec_off);
-	if ((vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK)
-		return false;
-	memcpy(k, vh + 1, strnlen((const char *)(vh + 1),
-				  vh->len < KSNOOP_BY_SIZE - 1 ? vh->len : KSNOOP_BY_SIZE - 1));
+	memcpy(k, data, len < KSNOOP_BY_SIZE - 1 ? len : KSNOOP_BY_SIZE - 1);
 	return true;
 }
 
@@ -958,7 +990,7 @@ static bool by_key(const struct by_table *bt, const struct capture_plan *plan,
 			v = ev->object;
 			break;
 		default:
-			if (!rec_query__int(plan, b->vkind, b->vidx, rec, b->kind.is_signed, &v))
+			if (!rec_query__loc_int(plan, &b->loc, rec, b->kind.is_signed, &v))
 				return false;
 		}
 		memcpy(k, &v, sizeof(v));
@@ -981,8 +1013,8 @@ static int count_side(const struct replay *rp, const struct capture_plan *plan, 
 {
 	int side = rp_side(rp, func_id);
 
-	if (rp->by && rp->by->t[func_id].vidx >= 0)
-		return rp->by->t[func_id].vkind;
+	if (rp->by && rp->by->t[func_id].has_value)
+		return rp->by->t[func_id].loc.kind;
 	return side >= 0 ? side : counted_kind(plan);
 }
 
@@ -1084,7 +1116,7 @@ static int print_counts(struct replay *rp, struct ks_error *e)
  */
 struct stats_pick {
 	bool duration;
-	int kind, idx;
+	struct rec_loc loc;	/* the value, or a member inside one (--hist) */
 	bool is_signed;
 	struct hist_value value;
 };
@@ -1101,22 +1133,26 @@ static const char *verb_of(const char *opt)
 	return strcmp(opt, "--pair") ? "counts by" : "pairs by";
 }
 
-/* Value I of side K of T as what OPT counts by, into SP; -EINVAL with E: not a number. */
-static int pick_one(const struct recfile_target *t, int k, int i, const char *opt,
-		    struct stats_pick *sp, struct ks_error *e)
+/*
+ * The value at LOC of T (its text TEXT) as what OPT counts by, into SP;
+ * -EINVAL with E: not a number.  A recorded value printed otherwise
+ * (':hex', '>> N') is refused, as live; a member is its bytes' integer.
+ */
+static int pick_one(const struct recfile_target *t, const struct rec_loc *loc, const char *text,
+		    const char *opt, struct stats_pick *sp, struct ks_error *e)
 {
 	const struct capture_plan *p = &t->plan;
-	const struct value_desc *vd = &p->values[k][i];
+	const struct value_desc *vd = &p->values[loc->kind][loc->idx];
 
-	if (vd->how != PRINT_VALUE || vd->fmt || vd->shift || vd->size > 8 ||
-	    !btfu_is_scalar(p->sig.btf, vd->type_id))
+	if (rec_query__loc_form(p, p->sig.btf, loc) != REC_LOC_INT ||
+	    (!loc->member && (vd->fmt || vd->shift)))
 		return ks_fail(e, -EINVAL, "report: %s %s a number; '%s' of '%s' is not one",
-			       opt, verb_of(opt), vd->text, t->label[0] ? t->label : p->sig.name);
+			       opt, verb_of(opt), text, t->label[0] ? t->label : p->sig.name);
 	*sp = (struct stats_pick){
-		.kind = k, .idx = i,
-		.is_signed = btfu_is_signed(p->sig.btf, vd->type_id),
+		.loc = *loc,
+		.is_signed = btfu_is_signed(p->sig.btf, loc->type_id),
 	};
-	sp->value = (struct hist_value){ vd->text, vd->text, false, sp->is_signed };
+	sp->value = (struct hist_value){ text, text, false, sp->is_signed };
 	return 0;
 }
 
@@ -1133,6 +1169,7 @@ static int pick_value(const struct recfile_target *t, const char *opt, struct st
 	for (k = 0; k < KSNOOP_NR_KINDS; k++)
 		for (i = 0; i < p->nvalues[k]; i++) {
 			const struct value_desc *vd = &p->values[k][i];
+			struct rec_loc loc;
 
 			if (vd->how == PRINT_STACK || vd->how == PRINT_USTACK)
 				continue;
@@ -1140,7 +1177,8 @@ static int pick_value(const struct recfile_target *t, const char *opt, struct st
 				return ks_fail(e, -EINVAL, "report: %s %s one value; '%s' recorded '%s' and '%s'%s",
 					       opt, verb_of(opt), name, sp->value.name, vd->text,
 					       !strcmp(opt, "--hist") ? " (name one in a SPEC: report --hist FILE 'TARGET(VALUE)')" : "");
-			ret = pick_one(t, k, i, opt, sp, e);
+			rec_query__value_loc(p, k, i, &loc);
+			ret = pick_one(t, &loc, vd->text, opt, sp, e);
 			if (ret)
 				return ret;
 		}
@@ -1157,7 +1195,7 @@ static bool stats_value(const struct capture_plan *p, const struct stats_pick *s
 		*v = ev->duration_ns;
 		return ev->kind == KSNOOP_RETURN && (ev->flags & KSNOOP_EV_DURATION);
 	}
-	return rec_query__int(p, sp->kind, sp->idx, rec, sp->is_signed, v);
+	return rec_query__loc_int(p, &sp->loc, rec, sp->is_signed, v);
 }
 
 /* V into ROW's sum, min and max, V already counted (ROW->count). */
@@ -1471,7 +1509,8 @@ static int pick_hist(struct replay *rp, int i, struct stats_pick *sp, struct ks_
 {
 	const struct recfile_target *t = rp_target(rp, i);
 	const char *text = NULL;
-	int n = rp_values(rp, i, &text), k, idx;
+	int n = rp_values(rp, i, &text), ret;
+	struct rec_loc loc;
 
 	if (n < 0 && !rp->hist_durations)
 		return pick_value(t, "--hist", sp, e);
@@ -1483,10 +1522,13 @@ static int pick_hist(struct replay *rp, int i, struct stats_pick *sp, struct ks_
 					   .value = { "duration_ns", "duration", true, false } };
 		return 0;
 	}
-	if (!rec_query__value(&t->plan, text, &k, &idx))
+	ret = locate_value(t, text, "--hist", &loc, e);
+	if (ret == -ENOENT)
 		return ks_fail(e, -EINVAL, "report: --hist: '%s' of '%s' was not recorded",
 			       text, t->label[0] ? t->label : t->plan.sig.name);
-	return pick_one(t, k, idx, "--hist", sp, e);
+	if (ret)
+		return ret;
+	return pick_one(t, &loc, text, "--hist", sp, e);
 }
 
 static struct hist_value hist_value_of(void *ctx, __u32 func_id)

@@ -273,11 +273,7 @@ int rec_query__locate(const struct capture_plan *p, const struct btf *btf, const
 
 	memset(loc, 0, sizeof(*loc));
 	if (rec_query__value(p, text, &loc->kind, &loc->idx)) {
-		vd = &p->values[loc->kind][loc->idx];
-		loc->type_id = vd->type_id;
-		loc->size = vd->size;
-		loc->bit_off = vd->bit_off;
-		loc->bit_size = vd->bit_size;
+		rec_query__value_loc(p, loc->kind, loc->idx, loc);
 		return 0;
 	}
 	if (!recorded_prefix(p, text, &loc->kind, &loc->idx, &w.at))
@@ -338,16 +334,32 @@ static int int_const(const struct spec_item *it, __u32 type_id, const struct btf
 		       c->kind == CONST_STR ? "\"" : "'");
 }
 
-/* Whether a member at LOC is a string: a char array. */
-static bool member_is_str(const struct btf *btf, const struct rec_loc *loc)
+void rec_query__value_loc(const struct capture_plan *p, int kind, int idx, struct rec_loc *loc)
 {
-	return loc->member && btfu_is_char_array(btf, loc->type_id);
+	const struct value_desc *vd = &p->values[kind][idx];
+
+	*loc = (struct rec_loc){ .kind = kind, .idx = idx, .type_id = vd->type_id,
+				 .size = vd->size, .bit_off = vd->bit_off,
+				 .bit_size = vd->bit_size };
 }
 
-/* Whether a member at LOC is a number a predicate compares. */
-static bool member_is_int(const struct btf *btf, const struct rec_loc *loc)
+/* A member: a char array is a string, a scalar of at most 8 bytes a number. */
+enum rec_loc_form rec_query__loc_form(const struct capture_plan *p, const struct btf *btf,
+				      const struct rec_loc *loc)
 {
-	return loc->member && loc->size <= 8 && btfu_is_scalar(btf, loc->type_id);
+	const struct value_desc *vd = &p->values[loc->kind][loc->idx];
+
+	if (loc->member)
+		return btfu_is_char_array(btf, loc->type_id) ? REC_LOC_STR :
+		       loc->size <= 8 && btfu_is_scalar(btf, loc->type_id) ? REC_LOC_INT :
+		       REC_LOC_OTHER;
+	if (vd->how == PRINT_STRING ||
+	    (vd->how == PRINT_VALUE && btfu_is_char_array(btf, vd->type_id)))
+		return REC_LOC_STR;
+	if (vd->how != PRINT_VALUE || vd->fmt == FMT_TUPLE || vd->size > 8 ||
+	    !btfu_is_scalar(btf, vd->type_id))
+		return REC_LOC_OTHER;
+	return REC_LOC_INT;
 }
 
 /* Predicate IT bound to target T's recorded value, into PR; -EINVAL with E. */
@@ -356,6 +368,7 @@ static int bind_pred(const struct spec_item *it, const struct recfile_target *t,
 {
 	const struct capture_plan *p = &t->plan;
 	const struct value_desc *vd;
+	enum rec_loc_form form;
 	int err;
 
 	err = rec_query__locate(p, btf, it->text, target_name(t), &pr->loc, e);
@@ -368,10 +381,8 @@ static int bind_pred(const struct spec_item *it, const struct recfile_target *t,
 	pr->op = it->op;
 	pr->mask = it->has_mask ? it->mask : 0;
 	pr->shift = pr->loc.member ? it->shift : vd->shift;
-	if ((member_is_str(btf, &pr->loc) ||
-	     (!pr->loc.member && (vd->how == PRINT_STRING ||
-				  (vd->how == PRINT_VALUE && btfu_is_char_array(btf, vd->type_id))))) &&
-	    it->cst.kind == CONST_STR) {
+	form = rec_query__loc_form(p, btf, &pr->loc);
+	if (form == REC_LOC_STR && it->cst.kind == CONST_STR) {
 		pr->is_str = true;
 		pr->str = it->cst.str;
 		if (pr->op != KSNOOP_OP_EQ && pr->op != KSNOOP_OP_NE)
@@ -379,9 +390,7 @@ static int bind_pred(const struct spec_item *it, const struct recfile_target *t,
 				       it->text, target_name(t));
 		return 0;
 	}
-	if (!member_is_int(btf, &pr->loc) &&
-	    (pr->loc.member || vd->how != PRINT_VALUE || vd->fmt == FMT_TUPLE || vd->size > 8 ||
-	     !btfu_is_scalar(btf, vd->type_id)))
+	if (form != REC_LOC_INT)
 		return ks_fail(e, -EINVAL, "report: '%s' of '%s' is not a number or a string a predicate can compare",
 			       it->text, target_name(t));
 	pr->is_signed = btfu_is_signed(btf, pr->loc.type_id);
@@ -585,14 +594,24 @@ bool rec_query__loc_int(const struct capture_plan *plan, const struct rec_loc *l
 	return true;
 }
 
-bool rec_query__int(const struct capture_plan *plan, int kind, int idx, const void *rec,
-		    bool is_signed, __u64 *v)
+bool rec_query__loc_str(const struct capture_plan *plan, const struct rec_loc *loc,
+			const void *rec, const char **data, size_t *len)
 {
-	const struct value_desc *vd = &plan->values[kind][idx];
-	struct rec_loc loc = { .kind = kind, .idx = idx, .size = vd->size,
-			       .bit_off = vd->bit_off, .bit_size = vd->bit_size };
+	const struct ksnoop_value *vh;
 
-	return rec_query__loc_int(plan, &loc, rec, is_signed, v);
+	if (loc->member) {
+		*data = loc_bytes(plan, loc, rec);
+		if (!*data)
+			return false;
+		*len = strnlen(*data, loc->size);
+		return true;
+	}
+	vh = value_at(plan, loc, rec);
+	if (!vh || (vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK)
+		return false;
+	*data = (const char *)(vh + 1);
+	*len = strnlen(*data, vh->len);
+	return true;
 }
 
 static bool compare(enum ksnoop_op op, __u64 a, __u64 b, bool is_signed)
@@ -616,23 +635,12 @@ static bool compare(enum ksnoop_op op, __u64 a, __u64 b, bool is_signed)
  */
 static bool str_holds(const struct capture_plan *plan, const struct rq_pred *pr, const void *rec)
 {
-	const struct ksnoop_value *vh;
 	const char *data;
 	size_t n, want = strlen(pr->str);
 	bool eq;
 
-	if (pr->loc.member) {
-		data = loc_bytes(plan, &pr->loc, rec);
-		if (!data)
-			return false;
-		n = strnlen(data, pr->loc.size);
-	} else {
-		vh = value_at(plan, &pr->loc, rec);
-		if (!vh || (vh->status & KSNOOP_STATUS_MASK) != KSNOOP_OK)
-			return false;
-		data = (const char *)(vh + 1);
-		n = strnlen(data, vh->len);
-	}
+	if (!rec_query__loc_str(plan, &pr->loc, rec, &data, &n))
+		return false;
 	eq = n == want && !memcmp(data, pr->str, n);
 	return pr->op == KSNOOP_OP_EQ ? eq : !eq;
 }

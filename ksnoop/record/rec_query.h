@@ -19,6 +19,7 @@
 #define KSNOOP_REC_QUERY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 #include "ks_error.h"
 #include "recfile.h"
@@ -84,20 +85,35 @@ struct rec_loc {
 int rec_query__locate(const struct capture_plan *p, const struct btf *btf, const char *text,
 		      const char *tname, struct rec_loc *loc, struct ks_error *e);
 
-/*
- * Value IDX of side KIND of PLAN in REC as a 64-bit integer (IS_SIGNED:
- * sign-extended; a bitfield's bits alone, as the printer reads them):
- * false when it is not an integer of at most 8 bytes or was not read.
- */
-bool rec_query__int(const struct capture_plan *plan, int kind, int idx, const void *rec,
-		    bool is_signed, __u64 *v);
+/* Where value IDX of side KIND of P lies: the recorded value itself, into LOC. */
+void rec_query__value_loc(const struct capture_plan *p, int kind, int idx, struct rec_loc *loc);
 
 /*
- * As rec_query__int(), for what LOC locates: a member is read only where
- * REC's bytes of its value hold all of it (a record shorter than its plan
- * says, truncated or hostile, does not hold it: false).
+ * What LOC holds, as a predicate, --hist and --by read it: an integer
+ * of at most 8 bytes, a string (a recorded string, a char array), or
+ * neither (a struct, a tuple, a stack).
+ */
+enum rec_loc_form { REC_LOC_OTHER, REC_LOC_INT, REC_LOC_STR };
+enum rec_loc_form rec_query__loc_form(const struct capture_plan *p, const struct btf *btf,
+				      const struct rec_loc *loc);
+
+/*
+ * What LOC locates in REC, of PLAN, as a 64-bit integer (IS_SIGNED:
+ * sign-extended; a bitfield's bits alone, as the printer reads them):
+ * false when it is not an integer of at most 8 bytes or was not read.  A
+ * member is read only where REC's bytes of its value hold all of it (a
+ * record shorter than its plan says, truncated or hostile, does not
+ * hold it: false).
  */
 bool rec_query__loc_int(const struct capture_plan *plan, const struct rec_loc *loc,
 			const void *rec, bool is_signed, __u64 *v);
+
+/*
+ * The string at LOC (a REC_LOC_STR) in REC: *DATA and *LEN, its bytes up
+ * to the first NUL within what was read (a member's: within its array);
+ * false when REC does not hold it, as rec_query__loc_int().
+ */
+bool rec_query__loc_str(const struct capture_plan *plan, const struct rec_loc *loc,
+			const void *rec, const char **data, size_t *len);
 
 #endif

@@ -134,11 +134,19 @@ static void print_records(struct recfile *r)
 	size_t size;
 	int n = 0, ret;
 
-	/* Report-time questions over the same records: every target, and a predicate on returns. */
+	/*
+	 * Report-time questions over the same records: every target, a
+	 * predicate on returns, and one on a member inside a struct recorded
+	 * whole (the usdt seed's chain dumps a struct node: rec_query__locate()
+	 * over the file's BTF and plan, the member read from the record's bytes
+	 * as report --hist and --by read it).
+	 */
 	char *every[] = { "*" }, *failing[] = { "*(return < 0)" };
+	char *member[] = { "ksnoop_test:chain(arg0:struct node *->id >= 1)" };
 	struct ks_error qe = {};
 	struct rec_query *qa = rec_query__new(r, every, 1, &qe);
 	struct rec_query *qf = rec_query__new(r, failing, 1, &qe);
+	struct rec_query *qm = rec_query__new(r, member, 1, &qe);
 
 	/* report --pcap: a recording's packets (format 6) written as pcapng, to nowhere. */
 	struct pcap_events *pcap = pcap_events__open("/dev/null", 0, &e);
@@ -167,6 +175,8 @@ static void print_records(struct recfile *r)
 			check(rec_query__keep(qa, copy));
 		if (qf)
 			rec_query__keep(qf, copy);
+		if (qm)
+			rec_query__keep(qm, copy);
 		free(copy);
 	}
 	if (n <= MAX_RECORDS && ret < 0)
@@ -174,6 +184,7 @@ static void print_records(struct recfile *r)
 	pcap_events__close(pcap, NULL);
 	rec_query__free(qa);
 	rec_query__free(qf);
+	rec_query__free(qm);
 	tree_print__free(&tt);
 	tree_print__free(&tj);
 	printer__fini(&pt);

@@ -131,10 +131,14 @@ expect_eq tp_query_comm 2 "$(grep -c "^    p->comm = \"$prog\"$" "$tmp/tq")"
 # a struct req (id 0..3, flags 5, path "/srv/a", size 1 << 40); types'
 # node_visit and bits_sum dump a struct node and a struct bits, all zero
 # but their name: 2-D arrays, anonymous members, enums, bitfields ---
+req='arg0:struct req *'
+# Live --hist and --by on the members, beside the recording of the struct.
+bg "$tmp/mh" "$tmp/emh" --hist usdt "$P:ksnoop_test:obj($req->id)" && mh=$BGPID
+bg "$tmp/mb" "$tmp/emb" --count --by "$req->id" usdt "$P:ksnoop_test:obj($req->id)" && mb=$BGPID
+bg "$tmp/ms" "$tmp/ems" --count --by "$req->path" usdt "$P:ksnoop_test:obj($req->path)" && ms=$BGPID
 bg "$tmp/o" "$tmp/emr" record -o "$tmp/m.ksr" usdt "$P:ksnoop_test:obj(arg0:struct req *, arg1)" && rec=$BGPID
 "$P" fire 4 >/dev/null
-end $rec
-req='arg0:struct req *'
+end $mh $mb $ms $rec
 obj_kept() { ks report "$tmp/m.ksr" "ksnoop_test:obj($1)" 2>/dev/null | headers /dev/stdin | wc -l; }
 expect_eq member_int_ge 2 "$(obj_kept "$req->id >= 2")"
 expect_eq member_int_eq 1 "$(obj_kept "$req->id == 3")"
@@ -144,6 +148,24 @@ expect_eq member_index 4 "$(obj_kept "$req->path[1] == 's'")"
 expect_eq member_mask 4 "$(obj_kept "$req->flags & 4")"
 expect_eq member_wide 4 "$(obj_kept "$req->size == 0x10000000000")"
 expect_eq member_and_value 1 "$(obj_kept "$req->id < 2, arg1 == 1")"
+# --hist and --by on a member: ids 0..3, one each; flags 5 and path "/srv/a" in all four.
+ks report --hist "$tmp/m.ksr" "ksnoop_test:obj($req->id)" >"$tmp/rmh" 2>"$tmp/ermh"
+expect_eq member_hist_buckets "$(printf '[0] 1\n[1] 1\n[2, 4) 2')" \
+	"$(grep '^\[' "$tmp/rmh" | sed 's/ *|.*//; s/  */ /g')"
+expect_eq member_hist_summary 'ksnoop: 4 calls counted' "$(cat "$tmp/ermh")"
+check member_hist_identical cmp "$tmp/mh" "$tmp/rmh"
+expect_eq member_hist_linear "$(printf '0 1\n1 1\n2 1\n3 1')" \
+	"$(ks report -j --hist=linear:0:4:1 "$tmp/m.ksr" "ksnoop_test:obj($req->id)" 2>/dev/null |
+	   jq -r 'select(.type == "hist") | .buckets[] | "\(.min) \(.count)"')"
+ks report --count --by "$req->id" "$tmp/m.ksr" >"$tmp/rmb" 2>/dev/null
+expect_eq member_by_int "$(printf '1 0\n1 1\n1 2\n1 3')" \
+	"$(awk '$NF == "ksnoop_test:obj" { print $1, $2 }' "$tmp/rmb" | sort -k2n)"
+check member_by_int_identical cmp "$tmp/mb" "$tmp/rmb"
+ks report --count --by "$req->path" "$tmp/m.ksr" >"$tmp/rms" 2>/dev/null
+expect_match member_by_string '^ +4  /srv/a +ksnoop_test:obj$' "$(cat "$tmp/rms")"
+check member_by_string_identical cmp "$tmp/ms" "$tmp/rms"
+expect_match member_by_flags_comm '^ +4  5 +usdt_prog +ksnoop_test:obj$' \
+	"$(ks report --count --by "$req->flags,comm" "$tmp/m.ksr" 2>/dev/null)"
 T=$UP/types-gcc-O0-dwarf5
 bg "$tmp/o" "$tmp/ety" record -o "$tmp/y.ksr" "u:$T:node_visit(n, depth)" "u:$T:bits_sum(b, c)" && rec=$BGPID
 "$T"; "$T" a; "$T" a b
@@ -156,6 +178,9 @@ expect_eq member_anonymous 2 "$(y_kept 'node_visit(n->lo == 0, depth >= 2)')"
 expect_eq member_bitfield_signed 3 "$(y_kept 'bits_sum(b->c == 0)')"
 expect_eq member_bitfield_wide 3 "$(y_kept 'bits_sum(b->wide <= 0)')"
 expect_eq member_bitfield_flag 0 "$(y_kept 'bits_sum(b->flag != 0)')"
+# --by on an enum member names its enumerator, as --by on a recorded enum does.
+expect_match member_by_enum '^ +3  RED +node_visit$' \
+	"$(ks report --count --by 'n->color' "$tmp/y.ksr" node_visit 2>/dev/null)"
 
 # --- refusals: one line each, exit 2 ---
 golden=$(cd "$(dirname "$0")/../golden/48-record-query" && pwd)
@@ -181,4 +206,10 @@ member_index_beyond   report "$tmp/y.ksr" 'node_visit(n->matrix[2][0] == 0)'
 member_dot_on_pointer report "$tmp/y.ksr" 'node_visit(n.id == 0)'
 member_not_comparable report "$tmp/y.ksr" 'node_visit(n->matrix == 0)'
 member_of_a_number    report "$tmp/y.ksr" 'node_visit(depth.x == 0)'
+hist_member_through_pointer report --hist "$tmp/y.ksr" 'node_visit(n->next->hits)'
+hist_member_missing   report --hist "$tmp/y.ksr" 'node_visit(n->nope)'
+hist_member_not_number report --hist "$tmp/y.ksr" 'node_visit(n->matrix)'
+by_member_through_pointer report --count --by 'n->next->hits' "$tmp/y.ksr" node_visit
+by_member_missing     report --count --by 'n->nope' "$tmp/y.ksr" node_visit
+by_member_not_a_key   report --count --by 'n->matrix' "$tmp/y.ksr" node_visit
 ROWS
