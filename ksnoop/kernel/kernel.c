@@ -49,11 +49,10 @@ struct kernel {
 	 * The functions the specs name one by one (kernel__want_instances()),
 	 * searched for all at once in kallsyms' text at the first ask: name
 	 * I's first instances at want_found[I * KERNEL_MAX_INSTANCES...],
-	 * want_counts[I] of them.
+	 * want_counts[I] of them (want_found: NULL until that search ends).
 	 */
 	char **want;
 	int nwant;
-	bool want_scanned;
 	struct ksym_found *want_found;
 	int *want_counts;
 	/*
@@ -464,7 +463,7 @@ void kernel__want_instances(struct kernel *k, const char *name)
 	char **v;
 	int i;
 
-	if (k->want_scanned || k->nwant >= KERNEL_MAX_WANT || !*name)
+	if (k->want_found || k->nwant >= KERNEL_MAX_WANT || !*name)
 		return;
 	for (i = 0; i < k->nwant; i++)
 		if (strcmp(k->want[i], name) == 0)
@@ -487,27 +486,26 @@ void kernel__want_instances(struct kernel *k, const char *name)
 static int wanted_instances(struct kernel *k, const char *name, const char *module,
 			    struct func_instance *out, int max)
 {
-	int i, err;
+	struct ksym_found *found;
+	int i, err, *counts;
 
 	for (i = 0; i < k->nwant && strcmp(k->want[i], name); i++)
 		;
 	if (i == k->nwant || k->nwant < 2)
 		return -ENOENT;
-	if (!k->want_scanned) {
-		k->want_found = calloc((size_t)k->nwant * KERNEL_MAX_INSTANCES, sizeof(*k->want_found));
-		k->want_counts = calloc(k->nwant, sizeof(*k->want_counts));
-		if (!k->want_found || !k->want_counts) {
-			free(k->want_found);
-			free(k->want_counts);
-			k->want_found = NULL;
-			k->want_counts = NULL;
-			return -ENOMEM;
-		}
-		err = ksyms__scan_names(k->kallsyms_path, (const char *const *)k->want, k->nwant,
-					"tTwW", k->want_found, KERNEL_MAX_INSTANCES, k->want_counts);
-		if (err)
+	if (!k->want_found) {
+		found = calloc((size_t)k->nwant * KERNEL_MAX_INSTANCES, sizeof(*found));
+		counts = calloc(k->nwant, sizeof(*counts));
+		err = found && counts ? ksyms__scan_names(k->kallsyms_path, (const char *const *)k->want,
+							  k->nwant, "tTwW", found,
+							  KERNEL_MAX_INSTANCES, counts) : -ENOMEM;
+		if (err) {
+			free(found);
+			free(counts);
 			return err;
-		k->want_scanned = true;
+		}
+		k->want_found = found;
+		k->want_counts = counts;
 		k->text_scans++;
 	}
 	return found_instances(k, k->want_found + (size_t)i * KERNEL_MAX_INSTANCES,
