@@ -5,18 +5,17 @@
  * binds, after the typed predicates held and before anything is reserved:
  * a packet it rejects is no event, no count, no stash.
  *
- * The program is interpreted: one bpf_loop() step per instruction
- * (include/ksnoop_cbpf.h), the machine's registers in a locals frame,
- * every load from the skb's linear data, bounded by --snaplen: from a copy
- * of the packet's first bytes made once (as many as the program may load,
- * pfilter__need()), past it a non-faulting read.  The skb's fields are
- * read in one span.  (Issue #48's benchmark: 14 reads a packet were 8
- * skb fields and 6 loads for 'udp port 1'; now 3.)  Which of the two programs runs (libpcap compiles one per
- * link type) follows the skb: an Ethernet (or loopback) device's MAC
- * header when it is set, else raw IP from the network header, as
- * --pcap's file names the link.  The instructions are in filter_insns,
- * created only with --filter (shared by every instance, filled once);
- * without --filter the verifier prunes all of this (filter_plan.enabled
+ * The program runs as eBPF of the capture program's own: userspace
+ * translates it (ksnoop/spec/pfilter_ebpf.c) into the region filter_code()
+ * keeps, before libbpf opens the object, so the verifier checks it and
+ * the JIT compiles it with the rest.  Its loads read the skb's linear
+ * data, bounded by --snaplen: a copy of the packet's first bytes made
+ * once (as many as the program may load, pfilter__need()), past it a
+ * non-faulting read.  The skb's fields are read in one span.  Which of
+ * the two programs runs (libpcap compiles one per link type) follows the
+ * skb: an Ethernet (or loopback) device's MAC header when it is set, else
+ * raw IP from the network header, as --pcap's file names the link.
+ * Without --filter the verifier prunes all of this (filter_plan.enabled
  * is a constant).
  */
 #ifndef KSNOOP_FILTER_BPF_H
@@ -30,63 +29,35 @@
 #include "scratch.bpf.h"
 #include "value.bpf.h"
 
-/*
- * A load of SIZE bytes at OFF (within caplen): from the copy of the
- * packet's first bytes where it lies inside it, else a read of the packet.
- * R is the first member of its frame's filter (bpf/scratch.bpf.h).
- */
-static __always_inline long filter_load(const struct ksnoop_cbpf_run *r, __u32 off, __u8 *dst,
-					__u32 size)
-{
-	const union locals *lo = (const void *)r;
-	__u32 c = lo->filter.copied, i;
-
-	if (off < c && size <= c - off) {
-#pragma unroll
-		for (i = 0; i < size; i++)
-			dst[i] = lo->filter.pkt[(off + i) & (KSNOOP_CBPF_COPY - 1)];
-		return 0;
-	}
-	return bpf_probe_read_kernel(dst, size, (const void *)(r->start + off));
-}
-
-#define KSNOOP_CBPF_READ(r, off, dst, size) filter_load(r, off, dst, size)
-#include "ksnoop_cbpf.h"
-
 /* net_device.type: the link types whose MAC header is Ethernet's. */
 #define FILTER_ARPHRD_ETHER	1
 #define FILTER_ARPHRD_LOOPBACK	772
 
 const volatile struct ksnoop_filter_plan filter_plan = {};
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, KSNOOP_CBPF_NR_LINKS * KSNOOP_CBPF_MAX_INSNS);
-	__type(key, __u32);
-	__type(value, struct ksnoop_cbpf_insn);
-} filter_insns SEC(".maps");
+#define FILTER_STR(x)	#x
+#define FILTER_XSTR(x)	FILTER_STR(x)
 
-/* bpf_loop()'s context: the machine, and which program. */
-struct filter_loop {
-	struct ksnoop_cbpf_run *run;
-	__u32 base;
-	__u32 ninsns;
-};
-
-static long filter_step(__u32 i, void *ctx)
+/*
+ * The filter's code over frame FR: the region userspace writes it into
+ * (include/ksnoop_cbpf.h: r6 the frame, r0-r8 its own, the verdict in
+ * w0).  Unwritten, the region is a marker and "goto +0"s that nothing
+ * reaches: without --filter, filter_plan.enabled is a constant 0.
+ */
+static __always_inline __u64 filter_code(struct ksnoop_cbpf_frame *fr)
 {
-	struct filter_loop *l = ctx;
-	struct ksnoop_cbpf_run *r = l->run;
-	struct ksnoop_cbpf_insn *in;
-	__u32 idx;
+	__u64 verdict;
 
-	if (r->pc >= l->ninsns || r->pc >= KSNOOP_CBPF_MAX_INSNS)
-		return ksnoop_cbpf_reject(r);
-	idx = l->base + r->pc;
-	in = bpf_map_lookup_elem(&filter_insns, &idx);
-	if (!in)
-		return ksnoop_cbpf_reject(r);
-	return ksnoop_cbpf_step(r, in->code, in->jt, in->jf, in->k);
+	asm volatile("r6 = %[fr]\n\t"
+		     "r0 = " FILTER_XSTR(KSNOOP_CBPF_MAGIC) " ll\n\t"
+		     ".rept " FILTER_XSTR(KSNOOP_CBPF_REGION) " - 2\n\t"
+		     "goto +0\n\t"
+		     ".endr\n\t"
+		     "%[verdict] = r0"
+		     : [verdict] "=r"(verdict)
+		     : [fr] "r"(fr)
+		     : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "memory");
+	return verdict;
 }
 
 /* The skb's fields the filter needs; false: not readable, no packet. */
@@ -194,7 +165,8 @@ static __always_inline bool filter_link(const struct filter_skb *s, __u32 *link,
 /*
  * Run the link's program over the packet; true: it accepts.  Its first
  * bytes, as many as the program may load (filter_plan.need), are copied
- * into the frame first, in one read: loads inside them read the copy.
+ * into the frame first, in one read: the code loads them from there.  A
+ * packet whose first bytes cannot be read is rejected.
  */
 static __always_inline bool filter_run(union locals *lo, const struct filter_skb *s, __u32 link,
 				       __u64 start)
@@ -202,28 +174,24 @@ static __always_inline bool filter_run(union locals *lo, const struct filter_skb
 	/* The linear data ends here; the rest is in fragments, not loaded. */
 	__u64 end = s->data + (s->data_len < s->len ? s->len - s->data_len : 0);
 	__u64 wire = s->data + s->len;
-	struct filter_loop l = {};
+	struct ksnoop_cbpf_frame *fr = &lo->filter.frame;
 	__u32 n = link ? filter_plan.ninsns[1] : filter_plan.ninsns[0];
 	__u32 need = link ? filter_plan.need[1] : filter_plan.need[0];
 	__u32 copy;
 
 	if (!n || end <= start)
 		return false;
-	__builtin_memset(&lo->filter.run, 0, sizeof(lo->filter.run));
-	lo->filter.run.start = start;
-	lo->filter.run.caplen = end - start < filter_plan.snaplen ? end - start : filter_plan.snaplen;
-	lo->filter.run.wirelen = wire - start <= 0xffffffffULL ? wire - start : 0xffffffffU;
-	copy = lo->filter.run.caplen < need ? lo->filter.run.caplen : need;
+	fr->start = start;
+	fr->link = link;
+	fr->caplen = end - start < filter_plan.snaplen ? end - start : filter_plan.snaplen;
+	fr->wirelen = wire - start <= 0xffffffffULL ? wire - start : 0xffffffffU;
+	copy = fr->caplen < need ? fr->caplen : need;
 	if (copy > KSNOOP_CBPF_COPY)
 		copy = KSNOOP_CBPF_COPY;
-	lo->filter.copied = 0;
-	if (copy && !bpf_probe_read_kernel(lo->filter.pkt, copy, (const void *)start))
-		lo->filter.copied = copy;
-	l.run = &lo->filter.run;
-	l.base = link * KSNOOP_CBPF_MAX_INSNS;
-	l.ninsns = n;
-	bpf_loop(n, filter_step, &l, 0);
-	return lo->filter.run.verdict;
+	fr->copied = copy;
+	if (copy && bpf_probe_read_kernel(fr->pkt, copy, (const void *)start))
+		return false;
+	return filter_code(fr) != 0;
 }
 
 /* --filter: does the packet of the target's skb pass?  Always, without one. */

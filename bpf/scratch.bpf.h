@@ -107,15 +107,12 @@ union locals {
 	/* --by: the key of this call. */
 	struct ksnoop_by_key by;
 	/*
-	 * --filter: the classic BPF machine judging this call's packet (first:
-	 * its loads find the copy from the machine, bpf/filter.bpf.h), the
-	 * packet's first bytes, copied once, and the skb's fields, read in one
-	 * window.
+	 * --filter: the frame its code runs over (the packet's first bytes,
+	 * copied once, and the scratch words), and the skb's fields, read in
+	 * one window.
 	 */
 	struct {
-		struct ksnoop_cbpf_run run;
-		__u32 copied;
-		__u8 pkt[KSNOOP_CBPF_COPY];
+		struct ksnoop_cbpf_frame frame;
 		__u8 skb[FILTER_SKB_WINDOW + 8];
 	} filter;
 };

@@ -59,8 +59,10 @@ struct attacher {
 	int tracked_fd;		/* --track: the objects followed */
 	int track_stories_fd;	/* --track: the next story's number */
 	__u32 track_entries;	/* --track-max: the set's size */
-	int filter_fd;		/* --filter: its instructions (filter.bpf.h), -1 before */
-	const struct pfilter *filter;	/* --filter: what fills them (NULL: none) */
+	const struct pfilter *filter;	/* --filter: its code (NULL: none) */
+	/* --filter: the object's bytes with its code in (NULL before the first instance) */
+	void *filter_elf;
+	size_t filter_elf_size;
 	struct ksnoop_bpf **skels;
 	int nskels;
 	/* Links of groups: one program, a link per function (or one multi link). */
@@ -116,7 +118,6 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	a->tracked_fd = -1;
 	a->track_stories_fd = -1;
 	a->track_entries = KSNOOP_TRACK_DEFAULT_ENTRIES;
-	a->filter_fd = -1;
 	return a;
 }
 
@@ -258,6 +259,7 @@ void attacher__free(struct attacher *a)
 	for (i = a->nskels - 1; i >= 0; i--)
 		ksnoop_bpf__destroy(a->skels[i]);
 	free(a->skels);
+	free(a->filter_elf);
 	for (i = 0; i < a->nprog_fds; i++)
 		close(a->prog_fds[i]);
 	free(a->prog_fds);
@@ -632,11 +634,6 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__reuse_fd(skel->maps.sessions, a->sessions_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.tree_buf, a->tree_buf_fd);
 	}
-	/* --filter's instructions: one map for every instance, made with --filter only. */
-	if (!plan->filter.enabled)
-		err = err ?: bpf_map__set_autocreate(skel->maps.filter_insns, false);
-	else if (a->filter_fd >= 0)
-		err = err ?: bpf_map__reuse_fd(skel->maps.filter_insns, a->filter_fd);
 	err = err ?: configure_track(a, skel, plan);
 	if (a->ringbuf_fd >= 0) {
 		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ringbuf_fd);
@@ -663,32 +660,83 @@ static void drop_last_instance(struct attacher *a)
 		a->pair_starts_fd = -1;
 		a->sessions_fd = a->tree_buf_fd = -1;
 		a->tracked_fd = a->track_stories_fd = -1;
-		a->filter_fd = -1;
 	}
 }
 
 /*
- * --filter: each link type's instructions at its KSNOOP_CBPF_MAX_INSNS
- * slice of the map, once, in the first instance that has the map (the
- * others reuse it); its fd kept from then on.
+ * --filter: the object's bytes with the filter's code written over every
+ * region bpf/filter.bpf.h keeps for it (include/ksnoop_cbpf.h: the
+ * marker's ld_imm64, then "goto +0"s), once; every instance opens them.
  */
-static int fill_filter(struct attacher *a, int fd)
+static int filter_object(struct attacher *a)
 {
-	__u32 link, i, key;
+	const struct bpf_insn marker[2] = {
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .imm = (__s32)(__u32)KSNOOP_CBPF_MAGIC },
+		{ .imm = (__s32)(__u32)(KSNOOP_CBPF_MAGIC >> 32) },
+	};
+	const struct bpf_insn pad = { .code = BPF_JMP | BPF_JA };
+	const size_t region = KSNOOP_CBPF_REGION * sizeof(struct bpf_insn);
+	size_t size, at, i, found = 0;
+	const void *elf = ksnoop_bpf__elf_bytes(&size);
+	__u8 *copy, *p;
+
+	copy = malloc(size);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, elf, size);
+	for (at = 0; size - at >= region; at = p - copy + 1) {
+		p = memmem(copy + at, size - at, marker, sizeof(marker));
+		if (!p || (size_t)(copy + size - p) < region)
+			break;
+		for (i = 2; i < KSNOOP_CBPF_REGION; i++)
+			if (memcmp(p + i * sizeof(pad), &pad, sizeof(pad)))
+				break;
+		if (i < KSNOOP_CBPF_REGION)
+			continue;
+		memcpy(p, a->filter->code, region);
+		found++;
+	}
+	if (!found) {
+		free(copy);
+		return -ENOEXEC;
+	}
+	a->filter_elf = copy;
+	a->filter_elf_size = size;
+	return 0;
+}
+
+/* A new instance of the object: with --filter, its bytes with the filter's code. */
+static struct ksnoop_bpf *instance_open(struct attacher *a)
+{
+	struct ksnoop_bpf *skel;
 	int err;
 
 	if (!a->filter)
-		return -EINVAL;
-	for (link = 0; link < KSNOOP_CBPF_NR_LINKS; link++) {
-		for (i = 0; i < a->filter->ninsns[link]; i++) {
-			key = link * KSNOOP_CBPF_MAX_INSNS + i;
-			err = bpf_map_update_elem(fd, &key, &a->filter->insns[link][i], BPF_ANY);
-			if (err)
-				return -errno;
+		return ksnoop_bpf__open();
+	if (!a->filter_elf) {
+		err = filter_object(a);
+		if (err) {
+			errno = -err;
+			return NULL;
 		}
 	}
-	a->filter_fd = fd;
-	return 0;
+	skel = calloc(1, sizeof(*skel));
+	if (!skel) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	err = ksnoop_bpf__create_skeleton(skel);
+	if (!err) {
+		skel->skeleton->data = a->filter_elf;
+		skel->skeleton->data_sz = a->filter_elf_size;
+		err = bpf_object__open_skeleton(skel->skeleton, NULL);
+	}
+	if (err) {
+		ksnoop_bpf__destroy(skel);
+		errno = -err;
+		return NULL;
+	}
+	return skel;
 }
 
 void attacher__set_filter(struct attacher *a, const struct pfilter *f)
@@ -733,7 +781,7 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 	}
 	a->skels = skels;
 
-	skel = ksnoop_bpf__open();
+	skel = instance_open(a);
 	if (!skel) {
 		attach_fail(e, -errno, "open the BPF object for", target);
 		return NULL;
@@ -789,14 +837,6 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 		a->by_counts_fd = bpf_map__fd(skel->maps.by_counts);
 	if (plan->bpf.pair && a->pair_starts_fd < 0)
 		a->pair_starts_fd = bpf_map__fd(skel->maps.pair_starts);
-	if (plan->filter.enabled && a->filter_fd < 0) {
-		err = fill_filter(a, bpf_map__fd(skel->maps.filter_insns));
-		if (err) {
-			drop_last_instance(a);
-			attach_fail(e, err, "fill --filter's map for", target);
-			return NULL;
-		}
-	}
 	if (plan->bpf.tree && a->sessions_fd < 0) {
 		a->sessions_fd = bpf_map__fd(skel->maps.sessions);
 		a->tree_buf_fd = bpf_map__fd(skel->maps.tree_buf);

@@ -1327,12 +1327,12 @@ static int compile_filter(struct trace *t)
 		return e.err;
 	}
 	if (t->filter->ninsns[KSNOOP_CBPF_RAW])
-		log_info("--filter: %u instructions for Ethernet frames, %u for raw IP, over %u bytes",
+		log_info("--filter: %u instructions for Ethernet frames, %u for raw IP, over %u bytes, %u in eBPF",
 			 t->filter->ninsns[KSNOOP_CBPF_ETHERNET], t->filter->ninsns[KSNOOP_CBPF_RAW],
-			 snaplen);
+			 snaplen, t->filter->code_len);
 	else
-		log_info("--filter: %u instructions for Ethernet frames; packets without an Ethernet header never pass (raw IP: %s)",
-			 t->filter->ninsns[KSNOOP_CBPF_ETHERNET], t->filter->raw_why);
+		log_info("--filter: %u instructions for Ethernet frames, %u in eBPF; packets without an Ethernet header never pass (raw IP: %s)",
+			 t->filter->ninsns[KSNOOP_CBPF_ETHERNET], t->filter->code_len, t->filter->raw_why);
 	return 0;
 }
 

@@ -2,21 +2,22 @@
 /*
  * --filter EXPR: libpcap compiles the expression (pcap_compile() on a
  * dead handle: no device, no capture, no privilege) into classic BPF, one
- * program per link type, which ksnoop's BPF programs interpret over each
- * skb's packet (bpf/filter.bpf.h).  libpcap is the authority on the
- * language, so its messages are the user's; what is refused here is what
- * the interpreter does not do:
+ * program per link type, which pfilter_ebpf.c translates into eBPF that
+ * ksnoop's BPF programs run over each skb's packet (bpf/filter.bpf.h).
+ * libpcap is the authority on the language, so its messages are the
+ * user's; what is refused here is what the translation does not do:
  *
  *   - backward jumps: only 'protochain' makes them (libpcap walks the
- *     IPv6 extension headers in a loop; pwru refuses it too), and
- *     bpf_loop() steps, in order, as many times as there are instructions;
+ *     IPv6 extension headers in a loop; pwru refuses it too); forward
+ *     jumps alone keep the code a path the verifier walks once;
  *   - ancillary loads (SKF_AD_*, a negative offset: 'inbound', 'ifindex',
  *     VLAN tags a live Linux capture reads from the skb): libpcap emits
  *     them for Linux capture handles only, never for a dead one, but a
  *     filter is not trusted to be what we think it is;
  *   - loads at a constant offset past --snaplen: the BPF side never reads
  *     more of a packet, so the test could never hold (say so: raise it);
- *   - programs longer than KSNOOP_CBPF_MAX_INSNS (the map's room).
+ *   - programs longer than KSNOOP_CBPF_MAX_INSNS, and translations longer
+ *     than the region's room (KSNOOP_CBPF_REGION).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -281,5 +282,8 @@ int pfilter__compile(const char *expr, __u32 snaplen, struct pfilter *f, struct 
 		}
 		f->need[link] = pfilter__need(f->insns[link], f->ninsns[link]);
 	}
-	return 0;
+	err = pfilter__translate(f, e);
+	if (err)
+		ks_prefix(e, EXPR_FMT, EXPR_ARGS(expr));
+	return err;
 }

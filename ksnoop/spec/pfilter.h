@@ -20,6 +20,14 @@ struct pfilter {
 	__u16 ninsns[KSNOOP_CBPF_NR_LINKS];
 	/* each program's pfilter__need() */
 	__u16 need[KSNOOP_CBPF_NR_LINKS];
+	/*
+	 * both programs in eBPF, as the region of KSNOOP_CBPF_REGION takes
+	 * them: struct bpf_insn's bytes (libpcap's header names its classic
+	 * instruction struct bpf_insn too)
+	 */
+	__u64 code[KSNOOP_CBPF_REGION];
+	/* of which the translation proper (the rest: a jump over a pad) */
+	__u32 code_len;
 	/* why there is no raw-IP program ("ethernet addresses supported only on ..."): for -v */
 	char raw_why[256];
 };
@@ -41,6 +49,13 @@ int pfilter__compile(const char *expr, __u32 snaplen, struct pfilter *f, struct 
  */
 int pfilter__check(const struct ksnoop_cbpf_insn *insns, __u32 n, __u32 snaplen,
 		   struct ks_error *e);
+
+/*
+ * Translate F's checked programs into eBPF, into F->code: the region's
+ * instructions (include/ksnoop_cbpf.h's contract).  0, or -E2BIG with E
+ * when they do not fit.
+ */
+int pfilter__translate(struct pfilter *f, struct ks_error *e);
 
 /*
  * The packet's first bytes the BPF side copies once before it runs

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * libFuzzer target: --filter's checker (pfilter__check() in
- * ksnoop/spec/pfilter.c) and the interpreter step the BPF side runs
- * (include/ksnoop_cbpf.h), as bpf/filter.bpf.h runs it.  There is no
- * translation into eBPF: the checked program is data for that step.
+ * ksnoop/spec/pfilter.c) and its translation into eBPF (ksnoop/spec/
+ * pfilter_ebpf.c), run as bpf/filter.bpf.h runs it (tests/include/
+ * ebpf_eval.h: stricter than the verifier where the translation promises
+ * more).
  *
  * First byte even: a classic BPF program and a packet, raw --
  *
@@ -13,17 +14,18 @@
  *   the captured packet (caplen: what is left, at most snaplen).
  *
  * A program the checker keeps must keep its promises: at most
- * KSNOOP_CBPF_MAX_INSNS, ending in N steps or fewer (every jump forward,
- * the last instruction a return), never reading outside the captured
- * bytes (the packet is a heap copy of exactly caplen bytes, for ASan, and
- * the read hook traps past it).  Where libpcap's own bpf_validate() also
- * takes the program (and it stores each scratch word before loading it:
- * libpcap's are uninitialized), libpcap's bpf_filter() must give the
- * same verdict.
+ * KSNOOP_CBPF_MAX_INSNS, translated into the region's room, its code
+ * only going forward to the region's end, every memory access inside the
+ * frame, never reading outside the captured bytes (the packet is a heap
+ * copy of exactly caplen bytes, for ASan, and the read hook traps past
+ * it).  Where libpcap's own bpf_validate() also takes the program (and it
+ * stores each scratch word before loading it: libpcap's are
+ * uninitialized), libpcap's bpf_filter() must give the same verdict.
  *
  * First byte odd: the rest, up to a NUL, is a pcap-filter expression,
- * through pfilter__compile() (libpcap, then the checker) at snaplen 256;
- * what it keeps is checked again and run over a zeroed packet.
+ * through pfilter__compile() (libpcap, the checker, the translation) at
+ * snaplen 256; what it keeps is checked again and run over a zeroed
+ * packet.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -32,33 +34,49 @@
 #include <pcap/pcap.h>
 #include "ks_error.h"
 #include "pfilter.h"
+#include "../include/ebpf_eval.h"
 
 #define check(cond) do { if (!(cond)) __builtin_trap(); } while (0)
-
-/* The read hook: inside the captured bytes, or a bug in the step. */
-#define KSNOOP_CBPF_READ(r, off, dst, size) \
-	((__u64)(off) + (size) <= (r)->caplen ? (void)0 : __builtin_trap(), \
-	 memcpy((dst), (const unsigned char *)(uintptr_t)(r)->start + (off), (size)), 0)
-#include "ksnoop_cbpf.h"
 
 #define FUZZ_EXPR_SNAPLEN	256
 #define FUZZ_MAX_EXPR		512
 
-/* The BPF side's loop: one step per instruction, at most N; -1 if it never stopped. */
-static int run(const struct ksnoop_cbpf_insn *insns, __u32 n, const unsigned char *pkt,
-	       __u32 caplen, __u32 wirelen)
-{
-	struct ksnoop_cbpf_run r = { .start = (uintptr_t)pkt, .caplen = caplen, .wirelen = wirelen };
-	__u32 i;
+struct packet {
+	const unsigned char *b;
+	__u32 caplen;
+};
 
-	for (i = 0; i < n; i++) {
-		if (r.pc >= n)
-			return -1;
-		if (ksnoop_cbpf_step(&r, insns[r.pc].code, insns[r.pc].jt, insns[r.pc].jf,
-				     insns[r.pc].k))
-			return r.verdict;
-	}
-	return -1;
+/* The read hook: inside the captured bytes, or a bug in the translation. */
+static int packet_read(void *ctx, uint64_t addr, void *dst, uint32_t size)
+{
+	const struct packet *p = ctx;
+	uint64_t lo = (uintptr_t)p->b;
+
+	check(addr >= lo && addr + size <= lo + p->caplen);
+	memcpy(dst, (const void *)(uintptr_t)addr, size);
+	return 0;
+}
+
+/* bpf/filter.bpf.h's filter_run() over F's program for LINK: the verdict, 0 or 1. */
+static int run(const struct pfilter *f, int link, const unsigned char *pkt, __u32 caplen,
+	       __u32 wirelen)
+{
+	static struct ksnoop_cbpf_frame fr;
+	struct packet p = { .b = pkt, .caplen = caplen };
+	struct ebpf_eval ev = { .insns = (const struct ebpf_insn *)f->code,
+				.n = KSNOOP_CBPF_REGION, .frame = (unsigned char *)&fr,
+				.frame_size = sizeof(fr), .read = packet_read, .ctx = &p };
+	__u32 verdict = 0;
+
+	memset(&fr, 0xa5, sizeof(fr));
+	fr.start = (uintptr_t)pkt;
+	fr.caplen = caplen;
+	fr.wirelen = wirelen;
+	fr.link = link;
+	fr.copied = caplen < f->need[link] ? caplen : f->need[link];
+	memcpy(fr.pkt, pkt, fr.copied);
+	check(!ebpf_eval_run(&ev, &verdict));
+	return verdict != 0;
 }
 
 /*
@@ -122,6 +140,7 @@ static bool pcap_comparable(const struct ksnoop_cbpf_insn *insns, __u32 n)
 
 static void fuzz_program(const uint8_t *data, size_t size)
 {
+	static struct pfilter f;
 	struct ksnoop_cbpf_insn insns[255];
 	struct ks_error e = {};
 	__u32 snaplen, wirelen, caplen, n, i;
@@ -153,7 +172,12 @@ static void fuzz_program(const uint8_t *data, size_t size)
 	pkt = malloc(caplen ? caplen : 1);
 	check(pkt);
 	memcpy(pkt, data, caplen);
-	verdict = run(insns, n, pkt, caplen, wirelen);
+	memset(&f, 0, sizeof(f));
+	memcpy(f.insns[KSNOOP_CBPF_ETHERNET], insns, n * sizeof(insns[0]));
+	f.ninsns[KSNOOP_CBPF_ETHERNET] = n;
+	f.need[KSNOOP_CBPF_ETHERNET] = pfilter__need(insns, n);
+	check(!pfilter__translate(&f, &e));
+	verdict = run(&f, KSNOOP_CBPF_ETHERNET, pkt, caplen, wirelen);
 	check(verdict == 0 || verdict == 1);
 	if (pcap_comparable(insns, n))
 		check(verdict == !!bpf_filter((const struct bpf_insn *)insns, pkt, wirelen, caplen));
@@ -182,7 +206,7 @@ static void fuzz_expr(const uint8_t *data, size_t size)
 		if (!f.ninsns[link])
 			continue;
 		check(!pfilter__check(f.insns[link], f.ninsns[link], FUZZ_EXPR_SNAPLEN, &e));
-		check(run(f.insns[link], f.ninsns[link], zeros, sizeof(zeros), 60) >= 0);
+		check(run(&f, link, zeros, sizeof(zeros), 60) >= 0);
 	}
 }
 

@@ -51,7 +51,7 @@ WORKLOAD mixed
 EXPECT   pfilter_port_exit: exit 0
 EXPECT   pfilter_port_events: count 4 "^[0-9:.]+ cpu[0-9]+ $prog "
 EXPECT   pfilter_port_in_pcap: eq '4 5000' "$(dstports "$F")"
-EXPECT   pfilter_port_said: stderr '^ksnoop: --filter: [0-9]+ instructions for Ethernet frames, [0-9]+ for raw IP, over 256 bytes$'
+EXPECT   pfilter_port_said: stderr '^ksnoop: --filter: [0-9]+ instructions for Ethernet frames, [0-9]+ for raw IP, over 256 bytes, [0-9]+ in eBPF$'
 CASE
 
 T=pfilter_other_port

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for --filter (ksnoop/spec/pfilter.c and the interpreter
- * step in include/ksnoop_cbpf.h that the BPF side runs): libpcap itself
- * is the oracle.  For each expression and each packet (Ethernet and raw
- * IP; IPv4 and IPv6; UDP, TCP, ICMP, ARP, a fragment; captured whole or
- * cut short), the program pfilter__compile() keeps, run step by step as
- * bpf/filter.bpf.h runs it, must give libpcap's pcap_offline_filter()
- * verdict for the same packet.  Then what is refused, with its message.
+ * Unit tests for --filter (ksnoop/spec/pfilter.c, and the translation
+ * into eBPF in ksnoop/spec/pfilter_ebpf.c that the BPF side runs):
+ * libpcap itself is the oracle.  For each expression and each packet
+ * (Ethernet and raw IP; IPv4 and IPv6; UDP, TCP, ICMP, ARP, a fragment;
+ * captured whole or cut short), the eBPF pfilter__compile() makes, run
+ * over a frame filled as bpf/filter.bpf.h fills it (tests/include/
+ * ebpf_eval.h), must give libpcap's pcap_offline_filter() verdict for the
+ * same packet.  Then what is refused, with its message.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,28 +22,67 @@
 #include "ks_error.h"
 #include "pfilter.h"
 
-#define KSNOOP_CBPF_READ(r, off, dst, size) \
-	(memcpy((dst), (const unsigned char *)(uintptr_t)(r)->start + (off), (size)), 0)
 #include "ksnoop_cbpf.h"
+#include "../include/ebpf_eval.h"
 
 #define SNAPLEN 256
 
-/* The BPF side's loop (filter_step()), over a buffer. */
+/* The packet the code reads past the copy: only ever inside caplen. */
+struct packet {
+	const unsigned char *b;
+	__u32 caplen;
+	int reads;
+};
+
+static int packet_read(void *ctx, uint64_t addr, void *dst, uint32_t size)
+{
+	struct packet *p = ctx;
+	uint64_t lo = (uintptr_t)p->b;
+
+	if (addr < lo || addr + size > lo + p->caplen)
+		fail_msg("a read of %u bytes at %lld, outside the %u captured", size,
+			 (long long)(addr - lo), p->caplen);
+	memcpy(dst, (const void *)(uintptr_t)addr, size);
+	p->reads++;
+	return 0;
+}
+
+/* The BPF side's filter_run(), over a buffer: the frame, then the code. */
+static int run_reads(const struct pfilter *f, int link, const unsigned char *pkt, __u32 caplen,
+		     __u32 wirelen, int *reads)
+{
+	struct ksnoop_cbpf_frame *fr = calloc(1, sizeof(*fr));
+	struct packet p = { .b = pkt, .caplen = caplen };
+	struct ebpf_eval ev = { .insns = (const struct ebpf_insn *)f->code,
+				.n = KSNOOP_CBPF_REGION, .frame_size = sizeof(*fr),
+				.read = packet_read, .ctx = &p };
+	__u32 verdict = 0;
+
+	assert_non_null(fr);
+	if (!f->ninsns[link]) {
+		free(fr);
+		return 0;
+	}
+	memset(fr, 0xa5, sizeof(*fr));	/* the frame holds whatever ran before */
+	fr->start = (uintptr_t)pkt;
+	fr->caplen = caplen;
+	fr->wirelen = wirelen;
+	fr->link = link;
+	fr->copied = caplen < f->need[link] ? caplen : f->need[link];
+	memcpy(fr->pkt, pkt, fr->copied);
+	ev.frame = (unsigned char *)fr;
+	if (ebpf_eval_run(&ev, &verdict))
+		fail_msg("the eBPF broke a promise at %u: %s", ev.pc, ev.why);
+	free(fr);
+	if (reads)
+		*reads = p.reads;
+	return verdict != 0;
+}
+
 static int run(const struct pfilter *f, int link, const unsigned char *pkt, __u32 caplen,
 	       __u32 wirelen)
 {
-	struct ksnoop_cbpf_run r = { .start = (uintptr_t)pkt, .caplen = caplen, .wirelen = wirelen };
-	const struct ksnoop_cbpf_insn *in;
-	__u32 i, n = f->ninsns[link];
-
-	for (i = 0; i < n; i++) {
-		if (r.pc >= n)
-			return 0;
-		in = &f->insns[link][r.pc];
-		if (ksnoop_cbpf_step(&r, in->code, in->jt, in->jf, in->k))
-			return r.verdict;
-	}
-	return 0;
+	return run_reads(f, link, pkt, caplen, wirelen, NULL);
 }
 
 /* libpcap's verdict, compiled by itself for DLT. */
@@ -326,37 +366,127 @@ static void hostile_programs(void **state)
 	check(ok, KSNOOP_CBPF_MAX_INSNS + 1, "more than");
 }
 
-/* The interpreter itself, where the checks do not reach: runtime faults reject. */
-static void step_rejects_at_run_time(void **state)
+/* A filter of hand-made programs, Ethernet only, translated. */
+static struct pfilter *made(const struct ksnoop_cbpf_insn *p, __u32 n)
 {
-	unsigned char pkt[4] = { 1, 2, 3, 4 };
-	struct ksnoop_cbpf_run r = { .start = (uintptr_t)pkt, .caplen = 4, .wirelen = 4 };
+	struct pfilter *f = calloc(1, sizeof(*f));
+	struct ks_error e = {};
 
-	/* A division by X = 0. */
-	assert_int_equal(ksnoop_cbpf_step(&r, BPF_ALU | BPF_DIV | BPF_X, 0, 0, 0), KSNOOP_CBPF_STOP);
-	assert_int_equal(r.verdict, 0);
-	/* An indexed load past caplen, and one whose X + k wraps. */
-	r.x = 3;
-	assert_int_equal(ksnoop_cbpf_step(&r, BPF_LD | BPF_H | BPF_IND, 0, 0, 0), KSNOOP_CBPF_STOP);
-	r.x = 0xffffffff;
-	assert_int_equal(ksnoop_cbpf_step(&r, BPF_LD | BPF_B | BPF_IND, 0, 0, 2), KSNOOP_CBPF_STOP);
-	/* A load inside: big-endian. */
-	r.x = 1;
-	r.pc = 0;
-	assert_int_equal(ksnoop_cbpf_step(&r, BPF_LD | BPF_H | BPF_IND, 0, 0, 1), KSNOOP_CBPF_NEXT);
-	assert_int_equal(r.a, 0x0304);
-	assert_int_equal(r.pc, 1);
-	/* An unknown operation, of MISC and of ALU. */
-	r.verdict = 1;
-	assert_int_equal(ksnoop_cbpf_step(&r, 0xff, 0, 0, 0), KSNOOP_CBPF_STOP);
-	assert_int_equal(r.verdict, 0);
-	r.verdict = 1;
-	assert_int_equal(ksnoop_cbpf_step(&r, BPF_ALU | 0xf0, 0, 0, 0), KSNOOP_CBPF_STOP);
-	assert_int_equal(r.verdict, 0);
-	/* return A */
-	r.a = 7;
-	assert_int_equal(ksnoop_cbpf_step(&r, BPF_RET | BPF_A, 0, 0, 0), KSNOOP_CBPF_STOP);
-	assert_int_equal(r.verdict, 1);
+	assert_non_null(f);
+	memcpy(f->insns[KSNOOP_CBPF_ETHERNET], p, n * sizeof(*p));
+	f->ninsns[KSNOOP_CBPF_ETHERNET] = n;
+	assert_int_equal(pfilter__check(p, n, SNAPLEN, &e), 0);
+	f->need[KSNOOP_CBPF_ETHERNET] = pfilter__need(p, n);
+	assert_int_equal(pfilter__translate(f, &e), 0);
+	return f;
+}
+
+#define RUN1(prog, pkt, caplen) ({ \
+	struct pfilter *f_ = made(prog, sizeof(prog) / sizeof(prog[0])); \
+	int v_ = run(f_, KSNOOP_CBPF_ETHERNET, pkt, caplen, caplen); \
+	free(f_); \
+	v_; })
+
+/* What the checks cannot see, decided at run time, as libpcap's bpf_filter() decides it. */
+static void code_at_run_time(void **state)
+{
+	unsigned char pkt[200];
+	int i, reads = 0;
+	struct pfilter *f;
+	/* A / X, X = 0: reject; X = 2: 8 / 2 = 4 */
+	struct ksnoop_cbpf_insn divx[] = { { BPF_LD | BPF_IMM, 0, 0, 8 }, { BPF_LDX | BPF_W | BPF_IMM, 0, 0, 0 },
+					   { BPF_ALU | BPF_DIV | BPF_X, 0, 0, 0 }, { BPF_RET | BPF_A, 0, 0, 0 } };
+	struct ksnoop_cbpf_insn modx[] = { { BPF_LD | BPF_IMM, 0, 0, 8 }, { BPF_LDX | BPF_W | BPF_IMM, 0, 0, 0 },
+					   { BPF_ALU | BPF_MOD | BPF_X, 0, 0, 0 }, { BPF_RET | BPF_A, 0, 0, 0 } };
+	/* ldh [x + 1] with X = 3 on 4 bytes: past caplen; X = 0xffffffff, k = 2: wraps */
+	struct ksnoop_cbpf_insn indpast[] = { { BPF_LDX | BPF_W | BPF_IMM, 0, 0, 3 },
+					      { BPF_LD | BPF_H | BPF_IND, 0, 0, 1 }, { BPF_RET | BPF_K, 0, 0, 1 } };
+	struct ksnoop_cbpf_insn indwrap[] = { { BPF_LDX | BPF_W | BPF_IMM, 0, 0, 0xffffffff },
+					      { BPF_LD | BPF_B | BPF_IND, 0, 0, 2 }, { BPF_RET | BPF_K, 0, 0, 1 } };
+	/* ldh [x + 1] with X = 1: big-endian 0x0203 */
+	struct ksnoop_cbpf_insn ind[] = { { BPF_LDX | BPF_W | BPF_IMM, 0, 0, 1 }, { BPF_LD | BPF_H | BPF_IND, 0, 0, 1 },
+					  { BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x0203 }, { BPF_RET | BPF_K, 0, 0, 1 },
+					  { BPF_RET | BPF_K, 0, 0, 0 } };
+	/* A shift by 32 or more, by K or by X: 0 */
+	struct ksnoop_cbpf_insn shk[] = { { BPF_LD | BPF_IMM, 0, 0, 1 }, { BPF_ALU | BPF_LSH | BPF_K, 0, 0, 32 },
+					  { BPF_RET | BPF_A, 0, 0, 0 } };
+	struct ksnoop_cbpf_insn shx[] = { { BPF_LD | BPF_IMM, 0, 0, 0x80000000 }, { BPF_LDX | BPF_W | BPF_IMM, 0, 0, 33 },
+					  { BPF_ALU | BPF_RSH | BPF_X, 0, 0, 0 }, { BPF_RET | BPF_A, 0, 0, 0 } };
+	struct ksnoop_cbpf_insn shx31[] = { { BPF_LD | BPF_IMM, 0, 0, 0x80000000 }, { BPF_LDX | BPF_W | BPF_IMM, 0, 0, 31 },
+					    { BPF_ALU | BPF_RSH | BPF_X, 0, 0, 0 }, { BPF_RET | BPF_A, 0, 0, 0 } };
+	/* ld [150]: past the copy, read from the packet; ldb [x + 100] with X = 60 likewise */
+	struct ksnoop_cbpf_insn far[] = { { BPF_LD | BPF_W | BPF_ABS, 0, 0, 150 },
+					  { BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x96979899 }, { BPF_RET | BPF_K, 0, 0, 1 },
+					  { BPF_RET | BPF_K, 0, 0, 0 } };
+	struct ksnoop_cbpf_insn farx[] = { { BPF_LDX | BPF_W | BPF_IMM, 0, 0, 60 }, { BPF_LD | BPF_B | BPF_IND, 0, 0, 100 },
+					   { BPF_RET | BPF_A, 0, 0, 0 } };
+	/* M[3] read before any store: 0; JSET, JGT on X, TAX / TXA, NEG */
+	struct ksnoop_cbpf_insn mem[] = { { BPF_LD | BPF_MEM, 0, 0, 3 }, { BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0 },
+					  { BPF_RET | BPF_K, 0, 0, 1 }, { BPF_RET | BPF_K, 0, 0, 0 } };
+	struct ksnoop_cbpf_insn mix[] = { { BPF_LD | BPF_IMM, 0, 0, 5 }, { BPF_MISC | BPF_TAX, 0, 0, 0 },
+					  { BPF_ALU | BPF_NEG, 0, 0, 0 }, { BPF_JMP | BPF_JSET | BPF_K, 0, 3, 0x80000000 },
+					  { BPF_MISC | BPF_TXA, 0, 0, 0 }, { BPF_JMP | BPF_JGT | BPF_X, 1, 0, 0 },
+					  { BPF_RET | BPF_K, 0, 0, 9 }, { BPF_RET | BPF_K, 0, 0, 0 } };
+
+	for (i = 0; i < (int)sizeof(pkt); i++)
+		pkt[i] = i;
+	assert_int_equal(RUN1(divx, pkt, 4), 0);
+	divx[1].k = 2;
+	assert_int_equal(RUN1(divx, pkt, 4), 1);
+	assert_int_equal(RUN1(modx, pkt, 4), 0);
+	assert_int_equal(RUN1(indpast, pkt, 4), 0);
+	assert_int_equal(RUN1(indwrap, pkt, 4), 0);
+	assert_int_equal(RUN1(ind, pkt, 4), 1);
+	assert_int_equal(RUN1(shk, pkt, 4), 0);
+	assert_int_equal(RUN1(shx, pkt, 4), 0);
+	assert_int_equal(RUN1(shx31, pkt, 4), 1);
+	assert_int_equal(RUN1(mem, pkt, 4), 1);
+	/* -5 has the top bit set, so A = X = 5, and 5 > 5 is false: return 9 */
+	assert_int_equal(RUN1(mix, pkt, 4), 1);
+	f = made(far, 4);
+	assert_int_equal(run_reads(f, KSNOOP_CBPF_ETHERNET, pkt, sizeof(pkt), sizeof(pkt), &reads), 1);
+	assert_int_equal(reads, 1);
+	assert_int_equal(run(f, KSNOOP_CBPF_ETHERNET, pkt, 153, 153), 0);
+	free(f);
+	f = made(farx, 3);
+	assert_int_equal(run_reads(f, KSNOOP_CBPF_ETHERNET, pkt, sizeof(pkt), sizeof(pkt), &reads), 1);
+	assert_int_equal(reads, 1);
+	free(f);
+	(void)state;
+}
+
+/* The region: a jump over the pad, the pad, the code; too long is refused. */
+static void region_shape(void **state)
+{
+	struct pfilter *f = calloc(1, sizeof(*f));
+	const struct ebpf_insn *c = (const struct ebpf_insn *)f->code;
+	struct ks_error e = {};
+	__u32 i, pad;
+
+	assert_non_null(f);
+	assert_int_equal(pfilter__compile("udp port 5000", SNAPLEN, f, &e), 0);
+	pad = KSNOOP_CBPF_REGION - 1 - f->code_len;
+	assert_true(f->code_len > 20 && f->code_len < 200);
+	assert_int_equal(c[0].code, BPF_JMP | EBPF_JNE | BPF_K);
+	assert_int_equal(EBPF_DST(&c[0]), 6);
+	assert_int_equal(c[0].off, pad);
+	for (i = 1; i <= pad; i++)
+		assert_int_equal(c[i].code, BPF_JMP | BPF_JA);
+	/* both programs all indexed loads: past the room, said so */
+	for (i = 0; i < KSNOOP_CBPF_MAX_INSNS; i++) {
+		struct ksnoop_cbpf_insn in = { BPF_LD | BPF_H | BPF_IND, 0, 0, i };
+
+		if (i == KSNOOP_CBPF_MAX_INSNS - 1)
+			in = (struct ksnoop_cbpf_insn){ BPF_RET | BPF_A, 0, 0, 0 };
+		f->insns[KSNOOP_CBPF_ETHERNET][i] = f->insns[KSNOOP_CBPF_RAW][i] = in;
+	}
+	f->ninsns[KSNOOP_CBPF_ETHERNET] = f->ninsns[KSNOOP_CBPF_RAW] = KSNOOP_CBPF_MAX_INSNS;
+	assert_int_equal(pfilter__check(f->insns[0], KSNOOP_CBPF_MAX_INSNS, SNAPLEN, &e), 0);
+	assert_int_equal(pfilter__translate(f, &e), -E2BIG);
+	if (!strstr(e.msg, "eBPF instructions, more than the 4095"))
+		fail_msg("'%s'", e.msg);
+	free(f);
+	(void)state;
 }
 
 /*
@@ -395,7 +525,8 @@ int main(void)
 		cmocka_unit_test(arp_frame),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(hostile_programs),
-		cmocka_unit_test(step_rejects_at_run_time),
+		cmocka_unit_test(code_at_run_time),
+		cmocka_unit_test(region_shape),
 		cmocka_unit_test(copy_covers_loads),
 	};
 
