@@ -51,11 +51,6 @@ struct rec_query {
 	bool *matched;	/* rec_query__new_some(): per SPEC, named a target here */
 };
 
-static const char *target_name(const struct recfile_target *t)
-{
-	return t->label[0] ? t->label : t->plan.sig.name;
-}
-
 /*
  * Whether SPEC names target T: the text before its '(' as a glob over the
  * target's name ("sys:openat", "tp:sched_*", "ksnoop_test:req", a
@@ -66,7 +61,7 @@ static const char *target_name(const struct recfile_target *t)
  */
 static bool names_target(const struct spec *s, const char *pattern, const struct recfile_target *t)
 {
-	const char *name = target_name(t), *at;
+	const char *name = recfile_target__name(t), *at;
 	char buf[SPEC_MAX_NAME + 32];
 
 	if (!fnmatch(pattern, name, 0))
@@ -367,14 +362,15 @@ static int bind_pred(const struct spec_item *it, const struct recfile_target *t,
 		     const struct btf *btf, struct rq_pred *pr, struct ks_error *e)
 {
 	const struct capture_plan *p = &t->plan;
+	const char *name = recfile_target__name(t);
 	const struct value_desc *vd;
 	enum rec_loc_form form;
 	int err;
 
-	err = rec_query__locate(p, btf, it->text, target_name(t), &pr->loc, e);
+	err = rec_query__locate(p, btf, it->text, name, &pr->loc, e);
 	if (err == -ENOENT)
 		return ks_fail(e, -EINVAL, "report: '%s' of '%s' was not recorded; the predicates of a report compare recorded values only",
-			       it->text, target_name(t));
+			       it->text, name);
 	if (err)
 		return err;
 	vd = &p->values[pr->loc.kind][pr->loc.idx];
@@ -387,14 +383,14 @@ static int bind_pred(const struct spec_item *it, const struct recfile_target *t,
 		pr->str = it->cst.str;
 		if (pr->op != KSNOOP_OP_EQ && pr->op != KSNOOP_OP_NE)
 			return ks_fail(e, -EINVAL, "report: '%s' of '%s' is a string: == or != only",
-				       it->text, target_name(t));
+				       it->text, name);
 		return 0;
 	}
 	if (form != REC_LOC_INT)
 		return ks_fail(e, -EINVAL, "report: '%s' of '%s' is not a number or a string a predicate can compare",
-			       it->text, target_name(t));
+			       it->text, name);
 	pr->is_signed = btfu_is_signed(btf, pr->loc.type_id);
-	return int_const(it, pr->loc.type_id, btf, target_name(t), &pr->imm, e);
+	return int_const(it, pr->loc.type_id, btf, name, &pr->imm, e);
 }
 
 /* Spec S (its targets by PATTERN) into Q: 1 if it named a target. */
@@ -430,7 +426,7 @@ static int bind_spec(struct rec_query *q, const struct spec *s, const char *patt
 				return ret;
 			if (qt->side >= 0 && qt->side != pr->loc.kind)
 				return ks_fail(e, -EINVAL, "report: the predicates of '%s' read '%s' of its entry and '%s' of its return, two events in this recording",
-					       target_name(t),
+					       recfile_target__name(t),
 					       pr->loc.kind == KSNOOP_ENTRY ? s->items[j].text : qt->side_text,
 					       pr->loc.kind == KSNOOP_ENTRY ? qt->side_text : s->items[j].text);
 			qt->side_text = s->items[j].text;
