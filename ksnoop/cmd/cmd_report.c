@@ -843,15 +843,8 @@ static struct by_kind by_kind_of(void *ctx, __u32 func_id)
 static int locate_value(const struct recfile_target *t, const char *text, const char *opt,
 			struct rec_loc *loc, struct ks_error *e)
 {
-	const char *name = recfile_target__name(t);
-	char msg[KS_ERROR_MSG_MAX];
-	int ret = rec_query__locate(&t->plan, t->plan.sig.btf, text, name, loc, e);
-
-	if (ret != -EINVAL)
-		return ret;
-	/* "report: '%s' of '%s' ...": said of OPT */
-	snprintf(msg, sizeof(msg), "%s", e->msg + (strncmp(e->msg, "report: ", 8) ? 0 : 8));
-	return ks_fail(e, ret, "report: %s: %s", opt, msg);
+	return rec_query__locate(&t->plan, t->plan.sig.btf, text, recfile_target__name(t), opt,
+				 loc, e);
 }
 
 /* A member's key printed as an event prints the member (printer__key()). */
