@@ -123,6 +123,12 @@ static const struct recfile_target *rp_target(const struct replay *rp, __u32 id)
 	return recfile__target(f < 0 ? rp->r : rp->files[f].r, id);
 }
 
+/* Target ID's name, in any file of RP ("?": none). */
+static const char *rp_name(const struct replay *rp, __u32 id)
+{
+	return recfile_target__name(rp_target(rp, id));
+}
+
 static int rp_ntargets(const struct replay *rp)
 {
 	return rp->nfiles ? rp->ntargets : recfile__ntargets(rp->r);
@@ -345,14 +351,6 @@ static const struct capture_plan *replay_plan_of(void *ctx, __u32 func_id)
 	return func_id < (__u32)rp_ntargets(rp) ? &rp_target(rp, func_id)->plan : NULL;
 }
 
-/* A target's name as the live run wrote it into --pcap's comments (cmd_trace.c). */
-static const char *replay_name_of(const struct replay *rp, __u32 func_id)
-{
-	const struct recfile_target *tg = rp_target(rp, func_id);
-
-	return tg->label && tg->label[0] ? tg->label : tg->plan.sig.name;
-}
-
 /* Does a target of the recording keep its packets (record --pcap)? */
 static bool has_packets(const struct replay *rp)
 {
@@ -433,7 +431,7 @@ static int print_events(struct replay *rp, struct ks_error *e)
 			continue;
 		}
 		plan = &rp_target(rp, ev->func_id)->plan;
-		if (rp->pcap && pcap_events__event(rp->pcap, plan, replay_name_of(rp, ev->func_id),
+		if (rp->pcap && pcap_events__event(rp->pcap, plan, rp_name(rp, ev->func_id),
 						   rec, size, e))
 			return e->err;
 		if (plan->bpf.tree) {
@@ -845,15 +843,8 @@ static struct by_kind by_kind_of(void *ctx, __u32 func_id)
 static int locate_value(const struct recfile_target *t, const char *text, const char *opt,
 			struct rec_loc *loc, struct ks_error *e)
 {
-	const char *name = t->label[0] ? t->label : t->plan.sig.name;
-	char msg[KS_ERROR_MSG_MAX];
-	int ret = rec_query__locate(&t->plan, t->plan.sig.btf, text, name, loc, e);
-
-	if (ret != -EINVAL)
-		return ret;
-	/* "report: '%s' of '%s' ...": said of OPT */
-	snprintf(msg, sizeof(msg), "%s", e->msg + (strncmp(e->msg, "report: ", 8) ? 0 : 8));
-	return ks_fail(e, ret, "report: %s: %s", opt, msg);
+	return rec_query__locate(&t->plan, t->plan.sig.btf, text, recfile_target__name(t), opt,
+				 loc, e);
 }
 
 /* A member's key printed as an event prints the member (printer__key()). */
@@ -876,7 +867,7 @@ static int by_value_part(const struct recfile_target *t,
 
 	if (ret == -ENOENT)
 		return ks_fail(e, -EINVAL, "report: --by '%s': '%s' of '%s' was not recorded",
-			       name, name, t->label[0] ? t->label : p->sig.name);
+			       name, name, recfile_target__name(t));
 	if (ret)
 		return ret;
 	bt->has_value = true;
@@ -887,7 +878,7 @@ static int by_value_part(const struct recfile_target *t,
 	}
 	if (form != REC_LOC_INT)
 		return ks_fail(e, -EINVAL, "report: --by '%s' of '%s' is not an integer or a string",
-			       name, t->label[0] ? t->label : p->sig.name);
+			       name, recfile_target__name(t));
 	*part = KSNOOP_BY_INT;
 	bt->kind.is_signed = btfu_is_signed(btf, bt->loc.type_id);
 	bt->kind.btf = btf;
@@ -998,13 +989,6 @@ static bool by_key(const struct by_table *bt, const struct capture_plan *plan,
 	return true;
 }
 
-static const char *target_name(void *ctx, __u32 func_id)
-{
-	const struct recfile_target *t = recfile__target(ctx, func_id);
-
-	return !t ? "?" : t->label[0] ? t->label : t->plan.sig.name;
-}
-
 /*
  * The side a call of FUNC_ID is counted at: the one a --by VALUE or the
  * predicates read (the event that carries them), else as BPF counts live.
@@ -1018,11 +1002,10 @@ static int count_side(const struct replay *rp, const struct capture_plan *plan, 
 	return side >= 0 ? side : counted_kind(plan);
 }
 
+/* rp_name() as counts_fmt's func_name */
 static const char *count_target_name(void *ctx, __u32 func_id)
 {
-	const struct recfile_target *t = rp_target(ctx, func_id);
-
-	return !t ? "?" : t->label[0] ? t->label : t->plan.sig.name;
+	return rp_name(ctx, func_id);
 }
 
 /* --by: the names of its parts, a column each. */
@@ -1147,7 +1130,7 @@ static int pick_one(const struct recfile_target *t, const struct rec_loc *loc, c
 	if (rec_query__loc_form(p, p->sig.btf, loc) != REC_LOC_INT ||
 	    (!loc->member && (vd->fmt || vd->shift)))
 		return ks_fail(e, -EINVAL, "report: %s %s a number; '%s' of '%s' is not one",
-			       opt, verb_of(opt), text, t->label[0] ? t->label : p->sig.name);
+			       opt, verb_of(opt), text, recfile_target__name(t));
 	*sp = (struct stats_pick){
 		.loc = *loc,
 		.is_signed = btfu_is_signed(p->sig.btf, loc->type_id),
@@ -1161,7 +1144,7 @@ static int pick_value(const struct recfile_target *t, const char *opt, struct st
 		      struct ks_error *e)
 {
 	const struct capture_plan *p = &t->plan;
-	const char *name = t->label[0] ? t->label : p->sig.name;
+	const char *name = recfile_target__name(t);
 	int k, i, n = 0, ret;
 
 	*sp = (struct stats_pick){ .duration = true,
@@ -1227,7 +1210,9 @@ static struct hist_value stats_value_of(void *ctx, __u32 func_id)
 
 static const char *stats_target_name(void *ctx, __u32 func_id)
 {
-	return target_name(((struct stats_table *)ctx)->r, func_id);
+	const struct stats_table *st = ctx;
+
+	return recfile_target__name(recfile__target(st->r, func_id));
 }
 
 /*
@@ -1516,7 +1501,7 @@ static int pick_hist(struct replay *rp, int i, struct stats_pick *sp, struct ks_
 		return pick_value(t, "--hist", sp, e);
 	if (n > 1)
 		return ks_fail(e, -EINVAL, "report: --hist counts by one value; the spec of '%s' names %d",
-			       t->label[0] ? t->label : t->plan.sig.name, n);
+			       recfile_target__name(t), n);
 	if (n <= 0) {
 		*sp = (struct stats_pick){ .duration = true,
 					   .value = { "duration_ns", "duration", true, false } };
@@ -1525,7 +1510,7 @@ static int pick_hist(struct replay *rp, int i, struct stats_pick *sp, struct ks_
 	ret = locate_value(t, text, "--hist", &loc, e);
 	if (ret == -ENOENT)
 		return ks_fail(e, -EINVAL, "report: --hist: '%s' of '%s' was not recorded",
-			       text, t->label[0] ? t->label : t->plan.sig.name);
+			       text, recfile_target__name(t));
 	if (ret)
 		return ret;
 	return pick_one(t, &loc, text, "--hist", sp, e);
@@ -1641,7 +1626,7 @@ static void info_targets(struct writer *w, const struct recfile *r)
 	for (i = 0; i < n; i++) {
 		const struct recfile_target *t = recfile__target(r, i);
 
-		writer__name(w, t->label[0] ? t->label : t->plan.sig.name);
+		writer__name(w, recfile_target__name(t));
 	}
 	writer__end_array(w);
 }
@@ -1904,7 +1889,7 @@ static int cmp_by_name(const void *a, const void *b, void *ctx)
 {
 	const struct replay *rp = ctx;
 	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
-	int c = strcmp(count_target_name((void *)rp, x), count_target_name((void *)rp, y));
+	int c = strcmp(rp_name(rp, x), rp_name(rp, y));
 
 	return c ? c : x < y ? -1 : x > y;
 }
@@ -1924,8 +1909,8 @@ static int merge_canon(struct replay *rp, struct ks_error *e)
 		order[i] = i;
 	qsort_r(order, rp->ntargets, sizeof(*order), cmp_by_name, rp);
 	for (i = 0; i < rp->ntargets; i++)
-		rp->canon[order[i]] = i && !strcmp(count_target_name(rp, order[i]),
-						   count_target_name(rp, order[i - 1])) ?
+		rp->canon[order[i]] = i && !strcmp(rp_name(rp, order[i]),
+						   rp_name(rp, order[i - 1])) ?
 				      rp->canon[order[i - 1]] : order[i];
 	free(order);
 	return 0;

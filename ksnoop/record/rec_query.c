@@ -10,6 +10,8 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
@@ -51,11 +53,6 @@ struct rec_query {
 	bool *matched;	/* rec_query__new_some(): per SPEC, named a target here */
 };
 
-static const char *target_name(const struct recfile_target *t)
-{
-	return t->label[0] ? t->label : t->plan.sig.name;
-}
-
 /*
  * Whether SPEC names target T: the text before its '(' as a glob over the
  * target's name ("sys:openat", "tp:sched_*", "ksnoop_test:req", a
@@ -66,7 +63,7 @@ static const char *target_name(const struct recfile_target *t)
  */
 static bool names_target(const struct spec *s, const char *pattern, const struct recfile_target *t)
 {
-	const char *name = target_name(t), *at;
+	const char *name = recfile_target__name(t), *at;
 	char buf[SPEC_MAX_NAME + 32];
 
 	if (!fnmatch(pattern, name, 0))
@@ -114,7 +111,8 @@ bool rec_query__value(const struct capture_plan *p, const char *text, int *kind,
 
 struct member_walk {
 	const struct btf *btf;
-	const char *text, *tname;	/* for messages */
+	const char *text, *tname;	/* for messages, */
+	const char *opt;		/* asked for by (NULL, "": a predicate) */
 	const char *prefix;		/* the recorded value's text */
 	size_t at;			/* TEXT up to here is walked */
 	bool deref;			/* the prefix's pointee is in the bytes: */
@@ -157,9 +155,24 @@ static bool recorded_prefix(const struct capture_plan *p, const char *text, int 
 	return best > 0;
 }
 
+/* -EINVAL, E saying FMT of W after "report: " and the option that asked. */
+__attribute__((format(printf, 2, 3)))
+static int walk_err(const struct member_walk *w, const char *fmt, ...)
+{
+	char msg[KS_ERROR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (w->opt && *w->opt)
+		return ks_fail(w->e, -EINVAL, "report: %s: %s", w->opt, msg);
+	return ks_fail(w->e, -EINVAL, "report: %s", msg);
+}
+
 static int walk_fail(struct member_walk *w, const char *fmt, const char *what)
 {
-	return ks_fail(w->e, -EINVAL, fmt, w->text, w->tname, w->prefix, (int)w->at, w->text, what);
+	return walk_err(w, fmt, w->text, w->tname, w->prefix, (int)w->at, w->text, what);
 }
 
 /* '->NAME' or '.NAME' at W's place: into the member. */
@@ -176,21 +189,21 @@ static int walk_member(struct member_walk *w, bool arrow)
 		w->type_id = w->obj_id;	/* the pointee as recorded */
 		t = btf__type_by_id(w->btf, btfu_strip(w->btf, w->type_id));
 	} else if (arrow && t && btf_is_ptr(t)) {
-		return walk_fail(w, "report: '%s' of '%s' was not recorded: '%s' was, and '%.*s' is a pointer whose target was not%s", "");
+		return walk_fail(w, "'%s' of '%s' was not recorded: '%s' was, and '%.*s' is a pointer whose target was not%s", "");
 	}
 	if (t && btf_is_ptr(t) && !arrow)
-		return walk_fail(w, "report: '%s' of '%s' was not recorded: '%s' was, and '%.*s' is a pointer: '->'%s, not '.'", "");
+		return walk_fail(w, "'%s' of '%s' was not recorded: '%s' was, and '%.*s' is a pointer: '->'%s, not '.'", "");
 	if (!t || !btf_is_composite(t) || w->bit_size)
-		return walk_fail(w, "report: '%s' of '%s' was not recorded: '%s' was, and '%.*s' is %s, not a struct or union",
+		return walk_fail(w, "'%s' of '%s' was not recorded: '%s' was, and '%.*s' is %s, not a struct or union",
 				 btfu_type_str(w->btf, w->type_id, NULL, tbuf, sizeof(tbuf)));
 	if (!len || len >= sizeof(mname))
-		return walk_fail(w, "report: '%s' of '%s': '%s' was recorded, and '%.*s' is followed by %s, not a member name",
+		return walk_fail(w, "'%s' of '%s': '%s' was recorded, and '%.*s' is followed by %s, not a member name",
 				 "something else");
 	snprintf(mname, sizeof(mname), "%.*s", (int)len, name);
 	if (resolver__member(w->btf, w->type_id, mname, &mtype, &bit_off, &bit_size))
-		return ks_fail(w->e, -EINVAL, "report: '%s' of '%s': no member '%s' in %s",
-			       w->text, w->tname, mname,
-			       btfu_type_str(w->btf, btfu_strip(w->btf, w->type_id), NULL, tbuf, sizeof(tbuf)));
+		return walk_err(w, "'%s' of '%s': no member '%s' in %s",
+				w->text, w->tname, mname,
+				btfu_type_str(w->btf, btfu_strip(w->btf, w->type_id), NULL, tbuf, sizeof(tbuf)));
 	w->off += bit_off / 8;
 	w->bit_off = bit_size ? bit_off % 8 : 0;
 	w->bit_size = bit_size;
@@ -209,17 +222,17 @@ static int walk_index(struct member_walk *w)
 	char tbuf[128];
 
 	if (t && btf_is_ptr(t) && !w->bit_size)
-		return walk_fail(w, "report: '%s' of '%s' was not recorded: '%s' was, and '%.*s' is a pointer whose target was not%s", "");
+		return walk_fail(w, "'%s' of '%s' was not recorded: '%s' was, and '%.*s' is a pointer whose target was not%s", "");
 	if (!t || !btf_is_array(t) || w->bit_size)
-		return walk_fail(w, "report: '%s' of '%s' was not recorded: '%s' was, and '%.*s' is %s, not an array",
+		return walk_fail(w, "'%s' of '%s' was not recorded: '%s' was, and '%.*s' is %s, not an array",
 				 btfu_type_str(w->btf, w->type_id, NULL, tbuf, sizeof(tbuf)));
 	for (; *s >= '0' && *s <= '9' && index <= w->limit; s++)
 		index = index * 10 + (*s - '0');
 	esize = btf__resolve_size(w->btf, btf_array(t)->type);
 	if (*s != ']' || index >= btf_array(t)->nelems || esize <= 0 || index > w->limit ||
 	    index * esize > w->limit)
-		return ks_fail(w->e, -EINVAL, "report: '%s' of '%s': the index is beyond %s",
-			       w->text, w->tname, btfu_type_str(w->btf, w->type_id, NULL, tbuf, sizeof(tbuf)));
+		return walk_err(w, "'%s' of '%s': the index is beyond %s",
+				w->text, w->tname, btfu_type_str(w->btf, w->type_id, NULL, tbuf, sizeof(tbuf)));
 	w->off += index * esize;
 	w->type_id = btf_array(t)->type;
 	w->at = s + 1 - w->text;
@@ -236,8 +249,8 @@ static int walk_rest(struct member_walk *w, struct rec_loc *loc)
 		const char *s = w->text + w->at;
 
 		if (steps >= RQ_MAX_STEPS)
-			return ks_fail(w->e, -EINVAL, "report: '%s' of '%s': more than %d members deep",
-				       w->text, w->tname, RQ_MAX_STEPS);
+			return walk_err(w, "'%s' of '%s': more than %d members deep",
+					w->text, w->tname, RQ_MAX_STEPS);
 		if (s[0] == '-' && s[1] == '>')
 			err = walk_member(w, true);
 		else if (s[0] == '.')
@@ -245,8 +258,8 @@ static int walk_rest(struct member_walk *w, struct rec_loc *loc)
 		else if (s[0] == '[')
 			err = walk_index(w);
 		else
-			return ks_fail(w->e, -EINVAL, "report: '%s' of '%s' was not recorded: '%s' was, but '%s' is not a member of it",
-				       w->text, w->tname, w->prefix, s);
+			return walk_err(w, "'%s' of '%s' was not recorded: '%s' was, but '%s' is not a member of it",
+					w->text, w->tname, w->prefix, s);
 		if (!err && w->off > w->limit)
 			break;
 	}
@@ -254,8 +267,8 @@ static int walk_rest(struct member_walk *w, struct rec_loc *loc)
 		return err;
 	size = w->bit_size ? (w->bit_off + w->bit_size + 7) / 8 : btf__resolve_size(w->btf, w->type_id);
 	if (size <= 0 || w->off + size > w->limit || w->bit_off + w->bit_size > 64)
-		return ks_fail(w->e, -EINVAL, "report: '%s' of '%s' lies beyond the %u bytes recorded of '%s'",
-			       w->text, w->tname, w->limit, w->prefix);
+		return walk_err(w, "'%s' of '%s' lies beyond the %u bytes recorded of '%s'",
+				w->text, w->tname, w->limit, w->prefix);
 	loc->member = true;
 	loc->type_id = w->type_id;
 	loc->off = w->off;
@@ -266,10 +279,10 @@ static int walk_rest(struct member_walk *w, struct rec_loc *loc)
 }
 
 int rec_query__locate(const struct capture_plan *p, const struct btf *btf, const char *text,
-		      const char *tname, struct rec_loc *loc, struct ks_error *e)
+		      const char *tname, const char *opt, struct rec_loc *loc, struct ks_error *e)
 {
 	const struct value_desc *vd;
-	struct member_walk w = { .btf = btf, .text = text, .tname = tname, .e = e };
+	struct member_walk w = { .btf = btf, .text = text, .tname = tname, .opt = opt, .e = e };
 
 	memset(loc, 0, sizeof(*loc));
 	if (rec_query__value(p, text, &loc->kind, &loc->idx)) {
@@ -281,8 +294,8 @@ int rec_query__locate(const struct capture_plan *p, const struct btf *btf, const
 	vd = &p->values[loc->kind][loc->idx];
 	w.prefix = vd->text;
 	if ((vd->how != PRINT_VALUE && vd->how != PRINT_DEREF) || vd->fmt || vd->bit_size)
-		return ks_fail(e, -EINVAL, "report: '%s' of '%s' was not recorded: '%s' was, but not as a struct whose members it holds",
-			       text, tname, vd->text);
+		return walk_err(&w, "'%s' of '%s' was not recorded: '%s' was, but not as a struct whose members it holds",
+				text, tname, vd->text);
 	w.deref = vd->how == PRINT_DEREF;
 	w.obj_id = vd->obj_id;
 	w.type_id = vd->type_id;
@@ -367,14 +380,15 @@ static int bind_pred(const struct spec_item *it, const struct recfile_target *t,
 		     const struct btf *btf, struct rq_pred *pr, struct ks_error *e)
 {
 	const struct capture_plan *p = &t->plan;
+	const char *name = recfile_target__name(t);
 	const struct value_desc *vd;
 	enum rec_loc_form form;
 	int err;
 
-	err = rec_query__locate(p, btf, it->text, target_name(t), &pr->loc, e);
+	err = rec_query__locate(p, btf, it->text, name, NULL, &pr->loc, e);
 	if (err == -ENOENT)
 		return ks_fail(e, -EINVAL, "report: '%s' of '%s' was not recorded; the predicates of a report compare recorded values only",
-			       it->text, target_name(t));
+			       it->text, name);
 	if (err)
 		return err;
 	vd = &p->values[pr->loc.kind][pr->loc.idx];
@@ -387,14 +401,14 @@ static int bind_pred(const struct spec_item *it, const struct recfile_target *t,
 		pr->str = it->cst.str;
 		if (pr->op != KSNOOP_OP_EQ && pr->op != KSNOOP_OP_NE)
 			return ks_fail(e, -EINVAL, "report: '%s' of '%s' is a string: == or != only",
-				       it->text, target_name(t));
+				       it->text, name);
 		return 0;
 	}
 	if (form != REC_LOC_INT)
 		return ks_fail(e, -EINVAL, "report: '%s' of '%s' is not a number or a string a predicate can compare",
-			       it->text, target_name(t));
+			       it->text, name);
 	pr->is_signed = btfu_is_signed(btf, pr->loc.type_id);
-	return int_const(it, pr->loc.type_id, btf, target_name(t), &pr->imm, e);
+	return int_const(it, pr->loc.type_id, btf, name, &pr->imm, e);
 }
 
 /* Spec S (its targets by PATTERN) into Q: 1 if it named a target. */
@@ -430,7 +444,7 @@ static int bind_spec(struct rec_query *q, const struct spec *s, const char *patt
 				return ret;
 			if (qt->side >= 0 && qt->side != pr->loc.kind)
 				return ks_fail(e, -EINVAL, "report: the predicates of '%s' read '%s' of its entry and '%s' of its return, two events in this recording",
-					       target_name(t),
+					       recfile_target__name(t),
 					       pr->loc.kind == KSNOOP_ENTRY ? s->items[j].text : qt->side_text,
 					       pr->loc.kind == KSNOOP_ENTRY ? qt->side_text : s->items[j].text);
 			qt->side_text = s->items[j].text;

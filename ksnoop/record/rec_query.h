@@ -80,10 +80,12 @@ struct rec_loc {
  * of it is recorded (E untouched: the caller names what asked); -EINVAL
  * with E when a prefix was recorded but the rest is not in its bytes (a
  * pointer followed, no such member, beyond the bytes the plan records).
- * TNAME names the target in messages.
+ * TNAME names the target in messages, after OPT, the option that asks
+ * ("report: --by: ..."; NULL or "": a predicate, "report: ...").
  */
 int rec_query__locate(const struct capture_plan *p, const struct btf *btf, const char *text,
-		      const char *tname, struct rec_loc *loc, struct ks_error *e);
+		      const char *tname, const char *opt, struct rec_loc *loc,
+		      struct ks_error *e);
 
 /* Where value IDX of side KIND of P lies: the recorded value itself, into LOC. */
 void rec_query__value_loc(const struct capture_plan *p, int kind, int idx, struct rec_loc *loc);

@@ -1431,6 +1431,13 @@ const struct recfile_target *recfile__target(const struct recfile *r, int i)
 	return i >= 0 && i < r->ntargets ? &r->targets[i] : NULL;
 }
 
+const char *recfile_target__name(const struct recfile_target *t)
+{
+	if (!t)
+		return "?";
+	return t->label && *t->label ? t->label : t->plan.sig.name;
+}
+
 const char *recfile__ksyms(const struct recfile *r, size_t *len)
 {
 	*len = r->ksyms_len;

@@ -167,6 +167,12 @@ struct recfile_target {
 	struct capture_plan plan;	/* sig.btf is the file's BTF; value texts are owned */
 };
 
+/*
+ * T's name in every message and column: its label, or its function's
+ * name when it has none ("?" for a NULL T, a func_id of no target).
+ */
+const char *recfile_target__name(const struct recfile_target *t);
+
 /* ---- writing ---- */
 
 struct recfile_writer;
