@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The cost of --filter EXPR per traced packet (issue #48): a pcap-filter
-expression run by ksnoop's cBPF interpreter in BPF, against a typed
-predicate that rejects the same packets, and against no filter.
+expression (libpcap's classic BPF, translated into eBPF inside ksnoop's
+program) against a typed predicate that rejects the same packets, and
+against no filter.
 
     bench/pfilter.py [--rounds R] [--calls N] --loop KSB_LOOP KSNOOP
 

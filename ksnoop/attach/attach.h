@@ -17,7 +17,7 @@ struct attacher;
 
 struct attacher *attacher__new(__u32 ringbuf_bytes);
 struct pfilter;
-/* --filter: the instructions every instance's filter_insns map gets (kept, not copied). */
+/* --filter: the code written into every instance's object (kept, not copied). */
 void attacher__set_filter(struct attacher *a, const struct pfilter *f);
 void attacher__free(struct attacher *a);
 /* Every link goes (no new events); maps and the ring buffer stay to be read. */
