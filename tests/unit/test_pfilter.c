@@ -483,7 +483,7 @@ static void region_shape(void **state)
 	f->ninsns[KSNOOP_CBPF_ETHERNET] = f->ninsns[KSNOOP_CBPF_RAW] = KSNOOP_CBPF_MAX_INSNS;
 	assert_int_equal(pfilter__check(f->insns[0], KSNOOP_CBPF_MAX_INSNS, SNAPLEN, &e), 0);
 	assert_int_equal(pfilter__translate(f, &e), -E2BIG);
-	if (!strstr(e.msg, "eBPF instructions, more than the 4095"))
+	if (!strstr(e.msg, "eBPF instructions, more than the 2047"))
 		fail_msg("'%s'", e.msg);
 	free(f);
 	(void)state;
