@@ -232,7 +232,8 @@ for mode in fentry kprobe; do
 	CASE
 
 	# --- -s, 7.3: the first failing call's stack (link_path_walk's,
-	#     called from path_openat) and no other ---
+	#     called from path_openat) and no other.  Only calls' "stack":
+	#     terminate_walk's nd (struct nameidata) has a member "stack" ---
 	ks_case <<-'CASE'
 		NAME     ${T}_stack_73
 		KFUNC    OPEN do_filp_open do_file_open
@@ -241,7 +242,7 @@ for mode in fentry kprobe; do
 		RUN      --mode $mode -j -s --tree -c cat 'do_sys_openat2(filename, return < 0)' "$OPEN(dfd,return)" $INNER73
 		WORKLOAD cat /nope1 2>/dev/null
 		EXPECT   ${T}_stack_73_tree: eq 1 "$(jq_count "$OUT" '.values.filename == "/nope1"')"
-		EXPECT   ${T}_stack_73_only_first: eq 1 "$(jq_count "$OUT" '[.. | objects | select(has("stack")) | .func] == ["link_path_walk"]')"
+		EXPECT   ${T}_stack_73_only_first: eq 1 "$(jq_count "$OUT" '[.. | objects | select(has("func") and has("stack")) | .func] == ["link_path_walk"]')"
 		EXPECT   ${T}_stack_73_frames: eq 1 "$(jq_count "$OUT" '[.. | objects | select(.first_error == true) | .stack | map(test("^path_openat\\+")) | any] == [true]')"
 		EXPECT   ${T}_stack_73_no_tracer: eq 0 "$(grep -cE 'bpf_prog_|bpf_trampoline|kprobe_ftrace|kretprobe_trampoline' "$OUT")"
 	CASE
