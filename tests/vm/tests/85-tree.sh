@@ -67,6 +67,23 @@ jq_count() {
 	jq -c --arg open "${OPEN:-}" --arg mkdirat "${MKDIRAT:-}" "select(.type == \"event\") | select($2)" "$1" 2>/dev/null | wc -l
 }
 
+# all_but_missed FILE WANT GOT: "yes" when GOT trees of WANT have the
+# shape, or fewer by at most the calls FILE's summary counts as missed;
+# else what was counted.  A missed call is the kernel's: the fentry
+# trampoline skips a program's run on a CPU where a run of it is already
+# in progress, and 7.3 (PREEMPT_LAZY) preempts a run on the guest's one
+# CPU for another task that enters the same function (concurrent cats:
+# s62 lost one tree's node so in CI, and a whole tree, its root's call
+# unseen, in a run after it).  The summary says so.
+all_but_missed() {
+	_abm_m=$(record summary "$1" | jq -r '.missed // 0' | head -n 1)
+	if [ "$3" -eq "$2" ] || { [ "$3" -lt "$2" ] && [ "$_abm_m" -gt 0 ] && [ $(($3 + _abm_m)) -ge "$2" ]; }; then
+		echo yes
+	else
+		echo "$3 of $2, $_abm_m missed"
+	fi
+}
+
 # The inner functions after do_filp_open, which 7.x calls do_file_open:
 # each case looks it up (KFUNC OPEN) and traces "$OPEN(dfd,return)" first.
 # 7.3 inlines walk_component (not in its kallsyms): the trees these cases
@@ -223,12 +240,12 @@ for mode in fentry kprobe; do
 		RUN      --mode $mode -j --tree -c cat 'do_sys_openat2(filename, return < 0)' "$OPEN(dfd,return)" $INNER73
 		WORKLOAD open_some
 		WORKLOAD p=; for i in 1 2 3 4 5 6; do cat /nope_task$i 2>/dev/null & p="$p $!"; done; wait $p
-		EXPECT   ${T}_json_73_shape: eq 12 "$(jq_count "$OUT" '.values.return_errno == "ENOENT" and (.calls | length) == 1 and .calls[0].func == $open and .calls[0].values.dfd == -100 and .calls[0].values.return_errno == "ENOENT" and .calls[0].calls[0].func == "path_openat" and .calls[0].calls[0].values.return_errno == "ENOENT" and (.calls[0].calls | length) == 1')"
-		EXPECT   ${T}_json_73_last: eq 10 "$(jq_count "$OUT" '(.values.filename != "/nope2/x") and '"$FAILS73"' == [["step_into_slowpath","ENOENT",false],["link_path_walk","ENOENT",true]]')"
-		EXPECT   ${T}_json_73_dir: eq 2 "$(jq_count "$OUT" '.values.filename == "/nope2/x" and '"$FAILS73"' == [["link_path_walk","ENOENT",false]] and ([.calls[0].calls[0].calls[] | select(.func == "link_path_walk") | .calls[] | select(.first_error) | .func] == ["step_into_slowpath"])')"
-		EXPECT   ${T}_json_73_one_first_error: eq 12 "$(jq_count "$OUT" '[.. | objects | select(.first_error == true)] | length == 1')"
-		EXPECT   ${T}_json_73_tasks_distinct: eq 6 "$(jq -c 'select(.type == "event" and (.values.filename | test("^/nope_task[1-6]$"))) | [.values.filename, .tid]' "$OUT" | sort -u | wc -l)"
-		EXPECT   ${T}_json_73_all: eq 12 "$(jq_count "$OUT" 'true')"
+		EXPECT   ${T}_json_73_shape: eq yes "$(all_but_missed "$OUT" 12 "$(jq_count "$OUT" '.values.return_errno == "ENOENT" and (.calls | length) == 1 and .calls[0].func == $open and .calls[0].values.dfd == -100 and .calls[0].values.return_errno == "ENOENT" and .calls[0].calls[0].func == "path_openat" and .calls[0].calls[0].values.return_errno == "ENOENT" and (.calls[0].calls | length) == 1')")"
+		EXPECT   ${T}_json_73_last: eq yes "$(all_but_missed "$OUT" 10 "$(jq_count "$OUT" '(.values.filename != "/nope2/x") and '"$FAILS73"' == [["step_into_slowpath","ENOENT",false],["link_path_walk","ENOENT",true]]')")"
+		EXPECT   ${T}_json_73_dir: eq yes "$(all_but_missed "$OUT" 2 "$(jq_count "$OUT" '.values.filename == "/nope2/x" and '"$FAILS73"' == [["link_path_walk","ENOENT",false]] and ([.calls[0].calls[0].calls[] | select(.func == "link_path_walk") | .calls[] | select(.first_error) | .func] == ["step_into_slowpath"])')")"
+		EXPECT   ${T}_json_73_one_first_error: eq yes "$(all_but_missed "$OUT" 12 "$(jq_count "$OUT" '[.. | objects | select(.first_error == true)] | length == 1')")"
+		EXPECT   ${T}_json_73_tasks_distinct: eq yes "$(all_but_missed "$OUT" 6 "$(jq -c 'select(.type == "event" and (.values.filename | test("^/nope_task[1-6]$"))) | [.values.filename, .tid]' "$OUT" | sort -u | wc -l)")"
+		EXPECT   ${T}_json_73_all: eq yes "$(all_but_missed "$OUT" 12 "$(jq_count "$OUT" 'true')")"
 	CASE
 
 	# --- -s, 7.3: the first failing call's stack (link_path_walk's,
