@@ -76,6 +76,12 @@ struct ksnoop_cbpf_insn {
 	__u32 k;
 };
 
+/* The bytes a packet load of CODE reads: 4, 2 or 1 (BPF_W, BPF_H, BPF_B). */
+static inline __u32 ksnoop_cbpf_size(__u16 code)
+{
+	return BPF_SIZE(code) == BPF_W ? 4 : BPF_SIZE(code) == BPF_H ? 2 : 1;
+}
+
 /*
  * What the translated code reads and writes: the packet, as the BPF side
  * found it, and classic BPF's scratch words.  In a map value (the locals

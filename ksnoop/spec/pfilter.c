@@ -54,7 +54,7 @@ static int check_load(const struct ksnoop_cbpf_insn *in, __u32 pc, __u32 snaplen
 		      struct ks_error *e)
 {
 	__u16 code = in->code;
-	__u32 size = BPF_SIZE(code) == BPF_W ? 4 : BPF_SIZE(code) == BPF_H ? 2 : 1;
+	__u32 size = ksnoop_cbpf_size(code);
 	bool ldx = BPF_CLASS(code) == BPF_LDX;
 
 	if (BPF_SIZE(code) != BPF_W && BPF_SIZE(code) != BPF_H && BPF_SIZE(code) != BPF_B)
@@ -199,7 +199,7 @@ __u16 pfilter__need(const struct ksnoop_cbpf_insn *insns, __u32 n)
 	for (pc = 0; pc < n; pc++) {
 		__u16 code = insns[pc].code;
 
-		size = BPF_SIZE(code) == BPF_W ? 4 : BPF_SIZE(code) == BPF_H ? 2 : 1;
+		size = ksnoop_cbpf_size(code);
 		if (BPF_CLASS(code) == BPF_LD && BPF_MODE(code) == BPF_ABS)
 			end = (__u64)insns[pc].k + size;
 		else if (BPF_CLASS(code) == BPF_LD && BPF_MODE(code) == BPF_IND)

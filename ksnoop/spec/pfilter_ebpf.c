@@ -140,7 +140,7 @@ static void emit_load_ind(struct xlate *x, __u8 dst, __u32 size, __u32 k)
 
 static void emit_ld(struct xlate *x, const struct ksnoop_cbpf_insn *in, __u8 dst)
 {
-	__u32 size = BPF_SIZE(in->code) == BPF_W ? 4 : BPF_SIZE(in->code) == BPF_H ? 2 : 1;
+	__u32 size = ksnoop_cbpf_size(in->code);
 
 	switch (BPF_MODE(in->code)) {
 	case BPF_IMM:

@@ -63,20 +63,11 @@ static int run(const struct pfilter *f, int link, const unsigned char *pkt, __u3
 {
 	static struct ksnoop_cbpf_frame fr;
 	struct packet p = { .b = pkt, .caplen = caplen };
-	struct ebpf_eval ev = { .insns = (const struct ebpf_insn *)f->code,
-				.n = KSNOOP_CBPF_REGION, .frame = (unsigned char *)&fr,
-				.frame_size = sizeof(fr), .read = packet_read, .ctx = &p };
+	struct ebpf_eval ev = { .read = packet_read, .ctx = &p };
 	__u32 verdict = 0;
 
-	memset(&fr, 0xa5, sizeof(fr));
-	fr.start = (uintptr_t)pkt;
-	fr.caplen = caplen;
-	fr.wirelen = wirelen;
-	fr.link = link;
-	fr.copied = caplen < f->need[link] ? caplen : f->need[link];
-	memcpy(fr.pkt, pkt, fr.copied);
-	check(!ebpf_eval_run(&ev, &verdict));
-	return verdict != 0;
+	check(!ebpf_eval_filter(&ev, f, link, pkt, caplen, wirelen, &fr, &verdict));
+	return verdict;
 }
 
 /*

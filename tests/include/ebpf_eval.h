@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <linux/bpf_common.h>
+#include "pfilter.h"
 
 /* eBPF's opcodes and ABI numbers beyond classic BPF's (linux/bpf.h) */
 #define EBPF_ALU64	0x07
@@ -218,6 +219,36 @@ static inline int ebpf_eval_run(struct ebpf_eval *ev, uint32_t *verdict)
 		pc++;
 	}
 	*verdict = (uint32_t)r[0];
+	return 0;
+}
+
+/*
+ * bpf/filter.bpf.h's filter_run() over F's program for LINK, on PKT
+ * (CAPLEN bytes captured of WIRELEN): FR filled as it fills it (over
+ * 0xa5s, what ran before), then the region, through EV (its read and ctx
+ * set by the caller).  0 with the verdict, 0 or 1, or -1 (ev->why).
+ */
+static inline int ebpf_eval_filter(struct ebpf_eval *ev, const struct pfilter *f, int link,
+				   const unsigned char *pkt, uint32_t caplen, uint32_t wirelen,
+				   struct ksnoop_cbpf_frame *fr, uint32_t *verdict)
+{
+	*verdict = 0;
+	if (!f->ninsns[link])
+		return 0;	/* no program for the link: nothing passes */
+	memset(fr, 0xa5, sizeof(*fr));
+	fr->start = (uintptr_t)pkt;
+	fr->caplen = caplen;
+	fr->wirelen = wirelen;
+	fr->link = link;
+	fr->copied = caplen < f->need[link] ? caplen : f->need[link];
+	memcpy(fr->pkt, pkt, fr->copied);
+	ev->insns = (const struct ebpf_insn *)f->code;
+	ev->n = KSNOOP_CBPF_REGION;
+	ev->frame = (unsigned char *)fr;
+	ev->frame_size = sizeof(*fr);
+	if (ebpf_eval_run(ev, verdict))
+		return -1;
+	*verdict = *verdict != 0;
 	return 0;
 }
 

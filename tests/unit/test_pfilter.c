@@ -47,36 +47,22 @@ static int packet_read(void *ctx, uint64_t addr, void *dst, uint32_t size)
 	return 0;
 }
 
-/* The BPF side's filter_run(), over a buffer: the frame, then the code. */
+/* The BPF side's filter_run(), over a buffer; *READS: the reads past the copy. */
 static int run_reads(const struct pfilter *f, int link, const unsigned char *pkt, __u32 caplen,
 		     __u32 wirelen, int *reads)
 {
 	struct ksnoop_cbpf_frame *fr = calloc(1, sizeof(*fr));
 	struct packet p = { .b = pkt, .caplen = caplen };
-	struct ebpf_eval ev = { .insns = (const struct ebpf_insn *)f->code,
-				.n = KSNOOP_CBPF_REGION, .frame_size = sizeof(*fr),
-				.read = packet_read, .ctx = &p };
+	struct ebpf_eval ev = { .read = packet_read, .ctx = &p };
 	__u32 verdict = 0;
 
 	assert_non_null(fr);
-	if (!f->ninsns[link]) {
-		free(fr);
-		return 0;
-	}
-	memset(fr, 0xa5, sizeof(*fr));	/* the frame holds whatever ran before */
-	fr->start = (uintptr_t)pkt;
-	fr->caplen = caplen;
-	fr->wirelen = wirelen;
-	fr->link = link;
-	fr->copied = caplen < f->need[link] ? caplen : f->need[link];
-	memcpy(fr->pkt, pkt, fr->copied);
-	ev.frame = (unsigned char *)fr;
-	if (ebpf_eval_run(&ev, &verdict))
+	if (ebpf_eval_filter(&ev, f, link, pkt, caplen, wirelen, fr, &verdict))
 		fail_msg("the eBPF broke a promise at %u: %s", ev.pc, ev.why);
 	free(fr);
 	if (reads)
 		*reads = p.reads;
-	return verdict != 0;
+	return verdict;
 }
 
 static int run(const struct pfilter *f, int link, const unsigned char *pkt, __u32 caplen,
