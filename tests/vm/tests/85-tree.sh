@@ -67,6 +67,16 @@ jq_count() {
 	jq -c --arg open "${OPEN:-}" --arg mkdirat "${MKDIRAT:-}" "select(.type == \"event\") | select($2)" "$1" 2>/dev/null | wc -l
 }
 
+# nothing_left_after NAME CASE: no program of CASE's run is left, checked
+# only after a run: a case skipped on this kernel held no programs.
+nothing_left_after() {
+	if [ -e "$OUT" ]; then
+		expect_eq "$1" "" "$(left_progs "$PROGS")"
+	else
+		skip "$1" "case $2 not run here"
+	fi
+}
+
 # all_but_missed FILE WANT GOT: "yes" when GOT trees of WANT have the
 # shape, or fewer by at most the calls FILE's summary counts as missed;
 # else what was counted.  A missed call is the kernel's: the fentry
@@ -132,12 +142,7 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_discard_nothing_reached: \
 		         stderr '^ksnoop: --tree: 0 call\(s\) outside a printed tree reached userspace$'
 	CASE
-	# Only after a run: a case skipped here (7.3) held no programs.
-	if [ -e "$OUT" ]; then
-		expect_eq "${T}_nothing_left" "" "$(left_progs "$PROGS")"
-	else
-		skip "${T}_nothing_left" "case ${T}_open_enoent not run here"
-	fi
+	nothing_left_after "${T}_nothing_left" "${T}_open_enoent"
 
 	# --- JSON: the same trees as objects with nested "calls"; and many
 	#     tasks in sessions at once (6 cats of /nope_task1-6 together):
@@ -224,11 +229,7 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_73_discard_nothing_reached: \
 		         stderr '^ksnoop: --tree: 0 call\(s\) outside a printed tree reached userspace$'
 	CASE
-	if [ -e "$OUT" ]; then
-		expect_eq "${T}_73_nothing_left" "" "$(left_progs "$PROGS")"
-	else
-		skip "${T}_73_nothing_left" "case ${T}_open_enoent_73 not run here"
-	fi
+	nothing_left_after "${T}_73_nothing_left" "${T}_open_enoent_73"
 
 	# --- JSON, 7.3: each tree's failing calls under path_openat, in
 	#     order, with their marks; 6 cats at once, each tree its task's ---
