@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "btf_lend.h"
+#include "prune_hook.h"
 #include "kfeatures.h"
 #include "log.h"
 #include "stop.h"
@@ -118,6 +119,9 @@ struct attacher *attacher__new(__u32 ringbuf_bytes)
 	a->tracked_fd = -1;
 	a->track_stories_fd = -1;
 	a->track_entries = KSNOOP_TRACK_DEFAULT_ENTRIES;
+	/* Without it every program is loaded whole: slower, the same. */
+	if (prune_hook__register())
+		log_detail("BPF code not pruned: libbpf took no section handler");
 	return a;
 }
 
@@ -797,7 +801,9 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 	}
 
 	t0 = now_mono();
+	prune_hook__begin(skel->maps.rodata);
 	err = ksnoop_bpf__load(skel);
+	prune_hook__end();
 	a->load_s += now_mono() - t0;
 	a->nloaded++;
 	if (err)
@@ -1938,7 +1944,8 @@ int attacher__set_gate(struct attacher *a, bool open)
 void attacher__log_cost(const struct attacher *a)
 {
 	int i, j, per = sizeof(a->skels[0]->links) / sizeof(struct bpf_link *);
-	int nlinks = a->nlinks + a->nsession_fds;
+	int nlinks = a->nlinks + a->nsession_fds, skipped;
+	size_t before, after;
 
 	for (i = 0; i < a->nskels; i++)
 		for (j = 0; j < per; j++)
@@ -1947,6 +1954,10 @@ void attacher__log_cost(const struct attacher *a)
 		 a->nloaded, a->load_s, nlinks, now_mono() - a->start_s);
 	log_info("vmlinux BTF: ksnoop's lent to libbpf %d time(s), libbpf's own parsed %d time(s)",
 		 btf_lend__lent(), btf_lend__parsed());
+	prune_hook__counts(&before, &after, &skipped);
+	if (before)
+		log_info("BPF code: %zu of %zu instructions handed to the kernel, the rest dead for these plans (%d program(s) whole)",
+			 after, before, skipped);
 }
 
 void attacher__lend_vmlinux(struct attacher *a, const struct btf *vmlinux)

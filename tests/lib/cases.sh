@@ -187,6 +187,75 @@ still_there() {
 }
 left_progs() { still_there prog "$1"; }
 
+# xlated IDS: the kernel's translation of programs IDS (read_held's
+# PROGS), an instruction a line: no index, no source lines; the numbers
+# that move with what pruning removed dropped (jumps', callbacks', maps',
+# and the tags of the subprograms called, a hash of their code).
+xlated() {
+	for _ksx_id in $1; do
+		bpftool prog dump xlated id "$_ksx_id" 2>/dev/null
+	done | sed -n -E '/^ *[0-9]+: /{s/^ *[0-9]+: //; s/pc[+-][0-9]+/pc/g; s/map\[id:[0-9]+\]/map/g; s/subprog\[[+-]?[0-9]+\]/subprog/g; s/bpf_prog_[0-9a-f]+_/bpf_prog_/g; p;}'
+}
+
+# pruned_like WHOLE PRUNED: "yes" when PRUNED (xlated's lines of a run with
+# the code pruned, prune.h) is WHOLE's (KSNOOP_PRUNE=0) but for conditional
+# jumps: gone (never taken: the kernel keeps one whose target other paths
+# reach) or a goto (always taken); else where they part.
+pruned_like() {
+	awk 'function cond(l) { return l ~ /^\(.6|.[1-4d]|.5\) if / && l ~ / goto pc$/ }
+	     NR == FNR { w[++n] = $0; next }
+	     bad { next }
+	     {
+		while (i < n) {
+			f = w[++i]
+			if (f == $0 || ($0 == "(05) goto pc" && cond(f))) next
+			if (!cond(f)) { bad = "instruction " FNR ": " $0 "; whole: " f; next }
+		}
+		bad = "instruction " FNR " past the whole code: " $0
+	     }
+	     END {
+		while (!bad && i < n) if (!cond(w[++i])) bad = "whole code left: " w[i]
+		print bad ? bad : (n ? "yes" : "no code")
+	     }' "$1" "$2"
+}
+
+# prune_pair NAME ARGS...: ksnoop ARGS started twice, its code loaded
+# whole (KSNOOP_PRUNE=0), then pruned (ksnoop/attach/prune.h): the same
+# programs, the kernel's translation the same but for conditional jumps
+# (pruned_like), and -v saying fewer instructions went to the kernel, all
+# of them pruned.  Needs bpftool.
+prune_pair() {
+	_ksp_name=$1
+	shift
+	export KSNOOP_PRUNE=0
+	start "$tmp/$_ksp_name.whole.out" "$tmp/$_ksp_name.whole.err" "$@"
+	_ksp_rc=$?
+	unset KSNOOP_PRUNE
+	xlated "$PROGS" >"$tmp/$_ksp_name.whole.x"
+	_ksp_n=$(echo $PROGS | wc -w)
+	stop
+	if [ "$_ksp_rc" != 0 ]; then
+		fail "${_ksp_name}_whole" "did not attach: ksnoop -v $*
+$(cat "$tmp/$_ksp_name.whole.err")"
+		return 0
+	fi
+	if ! start "$tmp/$_ksp_name.out" "$tmp/$_ksp_name.err" "$@"; then
+		stop
+		fail "${_ksp_name}_pruned" "did not attach: ksnoop -v $*
+$(cat "$tmp/$_ksp_name.err")"
+		return 0
+	fi
+	xlated "$PROGS" >"$tmp/$_ksp_name.x"
+	expect_eq "${_ksp_name}_programs" "$_ksp_n" "$(echo $PROGS | wc -w)"
+	stop
+	expect_eq "${_ksp_name}_same_code" yes "$(pruned_like "$tmp/$_ksp_name.whole.x" "$tmp/$_ksp_name.x")"
+	_ksp_said=$(sed -n 's/^ksnoop: BPF code: \([0-9]*\) of \([0-9]*\) instructions .*(0 program(s) whole)$/\1 \2/p' "$tmp/$_ksp_name.err")
+	set -- $_ksp_said
+	expect_eq "${_ksp_name}_fewer" yes \
+		"$( [ $# = 2 ] && [ "$1" -lt "$2" ] && echo yes || echo "-v said '$_ksp_said'")"
+	expect_eq "${_ksp_name}_whole_said_none" 0 "$(grep -c 'BPF code:' "$tmp/$_ksp_name.whole.err")"
+}
+
 record() {
 	_ksr_type=$1
 	shift
