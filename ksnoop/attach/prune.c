@@ -405,65 +405,6 @@ static int analyse(struct pruner *p)
 	return err;
 }
 
-/* Pass 2: what stays, walking the final decisions from the start. */
-static int mark(struct pruner *p, unsigned char *keep, unsigned char *reached, size_t *stack)
-{
-	const struct bpf_insn *insns = p->in->insns;
-	size_t top = 0, i;
-	long long t[2];
-	int nt, k, d;
-
-	reached[0] = 1;
-	stack[top++] = 0;
-	while (top) {
-		const struct bpf_insn *in;
-		__u8 cls, op;
-
-		i = stack[--top];
-		in = &insns[i];
-		if (!p->seen[i])
-			return -EINVAL;
-		cls = BPF_CLASS(in->code);
-		op = BPF_OP(in->code);
-		keep[i] = KEEP;
-		nt = 0;
-		if (IS_LDIMM64(in)) {
-			keep[i + 1] = KEEP;
-			t[nt++] = i + 2;
-			if (in->src_reg == BPF_PSEUDO_FUNC)
-				t[nt++] = (long long)i + in->imm + 1;
-		} else if (cls != BPF_JMP && cls != BPF_JMP32) {
-			t[nt++] = i + 1;
-		} else if (op == BPF_EXIT) {
-		} else if (op == BPF_CALL) {
-			t[nt++] = i + 1;
-			if (in->src_reg == BPF_PSEUDO_CALL)
-				t[nt++] = (long long)i + in->imm + 1;
-		} else if (op == BPF_JA) {
-			t[nt++] = (long long)i + (cls == BPF_JMP32 ? in->imm : in->off) + 1;
-		} else if (op == OP_JCOND) {
-			t[nt++] = i + 1;
-			t[nt++] = (long long)i + in->off + 1;
-		} else {
-			d = decision(p, i, &p->st[i]);
-			if (d != 0)
-				t[nt++] = (long long)i + in->off + 1;
-			if (d != 1)
-				t[nt++] = i + 1;
-			keep[i] = d == 1 ? KEEP_AS_GOTO : d == 0 ? DROP : KEEP;
-		}
-		for (k = 0; k < nt; k++) {
-			if (target_ok(p, t[k]))
-				return -EINVAL;
-			if (!reached[t[k]]) {
-				reached[t[k]] = 1;
-				stack[top++] = t[k];
-			}
-		}
-	}
-	return 0;
-}
-
 /* Instruction I's successors whatever is decided (a call's callee too): into T, how many. */
 static int successors(const struct pruner *p, size_t i, long long t[3])
 {
@@ -488,6 +429,58 @@ static int successors(const struct pruner *p, size_t i, long long t[3])
 		t[nt++] = (long long)i + in->off + 1;
 	}
 	return nt;
+}
+
+/* A conditional jump: one a constant may decide. */
+static bool is_cond_jump(const struct bpf_insn *in)
+{
+	__u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+
+	return (cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_CALL && op != BPF_EXIT &&
+	       op != BPF_JA && op != OP_JCOND;
+}
+
+/* Pass 2: what stays, walking the final decisions from the start. */
+static int mark(struct pruner *p, unsigned char *keep, unsigned char *reached, size_t *stack)
+{
+	const struct bpf_insn *insns = p->in->insns;
+	size_t top = 0, i;
+	long long t[3];
+	int nt, k, d;
+
+	reached[0] = 1;
+	stack[top++] = 0;
+	while (top) {
+		const struct bpf_insn *in;
+
+		i = stack[--top];
+		in = &insns[i];
+		if (!p->seen[i])
+			return -EINVAL;
+		keep[i] = KEEP;
+		if (IS_LDIMM64(in))
+			keep[i + 1] = KEEP;
+		if (is_cond_jump(in)) {
+			d = decision(p, i, &p->st[i]);
+			nt = 0;
+			if (d != 0)
+				t[nt++] = (long long)i + in->off + 1;
+			if (d != 1)
+				t[nt++] = i + 1;
+			keep[i] = d == 1 ? KEEP_AS_GOTO : d == 0 ? DROP : KEEP;
+		} else {
+			nt = successors(p, i, t);
+		}
+		for (k = 0; k < nt; k++) {
+			if (target_ok(p, t[k]))
+				return -EINVAL;
+			if (!reached[t[k]]) {
+				reached[t[k]] = 1;
+				stack[top++] = t[k];
+			}
+		}
+	}
+	return 0;
 }
 
 static bool is_tail_call(const struct bpf_insn *in)
@@ -535,11 +528,9 @@ static int keep_tail_calls(struct pruner *p, const unsigned char *reached, unsig
 		return -EINVAL;
 	for (i = 0; i < p->n; i++) {
 		const struct bpf_insn *in = &p->in->insns[i];
-		__u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
 		long long dropped;
 
-		if (!reached[i] || p->half[i] || p->force[i] || (cls != BPF_JMP && cls != BPF_JMP32) ||
-		    op == BPF_CALL || op == BPF_EXIT || op == BPF_JA || op == OP_JCOND)
+		if (!reached[i] || p->half[i] || p->force[i] || !is_cond_jump(in))
 			continue;
 		d = decide(&p->st[i], in);
 		if (d < 0)

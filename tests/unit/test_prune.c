@@ -66,6 +66,18 @@ static void expect_prog(const struct prune_out *out, const struct bpf_insn *want
 	}
 }
 
+/* IN with func_info FUNCS (N of them) and line_info LINES (M). */
+static void with_info(struct prune_in *in, const struct bpf_func_info *funcs, int n,
+		      const struct bpf_line_info *lines, int m)
+{
+	in->func_info = funcs;
+	in->func_rec = sizeof(*funcs);
+	in->nfunc = n;
+	in->line_info = lines;
+	in->line_rec = sizeof(*lines);
+	in->nline = m;
+}
+
 /* PROG pruned is WANT, with DECIDED jumps turned into gotos. */
 static void check(const struct bpf_insn *prog, int n, const struct bpf_insn *want, int nwant,
 		  size_t decided)
@@ -271,12 +283,7 @@ static void test_functions(void **state)
 	struct prune_in in = in_of(prog, N(prog));
 	struct prune_out out;
 
-	in.func_info = funcs;
-	in.func_rec = sizeof(funcs[0]);
-	in.nfunc = N(funcs);
-	in.line_info = lines;
-	in.line_rec = sizeof(lines[0]);
-	in.nline = N(lines);
+	with_info(&in, funcs, N(funcs), lines, N(lines));
 	assert_int_equal(prune__program(&in, &out), 0);
 	expect_prog(&out, want, N(want));
 	assert_int_equal(out.nfunc, N(want_funcs));
@@ -301,9 +308,7 @@ static void test_dropped_jump_line(void **state)
 	struct prune_in in = in_of(prog, N(prog));
 	struct prune_out out;
 
-	in.line_info = lines;
-	in.line_rec = sizeof(lines[0]);
-	in.nline = N(lines);
+	with_info(&in, NULL, 0, lines, N(lines));
 	assert_int_equal(prune__program(&in, &out), 0);
 	assert_int_equal(out.cnt, 5);
 	assert_int_equal(out.nline, N(want_lines));
@@ -375,9 +380,7 @@ static void test_refused(void **state)
 	in = in_of(off_the_end, PRUNE_MAX_INSNS + 1);
 	assert_int_equal(prune__program(&in, &out), -E2BIG);
 	in = in_of(out_of_range + 1, 1);
-	in.func_info = bad_func;
-	in.func_rec = sizeof(bad_func[0]);
-	in.nfunc = N(bad_func);
+	with_info(&in, bad_func, N(bad_func), NULL, 0);
 	assert_int_equal(prune__program(&in, &out), -EINVAL);
 	assert_null(out.insns);
 }
