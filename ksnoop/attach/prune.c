@@ -81,6 +81,30 @@ static int target_ok(const struct pruner *p, long long t)
 	return t >= 0 && (size_t)t < p->n && !p->half[t] ? 0 : -EINVAL;
 }
 
+/* Where an instruction's relative target is: none, in off, in imm. */
+enum rel { REL_NONE, REL_OFF, REL_IMM };
+
+static enum rel rel_of(const struct bpf_insn *in)
+{
+	__u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+
+	if (IS_LDIMM64(in))	/* a callback's address */
+		return in->src_reg == BPF_PSEUDO_FUNC ? REL_IMM : REL_NONE;
+	if (cls != BPF_JMP && cls != BPF_JMP32)
+		return REL_NONE;
+	if (op == BPF_CALL)	/* a bpf-to-bpf call; not a helper's or kfunc's */
+		return in->src_reg == BPF_PSEUDO_CALL ? REL_IMM : REL_NONE;
+	if (op == BPF_EXIT)
+		return REL_NONE;
+	return op == BPF_JA && cls == BPF_JMP32 ? REL_IMM : REL_OFF;	/* gotol: imm */
+}
+
+/* The instruction IN at I names (rel_of() says it names one). */
+static long long rel_target(size_t i, const struct bpf_insn *in)
+{
+	return (long long)i + (rel_of(in) == REL_IMM ? in->imm : in->off) + 1;
+}
+
 /* S flows into instruction J: J's state joined with it, J walked again if it changed. */
 static int flow(struct pruner *p, long long j, const struct pstate *s)
 {
@@ -315,7 +339,7 @@ static int step_ldimm64(struct pruner *p, struct pstate *s, size_t i)
 			}
 		break;
 	case BPF_PSEUDO_FUNC:
-		return flow(p, (long long)i + in->imm + 1, &unknown_state);
+		return flow(p, rel_target(i, in), &unknown_state);
 	}
 	return 0;
 }
@@ -334,19 +358,19 @@ static int step_jmp(struct pruner *p, struct pstate *s, size_t i)
 		if (is32)
 			return -EINVAL;
 		if (in->src_reg == BPF_PSEUDO_CALL) {
-			err = flow(p, (long long)i + in->imm + 1, &unknown_state);
+			err = flow(p, rel_target(i, in), &unknown_state);
 			if (err)
 				return err;
 		}
 		clobber_call(s);
 		return flow(p, i + 1, s);
 	case BPF_JA:
-		return flow(p, (long long)i + (is32 ? in->imm : in->off) + 1, s);
+		return flow(p, rel_target(i, in), s);
 	case OP_JCOND:
-		return flow(p, i + 1, s) ?: flow(p, (long long)i + in->off + 1, s);
+		return flow(p, i + 1, s) ?: flow(p, rel_target(i, in), s);
 	default:
 		d = decision(p, i, s);
-		err = d != 0 ? flow(p, (long long)i + in->off + 1, s) : 0;
+		err = d != 0 ? flow(p, rel_target(i, in), s) : 0;
 		return err ?: d != 1 ? flow(p, i + 1, s) : 0;
 	}
 }
@@ -410,24 +434,15 @@ static int successors(const struct pruner *p, size_t i, long long t[3])
 {
 	const struct bpf_insn *in = &p->in->insns[i];
 	__u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	bool jmp = cls == BPF_JMP || cls == BPF_JMP32;
 	int nt = 0;
 
-	if (IS_LDIMM64(in)) {
+	if (IS_LDIMM64(in))
 		t[nt++] = i + 2;
-		if (in->src_reg == BPF_PSEUDO_FUNC)
-			t[nt++] = (long long)i + in->imm + 1;
-	} else if (cls != BPF_JMP && cls != BPF_JMP32) {
+	else if (!jmp || (op != BPF_JA && op != BPF_EXIT))
 		t[nt++] = i + 1;
-	} else if (op == BPF_CALL) {
-		t[nt++] = i + 1;
-		if (in->src_reg == BPF_PSEUDO_CALL)
-			t[nt++] = (long long)i + in->imm + 1;
-	} else if (op == BPF_JA) {
-		t[nt++] = (long long)i + (cls == BPF_JMP32 ? in->imm : in->off) + 1;
-	} else if (op != BPF_EXIT) {
-		t[nt++] = i + 1;
-		t[nt++] = (long long)i + in->off + 1;
-	}
+	if (rel_of(in) != REL_NONE)
+		t[nt++] = rel_target(i, in);
 	return nt;
 }
 
@@ -464,7 +479,7 @@ static int mark(struct pruner *p, unsigned char *keep, unsigned char *reached, s
 			d = decision(p, i, &p->st[i]);
 			nt = 0;
 			if (d != 0)
-				t[nt++] = (long long)i + in->off + 1;
+				t[nt++] = rel_target(i, in);
 			if (d != 1)
 				t[nt++] = i + 1;
 			keep[i] = d == 1 ? KEEP_AS_GOTO : d == 0 ? DROP : KEEP;
@@ -535,7 +550,7 @@ static int keep_tail_calls(struct pruner *p, const unsigned char *reached, unsig
 		d = decide(&p->st[i], in);
 		if (d < 0)
 			continue;
-		dropped = d == 1 ? (long long)i + 1 : (long long)i + in->off + 1;
+		dropped = d == 1 ? (long long)i + 1 : rel_target(i, in);
 		if (!target_ok(p, dropped) && lead[dropped]) {
 			p->force[i] = 1;
 			forced++;
@@ -562,33 +577,26 @@ static int emit(const struct pruner *p, const unsigned char *keep, const size_t 
 
 	for (i = 0; i < p->n; i++) {
 		const struct bpf_insn *in = &insns[i];
+		enum rel rel = rel_of(in);
 		struct bpf_insn *o;
-		__u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+		long long delta;
 
 		if (keep[i] == DROP)
 			continue;
 		j = nidx[i];
 		o = &out->insns[j];
 		*o = *in;
-		if (p->half[i])
+		if (p->half[i] || rel == REL_NONE)
 			continue;
+		delta = (long long)nidx[rel_target(i, in)] - j - 1;
 		if (keep[i] == KEEP_AS_GOTO) {
 			*o = (struct bpf_insn){ .code = BPF_JMP | BPF_JA };
 			out->decided++;
-			if (new_off((long long)nidx[i + in->off + 1] - j - 1, &o->off))
-				return -EINVAL;
-		} else if (IS_LDIMM64(in) && in->src_reg == BPF_PSEUDO_FUNC) {
-			o->imm = (long long)nidx[i + in->imm + 1] - j - 1;
-		} else if (cls != BPF_JMP && cls != BPF_JMP32) {
-		} else if (op == BPF_CALL) {
-			if (in->src_reg == BPF_PSEUDO_CALL)
-				o->imm = (long long)nidx[i + in->imm + 1] - j - 1;
-		} else if (op == BPF_JA && cls == BPF_JMP32) {
-			o->imm = (long long)nidx[i + in->imm + 1] - j - 1;
-		} else if (op != BPF_EXIT) {
-			if (new_off((long long)nidx[i + in->off + 1] - j - 1, &o->off))
-				return -EINVAL;
 		}
+		if (rel == REL_IMM)	/* a decided jump is REL_OFF */
+			o->imm = delta;
+		else if (new_off(delta, &o->off))
+			return -EINVAL;
 	}
 	return 0;
 }
