@@ -87,6 +87,19 @@ add_bin() {
 	add_libs "$path"
 }
 
+# add_jq: trixie's jq from jq_root (kernel.bash's guest_jq_prepare) under
+# /opt/jq, run by its own loader with its own libraries: /usr/bin/jq
+# a script that execs it (busybox's sh: a few ms under TCG)
+add_jq() {
+	cp -a "$jq_root/opt" "$root/"
+	cat >"$root/usr/bin/jq" <<'EOF'
+#!/bin/sh
+exec /opt/jq/lib/ld-linux-x86-64.so.2 --library-path /opt/jq/lib /opt/jq/jq "$@"
+EOF
+	chmod 0755 "$root/usr/bin/jq"
+	bin_names[jq]=$jq_root/opt/jq/jq
+}
+
 # add_file SRC:DEST: a file or directory at DEST (absolute; a DEST ending in
 # / means DEST/basename(SRC))
 add_file() {
@@ -165,7 +178,12 @@ initramfs_build() {
 	# (another architecture's guest has its own: guest_prepare).
 	for b in bpftool jq; do
 		[ -z "$guest_root" ] || break
-		[ -n "${bin_names[$b]:-}" ] || add_bin "$(command -v "$b")"
+		[ -z "${bin_names[$b]:-}" ] || continue
+		if [ "$b" = jq ] && [ -n "${jq_root:-}" ]; then
+			add_jq
+		else
+			add_bin "$(command -v "$b")"
+		fi
 	done
 	for spec in ${files[@]+"${files[@]}"}; do
 		add_file "$spec"
