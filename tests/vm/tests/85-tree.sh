@@ -264,6 +264,32 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_stack_73_frames: eq 1 "$(jq_count "$OUT" '[.. | objects | select(.first_error == true) | .stack | map(test("^path_openat\\+")) | any] == [true]')"
 		EXPECT   ${T}_stack_73_no_tracer: eq 0 "$(grep -cE 'bpf_prog_|bpf_trampoline|kprobe_ftrace|kretprobe_trampoline' "$OUT")"
 	CASE
+	ks_case <<-'CASE'
+		NAME     ${T}_stack_text_73
+		KFUNC    OPEN do_filp_open do_file_open
+		KFUNC    STEP step_into_slowpath
+		KFUNC    LPW link_path_walk
+		RUN      --mode $mode -s --tree -c cat 'do_sys_openat2(filename, return < 0)' "$OPEN(dfd,return)" $INNER73
+		WORKLOAD cat /nope1 2>/dev/null
+		EXPECT   ${T}_stack_text_73_one: count 1 'stack = \['
+		EXPECT   ${T}_stack_text_73_after_first: eq 1 "$(grep -A1 'first error' "$OUT" | grep -c 'stack = \[')"
+	CASE
+
+	# --- the limit, 7.3: the first 2 calls (do_file_open, path_openat)
+	#     recorded, the rest counted: link_path_walk twice,
+	#     step_into_slowpath and terminate_walk at least (lookup_fast and
+	#     lookup_open as the dentry cache has it: 6 in s64's runs) ---
+	ks_case <<-'CASE'
+		NAME     ${T}_limit_73
+		KFUNC    OPEN do_filp_open do_file_open
+		KFUNC    STEP step_into_slowpath
+		KFUNC    LPW link_path_walk
+		RUN      --mode $mode -j --tree --tree-max-calls 2 -c cat 'do_sys_openat2(filename, return < 0)' "$OPEN(dfd,return)" $INNER73
+		WORKLOAD cat /nope1 2>/dev/null
+		EXPECT   ${T}_limit_73_tree: eq 1 "$(jq_count "$OUT" '.values.filename == "/nope1"')"
+		EXPECT   ${T}_limit_73_calls: eq 1 "$(jq_count "$OUT" '[.. | objects | select(has("func") and (has("type") | not)) | .func] == [$open, "path_openat"]')"
+		EXPECT   ${T}_limit_73_counted: eq 1 "$(jq_count "$OUT" '.calls_not_recorded >= 4')"
+	CASE
 
 	# --- a root called inside its own session (a glob's do_filp_open
 	#     inside do_sys_openat2) belongs to the outer session ---
