@@ -179,7 +179,13 @@ $(BUILD)/klookup.bpf.o: bpf/klookup.bpf.c include/ksnoop.h $(LIBBPF_A) | $(BUILD
 $(BUILD)/klookup.skel.h: $(BUILD)/klookup.bpf.o
 	$(BPFTOOL) gen skeleton $< name klookup_bpf > $@
 
-SKELS      := $(BUILD)/ksnoop.skel.h $(BUILD)/klookup.skel.h
+$(BUILD)/ksymscan.bpf.o: bpf/ksymscan.bpf.c include/ksnoop.h $(LIBBPF_A) | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/ksymscan.skel.h: $(BUILD)/ksymscan.bpf.o
+	$(BPFTOOL) gen skeleton $< name ksymscan_bpf > $@
+
+SKELS      := $(BUILD)/ksnoop.skel.h $(BUILD)/klookup.skel.h $(BUILD)/ksymscan.skel.h
 
 # bench/lskel.c: the kprobe pair loaded through libbpf against a light
 # skeleton of the same source (docs/PERFORMANCE.md, "Light skeleton").

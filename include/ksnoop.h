@@ -61,6 +61,30 @@
 /* A kernel symbol name the klookup program looks up, NUL included (KSYM_NAME_LEN). */
 #define KSNOOP_KSYM_NAME_LEN	512
 /*
+ * klookup's kallsyms iterator (bpf/klookup.bpf.c): at most this many names
+ * searched for at once, each shorter than KSNOOP_KSYM_SCAN_NAME bytes; a
+ * symbol whose name's first 16 bytes (and length, if shorter) are one of
+ * theirs is kept as this record, its whole name compared in userspace.
+ */
+#define KSNOOP_KSYM_SCAN_MAX	64
+#define KSNOOP_KSYM_SCAN_NAME	128
+#define KSNOOP_KSYM_SCAN_MODULE	64
+/* Symbols one walk keeps (more: the caller reads kallsyms' text). */
+#define KSNOOP_KSYM_SCAN_HITS	512
+/* A name's first two bytes as a bit of a 1,024-bit set: the walk's first test. */
+#define KSNOOP_KSYM_SCAN_PAIRS	1024
+#define KSNOOP_KSYM_PAIR(c0, c1) \
+	((((__u32)(unsigned char)(c0) * 31) + (unsigned char)(c1)) % KSNOOP_KSYM_SCAN_PAIRS)
+
+struct ksnoop_ksym_hit {
+	__u32 want;		/* which of the names */
+	char type;		/* kallsyms' type letter, as the kernel keeps it */
+	char pad[3];
+	__u64 addr;
+	char name[KSNOOP_KSYM_SCAN_NAME];
+	char module[KSNOOP_KSYM_SCAN_MODULE];	/* "": vmlinux */
+};
+/*
  * The kernel's errno range (MAX_ERRNO): a function returning a negative
  * errno returns -1 to -4095, one returning a pointer ERR_PTR() of it, the
  * last 4095 addresses, which nothing maps.

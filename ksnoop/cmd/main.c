@@ -26,6 +26,8 @@
 #include "stdout_lines.h"
 #include "stop.h"
 #include "container.h"
+#include "btf_lend.h"
+#include "klookup.h"
 
 #ifndef KSNOOP_VERSION
 #define KSNOOP_VERSION "unknown"
@@ -1093,6 +1095,8 @@ int main(int argc, char **argv)
 		opts.tree_max_calls = TREE_DEFAULT_MAX_CALLS;
 	if (!err) {
 		log_setup_libbpf();
+		/* kallsyms' iterator loads with ksnoop's vmlinux BTF, not a parse of libbpf's */
+		klookup__set_btf_lender(btf_lend__begin, btf_lend__end);
 		err = run_command(argc - optind, argv + optind, &opts);
 	}
 	/*

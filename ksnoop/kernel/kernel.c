@@ -446,13 +446,31 @@ static int found_instances(struct kernel *k, const struct ksym_found *found, int
  * kernel gave by name: kallsyms' text searched for the name, not read
  * into a table.  The count, or a negative errno.
  */
+/*
+ * Functions (t, T, w, W) of NAMES in one walk of kallsyms: the kernel's
+ * iterator where klookup has it (and kallsyms is the running kernel's),
+ * else its text.  ksyms__scan_names()'s contract.
+ */
+static int scan_functions(struct kernel *k, const char *const *names, int n,
+			  struct ksym_found *found, int max, int *counts)
+{
+	int err = -EOPNOTSUPP;
+
+	if (!k->kallsyms_path && k->klookup)
+		err = klookup__scan(k->klookup, k->kbtf ? kbtf__vmlinux(k->kbtf) : NULL, names, n,
+				    "tTwW", found, max, counts);
+	if (err == -EOPNOTSUPP)
+		err = ksyms__scan_names(k->kallsyms_path, names, n, "tTwW", found, max, counts);
+	return err;
+}
+
 static int instances_in_text(struct kernel *k, const char *name, const char *module,
 			     struct func_instance *out, int max)
 {
 	static struct ksym_found found[KERNEL_MAX_INSTANCES];
-	int n = ksyms__scan_name(k->kallsyms_path, name, found, KERNEL_MAX_INSTANCES);
+	int n, err = scan_functions(k, &name, 1, found, KERNEL_MAX_INSTANCES, &n);
 
-	return n < 0 ? n : found_instances(k, found, n, module, out, max);
+	return err ? err : found_instances(k, found, n, module, out, max);
 }
 
 /* The most names searched for together: beyond, one by one, then the table. */
@@ -496,9 +514,8 @@ static int wanted_instances(struct kernel *k, const char *name, const char *modu
 	if (!k->want_found) {
 		found = calloc((size_t)k->nwant * KERNEL_MAX_INSTANCES, sizeof(*found));
 		counts = calloc(k->nwant, sizeof(*counts));
-		err = found && counts ? ksyms__scan_names(k->kallsyms_path, (const char *const *)k->want,
-							  k->nwant, "tTwW", found,
-							  KERNEL_MAX_INSTANCES, counts) : -ENOMEM;
+		err = found && counts ? scan_functions(k, (const char *const *)k->want, k->nwant,
+						       found, KERNEL_MAX_INSTANCES, counts) : -ENOMEM;
 		if (err) {
 			free(found);
 			free(counts);

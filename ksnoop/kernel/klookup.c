@@ -1,23 +1,42 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "ksnoop.h"
 #include "klookup.skel.h"
+#include "ksymscan.skel.h"
+#include "log.h"
 #include "klookup.h"
 
 struct klookup {
 	struct klookup_bpf *skel;
 	/* vmlinux's text and init text, to tell its symbols from modules' */
 	__u64 stext, etext, sinittext, einittext;
+	/* ksymscan.bpf.c's iterator: loaded at the first search (scan_state 1), or not (-1) */
+	struct ksymscan_bpf *scan;
+	int scan_state;
 };
+
+static void (*lend_begin)(const struct btf *btf);
+static void (*lend_end)(void);
+
+void klookup__set_btf_lender(void (*begin)(const struct btf *btf), void (*end)(void))
+{
+	lend_begin = begin;
+	lend_end = end;
+}
 
 void klookup__close(struct klookup *kl)
 {
 	if (!kl)
 		return;
 	klookup_bpf__destroy(kl->skel);
+	ksymscan_bpf__destroy(kl->scan);
 	free(kl);
 }
 
@@ -75,4 +94,126 @@ fail:
 	klookup__close(kl);
 	errno = err == -ENOENT ? EOPNOTSUPP : -err;
 	return NULL;
+}
+
+/*
+ * The iterator loaded, the first time: with VMLINUX (ksnoop's parse of its
+ * BTF) lent to libbpf for its CO-RE offsets and attach target, where the
+ * program's owner set a lender (else libbpf parses its own).  -v says
+ * which way names are searched for.  KSNOOP_KSYM_ITER=0: never (the tests
+ * compare both ways).
+ */
+static struct ksymscan_bpf *scan_prog(struct klookup *kl, const struct btf *vmlinux)
+{
+	const char *env = getenv("KSNOOP_KSYM_ITER");
+	int err;
+
+	if (kl->scan_state)
+		return kl->scan;
+	kl->scan_state = -1;
+	if (env && strcmp(env, "0") == 0) {
+		log_info("kallsyms: namesakes searched for in /proc/kallsyms' text (KSNOOP_KSYM_ITER=0)");
+		return NULL;
+	}
+	if (vmlinux && lend_begin)
+		lend_begin(vmlinux);
+	kl->scan = ksymscan_bpf__open_and_load();
+	err = kl->scan ? 0 : -errno;
+	if (vmlinux && lend_end)
+		lend_end();
+	if (err) {
+		log_info("kallsyms: namesakes searched for in /proc/kallsyms' text (the kernel's iterator: %s)",
+			 strerror(-err));
+		return NULL;
+	}
+	kl->scan_state = 1;
+	log_info("kallsyms: namesakes searched for by the kernel's iterator (iter/ksym), not in /proc/kallsyms");
+	return kl->scan;
+}
+
+/* Hit H, if its whole name is the one it was written for, into OUT (see klookup.h). */
+static void take_hit(const struct ksnoop_ksym_hit *h, const char *const *names, int nnames,
+		     const char *types, struct ksym_found *out, int max, int *counts)
+{
+	struct ksym_found *f;
+
+	if (h->want >= (__u32)nnames || !h->type || !strchr(types, h->type) ||
+	    strncmp(h->name, names[h->want], sizeof(h->name)) != 0)
+		return;
+	if (counts[h->want]++ >= max)
+		return;
+	f = &out[(size_t)h->want * max + counts[h->want] - 1];
+	f->addr = h->addr;
+	snprintf(f->module, sizeof(f->module), "%.*s", (int)sizeof(f->module) - 1, h->module);
+}
+
+/* NAME's key in the iterator's map (bpf/klookup.bpf.c's struct ksym_key). */
+struct ksym_key {
+	__u32 len;
+	__u32 pad;
+	__u64 prefix[2];
+};
+
+static void name_key(const char *name, size_t len, struct ksym_key *key)
+{
+	memset(key, 0, sizeof(*key));
+	memcpy(key->prefix, name, len < 16 ? len : 16);
+	key->len = len < 16 ? len : 0xffffffff;
+}
+
+int klookup__scan(struct klookup *kl, const struct btf *vmlinux, const char *const *names,
+		  int nnames, const char *types, struct ksym_found *out, int max, int *counts)
+{
+	struct ksymscan_bpf *skel = kl ? scan_prog(kl, vmlinux) : NULL;
+	struct ksym_key key, next;
+	struct bpf_link *link;
+	int i, fd, mfd, err = 0;
+	char buf[256];
+	size_t len;
+	__u32 n, pair;
+	ssize_t r;
+
+	if (!skel || nnames > KSNOOP_KSYM_SCAN_MAX)
+		return -EOPNOTSUPP;
+	mfd = bpf_map__fd(skel->maps.want);
+	/* The last walk's names out, these in: two sharing a key go to the text. */
+	memset(skel->bss->pairs, 0, sizeof(skel->bss->pairs));
+	while (!bpf_map_get_next_key(mfd, NULL, &next))
+		if (bpf_map_delete_elem(mfd, &next))
+			return -errno;
+	for (i = 0; i < nnames; i++) {
+		len = strlen(names[i]);
+		if (!len || len >= KSNOOP_KSYM_SCAN_NAME)
+			return -EOPNOTSUPP;
+		name_key(names[i], len, &key);
+		pair = KSNOOP_KSYM_PAIR(names[i][0], names[i][1]);
+		skel->bss->pairs[pair / 64] |= 1ULL << (pair % 64);
+		n = i;
+		if (bpf_map_update_elem(mfd, &key, &n, BPF_NOEXIST))
+			return errno == EEXIST ? -EOPNOTSUPP : -errno;
+		counts[i] = 0;
+	}
+	skel->bss->nhits = 0;
+	skel->bss->unread = 0;
+	link = bpf_program__attach_iter(skel->progs.ksym_scan, NULL);
+	if (!link)
+		return -errno;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0)
+		err = -errno;
+	/* The program writes nothing out: reading to the end is the walk. */
+	while (!err && (r = read(fd, buf, sizeof(buf))) != 0)
+		if (r < 0 && errno != EINTR)
+			err = -errno;
+	if (fd >= 0)
+		close(fd);
+	bpf_link__destroy(link);
+	if (err)
+		return err;
+	n = skel->bss->nhits;
+	if (n > KSNOOP_KSYM_SCAN_HITS || skel->bss->unread)
+		return -EOPNOTSUPP;
+	for (i = 0; i < (int)n; i++)
+		take_hit(&skel->bss->hits[i], names, nnames, types, out, max, counts);
+	return 0;
 }

@@ -11,6 +11,8 @@
 #define KSNOOP_KLOOKUP_H
 
 #include <linux/types.h>
+#include <stdbool.h>
+#include "ksyms.h"
 
 struct klookup;
 
@@ -24,5 +26,23 @@ void klookup__close(struct klookup *kl);
 int klookup__find(struct klookup *kl, const char *name, __u64 *addr);
 /* Whether ADDR lies in vmlinux's own text (_stext.._etext, _sinittext.._einittext). */
 int klookup__in_vmlinux_text(const struct klookup *kl, __u64 addr);
+/*
+ * ksyms__scan_names() asked of the kernel's kallsyms iterator (iter/ksym,
+ * bpf/ksymscan.bpf.c, loaded at the first call with VMLINUX lent to
+ * libbpf): the same answer, in kallsyms' order, without /proc/kallsyms'
+ * text (the kernel formats no line, nothing is searched here).
+ * -EOPNOTSUPP when the iterator did not load, for more than
+ * KSNOOP_KSYM_SCAN_MAX names or one of KSNOOP_KSYM_SCAN_NAME bytes or
+ * more, or a walk it could not finish whole: then the caller reads the
+ * text.
+ */
+int klookup__scan(struct klookup *kl, const struct btf *vmlinux, const char *const *names,
+		  int nnames, const char *types, struct ksym_found *out, int max, int *counts);
+/*
+ * How klookup__scan() lends vmlinux's BTF to libbpf (attach/btf_lend.c's
+ * btf_lend__begin() and btf_lend__end() in ksnoop; none in the tests).
+ */
+struct btf;
+void klookup__set_btf_lender(void (*begin)(const struct btf *btf), void (*end)(void));
 
 #endif

@@ -155,7 +155,7 @@ void targets__prefetch(struct kernel *k, const struct spec *specs, int n)
 				kernel__want_instances(k, specs[i].target);
 		}
 	if (kernel__by_name(k))
-		log_info("kernel functions: looked up by name in the kernel (BPF), not in /proc/kallsyms");
+		log_info("kernel functions: looked up by name in the kernel (BPF)");
 }
 
 /* The functions a glob (or MODULE:NAME, or NAME with declarations) matches. */
