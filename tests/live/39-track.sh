@@ -107,10 +107,26 @@ CASE
 # --group -n 2 (issue 45): one skb, queued, received and freed in one
 # system call; -n stops the run at the second event, before the free is
 # printed.  The group says what the summary counts: freed, not "not
-# freed when tracing stopped" beside "1 freed".
+# freed when tracing stopped" beside "1 freed".  Whether the free is
+# seen at all races with the stop: the workload may not have freed the
+# skb yet when ksnoop has read its second event and detached (s64, live
+# suite at load 4-5 beside a CI: "not freed" in both).  Either way the
+# header and the summary must agree; freed is what a quiet machine gives.
 one_drop() {
 	unshare -n sh -c 'ip link set lo up && "$0" udp 1 56' "$tmp/$prog" ||
 		fail "${T}_workload" "$prog udp failed"
+}
+# group_n_agrees: "yes" when the group's header says what the summary counts.
+group_n_agrees() {
+	_h_freed=$(grep -cE '^object 0x[0-9a-f]+: 2 event\(s\) in [0-9.]+ [mun]?s, freed \(its free is not printed: tracing stopped\)$' "$OUT")
+	_h_kept=$(grep -cE '^object 0x[0-9a-f]+: 2 event\(s\) in [0-9.]+ [mun]?s, not freed when tracing stopped$' "$OUT")
+	if grep -q '; 1 objects tracked, 1 freed, 0 still tracked' "$ERR"; then
+		[ "$_h_freed $_h_kept" = "1 0" ] && echo yes || echo "summary freed; headers freed $_h_freed, not freed $_h_kept"
+	elif grep -q '; 1 objects tracked, 0 freed, 1 still tracked' "$ERR"; then
+		[ "$_h_freed $_h_kept" = "0 1" ] && echo yes || echo "summary not freed; headers freed $_h_freed, not freed $_h_kept"
+	else
+		echo "no summary of one object: $(grep 'objects tracked' "$ERR")"
+	fi
 }
 T=track_group_n
 ks_case <<'CASE'
@@ -118,9 +134,8 @@ NAME     track_group_n
 RUN      -n 2 -c "$prog" --track s --group "tp:net:net_dev_queue(struct sk_buff *s, s->len == 98, s->len)" "tp:net:netif_receive_skb(struct sk_buff *s, s->len == 98, s->len)"
 WORKLOAD one_drop
 UNTIL    exit
-EXPECT   track_group_n_header: count 1 '^object 0x[0-9a-f]+: 2 event\(s\) in [0-9.]+ [mun]?s, freed \(its free is not printed: tracing stopped\)$'
-EXPECT   track_group_n_no_contradiction: count 0 'not freed when tracing stopped'
-EXPECT   track_group_n_summary: stderr '; 1 objects tracked, 1 freed, 0 still tracked'
+EXPECT   track_group_n_header: count 1 '^object 0x[0-9a-f]+: 2 event\(s\) in [0-9.]+ [mun]?s, (freed \(its free is not printed: tracing stopped\)|not freed when tracing stopped)$'
+EXPECT   track_group_n_agrees: eq yes "$(group_n_agrees)"
 CASE
 
 T=track_group_json
