@@ -20,12 +20,21 @@ int tree__assemble(struct tree_call *calls, int n)
 
 	for (i = 0; i < n; i++)
 		calls[i].parent = calls[i].first_child = calls[i].next_sibling = -1;
-	/* A call adopts every call before it still without a caller and deeper. */
+	/*
+	 * A call adopts every call before it still without a caller and
+	 * deeper, back to one of its depth or less.  A tracepoint's event
+	 * (a leaf) adopts nothing and bounds no one's callees: where depths
+	 * are consistent nothing deeper can come before it uncaught; where
+	 * one is not (s64: a 7.3 guest gave a timer start inside
+	 * do_nanosleep the depth of do_nanosleep itself), the calls after
+	 * it still find their caller.
+	 */
 	for (i = 0; i < n; i++)
-		for (j = i - 1; j >= 0; j--)
+		for (j = i - 1; j >= 0 && !calls[i].leaf; j--)
 			if (calls[j].parent < 0 && calls[j].depth > calls[i].depth)
 				calls[j].parent = i;
-			else if (calls[j].depth <= calls[i].depth && calls[j].parent < 0)
+			else if (calls[j].depth <= calls[i].depth && calls[j].parent < 0 &&
+				 !calls[j].leaf)
 				break;
 	/* Callees listed from the last back: each goes in front. */
 	for (i = n - 1; i >= 0; i--) {

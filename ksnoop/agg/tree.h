@@ -33,6 +33,7 @@ struct tree_call {
 	int first_child;	/* its first callee (-1: none), then each callee's */
 	int next_sibling;	/* next callee of its caller (-1: none) */
 	bool first_error;
+	bool leaf;		/* a tracepoint's event: no return, so no callees */
 	const void *rec;	/* the record (the caller's to keep) */
 	size_t size;
 };

@@ -30,6 +30,7 @@ int tree_print__take(struct tree_print *tp, __u32 source, const struct capture_p
 		const struct capture_plan *cp = plan_of(ctx, c->func_id);
 
 		s->calls[i].depth = c->depth;
+		s->calls[i].leaf = c->kind == KSNOOP_ENTRY;
 		s->calls[i].ret = cp ? printer__call_return(cp, c, s->calls[i].size,
 							     &s->calls[i].code) : TREE_RET_NONE;
 	}

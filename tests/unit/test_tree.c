@@ -46,6 +46,43 @@ static void test_open_enoent(void **state)
 	assert_false(c[3].first_error || c[4].first_error || c[0].first_error);
 }
 
+#define LEAF(d)		{ .depth = (d), .ret = TREE_RET_NONE, .leaf = true }
+
+/*
+ * hrtimer_nanosleep -> do_nanosleep -> { tp:hrtimer_start (REL) }, and a
+ * scheduler timer's tp:hrtimer_start that came with do_nanosleep's own
+ * depth (s64, 7.3): REL at depth 2, the timer at 1, do_nanosleep at 1.
+ * A leaf adopts nothing: REL is do_nanosleep's, the timer its sibling.
+ */
+static void test_leaf_adopts_nothing(void **state)
+{
+	struct tree_call c[] = {
+		LEAF(2), LEAF(1), OK(1),
+	};
+
+	assert_int_equal(tree__assemble(c, N(c)), 1);
+	assert_int_equal(c[0].parent, 2);	/* REL in do_nanosleep */
+	assert_int_equal(c[1].parent, -1);	/* the timer: the root's */
+	assert_int_equal(c[1].first_child, -1);
+	assert_int_equal(c[1].next_sibling, 2);
+	assert_int_equal(c[2].first_child, 0);
+}
+
+/* With consistent depths leaves change nothing: a leaf between siblings. */
+static void test_leaf_between_calls(void **state)
+{
+	struct tree_call c[] = {
+		OK(2), OK(1), LEAF(1), LEAF(2), OK(1),
+	};
+
+	assert_int_equal(tree__assemble(c, N(c)), 1);
+	assert_int_equal(c[0].parent, 1);
+	assert_int_equal(c[3].parent, 4);
+	assert_int_equal(c[1].next_sibling, 2);
+	assert_int_equal(c[2].next_sibling, 4);
+	assert_int_equal(c[2].first_child, -1);
+}
+
 /* The last callee with the error is followed, not an earlier one. */
 static void test_last_failing_callee(void **state)
 {
@@ -272,6 +309,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_enoent),
 		cmocka_unit_test(test_last_failing_callee),
+		cmocka_unit_test(test_leaf_adopts_nothing),
+		cmocka_unit_test(test_leaf_between_calls),
 		cmocka_unit_test(test_other_errno_stops),
 		cmocka_unit_test(test_null_carries_error),
 		cmocka_unit_test(test_root_ok),
