@@ -17,10 +17,7 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* What the kallsyms iterator hands its program (kernel/kallsyms.c); CO-RE. */
-struct seq_file;
-struct bpf_iter_meta {
-	struct seq_file *seq;
-} __attribute__((preserve_access_index));
+struct bpf_iter_meta;
 struct kallsym_iter {
 	unsigned long value;
 	char type;
@@ -33,23 +30,17 @@ struct bpf_iter__ksym {
 } __attribute__((preserve_access_index));
 
 /*
- * Userspace puts each name's length and first 16 bytes
- * (zero-padded) in want before it runs the iterator; a symbol that has
- * both is copied into hits, and userspace compares the rest of its name.
- * No loop and no load through the iterator's pointers: the verifier's
- * walk stays short (a loop over the names cost it 9,000 instructions and
- * a load of meta->seq a search of vmlinux's BTF, at every start).
+ * Userspace puts each name's key (struct ksnoop_ksym_key) in want before
+ * it runs the iterator; a symbol with one of them is copied into hits,
+ * and userspace compares the rest of its name.  No loop and no load
+ * through the iterator's pointers: the verifier's walk stays short (a
+ * loop over the names cost it 9,000 instructions and a load of meta->seq
+ * a search of vmlinux's BTF, at every start).
  */
-struct ksym_key {
-	__u32 len;
-	__u32 pad;
-	__u64 prefix[2];
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KSNOOP_KSYM_SCAN_MAX);
-	__type(key, struct ksym_key);
+	__type(key, struct ksnoop_ksym_key);
 	__type(value, __u32);
 } want SEC(".maps");
 
@@ -57,7 +48,7 @@ struct ksnoop_ksym_hit hits[KSNOOP_KSYM_SCAN_HITS];
 __u32 nhits;
 /* Symbols the program could not look at: the walk's answer is not whole. */
 __u32 unread;
-/* The names' first two bytes, hashed (ksym_pair()): most symbols stop here. */
+/* The names' first two bytes, hashed (KSNOOP_KSYM_PAIR()): most symbols stop here. */
 __u64 pairs[KSNOOP_KSYM_SCAN_PAIRS / 64];
 
 /* The symbol's address, type and name's first bytes, as kallsym_iter lays them out from .value. */
@@ -88,13 +79,14 @@ int ksym_scan(struct bpf_iter__ksym *ctx)
 			bpf_core_field_offset(struct kallsym_iter, value);
 	struct ksnoop_ksym_hit *hit;
 	struct ksym_head head;
-	struct ksym_key key = {};
+	struct ksnoop_ksym_key key = {};
 	__u32 *w, n, len, pair;
 	const char *name;
 
 	if (!it)
 		return 0;
-	if (type_at < 8 || type_at >= sizeof(head) || name_at < 8 || name_at + 16 > sizeof(head) ||
+	if (type_at < 8 || type_at >= sizeof(head) || name_at < 8 ||
+	    name_at + KSNOOP_KSYM_PREFIX > sizeof(head) ||
 	    bpf_probe_read_kernel(&head, sizeof(head), &it->value)) {
 		unread++;
 		return 0;
@@ -104,16 +96,18 @@ int ksym_scan(struct bpf_iter__ksym *ctx)
 	if (!(pairs[pair / 64] & (1ULL << (pair % 64))))
 		return 0;
 	/* The name need not be 8-aligned there: copied, not loaded as words. */
+	_Static_assert(KSNOOP_KSYM_PREFIX == 16, "the prefix is two words");
 	__builtin_memcpy(&key.prefix[0], name, 8);
 	__builtin_memcpy(&key.prefix[1], name + 8, 8);
 	/*
-	 * Its length, if under 16, and the bytes past its NUL zeroed: the
-	 * kernel expands each name over the last one's, whose tail stays.
+	 * Its length, if under KSNOOP_KSYM_PREFIX, and the bytes past its NUL
+	 * zeroed: the kernel expands each name over the last one's, whose
+	 * tail stays.
 	 */
-	for (len = 0; len < 16 && ((char *)key.prefix)[len]; len++)
+	for (len = 0; len < KSNOOP_KSYM_PREFIX && ((char *)key.prefix)[len]; len++)
 		;
-	if (len == 16) {
-		key.len = 0xffffffff;
+	if (len == KSNOOP_KSYM_PREFIX) {
+		key.len = KSNOOP_KSYM_LONG;
 	} else {
 		key.len = len;
 		if (len < 8) {

@@ -61,10 +61,11 @@
 /* A kernel symbol name the klookup program looks up, NUL included (KSYM_NAME_LEN). */
 #define KSNOOP_KSYM_NAME_LEN	512
 /*
- * klookup's kallsyms iterator (bpf/klookup.bpf.c): at most this many names
+ * klookup's kallsyms iterator (bpf/ksymscan.bpf.c): at most this many names
  * searched for at once, each shorter than KSNOOP_KSYM_SCAN_NAME bytes; a
- * symbol whose name's first 16 bytes (and length, if shorter) are one of
- * theirs is kept as this record, its whole name compared in userspace.
+ * symbol whose name's first KSNOOP_KSYM_PREFIX bytes (and length, if
+ * shorter) are one of theirs is kept as a ksnoop_ksym_hit, its whole name
+ * compared in userspace.
  */
 #define KSNOOP_KSYM_SCAN_MAX	64
 #define KSNOOP_KSYM_SCAN_NAME	128
@@ -75,6 +76,20 @@
 #define KSNOOP_KSYM_SCAN_PAIRS	1024
 #define KSNOOP_KSYM_PAIR(c0, c1) \
 	((((__u32)(unsigned char)(c0) * 31) + (unsigned char)(c1)) % KSNOOP_KSYM_SCAN_PAIRS)
+
+/*
+ * A name's key in the iterator's map of names: its first
+ * KSNOOP_KSYM_PREFIX bytes, zero past its NUL, and its length, or
+ * KSNOOP_KSYM_LONG for a name of KSNOOP_KSYM_PREFIX bytes or more.
+ */
+#define KSNOOP_KSYM_PREFIX	16
+#define KSNOOP_KSYM_LONG	0xffffffffu
+
+struct ksnoop_ksym_key {
+	__u32 len;
+	__u32 pad;
+	__u64 prefix[KSNOOP_KSYM_PREFIX / 8];
+};
 
 struct ksnoop_ksym_hit {
 	__u32 want;		/* which of the names */

@@ -442,11 +442,6 @@ static int found_instances(struct kernel *k, const struct ksym_found *found, int
 }
 
 /*
- * kernel__func_instances() for a function named alone, whose symbol the
- * kernel gave by name: kallsyms' text searched for the name, not read
- * into a table.  The count, or a negative errno.
- */
-/*
  * Functions (t, T, w, W) of NAMES in one walk of kallsyms: the kernel's
  * iterator where klookup has it (and kallsyms is the running kernel's),
  * else its text.  ksyms__scan_names()'s contract.
@@ -464,6 +459,11 @@ static int scan_functions(struct kernel *k, const char *const *names, int n,
 	return err;
 }
 
+/*
+ * kernel__func_instances() for a function named alone, whose symbol the
+ * kernel gave by name: kallsyms searched for the name (scan_functions()),
+ * not read into a table.  The count, or a negative errno.
+ */
 static int instances_in_text(struct kernel *k, const char *name, const char *module,
 			     struct func_instance *out, int max)
 {

@@ -147,25 +147,19 @@ static void take_hit(const struct ksnoop_ksym_hit *h, const char *const *names, 
 	snprintf(f->module, sizeof(f->module), "%.*s", (int)sizeof(f->module) - 1, h->module);
 }
 
-/* NAME's key in the iterator's map (bpf/klookup.bpf.c's struct ksym_key). */
-struct ksym_key {
-	__u32 len;
-	__u32 pad;
-	__u64 prefix[2];
-};
-
-static void name_key(const char *name, size_t len, struct ksym_key *key)
+/* NAME's key in the iterator's map (include/ksnoop.h). */
+static void name_key(const char *name, size_t len, struct ksnoop_ksym_key *key)
 {
 	memset(key, 0, sizeof(*key));
-	memcpy(key->prefix, name, len < 16 ? len : 16);
-	key->len = len < 16 ? len : 0xffffffff;
+	memcpy(key->prefix, name, len < KSNOOP_KSYM_PREFIX ? len : KSNOOP_KSYM_PREFIX);
+	key->len = len < KSNOOP_KSYM_PREFIX ? len : KSNOOP_KSYM_LONG;
 }
 
 int klookup__scan(struct klookup *kl, const struct btf *vmlinux, const char *const *names,
 		  int nnames, const char *types, struct ksym_found *out, int max, int *counts)
 {
 	struct ksymscan_bpf *skel = kl ? scan_prog(kl, vmlinux) : NULL;
-	struct ksym_key key, next;
+	struct ksnoop_ksym_key key, next;
 	struct bpf_link *link;
 	int i, fd, mfd, err = 0;
 	char buf[256];
