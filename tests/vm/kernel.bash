@@ -191,11 +191,14 @@ kernel_locate() {
 # trixie's kernel comes through; cached by the packages' versions.
 JQ_PACKAGES="jq libjq1 libonig5 libc6"
 guest_jq_prepare() {
-	local aptdir trixie_apt key p v d names lock_fd
+	local aptdir trixie_apt key p v d lock_fd
 	jq_root=
 	aptdir=${KSNOOP_APT_DIR:-$cache/apt-trixie}
 	mkdir -p "$aptdir" && aptdir=$(cd "$aptdir" && pwd) || return 0
-	[ ! -s "$aptdir/release" ] || [ "$(cat "$aptdir/release")" = trixie ] || return 0
+	if [ -s "$aptdir/release" ] && [ "$(cat "$aptdir/release")" != trixie ]; then
+		info "$aptdir is an apt configuration for $(cat "$aptdir/release"), not trixie: the host's jq goes in"
+		return 0
+	fi
 	trixie_apt=$here/../../scripts/trixie-apt
 	KSNOOP_APT_RELEASE=trixie "$trixie_apt" "$aptdir" update 2>/dev/null ||
 		info "no fresh trixie lists for jq; trying the cache"
@@ -209,7 +212,8 @@ guest_jq_prepare() {
 	if [ -n "$key" ]; then
 		d=$cache/jq-amd64-$(echo "$key" | md5sum | cut -c1-12)
 	else
-		d=$(ls -d "$cache"/jq-amd64-*/.unpacked 2>/dev/null | tail -n 1) || return 0
+		# no versions from apt: the last one unpacked, if any
+		d=$(ls -d "$cache"/jq-amd64-*/.unpacked 2>/dev/null | tail -n 1)
 		d=${d%/.unpacked}
 	fi
 	exec {lock_fd}>"$cache/.lock"
@@ -237,7 +241,8 @@ guest_jq_prepare() {
 	exec {lock_fd}>&-
 	if [ -e "$d/.unpacked" ]; then
 		jq_root=$d
-		verbose_info "jq: trixie's, ${key% }"
+		v=${key% }
+		verbose_info "jq: trixie's, ${v:-from the cache ($d)}"
 	else
 		info "trixie's jq could not be fetched ($(grep -m1 '^E:' "$tmp/apt.log" 2>/dev/null || echo 'no versions')): the host's jq goes in"
 	fi
