@@ -642,6 +642,22 @@ static void notice_lost(struct trace *t, __u64 lost)
 	t->lost_seen = lost;
 }
 
+/*
+ * How long to wait for events: POLL_INTERVAL_MS, or less when --duration
+ * ends or an --interval table is due sooner (rounded up, so the wait does
+ * not end a little early and spin).
+ */
+static int poll_ms(const struct trace *t, __u64 now, __u64 start, __u64 next_interval)
+{
+	__u64 wait = POLL_INTERVAL_MS * 1000000ULL, end = start + t->opts->duration_ns;
+
+	if (t->opts->duration_ns && end - now < wait)
+		wait = end > now ? end - now : 0;
+	if (t->opts->interval_ms && next_interval - now < wait)
+		wait = next_interval > now ? next_interval - now : 0;
+	return (int)((wait + 999999) / 1000000);
+}
+
 static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 {
 	__u64 start = now_ns(CLOCK_MONOTONIC), last_lost_check = start;
@@ -651,9 +667,9 @@ static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 
 	t->check_at = start + POLL_INTERVAL_MS * 1000000ULL;
 	while (!stop__requested()) {
-		__u64 now;
+		__u64 now = now_ns(CLOCK_MONOTONIC);
 
-		err = ring_buffer__poll(rb, POLL_INTERVAL_MS);
+		err = ring_buffer__poll(rb, poll_ms(t, now, start, next_interval));
 		/*
 		 * The ring buffer wakes us only when we had caught up; should a
 		 * wakeup ever be missed, a quiet interval still reads what is
@@ -689,7 +705,10 @@ static int run_loop(struct trace *t, struct attacher *a, struct ring_buffer *rb)
 		if (t->opts->interval_ms && now >= next_interval) {
 			if (print_counts(t, a, true) || t->output_closed)
 				break;
-			next_interval = now + t->opts->interval_ms * 1000000ULL;
+			/* On the schedule; from now when printing took longer. */
+			next_interval += t->opts->interval_ms * 1000000ULL;
+			if (next_interval <= now)
+				next_interval = now + t->opts->interval_ms * 1000000ULL;
 		}
 		if (t->opts->duration_ns && now - start >= t->opts->duration_ns)
 			break;

@@ -317,4 +317,14 @@ fi
 out=$(ks -j --count --interval 300ms --duration 1 -p "$WPID" 'tp:sys_enter' 2>/dev/null)
 expect_eq interval_json_rows_numbered "1 2 3" \
 	"$(printf '%s\n' "$out" | jq -r 'select(.type == "count" and .time_ns > 0) | .interval' 2>&1 | head -3 | joined)"
+# Shorter than the event loop's 100 ms wait: each table when it is due,
+# not at the next wake-up (there were at most 6 of 25 in half a second).
+# 10 of 25 leaves room for a loaded machine.
+out=$(ks --count --interval 20ms --duration 500ms -p "$WPID" 'tp:sys_enter' 2>/dev/null)
+tables=$(printf '%s\n' "$out" | grep -c 'CALLS  FUNCTION')
+if [ "$tables" -ge 10 ] && [ "$tables" -le 27 ]; then
+	pass interval_short_on_time
+else
+	fail interval_short_on_time "$tables tables in 0.5 s at --interval 20ms"
+fi
 kill "$WPID"; wait "$WPID" 2>/dev/null || true
