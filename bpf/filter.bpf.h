@@ -13,8 +13,10 @@
  * once (as many as the program may load, pfilter__need()), past it a
  * non-faulting read.  The skb's fields are read in one span.  Which of
  * the two programs runs (libpcap compiles one per link type) follows the
- * skb: an Ethernet (or loopback) device's MAC header when it is set, else
- * raw IP from the network header, as --pcap's file names the link.
+ * skb: Ethernet's from the MAC header when it is set and is Ethernet's (14
+ * bytes, its type field the skb's protocol) or the device is an Ethernet
+ * (or loopback) one, else raw IP from the network header, as --pcap's
+ * file names the link.
  * Without --filter the verifier prunes all of this (filter_plan.enabled
  * is a constant).
  */
@@ -64,7 +66,7 @@ static __always_inline __u64 filter_code(struct ksnoop_cbpf_frame *fr)
 struct filter_skb {
 	__u64 head, data, dev;
 	__u32 len, data_len;
-	__u16 mac_header, network_header, dev_type;
+	__u16 mac_header, network_header, protocol, dev_type;
 };
 
 /* Widen [*LO, *HI) to field I of SIZE bytes, if the kernel has it. */
@@ -102,8 +104,9 @@ static __always_inline void filter_field(const __u8 *win, __u32 lo, int i, void 
 /*
  * The skb's fields, in one read of the span they lie in (a constant: the
  * offsets are .rodata) when it fits the frame's window, else one read
- * each.  The device's type only where a MAC header is set: filter_link()
- * looks at it nowhere else.
+ * each.  Not the device (at the struct's start, far from the others) and
+ * its type: filter_dev_type() reads them where the frame does not say
+ * that it is Ethernet's.
  */
 static __always_inline bool filter_read_skb(union locals *lo, __u64 skb, struct filter_skb *s)
 {
@@ -119,7 +122,7 @@ static __always_inline bool filter_read_skb(union locals *lo, __u64 skb, struct 
 	filter_span(KSNOOP_PKT_DATA_LEN, 4, &first, &end);
 	filter_span(KSNOOP_PKT_MAC_HEADER, 2, &first, &end);
 	filter_span(KSNOOP_PKT_NETWORK_HEADER, 2, &first, &end);
-	filter_span(KSNOOP_PKT_DEV, 8, &first, &end);
+	filter_span(KSNOOP_PKT_PROTOCOL, 2, &first, &end);
 	if (end > first && end - first <= FILTER_SKB_WINDOW) {
 		if (bpf_probe_read_kernel(win, end - first, (const void *)(skb + first)))
 			return false;
@@ -129,21 +132,28 @@ static __always_inline bool filter_read_skb(union locals *lo, __u64 skb, struct 
 		filter_field(win, first, KSNOOP_PKT_DATA_LEN, &s->data_len, 4);
 		filter_field(win, first, KSNOOP_PKT_MAC_HEADER, &s->mac_header, 2);
 		filter_field(win, first, KSNOOP_PKT_NETWORK_HEADER, &s->network_header, 2);
-		filter_field(win, first, KSNOOP_PKT_DEV, &s->dev, 8);
+		filter_field(win, first, KSNOOP_PKT_PROTOCOL, &s->protocol, 2);
 	} else if (read_field(acc, KSNOOP_PKT_HEAD, skb, &s->head, 8) ||
 		   read_field(acc, KSNOOP_PKT_DATA, skb, &s->data, 8) ||
 		   read_field(acc, KSNOOP_PKT_LEN, skb, &s->len, 4) ||
 		   read_field(acc, KSNOOP_PKT_DATA_LEN, skb, &s->data_len, 4) ||
 		   read_field(acc, KSNOOP_PKT_MAC_HEADER, skb, &s->mac_header, 2) ||
 		   read_field(acc, KSNOOP_PKT_NETWORK_HEADER, skb, &s->network_header, 2) ||
-		   read_field(acc, KSNOOP_PKT_DEV, skb, &s->dev, 8)) {
+		   read_field(acc, KSNOOP_PKT_PROTOCOL, skb, &s->protocol, 2)) {
 		return false;
 	}
 	s->dev_type = 0xffff;
-	if (s->dev && s->mac_header != 0xffff &&
-	    read_field(acc, KSNOOP_PKT_DEV_TYPE, s->dev, &s->dev_type, 2))
-		s->dev_type = 0xffff;
 	return s->head != 0;
+}
+
+/* The device's type, where a MAC header is set: filter_link() looks at it nowhere else. */
+static __always_inline void filter_dev_type(__u64 skb, struct filter_skb *s)
+{
+	const volatile struct ksnoop_access *acc = &filter_plan.skb;
+
+	if (s->mac_header == 0xffff || read_field(acc, KSNOOP_PKT_DEV, skb, &s->dev, 8) ||
+	    !s->dev || read_field(acc, KSNOOP_PKT_DEV_TYPE, s->dev, &s->dev_type, 2))
+		s->dev_type = 0xffff;
 }
 
 /* Where the packet starts for its link type's program; false: no header set. */
@@ -163,13 +173,13 @@ static __always_inline bool filter_link(const struct filter_skb *s, __u32 *link,
 }
 
 /*
- * Run the link's program over the packet; true: it accepts.  Its first
- * bytes, as many as the program may load (filter_plan.need), are copied
- * into the frame first, in one read: the code loads them from there.  A
- * packet whose first bytes cannot be read is rejected.
+ * The packet's first bytes from START into the frame, in one read: as
+ * many as the link's program may load (filter_plan.need), at least MIN
+ * where there are as many; the code loads them from there.  False: none
+ * to judge, or not readable (the packet is rejected).
  */
-static __always_inline bool filter_run(union locals *lo, const struct filter_skb *s, __u32 link,
-				       __u64 start)
+static __always_inline bool filter_copy(union locals *lo, const struct filter_skb *s, __u32 link,
+					__u64 start, __u32 min)
 {
 	/* The linear data ends here; the rest is in fragments, not loaded. */
 	__u64 end = s->data + (s->data_len < s->len ? s->len - s->data_len : 0);
@@ -181,6 +191,8 @@ static __always_inline bool filter_run(union locals *lo, const struct filter_skb
 
 	if (!n || end <= start)
 		return false;
+	if (need < min)
+		need = min;
 	fr->start = start;
 	fr->link = link;
 	fr->caplen = end - start < filter_plan.snaplen ? end - start : filter_plan.snaplen;
@@ -189,9 +201,30 @@ static __always_inline bool filter_run(union locals *lo, const struct filter_skb
 	if (copy > KSNOOP_CBPF_COPY)
 		copy = KSNOOP_CBPF_COPY;
 	fr->copied = copy;
-	if (copy && bpf_probe_read_kernel(fr->pkt, copy, (const void *)start))
+	return !copy || !bpf_probe_read_kernel(fr->pkt, copy, (const void *)start);
+}
+
+/*
+ * A MAC header of Ethernet's 14 bytes whose type field is the skb's
+ * protocol: the frame says it is Ethernet's, and the device's type need
+ * not be read (one read less a packet).  Anything else (no MAC header, a
+ * VLAN tag in the frame, another link's header, a capture too short) is
+ * left to the device's type, as --pcap's file names the link.
+ */
+#define FILTER_ETH_HLEN	14
+
+static __always_inline bool filter_ethernet_framed(union locals *lo, const struct filter_skb *s)
+{
+	const struct ksnoop_cbpf_frame *fr = &lo->filter.frame;
+	__u16 type;
+
+	if (s->mac_header == 0xffff || s->network_header == 0xffff ||
+	    s->network_header - s->mac_header != FILTER_ETH_HLEN || !s->protocol ||
+	    !filter_copy(lo, s, KSNOOP_CBPF_ETHERNET, s->head + s->mac_header, FILTER_ETH_HLEN) ||
+	    fr->copied < FILTER_ETH_HLEN)
 		return false;
-	return filter_code(fr) != 0;
+	__builtin_memcpy(&type, fr->pkt + 12, 2);
+	return type == s->protocol;
 }
 
 /* --filter: does the packet of the target's skb pass?  Always, without one. */
@@ -201,7 +234,8 @@ static __always_inline bool filter_pass(const __u64 *words)
 	union locals *lo;
 	__u64 start = 0;
 	__u32 link = 0, f;
-	bool pass = false;
+	bool pass = false, copied;
+	__u64 skb;
 
 	if (!filter_plan.enabled)
 		return true;
@@ -211,9 +245,18 @@ static __always_inline bool filter_pass(const __u64 *words)
 	lo = locals_take(&f);
 	if (!lo)
 		return false;
-	if (filter_read_skb(lo, src_word(words, &filter_plan.skb), &s) &&
-	    filter_link(&s, &link, &start))
-		pass = filter_run(lo, &s, link, start);
+	skb = src_word(words, &filter_plan.skb);
+	if (filter_read_skb(lo, skb, &s)) {
+		copied = filter_ethernet_framed(lo, &s);
+		if (!copied) {
+			filter_dev_type(skb, &s);
+			copied = filter_link(&s, &link, &start) &&
+				 filter_copy(lo, &s, link, start, 0);
+		}
+		/* One call: the region is written over once per program. */
+		if (copied)
+			pass = filter_code(&lo->filter.frame) != 0;
+	}
 	locals_give(f);
 	return pass;
 }

@@ -95,8 +95,9 @@ static __always_inline void *new_elem(void *map, const void *key)
 
 /*
  * --filter: the bytes of struct sk_buff from the first field the filter
- * reads to the end of the last, read at once (6.1 to 7.3: from dev, at
- * 16, to data, at about 216); a wider span reads field by field.
+ * reads to the end of the last, read at once (6.1 to 7.3: from len, at
+ * about 112, to data, at about 216; the device is read apart, where it
+ * is needed); a wider span reads field by field.
  */
 #define FILTER_SKB_WINDOW	256
 

@@ -266,6 +266,7 @@ enum ksnoop_packet_field {
 	KSNOOP_PKT_DEV_IFINDEX,		/* net_device's int ifindex */
 	KSNOOP_PKT_DEV_TYPE,		/* net_device's unsigned short type: ARPHRD_* */
 	KSNOOP_PKT_DEV_NAME,		/* net_device's char name[IFNAMSIZ] */
+	KSNOOP_PKT_PROTOCOL,		/* __be16 protocol: ETH_P_*, as the frame's */
 	KSNOOP_PKT_NR_FIELDS,
 };
 

@@ -67,6 +67,7 @@ static const struct tuple_field packet_fields[KSNOOP_PKT_NR_FIELDS] = {
 	[KSNOOP_PKT_DEV_IFINDEX] = { "ifindex", 4, true, "net_device" },
 	[KSNOOP_PKT_DEV_TYPE] = { "type", 2, true, "net_device" },
 	[KSNOOP_PKT_DEV_NAME] = { "name", KSNOOP_IFNAMSIZ, true, "net_device" },
+	[KSNOOP_PKT_PROTOCOL] = { "protocol", 2, false, NULL },
 };
 
 /* Nested structs followed to find a struct sock at offset 0 (tcp_sock: 3). */

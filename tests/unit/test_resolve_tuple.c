@@ -268,6 +268,7 @@ static void test_packet(void **state)
 	assert_int_equal(off_of(acc, KSNOOP_PKT_DEV_IFINDEX), TND_IFINDEX);
 	assert_int_equal(off_of(acc, KSNOOP_PKT_DEV_TYPE), TND_TYPE);
 	assert_int_equal(off_of(acc, KSNOOP_PKT_DEV_NAME), TND_NAME);
+	assert_int_equal(off_of(acc, KSNOOP_PKT_PROTOCOL), TSKB_PROTOCOL);
 	assert_true(r->plan.bpf.flags & KSNOOP_PLAN_PACKET);
 	assert_true(r->plan.bpf.slot_mask & 1u);
 	assert_true(r->plan.bpf.side[KSNOOP_ENTRY].enabled);
