@@ -651,10 +651,11 @@ static int poll_ms(const struct trace *t, __u64 now, __u64 start, __u64 next_int
 {
 	__u64 wait = POLL_INTERVAL_MS * 1000000ULL, end = start + t->opts->duration_ns;
 
-	if (t->opts->duration_ns && end - now < wait)
-		wait = end > now ? end - now : 0;
-	if (t->opts->interval_ms && next_interval - now < wait)
-		wait = next_interval > now ? next_interval - now : 0;
+	/* Past a deadline (the loop checks it after the wait): no wait. */
+	if (t->opts->duration_ns)
+		wait = end <= now ? 0 : end - now < wait ? end - now : wait;
+	if (t->opts->interval_ms)
+		wait = next_interval <= now ? 0 : next_interval - now < wait ? next_interval - now : wait;
 	return (int)((wait + 999999) / 1000000);
 }
 
