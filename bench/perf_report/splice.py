@@ -184,14 +184,25 @@ def carry(new, old, marks, kept):
     return new[:at] + [kept, ""] + old[first:stop] + new[at:]
 
 
+KEPT_MARK = " (kept from the previous report: "
+
+
 def merge_targets(body, old_parts, kept):
     """NEW's rows of the targets, then OLD's rows of what it did not
-    measure, each marked KEPT (from which run)."""
+    measure, each marked KEPT (from which run).  A row OLD had kept from
+    an earlier run keeps its own mark, which names the run that measured
+    it; rows are matched by their target, without the mark."""
+    def target(row):
+        return row.split(" | ")[0].split(KEPT_MARK)[0]
+
+    def mark(row):
+        return row if KEPT_MARK in row.split(" | ")[0] else row.replace(" | ", " (%s) | " % kept, 1)
+
     old = next((b for h, b in old_parts if h.startswith("## Targets")), [])
-    have = {x.split(" | ")[0] for x in body if x.startswith("| ")}
-    keep = [x.replace(" | ", " (%s) | " % kept, 1) for x in old
-            if x.startswith("| ") and x.split(" | ")[0] not in have
-            and any(m in x.split(" | ")[0] for m in NATIVE_KEEPS)]
+    have = {target(x) for x in body if x.startswith("| ")}
+    keep = [mark(x) for x in old
+            if x.startswith("| ") and target(x) not in have
+            and any(m in target(x) for m in NATIVE_KEEPS)]
     last = max((i for i, x in enumerate(body) if x.startswith("|")), default=len(body) - 1)
     return body[:last + 1] + keep + body[last + 1:]
 
