@@ -628,7 +628,7 @@ def info_variant(s, v, r, funcs):
     """`ksnoop info` of one function or of 1,000, or bcc's of the same one."""
     argv = {"one": [s.tools.ksnoop, "info", funcs[0]],
             "many": [s.tools.ksnoop, "info", *funcs],
-            "bcc-one": [s.tools.bcc_ksnoop, "info", funcs[0]]}[v]
+            "bcc-one": [*s.tools.bcc, "info", funcs[0]]}[v]
     t0 = time.monotonic()
     with open(s.path("info.err"), "w") as err:
         rc = proc.run(argv, stderr=err)
@@ -648,7 +648,8 @@ def measure_info(s):
         % (len(funcs), s.opts.rounds))
     s.command("info-one", "ksnoop info " + funcs[0])
     s.command("info-many", "ksnoop info FUNC... (%d functions: every 37th of 'ksnoop info \"*\"')" % len(funcs))
-    s.command("info-bcc-one", "%s info %s   # bcc's ksnoop (libbpf-tools)" % (s.tools.bcc_ksnoop, funcs[0]))
+    s.command("info-bcc-one", "%s info %s   # bcc's ksnoop (libbpf-tools)"
+              % ("chroot SID ksnoop" if s.tools.sid else s.tools.bcc_ksnoop, funcs[0]))
     for r in range(s.opts.rounds):
         for v in rotate(["one", "many", "bcc-one"], r):
             info_variant(s, v, r, funcs)

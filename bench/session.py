@@ -72,12 +72,14 @@ class Tools:
     """The programs measured and the workloads, as paths."""
     ksnoop: Path                # a private copy: a rebuild during the run cannot mix versions
     ksnoop_src: Path            # the binary it was copied from
-    bpftrace: Path              # the system's (bookworm, 0.17): carried into the VMs
-    bcc_ksnoop: Path
+    bpftrace: Path              # the system's (bookworm, 0.17): the VMs' peer without --sid
+    bcc_ksnoop: Path            # the system's (bookworm, 0.26): the VMs' peer without --sid
     loop: Path                  # bench/loop.c, static
     startup: Path               # bench/startup.c, static
     bt: tuple = ()              # the native bpftrace's argv: sid's 0.27 through chroot, or (bpftrace,)
     bt_shown: str = "bpftrace"  # how the report's command lines name it
+    bcc: tuple = ()             # bcc's ksnoop natively: sid's 0.37 through chroot, or (bcc_ksnoop,)
+    sid: Path = None            # the sid chroot whose bpftrace (0.27) the x86-64 VMs get too, or None
 
     def loop_cmd(self, *args):
         """ksb-loop on CPU 1 (-C 1) with ARGS."""

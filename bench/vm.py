@@ -124,16 +124,82 @@ def bench_conf(s, part):
             % (r, s.sizes.open_n, r, s.sizes.tree_n, TREE_DIRS, s.opts.glob_rounds + 1, part))
 
 
+# sid's peers in an x86-64 guest (bpftrace 0.27): each program, every
+# library ldd lists for it in the chroot and the chroot's own loader under
+# SID_GUEST, each run by a script at /usr/bin/NAME.  bpftrace's clang
+# writes the program's object to /dev/fd/N, which the guest's /dev lacks.
+# bcc's ksnoop stays bookworm's (libbpf-tools 0.26) in the guest: sid's
+# 0.37 (ksnoop-libbpf) carried in the same way does not load on table 1's
+# 6.1 (s66: the verifier refuses its kprobe_return, "R4 unbounded memory
+# access" at `ip = func_stack->ips[stack_depth]`); on 6.12 it loads.
+SID_GUEST = "/opt/sid"
+SID_PEERS = {"bpftrace": "usr/bin/bpftrace"}
+SID_WRAPPER = """#!/bin/sh
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+exec %(d)s/lib/ld-linux-x86-64.so.2 --library-path %(d)s/lib %(d)s/%%s "$@"
+""" % {"d": SID_GUEST}
+LDD_PATH = re.compile(r"(?:=>\s*)?(/\S+)\s+\(0x")
+
+
+def sid_bundle(s):
+    """The sid chroot's peers for the guest, made once per run: (the
+    directory for SID_GUEST, {name: the script for /usr/bin/NAME}).  None
+    without a chroot (--no-sid) or where ldd there names no loader: the
+    system's peers go in, and the report's header says which."""
+    sid = s.tools.sid
+    bundle, failed = s.path("sid-peers"), s.path("sid-peers.failed")
+    wrappers = {name: s.path("sid-%s.sh" % name) for name in SID_PEERS}
+    if sid is None or failed.is_file():
+        return None
+    if all(w.is_file() for w in wrappers.values()):
+        return bundle, wrappers
+    (bundle / "lib").mkdir(parents=True, exist_ok=True)
+    libs = set()
+    for name, path in SID_PEERS.items():
+        shutil.copyfile(sid / path, bundle / name)
+        (bundle / name).chmod(0o755)
+        listed = proc.output(["chroot", str(sid), "ldd", "/" + path], limit=60)
+        found = [m.group(1) for m in map(LDD_PATH.search, listed.splitlines()) if m]
+        if not any(x.endswith("/ld-linux-x86-64.so.2") for x in found):
+            say("ldd of the sid chroot's %s named no loader: the VMs get the system's peers" % path)
+            failed.write_text(listed)
+            return None
+        libs.update(found)
+    for lib in sorted(libs):
+        dest = bundle / "lib" / os.path.basename(lib)
+        shutil.copyfile((sid / lib.lstrip("/")).resolve(), dest)
+        dest.chmod(0o755)
+    for name, w in wrappers.items():
+        w.write_text(SID_WRAPPER % name)
+        w.chmod(0o755)
+    size = sum(f.stat().st_size for f in bundle.rglob("*") if f.is_file())
+    say("VM peers: the sid chroot's %s with %d libraries and its loader, %d MB, at %s in the guest"
+        % (" and ".join(SID_PEERS.values()), len(libs), size >> 20, SID_GUEST))
+    return bundle, wrappers
+
+
+def peer_args(s, *names):
+    """tests/vm/run's arguments that put the peers NAMES (bpftrace,
+    bcc-ksnoop) into an x86-64 guest: sid's (the same as natively) where
+    the run has the chroot and SID_PEERS names it, else the system's."""
+    sid = sid_bundle(s)
+    system = {"bpftrace": s.tools.bpftrace, "bcc-ksnoop": s.tools.bcc_ksnoop}
+    args = [] if sid is None else ["--file", "%s:%s" % (sid[0], SID_GUEST)]
+    for n in names:
+        args += ["--bin", "%s:%s" % (sid[1][n] if sid and n in sid[1] else system[n], n)]
+    return args
+
+
 def bench_args(s, part, extra=()):
     """tests/vm/run's arguments; table 7 (PARTS=tree) runs ksnoop alone,
     and table 10 (PARTS=session) run ksnoop alone, so their initramfs goes
     without the peers (bpftrace is ~200 MB)."""
     t = s.tools
     peers = [] if part in ("tree", "session") else [
-        "--bin", "%s:bcc-ksnoop" % t.bcc_ksnoop, "--bin", "%s:bpftrace" % t.bpftrace,
+        *peer_args(s, "bcc-ksnoop", "bpftrace"),
         "--bin", t.startup, "--bin", "/usr/bin/time:time"]
     if part == "track":     # table 8: 6.12, bpftrace its only peer
-        peers = ["--kernel", TRACK_KERNEL, "--bin", "%s:bpftrace" % t.bpftrace]
+        peers = ["--kernel", TRACK_KERNEL, *peer_args(s, "bpftrace")]
     return [*BENCH_TIMEOUT, "--bin", "%s:ksnoop" % t.ksnoop, *peers, "--bin", t.loop,
             "--bin", "/bin/bash:bash", *extra,
             "--file", "%s:/tests/bench.conf" % s.path("bench.conf"), "bench/vm-bench.sh"]
@@ -377,7 +443,7 @@ def measure_track(s, outcome):
 def globs_args(s, kernel):
     t = s.tools
     return ["--kernel", kernel, *GLOBS_TIMEOUT,
-            "--bin", "%s:ksnoop" % t.ksnoop, "--bin", "%s:bpftrace" % t.bpftrace,
+            "--bin", "%s:ksnoop" % t.ksnoop, *peer_args(s, "bpftrace"),
             "--bin", "/bin/bash:bash", "--bin", t.loop,
             "--file", "%s:/tests/bench.conf" % s.path("glob.conf"), "bench/vm-globs.sh"]
 

@@ -44,7 +44,7 @@ class HeaderPart:
 
 Measured by `bench/run` ({m("run_date")}, {elapsed:.1f} minutes) on
 this machine: {m("cpu_model")}, {m("ncpu")} CPUs, Linux {m("kernel")}. ksnoop {m("ks_ver")}
-(`{m("ksnoop")}`, sha256 {m("ks_sha")}, tree at commit {m("commit")}); peers: bcc's ksnoop from Debian's libbpf-tools {m("bcc_ver")},
+(`{m("ksnoop")}`, sha256 {m("ks_sha")}, tree at commit {m("commit")}); peers: bcc's ksnoop from Debian {"sid" if m("bcc_sid") == "1" else "bookworm"}'s libbpf-tools {m("bcc_ver")}{self.bcc_vm()},
 {self.bt_versions()}. {m("rounds")} rounds natively, {m("vm_rounds")} in the VM{quick}.
 
 Run it with `bench/run` (as root; it installs what is missing from Debian,
@@ -88,16 +88,29 @@ other processes took while each table was measured.
   (anything else running on the machine shows up as spread).{busy}
 """)
 
+    def bcc_vm(self):
+        """Where the VMs' bcc ksnoop differs from the native one."""
+        m = self.res.m
+        if m("bcc_sid") != "1" or m("only_native") == "1":
+            return ""
+        return (" natively and bookworm's %s in the VMs (sid's does not load on 6.1: its "
+                "kprobe_return is refused, \"R4 unbounded memory access\")" % m("bcc_vm_ver"))
+
     def bt_versions(self):
         """Which bpftrace ran where: natively sid's (0.27, through chroot)
-        and in the VMs the system's (bookworm's 0.17), or one for both."""
+        and in the x86-64 VMs the same (carried in with its libraries) or,
+        without it, the system's (bookworm's 0.17)."""
         m = self.res.m
         native, vm = m("bt_ver"), m("bt_vm_ver")
         if not m("bt_sid"):
             return "bpftrace %s" % native
         where = ("Debian sid's, run as `chroot SID bpftrace` in the chroot `bench/sid-chroot` makes "
                  "(%s); the command lines below say `chroot SID bpftrace`" % m("bt_sid"))
-        if m("only_native") == "1" or not vm or vm == native:
+        if m("only_native") == "1" or not vm:
             return "bpftrace %s natively (%s)" % (native, where)
+        if vm == native:
+            return ("bpftrace %s natively (%s) and in the x86-64 VMs (the chroot's program with its "
+                    "libraries and loader, bench/vm.py: sid_bundle()); the arm64 VM's is "
+                    "bookworm's arm64 build" % (native, where))
         return "bpftrace %s natively (%s), %s in the VMs (bookworm's, carried in by tests/vm/run)" \
             % (native, where, vm)
