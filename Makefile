@@ -432,6 +432,13 @@ $(BUILD)/vm/vmprog: tests/vm/vmprog.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARNINGS) -static -pthread $< -o $@
 
+# The verifier asked about private stacks in the x86-64 guests too
+# (vm/91-ufunc-session.sh), static as the workloads.
+VM_BINS += $(BUILD)/vm/priv_stack
+$(BUILD)/vm/priv_stack: tests/live/priv_stack.c $(LIBBPF_A) | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) $(PKG_CFLAGS) -O1 -g $(WARNINGS) -static $< $(LIBBPF_A) -lelf -lz -lzstd -o $@
+
 # A user function's globals and thread-locals in the VMs, arm64's TLS
 # (variant I) among them (vm/91-uvars.sh): vars.c by the target's
 # compiler, static (the guest's libc is another build's).
