@@ -52,6 +52,7 @@ struct target {
 struct target_list {
 	struct target *v;
 	int n;
+	int cap;		/* targets v has room for */
 	int glob_traced;	/* glob matches among them */
 	bool tp_cookies;	/* a tracepoint glob's matches can share programs */
 	/*
