@@ -29,6 +29,7 @@ class Options:
     globs: bool = True
     tree: bool = True           # table 7, --tree in the VM (a boot of its own)
     only_tree: bool = False     # --only-tree: the report's table 7 is replaced in place
+    only_kfunc: bool = False    # --only-kfunc: the report's table 1 is replaced in place
     arm64: bool = True          # table 9, the arm64 VM (a boot of its own)
     only_arm64: bool = False    # --only-arm64: the report's table 9 is replaced in place
     track: bool = True          # table 8, --track in the VM (6.12, a boot of its own)

@@ -272,14 +272,15 @@ def record_bench_log(s, text, outcome):
         s.listing(name, lines)
 
 
-def measure(s):
-    """Tables 1 and 5: two boots of bench/vm-bench.sh."""
+def measure(s, parts=("kfunc", "startup")):
+    """Tables 1 and 5: a boot of bench/vm-bench.sh per part of PARTS
+    (--only-kfunc: table 1's alone)."""
     say("VM: kernel functions (%d rounds; qemu under software emulation)" % s.opts.vm_rounds)
     s.phase("setup2")
     forced = os.environ.get("KSNOOP_VM_TCG_THREAD", "")
     outcome = VmOutcome(rc="0", vm_tcg=forced or "multi", su_tcg=forced or "single")
     logs = []
-    for part, tcg in (("kfunc", outcome.vm_tcg), ("startup", outcome.su_tcg)):
+    for part, tcg in ((p, outcome.vm_tcg if p == "kfunc" else outcome.su_tcg) for p in parts):
         rc, text = run_part(s, part, tcg)
         logs.append(text)
         if rc != 0:

@@ -52,7 +52,7 @@ builds the workloads with `gcc -static`, boots the test VM once); `KSNOOP=path`
 picks the binary; `--rounds N` (native, default 5), `--vm-rounds N` (default 7),
 `--quick`, `--no-vm`, `--no-native`, `--no-profile`, `--no-tree`, `--keep` (keep the raw
 results and perf data), `--report-from DIR` (rewrite this file from a kept
-run), `--only-tree` (table 7 alone, replaced in this file in place), `--only-arm64`
+run), `--only-kfunc` (table 1 alone, replaced in this file in place), `--only-tree` (table 7, likewise), `--only-arm64`
 (table 9, the arm64 VM, likewise), `--only-record` (table 4b, natively, likewise),
 `--only-session` (table 10, the 7.3 and 6.12 VMs, likewise), `--only-native` (the native tables;
 the VM tables stay as an earlier run measured them), `--sid DIR` (the sid chroot whose

@@ -6,7 +6,8 @@ import os
 from .base import ReportBase
 from .data import Results
 from .header import HeaderPart
-from .splice import splice_arm64, splice_native, splice_record, splice_session, splice_track, splice_tree
+from .splice import (splice_arm64, splice_kfunc, splice_native, splice_record, splice_session, splice_track,
+                     splice_tree)
 from .summary import SummaryParts
 from .t1_kfunc import KfuncTable
 from .t2_usdt import UsdtTable
@@ -60,9 +61,13 @@ class Report(ReportBase, HeaderPart, KfuncTable, UsdtTable, TracepointTables, Th
 
 def write_report(data, out):
     """Write the report of DATA (BenchData) to the file OUT; data of
-    bench/run --only-tree replaces table 7 of an existing OUT in place,
+    bench/run --only-kfunc replaces table 1 of an existing OUT in place,
+    --only-tree table 7,
     --only-arm64 table 9, --only-record table 4b, --only-session table 10."""
-    if data.meta.get("only") == "tree" and os.path.isfile(out):
+    if data.meta.get("only") == "kfunc" and os.path.isfile(out):
+        with open(out, encoding="utf-8") as f:
+            text = splice_kfunc(f.read(), *Report(Results(data)).kfunc_only())
+    elif data.meta.get("only") == "tree" and os.path.isfile(out):
         with open(out, encoding="utf-8") as f:
             text = splice_tree(f.read(), *Report(Results(data)).tree_only())
     elif data.meta.get("only") == "arm64" and os.path.isfile(out):

@@ -5,6 +5,7 @@ native tables of bench/run --only-native, with the other sections kept."""
 
 import re
 
+from .t1_kfunc import KfuncTable, is_kfunc_run, is_kfunc_verdict
 from .t4b_record import RecordTable, is_record_run
 from .t7_tree import TreeTable, is_tree_run
 from .t8_track import TrackTable, is_track_run
@@ -18,6 +19,13 @@ def splice_track(old, section, verdicts, raw):
     targets replaced by VERDICTS and its raw results by RAW."""
     return splice_part(old, TrackTable.TRACK_HEADING, lambda x: x.startswith("| `--track"), is_track_run,
                        section, verdicts, raw)
+
+
+def splice_kfunc(old, section, verdicts, raw):
+    """The report OLD with table 1 replaced by SECTION, the targets it
+    decides replaced by VERDICTS and its raw results by RAW."""
+    return splice_part(old, KfuncTable.KFUNC_HEADING, is_kfunc_verdict, is_kfunc_run,
+                       section, verdicts, raw, before=("## 2. ", "## Targets at a glance", "## Raw results"))
 
 
 def splice_tree(old, section, verdicts, raw):

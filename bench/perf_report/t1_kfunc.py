@@ -3,13 +3,43 @@
 from .stats import DASH, stat, padd, med, errors_of, fmt, cell, sgn, intmed, ratio, pct_over
 
 
+def is_kfunc_run(table, variant):
+    """A raw result of table 1 (its runs and its boot's CPU phase)."""
+    return table == "kfunc" or (table == "cpu" and variant in ("setup2", "vm"))
+
+
+def is_kfunc_verdict(row):
+    """A row of "Targets at a glance" that table 1 decides (an earlier
+    splice's "(kept from ...)" mark aside)."""
+    first = row.split(" | ")[0].split(" (kept from the previous report: ")[0]
+    return (row.startswith("| ") and not row.startswith("| `--tree`")
+            and first.endswith(("fentry, VM)", "(kprobe, VM)")))
+
+
 class KfuncTable:
-    """Table 1, and the targets it decides."""
+    """Table 1, and the targets it decides; alone too (bench/run --only-kfunc)."""
+
+    KFUNC_HEADING = "## 1. Kernel function: cost per traced call (VM)"
+
+    def kfunc_only(self):
+        """Table 1 alone, for splice_kfunc(): its section, its verdicts and
+        its raw lines."""
+        self.kfunc()
+        raw = [r.line for r in self.res.runs if is_kfunc_run(r.table, r.variant)]
+        return self.text(), self.verdicts, raw
 
     def kfunc(self):
         res = self.res
-        self.w("## 1. Kernel function: cost per traced call (VM)")
+        m = res.m
+        self.w(self.KFUNC_HEADING)
         self.w()
+        if m("only") == "kfunc":
+            elapsed = (res.mnum("t_end") - res.mnum("t_start")) / 60
+            self.w(f"""Measured on its own by `bench/run --only-kfunc` ({m("run_date")}, {elapsed:.1f}
+minutes, {m("vm_rounds")} rounds in the VM{", --quick sizes" if m("quick") == "1" else ""}; ksnoop {m("ks_ver")},
+sha256 {m("ks_sha")}, tree at commit {m("commit")}; bpftrace {m("bt_vm_ver")} in the VM), not in the run the
+header describes; load average {m("load_start")} at the start, {m("load_end")} at the end.
+""")
         if not res.has_table("kfunc"):
             if res.m("vm_rc") == "skipped":
                 self.w("Not measured in this run (--no-vm).")
@@ -25,8 +55,7 @@ the file name (a user-space string) on entry and the return value, except
 where noted. ksnoop and bcc's ksnoop run in the background and are stopped
 with SIGINT after the loop; bpftrace runs the loop itself (`-c`, which starts
 it after attaching). Same VM boot for every row. bpftrace runs in the VM
-as it is (`tests/vm/run --bin` copies it with the LLVM and clang libraries
-`ldd` lists, about 200 MB).
+as it is: {"sid's (the chroot's program, the libraries `ldd` lists for it there and its loader, about 270 MB, under /opt/sid: bench/vm.py sid_bundle())" if res.m("bt_vm_ver") == res.m("bt_ver") and res.m("bt_sid") else "the system's (`tests/vm/run --bin` copies it with the LLVM and clang libraries `ldd` lists, about 200 MB)"}; bpftrace there: {res.m("bt_vm_ver") or "?"}.
 
 Commands (in the VM; `ksb-loop` is `bench/loop.c`):
 """)
