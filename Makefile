@@ -356,16 +356,10 @@ $(BUILD)/usdt/usdt_libonly: tests/usdt/usdt_libonly.c $(BUILD)/usdt/libksnoop_us
 
 # The capture program run by BPF_PROG_TEST_RUN (live/47-prog-test-run.sh):
 # the skeleton and the shared header only, under the sanitizers.
-LIVE_BINS := $(BUILD)/live/prog_test_run $(BUILD)/live/priv_stack
+LIVE_BINS := $(BUILD)/live/prog_test_run
 $(BUILD)/live/prog_test_run: tests/live/prog_test_run.c include/ksnoop.h $(BUILD)/ksnoop.skel.h $(LIBBPF_A)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) $< $(PKG_LIBS) -o $@
-
-# The verifier asked whether a program type gets a private stack
-# (live/46-ufunc-session.sh: what -v must say about uprobe programs).
-$(BUILD)/live/priv_stack: tests/live/priv_stack.c $(LIBBPF_A)
-	@mkdir -p $(@D)
-	$(CC) $(PKG_CFLAGS) -O1 -g $(SAN_FLAGS) $(WARNINGS) $< $(PKG_LIBS) -o $@
 
 # User functions traced as u:BINARY:FUNC (live/46-ufunc.sh): one program,
 # built by gcc and clang at -O0 and -O2, each build a copy to trace.
@@ -432,10 +426,11 @@ $(BUILD)/vm/vmprog: tests/vm/vmprog.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARNINGS) -static -pthread $< -o $@
 
-# The verifier asked about private stacks in the x86-64 guests too
-# (vm/91-ufunc-session.sh), static as the workloads.
+# The verifier asked whether kprobe-type programs get a private stack:
+# what -v must say about uprobe programs (live/46-ufunc-session.sh and,
+# in the x86-64 guests, vm/91-ufunc-session.sh); static, for both.
 VM_BINS += $(BUILD)/vm/priv_stack
-$(BUILD)/vm/priv_stack: tests/live/priv_stack.c $(LIBBPF_A) | $(BUILD)
+$(BUILD)/vm/priv_stack: tests/vm/priv_stack.c $(LIBBPF_A) | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) $(PKG_CFLAGS) -O1 -g $(WARNINGS) -static $< $(LIBBPF_A) -lelf -lz -lzstd -o $@
 

@@ -141,6 +141,12 @@ exec %(d)s/lib/ld-linux-x86-64.so.2 --library-path %(d)s/lib %(d)s/%%s "$@"
 LDD_PATH = re.compile(r"(?:=>\s*)?(/\S+)\s+\(0x")
 
 
+def sid_wrapper(s, name):
+    """Where sid_bundle() writes the script that runs the peer NAME; it
+    exists once that peer went into a guest."""
+    return s.path("sid-%s.sh" % name)
+
+
 def sid_bundle(s):
     """The sid chroot's peers for the guest, made once per run: (the
     directory for SID_GUEST, {name: the script for /usr/bin/NAME}).  None
@@ -148,7 +154,7 @@ def sid_bundle(s):
     system's peers go in, and the report's header says which."""
     sid = s.tools.sid
     bundle, failed = s.path("sid-peers"), s.path("sid-peers.failed")
-    wrappers = {name: s.path("sid-%s.sh" % name) for name in SID_PEERS}
+    wrappers = {name: sid_wrapper(s, name) for name in SID_PEERS}
     if sid is None or failed.is_file():
         return None
     if all(w.is_file() for w in wrappers.values()):

@@ -4,6 +4,11 @@ processes' CPU use."""
 
 from .stats import cpu_use
 
+# How a row of "Targets at a glance" that a splice kept from an earlier
+# run is marked, after its target (splice.merge_targets()).
+KEPT_TEXT = "kept from the previous report: "
+KEPT_MARK = " (" + KEPT_TEXT
+
 
 class ReportBase:
     def __init__(self, res):

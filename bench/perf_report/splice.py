@@ -5,6 +5,7 @@ native tables of bench/run --only-native, with the other sections kept."""
 
 import re
 
+from .base import KEPT_MARK, KEPT_TEXT
 from .t1_kfunc import KfuncTable, is_kfunc_run, is_kfunc_verdict
 from .t4b_record import RecordTable, is_record_run
 from .t7_tree import TreeTable, is_tree_run
@@ -165,7 +166,7 @@ def splice_native(old, new):
         if k in new_by:
             new_body = new_by[k]
             if k.startswith("## Targets"):
-                new_body = merge_targets(new_body, old_parts, "kept from the previous report: run of %s, bpftrace %s"
+                new_body = merge_targets(new_body, old_parts, KEPT_TEXT + "run of %s, bpftrace %s"
                                          % (when, ver.group(1) if ver else "of that run"))
             elif k.startswith("## Raw"):
                 new_body = merge_raw(new_body, body)
@@ -190,9 +191,6 @@ def carry(new, old, marks, kept):
     if first is None or stop is None or stop <= first:
         return new
     return new[:at] + [kept, ""] + old[first:stop] + new[at:]
-
-
-KEPT_MARK = " (kept from the previous report: "
 
 
 def merge_targets(body, old_parts, kept):

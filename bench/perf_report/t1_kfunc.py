@@ -1,5 +1,6 @@
 """Table 1: a kernel function's cost per traced call (VM), against bcc's ksnoop and bpftrace."""
 
+from .base import KEPT_MARK
 from .stats import DASH, stat, padd, med, errors_of, fmt, cell, sgn, intmed, ratio, pct_over
 
 
@@ -11,7 +12,7 @@ def is_kfunc_run(table, variant):
 def is_kfunc_verdict(row):
     """A row of "Targets at a glance" that table 1 decides (an earlier
     splice's "(kept from ...)" mark aside)."""
-    first = row.split(" | ")[0].split(" (kept from the previous report: ")[0]
+    first = row.split(" | ")[0].split(KEPT_MARK)[0]
     return (row.startswith("| ") and not row.startswith("| `--tree`")
             and first.endswith(("fentry, VM)", "(kprobe, VM)")))
 

@@ -35,7 +35,7 @@ for b in gcc-O0 clang-O2; do
 	cp "$UP/app-$b" "$tmp/"
 done
 # Whether the verifier gives kprobe-type programs a private stack here.
-ps_bin=${KSNOOP_LIVE_DIR:-$(dirname "$(dirname "$K")")/live}/priv_stack
+ps_bin=$(dirname "$(dirname "$K")")/vm/priv_stack
 if [ ! -x "$ps_bin" ]; then
 	fail ufunc_session_priv_stack "missing $ps_bin (make $ps_bin)"
 	exit 0
@@ -143,7 +143,7 @@ CASE
 		cp "$OUT" "$tmp/$T.calls.json" 2>/dev/null
 		# Where the kernel gives kprobe-type programs a private stack
 		# (x86-64 from 6.13, not 6.18 here: asked of the verifier by
-		# priv_stack.c), -v says uprobe programs run on the task's
+		# tests/vm/priv_stack.c), -v says uprobe programs run on the task's
 		# (bpf/taskstack.bpf.h, issue #43); elsewhere it says nothing.
 		if [ -s "$ERR" ]; then
 			if [ "$priv_stack" = yes ]; then

@@ -81,7 +81,7 @@ for path in session stash; do
 	if [ -s "$OUT" ]; then
 		calls "$OUT" > "$tmp/$P"
 		# Where the kernel would give them a private stack (x86-64 from
-		# 6.13; asked of the verifier by priv_stack, tests/live/priv_stack.c:
+		# 6.13; asked of the verifier by priv_stack, tests/vm/priv_stack.c:
 		# 6.18 seen gives none to kprobe-type programs), -v says they are
 		# kept off it.
 		if [ "$priv_stack" = yes ]; then

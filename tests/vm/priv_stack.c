@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Whether this kernel gives a program of a type a per-CPU private stack,
- * asked of the verifier directly, for live/46-ufunc-session.sh: `ksnoop
+ * asked of the verifier directly, for live/46-ufunc-session.sh and, in
+ * the x86-64 guests, vm/tests/91-ufunc-session.sh: `ksnoop
  * -v` must say uprobe programs run on the task's stack exactly where the
  * kernel would have given kprobe-type programs (uprobes are that type) a
  * private stack.  Found by what the verifier does, not by a version and
@@ -15,7 +16,7 @@
  * Written here from the verifier's rule, not from ksnoop's probe.
  *
  * Usage: priv_stack kprobe|tracepoint|raw_tracepoint.  Prints "yes" or
- * "no" (and the verifier's last line on stderr); exits 2 on bad usage.
+ * "no" (and the verifier's first line on stderr); exits 2 on bad usage.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
 	static char log[16384];
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log), .log_level = 1);
 	enum bpf_prog_type type;
-	char *last;
+	char *eol;
 	int fd;
 
 	if (argc != 2)
@@ -61,9 +62,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	/* The verifier's reason, its first line: "combined stack size ... Too large". */
-	last = strchr(log, '\n');
-	if (last)
-		*last = '\0';
+	eol = strchr(log, '\n');
+	if (eol)
+		*eol = '\0';
 	fprintf(stderr, "priv_stack: %s: %s%s%s\n", argv[1], strerror(errno), log[0] ? ": " : "", log);
 	puts("no");
 	return 0;
