@@ -13,6 +13,8 @@
 #                             "N passed, N failed" (", N skipped" when any,
 #                             unless --no-skipped: tests/vm/run's last line
 #                             has always been without it)
+#   tally_failures            "FAILED NAME" again for every failure, at the
+#                             end, so that a log's tail names them
 #   tally_ok                  true when nothing failed and something passed
 #   tally_count KIND NAME     how many results of KIND (PASS, FAIL, SKIP or
 #                             ANY) taken so far are named NAME, or under it
@@ -102,6 +104,14 @@ tally_summary() {
 	else
 		echo "$tally_passed passed, $tally_failed failed"
 	fi
+}
+
+tally_failures() {
+	local r
+	for r in "${tally_results[@]}"; do
+		[[ $r == "FAIL "* ]] && echo "FAILED ${r#FAIL }"
+	done
+	return 0
 }
 
 tally_ok() { [ "$tally_failed" -eq 0 ] && [ "$tally_passed" -gt 0 ]; }
