@@ -3,8 +3,12 @@
  * A program with USDT probes for ksnoop's live tests.
  *
  *   usdt_prog fire N       fire every probe N times, then exit
- *   usdt_prog guarded S    for S seconds, fire `guarded` whenever its
- *                          semaphore is set; print how often it fired
+ *   usdt_prog guarded S    fire `guarded` whenever its semaphore is set,
+ *                          until S seconds after it last went back to 0
+ *                          (at most GUARDED_MAX_S in all); print how often
+ *                          it fired.  Timed from the detach, not from the
+ *                          start: a slow attach on a busy machine does
+ *                          not end the program before the test reads it.
  *   usdt_prog spin S       fire `tick` every 10 ms for S seconds
  *   usdt_prog lib N        call the shared library's probe N times
  *   usdt_prog threads S    for S seconds, a second thread and the main one
@@ -46,6 +50,9 @@ struct node {
 	int id;
 	struct node *next;
 };
+
+/* guarded's bound, whether or not its semaphore is ever set and cleared. */
+#define GUARDED_MAX_S	120
 
 void usdt_lib_hit(int i);
 int guarded_enabled(void);
@@ -136,13 +143,19 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++)
 			fire(i);
 	} else if (!strcmp(argv[1], "guarded")) {
-		int64_t end = now_ms() + 1000LL * n;
+		int64_t end = now_ms() + 1000LL * GUARDED_MAX_S, quiet_end = end;
+		int was_set = 0;
 		long fired = 0;
 
-		while (now_ms() < end) {
+		while (now_ms() < end && now_ms() < quiet_end) {
 			if (guarded_enabled()) {
 				guarded_fire(fired);
 				fired++;
+				was_set = 1;
+				quiet_end = end;
+			} else if (was_set) {
+				was_set = 0;
+				quiet_end = now_ms() + 1000LL * n;
 			}
 			usleep(1000);
 		}
