@@ -701,7 +701,7 @@ def complete_words(s):
             "tp-category": ["tp:sch"],
             "argument": ["ip_send_skb(sk"],
             "member": ["ip_send_skb(skb->le"],
-            "usdt-probe": ["usdt", s.tools.loop + ":"]}
+            "usdt-probe": ["usdt", str(s.tools.loop) + ":"]}
 
 
 def complete_variant(s, v, r, words):
