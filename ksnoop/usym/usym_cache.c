@@ -151,7 +151,10 @@ static void set_stage(struct usym_cache *c, __u32 stage, __u32 pid, __u64 dev, _
 
 /*
  * PID's start time, start of code and of stack (fields 22, 26 and 28 of
- * its stat, after the comm in parentheses) into ID; all 0 if it is gone.
+ * its stat, after the comm in parentheses) into ID; all 0 if it is gone,
+ * or has exited and is not reaped yet: a zombie's stat keeps its start
+ * time but says 0 for code and stack, which is no other program (an
+ * exec, to proc_map()) but no program at all, and its maps are empty.
  */
 static void proc_ident(struct usym_cache *c, __u32 pid, struct usym_ident *id)
 {
@@ -174,7 +177,8 @@ static void proc_ident(struct usym_cache *c, __u32 pid, struct usym_ident *id)
 	/* Fields 3 to 21 skipped: 19 spaces after the ')'. */
 	for (i = 0; p && i < 20; i++)
 		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p, " %llu %*s %*s %*s %llu %*s %llu", &t, &code, &stack) < 1)
+	n = p ? sscanf(p, " %llu %*s %*s %*s %llu %*s %llu", &t, &code, &stack) : 0;
+	if (n < 1 || (n == 3 && !code && !stack))
 		return;
 	*id = (struct usym_ident){ t, code, stack };
 }
@@ -350,6 +354,11 @@ static void refresh_proc(struct usym_cache *c, struct usym_proc *p, __u32 pid,
 	struct usym_proc fresh = { .pid = pid, .id = *id, .read_ns = now };
 	bool execd = p->pid == pid && !same_ident(id, &p->id);
 
+	/* Gone or a zombie (proc_ident()): its maps now would be empty. */
+	if (p->pid == pid && !id->start_time) {
+		p->read_ns = now;
+		return;
+	}
 	if (read_maps(c, pid, &fresh) || (p->pid == pid && carry_maps(&fresh, p, execd))) {
 		free(fresh.maps);
 		free(fresh.paths);

@@ -433,6 +433,51 @@ static void test_exec_after_remember(void **state)
 	remove_proc(4245);
 }
 
+/*
+ * A process that execs and then exits: its program's addresses are named
+ * from the maps read before the exec until it is reaped, and after.  A
+ * zombie's stat keeps its start time with 0 for code and stack and its
+ * maps are empty: that is no second exec, and what was read stays
+ * (live/34-ustack's execd case: the traced program becomes cat, which
+ * ends before the printer names the second frame).
+ */
+static void test_exec_then_zombie(void **state)
+{
+	uintptr_t at = (uintptr_t)usym_target + 3;
+	char line[PATH_MAX + 256], buf[PATH_MAX + 128], want[PATH_MAX + 128];
+	unsigned long long s, e;
+	struct usym *u;
+
+	own_map_line(at, line, sizeof(line));
+	assert_int_equal(sscanf(line, "%llx-%llx", &s, &e), 2);
+	snprintf(want, sizeof(want), "usym_target+0x3 (%s)", exe);
+	u = usym__new(dir);
+	assert_non_null(u);
+	write_proc(4246, "maps", line);
+	write_stat_exec(4246, 100, s);
+	usym__remember(u, 4246);
+	/* The exec: another program. */
+	write_proc(4246, "maps", "1000-2000 r-xp 00000000 00:00 0 \n");
+	write_stat_exec(4246, 100, 0x1000);
+	assert_int_equal(usym__symbolize(u, 4246, at, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, want);
+	/* Exited, not reaped: the same start time, code and stack 0, no maps. */
+	write_proc(4246, "maps", "");
+	write_proc(4246, "stat", "4246 (cat) Z 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 100 0 0 "
+		   "18446744073709551615 0 0 0 0\n");
+	assert_int_equal(usym__symbolize(u, 4246, at, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, want);
+	assert_int_equal(usym__symbolize(u, 4246, at + 1, buf, sizeof(buf)), 0);
+	snprintf(want, sizeof(want), "usym_target+0x4 (%s)", exe);
+	assert_string_equal(buf, want);
+	/* Reaped: gone, what was read still names it. */
+	remove_proc(4246);
+	assert_int_equal(usym__symbolize(u, 4246, at, buf, sizeof(buf)), 0);
+	snprintf(want, sizeof(want), "usym_target+0x3 (%s)", exe);
+	assert_string_equal(buf, want);
+	usym__free(u);
+}
+
 #define MANY_PROCS	100
 #define MANY_MAPS	2000
 
@@ -712,6 +757,7 @@ int main(void)
 		cmocka_unit_test(test_damaged_elf),
 		cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_exec_after_remember),
+		cmocka_unit_test(test_exec_then_zombie),
 		cmocka_unit_test(test_many_processes),
 		cmocka_unit_test(test_stuck_child),
 		cmocka_unit_test(test_paths_not_followed),
