@@ -56,7 +56,7 @@ run), `--only-kfunc` (table 1 alone, replaced in this file in place), `--only-tr
 (table 9, the arm64 VM, likewise), `--only-record` (table 4b, natively, likewise),
 `--only-session` (table 10, the 7.3 and 6.12 VMs, likewise), `--only-native` (the native tables;
 the VM tables stay as an earlier run measured them), `--sid DIR` (the sid chroot whose
-bpftrace 0.27 runs natively; `bench/sid-chroot` makes it once), `--no-sid` (the system's bpftrace). It takes about 8–15 minutes. Benchmarks are not tests: `make check`
+bpftrace 0.27 runs natively; `bench/sid-chroot` makes it once), `--no-sid` (the system's bpftrace). The native tables take about 16 minutes, table 1 about 10, the VM tables after it more than half an hour. Benchmarks are not tests: `make check`
 does not run them. Run it on a quiet machine: it reports how much CPU
 other processes took while each table was measured.
 
