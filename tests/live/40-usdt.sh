@@ -215,7 +215,7 @@ EXPECT   str_bytes_json_shows_n_minus_1: eq "/req/" "$(events "$OUT" | jq -r '.v
 CASE
 
 # --- two threads: pid is the process, tid the thread; -p and --tid ---
-"$P" threads 8 >"$tmp/threads.out" &
+"$P" threads 60 >"$tmp/threads.out" &  # killed below; long enough for a slow attach
 thp=$!
 for i in $(seq 50); do grep -q '^tid ' "$tmp/threads.out" && break; sleep 0.1; done
 t2=$(sed -n 's/^tid //p' "$tmp/threads.out")
