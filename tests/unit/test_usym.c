@@ -391,6 +391,24 @@ static void write_stat_exec(int pid, unsigned long long start, unsigned long lon
 }
 
 /*
+ * The exec cases' start: this program's mapping of AT as a maps LINE
+ * (PATH_MAX + 256 bytes), its start in *START, the name AT must get in
+ * WANT (PATH_MAX + 128 bytes), and a symbolizer over the fake /proc.
+ */
+static struct usym *exec_case(uintptr_t at, char *line, char *want, unsigned long long *start)
+{
+	unsigned long long end;
+	struct usym *u;
+
+	own_map_line(at, line, PATH_MAX + 256);
+	assert_int_equal(sscanf(line, "%llx-%llx", start, &end), 2);
+	snprintf(want, PATH_MAX + 128, "usym_target+0x3 (%s)", exe);
+	u = usym__new(dir);
+	assert_non_null(u);
+	return u;
+}
+
+/*
  * Maps read before the process execs (usym__remember at attach, -p of a
  * shell that becomes the traced program: live/45-apps' PostgreSQL) are
  * read again at the exec, which keeps pid and start time: the new
@@ -401,14 +419,9 @@ static void test_exec_after_remember(void **state)
 {
 	uintptr_t at = (uintptr_t)usym_target + 3;
 	char line[PATH_MAX + 256], buf[PATH_MAX + 128], want[PATH_MAX + 128];
-	unsigned long long s, e;
-	struct usym *u;
+	unsigned long long s;
+	struct usym *u = exec_case(at, line, want, &s);
 
-	own_map_line(at, line, sizeof(line));
-	assert_int_equal(sscanf(line, "%llx-%llx", &s, &e), 2);
-	snprintf(want, sizeof(want), "usym_target+0x3 (%s)", exe);
-	u = usym__new(dir);
-	assert_non_null(u);
 	/* 4244 execs this program; 4245 execs another one from it. */
 	write_proc(4244, "maps", "1000-2000 r-xp 00000000 00:00 0 \n");
 	write_stat_exec(4244, 100, 0x1000);
@@ -445,14 +458,9 @@ static void test_exec_then_zombie(void **state)
 {
 	uintptr_t at = (uintptr_t)usym_target + 3;
 	char line[PATH_MAX + 256], buf[PATH_MAX + 128], want[PATH_MAX + 128];
-	unsigned long long s, e;
-	struct usym *u;
+	unsigned long long s;
+	struct usym *u = exec_case(at, line, want, &s);
 
-	own_map_line(at, line, sizeof(line));
-	assert_int_equal(sscanf(line, "%llx-%llx", &s, &e), 2);
-	snprintf(want, sizeof(want), "usym_target+0x3 (%s)", exe);
-	u = usym__new(dir);
-	assert_non_null(u);
 	write_proc(4246, "maps", line);
 	write_stat_exec(4246, 100, s);
 	usym__remember(u, 4246);
