@@ -354,15 +354,14 @@ static void refresh_proc(struct usym_cache *c, struct usym_proc *p, __u32 pid,
 	struct usym_proc fresh = { .pid = pid, .id = *id, .read_ns = now };
 	bool execd = p->pid == pid && !same_ident(id, &p->id);
 
-	/* Gone or a zombie (proc_ident()): its maps now would be empty. */
-	if (p->pid == pid && !id->start_time) {
-		p->read_ns = now;
-		return;
-	}
-	if (read_maps(c, pid, &fresh) || (p->pid == pid && carry_maps(&fresh, p, execd))) {
+	/*
+	 * Gone, a zombie (no start time from proc_ident(): its maps would
+	 * read empty) or unreadable: what was read while it lived stays.
+	 */
+	if ((p->pid == pid && !id->start_time) || read_maps(c, pid, &fresh) ||
+	    (p->pid == pid && carry_maps(&fresh, p, execd))) {
 		free(fresh.maps);
 		free(fresh.paths);
-		/* Gone (or unreadable): what was read while it lived stays. */
 		if (p->pid == pid)
 			p->read_ns = now;
 		return;
