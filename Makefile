@@ -133,7 +133,7 @@ CORE_SRCS  := log.c ks_error.c spec.c syscall.c kbtf.c ksyms.c signature.c \
 	      usdt_front.c ufunc.c demangle.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
 	      targets.c sharing.c sysnr.c stop.c stdout_lines.c tree.c tree_print.c group_print.c cmd_complete.c track.c recfile.c rec_query.c rec_merge.c \
 	      dwarf_btf.c pfilter.c pfilter_ebpf.c pcap_nodbus.c container.c prune.c
-APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c btf_lend.c prune_hook.c cmd_record.c cmd_report.c printing.c
+APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c units.c btf_lend.c prune_hook.c cmd_record.c cmd_report.c printing.c
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:%.c=$(BUILD)/%.o)
 HDRS       := $(wildcard ksnoop/*/*.h include/*.h)
@@ -185,7 +185,25 @@ $(BUILD)/ksymscan.bpf.o: bpf/ksymscan.bpf.c include/ksnoop.h $(LIBBPF_A) | $(BUI
 $(BUILD)/ksymscan.skel.h: $(BUILD)/ksymscan.bpf.o
 	$(BPFTOOL) gen skeleton $< name ksymscan_bpf > $@
 
-SKELS      := $(BUILD)/ksnoop.skel.h $(BUILD)/klookup.skel.h $(BUILD)/ksymscan.skel.h
+# Capture units (include/ksnoop.h, KSNOOP_UNIT_*): the object again with
+# one unit's programs alone, what an instance opens (ksnoop/attach/units.c)
+# through the skeleton above; laid out as the whole object (bpf-unit-check).
+UNITS      := fentry fsession kprobe ksession tp usdt uprobe usession syscall
+UNIT_SKELS := $(UNITS:%=$(BUILD)/unit_%.skel.h)
+.SECONDARY: $(UNITS:%=$(BUILD)/unit_%.bpf.o) $(UNITS:%=$(BUILD)/unit_%.min.bpf.o)
+
+$(BUILD)/unit_%.bpf.o: bpf/ksnoop.bpf.c $(BUILD)/ksnoop.bpf.o scripts/bpf-unit-check
+	$(CLANG) $(BPF_CFLAGS) -Wno-unused-function -DKSNOOP_UNIT=KSNOOP_UNIT_$$(echo $* | tr a-z A-Z) -c $< -o $@
+	@scripts/bpf-stack-check $@
+	@scripts/bpf-unit-check $(BUILD)/ksnoop.bpf.o $@
+
+$(BUILD)/unit_%.min.bpf.o: $(BUILD)/unit_%.bpf.o scripts/bpf-skel-object
+	scripts/bpf-skel-object $< $@
+
+$(BUILD)/unit_%.skel.h: $(BUILD)/unit_%.min.bpf.o
+	$(BPFTOOL) gen skeleton $< name ksnoop_unit_$* > $@
+
+SKELS      := $(BUILD)/ksnoop.skel.h $(BUILD)/klookup.skel.h $(BUILD)/ksymscan.skel.h $(UNIT_SKELS)
 
 # bench/lskel.c: the kprobe pair loaded through libbpf against a light
 # skeleton of the same source (docs/PERFORMANCE.md, "Light skeleton").

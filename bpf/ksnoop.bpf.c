@@ -566,17 +566,30 @@ static __always_inline bool words_of_uprobe(enum word_source ws)
 	}
 
 /*
+ * UNIT(X): whether this build has capture unit X's programs (KSNOOP_UNIT,
+ * include/ksnoop.h); every unit when none is named.
  * KSNOOP_KPROBES_ONLY: the kprobe pair alone, for bench/lskel.c's light
  * skeleton (a light skeleton loads every program of its object, and an
- * fentry program cannot load without its target).
+ * fentry program cannot load without its target): the kprobe unit without
+ * --tree's two programs.
  */
-#ifndef KSNOOP_KPROBES_ONLY
+#ifdef KSNOOP_KPROBES_ONLY
+#define KSNOOP_UNIT KSNOOP_UNIT_KPROBE
+#endif
+#ifdef KSNOOP_UNIT
+#define UNIT(x) (KSNOOP_UNIT == KSNOOP_UNIT_##x)
+#else
+#define UNIT(x) 1
+#endif
+
+#if UNIT(FENTRY)
 CAPTURE_PROG("fentry", ksnoop_fentry, __u64, WORDS_FENTRY, capture_entry)
 CAPTURE_PROG("fexit", ksnoop_fexit, __u64, WORDS_FENTRY, capture_return)
 #endif
+#if UNIT(KPROBE)
 CAPTURE_PROG("kprobe", ksnoop_kprobe, struct pt_regs, WORDS_REGS, capture_entry)
 CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, capture_return)
-#ifndef KSNOOP_KPROBES_ONLY
+#endif
 /*
  * kprobe.session (KEEP_SESSION: plans with a stash, no tree, no track):
  * the entry and the return of a call in one program, the entry record in
@@ -616,7 +629,9 @@ CAPTURE_PROG("kretprobe", ksnoop_kretprobe, struct pt_regs, WORDS_REGS, capture_
 		return name##_entry(ctx, cookie);			\
 	}
 
+#if UNIT(KSESSION)
 SESSION_PROG("kprobe.session", ksnoop_ksession, WORDS_REGS)
+#endif
 /*
  * fsession (KEEP_SESSION on fentry, 7.0 on): fentry and fexit of a call as
  * one program, whose cookie the trampoline keeps on its own stack; the
@@ -627,6 +642,7 @@ SESSION_PROG("kprobe.session", ksnoop_ksession, WORDS_REGS)
  * ... should have been in [0, 0]"), so every call has its return run; a
  * cookie left 0 (nothing kept) makes it return at once.
  */
+#if UNIT(FSESSION)
 static __noinline int fsession_entry(__u64 *ctx, __u64 *cookie)
 {
 	*cookie = 0;
@@ -661,15 +677,22 @@ int ksnoop_fsession(__u64 *ctx)
 		return fsession_return(ctx, cookie);
 	return fsession_entry(ctx, cookie);
 }
+#endif
+#if UNIT(TP)
 CAPTURE_PROG("raw_tp", ksnoop_tp, __u64, WORDS_TP, capture_entry)
+#endif
+#if UNIT(USDT)
 CAPTURE_PROG("usdt", ksnoop_usdt, struct pt_regs, WORDS_USDT, capture_entry)
+#endif
 /*
  * User functions: the kprobe pair's capture on a uprobe's registers (one
  * engine: the frame key, the stash, predicates), user memory only
  * (KSNOOP_PLAN_USER_MEM), sleepable where the kernel allows it.
  */
+#if UNIT(UPROBE)
 CAPTURE_PROG("uprobe", ksnoop_uprobe, struct pt_regs, WORDS_UREGS, capture_entry)
 CAPTURE_PROG("uretprobe", ksnoop_uretprobe, struct pt_regs, WORDS_UREGS, capture_return)
+#endif
 /*
  * uprobe.session (KEEP_SESSION on a user function, 6.13 on): the entry and
  * the return of a call in one program over a uprobe.multi link, the entry
@@ -679,11 +702,16 @@ CAPTURE_PROG("uretprobe", ksnoop_uretprobe, struct pt_regs, WORDS_UREGS, capture
  * the program is a uprobe.multi one loaded with uprobe.session's attach
  * type and linked by attach.c (kfeatures__uprobe_session_link()).
  */
+#if UNIT(USESSION)
 SESSION_PROG("uprobe.multi", ksnoop_usession, WORDS_UREGS)
+#endif
 /* --count by user stack: the same, never sleepable, with the stack map. */
+#if UNIT(UPROBE)
 CAPTURE_PROG("uprobe", ksnoop_uprobe_count, struct pt_regs, WORDS_UREGS_COUNT, capture_entry)
 CAPTURE_PROG("uretprobe", ksnoop_uretprobe_count, struct pt_regs, WORDS_UREGS_COUNT, capture_return)
+#endif
 /* Syscall events: one of them (tp:syscalls:...), or a call's entry and exit (sys:). */
+#if UNIT(SYSCALL)
 CAPTURE_PROG("tp", ksnoop_syscall_tp, __u64, WORDS_SYSCALL, capture_entry)
 CAPTURE_PROG("tp", ksnoop_syscall_exit, __u64, WORDS_SYSCALL, capture_return)
 /*
@@ -692,7 +720,9 @@ CAPTURE_PROG("tp", ksnoop_syscall_exit, __u64, WORDS_SYSCALL, capture_return)
  */
 CAPTURE_PROG("raw_tp/sys_enter", ksnoop_rawsys_enter, __u64, WORDS_RAWSYS, capture_entry)
 CAPTURE_PROG("raw_tp/sys_exit", ksnoop_rawsys_exit, __u64, WORDS_RAWSYS, capture_return)
+#endif
 
+#ifndef KSNOOP_KPROBES_ONLY
 /*
  * --tree: a task that exits inside a session (its root never returns: a
  * get_signal() that ends in do_group_exit(), say) takes the session and

@@ -17,6 +17,24 @@
 
 #include <linux/types.h>
 
+/*
+ * Capture units: bpf/ksnoop.bpf.c is also built once per unit
+ * (-DKSNOOP_UNIT=KSNOOP_UNIT_X, Makefile) with that unit's programs alone,
+ * and an instance opens the unit its programs are in (attach.c): libbpf
+ * then copies and relocates one program's code, not all twenty.  Without
+ * KSNOOP_UNIT the object has every program: the skeleton's layout.
+ */
+#define KSNOOP_UNIT_FENTRY	1	/* fentry + fexit */
+#define KSNOOP_UNIT_FSESSION	2	/* fsession */
+#define KSNOOP_UNIT_KPROBE	3	/* kprobe + kretprobe */
+#define KSNOOP_UNIT_KSESSION	4	/* kprobe.session */
+#define KSNOOP_UNIT_TP		5	/* raw_tp */
+#define KSNOOP_UNIT_USDT	6
+#define KSNOOP_UNIT_UPROBE	7	/* uprobe + uretprobe, and their --count by user stack */
+#define KSNOOP_UNIT_USESSION	8	/* uprobe.session */
+#define KSNOOP_UNIT_SYSCALL	9	/* tp:syscalls:..., sys: (tracepoints, raw_syscalls) */
+#define KSNOOP_UNITS		9
+
 /* Values one spec may capture per side (entry or return). */
 #define KSNOOP_MAX_VALUES	16
 /* Dereferences in one chain: a->b->c counts 3 (including the argument). */

@@ -20,6 +20,7 @@
 #include "sysnr.h"
 #include "usdt_specs.h"
 #include "pfilter.h"
+#include "units.h"
 #include "ksnoop.skel.h"
 
 /* One USDT probe of a group: PROVIDER:NAME in the file at PATH. */
@@ -61,9 +62,9 @@ struct attacher {
 	int track_stories_fd;	/* --track: the next story's number */
 	__u32 track_entries;	/* --track-max: the set's size */
 	const struct pfilter *filter;	/* --filter: its code (NULL: none) */
-	/* --filter: the object's bytes with its code in (NULL before the first instance) */
-	void *filter_elf;
-	size_t filter_elf_size;
+	/* --filter: each capture unit's bytes with its code in (NULL before its first instance) */
+	void *filter_elf[KSNOOP_UNITS + 1];
+	size_t filter_elf_size[KSNOOP_UNITS + 1];
 	struct ksnoop_bpf **skels;
 	int nskels;
 	/* Links of groups: one program, a link per function (or one multi link). */
@@ -263,7 +264,8 @@ void attacher__free(struct attacher *a)
 	for (i = a->nskels - 1; i >= 0; i--)
 		ksnoop_bpf__destroy(a->skels[i]);
 	free(a->skels);
-	free(a->filter_elf);
+	for (i = 0; i <= KSNOOP_UNITS; i++)
+		free(a->filter_elf[i]);
 	for (i = 0; i < a->nprog_fds; i++)
 		close(a->prog_fds[i]);
 	free(a->prog_fds);
@@ -459,6 +461,20 @@ static const char *ufunc_not_sleepable(const struct capture_plan *plan)
 /* BPF_TRACE_UPROBE_MULTI (6.6): newer than the build's linux/bpf.h may be. */
 #define ATTACH_UPROBE_MULTI	((enum bpf_attach_type)48)
 
+/* PROG's autoload as WANT: a program its unit left out (NULL) can only stay unloaded. */
+static int set_autoload(struct bpf_program *prog, bool want)
+{
+	if (!prog)
+		return want ? -ENOENT : 0;
+	return bpf_program__set_autoload(prog, want);
+}
+
+/* Whether PROG is in the instance and loads. */
+static bool loads(const struct bpf_program *prog)
+{
+	return prog && bpf_program__autoload(prog);
+}
+
 static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 			      const struct capture_plan *plan, enum attach_kind kind,
 			      bool sleepable, bool multi, int usdt_sites, int nfuncs)
@@ -486,37 +502,37 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_type(skel->maps.by_counts, BPF_MAP_TYPE_PERCPU_HASH);
 	}
 
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fentry, kind == ATTACH_FENTRY && !session);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fexit, kind == ATTACH_FENTRY && !session);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_fsession, kind == ATTACH_FENTRY && session);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kprobe, kind == ATTACH_KPROBE && !session);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_kretprobe,
+	err = err ?: set_autoload(skel->progs.ksnoop_fentry, kind == ATTACH_FENTRY && !session);
+	err = err ?: set_autoload(skel->progs.ksnoop_fexit, kind == ATTACH_FENTRY && !session);
+	err = err ?: set_autoload(skel->progs.ksnoop_fsession, kind == ATTACH_FENTRY && session);
+	err = err ?: set_autoload(skel->progs.ksnoop_kprobe, kind == ATTACH_KPROBE && !session);
+	err = err ?: set_autoload(skel->progs.ksnoop_kretprobe,
 					       kind == ATTACH_KPROBE && !session);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_ksession, kind == ATTACH_KPROBE && session);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uprobe,
+	err = err ?: set_autoload(skel->progs.ksnoop_ksession, kind == ATTACH_KPROBE && session);
+	err = err ?: set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
+	err = err ?: set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
+	err = err ?: set_autoload(skel->progs.ksnoop_uprobe,
 					       kind == ATTACH_UPROBE && !ufunc_counts_stacks(plan) && !session);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uretprobe,
+	err = err ?: set_autoload(skel->progs.ksnoop_uretprobe,
 					       kind == ATTACH_UPROBE && !ufunc_counts_stacks(plan) && !session);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_usession, kind == ATTACH_UPROBE && session);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uprobe_count,
+	err = err ?: set_autoload(skel->progs.ksnoop_usession, kind == ATTACH_UPROBE && session);
+	err = err ?: set_autoload(skel->progs.ksnoop_uprobe_count,
 					       kind == ATTACH_UPROBE && ufunc_counts_stacks(plan));
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_uretprobe_count,
+	err = err ?: set_autoload(skel->progs.ksnoop_uretprobe_count,
 					       kind == ATTACH_UPROBE && ufunc_counts_stacks(plan));
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_syscall_tp,
+	err = err ?: set_autoload(skel->progs.ksnoop_syscall_tp,
 					       kind == ATTACH_SYSCALL_TP || kind == ATTACH_SYSCALL);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_syscall_exit,
+	err = err ?: set_autoload(skel->progs.ksnoop_syscall_exit,
 					       kind == ATTACH_SYSCALL);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_rawsys_enter,
+	err = err ?: set_autoload(skel->progs.ksnoop_rawsys_enter,
 					       kind == ATTACH_SYSCALL_RAW);
 	/* Not its return's program where only entries count: one load less. */
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_rawsys_exit,
+	err = err ?: set_autoload(skel->progs.ksnoop_rawsys_exit,
 					       kind == ATTACH_SYSCALL_RAW &&
 					       side_attached(&plan->bpf, KSNOOP_RETURN));
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tree_exit,
+	err = err ?: set_autoload(skel->progs.ksnoop_tree_exit,
 					       plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
-	err = err ?: bpf_program__set_autoload(skel->progs.ksnoop_tree_exec,
+	err = err ?: set_autoload(skel->progs.ksnoop_tree_exec,
 					       plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
 	if (kind == ATTACH_USDT && sleepable)
 		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_usdt,
@@ -668,11 +684,12 @@ static void drop_last_instance(struct attacher *a)
 }
 
 /*
- * --filter: the object's bytes with the filter's code written over every
- * region bpf/filter.bpf.h keeps for it (include/ksnoop_cbpf.h: the
- * marker's ld_imm64, then "goto +0"s), once; every instance opens them.
+ * --filter: UNIT's object's bytes with the filter's code written over
+ * every region bpf/filter.bpf.h keeps for it (include/ksnoop_cbpf.h: the
+ * marker's ld_imm64, then "goto +0"s), once; every instance of UNIT opens
+ * them.
  */
-static int filter_object(struct attacher *a)
+static int filter_object(struct attacher *a, int unit)
 {
 	const struct bpf_insn marker[2] = {
 		{ .code = BPF_LD | BPF_DW | BPF_IMM, .imm = (__s32)(__u32)KSNOOP_CBPF_MAGIC },
@@ -681,7 +698,7 @@ static int filter_object(struct attacher *a)
 	const struct bpf_insn pad = { .code = BPF_JMP | BPF_JA };
 	const size_t region = KSNOOP_CBPF_REGION * sizeof(struct bpf_insn);
 	size_t size, at, i, found = 0;
-	const void *elf = ksnoop_bpf__elf_bytes(&size);
+	const void *elf = units__elf(unit, &size);
 	__u8 *copy, *p;
 
 	copy = malloc(size);
@@ -704,37 +721,36 @@ static int filter_object(struct attacher *a)
 		free(copy);
 		return -ENOEXEC;
 	}
-	a->filter_elf = copy;
-	a->filter_elf_size = size;
+	a->filter_elf[unit] = copy;
+	a->filter_elf_size[unit] = size;
 	return 0;
 }
 
-/* A new instance of the object: with --filter, its bytes with the filter's code. */
-static struct ksnoop_bpf *instance_open(struct attacher *a)
+/*
+ * A new instance of UNIT's object (units.h): with --filter, its bytes
+ * with the filter's code in.
+ */
+static struct ksnoop_bpf *instance_open(struct attacher *a, int unit)
 {
 	struct ksnoop_bpf *skel;
+	const void *elf;
+	size_t size;
 	int err;
 
-	if (!a->filter)
-		return ksnoop_bpf__open();
-	if (!a->filter_elf) {
-		err = filter_object(a);
+	if (a->filter && !a->filter_elf[unit]) {
+		err = filter_object(a, unit);
 		if (err) {
 			errno = -err;
 			return NULL;
 		}
 	}
-	skel = calloc(1, sizeof(*skel));
-	if (!skel) {
-		errno = ENOMEM;
+	elf = a->filter ? a->filter_elf[unit] : units__elf(unit, &size);
+	if (a->filter)
+		size = a->filter_elf_size[unit];
+	skel = units__skeleton(unit, elf, size);
+	if (!skel)
 		return NULL;
-	}
-	err = ksnoop_bpf__create_skeleton(skel);
-	if (!err) {
-		skel->skeleton->data = a->filter_elf;
-		skel->skeleton->data_sz = a->filter_elf_size;
-		err = bpf_object__open_skeleton(skel->skeleton, NULL);
-	}
+	err = bpf_object__open_skeleton(skel->skeleton, NULL);
 	if (err) {
 		ksnoop_bpf__destroy(skel);
 		errno = -err;
@@ -785,7 +801,7 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 	}
 	a->skels = skels;
 
-	skel = instance_open(a);
+	skel = instance_open(a, units__of(kind, uses_session(plan, kind, multi)));
 	if (!skel) {
 		attach_fail(e, -errno, "open the BPF object for", target);
 		return NULL;
@@ -847,7 +863,7 @@ static struct ksnoop_bpf *load_group_instance(struct attacher *a, const struct c
 		a->sessions_fd = bpf_map__fd(skel->maps.sessions);
 		a->tree_buf_fd = bpf_map__fd(skel->maps.tree_buf);
 	}
-	if (bpf_program__autoload(skel->progs.ksnoop_tree_exit)) {
+	if (loads(skel->progs.ksnoop_tree_exit)) {
 		skel->links.ksnoop_tree_exit = bpf_program__attach(skel->progs.ksnoop_tree_exit);
 		if (!skel->links.ksnoop_tree_exit) {
 			err = -errno;
@@ -1481,7 +1497,7 @@ static int attach_multi(struct attacher *a, const struct capture_plan *plan,
 			    .cnt = n, .retprobe = side == KSNOOP_RETURN);
 		struct bpf_link *link;
 
-		if (bpf_program__autoload(skel->progs.ksnoop_ksession))
+		if (loads(skel->progs.ksnoop_ksession))
 			break;
 		if (!side_attached(&plan->bpf, side))
 			continue;
@@ -1760,7 +1776,7 @@ static int attach_ufunc_multi(struct attacher *a, struct ksnoop_bpf *skel,
 {
 	int side, err = 0;
 
-	if (bpf_program__autoload(skel->progs.ksnoop_usession)) {
+	if (loads(skel->progs.ksnoop_usession)) {
 		err = attach_usession(a, skel, path, offs, cookies, n, pid);
 		return err ? ks_fail(e, err, "uprobe.session: %s", strerror(-err)) : 0;
 	}
@@ -1849,7 +1865,7 @@ static int attach_ufunc_group(struct attacher *a, const struct capture_plan *pla
 	err = skel ? attach_ufunc_multi(a, skel, plan, path, offs, cookies, n, pid, e) : -1;
 	if (!err) {
 		log_info("%s: one program, %s", label,
-			 bpf_program__autoload(skel->progs.ksnoop_usession) ? "uprobe.session" : "uprobe.multi");
+			 loads(skel->progs.ksnoop_usession) ? "uprobe.session" : "uprobe.multi");
 		free(cookies);
 		return 0;
 	}
