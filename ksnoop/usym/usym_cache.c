@@ -155,6 +155,11 @@ static void set_stage(struct usym_cache *c, __u32 stage, __u32 pid, __u64 dev, _
  * or has exited and is not reaped yet: a zombie's stat keeps its start
  * time but says 0 for code and stack, which is no other program (an
  * exec, to proc_map()) but no program at all, and its maps are empty.
+ * All 0 too in the middle of an exec: the new program's stack is set up
+ * before its code is mapped and start_code set (load_elf_binary()), and
+ * an ident of code 0 taken there would be a program of its own, a second
+ * exec that dropped the maps carried from before the first (live/34-ustack,
+ * execd, at load 7).
  */
 static void proc_ident(struct usym_cache *c, __u32 pid, struct usym_ident *id)
 {
@@ -178,7 +183,7 @@ static void proc_ident(struct usym_cache *c, __u32 pid, struct usym_ident *id)
 	for (i = 0; p && i < 20; i++)
 		p = strchr(p + 1, ' ');
 	n = p ? sscanf(p, " %llu %*s %*s %*s %llu %*s %llu", &t, &code, &stack) : 0;
-	if (n < 1 || (n == 3 && !code && !stack))
+	if (n < 1 || (n == 3 && !code))
 		return;
 	*id = (struct usym_ident){ t, code, stack };
 }
@@ -347,6 +352,19 @@ static void make_room(struct usym_cache *c, size_t new)
 	}
 }
 
+/*
+ * Whether PID is still the program ID said (after its maps were read: an
+ * exec between the two reads would put one program's maps under the
+ * other's ident).  A process gone or exiting since is: what was read is.
+ */
+static bool still_ident(struct usym_cache *c, __u32 pid, const struct usym_ident *id)
+{
+	struct usym_ident now;
+
+	proc_ident(c, pid, &now);
+	return !now.start_time || !id->start_time || same_ident(&now, id);
+}
+
 /* P (PID's slot, maybe of another process before) read anew. */
 static void refresh_proc(struct usym_cache *c, struct usym_proc *p, __u32 pid,
 			 const struct usym_ident *id, __u64 now)
@@ -358,7 +376,7 @@ static void refresh_proc(struct usym_cache *c, struct usym_proc *p, __u32 pid,
 	 * Gone, a zombie (no start time from proc_ident(): its maps would
 	 * read empty) or unreadable: what was read while it lived stays.
 	 */
-	if ((p->pid == pid && !id->start_time) || read_maps(c, pid, &fresh) ||
+	if ((p->pid == pid && !id->start_time) || read_maps(c, pid, &fresh) || !still_ident(c, pid, id) ||
 	    (p->pid == pid && carry_maps(&fresh, p, execd))) {
 		free(fresh.maps);
 		free(fresh.paths);

@@ -486,6 +486,40 @@ static void test_exec_then_zombie(void **state)
 	usym__free(u);
 }
 
+/*
+ * An exec read half way: the new program's stack is set up before its
+ * code is mapped (load_elf_binary()), and a stat read there says code 0
+ * with a stack.  That is no program of its own: a second exec after it
+ * would drop the maps carried from before the first (live/34-ustack's
+ * execd case at load 7: 1 of 6 frames named).
+ */
+static void test_exec_half_way(void **state)
+{
+	uintptr_t at = (uintptr_t)usym_target + 3;
+	char line[PATH_MAX + 256], buf[PATH_MAX + 128], want[PATH_MAX + 128];
+	unsigned long long s;
+	struct usym *u = exec_case(at, line, want, &s);
+
+	write_proc(4247, "maps", line);
+	write_stat_exec(4247, 100, s);
+	usym__remember(u, 4247);
+	/* In the exec: code 0, a stack, only the stack mapped. */
+	write_proc(4247, "maps", "7ffc0000-7ffd0000 rw-p 00000000 00:00 0 [stack]\n");
+	write_proc(4247, "stat", "4247 (sh) R 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 100 4096 1 "
+		   "18446744073709551615 0 0 2147287040 0\n");
+	assert_int_equal(usym__symbolize(u, 4247, at, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, want);
+	/* The exec done: another program. */
+	write_proc(4247, "maps", "1000-2000 r-xp 00000000 00:00 0 \n");
+	write_stat_exec(4247, 100, 0x1000);
+	assert_int_equal(usym__symbolize(u, 4247, 0x1010, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "0x1010");
+	assert_int_equal(usym__symbolize(u, 4247, at, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, want);
+	usym__free(u);
+	remove_proc(4247);
+}
+
 #define MANY_PROCS	100
 #define MANY_MAPS	2000
 
@@ -766,6 +800,7 @@ int main(void)
 		cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_exec_after_remember),
 		cmocka_unit_test(test_exec_then_zombie),
+		cmocka_unit_test(test_exec_half_way),
 		cmocka_unit_test(test_many_processes),
 		cmocka_unit_test(test_stuck_child),
 		cmocka_unit_test(test_paths_not_followed),
