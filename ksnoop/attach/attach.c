@@ -581,11 +581,13 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_program__set_expected_attach_type(uprobe_prog(skel, plan, KSNOOP_RETURN),
 								   ATTACH_UPROBE_MULTI);
 	}
-	if (kind == ATTACH_FENTRY) {
+	/* Only the unit's programs are there (units.h): fsession's, or the pair. */
+	if (kind == ATTACH_FENTRY && !session) {
 		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fentry, 0, target);
 		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fexit, 0, target);
-		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fsession, 0, target);
 	}
+	if (kind == ATTACH_FENTRY && session)
+		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fsession, 0, target);
 	/* fsession: an "fentry" program of fsession's type; libbpf's attach links it by that type. */
 	if (kind == ATTACH_FENTRY && session)
 		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_fsession,
