@@ -408,6 +408,21 @@ static struct usym *exec_case(uintptr_t at, char *line, char *want, unsigned lon
 	return u;
 }
 
+/* PID has exec'd another program (its code at 0x1000). */
+static void became_other(int pid)
+{
+	write_proc(pid, "maps", "1000-2000 r-xp 00000000 00:00 0 \n");
+	write_stat_exec(pid, 100, 0x1000);
+}
+
+/* PID runs this program (its maps LINE, code at START), read at attach. */
+static void remembered(struct usym *u, int pid, const char *line, unsigned long long start)
+{
+	write_proc(pid, "maps", line);
+	write_stat_exec(pid, 100, start);
+	usym__remember(u, pid);
+}
+
 /*
  * Maps read before the process execs (usym__remember at attach, -p of a
  * shell that becomes the traced program: live/45-apps' PostgreSQL) are
@@ -461,12 +476,9 @@ static void test_exec_then_zombie(void **state)
 	unsigned long long s;
 	struct usym *u = exec_case(at, line, want, &s);
 
-	write_proc(4246, "maps", line);
-	write_stat_exec(4246, 100, s);
-	usym__remember(u, 4246);
+	remembered(u, 4246, line, s);
 	/* The exec: another program. */
-	write_proc(4246, "maps", "1000-2000 r-xp 00000000 00:00 0 \n");
-	write_stat_exec(4246, 100, 0x1000);
+	became_other(4246);
 	assert_int_equal(usym__symbolize(u, 4246, at, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, want);
 	/* Exited, not reaped: the same start time, code and stack 0, no maps. */
@@ -500,9 +512,7 @@ static void test_exec_half_way(void **state)
 	unsigned long long s;
 	struct usym *u = exec_case(at, line, want, &s);
 
-	write_proc(4247, "maps", line);
-	write_stat_exec(4247, 100, s);
-	usym__remember(u, 4247);
+	remembered(u, 4247, line, s);
 	/* In the exec: code 0, a stack, only the stack mapped. */
 	write_proc(4247, "maps", "7ffc0000-7ffd0000 rw-p 00000000 00:00 0 [stack]\n");
 	write_proc(4247, "stat", "4247 (sh) R 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 100 4096 1 "
@@ -510,8 +520,7 @@ static void test_exec_half_way(void **state)
 	assert_int_equal(usym__symbolize(u, 4247, at, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, want);
 	/* The exec done: another program. */
-	write_proc(4247, "maps", "1000-2000 r-xp 00000000 00:00 0 \n");
-	write_stat_exec(4247, 100, 0x1000);
+	became_other(4247);
 	assert_int_equal(usym__symbolize(u, 4247, 0x1010, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "0x1010");
 	assert_int_equal(usym__symbolize(u, 4247, at, buf, sizeof(buf)), 0);
