@@ -423,6 +423,25 @@ static void remembered(struct usym *u, int pid, const char *line, unsigned long 
 	usym__remember(u, pid);
 }
 
+/* An exec case: this program's address AT, named WANT, in U. */
+struct exec_fix {
+	uintptr_t at;
+	char line[PATH_MAX + 256], buf[PATH_MAX + 128], want[PATH_MAX + 128];
+	unsigned long long start;
+	struct usym *u;
+};
+
+/* A new exec case whose PID runs this program, read at attach. */
+static struct exec_fix *exec_start(int pid)
+{
+	static struct exec_fix f;
+
+	f.at = (uintptr_t)usym_target + 3;
+	f.u = exec_case(f.at, f.line, f.want, &f.start);
+	remembered(f.u, pid, f.line, f.start);
+	return &f;
+}
+
 /*
  * Maps read before the process execs (usym__remember at attach, -p of a
  * shell that becomes the traced program: live/45-apps' PostgreSQL) are
@@ -471,31 +490,27 @@ static void test_exec_after_remember(void **state)
  */
 static void test_exec_then_zombie(void **state)
 {
-	uintptr_t at = (uintptr_t)usym_target + 3;
-	char line[PATH_MAX + 256], buf[PATH_MAX + 128], want[PATH_MAX + 128];
-	unsigned long long s;
-	struct usym *u = exec_case(at, line, want, &s);
+	struct exec_fix *f = exec_start(4246);
 
-	remembered(u, 4246, line, s);
 	/* The exec: another program. */
 	became_other(4246);
-	assert_int_equal(usym__symbolize(u, 4246, at, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, want);
+	assert_int_equal(usym__symbolize(f->u, 4246, f->at, f->buf, sizeof(f->buf)), 0);
+	assert_string_equal(f->buf, f->want);
 	/* Exited, not reaped: the same start time, code and stack 0, no maps. */
 	write_proc(4246, "maps", "");
 	write_proc(4246, "stat", "4246 (cat) Z 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 100 0 0 "
 		   "18446744073709551615 0 0 0 0\n");
-	assert_int_equal(usym__symbolize(u, 4246, at, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, want);
-	assert_int_equal(usym__symbolize(u, 4246, at + 1, buf, sizeof(buf)), 0);
-	snprintf(want, sizeof(want), "usym_target+0x4 (%s)", exe);
-	assert_string_equal(buf, want);
+	assert_int_equal(usym__symbolize(f->u, 4246, f->at, f->buf, sizeof(f->buf)), 0);
+	assert_string_equal(f->buf, f->want);
+	assert_int_equal(usym__symbolize(f->u, 4246, f->at + 1, f->buf, sizeof(f->buf)), 0);
+	snprintf(f->want, sizeof(f->want), "usym_target+0x4 (%s)", exe);
+	assert_string_equal(f->buf, f->want);
 	/* Reaped: gone, what was read still names it. */
 	remove_proc(4246);
-	assert_int_equal(usym__symbolize(u, 4246, at, buf, sizeof(buf)), 0);
-	snprintf(want, sizeof(want), "usym_target+0x3 (%s)", exe);
-	assert_string_equal(buf, want);
-	usym__free(u);
+	assert_int_equal(usym__symbolize(f->u, 4246, f->at, f->buf, sizeof(f->buf)), 0);
+	snprintf(f->want, sizeof(f->want), "usym_target+0x3 (%s)", exe);
+	assert_string_equal(f->buf, f->want);
+	usym__free(f->u);
 }
 
 /*
@@ -507,25 +522,21 @@ static void test_exec_then_zombie(void **state)
  */
 static void test_exec_half_way(void **state)
 {
-	uintptr_t at = (uintptr_t)usym_target + 3;
-	char line[PATH_MAX + 256], buf[PATH_MAX + 128], want[PATH_MAX + 128];
-	unsigned long long s;
-	struct usym *u = exec_case(at, line, want, &s);
+	struct exec_fix *f = exec_start(4247);
 
-	remembered(u, 4247, line, s);
 	/* In the exec: code 0, a stack, only the stack mapped. */
 	write_proc(4247, "maps", "7ffc0000-7ffd0000 rw-p 00000000 00:00 0 [stack]\n");
 	write_proc(4247, "stat", "4247 (sh) R 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 100 4096 1 "
 		   "18446744073709551615 0 0 2147287040 0\n");
-	assert_int_equal(usym__symbolize(u, 4247, at, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, want);
+	assert_int_equal(usym__symbolize(f->u, 4247, f->at, f->buf, sizeof(f->buf)), 0);
+	assert_string_equal(f->buf, f->want);
 	/* The exec done: another program. */
 	became_other(4247);
-	assert_int_equal(usym__symbolize(u, 4247, 0x1010, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "0x1010");
-	assert_int_equal(usym__symbolize(u, 4247, at, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, want);
-	usym__free(u);
+	assert_int_equal(usym__symbolize(f->u, 4247, 0x1010, f->buf, sizeof(f->buf)), 0);
+	assert_string_equal(f->buf, "0x1010");
+	assert_int_equal(usym__symbolize(f->u, 4247, f->at, f->buf, sizeof(f->buf)), 0);
+	assert_string_equal(f->buf, f->want);
+	usym__free(f->u);
 	remove_proc(4247);
 }
 
