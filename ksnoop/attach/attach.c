@@ -507,33 +507,33 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	err = err ?: set_autoload(skel->progs.ksnoop_fsession, kind == ATTACH_FENTRY && session);
 	err = err ?: set_autoload(skel->progs.ksnoop_kprobe, kind == ATTACH_KPROBE && !session);
 	err = err ?: set_autoload(skel->progs.ksnoop_kretprobe,
-					       kind == ATTACH_KPROBE && !session);
+				  kind == ATTACH_KPROBE && !session);
 	err = err ?: set_autoload(skel->progs.ksnoop_ksession, kind == ATTACH_KPROBE && session);
 	err = err ?: set_autoload(skel->progs.ksnoop_tp, kind == ATTACH_TP);
 	err = err ?: set_autoload(skel->progs.ksnoop_usdt, kind == ATTACH_USDT);
 	err = err ?: set_autoload(skel->progs.ksnoop_uprobe,
-					       kind == ATTACH_UPROBE && !ufunc_counts_stacks(plan) && !session);
+				  kind == ATTACH_UPROBE && !ufunc_counts_stacks(plan) && !session);
 	err = err ?: set_autoload(skel->progs.ksnoop_uretprobe,
-					       kind == ATTACH_UPROBE && !ufunc_counts_stacks(plan) && !session);
+				  kind == ATTACH_UPROBE && !ufunc_counts_stacks(plan) && !session);
 	err = err ?: set_autoload(skel->progs.ksnoop_usession, kind == ATTACH_UPROBE && session);
 	err = err ?: set_autoload(skel->progs.ksnoop_uprobe_count,
-					       kind == ATTACH_UPROBE && ufunc_counts_stacks(plan));
+				  kind == ATTACH_UPROBE && ufunc_counts_stacks(plan));
 	err = err ?: set_autoload(skel->progs.ksnoop_uretprobe_count,
-					       kind == ATTACH_UPROBE && ufunc_counts_stacks(plan));
+				  kind == ATTACH_UPROBE && ufunc_counts_stacks(plan));
 	err = err ?: set_autoload(skel->progs.ksnoop_syscall_tp,
-					       kind == ATTACH_SYSCALL_TP || kind == ATTACH_SYSCALL);
+				  kind == ATTACH_SYSCALL_TP || kind == ATTACH_SYSCALL);
 	err = err ?: set_autoload(skel->progs.ksnoop_syscall_exit,
-					       kind == ATTACH_SYSCALL);
+				  kind == ATTACH_SYSCALL);
 	err = err ?: set_autoload(skel->progs.ksnoop_rawsys_enter,
-					       kind == ATTACH_SYSCALL_RAW);
+				  kind == ATTACH_SYSCALL_RAW);
 	/* Not its return's program where only entries count: one load less. */
 	err = err ?: set_autoload(skel->progs.ksnoop_rawsys_exit,
-					       kind == ATTACH_SYSCALL_RAW &&
-					       side_attached(&plan->bpf, KSNOOP_RETURN));
+				  kind == ATTACH_SYSCALL_RAW &&
+				  side_attached(&plan->bpf, KSNOOP_RETURN));
 	err = err ?: set_autoload(skel->progs.ksnoop_tree_exit,
-					       plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
+				  plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
 	err = err ?: set_autoload(skel->progs.ksnoop_tree_exec,
-					       plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
+				  plan->bpf.tree == KSNOOP_TREE_ROOT && !a->tree_exit);
 	if (kind == ATTACH_USDT && sleepable)
 		err = err ?: bpf_program__set_flags(skel->progs.ksnoop_usdt,
 						    bpf_program__flags(skel->progs.ksnoop_usdt) |
