@@ -4,7 +4,8 @@
 # Datagrams of known ports and payload ('x') on loopback, in a network
 # namespace of their own (vmprog): one received (seen queued and
 # received: the same packet twice, two comments), one to a port nobody
-# listens on (the ICMP port unreachable that answers it); under --track
+# listens on (the ICMP port unreachable that answers it), a TCP SYN;
+# under --track
 # the comments name the object; the file is whole while ksnoop runs.
 # Then the refusals (one line, exit 2).  Tracepoints, as root.
 . "$(dirname "$0")/helpers.bash"
@@ -80,6 +81,19 @@ WORKLOAD net dgram 127.0.0.1 5002 5003
 UNTIL    exit
 EXPECT   pcap_icmp_unreachable: eq 1 "$(fields "$F2" 'icmp.type == 3 && icmp.code == 3' frame.number | wc -l)"
 EXPECT   pcap_icmp_snaplen: eq '43 43,71 60' "$(fields "$F2" '' frame.len frame.cap_len | paste -sd,)"
+CASE
+
+# TCP: a connection from 5006 to a listener on 5007; its first packet
+# queued is the SYN, decoded as one (and nothing else set but SYN).
+T=pcap_tcp
+F5=$tmp/tcp.pcapng
+ks_case <<'CASE'
+NAME     pcap_tcp
+RUN      -n 1 -c "$prog" --pcap "$F5" "tp:net:net_dev_queue(skb)"
+WORKLOAD net tcp 127.0.0.1 5006 5007
+UNTIL    exit
+EXPECT   pcap_tcp_exit: exit 0
+EXPECT   pcap_tcp_syn: eq '5006 5007 1 0' "$(fields "$F5" 'tcp' tcp.srcport tcp.dstport tcp.flags.syn tcp.flags.ack | sed 's/True/1/g; s/False/0/g')"
 CASE
 
 # --track: each packet's comment names its object and story.
