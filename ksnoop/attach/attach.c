@@ -586,12 +586,12 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fentry, 0, target);
 		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fexit, 0, target);
 	}
-	if (kind == ATTACH_FENTRY && session)
-		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fsession, 0, target);
 	/* fsession: an "fentry" program of fsession's type; libbpf's attach links it by that type. */
-	if (kind == ATTACH_FENTRY && session)
+	if (kind == ATTACH_FENTRY && session) {
+		err = err ?: bpf_program__set_attach_target(skel->progs.ksnoop_fsession, 0, target);
 		err = err ?: bpf_program__set_expected_attach_type(skel->progs.ksnoop_fsession,
 								   KSNOOP_BPF_TRACE_FSESSION);
+	}
 
 	/* The stash holds whole entry records; unused, it stays tiny. */
 	if (uses_stash(&plan->bpf))
@@ -703,6 +703,8 @@ static int filter_object(struct attacher *a, int unit)
 	const void *elf = units__elf(unit, &size);
 	__u8 *copy, *p;
 
+	if (!elf)
+		return -errno;
 	copy = malloc(size);
 	if (!copy)
 		return -ENOMEM;
@@ -739,16 +741,19 @@ static struct ksnoop_bpf *instance_open(struct attacher *a, int unit)
 	size_t size;
 	int err;
 
-	if (a->filter && !a->filter_elf[unit]) {
-		err = filter_object(a, unit);
+	if (!a->filter) {
+		elf = units__elf(unit, &size);
+		if (!elf)
+			return NULL;
+	} else {
+		err = a->filter_elf[unit] ? 0 : filter_object(a, unit);
 		if (err) {
 			errno = -err;
 			return NULL;
 		}
-	}
-	elf = a->filter ? a->filter_elf[unit] : units__elf(unit, &size);
-	if (a->filter)
+		elf = a->filter_elf[unit];
 		size = a->filter_elf_size[unit];
+	}
 	skel = units__skeleton(unit, elf, size);
 	if (!skel)
 		return NULL;

@@ -20,17 +20,26 @@
 /* More than any unit has (uprobe's four, --tree's two). */
 #define UNIT_PROGS_MAX 8
 
-struct unit_progs {
-	int n;			/* 0: not asked yet */
+/* What ksnoop knows of a unit, from its own generated skeleton, once read. */
+struct unit {
+	int n;			/* its programs; 0: not read yet */
 	const char *names[UNIT_PROGS_MAX];
+	const void *elf;	/* its object's bytes, embedded */
+	size_t size;
 };
 
+/* The I-th program of skeleton S (its entries are S->prog_skel_sz bytes apart). */
+static struct bpf_prog_skeleton *skel_prog(const struct bpf_object_skeleton *s, int i)
+{
+	return (void *)((char *)s->progs + (size_t)i * s->prog_skel_sz);
+}
+
 /*
- * NAME's program names, from its own skeleton (string literals of the
- * generated header: they outlive it), and its bytes.
+ * NAME's program names and bytes into U, from a skeleton of NAME made and
+ * destroyed here: both are the generated header's constants, they outlive it.
  */
 #define UNIT_OF(NAME)								\
-	static int NAME##_progs(struct unit_progs *u)				\
+	static int NAME##_read(struct unit *u)					\
 	{									\
 		struct NAME obj = { 0 };					\
 		struct bpf_object_skeleton *s;					\
@@ -39,16 +48,13 @@ struct unit_progs {
 		if (NAME##__create_skeleton(&obj))				\
 			return -ENOMEM;						\
 		s = obj.skeleton;						\
-		u->n = 0;							\
-		for (i = 0; i < s->prog_cnt && u->n < UNIT_PROGS_MAX; i++)	\
-			u->names[u->n++] = ((struct bpf_prog_skeleton *)	\
-					    ((char *)s->progs + (size_t)i * s->prog_skel_sz))->name; \
+		for (i = 0; i < s->prog_cnt && i < UNIT_PROGS_MAX; i++)	\
+			u->names[i] = skel_prog(s, i)->name;			\
+		u->n = i;							\
+		u->elf = s->data;						\
+		u->size = s->data_sz;						\
 		bpf_object__destroy_skeleton(s);				\
 		return 0;							\
-	}									\
-	static const void *NAME##_elf(size_t *size)				\
-	{									\
-		return NAME##__elf_bytes(size);					\
 	}
 
 UNIT_OF(ksnoop_unit_fentry)
@@ -61,22 +67,32 @@ UNIT_OF(ksnoop_unit_uprobe)
 UNIT_OF(ksnoop_unit_usession)
 UNIT_OF(ksnoop_unit_syscall)
 
-static const struct {
-	int (*progs)(struct unit_progs *u);
-	const void *(*elf)(size_t *size);
-} units[KSNOOP_UNITS + 1] = {
-	[KSNOOP_UNIT_FENTRY] = { ksnoop_unit_fentry_progs, ksnoop_unit_fentry_elf },
-	[KSNOOP_UNIT_FSESSION] = { ksnoop_unit_fsession_progs, ksnoop_unit_fsession_elf },
-	[KSNOOP_UNIT_KPROBE] = { ksnoop_unit_kprobe_progs, ksnoop_unit_kprobe_elf },
-	[KSNOOP_UNIT_KSESSION] = { ksnoop_unit_ksession_progs, ksnoop_unit_ksession_elf },
-	[KSNOOP_UNIT_TP] = { ksnoop_unit_tp_progs, ksnoop_unit_tp_elf },
-	[KSNOOP_UNIT_USDT] = { ksnoop_unit_usdt_progs, ksnoop_unit_usdt_elf },
-	[KSNOOP_UNIT_UPROBE] = { ksnoop_unit_uprobe_progs, ksnoop_unit_uprobe_elf },
-	[KSNOOP_UNIT_USESSION] = { ksnoop_unit_usession_progs, ksnoop_unit_usession_elf },
-	[KSNOOP_UNIT_SYSCALL] = { ksnoop_unit_syscall_progs, ksnoop_unit_syscall_elf },
+static int (*const unit_read[KSNOOP_UNITS + 1])(struct unit *u) = {
+	[KSNOOP_UNIT_FENTRY] = ksnoop_unit_fentry_read,
+	[KSNOOP_UNIT_FSESSION] = ksnoop_unit_fsession_read,
+	[KSNOOP_UNIT_KPROBE] = ksnoop_unit_kprobe_read,
+	[KSNOOP_UNIT_KSESSION] = ksnoop_unit_ksession_read,
+	[KSNOOP_UNIT_TP] = ksnoop_unit_tp_read,
+	[KSNOOP_UNIT_USDT] = ksnoop_unit_usdt_read,
+	[KSNOOP_UNIT_UPROBE] = ksnoop_unit_uprobe_read,
+	[KSNOOP_UNIT_USESSION] = ksnoop_unit_usession_read,
+	[KSNOOP_UNIT_SYSCALL] = ksnoop_unit_syscall_read,
 };
 
-static struct unit_progs progs_of[KSNOOP_UNITS + 1];
+static struct unit units[KSNOOP_UNITS + 1];
+
+/* UNIT, read on first use; NULL with errno if its skeleton could not be made. */
+static const struct unit *unit_get(int unit)
+{
+	struct unit *u = &units[unit];
+	int err;
+
+	if (!u->n && (err = unit_read[unit](u))) {
+		errno = -err;
+		return NULL;
+	}
+	return u;
+}
 
 int units__of(enum attach_kind kind, bool session)
 {
@@ -101,10 +117,15 @@ int units__of(enum attach_kind kind, bool session)
 
 const void *units__elf(int unit, size_t *size)
 {
-	return units[unit].elf(size);
+	const struct unit *u = unit_get(unit);
+
+	if (!u)
+		return NULL;
+	*size = u->size;
+	return u->elf;
 }
 
-static bool unit_has(const struct unit_progs *u, const char *name)
+static bool unit_has(const struct unit *u, const char *name)
 {
 	int i;
 
@@ -116,18 +137,13 @@ static bool unit_has(const struct unit_progs *u, const char *name)
 
 struct ksnoop_bpf *units__skeleton(int unit, const void *elf, size_t size)
 {
-	struct unit_progs *u = &progs_of[unit];
+	const struct unit *u = unit_get(unit);
 	struct bpf_object_skeleton *s;
 	struct ksnoop_bpf *skel;
 	int i, kept = 0, err;
 
-	if (!u->n) {
-		err = units[unit].progs(u);
-		if (err) {
-			errno = -err;
-			return NULL;
-		}
-	}
+	if (!u)
+		return NULL;
 	skel = calloc(1, sizeof(*skel));
 	if (!skel) {
 		errno = ENOMEM;
@@ -142,11 +158,9 @@ struct ksnoop_bpf *units__skeleton(int unit, const void *elf, size_t size)
 	s = skel->skeleton;
 	/* The whole object's programs that UNIT has, in their order; the rest stay NULL. */
 	for (i = 0; i < s->prog_cnt; i++) {
-		struct bpf_prog_skeleton *p = (void *)((char *)s->progs + (size_t)i * s->prog_skel_sz);
-
-		if (!unit_has(u, p->name))
+		if (!unit_has(u, skel_prog(s, i)->name))
 			continue;
-		memmove((char *)s->progs + (size_t)kept * s->prog_skel_sz, p, s->prog_skel_sz);
+		memmove(skel_prog(s, kept), skel_prog(s, i), s->prog_skel_sz);
 		kept++;
 	}
 	s->prog_cnt = kept;

@@ -25,7 +25,7 @@ struct ksnoop_bpf;
 /* The unit (KSNOOP_UNIT_*) whose programs attach KIND, in SESSION's program or not. */
 int units__of(enum attach_kind kind, bool session);
 
-/* UNIT's object as embedded: its bytes, their number in *SIZE. */
+/* UNIT's object as embedded: its bytes, their number in *SIZE (NULL with errno: none). */
 const void *units__elf(int unit, size_t *size);
 
 /*

@@ -597,12 +597,16 @@ _KS_EXPECT_
 	else
 		START_WAIT=$_ksc_wait KS_WAIT=$_ksc_exit
 		# Exited before it said "tracing", or stalled: which, in the reason.
-		_ksc_why="did not attach within ${_ksc_limit:-$START_WAIT} s of no progress"
-		kill -0 "$KPID" 2>/dev/null || _ksc_why="exited before it attached"
+		_ksc_exited=
+		kill -0 "$KPID" 2>/dev/null || _ksc_exited=1
 		# Not started yet, or still waiting: none of it may outlive the case.
 		kill -9 "$KPID" 2>/dev/null
 		wait_exit 1
-		[ "$_ksc_why" = "exited before it attached" ] && _ksc_why="$_ksc_why (status $RC)"
+		if [ -n "$_ksc_exited" ]; then
+			_ksc_why="exited before it attached (status $RC)"
+		else
+			_ksc_why="did not attach within ${_ksc_limit:-$START_WAIT} s of no progress"
+		fi
 		ks_after_run
 		eval "$_ksc_work"
 		fail "$_ksc_name" "$_ksc_why: $KCMDLINE
