@@ -444,6 +444,13 @@ $(BUILD)/vm/vmprog: tests/vm/vmprog.c | $(BUILD)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARNINGS) -static -pthread $< -o $@
 
+# cases.sh's waits, blocked in the kernel (tests/lib/kswait.c): natively
+# and in the guests, so static.
+VM_BINS += $(BUILD)/vm/kswait
+$(BUILD)/vm/kswait: tests/lib/kswait.c | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARNINGS) -static $< -o $@
+
 # The verifier asked whether kprobe-type programs get a private stack:
 # what -v must say about uprobe programs (live/46-ufunc-session.sh and,
 # in the x86-64 guests, vm/91-ufunc-session.sh); static, for both.
@@ -486,7 +493,7 @@ CHECK_BINS := $(TEST_BINS) $(FUZZ_BINS)
 ARM64_BUILD := $(BUILD)-arm64
 ARM64_MAKE  = $(MAKE) --no-print-directory ARCH=arm64 BUILD=$(ARM64_BUILD) \
 	      LIBBPF_DIR=$(ARM64_BUILD)/libbpf-$(LIBBPF_VERSION) APT_DIR=$(APT_DIR)
-ARM64_TEST_BINS = $(addprefix $(BUILD)/,ksnoop vm/vmprog usdt/usdt_edge usdt/syscall_prog usdt/usdt_sites uprog/uvars)
+ARM64_TEST_BINS = $(addprefix $(BUILD)/,ksnoop vm/vmprog vm/kswait usdt/usdt_edge usdt/syscall_prog usdt/usdt_sites uprog/uvars)
 arm64-test-bins: $(ARM64_TEST_BINS)
 
 # make check builds on every core unless told how (-j given): serial, a

@@ -11,7 +11,7 @@
 #                          that gives each run its sanitizer logs)
 #   start OUT ERR ARGS...  spawn `ksnoop -v ARGS`, wait until it has
 #                          attached (given up after START_WAIT s without
-#                          progress, _ks_stalled); sets KPID, and PROGS,
+#                          progress, kswait); sets KPID, and PROGS,
 #                          LINKS and MAPS (the ids it holds then)
 #   read_held              set PROGS, LINKS and MAPS to the ids KPID holds now
 #   wait_exit SECONDS      wait for KPID to exit (killed after SECONDS
@@ -153,14 +153,17 @@ START_WAIT=${START_WAIT:-10}
 KS_WAIT=${KS_WAIT:-10}
 STOP_DELAY=${STOP_DELAY:-0.3}
 
-held_ids() {
-	grep -h "^$2_id:" /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | tr '\n' ' '
-}
+held_ids() { "$KSWAIT" held "$1" "$2"; }
 
+# One process for the three (a pipeline of four each, before).  $(...)
+# drops the empty lines at the end: those reads meet the end, and their
+# variables stay empty.
 read_held() {
-	PROGS=$(held_ids "$KPID" prog)
-	LINKS=$(held_ids "$KPID" link)
-	MAPS=$(held_ids "$KPID" map)
+	PROGS="" LINKS="" MAPS=""
+	{ read -r PROGS; read -r LINKS; read -r MAPS; } <<EOF
+$("$KSWAIT" held "$KPID")
+EOF
+	return 0
 }
 
 left_ids() {
@@ -263,15 +266,7 @@ record() {
 }
 events() { record event "$@"; }
 
-wait_lines() {
-	_ksw_i=0
-	while [ $_ksw_i -lt $((${3:-$KS_WAIT} * 10)) ]; do
-		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
-		sleep 0.1
-		_ksw_i=$((_ksw_i + 1))
-	done
-	return 1
-}
+wait_lines() { "$KSWAIT" lines "$1" "$2" "${3:-$KS_WAIT}"; }
 
 spawn() {
 	_ksp_out=$1 _ksp_err=$2
@@ -281,36 +276,16 @@ spawn() {
 	KPID=$!
 }
 
-# _ks_progress PID FILE: what changes while PID works: its CPU time and
-# page faults (/proc/PID/stat) and FILE's size.  A starved machine (a
-# loaded host, a guest under TCG whose vCPU waits its turn) slows a
-# ksnoop down without stopping it; a hung one changes none of them.
-_ks_progress() {
-	_ksg_stat=""
-	# The shell says why a redirection failed (PID gone) before the
-	# command's own 2>/dev/null applies: the group's applies first.
-	{ read -r _ksg_stat <"/proc/$1/stat"; } 2>/dev/null
-	_ksg_size=$(wc -c <"$2" 2>/dev/null)
-	# Past "(comm) ": field 3 (state) is $1, so minflt is $8, utime $12, stime $13.
-	set -- ${_ksg_stat##*) }
-	echo "${8:-} ${12:-} ${13:-} $_ksg_size"
-}
-
-# _ks_stalled LIMIT: after a 0.1 s step, whether KPID has shown no
-# progress for LIMIT seconds, or spent 10 times LIMIT in all (a ksnoop
-# that spins).  The limits count steps, not the clock: a guest that got
-# no CPU for a while has not waited.  _ks_steps and _ks_idle start at 0.
-_ks_stalled() {
-	sleep 0.1
-	_ks_steps=$((_ks_steps + 1))
-	_ksz_now=$(_ks_progress "$KPID" "$_ks_watch")
-	if [ "$_ksz_now" = "${_ks_seen:-}" ]; then
-		_ks_idle=$((_ks_idle + 1))
-	else
-		_ks_idle=0 _ks_seen=$_ksz_now
-	fi
-	[ $_ks_idle -ge $(($1 * 10)) ] || [ $_ks_steps -ge $(($1 * 100)) ]
-}
+# The waits below are kswait's (tests/lib/kswait.c): blocked in the
+# kernel until the file is written or KPID exits, given up when KPID has
+# shown no progress (its page faults and CPU time, and the file's size)
+# for LIMIT seconds, or spent 10 times LIMIT in all (a ksnoop that spins).
+# The limits count steps of 0.1 s, not the clock: a guest that got no CPU
+# for a while has not waited.  A loop of grep, wc and sleep here cost a
+# guest ~0.13 s of its CPU a step, as much as the ksnoop it waited for.
+KSWAIT=${KSWAIT:-kswait}
+command -v "$KSWAIT" >/dev/null 2>&1 ||
+	fail harness_kswait "no $KSWAIT: cases.sh waits with it (make test-bins: build/vm/kswait; a guest needs --bin build/vm/kswait)"
 
 start() {
 	_kst_out=$1 _kst_err=$2
@@ -323,26 +298,15 @@ start() {
 	: >"$_kst_err"
 	spawn "$_kst_out" "$_kst_err" -v "$@"
 	PROGS="" LINKS="" MAPS=""
-	_ks_steps=0 _ks_idle=0 _ks_seen="" _ks_watch=$_kst_err
-	while :; do
-		if grep -q "tracing .* target" "$_kst_err" 2>/dev/null; then
-			read_held
-			return 0
-		fi
-		# Exited already (a quick -n)? It may have attached first.
-		if ! kill -0 "$KPID" 2>/dev/null; then
-			grep -q "tracing .* target" "$_kst_err" 2>/dev/null
-			return
-		fi
-		_ks_stalled "$START_WAIT" && return 1
-	done
+	# Attached once it said so, alive or (a quick -n) exited since; not
+	# if it exited without saying so, or stalled.
+	"$KSWAIT" match "$KPID" "$_kst_err" "$START_WAIT" 'tracing .* target' || return 1
+	read_held
 }
 
 # The shell's "Killed" notice for the job goes nowhere.
 wait_exit() {
-	_ks_steps=0 _ks_idle=0 _ks_seen="" _ks_watch=${_kst_err:-/dev/null}
-	while kill -0 "$KPID" 2>/dev/null && ! _ks_stalled "$1"; do :; done
-	if kill -0 "$KPID" 2>/dev/null; then
+	if ! "$KSWAIT" exit "$KPID" "${_kst_err:-/dev/null}" "$1"; then
 		{ kill -9 "$KPID"; wait "$KPID"; } 2>/dev/null
 		RC=timeout
 	else
@@ -377,8 +341,9 @@ _ks_words() {
 	eval "$_ksv_var=\${1:-}"
 }
 
-# _ks_has ERE FILE: y when a line of FILE matches ERE, else n.
-_ks_has() { if grep -Eq -- "$1" "$2"; then echo y; else echo n; fi; }
+# _ks_has ERE FILE YES NO: _ksx_ok is YES when a line of FILE matches ERE,
+# else NO (set, not printed: no subshell).
+_ks_has() { if grep -Eq -- "$1" "$2"; then _ksx_ok=$3; else _ksx_ok=$4; fi; }
 
 # _ks_expect CASE LINE: judge one EXPECT line; a failure shows ksnoop's
 # stderr.
@@ -391,9 +356,9 @@ _ks_expect() {
 	[ $# -gt 0 ] && shift
 	case $_ksx_check in
 	count) count_is "$_ksx_name" "$1" "$2" "$OUT" "$ERR"; return 0 ;;
-	match) _ksx_ok=$(_ks_has "$1" "$OUT") ;;
-	no_match) _ksx_ok=$(_ks_has "$1" "$OUT" | tr yn ny) ;;
-	stderr) _ksx_ok=$(_ks_has "$1" "$ERR") ;;
+	match) _ks_has "$1" "$OUT" y n ;;
+	no_match) _ks_has "$1" "$OUT" n y ;;
+	stderr) _ks_has "$1" "$ERR" y n ;;
 	eq) [ "$1" = "$2" ] && _ksx_ok=y || _ksx_ok="expected: '$1'
 actual:   '$2'" ;;
 	text) has_line "$1" "$2" && _ksx_ok=y || _ksx_ok="no line matches /$1/ in:
@@ -420,7 +385,7 @@ $(cat "$ERR")" ;;
 
 # _ks_kernel_at_least X.Y: whether uname -r is X.Y or later.
 _ks_kernel_at_least() {
-	_ksk_r=$(uname -r)
+	_ksk_r=${_ksk_r:-$(uname -r)}
 	_ksk_maj=${_ksk_r%%.*} _ksk_min=${_ksk_r#*.}
 	_ksk_min=${_ksk_min%%[!0-9]*}
 	[ $((${_ksk_maj:-0} * 1000 + ${_ksk_min:-0})) -ge $((${1%%.*} * 1000 + ${1#*.})) ]
@@ -436,9 +401,12 @@ _ks_feature() {
 		_ks_feat_for=x${KSNOOP_FEATURES-}
 	fi
 	case $1 in kprobe) set -- kprobes ;; esac
-	_ksf=unknown
-	has_line "[:,] $1 no([,;]| \\()" "$_ks_feat_line" && _ksf=no
-	has_line "[:,] $1 yes([,;]| \\()" "$_ks_feat_line" && _ksf=yes
+	# ", NAME yes," or "; " or " (why)" after it: a pattern, not a grep.
+	case $_ks_feat_line in
+	*[:,]" $1 yes"[,\;]* | *[:,]" $1 yes ("*) _ksf=yes ;;
+	*[:,]" $1 no"[,\;]* | *[:,]" $1 no ("*) _ksf=no ;;
+	*) _ksf=unknown ;;
+	esac
 	return 0
 }
 

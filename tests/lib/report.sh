@@ -42,12 +42,17 @@ if { true >&7; } 2>/dev/null; then _ksr_fd=7; else _ksr_fd=1; fi
 # Most output shown for one failure; the rest is cut, keeping the end.
 _KSR_DETAIL_LINES=80
 
-_ksr_name() { printf '%s' "$1" | tr -s ' \t\n' '___'; }
-
-# _ksr_result KIND NAME [DETAIL...]
+# _ksr_result KIND NAME [DETAIL...]: NAME's runs of blanks become one '_'
+# each.  Most names have none, and take no process: a result is written
+# thousands of times a run, and a fork in a guest under TCG costs tens of
+# ms of its CPU.
 _ksr_result() {
 	_ksr_kind=$1
-	_ksr_sub=$(_ksr_name "${2:-unnamed}")
+	_ksr_sub=${2:-unnamed}
+	case $_ksr_sub in
+	*[' 	
+']*) _ksr_sub=$(printf '%s' "$_ksr_sub" | tr -s ' \t\n' '___') ;;
+	esac
 	if [ $# -ge 2 ]; then shift 2; else shift $#; fi
 	[ -n "${KSNOOP_VM_RESULTS:-}" ] &&
 		echo "$_ksr_kind $_ksr_sub" >>"$KSNOOP_VM_RESULTS"

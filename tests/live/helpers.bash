@@ -75,6 +75,9 @@
 # probes took 19 s, above cases.sh's 10.
 START_WAIT=${START_WAIT:-60}
 KS_WAIT=${KS_WAIT:-60}
+# cases.sh's waits (tests/lib/kswait.c), built beside vmprog for the guests.
+KSWAIT=${KSWAIT:-$(dirname "${KSNOOP_PLAIN:-${KSNOOP:-.}}")/vm/kswait}
+[ -x "$KSWAIT" ] || { echo "helpers.bash: no $KSWAIT (make test-bins)" >&2; exit 1; }
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cases.sh"
 K=${KSNOOP:?KSNOOP must name the ksnoop binary}
 KSNOOP_TIMEOUT=${KSNOOP_TIMEOUT:-30}
