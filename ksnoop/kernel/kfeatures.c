@@ -192,42 +192,60 @@ static bool probe_kprobes(void)
 }
 
 /*
- * A kernel with kprobe.multi looks the symbol up and finds none (ESRCH
- * from ftrace_lookup_symbols(); ENOENT elsewhere); one without refuses
- * the link type (EINVAL) or has no fprobe (EOPNOTSUPP).  Nothing attaches: an fprobe registered and taken down
- * again took 150 ms under emulation.  Where the kernel has the link but
- * refuses a group's anyway, that group goes a kprobe per function.
+ * The kprobe.multi link's attach with nothing to attach: ATTACH (the
+ * multi link's, or kprobe.session's) answers whether the kernel has it.
+ * First a count above the kernel's limit (MAX_KPROBE_MULTI_CNT, 1 << 20)
+ * with an address array at an address nothing is mapped at: a kernel with
+ * the link refuses the count (E2BIG) before it reads the array, one from
+ * before the limit (a fix of 6.7, in the stable kernels since) fails to
+ * read it (EFAULT); one without the link refuses the attach type first
+ * (EINVAL: 6.1's multi link takes only its own) or has no fprobe
+ * (EOPNOTSUPP).  Anything else: a symbol that no function has, which the
+ * kernel looks up in all of kallsyms and finds nowhere (ESRCH from
+ * ftrace_lookup_symbols(), ENOENT elsewhere): sure, but the walk took
+ * 200-330 ms under emulation (7.3), each of the two probes.  Nothing is
+ * attached either way: an fprobe registered and taken down again took
+ * 150 ms under emulation.  Where the kernel has the link but refuses a
+ * group's anyway, that group goes a kprobe per function.
  */
-static bool probe_kprobe_multi(void)
+#define PROBE_MULTI_CNT ((1U << 20) + 1)
+#define PROBE_UNMAPPED ((const unsigned long *)8)
+
+static bool probe_multi_link(enum bpf_prog_type type, enum bpf_attach_type attach)
 {
 	const char *syms[] = { PROBE_NO_FUNC };
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
-	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.syms = syms, .kprobe_multi.cnt = 1);
-	int err = load_and_link(BPF_PROG_TYPE_KPROBE, &opts, BPF_TRACE_KPROBE_MULTI, &lopts);
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach);
+	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.addrs = PROBE_UNMAPPED,
+		    .kprobe_multi.cnt = PROBE_MULTI_CNT);
+	int err = load_and_link(type, &opts, attach, &lopts);
 
+	if (err == -E2BIG || err == -EFAULT)
+		return true;
+	if (err == -EINVAL || err == -EOPNOTSUPP || err == -KERNEL_ENOTSUPP)
+		return false;
+	LIBBPF_OPTS_RESET(lopts, .kprobe_multi.syms = syms, .kprobe_multi.cnt = 1);
+	err = load_and_link(type, &opts, attach, &lopts);
 	return err == 0 || err == -ESRCH || err == -ENOENT;
 }
 
+static bool probe_kprobe_multi(void)
+{
+	return probe_multi_link(BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI);
+}
+
 /*
- * kprobe.session the same way: a kernel with it looks the symbol up and
- * finds none; one without refuses the attach type (EINVAL: 6.1's
- * kprobe.multi takes only its own).  The attach type is libbpf's, for
+ * kprobe.session the same way (6.10).  The attach type is libbpf's, for
  * its "kprobe.session" section: the system's uapi header (6.1) has no
  * name for it.
  */
 static bool probe_kprobe_session(void)
 {
-	const char *syms[] = { PROBE_NO_FUNC };
 	enum bpf_prog_type type;
 	enum bpf_attach_type session;
-	int err;
 
 	if (libbpf_prog_type_by_name("kprobe.session", &type, &session))
 		return false;
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = session);
-	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.syms = syms, .kprobe_multi.cnt = 1);
-	err = load_and_link(type, &opts, session, &lopts);
-	return err == 0 || err == -ESRCH || err == -ENOENT;
+	return probe_multi_link(type, session);
 }
 
 /*
