@@ -153,7 +153,7 @@ START_WAIT=${START_WAIT:-10}
 KS_WAIT=${KS_WAIT:-10}
 STOP_DELAY=${STOP_DELAY:-0.3}
 
-held_ids() { "$KSWAIT" held "$1" "$2"; }
+held_ids() { _ks_wait held "$1" "$2"; }
 
 # One process for the three (a pipeline of four each, before).  $(...)
 # drops the empty lines at the end: those reads meet the end, and their
@@ -161,7 +161,7 @@ held_ids() { "$KSWAIT" held "$1" "$2"; }
 read_held() {
 	PROGS="" LINKS="" MAPS=""
 	{ read -r PROGS; read -r LINKS; read -r MAPS; } <<EOF
-$("$KSWAIT" held "$KPID")
+$(_ks_wait held "$KPID")
 EOF
 	return 0
 }
@@ -266,7 +266,7 @@ record() {
 }
 events() { record event "$@"; }
 
-wait_lines() { "$KSWAIT" lines "$1" "$2" "${3:-$KS_WAIT}"; }
+wait_lines() { _ks_wait lines "$1" "$2" "${3:-$KS_WAIT}"; }
 
 spawn() {
 	_ksp_out=$1 _ksp_err=$2
@@ -284,8 +284,16 @@ spawn() {
 # for a while has not waited.  A loop of grep, wc and sleep here cost a
 # guest ~0.13 s of its CPU a step, as much as the ksnoop it waited for.
 KSWAIT=${KSWAIT:-kswait}
-command -v "$KSWAIT" >/dev/null 2>&1 ||
-	fail harness_kswait "no $KSWAIT: cases.sh waits with it (make test-bins: build/vm/kswait; a guest needs --bin build/vm/kswait)"
+
+# _ks_wait ARGS...: kswait ARGS, or a failure that says it is missing (a
+# script that sources this file and never waits needs no kswait).
+_ks_wait() {
+	if ! command -v "$KSWAIT" >/dev/null 2>&1; then
+		fail harness_kswait "no $KSWAIT: cases.sh waits with it (make test-bins: build/vm/kswait; a guest needs --bin build/vm/kswait)"
+		return 3
+	fi
+	"$KSWAIT" "$@"
+}
 
 start() {
 	_kst_out=$1 _kst_err=$2
@@ -300,13 +308,13 @@ start() {
 	PROGS="" LINKS="" MAPS=""
 	# Attached once it said so, alive or (a quick -n) exited since; not
 	# if it exited without saying so, or stalled.
-	"$KSWAIT" match "$KPID" "$_kst_err" "$START_WAIT" 'tracing .* target' || return 1
+	_ks_wait match "$KPID" "$_kst_err" "$START_WAIT" 'tracing .* target' || return 1
 	read_held
 }
 
 # The shell's "Killed" notice for the job goes nowhere.
 wait_exit() {
-	if ! "$KSWAIT" exit "$KPID" "${_kst_err:-/dev/null}" "$1"; then
+	if ! _ks_wait exit "$KPID" "${_kst_err:-/dev/null}" "$1"; then
 		{ kill -9 "$KPID"; wait "$KPID"; } 2>/dev/null
 		RC=timeout
 	else

@@ -35,11 +35,14 @@ same() {
 	fi
 }
 
-# The pipe cat blocks reading from, before ksnoop starts, and what lets it go.
+# The pipe cat blocks reading from, before ksnoop starts, and what lets it
+# go: "go" written to the FIFO $tmp/go (opened read-write, so the writer
+# never blocks), at most 60 s after; blocked in open(), not polled (a
+# usleep a 10 ms for the whole of ksnoop's start cost the guest seconds).
 in_flight_before() {
 	rm -f "$tmp/go"
-	( i=0; while [ ! -e "$tmp/go" ] && [ $i -lt 3000 ]; do usleep 10000; i=$((i + 1)); done
-	  printf 'x\n' ) | cat > /dev/null &
+	mkfifo "$tmp/go"
+	( timeout 60 head -c 3 "$tmp/go" >/dev/null; printf 'x\n' ) | cat > /dev/null &
 	# cat is in read() once /proc says its system call is 0 (read, x86-64).
 	i=0
 	while [ $i -lt 3000 ]; do
@@ -176,7 +179,7 @@ session_cases() {
 			REQUIRES $need
 			BEFORE   in_flight_before
 			RUN      --mode $mode -j -c cat 'vfs_read(count, return >= 0)'
-			WORKLOAD touch "$tmp/go"; i=0; while pidof cat >/dev/null && [ $i -lt 3000 ]; do usleep 10000; i=$((i + 1)); done
+			WORKLOAD echo go 1<>"$tmp/go"; i=0; while pidof cat >/dev/null && [ $i -lt 3000 ]; do usleep 10000; i=$((i + 1)); done
 			EXPECT   ${P}_in_flight_not_reported: eq 0 "$(jq_count "$OUT" '.values.return == 2')"
 			EXPECT   ${P}_in_flight_next_read: eq 1 "$(jq_count "$OUT" '.values.return == 0')"
 		CASE
