@@ -47,9 +47,11 @@ CASE
 # (about 108 of 8300).  The stash forced (KSNOOP_FEATURES): with
 # kprobe.session (6.10 on) the entries wait in each thread's own storage
 # instead, which goes with the thread (the next case) ---
-# dropped_about_108 FILE: "yes" when FILE says 100 to 8300 calls were not followed.
+# dropped_about_108 FILE: "yes" when FILE says 100 to 8300 calls were not
+# followed.  The summary may go on after it: ", 2 calls missed (...)" when
+# the kernel skipped a run (a clean clone's CI of s69, 7.3 at load 8).
 dropped_about_108() {
-	d=$(sed -n 's/.*, \([0-9]*\) calls not followed (stash full)$/\1/p' "$1")
+	d=$(sed -n 's/.*, \([0-9]*\) calls not followed (stash full).*/\1/p' "$1")
 	[ -n "$d" ] && [ "$d" -ge 100 ] && [ "$d" -le 8300 ] && echo yes || echo "no: '$d'"
 }
 export KSNOOP_FEATURES=-kprobe_session

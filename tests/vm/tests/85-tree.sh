@@ -1,5 +1,7 @@
 #!/bin/sh
-# vm-timeout: 900
+# vm-timeout: 1800
+# (281 s at load 1-4; 905 s and killed at 900 in s69's clean clone, 7.3,
+# four guests and the live tests on two cores at load 7-8.)
 # Call trees (--tree, issue #28): a session per task from the root's entry
 # to its return; inner calls recorded with depth, duration and return;
 # printed only when the root's return predicates hold; the first failing
