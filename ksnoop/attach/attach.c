@@ -47,6 +47,7 @@ struct attach_func {
 struct attacher {
 	__u32 ringbuf_bytes;
 	int ringbuf_fd;		/* from the first instance, -1 before */
+	int ahead_fd;		/* the ring buffer made ahead (ringbuf_ahead.h), or -1 */
 	int counters_fd;
 	int gate_fd;		/* open: every link attached, the run not stopped (plan.bpf.h) */
 	int counts_fd;		/* --count: calls per function (and stack) */
@@ -101,13 +102,17 @@ static double now_mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-struct attacher *attacher__new(__u32 ringbuf_bytes)
+struct attacher *attacher__new(__u32 ringbuf_bytes, int ringbuf_fd)
 {
 	struct attacher *a = calloc(1, sizeof(*a));
 
-	if (!a)
+	if (!a) {
+		if (ringbuf_fd >= 0)
+			close(ringbuf_fd);
 		return NULL;
+	}
 	a->ringbuf_bytes = ringbuf_bytes;
+	a->ahead_fd = ringbuf_fd;
 	a->start_s = now_mono();
 	a->ringbuf_fd = -1;
 	a->counters_fd = -1;
@@ -269,6 +274,8 @@ void attacher__free(struct attacher *a)
 	for (i = 0; i < a->nprog_fds; i++)
 		close(a->prog_fds[i]);
 	free(a->prog_fds);
+	if (a->ahead_fd >= 0)
+		close(a->ahead_fd);
 	free(a);
 }
 
@@ -663,6 +670,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__reuse_fd(skel->maps.gate, a->gate_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.counts, a->counts_fd);
 		err = err ?: bpf_map__reuse_fd(skel->maps.stacks, a->stacks_fd);
+	} else if (a->ahead_fd >= 0) {
+		err = err ?: bpf_map__reuse_fd(skel->maps.events, a->ahead_fd);
 	} else {
 		err = err ?: bpf_map__set_max_entries(skel->maps.events, a->ringbuf_bytes);
 	}

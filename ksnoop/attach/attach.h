@@ -15,7 +15,11 @@
 
 struct attacher;
 
-struct attacher *attacher__new(__u32 ringbuf_bytes);
+/*
+ * RINGBUF_FD: the events ring buffer, of RINGBUF_BYTES, made ahead
+ * (ringbuf_ahead.h), the attacher's from now on; -1: made at the first load.
+ */
+struct attacher *attacher__new(__u32 ringbuf_bytes, int ringbuf_fd);
 struct pfilter;
 /* --filter: the code written into every instance's object (kept, not copied). */
 void attacher__set_filter(struct attacher *a, const struct pfilter *f);

@@ -25,6 +25,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "ringbuf_ahead.h"
 #include "counts.h"
 #include "duration.h"
 #include "cli.h"
@@ -95,6 +96,8 @@ struct trace {
 	struct pcap_events *pcap;	/* --pcap: the events' packets go there too */
 	int pcap_err;		/* --pcap: the write that failed (the run's status) */
 	struct pfilter *filter;	/* --filter: compiled once (NULL: none) */
+	/* the events ring buffer, made while the kernel is read (NULL: at the load) */
+	struct ringbuf_ahead *ringbuf_ahead;
 };
 
 static __u64 now_ns(clockid_t clk)
@@ -470,7 +473,8 @@ static void say_attach_modes(const struct trace *t)
 static int attach_all(struct trace *t, struct kernel *k, struct attacher **out,
 		      struct ks_error *e)
 {
-	struct attacher *a = attacher__new(t->opts->buffer_bytes);
+	struct attacher *a = attacher__new(t->opts->buffer_bytes,
+					   ringbuf_ahead__take(t->ringbuf_ahead));
 	int err;
 
 	if (!a)
@@ -1297,6 +1301,7 @@ static int open_sources(struct trace *t, struct kernel *k, enum spec_kind kind)
 	struct ks_error e;
 	int ret;
 
+	t->ringbuf_ahead = ringbuf_ahead__start(o->buffer_bytes);
 	/* u: specs, and USDT specs' variables, are typed by the user functions' front end. */
 	for (int i = 0; i < t->nspecs && !t->ufunc; i++)
 		if ((t->specs[i].kind == SPEC_UFUNC || spec__reads_vars(&t->specs[i])) &&
@@ -1417,6 +1422,7 @@ static void trace_free(struct trace *t, struct kernel *k)
 	printer__fini(&t->printer);
 	cgroup_names__free(t->cgroups);
 	kernel__free(k);
+	ringbuf_ahead__free(t->ringbuf_ahead);
 	recfile_writer__free(t->rec);
 	free(t->filter);
 }

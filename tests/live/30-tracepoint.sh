@@ -610,3 +610,21 @@ EXPECT   own_json_exits_0: exit 0
 EXPECT   own_json_summary: eq '0 true' "$(record summary "$OUT" | jq -r '"\(.printed) \(.own_left_out > 0)"')"
 CASE
 KCMD=("$K")
+
+# --- one ring buffer, of --buffer's size, for every instance: the one
+# made on a thread while vmlinux BTF is read (ksnoop/attach/ringbuf_ahead.c)
+# is the one the programs write, not a second beside it ---
+spawn "$tmp/rb.out" "$tmp/rb.err" --buffer 65536 -p $$ 'tp:sys_enter(id)' 'tp:sys_exit(ret)'
+if wait_mark "$tmp/rb.err" 'Ctrl-C to stop'; then
+	rings=""
+	for id in $(held_ids "$KPID" map); do
+		show=$(bpftool map show id "$id" 2>&1)
+		case $show in *ringbuf*) rings="$rings $(printf '%s' "$show" | grep -o 'max_entries [0-9]*')" ;; esac
+	done
+	signal_and_wait INT 10
+	expect_eq one_ring_buffer_of_its_size " max_entries 65536" "$rings"
+	expect_eq one_ring_buffer_exits_0 0 "$RC"
+else
+	signal_and_wait INT 10
+	fail one_ring_buffer_of_its_size "never said 'Ctrl-C to stop': $(tail -3 "$tmp/rb.err")"
+fi

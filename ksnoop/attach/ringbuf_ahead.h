@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The events ring buffer, made ahead.  The kernel zeroes every page of a
+ * BPF ring buffer when the map is made: 8 MiB by default, ~1.5 ms of a
+ * single tracepoint's 13 ms from exec to attached natively, in the middle
+ * of the first instance's load.  Nothing but --buffer decides it, so a
+ * thread makes it while the main one reads vmlinux BTF and resolves the
+ * specs, and the attacher's first instance takes it (bpf_map__reuse_fd()).
+ * Where making it fails, libbpf makes it at the load as before and says
+ * why (the same errors: no privileges, no memory).
+ */
+#ifndef KSNOOP_RINGBUF_AHEAD_H
+#define KSNOOP_RINGBUF_AHEAD_H
+
+#include <linux/types.h>
+
+struct ringbuf_ahead;
+
+/* Starts making a ring buffer of BYTES; NULL: not started (made at the load). */
+struct ringbuf_ahead *ringbuf_ahead__start(__u32 bytes);
+/*
+ * The map's fd once it is made (waits for the thread), the caller's to
+ * close; -1: making it failed, or it was taken before.  NULL is fine.
+ */
+int ringbuf_ahead__take(struct ringbuf_ahead *r);
+/* Waits for the thread; a ring buffer not taken is closed.  NULL is fine. */
+void ringbuf_ahead__free(struct ringbuf_ahead *r);
+
+#endif
