@@ -5,6 +5,11 @@
 # the Ethernet frame loopback made), and under --track.  No tshark here
 # (busybox): the file's packets are counted by ksnoop (-v) and their
 # ports found in its bytes; tests/live/52-pcap.sh reads files with tshark.
+# And a type glob with --track, --filter and --pcap together: every ip_*
+# function taking an skb (not vmlinux's ~1,600 of '*(struct sk_buff *s)':
+# under TCG those take minutes to attach in each mode), the datagram
+# followed from where the filter passes to its free (the functions
+# --track adds: tp:consume_skb, kfree_skbmem...).
 . /tests/lib.sh
 
 tmp=$(mktemp -d)
@@ -67,5 +72,18 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_filter_track_exit: exit 0
 		EXPECT   ${T}_filter_track_events: count 2 ' object 0x[0-9a-f]+$'
 		EXPECT   ${T}_filter_track_len: count 2 's->len = 29'
+	CASE
+	F4=$tmp/$mode-glob.pcapng
+	ks_case <<-'CASE'
+		NAME     ${T}_glob_track_pcap
+		RUN      --mode $mode --track s --filter 'udp port 5021' --pcap $F4 'ip_*(struct sk_buff *s)'
+		WORKLOAD vmprog dgram 127.0.0.1 5020 5023
+		WORKLOAD vmprog dgram 127.0.0.1 5020 5021 recv
+		TIMEOUT  300
+		EXPECT   ${T}_glob_track_pcap_exit: exit 0
+		EXPECT   ${T}_glob_track_pcap_several: eq yes "$([ "$(ports $F4)" -ge 3 ] && echo yes)"
+		EXPECT   ${T}_glob_track_pcap_rejected: eq 0 "$(ports $F4 139c139f)"
+		EXPECT   ${T}_glob_track_pcap_functions: eq yes "$([ "$(texts $F4 | grep -o '^ip_[a-z0-9_]* comm=vmprog ' | sort -u | wc -l)" -ge 3 ] && echo yes)"
+		EXPECT   ${T}_glob_track_pcap_objects: eq "$(ports $F4)" "$(texts $F4 | grep -c ' comm=.* object=0x[0-9a-f]* story=[1-9]')"
 	CASE
 done
