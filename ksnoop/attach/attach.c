@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -170,17 +169,11 @@ static void *detach_worker(void *arg)
 static void destroy_units(struct detach_work *w)
 {
 	pthread_t th[DETACH_THREADS];
-	sigset_t all, old;
 	int i, nth = 0;
 
-	if (w->nunits > 1) {
-		sigfillset(&all);
-		pthread_sigmask(SIG_BLOCK, &all, &old);
-		for (i = 0; i < DETACH_THREADS && i < w->nunits - 1; i++)
-			if (pthread_create(&th[nth], NULL, detach_worker, w) == 0)
-				nth++;
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
+	for (i = 0; i < DETACH_THREADS && i < w->nunits - 1; i++)
+		if (stop__thread_create(&th[nth], detach_worker, w) == 0)
+			nth++;
 	detach_worker(w);
 	for (i = 0; i < nth; i++)
 		pthread_join(th[i], NULL);

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The events ring buffer made on a thread of its own (ringbuf_ahead.h says why). */
-#include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "ringbuf_ahead.h"
+#include "stop.h"
 
 struct ringbuf_ahead {
 	pthread_t thread;
@@ -28,17 +27,12 @@ static void *make_ringbuf(void *arg)
 struct ringbuf_ahead *ringbuf_ahead__start(__u32 bytes)
 {
 	struct ringbuf_ahead *r = calloc(1, sizeof(*r));
-	sigset_t all, old;
 
 	if (!r)
 		return NULL;
 	r->bytes = bytes;
 	r->fd = -1;
-	/* Signals stay the main thread's: Ctrl-C stops the run there. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	r->running = pthread_create(&r->thread, NULL, make_ringbuf, r) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	r->running = stop__thread_create(&r->thread, make_ringbuf, r) == 0;
 	if (!r->running) {
 		free(r);
 		return NULL;

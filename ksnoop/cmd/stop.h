@@ -9,6 +9,7 @@
 #ifndef KSNOOP_STOP_H
 #define KSNOOP_STOP_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 /*
@@ -25,5 +26,10 @@ bool stop__requested(void);
 bool stop__forced(void);
 /* Standard output blocking again, as it came (at exit; idempotent). */
 void stop__restore_output(void);
+/*
+ * pthread_create() of a helper thread that never takes these signals:
+ * they stay the main thread's, whose waits they must interrupt.
+ */
+int stop__thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
 
 #endif
