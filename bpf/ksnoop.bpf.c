@@ -261,7 +261,7 @@ static __always_inline int track_clone_return(void *ctx, enum word_source ws)
 		return 0;
 	fill_header(rec, KSNOOP_RETURN, &c);
 	fill_values(ctx, ws, KSNOOP_RETURN, rec, side, c.fv, words, 0);
-	submit(rec, side->rec_size);
+	submit(rec, side->rec_size, c.now);
 	return 0;
 }
 
@@ -295,7 +295,7 @@ static __always_inline int emit_entry(void *ctx, enum word_source ws,
 		}
 		stash_clear(&c->key);
 	}
-	submit(rec, side->rec_size);
+	submit(rec, side->rec_size, c->now);
 	return 0;
 }
 
@@ -397,8 +397,36 @@ static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __
 	return emit_entry(ctx, ws, side, words, &c, keyed);
 }
 
+/*
+ * A filtered-out call's short way out (KSNOOP_PLAN_PREFILTER): the first
+ * predicate tested on its argument word alone, read straight from the
+ * context, before the gate, the task filters, the zeroing of the words
+ * and the rest of the predicates.  A call it lets through is tested
+ * again, whole, by call_selected().  For the sources whose words are the
+ * context's (tracepoints, syscall events, fentry).
+ */
+static __always_inline bool prefilter_rejects(void *ctx, enum word_source ws)
+{
+	const volatile struct ksnoop_pred_plan *p = &plan.side[KSNOOP_ENTRY].preds[0];
+	__u64 words[NWORDS];
+	__u32 mask;
+
+	if (!(plan.flags & KSNOOP_PLAN_PREFILTER) ||
+	    (ws != WORDS_TP && ws != WORDS_SYSCALL && ws != WORDS_FENTRY))
+		return false;
+	mask = 1u << p->acc.slot;
+	if (ws == WORDS_FENTRY)
+		fentry_masked_words(ctx, words, mask);
+	else
+		tp_masked_words(ctx, words, mask);
+	return !pred_holds(words, p);
+}
+
+/* The gate is asked after the prefilter: a rejected call needs no answer. */
 static __always_inline int capture_entry(void *ctx, enum word_source ws)
 {
+	if (prefilter_rejects(ctx, ws) || !gate_open())
+		return 0;
 	return capture_entry_call(ctx, ws, NULL);
 }
 
@@ -440,7 +468,7 @@ static __always_inline int emit_return(void *ctx, enum word_source ws,
 	if (inner)
 		tree_rec_keep(side, c);
 	else
-		submit(rec, side->rec_size);
+		submit(rec, side->rec_size, c->now);
 	return 0;
 }
 
@@ -540,6 +568,8 @@ static __always_inline int capture_return_cookie(void *ctx, enum word_source ws,
 
 static __always_inline int capture_return(void *ctx, enum word_source ws)
 {
+	if (!gate_open())
+		return 0;
 	return capture_return_cookie(ctx, ws, NULL);
 }
 
@@ -551,8 +581,8 @@ static __always_inline bool words_of_uprobe(enum word_source ws)
 
 /*
  * The programs, one per attach type: each is the capture of its side
- * (capture_entry() or capture_return()) with where its argument words are;
- * a uprobe's on the task's stack (taskstack.bpf.h).
+ * (capture_entry() or capture_return(), which ask the gate) with where its
+ * argument words are; a uprobe's on the task's stack (taskstack.bpf.h).
  */
 #define CAPTURE_PROG(sec, name, ctx_type, words, capture)	\
 	SEC(sec)						\
@@ -560,8 +590,6 @@ static __always_inline bool words_of_uprobe(enum word_source ws)
 	{							\
 		if (words_of_uprobe(words))			\
 			task_stack_only(ctx);			\
-		if (!gate_open())				\
-			return 0;				\
 		return capture(ctx, words);			\
 	}
 

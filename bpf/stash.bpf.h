@@ -109,7 +109,7 @@ static __always_inline void emit_retried_entry(struct ksnoop_stash_key *key,
 	bpf_probe_read_kernel(rec, entry->rec_size, stashed);
 	bpf_map_delete_elem(&stash, key);
 	reread_user_faults(rec, entry, fv, KSNOOP_MAX_VALUES);
-	submit(rec, entry->rec_size);
+	submit(rec, entry->rec_size, bpf_ktime_get_ns());
 }
 
 /*

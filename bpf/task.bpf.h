@@ -9,6 +9,7 @@
 #include <linux/bpf.h>
 #include <stdbool.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 #include "ksnoop.h"
 #include "plan.bpf.h"
 #include "call.bpf.h"
@@ -35,6 +36,28 @@ static __always_inline void task_ids(__u32 *tgid, __u32 *tid)
 	*tid = (__u32)id;
 }
 
+/* The part of the kernel's task_struct task_comm() reads (CO-RE). */
+struct task_struct___ksnoop_comm {
+	char comm[KSNOOP_COMM_LEN];
+} __attribute__((preserve_access_index));
+
+/*
+ * The current task's name into DST (KSNOOP_COMM_LEN bytes, 8-aligned):
+ * two word loads through the typed task pointer.  bpf_get_current_comm()
+ * copies it with strscpy and pads with memset, 6 % of a traced
+ * tracepoint call's samples here.  The kernel keeps comm NUL-padded; a
+ * rename racing this may mix two names' bytes, which the reader treats
+ * as it treats any name (untrusted, escaped, bounded).
+ */
+static __always_inline void task_comm(void *dst)
+{
+	struct task_struct___ksnoop_comm *t = (void *)bpf_get_current_task_btf();
+	const __u64 *src = (const __u64 *)t->comm;
+
+	((__u64 *)dst)[0] = src[0];
+	((__u64 *)dst)[1] = src[1];
+}
+
 /*
  * --cgroup: the task is in the cgroup or below it when its ancestor at
  * the cgroup's level is the cgroup (a task in the cgroup itself is its
@@ -49,7 +72,7 @@ static __always_inline bool task_in_cgroup(void)
 
 static __always_inline bool task_selected(struct call *c)
 {
-	char comm[KSNOOP_COMM_LEN];
+	char comm[KSNOOP_COMM_LEN] __attribute__((aligned(8)));
 	int i;
 
 	if (plan.cgroup_id && !task_in_cgroup())
@@ -64,7 +87,7 @@ static __always_inline bool task_selected(struct call *c)
 			return false;
 	}
 	if (plan.filter_comm) {
-		bpf_get_current_comm(comm, sizeof(comm));
+		task_comm(comm);
 		for (i = 0; i < KSNOOP_COMM_LEN; i++) {
 			if (comm[i] != plan.comm[i])
 				return false;

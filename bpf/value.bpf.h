@@ -402,7 +402,7 @@ static __always_inline void fill_header(void *rec, int kind, const struct call *
 	ev->kind = kind;
 	ev->depth = c->depth;
 	ev->session = c->session;
-	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	task_comm(ev->comm);
 	ev->object = c->object;
 	ev->flags |= c->track_flags;
 	/* Without --track the object word carries the task's cgroup. */

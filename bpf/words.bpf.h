@@ -60,16 +60,21 @@ enum word_source {
  * unlike tp_btf, does not make libbpf parse vmlinux BTF a second time at
  * start-up).  Only the words the plan uses are read.
  */
-static __always_inline void fentry_words(void *ctx, __u64 *words, bool ret)
+static __always_inline void fentry_masked_words(void *ctx, __u64 *words, __u32 mask)
 {
 	int i;
 
 	for (i = 0; i < KSNOOP_MAX_ARGS; i++) {
 		if (i >= plan.nslots)
 			break;
-		if (plan.slot_mask & (1u << i))
+		if (mask & (1u << i))
 			bpf_get_func_arg(ctx, i, &words[i]);
 	}
+}
+
+static __always_inline void fentry_words(void *ctx, __u64 *words, bool ret)
+{
+	fentry_masked_words(ctx, words, plan.slot_mask);
 	if (ret)
 		bpf_get_func_ret(ctx, &words[KSNOOP_MAX_ARGS]);
 }
@@ -78,7 +83,7 @@ static __always_inline void fentry_words(void *ctx, __u64 *words, bool ret)
  * Read at constant offsets (the loop unrolls): the kernel checks at attach
  * that the furthest word read is one the tracepoint passes.
  */
-static __always_inline void tp_words(__u64 *ctx, __u64 *words)
+static __always_inline void tp_masked_words(__u64 *ctx, __u64 *words, __u32 mask)
 {
 	int i;
 
@@ -86,9 +91,14 @@ static __always_inline void tp_words(__u64 *ctx, __u64 *words)
 	for (i = 0; i < KSNOOP_MAX_ARGS; i++) {
 		if (i >= plan.nslots)
 			break;
-		if (plan.slot_mask & (1u << i))
+		if (mask & (1u << i))
 			words[i] = ctx[i];
 	}
+}
+
+static __always_inline void tp_words(__u64 *ctx, __u64 *words)
+{
+	tp_masked_words(ctx, words, plan.slot_mask);
 }
 
 /*

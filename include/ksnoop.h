@@ -556,6 +556,15 @@ enum ksnoop_plan_flags {
 	 * the run is a uprobe one (agg.bpf.h says why that matters).
 	 */
 	KSNOOP_PLAN_COUNTS_PERCPU = 1 << 13,
+	/*
+	 * The entry's first predicate tests an argument word itself (no
+	 * memory, no string) and nothing before the predicates has an effect
+	 * (no stash, entry time, --tree, --track or --pair): tracepoint and
+	 * fentry programs test it on that word alone before anything else
+	 * (prefilter_rejects()), so a filtered-out call costs little more
+	 * than a bare probe.
+	 */
+	KSNOOP_PLAN_PREFILTER = 1 << 14,
 };
 
 /*

@@ -475,6 +475,24 @@ static bool loads(const struct bpf_program *prog)
 	return prog && bpf_program__autoload(prog);
 }
 
+/*
+ * Whether the entry's first predicate may be tested before anything else
+ * (KSNOOP_PLAN_PREFILTER): a scalar from an argument, and nothing the
+ * entry does before its predicates (a stash key cleared, an entry time
+ * kept, a tree, a tracked set, a pair) matters to a call they reject.
+ */
+static bool prefilter_fits(const struct ksnoop_plan *p)
+{
+	const struct ksnoop_side_plan *e = &p->side[KSNOOP_ENTRY];
+	const struct ksnoop_pred_plan *first = &e->preds[0];
+
+	return e->enabled && e->npreds && !first->is_str && first->acc.src == KSNOOP_SRC_ARG &&
+	       !(first->acc.flags & KSNOOP_VAL_STR_LEN) &&
+	       !(e->flags & (KSNOOP_SIDE_STASH | KSNOOP_SIDE_RETRY | KSNOOP_SIDE_TIMED)) &&
+	       p->tree == KSNOOP_TREE_NONE && p->track == KSNOOP_TRACK_NONE &&
+	       p->pair == KSNOOP_PAIR_NONE;
+}
+
 static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 			      const struct capture_plan *plan, enum attach_kind kind,
 			      bool sleepable, bool multi, int usdt_sites, int nfuncs)
@@ -494,6 +512,8 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	skel->rodata->wakeup_bytes = resolver__takes_user_stack(&plan->bpf) ? 0 : a->ringbuf_bytes / 16;
 	if (sleepable)
 		skel->rodata->plan.flags |= KSNOOP_PLAN_SLEEPABLE;
+	if (prefilter_fits(&plan->bpf))
+		skel->rodata->plan.flags |= KSNOOP_PLAN_PREFILTER;
 	/* The run's choice, the same for every instance: they share the maps. */
 	if (a->counts_percpu && plan->bpf.output != KSNOOP_OUT_EVENTS) {
 		skel->rodata->plan.flags |= KSNOOP_PLAN_COUNTS_PERCPU;

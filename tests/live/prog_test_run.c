@@ -66,11 +66,14 @@ static int keep_libbpf_log(enum libbpf_print_level level, const char *fmt, va_li
 	return 0;
 }
 
+/* Before every result's name: the case whose header and values are checked again. */
+static const char *case_prefix = "";
+
 static void result(const char *kind, const char *name, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("%s %s", kind, name);
+	printf("%s %s%s", kind, case_prefix, name);
 	if (fmt) {
 		printf(": ");
 		va_start(ap, fmt);
@@ -178,6 +181,27 @@ static void make_plan(struct ksnoop_plan *p, __u32 self_tgid, __u32 filter_pid)
 	e->preds[0].is_signed = 1;
 	e->preds[0].width = 8;
 	e->preds[0].imm = PRED_IMM;
+}
+
+/*
+ * KSNOOP_PLAN_PREFILTER, as the attacher sets it for such a plan: a first
+ * predicate on a chain from slot 2 (arg2->next->val == VAL), tested
+ * before anything else; arg0's predicate second.
+ */
+static void prefilter_first(struct ksnoop_plan *p, long val)
+{
+	struct ksnoop_side_plan *e = &p->side[KSNOOP_ENTRY];
+	const __s64 chain[] = { offsetof(struct node, next), offsetof(struct node, val) };
+
+	e->preds[1] = e->preds[0];
+	memset(&e->preds[0], 0, sizeof(e->preds[0]));
+	set_access(&e->preds[0].acc, 2, sizeof(long), 0, 2, chain);
+	e->preds[0].op = KSNOOP_OP_EQ;
+	e->preds[0].is_signed = 1;
+	e->preds[0].width = sizeof(long);
+	e->preds[0].imm = val;
+	e->npreds = 2;
+	p->flags |= KSNOOP_PLAN_PREFILTER;
 }
 
 /* The ring buffer's records, copied as they come. */
@@ -380,8 +404,13 @@ static int load_and_run(const char *name, const struct ksnoop_plan *plan, __u64 
 
 		words[0] = PRED_IMM - 1;
 		err = run(*skelp, rb, words, 5, &none, &u0, &u1);
-		if (!err && plan->self_tgid == 0 && plan->filter_pid == 0)
-			check("predicate_false_no_record", none.n == 0, "%d records", none.n);
+		if (!err && plan->self_tgid == 0 && plan->filter_pid == 0) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "%s%spredicate_false_no_record",
+				 strcmp(name, "capture") ? name : "", strcmp(name, "capture") ? "_" : "");
+			check(what, none.n == 0, "%d records", none.n);
+		}
 	}
 	ring_buffer__free(rb);
 	if (err == -ENOTSUPP || err == -EOPNOTSUPP || err == -EINVAL) {
@@ -420,6 +449,31 @@ int main(void)
 	skel = NULL;
 	if (ret > 0)
 		return 0;	/* refused: said once, the rest would say it again */
+
+	/*
+	 * The first predicate tested before anything else: both hold, the
+	 * record is as without it; arg0's false (load_and_run()), none: the
+	 * whole test still runs after the first; the first false, none.
+	 */
+	make_plan(&plan, 0, 0);
+	prefilter_first(&plan, second.val);
+	if (load_and_run("prefilter", &plan, PRED_IMM, &skel, &r, &t0, &t1) == 0) {
+		check("prefilter_one_record", r.n == 1, "%d records", r.n);
+		case_prefix = "prefilter_";
+		if (r.n >= 1) {
+			check_header(&r, &plan, t0, t1);
+			check_values(&r, &plan);
+		}
+		case_prefix = "";
+	}
+	ksnoop_bpf__destroy(skel);
+	skel = NULL;
+	make_plan(&plan, 0, 0);
+	prefilter_first(&plan, second.val + 1);
+	if (load_and_run("prefilter_first_false", &plan, PRED_IMM, &skel, &r, &t0, &t1) == 0)
+		check("prefilter_first_false_no_record", r.n == 0, "%d records", r.n);
+	ksnoop_bpf__destroy(skel);
+	skel = NULL;
 
 	/* ksnoop's own calls are left out, and counted. */
 	make_plan(&plan, getpid(), 0);
