@@ -80,7 +80,7 @@ int ksym_scan(struct bpf_iter__ksym *ctx)
 	struct ksnoop_ksym_hit *hit;
 	struct ksym_head head;
 	struct ksnoop_ksym_key key = {};
-	__u32 *w, n, len, pair;
+	__u32 *w, n, len, pair, i;
 	const char *name;
 
 	if (!it)
@@ -96,9 +96,8 @@ int ksym_scan(struct bpf_iter__ksym *ctx)
 	if (!(pairs[pair / 64] & (1ULL << (pair % 64))))
 		return 0;
 	/* The name need not be 8-aligned there: copied, not loaded as words. */
-	_Static_assert(KSNOOP_KSYM_PREFIX == 16, "the prefix is two words");
-	__builtin_memcpy(&key.prefix[0], name, 8);
-	__builtin_memcpy(&key.prefix[1], name + 8, 8);
+	for (i = 0; i < KSNOOP_KSYM_PREFIX / 8; i++)
+		__builtin_memcpy(&key.prefix[i], name + 8 * i, 8);
 	/*
 	 * Its length, if under KSNOOP_KSYM_PREFIX, and the bytes past its NUL
 	 * zeroed: the kernel expands each name over the last one's, whose
@@ -110,11 +109,11 @@ int ksym_scan(struct bpf_iter__ksym *ctx)
 		key.len = KSNOOP_KSYM_LONG;
 	} else {
 		key.len = len;
-		if (len < 8) {
-			key.prefix[0] &= keep_bytes(len);
-			key.prefix[1] = 0;
-		} else {
-			key.prefix[1] &= keep_bytes(len - 8);
+		for (i = 0; i < KSNOOP_KSYM_PREFIX / 8; i++) {
+			if (8 * i >= len)
+				key.prefix[i] = 0;
+			else if (len < 8 * (i + 1))
+				key.prefix[i] &= keep_bytes(len - 8 * i);
 		}
 	}
 	w = bpf_map_lookup_elem(&want, &key);

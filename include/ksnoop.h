@@ -98,9 +98,11 @@
 /*
  * A name's key in the iterator's map of names: its first
  * KSNOOP_KSYM_PREFIX bytes, zero past its NUL, and its length, or
- * KSNOOP_KSYM_LONG for a name of KSNOOP_KSYM_PREFIX bytes or more.
+ * KSNOOP_KSYM_LONG for a name of KSNOOP_KSYM_PREFIX bytes or more.  32:
+ * 16 let families of names share a key ("__bpf_trace_xfs_", 132 symbols),
+ * and 64 names of `info` made more than KSNOOP_KSYM_SCAN_HITS hits.
  */
-#define KSNOOP_KSYM_PREFIX	16
+#define KSNOOP_KSYM_PREFIX	32
 #define KSNOOP_KSYM_LONG	0xffffffffu
 
 struct ksnoop_ksym_key {

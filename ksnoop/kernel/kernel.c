@@ -53,6 +53,7 @@ struct kernel {
 	 */
 	char **want;
 	int nwant;
+	bool want_many;		/* more than KERNEL_MAX_WANT: the table instead */
 	struct ksym_found *want_found;
 	int *want_counts;
 	/*
@@ -454,8 +455,12 @@ static int scan_functions(struct kernel *k, const char *const *names, int n,
 	if (!k->kallsyms_path && k->klookup)
 		err = klookup__scan(k->klookup, k->kbtf ? kbtf__vmlinux(k->kbtf) : NULL, names, n,
 				    "tTwW", found, max, counts);
-	if (err == -EOPNOTSUPP)
+	if (err == -EOPNOTSUPP) {
+		if (!k->kallsyms_path && k->klookup)
+			log_info("kallsyms: %d name(s) searched for in /proc/kallsyms' text, not by the iterator",
+				 n);
 		err = ksyms__scan_names(k->kallsyms_path, names, n, "tTwW", found, max, counts);
+	}
 	return err;
 }
 
@@ -473,16 +478,26 @@ static int instances_in_text(struct kernel *k, const char *name, const char *mod
 	return err ? err : found_instances(k, found, n, module, out, max);
 }
 
-/* The most names searched for together: beyond, one by one, then the table. */
-#define KERNEL_MAX_WANT		64
+/*
+ * The most names searched for together: the kernel's iterator takes 64
+ * (klookup.c), the text's one pass any number, each line's name looked up
+ * among them (`info` of 1,000 functions: one walk, no table read and
+ * sorted).  Told more, the table is read instead.
+ */
+#define KERNEL_MAX_WANT		1024
 
 void kernel__want_instances(struct kernel *k, const char *name)
 {
 	char **v;
 	int i;
 
-	if (k->want_found || k->nwant >= KERNEL_MAX_WANT || !*name)
+	if (k->want_found || !*name)
 		return;
+	/* More names than one search takes: the table, one walk for them all. */
+	if (k->nwant >= KERNEL_MAX_WANT) {
+		k->want_many = true;
+		return;
+	}
 	for (i = 0; i < k->nwant; i++)
 		if (strcmp(k->want[i], name) == 0)
 			return;
@@ -536,7 +551,7 @@ int kernel__func_instances(struct kernel *k, const char *name, const char *modul
 	size_t n, i;
 	int err, count = 0;
 
-	if (!k->ksyms && !k->ksyms_reading && !k->ksyms_err) {
+	if (!k->ksyms && !k->ksyms_reading && !k->ksyms_err && !k->want_many) {
 		/* The specs' names at once; a few others one by one; for more, the table. */
 		err = wanted_instances(k, name, module, out, max);
 		if (err == -ENOENT && ++k->text_scans <= KERNEL_TEXT_SCANS)

@@ -131,20 +131,27 @@ static struct ksymscan_bpf *scan_prog(struct klookup *kl, const struct btf *vmli
 	return kl->scan;
 }
 
-/* Hit H, if its whole name is the one it was written for, into OUT (see klookup.h). */
+/*
+ * Hit H into OUT (see klookup.h) for every name it is whole: the one whose
+ * key found it, and any other sharing that key (the first 16 bytes of a
+ * long name: ZSTD_compressBlock_lazy_row and ZSTD_compressBlock_btultra),
+ * or the same name told twice.
+ */
 static void take_hit(const struct ksnoop_ksym_hit *h, const char *const *names, int nnames,
 		     const char *types, struct ksym_found *out, int max, int *counts)
 {
 	struct ksym_found *f;
+	int i;
 
-	if (h->want >= (__u32)nnames || !h->type || !strchr(types, h->type) ||
-	    strncmp(h->name, names[h->want], sizeof(h->name)) != 0)
+	if (h->want >= (__u32)nnames || !h->type || !strchr(types, h->type))
 		return;
-	if (counts[h->want]++ >= max)
-		return;
-	f = &out[(size_t)h->want * max + counts[h->want] - 1];
-	f->addr = h->addr;
-	snprintf(f->module, sizeof(f->module), "%.*s", (int)sizeof(f->module) - 1, h->module);
+	for (i = 0; i < nnames; i++) {
+		if (strncmp(h->name, names[i], sizeof(h->name)) != 0 || counts[i]++ >= max)
+			continue;
+		f = &out[(size_t)i * max + counts[i] - 1];
+		f->addr = h->addr;
+		snprintf(f->module, sizeof(f->module), "%.*s", (int)sizeof(f->module) - 1, h->module);
+	}
 }
 
 /* NAME's key in the iterator's map (include/ksnoop.h). */
@@ -170,7 +177,7 @@ int klookup__scan(struct klookup *kl, const struct btf *vmlinux, const char *con
 	if (!skel || nnames > KSNOOP_KSYM_SCAN_MAX)
 		return -EOPNOTSUPP;
 	mfd = bpf_map__fd(skel->maps.want);
-	/* The last walk's names out, these in: two sharing a key go to the text. */
+	/* The last walk's names out, these in. */
 	memset(skel->bss->pairs, 0, sizeof(skel->bss->pairs));
 	while (!bpf_map_get_next_key(mfd, NULL, &next))
 		if (bpf_map_delete_elem(mfd, &next))
@@ -183,8 +190,9 @@ int klookup__scan(struct klookup *kl, const struct btf *vmlinux, const char *con
 		pair = KSNOOP_KSYM_PAIR(names[i][0], names[i][1]);
 		skel->bss->pairs[pair / 64] |= 1ULL << (pair % 64);
 		n = i;
-		if (bpf_map_update_elem(mfd, &key, &n, BPF_NOEXIST))
-			return errno == EEXIST ? -EOPNOTSUPP : -errno;
+		/* A key already there finds this name's symbols too (take_hit()). */
+		if (bpf_map_update_elem(mfd, &key, &n, BPF_NOEXIST) && errno != EEXIST)
+			return -errno;
 		counts[i] = 0;
 	}
 	skel->bss->nhits = 0;

@@ -265,18 +265,85 @@ static bool name_line(const char *lines, const char *p, size_t len, const char *
 	return true;
 }
 
+/* The names ksyms__scan_names() looks for, sorted, each with its index. */
+struct want_name {
+	const char *name;
+	size_t len;
+	int i;
+};
+
+static int want_cmp(const void *a, const void *b)
+{
+	const struct want_name *x = a, *y = b;
+	int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/*
+ * The symbols of the complete lines LINES..END whose names are wanted:
+ * each line's name looked up in the sorted WANT (N of them), not each
+ * name searched for in the text (64 names made 64 passes over some MB).
+ */
+static void scan_lines(const char *lines, const char *end, const struct want_name *want, int n,
+		       const char *types, struct ksym_found *out, int max, int *counts)
+{
+	const char *line, *next, *name, *sp;
+	struct want_name key;
+	struct ksym_found f;
+	int lo, hi, mid, c;
+
+	for (line = lines; line < end; line = next) {
+		next = memchr(line, '\n', end - line);
+		next = next ? next + 1 : end;
+		/* "ADDR t NAME" or "ADDR t NAME\t[MODULE]" */
+		sp = memchr(line, ' ', next - line);
+		if (!sp || next - sp < 4)
+			continue;
+		name = sp + 3;
+		key.name = name;
+		key.len = strcspn(name, "\t\n");
+		if (name + key.len > next)
+			continue;
+		for (lo = 0, hi = n; lo < hi;) {
+			mid = lo + (hi - lo) / 2;
+			c = want_cmp(&key, &want[mid]);
+			if (c > 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* A name wanted twice is counted for each. */
+		for (; lo < n && !want_cmp(&key, &want[lo]); lo++) {
+			int i = want[lo].i;
+
+			if (name_line(lines, name, key.len, types, &f) && counts[i]++ < max)
+				out[(size_t)i * max + counts[i] - 1] = f;
+		}
+	}
+}
+
 int ksyms__scan_names(const char *path, const char *const *names, int nnames, const char *types,
 		      struct ksym_found *out, int max, int *counts)
 {
-	size_t have = 0, len;
-	char *buf = malloc(KSYMS_CHUNK + 1), *end, *p;
-	int fd, i, err = 0;
+	size_t have = 0;
+	char *buf = malloc(KSYMS_CHUNK + 1), *end;
+	struct want_name *want = calloc(nnames ? nnames : 1, sizeof(*want));
+	int fd = -1, i, n = 0, err = 0;
 	ssize_t r;
 
-	if (!buf)
+	if (!buf || !want) {
+		free(buf);
+		free(want);
 		return -ENOMEM;
-	for (i = 0; i < nnames; i++)
+	}
+	for (i = 0; i < nnames; i++) {
 		counts[i] = 0;
+		/* An empty name is no symbol's. */
+		if (names[i][0])
+			want[n++] = (struct want_name){ names[i], strlen(names[i]), i };
+	}
+	qsort(want, n, sizeof(*want), want_cmp);
 	fd = open(path ? path : "/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		err = -errno;
@@ -293,15 +360,7 @@ int ksyms__scan_names(const char *path, const char *const *names, int nnames, co
 		/* Complete lines only (the last one may lack its newline); the rest waits. */
 		end = r ? memrchr(buf, '\n', have) : buf + have;
 		end = end ? end + (r != 0) : buf;
-		for (i = 0; i < nnames; i++) {
-			len = strlen(names[i]);
-			for (p = buf; len && (p = memmem(p, end - p, names[i], len)); p += len) {
-				struct ksym_found f;
-
-				if (name_line(buf, p, len, types, &f) && counts[i]++ < max)
-					out[(size_t)i * max + counts[i] - 1] = f;
-			}
-		}
+		scan_lines(buf, end, want, n, types, out, max, counts);
 		/* A buffer without a newline holds no line of kallsyms: dropped. */
 		if (end == buf && have == KSYMS_CHUNK)
 			end = buf + have;
@@ -311,6 +370,7 @@ int ksyms__scan_names(const char *path, const char *const *names, int nnames, co
 			break;
 	}
 	free(buf);
+	free(want);
 	if (fd >= 0)
 		close(fd);
 	return err;
