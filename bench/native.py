@@ -136,6 +136,12 @@ def record_commands(s):
         ("tpfilt-bare", "taskset -c 0 ksb-bare bare.bpf.o   # bench/bare.c loading bench/bare.bpf.c: "
                         'SEC("tp_btf/sys_enter") { return 0; }'),
         ("tpfilt-ksnoop-filtered", "taskset -c 0 ksnoop -v '%s' >/dev/null" % FILT_SPEC),
+        ("tpfilt-bare-event", "taskset -c 0 ksb-bare bare-event.bpf.o   # bench/bare.bpf.c, KSB_BARE=1: "
+                              "one 16-byte bpf_ringbuf_output() a call, read every 10 ms"),
+        ("tpfilt-bare-stack", "taskset -c 0 ksb-bare bare-stack.bpf.o   # KSB_BARE=2: the same record "
+                              "with bpf_get_stackid() of the kernel stack"),
+        ("tpfilt-bare-count", "taskset -c 0 ksb-bare bare-count.bpf.o   # KSB_BARE=3: one add to a "
+                              "per-CPU array a call"),
         ("agg-untraced", "ksb-loop -C 1 syscall %d" % z.tp_n),
     ]
     for v, args in AGG_KSNOOP.items():
@@ -278,15 +284,20 @@ def tp_variant(s, v, r):
 
 # ---- 3b. tracepoint: a filtered-out call against a bare probe ----------------------
 
+# bench/bare.bpf.c built with KSB_BARE = 0, 1, 2, 3: the bare probe, and
+# the floors of an event, an event with the kernel stack, a count.
+BARE_OBJS = ("bare.bpf.o", "bare-event.bpf.o", "bare-stack.bpf.o", "bare-count.bpf.o")
+
+
 def build_bare(s):
     """bench/bare.c and bare.bpf.c (clang and libbpf's headers, ksnoop's
     own build dependencies); False if they do not build."""
     arch = proc.output(["gcc", "-print-multiarch"]).strip()
     libbpf = proc.output(["pkg-config", "--cflags", "--libs", "libbpf"], stderr=subprocess.DEVNULL)
-    steps = [["clang", "-O2", "-g", "-target", "bpf", "-I/usr/include/" + arch,
-              "-c", "bench/bare.bpf.c", "-o", s.path("bare.bpf.o")],
-             ["gcc", "-O2", "-Wall", "-Wextra", "bench/bare.c", "-o", s.path("ksb-bare"),
-              *(libbpf.split() or ["-lbpf"])]]
+    steps = [["clang", "-O2", "-g", "-target", "bpf", "-I/usr/include/" + arch, "-DKSB_BARE=%d" % i,
+              "-c", "bench/bare.bpf.c", "-o", s.path(obj)] for i, obj in enumerate(BARE_OBJS)]
+    steps.append(["gcc", "-O2", "-Wall", "-Wextra", "bench/bare.c", "-o", s.path("ksb-bare"),
+                  *(libbpf.split() or ["-lbpf"])])
     with open(s.path("bare.build"), "w") as log:
         return all(proc.run(step, stderr=log) == 0 for step in steps)
 
@@ -298,6 +309,9 @@ def filt_variant(s, v, r):
         return
     b = base(s, "syscall", n)
     tracer = {"bare": [s.path("ksb-bare"), s.path("bare.bpf.o")],
+              "bare-event": [s.path("ksb-bare"), s.path("bare-event.bpf.o")],
+              "bare-stack": [s.path("ksb-bare"), s.path("bare-stack.bpf.o")],
+              "bare-count": [s.path("ksb-bare"), s.path("bare-count.bpf.o")],
               "ksnoop-filtered": [s.tools.ksnoop, "-v", FILT_SPEC]}[v]
     t = tracer_around_loop(s, tracer, "bg.err", ["syscall", n])
     s.result("tpfilt", v, r, {"error": t.error} if t.error else {**t.output, **t.summary, **b})
@@ -470,7 +484,7 @@ def measure(s):
         say("ksnoop cannot trace USDT probes yet: ksnoop USDT row not measured")
     filt_variants = []
     if build_bare(s):
-        filt_variants = ["untraced", "bare", "ksnoop-filtered"]
+        filt_variants = ["untraced", "bare", "ksnoop-filtered", "bare-event", "bare-stack", "bare-count"]
     else:
         say("cannot build the bare tp_btf probe (clang, libbpf-dev): " + proc.oneline(s.path("bare.build")))
     say("native: tracepoint, USDT, start-up (%d rounds)" % s.opts.rounds)

@@ -55,11 +55,13 @@ class ReportBase:
         ver = self.res.m("bt_ver").lstrip("v").split(".")
         return "bpftrace " + ".".join(ver[:2]) if ver[0] else "bpftrace"
 
-    def half_bt(self, ks_st, bt_st):
+    def half_bt(self, ks_st, bt_st, floor=None, floor_what=""):
         """Issue #46's target for a traced call: at most half the native
         bpftrace's added cost (KS_ST and BT_ST: Stats of the added cost).
         The verdict cell; a miss whose rounds reach the target is said to
-        be unsettled."""
+        be unsettled, and one where FLOOR (Stats: the added cost of a bare
+        program doing only FLOOR_WHAT, the least any tracer doing that work
+        pays) is above half bpftrace's is said to be out of reach."""
         name = self.bt_name()
         ks, bt = (s.median if s else None for s in (ks_st, bt_st))
         if ks is None or bt is None:
@@ -73,6 +75,10 @@ class ReportBase:
         if ks_st.min <= 0.5 * bt_st.max:
             more += ("; unsettled at this run's load: ksnoop's cheapest round (%.0f ns) is within ½ of "
                      "%s's dearest (%.0f ns)" % (ks_st.min, name, bt_st.max))
+        if floor and floor.median > 0.5 * bt:
+            more += ("; out of reach for any tracer doing this work: ½ %s is %.0f ns, under the floor, "
+                     "%s (%.0f ns, table 3b); ksnoop is %.2f× the floor"
+                     % (name, 0.5 * bt, floor_what, floor.median, ks / floor.median))
         return "≤ ½ %s: **missed** (%.2f×)%s" % (name, r, more)
 
     def bt_cheaper(self, what, ks, bt, why):

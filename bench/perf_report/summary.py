@@ -169,12 +169,11 @@ the evidence from this run. bench/ only measures: none is fixed here.
 """)
         if self.filter_missed():
             self.finding(f"""**A filtered-out call costs {ratio(self.f_ks, self.f_b)}× a bare probe** (table 3b: +{fmt(self.f_ks - self.f_b)} ns per
-   call on this machine). `bpf/ksnoop.bpf.c`: `capture()` runs
-   `task_selected()` (a `bpf_get_current_pid_tgid()` call even with no
-   filter), zeroes the argument array and stash key, and `tp_words()` reads
-   each used argument with `bpf_probe_read_kernel()`, all before the
-   predicate; the perf profile of such calls (above) shows the helper and
-   the probe read next to the program itself.
+   call on this machine). `bpf/ksnoop.bpf.c`: such a call is rejected by
+   `prefilter_rejects()` (its first predicate on its argument word alone,
+   before anything else); what is left is the `.rodata` loads the verifier
+   keeps (it prunes dead branches, not dead loads) and the raw_tp program's
+   dispatch against the bare probe's tp_btf one.
 """)
         if self.findings == 0:
             self.w("None in this run.")

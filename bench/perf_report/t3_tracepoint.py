@@ -14,6 +14,15 @@ BT_PRINTF_WHY = ("for one value, bpftrace 0.27's `printf` sends a 16-byte record
                  "prints (time, CPU, task) with the value. bpftrace 0.17 sent each `printf` through a "
                  "perf buffer (7 µs a call here in the run of 2026-11-24).")
 
+# The floors of table 3b: bench/bare.bpf.c's programs that do only the
+# work a kind of traced call needs (the least any tracer doing it pays).
+FLOOR_WHAT = {
+    "bare-event": "a bare tp_btf program writing one 16-byte ring-buffer record a call",
+    "bare-stack": "a bare tp_btf program writing one 16-byte record with bpf_get_stackid()'s id",
+    "bare-count": "a bare tp_btf program adding one to a per-CPU array",
+}
+
+
 class TracepointTables:
     """Tables 3, 3b (a filtered-out call against a bare probe), 3c (stacks, counts, histograms) and the system call pair."""
 
@@ -35,7 +44,8 @@ Commands:
         self.w()
         t_ks = med(padd(res, "tp", "ksnoop"))
         t_bt = med(padd(res, "tp", "bpftrace"))
-        t = self.half_bt(padd(res, "tp", "ksnoop"), padd(res, "tp", "bpftrace"))
+        t = self.half_bt(padd(res, "tp", "ksnoop"), padd(res, "tp", "bpftrace"),
+                         padd(res, "tpfilt", "bare-event"), FLOOR_WHAT["bare-event"])
         self.w("| variant | ns per call | added ns per call | ksnoop events printed / lost "
                "| ksnoop ÷ bpftrace (added) | target |")
         self.w("| --- | --- | --- | --- | --- | --- |")
@@ -114,10 +124,11 @@ Commands:
                    % (label[v], cell(stat(res, "agg", v, "ns_per_iter"), 1),
                       cell(padd(res, "agg", v), 1), ratio(a[v], a["ksnoop-filtered"]), ev))
         self.w()
-        for ks, bt, what in (("ksnoop-stack", "bpftrace-kstack", "-s per event (kernel stack)"),
-                             ("ksnoop-count", "bpftrace-count", "--count per call"),
-                             ("ksnoop-hist", "bpftrace-hist", "--hist per call")):
-            t = self.half_bt(padd(res, "agg", ks), padd(res, "agg", bt))
+        for ks, bt, what, floor in (("ksnoop-stack", "bpftrace-kstack", "-s per event (kernel stack)", "bare-stack"),
+                                    ("ksnoop-count", "bpftrace-count", "--count per call", "bare-count"),
+                                    ("ksnoop-hist", "bpftrace-hist", "--hist per call", "bare-count")):
+            t = self.half_bt(padd(res, "agg", ks), padd(res, "agg", bt),
+                             padd(res, "tpfilt", floor), FLOOR_WHAT[floor])
             self.verdict("%s ≤ ½ %s (tracepoint, native)" % (what, self.bt_name()),
                          "ksnoop %s ns; bpftrace %s" % (sgn(a[ks]), sgn(a[bt])), t)
         for ks, bt, what in (("ksnoop-stack", "bpftrace-kstack", "-s against `printf(kstack)`"),
@@ -257,7 +268,8 @@ holds (no pid filter, so every call is checked and filtered out).
 
 Commands:
 """)
-        self.commands((v, "tpfilt-" + v) for v in ("untraced", "bare", "ksnoop-filtered"))
+        self.commands((v, "tpfilt-" + v) for v in ("untraced", "bare", "ksnoop-filtered")
+                      + tuple(v for v in FLOOR_WHAT if res.of("tpfilt", v)))
         self.w()
         f_ks = self.f_ks = med(padd(res, "tpfilt", "ksnoop-filtered"))
         f_b = self.f_b = med(padd(res, "tpfilt", "bare"))
@@ -281,7 +293,18 @@ Commands:
                   cell(padd(res, "tpfilt", "ksnoop-filtered"), 1),
                   intmed(stat(res, "tpfilt", "ksnoop-filtered", "printed")),
                   intmed(stat(res, "tpfilt", "ksnoop-filtered", "lost")), ratio(f_ks, f_b), t))
+        for v, what in FLOOR_WHAT.items():
+            if res.of("tpfilt", v):
+                self.w("| floor: %s | %s | %s | — | — | tables 3 and 3c's floor |"
+                       % (what, cell(stat(res, "tpfilt", v, "ns_per_iter"), 1), cell(padd(res, "tpfilt", v), 1)))
         self.w()
+        if any(res.of("tpfilt", v) for v in FLOOR_WHAT):
+            self.w("""The floors (`bench/bare.bpf.c` built with `KSB_BARE` 1, 2, 3, every task's
+calls, no pid test) are the least a tracer pays that sends each call to user
+space, or its kernel stack's id, or counts it: tables 3 and 3c hold each
+≤ ½ bpftrace target against them, since a target under its floor cannot be
+met by any tracer doing that work.
+""")
         self.verdict("filtered-out call ≤ 1.2× bare probe (tracepoint, native)",
                      "ksnoop %s ns; bare tp_btf %s" % (sgn(f_ks), sgn(f_b)), t)
         if not self.filter_missed():
@@ -299,15 +322,14 @@ ksnoop's program itself {share("^bpf_prog_.*ksnoop")} % of the samples,
 `bpf_probe_read_kernel` with `copy_from_kernel_nofault` {share("^(bpf_probe_read_kernel|copy_from_kernel_nofault)")} %, and
 `bpf_get_current_pid_tgid` {share("^bpf_get_current_pid_tgid$")} %; a bare program is ~2 %.
 """)
-        self.w("""Likely reason, from `bpf/ksnoop.bpf.c`: before the predicate is looked at,
-`capture()` calls `task_selected()`, which calls `bpf_get_current_pid_tgid()`
-even when no pid, tid or comm filter is set, zeroes a 13-word argument array
-and the stash key, and `tp_words()` fetches every argument word the plan
-uses with `bpf_probe_read_kernel()` (a helper call and a fault-checked
-copy), even a plain `long` like `id` that a direct `ctx` load would give as
-a scalar. Loading scalar arguments straight from `ctx`, calling the helper
-only when a filter needs it, and testing predicates before anything else
-would leave a filtered-out call little more than the bare probe's work.
+        self.w("""What ksnoop runs for such a call (`bpf/ksnoop.bpf.c`): `prefilter_rejects()`
+tests the first predicate on its argument word, read from the context,
+before the gate, the task filters and the zeroing of the argument words
+(`KSNOOP_PLAN_PREFILTER`, where nothing before the predicates has an
+effect). What is left over the bare probe: the loads from `.rodata` that
+the verifier keeps after pruning the plan's dead branches (it removes dead
+code, not dead loads), and a raw_tp program against the bare probe's
+tp_btf one.
 """)
 
     def filter_missed(self):
