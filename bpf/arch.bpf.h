@@ -77,8 +77,14 @@ static __always_inline __u64 arch_ip(struct pt_regs *regs)
 struct thread_struct___ksnoop {
 	unsigned long fsbase;
 } __attribute__((preserve_access_index));
+/*
+ * One flavour of task_struct for every field read (task.bpf.h's comm too):
+ * each flavour costs libbpf a search of vmlinux BTF for its candidates at
+ * every load.
+ */
 struct task_struct___ksnoop {
 	struct thread_struct___ksnoop thread;
+	char comm[KSNOOP_COMM_LEN];
 } __attribute__((preserve_access_index));
 
 static __always_inline __u64 arch_thread_pointer(void)
@@ -221,8 +227,14 @@ struct thread_struct___ksnoop {
 		unsigned long tp_value;
 	} uw;
 } __attribute__((preserve_access_index));
+/*
+ * One flavour of task_struct for every field read (task.bpf.h's comm too):
+ * each flavour costs libbpf a search of vmlinux BTF for its candidates at
+ * every load.
+ */
 struct task_struct___ksnoop {
 	struct thread_struct___ksnoop thread;
+	char comm[KSNOOP_COMM_LEN];
 } __attribute__((preserve_access_index));
 
 static __always_inline __u64 arch_thread_pointer(void)

@@ -11,6 +11,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include "ksnoop.h"
+#include "arch.bpf.h"
 #include "plan.bpf.h"
 #include "call.bpf.h"
 
@@ -36,14 +37,10 @@ static __always_inline void task_ids(__u32 *tgid, __u32 *tid)
 	*tid = (__u32)id;
 }
 
-/* The part of the kernel's task_struct task_comm() reads (CO-RE). */
-struct task_struct___ksnoop_comm {
-	char comm[KSNOOP_COMM_LEN];
-} __attribute__((preserve_access_index));
-
 /*
  * The current task's name into DST (KSNOOP_COMM_LEN bytes, 8-aligned):
- * two word loads through the typed task pointer.  bpf_get_current_comm()
+ * two word loads through the typed task pointer (arch.bpf.h's flavour of
+ * task_struct, CO-RE).  bpf_get_current_comm()
  * copies it with strscpy and pads with memset, 6 % of a traced
  * tracepoint call's samples here.  The kernel keeps comm NUL-padded; a
  * rename racing this may mix two names' bytes, which the reader treats
@@ -51,7 +48,7 @@ struct task_struct___ksnoop_comm {
  */
 static __always_inline void task_comm(void *dst)
 {
-	struct task_struct___ksnoop_comm *t = (void *)bpf_get_current_task_btf();
+	struct task_struct___ksnoop *t = (void *)bpf_get_current_task_btf();
 	const __u64 *src = (const __u64 *)t->comm;
 
 	((__u64 *)dst)[0] = src[0];
