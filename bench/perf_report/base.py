@@ -55,7 +55,7 @@ class ReportBase:
         ver = self.res.m("bt_ver").lstrip("v").split(".")
         return "bpftrace " + ".".join(ver[:2]) if ver[0] else "bpftrace"
 
-    def half_bt(self, ks_st, bt_st, floor=None, floor_what=""):
+    def half_bt(self, ks_st, bt_st, floor=None, floor_what="", floor_where="table 3b"):
         """Issue #46's target for a traced call: at most half the native
         bpftrace's added cost (KS_ST and BT_ST: Stats of the added cost).
         The verdict cell; a miss whose rounds reach the target is said to
@@ -77,8 +77,8 @@ class ReportBase:
                      "%s's dearest (%.0f ns)" % (ks_st.min, name, bt_st.max))
         if floor and floor.median > 0.5 * bt:
             more += ("; out of reach for any tracer doing this work: ½ %s is %.0f ns, under the floor, "
-                     "%s (%.0f ns, table 3b); ksnoop is %.2f× the floor"
-                     % (name, 0.5 * bt, floor_what, floor.median, ks / floor.median))
+                     "%s (%.0f ns, %s); ksnoop is %.2f× the floor"
+                     % (name, 0.5 * bt, floor_what, floor.median, floor_where, ks / floor.median))
         return "≤ ½ %s: **missed** (%.2f×)%s" % (name, r, more)
 
     def bt_cheaper(self, what, ks, bt, why):

@@ -38,7 +38,9 @@ Commands:
             elif u_ks is None:
                 t = "not measured"
             else:
-                t = self.half_bt(padd(res, "usdt", "ksnoop"), padd(res, "usdt", "bpftrace"))
+                t = self.half_bt(padd(res, "usdt", "ksnoop"), padd(res, "usdt", "bpftrace"),
+                                 padd(res, "usdt", "bpftrace-bare"),
+                                 "a bare uprobe (bpftrace's empty action: the trap alone)", "the row above")
             self.w("| **ksnoop** `usdt` | %s | %s | %s | %s |"
                    % (cell(measured), cell(padd(res, "usdt", "ksnoop")), ratio(u_ks, u_bt), t))
             self.bt_cheaper("a hit", padd(res, "usdt", "ksnoop"), padd(res, "usdt", "bpftrace"),
