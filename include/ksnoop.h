@@ -559,10 +559,11 @@ enum ksnoop_plan_flags {
 	 */
 	KSNOOP_PLAN_COUNTS_PERCPU = 1 << 13,
 	/*
-	 * The entry's first predicate tests an argument word itself (no
-	 * memory, no string) and nothing before the predicates has an effect
-	 * (no stash, entry time, --tree, --track or --pair): tracepoint and
-	 * fentry programs test it on that word alone before anything else
+	 * The entry's first predicate tests a scalar reached from an
+	 * argument word (the word itself, or memory it leads to; no string)
+	 * and nothing before the predicates has an effect (no stash, entry
+	 * time, --tree, --track or --pair): tracepoint, syscall-event and
+	 * fentry programs test it from that word alone before anything else
 	 * (prefilter_rejects()), so a filtered-out call costs little more
 	 * than a bare probe.
 	 */
