@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 {
 	struct bpf_object *obj;
 	struct bpf_program *prog;
-	struct bpf_map *events;
+	struct bpf_map *map, *events;
 	struct ring_buffer *rb = NULL;
 	struct bpf_link *links[16];
 	int n = 0, i, err;
@@ -52,13 +52,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* A floor's .rodata is its self_tgid alone (bench/bare.bpf.c). */
-	bpf_object__for_each_map(events, obj) {
+	bpf_object__for_each_map(map, obj) {
 		size_t size;
 		__u32 *ro;
 
-		if (!strstr(bpf_map__name(events), ".rodata"))
+		if (!strstr(bpf_map__name(map), ".rodata"))
 			continue;
-		ro = (__u32 *)bpf_map__initial_value(events, &size);
+		ro = (__u32 *)bpf_map__initial_value(map, &size);
 		if (ro && size >= sizeof(*ro))
 			*ro = getpid();
 	}

@@ -450,13 +450,14 @@ static int found_instances(struct kernel *k, const struct ksym_found *found, int
 static int scan_functions(struct kernel *k, const char *const *names, int n,
 			  struct ksym_found *found, int max, int *counts)
 {
+	bool iter = !k->kallsyms_path && k->klookup;
 	int err = -EOPNOTSUPP;
 
-	if (!k->kallsyms_path && k->klookup)
+	if (iter)
 		err = klookup__scan(k->klookup, k->kbtf ? kbtf__vmlinux(k->kbtf) : NULL, names, n,
 				    "tTwW", found, max, counts);
 	if (err == -EOPNOTSUPP) {
-		if (!k->kallsyms_path && k->klookup)
+		if (iter)
 			log_info("kallsyms: %d name(s) searched for in /proc/kallsyms' text, not by the iterator",
 				 n);
 		err = ksyms__scan_names(k->kallsyms_path, names, n, "tTwW", found, max, counts);

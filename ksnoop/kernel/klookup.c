@@ -133,9 +133,9 @@ static struct ksymscan_bpf *scan_prog(struct klookup *kl, const struct btf *vmli
 
 /*
  * Hit H into OUT (see klookup.h) for every name it is whole: the one whose
- * key found it, and any other sharing that key (the first 16 bytes of a
- * long name: ZSTD_compressBlock_lazy_row and ZSTD_compressBlock_btultra),
- * or the same name told twice.
+ * key found it, and any other sharing that key (the first
+ * KSNOOP_KSYM_PREFIX bytes of a long name: HUF_compress1X_usingCTable_-
+ * internal_bmi2 and ..._default), or the same name told twice.
  */
 static void take_hit(const struct ksnoop_ksym_hit *h, const char *const *names, int nnames,
 		     const char *types, struct ksym_found *out, int max, int *counts)
