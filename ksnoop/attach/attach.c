@@ -1997,7 +1997,7 @@ void attacher__log_cost(const struct attacher *a)
 			nlinks += ((struct bpf_link **)&a->skels[i]->links)[j] != NULL;
 	log_info("%d program instance(s) loaded in %.2f s; %d links; attached in %.2f s",
 		 a->nloaded, a->load_s, nlinks, now_mono() - a->start_s);
-	log_info("vmlinux BTF: ksnoop's lent to libbpf %d time(s), libbpf's own parsed %d time(s)",
+	log_info("vmlinux BTF: ksnoop's lent to libbpf %d time(s), parsed for libbpf %d time(s)",
 		 btf_lend__lent(), btf_lend__parsed());
 	prune_hook__counts(&before, &after, &skipped);
 	if (before)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include "kfeatures.h"
 #include "log.h"
 #include "prune.h"
 #include "prune_hook.h"
@@ -13,24 +14,29 @@
 #define TRACE_UPROBE_MULTI	((enum bpf_attach_type)48)
 #define TRACE_KPROBE_SESSION	((enum bpf_attach_type)56)
 
+/* A section whose program libbpf 1.5 loads for uprobe.multi links where it makes them. */
+#define SEC_USDT	1
+
 /* The sections of bpf/ksnoop.bpf.c's capture programs, as libbpf 1.5 defines them. */
 static const struct {
 	const char *sec;
 	enum bpf_prog_type type;
 	enum bpf_attach_type attach;
+	long cookie;
 } sections[] = {
-	{ "fentry", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY },
-	{ "fexit", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT },
-	{ "kprobe", BPF_PROG_TYPE_KPROBE, 0 },
-	{ "kretprobe", BPF_PROG_TYPE_KPROBE, 0 },
-	{ "kprobe.session", BPF_PROG_TYPE_KPROBE, TRACE_KPROBE_SESSION },
-	{ "uprobe", BPF_PROG_TYPE_KPROBE, 0 },
-	{ "uretprobe", BPF_PROG_TYPE_KPROBE, 0 },
-	{ "uprobe.multi", BPF_PROG_TYPE_KPROBE, TRACE_UPROBE_MULTI },
-	{ "tp", BPF_PROG_TYPE_TRACEPOINT, 0 },
-	{ "raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT, 0 },
-	{ "raw_tp/sys_enter", BPF_PROG_TYPE_RAW_TRACEPOINT, 0 },
-	{ "raw_tp/sys_exit", BPF_PROG_TYPE_RAW_TRACEPOINT, 0 },
+	{ "fentry", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, 0 },
+	{ "fexit", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, 0 },
+	{ "kprobe", BPF_PROG_TYPE_KPROBE, 0, 0 },
+	{ "kretprobe", BPF_PROG_TYPE_KPROBE, 0, 0 },
+	{ "kprobe.session", BPF_PROG_TYPE_KPROBE, TRACE_KPROBE_SESSION, 0 },
+	{ "uprobe", BPF_PROG_TYPE_KPROBE, 0, 0 },
+	{ "uretprobe", BPF_PROG_TYPE_KPROBE, 0, 0 },
+	{ "uprobe.multi", BPF_PROG_TYPE_KPROBE, TRACE_UPROBE_MULTI, 0 },
+	{ "usdt", BPF_PROG_TYPE_KPROBE, 0, SEC_USDT },
+	{ "tp", BPF_PROG_TYPE_TRACEPOINT, 0, 0 },
+	{ "raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0 },
+	{ "raw_tp/sys_enter", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0 },
+	{ "raw_tp/sys_exit", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0 },
 };
 
 /* Programs of one object: fentry, fexit and --tree's two, with room. */
@@ -89,6 +95,17 @@ static int prepare(struct bpf_program *prog, struct bpf_prog_load_opts *opts, lo
 	size_t size;
 	int err;
 
+	/*
+	 * libbpf's USDT attach makes uprobe.multi links where its probe says
+	 * so, for a program loaded for them (its own section handler's step,
+	 * which this one replaces).
+	 */
+	if (cookie == SEC_USDT && kfeatures__libbpf_usdt_multi()) {
+		err = bpf_program__set_expected_attach_type(prog, TRACE_UPROBE_MULTI);
+		if (err)
+			return err;
+		opts->expected_attach_type = TRACE_UPROBE_MULTI;
+	}
 	if (!hook.rodata || hook.off)
 		return 0;
 	in.insns = bpf_program__insns(prog);
@@ -153,6 +170,7 @@ int prune_hook__register(void)
 	hook.off = env && !strcmp(env, "0");
 	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
 		opts.prog_attach_fn = sections[i].type == BPF_PROG_TYPE_TRACING ? attach_trace : NULL;
+		opts.cookie = sections[i].cookie;
 		err = libbpf_register_prog_handler(sections[i].sec, sections[i].type,
 						   sections[i].attach, &opts);
 		if (err < 0)

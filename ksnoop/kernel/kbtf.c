@@ -136,7 +136,7 @@ static void malloc_defaults(void)
 	mallopt(M_TRIM_THRESHOLD, MALLOC_DEFAULT_THRESHOLD);
 }
 
-static struct btf *parse_vmlinux(const char *path)
+struct btf *kbtf__parse_file(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct btf *btf = NULL;
@@ -169,7 +169,7 @@ struct kbtf *kbtf__open(const char *dir)
 	if (!kb->dir)
 		goto nomem;
 	snprintf(path, sizeof(path), "%s/vmlinux", kb->dir);
-	kb->vmlinux = parse_vmlinux(path);
+	kb->vmlinux = kbtf__parse_file(path);
 	if (!kb->vmlinux) {
 		err = errno;
 		kbtf__free(kb);

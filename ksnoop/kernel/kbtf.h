@@ -13,6 +13,11 @@
 struct btf;
 struct kbtf;
 
+/*
+ * Raw BTF from PATH (vmlinux's in sysfs) parsed the fast way: mapped, not
+ * read through stdio, its copy on huge pages.  NULL + errno.
+ */
+struct btf *kbtf__parse_file(const char *path);
 /* Load vmlinux BTF from DIR (default /sys/kernel/btf). NULL + errno. */
 struct kbtf *kbtf__open(const char *dir);
 /* Wrap an existing vmlinux BTF (unit tests); takes ownership. */

@@ -555,6 +555,46 @@ bool kfeatures__ufunc_multi(const struct kernel_features *f)
 	return f->have[FEAT_UPROBE_MULTI] && !f->unprivileged;
 }
 
+/*
+ * libbpf 1.5's own test, which KSNOOP_FEATURES cannot turn: the link
+ * exists ("/" refused, EBADF) and filters by process (pid -1 refused,
+ * EINVAL; 6.6 to 6.8 filtered by thread and answer ESRCH).
+ */
+static bool probe_libbpf_usdt_multi(void)
+{
+	unsigned long offset = 0;
+	enum bpf_prog_type type;
+	enum bpf_attach_type multi;
+	int prog, link, err;
+
+	if (libbpf_prog_type_by_name("uprobe.multi", &type, &multi))
+		return false;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = multi);
+	LIBBPF_OPTS(bpf_link_create_opts, lopts, .uprobe_multi.path = "/",
+		    .uprobe_multi.offsets = &offset, .uprobe_multi.cnt = 1);
+	if (load_and_link(type, &opts, multi, &lopts) != -EBADF)
+		return false;
+	prog = load_ret0(type, &opts);
+	if (prog < 0)
+		return false;
+	lopts.uprobe_multi.pid = -1;
+	link = bpf_link_create(prog, -1, multi, &lopts);
+	err = link < 0 ? -errno : 0;
+	if (link >= 0)
+		close(link);
+	close(prog);
+	return err == -EINVAL;
+}
+
+bool kfeatures__libbpf_usdt_multi(void)
+{
+	static int known = -1;
+
+	if (known < 0)
+		known = probe_libbpf_usdt_multi();
+	return known;
+}
+
 /* The session feature of attach kind KIND; FEAT__COUNT: the kind has none. */
 static enum kernel_feature session_feature(enum attach_kind kind)
 {

@@ -151,6 +151,13 @@ int kfeatures__check_run(const struct kernel_features *f, bool funcs, enum attac
  */
 bool kfeatures__ufunc_multi(const struct kernel_features *f);
 /*
+ * Whether libbpf's USDT attach makes uprobe.multi links on this kernel
+ * (its own probe, cached), so that a program of section "usdt" loaded by
+ * ksnoop's own section handler (prune_hook.h) is loaded for them as
+ * libbpf would have.
+ */
+bool kfeatures__libbpf_usdt_multi(void);
+/*
  * A uprobe.session link of program PROG at the CNT OFFSETS of file PATH,
  * with COOKIES (NULL: none), in process PID (0: every process): its fd,
  * or a negative errno.  libbpf 1.5 makes uprobe.multi links only.
