@@ -132,7 +132,7 @@ CORE_SRCS  := log.c ks_error.c spec.c syscall.c kbtf.c ksyms.c signature.c \
 	      resolve_tuple.c resolve_netns.c tuple.c pcapng.c pcap_events.c kernel.c klookup.c usdt_note.c $(USDT_ARCH_SRC) usdt_specs.c \
 	      usdt_front.c ufunc.c demangle.c counts.c hist.c usym.c usym_elf.c usym_cache.c \
 	      targets.c sharing.c sysnr.c stop.c stdout_lines.c tree.c tree_print.c group_print.c cmd_complete.c track.c recfile.c rec_query.c rec_merge.c \
-	      dwarf_btf.c pfilter.c pfilter_ebpf.c pcap_nodbus.c container.c prune.c
+	      dwarf_btf.c pfilter.c pfilter_ebpf.c pcap_nodbus.c container.c prune.c klayout.c
 APP_SRCS   := main.c cmd_info.c cmd_trace.c attach.c units.c btf_lend.c prune_hook.c ringbuf_ahead.c cmd_record.c cmd_report.c printing.c
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 APP_OBJS   := $(APP_SRCS:%.c=$(BUILD)/%.o)

@@ -13,8 +13,8 @@
 #include <linux/ptrace.h>
 #include <stdbool.h>
 #include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
 #include "ksnoop.h"
+#include "plan.bpf.h"
 
 #if defined(__TARGET_ARCH_x86)
 
@@ -74,24 +74,11 @@ static __always_inline __u64 arch_ip(struct pt_regs *regs)
  * writes the task's copy: never stale while the thread runs.
  */
 #define ARCH_TP_SAVED_LATE 0
-struct thread_struct___ksnoop {
-	unsigned long fsbase;
-} __attribute__((preserve_access_index));
-/*
- * One flavour of task_struct for every field read (task.bpf.h's comm too):
- * each flavour costs libbpf a search of vmlinux BTF for its candidates at
- * every load.
- */
-struct task_struct___ksnoop {
-	struct thread_struct___ksnoop thread;
-	char comm[KSNOOP_COMM_LEN];
-} __attribute__((preserve_access_index));
 
+/* task->thread.fsbase (KSNOOP_KF_TASK_TP); 0 where unknown. */
 static __always_inline __u64 arch_thread_pointer(void)
 {
-	struct task_struct___ksnoop *t = (void *)bpf_get_current_task();
-
-	return BPF_CORE_READ(t, thread.fsbase);
+	return kfield_u64((void *)bpf_get_current_task(), KSNOOP_KF_TASK_TP);
 }
 
 /*
@@ -99,33 +86,19 @@ static __always_inline __u64 arch_thread_pointer(void)
  * argument is the task's struct pt_regs): its number and its six
  * argument words where the kernel's syscall_get_arguments() finds them.
  */
-struct pt_regs___ksnoop {
-	unsigned long di, si, dx, r10, r8, r9, orig_ax;
-} __attribute__((preserve_access_index));
-
 static __always_inline long arch_syscall_nr(const void *regs)
 {
-	const struct pt_regs___ksnoop *r = regs;
-
-	return BPF_CORE_READ(r, orig_ax);
+	return kfield_u64(regs, KSNOOP_KF_REGS_NR);	/* orig_ax */
 }
 
+/* di, si, dx, r10, r8, r9 (KSNOOP_KF_REGS_ARG0..5). */
 static __always_inline void arch_syscall_args(const void *regs, __u64 *args, __u32 mask)
 {
-	const struct pt_regs___ksnoop *r = regs;
+	int i;
 
-	if (mask & 1)
-		args[0] = BPF_CORE_READ(r, di);
-	if (mask & 2)
-		args[1] = BPF_CORE_READ(r, si);
-	if (mask & 4)
-		args[2] = BPF_CORE_READ(r, dx);
-	if (mask & 8)
-		args[3] = BPF_CORE_READ(r, r10);
-	if (mask & 16)
-		args[4] = BPF_CORE_READ(r, r8);
-	if (mask & 32)
-		args[5] = BPF_CORE_READ(r, r9);
+	for (i = 0; i < 6; i++)
+		if (mask & (1u << i))
+			args[i] = kfield_u64(regs, KSNOOP_KF_REGS_ARG0 + i);
 }
 
 /*
@@ -133,19 +106,12 @@ static __always_inline void arch_syscall_args(const void *regs, __u64 *args, __u
  * ia32 table).  The per-call events leave those out
  * (arch_trace_is_compat_syscall()), and so do we.
  */
-struct thread_info___ksnoop {
-	__u32 status;
-} __attribute__((preserve_access_index));
-struct task_struct___ksnoop_ti {
-	struct thread_info___ksnoop thread_info;
-} __attribute__((preserve_access_index));
 #define ARCH_TS_COMPAT	0x0002
 
+/* task->thread_info.status (KSNOOP_KF_TASK_TI_STATUS). */
 static __always_inline bool arch_compat_syscall(const void *regs)
 {
-	struct task_struct___ksnoop_ti *t = (void *)bpf_get_current_task();
-
-	return BPF_CORE_READ(t, thread_info.status) & ARCH_TS_COMPAT;
+	return kfield_u32((void *)bpf_get_current_task(), KSNOOP_KF_TASK_TI_STATUS) & ARCH_TS_COMPAT;
 }
 
 /*
@@ -222,26 +188,11 @@ static __always_inline __u64 arch_ip(struct pt_regs *regs)
  * rseq registration where it can (ARCH_TP_SAVED_LATE).
  */
 #define ARCH_TP_SAVED_LATE 1
-struct thread_struct___ksnoop {
-	struct {
-		unsigned long tp_value;
-	} uw;
-} __attribute__((preserve_access_index));
-/*
- * One flavour of task_struct for every field read (task.bpf.h's comm too):
- * each flavour costs libbpf a search of vmlinux BTF for its candidates at
- * every load.
- */
-struct task_struct___ksnoop {
-	struct thread_struct___ksnoop thread;
-	char comm[KSNOOP_COMM_LEN];
-} __attribute__((preserve_access_index));
 
+/* task->thread.uw.tp_value (KSNOOP_KF_TASK_TP); 0 where unknown. */
 static __always_inline __u64 arch_thread_pointer(void)
 {
-	struct task_struct___ksnoop *t = (void *)bpf_get_current_task();
-
-	return BPF_CORE_READ(t, thread.uw.tp_value);
+	return kfield_u64((void *)bpf_get_current_task(), KSNOOP_KF_TASK_TP);
 }
 
 /*
@@ -250,36 +201,19 @@ static __always_inline __u64 arch_thread_pointer(void)
  * argument words where the kernel's syscall_get_arguments() finds them
  * (the first in orig_x0: x0 takes the return value).
  */
-struct pt_regs___ksnoop {
-	__u64 regs[31];
-	__u64 pstate;
-	__u64 orig_x0;
-	__s32 syscallno;
-} __attribute__((preserve_access_index));
-
 static __always_inline long arch_syscall_nr(const void *regs)
 {
-	const struct pt_regs___ksnoop *r = regs;
-
-	return BPF_CORE_READ(r, syscallno);
+	return (__s32)kfield_u32(regs, KSNOOP_KF_REGS_NR);	/* syscallno */
 }
 
+/* orig_x0, regs[1] .. regs[5] (KSNOOP_KF_REGS_ARG0..5). */
 static __always_inline void arch_syscall_args(const void *regs, __u64 *args, __u32 mask)
 {
-	const struct pt_regs___ksnoop *r = regs;
+	int i;
 
-	if (mask & 1)
-		args[0] = BPF_CORE_READ(r, orig_x0);
-	if (mask & 2)
-		args[1] = BPF_CORE_READ(r, regs[1]);
-	if (mask & 4)
-		args[2] = BPF_CORE_READ(r, regs[2]);
-	if (mask & 8)
-		args[3] = BPF_CORE_READ(r, regs[3]);
-	if (mask & 16)
-		args[4] = BPF_CORE_READ(r, regs[4]);
-	if (mask & 32)
-		args[5] = BPF_CORE_READ(r, regs[5]);
+	for (i = 0; i < 6; i++)
+		if (mask & (1u << i))
+			args[i] = kfield_u64(regs, KSNOOP_KF_REGS_ARG0 + i);
 }
 
 /*
@@ -291,9 +225,7 @@ static __always_inline void arch_syscall_args(const void *regs, __u64 *args, __u
 
 static __always_inline bool arch_compat_syscall(const void *regs)
 {
-	const struct pt_regs___ksnoop *r = regs;
-
-	return BPF_CORE_READ(r, pstate) & ARCH_PSR_MODE32;
+	return kfield_u64(regs, KSNOOP_KF_REGS_PSTATE) & ARCH_PSR_MODE32;
 }
 
 /* The call's frame, the same at entry and at return: the return leaves

@@ -4,7 +4,8 @@
  *
  * `plan` is written by userspace into a frozen .rodata before load: the
  * verifier takes its values as constants, so what a plan does not use is
- * pruned from each program.  `counters` are what the summary prints: drops,
+ * pruned from each program; `kfields` likewise says where the kernel
+ * keeps what they read of its structures.  `counters` are what the summary prints: drops,
  * losses, skips (enum ksnoop_counter).  `gate` is open (1) only between
  * the moment every link of a run is attached and the moment it stops.
  */
@@ -17,6 +18,33 @@
 #include "ksnoop.h"
 
 const volatile struct ksnoop_plan plan = {};
+/* The kernel's layout where the programs read its structures (include/ksnoop.h). */
+const volatile struct ksnoop_kfields kfields = {};
+
+/* Whether field F's place in the kernel is known. */
+#define KFIELD_KNOWN(f)	((kfields.known >> (f)) & 1)
+/* Field F of the kernel object at BASE: its address (KFIELD_KNOWN() first). */
+#define KFIELD_AT(base, f)	((const void *)((const char *)(base) + kfields.off[(f)]))
+
+/* The 64-bit field F of the kernel object at BASE; 0 where unknown or unreadable. */
+static __always_inline __u64 kfield_u64(const void *base, enum ksnoop_kfield f)
+{
+	__u64 v = 0;
+
+	if (KFIELD_KNOWN(f))
+		bpf_probe_read_kernel(&v, sizeof(v), KFIELD_AT(base, f));
+	return v;
+}
+
+/* The 32-bit field F of the kernel object at BASE; 0 where unknown or unreadable. */
+static __always_inline __u32 kfield_u32(const void *base, enum ksnoop_kfield f)
+{
+	__u32 v = 0;
+
+	if (KFIELD_KNOWN(f))
+		bpf_probe_read_kernel(&v, sizeof(v), KFIELD_AT(base, f));
+	return v;
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

@@ -9,7 +9,6 @@
 #include <linux/bpf.h>
 #include <stdbool.h>
 #include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
 #include "ksnoop.h"
 #include "arch.bpf.h"
 #include "plan.bpf.h"
@@ -39,20 +38,23 @@ static __always_inline void task_ids(__u32 *tgid, __u32 *tid)
 
 /*
  * The current task's name into DST (KSNOOP_COMM_LEN bytes, 8-aligned):
- * two word loads through the typed task pointer (arch.bpf.h's flavour of
- * task_struct, CO-RE).  bpf_get_current_comm()
- * copies it with strscpy and pads with memset, 6 % of a traced
- * tracepoint call's samples here.  The kernel keeps comm NUL-padded; a
+ * two word loads through the typed task pointer where the kernel's
+ * layout is known (KSNOOP_KF_TASK_COMM), else bpf_get_current_comm(),
+ * which copies it with strscpy and pads with memset (6 % of a traced
+ * tracepoint call's samples here).  The kernel keeps comm NUL-padded; a
  * rename racing this may mix two names' bytes, which the reader treats
  * as it treats any name (untrusted, escaped, bounded).
  */
 static __always_inline void task_comm(void *dst)
 {
-	struct task_struct___ksnoop *t = (void *)bpf_get_current_task_btf();
-	const __u64 *src = (const __u64 *)t->comm;
+	if (KFIELD_KNOWN(KSNOOP_KF_TASK_COMM)) {
+		const __u64 *src = KFIELD_AT(bpf_get_current_task_btf(), KSNOOP_KF_TASK_COMM);
 
-	((__u64 *)dst)[0] = src[0];
-	((__u64 *)dst)[1] = src[1];
+		((__u64 *)dst)[0] = src[0];
+		((__u64 *)dst)[1] = src[1];
+		return;
+	}
+	bpf_get_current_comm(dst, KSNOOP_COMM_LEN);
 }
 
 /*

@@ -206,27 +206,17 @@ static __always_inline bool src_unread(const __u64 *words,
 	       ((acc->flags & KSNOOP_VAL_STR_LEN) && slot_unread(words, acc->len_slot));
 }
 
-/* The task's rseq area (struct rseq __user *): task->rseq, or task->rseq.usrptr since the rseq rework (6.19). */
-struct task_struct___rseq_ptr {
-	void *rseq;
-} __attribute__((preserve_access_index));
-struct rseq_data___ksnoop {
-	void *usrptr;
-} __attribute__((preserve_access_index));
-struct task_struct___rseq_data {
-	struct rseq_data___ksnoop rseq;
-} __attribute__((preserve_access_index));
-
+/*
+ * The task's rseq area (struct rseq __user *): task->rseq.usrptr since
+ * the rseq rework (6.19), task->rseq before (klayout.c tells which).
+ */
 static __always_inline __u64 task_rseq_area(void)
 {
 	void *t = (void *)bpf_get_current_task();
 
-	/* A kind that differs (a pointer, a struct) is a field that does not exist. */
-	if (bpf_core_field_exists(((struct task_struct___rseq_data *)0)->rseq.usrptr))
-		return (__u64)BPF_CORE_READ((struct task_struct___rseq_data *)t, rseq.usrptr);
-	if (bpf_core_field_exists(((struct task_struct___rseq_ptr *)0)->rseq))
-		return (__u64)BPF_CORE_READ((struct task_struct___rseq_ptr *)t, rseq);
-	return 0;
+	if (KFIELD_KNOWN(KSNOOP_KF_TASK_RSEQ_USRPTR))
+		return kfield_u64(t, KSNOOP_KF_TASK_RSEQ_USRPTR);
+	return kfield_u64(t, KSNOOP_KF_TASK_RSEQ);
 }
 
 /*

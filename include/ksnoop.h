@@ -985,6 +985,42 @@ struct ksnoop_session_slots {
 	struct ksnoop_session_slot slot[KSNOOP_SESSION_SLOTS];
 };
 
+/*
+ * What the capture programs read of the kernel's own structures, and
+ * where: byte offsets, each valid where its bit in `known` is set (not:
+ * the field absent from this kernel, or no vmlinux BTF read; the
+ * offsets are not stored plus one, whose "- 1" clang folds into the
+ * load's own offset, a negative one that 6.1's JIT reads as 0 from a
+ * BTF pointer), found by userspace in vmlinux BTF
+ * (attach/klayout.c) and written into the frozen .rodata before load
+ * (bpf/plan.bpf.h's kfields).  CO-RE relocations did this before, and
+ * cost every load a walk of all of vmlinux BTF per relocated type (1.5 ms
+ * here for task_struct alone) and a parse of that BTF in runs that need
+ * none otherwise (USDT probes, user functions).
+ */
+enum ksnoop_kfield {
+	KSNOOP_KF_TASK_COMM,		/* task_struct.comm */
+	/* the thread pointer the kernel saved: thread.fsbase (x86-64), thread.uw.tp_value (arm64) */
+	KSNOOP_KF_TASK_TP,
+	KSNOOP_KF_TASK_TI_STATUS,	/* x86-64: task_struct.thread_info.status (TS_COMPAT) */
+	KSNOOP_KF_TASK_RSEQ,		/* task_struct.rseq, a pointer (before 6.19) */
+	KSNOOP_KF_TASK_RSEQ_USRPTR,	/* task_struct.rseq.usrptr (6.19's struct rseq_data) */
+	KSNOOP_KF_REGS_NR,		/* pt_regs: orig_ax (x86-64), syscallno (arm64, 32 bits) */
+	KSNOOP_KF_REGS_ARG0,		/* pt_regs: a system call's six arguments */
+	KSNOOP_KF_REGS_ARG1,
+	KSNOOP_KF_REGS_ARG2,
+	KSNOOP_KF_REGS_ARG3,
+	KSNOOP_KF_REGS_ARG4,
+	KSNOOP_KF_REGS_ARG5,
+	KSNOOP_KF_REGS_PSTATE,		/* arm64: pt_regs.pstate (PSR_MODE32) */
+	KSNOOP_KF__COUNT,
+};
+
+struct ksnoop_kfields {
+	__u32 known;		/* bit 1 << field: its offset is valid */
+	__u32 off[KSNOOP_KF__COUNT];
+};
+
 /* Counters in a shared per-CPU array. */
 enum ksnoop_counter {
 	KSNOOP_CNT_LOST = 0,	/* ring buffer full */

@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "btf_lend.h"
+#include "klayout.h"
 #include "prune_hook.h"
 #include "kfeatures.h"
 #include "log.h"
@@ -91,6 +92,9 @@ struct attacher {
 	bool keep_said;		/* -v said where entry values wait (once a run) */
 	double start_s;		/* when the attacher was made */
 	const struct btf *vmlinux;	/* lent to libbpf's loads (btf_lend.h), or NULL */
+	/* The kernel's fields the programs read (klayout.h): looked up once, else zeros. */
+	struct ksnoop_kfields kfields;
+	int nkfields;		/* how many were found; -1: not looked up */
 };
 
 static double now_mono(void)
@@ -124,6 +128,7 @@ struct attacher *attacher__new(__u32 ringbuf_bytes, int ringbuf_fd)
 	a->tracked_fd = -1;
 	a->track_stories_fd = -1;
 	a->track_entries = KSNOOP_TRACK_DEFAULT_ENTRIES;
+	a->nkfields = -1;
 	/* Without it every program is loaded whole: slower, the same. */
 	if (prune_hook__register())
 		log_detail("BPF code not pruned: libbpf took no section handler");
@@ -493,6 +498,22 @@ static bool prefilter_fits(const struct ksnoop_plan *p)
 	       p->pair == KSNOOP_PAIR_NONE;
 }
 
+/*
+ * The kernel's fields for PLAN's programs (klayout.h), looked up once in
+ * the vmlinux BTF lent to libbpf.  A run without it (USDT probes, user
+ * functions) parses it only for a plan that reads the thread pointer
+ * (@tls:NAME); the others do without (the task's name by helper).
+ */
+static const struct ksnoop_kfields *kfields_for(struct attacher *a, const struct capture_plan *plan)
+{
+	const struct btf *btf = a->vmlinux;
+
+	if (a->nkfields >= 0 || (!btf && !(plan->bpf.flags & KSNOOP_PLAN_UVARS)))
+		return &a->kfields;
+	a->nkfields = klayout__find(btf ?: btf_lend__vmlinux(), &a->kfields);
+	return &a->kfields;
+}
+
 static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 			      const struct capture_plan *plan, enum attach_kind kind,
 			      bool sleepable, bool multi, int usdt_sites, int nfuncs)
@@ -503,6 +524,7 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	int err = 0;
 
 	memcpy((void *)&skel->rodata->plan, &plan->bpf, sizeof(plan->bpf));
+	memcpy((void *)&skel->rodata->kfields, kfields_for(a, plan), sizeof(skel->rodata->kfields));
 	memcpy((void *)&skel->rodata->filter_plan, &plan->filter, sizeof(plan->filter));
 	/*
 	 * The reader wakes for a sixteenth of the ring buffer, or at its
@@ -1999,6 +2021,15 @@ void attacher__log_cost(const struct attacher *a)
 		 a->nloaded, a->load_s, nlinks, now_mono() - a->start_s);
 	log_info("vmlinux BTF: ksnoop's lent to libbpf %d time(s), parsed for libbpf %d time(s)",
 		 btf_lend__lent(), btf_lend__parsed());
+	if (a->nkfields >= 0) {
+		char missing[256];
+
+		klayout__missing(&a->kfields, missing, sizeof(missing));
+		log_info("kernel fields: %d of %d found in vmlinux BTF%s%s%s", a->nkfields,
+			 klayout__wanted(), *missing ? " (not there: " : "", missing,
+			 *missing ? ")" : "");
+	} else
+		log_info("kernel fields: none looked up (no vmlinux BTF read; the task's name by helper)");
 	prune_hook__counts(&before, &after, &skipped);
 	if (before)
 		log_info("BPF code: %zu of %zu instructions handed to the kernel, the rest dead for these plans (%d program(s) whole)",

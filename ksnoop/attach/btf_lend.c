@@ -46,6 +46,15 @@ void btf_lend__end(void)
 	lending = false;
 }
 
+const struct btf *btf_lend__vmlinux(void)
+{
+	if (!kept) {
+		nparsed++;
+		kept = kbtf__parse_file(SYSFS_VMLINUX) ?: __real_btf__load_vmlinux_btf();
+	}
+	return kept;
+}
+
 void btf_lend__release(void)
 {
 	__real_btf__free(kept);

@@ -23,6 +23,13 @@ struct btf;
 void btf_lend__begin(const struct btf *btf);
 void btf_lend__end(void);
 
+/*
+ * Where ksnoop lends none (USDT probes, user functions): the parse kept
+ * for lending, made now if no load made it yet; NULL where the kernel has
+ * no vmlinux BTF.
+ */
+const struct btf *btf_lend__vmlinux(void);
+
 /* Free the parse kept for lending (after the last load). */
 void btf_lend__release(void);
 

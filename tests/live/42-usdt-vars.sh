@@ -64,6 +64,8 @@ EXPECT   ${T}_usdt_vars_all_hits: eq 9 "$(traced "$OUT" | wc -l)"
 EXPECT   ${T}_usdt_vars_both_sites: eq '0,1,2' "$(events "$OUT" | jq -r '.values.arg0' | sort -u | paste -sd,)"
 EXPECT   ${T}_usdt_vars_threads_apart: eq '1001,2002,7' "$(events "$OUT" | jq -r '.values["@tls:uv_tls"]' | sort -u | paste -sd,)"
 EXPECT   ${T}_usdt_vars_own_attach: stderr 'call site\(s\) attached by ksnoop \(its variables'"'"' load bias is the site'"'"'s\)'
+# @tls reads the saved thread pointer: the kernel's fields looked up for it (klayout.c)
+EXPECT   ${T}_usdt_vars_kernel_fields: stderr '^ksnoop: kernel fields: 1[01] of 12 found in vmlinux BTF'
 CASE
 done
 
