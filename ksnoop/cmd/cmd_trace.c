@@ -1121,7 +1121,9 @@ static int sys_raw_min(struct trace *t, struct ks_error *e)
 static int probe_features(struct trace *t, const struct btf *vmlinux)
 {
 	struct ks_error e;
-	int err = kfeatures__probe(vmlinux, has_kernel_funcs(t), &e) ?: sys_raw_min(t, &e);
+	int err = kfeatures__probe(vmlinux, has_kernel_funcs(t),
+				   ringbuf_ahead__features(t->ringbuf_ahead), &e) ?:
+		  sys_raw_min(t, &e);
 
 	if (err) {
 		log_ks_error(&e);
@@ -1301,7 +1303,7 @@ static int open_sources(struct trace *t, struct kernel *k, enum spec_kind kind)
 	struct ks_error e;
 	int ret;
 
-	t->ringbuf_ahead = ringbuf_ahead__start(o->buffer_bytes);
+	t->ringbuf_ahead = ringbuf_ahead__start(o->buffer_bytes, has_kernel_funcs(t));
 	/* u: specs, and USDT specs' variables, are typed by the user functions' front end. */
 	for (int i = 0; i < t->nspecs && !t->ufunc; i++)
 		if ((t->specs[i].kind == SPEC_UFUNC || spec__reads_vars(&t->specs[i])) &&

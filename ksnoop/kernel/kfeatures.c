@@ -442,15 +442,42 @@ const char *kfeatures__uprobe_stack(const struct kernel_features *f)
 	       "(calls lost), and a tail call the verifier removes as never taken turns it off";
 }
 
-/* FUNCS: kernel functions are traced; else fentry and kprobe.multi are not asked. */
-static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool funcs)
+static double ms_since(const struct timespec *t0)
 {
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+void kfeatures__probe_early(struct kernel_features *f, bool funcs)
+{
+	struct timespec t0;
 	int i;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(f, 0, sizeof(*f));
 	for (i = 0; i < FEAT__COUNT; i++)
 		f->probed[i] = funcs || (i != FEAT_FENTRY && i != FEAT_KPROBE_MULTI &&
 					 i != FEAT_KPROBE_SESSION && i != FEAT_FSESSION);
 	f->have[FEAT_TP_COOKIES] = probe_tp_cookies(f);
+	if (funcs) {
+		f->have[FEAT_KPROBE_MULTI] = probe_kprobe_multi();
+		f->have[FEAT_KPROBE_SESSION] = f->have[FEAT_KPROBE_MULTI] && probe_kprobe_session();
+	}
+	f->have[FEAT_UPROBE_SESSION] = probe_uprobe_session();
+	f->have[FEAT_KPROBES] = probe_kprobes();
+	f->have[FEAT_UPROBE_SLEEPABLE] = probe_uprobe_sleepable();
+	f->have[FEAT_UPROBE_MULTI] = probe_uprobe_multi();
+	f->have[FEAT_RINGBUF] = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 1;
+	f->priv_stack = probe_priv_stack();
+	f->early_funcs = funcs;
+	f->early_ms = ms_since(&t0);
+}
+
+/* The probes that need the running kernel's BTF (VMLINUX, or loaded for them). */
+static void probe_late(struct kernel_features *f, const struct btf *vmlinux, bool funcs)
+{
 	if (funcs) {
 		/*
 		 * An fsession link is a trampoline as fentry's is: where it
@@ -460,49 +487,47 @@ static void probe_all(struct kernel_features *f, const struct btf *vmlinux, bool
 		f->have[FEAT_FSESSION] = probe_fsession(vmlinux);
 		f->fentry_err = f->have[FEAT_FSESSION] ? 0 : probe_fentry(vmlinux);
 		f->have[FEAT_FENTRY] = f->fentry_err == 0;
-		f->have[FEAT_KPROBE_MULTI] = probe_kprobe_multi();
-		f->have[FEAT_KPROBE_SESSION] = f->have[FEAT_KPROBE_MULTI] && probe_kprobe_session();
 	}
-	f->have[FEAT_UPROBE_SESSION] = probe_uprobe_session();
-	f->have[FEAT_KPROBES] = probe_kprobes();
-	f->have[FEAT_UPROBE_SLEEPABLE] = probe_uprobe_sleepable();
-	f->have[FEAT_UPROBE_MULTI] = probe_uprobe_multi();
-	f->have[FEAT_RINGBUF] = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 1;
 	f->have[FEAT_RAW_SYSCALLS] = probe_raw_syscalls(vmlinux);
-	f->priv_stack = probe_priv_stack();
 }
 
 static struct kernel_features probed;
 static bool probe_done;
 
-int kfeatures__probe(const struct btf *vmlinux, bool funcs, struct ks_error *e)
+int kfeatures__probe(const struct btf *vmlinux, bool funcs, const struct kernel_features *early,
+		     struct ks_error *e)
 {
 	const char *env = getenv(FEATURES_ENV);
 	char line[KS_ERROR_MSG_MAX];
-	struct timespec t0, t1;
+	struct timespec t0;
 	struct utsname u;
+	double ms;
 	int err;
 
 	if (probe_done)
 		return 0;
 	probe_done = true;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	probe_all(&probed, vmlinux, funcs);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* Probed ahead for as much as this run asks, or now. */
+	if (early && (early->early_funcs || !funcs))
+		probed = *early;
+	else
+		kfeatures__probe_early(&probed, funcs);
+	probe_late(&probed, vmlinux, funcs);
+	ms = ms_since(&t0) + (early ? early->early_ms : 0);
 	err = env ? kfeatures__parse(env, &probed, e) : 0;
 	if (err)
 		return err;
 	if (log_verbose) {
 		kfeatures__describe(&probed, uname(&u) == 0 ? u.release : "?", line, sizeof(line));
-		log_info("%s; probed in %.1f ms", line,
-			 (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+		log_info("%s; probed in %.1f ms", line, ms);
 	}
 	return 0;
 }
 
 const struct kernel_features *kfeatures__get(void)
 {
-	kfeatures__probe(NULL, true, NULL);
+	kfeatures__probe(NULL, true, NULL, NULL);
 	return &probed;
 }
 

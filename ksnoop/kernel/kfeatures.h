@@ -85,6 +85,9 @@ struct kernel_features {
 	 * name: it chooses nothing, it says what -v tells.
 	 */
 	bool priv_stack;
+	/* kfeatures__probe_early(): whether it probed for kernel functions too, and its time */
+	bool early_funcs;
+	double early_ms;
 };
 
 /* The feature's name as KSNOOP_FEATURES and -v spell it. */
@@ -107,14 +110,22 @@ void kfeatures__describe(const struct kernel_features *f, const char *release,
 const char *kfeatures__uprobe_stack(const struct kernel_features *f);
 
 /*
+ * The probes that need no vmlinux BTF, into F: made on a thread while the
+ * main one parses that BTF (ringbuf_ahead.h), and handed to
+ * kfeatures__probe().  FUNCS as kfeatures__probe()'s.
+ */
+void kfeatures__probe_early(struct kernel_features *f, bool funcs);
+/*
  * Probe the running kernel (once; later calls return at once), then
  * apply KSNOOP_FEATURES; -v prints the one-line description.  FUNCS:
  * kernel functions are traced, so fentry and kprobe.multi are probed too,
  * fentry with VMLINUX (the running kernel's BTF) if the caller has it,
- * else BTF loaded for it.
+ * else BTF loaded for it.  EARLY: kfeatures__probe_early()'s set, made
+ * ahead (NULL: probed now).
  * 0, or -EINVAL for a KSNOOP_FEATURES that does not parse.
  */
-int kfeatures__probe(const struct btf *vmlinux, bool funcs, struct ks_error *e);
+int kfeatures__probe(const struct btf *vmlinux, bool funcs, const struct kernel_features *early,
+		     struct ks_error *e);
 /* The set kfeatures__probe() found; probes first if it has not run. */
 const struct kernel_features *kfeatures__get(void);
 
