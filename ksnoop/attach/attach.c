@@ -95,6 +95,7 @@ struct attacher {
 	/* The kernel's fields the programs read (klayout.h): looked up once, else zeros. */
 	struct ksnoop_kfields kfields;
 	int nkfields;		/* how many were found; -1: not looked up */
+	int nprefilter;		/* instances testing their first predicate first, for -v */
 };
 
 static double now_mono(void)
@@ -534,8 +535,13 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 	skel->rodata->wakeup_bytes = resolver__takes_user_stack(&plan->bpf) ? 0 : a->ringbuf_bytes / 16;
 	if (sleepable)
 		skel->rodata->plan.flags |= KSNOOP_PLAN_SLEEPABLE;
-	if (prefilter_fits(&plan->bpf))
+	/* The programs whose words are the context's (bpf/ksnoop.bpf.c's prefilter_rejects()). */
+	if (prefilter_fits(&plan->bpf) &&
+	    (kind == ATTACH_TP || kind == ATTACH_SYSCALL_TP || kind == ATTACH_SYSCALL ||
+	     (kind == ATTACH_FENTRY && !session))) {
 		skel->rodata->plan.flags |= KSNOOP_PLAN_PREFILTER;
+		a->nprefilter++;
+	}
 	/* The run's choice, the same for every instance: they share the maps. */
 	if (a->counts_percpu && plan->bpf.output != KSNOOP_OUT_EVENTS) {
 		skel->rodata->plan.flags |= KSNOOP_PLAN_COUNTS_PERCPU;
@@ -2030,6 +2036,9 @@ void attacher__log_cost(const struct attacher *a)
 			 *missing ? ")" : "");
 	} else
 		log_info("kernel fields: none looked up (no vmlinux BTF read; the task's name by helper)");
+	if (a->nprefilter)
+		log_info("%d program instance(s) test their first predicate before anything else: a call it rejects costs least",
+			 a->nprefilter);
 	prune_hook__counts(&before, &after, &skipped);
 	if (before)
 		log_info("BPF code: %zu of %zu instructions handed to the kernel, the rest dead for these plans (%d program(s) whole)",

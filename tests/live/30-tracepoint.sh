@@ -464,6 +464,20 @@ WORKLOAD ulimit -Sn "$ulimit_was"
 UNTIL    exit
 EXPECT   stderr "tracing $n targets?;"
 CASE
+# -v says which instances test their first predicate before anything
+# else (KSNOOP_PLAN_PREFILTER): a scalar does, a string compared does not.
+ks_case <<'CASE'
+NAME     prefilter_said
+RUN      -v --duration 300ms 'tp:sys_enter(id == 99999, id)'
+UNTIL    exit
+EXPECT   prefilter_said: stderr '^ksnoop: 1 program instance\(s\) test their first predicate before anything else'
+CASE
+ks_case <<'CASE'
+NAME     prefilter_not_said
+RUN      -v --duration 300ms 'tp:sched_process_exec(p->comm == "no-such-name")'
+UNTIL    exit
+EXPECT   prefilter_not_said: eq 0 "$(grep -c 'test their first predicate' "$ERR")"
+CASE
 # sched_wake_idle_without_ipi has no 'p': left out, the others traced
 # (... the 3 others take p alone: one program where raw_tp has cookies).
 # The probe for raw_tp cookies agrees with the BTF.
