@@ -73,13 +73,7 @@ static __always_inline __u64 arch_ip(struct pt_regs *regs)
  * variant II).  glibc sets it through arch_prctl(ARCH_SET_FS), which
  * writes the task's copy: never stale while the thread runs.
  */
-#define ARCH_TP_SAVED_LATE 0
-
-/* task->thread.fsbase (KSNOOP_KF_TASK_TP); 0 where unknown. */
-static __always_inline __u64 arch_thread_pointer(void)
-{
-	return kfield_u64((void *)bpf_get_current_task(), KSNOOP_KF_TASK_TP);
-}
+#define ARCH_TP_SAVED_LATE 0	/* task->thread.fsbase: KSNOOP_KF_TASK_TP */
 
 /*
  * A system call as the raw_syscalls tracepoints see it (their first
@@ -91,15 +85,7 @@ static __always_inline long arch_syscall_nr(const void *regs)
 	return kfield_u64(regs, KSNOOP_KF_REGS_NR);	/* orig_ax */
 }
 
-/* di, si, dx, r10, r8, r9 (KSNOOP_KF_REGS_ARG0..5). */
-static __always_inline void arch_syscall_args(const void *regs, __u64 *args, __u32 mask)
-{
-	int i;
-
-	for (i = 0; i < 6; i++)
-		if (mask & (1u << i))
-			args[i] = kfield_u64(regs, KSNOOP_KF_REGS_ARG0 + i);
-}
+/* The arguments: di, si, dx, r10, r8, r9 (KSNOOP_KF_REGS_ARG0..5, klayout.c). */
 
 /*
  * A 32-bit task's call (int 0x80, sysenter: TS_COMPAT, numbered by the
@@ -187,13 +173,7 @@ static __always_inline __u64 arch_ip(struct pt_regs *regs)
  * the first calls).  words.bpf.h's thread_pointer() takes it from glibc's
  * rseq registration where it can (ARCH_TP_SAVED_LATE).
  */
-#define ARCH_TP_SAVED_LATE 1
-
-/* task->thread.uw.tp_value (KSNOOP_KF_TASK_TP); 0 where unknown. */
-static __always_inline __u64 arch_thread_pointer(void)
-{
-	return kfield_u64((void *)bpf_get_current_task(), KSNOOP_KF_TASK_TP);
-}
+#define ARCH_TP_SAVED_LATE 1	/* task->thread.uw.tp_value: KSNOOP_KF_TASK_TP */
 
 /*
  * A system call as the raw_syscalls tracepoints see it (their first
@@ -206,15 +186,7 @@ static __always_inline long arch_syscall_nr(const void *regs)
 	return (__s32)kfield_u32(regs, KSNOOP_KF_REGS_NR);	/* syscallno */
 }
 
-/* orig_x0, regs[1] .. regs[5] (KSNOOP_KF_REGS_ARG0..5). */
-static __always_inline void arch_syscall_args(const void *regs, __u64 *args, __u32 mask)
-{
-	int i;
-
-	for (i = 0; i < 6; i++)
-		if (mask & (1u << i))
-			args[i] = kfield_u64(regs, KSNOOP_KF_REGS_ARG0 + i);
-}
+/* The arguments: orig_x0, regs[1] .. regs[5] (KSNOOP_KF_REGS_ARG0..5, klayout.c). */
 
 /*
  * An AArch32 task's call (PSR_MODE32_BIT in pstate, numbered by the
@@ -238,5 +210,26 @@ static __always_inline __u64 arch_call_frame(struct pt_regs *regs, bool at_retur
 #else
 #error "ksnoop's capture programs know only x86-64 and arm64 so far (see bpf/arch.bpf.h): kprobe argument registers, the call frame and the user/kernel address split must be written for this architecture"
 #endif
+
+/*
+ * Where each architecture keeps these, klayout.c found in vmlinux BTF:
+ * the same code reads them on both.
+ */
+
+/* The current thread's pointer as the kernel saved it (KSNOOP_KF_TASK_TP); 0 where unknown. */
+static __always_inline __u64 arch_thread_pointer(void)
+{
+	return kfield_u64((void *)bpf_get_current_task(), KSNOOP_KF_TASK_TP);
+}
+
+/* A system call's argument words in MASK from its pt_regs REGS (KSNOOP_KF_REGS_ARG0..5). */
+static __always_inline void arch_syscall_args(const void *regs, __u64 *args, __u32 mask)
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		if (mask & (1u << i))
+			args[i] = kfield_u64(regs, KSNOOP_KF_REGS_ARG0 + i);
+}
 
 #endif /* KSNOOP_ARCH_BPF_H */

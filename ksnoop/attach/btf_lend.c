@@ -81,13 +81,9 @@ struct btf *__wrap_btf__load_vmlinux_btf(void)
 		nparsed++;
 		return __real_btf__load_vmlinux_btf();
 	}
-	if (kept) {
+	if (kept)
 		nlent++;
-		return kept;
-	}
-	nparsed++;
-	kept = kbtf__parse_file(SYSFS_VMLINUX) ?: __real_btf__load_vmlinux_btf();
-	return kept;
+	return (struct btf *)btf_lend__vmlinux();
 }
 
 void __wrap_btf__free(struct btf *btf)

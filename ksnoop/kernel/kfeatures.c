@@ -501,6 +501,7 @@ int kfeatures__probe(const struct btf *vmlinux, bool funcs, const struct kernel_
 	char line[KS_ERROR_MSG_MAX];
 	struct timespec t0;
 	struct utsname u;
+	bool ahead;
 	double ms;
 	int err;
 
@@ -509,12 +510,14 @@ int kfeatures__probe(const struct btf *vmlinux, bool funcs, const struct kernel_
 	probe_done = true;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* Probed ahead for as much as this run asks, or now. */
-	if (early && (early->early_funcs || !funcs))
+	ahead = early && (early->early_funcs || !funcs);
+	if (ahead)
 		probed = *early;
 	else
 		kfeatures__probe_early(&probed, funcs);
 	probe_late(&probed, vmlinux, funcs);
-	ms = ms_since(&t0) + (early ? early->early_ms : 0);
+	/* The time of every probe this run's set came from, once. */
+	ms = ms_since(&t0) + (ahead ? early->early_ms : 0);
 	err = env ? kfeatures__parse(env, &probed, e) : 0;
 	if (err)
 		return err;
