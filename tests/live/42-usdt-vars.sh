@@ -66,6 +66,8 @@ EXPECT   ${T}_usdt_vars_threads_apart: eq '1001,2002,7' "$(events "$OUT" | jq -r
 EXPECT   ${T}_usdt_vars_own_attach: stderr 'call site\(s\) attached by ksnoop \(its variables'"'"' load bias is the site'"'"'s\)'
 # @tls reads the saved thread pointer: the kernel's fields looked up for it (klayout.c)
 EXPECT   ${T}_usdt_vars_kernel_fields: stderr '^ksnoop: kernel fields: 1[01] of 12 found in vmlinux BTF'
+# ... from one parse of vmlinux BTF, made for the run (ksnoop's own reads none for USDT)
+EXPECT   ${T}_usdt_vars_one_parse: stderr "^ksnoop: vmlinux BTF: ksnoop's lent to libbpf 0 time\\(s\\), parsed for libbpf 1 time\\(s\\)$"
 CASE
 done
 
