@@ -185,12 +185,6 @@ $(BUILD)/ksymscan.bpf.o: bpf/ksymscan.bpf.c include/ksnoop.h $(LIBBPF_A) | $(BUI
 $(BUILD)/ksymscan.skel.h: $(BUILD)/ksymscan.bpf.o
 	$(BPFTOOL) gen skeleton $< name ksymscan_bpf > $@
 
-$(BUILD)/warm.bpf.o: bpf/warm.bpf.c $(LIBBPF_A) | $(BUILD)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
-
-$(BUILD)/warm.skel.h: $(BUILD)/warm.bpf.o
-	$(BPFTOOL) gen skeleton $< name warm_bpf > $@
-
 # Capture units (include/ksnoop.h, KSNOOP_UNIT_*): the object again with
 # one unit's programs alone, what an instance opens (ksnoop/attach/units.c)
 # through the skeleton above; laid out as the whole object (bpf-unit-check).
@@ -209,8 +203,7 @@ $(BUILD)/unit_%.min.bpf.o: $(BUILD)/unit_%.bpf.o scripts/bpf-skel-object
 $(BUILD)/unit_%.skel.h: $(BUILD)/unit_%.min.bpf.o
 	$(BPFTOOL) gen skeleton $< name ksnoop_unit_$* > $@
 
-SKELS      := $(BUILD)/ksnoop.skel.h $(BUILD)/klookup.skel.h $(BUILD)/ksymscan.skel.h $(BUILD)/warm.skel.h \
-	      $(UNIT_SKELS)
+SKELS      := $(BUILD)/ksnoop.skel.h $(BUILD)/klookup.skel.h $(BUILD)/ksymscan.skel.h $(UNIT_SKELS)
 
 # bench/lskel.c: the kprobe pair loaded through libbpf against a light
 # skeleton of the same source (docs/PERFORMANCE.md, "Light skeleton").

@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The kernel's features, the events ring buffer and libbpf's probes, made on a thread of its own (ringbuf_ahead.h says why). */
+/* The kernel's features and the events ring buffer, made on a thread of its own (ringbuf_ahead.h says why). */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "kfeatures.h"
 #include "ringbuf_ahead.h"
 #include "stop.h"
-#include "warm.skel.h"
 
 struct ringbuf_ahead {
 	pthread_t thread;
@@ -21,30 +19,7 @@ struct ringbuf_ahead {
 	pthread_cond_t probed_cond;
 	bool probed;		/* FEATURES is done (under LOCK) */
 	struct kernel_features features;
-	bool warmed;		/* libbpf's probes made (warm_libbpf()) */
-	double warm_ms;		/* ... in this long */
 };
-
-/*
- * libbpf's probes of the kernel, made at a process's first load and kept
- * for it, made here by loading bpf/warm.bpf.c (which says what asks for
- * them).  The main thread's first load comes after this thread is
- * joined (ringbuf_ahead__take()): the two never load at once.  A failure
- * costs nothing but the time: the main thread's load probes what is
- * left, as it did.
- */
-static void warm_libbpf(struct ringbuf_ahead *r)
-{
-	struct timespec t0, t1;
-	struct warm_bpf *skel;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	skel = warm_bpf__open_and_load();
-	r->warmed = skel != NULL;
-	warm_bpf__destroy(skel);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	r->warm_ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
-}
 
 /* What the main thread asks for first, first: the features, then the ring buffer. */
 static void *make_ahead(void *arg)
@@ -58,7 +33,6 @@ static void *make_ahead(void *arg)
 	pthread_mutex_unlock(&r->lock);
 	/* The name bpf/ksnoop.bpf.c gives it, as bpftool and -v show maps. */
 	r->fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "events", 0, 0, r->bytes, NULL);
-	warm_libbpf(r);
 	return NULL;
 }
 
@@ -111,15 +85,6 @@ int ringbuf_ahead__take(struct ringbuf_ahead *r)
 	fd = r->fd;
 	r->fd = -1;
 	return fd < 0 ? -1 : fd;
-}
-
-bool ringbuf_ahead__warmed(struct ringbuf_ahead *r, double *ms)
-{
-	if (!r)
-		return false;
-	join(r);
-	*ms = r->warm_ms;
-	return r->warmed;
 }
 
 void ringbuf_ahead__free(struct ringbuf_ahead *r)

@@ -11,9 +11,7 @@
  * kfeatures__probe() takes the features, the attacher's first instance the
  * ring buffer (bpf_map__reuse_fd()).  Where making it fails, libbpf makes
  * it at the load as before and says why (the same errors: no privileges,
- * no memory).  Last, the thread loads a tiny object of its own, so that
- * libbpf makes its probes of the kernel (kept for the process: some 16
- * small loads) there, not in the first instance's load (bpf/warm.bpf.c).
+ * no memory).
  */
 #ifndef KSNOOP_RINGBUF_AHEAD_H
 #define KSNOOP_RINGBUF_AHEAD_H
@@ -36,11 +34,6 @@ const struct kernel_features *ringbuf_ahead__features(struct ringbuf_ahead *r);
  * close; -1: making it failed, or it was taken before.  NULL is fine.
  */
 int ringbuf_ahead__take(struct ringbuf_ahead *r);
-/*
- * Whether libbpf's probes of the kernel were made on the thread (waits
- * for it), in *MS; false for R NULL.
- */
-bool ringbuf_ahead__warmed(struct ringbuf_ahead *r, double *ms);
 /* Waits for the thread; a ring buffer not taken is closed.  NULL is fine. */
 void ringbuf_ahead__free(struct ringbuf_ahead *r);
 

@@ -1004,18 +1004,6 @@ static bool has_ufunc(const struct trace *t)
 	return false;
 }
 
-/* -v: whether libbpf's own probes of the kernel were made ahead (ringbuf_ahead.c). */
-static void note_libbpf_warmed(struct trace *t)
-{
-	double ms;
-
-	if (ringbuf_ahead__warmed(t->ringbuf_ahead, &ms))
-		log_info("libbpf's probes of the kernel: made ahead, on the ring buffer's thread, in %.1f ms",
-			 ms);
-	else
-		log_info("libbpf's probes of the kernel: made at the first load");
-}
-
 /* Attached in MODE: what -v says, and what must be done before the first event. */
 static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum attach_mode mode)
 {
@@ -1023,7 +1011,6 @@ static int attached(struct trace *t, struct kernel *k, struct attacher *a, enum 
 	int ret, n;
 
 	attacher__log_cost(a);
-	note_libbpf_warmed(t);
 	note_hist_durations(t);
 	/*
 	 * Attaching made the tracer's own symbols (bpf_trampoline_*, bpf_prog_*
