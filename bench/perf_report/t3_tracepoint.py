@@ -225,9 +225,10 @@ Commands:
         """Tables 3 and 3c's programs' own time per call (3f), measured by
         bench/tpcost.py."""
         self.kept_text("tpcost.md")
-        # Start-up changes measured by hand (A/B of two binaries), 3h, 3i.
+        # Start-up changes measured by hand (A/B of two binaries), 3h to 3j.
         self.kept_text("startup-s71.md")
         self.kept_text("startup-s72.md")
+        self.kept_text("startup-s73.md")
 
     # ---- 3e
 
