@@ -22,7 +22,9 @@ struct call {
 	__u32 func_id;
 	__u32 tgid;
 	__u32 tid;
-	__u32 have_ids;
+	__u16 have_ids;
+	/* --track: how this call reports its object (KSNOOP_EV_*, ev->flags' bits) */
+	__u16 track_flags;
 	__u64 now;
 	__u64 start;
 	/* The call's key in the stash and entry_times (if its side keeps any). */
@@ -38,11 +40,12 @@ struct call {
 	/* --tree: an inner call's session; the root's: its calls waiting */
 	struct ksnoop_tree_session *tree;
 	struct ksnoop_tree_rec *tree_rec;	/* an inner call's record (tree_rec_begin()) */
+	/* --tree, an inner function: its entry time's slot in the session (else entry_times) */
+	__u64 *tree_start;
 	__u32 tree_kept;
 	__u32 tree_flushed;	/* the root's: its calls went to the ring buffer */
-	/* --track: the object this call reports (0: none) and how (KSNOOP_EV_*) */
+	/* --track: the object this call reports (0: none) */
 	__u64 object;
-	__u32 track_flags;
 	/* kprobe.session: the call's cookie (session.bpf.h); NULL: the stash */
 	__u64 *cookie;
 };

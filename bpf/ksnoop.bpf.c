@@ -190,7 +190,8 @@ static __always_inline bool begin_call(void *ctx, enum word_source ws, int kind,
 		return false;
 	if (!identify(ctx, ws, c))
 		return false;
-	if (keyed || timed)
+	/* A tree's inner function keeps its time in its session: no key for that. */
+	if (keyed || (timed && !c->tree_start))
 		call_key(ctx, ws, kind, c->func_id, &c->key);
 	return true;
 }
@@ -319,7 +320,7 @@ static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __
 		if (ws == WORDS_TP || ws == WORDS_SYSCALL || ws == WORDS_RAWSYS) {
 			if (!tree_inner_event(&c))
 				return 0;
-		} else if (!tree_inner_enter()) {
+		} else if (!tree_inner_enter(&c)) {
 			return 0;
 		}
 	}
@@ -332,7 +333,7 @@ static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __
 		if (keyed)
 			stash_clear(&c.key);
 		if (timed)
-			entry_time_clear(&c.key);
+			call_time_clear(&c);
 		return 0;
 	}
 	/*
@@ -341,7 +342,7 @@ static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __
 	 */
 	if (timed && !durations) {
 		c.now = bpf_ktime_get_ns();
-		entry_time_keep(&c.key, c.now);
+		call_time_keep(&c, c.now);
 	}
 	if (!side->enabled) {
 		if (plan.tree == KSNOOP_TREE_ROOT)
@@ -361,7 +362,7 @@ static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __
 		if (keyed)
 			stash_clear(&c.key);
 		if (timed && durations)
-			entry_time_clear(&c.key);
+			call_time_clear(&c);
 		return 0;
 	}
 	if (plan.tree == KSNOOP_TREE_ROOT)
@@ -381,7 +382,7 @@ static __always_inline int capture_entry_call(void *ctx, enum word_source ws, __
 	/* --hist of durations: the entry only says when a selected call began. */
 	if (durations) {
 		if (timed)
-			entry_time_keep(&c.key, bpf_ktime_get_ns());
+			call_time_keep(&c, bpf_ktime_get_ns());
 		return 0;
 	}
 	if (side->flags & KSNOOP_SIDE_STASH) {
@@ -499,7 +500,7 @@ static __always_inline int capture_return_call(void *ctx, enum word_source ws, s
 	if (side->flags & KSNOOP_SIDE_RETRY)
 		emit_retried_entry(&c->key, c->fv);
 	if (side->flags & KSNOOP_SIDE_TIMED) {
-		c->start = entry_time_take(&c->key);
+		c->start = call_time_take(c);
 		/* --tree: an inner call whose entry was not recorded is left out. */
 		if (plan.tree == KSNOOP_TREE_INNER && !c->start)
 			return 0;

@@ -189,4 +189,36 @@ static __always_inline __u64 entry_time_take(struct ksnoop_stash_key *key)
 	return start;
 }
 
+/*
+ * A call's entry time, where its return finds it: an inner function of a
+ * tree in its session's slot for its depth (c->tree_start, tree.bpf.h:
+ * no map operation), any other call in entry_times.
+ */
+static __always_inline void call_time_keep(struct call *c, __u64 now)
+{
+	if (c->tree_start)
+		*c->tree_start = now;
+	else
+		entry_time_keep(&c->key, now);
+}
+
+static __always_inline void call_time_clear(struct call *c)
+{
+	if (c->tree_start)
+		*c->tree_start = 0;
+	else
+		entry_time_clear(&c->key);
+}
+
+static __always_inline __u64 call_time_take(struct call *c)
+{
+	__u64 start;
+
+	if (!c->tree_start)
+		return entry_time_take(&c->key);
+	start = *c->tree_start;
+	*c->tree_start = 0;
+	return start;
+}
+
 #endif /* KSNOOP_STASH_BPF_H */

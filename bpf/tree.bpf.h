@@ -152,10 +152,26 @@ static __always_inline bool tree_full(struct ksnoop_tree_session *s, __u32 depth
 }
 
 /*
- * An inner function's entry: false (nothing more to do) outside a session
- * (the one lookup a call outside pays), or past the session's limits.
+ * Where the inner call at DEPTH keeps its entry time (NULL: too deep).
+ * The bound is tested here, on the register that indexes: the compiler
+ * would otherwise merge it with tree_full()'s, and the verifier lose it.
  */
-static __always_inline bool tree_inner_enter(void)
+static __always_inline __u64 *tree_start_slot(struct ksnoop_tree_session *s, __u32 depth)
+{
+	barrier_var(depth);
+	if (depth > KSNOOP_TREE_MAX_DEPTH)
+		return NULL;
+	return &s->start[depth];
+}
+
+/*
+ * An inner function's entry: false (nothing more to do) outside a session
+ * (the one lookup a call outside pays), or past the session's limits; C
+ * gets the slot its entry time goes in.  A call the session does not
+ * record leaves its slot at 0 (tree_open(), or its last return's take):
+ * its return is left out.
+ */
+static __always_inline bool tree_inner_enter(struct call *c)
 {
 	struct ksnoop_tree_session *s = tree_session();
 	__u32 depth;
@@ -165,7 +181,10 @@ static __always_inline bool tree_inner_enter(void)
 	/* An interrupt's calls in between leave the depth as they found it. */
 	depth = s->depth + 1;
 	__sync_fetch_and_add(&s->depth, 1);
-	return !tree_full(s, depth);
+	if (tree_full(s, depth))
+		return false;
+	c->tree_start = tree_start_slot(s, depth);
+	return c->tree_start;
 }
 
 /*
@@ -198,7 +217,8 @@ static __always_inline bool tree_inner_leave(struct call *c)
 		__sync_fetch_and_add(&s->depth, -1);
 	c->session = s->id;
 	c->tree = s;
-	return c->depth && c->depth <= KSNOOP_TREE_MAX_DEPTH;
+	c->tree_start = c->depth ? tree_start_slot(s, c->depth) : NULL;
+	return c->tree_start;
 }
 
 /*
@@ -253,18 +273,24 @@ static __always_inline bool tree_root_nested(void)
 	return true;
 }
 
-/* The root's entry, selected: the task's session starts. */
+/*
+ * The root's entry, selected: the task's session starts, from `blank`'s
+ * zeroes (too large for the stack), filled in place: until its task is
+ * set it is no session of this task's (tree_session()), and an interrupt
+ * in between does not look (in_task()).
+ */
 static __always_inline void tree_open(struct call *c)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct ksnoop_tree_session s = {
-		.id = (__u32)(c->now ?: bpf_ktime_get_ns()),
-		.limit = plan.tree_max_calls,
-		.task = bpf_get_current_task(),
-	};
+	struct ksnoop_tree_session *s = new_elem(&sessions, &tid);
 
-	if (bpf_map_update_elem(&sessions, &tid, &s, BPF_ANY))
+	if (!s) {
 		count(KSNOOP_CNT_TREE_NO_ROOM);
+		return;
+	}
+	s->id = (__u32)(c->now ?: bpf_ktime_get_ns());
+	s->limit = plan.tree_max_calls;
+	s->task = bpf_get_current_task();
 }
 
 /*

@@ -914,6 +914,11 @@ struct ksnoop_tree_session {
 	__u64 kept;
 	/* the task's task_struct: a tid reused after an exit is not this session's */
 	__u64 task;
+	/*
+	 * When the inner call open at each depth began (0: not recorded):
+	 * written at its entry, taken at its return, by the task alone.
+	 */
+	__u64 start[KSNOOP_TREE_MAX_DEPTH + 1];
 };
 
 /* Record header; values follow at the offsets the plan gives. */

@@ -322,6 +322,23 @@ static bool uses_stash(const struct ksnoop_plan *bp)
 }
 
 /*
+ * The bytes of `blank` (scratch.bpf.h), the zeroes new elements start
+ * from: the stash's entry records, a tree's calls waiting in tree_buf
+ * (its inner instances), its sessions (its root's).
+ */
+static __u32 blank_size(const struct ksnoop_plan *bp)
+{
+	__u32 size = uses_stash(bp) || bp->tree == KSNOOP_TREE_INNER ?
+		     bp->side[KSNOOP_ENTRY].rec_size : 8;
+
+	if (bp->tree == KSNOOP_TREE_INNER && 8 + bp->tree_rec_size > size)
+		size = 8 + bp->tree_rec_size;
+	if (bp->tree == KSNOOP_TREE_ROOT && sizeof(struct ksnoop_tree_session) > size)
+		size = sizeof(struct ksnoop_tree_session);
+	return size;
+}
+
+/*
  * Entry values wait for the return in session slots: a kprobe plan with
  * a stash, attached through a kprobe.multi link (MULTI), where the kernel
  * has kprobe.session, an fentry plan where it has fsession, or a user
@@ -656,12 +673,9 @@ static int configure_instance(struct attacher *a, struct ksnoop_bpf *skel,
 		err = err ?: bpf_map__set_max_entries(skel->maps.tree_buf, n);
 		err = err ?: bpf_map__set_map_flags(skel->maps.tree_buf, 0);
 	}
-	if (plan->bpf.tree == KSNOOP_TREE_INNER)	/* tree_buf's new elements start as a copy */
-		err = err ?: bpf_map__set_value_size(skel->maps.blank,
-						     8 + plan->bpf.tree_rec_size > entry->rec_size ?
-						     8 + plan->bpf.tree_rec_size : entry->rec_size);
-	else if (uses_stash(&plan->bpf))
-		err = err ?: bpf_map__set_value_size(skel->maps.blank, entry->rec_size);
+	/* New elements of tree_buf, sessions and the stash start as a copy of blank's zeroes. */
+	if (plan->bpf.tree || uses_stash(&plan->bpf))
+		err = err ?: bpf_map__set_value_size(skel->maps.blank, blank_size(&plan->bpf));
 	/*
 	 * Not created at all when unused: a glob in fentry mode loads an
 	 * instance per function, and every map is a file descriptor.  The

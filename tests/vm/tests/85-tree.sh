@@ -411,6 +411,22 @@ for mode in fentry kprobe; do
 		EXPECT   ${T}_limit_counted: eq 1 "$(jq_count "$OUT" '.calls_not_recorded == 2')"
 	CASE
 
+	# --- the limit between siblings: lookup_fast is recorded and
+	#     returns, then step_into, called next by the same function (the
+	#     same depth, the same slot of the session's entry times), is
+	#     past the limit: its return is left out, not timed from
+	#     lookup_fast's entry ---
+	ks_case <<-'CASE'
+		NAME     ${T}_limit_sibling
+		KFUNC    OPEN do_filp_open do_file_open
+		KFUNC    WALK walk_component
+		RUN      --mode $mode -j --tree --tree-max-calls 3 -c cat 'do_sys_openat2(filename, return < 0)' "$OPEN(dfd,return)" $INNER
+		WORKLOAD cat /nope1 2>/dev/null
+		EXPECT   ${T}_limit_sibling_tree: eq 1 "$(jq_count "$OUT" '.values.filename == "/nope1"')"
+		EXPECT   ${T}_limit_sibling_calls: eq 1 "$(jq_count "$OUT" '[.. | objects | select(has("func") and (has("type") | not)) | .func] == [$open, "path_openat", "lookup_fast"]')"
+		EXPECT   ${T}_limit_sibling_counted: eq 1 "$(jq_count "$OUT" '.calls_not_recorded == 1')"
+	CASE
+
 	# --- exec inside a session: from the main thread the tid stays and the
 	#     tree prints; from another thread the tid becomes the leader's pid
 	#     (de_thread()), and the session is dropped at sched_process_exec
